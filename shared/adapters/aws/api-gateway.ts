@@ -1,0 +1,17 @@
+// Mapping between API Gateway HTTP API (v2) events and the core's transport-neutral answers.
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { HttpAnswer } from '../../http.ts';
+
+export function rawBody(event: APIGatewayProxyEventV2): Buffer {
+  if (!event.body) return Buffer.alloc(0);
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+}
+
+export function toApiGateway(answer: HttpAnswer): APIGatewayProxyStructuredResultV2 {
+  const isText = typeof answer.body === 'string';
+  return {
+    statusCode: answer.status,
+    headers: { 'content-type': answer.contentType ?? (isText ? 'text/plain; charset=utf-8' : 'application/json'), ...answer.headers },
+    body: isText ? (answer.body as string) : JSON.stringify(answer.body),
+  };
+}

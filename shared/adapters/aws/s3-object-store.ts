@@ -1,0 +1,37 @@
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { ObjectStore } from '../../ports.ts';
+
+export class S3ObjectStore implements ObjectStore {
+  constructor(private readonly s3: S3Client, private readonly bucket: string) {}
+
+  async put(key: string, body: string | Uint8Array, contentType = 'application/octet-stream'): Promise<void> {
+    await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+  }
+
+  async getText(key: string): Promise<string | null> {
+    try {
+      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return (await out.Body?.transformToString('utf8')) ?? '';
+    } catch (e) {
+      if (e instanceof NoSuchKey || (e as { name?: string }).name === 'NoSuchKey') return null;
+      throw e;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /** Pages with StartAfter rather than continuation tokens: same result, and any S3-compatible store serves it. */
+  async list(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    let startAfter: string | undefined;
+    for (;;) {
+      const out = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, StartAfter: startAfter }));
+      const page = (out.Contents ?? []).map((o) => o.Key!).filter(Boolean);
+      keys.push(...page);
+      if (!out.IsTruncated || page.length === 0) return keys;
+      startAfter = page[page.length - 1];
+    }
+  }
+}

@@ -1,0 +1,42 @@
+// Host keys from Secrets Manager, cached for a few minutes by Powertools so a busy ingest does not call
+// Secrets Manager per request. A secret holds the key itself, or {"current","previous"} during a rotation.
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import type { KeySource } from '../../ports.ts';
+import { keySecretName } from '../key-names.ts';
+
+const CACHE_SECONDS = 300;
+
+export class SecretsManagerKeySource implements KeySource {
+  private readonly provider: SecretsProvider;
+
+  constructor(client: SecretsManagerClient) {
+    this.provider = new SecretsProvider({ awsSdkV3Client: client });
+  }
+
+  async keysFor(secretConfigKey: string, host: string): Promise<string[]> {
+    let value: unknown;
+    try {
+      value = await this.provider.get(keySecretName(secretConfigKey, host), { maxAge: CACHE_SECONDS });
+    } catch (e) {
+      // An unpaired host (no secret, or no value yet) simply has no key; anything else is an outage.
+      const cause = (e as { cause?: { name?: string } }).cause;
+      if (cause?.name === 'ResourceNotFoundException') return [];
+      throw e;
+    }
+    return parseSecretValue(typeof value === 'string' ? value : value ? Buffer.from(value as Uint8Array).toString('utf8') : '');
+  }
+}
+
+export function parseSecretValue(value: string): string[] {
+  const trimmed = value.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(trimmed) as { current?: unknown; previous?: unknown };
+      return [parsed.current, parsed.previous].filter((k): k is string => typeof k === 'string' && k.length > 0);
+    } catch {
+      // not JSON after all: the whole value is the key
+    }
+  }
+  return trimmed ? [trimmed] : [];
+}

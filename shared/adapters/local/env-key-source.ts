@@ -1,0 +1,23 @@
+// Local host keys: an environment variable named like `Hosting__ModuleReportSecret__mac-studio-1`, or a
+// file of that name in the keys folder. Files exist because Debian's /bin/sh (which npm scripts run under)
+// silently drops environment variables whose names contain "-".
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { KeySource } from '../../ports.ts';
+import { parseSecretValue } from '../aws/secrets-key-source.ts';
+import { keyEnvName } from '../key-names.ts';
+
+export class LocalKeySource implements KeySource {
+  constructor(private readonly keysDir: string, private readonly env: NodeJS.ProcessEnv = process.env) {}
+
+  async keysFor(secretConfigKey: string, host: string): Promise<string[]> {
+    const name = keyEnvName(secretConfigKey, host);
+    const fromEnv = this.env[name];
+    if (fromEnv) return parseSecretValue(fromEnv);
+    try {
+      return parseSecretValue(await readFile(join(this.keysDir, name), 'utf8'));
+    } catch {
+      return [];
+    }
+  }
+}

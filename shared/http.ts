@@ -1,0 +1,12 @@
+/** A transport-neutral HTTP answer that handlers map to API Gateway or the local server. */
+export interface HttpAnswer {
+  status: number;
+  body: unknown;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export const jsonError = (status: number, error: string, message: string, extra: Record<string, unknown> = {}): HttpAnswer => ({
+  status,
+  body: { ...extra, error, message },
+});

@@ -1,0 +1,120 @@
+// The ingest rules of SPEC §3, in order; the first failing check answers. An accepted delivery is written
+// to the inbox (object storage, no size limit to worry about) before it is queued, and the queue carries
+// only a claim check, so a 1 MiB delivery never meets SQS's message size limit.
+import { createHash } from 'node:crypto';
+import { keyCandidates, type ReplayConfig } from '../schema/config.ts';
+import { deliverySchema, ignoredKeys, MAX_DELIVERY_BYTES, DELIVERY_KINDS, type Delivery } from '../schema/delivery.ts';
+import { describeIssues } from '../schema/issues-text.ts';
+import { runId } from '../schema/run.ts';
+import type { InboxEntry } from '../schema/messages.ts';
+import { jsonError, type HttpAnswer } from '../http.ts';
+import type { Clock, KeySource, LandingMessage, MessageQueue, ObjectStore } from '../ports.ts';
+import { verifySignature, type HostKeys } from './signature.ts';
+
+export interface IngestDeps {
+  config: ReplayConfig;
+  keys: KeySource;
+  inbox: ObjectStore;
+  landingQueue: MessageQueue<LandingMessage>;
+  clock: Clock;
+}
+
+export interface IngestRequest {
+  space: string;
+  rawBody: Uint8Array;
+  signature: string | undefined;
+  deliveryHeader: string | undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const inboxKey = (space: string, deliveryId: string) => `inbox/${space}/${deliveryId}.json`;
+
+export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Promise<HttpAnswer> {
+  const space = deps.config.spaces[req.space];
+  if (!space) return jsonError(404, 'unknown-space', `There is no space named "${req.space}".`);
+
+  if (req.rawBody.byteLength > MAX_DELIVERY_BYTES) {
+    return jsonError(413, 'too-large', `A delivery may be at most ${MAX_DELIVERY_BYTES} bytes; cut the patch and mark it truncated.`);
+  }
+
+  const check = verifySignature(req.rawBody, req.signature, await candidateKeys(deps));
+  if (!check.ok) {
+    const why = {
+      missing: 'The X-Hub-Signature-256 header is missing.',
+      malformed: 'The X-Hub-Signature-256 header must be "sha256=" followed by 64 hexadecimal digits.',
+      'no-match': 'No paired host key verifies this signature.',
+      ambiguous: 'More than one host key verifies this signature, so the sender cannot be identified.',
+    }[check.reason];
+    return jsonError(401, 'bad-signature', why, { signature: 'invalid' });
+  }
+  if (!space.senders.includes(check.host)) {
+    return jsonError(403, 'sender-not-listed', `Host "${check.host}" is not a sender of space "${req.space}".`, { signature: 'unauthorized' });
+  }
+
+  const parsed = parseDelivery(req.rawBody, check.host);
+  if (!parsed.ok) {
+    return jsonError(400, 'invalid-delivery', parsed.message, { signature: 'verified', details: parsed.details });
+  }
+
+  const deliveryId = req.deliveryHeader && UUID.test(req.deliveryHeader) ? req.deliveryHeader.toLowerCase() : sha256Hex(req.rawBody);
+  const entry: InboxEntry = {
+    space: req.space,
+    deliveryId,
+    receivedAt: deps.clock.now().toISOString(),
+    host: check.host,
+    delivery: parsed.delivery,
+  };
+  const key = inboxKey(req.space, deliveryId);
+  await deps.inbox.put(key, JSON.stringify(entry), 'application/json');
+  await deps.landingQueue.send({ space: req.space, inboxKey: key });
+
+  const id = parsed.delivery.kind === 'issue' ? parsed.delivery.issue.taskId : parsed.delivery.id;
+  return { status: 202, body: { signature: 'verified', id, status: 'queued', ignored: parsed.ignored } };
+}
+
+async function candidateKeys(deps: IngestDeps): Promise<HostKeys[]> {
+  const byHost = new Map<string, string[]>();
+  for (const { secretConfigKey, host } of keyCandidates(deps.config)) {
+    const keys = await deps.keys.keysFor(secretConfigKey, host);
+    byHost.set(host, [...(byHost.get(host) ?? []), ...keys]);
+  }
+  return [...byHost].map(([host, keys]) => ({ host, keys }));
+}
+
+type Parsed =
+  | { ok: true; delivery: Delivery; ignored: string[] }
+  | { ok: false; message: string; details: string[] };
+
+/** Shape check plus the identity rules: the body and row name the verifying host, and the id is the row's own. */
+export function parseDelivery(rawBody: Uint8Array, verifiedHost: string): Parsed {
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(rawBody).toString('utf8'));
+  } catch (e) {
+    return { ok: false, message: 'The body is not valid JSON.', details: [(e as Error).message] };
+  }
+  if (!json || typeof json !== 'object' || Array.isArray(json)) {
+    return { ok: false, message: 'The body must be a JSON object.', details: [] };
+  }
+  const kind = (json as Record<string, unknown>).kind;
+  if (!DELIVERY_KINDS.includes(kind as never)) {
+    return { ok: false, message: `Unknown delivery kind ${JSON.stringify(kind)}; expected one of ${DELIVERY_KINDS.join(', ')}.`, details: ['kind'] };
+  }
+  const result = deliverySchema.safeParse(json);
+  if (!result.success) {
+    return { ok: false, message: `The ${String(kind)} delivery has the wrong shape.`, details: describeIssues(result.error.issues) };
+  }
+  const delivery = result.data;
+  const mismatch: string[] = [];
+  if (delivery.host !== verifiedHost) mismatch.push(`host: the body names "${delivery.host}" but the signature is "${verifiedHost}"'s`);
+  if (delivery.kind === 'run') {
+    if (delivery.row.host !== verifiedHost) mismatch.push(`row.host: the row names "${delivery.row.host}" but the signature is "${verifiedHost}"'s`);
+    const expected = runId(delivery.row);
+    if (delivery.id !== expected) mismatch.push(`id: "${delivery.id}" is not the row's own id "${expected}"`);
+  }
+  if (mismatch.length) return { ok: false, message: 'The delivery does not match its signer or its own row.', details: mismatch };
+  return { ok: true, delivery, ignored: ignoredKeys(json as Record<string, unknown>) };
+}
+
+export const sha256Hex = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');

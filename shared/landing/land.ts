@@ -1,0 +1,129 @@
+// Landing of inbox entries (SPEC §4). Every write that can race is conditional (optimistic revision on the
+// row), objects are content-addressed under the run's finishedAt so nothing is ever overwritten, and the
+// inbox entry is deleted last: killed between any two steps and redelivered, landing ends in the same state.
+import { sha256Hex } from '../ingest/accept-delivery.ts';
+import { inboxEntrySchema, type InboxEntry } from '../schema/messages.ts';
+import type { HiddenTestDelivery, IssueDelivery, RunDelivery } from '../schema/delivery.ts';
+import type { StoredHost } from '../schema/host.ts';
+import type { Clock, HostStore, IssueStore, JudgeMessage, MessageQueue, ObjectStore, RunStore } from '../ports.ts';
+import { decideLanding } from './decide.ts';
+
+export interface LandingDeps {
+  runs: RunStore;
+  issues: IssueStore;
+  hosts: HostStore;
+  objects: ObjectStore;
+  inbox: ObjectStore;
+  judgeQueue: MessageQueue<JudgeMessage>;
+  clock: Clock;
+}
+
+export type LandingOutcome = 'new' | 'retry' | 'rerun' | 'unchanged' | 'stale' | 'issue' | 'hidden-test-applied' | 'hidden-test-held' | 'hidden-test-ignored' | 'already-landed';
+
+const MAX_CONFLICT_RETRIES = 100;
+
+export class LandingConflictError extends Error {}
+
+/** Lands the entry stored under `inboxKey`; a missing entry means it was landed and removed already. */
+export async function landInboxEntry(deps: LandingDeps, inboxKey: string): Promise<LandingOutcome> {
+  const text = await deps.inbox.getText(inboxKey);
+  if (text === null) return 'already-landed';
+  // A corrupt entry throws and, after the queue's retries, reaches the DLQ; the object stays for inspection.
+  const entry = inboxEntrySchema.parse(JSON.parse(text));
+  const outcome = await landEntry(deps, entry);
+  await deps.inbox.delete(inboxKey);
+  return outcome;
+}
+
+export async function landEntry(deps: LandingDeps, entry: InboxEntry): Promise<LandingOutcome> {
+  const { delivery } = entry;
+  const hardware = delivery.kind === 'run' ? delivery.row.hostHardware : null;
+  await recordHostDelivery(deps.hosts, entry.host, entry.space, entry.receivedAt, hardware);
+  switch (delivery.kind) {
+    case 'run':
+      return landRun(deps, entry, delivery);
+    case 'issue':
+      return landIssue(deps, entry, delivery);
+    case 'hidden-test':
+      return landHiddenTest(deps, entry, delivery);
+  }
+}
+
+export const runObjectPrefix = (space: string, id: string, finishedAt: string) =>
+  `runs/${space}/${encodeURIComponent(id)}/${finishedAt}`;
+
+async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelivery): Promise<LandingOutcome> {
+  const { space } = entry;
+  const F = delivery.row.finishedAt;
+  const patchSha256 = sha256Hex(delivery.patch);
+  const prefix = runObjectPrefix(space, delivery.id, F);
+  const incoming = {
+    space,
+    id: delivery.id,
+    deliveryId: entry.deliveryId,
+    row: delivery.row,
+    patchSha256,
+    patchEmpty: delivery.patch.trim() === '',
+    patchTruncated: delivery.patchTruncated,
+    patchKey: `${prefix}/patch-${patchSha256}.diff`,
+    summaryKey: `${prefix}/summary-${sha256Hex(delivery.summary)}.md`,
+  };
+
+  let current = await deps.runs.getRun(space, delivery.id);
+  if (current && F < current.value.finishedAt) return 'stale';
+  // Content-addressed keys: a duplicate writes identical bytes, a different patch gets its own object.
+  await deps.objects.put(incoming.patchKey, delivery.patch, 'text/x-diff; charset=utf-8');
+  await deps.objects.put(incoming.summaryKey, delivery.summary, 'text/markdown; charset=utf-8');
+  const pending = await deps.issues.getPendingHiddenTest(space, delivery.id);
+
+  for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
+    const decision = decideLanding(current?.value ?? null, incoming, deps.clock.now().toISOString(), pending);
+    if (decision.kind === 'stale') return 'stale';
+    if (decision.kind === 'write' && !(await deps.runs.putRun(decision.row, current?.rev ?? null))) {
+      current = await deps.runs.getRun(space, delivery.id);
+      continue;
+    }
+    if (decision.row.judgeState === 'pending') await deps.judgeQueue.send({ space, id: delivery.id, finishedAt: F });
+    return decision.kind === 'write' ? decision.case : 'unchanged';
+  }
+  throw new LandingConflictError(`Gave up landing ${delivery.id} after ${MAX_CONFLICT_RETRIES} conflicting writes.`);
+}
+
+async function landIssue(deps: LandingDeps, entry: InboxEntry, delivery: IssueDelivery): Promise<LandingOutcome> {
+  await deps.issues.putIssue({ ...delivery.issue, space: entry.space, updatedAt: deps.clock.now().toISOString() });
+  return 'issue';
+}
+
+async function landHiddenTest(deps: LandingDeps, entry: InboxEntry, delivery: HiddenTestDelivery): Promise<LandingOutcome> {
+  const { space } = entry;
+  for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
+    const current = await deps.runs.getRun(space, delivery.id);
+    if (!current || current.value.finishedAt < delivery.finishedAt) {
+      await deps.issues.putPendingHiddenTest({ space, id: delivery.id, finishedAt: delivery.finishedAt, hiddenTestResult: delivery.hiddenTestResult });
+      return 'hidden-test-held';
+    }
+    if (current.value.finishedAt > delivery.finishedAt) return 'hidden-test-ignored';
+    const row = { ...current.value, hiddenTestResult: delivery.hiddenTestResult, updatedAt: deps.clock.now().toISOString() };
+    if (await deps.runs.putRun(row, current.rev)) return 'hidden-test-applied';
+  }
+  throw new LandingConflictError(`Gave up applying the hidden-test result of ${delivery.id} after ${MAX_CONFLICT_RETRIES} conflicting writes.`);
+}
+
+/** Host records keep the latest hardware and delivery time and every space sent to; order-independent. */
+async function recordHostDelivery(hosts: HostStore, host: string, space: string, at: string, hardware: string | null): Promise<void> {
+  for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
+    const current = await hosts.getHost(host);
+    const before: StoredHost = current?.value ?? { host, hostHardware: null, spaces: [], firstDeliveryAt: null, lastDeliveryAt: null };
+    const isLatest = before.lastDeliveryAt === null || at >= before.lastDeliveryAt;
+    const next: StoredHost = {
+      host,
+      hostHardware: isLatest && hardware ? hardware : before.hostHardware,
+      spaces: before.spaces.includes(space) ? before.spaces : [...before.spaces, space].sort(),
+      firstDeliveryAt: before.firstDeliveryAt === null || at < before.firstDeliveryAt ? at : before.firstDeliveryAt,
+      lastDeliveryAt: isLatest ? at : before.lastDeliveryAt,
+    };
+    if (current && JSON.stringify(next) === JSON.stringify(before)) return;
+    if (await hosts.putHost(next, current?.rev ?? null)) return;
+  }
+  throw new LandingConflictError(`Gave up updating host ${host} after ${MAX_CONFLICT_RETRIES} conflicting writes.`);
+}

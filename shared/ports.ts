@@ -1,0 +1,77 @@
+// The dependencies the core takes as interfaces. Only adapters (shared/adapters/**) know AWS SDKs, and
+// local mode plugs the same AWS adapters into emulators.
+import type { StoredIssue } from './schema/issue.ts';
+import type { StoredHost } from './schema/host.ts';
+import type { RunRow, HiddenTestResult } from './schema/run.ts';
+export type { LandingMessage, JudgeMessage } from './schema/messages.ts';
+
+/** A stored row with the optimistic-lock revision the store keeps beside it. */
+export interface Versioned<T> {
+  value: T;
+  rev: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  cursor: string | null;
+}
+
+export interface RunStore {
+  getRun(space: string, id: string): Promise<Versioned<RunRow> | null>;
+  /** Writes the row if the stored revision is still `expectedRev` (null: the row must not exist). False on conflict. */
+  putRun(row: RunRow, expectedRev: number | null): Promise<boolean>;
+  listRuns(space: string, query: { since?: string; cursor?: string; limit: number }): Promise<Page<RunRow>>;
+  /** Rows of a space whose next judge attempt is due at or before `dueBy` (a sparse index, never a scan). */
+  listDueRuns(space: string, dueBy: string, limit: number): Promise<RunRow[]>;
+  countRunsByHost(space: string, host: string): Promise<number>;
+}
+
+export interface PendingHiddenTest {
+  space: string;
+  id: string;
+  finishedAt: string;
+  hiddenTestResult: HiddenTestResult;
+}
+
+export interface IssueStore {
+  putIssue(issue: StoredIssue): Promise<void>;
+  getIssue(space: string, taskId: string): Promise<StoredIssue | null>;
+  listIssues(space: string): Promise<StoredIssue[]>;
+  /** Hidden-test results that arrived before their run; the latest finishedAt wins. */
+  putPendingHiddenTest(pending: PendingHiddenTest): Promise<void>;
+  getPendingHiddenTest(space: string, id: string): Promise<PendingHiddenTest | null>;
+}
+
+export interface HostStore {
+  getHost(host: string): Promise<Versioned<StoredHost> | null>;
+  putHost(host: StoredHost, expectedRev: number | null): Promise<boolean>;
+}
+
+export interface BudgetStore {
+  /** Atomically takes one unit of (space, day) if fewer than `cap` were taken; false when the cap is reached. */
+  reserve(space: string, day: string, cap: number): Promise<boolean>;
+  used(space: string, day: string): Promise<number>;
+}
+
+export interface ObjectStore {
+  put(key: string, body: string | Uint8Array, contentType?: string): Promise<void>;
+  /** The object's text, or null when it does not exist. */
+  getText(key: string): Promise<string | null>;
+  delete(key: string): Promise<void>;
+  list(prefix: string): Promise<string[]>;
+}
+
+export interface MessageQueue<T> {
+  send(message: T): Promise<void>;
+}
+
+/** Per-host signing keys by name (`{secretConfigKey}:{host}`): zero, one, or two during a rotation. */
+export interface KeySource {
+  keysFor(secretConfigKey: string, host: string): Promise<string[]>;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };

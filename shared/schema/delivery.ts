@@ -1,0 +1,62 @@
+// The three delivery kinds a runner host may POST (SPEC §3). Parsing strips unknown and runner-forbidden
+// keys and reports them, so the 202 can name what was ignored.
+import { z } from 'zod';
+import { issueRecordSchema } from './issue.ts';
+import { pathSafeIdentity, instant, identity } from './primitives.ts';
+import { hiddenTestResultSchema, runnerRowSchema } from './run.ts';
+
+export const MAX_DELIVERY_BYTES = 1024 * 1024;
+
+export const runDeliverySchema = z.object({
+  kind: z.literal('run'),
+  host: pathSafeIdentity,
+  id: identity.max(700),
+  row: runnerRowSchema,
+  patch: z.string().default(''),
+  patchTruncated: z.boolean().default(false),
+  summary: z.string().default(''),
+});
+
+export const issueDeliverySchema = z.object({
+  kind: z.literal('issue'),
+  host: pathSafeIdentity,
+  issue: issueRecordSchema,
+});
+
+export const hiddenTestDeliverySchema = z.object({
+  kind: z.literal('hidden-test'),
+  host: pathSafeIdentity,
+  id: identity.max(700),
+  finishedAt: instant,
+  hiddenTestResult: hiddenTestResultSchema,
+});
+
+export const deliverySchema = z.discriminatedUnion('kind', [runDeliverySchema, issueDeliverySchema, hiddenTestDeliverySchema]);
+export type Delivery = z.output<typeof deliverySchema>;
+export type RunDelivery = z.output<typeof runDeliverySchema>;
+export type IssueDelivery = z.output<typeof issueDeliverySchema>;
+export type HiddenTestDelivery = z.output<typeof hiddenTestDeliverySchema>;
+
+export const DELIVERY_KINDS = ['run', 'issue', 'hidden-test'] as const;
+
+/** Keys present in the input that the schema for its kind does not know (they are dropped, not stored). */
+export function ignoredKeys(input: Record<string, unknown>): string[] {
+  const kind = input.kind;
+  const schema = kind === 'run' ? runDeliverySchema : kind === 'issue' ? issueDeliverySchema : hiddenTestDeliverySchema;
+  const ignored = unknownKeys(input, schema.shape, '');
+  const nested = kind === 'run' ? ['row', runnerRowSchema.shape] : kind === 'issue' ? ['issue', issueRecordSchema.shape] : null;
+  if (nested) {
+    const [name, shape] = nested as [string, Record<string, unknown>];
+    const inner = input[name];
+    if (inner && typeof inner === 'object' && !Array.isArray(inner)) {
+      ignored.push(...unknownKeys(inner as Record<string, unknown>, shape, `${name}.`));
+    }
+  }
+  return ignored;
+}
+
+function unknownKeys(input: Record<string, unknown>, shape: Record<string, unknown>, prefix: string): string[] {
+  return Object.keys(input)
+    .filter((k) => !Object.hasOwn(shape, k))
+    .map((k) => prefix + k);
+}

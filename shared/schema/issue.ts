@@ -1,0 +1,41 @@
+// The benchmark task. By design there is no member that could hold an issue title or body: they may name
+// clients. Unknown keys (title, body, …) in a delivery are dropped like any other unknown key.
+import { z } from 'zod';
+import {
+  gitSha,
+  optionalAmount,
+  optionalBool,
+  optionalCount,
+  optionalInstant,
+  optionalText,
+  pathSafeIdentity,
+  repoName,
+  tier,
+} from './primitives.ts';
+
+export const issueRecordSchema = z.object({
+  taskId: pathSafeIdentity,
+  order: optionalCount,
+  repo: repoName,
+  issueNumber: z.number().int().positive(),
+  fixPrNumber: optionalCount,
+  tier: tier.nullish().transform((v) => v ?? null),
+  wave: optionalCount,
+  codeLinesChanged: optionalCount,
+  codeFilesChanged: optionalCount,
+  filesChanged: optionalCount,
+  linesAdded: optionalCount,
+  linesRemoved: optionalCount,
+  fixHasTests: optionalBool,
+  originalFixModel: optionalText(),
+  commits: optionalCount,
+  issueToMergeHours: optionalAmount,
+  prToMergeHours: optionalAmount,
+  mergedAt: optionalInstant,
+  baseSha: gitSha.nullish().transform((v) => v ?? null),
+  mergeSha: gitSha.nullish().transform((v) => v ?? null),
+});
+export type IssueRecord = z.output<typeof issueRecordSchema>;
+
+/** The stored issue adds only pipeline bookkeeping. */
+export type StoredIssue = IssueRecord & { space: string; updatedAt: string };

@@ -1,0 +1,10 @@
+import type { z } from 'zod';
+
+/** Turns zod issues into short phrases that name the offending key, e.g. `spaces.A.senders: expected array`. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    const keys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
+    return `${path || '(root)'}: ${issue.message}${keys}`;
+  });
+}

@@ -1,0 +1,170 @@
+// The run row: what the runner sends (RunnerRow), what the judge and hidden tests add, and what the
+// pipeline keeps. Ownership matters: a delivery can only set runner fields; anything else is dropped.
+import { z } from 'zod';
+import {
+  identity,
+  instant,
+  optionalAmount,
+  optionalBool,
+  optionalCount,
+  optionalInstant,
+  optionalInt,
+  optionalText,
+  pathSafeIdentity,
+  repoName,
+  tier,
+} from './primitives.ts';
+
+export const outcome = z.enum(['finished', 'budget', 'model-error']);
+export const metricsSource = z.enum(['trajectory', 'result-only', 'generated']);
+
+export const contaminationEntry = z.object({
+  step: z.number().int().nonnegative(),
+  path: z.string().min(1).max(2000),
+  reason: z.string().max(2000).optional(),
+});
+
+export const runnerRowSchema = z.object({
+  // task
+  taskId: pathSafeIdentity,
+  repo: repoName.nullish().transform((v) => v ?? null),
+  issueNumber: optionalCount,
+  tier: tier.nullish().transform((v) => v ?? null),
+  wave: optionalCount,
+  // model
+  model: identity,
+  modelFamily: optionalText(),
+  parameters: optionalText(),
+  activeParameters: optionalText(),
+  quantization: optionalText(),
+  runtime: optionalText(),
+  // machine
+  host: pathSafeIdentity,
+  hostHardware: optionalText(500),
+  contextWindow: optionalCount,
+  historyCharsKept: optionalCount,
+  // harness
+  harnessVersion: pathSafeIdentity,
+  maxSteps: optionalCount,
+  maxOutputTokensPerCall: optionalCount,
+  wallBudgetSeconds: optionalAmount,
+  // time
+  startedAt: instant,
+  finishedAt: instant,
+  wallSeconds: optionalAmount,
+  steps: optionalCount,
+  outcome,
+  // tokens
+  promptTokens: optionalCount,
+  completionTokens: optionalCount,
+  maxPromptTokensPerCall: optionalCount,
+  // throughput
+  outputTokensPerMinute: optionalAmount,
+  medianCallSeconds: optionalAmount,
+  medianCallOutputTokensPerSecond: optionalAmount,
+  medianStepSeconds: optionalAmount,
+  promptTokensPerSecond: optionalAmount,
+  generationTokensPerSecond: optionalAmount,
+  // work
+  bashCalls: optionalCount,
+  readCalls: optionalCount,
+  editCalls: optionalCount,
+  writeCalls: optionalCount,
+  dotnetCommands: optionalCount,
+  patchFilesChanged: optionalCount,
+  patchLinesAdded: optionalCount,
+  patchLinesRemoved: optionalCount,
+  // contamination and provenance
+  contamination: z.array(contaminationEntry).max(10_000).default([]),
+  metricsSource: metricsSource.nullish().transform((v) => v ?? null),
+});
+export type RunnerRow = z.output<typeof runnerRowSchema>;
+
+export const verdict = z.enum(['resolved', 'partial', 'wrong', 'no_change', 'error', 'excluded']);
+export type Verdict = z.infer<typeof verdict>;
+
+export const judgeState = z.enum([
+  'pending',
+  'waiting-credentials',
+  'waiting-budget',
+  'waiting-issue',
+  'retry-scheduled',
+  'paused',
+  'judged',
+  'error',
+  'not-needed',
+]);
+export type JudgeState = z.infer<typeof judgeState>;
+
+export const judgeError = z.object({ code: z.string(), message: z.string() });
+
+export const hiddenTestResultSchema = z.object({
+  status: z.enum(['pass', 'fail', 'error']),
+  passed: z.number().int().nonnegative().optional(),
+  failed: z.number().int().nonnegative().optional(),
+  total: z.number().int().nonnegative().optional(),
+  ranAt: instant,
+  details: z.string().max(2048).optional(),
+});
+export type HiddenTestResult = z.output<typeof hiddenTestResultSchema>;
+
+export const judgeFieldsSchema = z.object({
+  judgeVerdict: verdict.nullable(),
+  judgeRootCauseFound: z.boolean().nullable(),
+  judgeSameFilesAsReference: z.boolean().nullable(),
+  judgeSameFilesComputed: z.boolean().nullable(),
+  judgeTestAdded: z.boolean().nullable(),
+  judgeWouldCompile: z.boolean().nullable(),
+  judgeReason: z.string().nullable(),
+  judgeModel: z.string().nullable(),
+  judgedAt: z.string().nullable(),
+  judgeAttempts: z.number().int().nonnegative(),
+  judgeNextAttemptAt: z.string().nullable(),
+  judgeState: judgeState,
+  judgeLastError: judgeError.nullable(),
+});
+export type JudgeFields = z.infer<typeof judgeFieldsSchema>;
+
+export const pipelineFieldsSchema = z.object({
+  id: z.string(),
+  space: z.string(),
+  landedAt: z.string(),
+  updatedAt: z.string(),
+  deliveries: z.array(z.string()),
+  patchKey: z.string().nullable(),
+  summaryKey: z.string().nullable(),
+  patchTruncated: z.boolean(),
+  patchSha256: z.string(),
+  hiddenTestResult: hiddenTestResultSchema.nullable(),
+});
+
+/** A stored run row as the API returns it. */
+export const runRowSchema = z.object({
+  ...runnerRowSchema.shape,
+  ...judgeFieldsSchema.shape,
+  ...pipelineFieldsSchema.shape,
+});
+export type RunRow = z.output<typeof runRowSchema>;
+
+export const RUNNER_FIELDS = Object.keys(runnerRowSchema.shape) as (keyof RunnerRow)[];
+
+/** `{model}__{taskId}__{harnessVersion}`, with `:` and `/` in the model replaced by `_`. Never parsed back. */
+export function runId(row: Pick<RunnerRow, 'model' | 'taskId' | 'harnessVersion'>): string {
+  return `${row.model.replace(/[:/]/g, '_')}__${row.taskId}__${row.harnessVersion}`;
+}
+
+export const emptyJudgeFields = (): JudgeFields => ({
+  judgeVerdict: null,
+  judgeRootCauseFound: null,
+  judgeSameFilesAsReference: null,
+  judgeSameFilesComputed: null,
+  judgeTestAdded: null,
+  judgeWouldCompile: null,
+  judgeReason: null,
+  judgeModel: null,
+  judgedAt: null,
+  judgeAttempts: 0,
+  judgeNextAttemptAt: null,
+  judgeState: 'pending',
+  judgeLastError: null,
+});
