@@ -11,6 +11,9 @@ export interface Versioned<T> {
   rev: number;
 }
 
+/** A pagination cursor that this API did not hand out. */
+export class InvalidCursorError extends Error {}
+
 export interface Page<T> {
   items: T[];
   cursor: string | null;
@@ -68,6 +71,11 @@ export interface MessageQueue<T> {
 /** Per-host signing keys by name (`{secretConfigKey}:{host}`): zero, one, or two during a rotation. */
 export interface KeySource {
   keysFor(secretConfigKey: string, host: string): Promise<string[]>;
+}
+
+/** Whether a host has a key, without reading it (the read API may never see key values). */
+export interface PairingCheck {
+  isPaired(secretConfigKey: string, host: string): Promise<boolean>;
 }
 
 export interface Clock {

@@ -2,15 +2,13 @@
 // revision `rev` so read-modify-write landing and judging converge under concurrency.
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { BudgetStore, HostStore, IssueStore, Page, PendingHiddenTest, RunStore, Versioned } from '../../ports.ts';
+import { InvalidCursorError, type BudgetStore, type HostStore, type IssueStore, type Page, type PendingHiddenTest, type RunStore, type Versioned } from '../../ports.ts';
 import type { StoredHost } from '../../schema/host.ts';
 import type { StoredIssue } from '../../schema/issue.ts';
 import type { RunRow } from '../../schema/run.ts';
 import { INDEXES } from './table-layout.ts';
 
 const INTERNAL = ['pk', 'sk', 'rev', 'byUpdatedPk', 'byUpdatedSk', 'dueSpace', 'dueAt', 'byHostPk', 'kind'];
-
-export class InvalidCursorError extends Error {}
 
 export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore {
   private readonly doc: DynamoDBDocumentClient;

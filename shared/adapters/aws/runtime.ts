@@ -5,11 +5,11 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { parseConfig, type ReplayConfig } from '../../schema/config.ts';
-import type { KeySource, MessageQueue } from '../../ports.ts';
+import type { KeySource, MessageQueue, PairingCheck } from '../../ports.ts';
 import { LocalKeySource } from '../local/env-key-source.ts';
 import { DynamoStore } from './dynamo-store.ts';
 import { S3ObjectStore } from './s3-object-store.ts';
-import { SecretsManagerKeySource } from './secrets-key-source.ts';
+import { SecretsManagerKeySource, SecretsManagerPairingCheck } from './secrets-key-source.ts';
 import { SqsQueue } from './sqs-queue.ts';
 
 export function requiredEnv(name: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -29,12 +29,18 @@ export function bucketStore(bucketEnvName: 'INBOX_BUCKET' | 'DATA_BUCKET', env =
   return new S3ObjectStore(s3, requiredEnv(bucketEnvName, env));
 }
 
+// Requests go to the configured or regional endpoint with the queue URL as a parameter, so emulators whose
+// queue URLs name an unresolvable host behave like AWS.
 let sqs: SQSClient | undefined;
+export const sqsClient = () => (sqs ??= new SQSClient({ useQueueUrlAsEndpoint: false }));
+
 export function queue<T>(urlEnvName: 'LANDING_QUEUE_URL' | 'JUDGE_QUEUE_URL', env = process.env): MessageQueue<T> {
-  sqs ??= new SQSClient({});
-  return new SqsQueue<T>(sqs, requiredEnv(urlEnvName, env));
+  return new SqsQueue<T>(sqsClient(), requiredEnv(urlEnvName, env));
 }
 
 /** Secrets Manager in AWS; the environment or key files only when local mode says so. */
 export const keySource = (env = process.env): KeySource =>
   env.KEY_SOURCE === 'local' ? new LocalKeySource(requiredEnv('REPLAY_KEYS_DIR', env), env) : new SecretsManagerKeySource(new SecretsManagerClient({}));
+
+export const pairingCheck = (env = process.env): PairingCheck =>
+  env.KEY_SOURCE === 'local' ? new LocalKeySource(requiredEnv('REPLAY_KEYS_DIR', env), env) : new SecretsManagerPairingCheck(new SecretsManagerClient({}));

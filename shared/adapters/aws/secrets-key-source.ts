@@ -1,8 +1,8 @@
 // Host keys from Secrets Manager, cached for a few minutes by Powertools so a busy ingest does not call
 // Secrets Manager per request. A secret holds the key itself, or {"current","previous"} during a rotation.
-import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { DescribeSecretCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import type { KeySource } from '../../ports.ts';
+import type { KeySource, PairingCheck } from '../../ports.ts';
 import { keySecretName } from '../key-names.ts';
 
 const CACHE_SECONDS = 300;
@@ -39,4 +39,19 @@ export function parseSecretValue(value: string): string[] {
     }
   }
   return trimmed ? [trimmed] : [];
+}
+
+/** Pairing from the secret's metadata only (DescribeSecret): the read API never holds a key. */
+export class SecretsManagerPairingCheck implements PairingCheck {
+  constructor(private readonly client: SecretsManagerClient) {}
+
+  async isPaired(secretConfigKey: string, host: string): Promise<boolean> {
+    try {
+      const out = await this.client.send(new DescribeSecretCommand({ SecretId: keySecretName(secretConfigKey, host) }));
+      return Object.values(out.VersionIdsToStages ?? {}).some((stages) => stages.includes('AWSCURRENT'));
+    } catch (e) {
+      if ((e as { name?: string }).name === 'ResourceNotFoundException') return false;
+      throw e;
+    }
+  }
 }

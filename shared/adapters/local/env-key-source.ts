@@ -3,11 +3,11 @@
 // silently drops environment variables whose names contain "-".
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { KeySource } from '../../ports.ts';
+import type { KeySource, PairingCheck } from '../../ports.ts';
 import { parseSecretValue } from '../aws/secrets-key-source.ts';
 import { keyEnvName } from '../key-names.ts';
 
-export class LocalKeySource implements KeySource {
+export class LocalKeySource implements KeySource, PairingCheck {
   constructor(private readonly keysDir: string, private readonly env: NodeJS.ProcessEnv = process.env) {}
 
   async keysFor(secretConfigKey: string, host: string): Promise<string[]> {
@@ -19,5 +19,9 @@ export class LocalKeySource implements KeySource {
     } catch {
       return [];
     }
+  }
+
+  async isPaired(secretConfigKey: string, host: string): Promise<boolean> {
+    return (await this.keysFor(secretConfigKey, host)).length > 0;
   }
 }

@@ -1,0 +1,37 @@
+// `npm start`: local mode on HOST:PORT with data under REPLAY_DATA_DIR (SPEC §10).
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, readConfigFile } from '../../shared/schema/config.ts';
+import { startLocalMode } from './local-mode.ts';
+
+// Lambda runs Node 22+; on a developer's Node 20 the SDK's upgrade notice is noise on every start.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const root = resolve(import.meta.dirname, '../..');
+const configPath = process.env.REPLAY_CONFIG ?? (existsSync(join(root, 'replay.config.json')) ? join(root, 'replay.config.json') : join(root, 'replay.config.example.json'));
+const dataDir = process.env.REPLAY_DATA_DIR ?? join(root, '.replay-data');
+
+try {
+  const config = readConfigFile(configPath);
+  const local = await startLocalMode({
+    config,
+    dataDir,
+    keysDir: process.env.REPLAY_KEYS_DIR,
+    host: process.env.HOST,
+    port: process.env.PORT ? Number(process.env.PORT) : undefined,
+    log: (line) => console.log(line),
+  });
+  console.log(`replay-bench local mode: ${local.url}/  (config ${configPath}, data ${dataDir})`);
+  for (const [name, space] of Object.entries(config.spaces)) {
+    console.log(`  space ${name}: POST ${local.url}/hooks/${encodeURIComponent(name)}/ingest  senders: ${space.senders.join(', ')}`);
+  }
+  for (const key of local.generatedKeys) {
+    console.log(`  generated a development key for ${key.host}: ${key.path}`);
+    console.log(`    sign with: openssl dgst -sha256 -hmac "$(cat '${key.path}')" -hex < delivery.json`);
+  }
+  const shutdown = () => void local.stop().then(() => process.exit(0));
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+}

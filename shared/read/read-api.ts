@@ -1,0 +1,108 @@
+// The GET routes of SPEC §10, transport-neutral: the read-api Lambda and local mode both call `answerRead`.
+import type { ReplayConfig } from '../schema/config.ts';
+import type { HostRecord } from '../schema/host.ts';
+import { jsonError, type HttpAnswer } from '../http.ts';
+import { InvalidCursorError, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
+
+export interface ReadDeps {
+  config: ReplayConfig;
+  runs: RunStore;
+  issues: IssueStore;
+  hosts: HostStore;
+  objects: ObjectStore;
+  pairing: PairingCheck;
+  clock: Clock;
+}
+
+export const DEFAULT_PAGE = 500;
+export const MAX_PAGE = 1000;
+/** `asOf` trails the clock by this much, so a row whose write was in flight during the query is seen next time. */
+export const AS_OF_SAFETY_MS = 5_000;
+
+export async function answerRead(deps: ReadDeps, method: string, path: string, query: Record<string, string | undefined>): Promise<HttpAnswer> {
+  if (method !== 'GET' && method !== 'HEAD') return { ...jsonError(405, 'method-not-allowed', 'The read API only answers GET.'), headers: { allow: 'GET' } };
+  const parts = path.split('/').filter(Boolean).map(safeDecode);
+  if (parts.some((p) => p === null)) return jsonError(400, 'bad-path', 'The path is not valid percent-encoding.');
+  const [api, spaces, space, collection, id, sub, ...rest] = parts as string[];
+  if (api === 'api' && spaces === 'cockpits' && parts.length === 2) return cockpits(deps.config);
+  if (api !== 'api' || spaces !== 'spaces' || !space || !collection || rest.length) return notFound(path);
+  if (!deps.config.spaces[space]) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
+
+  if (collection === 'runs' && id === undefined) return listRuns(deps, space, query);
+  if (collection === 'runs' && sub === undefined) return oneRun(deps, space, id!);
+  if (collection === 'runs' && (sub === 'patch' || sub === 'summary')) return runText(deps, space, id!, sub);
+  if (collection === 'issues' && id === undefined) return { status: 200, body: { issues: await deps.issues.listIssues(space) } };
+  if (collection === 'hosts' && id === undefined) return { status: 200, body: { hosts: await hostsOf(deps, space) } };
+  return notFound(path);
+}
+
+const notFound = (path: string) => jsonError(404, 'not-found', `Nothing is served at ${path}.`);
+
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+function cockpits(config: ReplayConfig): HttpAnswer {
+  return { status: 200, body: { cockpits: Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public })) } };
+}
+
+async function listRuns(deps: ReadDeps, space: string, query: Record<string, string | undefined>): Promise<HttpAnswer> {
+  const limit = query.limit === undefined ? DEFAULT_PAGE : Number(query.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+    return jsonError(400, 'bad-limit', `limit must be a whole number from 1 to ${MAX_PAGE}.`);
+  }
+  let since: string | undefined;
+  if (query.since !== undefined) {
+    const t = Date.parse(query.since);
+    if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}T/.test(query.since)) return jsonError(400, 'bad-since', 'since must be an ISO-8601 instant such as 2026-01-31T12:00:00Z.');
+    since = new Date(t).toISOString();
+  }
+  const asOf = new Date(deps.clock.now().getTime() - AS_OF_SAFETY_MS).toISOString();
+  try {
+    const page = await deps.runs.listRuns(space, { since, cursor: query.cursor || undefined, limit });
+    return { status: 200, body: { runs: page.items, cursor: page.cursor, asOf } };
+  } catch (e) {
+    if (e instanceof InvalidCursorError) return jsonError(400, 'bad-cursor', e.message);
+    throw e;
+  }
+}
+
+async function oneRun(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
+  const row = await deps.runs.getRun(space, id);
+  return row ? { status: 200, body: row.value } : jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);
+}
+
+async function runText(deps: ReadDeps, space: string, id: string, which: 'patch' | 'summary'): Promise<HttpAnswer> {
+  const row = await deps.runs.getRun(space, id);
+  const key = row && (which === 'patch' ? row.value.patchKey : row.value.summaryKey);
+  const text = key ? await deps.objects.getText(key) : null;
+  if (text === null) return jsonError(404, 'not-found', `There is no ${which} for run "${id}" in space "${space}".`);
+  return { status: 200, body: text, contentType: which === 'patch' ? 'text/x-diff; charset=utf-8' : 'text/markdown; charset=utf-8' };
+}
+
+async function hostsOf(deps: ReadDeps, space: string): Promise<HostRecord[]> {
+  const { senders, secretConfigKey } = deps.config.spaces[space]!;
+  return Promise.all(
+    senders.map(async (host): Promise<HostRecord> => {
+      const [stored, runsLanded, paired] = await Promise.all([
+        deps.hosts.getHost(host),
+        deps.runs.countRunsByHost(space, host),
+        deps.pairing.isPaired(secretConfigKey, host),
+      ]);
+      const s = stored?.value;
+      return {
+        host,
+        hostHardware: s?.hostHardware ?? null,
+        spaces: s?.spaces ?? [],
+        firstDeliveryAt: s?.firstDeliveryAt ?? null,
+        lastDeliveryAt: s?.lastDeliveryAt ?? null,
+        runsLanded,
+        paired,
+      };
+    }),
+  );
+}
