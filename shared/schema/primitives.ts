@@ -3,6 +3,7 @@
 import { z } from 'zod';
 
 // C0/C1 controls and the Unicode bidirectional overrides/isolates that can disguise a name.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 /** A free identity string such as a model name: 1–200 printable characters. */
@@ -20,7 +21,6 @@ export const instant = z.iso.datetime({ offset: true }).transform((s) => new Dat
 
 export const optionalCount = z.number().int().nonnegative().nullish().transform((v) => v ?? null);
 export const optionalAmount = z.number().nonnegative().finite().nullish().transform((v) => v ?? null);
-export const optionalInt = z.number().int().nullish().transform((v) => v ?? null);
 export const optionalText = (max = 200) => z.string().max(max).nullish().transform((v) => v ?? null);
 export const optionalBool = z.boolean().nullish().transform((v) => v ?? null);
 export const optionalInstant = instant.nullish().transform((v) => v ?? null);
