@@ -7,7 +7,7 @@ import { jsonError } from '../../shared/http.ts';
 import { systemClock, type LandingMessage } from '../../shared/ports.ts';
 import { bucketStore, configFromEnv, keySource, queue } from '../../shared/adapters/aws/runtime.ts';
 import { rawBody, toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
-import { observability } from '../../shared/adapters/aws/observability.ts';
+import { flushMetrics, observability } from '../../shared/adapters/aws/observability.ts';
 
 const { logger, metrics } = observability('ingest');
 const deps = {
@@ -40,6 +40,6 @@ export async function handler(event: APIGatewayProxyEventV2): Promise<APIGateway
     logger.error('delivery could not be stored', { error: (error as Error).message });
     return toApiGateway(jsonError(500, 'internal', 'The delivery could not be stored; retry later.'));
   } finally {
-    metrics.publishStoredMetrics();
+    flushMetrics(metrics);
   }
 }

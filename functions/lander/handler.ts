@@ -7,7 +7,7 @@ import { landInboxEntry } from '../../shared/landing/land.ts';
 import { landingMessageSchema } from '../../shared/schema/messages.ts';
 import { systemClock, type JudgeMessage } from '../../shared/ports.ts';
 import { bucketStore, queue, tableStore } from '../../shared/adapters/aws/runtime.ts';
-import { observability } from '../../shared/adapters/aws/observability.ts';
+import { flushMetrics, observability } from '../../shared/adapters/aws/observability.ts';
 
 const { logger, metrics } = observability('lander');
 const store = tableStore();
@@ -41,6 +41,6 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   try {
     return await processPartialResponse(event, landRecord, processor, { throwOnFullBatchFailure: false });
   } finally {
-    metrics.publishStoredMetrics();
+    flushMetrics(metrics);
   }
 }

@@ -31,16 +31,28 @@ async function handle(req: IncomingMessage, res: ServerResponse, routes: { inges
   const url = new URL(req.url ?? '/', 'http://local');
   if (url.pathname.startsWith('/hooks/')) {
     const { body, complete } = await readCapped(req, MAX_DELIVERY_BYTES + 1);
-    send(res, await routes.ingest(toEvent(req, url, body)));
-    if (!complete) req.destroy();
+    const answer = await routes.ingest(toEvent(req, url, body));
+    if (!complete) {
+      // Discard the rest unread so the client still gets its answer, then close.
+      res.setHeader('connection', 'close');
+      req.resume();
+    }
+    send(res, answer);
     return;
   }
   if (url.pathname.startsWith('/api/')) {
     send(res, await routes.read(toEvent(req, url, Buffer.alloc(0))));
     return;
   }
+  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, notFound(url.pathname));
   await serveStatic(res, routes.staticDir, url.pathname);
 }
+
+const notFound = (path: string): APIGatewayProxyStructuredResultV2 => ({
+  statusCode: 404,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ error: 'not-found', message: `Nothing is served at ${path}.` }),
+});
 
 function readCapped(req: IncomingMessage, cap: number): Promise<{ body: Buffer; complete: boolean }> {
   return new Promise((resolve, reject) => {
@@ -98,13 +110,13 @@ function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2) {
 
 async function serveStatic(res: ServerResponse, root: string, pathname: string) {
   const relative = normalize(decodeURIComponent(pathname === '/' ? '/index.html' : pathname)).replace(/^([/\\])+/, '');
-  if (relative.startsWith('..')) return send(res, { statusCode: 404, body: 'Not found' });
+  if (relative.startsWith('..')) return send(res, notFound(pathname));
   try {
     const file = await readFile(join(root, relative));
     res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(relative)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
     res.end(file);
   } catch {
-    const hint = relative === 'index.html' ? 'The cockpit is not built yet: run `npm run build:dashboard`.' : 'Not found';
-    send(res, { statusCode: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: hint });
+    if (relative !== 'index.html') return send(res, notFound(pathname));
+    send(res, { statusCode: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'The cockpit is not built yet: run `npm run build:dashboard`.' });
   }
 }

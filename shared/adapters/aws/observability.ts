@@ -11,3 +11,8 @@ export function observability(serviceName: string) {
     tracer: new Tracer({ serviceName }),
   };
 }
+
+/** Publishes what this invocation recorded; an invocation that recorded nothing publishes nothing (and warns about nothing). */
+export function flushMetrics(metrics: Metrics): void {
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+}

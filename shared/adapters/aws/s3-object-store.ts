@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { ObjectStore } from '../../ports.ts';
 
 export class S3ObjectStore implements ObjectStore {
@@ -22,16 +22,19 @@ export class S3ObjectStore implements ObjectStore {
     await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
-  /** Pages with StartAfter rather than continuation tokens: same result, and any S3-compatible store serves it. */
+  /**
+   * Pages by marker (ListObjects v1) rather than continuation tokens: the same keys from S3, and the local
+   * emulator's token cipher is not available on current OpenSSL builds.
+   */
   async list(prefix: string): Promise<string[]> {
     const keys: string[] = [];
-    let startAfter: string | undefined;
+    let marker: string | undefined;
     for (;;) {
-      const out = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, StartAfter: startAfter }));
+      const out = await this.s3.send(new ListObjectsCommand({ Bucket: this.bucket, Prefix: prefix, Marker: marker }));
       const page = (out.Contents ?? []).map((o) => o.Key!).filter(Boolean);
       keys.push(...page);
       if (!out.IsTruncated || page.length === 0) return keys;
-      startAfter = page[page.length - 1];
+      marker = page[page.length - 1];
     }
   }
 }

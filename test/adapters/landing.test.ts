@@ -1,0 +1,132 @@
+// Landing against the real emulators: conditional writes, content-addressed objects, crash safety.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { landEntry, landInboxEntry, type LandingDeps } from '../../shared/landing/land.ts';
+import { inboxEntrySchema, type InboxEntry } from '../../shared/schema/messages.ts';
+import type { JudgeMessage, MessageQueue } from '../../shared/ports.ts';
+import { hiddenTestDelivery, runDelivery } from '../helpers/deliveries.ts';
+import { startTestStores, type TestStores } from '../helpers/emulators.ts';
+
+let t: TestStores;
+beforeAll(async () => {
+  t = await startTestStores();
+});
+afterAll(() => t.stop());
+
+const FIXED_NOW = new Date('2026-11-29T12:00:00.000Z');
+
+class RecordingQueue implements MessageQueue<JudgeMessage> {
+  readonly sent: JudgeMessage[] = [];
+  async send(message: JudgeMessage) {
+    this.sent.push(message);
+  }
+}
+
+function deps(queue = new RecordingQueue()): LandingDeps & { judgeQueue: RecordingQueue } {
+  return { runs: t.store, issues: t.store, hosts: t.store, objects: t.data, inbox: t.inbox, judgeQueue: queue, clock: { now: () => FIXED_NOW } };
+}
+
+const entry = (space: string, delivery: Record<string, unknown>, deliveryId = 'd-1'): InboxEntry =>
+  inboxEntrySchema.parse({ space, deliveryId, receivedAt: '2026-11-29T11:00:00.000Z', host: 'mac-studio-1', delivery });
+
+describe('landing a run', () => {
+  it('writes the row, the patch and the summary, and hands the run to the judge', async () => {
+    const d = deps();
+    const delivery = runDelivery();
+    expect(await landEntry(d, entry('land', delivery))).toBe('new');
+    const row = (await t.store.getRun('land', delivery.id as string))!.value;
+    expect(await t.data.getText(row.patchKey!)).toBe(delivery.patch);
+    expect(await t.data.getText(row.summaryKey!)).toBe('Changed a to b.');
+    expect(row.patchKey).toContain('2026-11-20T10:12:00.000Z');
+    expect(d.judgeQueue.sent).toEqual([{ space: 'land', id: delivery.id, finishedAt: '2026-11-20T10:12:00.000Z' }]);
+    expect((await t.store.getHost('mac-studio-1'))?.value).toMatchObject({ hostHardware: 'Mac Studio M2 Ultra 192 GB', spaces: ['land'] });
+  });
+
+  it('never lets an older delivery touch the newer patch object or row', async () => {
+    const d = deps();
+    const newer = runDelivery({ finishedAt: '2026-11-22T00:00:00Z' }, { patch: 'diff --git a/n b/n\n+new\n' });
+    const older = runDelivery({ finishedAt: '2026-11-21T00:00:00Z' }, { patch: 'diff --git a/o b/o\n+old\n' });
+    await landEntry(d, entry('stale', newer, 'n'));
+    expect(await landEntry(d, entry('stale', older, 'o'))).toBe('stale');
+    const row = (await t.store.getRun('stale', newer.id as string))!.value;
+    expect(await t.data.getText(row.patchKey!)).toBe('diff --git a/n b/n\n+new\n');
+    expect(row.deliveries).toEqual(['n']);
+    expect(await t.data.list('runs/stale/')).toHaveLength(2);
+  });
+
+  it('converges to one row, the latest, when the same id is delivered 50 times in parallel', async () => {
+    const d = deps();
+    const finishes = Array.from({ length: 50 }, (_, i) => `2026-11-2${i % 5}T10:00:${String(i).padStart(2, '0')}Z`);
+    const deliveries = finishes.map((finishedAt, i) => runDelivery({ finishedAt, steps: i }, { patch: `diff --git a/f b/f\n+${finishedAt}\n` }));
+    await Promise.all(deliveries.map((delivery, i) => landEntry(d, entry('race', delivery, `d-${i}`))));
+    const page = await t.store.listRuns('race', { limit: 100 });
+    expect(page.items).toHaveLength(1);
+    const latest = [...finishes].sort().at(-1)!;
+    const row = page.items[0]!;
+    expect(row.finishedAt).toBe(new Date(latest).toISOString());
+    expect(row.steps).toBe(finishes.indexOf(latest));
+    expect(await t.data.getText(row.patchKey!)).toBe(`diff --git a/f b/f\n+${latest}\n`);
+  });
+
+  it('holds a hidden-test result until its run lands, and ignores one for an earlier run', async () => {
+    const d = deps();
+    const delivery = runDelivery();
+    const F = '2026-11-20T10:12:00Z';
+    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id as string, F)))).toBe('hidden-test-held');
+    await landEntry(d, entry('hidden', delivery));
+    expect((await t.store.getRun('hidden', delivery.id as string))!.value.hiddenTestResult).toMatchObject({ status: 'pass', total: 3 });
+    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id as string, '2026-11-01T00:00:00Z', 'fail')))).toBe('hidden-test-ignored');
+    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id as string, F, 'fail')))).toBe('hidden-test-applied');
+    expect((await t.store.getRun('hidden', delivery.id as string))!.value.hiddenTestResult?.status).toBe('fail');
+  });
+});
+
+describe('landing is crash-safe', () => {
+  // Every call into a store is a step; crash at each one in turn, redeliver, and compare with a clean landing.
+  function crashingAfter(steps: number, d: LandingDeps): LandingDeps {
+    let left = steps;
+    const wrap = <T extends object>(target: T): T =>
+      new Proxy(target, {
+        get(obj, prop, receiver) {
+          const value = Reflect.get(obj, prop, receiver);
+          if (typeof value !== 'function') return value;
+          return async (...args: unknown[]) => {
+            if (left-- <= 0) throw new Error('simulated crash');
+            return (value as (...a: unknown[]) => unknown).apply(obj, args);
+          };
+        },
+      });
+    return { ...d, runs: wrap(d.runs), issues: wrap(d.issues), hosts: wrap(d.hosts), objects: wrap(d.objects), inbox: wrap(d.inbox), judgeQueue: wrap(d.judgeQueue) };
+  }
+
+  async function snapshot(space: string, id: string) {
+    const row = (await t.store.getRun(space, id))!.value;
+    return {
+      row: JSON.parse(JSON.stringify(row).replaceAll(space, 'SPACE')) as unknown,
+      patch: await t.data.getText(row.patchKey!),
+      objects: (await t.data.list(`runs/${space}/`)).map((k) => k.replace(`runs/${space}/`, '')),
+      inbox: await t.inbox.list(`inbox/${space}/`),
+    };
+  }
+
+  it('ends in the same state whichever step it was killed at', async () => {
+    const delivery = runDelivery();
+    const land = async (space: string, d: LandingDeps) => {
+      const key = `inbox/${space}/d-1.json`;
+      if ((await t.inbox.getText(key)) === null && !(await t.store.getRun(space, delivery.id as string))) {
+        await t.inbox.put(key, JSON.stringify(entry(space, delivery)));
+      }
+      return landInboxEntry(d, key);
+    };
+    await land('clean', deps());
+    const expected = await snapshot('clean', delivery.id as string);
+    expect(expected.inbox).toEqual([]);
+
+    for (let crashAt = 0; crashAt < 14; crashAt++) {
+      const space = `crash-${crashAt}`;
+      await land(space, crashingAfter(crashAt, deps())).catch((e: Error) => expect(e.message).toBe('simulated crash'));
+      const queue = new RecordingQueue();
+      await land(space, deps(queue));
+      expect(await snapshot(space, delivery.id as string)).toEqual(expected);
+    }
+  });
+});

@@ -1,0 +1,192 @@
+// Local mode end to end over plain HTTP: signed deliveries in, rows out, every refusal answered as SPEC §3
+// says and leaving nothing behind.
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SendMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { pushDelivery } from '../../shared/client/push.ts';
+import { sign } from '../../shared/ingest/signature.ts';
+import { bucketStore, sqsClient } from '../../shared/adapters/aws/runtime.ts';
+import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
+import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
+
+const config = {
+  spaces: {
+    Main: { senders: ['mac-studio-1', 'mac-mini-2'] },
+    Quiet: { senders: ['mac-studio-1', 'twin-a', 'twin-b'] },
+    Elsewhere: { senders: ['outsider'] },
+  },
+};
+const keys = { 'mac-studio-1': 'k-studio', 'mac-mini-2': 'k-mini', 'twin-a': 'same-key', 'twin-b': 'same-key', outsider: 'k-outsider' };
+
+let local: TestLocalMode;
+beforeAll(async () => {
+  process.env.Hosting__ModuleReportSecret = 'fleet-wide-value';
+  local = await startTestLocalMode(config, keys, { visibilityTimeoutSeconds: 1, maxReceiveCount: 2 });
+});
+afterAll(() => local.stop());
+
+const getJson = async (path: string) => {
+  const res = await fetch(local.url + path);
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+const runPath = (space: string, id: string) => `/api/spaces/${space}/runs/${encodeURIComponent(id)}`;
+
+async function post(path: string, body: Buffer | string, headers: Record<string, string> = {}, method = 'POST') {
+  return new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+    const req = request(local.url + path, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') as Record<string, unknown> }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const signed = (value: unknown, key: string) => {
+  const raw = Buffer.from(JSON.stringify(value));
+  return { raw, headers: { 'x-hub-signature-256': sign(raw, key), 'content-type': 'application/json' } };
+};
+
+describe('a signed run delivery', () => {
+  it('is accepted with 202, names ignored keys, and its row is readable within a second', async () => {
+    const delivery = runDelivery({ judgeVerdict: 'resolved' }, { patch: 'diff --git a/a b/a\n+x\n' });
+    const started = Date.now();
+    const answer = await pushDelivery(local.url, 'Main', delivery, keys['mac-studio-1']);
+    expect(answer).toEqual({ status: 202, body: { signature: 'verified', id: delivery.id, status: 'queued', ignored: ['row.judgeVerdict'] } });
+    const row = await eventually(async () => {
+      const r = await getJson(runPath('Main', delivery.id as string));
+      return r.status === 200 && r.body;
+    }, 1000, 20);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(row).toMatchObject({ id: delivery.id, space: 'Main', judgeVerdict: null, steps: 17, promptTokens: null, patchTruncated: false });
+    const patch = await fetch(local.url + runPath('Main', delivery.id as string) + '/patch');
+    expect(await patch.text()).toBe('diff --git a/a b/a\n+x\n');
+    expect(await (await fetch(local.url + runPath('Main', delivery.id as string) + '/summary')).text()).toBe('Changed a to b.');
+  });
+
+  it('accepts a base64-free body verbatim: the signature covers the exact bytes, whitespace included', async () => {
+    const raw = Buffer.from(`{ "kind": "issue",\n  "host": "mac-studio-1", "issue": ${JSON.stringify(issueDelivery().issue)} }`);
+    const answer = await post('/hooks/Main/ingest', raw, { 'x-hub-signature-256': sign(raw, keys['mac-studio-1']) });
+    expect(answer).toMatchObject({ status: 202, body: { id: 'acme__widgets-42' } });
+    await eventually(async () => ((await getJson('/api/spaces/Main/issues')).body.issues as unknown[]).length === 1);
+  });
+
+  it('lands a hidden-test result on its run and lists the host with its hardware and run count', async () => {
+    const delivery = runDelivery({ taskId: 'hidden-1' });
+    await pushDelivery(local.url, 'Main', hiddenTestDelivery(delivery.id as string, '2026-11-20T10:12:00Z', 'fail'), keys['mac-studio-1']);
+    await pushDelivery(local.url, 'Main', delivery, keys['mac-studio-1']);
+    const row = await eventually(async () => {
+      const r = await getJson(runPath('Main', delivery.id as string));
+      return r.status === 200 && (r.body.hiddenTestResult as { status: string } | null)?.status === 'fail' && r.body;
+    });
+    expect(row.hiddenTestResult).toMatchObject({ status: 'fail', total: 3 });
+    const { body } = await getJson('/api/spaces/Main/hosts');
+    expect(body.hosts).toEqual([
+      expect.objectContaining({ host: 'mac-studio-1', hostHardware: 'Mac Studio M2 Ultra 192 GB', runsLanded: 2, paired: true, spaces: ['Main'] }),
+      expect.objectContaining({ host: 'mac-mini-2', runsLanded: 0, lastDeliveryAt: null, paired: true }),
+    ]);
+  });
+
+  it('pages runs and returns deltas with since', async () => {
+    for (let i = 0; i < 5; i++) await pushDelivery(local.url, 'Main', runDelivery({ taskId: `page-${i}` }), keys['mac-studio-1']);
+    await eventually(async () => ((await getJson('/api/spaces/Main/runs?limit=1000')).body.runs as unknown[]).length >= 7);
+    const first = await getJson('/api/spaces/Main/runs?limit=3');
+    expect(first.body.runs).toHaveLength(3);
+    const second = await getJson(`/api/spaces/Main/runs?limit=1000&cursor=${first.body.cursor as string}`);
+    expect((second.body.runs as unknown[]).length).toBe(4);
+    const asOf = first.body.asOf as string;
+    const late = runDelivery({ taskId: 'late' });
+    await pushDelivery(local.url, 'Main', late, keys['mac-studio-1']);
+    const delta = await eventually(async () => {
+      const r = await getJson(`/api/spaces/Main/runs?since=${encodeURIComponent(asOf)}`);
+      return (r.body.runs as { id: string }[]).some((x) => x.id === late.id) && r.body;
+    });
+    expect((delta.runs as { updatedAt: string }[]).every((r) => r.updatedAt >= asOf)).toBe(true);
+  });
+});
+
+describe('refused deliveries', () => {
+  const valid = runDelivery();
+  const cases: [string, () => Promise<{ status: number; body: Record<string, unknown> }>, number, Record<string, unknown>][] = [
+    ['a missing signature header', () => post('/hooks/Quiet/ingest', JSON.stringify(valid)), 401, { signature: 'invalid', error: 'bad-signature' }],
+    ['a garbled signature header', () => post('/hooks/Quiet/ingest', JSON.stringify(valid), { 'x-hub-signature-256': 'sha256=zz' }), 401, { signature: 'invalid', error: 'bad-signature' }],
+    ['a signature by an unknown key', () => { const s = signed(valid, 'who-knows'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 401, { signature: 'invalid', error: 'bad-signature' }],
+    ['a signature by the fleet-wide key', () => { const s = signed(valid, 'fleet-wide-value'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 401, { signature: 'invalid', error: 'bad-signature' }],
+    ['a key configured for two hosts', () => { const s = signed({ ...valid, host: 'twin-a' }, 'same-key'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 401, { signature: 'invalid', error: 'bad-signature' }],
+    ['an unlisted sender', () => { const s = signed({ ...valid, host: 'outsider' }, 'k-outsider'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 403, { signature: 'unauthorized', error: 'sender-not-listed' }],
+    ['a body over 1 MiB', () => { const s = signed({ ...valid, patch: 'x'.repeat(1024 * 1024) }, 'k-studio'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 413, { error: 'too-large' }],
+    ['invalid JSON', () => post('/hooks/Quiet/ingest', '{"kind":', { 'x-hub-signature-256': sign('{"kind":', 'k-studio') }), 400, { signature: 'verified', error: 'invalid-delivery' }],
+    ['valid JSON of the wrong shape', () => { const s = signed({ ...valid, row: { ...(valid.row as object), outcome: 'exploded' } }, 'k-studio'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 400, { signature: 'verified', error: 'invalid-delivery' }],
+    ['a host mismatch between body and row', () => { const s = signed({ ...valid, host: 'twin-a' }, 'k-studio'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 400, { signature: 'verified', error: 'invalid-delivery' }],
+    ['an id that is not the row\'s own', () => { const s = signed({ ...valid, id: 'forged' }, 'k-studio'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 400, { signature: 'verified', error: 'invalid-delivery' }],
+    ['an unknown delivery kind', () => { const s = signed({ kind: 'heartbeat', host: 'mac-studio-1' }, 'k-studio'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 400, { signature: 'verified', error: 'invalid-delivery' }],
+    ['an unknown space', () => { const s = signed(valid, 'k-studio'); return post('/hooks/Nowhere/ingest', s.raw, s.headers); }, 404, { error: 'unknown-space' }],
+    ['the wrong HTTP method', () => post('/hooks/Quiet/ingest', '', {}, 'GET'), 405, { error: 'not-found' }],
+    ['the wrong path', () => { const s = signed(valid, 'k-studio'); return post('/hooks/Quiet/deliver', s.raw, s.headers); }, 404, { error: 'not-found' }],
+    ['a path outside the API', () => post('/submit', '{}'), 404, { error: 'not-found' }],
+  ];
+
+  it.each(cases)('answers %s with the specified status and JSON', async (_what, send, status, expected) => {
+    const answer = await send();
+    expect(answer.status).toBe(status);
+    expect(answer.body).toMatchObject(expected);
+    expect(typeof answer.body.message).toBe('string');
+  });
+
+  it('explains a wrong shape precisely', async () => {
+    const s = signed({ ...valid, row: { ...(valid.row as object), outcome: 'exploded', steps: -2 } }, 'k-studio');
+    const answer = await post('/hooks/Quiet/ingest', s.raw, s.headers);
+    expect(answer.body.details).toHaveLength(2);
+    expect(answer.body.details).toEqual(expect.arrayContaining([expect.stringMatching(/^row\.steps: /), expect.stringMatching(/^row\.outcome: /)]));
+  });
+
+  it('stores and queues nothing for any of them', async () => {
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await bucketStore('INBOX_BUCKET').list('inbox/Quiet/')).toEqual([]);
+    expect(((await getJson('/api/spaces/Quiet/runs')).body.runs as unknown[]).length).toBe(0);
+    const hosts = (await getJson('/api/spaces/Quiet/hosts')).body.hosts as { host: string; spaces: string[] }[];
+    expect(hosts.every((h) => !h.spaces.includes('Quiet'))).toBe(true);
+  });
+
+  it('never echoes a key in an answer', async () => {
+    for (const [, send] of cases) expect(JSON.stringify((await send()).body)).not.toMatch(/k-studio|same-key|fleet-wide-value|k-outsider/);
+  });
+});
+
+describe('the landing queue', () => {
+  it('drops a malformed message without blocking its batch, and sends a corrupt inbox entry to the DLQ', async () => {
+    const sqs = sqsClient();
+    const { landing, landingDlq } = local.emulators.queueUrls;
+    await bucketStore('INBOX_BUCKET').put('inbox/Main/corrupt.json', '{"space":"Main"');
+    const good = runDelivery({ taskId: 'after-bad' });
+    await sqs.send(new SendMessageCommand({ QueueUrl: landing, MessageBody: 'not json at all' }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: landing, MessageBody: JSON.stringify({ space: 'Main', inboxKey: 'inbox/Main/corrupt.json' }) }));
+    await pushDelivery(local.url, 'Main', good, keys['mac-studio-1']);
+    await eventually(async () => (await getJson(runPath('Main', good.id as string))).status === 200, 3000);
+    const dead = await eventually(async () => {
+      const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: landingDlq, WaitTimeSeconds: 1 }));
+      return Messages?.length ? Messages : undefined;
+    }, 15_000, 200);
+    expect(dead.map((m) => m.Body)).toEqual([JSON.stringify({ space: 'Main', inboxKey: 'inbox/Main/corrupt.json' })]);
+    expect(await bucketStore('INBOX_BUCKET').getText('inbox/Main/corrupt.json')).toBe('{"space":"Main"');
+  });
+});
+
+describe('the read API', () => {
+  it.each([
+    ['/api/spaces/Main/runs?limit=0', 400, 'bad-limit'],
+    ['/api/spaces/Main/runs?limit=1001', 400, 'bad-limit'],
+    ['/api/spaces/Main/runs?since=yesterday', 400, 'bad-since'],
+    ['/api/spaces/Main/runs?cursor=bogus', 400, 'bad-cursor'],
+    ['/api/spaces/Main/runs/nope', 404, 'not-found'],
+    ['/api/spaces/Main/runs/nope/patch', 404, 'not-found'],
+    ['/api/spaces/Nowhere/runs', 404, 'unknown-space'],
+    ['/api/spaces/Main/whatever', 404, 'not-found'],
+  ])('answers %s with %i %s and a sentence', async (path, status, error) => {
+    const answer = await getJson(path);
+    expect(answer.status).toBe(status);
+    expect(answer.body).toMatchObject({ error });
+    expect(answer.body.message).toMatch(/\.$/);
+  });
+});

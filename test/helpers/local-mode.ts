@@ -1,0 +1,38 @@
+// Starts local mode in this test process (one per test file: handlers read the environment at import).
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../../shared/schema/config.ts';
+import { keyEnvName } from '../../shared/adapters/key-names.ts';
+import { startLocalMode, type LocalMode, type LocalModeOptions } from '../../infra/local/local-mode.ts';
+
+export interface TestLocalMode extends LocalMode {
+  dataDir: string;
+  keysDir: string;
+  keyOf(host: string): string;
+}
+
+export async function startTestLocalMode(config: unknown, keys: Record<string, string>, options: Partial<LocalModeOptions> = {}): Promise<TestLocalMode> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'replay-local-'));
+  const keysDir = join(dataDir, 'keys');
+  mkdirSync(keysDir, { recursive: true });
+  for (const [host, key] of Object.entries(keys)) writeFileSync(join(keysDir, keyEnvName('Hosting:ModuleReportSecret', host)), key);
+  const local = await startLocalMode({ config: parseConfig(config), dataDir, keysDir, port: 0, ...options });
+  return {
+    ...local,
+    dataDir,
+    keysDir,
+    keyOf: (host) => keys[host] ?? (() => { throw new Error(`no test key for ${host}`); })(),
+  };
+}
+
+/** Polls until `check` returns a value, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 5000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { issueRecordSchema } from '../../shared/schema/issue.ts';
+import { runId, runnerRowSchema } from '../../shared/schema/run.ts';
+import { parseDelivery } from '../../shared/ingest/accept-delivery.ts';
+import { parseConfig, ConfigError } from '../../shared/schema/config.ts';
+import { issueDelivery, runDelivery, runnerRow } from '../helpers/deliveries.ts';
+
+const raw = (value: unknown) => Buffer.from(JSON.stringify(value));
+
+describe('run id rule', () => {
+  it('joins model, task and harness with "__", replacing ":" and "/" in the model', () => {
+    expect(runId({ model: 'mlx-community/Qwen3:8b', taskId: 'acme__widgets-42', harnessVersion: 'h2' })).toBe('mlx-community_Qwen3_8b__acme__widgets-42__h2');
+  });
+
+  it('keeps spaces in model names (ids are never parsed back)', () => {
+    expect(runId({ model: 'Kimi - paper', taskId: 't1', harnessVersion: 'h1' })).toBe('Kimi - paper__t1__h1');
+  });
+});
+
+describe('run row schema', () => {
+  it('stores every figure the runner did not send as null, never 0', () => {
+    const row = runnerRowSchema.parse(runnerRow());
+    expect(row.promptTokens).toBeNull();
+    expect(row.bashCalls).toBeNull();
+    expect(row.tier).toBeNull();
+    expect(row.steps).toBe(17);
+  });
+
+  it('normalises timestamps to UTC instants', () => {
+    const row = runnerRowSchema.parse(runnerRow({ finishedAt: '2026-11-20T12:12:00+02:00' }));
+    expect(row.finishedAt).toBe('2026-11-20T10:12:00.000Z');
+  });
+
+  it.each([
+    ['negative counts', { steps: -1 }],
+    ['fractional counts', { bashCalls: 1.5 }],
+    ['a task id with a slash', { taskId: 'a/b' }],
+    ['a host with whitespace', { host: 'mac studio' }],
+    ['a model with a bidi override', { model: 'qwen\u202e3' }],
+    ['a model with a control character', { model: 'qwen\u00073' }],
+    ['an unknown outcome', { outcome: 'crashed' }],
+    ['a local time without offset', { finishedAt: '2026-11-20 10:12' }],
+  ])('refuses %s', (_what, overrides) => {
+    expect(runnerRowSchema.safeParse(runnerRow(overrides)).success).toBe(false);
+  });
+});
+
+describe('issue record', () => {
+  it('has no member that could hold an issue title or body', () => {
+    const members = Object.keys(issueRecordSchema.shape);
+    expect(members.filter((k) => /title|body|text|description|comment|summary/i.test(k))).toEqual([]);
+  });
+
+  it('drops title and body keys in a delivery and names them as ignored', () => {
+    const parsed = parseDelivery(raw(issueDelivery({ title: 'Client X cannot log in', body: 'secret details' })), 'mac-studio-1');
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.ignored).toEqual(['issue.title', 'issue.body']);
+    expect(JSON.stringify(parsed.delivery)).not.toMatch(/Client X|secret details/);
+  });
+});
+
+describe('run delivery parsing', () => {
+  it('drops keys a runner may not set and reports them', () => {
+    const delivery = runDelivery({ judgeVerdict: 'resolved', hiddenTestResult: { status: 'pass' }, landedAt: 'x' }, { extra: 1 });
+    const parsed = parseDelivery(raw(delivery), 'mac-studio-1');
+    expect(parsed.ok && parsed.ignored.sort()).toEqual(['extra', 'row.hiddenTestResult', 'row.judgeVerdict', 'row.landedAt']);
+    expect(parsed.ok && 'judgeVerdict' in parsed.delivery).toBe(false);
+  });
+
+  it('refuses a body whose host is not the verifying host', () => {
+    const parsed = parseDelivery(raw(runDelivery()), 'mac-mini-2');
+    expect(parsed.ok).toBe(false);
+  });
+
+  it('refuses a row that names another host than the body', () => {
+    const delivery = { ...runDelivery(), host: 'mac-mini-2' };
+    const parsed = parseDelivery(raw(delivery), 'mac-mini-2');
+    expect(!parsed.ok && parsed.details.join()).toMatch(/row\.host/);
+  });
+
+  it('refuses an id that is not the row\'s own', () => {
+    const parsed = parseDelivery(raw({ ...runDelivery(), id: 'something-else' }), 'mac-studio-1');
+    expect(!parsed.ok && parsed.details.join()).toMatch(/is not the row's own id/);
+  });
+
+  it('names an unknown delivery kind', () => {
+    const parsed = parseDelivery(raw({ kind: 'heartbeat', host: 'mac-studio-1' }), 'mac-studio-1');
+    expect(!parsed.ok && parsed.message).toMatch(/Unknown delivery kind "heartbeat"/);
+  });
+});
+
+describe('configuration', () => {
+  it('fills the documented defaults', () => {
+    const config = parseConfig({ spaces: { S: { senders: ['h1'] } } });
+    expect(config.spaces.S).toMatchObject({ secretConfigKey: 'Hosting:ModuleReportSecret', judge: { dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900 } });
+    expect(config.defaultJudgeModel).toBe('claude-sonnet-4-5');
+  });
+
+  it('fails with a sentence naming the bad key', () => {
+    expect(() => parseConfig({ spaces: { S: { senders: ['h1'], judge: { dailyCapp: 3 } } } })).toThrow(/spaces\.S\.judge.*dailyCapp/);
+    expect(() => parseConfig({ spaces: { S: { senders: 'h1' } } })).toThrow(ConfigError);
+    expect(() => parseConfig({ spaces: { S: { senders: ['h1'] } }, cockpits: { C: { space: 'T' } } })).toThrow(/cockpits\.C\.space: names unknown space "T"/);
+  });
+});

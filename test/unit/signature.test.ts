@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { sign, verifySignature } from '../../shared/ingest/signature.ts';
+
+describe('per-host signature verification', () => {
+  it('matches GitHub\'s published X-Hub-Signature-256 test vector', () => {
+    // https://docs.github.com/en/webhooks/using-webhooks/validating-webhook-deliveries#testing-the-webhook-payload-validation
+    expect(sign('Hello, World!', "It's a Secret to Everybody")).toBe('sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17');
+  });
+
+  const body = Buffer.from('{"kind":"run"}');
+  const hosts = [
+    { host: 'mac-studio-1', keys: ['key-one'] },
+    { host: 'mac-mini-2', keys: ['key-two-new', 'key-two-old'] },
+  ];
+
+  it('identifies the one host whose key verifies the raw bytes', () => {
+    expect(verifySignature(body, sign(body, 'key-one'), hosts)).toEqual({ ok: true, host: 'mac-studio-1' });
+  });
+
+  it('accepts the previous key during a rotation as the same host', () => {
+    expect(verifySignature(body, sign(body, 'key-two-old'), hosts)).toEqual({ ok: true, host: 'mac-mini-2' });
+  });
+
+  it('accepts an upper-case hex digest', () => {
+    expect(verifySignature(body, sign(body, 'key-one').toUpperCase().replace('SHA256=', 'sha256='), hosts).ok).toBe(true);
+  });
+
+  it('refuses a signature over different bytes', () => {
+    expect(verifySignature(Buffer.from('{"kind":"run"} '), sign(body, 'key-one'), hosts)).toEqual({ ok: false, reason: 'no-match' });
+  });
+
+  it('refuses a key that belongs to no listed host', () => {
+    expect(verifySignature(body, sign(body, 'fleet-wide'), hosts)).toEqual({ ok: false, reason: 'no-match' });
+  });
+
+  it('refuses when the same key is configured for two hosts', () => {
+    const twins = [
+      { host: 'a', keys: ['same'] },
+      { host: 'b', keys: ['same'] },
+    ];
+    expect(verifySignature(body, sign(body, 'same'), twins)).toEqual({ ok: false, reason: 'ambiguous' });
+  });
+
+  it.each([
+    [undefined, 'missing'],
+    ['', 'missing'],
+    ['sha1=abc', 'malformed'],
+    ['sha256=xyz', 'malformed'],
+    [`sha256=${'0'.repeat(63)}`, 'malformed'],
+  ])('refuses the header %j as %s', (header, reason) => {
+    expect(verifySignature(body, header, hosts)).toEqual({ ok: false, reason });
+  });
+});
