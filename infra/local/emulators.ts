@@ -1,17 +1,13 @@
-// The AWS stand-ins local mode starts in-process: dynalite (DynamoDB wire protocol, LevelDB on disk),
-// s3rver (S3 wire protocol, files on disk) and fauxqs (SQS JSON protocol with visibility timeouts, receive
-// counts and DLQ redrive; in memory, so the durable inbox is replayed on start).
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import dynalite from 'dynalite';
-import S3rver from 's3rver';
-import { startFauxqs } from 'fauxqs';
+// The AWS stand-ins local mode starts in-process (in a worker thread): dynalite (DynamoDB wire protocol,
+// LevelDB on disk), s3rver (S3 wire protocol, files on disk) and fauxqs (SQS JSON protocol with visibility
+// timeouts, receive counts and DLQ redrive; in memory, so the durable inbox is replayed on start). This
+// module then creates the table, buckets and queues through the AWS SDK, as the CDK stack does in AWS.
+import { Worker } from 'node:worker_threads';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { INDEXES, TABLE_KEYS } from '../../shared/adapters/aws/table-layout.ts';
+import type { EmulatorPorts } from './emulator-servers.ts';
 
 export const LOCAL_NAMES = {
   table: 'replay-bench',
@@ -33,25 +29,24 @@ export interface Emulators {
 }
 
 export async function startEmulators(dataDir: string, queues: QueueSettings): Promise<Emulators> {
-  const dynamoDir = join(dataDir, 'dynamodb');
-  const s3Dir = join(dataDir, 's3');
-  mkdirSync(dynamoDir, { recursive: true });
-  mkdirSync(s3Dir, { recursive: true });
-
-  const dynamo: Server = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((resolve) => dynamo.listen(0, '127.0.0.1', resolve));
-  const s3 = new S3rver({ port: 0, address: '127.0.0.1', directory: s3Dir, silent: true });
-  const s3Address = (await s3.run()) as AddressInfo;
-  const sqs = await startFauxqs({ port: 0, logger: false });
+  // The worker registers tsx itself, so its TypeScript entry loads whichever way this process was started.
+  const entry = new URL('./emulator-servers.ts', import.meta.url).href;
+  const tsxApi = import.meta.resolve('tsx/esm/api');
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
+  const worker = new Worker(bootstrap, { eval: true, workerData: { dataDir } });
+  const ports = await new Promise<EmulatorPorts>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
 
   const env: Record<string, string> = {
     AWS_REGION: 'us-east-1',
     // s3rver accepts only its own fixed credentials; the other emulators accept any.
     AWS_ACCESS_KEY_ID: 'S3RVER',
     AWS_SECRET_ACCESS_KEY: 'S3RVER',
-    AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${(dynamo.address() as AddressInfo).port}`,
-    AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${s3Address.port}`,
-    AWS_ENDPOINT_URL_SQS: `http://127.0.0.1:${sqs.port}`,
+    AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${ports.dynamodb}`,
+    AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${ports.s3}`,
+    AWS_ENDPOINT_URL_SQS: `http://127.0.0.1:${ports.sqs}`,
     // s3rver predates the SDK's default integrity checksums.
     AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
     AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
@@ -79,9 +74,10 @@ export async function startEmulators(dataDir: string, queues: QueueSettings): Pr
     env,
     queueUrls: { landing: landing.url, judge: judge.url, landingDlq: landing.dlqUrl, judgeDlq: judge.dlqUrl },
     async stop() {
-      await sqs.stop();
-      await s3.close();
-      await new Promise<void>((resolve) => dynamo.close(() => resolve()));
+      const stopped = new Promise((resolve) => worker.once('message', resolve));
+      worker.postMessage('stop');
+      await stopped;
+      await worker.terminate();
     },
   };
 }
