@@ -1,0 +1,65 @@
+// One SNS topic for every alarm of the pipeline, subscribed by the configured email. Stages declare their
+// own alarms through `watch`, so an alarm sits next to the resource it is about.
+import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { METRICS_NAMESPACE, type ServiceName } from './replay-function.ts';
+import { MAX_RECEIVES } from '../timing.ts';
+
+export interface Watch {
+  metric: IMetric;
+  /** Breaches at or above this value. */
+  threshold: number;
+  description: string;
+  evaluationPeriods?: number;
+}
+
+export class Alarms extends Construct {
+  readonly topic: Topic;
+
+  constructor(scope: Construct, id: string, props: { email?: string }) {
+    super(scope, id);
+    this.topic = new Topic(this, 'Topic', { displayName: 'replay-bench alarms', enforceSSL: true });
+    if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
+  }
+
+  /** Missing data is not breaching: a quiet pipeline publishes nothing, and that is healthy. */
+  watch(scope: Construct, id: string, watch: Watch): Alarm {
+    const alarm = new Alarm(scope, id, {
+      metric: watch.metric,
+      threshold: watch.threshold,
+      evaluationPeriods: watch.evaluationPeriods ?? 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription: watch.description,
+    });
+    alarm.addAlarmAction(new SnsAction(this.topic));
+    alarm.addOkAction(new SnsAction(this.topic));
+    return alarm;
+  }
+
+  /** Anything in a dead-letter queue is a message the pipeline gave up on and a person must look at. */
+  watchDeadLetters(scope: Construct, id: string, dlq: IQueue, what: string): Alarm {
+    return this.watch(scope, id, {
+      metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 1,
+      description: `${what} failed ${MAX_RECEIVES} times and wait in the dead-letter queue; see docs/deploy.md, "Reading the alarms".`,
+    });
+  }
+
+  watchOldestMessage(scope: Construct, id: string, queue: IQueue, maxAge: Duration, what: string): Alarm {
+    return this.watch(scope, id, {
+      metric: queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: maxAge.toSeconds(),
+      description: `${what} have waited more than ${maxAge.toHumanString()}: the consumer is failing or throttled.`,
+    });
+  }
+}
+
+/** A metric a handler publishes through Powertools (EMF), which adds the `service` dimension. */
+export const serviceMetric = (service: ServiceName, metricName: string, statistic: string, period: Duration): Metric =>
+  new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service }, statistic, period });

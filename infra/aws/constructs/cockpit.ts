@@ -1,0 +1,265 @@
+// Stage 5, cockpit: one configured cockpit published on CloudFront. The built dashboard sits in a private
+// bucket read through Origin Access Control; `/api/*` goes to this cockpit's own read API, whose function
+// is configured with this cockpit's space only. Sign-in (Cognito hosted UI, JWT checked by API Gateway) is
+// the default; `"public": true` in the configuration publishes the space read-only instead.
+import { existsSync } from 'node:fs';
+import { DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { HttpMethod, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  OriginSslPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { OAuthScope, UserPoolClient, UserPoolClientIdentityProvider } from 'aws-cdk-lib/aws-cognito';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, Source, type ISource } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { cockpitConfig, type ReplayConfig } from '../deployment-config.ts';
+import type { Analysts, PipelineState } from '../stateful-stack.ts';
+import { TIMEOUTS } from '../timing.ts';
+import { ReplayHttpApi } from './http-api.ts';
+import { ReplayFunction } from './replay-function.ts';
+
+export const READ_ROUTE = '/api/{proxy+}';
+/** Read by the dashboard at start-up: which cockpit it is and how to sign in. */
+export const COCKPIT_SETTINGS_FILE = 'cockpit.json';
+
+export interface CockpitProps {
+  name: string;
+  config: ReplayConfig;
+  state: PipelineState;
+  /** The built dashboard; when the folder is missing a placeholder page says how to build it. */
+  dashboardDir: string;
+}
+
+export interface CockpitSettings {
+  cockpit: string;
+  space: string;
+  public: boolean;
+  api: string;
+  /** OAuth 2.0 authorization code with PKCE against the Cognito hosted UI; null for a public cockpit. */
+  signIn: { authorizeUrl: string; tokenUrl: string; logoutUrl: string; clientId: string; redirectUri: string; scopes: string[] } | null;
+}
+
+export class Cockpit extends Construct {
+  readonly distribution: Distribution;
+  readonly readApi: ReplayHttpApi;
+  readonly function: ReplayFunction;
+  readonly client?: UserPoolClient;
+
+  constructor(scope: Construct, id: string, { name, config, state, dashboardDir }: CockpitProps) {
+    super(scope, id);
+    const cockpit = config.cockpits[name]!;
+    const space = config.spaces[cockpit.space]!;
+    const analysts = cockpit.public ? undefined : requireAnalysts(state, name);
+
+    this.function = new ReplayFunction(this, 'ReadApi', {
+      service: 'read-api',
+      description: clip(`GET /api/* for cockpit ${name}: runs, issues and hosts of space ${cockpit.space}.`, 256),
+      timeout: TIMEOUTS.readApi,
+      memorySize: 512,
+    })
+      .usesConfig(cockpitConfig(config, name))
+      .usesTable(state.table, 'read')
+      .usesBucket('DATA_BUCKET', state.objectAccess('data', 'read'))
+      .describesHostKeys(state.hostKeys.filter((k) => k.secretConfigKey === space.secretConfigKey && space.senders.includes(k.host)).map((k) => k.secret));
+
+    // The dashboard polls `since` deltas every few seconds per open tab; a burst covers a cold page load.
+    this.readApi = new ReplayHttpApi(this, 'ReadEndpoint', { description: `replay-bench read API of cockpit ${name}`, rateLimit: 50, burstLimit: 200 });
+
+    const site = new Bucket(this, 'Site', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // Only build output lives here, and the deployment below removes it on stack deletion.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    Validations.of(site).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'The bucket holds only the built dashboard and is readable only by this distribution (OAC); every read is recorded in the distribution\'s access log.',
+    });
+
+    const distribution = new Distribution(this, 'Distribution', {
+      comment: clip(`replay-bench cockpit ${name}`, 128),
+      defaultRootObject: 'index.html',
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+      enableLogging: true,
+      logBucket: state.accessLogs,
+      logFilePrefix: `cloudfront/${name}/`,
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(site),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+          comment: clip(`Security headers of cockpit ${name}`, 128),
+          securityHeadersBehavior: securityHeaders(analysts),
+        }),
+      },
+    });
+    this.distribution = distribution;
+    // Rows change every few seconds, so the API is never cached; with caching off CloudFront may forward
+    // the viewer's Authorization header, which the JWT authorizer needs.
+    distribution.addBehavior('/api/*', new HttpOrigin(this.readApi.domainName, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY, originSslProtocols: [OriginSslPolicy.TLS_V1_2] }), {
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+    });
+    acknowledgeDistribution(distribution);
+
+    const siteUrl = `https://${distribution.distributionDomainName}/`;
+    let authorizer: IHttpRouteAuthorizer | undefined;
+    if (analysts) {
+      this.client = new UserPoolClient(this, 'SignInClient', {
+        userPool: analysts.userPool,
+        generateSecret: false,
+        preventUserExistenceErrors: true,
+        supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+        oAuth: { flows: { authorizationCodeGrant: true }, scopes: [OAuthScope.OPENID, OAuthScope.EMAIL], callbackUrls: [siteUrl], logoutUrls: [siteUrl] },
+        accessTokenValidity: Duration.hours(1),
+        idTokenValidity: Duration.hours(1),
+        refreshTokenValidity: Duration.days(7),
+      });
+      authorizer = new HttpJwtAuthorizer('Analysts', analysts.userPool.userPoolProviderUrl, { jwtAudience: [this.client.userPoolClientId] });
+    }
+    const routes = this.readApi.api.addRoutes({
+      path: READ_ROUTE,
+      methods: [HttpMethod.GET],
+      integration: new HttpLambdaIntegration('ReadApi', this.function.lambda),
+      authorizer,
+    });
+    if (!analysts) {
+      for (const route of routes) {
+        Validations.of(route).acknowledge({
+          id: 'AwsSolutions-APIG4',
+          reason: `The configuration publishes cockpit ${name} read-only ("public": true); this API serves GET only, for space ${cockpit.space} only, and is throttled.`,
+        });
+      }
+    }
+
+    const settings: CockpitSettings = {
+      cockpit: name,
+      space: cockpit.space,
+      public: cockpit.public,
+      api: '/api',
+      signIn: analysts && this.client ? signInSettings(analysts, this.client, siteUrl) : null,
+    };
+    const deployment = new BucketDeployment(this, 'Deploy', {
+      sources: [dashboardSource(dashboardDir), Source.jsonData(COCKPIT_SETTINGS_FILE, settings)],
+      destinationBucket: site,
+      distribution,
+      distributionPaths: ['/*'],
+      retainOnDelete: false,
+      memoryLimit: 512,
+    });
+    acknowledgeDeploymentHandler(deployment, site);
+  }
+}
+
+/** Names may be up to 200 characters; AWS caps these free-text fields lower. */
+const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+function requireAnalysts(state: PipelineState, cockpitName: string): Analysts {
+  if (!state.analysts) throw new Error(`Cockpit ${cockpitName} requires sign-in but the stateful stack has no user pool.`);
+  return state.analysts;
+}
+
+function signInSettings(analysts: Analysts, client: UserPoolClient, redirectUri: string): NonNullable<CockpitSettings['signIn']> {
+  const base = analysts.domain.baseUrl();
+  return {
+    authorizeUrl: `${base}/oauth2/authorize`,
+    tokenUrl: `${base}/oauth2/token`,
+    logoutUrl: `${base}/logout`,
+    clientId: client.userPoolClientId,
+    redirectUri,
+    scopes: ['openid', 'email'],
+  };
+}
+
+/**
+ * The dashboard is same-origin static code: no inline script, no third-party origin except, for a
+ * signed-in cockpit, the Cognito token endpoint it exchanges the authorization code at.
+ */
+function securityHeaders(analysts: Analysts | undefined) {
+  const signIn = analysts ? ` ${analysts.domain.baseUrl()}` : '';
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    `connect-src 'self'${signIn}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return {
+    contentSecurityPolicy: { contentSecurityPolicy: csp, override: true },
+    contentTypeOptions: { override: true },
+    frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+    referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
+    strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+  };
+}
+
+function dashboardSource(dashboardDir: string): ISource {
+  if (existsSync(`${dashboardDir}/index.html`)) return Source.asset(dashboardDir);
+  return Source.data(
+    'index.html',
+    '<!doctype html><meta charset="utf-8"><title>replay-bench cockpit</title><p>The dashboard was not built when this cockpit was deployed. Run <code>npm run build:dashboard</code>, then <code>npx cdk deploy --all</code> again.</p>',
+  );
+}
+
+function acknowledgeDistribution(distribution: Distribution): void {
+  Validations.of(distribution).acknowledge(
+    { id: 'AwsSolutions-CFR1', reason: 'Analysts and published readers may be anywhere; the content is benchmark results, not region-restricted.' },
+    {
+      id: 'AwsSolutions-CFR2',
+      reason: 'WAF costs a fixed monthly fee per web ACL; the only dynamic path is a GET-only, throttled API behind a JWT authorizer (or published read-only by configuration), and the static files are immutable build output.',
+    },
+    {
+      id: 'AwsSolutions-CFR4',
+      reason: 'The distribution uses the default *.cloudfront.net certificate, for which CloudFront fixes the minimum viewer protocol; docs/deploy.md describes adding a custom domain with TLSv1.2_2021.',
+    },
+  );
+}
+
+/**
+ * aws-cdk-lib's BucketDeployment runs one shared handler per stack whose role and runtime the library
+ * defines; these are its findings, acknowledged on that handler only.
+ */
+function acknowledgeDeploymentHandler(deployment: BucketDeployment, site: Bucket): void {
+  const handler = deployment.handlerRole.node.scope!;
+  const stack = Stack.of(deployment);
+  const assetBucket = DefaultStackSynthesizer.DEFAULT_FILE_ASSETS_BUCKET_NAME.replace('${Qualifier}', stack.synthesizer.bootstrapQualifier ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER)
+    .replaceAll('${', '<')
+    .replaceAll('}', '>');
+  const copies = 'The library-defined deployment handler copies the built dashboard from the CDK asset bucket into this cockpit bucket';
+  Validations.of(handler).acknowledge(
+    { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', reason: `${copies}; the managed policy only lets it write its own logs.` },
+    ...['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*'].map((action) => ({
+      id: `AwsSolutions-IAM5[Action::${action}]`,
+      reason: `${copies}, syncing and pruning files (${action}) inside those two buckets only.`,
+    })),
+    { id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${assetBucket}/*]`, reason: `${copies}; asset object names are content hashes.` },
+    { id: `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(site.node.defaultChild as CfnBucket)}.Arn>/*]`, reason: `${copies}; it replaces every file of the build.` },
+    { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'cloudfront:CreateInvalidation has no resource-level scoping for this handler; it invalidates the cockpit after each deployment.' },
+    { id: 'AwsSolutions-L1', reason: 'The runtime of the BucketDeployment handler is chosen by aws-cdk-lib and moves forward with it; the handler runs only during deployments.' },
+  );
+}

@@ -1,0 +1,59 @@
+// Stage 1, ingest: the HTTPS endpoint runner hosts push to. The function checks the host's HMAC over the
+// raw body (SPEC §3), stores the delivery in the inbox and queues a claim check for landing.
+import { Duration, Validations } from 'aws-cdk-lib';
+import { HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Construct } from 'constructs';
+import type { ReplayConfig } from '../deployment-config.ts';
+import type { PipelineState } from '../stateful-stack.ts';
+import { TIMEOUTS } from '../timing.ts';
+import type { Alarms } from './alarms.ts';
+import { ReplayHttpApi } from './http-api.ts';
+import { ReplayFunction } from './replay-function.ts';
+
+export const INGEST_ROUTE = '/hooks/{space}/ingest';
+
+export interface IngestProps {
+  config: ReplayConfig;
+  state: PipelineState;
+  alarms: Alarms;
+}
+
+export class Ingest extends Construct {
+  readonly endpoint: ReplayHttpApi;
+  readonly function: ReplayFunction;
+
+  constructor(scope: Construct, id: string, { config, state, alarms }: IngestProps) {
+    super(scope, id);
+    this.function = new ReplayFunction(this, 'Ingest', {
+      service: 'ingest',
+      description: 'POST /hooks/{space}/ingest: verifies the host signature, stores the delivery, queues it for landing.',
+      timeout: TIMEOUTS.ingest,
+      memorySize: 512,
+    })
+      .usesConfig(config)
+      .usesBucket('INBOX_BUCKET', state.objectAccess('inbox', 'write'))
+      .sendsTo('LANDING_QUEUE_URL', state.landingQueue)
+      .readsHostKeys(state.hostKeys.map((k) => k.secret));
+
+    // A rack of runners sends one delivery per finished run, plus catch-up bursts after an outage.
+    this.endpoint = new ReplayHttpApi(this, 'Endpoint', { description: 'replay-bench ingest endpoint for runner hosts', rateLimit: 20, burstLimit: 100 });
+    const integration = new HttpLambdaIntegration('Ingest', this.function.lambda);
+    const routes = this.endpoint.api.addRoutes({ path: INGEST_ROUTE, methods: [HttpMethod.POST], integration });
+    // Everything else reaches the function too, so a wrong method or path gets the protocol's JSON 405/404
+    // (SPEC §3, check 1) rather than API Gateway's own body.
+    routes.push(new HttpRoute(this, 'Default', { httpApi: this.endpoint.api, routeKey: HttpRouteKey.DEFAULT, integration }));
+    for (const route of routes) {
+      Validations.of(route).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason: "Each delivery is authenticated by the sending host's HMAC-SHA256 over the exact raw body (SPEC §3), checked in the function; no API Gateway authorizer can see the raw body, and runner hosts hold no user identity.",
+      });
+    }
+
+    alarms.watch(this, 'ServerErrors', {
+      metric: this.endpoint.api.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 1,
+      description: 'The ingest endpoint answered 5xx: deliveries were not stored (runners keep them in their outbox and retry).',
+    });
+  }
+}

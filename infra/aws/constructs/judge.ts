@@ -1,0 +1,54 @@
+// Stage 3, judge: one model call per landed run, fed by the judge queue. Reserved concurrency bounds the
+// parallel calls to the model provider and GitHub; the daily cap per space is enforced in the table.
+import { Duration } from 'aws-cdk-lib';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Construct } from 'constructs';
+import type { ReplayConfig } from '../deployment-config.ts';
+import type { PipelineState } from '../stateful-stack.ts';
+import { TIMEOUTS } from '../timing.ts';
+import { serviceMetric, type Alarms } from './alarms.ts';
+import { ReplayFunction } from './replay-function.ts';
+
+export const JUDGE_CONCURRENCY = 2;
+
+export interface JudgeProps {
+  config: ReplayConfig;
+  state: PipelineState;
+  alarms: Alarms;
+}
+
+export class Judge extends Construct {
+  readonly function: ReplayFunction;
+
+  constructor(scope: Construct, id: string, { config, state, alarms }: JudgeProps) {
+    super(scope, id);
+    this.function = new ReplayFunction(this, 'Judge', {
+      service: 'judge',
+      description: 'Judges one landed run: fetches the reference fix, reserves budget, asks the judge model, writes the verdict.',
+      timeout: TIMEOUTS.judge,
+      memorySize: 512,
+      reservedConcurrentExecutions: JUDGE_CONCURRENCY,
+    })
+      .usesConfig(config)
+      .usesTable(state.table, 'read-write')
+      .usesBucket('DATA_BUCKET', state.objectAccess('data', 'read-write'))
+      .readsSecret('ANTHROPIC_SECRET_ARN', state.anthropicKey)
+      .readsSecret('GITHUB_APP_SECRET_ARN', state.githubApp)
+      // One run per invocation: a slow model call never holds other runs past their visibility timeout,
+      // and the mapping never scales past the reserved concurrency (which would only bounce messages).
+      .addEventSource(new SqsEventSource(state.judgeQueue, { batchSize: 1, maxConcurrency: JUDGE_CONCURRENCY, reportBatchItemFailures: true }));
+
+    alarms.watchDeadLetters(this, 'DeadLetters', state.judgeDlq, 'Judge messages');
+    alarms.watchOldestMessage(this, 'Backlog', state.judgeQueue, Duration.hours(2), 'Runs waiting for the judge');
+    alarms.watch(this, 'Errors', {
+      metric: serviceMetric('judge', 'JudgeErrors', 'Sum', Duration.minutes(15)),
+      threshold: 3,
+      description: 'Judge attempts are failing (model or GitHub unreachable, unparsable answers); rows retry with backoff until judge.maxAttempts.',
+    });
+    alarms.watch(this, 'Paused', {
+      metric: serviceMetric('judge', 'JudgingPaused', 'Maximum', Duration.minutes(5)),
+      threshold: 1,
+      description: 'Judging is paused: the model provider refused the credentials (401/403). Put a working key in the Anthropic secret; the next sweep probes and resumes.',
+    });
+  }
+}

@@ -1,0 +1,153 @@
+// The house Lambda function. Every pipeline function is built the same way (ARM64, the newest Node
+// runtime, ESM bundled by the local esbuild, source maps, bounded log retention, Powertools settings), runs
+// under its own role that starts with nothing but its log group, and gains each permission through a
+// method that also sets the environment variable naming that resource: a function can never be told
+// about a resource it may not touch, nor hold a permission for one it was not told about.
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, LoggingFormat, Runtime, type IEventSource } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { INDEXES } from '../../../shared/adapters/aws/table-layout.ts';
+import { configJson, type ReplayConfig } from '../deployment-config.ts';
+import type { ObjectAccess } from '../stateful-stack.ts';
+
+export type ServiceName = 'ingest' | 'lander' | 'read-api' | 'judge' | 'sweeper';
+
+const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const METRICS_NAMESPACE = 'ReplayBench';
+export const LOG_RETENTION = RetentionDays.ONE_MONTH;
+
+// esbuild's ESM output cannot `require` Node built-ins from bundled CommonJS dependencies without this.
+const REQUIRE_SHIM = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
+export interface ReplayFunctionProps {
+  service: ServiceName;
+  description: string;
+  timeout: Duration;
+  memorySize: number;
+  reservedConcurrentExecutions?: number;
+}
+
+export type TableAccess = 'read' | 'read-write';
+export type BucketEnv = 'INBOX_BUCKET' | 'DATA_BUCKET';
+export type QueueEnv = 'LANDING_QUEUE_URL' | 'JUDGE_QUEUE_URL';
+export type SecretEnv = 'ANTHROPIC_SECRET_ARN' | 'GITHUB_APP_SECRET_ARN';
+
+const TABLE_ACTIONS: Record<TableAccess, string[]> = {
+  read: ['dynamodb:GetItem', 'dynamodb:Query'],
+  'read-write': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+};
+
+export class ReplayFunction extends Construct {
+  readonly lambda: NodejsFunction;
+  readonly role: Role;
+
+  constructor(scope: Construct, id: string, props: ReplayFunctionProps) {
+    super(scope, id);
+    const logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION, removalPolicy: RemovalPolicy.DESTROY });
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs the replay-bench ${props.service} function; holds only what that function uses.`,
+    });
+    logGroup.grantWrite(this.role);
+
+    this.lambda = new NodejsFunction(this, 'Function', {
+      entry: `${PROJECT_ROOT}functions/${props.service}/handler.ts`,
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      description: props.description,
+      timeout: props.timeout,
+      memorySize: props.memorySize,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
+      role: this.role,
+      logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      environment: {
+        POWERTOOLS_SERVICE_NAME: props.service,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        mainFields: ['module', 'main'],
+        banner: REQUIRE_SHIM,
+        minify: true,
+        keepNames: true,
+        sourceMap: true,
+        sourceMapMode: SourceMapMode.DEFAULT,
+        sourcesContent: false,
+        // The SDK versions the tests ran against, not whichever the runtime happens to ship.
+        bundleAwsSDK: true,
+        forceDockerBundling: false,
+      },
+    });
+  }
+
+  /** The parsed configuration, with every default filled in, as the handlers' `configFromEnv` reads it. */
+  usesConfig(config: ReplayConfig): this {
+    this.lambda.addEnvironment('REPLAY_CONFIG_JSON', configJson(config));
+    return this;
+  }
+
+  /** Exactly the item calls the DynamoDB adapter makes, on the table and its three named indexes. */
+  usesTable(table: ITable, access: TableAccess): this {
+    this.lambda.addEnvironment('TABLE_NAME', table.tableName);
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: TABLE_ACTIONS[access],
+        resources: [table.tableArn, ...Object.values(INDEXES).map((index) => `${table.tableArn}/index/${index.name}`)],
+      }),
+    );
+    return this;
+  }
+
+  /** Object access through the bucket's own managed policy (see `StatefulStack.objectAccess`). */
+  usesBucket(env: BucketEnv, grant: ObjectAccess): this {
+    this.lambda.addEnvironment(env, grant.bucket.bucketName);
+    this.role.addManagedPolicy(grant.policy);
+    return this;
+  }
+
+  /** Send only: the consuming side gets its rights from the event source mapping. */
+  sendsTo(env: QueueEnv, queue: IQueue): this {
+    this.lambda.addEnvironment(env, queue.queueUrl);
+    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
+    return this;
+  }
+
+  /** A credential secret whose ARN the function is given and whose value it may read. */
+  readsSecret(env: SecretEnv, secret: ISecret): this {
+    this.lambda.addEnvironment(env, secret.secretArn);
+    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
+    return this;
+  }
+
+  /**
+   * Host signing keys. No environment: the handler derives each secret's name from the configuration
+   * (`keySecretName`), so the configuration is the one list of hosts and the grant follows it.
+   */
+  readsHostKeys(secrets: ISecret[]): this {
+    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: secrets.map((s) => s.secretArn) }));
+    return this;
+  }
+
+  /** Whether a host key exists, from the secret's metadata only; the value stays out of reach. */
+  describesHostKeys(secrets: ISecret[]): this {
+    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['secretsmanager:DescribeSecret'], resources: secrets.map((s) => s.secretArn) }));
+    return this;
+  }
+
+  addEventSource(source: IEventSource): this {
+    this.lambda.addEventSource(source);
+    return this;
+  }
+}

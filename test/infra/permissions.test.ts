@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { keySecretName } from '../../shared/adapters/key-names.ts';
+import { keyCandidates } from '../../shared/schema/config.ts';
+import { richConfig, synthesize } from './synth.ts';
+import { actionsOf, functionsByService, logicalIdOf, mentions, onlyFunction, ofType, resourcesOf, roleStatements, rolesAllowed } from './template-queries.ts';
+
+const config = richConfig();
+const { state, pipeline } = synthesize(config);
+
+const secretId = (name: string) => logicalIdOf(state, 'AWS::SecretsManager::Secret', (p) => p.Name === name);
+const hostSecretIds = keyCandidates(config).map((k) => secretId(keySecretName(k.secretConfigKey, k.host)));
+const judgeSecretIds = [secretId('ReplayBench/AnthropicApiKey'), secretId('ReplayBench/GitHubApp')];
+const bucketId = (prefix: string) => logicalIdOf(state, 'AWS::S3::Bucket', (p) => (p.LoggingConfiguration as { LogFilePrefix?: string } | undefined)?.LogFilePrefix === prefix);
+const inboxId = bucketId('inbox/');
+const dataId = bucketId('data/');
+const tableId = ofType(state, 'AWS::DynamoDB::Table')[0]![0];
+
+const ingest = onlyFunction(pipeline, 'ingest');
+const lander = onlyFunction(pipeline, 'lander');
+const judge = onlyFunction(pipeline, 'judge');
+const sweeper = onlyFunction(pipeline, 'sweeper');
+const readApis = functionsByService(pipeline).get('read-api')!;
+const statementsOf = (roleId: string) => roleStatements(state, pipeline, roleId);
+const actionsOn = (roleId: string, logicalId: string) =>
+  statementsOf(roleId).filter((s) => resourcesOf(s).some((r) => mentions(r, logicalId))).flatMap(actionsOf).sort();
+
+describe('host keys', () => {
+  it('are readable by the ingest function, and by nothing else', () => {
+    expect(hostSecretIds).toHaveLength(4);
+    for (const id of hostSecretIds) expect(rolesAllowed(state, pipeline, 'secretsmanager:GetSecretValue', id), id).toEqual([ingest.roleId]);
+  });
+
+  it('cannot be read by the judge', () => {
+    for (const id of hostSecretIds) expect(actionsOn(judge.roleId, id), id).toEqual([]);
+  });
+
+  it('are only described by each read API, for its own space\'s senders', () => {
+    const expected = new Map([
+      ['SmallModelsMeasurements', ['Hosting/ModuleReportSecret/mac-mini-2', 'Hosting/ModuleReportSecret/mac-studio-1']],
+      ['PublicDemo', ['Hosting/DemoSecret/mac-mini-2', 'Hosting/DemoSecret/mac-mini-3']],
+    ]);
+    expect(readApis).toHaveLength(2);
+    for (const readApi of readApis) {
+      const space = Object.keys(JSON.parse(readApi.environment.REPLAY_CONFIG_JSON as string).spaces)[0]!;
+      const described = hostSecretIds.filter((id) => actionsOn(readApi.roleId, id).length > 0);
+      expect(described.sort()).toEqual(expected.get(space)!.map(secretId).sort());
+      for (const id of described) expect(actionsOn(readApi.roleId, id)).toEqual(['secretsmanager:DescribeSecret']);
+    }
+  });
+
+  it('never travel in an environment variable', () => {
+    for (const [, fns] of functionsByService(pipeline)) {
+      for (const fn of fns) {
+        expect(Object.keys(fn.environment).filter((name) => name.startsWith('Hosting'))).toEqual([]);
+        for (const id of hostSecretIds) expect(mentions(fn.environment, id)).toBe(false);
+      }
+    }
+  });
+});
+
+describe('judge credentials', () => {
+  it('are readable by the judge only, which is told their ARNs', () => {
+    for (const id of judgeSecretIds) expect(rolesAllowed(state, pipeline, 'secretsmanager:GetSecretValue', id)).toEqual([judge.roleId]);
+    expect(mentions(judge.environment.ANTHROPIC_SECRET_ARN, judgeSecretIds[0]!)).toBe(true);
+    expect(mentions(judge.environment.GITHUB_APP_SECRET_ARN, judgeSecretIds[1]!)).toBe(true);
+  });
+});
+
+describe('each function holds exactly what it uses', () => {
+  const common = ['NODE_OPTIONS', 'POWERTOOLS_METRICS_NAMESPACE', 'POWERTOOLS_SERVICE_NAME'];
+  it.each([
+    ['ingest', ['REPLAY_CONFIG_JSON', 'INBOX_BUCKET', 'LANDING_QUEUE_URL']],
+    ['lander', ['TABLE_NAME', 'INBOX_BUCKET', 'DATA_BUCKET', 'JUDGE_QUEUE_URL']],
+    ['judge', ['REPLAY_CONFIG_JSON', 'TABLE_NAME', 'DATA_BUCKET', 'ANTHROPIC_SECRET_ARN', 'GITHUB_APP_SECRET_ARN']],
+    ['sweeper', ['REPLAY_CONFIG_JSON', 'TABLE_NAME', 'JUDGE_QUEUE_URL']],
+    ['read-api', ['REPLAY_CONFIG_JSON', 'TABLE_NAME', 'DATA_BUCKET']],
+  ])('%s is told about %j', (service, names) => {
+    for (const fn of functionsByService(pipeline).get(service)!) expect(Object.keys(fn.environment).sort()).toEqual([...common, ...names].sort());
+  });
+
+  it('ingest: puts inbox objects, sends to the landing queue, no table', () => {
+    expect(actionsOn(ingest.roleId, inboxId)).toEqual(['s3:PutObject']);
+    expect(actionsOn(ingest.roleId, dataId)).toEqual([]);
+    expect(actionsOn(ingest.roleId, tableId)).toEqual([]);
+    expect(statementsOf(ingest.roleId).flatMap(actionsOf)).toContain('sqs:SendMessage');
+  });
+
+  it('lander: reads and deletes inbox objects, writes data objects and rows', () => {
+    expect(actionsOn(lander.roleId, inboxId)).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:ListBucket']);
+    expect(actionsOn(lander.roleId, dataId)).toEqual(['s3:PutObject']);
+    expect(actionsOn(lander.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+  });
+
+  it('judge: reads patches and writes audits in the data bucket, reads and writes rows, sends nothing', () => {
+    expect(actionsOn(judge.roleId, dataId)).toEqual(['s3:GetObject', 's3:ListBucket', 's3:PutObject']);
+    expect(actionsOn(judge.roleId, inboxId)).toEqual([]);
+    expect(actionsOn(judge.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(statementsOf(judge.roleId).flatMap(actionsOf)).not.toContain('sqs:SendMessage');
+  });
+
+  it('sweeper: queries due rows and puts them on the judge queue, no bucket', () => {
+    const judgeQueueId = logicalIdOf(state, 'AWS::SQS::Queue', (p) => p.VisibilityTimeout === 720);
+    expect(actionsOn(sweeper.roleId, judgeQueueId)).toEqual(['sqs:SendMessage']);
+    expect(actionsOn(sweeper.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect([...actionsOn(sweeper.roleId, dataId), ...actionsOn(sweeper.roleId, inboxId)]).toEqual([]);
+  });
+
+  it('read APIs: read-only on the table and the data bucket, nothing on the inbox', () => {
+    for (const readApi of readApis) {
+      expect(actionsOn(readApi.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+      expect(actionsOn(readApi.roleId, dataId)).toEqual(['s3:GetObject', 's3:ListBucket']);
+      expect(actionsOn(readApi.roleId, inboxId)).toEqual([]);
+    }
+  });
+
+  it('read APIs are configured with their own space and cockpit only', () => {
+    const served = readApis.map((fn) => JSON.parse(fn.environment.REPLAY_CONFIG_JSON as string) as { spaces: object; cockpits: object });
+    expect(served.map((c) => [Object.keys(c.spaces), Object.keys(c.cockpits)]).sort()).toEqual([
+      [['PublicDemo'], ['Demo']],
+      [['SmallModelsMeasurements'], ['SmallModelsBenchmarks']],
+    ]);
+  });
+
+  it('nobody deletes data objects, and only the lander deletes inbox objects', () => {
+    expect(rolesAllowed(state, pipeline, 's3:DeleteObject', dataId)).toEqual([]);
+    expect(rolesAllowed(state, pipeline, 's3:DeleteObject', inboxId)).toEqual([lander.roleId]);
+    expect(actionsOn(sweeper.roleId, inboxId)).toEqual([]);
+  });
+
+  it('no statement of ours grants a wildcard action or a bare "*" resource', () => {
+    const ours = [ingest, lander, judge, sweeper, ...readApis];
+    for (const fn of ours) {
+      for (const statement of statementsOf(fn.roleId)) {
+        expect(actionsOf(statement).filter((a) => a.includes('*')), fn.id).toEqual([]);
+        expect(resourcesOf(statement)).not.toContain('*');
+      }
+    }
+  });
+
+  it('functions start with no AWS managed policy', () => {
+    for (const fn of [ingest, lander, judge, sweeper, ...readApis]) {
+      const role = ofType(pipeline, 'AWS::IAM::Role').find(([id]) => id === fn.roleId)![1];
+      expect(JSON.stringify(role.Properties.ManagedPolicyArns ?? [])).not.toContain(':iam::aws:policy');
+    }
+  });
+});

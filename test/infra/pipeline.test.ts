@@ -1,0 +1,129 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../shared/schema/config.ts';
+import { JUDGE_CONCURRENCY } from '../../infra/aws/constructs/judge.ts';
+import { exampleConfig, synthesize } from './synth.ts';
+import { functionsByService, logicalIdOf, mentions, one, onlyFunction, ofType } from './template-queries.ts';
+
+const config = exampleConfig();
+const { state, pipeline } = synthesize(config);
+const queueId = (visibility: number) => logicalIdOf(state, 'AWS::SQS::Queue', (p) => p.VisibilityTimeout === visibility);
+const landingQueueId = queueId(180);
+const judgeQueueId = queueId(720);
+const dlqIdOf = (queueId: string) =>
+  (ofType(state, 'AWS::SQS::Queue').find(([id]) => id === queueId)![1].Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string] } })
+    .deadLetterTargetArn['Fn::GetAtt'][0];
+
+describe('functions', () => {
+  const all = [...functionsByService(pipeline).values()].flat();
+
+  it('are the five pipeline services', () => {
+    expect([...functionsByService(pipeline).keys()].sort()).toEqual(['ingest', 'judge', 'lander', 'read-api', 'sweeper']);
+  });
+
+  it('run on ARM64 and Node 22 or later, with source maps and Powertools settings', () => {
+    for (const fn of all) {
+      expect(fn.properties.Architectures).toEqual(['arm64']);
+      const [, major] = /^nodejs(\d+)\.x$/.exec(String(fn.properties.Runtime)) ?? [];
+      expect(Number(major), fn.id).toBeGreaterThanOrEqual(22);
+      expect(fn.environment.NODE_OPTIONS).toBe('--enable-source-maps');
+      expect(fn.environment.POWERTOOLS_METRICS_NAMESPACE).toBe('ReplayBench');
+    }
+  });
+
+  it('log to their own log group with a bounded retention', () => {
+    for (const fn of all) {
+      const logGroupId = (fn.properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+      const logGroup = ofType(pipeline, 'AWS::Logs::LogGroup').find(([id]) => id === logGroupId)![1];
+      expect(logGroup.Properties.RetentionInDays).toBe(30);
+    }
+  });
+
+  it('carry the parsed configuration, defaults filled in', () => {
+    const judge = onlyFunction(pipeline, 'judge');
+    expect(JSON.parse(judge.environment.REPLAY_CONFIG_JSON as string)).toEqual(config);
+  });
+});
+
+describe('queues feed their consumers', () => {
+  it('the lander reports batch item failures from the landing queue', () => {
+    const lander = onlyFunction(pipeline, 'lander');
+    const [, mapping] = one(pipeline, 'AWS::Lambda::EventSourceMapping', (m) => mentions(m.FunctionName, lander.id));
+    expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(mentions(mapping.Properties.EventSourceArn, landingQueueId)).toBe(true);
+  });
+
+  it('the judge takes one run at a time from the judge queue within its reserved concurrency', () => {
+    const judge = onlyFunction(pipeline, 'judge');
+    expect(judge.properties.ReservedConcurrentExecutions).toBe(JUDGE_CONCURRENCY);
+    const [, mapping] = one(pipeline, 'AWS::Lambda::EventSourceMapping', (m) => mentions(m.FunctionName, judge.id));
+    expect(mapping.Properties).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: JUDGE_CONCURRENCY } });
+    expect(mentions(mapping.Properties.EventSourceArn, judgeQueueId)).toBe(true);
+  });
+
+  it('the sweeper runs every five minutes', () => {
+    const sweeper = onlyFunction(pipeline, 'sweeper');
+    pipeline.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [sweeper.id, 'Arn'] } })],
+    });
+  });
+});
+
+describe('the ingest endpoint', () => {
+  const apiId = logicalIdOf(pipeline, 'AWS::ApiGatewayV2::Api', (p) => String(p.Description).includes('ingest'));
+
+  it('routes POST /hooks/{space}/ingest, and every other request, to the ingest function without an authorizer', () => {
+    const routes = ofType(pipeline, 'AWS::ApiGatewayV2::Route').filter(([, r]) => mentions(r.Properties.ApiId, apiId));
+    expect(routes.map(([, r]) => r.Properties.RouteKey).sort()).toEqual(['$default', 'POST /hooks/{space}/ingest']);
+    for (const [, route] of routes) expect(route.Properties.AuthorizationType).toBe('NONE');
+  });
+
+  it('is throttled and writes access logs', () => {
+    pipeline.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      ApiId: { Ref: apiId },
+      StageName: '$default',
+      DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+    });
+  });
+});
+
+describe('alarms', () => {
+  const topicId = ofType(pipeline, 'AWS::SNS::Topic')[0]![0];
+  const alarms = ofType(pipeline, 'AWS::CloudWatch::Alarm');
+  const alarmOn = (namespace: string, metricName: string, dimension: (value: unknown) => boolean) =>
+    alarms.filter(([, a]) => a.Properties.Namespace === namespace && a.Properties.MetricName === metricName && (a.Properties.Dimensions as { Value: unknown }[]).some((d) => dimension(d.Value)));
+
+  it('go to one topic that mails the configured address', () => {
+    pipeline.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topicId } });
+    for (const [id, alarm] of alarms) expect(alarm.Properties.AlarmActions, id).toEqual([{ Ref: topicId }]);
+  });
+
+  it('watch the depth of both dead-letter queues', () => {
+    for (const queue of [landingQueueId, judgeQueueId]) {
+      expect(alarmOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible', (v) => mentions(v, dlqIdOf(queue)))).toHaveLength(1);
+    }
+  });
+
+  it('watch the age of the oldest message on both queues', () => {
+    for (const queue of [landingQueueId, judgeQueueId]) expect(alarmOn('AWS/SQS', 'ApproximateAgeOfOldestMessage', (v) => mentions(v, queue))).toHaveLength(1);
+  });
+
+  it('watch judge errors and paused judging from the judge\'s own metrics', () => {
+    const judgeService = (v: unknown) => v === 'judge';
+    expect(alarmOn('ReplayBench', 'JudgeErrors', judgeService)).toHaveLength(1);
+    expect(alarmOn('ReplayBench', 'JudgingPaused', judgeService)).toHaveLength(1);
+  });
+
+  it('watch 5xx answers of the ingest endpoint', () => {
+    const apiId = logicalIdOf(pipeline, 'AWS::ApiGatewayV2::Api', (p) => String(p.Description).includes('ingest'));
+    expect(alarmOn('AWS/ApiGateway', '5xx', (v) => mentions(v, apiId))).toHaveLength(1);
+  });
+
+  it('still exist, without a subscription, when no email is configured', () => {
+    const { pipeline: quiet } = synthesize(parseConfig({ spaces: { S: { senders: ['h1'] } } }));
+    quiet.resourceCountIs('AWS::SNS::Subscription', 0);
+    expect(ofType(quiet, "AWS::CloudWatch::Alarm")).toHaveLength(alarms.length);
+  });
+});

@@ -1,0 +1,144 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { INDEXES, TABLE_KEYS } from '../../shared/adapters/aws/table-layout.ts';
+import { keySecretName } from '../../shared/adapters/key-names.ts';
+import { keyCandidates } from '../../shared/schema/config.ts';
+import { INBOX_EXPIRY_DAYS } from '../../infra/aws/stateful-stack.ts';
+import { MAX_RECEIVES, TIMEOUTS } from '../../infra/aws/timing.ts';
+import { exampleConfig, synthesize } from './synth.ts';
+import { ofType, one } from './template-queries.ts';
+
+const config = exampleConfig();
+const { state, pipeline } = synthesize(config);
+
+describe('the table', () => {
+  it('is one pay-per-request table keyed by the shared layout, all keys strings', () => {
+    state.resourceCountIs('AWS::DynamoDB::Table', 1);
+    const [, table] = one(state, 'AWS::DynamoDB::Table');
+    expect(table.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(table.Properties.KeySchema).toEqual([
+      { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+    ]);
+    const attributes = table.Properties.AttributeDefinitions as { AttributeName: string; AttributeType: string }[];
+    expect(attributes.every((a) => a.AttributeType === 'S')).toBe(true);
+  });
+
+  it('has the three indexes of table-layout.ts with their projections', () => {
+    state.hasResourceProperties('AWS::DynamoDB::Table', {
+      GlobalSecondaryIndexes: Object.values(INDEXES).map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: index.projection },
+      })),
+    });
+  });
+
+  it('keeps point-in-time recovery and deletion protection, and survives stack deletion', () => {
+    state.hasResource('AWS::DynamoDB::Table', {
+      Properties: Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true }, DeletionProtectionEnabled: true }),
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
+  });
+});
+
+describe('buckets', () => {
+  const buckets = [...ofType(state, 'AWS::S3::Bucket'), ...ofType(pipeline, 'AWS::S3::Bucket')];
+  const policies = [...ofType(state, 'AWS::S3::BucketPolicy'), ...ofType(pipeline, 'AWS::S3::BucketPolicy')];
+
+  it('all block public access and are encrypted', () => {
+    expect(buckets.length).toBe(4);
+    for (const [, bucket] of buckets) {
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+      expect(bucket.Properties.BucketEncryption).toBeDefined();
+    }
+  });
+
+  it('all refuse requests without TLS', () => {
+    for (const [id] of buckets) {
+      const policy = policies.find(([, p]) => JSON.stringify(p.Properties.Bucket) === JSON.stringify({ Ref: id }));
+      expect(policy, `bucket policy of ${id}`).toBeDefined();
+      expect((policy![1].Properties.PolicyDocument as { Statement: unknown[] }).Statement).toContainEqual(
+        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      );
+    }
+  });
+
+  it('expire inbox deliveries and version the data bucket', () => {
+    state.hasResourceProperties('AWS::S3::Bucket', {
+      LoggingConfiguration: { LogFilePrefix: 'inbox/' },
+      LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ ExpirationInDays: INBOX_EXPIRY_DAYS })]) },
+    });
+    state.hasResourceProperties('AWS::S3::Bucket', {
+      LoggingConfiguration: { LogFilePrefix: 'data/' },
+      VersioningConfiguration: { Status: 'Enabled' },
+    });
+  });
+
+  it('keep the data and its logs when the stack is deleted', () => {
+    for (const [id, bucket] of ofType(state, 'AWS::S3::Bucket')) expect(bucket.DeletionPolicy, id).toBe('Retain');
+  });
+});
+
+describe('queues', () => {
+  const queues = ofType(state, 'AWS::SQS::Queue');
+  const dlqIds = new Set(queues.flatMap(([, q]) => {
+    const redrive = q.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] } } | undefined;
+    return redrive ? [redrive.deadLetterTargetArn['Fn::GetAtt'][0]] : [];
+  }));
+
+  it('every queue that is not itself a dead-letter queue has one', () => {
+    expect(queues.length).toBe(4);
+    expect(dlqIds.size).toBe(2);
+    for (const [id, queue] of queues) {
+      if (dlqIds.has(id)) continue;
+      expect(queue.Properties.RedrivePolicy, id).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [expect.any(String), 'Arn'] }, maxReceiveCount: MAX_RECEIVES });
+    }
+  });
+
+  it('are encrypted, TLS-only, and give each consumer six of its timeouts before redelivery', () => {
+    for (const [, queue] of queues) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+    expect(ofType(state, 'AWS::SQS::QueuePolicy')).toHaveLength(4);
+    const visibilities = queues.filter(([id]) => !dlqIds.has(id)).map(([, q]) => q.Properties.VisibilityTimeout).sort();
+    expect(visibilities).toEqual([TIMEOUTS.lander.toSeconds() * 6, TIMEOUTS.judge.toSeconds() * 6].sort());
+  });
+});
+
+describe('secrets', () => {
+  it('one empty secret per declared sender key, named from secretConfigKey:host', () => {
+    const hostSecrets = ofType(state, 'AWS::SecretsManager::Secret').filter(([, s]) => String(s.Properties.Name).startsWith('Hosting/'));
+    expect(hostSecrets.map(([, s]) => s.Properties.Name).sort()).toEqual(keyCandidates(config).map((k) => keySecretName(k.secretConfigKey, k.host)).sort());
+    expect(hostSecrets.map(([, s]) => s.Properties.Name)).toContain('Hosting/ModuleReportSecret/mac-studio-1');
+  });
+
+  it('hold no value from the template: keys are put in by an operator', () => {
+    for (const [id, secret] of ofType(state, 'AWS::SecretsManager::Secret')) {
+      expect(secret.Properties.SecretString, id).toBeUndefined();
+      expect(secret.Properties.GenerateSecretString, id).toBeUndefined();
+      expect(secret.DeletionPolicy, id).toBe('Retain');
+    }
+  });
+
+  it('include the Anthropic key and the GitHub App credentials for the judge', () => {
+    state.hasResourceProperties('AWS::SecretsManager::Secret', { Name: 'ReplayBench/AnthropicApiKey' });
+    state.hasResourceProperties('AWS::SecretsManager::Secret', { Name: 'ReplayBench/GitHubApp' });
+  });
+});
+
+describe('analysts', () => {
+  it('sign in to an invite-only user pool that requires MFA and is protected from deletion', () => {
+    state.hasResource('AWS::Cognito::UserPool', {
+      Properties: Match.objectLike({
+        AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+        MfaConfiguration: 'ON',
+        EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+        DeletionProtection: 'ACTIVE',
+      }),
+      DeletionPolicy: 'Retain',
+    });
+  });
+});

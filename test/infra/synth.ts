@@ -1,0 +1,50 @@
+// Builds the deployment the way `cdk synth` does (same cdk.json context and feature flags) but without
+// bundling the functions, so a test file synthesizes in well under a second.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
+import { addReplayStacks } from '../../infra/aws/replay-app.ts';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const EXAMPLE_CONFIG_PATH = `${PROJECT_ROOT}replay.config.example.json`;
+const cdkContext = (JSON.parse(readFileSync(`${PROJECT_ROOT}cdk.json`, 'utf8')) as { context: Record<string, unknown> }).context;
+
+export const exampleConfig = (): ReplayConfig => parseConfig(JSON.parse(readFileSync(EXAMPLE_CONFIG_PATH, 'utf8')));
+
+export interface Synthesized {
+  app: App;
+  state: Template;
+  pipeline: Template;
+}
+
+export function synthesize(config: ReplayConfig = exampleConfig(), options: { checks?: boolean; dashboardDir?: string } = {}): Synthesized {
+  const checks = options.checks ?? false;
+  // CloudFormation's own template validation costs seconds per synth; it runs with the checks (and in
+  // every real `cdk synth`), not in the files that only read resources.
+  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: checks });
+  const stacks = addReplayStacks(app, {
+    config,
+    dashboardDir: options.dashboardDir ?? `${PROJECT_ROOT}test/infra/no-dashboard-here`,
+    checks,
+  });
+  return { app, state: Template.fromStack(stacks.state), pipeline: Template.fromStack(stacks.pipeline) };
+}
+
+/**
+ * Two spaces with different key prefixes, a host that sends to both, a signed-in cockpit and a published
+ * one: the shape that tells "granted to the right host keys" apart from "granted to all of them".
+ */
+export const richConfig = (): ReplayConfig =>
+  parseConfig({
+    spaces: {
+      SmallModelsMeasurements: { senders: ['mac-studio-1', 'mac-mini-2'] },
+      PublicDemo: { senders: ['mac-mini-2', 'mac-mini-3'], secretConfigKey: 'Hosting:DemoSecret', judge: { model: 'claude-haiku-4-5', dailyCap: 50 } },
+    },
+    cockpits: {
+      SmallModelsBenchmarks: { space: 'SmallModelsMeasurements' },
+      Demo: { space: 'PublicDemo', public: true },
+    },
+    alarms: { email: 'ops@example.com' },
+  });
