@@ -83,3 +83,68 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * Whether a space's judging is held as a whole. While held, rows wait and the sweeper sends one probe per
+ * sweep (`probeRunId`) instead of every due row, so a refused key or an absent one costs one call or one
+ * check per sweep rather than one per row. `judging` means not held; there is no delete, so a hold ends by
+ * being overwritten.
+ */
+export interface JudgingStatus {
+  space: string;
+  state: 'judging' | 'paused' | 'waiting-credentials';
+  since: string;
+  reason: { code: string; message: string } | null;
+  probeRunId: string | null;
+}
+
+export interface JudgingStatusStore {
+  getJudgingStatus(space: string): Promise<Versioned<JudgingStatus> | null>;
+  /** Writes if the stored revision is still `expectedRev` (null: none stored yet). False on conflict. */
+  putJudgingStatus(status: JudgingStatus, expectedRev: number | null): Promise<boolean>;
+}
+
+export interface JudgeModelRequest {
+  model: string;
+  system: string;
+  prompt: string;
+  maxTokens: number;
+}
+
+export interface JudgeModelAnswer {
+  text: string;
+  inputTokens: number | null;
+  outputTokens: number | null;
+}
+
+/** One tool-free call to the judge model. Failures throw `JudgeModelError`. */
+export interface JudgeModel {
+  ask(request: JudgeModelRequest): Promise<JudgeModelAnswer>;
+}
+
+/** A failed model call. `refused`: the provider rejected the credentials (401/403), which pauses judging. */
+export class JudgeModelError extends Error {
+  constructor(readonly code: string, message: string, readonly refused = false) {
+    super(message);
+  }
+}
+
+/** The merged fix of a task, read from the code host. Failures throw `ReferenceFetchError`. */
+export interface ReferenceSource {
+  /** The issue's title and body: used in the prompt, never stored or logged. */
+  issueText(repo: string, issueNumber: number): Promise<string>;
+  /** The unified diff `baseSha...mergeSha`. */
+  diff(repo: string, baseSha: string, mergeSha: string): Promise<string>;
+}
+
+export class ReferenceFetchError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * Resolves a credentialed service when it is needed, so credentials that appear or change are used without
+ * a restart; null when none are configured.
+ */
+export type ServiceProvider<T> = () => Promise<T | null>;

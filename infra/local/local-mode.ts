@@ -1,10 +1,11 @@
 // Local mode (SPEC §9, §10): the same handlers as in AWS, behind one HTTP server, against emulators this
 // process starts. Handlers read their environment at import time, exactly like a Lambda cold start, so the
 // environment is set first and the handlers are imported after.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { ScheduledEvent } from 'aws-lambda';
 import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
 import { keyEnvName } from '../../shared/adapters/key-names.ts';
 import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
@@ -27,6 +28,13 @@ export interface LocalModeOptions {
   visibilityTimeoutSeconds?: number;
   maxReceiveCount?: number;
   pollers?: number;
+  /** Seconds between judge sweeps (AWS: every 5 minutes). Default: REPLAY_SWEEP_SECONDS, else 60. */
+  sweepIntervalSeconds?: number;
+  /**
+   * Overrides every space's `judge.retryBaseSeconds`, so retries can be watched locally in seconds rather
+   * than quarter hours. Default: REPLAY_JUDGE_RETRY_BASE_SECONDS, else the configuration's values.
+   */
+  judgeRetryBaseSeconds?: number;
   log?: (line: string) => void;
 }
 
@@ -53,8 +61,9 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 30,
     maxReceiveCount: options.maxReceiveCount ?? 5,
   });
+  const retryBase = options.judgeRetryBaseSeconds ?? positiveNumber(process.env.REPLAY_JUDGE_RETRY_BASE_SECONDS);
   Object.assign(process.env, emulators.env, {
-    REPLAY_CONFIG_JSON: JSON.stringify(options.config),
+    REPLAY_CONFIG_JSON: JSON.stringify(retryBase ? withRetryBase(options.config, retryBase) : options.config),
     KEY_SOURCE: 'local',
     REPLAY_KEYS_DIR: keysDir,
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
@@ -62,17 +71,26 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     POWERTOOLS_TRACE_ENABLED: 'false',
   });
 
-  const [ingest, lander, readApi] = await Promise.all([
+  const [ingest, lander, readApi, judge, sweeper] = await Promise.all([
     import('../../functions/ingest/handler.ts'),
     import('../../functions/lander/handler.ts'),
     import('../../functions/read-api/handler.ts'),
+    import('../../functions/judge/handler.ts'),
+    import('../../functions/sweeper/handler.ts'),
   ]);
+  log(describeJudgeCredentials(process.env));
+  if (retryBase) log(`Judge retries start after ${retryBase} s in every space (local override).`);
 
   const replayed = await replayInbox(emulators.queueUrls.landing);
   if (replayed) log(`Replayed ${replayed} accepted deliveries that had not landed before the last stop.`);
 
   const onError = (e: unknown) => log(`queue poller: ${(e as Error).message}`);
-  const pollers: Poller[] = [pollQueue(emulators.queueUrls.landing, lander.handler, { concurrency: options.pollers ?? 2, onError })];
+  const pollers: Poller[] = [
+    pollQueue(emulators.queueUrls.landing, lander.handler, { concurrency: options.pollers ?? 2, onError }),
+    pollQueue(emulators.queueUrls.judge, judge.handler, { concurrency: options.pollers ?? 2, onError }),
+  ];
+  const sweepSeconds = options.sweepIntervalSeconds ?? positiveNumber(process.env.REPLAY_SWEEP_SECONDS) ?? 60;
+  const sweeps = every(sweepSeconds * 1000, () => sweeper.handler(scheduledEvent()), (e) => log(`judge sweeper: ${(e as Error).message}`));
 
   const server = createLocalServer({ ingest: ingest.handler, read: readApi.handler, staticDir: resolve(import.meta.dirname, '../../dashboard/dist') });
   await new Promise<void>((r) => server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', r));
@@ -85,6 +103,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     async stop() {
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
+      await sweeps.stop();
       await Promise.all(pollers.map((p) => p.stop()));
       await emulators.stop();
     },
@@ -114,3 +133,57 @@ async function replayInbox(landingQueueUrl: string): Promise<number> {
   for (const key of keys) await queue.send({ space: key.split('/')[1]!, inboxKey: key });
   return keys.length;
 }
+
+const positiveNumber = (value: string | undefined) => (value && Number(value) > 0 ? Number(value) : undefined);
+
+function withRetryBase(config: ReplayConfig, retryBaseSeconds: number): ReplayConfig {
+  const spaces = Object.fromEntries(Object.entries(config.spaces).map(([name, space]) => [name, { ...space, judge: { ...space.judge, retryBaseSeconds } }]));
+  return { ...config, spaces };
+}
+
+/** Which credentials the judge found, never their values. */
+function describeJudgeCredentials(env: NodeJS.ProcessEnv): string {
+  const model = env.ANTHROPIC_API_KEY ? `Anthropic key set${env.ANTHROPIC_BASE_URL ? ` (API at ${env.ANTHROPIC_BASE_URL})` : ''}` : 'no ANTHROPIC_API_KEY';
+  const github =
+    env.GITHUB_APP_ID && env.GITHUB_APP_PRIVATE_KEY && env.GITHUB_APP_INSTALLATION_ID
+      ? `GitHub App ${env.GITHUB_APP_ID}`
+      : env.GITHUB_TOKEN
+        ? 'GITHUB_TOKEN'
+        : 'no GitHub credentials';
+  const waiting = env.ANTHROPIC_API_KEY && !github.startsWith('no ') ? '' : '; runs wait with judgeState "waiting-credentials" until both are set';
+  return `Judge: ${model}, ${github}${env.GITHUB_API_URL ? ` (API at ${env.GITHUB_API_URL})` : ''}${waiting}.`;
+}
+
+/** Runs `task` every `intervalMs`, never two at once, like a schedule whose target finishes before the next tick. */
+function every(intervalMs: number, task: () => Promise<unknown>, onError: (e: unknown) => void): { stop(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const tick = () => {
+    running = task()
+      .then(() => undefined, onError)
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, intervalMs);
+      });
+  };
+  timer = setTimeout(tick, intervalMs);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+const scheduledEvent = (): ScheduledEvent => ({
+  version: '0',
+  id: randomUUID(),
+  'detail-type': 'Scheduled Event',
+  source: 'aws.events',
+  account: '000000000000',
+  time: new Date().toISOString(),
+  region: 'us-east-1',
+  resources: [],
+  detail: {},
+});

@@ -2,7 +2,18 @@
 // revision `rev` so read-modify-write landing and judging converge under concurrency.
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { InvalidCursorError, type BudgetStore, type HostStore, type IssueStore, type Page, type PendingHiddenTest, type RunStore, type Versioned } from '../../ports.ts';
+import {
+  InvalidCursorError,
+  type BudgetStore,
+  type HostStore,
+  type IssueStore,
+  type JudgingStatus,
+  type JudgingStatusStore,
+  type Page,
+  type PendingHiddenTest,
+  type RunStore,
+  type Versioned,
+} from '../../ports.ts';
 import type { StoredHost } from '../../schema/host.ts';
 import type { StoredIssue } from '../../schema/issue.ts';
 import type { RunRow } from '../../schema/run.ts';
@@ -10,7 +21,7 @@ import { INDEXES } from './table-layout.ts';
 
 const INTERNAL = ['pk', 'sk', 'rev', 'byUpdatedPk', 'byUpdatedSk', 'dueSpace', 'dueAt', 'byHostPk', 'kind'];
 
-export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore {
+export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
   private readonly doc: DynamoDBDocumentClient;
 
   constructor(client: DynamoDBClient, private readonly tableName: string) {
@@ -165,6 +176,15 @@ export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore
     return (Item?.used as number | undefined) ?? 0;
   }
 
+  async getJudgingStatus(space: string): Promise<Versioned<JudgingStatus> | null> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: judgingKey(space), ConsistentRead: true }));
+    return Item ? { value: strip<JudgingStatus>(Item), rev: Item.rev as number } : null;
+  }
+
+  async putJudgingStatus(status: JudgingStatus, expectedRev: number | null): Promise<boolean> {
+    return this.conditionalPut({ ...status, ...judgingKey(status.space), kind: 'judging-status', rev: (expectedRev ?? 0) + 1 }, expectedRev);
+  }
+
   private async conditionalPut(item: Record<string, unknown>, expectedRev: number | null): Promise<boolean> {
     try {
       await this.doc.send(
@@ -187,6 +207,7 @@ export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore
 const runKey = (space: string, id: string) => ({ pk: `SPACE#${space}`, sk: `RUN#${id}` });
 const hostKey = (host: string) => ({ pk: `HOST#${host}`, sk: 'HOST' });
 const budgetKey = (space: string, day: string) => ({ pk: `BUDGET#${space}`, sk: day });
+const judgingKey = (space: string) => ({ pk: `SPACE#${space}`, sk: 'JUDGING' });
 
 function strip<T>(item: Record<string, unknown>): T {
   const copy = { ...item };

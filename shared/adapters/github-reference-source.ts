@@ -1,0 +1,66 @@
+// The reference fix from GitHub through Octokit. With a GitHub App, every fetch uses an installation token
+// requested for exactly the one repository, read-only, so a leaked token could read one repository and
+// change nothing; auth-app caches such tokens until shortly before they expire. A plain token
+// (GITHUB_TOKEN) is for local use.
+import { Octokit } from '@octokit/rest';
+import { createAppAuth } from '@octokit/auth-app';
+import { ReferenceFetchError, type ReferenceSource } from '../ports.ts';
+
+export type GitHubCredentials = { kind: 'app'; appId: string; privateKey: string; installationId: string } | { kind: 'token'; token: string };
+
+/** Contents for the compare diff, issues for the issue text; nothing else, nothing writable. */
+export const READ_ONLY_PERMISSIONS = { contents: 'read', issues: 'read' } as const;
+
+export const PUBLIC_GITHUB_API = 'https://api.github.com';
+
+// Octokit logs failed requests to the console; failures surface as attempt errors on the row instead.
+const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+export class GitHubReferenceSource implements ReferenceSource {
+  private readonly appAuth: ReturnType<typeof createAppAuth> | null;
+
+  constructor(private readonly credentials: GitHubCredentials, private readonly baseUrl = PUBLIC_GITHUB_API) {
+    this.appAuth =
+      credentials.kind === 'app'
+        ? createAppAuth({
+            appId: credentials.appId,
+            privateKey: credentials.privateKey,
+            installationId: credentials.installationId,
+            request: new Octokit({ baseUrl, log: quiet }).request,
+          })
+        : null;
+  }
+
+  async issueText(repo: string, issueNumber: number): Promise<string> {
+    const { octokit, owner, name } = await this.clientFor(repo, 'issue text');
+    const { data } = await call(repo, 'issue text', () => octokit.rest.issues.get({ owner, repo: name, issue_number: issueNumber }));
+    return `${data.title}\n\n${data.body ?? ''}`;
+  }
+
+  async diff(repo: string, baseSha: string, mergeSha: string): Promise<string> {
+    const { octokit, owner, name } = await this.clientFor(repo, 'reference diff');
+    const { data } = await call(repo, 'reference diff', () =>
+      octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', { owner, repo: name, basehead: `${baseSha}...${mergeSha}`, mediaType: { format: 'diff' } }),
+    );
+    // With the diff media type GitHub answers text, which Octokit passes through untyped.
+    return data as unknown as string;
+  }
+
+  private async clientFor(repo: string, what: string) {
+    const [owner, name] = repo.split('/') as [string, string];
+    const token = this.appAuth
+      ? (await call(repo, `installation token for the ${what}`, () => this.appAuth!({ type: 'installation', repositoryNames: [name], permissions: { ...READ_ONLY_PERMISSIONS } }))).token
+      : (this.credentials as { token: string }).token;
+    return { octokit: new Octokit({ auth: token, baseUrl: this.baseUrl, log: quiet }), owner, name };
+  }
+}
+
+async function call<T>(repo: string, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === 'number' && status > 0) throw new ReferenceFetchError(`github-http-${status}`, `GitHub answered HTTP ${status} for the ${what} of ${repo}.`);
+    throw new ReferenceFetchError('github-unreachable', `Fetching the ${what} of ${repo} from GitHub failed (${(error as Error).name ?? 'error'}).`);
+  }
+}

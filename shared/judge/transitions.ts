@@ -1,0 +1,85 @@
+// How a row's judge fields change, as pure functions: the rules of SPEC §5 (attempts, backoff, waiting
+// states, verdict mapping) in one place, tested without any store.
+import type { JudgeFields, JudgeState, RunRow } from '../schema/run.ts';
+import type { JudgeAnswer } from './answer.ts';
+
+export interface JudgeProblem {
+  code: string;
+  message: string;
+}
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  retryBaseSeconds: number;
+}
+
+/** Seconds before the next attempt after `failedAttempts` failures: base, 2·base, 4·base, … */
+export const retryDelaySeconds = (failedAttempts: number, baseSeconds: number) => baseSeconds * 2 ** (failedAttempts - 1);
+
+/** The budget day: the UTC calendar day. */
+export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+
+export function nextUtcDay(now: Date): string {
+  const next = new Date(now);
+  next.setUTCHours(24, 0, 0, 0);
+  return next.toISOString();
+}
+
+const plus = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
+
+/** A row that will never be judged again: it has a verdict, or needs none. */
+export const isDecided = (row: RunRow) => row.judgeVerdict !== null || row.judgeState === 'judged' || row.judgeState === 'error' || row.judgeState === 'not-needed';
+
+/** Taken before the reference fetch: due again only if this attempt dies without a word (a crash, a timeout). */
+export const claimed = (now: Date, leaseSeconds: number): Partial<JudgeFields> => ({
+  judgeState: 'pending',
+  judgeNextAttemptAt: plus(now, leaseSeconds),
+});
+
+export function verdict(answer: JudgeAnswer, sameFilesComputed: boolean, row: RunRow, model: string, now: Date): Partial<JudgeFields> {
+  return {
+    judgeVerdict: answer.verdict,
+    judgeRootCauseFound: answer.rootCauseFound,
+    judgeSameFilesAsReference: answer.sameFilesAsReference,
+    judgeSameFilesComputed: sameFilesComputed,
+    judgeTestAdded: answer.testAdded,
+    judgeWouldCompile: answer.wouldCompile,
+    judgeReason: answer.reason,
+    judgeModel: model,
+    judgedAt: now.toISOString(),
+    judgeAttempts: row.judgeAttempts + 1,
+    judgeNextAttemptAt: null,
+    judgeState: 'judged',
+    judgeLastError: null,
+  };
+}
+
+/** A failed attempt is retried with backoff until the policy's last attempt, which ends in verdict `error`. */
+export function failedAttempt(row: RunRow, problem: JudgeProblem, policy: RetryPolicy, model: string, now: Date): Partial<JudgeFields> {
+  const attempts = row.judgeAttempts + 1;
+  if (attempts >= policy.maxAttempts) {
+    return {
+      judgeVerdict: 'error',
+      judgeReason: `The judge gave up after ${attempts} failed attempts; the last: ${problem.message}`,
+      judgeModel: model,
+      judgedAt: now.toISOString(),
+      judgeAttempts: attempts,
+      judgeNextAttemptAt: null,
+      judgeState: 'error',
+      judgeLastError: problem,
+    };
+  }
+  return {
+    judgeAttempts: attempts,
+    judgeNextAttemptAt: plus(now, retryDelaySeconds(attempts, policy.retryBaseSeconds)),
+    judgeState: 'retry-scheduled',
+    judgeLastError: problem,
+  };
+}
+
+/** Waiting costs no attempt. `nextAttemptAt` keeps the row in the sweeper's index. */
+export const waiting = (state: Extract<JudgeState, `waiting-${string}` | 'paused'>, problem: JudgeProblem, nextAttemptAt: string): Partial<JudgeFields> => ({
+  judgeState: state,
+  judgeNextAttemptAt: nextAttemptAt,
+  judgeLastError: problem,
+});

@@ -1,0 +1,114 @@
+// The judge's pure rules: strict answers, retry backoff, waiting states and the verdict mapping.
+import { describe, expect, it } from 'vitest';
+import { parseJudgeAnswer } from '../../shared/judge/answer.ts';
+import { failedAttempt, isDecided, nextUtcDay, retryDelaySeconds, utcDay, verdict } from '../../shared/judge/transitions.ts';
+import { sameFilesComputed } from '../../shared/judge/judge-run.ts';
+import { parseAnthropicSecret, parseGitHubAppSecret } from '../../shared/adapters/aws/judge-services.ts';
+import { emptyJudgeFields, type RunRow } from '../../shared/schema/run.ts';
+
+const answer = { verdict: 'partial', rootCauseFound: true, sameFilesAsReference: false, testAdded: true, wouldCompile: true, reason: 'Half of it.' };
+const row = (overrides: Partial<RunRow> = {}) => ({ ...emptyJudgeFields(), ...overrides }) as RunRow;
+const NOW = new Date('2026-11-29T23:59:30.000Z');
+
+describe('the judge answer', () => {
+  it('accepts exactly one JSON object of the SPEC §10 shape', () => {
+    expect(parseJudgeAnswer(`  ${JSON.stringify(answer)}\n`)).toEqual({ ok: true, answer });
+  });
+
+  it.each([
+    ['prose around the object', `Here you go: ${JSON.stringify(answer)}`],
+    ['a code fence', '```json\n' + JSON.stringify(answer) + '\n```'],
+    ['two objects', JSON.stringify(answer) + JSON.stringify(answer)],
+    ['an array', JSON.stringify([answer])],
+    ['a verdict the judge may not give', JSON.stringify({ ...answer, verdict: 'error' })],
+    ['a missing field', JSON.stringify({ ...answer, testAdded: undefined })],
+    ['an unknown field', JSON.stringify({ ...answer, confidence: 0.9 })],
+    ['a string where a boolean belongs', JSON.stringify({ ...answer, wouldCompile: 'yes' })],
+    ['an empty reason', JSON.stringify({ ...answer, reason: ' ' })],
+    ['nothing', ''],
+  ])('refuses %s', (_what, text) => {
+    const parsed = parseJudgeAnswer(text);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.problem).toMatch(/^The judge model/);
+  });
+
+  it('describes a wrong shape by key, without quoting the answer', () => {
+    const parsed = parseJudgeAnswer(JSON.stringify({ ...answer, verdict: 'SECRET-VALUE' }));
+    expect(parsed).toEqual({ ok: false, problem: expect.stringContaining('verdict') });
+    expect(JSON.stringify(parsed)).not.toContain('SECRET-VALUE');
+  });
+});
+
+describe('attempts and backoff', () => {
+  it('waits 15 min, 30 min, 1 h, … with the default base', () => {
+    expect([1, 2, 3, 4, 5].map((n) => retryDelaySeconds(n, 900))).toEqual([900, 1800, 3600, 7200, 14400]);
+  });
+
+  it('schedules the retry of a failed attempt and keeps the problem', () => {
+    const problem = { code: 'provider-http-500', message: 'The judge model provider answered HTTP 500.' };
+    expect(failedAttempt(row({ judgeAttempts: 2 }), problem, { maxAttempts: 6, retryBaseSeconds: 900 }, 'm', NOW)).toEqual({
+      judgeAttempts: 3,
+      judgeNextAttemptAt: '2026-11-30T00:59:30.000Z',
+      judgeState: 'retry-scheduled',
+      judgeLastError: problem,
+    });
+  });
+
+  it('turns the last allowed failure into the verdict error', () => {
+    const problem = { code: 'unparsable-answer', message: 'The judge model did not answer with one JSON object.' };
+    const fields = failedAttempt(row({ judgeAttempts: 5 }), problem, { maxAttempts: 6, retryBaseSeconds: 900 }, 'm', NOW);
+    expect(fields).toMatchObject({ judgeVerdict: 'error', judgeState: 'error', judgeAttempts: 6, judgeNextAttemptAt: null, judgeModel: 'm', judgeLastError: problem });
+    expect(fields.judgeReason).toContain('6 failed attempts');
+    expect(isDecided(row(fields))).toBe(true);
+  });
+
+  it('counts budget days in UTC and waits for the next one', () => {
+    expect(utcDay(NOW)).toBe('2026-11-29');
+    expect(nextUtcDay(NOW)).toBe('2026-11-30T00:00:00.000Z');
+    expect(nextUtcDay(new Date('2026-12-31T00:00:00.000Z'))).toBe('2027-01-01T00:00:00.000Z');
+  });
+});
+
+describe('the verdict', () => {
+  it('maps the answer, the model, the time and the computed same-files flag onto the row', () => {
+    expect(verdict({ ...answer, verdict: 'partial' }, true, row({ judgeAttempts: 1 }), 'claude-x', NOW)).toEqual({
+      judgeVerdict: 'partial',
+      judgeRootCauseFound: true,
+      judgeSameFilesAsReference: false,
+      judgeSameFilesComputed: true,
+      judgeTestAdded: true,
+      judgeWouldCompile: true,
+      judgeReason: 'Half of it.',
+      judgeModel: 'claude-x',
+      judgedAt: NOW.toISOString(),
+      judgeAttempts: 2,
+      judgeNextAttemptAt: null,
+      judgeState: 'judged',
+      judgeLastError: null,
+    });
+  });
+
+  it('computes same files from both diffs, lock files aside', () => {
+    const ref = 'diff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-x\n+y\n';
+    const withLock = `${ref}diff --git a/yarn.lock b/yarn.lock\n--- a/yarn.lock\n+++ b/yarn.lock\n@@ -1 +1 @@\n-1\n+2\n`;
+    const other = 'diff --git a/src/b.ts b/src/b.ts\n--- a/src/b.ts\n+++ b/src/b.ts\n@@ -1 +1 @@\n-x\n+y\n';
+    expect(sameFilesComputed(withLock, ref)).toBe(true);
+    expect(sameFilesComputed(other, ref)).toBe(false);
+    expect(sameFilesComputed(ref + other, ref)).toBe(false);
+  });
+});
+
+describe('judge credentials from a secret', () => {
+  it('reads an Anthropic key as plain text or {"apiKey"}, and nothing else', () => {
+    expect(parseAnthropicSecret(' sk-ant-1 \n')).toBe('sk-ant-1');
+    expect(parseAnthropicSecret('{"apiKey":"sk-ant-2"}')).toBe('sk-ant-2');
+    expect(parseAnthropicSecret('')).toBeNull();
+    expect(parseAnthropicSecret('{"key":"x"}')).toBeNull();
+  });
+
+  it('reads the GitHub App as {"appId","privateKey","installationId"}', () => {
+    expect(parseGitHubAppSecret('{"appId":12,"privateKey":"-----BEGIN","installationId":"34"}')).toEqual({ kind: 'app', appId: '12', privateKey: '-----BEGIN', installationId: '34' });
+    expect(parseGitHubAppSecret('{"appId":12}')).toBeNull();
+    expect(parseGitHubAppSecret('not json')).toBeNull();
+  });
+});
