@@ -154,7 +154,10 @@ function describeJudgeCredentials(env: NodeJS.ProcessEnv): string {
   return `Judge: ${model}, ${github}${env.GITHUB_API_URL ? ` (API at ${env.GITHUB_API_URL})` : ''}${waiting}.`;
 }
 
-/** Runs `task` every `intervalMs`, never two at once, like a schedule whose target finishes before the next tick. */
+/**
+ * Runs `task` now and then every `intervalMs`, never two at once. The first run matters: judge messages live
+ * only in the in-memory queue, so a sweep at start re-queues whatever was due when the process stopped.
+ */
 function every(intervalMs: number, task: () => Promise<unknown>, onError: (e: unknown) => void): { stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -166,7 +169,7 @@ function every(intervalMs: number, task: () => Promise<unknown>, onError: (e: un
         if (!stopped) timer = setTimeout(tick, intervalMs);
       });
   };
-  timer = setTimeout(tick, intervalMs);
+  timer = setTimeout(tick, 0);
   return {
     async stop() {
       stopped = true;
