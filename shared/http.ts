@@ -1,6 +1,7 @@
 /** A transport-neutral HTTP answer that handlers map to API Gateway or the local server. */
 export interface HttpAnswer {
   status: number;
+  /** A string is sent as text, a Uint8Array as bytes, anything else as JSON. */
   body: unknown;
   contentType?: string;
   headers?: Record<string, string>;

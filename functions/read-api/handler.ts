@@ -21,7 +21,7 @@ const deps = {
 
 export async function handler(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
   try {
-    const answer = await answerRead(deps, event.requestContext.http.method, event.rawPath, event.queryStringParameters ?? {});
+    const answer = await answerRead(deps, event.requestContext.http.method, event.rawPath, event.queryStringParameters ?? {}, event.headers);
     return toApiGateway(answer);
   } catch (error) {
     logger.error('read failed', { path: event.rawPath, error: (error as Error).message });

@@ -105,7 +105,7 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer): APIGatewayProxyE
 function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2) {
   const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)]));
   res.writeHead(result.statusCode ?? 200, headers);
-  res.end(result.body ?? '');
+  res.end(result.isBase64Encoded && result.body ? Buffer.from(result.body, 'base64') : (result.body ?? ''));
 }
 
 async function serveStatic(res: ServerResponse, root: string, pathname: string) {

@@ -3,6 +3,8 @@ import type { ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
 import { InvalidCursorError, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
+import { columnsAnswer } from './columns-snapshot.ts';
+import type { CockpitsBody, HostsBody, IssuesBody, RunsPage } from './contract.ts';
 
 export interface ReadDeps {
   config: ReplayConfig;
@@ -19,7 +21,13 @@ export const MAX_PAGE = 1000;
 /** `asOf` trails the clock by this much, so a row whose write was in flight during the query is seen next time. */
 export const AS_OF_SAFETY_MS = 5_000;
 
-export async function answerRead(deps: ReadDeps, method: string, path: string, query: Record<string, string | undefined>): Promise<HttpAnswer> {
+export async function answerRead(
+  deps: ReadDeps,
+  method: string,
+  path: string,
+  query: Record<string, string | undefined>,
+  headers: Record<string, string | undefined> = {},
+): Promise<HttpAnswer> {
   if (method !== 'GET' && method !== 'HEAD') return { ...jsonError(405, 'method-not-allowed', 'The read API only answers GET.'), headers: { allow: 'GET' } };
   const parts = path.split('/').filter(Boolean).map(safeDecode);
   if (parts.some((p) => p === null)) return jsonError(400, 'bad-path', 'The path is not valid percent-encoding.');
@@ -29,10 +37,11 @@ export async function answerRead(deps: ReadDeps, method: string, path: string, q
   if (!deps.config.spaces[space]) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
 
   if (collection === 'runs' && id === undefined) return listRuns(deps, space, query);
+  if (collection === 'columns' && id === undefined) return columnsAnswer(deps.runs, space, () => asOfNow(deps.clock), /\bgzip\b/.test(headers['accept-encoding'] ?? ''));
   if (collection === 'runs' && sub === undefined) return oneRun(deps, space, id!);
   if (collection === 'runs' && (sub === 'patch' || sub === 'summary')) return runText(deps, space, id!, sub);
-  if (collection === 'issues' && id === undefined) return { status: 200, body: { issues: await deps.issues.listIssues(space) } };
-  if (collection === 'hosts' && id === undefined) return { status: 200, body: { hosts: await hostsOf(deps, space) } };
+  if (collection === 'issues' && id === undefined) return { status: 200, body: { issues: await deps.issues.listIssues(space) } satisfies IssuesBody };
+  if (collection === 'hosts' && id === undefined) return { status: 200, body: { hosts: await hostsOf(deps, space) } satisfies HostsBody };
   return notFound(path);
 }
 
@@ -47,7 +56,7 @@ function safeDecode(segment: string): string | null {
 }
 
 function cockpits(config: ReplayConfig): HttpAnswer {
-  return { status: 200, body: { cockpits: Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public })) } };
+  return { status: 200, body: { cockpits: Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public })) } satisfies CockpitsBody };
 }
 
 async function listRuns(deps: ReadDeps, space: string, query: Record<string, string | undefined>): Promise<HttpAnswer> {
@@ -61,15 +70,17 @@ async function listRuns(deps: ReadDeps, space: string, query: Record<string, str
     if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}T/.test(query.since)) return jsonError(400, 'bad-since', 'since must be an ISO-8601 instant such as 2026-01-31T12:00:00Z.');
     since = new Date(t).toISOString();
   }
-  const asOf = new Date(deps.clock.now().getTime() - AS_OF_SAFETY_MS).toISOString();
+  const asOf = asOfNow(deps.clock);
   try {
     const page = await deps.runs.listRuns(space, { since, cursor: query.cursor || undefined, limit });
-    return { status: 200, body: { runs: page.items, cursor: page.cursor, asOf } };
+    return { status: 200, body: { runs: page.items, cursor: page.cursor, asOf } satisfies RunsPage };
   } catch (e) {
     if (e instanceof InvalidCursorError) return jsonError(400, 'bad-cursor', e.message);
     throw e;
   }
 }
+
+const asOfNow = (clock: Clock) => new Date(clock.now().getTime() - AS_OF_SAFETY_MS).toISOString();
 
 async function oneRun(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
   const row = await deps.runs.getRun(space, id);

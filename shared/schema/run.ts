@@ -145,10 +145,7 @@ export type RunRow = z.output<typeof runRowSchema>;
 
 export const RUNNER_FIELDS = Object.keys(runnerRowSchema.shape) as (keyof RunnerRow)[];
 
-/** `{model}__{taskId}__{harnessVersion}`, with `:` and `/` in the model replaced by `_`. Never parsed back. */
-export function runId(row: Pick<RunnerRow, 'model' | 'taskId' | 'harnessVersion'>): string {
-  return `${row.model.replace(/[:/]/g, '_')}__${row.taskId}__${row.harnessVersion}`;
-}
+export { runId } from './run-id.ts';
 
 export const emptyJudgeFields = (): JudgeFields => ({
   judgeVerdict: null,

@@ -8,6 +8,15 @@ export function rawBody(event: APIGatewayProxyEventV2): Buffer {
 }
 
 export function toApiGateway(answer: HttpAnswer): APIGatewayProxyStructuredResultV2 {
+  if (answer.body instanceof Uint8Array) {
+    // Bytes (a gzip body) cross the Lambda boundary as base64, which API Gateway decodes for the client.
+    return {
+      statusCode: answer.status,
+      headers: { 'content-type': answer.contentType ?? 'application/octet-stream', ...answer.headers },
+      body: Buffer.from(answer.body).toString('base64'),
+      isBase64Encoded: true,
+    };
+  }
   const isText = typeof answer.body === 'string';
   return {
     statusCode: answer.status,

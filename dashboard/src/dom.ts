@@ -1,0 +1,38 @@
+// The only way the cockpit builds DOM. Text goes in through textContent and attribute values through
+// setAttribute, never through innerHTML: model names, task ids, patches and summaries come from runner
+// hosts and are untrusted.
+type Child = Node | string | number | null | undefined | false;
+type Attrs = Record<string, string | number | boolean | null | undefined> & {
+  class?: string;
+  style?: string;
+};
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    node.setAttribute(name, value === true ? '' : String(value));
+  }
+  append(node, children);
+  return node;
+}
+
+export function append(parent: Node, children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces the children in one step, so an update never shows a half-built view. */
+export function fill(parent: Element, ...children: Child[]): void {
+  const fragment = document.createDocumentFragment();
+  append(fragment, children);
+  parent.replaceChildren(fragment);
+}
+
+export const byId = <T extends HTMLElement = HTMLElement>(id: string): T => {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`The page has no #${id}.`);
+  return node as T;
+};

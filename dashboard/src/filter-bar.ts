@@ -1,0 +1,80 @@
+// Filters by model, tier, wave and harness version, shared by the Dashboard and Runs areas. Each menu is
+// built once and updated in place, so a live update never closes a menu the reader has open.
+import type { RunFilters } from '../../shared/read/aggregates.ts';
+import { TIERS, type Tier } from '../../shared/read/columns.ts';
+import { el, fill } from './dom.ts';
+
+export interface FilterOptions {
+  models: string[];
+  harnessVersions: string[];
+  waves: number[];
+}
+
+type Key = 'models' | 'harnessVersions' | 'waves';
+
+class Menu {
+  readonly root: HTMLDetailsElement;
+  private readonly summary = el('summary', {});
+  private readonly list = el('div', { class: 'menu-list' });
+  private options: string[] = [];
+
+  constructor(private readonly title: string, onToggle: (value: string, on: boolean) => void, onClear: () => void) {
+    const clear = el('button', { class: 'link' }, 'all');
+    clear.addEventListener('click', onClear);
+    this.root = el('details', { class: 'menu', 'data-filter': title.toLowerCase() }, this.summary, el('div', { class: 'menu-pop' }, el('div', { class: 'menu-head' }, clear), this.list));
+    this.list.addEventListener('change', (e) => {
+      const box = e.target as HTMLInputElement;
+      onToggle(box.value, box.checked);
+    });
+  }
+
+  update(options: string[], chosen: string[], label: (v: string) => string = (v) => v) {
+    if (options.join('\u0000') !== this.options.join('\u0000')) {
+      this.options = options;
+      fill(this.list, ...options.map((o) => el('label', { class: 'menu-item', title: label(o) }, el('input', { type: 'checkbox', value: o }), label(o))));
+    }
+    for (const box of this.list.querySelectorAll('input')) box.checked = chosen.includes(box.value);
+    this.summary.textContent = chosen.length ? `${this.title}: ${chosen.length === 1 ? label(chosen[0]!) : `${chosen.length} chosen`}` : `${this.title}: all`;
+    this.root.classList.toggle('active', chosen.length > 0);
+  }
+}
+
+export class FilterBar {
+  readonly root = el('div', { class: 'filters', role: 'toolbar', 'aria-label': 'Filters' });
+  private readonly menus: Record<Key, Menu>;
+  private readonly tierButtons: HTMLButtonElement[];
+  private readonly clear = el('button', { class: 'link clear' }, 'Clear filters');
+  private filters: RunFilters | null = null;
+
+  constructor(onChange: (filters: RunFilters) => void) {
+    const change = (f: (current: RunFilters) => RunFilters) => this.filters && onChange(f(this.filters));
+    const toggle = <T>(list: T[], value: T, on: boolean) => (on ? [...new Set([...list, value])] : list.filter((v) => v !== value));
+    const menu = (key: Key, title: string) =>
+      new Menu(
+        title,
+        (value, on) => change((f) => ({ ...f, [key]: toggle<string | number>(f[key], key === 'waves' ? Number(value) : value, on) })),
+        () => change((f) => ({ ...f, [key]: [] })),
+      );
+    this.menus = { models: menu('models', 'Model'), harnessVersions: menu('harnessVersions', 'Harness'), waves: menu('waves', 'Wave') };
+    this.tierButtons = TIERS.map((tier) => {
+      const b = el('button', { class: 'chip-toggle', 'aria-pressed': 'false', 'data-tier': tier }, tier);
+      b.addEventListener('click', () => change((f) => ({ ...f, tiers: toggle<Tier>(f.tiers, tier, !f.tiers.includes(tier)) })));
+      return b;
+    });
+    this.clear.addEventListener('click', () => change(() => ({ models: [], tiers: [], waves: [], harnessVersions: [] })));
+    this.root.append(this.menus.models.root, el('span', { class: 'tiers', role: 'group', 'aria-label': 'Tier' }, el('span', { class: 'muted' }, 'Tier:'), ...this.tierButtons), this.menus.waves.root, this.menus.harnessVersions.root, this.clear);
+    // One menu open at a time, closed by a click elsewhere.
+    document.addEventListener('click', (e) => {
+      for (const m of Object.values(this.menus)) if (!m.root.contains(e.target as Node)) m.root.open = false;
+    });
+  }
+
+  render(options: FilterOptions, filters: RunFilters): void {
+    this.filters = filters;
+    this.menus.models.update(options.models, filters.models);
+    this.menus.harnessVersions.update(options.harnessVersions, filters.harnessVersions);
+    this.menus.waves.update(options.waves.map(String), filters.waves.map(String), (w) => `wave ${w}`);
+    for (const b of this.tierButtons) b.setAttribute('aria-pressed', String(filters.tiers.includes(b.dataset.tier as Tier)));
+    this.clear.hidden = filters.models.length + filters.tiers.length + filters.waves.length + filters.harnessVersions.length === 0;
+  }
+}

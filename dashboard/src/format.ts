@@ -1,0 +1,38 @@
+// How figures read on the page. Unknown is always written as such, never as 0 or an empty cell.
+export const UNKNOWN = 'unknown';
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+
+export const count = (n: number): string => integer.format(n);
+
+export const num = (v: number | null, digits = 0): string =>
+  v === null ? UNKNOWN : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+
+export const big = (v: number | null): string => (v === null ? UNKNOWN : v >= 10_000 ? compact.format(v) : integer.format(v));
+
+export const percent = (rate: number | null): string => (rate === null ? '–' : `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)}%`);
+
+/** A duration in seconds, in the unit a person would use. */
+export function duration(seconds: number | null): string {
+  if (seconds === null) return UNKNOWN;
+  if (seconds < 90) return `${num(seconds, seconds < 10 ? 1 : 0)} s`;
+  if (seconds < 5400) return `${num(seconds / 60, seconds < 600 ? 1 : 0)} min`;
+  if (seconds < 172_800) return `${num(seconds / 3600, 1)} h`;
+  return `${num(seconds / 86_400, 1)} d`;
+}
+
+export const hours = (h: number | null): string => duration(h === null ? null : h * 3600);
+
+export function instant(iso: string | null): string {
+  if (!iso) return UNKNOWN;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().replace('T', ' ').replace(/:\d\d\.\d+Z$/, ' UTC');
+}
+
+export function ago(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 90) return `${s} s ago`;
+  if (s < 5400) return `${Math.round(s / 60)} min ago`;
+  return `${Math.round(s / 3600)} h ago`;
+}

@@ -1,0 +1,296 @@
+// The cockpit (SPEC §6): finds which cockpit it is, loads the space's runs in columnar form once, then
+// follows changes with `since` deltas. Every area renders from one computed view model; the URL holds the
+// view so it can be linked.
+import { compactRun } from '../../shared/read/columns.ts';
+import { apiPaths, type CockpitEntry, type CockpitSettings, type CockpitsBody, type HostsBody, type IssuesBody, type RunColumns, type RunsPage } from '../../shared/read/contract.ts';
+import { RunTable } from '../../shared/read/run-table.ts';
+import type { HostRecord } from '../../shared/schema/host.ts';
+import type { StoredIssue } from '../../shared/schema/issue.ts';
+import { Api } from './api.ts';
+import { DashboardView } from './dashboard-view.ts';
+import { DetailPanel } from './detail-panel.ts';
+import { byId, el, fill } from './dom.ts';
+import { FilterBar } from './filter-bar.ts';
+import { ago, count } from './format.ts';
+import { HostsView } from './hosts-view.ts';
+import { RunsView } from './runs-view.ts';
+import { currentToken, ensureSignedIn, signOut } from './sign-in.ts';
+import { AREAS, readState, writeState, type Area, type ViewState } from './url-state.ts';
+import { compute, type Computed } from './view-model.ts';
+
+const POLL_MS = 4_000;
+const POLL_HIDDEN_MS = 30_000;
+const SIDE_DATA_MS = 30_000;
+
+interface Located {
+  cockpit: CockpitEntry;
+  all: CockpitEntry[];
+  settings: CockpitSettings | null;
+}
+
+/** A deployed cockpit has cockpit.json beside it; local mode has none and lists its cockpits through the API. */
+async function locate(wanted: string | null): Promise<Located | null> {
+  const response = await fetch('/cockpit.json', { cache: 'no-store' });
+  if (response.ok && (response.headers.get('content-type') ?? '').includes('json')) {
+    const settings = (await response.json()) as CockpitSettings;
+    const cockpit = { name: settings.cockpit, space: settings.space, public: settings.public };
+    return { cockpit, all: [cockpit], settings };
+  }
+  const { cockpits } = await new Api('/api').json<CockpitsBody>(apiPaths.cockpits());
+  const cockpit = cockpits.find((c) => c.name === wanted) ?? cockpits[0];
+  return cockpit ? { cockpit, all: cockpits, settings: null } : null;
+}
+
+class Cockpit {
+  private state: ViewState = readState();
+  private computed: Computed | null = null;
+  private computedFor = '';
+  private lastUpdate = Date.now();
+  private lastError: string | null = null;
+  private renderQueued = false;
+  private renders = 0;
+  private sideDataAt = Date.now();
+  private readonly status = byId('live-status');
+  private readonly banners = byId('banners');
+  private readonly filterBar = new FilterBar((filters) => this.update({ filters }));
+  private readonly dashboard = new DashboardView((i) => this.update({ area: 'runs', run: this.table.id(i) }));
+  private readonly runs = new RunsView({
+    search: (search) => this.update({ search }),
+    sort: (column) => this.update({ sort: { column, descending: this.state.sort.column === column ? !this.state.sort.descending : column !== 'model' && column !== 'taskId' } }),
+    open: (run) => this.update({ run }),
+  });
+  private readonly hostsView = new HostsView();
+  private readonly detail: DetailPanel;
+
+  constructor(
+    private readonly api: Api,
+    private readonly located: Located,
+    private table: RunTable,
+    private asOf: string,
+    private issues: StoredIssue[],
+    private hosts: HostRecord[],
+  ) {
+    this.detail = new DetailPanel(api, located.cockpit.space, () => this.update({ run: null }));
+    this.runs.detailHost.append(this.detail.root);
+    fill(byId('filter-host'), this.filterBar.root);
+    fill(byId('areas'), this.dashboard.root, this.runs.root, this.hostsView.root);
+    for (const tab of document.querySelectorAll<HTMLButtonElement>('[data-area]')) tab.addEventListener('click', () => this.update({ area: tab.dataset.area as Area }));
+    window.addEventListener('popstate', () => {
+      this.state = readState();
+      this.syncDetail();
+      this.render();
+    });
+    document.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && this.state.run) this.update({ run: null });
+    });
+    setInterval(() => this.paintStatus(), 1000);
+  }
+
+  start() {
+    this.render();
+    this.syncDetail();
+    // Marked once the first complete render has been laid out and painted: the benchmark reads it.
+    void document.body.offsetHeight;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        performance.mark('cockpit-ready');
+        document.documentElement.dataset.ready = 'true';
+      }),
+    );
+    this.schedulePoll();
+  }
+
+  private update(change: Partial<ViewState>) {
+    const previous = this.state;
+    this.state = { ...this.state, ...change };
+    if (change.area && change.area !== 'runs' && !('run' in change)) this.state.run = null;
+    if (change.run) this.state.area = 'runs';
+    writeState(this.state, previous);
+    if (this.state.run !== previous.run) this.syncDetail();
+    // Last deliveries change with every push: entering Hosts shows them fresh, not as of the last refresh.
+    if (this.state.area === 'hosts' && previous.area !== 'hosts') void this.refreshSideData().catch((e: unknown) => (this.lastError = (e as Error).message));
+    this.render();
+    if (change.run) this.runs.reveal(change.run);
+  }
+
+  private syncDetail() {
+    if (this.state.run) void this.detail.show(this.state.run);
+    else this.detail.hide();
+  }
+
+  private model(): Computed {
+    const key = `${this.table.revision}|${this.issues.length}|${this.sideDataAt}|${JSON.stringify(this.state.filters)}`;
+    if (!this.computed || key !== this.computedFor) {
+      this.computed = compute(this.table, this.issues, this.state.filters);
+      this.computedFor = key;
+    }
+    return this.computed;
+  }
+
+  private scheduleRender() {
+    if (this.renderQueued) return;
+    this.renderQueued = true;
+    requestAnimationFrame(() => {
+      this.renderQueued = false;
+      this.render();
+    });
+  }
+
+  private lastDashboard: Computed | null = null;
+
+  private render() {
+    const m = this.model();
+    const { area } = this.state;
+    this.filterBar.render(this.filterOptions(m), this.state.filters);
+    this.renderBanners(m);
+    for (const a of AREAS) {
+      byId(`${a}-area`).hidden = a !== area;
+      document.querySelector(`[data-area="${a}"]`)?.setAttribute('aria-selected', String(a === area));
+    }
+    if (area === 'dashboard' && this.lastDashboard !== m) {
+      this.dashboard.render(m);
+      this.lastDashboard = m;
+    }
+    if (area === 'runs') this.runs.render(m, this.state.search, this.state.sort, this.state.run);
+    if (area === 'hosts') this.hostsView.render(this.hosts, this.located.cockpit.space);
+    this.runs.root.classList.toggle('with-detail', !!this.state.run);
+    this.paintStatus();
+    document.documentElement.dataset.renderCount = String(++this.renders);
+  }
+
+  private optionsFor = -1;
+  private options = { models: [] as string[], harnessVersions: [] as string[], waves: [] as number[] };
+
+  private filterOptions(m: Computed) {
+    if (this.optionsFor !== this.table.revision + this.issues.length) {
+      const waves = new Set<number>();
+      for (let i = 0; i < this.table.size; i++) {
+        const w = this.table.numbers.wave[i]!;
+        if (!Number.isNaN(w)) waves.add(w);
+      }
+      m.facts.wave.forEach((w) => Number.isNaN(w) || waves.add(w));
+      const sorted = (xs: string[]) => [...xs].sort((a, b) => a.localeCompare(b));
+      this.options = {
+        models: sorted(this.table.dictionaries.model.values),
+        harnessVersions: sorted(this.table.dictionaries.harnessVersion.values),
+        waves: [...waves].sort((a, b) => a - b),
+      };
+      this.optionsFor = this.table.revision + this.issues.length;
+    }
+    return this.options;
+  }
+
+  private renderBanners(m: Computed) {
+    const versions = m.figures.harnessVersions;
+    const generated = m.figures.all.generated;
+    fill(
+      this.banners,
+      versions.length > 1 &&
+        el(
+          'p',
+          { class: 'banner warn', id: 'harness-warning', role: 'status' },
+          `⚠ ${versions.length} harness versions in view (${versions.join(', ')}). Their runs are never pooled: each model appears once per harness version. Filter to one harness version to compare models like for like.`,
+        ),
+      generated > 0 &&
+        el(
+          'p',
+          { class: 'banner generated', id: 'generated-note', role: 'status' },
+          `◇ ${count(generated)} of ${count(m.selection.length)} runs in view carry generated figures (metricsSource "generated": demo data). Their times, tokens and patches were not measured.`,
+        ),
+    );
+  }
+
+  private paintStatus() {
+    const since = ago(Date.now() - this.lastUpdate);
+    const runs = `${count(this.computed?.selection.length ?? 0)} of ${count(this.table.size)} runs`;
+    this.status.classList.toggle('failing', !!this.lastError);
+    this.status.textContent = this.lastError ? `⚠ update failed (${this.lastError}); retrying · last update ${since} · ${runs}` : `● live · updated ${since} · ${runs}`;
+  }
+
+  private schedulePoll() {
+    setTimeout(() => void this.poll().finally(() => this.schedulePoll()), document.hidden ? POLL_HIDDEN_MS : POLL_MS);
+  }
+
+  /** Every run changed since the last asOf, page by page; repeated rows replace themselves. */
+  private async poll() {
+    try {
+      let cursor: string | undefined;
+      let nextAsOf: string | undefined;
+      let changed = false;
+      let openChanged = false;
+      do {
+        const page = await this.api.json<RunsPage>(apiPaths.runs(this.located.cockpit.space, { since: this.asOf, cursor, limit: 1000 }));
+        nextAsOf ??= page.asOf;
+        for (const row of page.runs) {
+          const { changed: c } = this.table.upsert(compactRun(row));
+          changed ||= c;
+          if (c && row.id === this.detail.openId) openChanged = true;
+        }
+        cursor = page.cursor ?? undefined;
+      } while (cursor);
+      this.asOf = nextAsOf!;
+      if (Date.now() - this.sideDataAt > SIDE_DATA_MS) await this.refreshSideData();
+      this.lastUpdate = Date.now();
+      this.lastError = null;
+      if (openChanged) void this.detail.show(this.detail.openId!);
+      if (changed) this.scheduleRender();
+    } catch (e) {
+      this.lastError = (e as Error).message;
+    }
+    this.paintStatus();
+  }
+
+  private async refreshSideData() {
+    const space = this.located.cockpit.space;
+    const [issues, hosts] = await Promise.all([this.api.json<IssuesBody>(apiPaths.issues(space)), this.api.json<HostsBody>(apiPaths.hosts(space))]);
+    this.issues = issues.issues;
+    this.hosts = hosts.hosts;
+    this.sideDataAt = Date.now();
+    this.scheduleRender();
+  }
+}
+
+function renderHeader(located: Located) {
+  const { cockpit, all, settings } = located;
+  document.title = `${cockpit.name} · replay-bench cockpit`;
+  const name = byId('cockpit-name');
+  name.textContent = cockpit.name;
+  name.title = `Space ${cockpit.space}`;
+  byId('cockpit-space').textContent = `space ${cockpit.space}`;
+  const switcher = byId('cockpit-switcher');
+  if (all.length > 1) {
+    const select = el('select', { 'aria-label': 'Cockpit' }, ...all.map((c) => el('option', { value: c.name, selected: c.name === cockpit.name }, `${c.name} (${c.space})`)));
+    select.addEventListener('change', () => location.assign(`?cockpit=${encodeURIComponent(select.value)}`));
+    fill(switcher, select);
+  }
+  if (settings?.signIn) {
+    const signIn = settings.signIn;
+    const out = el('button', { class: 'link' }, 'Sign out');
+    out.addEventListener('click', () => signOut(signIn));
+    switcher.append(out);
+  }
+}
+
+function fatal(message: string) {
+  fill(byId('areas'), el('div', { class: 'fatal' }, el('h2', {}, 'The cockpit cannot show this space'), el('p', {}, message)));
+  byId('live-status').textContent = '';
+  document.documentElement.dataset.ready = 'error';
+}
+
+async function boot() {
+  const wanted = readState().cockpit;
+  const located = await locate(wanted);
+  if (!located) return fatal('No cockpit is configured. Add one under "cockpits" in the configuration file and restart.');
+  renderHeader(located);
+  if (located.settings?.signIn) await ensureSignedIn(located.settings.signIn);
+  const api = new Api(located.settings?.api ?? '/api', currentToken);
+  const space = located.cockpit.space;
+  const [columns, issues, hosts] = await Promise.all([
+    api.json<RunColumns>(apiPaths.columns(space)),
+    api.json<IssuesBody>(apiPaths.issues(space)),
+    api.json<HostsBody>(apiPaths.hosts(space)),
+  ]);
+  new Cockpit(api, located, RunTable.fromColumns(columns), columns.asOf, issues.issues, hosts.hosts).start();
+}
+
+boot().catch((e: unknown) => fatal((e as Error).message));

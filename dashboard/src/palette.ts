@@ -1,0 +1,30 @@
+// Verdict colours from the Okabe–Ito palette, which stays distinguishable under the common forms of
+// colour blindness. Colour is never the only cue: every bar, cell and chip also carries its name.
+import type { VerdictCounts } from '../../shared/read/aggregates.ts';
+
+export type VerdictKey = keyof VerdictCounts;
+
+export const VERDICT_ORDER: VerdictKey[] = ['resolved', 'partial', 'wrong', 'no_change', 'error', 'excluded', 'unjudged'];
+
+export const VERDICT_COLOURS: Record<VerdictKey, string> = {
+  resolved: '#009E73',
+  partial: '#E69F00',
+  wrong: '#D55E00',
+  no_change: '#CC79A7',
+  error: '#3D3D3D',
+  excluded: '#56B4E9',
+  unjudged: '#D4D4D4',
+};
+
+export const VERDICT_LABELS: Record<VerdictKey, string> = {
+  resolved: 'resolved',
+  partial: 'partial',
+  wrong: 'wrong',
+  no_change: 'no change',
+  error: 'error',
+  excluded: 'excluded',
+  unjudged: 'not judged yet',
+};
+
+export const MODEL_COLOUR = '#0072B2';
+export const ORIGINAL_COLOUR = '#8C8C8C';

@@ -1,0 +1,252 @@
+// The Runs area: every run in view in one virtualised grid (only the rows on screen exist in the DOM),
+// sortable by any column and searchable; clicking a row opens its detail panel. Live updates re-render
+// the visible rows in place, so the scroll position and the open run survive.
+import { codeOf, valueOfCode, type NumberField, type TextField } from '../../shared/read/columns.ts';
+import { tierCode, waveOf } from '../../shared/read/aggregates.ts';
+import { el, fill } from './dom.ts';
+import { big, count, duration, instant, num, UNKNOWN } from './format.ts';
+import { VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
+import type { Computed } from './view-model.ts';
+
+const ROW_HEIGHT = 26;
+const OVERSCAN = 8;
+
+interface Column {
+  key: string;
+  title: string;
+  width: number;
+  numeric?: boolean;
+  /** The cell's text; null renders as "unknown". */
+  text(m: Computed, i: number): string | null;
+  /** Sort key; NaN sorts last in either direction. */
+  sortKey(m: Computed, ranks: Ranks, i: number): number;
+  cellClass?(m: Computed, i: number): string;
+}
+
+type Ranks = Record<TextField, Int32Array>;
+
+const textColumn = (key: TextField, title: string, width: number): Column => ({
+  key,
+  title,
+  width,
+  text: (m, i) => m.table.string(key, i),
+  sortKey: (m, ranks, i) => {
+    const index = m.table.text[key][i]!;
+    return index < 0 ? NaN : ranks[key][index]!;
+  },
+});
+
+const numberColumn = (key: NumberField, title: string, width: number, format: (v: number) => string): Column => ({
+  key,
+  title,
+  width,
+  numeric: true,
+  text: (m, i) => {
+    const v = m.table.number(key, i);
+    return v === null ? null : format(v);
+  },
+  sortKey: (m, _r, i) => m.table.numbers[key][i]!,
+});
+
+const GENERATED = codeOf('metricsSource', 'generated');
+
+export const COLUMNS: Column[] = [
+  {
+    key: 'metricsSource',
+    title: '◇',
+    width: 26,
+    text: (m, i) => (m.table.codes.metricsSource[i] === GENERATED ? '◇' : ''),
+    sortKey: (m, _r, i) => m.table.codes.metricsSource[i] || NaN,
+  },
+  {
+    key: 'verdict',
+    title: 'Verdict',
+    width: 104,
+    text: (m, i) => VERDICT_LABELS[valueOfCode('verdict', m.table.codes.verdict[i]!) ?? 'unjudged'],
+    sortKey: (m, _r, i) => m.table.codes.verdict[i] || NaN,
+    cellClass: (m, i) => `verdict v-${valueOfCode('verdict', m.table.codes.verdict[i]!) ?? 'unjudged'}`,
+  },
+  textColumn('model', 'Model', 190),
+  textColumn('harnessVersion', 'Harness', 96),
+  textColumn('taskId', 'Task', 250),
+  {
+    key: 'tier',
+    title: 'Tier',
+    width: 64,
+    text: (m, i) => valueOfCode('tier', tierCode(m.table, m.facts, i)),
+    sortKey: (m, _r, i) => tierCode(m.table, m.facts, i) || NaN,
+  },
+  {
+    key: 'wave',
+    title: 'Wave',
+    width: 56,
+    numeric: true,
+    text: (m, i) => {
+      const w = waveOf(m.table, m.facts, i);
+      return Number.isNaN(w) ? null : String(w);
+    },
+    sortKey: (m, _r, i) => waveOf(m.table, m.facts, i),
+  },
+  {
+    key: 'outcome',
+    title: 'Outcome',
+    width: 92,
+    text: (m, i) => valueOfCode('outcome', m.table.codes.outcome[i]!),
+    sortKey: (m, _r, i) => m.table.codes.outcome[i]!,
+  },
+  {
+    key: 'hiddenTest',
+    title: 'Hidden tests',
+    width: 96,
+    text: (m, i) => valueOfCode('hiddenTest', m.table.codes.hiddenTest[i]!) ?? 'no result',
+    sortKey: (m, _r, i) => m.table.codes.hiddenTest[i] || NaN,
+  },
+  numberColumn('steps', 'Steps', 64, (v) => num(v)),
+  numberColumn('wallSeconds', 'Wall time', 84, duration),
+  numberColumn('completionTokens', 'Compl. tokens', 104, big),
+  numberColumn('outputTokensPerMinute', 'Tokens/min', 88, (v) => num(v)),
+  numberColumn('patchLinesAdded', '+ lines', 70, (v) => num(v)),
+  numberColumn('patchLinesRemoved', '− lines', 70, (v) => num(v)),
+  textColumn('host', 'Host', 120),
+  numberColumn('finishedAt', 'Finished (UTC)', 150, (v) => instant(new Date(v * 1000).toISOString())),
+];
+
+export interface RunsViewEvents {
+  search(query: string): void;
+  sort(column: string): void;
+  open(id: string): void;
+}
+
+export class RunsView {
+  readonly root = el('div', { class: 'runs', id: 'runs-area' });
+  readonly searchBox = el('input', { type: 'search', class: 'search', placeholder: 'Search model, task, harness, host, repo, verdict…', 'aria-label': 'Search runs' });
+  private readonly summary = el('span', { class: 'runs-count', 'aria-live': 'polite' });
+  private readonly header = el('div', { class: 'grid-header', role: 'row' });
+  private readonly spacer = el('div', { class: 'grid-spacer' });
+  private readonly scroller = el('div', { class: 'grid-scroll', role: 'grid', tabindex: 0 }, this.header, this.spacer);
+  readonly detailHost = el('div', { class: 'detail-host' });
+  private readonly pool: HTMLElement[] = [];
+  private order: Uint32Array = new Uint32Array();
+  private ordered: { m: Computed; search: string; column: string; descending: boolean } | null = null;
+  private m: Computed | null = null;
+  private selectedId: string | null = null;
+  private readonly totalWidth = COLUMNS.reduce((w, c) => w + c.width, 0);
+
+  constructor(private readonly events: RunsViewEvents) {
+    this.root.append(el('div', { class: 'runs-main' }, el('div', { class: 'runs-toolbar' }, this.searchBox, this.summary), this.scroller), this.detailHost);
+    this.header.style.width = this.spacer.style.width = `${this.totalWidth}px`;
+    fill(
+      this.header,
+      ...COLUMNS.map((c) => {
+        const cell = el('button', { class: `grid-cell head${c.numeric ? ' num' : ''}`, style: `width:${c.width}px`, 'data-column': c.key, title: `Sort by ${c.title}` }, c.title);
+        cell.addEventListener('click', () => this.events.sort(c.key));
+        return cell;
+      }),
+    );
+    this.searchBox.addEventListener('input', () => this.events.search(this.searchBox.value));
+    this.scroller.addEventListener('scroll', () => this.paint());
+    new ResizeObserver(() => this.paint()).observe(this.scroller);
+    this.spacer.addEventListener('click', (e) => {
+      const row = (e.target as HTMLElement).closest<HTMLElement>('.grid-row');
+      if (row?.dataset.id) this.events.open(row.dataset.id);
+    });
+  }
+
+  render(m: Computed, search: string, sort: { column: string; descending: boolean }, selectedId: string | null): void {
+    if (this.searchBox.value !== search && document.activeElement !== this.searchBox) this.searchBox.value = search;
+    this.m = m;
+    this.selectedId = selectedId;
+    const o = this.ordered;
+    if (!o || o.m !== m || o.search !== search || o.column !== sort.column || o.descending !== sort.descending) {
+      this.order = sortRows(m, searchRows(m, search), sort);
+      this.ordered = { m, search, ...sort };
+    }
+    for (const head of this.header.children) {
+      const h = head as HTMLElement;
+      h.setAttribute('aria-sort', h.dataset.column === sort.column ? (sort.descending ? 'descending' : 'ascending') : 'none');
+    }
+    this.summary.textContent = `${count(this.order.length)} of ${count(m.table.size)} runs`;
+    this.spacer.style.height = `${this.order.length * ROW_HEIGHT}px`;
+    this.paint();
+  }
+
+  /** Scrolls the open run into view when it is outside the visible rows. */
+  reveal(id: string): void {
+    if (!this.m) return;
+    const i = this.m.table.indexOfId(id);
+    const at = this.order.indexOf(i);
+    if (at < 0) return;
+    const top = at * ROW_HEIGHT;
+    const view = this.scroller.clientHeight - ROW_HEIGHT;
+    if (top < this.scroller.scrollTop || top > this.scroller.scrollTop + view - ROW_HEIGHT) this.scroller.scrollTop = Math.max(0, top - view / 2);
+  }
+
+  private paint() {
+    const m = this.m;
+    if (!m) return;
+    const first = Math.max(0, Math.floor(this.scroller.scrollTop / ROW_HEIGHT) - OVERSCAN);
+    const visible = Math.ceil(this.scroller.clientHeight / ROW_HEIGHT) + 2 * OVERSCAN;
+    const last = Math.min(this.order.length, first + visible);
+    while (this.pool.length < last - first) {
+      const row = el('div', { class: 'grid-row', role: 'row' }, ...COLUMNS.map((c) => el('span', { class: `grid-cell${c.numeric ? ' num' : ''}`, style: `width:${c.width}px`, role: 'gridcell' })));
+      row.style.width = `${this.totalWidth}px`;
+      this.pool.push(row);
+      this.spacer.append(row);
+    }
+    this.pool.forEach((row, k) => {
+      const at = first + k;
+      if (at >= last) {
+        row.hidden = true;
+        return;
+      }
+      const i = this.order[at]!;
+      const id = m.table.id(i);
+      row.hidden = false;
+      row.style.transform = `translateY(${at * ROW_HEIGHT}px)`;
+      row.dataset.id = id;
+      row.classList.toggle('selected', id === this.selectedId);
+      COLUMNS.forEach((c, ci) => {
+        const cell = row.children[ci] as HTMLElement;
+        const text = c.text(m, i);
+        cell.textContent = text ?? UNKNOWN;
+        cell.title = text ?? 'unknown: not measured or not sent';
+        cell.className = `grid-cell${c.numeric ? ' num' : ''}${text === null ? ' unknown' : ''}${c.cellClass ? ` ${c.cellClass(m, i)}` : ''}`;
+      });
+      const verdict = row.children[1] as HTMLElement;
+      verdict.style.setProperty('--chip', VERDICT_COLOURS[valueOfCode('verdict', m.table.codes.verdict[i]!) ?? 'unjudged']);
+    });
+  }
+}
+
+/** Rows of the selection whose model, task, harness, host, repo or verdict contains every search word. */
+function searchRows(m: Computed, search: string): Uint32Array {
+  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return m.selection;
+  const fields: TextField[] = ['model', 'taskId', 'harnessVersion', 'host', 'repo'];
+  const matches = words.map((w) => ({
+    text: Object.fromEntries(fields.map((f) => [f, Uint8Array.from(m.table.dictionaries[f].values, (v) => (v.toLowerCase().includes(w) ? 1 : 0))])) as Record<TextField, Uint8Array>,
+    verdict: Uint8Array.from({ length: 8 }, (_, code) => ((valueOfCode('verdict', code) ?? 'unjudged').replace('_', ' ').includes(w) || VERDICT_LABELS[valueOfCode('verdict', code) ?? 'unjudged'].includes(w) ? 1 : 0)),
+  }));
+  return m.selection.filter((i) => matches.every((w) => w.verdict[m.table.codes.verdict[i]!] || fields.some((f) => (m.table.text[f][i]! >= 0 ? w.text[f][m.table.text[f][i]!] : 0))));
+}
+
+function sortRows(m: Computed, rows: Uint32Array, sort: { column: string; descending: boolean }): Uint32Array {
+  const column = COLUMNS.find((c) => c.key === sort.column) ?? COLUMNS.find((c) => c.key === 'finishedAt')!;
+  const ranks = Object.fromEntries(
+    (['model', 'taskId', 'harnessVersion', 'host', 'repo'] as const).map((f) => {
+      const values = m.table.dictionaries[f].values;
+      const order = values.map((_, k) => k).sort((a, b) => values[a]!.localeCompare(values[b]!));
+      const rank = new Int32Array(values.length);
+      order.forEach((k, r) => (rank[k] = r));
+      return [f, rank];
+    }),
+  ) as Ranks;
+  const sign = sort.descending ? -1 : 1;
+  const keys = new Float64Array(m.table.size);
+  for (const i of rows) {
+    const k = column.sortKey(m, ranks, i);
+    keys[i] = Number.isNaN(k) ? Infinity : sign * k;
+  }
+  // Ties keep a stable, predictable order: most recent first.
+  return Uint32Array.from(rows).sort((a, b) => keys[a]! - keys[b]! || m.table.numbers.finishedAt[b]! - m.table.numbers.finishedAt[a]! || a - b);
+}

@@ -1,0 +1,159 @@
+// The cockpit's compact, columnar view of a space's runs (SPEC §6: "its own compact endpoint"). One
+// module states the wire format, the per-row projection both ends use, and the code tables, so the read
+// API and the dashboard cannot drift apart. It imports types only and runs in the browser as well as in
+// Node. Only the fields the cockpit aggregates, filters or lists travel here; the detail panel reads the
+// full row from the row API.
+import type { HiddenTestResult, JudgeState, RunRow, Verdict } from '../schema/run.ts';
+
+export const COLUMNS_FORMAT = 'replay-run-columns/1';
+
+/** Lists every member of the union T exactly as declared in the schema; a missing member fails type-checking. */
+const allOf =
+  <T extends string>() =>
+  <const A extends readonly T[]>(values: A & ([Exclude<T, A[number]>] extends [never] ? unknown : { missing: Exclude<T, A[number]> })) =>
+    values;
+
+export type Tier = NonNullable<RunRow['tier']>;
+export type Outcome = RunRow['outcome'];
+export type MetricsSource = NonNullable<RunRow['metricsSource']>;
+export type HiddenTestStatus = HiddenTestResult['status'];
+
+export const VERDICTS = allOf<Verdict>()(['resolved', 'partial', 'wrong', 'no_change', 'error', 'excluded']);
+export const TIERS = allOf<Tier>()(['easy', 'medium', 'hard']);
+export const OUTCOMES = allOf<Outcome>()(['finished', 'budget', 'model-error']);
+export const METRICS_SOURCES = allOf<MetricsSource>()(['trajectory', 'result-only', 'generated']);
+export const HIDDEN_TEST_STATUSES = allOf<HiddenTestStatus>()(['pass', 'fail', 'error']);
+export const JUDGE_STATES = allOf<JudgeState>()([
+  'pending',
+  'waiting-credentials',
+  'waiting-budget',
+  'waiting-issue',
+  'retry-scheduled',
+  'paused',
+  'judged',
+  'error',
+  'not-needed',
+]);
+
+/** Enumerated fields travel as small codes: 0 is unknown (null), otherwise the index in the table plus one. */
+export const CODE_TABLES = {
+  tier: TIERS,
+  outcome: OUTCOMES,
+  verdict: VERDICTS,
+  judgeState: JUDGE_STATES,
+  hiddenTest: HIDDEN_TEST_STATUSES,
+  metricsSource: METRICS_SOURCES,
+} as const;
+export type CodeField = keyof typeof CODE_TABLES;
+export const CODE_FIELDS = Object.keys(CODE_TABLES) as CodeField[];
+
+/** Repeated identity strings travel as indexes into a per-response dictionary. */
+export const TEXT_FIELDS = ['model', 'taskId', 'harnessVersion', 'host', 'repo'] as const;
+export type TextField = (typeof TEXT_FIELDS)[number];
+
+/** Figures, null when unknown. `finishedAt` is in epoch seconds; `contamination` counts the entries. */
+export const NUMBER_FIELDS = [
+  'finishedAt',
+  'wave',
+  'wallSeconds',
+  'steps',
+  'maxSteps',
+  'wallBudgetSeconds',
+  'promptTokens',
+  'completionTokens',
+  'outputTokensPerMinute',
+  'patchFilesChanged',
+  'patchLinesAdded',
+  'patchLinesRemoved',
+  'contamination',
+] as const;
+export type NumberField = (typeof NUMBER_FIELDS)[number];
+
+/** One run as the cockpit sees it. */
+export type CompactRun = {
+  model: string;
+  taskId: string;
+  harnessVersion: string;
+  host: string;
+  repo: string | null;
+  tier: Tier | null;
+  outcome: Outcome;
+  verdict: Verdict | null;
+  judgeState: JudgeState;
+  hiddenTest: HiddenTestStatus | null;
+  metricsSource: MetricsSource | null;
+} & Record<NumberField, number | null>;
+
+export function compactRun(row: RunRow): CompactRun {
+  return {
+    model: row.model,
+    taskId: row.taskId,
+    harnessVersion: row.harnessVersion,
+    host: row.host,
+    repo: row.repo,
+    tier: row.tier,
+    outcome: row.outcome,
+    verdict: row.judgeVerdict,
+    judgeState: row.judgeState,
+    hiddenTest: row.hiddenTestResult?.status ?? null,
+    metricsSource: row.metricsSource,
+    finishedAt: Math.round(Date.parse(row.finishedAt) / 1000),
+    wave: row.wave,
+    wallSeconds: row.wallSeconds,
+    steps: row.steps,
+    maxSteps: row.maxSteps,
+    wallBudgetSeconds: row.wallBudgetSeconds,
+    promptTokens: row.promptTokens,
+    completionTokens: row.completionTokens,
+    outputTokensPerMinute: row.outputTokensPerMinute,
+    patchFilesChanged: row.patchFilesChanged,
+    patchLinesAdded: row.patchLinesAdded,
+    patchLinesRemoved: row.patchLinesRemoved,
+    contamination: row.contamination.length,
+  };
+}
+
+/** The body of `GET /api/spaces/{space}/columns`: every run of the space, one array per field. */
+export interface RunColumns {
+  format: typeof COLUMNS_FORMAT;
+  /** Pass as `since` to the row API to get every change after this snapshot (ids repeat: dedupe). */
+  asOf: string;
+  count: number;
+  strings: Record<TextField, string[]>;
+  /** Index into `strings[field]`; -1 is unknown. */
+  text: Record<TextField, number[]>;
+  codes: Record<CodeField, number[]>;
+  numbers: Record<NumberField, (number | null)[]>;
+}
+
+export const codeOf = <F extends CodeField>(field: F, value: (typeof CODE_TABLES)[F][number] | null): number =>
+  value === null ? 0 : (CODE_TABLES[field] as readonly string[]).indexOf(value) + 1;
+
+export const valueOfCode = <F extends CodeField>(field: F, code: number): (typeof CODE_TABLES)[F][number] | null =>
+  code === 0 ? null : ((CODE_TABLES[field] as readonly string[])[code - 1] as (typeof CODE_TABLES)[F][number]);
+
+export function encodeColumns(runs: Iterable<CompactRun>, asOf: string): RunColumns {
+  const dictionaries = Object.fromEntries(TEXT_FIELDS.map((f) => [f, new Map<string, number>()])) as Record<TextField, Map<string, number>>;
+  const text = Object.fromEntries(TEXT_FIELDS.map((f) => [f, [] as number[]])) as RunColumns['text'];
+  const codes = Object.fromEntries(CODE_FIELDS.map((f) => [f, [] as number[]])) as RunColumns['codes'];
+  const numbers = Object.fromEntries(NUMBER_FIELDS.map((f) => [f, [] as (number | null)[]])) as RunColumns['numbers'];
+  let count = 0;
+  for (const run of runs) {
+    count++;
+    for (const f of TEXT_FIELDS) {
+      const value = run[f];
+      if (value === null) {
+        text[f].push(-1);
+        continue;
+      }
+      const dictionary = dictionaries[f];
+      let index = dictionary.get(value);
+      if (index === undefined) dictionary.set(value, (index = dictionary.size));
+      text[f].push(index);
+    }
+    for (const f of CODE_FIELDS) codes[f].push(codeOf(f, run[f] as never));
+    for (const f of NUMBER_FIELDS) numbers[f].push(run[f]);
+  }
+  const strings = Object.fromEntries(TEXT_FIELDS.map((f) => [f, [...dictionaries[f].keys()]])) as RunColumns['strings'];
+  return { format: COLUMNS_FORMAT, asOf, count, strings, text, codes, numbers };
+}

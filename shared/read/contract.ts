@@ -1,0 +1,72 @@
+// The read API as the cockpit sees it (SPEC §10): response bodies and paths, typed once for the server
+// (shared/read/read-api.ts) and the dashboard. Imports types only, so it runs in the browser.
+import type { HostRecord } from '../schema/host.ts';
+import type { StoredIssue } from '../schema/issue.ts';
+import type { RunRow } from '../schema/run.ts';
+import type { RunColumns } from './columns.ts';
+
+export interface RunsPage {
+  runs: RunRow[];
+  cursor: string | null;
+  /** A safe `since` for the next delta. */
+  asOf: string;
+}
+
+export interface IssuesBody {
+  issues: StoredIssue[];
+}
+
+export interface HostsBody {
+  hosts: HostRecord[];
+}
+
+export interface CockpitEntry {
+  name: string;
+  space: string;
+  public: boolean;
+}
+
+export interface CockpitsBody {
+  cockpits: CockpitEntry[];
+}
+
+export interface ApiErrorBody {
+  error: string;
+  message: string;
+}
+
+/**
+ * `cockpit.json` beside a deployed dashboard (written by the CDK cockpit construct): which cockpit it is
+ * and how analysts sign in. Local mode has no such file; the dashboard then asks `/api/cockpits`.
+ */
+export interface CockpitSettings {
+  cockpit: string;
+  space: string;
+  public: boolean;
+  api: string;
+  /** OAuth 2.0 authorization code with PKCE against the Cognito hosted UI; null for a public cockpit. */
+  signIn: { authorizeUrl: string; tokenUrl: string; logoutUrl: string; clientId: string; redirectUri: string; scopes: string[] } | null;
+}
+
+export type { RunColumns };
+
+const seg = encodeURIComponent;
+
+/** Paths under the API root (`/api` locally and behind CloudFront). */
+export const apiPaths = {
+  cockpits: () => `/cockpits`,
+  columns: (space: string) => `/spaces/${seg(space)}/columns`,
+  runs: (space: string, query: { since?: string; cursor?: string; limit?: number } = {}) => {
+    const params = new URLSearchParams();
+    if (query.since) params.set('since', query.since);
+    if (query.cursor) params.set('cursor', query.cursor);
+    if (query.limit) params.set('limit', String(query.limit));
+    const q = params.toString();
+    return `/spaces/${seg(space)}/runs${q ? `?${q}` : ''}`;
+  },
+  run: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}`,
+  patch: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/patch`,
+  summary: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/summary`,
+  issues: (space: string) => `/spaces/${seg(space)}/issues`,
+  hosts: (space: string) => `/spaces/${seg(space)}/hosts`,
+};

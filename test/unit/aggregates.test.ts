@@ -1,0 +1,264 @@
+// The cockpit's figures (shared/read/aggregates.ts): rates carry n and keep excluded/error/unjudged
+// outside the resolve-rate denominator, medians skip unknowns, budget exhaustion counts every run, and
+// harness versions are never pooled.
+import { describe, expect, it } from 'vitest';
+import {
+  calibration,
+  computeFigures,
+  groupRuns,
+  medianOf,
+  NO_FILTERS,
+  originalFixComparison,
+  resolveRate,
+  scatterLayers,
+  selectRuns,
+  taskFacts,
+  taskOrder,
+  type VerdictCounts,
+} from '../../shared/read/aggregates.ts';
+import type { CompactRun } from '../../shared/read/columns.ts';
+import { RunTable } from '../../shared/read/run-table.ts';
+
+let serial = 0;
+function run(overrides: Partial<CompactRun> = {}): CompactRun {
+  return {
+    model: 'qwen3:8b',
+    taskId: `task-${++serial}`,
+    harnessVersion: 'h1',
+    host: 'mac-studio-1',
+    repo: 'acme/widgets',
+    tier: 'easy',
+    outcome: 'finished',
+    verdict: 'resolved',
+    judgeState: 'judged',
+    hiddenTest: null,
+    metricsSource: 'trajectory',
+    finishedAt: 1_760_000_000,
+    wave: 1,
+    wallSeconds: 600,
+    steps: 20,
+    maxSteps: 50,
+    wallBudgetSeconds: 3600,
+    promptTokens: 100_000,
+    completionTokens: 4_000,
+    outputTokensPerMinute: 400,
+    patchFilesChanged: 1,
+    patchLinesAdded: 3,
+    patchLinesRemoved: 1,
+    contamination: 0,
+    ...overrides,
+  };
+}
+
+const all = (table: RunTable) => selectRuns(table, NO_FILTERS);
+const only = (table: RunTable) => computeFigures(table, all(table)).groups[0]!;
+
+describe('resolve rate', () => {
+  it('is resolved / (resolved + partial + wrong + no_change), with n', () => {
+    const counts: VerdictCounts = { resolved: 3, partial: 1, wrong: 2, no_change: 2, error: 0, excluded: 0, unjudged: 0 };
+    expect(resolveRate(counts)).toEqual({ rate: 3 / 8, hits: 3, n: 8, excluded: 0, error: 0, unjudged: 0 });
+  });
+
+  it('keeps excluded, error and unjudged runs outside the denominator and counts them beside it', () => {
+    const table = RunTable.fromRuns([
+      run({ verdict: 'resolved' }),
+      run({ verdict: 'wrong' }),
+      run({ verdict: 'excluded', judgeState: 'not-needed', contamination: 2 }),
+      run({ verdict: 'error', judgeState: 'error' }),
+      run({ verdict: null, judgeState: 'waiting-credentials' }),
+      run({ verdict: null, judgeState: 'pending' }),
+    ]);
+    const figures = only(table);
+    expect(figures.resolve).toEqual({ rate: 0.5, hits: 1, n: 2, excluded: 1, error: 1, unjudged: 2 });
+    expect(figures.runs).toBe(6);
+  });
+
+  it('is unknown (null), not 0, when nothing in view has a counted verdict', () => {
+    const table = RunTable.fromRuns([run({ verdict: 'excluded' }), run({ verdict: null })]);
+    expect(only(table).resolve).toMatchObject({ rate: null, n: 0, excluded: 1, unjudged: 1 });
+  });
+
+  it('counts no_change as a failure inside the denominator', () => {
+    const table = RunTable.fromRuns([run({ verdict: 'resolved' }), run({ verdict: 'no_change' })]);
+    expect(only(table).resolve).toMatchObject({ rate: 0.5, n: 2 });
+  });
+});
+
+describe('medians', () => {
+  it('ignore unknown values and report how many were known', () => {
+    expect(medianOf([10, NaN, 30, NaN, 20])).toEqual({ median: 20, p25: 15, p75: 25, known: 3, n: 5 });
+  });
+
+  it('of an even count average the middle pair', () => {
+    expect(medianOf([4, 1, 3, 2]).median).toBe(2.5);
+  });
+
+  it('are unknown when no value is known, never 0', () => {
+    expect(medianOf([NaN, NaN])).toEqual({ median: null, p25: null, p75: null, known: 0, n: 2 });
+  });
+
+  it('of wall time, steps, tokens per minute and completion tokens skip runs that did not measure them', () => {
+    const table = RunTable.fromRuns([
+      run({ wallSeconds: 100, steps: 10, outputTokensPerMinute: 300, completionTokens: 1000 }),
+      run({ wallSeconds: null, steps: null, outputTokensPerMinute: null, completionTokens: null }),
+      run({ wallSeconds: 300, steps: 30, outputTokensPerMinute: 500, completionTokens: 3000 }),
+    ]);
+    const figures = only(table);
+    expect(figures.wallSeconds).toMatchObject({ median: 200, known: 2, n: 3 });
+    expect(figures.steps).toMatchObject({ median: 20, known: 2, n: 3 });
+    expect(figures.outputTokensPerMinute).toMatchObject({ median: 400, known: 2, n: 3 });
+    expect(figures.completionTokens).toMatchObject({ median: 2000, known: 2, n: 3 });
+  });
+
+  it('do not mistake a measured 0 for unknown', () => {
+    const table = RunTable.fromRuns([run({ steps: 0 }), run({ steps: 0 }), run({ steps: null })]);
+    expect(only(table).steps).toMatchObject({ median: 0, known: 2, n: 3 });
+  });
+});
+
+describe('budget exhaustion', () => {
+  it('is the share of runs whose outcome is budget, over every run in view', () => {
+    const table = RunTable.fromRuns([
+      run({ outcome: 'budget', verdict: 'wrong' }),
+      run({ outcome: 'budget', verdict: null }),
+      run({ outcome: 'finished' }),
+      run({ outcome: 'model-error', verdict: 'error' }),
+    ]);
+    expect(only(table).budgetExhausted).toEqual({ rate: 0.5, hits: 2, n: 4 });
+  });
+});
+
+describe('hidden tests', () => {
+  it('pass rate counts pass / (pass + fail); errored and missing results are counted beside it', () => {
+    const table = RunTable.fromRuns([
+      run({ hiddenTest: 'pass' }),
+      run({ hiddenTest: 'fail' }),
+      run({ hiddenTest: 'fail' }),
+      run({ hiddenTest: 'error' }),
+      run({ hiddenTest: null }),
+    ]);
+    expect(only(table).hiddenTests).toEqual({ rate: 1 / 3, hits: 1, n: 3, errored: 1, missing: 1 });
+  });
+
+  it('calibration tables the judge against the tests and measures agreement where both exist', () => {
+    const table = RunTable.fromRuns([
+      run({ verdict: 'resolved', hiddenTest: 'pass' }),
+      run({ verdict: 'resolved', hiddenTest: 'fail' }),
+      run({ verdict: 'wrong', hiddenTest: 'fail' }),
+      run({ verdict: 'partial', hiddenTest: 'pass' }),
+      run({ verdict: 'excluded', hiddenTest: 'pass' }),
+      run({ verdict: null, hiddenTest: null }),
+    ]);
+    const c = calibration(table, all(table));
+    expect(c.counts.resolved).toEqual({ pass: 1, fail: 1, error: 0, none: 0 });
+    expect(c.counts.unjudged.none).toBe(1);
+    expect(c.agreement).toEqual({ rate: 0.5, hits: 2, n: 4 });
+  });
+});
+
+describe('groups and filters', () => {
+  it('never pool harness versions: one group per (model, harness version)', () => {
+    const table = RunTable.fromRuns([
+      run({ model: 'm', harnessVersion: 'h1', verdict: 'resolved' }),
+      run({ model: 'm', harnessVersion: 'h2', verdict: 'wrong' }),
+      run({ model: 'm', harnessVersion: 'h2', verdict: 'wrong' }),
+    ]);
+    const figures = computeFigures(table, all(table));
+    expect(figures.harnessVersions).toEqual(['h1', 'h2']);
+    expect(figures.groups.map((g) => [g.harnessVersion, g.resolve.rate, g.resolve.n])).toEqual([
+      ['h1', 1, 1],
+      ['h2', 0, 2],
+    ]);
+  });
+
+  it('filter by model, harness version, tier and wave; a task record fills a tier or wave the row lacks', () => {
+    const table = RunTable.fromRuns([
+      run({ model: 'a', taskId: 'x', tier: 'easy', wave: 1 }),
+      run({ model: 'b', taskId: 'x', tier: 'easy', wave: 1 }),
+      run({ model: 'a', taskId: 'y', tier: null, wave: null }),
+      run({ model: 'a', taskId: 'z', tier: 'hard', wave: 2, harnessVersion: 'h2' }),
+    ]);
+    const facts = taskFacts(table, [{ taskId: 'y', order: 2, tier: 'medium', wave: 2, prToMergeHours: 5 }]);
+    const ids = (f: Partial<typeof NO_FILTERS>) => [...selectRuns(table, { ...NO_FILTERS, ...f }, facts)];
+    expect(ids({ models: ['a'] })).toEqual([0, 2, 3]);
+    expect(ids({ harnessVersions: ['h2'] })).toEqual([3]);
+    expect(ids({ tiers: ['medium'] })).toEqual([2]);
+    expect(ids({ waves: [2] })).toEqual([2, 3]);
+    expect(ids({ models: ['a'], waves: [1] })).toEqual([0]);
+    expect(ids({ models: ['nobody'] })).toEqual([]);
+  });
+
+  it('mark runs whose figures were generated', () => {
+    const table = RunTable.fromRuns([run({ metricsSource: 'generated' }), run({ metricsSource: null }), run()]);
+    expect(only(table).generated).toBe(1);
+  });
+});
+
+describe('the run table', () => {
+  it('replaces a run delivered again under the same id instead of counting it twice', () => {
+    const table = RunTable.fromRuns([run({ taskId: 't', verdict: null })]);
+    table.upsert(run({ taskId: 't', verdict: 'resolved' }));
+    expect(table.size).toBe(1);
+    expect(only(table).resolve).toMatchObject({ rate: 1, n: 1, unjudged: 0 });
+  });
+});
+
+describe('original fix comparison', () => {
+  it('pairs resolved runs with a known wall time to their task\'s PR-open-to-merge time', () => {
+    const table = RunTable.fromRuns([
+      run({ taskId: 'a', verdict: 'resolved', wallSeconds: 3600 }),
+      run({ taskId: 'b', verdict: 'resolved', wallSeconds: 7200 }),
+      run({ taskId: 'c', verdict: 'resolved', wallSeconds: null }),
+      run({ taskId: 'd', verdict: 'wrong', wallSeconds: 60 }),
+      run({ taskId: 'e', verdict: 'resolved', wallSeconds: 60 }),
+    ]);
+    const facts = taskFacts(
+      table,
+      ['a', 'b', 'c', 'd'].map((taskId, k) => ({ taskId, order: k, tier: null, wave: 1, prToMergeHours: 10 * (k + 1) })),
+    );
+    const selection = all(table);
+    const [comparison] = originalFixComparison(table, groupRuns(table, selection), selection, facts);
+    expect(comparison).toMatchObject({ pairs: 2, modelHours: 1.5, originalHours: 15 });
+  });
+});
+
+describe('scatter and matrix projections', () => {
+  it('leave off runs without both figures, and non-positive ones on log axes', () => {
+    const table = RunTable.fromRuns([run({ completionTokens: 10, wallSeconds: 5 }), run({ completionTokens: null }), run({ completionTokens: 0 })]);
+    const [linear] = scatterLayers(table, all(table), 1, () => 0, false);
+    const [log] = scatterLayers(table, all(table), 1, () => 0, true);
+    expect([...linear!.x]).toEqual([10, 0]);
+    expect(linear!.leftOff).toBe(1);
+    expect([...log!.x]).toEqual([10]);
+    expect(log!.leftOff).toBe(2);
+  });
+
+  it('split runs into layers, e.g. by verdict', () => {
+    const table = RunTable.fromRuns([run({ verdict: 'resolved', completionTokens: 1 }), run({ verdict: 'wrong', completionTokens: 2 }), run({ verdict: 'resolved', completionTokens: 3 })]);
+    const layers = scatterLayers(table, all(table), 7, (i) => table.codes.verdict[i]!, true);
+    expect([...layers[1]!.x]).toEqual([1, 3]);
+    expect([...layers[3]!.x]).toEqual([2]);
+  });
+
+  it('order tasks as published (wave, then order), then tasks without a record by id', () => {
+    const table = RunTable.fromRuns(['zeta', 'w2-first', 'w1-second', 'alpha', 'w1-first'].map((taskId) => run({ taskId })));
+    const facts = taskFacts(table, [
+      { taskId: 'w1-first', order: 1, wave: 1, tier: null, prToMergeHours: null },
+      { taskId: 'w1-second', order: 2, wave: 1, tier: null, prToMergeHours: null },
+      { taskId: 'w2-first', order: 3, wave: 2, tier: null, prToMergeHours: null },
+    ]);
+    const order = taskOrder(table, all(table), facts).map((t) => table.dictionaries.taskId.values[t]);
+    expect(order).toEqual(['w1-first', 'w1-second', 'w2-first', 'alpha', 'zeta']);
+  });
+});
+
+describe('the run table under live deltas', () => {
+  it('reports a repeated, unchanged run as no change, so the page does not redraw', () => {
+    const table = RunTable.fromRuns([run({ taskId: 'same' })]);
+    const revision = table.revision;
+    expect(table.upsert(run({ taskId: 'same' }))).toEqual({ index: 0, changed: false });
+    expect(table.revision).toBe(revision);
+    expect(table.upsert(run({ taskId: 'same', wallSeconds: null })).changed).toBe(true);
+    expect(table.number('wallSeconds', 0)).toBeNull();
+  });
+});
