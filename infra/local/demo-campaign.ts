@@ -1,0 +1,378 @@
+// The demo campaign (SPEC §6): deliveries built from real SWE-Bench Pro outcomes (data/README.md says
+// where they come from). Real: the model configuration, the task, the test-based `resolved` outcome (sent
+// as a hidden-test result, never as a verdict), the turn count (steps) and the date of the run. Everything
+// else is generated from a fixed seed, and every run row says so with `metricsSource: "generated"`.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pushDelivery } from '../../shared/client/push.ts';
+import { runId } from '../../shared/schema/run-id.ts';
+import { startAnthropicStandIn } from './stand-ins/anthropic-stand-in.ts';
+import { startGitHubStandIn } from './stand-ins/github-stand-in.ts';
+
+export const DEMO_CSV = join(import.meta.dirname, '../../data/swe-bench-pro-runs.csv');
+/** The benchmark's step cap: its longest runs stop at 251 turns. */
+const MAX_STEPS = 250;
+const WALL_BUDGET_SECONDS = 3 * 3600;
+const TASKS_PER_WAVE = 25;
+
+export interface SourceRun {
+  instanceId: string;
+  modelName: string;
+  resolved: boolean;
+  turns: number;
+  createdAt: string;
+}
+
+export interface DemoRun {
+  id: string;
+  host: string;
+  resolved: boolean;
+  /** Marker inside the generated patch, so the stand-in judge can tell which run it is asked about. */
+  token: string;
+  delivery: Record<string, unknown>;
+  hiddenTest: Record<string, unknown>;
+}
+
+export interface DemoCampaign {
+  issues: Record<string, unknown>[];
+  runs: DemoRun[];
+  models: number;
+  tasks: number;
+}
+
+export interface CampaignOptions {
+  /** How many tasks (all model configurations run each): a fixed-seed sample of the 730. */
+  tasks: number;
+  seed: number;
+  /** Runner hosts the runs are spread over; each must be a sender of the target space. */
+  hosts: string[];
+}
+
+/** Reads the CSV (RFC 4180: quoted fields may hold commas and doubled quotes). */
+export function readSourceRuns(path = DEMO_CSV): SourceRun[] {
+  const [header, ...records] = parseCsv(readFileSync(path, 'utf8'));
+  const col = (name: string) => {
+    const i = header!.indexOf(name);
+    if (i < 0) throw new Error(`${path} has no column ${name}.`);
+    return i;
+  };
+  const [id, model, resolved, turns, created] = ['metadata.instance_id', 'metadata.model_name', 'metadata.resolved', 'metadata.turns', 'created_at'].map(col) as [number, number, number, number, number];
+  return records
+    .filter((r) => r.length > 1)
+    .map((r) => ({ instanceId: r[id]!, modelName: r[model]!, resolved: r[resolved] === 'true', turns: Number(r[turns]), createdAt: new Date(r[created]!).toISOString() }));
+}
+
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  const endField = () => {
+    row.push(field);
+    field = '';
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') endField();
+    else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      endField();
+      rows.push(row);
+      row = [];
+    } else field += c;
+  }
+  if (field || row.length) {
+    endField();
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** "GPT-5 High - paper" → model "GPT-5 High", harness "paper": the suffix names the evaluation batch. */
+export function splitModelName(name: string): { model: string; harnessVersion: string } {
+  const m = /^(.*?) -{1,2} (\S+)$/.exec(name);
+  return m ? { model: m[1]!, harnessVersion: m[2]! } : { model: name, harnessVersion: 'unknown' };
+}
+
+/** `instance_<owner>__<repo>-<base sha>[-v<…>]` → repo and base commit. */
+export function parseInstance(instanceId: string): { repo: string; baseSha: string } {
+  const m = /^instance_(.+?)__(.+?)-([0-9a-f]{40})/.exec(instanceId);
+  if (!m) throw new Error(`Unexpected SWE-Bench Pro instance id ${instanceId}.`);
+  return { repo: `${m[1]}/${m[2]}`, baseSha: m[3]! };
+}
+
+export function buildCampaign(source: SourceRun[], options: CampaignOptions): DemoCampaign {
+  const random = seeded(options.seed);
+  const instances = shuffle([...new Set(source.map((r) => r.instanceId))].sort(), random).slice(0, options.tasks);
+  const chosen = new Set(instances);
+
+  const issues = instances.map((instanceId, k) => {
+    const { repo, baseSha } = parseInstance(instanceId);
+    const codeLinesChanged = Math.max(1, Math.round(lognormal(random, 60, 1.1)));
+    const linesRemoved = Math.round(codeLinesChanged * (0.2 + 0.4 * random()));
+    return {
+      taskId: instanceId,
+      order: k + 1,
+      repo,
+      issueNumber: 1000 + Math.floor(random() * 20_000),
+      fixPrNumber: 1000 + Math.floor(random() * 20_000),
+      tier: codeLinesChanged <= 30 ? 'easy' : codeLinesChanged <= 250 ? 'medium' : 'hard',
+      wave: Math.floor(k / TASKS_PER_WAVE) + 1,
+      codeLinesChanged,
+      codeFilesChanged: Math.max(1, Math.round(codeLinesChanged / 40 + random() * 2)),
+      linesAdded: codeLinesChanged - linesRemoved,
+      linesRemoved,
+      fixHasTests: random() < 0.7,
+      commits: 1 + Math.floor(random() * 4),
+      prToMergeHours: round(lognormal(random, 30, 1.4), 1),
+      baseSha,
+      mergeSha: sha(`merge:${instanceId}`).slice(0, 40),
+    };
+  });
+  const issueOf = new Map(issues.map((i) => [i.taskId, i]));
+
+  const pace = new Map<string, { secondsPerStep: number; tokensPerStep: number }>();
+  const runs = source
+    .filter((r) => chosen.has(r.instanceId))
+    .sort((a, b) => a.modelName.localeCompare(b.modelName) || instances.indexOf(a.instanceId) - instances.indexOf(b.instanceId))
+    .map((r, k): DemoRun => {
+      const { model, harnessVersion } = splitModelName(r.modelName);
+      const issue = issueOf.get(r.instanceId)!;
+      let speed = pace.get(r.modelName);
+      if (!speed) pace.set(r.modelName, (speed = { secondsPerStep: lognormal(random, 14, 0.5), tokensPerStep: lognormal(random, 380, 0.5) }));
+      const host = options.hosts[k % options.hosts.length]!;
+      const steps = r.turns;
+      const wallSeconds = round(Math.min(WALL_BUDGET_SECONDS, steps * speed.secondsPerStep * lognormal(random, 1, 0.3) + 20), 1);
+      const outcome = steps >= MAX_STEPS || wallSeconds >= WALL_BUDGET_SECONDS ? 'budget' : steps <= 2 ? 'model-error' : 'finished';
+      const completionTokens = Math.round(steps * speed.tokensPerStep * lognormal(random, 1, 0.35));
+      const emptyPatch = outcome === 'model-error' || (!r.resolved && random() < 0.12);
+      const contaminated = !emptyPatch && random() < 0.015;
+      const row = {
+        model,
+        taskId: r.instanceId,
+        harnessVersion,
+        host,
+        repo: issue.repo,
+        tier: issue.tier,
+        wave: issue.wave,
+        hostHardware: 'demo runner (generated)',
+        maxSteps: MAX_STEPS,
+        wallBudgetSeconds: WALL_BUDGET_SECONDS,
+        startedAt: r.createdAt,
+        finishedAt: new Date(Date.parse(r.createdAt) + wallSeconds * 1000).toISOString(),
+        wallSeconds,
+        steps,
+        outcome,
+        promptTokens: Math.round(steps * steps * 900 * lognormal(random, 1, 0.3) + 4000),
+        completionTokens,
+        outputTokensPerMinute: round(completionTokens / (wallSeconds / 60), 1),
+        bashCalls: Math.round(steps * 0.45),
+        readCalls: Math.round(steps * 0.3),
+        editCalls: Math.round(steps * 0.12),
+        contamination: contaminated ? [{ step: Math.max(1, Math.floor(steps / 2)), path: 'tests/hidden/test_fix.py', reason: 'generated example: opened a hidden test file' }] : [],
+        metricsSource: 'generated',
+      };
+      const id = runId(row);
+      const token = sha(`run:${id}`).slice(0, 16);
+      const patch = emptyPatch ? '' : demoPatch(row.model, row.taskId, harnessVersion, token, 2 + Math.floor(random() * 30), random);
+      const delivery = {
+        kind: 'run',
+        host,
+        id,
+        row: { ...row, ...patchCounts(patch) },
+        patch,
+        patchTruncated: false,
+        summary: emptyPatch
+          ? `Generated summary: ${model} stopped after ${steps} steps without changing a file.`
+          : `Generated summary (not model output): ${model} worked for ${steps} steps on ${issue.repo} and left the patch shown.`,
+      };
+      const hiddenTest = {
+        kind: 'hidden-test',
+        host,
+        id,
+        finishedAt: row.finishedAt,
+        hiddenTestResult: {
+          status: r.resolved ? 'pass' : 'fail',
+          ranAt: new Date(Date.parse(row.finishedAt) + 10 * 60_000).toISOString(),
+          details: 'SWE-Bench Pro test-based evaluation: the real outcome of this run.',
+        },
+      };
+      return { id, host, resolved: r.resolved, token, delivery, hiddenTest };
+    });
+  return { issues, runs, models: new Set(runs.map((r) => (r.delivery.row as { model: string }).model)).size, tasks: instances.length };
+}
+
+/** A patch that says what it is: SWE-Bench Pro publishes outcomes, not the models' patches. */
+function demoPatch(model: string, taskId: string, harness: string, token: string, lines: number, random: () => number): string {
+  const added = Array.from({ length: lines }, (_, k) => `+generated line ${k + 1} of ${lines}${random() < 0.3 ? ' (would change code here)' : ''}`);
+  return [
+    'diff --git a/DEMO_GENERATED_PATCH.md b/DEMO_GENERATED_PATCH.md',
+    `index ${token.slice(0, 7)}..${token.slice(7, 14)} 100644`,
+    '--- a/DEMO_GENERATED_PATCH.md',
+    '+++ b/DEMO_GENERATED_PATCH.md',
+    `@@ -1,3 +1,${lines + 3} @@`,
+    ' # Demo campaign: generated patch',
+    '-This placeholder stands where a model patch would be.',
+    `+Generated stand-in for the patch of ${model} on ${taskId} (harness ${harness}); not model output.`,
+    `+demo run token: ${token}`,
+    ...added,
+    ' ',
+    '',
+  ].join('\n');
+}
+
+function patchCounts(patch: string) {
+  const lines = patch.split('\n');
+  return {
+    patchFilesChanged: lines.filter((l) => l.startsWith('diff --git')).length,
+    patchLinesAdded: lines.filter((l) => l.startsWith('+') && !l.startsWith('+++')).length,
+    patchLinesRemoved: lines.filter((l) => l.startsWith('-') && !l.startsWith('---')).length,
+  };
+}
+
+/** The stand-in judge finds the run it is asked about by the token in the candidate patch. */
+export const findDemoToken = (text: string): string | null => /demo run token: ([0-9a-f]{16})/.exec(text)?.[1] ?? null;
+
+/**
+ * What `demo-oracle` answers (SPEC §10 judge answer): the hidden-test outcome, except for a fixed tenth
+ * of runs where it disagrees on purpose, so the judge-against-tests view has something to show.
+ */
+export function oracleAnswer(run: Pick<DemoRun, 'token' | 'resolved'>): Record<string, unknown> {
+  const draw = parseInt(run.token.slice(0, 8), 16) / 0xffffffff;
+  const verdict = run.resolved ? (draw < 0.9 ? 'resolved' : draw < 0.97 ? 'partial' : 'wrong') : draw < 0.8 ? 'wrong' : draw < 0.92 ? 'partial' : 'resolved';
+  const agrees = (verdict === 'resolved') === run.resolved;
+  return {
+    verdict,
+    rootCauseFound: verdict !== 'wrong',
+    sameFilesAsReference: verdict === 'resolved',
+    testAdded: draw < 0.3,
+    wouldCompile: verdict !== 'wrong' || draw < 0.5,
+    reason: `demo-oracle stand-in: the hidden tests ${run.resolved ? 'passed' : 'failed'}, so it answers ${verdict}${agrees ? '' : ' — a deliberate disagreement, as a real judge sometimes would'}. Not a model's judgement.`,
+  };
+}
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+/** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function lognormal(random: () => number, median: number, sigma: number): number {
+  const normal = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  return median * Math.exp(sigma * normal);
+}
+
+function shuffle<T>(items: T[], random: () => number): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Pushing the campaign and judging it
+
+export interface PushProgress {
+  issues: number;
+  runs: number;
+  hiddenTests: number;
+  refused: { status: number; body: Record<string, unknown> }[];
+}
+
+/**
+ * Pushes the issues, then the runs, then — once `runsLanded` says the runs are in — their hidden-test
+ * results, as a runner host would: tests run after the run has finished and been delivered.
+ */
+export async function pushCampaign(
+  baseUrl: string,
+  space: string,
+  campaign: DemoCampaign,
+  keyOf: (host: string) => string,
+  options: { issueHost: string; concurrency?: number; runsLanded?: () => Promise<void>; onProgress?: (p: PushProgress) => void },
+): Promise<PushProgress> {
+  const progress: PushProgress = { issues: 0, runs: 0, hiddenTests: 0, refused: [] };
+  const concurrency = options.concurrency ?? 8;
+  const send = async (delivery: Record<string, unknown>, host: string, counter: 'issues' | 'runs' | 'hiddenTests') => {
+    const answer = await pushDelivery(baseUrl, space, delivery, keyOf(host));
+    if (answer.status !== 202) return void progress.refused.push(answer);
+    progress[counter]++;
+    if (progress[counter] % 250 === 0) options.onProgress?.(progress);
+  };
+  await inParallel(campaign.issues, concurrency, (issue) => send({ kind: 'issue', host: options.issueHost, issue }, options.issueHost, 'issues'));
+  await inParallel(campaign.runs, concurrency, (run) => send(run.delivery, run.host, 'runs'));
+  await options.runsLanded?.();
+  await inParallel(campaign.runs, concurrency, (run) => send(run.hiddenTest, run.host, 'hiddenTests'));
+  return progress;
+}
+
+async function inParallel<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
+
+export const DEMO_JUDGE_MODEL = 'demo-oracle';
+
+export interface DemoJudge {
+  /** Set before local mode starts: the judge reads them when its handler is imported. */
+  env: Record<string, string>;
+  anthropicUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the stand-ins the judge talks to: `demo-oracle` on the Anthropic Messages protocol, answering
+ * from the hidden-test outcome, and a GitHub stand-in serving each task's (generated) issue text and
+ * reference diff. Only runs of this campaign get an answer.
+ */
+export async function startDemoJudge(campaign: DemoCampaign): Promise<DemoJudge> {
+  const byToken = new Map(campaign.runs.map((r) => [r.token, r]));
+  const anthropic = await startAnthropicStandIn({
+    answer: (request) => {
+      const run = byToken.get(findDemoToken(request.userText) ?? '');
+      return run ? JSON.stringify(oracleAnswer(run)) : { status: 500, message: 'demo-oracle only knows the runs of the demo campaign.' };
+    },
+  });
+  const token = 'demo-github-token';
+  const github = await startGitHubStandIn({ token });
+  for (const issue of campaign.issues as { taskId: string; repo: string; issueNumber: number; baseSha: string; mergeSha: string }[]) {
+    github.setIssue(issue.repo, issue.issueNumber, {
+      title: `Demo task ${issue.taskId}`,
+      body: 'Generated: the SWE-Bench Pro problem statement is not part of the demo data.',
+    });
+    github.setCompare(
+      issue.repo,
+      issue.baseSha,
+      issue.mergeSha,
+      'diff --git a/DEMO_REFERENCE_FIX.md b/DEMO_REFERENCE_FIX.md\n--- a/DEMO_REFERENCE_FIX.md\n+++ b/DEMO_REFERENCE_FIX.md\n@@ -1 +1 @@\n-Generated stand-in for the merged fix.\n+The real fix is not part of the demo data.\n',
+    );
+  }
+  return {
+    env: { ANTHROPIC_API_KEY: 'demo-oracle-key', ANTHROPIC_BASE_URL: anthropic.url, GITHUB_API_URL: github.url, GITHUB_TOKEN: token },
+    anthropicUrl: anthropic.url,
+    stop: async () => {
+      await Promise.all([anthropic.stop(), github.stop()]);
+    },
+  };
+}

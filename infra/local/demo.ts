@@ -1,0 +1,177 @@
+// `npm run demo`: a realistic campaign in the cockpit within a minute (SPEC §6 "Demo campaign").
+//
+// Alone, it starts local mode itself on HOST:PORT (default 127.0.0.1:8787) with its own data folder and
+// the stand-in judge `demo-oracle`, pushes the campaign through the signed endpoint, and keeps serving the
+// cockpit until Ctrl-C. When local mode is already running there (`npm start`), it pushes into that
+// process instead — which judges only if it was itself started with judge credentials.
+//
+// Options: --tasks N (default 50; 730 is every task) --seed S (default 7) --space NAME --url URL --fresh
+import { existsSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
+import { parseConfig, readConfigFile, type ReplayConfig } from '../../shared/schema/config.ts';
+import type { CockpitsBody, RunsPage } from '../../shared/read/contract.ts';
+import { apiPaths } from '../../shared/read/contract.ts';
+import { buildCampaign, DEMO_JUDGE_MODEL, pushCampaign, readSourceRuns, startDemoJudge, type DemoCampaign, type PushProgress } from './demo-campaign.ts';
+import { startLocalMode } from './local-mode.ts';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const root = resolve(import.meta.dirname, '../..');
+const { values: args } = parseArgs({
+  options: {
+    tasks: { type: 'string', default: '50' },
+    seed: { type: 'string', default: '7' },
+    space: { type: 'string' },
+    url: { type: 'string' },
+    fresh: { type: 'boolean', default: false },
+  },
+});
+const DEMO_SPACE = 'SweBenchProDemo';
+const DEMO_SENDERS = ['demo-runner-1', 'demo-runner-2'];
+const host = process.env.HOST ?? '127.0.0.1';
+const port = Number(process.env.PORT ?? 8787);
+
+async function main() {
+  const tasks = Number(args.tasks);
+  if (!Number.isInteger(tasks) || tasks < 1) throw new Error('--tasks must be a whole number of at least 1.');
+  const url = args.url ?? `http://${host}:${port}`;
+  const running = await cockpitsAt(url);
+  if (args.url && !running) throw new Error(`Nothing answers at ${url}/api/cockpits: start local mode first, or leave out --url.`);
+  if (running) await pushToRunning(url, running, tasks);
+  else await startAndPush(tasks);
+}
+
+/** Which cockpits a running local mode serves, or null when nothing (or not local mode) answers. */
+async function cockpitsAt(url: string): Promise<CockpitsBody | null> {
+  try {
+    const response = await fetch(`${url}/api${apiPaths.cockpits()}`, { signal: AbortSignal.timeout(1500) });
+    return response.ok ? ((await response.json()) as CockpitsBody) : null;
+  } catch {
+    return null;
+  }
+}
+
+function campaignFor(hosts: string[], tasks: number): DemoCampaign {
+  const source = readSourceRuns();
+  const campaign = buildCampaign(source, { tasks, seed: Number(args.seed), hosts });
+  const rows = campaign.runs.map((r) => r.delivery.row as { model: string; harnessVersion: string });
+  const configurations = new Set(rows.map((r) => `${r.model} · ${r.harnessVersion}`)).size;
+  const harnesses = new Set(rows.map((r) => r.harnessVersion)).size;
+  console.log(
+    `Demo campaign: ${campaign.runs.length} runs: ${configurations} model configurations (${campaign.models} models, ${harnesses} harness versions) on ${campaign.tasks} of 730 SWE-Bench Pro tasks, seed ${args.seed}, from the ${source.length} runs in data/swe-bench-pro-runs.csv.`,
+  );
+  console.log('  Real: model configuration, task, hidden-test outcome (the benchmark\'s test-based "resolved"), step count, run date.');
+  console.log('  Generated (rows say metricsSource "generated"): wall time, tokens, patches, summaries, contamination, tiers, waves, original-fix times.');
+  return campaign;
+}
+
+async function startAndPush(tasks: number) {
+  const dataDir = resolve(root, '.replay-data', 'demo');
+  if (args.fresh && existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
+  const config = parseConfig({
+    defaultJudgeModel: DEMO_JUDGE_MODEL,
+    spaces: { [DEMO_SPACE]: { senders: DEMO_SENDERS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 100_000 } } },
+    cockpits: { [DEMO_SPACE]: { space: DEMO_SPACE } },
+  });
+  const campaign = campaignFor(DEMO_SENDERS, tasks);
+  const judge = await startDemoJudge(campaign);
+  // The judge handler reads its credentials when local mode imports it, so they are set first.
+  Object.assign(process.env, judge.env);
+  const local = await startLocalMode({ config, dataDir, host, port, sweepIntervalSeconds: 10, log: (line) => console.log(`  ${line}`) });
+  console.log(`\nCockpit: ${local.url}/   (data in ${dataDir}; --fresh starts over)`);
+  console.log(`Judge: stand-in "${DEMO_JUDGE_MODEL}" at ${judge.anthropicUrl}. It answers from the hidden-test outcome and disagrees on purpose in about 1 run in 10. It is not a real judge.\n`);
+  const stop = async () => {
+    await local.stop();
+    await judge.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+
+  const keys = await keysFor(config, DEMO_SPACE, join(dataDir, 'keys'));
+  await push(local.url, DEMO_SPACE, campaign, keys);
+  await followJudging(local.url, DEMO_SPACE);
+  console.log(`Serving the cockpit at ${local.url}/ until Ctrl-C.`);
+}
+
+async function pushToRunning(url: string, running: CockpitsBody, tasks: number) {
+  const configPath = process.env.REPLAY_CONFIG ?? (existsSync(join(root, 'replay.config.json')) ? join(root, 'replay.config.json') : join(root, 'replay.config.example.json'));
+  const config = readConfigFile(configPath);
+  const space = args.space ?? running.cockpits[0]?.space ?? Object.keys(config.spaces)[0]!;
+  if (!config.spaces[space]) throw new Error(`Space "${space}" is not in ${configPath}, which the demo reads to find the senders and their keys.`);
+  const keysDir = process.env.REPLAY_KEYS_DIR ?? join(process.env.REPLAY_DATA_DIR ?? join(root, '.replay-data'), 'keys');
+  console.log(`Local mode is already running at ${url}: pushing into space ${space} (senders ${config.spaces[space].senders.join(', ')}, keys from ${keysDir}).`);
+  console.log(
+    `Judging happens in that process only if it was started with judge credentials (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, GITHUB_TOKEN); otherwise runs wait with judgeState "waiting-credentials". For verdicts from the stand-in judge "${DEMO_JUDGE_MODEL}", stop it and run \`npm run demo\` alone.\n`,
+  );
+  const keys = await keysFor(config, space, keysDir);
+  // Runs are spread over the senders that have a key: a delivery from an unpaired host would be refused.
+  const campaign = campaignFor([...keys.keys()], tasks);
+  await push(url, space, campaign, keys);
+  console.log(`Open ${url}/ to see the campaign.`);
+}
+
+async function keysFor(config: ReplayConfig, space: string, keysDir: string): Promise<Map<string, string>> {
+  const { senders, secretConfigKey } = config.spaces[space]!;
+  const source = new LocalKeySource(keysDir);
+  const keys = new Map<string, string>();
+  for (const sender of senders) {
+    const [key] = await source.keysFor(secretConfigKey, sender);
+    if (key) keys.set(sender, key);
+  }
+  if (!keys.size) throw new Error(`No key for any sender of ${space} in the environment or ${keysDir}.`);
+  return keys;
+}
+
+async function push(url: string, space: string, campaign: DemoCampaign, keys: Map<string, string>) {
+  const started = Date.now();
+  const seconds = () => ((Date.now() - started) / 1000).toFixed(0);
+  const report = (p: PushProgress) => console.log(`  pushed ${p.runs} of ${campaign.runs.length} runs and ${p.hiddenTests} hidden-test results (${seconds()} s)`);
+  const done = await pushCampaign(url, space, campaign, (h) => keys.get(h)!, {
+    issueHost: [...keys.keys()][0]!,
+    onProgress: report,
+    runsLanded: () => waitForRuns(url, space, new Set(campaign.runs.map((r) => r.id))),
+  });
+  console.log(`Pushed ${done.issues} issues, ${done.runs} runs and ${done.hiddenTests} hidden-test results in ${seconds()} s.`);
+  if (done.refused.length) console.log(`  ${done.refused.length} deliveries were refused; the first: ${done.refused[0]!.status} ${JSON.stringify(done.refused[0]!.body)}`);
+}
+
+async function allRuns(url: string, space: string): Promise<RunsPage['runs']> {
+  const rows: RunsPage['runs'] = [];
+  let cursor: string | undefined;
+  do {
+    const page = (await (await fetch(`${url}/api${apiPaths.runs(space, { cursor, limit: 1000 })}`)).json()) as RunsPage;
+    rows.push(...page.runs);
+    cursor = page.cursor ?? undefined;
+  } while (cursor);
+  return rows;
+}
+
+/** Waits until every pushed run has landed (queued deliveries land within seconds). */
+async function waitForRuns(url: string, space: string, ids: Set<string>) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const landed = (await allRuns(url, space)).filter((r) => ids.has(r.id)).length;
+    if (landed >= ids.size) return;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  console.log('  Not every run landed within two minutes; sending the hidden-test results anyway (they wait for their run).');
+}
+
+/** Prints judging progress until no run is waiting for the judge any more (or two minutes pass). */
+async function followJudging(url: string, space: string) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const rows = await allRuns(url, space);
+    const waiting = rows.filter((r) => r.judgeVerdict === null).length;
+    console.log(`  ${rows.length - waiting} of ${rows.length} runs have a verdict (${waiting} waiting for the judge)`);
+    if (!waiting || Date.now() > deadline) return;
+    await new Promise((r) => setTimeout(r, 5000));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error((error as Error).message);
+  process.exit(1);
+});

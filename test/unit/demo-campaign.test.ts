@@ -1,0 +1,58 @@
+// The demo campaign: real outcomes and step counts from data/, everything else generated and marked so,
+// and a stand-in judge that answers from the hidden-test outcome with some disagreement.
+import { describe, expect, it } from 'vitest';
+import { buildCampaign, findDemoToken, oracleAnswer, parseInstance, readSourceRuns, splitModelName } from '../../infra/local/demo-campaign.ts';
+import { deliverySchema } from '../../shared/schema/delivery.ts';
+
+const source = readSourceRuns();
+
+describe('the demo campaign', () => {
+  it('reads every run of the copied SWE-Bench Pro data', () => {
+    expect(source.length).toBeGreaterThan(9700);
+    expect(new Set(source.map((r) => r.instanceId)).size).toBe(730);
+    expect(source.every((r) => Number.isInteger(r.turns) && !Number.isNaN(Date.parse(r.createdAt)))).toBe(true);
+  });
+
+  it('splits model configurations into model and harness version, and instances into repo and base commit', () => {
+    expect(splitModelName('GPT-5 High - paper')).toEqual({ model: 'GPT-5 High', harnessVersion: 'paper' });
+    expect(splitModelName('Gemini 2.5 Pro Preview -- debug-oct22')).toEqual({ model: 'Gemini 2.5 Pro Preview', harnessVersion: 'debug-oct22' });
+    expect(parseInstance('instance_element-hq__element-web-ec0f940ef0e8e3b61078f145f34dc40d1938e6c5-vnan')).toEqual({
+      repo: 'element-hq/element-web',
+      baseSha: 'ec0f940ef0e8e3b61078f145f34dc40d1938e6c5',
+    });
+  });
+
+  const campaign = buildCampaign(source, { tasks: 20, seed: 7, hosts: ['demo-runner-1', 'demo-runner-2'] });
+
+  it('is the same for the same seed, and every delivery is valid', () => {
+    expect(buildCampaign(source, { tasks: 20, seed: 7, hosts: ['demo-runner-1', 'demo-runner-2'] }).runs.map((r) => r.id)).toEqual(campaign.runs.map((r) => r.id));
+    for (const d of [...campaign.issues.map((issue) => ({ kind: 'issue', host: 'demo-runner-1', issue })), ...campaign.runs.flatMap((r) => [r.delivery, r.hiddenTest])]) {
+      expect(deliverySchema.safeParse(d).success).toBe(true);
+    }
+  });
+
+  it('keeps the real outcome and step count, and marks every row generated', () => {
+    const key = (model: string, harnessVersion: string, taskId: string) => `${model}|${harnessVersion}|${taskId}`;
+    const real = new Map(source.map((r) => {
+      const { model, harnessVersion } = splitModelName(r.modelName);
+      return [key(model, harnessVersion, r.instanceId), r];
+    }));
+    expect(campaign.runs.length).toBeGreaterThan(200);
+    for (const run of campaign.runs) {
+      const row = run.delivery.row as { model: string; harnessVersion: string; taskId: string; steps: number; metricsSource: string };
+      const origin = real.get(key(row.model, row.harnessVersion, row.taskId))!;
+      expect(row.steps).toBe(origin.turns);
+      expect((run.hiddenTest.hiddenTestResult as { status: string }).status).toBe(origin.resolved ? 'pass' : 'fail');
+      expect(row.metricsSource).toBe('generated');
+    }
+  });
+
+  it('lets the stand-in judge find the run by the token in its patch, and disagree with the tests now and then', () => {
+    const withPatch = campaign.runs.filter((r) => r.delivery.patch);
+    expect(withPatch.every((r) => findDemoToken(r.delivery.patch as string) === r.token)).toBe(true);
+    const answers = withPatch.map((r) => ({ resolved: r.resolved, verdict: oracleAnswer(r).verdict }));
+    const disagreements = answers.filter((a) => (a.verdict === 'resolved') !== a.resolved).length;
+    expect(disagreements).toBeGreaterThan(0);
+    expect(disagreements / answers.length).toBeLessThan(0.25);
+  });
+});
