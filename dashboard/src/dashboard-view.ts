@@ -6,7 +6,7 @@ import {
   calibration,
   originalFixComparison,
   scatterLayers,
-  taskOrder,
+  tasksInView,
   type GroupFigures,
   type MedianFigure,
   type RateFigure,
@@ -50,6 +50,11 @@ export class DashboardView {
   };
   private readonly scatter: ScatterChart;
   private readonly matrix: MatrixChart;
+  /** Each part of the page with how to fill it; `dirty` until it shows the latest figures. */
+  private readonly parts: { root: HTMLElement; fill: (m: Computed) => void; dirty: boolean }[];
+  private readonly visible = new Set<Element>();
+  private latest: Computed | null = null;
+  private flushQueued = false;
 
   constructor(private readonly openRun: (tableRow: number) => void) {
     const c = this.cards;
@@ -60,40 +65,93 @@ export class DashboardView {
     );
     const scatterHost = el('div', { class: 'scatter-host' });
     c.scatter.body.append(legend(VERDICT_ORDER.map((v) => ({ label: VERDICT_LABELS[v], colour: VERDICT_COLOURS[v] }))), scatterHost);
-    this.scatter = new ScatterChart(scatterHost);
+    this.scatter = new ScatterChart(scatterHost, c.scatter.root);
     const matrixHost = el('div', { class: 'matrix-host' });
     c.matrix.body.append(legend(VERDICT_ORDER.map((v) => ({ label: VERDICT_LABELS[v], colour: VERDICT_COLOURS[v] }))), matrixHost);
-    this.matrix = new MatrixChart(matrixHost, openRun);
+    this.matrix = new MatrixChart(matrixHost, c.matrix.root, openRun);
+
+    const part = (root: HTMLElement, fill: (m: Computed) => void) => ({ root, fill, dirty: true });
+    this.parts = [
+      part(this.kpis, (m) => this.renderKpis(m)),
+      part(c.verdicts.root, (m) => this.renderVerdicts(m)),
+      part(c.resolve.root, (m) => this.renderResolve(m)),
+      part(c.wall.root, (m) => fill(c.wall.body, barList(medianRows(m.figures.groups, m.label, (g) => g.wallSeconds, duration)))),
+      part(c.tokens.root, (m) => fill(c.tokens.body, barList(medianRows(m.figures.groups, m.label, (g) => g.outputTokensPerMinute, (v) => `${num(v)}/min`)))),
+      part(c.steps.root, (m) =>
+        fill(c.steps.body, barList(medianRows(m.figures.groups, m.label, (g) => g.steps, (v) => `${num(v)} steps`, (g) => `budget ran out in ${percent(g.budgetExhausted.rate)} of ${count(g.budgetExhausted.n)}`))),
+      ),
+      part(c.scatter.root, (m) => this.renderScatter(m)),
+      part(c.original.root, (m) => this.renderOriginal(m)),
+      part(c.table.root, (m) => this.renderTable(m)),
+      part(c.calibration.root, (m) => this.renderCalibration(m)),
+      part(c.matrix.root, (m) => this.renderMatrix(m)),
+    ];
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const e of entries) {
+          if (!e.isIntersecting) {
+            this.visible.delete(e.target);
+            continue;
+          }
+          this.visible.add(e.target);
+          const p = this.parts.find((x) => x.root === e.target);
+          if (p?.dirty && this.latest) this.fillPart(p, this.latest);
+        }
+      },
+      { rootMargin: '200px 0px' },
+    );
+    for (const p of this.parts) observer.observe(p.root);
   }
 
-  render(m: Computed): void {
-    const groups = m.figures.groups;
-    this.renderKpis(m);
-    const c = this.cards;
-    const empty = groups.length === 0;
-    for (const k of Object.values(c)) k.root.classList.toggle('is-empty', empty);
+  /**
+   * Fills what is in view now and the rest one frame later, so a filter change shows on screen without
+   * waiting for charts below the fold. `everything` fills all parts at once (first load).
+   */
+  render(m: Computed, everything = false): void {
+    this.latest = m;
+    for (const p of this.parts) {
+      p.dirty = true;
+      if (everything || this.visible.has(p.root)) this.fillPart(p, m);
+    }
+    this.markPending();
+    if (this.parts.some((p) => p.dirty) && !this.flushQueued) {
+      this.flushQueued = true;
+      // At the start of the frame after next: the frame showing what is in view gets painted first.
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          this.flushQueued = false;
+          for (const p of this.parts) if (p.dirty && this.latest) this.fillPart(p, this.latest);
+        }),
+      );
+    }
+  }
 
-    fill(c.verdicts.body, legend(VERDICT_ORDER.map((v) => ({ label: VERDICT_LABELS[v], colour: VERDICT_COLOURS[v] }))), barList(groups.map((g) => verdictRow(g, m.label(g)))));
+  private fillPart(p: { fill: (m: Computed) => void; dirty: boolean }, m: Computed) {
+    p.fill(m);
+    p.dirty = false;
+    this.markPending();
+  }
 
+  /** How many parts still show older figures: the tests and the benchmark wait for 0. */
+  private markPending() {
+    document.documentElement.dataset.pendingParts = String(this.parts.filter((p) => p.dirty).length);
+  }
+
+  private renderVerdicts(m: Computed) {
+    fill(this.cards.verdicts.body, legend(VERDICT_ORDER.map((v) => ({ label: VERDICT_LABELS[v], colour: VERDICT_COLOURS[v] }))), barList(m.figures.groups.map((g) => verdictRow(g, m.label(g)))));
+  }
+
+  private renderResolve(m: Computed) {
+    const c = this.cards.resolve;
     fill(
-      c.resolve.body,
+      c.body,
       legend([
         { label: 'judge: resolved', colour: VERDICT_COLOURS.resolved },
         { label: 'hidden tests: pass', colour: MODEL_COLOUR },
       ]),
-      barList(groups.map((g) => resolveRow(g, m.label(g)))),
+      barList(m.figures.groups.map((g) => resolveRow(g, m.label(g)))),
     );
-    fill(c.resolve.foot, 'Excluded, error and not-yet-judged runs are outside the denominator and counted beside it.');
-
-    fill(c.wall.body, barList(medianRows(groups, m.label, (g) => g.wallSeconds, duration)));
-    fill(c.tokens.body, barList(medianRows(groups, m.label, (g) => g.outputTokensPerMinute, (v) => `${num(v)}/min`)));
-    fill(c.steps.body, barList(medianRows(groups, m.label, (g) => g.steps, (v) => `${num(v)} steps`, (g) => `budget ran out in ${percent(g.budgetExhausted.rate)} of ${count(g.budgetExhausted.n)}`)));
-
-    this.renderScatter(m);
-    this.renderOriginal(m);
-    this.renderTable(m);
-    this.renderCalibration(m);
-    this.renderMatrix(m);
+    fill(c.foot, 'Excluded, error and not-yet-judged runs are outside the denominator and counted beside it.');
   }
 
   private renderKpis(m: Computed) {
@@ -129,7 +187,7 @@ export class DashboardView {
   }
 
   private renderOriginal(m: Computed) {
-    const rows = originalFixComparison(m.table, m.grouping, m.selection, m.facts);
+    const rows = originalFixComparison(m.table, m.grouping, m.groupRows, m.facts);
     const values = rows.flatMap((r) => [r.modelHours, r.originalHours]).filter((v): v is number => v !== null && v > 0);
     const lo = Math.min(...values, 1) / 2;
     const hi = Math.max(...values, 2);
@@ -219,15 +277,18 @@ export class DashboardView {
   }
 
   private renderMatrix(m: Computed) {
-    const columns = taskOrder(m.table, m.selection, m.facts);
+    const columns = tasksInView(m.table, m.selection, m.taskOrder);
     const columnOf = new Int32Array(m.table.dictionaries.taskId.values.length).fill(-1);
     columns.forEach((t, c) => (columnOf[t] = c));
     const order = new Map(m.figures.groups.map((g, r) => [`${g.model}\u0000${g.harnessVersion}`, r]));
     const rowOfGroup = m.grouping.groups.map((g) => order.get(`${g.model}\u0000${g.harnessVersion}`)!);
     const cells = new Int32Array(m.figures.groups.length * columns.length).fill(-1);
+    const colours = new Uint8Array(cells.length);
     for (let s = 0; s < m.selection.length; s++) {
       const i = m.selection[s]!;
-      cells[rowOfGroup[m.grouping.of[s]!]! * columns.length + columnOf[m.table.text.taskId[i]!]!] = i;
+      const cell = rowOfGroup[m.grouping.of[s]!]! * columns.length + columnOf[m.table.text.taskId[i]!]!;
+      cells[cell] = i;
+      colours[cell] = m.table.codes.verdict[i]!;
     }
     const tasks = m.table.dictionaries.taskId.values;
     this.matrix.update({
@@ -235,7 +296,8 @@ export class DashboardView {
       columnCount: columns.length,
       columnWave: Float64Array.from(columns, (t) => m.facts.wave[t] ?? NaN),
       cells,
-      colourOf: (run) => VERDICT_COLOURS[valueOfCode('verdict', m.table.codes.verdict[run]!) ?? 'unjudged'],
+      colours,
+      palette: VERDICT_PALETTE,
       describe: (run, column) => {
         const verdict = valueOfCode('verdict', m.table.codes.verdict[run]!);
         const test = valueOfCode('hiddenTest', m.table.codes.hiddenTest[run]!);
@@ -245,6 +307,9 @@ export class DashboardView {
     fill(this.cards.matrix.foot, `${count(m.figures.groups.length)} rows × ${count(columns.length)} tasks. Grey: that model has no run of the task in view.`);
   }
 }
+
+/** Verdict colours by verdict code (0: not judged yet). */
+const VERDICT_PALETTE = [VERDICT_COLOURS.unjudged, ...VERDICTS.map((v) => VERDICT_COLOURS[v])];
 
 function caveats(): HTMLElement {
   return el(

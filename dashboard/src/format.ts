@@ -6,8 +6,10 @@ const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFra
 
 export const count = (n: number): string => integer.format(n);
 
-export const num = (v: number | null, digits = 0): string =>
-  v === null ? UNKNOWN : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+// Formatters are costly to create: one per precision, made once (a render formats thousands of figures).
+const byDigits = [0, 1, 2].map((d) => new Intl.NumberFormat('en-US', { maximumFractionDigits: d }));
+
+export const num = (v: number | null, digits = 0): string => (v === null ? UNKNOWN : byDigits[Math.min(2, digits)]!.format(v));
 
 export const big = (v: number | null): string => (v === null ? UNKNOWN : v >= 10_000 ? compact.format(v) : integer.format(v));
 

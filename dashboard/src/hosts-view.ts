@@ -7,7 +7,11 @@ import { ago, count, instant, UNKNOWN } from './format.ts';
 export class HostsView {
   readonly root = el('div', { class: 'hosts', id: 'hosts-area' });
 
-  render(hosts: HostRecord[], space: string): void {
+  render(hosts: HostRecord[] | null, space: string): void {
+    if (!hosts) {
+      fill(this.root, el('p', { class: 'loading' }, 'Loading the senders…'));
+      return;
+    }
     const since = (iso: string | null) => (iso ? `${instant(iso)} (${ago(Date.now() - Date.parse(iso))})` : 'never');
     fill(
       this.root,

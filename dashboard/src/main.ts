@@ -16,7 +16,7 @@ import { HostsView } from './hosts-view.ts';
 import { RunsView } from './runs-view.ts';
 import { currentToken, ensureSignedIn, signOut } from './sign-in.ts';
 import { AREAS, readState, writeState, type Area, type ViewState } from './url-state.ts';
-import { compute, type Computed } from './view-model.ts';
+import { compute, indexData, type Computed, type DataIndex } from './view-model.ts';
 
 const POLL_MS = 4_000;
 const POLL_HIDDEN_MS = 30_000;
@@ -43,6 +43,8 @@ async function locate(wanted: string | null): Promise<Located | null> {
 
 class Cockpit {
   private state: ViewState = readState();
+  private data: DataIndex | null = null;
+  private dataFor = '';
   private computed: Computed | null = null;
   private computedFor = '';
   private lastUpdate = Date.now();
@@ -50,6 +52,8 @@ class Cockpit {
   private renderQueued = false;
   private renders = 0;
   private sideDataAt = Date.now();
+  private issuesRevision = 0;
+  private issuesJson = '';
   private readonly status = byId('live-status');
   private readonly banners = byId('banners');
   private readonly filterBar = new FilterBar((filters) => this.update({ filters }));
@@ -60,6 +64,7 @@ class Cockpit {
     open: (run) => this.update({ run }),
   });
   private readonly hostsView = new HostsView();
+  private hosts: HostRecord[] | null = null;
   private readonly detail: DetailPanel;
 
   constructor(
@@ -68,8 +73,8 @@ class Cockpit {
     private table: RunTable,
     private asOf: string,
     private issues: StoredIssue[],
-    private hosts: HostRecord[],
   ) {
+    this.issuesJson = JSON.stringify(issues);
     this.detail = new DetailPanel(api, located.cockpit.space, () => this.update({ run: null }));
     this.runs.detailHost.append(this.detail.root);
     fill(byId('filter-host'), this.filterBar.root);
@@ -98,6 +103,7 @@ class Cockpit {
       }),
     );
     this.schedulePoll();
+    void this.refreshSideData().catch((e: unknown) => (this.lastError = (e as Error).message));
   }
 
   private update(change: Partial<ViewState>) {
@@ -119,9 +125,14 @@ class Cockpit {
   }
 
   private model(): Computed {
-    const key = `${this.table.revision}|${this.issues.length}|${this.sideDataAt}|${JSON.stringify(this.state.filters)}`;
+    const dataKey = `${this.table.revision}|${this.issuesRevision}`;
+    if (!this.data || dataKey !== this.dataFor) {
+      this.data = indexData(this.table, this.issues);
+      this.dataFor = dataKey;
+    }
+    const key = `${dataKey}|${JSON.stringify(this.state.filters)}`;
     if (!this.computed || key !== this.computedFor) {
-      this.computed = compute(this.table, this.issues, this.state.filters);
+      this.computed = compute(this.data, this.state.filters);
       this.computedFor = key;
     }
     return this.computed;
@@ -148,7 +159,8 @@ class Cockpit {
       document.querySelector(`[data-area="${a}"]`)?.setAttribute('aria-selected', String(a === area));
     }
     if (area === 'dashboard' && this.lastDashboard !== m) {
-      this.dashboard.render(m);
+      // The first render fills every chart before the page says it is ready.
+      this.dashboard.render(m, this.lastDashboard === null);
       this.lastDashboard = m;
     }
     if (area === 'runs') this.runs.render(m, this.state.search, this.state.sort, this.state.run);
@@ -158,11 +170,11 @@ class Cockpit {
     document.documentElement.dataset.renderCount = String(++this.renders);
   }
 
-  private optionsFor = -1;
+  private optionsFor = '';
   private options = { models: [] as string[], harnessVersions: [] as string[], waves: [] as number[] };
 
   private filterOptions(m: Computed) {
-    if (this.optionsFor !== this.table.revision + this.issues.length) {
+    if (this.optionsFor !== `${this.table.revision}|${this.issuesRevision}`) {
       const waves = new Set<number>();
       for (let i = 0; i < this.table.size; i++) {
         const w = this.table.numbers.wave[i]!;
@@ -175,7 +187,7 @@ class Cockpit {
         harnessVersions: sorted(this.table.dictionaries.harnessVersion.values),
         waves: [...waves].sort((a, b) => a - b),
       };
-      this.optionsFor = this.table.revision + this.issues.length;
+      this.optionsFor = `${this.table.revision}|${this.issuesRevision}`;
     }
     return this.options;
   }
@@ -243,9 +255,14 @@ class Cockpit {
   private async refreshSideData() {
     const space = this.located.cockpit.space;
     const [issues, hosts] = await Promise.all([this.api.json<IssuesBody>(apiPaths.issues(space)), this.api.json<HostsBody>(apiPaths.hosts(space))]);
-    this.issues = issues.issues;
-    this.hosts = hosts.hosts;
     this.sideDataAt = Date.now();
+    this.hosts = hosts.hosts;
+    const json = JSON.stringify(issues.issues);
+    if (json !== this.issuesJson) {
+      this.issues = issues.issues;
+      this.issuesJson = json;
+      this.issuesRevision++;
+    }
     this.scheduleRender();
   }
 }
@@ -285,12 +302,9 @@ async function boot() {
   if (located.settings?.signIn) await ensureSignedIn(located.settings.signIn);
   const api = new Api(located.settings?.api ?? '/api', currentToken);
   const space = located.cockpit.space;
-  const [columns, issues, hosts] = await Promise.all([
-    api.json<RunColumns>(apiPaths.columns(space)),
-    api.json<IssuesBody>(apiPaths.issues(space)),
-    api.json<HostsBody>(apiPaths.hosts(space)),
-  ]);
-  new Cockpit(api, located, RunTable.fromColumns(columns), columns.asOf, issues.issues, hosts.hosts).start();
+  // Hosts count their runs, which takes a while in a big space: they arrive after the first render.
+  const [columns, issues] = await Promise.all([api.json<RunColumns>(apiPaths.columns(space)), api.json<IssuesBody>(apiPaths.issues(space))]);
+  new Cockpit(api, located, RunTable.fromColumns(columns), columns.asOf, issues.issues).start();
 }
 
 boot().catch((e: unknown) => fatal((e as Error).message));

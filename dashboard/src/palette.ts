@@ -28,3 +28,9 @@ export const VERDICT_LABELS: Record<VerdictKey, string> = {
 
 export const MODEL_COLOUR = '#0072B2';
 export const ORIGINAL_COLOUR = '#8C8C8C';
+
+/** '#RRGGBB' as one opaque canvas pixel, for Uint32Array views of ImageData (little-endian RGBA, as every browser runs). */
+export function pixelOf(hex: string): number {
+  const v = parseInt(hex.slice(1), 16);
+  return ((0xff << 24) | ((v & 0xff) << 16) | (v & 0xff00) | ((v >> 16) & 0xff)) >>> 0;
+}

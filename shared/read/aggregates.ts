@@ -4,7 +4,7 @@
 // beside it; unknown figures are left out of medians (and the count of known values travels with them).
 // Runs of different harness versions are never pooled: a group is one (model, harness version).
 import type { IssueRecord } from '../schema/issue.ts';
-import { codeOf, valueOfCode, type Tier, type VERDICTS } from './columns.ts';
+import { codeOf, HIDDEN_TEST_STATUSES as HIDDEN_TESTS, VERDICTS as VERDICT_NAMES, type Tier } from './columns.ts';
 import type { RunTable } from './run-table.ts';
 
 export interface RunFilters {
@@ -90,7 +90,7 @@ export interface RateFigure {
   n: number;
 }
 
-export type VerdictCounts = Record<(typeof VERDICTS)[number] | 'unjudged', number>;
+export type VerdictCounts = Record<(typeof VERDICT_NAMES)[number] | 'unjudged', number>;
 
 export interface ResolveFigure extends RateFigure {
   /** Outside the denominator, counted beside it. */
@@ -122,16 +122,11 @@ export function resolveRate(c: VerdictCounts): ResolveFigure {
   return { ...rate(c.resolved, c.resolved + c.partial + c.wrong + c.no_change), excluded: c.excluded, error: c.error, unjudged: c.unjudged };
 }
 
-/** Linear-interpolated quantile of sorted values. */
-function quantile(sorted: Float64Array, q: number): number | null {
-  if (!sorted.length) return null;
-  const at = (sorted.length - 1) * q;
-  const lo = Math.floor(at);
-  const hi = Math.ceil(at);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (at - lo);
-}
-
-/** Median and quartiles of the known values (NaN is unknown and skipped); `n` counts all values offered. */
+/**
+ * Median and quartiles of the known values (NaN is unknown and skipped); `n` counts all values offered.
+ * Quartiles interpolate linearly between order statistics, found by selection rather than a full sort:
+ * a filter change recomputes a dozen medians over up to 100k runs.
+ */
 export function medianOf(values: ArrayLike<number>): MedianFigure {
   const known = new Float64Array(values.length);
   let k = 0;
@@ -139,8 +134,54 @@ export function medianOf(values: ArrayLike<number>): MedianFigure {
     const v = values[i]!;
     if (!Number.isNaN(v)) known[k++] = v;
   }
-  const sorted = known.subarray(0, k).sort();
-  return { median: quantile(sorted, 0.5), p25: quantile(sorted, 0.25), p75: quantile(sorted, 0.75), known: k, n: values.length };
+  if (!k) return { median: null, p25: null, p75: null, known: 0, n: values.length };
+  const a = known.subarray(0, k);
+  // The median's lower order statistic first; it splits a into smaller values left and larger ones
+  // right, and the quartiles are then selected within their own side without disturbing it.
+  const mid = (k - 1) >> 1;
+  select(a, mid, 0, k - 1);
+  return { median: quantile(a, 0.5, mid, 0, k - 1), p25: quantile(a, 0.25, mid, 0, mid - 1), p75: quantile(a, 0.75, mid, mid + 1, k - 1), known: k, n: values.length };
+}
+
+/** The q-quantile of `a`, whose lower order statistic is a[mid] or lies within [left, right]. */
+function quantile(a: Float64Array, q: number, mid: number, left: number, right: number): number {
+  const at = (a.length - 1) * q;
+  const lo = Math.floor(at);
+  const low = lo === mid ? a[mid]! : select(a, lo, left, right);
+  if (at === lo) return low;
+  // Everything right of lo is at least a[lo]: the next order statistic is their minimum.
+  let high = Infinity;
+  for (let i = lo + 1; i < a.length; i++) if (a[i]! < high) high = a[i]!;
+  return low + (high - low) * (at - lo);
+}
+
+/** Rearranges a[left..right] so that a[k] holds the k-th smallest value, smaller ones left of it (quickselect). */
+function select(a: Float64Array, k: number, left: number, right: number): number {
+  while (right > left) {
+    const mid = (left + right) >> 1;
+    // Median of three as the pivot keeps sorted and reversed input linear.
+    if (a[mid]! < a[left]!) swap(a, mid, left);
+    if (a[right]! < a[left]!) swap(a, right, left);
+    if (a[right]! < a[mid]!) swap(a, right, mid);
+    const pivot = a[mid]!;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) swap(a, i++, j--);
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else return a[k]!;
+  }
+  return a[k]!;
+}
+
+function swap(a: Float64Array, i: number, j: number) {
+  const t = a[i]!;
+  a[i] = a[j]!;
+  a[j] = t;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -210,16 +251,22 @@ function figuresOf(table: RunTable, group: Group, rows: Uint32Array): GroupFigur
   let pass = 0;
   let fail = 0;
   let errored = 0;
-  const column = (field: 'wallSeconds' | 'steps' | 'outputTokensPerMinute' | 'completionTokens') => {
-    const source = table.numbers[field];
-    const out = new Float64Array(rows.length);
-    for (let r = 0; r < rows.length; r++) out[r] = source[rows[r]!]!;
-    return medianOf(out);
+  // Medians are the costly part and not every view shows them: each is computed when first read.
+  const median = (field: 'wallSeconds' | 'steps' | 'outputTokensPerMinute' | 'completionTokens') => {
+    let figure: MedianFigure | undefined;
+    return () => {
+      if (figure) return figure;
+      const source = table.numbers[field];
+      const out = new Float64Array(rows.length);
+      for (let r = 0; r < rows.length; r++) out[r] = source[rows[r]!]!;
+      return (figure = medianOf(out));
+    };
   };
+  const [wallSeconds, steps, outputTokensPerMinute, completionTokens] = (['wallSeconds', 'steps', 'outputTokensPerMinute', 'completionTokens'] as const).map(median);
+  const verdictByCode = ['unjudged', ...VERDICT_NAMES] as const;
   for (let r = 0; r < rows.length; r++) {
     const i = rows[r]!;
-    const verdict = valueOfCode('verdict', table.codes.verdict[i]!);
-    verdicts[verdict ?? 'unjudged']++;
+    verdicts[verdictByCode[table.codes.verdict[i]!]!]++;
     if (table.codes.metricsSource[i] === GENERATED) generated++;
     if (table.codes.outcome[i] === BUDGET) budget++;
     const test = table.codes.hiddenTest[i];
@@ -234,10 +281,18 @@ function figuresOf(table: RunTable, group: Group, rows: Uint32Array): GroupFigur
     verdicts,
     resolve: resolveRate(verdicts),
     hiddenTests: { ...rate(pass, pass + fail), errored, missing: rows.length - pass - fail - errored },
-    wallSeconds: column('wallSeconds'),
-    steps: column('steps'),
-    outputTokensPerMinute: column('outputTokensPerMinute'),
-    completionTokens: column('completionTokens'),
+    get wallSeconds() {
+      return wallSeconds!();
+    },
+    get steps() {
+      return steps!();
+    },
+    get outputTokensPerMinute() {
+      return outputTokensPerMinute!();
+    },
+    get completionTokens() {
+      return completionTokens!();
+    },
     budgetExhausted: rate(budget, rows.length),
   };
 }
@@ -256,8 +311,7 @@ export function rowsByGroup(grouping: Grouping, selection: Uint32Array): Uint32A
 }
 
 /** Per-group figures, best resolve rate first (groups with no rate last), and the same figures over all. */
-export function computeFigures(table: RunTable, selection: Uint32Array, grouping = groupRuns(table, selection)): Figures {
-  const rows = rowsByGroup(grouping, selection);
+export function computeFigures(table: RunTable, selection: Uint32Array, grouping = groupRuns(table, selection), rows = rowsByGroup(grouping, selection)): Figures {
   const groups = grouping.groups.map((g, k) => figuresOf(table, g, rows[k]!));
   groups.sort((a, b) => (b.resolve.rate ?? -1) - (a.resolve.rate ?? -1) || a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion));
   const harnessVersions = [...new Set(grouping.groups.map((g) => g.harnessVersion))].sort();
@@ -280,19 +334,18 @@ export interface Calibration {
 }
 
 export function calibration(table: RunTable, selection: Uint32Array): Calibration {
-  const row = (): Record<HiddenColumn, number> => ({ pass: 0, fail: 0, error: 0, none: 0 });
-  const counts = Object.fromEntries(Object.keys(emptyVerdictCounts()).map((k) => [k, row()])) as Calibration['counts'];
-  let agree = 0;
-  let n = 0;
-  for (const i of selection) {
-    const verdict = valueOfCode('verdict', table.codes.verdict[i]!) ?? 'unjudged';
-    const test = valueOfCode('hiddenTest', table.codes.hiddenTest[i]!) ?? 'none';
-    counts[verdict][test]++;
-    if ((verdict === 'resolved' || verdict === 'partial' || verdict === 'wrong' || verdict === 'no_change') && (test === 'pass' || test === 'fail')) {
-      n++;
-      if ((verdict === 'resolved') === (test === 'pass')) agree++;
-    }
-  }
+  // Counted by code first (verdict code × hidden-test code): a pass over 100k runs without string keys.
+  const tests = 1 + HIDDEN_TESTS.length;
+  const byCode = new Uint32Array((1 + VERDICT_NAMES.length) * tests);
+  for (const i of selection) byCode[table.codes.verdict[i]! * tests + table.codes.hiddenTest[i]!]!++;
+  const columns: HiddenColumn[] = ['none', ...HIDDEN_TESTS];
+  const verdicts = ['unjudged', ...VERDICT_NAMES] as const;
+  const counts = Object.fromEntries(
+    verdicts.map((v, vc) => [v, Object.fromEntries(columns.map((c, tc) => [c, byCode[vc * tests + tc]!]))]),
+  ) as Calibration['counts'];
+  const scored = ['resolved', 'partial', 'wrong', 'no_change'] as const;
+  const n = scored.reduce((sum, v) => sum + counts[v].pass + counts[v].fail, 0);
+  const agree = counts.resolved.pass + counts.partial.fail + counts.wrong.fail + counts.no_change.fail;
   return { counts, agreement: rate(agree, n) };
 }
 
@@ -306,9 +359,9 @@ export interface OriginalFixComparison extends Group {
   originalHours: number | null;
 }
 
-export function originalFixComparison(table: RunTable, grouping: Grouping, selection: Uint32Array, facts: TaskFacts): OriginalFixComparison[] {
+export function originalFixComparison(table: RunTable, grouping: Grouping, rowsOfGroups: Uint32Array[], facts: TaskFacts): OriginalFixComparison[] {
   const resolved = codeOf('verdict', 'resolved');
-  return rowsByGroup(grouping, selection).map((rows, g) => {
+  return rowsOfGroups.map((rows, g) => {
     const model: number[] = [];
     const original: number[] = [];
     for (const i of rows) {
@@ -354,23 +407,29 @@ export function scatterLayers(table: RunTable, selection: Uint32Array, layerCoun
 }
 
 /**
- * Task columns for the model × issue matrix: tasks with an issue record in published order (wave, then
- * order), then tasks without one by id. Returns dictionary indexes of the tasks present in the selection.
+ * Task order for the model × issue matrix: tasks with an issue record in published order (wave, then
+ * order), then tasks without one by id. Dictionary indexes of every task of the table; it changes only
+ * with the data, so a filter change just leaves out the tasks not in view.
  */
-export function taskOrder(table: RunTable, selection: Uint32Array, facts: TaskFacts | null): number[] {
-  const present = new Uint8Array(table.dictionaries.taskId.values.length);
-  for (const i of selection) present[table.text.taskId[i]!] = 1;
-  const tasks: number[] = [];
-  present.forEach((p, t) => p && tasks.push(t));
+export function taskOrder(table: RunTable, facts: TaskFacts | null): Int32Array {
   const names = table.dictionaries.taskId.values;
-  const key = (t: number) => [facts?.wave[t] ?? NaN, facts?.order[t] ?? NaN] as const;
-  return tasks.sort((a, b) => {
-    const [wa, oa] = key(a);
-    const [wb, ob] = key(b);
-    const hasA = !Number.isNaN(oa);
-    const hasB = !Number.isNaN(ob);
+  const order = (t: number) => facts?.order[t] ?? NaN;
+  const wave = (t: number) => {
+    const w = facts?.wave[t] ?? NaN;
+    return Number.isNaN(w) ? Infinity : w;
+  };
+  return Int32Array.from(names.keys()).sort((a, b) => {
+    const hasA = !Number.isNaN(order(a));
+    const hasB = !Number.isNaN(order(b));
     if (hasA !== hasB) return hasA ? -1 : 1;
-    if (hasA) return (Number.isNaN(wa) ? Infinity : wa) - (Number.isNaN(wb) ? Infinity : wb) || oa - ob;
+    if (hasA) return wave(a) - wave(b) || order(a) - order(b);
     return names[a]!.localeCompare(names[b]!);
   });
+}
+
+/** The tasks of `order` that have a run in the selection. */
+export function tasksInView(table: RunTable, selection: Uint32Array, order: Int32Array): Int32Array {
+  const present = new Uint8Array(table.dictionaries.taskId.values.length);
+  for (const i of selection) present[table.text.taskId[i]!] = 1;
+  return order.filter((t) => present[t] === 1);
 }

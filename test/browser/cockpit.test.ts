@@ -80,6 +80,8 @@ afterAll(async () => {
 
 const groups = new Set(campaign.runs.map((r) => `${(r.delivery.row as { model: string }).model}|${(r.delivery.row as { harnessVersion: string }).harnessVersion}`)).size;
 const statusText = () => page.locator('#live-status').innerText();
+/** Charts below the fold are filled one frame after those in view. */
+const settled = (p: Page = page) => p.waitForFunction(() => document.documentElement.dataset.pendingParts === '0');
 const runsInView = async () => Number(/([\d,]+) of [\d,]+ runs/.exec(await statusText())![1]!.replace(/,/g, ''));
 
 async function push(run: Pick<DemoRun, 'delivery' | 'host'>) {
@@ -107,8 +109,8 @@ describe('the dashboard with demo-sized data', () => {
       }, selector);
     expect(await inked('#chart-scatter canvas')).toBeGreaterThan(2000);
     expect(await inked('#chart-matrix canvas')).toBeGreaterThan(20_000);
-    expect(await page.locator('#chart-scatter .card-foot').innerText()).toMatch(/runs plotted/);
-    expect(await page.locator('.caveats').innerText()).toMatch(/noisy[\s\S]*hidden tests are the objective check[\s\S]*calendar time, not effort/);
+    expect(await page.locator('#chart-scatter .card-foot').textContent()).toMatch(/runs plotted/);
+    expect(await page.locator('.caveats').textContent()).toMatch(/noisy[\s\S]*hidden tests are the objective check[\s\S]*calendar time, not effort/);
     // Rates carry n; generated rows and mixed harness versions are said out loud.
     expect(await page.locator('.kpi').first().innerText()).toMatch(/n=\d+[\s\S]*outside n/);
     expect(await page.locator('#harness-warning').innerText()).toMatch(/4 harness versions in view/);
@@ -126,17 +128,20 @@ describe('the dashboard with demo-sized data', () => {
 describe('filters', () => {
   it('change the figures and the URL, and a linked URL restores them', async () => {
     const before = await runsInView();
-    const tableBefore = await page.locator('#table-models tbody').innerText();
+    // Off-screen cards are not rendered text (content-visibility), so their textContent is compared.
+    const tableBefore = await page.locator('#table-models tbody').textContent();
     await page.locator('[data-tier="easy"]').click();
     await page.waitForURL(/tier=easy/);
+    await settled();
     const easy = await runsInView();
     expect(easy).toBeGreaterThan(0);
     expect(easy).toBeLessThan(before);
-    expect(await page.locator('#table-models tbody').innerText()).not.toBe(tableBefore);
+    expect(await page.locator('#table-models tbody').textContent()).not.toBe(tableBefore);
 
     await page.locator('[data-filter="harness"] summary').click();
     await page.locator('[data-filter="harness"] input[value="paper"]').check();
     await page.waitForURL(/harness=paper/);
+    await settled();
     expect(await page.locator('#harness-warning').count()).toBe(0);
     expect(await runsInView()).toBeLessThan(easy);
     await page.screenshot({ path: `${SHOTS}/cockpit-filtered.png` });
@@ -145,8 +150,9 @@ describe('filters', () => {
     const other = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await other.goto(linked);
     await other.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+    await settled(other);
     expect(await other.locator('[data-tier="easy"]').getAttribute('aria-pressed')).toBe('true');
-    expect(await other.locator('#table-models tbody').innerText()).toBe(await page.locator('#table-models tbody').innerText());
+    expect(await other.locator('#table-models tbody').textContent()).toBe(await page.locator('#table-models tbody').textContent());
     await other.close();
 
     await page.locator('.filters .clear').click();
@@ -207,6 +213,7 @@ describe('untrusted strings', () => {
     await page.locator('#run-detail pre.summary', { hasText: '<img src=y' }).waitFor();
     await page.locator('[data-area="dashboard"]').click();
     await page.locator('.kpi', { hasText: '<img src=x' }).waitFor();
+    await settled();
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.locator('#areas script').count()).toBe(0);

@@ -1,6 +1,7 @@
 // The cockpit's figures (shared/read/aggregates.ts): rates carry n and keep excluded/error/unjudged
 // outside the resolve-rate denominator, medians skip unknowns, budget exhaustion counts every run, and
 // harness versions are never pooled.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   calibration,
@@ -14,6 +15,8 @@ import {
   selectRuns,
   taskFacts,
   taskOrder,
+  tasksInView,
+  rowsByGroup,
   type VerdictCounts,
 } from '../../shared/read/aggregates.ts';
 import type { CompactRun } from '../../shared/read/columns.ts';
@@ -217,7 +220,8 @@ describe('original fix comparison', () => {
       ['a', 'b', 'c', 'd'].map((taskId, k) => ({ taskId, order: k, tier: null, wave: 1, prToMergeHours: 10 * (k + 1) })),
     );
     const selection = all(table);
-    const [comparison] = originalFixComparison(table, groupRuns(table, selection), selection, facts);
+    const grouping = groupRuns(table, selection);
+    const [comparison] = originalFixComparison(table, grouping, rowsByGroup(grouping, selection), facts);
     expect(comparison).toMatchObject({ pairs: 2, modelHours: 1.5, originalHours: 15 });
   });
 });
@@ -240,15 +244,17 @@ describe('scatter and matrix projections', () => {
     expect([...layers[3]!.x]).toEqual([2]);
   });
 
-  it('order tasks as published (wave, then order), then tasks without a record by id', () => {
-    const table = RunTable.fromRuns(['zeta', 'w2-first', 'w1-second', 'alpha', 'w1-first'].map((taskId) => run({ taskId })));
+  it('order tasks as published (wave, then order), then tasks without a record by id; a filter keeps that order', () => {
+    const table = RunTable.fromRuns(['zeta', 'w2-first', 'w1-second', 'alpha', 'w1-first'].map((taskId) => run({ taskId, model: taskId === 'alpha' || taskId === 'w1-second' ? 'b' : 'a' })));
     const facts = taskFacts(table, [
       { taskId: 'w1-first', order: 1, wave: 1, tier: null, prToMergeHours: null },
       { taskId: 'w1-second', order: 2, wave: 1, tier: null, prToMergeHours: null },
       { taskId: 'w2-first', order: 3, wave: 2, tier: null, prToMergeHours: null },
     ]);
-    const order = taskOrder(table, all(table), facts).map((t) => table.dictionaries.taskId.values[t]);
-    expect(order).toEqual(['w1-first', 'w1-second', 'w2-first', 'alpha', 'zeta']);
+    const order = taskOrder(table, facts);
+    expect([...order].map((t) => table.dictionaries.taskId.values[t])).toEqual(['w1-first', 'w1-second', 'w2-first', 'alpha', 'zeta']);
+    const inView = tasksInView(table, selectRuns(table, { ...NO_FILTERS, models: ['b'] }, facts), order);
+    expect([...inView].map((t) => table.dictionaries.taskId.values[t])).toEqual(['w1-second', 'alpha']);
   });
 });
 
@@ -260,5 +266,31 @@ describe('the run table under live deltas', () => {
     expect(table.revision).toBe(revision);
     expect(table.upsert(run({ taskId: 'same', wallSeconds: null })).changed).toBe(true);
     expect(table.number('wallSeconds', 0)).toBeNull();
+  });
+});
+
+describe('medians by selection', () => {
+  it('equal the sorted-array definition for any values, with and without unknowns', () => {
+    const sortedQuantile = (xs: number[], q: number) => {
+      const s = [...xs].sort((a, b) => a - b);
+      const at = (s.length - 1) * q;
+      const lo = Math.floor(at);
+      return s[lo]! + (s[Math.ceil(at)]! - s[lo]!) * (at - lo);
+    };
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.integer({ min: -50, max: 50 }), fc.double({ noNaN: true, min: -1e6, max: 1e6 }), fc.constant(NaN)), { minLength: 1, maxLength: 300 }), (values) => {
+        const known = values.filter((v) => !Number.isNaN(v));
+        const figure = medianOf(values);
+        expect(figure.known).toBe(known.length);
+        if (!known.length) {
+          expect(figure.median).toBeNull();
+          return;
+        }
+        expect(figure.median).toBeCloseTo(sortedQuantile(known, 0.5), 9);
+        expect(figure.p25).toBeCloseTo(sortedQuantile(known, 0.25), 9);
+        expect(figure.p75).toBeCloseTo(sortedQuantile(known, 0.75), 9);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

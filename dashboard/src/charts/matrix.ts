@@ -1,7 +1,12 @@
 // The model × issue matrix: one row per (model, harness version), one column per task in published
 // order, one cell per run coloured by its verdict. Drawn on a canvas (100k cells would be 100k DOM nodes);
 // labels are canvas text, the tooltip is textContent, so no run string is ever parsed as HTML.
+//
+// The canvas is only as wide as the card: a track as wide as all tasks scrolls underneath it and the
+// canvas paints the columns in view, with the model names pinned on the left. A filter change therefore
+// never reallocates a canvas thousands of pixels wide, and painting costs what is on screen.
 import { el } from '../dom.ts';
+import { pixelOf } from '../palette.ts';
 
 export interface MatrixModel {
   rowLabels: string[];
@@ -10,22 +15,34 @@ export interface MatrixModel {
   columnWave: Float64Array;
   /** Table row index of the run in each cell (row-major), -1 for no run. */
   cells: Int32Array;
-  colourOf(run: number): string;
+  /** Colour index into `palette` of each cell's run. */
+  colours: Uint8Array;
+  palette: string[];
   describe(run: number, column: number): string;
 }
 
 const LABEL_WIDTH = 210;
 const HEADER = 18;
 const CELL_HEIGHT = 14;
+const EMPTY = '#f1f1f1';
+const FONT = '11px system-ui, sans-serif';
 
 export class MatrixChart {
   private readonly canvas = el('canvas', { class: 'matrix-canvas', role: 'img' });
+  private readonly track = el('div', { class: 'matrix-track' }, this.canvas);
+  private readonly scroller = el('div', { class: 'matrix-scroll' }, this.track);
   private readonly tip = el('div', { class: 'matrix-tip', hidden: true });
-  private readonly scroller = el('div', { class: 'matrix-scroll' }, this.canvas);
   private model: MatrixModel | null = null;
   private cellWidth = 4;
+  /** Known from the ResizeObserver: reading clientWidth mid-render would force a layout of the whole page. */
+  private available = 0;
+  private paintQueued = false;
+  /** Kept from scroll events: reading scrollLeft mid-render would force a layout of the whole page. */
+  private scrollLeft = 0;
+  private labels: string[] = [];
 
-  constructor(host: HTMLElement, private readonly onOpen: (run: number) => void) {
+  /** `sizer` is the card: its width is known even while the card's contents are skipped off-screen. */
+  constructor(host: HTMLElement, sizer: HTMLElement, private readonly onOpen: (run: number) => void) {
     host.append(this.scroller, this.tip);
     this.canvas.addEventListener('mousemove', (e) => this.hover(e));
     this.canvas.addEventListener('mouseleave', () => (this.tip.hidden = true));
@@ -33,66 +50,124 @@ export class MatrixChart {
       const run = this.runAt(e);
       if (run !== null) this.onOpen(run);
     });
-    new ResizeObserver(() => this.model && this.draw(this.model)).observe(host);
+    this.scroller.addEventListener('scroll', () => {
+      this.scrollLeft = this.scroller.scrollLeft;
+      if (this.paintQueued) return;
+      this.paintQueued = true;
+      requestAnimationFrame(() => {
+        this.paintQueued = false;
+        if (this.model) this.paint(this.model);
+      });
+    });
+    new ResizeObserver(([entry]) => {
+      const width = Math.floor(entry!.contentRect.width);
+      if (width === this.available) return;
+      this.available = width;
+      if (this.model) this.layout(this.model);
+    }).observe(sizer);
   }
 
   update(model: MatrixModel): void {
     this.model = model;
-    this.draw(model);
+    if (this.available) this.layout(model);
   }
 
-  private draw(m: MatrixModel) {
-    const available = this.scroller.clientWidth - LABEL_WIDTH - 4;
-    this.cellWidth = Math.max(3, Math.min(14, Math.floor(available / Math.max(1, m.columnCount))));
-    const width = LABEL_WIDTH + this.cellWidth * m.columnCount + 2;
+  private layout(m: MatrixModel) {
+    this.cellWidth = Math.max(3, Math.min(14, Math.floor((this.available - LABEL_WIDTH - 4) / Math.max(1, m.columnCount))));
+    const total = LABEL_WIDTH + this.cellWidth * m.columnCount + 2;
+    const width = Math.min(total, this.available);
     const height = HEADER + CELL_HEIGHT * m.rowLabels.length + 2;
     const ratio = devicePixelRatio || 1;
-    this.canvas.width = Math.round(width * ratio);
-    this.canvas.height = Math.round(height * ratio);
-    this.canvas.style.width = `${width}px`;
-    this.canvas.style.height = `${height}px`;
+    this.track.style.width = `${total}px`;
+    this.track.style.height = `${height}px`;
+    if (this.canvas.width !== Math.round(width * ratio) || this.canvas.height !== Math.round(height * ratio)) {
+      this.canvas.width = Math.round(width * ratio);
+      this.canvas.height = Math.round(height * ratio);
+      this.canvas.style.width = `${width}px`;
+      this.canvas.style.height = `${height}px`;
+    }
     this.canvas.setAttribute('aria-label', `Verdict of each run: ${m.rowLabels.length} models by ${m.columnCount} tasks`);
+    const ctx = this.canvas.getContext('2d')!;
+    ctx.font = FONT;
+    this.labels = m.rowLabels.map((l) => ellipsize(ctx, l, LABEL_WIDTH - 8));
+    this.paint(m);
+  }
+
+  /** First column in view: the track scrolls, the canvas stays put over it. */
+  private get firstColumn(): number {
+    return Math.min(Math.floor(this.scrollLeft / this.cellWidth), Math.max(0, (this.model?.columnCount ?? 1) - 1));
+  }
+
+  private paint(m: MatrixModel) {
+    const ratio = devicePixelRatio || 1;
+    const width = this.canvas.width / ratio;
+    const height = this.canvas.height / ratio;
+    const first = this.firstColumn;
+    const visible = Math.min(m.columnCount - first, Math.ceil((width - LABEL_WIDTH) / this.cellWidth) + 1);
     const ctx = this.canvas.getContext('2d')!;
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     ctx.clearRect(0, 0, width, height);
-    ctx.font = '11px system-ui, sans-serif';
+    ctx.font = FONT;
     ctx.textBaseline = 'middle';
+    ctx.fillStyle = '#222';
+    this.labels.forEach((label, r) => ctx.fillText(label, 2, HEADER + r * CELL_HEIGHT + CELL_HEIGHT / 2));
+    if (visible > 0) this.paintCells(ctx, m, first, visible, width, ratio);
 
-    // Wave bands: a label where each wave starts and a faint rule between waves.
+    // Wave bands over the cells: a rule where a wave starts, its name beside it (and at the left edge
+    // for the wave already under way).
     ctx.fillStyle = '#555';
-    let previous = NaN;
-    for (let c = 0; c < m.columnCount; c++) {
+    let previous = first > 0 ? m.columnWave[first - 1]! : NaN;
+    for (let c = first; c < first + Math.max(0, visible); c++) {
       const wave = m.columnWave[c]!;
-      if (Object.is(wave, previous) || (Number.isNaN(wave) && Number.isNaN(previous))) continue;
-      const x = LABEL_WIDTH + c * this.cellWidth;
-      ctx.fillText(Number.isNaN(wave) ? 'no task record' : `wave ${wave}`, x + 2, HEADER / 2);
-      ctx.fillRect(x, 2, 1, height - 2);
+      const starts = c === first || !(Object.is(wave, previous) || (Number.isNaN(wave) && Number.isNaN(previous)));
       previous = wave;
+      if (!starts) continue;
+      const x = LABEL_WIDTH + (c - first) * this.cellWidth;
+      ctx.fillText(Number.isNaN(wave) ? 'no task record' : `wave ${wave}`, x + 2, HEADER / 2);
+      if (c !== first || first === 0) ctx.fillRect(x, 2, 1, height - 2);
     }
+  }
 
-    const gap = this.cellWidth >= 5 ? 1 : 0;
+  /**
+   * Cells are written as pixels and put on the canvas in one call: a fillRect per cell costs tens of
+   * microseconds on a software-rendered canvas.
+   */
+  private paintCells(ctx: CanvasRenderingContext2D, m: MatrixModel, first: number, visible: number, width: number, ratio: number) {
+    const x0 = Math.round(LABEL_WIDTH * ratio);
+    const y0 = Math.round(HEADER * ratio);
+    const w = Math.max(1, Math.round((width - LABEL_WIDTH) * ratio));
+    const h = Math.max(1, Math.round(CELL_HEIGHT * m.rowLabels.length * ratio));
+    const image = ctx.createImageData(w, h);
+    const pixels = new Uint32Array(image.data.buffer);
+    const palette = m.palette.map((c) => pixelOf(c));
+    const empty = pixelOf(EMPTY);
+    const gap = this.cellWidth >= 5 ? Math.round(ratio) : 0;
+    const rowGap = Math.max(1, Math.round(ratio));
+    const xs = Array.from({ length: visible + 1 }, (_, k) => Math.min(w, Math.round(k * this.cellWidth * ratio)));
+    // Each matrix row is one scanline, copied down the row's height.
+    const line = new Uint32Array(w);
     for (let r = 0; r < m.rowLabels.length; r++) {
-      const y = HEADER + r * CELL_HEIGHT;
-      ctx.fillStyle = '#222';
-      ctx.fillText(ellipsize(ctx, m.rowLabels[r]!, LABEL_WIDTH - 8), 2, y + CELL_HEIGHT / 2);
-      ctx.fillStyle = '#f1f1f1';
-      ctx.fillRect(LABEL_WIDTH, y, this.cellWidth * m.columnCount, CELL_HEIGHT - 1);
-      const base = r * m.columnCount;
-      for (let c = 0; c < m.columnCount; c++) {
-        const run = m.cells[base + c]!;
-        if (run < 0) continue;
-        ctx.fillStyle = m.colourOf(run);
-        ctx.fillRect(LABEL_WIDTH + c * this.cellWidth, y, this.cellWidth - gap, CELL_HEIGHT - 1);
+      line.fill(0);
+      for (let k = 0; k < visible; k++) {
+        const cell = r * m.columnCount + first + k;
+        const run = m.cells[cell]!;
+        line.fill(run < 0 ? empty : palette[m.colours[cell]!]!, xs[k]!, xs[k + 1]! - (run < 0 ? 0 : gap));
       }
+      const top = Math.round(r * CELL_HEIGHT * ratio);
+      const bottom = Math.round((r + 1) * CELL_HEIGHT * ratio) - rowGap;
+      for (let y = top; y < bottom; y++) pixels.set(line, y * w);
     }
+    ctx.putImageData(image, x0, y0);
   }
 
   private cellAt(e: MouseEvent): { row: number; column: number } | null {
     if (!this.model) return null;
     const box = this.canvas.getBoundingClientRect();
-    const column = Math.floor((e.clientX - box.left - LABEL_WIDTH) / this.cellWidth);
+    const x = e.clientX - box.left - LABEL_WIDTH;
+    if (x < 0) return null;
+    const column = this.firstColumn + Math.floor(x / this.cellWidth);
     const row = Math.floor((e.clientY - box.top - HEADER) / CELL_HEIGHT);
-    if (column < 0 || column >= this.model.columnCount || row < 0 || row >= this.model.rowLabels.length) return null;
+    if (column >= this.model.columnCount || row < 0 || row >= this.model.rowLabels.length) return null;
     return { row, column };
   }
 
