@@ -1,9 +1,8 @@
 // `npm start` across a restart: a run that waited for judge credentials is judged once local mode comes
 // back with them, although the emulated judge queue lost everything (the start-up sweep finds it).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { startAnthropicStandIn } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
@@ -11,40 +10,19 @@ import { startGitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.
 import { issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { goodAnswer } from '../helpers/judge.ts';
 import { eventually } from '../helpers/local-mode.ts';
+import { killProcess, startLocalProcess, type LocalProcess } from '../helpers/local-process.ts';
 
-const root = resolve(import.meta.dirname, '../..');
-const children: ChildProcess[] = [];
-const stopGroup = (child: ChildProcess) => {
-  try {
-    process.kill(-child.pid!, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-};
+const started: LocalProcess[] = [];
 const standIns: { stop(): Promise<void> }[] = [];
 afterAll(async () => {
-  children.forEach(stopGroup);
+  started.forEach(killProcess);
   await Promise.all(standIns.map((s) => s.stop()));
 });
 
-function startLocal(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'infra/local/main.ts'], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: '0' },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  return new Promise((resolvePromise, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /local mode: (http:\/\/[\d.:]+)\//.exec(out);
-      if (match) resolvePromise({ child, url: match[1]!, output: () => out });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`local mode exited (${code}): ${out}`)));
-  });
+async function startLocal(env: Record<string, string>): Promise<LocalProcess> {
+  const local = await startLocalProcess(env);
+  started.push(local);
+  return local;
 }
 
 // Two cold starts of `npm start` take 10–16 s on a loaded two-core machine.
@@ -69,7 +47,7 @@ it('judges a run that waited for credentials once local mode restarts with them'
   await pushDelivery(first.url, 'S', run, 'restart-key');
   const path = `/api/spaces/S/runs/${encodeURIComponent(run.id as string)}`;
   await eventually(async () => ((await (await fetch(first.url + path)).json()) as { judgeState?: string }).judgeState === 'waiting-credentials', 20_000, 100);
-  stopGroup(first.child);
+  killProcess(first);
 
   const second = await startLocal({ ...env, ANTHROPIC_API_KEY: 'sk-local', ANTHROPIC_BASE_URL: anthropic.url, GITHUB_API_URL: github.url, GITHUB_TOKEN: 'ghp-local' });
   const row = await eventually(async () => {

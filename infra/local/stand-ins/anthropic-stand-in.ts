@@ -14,6 +14,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './read-body.ts';
 
 export interface MessagesRequest {
   /** The JSON body as received. */
@@ -122,15 +123,6 @@ const header = (req: IncomingMessage, name: string) => {
   const value = req.headers[name];
   return typeof value === 'string' ? value : null;
 };
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 /** A string, or an array of content blocks whose text blocks are joined. */
 function textOf(content: unknown): string {

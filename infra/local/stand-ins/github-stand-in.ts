@@ -16,6 +16,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createPublicKey, randomBytes, verify, type KeyObject } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './read-body.ts';
 
 export interface GitHubStandInOptions {
   app?: { appId: string; installationId: string; publicKey?: string | KeyObject };
@@ -179,11 +180,3 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify({ ...(body as object), ...(status >= 400 ? { documentation_url: 'https://docs.github.com/rest' } : {}) }));
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}

@@ -1,0 +1,39 @@
+// `npm start` as a real child process (its own process group), for tests that kill and restart it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '../..');
+
+export interface LocalProcess {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+}
+
+export function startLocalProcess(env: Record<string, string>): Promise<LocalProcess> {
+  const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'infra/local/main.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: '0' },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolvePromise, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /local mode: (http:\/\/[\d.:]+)\//.exec(out);
+      if (match) resolvePromise({ child, url: match[1]!, output: () => out });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`local mode exited (${code}): ${out}`)));
+  });
+}
+
+/** SIGKILL, as a crash would: no shutdown handler runs. */
+export function killProcess(local: LocalProcess): void {
+  try {
+    process.kill(-local.child.pid!, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
