@@ -31,6 +31,7 @@ import type { Analysts, PipelineState } from '../stateful-stack.ts';
 import { TIMEOUTS } from '../timing.ts';
 import { ReplayHttpApi } from './http-api.ts';
 import { ReplayFunction } from './replay-function.ts';
+import type { CockpitSettings } from '../../../shared/read/contract.ts';
 
 export const READ_ROUTE = '/api/{proxy+}';
 /** Read by the dashboard at start-up: which cockpit it is and how to sign in. */
@@ -42,15 +43,6 @@ export interface CockpitProps {
   state: PipelineState;
   /** The built dashboard; when the folder is missing a placeholder page says how to build it. */
   dashboardDir: string;
-}
-
-export interface CockpitSettings {
-  cockpit: string;
-  space: string;
-  public: boolean;
-  api: string;
-  /** OAuth 2.0 authorization code with PKCE against the Cognito hosted UI; null for a public cockpit. */
-  signIn: { authorizeUrl: string; tokenUrl: string; logoutUrl: string; clientId: string; redirectUri: string; scopes: string[] } | null;
 }
 
 export class Cockpit extends Construct {
