@@ -165,12 +165,26 @@ export class DashboardView {
         el(
           'div',
           { class: 'kpi', title: m.label(g) },
-          el('div', { class: 'kpi-model' }, g.model),
+          el(
+            'div',
+            { class: 'kpi-model' },
+            g.generated > 0 &&
+              el(
+                'span',
+                { class: 'generated', title: `${count(g.generated)} of ${count(g.runs)} runs have generated figures (demo data), not measured.` },
+                g.generated === g.runs ? '◇ ' : `◇${count(g.generated)}/${count(g.runs)} `,
+              ),
+            g.model,
+          ),
           m.several && el('div', { class: 'kpi-harness' }, `harness ${g.harnessVersion}`),
-          el('div', { class: 'kpi-rate', title: 'Judge resolve rate: resolved ÷ (resolved + partial + wrong + no change)' }, percent(g.resolve.rate), el('span', { class: 'kpi-n' }, ` n=${count(g.resolve.n)}`)),
+          el(
+            'div',
+            { class: `kpi-rate${g.resolve.rate === null ? ' unknown' : ''}`, title: g.resolve.rate === null ? 'No run has a counted verdict yet' : 'Judge resolve rate: resolved ÷ (resolved + partial + wrong + no change)' },
+            g.resolve.rate === null ? 'no rate yet' : percent(g.resolve.rate),
+            el('span', { class: 'kpi-n' }, ` n=${count(g.resolve.n)}`),
+          ),
           el('div', { class: 'kpi-line' }, beside(g.resolve)),
           el('div', { class: 'kpi-line' }, `tests pass ${rateText(g.hiddenTests)}`),
-          g.generated > 0 && el('div', { class: 'kpi-line generated', title: 'Figures of these runs were generated for a demo, not measured.' }, `◇ ${count(g.generated)} of ${count(g.runs)} generated`),
         ),
       ),
     );

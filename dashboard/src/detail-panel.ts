@@ -71,7 +71,7 @@ export class DetailPanel {
     const test = row.hiddenTestResult;
     return [
       row.metricsSource === 'generated'
-        ? el('p', { class: 'generated-note' }, '◇ Demo data (metricsSource "generated"): the figures of this row were generated, not measured. The demo campaign says which of its fields come from a real benchmark.')
+        ? el('p', { class: 'generated-note' }, `◇ Demo data (metricsSource "generated"): the figures of this row were generated, not measured. The project's data/README.md says which demo fields come from a real benchmark.`)
         : null,
       el(
         'section',

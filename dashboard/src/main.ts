@@ -94,6 +94,7 @@ class Cockpit {
   start() {
     this.render();
     this.syncDetail();
+    if (this.state.run) this.runs.reveal(this.state.run);
     // Marked once the first complete render has been laid out and painted: the benchmark reads it.
     void document.body.offsetHeight;
     requestAnimationFrame(() =>

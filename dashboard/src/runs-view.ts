@@ -14,6 +14,8 @@ const OVERSCAN = 8;
 interface Column {
   key: string;
   title: string;
+  /** What the header means, when its title is a symbol. */
+  hint?: string;
   width: number;
   numeric?: boolean;
   /** The cell's text; null renders as "unknown". */
@@ -54,6 +56,7 @@ export const COLUMNS: Column[] = [
   {
     key: 'metricsSource',
     title: '◇',
+    hint: 'Generated figures (demo data): not measured',
     width: 26,
     text: (m, i) => (m.table.codes.metricsSource[i] === GENERATED ? '◇' : ''),
     sortKey: (m, _r, i) => m.table.codes.metricsSource[i] || NaN,
@@ -61,7 +64,7 @@ export const COLUMNS: Column[] = [
   {
     key: 'verdict',
     title: 'Verdict',
-    width: 104,
+    width: 122,
     text: (m, i) => VERDICT_LABELS[valueOfCode('verdict', m.table.codes.verdict[i]!) ?? 'unjudged'],
     sortKey: (m, _r, i) => m.table.codes.verdict[i] || NaN,
     cellClass: (m, i) => `verdict v-${valueOfCode('verdict', m.table.codes.verdict[i]!) ?? 'unjudged'}`,
@@ -72,7 +75,7 @@ export const COLUMNS: Column[] = [
   {
     key: 'tier',
     title: 'Tier',
-    width: 64,
+    width: 76,
     text: (m, i) => valueOfCode('tier', tierCode(m.table, m.facts, i)),
     sortKey: (m, _r, i) => tierCode(m.table, m.facts, i) || NaN,
   },
@@ -97,14 +100,14 @@ export const COLUMNS: Column[] = [
   {
     key: 'hiddenTest',
     title: 'Hidden tests',
-    width: 96,
+    width: 108,
     text: (m, i) => valueOfCode('hiddenTest', m.table.codes.hiddenTest[i]!) ?? 'no result',
     sortKey: (m, _r, i) => m.table.codes.hiddenTest[i] || NaN,
   },
   numberColumn('steps', 'Steps', 64, (v) => num(v)),
   numberColumn('wallSeconds', 'Wall time', 84, duration),
-  numberColumn('completionTokens', 'Compl. tokens', 104, big),
-  numberColumn('outputTokensPerMinute', 'Tokens/min', 88, (v) => num(v)),
+  numberColumn('completionTokens', 'Compl. tokens', 116, big),
+  numberColumn('outputTokensPerMinute', 'Tokens/min', 96, (v) => num(v)),
   numberColumn('patchLinesAdded', '+ lines', 70, (v) => num(v)),
   numberColumn('patchLinesRemoved', '− lines', 70, (v) => num(v)),
   textColumn('host', 'Host', 120),
@@ -138,7 +141,7 @@ export class RunsView {
     fill(
       this.header,
       ...COLUMNS.map((c) => {
-        const cell = el('button', { class: `grid-cell head${c.numeric ? ' num' : ''}`, style: `width:${c.width}px`, 'data-column': c.key, title: `Sort by ${c.title}` }, c.title);
+        const cell = el('button', { class: `grid-cell head${c.numeric ? ' num' : ''}`, style: `width:${c.width}px`, 'data-column': c.key, title: `${c.hint ?? c.title}: click to sort` }, c.title);
         cell.addEventListener('click', () => this.events.sort(c.key));
         return cell;
       }),
@@ -209,7 +212,7 @@ export class RunsView {
         const cell = row.children[ci] as HTMLElement;
         const text = c.text(m, i);
         cell.textContent = text ?? UNKNOWN;
-        cell.title = text ?? 'unknown: not measured or not sent';
+        cell.title = text === null ? 'unknown: not measured or not sent' : c.hint && text ? c.hint : text;
         cell.className = `grid-cell${c.numeric ? ' num' : ''}${text === null ? ' unknown' : ''}${c.cellClass ? ` ${c.cellClass(m, i)}` : ''}`;
       });
       const verdict = row.children[1] as HTMLElement;

@@ -110,11 +110,14 @@ export function parseInstance(instanceId: string): { repo: string; baseSha: stri
 }
 
 export function buildCampaign(source: SourceRun[], options: CampaignOptions): DemoCampaign {
-  const random = seeded(options.seed);
-  const instances = shuffle([...new Set(source.map((r) => r.instanceId))].sort(), random).slice(0, options.tasks);
+  const instances = shuffle([...new Set(source.map((r) => r.instanceId))].sort(), seeded(options.seed)).slice(0, options.tasks);
   const chosen = new Set(instances);
+  // Every task, model and run draws from its own stream: a campaign of more tasks extends a smaller one
+  // with the same seed instead of changing its figures (a re-run demo then only retries its deliveries).
+  const streamFor = (key: string) => seeded(parseInt(sha(`${options.seed}:${key}`).slice(0, 8), 16));
 
   const issues = instances.map((instanceId, k) => {
+    const random = streamFor(`task:${instanceId}`);
     const { repo, baseSha } = parseInstance(instanceId);
     const codeLinesChanged = Math.max(1, Math.round(lognormal(random, 60, 1.1)));
     const linesRemoved = Math.round(codeLinesChanged * (0.2 + 0.4 * random()));
@@ -143,12 +146,16 @@ export function buildCampaign(source: SourceRun[], options: CampaignOptions): De
   const runs = source
     .filter((r) => chosen.has(r.instanceId))
     .sort((a, b) => a.modelName.localeCompare(b.modelName) || instances.indexOf(a.instanceId) - instances.indexOf(b.instanceId))
-    .map((r, k): DemoRun => {
+    .map((r): DemoRun => {
       const { model, harnessVersion } = splitModelName(r.modelName);
       const issue = issueOf.get(r.instanceId)!;
       let speed = pace.get(r.modelName);
-      if (!speed) pace.set(r.modelName, (speed = { secondsPerStep: lognormal(random, 14, 0.5), tokensPerStep: lognormal(random, 380, 0.5) }));
-      const host = options.hosts[k % options.hosts.length]!;
+      if (!speed) {
+        const modelRandom = streamFor(`model:${r.modelName}`);
+        pace.set(r.modelName, (speed = { secondsPerStep: lognormal(modelRandom, 14, 0.5), tokensPerStep: lognormal(modelRandom, 380, 0.5) }));
+      }
+      const random = streamFor(`run:${r.modelName}:${r.instanceId}`);
+      const host = options.hosts[Math.floor(random() * options.hosts.length)]!;
       const steps = r.turns;
       const wallSeconds = round(Math.min(WALL_BUDGET_SECONDS, steps * speed.secondsPerStep * lognormal(random, 1, 0.3) + 20), 1);
       const outcome = steps >= MAX_STEPS || wallSeconds >= WALL_BUDGET_SECONDS ? 'budget' : steps <= 2 ? 'model-error' : 'finished';

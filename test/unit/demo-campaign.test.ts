@@ -31,6 +31,14 @@ describe('the demo campaign', () => {
     }
   });
 
+  it('grows with --tasks without changing the runs a smaller campaign already had', () => {
+    const smaller = buildCampaign(source, { tasks: 10, seed: 7, hosts: ['demo-runner-1', 'demo-runner-2'] });
+    const byId = new Map(campaign.runs.map((r) => [r.id, r]));
+    expect(smaller.runs.length).toBeGreaterThan(50);
+    for (const run of smaller.runs) expect(byId.get(run.id)?.delivery).toEqual(run.delivery);
+    expect(smaller.issues).toEqual(campaign.issues.slice(0, 10));
+  });
+
   it('keeps the real outcome and step count, and marks every row generated', () => {
     const key = (model: string, harnessVersion: string, taskId: string) => `${model}|${harnessVersion}|${taskId}`;
     const real = new Map(source.map((r) => {
