@@ -126,7 +126,7 @@ export class RunsView {
   private readonly summary = el('span', { class: 'runs-count', 'aria-live': 'polite' });
   private readonly header = el('div', { class: 'grid-header', role: 'row' });
   private readonly spacer = el('div', { class: 'grid-spacer' });
-  private readonly scroller = el('div', { class: 'grid-scroll', role: 'grid', tabindex: 0 }, this.header, this.spacer);
+  private readonly scroller = el('div', { class: 'grid-scroll', role: 'grid', tabindex: 0, 'aria-label': 'Runs (arrow keys move through them)' }, this.header, this.spacer);
   readonly detailHost = el('div', { class: 'detail-host' });
   private readonly pool: HTMLElement[] = [];
   private order: Uint32Array = new Uint32Array();
@@ -149,6 +149,14 @@ export class RunsView {
     this.searchBox.addEventListener('input', () => this.events.search(this.searchBox.value));
     this.scroller.addEventListener('scroll', () => this.paint());
     new ResizeObserver(() => this.paint()).observe(this.scroller);
+    // Up and down walk the open run through the grid, as a reader reads a list.
+    this.scroller.addEventListener('keydown', (e) => {
+      if ((e.key !== 'ArrowDown' && e.key !== 'ArrowUp') || !this.m || !this.order.length) return;
+      e.preventDefault();
+      const at = this.selectedId === null ? -1 : this.order.indexOf(this.m.table.indexOfId(this.selectedId));
+      const next = Math.max(0, Math.min(this.order.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
+      this.events.open(this.m.table.id(this.order[next]!));
+    });
     this.spacer.addEventListener('click', (e) => {
       const row = (e.target as HTMLElement).closest<HTMLElement>('.grid-row');
       if (row?.dataset.id) this.events.open(row.dataset.id);

@@ -199,6 +199,10 @@ describe('the detail panel', () => {
     await detail.locator('.tests-box strong', { hasText: run!.resolved ? 'pass' : 'fail' }).waitFor({ timeout: 30_000 });
     expect(await detail.locator('table.fields').innerText()).toMatch(/metricsSource\s+generated/);
     await page.screenshot({ path: `${SHOTS}/cockpit-run-detail.png` });
+    // The arrow keys walk through the grid, the panel following.
+    await page.locator('.grid-scroll').press('ArrowDown');
+    await page.waitForURL((u) => u.searchParams.get('run') !== run!.id);
+    await detail.locator('h2', { hasText: new URL(page.url()).searchParams.get('run')! }).waitFor();
   });
 });
 

@@ -1,0 +1,127 @@
+// A deployed, non-public cockpit (cockpit.json with signIn): the dashboard runs the OAuth authorization
+// code flow with PKCE against the hosted UI, sends the ID token to the API, and comes back to the view the
+// reader asked for. A small server here plays CloudFront, Cognito and the read API.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { encodeColumns, type CompactRun } from '../../shared/read/columns.ts';
+import type { CockpitSettings } from '../../shared/read/contract.ts';
+import { launchChromium } from './helpers/chromium.ts';
+
+const DIST = join(import.meta.dirname, '../../dashboard/dist');
+const TOKEN = 'id-token-for-analyst';
+
+const run = (model: string, verdict: CompactRun['verdict']): CompactRun => ({
+  model,
+  taskId: `task-${model}`,
+  harnessVersion: 'h1',
+  host: 'mac-studio-1',
+  repo: 'acme/widgets',
+  tier: 'easy',
+  outcome: 'finished',
+  verdict,
+  judgeState: 'judged',
+  hiddenTest: 'pass',
+  metricsSource: 'trajectory',
+  finishedAt: 1_760_000_000,
+  wave: 1,
+  wallSeconds: 600,
+  steps: 20,
+  maxSteps: 50,
+  wallBudgetSeconds: 3600,
+  promptTokens: 1000,
+  completionTokens: 500,
+  outputTokensPerMinute: 50,
+  patchFilesChanged: 1,
+  patchLinesAdded: 2,
+  patchLinesRemoved: 1,
+  contamination: 0,
+});
+
+let server: Server;
+let url: string;
+let browser: Browser;
+const seen = { authorize: [] as URLSearchParams[], token: [] as URLSearchParams[], api: [] as { path: string; authorization: string | undefined }[] };
+
+const body = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let text = '';
+    req.on('data', (c: Buffer) => (text += c.toString()));
+    req.on('end', () => resolve(text));
+  });
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    void (async () => {
+      const u = new URL(req.url ?? '/', url);
+      const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      if (u.pathname === '/cockpit.json') {
+        const settings: CockpitSettings = {
+          cockpit: 'Signed',
+          space: 'S',
+          public: false,
+          api: '/api',
+          signIn: { authorizeUrl: `${url}/oauth2/authorize`, tokenUrl: `${url}/oauth2/token`, logoutUrl: `${url}/logout`, clientId: 'client-1', redirectUri: `${url}/`, scopes: ['openid', 'email'] },
+        };
+        return json(200, settings);
+      }
+      if (u.pathname === '/oauth2/authorize') {
+        seen.authorize.push(u.searchParams);
+        return res.writeHead(302, { location: `${u.searchParams.get('redirect_uri')}?code=the-code&state=${u.searchParams.get('state')}` }).end();
+      }
+      if (u.pathname === '/oauth2/token') {
+        const form = new URLSearchParams(await body(req));
+        seen.token.push(form);
+        const challenge = seen.authorize.at(-1)?.get('code_challenge');
+        const verified = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url') === challenge;
+        if (!verified || form.get('code') !== 'the-code' || form.get('grant_type') !== 'authorization_code') return json(400, { error: 'invalid_grant' });
+        return json(200, { id_token: TOKEN, access_token: 'unused', expires_in: 3600, token_type: 'Bearer' });
+      }
+      if (u.pathname.startsWith('/api/')) {
+        seen.api.push({ path: u.pathname, authorization: req.headers.authorization });
+        if (req.headers.authorization !== `Bearer ${TOKEN}`) return json(401, { message: 'Unauthorized' });
+        if (u.pathname === '/api/spaces/S/columns') return json(200, encodeColumns([run('alpha', 'resolved'), run('beta', 'wrong')], new Date().toISOString()));
+        if (u.pathname === '/api/spaces/S/issues') return json(200, { issues: [] });
+        if (u.pathname === '/api/spaces/S/hosts') return json(200, { hosts: [] });
+        if (u.pathname === '/api/spaces/S/runs') return json(200, { runs: [], cursor: null, asOf: new Date().toISOString() });
+        return json(404, { error: 'not-found', message: 'no such route' });
+      }
+      const file = u.pathname === '/' ? 'index.html' : u.pathname.slice(1);
+      try {
+        const content = await readFile(join(DIST, file));
+        res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html' }).end(content);
+      } catch {
+        res.writeHead(404).end();
+      }
+    })();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+it('signs in with PKCE, calls the API with the ID token, and returns to the linked view', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${url}/?view=runs&tier=easy`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });
+
+  const authorize = seen.authorize[0]!;
+  expect(Object.fromEntries(authorize)).toMatchObject({ response_type: 'code', client_id: 'client-1', redirect_uri: `${url}/`, scope: 'openid email', code_challenge_method: 'S256' });
+  expect(seen.token).toHaveLength(1);
+  expect(seen.api.length).toBeGreaterThan(0);
+  expect(seen.api.every((call) => call.authorization === `Bearer ${TOKEN}`)).toBe(true);
+  // The code and state are gone from the address bar; the view asked for is back.
+  expect(new URL(page.url()).search).toBe('?view=runs&tier=easy');
+  expect(await page.locator('.runs-count').innerText()).toBe('2 of 2 runs');
+  expect(await page.locator('#cockpit-switcher .link').innerText()).toBe('Sign out');
+  await page.close();
+});
