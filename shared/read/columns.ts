@@ -1,39 +1,19 @@
 // The cockpit's compact, columnar view of a space's runs (SPEC §6: "its own compact endpoint"). One
 // module states the wire format, the per-row projection both ends use, and the code tables, so the read
-// API and the dashboard cannot drift apart. It imports types only and runs in the browser as well as in
+// API and the dashboard cannot drift apart. It imports no runtime library and runs in the browser as well as in
 // Node. Only the fields the cockpit aggregates, filters or lists travel here; the detail panel reads the
 // full row from the row API.
+import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, TIERS, VERDICTS } from '../schema/enums.ts';
 import type { HiddenTestResult, JudgeState, RunRow, Verdict } from '../schema/run.ts';
 
 export const COLUMNS_FORMAT = 'replay-run-columns/1';
-
-/** Lists every member of the union T exactly as declared in the schema; a missing member fails type-checking. */
-const allOf =
-  <T extends string>() =>
-  <const A extends readonly T[]>(values: A & ([Exclude<T, A[number]>] extends [never] ? unknown : { missing: Exclude<T, A[number]> })) =>
-    values;
 
 export type Tier = NonNullable<RunRow['tier']>;
 export type Outcome = RunRow['outcome'];
 export type MetricsSource = NonNullable<RunRow['metricsSource']>;
 export type HiddenTestStatus = HiddenTestResult['status'];
 
-export const VERDICTS = allOf<Verdict>()(['resolved', 'partial', 'wrong', 'no_change', 'error', 'excluded']);
-export const TIERS = allOf<Tier>()(['easy', 'medium', 'hard']);
-export const OUTCOMES = allOf<Outcome>()(['finished', 'budget', 'model-error']);
-export const METRICS_SOURCES = allOf<MetricsSource>()(['trajectory', 'result-only', 'generated']);
-export const HIDDEN_TEST_STATUSES = allOf<HiddenTestStatus>()(['pass', 'fail', 'error']);
-export const JUDGE_STATES = allOf<JudgeState>()([
-  'pending',
-  'waiting-credentials',
-  'waiting-budget',
-  'waiting-issue',
-  'retry-scheduled',
-  'paused',
-  'judged',
-  'error',
-  'not-needed',
-]);
+export { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, TIERS, VERDICTS };
 
 /** Enumerated fields travel as small codes: 0 is unknown (null), otherwise the index in the table plus one. */
 export const CODE_TABLES = {

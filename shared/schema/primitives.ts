@@ -1,6 +1,7 @@
 // Building blocks shared by every record schema. Figures the sender did not measure are stored as null,
 // never 0, so every optional figure normalises "absent" to null.
 import { z } from 'zod';
+import { TIERS } from './enums.ts';
 
 // C0/C1 controls and the Unicode bidirectional overrides/isolates that can disguise a name.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -25,6 +26,6 @@ export const optionalText = (max = 200) => z.string().max(max).nullish().transfo
 export const optionalBool = z.boolean().nullish().transform((v) => v ?? null);
 export const optionalInstant = instant.nullish().transform((v) => v ?? null);
 
-export const tier = z.enum(['easy', 'medium', 'hard']);
+export const tier = z.enum(TIERS);
 export const repoName = z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'must look like "owner/name"');
 export const gitSha = z.string().regex(/^[0-9a-f]{7,64}$/, 'must be a hexadecimal commit SHA');

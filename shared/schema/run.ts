@@ -1,6 +1,7 @@
 // The run row: what the runner sends (RunnerRow), what the judge and hidden tests add, and what the
 // pipeline keeps. Ownership matters: a delivery can only set runner fields; anything else is dropped.
 import { z } from 'zod';
+import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, VERDICTS } from './enums.ts';
 import {
   identity,
   instant,
@@ -12,8 +13,8 @@ import {
   tier,
 } from './primitives.ts';
 
-export const outcome = z.enum(['finished', 'budget', 'model-error']);
-export const metricsSource = z.enum(['trajectory', 'result-only', 'generated']);
+export const outcome = z.enum(OUTCOMES);
+export const metricsSource = z.enum(METRICS_SOURCES);
 
 export const contaminationEntry = z.object({
   step: z.number().int().nonnegative(),
@@ -77,26 +78,16 @@ export const runnerRowSchema = z.object({
 });
 export type RunnerRow = z.output<typeof runnerRowSchema>;
 
-export const verdict = z.enum(['resolved', 'partial', 'wrong', 'no_change', 'error', 'excluded']);
+export const verdict = z.enum(VERDICTS);
 export type Verdict = z.infer<typeof verdict>;
 
-export const judgeState = z.enum([
-  'pending',
-  'waiting-credentials',
-  'waiting-budget',
-  'waiting-issue',
-  'retry-scheduled',
-  'paused',
-  'judged',
-  'error',
-  'not-needed',
-]);
+export const judgeState = z.enum(JUDGE_STATES);
 export type JudgeState = z.infer<typeof judgeState>;
 
 export const judgeError = z.object({ code: z.string(), message: z.string() });
 
 export const hiddenTestResultSchema = z.object({
-  status: z.enum(['pass', 'fail', 'error']),
+  status: z.enum(HIDDEN_TEST_STATUSES),
   passed: z.number().int().nonnegative().optional(),
   failed: z.number().int().nonnegative().optional(),
   total: z.number().int().nonnegative().optional(),
