@@ -82,9 +82,6 @@ async function startAndPush(tasks: number) {
   console.log(`\nCockpit: ${local.url}/   (data in ${dataDir}; --fresh starts over)`);
   console.log(`Judge: stand-in "${DEMO_JUDGE_MODEL}" at ${judge.anthropicUrl}. It answers from the hidden-test outcome and disagrees on purpose in about 1 run in 10. It is not a real judge.\n`);
   const stop = async () => {
-    // An open cockpit tab keeps polling over a keep-alive connection, which can hold the server's
-    // close open: leave after a short grace period either way.
-    setTimeout(() => process.exit(0), 3000).unref();
     await local.stop();
     await judge.stop();
     process.exit(0);

@@ -101,8 +101,10 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     generatedKeys,
     emulators,
     async stop() {
-      await new Promise<void>((r) => server.close(() => r()));
+      // Close idle keep-alive connections (a polling cockpit holds one) instead of waiting for them.
+      const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
+      await closed;
       await sweeps.stop();
       await Promise.all(pollers.map((p) => p.stop()));
       await emulators.stop();

@@ -7,6 +7,8 @@ import type { HiddenTestDelivery, IssueDelivery, RunDelivery } from '../schema/d
 import type { StoredHost } from '../schema/host.ts';
 import type { Clock, HostStore, IssueStore, JudgeMessage, MessageQueue, ObjectStore, RunStore } from '../ports.ts';
 import { decideLanding } from './decide.ts';
+import { canonicalJson } from '../canonical-json.ts';
+import type { HiddenTestResult } from '../schema/run.ts';
 
 export interface LandingDeps {
   runs: RunStore;
@@ -83,6 +85,11 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
       current = await deps.runs.getRun(space, delivery.id);
       continue;
     }
+    if (decision.row.hiddenTestResult === null) {
+      // A hidden-test result held while this landing was under way: see landHiddenTest.
+      const held = await deps.issues.getPendingHiddenTest(space, delivery.id);
+      if (held?.finishedAt === F) await applyHiddenTest(deps, space, delivery.id, F, held.hiddenTestResult);
+    }
     if (decision.row.judgeState === 'pending') await deps.judgeQueue.send({ space, id: delivery.id, finishedAt: F });
     return decision.kind === 'write' ? decision.case : 'unchanged';
   }
@@ -95,18 +102,29 @@ async function landIssue(deps: LandingDeps, entry: InboxEntry, delivery: IssueDe
 }
 
 async function landHiddenTest(deps: LandingDeps, entry: InboxEntry, delivery: HiddenTestDelivery): Promise<LandingOutcome> {
-  const { space } = entry;
-  for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
-    const current = await deps.runs.getRun(space, delivery.id);
-    if (!current || current.value.finishedAt < delivery.finishedAt) {
-      await deps.issues.putPendingHiddenTest({ space, id: delivery.id, finishedAt: delivery.finishedAt, hiddenTestResult: delivery.hiddenTestResult });
-      return 'hidden-test-held';
-    }
-    if (current.value.finishedAt > delivery.finishedAt) return 'hidden-test-ignored';
-    const row = { ...current.value, hiddenTestResult: delivery.hiddenTestResult, updatedAt: deps.clock.now().toISOString() };
-    if (await deps.runs.putRun(row, current.rev)) return 'hidden-test-applied';
+  const { space, id, finishedAt, hiddenTestResult } = { space: entry.space, ...delivery };
+  let result = await applyHiddenTest(deps, space, id, finishedAt, hiddenTestResult);
+  if (result === 'no-run') {
+    await deps.issues.putPendingHiddenTest({ space, id, finishedAt, hiddenTestResult });
+    // The run may have landed between the read and the hold. Landing looks for a held result after its own
+    // write, and this looks for the run after the hold: whichever comes second sees the other's write.
+    result = await applyHiddenTest(deps, space, id, finishedAt, hiddenTestResult);
   }
-  throw new LandingConflictError(`Gave up applying the hidden-test result of ${delivery.id} after ${MAX_CONFLICT_RETRIES} conflicting writes.`);
+  const outcomes = { applied: 'hidden-test-applied', 'no-run': 'hidden-test-held', 'moved-on': 'hidden-test-ignored' } as const;
+  return outcomes[result];
+}
+
+/** Sets the result on the run with that finishedAt; a run not landed yet, or since re-run, is left alone. */
+async function applyHiddenTest(deps: LandingDeps, space: string, id: string, finishedAt: string, result: HiddenTestResult): Promise<'applied' | 'no-run' | 'moved-on'> {
+  for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
+    const current = await deps.runs.getRun(space, id);
+    if (!current || current.value.finishedAt < finishedAt) return 'no-run';
+    if (current.value.finishedAt > finishedAt) return 'moved-on';
+    if (canonicalJson(current.value.hiddenTestResult) === canonicalJson(result)) return 'applied';
+    const row = { ...current.value, hiddenTestResult: result, updatedAt: deps.clock.now().toISOString() };
+    if (await deps.runs.putRun(row, current.rev)) return 'applied';
+  }
+  throw new LandingConflictError(`Gave up applying the hidden-test result of ${id} after ${MAX_CONFLICT_RETRIES} conflicting writes.`);
 }
 
 /** Host records keep the latest hardware and delivery time and every space sent to; order-independent. */

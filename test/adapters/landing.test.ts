@@ -78,6 +78,39 @@ describe('landing a run', () => {
     expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id as string, F, 'fail')))).toBe('hidden-test-applied');
     expect((await t.store.getRun('hidden', delivery.id as string))!.value.hiddenTestResult?.status).toBe('fail');
   });
+
+  it('keeps a hidden-test result that lands while its run is landing', async () => {
+    // The worst interleaving, forced: the run's landing has looked for a held result and found none, then
+    // the hidden-test result lands completely (finding no run, so holding it), then the run's row is written.
+    const delivery = runDelivery();
+    let heldLookedUp!: () => void;
+    const lookedUp = new Promise<void>((r) => (heldLookedUp = r));
+    let hiddenLanded!: () => void;
+    const landed = new Promise<void>((r) => (hiddenLanded = r));
+    const d = deps();
+    const runDeps: LandingDeps = {
+      ...d,
+      issues: Object.assign(Object.create(t.store) as typeof t.store, {
+        getPendingHiddenTest: async (space: string, id: string) => {
+          const held = await t.store.getPendingHiddenTest(space, id);
+          heldLookedUp();
+          return held;
+        },
+      }),
+      runs: Object.assign(Object.create(t.store) as typeof t.store, {
+        putRun: async (...args: Parameters<typeof t.store.putRun>) => {
+          await landed;
+          return t.store.putRun(...args);
+        },
+      }),
+    };
+    const running = landEntry(runDeps, entry('together', delivery));
+    await lookedUp;
+    expect(await landEntry(d, entry('together', hiddenTestDelivery(delivery.id as string, '2026-11-20T10:12:00Z'), 'h'))).toBe('hidden-test-held');
+    hiddenLanded();
+    await running;
+    expect((await t.store.getRun('together', delivery.id as string))!.value.hiddenTestResult?.status).toBe('pass');
+  });
 });
 
 describe('landing is crash-safe', () => {

@@ -5,7 +5,8 @@ export class S3ObjectStore implements ObjectStore {
   constructor(private readonly s3: S3Client, private readonly bucket: string) {}
 
   async put(key: string, body: string | Uint8Array, contentType = 'application/octet-stream'): Promise<void> {
-    await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+    const ContentLength = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, ContentLength }));
   }
 
   async getText(key: string): Promise<string | null> {
