@@ -11,36 +11,12 @@ import type { Browser } from 'playwright-core';
 import { encodeColumns, type CompactRun } from '../../shared/read/columns.ts';
 import type { CockpitSettings } from '../../shared/read/contract.ts';
 import { launchChromium } from './helpers/chromium.ts';
+import { compactRunOf } from '../helpers/compact-runs.ts';
 
 const DIST = join(import.meta.dirname, '../../dashboard/dist');
 const TOKEN = 'id-token-for-analyst';
 
-const run = (model: string, verdict: CompactRun['verdict']): CompactRun => ({
-  model,
-  taskId: `task-${model}`,
-  harnessVersion: 'h1',
-  host: 'mac-studio-1',
-  repo: 'acme/widgets',
-  tier: 'easy',
-  outcome: 'finished',
-  verdict,
-  judgeState: 'judged',
-  hiddenTest: 'pass',
-  metricsSource: 'trajectory',
-  finishedAt: 1_760_000_000,
-  wave: 1,
-  wallSeconds: 600,
-  steps: 20,
-  maxSteps: 50,
-  wallBudgetSeconds: 3600,
-  promptTokens: 1000,
-  completionTokens: 500,
-  outputTokensPerMinute: 50,
-  patchFilesChanged: 1,
-  patchLinesAdded: 2,
-  patchLinesRemoved: 1,
-  contamination: 0,
-});
+const run = (model: string, verdict: CompactRun['verdict']): CompactRun => compactRunOf({ model, taskId: `task-${model}`, verdict, hiddenTest: 'pass' });
 
 let server: Server;
 let url: string;

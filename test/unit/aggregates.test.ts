@@ -19,39 +19,10 @@ import {
   rowsByGroup,
   type VerdictCounts,
 } from '../../shared/read/aggregates.ts';
-import type { CompactRun } from '../../shared/read/columns.ts';
+import { compactRunOf } from '../helpers/compact-runs.ts';
 import { RunTable } from '../../shared/read/run-table.ts';
 
-let serial = 0;
-function run(overrides: Partial<CompactRun> = {}): CompactRun {
-  return {
-    model: 'qwen3:8b',
-    taskId: `task-${++serial}`,
-    harnessVersion: 'h1',
-    host: 'mac-studio-1',
-    repo: 'acme/widgets',
-    tier: 'easy',
-    outcome: 'finished',
-    verdict: 'resolved',
-    judgeState: 'judged',
-    hiddenTest: null,
-    metricsSource: 'trajectory',
-    finishedAt: 1_760_000_000,
-    wave: 1,
-    wallSeconds: 600,
-    steps: 20,
-    maxSteps: 50,
-    wallBudgetSeconds: 3600,
-    promptTokens: 100_000,
-    completionTokens: 4_000,
-    outputTokensPerMinute: 400,
-    patchFilesChanged: 1,
-    patchLinesAdded: 3,
-    patchLinesRemoved: 1,
-    contamination: 0,
-    ...overrides,
-  };
-}
+const run = compactRunOf;
 
 const all = (table: RunTable) => selectRuns(table, NO_FILTERS);
 const only = (table: RunTable) => computeFigures(table, all(table)).groups[0]!;
