@@ -319,6 +319,10 @@ export async function pushCampaign(
   const concurrency = options.concurrency ?? 8;
   const send = async (delivery: Record<string, unknown>, host: string, counter: 'issues' | 'runs' | 'hiddenTests') => {
     const answer = await pushDelivery(baseUrl, space, delivery, keyOf(host));
+    // A refused signature, sender or space refuses every delivery alike: stop at the first.
+    if ([401, 403, 404].includes(answer.status)) {
+      throw new Error(`The endpoint refused a ${host} delivery: ${answer.status} ${String(answer.body.error)}: ${String(answer.body.message)}`);
+    }
     if (answer.status !== 202) return void progress.refused.push(answer);
     progress[counter]++;
     if (progress[counter] % 250 === 0) options.onProgress?.(progress);

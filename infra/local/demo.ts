@@ -108,7 +108,9 @@ async function pushToRunning(url: string, running: CockpitsBody, tasks: number) 
   const keys = await keysFor(config, space, keysDir);
   // Runs are spread over the senders that have a key: a delivery from an unpaired host would be refused.
   const campaign = campaignFor([...keys.keys()], tasks);
-  await push(url, space, campaign, keys);
+  await push(url, space, campaign, keys).catch((error: Error) => {
+    throw new Error(`${error.message} The demo signs with the keys in ${keysDir}: when local mode runs with another REPLAY_DATA_DIR or REPLAY_KEYS_DIR, give the demo the same.`);
+  });
   console.log(`Open ${url}/ to see the campaign.`);
 }
 

@@ -271,7 +271,7 @@ const PROVIDER_REFUSED: JudgeProblem = { code: 'provider-refused', message: 'The
 
 function missingCredentials(model: boolean, github: boolean): JudgeProblem {
   const missing = [model ? 'an Anthropic API key' : null, github ? 'GitHub credentials (a GitHub App, or GITHUB_TOKEN locally)' : null].filter(Boolean);
-  return { code: 'no-credentials', message: `The judge has no ${missing.join(' and no ')} configured; the run waits until it has.` };
+  return { code: 'no-credentials', message: `The judge is missing ${missing.join(' and ')}; the run waits until they are configured.` };
 }
 
 function missingIssue(taskId: string, issue: StoredIssue | null): JudgeProblem {
