@@ -7,6 +7,7 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { JudgeModel, ReferenceSource, ServiceProvider } from '../../ports.ts';
 import { AnthropicJudgeModel } from '../anthropic-judge-model.ts';
+import { secretText } from './secret-text.ts';
 import { GitHubReferenceSource, PUBLIC_GITHUB_API, type GitHubCredentials } from '../github-reference-source.ts';
 
 const SECRET_CACHE_SECONDS = 60;
@@ -71,16 +72,8 @@ function fromSecret<T>(secretId: string, build: (value: string) => T | null): Se
   let last: { value: string; service: T | null } | undefined;
   return async () => {
     secrets ??= new SecretsProvider({ awsSdkV3Client: new SecretsManagerClient({}) });
-    let value: string;
-    try {
-      const raw = await secrets.get(secretId, { maxAge: SECRET_CACHE_SECONDS });
-      value = typeof raw === 'string' ? raw : raw ? Buffer.from(raw as Uint8Array).toString('utf8') : '';
-    } catch (error) {
-      // A secret created empty has no current value yet: that is "not configured", not an outage.
-      const cause = (error as { cause?: { name?: string } }).cause;
-      if (cause?.name === 'ResourceNotFoundException') return null;
-      throw error;
-    }
+    const value = await secretText(secrets, secretId, SECRET_CACHE_SECONDS);
+    if (value === null) return null;
     if (last?.value !== value) last = { value, service: build(value) };
     return last.service;
   };

@@ -4,6 +4,7 @@ import { DescribeSecretCommand, type SecretsManagerClient } from '@aws-sdk/clien
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { KeySource, PairingCheck } from '../../ports.ts';
 import { keySecretName } from '../key-names.ts';
+import { secretText } from './secret-text.ts';
 
 const CACHE_SECONDS = 300;
 
@@ -15,16 +16,9 @@ export class SecretsManagerKeySource implements KeySource {
   }
 
   async keysFor(secretConfigKey: string, host: string): Promise<string[]> {
-    let value: unknown;
-    try {
-      value = await this.provider.get(keySecretName(secretConfigKey, host), { maxAge: CACHE_SECONDS });
-    } catch (e) {
-      // An unpaired host (no secret, or no value yet) simply has no key; anything else is an outage.
-      const cause = (e as { cause?: { name?: string } }).cause;
-      if (cause?.name === 'ResourceNotFoundException') return [];
-      throw e;
-    }
-    return parseSecretValue(typeof value === 'string' ? value : value ? Buffer.from(value as Uint8Array).toString('utf8') : '');
+    // An unpaired host (no secret, or no value yet) simply has no key.
+    const value = await secretText(this.provider, keySecretName(secretConfigKey, host), CACHE_SECONDS);
+    return value === null ? [] : parseSecretValue(value);
   }
 }
 
