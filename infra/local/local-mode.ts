@@ -9,14 +9,12 @@ import type { ScheduledEvent } from 'aws-lambda';
 import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
 import { keyEnvName } from '../../shared/adapters/key-names.ts';
 import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
-import { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
-import { SqsQueue } from '../../shared/adapters/aws/sqs-queue.ts';
-import { sqsClient } from '../../shared/adapters/aws/runtime.ts';
+import { githubCredentialsFromEnv } from '../../shared/adapters/aws/judge-services.ts';
+import { bucketStore, queue } from '../../shared/adapters/aws/runtime.ts';
 import type { LandingMessage } from '../../shared/ports.ts';
 import { startEmulators, type Emulators } from './emulators.ts';
 import { createLocalServer } from './http-server.ts';
 import { pollQueue, type Poller } from './queue-poller.ts';
-import { S3Client } from '@aws-sdk/client-s3';
 
 export interface LocalModeOptions {
   config: ReplayConfig;
@@ -81,7 +79,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   log(describeJudgeCredentials(process.env));
   if (retryBase) log(`Judge retries start after ${retryBase} s in every space (local override).`);
 
-  const replayed = await replayInbox(emulators.queueUrls.landing);
+  const replayed = await replayInbox();
   if (replayed) log(`Replayed ${replayed} accepted deliveries that had not landed before the last stop.`);
 
   const onError = (e: unknown) => log(`queue poller: ${(e as Error).message}`);
@@ -128,11 +126,11 @@ async function ensureDevelopmentKeys(config: ReplayConfig, keysDir: string): Pro
 }
 
 /** What got a 202 but had not landed when the process stopped is still in the inbox: queue it again. */
-async function replayInbox(landingQueueUrl: string): Promise<number> {
-  const inbox = new S3ObjectStore(new S3Client({ forcePathStyle: true }), process.env.INBOX_BUCKET!);
-  const queue = new SqsQueue<LandingMessage>(sqsClient(), landingQueueUrl);
+async function replayInbox(): Promise<number> {
+  const inbox = bucketStore('INBOX_BUCKET');
+  const landing = queue<LandingMessage>('LANDING_QUEUE_URL');
   const keys = await inbox.list('inbox/');
-  for (const key of keys) await queue.send({ space: key.split('/')[1]!, inboxKey: key });
+  for (const key of keys) await landing.send({ space: key.split('/')[1]!, inboxKey: key });
   return keys.length;
 }
 
@@ -146,13 +144,9 @@ function withRetryBase(config: ReplayConfig, retryBaseSeconds: number): ReplayCo
 /** Which credentials the judge found, never their values. */
 function describeJudgeCredentials(env: NodeJS.ProcessEnv): string {
   const model = env.ANTHROPIC_API_KEY ? `Anthropic key set${env.ANTHROPIC_BASE_URL ? ` (API at ${env.ANTHROPIC_BASE_URL})` : ''}` : 'no ANTHROPIC_API_KEY';
-  const github =
-    env.GITHUB_APP_ID && env.GITHUB_APP_PRIVATE_KEY && env.GITHUB_APP_INSTALLATION_ID
-      ? `GitHub App ${env.GITHUB_APP_ID}`
-      : env.GITHUB_TOKEN
-        ? 'GITHUB_TOKEN'
-        : 'no GitHub credentials';
-  const waiting = env.ANTHROPIC_API_KEY && !github.startsWith('no ') ? '' : '; runs wait with judgeState "waiting-credentials" until both are set';
+  const credentials = githubCredentialsFromEnv(env);
+  const github = !credentials ? 'no GitHub credentials' : credentials.kind === 'app' ? `GitHub App ${credentials.appId}` : 'GITHUB_TOKEN';
+  const waiting = env.ANTHROPIC_API_KEY && credentials ? '' : '; runs wait with judgeState "waiting-credentials" until both are set';
   return `Judge: ${model}, ${github}${env.GITHUB_API_URL ? ` (API at ${env.GITHUB_API_URL})` : ''}${waiting}.`;
 }
 

@@ -32,14 +32,17 @@ export function referenceSourceProvider(env: NodeJS.ProcessEnv = process.env): S
       return app ? new GitHubReferenceSource(app, baseUrl) : null;
     });
   }
-  const credentials: GitHubCredentials | null =
-    env.GITHUB_APP_ID && env.GITHUB_APP_PRIVATE_KEY && env.GITHUB_APP_INSTALLATION_ID
-      ? { kind: 'app', appId: env.GITHUB_APP_ID, privateKey: env.GITHUB_APP_PRIVATE_KEY, installationId: env.GITHUB_APP_INSTALLATION_ID }
-      : env.GITHUB_TOKEN
-        ? { kind: 'token', token: env.GITHUB_TOKEN }
-        : null;
+  const credentials = githubCredentialsFromEnv(env);
   const source = credentials ? new GitHubReferenceSource(credentials, baseUrl) : null;
   return async () => source;
+}
+
+/** Local GitHub credentials: an App when all three of its variables are set, else GITHUB_TOKEN. */
+export function githubCredentialsFromEnv(env: NodeJS.ProcessEnv): GitHubCredentials | null {
+  if (env.GITHUB_APP_ID && env.GITHUB_APP_PRIVATE_KEY && env.GITHUB_APP_INSTALLATION_ID) {
+    return { kind: 'app', appId: env.GITHUB_APP_ID, privateKey: env.GITHUB_APP_PRIVATE_KEY, installationId: env.GITHUB_APP_INSTALLATION_ID };
+  }
+  return env.GITHUB_TOKEN ? { kind: 'token', token: env.GITHUB_TOKEN } : null;
 }
 
 /** A plain key, or {"apiKey": "..."}. */
