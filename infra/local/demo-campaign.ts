@@ -2,13 +2,13 @@
 // where they come from). Real: the model configuration, the task, the test-based `resolved` outcome (sent
 // as a hidden-test result, never as a verdict), the turn count (steps) and the date of the run. Everything
 // else is generated from a fixed seed, and every run row says so with `metricsSource: "generated"`.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { runId } from '../../shared/schema/run-id.ts';
 import { startAnthropicStandIn } from './stand-ins/anthropic-stand-in.ts';
 import { startGitHubStandIn } from './stand-ins/github-stand-in.ts';
+import { sha256Hex } from '../../shared/sha256.ts';
 
 export const DEMO_CSV = join(import.meta.dirname, '../../data/swe-bench-pro-runs.csv');
 /** The benchmark's step cap: its longest runs stop at 251 turns. */
@@ -114,7 +114,7 @@ export function buildCampaign(source: SourceRun[], options: CampaignOptions): De
   const chosen = new Set(instances);
   // Every task, model and run draws from its own stream: a campaign of more tasks extends a smaller one
   // with the same seed instead of changing its figures (a re-run demo then only retries its deliveries).
-  const streamFor = (key: string) => seeded(parseInt(sha(`${options.seed}:${key}`).slice(0, 8), 16));
+  const streamFor = (key: string) => seeded(parseInt(sha256Hex(`${options.seed}:${key}`).slice(0, 8), 16));
 
   const issues = instances.map((instanceId, k) => {
     const random = streamFor(`task:${instanceId}`);
@@ -137,7 +137,7 @@ export function buildCampaign(source: SourceRun[], options: CampaignOptions): De
       commits: 1 + Math.floor(random() * 4),
       prToMergeHours: round(lognormal(random, 30, 1.4), 1),
       baseSha,
-      mergeSha: sha(`merge:${instanceId}`).slice(0, 40),
+      mergeSha: sha256Hex(`merge:${instanceId}`).slice(0, 40),
     };
   });
   const issueOf = new Map(issues.map((i) => [i.taskId, i]));
@@ -188,7 +188,7 @@ export function buildCampaign(source: SourceRun[], options: CampaignOptions): De
         metricsSource: 'generated',
       };
       const id = runId(row);
-      const token = sha(`run:${id}`).slice(0, 16);
+      const token = sha256Hex(`run:${id}`).slice(0, 16);
       const patch = emptyPatch ? '' : demoPatch(row.model, row.taskId, harnessVersion, token, 2 + Math.floor(random() * 30), random);
       const delivery = {
         kind: 'run',
@@ -266,7 +266,6 @@ export function oracleAnswer(run: Pick<DemoRun, 'token' | 'resolved'>): Record<s
   };
 }
 
-const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 /** mulberry32: small, fast, and the same sequence for the same seed everywhere. */

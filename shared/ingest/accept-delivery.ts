@@ -1,7 +1,7 @@
 // The ingest rules of SPEC §3, in order; the first failing check answers. An accepted delivery is written
 // to the inbox (object storage, no size limit to worry about) before it is queued, and the queue carries
 // only a claim check, so a 1 MiB delivery never meets SQS's message size limit.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../sha256.ts';
 import { keyCandidates, type ReplayConfig } from '../schema/config.ts';
 import { deliverySchema, ignoredKeys, MAX_DELIVERY_BYTES, DELIVERY_KINDS, type Delivery } from '../schema/delivery.ts';
 import { describeIssues } from '../schema/issues-text.ts';
@@ -117,4 +117,3 @@ export function parseDelivery(rawBody: Uint8Array, verifiedHost: string): Parsed
   return { ok: true, delivery, ignored: ignoredKeys(json as Record<string, unknown>) };
 }
 
-export const sha256Hex = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');

@@ -2,7 +2,7 @@
 // Every step that costs nothing (credentials, issue record, pause) is checked before the row is claimed,
 // and every write is conditional on the row's revision, so duplicate messages, concurrent invocations and a
 // re-run landing mid-call all converge: the verdict lands only on the exact patch that was judged.
-import { sha256Hex } from '../ingest/accept-delivery.ts';
+import { sha256Hex } from '../sha256.ts';
 import { runObjectPrefix } from '../landing/land.ts';
 import { judgeModelOf, type ReplayConfig } from '../schema/config.ts';
 import type { StoredIssue } from '../schema/issue.ts';

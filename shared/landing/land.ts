@@ -1,7 +1,7 @@
 // Landing of inbox entries (SPEC §4). Every write that can race is conditional (optimistic revision on the
 // row), objects are content-addressed under the run's finishedAt so nothing is ever overwritten, and the
 // inbox entry is deleted last: killed between any two steps and redelivered, landing ends in the same state.
-import { sha256Hex } from '../ingest/accept-delivery.ts';
+import { sha256Hex } from '../sha256.ts';
 import { inboxEntrySchema, type InboxEntry } from '../schema/messages.ts';
 import type { HiddenTestDelivery, IssueDelivery, RunDelivery } from '../schema/delivery.ts';
 import type { StoredHost } from '../schema/host.ts';
