@@ -7,7 +7,7 @@
 //
 // Options: --tasks N (default 50; 730 is every task) --seed S (default 7) --space NAME --url URL --fresh
 import { existsSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
 import { parseConfig, readConfigFile, type ReplayConfig } from '../../shared/schema/config.ts';
@@ -15,9 +15,9 @@ import type { CockpitsBody, RunsPage } from '../../shared/read/contract.ts';
 import { apiPaths } from '../../shared/read/contract.ts';
 import { buildCampaign, DEMO_JUDGE_MODEL, pushCampaign, readSourceRuns, startDemoJudge, type DemoCampaign, type PushProgress } from './demo-campaign.ts';
 import { startLocalMode } from './local-mode.ts';
+import { localPaths, PROJECT_ROOT } from './paths.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const root = resolve(import.meta.dirname, '../..');
 const { values: args } = parseArgs({
   options: {
     tasks: { type: 'string', default: '50' },
@@ -67,7 +67,7 @@ function campaignFor(hosts: string[], tasks: number): DemoCampaign {
 }
 
 async function startAndPush(tasks: number) {
-  const dataDir = resolve(root, '.replay-data', 'demo');
+  const dataDir = join(PROJECT_ROOT, '.replay-data', 'demo');
   if (args.fresh && existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
   const config = parseConfig({
     defaultJudgeModel: DEMO_JUDGE_MODEL,
@@ -96,11 +96,10 @@ async function startAndPush(tasks: number) {
 }
 
 async function pushToRunning(url: string, running: CockpitsBody, tasks: number) {
-  const configPath = process.env.REPLAY_CONFIG ?? (existsSync(join(root, 'replay.config.json')) ? join(root, 'replay.config.json') : join(root, 'replay.config.example.json'));
+  const { configPath, keysDir } = localPaths();
   const config = readConfigFile(configPath);
   const space = args.space ?? running.cockpits[0]?.space ?? Object.keys(config.spaces)[0]!;
   if (!config.spaces[space]) throw new Error(`Space "${space}" is not in ${configPath}, which the demo reads to find the senders and their keys.`);
-  const keysDir = process.env.REPLAY_KEYS_DIR ?? join(process.env.REPLAY_DATA_DIR ?? join(root, '.replay-data'), 'keys');
   console.log(`Local mode is already running at ${url}: pushing into space ${space} (senders ${config.spaces[space].senders.join(', ')}, keys from ${keysDir}).`);
   console.log(
     `Judging happens in that process only if it was started with judge credentials (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, GITHUB_TOKEN); otherwise runs wait with judgeState "waiting-credentials". For verdicts from the stand-in judge "${DEMO_JUDGE_MODEL}", stop it and run \`npm run demo\` alone.\n`,

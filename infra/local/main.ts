@@ -1,21 +1,18 @@
 // `npm start`: local mode on HOST:PORT with data under REPLAY_DATA_DIR (SPEC §10).
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { ConfigError, readConfigFile } from '../../shared/schema/config.ts';
 import { startLocalMode } from './local-mode.ts';
+import { localPaths } from './paths.ts';
 
 // Lambda runs Node 22+; on a developer's Node 20 the SDK's upgrade notice is noise on every start.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const root = resolve(import.meta.dirname, '../..');
-const configPath = process.env.REPLAY_CONFIG ?? (existsSync(join(root, 'replay.config.json')) ? join(root, 'replay.config.json') : join(root, 'replay.config.example.json'));
-const dataDir = process.env.REPLAY_DATA_DIR ?? join(root, '.replay-data');
+const { configPath, dataDir, keysDir } = localPaths();
 
 try {
   const config = readConfigFile(configPath);
   const local = await startLocalMode({
     config,
     dataDir,
-    keysDir: process.env.REPLAY_KEYS_DIR,
+    keysDir,
     host: process.env.HOST,
     port: process.env.PORT ? Number(process.env.PORT) : undefined,
     log: (line) => console.log(line),
