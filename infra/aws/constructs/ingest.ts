@@ -4,26 +4,18 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
-import type { ReplayConfig } from '../deployment-config.ts';
-import type { PipelineState } from '../stateful-stack.ts';
 import { TIMEOUTS } from '../timing.ts';
-import type { Alarms } from './alarms.ts';
 import { ReplayHttpApi } from './http-api.ts';
 import { ReplayFunction } from './replay-function.ts';
+import type { StageProps } from './stage-props.ts';
 
 export const INGEST_ROUTE = '/hooks/{space}/ingest';
-
-export interface IngestProps {
-  config: ReplayConfig;
-  state: PipelineState;
-  alarms: Alarms;
-}
 
 export class Ingest extends Construct {
   readonly endpoint: ReplayHttpApi;
   readonly function: ReplayFunction;
 
-  constructor(scope: Construct, id: string, { config, state, alarms }: IngestProps) {
+  constructor(scope: Construct, id: string, { config, state, alarms }: StageProps) {
     super(scope, id);
     this.function = new ReplayFunction(this, 'Ingest', {
       service: 'ingest',

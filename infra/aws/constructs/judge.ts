@@ -3,24 +3,17 @@
 import { Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
-import type { ReplayConfig } from '../deployment-config.ts';
-import type { PipelineState } from '../stateful-stack.ts';
 import { TIMEOUTS } from '../timing.ts';
-import { serviceMetric, type Alarms } from './alarms.ts';
+import { serviceMetric } from './alarms.ts';
 import { ReplayFunction } from './replay-function.ts';
+import type { StageProps } from './stage-props.ts';
 
 export const JUDGE_CONCURRENCY = 2;
-
-export interface JudgeProps {
-  config: ReplayConfig;
-  state: PipelineState;
-  alarms: Alarms;
-}
 
 export class Judge extends Construct {
   readonly function: ReplayFunction;
 
-  constructor(scope: Construct, id: string, { config, state, alarms }: JudgeProps) {
+  constructor(scope: Construct, id: string, { config, state, alarms }: StageProps) {
     super(scope, id);
     this.function = new ReplayFunction(this, 'Judge', {
       service: 'judge',

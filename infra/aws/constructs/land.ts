@@ -4,20 +4,14 @@
 import { Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
-import type { PipelineState } from '../stateful-stack.ts';
 import { TIMEOUTS } from '../timing.ts';
-import type { Alarms } from './alarms.ts';
 import { ReplayFunction } from './replay-function.ts';
-
-export interface LandProps {
-  state: PipelineState;
-  alarms: Alarms;
-}
+import type { StageProps } from './stage-props.ts';
 
 export class Land extends Construct {
   readonly function: ReplayFunction;
 
-  constructor(scope: Construct, id: string, { state, alarms }: LandProps) {
+  constructor(scope: Construct, id: string, { state, alarms }: Pick<StageProps, 'state' | 'alarms'>) {
     super(scope, id);
     this.function = new ReplayFunction(this, 'Lander', {
       service: 'lander',

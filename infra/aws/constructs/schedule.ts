@@ -4,24 +4,16 @@ import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule as EventSchedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
-import type { ReplayConfig } from '../deployment-config.ts';
-import type { PipelineState } from '../stateful-stack.ts';
 import { TIMEOUTS } from '../timing.ts';
-import type { Alarms } from './alarms.ts';
 import { ReplayFunction } from './replay-function.ts';
+import type { StageProps } from './stage-props.ts';
 
 export const SWEEP_EVERY = Duration.minutes(5);
-
-export interface ScheduleProps {
-  config: ReplayConfig;
-  state: PipelineState;
-  alarms: Alarms;
-}
 
 export class Schedule extends Construct {
   readonly function: ReplayFunction;
 
-  constructor(scope: Construct, id: string, { config, state, alarms }: ScheduleProps) {
+  constructor(scope: Construct, id: string, { config, state, alarms }: StageProps) {
     super(scope, id);
     this.function = new ReplayFunction(this, 'Sweeper', {
       service: 'sweeper',
