@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { decideLanding } from '../../shared/landing/decide.ts';
 import { InvalidCursorError } from '../../shared/ports.ts';
-import { runnerRowSchema, type RunRow } from '../../shared/schema/run.ts';
-import { runnerRow } from '../helpers/deliveries.ts';
+import type { RunRow } from '../../shared/schema/run.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
+import { runRow } from '../helpers/records.ts';
 
 let t: TestStores;
 beforeAll(async () => {
@@ -11,16 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-function row(space: string, id: string, updatedAt: string, extra: Partial<RunRow> = {}): RunRow {
-  const decision = decideLanding(
-    null,
-    { space, id, deliveryId: 'd', row: runnerRowSchema.parse(runnerRow()), patchSha256: 'x', patchEmpty: false, patchTruncated: false, patchKey: 'p', summaryKey: 's' },
-    updatedAt,
-    null,
-  );
-  if (decision.kind !== 'write') throw new Error('unexpected');
-  return { ...decision.row, ...extra };
-}
+const row = (space: string, id: string, updatedAt: string, extra: Partial<RunRow> = {}): RunRow => runRow({}, { space, id, updatedAt, ...extra });
 
 describe('DynamoDB store (dynalite)', () => {
   it('creates a row only if absent and updates it only at the expected revision', async () => {

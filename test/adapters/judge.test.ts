@@ -6,7 +6,9 @@ import { blockEnd, blockStart } from '../../shared/judge/prompt.ts';
 import { nextUtcDay, utcDay } from '../../shared/judge/transitions.ts';
 import { referenceDiffKey } from '../../shared/reference/reference-fix.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
-import { goodAnswer, RecordingQueue, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
+import type { JudgeMessage } from '../../shared/ports.ts';
+import { goodAnswer, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
+import { RecordingQueue } from '../helpers/in-memory-ports.ts';
 
 const BASE = 'a'.repeat(40);
 const MERGE = 'b'.repeat(40);
@@ -223,7 +225,7 @@ describe('waiting without spending attempts', () => {
     expect(await row('NoKeys', first.id)).toMatchObject({ judgeAttempts: 0, judgeState: 'waiting-credentials', judgeLastError: { code: 'no-credentials' } });
     expect(calls()).toBe(before);
 
-    const queue = new RecordingQueue();
+    const queue = new RecordingQueue<JudgeMessage>();
     await sweep(w.sweepDeps(queue));
     expect(queue.sent.filter((m) => m.space === 'NoKeys')).toHaveLength(1);
 
@@ -252,7 +254,7 @@ describe('a provider that refuses the key', () => {
 
     // A sweep sends exactly one probe; the key is still refused.
     w.advance(1);
-    const queue = new RecordingQueue();
+    const queue = new RecordingQueue<JudgeMessage>();
     await sweep(w.sweepDeps(queue));
     const probes = queue.sent.filter((m) => m.space === 'Paused');
     expect(probes).toHaveLength(1);
@@ -264,11 +266,11 @@ describe('a provider that refuses the key', () => {
     // The key works again: the next probe resumes judging, and the sweep after sends everything due.
     w.answer = () => goodAnswer();
     w.advance(1);
-    const next = new RecordingQueue();
+    const next = new RecordingQueue<JudgeMessage>();
     await sweep(w.sweepDeps(next));
     const [probe] = next.sent.filter((m) => m.space === 'Paused');
     expect(await judgeRun(w.deps(), probe!)).toMatchObject({ result: 'judged', judging: 'judging' });
-    const after = new RecordingQueue();
+    const after = new RecordingQueue<JudgeMessage>();
     await sweep(w.sweepDeps(after));
     const rest = after.sent.filter((m) => m.space === 'Paused');
     expect(rest).toHaveLength(2);

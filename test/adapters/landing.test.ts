@@ -1,10 +1,11 @@
 // Landing against the real emulators: conditional writes, content-addressed objects, crash safety.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { landEntry, landInboxEntry, type LandingDeps } from '../../shared/landing/land.ts';
-import { inboxEntrySchema, type InboxEntry } from '../../shared/schema/messages.ts';
-import type { JudgeMessage, MessageQueue } from '../../shared/ports.ts';
-import { hiddenTestDelivery, runDelivery } from '../helpers/deliveries.ts';
+import type { InboxEntry } from '../../shared/schema/messages.ts';
+import type { JudgeMessage } from '../../shared/ports.ts';
+import { hiddenTestDelivery, inboxEntry, runDelivery, type DeliveryInput } from '../helpers/deliveries.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
+import { RecordingQueue } from '../helpers/in-memory-ports.ts';
 
 let t: TestStores;
 beforeAll(async () => {
@@ -14,19 +15,11 @@ afterAll(() => t.stop());
 
 const FIXED_NOW = new Date('2026-11-29T12:00:00.000Z');
 
-class RecordingQueue implements MessageQueue<JudgeMessage> {
-  readonly sent: JudgeMessage[] = [];
-  async send(message: JudgeMessage) {
-    this.sent.push(message);
-  }
-}
-
-function deps(queue = new RecordingQueue()): LandingDeps & { judgeQueue: RecordingQueue } {
+function deps(queue = new RecordingQueue<JudgeMessage>()): LandingDeps & { judgeQueue: RecordingQueue<JudgeMessage> } {
   return { runs: t.store, issues: t.store, hosts: t.store, objects: t.data, inbox: t.inbox, judgeQueue: queue, clock: { now: () => FIXED_NOW } };
 }
 
-const entry = (space: string, delivery: Record<string, unknown>, deliveryId = 'd-1'): InboxEntry =>
-  inboxEntrySchema.parse({ space, deliveryId, receivedAt: '2026-11-29T11:00:00.000Z', host: 'mac-studio-1', delivery });
+const entry = (space: string, delivery: DeliveryInput, deliveryId = 'd-1'): InboxEntry => inboxEntry(space, delivery, { deliveryId });
 
 describe('landing a run', () => {
   it('writes the row, the patch and the summary, and hands the run to the judge', async () => {
@@ -157,7 +150,7 @@ describe('landing is crash-safe', () => {
     for (let crashAt = 0; crashAt < 14; crashAt++) {
       const space = `crash-${crashAt}`;
       await land(space, crashingAfter(crashAt, deps())).catch((e: Error) => expect(e.message).toBe('simulated crash'));
-      const queue = new RecordingQueue();
+      const queue = new RecordingQueue<JudgeMessage>();
       await land(space, deps(queue));
       expect(await snapshot(space, delivery.id as string)).toEqual(expected);
     }
