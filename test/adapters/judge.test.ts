@@ -104,6 +104,8 @@ describe('judging a landed run', () => {
   });
 
   it('asks GitHub for an installation token naming the one repository with read-only permissions', async () => {
+    await w.putIssue('Main', 'token-1');
+    await judgeRun(w.deps(), await w.land('Main', { taskId: 'token-1' }));
     expect(w.github.tokenRequests.length).toBeGreaterThan(0);
     for (const request of w.github.tokenRequests) {
       expect(request).toEqual({ installationId: '77', repositories: ['widgets'], permissions: { contents: 'read', issues: 'read' } });
@@ -114,6 +116,8 @@ describe('judging a landed run', () => {
 
   it('leaves lock files out of the prompt and fetches each reference diff once', async () => {
     const compares = () => w.github.requests.filter((r) => r.path.includes('/compare/')).length;
+    await w.putIssue('Main', 'lock-1');
+    await judgeRun(w.deps(), await w.land('Main', { taskId: 'lock-1' }));
     const before = compares();
     await w.putIssue('Main', 'lock-2');
     await judgeRun(w.deps(), await w.land('Main', { taskId: 'lock-2' }));

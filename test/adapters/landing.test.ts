@@ -24,14 +24,15 @@ const entry = (space: string, delivery: DeliveryInput, deliveryId = 'd-1'): Inbo
 describe('landing a run', () => {
   it('writes the row, the patch and the summary, and hands the run to the judge', async () => {
     const d = deps();
-    const delivery = runDelivery();
+    // A host of its own: host records are global and every other test here delivers as mac-studio-1.
+    const delivery = runDelivery({ host: 'mac-land-1' });
     expect(await landEntry(d, entry('land', delivery))).toBe('new');
-    const row = (await t.store.getRun('land', delivery.id as string))!.value;
+    const row = (await t.store.getRun('land', delivery.id))!.value;
     expect(await t.data.getText(row.patchKey!)).toBe(delivery.patch);
     expect(await t.data.getText(row.summaryKey!)).toBe('Changed a to b.');
     expect(row.patchKey).toContain('2026-11-20T10:12:00.000Z');
     expect(d.judgeQueue.sent).toEqual([{ space: 'land', id: delivery.id, finishedAt: '2026-11-20T10:12:00.000Z' }]);
-    expect((await t.store.getHost('mac-studio-1'))?.value).toMatchObject({ hostHardware: 'Mac Studio M2 Ultra 192 GB', spaces: ['land'] });
+    expect((await t.store.getHost('mac-land-1'))?.value).toMatchObject({ hostHardware: 'Mac Studio M2 Ultra 192 GB', spaces: ['land'] });
   });
 
   it('never lets an older delivery touch the newer patch object or row', async () => {
@@ -64,12 +65,12 @@ describe('landing a run', () => {
     const d = deps();
     const delivery = runDelivery();
     const F = '2026-11-20T10:12:00Z';
-    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id as string, F)))).toBe('hidden-test-held');
+    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id, F)))).toBe('hidden-test-held');
     await landEntry(d, entry('hidden', delivery));
-    expect((await t.store.getRun('hidden', delivery.id as string))!.value.hiddenTestResult).toMatchObject({ status: 'pass', total: 3 });
-    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id as string, '2026-11-01T00:00:00Z', 'fail')))).toBe('hidden-test-ignored');
-    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id as string, F, 'fail')))).toBe('hidden-test-applied');
-    expect((await t.store.getRun('hidden', delivery.id as string))!.value.hiddenTestResult?.status).toBe('fail');
+    expect((await t.store.getRun('hidden', delivery.id))!.value.hiddenTestResult).toMatchObject({ status: 'pass', total: 3 });
+    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id, '2026-11-01T00:00:00Z', 'fail')))).toBe('hidden-test-ignored');
+    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id, F, 'fail')))).toBe('hidden-test-applied');
+    expect((await t.store.getRun('hidden', delivery.id))!.value.hiddenTestResult?.status).toBe('fail');
   });
 
   it('keeps a hidden-test result that lands while its run is landing', async () => {
@@ -99,10 +100,10 @@ describe('landing a run', () => {
     };
     const running = landEntry(runDeps, entry('together', delivery));
     await lookedUp;
-    expect(await landEntry(d, entry('together', hiddenTestDelivery(delivery.id as string, '2026-11-20T10:12:00Z'), 'h'))).toBe('hidden-test-held');
+    expect(await landEntry(d, entry('together', hiddenTestDelivery(delivery.id, '2026-11-20T10:12:00Z'), 'h'))).toBe('hidden-test-held');
     hiddenLanded();
     await running;
-    expect((await t.store.getRun('together', delivery.id as string))!.value.hiddenTestResult?.status).toBe('pass');
+    expect((await t.store.getRun('together', delivery.id))!.value.hiddenTestResult?.status).toBe('pass');
   });
 });
 
@@ -138,13 +139,13 @@ describe('landing is crash-safe', () => {
     const delivery = runDelivery();
     const land = async (space: string, d: LandingDeps) => {
       const key = `inbox/${space}/d-1.json`;
-      if ((await t.inbox.getText(key)) === null && !(await t.store.getRun(space, delivery.id as string))) {
+      if ((await t.inbox.getText(key)) === null && !(await t.store.getRun(space, delivery.id))) {
         await t.inbox.put(key, JSON.stringify(entry(space, delivery)));
       }
       return landInboxEntry(d, key);
     };
     await land('clean', deps());
-    const expected = await snapshot('clean', delivery.id as string);
+    const expected = await snapshot('clean', delivery.id);
     expect(expected.inbox).toEqual([]);
 
     for (let crashAt = 0; crashAt < 14; crashAt++) {
@@ -152,7 +153,7 @@ describe('landing is crash-safe', () => {
       await land(space, crashingAfter(crashAt, deps())).catch((e: Error) => expect(e.message).toBe('simulated crash'));
       const queue = new RecordingQueue<JudgeMessage>();
       await land(space, deps(queue));
-      expect(await snapshot(space, delivery.id as string)).toEqual(expected);
+      expect(await snapshot(space, delivery.id)).toEqual(expected);
     }
   });
 });
