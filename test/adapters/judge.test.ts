@@ -94,7 +94,7 @@ describe('judging a landed run', () => {
     const audit = JSON.parse(auditText) as Record<string, unknown>;
     expect(audit).toMatchObject({ model: 'claude-test-judge', attempt: 1, answer: goodAnswer({ sameFilesAsReference: false }), parsed: { verdict: 'resolved' } });
     expect(audit.promptSha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(audit.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: expect.any(Number) });
+    expect(audit.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: expect.any(Number), cacheWriteTokens: expect.any(Number), cacheReadTokens: expect.any(Number) });
     expect(audit.latencyMs).toEqual(expect.any(Number));
     // The issue text may name clients: it is used, never stored.
     expect(auditText).not.toContain('ACME-SECRET-CLIENT');
@@ -240,7 +240,7 @@ describe('a provider that refuses the key', () => {
     const first = await w.land('Paused', { taskId: 'paused-1' });
     const before = calls();
     expect(await judgeRun(w.deps(), first)).toEqual({ result: 'paused', judging: 'paused', modelCall: 'refused' });
-    expect(await row('Paused', first.id)).toMatchObject({ judgeAttempts: 0, judgeVerdict: null, judgeState: 'paused', judgeLastError: { code: 'provider-refused' } });
+    expect(await row('Paused', first.id)).toMatchObject({ judgeAttempts: 0, judgeVerdict: null, judgeState: 'paused', judgeLastError: { code: 'bad-credentials' } });
     expect(await w.stores.store.used('Paused', day)).toBe(1);
 
     // Rows that arrive while paused wait without a call.
@@ -339,7 +339,8 @@ describe('a patch that tries to instruct the judge', () => {
     w.answer = () => goodAnswer({ verdict: 'wrong' });
     await judgeRun(w.deps(), await w.land('Main', { taskId: 'inject-1' }, { patch: injection }));
     const { system, userText } = w.anthropic.requests.at(-1)!;
-    const nonce = /nonce=([0-9a-f]{32})>>>/.exec(system)![1]!;
+    const nonce = /^Data-block nonce of this message: ([0-9a-f]{32})$/m.exec(userText)![1]!;
+    expect(system).not.toContain(nonce);
     expect(userText.split(blockEnd(nonce))).toHaveLength(4);
     const start = userText.indexOf(blockStart('candidate_patch', nonce));
     const end = userText.indexOf(blockEnd(nonce), start);
