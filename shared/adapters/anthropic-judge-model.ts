@@ -9,9 +9,11 @@ import { JudgeModelError, type JudgeModel, type JudgeModelAnswer, type JudgeMode
 
 export class AnthropicJudgeModel implements JudgeModel {
   private readonly client: Anthropic;
+  private readonly timeoutMs: number;
 
-  constructor(options: { apiKey: string; baseURL?: string }) {
-    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: TIMINGS.modelCall * 1000 });
+  constructor(options: { apiKey: string; baseURL?: string; timeoutMs?: number }) {
+    this.timeoutMs = options.timeoutMs ?? TIMINGS.modelCall * 1000;
+    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: this.timeoutMs });
   }
 
   async ask(request: JudgeModelRequest): Promise<JudgeModelAnswer> {
@@ -32,7 +34,7 @@ export class AnthropicJudgeModel implements JudgeModel {
         ],
       });
     } catch (error) {
-      throw asJudgeModelError(error, request.model);
+      throw asJudgeModelError(error, request.model, this.timeoutMs);
     }
     const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
     const { usage } = message;
@@ -48,7 +50,7 @@ export class AnthropicJudgeModel implements JudgeModel {
   }
 }
 
-function asJudgeModelError(error: unknown, model: string): unknown {
+function asJudgeModelError(error: unknown, model: string, timeoutMs: number): unknown {
   if (error instanceof Anthropic.AuthenticationError || error instanceof Anthropic.PermissionDeniedError) {
     return new JudgeModelError('bad-credentials', `The judge model provider refused the credentials (HTTP ${error.status}); judging of this space is paused.`, true);
   }
@@ -59,7 +61,7 @@ function asJudgeModelError(error: unknown, model: string): unknown {
       true,
     );
   }
-  if (error instanceof Anthropic.APIConnectionTimeoutError) return new JudgeModelError('provider-timeout', `The judge model did not answer within ${TIMINGS.modelCall} s.`);
+  if (error instanceof Anthropic.APIConnectionTimeoutError) return new JudgeModelError('provider-timeout', `The judge model did not answer within ${timeoutMs / 1000} s.`);
   if (error instanceof Anthropic.APIConnectionError) return new JudgeModelError('provider-unreachable', 'The judge model provider could not be reached.');
   if (error instanceof Anthropic.APIError && error.status !== undefined) {
     const type = errorType(error);
