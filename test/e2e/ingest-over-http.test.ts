@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SendMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { sign } from '../../shared/ingest/signature.ts';
+import { inboxKey } from '../../shared/storage-layout.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { eventually, queueDrained, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
@@ -159,21 +160,22 @@ describe('refused deliveries', () => {
 });
 
 describe('the landing queue', () => {
+  const corruptKey = inboxKey('Landing', 'corrupt');
   it('drops a malformed message without blocking its batch, and sends a corrupt inbox entry to the DLQ', async () => {
     const sqs = local.emulators.sqs;
     const { landing, landingDlq } = local.emulators.queueUrls;
-    await local.adapters.inbox.put('inbox/Landing/corrupt.json', '{"space":"Landing"');
+    await local.adapters.inbox.put(corruptKey, '{"space":"Landing"');
     const good = runDelivery({ taskId: 'after-bad' });
     await sqs.send(new SendMessageCommand({ QueueUrl: landing, MessageBody: 'not json at all' }));
-    await sqs.send(new SendMessageCommand({ QueueUrl: landing, MessageBody: JSON.stringify({ space: 'Landing', inboxKey: 'inbox/Landing/corrupt.json' }) }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: landing, MessageBody: JSON.stringify({ space: 'Landing', inboxKey: corruptKey }) }));
     await pushDelivery(local.url, 'Landing', good, keys['mac-studio-1']);
     await eventually(async () => (await getJson(runPath('Landing', good.id))).status === 200, 3000);
     const dead = await eventually(async () => {
       const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: landingDlq, WaitTimeSeconds: 1 }));
       return Messages?.length ? Messages : undefined;
     }, 15_000, 200);
-    expect(dead.map((m) => m.Body)).toEqual([JSON.stringify({ space: 'Landing', inboxKey: 'inbox/Landing/corrupt.json' })]);
-    expect(await local.adapters.inbox.getText('inbox/Landing/corrupt.json')).toBe('{"space":"Landing"');
+    expect(dead.map((m) => m.Body)).toEqual([JSON.stringify({ space: 'Landing', inboxKey: corruptKey })]);
+    expect(await local.adapters.inbox.getText(corruptKey)).toBe('{"space":"Landing"');
   });
 });
 

@@ -5,6 +5,7 @@
 // cursor this store did not hand out is refused.
 import {
   InvalidCursorError,
+  type AttemptStore,
   JudgeModelError,
   ReferenceFetchError,
   type BudgetStore,
@@ -26,13 +27,15 @@ import {
   type RunStore,
   type Versioned,
 } from '../../shared/ports.ts';
+import type { ArchivedAttempt } from '../../shared/schema/attempt.ts';
 import type { StoredHost } from '../../shared/schema/host.ts';
 import type { StoredIssue } from '../../shared/schema/issue.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
+import type { HiddenTestResult, RunRow } from '../../shared/schema/run.ts';
 
 /** Every table-backed port, as one table (like DynamoStore). */
-export class InMemoryTable implements RunStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
+export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
   private readonly runs = new Map<string, Versioned<RunRow>>();
+  private readonly attempts = new Map<string, ArchivedAttempt>();
   private readonly issues = new Map<string, StoredIssue>();
   private readonly pending = new Map<string, PendingHiddenTest>();
   private readonly hosts = new Map<string, Versioned<StoredHost>>();
@@ -67,6 +70,24 @@ export class InMemoryTable implements RunStore, IssueStore, HostStore, BudgetSto
 
   async countRunsByHost(space: string, host: string): Promise<number> {
     return this.runsOf(space).filter((row) => row.host === host).length;
+  }
+
+  async archiveAttempt(attempt: ArchivedAttempt): Promise<void> {
+    const id = key(attempt.space, attempt.id, attempt.finishedAt, attempt.patchSha256);
+    if (!this.attempts.has(id)) this.attempts.set(id, copy(attempt));
+  }
+
+  /** Oldest first: the table sorts a run's attempts by finishedAt, then patch. */
+  async listAttempts(space: string, id: string): Promise<ArchivedAttempt[]> {
+    const sortKey = (attempt: ArchivedAttempt) => `${attempt.finishedAt}#${attempt.patchSha256}`;
+    const attempts = [...this.attempts.values()].filter((attempt) => attempt.space === space && attempt.id === id);
+    return copy(attempts.sort((a, b) => compare(sortKey(a), sortKey(b))));
+  }
+
+  async setAttemptHiddenTest(space: string, id: string, finishedAt: string, result: HiddenTestResult): Promise<number> {
+    const matching = (await this.listAttempts(space, id)).filter((attempt) => attempt.finishedAt === finishedAt);
+    for (const attempt of matching) this.attempts.set(key(space, id, finishedAt, attempt.patchSha256), { ...attempt, hiddenTestResult: copy(result) });
+    return matching.length;
   }
 
   async putIssue(issue: StoredIssue): Promise<void> {
@@ -189,7 +210,8 @@ export class ScriptedJudgeModel implements JudgeModel {
     this.requests.push(request);
     const answer = this.answer(request);
     if (answer instanceof JudgeModelError) throw answer;
-    return { text: answer, inputTokens: Math.ceil(request.prompt.length / 4), outputTokens: Math.ceil(answer.length / 4) };
+    const estimate = (text: string) => Math.ceil(text.length / 4);
+    return { text: answer, usage: { inputTokens: estimate(request.sharedPrompt + request.prompt), outputTokens: estimate(answer), cacheWriteTokens: 0, cacheReadTokens: 0 } };
   }
 }
 

@@ -77,7 +77,7 @@ export async function startJudgeWorld(config: unknown): Promise<JudgeWorld> {
       const queue = new RecordingQueue<JudgeMessage>();
       const delivery = runDelivery(rowOverrides, extra);
       const entry = inboxEntry(space, delivery, { deliveryId: `d-${++landings}`, receivedAt: world.now.toISOString() });
-      await landEntry({ runs: stores.store, issues: stores.store, hosts: stores.store, objects: stores.data, inbox: stores.inbox, judgeQueue: queue, clock: { now: () => world.now } }, entry);
+      await landEntry({ runs: stores.store, attempts: stores.store, issues: stores.store, hosts: stores.store, objects: stores.data, inbox: stores.inbox, judgeQueue: queue, clock: { now: () => world.now } }, entry);
       return queue.sent[0] ?? { space, id: delivery.id, finishedAt: entry.delivery.kind === 'run' ? entry.delivery.row.finishedAt : '' };
     },
     async putIssue(space, taskId, repo = 'acme/widgets', shas = { baseSha: 'a'.repeat(40), mergeSha: 'b'.repeat(40) }) {

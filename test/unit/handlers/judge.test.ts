@@ -80,7 +80,7 @@ describe('the judge handler', () => {
 
   it('publishes JudgingPaused 1 when the provider refuses the key, and 0 when a probe resumes judging', async () => {
     const w = judgeWorld();
-    w.model.answer = () => new JudgeModelError('provider-refused', 'The judge model provider refused the credentials.', true);
+    w.model.answer = () => new JudgeModelError('bad-credentials', 'The judge model provider refused the credentials.', true);
     const first = await w.landed('t-1');
     const paused = await capturingOutput(() => w.handler(sqsEvent([sqsRecord(first, 'replay-judge')])));
     expect(metricValues(paused.output, 'judge', METRICS.judgingPaused)).toEqual([1]);

@@ -20,7 +20,7 @@ function lander() {
     judgeQueue: new RecordingQueue<JudgeMessage>(),
   };
   const handler = createLanderHandler(
-    { runs: deps.table, issues: deps.table, hosts: deps.table, objects: deps.objects, inbox: deps.inbox, judgeQueue: deps.judgeQueue, clock: new SettableClock(new Date(LANDED_AT)) },
+    { runs: deps.table, attempts: deps.table, issues: deps.table, hosts: deps.table, objects: deps.objects, inbox: deps.inbox, judgeQueue: deps.judgeQueue, clock: new SettableClock(new Date(LANDED_AT)) },
     instrumentation('lander'),
   );
   /** Stores the delivery in the inbox as ingest would and returns the claim check's SQS record. */

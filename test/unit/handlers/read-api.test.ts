@@ -25,6 +25,7 @@ async function readApi(runsOf: (table: InMemoryTable) => RunStore = (table) => t
     {
       config: parseConfig({ spaces: { S: { senders: ['mac-studio-1', 'mac-mini-2'] } } }),
       runs: runsOf(table),
+      attempts: table,
       issues: table,
       hosts: table,
       objects,
