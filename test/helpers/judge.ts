@@ -39,12 +39,17 @@ export interface JudgeWorld {
   stop(): Promise<void>;
 }
 
-export async function startJudgeWorld(config: unknown): Promise<JudgeWorld> {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+/** A GitHub App's signing key pair: the private key for our side, the public one for the stand-in. */
+export function gitHubAppKeyPair(): { privateKey: string; publicKey: string } {
+  return generateKeyPairSync('rsa', {
     modulusLength: 2048,
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     publicKeyEncoding: { type: 'spki', format: 'pem' },
   });
+}
+
+export async function startJudgeWorld(config: unknown): Promise<JudgeWorld> {
+  const { privateKey, publicKey } = gitHubAppKeyPair();
   const stores = await startTestStores();
   let landings = 0;
   const world: JudgeWorld = {
