@@ -170,11 +170,17 @@ describe('the landing queue', () => {
     await sqs.send(new SendMessageCommand({ QueueUrl: landing, MessageBody: JSON.stringify({ space: 'Landing', inboxKey: corruptKey }) }));
     await pushDelivery(local.url, 'Landing', good, keys['mac-studio-1']);
     await eventually(async () => (await getJson(runPath('Landing', good.id))).status === 200, 3000);
-    const dead = await eventually(async () => {
-      const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: landingDlq, WaitTimeSeconds: 1 }));
-      return Messages?.length ? Messages : undefined;
-    }, 15_000, 200);
-    expect(dead.map((m) => m.Body)).toEqual([JSON.stringify({ space: 'Landing', inboxKey: corruptKey })]);
+    // Drained: the malformed message was dropped or retried to its end, the corrupt entry's likewise.
+    await queueDrained(local, 'landing');
+    const dead = new Map<string, string>();
+    for (;;) {
+      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: landingDlq, MaxNumberOfMessages: 10 }));
+      if (!Messages.length) break;
+      for (const message of Messages) dead.set(message.MessageId!, message.Body ?? '');
+    }
+    // With a 1 s visibility timeout a slow landing of another test's delivery can be dead-lettered as well.
+    const anotherSpacesClaim = (body: string) => /^\{"space":"(?!Landing")/.test(body);
+    expect([...dead.values()].filter((body) => !anotherSpacesClaim(body))).toEqual([JSON.stringify({ space: 'Landing', inboxKey: corruptKey })]);
     expect(await local.adapters.inbox.getText(corruptKey)).toBe('{"space":"Landing"');
   });
 });
