@@ -30,7 +30,7 @@ const cockpitSchema = z.strictObject({
 
 export const configSchema = z
   .strictObject({
-    defaultJudgeModel: z.string().min(1).default('claude-sonnet-4-5'),
+    defaultJudgeModel: z.string().min(1).default('claude-sonnet-5-5'),
     spaces: z.record(pathSafeIdentity, spaceSchema).refine((s) => Object.keys(s).length > 0, 'must declare at least one space'),
     cockpits: z.record(pathSafeIdentity, cockpitSchema).default({}),
     alarms: z.strictObject({ email: z.email().optional() }).default({}),
