@@ -4,7 +4,8 @@ import { answerRead } from '../../shared/read/read-api.ts';
 import { jsonError } from '../../shared/http.ts';
 import { systemClock } from '../../shared/ports.ts';
 import { bucketStore, configFromEnv, pairingCheck, tableStore } from '../../shared/adapters/aws/runtime.ts';
-import { toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
+import { toApiGateway, tokenGroups } from '../../shared/adapters/aws/api-gateway.ts';
+import { groupRefusal } from '../../shared/read/cockpit-access.ts';
 import { observability } from '../../shared/adapters/aws/observability.ts';
 
 const { logger } = observability('read-api');
@@ -18,8 +19,12 @@ const deps = {
   pairing: pairingCheck(),
   clock: systemClock,
 };
+/** Set by the deployment for a private cockpit (ANALYST_GROUP); a public one and local mode have none. */
+const requiredGroup = process.env.ANALYST_GROUP;
 
 export async function handler(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
+  const refusal = requiredGroup ? groupRefusal(requiredGroup, tokenGroups(event)) : null;
+  if (refusal) return toApiGateway(refusal);
   try {
     const answer = await answerRead(deps, event.requestContext.http.method, event.rawPath, event.queryStringParameters ?? {}, event.headers);
     return toApiGateway(answer);

@@ -13,6 +13,7 @@ import { githubCredentialsFromEnv } from '../../shared/adapters/aws/judge-servic
 import { bucketStore, queue } from '../../shared/adapters/aws/runtime.ts';
 import type { LandingMessage } from '../../shared/ports.ts';
 import { startEmulators, type Emulators } from './emulators.ts';
+import { cockpitEntries } from '../../shared/read/read-api.ts';
 import { createLocalServer } from './http-server.ts';
 import { pollQueue, type Poller } from './queue-poller.ts';
 
@@ -60,8 +61,11 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     maxReceiveCount: options.maxReceiveCount ?? 5,
   });
   const retryBase = options.judgeRetryBaseSeconds ?? positiveNumber(process.env.REPLAY_JUDGE_RETRY_BASE_SECONDS);
+  // The handlers read a configuration file, as from their bundle in AWS: this one, with local overrides.
+  const configFile = join(dataDir, 'config-in-use.json');
+  writeFileSync(configFile, JSON.stringify(retryBase ? withRetryBase(options.config, retryBase) : options.config));
   Object.assign(process.env, emulators.env, {
-    REPLAY_CONFIG_JSON: JSON.stringify(retryBase ? withRetryBase(options.config, retryBase) : options.config),
+    REPLAY_CONFIG_FILE: configFile,
     KEY_SOURCE: 'local',
     REPLAY_KEYS_DIR: keysDir,
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
@@ -90,7 +94,12 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   const sweepSeconds = options.sweepIntervalSeconds ?? positiveNumber(process.env.REPLAY_SWEEP_SECONDS) ?? 60;
   const sweeps = every(sweepSeconds * 1000, () => sweeper.handler(scheduledEvent()), (e) => log(`judge sweeper: ${(e as Error).message}`));
 
-  const server = createLocalServer({ ingest: ingest.handler, read: readApi.handler, staticDir: resolve(import.meta.dirname, '../../dashboard/dist') });
+  const server = createLocalServer({
+    ingest: ingest.handler,
+    read: readApi.handler,
+    staticDir: resolve(import.meta.dirname, '../../dashboard/dist'),
+    settings: { cockpits: cockpitEntries(options.config), api: '/api', signIn: null },
+  });
   await new Promise<void>((r) => server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', r));
   const address = server.address() as AddressInfo;
 

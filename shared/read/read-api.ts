@@ -4,7 +4,7 @@ import type { HostRecord } from '../schema/host.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
 import { InvalidCursorError, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
 import { columnsAnswer } from './columns-snapshot.ts';
-import type { CockpitsBody, HostsBody, IssuesBody, RunsPage } from './contract.ts';
+import type { CockpitEntry, CockpitsBody, HostsBody, IssuesBody, RunsPage } from './contract.ts';
 
 export interface ReadDeps {
   config: ReplayConfig;
@@ -55,8 +55,11 @@ function safeDecode(segment: string): string | null {
   }
 }
 
+export const cockpitEntries = (config: ReplayConfig): CockpitEntry[] =>
+  Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public }));
+
 function cockpits(config: ReplayConfig): HttpAnswer {
-  return { status: 200, body: { cockpits: Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public })) } satisfies CockpitsBody };
+  return { status: 200, body: { cockpits: cockpitEntries(config) } satisfies CockpitsBody };
 }
 
 async function listRuns(deps: ReadDeps, space: string, query: Record<string, string | undefined>): Promise<HttpAnswer> {

@@ -6,6 +6,8 @@ import { pathSafeIdentity } from './primitives.ts';
 import { describeIssues } from './issues-text.ts';
 
 export const DEFAULT_SECRET_CONFIG_KEY = 'Hosting:ModuleReportSecret';
+/** The parsed configuration's file name beside each deployed function's code. */
+export const BUNDLED_CONFIG_FILE = 'replay.config.json';
 
 const judgeSettingsSchema = z.strictObject({
   model: z.string().min(1).optional(),

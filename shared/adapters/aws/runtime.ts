@@ -1,10 +1,11 @@
 // Builds adapters from the environment a function runs in. The same code serves AWS and local mode: the
 // AWS SDK honours AWS_ENDPOINT_URL_{DYNAMODB,S3,SQS,SECRETS_MANAGER}, which local mode points at its emulators.
+import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { parseConfig, type ReplayConfig } from '../../schema/config.ts';
+import { BUNDLED_CONFIG_FILE, readConfigFile, type ReplayConfig } from '../../schema/config.ts';
 import type { KeySource, MessageQueue, PairingCheck } from '../../ports.ts';
 import { LocalKeySource } from '../local/env-key-source.ts';
 import { DynamoStore } from './dynamo-store.ts';
@@ -18,8 +19,12 @@ export function requiredEnv(name: string, env: NodeJS.ProcessEnv = process.env):
   return value;
 }
 
+/**
+ * The configuration a function runs with: the file the deployment bundled beside its code (an environment
+ * variable holds 4 KB, too little for 200 spaces); local mode names its own file with REPLAY_CONFIG_FILE.
+ */
 export const configFromEnv = (env = process.env): ReplayConfig =>
-  parseConfig(JSON.parse(requiredEnv('REPLAY_CONFIG_JSON', env)) as unknown, 'REPLAY_CONFIG_JSON');
+  readConfigFile(env.REPLAY_CONFIG_FILE ?? fileURLToPath(new URL(BUNDLED_CONFIG_FILE, import.meta.url)));
 
 export const tableStore = (env = process.env) => new DynamoStore(new DynamoDBClient({}), requiredEnv('TABLE_NAME', env));
 
