@@ -22,11 +22,9 @@ import { INDEXES } from '../../../shared/adapters/aws/table-layout.ts';
 import { BUNDLED_CONFIG_FILE } from '../../../shared/schema/config.ts';
 import type { ReplayConfig } from '../deployment-config.ts';
 import type { ObjectAccess } from '../stateful-stack.ts';
-
-export type ServiceName = 'ingest' | 'lander' | 'read-api' | 'judge' | 'sweeper';
+import { METRICS_NAMESPACE, type ServiceName } from '../../../shared/operations.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-export const METRICS_NAMESPACE = 'ReplayBench';
 export const LOG_RETENTION = RetentionDays.ONE_MONTH;
 
 // esbuild's ESM output cannot `require` Node built-ins from bundled CommonJS dependencies without this.
@@ -38,7 +36,7 @@ export interface ReplayFunctionProps {
   timeout: Duration;
   memorySize: number;
   reservedConcurrentExecutions?: number;
-  /** Bundled as `replay.config.json`, which the handlers' `configFromEnv` reads; absent when unused. */
+  /** Bundled as `replay.config.json`, which the AWS wiring's `bundledConfig` reads; absent when unused. */
   config?: ReplayConfig;
 }
 
@@ -69,7 +67,7 @@ export class ReplayFunction extends Construct {
     const stagedConfig = props.config && stageConfigFile(this, props.config);
 
     this.lambda = new NodejsFunction(this, 'Function', {
-      entry: `${PROJECT_ROOT}functions/${props.service}/handler.ts`,
+      entry: `${PROJECT_ROOT}functions/${props.service}/lambda.ts`,
       handler: 'handler',
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
