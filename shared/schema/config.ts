@@ -1,7 +1,7 @@
 // The one configuration file (SPEC §10), read by local mode and by `cdk synth`. Strict: an unknown or
 // wrong key fails with a sentence that names it.
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { pathSafeIdentity } from './primitives.ts';
 import { describeIssues } from './issues-text.ts';
 
