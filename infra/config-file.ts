@@ -15,8 +15,8 @@ export interface ConfigFileChoice {
   exists: boolean;
 }
 
-export function chosenConfigFile(env: NodeJS.ProcessEnv = process.env): ConfigFileChoice {
+export function chosenConfigFile(env: NodeJS.ProcessEnv = process.env, root = PROJECT_ROOT): ConfigFileChoice {
   const named = Boolean(env.REPLAY_CONFIG);
-  const path = named ? resolve(env.REPLAY_CONFIG!) : join(PROJECT_ROOT, OWN_CONFIG_FILE);
+  const path = named ? resolve(env.REPLAY_CONFIG!) : join(root, OWN_CONFIG_FILE);
   return { path, named, exists: existsSync(path) };
 }

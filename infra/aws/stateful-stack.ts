@@ -12,8 +12,8 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { INDEXES, TABLE_KEYS } from '../../shared/adapters/aws/table-layout.ts';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
-import { analystGroupOf, MAX_GROUP_NAME_LENGTH } from '../../shared/read/cockpit-access.ts';
-import { ConfigError, keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
+import { analystGroupOf } from '../../shared/read/cockpit-access.ts';
+import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
 import { MAX_RECEIVES, TIMEOUTS, visibilityFor } from './timing.ts';
 
 export const INBOX_EXPIRY_DAYS = 14;
@@ -240,11 +240,7 @@ function analystPool(scope: Stack, config: ReplayConfig): Analysts {
   const groups = new Map<string, UserPoolGroup>();
   for (const [name, cockpit] of Object.entries(config.cockpits)) {
     if (cockpit.public) continue;
-    const groupName = analystGroupOf(name);
-    if (groupName.length > MAX_GROUP_NAME_LENGTH) {
-      throw new ConfigError(`Cockpit name "${name}" is too long: its analysts' group ${groupName} exceeds Cognito's ${MAX_GROUP_NAME_LENGTH} characters.`);
-    }
-    groups.set(name, userPool.addGroup(`Group-${name}`, { groupName, description: `Analysts who may read cockpit ${name}` }));
+    groups.set(name, userPool.addGroup(`Group-${name}`, { groupName: analystGroupOf(name), description: `Analysts who may read cockpit ${name}` }));
   }
   return { userPool, domain, groups };
 }
