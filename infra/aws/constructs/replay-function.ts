@@ -27,8 +27,19 @@ import { METRICS_NAMESPACE, type ServiceName } from '../../../shared/operations.
 const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const LOG_RETENTION = RetentionDays.ONE_MONTH;
 
-// esbuild's ESM output cannot `require` Node built-ins from bundled CommonJS dependencies without this.
-const REQUIRE_SHIM = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+/**
+ * How every function is bundled (esbuild, ESM, tree-shaken); bench/bundles.ts builds its references with
+ * these too. The banner: esbuild's ESM output cannot `require` Node built-ins from bundled CommonJS
+ * dependencies without it.
+ */
+export const FUNCTION_BUNDLE = {
+  format: 'esm',
+  mainFields: ['module', 'main'],
+  banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  minify: true,
+  keepNames: true,
+} as const;
+export const FUNCTION_RUNTIME = Runtime.NODEJS_24_X;
 
 export interface ReplayFunctionProps {
   service: ServiceName;
@@ -71,7 +82,7 @@ export class ReplayFunction extends Construct {
       handler: 'handler',
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
-      runtime: Runtime.NODEJS_24_X,
+      runtime: FUNCTION_RUNTIME,
       architecture: Architecture.ARM_64,
       description: props.description,
       timeout: props.timeout,
@@ -87,10 +98,10 @@ export class ReplayFunction extends Construct {
       },
       bundling: {
         format: OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        banner: REQUIRE_SHIM,
-        minify: true,
-        keepNames: true,
+        mainFields: [...FUNCTION_BUNDLE.mainFields],
+        banner: FUNCTION_BUNDLE.banner,
+        minify: FUNCTION_BUNDLE.minify,
+        keepNames: FUNCTION_BUNDLE.keepNames,
         sourceMap: true,
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: false,
