@@ -59,14 +59,14 @@ const ofType = (resources: Record<string, Resource>, type: string) => Object.ent
 const functions = new Map(
   ofType(pipeline, 'AWS::Lambda::Function')
     .filter(([, f]) => (f.Properties.Environment as { Variables?: Record<string, string> } | undefined)?.Variables?.POWERTOOLS_SERVICE_NAME)
-    .map(([id, f]) => [(f.Properties.Environment as { Variables: Record<string, string> }).Variables.POWERTOOLS_SERVICE_NAME!, { id, ...f.Properties }]),
+    .map(([id, f]) => [(f.Properties.Environment as { Variables: Record<string, string> }).Variables.POWERTOOLS_SERVICE_NAME!, { id, properties: f.Properties }]),
 );
 function fn(service: string) {
   const f = functions.get(service);
   if (!f) throw new Error(`no ${service} function in the template`);
-  const gb = Number(f.MemorySize) / 1024;
-  const arm = JSON.stringify(f.Architectures).includes('arm64');
-  return { id: f.id, gb, arm, gbSecond: arm ? PRICE.lambdaArmGbSecond : PRICE.lambdaX86GbSecond, memory: Number(f.MemorySize) };
+  const memory = Number(f.properties.MemorySize);
+  const arm = JSON.stringify(f.properties.Architectures).includes('arm64');
+  return { id: f.id, gb: memory / 1024, arm, gbSecond: arm ? PRICE.lambdaArmGbSecond : PRICE.lambdaX86GbSecond, memory };
 }
 const ingest = fn('ingest');
 const lander = fn('lander');
