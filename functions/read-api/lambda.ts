@@ -10,6 +10,7 @@ export const handler = createReadApiHandler(
   {
     config: bundledConfig(),
     runs: store,
+    attempts: store,
     issues: store,
     hosts: store,
     objects: bucketStore(s3Client({}), requiredEnv('DATA_BUCKET')),

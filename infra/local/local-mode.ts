@@ -104,10 +104,10 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
 
   const ingest = createIngestHandler({ config, keys, inbox: adapters.inbox, landingQueue: adapters.landingQueue, clock }, observe('ingest'));
   const lander = createLanderHandler(
-    { runs: table, issues: table, hosts: table, objects: adapters.data, inbox: adapters.inbox, judgeQueue: adapters.judgeQueue, clock },
+    { runs: table, attempts: table, issues: table, hosts: table, objects: adapters.data, inbox: adapters.inbox, judgeQueue: adapters.judgeQueue, clock },
     observe('lander'),
   );
-  const readApi = createReadApiHandler({ config, runs: table, issues: table, hosts: table, objects: adapters.data, pairing: keys, clock }, observe('read-api'));
+  const readApi = createReadApiHandler({ config, runs: table, attempts: table, issues: table, hosts: table, objects: adapters.data, pairing: keys, clock }, observe('read-api'));
   const judge = createJudgeHandler(
     {
       config,

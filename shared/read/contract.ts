@@ -3,6 +3,7 @@
 import type { HostRecord } from '../schema/host.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
+import type { AttemptSummary } from '../schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
 
 export interface RunsPage {
@@ -14,6 +15,11 @@ export interface RunsPage {
 
 export interface IssuesBody {
   issues: StoredIssue[];
+}
+
+export interface AttemptsBody {
+  /** Newest first; `current` marks the run's row. */
+  attempts: AttemptSummary[];
 }
 
 export interface HostsBody {
@@ -68,6 +74,7 @@ export const apiPaths = {
   run: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}`,
   patch: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/patch`,
   summary: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/summary`,
+  attempts: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/attempts`,
   issues: (space: string) => `/spaces/${seg(space)}/issues`,
   hosts: (space: string) => `/spaces/${seg(space)}/hosts`,
 };
