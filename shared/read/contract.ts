@@ -42,13 +42,14 @@ export interface ApiErrorBody {
 }
 
 /**
- * `cockpit.json` beside a deployed dashboard (written by the CDK cockpit construct): which cockpit it is
- * and how analysts sign in. Local mode has no such file; the dashboard then asks `/api/cockpits`.
+ * `cockpit.json`, the first thing the dashboard reads: which cockpits this page shows and how analysts sign
+ * in. A deployed cockpit's file (written by the CDK cockpit construct) names that cockpit alone; local mode
+ * answers with every configured cockpit, the first being the default, and no sign-in.
  */
+export const COCKPIT_SETTINGS_FILE = 'cockpit.json';
+
 export interface CockpitSettings {
-  cockpit: string;
-  space: string;
-  public: boolean;
+  cockpits: CockpitEntry[];
   api: string;
   /** OAuth 2.0 authorization code with PKCE against the Cognito hosted UI; null for a public cockpit. */
   signIn: { authorizeUrl: string; tokenUrl: string; logoutUrl: string; clientId: string; redirectUri: string; scopes: string[] } | null;

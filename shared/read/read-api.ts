@@ -5,7 +5,7 @@ import { jsonError, type HttpAnswer } from '../http.ts';
 import { attemptSummary } from '../schema/attempt.ts';
 import { InvalidCursorError, type AttemptStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
 import { columnsAnswer } from './columns-snapshot.ts';
-import type { AttemptsBody, CockpitsBody, HostsBody, IssuesBody, RunsPage } from './contract.ts';
+import type { AttemptsBody, CockpitEntry, CockpitsBody, HostsBody, IssuesBody, RunsPage } from './contract.ts';
 
 export interface ReadDeps {
   config: ReplayConfig;
@@ -58,8 +58,11 @@ function safeDecode(segment: string): string | null {
   }
 }
 
+export const cockpitEntries = (config: ReplayConfig): CockpitEntry[] =>
+  Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public }));
+
 function cockpits(config: ReplayConfig): HttpAnswer {
-  return { status: 200, body: { cockpits: Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public })) } satisfies CockpitsBody };
+  return { status: 200, body: { cockpits: cockpitEntries(config) } satisfies CockpitsBody };
 }
 
 async function listRuns(deps: ReadDeps, space: string, query: Record<string, string | undefined>): Promise<HttpAnswer> {
