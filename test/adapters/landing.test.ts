@@ -66,7 +66,10 @@ describe('landing a run', () => {
     expect(row.finishedAt).toBe(new Date(latest).toISOString());
     expect(row.steps).toBe(finishes.indexOf(latest));
     expect(await t.data.getText(row.patchKey!)).toBe(`diff --git a/f b/f\n+${latest}\n`);
-  });
+    // Every other attempt is archived exactly once, and the row counts them all.
+    expect(await t.store.listAttempts('race', row.id)).toHaveLength(49);
+    expect(row.attemptCount).toBe(50);
+  }, 60_000);
 
   it('holds a hidden-test result until its run lands, and ignores one for an earlier run', async () => {
     const d = deps();
