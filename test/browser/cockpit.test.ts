@@ -3,7 +3,7 @@
 // URL, a run pushed while the page is open appears without a reload, the detail panel shows the patch, and
 // runner strings are never markup. Screenshots go to test-results/.
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { judged, landedRow, loadIssues, loadRows, storedIssue, type JudgeAnswerFields } from '../../bench/direct-load.ts';
 import { buildCampaign, oracleAnswer, readSourceRuns, startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge, type DemoRun } from '../../infra/local/demo-campaign.ts';
@@ -93,7 +93,7 @@ describe('the dashboard with demo-sized data', () => {
   it('renders every chart, the per-model table, the matrix and the caveats', async () => {
     expect(await page.locator('.kpi').count()).toBe(groups);
     for (const id of ['chart-verdict-mix', 'chart-resolve-rate', 'chart-wall-time', 'chart-tokens-per-minute', 'chart-steps', 'chart-original-fix']) {
-      expect(await page.locator(`#${id} .bar-row`).count(), id).toBe(groups);
+      expect(await page.locator(`#${id} .bar-row`).count()).toBe(groups);
     }
     expect(await page.locator('#chart-verdict-mix .bar-seg').count()).toBeGreaterThan(groups * 3);
     expect(await page.locator('#table-models tbody tr').count()).toBe(groups);
