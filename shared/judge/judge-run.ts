@@ -3,7 +3,6 @@
 // and every write is conditional on the row's revision, so duplicate messages, concurrent invocations and a
 // re-run landing mid-call all converge: the verdict lands only on the exact patch that was judged.
 import { sha256Hex } from '../sha256.ts';
-import { runObjectPrefix } from '../landing/land.ts';
 import { judgeModelOf, type ReplayConfig } from '../schema/config.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import type { JudgeFields, RunRow } from '../schema/run.ts';
@@ -26,7 +25,8 @@ import {
 } from '../ports.ts';
 import { isLockFile } from '../reference/lock-files.ts';
 import { touchedPaths } from '../reference/diff.ts';
-import { referenceDiff, referenceDiffKey, type ReferenceDiff } from '../reference/reference-fix.ts';
+import { referenceDiff, type ReferenceDiff } from '../reference/reference-fix.ts';
+import { auditKey, referenceDiffKey } from '../storage-layout.ts';
 import { parseJudgeAnswer, type ParsedAnswer } from './answer.ts';
 import { buildPrompt, type JudgePrompt } from './prompt.ts';
 import { claimed, failedAttempt, isDecided, nextUtcDay, utcDay, verdict, waiting, type JudgeProblem } from './transitions.ts';
@@ -204,7 +204,7 @@ async function askAndAudit(deps: JudgeDeps, row: RunRow, issue: ReferencedIssue,
   const latencyMs = deps.clock.now().getTime() - startedAt.getTime();
   const parsed = answer ? parseJudgeAnswer(answer.text) : null;
   const audit = auditRecord(row, issue, modelName, prompt, startedAt, latencyMs, answer, parsed, callError);
-  const key = `${runObjectPrefix(row.space, row.id, row.finishedAt)}/judge-${startedAt.toISOString()}-attempt-${row.judgeAttempts + 1}.json`;
+  const key = auditKey(row.space, row.id, row.finishedAt, startedAt.toISOString(), row.judgeAttempts + 1);
   await deps.objects.put(key, JSON.stringify(audit, null, 2), 'application/json');
   return { parsed, callError };
 }

@@ -9,6 +9,7 @@ import type { Clock, HostStore, IssueStore, JudgeMessage, MessageQueue, ObjectSt
 import { decideLanding } from './decide.ts';
 import { canonicalJson } from '../canonical-json.ts';
 import type { HiddenTestResult } from '../schema/run.ts';
+import { patchKey, summaryKey } from '../storage-layout.ts';
 
 export interface LandingDeps {
   runs: RunStore;
@@ -51,14 +52,10 @@ export async function landEntry(deps: LandingDeps, entry: InboxEntry): Promise<L
   }
 }
 
-export const runObjectPrefix = (space: string, id: string, finishedAt: string) =>
-  `runs/${space}/${encodeURIComponent(id)}/${finishedAt}`;
-
 async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelivery): Promise<LandingOutcome> {
   const { space } = entry;
   const F = delivery.row.finishedAt;
   const patchSha256 = sha256Hex(delivery.patch);
-  const prefix = runObjectPrefix(space, delivery.id, F);
   const incoming = {
     space,
     id: delivery.id,
@@ -67,8 +64,8 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     patchSha256,
     patchEmpty: delivery.patch.trim() === '',
     patchTruncated: delivery.patchTruncated,
-    patchKey: `${prefix}/patch-${patchSha256}.diff`,
-    summaryKey: `${prefix}/summary-${sha256Hex(delivery.summary)}.md`,
+    patchKey: patchKey(space, delivery.id, F, patchSha256),
+    summaryKey: summaryKey(space, delivery.id, F, sha256Hex(delivery.summary)),
   };
 
   let current = await deps.runs.getRun(space, delivery.id);

@@ -1,10 +1,10 @@
 // The judge against real emulators, with the Anthropic and GitHub stand-ins reached through the real SDKs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { judgeRun } from '../../shared/judge/judge-run.ts';
 import { sweep } from '../../shared/judge/sweep.ts';
 import { blockEnd, blockStart } from '../../shared/judge/prompt.ts';
 import { nextUtcDay, utcDay } from '../../shared/judge/transitions.ts';
-import { referenceDiffKey } from '../../shared/reference/reference-fix.ts';
+import { referenceDiffKey } from '../../shared/storage-layout.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { goodAnswer, RecordingQueue, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
 

@@ -78,7 +78,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await launchChromium();
-});
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();
