@@ -3,7 +3,8 @@ import type { ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
 import { InvalidCursorError, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
-import { referenceDiffKey, type ReferenceDiff } from '../reference/reference-fix.ts';
+import type { ReferenceDiff } from '../reference/reference-fix.ts';
+import { referenceDiffKey } from '../storage-layout.ts';
 import { columnsAnswer } from './columns-snapshot.ts';
 import type { CockpitsBody, HostsBody, IssuesBody, ReferenceBody, RunsPage } from './contract.ts';
 
