@@ -22,7 +22,7 @@ import { MatrixChart } from './charts/matrix.ts';
 import { ScatterChart } from './charts/scatter.ts';
 import { linearAxis, logDurationAxis, type Axis } from './charts/ticks.ts';
 import { el, fill } from './dom.ts';
-import { count, duration, hours, num, percent, UNKNOWN } from './format.ts';
+import { count, duration, durationTick, hours, num, percent, shortNumber, UNKNOWN } from './format.ts';
 import { HIDDEN_TEST_COLOURS, HIDDEN_TEST_LABELS, MODEL_COLOUR, ORIGINAL_COLOUR, VERDICT_COLOURS, VERDICT_LABELS, VERDICT_ORDER, type VerdictKey } from './palette.ts';
 import { HIDDEN_TEST_COLUMNS, type CockpitFilters, type MatrixColouring } from './url-state.ts';
 import type { Computed } from './view-model.ts';
@@ -134,6 +134,8 @@ interface TableColumn {
   numeric: boolean;
   text(g: GroupFigures): string;
   value(g: GroupFigures): number | string | null;
+  /** Richer cell content than the text, when there is some (a rate over its n). */
+  cell?(g: GroupFigures): Node;
 }
 
 const VERDICT_COLUMNS: [VerdictKey, string][] = [
@@ -150,12 +152,12 @@ const TABLE_COLUMNS: TableColumn[] = [
   { title: 'Model', numeric: false, text: (g) => g.model, value: (g) => g.model },
   { title: 'Harness', numeric: false, text: (g) => g.harnessVersion, value: (g) => g.harnessVersion },
   { title: 'Runs', numeric: true, text: (g) => count(g.runs), value: (g) => g.runs },
-  { title: 'Resolve rate', numeric: true, text: (g) => rateText(g.resolve), value: (g) => g.resolve.rate },
+  { title: 'Resolve rate', numeric: true, text: (g) => rateText(g.resolve), value: (g) => g.resolve.rate, cell: (g) => rateCell(g.resolve) },
   ...VERDICT_COLUMNS.map(([v, title]): TableColumn => ({ title, numeric: true, text: (g) => count(g.verdicts[v]), value: (g) => g.verdicts[v] })),
-  { title: 'Tests pass', numeric: true, text: (g) => rateText(g.hiddenTests), value: (g) => g.hiddenTests.rate },
+  { title: 'Tests pass', numeric: true, text: (g) => rateText(g.hiddenTests), value: (g) => g.hiddenTests.rate, cell: (g) => rateCell(g.hiddenTests) },
   { title: 'Wall time (median)', numeric: true, text: (g) => medianText(g.wallSeconds, duration), value: (g) => g.wallSeconds.median },
   { title: 'Steps (median)', numeric: true, text: (g) => medianText(g.steps, (v) => num(v)), value: (g) => g.steps.median },
-  { title: 'Budget ran out', numeric: true, text: (g) => rateText(g.budgetExhausted), value: (g) => g.budgetExhausted.rate },
+  { title: 'Budget ran out', numeric: true, text: (g) => rateText(g.budgetExhausted), value: (g) => g.budgetExhausted.rate, cell: (g) => rateCell(g.budgetExhausted) },
   { title: 'Output tokens/min (median)', numeric: true, text: (g) => medianText(g.outputTokensPerMinute, (v) => num(v)), value: (g) => g.outputTokensPerMinute.median },
   { title: 'Generated', numeric: true, text: (g) => (g.generated ? `◇ ${count(g.generated)}` : '–'), value: (g) => g.generated },
 ];
@@ -224,9 +226,9 @@ export class DashboardView {
       part(c.verdicts.root, (m) => this.renderVerdicts(m)),
       part(c.resolve.root, (m) => this.renderResolve(m)),
       part(c.wall.root, (m) => this.renderMedians(m, c.wall, SORTS.wall, (g) => g.wallSeconds, duration, 'wall time per run', 'duration')),
-      part(c.tokens.root, (m) => this.renderMedians(m, c.tokens, SORTS.tokens, (g) => g.outputTokensPerMinute, (v) => `${num(v)}/min`, 'output tokens per minute')),
+      part(c.tokens.root, (m) => this.renderMedians(m, c.tokens, SORTS.tokens, (g) => g.outputTokensPerMinute, (v) => `${num(v)}/min`, 'output tokens per minute (tokens/min)')),
       part(c.steps.root, (m) =>
-        this.renderMedians(m, c.steps, SORTS.steps, (g) => g.steps, (v) => `${num(v)} steps`, 'steps per run', 'number', (g) => `budget ran out in ${percent(g.budgetExhausted.rate)} of ${count(g.budgetExhausted.n)}`),
+        this.renderMedians(m, c.steps, SORTS.steps, (g) => g.steps, (v) => `${num(v)} steps`, 'model steps per run (steps)', 'number', (g) => `budget ran out in ${percent(g.budgetExhausted.rate)} of ${count(g.budgetExhausted.n)}`),
       ),
       part(c.scatter.root, (m) => this.renderScatter(m)),
       part(c.original.root, (m) => this.renderOriginal(m)),
@@ -351,7 +353,9 @@ export class DashboardView {
     extra?: (g: GroupFigures) => string,
   ) {
     const groups = ordered(this.named(m), c, sorts);
-    const axis = linearAxis(Math.max(0, ...groups.map((g) => figure(g).p75 ?? figure(g).median ?? 0)), `${title} (median, middle half)`, format, kind);
+    // Duration ticks carry their own unit (they change unit along the axis); number ticks are kept short
+    // and the axis title names the unit.
+    const axis = linearAxis(Math.max(0, ...groups.map((g) => figure(g).p75 ?? figure(g).median ?? 0)), `${title}: median, line = middle half`, kind === 'duration' ? durationTick : shortNumber, kind);
     fill(c.body, barList(medianRows(groups, figure, format, axis.scale, extra), axis));
   }
 
@@ -407,12 +411,12 @@ export class DashboardView {
     const byKey = new Map(comparison.map((r) => [`${r.model}\u0000${r.harnessVersion}`, r]));
     const rows: OriginalRow[] = m.figures.groups.map((g) => ({ ...byKey.get(`${g.model}\u0000${g.harnessVersion}`)!, label: m.label(g) }));
     const seconds = rows.flatMap((r) => [r.modelHours, r.originalHours]).filter((v): v is number => v !== null).map((h) => h * 3600);
-    const axis = logDurationAxis(seconds, 'median time, log scale (each tick is a round duration)', duration);
+    const axis = logDurationAxis(seconds, 'median time, log scale (each tick is a round duration)', durationTick);
     fill(
       c.body,
       legend([
-        { label: '● model wall time (median)', colour: MODEL_COLOUR },
-        { label: '◆ original fix: PR open → merge (median)', colour: ORIGINAL_COLOUR },
+        { label: 'model wall time (median)', colour: MODEL_COLOUR, shape: 'dot' },
+        { label: 'original fix: PR open → merge (median)', colour: ORIGINAL_COLOUR, shape: 'diamond' },
       ]),
       barList(
         ordered(rows, c, SORTS.original).map((r): BarRow => {
@@ -443,7 +447,7 @@ export class DashboardView {
         'tr',
         { class: cls },
         el('th', { scope: 'row', class: 'text pinned', title: label }, label),
-        ...TABLE_COLUMNS.slice(1).map((col) => el('td', { class: col.numeric ? 'num' : 'text' }, col.text(g))),
+        ...TABLE_COLUMNS.slice(1).map((col) => el('td', { class: col.numeric ? 'num' : 'text', title: col.text(g) }, col.cell ? col.cell(g) : col.text(g))),
       );
     const header = TABLE_COLUMNS.map((col, k) => {
       const button = el('button', { type: 'button', class: 'sort-button' }, col.title);
@@ -591,6 +595,9 @@ const ratioOf = (r: OriginalFixComparison) => (r.modelHours && r.originalHours ?
 const times = (ratio: number) => `${ratio >= 10 ? num(ratio) : num(ratio, 1)}×`;
 
 const percentAxis = (title: string): Axis => ({ title, ticks: [0, 0.25, 0.5, 0.75, 1].map((at) => ({ at, label: percent(at) })) });
+
+/** A rate over its n on two short lines, so the table fits its card. */
+const rateCell = (r: RateFigure) => el('span', { class: 'rate-cell' }, r.n ? percent(r.rate) : UNKNOWN, el('span', { class: 'rate-n' }, `n=${count(r.n)}`));
 
 const rateText = (r: RateFigure) => (r.n ? `${percent(r.rate)} (n=${count(r.n)})` : 'unknown (n=0)');
 

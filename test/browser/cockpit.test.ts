@@ -82,7 +82,7 @@ const harnessVersions = [...new Set(campaign.runs.map((r) => (r.delivery.row as 
 const groups = new Set(campaign.runs.map((r) => `${(r.delivery.row as { model: string }).model}|${(r.delivery.row as { harnessVersion: string }).harnessVersion}`)).size;
 const statusText = () => page.locator('#live-status').innerText();
 /** Charts below the fold are filled one frame after those in view. */
-const settled = (p: Page = page) => p.waitForFunction(() => document.documentElement.dataset.pendingParts === '0');
+const settled = (p: Page = page) => p.waitForFunction(() => (document.documentElement.dataset.pendingParts ?? '0') === '0');
 const runsInView = async () => Number(/([\d,]+) of [\d,]+ runs/.exec(await statusText())![1]!.replace(/,/g, ''));
 
 async function push(run: Pick<DemoRun, 'delivery' | 'host'>) {
@@ -119,6 +119,7 @@ describe('the dashboard with demo-sized data', () => {
     await page.screenshot({ path: `${SHOTS}/cockpit-dashboard.png` });
     await page.locator('#chart-matrix').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/cockpit-dashboard-matrix.png` });
+    for (const id of [...BAR_CARDS, 'chart-scatter', 'table-models', 'table-calibration']) await page.locator(`#${id}`).screenshot({ path: `${SHOTS}/card-${id}.png` });
   });
 
   it('offers the other configured cockpit in a switcher', async () => {
@@ -180,8 +181,8 @@ describe('charts an analyst can read', () => {
       'chart-verdict-mix': /^\d+%$/,
       'chart-resolve-rate': /^\d+%$/,
       'chart-wall-time': /^\d[\d.,]* (s|min|h|d)$/,
-      'chart-tokens-per-minute': /^[\d.,]+\/min$/,
-      'chart-steps': /^[\d.,]+ steps$/,
+      'chart-tokens-per-minute': /^[\d.,]+K?$/,
+      'chart-steps': /^[\d.,]+$/,
       'chart-original-fix': /^[\d.,]+ (s|min|h|d)$/,
     };
     for (const id of BAR_CARDS) {
@@ -189,6 +190,13 @@ describe('charts an analyst can read', () => {
       expect({ id, enough: ticks.length >= 3 }).toEqual({ id, enough: true });
       for (const t of ticks) expect({ id, tick: t, unit: units[id]!.test(t) }).toEqual({ id, tick: t, unit: true });
       expect((await page.locator(`#${id} .bar-axis-title`).textContent())!.length).toBeGreaterThan(4);
+    }
+    // Where the ticks are bare numbers, the axis title names the unit.
+    for (const [id, unit] of [
+      ['chart-tokens-per-minute', '(tokens/min)'],
+      ['chart-steps', '(steps)'],
+    ]) {
+      expect(await page.locator(`#${id} .bar-axis-title`).textContent()).toContain(unit);
     }
     // The original-fix axis is a log axis of round durations: minutes and hours both appear.
     const original = await page.locator('#chart-original-fix .bar-tick').allTextContents();
@@ -549,7 +557,11 @@ describe('the detail panel', () => {
     await detail.locator('#reference-side pre.diff', { hasText: 'DEMO_REFERENCE_FIX.md' }).waitFor({ timeout: 30_000 });
     expect(await detail.locator('#reference-side table.files').innerText()).toMatch(/DEMO_REFERENCE_FIX\.md\s+\+1\s+−1/);
     expect(await detail.locator('#reference-side').innerText()).not.toMatch(/problem statement|Demo task/);
+    const [candidateBox, referenceBox] = [await detail.locator('#candidate-side').boundingBox(), await detail.locator('#reference-side').boundingBox()];
+    expect(referenceBox!.x).toBeGreaterThan(candidateBox!.x + candidateBox!.width - 1);
     await page.screenshot({ path: `${SHOTS}/cockpit-run-detail.png` });
+    await detail.locator('.diffs').evaluate((d) => d.scrollIntoView());
+    await page.screenshot({ path: `${SHOTS}/cockpit-run-detail-beside.png` });
     // A run of a task whose fix the judge never fetched says so, in the server's sentence.
     const other = campaign.runs.find((r) => (r.delivery.row as { taskId: string }).taskId !== row.taskId && !live.includes(r))!;
     const p = await openPage(`/?view=runs&run=${encodeURIComponent(other.id)}`);

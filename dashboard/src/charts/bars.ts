@@ -103,10 +103,11 @@ function link(dots: Dot[]): string {
 
 const pct = (f: number) => `${(Math.max(0, Math.min(1, f)) * 100).toFixed(2)}%`;
 
-export function legend(items: { label: string; colour: string }[]): HTMLElement {
+/** Swatches with their names; `shape` matches a dot plot's marks. */
+export function legend(items: { label: string; colour: string; shape?: 'dot' | 'diamond' }[]): HTMLElement {
   return el(
     'div',
     { class: 'legend' },
-    ...items.map((i) => el('span', { class: 'legend-item' }, el('span', { class: 'swatch', style: `background:${i.colour}` }), i.label)),
+    ...items.map((i) => el('span', { class: 'legend-item' }, el('span', { class: `swatch${i.shape ? ` ${i.shape}` : ''}`, style: `background:${i.colour}` }), i.label)),
   );
 }

@@ -5,7 +5,7 @@
 // and the ticks of both axes as drawn.
 import uPlot from 'uplot';
 import { el } from '../dom.ts';
-import { duration } from '../format.ts';
+import { durationTick } from '../format.ts';
 import { pixelOf } from '../palette.ts';
 import { durationSplits, logSplits } from './ticks.ts';
 
@@ -132,7 +132,7 @@ export class ScatterChart {
           label: 'wall time per run (log scale)',
           splits: (_u, _a, min, max) => durationSplits(min, max),
           filter: (_u, splits) => splits,
-          values: this.tickValues(1, duration),
+          values: this.tickValues(1, durationTick),
           size: 70,
           gap: 4,
         },
