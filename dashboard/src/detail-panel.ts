@@ -245,11 +245,12 @@ function fileList(diff: string | null, what: string): HTMLElement | null {
 
 function patchView(patch: string | null, label: string, none: string): HTMLElement {
   if (!patch) return el('p', { class: 'muted' }, none);
-  const lines = patch.split('\n');
+  // A diff ends with a newline: no empty last line.
+  const lines = patch.replace(/\n+$/, '').split('\n');
   const pre = el('pre', { class: 'diff', 'aria-label': label });
   const render = (limit: number) => {
     const fragment = document.createDocumentFragment();
-    for (const line of lines.slice(0, limit)) fragment.append(el('span', { class: lineClass(line) }, line), '\n');
+    lines.slice(0, limit).forEach((line, k) => fragment.append(k ? '\n' : '', el('span', { class: lineClass(line) }, line)));
     pre.replaceChildren(fragment);
   };
   render(PATCH_LINES_SHOWN);

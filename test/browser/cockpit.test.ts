@@ -118,8 +118,10 @@ describe('the dashboard with demo-sized data', () => {
     expect(await page.locator('#generated-note').innerText()).toMatch(/generated figures/);
     await page.screenshot({ path: `${SHOTS}/cockpit-dashboard.png` });
     await page.locator('#chart-matrix').scrollIntoViewIfNeeded();
+    // Cards off-screen skip layout (content-visibility): one painted frame after scrolling, they show.
+    await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))));
     await page.screenshot({ path: `${SHOTS}/cockpit-dashboard-matrix.png` });
-    for (const id of [...BAR_CARDS, 'chart-scatter', 'table-models', 'table-calibration']) await page.locator(`#${id}`).screenshot({ path: `${SHOTS}/card-${id}.png` });
+    for (const id of [...BAR_CARDS, 'chart-scatter', 'table-models', 'table-calibration', 'chart-matrix']) await page.locator(`#${id}`).screenshot({ path: `${SHOTS}/card-${id}.png` });
   });
 
   it('offers the other configured cockpit in a switcher', async () => {
@@ -398,6 +400,14 @@ describe('keyboard and screen readers', () => {
 
   it('walk runs with the arrow keys without adding a history entry per run', async () => {
     const p = await openPage('/?view=runs');
+    // The grid is reached by Tab from the search box and shows that it has the focus.
+    await p.locator('.search').focus();
+    await p.keyboard.press('Tab');
+    const grid = await p.evaluate(() => {
+      const e = document.activeElement as HTMLElement;
+      return { grid: e.classList.contains('grid-scroll'), outline: `${getComputedStyle(e).outlineStyle} ${getComputedStyle(e).outlineWidth}` };
+    });
+    expect(grid).toEqual({ grid: true, outline: 'solid 2px' });
     await p.locator('.grid-row').first().click();
     await p.waitForURL(/run=/);
     const before = await p.evaluate(() => history.length);
@@ -560,7 +570,12 @@ describe('the detail panel', () => {
     const [candidateBox, referenceBox] = [await detail.locator('#candidate-side').boundingBox(), await detail.locator('#reference-side').boundingBox()];
     expect(referenceBox!.x).toBeGreaterThan(candidateBox!.x + candidateBox!.width - 1);
     await page.screenshot({ path: `${SHOTS}/cockpit-run-detail.png` });
-    await detail.locator('.diffs').evaluate((d) => d.scrollIntoView());
+    // Scrolled so the section's heading shows under the panel's sticky title.
+    await page.evaluate(() => {
+      const panel = document.getElementById('run-detail')!;
+      const diffs = panel.querySelector('.diffs')!;
+      panel.scrollTop += diffs.getBoundingClientRect().top - panel.getBoundingClientRect().top - 56;
+    });
     await page.screenshot({ path: `${SHOTS}/cockpit-run-detail-beside.png` });
     // A run of a task whose fix the judge never fetched says so, in the server's sentence.
     const other = campaign.runs.find((r) => (r.delivery.row as { taskId: string }).taskId !== row.taskId && !live.includes(r))!;
@@ -597,6 +612,9 @@ describe('the hosts area', () => {
     const text = await table.innerText();
     for (const host of HOSTS) expect(text).toContain(host);
     expect(text).toMatch(/paired/);
+    // Run filters and run banners do not apply to hosts.
+    expect(await page.locator('#filter-host').isHidden()).toBe(true);
+    expect(await page.locator('#banners').isHidden()).toBe(true);
     await page.screenshot({ path: `${SHOTS}/cockpit-hosts.png` });
   });
 });
