@@ -237,10 +237,7 @@ export class DashboardView {
       part(c.matrix.root, (m) => this.renderMatrix(m)),
     ];
     // A card's own order changes only that card.
-    for (const [k, p] of this.parts.entries()) {
-      const sort = Object.values(this.cards).find((x) => x.root === p.root)?.sort;
-      sort?.addEventListener('change', () => this.latest && this.fillPart(this.parts[k]!, this.latest));
-    }
+    for (const k of Object.values(this.cards)) k.sort?.addEventListener('change', () => this.latest && this.fillPart(this.partOf(k), this.latest));
     const observer = new IntersectionObserver(
       (entries) => {
         for (const e of entries) {
@@ -288,8 +285,7 @@ export class DashboardView {
     if (by === this.colouring) return;
     this.colouring = by;
     for (const [k, b] of Object.entries(this.colourButtons)) b.setAttribute('aria-pressed', String(k === by));
-    const matrix = this.parts[this.parts.length - 1]!;
-    if (this.latest) this.fillPart(matrix, this.latest);
+    if (this.latest) this.fillPart(this.partOf(this.cards.matrix), this.latest);
   }
 
   /** No run in view: one sentence (and the way out) instead of a page of empty charts. */
@@ -306,6 +302,10 @@ export class DashboardView {
     const clear = el('button', { type: 'button', class: 'link' }, 'Clear the filters');
     clear.addEventListener('click', () => this.nav.clearFilters());
     fill(this.emptyNote, el('p', {}, `No run of the ${count(m.table.size)} in this space matches the filters. `, clear, ' to see them all.'));
+  }
+
+  private partOf(c: Card) {
+    return this.parts.find((p) => p.root === c.root)!;
   }
 
   private fillPart(p: { fill: (m: Computed) => void; dirty: boolean }, m: Computed) {
@@ -453,7 +453,7 @@ export class DashboardView {
       const button = el('button', { type: 'button', class: 'sort-button' }, col.title);
       button.addEventListener('click', () => {
         this.tableSort = { column: k, descending: this.tableSort.column === k ? !this.tableSort.descending : col.numeric };
-        this.fillPart(this.parts.find((p) => p.root === c.root)!, m);
+        this.fillPart(this.partOf(c), this.latest ?? m);
       });
       const sort = k === column ? (descending ? 'descending' : 'ascending') : 'none';
       return el('th', { scope: 'col', class: `${col.numeric ? 'num' : 'text'}${k === 0 ? ' pinned' : ''}`, 'aria-sort': sort }, button);
@@ -574,10 +574,12 @@ function caveats(): HTMLElement {
 
 /** One total row per harness version in view, so the footer never pools runs of different harnesses. */
 function totalsPerHarness(m: Computed): GroupFigures[] {
-  return m.figures.harnessVersions.map((h) => {
-    const index = m.table.dictionaries.harnessVersion.indexOf(h);
+  return m.figures.harnessVersions.map((harnessVersion) => {
+    const index = m.table.dictionaries.harnessVersion.indexOf(harnessVersion);
     const rows = m.selection.filter((i) => m.table.text.harnessVersion[i] === index);
-    return { ...computeFigures(m.table, rows).all, harnessVersion: h };
+    // One group of all the harness's rows: its figures without splitting them per model first.
+    const [total] = computeFigures(m.table, rows, { groups: [{ model: 'All models', harnessVersion }], of: new Int32Array(rows.length) }, [rows]).groups;
+    return total!;
   });
 }
 
