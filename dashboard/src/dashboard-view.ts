@@ -8,6 +8,7 @@ import {
   calibration,
   computeFigures,
   originalFixComparison,
+  rowsByGroup,
   scatterLayers,
   tasksInView,
   type GroupFigures,
@@ -574,13 +575,15 @@ function caveats(): HTMLElement {
 
 /** One total row per harness version in view, so the footer never pools runs of different harnesses. */
 function totalsPerHarness(m: Computed): GroupFigures[] {
-  return m.figures.harnessVersions.map((harnessVersion) => {
-    const index = m.table.dictionaries.harnessVersion.indexOf(harnessVersion);
-    const rows = m.selection.filter((i) => m.table.text.harnessVersion[i] === index);
-    // One group of all the harness's rows: its figures without splitting them per model first.
-    const [total] = computeFigures(m.table, rows, { groups: [{ model: 'All models', harnessVersion }], of: new Int32Array(rows.length) }, [rows]).groups;
-    return total!;
+  // One group per harness version: the aggregates' own grouping, with the model left out.
+  const groupOf = new Int32Array(m.table.dictionaries.harnessVersion.values.length).fill(-1);
+  const groups = m.figures.harnessVersions.map((harnessVersion, k) => {
+    groupOf[m.table.dictionaries.harnessVersion.indexOf(harnessVersion)] = k;
+    return { model: 'All models', harnessVersion };
   });
+  const grouping = { groups, of: Int32Array.from(m.selection, (i) => groupOf[m.table.text.harnessVersion[i]!]!) };
+  const byHarness = new Map(computeFigures(m.table, m.selection, grouping, rowsByGroup(grouping, m.selection)).groups.map((g) => [g.harnessVersion, g]));
+  return m.figures.harnessVersions.map((h) => byHarness.get(h)!);
 }
 
 function sortTable(groups: GroupFigures[], column: TableColumn, descending: boolean): GroupFigures[] {
