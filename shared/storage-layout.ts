@@ -49,7 +49,7 @@ export function parseRunObjectKey(key: string): { space: string; id: string; fin
 }
 
 /** Bumped whenever what is cached changes (the lock-file list, say), so old entries are simply not read. */
-const REFERENCE_CACHE_VERSION = 'v1';
+const REFERENCE_CACHE_VERSION = 'v2';
 export const referenceDiffKey = (repo: string, baseSha: string, mergeSha: string) =>
   `reference/${REFERENCE_CACHE_VERSION}/${repo}/${baseSha}...${mergeSha}.json`;
 
