@@ -26,6 +26,16 @@ export interface HostsBody {
   hosts: HostRecord[];
 }
 
+/** The original fix of a run's task, from the judge's cache (lock files left out); never the issue text. */
+export interface ReferenceBody {
+  repo: string;
+  baseSha: string;
+  mergeSha: string;
+  fixPrNumber: number | null;
+  diff: string;
+  omittedLockFiles: string[];
+}
+
 export interface CockpitEntry {
   name: string;
   space: string;
@@ -74,6 +84,7 @@ export const apiPaths = {
   run: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}`,
   patch: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/patch`,
   summary: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/summary`,
+  reference: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/reference`,
   attempts: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/attempts`,
   issues: (space: string) => `/spaces/${seg(space)}/issues`,
   hosts: (space: string) => `/spaces/${seg(space)}/hosts`,
