@@ -1,11 +1,13 @@
 // One run in full, titled "model · task · harness": verdict and the judge's reasons, the hidden-test
 // result, links to the issue and the fix PR, the files the candidate changed with +/− counts, the
 // candidate's patch beside the original fix (as the judge cached it, lock files left out; never the issue
-// text), the summary, and every field of the row with its unit (unknown written as such). Patches and
+// text), the run's attempts (SPEC §4: earlier ones archived, never erased) with their verdicts, the
+// summary, and every field of the row with its unit (unknown written as such). Patches and
 // summaries are shown as text: a summary's markdown is not rendered, so nothing a runner sends can become
 // markup. Long lines wrap, so the panel is the one scroller.
-import { apiPaths, type ReferenceBody } from '../../shared/read/contract.ts';
+import { apiPaths, type AttemptsBody, type ReferenceBody } from '../../shared/read/contract.ts';
 import { parseDiff } from '../../shared/reference/diff.ts';
+import type { AttemptSummary } from '../../shared/schema/attempt.ts';
 import type { StoredIssue } from '../../shared/schema/issue.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import type { Api } from './api.ts';
@@ -88,17 +90,18 @@ export class DetailPanel {
     this.root.hidden = false;
     if (fresh) fill(this.root, this.head(id, id), el('p', { class: 'loading' }, 'Loading…'));
     try {
-      const [row, patch, summary, reference] = await Promise.all([
+      const [row, patch, summary, reference, attempts] = await Promise.all([
         this.api.json<RunRow>(apiPaths.run(this.space, id)),
         this.api.text(apiPaths.patch(this.space, id)),
         this.api.text(apiPaths.summary(this.space, id)),
         this.api.optionalJson<ReferenceBody>(apiPaths.reference(this.space, id)),
+        this.api.json<AttemptsBody>(apiPaths.attempts(this.space, id)),
       ]);
       if (this.current !== id) return;
       const scroll = this.root.scrollTop;
       const issue = this.issueOf(row.taskId);
       const title = `${row.model} · ${taskLabel(row.taskId, issue)} · ${row.harnessVersion}`;
-      fill(this.root, this.head(title, `${row.model} · ${row.taskId} · harness ${row.harnessVersion}\nrun ${row.id}`), ...this.body(row, issue, patch, summary, reference));
+      fill(this.root, this.head(title, `${row.model} · ${row.taskId} · harness ${row.harnessVersion}\nrun ${row.id}`), ...this.body(row, issue, patch, summary, reference, attempts.attempts));
       this.root.scrollTop = fresh ? 0 : scroll;
     } catch (e) {
       if (this.current !== id) return;
@@ -124,7 +127,14 @@ export class DetailPanel {
     return el('header', { class: 'detail-head' }, el('h2', { title: tooltip }, title), close);
   }
 
-  private body(row: RunRow, issue: StoredIssue | null, patch: string | null, summary: string | null, reference: { body: ReferenceBody } | { missing: string }): (HTMLElement | null)[] {
+  private body(
+    row: RunRow,
+    issue: StoredIssue | null,
+    patch: string | null,
+    summary: string | null,
+    reference: { body: ReferenceBody } | { missing: string },
+    attempts: AttemptSummary[],
+  ): (HTMLElement | null)[] {
     const verdict = row.judgeVerdict ?? 'unjudged';
     const test = row.hiddenTestResult;
     const generated = row.metricsSource === 'generated';
@@ -190,10 +200,48 @@ export class DetailPanel {
           ),
         ),
       ),
+      attemptList(attempts),
       el('section', {}, el('h3', {}, 'Summary'), summary ? el('pre', { class: 'summary' }, summary) : el('p', { class: 'muted' }, 'No summary.')),
       el('section', {}, el('h3', {}, 'Row'), fieldsTable(row)),
     ];
   }
+}
+
+/**
+ * Every attempt of the run, newest first as the API lists them, with its verdict and hidden-test result;
+ * the row's own attempt is marked. An earlier attempt's patch differs (its sha-256 prefix says so).
+ */
+function attemptList(attempts: AttemptSummary[]): HTMLElement {
+  const rerun = attempts.length > 1;
+  return el(
+    'section',
+    { class: 'attempts', id: 'run-attempts' },
+    el('h3', {}, rerun ? `Attempts (${count(attempts.length)}: this run was re-run)` : 'Attempts (1)'),
+    el(
+      'table',
+      { class: 'attempt-list', 'aria-label': 'Attempts of this run, newest first' },
+      el('thead', {}, el('tr', {}, ...['', 'Finished (UTC)', 'Outcome', 'Steps', 'Wall time', 'Verdict', 'Hidden tests', 'Patch'].map((h) => el('th', { scope: 'col' }, h)))),
+      el(
+        'tbody',
+        {},
+        ...attempts.map((a) => {
+          const verdict = a.judgeVerdict ?? 'unjudged';
+          return el(
+            'tr',
+            { class: a.current ? 'current' : 'archived', 'data-current': String(a.current), title: `landed ${instant(a.landedAt)}` },
+            el('td', {}, a.current ? el('strong', { title: 'The run row shows this attempt' }, 'current') : el('span', { class: 'muted', title: 'Archived: kept, never erased' }, 'earlier')),
+            el('td', {}, instant(a.finishedAt)),
+            el('td', {}, a.outcome),
+            el('td', { class: 'num' }, a.steps === null ? UNKNOWN : num(a.steps)),
+            el('td', { class: 'num' }, duration(a.wallSeconds)),
+            el('td', {}, el('span', { class: 'chip', style: `--chip:${VERDICT_COLOURS[verdict]}`, title: a.judgeModel ? `by ${a.judgeModel}${a.judgedAt ? ` · ${instant(a.judgedAt)}` : ''}` : '' }, VERDICT_LABELS[verdict])),
+            el('td', {}, a.hiddenTestStatus ?? 'no result'),
+            el('td', { class: 'mono', title: `patch sha-256 ${a.patchSha256}` }, a.patchSha256.slice(0, 8)),
+          );
+        }),
+      ),
+    ),
+  );
 }
 
 /** The issue and the fix PR on GitHub, when the records say which they are. Demo numbers are generated: no link. */
