@@ -19,6 +19,27 @@ export class Api {
     private readonly token: () => string | null = () => null,
   ) {}
 
+  /** The full address of path under the API root, for a plain link. */
+  url(path: string): string {
+    return this.root + path;
+  }
+
+  /** Whether requests carry a bearer token, which a plain link cannot send. */
+  get signedIn(): boolean {
+    return this.token() !== null;
+  }
+
+  /** Fetches a URL under the API root with the token and hands it to the browser as a file (a plain link cannot send the token). */
+  async download(href: string, filename: string): Promise<void> {
+    const path = new URL(href, location.href).href.slice(new URL(this.root, location.href).href.length);
+    const file = URL.createObjectURL(await (await this.get(path)).blob());
+    const a = Object.assign(document.createElement('a'), { href: file, download: filename });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(file), 60_000);
+  }
+
   async json<T>(path: string): Promise<T> {
     const response = await this.get(path);
     return (await response.json()) as T;

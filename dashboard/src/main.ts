@@ -9,6 +9,7 @@ import type { StoredIssue } from '../../shared/schema/issue.ts';
 import { Api, ApiError } from './api.ts';
 import { DashboardView } from './dashboard-view.ts';
 import { DetailPanel } from './detail-panel.ts';
+import { CompareView } from './compare-view.ts';
 import { byId, el, fill } from './dom.ts';
 import { FilterBar } from './filter-bar.ts';
 import { ago, count } from './format.ts';
@@ -66,6 +67,24 @@ class Cockpit {
     open: (run) => this.update({ run }),
     walk: (run) => this.update({ run }, true),
     clear: () => this.update({ filters: noFilters(), search: '' }),
+    download: (href, filename) => {
+      if (!this.api.signedIn) return false;
+      void this.api.download(href, filename).catch((e: unknown) => {
+        this.lastError = `export: ${(e as Error).message}`;
+        this.paintStatus();
+      });
+      return true;
+    },
+  });
+  private readonly compareView = new CompareView({
+    // Choosing one side fixes the other as shown, so the address names both groups.
+    choose: (side, group) => this.update({ compare: { ...CompareView.pair(this.model(), this.state.compare), [side]: group } }),
+    swap: () => {
+      const { a, b } = CompareView.pair(this.model(), this.state.compare);
+      this.update({ compare: { a: b, b: a } });
+    },
+    runHref: (run) => location.pathname + toSearch({ ...this.state, area: 'runs', run }),
+    openRun: (run) => this.update({ area: 'runs', run }),
   });
   private readonly hostsView = new HostsView();
   private hosts: HostRecord[] | null = null;
@@ -82,7 +101,7 @@ class Cockpit {
     this.detail = new DetailPanel(api, located.cockpit.space, (taskId) => this.issues.find((i) => i.taskId === taskId) ?? null, () => this.update({ run: null }));
     this.runs.detailHost.append(this.detail.root);
     fill(byId('filter-host'), this.filterBar.root);
-    fill(byId('areas'), this.dashboard.root, this.runs.root, this.hostsView.root);
+    fill(byId('areas'), this.dashboard.root, this.compareView.root, this.runs.root, this.hostsView.root);
     this.wireTabs();
     window.addEventListener('popstate', () => {
       this.state = readState();
@@ -191,11 +210,24 @@ class Cockpit {
       this.dashboard.render(m, this.lastDashboard === null);
       this.lastDashboard = m;
     }
-    if (area === 'runs') this.runs.render(m, this.state.search, this.state.sort, this.state.run);
+    if (area === 'compare') this.compareView.render(m, this.state.filters, this.state.compare);
+    if (area === 'runs') {
+      this.runs.render(m, this.state.search, this.state.sort, this.state.run);
+      this.renderExportLinks();
+    }
     if (area === 'hosts') this.hostsView.render(this.hosts, this.located.cockpit.space);
     this.runs.root.classList.toggle('with-detail', !!this.state.run);
     this.paintStatus();
     document.documentElement.dataset.renderCount = String(++this.renders);
+  }
+
+  /** The exports carry the filters the API knows (model, tier, wave, harness version) and say which others they leave out. */
+  private renderExportLinks() {
+    const { filters, search } = this.state;
+    const space = this.located.cockpit.space;
+    const carried = { models: filters.models, tiers: filters.tiers, waves: filters.waves, harnessVersions: filters.harnessVersions };
+    const leftOut = [filters.verdicts.length > 0 && 'verdict filter', filters.hiddenTests.length > 0 && 'tests filter', search.trim() !== '' && 'search'].filter((x): x is string => !!x);
+    this.runs.exportLinks({ csv: this.api.url(apiPaths.exportCsv(space, carried)), json: this.api.url(apiPaths.exportJson(space, carried)) }, `${space}-runs`, leftOut);
   }
 
   private optionsFor = '';

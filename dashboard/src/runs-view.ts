@@ -131,7 +131,11 @@ export interface RunsViewEvents {
   walk(id: string): void;
   /** Clear the filters and the search (the way out of an empty result). */
   clear(): void;
+  /** Follows an export link by script when a plain link cannot authenticate (a signed-in cockpit); false: the link works. */
+  download(href: string, filename: string): boolean;
 }
+
+export type ExportFormat = 'csv' | 'json';
 
 export class RunsView {
   readonly root = el('div', { class: 'runs', id: 'runs-area', role: 'tabpanel', 'aria-labelledby': 'tab-runs' });
@@ -141,6 +145,11 @@ export class RunsView {
   private readonly spacer = el('div', { class: 'grid-spacer' });
   private readonly scroller = el('div', { class: 'grid-scroll', role: 'grid', tabindex: 0, 'aria-label': 'Runs (the arrow keys open the next and previous run)' }, this.header, this.spacer);
   private readonly emptyNote = el('div', { class: 'empty-state', id: 'runs-empty', role: 'status', hidden: true });
+  private readonly exports = {
+    csv: el('a', { class: 'export-link', id: 'export-csv', download: '', title: 'The runs in view as CSV (RFC 4180), the fields the space allows' }, 'Export CSV'),
+    json: el('a', { class: 'export-link', id: 'export-json', download: '', title: 'The runs in view as JSON, the fields the space allows' }, 'Export JSON'),
+  };
+  private readonly exportNote = el('span', { class: 'export-note muted', id: 'export-note' });
   readonly detailHost = el('div', { class: 'detail-host' });
   private readonly pool: HTMLElement[] = [];
   private order: Uint32Array = new Uint32Array();
@@ -153,7 +162,15 @@ export class RunsView {
     const clear = el('button', { type: 'button', class: 'link' }, 'Clear the filters and the search');
     clear.addEventListener('click', () => this.events.clear());
     this.emptyNote.append(el('p', {}, 'No run matches the filters and the search. ', clear, '.'));
-    this.root.append(el('div', { class: 'runs-main' }, el('div', { class: 'runs-toolbar' }, this.searchBox, this.summary), this.emptyNote, this.scroller), this.detailHost);
+    for (const format of ['csv', 'json'] as const) {
+      this.exports[format].addEventListener('click', (e) => {
+        if (this.events.download(this.exports[format].href, this.exports[format].download || `runs.${format}`)) e.preventDefault();
+      });
+    }
+    this.root.append(
+      el('div', { class: 'runs-main' }, el('div', { class: 'runs-toolbar' }, this.searchBox, this.summary, el('span', { class: 'exports' }, this.exports.csv, this.exports.json, this.exportNote)), this.emptyNote, this.scroller),
+      this.detailHost,
+    );
     this.header.style.width = this.spacer.style.width = `${this.totalWidth}px`;
     fill(
       this.header,
@@ -178,6 +195,15 @@ export class RunsView {
       const row = (e.target as HTMLElement).closest<HTMLElement>('.grid-row');
       if (row?.dataset.id) this.events.open(row.dataset.id);
     });
+  }
+
+  /** Where the export buttons lead (the page's filters in the address), and which of the page's choices an export cannot carry. */
+  exportLinks(hrefs: Record<ExportFormat, string>, filename: string, leftOut: string[]): void {
+    for (const format of ['csv', 'json'] as const) {
+      this.exports[format].href = hrefs[format];
+      this.exports[format].download = `${filename}.${format}`;
+    }
+    this.exportNote.textContent = leftOut.length ? `(exports leave out the ${leftOut.join(' and ')})` : '';
   }
 
   render(m: Computed, search: string, sort: { column: string; descending: boolean }, selectedId: string | null): void {

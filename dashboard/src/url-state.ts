@@ -1,11 +1,14 @@
 // What the reader is looking at, kept in the URL so a view can be linked: area, filters, search, sort,
-// the open run and how the matrix is coloured. Filters are shared by the Dashboard and Runs areas.
+// the open run, how the matrix is coloured and the two groups compared. Filters are shared by the
+// Dashboard, Compare and Runs areas. A compared group is two values of one parameter (`a=model&a=harness`):
+// model names may contain any separator one could pick.
 import { NO_FILTERS, type HiddenColumn, type RunFilters } from '../../shared/read/aggregates.ts';
+import type { Group } from '../../shared/read/aggregates.ts';
 import { TIERS, type Tier } from '../../shared/read/columns.ts';
 import { VERDICT_ORDER, type VerdictKey } from './palette.ts';
 
-export type Area = 'dashboard' | 'runs' | 'hosts';
-export const AREAS: Area[] = ['dashboard', 'runs', 'hosts'];
+export type Area = 'dashboard' | 'compare' | 'runs' | 'hosts';
+export const AREAS: Area[] = ['dashboard', 'compare', 'runs', 'hosts'];
 
 export const HIDDEN_TEST_COLUMNS: HiddenColumn[] = ['pass', 'fail', 'error', 'none'];
 
@@ -25,6 +28,8 @@ export interface ViewState {
   sort: { column: string; descending: boolean };
   run: string | null;
   matrix: MatrixColouring;
+  /** The groups of the Compare view; null: not chosen, the view picks two. */
+  compare: { a: Group | null; b: Group | null };
 }
 
 export const DEFAULT_SORT = { column: 'finishedAt', descending: true };
@@ -50,8 +55,11 @@ export function readState(search = location.search): ViewState {
     sort: sort ? { column: sort.replace(/^-/, ''), descending: sort.startsWith('-') } : DEFAULT_SORT,
     run: p.get('run'),
     matrix: p.get('matrix') === 'tests' ? 'tests' : 'verdict',
+    compare: { a: groupOf(p.getAll('a')), b: groupOf(p.getAll('b')) },
   };
 }
+
+const groupOf = ([model, harnessVersion, ...rest]: string[]): Group | null => (model && harnessVersion && !rest.length ? { model, harnessVersion } : null);
 
 export function toSearch(state: ViewState): string {
   const p = new URLSearchParams();
@@ -69,6 +77,12 @@ export function toSearch(state: ViewState): string {
   }
   if (state.run) p.set('run', state.run);
   if (state.matrix !== 'verdict') p.set('matrix', state.matrix);
+  for (const side of ['a', 'b'] as const) {
+    const g = state.compare[side];
+    if (!g) continue;
+    p.append(side, g.model);
+    p.append(side, g.harnessVersion);
+  }
   const s = p.toString();
   return s ? `?${s}` : '';
 }

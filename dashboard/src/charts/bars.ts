@@ -26,6 +26,8 @@ export interface Lane {
   segments: Segment[];
   /** A thin range drawn over the lane, e.g. the interquartile range. */
   range?: { from: number; to: number; title: string };
+  /** A confidence interval drawn as a whisker with end caps over the lane. */
+  interval?: { from: number; to: number; title: string };
   dots?: Dot[];
 }
 
@@ -60,6 +62,7 @@ export function barList(rows: BarRow[], axis: Axis, className = ''): HTMLElement
                 { class: 'bar-lane' },
                 ...lane.segments.map((s) => el('span', { class: 'bar-seg', title: s.title, style: `left:${pct(s.from)};width:${pct(s.width)};background:${s.colour}` })),
                 lane.range && el('span', { class: 'bar-range', title: lane.range.title, style: `left:${pct(lane.range.from)};width:${pct(lane.range.to - lane.range.from)}` }),
+                lane.interval && el('span', { class: 'bar-ci', title: lane.interval.title, style: `left:${pct(lane.interval.from)};width:${pct(lane.interval.to - lane.interval.from)}` }),
                 lane.dots && lane.dots.length > 1 && el('span', { class: 'bar-link', style: link(lane.dots) }),
                 ...(lane.dots ?? []).map((d) => el('span', { class: `bar-dot${d.diamond ? ' diamond' : ''}`, title: d.title, style: `left:${pct(d.at)};background:${d.colour}` })),
               ),
