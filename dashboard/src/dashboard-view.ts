@@ -24,6 +24,8 @@ import { ScatterChart } from './charts/scatter.ts';
 import { linearAxis, logDurationAxis, type Axis } from './charts/ticks.ts';
 import { el, fill } from './dom.ts';
 import { count, duration, durationTick, hours, num, percent, shortNumber, UNKNOWN } from './format.ts';
+import { COST_BASES, renderCost, type CostData } from './cost-card.ts';
+import { ciText, intervalText, percentOf } from './intervals.ts';
 import { HIDDEN_TEST_COLOURS, HIDDEN_TEST_LABELS, MODEL_COLOUR, ORIGINAL_COLOUR, VERDICT_COLOURS, VERDICT_LABELS, VERDICT_ORDER, type VerdictKey } from './palette.ts';
 import { HIDDEN_TEST_COLUMNS, type CockpitFilters, type MatrixColouring } from './url-state.ts';
 import type { Computed } from './view-model.ts';
@@ -154,6 +156,8 @@ const TABLE_COLUMNS: TableColumn[] = [
   { title: 'Harness', numeric: false, text: (g) => g.harnessVersion, value: (g) => g.harnessVersion },
   { title: 'Runs', numeric: true, text: (g) => count(g.runs), value: (g) => g.runs },
   { title: 'Resolve rate', numeric: true, text: (g) => rateText(g.resolve), value: (g) => g.resolve.rate, cell: (g) => rateCell(g.resolve) },
+  { title: 'First-attempt rate', numeric: true, text: (g) => `first attempts: ${rateText(g.firstResolve)}`, value: (g) => g.firstResolve.rate, cell: (g) => rateCell(g.firstResolve) },
+  { title: 'Re-runs', numeric: true, text: (g) => count(g.reruns), value: (g) => g.reruns },
   ...VERDICT_COLUMNS.map(([v, title]): TableColumn => ({ title, numeric: true, text: (g) => count(g.verdicts[v]), value: (g) => g.verdicts[v] })),
   { title: 'Tests pass', numeric: true, text: (g) => rateText(g.hiddenTests), value: (g) => g.hiddenTests.rate, cell: (g) => rateCell(g.hiddenTests) },
   { title: 'Wall time (median)', numeric: true, text: (g) => medianText(g.wallSeconds, duration), value: (g) => g.wallSeconds.median },
@@ -170,7 +174,12 @@ export class DashboardView {
   private readonly caveats = caveats();
   private readonly cards = {
     verdicts: card('chart-verdict-mix', 'Verdict mix', 'Share of runs by verdict, per model.', { sorts: sortLabels(SORTS.verdicts) }),
-    resolve: card('chart-resolve-rate', 'Resolve rate', 'Judge: resolved ÷ (resolved + partial + wrong + no change). Hidden tests: pass ÷ (pass + fail).', { sorts: sortLabels(SORTS.resolve) }),
+    resolve: card(
+      'chart-resolve-rate',
+      'Resolve rate',
+      'Judge: resolved ÷ (resolved + partial + wrong + no change). Hidden tests: pass ÷ (pass + fail). The whisker is the 95% Wilson interval: where the rate could lie given n.',
+      { sorts: sortLabels(SORTS.resolve) },
+    ),
     wall: card('chart-wall-time', 'Median wall time', 'Per run, start to finish. Bar: median; line: middle half of runs.', { sorts: sortLabels(SORTS.wall) }),
     tokens: card('chart-tokens-per-minute', 'Output tokens per minute', 'Median over runs that measured it. Line: middle half of runs.', { sorts: sortLabels(SORTS.tokens) }),
     steps: card('chart-steps', 'Steps and budget exhaustion', 'Median steps per run (line: middle half); share of runs that ran out of step or time budget.', { sorts: sortLabels(SORTS.steps) }),
@@ -183,6 +192,12 @@ export class DashboardView {
     ),
     table: card('table-models', 'Per model', 'Every figure of the charts above in one table; click a column heading to sort. Medians leave unknown values out.', { wide: true }),
     calibration: card('table-calibration', 'Judge against hidden tests', 'Runs by judge verdict (rows) and hidden-test result (columns). Click a count to list those runs.'),
+    cost: card(
+      'chart-cost',
+      'Cost',
+      'What judging cost per day against the daily cap, what each group cost per resolved task, and which groups no other group beats on both resolve rate and cost.',
+      { wide: true },
+    ),
     matrix: card('chart-matrix', 'Model × issue', 'One cell per run in task order (wave 1 first). Click a cell, or Tab to the matrix and use the arrow keys and Enter, to open the run.', { wide: true }),
   };
   private readonly scatter: ScatterChart;
@@ -197,6 +212,8 @@ export class DashboardView {
   private readonly visible = new Set<Element>();
   private latest: Computed | null = null;
   private flushQueued = false;
+  private cost: CostData | null = null;
+  private readonly costBasis = el('select', { class: 'card-sort', id: 'cost-basis', 'aria-label': 'Cost on the chart' }, ...COST_BASES.map((b) => el('option', { value: b.basis }, b.label)));
 
   constructor(private readonly nav: DashboardNav) {
     const c = this.cards;
@@ -204,7 +221,7 @@ export class DashboardView {
       this.kpis,
       this.emptyNote,
       this.caveats,
-      el('div', { class: 'cards' }, ...[c.verdicts, c.resolve, c.wall, c.tokens, c.steps, c.original, c.scatter, c.calibration, c.table, c.matrix].map((k) => k.root)),
+      el('div', { class: 'cards' }, ...[c.verdicts, c.resolve, c.wall, c.tokens, c.steps, c.original, c.scatter, c.calibration, c.table, c.cost, c.matrix].map((k) => k.root)),
     );
     const scatterHost = el('div', { class: 'scatter-host', id: 'scatter-plot' });
     c.scatter.body.append(legend(VERDICT_ORDER.map((v) => ({ label: VERDICT_LABELS[v], colour: VERDICT_COLOURS[v] }))), scatterHost);
@@ -221,6 +238,11 @@ export class DashboardView {
     c.matrix.body.append(this.matrixLegend, matrixHost, this.matrixText);
     this.matrix = new MatrixChart(matrixHost, c.matrix.root, (i) => this.nav.openRun(i), this.matrixText.id);
 
+    c.cost.head.append(el('label', { class: 'card-sort-label' }, 'Cost on the chart ', this.costBasis));
+    this.costBasis.addEventListener('change', () => {
+      this.costBasis.dataset.touched = 'true';
+      if (this.latest) this.fillPart(this.partOf(c.cost), this.latest);
+    });
     const part = (root: HTMLElement, fill: (m: Computed) => void) => ({ root, fill, dirty: true });
     this.parts = [
       part(this.kpis, (m) => this.renderKpis(m)),
@@ -229,12 +251,13 @@ export class DashboardView {
       part(c.wall.root, (m) => this.renderMedians(m, c.wall, SORTS.wall, (g) => g.wallSeconds, duration, 'wall time per run', 'duration')),
       part(c.tokens.root, (m) => this.renderMedians(m, c.tokens, SORTS.tokens, (g) => g.outputTokensPerMinute, (v) => `${num(v)}/min`, 'output tokens per minute (tokens/min)')),
       part(c.steps.root, (m) =>
-        this.renderMedians(m, c.steps, SORTS.steps, (g) => g.steps, (v) => `${num(v)} steps`, 'model steps per run (steps)', 'number', (g) => `budget ran out in ${percent(g.budgetExhausted.rate)} of ${count(g.budgetExhausted.n)}`),
+        this.renderMedians(m, c.steps, SORTS.steps, (g) => g.steps, (v) => `${num(v)} steps`, 'model steps per run (steps)', 'number', (g) => `budget ran out in ${rateText(g.budgetExhausted)}`),
       ),
       part(c.scatter.root, (m) => this.renderScatter(m)),
       part(c.original.root, (m) => this.renderOriginal(m)),
       part(c.table.root, (m) => this.renderTable(m)),
       part(c.calibration.root, (m) => this.renderCalibration(m)),
+      part(c.cost.root, (m) => renderCost(c.cost.body, c.cost.foot, this.cost, this.costBasis, (g) => m.label(g))),
       part(c.matrix.root, (m) => this.renderMatrix(m)),
     ];
     // A card's own order changes only that card.
@@ -279,6 +302,12 @@ export class DashboardView {
         }),
       );
     }
+  }
+
+  /** New cost figures (they come from the API, not the page's table): refills the cost card alone. */
+  setCost(data: CostData): void {
+    this.cost = data;
+    if (this.latest) this.fillPart(this.partOf(this.cards.cost), this.latest);
   }
 
   /** Colours the matrix by verdict or by hidden-test result. */
@@ -385,8 +414,10 @@ export class DashboardView {
             g.resolve.rate === null ? 'no rate yet' : percent(g.resolve.rate),
             el('span', { class: 'kpi-n' }, ` n=${count(g.resolve.n)}`),
           ),
+          intervalBar(g.resolve),
+          el('div', { class: 'kpi-line kpi-ci', title: `Judge resolve rate ${rateText(g.resolve)}` }, ciText(g.resolve)),
           el('div', { class: 'kpi-line' }, beside(g.resolve)),
-          el('div', { class: 'kpi-line' }, `tests pass ${rateText(g.hiddenTests)}`),
+          el('div', { class: 'kpi-line', title: `Hidden-test pass rate ${rateText(g.hiddenTests)}` }, `tests pass ${percent(g.hiddenTests.rate)} (n=${count(g.hiddenTests.n)})`),
         ),
       ),
     );
@@ -478,6 +509,32 @@ export class DashboardView {
 
   private renderCalibration(m: Computed) {
     const cal = calibration(m.table, m.selection);
+    const k = cal.kappa;
+    const t = k.table;
+    const kappaBox = el(
+      'div',
+      { class: 'kappa-box', id: 'kappa' },
+      el('h3', {}, 'Agreement beyond chance (Cohen’s κ)'),
+      el(
+        'table',
+        { class: 'figures kappa-table', 'aria-label': 'Runs with a counted verdict and a pass or fail hidden test' },
+        el('thead', {}, el('tr', {}, el('th', { class: 'text' }, 'judge \\ tests'), el('th', { scope: 'col', class: 'num' }, 'pass'), el('th', { scope: 'col', class: 'num' }, 'fail'))),
+        el(
+          'tbody',
+          {},
+          el('tr', {}, el('th', { scope: 'row', class: 'text' }, 'resolved'), el('td', { class: 'num' }, count(t.resolvedPass)), el('td', { class: 'num' }, count(t.resolvedFail))),
+          el('tr', {}, el('th', { scope: 'row', class: 'text' }, 'not resolved'), el('td', { class: 'num' }, count(t.otherPass)), el('td', { class: 'num' }, count(t.otherFail))),
+        ),
+      ),
+      el(
+        'p',
+        { class: 'kappa-figure', id: 'kappa-figure' },
+        k.kappa === null || !k.ci
+          ? `κ unknown (${k.n ? 'both said the same thing every time' : 'n=0'})`
+          : `κ = ${k.kappa.toFixed(2)} (95% CI ${k.ci[0].toFixed(2)} to ${k.ci[1].toFixed(2)}, n=${count(k.n)})`,
+      ),
+      el('p', { class: 'muted' }, '“Not resolved” is partial, wrong or no change. κ = 1: they always agree; 0: no better than chance.'),
+    );
     const link = (v: VerdictKey, t: HiddenColumn) => {
       const n = cal.counts[v][t];
       if (!n) return el('td', { class: 'num zero' }, '0');
@@ -508,6 +565,7 @@ export class DashboardView {
       ),
       el('p', { class: 'agreement' }, `Judge and hidden tests agree on ${rateText(cal.agreement)} of runs that have both (resolved ⇔ pass).`),
     );
+    this.cards.calibration.body.append(kappaBox);
     fill(this.cards.calibration.foot, 'The judge is a model; hidden tests are the objective check.');
   }
 
@@ -601,10 +659,24 @@ const times = (ratio: number) => `${ratio >= 10 ? num(ratio) : num(ratio, 1)}×`
 
 const percentAxis = (title: string): Axis => ({ title, ticks: [0, 0.25, 0.5, 0.75, 1].map((at) => ({ at, label: percent(at) })) });
 
-/** A rate over its n on two short lines, so the table fits its card. */
-const rateCell = (r: RateFigure) => el('span', { class: 'rate-cell' }, r.n ? percent(r.rate) : UNKNOWN, el('span', { class: 'rate-n' }, `n=${count(r.n)}`));
+/** A rate over its interval and n on short lines, so the table fits its card. */
+const rateCell = (r: RateFigure) =>
+  el('span', { class: 'rate-cell' }, r.n ? percent(r.rate) : UNKNOWN, r.ci && el('span', { class: 'rate-ci' }, intervalText(r.ci)), el('span', { class: 'rate-n' }, `n=${count(r.n)}`));
 
-const rateText = (r: RateFigure) => (r.n ? `${percent(r.rate)} (n=${count(r.n)})` : 'unknown (n=0)');
+/** "44% (95% CI 35%–53%, n=120)". */
+const rateText = percentOf;
+
+/** The rate as a dot on a 0–100 % track with its interval as a whisker (a tile's picture of its uncertainty). */
+function intervalBar(r: RateFigure): HTMLElement | null {
+  if (r.rate === null || !r.ci) return null;
+  const at = (v: number) => `${(v * 100).toFixed(2)}%`;
+  return el(
+    'div',
+    { class: 'kpi-ci-bar', role: 'img', 'aria-label': `${percent(r.rate)}, ${ciText(r)}, on a scale from 0 to 100%`, title: `${ciText(r)}, n=${count(r.n)}` },
+    el('span', { class: 'bar-ci', style: `left:${at(r.ci[0])};width:${at(r.ci[1] - r.ci[0])}` }),
+    el('span', { class: 'kpi-ci-dot', style: `left:${at(r.rate)}` }),
+  );
+}
 
 /** The runs a resolve rate leaves out of its n, named. */
 function beside(r: { excluded: number; error: number; unjudged: number }): string {
@@ -626,14 +698,19 @@ function verdictRow(g: Named): BarRow {
 }
 
 function resolveRow(g: Named): BarRow {
-  const lane = (r: RateFigure, colour: string, what: string) => ({
-    segments: r.rate === null ? [] : [{ from: 0, width: r.rate, colour, title: `${what}: ${r.hits} of ${r.n} (${percent(r.rate)})` }],
-  });
+  const lane = (r: RateFigure, colour: string, what: string) => {
+    const title = `${what}: ${count(r.hits)} of ${count(r.n)}, ${rateText(r)}`;
+    return {
+      segments: r.rate === null ? [] : [{ from: 0, width: r.rate, colour, title }],
+      interval: r.ci ? { from: r.ci[0], to: r.ci[1], title: `${what}: ${ciText(r)} (n=${count(r.n)})` } : undefined,
+    };
+  };
+  const ci = (r: RateFigure) => (r.ci ? intervalText(r.ci) : 'none');
   return {
     label: g.label,
     lanes: [lane(g.resolve, VERDICT_COLOURS.resolved, 'judge: resolved'), lane(g.hiddenTests, MODEL_COLOUR, 'hidden tests: pass')],
     value: `${percent(g.resolve.rate)} · ${percent(g.hiddenTests.rate)}`,
-    note: `n=${count(g.resolve.n)} judged, ${count(g.hiddenTests.n)} tested; ${beside(g.resolve)}`,
+    note: `95% CI ${ci(g.resolve)} (n=${count(g.resolve.n)} judged) · ${ci(g.hiddenTests)} (n=${count(g.hiddenTests.n)} tested); ${beside(g.resolve)}`,
     unknown: g.resolve.rate === null,
   };
 }

@@ -2,7 +2,18 @@
 // follows changes with `since` deltas. Every area renders from one computed view model; the URL holds the
 // view so it can be linked.
 import { compactRun } from '../../shared/read/columns.ts';
-import { apiPaths, COCKPIT_SETTINGS_FILE, type CockpitEntry, type CockpitSettings, type HostsBody, type IssuesBody, type RunColumns, type RunsPage } from '../../shared/read/contract.ts';
+import {
+  apiPaths,
+  COCKPIT_SETTINGS_FILE,
+  type BudgetBody,
+  type CockpitEntry,
+  type CockpitSettings,
+  type HostsBody,
+  type IssuesBody,
+  type RunColumns,
+  type RunsPage,
+  type StatsBody,
+} from '../../shared/read/contract.ts';
 import { RunTable } from '../../shared/read/run-table.ts';
 import type { HostRecord } from '../../shared/schema/host.ts';
 import type { StoredIssue } from '../../shared/schema/issue.ts';
@@ -205,6 +216,7 @@ class Cockpit {
       tab?.setAttribute('tabindex', a === area ? '0' : '-1');
     }
     this.dashboard.colourBy(this.state.matrix);
+    if (area === 'dashboard') this.refreshCost();
     if (area === 'dashboard' && this.lastDashboard !== m) {
       // The first render fills every chart before the page says it is ready.
       this.dashboard.render(m, this.lastDashboard === null);
@@ -219,6 +231,27 @@ class Cockpit {
     this.runs.root.classList.toggle('with-detail', !!this.state.run);
     this.paintStatus();
     document.documentElement.dataset.renderCount = String(++this.renders);
+  }
+
+  private costFor = '';
+  private costAt = 0;
+
+  /**
+   * The cost card's figures come from the API (run costs need the configured prices, which the page never
+   * sees): read again when the filters change, and at most every 30 s otherwise.
+   */
+  private refreshCost() {
+    const { models, tiers, waves, harnessVersions } = this.state.filters;
+    const filters = { models, tiers, waves, harnessVersions };
+    const key = JSON.stringify(filters);
+    if (key === this.costFor && Date.now() - this.costAt < SIDE_DATA_MS) return;
+    this.costFor = key;
+    this.costAt = Date.now();
+    const space = this.located.cockpit.space;
+    Promise.all([this.api.json<StatsBody>(apiPaths.stats(space, filters)), this.api.json<BudgetBody>(apiPaths.budget(space))]).then(
+      ([stats, budget]) => this.costFor === key && this.dashboard.setCost({ stats, budget, error: null }),
+      (e: unknown) => this.costFor === key && this.dashboard.setCost({ stats: null, budget: null, error: (e as Error).message }),
+    );
   }
 
   /** The exports carry the filters the API knows (model, tier, wave, harness version) and say which others they leave out. */

@@ -1,8 +1,10 @@
 // Every figure the cockpit shows, computed from a RunTable and a selection of its rows. The rules of
-// SPEC §2 and §6 live here and are unit-tested: a rate always carries its denominator; the resolve rate
+// SPEC §2 and §6 live here and are unit-tested: a rate always carries its denominator and its 95 % Wilson
+// interval, and agreement its Cohen's κ, both from the one statistics module; the resolve rate
 // counts resolved / (resolved + partial + wrong + no_change) and keeps excluded, error and unjudged runs
 // beside it; unknown figures are left out of medians (and the count of known values travels with them).
 // Runs of different harness versions are never pooled: a group is one (model, harness version).
+import { cohensKappa, proportion, type Agreement, type Proportion } from '../cockpit/statistics.ts';
 import type { IssueRecord } from '../schema/issue.ts';
 import { codeOf, HIDDEN_TEST_STATUSES as HIDDEN_TESTS, VERDICTS as VERDICT_NAMES, type Tier } from './columns.ts';
 import type { RunTable } from './run-table.ts';
@@ -83,12 +85,8 @@ export function selectRuns(table: RunTable, filters: RunFilters, facts: TaskFact
 // ---------------------------------------------------------------------------------------------------
 // Figures
 
-/** hits / n, with null when there is nothing to divide by. */
-export interface RateFigure {
-  rate: number | null;
-  hits: number;
-  n: number;
-}
+/** hits / n and its 95 % Wilson interval, both null when there is nothing to divide by. */
+export type RateFigure = Proportion;
 
 export type VerdictCounts = Record<(typeof VERDICT_NAMES)[number] | 'unjudged', number>;
 
@@ -114,7 +112,7 @@ export interface MedianFigure {
   n: number;
 }
 
-export const rate = (hits: number, n: number): RateFigure => ({ rate: n ? hits / n : null, hits, n });
+export const rate = (hits: number, n: number): RateFigure => proportion(hits, n);
 
 export const emptyVerdictCounts = (): VerdictCounts => ({ resolved: 0, partial: 0, wrong: 0, no_change: 0, error: 0, excluded: 0, unjudged: 0 });
 
@@ -223,6 +221,10 @@ export interface GroupFigures extends Group {
   generated: number;
   verdicts: VerdictCounts;
   resolve: ResolveFigure;
+  /** The resolve rate of each run's first attempt (its current one when it was never re-run). */
+  firstResolve: ResolveFigure;
+  /** Runs with more than one attempt: delivered again after a first attempt had landed. */
+  reruns: number;
   hiddenTests: HiddenTestFigure;
   wallSeconds: MedianFigure;
   steps: MedianFigure;
@@ -246,6 +248,8 @@ const TEST_ERROR = codeOf('hiddenTest', 'error');
 
 function figuresOf(table: RunTable, group: Group, rows: Uint32Array): GroupFigures {
   const verdicts = emptyVerdictCounts();
+  const firstVerdicts = emptyVerdictCounts();
+  let reruns = 0;
   let generated = 0;
   let budget = 0;
   let pass = 0;
@@ -267,6 +271,8 @@ function figuresOf(table: RunTable, group: Group, rows: Uint32Array): GroupFigur
   for (let r = 0; r < rows.length; r++) {
     const i = rows[r]!;
     verdicts[verdictByCode[table.codes.verdict[i]!]!]++;
+    firstVerdicts[verdictByCode[table.codes.firstVerdict[i]!]!]++;
+    if (table.numbers.attemptCount[i]! > 1) reruns++;
     if (table.codes.metricsSource[i] === GENERATED) generated++;
     if (table.codes.outcome[i] === BUDGET) budget++;
     const test = table.codes.hiddenTest[i];
@@ -280,6 +286,8 @@ function figuresOf(table: RunTable, group: Group, rows: Uint32Array): GroupFigur
     generated,
     verdicts,
     resolve: resolveRate(verdicts),
+    firstResolve: resolveRate(firstVerdicts),
+    reruns,
     hiddenTests: { ...rate(pass, pass + fail), errored, missing: rows.length - pass - fail - errored },
     get wallSeconds() {
       return wallSeconds!();
@@ -331,6 +339,8 @@ export interface Calibration {
    * exactly when the tests passed.
    */
   agreement: RateFigure;
+  /** The same runs as a 2×2 table (judge resolved or not × tests pass or fail) with Cohen's κ and its interval. */
+  kappa: Agreement;
 }
 
 export function calibration(table: RunTable, selection: Uint32Array): Calibration {
@@ -346,7 +356,9 @@ export function calibration(table: RunTable, selection: Uint32Array): Calibratio
   const scored = ['resolved', 'partial', 'wrong', 'no_change'] as const;
   const n = scored.reduce((sum, v) => sum + counts[v].pass + counts[v].fail, 0);
   const agree = counts.resolved.pass + counts.partial.fail + counts.wrong.fail + counts.no_change.fail;
-  return { counts, agreement: rate(agree, n) };
+  const others = (t: 'pass' | 'fail') => counts.partial[t] + counts.wrong[t] + counts.no_change[t];
+  const kappa = cohensKappa({ resolvedPass: counts.resolved.pass, resolvedFail: counts.resolved.fail, otherPass: others('pass'), otherFail: others('fail') });
+  return { counts, agreement: rate(agree, n), kappa };
 }
 
 // ---------------------------------------------------------------------------------------------------
