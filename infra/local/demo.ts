@@ -73,12 +73,15 @@ async function startAndPush(tasks: number) {
     defaultJudgeModel: DEMO_JUDGE_MODEL,
     spaces: { [DEMO_SPACE]: { senders: DEMO_SENDERS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 100_000 } } },
     cockpits: { [DEMO_SPACE]: { space: DEMO_SPACE } },
+    // ILLUSTRATIVE price for the stand-in judge, so the cost card has judge spend to show: demo-oracle is no
+    // real model and costs nothing. The runners' models stay unpriced, so their run cost reads "unknown".
+    prices: { [DEMO_JUDGE_MODEL]: { inputPerMTok: 3, outputPerMTok: 15 } },
   });
   const campaign = campaignFor(DEMO_SENDERS, tasks);
   const judge = await startDemoJudge(campaign);
   const local = await startLocalMode({ config, dataDir, host, port, sweepIntervalSeconds: 10, env: { ...process.env, ...judge.env }, log: (line) => console.log(`  ${line}`) });
   console.log(`\nCockpit: ${local.url}/   (data in ${dataDir}; --fresh starts over)`);
-  console.log(`Judge: stand-in "${DEMO_JUDGE_MODEL}" at ${judge.anthropicUrl}. It answers from the hidden-test outcome and disagrees on purpose in about 1 run in 10. It is not a real judge.\n`);
+  console.log(`Judge: stand-in "${DEMO_JUDGE_MODEL}" at ${judge.anthropicUrl}. It answers from the hidden-test outcome and disagrees on purpose in about 1 run in 10. It is not a real judge; its price in the cost card ($3 / $15 per million input / output tokens) is illustrative.\n`);
   const stop = async () => {
     await local.stop();
     await judge.stop();
