@@ -388,6 +388,9 @@ describe('keyboard and screen readers', () => {
     expect(await p.locator('[role="tab"][tabindex="0"]').count()).toBe(1);
     await selected.focus();
     await p.keyboard.press('ArrowRight');
+    await p.waitForURL(/view=compare/);
+    expect(await p.evaluate(() => document.activeElement?.id)).toBe('tab-compare');
+    await p.keyboard.press('ArrowRight');
     await p.waitForURL(/view=runs/);
     expect(await p.evaluate(() => document.activeElement?.id)).toBe('tab-runs');
     expect(await p.locator('#runs-area').getAttribute('role')).toBe('tabpanel');
