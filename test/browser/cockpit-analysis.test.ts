@@ -1,0 +1,306 @@
+// The analyst's figures of the cockpit (SPEC §6) in headless Chromium against local mode with a demo
+// campaign (60 SWE-Bench Pro tasks) loaded straight into the store: every rate with its 95 % interval and
+// n (tiles, chart tooltips, table) agreeing with `/stats`; Cohen's κ beside its 2×2 table; the Compare view
+// from picking two groups to the quotable sentence of `/compare`, its discordant runs and its URL; the
+// attempts of a re-run in the run detail and the re-run count in the table; export links that carry the
+// filters; the cost card with unpriced models shown as unknown. Screenshots go to test-results/.
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { judged, landedRow, loadIssues, loadRows, storedIssue, type JudgeAnswerFields } from '../../bench/direct-load.ts';
+import { buildCampaign, oracleAnswer, readSourceRuns, startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge } from '../../infra/local/demo-campaign.ts';
+import { cohensKappa, describeComparison } from '../../shared/cockpit/statistics.ts';
+import { pushDelivery } from '../../shared/client/push.ts';
+import { apiPaths, type AttemptsBody, type CompareBody, type StatsBody } from '../../shared/read/contract.ts';
+import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
+import { launchChromium } from './helpers/chromium.ts';
+
+const SPACE = 'AnalysisSpace';
+const HOSTS = ['demo-runner-1', 'demo-runner-2'];
+/** Priced runner model: its run cost is known; every other runner model is unpriced. */
+const PRICED = 'GPT-5';
+const config = {
+  defaultJudgeModel: DEMO_JUDGE_MODEL,
+  spaces: { [SPACE]: { senders: HOSTS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 500 } } },
+  cockpits: { Analysis: { space: SPACE } },
+  prices: { [DEMO_JUDGE_MODEL]: { inputPerMTok: 3, outputPerMTok: 15 }, [PRICED]: { inputPerMTok: 1.25, outputPerMTok: 10 } },
+};
+const keys = { 'demo-runner-1': 'key-1', 'demo-runner-2': 'key-2' };
+const SHOTS = 'test-results';
+const A = { model: 'Claude 4.5 Sonnet', harnessVersion: '10132025' };
+const B = { model: 'GPT-5', harnessVersion: '10132025' };
+const name = (g: { model: string; harnessVersion: string }) => `${g.model} · ${g.harnessVersion}`;
+
+const campaign = buildCampaign(readSourceRuns(), { tasks: 60, seed: 7, hosts: HOSTS });
+const rowOf = (r: (typeof campaign.runs)[number]) => r.delivery.row as { model: string; harnessVersion: string; taskId: string; startedAt: string; finishedAt: string };
+/** A run of group A pushed again later with another patch: a re-run. */
+const rerun = campaign.runs.find((r) => rowOf(r).model === A.model && rowOf(r).harnessVersion === A.harnessVersion && (r.delivery.patch as string))!;
+
+let local: TestLocalMode;
+let judge: DemoJudge;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  judge = await startDemoJudge(campaign);
+  local = await startTestLocalMode(config, keys, { sweepIntervalSeconds: 2, env: judge.env });
+  const now = new Date().toISOString();
+  await loadIssues(local.adapters.table, campaign.issues.map((i) => storedIssue(SPACE, i, now)));
+  await loadRows(
+    local.adapters.table,
+    campaign.runs.map((r) => judged(landedRow(SPACE, r.delivery, now, r.hiddenTest), oracleAnswer(r) as unknown as JudgeAnswerFields, DEMO_JUDGE_MODEL, now)),
+  );
+  browser = await launchChromium();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await local?.stop();
+  await judge?.stop();
+});
+
+const api = async <T>(path: string): Promise<T> => (await (await fetch(`${local.url}/api${path}`)).json()) as T;
+const settled = (p: Page) => p.waitForFunction(() => (document.documentElement.dataset.pendingParts ?? '0') === '0');
+
+async function openPage(path = '/', viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const p = await browser.newPage({ viewport });
+  p.on('pageerror', (e) => console.error('page error:', e.message));
+  await p.goto(`${local.url}${path}`);
+  await p.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60_000 });
+  await settled(p);
+  return p;
+}
+
+/** A rate as the page writes it: whole percent, one decimal below 10 %. */
+const pct = (x: number) => `${(x * 100).toFixed(x > 0 && x < 0.1 ? 1 : 0)}%`;
+
+describe('every rate with its interval and n', () => {
+  it('tiles, the resolve-rate chart and the per-model table show the 95% Wilson interval and n that /stats serves', async () => {
+    const p = await openPage();
+    const stats = await api<StatsBody>(apiPaths.stats(SPACE));
+    const tiles = p.locator('.kpi');
+    expect(await tiles.count()).toBe(stats.groups.length);
+    for (let k = 0; k < stats.groups.length; k++) {
+      const tile = tiles.nth(k);
+      const [model, harness] = [await tile.locator('.kpi-model').innerText(), (await tile.locator('.kpi-harness').innerText()).replace(/^harness /, '')];
+      const group = stats.groups.find((g) => model.endsWith(g.model) && g.harnessVersion === harness)!;
+      const text = await tile.innerText();
+      expect(text).toContain(`n=${group.n}`);
+      expect(text).toContain(`95% CI ${pct(group.ci![0])}–${pct(group.ci![1])}`);
+      // The whisker spans the interval on a 0–100 % track.
+      const whisker = await tile.locator('.kpi-ci-bar .bar-ci').evaluate((n) => [parseFloat((n as HTMLElement).style.left), parseFloat((n as HTMLElement).style.width)]);
+      expect(whisker[0]).toBeCloseTo(group.ci![0] * 100, 1);
+      expect(whisker[1]).toBeCloseTo((group.ci![1] - group.ci![0]) * 100, 1);
+    }
+    await tiles.first().screenshot({ path: `${SHOTS}/analysis-tile.png` });
+
+    // Chart: one whisker per lane with a rate; tooltips carry the interval and n.
+    const chart = p.locator('#chart-resolve-rate');
+    const lanes = stats.groups.filter((g) => g.n > 0).length + stats.groups.filter((g) => g.hidden.n > 0).length;
+    expect(await chart.locator('.bar-ci').count()).toBe(lanes);
+    const a = stats.groups.find((g) => g.model === A.model && g.harnessVersion === A.harnessVersion)!;
+    const row = chart.locator('.bar-row', { has: p.locator('.bar-label', { hasText: name(A) }) });
+    expect(await row.locator('.bar-seg').first().getAttribute('title')).toBe(`judge: resolved: ${a.resolved} of ${a.n}, ${pct(a.rate!)} (95% CI ${pct(a.ci![0])}–${pct(a.ci![1])}, n=${a.n})`);
+    expect(await row.locator('.bar-ci').first().getAttribute('title')).toBe(`judge: resolved: 95% CI ${pct(a.ci![0])}–${pct(a.ci![1])} (n=${a.n})`);
+    await chart.screenshot({ path: `${SHOTS}/analysis-resolve-rate.png` });
+
+    // Table: the resolve-rate cell of A reads rate, interval and n.
+    const tableRow = p.locator('#table-models tbody tr', { has: p.locator('th', { hasText: A.model }) }).filter({ hasText: A.harnessVersion });
+    // Off-screen cards are not rendered text (content-visibility): their textContent is read.
+    expect(await tableRow.locator('td').nth(2).locator('span').evaluateAll((spans) => spans.map((s) => s.firstChild?.textContent))).toEqual([pct(a.rate!), `${pct(a.ci![0])}–${pct(a.ci![1])}`, `n=${a.n}`]);
+    await p.close();
+  });
+});
+
+describe('judge against hidden tests', () => {
+  it('shows Cohen’s κ with its interval beside the 2×2 table it is computed from', async () => {
+    const p = await openPage();
+    const box = p.locator('#kappa');
+    const cells = (await box.locator('tbody td').allTextContents()).map((v) => Number(v.replace(/,/g, '')));
+    const [resolvedPass, resolvedFail, otherPass, otherFail] = cells as [number, number, number, number];
+    // The stats route's per-group tables add up to the page's table.
+    const stats = await api<StatsBody>(apiPaths.stats(SPACE));
+    const sum = (k: keyof StatsBody['groups'][number]['agreement']['table']) => stats.groups.reduce((s, g) => s + g.agreement.table[k], 0);
+    expect({ resolvedPass, resolvedFail, otherPass, otherFail }).toEqual({ resolvedPass: sum('resolvedPass'), resolvedFail: sum('resolvedFail'), otherPass: sum('otherPass'), otherFail: sum('otherFail') });
+    const k = cohensKappa({ resolvedPass, resolvedFail, otherPass, otherFail });
+    expect(await p.locator('#kappa-figure').textContent()).toBe(`κ = ${k.kappa!.toFixed(2)} (95% CI ${k.ci![0].toFixed(2)} to ${k.ci![1].toFixed(2)}, n=${k.n.toLocaleString('en-US')})`);
+    // The stand-in judge disagrees with the tests on purpose now and then: agreement is high, not perfect.
+    expect(k.kappa!).toBeGreaterThan(0.5);
+    expect(k.kappa!).toBeLessThan(1);
+    await p.locator('#table-calibration').screenshot({ path: `${SHOTS}/analysis-kappa.png` });
+    await p.close();
+  });
+});
+
+describe('the Compare view', () => {
+  it('compares two groups picked in the page, in the words and numbers of /compare, with links to the discordant runs and its state in the URL', async () => {
+    const p = await openPage();
+    await p.locator('#tab-compare').click();
+    await p.waitForURL(/view=compare/);
+    await p.locator('#compare-a').selectOption({ label: name(A) });
+    await p.waitForURL((u) => u.searchParams.getAll('a').join('|') === `${A.model}|${A.harnessVersion}`);
+    await p.locator('#compare-b').selectOption({ label: name(B) });
+    await p.waitForURL((u) => u.searchParams.getAll('b').join('|') === `${B.model}|${B.harnessVersion}`);
+
+    const body = await api<CompareBody>(apiPaths.compare(SPACE, { a: A, b: B }));
+    expect(body.pairs).toBeGreaterThan(40);
+    expect(body.aOnly + body.bOnly).toBeGreaterThan(0);
+    const sentence = await p.locator('#compare-sentence').innerText();
+    expect(sentence).toBe(describeComparison(name(A), name(B), body));
+    expect(sentence).toMatch(/^Claude 4\.5 Sonnet · 10132025 resolved \d+ tasks? GPT-5 · 10132025 did not, .* of \d+ tasks both ran: [+−±][\d.]+ points, 95% CI .* points, p [=<] [\d.]+\.$/);
+    const cell = async (id: string) => Number((await p.locator(`#compare-table [data-cell="${id}"]`).innerText()).replace(/,/g, ''));
+    expect({ both: await cell('both'), aOnly: await cell('a-only'), bOnly: await cell('b-only'), neither: await cell('neither'), pairs: await cell('pairs') }).toEqual({
+      both: body.bothResolved,
+      aOnly: body.aOnly,
+      bOnly: body.bOnly,
+      neither: body.neither,
+      pairs: body.pairs,
+    });
+    expect(await p.locator('#discordant-a-only li').evaluateAll((items) => items.map((i) => i.getAttribute('data-task')))).toEqual(body.aOnlyTasks);
+    expect(await p.locator('#discordant-b-only li').evaluateAll((items) => items.map((i) => i.getAttribute('data-task')))).toEqual(body.bOnlyTasks);
+    expect(await p.locator('.difference .bar-ci').count()).toBe(1);
+    await p.locator('#compare-area').screenshot({ path: `${SHOTS}/cockpit-compare.png` });
+    const compareUrl = p.url();
+
+    // A discordant task leads to A's run of it, which A resolved.
+    const first = p.locator('#discordant-a-only li').first();
+    const task = (await first.getAttribute('data-task'))!;
+    const link = first.locator('a.run-link').first();
+    const runId = (await link.getAttribute('data-run'))!;
+    expect(await link.getAttribute('href')).toContain(`run=${encodeURIComponent(runId)}`);
+    await link.click();
+    await p.waitForURL((u) => u.searchParams.get('run') === runId && u.searchParams.get('view') === 'runs');
+    await p.locator('#run-detail .verdict-box .chip').waitFor();
+    expect(await p.locator('#run-detail h2').getAttribute('title')).toContain(`${A.model} · ${task} · harness ${A.harnessVersion}`);
+    expect(await p.locator('#run-detail .verdict-box .chip').innerText()).toBe('resolved');
+    // Back returns to the comparison.
+    await p.goBack();
+    await p.waitForURL((u) => u.searchParams.get('view') === 'compare');
+    await p.close();
+
+    // The same URL in a fresh page shows the same comparison.
+    const again = await openPage(new URL(compareUrl).pathname + new URL(compareUrl).search);
+    expect(await again.locator('#compare-sentence').innerText()).toBe(sentence);
+    expect(await again.locator('#compare-a option:checked').innerText()).toBe(name(A));
+    expect(await again.locator('#compare-b option:checked').innerText()).toBe(name(B));
+    // Swapping negates the difference and keeps p.
+    await again.locator('#compare-swap').click();
+    await again.waitForURL((u) => u.searchParams.getAll('a').join('|') === `${B.model}|${B.harnessVersion}`);
+    const swapped = await api<CompareBody>(apiPaths.compare(SPACE, { a: B, b: A }));
+    expect(swapped.difference).toBeCloseTo(-body.difference!, 12);
+    expect(await again.locator('#compare-sentence').innerText()).toBe(describeComparison(name(B), name(A), swapped));
+    await again.close();
+  });
+
+  it('says in a plain sentence when two groups have no task in common, or when one group is picked twice', async () => {
+    const nobody = { model: 'nobody', harnessVersion: 'none' };
+    const search = (a: typeof A, b: typeof A) => `?view=compare&a=${encodeURIComponent(a.model)}&a=${a.harnessVersion}&b=${encodeURIComponent(b.model)}&b=${b.harnessVersion}`;
+    const p = await openPage(`/${search(A, nobody)}`);
+    expect((await api<CompareBody>(apiPaths.compare(SPACE, { a: A, b: nobody }))).pairs).toBe(0);
+    expect(await p.locator('#compare-sentence').innerText()).toBe(`${name(A)} and ${name(nobody)} have no task with a counted verdict in common.`);
+    expect(await p.locator('#compare-table').count()).toBe(0);
+    await p.goto(`${local.url}/${search(A, A)}`);
+    await p.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+    expect(await p.locator('#compare-sentence').innerText()).toBe(`A and B are the same group (${name(A)}): pick two different ones.`);
+    await p.close();
+  });
+});
+
+describe('attempts', () => {
+  it('lists a re-run’s attempts newest first in the run detail and counts the re-run in the per-model table', async () => {
+    const p = await openPage();
+    const reRunsCell = () =>
+      p.locator('#table-models tbody tr', { has: p.locator('th', { hasText: A.model }) }).filter({ hasText: A.harnessVersion }).locator('td').nth(4);
+    expect(await p.locator('#table-models thead th').nth(4).textContent()).toBe('Re-runs');
+    expect(await p.locator('#table-models thead th').nth(3).textContent()).toBe('First-attempt rate');
+    expect(await reRunsCell().textContent()).toBe('0');
+
+    const row = rowOf(rerun);
+    const later = (iso: string) => new Date(Date.parse(iso) + 3_600_000).toISOString();
+    const delivery = { ...rerun.delivery, row: { ...row, startedAt: later(row.startedAt), finishedAt: later(row.finishedAt) }, patch: `${rerun.delivery.patch as string}\n` };
+    expect((await pushDelivery(local.url, SPACE, delivery, local.keyOf(rerun.host))).status).toBe(202);
+    const attempts = await eventually(async () => {
+      const body = await api<AttemptsBody>(apiPaths.attempts(SPACE, rerun.id));
+      return body.attempts.length === 2 && body.attempts[0]!.judgeVerdict !== null && body;
+    }, 60_000, 250);
+    // The page follows the new attempt without a reload.
+    await eventually(async () => (await reRunsCell().textContent()) === '1', 30_000, 250);
+
+    await p.goto(`${local.url}/?view=runs&run=${encodeURIComponent(rerun.id)}`);
+    await p.locator('#run-attempts tbody tr').first().waitFor();
+    const rows = p.locator('#run-attempts tbody tr');
+    expect(await rows.count()).toBe(2);
+    expect(await p.locator('#run-attempts h3').innerText()).toBe('Attempts (2: this run was re-run)');
+    expect(await rows.nth(0).getAttribute('data-current')).toBe('true');
+    expect(await rows.nth(1).getAttribute('data-current')).toBe('false');
+    expect(await rows.nth(0).locator('td').first().innerText()).toBe('current');
+    expect(await rows.nth(1).locator('td').first().innerText()).toBe('earlier');
+    const verdictLabel = (v: string | null) => (v === null ? 'not judged yet' : v.replace('_', ' '));
+    expect(await rows.locator('.chip').allInnerTexts()).toEqual(attempts.attempts.map((a) => verdictLabel(a.judgeVerdict)));
+    expect(await rows.nth(0).locator('td').nth(1).innerText()).toBe(later(row.finishedAt).replace('T', ' ').replace(/:\d\d\.\d+Z$/, ' UTC'));
+    await p.locator('#run-attempts').screenshot({ path: `${SHOTS}/cockpit-attempts.png` });
+    await p.close();
+  });
+});
+
+describe('exports', () => {
+  it('link to CSV and JSON of the runs in view, carrying the page’s filters, and say which they cannot carry', async () => {
+    const p = await openPage(`/?view=runs&tier=easy&harness=${A.harnessVersion}`);
+    const csv = (await p.locator('#export-csv').getAttribute('href'))!;
+    const json = (await p.locator('#export-json').getAttribute('href'))!;
+    for (const href of [csv, json]) {
+      const params = new URL(href, local.url).searchParams;
+      expect(params.getAll('tier')).toEqual(['easy']);
+      expect(params.getAll('harnessVersion')).toEqual([A.harnessVersion]);
+    }
+    expect(new URL(csv, local.url).pathname).toBe(`/api/spaces/${SPACE}/export.csv`);
+    const inView = Number(/^([\d,]+) of/.exec(await p.locator('.runs-count').innerText())![1]!.replace(/,/g, ''));
+    const exported = (await api<{ runs: { harnessVersion: string }[] }>(new URL(json, local.url).pathname.slice(4) + new URL(json, local.url).search)).runs;
+    expect(exported.length).toBe(inView);
+    expect(new Set(exported.map((r) => r.harnessVersion))).toEqual(new Set([A.harnessVersion]));
+    const text = await (await fetch(new URL(csv, local.url))).text();
+    expect(text.trimEnd().split('\r\n').length).toBe(inView + 1);
+    expect(await p.locator('#export-note').innerText()).toBe('');
+    await p.locator('.runs-toolbar').screenshot({ path: `${SHOTS}/cockpit-exports.png` });
+
+    await p.goto(`${local.url}/?view=runs&tier=easy&verdict=resolved`);
+    await p.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+    expect(await p.locator('#export-note').innerText()).toBe('(exports leave out the verdict filter)');
+    await p.close();
+  });
+});
+
+describe('the cost card', () => {
+  it('shows judge spend against the cap, cost per resolved task with unpriced models as unknown, and the Pareto front', async () => {
+    const p = await openPage();
+    const card = p.locator('#chart-cost');
+    await card.scrollIntoViewIfNeeded();
+    await card.locator('#cost-table').waitFor();
+    const stats = await api<StatsBody>(apiPaths.stats(SPACE));
+    for (const g of stats.groups) {
+      const row = card.locator(`#cost-table tbody tr[data-model="${g.model}"]`).filter({ hasText: g.harnessVersion });
+      const cells = await row.locator('td').allTextContents();
+      if (g.model === PRICED) {
+        expect(g.runCostUsd).not.toBeNull();
+        expect(cells[3]).toMatch(/^\$[\d.,]+$/);
+        expect(cells[4]).toMatch(/^\$[\d.,]+$/);
+      } else {
+        expect(g.runCostUsd).toBeNull();
+        // Unknown, never $0.
+        expect([cells[3], cells[4], cells[5]]).toEqual(['unknown', 'unknown', 'unknown']);
+      }
+    }
+    // The priced model is on the chart (runs + judging); every unpriced one is named beside it.
+    expect(await card.locator('#cost-basis').inputValue()).toBe('total');
+    expect(await card.locator(`#pareto .point[data-model="${PRICED}"]`).count()).toBe(stats.groups.filter((g) => g.model === PRICED).length);
+    expect(await card.locator('#pareto .point.on-front').count()).toBeGreaterThanOrEqual(1);
+    expect(await card.locator('#pareto-left-off').textContent()).toContain(A.model);
+    // Judging alone: every group has a known (stand-in) judge cost, so all of them are plotted.
+    await card.locator('#cost-basis').selectOption('judge');
+    expect(await card.locator('#pareto .point').count()).toBe(stats.groups.filter((g) => g.resolved > 0 && g.judgeCostUsd !== null && g.judgeCostUsd > 0).length);
+    await card.locator('#cost-basis').selectOption('total');
+    expect(await card.locator('#spend-per-day, #spend-none').count()).toBe(1);
+    await card.screenshot({ path: `${SHOTS}/cockpit-cost.png` });
+    await p.close();
+  });
+});
