@@ -125,7 +125,12 @@ class Cockpit {
     setInterval(() => this.paintStatus(), 1000);
   }
 
-  start() {
+  /**
+   * The columns answer may come from a persisted snapshot that trails the table (SPEC §6): the `since`
+   * delta from its `asOf` is applied before the first render, so the first page is complete, not stale.
+   */
+  async start() {
+    await this.poll();
     this.render();
     this.syncDetail();
     if (this.state.run) this.runs.reveal(this.state.run);
@@ -407,7 +412,7 @@ async function boot() {
   const space = located.cockpit.space;
   // Hosts count their runs, which takes a while in a big space: they arrive after the first render.
   const [columns, issues] = await Promise.all([api.json<RunColumns>(apiPaths.columns(space)), api.json<IssuesBody>(apiPaths.issues(space))]);
-  new Cockpit(api, located, RunTable.fromColumns(columns), columns.asOf, issues.issues).start();
+  await new Cockpit(api, located, RunTable.fromColumns(columns), columns.asOf, issues.issues).start();
 }
 
 const start = () => void boot().catch((e: unknown) => fatal(e as Error));

@@ -432,7 +432,7 @@ describe('narrow windows', () => {
     const p = await openPage('/', { width: 800, height: 900 });
     const sideways = () => p.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth || document.body.scrollWidth > document.body.clientWidth);
     expect(await sideways()).toBe(false);
-    const lefts = await p.locator('.card').evaluateAll((cards) => new Set(cards.map((c) => Math.round(c.getBoundingClientRect().left))).size);
+    const lefts = await p.locator('#dashboard-area .card').evaluateAll((cards) => new Set(cards.map((c) => Math.round(c.getBoundingClientRect().left))).size);
     expect(lefts).toBe(1);
     await p.screenshot({ path: `${SHOTS}/cockpit-narrow.png` });
     await p.locator('[data-area="runs"]').click();
