@@ -167,7 +167,7 @@ describe('the Compare view', () => {
     const task = (await first.getAttribute('data-task'))!;
     const link = first.locator('a.run-link').first();
     const runId = (await link.getAttribute('data-run'))!;
-    expect(await link.getAttribute('href')).toContain(`run=${encodeURIComponent(runId)}`);
+    expect(new URL((await link.getAttribute('href'))!, local.url).searchParams.get('run')).toBe(runId);
     await link.click();
     await p.waitForURL((u) => u.searchParams.get('run') === runId && u.searchParams.get('view') === 'runs');
     await p.locator('#run-detail .verdict-box .chip').waitFor();
@@ -211,8 +211,8 @@ describe('attempts', () => {
     const p = await openPage();
     const reRunsCell = () =>
       p.locator('#table-models tbody tr', { has: p.locator('th', { hasText: A.model }) }).filter({ hasText: A.harnessVersion }).locator('td').nth(4);
-    expect(await p.locator('#table-models thead th').nth(4).textContent()).toBe('Re-runs');
-    expect(await p.locator('#table-models thead th').nth(3).textContent()).toBe('First-attempt rate');
+    expect(await p.locator('#table-models thead th').nth(5).textContent()).toBe('Re-runs');
+    expect(await p.locator('#table-models thead th').nth(4).textContent()).toBe('First-attempt rate');
     expect(await reRunsCell().textContent()).toBe('0');
 
     const row = rowOf(rerun);
