@@ -184,7 +184,7 @@ function differenceChart(c: PairedComparison): HTMLElement | null {
       {
         label: 'A − B',
         lanes: [{ segments: [], dots: [{ at: scale(c.difference), colour: MODEL_COLOUR, title: `difference ${points(c.difference)} points` }], interval: { from: scale(lo), to: scale(hi), title: `95% interval ${intervalText([lo, hi], 'points')}` } }],
-        value: `${points(c.difference)} pts`,
+        value: `${c.difference > 0 ? '+' : c.difference < 0 ? '−' : '±'}${(Math.abs(c.difference) * 100).toFixed(1)} pts`,
       },
     ],
     axis,

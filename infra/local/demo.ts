@@ -75,7 +75,7 @@ async function startAndPush(tasks: number) {
     cockpits: { [DEMO_SPACE]: { space: DEMO_SPACE } },
     // ILLUSTRATIVE price for the stand-in judge, so the cost card has judge spend to show: demo-oracle is no
     // real model and costs nothing. The runners' models stay unpriced, so their run cost reads "unknown".
-    prices: { [DEMO_JUDGE_MODEL]: { inputPerMTok: 3, outputPerMTok: 15 } },
+    prices: { [DEMO_JUDGE_MODEL]: { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 } },
   });
   const campaign = campaignFor(DEMO_SENDERS, tasks);
   const judge = await startDemoJudge(campaign);

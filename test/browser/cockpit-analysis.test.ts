@@ -23,7 +23,7 @@ const config = {
   defaultJudgeModel: DEMO_JUDGE_MODEL,
   spaces: { [SPACE]: { senders: HOSTS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 500 } } },
   cockpits: { Analysis: { space: SPACE } },
-  prices: { [DEMO_JUDGE_MODEL]: { inputPerMTok: 3, outputPerMTok: 15 }, [PRICED]: { inputPerMTok: 1.25, outputPerMTok: 10 } },
+  prices: { [DEMO_JUDGE_MODEL]: { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 }, [PRICED]: { inputPerMTok: 1.25, outputPerMTok: 10 } },
 };
 const keys = { 'demo-runner-1': 'key-1', 'demo-runner-2': 'key-2' };
 const SHOTS = 'test-results';

@@ -98,7 +98,7 @@ describe('the dashboard with demo-sized data', () => {
     }
     expect(await page.locator('#chart-verdict-mix .bar-seg').count()).toBeGreaterThan(groups * 3);
     expect(await page.locator('#table-models tbody tr').count()).toBe(groups);
-    expect(await page.locator('#table-calibration tbody tr').count()).toBe(7);
+    expect(await page.locator('#table-calibration table.calibration tbody tr').count()).toBe(7);
     // The canvases hold drawn pixels, not just an empty element.
     const inked = (selector: string) =>
       page.evaluate((s) => {
@@ -403,8 +403,12 @@ describe('keyboard and screen readers', () => {
 
   it('walk runs with the arrow keys without adding a history entry per run', async () => {
     const p = await openPage('/?view=runs');
-    // The grid is reached by Tab from the search box and shows that it has the focus.
+    // The grid is reached by Tab from the toolbar (search box, then the two export links) and shows that it has the focus.
     await p.locator('.search').focus();
+    for (const next of ['export-csv', 'export-json']) {
+      await p.keyboard.press('Tab');
+      expect(await p.evaluate(() => document.activeElement?.id)).toBe(next);
+    }
     await p.keyboard.press('Tab');
     const grid = await p.evaluate(() => {
       const e = document.activeElement as HTMLElement;
