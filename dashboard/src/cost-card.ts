@@ -120,7 +120,7 @@ function spendPerDay(budget: BudgetBody | null): HTMLElement {
   return el(
     'div',
     { id: 'spend-per-day' },
-    el('p', { class: 'spend-total' }, `Last ${count(window)} days: ${total === null ? 'unknown (a day’s cost is unknown: the judge model has no price)' : usd(total)} over ${count(calls)} judge calls.`),
+    el('p', { class: 'spend-total' }, `Last ${count(window)} days: ${total === null ? 'spend unknown (a day’s spend was not recorded, or a call had no price)' : usd(total)} over ${count(calls)} judge calls.`),
     barList(rows, { title: 'judge calls, share of the daily cap', ticks: [0, 0.25, 0.5, 0.75, 1].map((at) => ({ at, label: percent(at) })) }),
     days.length > DAYS_LISTED && el('p', { class: 'muted' }, `${count(days.length - DAYS_LISTED)} earlier days with calls not listed.`),
   );
