@@ -1,5 +1,6 @@
-// The cockpit's figures (shared/read/aggregates.ts): rates carry n and keep excluded/error/unjudged
-// outside the resolve-rate denominator, medians skip unknowns, budget exhaustion counts every run, and
+// The cockpit's figures (shared/read/aggregates.ts): rates carry n and the statistics module's Wilson
+// interval and keep excluded/error/unjudged outside the resolve-rate denominator, agreement carries κ, the
+// first attempt's rate and the re-runs are counted per group, medians skip unknowns, budget exhaustion counts every run, and
 // harness versions are never pooled.
 import fc from 'fast-check';
 import { describe, expect, it } from '@jest/globals';
@@ -19,6 +20,7 @@ import {
   rowsByGroup,
   type VerdictCounts,
 } from '../../shared/read/aggregates.ts';
+import { cohensKappa, proportion } from '../../shared/cockpit/statistics.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
 import { RunTable } from '../../shared/read/run-table.ts';
 
@@ -30,7 +32,8 @@ const only = (table: RunTable) => computeFigures(table, all(table)).groups[0]!;
 describe('resolve rate', () => {
   it('is resolved / (resolved + partial + wrong + no_change), with n', () => {
     const counts: VerdictCounts = { resolved: 3, partial: 1, wrong: 2, no_change: 2, error: 0, excluded: 0, unjudged: 0 };
-    expect(resolveRate(counts)).toEqual({ rate: 3 / 8, hits: 3, n: 8, excluded: 0, error: 0, unjudged: 0 });
+    expect(resolveRate(counts)).toEqual({ ...proportion(3, 8), excluded: 0, error: 0, unjudged: 0 });
+    expect(resolveRate(counts)).toMatchObject({ rate: 3 / 8, hits: 3, n: 8 });
   });
 
   it('keeps excluded, error and unjudged runs outside the denominator and counts them beside it', () => {
@@ -43,7 +46,7 @@ describe('resolve rate', () => {
       run({ verdict: null, judgeState: 'pending' }),
     ]);
     const figures = only(table);
-    expect(figures.resolve).toEqual({ rate: 0.5, hits: 1, n: 2, excluded: 1, error: 1, unjudged: 2 });
+    expect(figures.resolve).toEqual({ ...proportion(1, 2), excluded: 1, error: 1, unjudged: 2 });
     expect(figures.runs).toBe(6);
   });
 
@@ -98,7 +101,34 @@ describe('budget exhaustion', () => {
       run({ outcome: 'finished' }),
       run({ outcome: 'model-error', verdict: 'error' }),
     ]);
-    expect(only(table).budgetExhausted).toEqual({ rate: 0.5, hits: 2, n: 4 });
+    expect(only(table).budgetExhausted).toEqual(proportion(2, 4));
+  });
+});
+
+describe('every rate', () => {
+  it('carries the 95% Wilson interval of the statistics module, and none when n is 0', () => {
+    const table = RunTable.fromRuns([run({ verdict: 'resolved' }), run({ verdict: 'wrong' }), run({ verdict: 'wrong' }), run({ verdict: 'excluded', hiddenTest: null })]);
+    const figures = only(table);
+    expect(figures.resolve.ci).toEqual(proportion(1, 3).ci);
+    expect(figures.resolve.ci![0]).toBeLessThan(1 / 3);
+    expect(figures.resolve.ci![1]).toBeGreaterThan(1 / 3);
+    expect(figures.hiddenTests).toMatchObject({ n: 0, rate: null, ci: null });
+  });
+});
+
+describe('re-runs', () => {
+  it('count runs with more than one attempt, and rate each run by its first attempt beside its current verdict', () => {
+    const table = RunTable.fromRuns([
+      run({ verdict: 'resolved', firstVerdict: 'wrong', attemptCount: 2 }),
+      run({ verdict: 'resolved', firstVerdict: 'resolved', attemptCount: 1 }),
+      run({ verdict: 'wrong', firstVerdict: 'wrong', attemptCount: 3 }),
+      // A first attempt that was never judged (re-run before the judge came to it) is outside that rate's n.
+      run({ verdict: 'partial', firstVerdict: null, attemptCount: 2 }),
+    ]);
+    const figures = only(table);
+    expect(figures.reruns).toBe(3);
+    expect(figures.resolve).toMatchObject({ hits: 2, n: 4 });
+    expect(figures.firstResolve).toEqual({ ...proportion(1, 3), excluded: 0, error: 0, unjudged: 1 });
   });
 });
 
@@ -111,7 +141,7 @@ describe('hidden tests', () => {
       run({ hiddenTest: 'error' }),
       run({ hiddenTest: null }),
     ]);
-    expect(only(table).hiddenTests).toEqual({ rate: 1 / 3, hits: 1, n: 3, errored: 1, missing: 1 });
+    expect(only(table).hiddenTests).toEqual({ ...proportion(1, 3), errored: 1, missing: 1 });
   });
 
   it('calibration tables the judge against the tests and measures agreement where both exist', () => {
@@ -126,7 +156,11 @@ describe('hidden tests', () => {
     const c = calibration(table, all(table));
     expect(c.counts.resolved).toEqual({ pass: 1, fail: 1, error: 0, none: 0 });
     expect(c.counts.unjudged.none).toBe(1);
-    expect(c.agreement).toEqual({ rate: 0.5, hits: 2, n: 4 });
+    expect(c.agreement).toEqual(proportion(2, 4));
+    // Judge resolved or not × tests pass or fail, over the same four runs: agreement no better than chance.
+    expect(c.kappa.table).toEqual({ resolvedPass: 1, resolvedFail: 1, otherPass: 1, otherFail: 1 });
+    expect(c.kappa).toEqual(cohensKappa(c.kappa.table));
+    expect(c.kappa.kappa).toBeCloseTo(0, 12);
   });
 });
 
