@@ -33,7 +33,9 @@ const DAYS_LISTED = 14;
 const SVG = 'http://www.w3.org/2000/svg';
 
 /** Dollars with the digits that tell small figures apart: $0.0043, $0.0125, $0.13, $10.66, $1,234. */
-const usd = (v: number) => (v === 0 ? '$0' : v < 0.0001 ? '<$0.0001' : v < 1 ? `$${Number(v.toPrecision(3))}` : v < 100 ? `$${v.toFixed(2)}` : `$${Math.round(v).toLocaleString('en-US')}`);
+const usd = (v: number) => (v === 0 ? '$0' : v < 0.0001 ? '<$0.0001' : v < 1 ? `$${cents(v.toPrecision(3))}` : v < 100 ? `$${v.toFixed(2)}` : `$${Math.round(v).toLocaleString('en-US')}`);
+/** "0.100" → "0.10", "0.00500" → "0.005": three significant digits, never fewer than cents. */
+const cents = (digits: string) => digits.replace(/0+$/, '').replace(/\.(\d?)$/, (_, d: string) => `.${d.padEnd(2, '0')}`);
 const UNPRICED = 'unknown: the configuration has no price for this model, or a run’s token counts are unknown';
 
 /** The group's cost of this basis, or null when any part of it is unknown. */
