@@ -17,7 +17,8 @@ export async function postSigned(endpoint: string, raw: Uint8Array, key: string,
   const response = await fetch(endpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(raw, key), 'x-replay-delivery': deliveryId },
-    body: raw,
+    // fetch's types want an ArrayBuffer-backed view; a Buffer from a file may sit on a shared pool.
+    body: raw as Uint8Array<ArrayBuffer>,
     signal: AbortSignal.timeout(timeoutMs),
   });
   const text = await response.text();

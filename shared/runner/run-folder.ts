@@ -121,9 +121,13 @@ export async function readRunFolder(folderPath: string): Promise<RunFolder> {
   const result = validate(resultFileSchema, parseJsonFile(at(RUN_FILES.result), resultText), at(RUN_FILES.result));
   if (result.finishedAt < result.startedAt) throw new RunFolderError(at(RUN_FILES.result), `"finishedAt" (${result.finishedAt}) is before "startedAt" (${result.startedAt}).`);
 
-  const [trajectoryText, patch, summary, taskText, hiddenText] = await Promise.all(
-    [RUN_FILES.trajectory, RUN_FILES.patch, RUN_FILES.summary, RUN_FILES.task, RUN_FILES.hiddenTests].map((f) => readOptional(at(f))),
-  );
+  const [trajectoryText, patch, summary, taskText, hiddenText] = await Promise.all([
+    readOptional(at(RUN_FILES.trajectory)),
+    readOptional(at(RUN_FILES.patch)),
+    readOptional(at(RUN_FILES.summary)),
+    readOptional(at(RUN_FILES.task)),
+    readOptional(at(RUN_FILES.hiddenTests)),
+  ]);
   const trajectory = trajectoryText === null ? null : parseTrajectory(trajectoryText, at(RUN_FILES.trajectory));
   const task = taskText === null ? null : validate(issueRecordSchema, parseJsonFile(at(RUN_FILES.task), taskText), at(RUN_FILES.task));
   if (task && task.taskId !== result.taskId) throw new RunFolderError(at(RUN_FILES.task), `is for task "${task.taskId}", but result.json says "${result.taskId}".`);
@@ -162,7 +166,7 @@ export function prepareRun(run: RunFolder, options: PrepareOptions = {}): Prepar
         })
       : [];
   const derived = deriveFigures(run.result, run.events, run.patch);
-  const row = validate(runnerRowSchema, mergeRow(derived, { contamination }, taskFields(run.task), givenFields(run.result), { host }), resultPath);
+  const row = validate(runnerRowSchema, mergeRow({ ...derived }, { contamination }, taskFields(run.task), givenFields(run.result), { host }), resultPath);
   return {
     folder: run.folder,
     id: runId(row),
