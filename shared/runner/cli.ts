@@ -76,7 +76,8 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): { command: string; targe
   }
   const { values, positionals } = parsed;
   const [command, ...targets] = positionals;
-  if (values.help || !command) throw new UsageError(command ? '' : 'Which command?');
+  if (values.help) return { command: 'help', targets: [], settings: {} as Settings };
+  if (!command) throw new UsageError('Which command?');
   const retryFor = Number(values['retry-for'] ?? env.REPLAY_RETRY_FOR ?? 60);
   if (!Number.isFinite(retryFor) || retryFor < 0) throw new UsageError(`--retry-for must be a number of seconds, not "${values['retry-for'] ?? env.REPLAY_RETRY_FOR}".`);
   const endpoint = values.endpoint ?? env.REPLAY_ENDPOINT;
@@ -123,6 +124,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
         return await issues(targets, settings, env, io);
       case 'hidden-test':
         return await hiddenTest(exactlyOne(targets, 'run folder'), settings, env, io);
+      case 'help':
+        io.out(USAGE);
+        return EXIT.delivered;
       case 'status':
         return await status(targets[0] ? resolve(targets[0]) : undefined, settings, io);
       default:
@@ -130,7 +134,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      if (error.message) io.err(`replay-push: ${error.message}`);
+      io.err(`replay-push: ${error.message}`);
       io.err(USAGE);
       return EXIT.usage;
     }
