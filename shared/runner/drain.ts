@@ -131,12 +131,19 @@ export async function drainOutbox(outbox: Outbox, options: DrainOptions): Promis
         emit({ type: 'retry', entry, message: sentence(answer) });
       }
     };
+    // After the first failure of a round no new delivery starts: an endpoint that is down would otherwise
+    // be asked once per queued delivery. The failed go to the back, so one delivery the endpoint keeps
+    // failing on cannot hold up the others.
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
-        for (let next = ready.shift(); next; next = ready.shift()) await sendOne(next);
+        while (!failed.length) {
+          const next = ready.shift();
+          if (!next) break;
+          await sendOne(next);
+        }
       }),
     );
-    work = failed;
+    work = [...ready.splice(0), ...failed];
     if (!work.length) break;
     round = progressed ? 0 : round + 1;
     const wait = backoffMs(round, options.backoffBaseMs ?? 500, options.backoffMaxMs ?? 30_000, random);

@@ -65,9 +65,13 @@ export interface CliRun {
   err: string[];
 }
 
-/** `replay-push …` in this process, through the same entry the bin uses. */
-export async function replayPush(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+/** `replay-push …` in this process, through the same entry the bin uses; `onErr` sees each progress line as it comes. */
+export async function replayPush(args: string[], env: NodeJS.ProcessEnv = {}, onErr: (line: string) => void = () => {}): Promise<CliRun> {
   const run: CliRun = { code: -1, out: [], err: [] };
-  run.code = await runCli(args, env, { out: (l) => run.out.push(l), err: (l) => run.err.push(l), errRaw: (t) => run.err.push(t), isTTY: false });
+  const err = (line: string) => {
+    run.err.push(line);
+    onErr(line);
+  };
+  run.code = await runCli(args, env, { out: (l) => run.out.push(l), err, errRaw: err, isTTY: false });
   return run;
 }
