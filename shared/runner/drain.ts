@@ -3,13 +3,16 @@
 // 408, 429, 5xx and network failures → retried in rounds with exponential backoff and jitter until
 // `retryForMs` has passed, then left queued for the next run. A hidden-test result waits until its run
 // is accepted. A host without a key sends nothing; its deliveries stay queued.
-import { postSigned, type PushResult } from '../client/push.ts';
+import { postSigned } from '../client/push.ts';
 import type { Outbox, OutboxEntry, ServerAnswer } from './outbox.ts';
+
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_MAX_MS = 30_000;
 
 export type AnswerClass = 'accepted' | 'rejected' | 'retry';
 
 /** What an answer means for the delivery that got it. */
-export function classifyAnswer(answer: ServerAnswer): AnswerClass {
+function classifyAnswer(answer: ServerAnswer): AnswerClass {
   if (answer.status === 202) return answer.body.signature === 'verified' ? 'accepted' : 'retry';
   if ([400, 404, 413].includes(answer.status)) return 'rejected';
   return 'retry';
@@ -23,18 +26,12 @@ export type DrainEvent =
   | { type: 'waiting'; seconds: number; queued: number; message: string }
   | { type: 'unpaired'; host: string; queued: number };
 
-export type Send = (endpoint: string, raw: Uint8Array, key: string, deliveryId: string) => Promise<PushResult>;
-
 export interface DrainOptions {
   endpoint: string;
   /** The key of each host; null = not paired yet. */
   keys: Map<string, string | null>;
   concurrency?: number;
   retryForMs?: number;
-  backoffBaseMs?: number;
-  backoffMaxMs?: number;
-  send?: Send;
-  random?: () => number;
   onEvent?: (event: DrainEvent) => void;
 }
 
@@ -46,7 +43,7 @@ export interface DrainResult {
 }
 
 /** Exponential backoff with "equal jitter": half the step fixed, half random, so retrying hosts spread out. */
-export function backoffMs(round: number, baseMs: number, maxMs: number, random: () => number): number {
+function backoffMs(round: number, baseMs: number, maxMs: number, random: () => number): number {
   const step = Math.min(maxMs, baseMs * 2 ** round);
   return step / 2 + (step / 2) * random();
 }
@@ -57,8 +54,6 @@ const sentence = (answer: ServerAnswer) =>
 export async function drainOutbox(outbox: Outbox, options: DrainOptions): Promise<DrainResult> {
   const concurrency = options.concurrency ?? 8;
   const deadline = Date.now() + (options.retryForMs ?? 60_000);
-  const send = options.send ?? ((endpoint, raw, key, id) => postSigned(endpoint, raw, key, id));
-  const random = options.random ?? Math.random;
   const emit = options.onEvent ?? (() => {});
   const result: DrainResult = { accepted: [], rejected: [], remaining: [], unpairedHosts: [] };
 
@@ -98,7 +93,7 @@ export async function drainOutbox(outbox: Outbox, options: DrainOptions): Promis
     const sendOne = async (entry: OutboxEntry) => {
       let answer: ServerAnswer;
       try {
-        answer = await send(options.endpoint, await outbox.body(entry), options.keys.get(entry.host)!, entry.deliveryId);
+        answer = await postSigned(options.endpoint, await outbox.body(entry), options.keys.get(entry.host)!, entry.deliveryId);
       } catch (error) {
         const message = `network: ${(error as Error).cause ? String(((error as Error).cause as Error).message ?? (error as Error).cause) : (error as Error).message}`;
         outbox.noteError(entry.host, message);
@@ -145,8 +140,8 @@ export async function drainOutbox(outbox: Outbox, options: DrainOptions): Promis
     );
     work = [...ready.splice(0), ...failed];
     if (!work.length) break;
-    round = progressed ? 0 : round + 1;
-    const wait = backoffMs(round, options.backoffBaseMs ?? 500, options.backoffMaxMs ?? 30_000, random);
+    if (progressed) round = 0;
+    const wait = backoffMs(round++, BACKOFF_BASE_MS, BACKOFF_MAX_MS, Math.random);
     if (Date.now() + wait > deadline) break;
     emit({ type: 'waiting', seconds: wait / 1000, queued: work.length + [...waitingFor.values()].flat().length, message: lastFailure });
     await new Promise((r) => setTimeout(r, wait));

@@ -16,14 +16,12 @@ export interface SyncCounts {
   rejected: number;
 }
 
-export interface DeliverySettings extends KeySettings, Pick<DrainOptions, 'concurrency' | 'retryForMs' | 'backoffBaseMs' | 'send'> {
+export interface DeliverySettings extends KeySettings, Pick<DrainOptions, 'concurrency' | 'retryForMs'> {
   endpoint: string;
   /** `--host`: folders naming another host are refused. */
   host?: string;
   forbid?: string[];
   onEvent?: (event: DrainEvent) => void;
-  /** Called as run folders are read and queued (for the progress display). */
-  onQueued?: (done: number, total: number) => void;
 }
 
 export interface SyncReport extends SyncCounts {
@@ -104,7 +102,6 @@ export async function syncRunFolders(outbox: Outbox, folders: string[], runsRoot
       }
     }
     await outbox.enqueue(fresh);
-    settings.onQueued?.(Math.min(start + BATCH, folders.length), folders.length);
   }
   const drained = await drain(outbox, settings);
   return {
