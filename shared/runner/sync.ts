@@ -58,6 +58,9 @@ export function deliveriesOf(run: PreparedRun): BuiltDelivery[] {
   ];
 }
 
+/** Run folders read and queued together. */
+const BATCH = 64;
+
 export interface PreparedFolders {
   runs: PreparedRun[];
   invalid: RunFolderError[];
@@ -66,20 +69,29 @@ export interface PreparedFolders {
 
 export async function prepareFolders(folders: string[], options: { runsRoot: string; host?: string; forbid?: string[] }): Promise<PreparedFolders> {
   const prepared: PreparedFolders = { runs: [], invalid: [], warnings: [] };
-  for (const folder of folders) {
-    try {
-      const run = prepareRun(await readRunFolder(folder), options);
-      prepared.runs.push(run);
-      prepared.warnings.push(...run.warnings);
-    } catch (error) {
-      if (!(error instanceof RunFolderError)) throw error;
-      prepared.invalid.push(error);
+  // Read a batch at a time: in parallel, but never thousands of open files at once.
+  for (let start = 0; start < folders.length; start += BATCH) {
+    const outcomes = await Promise.all(
+      folders.slice(start, start + BATCH).map(async (folder) => {
+        try {
+          return prepareRun(await readRunFolder(folder), options);
+        } catch (error) {
+          if (error instanceof RunFolderError) return error;
+          throw error;
+        }
+      }),
+    );
+    for (const outcome of outcomes) {
+      if (outcome instanceof RunFolderError) prepared.invalid.push(outcome);
+      else {
+        prepared.runs.push(outcome);
+        prepared.warnings.push(...outcome.warnings);
+      }
     }
   }
   return prepared;
 }
 
-const BATCH = 64;
 
 /** Queues run folders (in batches, so bodies are not all held at once), then drains the whole outbox. */
 export async function syncRunFolders(outbox: Outbox, folders: string[], runsRoot: string, settings: DeliverySettings): Promise<SyncReport> {
