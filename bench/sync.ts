@@ -1,5 +1,5 @@
-// `npm run bench:sync`: replay-push sync throughput, in run folders per second, against local mode in this
-// process, with 50 KB patches. Baseline in the same run: the same run deliveries, built beforehand, POSTed
+// `npm run bench:sync`: replay-push sync throughput, in run folders per second, against local mode (`npm
+// start` as its own process, as the pipeline is another machine for a runner host), with 50 KB patches. Baseline in the same run: the same run deliveries, built beforehand, POSTed
 // straight with shared/client at the same concurrency — the endpoint's own pace, with no folder reading,
 // derivation, outbox writes, fsyncs or ledger. A third figure, sync against a bare server that answers
 // 202 "verified" at once, is the client's own ceiling. Trials alternate; medians and ratios are printed,
@@ -14,14 +14,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildClient } from '../bin/build-client.ts';
-import { startLocalMode } from '../infra/local/local-mode.ts';
 import { keyEnvName } from '../shared/adapters/key-names.ts';
 import { postSigned } from '../shared/client/push.ts';
 import { buildRunDelivery } from '../shared/runner/delivery.ts';
 import { Outbox } from '../shared/runner/outbox.ts';
 import { prepareFolders, syncRunFolders } from '../shared/runner/sync.ts';
 import { median } from '../shared/runner/derive.ts';
-import { parseConfig } from '../shared/schema/config.ts';
+import { killProcess, startLocalProcess } from '../test/helpers/local-process.ts';
 
 const { values: args } = parseArgs({
   options: { folders: { type: 'string', default: '200' }, trials: { type: 'string', default: '5' }, concurrency: { type: 'string', default: '8' } },
@@ -66,8 +65,8 @@ const dir = mkdtempSync(join(tmpdir(), 'replay-bench-sync-'));
 const keysDir = join(dir, 'keys');
 mkdirSync(keysDir, { recursive: true });
 writeFileSync(join(keysDir, keyEnvName('Hosting:ModuleReportSecret', HOST)), KEY, { mode: 0o600 });
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const local = await startLocalMode({ config: parseConfig({ spaces: { Bench: { senders: [HOST] } } }), dataDir: join(dir, 'data'), keysDir, port: 0, env: { POWERTOOLS_LOG_LEVEL: 'ERROR' } });
+writeFileSync(join(dir, 'config.json'), JSON.stringify({ spaces: { Bench: { senders: [HOST] } } }));
+const local = await startLocalProcess({ REPLAY_CONFIG: join(dir, 'config.json'), REPLAY_DATA_DIR: join(dir, 'data'), REPLAY_KEYS_DIR: keysDir, POWERTOOLS_LOG_LEVEL: 'ERROR' });
 const endpoint = `${local.url}/hooks/Bench/ingest`;
 
 // The client's ceiling: an endpoint that reads the body and accepts it, nothing else.
@@ -92,7 +91,7 @@ const client: number[] = [];
 const ceiling: number[] = [];
 const baseline: number[] = [];
 try {
-  console.log(`replay-push sync: ${FOLDERS} run folders with ${PATCH_BYTES / 1024} KB patches per trial, concurrency ${CONCURRENCY}, local mode in this process; ${TRIALS} trials each, alternating.`);
+  console.log(`replay-push sync: ${FOLDERS} run folders with ${PATCH_BYTES / 1024} KB patches per trial, concurrency ${CONCURRENCY}, local mode in its own process; ${TRIALS} trials each, alternating.`);
   for (let trial = 0; trial < TRIALS; trial++) {
     // Baseline: deliveries built beforehand (from other folders, so ids differ), then only POSTed.
     const baseRoot = writeRunsRoot(dir, `base${trial}`);
@@ -119,6 +118,6 @@ try {
   console.log(`bundled replay-push.mjs: ${(bundle.bytes / 1024).toFixed(0)} KiB (${bundle.bytes} bytes)`);
 } finally {
   bare.close();
-  await local.stop();
+  killProcess(local);
   rmSync(dir, { recursive: true, force: true });
 }
