@@ -2,7 +2,7 @@
 // follows changes with `since` deltas. Every area renders from one computed view model; the URL holds the
 // view so it can be linked.
 import { compactRun } from '../../shared/read/columns.ts';
-import { apiPaths, type CockpitEntry, type CockpitSettings, type CockpitsBody, type HostsBody, type IssuesBody, type RunColumns, type RunsPage } from '../../shared/read/contract.ts';
+import { apiPaths, COCKPIT_SETTINGS_FILE, type CockpitEntry, type CockpitSettings, type HostsBody, type IssuesBody, type RunColumns, type RunsPage } from '../../shared/read/contract.ts';
 import { RunTable } from '../../shared/read/run-table.ts';
 import type { HostRecord } from '../../shared/schema/host.ts';
 import type { StoredIssue } from '../../shared/schema/issue.ts';
@@ -25,20 +25,16 @@ const SIDE_DATA_MS = 30_000;
 interface Located {
   cockpit: CockpitEntry;
   all: CockpitEntry[];
-  settings: CockpitSettings | null;
+  settings: CockpitSettings;
 }
 
-/** A deployed cockpit has cockpit.json beside it; local mode has none and lists its cockpits through the API. */
+/** cockpit.json lists the cockpits this page may show (a deployed cockpit: itself; local mode: all of them). */
 async function locate(wanted: string | null): Promise<Located | null> {
-  const response = await fetch('/cockpit.json', { cache: 'no-store' });
-  if (response.ok && (response.headers.get('content-type') ?? '').includes('json')) {
-    const settings = (await response.json()) as CockpitSettings;
-    const cockpit = { name: settings.cockpit, space: settings.space, public: settings.public };
-    return { cockpit, all: [cockpit], settings };
-  }
-  const { cockpits } = await new Api('/api').json<CockpitsBody>(apiPaths.cockpits());
-  const cockpit = cockpits.find((c) => c.name === wanted) ?? cockpits[0];
-  return cockpit ? { cockpit, all: cockpits, settings: null } : null;
+  const response = await fetch(`/${COCKPIT_SETTINGS_FILE}`, { cache: 'no-store' });
+  if (!response.ok) throw new Error(`The cockpit settings (/${COCKPIT_SETTINGS_FILE}) answered ${response.status}.`);
+  const settings = (await response.json()) as CockpitSettings;
+  const cockpit = settings.cockpits.find((c) => c.name === wanted) ?? settings.cockpits[0];
+  return cockpit ? { cockpit, all: settings.cockpits, settings } : null;
 }
 
 class Cockpit {
@@ -281,7 +277,7 @@ function renderHeader(located: Located) {
     select.addEventListener('change', () => location.assign(`?cockpit=${encodeURIComponent(select.value)}`));
     fill(switcher, select);
   }
-  if (settings?.signIn) {
+  if (settings.signIn) {
     const signIn = settings.signIn;
     const out = el('button', { class: 'link' }, 'Sign out');
     out.addEventListener('click', () => signOut(signIn));
@@ -300,8 +296,8 @@ async function boot() {
   const located = await locate(wanted);
   if (!located) return fatal('No cockpit is configured. Add one under "cockpits" in the configuration file and restart.');
   renderHeader(located);
-  if (located.settings?.signIn) await ensureSignedIn(located.settings.signIn);
-  const api = new Api(located.settings?.api ?? '/api', currentToken);
+  if (located.settings.signIn) await ensureSignedIn(located.settings.signIn);
+  const api = new Api(located.settings.api, currentToken);
   const space = located.cockpit.space;
   // Hosts count their runs, which takes a while in a big space: they arrive after the first render.
   const [columns, issues] = await Promise.all([api.json<RunColumns>(apiPaths.columns(space)), api.json<IssuesBody>(apiPaths.issues(space))]);

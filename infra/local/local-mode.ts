@@ -15,6 +15,7 @@ import { DynamoStore } from '../../shared/adapters/aws/dynamo-store.ts';
 import type { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
 import { instrumentation, type LogLevel } from '../../shared/adapters/aws/observability.ts';
 import type { ServiceName } from '../../shared/operations.ts';
+import { INBOX_PREFIX, parseInboxKey } from '../../shared/storage-layout.ts';
 import { systemClock, type JudgeMessage, type LandingMessage, type MessageQueue } from '../../shared/ports.ts';
 import { DEFAULT_MAX_DIFF_CHARS } from '../../shared/judge/judge-run.ts';
 import { createIngestHandler } from '../../functions/ingest/handler.ts';
@@ -23,6 +24,7 @@ import { createReadApiHandler } from '../../functions/read-api/handler.ts';
 import { createJudgeHandler } from '../../functions/judge/handler.ts';
 import { createSweeperHandler } from '../../functions/sweeper/handler.ts';
 import { LOCAL_NAMES, startEmulators, type Emulators } from './emulators.ts';
+import { cockpitEntries } from '../../shared/read/read-api.ts';
 import { createLocalServer } from './http-server.ts';
 import { pollQueue, type Poller } from './queue-poller.ts';
 
@@ -102,10 +104,10 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
 
   const ingest = createIngestHandler({ config, keys, inbox: adapters.inbox, landingQueue: adapters.landingQueue, clock }, observe('ingest'));
   const lander = createLanderHandler(
-    { runs: table, issues: table, hosts: table, objects: adapters.data, inbox: adapters.inbox, judgeQueue: adapters.judgeQueue, clock },
+    { runs: table, attempts: table, issues: table, hosts: table, objects: adapters.data, inbox: adapters.inbox, judgeQueue: adapters.judgeQueue, clock },
     observe('lander'),
   );
-  const readApi = createReadApiHandler({ config, runs: table, issues: table, hosts: table, objects: adapters.data, pairing: keys, clock }, observe('read-api'));
+  const readApi = createReadApiHandler({ config, runs: table, attempts: table, issues: table, hosts: table, objects: adapters.data, pairing: keys, clock }, observe('read-api'));
   const judge = createJudgeHandler(
     {
       config,
@@ -136,7 +138,12 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   const sweepSeconds = options.sweepIntervalSeconds ?? positiveNumber(env.REPLAY_SWEEP_SECONDS) ?? 60;
   const sweeps = every(sweepSeconds * 1000, () => sweeper(scheduledEvent()), (e) => log(`judge sweeper: ${(e as Error).message}`));
 
-  const server = createLocalServer({ ingest, read: readApi, staticDir: resolve(import.meta.dirname, '../../dashboard/dist') });
+  const server = createLocalServer({
+    ingest,
+    read: readApi,
+    staticDir: resolve(import.meta.dirname, '../../dashboard/dist'),
+    settings: { cockpits: cockpitEntries(config), api: '/api', signIn: null },
+  });
   await new Promise<void>((r) => server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', r));
   const address = server.address() as AddressInfo;
 
@@ -173,8 +180,11 @@ async function ensureDevelopmentKeys(config: ReplayConfig, source: LocalKeySourc
 
 /** What got a 202 but had not landed when the process stopped is still in the inbox: queue it again. */
 async function replayInbox({ inbox, landingQueue }: LocalAdapters): Promise<number> {
-  const keys = await inbox.list('inbox/');
-  for (const key of keys) await landingQueue.send({ space: key.split('/')[1]!, inboxKey: key });
+  const keys = await inbox.list(INBOX_PREFIX);
+  for (const key of keys) {
+    const parsed = parseInboxKey(key);
+    if (parsed) await landingQueue.send({ space: parsed.space, inboxKey: key });
+  }
   return keys.length;
 }
 

@@ -2,13 +2,15 @@
 import type { ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
-import { InvalidCursorError, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
+import { attemptSummary } from '../schema/attempt.ts';
+import { InvalidCursorError, type AttemptStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
 import { columnsAnswer } from './columns-snapshot.ts';
-import type { CockpitsBody, HostsBody, IssuesBody, RunsPage } from './contract.ts';
+import type { AttemptsBody, CockpitEntry, CockpitsBody, HostsBody, IssuesBody, RunsPage } from './contract.ts';
 
 export interface ReadDeps {
   config: ReplayConfig;
   runs: RunStore;
+  attempts: AttemptStore;
   issues: IssueStore;
   hosts: HostStore;
   objects: ObjectStore;
@@ -40,6 +42,7 @@ export async function answerRead(
   if (collection === 'columns' && id === undefined) return columnsAnswer(deps.runs, space, () => asOfNow(deps.clock), /\bgzip\b/.test(headers['accept-encoding'] ?? ''));
   if (collection === 'runs' && sub === undefined) return oneRun(deps, space, id!);
   if (collection === 'runs' && (sub === 'patch' || sub === 'summary')) return runText(deps, space, id!, sub);
+  if (collection === 'runs' && sub === 'attempts') return attemptsOf(deps, space, id!);
   if (collection === 'issues' && id === undefined) return { status: 200, body: { issues: await deps.issues.listIssues(space) } satisfies IssuesBody };
   if (collection === 'hosts' && id === undefined) return { status: 200, body: { hosts: await hostsOf(deps, space) } satisfies HostsBody };
   return notFound(path);
@@ -55,8 +58,11 @@ function safeDecode(segment: string): string | null {
   }
 }
 
+export const cockpitEntries = (config: ReplayConfig): CockpitEntry[] =>
+  Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public }));
+
 function cockpits(config: ReplayConfig): HttpAnswer {
-  return { status: 200, body: { cockpits: Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public })) } satisfies CockpitsBody };
+  return { status: 200, body: { cockpits: cockpitEntries(config) } satisfies CockpitsBody };
 }
 
 async function listRuns(deps: ReadDeps, space: string, query: Record<string, string | undefined>): Promise<HttpAnswer> {
@@ -93,6 +99,16 @@ async function runText(deps: ReadDeps, space: string, id: string, which: 'patch'
   const text = key ? await deps.objects.getText(key) : null;
   if (text === null) return jsonError(404, 'not-found', `There is no ${which} for run "${id}" in space "${space}".`);
   return { status: 200, body: text, contentType: which === 'patch' ? 'text/x-diff; charset=utf-8' : 'text/markdown; charset=utf-8' };
+}
+
+/** The run's attempts, newest first: the current row and every archived one (SPEC §4). */
+async function attemptsOf(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
+  const row = await deps.runs.getRun(space, id);
+  if (!row) return jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);
+  const current = row.value;
+  const archived = (await deps.attempts.listAttempts(space, id)).filter((a) => a.finishedAt !== current.finishedAt || a.patchSha256 !== current.patchSha256);
+  const attempts = [attemptSummary(current, true), ...archived.map((a) => attemptSummary(a, false))].sort((a, b) => (a.finishedAt < b.finishedAt ? 1 : a.finishedAt > b.finishedAt ? -1 : 0));
+  return { status: 200, body: { attempts } satisfies AttemptsBody };
 }
 
 async function hostsOf(deps: ReadDeps, space: string): Promise<HostRecord[]> {

@@ -35,6 +35,11 @@ function row(overrides: Record<string, unknown> = {}, updatedAt = '2026-01-01T00
     patchTruncated: false,
     patchSha256: 'x',
     hiddenTestResult: null,
+    contaminationCount: 0,
+    contaminationKey: null,
+    deliveryCount: 1,
+    attemptCount: 1,
+    firstAttempt: null,
   };
 }
 
