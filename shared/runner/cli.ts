@@ -2,6 +2,7 @@
 // user sees is written through `CliIo`, so tests run the real command in-process; exit codes: 0 all
 // delivered, 1 something still queued, 2 usage / unreadable run folder / unusable key file, 3 something
 // rejected; 2 > 3 > 1 when several apply.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -168,9 +169,10 @@ function deliverySettings(settings: Settings, env: NodeJS.ProcessEnv, progress: 
 async function runFolders(runsRoot: string, folders: string[], settings: Settings, env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
   if (settings.dryRun) return dryRun(runsRoot, folders, settings, io);
   const progress = new Progress(io, !settings.json);
+  const delivery = deliverySettings(settings, env, progress);
   const outbox = await Outbox.open(outboxDir(settings, runsRoot));
   try {
-    const report = await syncRunFolders(outbox, folders, runsRoot, deliverySettings(settings, env, progress));
+    const report = await syncRunFolders(outbox, folders, runsRoot, delivery);
     return finish(report, outbox.dir, settings, io, progress);
   } finally {
     await outbox.close();
@@ -212,9 +214,10 @@ async function hiddenTest(folder: string, settings: Settings, env: NodeJS.Proces
 
 async function deliverAndFinish(deliveries: BuiltDelivery[], dir: string, settings: Settings, env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
   const progress = new Progress(io, !settings.json);
+  const delivery = deliverySettings(settings, env, progress);
   const outbox = await Outbox.open(dir);
   try {
-    return finish(await deliver(outbox, deliveries, deliverySettings(settings, env, progress)), outbox.dir, settings, io, progress);
+    return finish(await deliver(outbox, deliveries, delivery), outbox.dir, settings, io, progress);
   } finally {
     await outbox.close();
   }
@@ -259,7 +262,9 @@ function finish(report: SyncReport, outboxPath: string, settings: Settings, io: 
 }
 
 async function status(runsRoot: string | undefined, settings: Settings, io: CliIo): Promise<number> {
-  const outbox = await Outbox.open(outboxDir(settings, runsRoot));
+  const dir = outboxDir(settings, runsRoot);
+  if (!existsSync(dir)) throw new UsageError(`There is no outbox at ${dir}: nothing was ever queued there (or give --outbox).`);
+  const outbox = await Outbox.open(dir);
   const pending = await outbox.pending();
   const rejected = await outbox.rejectedRecords();
   const hosts = [...new Set([...pending.map((p) => p.host), ...rejected.map((r) => r.host), ...Object.keys(outbox.hostStates())])].sort();

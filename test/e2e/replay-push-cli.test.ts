@@ -180,6 +180,9 @@ describe('bad input', () => {
     expect((await replayPush(['launch', folder])).err[0]).toBe('replay-push: Unknown command "launch".');
     expect((await replayPush(['run', folder, '--endpoint', 'http://x/'])).code).toBe(2);
     expect((await replayPush(['issue', 'task.json', '--endpoint', endpoint])).err[0]).toBe('replay-push: Which host sends them? Give --host (or REPLAY_HOST).');
+    const noOutbox = await replayPush(['status', join(folder, '..')]);
+    expect(noOutbox.code).toBe(2);
+    expect(noOutbox.err[0]).toBe(`replay-push: There is no outbox at ${join(folder, '..', '.replay-outbox')}: nothing was ever queued there (or give --outbox).`);
   });
 });
 
