@@ -165,8 +165,11 @@ describe('live updates', () => {
     await page.waitForURL(/view=runs/);
     await page.evaluate(() => Object.assign(window, { __samePage: true }));
     const grid = page.locator('.grid-scroll');
-    await grid.evaluate((g) => (g.scrollTop = 2600));
-    await page.waitForTimeout(100);
+    // Settled once the grid has handled the scroll event (its own listener runs before this one).
+    await grid.evaluate((g) => new Promise<void>((resolve) => {
+      g.addEventListener('scroll', () => resolve(), { once: true });
+      g.scrollTop = 2600;
+    }));
     const total = await runsInView();
     const [run] = live;
     await push(run!);
