@@ -1,14 +1,10 @@
 // How a rate reads with its uncertainty: the rate, its 95 % Wilson interval and its n, in one place so
 // tiles, tooltips, tables and the Compare view say it the same way. The interval itself always comes from
 // shared/cockpit/statistics.ts; this module only writes it down.
-import type { Interval } from '../../shared/cockpit/statistics.ts';
+import type { Interval, Proportion } from '../../shared/cockpit/statistics.ts';
 import { count, percent } from './format.ts';
 
-export interface RateWithInterval {
-  rate: number | null;
-  n: number;
-  ci: Interval | null;
-}
+export type RateWithInterval = Pick<Proportion, 'rate' | 'n' | 'ci'>;
 
 /** "29%–46%", or for a difference "−1.2 to +14.6 points". */
 export function intervalText([lo, hi]: Interval, unit: 'percent' | 'points' = 'percent'): string {
