@@ -1,4 +1,4 @@
-// GET /api/*: runs, one run, its patch and summary, issues, hosts. Rules live in shared/read.
+// GET /api/*: runs, columns, statistics, comparisons, budget, exports, issues, hosts. Rules live in shared/read.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { answerRead } from '../../shared/read/read-api.ts';
 import { jsonError } from '../../shared/http.ts';
@@ -16,12 +16,13 @@ const deps = {
   hosts: store,
   objects: bucketStore('DATA_BUCKET'),
   pairing: pairingCheck(),
+  budget: store,
   clock: systemClock,
 };
 
 export async function handler(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
   try {
-    const answer = await answerRead(deps, event.requestContext.http.method, event.rawPath, event.queryStringParameters ?? {}, event.headers);
+    const answer = await answerRead(deps, event.requestContext.http.method, event.rawPath, event.rawQueryString ?? '', event.headers);
     return toApiGateway(answer);
   } catch (error) {
     logger.error('read failed', { path: event.rawPath, error: (error as Error).message });

@@ -70,3 +70,95 @@ export const apiPaths = {
   issues: (space: string) => `/spaces/${seg(space)}/issues`,
   hosts: (space: string) => `/spaces/${seg(space)}/hosts`,
 };
+
+// ---------------------------------------------------------------------------------------------------
+// Statistics, comparison, budget and exports (SPEC §6, §10). Figures come from shared/cockpit/statistics.ts.
+
+export type Interval = [number, number];
+
+/** One (model, harness version) of `GET …/stats`. Rates and intervals are null when their n is 0. */
+export interface StatsGroup {
+  model: string;
+  harnessVersion: string;
+  runs: number;
+  /** Runs with a counted verdict: resolved + partial + wrong + no_change. */
+  n: number;
+  resolved: number;
+  rate: number | null;
+  ci: Interval | null;
+  excluded: number;
+  error: number;
+  notJudged: number;
+  hidden: { n: number; pass: number; rate: number | null; ci: Interval | null; error: number };
+  agreement: {
+    n: number;
+    kappa: number | null;
+    ci: Interval | null;
+    table: { resolvedPass: number; resolvedFail: number; otherPass: number; otherFail: number };
+  };
+  /** Sum over the group's runs; null when any run's judge cost is unknown. */
+  judgeCostUsd: number | null;
+  /** Estimated from tokens where the configuration prices the model; null when unpriced or any tokens are unknown. */
+  runCostUsd: number | null;
+}
+
+export interface StatsBody {
+  groups: StatsGroup[];
+  asOf: string;
+}
+
+/** `GET …/compare`: A and B over the tasks where both have a counted verdict. An unknown group, the same group twice or no common task: pairs 0, statistics null. */
+export interface CompareBody {
+  pairs: number;
+  bothResolved: number;
+  aOnly: number;
+  bOnly: number;
+  neither: number;
+  difference: number | null;
+  ci: Interval | null;
+  mcnemarP: number | null;
+  aOnlyTasks: string[];
+  bOnlyTasks: string[];
+  asOf: string;
+}
+
+export interface BudgetBody {
+  days: { day: string; calls: number; cap: number; costUsd: number | null }[];
+}
+
+export interface ExportBody {
+  runs: Record<string, string | number | null>[];
+  asOf: string;
+}
+
+/** The filters of the Runs and Dashboard views as a query string: every value its own parameter (model names may contain commas). */
+export function filterQuery(filters: { models?: string[]; tiers?: string[]; waves?: number[]; harnessVersions?: string[] }): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const m of filters.models ?? []) params.append('model', m);
+  for (const t of filters.tiers ?? []) params.append('tier', t);
+  for (const w of filters.waves ?? []) params.append('wave', String(w));
+  for (const h of filters.harnessVersions ?? []) params.append('harnessVersion', h);
+  return params;
+}
+
+const withQuery = (path: string, params: URLSearchParams) => (params.size ? `${path}?${params}` : path);
+
+export interface CompareGroups {
+  a: { model: string; harnessVersion: string };
+  b: { model: string; harnessVersion: string };
+}
+
+export const readPaths = {
+  stats: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) => withQuery(`/spaces/${seg(space)}/stats`, filterQuery(filters)),
+  compare: (space: string, groups: CompareGroups, filters: { tiers?: string[]; waves?: number[] } = {}) => {
+    const params = filterQuery(filters);
+    params.set('aModel', groups.a.model);
+    params.set('aHarness', groups.a.harnessVersion);
+    params.set('bModel', groups.b.model);
+    params.set('bHarness', groups.b.harnessVersion);
+    return `/spaces/${seg(space)}/compare?${params}`;
+  },
+  budget: (space: string, days?: number) => `/spaces/${seg(space)}/budget${days ? `?days=${days}` : ''}`,
+  exportCsv: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) => withQuery(`/spaces/${seg(space)}/export.csv`, filterQuery(filters)),
+  exportJson: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) => withQuery(`/spaces/${seg(space)}/export.json`, filterQuery(filters)),
+};

@@ -1,10 +1,18 @@
 // The GET routes of SPEC §10, transport-neutral: the read-api Lambda and local mode both call `answerRead`.
-import type { ReplayConfig } from '../schema/config.ts';
+// The query arrives raw (API Gateway's parsed parameters join repeats with commas, and model names may
+// contain commas), so repeated filters (`model=a&model=b`) stay apart.
+import { gzipSync } from 'node:zlib';
+import { exportFieldsOf, type ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
+import { TIERS, type Tier } from '../schema/enums.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
-import { InvalidCursorError, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
-import { columnsAnswer } from './columns-snapshot.ts';
-import type { CockpitsBody, HostsBody, IssuesBody, RunsPage } from './contract.ts';
+import { InvalidCursorError, type BudgetStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
+import { selectRuns, taskFacts, type RunFilters } from './aggregates.ts';
+import { asOfNow } from './as-of.ts';
+import type { BudgetBody, CockpitsBody, CompareBody, ExportBody, HostsBody, IssuesBody, RunsPage, StatsBody } from './contract.ts';
+import { exportRecord, toCsv } from './exports.ts';
+import { compareGroups, groupStatistics } from './group-stats.ts';
+import { columnsAnswer, currentTable } from './read-model.ts';
 
 export interface ReadDeps {
   config: ReplayConfig;
@@ -13,21 +21,30 @@ export interface ReadDeps {
   hosts: HostStore;
   objects: ObjectStore;
   pairing: PairingCheck;
+  budget: BudgetStore;
   clock: Clock;
 }
 
 export const DEFAULT_PAGE = 500;
 export const MAX_PAGE = 1000;
-/** `asOf` trails the clock by this much, so a row whose write was in flight during the query is seen next time. */
-export const AS_OF_SAFETY_MS = 5_000;
+export { AS_OF_SAFETY_MS } from './as-of.ts';
+export const DEFAULT_BUDGET_DAYS = 30;
+export const MAX_BUDGET_DAYS = 366;
+/**
+ * Bytes of body a read answer may carry: Lambda caps a response at 6 MB, and a binary body crosses the
+ * boundary as base64 (4 bytes for every 3).
+ */
+export const MAX_ANSWER_BYTES = 4_400_000;
 
 export async function answerRead(
   deps: ReadDeps,
   method: string,
   path: string,
-  query: Record<string, string | undefined>,
+  rawQuery: string,
   headers: Record<string, string | undefined> = {},
 ): Promise<HttpAnswer> {
+  const query = new URLSearchParams(rawQuery);
+  const acceptsGzip = /\bgzip\b/.test(headers['accept-encoding'] ?? '');
   if (method !== 'GET' && method !== 'HEAD') return { ...jsonError(405, 'method-not-allowed', 'The read API only answers GET.'), headers: { allow: 'GET' } };
   const parts = path.split('/').filter(Boolean).map(safeDecode);
   if (parts.some((p) => p === null)) return jsonError(400, 'bad-path', 'The path is not valid percent-encoding.');
@@ -37,7 +54,11 @@ export async function answerRead(
   if (!deps.config.spaces[space]) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
 
   if (collection === 'runs' && id === undefined) return listRuns(deps, space, query);
-  if (collection === 'columns' && id === undefined) return columnsAnswer(deps.runs, space, () => asOfNow(deps.clock), /\bgzip\b/.test(headers['accept-encoding'] ?? ''));
+  if (collection === 'columns' && id === undefined) return columnsAnswer(deps, space, acceptsGzip);
+  if (collection === 'stats' && id === undefined) return stats(deps, space, query);
+  if (collection === 'compare' && id === undefined) return compare(deps, space, query);
+  if (collection === 'budget' && id === undefined) return budget(deps, space, query);
+  if ((collection === 'export.csv' || collection === 'export.json') && id === undefined) return exportRuns(deps, space, query, collection === 'export.csv' ? 'csv' : 'json', acceptsGzip);
   if (collection === 'runs' && sub === undefined) return oneRun(deps, space, id!);
   if (collection === 'runs' && (sub === 'patch' || sub === 'summary')) return runText(deps, space, id!, sub);
   if (collection === 'issues' && id === undefined) return { status: 200, body: { issues: await deps.issues.listIssues(space) } satisfies IssuesBody };
@@ -59,7 +80,8 @@ function cockpits(config: ReplayConfig): HttpAnswer {
   return { status: 200, body: { cockpits: Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public })) } satisfies CockpitsBody };
 }
 
-async function listRuns(deps: ReadDeps, space: string, query: Record<string, string | undefined>): Promise<HttpAnswer> {
+async function listRuns(deps: ReadDeps, space: string, params: URLSearchParams): Promise<HttpAnswer> {
+  const query = { limit: params.get('limit') ?? undefined, since: params.get('since') ?? undefined, cursor: params.get('cursor') ?? undefined };
   const limit = query.limit === undefined ? DEFAULT_PAGE : Number(query.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
     return jsonError(400, 'bad-limit', `limit must be a whole number from 1 to ${MAX_PAGE}.`);
@@ -80,7 +102,82 @@ async function listRuns(deps: ReadDeps, space: string, query: Record<string, str
   }
 }
 
-const asOfNow = (clock: Clock) => new Date(clock.now().getTime() - AS_OF_SAFETY_MS).toISOString();
+/**
+ * The page's filters from repeated parameters. A value that can name nothing (a tier that does not exist,
+ * a wave that is not a number) still filters: it matches no run, so the answer is empty, never everything.
+ */
+function filtersOf(query: URLSearchParams, keys: readonly ('model' | 'tier' | 'wave' | 'harnessVersion')[]): { filters: RunFilters; matchesNothing: boolean } {
+  const values = (key: string) => (keys.includes(key as never) ? query.getAll(key) : []);
+  const tiers = values('tier');
+  const waves = values('wave');
+  const knownTiers = tiers.filter((t): t is Tier => (TIERS as readonly string[]).includes(t));
+  const knownWaves = waves.filter((w) => /^\d+$/.test(w)).map(Number);
+  return {
+    filters: { models: values('model'), tiers: knownTiers, waves: knownWaves, harnessVersions: values('harnessVersion') },
+    matchesNothing: (tiers.length > 0 && !knownTiers.length) || (waves.length > 0 && !knownWaves.length),
+  };
+}
+
+/** The space's runs as a table and the rows passing the filters (tier and wave fall back to the task's issue record). */
+async function selected(deps: ReadDeps, space: string, query: URLSearchParams, keys: Parameters<typeof filtersOf>[1]) {
+  const { filters, matchesNothing } = filtersOf(query, keys);
+  const [current, issues] = await Promise.all([currentTable(deps, space), deps.issues.listIssues(space)]);
+  const selection = matchesNothing ? new Uint32Array(0) : selectRuns(current.table, filters, taskFacts(current.table, issues));
+  return { ...current, selection };
+}
+
+const FILTERS = ['model', 'tier', 'wave', 'harnessVersion'] as const;
+
+async function stats(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
+  const groupBy = query.get('groupBy');
+  if (groupBy !== null && groupBy !== 'model,harnessVersion') return jsonError(400, 'bad-group-by', 'groupBy can only be "model,harnessVersion" for now.');
+  const { table, selection, asOf } = await selected(deps, space, query, FILTERS);
+  return { status: 200, body: { groups: groupStatistics(table, selection, deps.config.prices), asOf } satisfies StatsBody };
+}
+
+async function compare(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
+  const names = ['aModel', 'aHarness', 'bModel', 'bHarness'] as const;
+  const missing = names.filter((n) => !query.get(n));
+  if (missing.length) return jsonError(400, 'missing-group', `compare needs aModel, aHarness, bModel and bHarness; missing: ${missing.join(', ')}.`);
+  const [aModel, aHarness, bModel, bHarness] = names.map((n) => query.get(n)!);
+  const { table, selection, asOf } = await selected(deps, space, query, ['tier', 'wave']);
+  const body = compareGroups(table, selection, { model: aModel!, harnessVersion: aHarness! }, { model: bModel!, harnessVersion: bHarness! });
+  return { status: 200, body: { ...body, asOf } satisfies CompareBody };
+}
+
+async function budget(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
+  const raw = query.get('days');
+  const days = raw === null ? DEFAULT_BUDGET_DAYS : Number(raw);
+  if (!Number.isInteger(days) || days < 1 || days > MAX_BUDGET_DAYS) return jsonError(400, 'bad-days', `days must be a whole number from 1 to ${MAX_BUDGET_DAYS}.`);
+  const today = deps.clock.now();
+  const dayOf = (offset: number) => new Date(today.getTime() - offset * 86_400_000).toISOString().slice(0, 10);
+  const cap = deps.config.spaces[space]!.judge.dailyCap;
+  const stored = new Map((await deps.budget.listDays(space, dayOf(days - 1), dayOf(0))).map((d) => [d.day, d]));
+  // Every day of the window, oldest first: a day without a call spent nothing (0 calls, $0).
+  const body: BudgetBody = {
+    days: Array.from({ length: days }, (_, k) => {
+      const day = dayOf(days - 1 - k);
+      const d = stored.get(day);
+      return { day, calls: d?.calls ?? 0, cap, costUsd: d ? d.costUsd : 0 };
+    }),
+  };
+  return { status: 200, body };
+}
+
+async function exportRuns(deps: ReadDeps, space: string, query: URLSearchParams, format: 'csv' | 'json', acceptsGzip: boolean): Promise<HttpAnswer> {
+  const { runs, selection, asOf } = await selected(deps, space, query, FILTERS);
+  const fields = exportFieldsOf(deps.config, space);
+  const records = Array.from(selection, (i) => exportRecord(runs[i]!, fields, deps.config.prices));
+  const text = format === 'csv' ? toCsv(fields, records) : JSON.stringify({ runs: records, asOf } satisfies ExportBody);
+  const contentType = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json';
+  const filename = `${space}-runs.${format}`;
+  const headers: Record<string, string> = { 'content-disposition': `attachment; filename="${filename}"`, vary: 'accept-encoding' };
+  const body = acceptsGzip ? gzipSync(text, { level: 6 }) : Buffer.from(text);
+  if (body.length > MAX_ANSWER_BYTES) {
+    return jsonError(413, 'export-too-large', `The export of ${records.length} runs is ${(body.length / 1e6).toFixed(1)} MB${acceptsGzip ? ' compressed' : ''}, more than one answer can carry; narrow it with the model, tier, wave or harness filters${acceptsGzip ? '' : ', or accept gzip'}.`);
+  }
+  return { status: 200, body, contentType, headers: acceptsGzip ? { ...headers, 'content-encoding': 'gzip' } : headers };
+}
 
 async function oneRun(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
   const row = await deps.runs.getRun(space, id);

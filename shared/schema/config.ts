@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { pathSafeIdentity } from './primitives.ts';
 import { describeIssues } from './issues-text.ts';
+import { EXPORT_FIELDS, isExportField, type ExportField } from './export-fields.ts';
 
 export const DEFAULT_SECRET_CONFIG_KEY = 'Hosting:ModuleReportSecret';
 
@@ -21,7 +22,31 @@ const spaceSchema = z.strictObject({
     .regex(/^[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)*$/, 'must be names joined by ":"')
     .default(DEFAULT_SECRET_CONFIG_KEY),
   judge: judgeSettingsSchema.default({ dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900 }),
+  exports: z.strictObject({ fields: exportFieldsSchema() }).optional(),
 });
+
+/** A subset of the export allowlist, kept in the allowlist's order whatever order it is written in. */
+function exportFieldsSchema() {
+  return z
+    .array(z.string())
+    .min(1, 'must name at least one export field')
+    .superRefine((names, ctx) => {
+      const unknown = names.filter((n) => !isExportField(n));
+      if (unknown.length) {
+        ctx.addIssue({ code: 'custom', message: `names ${unknown.map((n) => `"${n}"`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not among the exportable fields (${EXPORT_FIELDS.join(', ')})` });
+      }
+    })
+    .transform((names) => EXPORT_FIELDS.filter((f) => names.includes(f)) as ExportField[]);
+}
+
+/** USD per million tokens of one model, as its provider bills them. */
+const priceSchema = z.strictObject({
+  inputPerMTok: z.number().nonnegative().finite(),
+  outputPerMTok: z.number().nonnegative().finite(),
+  cacheWritePerMTok: z.number().nonnegative().finite().optional(),
+  cacheReadPerMTok: z.number().nonnegative().finite().optional(),
+});
+export type ModelPrice = z.output<typeof priceSchema>;
 
 const cockpitSchema = z.strictObject({
   space: pathSafeIdentity,
@@ -33,6 +58,8 @@ export const configSchema = z
     defaultJudgeModel: z.string().min(1).default('claude-sonnet-4-5'),
     spaces: z.record(pathSafeIdentity, spaceSchema).refine((s) => Object.keys(s).length > 0, 'must declare at least one space'),
     cockpits: z.record(pathSafeIdentity, cockpitSchema).default({}),
+    /** Per model name; a model without a price has an unknown (null) cost, never 0. */
+    prices: z.record(z.string().min(1), priceSchema).default({}),
     alarms: z.strictObject({ email: z.email().optional() }).default({}),
   })
   .superRefine((config, ctx) => {
@@ -47,6 +74,9 @@ export type ReplayConfig = z.output<typeof configSchema>;
 export type SpaceConfig = ReplayConfig['spaces'][string];
 
 export class ConfigError extends Error {}
+
+/** The export fields of a space: its `exports.fields`, else the whole allowlist. */
+export const exportFieldsOf = (config: ReplayConfig, space: string): readonly ExportField[] => config.spaces[space]?.exports?.fields ?? EXPORT_FIELDS;
 
 export function parseConfig(input: unknown, source = 'configuration'): ReplayConfig {
   const result = configSchema.safeParse(input);

@@ -110,6 +110,8 @@ export const judgeFieldsSchema = z.object({
   judgeNextAttemptAt: z.string().nullable(),
   judgeState: judgeState,
   judgeLastError: judgeError.nullable(),
+  /** USD over the judge attempts of the current run: 0 with no call, null when a price is unknown (SPEC §5). Absent on rows judged before it was recorded. */
+  judgeCostUsd: z.number().nonnegative().nullable().optional(),
 });
 export type JudgeFields = z.infer<typeof judgeFieldsSchema>;
 
@@ -124,6 +126,10 @@ export const pipelineFieldsSchema = z.object({
   patchTruncated: z.boolean(),
   patchSha256: z.string(),
   hiddenTestResult: hiddenTestResultSchema.nullable(),
+  /** Distinct accepted attempts of this run id (SPEC §4); absent on rows landed before attempts were counted. */
+  attemptCount: z.number().int().positive().optional(),
+  /** Entries of the full contamination list, which the row may keep only in part (SPEC §4 bounds). */
+  contaminationCount: z.number().int().nonnegative().optional(),
 });
 
 /** A stored run row as the API returns it. */

@@ -29,6 +29,8 @@ export function compactRunOf(overrides: Partial<CompactRun> = {}): CompactRun {
     patchLinesAdded: 3,
     patchLinesRemoved: 1,
     contamination: 0,
+    attemptCount: 1,
+    judgeCostUsd: null,
     ...overrides,
   };
 }

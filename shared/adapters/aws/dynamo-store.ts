@@ -4,6 +4,7 @@ import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/c
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import {
   InvalidCursorError,
+  type BudgetDay,
   type BudgetStore,
   type HostStore,
   type IssueStore,
@@ -174,6 +175,31 @@ export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore
   async used(space: string, day: string): Promise<number> {
     const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: budgetKey(space, day), ConsistentRead: true }));
     return (Item?.used as number | undefined) ?? 0;
+  }
+
+  /**
+   * Spend is read from the day's item: `costUsd` (a running sum the judge adds to per attempt) unless
+   * `costUnknown` is set (an attempt without a price); an item without either has unknown spend.
+   */
+  async listDays(space: string, fromDay: string, toDay: string): Promise<BudgetDay[]> {
+    const days: BudgetDay[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :p AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':p': budgetKey(space, '').pk, ':from': fromDay, ':to': toDay },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        const cost = item.costUnknown === true || typeof item.costUsd !== 'number' ? null : (item.costUsd as number);
+        days.push({ day: item.sk as string, calls: (item.used as number | undefined) ?? 0, costUsd: cost });
+      }
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return days;
   }
 
   async getJudgingStatus(space: string): Promise<Versioned<JudgingStatus> | null> {

@@ -1,0 +1,136 @@
+// `/stats` and `/compare` computed from a RunTable and a selection of its rows: the same table, filters
+// and groups (one model and harness version) the cockpit uses, with every figure from the one statistics
+// module. Imports nothing server-side, so the cockpit can run the same functions on its own table.
+import { cohensKappa, pairedComparison, proportion } from '../cockpit/statistics.ts';
+import type { ModelPrice } from '../schema/config.ts';
+import { groupRuns, rowsByGroup, type Group } from './aggregates.ts';
+import { codeOf } from './columns.ts';
+import type { CompareBody, StatsGroup } from './contract.ts';
+import type { RunTable } from './run-table.ts';
+
+const RESOLVED = codeOf('verdict', 'resolved');
+const EXCLUDED = codeOf('verdict', 'excluded');
+const ERROR = codeOf('verdict', 'error');
+const PASS = codeOf('hiddenTest', 'pass');
+const FAIL = codeOf('hiddenTest', 'fail');
+const TEST_ERROR = codeOf('hiddenTest', 'error');
+/** resolved, partial, wrong, no_change: the verdicts inside the resolve rate's denominator. */
+const counted = (code: number) => code >= codeOf('verdict', 'resolved') && code <= codeOf('verdict', 'no_change');
+
+export type Prices = Record<string, ModelPrice>;
+
+/** The configured price of a model (an own key only: a model named "constructor" has no price). */
+export const priceOf = (prices: Prices, model: string): ModelPrice | null => (Object.hasOwn(prices, model) ? prices[model]! : null);
+
+/** A run's estimated cost from its tokens; null when the model is unpriced or a token count is unknown. */
+export function runCostUsd(price: ModelPrice | null, promptTokens: number | null, completionTokens: number | null): number | null {
+  if (!price || promptTokens === null || completionTokens === null) return null;
+  return (promptTokens * price.inputPerMTok + completionTokens * price.outputPerMTok) / 1e6;
+}
+
+/** Sums known amounts; one unknown makes the sum unknown (SPEC §5). */
+function costSum(values: Iterable<number>): number | null {
+  let sum = 0;
+  for (const v of values) {
+    if (Number.isNaN(v)) return null;
+    sum += v;
+  }
+  return sum;
+}
+
+export function groupStatistics(table: RunTable, selection: Uint32Array, prices: Prices): StatsGroup[] {
+  const grouping = groupRuns(table, selection);
+  const rows = rowsByGroup(grouping, selection);
+  const stats = grouping.groups.map((group, g) => statisticsOf(table, group, rows[g]!, priceOf(prices, group.model)));
+  return stats.sort((a, b) => a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion));
+}
+
+function statisticsOf(table: RunTable, group: Group, rows: Uint32Array, price: ModelPrice | null): StatsGroup {
+  let n = 0;
+  let resolved = 0;
+  let excluded = 0;
+  let error = 0;
+  let notJudged = 0;
+  let pass = 0;
+  let fail = 0;
+  let testError = 0;
+  const agreement = { resolvedPass: 0, resolvedFail: 0, otherPass: 0, otherFail: 0 };
+  for (const i of rows) {
+    const verdict = table.codes.verdict[i]!;
+    const test = table.codes.hiddenTest[i]!;
+    if (counted(verdict)) n++;
+    if (verdict === RESOLVED) resolved++;
+    else if (verdict === EXCLUDED) excluded++;
+    else if (verdict === ERROR) error++;
+    else if (verdict === 0) notJudged++;
+    if (test === PASS) pass++;
+    else if (test === FAIL) fail++;
+    else if (test === TEST_ERROR) testError++;
+    if (counted(verdict) && (test === PASS || test === FAIL)) {
+      if (verdict === RESOLVED) agreement[test === PASS ? 'resolvedPass' : 'resolvedFail']++;
+      else agreement[test === PASS ? 'otherPass' : 'otherFail']++;
+    }
+  }
+  const rate = proportion(resolved, n);
+  const hidden = proportion(pass, pass + fail);
+  const kappa = cohensKappa(agreement);
+  const judgeCost = table.numbers.judgeCostUsd;
+  const prompt = table.numbers.promptTokens;
+  const completion = table.numbers.completionTokens;
+  const runCosts = function* () {
+    for (const i of rows) {
+      const p = prompt[i]!;
+      const c = completion[i]!;
+      yield runCostUsd(price, Number.isNaN(p) ? null : p, Number.isNaN(c) ? null : c) ?? NaN;
+    }
+  };
+  return {
+    model: group.model,
+    harnessVersion: group.harnessVersion,
+    runs: rows.length,
+    n,
+    resolved,
+    rate: rate.rate,
+    ci: rate.ci,
+    excluded,
+    error,
+    notJudged,
+    hidden: { n: hidden.n, pass, rate: hidden.rate, ci: hidden.ci, error: testError },
+    agreement: { n: kappa.n, kappa: kappa.kappa, ci: kappa.ci, table: agreement },
+    judgeCostUsd: costSum(Array.from(rows, (i) => judgeCost[i]!)),
+    runCostUsd: price ? costSum(runCosts()) : null,
+  };
+}
+
+/**
+ * A against B over the tasks both ran with a counted verdict. A group that is not in the selection, the
+ * same group twice, or no common task answer pairs 0 with null statistics (never NaN).
+ */
+export function compareGroups(table: RunTable, selection: Uint32Array, a: Group, b: Group): Omit<CompareBody, 'asOf'> {
+  const same = a.model === b.model && a.harnessVersion === b.harnessVersion;
+  const verdictsOf = (group: Group) => {
+    const model = table.dictionaries.model.indexOf(group.model);
+    const harness = table.dictionaries.harnessVersion.indexOf(group.harnessVersion);
+    const byTask = new Map<number, number>();
+    if (model < 0 || harness < 0 || same) return byTask;
+    for (const i of selection) {
+      if (table.text.model[i] === model && table.text.harnessVersion[i] === harness && counted(table.codes.verdict[i]!)) byTask.set(table.text.taskId[i]!, table.codes.verdict[i]!);
+    }
+    return byTask;
+  };
+  const ofA = verdictsOf(a);
+  const ofB = verdictsOf(b);
+  const counts = { bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 };
+  const aOnlyTasks: string[] = [];
+  const bOnlyTasks: string[] = [];
+  for (const [task, verdictA] of ofA) {
+    const verdictB = ofB.get(task);
+    if (verdictB === undefined) continue;
+    const taskId = table.dictionaries.taskId.values[task]!;
+    if (verdictA === RESOLVED && verdictB === RESOLVED) counts.bothResolved++;
+    else if (verdictA === RESOLVED) (counts.aOnly++, aOnlyTasks.push(taskId));
+    else if (verdictB === RESOLVED) (counts.bOnly++, bOnlyTasks.push(taskId));
+    else counts.neither++;
+  }
+  return { ...pairedComparison(counts), aOnlyTasks: aOnlyTasks.sort(), bOnlyTasks: bOnlyTasks.sort() };
+}
