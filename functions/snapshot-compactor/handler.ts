@@ -1,26 +1,28 @@
 // EventBridge schedule → every space's persisted runs snapshot brought up to date (shared/read/snapshot-store.ts):
 // the one writer of the snapshot objects. A failed compaction is simply redone by the next one; readers
-// meanwhile read the previous snapshot plus the table's `since` delta.
+// meanwhile read the previous snapshot plus the table's `since` delta. `lambda.ts` wires AWS.
 import type { ScheduledEvent } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { compactSpace } from '../../shared/read/snapshot-store.ts';
-import { systemClock } from '../../shared/ports.ts';
-import { bucketStore, configFromEnv, tableStore } from '../../shared/adapters/aws/runtime.ts';
-import { flushMetrics, observability } from '../../shared/adapters/aws/observability.ts';
+import { compactSpace, type SnapshotDeps } from '../../shared/read/snapshot-store.ts';
+import type { ReplayConfig } from '../../shared/schema/config.ts';
+import { METRICS } from '../../shared/operations.ts';
+import { flushMetrics, type Instrumentation } from '../../shared/adapters/aws/observability.ts';
 
-const { logger, metrics } = observability('snapshot-compactor');
-const config = configFromEnv();
-const deps = { runs: tableStore(), objects: bucketStore('DATA_BUCKET'), clock: systemClock };
+export type SnapshotCompactorHandler = (event: ScheduledEvent) => Promise<void>;
 
-export async function handler(_event: ScheduledEvent): Promise<void> {
-  try {
-    for (const space of Object.keys(config.spaces)) {
-      const result = await compactSpace(deps, space);
-      metrics.addMetric('SnapshotRunsChanged', MetricUnit.Count, result.changed);
-      if (result.source !== 'persisted') logger.warn('snapshot rebuilt from the table', { ...result });
-      else if (result.written) logger.info('snapshot compacted', { ...result });
+export function createSnapshotCompactorHandler(deps: SnapshotDeps & { config: ReplayConfig }, { logger, metrics }: Instrumentation): SnapshotCompactorHandler {
+  return async () => {
+    try {
+      for (const space of Object.keys(deps.config.spaces)) {
+        const result = await compactSpace(deps, space);
+        metrics.addMetric(METRICS.snapshotRunsChanged, MetricUnit.Count, result.changed);
+        if (result.source !== 'persisted') {
+          metrics.addMetric(METRICS.snapshotRebuilt, MetricUnit.Count, 1);
+          logger.warn('snapshot rebuilt from the table', { ...result });
+        } else if (result.written) logger.info('snapshot compacted', { ...result });
+      }
+    } finally {
+      flushMetrics(metrics);
     }
-  } finally {
-    flushMetrics(metrics);
-  }
+  };
 }

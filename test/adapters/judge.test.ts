@@ -1,5 +1,5 @@
 // The judge against real emulators, with the Anthropic and GitHub stand-ins reached through the real SDKs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { judgeRun } from '../../shared/judge/judge-run.ts';
 import { sweep } from '../../shared/judge/sweep.ts';
 import { blockEnd, blockStart } from '../../shared/judge/prompt.ts';

@@ -1,5 +1,5 @@
 // Landing against the real emulators: conditional writes, content-addressed objects, crash safety.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { landEntry, landInboxEntry, type LandingDeps } from '../../shared/landing/land.ts';
 import { inboxEntrySchema, type InboxEntry } from '../../shared/schema/messages.ts';
 import type { JudgeMessage, MessageQueue } from '../../shared/ports.ts';

@@ -1,5 +1,5 @@
 // The judge prompt frames everything a patch author controls as data that cannot close its own block.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { blockEnd, blockStart, buildPrompt, newNonce, type PromptInput } from '../../shared/judge/prompt.ts';
 

@@ -1,5 +1,5 @@
 // The judge's pure rules: strict answers, retry backoff, waiting states and the verdict mapping.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { parseJudgeAnswer } from '../../shared/judge/answer.ts';
 import { failedAttempt, isDecided, nextUtcDay, retryDelaySeconds, utcDay, verdict } from '../../shared/judge/transitions.ts';
 import { sameFilesComputed } from '../../shared/judge/judge-run.ts';

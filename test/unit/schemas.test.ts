@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { issueRecordSchema } from '../../shared/schema/issue.ts';
 import { runId, runnerRowSchema } from '../../shared/schema/run.ts';
 import { parseDelivery } from '../../shared/ingest/accept-delivery.ts';
