@@ -4,7 +4,7 @@
 import { gzipSync } from 'node:zlib';
 import { exportFieldsOf, type ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
-import { TIERS, type Tier } from '../schema/enums.ts';
+import { TIERS, type Tier } from './columns.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
 import { InvalidCursorError, type BudgetStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
 import { selectRuns, taskFacts, type RunFilters } from './aggregates.ts';

@@ -4,7 +4,9 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import { compactRun, encodeColumns, type CompactRun, type RunColumns } from '../../shared/read/columns.ts';
-import { columnsAnswer, REENCODE_AFTER_MS } from '../../shared/read/columns-snapshot.ts';
+import { columnsAnswer, REENCODE_AFTER_MS } from '../../shared/read/read-model.ts';
+import { AS_OF_SAFETY_MS } from '../../shared/read/as-of.ts';
+import { MemoryObjects } from '../helpers/memory-objects.ts';
 import { RunTable } from '../../shared/read/run-table.ts';
 import { toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
 import type { Page, RunStore } from '../../shared/ports.ts';
@@ -82,46 +84,60 @@ describe('the columnar form', () => {
   });
 });
 
+/** Read-side dependencies whose clock makes the next `asOf` exactly `asOf`. */
+function readDeps(store: MemoryRuns) {
+  let asOf = '2026-02-01T00:00:00.000Z';
+  return {
+    deps: { runs: store as unknown as RunStore, objects: new MemoryObjects(), clock: { now: () => new Date(Date.parse(asOf) + AS_OF_SAFETY_MS) } },
+    setAsOf: (value: string) => void (asOf = value),
+  };
+}
+
 describe('GET /api/spaces/{space}/columns', () => {
   it('answers gzip when accepted and plain JSON otherwise, with every run of the space', async () => {
     const store = new MemoryRuns();
     for (let k = 0; k < 2500; k++) store.put(row({ taskId: `t${k}` }));
-    const gz = await columnsAnswer(store as unknown as RunStore, 'S', () => '2026-02-01T00:00:00.000Z', true);
+    const { deps } = readDeps(store);
+    const gz = await columnsAnswer(deps, 'S', true);
     expect(gz.headers?.['content-encoding']).toBe('gzip');
     expect(decode(gz.body, true).count).toBe(2500);
-    const plain = await columnsAnswer(store as unknown as RunStore, 'S', () => '2026-02-01T00:00:01.000Z', false);
+    const plain = await columnsAnswer(deps, 'S', false);
     expect(plain.headers?.['content-encoding']).toBeUndefined();
     expect(decode(plain.body, false).count).toBe(2500);
   });
 
-  it('reads the table once, then only what changed since the snapshot', async () => {
+  it('without a persisted snapshot reads the table once, then only what changed since', async () => {
     const store = new MemoryRuns();
     for (let k = 0; k < 10; k++) store.put(row({ taskId: `t${k}` }));
+    const { deps, setAsOf } = readDeps(store);
     let now = 0;
-    const answer = (asOf: string) => columnsAnswer(store as unknown as RunStore, 'S', () => asOf, true, () => now);
-    const first = decode((await answer('2026-01-01T00:00:05.000Z')).body, true);
-    expect(first).toMatchObject({ count: 10, asOf: '2026-01-01T00:00:05.000Z' });
+    const answer = async (asOf: string) => {
+      setAsOf(asOf);
+      return decode((await columnsAnswer(deps, 'S', true, () => now)).body, true);
+    };
+    expect(await answer('2026-01-01T00:00:05.000Z')).toMatchObject({ count: 10, asOf: '2026-01-01T00:00:05.000Z' });
 
     // A row changes after the snapshot. Within the re-encoding interval the old body is served, with its
     // own asOf: a client that asks `since` that asOf gets the change, so nothing is lost.
     store.put(row({ taskId: 't0', wallSeconds: 1 }, '2026-01-01T00:00:06.000Z'));
     store.put(row({ taskId: 'new' }, '2026-01-01T00:00:06.000Z'));
-    const stale = decode((await answer('2026-01-01T00:00:10.000Z')).body, true);
+    const stale = await answer('2026-01-01T00:00:10.000Z');
     expect(stale).toMatchObject({ count: 10, asOf: '2026-01-01T00:00:05.000Z' });
     expect((await store.listRuns('S', { since: stale.asOf, limit: 100 })).items.map((r) => r.taskId).sort()).toEqual(['new', 't0']);
 
     now += REENCODE_AFTER_MS;
-    const fresh = decode((await answer('2026-01-01T00:00:20.000Z')).body, true);
+    const fresh = await answer('2026-01-01T00:00:20.000Z');
     expect(fresh).toMatchObject({ count: 11, asOf: '2026-01-01T00:00:20.000Z' });
     const table = RunTable.fromColumns(fresh);
     expect(table.number('wallSeconds', table.indexOfId(runId({ model: 'mlx-community/Qwen3:8b', taskId: 't0', harnessVersion: 'h1' })))).toBe(1);
   });
 
-  it('shares one table read between concurrent requests', async () => {
+  it('shares one table read (and one delta after it) between concurrent requests', async () => {
     const store = new MemoryRuns();
     for (let k = 0; k < 3000; k++) store.put(row({ taskId: `t${k}` }));
-    await Promise.all(Array.from({ length: 5 }, () => columnsAnswer(store as unknown as RunStore, 'S', () => '2026-02-01T00:00:00.000Z', true)));
-    expect(store.queries).toBe(3);
+    const { deps } = readDeps(store);
+    await Promise.all(Array.from({ length: 5 }, () => columnsAnswer(deps, 'S', true)));
+    expect(store.queries).toBe(3 + 1);
   });
 });
 
@@ -129,7 +145,7 @@ describe('a bytes answer through API Gateway', () => {
   it('crosses the Lambda boundary as base64 with its headers, so the gzip body reaches the browser intact', async () => {
     const store = new MemoryRuns();
     store.put(row());
-    const answer = await columnsAnswer(store as unknown as RunStore, 'S', () => '2026-02-01T00:00:00.000Z', true);
+    const answer = await columnsAnswer(readDeps(store).deps, 'S', true);
     const result = toApiGateway(answer);
     expect(result).toMatchObject({ statusCode: 200, isBase64Encoded: true, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
     expect(decode(Buffer.from(result.body!, 'base64'), true).count).toBe(1);
