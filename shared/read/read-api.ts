@@ -51,7 +51,7 @@ export async function answerRead(
   const [api, spaces, space, collection, id, sub, ...rest] = parts as string[];
   if (api === 'api' && spaces === 'cockpits' && parts.length === 2) return cockpits(deps.config);
   if (api !== 'api' || spaces !== 'spaces' || !space || !collection || rest.length) return notFound(path);
-  if (!deps.config.spaces[space]) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
+  if (!Object.hasOwn(deps.config.spaces, space)) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
 
   if (collection === 'runs' && id === undefined) return listRuns(deps, space, query);
   if (collection === 'columns' && id === undefined) return columnsAnswer(deps, space, acceptsGzip);
