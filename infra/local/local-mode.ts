@@ -44,7 +44,10 @@ export interface LocalModeOptions {
   pollers?: number;
   /** Seconds between judge sweeps (AWS: every 5 minutes). Default: REPLAY_SWEEP_SECONDS, else 60. */
   sweepIntervalSeconds?: number;
-  /** Seconds between snapshot compactions (AWS: every 5 minutes). Default: REPLAY_SNAPSHOT_SECONDS, else 60. */
+  /**
+   * Seconds between snapshot compactions (AWS: every 5 minutes). Default: REPLAY_SNAPSHOT_SECONDS, else 60.
+   * 0 turns the compactor off (benchmarks that measure a reader against a snapshot they prepared).
+   */
   snapshotIntervalSeconds?: number;
   /**
    * Overrides every space's `judge.retryBaseSeconds`, so retries can be watched locally in seconds rather
@@ -140,7 +143,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   const sweepSeconds = options.sweepIntervalSeconds ?? positiveNumber(env.REPLAY_SWEEP_SECONDS) ?? 60;
   const sweeps = every(sweepSeconds * 1000, () => sweeper(scheduledEvent()), (e) => log(`judge sweeper: ${(e as Error).message}`));
   const snapshotSeconds = options.snapshotIntervalSeconds ?? positiveNumber(env.REPLAY_SNAPSHOT_SECONDS) ?? 60;
-  const compactions = every(snapshotSeconds * 1000, () => compactor(scheduledEvent()), (e) => log(`snapshot compactor: ${(e as Error).message}`));
+  const compactions = snapshotSeconds > 0 ? every(snapshotSeconds * 1000, () => compactor(scheduledEvent()), (e) => log(`snapshot compactor: ${(e as Error).message}`)) : null;
 
   const server = createLocalServer({ ingest, read: readApi, staticDir: resolve(import.meta.dirname, '../../dashboard/dist') });
   await new Promise<void>((r) => server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', r));
@@ -157,7 +160,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
       server.closeAllConnections();
       await closed;
       await sweeps.stop();
-      await compactions.stop();
+      await compactions?.stop();
       await Promise.all(pollers.map((p) => p.stop()));
       await emulators.stop();
     },

@@ -191,7 +191,7 @@ describe('GET /export.csv and /export.json', () => {
   it('prefixes a cell that a spreadsheet would run as a formula', async () => {
     const records = parse((await get<string>(readPaths.exportCsv(SPACE, { models: [FORMULA] }))).text, { columns: true }) as Record<string, string>[];
     expect(records.map((r) => r.model)).toEqual(Array(6).fill(`'${FORMULA}`));
-    expect(records[0]!.id.startsWith("'=")).toBe(true);
+    expect(records[0]!.id!.startsWith("'=")).toBe(true);
   });
 
   it('exports JSON with the same filters, nulls as null', async () => {

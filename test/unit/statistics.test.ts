@@ -121,7 +121,7 @@ describe("Newcombe's paired interval (method 10)", () => {
 });
 
 describe("Cohen's κ", () => {
-  it('matches the textbook two-rater example: 20 agree yes, 15 agree no, 5 and 10 disagree', () => {
+  it('matches the worked two-rater example: 20 agree yes, 15 agree no, 5 and 10 disagree', () => {
     // po = 35/50 = 0.7, pe = (25·30 + 25·20)/50² = 0.5, κ = 0.4; se = √(0.21 / (50 · 0.25)).
     const agreement = cohensKappa({ resolvedPass: 20, resolvedFail: 5, otherPass: 10, otherFail: 15 });
     expect(agreement.n).toBe(50);
