@@ -120,7 +120,7 @@ export function compareGroups(table: RunTable, selection: Uint32Array, a: Group,
   };
   const ofA = verdictsOf(a);
   const ofB = verdictsOf(b);
-  const counts = { bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 };
+  const counts = { bothResolved: 0, neither: 0 };
   const aOnlyTasks: string[] = [];
   const bOnlyTasks: string[] = [];
   for (const [task, verdictA] of ofA) {
@@ -128,9 +128,9 @@ export function compareGroups(table: RunTable, selection: Uint32Array, a: Group,
     if (verdictB === undefined) continue;
     const taskId = table.dictionaries.taskId.values[task]!;
     if (verdictA === RESOLVED && verdictB === RESOLVED) counts.bothResolved++;
-    else if (verdictA === RESOLVED) (counts.aOnly++, aOnlyTasks.push(taskId));
-    else if (verdictB === RESOLVED) (counts.bOnly++, bOnlyTasks.push(taskId));
+    else if (verdictA === RESOLVED) aOnlyTasks.push(taskId);
+    else if (verdictB === RESOLVED) bOnlyTasks.push(taskId);
     else counts.neither++;
   }
-  return { ...pairedComparison(counts), aOnlyTasks: aOnlyTasks.sort(), bOnlyTasks: bOnlyTasks.sort() };
+  return { ...pairedComparison({ ...counts, aOnly: aOnlyTasks.length, bOnly: bOnlyTasks.length }), aOnlyTasks: aOnlyTasks.sort(), bOnlyTasks: bOnlyTasks.sort() };
 }

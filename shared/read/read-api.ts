@@ -23,6 +23,8 @@ export interface ReadDeps {
   pairing: PairingCheck;
   budget: BudgetStore;
   clock: Clock;
+  /** Bytes of body one answer may carry (LAMBDA_ANSWER_BYTES behind API Gateway); unset: no limit (local mode). */
+  maxAnswerBytes?: number;
 }
 
 export const DEFAULT_PAGE = 500;
@@ -31,10 +33,10 @@ export { AS_OF_SAFETY_MS } from './as-of.ts';
 export const DEFAULT_BUDGET_DAYS = 30;
 export const MAX_BUDGET_DAYS = 366;
 /**
- * Bytes of body a read answer may carry: Lambda caps a response at 6 MB, and a binary body crosses the
+ * Bytes of body a Lambda answer may carry: Lambda caps a response at 6 MB, and a binary body crosses the
  * boundary as base64 (4 bytes for every 3).
  */
-export const MAX_ANSWER_BYTES = 4_400_000;
+export const LAMBDA_ANSWER_BYTES = 4_400_000;
 
 export async function answerRead(
   deps: ReadDeps,
@@ -54,7 +56,7 @@ export async function answerRead(
   if (!Object.hasOwn(deps.config.spaces, space)) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
 
   if (collection === 'runs' && id === undefined) return listRuns(deps, space, query);
-  if (collection === 'columns' && id === undefined) return columnsAnswer(deps, space, acceptsGzip);
+  if (collection === 'columns' && id === undefined) return withinLimit(deps, await columnsAnswer(deps, space, acceptsGzip), 'columns-too-large', (mb) => `The columns of space "${space}" are ${mb} MB${acceptsGzip ? ' compressed' : ''}, more than one answer of this read API can carry${acceptsGzip ? '' : '; accept gzip'}.`);
   if (collection === 'stats' && id === undefined) return stats(deps, space, query);
   if (collection === 'compare' && id === undefined) return compare(deps, space, query);
   if (collection === 'budget' && id === undefined) return budget(deps, space, query);
@@ -173,10 +175,15 @@ async function exportRuns(deps: ReadDeps, space: string, query: URLSearchParams,
   const filename = `${space}-runs.${format}`;
   const headers: Record<string, string> = { 'content-disposition': `attachment; filename="${filename}"`, vary: 'accept-encoding' };
   const body = acceptsGzip ? gzipSync(text, { level: 6 }) : Buffer.from(text);
-  if (body.length > MAX_ANSWER_BYTES) {
-    return jsonError(413, 'export-too-large', `The export of ${records.length} runs is ${(body.length / 1e6).toFixed(1)} MB${acceptsGzip ? ' compressed' : ''}, more than one answer can carry; narrow it with the model, tier, wave or harness filters${acceptsGzip ? '' : ', or accept gzip'}.`);
-  }
-  return { status: 200, body, contentType, headers: acceptsGzip ? { ...headers, 'content-encoding': 'gzip' } : headers };
+  const answer = { status: 200, body, contentType, headers: acceptsGzip ? { ...headers, 'content-encoding': 'gzip' } : headers };
+  return withinLimit(deps, answer, 'export-too-large', (mb) => `The export of ${records.length} runs is ${mb} MB${acceptsGzip ? ' compressed' : ''}, more than one answer can carry; narrow it with the model, tier, wave or harness filters${acceptsGzip ? '' : ', or accept gzip'}.`);
+}
+
+/** A bytes answer larger than the transport carries becomes a 413 with a sentence, never a failed invocation. */
+function withinLimit(deps: ReadDeps, answer: HttpAnswer, error: string, sentence: (mb: string) => string): HttpAnswer {
+  const size = (answer.body as Uint8Array).byteLength;
+  if (deps.maxAnswerBytes === undefined || size <= deps.maxAnswerBytes) return answer;
+  return jsonError(413, error, sentence((size / 1e6).toFixed(1)));
 }
 
 async function oneRun(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {

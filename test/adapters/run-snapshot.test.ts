@@ -16,7 +16,7 @@ import { runId } from '../../shared/schema/run.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 
 // Each test has its own space, so none depends on another's state.
-const SPACES = ['Fresh', 'Recompacted', 'Corrupt', 'Missing'] as const;
+const SPACES = ['Fresh', 'Recompacted', 'Corrupt', 'Missing', 'Big'] as const;
 const config = parseConfig({ spaces: Object.fromEntries(SPACES.map((s) => [s, { senders: ['mac-studio-1'] }])) });
 let t: TestStores;
 
@@ -133,5 +133,18 @@ describe('the persisted runs snapshot', () => {
     expect((await stats(empty.deps, SPACE)).groups[0]).toMatchObject({ runs: 32 });
     expect(empty.wholeReads()).toBe(1);
     expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({ source: 'missing', written: true });
+  });
+
+  it('becomes a 413 with a sentence, never a failed invocation, when an answer would not fit the transport', async () => {
+    const SPACE = 'Big';
+    await seededSpace(SPACE, 40);
+    const { deps } = coldProcess();
+    const limited = { ...deps, maxAnswerBytes: 300 };
+    for (const [path, error] of [[`/api/spaces/${SPACE}/columns`, 'columns-too-large'], [`/api/spaces/${SPACE}/export.csv`, 'export-too-large']] as const) {
+      const answer = await answerRead(limited, 'GET', path, '', { 'accept-encoding': 'gzip' });
+      expect(answer.status).toBe(413);
+      expect(answer.body).toMatchObject({ error, message: expect.stringMatching(/MB compressed, more than one answer/) });
+      expect((await answerRead(deps, 'GET', path, '', { 'accept-encoding': 'gzip' })).status).toBe(200);
+    }
   });
 });
