@@ -35,7 +35,8 @@ interface SpaceView {
   refreshing: Promise<void> | null;
   encoded: (Encoded & { revision: number }) | null;
   persisted: (Encoded & { asOf: string }) | null;
-  table: { revision: number; table: RunTable; runs: SnapshotRun[] } | null;
+  /** Built on first use by a route that needs it, then kept current run by run: a delta never rebuilds it. */
+  table: { table: RunTable; runs: SnapshotRun[] } | null;
 }
 
 const views = new WeakMap<RunStore, Map<string, SpaceView>>();
@@ -61,20 +62,26 @@ export async function currentRuns(deps: SnapshotDeps, space: string): Promise<{ 
       .finally(() => (view.loading = null));
     await view.loading;
   }
-  view.refreshing ??= applyChanges(deps, space, view.runs!, view.asOf!, () => view.revision++)
+  const onRun = (run: SnapshotRun) => {
+    view.revision++;
+    if (!view.table) return;
+    view.table.runs[view.table.table.upsert(compactOf(run)).index] = run;
+  };
+  view.refreshing ??= applyChanges(deps, space, view.runs!, view.asOf!, onRun)
     .then((asOf) => void (view.asOf = asOf))
     .finally(() => (view.refreshing = null));
   await view.refreshing;
   return { runs: view.runs!, asOf: view.asOf!, revision: view.revision };
 }
 
-/** The runs as a columnar table (and the runs in table order), rebuilt only when a run changed. */
+/** The runs as a columnar table, and the runs by table index. */
 export async function currentTable(deps: SnapshotDeps, space: string): Promise<{ table: RunTable; runs: SnapshotRun[]; asOf: string }> {
-  const { runs, asOf, revision } = await currentRuns(deps, space);
+  const { runs, asOf } = await currentRuns(deps, space);
   const view = viewOf(deps.runs, space);
-  if (view.table?.revision !== revision) {
+  if (!view.table) {
+    // Map order is insertion order and upsert appends new ids, so table index k is the k-th run.
     const ordered = [...runs.values()];
-    view.table = { revision, table: RunTable.fromRuns(ordered.map(compactOf)), runs: ordered };
+    view.table = { table: RunTable.fromRuns(ordered.map(compactOf)), runs: ordered };
   }
   return { table: view.table.table, runs: view.table.runs, asOf };
 }

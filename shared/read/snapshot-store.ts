@@ -110,13 +110,16 @@ export async function loadSpaceRuns(deps: SnapshotDeps, space: string): Promise<
  * Merges every row updated at or after `since` (every row when undefined) into `runs`; returns the next
  * `asOf`, taken before the query so that a row written during it is read again next time.
  */
-export async function applyChanges(deps: SnapshotDeps, space: string, runs: Map<string, SnapshotRun>, since: string | undefined, onChange?: () => void): Promise<string> {
+export async function applyChanges(deps: SnapshotDeps, space: string, runs: Map<string, SnapshotRun>, since: string | undefined, onRun?: (run: SnapshotRun) => void): Promise<string> {
   const next = asOfNow(deps.clock);
   let cursor: string | undefined;
   do {
     const page = await deps.runs.listRuns(space, { since, cursor, limit: PAGE });
-    for (const row of page.items) runs.set(row.id, snapshotRun(row));
-    if (page.items.length) onChange?.();
+    for (const row of page.items) {
+      const run = snapshotRun(row);
+      runs.set(row.id, run);
+      onRun?.(run);
+    }
     cursor = page.cursor ?? undefined;
   } while (cursor);
   return next;

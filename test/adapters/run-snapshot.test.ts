@@ -78,6 +78,10 @@ describe('the persisted runs snapshot', () => {
 
     const body = await stats(cold.deps, SPACE);
     expect(body.groups).toEqual([expect.objectContaining({ model: 'qwen3:8b', runs: 31, n: 31, resolved: 11 })]);
+    // The same process, one more landing and one changed verdict later.
+    await t.store.putRun(run(SPACE, 'late-2', 'resolved', new Date().toISOString()), null);
+    await t.store.putRun({ ...run(SPACE, 't0', 'wrong', new Date().toISOString()) }, 1);
+    expect((await stats(cold.deps, SPACE)).groups).toEqual([expect.objectContaining({ runs: 32, n: 32, resolved: 11 })]);
     expect(cold.wholeReads()).toBe(0);
   });
 
