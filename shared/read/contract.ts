@@ -3,6 +3,7 @@
 import type { HostRecord } from '../schema/host.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
+import type { Interval } from '../cockpit/statistics.ts';
 import type { RunColumns } from './columns.ts';
 
 export interface RunsPage {
@@ -52,6 +53,23 @@ export type { RunColumns };
 
 const seg = encodeURIComponent;
 
+/** The filters of the Runs and Dashboard views as a query string: every value its own parameter (model names may contain commas). */
+export function filterQuery(filters: { models?: string[]; tiers?: string[]; waves?: number[]; harnessVersions?: string[] }): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const m of filters.models ?? []) params.append('model', m);
+  for (const t of filters.tiers ?? []) params.append('tier', t);
+  for (const w of filters.waves ?? []) params.append('wave', String(w));
+  for (const h of filters.harnessVersions ?? []) params.append('harnessVersion', h);
+  return params;
+}
+
+const withQuery = (path: string, params: URLSearchParams) => (params.size ? `${path}?${params}` : path);
+
+export interface CompareGroups {
+  a: { model: string; harnessVersion: string };
+  b: { model: string; harnessVersion: string };
+}
+
 /** Paths under the API root (`/api` locally and behind CloudFront). */
 export const apiPaths = {
   cockpits: () => `/cockpits`,
@@ -69,12 +87,24 @@ export const apiPaths = {
   summary: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/summary`,
   issues: (space: string) => `/spaces/${seg(space)}/issues`,
   hosts: (space: string) => `/spaces/${seg(space)}/hosts`,
+  stats: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) => withQuery(`/spaces/${seg(space)}/stats`, filterQuery(filters)),
+  compare: (space: string, groups: CompareGroups, filters: { tiers?: string[]; waves?: number[] } = {}) => {
+    const params = filterQuery(filters);
+    params.set('aModel', groups.a.model);
+    params.set('aHarness', groups.a.harnessVersion);
+    params.set('bModel', groups.b.model);
+    params.set('bHarness', groups.b.harnessVersion);
+    return `/spaces/${seg(space)}/compare?${params}`;
+  },
+  budget: (space: string, days?: number) => `/spaces/${seg(space)}/budget${days ? `?days=${days}` : ''}`,
+  exportCsv: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) => withQuery(`/spaces/${seg(space)}/export.csv`, filterQuery(filters)),
+  exportJson: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) => withQuery(`/spaces/${seg(space)}/export.json`, filterQuery(filters)),
 };
 
 // ---------------------------------------------------------------------------------------------------
 // Statistics, comparison, budget and exports (SPEC §6, §10). Figures come from shared/cockpit/statistics.ts.
 
-export type Interval = [number, number];
+export type { Interval };
 
 /** One (model, harness version) of `GET …/stats`. Rates and intervals are null when their n is 0. */
 export interface StatsGroup {
@@ -130,35 +160,3 @@ export interface ExportBody {
   runs: Record<string, string | number | null>[];
   asOf: string;
 }
-
-/** The filters of the Runs and Dashboard views as a query string: every value its own parameter (model names may contain commas). */
-export function filterQuery(filters: { models?: string[]; tiers?: string[]; waves?: number[]; harnessVersions?: string[] }): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const m of filters.models ?? []) params.append('model', m);
-  for (const t of filters.tiers ?? []) params.append('tier', t);
-  for (const w of filters.waves ?? []) params.append('wave', String(w));
-  for (const h of filters.harnessVersions ?? []) params.append('harnessVersion', h);
-  return params;
-}
-
-const withQuery = (path: string, params: URLSearchParams) => (params.size ? `${path}?${params}` : path);
-
-export interface CompareGroups {
-  a: { model: string; harnessVersion: string };
-  b: { model: string; harnessVersion: string };
-}
-
-export const readPaths = {
-  stats: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) => withQuery(`/spaces/${seg(space)}/stats`, filterQuery(filters)),
-  compare: (space: string, groups: CompareGroups, filters: { tiers?: string[]; waves?: number[] } = {}) => {
-    const params = filterQuery(filters);
-    params.set('aModel', groups.a.model);
-    params.set('aHarness', groups.a.harnessVersion);
-    params.set('bModel', groups.b.model);
-    params.set('bHarness', groups.b.harnessVersion);
-    return `/spaces/${seg(space)}/compare?${params}`;
-  },
-  budget: (space: string, days?: number) => `/spaces/${seg(space)}/budget${days ? `?days=${days}` : ''}`,
-  exportCsv: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) => withQuery(`/spaces/${seg(space)}/export.csv`, filterQuery(filters)),
-  exportJson: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) => withQuery(`/spaces/${seg(space)}/export.json`, filterQuery(filters)),
-};

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
 import { judged, landedRow } from '../../bench/direct-load.ts';
 import { pairedComparison, proportion } from '../../shared/cockpit/statistics.ts';
-import { readPaths, type BudgetBody, type CompareBody, type ExportBody, type StatsBody } from '../../shared/read/contract.ts';
+import { apiPaths, type BudgetBody, type CompareBody, type ExportBody, type StatsBody } from '../../shared/read/contract.ts';
 import { EXPORT_FIELDS } from '../../shared/schema/export-fields.ts';
 import { runId, type RunRow } from '../../shared/schema/run.ts';
 import { startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
@@ -74,7 +74,7 @@ async function get<T>(path: string): Promise<{ status: number; body: T; text: st
 
 describe('GET /stats', () => {
   it('gives every group its rate with n and Wilson interval, hidden-test rate, agreement and costs', async () => {
-    const { status, body } = await get<StatsBody>(readPaths.stats(SPACE));
+    const { status, body } = await get<StatsBody>(apiPaths.stats(SPACE));
     expect(status).toBe(200);
     expect(body.groups.map((g) => g.model)).toEqual([FORMULA, COMMA, 'solo'].sort((a, b) => a.localeCompare(b)));
     const comma = body.groups.find((g) => g.model === COMMA)!;
@@ -92,15 +92,15 @@ describe('GET /stats', () => {
   });
 
   it('reads repeated filters from the raw query, so a model name with a comma stays one name', async () => {
-    const one = await get<StatsBody>(readPaths.stats(SPACE, { models: [COMMA] }));
+    const one = await get<StatsBody>(apiPaths.stats(SPACE, { models: [COMMA] }));
     expect(one.body.groups.map((g) => g.model)).toEqual([COMMA]);
-    const two = await get<StatsBody>(readPaths.stats(SPACE, { models: [COMMA, 'solo'] }));
+    const two = await get<StatsBody>(apiPaths.stats(SPACE, { models: [COMMA, 'solo'] }));
     expect(two.body.groups.map((g) => g.model).sort()).toEqual([COMMA, 'solo'].sort());
   });
 
   it('answers an unknown filter value with an empty group list, never everything', async () => {
     for (const filters of [{ models: ['nobody'] }, { tiers: ['legendary'] }, { waves: [99] }, { harnessVersions: ['h9'] }]) {
-      const { status, body } = await get<StatsBody>(readPaths.stats(SPACE, filters));
+      const { status, body } = await get<StatsBody>(apiPaths.stats(SPACE, filters));
       expect(status).toBe(200);
       expect(body.groups).toEqual([]);
     }
@@ -118,10 +118,10 @@ describe('GET /compare', () => {
   const group = (model: string) => ({ model, harnessVersion: 'h1' });
 
   it('pairs the tasks both ran, with the difference, its interval and the exact p', async () => {
-    const { status, body } = await get<CompareBody>(readPaths.compare(SPACE, { a: group(COMMA), b: group(FORMULA) }));
+    const { status, body } = await get<CompareBody>(apiPaths.compare(SPACE, { a: group(COMMA), b: group(FORMULA) }));
     expect(status).toBe(200);
     expect(body).toMatchObject({ ...pairedComparison({ bothResolved: 2, aOnly: 2, bOnly: 1, neither: 1 }), aOnlyTasks: ['t3', 't4'], bOnlyTasks: ['t5'] });
-    const swapped = (await get<CompareBody>(readPaths.compare(SPACE, { a: group(FORMULA), b: group(COMMA) }))).body;
+    const swapped = (await get<CompareBody>(apiPaths.compare(SPACE, { a: group(FORMULA), b: group(COMMA) }))).body;
     expect(swapped.difference).toBeCloseTo(-body.difference!, 12);
     expect(swapped.mcnemarP).toBe(body.mcnemarP);
   });
@@ -134,7 +134,7 @@ describe('GET /compare', () => {
       { a: group(COMMA), b: group(COMMA) },
       { a: group(COMMA), b: group('solo') },
     ]) {
-      const { status, body } = await get<CompareBody>(readPaths.compare(SPACE, groups));
+      const { status, body } = await get<CompareBody>(apiPaths.compare(SPACE, groups));
       expect(status).toBe(200);
       expect(body).toEqual({ ...empty, asOf: expect.any(String) });
     }
@@ -150,7 +150,7 @@ describe('GET /compare', () => {
 describe('every new route', () => {
   it('answers a space that is not configured, prototype names included, with 404', async () => {
     for (const space of ['Elsewhere', '__proto__', 'constructor']) {
-      for (const path of [readPaths.stats(space), readPaths.budget(space), readPaths.exportCsv(space), readPaths.compare(space, { a: { model: 'a', harnessVersion: 'h' }, b: { model: 'b', harnessVersion: 'h' } })]) {
+      for (const path of [apiPaths.stats(space), apiPaths.budget(space), apiPaths.exportCsv(space), apiPaths.compare(space, { a: { model: 'a', harnessVersion: 'h' }, b: { model: 'b', harnessVersion: 'h' } })]) {
         const { status, body } = await get<{ error: string }>(path);
         expect(status).toBe(404);
         expect(body.error).toBe('unknown-space');
@@ -161,13 +161,13 @@ describe('every new route', () => {
 
 describe('GET /budget', () => {
   it('lists every day of the window, oldest first, with the calls against the cap', async () => {
-    const { status, body } = await get<BudgetBody>(readPaths.budget(SPACE, 3));
+    const { status, body } = await get<BudgetBody>(apiPaths.budget(SPACE, 3));
     expect(status).toBe(200);
     expect(body.days).toHaveLength(3);
     const today = body.days.at(-1)!;
     expect(today).toEqual({ day: new Date().toISOString().slice(0, 10), calls: 2, cap: 200, costUsd: null });
     expect(body.days[0]).toMatchObject({ calls: 0, cap: 200, costUsd: 0 });
-    expect((await get<BudgetBody>(readPaths.budget(SPACE))).body.days).toHaveLength(30);
+    expect((await get<BudgetBody>(apiPaths.budget(SPACE))).body.days).toHaveLength(30);
   });
 
   it('refuses a window that is not a whole number of days from 1 to 366', async () => {
@@ -177,7 +177,7 @@ describe('GET /budget', () => {
 
 describe('GET /export.csv and /export.json', () => {
   it('exports the runs in view as RFC 4180 CSV with the allowlist header, that a CSV parser reads back', async () => {
-    const { status, text, headers } = await get<string>(readPaths.exportCsv(SPACE, { models: [COMMA, FORMULA] }));
+    const { status, text, headers } = await get<string>(apiPaths.exportCsv(SPACE, { models: [COMMA, FORMULA] }));
     expect(status).toBe(200);
     expect(headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(text.endsWith('\r\n')).toBe(true);
@@ -189,13 +189,13 @@ describe('GET /export.csv and /export.json', () => {
   });
 
   it('prefixes a cell that a spreadsheet would run as a formula', async () => {
-    const records = parse((await get<string>(readPaths.exportCsv(SPACE, { models: [FORMULA] }))).text, { columns: true }) as Record<string, string>[];
+    const records = parse((await get<string>(apiPaths.exportCsv(SPACE, { models: [FORMULA] }))).text, { columns: true }) as Record<string, string>[];
     expect(records.map((r) => r.model)).toEqual(Array(6).fill(`'${FORMULA}`));
     expect(records[0]!.id!.startsWith("'=")).toBe(true);
   });
 
   it('exports JSON with the same filters, nulls as null', async () => {
-    const { body } = await get<ExportBody>(readPaths.exportJson(SPACE, { models: ['solo'] }));
+    const { body } = await get<ExportBody>(apiPaths.exportJson(SPACE, { models: ['solo'] }));
     expect(body.asOf).toEqual(expect.any(String));
     expect(body.runs.map((r) => r.taskId).sort()).toEqual(['t7', 't8']);
     expect(Object.keys(body.runs[0]!)).toEqual([...EXPORT_FIELDS]);
@@ -203,8 +203,8 @@ describe('GET /export.csv and /export.json', () => {
   });
 
   it("keeps to a space's narrower export fields, in the allowlist's order", async () => {
-    const csv = (await get<string>(readPaths.exportCsv(NARROW))).text;
+    const csv = (await get<string>(apiPaths.exportCsv(NARROW))).text;
     expect(csv).toBe('model,taskId,judgeVerdict\r\nsolo,t1,wrong\r\n');
-    expect((await get<ExportBody>(readPaths.exportJson(NARROW))).body.runs).toEqual([{ model: 'solo', taskId: 't1', judgeVerdict: 'wrong' }]);
+    expect((await get<ExportBody>(apiPaths.exportJson(NARROW))).body.runs).toEqual([{ model: 'solo', taskId: 't1', judgeVerdict: 'wrong' }]);
   });
 });
