@@ -12,7 +12,7 @@
 // puts those in the table after it: the cold reader serves the snapshot and the cockpit fetches the delta
 // with `since`. There is no "before" at that size (the table holds only the delta).
 //
-// Options: --runs N (default 100000) --repeats K (default 3) --fresh
+// Options: --runs N (default 100000) --repeats K (default 3) --fresh --skip-before (the "after" side only)
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,12 +23,18 @@ import { snapshotRun, type SnapshotRun } from '../shared/read/run-snapshot.ts';
 import { compactSpace, readManifest, snapshotPrefix, writeSnapshot } from '../shared/read/snapshot-store.ts';
 import { systemClock } from '../shared/ports.ts';
 import type { RunRow } from '../shared/schema/run.ts';
+import { LAMBDA_ANSWER_BYTES } from '../shared/read/read-api.ts';
 import { launchChromium } from '../test/browser/helpers/chromium.ts';
 import { loadIssues, loadRows } from './direct-load.ts';
 import { BENCH_CAMPAIGN, syntheticCampaign } from './synthetic-campaign.ts';
 
 const { values: args } = parseArgs({
-  options: { runs: { type: 'string', default: '100000' }, repeats: { type: 'string', default: '3' }, fresh: { type: 'boolean', default: false } },
+  options: {
+    runs: { type: 'string', default: '100000' },
+    repeats: { type: 'string', default: '3' },
+    fresh: { type: 'boolean', default: false },
+    'skip-before': { type: 'boolean', default: false },
+  },
 });
 const RUNS = Number(args.runs);
 const REPEATS = Number(args.repeats);
@@ -78,21 +84,36 @@ async function withColdServer<T>(measure: (local: LocalMode) => Promise<T>): Pro
   }
 }
 
-async function firstRequest(local: LocalMode): Promise<{ ms: number; bytes: number }> {
+async function firstRequest(local: LocalMode): Promise<number> {
   const t0 = performance.now();
   const response = await fetch(`${local.url}/api/spaces/${SPACE}/columns`, { headers: { 'accept-encoding': 'gzip' } });
-  const body = await response.arrayBuffer();
+  await response.arrayBuffer();
   if (!response.ok) throw new Error(`columns answered ${response.status}`);
-  return { ms: performance.now() - t0, bytes: Number(response.headers.get('content-length') ?? body.byteLength) };
+  return performance.now() - t0;
 }
 
-async function firstRender(browser: Browser, local: LocalMode): Promise<number> {
+interface Render {
+  readyMs: number;
+  /** When the columns and issues answers had fully arrived (from navigation): the rest is the page's own work. */
+  columnsMs: number;
+  issuesMs: number;
+}
+
+async function firstRender(browser: Browser, local: LocalMode): Promise<Render> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
     await page.goto(`${local.url}/`);
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 300_000 });
-    return await page.evaluate(() => performance.getEntriesByName('cockpit-ready')[0]!.startTime);
+    // (No named functions in the page: tsx would wrap them in a helper the page does not have.)
+    return await page.evaluate(() => {
+      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      return {
+        readyMs: performance.getEntriesByName('cockpit-ready')[0]!.startTime,
+        columnsMs: resources.find((e) => e.name.includes('/columns'))?.responseEnd ?? NaN,
+        issuesMs: resources.find((e) => e.name.includes('/issues'))?.responseEnd ?? NaN,
+      };
+    });
   } finally {
     await context.close();
   }
@@ -110,20 +131,18 @@ const ms = (v: number) => `${Math.round(v)} ms`;
 
 interface Side {
   request: number[];
-  bytes: number;
-  render: number[];
+  render: Render[];
 }
 
 async function measureSide(browser: Browser, prepare: (local: LocalMode) => Promise<void>): Promise<Side> {
-  const side: Side = { request: [], bytes: 0, render: [] };
+  const side: Side = { request: [], render: [] };
   for (let i = 0; i < REPEATS; i++) {
     await withColdServer(prepare);
-    const r = await withColdServer(firstRequest);
-    side.request.push(r.ms);
-    side.bytes = r.bytes;
+    side.request.push(await withColdServer(firstRequest));
     await withColdServer(prepare);
-    side.render.push(await withColdServer((local) => firstRender(browser, local)));
-    console.log(`  round ${i + 1}: first request ${ms(side.request.at(-1)!)}, first render ${ms(side.render.at(-1)!)}`);
+    const render = await withColdServer((local) => firstRender(browser, local));
+    side.render.push(render);
+    console.log(`  round ${i + 1}: first request ${ms(side.request.at(-1)!)}, first render ${ms(render.readyMs)} (columns arrived at ${ms(render.columnsMs)}, issues at ${ms(render.issuesMs)})`);
   }
   return side;
 }
@@ -137,9 +156,10 @@ async function main() {
   const browser = await launchChromium();
   try {
     // One unmeasured render warms the browser's caches for both sides alike.
-    if (!seeded) await withColdServer((local) => firstRender(browser, local));
+    const measureBefore = !seeded && !args['skip-before'];
+    if (measureBefore) await withColdServer((local) => firstRender(browser, local));
     let before: Side | null = null;
-    if (!seeded) {
+    if (measureBefore) {
       console.log('Before: no persisted snapshot (every cold reader reads the whole table).');
       before = await measureSide(browser, deleteSnapshot);
     }
@@ -158,11 +178,13 @@ async function main() {
     console.log(`\nCockpit from a cold server, ${RUNS.toLocaleString('en-US')} runs${seeded ? ` (snapshot seeded, ${DELTA} runs in the table after it)` : ''}, medians of ${REPEATS} cold starts.\n`);
     row('', 'before', 'after', 'ratio', 'target');
     const req = median(after.request);
-    const ren = median(after.render);
-    const b = before && { req: median(before.request), ren: median(before.render) };
+    const ren = median(after.render.map((r) => r.readyMs));
+    const b = before && { req: median(before.request), ren: median(before.render.map((r) => r.readyMs)) };
     row('columns endpoint, first request', b ? ms(b.req) : '—', ms(req), b ? `${(b.req / req).toFixed(1)}×` : '', verdict(req, TARGETS.firstRequestMs));
     row('cockpit, first complete render', b ? ms(b.ren) : '—', ms(ren), b ? `${(b.ren / ren).toFixed(1)}×` : '', verdict(ren, TARGETS.firstRenderMs));
-    console.log(`\nColumns body: ${(after.bytes / 1024 / 1024).toFixed(2)} MB gzip (Lambda answers carry at most 6 MB, base64 included).`);
+    console.log(`  of which: columns answer complete at ${ms(median(after.render.map((r) => r.columnsMs)))}, issues at ${ms(median(after.render.map((r) => r.issuesMs)))} after navigation (after)`);
+    const manifest = await withColdServer((local) => readManifest(local.adapters.data, SPACE));
+    console.log(`\nColumns body: ${(manifest!.columns.bytes / 1024 / 1024).toFixed(2)} MB gzip (a Lambda answer carries at most ${(LAMBDA_ANSWER_BYTES / 1024 / 1024).toFixed(1)} MB of it, base64 included).`);
   } finally {
     await browser.close();
   }
