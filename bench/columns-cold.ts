@@ -20,7 +20,8 @@ import type { Browser } from 'playwright-core';
 import { startLocalMode, type LocalMode } from '../infra/local/local-mode.ts';
 import { parseConfig } from '../shared/schema/config.ts';
 import { snapshotRun, type SnapshotRun } from '../shared/read/run-snapshot.ts';
-import { compactSpace, readManifest, snapshotPrefix, writeSnapshot } from '../shared/read/snapshot-store.ts';
+import { compactSpace, readManifest, writeSnapshot } from '../shared/read/snapshot-store.ts';
+import { snapshotSpacePrefix } from '../shared/storage-layout.ts';
 import { systemClock } from '../shared/ports.ts';
 import type { RunRow } from '../shared/schema/run.ts';
 import { LAMBDA_ANSWER_BYTES } from '../shared/read/read-api.ts';
@@ -120,7 +121,7 @@ async function firstRender(browser: Browser, local: LocalMode): Promise<Render> 
 }
 
 async function deleteSnapshot(local: LocalMode) {
-  for (const key of await local.adapters.data.list(snapshotPrefix(SPACE))) await local.adapters.data.delete(key);
+  for (const key of await local.adapters.data.list(snapshotSpacePrefix(SPACE))) await local.adapters.data.delete(key);
 }
 
 const median = (xs: number[]) => {

@@ -39,7 +39,7 @@ export const TIMINGS = {
   /** How often the compactor runs; readers cover the time since with the table's `since` query. */
   snapshotCompactEvery: 300,
   /** One reference fetch (each GitHub request bounded by this) plus one model call, plus the writes. */
-  githubRequest: 20,
+  githubRequest: 10,
   modelCall: 90,
   judgeFunction: 120,
   /** A claimed row is due again after this long if its attempt died without a word (a crash, a timeout). */

@@ -11,6 +11,7 @@ export const handler = createReadApiHandler(
   {
     config: configFromEnv(),
     runs: store,
+    attempts: store,
     issues: store,
     hosts: store,
     objects: bucketStore(s3Client({}), requiredEnv('DATA_BUCKET')),

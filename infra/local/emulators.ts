@@ -7,7 +7,7 @@ import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, type 
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { dynamoClient, s3Client, sqsClient, type AwsConnection } from '../../shared/adapters/aws/runtime.ts';
-import { INDEXES, TABLE_KEYS } from '../../shared/adapters/aws/table-layout.ts';
+import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
 import type { EmulatorPorts } from './emulator-servers.ts';
 
 export const LOCAL_NAMES = {

@@ -15,6 +15,7 @@ import { DynamoStore } from '../../shared/adapters/aws/dynamo-store.ts';
 import type { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
 import { instrumentation, type LogLevel } from '../../shared/adapters/aws/observability.ts';
 import type { ServiceName } from '../../shared/operations.ts';
+import { INBOX_PREFIX, parseInboxKey } from '../../shared/storage-layout.ts';
 import { systemClock, type JudgeMessage, type LandingMessage, type MessageQueue } from '../../shared/ports.ts';
 import { DEFAULT_MAX_DIFF_CHARS } from '../../shared/judge/judge-run.ts';
 import { createIngestHandler } from '../../functions/ingest/handler.ts';
@@ -108,10 +109,13 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
 
   const ingest = createIngestHandler({ config, keys, inbox: adapters.inbox, landingQueue: adapters.landingQueue, clock }, observe('ingest'));
   const lander = createLanderHandler(
-    { runs: table, issues: table, hosts: table, objects: adapters.data, inbox: adapters.inbox, judgeQueue: adapters.judgeQueue, clock },
+    { runs: table, attempts: table, issues: table, hosts: table, objects: adapters.data, inbox: adapters.inbox, judgeQueue: adapters.judgeQueue, clock },
     observe('lander'),
   );
-  const readApi = createReadApiHandler({ config, runs: table, issues: table, hosts: table, objects: adapters.data, pairing: keys, budget: table, clock }, observe('read-api'));
+  const readApi = createReadApiHandler(
+    { config, runs: table, attempts: table, issues: table, hosts: table, objects: adapters.data, pairing: keys, budget: table, clock },
+    observe('read-api'),
+  );
   const judge = createJudgeHandler(
     {
       config,
@@ -183,8 +187,11 @@ async function ensureDevelopmentKeys(config: ReplayConfig, source: LocalKeySourc
 
 /** What got a 202 but had not landed when the process stopped is still in the inbox: queue it again. */
 async function replayInbox({ inbox, landingQueue }: LocalAdapters): Promise<number> {
-  const keys = await inbox.list('inbox/');
-  for (const key of keys) await landingQueue.send({ space: key.split('/')[1]!, inboxKey: key });
+  const keys = await inbox.list(INBOX_PREFIX);
+  for (const key of keys) {
+    const parsed = parseInboxKey(key);
+    if (parsed) await landingQueue.send({ space: parsed.space, inboxKey: key });
+  }
   return keys.length;
 }
 

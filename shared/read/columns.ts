@@ -21,6 +21,7 @@ export const CODE_TABLES = {
   tier: TIERS,
   outcome: OUTCOMES,
   verdict: VERDICTS,
+  firstVerdict: VERDICTS,
   judgeState: JUDGE_STATES,
   hiddenTest: HIDDEN_TEST_STATUSES,
   metricsSource: METRICS_SOURCES,
@@ -62,6 +63,8 @@ export type CompactRun = {
   tier: Tier | null;
   outcome: Outcome;
   verdict: Verdict | null;
+  /** The first attempt's verdict (the current one when there was no re-run). */
+  firstVerdict: Verdict | null;
   judgeState: JudgeState;
   hiddenTest: HiddenTestStatus | null;
   metricsSource: MetricsSource | null;
@@ -80,6 +83,7 @@ export function compactOf(run: SnapshotRun): CompactRun {
     tier: run.tier,
     outcome: run.outcome,
     verdict: run.judgeVerdict,
+    firstVerdict: run.firstVerdict,
     judgeState: run.judgeState,
     hiddenTest: run.hiddenTestStatus,
     metricsSource: run.metricsSource,

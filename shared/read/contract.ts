@@ -4,6 +4,7 @@ import type { HostRecord } from '../schema/host.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
 import type { Interval } from '../cockpit/statistics.ts';
+import type { AttemptSummary } from '../schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
 
 export interface RunsPage {
@@ -15,6 +16,11 @@ export interface RunsPage {
 
 export interface IssuesBody {
   issues: StoredIssue[];
+}
+
+export interface AttemptsBody {
+  /** Newest first; `current` marks the run's row. */
+  attempts: AttemptSummary[];
 }
 
 export interface HostsBody {
@@ -85,6 +91,7 @@ export const apiPaths = {
   run: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}`,
   patch: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/patch`,
   summary: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/summary`,
+  attempts: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/attempts`,
   issues: (space: string) => `/spaces/${seg(space)}/issues`,
   hosts: (space: string) => `/spaces/${seg(space)}/hosts`,
   stats: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) => withQuery(`/spaces/${seg(space)}/stats`, filterQuery(filters)),

@@ -2,6 +2,7 @@
 // and groups (one model and harness version) the cockpit uses, with every figure from the one statistics
 // module. Imports nothing server-side, so the cockpit can run the same functions on its own table.
 import { cohensKappa, pairedComparison, proportion } from '../cockpit/statistics.ts';
+import { callCostUsd, sumCosts } from '../cost.ts';
 import type { ModelPrice } from '../schema/config.ts';
 import { groupRuns, rowsByGroup, type Group } from './aggregates.ts';
 import { codeOf } from './columns.ts';
@@ -22,21 +23,11 @@ export type Prices = Record<string, ModelPrice>;
 /** The configured price of a model (an own key only: a model named "constructor" has no price). */
 export const priceOf = (prices: Prices, model: string): ModelPrice | null => (Object.hasOwn(prices, model) ? prices[model]! : null);
 
-/** A run's estimated cost from its tokens; null when the model is unpriced or a token count is unknown. */
-export function runCostUsd(price: ModelPrice | null, promptTokens: number | null, completionTokens: number | null): number | null {
-  if (!price || promptTokens === null || completionTokens === null) return null;
-  return (promptTokens * price.inputPerMTok + completionTokens * price.outputPerMTok) / 1e6;
-}
+/** A run's estimated cost from its tokens (the runner sends no cache figures); null when the model is unpriced or a token count is unknown. */
+export const runCostUsd = (price: ModelPrice | null, promptTokens: number | null, completionTokens: number | null): number | null =>
+  callCostUsd({ inputTokens: promptTokens, outputTokens: completionTokens, cacheWriteTokens: 0, cacheReadTokens: 0 }, price ?? undefined);
 
-/** Sums known amounts; one unknown makes the sum unknown (SPEC §5). */
-function costSum(values: Iterable<number>): number | null {
-  let sum = 0;
-  for (const v of values) {
-    if (Number.isNaN(v)) return null;
-    sum += v;
-  }
-  return sum;
-}
+const known = (v: number) => (Number.isNaN(v) ? null : v);
 
 export function groupStatistics(table: RunTable, selection: Uint32Array, prices: Prices): StatsGroup[] {
   const grouping = groupRuns(table, selection);
@@ -77,13 +68,6 @@ function statisticsOf(table: RunTable, group: Group, rows: Uint32Array, price: M
   const judgeCost = table.numbers.judgeCostUsd;
   const prompt = table.numbers.promptTokens;
   const completion = table.numbers.completionTokens;
-  const runCosts = function* () {
-    for (const i of rows) {
-      const p = prompt[i]!;
-      const c = completion[i]!;
-      yield runCostUsd(price, Number.isNaN(p) ? null : p, Number.isNaN(c) ? null : c) ?? NaN;
-    }
-  };
   return {
     model: group.model,
     harnessVersion: group.harnessVersion,
@@ -97,8 +81,8 @@ function statisticsOf(table: RunTable, group: Group, rows: Uint32Array, price: M
     notJudged,
     hidden: { n: hidden.n, pass, rate: hidden.rate, ci: hidden.ci, error: testError },
     agreement: { n: kappa.n, kappa: kappa.kappa, ci: kappa.ci, table: agreement },
-    judgeCostUsd: costSum(Array.from(rows, (i) => judgeCost[i]!)),
-    runCostUsd: price ? costSum(runCosts()) : null,
+    judgeCostUsd: sumCosts(Array.from(rows, (i) => known(judgeCost[i]!))),
+    runCostUsd: price ? sumCosts(Array.from(rows, (i) => runCostUsd(price, known(prompt[i]!), known(completion[i]!)))) : null,
   };
 }
 

@@ -6,10 +6,11 @@ import { exportFieldsOf, type ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
 import { TIERS, type Tier } from './columns.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
-import { InvalidCursorError, type BudgetStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
+import { attemptSummary } from '../schema/attempt.ts';
+import { InvalidCursorError, type AttemptStore, type BudgetStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
 import { selectRuns, taskFacts, type RunFilters } from './aggregates.ts';
 import { asOfNow } from './as-of.ts';
-import type { BudgetBody, CockpitsBody, CompareBody, ExportBody, HostsBody, IssuesBody, RunsPage, StatsBody } from './contract.ts';
+import type { AttemptsBody, BudgetBody, CockpitsBody, CompareBody, ExportBody, HostsBody, IssuesBody, RunsPage, StatsBody } from './contract.ts';
 import { exportRecord, toCsv } from './exports.ts';
 import { compareGroups, groupStatistics } from './group-stats.ts';
 import { columnsAnswer, currentTable } from './read-model.ts';
@@ -17,6 +18,7 @@ import { columnsAnswer, currentTable } from './read-model.ts';
 export interface ReadDeps {
   config: ReplayConfig;
   runs: RunStore;
+  attempts: AttemptStore;
   issues: IssueStore;
   hosts: HostStore;
   objects: ObjectStore;
@@ -63,6 +65,7 @@ export async function answerRead(
   if ((collection === 'export.csv' || collection === 'export.json') && id === undefined) return exportRuns(deps, space, query, collection === 'export.csv' ? 'csv' : 'json', acceptsGzip);
   if (collection === 'runs' && sub === undefined) return oneRun(deps, space, id!);
   if (collection === 'runs' && (sub === 'patch' || sub === 'summary')) return runText(deps, space, id!, sub);
+  if (collection === 'runs' && sub === 'attempts') return attemptsOf(deps, space, id!);
   if (collection === 'issues' && id === undefined) return { status: 200, body: { issues: await deps.issues.listIssues(space) } satisfies IssuesBody };
   if (collection === 'hosts' && id === undefined) return { status: 200, body: { hosts: await hostsOf(deps, space) } satisfies HostsBody };
   return notFound(path);
@@ -197,6 +200,16 @@ async function runText(deps: ReadDeps, space: string, id: string, which: 'patch'
   const text = key ? await deps.objects.getText(key) : null;
   if (text === null) return jsonError(404, 'not-found', `There is no ${which} for run "${id}" in space "${space}".`);
   return { status: 200, body: text, contentType: which === 'patch' ? 'text/x-diff; charset=utf-8' : 'text/markdown; charset=utf-8' };
+}
+
+/** The run's attempts, newest first: the current row and every archived one (SPEC §4). */
+async function attemptsOf(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
+  const row = await deps.runs.getRun(space, id);
+  if (!row) return jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);
+  const current = row.value;
+  const archived = (await deps.attempts.listAttempts(space, id)).filter((a) => a.finishedAt !== current.finishedAt || a.patchSha256 !== current.patchSha256);
+  const attempts = [attemptSummary(current, true), ...archived.map((a) => attemptSummary(a, false))].sort((a, b) => (a.finishedAt < b.finishedAt ? 1 : a.finishedAt > b.finishedAt ? -1 : 0));
+  return { status: 200, body: { attempts } satisfies AttemptsBody };
 }
 
 async function hostsOf(deps: ReadDeps, space: string): Promise<HostRecord[]> {

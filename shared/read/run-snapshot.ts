@@ -32,6 +32,7 @@ export const SNAPSHOT_TEXT_FIELDS = [
   'judgedAt',
   'hiddenTestStatus',
   'judgeState',
+  'firstVerdict',
 ] as const;
 
 export const SNAPSHOT_NUMBER_FIELDS = [
@@ -57,10 +58,12 @@ export const SNAPSHOT_NUMBER_FIELDS = [
   'judgeCostUsd',
 ] as const;
 
-type RowFields = Pick<RunRow, Exclude<(typeof SNAPSHOT_TEXT_FIELDS)[number] | (typeof SNAPSHOT_NUMBER_FIELDS)[number], 'hiddenTestStatus' | 'contaminationCount' | 'attemptCount' | 'judgeCostUsd'>>;
+type RowFields = Pick<RunRow, Exclude<(typeof SNAPSHOT_TEXT_FIELDS)[number] | (typeof SNAPSHOT_NUMBER_FIELDS)[number], 'hiddenTestStatus' | 'firstVerdict' | 'contaminationCount' | 'attemptCount' | 'judgeCostUsd'>>;
 
 export interface SnapshotRun extends RowFields {
   hiddenTestStatus: NonNullable<RunRow['hiddenTestResult']>['status'] | null;
+  /** The verdict of the run's first attempt (the earliest finishedAt), for retry accounting (SPEC §4). */
+  firstVerdict: RunRow['judgeVerdict'];
   contaminationCount: number;
   /** Null on rows landed before attempts were counted. */
   attemptCount: number | null;
@@ -91,6 +94,8 @@ export function snapshotRun(row: RunRow): SnapshotRun {
     judgedAt: row.judgedAt,
     hiddenTestStatus: row.hiddenTestResult?.status ?? null,
     judgeState: row.judgeState,
+    // Rows landed before attempts were archived have no firstAttempt: their current attempt is the only one known.
+    firstVerdict: row.firstAttempt ? row.firstAttempt.judgeVerdict : row.judgeVerdict,
     issueNumber: row.issueNumber,
     wave: row.wave,
     wallSeconds: row.wallSeconds,

@@ -19,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Clock, ObjectStore, RunStore } from '../ports.ts';
 import { sha256Hex } from '../sha256.ts';
+import { parseSnapshotKey, snapshotGenerationPrefix, snapshotManifestKey, snapshotSpacePrefix } from '../storage-layout.ts';
 import { asOfNow } from './as-of.ts';
 import { compactOf, encodeColumns } from './columns.ts';
 import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, snapshotRun, type SnapshotRun } from './run-snapshot.ts';
@@ -26,9 +27,6 @@ import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, snapshotRun, type
 export const MANIFEST_FORMAT = 'replay-snapshot-manifest/1';
 const PAGE = 1000;
 
-export const snapshotPrefix = (space: string) => `snapshots/${space}/`;
-export const manifestKey = (space: string) => `${snapshotPrefix(space)}manifest.json`;
-const generationPrefix = (space: string, generation: string) => `${snapshotPrefix(space)}${generation}/`;
 
 interface ObjectRef {
   key: string;
@@ -62,11 +60,11 @@ export interface SpaceRuns {
 }
 
 export async function readManifest(objects: ObjectStore, space: string): Promise<SnapshotManifest | null> {
-  const text = await objects.getText(manifestKey(space));
+  const text = await objects.getText(snapshotManifestKey(space));
   if (text === null) return null;
   try {
     const m = JSON.parse(text) as Partial<SnapshotManifest>;
-    const ref = (r: Partial<ObjectRef> | undefined) => !!r && typeof r.key === 'string' && r.key.startsWith(snapshotPrefix(space)) && typeof r.sha256 === 'string';
+    const ref = (r: Partial<ObjectRef> | undefined) => !!r && typeof r.key === 'string' && r.key.startsWith(snapshotSpacePrefix(space)) && typeof r.sha256 === 'string';
     if (m.format === MANIFEST_FORMAT && m.space === space && typeof m.asOf === 'string' && ref(m.runs) && ref(m.columns)) return m as SnapshotManifest;
   } catch {
     // not JSON: treated as absent below
@@ -100,7 +98,7 @@ export async function loadSpaceRuns(deps: SnapshotDeps, space: string): Promise<
       }
     }
   }
-  const existed = manifest !== null || (await deps.objects.list(snapshotPrefix(space))).length > 0;
+  const existed = manifest !== null || (await deps.objects.list(snapshotSpacePrefix(space))).length > 0;
   const runs = new Map<string, SnapshotRun>();
   const asOf = await applyChanges(deps, space, runs, undefined);
   return { asOf, runs, source: existed ? 'corrupt' : 'missing' };
@@ -151,19 +149,18 @@ export async function writeSnapshot(objects: ObjectStore, space: string, asOf: s
   const previous = await readManifest(objects, space);
   const generation = `${asOf.replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`;
   const put = async (name: string, body: Buffer): Promise<ObjectRef> => {
-    const key = `${generationPrefix(space, generation)}${name}`;
+    const key = `${snapshotGenerationPrefix(space, generation)}${name}`;
     await objects.put(key, body, 'application/gzip');
     return { key, sha256: sha256Hex(body), bytes: body.length };
   };
   const runsRef = await put('runs.json.gz', gzipSync(JSON.stringify(encodeSnapshot(space, asOf, all)), { level: 6 }));
   const columnsRef = await put('columns.json.gz', gzipSync(JSON.stringify(encodeColumns(all.map(compactOf), asOf)), { level: 6 }));
   const manifest: SnapshotManifest = { format: MANIFEST_FORMAT, space, generation, asOf, count: all.length, runs: runsRef, columns: columnsRef, writtenAt: clock.now().toISOString() };
-  await objects.put(manifestKey(space), JSON.stringify(manifest), 'application/json');
-  const keep = new Set([generationPrefix(space, generation), previous && generationPrefix(space, previous.generation)]);
-  for (const key of await objects.list(snapshotPrefix(space))) {
-    if (key === manifestKey(space)) continue;
-    const prefix = key.slice(0, key.lastIndexOf('/') + 1);
-    if (!keep.has(prefix)) await objects.delete(key);
+  await objects.put(snapshotManifestKey(space), JSON.stringify(manifest), 'application/json');
+  const keep = new Set([generation, previous?.generation]);
+  for (const key of await objects.list(snapshotSpacePrefix(space))) {
+    const parsed = parseSnapshotKey(key);
+    if (parsed?.generation && !keep.has(parsed.generation)) await objects.delete(key);
   }
   return manifest;
 }

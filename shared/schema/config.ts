@@ -7,6 +7,7 @@ import { describeIssues } from './issues-text.ts';
 import { EXPORT_FIELDS, isExportField, type ExportField } from './export-fields.ts';
 
 export const DEFAULT_SECRET_CONFIG_KEY = 'Hosting:ModuleReportSecret';
+export const DEFAULT_JUDGE_MODEL = 'claude-sonnet-5-5';
 
 const judgeSettingsSchema = z.strictObject({
   model: z.string().min(1).optional(),
@@ -39,12 +40,12 @@ function exportFieldsSchema() {
     .transform((names) => EXPORT_FIELDS.filter((f) => names.includes(f)) as ExportField[]);
 }
 
-/** USD per million tokens of one model, as its provider bills them. */
+/** USD per million tokens of one model (SPEC §5): the judge's attempts and, for runner models, run estimates. */
 const priceSchema = z.strictObject({
-  inputPerMTok: z.number().nonnegative().finite(),
-  outputPerMTok: z.number().nonnegative().finite(),
-  cacheWritePerMTok: z.number().nonnegative().finite().optional(),
-  cacheReadPerMTok: z.number().nonnegative().finite().optional(),
+  inputPerMTok: z.number().nonnegative(),
+  outputPerMTok: z.number().nonnegative(),
+  cacheWritePerMTok: z.number().nonnegative().optional(),
+  cacheReadPerMTok: z.number().nonnegative().optional(),
 });
 export type ModelPrice = z.output<typeof priceSchema>;
 
@@ -55,7 +56,7 @@ const cockpitSchema = z.strictObject({
 
 export const configSchema = z
   .strictObject({
-    defaultJudgeModel: z.string().min(1).default('claude-sonnet-4-5'),
+    defaultJudgeModel: z.string().min(1).default(DEFAULT_JUDGE_MODEL),
     spaces: z.record(pathSafeIdentity, spaceSchema).refine((s) => Object.keys(s).length > 0, 'must declare at least one space'),
     cockpits: z.record(pathSafeIdentity, cockpitSchema).default({}),
     /** Per model name; a model without a price has an unknown (null) cost, never 0. */

@@ -110,8 +110,8 @@ export const judgeFieldsSchema = z.object({
   judgeNextAttemptAt: z.string().nullable(),
   judgeState: judgeState,
   judgeLastError: judgeError.nullable(),
-  /** USD over the judge attempts of the current run: 0 with no call, null when a price is unknown (SPEC §5). Absent on rows judged before it was recorded. */
-  judgeCostUsd: z.number().nonnegative().nullable().optional(),
+  /** USD over the judge calls of the current run: 0 before any call, null once any call's cost is unknown. */
+  judgeCostUsd: z.number().nonnegative().nullable(),
 });
 export type JudgeFields = z.infer<typeof judgeFieldsSchema>;
 
@@ -126,10 +126,15 @@ export const pipelineFieldsSchema = z.object({
   patchTruncated: z.boolean(),
   patchSha256: z.string(),
   hiddenTestResult: hiddenTestResultSchema.nullable(),
-  /** Distinct accepted attempts of this run id (SPEC §4); absent on rows landed before attempts were counted. */
-  attemptCount: z.number().int().positive().optional(),
-  /** Entries of the full contamination list, which the row may keep only in part (SPEC §4 bounds). */
-  contaminationCount: z.number().int().nonnegative().optional(),
+  /** SPEC §4 bounds: the row keeps the first contamination entries and the last delivery ids; the counts are whole. */
+  contaminationCount: z.number().int().nonnegative(),
+  /** The full contamination list, when the row could keep only part of it. */
+  contaminationKey: z.string().nullable(),
+  deliveryCount: z.number().int().nonnegative(),
+  /** Distinct (finishedAt, patch) attempts of this run id: the current one and those archived. */
+  attemptCount: z.number().int().positive(),
+  /** The earliest archived attempt, when the current one is not the first (for retry accounting). */
+  firstAttempt: z.object({ finishedAt: z.string(), judgeVerdict: verdict.nullable() }).nullable(),
 });
 
 /** A stored run row as the API returns it. */
@@ -158,4 +163,5 @@ export const emptyJudgeFields = (): JudgeFields => ({
   judgeNextAttemptAt: null,
   judgeState: 'pending',
   judgeLastError: null,
+  judgeCostUsd: 0,
 });

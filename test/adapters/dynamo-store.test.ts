@@ -14,7 +14,7 @@ afterAll(() => t.stop());
 function row(space: string, id: string, updatedAt: string, extra: Partial<RunRow> = {}): RunRow {
   const decision = decideLanding(
     null,
-    { space, id, deliveryId: 'd', row: runnerRowSchema.parse(runnerRow()), patchSha256: 'x', patchEmpty: false, patchTruncated: false, patchKey: 'p', summaryKey: 's' },
+    { space, id, deliveryId: 'd', row: runnerRowSchema.parse(runnerRow()), patchSha256: 'x', patchEmpty: false, patchTruncated: false, patchKey: 'p', summaryKey: 's', contaminationKey: null },
     updatedAt,
     null,
   );

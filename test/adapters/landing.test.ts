@@ -4,6 +4,7 @@ import { landEntry, landInboxEntry, type LandingDeps } from '../../shared/landin
 import { inboxEntrySchema, type InboxEntry } from '../../shared/schema/messages.ts';
 import type { JudgeMessage, MessageQueue } from '../../shared/ports.ts';
 import { hiddenTestDelivery, runDelivery } from '../helpers/deliveries.ts';
+import { inboxSpacePrefix, runSpacePrefix } from '../../shared/storage-layout.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 
 let t: TestStores;
@@ -22,7 +23,7 @@ class RecordingQueue implements MessageQueue<JudgeMessage> {
 }
 
 function deps(queue = new RecordingQueue()): LandingDeps & { judgeQueue: RecordingQueue } {
-  return { runs: t.store, issues: t.store, hosts: t.store, objects: t.data, inbox: t.inbox, judgeQueue: queue, clock: { now: () => FIXED_NOW } };
+  return { runs: t.store, attempts: t.store, issues: t.store, hosts: t.store, objects: t.data, inbox: t.inbox, judgeQueue: queue, clock: { now: () => FIXED_NOW } };
 }
 
 const entry = (space: string, delivery: Record<string, unknown>, deliveryId = 'd-1'): InboxEntry =>
@@ -41,7 +42,7 @@ describe('landing a run', () => {
     expect((await t.store.getHost('mac-studio-1'))?.value).toMatchObject({ hostHardware: 'Mac Studio M2 Ultra 192 GB', spaces: ['land'] });
   });
 
-  it('never lets an older delivery touch the newer patch object or row', async () => {
+  it('never lets an older delivery touch the newer patch object or row: it is archived beside it', async () => {
     const d = deps();
     const newer = runDelivery({ finishedAt: '2026-11-22T00:00:00Z' }, { patch: 'diff --git a/n b/n\n+new\n' });
     const older = runDelivery({ finishedAt: '2026-11-21T00:00:00Z' }, { patch: 'diff --git a/o b/o\n+old\n' });
@@ -50,7 +51,13 @@ describe('landing a run', () => {
     const row = (await t.store.getRun('stale', newer.id as string))!.value;
     expect(await t.data.getText(row.patchKey!)).toBe('diff --git a/n b/n\n+new\n');
     expect(row.deliveries).toEqual(['n']);
-    expect(await t.data.list('runs/stale/')).toHaveLength(2);
+    expect(row.attemptCount).toBe(2);
+    const objects = await t.data.list('runs/stale/');
+    expect(objects.filter((k) => k.includes('2026-11-22T00:00:00.000Z'))).toHaveLength(2);
+    expect(objects.filter((k) => k.includes('2026-11-21T00:00:00.000Z'))).toHaveLength(2);
+    const [late] = await t.store.listAttempts('stale', newer.id as string);
+    expect(late).toMatchObject({ finishedAt: '2026-11-21T00:00:00.000Z', judgeVerdict: null, judgeState: 'not-needed' });
+    expect(await t.data.getText(late!.patchKey!)).toBe('diff --git a/o b/o\n+old\n');
   });
 
   it('converges to one row, the latest, when the same id is delivered 50 times in parallel', async () => {
@@ -136,8 +143,8 @@ describe('landing is crash-safe', () => {
     return {
       row: JSON.parse(JSON.stringify(row).replaceAll(space, 'SPACE')) as unknown,
       patch: await t.data.getText(row.patchKey!),
-      objects: (await t.data.list(`runs/${space}/`)).map((k) => k.replace(`runs/${space}/`, '')),
-      inbox: await t.inbox.list(`inbox/${space}/`),
+      objects: (await t.data.list(runSpacePrefix(space))).map((k) => k.replace(runSpacePrefix(space), '')),
+      inbox: await t.inbox.list(inboxSpacePrefix(space)),
     };
   }
 
@@ -161,5 +168,48 @@ describe('landing is crash-safe', () => {
       await land(space, deps(queue));
       expect(await snapshot(space, delivery.id as string)).toEqual(expected);
     }
+  });
+});
+
+describe('attempt history', () => {
+  const id = (delivery: Record<string, unknown>) => delivery.id as string;
+
+  it('archives a replaced attempt with its verdict, a late earlier attempt unjudged, and lands the late one\'s hidden-test result on it', async () => {
+    const d = deps();
+    const first = runDelivery({ finishedAt: '2026-11-10T00:00:00Z' }, { patch: 'diff --git a/a b/a\n+1\n' });
+    const rerun = runDelivery({ finishedAt: '2026-11-12T00:00:00Z' }, { patch: 'diff --git a/a b/a\n+2\n' });
+    const late = runDelivery({ finishedAt: '2026-11-09T00:00:00Z' }, { patch: 'diff --git a/a b/a\n+0\n' });
+    await landEntry(d, entry('history', first, 'h1'));
+    const landedFirst = (await t.store.getRun('history', id(first)))!;
+    await t.store.putRun({ ...landedFirst.value, judgeVerdict: 'wrong', judgeState: 'judged', judgedAt: '2026-11-11T00:00:00.000Z', judgeNextAttemptAt: null }, landedFirst.rev);
+
+    expect(await landEntry(d, entry('history', rerun, 'h2'))).toBe('rerun');
+    expect(await landEntry(d, entry('history', late, 'h3'))).toBe('stale');
+    // Redelivering any of them changes nothing.
+    expect(await landEntry(d, entry('history', late, 'h3'))).toBe('stale');
+    expect(await landEntry(d, entry('history', first, 'h1'))).toBe('stale');
+
+    const row = (await t.store.getRun('history', id(first)))!.value;
+    expect(row).toMatchObject({ finishedAt: '2026-11-12T00:00:00.000Z', judgeVerdict: null, attemptCount: 3, firstAttempt: { finishedAt: '2026-11-09T00:00:00.000Z', judgeVerdict: null } });
+    const archived = await t.store.listAttempts('history', id(first));
+    expect(archived.map((a) => [a.finishedAt, a.judgeVerdict])).toEqual([
+      ['2026-11-09T00:00:00.000Z', null],
+      ['2026-11-10T00:00:00.000Z', 'wrong'],
+    ]);
+
+    expect(await landEntry(d, entry('history', hiddenTestDelivery(id(first), '2026-11-10T00:00:00.000Z', 'fail'), 'h4'))).toBe('hidden-test-applied');
+    const withResult = (await t.store.listAttempts('history', id(first))).find((a) => a.finishedAt === '2026-11-10T00:00:00.000Z');
+    expect(withResult?.hiddenTestResult?.status).toBe('fail');
+    expect((await t.store.getRun('history', id(first)))!.value.hiddenTestResult).toBeNull();
+  });
+
+  it('lands a 300-entry contamination list: the row keeps 100, the full list is an object of the run', async () => {
+    const list = Array.from({ length: 300 }, (_, i) => ({ step: i, path: `/Users/runner/runs/other-${i}/src/main.ts` }));
+    const delivery = runDelivery({ contamination: list });
+    expect(await landEntry(deps(), entry('bounds', delivery, 'b1'))).toBe('new');
+    const row = (await t.store.getRun('bounds', id(delivery)))!.value;
+    expect(row).toMatchObject({ contaminationCount: 300, judgeVerdict: 'excluded' });
+    expect(row.contamination).toHaveLength(100);
+    expect(JSON.parse((await t.data.getText(row.contaminationKey!))!)).toEqual(list);
   });
 });

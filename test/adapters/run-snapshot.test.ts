@@ -9,7 +9,8 @@ import type { RunColumns } from '../../shared/read/columns.ts';
 import { columnsAnswer } from '../../shared/read/read-model.ts';
 import { answerRead } from '../../shared/read/read-api.ts';
 import type { StatsBody } from '../../shared/read/contract.ts';
-import { compactSpace, manifestKey, readManifest, snapshotPrefix } from '../../shared/read/snapshot-store.ts';
+import { compactSpace, readManifest } from '../../shared/read/snapshot-store.ts';
+import { snapshotManifestKey as manifestKey, snapshotSpacePrefix as snapshotPrefix } from '../../shared/storage-layout.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { runId } from '../../shared/schema/run.ts';
@@ -47,7 +48,7 @@ function coldProcess() {
       return t.store.listRuns(s, q);
     },
   };
-  const deps = { config, runs, issues: t.store, hosts: t.store, budget: t.store, objects: t.data, pairing: { isPaired: async () => false }, clock: { now: () => new Date() } };
+  const deps = { config, runs, attempts: t.store, issues: t.store, hosts: t.store, budget: t.store, objects: t.data, pairing: { isPaired: async () => false }, clock: { now: () => new Date() } };
   return { deps, wholeReads: () => wholeReads };
 }
 

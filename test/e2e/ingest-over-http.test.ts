@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SendMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { sign } from '../../shared/ingest/signature.ts';
+import { inboxKey } from '../../shared/storage-layout.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
@@ -153,21 +154,22 @@ describe('refused deliveries', () => {
 });
 
 describe('the landing queue', () => {
+  const corruptKey = inboxKey('Main', 'corrupt');
   it('drops a malformed message without blocking its batch, and sends a corrupt inbox entry to the DLQ', async () => {
     const sqs = local.emulators.sqs;
     const { landing, landingDlq } = local.emulators.queueUrls;
-    await local.adapters.inbox.put('inbox/Main/corrupt.json', '{"space":"Main"');
+    await local.adapters.inbox.put(corruptKey, '{"space":"Main"');
     const good = runDelivery({ taskId: 'after-bad' });
     await sqs.send(new SendMessageCommand({ QueueUrl: landing, MessageBody: 'not json at all' }));
-    await sqs.send(new SendMessageCommand({ QueueUrl: landing, MessageBody: JSON.stringify({ space: 'Main', inboxKey: 'inbox/Main/corrupt.json' }) }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: landing, MessageBody: JSON.stringify({ space: 'Main', inboxKey: corruptKey }) }));
     await pushDelivery(local.url, 'Main', good, keys['mac-studio-1']);
     await eventually(async () => (await getJson(runPath('Main', good.id as string))).status === 200, 3000);
     const dead = await eventually(async () => {
       const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: landingDlq, WaitTimeSeconds: 1 }));
       return Messages?.length ? Messages : undefined;
     }, 15_000, 200);
-    expect(dead.map((m) => m.Body)).toEqual([JSON.stringify({ space: 'Main', inboxKey: 'inbox/Main/corrupt.json' })]);
-    expect(await local.adapters.inbox.getText('inbox/Main/corrupt.json')).toBe('{"space":"Main"');
+    expect(dead.map((m) => m.Body)).toEqual([JSON.stringify({ space: 'Main', inboxKey: corruptKey })]);
+    expect(await local.adapters.inbox.getText(corruptKey)).toBe('{"space":"Main"');
   });
 });
 

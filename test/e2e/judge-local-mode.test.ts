@@ -92,7 +92,7 @@ describe('the judge in local mode', () => {
       const r = await getRow(id);
       return r?.judgeState === 'paused' ? r : null;
     });
-    expect(paused).toMatchObject({ judgeAttempts: 0, judgeVerdict: null, judgeLastError: { code: 'provider-refused' } });
+    expect(paused).toMatchObject({ judgeAttempts: 0, judgeVerdict: null, judgeLastError: { code: 'bad-credentials' } });
     answer = () => goodAnswer();
     const judged = await eventually(async () => {
       const r = await getRow(id);

@@ -48,9 +48,10 @@ beforeAll(async () => {
   // COMMA resolves t1–t4, FORMULA resolves t1, t2 and t5; both ran t1–t6. A third model ran only t7.
   const comma: [string, Verdict, 'pass' | 'fail'][] = [['t1', 'resolved', 'pass'], ['t2', 'resolved', 'pass'], ['t3', 'resolved', 'fail'], ['t4', 'resolved', 'pass'], ['t5', 'wrong', 'pass'], ['t6', 'wrong', 'fail']];
   const formula: [string, Verdict][] = [['t1', 'resolved'], ['t2', 'resolved'], ['t3', 'wrong'], ['t4', 'wrong'], ['t5', 'resolved'], ['t6', 'wrong']];
+  // Judge spend: a cent per COMMA run; one FORMULA run judged at a price nobody configured (unknown).
   const rows = [
-    ...comma.map(([t, v, h]) => run(SPACE, COMMA, t, v, h)),
-    ...formula.map(([t, v]) => run(SPACE, FORMULA, t, v, null, null)),
+    ...comma.map(([t, v, h]) => ({ ...run(SPACE, COMMA, t, v, h), judgeCostUsd: 0.01 })),
+    ...formula.map(([t, v]) => ({ ...run(SPACE, FORMULA, t, v, null, null), judgeCostUsd: t === 't6' ? null : 0.01 })),
     run(SPACE, 'solo', 't7', 'resolved', 'pass'),
     run(SPACE, 'solo', 't8', null, null),
     run(NARROW, 'solo', 't1', 'wrong', null),
@@ -84,10 +85,10 @@ describe('GET /stats', () => {
     expect(comma.agreement.kappa).toBeCloseTo((4 / 6 - (4 * 4 + 2 * 2) / 36) / (1 - (4 * 4 + 2 * 2) / 36), 12);
     // 6 runs × (2M input × $1 + 0.1M output × $10) per million = 6 × $3.
     expect(comma.runCostUsd).toBeCloseTo(18, 9);
-    // Rows from before judge costs were recorded: unknown, never 0.
-    expect(comma.judgeCostUsd).toBeNull();
+    expect(comma.judgeCostUsd).toBeCloseTo(0.06, 12);
     const formula = body.groups.find((g) => g.model === FORMULA)!;
-    expect(formula).toMatchObject({ runCostUsd: null, hidden: { n: 0, rate: null, ci: null }, agreement: { n: 0, kappa: null, ci: null } });
+    // One unknown part makes the sum unknown, never a smaller number; an unpriced model has no run cost.
+    expect(formula).toMatchObject({ judgeCostUsd: null, runCostUsd: null, hidden: { n: 0, rate: null, ci: null }, agreement: { n: 0, kappa: null, ci: null } });
     expect(body.groups.find((g) => g.model === 'solo')).toMatchObject({ runs: 2, n: 1, notJudged: 1 });
   });
 
@@ -185,7 +186,7 @@ describe('GET /export.csv and /export.json', () => {
     expect(Object.keys(records[0]!)).toEqual([...EXPORT_FIELDS]);
     expect(records).toHaveLength(12);
     const comma = records.find((r) => r.model === COMMA && r.taskId === 't3')!;
-    expect(comma).toMatchObject({ id: runId({ model: COMMA, taskId: 't3', harnessVersion: 'h1' }), judgeVerdict: 'resolved', hiddenTestStatus: 'fail', runCostUsd: '3', modelFamily: '', judgeCostUsd: '' });
+    expect(comma).toMatchObject({ id: runId({ model: COMMA, taskId: 't3', harnessVersion: 'h1' }), judgeVerdict: 'resolved', hiddenTestStatus: 'fail', runCostUsd: '3', modelFamily: '', judgeCostUsd: '0.01', attemptCount: '1' });
   });
 
   it('prefixes a cell that a spreadsheet would run as a formula', async () => {
@@ -200,6 +201,7 @@ describe('GET /export.csv and /export.json', () => {
     expect(body.runs.map((r) => r.taskId).sort()).toEqual(['t7', 't8']);
     expect(Object.keys(body.runs[0]!)).toEqual([...EXPORT_FIELDS]);
     expect(body.runs.find((r) => r.taskId === 't8')).toMatchObject({ judgeVerdict: null, runCostUsd: null, hiddenTestStatus: null });
+    expect(body.runs.find((r) => r.taskId === 't7')).toMatchObject({ judgeVerdict: 'resolved', hiddenTestStatus: 'pass', runCostUsd: null, attemptCount: 1 });
   });
 
   it("keeps to a space's narrower export fields, in the allowlist's order", async () => {

@@ -13,6 +13,7 @@ export function compactRunOf(overrides: Partial<CompactRun> = {}): CompactRun {
     tier: 'easy',
     outcome: 'finished',
     verdict: 'resolved',
+    firstVerdict: 'resolved',
     judgeState: 'judged',
     hiddenTest: null,
     metricsSource: 'trajectory',

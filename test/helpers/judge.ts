@@ -82,7 +82,7 @@ export async function startJudgeWorld(config: unknown): Promise<JudgeWorld> {
       const queue = new RecordingQueue();
       const delivery = runDelivery(rowOverrides, extra);
       const entry = inboxEntrySchema.parse({ space, deliveryId: `d-${Math.random()}`, receivedAt: world.now.toISOString(), host: 'mac-studio-1', delivery });
-      await landEntry({ runs: stores.store, issues: stores.store, hosts: stores.store, objects: stores.data, inbox: stores.inbox, judgeQueue: queue, clock: { now: () => world.now } }, entry);
+      await landEntry({ runs: stores.store, attempts: stores.store, issues: stores.store, hosts: stores.store, objects: stores.data, inbox: stores.inbox, judgeQueue: queue, clock: { now: () => world.now } }, entry);
       return queue.sent[0] ?? { space, id: delivery.id as string, finishedAt: entry.delivery.kind === 'run' ? entry.delivery.row.finishedAt : '' };
     },
     async putIssue(space, taskId, repo = 'acme/widgets', shas = { baseSha: 'a'.repeat(40), mergeSha: 'b'.repeat(40) }) {

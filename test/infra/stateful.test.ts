@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from '@jest/globals';
-import { INDEXES, TABLE_KEYS } from '../../shared/adapters/aws/table-layout.ts';
+import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
 import { keyCandidates } from '../../shared/schema/config.ts';
 import { INBOX_EXPIRY_DAYS } from '../../infra/aws/stateful-stack.ts';
@@ -24,7 +24,7 @@ describe('the table', () => {
     expect(attributes.every((a) => a.AttributeType === 'S')).toBe(true);
   });
 
-  it('has the three indexes of table-layout.ts with their projections', () => {
+  it('has the three indexes of storage-layout.ts with their projections', () => {
     state.hasResourceProperties('AWS::DynamoDB::Table', {
       GlobalSecondaryIndexes: Object.values(INDEXES).map((index) => ({
         IndexName: index.name,

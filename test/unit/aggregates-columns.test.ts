@@ -37,6 +37,11 @@ function row(overrides: Record<string, unknown> = {}, updatedAt = '2026-01-01T00
     patchTruncated: false,
     patchSha256: 'x',
     hiddenTestResult: null,
+    contaminationCount: runner.contamination.length,
+    contaminationKey: null,
+    deliveryCount: 1,
+    attemptCount: 1,
+    firstAttempt: null,
   };
 }
 

@@ -13,7 +13,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { INDEXES } from '../../../shared/adapters/aws/table-layout.ts';
+import { INDEXES } from '../../../shared/storage-layout.ts';
 import { configJson, type ReplayConfig } from '../deployment-config.ts';
 import type { ObjectAccess } from '../stateful-stack.ts';
 import { METRICS_NAMESPACE, type ServiceName } from '../../../shared/operations.ts';
