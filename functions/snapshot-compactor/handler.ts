@@ -16,10 +16,11 @@ export function createSnapshotCompactorHandler(deps: SnapshotDeps & { config: Re
       for (const space of Object.keys(deps.config.spaces)) {
         const result = await compactSpace(deps, space);
         metrics.addMetric(METRICS.snapshotRunsChanged, MetricUnit.Count, result.changed);
-        if (result.source !== 'persisted') {
+        // A missing snapshot is how every space starts; a corrupt one is worth a look.
+        if (result.source === 'corrupt') {
           metrics.addMetric(METRICS.snapshotRebuilt, MetricUnit.Count, 1);
-          logger.warn('snapshot rebuilt from the table', { ...result });
-        } else if (result.written) logger.info('snapshot compacted', { ...result });
+          logger.warn('snapshot was unusable and is rebuilt from the table', { ...result });
+        } else if (result.written) logger.info(result.source === 'missing' ? 'snapshot created' : 'snapshot compacted', { ...result });
       }
     } finally {
       flushMetrics(metrics);
