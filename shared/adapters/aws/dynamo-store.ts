@@ -127,23 +127,8 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     }
   }
 
-  async listAttempts(space: string, id: string): Promise<ArchivedAttempt[]> {
-    const items: ArchivedAttempt[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-          ExpressionAttributeValues: { ':p': spacePartition(space), ':s': attemptPrefix(id) },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []).map((i) => strip<ArchivedAttempt>(i)));
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return items;
+  listAttempts(space: string, id: string): Promise<ArchivedAttempt[]> {
+    return this.queryPrefix<ArchivedAttempt>(spacePartition(space), attemptPrefix(id));
   }
 
   async setAttemptHiddenTest(space: string, id: string, finishedAt: string, result: HiddenTestResult): Promise<number> {
@@ -166,22 +151,8 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     return Item ? strip<StoredIssue>(Item) : null;
   }
 
-  async listIssues(space: string): Promise<StoredIssue[]> {
-    const items: StoredIssue[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-          ExpressionAttributeValues: { ':p': spacePartition(space), ':s': SORT_PREFIX.issue },
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []).map((i) => strip<StoredIssue>(i)));
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return items;
+  listIssues(space: string): Promise<StoredIssue[]> {
+    return this.queryPrefix<StoredIssue>(spacePartition(space), SORT_PREFIX.issue);
   }
 
   async putPendingHiddenTest(pending: PendingHiddenTest): Promise<void> {
@@ -268,6 +239,26 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
 
   async putJudgingStatus(status: JudgingStatus, expectedRev: number | null): Promise<boolean> {
     return this.conditionalPut({ ...status, ...judgingKey(status.space), kind: 'judging-status', rev: (expectedRev ?? 0) + 1 }, expectedRev);
+  }
+
+  /** Every item of a partition whose sort key starts with `prefix`, all pages, read consistently. */
+  private async queryPrefix<T>(partition: string, prefix: string): Promise<T[]> {
+    const items: T[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+          ExpressionAttributeValues: { ':p': partition, ':s': prefix },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(out.Items ?? []).map((i) => strip<T>(i)));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return items;
   }
 
   private async conditionalPut(item: Record<string, unknown>, expectedRev: number | null): Promise<boolean> {
