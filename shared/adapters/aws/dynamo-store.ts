@@ -212,24 +212,15 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
    * `costUnknown` is set (an attempt without a price); an item without either has unknown spend.
    */
   async listDays(space: string, fromDay: string, toDay: string): Promise<BudgetDay[]> {
-    const days: BudgetDay[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :p AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':p': budgetKey(space, '').pk, ':from': fromDay, ':to': toDay },
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of out.Items ?? []) {
-        const cost = item.costUnknown === true || typeof item.costUsd !== 'number' ? null : (item.costUsd as number);
-        days.push({ day: item.sk as string, calls: (item.used as number | undefined) ?? 0, costUsd: cost });
-      }
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return days;
+    const items = await this.queryAll({
+      KeyConditionExpression: 'pk = :p AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':p': budgetKey(space, fromDay).pk, ':from': fromDay, ':to': toDay },
+    });
+    return items.map((item) => ({
+      day: item.sk as string,
+      calls: (item.used as number | undefined) ?? 0,
+      costUsd: item.costUnknown === true || typeof item.costUsd !== 'number' ? null : item.costUsd,
+    }));
   }
 
   async getJudgingStatus(space: string): Promise<Versioned<JudgingStatus> | null> {
@@ -243,19 +234,21 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
 
   /** Every item of a partition whose sort key starts with `prefix`, all pages, read consistently. */
   private async queryPrefix<T>(partition: string, prefix: string): Promise<T[]> {
-    const items: T[] = [];
+    const items = await this.queryAll({
+      KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+      ExpressionAttributeValues: { ':p': partition, ':s': prefix },
+      ConsistentRead: true,
+    });
+    return items.map((i) => strip<T>(i));
+  }
+
+  /** Every item a key condition selects, all pages, as stored (keys included). */
+  private async queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
-      const out = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-          ExpressionAttributeValues: { ':p': partition, ':s': prefix },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []).map((i) => strip<T>(i)));
+      const out = await this.doc.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey: start }));
+      items.push(...(out.Items ?? []));
       start = out.LastEvaluatedKey;
     } while (start);
     return items;
