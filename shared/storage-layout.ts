@@ -60,19 +60,14 @@ export function parseReferenceDiffKey(key: string): { repo: string; baseSha: str
 
 /**
  * Data bucket: the persisted runs snapshot of a space (shared/read/snapshot-store.ts). The compactor writes
- * each generation under its own prefix and then the manifest naming it; it deletes old generations.
+ * the slot the manifest does not name, then the manifest; slots alternate, so nothing is ever deleted.
  */
 export const SNAPSHOTS_PREFIX = 'snapshots/';
+export const SNAPSHOT_SLOTS = ['a', 'b'] as const;
+export type SnapshotSlot = (typeof SNAPSHOT_SLOTS)[number];
 export const snapshotSpacePrefix = (space: string) => `${SNAPSHOTS_PREFIX}${space}/`;
 export const snapshotManifestKey = (space: string) => `${snapshotSpacePrefix(space)}manifest.json`;
-export const snapshotGenerationPrefix = (space: string, generation: string) => `${snapshotSpacePrefix(space)}${generation}/`;
-
-export function parseSnapshotKey(key: string): { space: string; generation: string | null; name: string } | null {
-  const manifest = /^snapshots\/([^/]+)\/manifest\.json$/.exec(key);
-  if (manifest) return { space: manifest[1]!, generation: null, name: 'manifest.json' };
-  const object = /^snapshots\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(key);
-  return object ? { space: object[1]!, generation: object[2]!, name: object[3]! } : null;
-}
+export const snapshotSlotPrefix = (space: string, slot: SnapshotSlot) => `${snapshotSpacePrefix(space)}${slot}/`;
 
 // ---- The table -----------------------------------------------------------------------------------------
 

@@ -5,21 +5,22 @@
 // concurrent writers: landers do not touch it (two landing at once would each overwrite the other's
 // update). Instead ONE scheduled writer, the compactor (functions/snapshot-compactor), brings the snapshot
 // up to date with the table's `since` query, which reads only what changed, and writes:
-//   1. two immutable objects under a fresh generation prefix: the runs (run-snapshot.ts, for /stats,
-//      /compare and exports) and the cockpit's columns body, ready to serve, both gzip;
-//   2. then the manifest, one small object naming both with their SHA-256 and the snapshot's `asOf`.
-// A reader takes the manifest, then the objects it names, and checks each hash, so it sees a complete
-// generation or none. Readers bring what they read up to date with the same `since` query (the cockpit
+//   1. two objects into the slot the current manifest does not name (slots `a` and `b` alternate): the
+//      runs (run-snapshot.ts, for /stats, /compare and exports) and the cockpit's columns body, ready to
+//      serve, both gzip;
+//   2. then the manifest, one small object naming the slot's objects with their SHA-256 and the `asOf`.
+// A reader takes the manifest, then the objects it names, and checks each hash, so it uses a complete
+// snapshot or none. Readers bring what they read up to date with the same `since` query (the cockpit
 // itself does so from the columns body's `asOf`), so an answer is never older than the table, only
-// cheaper. Should two compactors ever overlap, each writes a complete generation and the last manifest
-// wins: still a valid snapshot. Old generations are deleted, keeping the one the previous manifest named
-// for readers that read it just before it was replaced. Anything missing, truncated, foreign or failing its
-// hash is treated as absent: the reader rebuilds from the table, and the next compaction writes it anew.
-import { randomUUID } from 'node:crypto';
+// cheaper. Nothing is ever deleted (no delete permission is needed): a reader still fetching a slot two
+// compactions later finds other bytes, fails the hash and falls back to the table. Should two compactors
+// ever overlap, each writes complete objects and a manifest with their hashes: whatever a reader then
+// finds either checks out or is refused. Anything missing, truncated, foreign or failing its hash is
+// treated as absent: the reader rebuilds from the table, and the next compaction writes it anew.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Clock, ObjectStore, RunStore } from '../ports.ts';
 import { sha256Hex } from '../sha256.ts';
-import { parseSnapshotKey, snapshotGenerationPrefix, snapshotManifestKey, snapshotSpacePrefix } from '../storage-layout.ts';
+import { SNAPSHOT_SLOTS, snapshotManifestKey, snapshotSlotPrefix, snapshotSpacePrefix, type SnapshotSlot } from '../storage-layout.ts';
 import { asOfNow } from './as-of.ts';
 import { compactOf, encodeColumns } from './columns.ts';
 import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, snapshotRun, type SnapshotRun } from './run-snapshot.ts';
@@ -37,7 +38,7 @@ interface ObjectRef {
 export interface SnapshotManifest {
   format: typeof MANIFEST_FORMAT;
   space: string;
-  generation: string;
+  slot: SnapshotSlot;
   asOf: string;
   count: number;
   runs: ObjectRef;
@@ -131,7 +132,7 @@ export interface CompactionResult {
   written: boolean;
 }
 
-/** One compaction of one space: load, bring up to date, write a new generation if anything changed. */
+/** One compaction of one space: load, bring up to date, write the other slot if anything changed. */
 export async function compactSpace(deps: SnapshotDeps, space: string): Promise<CompactionResult> {
   const loaded = await loadSpaceRuns(deps, space);
   let changed = 0;
@@ -143,24 +144,19 @@ export async function compactSpace(deps: SnapshotDeps, space: string): Promise<C
   return { space, runs: loaded.runs.size, changed, source: loaded.source, written };
 }
 
-/** Writes a generation and then the manifest that names it; deletes generations no reader can still be reading. */
+/** Writes the slot the current manifest does not name, then the manifest that names it. */
 export async function writeSnapshot(objects: ObjectStore, space: string, asOf: string, runs: Iterable<SnapshotRun>, clock: Clock): Promise<SnapshotManifest> {
   const all = [...runs];
   const previous = await readManifest(objects, space);
-  const generation = `${asOf.replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`;
+  const slot = SNAPSHOT_SLOTS.find((s) => s !== previous?.slot)!;
   const put = async (name: string, body: Buffer): Promise<ObjectRef> => {
-    const key = `${snapshotGenerationPrefix(space, generation)}${name}`;
+    const key = `${snapshotSlotPrefix(space, slot)}${name}`;
     await objects.put(key, body, 'application/gzip');
     return { key, sha256: sha256Hex(body), bytes: body.length };
   };
   const runsRef = await put('runs.json.gz', gzipSync(JSON.stringify(encodeSnapshot(space, asOf, all)), { level: 6 }));
   const columnsRef = await put('columns.json.gz', gzipSync(JSON.stringify(encodeColumns(all.map(compactOf), asOf)), { level: 6 }));
-  const manifest: SnapshotManifest = { format: MANIFEST_FORMAT, space, generation, asOf, count: all.length, runs: runsRef, columns: columnsRef, writtenAt: clock.now().toISOString() };
+  const manifest: SnapshotManifest = { format: MANIFEST_FORMAT, space, slot, asOf, count: all.length, runs: runsRef, columns: columnsRef, writtenAt: clock.now().toISOString() };
   await objects.put(snapshotManifestKey(space), JSON.stringify(manifest), 'application/json');
-  const keep = new Set([generation, previous?.generation]);
-  for (const key of await objects.list(snapshotSpacePrefix(space))) {
-    const parsed = parseSnapshotKey(key);
-    if (parsed?.generation && !keep.has(parsed.generation)) await objects.delete(key);
-  }
   return manifest;
 }
