@@ -19,6 +19,7 @@ const ingest = onlyFunction(pipeline, 'ingest');
 const lander = onlyFunction(pipeline, 'lander');
 const judge = onlyFunction(pipeline, 'judge');
 const sweeper = onlyFunction(pipeline, 'sweeper');
+const compactor = onlyFunction(pipeline, 'snapshot-compactor');
 const readApis = functionsByService(pipeline).get('read-api')!;
 const statementsOf = (roleId: string) => roleStatements(state, pipeline, roleId);
 const actionsOn = (roleId: string, logicalId: string) =>
@@ -73,6 +74,7 @@ describe('each function holds exactly what it uses', () => {
     ['lander', ['TABLE_NAME', 'INBOX_BUCKET', 'DATA_BUCKET', 'JUDGE_QUEUE_URL']],
     ['judge', ['REPLAY_CONFIG_JSON', 'TABLE_NAME', 'DATA_BUCKET', 'ANTHROPIC_SECRET_ARN', 'GITHUB_APP_SECRET_ARN']],
     ['sweeper', ['REPLAY_CONFIG_JSON', 'TABLE_NAME', 'JUDGE_QUEUE_URL']],
+    ['snapshot-compactor', ['REPLAY_CONFIG_JSON', 'TABLE_NAME', 'DATA_BUCKET']],
     ['read-api', ['REPLAY_CONFIG_JSON', 'TABLE_NAME', 'DATA_BUCKET']],
   ])('%s is told about %j', (service, names) => {
     for (const fn of functionsByService(pipeline).get(service)!) expect(Object.keys(fn.environment).sort()).toEqual([...common, ...names].sort());
@@ -105,6 +107,12 @@ describe('each function holds exactly what it uses', () => {
     expect([...actionsOn(sweeper.roleId, dataId), ...actionsOn(sweeper.roleId, inboxId)]).toEqual([]);
   });
 
+  it('snapshot compactor: reads the table, reads and writes data objects without deleting any, nothing on the inbox', () => {
+    expect(actionsOn(compactor.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+    expect(actionsOn(compactor.roleId, dataId)).toEqual(['s3:GetObject', 's3:ListBucket', 's3:PutObject']);
+    expect(actionsOn(compactor.roleId, inboxId)).toEqual([]);
+  });
+
   it('read APIs: read-only on the table and the data bucket, nothing on the inbox', () => {
     for (const readApi of readApis) {
       expect(actionsOn(readApi.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
@@ -128,7 +136,7 @@ describe('each function holds exactly what it uses', () => {
   });
 
   it('no statement of ours grants a wildcard action or a bare "*" resource', () => {
-    const ours = [ingest, lander, judge, sweeper, ...readApis];
+    const ours = [ingest, lander, judge, sweeper, compactor, ...readApis];
     for (const fn of ours) {
       for (const statement of statementsOf(fn.roleId)) {
         expect({ fn: fn.id, wildcards: actionsOf(statement).filter((a) => a.includes('*')) }).toEqual({ fn: fn.id, wildcards: [] });
@@ -138,7 +146,7 @@ describe('each function holds exactly what it uses', () => {
   });
 
   it('functions start with no AWS managed policy', () => {
-    for (const fn of [ingest, lander, judge, sweeper, ...readApis]) {
+    for (const fn of [ingest, lander, judge, sweeper, compactor, ...readApis]) {
       const role = ofType(pipeline, 'AWS::IAM::Role').find(([id]) => id === fn.roleId)![1];
       expect(JSON.stringify(role.Properties.ManagedPolicyArns ?? [])).not.toContain(':iam::aws:policy');
     }

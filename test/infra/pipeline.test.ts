@@ -17,8 +17,8 @@ const dlqIdOf = (queueId: string) =>
 describe('functions', () => {
   const all = [...functionsByService(pipeline).values()].flat();
 
-  it('are the five pipeline services', () => {
-    expect([...functionsByService(pipeline).keys()].sort()).toEqual(['ingest', 'judge', 'lander', 'read-api', 'sweeper']);
+  it('are the six pipeline services', () => {
+    expect([...functionsByService(pipeline).keys()].sort()).toEqual(['ingest', 'judge', 'lander', 'read-api', 'snapshot-compactor', 'sweeper']);
   });
 
   it('run on ARM64 and Node 22 or later, with source maps and Powertools settings', () => {
