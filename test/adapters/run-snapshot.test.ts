@@ -18,7 +18,7 @@ import { sha256Hex } from '../../shared/sha256.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 
 // Each test has its own space, so none depends on another's state.
-const SPACES = ['Fresh', 'Recompacted', 'Corrupt', 'Missing', 'Big'] as const;
+const SPACES = ['Fresh', 'Recompacted', 'Corrupt', 'Missing', 'Big', 'Zipped'] as const;
 const config = parseConfig({ spaces: Object.fromEntries(SPACES.map((s) => [s, { senders: ['mac-studio-1'] }])) });
 let t: TestStores;
 
@@ -154,5 +154,17 @@ describe('the persisted runs snapshot', () => {
       expect(answer.body).toMatchObject({ error, message: expect.stringMatching(/MB compressed, more than one answer/) });
       expect((await answerRead(deps, 'GET', path, '', { 'accept-encoding': 'gzip' })).status).toBe(200);
     }
+  });
+
+  it('compresses a large JSON answer for a client that accepts gzip, and only then', async () => {
+    const SPACE = 'Zipped';
+    await seededSpace(SPACE, 40);
+    const { deps } = coldProcess();
+    const zipped = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/runs`, 'limit=40', { 'accept-encoding': 'gzip, br' });
+    expect(zipped.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'accept-encoding' });
+    expect((JSON.parse(gunzipSync(zipped.body as Buffer).toString()) as { runs: unknown[] }).runs).toHaveLength(40);
+    const plain = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/runs`, 'limit=40');
+    expect(plain.headers?.['content-encoding']).toBeUndefined();
+    expect((plain.body as { runs: unknown[] }).runs).toHaveLength(40);
   });
 });
