@@ -150,8 +150,10 @@ function filtersOf(query: URLSearchParams, keys: readonly ('model' | 'tier' | 'w
 /** The space's runs as a table and the rows passing the filters (tier and wave fall back to the task's issue record). */
 async function selected(deps: ReadDeps, space: string, query: URLSearchParams, keys: Parameters<typeof filtersOf>[1]) {
   const { filters, matchesNothing } = filtersOf(query, keys);
-  const [current, issues] = await Promise.all([currentTable(deps, space), deps.issues.listIssues(space)]);
-  const selection = matchesNothing ? new Uint32Array(0) : selectRuns(current.table, filters, taskFacts(current.table, issues));
+  // Issue records are read only when a tier or wave filter needs them (a 1M-run space has 20k of them).
+  const needsFacts = !matchesNothing && (filters.tiers.length > 0 || filters.waves.length > 0);
+  const [current, issues] = await Promise.all([currentTable(deps, space), needsFacts ? deps.issues.listIssues(space) : null]);
+  const selection = matchesNothing ? new Uint32Array(0) : selectRuns(current.table, filters, issues && taskFacts(current.table, issues));
   return { ...current, selection };
 }
 

@@ -2,7 +2,7 @@
 // handler, the emulators. Rows are landed by the real landing rules and judged as the judge writes them.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
-import { judged, landedRow } from '../../bench/direct-load.ts';
+import { judged, landedRow, storedIssue } from '../../bench/direct-load.ts';
 import { pairedComparison, proportion } from '../../shared/cockpit/statistics.ts';
 import { apiPaths, type BudgetBody, type CompareBody, type ExportBody, type StatsBody } from '../../shared/read/contract.ts';
 import { EXPORT_FIELDS } from '../../shared/schema/export-fields.ts';
@@ -56,6 +56,10 @@ beforeAll(async () => {
     run(SPACE, 'solo', 't8', null, null),
     run(NARROW, 'solo', 't1', 'wrong', null),
   ];
+  // A run that does not say its tier or wave: its task's issue record does.
+  const tierless = run(SPACE, 'tierless', 't9', 'wrong', null);
+  rows.push({ ...tierless, tier: null, wave: null });
+  await local.adapters.table.putIssue(storedIssue(SPACE, { taskId: 't9', order: 9, repo: 'acme/widgets', issueNumber: 9, tier: 'hard', wave: 2, baseSha: 'a'.repeat(40), mergeSha: 'b'.repeat(40) }, AT));
   for (const row of rows) await local.adapters.table.putRun(row, null);
   const today = new Date().toISOString().slice(0, 10);
   await local.adapters.table.reserve(SPACE, today, 200);
@@ -77,7 +81,7 @@ describe('GET /stats', () => {
   it('gives every group its rate with n and Wilson interval, hidden-test rate, agreement and costs', async () => {
     const { status, body } = await get<StatsBody>(apiPaths.stats(SPACE));
     expect(status).toBe(200);
-    expect(body.groups.map((g) => g.model)).toEqual([FORMULA, COMMA, 'solo'].sort((a, b) => a.localeCompare(b)));
+    expect(body.groups.map((g) => g.model)).toEqual([FORMULA, COMMA, 'solo', 'tierless'].sort((a, b) => a.localeCompare(b)));
     const comma = body.groups.find((g) => g.model === COMMA)!;
     expect(comma).toMatchObject({ harnessVersion: 'h1', runs: 6, n: 6, resolved: 4, rate: 4 / 6, ci: proportion(4, 6).ci, excluded: 0, error: 0, notJudged: 0 });
     expect(comma.hidden).toEqual({ n: 6, pass: 4, rate: 4 / 6, ci: proportion(4, 6).ci, error: 0 });
@@ -97,6 +101,12 @@ describe('GET /stats', () => {
     expect(one.body.groups.map((g) => g.model)).toEqual([COMMA]);
     const two = await get<StatsBody>(apiPaths.stats(SPACE, { models: [COMMA, 'solo'] }));
     expect(two.body.groups.map((g) => g.model).sort()).toEqual([COMMA, 'solo'].sort());
+  });
+
+  it("takes a run's tier and wave from its task's issue record when the run does not say", async () => {
+    expect((await get<StatsBody>(apiPaths.stats(SPACE, { tiers: ['hard'] }))).body.groups.map((g) => g.model)).toEqual(['tierless']);
+    expect((await get<StatsBody>(apiPaths.stats(SPACE, { waves: [2] }))).body.groups.map((g) => g.model)).toEqual(['tierless']);
+    expect((await get<StatsBody>(apiPaths.stats(SPACE, { tiers: ['easy'], models: ['tierless'] }))).body.groups).toEqual([]);
   });
 
   it('answers an unknown filter value with an empty group list, never everything', async () => {
