@@ -105,7 +105,8 @@ async function firstRender(browser: Browser, local: LocalMode): Promise<Render> 
   try {
     const page = await context.newPage();
     await page.goto(`${local.url}/`);
-    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 300_000 });
+    await page.waitForFunction(() => ['true', 'error'].includes(document.documentElement.dataset.ready ?? ''), null, { timeout: 300_000 });
+    if ((await page.evaluate(() => document.documentElement.dataset.ready)) === 'error') throw new Error(`The cockpit failed: ${await page.locator('.fatal').innerText()}`);
     // (No named functions in the page: tsx would wrap them in a helper the page does not have.)
     return await page.evaluate(() => {
       const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];

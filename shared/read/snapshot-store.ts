@@ -22,10 +22,10 @@ import type { Clock, ObjectStore, RunStore } from '../ports.ts';
 import { sha256Hex } from '../sha256.ts';
 import { SNAPSHOT_SLOTS, snapshotManifestKey, snapshotSlotPrefix, snapshotSpacePrefix, type SnapshotSlot } from '../storage-layout.ts';
 import { asOfNow } from './as-of.ts';
-import { compactOf, encodeColumns } from './columns.ts';
-import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, snapshotRun, type SnapshotRun } from './run-snapshot.ts';
+import { COLUMNS_FORMAT, compactOf, encodeColumns } from './columns.ts';
+import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT, snapshotRun, type SnapshotRun } from './run-snapshot.ts';
 
-export const MANIFEST_FORMAT = 'replay-snapshot-manifest/1';
+export const MANIFEST_FORMAT = 'replay-snapshot-manifest/2';
 const PAGE = 1000;
 
 
@@ -37,6 +37,9 @@ interface ObjectRef {
 
 export interface SnapshotManifest {
   format: typeof MANIFEST_FORMAT;
+  /** The formats of the objects it names: a snapshot written by other code (before a deploy) is not used. */
+  runsFormat: typeof SNAPSHOT_FORMAT;
+  columnsFormat: typeof COLUMNS_FORMAT;
   space: string;
   slot: SnapshotSlot;
   asOf: string;
@@ -56,7 +59,7 @@ export interface SnapshotDeps {
 export interface SpaceRuns {
   asOf: string;
   runs: Map<string, SnapshotRun>;
-  /** `persisted`: the snapshot object; otherwise why the table had to be read whole. */
+  /** `persisted`: the snapshot object; otherwise why the table had to be read whole ('corrupt' includes written in another format). */
   source: 'persisted' | 'missing' | 'corrupt';
 }
 
@@ -66,7 +69,8 @@ export async function readManifest(objects: ObjectStore, space: string): Promise
   try {
     const m = JSON.parse(text) as Partial<SnapshotManifest>;
     const ref = (r: Partial<ObjectRef> | undefined) => !!r && typeof r.key === 'string' && r.key.startsWith(snapshotSpacePrefix(space)) && typeof r.sha256 === 'string';
-    if (m.format === MANIFEST_FORMAT && m.space === space && typeof m.asOf === 'string' && ref(m.runs) && ref(m.columns)) return m as SnapshotManifest;
+    const current = m.format === MANIFEST_FORMAT && m.runsFormat === SNAPSHOT_FORMAT && m.columnsFormat === COLUMNS_FORMAT;
+    if (current && m.space === space && typeof m.asOf === 'string' && ref(m.runs) && ref(m.columns)) return m as SnapshotManifest;
   } catch {
     // not JSON: treated as absent below
   }
@@ -156,7 +160,7 @@ export async function writeSnapshot(objects: ObjectStore, space: string, asOf: s
   };
   const runsRef = await put('runs.json.gz', gzipSync(JSON.stringify(encodeSnapshot(space, asOf, all)), { level: 6 }));
   const columnsRef = await put('columns.json.gz', gzipSync(JSON.stringify(encodeColumns(all.map(compactOf), asOf)), { level: 6 }));
-  const manifest: SnapshotManifest = { format: MANIFEST_FORMAT, space, slot, asOf, count: all.length, runs: runsRef, columns: columnsRef, writtenAt: clock.now().toISOString() };
+  const manifest: SnapshotManifest = { format: MANIFEST_FORMAT, runsFormat: SNAPSHOT_FORMAT, columnsFormat: COLUMNS_FORMAT, space, slot, asOf, count: all.length, runs: runsRef, columns: columnsRef, writtenAt: clock.now().toISOString() };
   await objects.put(snapshotManifestKey(space), JSON.stringify(manifest), 'application/json');
   return manifest;
 }

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { judged, landedRow } from '../../bench/direct-load.ts';
 import type { Page, RunStore } from '../../shared/ports.ts';
-import type { RunColumns } from '../../shared/read/columns.ts';
+import { COLUMNS_FORMAT, type RunColumns } from '../../shared/read/columns.ts';
 import { columnsAnswer } from '../../shared/read/read-model.ts';
 import { answerRead } from '../../shared/read/read-api.ts';
 import type { StatsBody } from '../../shared/read/contract.ts';
@@ -18,7 +18,7 @@ import { sha256Hex } from '../../shared/sha256.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 
 // Each test has its own space, so none depends on another's state.
-const SPACES = ['Fresh', 'Recompacted', 'Corrupt', 'Missing', 'Big', 'Zipped'] as const;
+const SPACES = ['Fresh', 'Recompacted', 'Corrupt', 'Outdated', 'Missing', 'Big', 'Zipped'] as const;
 const config = parseConfig({ spaces: Object.fromEntries(SPACES.map((s) => [s, { senders: ['mac-studio-1'] }])) });
 let t: TestStores;
 
@@ -127,6 +127,19 @@ describe('the persisted runs snapshot', () => {
     const healed = coldProcess();
     expect(await stats(healed.deps, SPACE)).toEqual({ ...truth, asOf: expect.any(String) });
     expect(healed.wholeReads()).toBe(0);
+  });
+
+  it('written in another format (by the code before a deploy) is rebuilt from the table, not served', async () => {
+    const SPACE = 'Outdated';
+    await seededSpace(SPACE, 15);
+    const manifest = (await readManifest(t.data, SPACE))!;
+    // Hashes all check out: only the formats say the objects are not what this code reads.
+    await t.data.put(manifestKey(SPACE), JSON.stringify({ ...manifest, columnsFormat: 'replay-run-columns/1' }));
+    const cold = coldProcess();
+    expect((await columnsOf(cold.deps, SPACE)).count).toBe(15);
+    expect(cold.wholeReads()).toBe(1);
+    expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({ source: 'corrupt', written: true });
+    expect(await readManifest(t.data, SPACE)).toMatchObject({ columnsFormat: COLUMNS_FORMAT });
   });
 
   it('that is missing, or whose manifest is not JSON, is rebuilt from the table', async () => {
