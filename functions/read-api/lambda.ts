@@ -1,6 +1,6 @@
 // The read API's AWS wiring, built once per cold start from the environment the stack sets.
 import { systemClock } from '../../shared/ports.ts';
-import { bucketStore, configFromEnv, pairingCheck, requiredEnv, s3Client, tableStore } from '../../shared/adapters/aws/runtime.ts';
+import { bucketStore, bundledConfig, pairingCheck, requiredEnv, s3Client, tableStore } from '../../shared/adapters/aws/runtime.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { LAMBDA_ANSWER_BYTES } from '../../shared/read/read-api.ts';
 import { createReadApiHandler } from './handler.ts';
@@ -9,7 +9,7 @@ const store = tableStore({}, requiredEnv('TABLE_NAME'));
 
 export const handler = createReadApiHandler(
   {
-    config: configFromEnv(),
+    config: bundledConfig(),
     runs: store,
     attempts: store,
     issues: store,
@@ -21,4 +21,5 @@ export const handler = createReadApiHandler(
     maxAnswerBytes: LAMBDA_ANSWER_BYTES,
   },
   instrumentation('read-api'),
+  process.env.ANALYST_GROUP,
 );

@@ -3,7 +3,7 @@
 // claim checks on the inbox) survive stack deletion, so the stateless stack can be replaced or torn down
 // without losing a run, a key or a user.
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { AccountRecovery, FeaturePlan, Mfa, UserPool, type UserPoolDomain } from 'aws-cdk-lib/aws-cognito';
+import { AccountRecovery, FeaturePlan, Mfa, UserPool, type UserPoolDomain, type UserPoolGroup } from 'aws-cdk-lib/aws-cognito';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type BucketProps, type CfnBucket } from 'aws-cdk-lib/aws-s3';
@@ -12,6 +12,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
+import { analystGroupOf } from '../../shared/read/cockpit-access.ts';
 import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
 import { MAX_RECEIVES, TIMEOUTS, visibilityFor } from './timing.ts';
 
@@ -47,6 +48,8 @@ const OBJECT_ACTIONS: Record<BucketAccess, string[]> = {
 export interface Analysts {
   userPool: UserPool;
   domain: UserPoolDomain;
+  /** One group per private cockpit, by cockpit name: its members may read that cockpit. */
+  groups: Map<string, UserPoolGroup>;
 }
 
 /** What the stateless stack is wired with. */
@@ -151,7 +154,7 @@ export class StatefulStack extends Stack implements PipelineState {
     this.githubApp = emptySecret(this, 'GitHubApp', GITHUB_APP_SECRET_NAME, 'GitHub App credentials the judge fetches reference fixes with: {"appId","privateKey","installationId"}.');
 
     if (Object.values(props.config.cockpits).some((cockpit) => !cockpit.public)) {
-      this.analysts = analystPool(this);
+      this.analysts = analystPool(this, props.config);
       new CfnOutput(this, 'AnalystsUserPoolId', { description: 'Analysts are invited here (docs/deploy.md)', value: this.analysts.userPool.userPoolId });
     }
   }
@@ -215,7 +218,7 @@ function emptySecret(scope: Construct, id: string, name: string, description: st
   return secret;
 }
 
-function analystPool(scope: Stack): Analysts {
+function analystPool(scope: Stack, config: ReplayConfig): Analysts {
   const userPool = new UserPool(scope, 'Analysts', {
     selfSignUpEnabled: false,
     signInAliases: { email: true },
@@ -233,5 +236,11 @@ function analystPool(scope: Stack): Analysts {
     reason: 'Threat protection needs the Plus plan, billed per active user; the pool is invite-only (no self sign-up) with MFA required for every analyst, and it guards read-only benchmark data.',
   });
   const domain = userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: `replay-bench-${scope.account}` } });
-  return { userPool, domain };
+  // Here rather than beside each cockpit: memberships are identity data and outlive a pipeline redeploy.
+  const groups = new Map<string, UserPoolGroup>();
+  for (const [name, cockpit] of Object.entries(config.cockpits)) {
+    if (cockpit.public) continue;
+    groups.set(name, userPool.addGroup(`Group-${name}`, { groupName: analystGroupOf(name), description: `Analysts who may read cockpit ${name}` }));
+  }
+  return { userPool, domain, groups };
 }

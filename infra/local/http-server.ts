@@ -1,13 +1,22 @@
 // Local stand-in for API Gateway + CloudFront: turns HTTP requests into HTTP API v2 events for the same
-// handlers, and serves the built cockpit. Bodies are read only up to one byte past the ingest cap, so an
+// handlers, and serves the built cockpit with its settings file (every configured cockpit). Bodies are read only up to one byte past the ingest cap, so an
 // oversized delivery is refused without ever being buffered whole.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { MAX_DELIVERY_BYTES } from '../../shared/schema/delivery.ts';
+import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../shared/read/contract.ts';
 
 export type HttpHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export interface LocalRoutes {
+  ingest: HttpHandler;
+  read: HttpHandler;
+  staticDir: string;
+  /** Served as /cockpit.json, as the deployment writes it beside a cockpit's dashboard. */
+  settings: CockpitSettings;
+}
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -18,7 +27,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
-export function createLocalServer(routes: { ingest: HttpHandler; read: HttpHandler; staticDir: string }): Server {
+export function createLocalServer(routes: LocalRoutes): Server {
   return createServer((req, res) => {
     handle(req, res, routes).catch((error: unknown) => {
       console.error('local server error:', (error as Error).message);
@@ -27,7 +36,7 @@ export function createLocalServer(routes: { ingest: HttpHandler; read: HttpHandl
   });
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, routes: { ingest: HttpHandler; read: HttpHandler; staticDir: string }) {
+async function handle(req: IncomingMessage, res: ServerResponse, routes: LocalRoutes) {
   const url = new URL(req.url ?? '/', 'http://local');
   if (url.pathname.startsWith('/hooks/')) {
     const { body, complete } = await readCapped(req, MAX_DELIVERY_BYTES + 1);
@@ -45,6 +54,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, routes: { inges
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, notFound(url.pathname));
+  if (url.pathname === `/${COCKPIT_SETTINGS_FILE}`) {
+    return send(res, { statusCode: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' }, body: JSON.stringify(routes.settings) });
+  }
   await serveStatic(res, routes.staticDir, url.pathname);
 }
 

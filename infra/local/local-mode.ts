@@ -25,6 +25,7 @@ import { createJudgeHandler } from '../../functions/judge/handler.ts';
 import { createSweeperHandler } from '../../functions/sweeper/handler.ts';
 import { createSnapshotCompactorHandler } from '../../functions/snapshot-compactor/handler.ts';
 import { LOCAL_NAMES, startEmulators, type Emulators } from './emulators.ts';
+import { cockpitEntries } from '../../shared/read/read-api.ts';
 import { createLocalServer } from './http-server.ts';
 import { pollQueue, type Poller } from './queue-poller.ts';
 
@@ -149,7 +150,12 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   const snapshotSeconds = options.snapshotIntervalSeconds ?? positiveNumber(env.REPLAY_SNAPSHOT_SECONDS) ?? 60;
   const compactions = snapshotSeconds > 0 ? every(snapshotSeconds * 1000, () => compactor(scheduledEvent()), (e) => log(`snapshot compactor: ${(e as Error).message}`)) : null;
 
-  const server = createLocalServer({ ingest, read: readApi, staticDir: resolve(import.meta.dirname, '../../dashboard/dist') });
+  const server = createLocalServer({
+    ingest,
+    read: readApi,
+    staticDir: resolve(import.meta.dirname, '../../dashboard/dist'),
+    settings: { cockpits: cockpitEntries(config), api: '/api', signIn: null },
+  });
   await new Promise<void>((r) => server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', r));
   const address = server.address() as AddressInfo;
 

@@ -1,6 +1,6 @@
 // The judge's answer (SPEC §10), read strictly: exactly one JSON object with exactly these keys. Anything
 // else is a failed attempt, never a guessed verdict.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const judgeAnswerSchema = z.strictObject({
   verdict: z.enum(['resolved', 'partial', 'wrong']),

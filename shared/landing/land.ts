@@ -9,7 +9,7 @@ import type { AttemptStore, Clock, HostStore, IssueStore, JudgeMessage, MessageQ
 import type { ArchivedAttempt } from '../schema/attempt.ts';
 import { emptyJudgeFields } from '../schema/run.ts';
 import { boundedContamination } from './bounds.ts';
-import { decideLanding, type ArchivedAttempts, type IncomingRun, type LandingDecision } from './decide.ts';
+import { decideLanding, NO_ARCHIVED_ATTEMPTS, type ArchivedAttempts, type IncomingRun, type LandingDecision } from './decide.ts';
 import { hostRecord, optimisticUpdate, runRecord, type UpdateDecision } from '../optimistic-update.ts';
 import { canonicalJson } from '../canonical-json.ts';
 import type { HiddenTestResult, RunRow } from '../schema/run.ts';
@@ -87,7 +87,12 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     async (latest): Promise<UpdateDecision<RunRow, LandingDecision>> => {
       // A re-run replaces the current attempt: archive it first, with the verdict it had (idempotent).
       if (latest && F >= latest.value.finishedAt && !isAttempt(latest.value, F, patchSha256)) await deps.attempts.archiveAttempt(archived(latest.value, deps.clock));
-      const others = archivedOtherThan(await deps.attempts.listAttempts(space, delivery.id), F, patchSha256);
+      // Only a re-run changes which attempts are archived; a first landing or a retry reads them off the row.
+      const others = !latest
+        ? NO_ARCHIVED_ATTEMPTS
+        : isAttempt(latest.value, F, patchSha256)
+          ? { count: (latest.value.attemptCount ?? 1) - 1, first: latest.value.firstAttempt ?? null }
+          : archivedOtherThan(await deps.attempts.listAttempts(space, delivery.id), F, patchSha256);
       const decided = decideLanding(latest?.value ?? null, incoming, deps.clock.now().toISOString(), pending, others);
       return decided.kind === 'write' ? { write: decided.row, result: decided } : { done: decided };
     },

@@ -8,9 +8,11 @@ import { TIERS, type Tier } from './columns.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
 import { attemptSummary } from '../schema/attempt.ts';
 import { InvalidCursorError, type AttemptStore, type BudgetStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
+import type { ReferenceDiff } from '../reference/reference-fix.ts';
+import { referenceDiffKey } from '../storage-layout.ts';
 import { selectRuns, taskFacts, type RunFilters } from './aggregates.ts';
 import { asOfNow } from './as-of.ts';
-import type { AttemptsBody, BudgetBody, CockpitsBody, CompareBody, ExportBody, HostsBody, IssuesBody, RunsPage, StatsBody } from './contract.ts';
+import type { AttemptsBody, BudgetBody, CockpitEntry, CockpitsBody, CompareBody, ExportBody, HostsBody, IssuesBody, ReferenceBody, RunsPage, StatsBody } from './contract.ts';
 import { exportRecord, toCsv } from './exports.ts';
 import { compareGroups, groupStatistics } from './group-stats.ts';
 import { columnsAnswer, currentTable } from './read-model.ts';
@@ -89,6 +91,7 @@ async function route(deps: ReadDeps, method: string, path: string, query: URLSea
   if ((collection === 'export.csv' || collection === 'export.json') && id === undefined) return exportRuns(deps, space, query, collection === 'export.csv' ? 'csv' : 'json', acceptsGzip);
   if (collection === 'runs' && sub === undefined) return oneRun(deps, space, id!);
   if (collection === 'runs' && (sub === 'patch' || sub === 'summary')) return runText(deps, space, id!, sub);
+  if (collection === 'runs' && sub === 'reference') return runReference(deps, space, id!);
   if (collection === 'runs' && sub === 'attempts') return attemptsOf(deps, space, id!);
   if (collection === 'issues' && id === undefined) return { status: 200, body: { issues: await deps.issues.listIssues(space) } satisfies IssuesBody };
   if (collection === 'hosts' && id === undefined) return { status: 200, body: { hosts: await hostsOf(deps, space) } satisfies HostsBody };
@@ -105,8 +108,11 @@ function safeDecode(segment: string): string | null {
   }
 }
 
+export const cockpitEntries = (config: ReplayConfig): CockpitEntry[] =>
+  Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public }));
+
 function cockpits(config: ReplayConfig): HttpAnswer {
-  return { status: 200, body: { cockpits: Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public })) } satisfies CockpitsBody };
+  return { status: 200, body: { cockpits: cockpitEntries(config) } satisfies CockpitsBody };
 }
 
 async function listRuns(deps: ReadDeps, space: string, params: URLSearchParams): Promise<HttpAnswer> {
@@ -227,6 +233,27 @@ async function runText(deps: ReadDeps, space: string, id: string, which: 'patch'
   const text = key ? await deps.objects.getText(key) : null;
   if (text === null) return jsonError(404, 'not-found', `There is no ${which} for run "${id}" in space "${space}".`);
   return { status: 200, body: text, contentType: which === 'patch' ? 'text/x-diff; charset=utf-8' : 'text/markdown; charset=utf-8' };
+}
+
+/**
+ * The original fix of the run's task, as the judge cached it (lock files already left out). Only the cached
+ * object is read: the cockpit never makes the judge's GitHub fetch, and the issue text is never stored.
+ */
+async function runReference(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
+  const row = await deps.runs.getRun(space, id);
+  if (!row) return jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);
+  const { taskId } = row.value;
+  const issue = await deps.issues.getIssue(space, taskId);
+  if (!issue?.baseSha || !issue.mergeSha) {
+    return jsonError(404, 'no-reference', `The issue record of task ${taskId} has no baseSha and mergeSha: the original fix is not known.`);
+  }
+  const cached = await deps.objects.getText(referenceDiffKey(issue.repo, issue.baseSha, issue.mergeSha));
+  if (cached === null) return jsonError(404, 'reference-not-fetched', `The judge has not fetched the original fix of task ${taskId} yet.`);
+  const { diff, omittedLockFiles } = JSON.parse(cached) as ReferenceDiff;
+  return {
+    status: 200,
+    body: { repo: issue.repo, baseSha: issue.baseSha, mergeSha: issue.mergeSha, fixPrNumber: issue.fixPrNumber, diff, omittedLockFiles } satisfies ReferenceBody,
+  };
 }
 
 /** The run's attempts, newest first: the current row and every archived one (SPEC §4). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What the pipeline knows of a runner host, kept from the deliveries it sent. */
 export const hostRecordSchema = z.object({

@@ -1,6 +1,6 @@
 // The run row: what the runner sends (RunnerRow), what the judge and hidden tests add, and what the
 // pipeline keeps. Ownership matters: a delivery can only set runner fields; anything else is dropped.
-import { z } from 'zod';
+import * as z from 'zod';
 import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, VERDICTS } from './enums.ts';
 import {
   identity,

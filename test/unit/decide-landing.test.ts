@@ -2,11 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import { decideLanding, type IncomingRun } from '../../shared/landing/decide.ts';
 import { fitsInRow } from '../../shared/landing/bounds.ts';
 import { runnerRowSchema, type RunRow } from '../../shared/schema/run.ts';
-import { runnerRow, type RunRowInput } from '../helpers/deliveries.ts';
+import { runnerRow } from '../helpers/deliveries.ts';
 
 const NOW = '2026-11-29T12:00:00.000Z';
 
-function incoming(overrides: RunRowInput = {}, patch: Partial<IncomingRun> = {}): IncomingRun {
+function incoming(overrides: Record<string, unknown> = {}, patch: Partial<IncomingRun> = {}): IncomingRun {
   return {
     space: 'S',
     id: 'run-1',
@@ -22,7 +22,7 @@ function incoming(overrides: RunRowInput = {}, patch: Partial<IncomingRun> = {})
   };
 }
 
-function landed(overrides: RunRowInput = {}, patch: Partial<IncomingRun> = {}): RunRow {
+function landed(overrides: Record<string, unknown> = {}, patch: Partial<IncomingRun> = {}): RunRow {
   const decision = decideLanding(null, incoming(overrides, patch), '2026-11-28T00:00:00.000Z', null);
   if (decision.kind !== 'write') throw new Error('expected a write');
   return decision.row;

@@ -24,8 +24,8 @@ export class Schedule extends Construct {
       description: 'Re-queues runs whose next judge attempt is due.',
       timeout: TIMEOUTS.sweeper,
       memorySize: 256,
+      config,
     })
-      .usesConfig(config)
       .usesTable(state.table, 'read-write')
       .sendsTo('JUDGE_QUEUE_URL', state.judgeQueue);
 
@@ -50,8 +50,8 @@ export class Schedule extends Construct {
       description: "Brings each space's persisted runs snapshot up to date for the read API.",
       timeout: TIMEOUTS.snapshotCompactor,
       memorySize: 3008,
+      config,
     })
-      .usesConfig(config)
       .usesTable(state.table, 'read')
       .usesBucket('DATA_BUCKET', state.objectAccess('data', 'read-write'));
 
