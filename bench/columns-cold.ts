@@ -44,7 +44,8 @@ const SPACE = 'BenchSpace';
 const SEED_ABOVE = 200_000;
 const DELTA = 1000;
 const seeded = RUNS > SEED_ABOVE;
-const TARGETS = { firstRequestMs: 1000, firstRenderMs: RUNS >= 1_000_000 ? 5000 : 2000 };
+/** Issue 10: the first request ≤ 1 s at 100k runs (no target at a million); the first render ≤ 2 s at 100k, ≤ 5 s at 1M. */
+const TARGETS = { firstRequestMs: RUNS <= SEED_ABOVE ? 1000 : null, firstRenderMs: RUNS >= 1_000_000 ? 5000 : 2000 };
 
 const dataDir = resolve(import.meta.dirname, 'results', `columns-cold-${RUNS}`);
 const marker = join(dataDir, 'loaded.json');
@@ -176,7 +177,7 @@ async function main() {
     });
 
     const row = (name: string, b: string, a: string, ratio: string, target: string) => console.log(`${name.padEnd(34)}${b.padStart(10)}${a.padStart(10)}${ratio.padStart(9)}  ${target}`);
-    const verdict = (value: number, target: number) => `≤ ${ms(target)} ${value <= target ? 'met' : 'MISSED'}`;
+    const verdict = (value: number, target: number | null) => (target === null ? '(none at this size)' : `≤ ${ms(target)} ${value <= target ? 'met' : 'MISSED'}`);
     console.log(`\nCockpit from a cold server, ${RUNS.toLocaleString('en-US')} runs${seeded ? ` (snapshot seeded, ${DELTA} runs in the table after it)` : ''}, medians of ${REPEATS} cold starts.\n`);
     row('', 'before', 'after', 'ratio', 'target');
     const req = median(after.request);
