@@ -4,7 +4,7 @@
 // re-run landing mid-call all converge: the verdict lands only on the exact patch that was judged.
 import { sha256Hex } from '../sha256.ts';
 import { runObjectPrefix } from '../landing/land.ts';
-import { judgeModelOf, type ReplayConfig } from '../schema/config.ts';
+import { judgeModelOf, repoAllowed, spaceOf, type ReplayConfig } from '../schema/config.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import type { JudgeFields, RunRow } from '../schema/run.ts';
 import {
@@ -28,6 +28,7 @@ import { isLockFile } from '../reference/lock-files.ts';
 import { touchedPaths } from '../reference/diff.ts';
 import { referenceDiff, referenceDiffKey, type ReferenceDiff } from '../reference/reference-fix.ts';
 import { parseJudgeAnswer, type ParsedAnswer } from './answer.ts';
+import { auditedAnswerText } from './reason-guard.ts';
 import { buildPrompt, type JudgePrompt } from './prompt.ts';
 import { claimed, failedAttempt, isDecided, nextUtcDay, utcDay, verdict, waiting, type JudgeProblem } from './transitions.ts';
 
@@ -80,7 +81,7 @@ const MAX_CONFLICTS = 20;
 export class JudgeConflictError extends Error {}
 
 export async function judgeRun(deps: JudgeDeps, message: JudgeMessage): Promise<JudgeOutcome> {
-  if (!deps.config.spaces[message.space]) return { result: 'skipped' };
+  if (!spaceOf(deps.config, message.space)) return { result: 'skipped' };
   for (let i = 0; i < MAX_CONFLICTS; i++) {
     const current = await deps.runs.getRun(message.space, message.id);
     const now = deps.clock.now();
@@ -125,7 +126,7 @@ async function tryRow(deps: JudgeDeps, current: Versioned<RunRow>, now: Date): P
   }
 
   const issue = await deps.issues.getIssue(row.space, row.taskId);
-  if (!issue?.baseSha || !issue.mergeSha) {
+  if (!issue?.baseSha || !issue.mergeSha || !repoAllowed(spaceOf(deps.config, row.space)!, issue.repo)) {
     const recheck = Math.min(ISSUE_RECHECK_SECONDS, settingsOf(deps, row.space).retryBaseSeconds);
     const retryAt = new Date(now.getTime() + recheck * 1000).toISOString();
     return wait('waiting-issue', missingIssue(row.taskId, issue), retryAt);
@@ -180,7 +181,7 @@ async function attempt(
     candidateTruncated: row.patchTruncated,
     maxDiffChars: deps.maxDiffChars,
   });
-  const { parsed, callError } = await askAndAudit(deps, row, issue, model, settings.model, prompt);
+  const { parsed, callError } = await askAndAudit(deps, row, issue, model, settings.model, prompt, issueText);
 
   if (callError?.refused) return { ...(await pause(deps, row, { code: callError.code, message: callError.message })), modelCall: 'refused' };
   if (callError) return { ...(await fail({ code: callError.code, message: callError.message })), modelCall: 'failed' };
@@ -191,7 +192,7 @@ async function attempt(
 }
 
 /** The one model call, and its audit object beside the run's patch whatever the call's fate. */
-async function askAndAudit(deps: JudgeDeps, row: RunRow, issue: ReferencedIssue, model: JudgeModel, modelName: string, prompt: JudgePrompt) {
+async function askAndAudit(deps: JudgeDeps, row: RunRow, issue: ReferencedIssue, model: JudgeModel, modelName: string, prompt: JudgePrompt, issueText: string) {
   const startedAt = deps.clock.now();
   let answer: JudgeModelAnswer | null = null;
   let callError: JudgeModelError | null = null;
@@ -202,8 +203,9 @@ async function askAndAudit(deps: JudgeDeps, row: RunRow, issue: ReferencedIssue,
     callError = error;
   }
   const latencyMs = deps.clock.now().getTime() - startedAt.getTime();
-  const parsed = answer ? parseJudgeAnswer(answer.text) : null;
-  const audit = auditRecord(row, issue, modelName, prompt, startedAt, latencyMs, answer, parsed, callError);
+  const parsed = answer ? parseJudgeAnswer(answer.text, issueText) : null;
+  const audited = answer && { ...answer, text: auditedAnswerText(answer.text, issueText) };
+  const audit = auditRecord(row, issue, modelName, prompt, startedAt, latencyMs, audited, parsed, callError);
   const key = `${runObjectPrefix(row.space, row.id, row.finishedAt)}/judge-${startedAt.toISOString()}-attempt-${row.judgeAttempts + 1}.json`;
   await deps.objects.put(key, JSON.stringify(audit, null, 2), 'application/json');
   return { parsed, callError };
@@ -275,6 +277,9 @@ function missingCredentials(model: boolean, github: boolean): JudgeProblem {
 }
 
 function missingIssue(taskId: string, issue: StoredIssue | null): JudgeProblem {
+  if (issue && issue.baseSha && issue.mergeSha) {
+    return { code: 'repo-not-allowed', message: `The issue record of task ${taskId} names repository ${issue.repo}, which the space's "repos" does not list; the run waits for an issue record of a listed repository.` };
+  }
   return issue
     ? { code: 'issue-without-shas', message: `The issue record of task ${taskId} has no baseSha and mergeSha to fetch the reference fix with; the run waits for an issue delivery that has them.` }
     : { code: 'no-issue-record', message: `No issue record for task ${taskId} has been delivered; the run waits for it.` };
