@@ -69,13 +69,12 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     POWERTOOLS_TRACE_ENABLED: 'false',
   });
 
-  const [ingest, lander, readApi, judge, sweeper] = await Promise.all([
-    import('../../functions/ingest/handler.ts'),
-    import('../../functions/lander/handler.ts'),
-    import('../../functions/read-api/handler.ts'),
-    import('../../functions/judge/handler.ts'),
-    import('../../functions/sweeper/handler.ts'),
-  ]);
+  // One at a time: jest's ESM loader fails on concurrent dynamic imports.
+  const ingest = await import('../../functions/ingest/handler.ts');
+  const lander = await import('../../functions/lander/handler.ts');
+  const readApi = await import('../../functions/read-api/handler.ts');
+  const judge = await import('../../functions/judge/handler.ts');
+  const sweeper = await import('../../functions/sweeper/handler.ts');
   log(describeJudgeCredentials(process.env));
   if (retryBase) log(`Judge retries start after ${retryBase} s in every space (local override).`);
 
