@@ -18,7 +18,6 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { Browser, CDPSession } from 'playwright-core';
-import { tableStore } from '../shared/adapters/aws/runtime.ts';
 import { parseConfig } from '../shared/schema/config.ts';
 import type { StoredIssue } from '../shared/schema/issue.ts';
 import { runId, type RunRow } from '../shared/schema/run.ts';
@@ -29,7 +28,6 @@ import { judged, landedRow, loadIssues, loadRows, storedIssue } from './direct-l
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // Nothing here may be judged: without credentials rows would be rewritten as "waiting" mid-measurement.
-for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'GITHUB_TOKEN', 'GITHUB_APP_ID']) delete process.env[name];
 
 const { values: args } = parseArgs({
   options: { runs: { type: 'string', default: '100000' }, repeats: { type: 'string', default: '5' }, fresh: { type: 'boolean', default: false } },
@@ -216,7 +214,7 @@ async function main() {
   if (args.fresh) rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
   const config = parseConfig({ spaces: { [SPACE]: { senders: HOSTS } }, cockpits: { Bench: { space: SPACE } } });
-  const local = await startLocalMode({ config, dataDir, port: 0, sweepIntervalSeconds: 3600 });
+  const local = await startLocalMode({ config, dataDir, port: 0, sweepIntervalSeconds: 3600, env: {} });
   console.log(`Local mode at ${local.url}, data in ${dataDir}`);
 
   const generatedAt = Date.now();
@@ -225,7 +223,7 @@ async function main() {
   const loaded = existsSync(marker) && (JSON.parse(readFileSync(marker, 'utf8')) as { runs: number }).runs === RUNS;
   if (!loaded) {
     const started = Date.now();
-    const store = tableStore();
+    const store = local.adapters.table;
     await loadIssues(store, issues);
     await loadRows(store, rows, { concurrency: 32, onProgress: (n) => console.log(`  loaded ${n} runs (${((Date.now() - started) / 1000).toFixed(0)} s)`) });
     writeFileSync(marker, JSON.stringify({ runs: RUNS }));

@@ -56,17 +56,17 @@ const anthropic = await startAnthropicStandIn({
   },
 });
 const github = await startGitHubStandIn({ app: { appId: '1', installationId: '2', publicKey } });
-Object.assign(process.env, {
+const env = {
   ANTHROPIC_API_KEY: 'sk-bench',
   ANTHROPIC_BASE_URL: anthropic.url,
   GITHUB_API_URL: github.url,
   GITHUB_APP_ID: '1',
   GITHUB_APP_INSTALLATION_ID: '2',
   GITHUB_APP_PRIVATE_KEY: privateKey,
-});
+};
 const dataDir = mkdtempSync(join(tmpdir(), 'replay-bench-judge-'));
 const config = parseConfig({ defaultJudgeModel: 'bench-judge', spaces: { Bench: { senders: ['mac-studio-1'], judge: { dailyCap: 100_000 } } } });
-const local = await startLocalMode({ config, dataDir, port: 0 });
+const local = await startLocalMode({ config, dataDir, port: 0, env });
 const key = readFileSync(local.generatedKeys[0]!.path, 'utf8');
 
 const latencies: number[] = [];

@@ -3,6 +3,7 @@
 import type { StoredIssue } from './schema/issue.ts';
 import type { StoredHost } from './schema/host.ts';
 import type { RunRow, HiddenTestResult } from './schema/run.ts';
+import type { TokenUsage } from './cost.ts';
 export type { LandingMessage, JudgeMessage } from './schema/messages.ts';
 
 /** A stored row with the optimistic-lock revision the store keeps beside it. */
@@ -107,14 +108,18 @@ export interface JudgingStatusStore {
 export interface JudgeModelRequest {
   model: string;
   system: string;
+  /**
+   * The part of the user message every run of one task shares (the issue and the reference fix), sent ahead
+   * of `prompt` and marked so the provider can cache it: a task judged for many models pays for it once.
+   */
+  sharedPrompt: string;
   prompt: string;
   maxTokens: number;
 }
 
 export interface JudgeModelAnswer {
   text: string;
-  inputTokens: number | null;
-  outputTokens: number | null;
+  usage: TokenUsage;
 }
 
 /** One tool-free call to the judge model. Failures throw `JudgeModelError`. */
@@ -122,9 +127,17 @@ export interface JudgeModel {
   ask(request: JudgeModelRequest): Promise<JudgeModelAnswer>;
 }
 
-/** A failed model call. `refused`: the provider rejected the credentials (401/403), which pauses judging. */
+/**
+ * A failed model call. A failure that `pausesJudging` (the provider refused the key: `bad-credentials`; it
+ * does not know the model or retired it: `model-unavailable`) holds the whole space instead of costing an
+ * attempt; any other failure is a failed attempt.
+ */
 export class JudgeModelError extends Error {
-  constructor(readonly code: string, message: string, readonly refused = false) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly pausesJudging = false,
+  ) {
     super(message);
   }
 }

@@ -1,45 +1,40 @@
 // POST /hooks/{space}/ingest: verify the host's signature over the raw bytes, check the delivery, store it
-// durably, queue a claim check, answer 202. All rules live in shared/ingest.
+// durably, queue a claim check, answer 202. All rules live in shared/ingest; `lambda.ts` wires AWS.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { acceptDelivery } from '../../shared/ingest/accept-delivery.ts';
+import { acceptDelivery, type IngestDeps } from '../../shared/ingest/accept-delivery.ts';
 import { jsonError } from '../../shared/http.ts';
-import { systemClock, type LandingMessage } from '../../shared/ports.ts';
-import { bucketStore, configFromEnv, keySource, queue } from '../../shared/adapters/aws/runtime.ts';
+import { METRICS } from '../../shared/operations.ts';
 import { rawBody, toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
-import { flushMetrics, observability } from '../../shared/adapters/aws/observability.ts';
+import { flushMetrics, type Instrumentation } from '../../shared/adapters/aws/observability.ts';
 
-const { logger, metrics } = observability('ingest');
-const deps = {
-  config: configFromEnv(),
-  keys: keySource(),
-  inbox: bucketStore('INBOX_BUCKET'),
-  landingQueue: queue<LandingMessage>('LANDING_QUEUE_URL'),
-  clock: systemClock,
-};
+export type IngestHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+
 const ROUTE = /^\/hooks\/([^/]+)\/ingest$/;
 
-export async function handler(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
-  const route = ROUTE.exec(event.rawPath);
-  if (!route) return toApiGateway(jsonError(404, 'not-found', `No route ${event.rawPath}.`));
-  if (event.requestContext.http.method !== 'POST') {
-    return toApiGateway({ ...jsonError(405, 'not-found', 'Deliveries are sent with POST.'), headers: { allow: 'POST' } });
-  }
-  try {
-    const answer = await acceptDelivery(deps, {
-      space: decodeURIComponent(route[1]!),
-      rawBody: rawBody(event),
-      signature: event.headers['x-hub-signature-256'],
-      deliveryHeader: event.headers['x-replay-delivery'],
-    });
-    const body = answer.body as { error?: string; id?: string };
-    logger.info('delivery answered', { status: answer.status, error: body.error, id: body.id });
-    metrics.addMetric(answer.status === 202 ? 'DeliveryAccepted' : 'DeliveryRefused', MetricUnit.Count, 1);
-    return toApiGateway(answer);
-  } catch (error) {
-    logger.error('delivery could not be stored', { error: (error as Error).message });
-    return toApiGateway(jsonError(500, 'internal', 'The delivery could not be stored; retry later.'));
-  } finally {
-    flushMetrics(metrics);
-  }
+export function createIngestHandler(deps: IngestDeps, { logger, metrics }: Instrumentation): IngestHandler {
+  return async (event) => {
+    const route = ROUTE.exec(event.rawPath);
+    if (!route) return toApiGateway(jsonError(404, 'not-found', `No route ${event.rawPath}.`));
+    if (event.requestContext.http.method !== 'POST') {
+      return toApiGateway({ ...jsonError(405, 'not-found', 'Deliveries are sent with POST.'), headers: { allow: 'POST' } });
+    }
+    try {
+      const answer = await acceptDelivery(deps, {
+        space: decodeURIComponent(route[1]!),
+        rawBody: rawBody(event),
+        signature: event.headers['x-hub-signature-256'],
+        deliveryHeader: event.headers['x-replay-delivery'],
+      });
+      const body = answer.body as { error?: string; id?: string };
+      logger.info('delivery answered', { status: answer.status, error: body.error, id: body.id });
+      metrics.addMetric(answer.status === 202 ? METRICS.deliveryAccepted : METRICS.deliveryRefused, MetricUnit.Count, 1);
+      return toApiGateway(answer);
+    } catch (error) {
+      logger.error('delivery could not be stored', { error: (error as Error).message });
+      return toApiGateway(jsonError(500, 'internal', 'The delivery could not be stored; retry later.'));
+    } finally {
+      flushMetrics(metrics);
+    }
+  };
 }

@@ -1,30 +1,21 @@
-// GET /api/*: runs, one run, its patch and summary, issues, hosts. Rules live in shared/read.
+// GET /api/*: runs, one run, its patch and summary, issues, hosts, the cockpit's columns. The routes live in
+// shared/read; `lambda.ts` wires AWS.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { answerRead } from '../../shared/read/read-api.ts';
+import { answerRead, type ReadDeps } from '../../shared/read/read-api.ts';
 import { jsonError } from '../../shared/http.ts';
-import { systemClock } from '../../shared/ports.ts';
-import { bucketStore, configFromEnv, pairingCheck, tableStore } from '../../shared/adapters/aws/runtime.ts';
 import { toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
-import { observability } from '../../shared/adapters/aws/observability.ts';
+import type { Instrumentation } from '../../shared/adapters/aws/observability.ts';
 
-const { logger } = observability('read-api');
-const store = tableStore();
-const deps = {
-  config: configFromEnv(),
-  runs: store,
-  issues: store,
-  hosts: store,
-  objects: bucketStore('DATA_BUCKET'),
-  pairing: pairingCheck(),
-  clock: systemClock,
-};
+export type ReadApiHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
-export async function handler(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
-  try {
-    const answer = await answerRead(deps, event.requestContext.http.method, event.rawPath, event.queryStringParameters ?? {}, event.headers);
-    return toApiGateway(answer);
-  } catch (error) {
-    logger.error('read failed', { path: event.rawPath, error: (error as Error).message });
-    return toApiGateway(jsonError(500, 'internal', 'The request could not be answered; retry later.'));
-  }
+export function createReadApiHandler(deps: ReadDeps, { logger }: Instrumentation): ReadApiHandler {
+  return async (event) => {
+    try {
+      const answer = await answerRead(deps, event.requestContext.http.method, event.rawPath, event.queryStringParameters ?? {}, event.headers);
+      return toApiGateway(answer);
+    } catch (error) {
+      logger.error('read failed', { path: event.rawPath, error: (error as Error).message });
+      return toApiGateway(jsonError(500, 'internal', 'The request could not be answered; retry later.'));
+    }
+  };
 }

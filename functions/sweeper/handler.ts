@@ -1,23 +1,22 @@
 // EventBridge schedule → the sweeper: due judge retries, next-day budget and held spaces' probes go back
-// on the judge queue. A failed sweep is simply redone by the next one.
+// on the judge queue. A failed sweep is simply redone by the next one. `lambda.ts` wires AWS.
 import type { ScheduledEvent } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { sweep } from '../../shared/judge/sweep.ts';
-import { systemClock, type JudgeMessage } from '../../shared/ports.ts';
-import { configFromEnv, queue, tableStore } from '../../shared/adapters/aws/runtime.ts';
-import { flushMetrics, observability } from '../../shared/adapters/aws/observability.ts';
+import { sweep, type SweepDeps } from '../../shared/judge/sweep.ts';
+import { METRICS } from '../../shared/operations.ts';
+import { flushMetrics, type Instrumentation } from '../../shared/adapters/aws/observability.ts';
 
-const { logger, metrics } = observability('sweeper');
-const store = tableStore();
-const deps = { config: configFromEnv(), runs: store, judging: store, judgeQueue: queue<JudgeMessage>('JUDGE_QUEUE_URL'), clock: systemClock };
+export type SweeperHandler = (event: ScheduledEvent) => Promise<void>;
 
-export async function handler(_event: ScheduledEvent): Promise<void> {
-  try {
-    for (const result of await sweep(deps)) {
-      metrics.addMetric('RunsRequeued', MetricUnit.Count, result.queued);
-      if (result.queued) logger.info('queued due runs for the judge', { ...result });
+export function createSweeperHandler(deps: SweepDeps, { logger, metrics }: Instrumentation): SweeperHandler {
+  return async () => {
+    try {
+      for (const result of await sweep(deps)) {
+        metrics.addMetric(METRICS.runsRequeued, MetricUnit.Count, result.queued);
+        if (result.queued) logger.info('queued due runs for the judge', { ...result });
+      }
+    } finally {
+      flushMetrics(metrics);
     }
-  } finally {
-    flushMetrics(metrics);
-  }
+  };
 }

@@ -1,18 +1,16 @@
-// Function timeouts live here, not beside each function, because the queues in the stateful stack derive
-// their visibility timeouts from them.
+// The CDK's view of the timings in shared/operations.ts: function timeouts and the queue visibility timeouts
+// derived from them, so the stacks and the handlers can never disagree.
 import { Duration } from 'aws-cdk-lib';
+import { TIMINGS, visibilitySecondsFor } from '../../shared/operations.ts';
+
+export { MAX_RECEIVES } from '../../shared/operations.ts';
 
 export const TIMEOUTS = {
-  ingest: Duration.seconds(15),
-  lander: Duration.seconds(30),
-  readApi: Duration.seconds(15),
-  // One model call plus the reference fetch; the Anthropic SDK call itself is bounded below this.
-  judge: Duration.minutes(2),
-  sweeper: Duration.minutes(1),
+  ingest: Duration.seconds(TIMINGS.ingestFunction),
+  lander: Duration.seconds(TIMINGS.landerFunction),
+  readApi: Duration.seconds(TIMINGS.readApiFunction),
+  judge: Duration.seconds(TIMINGS.judgeFunction),
+  sweeper: Duration.seconds(TIMINGS.sweeperFunction),
 } as const;
 
-/** AWS asks for six times the consumer's timeout, so a throttled batch is not handed out twice. */
-export const visibilityFor = (consumerTimeout: Duration): Duration => Duration.seconds(consumerTimeout.toSeconds() * 6);
-
-/** Receives before a message is set aside in its dead-letter queue. */
-export const MAX_RECEIVES = 5;
+export const visibilityFor = (consumerTimeout: Duration): Duration => Duration.seconds(visibilitySecondsFor(consumerTimeout.toSeconds()));

@@ -76,9 +76,7 @@ async function startAndPush(tasks: number) {
   });
   const campaign = campaignFor(DEMO_SENDERS, tasks);
   const judge = await startDemoJudge(campaign);
-  // The judge handler reads its credentials when local mode imports it, so they are set first.
-  Object.assign(process.env, judge.env);
-  const local = await startLocalMode({ config, dataDir, host, port, sweepIntervalSeconds: 10, log: (line) => console.log(`  ${line}`) });
+  const local = await startLocalMode({ config, dataDir, host, port, sweepIntervalSeconds: 10, env: { ...process.env, ...judge.env }, log: (line) => console.log(`  ${line}`) });
   console.log(`\nCockpit: ${local.url}/   (data in ${dataDir}; --fresh starts over)`);
   console.log(`Judge: stand-in "${DEMO_JUDGE_MODEL}" at ${judge.anthropicUrl}. It answers from the hidden-test outcome and disagrees on purpose in about 1 run in 10. It is not a real judge.\n`);
   const stop = async () => {

@@ -3,10 +3,11 @@
 // timeouts, receive counts and DLQ redrive; in memory, so the durable inbox is replayed on start). This
 // module then creates the table, buckets and queues through the AWS SDK, as the CDK stack does in AWS.
 import { Worker } from 'node:worker_threads';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceInUseException } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { INDEXES, TABLE_KEYS } from '../../shared/adapters/aws/table-layout.ts';
+import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { dynamoClient, s3Client, sqsClient, type AwsConnection } from '../../shared/adapters/aws/runtime.ts';
+import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
 import type { EmulatorPorts } from './emulator-servers.ts';
 
 export const LOCAL_NAMES = {
@@ -23,7 +24,12 @@ export interface QueueSettings {
 }
 
 export interface Emulators {
-  env: Record<string, string>;
+  /** How SDK clients reach the emulators (endpoints, region, the local credentials). */
+  connection: AwsConnection;
+  /** One client per service, shared by everything in this local mode. */
+  dynamo: DynamoDBClient;
+  s3: S3Client;
+  sqs: SQSClient;
   queueUrls: { landing: string; judge: string; landingDlq: string; judgeDlq: string };
   stop(): Promise<void>;
 }
@@ -39,45 +45,38 @@ export async function startEmulators(dataDir: string, queues: QueueSettings): Pr
     worker.once('error', reject);
   });
 
-  const env: Record<string, string> = {
-    AWS_REGION: 'us-east-1',
-    // s3rver accepts only its own fixed credentials; the other emulators accept any.
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
-    AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${ports.dynamodb}`,
-    AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${ports.s3}`,
-    AWS_ENDPOINT_URL_SQS: `http://127.0.0.1:${ports.sqs}`,
-    // s3rver predates the SDK's default integrity checksums.
-    AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
-    AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
-    S3_FORCE_PATH_STYLE: 'true',
-    TABLE_NAME: LOCAL_NAMES.table,
-    INBOX_BUCKET: LOCAL_NAMES.inboxBucket,
-    DATA_BUCKET: LOCAL_NAMES.dataBucket,
+  // s3rver accepts only its own fixed credentials; the other emulators accept any.
+  const connection: AwsConnection = {
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    endpoints: { dynamodb: `http://127.0.0.1:${ports.dynamodb}`, s3: `http://127.0.0.1:${ports.s3}`, sqs: `http://127.0.0.1:${ports.sqs}` },
+    s3Emulated: true,
   };
-  const clientConfig = { region: env.AWS_REGION, credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY! } };
 
-  await createTable(new DynamoDBClient({ ...clientConfig, endpoint: env.AWS_ENDPOINT_URL_DYNAMODB }));
-  const s3Client = new S3Client({ ...clientConfig, endpoint: env.AWS_ENDPOINT_URL_S3, forcePathStyle: true });
+  const dynamo = dynamoClient(connection);
+  await createTable(dynamo);
+  const s3 = s3Client(connection);
   for (const bucket of [LOCAL_NAMES.inboxBucket, LOCAL_NAMES.dataBucket]) {
-    await s3Client.send(new CreateBucketCommand({ Bucket: bucket })).catch((e: { name?: string }) => {
+    await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch((e: { name?: string }) => {
       if (e.name !== 'BucketAlreadyOwnedByYou' && e.name !== 'BucketAlreadyExists') throw e;
     });
   }
-  const sqsClient = new SQSClient({ ...clientConfig, endpoint: env.AWS_ENDPOINT_URL_SQS, useQueueUrlAsEndpoint: false });
-  const landing = await createQueueWithDlq(sqsClient, LOCAL_NAMES.landingQueue, queues);
-  const judge = await createQueueWithDlq(sqsClient, LOCAL_NAMES.judgeQueue, queues);
-  env.LANDING_QUEUE_URL = landing.url;
-  env.JUDGE_QUEUE_URL = judge.url;
+  const sqs = sqsClient(connection);
+  const landing = await createQueueWithDlq(sqs, LOCAL_NAMES.landingQueue, queues);
+  const judge = await createQueueWithDlq(sqs, LOCAL_NAMES.judgeQueue, queues);
 
   return {
-    env,
+    connection,
+    dynamo,
+    s3,
+    sqs,
     queueUrls: { landing: landing.url, judge: judge.url, landingDlq: landing.dlqUrl, judgeDlq: judge.dlqUrl },
     async stop() {
       const stopped = new Promise((resolve) => worker.once('message', resolve));
       worker.postMessage('stop');
       await stopped;
       await worker.terminate();
+      for (const client of [dynamo, s3, sqs]) client.destroy();
     },
   };
 }

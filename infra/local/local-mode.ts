@@ -1,6 +1,6 @@
 // Local mode (SPEC §9, §10): the same handlers as in AWS, behind one HTTP server, against emulators this
-// process starts. Handlers read their environment at import time, exactly like a Lambda cold start, so the
-// environment is set first and the handlers are imported after.
+// process starts. Each handler is built by its factory with adapters pointed at the emulators, so nothing
+// here writes `process.env` and several local modes can run in one process (tests do).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,10 +9,21 @@ import type { ScheduledEvent } from 'aws-lambda';
 import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
 import { keyEnvName } from '../../shared/adapters/key-names.ts';
 import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
-import { githubCredentialsFromEnv } from '../../shared/adapters/aws/judge-services.ts';
+import { githubCredentialsFromEnv, judgeModelProvider, referenceSourceProvider } from '../../shared/adapters/aws/judge-services.ts';
 import { bucketStore, queue } from '../../shared/adapters/aws/runtime.ts';
-import type { LandingMessage } from '../../shared/ports.ts';
-import { startEmulators, type Emulators } from './emulators.ts';
+import { DynamoStore } from '../../shared/adapters/aws/dynamo-store.ts';
+import type { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
+import { instrumentation, type LogLevel } from '../../shared/adapters/aws/observability.ts';
+import type { ServiceName } from '../../shared/operations.ts';
+import { INBOX_PREFIX, parseInboxKey } from '../../shared/storage-layout.ts';
+import { systemClock, type JudgeMessage, type LandingMessage, type MessageQueue } from '../../shared/ports.ts';
+import { DEFAULT_MAX_DIFF_CHARS } from '../../shared/judge/judge-run.ts';
+import { createIngestHandler } from '../../functions/ingest/handler.ts';
+import { createLanderHandler } from '../../functions/lander/handler.ts';
+import { createReadApiHandler } from '../../functions/read-api/handler.ts';
+import { createJudgeHandler } from '../../functions/judge/handler.ts';
+import { createSweeperHandler } from '../../functions/sweeper/handler.ts';
+import { LOCAL_NAMES, startEmulators, type Emulators } from './emulators.ts';
 import { createLocalServer } from './http-server.ts';
 import { pollQueue, type Poller } from './queue-poller.ts';
 
@@ -22,6 +33,11 @@ export interface LocalModeOptions {
   keysDir?: string;
   host?: string;
   port?: number;
+  /**
+   * Where local settings are read: judge credentials (ANTHROPIC_*, GITHUB_*), host keys given as variables,
+   * REPLAY_SWEEP_SECONDS, REPLAY_JUDGE_RETRY_BASE_SECONDS, POWERTOOLS_LOG_LEVEL. Default: `process.env`.
+   */
+  env?: NodeJS.ProcessEnv;
   /** Seconds a failed message stays invisible before it is retried (AWS default in the stack: 60). */
   visibilityTimeoutSeconds?: number;
   maxReceiveCount?: number;
@@ -42,54 +58,86 @@ export interface GeneratedKey {
   path: string;
 }
 
+/** The adapters the handlers use, for tests and tools that seed or inspect local mode's state. */
+export interface LocalAdapters {
+  table: DynamoStore;
+  inbox: S3ObjectStore;
+  data: S3ObjectStore;
+  landingQueue: MessageQueue<LandingMessage>;
+  judgeQueue: MessageQueue<JudgeMessage>;
+}
+
 export interface LocalMode {
   url: string;
   generatedKeys: GeneratedKey[];
   emulators: Emulators;
+  adapters: LocalAdapters;
   stop(): Promise<void>;
 }
 
 export async function startLocalMode(options: LocalModeOptions): Promise<LocalMode> {
   const log = options.log ?? (() => {});
+  const env = options.env ?? process.env;
   const dataDir = resolve(options.dataDir);
   const keysDir = resolve(options.keysDir ?? join(dataDir, 'keys'));
-  const generatedKeys = await ensureDevelopmentKeys(options.config, keysDir);
+  const keys = new LocalKeySource(keysDir, env);
+  const generatedKeys = await ensureDevelopmentKeys(options.config, keys, keysDir);
 
   const emulators = await startEmulators(dataDir, {
     visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 30,
     maxReceiveCount: options.maxReceiveCount ?? 5,
   });
-  const retryBase = options.judgeRetryBaseSeconds ?? positiveNumber(process.env.REPLAY_JUDGE_RETRY_BASE_SECONDS);
-  Object.assign(process.env, emulators.env, {
-    REPLAY_CONFIG_JSON: JSON.stringify(retryBase ? withRetryBase(options.config, retryBase) : options.config),
-    KEY_SOURCE: 'local',
-    REPLAY_KEYS_DIR: keysDir,
-    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-    POWERTOOLS_TRACE_ENABLED: 'false',
-  });
+  const retryBase = options.judgeRetryBaseSeconds ?? positiveNumber(env.REPLAY_JUDGE_RETRY_BASE_SECONDS);
+  const config = retryBase ? withRetryBase(options.config, retryBase) : options.config;
+  const table = new DynamoStore(emulators.dynamo, LOCAL_NAMES.table);
+  const adapters: LocalAdapters = {
+    table,
+    inbox: bucketStore(emulators.s3, LOCAL_NAMES.inboxBucket),
+    data: bucketStore(emulators.s3, LOCAL_NAMES.dataBucket),
+    landingQueue: queue<LandingMessage>(emulators.sqs, emulators.queueUrls.landing),
+    judgeQueue: queue<JudgeMessage>(emulators.sqs, emulators.queueUrls.judge),
+  };
+  const logLevel = (env.POWERTOOLS_LOG_LEVEL as LogLevel | undefined) ?? 'WARN';
+  const observe = (service: ServiceName) => instrumentation(service, { logLevel, publishMetrics: false });
+  const clock = systemClock;
 
-  // One at a time: jest's ESM loader fails on concurrent dynamic imports.
-  const ingest = await import('../../functions/ingest/handler.ts');
-  const lander = await import('../../functions/lander/handler.ts');
-  const readApi = await import('../../functions/read-api/handler.ts');
-  const judge = await import('../../functions/judge/handler.ts');
-  const sweeper = await import('../../functions/sweeper/handler.ts');
-  log(describeJudgeCredentials(process.env));
+  const ingest = createIngestHandler({ config, keys, inbox: adapters.inbox, landingQueue: adapters.landingQueue, clock }, observe('ingest'));
+  const lander = createLanderHandler(
+    { runs: table, issues: table, hosts: table, objects: adapters.data, inbox: adapters.inbox, judgeQueue: adapters.judgeQueue, clock },
+    observe('lander'),
+  );
+  const readApi = createReadApiHandler({ config, runs: table, issues: table, hosts: table, objects: adapters.data, pairing: keys, clock }, observe('read-api'));
+  const judge = createJudgeHandler(
+    {
+      config,
+      runs: table,
+      issues: table,
+      budget: table,
+      judging: table,
+      objects: adapters.data,
+      model: judgeModelProvider(env),
+      reference: referenceSourceProvider(env),
+      clock,
+      maxDiffChars: DEFAULT_MAX_DIFF_CHARS,
+    },
+    observe('judge'),
+  );
+  const sweeper = createSweeperHandler({ config, runs: table, judging: table, judgeQueue: adapters.judgeQueue, clock }, observe('sweeper'));
+  log(describeJudgeCredentials(env));
   if (retryBase) log(`Judge retries start after ${retryBase} s in every space (local override).`);
 
-  const replayed = await replayInbox();
+  const replayed = await replayInbox(adapters);
   if (replayed) log(`Replayed ${replayed} accepted deliveries that had not landed before the last stop.`);
 
   const onError = (e: unknown) => log(`queue poller: ${(e as Error).message}`);
   const pollers: Poller[] = [
-    pollQueue(emulators.queueUrls.landing, lander.handler, { concurrency: options.pollers ?? 2, onError }),
-    pollQueue(emulators.queueUrls.judge, judge.handler, { concurrency: options.pollers ?? 2, onError }),
+    pollQueue(emulators.sqs, emulators.queueUrls.landing, lander, { concurrency: options.pollers ?? 2, onError }),
+    pollQueue(emulators.sqs, emulators.queueUrls.judge, judge, { concurrency: options.pollers ?? 2, onError }),
   ];
-  const sweepSeconds = options.sweepIntervalSeconds ?? positiveNumber(process.env.REPLAY_SWEEP_SECONDS) ?? 60;
-  const sweeps = every(sweepSeconds * 1000, () => sweeper.handler(scheduledEvent()), (e) => log(`judge sweeper: ${(e as Error).message}`));
+  const sweepSeconds = options.sweepIntervalSeconds ?? positiveNumber(env.REPLAY_SWEEP_SECONDS) ?? 60;
+  const sweeps = every(sweepSeconds * 1000, () => sweeper(scheduledEvent()), (e) => log(`judge sweeper: ${(e as Error).message}`));
 
-  const server = createLocalServer({ ingest: ingest.handler, read: readApi.handler, staticDir: resolve(import.meta.dirname, '../../dashboard/dist') });
+  const server = createLocalServer({ ingest, read: readApi, staticDir: resolve(import.meta.dirname, '../../dashboard/dist') });
   await new Promise<void>((r) => server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', r));
   const address = server.address() as AddressInfo;
 
@@ -97,6 +145,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     url: `http://${address.address}:${address.port}`,
     generatedKeys,
     emulators,
+    adapters,
     async stop() {
       // Close idle keep-alive connections (a polling cockpit holds one) instead of waiting for them.
       const closed = new Promise<void>((r) => server.close(() => r()));
@@ -110,9 +159,8 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
 }
 
 /** Every sender without a key in the environment or the keys folder gets a random development key file. */
-async function ensureDevelopmentKeys(config: ReplayConfig, keysDir: string): Promise<GeneratedKey[]> {
+async function ensureDevelopmentKeys(config: ReplayConfig, source: LocalKeySource, keysDir: string): Promise<GeneratedKey[]> {
   mkdirSync(keysDir, { recursive: true, mode: 0o700 });
-  const source = new LocalKeySource(keysDir);
   const generated: GeneratedKey[] = [];
   for (const { secretConfigKey, host } of keyCandidates(config)) {
     if ((await source.keysFor(secretConfigKey, host)).length) continue;
@@ -125,11 +173,12 @@ async function ensureDevelopmentKeys(config: ReplayConfig, keysDir: string): Pro
 }
 
 /** What got a 202 but had not landed when the process stopped is still in the inbox: queue it again. */
-async function replayInbox(): Promise<number> {
-  const inbox = bucketStore('INBOX_BUCKET');
-  const landing = queue<LandingMessage>('LANDING_QUEUE_URL');
-  const keys = await inbox.list('inbox/');
-  for (const key of keys) await landing.send({ space: key.split('/')[1]!, inboxKey: key });
+async function replayInbox({ inbox, landingQueue }: LocalAdapters): Promise<number> {
+  const keys = await inbox.list(INBOX_PREFIX);
+  for (const key of keys) {
+    const parsed = parseInboxKey(key);
+    if (parsed) await landingQueue.send({ space: parsed.space, inboxKey: key });
+  }
   return keys.length;
 }
 

@@ -1,8 +1,7 @@
 // Feeds an SQS queue to a Lambda-style batch handler the way the Lambda event source mapping does:
 // receive a batch, invoke, delete what succeeded. Failed records stay invisible until the queue's
 // visibility timeout ends, then return; after maxReceiveCount receives the queue moves them to its DLQ.
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
-import { sqsClient } from '../../shared/adapters/aws/runtime.ts';
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 
 export type BatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
@@ -11,8 +10,7 @@ export interface Poller {
   stop(): Promise<void>;
 }
 
-export function pollQueue(queueUrl: string, handler: BatchHandler, options: { concurrency: number; onError: (e: unknown) => void }): Poller {
-  const sqs = sqsClient();
+export function pollQueue(sqs: SQSClient, queueUrl: string, handler: BatchHandler, options: { concurrency: number; onError: (e: unknown) => void }): Poller {
   let running = true;
   const abort = new AbortController();
 

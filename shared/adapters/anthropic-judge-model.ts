@@ -1,17 +1,19 @@
 // The judge model over the Anthropic Messages API: one tool-free call, no SDK retries (the judge's own
 // schedule retries, and each attempt is exactly one request against the budget), failures mapped to codes
-// whose messages never carry a key.
+// whose messages never carry a key. The system prompt and the task's shared part of the user message carry
+// cache breakpoints, so every run of one task after the first reads the reference fix from the provider's
+// prompt cache; the usage it reports says how many tokens were written to and read from that cache.
 import Anthropic from '@anthropic-ai/sdk';
+import { TIMINGS } from '../operations.ts';
 import { JudgeModelError, type JudgeModel, type JudgeModelAnswer, type JudgeModelRequest } from '../ports.ts';
-
-/** Below the judge function's timeout, which also covers the reference fetch and the writes. */
-const CALL_TIMEOUT_MS = 90_000;
 
 export class AnthropicJudgeModel implements JudgeModel {
   private readonly client: Anthropic;
+  private readonly timeoutMs: number;
 
-  constructor(options: { apiKey: string; baseURL?: string }) {
-    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: CALL_TIMEOUT_MS });
+  constructor(options: { apiKey: string; baseURL?: string; timeoutMs?: number }) {
+    this.timeoutMs = options.timeoutMs ?? TIMINGS.modelCall * 1000;
+    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: this.timeoutMs });
   }
 
   async ask(request: JudgeModelRequest): Promise<JudgeModelAnswer> {
@@ -20,31 +22,56 @@ export class AnthropicJudgeModel implements JudgeModel {
       message = await this.client.messages.create({
         model: request.model,
         max_tokens: request.maxTokens,
-        system: request.system,
-        messages: [{ role: 'user', content: request.prompt }],
+        system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: request.sharedPrompt, cache_control: { type: 'ephemeral' } },
+              { type: 'text', text: request.prompt },
+            ],
+          },
+        ],
       });
     } catch (error) {
-      throw asJudgeModelError(error);
+      throw asJudgeModelError(error, request.model, this.timeoutMs);
     }
     const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
-    return { text, inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens };
+    const { usage } = message;
+    return {
+      text,
+      usage: {
+        inputTokens: usage.input_tokens,
+        outputTokens: usage.output_tokens,
+        cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+        cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+      },
+    };
   }
 }
 
-function asJudgeModelError(error: unknown): unknown {
+function asJudgeModelError(error: unknown, model: string, timeoutMs: number): unknown {
   if (error instanceof Anthropic.AuthenticationError || error instanceof Anthropic.PermissionDeniedError) {
-    return new JudgeModelError('provider-refused', `The judge model provider refused the credentials (HTTP ${error.status}); judging of this space is paused.`, true);
+    return new JudgeModelError('bad-credentials', `The judge model provider refused the credentials (HTTP ${error.status}); judging of this space is paused.`, true);
   }
-  if (error instanceof Anthropic.APIConnectionTimeoutError) return new JudgeModelError('provider-timeout', `The judge model did not answer within ${CALL_TIMEOUT_MS / 1000} s.`);
+  if (error instanceof Anthropic.NotFoundError && errorType(error) === 'not_found_error') {
+    return new JudgeModelError(
+      'model-unavailable',
+      `The judge model provider does not know the model "${model}" or has retired it; judging of this space is paused until the configuration names a current model.`,
+      true,
+    );
+  }
+  if (error instanceof Anthropic.APIConnectionTimeoutError) return new JudgeModelError('provider-timeout', `The judge model did not answer within ${timeoutMs / 1000} s.`);
   if (error instanceof Anthropic.APIConnectionError) return new JudgeModelError('provider-unreachable', 'The judge model provider could not be reached.');
   if (error instanceof Anthropic.APIError && error.status !== undefined) {
-    return new JudgeModelError(`provider-http-${error.status}`, `The judge model provider answered HTTP ${error.status}${errorType(error)}.`);
+    const type = errorType(error);
+    return new JudgeModelError(`provider-http-${error.status}`, `The judge model provider answered HTTP ${error.status}${type ? ` (${type})` : ''}.`);
   }
   return error;
 }
 
 /** The provider's error type ("overloaded_error", …): a name from a fixed set, safe to keep. */
-function errorType(error: InstanceType<typeof Anthropic.APIError>): string {
+function errorType(error: InstanceType<typeof Anthropic.APIError>): string | null {
   const type = (error.error as { error?: { type?: unknown } } | undefined)?.error?.type;
-  return typeof type === 'string' && /^[a-z_]{1,40}$/.test(type) ? ` (${type})` : '';
+  return typeof type === 'string' && /^[a-z_]{1,40}$/.test(type) ? type : null;
 }

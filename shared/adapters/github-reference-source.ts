@@ -4,6 +4,7 @@
 // (GITHUB_TOKEN) is for local use.
 import { Octokit } from '@octokit/rest';
 import { createAppAuth } from '@octokit/auth-app';
+import { TIMINGS } from '../operations.ts';
 import { ReferenceFetchError, type ReferenceSource } from '../ports.ts';
 
 export type GitHubCredentials = { kind: 'app'; appId: string; privateKey: string; installationId: string } | { kind: 'token'; token: string };
@@ -16,30 +17,46 @@ export const PUBLIC_GITHUB_API = 'https://api.github.com';
 // Octokit logs failed requests to the console; failures surface as attempt errors on the row instead.
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
+/** Every request, token exchange included, ends within `timeoutMs`, its body included. */
+const fetchWithin =
+  (timeoutMs: number): typeof fetch =>
+  (input, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+  };
+
 export class GitHubReferenceSource implements ReferenceSource {
   private readonly appAuth: ReturnType<typeof createAppAuth> | null;
+  private readonly timeoutMs: number;
+  private readonly request: { fetch: typeof fetch };
 
-  constructor(private readonly credentials: GitHubCredentials, private readonly baseUrl = PUBLIC_GITHUB_API) {
+  constructor(
+    private readonly credentials: GitHubCredentials,
+    private readonly baseUrl = PUBLIC_GITHUB_API,
+    options: { timeoutMs?: number } = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? TIMINGS.githubRequest * 1000;
+    this.request = { fetch: fetchWithin(this.timeoutMs) };
     this.appAuth =
       credentials.kind === 'app'
         ? createAppAuth({
             appId: credentials.appId,
             privateKey: credentials.privateKey,
             installationId: credentials.installationId,
-            request: new Octokit({ baseUrl, log: quiet }).request,
+            request: new Octokit({ baseUrl, log: quiet, request: this.request }).request,
           })
         : null;
   }
 
   async issueText(repo: string, issueNumber: number): Promise<string> {
     const { octokit, owner, name } = await this.clientFor(repo, 'issue text');
-    const { data } = await call(repo, 'issue text', () => octokit.rest.issues.get({ owner, repo: name, issue_number: issueNumber }));
+    const { data } = await this.call(repo, 'issue text', () => octokit.rest.issues.get({ owner, repo: name, issue_number: issueNumber }));
     return `${data.title}\n\n${data.body ?? ''}`;
   }
 
   async diff(repo: string, baseSha: string, mergeSha: string): Promise<string> {
     const { octokit, owner, name } = await this.clientFor(repo, 'reference diff');
-    const { data } = await call(repo, 'reference diff', () =>
+    const { data } = await this.call(repo, 'reference diff', () =>
       octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', { owner, repo: name, basehead: `${baseSha}...${mergeSha}`, mediaType: { format: 'diff' } }),
     );
     // With the diff media type GitHub answers text, which Octokit passes through untyped.
@@ -49,18 +66,26 @@ export class GitHubReferenceSource implements ReferenceSource {
   private async clientFor(repo: string, what: string) {
     const [owner, name] = repo.split('/') as [string, string];
     const token = this.appAuth
-      ? (await call(repo, `installation token for the ${what}`, () => this.appAuth!({ type: 'installation', repositoryNames: [name], permissions: { ...READ_ONLY_PERMISSIONS } }))).token
+      ? (await this.call(repo, `installation token for the ${what}`, () => this.appAuth!({ type: 'installation', repositoryNames: [name], permissions: { ...READ_ONLY_PERMISSIONS } }))).token
       : (this.credentials as { token: string }).token;
-    return { octokit: new Octokit({ auth: token, baseUrl: this.baseUrl, log: quiet }), owner, name };
+    return { octokit: new Octokit({ auth: token, baseUrl: this.baseUrl, log: quiet, request: this.request }), owner, name };
+  }
+
+  private async call<T>(repo: string, what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      if (isTimeout(error)) throw new ReferenceFetchError('github-timeout', `GitHub did not answer the ${what} of ${repo} within ${this.timeoutMs / 1000} s.`);
+      throw asFetchError(error, repo, what);
+    }
   }
 }
 
-async function call<T>(repo: string, what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    const status = (error as { status?: unknown }).status;
-    if (typeof status === 'number' && status > 0) throw new ReferenceFetchError(`github-http-${status}`, `GitHub answered HTTP ${status} for the ${what} of ${repo}.`);
-    throw new ReferenceFetchError('github-unreachable', `Fetching the ${what} of ${repo} from GitHub failed (${(error as Error).name ?? 'error'}).`);
-  }
+const isTimeout = (error: unknown): boolean =>
+  [error, (error as { cause?: unknown }).cause].some((e) => (e as { name?: unknown } | undefined)?.name === 'TimeoutError');
+
+function asFetchError(error: unknown, repo: string, what: string): ReferenceFetchError {
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === 'number' && status > 0) return new ReferenceFetchError(`github-http-${status}`, `GitHub answered HTTP ${status} for the ${what} of ${repo}.`);
+  return new ReferenceFetchError('github-unreachable', `Fetching the ${what} of ${repo} from GitHub failed (${(error as Error).name ?? 'error'}).`);
 }

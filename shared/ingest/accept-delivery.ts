@@ -8,6 +8,7 @@ import { describeIssues } from '../schema/issues-text.ts';
 import { runId } from '../schema/run.ts';
 import type { InboxEntry } from '../schema/messages.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
+import { inboxKey } from '../storage-layout.ts';
 import type { Clock, KeySource, LandingMessage, MessageQueue, ObjectStore } from '../ports.ts';
 import { verifySignature, type HostKeys } from './signature.ts';
 
@@ -27,8 +28,6 @@ export interface IngestRequest {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const inboxKey = (space: string, deliveryId: string) => `inbox/${space}/${deliveryId}.json`;
 
 export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Promise<HttpAnswer> {
   const space = deps.config.spaces[req.space];

@@ -1,36 +1,30 @@
-// One judge attempt for one landed run (SPEC §5): reference → budget → one model call → stale-proof write.
-// Every step that costs nothing (credentials, issue record, pause) is checked before the row is claimed,
-// and every write is conditional on the row's revision, so duplicate messages, concurrent invocations and a
-// re-run landing mid-call all converge: the verdict lands only on the exact patch that was judged.
-import { sha256Hex } from '../sha256.ts';
-import { runObjectPrefix } from '../landing/land.ts';
+// One judge attempt for one landed run (SPEC §5): claim → reference → budget → one model call → stale-proof
+// write. Every step that costs nothing (credentials, issue record, pause) is checked before the row is
+// claimed, and every write is conditional on the row's revision, so duplicate messages, concurrent
+// invocations and a re-run landing mid-call all converge: the verdict lands only on the exact patch that was
+// judged. The attempt itself lives in attempt.ts, the space's hold in judging-status.ts.
 import { judgeModelOf, repoAllowed, spaceOf, type ReplayConfig } from '../schema/config.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import type { JudgeFields, RunRow } from '../schema/run.ts';
-import {
-  JudgeModelError,
-  ReferenceFetchError,
-  type BudgetStore,
-  type Clock,
-  type IssueStore,
-  type JudgeMessage,
-  type JudgeModel,
-  type JudgeModelAnswer,
-  type JudgingStatus,
-  type JudgingStatusStore,
-  type ObjectStore,
-  type ReferenceSource,
-  type RunStore,
-  type ServiceProvider,
-  type Versioned,
+import { TIMINGS } from '../operations.ts';
+import { optimisticUpdate, runRecord, type UpdateDecision } from '../optimistic-update.ts';
+import type {
+  BudgetStore,
+  Clock,
+  IssueStore,
+  JudgeMessage,
+  JudgeModel,
+  JudgingStatus,
+  JudgingStatusStore,
+  ObjectStore,
+  ReferenceSource,
+  RunStore,
+  ServiceProvider,
+  Versioned,
 } from '../ports.ts';
-import { isLockFile } from '../reference/lock-files.ts';
-import { touchedPaths } from '../reference/diff.ts';
-import { referenceDiff, referenceDiffKey, type ReferenceDiff } from '../reference/reference-fix.ts';
-import { parseJudgeAnswer, type ParsedAnswer } from './answer.ts';
-import { auditedAnswerText } from './reason-guard.ts';
-import { buildPrompt, type JudgePrompt } from './prompt.ts';
-import { claimed, failedAttempt, isDecided, nextUtcDay, utcDay, verdict, waiting, type JudgeProblem } from './transitions.ts';
+import { runAttempt, type AttemptResult, type ReferencedIssue } from './attempt.ts';
+import { holdJudging, judgingAgain, resumeJudging } from './judging-status.ts';
+import { attemptsExhausted, claimed, failedAttempt, isDecided, returnedAttempt, verdict, waiting, withCallCost, type JudgeProblem } from './transitions.ts';
 
 export interface JudgeDeps {
   config: ReplayConfig;
@@ -68,28 +62,30 @@ export interface JudgeOutcome {
   modelCall?: 'answered' | 'refused' | 'failed';
 }
 
-type ReferencedIssue = StoredIssue & { baseSha: string; mergeSha: string };
-
-/** Longer than an attempt can take (the function's timeout); a crashed attempt is retried after it. */
-export const CLAIM_SECONDS = 300;
+/** Longer than an attempt can take (its function's timeout); a crashed attempt is retried after it. */
+export const CLAIM_SECONDS = TIMINGS.judgeClaim;
 export const DEFAULT_MAX_DIFF_CHARS = 100_000;
 /** A run whose issue record is missing looks again after this long (or the space's retry base, if shorter). */
 const ISSUE_RECHECK_SECONDS = 300;
-const MAX_OUTPUT_TOKENS = 1024;
-const MAX_CONFLICTS = 20;
 
-export class JudgeConflictError extends Error {}
+/** What the read-decide-write step on the row ended with: a finished outcome, or a claimed attempt to run. */
+type Step =
+  | { kind: 'done'; outcome: JudgeOutcome }
+  | { kind: 'claimed'; row: RunRow; issue: ReferencedIssue; model: JudgeModel; reference: ReferenceSource; resumedFrom: JudgingStatus['state'] | null };
 
 export async function judgeRun(deps: JudgeDeps, message: JudgeMessage): Promise<JudgeOutcome> {
-  if (!spaceOf(deps.config, message.space)) return { result: 'skipped' };
-  for (let i = 0; i < MAX_CONFLICTS; i++) {
-    const current = await deps.runs.getRun(message.space, message.id);
-    const now = deps.clock.now();
-    if (!current || !isDue(current.value, message, now)) return { result: 'skipped' };
-    const outcome = await tryRow(deps, current, now);
-    if (outcome) return outcome;
+  if (!Object.hasOwn(deps.config.spaces, message.space)) return { result: 'skipped' };
+  const step = await optimisticUpdate(runRecord(deps.runs, message.space, message.id), (current) => prepare(deps, current, message), {
+    what: `judging ${message.id}`,
+  });
+  if (step.kind === 'done') return step.outcome;
+  const outcome = await settle(deps, step.row, await runAttempt(deps, step.row, step.issue, settingsOf(deps, step.row.space), step.model, step.reference));
+  // A probe resumes a paused space only when the provider actually answered it.
+  if (step.resumedFrom === 'paused' && outcome.modelCall === 'answered') {
+    await resumeJudging(deps.judging, step.row.space, deps.clock.now());
+    return { ...outcome, judging: 'judging' };
   }
-  throw new JudgeConflictError(`Gave up judging ${message.id} after ${MAX_CONFLICTS} conflicting writes.`);
+  return step.resumedFrom === 'waiting-credentials' && !outcome.judging ? { ...outcome, judging: 'judging' } : outcome;
 }
 
 /** Only the landing the message is about, only once, and only when its attempt is due. */
@@ -97,13 +93,18 @@ function isDue(row: RunRow, message: JudgeMessage, now: Date): boolean {
   return row.finishedAt === message.finishedAt && !isDecided(row) && row.judgeNextAttemptAt !== null && row.judgeNextAttemptAt <= now.toISOString();
 }
 
-/** One pass over the current row; undefined when a conditional write lost a race and the row must be re-read. */
-async function tryRow(deps: JudgeDeps, current: Versioned<RunRow>, now: Date): Promise<JudgeOutcome | undefined> {
+/**
+ * Everything that costs nothing is checked before the row is claimed: credentials, the space's hold, the
+ * issue record. Then the row is claimed, which counts the attempt. Runs again on a lost race.
+ */
+async function prepare(deps: JudgeDeps, current: Versioned<RunRow> | null, message: JudgeMessage): Promise<UpdateDecision<RunRow, Step>> {
+  const now = deps.clock.now();
+  if (!current || !isDue(current.value, message, now)) return done({ result: 'skipped' });
   const row = current.value;
-  const wait = async (result: 'paused' | 'waiting-credentials' | 'waiting-issue', problem: JudgeProblem, nextAttemptAt: string, judging?: JudgingStatus['state']) => {
+  const wait = (result: 'paused' | 'waiting-credentials' | 'waiting-issue', problem: JudgeProblem, nextAttemptAt: string, judging?: JudgingStatus['state']): UpdateDecision<RunRow, Step> => {
+    const outcome: Step = { kind: 'done', outcome: { result, judging } };
     const unchanged = row.judgeState === result && row.judgeLastError?.code === problem.code && row.judgeNextAttemptAt === nextAttemptAt;
-    if (!unchanged && !(await deps.runs.putRun(update(row, waiting(result, problem, nextAttemptAt), now), current.rev))) return undefined;
-    return { result, judging };
+    return unchanged ? { done: outcome } : { write: update(row, waiting(result, problem, nextAttemptAt), now), result: outcome };
   };
 
   const [model, reference] = await Promise.all([deps.model(), deps.reference()]);
@@ -119,7 +120,7 @@ async function tryRow(deps: JudgeDeps, current: Versioned<RunRow>, now: Date): P
     // Credentials are here now: checking them was the probe.
     if (await deps.judging.putJudgingStatus(judgingAgain(row.space, now), status.rev)) resumedFrom = 'waiting-credentials';
   } else if (status?.value.state === 'paused') {
-    // Only the sweeper's chosen probe may spend a call on credentials the provider refused.
+    // Only the sweeper's chosen probe may spend a call on a key or a model the provider refused.
     const isProbe = status.value.probeRunId === row.id && (await deps.judging.putJudgingStatus({ ...status.value, probeRunId: null }, status.rev));
     if (!isProbe) return wait('paused', status.value.reason ?? PROVIDER_REFUSED, row.judgeNextAttemptAt!);
     resumedFrom = 'paused';
@@ -128,148 +129,70 @@ async function tryRow(deps: JudgeDeps, current: Versioned<RunRow>, now: Date): P
   const issue = await deps.issues.getIssue(row.space, row.taskId);
   if (!issue?.baseSha || !issue.mergeSha || !repoAllowed(spaceOf(deps.config, row.space)!, issue.repo)) {
     const recheck = Math.min(ISSUE_RECHECK_SECONDS, settingsOf(deps, row.space).retryBaseSeconds);
-    const retryAt = new Date(now.getTime() + recheck * 1000).toISOString();
-    return wait('waiting-issue', missingIssue(row.taskId, issue), retryAt);
+    return wait('waiting-issue', missingIssue(row.taskId, issue), new Date(now.getTime() + recheck * 1000).toISOString());
   }
 
-  const claimedRow = update(row, claimed(now, CLAIM_SECONDS), now);
-  if (!(await deps.runs.putRun(claimedRow, current.rev))) return undefined;
-  const outcome = await attempt(deps, claimedRow, issue as ReferencedIssue, model, reference);
-  // A probe resumes a paused space only when the provider actually answered it.
-  if (resumedFrom === 'paused' && outcome.modelCall === 'answered') {
-    await resume(deps.judging, row.space, now);
-    return { ...outcome, judging: 'judging' };
-  }
-  return resumedFrom === 'waiting-credentials' && !outcome.judging ? { ...outcome, judging: 'judging' } : outcome;
-}
-
-async function attempt(
-  deps: JudgeDeps,
-  row: RunRow,
-  issue: ReferencedIssue,
-  model: JudgeModel,
-  source: ReferenceSource,
-): Promise<JudgeOutcome> {
   const settings = settingsOf(deps, row.space);
-  const fail = (problem: JudgeProblem) => finish(deps, row, (r) => failedAttempt(r, problem, settings, settings.model, deps.clock.now()), 'attempt-failed', problem);
-
-  let reference: ReferenceDiff;
-  let issueText: string;
-  try {
-    [reference, issueText] = await Promise.all([
-      referenceDiff(deps.objects, source, issue.repo, issue.baseSha, issue.mergeSha),
-      source.issueText(issue.repo, issue.issueNumber),
-    ]);
-  } catch (error) {
-    if (error instanceof ReferenceFetchError) return fail({ code: error.code, message: error.message });
-    throw error;
+  if (row.judgeAttempts >= settings.maxAttempts) {
+    return { write: update(row, attemptsExhausted(row, settings.model, now), now), result: { kind: 'done', outcome: { result: 'gave-up' } } };
   }
-  const candidate = row.patchKey ? await deps.objects.getText(row.patchKey) : null;
-  if (candidate === null) return fail({ code: 'patch-missing', message: 'The stored patch of this run could not be read.' });
-
-  const now = deps.clock.now();
-  if (!(await deps.budget.reserve(row.space, utcDay(now), settings.dailyCap))) {
-    const problem = { code: 'daily-cap-reached', message: `The space's judge budget of ${settings.dailyCap} calls for ${utcDay(now)} (UTC) is used up; judging resumes the next day.` };
-    return finish(deps, row, () => waiting('waiting-budget', problem, nextUtcDay(now)), 'waiting-budget');
-  }
-
-  const prompt = buildPrompt({
-    issueText,
-    referenceDiff: reference.diff,
-    omittedLockFiles: reference.omittedLockFiles,
-    candidateDiff: candidate,
-    candidateTruncated: row.patchTruncated,
-    maxDiffChars: deps.maxDiffChars,
-  });
-  const { parsed, callError } = await askAndAudit(deps, row, issue, model, settings.model, prompt, issueText);
-
-  if (callError?.refused) return { ...(await pause(deps, row, { code: callError.code, message: callError.message })), modelCall: 'refused' };
-  if (callError) return { ...(await fail({ code: callError.code, message: callError.message })), modelCall: 'failed' };
-  if (!parsed!.ok) return { ...(await fail({ code: 'unparsable-answer', message: parsed!.problem })), modelCall: 'answered' };
-  const sameFiles = sameFilesComputed(candidate, reference.diff);
-  const judgedAnswer = parsed!.answer;
-  return { ...(await finish(deps, row, (r) => verdict(judgedAnswer, sameFiles, r, settings.model, deps.clock.now()), 'judged')), modelCall: 'answered' };
+  const claimedRow = update(row, claimed(row, now, CLAIM_SECONDS), now);
+  return { write: claimedRow, result: { kind: 'claimed', row: claimedRow, issue: issue as ReferencedIssue, model, reference, resumedFrom } };
 }
 
-/** The one model call, and its audit object beside the run's patch whatever the call's fate. */
-async function askAndAudit(deps: JudgeDeps, row: RunRow, issue: ReferencedIssue, model: JudgeModel, modelName: string, prompt: JudgePrompt, issueText: string) {
-  const startedAt = deps.clock.now();
-  let answer: JudgeModelAnswer | null = null;
-  let callError: JudgeModelError | null = null;
-  try {
-    answer = await model.ask({ model: modelName, system: prompt.system, prompt: prompt.prompt, maxTokens: MAX_OUTPUT_TOKENS });
-  } catch (error) {
-    if (!(error instanceof JudgeModelError)) throw error;
-    callError = error;
-  }
-  const latencyMs = deps.clock.now().getTime() - startedAt.getTime();
-  const parsed = answer ? parseJudgeAnswer(answer.text, issueText) : null;
-  const audited = answer && { ...answer, text: auditedAnswerText(answer.text, issueText) };
-  const audit = auditRecord(row, issue, modelName, prompt, startedAt, latencyMs, audited, parsed, callError);
-  const key = `${runObjectPrefix(row.space, row.id, row.finishedAt)}/judge-${startedAt.toISOString()}-attempt-${row.judgeAttempts + 1}.json`;
-  await deps.objects.put(key, JSON.stringify(audit, null, 2), 'application/json');
-  return { parsed, callError };
-}
+const done = (outcome: JudgeOutcome): UpdateDecision<RunRow, Step> => ({ done: { kind: 'done', outcome } });
 
-/** The provider refused the key: the space pauses, the row waits due (a probe candidate), no attempt counted. */
-async function pause(deps: JudgeDeps, row: RunRow, problem: JudgeProblem): Promise<JudgeOutcome> {
-  const now = deps.clock.now();
-  const newly = await holdJudging(deps.judging, row.space, 'paused', problem, now);
-  await finish(deps, row, () => waiting('paused', problem, now.toISOString()), 'paused');
-  return newly ? { result: 'paused', judging: 'paused' } : { result: 'paused' };
+/** The row's next state after an attempt, written only while the row is still the landing that was judged. */
+async function settle(deps: JudgeDeps, row: RunRow, attempt: AttemptResult): Promise<JudgeOutcome> {
+  const settings = settingsOf(deps, row.space);
+  const now = () => deps.clock.now();
+  switch (attempt.kind) {
+    case 'not-called':
+      return finish(deps, row, (r) => failedAttempt(r, attempt.problem, settings, settings.model, now()), 'attempt-failed', attempt.problem);
+    case 'over-budget':
+      return finish(deps, row, (r) => ({ ...waiting('waiting-budget', attempt.problem, attempt.resumeAt), ...returnedAttempt(r) }), 'waiting-budget');
+    case 'pauses-judging': {
+      const newly = await holdJudging(deps.judging, row.space, 'paused', attempt.problem, now());
+      await finish(deps, row, (r) => ({ ...waiting('paused', attempt.problem, now().toISOString()), ...returnedAttempt(r) }), 'paused');
+      return { result: 'paused', modelCall: 'refused', ...(newly ? { judging: 'paused' as const } : {}) };
+    }
+    case 'failed': {
+      const outcome = await finish(deps, row, (r) => ({ ...failedAttempt(r, attempt.problem, settings, settings.model, now()), ...withCallCost(r, attempt.costUsd) }), 'attempt-failed', attempt.problem);
+      return { ...outcome, modelCall: attempt.answered ? 'answered' : 'failed' };
+    }
+    case 'answered': {
+      const outcome = await finish(deps, row, (r) => ({ ...verdict(attempt.answer, attempt.sameFilesComputed, r, settings.model, now()), ...withCallCost(r, attempt.costUsd) }), 'judged');
+      return { ...outcome, modelCall: 'answered' };
+    }
+  }
 }
 
 /**
- * The stale-proof write: re-read, and change the row only while it is still the landing that was judged
- * (same finishedAt and patch) and still undecided; a re-run that landed meanwhile wins.
+ * The stale-proof write: change the row only while it is still the landing that was judged (same
+ * finishedAt and patch) and still undecided; a re-run that landed meanwhile wins.
  */
-async function finish(deps: JudgeDeps, judged: RunRow, change: (row: RunRow) => Partial<JudgeFields>, result: JudgeResult, problem?: JudgeProblem): Promise<JudgeOutcome> {
-  for (let i = 0; i < MAX_CONFLICTS; i++) {
-    const current = await deps.runs.getRun(judged.space, judged.id);
-    if (!current || current.value.finishedAt !== judged.finishedAt || current.value.patchSha256 !== judged.patchSha256 || isDecided(current.value)) {
-      return { result: 'stale' };
-    }
-    const fields = change(current.value);
-    if (await deps.runs.putRun(update(current.value, fields, deps.clock.now()), current.rev)) {
-      return { result: fields.judgeState === 'error' ? 'gave-up' : result, problem };
-    }
-  }
-  throw new JudgeConflictError(`Gave up writing the judgement of ${judged.id} after ${MAX_CONFLICTS} conflicting writes.`);
+function finish(deps: JudgeDeps, judged: RunRow, change: (row: RunRow) => Partial<JudgeFields>, result: JudgeResult, problem?: JudgeProblem): Promise<JudgeOutcome> {
+  return optimisticUpdate(
+    runRecord(deps.runs, judged.space, judged.id),
+    (current): UpdateDecision<RunRow, JudgeOutcome> => {
+      if (!current || current.value.finishedAt !== judged.finishedAt || current.value.patchSha256 !== judged.patchSha256 || isDecided(current.value)) {
+        return { done: { result: 'stale' } };
+      }
+      const fields = change(current.value);
+      return { write: update(current.value, fields, deps.clock.now()), result: { result: fields.judgeState === 'error' ? 'gave-up' : result, problem } };
+    },
+    { what: `writing the judgement of ${judged.id}` },
+  );
 }
 
 const update = (row: RunRow, fields: Partial<JudgeFields>, now: Date): RunRow => ({ ...row, ...fields, updatedAt: now.toISOString() });
 
-/** Puts the space on hold; true when this call is the one that did (so it is logged and counted once). */
-async function holdJudging(store: JudgingStatusStore, space: string, state: 'paused' | 'waiting-credentials', reason: JudgeProblem, now: Date): Promise<boolean> {
-  for (let i = 0; i < MAX_CONFLICTS; i++) {
-    const status = await store.getJudgingStatus(space);
-    if (status?.value.state === state) return false;
-    if (await store.putJudgingStatus({ space, state, since: now.toISOString(), reason, probeRunId: null }, status?.rev ?? null)) return true;
-  }
-  throw new JudgeConflictError(`Gave up recording that judging of ${space} is ${state}.`);
-}
-
-async function resume(store: JudgingStatusStore, space: string, now: Date): Promise<void> {
-  for (let i = 0; i < MAX_CONFLICTS; i++) {
-    const status = await store.getJudgingStatus(space);
-    if (!status || status.value.state === 'judging') return;
-    if (await store.putJudgingStatus(judgingAgain(space, now), status.rev)) return;
-  }
-}
-
-const judgingAgain = (space: string, now: Date): JudgingStatus => ({ space, state: 'judging', since: now.toISOString(), reason: null, probeRunId: null });
-
 function settingsOf(deps: JudgeDeps, space: string) {
-  return { ...deps.config.spaces[space]!.judge, model: judgeModelOf(deps.config, space) };
+  const model = judgeModelOf(deps.config, space);
+  return { ...deps.config.spaces[space]!.judge, model, price: Object.hasOwn(deps.config.prices, model) ? deps.config.prices[model] : undefined };
 }
 
-/** Whether the candidate changes the same source files as the reference fix, lock files aside. */
-export function sameFilesComputed(candidateDiff: string, referenceDiffText: string): boolean {
-  const sourceFiles = (diff: string) => [...touchedPaths(diff)].filter((p) => !isLockFile(p)).sort();
-  return JSON.stringify(sourceFiles(candidateDiff)) === JSON.stringify(sourceFiles(referenceDiffText));
-}
-
-const PROVIDER_REFUSED: JudgeProblem = { code: 'provider-refused', message: 'The judge model provider refused the credentials; judging of this space is paused.' };
+const PROVIDER_REFUSED: JudgeProblem = { code: 'bad-credentials', message: 'The judge model provider refused the credentials; judging of this space is paused.' };
 
 function missingCredentials(model: boolean, github: boolean): JudgeProblem {
   const missing = [model ? 'an Anthropic API key' : null, github ? 'GitHub credentials (a GitHub App, or GITHUB_TOKEN locally)' : null].filter(Boolean);
@@ -277,41 +200,11 @@ function missingCredentials(model: boolean, github: boolean): JudgeProblem {
 }
 
 function missingIssue(taskId: string, issue: StoredIssue | null): JudgeProblem {
-  if (issue && issue.baseSha && issue.mergeSha) {
+  // With both SHAs present, the record is missing only because the space no longer lists its repository.
+  if (issue?.baseSha && issue.mergeSha) {
     return { code: 'repo-not-allowed', message: `The issue record of task ${taskId} names repository ${issue.repo}, which the space's "repos" does not list; the run waits for an issue record of a listed repository.` };
   }
   return issue
     ? { code: 'issue-without-shas', message: `The issue record of task ${taskId} has no baseSha and mergeSha to fetch the reference fix with; the run waits for an issue delivery that has them.` }
     : { code: 'no-issue-record', message: `No issue record for task ${taskId} has been delivered; the run waits for it.` };
-}
-
-/** What the call exchanged, minus the prompt text itself (it holds the issue text, which is never stored). */
-function auditRecord(
-  row: RunRow,
-  issue: ReferencedIssue,
-  model: string,
-  prompt: JudgePrompt,
-  startedAt: Date,
-  latencyMs: number,
-  answer: JudgeModelAnswer | null,
-  parsed: ParsedAnswer | null,
-  error: JudgeModelError | null,
-) {
-  return {
-    space: row.space,
-    id: row.id,
-    finishedAt: row.finishedAt,
-    patchSha256: row.patchSha256,
-    attempt: row.judgeAttempts + 1,
-    model,
-    reference: { repo: issue.repo, baseSha: issue.baseSha, mergeSha: issue.mergeSha, cacheKey: referenceDiffKey(issue.repo, issue.baseSha, issue.mergeSha) },
-    promptSha256: sha256Hex(`${prompt.system}\n\n${prompt.prompt}`),
-    promptChars: prompt.system.length + prompt.prompt.length,
-    startedAt: startedAt.toISOString(),
-    latencyMs,
-    answer: answer?.text ?? null,
-    usage: answer ? { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens } : null,
-    parsed: parsed?.ok ? parsed.answer : null,
-    problem: error ? { code: error.code, message: error.message, refused: error.refused } : parsed && !parsed.ok ? { code: 'unparsable-answer', message: parsed.problem } : null,
-  };
 }

@@ -2,6 +2,7 @@
 // states, verdict mapping) in one place, tested without any store.
 import type { JudgeFields, JudgeState, RunRow } from '../schema/run.ts';
 import type { JudgeAnswer } from './answer.ts';
+import { sumCosts } from '../cost.ts';
 
 export interface JudgeProblem {
   code: string;
@@ -30,10 +31,23 @@ const plus = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 
 /** A row that will never be judged again: it has a verdict, or needs none. */
 export const isDecided = (row: RunRow) => row.judgeVerdict !== null || row.judgeState === 'judged' || row.judgeState === 'error' || row.judgeState === 'not-needed';
 
-/** Taken before the reference fetch: due again only if this attempt dies without a word (a crash, a timeout). */
-export const claimed = (now: Date, leaseSeconds: number): Partial<JudgeFields> => ({
+/**
+ * Taken before the reference fetch, and the attempt counts from here: one that dies without a word (a crash,
+ * a timeout) is due again after the lease and still counted, so no run can be claimed forever.
+ */
+export const claimed = (row: RunRow, now: Date, leaseSeconds: number): Partial<JudgeFields> => ({
+  judgeAttempts: row.judgeAttempts + 1,
   judgeState: 'pending',
   judgeNextAttemptAt: plus(now, leaseSeconds),
+});
+
+/** An attempt that ended waiting (for budget, an issue record, or a held space) gives its count back. */
+export const returnedAttempt = (row: RunRow): Partial<JudgeFields> => ({ judgeAttempts: Math.max(0, row.judgeAttempts - 1) });
+
+/** The cost of the run's judging so far, plus one call's (null once any part is unknown). */
+export const withCallCost = (row: RunRow, costUsd: number | null): Partial<JudgeFields> => ({
+  // Rows landed before costs were recorded have no figure yet: their calls so far count as none.
+  judgeCostUsd: sumCosts([row.judgeCostUsd === undefined ? 0 : row.judgeCostUsd, costUsd]),
 });
 
 export function verdict(answer: JudgeAnswer, sameFilesComputed: boolean, row: RunRow, model: string, now: Date): Partial<JudgeFields> {
@@ -47,30 +61,30 @@ export function verdict(answer: JudgeAnswer, sameFilesComputed: boolean, row: Ru
     judgeReason: answer.reason,
     judgeModel: model,
     judgedAt: now.toISOString(),
-    judgeAttempts: row.judgeAttempts + 1,
     judgeNextAttemptAt: null,
     judgeState: 'judged',
     judgeLastError: null,
   };
 }
 
-/** A failed attempt is retried with backoff until the policy's last attempt, which ends in verdict `error`. */
+/**
+ * A failed attempt (already counted when it was claimed) is retried with backoff until the policy's last
+ * attempt, which ends in verdict `error`.
+ */
 export function failedAttempt(row: RunRow, problem: JudgeProblem, policy: RetryPolicy, model: string, now: Date): Partial<JudgeFields> {
-  const attempts = row.judgeAttempts + 1;
+  const attempts = row.judgeAttempts;
   if (attempts >= policy.maxAttempts) {
     return {
       judgeVerdict: 'error',
       judgeReason: `The judge gave up after ${attempts} failed attempts; the last: ${problem.message}`,
       judgeModel: model,
       judgedAt: now.toISOString(),
-      judgeAttempts: attempts,
       judgeNextAttemptAt: null,
       judgeState: 'error',
       judgeLastError: problem,
     };
   }
   return {
-    judgeAttempts: attempts,
     judgeNextAttemptAt: plus(now, retryDelaySeconds(attempts, policy.retryBaseSeconds)),
     judgeState: 'retry-scheduled',
     judgeLastError: problem,
@@ -83,3 +97,17 @@ export const waiting = (state: Extract<JudgeState, `waiting-${string}` | 'paused
   judgeNextAttemptAt: nextAttemptAt,
   judgeLastError: problem,
 });
+
+/** Every attempt was claimed and none finished (each timed out or crashed): the verdict is `error`. */
+export function attemptsExhausted(row: RunRow, model: string, now: Date): Partial<JudgeFields> {
+  const problem = { code: 'attempts-exhausted', message: `All ${row.judgeAttempts} judge attempts were claimed and none finished (a timeout or a crash each time).` };
+  return {
+    judgeVerdict: 'error',
+    judgeReason: `The judge gave up: ${problem.message}`,
+    judgeModel: model,
+    judgedAt: now.toISOString(),
+    judgeNextAttemptAt: null,
+    judgeState: 'error',
+    judgeLastError: problem,
+  };
+}

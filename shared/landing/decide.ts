@@ -74,6 +74,7 @@ function applyNoCallVerdicts(judge: JudgeFields, incoming: IncomingRun, now: str
       judgeVerdict: noCall,
       judgeReason: noCall === 'excluded' ? 'The run reached outside its snapshot (see contamination).' : 'The patch is empty.',
       judgeAttempts: judge.judgeAttempts,
+      judgeCostUsd: judge.judgeCostUsd,
       judgeState: 'not-needed',
     };
   }

@@ -6,9 +6,11 @@ import { inboxEntrySchema, type InboxEntry } from '../schema/messages.ts';
 import type { HiddenTestDelivery, IssueDelivery, RunDelivery } from '../schema/delivery.ts';
 import type { StoredHost } from '../schema/host.ts';
 import type { Clock, HostStore, IssueStore, JudgeMessage, MessageQueue, ObjectStore, RunStore } from '../ports.ts';
-import { decideLanding } from './decide.ts';
+import { decideLanding, type LandingDecision } from './decide.ts';
+import { hostRecord, optimisticUpdate, runRecord, type UpdateDecision } from '../optimistic-update.ts';
 import { canonicalJson } from '../canonical-json.ts';
-import type { HiddenTestResult } from '../schema/run.ts';
+import type { HiddenTestResult, RunRow } from '../schema/run.ts';
+import { patchKey, summaryKey } from '../storage-layout.ts';
 
 export interface LandingDeps {
   runs: RunStore;
@@ -23,8 +25,6 @@ export interface LandingDeps {
 export type LandingOutcome = 'new' | 'retry' | 'rerun' | 'unchanged' | 'stale' | 'issue' | 'hidden-test-applied' | 'hidden-test-held' | 'hidden-test-ignored' | 'already-landed';
 
 const MAX_CONFLICT_RETRIES = 100;
-
-export class LandingConflictError extends Error {}
 
 /** Lands the entry stored under `inboxKey`; a missing entry means it was landed and removed already. */
 export async function landInboxEntry(deps: LandingDeps, inboxKey: string): Promise<LandingOutcome> {
@@ -51,14 +51,10 @@ export async function landEntry(deps: LandingDeps, entry: InboxEntry): Promise<L
   }
 }
 
-export const runObjectPrefix = (space: string, id: string, finishedAt: string) =>
-  `runs/${space}/${encodeURIComponent(id)}/${finishedAt}`;
-
 async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelivery): Promise<LandingOutcome> {
   const { space } = entry;
   const F = delivery.row.finishedAt;
   const patchSha256 = sha256Hex(delivery.patch);
-  const prefix = runObjectPrefix(space, delivery.id, F);
   const incoming = {
     space,
     id: delivery.id,
@@ -67,33 +63,34 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     patchSha256,
     patchEmpty: delivery.patch.trim() === '',
     patchTruncated: delivery.patchTruncated,
-    patchKey: `${prefix}/patch-${patchSha256}.diff`,
-    summaryKey: `${prefix}/summary-${sha256Hex(delivery.summary)}.md`,
+    patchKey: patchKey(space, delivery.id, F, patchSha256),
+    summaryKey: summaryKey(space, delivery.id, F, sha256Hex(delivery.summary)),
   };
 
-  let current = await deps.runs.getRun(space, delivery.id);
+  const record = runRecord(deps.runs, space, delivery.id);
+  const current = await record.read();
   if (current && F < current.value.finishedAt) return 'stale';
   // Content-addressed keys: a duplicate writes identical bytes, a different patch gets its own object.
   await deps.objects.put(incoming.patchKey, delivery.patch, 'text/x-diff; charset=utf-8');
   await deps.objects.put(incoming.summaryKey, delivery.summary, 'text/markdown; charset=utf-8');
   const pending = await deps.issues.getPendingHiddenTest(space, delivery.id);
 
-  for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
-    const decision = decideLanding(current?.value ?? null, incoming, deps.clock.now().toISOString(), pending);
-    if (decision.kind === 'stale') return 'stale';
-    if (decision.kind === 'write' && !(await deps.runs.putRun(decision.row, current?.rev ?? null))) {
-      current = await deps.runs.getRun(space, delivery.id);
-      continue;
-    }
-    if (decision.row.hiddenTestResult === null) {
-      // A hidden-test result held while this landing was under way: see landHiddenTest.
-      const held = await deps.issues.getPendingHiddenTest(space, delivery.id);
-      if (held?.finishedAt === F) await applyHiddenTest(deps, space, delivery.id, F, held.hiddenTestResult);
-    }
-    if (decision.row.judgeState === 'pending') await deps.judgeQueue.send({ space, id: delivery.id, finishedAt: F });
-    return decision.kind === 'write' ? decision.case : 'unchanged';
+  const decision = await optimisticUpdate(
+    record,
+    (latest): UpdateDecision<RunRow, LandingDecision> => {
+      const decided = decideLanding(latest?.value ?? null, incoming, deps.clock.now().toISOString(), pending);
+      return decided.kind === 'write' ? { write: decided.row, result: decided } : { done: decided };
+    },
+    { what: `landing ${delivery.id}`, current, maxConflicts: MAX_CONFLICT_RETRIES },
+  );
+  if (decision.kind === 'stale') return 'stale';
+  if (decision.row.hiddenTestResult === null) {
+    // A hidden-test result held while this landing was under way: see landHiddenTest.
+    const held = await deps.issues.getPendingHiddenTest(space, delivery.id);
+    if (held?.finishedAt === F) await applyHiddenTest(deps, space, delivery.id, F, held.hiddenTestResult);
   }
-  throw new LandingConflictError(`Gave up landing ${delivery.id} after ${MAX_CONFLICT_RETRIES} conflicting writes.`);
+  if (decision.row.judgeState === 'pending') await deps.judgeQueue.send({ space, id: delivery.id, finishedAt: F });
+  return decision.kind === 'write' ? decision.case : 'unchanged';
 }
 
 async function landIssue(deps: LandingDeps, entry: InboxEntry, delivery: IssueDelivery): Promise<LandingOutcome> {
@@ -116,32 +113,34 @@ async function landHiddenTest(deps: LandingDeps, entry: InboxEntry, delivery: Hi
 
 /** Sets the result on the run with that finishedAt; a run not landed yet, or since re-run, is left alone. */
 async function applyHiddenTest(deps: LandingDeps, space: string, id: string, finishedAt: string, result: HiddenTestResult): Promise<'applied' | 'no-run' | 'moved-on'> {
-  for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
-    const current = await deps.runs.getRun(space, id);
-    if (!current || current.value.finishedAt < finishedAt) return 'no-run';
-    if (current.value.finishedAt > finishedAt) return 'moved-on';
-    if (canonicalJson(current.value.hiddenTestResult) === canonicalJson(result)) return 'applied';
-    const row = { ...current.value, hiddenTestResult: result, updatedAt: deps.clock.now().toISOString() };
-    if (await deps.runs.putRun(row, current.rev)) return 'applied';
-  }
-  throw new LandingConflictError(`Gave up applying the hidden-test result of ${id} after ${MAX_CONFLICT_RETRIES} conflicting writes.`);
+  return optimisticUpdate(
+    runRecord(deps.runs, space, id),
+    (current): UpdateDecision<RunRow, 'applied' | 'no-run' | 'moved-on'> => {
+      if (!current || current.value.finishedAt < finishedAt) return { done: 'no-run' };
+      if (current.value.finishedAt > finishedAt) return { done: 'moved-on' };
+      if (canonicalJson(current.value.hiddenTestResult) === canonicalJson(result)) return { done: 'applied' };
+      return { write: { ...current.value, hiddenTestResult: result, updatedAt: deps.clock.now().toISOString() }, result: 'applied' };
+    },
+    { what: `applying the hidden-test result of ${id}`, maxConflicts: MAX_CONFLICT_RETRIES },
+  );
 }
 
 /** Host records keep the latest hardware and delivery time and every space sent to; order-independent. */
 async function recordHostDelivery(hosts: HostStore, host: string, space: string, at: string, hardware: string | null): Promise<void> {
-  for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
-    const current = await hosts.getHost(host);
-    const before: StoredHost = current?.value ?? { host, hostHardware: null, spaces: [], firstDeliveryAt: null, lastDeliveryAt: null };
-    const isLatest = before.lastDeliveryAt === null || at >= before.lastDeliveryAt;
-    const next: StoredHost = {
-      host,
-      hostHardware: isLatest && hardware ? hardware : before.hostHardware,
-      spaces: before.spaces.includes(space) ? before.spaces : [...before.spaces, space].sort(),
-      firstDeliveryAt: before.firstDeliveryAt === null || at < before.firstDeliveryAt ? at : before.firstDeliveryAt,
-      lastDeliveryAt: isLatest ? at : before.lastDeliveryAt,
-    };
-    if (current && JSON.stringify(next) === JSON.stringify(before)) return;
-    if (await hosts.putHost(next, current?.rev ?? null)) return;
-  }
-  throw new LandingConflictError(`Gave up updating host ${host} after ${MAX_CONFLICT_RETRIES} conflicting writes.`);
+  await optimisticUpdate(
+    hostRecord(hosts, host),
+    (current): UpdateDecision<StoredHost, void> => {
+      const before: StoredHost = current?.value ?? { host, hostHardware: null, spaces: [], firstDeliveryAt: null, lastDeliveryAt: null };
+      const isLatest = before.lastDeliveryAt === null || at >= before.lastDeliveryAt;
+      const next: StoredHost = {
+        host,
+        hostHardware: isLatest && hardware ? hardware : before.hostHardware,
+        spaces: before.spaces.includes(space) ? before.spaces : [...before.spaces, space].sort(),
+        firstDeliveryAt: before.firstDeliveryAt === null || at < before.firstDeliveryAt ? at : before.firstDeliveryAt,
+        lastDeliveryAt: isLatest ? at : before.lastDeliveryAt,
+      };
+      return current && JSON.stringify(next) === JSON.stringify(before) ? { done: undefined } : { write: next, result: undefined };
+    },
+    { what: `updating host ${host}`, maxConflicts: MAX_CONFLICT_RETRIES },
+  );
 }

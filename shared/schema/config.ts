@@ -6,6 +6,7 @@ import { pathSafeIdentity, repoName } from './primitives.ts';
 import { describeIssues } from './issues-text.ts';
 
 export const DEFAULT_SECRET_CONFIG_KEY = 'Hosting:ModuleReportSecret';
+export const DEFAULT_JUDGE_MODEL = 'claude-sonnet-5-5';
 
 const judgeSettingsSchema = z.strictObject({
   model: z.string().min(1).optional(),
@@ -29,6 +30,15 @@ const spaceSchema = z.strictObject({
   judge: judgeSettingsSchema.default({ dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900 }),
 });
 
+/** USD per million tokens of one model (SPEC §5): the judge's attempts and, for runner models, run estimates. */
+const priceSchema = z.strictObject({
+  inputPerMTok: z.number().nonnegative(),
+  outputPerMTok: z.number().nonnegative(),
+  cacheWritePerMTok: z.number().nonnegative().optional(),
+  cacheReadPerMTok: z.number().nonnegative().optional(),
+});
+export type ModelPrice = z.output<typeof priceSchema>;
+
 const cockpitSchema = z.strictObject({
   space: pathSafeIdentity,
   public: z.boolean().default(false),
@@ -36,9 +46,10 @@ const cockpitSchema = z.strictObject({
 
 export const configSchema = z
   .strictObject({
-    defaultJudgeModel: z.string().min(1).default('claude-sonnet-4-5'),
+    defaultJudgeModel: z.string().min(1).default(DEFAULT_JUDGE_MODEL),
     spaces: z.record(pathSafeIdentity, spaceSchema).refine((s) => Object.keys(s).length > 0, 'must declare at least one space'),
     cockpits: z.record(pathSafeIdentity, cockpitSchema).default({}),
+    prices: z.record(z.string().min(1), priceSchema).default({}),
     alarms: z.strictObject({ email: z.email().optional() }).default({}),
   })
   .superRefine((config, ctx) => {

@@ -110,6 +110,8 @@ export const judgeFieldsSchema = z.object({
   judgeNextAttemptAt: z.string().nullable(),
   judgeState: judgeState,
   judgeLastError: judgeError.nullable(),
+  /** USD over the judge calls of the current run: 0 before any call, null once any call's cost is unknown. */
+  judgeCostUsd: z.number().nonnegative().nullable(),
 });
 export type JudgeFields = z.infer<typeof judgeFieldsSchema>;
 
@@ -152,4 +154,5 @@ export const emptyJudgeFields = (): JudgeFields => ({
   judgeNextAttemptAt: null,
   judgeState: 'pending',
   judgeLastError: null,
+  judgeCostUsd: 0,
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decideLanding } from '../../shared/landing/decide.ts';
 import { InvalidCursorError } from '../../shared/ports.ts';
 import { runnerRowSchema, type RunRow } from '../../shared/schema/run.ts';

@@ -1,12 +1,13 @@
 // The judge against real emulators, with the Anthropic and GitHub stand-ins reached through the real SDKs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { judgeRun } from '../../shared/judge/judge-run.ts';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CLAIM_SECONDS, judgeRun } from '../../shared/judge/judge-run.ts';
+import { GitHubReferenceSource } from '../../shared/adapters/github-reference-source.ts';
 import { sweep } from '../../shared/judge/sweep.ts';
 import { blockEnd, blockStart } from '../../shared/judge/prompt.ts';
 import { nextUtcDay, utcDay } from '../../shared/judge/transitions.ts';
-import { referenceDiffKey } from '../../shared/reference/reference-fix.ts';
+import { referenceDiffKey } from '../../shared/storage-layout.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
-import { goodAnswer, RecordingQueue, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
+import { APP, goodAnswer, RecordingQueue, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
 
 const BASE = 'a'.repeat(40);
 const MERGE = 'b'.repeat(40);
@@ -44,7 +45,11 @@ const config = {
     Paused: { senders: ['mac-studio-1'], judge: { model: 'claude-paused' } },
     NoKeys: { senders: ['mac-studio-1'] },
     Race: { senders: ['mac-studio-1'] },
+    Retired: { senders: ['mac-studio-1'], judge: { model: 'claude-retired' } },
+    Priced: { senders: ['mac-studio-1'] },
+    Slow: { senders: ['mac-studio-1'], judge: { maxAttempts: 2, retryBaseSeconds: 60 } },
   },
+  prices: { 'claude-test-judge': { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 } },
 };
 
 let w: JudgeWorld;
@@ -94,7 +99,7 @@ describe('judging a landed run', () => {
     const audit = JSON.parse(auditText) as Record<string, unknown>;
     expect(audit).toMatchObject({ model: 'claude-test-judge', attempt: 1, answer: goodAnswer({ sameFilesAsReference: false }), parsed: { verdict: 'resolved' } });
     expect(audit.promptSha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(audit.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: expect.any(Number) });
+    expect(audit.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: expect.any(Number), cacheWriteTokens: expect.any(Number), cacheReadTokens: expect.any(Number) });
     expect(audit.latencyMs).toEqual(expect.any(Number));
     // The issue text may name clients: it is used, never stored.
     expect(auditText).not.toContain('ACME-SECRET-CLIENT');
@@ -240,7 +245,7 @@ describe('a provider that refuses the key', () => {
     const first = await w.land('Paused', { taskId: 'paused-1' });
     const before = calls();
     expect(await judgeRun(w.deps(), first)).toEqual({ result: 'paused', judging: 'paused', modelCall: 'refused' });
-    expect(await row('Paused', first.id)).toMatchObject({ judgeAttempts: 0, judgeVerdict: null, judgeState: 'paused', judgeLastError: { code: 'provider-refused' } });
+    expect(await row('Paused', first.id)).toMatchObject({ judgeAttempts: 0, judgeVerdict: null, judgeState: 'paused', judgeLastError: { code: 'bad-credentials' } });
     expect(await w.stores.store.used('Paused', day)).toBe(1);
 
     // Rows that arrive while paused wait without a call.
@@ -274,6 +279,92 @@ describe('a provider that refuses the key', () => {
     expect(rest).toHaveLength(2);
     for (const m of rest) expect(await judgeRun(w.deps(), m)).toMatchObject({ result: 'judged' });
     for (const m of [first, second, third]) expect(await row('Paused', m.id)).toMatchObject({ judgeState: 'judged', judgeAttempts: 1 });
+  });
+});
+
+describe('a model the provider does not know or has retired', () => {
+  it('pauses the space with model-unavailable and a sentence naming the model, spending no attempt', async () => {
+    await w.putIssue('Retired', 'retired-1');
+    w.answer = (request) => (request.model === 'claude-retired' ? { status: 404, message: 'model: claude-retired' } : goodAnswer());
+    const message = await w.land('Retired', { taskId: 'retired-1' });
+    expect(await judgeRun(w.deps(), message)).toEqual({ result: 'paused', judging: 'paused', modelCall: 'refused' });
+    const r = await row('Retired', message.id);
+    expect(r).toMatchObject({ judgeAttempts: 0, judgeVerdict: null, judgeState: 'paused', judgeLastError: { code: 'model-unavailable' } });
+    expect(r.judgeLastError!.message).toContain('"claude-retired"');
+    expect((await w.stores.store.getJudgingStatus('Retired'))?.value).toMatchObject({ state: 'paused', reason: { code: 'model-unavailable' } });
+  });
+});
+
+describe('prompt caching and cost', () => {
+  it('sends the fixed prompt and the reference once per task: later runs of the task read them from the cache, and each attempt is priced', async () => {
+    // A reference of its own: earlier tests already put the shared one in the provider's cache.
+    const shas = { baseSha: '1'.repeat(40), mergeSha: '2'.repeat(40) };
+    w.github.setCompare('acme/widgets', shas.baseSha, shas.mergeSha, REFERENCE_DIFF);
+    await w.putIssue('Priced', 'cached-1', 'acme/widgets', shas);
+    w.answer = () => goodAnswer();
+    const first = await w.land('Priced', { taskId: 'cached-1', model: 'qwen3:8b' });
+    const second = await w.land('Priced', { taskId: 'cached-1', model: 'llama3:70b' });
+    await judgeRun(w.deps(), first);
+    await judgeRun(w.deps(), second);
+    const audits = await Promise.all([first, second].map(async (m) => {
+      const keys = await w.stores.data.list(`runs/Priced/${encodeURIComponent(m.id)}/`);
+      return JSON.parse((await w.stores.data.getText(keys.find((k) => k.includes('/judge-'))!))!) as { usage: Record<string, number>; costUsd: number };
+    }));
+    // The first run of the task writes its part (the fixed system prompt is cached by earlier tasks already);
+    // the second reads both and writes nothing.
+    expect(audits[0]!.usage.cacheWriteTokens).toBeGreaterThan(0);
+    expect(audits[1]!.usage.cacheWriteTokens).toBe(0);
+    expect(audits[1]!.usage.cacheReadTokens).toBe(audits[0]!.usage.cacheReadTokens! + audits[0]!.usage.cacheWriteTokens!);
+    for (const audit of audits) {
+      const { inputTokens, outputTokens, cacheWriteTokens, cacheReadTokens } = audit.usage as Record<string, number>;
+      const expected = (inputTokens! * 3 + outputTokens! * 15 + cacheWriteTokens! * 3.75 + cacheReadTokens! * 0.3) / 1e6;
+      expect(audit.costUsd).toBeCloseTo(expected, 12);
+    }
+    expect((await row('Priced', first.id)).judgeCostUsd).toBeCloseTo(audits[0]!.costUsd, 12);
+    expect((await row('Priced', second.id)).judgeCostUsd).toBeLessThan((await row('Priced', first.id)).judgeCostUsd!);
+  });
+
+  it('keeps the cost unknown when the judge model has no price', async () => {
+    const message = await w.land('Main', { taskId: 'unpriced-1' });
+    await w.putIssue('Main', 'unpriced-1');
+    w.answer = () => goodAnswer();
+    await judgeRun(w.deps({ config: { ...w.config, prices: {} } }), message);
+    expect(await row('Main', message.id)).toMatchObject({ judgeState: 'judged', judgeCostUsd: null });
+  });
+});
+
+describe('outbound calls with a deadline', () => {
+  it('fails an attempt whose GitHub request never answers, on its timeout, and retries it on schedule', async () => {
+    await w.putIssue('Slow', 'hang-1', 'acme/widgets', { baseSha: 'e'.repeat(40), mergeSha: 'f'.repeat(40) });
+    const message = await w.land('Slow', { taskId: 'hang-1' });
+    w.github.setHanging(true);
+    try {
+      const reference = new GitHubReferenceSource({ kind: 'app', appId: APP.appId, installationId: APP.installationId, privateKey: w.privateKey }, w.github.url, { timeoutMs: 300 });
+      expect(await judgeRun(w.deps({ reference: async () => reference }), message)).toMatchObject({ result: 'attempt-failed', problem: { code: 'github-timeout' } });
+    } finally {
+      w.github.setHanging(false);
+    }
+    const r = await row('Slow', message.id);
+    expect(r).toMatchObject({ judgeAttempts: 1, judgeState: 'retry-scheduled', judgeLastError: { code: 'github-timeout' } });
+    expect(r.judgeNextAttemptAt).toBe(new Date(w.now.getTime() + 60_000).toISOString());
+  });
+
+  it('counts an attempt that dies mid-call, and gives up once every attempt was claimed without finishing', async () => {
+    await w.putIssue('Slow', 'crash-1');
+    const message = await w.land('Slow', { taskId: 'crash-1' });
+    // A function killed by its timeout never writes again: here the call throws something the judge does not handle.
+    const dying = { ask: async () => Promise.reject(new Error('function timed out')) };
+    for (let i = 1; i <= 2; i++) {
+      await expect(judgeRun(w.deps({ model: async () => dying }), message)).rejects.toThrow('function timed out');
+      const r = await row('Slow', message.id);
+      expect(r).toMatchObject({ judgeAttempts: i, judgeState: 'pending', judgeVerdict: null });
+      expect(await judgeRun(w.deps(), message)).toEqual({ result: 'skipped' });
+      w.advance(CLAIM_SECONDS + 1);
+    }
+    const before = calls();
+    expect(await judgeRun(w.deps(), message)).toEqual({ result: 'gave-up' });
+    expect(calls()).toBe(before);
+    expect(await row('Slow', message.id)).toMatchObject({ judgeVerdict: 'error', judgeState: 'error', judgeAttempts: 2, judgeLastError: { code: 'attempts-exhausted' } });
   });
 });
 
@@ -339,7 +430,8 @@ describe('a patch that tries to instruct the judge', () => {
     w.answer = () => goodAnswer({ verdict: 'wrong' });
     await judgeRun(w.deps(), await w.land('Main', { taskId: 'inject-1' }, { patch: injection }));
     const { system, userText } = w.anthropic.requests.at(-1)!;
-    const nonce = /nonce=([0-9a-f]{32})>>>/.exec(system)![1]!;
+    const nonce = /^Data-block nonce of this message: ([0-9a-f]{32})$/m.exec(userText)![1]!;
+    expect(system).not.toContain(nonce);
     expect(userText.split(blockEnd(nonce))).toHaveLength(4);
     const start = userText.indexOf(blockStart('candidate_patch', nonce));
     const end = userText.indexOf(blockEnd(nonce), start);

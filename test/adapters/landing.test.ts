@@ -1,9 +1,10 @@
 // Landing against the real emulators: conditional writes, content-addressed objects, crash safety.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { landEntry, landInboxEntry, type LandingDeps } from '../../shared/landing/land.ts';
 import { inboxEntrySchema, type InboxEntry } from '../../shared/schema/messages.ts';
 import type { JudgeMessage, MessageQueue } from '../../shared/ports.ts';
 import { hiddenTestDelivery, runDelivery } from '../helpers/deliveries.ts';
+import { inboxSpacePrefix, runSpacePrefix } from '../../shared/storage-layout.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 
 let t: TestStores;
@@ -136,8 +137,8 @@ describe('landing is crash-safe', () => {
     return {
       row: JSON.parse(JSON.stringify(row).replaceAll(space, 'SPACE')) as unknown,
       patch: await t.data.getText(row.patchKey!),
-      objects: (await t.data.list(`runs/${space}/`)).map((k) => k.replace(`runs/${space}/`, '')),
-      inbox: await t.inbox.list(`inbox/${space}/`),
+      objects: (await t.data.list(runSpacePrefix(space))).map((k) => k.replace(runSpacePrefix(space), '')),
+      inbox: await t.inbox.list(inboxSpacePrefix(space)),
     };
   }
 

@@ -1,7 +1,7 @@
 // The Secrets Manager adapters against a local server speaking the Secrets Manager JSON protocol.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerKeySource, SecretsManagerPairingCheck } from '../../shared/adapters/aws/secrets-key-source.ts';
 

@@ -3,11 +3,10 @@
 // URL, a run pushed while the page is open appears without a reload, the detail panel shows the patch, and
 // runner strings are never markup. Screenshots go to test-results/.
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { judged, landedRow, loadIssues, loadRows, storedIssue, type JudgeAnswerFields } from '../../bench/direct-load.ts';
 import { buildCampaign, oracleAnswer, readSourceRuns, startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge, type DemoRun } from '../../infra/local/demo-campaign.ts';
-import { tableStore } from '../../shared/adapters/aws/runtime.ts';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { runId } from '../../shared/schema/run.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
@@ -55,11 +54,10 @@ let page: Page;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   judge = await startDemoJudge(campaign);
-  Object.assign(process.env, judge.env);
-  local = await startTestLocalMode(config, keys, { sweepIntervalSeconds: 2 });
+  local = await startTestLocalMode(config, keys, { sweepIntervalSeconds: 2, env: judge.env });
   const now = new Date().toISOString();
   const held = new Set(live.map((r) => r.id));
-  const store = tableStore();
+  const store = local.adapters.table;
   await loadIssues(store, campaign.issues.map((i) => storedIssue(SPACE, i, now)));
   await loadRows(
     store,
@@ -93,7 +91,7 @@ describe('the dashboard with demo-sized data', () => {
   it('renders every chart, the per-model table, the matrix and the caveats', async () => {
     expect(await page.locator('.kpi').count()).toBe(groups);
     for (const id of ['chart-verdict-mix', 'chart-resolve-rate', 'chart-wall-time', 'chart-tokens-per-minute', 'chart-steps', 'chart-original-fix']) {
-      expect(await page.locator(`#${id} .bar-row`).count(), id).toBe(groups);
+      expect({ id, rows: await page.locator(`#${id} .bar-row`).count() }).toEqual({ id, rows: groups });
     }
     expect(await page.locator('#chart-verdict-mix .bar-seg').count()).toBeGreaterThan(groups * 3);
     expect(await page.locator('#table-models tbody tr').count()).toBe(groups);

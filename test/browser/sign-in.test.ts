@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { encodeColumns, type CompactRun } from '../../shared/read/columns.ts';
 import type { CockpitSettings } from '../../shared/read/contract.ts';
@@ -78,7 +78,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await launchChromium();
-});
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();

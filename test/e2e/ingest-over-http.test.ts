@@ -1,11 +1,11 @@
 // Local mode end to end over plain HTTP: signed deliveries in, rows out, every refusal answered as SPEC §3
 // says and leaving nothing behind.
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SendMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { sign } from '../../shared/ingest/signature.ts';
-import { bucketStore, sqsClient } from '../../shared/adapters/aws/runtime.ts';
+import { inboxKey } from '../../shared/storage-layout.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
@@ -20,8 +20,7 @@ const keys = { 'mac-studio-1': 'k-studio', 'mac-mini-2': 'k-mini', 'twin-a': 'sa
 
 let local: TestLocalMode;
 beforeAll(async () => {
-  process.env.Hosting__ModuleReportSecret = 'fleet-wide-value';
-  local = await startTestLocalMode(config, keys, { visibilityTimeoutSeconds: 1, maxReceiveCount: 2 });
+  local = await startTestLocalMode(config, keys, { visibilityTimeoutSeconds: 1, maxReceiveCount: 2, env: { Hosting__ModuleReportSecret: 'fleet-wide-value' } });
 });
 afterAll(() => local.stop());
 
@@ -143,7 +142,7 @@ describe('refused deliveries', () => {
 
   it('stores and queues nothing for any of them', async () => {
     await new Promise((r) => setTimeout(r, 300));
-    expect(await bucketStore('INBOX_BUCKET').list('inbox/Quiet/')).toEqual([]);
+    expect(await local.adapters.inbox.list('inbox/Quiet/')).toEqual([]);
     expect(((await getJson('/api/spaces/Quiet/runs')).body.runs as unknown[]).length).toBe(0);
     const hosts = (await getJson('/api/spaces/Quiet/hosts')).body.hosts as { host: string; spaces: string[] }[];
     expect(hosts.every((h) => !h.spaces.includes('Quiet'))).toBe(true);
@@ -155,21 +154,22 @@ describe('refused deliveries', () => {
 });
 
 describe('the landing queue', () => {
+  const corruptKey = inboxKey('Main', 'corrupt');
   it('drops a malformed message without blocking its batch, and sends a corrupt inbox entry to the DLQ', async () => {
-    const sqs = sqsClient();
+    const sqs = local.emulators.sqs;
     const { landing, landingDlq } = local.emulators.queueUrls;
-    await bucketStore('INBOX_BUCKET').put('inbox/Main/corrupt.json', '{"space":"Main"');
+    await local.adapters.inbox.put(corruptKey, '{"space":"Main"');
     const good = runDelivery({ taskId: 'after-bad' });
     await sqs.send(new SendMessageCommand({ QueueUrl: landing, MessageBody: 'not json at all' }));
-    await sqs.send(new SendMessageCommand({ QueueUrl: landing, MessageBody: JSON.stringify({ space: 'Main', inboxKey: 'inbox/Main/corrupt.json' }) }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: landing, MessageBody: JSON.stringify({ space: 'Main', inboxKey: corruptKey }) }));
     await pushDelivery(local.url, 'Main', good, keys['mac-studio-1']);
     await eventually(async () => (await getJson(runPath('Main', good.id as string))).status === 200, 3000);
     const dead = await eventually(async () => {
       const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: landingDlq, WaitTimeSeconds: 1 }));
       return Messages?.length ? Messages : undefined;
     }, 15_000, 200);
-    expect(dead.map((m) => m.Body)).toEqual([JSON.stringify({ space: 'Main', inboxKey: 'inbox/Main/corrupt.json' })]);
-    expect(await bucketStore('INBOX_BUCKET').getText('inbox/Main/corrupt.json')).toBe('{"space":"Main"');
+    expect(dead.map((m) => m.Body)).toEqual([JSON.stringify({ space: 'Main', inboxKey: corruptKey })]);
+    expect(await local.adapters.inbox.getText(corruptKey)).toBe('{"space":"Main"');
   });
 });
 

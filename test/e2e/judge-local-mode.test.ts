@@ -2,7 +2,7 @@
 // real SDKs and its verdict is readable from the API within seconds; retries and a refused key are
 // handled by the local sweeper.
 import { generateKeyPairSync } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { startAnthropicStandIn, type AnthropicStandIn, type MessagesRequest, type StandInAnswer } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
 import { startGitHubStandIn, type GitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
@@ -30,7 +30,7 @@ beforeAll(async () => {
   github = await startGitHubStandIn({ app: { appId: '11', installationId: '22', publicKey } });
   github.setIssue('acme/widgets', 42, { title: 'Widgets crash', body: 'On empty input.' });
   github.setCompare('acme/widgets', BASE, MERGE, REFERENCE);
-  Object.assign(process.env, {
+  const env = {
     ANTHROPIC_API_KEY: 'sk-local',
     ANTHROPIC_BASE_URL: anthropic.url,
     GITHUB_API_URL: github.url,
@@ -38,8 +38,8 @@ beforeAll(async () => {
     GITHUB_APP_INSTALLATION_ID: '22',
     // As it is usually written into an environment: one line, with escaped line breaks.
     GITHUB_APP_PRIVATE_KEY: privateKey.replaceAll('\n', '\\n'),
-  });
-  local = await startTestLocalMode({ defaultJudgeModel: 'claude-test-judge', spaces: { Main: { senders: ['mac-studio-1'] } } }, { 'mac-studio-1': key }, { sweepIntervalSeconds: 0.3, judgeRetryBaseSeconds: 0.5 });
+  };
+  local = await startTestLocalMode({ defaultJudgeModel: 'claude-test-judge', spaces: { Main: { senders: ['mac-studio-1'] } } }, { 'mac-studio-1': key }, { sweepIntervalSeconds: 0.3, judgeRetryBaseSeconds: 0.5, env });
 });
 afterAll(async () => {
   await local.stop();
@@ -92,7 +92,7 @@ describe('the judge in local mode', () => {
       const r = await getRow(id);
       return r?.judgeState === 'paused' ? r : null;
     });
-    expect(paused).toMatchObject({ judgeAttempts: 0, judgeVerdict: null, judgeLastError: { code: 'provider-refused' } });
+    expect(paused).toMatchObject({ judgeAttempts: 0, judgeVerdict: null, judgeLastError: { code: 'bad-credentials' } });
     answer = () => goodAnswer();
     const judged = await eventually(async () => {
       const r = await getRow(id);

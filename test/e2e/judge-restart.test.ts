@@ -3,7 +3,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from '@jest/globals';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { startAnthropicStandIn } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
 import { startGitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
@@ -26,7 +26,7 @@ async function startLocal(env: Record<string, string>): Promise<LocalProcess> {
 }
 
 // Two cold starts of `npm start` take 10–16 s on a loaded two-core machine.
-it('judges a run that waited for credentials once local mode restarts with them', { timeout: 90_000 }, async () => {
+it('judges a run that waited for credentials once local mode restarts with them', async () => {
   const anthropic = await startAnthropicStandIn({ answer: () => goodAnswer({ verdict: 'wrong' }) });
   const github = await startGitHubStandIn({ token: 'ghp-local' });
   standIns.push(anthropic, github);
@@ -57,4 +57,4 @@ it('judges a run that waited for credentials once local mode restarts with them'
   expect(row).toMatchObject({ judgeVerdict: 'wrong', judgeState: 'judged', judgeAttempts: 1 });
   expect(anthropic.requests).toHaveLength(1);
   expect(github.requests.filter((r) => r.path.startsWith('/repos/')).every((r) => r.credential === 'token')).toBe(true);
-});
+}, 90_000);

@@ -1,5 +1,5 @@
 // Local mode with no judge credentials at all: runs land and wait, say why, and burn no attempts.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
@@ -7,7 +7,6 @@ import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/l
 let local: TestLocalMode;
 const logged: string[] = [];
 beforeAll(async () => {
-  for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'GITHUB_TOKEN', 'GITHUB_APP_ID', 'GITHUB_APP_PRIVATE_KEY', 'GITHUB_APP_INSTALLATION_ID']) delete process.env[name];
   local = await startTestLocalMode({ spaces: { Main: { senders: ['mac-studio-1'] } } }, { 'mac-studio-1': 'k' }, { sweepIntervalSeconds: 0.2, log: (line) => logged.push(line) });
 });
 afterAll(() => local.stop());

@@ -1,4 +1,5 @@
-// Starts local mode in this test process (one per test file: handlers read the environment at import).
+// Starts local mode in this test process, isolated from the developer's environment: it reads only the
+// `env` a test passes (judge credentials, host keys as variables).
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ export async function startTestLocalMode(config: unknown, keys: Record<string, s
   const keysDir = join(dataDir, 'keys');
   mkdirSync(keysDir, { recursive: true });
   for (const [host, key] of Object.entries(keys)) writeFileSync(join(keysDir, keyEnvName('Hosting:ModuleReportSecret', host)), key);
-  const local = await startLocalMode({ config: parseConfig(config), dataDir, keysDir, port: 0, ...options });
+  const local = await startLocalMode({ config: parseConfig(config), dataDir, keysDir, port: 0, env: {}, ...options });
   return {
     ...local,
     dataDir,

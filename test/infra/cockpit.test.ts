@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { parseConfig } from '../../shared/schema/config.ts';
 import { exampleConfig, synthesize } from './synth.ts';
 import { logicalIdOf, mentions, ofType, one } from './template-queries.ts';

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { ConfigError, parseConfig } from '../../shared/schema/config.ts';
 import { CONFIG_CONTEXT_KEY, CONFIG_ENV_LIMIT_BYTES, loadDeploymentConfig } from '../../infra/aws/deployment-config.ts';
 import { EXAMPLE_CONFIG_PATH, PROJECT_ROOT, synthesize } from './synth.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Validations } from 'aws-cdk-lib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { richConfig, synthesize } from './synth.ts';
 
 // One synth with AwsSolutionsChecks over a configuration that has every kind of resource: a signed-in
@@ -22,8 +22,8 @@ describe('cdk-nag AwsSolutions', () => {
     expect(acknowledged.length).toBeGreaterThan(10);
     // aws-cdk-lib records a plain rule id (the form cdk-nag's README uses and reads back) as `Annotation::`.
     for (const { path, id, reason } of acknowledged) {
-      expect(id, path).toMatch(/^Annotation::AwsSolutions-[A-Z]+\d+(\[.+\])?$/);
-      expect(reason.length, `${path} ${id}`).toBeGreaterThanOrEqual(60);
+      expect({ path, id }).toEqual({ path, id: expect.stringMatching(/^Annotation::AwsSolutions-[A-Z]+\d+(\[.+\])?$/) });
+      expect({ path, id, reason }).toEqual({ path, id, reason: expect.stringMatching(/^[\s\S]{60,}$/) });
     }
   });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
 import { keyCandidates } from '../../shared/schema/config.ts';
 import { richConfig, synthesize } from './synth.ts';
@@ -27,11 +27,11 @@ const actionsOn = (roleId: string, logicalId: string) =>
 describe('host keys', () => {
   it('are readable by the ingest function, and by nothing else', () => {
     expect(hostSecretIds).toHaveLength(4);
-    for (const id of hostSecretIds) expect(rolesAllowed(state, pipeline, 'secretsmanager:GetSecretValue', id), id).toEqual([ingest.roleId]);
+    for (const id of hostSecretIds) expect({ id, roles: rolesAllowed(state, pipeline, 'secretsmanager:GetSecretValue', id) }).toEqual({ id, roles: [ingest.roleId] });
   });
 
   it('cannot be read by the judge', () => {
-    for (const id of hostSecretIds) expect(actionsOn(judge.roleId, id), id).toEqual([]);
+    for (const id of hostSecretIds) expect({ id, actions: actionsOn(judge.roleId, id) }).toEqual({ id, actions: [] });
   });
 
   it('are only described by each read API, for its own space\'s senders', () => {
@@ -131,7 +131,7 @@ describe('each function holds exactly what it uses', () => {
     const ours = [ingest, lander, judge, sweeper, ...readApis];
     for (const fn of ours) {
       for (const statement of statementsOf(fn.roleId)) {
-        expect(actionsOf(statement).filter((a) => a.includes('*')), fn.id).toEqual([]);
+        expect({ fn: fn.id, wildcards: actionsOf(statement).filter((a) => a.includes('*')) }).toEqual({ fn: fn.id, wildcards: [] });
         expect(resourcesOf(statement)).not.toContain('*');
       }
     }

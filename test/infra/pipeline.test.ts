@@ -1,5 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { parseConfig } from '../../shared/schema/config.ts';
 import { JUDGE_CONCURRENCY } from '../../infra/aws/constructs/judge.ts';
 import { exampleConfig, synthesize } from './synth.ts';
@@ -25,7 +25,7 @@ describe('functions', () => {
     for (const fn of all) {
       expect(fn.properties.Architectures).toEqual(['arm64']);
       const [, major] = /^nodejs(\d+)\.x$/.exec(String(fn.properties.Runtime)) ?? [];
-      expect(Number(major), fn.id).toBeGreaterThanOrEqual(22);
+      expect({ fn: fn.id, atLeast22: Number(major) >= 22 }).toEqual({ fn: fn.id, atLeast22: true });
       expect(fn.environment.NODE_OPTIONS).toBe('--enable-source-maps');
       expect(fn.environment.POWERTOOLS_METRICS_NAMESPACE).toBe('ReplayBench');
     }
@@ -97,7 +97,7 @@ describe('alarms', () => {
 
   it('go to one topic that mails the configured address', () => {
     pipeline.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topicId } });
-    for (const [id, alarm] of alarms) expect(alarm.Properties.AlarmActions, id).toEqual([{ Ref: topicId }]);
+    for (const [id, alarm] of alarms) expect({ id, actions: alarm.Properties.AlarmActions }).toEqual({ id, actions: [{ Ref: topicId }] });
   });
 
   it('watch the depth of both dead-letter queues', () => {

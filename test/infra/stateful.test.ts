@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { describe, expect, it } from 'vitest';
-import { INDEXES, TABLE_KEYS } from '../../shared/adapters/aws/table-layout.ts';
+import { describe, expect, it } from '@jest/globals';
+import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
 import { keyCandidates } from '../../shared/schema/config.ts';
 import { INBOX_EXPIRY_DAYS } from '../../infra/aws/stateful-stack.ts';
@@ -24,7 +24,7 @@ describe('the table', () => {
     expect(attributes.every((a) => a.AttributeType === 'S')).toBe(true);
   });
 
-  it('has the three indexes of table-layout.ts with their projections', () => {
+  it('has the three indexes of storage-layout.ts with their projections', () => {
     state.hasResourceProperties('AWS::DynamoDB::Table', {
       GlobalSecondaryIndexes: Object.values(INDEXES).map((index) => ({
         IndexName: index.name,
@@ -61,7 +61,7 @@ describe('buckets', () => {
   it('all refuse requests without TLS', () => {
     for (const [id] of buckets) {
       const policy = policies.find(([, p]) => JSON.stringify(p.Properties.Bucket) === JSON.stringify({ Ref: id }));
-      expect(policy, `bucket policy of ${id}`).toBeDefined();
+      expect({ bucket: id, hasPolicy: policy !== undefined }).toEqual({ bucket: id, hasPolicy: true });
       expect((policy![1].Properties.PolicyDocument as { Statement: unknown[] }).Statement).toContainEqual(
         expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
       );
@@ -80,7 +80,7 @@ describe('buckets', () => {
   });
 
   it('keep the data and its logs when the stack is deleted', () => {
-    for (const [id, bucket] of ofType(state, 'AWS::S3::Bucket')) expect(bucket.DeletionPolicy, id).toBe('Retain');
+    for (const [id, bucket] of ofType(state, 'AWS::S3::Bucket')) expect({ id, policy: bucket.DeletionPolicy }).toEqual({ id, policy: 'Retain' });
   });
 });
 
@@ -96,7 +96,7 @@ describe('queues', () => {
     expect(dlqIds.size).toBe(2);
     for (const [id, queue] of queues) {
       if (dlqIds.has(id)) continue;
-      expect(queue.Properties.RedrivePolicy, id).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [expect.any(String), 'Arn'] }, maxReceiveCount: MAX_RECEIVES });
+      expect({ id, redrive: queue.Properties.RedrivePolicy }).toEqual({ id, redrive: { deadLetterTargetArn: { 'Fn::GetAtt': [expect.any(String), 'Arn'] }, maxReceiveCount: MAX_RECEIVES } });
     }
   });
 
@@ -117,9 +117,7 @@ describe('secrets', () => {
 
   it('hold no value from the template: keys are put in by an operator', () => {
     for (const [id, secret] of ofType(state, 'AWS::SecretsManager::Secret')) {
-      expect(secret.Properties.SecretString, id).toBeUndefined();
-      expect(secret.Properties.GenerateSecretString, id).toBeUndefined();
-      expect(secret.DeletionPolicy, id).toBe('Retain');
+      expect({ id, value: secret.Properties.SecretString, generated: secret.Properties.GenerateSecretString, policy: secret.DeletionPolicy }).toEqual({ id, value: undefined, generated: undefined, policy: 'Retain' });
     }
   });
 

@@ -2,7 +2,7 @@
 // per-process snapshot behind `GET /api/spaces/{space}/columns` never loses a row between a body and the
 // `since` deltas that follow it.
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { compactRun, encodeColumns, type CompactRun, type RunColumns } from '../../shared/read/columns.ts';
 import { columnsAnswer, REENCODE_AFTER_MS } from '../../shared/read/columns-snapshot.ts';
 import { RunTable } from '../../shared/read/run-table.ts';

@@ -2,7 +2,7 @@
 // outside the resolve-rate denominator, medians skip unknowns, budget exhaustion counts every run, and
 // harness versions are never pooled.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import {
   calibration,
   computeFigures,

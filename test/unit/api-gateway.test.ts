@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { rawBody, toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
 

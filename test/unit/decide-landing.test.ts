@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { decideLanding, type IncomingRun } from '../../shared/landing/decide.ts';
 import { runnerRowSchema, type RunRow } from '../../shared/schema/run.ts';
 import { runnerRow, type RunRowInput } from '../helpers/deliveries.ts';

@@ -1,6 +1,6 @@
 // The demo campaign: real outcomes and step counts from data/, everything else generated and marked so,
 // and a stand-in judge that answers from the hidden-test outcome with some disagreement.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { buildCampaign, findDemoToken, oracleAnswer, parseInstance, readSourceRuns, splitModelName } from '../../infra/local/demo-campaign.ts';
 import { deliverySchema } from '../../shared/schema/delivery.ts';
 

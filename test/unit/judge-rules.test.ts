@@ -1,8 +1,8 @@
 // The judge's pure rules: strict answers, retry backoff, waiting states and the verdict mapping.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { parseJudgeAnswer } from '../../shared/judge/answer.ts';
-import { failedAttempt, isDecided, nextUtcDay, retryDelaySeconds, utcDay, verdict } from '../../shared/judge/transitions.ts';
-import { sameFilesComputed } from '../../shared/judge/judge-run.ts';
+import { attemptsExhausted, claimed, failedAttempt, isDecided, nextUtcDay, retryDelaySeconds, returnedAttempt, utcDay, verdict, withCallCost } from '../../shared/judge/transitions.ts';
+import { sameFilesComputed } from '../../shared/judge/attempt.ts';
 import { parseAnthropicSecret, parseGitHubAppSecret } from '../../shared/adapters/aws/judge-services.ts';
 import { emptyJudgeFields, type RunRow } from '../../shared/schema/run.ts';
 
@@ -44,10 +44,16 @@ describe('attempts and backoff', () => {
     expect([1, 2, 3, 4, 5].map((n) => retryDelaySeconds(n, 900))).toEqual([900, 1800, 3600, 7200, 14400]);
   });
 
-  it('schedules the retry of a failed attempt and keeps the problem', () => {
+  it('counts an attempt when it is claimed, and gives it back when the attempt only waited', () => {
+    const taken = claimed(row({ judgeAttempts: 2 }), NOW, 300);
+    expect(taken).toEqual({ judgeAttempts: 3, judgeState: 'pending', judgeNextAttemptAt: '2026-11-30T00:04:30.000Z' });
+    expect(returnedAttempt(row(taken))).toEqual({ judgeAttempts: 2 });
+    expect(returnedAttempt(row({ judgeAttempts: 0 }))).toEqual({ judgeAttempts: 0 });
+  });
+
+  it('schedules the retry of a failed (already counted) attempt and keeps the problem', () => {
     const problem = { code: 'provider-http-500', message: 'The judge model provider answered HTTP 500.' };
-    expect(failedAttempt(row({ judgeAttempts: 2 }), problem, { maxAttempts: 6, retryBaseSeconds: 900 }, 'm', NOW)).toEqual({
-      judgeAttempts: 3,
+    expect(failedAttempt(row({ judgeAttempts: 3 }), problem, { maxAttempts: 6, retryBaseSeconds: 900 }, 'm', NOW)).toEqual({
       judgeNextAttemptAt: '2026-11-30T00:59:30.000Z',
       judgeState: 'retry-scheduled',
       judgeLastError: problem,
@@ -56,10 +62,22 @@ describe('attempts and backoff', () => {
 
   it('turns the last allowed failure into the verdict error', () => {
     const problem = { code: 'unparsable-answer', message: 'The judge model did not answer with one JSON object.' };
-    const fields = failedAttempt(row({ judgeAttempts: 5 }), problem, { maxAttempts: 6, retryBaseSeconds: 900 }, 'm', NOW);
-    expect(fields).toMatchObject({ judgeVerdict: 'error', judgeState: 'error', judgeAttempts: 6, judgeNextAttemptAt: null, judgeModel: 'm', judgeLastError: problem });
+    const fields = failedAttempt(row({ judgeAttempts: 6 }), problem, { maxAttempts: 6, retryBaseSeconds: 900 }, 'm', NOW);
+    expect(fields).toMatchObject({ judgeVerdict: 'error', judgeState: 'error', judgeNextAttemptAt: null, judgeModel: 'm', judgeLastError: problem });
     expect(fields.judgeReason).toContain('6 failed attempts');
     expect(isDecided(row(fields))).toBe(true);
+  });
+
+  it('gives up with the verdict error when every attempt was claimed and none finished', () => {
+    const fields = attemptsExhausted(row({ judgeAttempts: 6 }), 'm', NOW);
+    expect(fields).toMatchObject({ judgeVerdict: 'error', judgeState: 'error', judgeNextAttemptAt: null, judgeLastError: { code: 'attempts-exhausted' } });
+    expect(fields.judgeReason).toContain('All 6 judge attempts were claimed and none finished');
+  });
+
+  it('adds the cost of each call to the run, and stays unknown once a part is unknown', () => {
+    expect(withCallCost(row({ judgeCostUsd: 0.25 }), 0.5)).toEqual({ judgeCostUsd: 0.75 });
+    expect(withCallCost(row({ judgeCostUsd: 0.25 }), null)).toEqual({ judgeCostUsd: null });
+    expect(withCallCost(row({ judgeCostUsd: null }), 0.5)).toEqual({ judgeCostUsd: null });
   });
 
   it('counts budget days in UTC and waits for the next one', () => {
@@ -71,7 +89,7 @@ describe('attempts and backoff', () => {
 
 describe('the verdict', () => {
   it('maps the answer, the model, the time and the computed same-files flag onto the row', () => {
-    expect(verdict({ ...answer, verdict: 'partial' }, true, row({ judgeAttempts: 1 }), 'claude-x', NOW)).toEqual({
+    expect(verdict({ ...answer, verdict: 'partial' }, true, row({ judgeAttempts: 2 }), 'claude-x', NOW)).toEqual({
       judgeVerdict: 'partial',
       judgeRootCauseFound: true,
       judgeSameFilesAsReference: false,
@@ -81,7 +99,6 @@ describe('the verdict', () => {
       judgeReason: 'Half of it.',
       judgeModel: 'claude-x',
       judgedAt: NOW.toISOString(),
-      judgeAttempts: 2,
       judgeNextAttemptAt: null,
       judgeState: 'judged',
       judgeLastError: null,

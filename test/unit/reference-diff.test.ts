@@ -1,5 +1,5 @@
 // Reading diffs for the judge: files split hunk-aware, lock files left out, budgets marked.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { cutToBudget, joinDiff, parseDiff, touchedPaths } from '../../shared/reference/diff.ts';
 import { isLockFile, omitLockFiles } from '../../shared/reference/lock-files.ts';

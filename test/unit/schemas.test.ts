@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { issueRecordSchema } from '../../shared/schema/issue.ts';
 import { runId, runnerRowSchema } from '../../shared/schema/run.ts';
 import { parseDelivery } from '../../shared/ingest/accept-delivery.ts';
@@ -94,7 +94,7 @@ describe('configuration', () => {
   it('fills the documented defaults', () => {
     const config = parseConfig({ spaces: { S: { senders: ['h1'] } } });
     expect(config.spaces.S).toMatchObject({ secretConfigKey: 'Hosting:ModuleReportSecret', judge: { dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900 } });
-    expect(config.defaultJudgeModel).toBe('claude-sonnet-4-5');
+    expect(config.defaultJudgeModel).toBe('claude-sonnet-5-5');
   });
 
   it('fails with a sentence naming the bad key', () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '@jest/globals';
 import { sign, verifySignature } from '../../shared/ingest/signature.ts';
 
 describe('per-host signature verification', () => {

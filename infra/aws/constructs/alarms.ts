@@ -7,8 +7,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE, type ServiceName } from './replay-function.ts';
-import { MAX_RECEIVES } from '../timing.ts';
+import { MAX_RECEIVES, METRICS_NAMESPACE, type MetricName, type ServiceName } from '../../../shared/operations.ts';
 
 export interface Watch {
   metric: IMetric;
@@ -61,5 +60,5 @@ export class Alarms extends Construct {
 }
 
 /** A metric a handler publishes through Powertools (EMF), which adds the `service` dimension. */
-export const serviceMetric = (service: ServiceName, metricName: string, statistic: string, period: Duration): Metric =>
+export const serviceMetric = (service: ServiceName, metricName: MetricName, statistic: string, period: Duration): Metric =>
   new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service }, statistic, period });

@@ -3,6 +3,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
+import { METRICS } from '../../../shared/operations.ts';
 import { TIMEOUTS } from '../timing.ts';
 import { serviceMetric } from './alarms.ts';
 import { ReplayFunction } from './replay-function.ts';
@@ -34,12 +35,12 @@ export class Judge extends Construct {
     alarms.watchDeadLetters(this, 'DeadLetters', state.judgeDlq, 'Judge messages');
     alarms.watchOldestMessage(this, 'Backlog', state.judgeQueue, Duration.hours(2), 'Runs waiting for the judge');
     alarms.watch(this, 'Errors', {
-      metric: serviceMetric('judge', 'JudgeErrors', 'Sum', Duration.minutes(15)),
+      metric: serviceMetric('judge', METRICS.judgeErrors, 'Sum', Duration.minutes(15)),
       threshold: 3,
       description: 'Judge attempts are failing (model or GitHub unreachable, unparsable answers); rows retry with backoff until judge.maxAttempts.',
     });
     alarms.watch(this, 'Paused', {
-      metric: serviceMetric('judge', 'JudgingPaused', 'Maximum', Duration.minutes(5)),
+      metric: serviceMetric('judge', METRICS.judgingPaused, 'Maximum', Duration.minutes(5)),
       threshold: 1,
       description: 'Judging is paused: the model provider refused the credentials (401/403). Put a working key in the Anthropic secret; the next sweep probes and resumes.',
     });

@@ -13,14 +13,12 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { INDEXES } from '../../../shared/adapters/aws/table-layout.ts';
+import { INDEXES } from '../../../shared/storage-layout.ts';
 import { configJson, type ReplayConfig } from '../deployment-config.ts';
 import type { ObjectAccess } from '../stateful-stack.ts';
-
-export type ServiceName = 'ingest' | 'lander' | 'read-api' | 'judge' | 'sweeper';
+import { METRICS_NAMESPACE, type ServiceName } from '../../../shared/operations.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-export const METRICS_NAMESPACE = 'ReplayBench';
 export const LOG_RETENTION = RetentionDays.ONE_MONTH;
 
 // esbuild's ESM output cannot `require` Node built-ins from bundled CommonJS dependencies without this.
@@ -58,7 +56,7 @@ export class ReplayFunction extends Construct {
     logGroup.grantWrite(this.role);
 
     this.lambda = new NodejsFunction(this, 'Function', {
-      entry: `${PROJECT_ROOT}functions/${props.service}/handler.ts`,
+      entry: `${PROJECT_ROOT}functions/${props.service}/lambda.ts`,
       handler: 'handler',
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,

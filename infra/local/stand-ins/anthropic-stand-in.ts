@@ -10,7 +10,10 @@
 // error of that status (401 → authentication_error, 429 → rate_limit_error, 529 → overloaded_error, …). It
 // may be async, e.g. to hold a call in flight. `request.userText` is the user message's text, which the
 // caller can read to recognise the run being judged. Usage figures are an estimate (see estimateTokens):
-// this stand-in has no tokenizer.
+// this stand-in has no tokenizer. Prompt caching is simulated as the API documents it: the prompt up to a
+// block marked `cache_control` is written to the cache on first sight and read from it afterwards (per
+// model), and the usage reports both. With `models`, any other model is unknown (404 not_found_error), as a
+// retired model is.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -32,6 +35,8 @@ export interface AnthropicStandInOptions {
   answer: (request: MessagesRequest) => StandInAnswer | Promise<StandInAnswer>;
   /** When set, any other key gets 401, as the real API does. */
   apiKey?: string;
+  /** When set, the only models that exist; any other gets 404 not_found_error. */
+  models?: string[];
   port?: number;
 }
 
@@ -64,6 +69,7 @@ export function estimateTokens(text: string): number {
 
 export async function startAnthropicStandIn(options: AnthropicStandInOptions): Promise<AnthropicStandIn> {
   const requests: MessagesRequest[] = [];
+  const cached = new Set<string>();
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => sendError(res, 500, `stand-in failure: ${(error as Error).message}`));
   });
@@ -83,6 +89,7 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
     const request: MessagesRequest = { body, model: body.model, system: textOf(body.system), userText: userTextOf(body.messages), apiKey };
     requests.push(request);
     if (options.apiKey !== undefined && apiKey !== options.apiKey) return sendError(res, 401, 'invalid x-api-key');
+    if (options.models && !options.models.includes(body.model)) return sendError(res, 404, `model: ${body.model}`);
 
     const answer = await options.answer(request);
     if (typeof answer !== 'string') return sendError(res, answer.status, answer.message ?? `stand-in error ${answer.status}`);
@@ -94,8 +101,27 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
       content: [{ type: 'text', text: answer }],
       stop_reason: 'end_turn',
       stop_sequence: null,
-      usage: { input_tokens: estimateTokens(request.system) + estimateTokens(request.userText), output_tokens: estimateTokens(answer) },
+      usage: { ...promptUsage(body), output_tokens: estimateTokens(answer) },
     });
+  }
+
+  /** Input tokens split into cache writes, cache reads and the rest, for the prompt's cache breakpoints. */
+  function promptUsage(body: Record<string, unknown>) {
+    const blocks = [...contentBlocks(body.system), ...(body.messages as { content?: unknown }[]).flatMap((m) => contentBlocks(m?.content))];
+    let prefix = `${body.model as string}\n`;
+    const breakpoints: string[] = [];
+    for (const block of blocks) {
+      prefix += block.text;
+      if (block.cached) breakpoints.push(prefix);
+    }
+    const total = blocks.reduce((sum, b) => sum + estimateTokens(b.text), 0);
+    const tokensOf = (p: string) => estimateTokens(p.slice(p.indexOf('\n') + 1));
+    const longestSeen = [...breakpoints].reverse().find((p) => cached.has(p));
+    const read = longestSeen ? tokensOf(longestSeen) : 0;
+    const last = breakpoints.at(-1);
+    const written = last && last !== longestSeen ? tokensOf(last) - read : 0;
+    for (const p of breakpoints) cached.add(p);
+    return { input_tokens: total - read - written, cache_creation_input_tokens: written, cache_read_input_tokens: read };
   }
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -123,6 +149,15 @@ const header = (req: IncomingMessage, name: string) => {
   const value = req.headers[name];
   return typeof value === 'string' ? value : null;
 };
+
+/** Text blocks with whether each carries a cache breakpoint; a plain string is one unmarked block. */
+function contentBlocks(content: unknown): { text: string; cached: boolean }[] {
+  if (typeof content === 'string') return [{ text: content, cached: false }];
+  if (!Array.isArray(content)) return [];
+  return content
+    .filter((b: { type?: unknown; text?: unknown }) => b?.type === 'text' && typeof b.text === 'string')
+    .map((b: { text: string; cache_control?: unknown }) => ({ text: b.text, cached: b.cache_control !== undefined && b.cache_control !== null }));
+}
 
 /** A string, or an array of content blocks whose text blocks are joined. */
 function textOf(content: unknown): string {

@@ -7,6 +7,7 @@
 //   github.setCompare('acme/widgets', baseSha, mergeSha, diffText);
 //   github.tokenRequests  // every installation-token request: repositories and permissions asked for
 //   github.requests       // every request, in order
+//   github.setHanging(true) // data routes stop answering (an unresponsive GitHub) until set back
 //   await github.stop();
 //
 // Authentication is enforced like GitHub does it: the token exchange needs an RS256 JWT issued by the app
@@ -46,6 +47,7 @@ export interface GitHubStandIn {
   tokenRequests: TokenRequest[];
   setIssue(repo: string, number: number, issue: { title: string; body: string | null }): void;
   setCompare(repo: string, base: string, head: string, diff: string): void;
+  setHanging(hanging: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ export async function startGitHubStandIn(options: GitHubStandInOptions = {}): Pr
   const tokenRequests: TokenRequest[] = [];
   const publicKey = options.app?.publicKey ? createPublicKey(options.app.publicKey) : null;
   const open = !options.app && !options.token;
+  let hanging = false;
 
   const setIssue = (repo: string, number: number, issue: { title: string; body: string | null }) => void issues.set(`${repo}#${number}`, issue);
   const setCompare = (repo: string, base: string, head: string, diff: string) => void compares.set(`${repo}@${base}...${head}`, diff);
@@ -91,6 +94,9 @@ export async function startGitHubStandIn(options: GitHubStandInOptions = {}): Pr
             : 'invalid';
     const accept = typeof req.headers.accept === 'string' ? req.headers.accept : null;
     requests.push({ method: req.method ?? '', path, accept, credential });
+
+    // Held open, never answered: the client's own timeout must end the request (stop() closes it).
+    if (hanging) return;
 
     const exchange = /^\/app\/installations\/([^/]+)\/access_tokens$/.exec(path);
     if (exchange && req.method === 'POST') return issueToken(req, res, decodeURIComponent(exchange[1]!), auth);
@@ -154,6 +160,9 @@ export async function startGitHubStandIn(options: GitHubStandInOptions = {}): Pr
     tokenRequests,
     setIssue,
     setCompare,
+    setHanging: (value) => {
+      hanging = value;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,4 +1,4 @@
-// DynamoDB adapter for every table-backed port. One table (see table-layout.ts); rows keep an optimistic
+// DynamoDB adapter for every table-backed port. One table (keys in shared/storage-layout.ts); rows keep an optimistic
 // revision `rev` so read-modify-write landing and judging converge under concurrency.
 import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
@@ -17,9 +17,21 @@ import {
 import type { StoredHost } from '../../schema/host.ts';
 import type { StoredIssue } from '../../schema/issue.ts';
 import type { RunRow } from '../../schema/run.ts';
-import { INDEXES } from './table-layout.ts';
-
-const INTERNAL = ['pk', 'sk', 'rev', 'byUpdatedPk', 'byUpdatedSk', 'dueSpace', 'dueAt', 'byHostPk', 'kind'];
+import {
+  INDEXES,
+  INTERNAL_ATTRIBUTES,
+  SORT_PREFIX,
+  budgetKey,
+  byHostPartition,
+  byUpdatedKey,
+  byUpdatedPartition,
+  hostKey,
+  issueKey,
+  judgingKey,
+  pendingHiddenTestKey,
+  runKey,
+  spacePartition,
+} from '../../storage-layout.ts';
 
 export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
   private readonly doc: DynamoDBDocumentClient;
@@ -39,9 +51,8 @@ export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore
       ...runKey(row.space, row.id),
       kind: 'run',
       rev: (expectedRev ?? 0) + 1,
-      byUpdatedPk: `RUNS#${row.space}`,
-      byUpdatedSk: `${row.updatedAt}#${row.id}`,
-      byHostPk: `HOSTRUNS#${row.space}#${row.host}`,
+      ...byUpdatedKey(row.space, row.updatedAt, row.id),
+      byHostPk: byHostPartition(row.space, row.host),
     };
     if (row.judgeNextAttemptAt) Object.assign(item, { dueSpace: row.space, dueAt: row.judgeNextAttemptAt });
     return this.conditionalPut(item, expectedRev);
@@ -53,12 +64,12 @@ export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore
           TableName: this.tableName,
           IndexName: INDEXES.byUpdated.name,
           KeyConditionExpression: 'byUpdatedPk = :p AND byUpdatedSk >= :s',
-          ExpressionAttributeValues: { ':p': `RUNS#${space}`, ':s': query.since },
+          ExpressionAttributeValues: { ':p': byUpdatedPartition(space), ':s': query.since },
         }
       : {
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-          ExpressionAttributeValues: { ':p': `SPACE#${space}`, ':s': 'RUN#' },
+          ExpressionAttributeValues: { ':p': spacePartition(space), ':s': SORT_PREFIX.run },
         };
     const out = await this.doc.send(new QueryCommand({ ...base, Limit: query.limit, ExclusiveStartKey: decodeCursor(query.cursor) }));
     return { items: (out.Items ?? []).map((i) => strip<RunRow>(i)), cursor: encodeCursor(out.LastEvaluatedKey) };
@@ -86,7 +97,7 @@ export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore
           TableName: this.tableName,
           IndexName: INDEXES.byHost.name,
           KeyConditionExpression: 'byHostPk = :p',
-          ExpressionAttributeValues: { ':p': `HOSTRUNS#${space}#${host}` },
+          ExpressionAttributeValues: { ':p': byHostPartition(space, host) },
           Select: 'COUNT',
           ExclusiveStartKey: start,
         }),
@@ -98,11 +109,11 @@ export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore
   }
 
   async putIssue(issue: StoredIssue): Promise<void> {
-    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...issue, pk: `SPACE#${issue.space}`, sk: `ISSUE#${issue.taskId}`, kind: 'issue' } }));
+    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...issue, ...issueKey(issue.space, issue.taskId), kind: 'issue' } }));
   }
 
   async getIssue(space: string, taskId: string): Promise<StoredIssue | null> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: `SPACE#${space}`, sk: `ISSUE#${taskId}` } }));
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: issueKey(space, taskId) }));
     return Item ? strip<StoredIssue>(Item) : null;
   }
 
@@ -114,7 +125,7 @@ export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-          ExpressionAttributeValues: { ':p': `SPACE#${space}`, ':s': 'ISSUE#' },
+          ExpressionAttributeValues: { ':p': spacePartition(space), ':s': SORT_PREFIX.issue },
           ExclusiveStartKey: start,
         }),
       );
@@ -129,7 +140,7 @@ export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore
       await this.doc.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...pending, pk: `SPACE#${pending.space}`, sk: `HIDDEN#${pending.id}`, kind: 'hidden-test' },
+          Item: { ...pending, ...pendingHiddenTestKey(pending.space, pending.id), kind: 'hidden-test' },
           ConditionExpression: 'attribute_not_exists(pk) OR finishedAt <= :f',
           ExpressionAttributeValues: { ':f': pending.finishedAt },
         }),
@@ -140,7 +151,7 @@ export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore
   }
 
   async getPendingHiddenTest(space: string, id: string): Promise<PendingHiddenTest | null> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: `SPACE#${space}`, sk: `HIDDEN#${id}` }, ConsistentRead: true }));
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: pendingHiddenTestKey(space, id), ConsistentRead: true }));
     return Item ? strip<PendingHiddenTest>(Item) : null;
   }
 
@@ -204,14 +215,9 @@ export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore
   }
 }
 
-const runKey = (space: string, id: string) => ({ pk: `SPACE#${space}`, sk: `RUN#${id}` });
-const hostKey = (host: string) => ({ pk: `HOST#${host}`, sk: 'HOST' });
-const budgetKey = (space: string, day: string) => ({ pk: `BUDGET#${space}`, sk: day });
-const judgingKey = (space: string) => ({ pk: `SPACE#${space}`, sk: 'JUDGING' });
-
 function strip<T>(item: Record<string, unknown>): T {
   const copy = { ...item };
-  for (const k of INTERNAL) delete copy[k];
+  for (const k of INTERNAL_ATTRIBUTES) delete copy[k];
   return copy as T;
 }
 

@@ -1,14 +1,31 @@
-// One instrumentation style for every function: Powertools logger, metrics and tracer, created once per
-// cold start. The service name comes from POWERTOOLS_SERVICE_NAME, set per function by the stack.
+// One instrumentation style for every function: a Powertools logger and Powertools metrics (EMF), created
+// once per cold start by the function's default wiring and passed to its handler factory. Local mode
+// passes its own: a quieter logger and metrics that are recorded but never published (there is no
+// CloudWatch to read them).
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
+import { METRICS_NAMESPACE, type ServiceName } from '../../operations.ts';
 
-export function observability(serviceName: string) {
+export interface Instrumentation {
+  logger: Logger;
+  metrics: Metrics;
+}
+
+export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+
+/** Metrics that a process without CloudWatch records and drops at each flush. */
+class UnpublishedMetrics extends Metrics {
+  override publishStoredMetrics(): this {
+    this.clearMetrics();
+    return this;
+  }
+}
+
+export function instrumentation(serviceName: ServiceName, options: { logLevel?: LogLevel; publishMetrics?: boolean } = {}): Instrumentation {
+  const metricsOptions = { serviceName, namespace: METRICS_NAMESPACE };
   return {
-    logger: new Logger({ serviceName }),
-    metrics: new Metrics({ serviceName, namespace: 'ReplayBench' }),
-    tracer: new Tracer({ serviceName }),
+    logger: new Logger({ serviceName, logLevel: options.logLevel }),
+    metrics: options.publishMetrics === false ? new UnpublishedMetrics(metricsOptions) : new Metrics(metricsOptions),
   };
 }
 

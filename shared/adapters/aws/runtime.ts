@@ -1,16 +1,26 @@
-// Builds adapters from the environment a function runs in. The same code serves AWS and local mode: the
-// AWS SDK honours AWS_ENDPOINT_URL_{DYNAMODB,S3,SQS,SECRETS_MANAGER}, which local mode points at its emulators.
+// Builds the AWS adapters from explicit settings. A Lambda's default wiring reads the settings from its
+// environment once per cold start (`awsSettingsFromEnv`); local mode passes its emulators' endpoints and
+// credentials instead, so several local modes can share one process and nothing writes `process.env`.
+// Each factory creates only the SDK client it needs, so a function's bundle carries only those clients.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { parseConfig, type ReplayConfig } from '../../schema/config.ts';
 import type { KeySource, MessageQueue, PairingCheck } from '../../ports.ts';
-import { LocalKeySource } from '../local/env-key-source.ts';
 import { DynamoStore } from './dynamo-store.ts';
 import { S3ObjectStore } from './s3-object-store.ts';
 import { SecretsManagerKeySource, SecretsManagerPairingCheck } from './secrets-key-source.ts';
 import { SqsQueue } from './sqs-queue.ts';
+
+/** Where the SDK clients connect. Empty in AWS: the SDK's own defaults (region, role credentials). */
+export interface AwsConnection {
+  region?: string;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  endpoints?: { dynamodb?: string; s3?: string; sqs?: string; secretsManager?: string };
+  /** Emulators: path-style bucket addressing and integrity checksums only where S3 requires them. */
+  s3Emulated?: boolean;
+}
 
 export function requiredEnv(name: string, env: NodeJS.ProcessEnv = process.env): string {
   const value = env[name];
@@ -21,26 +31,35 @@ export function requiredEnv(name: string, env: NodeJS.ProcessEnv = process.env):
 export const configFromEnv = (env = process.env): ReplayConfig =>
   parseConfig(JSON.parse(requiredEnv('REPLAY_CONFIG_JSON', env)) as unknown, 'REPLAY_CONFIG_JSON');
 
-export const tableStore = (env = process.env) => new DynamoStore(new DynamoDBClient({}), requiredEnv('TABLE_NAME', env));
+const base = (connection: AwsConnection, endpoint: string | undefined) => ({
+  region: connection.region,
+  credentials: connection.credentials,
+  endpoint,
+});
 
-let s3: S3Client | undefined;
-export function bucketStore(bucketEnvName: 'INBOX_BUCKET' | 'DATA_BUCKET', env = process.env): S3ObjectStore {
-  s3 ??= new S3Client({ forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' });
-  return new S3ObjectStore(s3, requiredEnv(bucketEnvName, env));
-}
+export const dynamoClient = (connection: AwsConnection) => new DynamoDBClient(base(connection, connection.endpoints?.dynamodb));
+
+export const s3Client = (connection: AwsConnection) =>
+  new S3Client({
+    ...base(connection, connection.endpoints?.s3),
+    forcePathStyle: connection.s3Emulated,
+    ...(connection.s3Emulated ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
+  });
 
 // Requests go to the configured or regional endpoint with the queue URL as a parameter, so emulators whose
 // queue URLs name an unresolvable host behave like AWS.
-let sqs: SQSClient | undefined;
-export const sqsClient = () => (sqs ??= new SQSClient({ useQueueUrlAsEndpoint: false }));
+export const sqsClient = (connection: AwsConnection) => new SQSClient({ ...base(connection, connection.endpoints?.sqs), useQueueUrlAsEndpoint: false });
 
-export function queue<T>(urlEnvName: 'LANDING_QUEUE_URL' | 'JUDGE_QUEUE_URL', env = process.env): MessageQueue<T> {
-  return new SqsQueue<T>(sqsClient(), requiredEnv(urlEnvName, env));
-}
+export const tableStore = (connection: AwsConnection, tableName: string) => new DynamoStore(dynamoClient(connection), tableName);
 
-/** Secrets Manager in AWS; the environment or key files only when local mode says so. */
-export const keySource = (env = process.env): KeySource =>
-  env.KEY_SOURCE === 'local' ? new LocalKeySource(requiredEnv('REPLAY_KEYS_DIR', env), env) : new SecretsManagerKeySource(new SecretsManagerClient({}));
+export const bucketStore = (client: S3Client, bucket: string) => new S3ObjectStore(client, bucket);
 
-export const pairingCheck = (env = process.env): PairingCheck =>
-  env.KEY_SOURCE === 'local' ? new LocalKeySource(requiredEnv('REPLAY_KEYS_DIR', env), env) : new SecretsManagerPairingCheck(new SecretsManagerClient({}));
+export const queue = <T>(client: SQSClient, queueUrl: string): MessageQueue<T> => new SqsQueue<T>(client, queueUrl);
+
+const secretsClient = (connection: AwsConnection) => new SecretsManagerClient(base(connection, connection.endpoints?.secretsManager));
+
+/** Host keys from Secrets Manager (local mode passes its own key source instead). */
+export const keySource = (connection: AwsConnection): KeySource => new SecretsManagerKeySource(secretsClient(connection));
+
+/** Whether a host has a key, for the read API, which may never read key values. */
+export const pairingCheck = (connection: AwsConnection): PairingCheck => new SecretsManagerPairingCheck(secretsClient(connection));

@@ -1,0 +1,20 @@
+// The read API's AWS wiring, built once per cold start from the environment the stack sets.
+import { systemClock } from '../../shared/ports.ts';
+import { bucketStore, configFromEnv, pairingCheck, requiredEnv, s3Client, tableStore } from '../../shared/adapters/aws/runtime.ts';
+import { instrumentation } from '../../shared/adapters/aws/observability.ts';
+import { createReadApiHandler } from './handler.ts';
+
+const store = tableStore({}, requiredEnv('TABLE_NAME'));
+
+export const handler = createReadApiHandler(
+  {
+    config: configFromEnv(),
+    runs: store,
+    issues: store,
+    hosts: store,
+    objects: bucketStore(s3Client({}), requiredEnv('DATA_BUCKET')),
+    pairing: pairingCheck({}),
+    clock: systemClock,
+  },
+  instrumentation('read-api'),
+);

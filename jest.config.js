@@ -1,0 +1,17 @@
+// `npm test`: every suite but the browser's, on jest in native ESM (the sources are ESM with `.ts` import
+// specifiers, so @swc/jest strips types and leaves the imports as they are). Type checking is `tsc`'s job.
+export const swcTransform = {
+  '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }],
+};
+
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: swcTransform,
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/browser/'],
+  testTimeout: 30_000,
+  // One process per file, as before: suites start emulators and servers and must not share module state.
+  maxWorkers: 2,
+  setupFiles: ['<rootDir>/test/helpers/quiet-sdk-notice.ts'],
+};

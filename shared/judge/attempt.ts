@@ -1,0 +1,126 @@
+// One judge attempt on a claimed row: reference fix → budget → one model call → audit. It writes no row:
+// it returns what happened as a tagged result, and judge-run.ts turns that into the row's next state.
+import { callCostUsd, type TokenUsage } from '../cost.ts';
+import { JudgeModelError, ReferenceFetchError, type BudgetStore, type JudgeModel, type ObjectStore, type ReferenceSource } from '../ports.ts';
+import type { ModelPrice } from '../schema/config.ts';
+import type { StoredIssue } from '../schema/issue.ts';
+import type { RunRow } from '../schema/run.ts';
+import { isLockFile } from '../reference/lock-files.ts';
+import { touchedPaths } from '../reference/diff.ts';
+import { referenceDiff } from '../reference/reference-fix.ts';
+import { parseJudgeAnswer, type JudgeAnswer } from './answer.ts';
+import { auditedAnswerText } from './reason-guard.ts';
+import { writeAudit } from './audit.ts';
+import { buildPrompt } from './prompt.ts';
+import { nextUtcDay, utcDay, type JudgeProblem } from './transitions.ts';
+
+export type ReferencedIssue = StoredIssue & { baseSha: string; mergeSha: string };
+
+export interface AttemptDeps {
+  objects: ObjectStore;
+  budget: BudgetStore;
+  clock: { now(): Date };
+  maxDiffChars: number;
+}
+
+export interface AttemptSettings {
+  model: string;
+  dailyCap: number;
+  price: ModelPrice | undefined;
+}
+
+export type AttemptResult =
+  /** Nothing was called: the reference or the patch could not be read. A failed attempt. */
+  | { kind: 'not-called'; problem: JudgeProblem }
+  /** The day's budget is used up: the row waits for the next UTC day, and the attempt is given back. */
+  | { kind: 'over-budget'; problem: JudgeProblem; resumeAt: string }
+  /** The provider refused the key or the model: the space pauses, and the attempt is given back. */
+  | { kind: 'pauses-judging'; problem: JudgeProblem }
+  /** The call failed (network, 5xx, 429, timeout) or its answer could not be read. A failed attempt. */
+  | { kind: 'failed'; problem: JudgeProblem; answered: boolean; costUsd: number | null }
+  | { kind: 'answered'; answer: JudgeAnswer; sameFilesComputed: boolean; costUsd: number | null };
+
+const MAX_OUTPUT_TOKENS = 1024;
+
+export async function runAttempt(
+  deps: AttemptDeps,
+  row: RunRow,
+  issue: ReferencedIssue,
+  settings: AttemptSettings,
+  model: JudgeModel,
+  source: ReferenceSource,
+): Promise<AttemptResult> {
+  let reference;
+  let issueText: string;
+  try {
+    [reference, issueText] = await Promise.all([
+      referenceDiff(deps.objects, source, issue.repo, issue.baseSha, issue.mergeSha),
+      source.issueText(issue.repo, issue.issueNumber),
+    ]);
+  } catch (error) {
+    if (error instanceof ReferenceFetchError) return { kind: 'not-called', problem: { code: error.code, message: error.message } };
+    throw error;
+  }
+  const candidate = row.patchKey ? await deps.objects.getText(row.patchKey) : null;
+  if (candidate === null) return { kind: 'not-called', problem: { code: 'patch-missing', message: 'The stored patch of this run could not be read.' } };
+
+  const now = deps.clock.now();
+  if (!(await deps.budget.reserve(row.space, utcDay(now), settings.dailyCap))) {
+    const problem = { code: 'daily-cap-reached', message: `The space's judge budget of ${settings.dailyCap} calls for ${utcDay(now)} (UTC) is used up; judging resumes the next day.` };
+    return { kind: 'over-budget', problem, resumeAt: nextUtcDay(now) };
+  }
+
+  const prompt = buildPrompt(
+    {
+      issueText,
+      referenceDiff: reference.diff,
+      omittedLockFiles: reference.omittedLockFiles,
+      candidateDiff: candidate,
+      candidateTruncated: row.patchTruncated,
+      maxDiffChars: deps.maxDiffChars,
+    },
+    reference.nonce,
+  );
+  const startedAt = deps.clock.now();
+  let answerText: string | null = null;
+  let usage: TokenUsage | null = null;
+  let callError: JudgeModelError | null = null;
+  try {
+    ({ text: answerText, usage } = await model.ask({ model: settings.model, ...prompt, maxTokens: MAX_OUTPUT_TOKENS }));
+  } catch (error) {
+    if (!(error instanceof JudgeModelError)) throw error;
+    callError = error;
+  }
+  const latencyMs = deps.clock.now().getTime() - startedAt.getTime();
+  // A call that got no answer reported no tokens and was not billed.
+  const costUsd = usage ? callCostUsd(usage, settings.price) : 0;
+  const parsed = answerText === null ? null : parseJudgeAnswer(answerText, issueText);
+
+  const result: AttemptResult = callError
+    ? callError.pausesJudging
+      ? { kind: 'pauses-judging', problem: { code: callError.code, message: callError.message } }
+      : { kind: 'failed', problem: { code: callError.code, message: callError.message }, answered: false, costUsd }
+    : !parsed || !parsed.ok
+      ? { kind: 'failed', problem: { code: 'unparsable-answer', message: parsed?.problem ?? 'The judge model gave no answer.' }, answered: true, costUsd }
+      : { kind: 'answered', answer: parsed.answer, sameFilesComputed: sameFilesComputed(candidate, reference.diff), costUsd };
+
+  await writeAudit(deps.objects, row, issue, {
+    model: settings.model,
+    prompt,
+    startedAt,
+    latencyMs,
+    // The audit keeps the answer with its reason treated like the row's: no issue text in any object.
+    answerText: answerText === null ? null : auditedAnswerText(answerText, issueText),
+    usage,
+    costUsd,
+    parsed: result.kind === 'answered' ? result.answer : null,
+    problem: result.kind === 'answered' ? null : { ...result.problem, pausesJudging: result.kind === 'pauses-judging' },
+  });
+  return result;
+}
+
+/** Whether the candidate changes the same source files as the reference fix, lock files aside. */
+export function sameFilesComputed(candidateDiff: string, referenceDiffText: string): boolean {
+  const sourceFiles = (diff: string) => [...touchedPaths(diff)].filter((p) => !isLockFile(p)).sort();
+  return JSON.stringify(sourceFiles(candidateDiff)) === JSON.stringify(sourceFiles(referenceDiffText));
+}

@@ -1,0 +1,46 @@
+// Operational contracts shared by the handlers, local mode and the CDK stacks: the metrics a handler
+// publishes and the alarms watch, and the timings that must nest. Keeping both sides on these names means an
+// alarm can never watch a metric nobody publishes, and a judge call can never outlive its function.
+
+export const METRICS_NAMESPACE = 'ReplayBench';
+
+export type ServiceName = 'ingest' | 'lander' | 'read-api' | 'judge' | 'sweeper';
+
+/** Every metric a handler publishes (Powertools EMF, dimension `service`). */
+export const METRICS = {
+  deliveryAccepted: 'DeliveryAccepted',
+  deliveryRefused: 'DeliveryRefused',
+  landed: 'Landed',
+  landingMessageDropped: 'LandingMessageDropped',
+  judgeMessageDropped: 'JudgeMessageDropped',
+  judgeModelCalls: 'JudgeModelCalls',
+  judged: 'Judged',
+  judgeErrors: 'JudgeErrors',
+  judgingPaused: 'JudgingPaused',
+  runsRequeued: 'RunsRequeued',
+} as const;
+
+export type MetricName = (typeof METRICS)[keyof typeof METRICS];
+
+/**
+ * Seconds. The judge's outbound calls end before its function does, the function ends before its claim on a
+ * row lapses (so a row is never judged twice at once), and each queue hides a message longer than its
+ * consumer can run (AWS asks for six times).
+ */
+export const TIMINGS = {
+  ingestFunction: 15,
+  landerFunction: 30,
+  readApiFunction: 15,
+  sweeperFunction: 60,
+  /** One reference fetch (each GitHub request bounded by this) plus one model call, plus the writes. */
+  githubRequest: 10,
+  modelCall: 90,
+  judgeFunction: 120,
+  /** A claimed row is due again after this long if its attempt died without a word (a crash, a timeout). */
+  judgeClaim: 300,
+} as const;
+
+export const visibilitySecondsFor = (consumerTimeoutSeconds: number): number => consumerTimeoutSeconds * 6;
+
+/** Receives before a message is set aside in its dead-letter queue. */
+export const MAX_RECEIVES = 5;

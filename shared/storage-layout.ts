@@ -1,0 +1,113 @@
+// Where everything is stored: every object key and every DynamoDB key, index and prefix, with the parsers
+// that read them back, in one module. The adapters, local mode, the CDK stacks (table definition, IAM
+// conditions) and the tests all build keys here, so none can disagree with another about a layout.
+//
+// Ids and task ids are free text (they may contain `/`, `#` or `__`): inside a key they are always
+// percent-encoded, so a prefix built for one id can never match another's objects or items.
+
+const encode = encodeURIComponent;
+
+function decode(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
+}
+
+// ---- Object storage ------------------------------------------------------------------------------------
+
+/** Inbox bucket: each accepted delivery, durable before its 202, deleted once landed. */
+export const INBOX_PREFIX = 'inbox/';
+export const inboxKey = (space: string, deliveryId: string) => `${INBOX_PREFIX}${space}/${deliveryId}.json`;
+export const inboxSpacePrefix = (space: string) => `${INBOX_PREFIX}${space}/`;
+
+export function parseInboxKey(key: string): { space: string; deliveryId: string } | null {
+  const match = /^inbox\/([^/]+)\/([^/]+)\.json$/.exec(key);
+  return match ? { space: match[1]!, deliveryId: match[2]! } : null;
+}
+
+/** Data bucket: a run's objects live under its finishedAt, content-addressed, so nothing is ever overwritten. */
+export const RUNS_PREFIX = 'runs/';
+export const runSpacePrefix = (space: string) => `${RUNS_PREFIX}${space}/`;
+export const runObjectPrefix = (space: string, id: string, finishedAt: string) => `${runSpacePrefix(space)}${encode(id)}/${finishedAt}`;
+export const patchKey = (space: string, id: string, finishedAt: string, patchSha256: string) =>
+  `${runObjectPrefix(space, id, finishedAt)}/patch-${patchSha256}.diff`;
+export const summaryKey = (space: string, id: string, finishedAt: string, summarySha256: string) =>
+  `${runObjectPrefix(space, id, finishedAt)}/summary-${summarySha256}.md`;
+/** The full contamination list of a run whose row keeps only the first entries (SPEC §4 bounds). */
+export const contaminationKey = (space: string, id: string, finishedAt: string, listSha256: string) =>
+  `${runObjectPrefix(space, id, finishedAt)}/contamination-${listSha256}.json`;
+/** One judge attempt's exchange (never the prompt text, which holds the issue text). */
+export const auditKey = (space: string, id: string, finishedAt: string, startedAt: string, attempt: number) =>
+  `${runObjectPrefix(space, id, finishedAt)}/judge-${startedAt}-attempt-${attempt}.json`;
+
+export function parseRunObjectKey(key: string): { space: string; id: string; finishedAt: string; name: string } | null {
+  const match = /^runs\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(key);
+  const id = match ? decode(match[2]!) : null;
+  return match && id !== null ? { space: match[1]!, id, finishedAt: match[3]!, name: match[4]! } : null;
+}
+
+/** Bumped whenever what is cached changes (the lock-file list, say), so old entries are simply not read. */
+const REFERENCE_CACHE_VERSION = 'v2';
+export const referenceDiffKey = (repo: string, baseSha: string, mergeSha: string) =>
+  `reference/${REFERENCE_CACHE_VERSION}/${repo}/${baseSha}...${mergeSha}.json`;
+
+export function parseReferenceDiffKey(key: string): { repo: string; baseSha: string; mergeSha: string } | null {
+  const match = /^reference\/[^/]+\/([^/]+\/[^/]+)\/([^/.]+)\.\.\.([^/.]+)\.json$/.exec(key);
+  return match ? { repo: match[1]!, baseSha: match[2]!, mergeSha: match[3]! } : null;
+}
+
+// ---- The table -----------------------------------------------------------------------------------------
+
+export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
+
+export const INDEXES = {
+  /** Runs of a space by updatedAt: the `since` deltas the cockpit polls. */
+  byUpdated: { name: 'byUpdated', partitionKey: 'byUpdatedPk', sortKey: 'byUpdatedSk', projection: 'ALL' },
+  /** Sparse: only rows with a next judge attempt. The sweeper's "due by now" query. */
+  due: { name: 'due', partitionKey: 'dueSpace', sortKey: 'dueAt', projection: 'ALL' },
+  /** Runs of a space per host, keys only: counted for the hosts view. */
+  byHost: { name: 'byHost', partitionKey: 'byHostPk', sortKey: 'sk', projection: 'KEYS_ONLY' },
+} as const;
+
+/** Attributes the store keeps beside a record; never part of the record itself. */
+export const INTERNAL_ATTRIBUTES = ['pk', 'sk', 'rev', 'byUpdatedPk', 'byUpdatedSk', 'dueSpace', 'dueAt', 'byHostPk', 'kind'];
+
+export interface ItemKey {
+  pk: string;
+  sk: string;
+}
+
+/** Every item of a space (runs, issues, held hidden-test results, archived attempts, its judging status). */
+export const spacePartition = (space: string) => `SPACE#${space}`;
+/** Partition-key prefixes that hold one space's data: what a per-space reader may touch (IAM LeadingKeys). */
+export const spacePartitions = (space: string) => [spacePartition(space), budgetPartition(space)];
+
+export const SORT_PREFIX = { run: 'RUN#', issue: 'ISSUE#', hiddenTest: 'HIDDEN#', attempt: 'ATTEMPT#' } as const;
+
+export const runKey = (space: string, id: string): ItemKey => ({ pk: spacePartition(space), sk: `${SORT_PREFIX.run}${id}` });
+export const issueKey = (space: string, taskId: string): ItemKey => ({ pk: spacePartition(space), sk: `${SORT_PREFIX.issue}${taskId}` });
+export const pendingHiddenTestKey = (space: string, id: string): ItemKey => ({ pk: spacePartition(space), sk: `${SORT_PREFIX.hiddenTest}${id}` });
+export const judgingKey = (space: string): ItemKey => ({ pk: spacePartition(space), sk: 'JUDGING' });
+export const hostKey = (host: string): ItemKey => ({ pk: `HOST#${host}`, sk: 'HOST' });
+const budgetPartition = (space: string) => `BUDGET#${space}`;
+export const budgetKey = (space: string, day: string): ItemKey => ({ pk: budgetPartition(space), sk: day });
+
+/** Archived attempts of one run sort by finishedAt under this prefix (the id encoded: ids may contain `#`). */
+export const attemptPrefix = (id: string) => `${SORT_PREFIX.attempt}${encode(id)}#`;
+export const attemptKey = (space: string, id: string, finishedAt: string, patchSha256: string): ItemKey => ({
+  pk: spacePartition(space),
+  sk: `${attemptPrefix(id)}${finishedAt}#${patchSha256}`,
+});
+
+export function parseAttemptSortKey(sk: string): { id: string; finishedAt: string; patchSha256: string } | null {
+  const match = /^ATTEMPT#([^#]+)#([^#]+)#([^#]+)$/.exec(sk);
+  const id = match ? decode(match[1]!) : null;
+  return match && id !== null ? { id, finishedAt: match[2]!, patchSha256: match[3]! } : null;
+}
+
+/** Index attributes of a run row. */
+export const byUpdatedPartition = (space: string) => `RUNS#${space}`;
+export const byUpdatedKey = (space: string, updatedAt: string, id: string) => ({ byUpdatedPk: byUpdatedPartition(space), byUpdatedSk: `${updatedAt}#${id}` });
+export const byHostPartition = (space: string, host: string) => `HOSTRUNS#${space}#${host}`;

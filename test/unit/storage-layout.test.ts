@@ -1,0 +1,44 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  attemptKey,
+  attemptPrefix,
+  auditKey,
+  inboxKey,
+  parseAttemptSortKey,
+  parseInboxKey,
+  parseReferenceDiffKey,
+  parseRunObjectKey,
+  patchKey,
+  referenceDiffKey,
+  runObjectPrefix,
+} from '../../shared/storage-layout.ts';
+
+const F = '2026-11-29T08:10:00.000Z';
+
+describe('the storage layout', () => {
+  it('reads back every inbox key it builds', () => {
+    expect(parseInboxKey(inboxKey('Main', '0b5e7c1e-5a7e-4c7e-9d2a-3f1c2b4a5d6e'))).toEqual({ space: 'Main', deliveryId: '0b5e7c1e-5a7e-4c7e-9d2a-3f1c2b4a5d6e' });
+    expect(parseInboxKey('inbox/Main/nested/x.json')).toBeNull();
+    expect(parseInboxKey('runs/Main/x.json')).toBeNull();
+  });
+
+  it('keeps ids with slashes, hashes and double underscores inside one key segment', () => {
+    const id = 'org/model:7b #2__task/1__h1';
+    const key = patchKey('Main', id, F, 'ab'.repeat(32));
+    expect(key.startsWith(`${runObjectPrefix('Main', id, F)}/`)).toBe(true);
+    expect(parseRunObjectKey(key)).toEqual({ space: 'Main', id, finishedAt: F, name: `patch-${'ab'.repeat(32)}.diff` });
+    expect(parseRunObjectKey(auditKey('Main', id, F, F, 2))).toMatchObject({ id, name: `judge-${F}-attempt-2.json` });
+  });
+
+  it('never lets one run id prefix-match another run id', () => {
+    expect(patchKey('Main', 'a/b', F, 'c').startsWith(`${runObjectPrefix('Main', 'a', F)}`)).toBe(false);
+    expect(attemptKey('Main', 'a#b', F, 'c').sk.startsWith(attemptPrefix('a'))).toBe(false);
+    expect(attemptKey('Main', 'a', F, 'c').sk.startsWith(attemptPrefix('a'))).toBe(true);
+  });
+
+  it('reads back archived attempt keys and reference cache keys', () => {
+    expect(parseAttemptSortKey(attemptKey('Main', 'm__t#1__h', F, 'ff').sk)).toEqual({ id: 'm__t#1__h', finishedAt: F, patchSha256: 'ff' });
+    expect(parseAttemptSortKey('RUN#x')).toBeNull();
+    expect(parseReferenceDiffKey(referenceDiffKey('acme/widgets', 'a'.repeat(40), 'b'.repeat(40)))).toEqual({ repo: 'acme/widgets', baseSha: 'a'.repeat(40), mergeSha: 'b'.repeat(40) });
+  });
+});
