@@ -4,7 +4,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pushDelivery } from '../../shared/client/push.ts';
-import { bucketStore } from '../../shared/adapters/aws/runtime.ts';
 import { issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
@@ -52,7 +51,7 @@ describe('a space that lists its repositories', () => {
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ signature: 'verified', error: 'repo-not-allowed' });
     expect(answer.body.message).toMatch(/evil\/elsewhere/);
-    expect(await bucketStore('INBOX_BUCKET').list('inbox/Main/')).toEqual([]);
+    expect(await local.adapters.inbox.list('inbox/Main/')).toEqual([]);
   });
 
   it('accepts an issue record of a listed repository, compared without regard to case', async () => {
