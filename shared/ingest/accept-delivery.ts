@@ -2,7 +2,7 @@
 // to the inbox (object storage, no size limit to worry about) before it is queued, and the queue carries
 // only a claim check, so a 1 MiB delivery never meets SQS's message size limit.
 import { sha256Hex } from '../sha256.ts';
-import { keyCandidates, type ReplayConfig } from '../schema/config.ts';
+import { keyCandidates, repoAllowed, spaceOf, type ReplayConfig } from '../schema/config.ts';
 import { deliverySchema, ignoredKeys, MAX_DELIVERY_BYTES, DELIVERY_KINDS, type Delivery } from '../schema/delivery.ts';
 import { describeIssues } from '../schema/issues-text.ts';
 import { runId } from '../schema/run.ts';
@@ -30,7 +30,7 @@ export interface IngestRequest {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Promise<HttpAnswer> {
-  const space = deps.config.spaces[req.space];
+  const space = spaceOf(deps.config, req.space);
   if (!space) return jsonError(404, 'unknown-space', `There is no space named "${req.space}".`);
 
   if (req.rawBody.byteLength > MAX_DELIVERY_BYTES) {
@@ -54,6 +54,10 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
   const parsed = parseDelivery(req.rawBody, check.host);
   if (!parsed.ok) {
     return jsonError(400, 'invalid-delivery', parsed.message, { signature: 'verified', details: parsed.details });
+  }
+  if (parsed.delivery.kind === 'issue' && !repoAllowed(space, parsed.delivery.issue.repo)) {
+    const { repo } = parsed.delivery.issue;
+    return jsonError(400, 'repo-not-allowed', `Space "${req.space}" does not list repository ${repo} in its "repos"; the issue record was refused.`, { signature: 'verified' });
   }
 
   const deliveryId = req.deliveryHeader && UUID.test(req.deliveryHeader) ? req.deliveryHeader.toLowerCase() : sha256Hex(req.rawBody);

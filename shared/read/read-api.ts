@@ -1,7 +1,7 @@
 // The GET routes of SPEC §10, transport-neutral: the read-api Lambda and local mode both call `answerRead`.
-import type { ReplayConfig } from '../schema/config.ts';
+import { spaceOf, type ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
-import { jsonError, type HttpAnswer } from '../http.ts';
+import { decodePathSegment, jsonError, type HttpAnswer } from '../http.ts';
 import { InvalidCursorError, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
 import { columnsAnswer } from './columns-snapshot.ts';
 import type { CockpitsBody, HostsBody, IssuesBody, RunsPage } from './contract.ts';
@@ -29,12 +29,12 @@ export async function answerRead(
   headers: Record<string, string | undefined> = {},
 ): Promise<HttpAnswer> {
   if (method !== 'GET' && method !== 'HEAD') return { ...jsonError(405, 'method-not-allowed', 'The read API only answers GET.'), headers: { allow: 'GET' } };
-  const parts = path.split('/').filter(Boolean).map(safeDecode);
+  const parts = path.split('/').filter(Boolean).map(decodePathSegment);
   if (parts.some((p) => p === null)) return jsonError(400, 'bad-path', 'The path is not valid percent-encoding.');
   const [api, spaces, space, collection, id, sub, ...rest] = parts as string[];
   if (api === 'api' && spaces === 'cockpits' && parts.length === 2) return cockpits(deps.config);
   if (api !== 'api' || spaces !== 'spaces' || !space || !collection || rest.length) return notFound(path);
-  if (!deps.config.spaces[space]) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
+  if (!spaceOf(deps.config, space)) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
 
   if (collection === 'runs' && id === undefined) return listRuns(deps, space, query);
   if (collection === 'columns' && id === undefined) return columnsAnswer(deps.runs, space, () => asOfNow(deps.clock), /\bgzip\b/.test(headers['accept-encoding'] ?? ''));
@@ -46,14 +46,6 @@ export async function answerRead(
 }
 
 const notFound = (path: string) => jsonError(404, 'not-found', `Nothing is served at ${path}.`);
-
-function safeDecode(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-}
 
 function cockpits(config: ReplayConfig): HttpAnswer {
   return { status: 200, body: { cockpits: Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public })) } satisfies CockpitsBody };
@@ -96,7 +88,7 @@ async function runText(deps: ReadDeps, space: string, id: string, which: 'patch'
 }
 
 async function hostsOf(deps: ReadDeps, space: string): Promise<HostRecord[]> {
-  const { senders, secretConfigKey } = deps.config.spaces[space]!;
+  const { senders, secretConfigKey } = spaceOf(deps.config, space)!;
   return Promise.all(
     senders.map(async (host): Promise<HostRecord> => {
       const [stored, runsLanded, paired] = await Promise.all([
