@@ -137,7 +137,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   const sweepSeconds = options.sweepIntervalSeconds ?? positiveNumber(env.REPLAY_SWEEP_SECONDS) ?? 60;
   const sweeps = every(sweepSeconds * 1000, () => sweeper(scheduledEvent()), (e) => log(`judge sweeper: ${(e as Error).message}`));
 
-  const server = createLocalServer({ ingest, read: readApi, staticDir: resolve(import.meta.dirname, '../../dashboard/dist') });
+  const server = createLocalServer({ ingest, read: readApi, staticDir: resolve(import.meta.dirname, '../../dashboard/dist') }, { host: options.host });
   await new Promise<void>((r) => server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', r));
   const address = server.address() as AddressInfo;
 

@@ -92,7 +92,7 @@ async function hostsOf(deps: ReadDeps, space: string): Promise<HostRecord[]> {
   return Promise.all(
     senders.map(async (host): Promise<HostRecord> => {
       const [stored, runsLanded, paired] = await Promise.all([
-        deps.hosts.getHost(host),
+        deps.hosts.getHost(space, host),
         deps.runs.countRunsByHost(space, host),
         deps.pairing.isPaired(secretConfigKey, host),
       ]);
@@ -100,7 +100,7 @@ async function hostsOf(deps: ReadDeps, space: string): Promise<HostRecord[]> {
       return {
         host,
         hostHardware: s?.hostHardware ?? null,
-        spaces: s?.spaces ?? [],
+        spaces: s ? [space] : [],
         firstDeliveryAt: s?.firstDeliveryAt ?? null,
         lastDeliveryAt: s?.lastDeliveryAt ?? null,
         runsLanded,

@@ -160,13 +160,13 @@ export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore
     return Item ? strip<PendingHiddenTest>(Item) : null;
   }
 
-  async getHost(host: string): Promise<Versioned<StoredHost> | null> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: hostKey(host), ConsistentRead: true }));
+  async getHost(space: string, host: string): Promise<Versioned<StoredHost> | null> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: hostKey(space, host), ConsistentRead: true }));
     return Item ? { value: strip<StoredHost>(Item), rev: Item.rev as number } : null;
   }
 
   async putHost(host: StoredHost, expectedRev: number | null): Promise<boolean> {
-    return this.conditionalPut({ ...host, ...hostKey(host.host), kind: 'host', rev: (expectedRev ?? 0) + 1 }, expectedRev);
+    return this.conditionalPut({ ...host, ...hostKey(host.space, host.host), kind: 'host', rev: (expectedRev ?? 0) + 1 }, expectedRev);
   }
 
   async reserve(space: string, day: string, cap: number): Promise<boolean> {
