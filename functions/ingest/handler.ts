@@ -12,7 +12,14 @@ export type IngestHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewa
 
 const ROUTE = /^\/hooks\/([^/]+)\/ingest$/;
 
-export function createIngestHandler(deps: IngestDeps, { logger, metrics }: Instrumentation): IngestHandler {
+export function createIngestHandler(coreDeps: IngestDeps, { logger, metrics }: Instrumentation): IngestHandler {
+  const deps: IngestDeps = {
+    ...coreDeps,
+    unreadableKey: (host, errorName) => {
+      logger.warn('a host key could not be read; that host has no key for this request', { host, errorName });
+      metrics.addMetric(METRICS.hostKeyUnreadable, MetricUnit.Count, 1);
+    },
+  };
   return async (event) => {
     const route = ROUTE.exec(event.rawPath);
     if (!route) return toApiGateway(jsonError(404, 'not-found', `No route ${event.rawPath}.`));

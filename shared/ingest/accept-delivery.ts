@@ -18,6 +18,11 @@ export interface IngestDeps {
   inbox: ObjectStore;
   landingQueue: MessageQueue<LandingMessage>;
   clock: Clock;
+  /**
+   * Told when a host's key could not be read (a secret being deleted, a throttled lookup): that host has no
+   * key for this request, every other host is unaffected. Gets the error's name only, never its message.
+   */
+  unreadableKey?: (host: string, errorName: string) => void;
 }
 
 export interface IngestRequest {
@@ -79,7 +84,13 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
 async function candidateKeys(deps: IngestDeps): Promise<HostKeys[]> {
   const byHost = new Map<string, string[]>();
   for (const { secretConfigKey, host } of keyCandidates(deps.config)) {
-    const keys = await deps.keys.keysFor(secretConfigKey, host);
+    let keys: string[] = [];
+    try {
+      keys = await deps.keys.keysFor(secretConfigKey, host);
+    } catch (error) {
+      // One host's broken secret never refuses another host's delivery (SPEC §3).
+      deps.unreadableKey?.(host, (error as Error).name ?? 'Error');
+    }
     byHost.set(host, [...(byHost.get(host) ?? []), ...keys]);
   }
   return [...byHost].map(([host, keys]) => ({ host, keys }));
