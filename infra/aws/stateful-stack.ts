@@ -10,7 +10,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type Buck
 import { CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
+import { INDEXES, runSpacePrefix, TABLE_KEYS } from '../../shared/storage-layout.ts';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
 import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
 import { MAX_RECEIVES, TIMEOUTS, visibilityFor } from './timing.ts';
@@ -65,6 +65,8 @@ export interface PipelineState {
   analysts?: Analysts;
   /** The inbox and data buckets are reached only through these grants. */
   objectAccess(bucket: BucketName, access: BucketAccess): ObjectAccess;
+  /** Read access to one space's run objects in the data bucket only: what a cockpit's read API may see. */
+  spaceObjectReads(space: string): ObjectAccess;
 }
 
 export interface StatefulStackProps extends StackProps {
@@ -174,6 +176,31 @@ export class StatefulStack extends Stack implements PipelineState {
       reason: `Object keys are minted at run time, so access covers the objects of the ${name} bucket, with only ${OBJECT_ACTIONS[access].join(', ')}.`,
     });
     const grant = { bucket, access, policy };
+    this.objectPolicies.set(key, grant);
+    return grant;
+  }
+
+  /**
+   * A space's run objects, and listing only under their prefix (the listing right is what makes a missing
+   * key answer 404 rather than 403). Space names hold no "/", so one space's prefix never covers another's.
+   */
+  spaceObjectReads(space: string): ObjectAccess {
+    const key = `data-read-space-${space}`;
+    const existing = this.objectPolicies.get(key);
+    if (existing) return existing;
+    const prefix = runSpacePrefix(space);
+    const policy = new ManagedPolicy(this, `ObjectAccess-${key}`, {
+      description: `replay-bench: read the run objects of space ${space}`.slice(0, 1000),
+      statements: [
+        new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.data.arnForObjects(`${prefix}*`)] }),
+        new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.data.bucketArn], conditions: { StringLike: { 's3:prefix': [`${prefix}*`] } } }),
+      ],
+    });
+    Validations.of(policy).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.data.node.defaultChild as CfnBucket)}.Arn>/${prefix}*]`,
+      reason: `Run object keys are minted at run time; a read API may read only the objects of its own space (${prefix}).`,
+    });
+    const grant = { bucket: this.data, access: 'read' as const, policy };
     this.objectPolicies.set(key, grant);
     return grant;
   }

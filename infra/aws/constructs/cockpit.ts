@@ -64,8 +64,8 @@ export class Cockpit extends Construct {
       memorySize: 512,
     })
       .usesConfig(cockpitConfig(config, name))
-      .usesTable(state.table, 'read')
-      .usesBucket('DATA_BUCKET', state.objectAccess('data', 'read'))
+      .readsSpaceOfTable(state.table, cockpit.space, space.senders)
+      .usesBucket('DATA_BUCKET', state.spaceObjectReads(cockpit.space))
       .describesHostKeys(state.hostKeys.filter((k) => k.secretConfigKey === space.secretConfigKey && space.senders.includes(k.host)).map((k) => k.secret));
 
     // The dashboard polls `since` deltas every few seconds per open tab; a burst covers a cold page load.
