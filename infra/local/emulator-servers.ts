@@ -65,6 +65,13 @@ S3rverAccount.DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.s
 const s3rver = new S3rver({ directory: s3Dir, silent: true });
 const s3 = gate(createServer(s3rver.callback()));
 
+// s3rver reads an object's files in two steps; when the same key is rewritten or deleted in between (a
+// duplicate delivery landing while its twin is deleted), its file stream fails outside any handler. One
+// failed request must not take every emulator down: it is logged, its socket is cut after a while (the SDK
+// retries), and everything else keeps serving.
+process.on('uncaughtException', (error) => console.error(`local emulator request failed: ${error.message}`));
+s3.setTimeout(5_000, (socket) => socket.destroy());
+
 const sqsApp = buildApp({ logger: false });
 await sqsApp.ready();
 const sqs = gate(sqsApp.server);

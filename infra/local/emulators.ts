@@ -47,6 +47,8 @@ export async function startEmulators(dataDir: string, queues: QueueSettings): Pr
     worker.once('message', resolve);
     worker.once('error', reject);
   });
+  // After start an emulator failure would otherwise pass unseen, leaving every later call refused.
+  worker.on('error', (error) => console.error(`local emulators stopped: ${error.name}: ${error.message}\n${error.stack ?? ''}`));
 
   const connection: AwsConnection = {
     region: 'us-east-1',
