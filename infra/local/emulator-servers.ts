@@ -70,7 +70,7 @@ const s3 = gate(createServer(s3rver.callback()));
 // failed request must not take every emulator down: it is logged, its socket is cut after a while (the SDK
 // retries), and everything else keeps serving.
 process.on('uncaughtException', (error) => console.error(`local emulator request failed: ${error.message}`));
-s3.setTimeout(5_000, (socket) => socket.destroy());
+s3.setTimeout(1_000, (socket) => socket.destroy());
 
 const sqsApp = buildApp({ logger: false });
 await sqsApp.ready();

@@ -99,7 +99,10 @@ const jsonAnswer = (statusCode: number, error: string, message: string): APIGate
 });
 
 async function handle(req: IncomingMessage, res: ServerResponse, routes: { ingest: HttpHandler; read: HttpHandler; staticDir: string }) {
-  const url = new URL(req.url ?? '/', 'http://local');
+  // Origin-form only ("/path?query"); concatenated rather than resolved, so "//x" stays a path, not a host.
+  const target = req.url ?? '';
+  if (!target.startsWith('/')) return send(res, jsonAnswer(400, 'bad-path', 'The request target must be a path starting with "/".'));
+  const url = new URL(`http://local${target}`);
   if (url.pathname.startsWith('/hooks/')) {
     const { body, complete } = await readCapped(req, MAX_DELIVERY_BYTES + 1);
     const answer = await routes.ingest(toEvent(req, url, body));
@@ -190,6 +193,6 @@ async function serveStatic(res: ServerResponse, root: string, pathname: string) 
     res.end(file);
   } catch {
     if (relative !== 'index.html') return send(res, notFound(pathname));
-    send(res, { statusCode: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'The cockpit is not built yet: run `npm run build:dashboard`.' });
+    send(res, jsonAnswer(404, 'not-built', 'The cockpit is not built yet: run `npm run build:dashboard`.'));
   }
 }

@@ -25,6 +25,8 @@ const ANTHROPIC_KEY = `sk-ant-${randomUUID()}`;
 const ISSUE_TITLE = 'Northwind Traders importer drops every invoice after midnight';
 const ISSUE_BODY = 'Reported by Contoso Pharmaceuticals (contract 7731-ALPHA): the nightly importer silently skips invoices dated after 00:00 UTC.';
 const JUDGED_RUNS = 12;
+/** A line in the candidate patch that makes the model stand-in quote the issue in its reason. */
+const QUOTE_ME = 'quote-the-issue-please';
 
 interface Planned {
   host: string;
@@ -146,7 +148,7 @@ beforeAll(async () => {
   anthropic = await startAnthropicStandIn({
     apiKey: ANTHROPIC_KEY,
     // Half the answers quote the issue in their reason, as a model may; those reasons must be withheld.
-    answer: (request) => (JSON.stringify(request).includes('quoting') ? goodAnswer({ reason: `As the issue says: ${ISSUE_BODY}` }) : goodAnswer()),
+    answer: (request) => (JSON.stringify(request).includes(QUOTE_ME) ? goodAnswer({ reason: `As the issue says: ${ISSUE_BODY}` }) : goodAnswer()),
   });
   github = await startGitHubStandIn({ app: { appId: '11', installationId: '22', publicKey: pair.publicKey } });
   github.setIssue('acme/widgets', 42, { title: ISSUE_TITLE, body: ISSUE_BODY });
@@ -207,7 +209,8 @@ beforeAll(async () => {
   for (let i = 0; i < JUDGED_RUNS; i++) {
     const taskId = i % 2 ? `quoting-${i}` : `clean-${i}`;
     expect((await pushDelivery(local.url, 'Judged', issueDelivery({ taskId }, HOSTS[0]), KEYS[HOSTS[0]!]!)).status).toBe(202);
-    expect((await pushDelivery(local.url, 'Judged', runDelivery({ host: HOSTS[0], taskId }, { summary: taskId }), KEYS[HOSTS[0]!]!)).status).toBe(202);
+    const patch = `diff --git a/src/widget.ts b/src/widget.ts\n+${i % 2 ? QUOTE_ME : 'fix'}\n`;
+    expect((await pushDelivery(local.url, 'Judged', runDelivery({ host: HOSTS[0], taskId }, { patch }), KEYS[HOSTS[0]!]!)).status).toBe(202);
   }
   await eventually(async () => (await allRuns('Judged')).filter((r) => r.judgeVerdict).length === JUDGED_RUNS, 60_000, 250);
   console.log(`reliability load: ${JSON.stringify(figures)}`);
@@ -267,8 +270,10 @@ describe('secrets and privacy after load and judging', () => {
     expect(findIn(apiAnswers.join('\n'))).toEqual([]);
   });
 
-  it('finds none in any stored object (patches, summaries, audits, reference cache, inbox)', async () => {
-    const keys = await local.adapters.data.list('');
+  // Every object is also a file of the data folder (scanned below); here the judged space's objects and the
+  // reference cache are read back through the S3 API, as the pipeline reads them.
+  it('finds none in the judged runs\' objects (patches, summaries, audits) or the reference cache', async () => {
+    const keys = [...(await local.adapters.data.list('runs/Judged/')), ...(await local.adapters.data.list('reference/'))];
     expect(keys.some((k) => k.includes('/judge-'))).toBe(true);
     for (const key of keys) expect({ key, found: findIn((await local.adapters.data.getText(key)) ?? '') }).toEqual({ key, found: [] });
   });
