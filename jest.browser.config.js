@@ -10,4 +10,5 @@ export default {
   testTimeout: 60_000,
   maxWorkers: 1,
   setupFiles: ['<rootDir>/test/helpers/quiet-sdk-notice.ts'],
+  reporters: ['default', '<rootDir>/test/helpers/summary-line-reporter.js'],
 };

@@ -15,4 +15,5 @@ export default {
   // One process per file, as before: suites start emulators and servers and must not share module state.
   maxWorkers: 2,
   setupFiles: ['<rootDir>/test/helpers/quiet-sdk-notice.ts'],
+  reporters: ['default', '<rootDir>/test/helpers/summary-line-reporter.js'],
 };

@@ -37,6 +37,7 @@ export function landedRow(space: string, delivery: Record<string, unknown>, now:
       patchTruncated: false,
       patchKey: '',
       summaryKey: '',
+      contaminationKey: null,
     },
     now,
     pending,

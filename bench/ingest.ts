@@ -1,7 +1,9 @@
 // Ingest throughput and ack latency for 50 KB signed deliveries against local mode, side by side with a
 // bare HTTP server that only reads the body (the floor). Both servers run as child processes so the load
 // generator never shares their event loop. Rounds alternate between the two; figures are medians over rounds.
-//   npm run bench:ingest [-- --rounds 5 --deliveries 400 --concurrency 16]
+// Then, one delivery at a time on an idle local mode: how long from the POST until the run's row is
+// readable at GET /api/spaces/{space}/runs/{id} (ack, queue, landing), against the ack alone.
+//   npm run bench:ingest [-- --rounds 5 --deliveries 400 --concurrency 16 --visible 30]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request, Agent } from 'node:http';
@@ -12,11 +14,17 @@ import { sign } from '../shared/ingest/signature.ts';
 import { runId } from '../shared/schema/run.ts';
 
 const { values } = parseArgs({
-  options: { rounds: { type: 'string', default: '5' }, deliveries: { type: 'string', default: '400' }, concurrency: { type: 'string', default: '16' } },
+  options: {
+    rounds: { type: 'string', default: '5' },
+    deliveries: { type: 'string', default: '400' },
+    concurrency: { type: 'string', default: '16' },
+    visible: { type: 'string', default: '30' },
+  },
 });
 const ROUNDS = Number(values.rounds);
 const DELIVERIES = Number(values.deliveries);
 const CONCURRENCY = Number(values.concurrency);
+const VISIBLE = Number(values.visible);
 const KEY = 'bench-key';
 const root = resolve(import.meta.dirname, '..');
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
@@ -77,6 +85,23 @@ function post(agent: Agent, url: string, raw: Buffer): Promise<number> {
   });
 }
 
+/** Sequential pushes: ms until the 202, and ms until the row is readable (polled every 2 ms). */
+async function untilReadable(url: string, space: string, payloads: Buffer[]): Promise<{ ack: number[]; readable: number[] }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 2 });
+  const ack: number[] = [];
+  const readable: number[] = [];
+  for (const raw of payloads) {
+    const { id } = JSON.parse(raw.toString()) as { id: string };
+    const t0 = performance.now();
+    if ((await post(agent, `${url}/hooks/${space}/ingest`, raw)) !== 202) throw new Error('delivery refused');
+    ack.push(performance.now() - t0);
+    while ((await fetch(`${url}/api/spaces/${space}/runs/${encodeURIComponent(id)}`)).status !== 200) await new Promise((r) => setTimeout(r, 2));
+    readable.push(performance.now() - t0);
+  }
+  agent.destroy();
+  return { ack, readable };
+}
+
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const median = (xs: number[]) => quantile([...xs].sort((a, b) => a - b), 0.5);
 
@@ -105,6 +130,14 @@ console.log('');
 console.log('server                                deliveries/s   p50 ack ms   p99 ack ms');
 for (const s of [l, f]) console.log(`${s.name.padEnd(38)}${s.perSecond.toFixed(0).padStart(12)}${s.p50.toFixed(1).padStart(13)}${s.p99.toFixed(1).padStart(13)}`);
 console.log(`${'ratio local / floor'.padEnd(38)}${(l.perSecond / f.perSecond).toFixed(2).padStart(12)}${(l.p50 / f.p50).toFixed(1).padStart(13)}${(l.p99 / f.p99).toFixed(1).padStart(13)}`);
+
+const visible = await untilReadable(local.url, 'Bench', Array.from({ length: VISIBLE }, (_, i) => delivery(i, ROUNDS)));
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+console.log('');
+console.log(`one at a time, ${VISIBLE} deliveries              p50 ms       p99 ms`);
+console.log(`${'push → 202'.padEnd(38)}${median(visible.ack).toFixed(1).padStart(12)}${quantile(sorted(visible.ack), 0.99).toFixed(1).padStart(13)}`);
+console.log(`${'push → row readable'.padEnd(38)}${median(visible.readable).toFixed(1).padStart(12)}${quantile(sorted(visible.readable), 0.99).toFixed(1).padStart(13)}`);
+console.log(`${'ratio readable / 202'.padEnd(38)}${(median(visible.readable) / median(visible.ack)).toFixed(1).padStart(12)}`);
 
 const exited = (c: ChildProcess) => new Promise((r) => c.once('exit', r));
 local.child.kill('SIGTERM');

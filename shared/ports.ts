@@ -4,6 +4,7 @@ import type { StoredIssue } from './schema/issue.ts';
 import type { StoredHost } from './schema/host.ts';
 import type { RunRow, HiddenTestResult } from './schema/run.ts';
 import type { TokenUsage } from './cost.ts';
+import type { ArchivedAttempt } from './schema/attempt.ts';
 export type { LandingMessage, JudgeMessage } from './schema/messages.ts';
 
 /** A stored row with the optimistic-lock revision the store keeps beside it. */
@@ -28,6 +29,16 @@ export interface RunStore {
   /** Rows of a space whose next judge attempt is due at or before `dueBy` (a sparse index, never a scan). */
   listDueRuns(space: string, dueBy: string, limit: number): Promise<RunRow[]>;
   countRunsByHost(space: string, host: string): Promise<number>;
+}
+
+/** Archived attempts of runs (SPEC §4): written once, never erased. */
+export interface AttemptStore {
+  /** Archives the attempt unless one with the same (finishedAt, patchSha256) is archived already. */
+  archiveAttempt(attempt: ArchivedAttempt): Promise<void>;
+  /** Every archived attempt of the run, oldest first. */
+  listAttempts(space: string, id: string): Promise<ArchivedAttempt[]>;
+  /** Sets the hidden-test result on the archived attempts with that finishedAt; how many there were. */
+  setAttemptHiddenTest(space: string, id: string, finishedAt: string, result: HiddenTestResult): Promise<number>;
 }
 
 export interface PendingHiddenTest {

@@ -50,8 +50,9 @@ export function parseRunObjectKey(key: string): { space: string; id: string; fin
 
 /** Bumped whenever what is cached changes (the lock-file list, say), so old entries are simply not read. */
 const REFERENCE_CACHE_VERSION = 'v2';
+export const REFERENCE_PREFIX = 'reference/';
 export const referenceDiffKey = (repo: string, baseSha: string, mergeSha: string) =>
-  `reference/${REFERENCE_CACHE_VERSION}/${repo}/${baseSha}...${mergeSha}.json`;
+  `${REFERENCE_PREFIX}${REFERENCE_CACHE_VERSION}/${repo}/${baseSha}...${mergeSha}.json`;
 
 export function parseReferenceDiffKey(key: string): { repo: string; baseSha: string; mergeSha: string } | null {
   const match = /^reference\/[^/]+\/([^/]+\/[^/]+)\/([^/.]+)\.\.\.([^/.]+)\.json$/.exec(key);

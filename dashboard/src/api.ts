@@ -2,8 +2,13 @@
 // shared/read/contract.ts; a signed-in cockpit adds its bearer token.
 import type { ApiErrorBody } from '../../shared/read/contract.ts';
 
+/** A refused or failed request: `message` is the server's own sentence, `what` the path that was asked for. */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly what: string,
+  ) {
     super(message);
   }
 }
@@ -17,6 +22,16 @@ export class Api {
   async json<T>(path: string): Promise<T> {
     const response = await this.get(path);
     return (await response.json()) as T;
+  }
+
+  /** The body at path, or the API's sentence saying why there is none (404). */
+  async optionalJson<T>(path: string): Promise<{ body: T } | { missing: string }> {
+    try {
+      return { body: await this.json<T>(path) };
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) return { missing: e.message };
+      throw e;
+    }
   }
 
   /** The text at path, or null when the API says there is none (404). */
@@ -39,7 +54,7 @@ export class Api {
       } catch {
         // not a JSON error body: keep the status line
       }
-      throw new ApiError(response.status, message);
+      throw new ApiError(response.status, message, `${this.root}${path}`);
     }
     return response;
   }

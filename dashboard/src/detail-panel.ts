@@ -1,16 +1,23 @@
-// One run in full: verdict and the judge's reasons, the hidden-test result, every field of the row
-// (unknown written as such), the patch with diff highlighting and the summary. Patches and summaries are
-// shown as text: a summary's markdown is not rendered, so nothing a runner sends can become markup.
-import { apiPaths } from '../../shared/read/contract.ts';
+// One run in full, titled "model · task · harness": verdict and the judge's reasons, the hidden-test
+// result, links to the issue and the fix PR, the files the candidate changed with +/− counts, the
+// candidate's patch beside the original fix (as the judge cached it, lock files left out; never the issue
+// text), the summary, and every field of the row with its unit (unknown written as such). Patches and
+// summaries are shown as text: a summary's markdown is not rendered, so nothing a runner sends can become
+// markup. Long lines wrap, so the panel is the one scroller.
+import { apiPaths, type ReferenceBody } from '../../shared/read/contract.ts';
+import { parseDiff } from '../../shared/reference/diff.ts';
+import type { StoredIssue } from '../../shared/schema/issue.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import type { Api } from './api.ts';
 import { el, fill } from './dom.ts';
-import { count, instant, UNKNOWN } from './format.ts';
+import { count, duration, instant, num, taskLabel, UNKNOWN, withUnit } from './format.ts';
 import { VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
 
 const PATCH_LINES_SHOWN = 2000;
 
-const FIELD_GROUPS: [string, (keyof RunRow)[]][] = [
+type Field = keyof RunRow;
+
+const FIELD_GROUPS: [string, Field[]][] = [
   ['Task', ['taskId', 'repo', 'issueNumber', 'tier', 'wave']],
   ['Model', ['model', 'modelFamily', 'parameters', 'activeParameters', 'quantization', 'runtime']],
   ['Machine', ['host', 'hostHardware', 'contextWindow', 'historyCharsKept']],
@@ -23,30 +30,81 @@ const FIELD_GROUPS: [string, (keyof RunRow)[]][] = [
   ['Pipeline', ['id', 'landedAt', 'updatedAt', 'patchTruncated', 'patchSha256', 'metricsSource']],
 ];
 
+const seconds = (v: number) => (v < 90 ? withUnit(v, 's', 1) : `${duration(v)} (${withUnit(v, 's')})`);
+
+/** Figures with their units; a field not listed is shown as it is. */
+const UNITS: Partial<Record<Field, (v: number) => string>> = {
+  issueNumber: (v) => `#${v}`,
+  contextWindow: (v) => withUnit(v, 'tokens'),
+  historyCharsKept: (v) => withUnit(v, 'characters'),
+  maxSteps: (v) => withUnit(v, 'steps'),
+  maxOutputTokensPerCall: (v) => withUnit(v, 'tokens'),
+  wallBudgetSeconds: seconds,
+  wallSeconds: seconds,
+  steps: (v) => withUnit(v, 'steps'),
+  promptTokens: (v) => withUnit(v, 'tokens'),
+  completionTokens: (v) => withUnit(v, 'tokens'),
+  maxPromptTokensPerCall: (v) => withUnit(v, 'tokens'),
+  outputTokensPerMinute: (v) => withUnit(v, 'tokens/min', 1),
+  medianCallSeconds: seconds,
+  medianCallOutputTokensPerSecond: (v) => withUnit(v, 'tokens/s', 1),
+  medianStepSeconds: seconds,
+  promptTokensPerSecond: (v) => withUnit(v, 'tokens/s', 1),
+  generationTokensPerSecond: (v) => withUnit(v, 'tokens/s', 1),
+  bashCalls: (v) => withUnit(v, 'calls'),
+  readCalls: (v) => withUnit(v, 'calls'),
+  editCalls: (v) => withUnit(v, 'calls'),
+  writeCalls: (v) => withUnit(v, 'calls'),
+  dotnetCommands: (v) => withUnit(v, 'commands'),
+  patchFilesChanged: (v) => withUnit(v, 'files'),
+  patchLinesAdded: (v) => withUnit(v, 'lines'),
+  patchLinesRemoved: (v) => withUnit(v, 'lines'),
+  judgeAttempts: (v) => withUnit(v, 'attempts'),
+};
+
+const INSTANTS = new Set<Field>(['startedAt', 'finishedAt', 'judgedAt', 'judgeNextAttemptAt', 'landedAt', 'updatedAt']);
+
+/** `promptTokensPerSecond` → "Prompt tokens per second". */
+const fieldLabel = (key: string) => {
+  const words = key.replace(/([A-Z])/g, ' $1').toLowerCase().trim();
+  return words[0]!.toUpperCase() + words.slice(1);
+};
+
 export class DetailPanel {
   readonly root = el('aside', { class: 'detail', id: 'run-detail', 'aria-label': 'Run detail', hidden: true });
   private current: string | null = null;
 
-  constructor(private readonly api: Api, private readonly space: string, private readonly onClose: () => void) {}
+  constructor(
+    private readonly api: Api,
+    private readonly space: string,
+    private readonly issueOf: (taskId: string) => StoredIssue | null,
+    private readonly onClose: () => void,
+  ) {}
 
   /** Shows the run; called again with the same id after a live update, it refreshes in place. */
   async show(id: string): Promise<void> {
     const fresh = id !== this.current;
     this.current = id;
     this.root.hidden = false;
-    if (fresh) fill(this.root, this.head(id), el('p', { class: 'loading' }, 'Loading…'));
+    if (fresh) fill(this.root, this.head(id, id), el('p', { class: 'loading' }, 'Loading…'));
     try {
-      const [row, patch, summary] = await Promise.all([
+      const [row, patch, summary, reference] = await Promise.all([
         this.api.json<RunRow>(apiPaths.run(this.space, id)),
         this.api.text(apiPaths.patch(this.space, id)),
         this.api.text(apiPaths.summary(this.space, id)),
+        this.api.optionalJson<ReferenceBody>(apiPaths.reference(this.space, id)),
       ]);
       if (this.current !== id) return;
       const scroll = this.root.scrollTop;
-      fill(this.root, this.head(id), ...this.body(row, patch, summary));
+      const issue = this.issueOf(row.taskId);
+      const title = `${row.model} · ${taskLabel(row.taskId, issue)} · ${row.harnessVersion}`;
+      fill(this.root, this.head(title, `${row.model} · ${row.taskId} · harness ${row.harnessVersion}\nrun ${row.id}`), ...this.body(row, issue, patch, summary, reference));
       this.root.scrollTop = fresh ? 0 : scroll;
     } catch (e) {
-      if (this.current === id) fill(this.root, this.head(id), el('p', { class: 'error' }, `This run could not be loaded: ${(e as Error).message}`));
+      if (this.current !== id) return;
+      const retry = el('button', { type: 'button', class: 'retry' }, 'Retry');
+      retry.addEventListener('click', () => void this.show(id));
+      fill(this.root, this.head(id, id), el('div', { class: 'error-state', role: 'alert' }, el('p', { class: 'error' }, `This run could not be loaded: ${(e as Error).message}`), retry));
     }
   }
 
@@ -60,19 +118,21 @@ export class DetailPanel {
     this.root.replaceChildren();
   }
 
-  private head(id: string) {
-    const close = el('button', { class: 'close', 'aria-label': 'Close run detail', title: 'Close (Esc)' }, '×');
+  private head(title: string, tooltip: string) {
+    const close = el('button', { type: 'button', class: 'close', 'aria-label': 'Close run detail', title: 'Close (Esc)' }, '×');
     close.addEventListener('click', () => this.onClose());
-    return el('header', { class: 'detail-head' }, el('h2', { title: id }, id), close);
+    return el('header', { class: 'detail-head' }, el('h2', { title: tooltip }, title), close);
   }
 
-  private body(row: RunRow, patch: string | null, summary: string | null): (HTMLElement | null)[] {
+  private body(row: RunRow, issue: StoredIssue | null, patch: string | null, summary: string | null, reference: { body: ReferenceBody } | { missing: string }): (HTMLElement | null)[] {
     const verdict = row.judgeVerdict ?? 'unjudged';
     const test = row.hiddenTestResult;
+    const generated = row.metricsSource === 'generated';
     return [
-      row.metricsSource === 'generated'
+      generated
         ? el('p', { class: 'generated-note' }, `◇ Demo data (metricsSource "generated"): the figures of this row were generated, not measured. The project's data/README.md says which demo fields come from a real benchmark.`)
         : null,
+      links(row, issue, generated),
       el(
         'section',
         { class: 'verdict-box' },
@@ -101,25 +161,101 @@ export class DetailPanel {
             )
           : el('p', { class: 'muted' }, 'No hidden-test result for this run.'),
       ),
-      el('section', {}, el('h3', {}, 'Patch'), row.patchTruncated ? el('p', { class: 'warn' }, 'The runner cut this patch to fit: the end is missing.') : null, patchView(patch)),
+      el(
+        'section',
+        { class: 'diffs' },
+        el('h3', {}, 'The candidate beside the original fix'),
+        el(
+          'div',
+          { class: 'diff-pair' },
+          el(
+            'div',
+            { class: 'diff-side', id: 'candidate-side' },
+            el('h4', {}, 'Candidate patch (this run)'),
+            row.patchTruncated ? el('p', { class: 'warn' }, 'The runner cut this patch to fit: the end is missing.') : null,
+            fileList(patch, 'candidate'),
+            patchView(patch, 'Candidate patch', 'No patch: the run changed nothing.'),
+          ),
+          el(
+            'div',
+            { class: 'diff-side', id: 'reference-side' },
+            el('h4', {}, 'Original fix (merged)'),
+            ...('body' in reference
+              ? [
+                  reference.body.omittedLockFiles.length ? el('p', { class: 'muted' }, `Lock files left out: ${reference.body.omittedLockFiles.join(', ')}.`) : null,
+                  fileList(reference.body.diff, 'original fix'),
+                  patchView(reference.body.diff, 'Original fix', 'The original fix changed nothing but lock files.'),
+                ]
+              : [el('p', { class: 'muted' }, reference.missing)]),
+          ),
+        ),
+      ),
       el('section', {}, el('h3', {}, 'Summary'), summary ? el('pre', { class: 'summary' }, summary) : el('p', { class: 'muted' }, 'No summary.')),
       el('section', {}, el('h3', {}, 'Row'), fieldsTable(row)),
     ];
   }
 }
 
-function patchView(patch: string | null): HTMLElement {
-  if (!patch) return el('p', { class: 'muted' }, 'No patch: the run changed nothing.');
-  const lines = patch.split('\n');
-  const pre = el('pre', { class: 'diff', 'aria-label': 'Patch' });
+/** The issue and the fix PR on GitHub, when the records say which they are. Demo numbers are generated: no link. */
+function links(row: RunRow, issue: StoredIssue | null, generated: boolean): HTMLElement | null {
+  const repo = row.repo ?? issue?.repo ?? null;
+  const issueNumber = row.issueNumber ?? issue?.issueNumber ?? null;
+  const fixPr = issue?.fixPrNumber ?? null;
+  if (!repo || (issueNumber === null && fixPr === null)) return null;
+  const link = (path: string, text: string) => (generated ? el('span', {}, text) : el('a', { href: `https://github.com/${repo}/${path}`, target: '_blank', rel: 'noopener noreferrer' }, text));
+  return el(
+    'p',
+    { class: 'run-links' },
+    `${repo}: `,
+    issueNumber !== null && link(`issues/${issueNumber}`, `issue #${issueNumber}`),
+    issueNumber !== null && fixPr !== null && ' · ',
+    fixPr !== null && link(`pull/${fixPr}`, `fix PR #${fixPr}`),
+    generated && el('span', { class: 'muted' }, ' (generated demo numbers: not linked)'),
+  );
+}
+
+/** The files a diff changes, each with its added and removed line counts. */
+function fileList(diff: string | null, what: string): HTMLElement | null {
+  if (!diff) return null;
+  const files = parseDiff(diff).files.map((f) => {
+    // Counted after the first hunk header: before it, "---" and "+++" are the file's headers.
+    const body = f.text.split('\n');
+    const start = body.findIndex((l) => l.startsWith('@@'));
+    let added = 0;
+    let removed = 0;
+    for (const line of start < 0 ? [] : body.slice(start)) {
+      if (line.startsWith('+')) added++;
+      else if (line.startsWith('-')) removed++;
+    }
+    const path = f.oldPath && f.newPath && f.oldPath !== f.newPath ? `${f.oldPath} → ${f.newPath}` : (f.newPath ?? `${f.oldPath} (deleted)`);
+    return { path, added, removed };
+  });
+  if (!files.length) return null;
+  return el(
+    'table',
+    { class: 'files', 'aria-label': `Files the ${what} changes` },
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, `${count(files.length)} ${files.length === 1 ? 'file' : 'files'}`), el('th', { scope: 'col', class: 'num' }, 'added'), el('th', { scope: 'col', class: 'num' }, 'removed'))),
+    el(
+      'tbody',
+      {},
+      ...files.map((f) => el('tr', {}, el('td', { class: 'path' }, f.path), el('td', { class: 'num d-add-count' }, `+${count(f.added)}`), el('td', { class: 'num d-del-count' }, `−${count(f.removed)}`))),
+    ),
+  );
+}
+
+function patchView(patch: string | null, label: string, none: string): HTMLElement {
+  if (!patch) return el('p', { class: 'muted' }, none);
+  // A diff ends with a newline: no empty last line.
+  const lines = patch.replace(/\n+$/, '').split('\n');
+  const pre = el('pre', { class: 'diff', 'aria-label': label });
   const render = (limit: number) => {
     const fragment = document.createDocumentFragment();
-    for (const line of lines.slice(0, limit)) fragment.append(el('span', { class: lineClass(line) }, line), '\n');
+    lines.slice(0, limit).forEach((line, k) => fragment.append(k ? '\n' : '', el('span', { class: lineClass(line) }, line)));
     pre.replaceChildren(fragment);
   };
   render(PATCH_LINES_SHOWN);
   if (lines.length <= PATCH_LINES_SHOWN) return pre;
-  const more = el('button', { class: 'link' }, `Show all ${count(lines.length)} lines`);
+  const more = el('button', { type: 'button', class: 'link' }, `Show all ${count(lines.length)} lines`);
   more.addEventListener('click', () => {
     render(lines.length);
     more.remove();
@@ -135,12 +271,16 @@ function lineClass(line: string): string {
   return 'd-ctx';
 }
 
+function fieldText(key: Field, v: unknown): [string, boolean] {
+  if (v === null || v === undefined) return [UNKNOWN, true];
+  if (typeof v === 'number') return [UNITS[key]?.(v) ?? num(v, 2), false];
+  if (typeof v === 'boolean') return [v ? 'yes' : 'no', false];
+  if (typeof v === 'string' && INSTANTS.has(key)) return [instant(v), false];
+  if (typeof v === 'object') return [JSON.stringify(v), false];
+  return [String(v), false];
+}
+
 function fieldsTable(row: RunRow): HTMLElement {
-  const value = (v: unknown): [string, boolean] => {
-    if (v === null || v === undefined) return [UNKNOWN, true];
-    if (typeof v === 'object') return [JSON.stringify(v), false];
-    return [String(v), false];
-  };
   return el(
     'table',
     { class: 'fields' },
@@ -148,10 +288,10 @@ function fieldsTable(row: RunRow): HTMLElement {
       el(
         'tbody',
         {},
-        el('tr', {}, el('th', { colspan: 2, class: 'group' }, group)),
+        el('tr', {}, el('th', { colspan: 2, class: 'group', scope: 'colgroup' }, group)),
         ...keys.map((k) => {
-          const [text, unknown] = value(row[k]);
-          return el('tr', {}, el('th', { scope: 'row' }, k), el('td', { class: unknown ? 'unknown' : '' }, text));
+          const [text, unknown] = fieldText(k, row[k]);
+          return el('tr', {}, el('th', { scope: 'row', title: k }, fieldLabel(k)), el('td', { class: unknown ? 'unknown' : '' }, text));
         }),
       ),
     ),

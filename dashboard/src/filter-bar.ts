@@ -1,8 +1,10 @@
-// Filters by model, tier, wave and harness version, shared by the Dashboard and Runs areas. Each menu is
-// built once and updated in place, so a live update never closes a menu the reader has open.
-import type { RunFilters } from '../../shared/read/aggregates.ts';
+// Filters by model, tier, wave and harness version (SPEC §6), and by judge verdict and hidden-test result
+// (where the calibration table's cells lead), shared by the Dashboard and Runs areas. Each menu is built
+// once and updated in place, so a live update never closes a menu the reader has open.
 import { TIERS, type Tier } from '../../shared/read/columns.ts';
 import { el, fill } from './dom.ts';
+import { HIDDEN_TEST_LABELS, VERDICT_LABELS, VERDICT_ORDER } from './palette.ts';
+import { filterCount, HIDDEN_TEST_COLUMNS, noFilters, type CockpitFilters } from './url-state.ts';
 
 export interface FilterOptions {
   models: string[];
@@ -10,7 +12,7 @@ export interface FilterOptions {
   waves: number[];
 }
 
-type Key = 'models' | 'harnessVersions' | 'waves';
+type Key = 'models' | 'harnessVersions' | 'waves' | 'verdicts' | 'hiddenTests';
 
 class Menu {
   readonly root: HTMLDetailsElement;
@@ -44,10 +46,10 @@ export class FilterBar {
   private readonly menus: Record<Key, Menu>;
   private readonly tierButtons: HTMLButtonElement[];
   private readonly clear = el('button', { class: 'link clear' }, 'Clear filters');
-  private filters: RunFilters | null = null;
+  private filters: CockpitFilters | null = null;
 
-  constructor(onChange: (filters: RunFilters) => void) {
-    const change = (f: (current: RunFilters) => RunFilters) => this.filters && onChange(f(this.filters));
+  constructor(onChange: (filters: CockpitFilters) => void) {
+    const change = (f: (current: CockpitFilters) => CockpitFilters) => this.filters && onChange(f(this.filters));
     const toggle = <T>(list: T[], value: T, on: boolean) => (on ? [...new Set([...list, value])] : list.filter((v) => v !== value));
     const menu = (key: Key, title: string) =>
       new Menu(
@@ -55,26 +57,42 @@ export class FilterBar {
         (value, on) => change((f) => ({ ...f, [key]: toggle<string | number>(f[key], key === 'waves' ? Number(value) : value, on) })),
         () => change((f) => ({ ...f, [key]: [] })),
       );
-    this.menus = { models: menu('models', 'Model'), harnessVersions: menu('harnessVersions', 'Harness'), waves: menu('waves', 'Wave') };
+    this.menus = {
+      models: menu('models', 'Model'),
+      harnessVersions: menu('harnessVersions', 'Harness'),
+      waves: menu('waves', 'Wave'),
+      verdicts: menu('verdicts', 'Verdict'),
+      hiddenTests: menu('hiddenTests', 'Tests'),
+    };
     this.tierButtons = TIERS.map((tier) => {
       const b = el('button', { class: 'chip-toggle', 'aria-pressed': 'false', 'data-tier': tier }, tier);
       b.addEventListener('click', () => change((f) => ({ ...f, tiers: toggle<Tier>(f.tiers, tier, !f.tiers.includes(tier)) })));
       return b;
     });
-    this.clear.addEventListener('click', () => change(() => ({ models: [], tiers: [], waves: [], harnessVersions: [] })));
-    this.root.append(this.menus.models.root, el('span', { class: 'tiers', role: 'group', 'aria-label': 'Tier' }, el('span', { class: 'muted' }, 'Tier:'), ...this.tierButtons), this.menus.waves.root, this.menus.harnessVersions.root, this.clear);
+    this.clear.addEventListener('click', () => change(noFilters));
+    this.root.append(
+      this.menus.models.root,
+      el('span', { class: 'tiers', role: 'group', 'aria-label': 'Tier' }, el('span', { class: 'muted' }, 'Tier:'), ...this.tierButtons),
+      this.menus.waves.root,
+      this.menus.harnessVersions.root,
+      this.menus.verdicts.root,
+      this.menus.hiddenTests.root,
+      this.clear,
+    );
     // One menu open at a time, closed by a click elsewhere.
     document.addEventListener('click', (e) => {
       for (const m of Object.values(this.menus)) if (!m.root.contains(e.target as Node)) m.root.open = false;
     });
   }
 
-  render(options: FilterOptions, filters: RunFilters): void {
+  render(options: FilterOptions, filters: CockpitFilters): void {
     this.filters = filters;
     this.menus.models.update(options.models, filters.models);
     this.menus.harnessVersions.update(options.harnessVersions, filters.harnessVersions);
     this.menus.waves.update(options.waves.map(String), filters.waves.map(String), (w) => `wave ${w}`);
+    this.menus.verdicts.update(VERDICT_ORDER, filters.verdicts, (v) => VERDICT_LABELS[v as keyof typeof VERDICT_LABELS]);
+    this.menus.hiddenTests.update(HIDDEN_TEST_COLUMNS, filters.hiddenTests, (t) => HIDDEN_TEST_LABELS[t as keyof typeof HIDDEN_TEST_LABELS]);
     for (const b of this.tierButtons) b.setAttribute('aria-pressed', String(filters.tiers.includes(b.dataset.tier as Tier)));
-    this.clear.hidden = filters.models.length + filters.tiers.length + filters.waves.length + filters.harnessVersions.length === 0;
+    this.clear.hidden = filterCount(filters) === 0;
   }
 }

@@ -13,6 +13,9 @@ export const num = (v: number | null, digits = 0): string => (v === null ? UNKNO
 
 export const big = (v: number | null): string => (v === null ? UNKNOWN : v >= 10_000 ? compact.format(v) : integer.format(v));
 
+/** An axis tick's number, short: 800, 2.5K, 10K. */
+export const shortNumber = (v: number): string => (v >= 1000 ? compact.format(v) : byDigits[1]!.format(v));
+
 export const percent = (rate: number | null): string => (rate === null ? '–' : `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)}%`);
 
 /** A duration in seconds, in the unit a person would use. */
@@ -37,4 +40,33 @@ export function ago(ms: number): string {
   if (s < 90) return `${s} s ago`;
   if (s < 5400) return `${Math.round(s / 60)} min ago`;
   return `${Math.round(s / 3600)} h ago`;
+}
+
+/**
+ * A task as a reader names it: repository and issue number when the issue record gives them, else the id
+ * with SWE-bench's `instance_` prefix and version suffix dropped and long hashes cut to 7 characters.
+ * The full id always stays available beside it (a tooltip).
+ */
+export function taskLabel(taskId: string, issue?: { repo: string; issueNumber: number } | null): string {
+  if (issue) return `${issue.repo}#${issue.issueNumber}`;
+  return taskId
+    .replace(/^instance_/, '')
+    .replace(/-v[0-9a-f]{20,}$/, '')
+    .replace(/[0-9a-f]{12,}/g, (hash) => hash.slice(0, 7));
+}
+
+/** A figure with its unit: `6,327,020 tokens`, `16.2 min`. */
+export const withUnit = (v: number, unit: string, digits = 0): string => `${num(v, digits)} ${unit}`;
+
+const UNITS_OF_TIME: [number, string][] = [
+  [86_400, 'd'],
+  [3600, 'h'],
+  [60, 'min'],
+  [1, 's'],
+];
+
+/** An axis tick's duration in the largest unit it reaches: 1 min, 10 min, 1 h, 6 h, 1 d (never "60 s" or "24 h"). */
+export function durationTick(seconds: number): string {
+  const [size, unit] = UNITS_OF_TIME.find(([s]) => seconds >= s) ?? UNITS_OF_TIME[UNITS_OF_TIME.length - 1]!;
+  return `${num(seconds / size, 1)} ${unit}`;
 }

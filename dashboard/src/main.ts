@@ -2,11 +2,11 @@
 // follows changes with `since` deltas. Every area renders from one computed view model; the URL holds the
 // view so it can be linked.
 import { compactRun } from '../../shared/read/columns.ts';
-import { apiPaths, type CockpitEntry, type CockpitSettings, type CockpitsBody, type HostsBody, type IssuesBody, type RunColumns, type RunsPage } from '../../shared/read/contract.ts';
+import { apiPaths, COCKPIT_SETTINGS_FILE, type CockpitEntry, type CockpitSettings, type HostsBody, type IssuesBody, type RunColumns, type RunsPage } from '../../shared/read/contract.ts';
 import { RunTable } from '../../shared/read/run-table.ts';
 import type { HostRecord } from '../../shared/schema/host.ts';
 import type { StoredIssue } from '../../shared/schema/issue.ts';
-import { Api } from './api.ts';
+import { Api, ApiError } from './api.ts';
 import { DashboardView } from './dashboard-view.ts';
 import { DetailPanel } from './detail-panel.ts';
 import { byId, el, fill } from './dom.ts';
@@ -15,7 +15,7 @@ import { ago, count } from './format.ts';
 import { HostsView } from './hosts-view.ts';
 import { RunsView } from './runs-view.ts';
 import { currentToken, ensureSignedIn, signOut } from './sign-in.ts';
-import { AREAS, readState, writeState, type Area, type ViewState } from './url-state.ts';
+import { AREAS, noFilters, readState, toSearch, writeState, type Area, type ViewState } from './url-state.ts';
 import { compute, indexData, type Computed, type DataIndex } from './view-model.ts';
 
 const POLL_MS = 4_000;
@@ -25,20 +25,16 @@ const SIDE_DATA_MS = 30_000;
 interface Located {
   cockpit: CockpitEntry;
   all: CockpitEntry[];
-  settings: CockpitSettings | null;
+  settings: CockpitSettings;
 }
 
-/** A deployed cockpit has cockpit.json beside it; local mode has none and lists its cockpits through the API. */
+/** cockpit.json lists the cockpits this page may show (a deployed cockpit: itself; local mode: all of them). */
 async function locate(wanted: string | null): Promise<Located | null> {
-  const response = await fetch('/cockpit.json', { cache: 'no-store' });
-  if (response.ok && (response.headers.get('content-type') ?? '').includes('json')) {
-    const settings = (await response.json()) as CockpitSettings;
-    const cockpit = { name: settings.cockpit, space: settings.space, public: settings.public };
-    return { cockpit, all: [cockpit], settings };
-  }
-  const { cockpits } = await new Api('/api').json<CockpitsBody>(apiPaths.cockpits());
-  const cockpit = cockpits.find((c) => c.name === wanted) ?? cockpits[0];
-  return cockpit ? { cockpit, all: cockpits, settings: null } : null;
+  const response = await fetch(`/${COCKPIT_SETTINGS_FILE}`, { cache: 'no-store' });
+  if (!response.ok) throw new Error(`The cockpit settings (/${COCKPIT_SETTINGS_FILE}) answered ${response.status}.`);
+  const settings = (await response.json()) as CockpitSettings;
+  const cockpit = settings.cockpits.find((c) => c.name === wanted) ?? settings.cockpits[0];
+  return cockpit ? { cockpit, all: settings.cockpits, settings } : null;
 }
 
 class Cockpit {
@@ -57,11 +53,19 @@ class Cockpit {
   private readonly status = byId('live-status');
   private readonly banners = byId('banners');
   private readonly filterBar = new FilterBar((filters) => this.update({ filters }));
-  private readonly dashboard = new DashboardView((i) => this.update({ area: 'runs', run: this.table.id(i) }));
+  private readonly dashboard = new DashboardView({
+    openRun: (i) => this.update({ area: 'runs', run: this.table.id(i) }),
+    openRuns: (outcome) => this.update({ area: 'runs', search: '', filters: { ...this.state.filters, ...outcome } }),
+    runsHref: (outcome) => location.pathname + toSearch({ ...this.state, area: 'runs', run: null, search: '', filters: { ...this.state.filters, ...outcome } }),
+    colourMatrix: (matrix) => this.update({ matrix }),
+    clearFilters: () => this.update({ filters: noFilters() }),
+  });
   private readonly runs = new RunsView({
     search: (search) => this.update({ search }),
     sort: (column) => this.update({ sort: { column, descending: this.state.sort.column === column ? !this.state.sort.descending : column !== 'model' && column !== 'taskId' } }),
     open: (run) => this.update({ run }),
+    walk: (run) => this.update({ run }, true),
+    clear: () => this.update({ filters: noFilters(), search: '' }),
   });
   private readonly hostsView = new HostsView();
   private hosts: HostRecord[] | null = null;
@@ -75,11 +79,11 @@ class Cockpit {
     private issues: StoredIssue[],
   ) {
     this.issuesJson = JSON.stringify(issues);
-    this.detail = new DetailPanel(api, located.cockpit.space, () => this.update({ run: null }));
+    this.detail = new DetailPanel(api, located.cockpit.space, (taskId) => this.issues.find((i) => i.taskId === taskId) ?? null, () => this.update({ run: null }));
     this.runs.detailHost.append(this.detail.root);
     fill(byId('filter-host'), this.filterBar.root);
     fill(byId('areas'), this.dashboard.root, this.runs.root, this.hostsView.root);
-    for (const tab of document.querySelectorAll<HTMLButtonElement>('[data-area]')) tab.addEventListener('click', () => this.update({ area: tab.dataset.area as Area }));
+    this.wireTabs();
     window.addEventListener('popstate', () => {
       this.state = readState();
       this.syncDetail();
@@ -107,12 +111,28 @@ class Cockpit {
     void this.refreshSideData().catch((e: unknown) => (this.lastError = (e as Error).message));
   }
 
-  private update(change: Partial<ViewState>) {
+  /** Tabs as WAI-ARIA tabs: one Tab stop (the selected tab), the arrow keys, Home and End move between them. */
+  private wireTabs() {
+    const tabs = [...document.querySelectorAll<HTMLButtonElement>('[data-area]')];
+    tabs.forEach((tab, k) => {
+      tab.addEventListener('click', () => this.update({ area: tab.dataset.area as Area }));
+      tab.addEventListener('keydown', (e) => {
+        const to = { ArrowRight: k + 1, ArrowLeft: k - 1, Home: 0, End: tabs.length - 1 }[e.key];
+        if (to === undefined) return;
+        e.preventDefault();
+        const next = tabs[(to + tabs.length) % tabs.length]!;
+        next.focus();
+        this.update({ area: next.dataset.area as Area });
+      });
+    });
+  }
+
+  private update(change: Partial<ViewState>, replaceHistory = false) {
     const previous = this.state;
     this.state = { ...this.state, ...change };
     if (change.area && change.area !== 'runs' && !('run' in change)) this.state.run = null;
     if (change.run) this.state.area = 'runs';
-    writeState(this.state, previous);
+    writeState(this.state, previous, replaceHistory);
     if (this.state.run !== previous.run) this.syncDetail();
     // Last deliveries change with every push: entering Hosts shows them fresh, not as of the last refresh.
     if (this.state.area === 'hosts' && previous.area !== 'hosts') void this.refreshSideData().catch((e: unknown) => (this.lastError = (e as Error).message));
@@ -153,12 +173,19 @@ class Cockpit {
   private render() {
     const m = this.model();
     const { area } = this.state;
+    // Hosts are not filtered by runs: their view shows neither the filters nor the banners about runs.
+    const filtered = area !== 'hosts';
+    byId('filter-host').hidden = !filtered;
+    this.banners.hidden = !filtered;
     this.filterBar.render(this.filterOptions(m), this.state.filters);
     this.renderBanners(m);
     for (const a of AREAS) {
       byId(`${a}-area`).hidden = a !== area;
-      document.querySelector(`[data-area="${a}"]`)?.setAttribute('aria-selected', String(a === area));
+      const tab = document.querySelector(`[data-area="${a}"]`);
+      tab?.setAttribute('aria-selected', String(a === area));
+      tab?.setAttribute('tabindex', a === area ? '0' : '-1');
     }
+    this.dashboard.colourBy(this.state.matrix);
     if (area === 'dashboard' && this.lastDashboard !== m) {
       // The first render fills every chart before the page says it is ready.
       this.dashboard.render(m, this.lastDashboard === null);
@@ -276,12 +303,13 @@ function renderHeader(located: Located) {
   name.title = `Space ${cockpit.space}`;
   byId('cockpit-space').textContent = `space ${cockpit.space}`;
   const switcher = byId('cockpit-switcher');
+  switcher.replaceChildren();
   if (all.length > 1) {
     const select = el('select', { 'aria-label': 'Cockpit' }, ...all.map((c) => el('option', { value: c.name, selected: c.name === cockpit.name }, `${c.name} (${c.space})`)));
     select.addEventListener('change', () => location.assign(`?cockpit=${encodeURIComponent(select.value)}`));
     fill(switcher, select);
   }
-  if (settings?.signIn) {
+  if (settings.signIn) {
     const signIn = settings.signIn;
     const out = el('button', { class: 'link' }, 'Sign out');
     out.addEventListener('click', () => signOut(signIn));
@@ -289,23 +317,33 @@ function renderHeader(located: Located) {
   }
 }
 
-function fatal(message: string) {
-  fill(byId('areas'), el('div', { class: 'fatal' }, el('h2', {}, 'The cockpit cannot show this space'), el('p', {}, message)));
+/** What failed, in the server's own sentence, and a way to try again without reloading by hand. */
+function fatal(error: Error) {
+  const retry = el('button', { type: 'button', class: 'retry' }, 'Retry');
+  retry.addEventListener('click', () => {
+    fill(byId('areas'), el('p', { class: 'loading' }, 'Loading the cockpit…'));
+    document.documentElement.dataset.ready = 'false';
+    start();
+  });
+  const what = error instanceof ApiError ? `Loading ${error.what} failed (HTTP ${error.status}): ${error.message}` : error.message;
+  fill(byId('areas'), el('div', { class: 'fatal error-state', role: 'alert' }, el('h2', {}, 'The cockpit cannot show this space'), el('p', { id: 'fatal-message' }, what), retry));
   byId('live-status').textContent = '';
   document.documentElement.dataset.ready = 'error';
+  retry.focus();
 }
 
 async function boot() {
   const wanted = readState().cockpit;
   const located = await locate(wanted);
-  if (!located) return fatal('No cockpit is configured. Add one under "cockpits" in the configuration file and restart.');
+  if (!located) return fatal(new Error('No cockpit is configured. Add one under "cockpits" in the configuration file and restart.'));
   renderHeader(located);
-  if (located.settings?.signIn) await ensureSignedIn(located.settings.signIn);
-  const api = new Api(located.settings?.api ?? '/api', currentToken);
+  if (located.settings.signIn) await ensureSignedIn(located.settings.signIn);
+  const api = new Api(located.settings.api, currentToken);
   const space = located.cockpit.space;
   // Hosts count their runs, which takes a while in a big space: they arrive after the first render.
   const [columns, issues] = await Promise.all([api.json<RunColumns>(apiPaths.columns(space)), api.json<IssuesBody>(apiPaths.issues(space))]);
   new Cockpit(api, located, RunTable.fromColumns(columns), columns.asOf, issues.issues).start();
 }
 
-boot().catch((e: unknown) => fatal((e as Error).message));
+const start = () => void boot().catch((e: unknown) => fatal(e as Error));
+start();

@@ -1,6 +1,8 @@
 // Verdict colours from the Okabe–Ito palette, which stays distinguishable under the common forms of
-// colour blindness. Colour is never the only cue: every bar, cell and chip also carries its name.
-import type { VerdictCounts } from '../../shared/read/aggregates.ts';
+// colour blindness: under simulated protanopia, deuteranopia and tritanopia every two verdict colours
+// stay at least 15 ΔE*ab apart (the browser suite checks it), and matrix cells are separated by a white
+// gap so neighbours never merge. Colour is never the only cue: every bar, cell and chip also carries its name.
+import type { HiddenColumn, VerdictCounts } from '../../shared/read/aggregates.ts';
 
 export type VerdictKey = keyof VerdictCounts;
 
@@ -25,6 +27,16 @@ export const VERDICT_LABELS: Record<VerdictKey, string> = {
   excluded: 'excluded',
   unjudged: 'not judged yet',
 };
+
+/** Hidden-test results, in the verdict colours they agree with. */
+export const HIDDEN_TEST_COLOURS: Record<HiddenColumn, string> = {
+  pass: VERDICT_COLOURS.resolved,
+  fail: VERDICT_COLOURS.wrong,
+  error: VERDICT_COLOURS.error,
+  none: VERDICT_COLOURS.unjudged,
+};
+
+export const HIDDEN_TEST_LABELS: Record<HiddenColumn, string> = { pass: 'tests pass', fail: 'tests fail', error: 'tests error', none: 'no test result' };
 
 export const MODEL_COLOUR = '#0072B2';
 export const ORIGINAL_COLOUR = '#8C8C8C';

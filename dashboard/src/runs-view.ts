@@ -5,7 +5,7 @@ import { codeOf, valueOfCode, type NumberField, type TextField } from '../../sha
 import { tierCode, waveOf } from '../../shared/read/aggregates.ts';
 import { el, fill } from './dom.ts';
 import { big, count, duration, instant, num, UNKNOWN } from './format.ts';
-import { VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
+import { HIDDEN_TEST_LABELS, VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
 import type { Computed } from './view-model.ts';
 
 const ROW_HEIGHT = 26;
@@ -23,6 +23,8 @@ interface Column {
   /** Sort key; NaN sorts last in either direction. */
   sortKey(m: Computed, ranks: Ranks, i: number): number;
   cellClass?(m: Computed, i: number): string;
+  /** The cell's tooltip when it is not the text itself (the full task id behind its short label). */
+  tooltip?(m: Computed, i: number): string | null;
 }
 
 type Ranks = Record<TextField, Int32Array>;
@@ -71,7 +73,14 @@ export const COLUMNS: Column[] = [
   },
   textColumn('model', 'Model', 190),
   textColumn('harnessVersion', 'Harness', 96),
-  textColumn('taskId', 'Task', 250),
+  {
+    key: 'taskId',
+    title: 'Task',
+    width: 210,
+    text: (m, i) => m.taskLabels[m.table.text.taskId[i]!] ?? null,
+    sortKey: (m, ranks, i) => ranks.taskId[m.table.text.taskId[i]!]!,
+    tooltip: (m, i) => m.table.string('taskId', i),
+  },
   {
     key: 'tier',
     title: 'Tier',
@@ -118,15 +127,20 @@ export interface RunsViewEvents {
   search(query: string): void;
   sort(column: string): void;
   open(id: string): void;
+  /** The arrow keys moved the open run: the same history entry, not a new one per row. */
+  walk(id: string): void;
+  /** Clear the filters and the search (the way out of an empty result). */
+  clear(): void;
 }
 
 export class RunsView {
-  readonly root = el('div', { class: 'runs', id: 'runs-area' });
-  readonly searchBox = el('input', { type: 'search', class: 'search', placeholder: 'Search model, task, harness, host, repo, verdict…', 'aria-label': 'Search runs' });
+  readonly root = el('div', { class: 'runs', id: 'runs-area', role: 'tabpanel', 'aria-labelledby': 'tab-runs' });
+  readonly searchBox = el('input', { type: 'search', class: 'search', placeholder: 'Search model, task, harness, host, repo, verdict, tests…', 'aria-label': 'Search runs' });
   private readonly summary = el('span', { class: 'runs-count', 'aria-live': 'polite' });
   private readonly header = el('div', { class: 'grid-header', role: 'row' });
   private readonly spacer = el('div', { class: 'grid-spacer' });
-  private readonly scroller = el('div', { class: 'grid-scroll', role: 'grid', tabindex: 0, 'aria-label': 'Runs (arrow keys move through them)' }, this.header, this.spacer);
+  private readonly scroller = el('div', { class: 'grid-scroll', role: 'grid', tabindex: 0, 'aria-label': 'Runs (the arrow keys open the next and previous run)' }, this.header, this.spacer);
+  private readonly emptyNote = el('div', { class: 'empty-state', id: 'runs-empty', role: 'status', hidden: true });
   readonly detailHost = el('div', { class: 'detail-host' });
   private readonly pool: HTMLElement[] = [];
   private order: Uint32Array = new Uint32Array();
@@ -136,14 +150,17 @@ export class RunsView {
   private readonly totalWidth = COLUMNS.reduce((w, c) => w + c.width, 0);
 
   constructor(private readonly events: RunsViewEvents) {
-    this.root.append(el('div', { class: 'runs-main' }, el('div', { class: 'runs-toolbar' }, this.searchBox, this.summary), this.scroller), this.detailHost);
+    const clear = el('button', { type: 'button', class: 'link' }, 'Clear the filters and the search');
+    clear.addEventListener('click', () => this.events.clear());
+    this.emptyNote.append(el('p', {}, 'No run matches the filters and the search. ', clear, '.'));
+    this.root.append(el('div', { class: 'runs-main' }, el('div', { class: 'runs-toolbar' }, this.searchBox, this.summary), this.emptyNote, this.scroller), this.detailHost);
     this.header.style.width = this.spacer.style.width = `${this.totalWidth}px`;
     fill(
       this.header,
       ...COLUMNS.map((c) => {
-        const cell = el('button', { class: `grid-cell head${c.numeric ? ' num' : ''}`, style: `width:${c.width}px`, 'data-column': c.key, title: `${c.hint ?? c.title}: click to sort` }, c.title);
-        cell.addEventListener('click', () => this.events.sort(c.key));
-        return cell;
+        const button = el('button', { type: 'button', class: 'sort-button', title: `${c.hint ?? c.title}: click to sort` }, c.title);
+        button.addEventListener('click', () => this.events.sort(c.key));
+        return el('div', { class: `grid-cell head${c.numeric ? ' num' : ''}`, role: 'columnheader', style: `width:${c.width}px`, 'data-column': c.key }, button);
       }),
     );
     this.searchBox.addEventListener('input', () => this.events.search(this.searchBox.value));
@@ -155,7 +172,7 @@ export class RunsView {
       e.preventDefault();
       const at = this.selectedId === null ? -1 : this.order.indexOf(this.m.table.indexOfId(this.selectedId));
       const next = Math.max(0, Math.min(this.order.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
-      this.events.open(this.m.table.id(this.order[next]!));
+      this.events.walk(this.m.table.id(this.order[next]!));
     });
     this.spacer.addEventListener('click', (e) => {
       const row = (e.target as HTMLElement).closest<HTMLElement>('.grid-row');
@@ -177,6 +194,8 @@ export class RunsView {
       h.setAttribute('aria-sort', h.dataset.column === sort.column ? (sort.descending ? 'descending' : 'ascending') : 'none');
     }
     this.summary.textContent = `${count(this.order.length)} of ${count(m.table.size)} runs`;
+    this.emptyNote.hidden = this.order.length > 0;
+    this.scroller.hidden = this.order.length === 0;
     this.spacer.style.height = `${this.order.length * ROW_HEIGHT}px`;
     this.paint();
   }
@@ -216,11 +235,12 @@ export class RunsView {
       row.style.transform = `translateY(${at * ROW_HEIGHT}px)`;
       row.dataset.id = id;
       row.classList.toggle('selected', id === this.selectedId);
+      row.setAttribute('aria-selected', String(id === this.selectedId));
       COLUMNS.forEach((c, ci) => {
         const cell = row.children[ci] as HTMLElement;
         const text = c.text(m, i);
         cell.textContent = text ?? UNKNOWN;
-        cell.title = text === null ? 'unknown: not measured or not sent' : c.hint && text ? c.hint : text;
+        cell.title = text === null ? 'unknown: not measured or not sent' : (c.tooltip?.(m, i) ?? (c.hint && text ? c.hint : text));
         cell.className = `grid-cell${c.numeric ? ' num' : ''}${text === null ? ' unknown' : ''}${c.cellClass ? ` ${c.cellClass(m, i)}` : ''}`;
       });
       const verdict = row.children[1] as HTMLElement;
@@ -229,7 +249,7 @@ export class RunsView {
   }
 }
 
-/** Rows of the selection whose model, task, harness, host, repo or verdict contains every search word. */
+/** Rows of the selection whose model, task, harness, host, repo, verdict or hidden-test result contains every search word. */
 function searchRows(m: Computed, search: string): Uint32Array {
   const words = search.toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return m.selection;
@@ -237,8 +257,18 @@ function searchRows(m: Computed, search: string): Uint32Array {
   const matches = words.map((w) => ({
     text: Object.fromEntries(fields.map((f) => [f, Uint8Array.from(m.table.dictionaries[f].values, (v) => (v.toLowerCase().includes(w) ? 1 : 0))])) as Record<TextField, Uint8Array>,
     verdict: Uint8Array.from({ length: 8 }, (_, code) => ((valueOfCode('verdict', code) ?? 'unjudged').replace('_', ' ').includes(w) || VERDICT_LABELS[valueOfCode('verdict', code) ?? 'unjudged'].includes(w) ? 1 : 0)),
+    tests: Uint8Array.from({ length: 4 }, (_, code) => (HIDDEN_TEST_LABELS[valueOfCode('hiddenTest', code) ?? 'none'].includes(w) ? 1 : 0)),
+    label: Uint8Array.from(m.taskLabels, (l) => (l.toLowerCase().includes(w) ? 1 : 0)),
   }));
-  return m.selection.filter((i) => matches.every((w) => w.verdict[m.table.codes.verdict[i]!] || fields.some((f) => (m.table.text[f][i]! >= 0 ? w.text[f][m.table.text[f][i]!] : 0))));
+  return m.selection.filter((i) =>
+    matches.every(
+      (w) =>
+        w.verdict[m.table.codes.verdict[i]!] ||
+        w.tests[m.table.codes.hiddenTest[i]!] ||
+        w.label[m.table.text.taskId[i]!] ||
+        fields.some((f) => (m.table.text[f][i]! >= 0 ? w.text[f][m.table.text[f][i]!] : 0)),
+    ),
+  );
 }
 
 function sortRows(m: Computed, rows: Uint32Array, sort: { column: string; descending: boolean }): Uint32Array {

@@ -1,21 +1,35 @@
-// What the reader is looking at, kept in the URL so a view can be linked: area, filters, search, sort
-// and the open run. Filters are shared by the Dashboard and Runs areas.
-import { NO_FILTERS, type RunFilters } from '../../shared/read/aggregates.ts';
+// What the reader is looking at, kept in the URL so a view can be linked: area, filters, search, sort,
+// the open run and how the matrix is coloured. Filters are shared by the Dashboard and Runs areas.
+import { NO_FILTERS, type HiddenColumn, type RunFilters } from '../../shared/read/aggregates.ts';
 import { TIERS, type Tier } from '../../shared/read/columns.ts';
+import { VERDICT_ORDER, type VerdictKey } from './palette.ts';
 
 export type Area = 'dashboard' | 'runs' | 'hosts';
 export const AREAS: Area[] = ['dashboard', 'runs', 'hosts'];
 
+export const HIDDEN_TEST_COLUMNS: HiddenColumn[] = ['pass', 'fail', 'error', 'none'];
+
+/** The row filters of SPEC §6 plus the judge verdict and the hidden-test result, which the calibration table links to. */
+export interface CockpitFilters extends RunFilters {
+  verdicts: VerdictKey[];
+  hiddenTests: HiddenColumn[];
+}
+
+export type MatrixColouring = 'verdict' | 'tests';
+
 export interface ViewState {
   cockpit: string | null;
   area: Area;
-  filters: RunFilters;
+  filters: CockpitFilters;
   search: string;
   sort: { column: string; descending: boolean };
   run: string | null;
+  matrix: MatrixColouring;
 }
 
 export const DEFAULT_SORT = { column: 'finishedAt', descending: true };
+
+const among = <T extends string>(values: string[], allowed: readonly T[]): T[] => values.filter((v): v is T => (allowed as readonly string[]).includes(v));
 
 export function readState(search = location.search): ViewState {
   const p = new URLSearchParams(search);
@@ -26,13 +40,16 @@ export function readState(search = location.search): ViewState {
     area: AREAS.includes(area as Area) ? (area as Area) : 'dashboard',
     filters: {
       models: p.getAll('model'),
-      tiers: p.getAll('tier').filter((t): t is Tier => (TIERS as readonly string[]).includes(t)),
+      tiers: among<Tier>(p.getAll('tier'), TIERS),
       waves: p.getAll('wave').map(Number).filter(Number.isInteger),
       harnessVersions: p.getAll('harness'),
+      verdicts: among(p.getAll('verdict'), VERDICT_ORDER),
+      hiddenTests: among(p.getAll('tests'), HIDDEN_TEST_COLUMNS),
     },
     search: p.get('q') ?? '',
     sort: sort ? { column: sort.replace(/^-/, ''), descending: sort.startsWith('-') } : DEFAULT_SORT,
     run: p.get('run'),
+    matrix: p.get('matrix') === 'tests' ? 'tests' : 'verdict',
   };
 }
 
@@ -44,22 +61,29 @@ export function toSearch(state: ViewState): string {
   for (const t of state.filters.tiers) p.append('tier', t);
   for (const w of state.filters.waves) p.append('wave', String(w));
   for (const h of state.filters.harnessVersions) p.append('harness', h);
+  for (const v of state.filters.verdicts) p.append('verdict', v);
+  for (const t of state.filters.hiddenTests) p.append('tests', t);
   if (state.search) p.set('q', state.search);
   if (state.sort.column !== DEFAULT_SORT.column || state.sort.descending !== DEFAULT_SORT.descending) {
     p.set('sort', `${state.sort.descending ? '-' : ''}${state.sort.column}`);
   }
   if (state.run) p.set('run', state.run);
+  if (state.matrix !== 'verdict') p.set('matrix', state.matrix);
   const s = p.toString();
   return s ? `?${s}` : '';
 }
 
-/** Writes the state to the address bar; a new history entry only when the area or the open run changes. */
-export function writeState(state: ViewState, previous: ViewState): void {
+/**
+ * Writes the state to the address bar. A new history entry only when the area or the open run changes,
+ * and not even then when `replace` says the reader is walking through runs: Back leaves the walk, it does
+ * not step back through every row passed on the way.
+ */
+export function writeState(state: ViewState, previous: ViewState, replace = false): void {
   const url = location.pathname + toSearch(state);
   if (url === location.pathname + location.search) return;
-  if (state.area !== previous.area || state.run !== previous.run) history.pushState(null, '', url);
+  if (!replace && (state.area !== previous.area || state.run !== previous.run)) history.pushState(null, '', url);
   else history.replaceState(null, '', url);
 }
 
-export const hasFilters = (f: RunFilters) => f.models.length + f.tiers.length + f.waves.length + f.harnessVersions.length > 0;
-export const noFilters = (): RunFilters => structuredClone(NO_FILTERS);
+export const filterCount = (f: CockpitFilters) => f.models.length + f.tiers.length + f.waves.length + f.harnessVersions.length + f.verdicts.length + f.hiddenTests.length;
+export const noFilters = (): CockpitFilters => ({ ...structuredClone(NO_FILTERS), verdicts: [], hiddenTests: [] });

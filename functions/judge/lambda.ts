@@ -1,7 +1,7 @@
 // The judge's AWS wiring, built once per cold start from the environment the stack sets.
 import { DEFAULT_MAX_DIFF_CHARS } from '../../shared/judge/judge-run.ts';
 import { systemClock } from '../../shared/ports.ts';
-import { bucketStore, configFromEnv, requiredEnv, s3Client, tableStore } from '../../shared/adapters/aws/runtime.ts';
+import { bucketStore, bundledConfig, requiredEnv, s3Client, tableStore } from '../../shared/adapters/aws/runtime.ts';
 import { judgeModelProvider, referenceSourceProvider } from '../../shared/adapters/aws/judge-services.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { createJudgeHandler } from './handler.ts';
@@ -10,7 +10,7 @@ const store = tableStore({}, requiredEnv('TABLE_NAME'));
 
 export const handler = createJudgeHandler(
   {
-    config: configFromEnv(),
+    config: bundledConfig(),
     runs: store,
     issues: store,
     budget: store,

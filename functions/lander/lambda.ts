@@ -10,6 +10,7 @@ const s3 = s3Client({});
 export const handler = createLanderHandler(
   {
     runs: store,
+    attempts: store,
     issues: store,
     hosts: store,
     objects: bucketStore(s3, requiredEnv('DATA_BUCKET')),

@@ -3,13 +3,20 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { answerRead, type ReadDeps } from '../../shared/read/read-api.ts';
 import { jsonError } from '../../shared/http.ts';
-import { toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
+import { toApiGateway, tokenGroups } from '../../shared/adapters/aws/api-gateway.ts';
+import { groupRefusal } from '../../shared/read/cockpit-access.ts';
 import type { Instrumentation } from '../../shared/adapters/aws/observability.ts';
 
 export type ReadApiHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
-export function createReadApiHandler(deps: ReadDeps, { logger }: Instrumentation): ReadApiHandler {
+/**
+ * `requiredGroup`: the Cognito group a private cockpit's analysts are in; every request whose verified token
+ * lacks it is refused. A public cockpit and local mode (no sign-in) have none.
+ */
+export function createReadApiHandler(deps: ReadDeps, { logger }: Instrumentation, requiredGroup?: string): ReadApiHandler {
   return async (event) => {
+    const refusal = requiredGroup ? groupRefusal(requiredGroup, tokenGroups(event)) : null;
+    if (refusal) return toApiGateway(refusal);
     try {
       const answer = await answerRead(deps, event.requestContext.http.method, event.rawPath, event.queryStringParameters ?? {}, event.headers);
       return toApiGateway(answer);

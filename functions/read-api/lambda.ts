@@ -1,6 +1,6 @@
 // The read API's AWS wiring, built once per cold start from the environment the stack sets.
 import { systemClock } from '../../shared/ports.ts';
-import { bucketStore, configFromEnv, pairingCheck, requiredEnv, s3Client, tableStore } from '../../shared/adapters/aws/runtime.ts';
+import { bucketStore, bundledConfig, pairingCheck, requiredEnv, s3Client, tableStore } from '../../shared/adapters/aws/runtime.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { createReadApiHandler } from './handler.ts';
 
@@ -8,8 +8,9 @@ const store = tableStore({}, requiredEnv('TABLE_NAME'));
 
 export const handler = createReadApiHandler(
   {
-    config: configFromEnv(),
+    config: bundledConfig(),
     runs: store,
+    attempts: store,
     issues: store,
     hosts: store,
     objects: bucketStore(s3Client({}), requiredEnv('DATA_BUCKET')),
@@ -17,4 +18,5 @@ export const handler = createReadApiHandler(
     clock: systemClock,
   },
   instrumentation('read-api'),
+  process.env.ANALYST_GROUP,
 );

@@ -1,34 +1,37 @@
-// `cdk synth` reads the same configuration file as local mode, through the same strict schema, so a file
-// that runs locally deploys, and a wrong one stops the synth with the schema's sentence.
-import { ConfigError, readConfigFile, type ReplayConfig } from '../../shared/schema/config.ts';
+// `cdk synth` reads the same configuration file as local mode, by the same rule (infra/config-file.ts) and
+// through the same strict schema, so a file that runs locally deploys, and a wrong one stops the synth with
+// the schema's sentence. The committed example deploys only when named on the command line: a plain
+// `cdk deploy` on a fresh clone must not publish a stranger's spaces and hosts.
+import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { ConfigError, type ReplayConfig } from '../../shared/schema/config.ts';
+import { chosenConfigFile, EXAMPLE_CONFIG_FILE, OWN_CONFIG_FILE, PROJECT_ROOT } from '../config-file.ts';
 
 export { ConfigError };
 export type { ReplayConfig };
 
-/** The cdk.json context key naming the configuration file, relative to the project root. */
+/** The context key (`-c replayConfig=FILE`) naming the configuration file, relative to the project root. */
 export const CONFIG_CONTEXT_KEY = 'replayConfig';
-export const EXAMPLE_CONFIG = 'replay.config.example.json';
 
-// Lambda holds at most 4 KB of environment per function; the configuration travels as REPLAY_CONFIG_JSON
-// beside names, URLs and ARNs that take up to about 1 KB. Failing here beats a failed deploy half-way.
-export const CONFIG_ENV_LIMIT_BYTES = 3_000;
+const EXPLICIT_EXAMPLE = `-c ${CONFIG_CONTEXT_KEY}=${EXAMPLE_CONFIG_FILE}`;
 
-export function loadDeploymentConfig(path: string): ReplayConfig {
-  const config = readConfigFile(path);
-  configJson(config);
-  return config;
-}
-
-/** The configuration as the functions receive it, refused when it cannot fit their environment. */
-export function configJson(config: ReplayConfig): string {
-  const json = JSON.stringify(config);
-  const bytes = Buffer.byteLength(json, 'utf8');
-  if (bytes > CONFIG_ENV_LIMIT_BYTES) {
-    throw new ConfigError(
-      `The configuration is ${bytes} bytes as JSON, more than the ${CONFIG_ENV_LIMIT_BYTES} that fit in a function's environment; use shorter names or split the spaces across deployments.`,
-    );
+/** The configuration file `cdk synth` reads, or a ConfigError whose sentence names the file it looked for. */
+export function deploymentConfigPath(contextValue: unknown, env: NodeJS.ProcessEnv = process.env, root = PROJECT_ROOT): string {
+  if (contextValue !== undefined && contextValue !== '') {
+    const path = resolve(root, String(contextValue));
+    if (!existsSync(path)) throw new ConfigError(`No configuration file at ${path} (named by -c ${CONFIG_CONTEXT_KEY}).`);
+    return path;
   }
-  return json;
+  const chosen = chosenConfigFile(env, root);
+  if (chosen.named && chosen.path === resolve(root, EXAMPLE_CONFIG_FILE)) {
+    throw new ConfigError(`REPLAY_CONFIG names the committed example ${chosen.path}; to deploy the example itself, say so with ${EXPLICIT_EXAMPLE}.`);
+  }
+  if (chosen.exists) return chosen.path;
+  throw new ConfigError(
+    chosen.named
+      ? `No configuration file at ${chosen.path} (named by REPLAY_CONFIG).`
+      : `No configuration file: cdk looked for ${chosen.path}. Copy ${EXAMPLE_CONFIG_FILE} to ${OWN_CONFIG_FILE} and edit it, or name a file with REPLAY_CONFIG=FILE or -c ${CONFIG_CONTEXT_KEY}=FILE; deploying the committed example takes ${EXPLICIT_EXAMPLE}.`,
+  );
 }
 
 /**

@@ -3,15 +3,16 @@
 // claim checks on the inbox) survive stack deletion, so the stateless stack can be replaced or torn down
 // without losing a run, a key or a user.
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { AccountRecovery, FeaturePlan, Mfa, UserPool, type UserPoolDomain } from 'aws-cdk-lib/aws-cognito';
+import { AccountRecovery, FeaturePlan, Mfa, UserPool, type UserPoolDomain, type UserPoolGroup } from 'aws-cdk-lib/aws-cognito';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type BucketProps, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { INDEXES, runSpacePrefix, TABLE_KEYS } from '../../shared/storage-layout.ts';
+import { INDEXES, REFERENCE_PREFIX, runSpacePrefix, TABLE_KEYS } from '../../shared/storage-layout.ts';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
+import { analystGroupOf } from '../../shared/read/cockpit-access.ts';
 import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
 import { MAX_RECEIVES, TIMEOUTS, visibilityFor } from './timing.ts';
 
@@ -47,6 +48,8 @@ const OBJECT_ACTIONS: Record<BucketAccess, string[]> = {
 export interface Analysts {
   userPool: UserPool;
   domain: UserPoolDomain;
+  /** One group per private cockpit, by cockpit name: its members may read that cockpit. */
+  groups: Map<string, UserPoolGroup>;
 }
 
 /** What the stateless stack is wired with. */
@@ -153,7 +156,7 @@ export class StatefulStack extends Stack implements PipelineState {
     this.githubApp = emptySecret(this, 'GitHubApp', GITHUB_APP_SECRET_NAME, 'GitHub App credentials the judge fetches reference fixes with: {"appId","privateKey","installationId"}.');
 
     if (Object.values(props.config.cockpits).some((cockpit) => !cockpit.public)) {
-      this.analysts = analystPool(this);
+      this.analysts = analystPool(this, props.config);
       new CfnOutput(this, 'AnalystsUserPoolId', { description: 'Analysts are invited here (docs/deploy.md)', value: this.analysts.userPool.userPoolId });
     }
   }
@@ -181,8 +184,10 @@ export class StatefulStack extends Stack implements PipelineState {
   }
 
   /**
-   * A space's run objects, and listing only under their prefix (the listing right is what makes a missing
-   * key answer 404 rather than 403). Space names hold no "/", so one space's prefix never covers another's.
+   * A space's run objects and the judge's reference cache (diffs of the tasks' repositories, which the
+   * cockpit shows beside a run; never issue text), and listing only under those prefixes. The listing right
+   * is what makes a missing key answer 404 rather than 403; "IfExists" keeps that answer for a plain object
+   * read, which carries no prefix. Space names hold no "/", so one space's prefix never covers another's.
    */
   spaceObjectReads(space: string): ObjectAccess {
     const key = `data-read-space-${space}`;
@@ -192,14 +197,19 @@ export class StatefulStack extends Stack implements PipelineState {
     const policy = new ManagedPolicy(this, `ObjectAccess-${key}`, {
       description: `replay-bench: read the run objects of space ${space}`.slice(0, 1000),
       statements: [
-        new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.data.arnForObjects(`${prefix}*`)] }),
-        new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.data.bucketArn], conditions: { StringLike: { 's3:prefix': [`${prefix}*`] } } }),
+        new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.data.arnForObjects(`${prefix}*`), this.data.arnForObjects(`${REFERENCE_PREFIX}*`)] }),
+        new PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [this.data.bucketArn],
+          conditions: { StringLikeIfExists: { 's3:prefix': [`${prefix}*`, `${REFERENCE_PREFIX}*`] } },
+        }),
       ],
     });
-    Validations.of(policy).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.data.node.defaultChild as CfnBucket)}.Arn>/${prefix}*]`,
-      reason: `Run object keys are minted at run time; a read API may read only the objects of its own space (${prefix}).`,
-    });
+    const dataArn = `<${this.getLogicalId(this.data.node.defaultChild as CfnBucket)}.Arn>`;
+    Validations.of(policy).acknowledge(
+      { id: `AwsSolutions-IAM5[Resource::${dataArn}/${prefix}*]`, reason: `Run object keys are minted at run time; a read API may read only the objects of its own space (${prefix}).` },
+      { id: `AwsSolutions-IAM5[Resource::${dataArn}/${REFERENCE_PREFIX}*]`, reason: 'The reference cache is keyed by repository and commits; the cockpit shows the original fix of a run beside it.' },
+    );
     const grant = { bucket: this.data, access: 'read' as const, policy };
     this.objectPolicies.set(key, grant);
     return grant;
@@ -242,7 +252,7 @@ function emptySecret(scope: Construct, id: string, name: string, description: st
   return secret;
 }
 
-function analystPool(scope: Stack): Analysts {
+function analystPool(scope: Stack, config: ReplayConfig): Analysts {
   const userPool = new UserPool(scope, 'Analysts', {
     selfSignUpEnabled: false,
     signInAliases: { email: true },
@@ -260,5 +270,11 @@ function analystPool(scope: Stack): Analysts {
     reason: 'Threat protection needs the Plus plan, billed per active user; the pool is invite-only (no self sign-up) with MFA required for every analyst, and it guards read-only benchmark data.',
   });
   const domain = userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: `replay-bench-${scope.account}` } });
-  return { userPool, domain };
+  // Here rather than beside each cockpit: memberships are identity data and outlive a pipeline redeploy.
+  const groups = new Map<string, UserPoolGroup>();
+  for (const [name, cockpit] of Object.entries(config.cockpits)) {
+    if (cockpit.public) continue;
+    groups.set(name, userPool.addGroup(`Group-${name}`, { groupName: analystGroupOf(name), description: `Analysts who may read cockpit ${name}` }));
+  }
+  return { userPool, domain, groups };
 }

@@ -67,7 +67,7 @@ function campaignFor(hosts: string[], tasks: number): DemoCampaign {
 }
 
 async function startAndPush(tasks: number) {
-  const dataDir = join(PROJECT_ROOT, '.replay-data', 'demo');
+  const dataDir = process.env.REPLAY_DATA_DIR ?? join(PROJECT_ROOT, '.replay-data', 'demo');
   if (args.fresh && existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
   const config = parseConfig({
     defaultJudgeModel: DEMO_JUDGE_MODEL,

@@ -1,9 +1,10 @@
 // Local stand-in for API Gateway + CloudFront: turns HTTP requests into HTTP API v2 events for the same
-// handlers, and serves the built cockpit. Bodies are read only up to one byte past the ingest cap, so an
-// oversized delivery is refused without ever being buffered whole. Like the hosted edge it sends the
-// cockpit's security headers on every answer, and it defends what a loopback server meets (SPEC §9): a
-// Host header naming anything but this machine is refused (a page on another site that re-points its DNS
-// name at 127.0.0.1 cannot read the API), a body that trickles in is cut off, and connections are capped.
+// handlers, and serves the built cockpit with its settings file (every configured cockpit). Bodies are read
+// only up to one byte past the ingest cap, so an oversized delivery is refused without ever being buffered
+// whole. Like the hosted edge it sends the cockpit's security headers on every answer, and it defends what a
+// loopback server meets (SPEC §9): a Host header naming anything but this machine is refused (a page on
+// another site that re-points its DNS name at 127.0.0.1 cannot read the API), a body that trickles in is
+// cut off, and connections are capped.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -12,8 +13,17 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { MAX_DELIVERY_BYTES } from '../../shared/schema/delivery.ts';
 import { ownEntry } from '../../shared/schema/config.ts';
 import { decodePathSegment } from '../../shared/http.ts';
+import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../shared/read/contract.ts';
 
 export type HttpHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export interface LocalRoutes {
+  ingest: HttpHandler;
+  read: HttpHandler;
+  staticDir: string;
+  /** Served as /cockpit.json, as the deployment writes it beside a cockpit's dashboard. */
+  settings: CockpitSettings;
+}
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -58,7 +68,7 @@ export const BODY_TIMEOUT_MS = 30_000;
 export const MAX_CONNECTIONS = 256;
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
 
-export function createLocalServer(routes: { ingest: HttpHandler; read: HttpHandler; staticDir: string }, options: LocalServerOptions = {}): Server {
+export function createLocalServer(routes: LocalRoutes, options: LocalServerOptions = {}): Server {
   const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const allowedHosts = new Set(LOOPBACK_NAMES);
   if (options.host) allowedHosts.add(options.host.toLowerCase());
@@ -98,7 +108,7 @@ const jsonAnswer = (statusCode: number, error: string, message: string): APIGate
   body: JSON.stringify({ error, message }),
 });
 
-async function handle(req: IncomingMessage, res: ServerResponse, routes: { ingest: HttpHandler; read: HttpHandler; staticDir: string }) {
+async function handle(req: IncomingMessage, res: ServerResponse, routes: LocalRoutes) {
   // Origin-form only ("/path?query"); concatenated rather than resolved, so "//x" stays a path, not a host.
   const target = req.url ?? '';
   if (!target.startsWith('/')) return send(res, jsonAnswer(400, 'bad-path', 'The request target must be a path starting with "/".'));
@@ -119,6 +129,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, routes: { inges
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, notFound(url.pathname));
+  if (url.pathname === `/${COCKPIT_SETTINGS_FILE}`) {
+    return send(res, { statusCode: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' }, body: JSON.stringify(routes.settings) });
+  }
   await serveStatic(res, routes.staticDir, url.pathname);
 }
 

@@ -24,6 +24,7 @@ import { createReadApiHandler } from '../../functions/read-api/handler.ts';
 import { createJudgeHandler } from '../../functions/judge/handler.ts';
 import { createSweeperHandler } from '../../functions/sweeper/handler.ts';
 import { LOCAL_NAMES, startEmulators, type Emulators } from './emulators.ts';
+import { cockpitEntries } from '../../shared/read/read-api.ts';
 import { createLocalServer } from './http-server.ts';
 import { pollQueue, type Poller } from './queue-poller.ts';
 
@@ -103,10 +104,10 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
 
   const ingest = createIngestHandler({ config, keys, inbox: adapters.inbox, landingQueue: adapters.landingQueue, clock }, observe('ingest'));
   const lander = createLanderHandler(
-    { runs: table, issues: table, hosts: table, objects: adapters.data, inbox: adapters.inbox, judgeQueue: adapters.judgeQueue, clock },
+    { runs: table, attempts: table, issues: table, hosts: table, objects: adapters.data, inbox: adapters.inbox, judgeQueue: adapters.judgeQueue, clock },
     observe('lander'),
   );
-  const readApi = createReadApiHandler({ config, runs: table, issues: table, hosts: table, objects: adapters.data, pairing: keys, clock }, observe('read-api'));
+  const readApi = createReadApiHandler({ config, runs: table, attempts: table, issues: table, hosts: table, objects: adapters.data, pairing: keys, clock }, observe('read-api'));
   const judge = createJudgeHandler(
     {
       config,
@@ -137,7 +138,12 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   const sweepSeconds = options.sweepIntervalSeconds ?? positiveNumber(env.REPLAY_SWEEP_SECONDS) ?? 60;
   const sweeps = every(sweepSeconds * 1000, () => sweeper(scheduledEvent()), (e) => log(`judge sweeper: ${(e as Error).message}`));
 
-  const server = createLocalServer({ ingest, read: readApi, staticDir: resolve(import.meta.dirname, '../../dashboard/dist') }, { host: options.host });
+  const server = createLocalServer({
+    ingest,
+    read: readApi,
+    staticDir: resolve(import.meta.dirname, '../../dashboard/dist'),
+    settings: { cockpits: cockpitEntries(config), api: '/api', signIn: null },
+  }, { host: options.host });
   await new Promise<void>((r) => server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', r));
   const address = server.address() as AddressInfo;
 

@@ -9,6 +9,7 @@ import { runId } from '../schema/run.ts';
 import type { InboxEntry } from '../schema/messages.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
 import { inboxKey } from '../storage-layout.ts';
+import { fitsInRow, ROW_LIMITS } from '../landing/bounds.ts';
 import type { Clock, KeySource, LandingMessage, MessageQueue, ObjectStore } from '../ports.ts';
 import { verifySignature, type HostKeys } from './signature.ts';
 
@@ -59,6 +60,10 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
   const parsed = parseDelivery(req.rawBody, check.host);
   if (!parsed.ok) {
     return jsonError(400, 'invalid-delivery', parsed.message, { signature: 'verified', details: parsed.details });
+  }
+  if (parsed.delivery.kind === 'run' && !fitsInRow(parsed.delivery.row)) {
+    // Refused now rather than accepted and then lost: the row could not be stored (SPEC §4 bounds).
+    return jsonError(400, 'row-too-large', `The run's row would exceed ${ROW_LIMITS.rowBytes} bytes even with its contamination list bounded; shorten its texts.`, { signature: 'verified' });
   }
   if (parsed.delivery.kind === 'issue' && !repoAllowed(space, parsed.delivery.issue.repo)) {
     const { repo } = parsed.delivery.issue;

@@ -1,7 +1,7 @@
 // The judge's answer (SPEC §10), read strictly: exactly one JSON object with exactly these keys. Anything
 // else is a failed attempt, never a guessed verdict. The reason is guarded against quoting the issue and
 // cut to length (reason-guard.ts): a long reason is cut, never a failed attempt.
-import { z } from 'zod';
+import * as z from 'zod';
 import { guardReason } from './reason-guard.ts';
 
 export const judgeAnswerSchema = z.strictObject({

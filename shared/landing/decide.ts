@@ -2,6 +2,7 @@
 // delivery, what row should exist afterwards? Kept pure so the rules are tested without any store.
 import { canonicalJson } from '../canonical-json.ts';
 import { emptyJudgeFields, type HiddenTestResult, type JudgeFields, type RunRow, type RunnerRow } from '../schema/run.ts';
+import { boundedContamination, recentDeliveries } from './bounds.ts';
 
 export interface IncomingRun {
   space: string;
@@ -13,7 +14,18 @@ export interface IncomingRun {
   patchTruncated: boolean;
   patchKey: string;
   summaryKey: string;
+  /** Where the full contamination list is kept when the row keeps only part of it. */
+  contaminationKey: string | null;
 }
+
+/** The run's archived attempts, as landing read them (SPEC §4 attempt history). */
+export interface ArchivedAttempts {
+  count: number;
+  /** The earliest archived attempt, or null when none is archived. */
+  first: { finishedAt: string; judgeVerdict: RunRow['judgeVerdict'] } | null;
+}
+
+export const NO_ARCHIVED_ATTEMPTS: ArchivedAttempts = { count: 0, first: null };
 
 export type LandingDecision =
   | { kind: 'stale' }
@@ -25,6 +37,7 @@ export function decideLanding(
   incoming: IncomingRun,
   now: string,
   pendingHiddenTest: { finishedAt: string; hiddenTestResult: HiddenTestResult } | null,
+  archived: ArchivedAttempts = NO_ARCHIVED_ATTEMPTS,
 ): LandingDecision {
   const F = incoming.row.finishedAt;
   if (current && F < current.finishedAt) return { kind: 'stale' };
@@ -32,25 +45,30 @@ export function decideLanding(
   const isRetry = current !== null && F === current.finishedAt && incoming.patchSha256 === current.patchSha256;
   const landingCase = current === null ? 'new' : isRetry ? 'retry' : 'rerun';
 
-  const keptJudge: JudgeFields = isRetry ? pickJudgeFields(current) : emptyJudgeFields();
+  // A no-call verdict is never kept: a retry whose contamination is gone is judged like a new run.
+  const keptJudge: JudgeFields = isRetry && current.judgeState !== 'not-needed' ? pickJudgeFields(current) : emptyJudgeFields();
   const hidden = isRetry
     ? current.hiddenTestResult
     : pendingHiddenTest && pendingHiddenTest.finishedAt === F
       ? pendingHiddenTest.hiddenTestResult
       : null;
 
+  const contamination = boundedContamination(incoming.row.contamination);
+  const knownDelivery = isRetry && current.deliveries.includes(incoming.deliveryId);
   const row: RunRow = {
     ...incoming.row,
     ...applyNoCallVerdicts(keptJudge, incoming, now),
+    contamination: contamination.kept,
+    contaminationCount: incoming.row.contamination.length,
+    contaminationKey: incoming.contaminationKey,
     id: incoming.id,
     space: incoming.space,
     landedAt: isRetry ? current.landedAt : now,
     updatedAt: now,
-    deliveries: isRetry
-      ? current.deliveries.includes(incoming.deliveryId)
-        ? current.deliveries
-        : [...current.deliveries, incoming.deliveryId]
-      : [incoming.deliveryId],
+    deliveries: isRetry ? recentDeliveries(current.deliveries, incoming.deliveryId) : [incoming.deliveryId],
+    deliveryCount: isRetry ? (current.deliveryCount ?? current.deliveries.length) + (knownDelivery ? 0 : 1) : 1,
+    attemptCount: archived.count + 1,
+    firstAttempt: archived.first && archived.first.finishedAt < F ? archived.first : null,
     patchKey: incoming.patchKey,
     summaryKey: incoming.summaryKey,
     patchTruncated: incoming.patchTruncated,

@@ -5,15 +5,19 @@ import { sha256Hex } from '../sha256.ts';
 import { inboxEntrySchema, type InboxEntry } from '../schema/messages.ts';
 import type { HiddenTestDelivery, IssueDelivery, RunDelivery } from '../schema/delivery.ts';
 import type { StoredHost } from '../schema/host.ts';
-import type { Clock, HostStore, IssueStore, JudgeMessage, MessageQueue, ObjectStore, RunStore } from '../ports.ts';
-import { decideLanding, type LandingDecision } from './decide.ts';
+import type { AttemptStore, Clock, HostStore, IssueStore, JudgeMessage, MessageQueue, ObjectStore, PendingHiddenTest, RunStore } from '../ports.ts';
+import type { ArchivedAttempt } from '../schema/attempt.ts';
+import { emptyJudgeFields } from '../schema/run.ts';
+import { boundedContamination } from './bounds.ts';
+import { decideLanding, NO_ARCHIVED_ATTEMPTS, type ArchivedAttempts, type IncomingRun, type LandingDecision } from './decide.ts';
 import { hostRecord, optimisticUpdate, runRecord, type UpdateDecision } from '../optimistic-update.ts';
 import { canonicalJson } from '../canonical-json.ts';
 import type { HiddenTestResult, RunRow } from '../schema/run.ts';
-import { patchKey, summaryKey } from '../storage-layout.ts';
+import { contaminationKey, patchKey, summaryKey } from '../storage-layout.ts';
 
 export interface LandingDeps {
   runs: RunStore;
+  attempts: AttemptStore;
   issues: IssueStore;
   hosts: HostStore;
   objects: ObjectStore;
@@ -55,7 +59,8 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
   const { space } = entry;
   const F = delivery.row.finishedAt;
   const patchSha256 = sha256Hex(delivery.patch);
-  const incoming = {
+  const fullContamination = boundedContamination(delivery.row.contamination).complete ? null : JSON.stringify(delivery.row.contamination);
+  const incoming: IncomingRun = {
     space,
     id: delivery.id,
     deliveryId: entry.deliveryId,
@@ -65,25 +70,35 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     patchTruncated: delivery.patchTruncated,
     patchKey: patchKey(space, delivery.id, F, patchSha256),
     summaryKey: summaryKey(space, delivery.id, F, sha256Hex(delivery.summary)),
+    contaminationKey: fullContamination === null ? null : contaminationKey(space, delivery.id, F, sha256Hex(fullContamination)),
   };
 
   const record = runRecord(deps.runs, space, delivery.id);
   const current = await record.read();
-  if (current && F < current.value.finishedAt) return 'stale';
   // Content-addressed keys: a duplicate writes identical bytes, a different patch gets its own object.
   await deps.objects.put(incoming.patchKey, delivery.patch, 'text/x-diff; charset=utf-8');
   await deps.objects.put(incoming.summaryKey, delivery.summary, 'text/markdown; charset=utf-8');
+  if (incoming.contaminationKey) await deps.objects.put(incoming.contaminationKey, fullContamination!, 'application/json');
   const pending = await deps.issues.getPendingHiddenTest(space, delivery.id);
+  if (current && F < current.value.finishedAt) return landLateAttempt(deps, incoming, pending);
 
   const decision = await optimisticUpdate(
     record,
-    (latest): UpdateDecision<RunRow, LandingDecision> => {
-      const decided = decideLanding(latest?.value ?? null, incoming, deps.clock.now().toISOString(), pending);
+    async (latest): Promise<UpdateDecision<RunRow, LandingDecision>> => {
+      // A re-run replaces the current attempt: archive it first, with the verdict it had (idempotent).
+      if (latest && F >= latest.value.finishedAt && !isAttempt(latest.value, F, patchSha256)) await deps.attempts.archiveAttempt(archived(latest.value, deps.clock));
+      // Only a re-run changes which attempts are archived; a first landing or a retry reads them off the row.
+      const others = !latest
+        ? NO_ARCHIVED_ATTEMPTS
+        : isAttempt(latest.value, F, patchSha256)
+          ? { count: (latest.value.attemptCount ?? 1) - 1, first: latest.value.firstAttempt ?? null }
+          : archivedOtherThan(await deps.attempts.listAttempts(space, delivery.id), F, patchSha256);
+      const decided = decideLanding(latest?.value ?? null, incoming, deps.clock.now().toISOString(), pending, others);
       return decided.kind === 'write' ? { write: decided.row, result: decided } : { done: decided };
     },
     { what: `landing ${delivery.id}`, current, maxConflicts: MAX_CONFLICT_RETRIES },
   );
-  if (decision.kind === 'stale') return 'stale';
+  if (decision.kind === 'stale') return landLateAttempt(deps, incoming, pending);
   if (decision.row.hiddenTestResult === null) {
     // A hidden-test result held while this landing was under way: see landHiddenTest.
     const held = await deps.issues.getPendingHiddenTest(space, delivery.id);
@@ -91,6 +106,41 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
   }
   if (decision.row.judgeState === 'pending') await deps.judgeQueue.send({ space, id: delivery.id, finishedAt: F });
   return decision.kind === 'write' ? decision.case : 'unchanged';
+}
+
+/**
+ * A delivery of an attempt earlier than the current one (SPEC §4, "F earlier"): archived unjudged, and the
+ * row changes only its attempt count (and updatedAt). Its hidden-test result, if one is held, comes along.
+ */
+async function landLateAttempt(deps: LandingDeps, incoming: IncomingRun, pending: PendingHiddenTest | null): Promise<LandingOutcome> {
+  const now = deps.clock.now().toISOString();
+  const built = decideLanding(null, incoming, now, pending);
+  if (built.kind !== 'write') throw new Error('A first landing always writes.');
+  await deps.attempts.archiveAttempt({ ...built.row, ...emptyJudgeFields(), judgeState: 'not-needed', archivedAt: now });
+  await optimisticUpdate(
+    runRecord(deps.runs, incoming.space, incoming.id),
+    async (latest): Promise<UpdateDecision<RunRow, void>> => {
+      if (!latest) return { done: undefined };
+      const others = archivedOtherThan(await deps.attempts.listAttempts(incoming.space, incoming.id), latest.value.finishedAt, latest.value.patchSha256);
+      const attemptCount = others.count + 1;
+      const firstAttempt = others.first && others.first.finishedAt < latest.value.finishedAt ? others.first : null;
+      if (latest.value.attemptCount === attemptCount && canonicalJson(latest.value.firstAttempt) === canonicalJson(firstAttempt)) return { done: undefined };
+      return { write: { ...latest.value, attemptCount, firstAttempt, updatedAt: now }, result: undefined };
+    },
+    { what: `counting the attempts of ${incoming.id}`, maxConflicts: MAX_CONFLICT_RETRIES },
+  );
+  return 'stale';
+}
+
+const isAttempt = (row: RunRow, finishedAt: string, patchSha256: string) => row.finishedAt === finishedAt && row.patchSha256 === patchSha256;
+
+const archived = (row: RunRow, clock: Clock): ArchivedAttempt => ({ ...row, archivedAt: clock.now().toISOString() });
+
+/** The archived attempts other than the one that is (or becomes) the row, for its count and first attempt. */
+function archivedOtherThan(list: ArchivedAttempt[], finishedAt: string, patchSha256: string): ArchivedAttempts {
+  const others = list.filter((a) => !isAttempt(a, finishedAt, patchSha256));
+  const first = others.reduce<ArchivedAttempt | null>((earliest, a) => (!earliest || a.finishedAt < earliest.finishedAt ? a : earliest), null);
+  return { count: others.length, first: first && { finishedAt: first.finishedAt, judgeVerdict: first.judgeVerdict } };
 }
 
 async function landIssue(deps: LandingDeps, entry: InboxEntry, delivery: IssueDelivery): Promise<LandingOutcome> {
@@ -107,6 +157,8 @@ async function landHiddenTest(deps: LandingDeps, entry: InboxEntry, delivery: Hi
     // write, and this looks for the run after the hold: whichever comes second sees the other's write.
     result = await applyHiddenTest(deps, space, id, finishedAt, hiddenTestResult);
   }
+  // The run has moved on to a later attempt: the result belongs to an archived one, if it has landed.
+  if (result === 'moved-on' && (await deps.attempts.setAttemptHiddenTest(space, id, finishedAt, hiddenTestResult)) > 0) return 'hidden-test-applied';
   const outcomes = { applied: 'hidden-test-applied', 'no-run': 'hidden-test-held', 'moved-on': 'hidden-test-ignored' } as const;
   return outcomes[result];
 }

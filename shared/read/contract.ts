@@ -3,6 +3,7 @@
 import type { HostRecord } from '../schema/host.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
+import type { AttemptSummary } from '../schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
 
 export interface RunsPage {
@@ -16,8 +17,23 @@ export interface IssuesBody {
   issues: StoredIssue[];
 }
 
+export interface AttemptsBody {
+  /** Newest first; `current` marks the run's row. */
+  attempts: AttemptSummary[];
+}
+
 export interface HostsBody {
   hosts: HostRecord[];
+}
+
+/** The original fix of a run's task, from the judge's cache (lock files left out); never the issue text. */
+export interface ReferenceBody {
+  repo: string;
+  baseSha: string;
+  mergeSha: string;
+  fixPrNumber: number | null;
+  diff: string;
+  omittedLockFiles: string[];
 }
 
 export interface CockpitEntry {
@@ -36,13 +52,14 @@ export interface ApiErrorBody {
 }
 
 /**
- * `cockpit.json` beside a deployed dashboard (written by the CDK cockpit construct): which cockpit it is
- * and how analysts sign in. Local mode has no such file; the dashboard then asks `/api/cockpits`.
+ * `cockpit.json`, the first thing the dashboard reads: which cockpits this page shows and how analysts sign
+ * in. A deployed cockpit's file (written by the CDK cockpit construct) names that cockpit alone; local mode
+ * answers with every configured cockpit, the first being the default, and no sign-in.
  */
+export const COCKPIT_SETTINGS_FILE = 'cockpit.json';
+
 export interface CockpitSettings {
-  cockpit: string;
-  space: string;
-  public: boolean;
+  cockpits: CockpitEntry[];
   api: string;
   /** OAuth 2.0 authorization code with PKCE against the Cognito hosted UI; null for a public cockpit. */
   signIn: { authorizeUrl: string; tokenUrl: string; logoutUrl: string; clientId: string; redirectUri: string; scopes: string[] } | null;
@@ -67,6 +84,8 @@ export const apiPaths = {
   run: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}`,
   patch: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/patch`,
   summary: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/summary`,
+  reference: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/reference`,
+  attempts: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/attempts`,
   issues: (space: string) => `/spaces/${seg(space)}/issues`,
   hosts: (space: string) => `/spaces/${seg(space)}/hosts`,
 };

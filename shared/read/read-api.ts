@@ -2,13 +2,17 @@
 import { spaceOf, type ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
 import { decodePathSegment, jsonError, type HttpAnswer } from '../http.ts';
-import { InvalidCursorError, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
+import { attemptSummary } from '../schema/attempt.ts';
+import { InvalidCursorError, type AttemptStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
+import type { ReferenceDiff } from '../reference/reference-fix.ts';
+import { referenceDiffKey } from '../storage-layout.ts';
 import { columnsAnswer } from './columns-snapshot.ts';
-import type { CockpitsBody, HostsBody, IssuesBody, RunsPage } from './contract.ts';
+import type { AttemptsBody, CockpitEntry, CockpitsBody, HostsBody, IssuesBody, ReferenceBody, RunsPage } from './contract.ts';
 
 export interface ReadDeps {
   config: ReplayConfig;
   runs: RunStore;
+  attempts: AttemptStore;
   issues: IssueStore;
   hosts: HostStore;
   objects: ObjectStore;
@@ -40,6 +44,8 @@ export async function answerRead(
   if (collection === 'columns' && id === undefined) return columnsAnswer(deps.runs, space, () => asOfNow(deps.clock), /\bgzip\b/.test(headers['accept-encoding'] ?? ''));
   if (collection === 'runs' && sub === undefined) return oneRun(deps, space, id!);
   if (collection === 'runs' && (sub === 'patch' || sub === 'summary')) return runText(deps, space, id!, sub);
+  if (collection === 'runs' && sub === 'reference') return runReference(deps, space, id!);
+  if (collection === 'runs' && sub === 'attempts') return attemptsOf(deps, space, id!);
   if (collection === 'issues' && id === undefined) return { status: 200, body: { issues: await deps.issues.listIssues(space) } satisfies IssuesBody };
   if (collection === 'hosts' && id === undefined) return { status: 200, body: { hosts: await hostsOf(deps, space) } satisfies HostsBody };
   return notFound(path);
@@ -47,8 +53,11 @@ export async function answerRead(
 
 const notFound = (path: string) => jsonError(404, 'not-found', `Nothing is served at ${path}.`);
 
+export const cockpitEntries = (config: ReplayConfig): CockpitEntry[] =>
+  Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public }));
+
 function cockpits(config: ReplayConfig): HttpAnswer {
-  return { status: 200, body: { cockpits: Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public })) } satisfies CockpitsBody };
+  return { status: 200, body: { cockpits: cockpitEntries(config) } satisfies CockpitsBody };
 }
 
 async function listRuns(deps: ReadDeps, space: string, query: Record<string, string | undefined>): Promise<HttpAnswer> {
@@ -85,6 +94,37 @@ async function runText(deps: ReadDeps, space: string, id: string, which: 'patch'
   const text = key ? await deps.objects.getText(key) : null;
   if (text === null) return jsonError(404, 'not-found', `There is no ${which} for run "${id}" in space "${space}".`);
   return { status: 200, body: text, contentType: which === 'patch' ? 'text/x-diff; charset=utf-8' : 'text/markdown; charset=utf-8' };
+}
+
+/**
+ * The original fix of the run's task, as the judge cached it (lock files already left out). Only the cached
+ * object is read: the cockpit never makes the judge's GitHub fetch, and the issue text is never stored.
+ */
+async function runReference(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
+  const row = await deps.runs.getRun(space, id);
+  if (!row) return jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);
+  const { taskId } = row.value;
+  const issue = await deps.issues.getIssue(space, taskId);
+  if (!issue?.baseSha || !issue.mergeSha) {
+    return jsonError(404, 'no-reference', `The issue record of task ${taskId} has no baseSha and mergeSha: the original fix is not known.`);
+  }
+  const cached = await deps.objects.getText(referenceDiffKey(issue.repo, issue.baseSha, issue.mergeSha));
+  if (cached === null) return jsonError(404, 'reference-not-fetched', `The judge has not fetched the original fix of task ${taskId} yet.`);
+  const { diff, omittedLockFiles } = JSON.parse(cached) as ReferenceDiff;
+  return {
+    status: 200,
+    body: { repo: issue.repo, baseSha: issue.baseSha, mergeSha: issue.mergeSha, fixPrNumber: issue.fixPrNumber, diff, omittedLockFiles } satisfies ReferenceBody,
+  };
+}
+
+/** The run's attempts, newest first: the current row and every archived one (SPEC §4). */
+async function attemptsOf(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
+  const row = await deps.runs.getRun(space, id);
+  if (!row) return jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);
+  const current = row.value;
+  const archived = (await deps.attempts.listAttempts(space, id)).filter((a) => a.finishedAt !== current.finishedAt || a.patchSha256 !== current.patchSha256);
+  const attempts = [attemptSummary(current, true), ...archived.map((a) => attemptSummary(a, false))].sort((a, b) => (a.finishedAt < b.finishedAt ? 1 : a.finishedAt > b.finishedAt ? -1 : 0));
+  return { status: 200, body: { attempts } satisfies AttemptsBody };
 }
 
 async function hostsOf(deps: ReadDeps, space: string): Promise<HostRecord[]> {

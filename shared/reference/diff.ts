@@ -130,6 +130,9 @@ function headerPath(value: string, prefix: string): string | null {
 
 const stripPrefix = (path: string, prefix: string) => (path.startsWith(prefix) ? path.slice(prefix.length) : path);
 
+// TextEncoder rather than Buffer: the cockpit parses diffs in the browser too.
+const utf8 = new TextEncoder();
+
 /** Git's C-style quoting: "a/\303\244.txt" → a/ä.txt. */
 function unquote(value: string): string {
   if (!(value.length >= 2 && value.startsWith('"') && value.endsWith('"'))) return value;
@@ -139,7 +142,7 @@ function unquote(value: string): string {
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
     if (c !== '\\') {
-      bytes.push(...Buffer.from(c, 'utf8'));
+      bytes.push(...utf8.encode(c));
       continue;
     }
     const octal = /^[0-7]{3}/.exec(body.slice(i + 1));
@@ -148,9 +151,9 @@ function unquote(value: string): string {
       i += 3;
     } else {
       const next = body[i + 1] ?? '';
-      bytes.push(...Buffer.from(simple[next] ?? next, 'utf8'));
+      bytes.push(...utf8.encode(simple[next] ?? next));
       i++;
     }
   }
-  return Buffer.from(bytes).toString('utf8');
+  return new TextDecoder().decode(Uint8Array.from(bytes));
 }

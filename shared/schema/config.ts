@@ -1,12 +1,14 @@
 // The one configuration file (SPEC §10), read by local mode and by `cdk synth`. Strict: an unknown or
 // wrong key fails with a sentence that names it.
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { pathSafeIdentity, repoName } from './primitives.ts';
 import { describeIssues } from './issues-text.ts';
 
 export const DEFAULT_SECRET_CONFIG_KEY = 'Hosting:ModuleReportSecret';
 export const DEFAULT_JUDGE_MODEL = 'claude-sonnet-5-5';
+/** The parsed configuration's file name beside each deployed function's code. */
+export const BUNDLED_CONFIG_FILE = 'replay.config.json';
 
 const judgeSettingsSchema = z.strictObject({
   model: z.string().min(1).optional(),

@@ -1,6 +1,6 @@
 // The three delivery kinds a runner host may POST (SPEC §3). Parsing strips unknown and runner-forbidden
 // keys and reports them, so the 202 can name what was ignored.
-import { z } from 'zod';
+import * as z from 'zod';
 import { issueRecordSchema } from './issue.ts';
 import { pathSafeIdentity, instant, identity } from './primitives.ts';
 import { hiddenTestResultSchema, runnerRowSchema } from './run.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What a space knows of a runner host, kept from the deliveries it sent to that space only (SPEC §2): a

@@ -1,6 +1,6 @@
 // The benchmark task. By design there is no member that could hold an issue title or body: they may name
 // clients. Unknown keys (title, body, …) in a delivery are dropped like any other unknown key.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   gitSha,
   optionalAmount,

@@ -1,5 +1,5 @@
 // Messages between stages. Queues carry claim checks only; the inbox object carries the delivery.
-import { z } from 'zod';
+import * as z from 'zod';
 import { deliverySchema } from './delivery.ts';
 
 export const landingMessageSchema = z.object({ space: z.string().min(1), inboxKey: z.string().startsWith('inbox/') });

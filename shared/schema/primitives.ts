@@ -1,6 +1,6 @@
 // Building blocks shared by every record schema. Figures the sender did not measure are stored as null,
 // never 0, so every optional figure normalises "absent" to null.
-import { z } from 'zod';
+import * as z from 'zod';
 import { TIERS } from './enums.ts';
 
 // C0/C1 controls and the Unicode bidirectional overrides/isolates that can disguise a name.

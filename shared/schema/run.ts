@@ -1,6 +1,6 @@
 // The run row: what the runner sends (RunnerRow), what the judge and hidden tests add, and what the
 // pipeline keeps. Ownership matters: a delivery can only set runner fields; anything else is dropped.
-import { z } from 'zod';
+import * as z from 'zod';
 import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, VERDICTS } from './enums.ts';
 import {
   identity,
@@ -126,6 +126,15 @@ export const pipelineFieldsSchema = z.object({
   patchTruncated: z.boolean(),
   patchSha256: z.string(),
   hiddenTestResult: hiddenTestResultSchema.nullable(),
+  /** SPEC §4 bounds: the row keeps the first contamination entries and the last delivery ids; the counts are whole. */
+  contaminationCount: z.number().int().nonnegative(),
+  /** The full contamination list, when the row could keep only part of it. */
+  contaminationKey: z.string().nullable(),
+  deliveryCount: z.number().int().nonnegative(),
+  /** Distinct (finishedAt, patch) attempts of this run id: the current one and those archived. */
+  attemptCount: z.number().int().positive(),
+  /** The earliest archived attempt, when the current one is not the first (for retry accounting). */
+  firstAttempt: z.object({ finishedAt: z.string(), judgeVerdict: verdict.nullable() }).nullable(),
 });
 
 /** A stored run row as the API returns it. */

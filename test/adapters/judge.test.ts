@@ -7,7 +7,9 @@ import { blockEnd, blockStart } from '../../shared/judge/prompt.ts';
 import { nextUtcDay, utcDay } from '../../shared/judge/transitions.ts';
 import { referenceDiffKey } from '../../shared/storage-layout.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
-import { APP, goodAnswer, RecordingQueue, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
+import type { JudgeMessage } from '../../shared/ports.ts';
+import { APP, goodAnswer, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
+import { RecordingQueue } from '../helpers/in-memory-ports.ts';
 
 const BASE = 'a'.repeat(40);
 const MERGE = 'b'.repeat(40);
@@ -107,6 +109,8 @@ describe('judging a landed run', () => {
   });
 
   it('asks GitHub for an installation token naming the one repository with read-only permissions', async () => {
+    await w.putIssue('Main', 'token-1');
+    await judgeRun(w.deps(), await w.land('Main', { taskId: 'token-1' }));
     expect(w.github.tokenRequests.length).toBeGreaterThan(0);
     for (const request of w.github.tokenRequests) {
       expect(request).toEqual({ installationId: '77', repositories: ['widgets'], permissions: { contents: 'read', issues: 'read' } });
@@ -117,6 +121,8 @@ describe('judging a landed run', () => {
 
   it('leaves lock files out of the prompt and fetches each reference diff once', async () => {
     const compares = () => w.github.requests.filter((r) => r.path.includes('/compare/')).length;
+    await w.putIssue('Main', 'lock-1');
+    await judgeRun(w.deps(), await w.land('Main', { taskId: 'lock-1' }));
     const before = compares();
     await w.putIssue('Main', 'lock-2');
     await judgeRun(w.deps(), await w.land('Main', { taskId: 'lock-2' }));
@@ -228,7 +234,7 @@ describe('waiting without spending attempts', () => {
     expect(await row('NoKeys', first.id)).toMatchObject({ judgeAttempts: 0, judgeState: 'waiting-credentials', judgeLastError: { code: 'no-credentials' } });
     expect(calls()).toBe(before);
 
-    const queue = new RecordingQueue();
+    const queue = new RecordingQueue<JudgeMessage>();
     await sweep(w.sweepDeps(queue));
     expect(queue.sent.filter((m) => m.space === 'NoKeys')).toHaveLength(1);
 
@@ -257,7 +263,7 @@ describe('a provider that refuses the key', () => {
 
     // A sweep sends exactly one probe; the key is still refused.
     w.advance(1);
-    const queue = new RecordingQueue();
+    const queue = new RecordingQueue<JudgeMessage>();
     await sweep(w.sweepDeps(queue));
     const probes = queue.sent.filter((m) => m.space === 'Paused');
     expect(probes).toHaveLength(1);
@@ -269,11 +275,11 @@ describe('a provider that refuses the key', () => {
     // The key works again: the next probe resumes judging, and the sweep after sends everything due.
     w.answer = () => goodAnswer();
     w.advance(1);
-    const next = new RecordingQueue();
+    const next = new RecordingQueue<JudgeMessage>();
     await sweep(w.sweepDeps(next));
     const [probe] = next.sent.filter((m) => m.space === 'Paused');
     expect(await judgeRun(w.deps(), probe!)).toMatchObject({ result: 'judged', judging: 'judging' });
-    const after = new RecordingQueue();
+    const after = new RecordingQueue<JudgeMessage>();
     await sweep(w.sweepDeps(after));
     const rest = after.sent.filter((m) => m.space === 'Paused');
     expect(rest).toHaveLength(2);

@@ -1,11 +1,12 @@
 // Landing against the real emulators: conditional writes, content-addressed objects, crash safety.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { landEntry, landInboxEntry, type LandingDeps } from '../../shared/landing/land.ts';
-import { inboxEntrySchema, type InboxEntry } from '../../shared/schema/messages.ts';
-import type { JudgeMessage, MessageQueue } from '../../shared/ports.ts';
-import { hiddenTestDelivery, runDelivery } from '../helpers/deliveries.ts';
+import type { InboxEntry } from '../../shared/schema/messages.ts';
+import type { JudgeMessage } from '../../shared/ports.ts';
+import { hiddenTestDelivery, inboxEntry, runDelivery, type DeliveryInput } from '../helpers/deliveries.ts';
 import { inboxSpacePrefix, runSpacePrefix } from '../../shared/storage-layout.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
+import { RecordingQueue } from '../helpers/in-memory-ports.ts';
 
 let t: TestStores;
 beforeAll(async () => {
@@ -15,34 +16,27 @@ afterAll(() => t.stop());
 
 const FIXED_NOW = new Date('2026-11-29T12:00:00.000Z');
 
-class RecordingQueue implements MessageQueue<JudgeMessage> {
-  readonly sent: JudgeMessage[] = [];
-  async send(message: JudgeMessage) {
-    this.sent.push(message);
-  }
+function deps(queue = new RecordingQueue<JudgeMessage>()): LandingDeps & { judgeQueue: RecordingQueue<JudgeMessage> } {
+  return { runs: t.store, attempts: t.store, issues: t.store, hosts: t.store, objects: t.data, inbox: t.inbox, judgeQueue: queue, clock: { now: () => FIXED_NOW } };
 }
 
-function deps(queue = new RecordingQueue()): LandingDeps & { judgeQueue: RecordingQueue } {
-  return { runs: t.store, issues: t.store, hosts: t.store, objects: t.data, inbox: t.inbox, judgeQueue: queue, clock: { now: () => FIXED_NOW } };
-}
-
-const entry = (space: string, delivery: Record<string, unknown>, deliveryId = 'd-1'): InboxEntry =>
-  inboxEntrySchema.parse({ space, deliveryId, receivedAt: '2026-11-29T11:00:00.000Z', host: 'mac-studio-1', delivery });
+const entry = (space: string, delivery: DeliveryInput, deliveryId = 'd-1'): InboxEntry => inboxEntry(space, delivery, { deliveryId });
 
 describe('landing a run', () => {
   it('writes the row, the patch and the summary, and hands the run to the judge', async () => {
     const d = deps();
-    const delivery = runDelivery();
+    // A host of its own: host records are global and every other test here delivers as mac-studio-1.
+    const delivery = runDelivery({ host: 'mac-land-1' });
     expect(await landEntry(d, entry('land', delivery))).toBe('new');
-    const row = (await t.store.getRun('land', delivery.id as string))!.value;
+    const row = (await t.store.getRun('land', delivery.id))!.value;
     expect(await t.data.getText(row.patchKey!)).toBe(delivery.patch);
     expect(await t.data.getText(row.summaryKey!)).toBe('Changed a to b.');
     expect(row.patchKey).toContain('2026-11-20T10:12:00.000Z');
     expect(d.judgeQueue.sent).toEqual([{ space: 'land', id: delivery.id, finishedAt: '2026-11-20T10:12:00.000Z' }]);
-    expect((await t.store.getHost('land', 'mac-studio-1'))?.value).toMatchObject({ hostHardware: 'Mac Studio M2 Ultra 192 GB', space: 'land' });
+    expect((await t.store.getHost('land', 'mac-land-1'))?.value).toMatchObject({ hostHardware: 'Mac Studio M2 Ultra 192 GB', space: 'land' });
   });
 
-  it('never lets an older delivery touch the newer patch object or row', async () => {
+  it('never lets an older delivery touch the newer patch object or row: it is archived beside it', async () => {
     const d = deps();
     const newer = runDelivery({ finishedAt: '2026-11-22T00:00:00Z' }, { patch: 'diff --git a/n b/n\n+new\n' });
     const older = runDelivery({ finishedAt: '2026-11-21T00:00:00Z' }, { patch: 'diff --git a/o b/o\n+old\n' });
@@ -51,7 +45,13 @@ describe('landing a run', () => {
     const row = (await t.store.getRun('stale', newer.id as string))!.value;
     expect(await t.data.getText(row.patchKey!)).toBe('diff --git a/n b/n\n+new\n');
     expect(row.deliveries).toEqual(['n']);
-    expect(await t.data.list('runs/stale/')).toHaveLength(2);
+    expect(row.attemptCount).toBe(2);
+    const objects = await t.data.list('runs/stale/');
+    expect(objects.filter((k) => k.includes('2026-11-22T00:00:00.000Z'))).toHaveLength(2);
+    expect(objects.filter((k) => k.includes('2026-11-21T00:00:00.000Z'))).toHaveLength(2);
+    const [late] = await t.store.listAttempts('stale', newer.id as string);
+    expect(late).toMatchObject({ finishedAt: '2026-11-21T00:00:00.000Z', judgeVerdict: null, judgeState: 'not-needed' });
+    expect(await t.data.getText(late!.patchKey!)).toBe('diff --git a/o b/o\n+old\n');
   });
 
   it('converges to one row, the latest, when the same id is delivered 50 times in parallel', async () => {
@@ -66,18 +66,21 @@ describe('landing a run', () => {
     expect(row.finishedAt).toBe(new Date(latest).toISOString());
     expect(row.steps).toBe(finishes.indexOf(latest));
     expect(await t.data.getText(row.patchKey!)).toBe(`diff --git a/f b/f\n+${latest}\n`);
-  });
+    // Every other attempt is archived exactly once, and the row counts them all.
+    expect(await t.store.listAttempts('race', row.id)).toHaveLength(49);
+    expect(row.attemptCount).toBe(50);
+  }, 60_000);
 
   it('holds a hidden-test result until its run lands, and ignores one for an earlier run', async () => {
     const d = deps();
     const delivery = runDelivery();
     const F = '2026-11-20T10:12:00Z';
-    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id as string, F)))).toBe('hidden-test-held');
+    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id, F)))).toBe('hidden-test-held');
     await landEntry(d, entry('hidden', delivery));
-    expect((await t.store.getRun('hidden', delivery.id as string))!.value.hiddenTestResult).toMatchObject({ status: 'pass', total: 3 });
-    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id as string, '2026-11-01T00:00:00Z', 'fail')))).toBe('hidden-test-ignored');
-    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id as string, F, 'fail')))).toBe('hidden-test-applied');
-    expect((await t.store.getRun('hidden', delivery.id as string))!.value.hiddenTestResult?.status).toBe('fail');
+    expect((await t.store.getRun('hidden', delivery.id))!.value.hiddenTestResult).toMatchObject({ status: 'pass', total: 3 });
+    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id, '2026-11-01T00:00:00Z', 'fail')))).toBe('hidden-test-ignored');
+    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id, F, 'fail')))).toBe('hidden-test-applied');
+    expect((await t.store.getRun('hidden', delivery.id))!.value.hiddenTestResult?.status).toBe('fail');
   });
 
   it('keeps a hidden-test result that lands while its run is landing', async () => {
@@ -107,10 +110,10 @@ describe('landing a run', () => {
     };
     const running = landEntry(runDeps, entry('together', delivery));
     await lookedUp;
-    expect(await landEntry(d, entry('together', hiddenTestDelivery(delivery.id as string, '2026-11-20T10:12:00Z'), 'h'))).toBe('hidden-test-held');
+    expect(await landEntry(d, entry('together', hiddenTestDelivery(delivery.id, '2026-11-20T10:12:00Z'), 'h'))).toBe('hidden-test-held');
     hiddenLanded();
     await running;
-    expect((await t.store.getRun('together', delivery.id as string))!.value.hiddenTestResult?.status).toBe('pass');
+    expect((await t.store.getRun('together', delivery.id))!.value.hiddenTestResult?.status).toBe('pass');
   });
 });
 
@@ -146,21 +149,64 @@ describe('landing is crash-safe', () => {
     const delivery = runDelivery();
     const land = async (space: string, d: LandingDeps) => {
       const key = `inbox/${space}/d-1.json`;
-      if ((await t.inbox.getText(key)) === null && !(await t.store.getRun(space, delivery.id as string))) {
+      if ((await t.inbox.getText(key)) === null && !(await t.store.getRun(space, delivery.id))) {
         await t.inbox.put(key, JSON.stringify(entry(space, delivery)));
       }
       return landInboxEntry(d, key);
     };
     await land('clean', deps());
-    const expected = await snapshot('clean', delivery.id as string);
+    const expected = await snapshot('clean', delivery.id);
     expect(expected.inbox).toEqual([]);
 
     for (let crashAt = 0; crashAt < 14; crashAt++) {
       const space = `crash-${crashAt}`;
       await land(space, crashingAfter(crashAt, deps())).catch((e: Error) => expect(e.message).toBe('simulated crash'));
-      const queue = new RecordingQueue();
+      const queue = new RecordingQueue<JudgeMessage>();
       await land(space, deps(queue));
-      expect(await snapshot(space, delivery.id as string)).toEqual(expected);
+      expect(await snapshot(space, delivery.id)).toEqual(expected);
     }
+  });
+});
+
+describe('attempt history', () => {
+  const id = (delivery: Record<string, unknown>) => delivery.id as string;
+
+  it('archives a replaced attempt with its verdict, a late earlier attempt unjudged, and lands the late one\'s hidden-test result on it', async () => {
+    const d = deps();
+    const first = runDelivery({ finishedAt: '2026-11-10T00:00:00Z' }, { patch: 'diff --git a/a b/a\n+1\n' });
+    const rerun = runDelivery({ finishedAt: '2026-11-12T00:00:00Z' }, { patch: 'diff --git a/a b/a\n+2\n' });
+    const late = runDelivery({ finishedAt: '2026-11-09T00:00:00Z' }, { patch: 'diff --git a/a b/a\n+0\n' });
+    await landEntry(d, entry('history', first, 'h1'));
+    const landedFirst = (await t.store.getRun('history', id(first)))!;
+    await t.store.putRun({ ...landedFirst.value, judgeVerdict: 'wrong', judgeState: 'judged', judgedAt: '2026-11-11T00:00:00.000Z', judgeNextAttemptAt: null }, landedFirst.rev);
+
+    expect(await landEntry(d, entry('history', rerun, 'h2'))).toBe('rerun');
+    expect(await landEntry(d, entry('history', late, 'h3'))).toBe('stale');
+    // Redelivering any of them changes nothing.
+    expect(await landEntry(d, entry('history', late, 'h3'))).toBe('stale');
+    expect(await landEntry(d, entry('history', first, 'h1'))).toBe('stale');
+
+    const row = (await t.store.getRun('history', id(first)))!.value;
+    expect(row).toMatchObject({ finishedAt: '2026-11-12T00:00:00.000Z', judgeVerdict: null, attemptCount: 3, firstAttempt: { finishedAt: '2026-11-09T00:00:00.000Z', judgeVerdict: null } });
+    const archived = await t.store.listAttempts('history', id(first));
+    expect(archived.map((a) => [a.finishedAt, a.judgeVerdict])).toEqual([
+      ['2026-11-09T00:00:00.000Z', null],
+      ['2026-11-10T00:00:00.000Z', 'wrong'],
+    ]);
+
+    expect(await landEntry(d, entry('history', hiddenTestDelivery(id(first), '2026-11-10T00:00:00.000Z', 'fail'), 'h4'))).toBe('hidden-test-applied');
+    const withResult = (await t.store.listAttempts('history', id(first))).find((a) => a.finishedAt === '2026-11-10T00:00:00.000Z');
+    expect(withResult?.hiddenTestResult?.status).toBe('fail');
+    expect((await t.store.getRun('history', id(first)))!.value.hiddenTestResult).toBeNull();
+  });
+
+  it('lands a 300-entry contamination list: the row keeps 100, the full list is an object of the run', async () => {
+    const list = Array.from({ length: 300 }, (_, i) => ({ step: i, path: `/Users/runner/runs/other-${i}/src/main.ts` }));
+    const delivery = runDelivery({ contamination: list });
+    expect(await landEntry(deps(), entry('bounds', delivery, 'b1'))).toBe('new');
+    const row = (await t.store.getRun('bounds', id(delivery)))!.value;
+    expect(row).toMatchObject({ contaminationCount: 300, judgeVerdict: 'excluded' });
+    expect(row.contamination).toHaveLength(100);
+    expect(JSON.parse((await t.data.getText(row.contaminationKey!))!)).toEqual(list);
   });
 });

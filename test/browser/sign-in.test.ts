@@ -37,9 +37,7 @@ beforeAll(async () => {
       const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (u.pathname === '/cockpit.json') {
         const settings: CockpitSettings = {
-          cockpit: 'Signed',
-          space: 'S',
-          public: false,
+          cockpits: [{ name: 'Signed', space: 'S', public: false }],
           api: '/api',
           signIn: { authorizeUrl: `${url}/oauth2/authorize`, tokenUrl: `${url}/oauth2/token`, logoutUrl: `${url}/logout`, clientId: 'client-1', redirectUri: `${url}/`, scopes: ['openid', 'email'] },
         };

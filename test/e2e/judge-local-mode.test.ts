@@ -1,13 +1,12 @@
 // Local mode end to end with the judge's stand-ins: a signed run pushed over HTTP is judged through the
-// real SDKs and its verdict is readable from the API within seconds; retries and a refused key are
-// handled by the local sweeper.
-import { generateKeyPairSync } from 'node:crypto';
+// real SDKs and its verdict is readable from the API; retries and a refused key are handled by the local
+// sweeper.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { startAnthropicStandIn, type AnthropicStandIn, type MessagesRequest, type StandInAnswer } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
 import { startGitHubStandIn, type GitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
 import { issueDelivery, runDelivery } from '../helpers/deliveries.ts';
-import { goodAnswer } from '../helpers/judge.ts';
+import { gitHubAppKeyPair, goodAnswer } from '../helpers/judge.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
 const BASE = 'a'.repeat(40);
@@ -21,11 +20,7 @@ let github: GitHubStandIn;
 let answer: (request: MessagesRequest) => StandInAnswer = () => goodAnswer();
 
 beforeAll(async () => {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-  });
+  const { privateKey, publicKey } = gitHubAppKeyPair();
   anthropic = await startAnthropicStandIn({ apiKey: 'sk-local', answer: (r) => answer(r) });
   github = await startGitHubStandIn({ app: { appId: '11', installationId: '22', publicKey } });
   github.setIssue('acme/widgets', 42, { title: 'Widgets crash', body: 'On empty input.' });
@@ -59,17 +54,14 @@ async function pushTask(taskId: string): Promise<string> {
 }
 
 describe('the judge in local mode', () => {
-  it('shows the verdict of a pushed run via the read API within 5 seconds', async () => {
+  // How fast the verdict shows is measured by bench/judge.ts.
+  it('shows the verdict of a pushed run via the read API', async () => {
     answer = () => goodAnswer({ verdict: 'partial', reason: 'Only one of two cases.' });
-    const started = Date.now();
     const id = await pushTask('e2e-1');
     const row = await eventually(async () => {
       const r = await getRow(id);
       return r?.judgeVerdict ? r : null;
-    }, 5000, 25);
-    const latencyMs = Date.now() - started;
-    console.log(`push → verdict visible: ${latencyMs} ms`);
-    expect(latencyMs).toBeLessThan(5000);
+    }, 10_000, 25);
     expect(row).toMatchObject({ judgeVerdict: 'partial', judgeState: 'judged', judgeReason: 'Only one of two cases.', judgeAttempts: 1, judgeSameFilesComputed: true });
     expect(github.tokenRequests.at(-1)).toEqual({ installationId: '22', repositories: ['widgets'], permissions: { contents: 'read', issues: 'read' } });
   });

@@ -2,9 +2,8 @@
 // SDK adapters, a GitHub App key pair, a settable clock, and landing through the real landing code.
 import { generateKeyPairSync } from 'node:crypto';
 import { landEntry } from '../../shared/landing/land.ts';
-import { inboxEntrySchema } from '../../shared/schema/messages.ts';
 import { parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
-import type { JudgeMessage, MessageQueue } from '../../shared/ports.ts';
+import type { JudgeMessage } from '../../shared/ports.ts';
 import type { JudgeDeps } from '../../shared/judge/judge-run.ts';
 import type { SweepDeps } from '../../shared/judge/sweep.ts';
 import { AnthropicJudgeModel } from '../../shared/adapters/anthropic-judge-model.ts';
@@ -12,20 +11,15 @@ import { GitHubReferenceSource } from '../../shared/adapters/github-reference-so
 import { startAnthropicStandIn, type AnthropicStandIn, type MessagesRequest, type StandInAnswer } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
 import { startGitHubStandIn, type GitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
 import { startTestStores, type TestStores } from './emulators.ts';
-import { runDelivery } from './deliveries.ts';
+import { inboxEntry, runDelivery } from './deliveries.ts';
+import { RecordingQueue } from './in-memory-ports.ts';
+import { LANDED_AT, storedIssue } from './records.ts';
 
 export const API_KEY = 'sk-test-judge';
 export const APP = { appId: '4242', installationId: '77' };
 
 export const goodAnswer = (overrides: Record<string, unknown> = {}) =>
   JSON.stringify({ verdict: 'resolved', rootCauseFound: true, sameFilesAsReference: true, testAdded: false, wouldCompile: true, reason: 'Fixes the null check like the reference.', ...overrides });
-
-export class RecordingQueue implements MessageQueue<JudgeMessage> {
-  readonly sent: JudgeMessage[] = [];
-  async send(message: JudgeMessage) {
-    this.sent.push(message);
-  }
-}
 
 export interface JudgeWorld {
   stores: TestStores;
@@ -37,7 +31,7 @@ export interface JudgeWorld {
   answer: (request: MessagesRequest) => StandInAnswer | Promise<StandInAnswer>;
   now: Date;
   deps(overrides?: Partial<JudgeDeps>): JudgeDeps;
-  sweepDeps(queue: RecordingQueue): SweepDeps;
+  sweepDeps(queue: RecordingQueue<JudgeMessage>): SweepDeps;
   /** Lands a run through the real landing code and returns the judge message landing sent. */
   land(space: string, rowOverrides?: Record<string, unknown>, extra?: Record<string, unknown>): Promise<JudgeMessage>;
   putIssue(space: string, taskId: string, repo?: string, shas?: { baseSha: string; mergeSha: string } | null): Promise<void>;
@@ -45,13 +39,19 @@ export interface JudgeWorld {
   stop(): Promise<void>;
 }
 
-export async function startJudgeWorld(config: unknown): Promise<JudgeWorld> {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+/** A GitHub App's signing key pair: the private key for our side, the public one for the stand-in. */
+export function gitHubAppKeyPair(): { privateKey: string; publicKey: string } {
+  return generateKeyPairSync('rsa', {
     modulusLength: 2048,
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     publicKeyEncoding: { type: 'spki', format: 'pem' },
   });
+}
+
+export async function startJudgeWorld(config: unknown): Promise<JudgeWorld> {
+  const { privateKey, publicKey } = gitHubAppKeyPair();
   const stores = await startTestStores();
+  let landings = 0;
   const world: JudgeWorld = {
     stores,
     anthropic: undefined as unknown as AnthropicStandIn,
@@ -59,7 +59,7 @@ export async function startJudgeWorld(config: unknown): Promise<JudgeWorld> {
     config: parseConfig(config),
     privateKey,
     answer: () => goodAnswer(),
-    now: new Date(),
+    now: new Date(LANDED_AT),
     deps(overrides = {}) {
       const model = new AnthropicJudgeModel({ apiKey: API_KEY, baseURL: world.anthropic.url });
       const reference = new GitHubReferenceSource({ kind: 'app', appId: APP.appId, installationId: APP.installationId, privateKey }, world.github.url);
@@ -79,37 +79,14 @@ export async function startJudgeWorld(config: unknown): Promise<JudgeWorld> {
     },
     sweepDeps: (queue) => ({ config: world.config, runs: stores.store, judging: stores.store, judgeQueue: queue, clock: { now: () => world.now } }),
     async land(space, rowOverrides = {}, extra = {}) {
-      const queue = new RecordingQueue();
+      const queue = new RecordingQueue<JudgeMessage>();
       const delivery = runDelivery(rowOverrides, extra);
-      const entry = inboxEntrySchema.parse({ space, deliveryId: `d-${Math.random()}`, receivedAt: world.now.toISOString(), host: 'mac-studio-1', delivery });
-      await landEntry({ runs: stores.store, issues: stores.store, hosts: stores.store, objects: stores.data, inbox: stores.inbox, judgeQueue: queue, clock: { now: () => world.now } }, entry);
-      return queue.sent[0] ?? { space, id: delivery.id as string, finishedAt: entry.delivery.kind === 'run' ? entry.delivery.row.finishedAt : '' };
+      const entry = inboxEntry(space, delivery, { deliveryId: `d-${++landings}`, receivedAt: world.now.toISOString() });
+      await landEntry({ runs: stores.store, attempts: stores.store, issues: stores.store, hosts: stores.store, objects: stores.data, inbox: stores.inbox, judgeQueue: queue, clock: { now: () => world.now } }, entry);
+      return queue.sent[0] ?? { space, id: delivery.id, finishedAt: entry.delivery.kind === 'run' ? entry.delivery.row.finishedAt : '' };
     },
     async putIssue(space, taskId, repo = 'acme/widgets', shas = { baseSha: 'a'.repeat(40), mergeSha: 'b'.repeat(40) }) {
-      await stores.store.putIssue({
-        taskId,
-        order: 1,
-        repo,
-        issueNumber: 42,
-        fixPrNumber: 43,
-        tier: 'easy',
-        wave: 1,
-        codeLinesChanged: null,
-        codeFilesChanged: null,
-        filesChanged: null,
-        linesAdded: null,
-        linesRemoved: null,
-        fixHasTests: null,
-        originalFixModel: null,
-        commits: null,
-        issueToMergeHours: null,
-        prToMergeHours: null,
-        mergedAt: null,
-        baseSha: shas?.baseSha ?? null,
-        mergeSha: shas?.mergeSha ?? null,
-        space,
-        updatedAt: world.now.toISOString(),
-      });
+      await stores.store.putIssue(storedIssue({ taskId, repo, baseSha: shas?.baseSha ?? null, mergeSha: shas?.mergeSha ?? null }, { space, updatedAt: world.now.toISOString() }));
     },
     advance(seconds) {
       world.now = new Date(world.now.getTime() + seconds * 1000);

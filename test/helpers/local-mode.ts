@@ -1,6 +1,7 @@
 // Starts local mode in this test process, isolated from the developer's environment: it reads only the
 // `env` a test passes (judge credentials, host keys as variables).
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../shared/schema/config.ts';
@@ -36,4 +37,17 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/**
+ * Resolves once `queue` holds no message, visible or in flight: everything sent to it before the call has
+ * been handled and deleted (or, after its retries, set aside in the dead-letter queue).
+ */
+export async function queueDrained(local: LocalMode, queue: 'landing' | 'judge', timeoutMs = 15_000): Promise<void> {
+  await eventually(async () => {
+    const { Attributes = {} } = await local.emulators.sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: local.emulators.queueUrls[queue], AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    );
+    return Number(Attributes.ApproximateNumberOfMessages) + Number(Attributes.ApproximateNumberOfMessagesNotVisible) === 0;
+  }, timeoutMs);
 }

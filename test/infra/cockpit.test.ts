@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from '@jest/globals';
 import { parseConfig } from '../../shared/schema/config.ts';
-import { exampleConfig, synthesize } from './synth.ts';
+import { exampleConfig, standInDashboard, synthesize } from './synth.ts';
 import { logicalIdOf, mentions, ofType, one } from './template-queries.ts';
 
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -45,6 +45,17 @@ describe('a cockpit that requires sign-in (the default)', () => {
     ]);
   });
 
+  it('forwards the viewer\'s Accept-Encoding (and Authorization) to the read API, so gzip answers reach the browser', () => {
+    const [api] = config.CacheBehaviors as { CachePolicyId: string; OriginRequestPolicyId: { Ref: string } }[];
+    // CachingDisabled leaves CloudFront's own Accept-Encoding normalisation off, so the header is an
+    // ordinary viewer header: the origin request policy decides, and ours passes every one but Host.
+    expect(api!.CachePolicyId).toBe(CACHING_DISABLED);
+    const policy = ofType(pipeline, 'AWS::CloudFront::OriginRequestPolicy').find(([id]) => id === api!.OriginRequestPolicyId.Ref)![1];
+    const headers = (policy.Properties.OriginRequestPolicyConfig as { HeadersConfig: { HeaderBehavior: string; Headers?: string[] } }).HeadersConfig;
+    expect(headers.HeaderBehavior).toBe('allExcept');
+    expect((headers.Headers ?? []).map((h) => h.toLowerCase())).toEqual(['host']);
+  });
+
   it('sends security headers and redirects to HTTPS', () => {
     expect(config.DefaultCacheBehavior).toMatchObject({ ViewerProtocolPolicy: 'redirect-to-https' });
     pipeline.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
@@ -77,6 +88,14 @@ describe('a cockpit that requires sign-in (the default)', () => {
     ]);
   });
 
+  it('answers only analysts in its own Cognito group, kept with the user pool', () => {
+    const userPoolId = ofType(state, 'AWS::Cognito::UserPool')[0]![0];
+    const [, group] = one(state, 'AWS::Cognito::UserPoolGroup');
+    expect(group.Properties).toMatchObject({ GroupName: 'cockpit-SmallModelsBenchmarks', UserPoolId: { Ref: userPoolId } });
+    const readFunction = ofType(pipeline, 'AWS::Lambda::Function').find(([, f]) => String(f.Properties.Description).startsWith('GET /api/*'))![1];
+    expect((readFunction.Properties.Environment as { Variables: Record<string, unknown> }).Variables.ANALYST_GROUP).toBe('cockpit-SmallModelsBenchmarks');
+  });
+
   it('signs in with the authorization code flow, back to its own address only', () => {
     pipeline.hasResourceProperties('AWS::Cognito::UserPoolClient', {
       AllowedOAuthFlows: ['code'],
@@ -93,6 +112,7 @@ describe('a cockpit published with "public": true', () => {
 
   it('has no sign-in anywhere', () => {
     state.resourceCountIs('AWS::Cognito::UserPool', 0);
+    state.resourceCountIs('AWS::Cognito::UserPoolGroup', 0);
     pipeline.resourceCountIs('AWS::Cognito::UserPoolClient', 0);
     pipeline.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
   });
@@ -110,11 +130,32 @@ describe('a cockpit published with "public": true', () => {
   });
 });
 
+describe('several private cockpits', () => {
+  const config = parseConfig({
+    spaces: { Alpha: { senders: ['mac-studio-1'] }, Beta: { senders: ['mac-studio-1'] } },
+    cockpits: { AlphaBoard: { space: 'Alpha' }, BetaBoard: { space: 'Beta' } },
+  });
+  const { state, pipeline } = synthesize(config);
+
+  it('share one user pool, with a group per cockpit, and each read API requires its own group only', () => {
+    state.resourceCountIs('AWS::Cognito::UserPool', 1);
+    expect(ofType(state, 'AWS::Cognito::UserPoolGroup').map(([, g]) => g.Properties.GroupName).sort()).toEqual(['cockpit-AlphaBoard', 'cockpit-BetaBoard']);
+    const required = ofType(pipeline, 'AWS::Lambda::Function')
+      .filter(([, f]) => String(f.Properties.Description).startsWith('GET /api/*'))
+      .map(([, f]) => [/cockpit (\w+):/.exec(String(f.Properties.Description))![1], (f.Properties.Environment as { Variables: Record<string, unknown> }).Variables.ANALYST_GROUP]);
+    expect(required.sort()).toEqual([
+      ['AlphaBoard', 'cockpit-AlphaBoard'],
+      ['BetaBoard', 'cockpit-BetaBoard'],
+    ]);
+  });
+});
+
 describe('names', () => {
   it('of the longest allowed length still fit the AWS fields they appear in', () => {
     const name = 'C'.repeat(200);
-    const { pipeline } = synthesize(parseConfig({ spaces: { ['S'.repeat(200)]: { senders: ['h'.repeat(200)] } }, cockpits: { [name]: { space: 'S'.repeat(200) } } }));
+    const { state, pipeline } = synthesize(parseConfig({ spaces: { ['S'.repeat(200)]: { senders: ['h'.repeat(200)] } }, cockpits: { [name]: { space: 'S'.repeat(200) } } }));
     const [, distribution] = one(pipeline, 'AWS::CloudFront::Distribution');
+    expect(String(one(state, 'AWS::Cognito::UserPoolGroup')[1].Properties.GroupName).length).toBeLessThanOrEqual(128);
     expect(String((distribution.Properties.DistributionConfig as { Comment: string }).Comment).length).toBeLessThanOrEqual(128);
     for (const [, fn] of ofType(pipeline, 'AWS::Lambda::Function')) expect(String(fn.Properties.Description ?? '').length).toBeLessThanOrEqual(256);
   });
@@ -129,15 +170,13 @@ describe('the dashboard build', () => {
       .map((entry) => readFileSync(join(dir, entry, 'index.html'), 'utf8'));
   };
 
-  it('is optional at synth time: a placeholder page says how to build it', () => {
-    const { app } = synthesize(exampleConfig(), { dashboardDir: join(tmpdir(), 'no-such-dashboard') });
-    expect(stagedPages(app)).toEqual([expect.stringContaining('npm run build:dashboard')]);
+  it('is required: without it there is no cockpit to synthesize, so no deploy ships a placeholder', () => {
+    const missing = join(tmpdir(), 'no-such-dashboard');
+    expect(() => synthesize(exampleConfig(), { dashboardDir: missing })).toThrow(`The dashboard is not built in ${missing}`);
   });
 
-  it('is deployed when it exists', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dashboard-'));
-    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>built</title>');
-    const { app } = synthesize(exampleConfig(), { dashboardDir: dir });
+  it('is deployed as built', () => {
+    const { app } = synthesize(exampleConfig(), { dashboardDir: standInDashboard('<!doctype html><title>built</title>') });
     expect(stagedPages(app)).toEqual(['<!doctype html><title>built</title>']);
   });
 });

@@ -5,7 +5,7 @@ import { richConfig, synthesize } from './synth.ts';
 import { actionsOf, functionsByService, logicalIdOf, mentions, onlyFunction, ofType, resourcesOf, roleStatements, rolesAllowed } from './template-queries.ts';
 
 const config = richConfig();
-const { state, pipeline } = synthesize(config);
+const { state, pipeline, bundledConfigs } = synthesize(config);
 
 const secretId = (name: string) => logicalIdOf(state, 'AWS::SecretsManager::Secret', (p) => p.Name === name);
 const hostSecretIds = keyCandidates(config).map((k) => secretId(keySecretName(k.secretConfigKey, k.host)));
@@ -45,7 +45,7 @@ describe('host keys', () => {
     ]);
     expect(readApis).toHaveLength(2);
     for (const readApi of readApis) {
-      const space = Object.keys(JSON.parse(readApi.environment.REPLAY_CONFIG_JSON as string).spaces)[0]!;
+      const space = Object.keys(bundledConfigs.get(readApi.id)!.spaces)[0]!;
       const described = hostSecretIds.filter((id) => actionsOn(readApi.roleId, id).length > 0);
       expect(described.sort()).toEqual(expected.get(space)!.map(secretId).sort());
       for (const id of described) expect(actionsOn(readApi.roleId, id)).toEqual(['secretsmanager:DescribeSecret']);
@@ -73,13 +73,20 @@ describe('judge credentials', () => {
 describe('each function holds exactly what it uses', () => {
   const common = ['NODE_OPTIONS', 'POWERTOOLS_METRICS_NAMESPACE', 'POWERTOOLS_SERVICE_NAME'];
   it.each([
-    ['ingest', ['REPLAY_CONFIG_JSON', 'INBOX_BUCKET', 'LANDING_QUEUE_URL']],
+    ['ingest', ['INBOX_BUCKET', 'LANDING_QUEUE_URL']],
     ['lander', ['TABLE_NAME', 'INBOX_BUCKET', 'DATA_BUCKET', 'JUDGE_QUEUE_URL']],
-    ['judge', ['REPLAY_CONFIG_JSON', 'TABLE_NAME', 'DATA_BUCKET', 'ANTHROPIC_SECRET_ARN', 'GITHUB_APP_SECRET_ARN']],
-    ['sweeper', ['REPLAY_CONFIG_JSON', 'TABLE_NAME', 'JUDGE_QUEUE_URL']],
-    ['read-api', ['REPLAY_CONFIG_JSON', 'TABLE_NAME', 'DATA_BUCKET']],
+    ['judge', ['TABLE_NAME', 'DATA_BUCKET', 'ANTHROPIC_SECRET_ARN', 'GITHUB_APP_SECRET_ARN']],
+    ['sweeper', ['TABLE_NAME', 'JUDGE_QUEUE_URL']],
   ])('%s is told about %j', (service, names) => {
     for (const fn of functionsByService(pipeline).get(service)!) expect(Object.keys(fn.environment).sort()).toEqual([...common, ...names].sort());
+  });
+
+  it('read APIs are told about the table, the data bucket and, for a private cockpit, its analysts\' group', () => {
+    const told = readApis.map((fn) => [Object.keys(bundledConfigs.get(fn.id)!.cockpits)[0], Object.keys(fn.environment).sort()]);
+    expect(told.sort()).toEqual([
+      ['Demo', [...common, 'TABLE_NAME', 'DATA_BUCKET'].sort()],
+      ['SmallModelsBenchmarks', [...common, 'ANALYST_GROUP', 'TABLE_NAME', 'DATA_BUCKET'].sort()],
+    ]);
   });
 
   it('ingest: puts inbox objects, sends to the landing queue, no table', () => {
@@ -129,20 +136,20 @@ describe('each function holds exactly what it uses', () => {
     }
   });
 
-  it('read APIs read only their own space\'s objects, and list only under that prefix', () => {
+  it('read APIs read only their own space\'s run objects and the reference cache, and list only under those prefixes', () => {
     for (const readApi of readApis) {
       const { space } = servedSpace(readApi);
       const dataStatements = statementsOf(readApi.roleId).filter((s) => resourcesOf(s).some((r) => mentions(r, dataId)));
       const gets = dataStatements.filter((s) => actionsOf(s).includes('s3:GetObject'));
-      expect(gets.flatMap(resourcesOf).map((r) => JSON.stringify(r))).toEqual([expect.stringContaining(`/runs/${space}/*`)]);
+      expect(gets.flatMap(resourcesOf).map((r) => JSON.stringify(r))).toEqual([expect.stringContaining(`/runs/${space}/*`), expect.stringContaining('/reference/*')]);
       const lists = dataStatements.filter((s) => actionsOf(s).includes('s3:ListBucket'));
       expect(lists).toHaveLength(1);
-      expect((lists[0] as { Condition?: unknown }).Condition).toEqual({ StringLike: { 's3:prefix': [`runs/${space}/*`] } });
+      expect((lists[0] as { Condition?: unknown }).Condition).toEqual({ StringLikeIfExists: { 's3:prefix': [`runs/${space}/*`, 'reference/*'] } });
     }
   });
 
   it('read APIs are configured with their own space and cockpit only', () => {
-    const served = readApis.map((fn) => JSON.parse(fn.environment.REPLAY_CONFIG_JSON as string) as { spaces: object; cockpits: object });
+    const served = readApis.map((fn) => bundledConfigs.get(fn.id)!);
     expect(served.map((c) => [Object.keys(c.spaces), Object.keys(c.cockpits)]).sort()).toEqual([
       [['PublicDemo'], ['Demo']],
       [['SmallModelsMeasurements'], ['SmallModelsBenchmarks']],

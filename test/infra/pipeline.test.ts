@@ -6,7 +6,7 @@ import { exampleConfig, synthesize } from './synth.ts';
 import { functionsByService, logicalIdOf, mentions, one, onlyFunction, ofType } from './template-queries.ts';
 
 const config = exampleConfig();
-const { state, pipeline } = synthesize(config);
+const { state, pipeline, bundledConfigs } = synthesize(config);
 const queueId = (visibility: number) => logicalIdOf(state, 'AWS::SQS::Queue', (p) => p.VisibilityTimeout === visibility);
 const landingQueueId = queueId(180);
 const judgeQueueId = queueId(720);
@@ -39,9 +39,13 @@ describe('functions', () => {
     }
   });
 
-  it('carry the parsed configuration, defaults filled in', () => {
-    const judge = onlyFunction(pipeline, 'judge');
-    expect(JSON.parse(judge.environment.REPLAY_CONFIG_JSON as string)).toEqual(config);
+  it('carry the parsed configuration in their bundle, defaults filled in, never in their environment', () => {
+    expect(bundledConfigs.get(onlyFunction(pipeline, 'judge').id)).toEqual(config);
+    for (const fn of all) expect(JSON.stringify(fn.environment)).not.toContain('SmallModelsMeasurements');
+  });
+
+  it('that do not read the configuration are not given it', () => {
+    expect(bundledConfigs.has(onlyFunction(pipeline, 'lander').id)).toBe(false);
   });
 });
 

@@ -1,11 +1,16 @@
 // Builds the deployment the way `cdk synth` does (same cdk.json context and feature flags) but without
-// bundling the functions, so a test file synthesizes in well under a second.
-import { readFileSync } from 'node:fs';
+// bundling the functions or building the dashboard, so a test file synthesizes in well under a second.
+// `bundled-synth.test.ts` runs the real `cdk synth` entry point once, with both.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { App } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
 import { addReplayStacks } from '../../infra/aws/replay-app.ts';
+import { ReplayFunction } from '../../infra/aws/constructs/replay-function.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const EXAMPLE_CONFIG_PATH = `${PROJECT_ROOT}replay.config.example.json`;
@@ -17,7 +22,17 @@ export interface Synthesized {
   app: App;
   state: Template;
   pipeline: Template;
+  /** The configuration each function finds in its bundle, by the function's logical id. */
+  bundledConfigs: Map<string, ReplayConfig>;
 }
+
+/** Stands in for `npm run build:dashboard` output; the dashboard's own build is tested elsewhere. */
+export function standInDashboard(html = '<!doctype html><title>stand-in dashboard</title>'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'dashboard-'));
+  writeFileSync(join(dir, 'index.html'), html);
+  return dir;
+}
+let sharedStandIn: string | undefined;
 
 export function synthesize(config: ReplayConfig = exampleConfig(), options: { checks?: boolean; dashboardDir?: string } = {}): Synthesized {
   const checks = options.checks ?? false;
@@ -26,10 +41,14 @@ export function synthesize(config: ReplayConfig = exampleConfig(), options: { ch
   const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: checks });
   const stacks = addReplayStacks(app, {
     config,
-    dashboardDir: options.dashboardDir ?? `${PROJECT_ROOT}test/infra/no-dashboard-here`,
+    dashboardDir: options.dashboardDir ?? (sharedStandIn ??= standInDashboard()),
     checks,
   });
-  return { app, state: Template.fromStack(stacks.state), pipeline: Template.fromStack(stacks.pipeline) };
+  const bundledConfigs = new Map<string, ReplayConfig>();
+  for (const fn of stacks.pipeline.node.findAll()) {
+    if (fn instanceof ReplayFunction && fn.config) bundledConfigs.set(Stack.of(fn).getLogicalId(fn.lambda.node.defaultChild as CfnFunction), fn.config);
+  }
+  return { app, state: Template.fromStack(stacks.state), pipeline: Template.fromStack(stacks.pipeline), bundledConfigs };
 }
 
 /**

@@ -1,11 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { decideLanding, type IncomingRun } from '../../shared/landing/decide.ts';
+import { fitsInRow } from '../../shared/landing/bounds.ts';
 import { runnerRowSchema, type RunRow } from '../../shared/schema/run.ts';
-import { runnerRow, type RunRowInput } from '../helpers/deliveries.ts';
+import { runnerRow } from '../helpers/deliveries.ts';
 
 const NOW = '2026-11-29T12:00:00.000Z';
 
-function incoming(overrides: RunRowInput = {}, patch: Partial<IncomingRun> = {}): IncomingRun {
+function incoming(overrides: Record<string, unknown> = {}, patch: Partial<IncomingRun> = {}): IncomingRun {
   return {
     space: 'S',
     id: 'run-1',
@@ -16,11 +17,12 @@ function incoming(overrides: RunRowInput = {}, patch: Partial<IncomingRun> = {})
     patchTruncated: false,
     patchKey: 'p',
     summaryKey: 's',
+    contaminationKey: null,
     ...patch,
   };
 }
 
-function landed(overrides: RunRowInput = {}, patch: Partial<IncomingRun> = {}): RunRow {
+function landed(overrides: Record<string, unknown> = {}, patch: Partial<IncomingRun> = {}): RunRow {
   const decision = decideLanding(null, incoming(overrides, patch), '2026-11-28T00:00:00.000Z', null);
   if (decision.kind !== 'write') throw new Error('expected a write');
   return decision.row;
@@ -88,5 +90,47 @@ describe('landing a run delivery', () => {
     const F = '2026-11-20T10:12:00.000Z';
     expect(decideLanding(null, incoming(), NOW, { finishedAt: F, hiddenTestResult: hidden })).toMatchObject({ row: { hiddenTestResult: hidden } });
     expect(decideLanding(null, incoming(), NOW, { finishedAt: '2026-11-19T00:00:00.000Z', hiddenTestResult: hidden })).toMatchObject({ row: { hiddenTestResult: null } });
+  });
+
+  it('drops a kept no-call verdict on a retry whose contamination is gone, and sends the run to the judge', () => {
+    const excluded = landed({ contamination: [{ step: 4, path: '/Users/runner/other-run' }] });
+    expect(excluded).toMatchObject({ judgeVerdict: 'excluded', judgeState: 'not-needed' });
+    const decision = decideLanding(excluded, incoming({ contamination: [] }, { deliveryId: 'd2' }), NOW, null);
+    expect(decision).toMatchObject({ kind: 'write', case: 'retry', row: { judgeVerdict: null, judgeState: 'pending', judgeNextAttemptAt: NOW, judgeReason: null } });
+  });
+
+  it('keeps the first 100 contamination entries with their texts cut to 300 characters, and counts them all', () => {
+    const list = Array.from({ length: 300 }, (_, i) => ({ step: i, path: `/runs/other-${i}/${'x'.repeat(400)}`, reason: 'r'.repeat(500) }));
+    const decision = decideLanding(null, incoming({ contamination: list }, { contaminationKey: 'full-list' }), NOW, null);
+    if (decision.kind !== 'write') throw new Error('expected a write');
+    expect(decision.row.contamination).toHaveLength(100);
+    expect(decision.row.contamination.every((c) => c.path.length === 300 && c.reason!.length === 300)).toBe(true);
+    expect(decision.row).toMatchObject({ contaminationCount: 300, contaminationKey: 'full-list', judgeVerdict: 'excluded' });
+  });
+
+  it('keeps the last 20 delivery ids and counts every distinct one', () => {
+    let row = landed();
+    for (let i = 2; i <= 30; i++) {
+      const decision = decideLanding(row, incoming({}, { deliveryId: `d${i}` }), NOW, null);
+      if (decision.kind !== 'write') throw new Error('expected a write');
+      row = decision.row;
+    }
+    expect(row.deliveries).toHaveLength(20);
+    expect(row.deliveries.at(-1)).toBe('d30');
+    expect(row.deliveryCount).toBe(30);
+  });
+
+  it('counts the archived attempts and names the first one when it is earlier', () => {
+    const archived = { count: 2, first: { finishedAt: '2026-11-01T00:00:00.000Z', judgeVerdict: 'wrong' as const } };
+    expect(decideLanding(null, incoming(), NOW, null, archived)).toMatchObject({ row: { attemptCount: 3, firstAttempt: archived.first } });
+    expect(decideLanding(null, incoming(), NOW, null)).toMatchObject({ row: { attemptCount: 1, firstAttempt: null } });
+  });
+});
+
+describe('the row bounds', () => {
+  it('refuses only a row that would not fit even with its contamination bounded', () => {
+    const row = runnerRowSchema.parse(runnerRow());
+    expect(fitsInRow({ ...row, contamination: Array.from({ length: 5000 }, (_, i) => ({ step: i, path: 'p'.repeat(2000) })) })).toBe(true);
+    expect(fitsInRow({ ...row, hostHardware: 'h'.repeat(400_000) })).toBe(false);
   });
 });

@@ -4,10 +4,11 @@ import { parseJudgeAnswer } from '../../shared/judge/answer.ts';
 import { attemptsExhausted, claimed, failedAttempt, isDecided, nextUtcDay, retryDelaySeconds, returnedAttempt, utcDay, verdict, withCallCost } from '../../shared/judge/transitions.ts';
 import { sameFilesComputed } from '../../shared/judge/attempt.ts';
 import { parseAnthropicSecret, parseGitHubAppSecret } from '../../shared/adapters/aws/judge-services.ts';
-import { emptyJudgeFields, type RunRow } from '../../shared/schema/run.ts';
+import type { RunRow } from '../../shared/schema/run.ts';
+import { runRow } from '../helpers/records.ts';
 
 const answer = { verdict: 'partial', rootCauseFound: true, sameFilesAsReference: false, testAdded: true, wouldCompile: true, reason: 'Half of it.' };
-const row = (overrides: Partial<RunRow> = {}) => ({ ...emptyJudgeFields(), ...overrides }) as RunRow;
+const row = (overrides: Partial<RunRow> = {}): RunRow => runRow({}, overrides);
 const NOW = new Date('2026-11-29T23:59:30.000Z');
 
 describe('the judge answer', () => {

@@ -5,6 +5,10 @@
 // The canvas is only as wide as the card: a track as wide as all tasks scrolls underneath it and the
 // canvas paints the columns in view, with the model names pinned on the left. A filter change therefore
 // never reallocates a canvas thousands of pixels wide, and painting costs what is on screen.
+//
+// The keyboard reaches every cell through one focusable cursor laid over the canvas (a roving tabindex
+// with a single stop): Tab lands on it, the arrow keys, Home and End move it, Enter opens the run, and its
+// accessible name says which model, task and verdict it is on.
 import { el } from '../dom.ts';
 import { pixelOf } from '../palette.ts';
 
@@ -18,6 +22,8 @@ export interface MatrixModel {
   /** Colour index into `palette` of each cell's run. */
   colours: Uint8Array;
   palette: string[];
+  /** What the colours show, for the canvas's accessible name. */
+  name: string;
   describe(run: number, column: number): string;
 }
 
@@ -32,6 +38,8 @@ export class MatrixChart {
   private readonly track = el('div', { class: 'matrix-track' }, this.canvas);
   private readonly scroller = el('div', { class: 'matrix-scroll' }, this.track);
   private readonly tip = el('div', { class: 'matrix-tip', hidden: true });
+  private readonly cursor = el('button', { class: 'matrix-cursor', type: 'button' });
+  private at = { row: 0, column: 0 };
   private model: MatrixModel | null = null;
   private cellWidth = 4;
   /** Known from the ResizeObserver: reading clientWidth mid-render would force a layout of the whole page. */
@@ -42,8 +50,14 @@ export class MatrixChart {
   private labels: string[] = [];
 
   /** `sizer` is the card: its width is known even while the card's contents are skipped off-screen. */
-  constructor(host: HTMLElement, sizer: HTMLElement, private readonly onOpen: (run: number) => void) {
-    host.append(this.scroller, this.tip);
+  constructor(host: HTMLElement, sizer: HTMLElement, private readonly onOpen: (run: number) => void, alternative: string) {
+    host.append(this.scroller, this.cursor, this.tip);
+    this.canvas.setAttribute('aria-describedby', alternative);
+    this.cursor.addEventListener('keydown', (e) => this.key(e));
+    this.cursor.addEventListener('click', () => {
+      const run = this.runAtCursor();
+      if (run !== null) this.onOpen(run);
+    });
     this.canvas.addEventListener('mousemove', (e) => this.hover(e));
     this.canvas.addEventListener('mouseleave', () => (this.tip.hidden = true));
     this.canvas.addEventListener('click', (e) => {
@@ -69,7 +83,54 @@ export class MatrixChart {
 
   update(model: MatrixModel): void {
     this.model = model;
+    this.at = { row: Math.min(this.at.row, Math.max(0, model.rowLabels.length - 1)), column: Math.min(this.at.column, Math.max(0, model.columnCount - 1)) };
     if (this.available) this.layout(model);
+  }
+
+  private runAtCursor(): number | null {
+    if (!this.model || !this.model.columnCount) return null;
+    const run = this.model.cells[this.at.row * this.model.columnCount + this.at.column]!;
+    return run < 0 ? null : run;
+  }
+
+  private key(e: KeyboardEvent) {
+    const m = this.model;
+    if (!m || !m.columnCount || !m.rowLabels.length) return;
+    const { row, column } = this.at;
+    const moves: Record<string, [number, number]> = {
+      ArrowLeft: [row, column - 1],
+      ArrowRight: [row, column + 1],
+      ArrowUp: [row - 1, column],
+      ArrowDown: [row + 1, column],
+      Home: [row, 0],
+      End: [row, m.columnCount - 1],
+      PageUp: [0, column],
+      PageDown: [m.rowLabels.length - 1, column],
+    };
+    const to = moves[e.key];
+    if (!to) return;
+    e.preventDefault();
+    this.at = { row: Math.max(0, Math.min(m.rowLabels.length - 1, to[0])), column: Math.max(0, Math.min(m.columnCount - 1, to[1])) };
+    // Keep the cursor's column in view: the scroll event repaints and moves the cursor there.
+    const visible = Math.max(1, Math.floor((this.canvas.width / (devicePixelRatio || 1) - LABEL_WIDTH) / this.cellWidth));
+    const first = this.firstColumn;
+    if (this.at.column < first) this.scroller.scrollLeft = this.at.column * this.cellWidth;
+    else if (this.at.column >= first + visible) this.scroller.scrollLeft = (this.at.column - visible + 1) * this.cellWidth;
+    this.placeCursor(m);
+  }
+
+  /** Lays the cursor over its cell and names it after the cell. */
+  private placeCursor(m: MatrixModel) {
+    const shown = this.at.column - this.firstColumn;
+    this.cursor.style.left = `${LABEL_WIDTH + Math.max(0, shown) * this.cellWidth - 1}px`;
+    this.cursor.style.top = `${HEADER + this.at.row * CELL_HEIGHT - 1}px`;
+    this.cursor.style.width = `${this.cellWidth + 2}px`;
+    this.cursor.style.height = `${CELL_HEIGHT + 1}px`;
+    const run = this.runAtCursor();
+    const where = `row ${this.at.row + 1} of ${m.rowLabels.length}, task ${this.at.column + 1} of ${m.columnCount}`;
+    const what = !m.columnCount ? 'no runs in view' : run === null ? `${m.rowLabels[this.at.row]}: no run of this task` : `${m.describe(run, this.at.column)}. Enter opens the run`;
+    this.cursor.setAttribute('aria-label', `Model × issue matrix, ${where}: ${what}. Arrow keys move between cells.`);
+    this.cursor.dataset.run = run === null ? '' : String(run);
   }
 
   private layout(m: MatrixModel) {
@@ -86,7 +147,7 @@ export class MatrixChart {
       this.canvas.style.width = `${width}px`;
       this.canvas.style.height = `${height}px`;
     }
-    this.canvas.setAttribute('aria-label', `Verdict of each run: ${m.rowLabels.length} models by ${m.columnCount} tasks`);
+    this.canvas.setAttribute('aria-label', `${m.name}: ${m.rowLabels.length} rows (model and harness) by ${m.columnCount} tasks`);
     const ctx = this.canvas.getContext('2d')!;
     ctx.font = FONT;
     this.labels = m.rowLabels.map((l) => ellipsize(ctx, l, LABEL_WIDTH - 8));
@@ -112,6 +173,7 @@ export class MatrixChart {
     ctx.fillStyle = '#222';
     this.labels.forEach((label, r) => ctx.fillText(label, 2, HEADER + r * CELL_HEIGHT + CELL_HEIGHT / 2));
     if (visible > 0) this.paintCells(ctx, m, first, visible, width, ratio);
+    this.placeCursor(m);
 
     // Wave bands over the cells: a rule where a wave starts, its name beside it (and at the left edge
     // for the wave already under way).
@@ -141,7 +203,8 @@ export class MatrixChart {
     const pixels = new Uint32Array(image.data.buffer);
     const palette = m.palette.map((c) => pixelOf(c));
     const empty = pixelOf(EMPTY);
-    const gap = this.cellWidth >= 5 ? Math.round(ratio) : 0;
+    // A white gap after every cell, so neighbouring cells never merge into one colour.
+    const gap = Math.max(1, Math.round(ratio));
     const rowGap = Math.max(1, Math.round(ratio));
     const xs = Array.from({ length: visible + 1 }, (_, k) => Math.min(w, Math.round(k * this.cellWidth * ratio)));
     // Each matrix row is one scanline, copied down the row's height.

@@ -1,9 +1,13 @@
 // Wall time against completion tokens, one square per run, coloured by verdict, on log axes (both
 // figures span orders of magnitude). uPlot draws axes, grid and drag-to-zoom; the points are painted
-// directly on its canvas, which stays fast at 100k runs where a path per point would not.
+// directly on its canvas, which stays fast at 100k runs where a path per point would not. A canvas says
+// nothing to a screen reader, so the chart is named and described by a text alternative: what is plotted
+// and the ticks of both axes as drawn.
 import uPlot from 'uplot';
-import { duration } from '../format.ts';
+import { el } from '../dom.ts';
+import { durationTick } from '../format.ts';
 import { pixelOf } from '../palette.ts';
+import { durationSplits, logSplits } from './ticks.ts';
 
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact' });
 
@@ -22,9 +26,20 @@ export class ScatterChart {
   private data: uPlot.AlignedData | null = null;
   /** Known from the ResizeObserver: reading clientWidth mid-render would force a layout of the whole page. */
   private width = 0;
+  /** The text alternative: the summary given with the data, then both axes with the ticks last drawn. */
+  readonly alternative: HTMLElement;
+  private summary = '';
+  private readonly drawnTicks: string[][] = [[], []];
 
   /** `sizer` is the card: its width is known even while the card's contents are skipped off-screen. */
-  constructor(private readonly host: HTMLElement, sizer: HTMLElement, private readonly height = 300) {
+  constructor(
+    private readonly host: HTMLElement,
+    sizer: HTMLElement,
+    private readonly name: string,
+    private readonly height = 300,
+  ) {
+    this.alternative = el('p', { class: 'sr-only chart-text', id: `${host.id}-text` });
+    host.after(this.alternative);
     new ResizeObserver(([entry]) => {
       const width = Math.max(240, Math.floor(entry!.contentRect.width));
       if (width === this.width) return;
@@ -34,7 +49,8 @@ export class ScatterChart {
     }).observe(sizer);
   }
 
-  update(layers: ScatterLayer[]): void {
+  update(layers: ScatterLayer[], summary: string): void {
+    this.summary = summary;
     this.data = [null, ...layers.map((l): Facet => [l.x, l.y])] as unknown as uPlot.AlignedData;
     const sameSeries = layers.length === this.layers.length;
     this.layers = layers;
@@ -45,6 +61,20 @@ export class ScatterChart {
   private create() {
     this.plot?.destroy();
     this.plot = new uPlot(this.options(), this.data!, this.host);
+    const canvas = this.host.querySelector('canvas')!;
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', this.name);
+    canvas.setAttribute('aria-describedby', this.alternative.id);
+  }
+
+  private describe() {
+    const [x, y] = this.drawnTicks;
+    this.alternative.textContent = `${this.summary} Horizontal axis: completion tokens per run, log scale, ticks at ${x!.join(', ')}. Vertical axis: wall time per run, log scale, ticks at ${y!.join(', ')}.`;
+  }
+
+  /** Labels every tick (and keeps them for the text alternative). */
+  private tickValues(axis: number, format: (v: number) => string) {
+    return (_u: uPlot, ticks: number[]) => (this.drawnTicks[axis] = ticks.map((t) => (t === null ? '' : format(t))));
   }
 
   /**
@@ -88,11 +118,26 @@ export class ScatterChart {
       legend: { show: false },
       cursor: { drag: { x: true, y: true, uni: 20 }, points: { show: false } },
       scales: { x: { time: false, distr: 3, log: 10 }, y: { distr: 3, log: 10 } },
+      // uPlot's own log axes blank every tick that is not a power of ten (1 min, 10 min and 1 h would
+      // never show): the splits are chosen here and every one of them is labelled.
       axes: [
-        { label: 'completion tokens', splits: logSplits, values: (_u, ticks) => ticks.map((t) => (t === null ? '' : compact.format(t))), size: 40 },
-        { label: 'wall time', splits: durationSplits, values: (_u, ticks) => ticks.map((t) => (t === null ? '' : duration(t))), size: 70, gap: 4 },
+        {
+          label: 'completion tokens per run (log scale)',
+          splits: (_u, _a, min, max) => logSplits(min, max),
+          filter: (_u, splits) => splits,
+          values: this.tickValues(0, (t) => compact.format(t)),
+          size: 40,
+        },
+        {
+          label: 'wall time per run (log scale)',
+          splits: (_u, _a, min, max) => durationSplits(min, max),
+          filter: (_u, splits) => splits,
+          values: this.tickValues(1, durationTick),
+          size: 70,
+          gap: 4,
+        },
       ],
-      hooks: { draw: [(u) => this.paint(u)] },
+      hooks: { draw: [(u) => this.paint(u), () => this.describe()] },
       series: [
         {},
         ...this.layers.map(
@@ -110,26 +155,4 @@ export class ScatterChart {
       ],
     };
   }
-}
-
-/** Ticks at 1, 2 and 5 times each power of ten in range, or only the powers when the range spans many decades. */
-function logSplits(_u: uPlot, _axis: number, min: number, max: number): number[] {
-  if (!(min > 0) || !(max > min)) return [];
-  const decades = Math.log10(max / min);
-  const steps = decades > 4 ? [1] : decades > 2 ? [1, 3] : [1, 2, 5];
-  const splits: number[] = [];
-  for (let p = Math.floor(Math.log10(min)); p <= Math.ceil(Math.log10(max)); p++) {
-    for (const s of steps) {
-      const v = s * 10 ** p;
-      if (v >= min && v <= max) splits.push(v);
-    }
-  }
-  return splits;
-}
-
-/** Round durations a person reads at a glance: 10 s, 1 min, 10 min, 1 h, 6 h, 1 d, … */
-const DURATION_TICKS = [1, 10, 60, 600, 3600, 6 * 3600, 86_400, 7 * 86_400];
-
-function durationSplits(_u: uPlot, _axis: number, min: number, max: number): number[] {
-  return DURATION_TICKS.filter((t) => t >= min && t <= max);
 }

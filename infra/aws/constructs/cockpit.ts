@@ -1,7 +1,8 @@
 // Stage 5, cockpit: one configured cockpit published on CloudFront. The built dashboard sits in a private
 // bucket read through Origin Access Control; `/api/*` goes to this cockpit's own read API, whose function
-// is configured with this cockpit's space only. Sign-in (Cognito hosted UI, JWT checked by API Gateway) is
-// the default; `"public": true` in the configuration publishes the space read-only instead.
+// is configured with this cockpit's space only. Sign-in (Cognito hosted UI, JWT checked by API Gateway, the
+// cockpit's own Cognito group checked by its read function) is the default; `"public": true` in the
+// configuration publishes the space read-only instead.
 import { existsSync } from 'node:fs';
 import { DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { HttpMethod, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -15,7 +16,9 @@ import {
   HeadersReferrerPolicy,
   HttpVersion,
   OriginProtocolPolicy,
+  OriginRequestHeaderBehavior,
   OriginRequestPolicy,
+  OriginRequestQueryStringBehavior,
   OriginSslPolicy,
   PriceClass,
   ResponseHeadersPolicy,
@@ -31,17 +34,16 @@ import type { Analysts, PipelineState } from '../stateful-stack.ts';
 import { TIMEOUTS } from '../timing.ts';
 import { ReplayHttpApi } from './http-api.ts';
 import { ReplayFunction } from './replay-function.ts';
-import type { CockpitSettings } from '../../../shared/read/contract.ts';
+import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../../shared/read/contract.ts';
+import { analystGroupOf } from '../../../shared/read/cockpit-access.ts';
 
 export const READ_ROUTE = '/api/{proxy+}';
-/** Read by the dashboard at start-up: which cockpit it is and how to sign in. */
-export const COCKPIT_SETTINGS_FILE = 'cockpit.json';
 
 export interface CockpitProps {
   name: string;
   config: ReplayConfig;
   state: PipelineState;
-  /** The built dashboard; when the folder is missing a placeholder page says how to build it. */
+  /** The built dashboard (`cdk synth` builds it; see infra/aws/app.ts). */
   dashboardDir: string;
 }
 
@@ -62,11 +64,16 @@ export class Cockpit extends Construct {
       description: clip(`GET /api/* for cockpit ${name}: runs, issues and hosts of space ${cockpit.space}.`, 256),
       timeout: TIMEOUTS.readApi,
       memorySize: 512,
+      config: cockpitConfig(config, name),
     })
-      .usesConfig(cockpitConfig(config, name))
       .readsSpaceOfTable(state.table, cockpit.space, space.senders)
       .usesBucket('DATA_BUCKET', state.spaceObjectReads(cockpit.space))
       .describesHostKeys(state.hostKeys.filter((k) => k.secretConfigKey === space.secretConfigKey && space.senders.includes(k.host)).map((k) => k.secret));
+    if (analysts) {
+      // Every analyst of the deployment passes the JWT authorizer; only this cockpit's group is answered.
+      if (!analysts.groups.has(name)) throw new Error(`Cockpit ${name} requires sign-in but the user pool has no group for it.`);
+      this.function.lambda.addEnvironment('ANALYST_GROUP', analystGroupOf(name));
+    }
 
     // The dashboard polls `since` deltas every few seconds per open tab; a burst covers a cold page load.
     this.readApi = new ReplayHttpApi(this, 'ReadEndpoint', { description: `replay-bench read API of cockpit ${name}`, rateLimit: 50, burstLimit: 200 });
@@ -104,13 +111,20 @@ export class Cockpit extends Construct {
       },
     });
     this.distribution = distribution;
-    // Rows change every few seconds, so the API is never cached; with caching off CloudFront may forward
-    // the viewer's Authorization header, which the JWT authorizer needs.
+    // Rows change every few seconds, so the API is never cached. With caching off, CloudFront treats
+    // Accept-Encoding like any other viewer header, so this policy (every viewer header but Host) carries it
+    // to the read API, whose gzip answers then reach the browser compressed; it carries the Authorization
+    // header the JWT authorizer needs too.
+    const apiRequests = new OriginRequestPolicy(this, 'ReadApiRequests', {
+      comment: clip(`Cockpit ${name} /api/*: viewer headers (Accept-Encoding, Authorization) and query strings`, 128),
+      headerBehavior: OriginRequestHeaderBehavior.denyList('Host'),
+      queryStringBehavior: OriginRequestQueryStringBehavior.all(),
+    });
     distribution.addBehavior('/api/*', new HttpOrigin(this.readApi.domainName, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY, originSslProtocols: [OriginSslPolicy.TLS_V1_2] }), {
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
       cachePolicy: CachePolicy.CACHING_DISABLED,
-      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      originRequestPolicy: apiRequests,
       responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
     });
     acknowledgeDistribution(distribution);
@@ -146,9 +160,7 @@ export class Cockpit extends Construct {
     }
 
     const settings: CockpitSettings = {
-      cockpit: name,
-      space: cockpit.space,
-      public: cockpit.public,
+      cockpits: [{ name, space: cockpit.space, public: cockpit.public }],
       api: '/api',
       signIn: analysts && this.client ? signInSettings(analysts, this.client, siteUrl) : null,
     };
@@ -210,12 +222,10 @@ function securityHeaders(analysts: Analysts | undefined) {
   };
 }
 
+/** A deploy never ships a placeholder: without the built dashboard there is no cockpit to synthesize. */
 function dashboardSource(dashboardDir: string): ISource {
-  if (existsSync(`${dashboardDir}/index.html`)) return Source.asset(dashboardDir);
-  return Source.data(
-    'index.html',
-    '<!doctype html><meta charset="utf-8"><title>replay-bench cockpit</title><p>The dashboard was not built when this cockpit was deployed. Run <code>npm run build:dashboard</code>, then <code>npx cdk deploy --all</code> again.</p>',
-  );
+  if (!existsSync(`${dashboardDir}/index.html`)) throw new Error(`The dashboard is not built in ${dashboardDir}; cdk synth builds it first (infra/aws/app.ts).`);
+  return Source.asset(dashboardDir);
 }
 
 function acknowledgeDistribution(distribution: Distribution): void {

@@ -22,8 +22,8 @@ export class Ingest extends Construct {
       description: 'POST /hooks/{space}/ingest: verifies the host signature, stores the delivery, queues it for landing.',
       timeout: TIMEOUTS.ingest,
       memorySize: 512,
+      config,
     })
-      .usesConfig(config)
       .usesBucket('INBOX_BUCKET', state.objectAccess('inbox', 'write'))
       .sendsTo('LANDING_QUEUE_URL', state.landingQueue)
       .readsHostKeys(state.hostKeys.map((k) => k.secret));

@@ -21,9 +21,9 @@ export class Judge extends Construct {
       description: 'Judges one landed run: fetches the reference fix, reserves budget, asks the judge model, writes the verdict.',
       timeout: TIMEOUTS.judge,
       memorySize: 512,
+      config,
       reservedConcurrentExecutions: JUDGE_CONCURRENCY,
     })
-      .usesConfig(config)
       .usesTable(state.table, 'read-write-count')
       .usesBucket('DATA_BUCKET', state.objectAccess('data', 'read-write'))
       .readsSecret('ANTHROPIC_SECRET_ARN', state.anthropicKey)

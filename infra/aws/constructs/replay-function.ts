@@ -2,9 +2,14 @@
 // runtime, ESM bundled by the local esbuild, source maps, bounded log retention, Powertools settings), runs
 // under its own role that starts with nothing but its log group, and gains each permission through a
 // method that also sets the environment variable naming that resource: a function can never be told
-// about a resource it may not touch, nor hold a permission for one it was not told about.
+// about a resource it may not touch, nor hold a permission for one it was not told about. The configuration
+// is a file in the function's bundle, beside its code: no environment size limit, and a change to it
+// changes the asset hash, so it deploys like a code change.
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stage } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime, type IEventSource } from 'aws-cdk-lib/aws-lambda';
@@ -14,15 +19,27 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { byHostPartition, byUpdatedPartition, INDEXES, spacePartitions } from '../../../shared/storage-layout.ts';
-import { configJson, type ReplayConfig } from '../deployment-config.ts';
+import { BUNDLED_CONFIG_FILE } from '../../../shared/schema/config.ts';
+import type { ReplayConfig } from '../deployment-config.ts';
 import type { ObjectAccess } from '../stateful-stack.ts';
 import { METRICS_NAMESPACE, type ServiceName } from '../../../shared/operations.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const LOG_RETENTION = RetentionDays.ONE_MONTH;
 
-// esbuild's ESM output cannot `require` Node built-ins from bundled CommonJS dependencies without this.
-const REQUIRE_SHIM = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+/**
+ * How every function is bundled (esbuild, ESM, tree-shaken); bench/bundles.ts builds its references with
+ * these too. The banner: esbuild's ESM output cannot `require` Node built-ins from bundled CommonJS
+ * dependencies without it.
+ */
+export const FUNCTION_BUNDLE = {
+  format: 'esm',
+  mainFields: ['module', 'main'],
+  banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  minify: true,
+  keepNames: true,
+} as const;
+export const FUNCTION_RUNTIME = Runtime.NODEJS_24_X;
 
 export interface ReplayFunctionProps {
   service: ServiceName;
@@ -30,6 +47,8 @@ export interface ReplayFunctionProps {
   timeout: Duration;
   memorySize: number;
   reservedConcurrentExecutions?: number;
+  /** Bundled as `replay.config.json`, which the AWS wiring's `bundledConfig` reads; absent when unused. */
+  config?: ReplayConfig;
 }
 
 /** `read-write-count` adds UpdateItem, which only the judge's atomic budget counter needs. */
@@ -47,6 +66,7 @@ const TABLE_ACTIONS: Record<TableAccess, string[]> = {
 export class ReplayFunction extends Construct {
   readonly lambda: NodejsFunction;
   readonly role: Role;
+  readonly config?: ReplayConfig;
 
   constructor(scope: Construct, id: string, props: ReplayFunctionProps) {
     super(scope, id);
@@ -56,13 +76,15 @@ export class ReplayFunction extends Construct {
       description: `Runs the replay-bench ${props.service} function; holds only what that function uses.`,
     });
     logGroup.grantWrite(this.role);
+    this.config = props.config;
+    const stagedConfig = props.config && stageConfigFile(this, props.config);
 
     this.lambda = new NodejsFunction(this, 'Function', {
       entry: `${PROJECT_ROOT}functions/${props.service}/lambda.ts`,
       handler: 'handler',
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
-      runtime: Runtime.NODEJS_24_X,
+      runtime: FUNCTION_RUNTIME,
       architecture: Architecture.ARM_64,
       description: props.description,
       timeout: props.timeout,
@@ -78,24 +100,19 @@ export class ReplayFunction extends Construct {
       },
       bundling: {
         format: OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        banner: REQUIRE_SHIM,
-        minify: true,
-        keepNames: true,
+        mainFields: [...FUNCTION_BUNDLE.mainFields],
+        banner: FUNCTION_BUNDLE.banner,
+        minify: FUNCTION_BUNDLE.minify,
+        keepNames: FUNCTION_BUNDLE.keepNames,
         sourceMap: true,
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: false,
         // The SDK versions the tests ran against, not whichever the runtime happens to ship.
         bundleAwsSDK: true,
         forceDockerBundling: false,
+        commandHooks: stagedConfig ? copiedIntoBundle(stagedConfig) : undefined,
       },
     });
-  }
-
-  /** The parsed configuration, with every default filled in, as the handlers' `configFromEnv` reads it. */
-  usesConfig(config: ReplayConfig): this {
-    this.lambda.addEnvironment('REPLAY_CONFIG_JSON', configJson(config));
-    return this;
   }
 
   /** Exactly the item calls the DynamoDB adapter makes, on the table and its three named indexes. */
@@ -167,4 +184,27 @@ export class ReplayFunction extends Construct {
     this.lambda.addEventSource(source);
     return this;
   }
+}
+
+/**
+ * The parsed configuration (every default filled in) written once per content into the cloud assembly,
+ * where the bundling step below picks it up; the name is its hash, so functions sharing it share the file.
+ */
+function stageConfigFile(scope: Construct, config: ReplayConfig): string {
+  const json = JSON.stringify(config);
+  const dir = join(Stage.of(scope)!.outdir, 'function-config');
+  const path = join(dir, `${createHash('sha256').update(json).digest('hex').slice(0, 16)}.json`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path, json);
+  return path;
+}
+
+/** Local bundling runs these through the shell after esbuild, with the bundle's folder as outputDir. */
+function copiedIntoBundle(stagedConfig: string) {
+  const quoted = (path: string) => `'${path.replaceAll("'", "'\\''")}'`;
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (_inputDir: string, outputDir: string) => [`cp ${quoted(stagedConfig)} ${quoted(join(outputDir, BUNDLED_CONFIG_FILE))}`],
+  };
 }

@@ -20,8 +20,8 @@ export class Schedule extends Construct {
       description: 'Re-queues runs whose next judge attempt is due.',
       timeout: TIMEOUTS.sweeper,
       memorySize: 256,
+      config,
     })
-      .usesConfig(config)
       .usesTable(state.table, 'read-write')
       .sendsTo('JUDGE_QUEUE_URL', state.judgeQueue);
 

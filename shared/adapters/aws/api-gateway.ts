@@ -7,6 +7,18 @@ export function rawBody(event: APIGatewayProxyEventV2): Buffer {
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
 }
 
+/**
+ * The Cognito groups of the token API Gateway's JWT authorizer verified. HTTP APIs pass an array claim as
+ * one string, `[group-a group-b]`; an array is accepted too. No authorizer, no claim: no groups.
+ */
+export function tokenGroups(event: APIGatewayProxyEventV2): string[] {
+  const authorizer = (event.requestContext as { authorizer?: { jwt?: { claims?: Record<string, unknown> } } }).authorizer;
+  const claim = authorizer?.jwt?.claims?.['cognito:groups'];
+  if (Array.isArray(claim)) return claim.map(String);
+  if (typeof claim !== 'string') return [];
+  return claim.replace(/^\[/, '').replace(/\]$/, '').split(/\s+/).filter(Boolean);
+}
+
 export function toApiGateway(answer: HttpAnswer): APIGatewayProxyStructuredResultV2 {
   if (answer.body instanceof Uint8Array) {
     // Bytes (a gzip body) cross the Lambda boundary as base64, which API Gateway decodes for the client.

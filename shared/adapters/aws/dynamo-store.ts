@@ -4,6 +4,7 @@ import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/c
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import {
   InvalidCursorError,
+  type AttemptStore,
   type BudgetStore,
   type HostStore,
   type IssueStore,
@@ -16,10 +17,13 @@ import {
 } from '../../ports.ts';
 import type { StoredHost } from '../../schema/host.ts';
 import type { StoredIssue } from '../../schema/issue.ts';
-import type { RunRow } from '../../schema/run.ts';
+import type { HiddenTestResult, RunRow } from '../../schema/run.ts';
+import type { ArchivedAttempt } from '../../schema/attempt.ts';
 import {
   INDEXES,
   INTERNAL_ATTRIBUTES,
+  attemptKey,
+  attemptPrefix,
   SORT_PREFIX,
   budgetKey,
   byHostPartition,
@@ -33,7 +37,7 @@ import {
   spacePartition,
 } from '../../storage-layout.ts';
 
-export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
+export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
   private readonly doc: DynamoDBDocumentClient;
 
   constructor(client: DynamoDBClient, private readonly tableName: string) {
@@ -113,6 +117,35 @@ export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore
     return count;
   }
 
+  async archiveAttempt(attempt: ArchivedAttempt): Promise<void> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...attempt, ...attemptKey(attempt.space, attempt.id, attempt.finishedAt, attempt.patchSha256), kind: 'attempt' },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (e) {
+      if (!(e instanceof ConditionalCheckFailedException)) throw e;
+    }
+  }
+
+  listAttempts(space: string, id: string): Promise<ArchivedAttempt[]> {
+    return this.queryPrefix<ArchivedAttempt>(spacePartition(space), attemptPrefix(id));
+  }
+
+  async setAttemptHiddenTest(space: string, id: string, finishedAt: string, result: HiddenTestResult): Promise<number> {
+    const matching = (await this.listAttempts(space, id)).filter((a) => a.finishedAt === finishedAt);
+    for (const attempt of matching) {
+      const key = attemptKey(space, id, attempt.finishedAt, attempt.patchSha256);
+      // A plain put of the whole item (no UpdateItem): an archived attempt changes only here, and a repeated
+      // result writes the same value.
+      await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...attempt, hiddenTestResult: result, ...key, kind: 'attempt' }, ConditionExpression: 'attribute_exists(pk)' }));
+    }
+    return matching.length;
+  }
+
   async putIssue(issue: StoredIssue): Promise<void> {
     await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...issue, ...issueKey(issue.space, issue.taskId), kind: 'issue' } }));
   }
@@ -122,22 +155,8 @@ export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore
     return Item ? strip<StoredIssue>(Item) : null;
   }
 
-  async listIssues(space: string): Promise<StoredIssue[]> {
-    const items: StoredIssue[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-          ExpressionAttributeValues: { ':p': spacePartition(space), ':s': SORT_PREFIX.issue },
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []).map((i) => strip<StoredIssue>(i)));
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return items;
+  listIssues(space: string): Promise<StoredIssue[]> {
+    return this.queryPrefix<StoredIssue>(spacePartition(space), SORT_PREFIX.issue);
   }
 
   async putPendingHiddenTest(pending: PendingHiddenTest): Promise<void> {
@@ -199,6 +218,26 @@ export class DynamoStore implements RunStore, IssueStore, HostStore, BudgetStore
 
   async putJudgingStatus(status: JudgingStatus, expectedRev: number | null): Promise<boolean> {
     return this.conditionalPut({ ...status, ...judgingKey(status.space), kind: 'judging-status', rev: (expectedRev ?? 0) + 1 }, expectedRev);
+  }
+
+  /** Every item of a partition whose sort key starts with `prefix`, all pages, read consistently. */
+  private async queryPrefix<T>(partition: string, prefix: string): Promise<T[]> {
+    const items: T[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+          ExpressionAttributeValues: { ':p': partition, ':s': prefix },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(out.Items ?? []).map((i) => strip<T>(i)));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return items;
   }
 
   private async conditionalPut(item: Record<string, unknown>, expectedRev: number | null): Promise<boolean> {

@@ -2,11 +2,12 @@
 // environment once per cold start (`awsSettingsFromEnv`); local mode passes its emulators' endpoints and
 // credentials instead, so several local modes can share one process and nothing writes `process.env`.
 // Each factory creates only the SDK client it needs, so a function's bundle carries only those clients.
+import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { parseConfig, type ReplayConfig } from '../../schema/config.ts';
+import { BUNDLED_CONFIG_FILE, readConfigFile, type ReplayConfig } from '../../schema/config.ts';
 import type { KeySource, MessageQueue, PairingCheck } from '../../ports.ts';
 import { DynamoStore } from './dynamo-store.ts';
 import { S3ObjectStore } from './s3-object-store.ts';
@@ -28,8 +29,11 @@ export function requiredEnv(name: string, env: NodeJS.ProcessEnv = process.env):
   return value;
 }
 
-export const configFromEnv = (env = process.env): ReplayConfig =>
-  parseConfig(JSON.parse(requiredEnv('REPLAY_CONFIG_JSON', env)) as unknown, 'REPLAY_CONFIG_JSON');
+/**
+ * The configuration a deployed function runs with: the file the deployment bundled beside its code (an
+ * environment variable holds 4 KB, too little for 200 spaces). Local mode passes its configuration directly.
+ */
+export const bundledConfig = (file: URL = new URL(BUNDLED_CONFIG_FILE, import.meta.url)): ReplayConfig => readConfigFile(fileURLToPath(file));
 
 const base = (connection: AwsConnection, endpoint: string | undefined) => ({
   region: connection.region,

@@ -1,0 +1,138 @@
+// Function bundles (SPEC §8): each function's bundle exactly as `cdk synth` builds it (the real entry point,
+// the example configuration), against two references built from the same entry with the same esbuild
+// settings (FUNCTION_BUNDLE):
+//  - the floor: an empty handler;
+//  - the naive bundle: `treeShaking: false` and `ignoreAnnotations: true`, so every module a package
+//    re-exports is kept (every SDK command, every zod locale), as when SDK clients are imported as whole
+//    namespaces.
+// Figures: size of index.mjs (source maps aside) and cold `import` time in a fresh Node process (the
+// module's top level runs: SDK clients built, configuration read), medians over rounds, variants interleaved.
+// Target: bundles ≤ 1/3 of the naive bundle's size and import time.
+//   npm run bench:bundles [-- --rounds 15]
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { BUNDLED_CONFIG_FILE } from '../shared/schema/config.ts';
+import { FUNCTION_BUNDLE, FUNCTION_RUNTIME } from '../infra/aws/constructs/replay-function.ts';
+
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '15' } } });
+const ROUNDS = Number(values.rounds);
+const root = resolve(import.meta.dirname, '..');
+const scratch = mkdtempSync(join(tmpdir(), 'replay-bundles-'));
+const SERVICES = ['ingest', 'lander', 'read-api', 'judge', 'sweeper'] as const;
+type Variant = 'bundle' | 'naive' | 'floor';
+
+// What the stack sets; values are placeholders, since importing makes no request.
+const FUNCTION_ENV = {
+  AWS_REGION: 'us-east-1',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  TABLE_NAME: 'table',
+  INBOX_BUCKET: 'inbox',
+  DATA_BUCKET: 'data',
+  LANDING_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/landing',
+  JUDGE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/judge',
+  ANTHROPIC_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:anthropic',
+  GITHUB_APP_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:github',
+};
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** The deployed bundles: the real `cdk synth` entry point into a scratch cloud assembly. */
+function synthesizedBundles(): Map<string, string> {
+  const outdir = join(scratch, 'cdk.out');
+  const context = (JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'infra/aws/app.ts'], {
+    cwd: root,
+    env: { ...process.env, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify({ ...context, replayConfig: 'replay.config.example.json', 'aws:cdk:enable-asset-metadata': true }) },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`cdk synth failed: ${run.stderr}`);
+  const template = JSON.parse(readFileSync(join(outdir, 'ReplayBench-Pipeline.template.json'), 'utf8')) as {
+    Resources: Record<string, { Type: string; Metadata?: Record<string, string>; Properties: { Environment?: { Variables?: Record<string, string> } } }>;
+  };
+  const bundles = new Map<string, string>();
+  for (const resource of Object.values(template.Resources)) {
+    const service = resource.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME;
+    if (resource.Type === 'AWS::Lambda::Function' && service && !bundles.has(service)) bundles.set(service, join(outdir, resource.Metadata!['aws:asset:path']!));
+  }
+  return bundles;
+}
+
+async function esbuildInto(dir: string, entry: string, naive: boolean): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  await build({
+    entryPoints: [entry],
+    outfile: join(dir, 'index.mjs'),
+    bundle: true,
+    platform: 'node',
+    target: FUNCTION_RUNTIME.name.replace(/^nodejs(\d+)\.x$/, 'node$1'),
+    format: FUNCTION_BUNDLE.format,
+    mainFields: [...FUNCTION_BUNDLE.mainFields],
+    banner: { js: FUNCTION_BUNDLE.banner },
+    minify: FUNCTION_BUNDLE.minify,
+    keepNames: FUNCTION_BUNDLE.keepNames,
+    treeShaking: !naive,
+    ignoreAnnotations: naive,
+    logLevel: 'error',
+  });
+  return dir;
+}
+
+/** Milliseconds from `import()` to its resolution, in a fresh Node process. */
+function coldImportMs(dir: string): number {
+  const url = new URL(`file://${join(dir, 'index.mjs')}`).href;
+  const script = `const t = performance.now(); await import(${JSON.stringify(url)}); process.stdout.write(String(performance.now() - t));`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH, ...FUNCTION_ENV }, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`importing ${dir} failed: ${run.stderr}`);
+  return Number(run.stdout);
+}
+
+const bundles = synthesizedBundles();
+const dirs = new Map<string, Record<Variant, string>>();
+const floorEntry = join(scratch, 'empty-handler.mjs');
+writeFileSync(floorEntry, 'export const handler = async () => ({ statusCode: 200 });\n');
+const floor = await esbuildInto(join(scratch, 'floor'), floorEntry, false);
+for (const service of SERVICES) {
+  const bundle = bundles.get(service)!;
+  const naive = await esbuildInto(join(scratch, 'naive', service), join(root, 'functions', service, 'lambda.ts'), true);
+  if (existsSync(join(bundle, BUNDLED_CONFIG_FILE))) copyFileSync(join(bundle, BUNDLED_CONFIG_FILE), join(naive, BUNDLED_CONFIG_FILE));
+  dirs.set(service, { bundle, naive, floor });
+}
+
+const times = new Map<string, number[]>();
+const record = (key: string, ms: number) => times.set(key, [...(times.get(key) ?? []), ms]);
+for (let round = 0; round < ROUNDS; round++) {
+  record('floor', coldImportMs(floor));
+  for (const service of SERVICES) {
+    const variants: Variant[] = round % 2 ? ['naive', 'bundle'] : ['bundle', 'naive'];
+    for (const variant of variants) record(`${service}:${variant}`, coldImportMs(dirs.get(service)![variant]));
+  }
+}
+
+const kb = (dir: string) => statSync(join(dir, 'index.mjs')).size / 1024;
+const floorMs = median(times.get('floor')!);
+console.log(`Function bundles: size of index.mjs and cold import in a fresh Node ${process.version} process, median of ${ROUNDS} rounds.`);
+console.log(`floor (empty handler): ${kb(floor).toFixed(1)} KB, import ${floorMs.toFixed(1)} ms\n`);
+console.log('function   bundle KB  naive KB  size ratio | bundle ms  naive ms  import ratio  (above floor)');
+let worstSize = 0;
+let worstImport = 0;
+for (const service of SERVICES) {
+  const { bundle, naive } = dirs.get(service)!;
+  const sizeRatio = kb(bundle) / kb(naive);
+  const [ms, naiveMs] = [median(times.get(`${service}:bundle`)!), median(times.get(`${service}:naive`)!)];
+  worstSize = Math.max(worstSize, sizeRatio);
+  worstImport = Math.max(worstImport, ms / naiveMs);
+  console.log(
+    `${service.padEnd(9)} ${kb(bundle).toFixed(0).padStart(9)} ${kb(naive).toFixed(0).padStart(9)} ${sizeRatio.toFixed(2).padStart(11)} | ${ms.toFixed(1).padStart(9)} ${naiveMs
+      .toFixed(1)
+      .padStart(9)} ${(ms / naiveMs).toFixed(2).padStart(13)}  ${((ms - floorMs) / (naiveMs - floorMs)).toFixed(2).padStart(13)}`,
+  );
+}
+console.log(`\nworst size ratio ${worstSize.toFixed(2)}, worst import ratio ${worstImport.toFixed(2)} (target ≤ 0.33 each)`);
+rmSync(scratch, { recursive: true, force: true });

@@ -1,0 +1,39 @@
+// An archived attempt of a run (SPEC §4): a distinct (finishedAt, patch) that is not, or no longer, the
+// run's current row. It keeps everything the row had when it was replaced (figures, objects, verdict,
+// hidden-test result), or, for a late delivery of an earlier attempt, the unjudged row it would have been.
+import * as z from 'zod';
+import { runRowSchema, type RunRow } from './run.ts';
+
+export const archivedAttemptSchema = z.object({ ...runRowSchema.shape, archivedAt: z.string() });
+export type ArchivedAttempt = z.output<typeof archivedAttemptSchema>;
+
+/** What `/runs/{id}/attempts` lists per attempt, newest first. */
+export interface AttemptSummary {
+  finishedAt: string;
+  startedAt: string;
+  outcome: RunRow['outcome'];
+  steps: number | null;
+  wallSeconds: number | null;
+  patchSha256: string;
+  judgeVerdict: RunRow['judgeVerdict'];
+  judgeModel: string | null;
+  judgedAt: string | null;
+  hiddenTestStatus: 'pass' | 'fail' | 'error' | null;
+  landedAt: string;
+  current: boolean;
+}
+
+export const attemptSummary = (row: RunRow, current: boolean): AttemptSummary => ({
+  finishedAt: row.finishedAt,
+  startedAt: row.startedAt,
+  outcome: row.outcome,
+  steps: row.steps,
+  wallSeconds: row.wallSeconds,
+  patchSha256: row.patchSha256,
+  judgeVerdict: row.judgeVerdict,
+  judgeModel: row.judgeModel,
+  judgedAt: row.judgedAt,
+  hiddenTestStatus: row.hiddenTestResult?.status ?? null,
+  landedAt: row.landedAt,
+  current,
+});

@@ -1,0 +1,299 @@
+// In-memory implementations of the ports (shared/ports.ts) for handler and core tests. They keep the
+// contracts the DynamoDB, S3 and SQS adapters keep, so a test that passes here is not relying on a fake
+// being lenient: writes are conditional on the revision, values are copied in and out (a caller that
+// mutates what it read changes nothing stored), pages follow the sort order of the table's keys and a
+// cursor this store did not hand out is refused.
+import {
+  InvalidCursorError,
+  type AttemptStore,
+  JudgeModelError,
+  ReferenceFetchError,
+  type BudgetStore,
+  type Clock,
+  type HostStore,
+  type IssueStore,
+  type JudgeModel,
+  type JudgeModelAnswer,
+  type JudgeModelRequest,
+  type JudgingStatus,
+  type JudgingStatusStore,
+  type KeySource,
+  type MessageQueue,
+  type ObjectStore,
+  type Page,
+  type PairingCheck,
+  type PendingHiddenTest,
+  type ReferenceSource,
+  type RunStore,
+  type Versioned,
+} from '../../shared/ports.ts';
+import type { ArchivedAttempt } from '../../shared/schema/attempt.ts';
+import type { StoredHost } from '../../shared/schema/host.ts';
+import type { StoredIssue } from '../../shared/schema/issue.ts';
+import type { HiddenTestResult, RunRow } from '../../shared/schema/run.ts';
+
+/** Every table-backed port, as one table (like DynamoStore). */
+export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
+  private readonly runs = new Map<string, Versioned<RunRow>>();
+  private readonly attempts = new Map<string, ArchivedAttempt>();
+  private readonly issues = new Map<string, StoredIssue>();
+  private readonly pending = new Map<string, PendingHiddenTest>();
+  private readonly hosts = new Map<string, Versioned<StoredHost>>();
+  private readonly budgets = new Map<string, number>();
+  private readonly judging = new Map<string, Versioned<JudgingStatus>>();
+
+  async getRun(space: string, id: string): Promise<Versioned<RunRow> | null> {
+    return copy(this.runs.get(key(space, id)) ?? null);
+  }
+
+  async putRun(row: RunRow, expectedRev: number | null): Promise<boolean> {
+    return conditionalPut(this.runs, key(row.space, row.id), row, expectedRev);
+  }
+
+  /** Without `since`: by id, as the table's sort key orders them; with `since`: by updatedAt, then id. */
+  async listRuns(space: string, query: { since?: string; cursor?: string; limit: number }): Promise<Page<RunRow>> {
+    const sortKey = (row: RunRow) => (query.since ? `${row.updatedAt}#${row.id}` : row.id);
+    const after = decodeCursor(query.cursor);
+    const rows = this.runsOf(space)
+      .filter((row) => !query.since || row.updatedAt >= query.since)
+      .sort((a, b) => compare(sortKey(a), sortKey(b)))
+      .filter((row) => after === null || compare(sortKey(row), after) > 0);
+    const items = rows.slice(0, query.limit);
+    const more = rows.length > query.limit;
+    return { items: copy(items), cursor: more ? encodeCursor(sortKey(items.at(-1)!)) : null };
+  }
+
+  async listDueRuns(space: string, dueBy: string, limit: number): Promise<RunRow[]> {
+    const due = this.runsOf(space).filter((row) => row.judgeNextAttemptAt !== null && row.judgeNextAttemptAt <= dueBy);
+    return copy(due.sort((a, b) => compare(a.judgeNextAttemptAt!, b.judgeNextAttemptAt!)).slice(0, limit));
+  }
+
+  async countRunsByHost(space: string, host: string): Promise<number> {
+    return this.runsOf(space).filter((row) => row.host === host).length;
+  }
+
+  async archiveAttempt(attempt: ArchivedAttempt): Promise<void> {
+    const id = key(attempt.space, attempt.id, attempt.finishedAt, attempt.patchSha256);
+    if (!this.attempts.has(id)) this.attempts.set(id, copy(attempt));
+  }
+
+  /** Oldest first: the table sorts a run's attempts by finishedAt, then patch. */
+  async listAttempts(space: string, id: string): Promise<ArchivedAttempt[]> {
+    const sortKey = (attempt: ArchivedAttempt) => `${attempt.finishedAt}#${attempt.patchSha256}`;
+    const attempts = [...this.attempts.values()].filter((attempt) => attempt.space === space && attempt.id === id);
+    return copy(attempts.sort((a, b) => compare(sortKey(a), sortKey(b))));
+  }
+
+  async setAttemptHiddenTest(space: string, id: string, finishedAt: string, result: HiddenTestResult): Promise<number> {
+    const matching = (await this.listAttempts(space, id)).filter((attempt) => attempt.finishedAt === finishedAt);
+    for (const attempt of matching) this.attempts.set(key(space, id, finishedAt, attempt.patchSha256), { ...attempt, hiddenTestResult: copy(result) });
+    return matching.length;
+  }
+
+  async putIssue(issue: StoredIssue): Promise<void> {
+    this.issues.set(key(issue.space, issue.taskId), copy(issue));
+  }
+
+  async getIssue(space: string, taskId: string): Promise<StoredIssue | null> {
+    return copy(this.issues.get(key(space, taskId)) ?? null);
+  }
+
+  async listIssues(space: string): Promise<StoredIssue[]> {
+    return copy([...this.issues.values()].filter((issue) => issue.space === space).sort((a, b) => compare(a.taskId, b.taskId)));
+  }
+
+  async putPendingHiddenTest(pending: PendingHiddenTest): Promise<void> {
+    const held = this.pending.get(key(pending.space, pending.id));
+    if (!held || held.finishedAt <= pending.finishedAt) this.pending.set(key(pending.space, pending.id), copy(pending));
+  }
+
+  async getPendingHiddenTest(space: string, id: string): Promise<PendingHiddenTest | null> {
+    return copy(this.pending.get(key(space, id)) ?? null);
+  }
+
+  async getHost(host: string): Promise<Versioned<StoredHost> | null> {
+    return copy(this.hosts.get(host) ?? null);
+  }
+
+  async putHost(host: StoredHost, expectedRev: number | null): Promise<boolean> {
+    return conditionalPut(this.hosts, host.host, host, expectedRev);
+  }
+
+  async reserve(space: string, day: string, cap: number): Promise<boolean> {
+    const used = this.budgets.get(key(space, day)) ?? 0;
+    if (used >= cap) return false;
+    this.budgets.set(key(space, day), used + 1);
+    return true;
+  }
+
+  async used(space: string, day: string): Promise<number> {
+    return this.budgets.get(key(space, day)) ?? 0;
+  }
+
+  async getJudgingStatus(space: string): Promise<Versioned<JudgingStatus> | null> {
+    return copy(this.judging.get(space) ?? null);
+  }
+
+  async putJudgingStatus(status: JudgingStatus, expectedRev: number | null): Promise<boolean> {
+    return conditionalPut(this.judging, status.space, status, expectedRev);
+  }
+
+  private runsOf(space: string): RunRow[] {
+    return [...this.runs.values()].map((stored) => stored.value).filter((row) => row.space === space);
+  }
+}
+
+/** A bucket: keys listed in lexicographic order, as S3 lists them. */
+export class InMemoryObjectStore implements ObjectStore {
+  readonly objects = new Map<string, { body: Uint8Array; contentType: string | undefined }>();
+
+  async put(key: string, body: string | Uint8Array, contentType?: string): Promise<void> {
+    this.objects.set(key, { body: Buffer.from(body), contentType });
+  }
+
+  async getText(key: string): Promise<string | null> {
+    const object = this.objects.get(key);
+    return object ? Buffer.from(object.body).toString('utf8') : null;
+  }
+
+  async delete(key: string): Promise<void> {
+    this.objects.delete(key);
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    return [...this.objects.keys()].filter((k) => k.startsWith(prefix)).sort(compare);
+  }
+}
+
+/** A queue that keeps what was sent, in order, for the test to read. */
+export class RecordingQueue<T> implements MessageQueue<T> {
+  readonly sent: T[] = [];
+
+  async send(message: T): Promise<void> {
+    this.sent.push(structuredClone(message));
+  }
+}
+
+/** Host keys by `{secretConfigKey}:{host}`, as the key source names them; paired means at least one key. */
+export class InMemoryKeySource implements KeySource, PairingCheck {
+  constructor(private readonly keys: Record<string, string[]>) {}
+
+  async keysFor(secretConfigKey: string, host: string): Promise<string[]> {
+    return [...(this.keys[`${secretConfigKey}:${host}`] ?? [])];
+  }
+
+  async isPaired(secretConfigKey: string, host: string): Promise<boolean> {
+    return (await this.keysFor(secretConfigKey, host)).length > 0;
+  }
+}
+
+/** A clock that stands still until a test moves it. */
+export class SettableClock implements Clock {
+  constructor(private current: Date) {}
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  advance(seconds: number): void {
+    this.current = new Date(this.current.getTime() + seconds * 1000);
+  }
+}
+
+/** A judge model that answers from a script and keeps the requests it was sent. */
+export class ScriptedJudgeModel implements JudgeModel {
+  readonly requests: JudgeModelRequest[] = [];
+
+  constructor(public answer: (request: JudgeModelRequest) => string | JudgeModelError) {}
+
+  async ask(request: JudgeModelRequest): Promise<JudgeModelAnswer> {
+    this.requests.push(request);
+    const answer = this.answer(request);
+    if (answer instanceof JudgeModelError) throw answer;
+    const estimate = (text: string) => Math.ceil(text.length / 4);
+    return { text: answer, usage: { inputTokens: estimate(request.sharedPrompt + request.prompt), outputTokens: estimate(answer), cacheWriteTokens: 0, cacheReadTokens: 0 } };
+  }
+}
+
+/** The code host's issues and compare diffs; anything not set fails as the GitHub adapter reports a 404. */
+export class InMemoryReferenceSource implements ReferenceSource {
+  private readonly issueTexts = new Map<string, string>();
+  private readonly diffs = new Map<string, string>();
+
+  setIssue(repo: string, issueNumber: number, text: string): this {
+    this.issueTexts.set(`${repo}#${issueNumber}`, text);
+    return this;
+  }
+
+  setDiff(repo: string, baseSha: string, mergeSha: string, diff: string): this {
+    this.diffs.set(`${repo}@${baseSha}...${mergeSha}`, diff);
+    return this;
+  }
+
+  async issueText(repo: string, issueNumber: number): Promise<string> {
+    const text = this.issueTexts.get(`${repo}#${issueNumber}`);
+    if (text === undefined) throw new ReferenceFetchError('github-http-404', `GitHub answered HTTP 404 for the issue of ${repo}.`);
+    return text;
+  }
+
+  async diff(repo: string, baseSha: string, mergeSha: string): Promise<string> {
+    const diff = this.diffs.get(`${repo}@${baseSha}...${mergeSha}`);
+    if (diff === undefined) throw new ReferenceFetchError('github-http-404', `GitHub answered HTTP 404 for the comparison of ${repo}.`);
+    return diff;
+  }
+}
+
+type AsyncMethodOf<T> = { [K in keyof T]: T[K] extends (...args: never[]) => Promise<unknown> ? K : never }[keyof T];
+
+/**
+ * `target` with one method failing, as a service outage makes it fail, whenever `when` holds for its
+ * arguments; everything else is passed through to the target.
+ */
+export function failingWhen<T extends object, K extends AsyncMethodOf<T>>(
+  target: T,
+  method: K,
+  when: (...args: T[K] extends (...args: infer A) => unknown ? A : never) => boolean,
+  error: () => Error,
+): T {
+  return new Proxy(target, {
+    get(object, prop, receiver) {
+      const value: unknown = Reflect.get(object, prop, receiver);
+      if (typeof value !== 'function') return value;
+      const bound = (value as (...args: unknown[]) => unknown).bind(object);
+      if (prop !== method) return bound;
+      return async (...args: Parameters<typeof when>) => {
+        if (when(...args)) throw error();
+        return bound(...args);
+      };
+    },
+  });
+}
+
+const key = (...parts: string[]) => parts.join('\u0000');
+
+/** Code-unit order, which for the keys used here is the byte order DynamoDB and S3 sort by. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+function conditionalPut<T>(map: Map<string, Versioned<T>>, id: string, value: T, expectedRev: number | null): boolean {
+  const stored = map.get(id);
+  if ((stored?.rev ?? null) !== expectedRev) return false;
+  map.set(id, { value: copy(value), rev: (expectedRev ?? 0) + 1 });
+  return true;
+}
+
+function encodeCursor(after: string): string {
+  return Buffer.from(JSON.stringify({ after })).toString('base64url');
+}
+
+function decodeCursor(cursor: string | undefined): string | null {
+  if (!cursor) return null;
+  try {
+    const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown };
+    if (typeof decoded.after === 'string') return decoded.after;
+  } catch {
+    // refused below
+  }
+  throw new InvalidCursorError('The cursor is not one this API returned.');
+}

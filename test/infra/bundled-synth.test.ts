@@ -1,0 +1,101 @@
+// The real `cdk synth` entry point once, with bundling and the dashboard build, on a 200-space
+// configuration: every function's bundle carries its configuration as a file, and the cockpit bucket gets
+// the built dashboard, never a placeholder.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { BUNDLED_CONFIG_FILE, parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
+import { cockpitConfig } from '../../infra/aws/deployment-config.ts';
+import type { CockpitSettings } from '../../shared/read/contract.ts';
+import { PROJECT_ROOT } from './synth.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'replay-bundled-'));
+const outdir = join(scratch, 'cdk.out');
+// A fleet of 20 hosts sending to 200 spaces: each distinct host key is a secret and a cross-stack output,
+// and CloudFormation allows 200 outputs per template (docs/deploy.md).
+const config: ReplayConfig = parseConfig({
+  spaces: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`BenchmarkSpace-${i}`, { senders: [`mac-studio-${i % 20}`, `mac-studio-${(i + 7) % 20}`] }])),
+  cockpits: { Private: { space: 'BenchmarkSpace-0' }, Published: { space: 'BenchmarkSpace-1', public: true } },
+});
+const cdkContext = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+
+interface LambdaResource {
+  Type: string;
+  Metadata?: Record<string, string>;
+  Properties: { Environment?: { Variables?: Record<string, string> } };
+}
+
+let functions: { service: string; bundle: string }[] = [];
+let assets: string[] = [];
+
+beforeAll(() => {
+  const configPath = join(scratch, 'replay.config.json');
+  writeFileSync(configPath, JSON.stringify(config));
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'infra/aws/app.ts'], {
+    cwd: PROJECT_ROOT,
+    // As the cdk CLI runs the app: cdk.json's context, asset metadata on, its own cloud assembly folder.
+    env: { ...process.env, REPLAY_CONFIG: configPath, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify({ ...cdkContext, 'aws:cdk:enable-asset-metadata': true }) },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`cdk synth failed (${run.status}): ${run.stderr}`);
+  const template = JSON.parse(readFileSync(join(outdir, 'ReplayBench-Pipeline.template.json'), 'utf8')) as { Resources: Record<string, LambdaResource> };
+  functions = Object.values(template.Resources)
+    .filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME)
+    .map((r) => ({
+      service: r.Properties.Environment!.Variables!.POWERTOOLS_SERVICE_NAME!,
+      bundle: join(outdir, r.Metadata!['aws:asset:path']!),
+    }));
+  assets = readdirSync(outdir).filter((entry) => entry.startsWith('asset.')).map((entry) => join(outdir, entry));
+}, 300_000);
+
+const bundledConfig = (bundle: string) => JSON.parse(readFileSync(join(bundle, BUNDLED_CONFIG_FILE), 'utf8')) as unknown;
+
+describe('cdk synth with 200 spaces', () => {
+  it('bundles the whole configuration as a file beside the ingest, judge and sweeper code', () => {
+    for (const service of ['ingest', 'judge', 'sweeper']) {
+      const [fn] = functions.filter((f) => f.service === service);
+      expect(existsSync(join(fn!.bundle, 'index.mjs'))).toBe(true);
+      expect(bundledConfig(fn!.bundle)).toEqual(config);
+    }
+  });
+
+  it('bundles each read API with its own cockpit and space only', () => {
+    const readApis = functions.filter((f) => f.service === 'read-api');
+    expect(readApis.map((f) => bundledConfig(f.bundle)).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
+      [cockpitConfig(config, 'Private'), cockpitConfig(config, 'Published')].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
+  });
+
+  it('starts every bundle, as a cold start does, from its own files (the configuration read beside the code)', () => {
+    const env = { ...process.env, AWS_REGION: 'us-east-1', TABLE_NAME: 't', INBOX_BUCKET: 'i', DATA_BUCKET: 'd', LANDING_QUEUE_URL: 'https://q/l', JUDGE_QUEUE_URL: 'https://q/j', ANTHROPIC_SECRET_ARN: 'a', GITHUB_APP_SECRET_ARN: 'g' };
+    for (const fn of functions) {
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(join(fn.bundle, 'index.mjs'))}); if (typeof m.handler !== 'function') process.exit(2);`], { env, encoding: 'utf8' });
+      expect({ service: fn.service, status: run.status, stderr: run.stderr }).toEqual({ service: fn.service, status: 0, stderr: '' });
+    }
+  });
+
+  it('gives the lander, which reads no configuration, none', () => {
+    const [lander] = functions.filter((f) => f.service === 'lander');
+    expect(existsSync(join(lander!.bundle, 'index.mjs'))).toBe(true);
+    expect(existsSync(join(lander!.bundle, BUNDLED_CONFIG_FILE))).toBe(false);
+  });
+
+  it('uploads the dashboard it built, script and styles included, not a placeholder', () => {
+    const sites = assets.filter((dir) => existsSync(join(dir, 'index.html')));
+    expect(sites).toHaveLength(1);
+    expect(readFileSync(join(sites[0]!, 'index.html'), 'utf8')).toBe(readFileSync(join(PROJECT_ROOT, 'dashboard/index.html'), 'utf8'));
+    expect(readdirSync(sites[0]!).sort()).toEqual(expect.arrayContaining(['app.css', 'app.js', 'index.html']));
+  });
+
+  it('writes each cockpit\'s settings file naming that cockpit alone', () => {
+    const settings = assets
+      .filter((dir) => existsSync(join(dir, 'cockpit.json')))
+      .map((dir) => JSON.parse(readFileSync(join(dir, 'cockpit.json'), 'utf8')) as CockpitSettings);
+    expect(settings.map((s) => [s.cockpits, s.signIn === null]).sort()).toEqual([
+      [[{ name: 'Private', space: 'BenchmarkSpace-0', public: false }], false],
+      [[{ name: 'Published', space: 'BenchmarkSpace-1', public: true }], true],
+    ]);
+  });
+});
