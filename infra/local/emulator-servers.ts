@@ -74,7 +74,7 @@ s3.setTimeout(1_000, (socket) => socket.destroy());
 
 const sqsApp = buildApp({ logger: false });
 await sqsApp.ready();
-const sqs = gate(sqsApp.server);
+gate(sqsApp.server);
 
 const ports: EmulatorPorts = { dynamodb: await listen(dynamo), s3: await listen(s3), sqs: 0 };
 ports.sqs = (await sqsApp.listen({ port: 0, host: LOOPBACK }), (sqsApp.server.address() as AddressInfo).port);

@@ -155,8 +155,8 @@ function readCapped(req: IncomingMessage, cap: number): Promise<{ body: Buffer; 
     };
     req.on('data', onData);
     req.on('end', () => resolve({ body: Buffer.concat(chunks), complete: true }));
-    req.on('error', reject);
-    // Cut off by the body deadline or by the client: nothing to answer (no-op once the body has ended).
+    // Cut off by the body deadline or aborted by the client: nothing to answer (no-op once the body ended).
+    req.on('error', () => reject(new RequestClosedError()));
     req.on('close', () => reject(new RequestClosedError()));
   });
 }

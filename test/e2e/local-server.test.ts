@@ -19,7 +19,7 @@ const MAX_CONNECTIONS = 4;
 let server: Server;
 let port: number;
 beforeAll(async () => {
-  server = createLocalServer({ ingest: answer, read: answer, staticDir }, { host: 'replay.test', bodyTimeoutMs: BODY_TIMEOUT_MS, maxConnections: MAX_CONNECTIONS });
+  server = createLocalServer({ ingest: answer, read: answer, staticDir, settings: { cockpits: [], api: '/api', signIn: null } }, { host: 'replay.test', bodyTimeoutMs: BODY_TIMEOUT_MS, maxConnections: MAX_CONNECTIONS });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
 });

@@ -21,8 +21,8 @@ const judge = onlyFunction(pipeline, 'judge');
 const sweeper = onlyFunction(pipeline, 'sweeper');
 const readApis = functionsByService(pipeline).get('read-api')!;
 const statementsOf = (roleId: string) => roleStatements(state, pipeline, roleId);
-const servedSpace = (fn: { environment: Record<string, unknown> }) => {
-  const [space, settings] = Object.entries(JSON.parse(fn.environment.REPLAY_CONFIG_JSON as string).spaces as Record<string, { senders: string[] }>)[0]!;
+const servedSpace = (fn: { id: string }) => {
+  const [space, settings] = Object.entries(bundledConfigs.get(fn.id)!.spaces)[0]!;
   return { space, senders: settings.senders };
 };
 const actionsOn = (roleId: string, logicalId: string) =>

@@ -16,7 +16,8 @@ import { createLanderHandler } from '../../functions/lander/handler.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { pollQueue } from '../../infra/local/queue-poller.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
-import { goodAnswer, RecordingQueue, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
+import { goodAnswer, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
+import { RecordingQueue } from '../helpers/in-memory-ports.ts';
 
 type Fault = 'throws' | 'hangs';
 
@@ -88,6 +89,7 @@ const landingDeps = (wrap: <T extends object>(t: T) => T = (t) => t): LandingDep
   runs: wrap(w.stores.store),
   issues: wrap(w.stores.store),
   hosts: wrap(w.stores.store),
+  attempts: wrap(w.stores.store),
   objects: wrap(w.stores.data),
   inbox: wrap(w.stores.inbox),
   judgeQueue: wrap(new RecordingQueue()),
