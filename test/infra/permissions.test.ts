@@ -141,7 +141,7 @@ describe('each function holds exactly what it uses', () => {
       const { space } = servedSpace(readApi);
       const dataStatements = statementsOf(readApi.roleId).filter((s) => resourcesOf(s).some((r) => mentions(r, dataId)));
       const gets = dataStatements.filter((s) => actionsOf(s).includes('s3:GetObject'));
-      expect(gets.flatMap(resourcesOf).map((r) => JSON.stringify(r))).toEqual([expect.stringContaining(`/runs/${space}/*`), expect.stringContaining('/reference/*')]);
+      expect(gets.flatMap(resourcesOf).map((r) => JSON.stringify(r)).sort()).toEqual([expect.stringContaining("/reference/*"), expect.stringContaining(`/runs/${space}/*`)]);
       const lists = dataStatements.filter((s) => actionsOf(s).includes('s3:ListBucket'));
       expect(lists).toHaveLength(1);
       expect((lists[0] as { Condition?: unknown }).Condition).toEqual({ StringLikeIfExists: { 's3:prefix': [`runs/${space}/*`, 'reference/*'] } });

@@ -96,7 +96,7 @@ const hostileValue = fc.oneof(
 );
 const hostileDelivery = fc.tuple(
   fc.constantFrom(runDelivery(), issueDelivery({ repo: 'acme/widgets' }), hiddenTestDelivery('qwen3_8b__acme__widgets-42__h2', '2026-11-20T10:12:00Z')),
-  fc.constantFrom('kind', 'host', 'id', 'row', 'issue', 'hiddenTestResult', 'finishedAt', 'row.host', 'row.taskId', 'row.model', 'issue.repo', 'issue.wave', 'issue.baseSha'),
+  fc.constantFrom('kind', 'host', 'id', 'row', 'issue', 'hiddenTestResult', 'finishedAt', 'row.host', 'row.taskId', 'row.model', 'issue.repo'),
   hostileValue,
 ).map(([delivery, field, value]) => {
   // Only a field the delivery has is replaced (an unknown key would merely be ignored, as SPEC §2 says).
