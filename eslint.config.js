@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', 'dashboard/dist/', '.replay-data/', 'coverage/'] },
+  { ignores: ['node_modules/', 'cdk.out/', 'dashboard/dist/', '.replay-data/', 'coverage/', 'dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -2,9 +2,12 @@
 // where they come from). Real: the model configuration, the task, the test-based `resolved` outcome (sent
 // as a hidden-test result, never as a verdict), the turn count (steps) and the date of the run. Everything
 // else is generated from a fixed seed, and every run row says so with `metricsSource: "generated"`.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pushDelivery } from '../../shared/client/push.ts';
+import { patchCounts } from '../../shared/runner/derive.ts';
+import { Outbox } from '../../shared/runner/outbox.ts';
+import { syncRunFolders, type SyncReport } from '../../shared/runner/sync.ts';
+import { RUN_FOLDER_FORMAT } from '../../shared/schema/run-folder.ts';
 import { runId } from '../../shared/schema/run-id.ts';
 import { startAnthropicStandIn } from './stand-ins/anthropic-stand-in.ts';
 import { startGitHubStandIn } from './stand-ins/github-stand-in.ts';
@@ -236,15 +239,6 @@ function demoPatch(model: string, taskId: string, harness: string, token: string
   ].join('\n');
 }
 
-function patchCounts(patch: string) {
-  const lines = patch.split('\n');
-  return {
-    patchFilesChanged: lines.filter((l) => l.startsWith('diff --git')).length,
-    patchLinesAdded: lines.filter((l) => l.startsWith('+') && !l.startsWith('+++')).length,
-    patchLinesRemoved: lines.filter((l) => l.startsWith('-') && !l.startsWith('---')).length,
-  };
-}
-
 /** The stand-in judge finds the run it is asked about by the token in the candidate patch. */
 export const findDemoToken = (text: string): string | null => /demo run token: ([0-9a-f]{16})/.exec(text)?.[1] ?? null;
 
@@ -294,52 +288,67 @@ function shuffle<T>(items: T[], random: () => number): T[] {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Pushing the campaign and judging it
+// Delivering the campaign as a runner host would, and judging it
 
-export interface PushProgress {
+/**
+ * Writes every run as a `replay-run/1` folder (result.json last, as a harness does): the row's figures
+ * in result.json (they win over what replay-push would derive, and say `metricsSource: "generated"`),
+ * the patch, the summary, the task's issue record and the hidden-test result.
+ */
+export function writeCampaignFolders(campaign: DemoCampaign, runsRoot: string): string[] {
+  const issueOf = new Map(campaign.issues.map((i) => [i.taskId as string, i]));
+  return campaign.runs.map((run) => {
+    const folder = join(runsRoot, run.id);
+    mkdirSync(folder, { recursive: true });
+    const { row, patch, summary } = run.delivery as { row: Record<string, unknown>; patch: string; summary: string };
+    writeFileSync(join(folder, 'candidate.diff'), patch);
+    writeFileSync(join(folder, 'summary.md'), summary);
+    writeFileSync(join(folder, 'task.json'), JSON.stringify(issueOf.get(row.taskId as string)));
+    writeFileSync(join(folder, 'hidden-tests.json'), JSON.stringify(run.hiddenTest.hiddenTestResult));
+    writeFileSync(join(folder, 'result.json'), JSON.stringify({ format: RUN_FOLDER_FORMAT, ...row }));
+    return folder;
+  });
+}
+
+export interface DeliveredCounts {
   issues: number;
   runs: number;
   hiddenTests: number;
-  refused: { status: number; body: Record<string, unknown> }[];
 }
 
 /**
- * Pushes the issues, then the runs, then — once `runsLanded` says the runs are in — their hidden-test
- * results, as a runner host would: tests run after the run has finished and been delivered.
+ * Delivers the campaign's run folders with replay-push's sync core: the outbox under the runs root, keys
+ * found as on a runner host (environment, then REPLAY_KEYS_DIR). An endpoint that keeps refusing (a
+ * wrong key, an unlisted sender) fails after `retryForMs` with the last answer.
  */
-export async function pushCampaign(
-  baseUrl: string,
-  space: string,
-  campaign: DemoCampaign,
-  keyOf: (host: string) => string,
-  options: { issueHost: string; concurrency?: number; runsLanded?: () => Promise<void>; onProgress?: (p: PushProgress) => void },
-): Promise<PushProgress> {
-  const progress: PushProgress = { issues: 0, runs: 0, hiddenTests: 0, refused: [] };
-  const concurrency = options.concurrency ?? 8;
-  const send = async (delivery: Record<string, unknown>, host: string, counter: 'issues' | 'runs' | 'hiddenTests') => {
-    const answer = await pushDelivery(baseUrl, space, delivery, keyOf(host));
-    // A refused signature, sender or space refuses every delivery alike: stop at the first.
-    if ([401, 403, 404].includes(answer.status)) {
-      throw new Error(`The endpoint refused a ${host} delivery: ${answer.status} ${String(answer.body.error)}: ${String(answer.body.message)}`);
+export async function deliverCampaign(
+  runsRoot: string,
+  folders: string[],
+  options: { endpoint: string; keysDir: string; retryForMs?: number; onProgress?: (counts: DeliveredCounts) => void },
+): Promise<{ counts: DeliveredCounts; report: SyncReport }> {
+  const counts: DeliveredCounts = { issues: 0, runs: 0, hiddenTests: 0 };
+  const counter = { issue: 'issues', run: 'runs', 'hidden-test': 'hiddenTests' } as const;
+  const outbox = await Outbox.open(join(runsRoot, '.replay-outbox'));
+  try {
+    const report = await syncRunFolders(outbox, folders, runsRoot, {
+      endpoint: options.endpoint,
+      env: { ...process.env, REPLAY_KEYS_DIR: options.keysDir },
+      retryForMs: options.retryForMs ?? 15_000,
+      onEvent: (event) => {
+        if (event.type !== 'accepted') return;
+        if (++counts[counter[event.entry.kind]] % 250 === 0 && event.entry.kind === 'run') options.onProgress?.(counts);
+      },
+    });
+    const problems = [...report.invalid.map((e) => e.message), ...report.keyErrors, ...report.unpaired.map((u) => `${u.host} has no key in ${u.source}`)];
+    if (problems.length) throw new Error(`The demo's run folders could not all be delivered: ${problems.join('; ')}.`);
+    if (report.anyQueued) {
+      const errors = Object.entries(outbox.hostStates()).flatMap(([host, state]) => (state.lastError ? [`${host}: ${state.lastError.message}`] : []));
+      throw new Error(`The endpoint did not accept every delivery within ${((options.retryForMs ?? 15_000) / 1000).toFixed(0)} s (${errors.join('; ')}); they wait in ${outbox.dir}.`);
     }
-    if (answer.status !== 202) return void progress.refused.push(answer);
-    progress[counter]++;
-    if (progress[counter] % 250 === 0) options.onProgress?.(progress);
-  };
-  await inParallel(campaign.issues, concurrency, (issue) => send({ kind: 'issue', host: options.issueHost, issue }, options.issueHost, 'issues'));
-  await inParallel(campaign.runs, concurrency, (run) => send(run.delivery, run.host, 'runs'));
-  await options.runsLanded?.();
-  await inParallel(campaign.runs, concurrency, (run) => send(run.hiddenTest, run.host, 'hiddenTests'));
-  return progress;
-}
-
-async function inParallel<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
+    return { counts, report };
+  } finally {
+    await outbox.close();
+  }
 }
 
 export const DEMO_JUDGE_MODEL = 'demo-oracle';

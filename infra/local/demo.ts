@@ -13,7 +13,9 @@ import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
 import { parseConfig, readConfigFile, type ReplayConfig } from '../../shared/schema/config.ts';
 import type { CockpitsBody, RunsPage } from '../../shared/read/contract.ts';
 import { apiPaths } from '../../shared/read/contract.ts';
-import { buildCampaign, DEMO_JUDGE_MODEL, pushCampaign, readSourceRuns, startDemoJudge, type DemoCampaign, type PushProgress } from './demo-campaign.ts';
+import { ingestUrl } from '../../shared/client/push.ts';
+import { summaryLine } from '../../shared/runner/cli.ts';
+import { buildCampaign, deliverCampaign, DEMO_JUDGE_MODEL, readSourceRuns, startDemoJudge, writeCampaignFolders, type DemoCampaign, type DeliveredCounts } from './demo-campaign.ts';
 import { startLocalMode } from './local-mode.ts';
 import { localPaths, PROJECT_ROOT } from './paths.ts';
 
@@ -87,8 +89,7 @@ async function startAndPush(tasks: number) {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 
-  const keys = await keysFor(config, DEMO_SPACE, join(dataDir, 'keys'));
-  await push(local.url, DEMO_SPACE, campaign, keys);
+  await push(local.url, DEMO_SPACE, campaign, join(dataDir, 'keys'), join(dataDir, 'runs'));
   await followJudging(local.url, DEMO_SPACE);
   console.log(`Serving the cockpit at ${local.url}/ until Ctrl-C.`);
 }
@@ -105,7 +106,7 @@ async function pushToRunning(url: string, running: CockpitsBody, tasks: number) 
   const keys = await keysFor(config, space, keysDir);
   // Runs are spread over the senders that have a key: a delivery from an unpaired host would be refused.
   const campaign = campaignFor([...keys.keys()], tasks);
-  await push(url, space, campaign, keys).catch((error: Error) => {
+  await push(url, space, campaign, keysDir, join(localPaths().dataDir, 'demo-runs', space)).catch((error: Error) => {
     throw new Error(`${error.message} The demo signs with the keys in ${keysDir}: when local mode runs with another REPLAY_DATA_DIR or REPLAY_KEYS_DIR, give the demo the same.`);
   });
   console.log(`Open ${url}/ to see the campaign.`);
@@ -123,17 +124,20 @@ async function keysFor(config: ReplayConfig, space: string, keysDir: string): Pr
   return keys;
 }
 
-async function push(url: string, space: string, campaign: DemoCampaign, keys: Map<string, string>) {
+/**
+ * Writes the campaign as run folders under `runsRoot` and delivers them with replay-push's sync core, so
+ * the demo goes through the real runner path: outbox, ledger, signing, retries. A second demo against the
+ * same data finds them already accepted.
+ */
+async function push(url: string, space: string, campaign: DemoCampaign, keysDir: string, runsRoot: string) {
   const started = Date.now();
   const seconds = () => ((Date.now() - started) / 1000).toFixed(0);
-  const report = (p: PushProgress) => console.log(`  pushed ${p.runs} of ${campaign.runs.length} runs and ${p.hiddenTests} hidden-test results (${seconds()} s)`);
-  const done = await pushCampaign(url, space, campaign, (h) => keys.get(h)!, {
-    issueHost: [...keys.keys()][0]!,
-    onProgress: report,
-    runsLanded: () => waitForRuns(url, space, new Set(campaign.runs.map((r) => r.id))),
-  });
-  console.log(`Pushed ${done.issues} issues, ${done.runs} runs and ${done.hiddenTests} hidden-test results in ${seconds()} s.`);
-  if (done.refused.length) console.log(`  ${done.refused.length} deliveries were refused; the first: ${done.refused[0]!.status} ${JSON.stringify(done.refused[0]!.body)}`);
+  const folders = writeCampaignFolders(campaign, runsRoot);
+  console.log(`Wrote ${folders.length} run folders (replay-run/1) under ${runsRoot}; delivering them as \`replay-push sync\` does.`);
+  const report = (p: DeliveredCounts) => console.log(`  delivered ${p.runs} of ${campaign.runs.length} runs and ${p.hiddenTests} hidden-test results (${seconds()} s)`);
+  const done = await deliverCampaign(runsRoot, folders, { endpoint: ingestUrl(url, space), keysDir, onProgress: report });
+  console.log(`Delivered ${done.counts.issues} issues, ${done.counts.runs} runs and ${done.counts.hiddenTests} hidden-test results in ${seconds()} s (replay-push: ${summaryLine(done.report)}).`);
+  if (done.report.anyRejected || done.report.rejected) console.log(`  Some deliveries were rejected; the answers are in ${join(runsRoot, '.replay-outbox', 'rejected')}.`);
 }
 
 async function allRuns(url: string, space: string): Promise<RunsPage['runs']> {
@@ -145,17 +149,6 @@ async function allRuns(url: string, space: string): Promise<RunsPage['runs']> {
     cursor = page.cursor ?? undefined;
   } while (cursor);
   return rows;
-}
-
-/** Waits until every pushed run has landed (queued deliveries land within seconds). */
-async function waitForRuns(url: string, space: string, ids: Set<string>) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    const landed = (await allRuns(url, space)).filter((r) => ids.has(r.id)).length;
-    if (landed >= ids.size) return;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  console.log('  Not every run landed within two minutes; sending the hidden-test results anyway (they wait for their run).');
 }
 
 /** Prints judging progress until no run is waiting for the judge any more (or two minutes pass). */

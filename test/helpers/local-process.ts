@@ -13,7 +13,8 @@ export interface LocalProcess {
 export function startLocalProcess(env: Record<string, string>): Promise<LocalProcess> {
   const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'infra/local/main.ts'], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: '0' },
+    // PORT 0 (any free port) unless the test needs the same port across a restart.
+    env: { ...process.env, PORT: '0', ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

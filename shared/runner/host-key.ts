@@ -1,0 +1,54 @@
+// The key a runner host signs with (SPEC §7): `--key-file`, else `Hosting__ModuleReportSecret__{host}` from
+// the environment, else a file of that name in REPLAY_KEYS_DIR. No key at all means "not paired yet":
+// deliveries wait in the outbox. A key file that exists but is empty, or that other users can read, is
+// refused with a sentence: signing with a leaked or half-written key would be worse than not sending.
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { keyEnvName } from '../adapters/key-names.ts';
+import { DEFAULT_SECRET_CONFIG_KEY } from '../schema/config.ts';
+
+export class KeyFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KeyFileError';
+  }
+}
+
+export interface KeySettings {
+  keyFile?: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface HostKey {
+  host: string;
+  key: string | null;
+  /** Where it was (or would be) found, for the "not paired yet" sentence. Never the key. */
+  source: string;
+}
+
+async function readKeyFile(path: string): Promise<string | null> {
+  let mode: number;
+  try {
+    mode = (await stat(path)).mode;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new KeyFileError(`The key file ${path} cannot be read (${(error as NodeJS.ErrnoException).code}).`);
+  }
+  if (mode & 0o077) {
+    throw new KeyFileError(`The key file ${path} can be read by other users (mode ${(mode & 0o777).toString(8)}): run \`chmod 600 ${path}\`, and replace the key if others may have read it.`);
+  }
+  const key = (await readFile(path, 'utf8')).trim();
+  if (!key) throw new KeyFileError(`The key file ${path} is empty: it must hold the host's key (see docs/runner.md, "Pairing a Mac").`);
+  return key;
+}
+
+export async function hostKey(host: string, settings: KeySettings): Promise<HostKey> {
+  if (settings.keyFile) return { host, key: await readKeyFile(settings.keyFile), source: settings.keyFile };
+  const name = keyEnvName(DEFAULT_SECRET_CONFIG_KEY, host);
+  const fromEnv = settings.env[name]?.trim();
+  if (fromEnv) return { host, key: fromEnv, source: `the environment variable ${name}` };
+  const keysDir = settings.env.REPLAY_KEYS_DIR;
+  if (!keysDir) return { host, key: null, source: `--key-file, the environment variable ${name} or REPLAY_KEYS_DIR/${name}` };
+  const path = join(keysDir, name);
+  return { host, key: await readKeyFile(path), source: path };
+}

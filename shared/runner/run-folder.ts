@@ -1,0 +1,182 @@
+// Reads a `replay-run/1` run folder (SPEC §7) and turns it into a validated run row plus what goes out with
+// it. Every failure is a RunFolderError naming the file (and field or line) and why, never a stack trace.
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { z } from 'zod';
+import { issueRecordSchema, type IssueRecord } from '../schema/issue.ts';
+import { describeIssues } from '../schema/issues-text.ts';
+import { resultFileSchema, trajectoryEventSchemas, type ResultFile, type TrajectoryEvent } from '../schema/run-folder.ts';
+import { hiddenTestResultSchema, RUNNER_FIELDS, runnerRowSchema, runId, type HiddenTestResult, type RunnerRow } from '../schema/run.ts';
+import { sha256Hex } from '../sha256.ts';
+import { scanContamination } from './contamination.ts';
+import { deriveFigures, mergeRow, taskFields } from './derive.ts';
+
+export const RUN_FILES = {
+  result: 'result.json',
+  trajectory: 'trajectory.jsonl',
+  patch: 'candidate.diff',
+  summary: 'summary.md',
+  task: 'task.json',
+  hiddenTests: 'hidden-tests.json',
+} as const;
+
+export class RunFolderError extends Error {
+  constructor(readonly path: string, detail: string) {
+    super(`${path}: ${detail}`);
+    this.name = 'RunFolderError';
+  }
+}
+
+export interface RunFolder {
+  folder: string;
+  result: ResultFile;
+  events: TrajectoryEvent[] | null;
+  patch: string;
+  summary: string;
+  task: IssueRecord | null;
+  hiddenTest: HiddenTestResult | null;
+  warnings: string[];
+}
+
+/** What one run folder sends: the row and its texts, plus the (id, finishedAt, patch hash) that identify it. */
+export interface PreparedRun {
+  folder: string;
+  id: string;
+  host: string;
+  row: RunnerRow;
+  patch: string;
+  summary: string;
+  /** SHA-256 of candidate.diff as the harness wrote it (before any cut). */
+  patchSha256: string;
+  task: IssueRecord | null;
+  hiddenTest: HiddenTestResult | null;
+  warnings: string[];
+}
+
+export interface PrepareOptions {
+  /** `--host`: every folder must be this host's (a folder naming another is refused). */
+  host?: string;
+  /** Defaults to the folder's parent. */
+  runsRoot?: string;
+  forbid?: string[];
+}
+
+async function readOptional(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new RunFolderError(path, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+function parseJsonFile(path: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new RunFolderError(path, `is not valid JSON (${(error as Error).message})`);
+  }
+}
+
+function validate<T extends z.ZodType>(schema: T, value: unknown, path: string): z.output<T> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new RunFolderError(path, describeIssues(parsed.error.issues).join('; '));
+  return parsed.data;
+}
+
+/**
+ * One event per line. A truncated LAST line (no newline after it: the harness was stopped mid-write) is
+ * skipped with a warning; any other malformed line refuses the folder, naming the line.
+ */
+export function parseTrajectory(text: string, path: string): { events: TrajectoryEvent[]; warnings: string[] } {
+  const lines = text.split('\n');
+  const events: TrajectoryEvent[] = [];
+  const warnings: string[] = [];
+  lines.forEach((line, i) => {
+    if (!line.trim()) return;
+    const where = `line ${i + 1}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      if (i === lines.length - 1) return void warnings.push(`${path}: ${where} is cut short (no newline after it) and was skipped.`);
+      throw new RunFolderError(path, `${where} is not valid JSON.`);
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new RunFolderError(path, `${where} is not a JSON object.`);
+    const type = (value as { type?: unknown }).type;
+    const schema = typeof type === 'string' && Object.hasOwn(trajectoryEventSchemas, type) ? trajectoryEventSchemas[type as keyof typeof trajectoryEventSchemas] : null;
+    if (!schema) return;
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw new RunFolderError(path, `${where}: ${describeIssues(parsed.error.issues).join('; ')}`);
+    events.push(parsed.data);
+  });
+  return { events, warnings };
+}
+
+export async function readRunFolder(folderPath: string): Promise<RunFolder> {
+  const folder = resolve(folderPath);
+  const at = (file: string) => join(folder, file);
+  const resultText = await readOptional(at(RUN_FILES.result));
+  if (resultText === null) throw new RunFolderError(at(RUN_FILES.result), 'is missing: every run folder needs one.');
+  const result = validate(resultFileSchema, parseJsonFile(at(RUN_FILES.result), resultText), at(RUN_FILES.result));
+  if (result.finishedAt < result.startedAt) throw new RunFolderError(at(RUN_FILES.result), `"finishedAt" (${result.finishedAt}) is before "startedAt" (${result.startedAt}).`);
+
+  const [trajectoryText, patch, summary, taskText, hiddenText] = await Promise.all([
+    readOptional(at(RUN_FILES.trajectory)),
+    readOptional(at(RUN_FILES.patch)),
+    readOptional(at(RUN_FILES.summary)),
+    readOptional(at(RUN_FILES.task)),
+    readOptional(at(RUN_FILES.hiddenTests)),
+  ]);
+  const trajectory = trajectoryText === null ? null : parseTrajectory(trajectoryText, at(RUN_FILES.trajectory));
+  const task = taskText === null ? null : validate(issueRecordSchema, parseJsonFile(at(RUN_FILES.task), taskText), at(RUN_FILES.task));
+  if (task && task.taskId !== result.taskId) throw new RunFolderError(at(RUN_FILES.task), `is for task "${task.taskId}", but result.json says "${result.taskId}".`);
+  const hiddenTest = hiddenText === null ? null : validate(hiddenTestResultSchema, parseJsonFile(at(RUN_FILES.hiddenTests), hiddenText), at(RUN_FILES.hiddenTests));
+  return {
+    folder,
+    result,
+    events: trajectory?.events ?? null,
+    patch: patch ?? '',
+    summary: summary ?? '',
+    task,
+    hiddenTest,
+    warnings: trajectory?.warnings ?? [],
+  };
+}
+
+/** The runner fields `result.json` gives (anything else in it, `format` and `workspace` included, stays home). */
+function givenFields(result: ResultFile): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(result).filter(([key]) => (RUNNER_FIELDS as string[]).includes(key)));
+}
+
+export function prepareRun(run: RunFolder, options: PrepareOptions = {}): PreparedRun {
+  const resultPath = join(run.folder, RUN_FILES.result);
+  const host = options.host ?? run.result.host;
+  if (!host) throw new RunFolderError(resultPath, 'has no "host", and neither --host nor REPLAY_HOST names one.');
+  if (options.host && run.result.host && run.result.host !== options.host) {
+    throw new RunFolderError(resultPath, `names host "${run.result.host}", but this is --host "${options.host}": it belongs to another runner.`);
+  }
+  const contamination =
+    run.events && run.result.contamination === undefined
+      ? scanContamination(run.events, {
+          runsRoot: resolve(options.runsRoot ?? dirname(run.folder)),
+          runFolder: run.folder,
+          workspace: run.result.workspace,
+          forbid: (options.forbid ?? []).map((f) => resolve(f)),
+        })
+      : [];
+  const derived = deriveFigures(run.result, run.events, run.patch);
+  const row = validate(runnerRowSchema, mergeRow({ ...derived }, { contamination }, taskFields(run.task), givenFields(run.result), { host }), resultPath);
+  return {
+    folder: run.folder,
+    id: runId(row),
+    host,
+    row,
+    patch: run.patch,
+    summary: run.summary,
+    patchSha256: sha256Hex(run.patch),
+    task: run.task,
+    hiddenTest: run.hiddenTest,
+    warnings: run.warnings,
+  };
+}

@@ -1,0 +1,104 @@
+// How replay-push treats each answer (SPEC §7), against an HTTP endpoint that checks the signature like
+// ingest does and answers what each test scripts: retried answers keep the delivery (and its
+// X-Replay-Delivery id) until a 202 "verified"; a 202 without "verified" is not an acceptance.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { verifySignature } from '../../shared/ingest/signature.ts';
+import { readBody } from '../../infra/local/stand-ins/read-body.ts';
+import { replayPush, resultJson, SMALL_PATCH, tempDir, writeKeyFile, writeRunFolder } from '../helpers/run-folders.ts';
+
+const KEY = 'retries-key';
+interface Seen {
+  deliveryId: string;
+  kind: string;
+}
+let seen: Seen[] = [];
+let script: { status: number; body: Record<string, unknown> }[] = [];
+let server: Server;
+let endpoint: string;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    void readBody(request).then((text) => {
+      const raw = Buffer.from(text);
+      const signed = verifySignature(raw, request.headers['x-hub-signature-256'] as string | undefined, [{ host: 'mac-studio-1', keys: [KEY] }]);
+      const body = JSON.parse(text) as { kind: string; id?: string };
+      seen.push({ deliveryId: String(request.headers['x-replay-delivery']), kind: body.kind });
+      const answer = signed.ok ? (script.shift() ?? { status: 202, body: { signature: 'verified', id: body.id, status: 'queued', ignored: [] } }) : { status: 401, body: { signature: 'invalid', error: 'bad-signature' } };
+      response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/S/ingest`;
+});
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+});
+beforeEach(() => {
+  seen = [];
+  script = [];
+});
+
+function oneRun(withHiddenTest = false): { root: string; keyFile: string } {
+  const root = tempDir('replay-retries-');
+  writeRunFolder(root, { result: resultJson(), patch: SMALL_PATCH, ...(withHiddenTest ? { hiddenTest: { status: 'pass', ranAt: '2026-11-20T11:00:00Z' } } : {}) });
+  return { root, keyFile: writeKeyFile(tempDir('replay-key-'), KEY) };
+}
+
+describe('answers that keep a delivery queued', () => {
+  it('retries 503, 429 and 408 with the same delivery id until a 202 "verified"', async () => {
+    const { root, keyFile } = oneRun();
+    script = [503, 429, 408].map((status) => ({ status, body: { error: 'busy', message: 'Try again.' } }));
+    const result = await replayPush(['sync', root, '--endpoint', endpoint, '--key-file', keyFile, '--retry-for', '30']);
+    expect(result.code).toBe(0);
+    expect(result.out).toEqual(['delivered 1, already accepted 0, queued 0, rejected 0']);
+    expect(seen).toHaveLength(4);
+    expect(new Set(seen.map((s) => s.deliveryId)).size).toBe(1);
+    expect(result.err.filter((l) => l.includes('retrying in'))).toHaveLength(3);
+  });
+
+  it('keeps a delivery refused for its key (401) queued, exits 1, and shows the last error in status; the next sync sends it again', async () => {
+    const { root } = oneRun();
+    const wrongKey = writeKeyFile(tempDir('replay-key-'), 'not-the-key');
+    const refused = await replayPush(['sync', root, '--endpoint', endpoint, '--key-file', wrongKey, '--retry-for', '0']);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toEqual(['delivered 0, already accepted 0, queued 1, rejected 0']);
+    const status = await replayPush(['status', root]);
+    expect(status.out.join('\n')).toMatch(/mac-studio-1: queued 1 runs.*\n {4}last error .*: 401 bad-signature/);
+
+    const right = writeKeyFile(tempDir('replay-key-'), KEY);
+    const later = await replayPush(['sync', root, '--endpoint', endpoint, '--key-file', right]);
+    expect(later.out).toEqual(['delivered 1, already accepted 0, queued 0, rejected 0']);
+    expect(new Set(seen.map((s) => s.deliveryId)).size).toBe(1);
+  });
+
+  it('does not take a 202 without "signature":"verified" for an acceptance', async () => {
+    const { root, keyFile } = oneRun();
+    script = [{ status: 202, body: { status: 'queued' } }];
+    const result = await replayPush(['sync', root, '--endpoint', endpoint, '--key-file', keyFile, '--retry-for', '0']);
+    expect(result.code).toBe(1);
+    expect(result.out).toEqual(['delivered 0, already accepted 0, queued 1, rejected 0']);
+  });
+
+  it('sends a hidden-test result only after its run is accepted', async () => {
+    const { root, keyFile } = oneRun(true);
+    script = [{ status: 503, body: { error: 'busy' } }];
+    const result = await replayPush(['sync', root, '--endpoint', endpoint, '--key-file', keyFile, '--retry-for', '30']);
+    expect(result.code).toBe(0);
+    expect(seen.map((s) => s.kind)).toEqual(['run', 'run', 'hidden-test']);
+  });
+});
+
+describe('answers that reject a delivery for good', () => {
+  it('sets aside a 400 "verified" and a 413, and exits 3', async () => {
+    for (const status of [400, 413]) {
+      const { root, keyFile } = oneRun();
+      script = [{ status, body: { signature: 'verified', error: status === 400 ? 'invalid-delivery' : 'too-large', message: 'No.' } }];
+      const result = await replayPush(['sync', root, '--endpoint', endpoint, '--key-file', keyFile, '--retry-for', '30']);
+      expect(result.code).toBe(3);
+      expect(result.out).toEqual(['delivered 0, already accepted 0, queued 0, rejected 1']);
+    }
+    expect(seen).toHaveLength(2);
+  });
+});
