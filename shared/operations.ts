@@ -10,6 +10,8 @@ export type ServiceName = 'ingest' | 'lander' | 'read-api' | 'judge' | 'sweeper'
 export const METRICS = {
   deliveryAccepted: 'DeliveryAccepted',
   deliveryRefused: 'DeliveryRefused',
+  /** A host's key could not be read; that host's deliveries are refused until it can (alarmed). */
+  hostKeyUnreadable: 'HostKeyUnreadable',
   landed: 'Landed',
   landingMessageDropped: 'LandingMessageDropped',
   judgeMessageDropped: 'JudgeMessageDropped',

@@ -58,7 +58,7 @@ export interface IssueStore {
 }
 
 export interface HostStore {
-  getHost(host: string): Promise<Versioned<StoredHost> | null>;
+  getHost(space: string, host: string): Promise<Versioned<StoredHost> | null>;
   putHost(host: StoredHost, expectedRev: number | null): Promise<boolean>;
 }
 

@@ -50,8 +50,9 @@ export function parseRunObjectKey(key: string): { space: string; id: string; fin
 
 /** Bumped whenever what is cached changes (the lock-file list, say), so old entries are simply not read. */
 const REFERENCE_CACHE_VERSION = 'v2';
+export const REFERENCE_PREFIX = 'reference/';
 export const referenceDiffKey = (repo: string, baseSha: string, mergeSha: string) =>
-  `reference/${REFERENCE_CACHE_VERSION}/${repo}/${baseSha}...${mergeSha}.json`;
+  `${REFERENCE_PREFIX}${REFERENCE_CACHE_VERSION}/${repo}/${baseSha}...${mergeSha}.json`;
 
 export function parseReferenceDiffKey(key: string): { repo: string; baseSha: string; mergeSha: string } | null {
   const match = /^reference\/[^/]+\/([^/]+\/[^/]+)\/([^/.]+)\.\.\.([^/.]+)\.json$/.exec(key);
@@ -95,13 +96,14 @@ export const spacePartition = (space: string) => `SPACE#${space}`;
 /** Partition-key prefixes that hold one space's data: what a per-space reader may touch (IAM LeadingKeys). */
 export const spacePartitions = (space: string) => [spacePartition(space), budgetPartition(space)];
 
-export const SORT_PREFIX = { run: 'RUN#', issue: 'ISSUE#', hiddenTest: 'HIDDEN#', attempt: 'ATTEMPT#' } as const;
+export const SORT_PREFIX = { run: 'RUN#', issue: 'ISSUE#', hiddenTest: 'HIDDEN#', attempt: 'ATTEMPT#', host: 'HOST#' } as const;
 
 export const runKey = (space: string, id: string): ItemKey => ({ pk: spacePartition(space), sk: `${SORT_PREFIX.run}${id}` });
 export const issueKey = (space: string, taskId: string): ItemKey => ({ pk: spacePartition(space), sk: `${SORT_PREFIX.issue}${taskId}` });
 export const pendingHiddenTestKey = (space: string, id: string): ItemKey => ({ pk: spacePartition(space), sk: `${SORT_PREFIX.hiddenTest}${id}` });
 export const judgingKey = (space: string): ItemKey => ({ pk: spacePartition(space), sk: 'JUDGING' });
-export const hostKey = (host: string): ItemKey => ({ pk: `HOST#${host}`, sk: 'HOST' });
+/** A host as one space knows it: in that space's partition, so no other space's reader can see it. */
+export const hostKey = (space: string, host: string): ItemKey => ({ pk: spacePartition(space), sk: `${SORT_PREFIX.host}${host}` });
 const budgetPartition = (space: string) => `BUDGET#${space}`;
 export const budgetKey = (space: string, day: string): ItemKey => ({ pk: budgetPartition(space), sk: day });
 

@@ -155,7 +155,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     read: readApi,
     staticDir: resolve(import.meta.dirname, '../../dashboard/dist'),
     settings: { cockpits: cockpitEntries(config), api: '/api', signIn: null },
-  });
+  }, { host: options.host });
   await new Promise<void>((r) => server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', r));
   const address = server.address() as AddressInfo;
 

@@ -177,22 +177,22 @@ async function applyHiddenTest(deps: LandingDeps, space: string, id: string, fin
   );
 }
 
-/** Host records keep the latest hardware and delivery time and every space sent to; order-independent. */
+/** Per (space, host): the latest hardware and delivery time this space saw; order-independent. */
 async function recordHostDelivery(hosts: HostStore, host: string, space: string, at: string, hardware: string | null): Promise<void> {
   await optimisticUpdate(
-    hostRecord(hosts, host),
+    hostRecord(hosts, space, host),
     (current): UpdateDecision<StoredHost, void> => {
-      const before: StoredHost = current?.value ?? { host, hostHardware: null, spaces: [], firstDeliveryAt: null, lastDeliveryAt: null };
+      const before: StoredHost = current?.value ?? { host, space, hostHardware: null, firstDeliveryAt: null, lastDeliveryAt: null };
       const isLatest = before.lastDeliveryAt === null || at >= before.lastDeliveryAt;
       const next: StoredHost = {
         host,
+        space,
         hostHardware: isLatest && hardware ? hardware : before.hostHardware,
-        spaces: before.spaces.includes(space) ? before.spaces : [...before.spaces, space].sort(),
         firstDeliveryAt: before.firstDeliveryAt === null || at < before.firstDeliveryAt ? at : before.firstDeliveryAt,
         lastDeliveryAt: isLatest ? at : before.lastDeliveryAt,
       };
       return current && JSON.stringify(next) === JSON.stringify(before) ? { done: undefined } : { write: next, result: undefined };
     },
-    { what: `updating host ${host}`, maxConflicts: MAX_CONFLICT_RETRIES },
+    { what: `updating host ${host} of space ${space}`, maxConflicts: MAX_CONFLICT_RETRIES },
   );
 }

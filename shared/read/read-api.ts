@@ -2,10 +2,10 @@
 // The query arrives raw (API Gateway's parsed parameters join repeats with commas, and model names may
 // contain commas), so repeated filters (`model=a&model=b`) stay apart.
 import { gzipSync } from 'node:zlib';
-import { exportFieldsOf, type ReplayConfig } from '../schema/config.ts';
+import { exportFieldsOf, spaceOf, type ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
 import { TIERS, type Tier } from './columns.ts';
-import { jsonError, type HttpAnswer } from '../http.ts';
+import { decodePathSegment, jsonError, type HttpAnswer } from '../http.ts';
 import { attemptSummary } from '../schema/attempt.ts';
 import { InvalidCursorError, type AttemptStore, type BudgetStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
 import type { ReferenceDiff } from '../reference/reference-fix.ts';
@@ -76,12 +76,12 @@ function compressed(answer: HttpAnswer, acceptsGzip: boolean): HttpAnswer {
 
 async function route(deps: ReadDeps, method: string, path: string, query: URLSearchParams, acceptsGzip: boolean): Promise<HttpAnswer> {
   if (method !== 'GET' && method !== 'HEAD') return { ...jsonError(405, 'method-not-allowed', 'The read API only answers GET.'), headers: { allow: 'GET' } };
-  const parts = path.split('/').filter(Boolean).map(safeDecode);
+  const parts = path.split('/').filter(Boolean).map(decodePathSegment);
   if (parts.some((p) => p === null)) return jsonError(400, 'bad-path', 'The path is not valid percent-encoding.');
   const [api, spaces, space, collection, id, sub, ...rest] = parts as string[];
   if (api === 'api' && spaces === 'cockpits' && parts.length === 2) return cockpits(deps.config);
   if (api !== 'api' || spaces !== 'spaces' || !space || !collection || rest.length) return notFound(path);
-  if (!Object.hasOwn(deps.config.spaces, space)) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
+  if (!spaceOf(deps.config, space)) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
 
   if (collection === 'runs' && id === undefined) return listRuns(deps, space, query);
   if (collection === 'columns' && id === undefined) return withinLimit(deps, await columnsAnswer(deps, space, acceptsGzip), 'columns-too-large', (mb) => `The columns of space "${space}" are ${mb} MB${acceptsGzip ? ' compressed' : ''}, more than one answer of this read API can carry${acceptsGzip ? '' : '; accept gzip'}.`);
@@ -99,14 +99,6 @@ async function route(deps: ReadDeps, method: string, path: string, query: URLSea
 }
 
 const notFound = (path: string) => jsonError(404, 'not-found', `Nothing is served at ${path}.`);
-
-function safeDecode(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-}
 
 export const cockpitEntries = (config: ReplayConfig): CockpitEntry[] =>
   Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public }));
@@ -188,7 +180,7 @@ async function budget(deps: ReadDeps, space: string, query: URLSearchParams): Pr
   if (!Number.isInteger(days) || days < 1 || days > MAX_BUDGET_DAYS) return jsonError(400, 'bad-days', `days must be a whole number from 1 to ${MAX_BUDGET_DAYS}.`);
   const today = deps.clock.now();
   const dayOf = (offset: number) => new Date(today.getTime() - offset * 86_400_000).toISOString().slice(0, 10);
-  const cap = deps.config.spaces[space]!.judge.dailyCap;
+  const cap = spaceOf(deps.config, space)!.judge.dailyCap;
   const stored = new Map((await deps.budget.listDays(space, dayOf(days - 1), dayOf(0))).map((d) => [d.day, d]));
   // Every day of the window, oldest first: a day without a call spent nothing (0 calls, $0).
   const body: BudgetBody = {
@@ -267,11 +259,11 @@ async function attemptsOf(deps: ReadDeps, space: string, id: string): Promise<Ht
 }
 
 async function hostsOf(deps: ReadDeps, space: string): Promise<HostRecord[]> {
-  const { senders, secretConfigKey } = deps.config.spaces[space]!;
+  const { senders, secretConfigKey } = spaceOf(deps.config, space)!;
   return Promise.all(
     senders.map(async (host): Promise<HostRecord> => {
       const [stored, runsLanded, paired] = await Promise.all([
-        deps.hosts.getHost(host),
+        deps.hosts.getHost(space, host),
         deps.runs.countRunsByHost(space, host),
         deps.pairing.isPaired(secretConfigKey, host),
       ]);
@@ -279,7 +271,7 @@ async function hostsOf(deps: ReadDeps, space: string): Promise<HostRecord[]> {
       return {
         host,
         hostHardware: s?.hostHardware ?? null,
-        spaces: s?.spaces ?? [],
+        spaces: s ? [space] : [],
         firstDeliveryAt: s?.firstDeliveryAt ?? null,
         lastDeliveryAt: s?.lastDeliveryAt ?? null,
         runsLanded,

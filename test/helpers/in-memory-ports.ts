@@ -112,12 +112,12 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
     return copy(this.pending.get(key(space, id)) ?? null);
   }
 
-  async getHost(host: string): Promise<Versioned<StoredHost> | null> {
-    return copy(this.hosts.get(host) ?? null);
+  async getHost(space: string, host: string): Promise<Versioned<StoredHost> | null> {
+    return copy(this.hosts.get(key(space, host)) ?? null);
   }
 
   async putHost(host: StoredHost, expectedRev: number | null): Promise<boolean> {
-    return conditionalPut(this.hosts, host.host, host, expectedRev);
+    return conditionalPut(this.hosts, key(host.space, host.host), host, expectedRev);
   }
 
   async reserve(space: string, day: string, cap: number): Promise<boolean> {

@@ -22,6 +22,10 @@ const sweeper = onlyFunction(pipeline, 'sweeper');
 const compactor = onlyFunction(pipeline, 'snapshot-compactor');
 const readApis = functionsByService(pipeline).get('read-api')!;
 const statementsOf = (roleId: string) => roleStatements(state, pipeline, roleId);
+const servedSpace = (fn: { id: string }) => {
+  const [space, settings] = Object.entries(bundledConfigs.get(fn.id)!.spaces)[0]!;
+  return { space, senders: settings.senders };
+};
 const actionsOn = (roleId: string, logicalId: string) =>
   statementsOf(roleId).filter((s) => resourcesOf(s).some((r) => mentions(r, logicalId))).flatMap(actionsOf).sort();
 
@@ -97,7 +101,7 @@ describe('each function holds exactly what it uses', () => {
   it('lander: reads and deletes inbox objects, writes data objects and rows', () => {
     expect(actionsOn(lander.roleId, inboxId)).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:ListBucket']);
     expect(actionsOn(lander.roleId, dataId)).toEqual(['s3:PutObject']);
-    expect(actionsOn(lander.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(actionsOn(lander.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
   });
 
   it('judge: reads patches and writes audits in the data bucket, reads and writes rows, sends nothing', () => {
@@ -110,7 +114,7 @@ describe('each function holds exactly what it uses', () => {
   it('sweeper: queries due rows and puts them on the judge queue, no bucket', () => {
     const judgeQueueId = logicalIdOf(state, 'AWS::SQS::Queue', (p) => p.VisibilityTimeout === 720);
     expect(actionsOn(sweeper.roleId, judgeQueueId)).toEqual(['sqs:SendMessage']);
-    expect(actionsOn(sweeper.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(actionsOn(sweeper.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
     expect([...actionsOn(sweeper.roleId, dataId), ...actionsOn(sweeper.roleId, inboxId)]).toEqual([]);
   });
 
@@ -125,6 +129,30 @@ describe('each function holds exactly what it uses', () => {
       expect(actionsOn(readApi.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
       expect(actionsOn(readApi.roleId, dataId)).toEqual(['s3:GetObject', 's3:ListBucket']);
       expect(actionsOn(readApi.roleId, inboxId)).toEqual([]);
+    }
+  });
+
+  it('read APIs read only their own space\'s partitions of the table (dynamodb:LeadingKeys)', () => {
+    for (const readApi of readApis) {
+      const { space, senders } = servedSpace(readApi);
+      const tableStatements = statementsOf(readApi.roleId).filter((s) => resourcesOf(s).some((r) => mentions(r, tableId)));
+      expect(tableStatements).toHaveLength(1);
+      const leadingKeys = (tableStatements[0] as { Condition?: Record<string, Record<string, unknown>> }).Condition?.['ForAllValues:StringEquals']?.['dynamodb:LeadingKeys'];
+      expect([...(leadingKeys as string[])].sort()).toEqual(
+        [`SPACE#${space}`, `BUDGET#${space}`, `RUNS#${space}`, ...senders.map((host) => `HOSTRUNS#${space}#${host}`)].sort(),
+      );
+    }
+  });
+
+  it('read APIs read only their own space\'s run objects and the reference cache, and list only under those prefixes', () => {
+    for (const readApi of readApis) {
+      const { space } = servedSpace(readApi);
+      const dataStatements = statementsOf(readApi.roleId).filter((s) => resourcesOf(s).some((r) => mentions(r, dataId)));
+      const gets = dataStatements.filter((s) => actionsOf(s).includes('s3:GetObject'));
+      expect(gets.flatMap(resourcesOf).map((r) => JSON.stringify(r)).sort()).toEqual([expect.stringContaining("/reference/*"), expect.stringContaining(`/runs/${space}/*`)]);
+      const lists = dataStatements.filter((s) => actionsOf(s).includes('s3:ListBucket'));
+      expect(lists).toHaveLength(1);
+      expect((lists[0] as { Condition?: unknown }).Condition).toEqual({ StringLikeIfExists: { 's3:prefix': [`runs/${space}/*`, 'reference/*'] } });
     }
   });
 

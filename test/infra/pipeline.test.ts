@@ -120,6 +120,12 @@ describe('alarms', () => {
     expect(alarmOn('ReplayBench', 'JudgingPaused', judgeService)).toHaveLength(1);
   });
 
+  it('watch host keys the ingest function could not read, from the first one', () => {
+    const found = alarmOn('ReplayBench', 'HostKeyUnreadable', (v) => v === 'ingest');
+    expect(found).toHaveLength(1);
+    expect(found[0]![1].Properties).toMatchObject({ Statistic: 'Sum', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+  });
+
   it('watch 5xx answers of the ingest endpoint', () => {
     const apiId = logicalIdOf(pipeline, 'AWS::ApiGatewayV2::Api', (p) => String(p.Description).includes('ingest'));
     expect(alarmOn('AWS/ApiGateway', '5xx', (v) => mentions(v, apiId))).toHaveLength(1);

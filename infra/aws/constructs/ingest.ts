@@ -42,6 +42,7 @@ export class Ingest extends Construct {
       });
     }
 
+    alarms.watchUnreadableHostKeys(this, 'UnreadableHostKeys');
     alarms.watch(this, 'ServerErrors', {
       metric: this.endpoint.api.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
       threshold: 1,
