@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { startLocalMode, type LocalMode } from '../infra/local/local-mode.ts';
 import { parseConfig } from '../shared/schema/config.ts';
-import { snapshotRun, type SnapshotRun } from '../shared/read/run-snapshot.ts';
+import { snapshotRun, type SnapshotRun } from '../shared/cockpit/run-snapshot.ts';
 import { compactSpace, readManifest, writeSnapshot } from '../shared/read/snapshot-store.ts';
 import { snapshotSpacePrefix } from '../shared/storage-layout.ts';
 import { systemClock } from '../shared/ports.ts';

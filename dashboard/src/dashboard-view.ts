@@ -16,8 +16,8 @@ import {
   type MedianFigure,
   type OriginalFixComparison,
   type RateFigure,
-} from '../../shared/read/aggregates.ts';
-import { HIDDEN_TEST_STATUSES, VERDICTS, valueOfCode } from '../../shared/read/columns.ts';
+} from '../../shared/cockpit/aggregates.ts';
+import { HIDDEN_TEST_STATUSES, VERDICTS, valueOfCode } from '../../shared/cockpit/columns.ts';
 import { barList, legend, type BarRow } from './charts/bars.ts';
 import { MatrixChart } from './charts/matrix.ts';
 import { ScatterChart } from './charts/scatter.ts';

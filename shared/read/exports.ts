@@ -4,7 +4,7 @@
 // instead of running it as a formula (a model name is whatever a runner sent).
 import type { ExportField } from '../schema/export-fields.ts';
 import { priceOf, runCostUsd, type Prices } from './group-stats.ts';
-import type { SnapshotRun } from './run-snapshot.ts';
+import type { SnapshotRun } from '../cockpit/run-snapshot.ts';
 
 export type ExportRecord = Partial<Record<ExportField, string | number | null>>;
 

@@ -4,15 +4,15 @@
 import { gzipSync } from 'node:zlib';
 import { exportFieldsOf, spaceOf, type ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
-import { TIERS, type Tier } from './columns.ts';
+import { TIERS, type Tier } from '../cockpit/columns.ts';
 import { decodePathSegment, jsonError, type HttpAnswer } from '../http.ts';
 import { attemptSummary } from '../schema/attempt.ts';
 import { InvalidCursorError, type AttemptStore, type BudgetStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
 import type { ReferenceDiff } from '../reference/reference-fix.ts';
 import { referenceDiffKey } from '../storage-layout.ts';
-import { selectRuns, taskFacts, type RunFilters } from './aggregates.ts';
+import { selectRuns, taskFacts, type RunFilters } from '../cockpit/aggregates.ts';
 import { asOfNow } from './as-of.ts';
-import type { AttemptsBody, BudgetBody, CockpitEntry, CockpitsBody, CompareBody, ExportBody, HostsBody, IssuesBody, ReferenceBody, RunsPage, StatsBody } from './contract.ts';
+import type { AttemptsBody, BudgetBody, CockpitEntry, CockpitsBody, CompareBody, ExportBody, HostsBody, IssuesBody, ReferenceBody, RunsPage, StatsBody } from '../cockpit/contract.ts';
 import { exportRecord, toCsv } from './exports.ts';
 import { compareGroups, groupStatistics } from './group-stats.ts';
 import { columnsAnswer, currentTable } from './read-model.ts';

@@ -22,8 +22,8 @@ import type { Clock, ObjectStore, RunStore } from '../ports.ts';
 import { sha256Hex } from '../sha256.ts';
 import { SNAPSHOT_SLOTS, snapshotManifestKey, snapshotSlotPrefix, snapshotSpacePrefix, type SnapshotSlot } from '../storage-layout.ts';
 import { asOfNow } from './as-of.ts';
-import { COLUMNS_FORMAT, compactOf, encodeColumns } from './columns.ts';
-import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT, snapshotRun, type SnapshotRun } from './run-snapshot.ts';
+import { COLUMNS_FORMAT, compactOf, encodeColumns } from '../cockpit/columns.ts';
+import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT, snapshotRun, type SnapshotRun } from '../cockpit/run-snapshot.ts';
 
 export const MANIFEST_FORMAT = 'replay-snapshot-manifest/2';
 const PAGE = 1000;

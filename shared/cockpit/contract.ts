@@ -3,7 +3,7 @@
 import type { HostRecord } from '../schema/host.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
-import type { Interval } from '../cockpit/statistics.ts';
+import type { Interval } from './statistics.ts';
 import type { AttemptSummary } from '../schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
 
