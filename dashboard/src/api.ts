@@ -1,4 +1,4 @@
-// The cockpit's only way to the read API (SPEC §10). Paths and bodies are the typed contract in
+// The cockpit's only way to the read API (docs/contract.md §10). Paths and bodies are the typed contract in
 // shared/cockpit/contract.ts; a signed-in cockpit adds its bearer token.
 import type { ApiErrorBody } from '../../shared/cockpit/contract.ts';
 

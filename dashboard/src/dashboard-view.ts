@@ -1,4 +1,4 @@
-// The Dashboard area (SPEC §6): KPI tiles, verdict mix, resolve rate, wall time, tokens per minute, steps
+// The Dashboard area (docs/contract.md §6): KPI tiles, verdict mix, resolve rate, wall time, tokens per minute, steps
 // and budget exhaustion, wall time against completion tokens, model time next to the original fix, the
 // per-model table, judge against hidden tests, and the model × issue matrix. Each card is built once and
 // refilled in place, so a live update never blanks the page or moves the reader. Every chart has labelled

@@ -1,4 +1,4 @@
-// Filters by model, tier, wave and harness version (SPEC §6), and by judge verdict and hidden-test result
+// Filters by model, tier, wave and harness version (docs/contract.md §6), and by judge verdict and hidden-test result
 // (where the calibration table's cells lead), shared by the Dashboard and Runs areas. Each menu is built
 // once and updated in place, so a live update never closes a menu the reader has open.
 import { TIERS, type Tier } from '../../shared/cockpit/columns.ts';

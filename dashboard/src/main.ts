@@ -1,4 +1,4 @@
-// The cockpit (SPEC §6): finds which cockpit it is, loads the space's runs in columnar form once, then
+// The cockpit (docs/contract.md §6): finds which cockpit it is, loads the space's runs in columnar form once, then
 // follows changes with `since` deltas. Every area renders from one computed view model; the URL holds the
 // view so it can be linked.
 import { compactRun } from '../../shared/cockpit/columns.ts';

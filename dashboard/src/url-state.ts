@@ -9,7 +9,7 @@ export const AREAS: Area[] = ['dashboard', 'runs', 'hosts'];
 
 export const HIDDEN_TEST_COLUMNS: HiddenColumn[] = ['pass', 'fail', 'error', 'none'];
 
-/** The row filters of SPEC §6 plus the judge verdict and the hidden-test result, which the calibration table links to. */
+/** The row filters of docs/contract.md §6 plus the judge verdict and the hidden-test result, which the calibration table links to. */
 export interface CockpitFilters extends RunFilters {
   verdicts: VerdictKey[];
   hiddenTests: HiddenColumn[];

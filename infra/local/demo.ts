@@ -1,4 +1,4 @@
-// `npm run demo`: a realistic campaign in the cockpit within a minute (SPEC §6 "Demo campaign").
+// `npm run demo`: a realistic campaign in the cockpit within a minute (docs/contract.md §6 "Demo campaign").
 //
 // Alone, it starts local mode itself on HOST:PORT (default 127.0.0.1:8787) with its own data folder and
 // the stand-in judge `demo-oracle`, pushes the campaign through the signed endpoint, and keeps serving the

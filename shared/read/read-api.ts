@@ -1,4 +1,4 @@
-// The GET routes of SPEC §10, transport-neutral: the read-api Lambda and local mode both call `answerRead`.
+// The GET routes of docs/contract.md §10, transport-neutral: the read-api Lambda and local mode both call `answerRead`.
 // The query arrives raw (API Gateway's parsed parameters join repeats with commas, and model names may
 // contain commas), so repeated filters (`model=a&model=b`) stay apart.
 import { gzipSync } from 'node:zlib';
@@ -248,7 +248,7 @@ async function runReference(deps: ReadDeps, space: string, id: string): Promise<
   };
 }
 
-/** The run's attempts, newest first: the current row and every archived one (SPEC §4). */
+/** The run's attempts, newest first: the current row and every archived one (docs/contract.md §4). */
 async function attemptsOf(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
   const row = await deps.runs.getRun(space, id);
   if (!row) return jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);

@@ -1,4 +1,4 @@
-// The persisted snapshot of a space's runs (SPEC §6, issue 10): what lets the first cockpit answer after a
+// The persisted snapshot of a space's runs (docs/contract.md §6, issue 10): what lets the first cockpit answer after a
 // cold start come from one object read instead of a scan of the whole table.
 //
 // Design. Object storage here has no conditional writes, so no object is ever read-modified-written by
