@@ -12,8 +12,6 @@ export interface TokenUsage {
   cacheReadTokens: number | null;
 }
 
-export const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0 };
-
 export function callCostUsd(usage: TokenUsage, price: ModelPrice | undefined): number | null {
   if (!price || usage.inputTokens === null || usage.outputTokens === null) return null;
   const cacheWrite = usage.cacheWriteTokens ?? 0;

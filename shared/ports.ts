@@ -65,7 +65,6 @@ export interface HostStore {
 export interface BudgetStore {
   /** Atomically takes one unit of (space, day) if fewer than `cap` were taken; false when the cap is reached. */
   reserve(space: string, day: string, cap: number): Promise<boolean>;
-  used(space: string, day: string): Promise<number>;
   /** The days from `fromDay` to `toDay` (inclusive, `YYYY-MM-DD`) on which units were taken, oldest first. */
   listDays(space: string, fromDay: string, toDay: string): Promise<BudgetDay[]>;
 }

@@ -127,10 +127,6 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
     return true;
   }
 
-  async used(space: string, day: string): Promise<number> {
-    return this.budgets.get(key(space, day)) ?? 0;
-  }
-
   /** Calls per day; this table records no spend, so every day's cost is unknown. */
   async listDays(space: string, fromDay: string, toDay: string): Promise<BudgetDay[]> {
     const days: BudgetDay[] = [];
@@ -312,3 +308,6 @@ function decodeCursor(cursor: string | undefined): string | null {
   }
   throw new InvalidCursorError('The cursor is not one this API returned.');
 }
+
+/** Judge calls taken from a space's budget on one UTC day, read through the port the read API uses. */
+export const budgetCalls = async (budget: BudgetStore, space: string, day: string): Promise<number> => (await budget.listDays(space, day, day))[0]?.calls ?? 0;

@@ -207,11 +207,6 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     }
   }
 
-  async used(space: string, day: string): Promise<number> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: budgetKey(space, day), ConsistentRead: true }));
-    return (Item?.used as number | undefined) ?? 0;
-  }
-
   /**
    * Spend is read from the day's item: `costUsd` (a running sum the judge adds to per attempt) unless
    * `costUnknown` is set (an attempt without a price); an item without either has unknown spend.
