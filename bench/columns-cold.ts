@@ -8,7 +8,7 @@
 // mark, every chart filled). Before: the snapshot objects are deleted, so the reader builds the snapshot
 // from the whole table, as every process did before. After: one compaction wrote the snapshot.
 //
-// --runs 1000000 seeds the persisted snapshot directly (SPEC §8) with all but the last DELTA runs, and
+// --runs 1000000 seeds the persisted snapshot directly (docs/contract.md §8) with all but the last DELTA runs, and
 // puts those in the table after it: the cold reader serves the snapshot and the cockpit fetches the delta
 // with `since`. There is no "before" at that size (the table holds only the delta).
 //
@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { startLocalMode, type LocalMode } from '../infra/local/local-mode.ts';
 import { parseConfig } from '../shared/schema/config.ts';
-import { snapshotRun, type SnapshotRun } from '../shared/read/run-snapshot.ts';
+import { snapshotRun, type SnapshotRun } from '../shared/cockpit/run-snapshot.ts';
 import { compactSpace, readManifest, writeSnapshot } from '../shared/read/snapshot-store.ts';
 import { snapshotSpacePrefix } from '../shared/storage-layout.ts';
 import { systemClock } from '../shared/ports.ts';

@@ -1,4 +1,4 @@
-// What a model call cost (SPEC §5–§6): tokens times the configured price, per kind of token. Unknown stays
+// What a model call cost (docs/contract.md §5–§6): tokens times the configured price, per kind of token. Unknown stays
 // unknown: without a price, or without a count the price needs, the cost is null, never 0, and a sum with an
 // unknown part is unknown.
 import type { ModelPrice } from './schema/config.ts';

@@ -31,7 +31,7 @@ export interface RunStore {
   countRunsByHost(space: string, host: string): Promise<number>;
 }
 
-/** Archived attempts of runs (SPEC §4): written once, never erased. */
+/** Archived attempts of runs (docs/contract.md §4): written once, never erased. */
 export interface AttemptStore {
   /** Archives the attempt unless one with the same (finishedAt, patchSha256) is archived already. */
   archiveAttempt(attempt: ArchivedAttempt): Promise<void>;

@@ -35,7 +35,7 @@ export const patchKey = (space: string, id: string, finishedAt: string, patchSha
   `${runObjectPrefix(space, id, finishedAt)}/patch-${patchSha256}.diff`;
 export const summaryKey = (space: string, id: string, finishedAt: string, summarySha256: string) =>
   `${runObjectPrefix(space, id, finishedAt)}/summary-${summarySha256}.md`;
-/** The full contamination list of a run whose row keeps only the first entries (SPEC §4 bounds). */
+/** The full contamination list of a run whose row keeps only the first entries (docs/contract.md §4 bounds). */
 export const contaminationKey = (space: string, id: string, finishedAt: string, listSha256: string) =>
   `${runObjectPrefix(space, id, finishedAt)}/contamination-${listSha256}.json`;
 /** One judge attempt's exchange (never the prompt text, which holds the issue text). */

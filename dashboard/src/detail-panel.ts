@@ -4,8 +4,8 @@
 // text), the summary, and every field of the row with its unit (unknown written as such). Patches and
 // summaries are shown as text: a summary's markdown is not rendered, so nothing a runner sends can become
 // markup. Long lines wrap, so the panel is the one scroller.
-import { apiPaths, type ReferenceBody } from '../../shared/read/contract.ts';
-import { parseDiff } from '../../shared/reference/diff.ts';
+import { apiPaths, type ReferenceBody } from '../../shared/cockpit/contract.ts';
+import { parseDiff } from '../../shared/cockpit/diff.ts';
 import type { StoredIssue } from '../../shared/schema/issue.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import type { Api } from './api.ts';

@@ -1,9 +1,9 @@
-// The cockpit (SPEC §6): finds which cockpit it is, loads the space's runs in columnar form once, then
+// The cockpit (docs/contract.md §6): finds which cockpit it is, loads the space's runs in columnar form once, then
 // follows changes with `since` deltas. Every area renders from one computed view model; the URL holds the
 // view so it can be linked.
-import { compactRun } from '../../shared/read/columns.ts';
-import { apiPaths, COCKPIT_SETTINGS_FILE, type CockpitEntry, type CockpitSettings, type HostsBody, type IssuesBody, type RunColumns, type RunsPage } from '../../shared/read/contract.ts';
-import { RunTable } from '../../shared/read/run-table.ts';
+import { compactRun } from '../../shared/cockpit/columns.ts';
+import { apiPaths, COCKPIT_SETTINGS_FILE, type CockpitEntry, type CockpitSettings, type HostsBody, type IssuesBody, type RunColumns, type RunsPage } from '../../shared/cockpit/contract.ts';
+import { RunTable } from '../../shared/cockpit/run-table.ts';
 import type { HostRecord } from '../../shared/schema/host.ts';
 import type { StoredIssue } from '../../shared/schema/issue.ts';
 import { Api, ApiError } from './api.ts';

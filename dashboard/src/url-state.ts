@@ -1,7 +1,7 @@
 // What the reader is looking at, kept in the URL so a view can be linked: area, filters, search, sort,
 // the open run and how the matrix is coloured. Filters are shared by the Dashboard and Runs areas.
-import { NO_FILTERS, type HiddenColumn, type RunFilters } from '../../shared/read/aggregates.ts';
-import { TIERS, type Tier } from '../../shared/read/columns.ts';
+import { NO_FILTERS, type HiddenColumn, type RunFilters } from '../../shared/cockpit/aggregates.ts';
+import { TIERS, type Tier } from '../../shared/cockpit/columns.ts';
 import { VERDICT_ORDER, type VerdictKey } from './palette.ts';
 
 export type Area = 'dashboard' | 'runs' | 'hosts';
@@ -9,7 +9,7 @@ export const AREAS: Area[] = ['dashboard', 'runs', 'hosts'];
 
 export const HIDDEN_TEST_COLUMNS: HiddenColumn[] = ['pass', 'fail', 'error', 'none'];
 
-/** The row filters of SPEC §6 plus the judge verdict and the hidden-test result, which the calibration table links to. */
+/** The row filters of docs/contract.md §6 plus the judge verdict and the hidden-test result, which the calibration table links to. */
 export interface CockpitFilters extends RunFilters {
   verdicts: VerdictKey[];
   hiddenTests: HiddenColumn[];

@@ -2,7 +2,7 @@
 // handlers, and serves the built cockpit with its settings file (every configured cockpit). Bodies are read
 // only up to one byte past the ingest cap, so an oversized delivery is refused without ever being buffered
 // whole. Like the hosted edge it sends the cockpit's security headers on every answer, and it defends what a
-// loopback server meets (SPEC §9): a Host header naming anything but this machine is refused (a page on
+// loopback server meets (docs/contract.md §9): a Host header naming anything but this machine is refused (a page on
 // another site that re-points its DNS name at 127.0.0.1 cannot read the API), a body that trickles in is
 // cut off, and connections are capped.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -13,7 +13,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { MAX_DELIVERY_BYTES } from '../../shared/schema/delivery.ts';
 import { ownEntry } from '../../shared/schema/config.ts';
 import { decodePathSegment } from '../../shared/http.ts';
-import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../shared/read/contract.ts';
+import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../shared/cockpit/contract.ts';
 
 export type HttpHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 

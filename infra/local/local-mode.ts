@@ -1,4 +1,4 @@
-// Local mode (SPEC §9, §10): the same handlers as in AWS, behind one HTTP server, against emulators this
+// Local mode (docs/contract.md §9, §10): the same handlers as in AWS, behind one HTTP server, against emulators this
 // process starts. Each handler is built by its factory with adapters pointed at the emulators, so nothing
 // here writes `process.env` and several local modes can run in one process (tests do).
 import { randomBytes, randomUUID } from 'node:crypto';

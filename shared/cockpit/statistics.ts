@@ -1,4 +1,4 @@
-// The statistics of SPEC §6, in one module that the read API (`/stats`, `/compare`) and the cockpit both
+// The statistics of docs/contract.md §6, in one module that the read API (`/stats`, `/compare`) and the cockpit both
 // import, so the server and the page can never disagree on a figure. Plain arithmetic on counts: no
 // dependencies, nothing server-side, runs in Node and in the browser.
 //
@@ -7,7 +7,7 @@
 // confidence intervals for the difference between binomial proportions based on paired data", Stat Med
 // 17:2635), as worked in Altman, Machin, Bryant & Gardner, *Statistics with Confidence* (2000), ch. 6;
 // McNemar's test in its exact (binomial) form; Cohen's κ (1960) with the large-sample standard error
-// √(po(1−po) / (n(1−pe)²)) that SPEC §6 names.
+// √(po(1−po) / (n(1−pe)²)) that docs/contract.md §6 names.
 
 /** The standard normal quantile for a two-sided 95 % interval. */
 export const Z95 = 1.959964;
@@ -158,7 +158,7 @@ const percent = (x: number) => `${(x * 100).toFixed(1)}`;
 const signedPoints = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${percent(Math.abs(x))} points`;
 const pValue = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${p < 0.01 ? p.toFixed(3) : p.toFixed(2)}`);
 
-/** The sentence a reader can quote (SPEC §6), e.g. "A resolved 12 tasks B did not, … p = 0.08". */
+/** The sentence a reader can quote (docs/contract.md §6), e.g. "A resolved 12 tasks B did not, … p = 0.08". */
 export function describeComparison(a: string, b: string, c: PairedComparison): string {
   if (c.pairs === 0 || c.difference === null || c.ci === null || c.mcnemarP === null) return `${a} and ${b} have no task with a counted verdict in common.`;
   const [lo, hi] = c.ci;

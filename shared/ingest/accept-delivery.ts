@@ -1,4 +1,4 @@
-// The ingest rules of SPEC §3, in order; the first failing check answers. An accepted delivery is written
+// The ingest rules of docs/contract.md §3, in order; the first failing check answers. An accepted delivery is written
 // to the inbox (object storage, no size limit to worry about) before it is queued, and the queue carries
 // only a claim check, so a 1 MiB delivery never meets SQS's message size limit.
 import { sha256Hex } from '../sha256.ts';
@@ -62,7 +62,7 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     return jsonError(400, 'invalid-delivery', parsed.message, { signature: 'verified', details: parsed.details });
   }
   if (parsed.delivery.kind === 'run' && !fitsInRow(parsed.delivery.row)) {
-    // Refused now rather than accepted and then lost: the row could not be stored (SPEC §4 bounds).
+    // Refused now rather than accepted and then lost: the row could not be stored (docs/contract.md §4 bounds).
     return jsonError(400, 'row-too-large', `The run's row would exceed ${ROW_LIMITS.rowBytes} bytes even with its contamination list bounded; shorten its texts.`, { signature: 'verified' });
   }
   if (parsed.delivery.kind === 'issue' && !repoAllowed(space, parsed.delivery.issue.repo)) {
@@ -93,7 +93,7 @@ async function candidateKeys(deps: IngestDeps): Promise<HostKeys[]> {
     try {
       keys = await deps.keys.keysFor(secretConfigKey, host);
     } catch (error) {
-      // One host's broken secret never refuses another host's delivery (SPEC §3).
+      // One host's broken secret never refuses another host's delivery (docs/contract.md §3).
       deps.unreadableKey?.(host, (error as Error).name ?? 'Error');
     }
     byHost.set(host, [...(byHost.get(host) ?? []), ...keys]);

@@ -1,4 +1,4 @@
-// The judge's answer (SPEC §10), read strictly: exactly one JSON object with exactly these keys. Anything
+// The judge's answer (docs/contract.md §10), read strictly: exactly one JSON object with exactly these keys. Anything
 // else is a failed attempt, never a guessed verdict. The reason is guarded against quoting the issue and
 // cut to length (reason-guard.ts): a long reason is cut, never a failed attempt.
 import * as z from 'zod';

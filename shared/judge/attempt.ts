@@ -6,7 +6,7 @@ import type { ModelPrice } from '../schema/config.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
 import { isLockFile } from '../reference/lock-files.ts';
-import { touchedPaths } from '../reference/diff.ts';
+import { touchedPaths } from '../cockpit/diff.ts';
 import { referenceDiff } from '../reference/reference-fix.ts';
 import { parseJudgeAnswer, type JudgeAnswer } from './answer.ts';
 import { auditedAnswerText } from './reason-guard.ts';

@@ -1,4 +1,4 @@
-// One judge attempt for one landed run (SPEC §5): claim → reference → budget → one model call → stale-proof
+// One judge attempt for one landed run (docs/contract.md §5): claim → reference → budget → one model call → stale-proof
 // write. Every step that costs nothing (credentials, issue record, pause) is checked before the row is
 // claimed, and every write is conditional on the row's revision, so duplicate messages, concurrent
 // invocations and a re-run landing mid-call all converge: the verdict lands only on the exact patch that was

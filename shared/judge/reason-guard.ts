@@ -1,5 +1,5 @@
 // The judge's reason is shown in every cockpit of the space, public ones included, and kept in the audit
-// object; the issue text (which may name clients) must reach neither (SPEC §5). A reason that quotes the
+// object; the issue text (which may name clients) must reach neither (docs/contract.md §5). A reason that quotes the
 // issue — its whole title, or any 40 consecutive characters of title or body, with runs of whitespace
 // collapsed and case ignored — is replaced by a fixed sentence; only then is it cut to length.
 

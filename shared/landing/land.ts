@@ -1,4 +1,4 @@
-// Landing of inbox entries (SPEC §4). Every write that can race is conditional (optimistic revision on the
+// Landing of inbox entries (docs/contract.md §4). Every write that can race is conditional (optimistic revision on the
 // row), objects are content-addressed under the run's finishedAt so nothing is ever overwritten, and the
 // inbox entry is deleted last: killed between any two steps and redelivered, landing ends in the same state.
 import { sha256Hex } from '../sha256.ts';
@@ -109,7 +109,7 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
 }
 
 /**
- * A delivery of an attempt earlier than the current one (SPEC §4, "F earlier"): archived unjudged, and the
+ * A delivery of an attempt earlier than the current one (docs/contract.md §4, "F earlier"): archived unjudged, and the
  * row changes only its attempt count (and updatedAt). Its hidden-test result, if one is held, comes along.
  */
 async function landLateAttempt(deps: LandingDeps, incoming: IncomingRun, pending: PendingHiddenTest | null): Promise<LandingOutcome> {

@@ -1,10 +1,10 @@
-// The runs in view as CSV or JSON (SPEC §6): only the allowlisted fields, in the allowlist's order (or a
+// The runs in view as CSV or JSON (docs/contract.md §6): only the allowlisted fields, in the allowlist's order (or a
 // space's narrower `exports.fields`). CSV is RFC 4180 with a header row and CRLF line ends; null is an
 // empty cell; a cell starting with =, +, - or @ gets a leading ' so a spreadsheet shows it as text
 // instead of running it as a formula (a model name is whatever a runner sent).
 import type { ExportField } from '../schema/export-fields.ts';
 import { priceOf, runCostUsd, type Prices } from './group-stats.ts';
-import type { SnapshotRun } from './run-snapshot.ts';
+import type { SnapshotRun } from '../cockpit/run-snapshot.ts';
 
 export type ExportRecord = Partial<Record<ExportField, string | number | null>>;
 

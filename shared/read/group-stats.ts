@@ -4,10 +4,10 @@
 import { cohensKappa, pairedComparison, proportion } from '../cockpit/statistics.ts';
 import { callCostUsd, sumCosts } from '../cost.ts';
 import type { ModelPrice } from '../schema/config.ts';
-import { groupRuns, rowsByGroup, type Group } from './aggregates.ts';
-import { codeOf } from './columns.ts';
-import type { CompareBody, StatsGroup } from './contract.ts';
-import type { RunTable } from './run-table.ts';
+import { groupRuns, rowsByGroup, type Group } from '../cockpit/aggregates.ts';
+import { codeOf } from '../cockpit/columns.ts';
+import type { CompareBody, StatsGroup } from '../cockpit/contract.ts';
+import type { RunTable } from '../cockpit/run-table.ts';
 
 const RESOLVED = codeOf('verdict', 'resolved');
 const EXCLUDED = codeOf('verdict', 'excluded');

@@ -1,18 +1,18 @@
-// The GET routes of SPEC §10, transport-neutral: the read-api Lambda and local mode both call `answerRead`.
+// The GET routes of docs/contract.md §10, transport-neutral: the read-api Lambda and local mode both call `answerRead`.
 // The query arrives raw (API Gateway's parsed parameters join repeats with commas, and model names may
 // contain commas), so repeated filters (`model=a&model=b`) stay apart.
 import { gzipSync } from 'node:zlib';
 import { exportFieldsOf, spaceOf, type ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
-import { TIERS, type Tier } from './columns.ts';
+import { TIERS, type Tier } from '../cockpit/columns.ts';
 import { decodePathSegment, jsonError, type HttpAnswer } from '../http.ts';
 import { attemptSummary } from '../schema/attempt.ts';
 import { InvalidCursorError, type AttemptStore, type BudgetStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
 import type { ReferenceDiff } from '../reference/reference-fix.ts';
 import { referenceDiffKey } from '../storage-layout.ts';
-import { selectRuns, taskFacts, type RunFilters } from './aggregates.ts';
+import { selectRuns, taskFacts, type RunFilters } from '../cockpit/aggregates.ts';
 import { asOfNow } from './as-of.ts';
-import type { AttemptsBody, BudgetBody, CockpitEntry, CockpitsBody, CompareBody, ExportBody, HostsBody, IssuesBody, ReferenceBody, RunsPage, StatsBody } from './contract.ts';
+import type { AttemptsBody, BudgetBody, CockpitEntry, CockpitsBody, CompareBody, ExportBody, HostsBody, IssuesBody, ReferenceBody, RunsPage, StatsBody } from '../cockpit/contract.ts';
 import { exportRecord, toCsv } from './exports.ts';
 import { compareGroups, groupStatistics } from './group-stats.ts';
 import { columnsAnswer, currentTable } from './read-model.ts';
@@ -248,7 +248,7 @@ async function runReference(deps: ReadDeps, space: string, id: string): Promise<
   };
 }
 
-/** The run's attempts, newest first: the current row and every archived one (SPEC §4). */
+/** The run's attempts, newest first: the current row and every archived one (docs/contract.md §4). */
 async function attemptsOf(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
   const row = await deps.runs.getRun(space, id);
   if (!row) return jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);

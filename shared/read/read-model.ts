@@ -11,9 +11,9 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { HttpAnswer } from '../http.ts';
 import type { ObjectStore, RunStore } from '../ports.ts';
-import { compactOf, encodeColumns } from './columns.ts';
-import type { SnapshotRun } from './run-snapshot.ts';
-import { RunTable } from './run-table.ts';
+import { compactOf, encodeColumns } from '../cockpit/columns.ts';
+import type { SnapshotRun } from '../cockpit/run-snapshot.ts';
+import { RunTable } from '../cockpit/run-table.ts';
 import { applyChanges, loadSpaceRuns, persistedColumns, type SnapshotDeps } from './snapshot-store.ts';
 
 export const REENCODE_AFTER_MS = 10_000;

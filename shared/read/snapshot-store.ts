@@ -1,4 +1,4 @@
-// The persisted snapshot of a space's runs (SPEC §6, issue 10): what lets the first cockpit answer after a
+// The persisted snapshot of a space's runs (docs/contract.md §6, issue 10): what lets the first cockpit answer after a
 // cold start come from one object read instead of a scan of the whole table.
 //
 // Design. Object storage here has no conditional writes, so no object is ever read-modified-written by
@@ -22,8 +22,8 @@ import type { Clock, ObjectStore, RunStore } from '../ports.ts';
 import { sha256Hex } from '../sha256.ts';
 import { SNAPSHOT_SLOTS, snapshotManifestKey, snapshotSlotPrefix, snapshotSpacePrefix, type SnapshotSlot } from '../storage-layout.ts';
 import { asOfNow } from './as-of.ts';
-import { COLUMNS_FORMAT, compactOf, encodeColumns } from './columns.ts';
-import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT, snapshotRun, type SnapshotRun } from './run-snapshot.ts';
+import { COLUMNS_FORMAT, compactOf, encodeColumns } from '../cockpit/columns.ts';
+import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT, snapshotRun, type SnapshotRun } from '../cockpit/run-snapshot.ts';
 
 export const MANIFEST_FORMAT = 'replay-snapshot-manifest/2';
 const PAGE = 1000;

@@ -1,4 +1,4 @@
-// The one configuration file (SPEC §10), read by local mode and by `cdk synth`. Strict: an unknown or
+// The one configuration file (docs/contract.md §10), read by local mode and by `cdk synth`. Strict: an unknown or
 // wrong key fails with a sentence that names it.
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
@@ -48,7 +48,7 @@ function exportFieldsSchema() {
     .transform((names) => EXPORT_FIELDS.filter((f) => names.includes(f)) as ExportField[]);
 }
 
-/** USD per million tokens of one model (SPEC §5): the judge's attempts and, for runner models, run estimates. */
+/** USD per million tokens of one model (docs/contract.md §5): the judge's attempts and, for runner models, run estimates. */
 const priceSchema = z.strictObject({
   inputPerMTok: z.number().nonnegative(),
   outputPerMTok: z.number().nonnegative(),
@@ -90,7 +90,7 @@ export const ownEntry = <T>(map: Readonly<Record<string, T>>, key: string): T | 
 export const spaceOf = (config: ReplayConfig, name: string): SpaceConfig | undefined => ownEntry(config.spaces, name);
 
 /**
- * Every backend spells a key name differently (SPEC §3): `{secretConfigKey}:{host}` as is, `:` as `__` in
+ * Every backend spells a key name differently (docs/contract.md §3): `{secretConfigKey}:{host}` as is, `:` as `__` in
  * environment and file names, `:` as `/` in Secrets Manager. Two different keys (two hosts, or a host and a
  * space's fleet-wide value, which is never a candidate) must not meet under any spelling.
  */

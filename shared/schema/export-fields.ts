@@ -1,4 +1,4 @@
-// The fields a run export may carry (SPEC §6), in their default order. A plain constant, like enums.ts:
+// The fields a run export may carry (docs/contract.md §6), in their default order. A plain constant, like enums.ts:
 // the configuration schema checks `exports.fields` against it and the read API's exports project rows
 // through it. Nothing outside this list ever leaves in an export (no patch, summary, reason or paths).
 export const EXPORT_FIELDS = [

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * What a space knows of a runner host, kept from the deliveries it sent to that space only (SPEC §2): a
+ * What a space knows of a runner host, kept from the deliveries it sent to that space only (docs/contract.md §2): a
  * space's hosts list never reveals another space, its hardware or its delivery times. `spaces` is this
  * space when the host has delivered to it, else empty.
  */

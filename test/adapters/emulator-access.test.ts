@@ -1,5 +1,5 @@
 // The local stand-ins for AWS are reachable only from this machine and only with this start's credentials
-// (SPEC §9): another host on the network, or another user of this machine, can neither read nor purge them.
+// (docs/contract.md §9): another host on the network, or another user of this machine, can neither read nor purge them.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// The space's repository allowlist in the judge (SPEC §5): GitHub is never asked about an unlisted repository.
+// The space's repository allowlist in the judge (docs/contract.md §5): GitHub is never asked about an unlisted repository.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { judgeRun } from '../../shared/judge/judge-run.ts';
 import { startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';

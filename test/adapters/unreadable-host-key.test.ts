@@ -1,4 +1,4 @@
-// One host's unreadable key (a secret being deleted, a throttled lookup) refuses only that host (SPEC §3):
+// One host's unreadable key (a secret being deleted, a throttled lookup) refuses only that host (docs/contract.md §3):
 // ingest against a local server speaking the Secrets Manager protocol, with real S3 for the inbox.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,4 +1,4 @@
-// Local mode's HTTP server as a network-facing program (SPEC §9): CloudFront's security headers, no foreign
+// Local mode's HTTP server as a network-facing program (docs/contract.md §9): CloudFront's security headers, no foreign
 // Host (DNS rebinding), slow bodies closed, a bounded number of connections. The handlers behind it are
 // stand-ins that answer like the real ones; the subject here is the server.
 import { mkdtempSync, writeFileSync } from 'node:fs';

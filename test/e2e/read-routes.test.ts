@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
 import { judged, landedRow, storedIssue } from '../../bench/direct-load.ts';
 import { pairedComparison, proportion } from '../../shared/cockpit/statistics.ts';
-import { apiPaths, type BudgetBody, type CompareBody, type ExportBody, type StatsBody } from '../../shared/read/contract.ts';
+import { apiPaths, type BudgetBody, type CompareBody, type ExportBody, type StatsBody } from '../../shared/cockpit/contract.ts';
 import { EXPORT_FIELDS } from '../../shared/schema/export-fields.ts';
 import { runId, type RunRow } from '../../shared/schema/run.ts';
 import { startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';

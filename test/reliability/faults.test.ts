@@ -1,4 +1,4 @@
-// Faults at every adapter boundary (SPEC §3–§5): an object put, a queue send, a table write or a secret
+// Faults at every adapter boundary (docs/contract.md §3–§5): an object put, a queue send, a table write or a secret
 // read that fails or never returns, a judge or GitHub call that fails or hangs, and the lander killed
 // between any two steps. After the failure, the runner's retry or the queue's redelivery must end in exactly
 // the state a fault-free run reaches. Everything runs against the real emulators and stand-ins; faults are

@@ -1,4 +1,4 @@
-// Hostile input over every HTTP route of local mode (SPEC §3, §10), as a property: thousands of generated
+// Hostile input over every HTTP route of local mode (docs/contract.md §3, §10), as a property: thousands of generated
 // requests — malformed JSON, deep nesting, huge strings, wrong types, unicode tricks in ids and hosts,
 // header variants, path tricks in space and id — each answered below 500, every refusal a 4xx with the JSON
 // error body, and nothing stored by any of them.
@@ -99,7 +99,7 @@ const hostileDelivery = fc.tuple(
   fc.constantFrom('kind', 'host', 'id', 'row', 'issue', 'hiddenTestResult', 'finishedAt', 'row.host', 'row.taskId', 'row.model', 'issue.repo'),
   hostileValue,
 ).map(([delivery, field, value]) => {
-  // Only a field the delivery has is replaced (an unknown key would merely be ignored, as SPEC §2 says).
+  // Only a field the delivery has is replaced (an unknown key would merely be ignored, as docs/contract.md §2 says).
   const copy = structuredClone(delivery) as Record<string, unknown>;
   const [outer, inner] = field.split('.') as [string, string | undefined];
   const holder = (inner ? copy[outer] : copy) as Record<string, unknown> | undefined;

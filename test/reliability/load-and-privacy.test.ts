@@ -1,4 +1,4 @@
-// Load and privacy, against one local mode (SPEC §3–§5, §9). Load: 5,000 signed deliveries from 8
+// Load and privacy, against one local mode (docs/contract.md §3–§5, §9). Load: 5,000 signed deliveries from 8
 // concurrent senders, with 20 % duplicates (a runner's retries: same body, same delivery id), 5 % re-runs
 // sent out of order (the later attempt arrives first) and 2 % hostile bodies; every accepted run must land
 // exactly once with its latest finishedAt, and every hostile body must be refused. Privacy: after the load

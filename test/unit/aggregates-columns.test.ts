@@ -3,10 +3,10 @@
 // `since` deltas that follow it.
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
-import { compactRun, encodeColumns, type CompactRun, type RunColumns } from '../../shared/read/columns.ts';
+import { compactRun, encodeColumns, type CompactRun, type RunColumns } from '../../shared/cockpit/columns.ts';
 import { columnsAnswer, REENCODE_AFTER_MS } from '../../shared/read/read-model.ts';
 import { AS_OF_SAFETY_MS } from '../../shared/read/as-of.ts';
-import { RunTable } from '../../shared/read/run-table.ts';
+import { RunTable } from '../../shared/cockpit/run-table.ts';
 import { toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
 import type { Page } from '../../shared/ports.ts';
 import { runId, type RunRow } from '../../shared/schema/run.ts';

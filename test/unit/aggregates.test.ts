@@ -1,4 +1,4 @@
-// The cockpit's figures (shared/read/aggregates.ts): rates carry n and keep excluded/error/unjudged
+// The cockpit's figures (shared/cockpit/aggregates.ts): rates carry n and keep excluded/error/unjudged
 // outside the resolve-rate denominator, medians skip unknowns, budget exhaustion counts every run, and
 // harness versions are never pooled.
 import fc from 'fast-check';
@@ -18,9 +18,9 @@ import {
   tasksInView,
   rowsByGroup,
   type VerdictCounts,
-} from '../../shared/read/aggregates.ts';
+} from '../../shared/cockpit/aggregates.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
-import { RunTable } from '../../shared/read/run-table.ts';
+import { RunTable } from '../../shared/cockpit/run-table.ts';
 
 const run = compactRunOf;
 

@@ -1,4 +1,4 @@
-// The configuration's `prices` and per-space `exports.fields` (SPEC §10): what they accept, how they
+// The configuration's `prices` and per-space `exports.fields` (docs/contract.md §10): what they accept, how they
 // normalise, and the sentence a wrong one is refused with.
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, exportFieldsOf, parseConfig } from '../../shared/schema/config.ts';
@@ -7,7 +7,7 @@ import { EXPORT_FIELDS } from '../../shared/schema/export-fields.ts';
 const space = (extra: Record<string, unknown> = {}) => ({ senders: ['mac-studio-1'], ...extra });
 
 describe('export fields in the configuration', () => {
-  it('default to the whole allowlist, in the order of SPEC §6', () => {
+  it('default to the whole allowlist, in the order of docs/contract.md §6', () => {
     const config = parseConfig({ spaces: { S: space() } });
     expect(exportFieldsOf(config, 'S')).toEqual(EXPORT_FIELDS);
     expect(EXPORT_FIELDS.slice(0, 3)).toEqual(['id', 'model', 'modelFamily']);

@@ -1,4 +1,4 @@
-// Configuration rules that keep keys apart and bound what a space accepts (SPEC §5, §10).
+// Configuration rules that keep keys apart and bound what a space accepts (docs/contract.md §5, §10).
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, parseConfig, repoAllowed } from '../../shared/schema/config.ts';
 

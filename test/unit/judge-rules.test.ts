@@ -12,7 +12,7 @@ const row = (overrides: Partial<RunRow> = {}): RunRow => runRow({}, overrides);
 const NOW = new Date('2026-11-29T23:59:30.000Z');
 
 describe('the judge answer', () => {
-  it('accepts exactly one JSON object of the SPEC §10 shape', () => {
+  it('accepts exactly one JSON object of the docs/contract.md §10 shape', () => {
     expect(parseJudgeAnswer(`  ${JSON.stringify(answer)}\n`, '')).toEqual({ ok: true, answer });
   });
 

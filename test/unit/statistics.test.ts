@@ -1,4 +1,4 @@
-// The statistics of SPEC §6 against published worked examples, exact binomial tails worked by hand, and
+// The statistics of docs/contract.md §6 against published worked examples, exact binomial tails worked by hand, and
 // properties that must hold for any counts.
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';

@@ -34,7 +34,7 @@ import type { Analysts, PipelineState } from '../stateful-stack.ts';
 import { TIMEOUTS } from '../timing.ts';
 import { ReplayHttpApi } from './http-api.ts';
 import { ReplayFunction } from './replay-function.ts';
-import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../../shared/read/contract.ts';
+import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../../shared/cockpit/contract.ts';
 import { analystGroupOf } from '../../../shared/read/cockpit-access.ts';
 
 export const READ_ROUTE = '/api/{proxy+}';

@@ -1,4 +1,4 @@
-// The read API's Lambda seam: API Gateway HTTP API events in, SPEC §10 answers out (JSON, text, gzip bytes
+// The read API's Lambda seam: API Gateway HTTP API events in, docs/contract.md §10 answers out (JSON, text, gzip bytes
 // as base64), and a store failure mapped to a 500 that tells the client nothing of the store.
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';

@@ -1,5 +1,5 @@
 // Every figure the cockpit shows, computed from a RunTable and a selection of its rows. The rules of
-// SPEC §2 and §6 live here and are unit-tested: a rate always carries its denominator; the resolve rate
+// docs/contract.md §2 and §6 live here and are unit-tested: a rate always carries its denominator; the resolve rate
 // counts resolved / (resolved + partial + wrong + no_change) and keeps excluded, error and unjudged runs
 // beside it; unknown figures are left out of medians (and the count of known values travels with them).
 // Runs of different harness versions are never pooled: a group is one (model, harness version).

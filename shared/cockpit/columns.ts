@@ -1,4 +1,4 @@
-// The cockpit's compact, columnar view of a space's runs (SPEC §6: "its own compact endpoint"). One
+// The cockpit's compact, columnar view of a space's runs (docs/contract.md §6: "its own compact endpoint"). One
 // module states the wire format, the per-row projection both ends use, and the code tables, so the read
 // API and the dashboard cannot drift apart. It imports no runtime library and runs in the browser as well as in
 // Node. Only the fields the cockpit aggregates, filters or lists travel here; the detail panel reads the

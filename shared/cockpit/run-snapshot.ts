@@ -1,4 +1,4 @@
-// What the read side keeps of each run (SPEC §6): the exportable fields of the row plus the few the
+// What the read side keeps of each run (docs/contract.md §6): the exportable fields of the row plus the few the
 // cockpit's columns need, never the patch, summary, judge reason or contamination paths. The persisted
 // snapshot, the cockpit's columns, `/stats`, `/compare` and the exports are all computed from this one
 // projection, so they cannot disagree about a run.
@@ -62,7 +62,7 @@ type RowFields = Pick<RunRow, Exclude<(typeof SNAPSHOT_TEXT_FIELDS)[number] | (t
 
 export interface SnapshotRun extends RowFields {
   hiddenTestStatus: NonNullable<RunRow['hiddenTestResult']>['status'] | null;
-  /** The verdict of the run's first attempt (the earliest finishedAt), for retry accounting (SPEC §4). */
+  /** The verdict of the run's first attempt (the earliest finishedAt), for retry accounting (docs/contract.md §4). */
   firstVerdict: RunRow['judgeVerdict'];
   contaminationCount: number;
   /** Null on rows landed before attempts were counted. */

@@ -1,9 +1,9 @@
-// The read API as the cockpit sees it (SPEC §10): response bodies and paths, typed once for the server
+// The read API as the cockpit sees it (docs/contract.md §10): response bodies and paths, typed once for the server
 // (shared/read/read-api.ts) and the dashboard. Imports types only, so it runs in the browser.
 import type { HostRecord } from '../schema/host.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
-import type { Interval } from '../cockpit/statistics.ts';
+import type { Interval } from './statistics.ts';
 import type { AttemptSummary } from '../schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
 
@@ -121,7 +121,7 @@ export const apiPaths = {
 };
 
 // ---------------------------------------------------------------------------------------------------
-// Statistics, comparison, budget and exports (SPEC §6, §10). Figures come from shared/cockpit/statistics.ts.
+// Statistics, comparison, budget and exports (docs/contract.md §6, §10). Figures come from shared/cockpit/statistics.ts.
 
 export type { Interval };
 
