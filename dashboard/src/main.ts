@@ -95,7 +95,11 @@ class Cockpit {
     setInterval(() => this.paintStatus(), 1000);
   }
 
-  start() {
+  async start() {
+    // The columns body may be a persisted snapshot some minutes old (shared/read/snapshot-store.ts): what
+    // changed since its asOf belongs in the first render. A failed catch-up shows in the status line and
+    // the next poll retries it.
+    await this.catchUp().catch((e: unknown) => (this.lastError = (e as Error).message));
     this.render();
     this.syncDetail();
     if (this.state.run) this.runs.reveal(this.state.run);
@@ -252,23 +256,28 @@ class Cockpit {
   }
 
   /** Every run changed since the last asOf, page by page; repeated rows replace themselves. */
+  private async catchUp(): Promise<{ changed: boolean; openChanged: boolean }> {
+    let cursor: string | undefined;
+    let nextAsOf: string | undefined;
+    let changed = false;
+    let openChanged = false;
+    do {
+      const page = await this.api.json<RunsPage>(apiPaths.runs(this.located.cockpit.space, { since: this.asOf, cursor, limit: 1000 }));
+      nextAsOf ??= page.asOf;
+      for (const row of page.runs) {
+        const { changed: c } = this.table.upsert(compactRun(row));
+        changed ||= c;
+        if (c && row.id === this.detail.openId) openChanged = true;
+      }
+      cursor = page.cursor ?? undefined;
+    } while (cursor);
+    this.asOf = nextAsOf!;
+    return { changed, openChanged };
+  }
+
   private async poll() {
     try {
-      let cursor: string | undefined;
-      let nextAsOf: string | undefined;
-      let changed = false;
-      let openChanged = false;
-      do {
-        const page = await this.api.json<RunsPage>(apiPaths.runs(this.located.cockpit.space, { since: this.asOf, cursor, limit: 1000 }));
-        nextAsOf ??= page.asOf;
-        for (const row of page.runs) {
-          const { changed: c } = this.table.upsert(compactRun(row));
-          changed ||= c;
-          if (c && row.id === this.detail.openId) openChanged = true;
-        }
-        cursor = page.cursor ?? undefined;
-      } while (cursor);
-      this.asOf = nextAsOf!;
+      const { changed, openChanged } = await this.catchUp();
       if (Date.now() - this.sideDataAt > SIDE_DATA_MS) await this.refreshSideData();
       this.lastUpdate = Date.now();
       this.lastError = null;
@@ -342,7 +351,7 @@ async function boot() {
   const space = located.cockpit.space;
   // Hosts count their runs, which takes a while in a big space: they arrive after the first render.
   const [columns, issues] = await Promise.all([api.json<RunColumns>(apiPaths.columns(space)), api.json<IssuesBody>(apiPaths.issues(space))]);
-  new Cockpit(api, located, RunTable.fromColumns(columns), columns.asOf, issues.issues).start();
+  await new Cockpit(api, located, RunTable.fromColumns(columns), columns.asOf, issues.issues).start();
 }
 
 const start = () => void boot().catch((e: unknown) => fatal(e as Error));
