@@ -20,4 +20,44 @@ export default tseslint.config(
       ],
     },
   },
+  // Boundaries. The cockpit runs in the browser: it takes values only from shared/cockpit (code the server
+  // runs too) and types from the rest of shared/. shared/cockpit imports nothing server-side. Server code
+  // never reaches into the cockpit's sources.
+  {
+    files: ['dashboard/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'zod', '@aws-sdk/*', '@aws-lambda-powertools/*'], message: 'The cockpit runs in the browser.' },
+            { regex: '/shared/(?!cockpit/)', allowTypeImports: true, message: 'The cockpit takes values only from shared/cockpit.' },
+            { group: ['**/functions/**', '**/infra/**', '**/bin/**'], message: 'The cockpit does not import server code.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['shared/**/*.ts', 'functions/**/*.ts', 'infra/**/*.ts', 'bin/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/dashboard/src/**'], message: 'Server code does not import the cockpit.' }] }],
+    },
+  },
+  {
+    files: ['shared/cockpit/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'zod', '@aws-sdk/*', '@aws-lambda-powertools/*'], message: 'shared/cockpit runs in the browser too.' },
+            { regex: '^\\.\\./(?!schema/(enums|run-id)\\.ts$)', allowTypeImports: true, message: 'shared/cockpit takes values only from itself and the plain constants of shared/schema.' },
+            // This block replaces the server block's options for these files, so its rule is repeated.
+            { group: ['**/dashboard/src/**'], message: 'Server code does not import the cockpit.' },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -9,7 +9,8 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   transform: swcTransform,
   testMatch: ['<rootDir>/test/**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/browser/'],
+  // The reliability suite takes minutes (load, fault matrix, fuzz): `npm run test:reliability`, in .ci/run.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/browser/', '<rootDir>/test/reliability/'],
   testTimeout: 30_000,
   // One process per file, as before: suites start emulators and servers and must not share module state.
   maxWorkers: 2,

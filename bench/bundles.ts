@@ -1,4 +1,4 @@
-// Function bundles (SPEC §8): each function's bundle exactly as `cdk synth` builds it (the real entry point,
+// Function bundles (docs/contract.md §8): each function's bundle exactly as `cdk synth` builds it (the real entry point,
 // the example configuration), against two references built from the same entry with the same esbuild
 // settings (FUNCTION_BUNDLE):
 //  - the floor: an empty handler;

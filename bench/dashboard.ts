@@ -19,12 +19,10 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { Browser, CDPSession } from 'playwright-core';
 import { parseConfig } from '../shared/schema/config.ts';
-import type { StoredIssue } from '../shared/schema/issue.ts';
-import { runId, type RunRow } from '../shared/schema/run.ts';
-import { seeded } from '../infra/local/demo-campaign.ts';
 import { startLocalMode } from '../infra/local/local-mode.ts';
 import { launchChromium } from '../test/browser/helpers/chromium.ts';
-import { judged, landedRow, loadIssues, loadRows, storedIssue } from './direct-load.ts';
+import { loadIssues, loadRows } from './direct-load.ts';
+import { BENCH_CAMPAIGN, syntheticCampaign } from './synthetic-campaign.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // Nothing here may be judged: without credentials rows would be rewritten as "waiting" mid-measurement.
@@ -35,86 +33,11 @@ const { values: args } = parseArgs({
 const RUNS = Number(args.runs);
 const REPEATS = Number(args.repeats);
 const SPACE = 'BenchSpace';
-const HOSTS = ['bench-host-1', 'bench-host-2', 'bench-host-3'];
-const MODELS = 25;
-const HARNESSES = ['h1', 'h2'];
+const { hosts: HOSTS, models: MODELS, harnesses: HARNESSES } = BENCH_CAMPAIGN;
 const TARGETS = { firstRenderMs: 2000, filterMs: 150 };
 
 const dataDir = resolve(import.meta.dirname, 'results', `dashboard-${RUNS}`);
 const marker = join(dataDir, 'loaded.json');
-const LOADED_AT = '2026-01-15T12:00:00.000Z';
-
-/** Deterministic synthetic campaign: MODELS × HARNESSES configurations, each on RUNS / configurations tasks. */
-function synthetic(): { rows: RunRow[]; issues: StoredIssue[] } {
-  const random = seeded(42);
-  const configurations = MODELS * HARNESSES.length;
-  const tasks = Math.ceil(RUNS / configurations);
-  const taskId = (t: number) => `synthetic__repo-${t % 40}-task-${String(t).padStart(5, '0')}`;
-  const issues = Array.from({ length: tasks }, (_, t) =>
-    storedIssue(
-      SPACE,
-      {
-        taskId: taskId(t),
-        order: t + 1,
-        repo: `synthetic/repo-${t % 40}`,
-        issueNumber: t + 1,
-        tier: (['easy', 'medium', 'hard'] as const)[Math.floor(random() * 3)],
-        wave: Math.floor(t / 500) + 1,
-        prToMergeHours: Math.round(random() * 2000) / 10,
-        baseSha: 'a'.repeat(40),
-        mergeSha: 'b'.repeat(40),
-      },
-      LOADED_AT,
-    ),
-  );
-  const rows: RunRow[] = [];
-  for (let k = 0; k < RUNS; k++) {
-    const config = k % configurations;
-    const t = Math.floor(k / configurations);
-    const skill = (config % MODELS) / MODELS;
-    const steps = 5 + Math.floor(random() * 120);
-    const known = () => random() > 0.05;
-    const wall = known() ? Math.round(steps * (5 + random() * 20) * 10) / 10 : null;
-    const tokens = known() ? Math.round(steps * (100 + random() * 600)) : null;
-    const resolved = random() < 0.15 + skill * 0.5;
-    const identity = { model: `synthetic-model-${String(config % MODELS).padStart(2, '0')}`, taskId: taskId(t), harnessVersion: HARNESSES[Math.floor(config / MODELS)]! };
-    const delivery = {
-      kind: 'run',
-      id: runId(identity),
-      row: {
-        ...identity,
-        host: HOSTS[k % HOSTS.length],
-        repo: `synthetic/repo-${t % 40}`,
-        tier: issues[t]!.tier,
-        wave: issues[t]!.wave,
-        startedAt: '2026-01-10T00:00:00Z',
-        finishedAt: new Date(Date.parse('2026-01-10T00:00:00Z') + k * 1000).toISOString(),
-        wallSeconds: wall,
-        steps,
-        maxSteps: 120,
-        outcome: steps >= 120 ? 'budget' : 'finished',
-        promptTokens: tokens && tokens * 20,
-        completionTokens: tokens,
-        outputTokensPerMinute: wall && tokens ? Math.round((tokens / (wall / 60)) * 10) / 10 : null,
-        patchFilesChanged: 1 + Math.floor(random() * 4),
-        patchLinesAdded: Math.floor(random() * 80),
-        patchLinesRemoved: Math.floor(random() * 40),
-        contamination: random() < 0.01 ? [{ step: 3, path: 'tests/hidden.py' }] : [],
-        metricsSource: 'generated',
-      },
-      patch: random() < 0.08 ? '' : 'diff --git a/x b/x\n',
-    };
-    const hidden = { hiddenTestResult: { status: resolved ? 'pass' : 'fail', ranAt: LOADED_AT } };
-    const row = landedRow(SPACE, delivery, LOADED_AT, random() < 0.9 ? hidden : undefined);
-    const verdict = random() < 0.1 ? (resolved ? 'partial' : 'resolved') : resolved ? 'resolved' : 'wrong';
-    rows.push(
-      random() < 0.9
-        ? judged(row, { verdict, rootCauseFound: resolved, sameFilesAsReference: resolved, testAdded: false, wouldCompile: true, reason: 'synthetic' }, 'bench-judge', LOADED_AT)
-        : { ...row, judgeNextAttemptAt: null, judgeState: row.judgeVerdict ? row.judgeState : 'waiting-credentials' },
-    );
-  }
-  return { rows, issues };
-}
 
 interface Sample {
   firstRenderMs: number;
@@ -214,11 +137,15 @@ async function main() {
   if (args.fresh) rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
   const config = parseConfig({ spaces: { [SPACE]: { senders: HOSTS } }, cockpits: { Bench: { space: SPACE } } });
+  // The compactor keeps the persisted snapshot current, as in AWS; bench/columns-cold.ts measures cold starts.
   const local = await startLocalMode({ config, dataDir, port: 0, sweepIntervalSeconds: 3600, env: {} });
   console.log(`Local mode at ${local.url}, data in ${dataDir}`);
 
   const generatedAt = Date.now();
-  const { rows, issues } = synthetic();
+  const landedAt = new Date().toISOString();
+  const campaign = syntheticCampaign({ space: SPACE, runs: RUNS, ...BENCH_CAMPAIGN }, landedAt);
+  const { issues } = campaign;
+  const rows = [...campaign.rows()];
   console.log(`Generated ${rows.length} synthetic runs of ${MODELS * HARNESSES.length} model configurations on ${issues.length} tasks in ${Date.now() - generatedAt} ms.`);
   const loaded = existsSync(marker) && (JSON.parse(readFileSync(marker, 'utf8')) as { runs: number }).runs === RUNS;
   if (!loaded) {
@@ -230,16 +157,8 @@ async function main() {
     console.log(`Loaded into the store in ${((Date.now() - started) / 1000).toFixed(1)} s (kept for the next run).`);
   }
 
-  // The first request reads the whole space into the read API's snapshot: a cost paid once per process.
-  let started = Date.now();
-  const columns = await fetch(`${local.url}/api/spaces/${SPACE}/columns`, { headers: { 'accept-encoding': 'gzip' } });
-  const columnsBody = Buffer.from(await columns.arrayBuffer());
-  const coldMs = Date.now() - started;
-  started = Date.now();
-  await (await fetch(`${local.url}/api/spaces/${SPACE}/columns`)).arrayBuffer();
-  const warmMs = Date.now() - started;
-
-  const rowsJson = Buffer.from(JSON.stringify({ runs: rows, cursor: null, asOf: LOADED_AT }));
+  const columnsBody = Buffer.from(await (await fetch(`${local.url}/api/spaces/${SPACE}/columns`)).arrayBuffer());
+  const rowsJson = Buffer.from(JSON.stringify({ runs: rows, cursor: null, asOf: landedAt }));
   const floor = await floorServer({ '/rows.json': gzipSync(rowsJson, { level: 6 }), '/columns.json': gzipSync(columnsBody, { level: 6 }) });
   const browser = await launchChromium();
   try {
@@ -276,7 +195,6 @@ async function main() {
     row('bytes transferred', mb(bytes), mb(floorBytes), `${(bytes / floorBytes).toFixed(2)}×`);
     row('JS heap + buffers after GC', mb(heap), mb(floorHeap), `${(heap / floorHeap).toFixed(2)}×`);
     console.log(`\nFor reference: the compact columnar body alone (${mb(columnsBody.length)} JSON, ${mb(median(compactFloors.map((f) => f.bytes)))} gzip) downloads and parses in ${ms(median(compactFloors.map((f) => f.ms)))} from the bare server.`);
-    console.log(`Read API, columns endpoint: first request after start ${ms(coldMs)} (reads all ${rows.length.toLocaleString('en-US')} rows from the store into its snapshot), then ${ms(warmMs)}.`);
   } finally {
     await browser.close();
     floor.server.close();

@@ -21,7 +21,7 @@ const { values } = parseArgs({ options: { runs: { type: 'string', default: '30' 
 const RUNS = Number(values.runs);
 const SIZES_KB = [1, 4, 16, 64];
 const root = resolve(import.meta.dirname, '..');
-const source = ['shared/judge/judge-run.ts', 'shared/reference/diff.ts', 'shared/landing/land.ts', 'infra/local/local-mode.ts']
+const source = ['shared/judge/judge-run.ts', 'shared/cockpit/diff.ts', 'shared/landing/land.ts', 'infra/local/local-mode.ts']
   .map((f) => readFileSync(join(root, f), 'utf8'))
   .join('\n')
   .split('\n');

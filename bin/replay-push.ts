@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `replay-push` (SPEC §7, docs/runner.md): run in a checkout through bin/replay-push.mjs, or bundled into
+// `replay-push` (docs/contract.md §7, docs/runner.md): run in a checkout through bin/replay-push.mjs, or bundled into
 // one self-contained file by `npm run build:client`.
 import { runCli } from '../shared/runner/cli.ts';
 

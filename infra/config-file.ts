@@ -1,4 +1,4 @@
-// Which configuration file a command reads (SPEC §10). `npm start` and `cdk synth` share this rule, so the
+// Which configuration file a command reads (docs/contract.md §10). `npm start` and `cdk synth` share this rule, so the
 // file that runs locally is the file that deploys: `REPLAY_CONFIG` when set, else `replay.config.json` at the
 // project root. Only local mode falls back to the committed example; a deployment must name it.
 import { existsSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// What a model call cost (SPEC §5–§6): tokens times the configured price, per kind of token. Unknown stays
+// What a model call cost (docs/contract.md §5–§6): tokens times the configured price, per kind of token. Unknown stays
 // unknown: without a price, or without a count the price needs, the cost is null, never 0, and a sum with an
 // unknown part is unknown.
 import type { ModelPrice } from './schema/config.ts';
@@ -11,8 +11,6 @@ export interface TokenUsage {
   /** Prompt tokens read from the provider's cache (billed below it). */
   cacheReadTokens: number | null;
 }
-
-export const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0 };
 
 export function callCostUsd(usage: TokenUsage, price: ModelPrice | undefined): number | null {
   if (!price || usage.inputTokens === null || usage.outputTokens === null) return null;

@@ -11,3 +11,12 @@ export const jsonError = (status: number, error: string, message: string, extra:
   status,
   body: { ...extra, error, message },
 });
+
+/** A percent-decoded path segment, or null when the encoding is malformed (a 400, never a thrown 500). */
+export function decodePathSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}

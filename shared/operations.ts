@@ -4,12 +4,14 @@
 
 export const METRICS_NAMESPACE = 'ReplayBench';
 
-export type ServiceName = 'ingest' | 'lander' | 'read-api' | 'judge' | 'sweeper';
+export type ServiceName = 'ingest' | 'lander' | 'read-api' | 'judge' | 'sweeper' | 'snapshot-compactor';
 
 /** Every metric a handler publishes (Powertools EMF, dimension `service`). */
 export const METRICS = {
   deliveryAccepted: 'DeliveryAccepted',
   deliveryRefused: 'DeliveryRefused',
+  /** A host's key could not be read; that host's deliveries are refused until it can (alarmed). */
+  hostKeyUnreadable: 'HostKeyUnreadable',
   landed: 'Landed',
   landingMessageDropped: 'LandingMessageDropped',
   judgeMessageDropped: 'JudgeMessageDropped',
@@ -18,6 +20,8 @@ export const METRICS = {
   judgeErrors: 'JudgeErrors',
   judgingPaused: 'JudgingPaused',
   runsRequeued: 'RunsRequeued',
+  snapshotRunsChanged: 'SnapshotRunsChanged',
+  snapshotRebuilt: 'SnapshotRebuilt',
 } as const;
 
 export type MetricName = (typeof METRICS)[keyof typeof METRICS];
@@ -32,6 +36,10 @@ export const TIMINGS = {
   landerFunction: 30,
   readApiFunction: 15,
   sweeperFunction: 60,
+  /** Rebuilding a lost snapshot reads the whole table: 100k runs take well under a minute. */
+  snapshotCompactorFunction: 300,
+  /** How often the compactor runs; readers cover the time since with the table's `since` query. */
+  snapshotCompactEvery: 300,
   /** One reference fetch (each GitHub request bounded by this) plus one model call, plus the writes. */
   githubRequest: 10,
   modelCall: 90,

@@ -41,8 +41,8 @@ export const runRecord = (runs: RunStore, space: string, id: string): VersionedR
   write: (row, rev) => runs.putRun(row, rev),
 });
 
-export const hostRecord = (hosts: HostStore, host: string): VersionedRecord<StoredHost> => ({
-  read: () => hosts.getHost(host),
+export const hostRecord = (hosts: HostStore, space: string, host: string): VersionedRecord<StoredHost> => ({
+  read: () => hosts.getHost(space, host),
   write: (value, rev) => hosts.putHost(value, rev),
 });
 

@@ -31,7 +31,7 @@ export interface RunStore {
   countRunsByHost(space: string, host: string): Promise<number>;
 }
 
-/** Archived attempts of runs (SPEC §4): written once, never erased. */
+/** Archived attempts of runs (docs/contract.md §4): written once, never erased. */
 export interface AttemptStore {
   /** Archives the attempt unless one with the same (finishedAt, patchSha256) is archived already. */
   archiveAttempt(attempt: ArchivedAttempt): Promise<void>;
@@ -58,20 +58,30 @@ export interface IssueStore {
 }
 
 export interface HostStore {
-  getHost(host: string): Promise<Versioned<StoredHost> | null>;
+  getHost(space: string, host: string): Promise<Versioned<StoredHost> | null>;
   putHost(host: StoredHost, expectedRev: number | null): Promise<boolean>;
 }
 
 export interface BudgetStore {
   /** Atomically takes one unit of (space, day) if fewer than `cap` were taken; false when the cap is reached. */
   reserve(space: string, day: string, cap: number): Promise<boolean>;
-  used(space: string, day: string): Promise<number>;
+  /** The days from `fromDay` to `toDay` (inclusive, `YYYY-MM-DD`) on which units were taken, oldest first. */
+  listDays(space: string, fromDay: string, toDay: string): Promise<BudgetDay[]>;
+}
+
+export interface BudgetDay {
+  day: string;
+  calls: number;
+  /** Judge spend of the day in USD; null while any attempt's price is unknown or spend is not recorded. */
+  costUsd: number | null;
 }
 
 export interface ObjectStore {
   put(key: string, body: string | Uint8Array, contentType?: string): Promise<void>;
   /** The object's text, or null when it does not exist. */
   getText(key: string): Promise<string | null>;
+  /** The object's bytes, or null when it does not exist. */
+  getBytes(key: string): Promise<Uint8Array | null>;
   delete(key: string): Promise<void>;
   list(prefix: string): Promise<string[]>;
 }

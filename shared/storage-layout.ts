@@ -35,7 +35,7 @@ export const patchKey = (space: string, id: string, finishedAt: string, patchSha
   `${runObjectPrefix(space, id, finishedAt)}/patch-${patchSha256}.diff`;
 export const summaryKey = (space: string, id: string, finishedAt: string, summarySha256: string) =>
   `${runObjectPrefix(space, id, finishedAt)}/summary-${summarySha256}.md`;
-/** The full contamination list of a run whose row keeps only the first entries (SPEC §4 bounds). */
+/** The full contamination list of a run whose row keeps only the first entries (docs/contract.md §4 bounds). */
 export const contaminationKey = (space: string, id: string, finishedAt: string, listSha256: string) =>
   `${runObjectPrefix(space, id, finishedAt)}/contamination-${listSha256}.json`;
 /** One judge attempt's exchange (never the prompt text, which holds the issue text). */
@@ -50,13 +50,25 @@ export function parseRunObjectKey(key: string): { space: string; id: string; fin
 
 /** Bumped whenever what is cached changes (the lock-file list, say), so old entries are simply not read. */
 const REFERENCE_CACHE_VERSION = 'v2';
+export const REFERENCE_PREFIX = 'reference/';
 export const referenceDiffKey = (repo: string, baseSha: string, mergeSha: string) =>
-  `reference/${REFERENCE_CACHE_VERSION}/${repo}/${baseSha}...${mergeSha}.json`;
+  `${REFERENCE_PREFIX}${REFERENCE_CACHE_VERSION}/${repo}/${baseSha}...${mergeSha}.json`;
 
 export function parseReferenceDiffKey(key: string): { repo: string; baseSha: string; mergeSha: string } | null {
   const match = /^reference\/[^/]+\/([^/]+\/[^/]+)\/([^/.]+)\.\.\.([^/.]+)\.json$/.exec(key);
   return match ? { repo: match[1]!, baseSha: match[2]!, mergeSha: match[3]! } : null;
 }
+
+/**
+ * Data bucket: the persisted runs snapshot of a space (shared/read/snapshot-store.ts). The compactor writes
+ * the slot the manifest does not name, then the manifest; slots alternate, so nothing is ever deleted.
+ */
+export const SNAPSHOTS_PREFIX = 'snapshots/';
+export const SNAPSHOT_SLOTS = ['a', 'b'] as const;
+export type SnapshotSlot = (typeof SNAPSHOT_SLOTS)[number];
+export const snapshotSpacePrefix = (space: string) => `${SNAPSHOTS_PREFIX}${space}/`;
+export const snapshotManifestKey = (space: string) => `${snapshotSpacePrefix(space)}manifest.json`;
+export const snapshotSlotPrefix = (space: string, slot: SnapshotSlot) => `${snapshotSpacePrefix(space)}${slot}/`;
 
 // ---- The table -----------------------------------------------------------------------------------------
 
@@ -84,13 +96,14 @@ export const spacePartition = (space: string) => `SPACE#${space}`;
 /** Partition-key prefixes that hold one space's data: what a per-space reader may touch (IAM LeadingKeys). */
 export const spacePartitions = (space: string) => [spacePartition(space), budgetPartition(space)];
 
-export const SORT_PREFIX = { run: 'RUN#', issue: 'ISSUE#', hiddenTest: 'HIDDEN#', attempt: 'ATTEMPT#' } as const;
+export const SORT_PREFIX = { run: 'RUN#', issue: 'ISSUE#', hiddenTest: 'HIDDEN#', attempt: 'ATTEMPT#', host: 'HOST#' } as const;
 
 export const runKey = (space: string, id: string): ItemKey => ({ pk: spacePartition(space), sk: `${SORT_PREFIX.run}${id}` });
 export const issueKey = (space: string, taskId: string): ItemKey => ({ pk: spacePartition(space), sk: `${SORT_PREFIX.issue}${taskId}` });
 export const pendingHiddenTestKey = (space: string, id: string): ItemKey => ({ pk: spacePartition(space), sk: `${SORT_PREFIX.hiddenTest}${id}` });
 export const judgingKey = (space: string): ItemKey => ({ pk: spacePartition(space), sk: 'JUDGING' });
-export const hostKey = (host: string): ItemKey => ({ pk: `HOST#${host}`, sk: 'HOST' });
+/** A host as one space knows it: in that space's partition, so no other space's reader can see it. */
+export const hostKey = (space: string, host: string): ItemKey => ({ pk: spacePartition(space), sk: `${SORT_PREFIX.host}${host}` });
 const budgetPartition = (space: string) => `BUDGET#${space}`;
 export const budgetKey = (space: string, day: string): ItemKey => ({ pk: budgetPartition(space), sk: day });
 

@@ -1,12 +1,12 @@
-// The Compare area (SPEC §6 "Paired comparison"): two groups (model · harness version) over the tasks both
+// The Compare area (docs/contract.md §6 "Paired comparison"): two groups (model · harness version) over the tasks both
 // ran with a counted verdict — the paired table, the sentence a reader can quote, the difference with its
 // interval, and the discordant tasks as links to both runs. The figures come from the same function the
-// read API's `/compare` answers with (shared/read/group-stats.ts, on the one statistics module), run on
+// read API's `/compare` answers with (shared/cockpit/compare-groups.ts, on the one statistics module), run on
 // the page's own table, so the page and the API cannot disagree.
-import { selectRuns, type Group } from '../../shared/read/aggregates.ts';
+import { selectRuns, type Group } from '../../shared/cockpit/aggregates.ts';
 import { describeComparison, proportion, type PairedComparison } from '../../shared/cockpit/statistics.ts';
-import { valueOfCode } from '../../shared/read/columns.ts';
-import { compareGroups } from '../../shared/read/group-stats.ts';
+import { valueOfCode } from '../../shared/cockpit/columns.ts';
+import { compareGroups } from '../../shared/cockpit/compare-groups.ts';
 import { barList } from './charts/bars.ts';
 import type { Axis } from './charts/ticks.ts';
 import { el, fill } from './dom.ts';

@@ -1,9 +1,9 @@
-// The cost card (SPEC §5–§6): judge spend per day against the daily cap (from `/budget`), cost per resolved
+// The cost card (docs/contract.md §5–§6): judge spend per day against the daily cap (from `/budget`), cost per resolved
 // task per group (from `/stats`, which prices runs with the configuration the cockpit never sees), and the
 // resolve rate against the cost per resolved task with the Pareto front marked: the groups no other group
 // beats on both at once. Unknown stays unknown: a group whose model has no price, or whose tokens are not
 // all known, is named as such and left off the chart, never drawn at $0.
-import type { BudgetBody, StatsBody, StatsGroup } from '../../shared/read/contract.ts';
+import type { BudgetBody, StatsBody, StatsGroup } from '../../shared/cockpit/contract.ts';
 import { barList, legend, type BarRow } from './charts/bars.ts';
 import { logSplits, linearTicks } from './charts/ticks.ts';
 import { el, fill } from './dom.ts';

@@ -1,4 +1,4 @@
-// The Dashboard area (SPEC §6): KPI tiles, verdict mix, resolve rate, wall time, tokens per minute, steps
+// The Dashboard area (docs/contract.md §6): KPI tiles, verdict mix, resolve rate, wall time, tokens per minute, steps
 // and budget exhaustion, wall time against completion tokens, model time next to the original fix, the
 // per-model table, judge against hidden tests, and the model × issue matrix. Each card is built once and
 // refilled in place, so a live update never blanks the page or moves the reader. Every chart has labelled
@@ -16,8 +16,8 @@ import {
   type MedianFigure,
   type OriginalFixComparison,
   type RateFigure,
-} from '../../shared/read/aggregates.ts';
-import { HIDDEN_TEST_STATUSES, VERDICTS, valueOfCode } from '../../shared/read/columns.ts';
+} from '../../shared/cockpit/aggregates.ts';
+import { HIDDEN_TEST_STATUSES, VERDICTS, valueOfCode } from '../../shared/cockpit/columns.ts';
 import { barList, legend, type BarRow } from './charts/bars.ts';
 import { MatrixChart } from './charts/matrix.ts';
 import { ScatterChart } from './charts/scatter.ts';

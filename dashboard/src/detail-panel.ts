@@ -1,12 +1,12 @@
 // One run in full, titled "model · task · harness": verdict and the judge's reasons, the hidden-test
 // result, links to the issue and the fix PR, the files the candidate changed with +/− counts, the
 // candidate's patch beside the original fix (as the judge cached it, lock files left out; never the issue
-// text), the run's attempts (SPEC §4: earlier ones archived, never erased) with their verdicts, the
+// text), the run's attempts (docs/contract.md §4: earlier ones archived, never erased) with their verdicts, the
 // summary, and every field of the row with its unit (unknown written as such). Patches and
 // summaries are shown as text: a summary's markdown is not rendered, so nothing a runner sends can become
 // markup. Long lines wrap, so the panel is the one scroller.
-import { apiPaths, type AttemptsBody, type ReferenceBody } from '../../shared/read/contract.ts';
-import { parseDiff } from '../../shared/reference/diff.ts';
+import { apiPaths, type AttemptsBody, type ReferenceBody } from '../../shared/cockpit/contract.ts';
+import { parseDiff } from '../../shared/cockpit/diff.ts';
 import type { AttemptSummary } from '../../shared/schema/attempt.ts';
 import type { StoredIssue } from '../../shared/schema/issue.ts';
 import type { RunRow } from '../../shared/schema/run.ts';

@@ -1,7 +1,7 @@
-// Filters by model, tier, wave and harness version (SPEC §6), and by judge verdict and hidden-test result
+// Filters by model, tier, wave and harness version (docs/contract.md §6), and by judge verdict and hidden-test result
 // (where the calibration table's cells lead), shared by the Dashboard and Runs areas. Each menu is built
 // once and updated in place, so a live update never closes a menu the reader has open.
-import { TIERS, type Tier } from '../../shared/read/columns.ts';
+import { TIERS, type Tier } from '../../shared/cockpit/columns.ts';
 import { el, fill } from './dom.ts';
 import { HIDDEN_TEST_LABELS, VERDICT_LABELS, VERDICT_ORDER } from './palette.ts';
 import { filterCount, HIDDEN_TEST_COLUMNS, noFilters, type CockpitFilters } from './url-state.ts';

@@ -1,7 +1,7 @@
-// The cockpit (SPEC §6): finds which cockpit it is, loads the space's runs in columnar form once, then
+// The cockpit (docs/contract.md §6): finds which cockpit it is, loads the space's runs in columnar form once, then
 // follows changes with `since` deltas. Every area renders from one computed view model; the URL holds the
 // view so it can be linked.
-import { compactRun } from '../../shared/read/columns.ts';
+import { compactRun } from '../../shared/cockpit/columns.ts';
 import {
   apiPaths,
   COCKPIT_SETTINGS_FILE,
@@ -13,8 +13,8 @@ import {
   type RunColumns,
   type RunsPage,
   type StatsBody,
-} from '../../shared/read/contract.ts';
-import { RunTable } from '../../shared/read/run-table.ts';
+} from '../../shared/cockpit/contract.ts';
+import { RunTable } from '../../shared/cockpit/run-table.ts';
 import type { HostRecord } from '../../shared/schema/host.ts';
 import type { StoredIssue } from '../../shared/schema/issue.ts';
 import { Api, ApiError } from './api.ts';
@@ -125,12 +125,11 @@ class Cockpit {
     setInterval(() => this.paintStatus(), 1000);
   }
 
-  /**
-   * The columns answer may come from a persisted snapshot that trails the table (SPEC §6): the `since`
-   * delta from its `asOf` is applied before the first render, so the first page is complete, not stale.
-   */
   async start() {
-    await this.poll();
+    // The columns body may be a persisted snapshot some minutes old (shared/read/snapshot-store.ts): what
+    // changed since its asOf belongs in the first render. A failed catch-up shows in the status line and
+    // the next poll retries it.
+    await this.catchUp().catch((e: unknown) => (this.lastError = (e as Error).message));
     this.render();
     this.syncDetail();
     if (this.state.run) this.runs.reveal(this.state.run);
@@ -322,23 +321,28 @@ class Cockpit {
   }
 
   /** Every run changed since the last asOf, page by page; repeated rows replace themselves. */
+  private async catchUp(): Promise<{ changed: boolean; openChanged: boolean }> {
+    let cursor: string | undefined;
+    let nextAsOf: string | undefined;
+    let changed = false;
+    let openChanged = false;
+    do {
+      const page = await this.api.json<RunsPage>(apiPaths.runs(this.located.cockpit.space, { since: this.asOf, cursor, limit: 1000 }));
+      nextAsOf ??= page.asOf;
+      for (const row of page.runs) {
+        const { changed: c } = this.table.upsert(compactRun(row));
+        changed ||= c;
+        if (c && row.id === this.detail.openId) openChanged = true;
+      }
+      cursor = page.cursor ?? undefined;
+    } while (cursor);
+    this.asOf = nextAsOf!;
+    return { changed, openChanged };
+  }
+
   private async poll() {
     try {
-      let cursor: string | undefined;
-      let nextAsOf: string | undefined;
-      let changed = false;
-      let openChanged = false;
-      do {
-        const page = await this.api.json<RunsPage>(apiPaths.runs(this.located.cockpit.space, { since: this.asOf, cursor, limit: 1000 }));
-        nextAsOf ??= page.asOf;
-        for (const row of page.runs) {
-          const { changed: c } = this.table.upsert(compactRun(row));
-          changed ||= c;
-          if (c && row.id === this.detail.openId) openChanged = true;
-        }
-        cursor = page.cursor ?? undefined;
-      } while (cursor);
-      this.asOf = nextAsOf!;
+      const { changed, openChanged } = await this.catchUp();
       if (Date.now() - this.sideDataAt > SIDE_DATA_MS) await this.refreshSideData();
       this.lastUpdate = Date.now();
       this.lastError = null;

@@ -2,7 +2,7 @@
 // colour blindness: under simulated protanopia, deuteranopia and tritanopia every two verdict colours
 // stay at least 15 ΔE*ab apart (the browser suite checks it), and matrix cells are separated by a white
 // gap so neighbours never merge. Colour is never the only cue: every bar, cell and chip also carries its name.
-import type { HiddenColumn, VerdictCounts } from '../../shared/read/aggregates.ts';
+import type { HiddenColumn, VerdictCounts } from '../../shared/cockpit/aggregates.ts';
 
 export type VerdictKey = keyof VerdictCounts;
 

@@ -1,8 +1,8 @@
 // The Runs area: every run in view in one virtualised grid (only the rows on screen exist in the DOM),
 // sortable by any column and searchable; clicking a row opens its detail panel. Live updates re-render
 // the visible rows in place, so the scroll position and the open run survive.
-import { codeOf, valueOfCode, type NumberField, type TextField } from '../../shared/read/columns.ts';
-import { tierCode, waveOf } from '../../shared/read/aggregates.ts';
+import { codeOf, valueOfCode, type NumberField, type TextField } from '../../shared/cockpit/columns.ts';
+import { tierCode, waveOf } from '../../shared/cockpit/aggregates.ts';
 import { el, fill } from './dom.ts';
 import { big, count, duration, instant, num, UNKNOWN } from './format.ts';
 import { HIDDEN_TEST_LABELS, VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';

@@ -2,9 +2,8 @@
 // the open run, how the matrix is coloured and the two groups compared. Filters are shared by the
 // Dashboard, Compare and Runs areas. A compared group is two values of one parameter (`a=model&a=harness`):
 // model names may contain any separator one could pick.
-import { NO_FILTERS, type HiddenColumn, type RunFilters } from '../../shared/read/aggregates.ts';
-import type { Group } from '../../shared/read/aggregates.ts';
-import { TIERS, type Tier } from '../../shared/read/columns.ts';
+import { NO_FILTERS, type Group, type HiddenColumn, type RunFilters } from '../../shared/cockpit/aggregates.ts';
+import { TIERS, type Tier } from '../../shared/cockpit/columns.ts';
 import { VERDICT_ORDER, type VerdictKey } from './palette.ts';
 
 export type Area = 'dashboard' | 'compare' | 'runs' | 'hosts';
@@ -12,7 +11,7 @@ export const AREAS: Area[] = ['dashboard', 'compare', 'runs', 'hosts'];
 
 export const HIDDEN_TEST_COLUMNS: HiddenColumn[] = ['pass', 'fail', 'error', 'none'];
 
-/** The row filters of SPEC §6 plus the judge verdict and the hidden-test result, which the calibration table links to. */
+/** The row filters of docs/contract.md §6 plus the judge verdict and the hidden-test result, which the calibration table links to. */
 export interface CockpitFilters extends RunFilters {
   verdicts: VerdictKey[];
   hiddenTests: HiddenColumn[];

@@ -12,9 +12,9 @@ import {
   type Grouping,
   type IssueFacts,
   type TaskFacts,
-} from '../../shared/read/aggregates.ts';
-import { codeOf } from '../../shared/read/columns.ts';
-import type { RunTable } from '../../shared/read/run-table.ts';
+} from '../../shared/cockpit/aggregates.ts';
+import { codeOf } from '../../shared/cockpit/columns.ts';
+import type { RunTable } from '../../shared/cockpit/run-table.ts';
 import type { IssueRecord } from '../../shared/schema/issue.ts';
 import { taskLabel } from './format.ts';
 import type { CockpitFilters } from './url-state.ts';

@@ -3,7 +3,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { acceptDelivery, type IngestDeps } from '../../shared/ingest/accept-delivery.ts';
-import { jsonError } from '../../shared/http.ts';
+import { decodePathSegment, jsonError } from '../../shared/http.ts';
 import { METRICS } from '../../shared/operations.ts';
 import { rawBody, toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
 import { flushMetrics, type Instrumentation } from '../../shared/adapters/aws/observability.ts';
@@ -12,16 +12,25 @@ export type IngestHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewa
 
 const ROUTE = /^\/hooks\/([^/]+)\/ingest$/;
 
-export function createIngestHandler(deps: IngestDeps, { logger, metrics }: Instrumentation): IngestHandler {
+export function createIngestHandler(coreDeps: IngestDeps, { logger, metrics }: Instrumentation): IngestHandler {
+  const deps: IngestDeps = {
+    ...coreDeps,
+    unreadableKey: (host, errorName) => {
+      logger.warn('a host key could not be read; that host has no key for this request', { host, errorName });
+      metrics.addMetric(METRICS.hostKeyUnreadable, MetricUnit.Count, 1);
+    },
+  };
   return async (event) => {
     const route = ROUTE.exec(event.rawPath);
     if (!route) return toApiGateway(jsonError(404, 'not-found', `No route ${event.rawPath}.`));
     if (event.requestContext.http.method !== 'POST') {
       return toApiGateway({ ...jsonError(405, 'not-found', 'Deliveries are sent with POST.'), headers: { allow: 'POST' } });
     }
+    const space = decodePathSegment(route[1]!);
+    if (space === null) return toApiGateway(jsonError(400, 'bad-path', 'The space in the path is not valid percent-encoding.'));
     try {
       const answer = await acceptDelivery(deps, {
-        space: decodeURIComponent(route[1]!),
+        space,
         rawBody: rawBody(event),
         signature: event.headers['x-hub-signature-256'],
         deliveryHeader: event.headers['x-replay-delivery'],

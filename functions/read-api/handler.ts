@@ -1,5 +1,5 @@
-// GET /api/*: runs, one run, its patch and summary, issues, hosts, the cockpit's columns. The routes live in
-// shared/read; `lambda.ts` wires AWS.
+// GET /api/*: runs, one run, its patch and summary, issues, hosts, the cockpit's columns, statistics,
+// comparisons, budget and exports. The routes live in shared/read; `lambda.ts` wires AWS.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { answerRead, type ReadDeps } from '../../shared/read/read-api.ts';
 import { jsonError } from '../../shared/http.ts';
@@ -18,7 +18,7 @@ export function createReadApiHandler(deps: ReadDeps, { logger }: Instrumentation
     const refusal = requiredGroup ? groupRefusal(requiredGroup, tokenGroups(event)) : null;
     if (refusal) return toApiGateway(refusal);
     try {
-      const answer = await answerRead(deps, event.requestContext.http.method, event.rawPath, event.queryStringParameters ?? {}, event.headers);
+      const answer = await answerRead(deps, event.requestContext.http.method, event.rawPath, event.rawQueryString ?? '', event.headers);
       return toApiGateway(answer);
     } catch (error) {
       logger.error('read failed', { path: event.rawPath, error: (error as Error).message });

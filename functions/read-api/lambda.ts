@@ -2,6 +2,7 @@
 import { systemClock } from '../../shared/ports.ts';
 import { bucketStore, bundledConfig, pairingCheck, requiredEnv, s3Client, tableStore } from '../../shared/adapters/aws/runtime.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
+import { LAMBDA_ANSWER_BYTES } from '../../shared/read/read-api.ts';
 import { createReadApiHandler } from './handler.ts';
 
 const store = tableStore({}, requiredEnv('TABLE_NAME'));
@@ -15,7 +16,9 @@ export const handler = createReadApiHandler(
     hosts: store,
     objects: bucketStore(s3Client({}), requiredEnv('DATA_BUCKET')),
     pairing: pairingCheck({}),
+    budget: store,
     clock: systemClock,
+    maxAnswerBytes: LAMBDA_ANSWER_BYTES,
   },
   instrumentation('read-api'),
   process.env.ANALYST_GROUP,

@@ -11,6 +11,7 @@ export const TIMEOUTS = {
   readApi: Duration.seconds(TIMINGS.readApiFunction),
   judge: Duration.seconds(TIMINGS.judgeFunction),
   sweeper: Duration.seconds(TIMINGS.sweeperFunction),
+  snapshotCompactor: Duration.seconds(TIMINGS.snapshotCompactorFunction),
 } as const;
 
 export const visibilityFor = (consumerTimeout: Duration): Duration => Duration.seconds(visibilitySecondsFor(consumerTimeout.toSeconds()));

@@ -1,4 +1,4 @@
-// The demo campaign (SPEC §6): deliveries built from real SWE-Bench Pro outcomes (data/README.md says
+// The demo campaign (docs/contract.md §6): deliveries built from real SWE-Bench Pro outcomes (data/README.md says
 // where they come from). Real: the model configuration, the task, the test-based `resolved` outcome (sent
 // as a hidden-test result, never as a verdict), the turn count (steps) and the date of the run. Everything
 // else is generated from a fixed seed, and every run row says so with `metricsSource: "generated"`.
@@ -243,7 +243,7 @@ function demoPatch(model: string, taskId: string, harness: string, token: string
 export const findDemoToken = (text: string): string | null => /demo run token: ([0-9a-f]{16})/.exec(text)?.[1] ?? null;
 
 /**
- * What `demo-oracle` answers (SPEC §10 judge answer): the hidden-test outcome, except for a fixed tenth
+ * What `demo-oracle` answers (docs/contract.md §10 judge answer): the hidden-test outcome, except for a fixed tenth
  * of runs where it disagrees on purpose, so the judge-against-tests view has something to show.
  */
 export function oracleAnswer(run: Pick<DemoRun, 'token' | 'resolved'>): Record<string, unknown> {

@@ -1,4 +1,4 @@
-// `npm run demo`: a realistic campaign in the cockpit within a minute (SPEC §6 "Demo campaign").
+// `npm run demo`: a realistic campaign in the cockpit within a minute (docs/contract.md §6 "Demo campaign").
 //
 // Alone, it starts local mode itself on HOST:PORT (default 127.0.0.1:8787) with its own data folder and
 // the stand-in judge `demo-oracle`, pushes the campaign through the signed endpoint, and keeps serving the
@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
 import { parseConfig, readConfigFile, type ReplayConfig } from '../../shared/schema/config.ts';
-import type { CockpitsBody, RunsPage } from '../../shared/read/contract.ts';
-import { apiPaths } from '../../shared/read/contract.ts';
+import type { CockpitsBody, RunsPage } from '../../shared/cockpit/contract.ts';
+import { apiPaths } from '../../shared/cockpit/contract.ts';
 import { ingestUrl } from '../../shared/client/push.ts';
 import { summaryLine } from '../../shared/runner/cli.ts';
 import { buildCampaign, deliverCampaign, DEMO_JUDGE_MODEL, readSourceRuns, startDemoJudge, writeCampaignFolders, type DemoCampaign, type DeliveredCounts } from './demo-campaign.ts';

@@ -1,13 +1,17 @@
 // Worker-thread entry that runs the three emulators, so their work happens on another core than the
-// handlers'. They are reached only over HTTP, exactly like the AWS services they stand in for.
+// handlers'. They are reached only over HTTP, exactly like the AWS services they stand in for, and only
+// from this machine: each listens on the loopback interface, behind a gate that refuses any request not
+// signed with this start's access key id (none of the three checks credentials on its own, and s3rver
+// serves anonymous requests), so neither the network nor another local user can read or purge them.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
-import { startFauxqs } from 'fauxqs';
+import S3rverAccount from 's3rver/lib/models/account.js';
+import { buildApp } from 'fauxqs';
 
 export interface EmulatorPorts {
   dynamodb: number;
@@ -15,23 +19,71 @@ export interface EmulatorPorts {
   sqs: number;
 }
 
-const { dataDir } = workerData as { dataDir: string };
+export interface EmulatorWorkerData {
+  dataDir: string;
+  credentials: { accessKeyId: string; secretAccessKey: string };
+}
+
+const LOOPBACK = '127.0.0.1';
+const { dataDir, credentials } = workerData as EmulatorWorkerData;
 const dynamoDir = join(dataDir, 'dynamodb');
 const s3Dir = join(dataDir, 's3');
 mkdirSync(dynamoDir, { recursive: true });
 mkdirSync(s3Dir, { recursive: true });
 
-const dynamo: Server = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-await new Promise<void>((resolve) => dynamo.listen(0, '127.0.0.1', resolve));
-const s3 = new S3rver({ port: 0, address: '127.0.0.1', directory: s3Dir, silent: true });
-const s3Address = await s3.run();
-const sqs = await startFauxqs({ port: 0, logger: false });
+/** The access key id a SigV4 request was signed with: from the Authorization header or a presigned query. */
+function accessKeyIdOf(req: IncomingMessage): string | null {
+  const header = /^AWS4-HMAC-SHA256\s+Credential=([^/,\s]+)\//.exec(req.headers.authorization ?? '');
+  if (header) return header[1]!;
+  const query = new URL(req.url ?? '/', 'http://emulator').searchParams.get('X-Amz-Credential');
+  return query ? query.split('/')[0]! : null;
+}
+
+/** Puts the server's request handling behind the credential check; call before it listens. */
+function gate(server: Server): Server {
+  const handlers = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (accessKeyIdOf(req) === credentials.accessKeyId) {
+      for (const handler of handlers) handler.call(server, req, res);
+      return;
+    }
+    res.writeHead(403, { 'content-type': 'application/json', connection: 'close' });
+    res.end(JSON.stringify({ __type: 'UnrecognizedClientException', message: 'This local emulator answers only requests signed with the credentials of the local mode that started it.' }));
+  });
+  return server;
+}
+
+const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, LOOPBACK, () => resolve((server.address() as AddressInfo).port)));
+const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+const dynamo = gate(dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }));
+
+// s3rver verifies signatures against its own registry: this start's key pair replaces its well-known one.
+S3rverAccount.DUMMY_ACCOUNT.revokeAccessKey('S3RVER');
+S3rverAccount.DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
+const s3rver = new S3rver({ directory: s3Dir, silent: true });
+const s3 = gate(createServer(s3rver.callback()));
+
+// s3rver reads an object's files in two steps; when the same key is rewritten or deleted in between (a
+// duplicate delivery landing while its twin is deleted), its file stream fails outside any handler. One
+// failed request must not take every emulator down: it is logged, its socket is cut after a while (the SDK
+// retries), and everything else keeps serving.
+process.on('uncaughtException', (error) => console.error(`local emulator request failed: ${error.message}`));
+s3.setTimeout(1_000, (socket) => socket.destroy());
+
+const sqsApp = buildApp({ logger: false });
+await sqsApp.ready();
+gate(sqsApp.server);
+
+const ports: EmulatorPorts = { dynamodb: await listen(dynamo), s3: await listen(s3), sqs: 0 };
+ports.sqs = (await sqsApp.listen({ port: 0, host: LOOPBACK }), (sqsApp.server.address() as AddressInfo).port);
 
 parentPort!.on('message', async (message: string) => {
   if (message !== 'stop') return;
-  await sqs.stop();
-  await s3.close();
-  await new Promise<void>((resolve) => dynamo.close(() => resolve()));
+  await sqsApp.close();
+  await close(s3);
+  await close(dynamo);
   parentPort!.postMessage('stopped');
 });
-parentPort!.postMessage({ dynamodb: (dynamo.address() as AddressInfo).port, s3: s3Address.port, sqs: sqs.port } satisfies EmulatorPorts);
+parentPort!.postMessage(ports);

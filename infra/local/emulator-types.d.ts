@@ -10,5 +10,16 @@ declare module 's3rver' {
     constructor(options: { port?: number; address?: string; directory: string; silent?: boolean });
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
+    /** s3rver is a Koa application: its request handler, for a server of our own. */
+    callback(): (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
   }
+}
+
+declare module 's3rver/lib/models/account.js' {
+  interface AWSAccount {
+    createKeyPair(accessKeyId: string, secretAccessKey: string): void;
+    revokeAccessKey(accessKeyId: string): void;
+  }
+  const S3rverAccount: { DUMMY_ACCOUNT: AWSAccount };
+  export default S3rverAccount;
 }

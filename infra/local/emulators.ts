@@ -2,13 +2,14 @@
 // LevelDB on disk), s3rver (S3 wire protocol, files on disk) and fauxqs (SQS JSON protocol with visibility
 // timeouts, receive counts and DLQ redrive; in memory, so the durable inbox is replayed on start). This
 // module then creates the table, buckets and queues through the AWS SDK, as the CDK stack does in AWS.
+import { randomBytes, randomInt } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { dynamoClient, s3Client, sqsClient, type AwsConnection } from '../../shared/adapters/aws/runtime.ts';
 import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
-import type { EmulatorPorts } from './emulator-servers.ts';
+import type { EmulatorPorts, EmulatorWorkerData } from './emulator-servers.ts';
 
 export const LOCAL_NAMES = {
   table: 'replay-bench',
@@ -39,16 +40,19 @@ export async function startEmulators(dataDir: string, queues: QueueSettings): Pr
   const entry = new URL('./emulator-servers.ts', import.meta.url).href;
   const tsxApi = import.meta.resolve('tsx/esm/api');
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
-  const worker = new Worker(bootstrap, { eval: true, workerData: { dataDir } });
+  // Generated per start: only this process (and what it hands the connection to) can use the emulators.
+  const credentials = { accessKeyId: randomAccessKeyId(), secretAccessKey: randomBytes(30).toString('base64url') };
+  const worker = new Worker(bootstrap, { eval: true, workerData: { dataDir, credentials } satisfies EmulatorWorkerData });
   const ports = await new Promise<EmulatorPorts>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
+  // After start an emulator failure would otherwise pass unseen, leaving every later call refused.
+  worker.on('error', (error) => console.error(`local emulators stopped: ${error.name}: ${error.message}\n${error.stack ?? ''}`));
 
-  // s3rver accepts only its own fixed credentials; the other emulators accept any.
   const connection: AwsConnection = {
     region: 'us-east-1',
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    credentials,
     endpoints: { dynamodb: `http://127.0.0.1:${ports.dynamodb}`, s3: `http://127.0.0.1:${ports.s3}`, sqs: `http://127.0.0.1:${ports.sqs}` },
     s3Emulated: true,
   };
@@ -80,6 +84,9 @@ export async function startEmulators(dataDir: string, queues: QueueSettings): Pr
     },
   };
 }
+
+/** Shaped like an AWS access key id (20 upper-case letters and digits), random per start. */
+const randomAccessKeyId = () => `LOCAL${Array.from({ length: 15 }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'[randomInt(32)]).join('')}`;
 
 async function createTable(client: DynamoDBClient): Promise<void> {
   const indexes = Object.values(INDEXES);

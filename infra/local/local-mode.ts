@@ -1,4 +1,4 @@
-// Local mode (SPEC §9, §10): the same handlers as in AWS, behind one HTTP server, against emulators this
+// Local mode (docs/contract.md §9, §10): the same handlers as in AWS, behind one HTTP server, against emulators this
 // process starts. Each handler is built by its factory with adapters pointed at the emulators, so nothing
 // here writes `process.env` and several local modes can run in one process (tests do).
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -23,6 +23,7 @@ import { createLanderHandler } from '../../functions/lander/handler.ts';
 import { createReadApiHandler } from '../../functions/read-api/handler.ts';
 import { createJudgeHandler } from '../../functions/judge/handler.ts';
 import { createSweeperHandler } from '../../functions/sweeper/handler.ts';
+import { createSnapshotCompactorHandler } from '../../functions/snapshot-compactor/handler.ts';
 import { LOCAL_NAMES, startEmulators, type Emulators } from './emulators.ts';
 import { cockpitEntries } from '../../shared/read/read-api.ts';
 import { createLocalServer } from './http-server.ts';
@@ -45,6 +46,11 @@ export interface LocalModeOptions {
   pollers?: number;
   /** Seconds between judge sweeps (AWS: every 5 minutes). Default: REPLAY_SWEEP_SECONDS, else 60. */
   sweepIntervalSeconds?: number;
+  /**
+   * Seconds between snapshot compactions (AWS: every 5 minutes). Default: REPLAY_SNAPSHOT_SECONDS, else 60.
+   * 0 turns the compactor off (benchmarks that measure a reader against a snapshot they prepared).
+   */
+  snapshotIntervalSeconds?: number;
   /**
    * Overrides every space's `judge.retryBaseSeconds`, so retries can be watched locally in seconds rather
    * than quarter hours. Default: REPLAY_JUDGE_RETRY_BASE_SECONDS, else the configuration's values.
@@ -107,7 +113,10 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     { runs: table, attempts: table, issues: table, hosts: table, objects: adapters.data, inbox: adapters.inbox, judgeQueue: adapters.judgeQueue, clock },
     observe('lander'),
   );
-  const readApi = createReadApiHandler({ config, runs: table, attempts: table, issues: table, hosts: table, objects: adapters.data, pairing: keys, clock }, observe('read-api'));
+  const readApi = createReadApiHandler(
+    { config, runs: table, attempts: table, issues: table, hosts: table, objects: adapters.data, pairing: keys, budget: table, clock },
+    observe('read-api'),
+  );
   const judge = createJudgeHandler(
     {
       config,
@@ -124,6 +133,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     observe('judge'),
   );
   const sweeper = createSweeperHandler({ config, runs: table, judging: table, judgeQueue: adapters.judgeQueue, clock }, observe('sweeper'));
+  const compactor = createSnapshotCompactorHandler({ config, runs: table, objects: adapters.data, clock }, observe('snapshot-compactor'));
   log(describeJudgeCredentials(env));
   if (retryBase) log(`Judge retries start after ${retryBase} s in every space (local override).`);
 
@@ -137,13 +147,15 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   ];
   const sweepSeconds = options.sweepIntervalSeconds ?? positiveNumber(env.REPLAY_SWEEP_SECONDS) ?? 60;
   const sweeps = every(sweepSeconds * 1000, () => sweeper(scheduledEvent()), (e) => log(`judge sweeper: ${(e as Error).message}`));
+  const snapshotSeconds = options.snapshotIntervalSeconds ?? positiveNumber(env.REPLAY_SNAPSHOT_SECONDS) ?? 60;
+  const compactions = snapshotSeconds > 0 ? every(snapshotSeconds * 1000, () => compactor(scheduledEvent()), (e) => log(`snapshot compactor: ${(e as Error).message}`)) : null;
 
   const server = createLocalServer({
     ingest,
     read: readApi,
     staticDir: resolve(import.meta.dirname, '../../dashboard/dist'),
     settings: { cockpits: cockpitEntries(config), api: '/api', signIn: null },
-  });
+  }, { host: options.host });
   await new Promise<void>((r) => server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', r));
   const address = server.address() as AddressInfo;
 
@@ -158,6 +170,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
       server.closeAllConnections();
       await closed;
       await sweeps.stop();
+      await compactions?.stop();
       await Promise.all(pollers.map((p) => p.stop()));
       await emulators.stop();
     },

@@ -1,4 +1,4 @@
-// `npm start`: local mode on HOST:PORT with data under REPLAY_DATA_DIR (SPEC §10).
+// `npm start`: local mode on HOST:PORT with data under REPLAY_DATA_DIR (docs/contract.md §10).
 import { ConfigError, readConfigFile } from '../../shared/schema/config.ts';
 import { startLocalMode } from './local-mode.ts';
 import { localPaths } from './paths.ts';

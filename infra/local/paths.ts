@@ -1,4 +1,4 @@
-// Where local mode finds its configuration, data and host keys (SPEC §10). `npm start` and the demo read
+// Where local mode finds its configuration, data and host keys (docs/contract.md §10). `npm start` and the demo read
 // them from here, so a demo pushing into a running local mode signs with the keys that process reads.
 import { join } from 'node:path';
 import { chosenConfigFile, EXAMPLE_CONFIG_FILE, PROJECT_ROOT } from '../config-file.ts';

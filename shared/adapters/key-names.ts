@@ -1,4 +1,4 @@
-// How a key name `{secretConfigKey}:{host}` maps onto each backend (SPEC §3).
+// How a key name `{secretConfigKey}:{host}` maps onto each backend (docs/contract.md §3).
 export const keyName = (secretConfigKey: string, host: string) => `${secretConfigKey}:${host}`;
 /** Environment variable and key-file name: `:` becomes `__`. */
 export const keyEnvName = (secretConfigKey: string, host: string) => keyName(secretConfigKey, host).replaceAll(':', '__');

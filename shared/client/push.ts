@@ -1,4 +1,4 @@
-// Signs and POSTs one delivery, as a runner host does (SPEC §3). `postSigned` is what replay-push's outbox
+// Signs and POSTs one delivery, as a runner host does (docs/contract.md §3). `postSigned` is what replay-push's outbox
 // sends (the exact bytes it stored, so a retry carries the same body and delivery id); `pushDelivery` is
 // the one-shot form used by benchmarks and tests.
 import { randomUUID } from 'node:crypto';

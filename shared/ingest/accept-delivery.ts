@@ -1,8 +1,8 @@
-// The ingest rules of SPEC §3, in order; the first failing check answers. An accepted delivery is written
+// The ingest rules of docs/contract.md §3, in order; the first failing check answers. An accepted delivery is written
 // to the inbox (object storage, no size limit to worry about) before it is queued, and the queue carries
 // only a claim check, so a 1 MiB delivery never meets SQS's message size limit.
 import { sha256Hex } from '../sha256.ts';
-import { keyCandidates, type ReplayConfig } from '../schema/config.ts';
+import { keyCandidates, repoAllowed, spaceOf, type ReplayConfig } from '../schema/config.ts';
 import { deliverySchema, ignoredKeys, MAX_DELIVERY_BYTES, DELIVERY_KINDS, type Delivery } from '../schema/delivery.ts';
 import { describeIssues } from '../schema/issues-text.ts';
 import { runId } from '../schema/run.ts';
@@ -19,6 +19,11 @@ export interface IngestDeps {
   inbox: ObjectStore;
   landingQueue: MessageQueue<LandingMessage>;
   clock: Clock;
+  /**
+   * Told when a host's key could not be read (a secret being deleted, a throttled lookup): that host has no
+   * key for this request, every other host is unaffected. Gets the error's name only, never its message.
+   */
+  unreadableKey?: (host: string, errorName: string) => void;
 }
 
 export interface IngestRequest {
@@ -31,7 +36,7 @@ export interface IngestRequest {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Promise<HttpAnswer> {
-  const space = deps.config.spaces[req.space];
+  const space = spaceOf(deps.config, req.space);
   if (!space) return jsonError(404, 'unknown-space', `There is no space named "${req.space}".`);
 
   if (req.rawBody.byteLength > MAX_DELIVERY_BYTES) {
@@ -57,8 +62,12 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     return jsonError(400, 'invalid-delivery', parsed.message, { signature: 'verified', details: parsed.details });
   }
   if (parsed.delivery.kind === 'run' && !fitsInRow(parsed.delivery.row)) {
-    // Refused now rather than accepted and then lost: the row could not be stored (SPEC §4 bounds).
+    // Refused now rather than accepted and then lost: the row could not be stored (docs/contract.md §4 bounds).
     return jsonError(400, 'row-too-large', `The run's row would exceed ${ROW_LIMITS.rowBytes} bytes even with its contamination list bounded; shorten its texts.`, { signature: 'verified' });
+  }
+  if (parsed.delivery.kind === 'issue' && !repoAllowed(space, parsed.delivery.issue.repo)) {
+    const { repo } = parsed.delivery.issue;
+    return jsonError(400, 'repo-not-allowed', `Space "${req.space}" does not list repository ${repo} in its "repos"; the issue record was refused.`, { signature: 'verified' });
   }
 
   const deliveryId = req.deliveryHeader && UUID.test(req.deliveryHeader) ? req.deliveryHeader.toLowerCase() : sha256Hex(req.rawBody);
@@ -80,7 +89,13 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
 async function candidateKeys(deps: IngestDeps): Promise<HostKeys[]> {
   const byHost = new Map<string, string[]>();
   for (const { secretConfigKey, host } of keyCandidates(deps.config)) {
-    const keys = await deps.keys.keysFor(secretConfigKey, host);
+    let keys: string[] = [];
+    try {
+      keys = await deps.keys.keysFor(secretConfigKey, host);
+    } catch (error) {
+      // One host's broken secret never refuses another host's delivery (docs/contract.md §3).
+      deps.unreadableKey?.(host, (error as Error).name ?? 'Error');
+    }
     byHost.set(host, [...(byHost.get(host) ?? []), ...keys]);
   }
   return [...byHost].map(([host, keys]) => ({ host, keys }));

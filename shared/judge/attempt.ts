@@ -6,9 +6,10 @@ import type { ModelPrice } from '../schema/config.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
 import { isLockFile } from '../reference/lock-files.ts';
-import { touchedPaths } from '../reference/diff.ts';
+import { touchedPaths } from '../cockpit/diff.ts';
 import { referenceDiff } from '../reference/reference-fix.ts';
 import { parseJudgeAnswer, type JudgeAnswer } from './answer.ts';
+import { auditedAnswerText } from './reason-guard.ts';
 import { writeAudit } from './audit.ts';
 import { buildPrompt } from './prompt.ts';
 import { nextUtcDay, utcDay, type JudgeProblem } from './transitions.ts';
@@ -93,7 +94,7 @@ export async function runAttempt(
   const latencyMs = deps.clock.now().getTime() - startedAt.getTime();
   // A call that got no answer reported no tokens and was not billed.
   const costUsd = usage ? callCostUsd(usage, settings.price) : 0;
-  const parsed = answerText === null ? null : parseJudgeAnswer(answerText);
+  const parsed = answerText === null ? null : parseJudgeAnswer(answerText, issueText);
 
   const result: AttemptResult = callError
     ? callError.pausesJudging
@@ -108,7 +109,8 @@ export async function runAttempt(
     prompt,
     startedAt,
     latencyMs,
-    answerText,
+    // The audit keeps the answer with its reason treated like the row's: no issue text in any object.
+    answerText: answerText === null ? null : auditedAnswerText(answerText, issueText),
     usage,
     costUsd,
     parsed: result.kind === 'answered' ? result.answer : null,

@@ -1,9 +1,9 @@
-// One judge attempt for one landed run (SPEC §5): claim → reference → budget → one model call → stale-proof
+// One judge attempt for one landed run (docs/contract.md §5): claim → reference → budget → one model call → stale-proof
 // write. Every step that costs nothing (credentials, issue record, pause) is checked before the row is
 // claimed, and every write is conditional on the row's revision, so duplicate messages, concurrent
 // invocations and a re-run landing mid-call all converge: the verdict lands only on the exact patch that was
 // judged. The attempt itself lives in attempt.ts, the space's hold in judging-status.ts.
-import { judgeModelOf, type ReplayConfig } from '../schema/config.ts';
+import { judgeModelOf, repoAllowed, spaceOf, type ReplayConfig } from '../schema/config.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import type { JudgeFields, RunRow } from '../schema/run.ts';
 import { TIMINGS } from '../operations.ts';
@@ -127,7 +127,7 @@ async function prepare(deps: JudgeDeps, current: Versioned<RunRow> | null, messa
   }
 
   const issue = await deps.issues.getIssue(row.space, row.taskId);
-  if (!issue?.baseSha || !issue.mergeSha) {
+  if (!issue?.baseSha || !issue.mergeSha || !repoAllowed(spaceOf(deps.config, row.space)!, issue.repo)) {
     const recheck = Math.min(ISSUE_RECHECK_SECONDS, settingsOf(deps, row.space).retryBaseSeconds);
     return wait('waiting-issue', missingIssue(row.taskId, issue), new Date(now.getTime() + recheck * 1000).toISOString());
   }
@@ -200,6 +200,10 @@ function missingCredentials(model: boolean, github: boolean): JudgeProblem {
 }
 
 function missingIssue(taskId: string, issue: StoredIssue | null): JudgeProblem {
+  // With both SHAs present, the record is missing only because the space no longer lists its repository.
+  if (issue?.baseSha && issue.mergeSha) {
+    return { code: 'repo-not-allowed', message: `The issue record of task ${taskId} names repository ${issue.repo}, which the space's "repos" does not list; the run waits for an issue record of a listed repository.` };
+  }
   return issue
     ? { code: 'issue-without-shas', message: `The issue record of task ${taskId} has no baseSha and mergeSha to fetch the reference fix with; the run waits for an issue delivery that has them.` }
     : { code: 'no-issue-record', message: `No issue record for task ${taskId} has been delivered; the run waits for it.` };

@@ -1,4 +1,4 @@
-// The sweeper (SPEC §5): puts rows whose next judge attempt is due back on the judge queue — retries after
+// The sweeper (docs/contract.md §5): puts rows whose next judge attempt is due back on the judge queue — retries after
 // their backoff, rows that waited for the next day's budget, for an issue record, or for judging to resume.
 // The due rows come from the sparse index, never a scan. While a space is held (paused, or without
 // credentials) only one row goes, as the probe that resumes it.

@@ -1,4 +1,4 @@
-// How a row's judge fields change, as pure functions: the rules of SPEC §5 (attempts, backoff, waiting
+// How a row's judge fields change, as pure functions: the rules of docs/contract.md §5 (attempts, backoff, waiting
 // states, verdict mapping) in one place, tested without any store.
 import type { JudgeFields, JudgeState, RunRow } from '../schema/run.ts';
 import type { JudgeAnswer } from './answer.ts';

@@ -1,4 +1,4 @@
-// The row bounds of SPEC §4. A DynamoDB item holds at most 400 KB, and an accepted delivery must never fail
+// The row bounds of docs/contract.md §4. A DynamoDB item holds at most 400 KB, and an accepted delivery must never fail
 // to land on that limit: the row keeps the first contamination entries (cut texts) and the last delivery
 // ids, with the full counts beside them; the whole contamination list goes to the run's objects. Ingest
 // refuses, with a 400, the one delivery whose row would still not fit.

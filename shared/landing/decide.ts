@@ -1,4 +1,4 @@
-// The landing table of SPEC §4 as one pure function: given the stored row (if any) and an incoming
+// The landing table of docs/contract.md §4 as one pure function: given the stored row (if any) and an incoming
 // delivery, what row should exist afterwards? Kept pure so the rules are tested without any store.
 import { canonicalJson } from '../canonical-json.ts';
 import { emptyJudgeFields, type HiddenTestResult, type JudgeFields, type RunRow, type RunnerRow } from '../schema/run.ts';
@@ -18,7 +18,7 @@ export interface IncomingRun {
   contaminationKey: string | null;
 }
 
-/** The run's archived attempts, as landing read them (SPEC §4 attempt history). */
+/** The run's archived attempts, as landing read them (docs/contract.md §4 attempt history). */
 export interface ArchivedAttempts {
   count: number;
   /** The earliest archived attempt, or null when none is archived. */

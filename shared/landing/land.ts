@@ -1,4 +1,4 @@
-// Landing of inbox entries (SPEC §4). Every write that can race is conditional (optimistic revision on the
+// Landing of inbox entries (docs/contract.md §4). Every write that can race is conditional (optimistic revision on the
 // row), objects are content-addressed under the run's finishedAt so nothing is ever overwritten, and the
 // inbox entry is deleted last: killed between any two steps and redelivered, landing ends in the same state.
 import { sha256Hex } from '../sha256.ts';
@@ -109,7 +109,7 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
 }
 
 /**
- * A delivery of an attempt earlier than the current one (SPEC §4, "F earlier"): archived unjudged, and the
+ * A delivery of an attempt earlier than the current one (docs/contract.md §4, "F earlier"): archived unjudged, and the
  * row changes only its attempt count (and updatedAt). Its hidden-test result, if one is held, comes along.
  */
 async function landLateAttempt(deps: LandingDeps, incoming: IncomingRun, pending: PendingHiddenTest | null): Promise<LandingOutcome> {
@@ -177,22 +177,22 @@ async function applyHiddenTest(deps: LandingDeps, space: string, id: string, fin
   );
 }
 
-/** Host records keep the latest hardware and delivery time and every space sent to; order-independent. */
+/** Per (space, host): the latest hardware and delivery time this space saw; order-independent. */
 async function recordHostDelivery(hosts: HostStore, host: string, space: string, at: string, hardware: string | null): Promise<void> {
   await optimisticUpdate(
-    hostRecord(hosts, host),
+    hostRecord(hosts, space, host),
     (current): UpdateDecision<StoredHost, void> => {
-      const before: StoredHost = current?.value ?? { host, hostHardware: null, spaces: [], firstDeliveryAt: null, lastDeliveryAt: null };
+      const before: StoredHost = current?.value ?? { host, space, hostHardware: null, firstDeliveryAt: null, lastDeliveryAt: null };
       const isLatest = before.lastDeliveryAt === null || at >= before.lastDeliveryAt;
       const next: StoredHost = {
         host,
+        space,
         hostHardware: isLatest && hardware ? hardware : before.hostHardware,
-        spaces: before.spaces.includes(space) ? before.spaces : [...before.spaces, space].sort(),
         firstDeliveryAt: before.firstDeliveryAt === null || at < before.firstDeliveryAt ? at : before.firstDeliveryAt,
         lastDeliveryAt: isLatest ? at : before.lastDeliveryAt,
       };
       return current && JSON.stringify(next) === JSON.stringify(before) ? { done: undefined } : { write: next, result: undefined };
     },
-    { what: `updating host ${host}`, maxConflicts: MAX_CONFLICT_RETRIES },
+    { what: `updating host ${host} of space ${space}`, maxConflicts: MAX_CONFLICT_RETRIES },
   );
 }

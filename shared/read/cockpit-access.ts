@@ -1,4 +1,4 @@
-// Per-cockpit access (SPEC §6). One user pool signs analysts in for every private cockpit, so a valid token
+// Per-cockpit access (docs/contract.md §6). One user pool signs analysts in for every private cockpit, so a valid token
 // alone says only "an analyst of this deployment". Each private cockpit has its own Cognito group, and its
 // read API answers only tokens that carry that group: inviting someone to one cockpit opens no other.
 import { jsonError, type HttpAnswer } from '../http.ts';

@@ -1,13 +1,22 @@
-// The GET routes of SPEC §10, transport-neutral: the read-api Lambda and local mode both call `answerRead`.
-import type { ReplayConfig } from '../schema/config.ts';
+// The GET routes of docs/contract.md §10, transport-neutral: the read-api Lambda and local mode both call `answerRead`.
+// The query arrives raw (API Gateway's parsed parameters join repeats with commas, and model names may
+// contain commas), so repeated filters (`model=a&model=b`) stay apart.
+import { gzipSync } from 'node:zlib';
+import { exportFieldsOf, spaceOf, type ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
-import { jsonError, type HttpAnswer } from '../http.ts';
+import { TIERS, type Tier } from '../cockpit/columns.ts';
+import { decodePathSegment, jsonError, type HttpAnswer } from '../http.ts';
 import { attemptSummary } from '../schema/attempt.ts';
-import { InvalidCursorError, type AttemptStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
+import { InvalidCursorError, type AttemptStore, type BudgetStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
 import type { ReferenceDiff } from '../reference/reference-fix.ts';
 import { referenceDiffKey } from '../storage-layout.ts';
-import { columnsAnswer } from './columns-snapshot.ts';
-import type { AttemptsBody, CockpitEntry, CockpitsBody, HostsBody, IssuesBody, ReferenceBody, RunsPage } from './contract.ts';
+import { selectRuns, taskFacts, type RunFilters } from '../cockpit/aggregates.ts';
+import { asOfNow } from './as-of.ts';
+import type { AttemptsBody, BudgetBody, CockpitEntry, CockpitsBody, CompareBody, ExportBody, HostsBody, IssuesBody, ReferenceBody, RunsPage, StatsBody } from '../cockpit/contract.ts';
+import { exportRecord, toCsv } from './exports.ts';
+import { compareGroups } from '../cockpit/compare-groups.ts';
+import { groupStatistics } from './group-stats.ts';
+import { columnsAnswer, currentTable } from './read-model.ts';
 
 export interface ReadDeps {
   config: ReplayConfig;
@@ -17,31 +26,70 @@ export interface ReadDeps {
   hosts: HostStore;
   objects: ObjectStore;
   pairing: PairingCheck;
+  budget: BudgetStore;
   clock: Clock;
+  /** Bytes of body one answer may carry (LAMBDA_ANSWER_BYTES behind API Gateway); unset: no limit (local mode). */
+  maxAnswerBytes?: number;
 }
 
 export const DEFAULT_PAGE = 500;
 export const MAX_PAGE = 1000;
-/** `asOf` trails the clock by this much, so a row whose write was in flight during the query is seen next time. */
-export const AS_OF_SAFETY_MS = 5_000;
+export { AS_OF_SAFETY_MS } from './as-of.ts';
+export const DEFAULT_BUDGET_DAYS = 30;
+export const MAX_BUDGET_DAYS = 366;
+/**
+ * Bytes of body a Lambda answer may carry: Lambda caps a response at 6 MB, and a binary body crosses the
+ * boundary as base64 (4 bytes for every 3).
+ */
+export const LAMBDA_ANSWER_BYTES = 4_400_000;
 
 export async function answerRead(
   deps: ReadDeps,
   method: string,
   path: string,
-  query: Record<string, string | undefined>,
+  rawQuery: string,
   headers: Record<string, string | undefined> = {},
 ): Promise<HttpAnswer> {
+  const acceptsGzip = /\bgzip\b/.test(headers['accept-encoding'] ?? '');
+  const answer = await route(deps, method, path, new URLSearchParams(rawQuery), acceptsGzip);
+  return withinLimit(deps, compressed(answer, acceptsGzip), 'answer-too-large', (mb) => `The answer is ${mb} MB, more than one answer of this read API can carry.`);
+}
+
+/** Bodies below this are sent as they are: compressing them saves less than it costs. */
+const COMPRESS_ABOVE_BYTES = 8 * 1024;
+
+/**
+ * JSON and text answers gzip-compressed for a client that accepts it (the issues of a 1M-run space are
+ * 10 MB of JSON, 1 MB compressed): faster to the browser, and within a Lambda answer's limit.
+ */
+function compressed(answer: HttpAnswer, acceptsGzip: boolean): HttpAnswer {
+  if (!acceptsGzip || answer.body instanceof Uint8Array) return answer;
+  const isText = typeof answer.body === 'string';
+  const text = isText ? (answer.body as string) : JSON.stringify(answer.body);
+  if (Buffer.byteLength(text) <= COMPRESS_ABOVE_BYTES) return answer;
+  return {
+    ...answer,
+    body: gzipSync(text, { level: 6 }),
+    contentType: answer.contentType ?? (isText ? 'text/plain; charset=utf-8' : 'application/json'),
+    headers: { ...answer.headers, 'content-encoding': 'gzip', vary: 'accept-encoding' },
+  };
+}
+
+async function route(deps: ReadDeps, method: string, path: string, query: URLSearchParams, acceptsGzip: boolean): Promise<HttpAnswer> {
   if (method !== 'GET' && method !== 'HEAD') return { ...jsonError(405, 'method-not-allowed', 'The read API only answers GET.'), headers: { allow: 'GET' } };
-  const parts = path.split('/').filter(Boolean).map(safeDecode);
+  const parts = path.split('/').filter(Boolean).map(decodePathSegment);
   if (parts.some((p) => p === null)) return jsonError(400, 'bad-path', 'The path is not valid percent-encoding.');
   const [api, spaces, space, collection, id, sub, ...rest] = parts as string[];
   if (api === 'api' && spaces === 'cockpits' && parts.length === 2) return cockpits(deps.config);
   if (api !== 'api' || spaces !== 'spaces' || !space || !collection || rest.length) return notFound(path);
-  if (!deps.config.spaces[space]) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
+  if (!spaceOf(deps.config, space)) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
 
   if (collection === 'runs' && id === undefined) return listRuns(deps, space, query);
-  if (collection === 'columns' && id === undefined) return columnsAnswer(deps.runs, space, () => asOfNow(deps.clock), /\bgzip\b/.test(headers['accept-encoding'] ?? ''));
+  if (collection === 'columns' && id === undefined) return withinLimit(deps, await columnsAnswer(deps, space, acceptsGzip), 'columns-too-large', (mb) => `The columns of space "${space}" are ${mb} MB${acceptsGzip ? ' compressed' : ''}, more than one answer of this read API can carry${acceptsGzip ? '' : '; accept gzip'}.`);
+  if (collection === 'stats' && id === undefined) return stats(deps, space, query);
+  if (collection === 'compare' && id === undefined) return compare(deps, space, query);
+  if (collection === 'budget' && id === undefined) return budget(deps, space, query);
+  if ((collection === 'export.csv' || collection === 'export.json') && id === undefined) return exportRuns(deps, space, query, collection === 'export.csv' ? 'csv' : 'json', acceptsGzip);
   if (collection === 'runs' && sub === undefined) return oneRun(deps, space, id!);
   if (collection === 'runs' && (sub === 'patch' || sub === 'summary')) return runText(deps, space, id!, sub);
   if (collection === 'runs' && sub === 'reference') return runReference(deps, space, id!);
@@ -53,14 +101,6 @@ export async function answerRead(
 
 const notFound = (path: string) => jsonError(404, 'not-found', `Nothing is served at ${path}.`);
 
-function safeDecode(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-}
-
 export const cockpitEntries = (config: ReplayConfig): CockpitEntry[] =>
   Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public }));
 
@@ -68,7 +108,8 @@ function cockpits(config: ReplayConfig): HttpAnswer {
   return { status: 200, body: { cockpits: cockpitEntries(config) } satisfies CockpitsBody };
 }
 
-async function listRuns(deps: ReadDeps, space: string, query: Record<string, string | undefined>): Promise<HttpAnswer> {
+async function listRuns(deps: ReadDeps, space: string, params: URLSearchParams): Promise<HttpAnswer> {
+  const query = { limit: params.get('limit') ?? undefined, since: params.get('since') ?? undefined, cursor: params.get('cursor') ?? undefined };
   const limit = query.limit === undefined ? DEFAULT_PAGE : Number(query.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
     return jsonError(400, 'bad-limit', `limit must be a whole number from 1 to ${MAX_PAGE}.`);
@@ -89,7 +130,90 @@ async function listRuns(deps: ReadDeps, space: string, query: Record<string, str
   }
 }
 
-const asOfNow = (clock: Clock) => new Date(clock.now().getTime() - AS_OF_SAFETY_MS).toISOString();
+/**
+ * The page's filters from repeated parameters. A value that can name nothing (a tier that does not exist,
+ * a wave that is not a number) still filters: it matches no run, so the answer is empty, never everything.
+ */
+function filtersOf(query: URLSearchParams, keys: readonly ('model' | 'tier' | 'wave' | 'harnessVersion')[]): { filters: RunFilters; matchesNothing: boolean } {
+  const values = (key: string) => (keys.includes(key as never) ? query.getAll(key) : []);
+  const tiers = values('tier');
+  const waves = values('wave');
+  const knownTiers = tiers.filter((t): t is Tier => (TIERS as readonly string[]).includes(t));
+  const knownWaves = waves.filter((w) => /^\d+$/.test(w)).map(Number);
+  return {
+    filters: { models: values('model'), tiers: knownTiers, waves: knownWaves, harnessVersions: values('harnessVersion') },
+    matchesNothing: (tiers.length > 0 && !knownTiers.length) || (waves.length > 0 && !knownWaves.length),
+  };
+}
+
+/** The space's runs as a table and the rows passing the filters (tier and wave fall back to the task's issue record). */
+async function selected(deps: ReadDeps, space: string, query: URLSearchParams, keys: Parameters<typeof filtersOf>[1]) {
+  const { filters, matchesNothing } = filtersOf(query, keys);
+  // Issue records are read only when a tier or wave filter needs them (a 1M-run space has 20k of them).
+  const needsFacts = !matchesNothing && (filters.tiers.length > 0 || filters.waves.length > 0);
+  const [current, issues] = await Promise.all([currentTable(deps, space), needsFacts ? deps.issues.listIssues(space) : null]);
+  const selection = matchesNothing ? new Uint32Array(0) : selectRuns(current.table, filters, issues && taskFacts(current.table, issues));
+  return { ...current, selection };
+}
+
+const FILTERS = ['model', 'tier', 'wave', 'harnessVersion'] as const;
+
+async function stats(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
+  const groupBy = query.get('groupBy');
+  if (groupBy !== null && groupBy !== 'model,harnessVersion') return jsonError(400, 'bad-group-by', 'groupBy can only be "model,harnessVersion" for now.');
+  const { table, selection, asOf } = await selected(deps, space, query, FILTERS);
+  return { status: 200, body: { groups: groupStatistics(table, selection, deps.config.prices), asOf } satisfies StatsBody };
+}
+
+async function compare(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
+  const names = ['aModel', 'aHarness', 'bModel', 'bHarness'] as const;
+  const missing = names.filter((n) => !query.get(n));
+  if (missing.length) return jsonError(400, 'missing-group', `compare needs aModel, aHarness, bModel and bHarness; missing: ${missing.join(', ')}.`);
+  const [aModel, aHarness, bModel, bHarness] = names.map((n) => query.get(n)!);
+  const { table, selection, asOf } = await selected(deps, space, query, ['tier', 'wave']);
+  const body = compareGroups(table, selection, { model: aModel!, harnessVersion: aHarness! }, { model: bModel!, harnessVersion: bHarness! });
+  return { status: 200, body: { ...body, asOf } satisfies CompareBody };
+}
+
+async function budget(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
+  const raw = query.get('days');
+  const days = raw === null ? DEFAULT_BUDGET_DAYS : Number(raw);
+  if (!Number.isInteger(days) || days < 1 || days > MAX_BUDGET_DAYS) return jsonError(400, 'bad-days', `days must be a whole number from 1 to ${MAX_BUDGET_DAYS}.`);
+  const today = deps.clock.now();
+  const dayOf = (offset: number) => new Date(today.getTime() - offset * 86_400_000).toISOString().slice(0, 10);
+  const cap = spaceOf(deps.config, space)!.judge.dailyCap;
+  const stored = new Map((await deps.budget.listDays(space, dayOf(days - 1), dayOf(0))).map((d) => [d.day, d]));
+  // Every day of the window, oldest first: a day without a call spent nothing (0 calls, $0).
+  const body: BudgetBody = {
+    days: Array.from({ length: days }, (_, k) => {
+      const day = dayOf(days - 1 - k);
+      const d = stored.get(day);
+      return { day, calls: d?.calls ?? 0, cap, costUsd: d ? d.costUsd : 0 };
+    }),
+  };
+  return { status: 200, body };
+}
+
+async function exportRuns(deps: ReadDeps, space: string, query: URLSearchParams, format: 'csv' | 'json', acceptsGzip: boolean): Promise<HttpAnswer> {
+  const { runs, selection, asOf } = await selected(deps, space, query, FILTERS);
+  const fields = exportFieldsOf(deps.config, space);
+  const records = Array.from(selection, (i) => exportRecord(runs[i]!, fields, deps.config.prices));
+  const text = format === 'csv' ? toCsv(fields, records) : JSON.stringify({ runs: records, asOf } satisfies ExportBody);
+  const contentType = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json';
+  const filename = `${space}-runs.${format}`;
+  const headers: Record<string, string> = { 'content-disposition': `attachment; filename="${filename}"`, vary: 'accept-encoding' };
+  const body = acceptsGzip ? gzipSync(text, { level: 6 }) : Buffer.from(text);
+  const answer = { status: 200, body, contentType, headers: acceptsGzip ? { ...headers, 'content-encoding': 'gzip' } : headers };
+  return withinLimit(deps, answer, 'export-too-large', (mb) => `The export of ${records.length} runs is ${mb} MB${acceptsGzip ? ' compressed' : ''}, more than one answer can carry; narrow it with the model, tier, wave or harness filters${acceptsGzip ? '' : ', or accept gzip'}.`);
+}
+
+/** A bytes answer larger than the transport carries becomes a 413 with a sentence, never a failed invocation. */
+function withinLimit(deps: ReadDeps, answer: HttpAnswer, error: string, sentence: (mb: string) => string): HttpAnswer {
+  if (deps.maxAnswerBytes === undefined) return answer;
+  const size = answer.body instanceof Uint8Array ? answer.body.byteLength : Buffer.byteLength(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
+  if (size <= deps.maxAnswerBytes) return answer;
+  return jsonError(413, error, sentence((size / 1e6).toFixed(1)));
+}
 
 async function oneRun(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
   const row = await deps.runs.getRun(space, id);
@@ -125,7 +249,7 @@ async function runReference(deps: ReadDeps, space: string, id: string): Promise<
   };
 }
 
-/** The run's attempts, newest first: the current row and every archived one (SPEC §4). */
+/** The run's attempts, newest first: the current row and every archived one (docs/contract.md §4). */
 async function attemptsOf(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
   const row = await deps.runs.getRun(space, id);
   if (!row) return jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);
@@ -136,11 +260,11 @@ async function attemptsOf(deps: ReadDeps, space: string, id: string): Promise<Ht
 }
 
 async function hostsOf(deps: ReadDeps, space: string): Promise<HostRecord[]> {
-  const { senders, secretConfigKey } = deps.config.spaces[space]!;
+  const { senders, secretConfigKey } = spaceOf(deps.config, space)!;
   return Promise.all(
     senders.map(async (host): Promise<HostRecord> => {
       const [stored, runsLanded, paired] = await Promise.all([
-        deps.hosts.getHost(host),
+        deps.hosts.getHost(space, host),
         deps.runs.countRunsByHost(space, host),
         deps.pairing.isPaired(secretConfigKey, host),
       ]);
@@ -148,7 +272,7 @@ async function hostsOf(deps: ReadDeps, space: string): Promise<HostRecord[]> {
       return {
         host,
         hostHardware: s?.hostHardware ?? null,
-        spaces: s?.spaces ?? [],
+        spaces: s ? [space] : [],
         firstDeliveryAt: s?.firstDeliveryAt ?? null,
         lastDeliveryAt: s?.lastDeliveryAt ?? null,
         runsLanded,

@@ -1,4 +1,4 @@
-// `replay-push`: the commands of SPEC §7 over the run-folder, outbox and drain modules. Everything the
+// `replay-push`: the commands of docs/contract.md §7 over the run-folder, outbox and drain modules. Everything the
 // user sees is written through `CliIo`, so tests run the real command in-process; exit codes: 0 all
 // delivered, 1 something still queued, 2 usage / unreadable run folder / unusable key file, 3 something
 // rejected; 2 > 3 > 1 when several apply.

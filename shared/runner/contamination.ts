@@ -1,4 +1,4 @@
-// Contamination scan (SPEC §7), the second line of defence after the harness's sandbox. Every absolute path
+// Contamination scan (docs/contract.md §7), the second line of defence after the harness's sandbox. Every absolute path
 // a tool call shows (its command, its path, its output) is classified against a table of roots, and the
 // DEEPEST matching root decides: this run's own folder and workspace inside a forbidden root are allowed, a
 // forbidden root inside a system path (/tmp/runs) still forbids, a traceback through site-packages inside

@@ -1,4 +1,4 @@
-// Building the bodies replay-push sends (SPEC §3, §7). A run's summary is cut to 64 KiB, then its patch at
+// Building the bodies replay-push sends (docs/contract.md §3, §7). A run's summary is cut to 64 KiB, then its patch at
 // a line boundary, with a marker line, so the whole body fits the 1 MiB ingest limit. Each body comes with
 // the key that identifies its content in the outbox's ledger, so the same content is never queued twice.
 import { canonicalJson } from '../canonical-json.ts';

@@ -1,4 +1,4 @@
-// Sending the outbox (SPEC §7). Deliveries go out a few at a time; each keeps its X-Replay-Delivery id
+// Sending the outbox (docs/contract.md §7). Deliveries go out a few at a time; each keeps its X-Replay-Delivery id
 // across retries. 202 "verified" → ledger; 400/404/413 → rejected/ (they can never be accepted); 401, 403,
 // 408, 429, 5xx and network failures → retried in rounds with exponential backoff and jitter until
 // `retryForMs` has passed, then left queued for the next run. A hidden-test result waits until its run

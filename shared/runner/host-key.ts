@@ -1,4 +1,4 @@
-// The key a runner host signs with (SPEC §7): `--key-file`, else `Hosting__ModuleReportSecret__{host}` from
+// The key a runner host signs with (docs/contract.md §7): `--key-file`, else `Hosting__ModuleReportSecret__{host}` from
 // the environment, else a file of that name in REPLAY_KEYS_DIR. No key at all means "not paired yet":
 // deliveries wait in the outbox. A key file that exists but is empty, or that other users can read, is
 // refused with a sentence: signing with a leaked or half-written key would be worse than not sending.

@@ -1,4 +1,4 @@
-// The outbox (SPEC §7): a folder on the runner host where every delivery is written, durably, before it is
+// The outbox (docs/contract.md §7): a folder on the runner host where every delivery is written, durably, before it is
 // sent, so nothing is lost to a crash, a reboot or an endpoint that is down.
 //
 //   pending/<order>-<delivery id>.json   one delivery: a JSON head line, then the exact body to sign

@@ -1,4 +1,4 @@
-// Reads a `replay-run/1` run folder (SPEC §7) and turns it into a validated run row plus what goes out with
+// Reads a `replay-run/1` run folder (docs/contract.md §7) and turns it into a validated run row plus what goes out with
 // it. Every failure is a RunFolderError naming the file (and field or line) and why, never a stack trace.
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';

@@ -1,4 +1,4 @@
-// The core of `replay-push run` and `sync` (SPEC §7), also used by `npm run demo`: read run folders, queue
+// The core of `replay-push run` and `sync` (docs/contract.md §7), also used by `npm run demo`: read run folders, queue
 // what the ledger has not accepted yet (issue first, then the run, then its hidden-test result), drain the
 // outbox, and count run folders: delivered, already accepted, still queued, rejected.
 import { readdir, stat } from 'node:fs/promises';

@@ -1,9 +1,10 @@
-// The one configuration file (SPEC §10), read by local mode and by `cdk synth`. Strict: an unknown or
+// The one configuration file (docs/contract.md §10), read by local mode and by `cdk synth`. Strict: an unknown or
 // wrong key fails with a sentence that names it.
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
-import { pathSafeIdentity } from './primitives.ts';
+import { pathSafeIdentity, repoName } from './primitives.ts';
 import { describeIssues } from './issues-text.ts';
+import { EXPORT_FIELDS, isExportField, type ExportField } from './export-fields.ts';
 
 export const DEFAULT_SECRET_CONFIG_KEY = 'Hosting:ModuleReportSecret';
 export const DEFAULT_JUDGE_MODEL = 'claude-sonnet-5-5';
@@ -17,16 +18,37 @@ const judgeSettingsSchema = z.strictObject({
   retryBaseSeconds: z.number().positive().default(900),
 });
 
+// `:` joins a key name's parts and `__` is how `:` is spelled in environment and file names, so a host
+// containing either could share its key name with another host or with a fleet-wide value.
+const hostName = pathSafeIdentity.refine((s) => !s.includes(':') && !s.includes('__'), 'must not contain ":" or "__" (they separate the parts of a key name)');
+
 const spaceSchema = z.strictObject({
-  senders: z.array(pathSafeIdentity).min(1),
+  senders: z.array(hostName).min(1),
   secretConfigKey: z
     .string()
     .regex(/^[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)*$/, 'must be names joined by ":"')
     .default(DEFAULT_SECRET_CONFIG_KEY),
+  /** Repositories whose issue records the space accepts and the judge may fetch; absent = any, [] = none. */
+  repos: z.array(repoName).optional(),
   judge: judgeSettingsSchema.default({ dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900 }),
+  exports: z.strictObject({ fields: exportFieldsSchema() }).optional(),
 });
 
-/** USD per million tokens of one model (SPEC §5): the judge's attempts and, for runner models, run estimates. */
+/** A subset of the export allowlist, kept in the allowlist's order whatever order it is written in. */
+function exportFieldsSchema() {
+  return z
+    .array(z.string())
+    .min(1, 'must name at least one export field')
+    .superRefine((names, ctx) => {
+      const unknown = names.filter((n) => !isExportField(n));
+      if (unknown.length) {
+        ctx.addIssue({ code: 'custom', message: `names ${unknown.map((n) => `"${n}"`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not among the exportable fields (${EXPORT_FIELDS.join(', ')})` });
+      }
+    })
+    .transform((names) => EXPORT_FIELDS.filter((f) => names.includes(f)) as ExportField[]);
+}
+
+/** USD per million tokens of one model (docs/contract.md §5): the judge's attempts and, for runner models, run estimates. */
 const priceSchema = z.strictObject({
   inputPerMTok: z.number().nonnegative(),
   outputPerMTok: z.number().nonnegative(),
@@ -45,21 +67,55 @@ export const configSchema = z
     defaultJudgeModel: z.string().min(1).default(DEFAULT_JUDGE_MODEL),
     spaces: z.record(pathSafeIdentity, spaceSchema).refine((s) => Object.keys(s).length > 0, 'must declare at least one space'),
     cockpits: z.record(pathSafeIdentity, cockpitSchema).default({}),
+    /** Per model name; a model without a price has an unknown (null) cost, never 0. */
     prices: z.record(z.string().min(1), priceSchema).default({}),
     alarms: z.strictObject({ email: z.email().optional() }).default({}),
   })
   .superRefine((config, ctx) => {
     for (const [name, cockpit] of Object.entries(config.cockpits)) {
-      if (!config.spaces[cockpit.space]) {
+      if (!ownEntry(config.spaces, cockpit.space)) {
         ctx.addIssue({ code: 'custom', path: ['cockpits', name, 'space'], message: `names unknown space "${cockpit.space}"` });
       }
     }
+    for (const clash of keyNameClashes(config.spaces)) ctx.addIssue({ code: 'custom', path: ['spaces'], message: clash });
   });
 
 export type ReplayConfig = z.output<typeof configSchema>;
 export type SpaceConfig = ReplayConfig['spaces'][string];
 
+/** A map entry by own property only: a space or cockpit named "constructor" or "__proto__" is just unknown. */
+export const ownEntry = <T>(map: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(map, key) ? map[key] : undefined);
+
+/** The configuration of a space, or undefined for any name that is not a declared space. */
+export const spaceOf = (config: ReplayConfig, name: string): SpaceConfig | undefined => ownEntry(config.spaces, name);
+
+/**
+ * Every backend spells a key name differently (docs/contract.md §3): `{secretConfigKey}:{host}` as is, `:` as `__` in
+ * environment and file names, `:` as `/` in Secrets Manager. Two different keys (two hosts, or a host and a
+ * space's fleet-wide value, which is never a candidate) must not meet under any spelling.
+ */
+function keyNameClashes(spaces: Record<string, { senders: string[]; secretConfigKey: string }>): string[] {
+  const spellings = (name: string) => [name, name.replaceAll(':', '__'), name.replaceAll(':', '/')];
+  const owners = new Map<string, string>();
+  const clashes = new Set<string>();
+  const claim = (name: string, owner: string) => {
+    for (const spelling of spellings(name)) {
+      const earlier = owners.get(spelling);
+      if (earlier !== undefined && earlier !== owner) clashes.add(`${earlier} and ${owner} would share the same key "${spelling}"; rename a host or a secretConfigKey`);
+      else owners.set(spelling, owner);
+    }
+  };
+  for (const { secretConfigKey, senders } of Object.values(spaces)) {
+    claim(secretConfigKey, `the fleet-wide value "${secretConfigKey}"`);
+    for (const host of senders) claim(`${secretConfigKey}:${host}`, `host "${host}" (key "${secretConfigKey}:${host}")`);
+  }
+  return [...clashes];
+}
+
 export class ConfigError extends Error {}
+
+/** The export fields of a space: its `exports.fields`, else the whole allowlist. */
+export const exportFieldsOf = (config: ReplayConfig, space: string): readonly ExportField[] => spaceOf(config, space)?.exports?.fields ?? EXPORT_FIELDS;
 
 export function parseConfig(input: unknown, source = 'configuration'): ReplayConfig {
   const result = configSchema.safeParse(input);
@@ -85,7 +141,11 @@ export function readConfigFile(path: string): ReplayConfig {
 
 /** The judge model a space uses: its own, else the deployment default. */
 export const judgeModelOf = (config: ReplayConfig, space: string): string =>
-  config.spaces[space]?.judge.model ?? config.defaultJudgeModel;
+  spaceOf(config, space)?.judge.model ?? config.defaultJudgeModel;
+
+/** Whether a space accepts issue records of `repo` and lets the judge fetch it (compared without case). */
+export const repoAllowed = (space: SpaceConfig, repo: string): boolean =>
+  space.repos === undefined || space.repos.some((listed) => listed.toLowerCase() === repo.toLowerCase());
 
 /** Every (secretConfigKey, host) pair whose key is a signature candidate, deduplicated. */
 export function keyCandidates(config: ReplayConfig): { secretConfigKey: string; host: string }[] {

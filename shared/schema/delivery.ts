@@ -1,4 +1,4 @@
-// The three delivery kinds a runner host may POST (SPEC §3). Parsing strips unknown and runner-forbidden
+// The three delivery kinds a runner host may POST (docs/contract.md §3). Parsing strips unknown and runner-forbidden
 // keys and reports them, so the 202 can name what was ignored.
 import * as z from 'zod';
 import { issueRecordSchema } from './issue.ts';

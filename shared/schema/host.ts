@@ -1,6 +1,10 @@
 import * as z from 'zod';
 
-/** What the pipeline knows of a runner host, kept from the deliveries it sent. */
+/**
+ * What a space knows of a runner host, kept from the deliveries it sent to that space only (docs/contract.md §2): a
+ * space's hosts list never reveals another space, its hardware or its delivery times. `spaces` is this
+ * space when the host has delivered to it, else empty.
+ */
 export const hostRecordSchema = z.object({
   host: z.string(),
   hostHardware: z.string().nullable(),
@@ -12,5 +16,5 @@ export const hostRecordSchema = z.object({
 });
 export type HostRecord = z.infer<typeof hostRecordSchema>;
 
-/** The stored part; `runsLanded` and `paired` are derived when read. */
-export type StoredHost = Omit<HostRecord, 'runsLanded' | 'paired'>;
+/** The stored part, one per (space, host); `spaces`, `runsLanded` and `paired` are derived when read. */
+export type StoredHost = Omit<HostRecord, 'spaces' | 'runsLanded' | 'paired'> & { space: string };

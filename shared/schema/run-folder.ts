@@ -1,4 +1,4 @@
-// The run folder a harness writes, format `replay-run/1` (SPEC §7): the head of `result.json` and the two
+// The run folder a harness writes, format `replay-run/1` (docs/contract.md §7): the head of `result.json` and the two
 // trajectory events replay-push reads. Everything else in `result.json` is a runner field of the run row,
 // validated by the row schema once the derived figures are merged in.
 import * as z from 'zod';

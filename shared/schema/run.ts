@@ -126,7 +126,7 @@ export const pipelineFieldsSchema = z.object({
   patchTruncated: z.boolean(),
   patchSha256: z.string(),
   hiddenTestResult: hiddenTestResultSchema.nullable(),
-  /** SPEC §4 bounds: the row keeps the first contamination entries and the last delivery ids; the counts are whole. */
+  /** docs/contract.md §4 bounds: the row keeps the first contamination entries and the last delivery ids; the counts are whole. */
   contaminationCount: z.number().int().nonnegative(),
   /** The full contamination list, when the row could keep only part of it. */
   contaminationKey: z.string().nullable(),

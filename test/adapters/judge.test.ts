@@ -9,7 +9,7 @@ import { referenceDiffKey } from '../../shared/storage-layout.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import type { JudgeMessage } from '../../shared/ports.ts';
 import { APP, goodAnswer, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
-import { RecordingQueue } from '../helpers/in-memory-ports.ts';
+import { budgetCalls, RecordingQueue } from '../helpers/in-memory-ports.ts';
 
 const BASE = 'a'.repeat(40);
 const MERGE = 'b'.repeat(40);
@@ -194,12 +194,12 @@ describe('failed attempts', () => {
   it('counts a failed reference fetch as an attempt that spends no budget', async () => {
     await w.putIssue('Retry', 'no-compare', 'acme/widgets', { baseSha: 'c'.repeat(40), mergeSha: 'd'.repeat(40) });
     const before = calls();
-    const used = await w.stores.store.used('Retry', utcDay(w.now));
+    const used = await budgetCalls(w.stores.store, 'Retry', utcDay(w.now));
     const message = await w.land('Retry', { taskId: 'no-compare' });
     expect(await judgeRun(w.deps(), message)).toMatchObject({ result: 'attempt-failed', problem: { code: 'github-http-404' } });
     expect(await row('Retry', message.id)).toMatchObject({ judgeAttempts: 1, judgeState: 'retry-scheduled' });
     expect(calls()).toBe(before);
-    expect(await w.stores.store.used('Retry', utcDay(w.now))).toBe(used);
+    expect(await budgetCalls(w.stores.store, 'Retry', utcDay(w.now))).toBe(used);
   });
 });
 
@@ -252,7 +252,7 @@ describe('a provider that refuses the key', () => {
     const before = calls();
     expect(await judgeRun(w.deps(), first)).toEqual({ result: 'paused', judging: 'paused', modelCall: 'refused' });
     expect(await row('Paused', first.id)).toMatchObject({ judgeAttempts: 0, judgeVerdict: null, judgeState: 'paused', judgeLastError: { code: 'bad-credentials' } });
-    expect(await w.stores.store.used('Paused', day)).toBe(1);
+    expect(await budgetCalls(w.stores.store, 'Paused', day)).toBe(1);
 
     // Rows that arrive while paused wait without a call.
     const second = await w.land('Paused', { taskId: 'paused-2' });
@@ -387,7 +387,7 @@ describe('the daily budget', () => {
     expect(calls() - before).toBe(10);
     expect(outcomes.filter((o) => o.result === 'judged')).toHaveLength(10);
     expect(outcomes.filter((o) => o.result === 'waiting-budget')).toHaveLength(30);
-    expect(await w.stores.store.used('Capped', utcDay(w.now))).toBe(10);
+    expect(await budgetCalls(w.stores.store, 'Capped', utcDay(w.now))).toBe(10);
     const waiting = (await Promise.all(messages.map((m) => row('Capped', m.id)))).filter((r) => r.judgeState === 'waiting-budget');
     expect(waiting).toHaveLength(30);
     for (const r of waiting) expect(r).toMatchObject({ judgeAttempts: 0, judgeNextAttemptAt: nextUtcDay(w.now), judgeLastError: { code: 'daily-cap-reached' } });

@@ -33,7 +33,7 @@ describe('landing a run', () => {
     expect(await t.data.getText(row.summaryKey!)).toBe('Changed a to b.');
     expect(row.patchKey).toContain('2026-11-20T10:12:00.000Z');
     expect(d.judgeQueue.sent).toEqual([{ space: 'land', id: delivery.id, finishedAt: '2026-11-20T10:12:00.000Z' }]);
-    expect((await t.store.getHost('mac-land-1'))?.value).toMatchObject({ hostHardware: 'Mac Studio M2 Ultra 192 GB', spaces: ['land'] });
+    expect((await t.store.getHost('land', 'mac-land-1'))?.value).toMatchObject({ hostHardware: 'Mac Studio M2 Ultra 192 GB', space: 'land' });
   });
 
   it('never lets an older delivery touch the newer patch object or row: it is archived beside it', async () => {

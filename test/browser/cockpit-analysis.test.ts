@@ -1,4 +1,4 @@
-// The analyst's figures of the cockpit (SPEC §6) in headless Chromium against local mode with a demo
+// The analyst's figures of the cockpit (docs/contract.md §6) in headless Chromium against local mode with a demo
 // campaign (60 SWE-Bench Pro tasks) loaded straight into the store: every rate with its 95 % interval and
 // n (tiles, chart tooltips, table) agreeing with `/stats`; Cohen's κ beside its 2×2 table; the Compare view
 // from picking two groups to the quotable sentence of `/compare`, its discordant runs and its URL; the
@@ -11,7 +11,7 @@ import { judged, landedRow, loadIssues, loadRows, storedIssue, type JudgeAnswerF
 import { buildCampaign, oracleAnswer, readSourceRuns, startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge } from '../../infra/local/demo-campaign.ts';
 import { cohensKappa, describeComparison } from '../../shared/cockpit/statistics.ts';
 import { pushDelivery } from '../../shared/client/push.ts';
-import { apiPaths, type AttemptsBody, type CompareBody, type StatsBody } from '../../shared/read/contract.ts';
+import { apiPaths, type AttemptsBody, type CompareBody, type StatsBody } from '../../shared/cockpit/contract.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 import { launchChromium } from './helpers/chromium.ts';
 

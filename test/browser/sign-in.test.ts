@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { encodeColumns, type CompactRun } from '../../shared/read/columns.ts';
-import type { CockpitSettings } from '../../shared/read/contract.ts';
+import { encodeColumns, type CompactRun } from '../../shared/cockpit/columns.ts';
+import type { CockpitSettings } from '../../shared/cockpit/contract.ts';
 import { launchChromium } from './helpers/chromium.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
 

@@ -1,4 +1,4 @@
-// Local mode end to end over plain HTTP: signed deliveries in, rows out, every refusal answered as SPEC §3
+// Local mode end to end over plain HTTP: signed deliveries in, rows out, every refusal answered as docs/contract.md §3
 // says and leaving nothing behind.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

@@ -1,4 +1,4 @@
-// Catch-up across an outage (SPEC §7): `replay-push sync` of 200 run folders while local mode (a real
+// Catch-up across an outage (docs/contract.md §7): `replay-push sync` of 200 run folders while local mode (a real
 // `npm start` process) is SIGKILLed halfway and started again on the same port. The client keeps
 // retrying with backoff; in the end every run is there once, with its issue and hidden-test result.
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// replay-push's commands against local mode over HTTP (SPEC §7): what a runner host sees for good folders,
+// replay-push's commands against local mode over HTTP (docs/contract.md §7): what a runner host sees for good folders,
 // and a clear sentence and the right exit code for every kind of bad input.
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

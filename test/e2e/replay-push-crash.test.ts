@@ -1,4 +1,4 @@
-// The outbox survives a client killed mid-send (SPEC §7): replay-push runs as its own process, a relay in
+// The outbox survives a client killed mid-send (docs/contract.md §7): replay-push runs as its own process, a relay in
 // front of local mode forwards every delivery but, from the fifth on, never passes the 202 back — so the
 // pipeline has deliveries the client never saw accepted — and the client is SIGKILLed there. Restarted,
 // it resends what it did not see accepted with the same delivery ids: every run lands, none twice.

@@ -1,5 +1,5 @@
 // A runner host that is not paired yet keeps its runs and delivers them once its key appears; and the
-// bundled replay-push.mjs does the same job with nothing but Node (SPEC §7).
+// bundled replay-push.mjs does the same job with nothing but Node (docs/contract.md §7).
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

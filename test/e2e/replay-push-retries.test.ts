@@ -1,4 +1,4 @@
-// How replay-push treats each answer (SPEC §7), against an HTTP endpoint that checks the signature like
+// How replay-push treats each answer (docs/contract.md §7), against an HTTP endpoint that checks the signature like
 // ingest does and answers what each test scripts: retried answers keep the delivery (and its
 // X-Replay-Delivery id) until a 202 "verified"; a 202 without "verified" is not an acceptance.
 import { createServer, type Server } from 'node:http';

@@ -1,5 +1,5 @@
 // A cockpit-side run (the columnar projection) with plausible figures; tests override what matters to them.
-import type { CompactRun } from '../../shared/read/columns.ts';
+import type { CompactRun } from '../../shared/cockpit/columns.ts';
 
 let serial = 0;
 
@@ -13,6 +13,7 @@ export function compactRunOf(overrides: Partial<CompactRun> = {}): CompactRun {
     tier: 'easy',
     outcome: 'finished',
     verdict: 'resolved',
+    firstVerdict: 'resolved',
     judgeState: 'judged',
     hiddenTest: null,
     metricsSource: 'trajectory',
@@ -29,6 +30,8 @@ export function compactRunOf(overrides: Partial<CompactRun> = {}): CompactRun {
     patchLinesAdded: 3,
     patchLinesRemoved: 1,
     contamination: 0,
+    attemptCount: 1,
+    judgeCostUsd: null,
     ...overrides,
   };
 }

@@ -8,6 +8,7 @@ import {
   type AttemptStore,
   JudgeModelError,
   ReferenceFetchError,
+  type BudgetDay,
   type BudgetStore,
   type Clock,
   type HostStore,
@@ -111,12 +112,12 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
     return copy(this.pending.get(key(space, id)) ?? null);
   }
 
-  async getHost(host: string): Promise<Versioned<StoredHost> | null> {
-    return copy(this.hosts.get(host) ?? null);
+  async getHost(space: string, host: string): Promise<Versioned<StoredHost> | null> {
+    return copy(this.hosts.get(key(space, host)) ?? null);
   }
 
   async putHost(host: StoredHost, expectedRev: number | null): Promise<boolean> {
-    return conditionalPut(this.hosts, host.host, host, expectedRev);
+    return conditionalPut(this.hosts, key(host.space, host.host), host, expectedRev);
   }
 
   async reserve(space: string, day: string, cap: number): Promise<boolean> {
@@ -126,8 +127,14 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
     return true;
   }
 
-  async used(space: string, day: string): Promise<number> {
-    return this.budgets.get(key(space, day)) ?? 0;
+  /** Calls per day; this table records no spend, so every day's cost is unknown. */
+  async listDays(space: string, fromDay: string, toDay: string): Promise<BudgetDay[]> {
+    const days: BudgetDay[] = [];
+    for (const [k, calls] of this.budgets) {
+      const [s, day] = k.split('\u0000') as [string, string];
+      if (s === space && day >= fromDay && day <= toDay) days.push({ day, calls, costUsd: null });
+    }
+    return days.sort((a, b) => a.day.localeCompare(b.day));
   }
 
   async getJudgingStatus(space: string): Promise<Versioned<JudgingStatus> | null> {
@@ -154,6 +161,10 @@ export class InMemoryObjectStore implements ObjectStore {
   async getText(key: string): Promise<string | null> {
     const object = this.objects.get(key);
     return object ? Buffer.from(object.body).toString('utf8') : null;
+  }
+
+  async getBytes(key: string): Promise<Uint8Array | null> {
+    return this.objects.get(key)?.body ?? null;
   }
 
   async delete(key: string): Promise<void> {
@@ -297,3 +308,6 @@ function decodeCursor(cursor: string | undefined): string | null {
   }
   throw new InvalidCursorError('The cursor is not one this API returned.');
 }
+
+/** Judge calls taken from a space's budget on one UTC day, read through the port the read API uses. */
+export const budgetCalls = async (budget: BudgetStore, space: string, day: string): Promise<number> => (await budget.listDays(space, day, day))[0]?.calls ?? 0;

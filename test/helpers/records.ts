@@ -27,7 +27,7 @@ export function storedHost(overrides: Partial<StoredHost> = {}): StoredHost {
   return {
     host: DEFAULT_HOST,
     hostHardware: 'Mac Studio M2 Ultra 192 GB',
-    spaces: [DEFAULT_SPACE],
+    space: DEFAULT_SPACE,
     firstDeliveryAt: '2026-11-20T10:12:05.000Z',
     lastDeliveryAt: LANDED_AT,
     ...overrides,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { BUNDLED_CONFIG_FILE, parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
 import { cockpitConfig } from '../../infra/aws/deployment-config.ts';
-import type { CockpitSettings } from '../../shared/read/contract.ts';
+import type { CockpitSettings } from '../../shared/cockpit/contract.ts';
 import { PROJECT_ROOT } from './synth.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'replay-bundled-'));

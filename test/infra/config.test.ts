@@ -109,6 +109,6 @@ describe('a large configuration', () => {
     expect(JSON.stringify(config).length).toBeGreaterThan(20_000);
     const { bundledConfigs } = synthesize(config);
     const full = [...bundledConfigs.values()].filter((c) => Object.keys(c.spaces).length === 200);
-    expect(full).toHaveLength(3); // ingest, judge, sweeper; the cockpit's read API gets its own space only
+    expect(full).toHaveLength(4); // ingest, judge, sweeper, snapshot compactor; the cockpit's read API gets its own space only
   });
 });

@@ -19,8 +19,13 @@ const ingest = onlyFunction(pipeline, 'ingest');
 const lander = onlyFunction(pipeline, 'lander');
 const judge = onlyFunction(pipeline, 'judge');
 const sweeper = onlyFunction(pipeline, 'sweeper');
+const compactor = onlyFunction(pipeline, 'snapshot-compactor');
 const readApis = functionsByService(pipeline).get('read-api')!;
 const statementsOf = (roleId: string) => roleStatements(state, pipeline, roleId);
+const servedSpace = (fn: { id: string }) => {
+  const [space, settings] = Object.entries(bundledConfigs.get(fn.id)!.spaces)[0]!;
+  return { space, senders: settings.senders };
+};
 const actionsOn = (roleId: string, logicalId: string) =>
   statementsOf(roleId).filter((s) => resourcesOf(s).some((r) => mentions(r, logicalId))).flatMap(actionsOf).sort();
 
@@ -73,6 +78,7 @@ describe('each function holds exactly what it uses', () => {
     ['lander', ['TABLE_NAME', 'INBOX_BUCKET', 'DATA_BUCKET', 'JUDGE_QUEUE_URL']],
     ['judge', ['TABLE_NAME', 'DATA_BUCKET', 'ANTHROPIC_SECRET_ARN', 'GITHUB_APP_SECRET_ARN']],
     ['sweeper', ['TABLE_NAME', 'JUDGE_QUEUE_URL']],
+    ['snapshot-compactor', ['TABLE_NAME', 'DATA_BUCKET']],
   ])('%s is told about %j', (service, names) => {
     for (const fn of functionsByService(pipeline).get(service)!) expect(Object.keys(fn.environment).sort()).toEqual([...common, ...names].sort());
   });
@@ -95,7 +101,7 @@ describe('each function holds exactly what it uses', () => {
   it('lander: reads and deletes inbox objects, writes data objects and rows', () => {
     expect(actionsOn(lander.roleId, inboxId)).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:ListBucket']);
     expect(actionsOn(lander.roleId, dataId)).toEqual(['s3:PutObject']);
-    expect(actionsOn(lander.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(actionsOn(lander.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
   });
 
   it('judge: reads patches and writes audits in the data bucket, reads and writes rows, sends nothing', () => {
@@ -108,8 +114,14 @@ describe('each function holds exactly what it uses', () => {
   it('sweeper: queries due rows and puts them on the judge queue, no bucket', () => {
     const judgeQueueId = logicalIdOf(state, 'AWS::SQS::Queue', (p) => p.VisibilityTimeout === 720);
     expect(actionsOn(sweeper.roleId, judgeQueueId)).toEqual(['sqs:SendMessage']);
-    expect(actionsOn(sweeper.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(actionsOn(sweeper.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
     expect([...actionsOn(sweeper.roleId, dataId), ...actionsOn(sweeper.roleId, inboxId)]).toEqual([]);
+  });
+
+  it('snapshot compactor: reads the table, reads and writes data objects without deleting any, nothing on the inbox', () => {
+    expect(actionsOn(compactor.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+    expect(actionsOn(compactor.roleId, dataId)).toEqual(['s3:GetObject', 's3:ListBucket', 's3:PutObject']);
+    expect(actionsOn(compactor.roleId, inboxId)).toEqual([]);
   });
 
   it('read APIs: read-only on the table and the data bucket, nothing on the inbox', () => {
@@ -117,6 +129,30 @@ describe('each function holds exactly what it uses', () => {
       expect(actionsOn(readApi.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
       expect(actionsOn(readApi.roleId, dataId)).toEqual(['s3:GetObject', 's3:ListBucket']);
       expect(actionsOn(readApi.roleId, inboxId)).toEqual([]);
+    }
+  });
+
+  it('read APIs read only their own space\'s partitions of the table (dynamodb:LeadingKeys)', () => {
+    for (const readApi of readApis) {
+      const { space, senders } = servedSpace(readApi);
+      const tableStatements = statementsOf(readApi.roleId).filter((s) => resourcesOf(s).some((r) => mentions(r, tableId)));
+      expect(tableStatements).toHaveLength(1);
+      const leadingKeys = (tableStatements[0] as { Condition?: Record<string, Record<string, unknown>> }).Condition?.['ForAllValues:StringEquals']?.['dynamodb:LeadingKeys'];
+      expect([...(leadingKeys as string[])].sort()).toEqual(
+        [`SPACE#${space}`, `BUDGET#${space}`, `RUNS#${space}`, ...senders.map((host) => `HOSTRUNS#${space}#${host}`)].sort(),
+      );
+    }
+  });
+
+  it('read APIs read only their own space\'s run objects and the reference cache, and list only under those prefixes', () => {
+    for (const readApi of readApis) {
+      const { space } = servedSpace(readApi);
+      const dataStatements = statementsOf(readApi.roleId).filter((s) => resourcesOf(s).some((r) => mentions(r, dataId)));
+      const gets = dataStatements.filter((s) => actionsOf(s).includes('s3:GetObject'));
+      expect(gets.flatMap(resourcesOf).map((r) => JSON.stringify(r)).sort()).toEqual([expect.stringContaining("/reference/*"), expect.stringContaining(`/runs/${space}/*`)]);
+      const lists = dataStatements.filter((s) => actionsOf(s).includes('s3:ListBucket'));
+      expect(lists).toHaveLength(1);
+      expect((lists[0] as { Condition?: unknown }).Condition).toEqual({ StringLikeIfExists: { 's3:prefix': [`runs/${space}/*`, 'reference/*'] } });
     }
   });
 
@@ -135,7 +171,7 @@ describe('each function holds exactly what it uses', () => {
   });
 
   it('no statement of ours grants a wildcard action or a bare "*" resource', () => {
-    const ours = [ingest, lander, judge, sweeper, ...readApis];
+    const ours = [ingest, lander, judge, sweeper, compactor, ...readApis];
     for (const fn of ours) {
       for (const statement of statementsOf(fn.roleId)) {
         expect({ fn: fn.id, wildcards: actionsOf(statement).filter((a) => a.includes('*')) }).toEqual({ fn: fn.id, wildcards: [] });
@@ -145,7 +181,7 @@ describe('each function holds exactly what it uses', () => {
   });
 
   it('functions start with no AWS managed policy', () => {
-    for (const fn of [ingest, lander, judge, sweeper, ...readApis]) {
+    for (const fn of [ingest, lander, judge, sweeper, compactor, ...readApis]) {
       const role = ofType(pipeline, 'AWS::IAM::Role').find(([id]) => id === fn.roleId)![1];
       expect(JSON.stringify(role.Properties.ManagedPolicyArns ?? [])).not.toContain(':iam::aws:policy');
     }

@@ -17,8 +17,8 @@ const dlqIdOf = (queueId: string) =>
 describe('functions', () => {
   const all = [...functionsByService(pipeline).values()].flat();
 
-  it('are the five pipeline services', () => {
-    expect([...functionsByService(pipeline).keys()].sort()).toEqual(['ingest', 'judge', 'lander', 'read-api', 'sweeper']);
+  it('are the six pipeline services', () => {
+    expect([...functionsByService(pipeline).keys()].sort()).toEqual(['ingest', 'judge', 'lander', 'read-api', 'snapshot-compactor', 'sweeper']);
   });
 
   it('run on ARM64 and Node 22 or later, with source maps and Powertools settings', () => {
@@ -118,6 +118,12 @@ describe('alarms', () => {
     const judgeService = (v: unknown) => v === 'judge';
     expect(alarmOn('ReplayBench', 'JudgeErrors', judgeService)).toHaveLength(1);
     expect(alarmOn('ReplayBench', 'JudgingPaused', judgeService)).toHaveLength(1);
+  });
+
+  it('watch host keys the ingest function could not read, from the first one', () => {
+    const found = alarmOn('ReplayBench', 'HostKeyUnreadable', (v) => v === 'ingest');
+    expect(found).toHaveLength(1);
+    expect(found[0]![1].Properties).toMatchObject({ Statistic: 'Sum', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
   });
 
   it('watch 5xx answers of the ingest endpoint', () => {

@@ -3,13 +3,14 @@
 // `since` deltas that follow it.
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
-import { compactRun, encodeColumns, type CompactRun, type RunColumns } from '../../shared/read/columns.ts';
-import { columnsAnswer, REENCODE_AFTER_MS } from '../../shared/read/columns-snapshot.ts';
-import { RunTable } from '../../shared/read/run-table.ts';
+import { compactRun, encodeColumns, type CompactRun, type RunColumns } from '../../shared/cockpit/columns.ts';
+import { columnsAnswer, REENCODE_AFTER_MS } from '../../shared/read/read-model.ts';
+import { AS_OF_SAFETY_MS } from '../../shared/read/as-of.ts';
+import { RunTable } from '../../shared/cockpit/run-table.ts';
 import { toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
 import type { Page } from '../../shared/ports.ts';
 import { runId, type RunRow } from '../../shared/schema/run.ts';
-import { InMemoryTable } from '../helpers/in-memory-ports.ts';
+import { InMemoryObjectStore, InMemoryTable } from '../helpers/in-memory-ports.ts';
 import { runRow } from '../helpers/records.ts';
 
 // The runs of these tests: space S, a model name with the characters run ids replace.
@@ -29,6 +30,15 @@ class CountingTable extends InMemoryTable {
     this.queries++;
     return super.listRuns(space, query);
   }
+}
+
+/** Read-side dependencies (no persisted snapshot) whose clock makes the next `asOf` exactly the one set. */
+function readDeps(store: CountingTable) {
+  let asOf = '2026-02-01T00:00:00.000Z';
+  return {
+    deps: { runs: store, objects: new InMemoryObjectStore(), clock: { now: () => new Date(Date.parse(asOf) + AS_OF_SAFETY_MS) } },
+    setAsOf: (value: string) => void (asOf = value),
+  };
 }
 
 const decode = (body: unknown, gzip: boolean): RunColumns => JSON.parse((gzip ? gunzipSync(body as Buffer) : (body as Buffer)).toString()) as RunColumns;
@@ -61,19 +71,24 @@ describe('GET /api/spaces/{space}/columns', () => {
   it('answers gzip when accepted and plain JSON otherwise, with every run of the space', async () => {
     const store = new CountingTable();
     for (let k = 0; k < 2500; k++) await store.put(row({ taskId: `t${k}` }));
-    const gz = await columnsAnswer(store, 'S', () => '2026-02-01T00:00:00.000Z', true);
+    const { deps } = readDeps(store);
+    const gz = await columnsAnswer(deps, 'S', true);
     expect(gz.headers?.['content-encoding']).toBe('gzip');
     expect(decode(gz.body, true).count).toBe(2500);
-    const plain = await columnsAnswer(store, 'S', () => '2026-02-01T00:00:01.000Z', false);
+    const plain = await columnsAnswer(deps, 'S', false);
     expect(plain.headers?.['content-encoding']).toBeUndefined();
     expect(decode(plain.body, false).count).toBe(2500);
   });
 
-  it('reads the table once, then only what changed since the snapshot', async () => {
+  it('without a persisted snapshot reads the table once, then only what changed since', async () => {
     const store = new CountingTable();
     for (let k = 0; k < 10; k++) await store.put(row({ taskId: `t${k}` }));
+    const { deps, setAsOf } = readDeps(store);
     let now = 0;
-    const answer = (asOf: string) => columnsAnswer(store, 'S', () => asOf, true, () => now);
+    const answer = (asOf: string) => {
+      setAsOf(asOf);
+      return columnsAnswer(deps, 'S', true, () => now);
+    };
     const first = decode((await answer('2026-01-01T00:00:05.000Z')).body, true);
     expect(first).toMatchObject({ count: 10, asOf: '2026-01-01T00:00:05.000Z' });
 
@@ -92,11 +107,12 @@ describe('GET /api/spaces/{space}/columns', () => {
     expect(table.number('wallSeconds', table.indexOfId(runId({ model: 'mlx-community/Qwen3:8b', taskId: 't0', harnessVersion: 'h1' })))).toBe(1);
   });
 
-  it('shares one table read between concurrent requests', async () => {
+  it('shares one table read (and one delta after it) between concurrent requests', async () => {
     const store = new CountingTable();
     for (let k = 0; k < 3000; k++) await store.put(row({ taskId: `t${k}` }));
-    await Promise.all(Array.from({ length: 5 }, () => columnsAnswer(store, 'S', () => '2026-02-01T00:00:00.000Z', true)));
-    expect(store.queries).toBe(3);
+    const { deps } = readDeps(store);
+    await Promise.all(Array.from({ length: 5 }, () => columnsAnswer(deps, 'S', true)));
+    expect(store.queries).toBe(3 + 1);
   });
 });
 
@@ -104,7 +120,7 @@ describe('a bytes answer through API Gateway', () => {
   it('crosses the Lambda boundary as base64 with its headers, so the gzip body reaches the browser intact', async () => {
     const store = new CountingTable();
     await store.put(row());
-    const answer = await columnsAnswer(store, 'S', () => '2026-02-01T00:00:00.000Z', true);
+    const answer = await columnsAnswer(readDeps(store).deps, 'S', true);
     const result = toApiGateway(answer);
     expect(result).toMatchObject({ statusCode: 200, isBase64Encoded: true, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
     expect(decode(Buffer.from(result.body!, 'base64'), true).count).toBe(1);

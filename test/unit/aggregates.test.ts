@@ -1,6 +1,7 @@
-// The cockpit's figures (shared/read/aggregates.ts): rates carry n and the statistics module's Wilson
+// The cockpit's figures (shared/cockpit/aggregates.ts): rates carry n and the statistics module's Wilson
 // interval and keep excluded/error/unjudged outside the resolve-rate denominator, agreement carries κ, the
-// first attempt's rate and the re-runs are counted per group, medians skip unknowns, budget exhaustion counts every run, and
+// first attempt's rate and the re-runs are counted per group, medians skip unknowns, budget exhaustion
+// counts every run, and
 // harness versions are never pooled.
 import fc from 'fast-check';
 import { describe, expect, it } from '@jest/globals';
@@ -19,10 +20,10 @@ import {
   tasksInView,
   rowsByGroup,
   type VerdictCounts,
-} from '../../shared/read/aggregates.ts';
+} from '../../shared/cockpit/aggregates.ts';
 import { cohensKappa, proportion } from '../../shared/cockpit/statistics.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
-import { RunTable } from '../../shared/read/run-table.ts';
+import { RunTable } from '../../shared/cockpit/run-table.ts';
 
 const run = compactRunOf;
 

@@ -19,7 +19,7 @@ const config = parseConfig({ spaces: { Alpha: { senders: ['mac-studio-1'] } }, c
 const nowhere = { region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, endpoints: { dynamodb: 'http://127.0.0.1:9', s3: 'http://127.0.0.1:9' } };
 const store = tableStore(nowhere, 'table');
 const keys = new LocalKeySource(mkdtempSync(join(tmpdir(), 'keys-')), {});
-const deps = { config, runs: store, attempts: store, issues: store, hosts: store, objects: bucketStore(s3Client(nowhere), 'data'), pairing: keys, clock: systemClock };
+const deps = { config, runs: store, attempts: store, issues: store, hosts: store, objects: bucketStore(s3Client(nowhere), 'data'), pairing: keys, budget: store, clock: systemClock };
 const read = createReadApiHandler(deps, instrumentation('read-api', { logLevel: 'ERROR', publishMetrics: false }), analystGroupOf('AlphaBoard'));
 
 /** An HTTP API (payload 2.0) event as API Gateway sends it after the JWT authorizer accepted the token. */

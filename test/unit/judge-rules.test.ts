@@ -12,8 +12,8 @@ const row = (overrides: Partial<RunRow> = {}): RunRow => runRow({}, overrides);
 const NOW = new Date('2026-11-29T23:59:30.000Z');
 
 describe('the judge answer', () => {
-  it('accepts exactly one JSON object of the SPEC §10 shape', () => {
-    expect(parseJudgeAnswer(`  ${JSON.stringify(answer)}\n`)).toEqual({ ok: true, answer });
+  it('accepts exactly one JSON object of the docs/contract.md §10 shape', () => {
+    expect(parseJudgeAnswer(`  ${JSON.stringify(answer)}\n`, '')).toEqual({ ok: true, answer });
   });
 
   it.each([
@@ -28,13 +28,13 @@ describe('the judge answer', () => {
     ['an empty reason', JSON.stringify({ ...answer, reason: ' ' })],
     ['nothing', ''],
   ])('refuses %s', (_what, text) => {
-    const parsed = parseJudgeAnswer(text);
+    const parsed = parseJudgeAnswer(text, '');
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.problem).toMatch(/^The judge model/);
   });
 
   it('describes a wrong shape by key, without quoting the answer', () => {
-    const parsed = parseJudgeAnswer(JSON.stringify({ ...answer, verdict: 'SECRET-VALUE' }));
+    const parsed = parseJudgeAnswer(JSON.stringify({ ...answer, verdict: 'SECRET-VALUE' }), '');
     expect(parsed).toEqual({ ok: false, problem: expect.stringContaining('verdict') });
     expect(JSON.stringify(parsed)).not.toContain('SECRET-VALUE');
   });

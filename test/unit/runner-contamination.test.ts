@@ -1,4 +1,4 @@
-// The contamination scan (SPEC §7): one test per rule of CONTAMINATION_RULES, and the look-alike paths
+// The contamination scan (docs/contract.md §7): one test per rule of CONTAMINATION_RULES, and the look-alike paths
 // that must not match.
 import { describe, expect, it } from '@jest/globals';
 import { classifyPath, CONTAMINATION_RULES, pathsIn, scanContamination, type ScanContext } from '../../shared/runner/contamination.ts';

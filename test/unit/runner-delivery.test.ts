@@ -1,4 +1,4 @@
-// Building deliveries (SPEC §7): the summary cut to 64 KiB, the patch cut at a line boundary with a marker
+// Building deliveries (docs/contract.md §7): the summary cut to 64 KiB, the patch cut at a line boundary with a marker
 // so the body fits 1 MiB exactly, and content keys that identify what the ledger has accepted.
 import { describe, expect, it } from '@jest/globals';
 import { buildHiddenTestDelivery, buildIssueDelivery, buildRunDelivery, cutToBytes, MAX_SUMMARY_BYTES, PATCH_CUT_MARKER } from '../../shared/runner/delivery.ts';

@@ -1,4 +1,4 @@
-// Row derivation from a run folder (SPEC §7), checked against the annotated example folder whose every
+// Row derivation from a run folder (docs/contract.md §7), checked against the annotated example folder whose every
 // figure was worked out by hand (docs/runner.md walks through the same numbers).
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

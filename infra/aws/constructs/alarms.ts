@@ -7,7 +7,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { MAX_RECEIVES, METRICS_NAMESPACE, type MetricName, type ServiceName } from '../../../shared/operations.ts';
+import { MAX_RECEIVES, METRICS, METRICS_NAMESPACE, type MetricName, type ServiceName } from '../../../shared/operations.ts';
 
 export interface Watch {
   metric: IMetric;
@@ -47,6 +47,18 @@ export class Alarms extends Construct {
       metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
       threshold: 1,
       description: `${what} failed ${MAX_RECEIVES} times and wait in the dead-letter queue; see docs/deploy.md, "Reading the alarms".`,
+    });
+  }
+
+  /**
+   * A host key the ingest function could not read (a secret being deleted, throttled lookups): that host's
+   * deliveries are refused with 401 until it can, while every other host's go through.
+   */
+  watchUnreadableHostKeys(scope: Construct, id: string): Alarm {
+    return this.watch(scope, id, {
+      metric: serviceMetric('ingest', METRICS.hostKeyUnreadable, 'Sum', Duration.minutes(5)),
+      threshold: 1,
+      description: "A host's signing key could not be read from Secrets Manager (deleted, scheduled for deletion or throttled); that host's deliveries are refused until it can. The ingest logs name the host.",
     });
   }
 

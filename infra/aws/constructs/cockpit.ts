@@ -34,7 +34,7 @@ import type { Analysts, PipelineState } from '../stateful-stack.ts';
 import { TIMEOUTS } from '../timing.ts';
 import { ReplayHttpApi } from './http-api.ts';
 import { ReplayFunction } from './replay-function.ts';
-import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../../shared/read/contract.ts';
+import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../../shared/cockpit/contract.ts';
 import { analystGroupOf } from '../../../shared/read/cockpit-access.ts';
 
 export const READ_ROUTE = '/api/{proxy+}';
@@ -66,8 +66,8 @@ export class Cockpit extends Construct {
       memorySize: 512,
       config: cockpitConfig(config, name),
     })
-      .usesTable(state.table, 'read')
-      .usesBucket('DATA_BUCKET', state.objectAccess('data', 'read'))
+      .readsSpaceOfTable(state.table, cockpit.space, space.senders)
+      .usesBucket('DATA_BUCKET', state.spaceObjectReads(cockpit.space))
       .describesHostKeys(state.hostKeys.filter((k) => k.secretConfigKey === space.secretConfigKey && space.senders.includes(k.host)).map((k) => k.secret));
     if (analysts) {
       // Every analyst of the deployment passes the JWT authorizer; only this cockpit's group is answered.

@@ -1,5 +1,5 @@
 // Stage 1, ingest: the HTTPS endpoint runner hosts push to. The function checks the host's HMAC over the
-// raw body (SPEC §3), stores the delivery in the inbox and queues a claim check for landing.
+// raw body (docs/contract.md §3), stores the delivery in the inbox and queues a claim check for landing.
 import { Duration, Validations } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -33,15 +33,16 @@ export class Ingest extends Construct {
     const integration = new HttpLambdaIntegration('Ingest', this.function.lambda);
     const routes = this.endpoint.api.addRoutes({ path: INGEST_ROUTE, methods: [HttpMethod.POST], integration });
     // Everything else reaches the function too, so a wrong method or path gets the protocol's JSON 405/404
-    // (SPEC §3, check 1) rather than API Gateway's own body.
+    // (docs/contract.md §3, check 1) rather than API Gateway's own body.
     routes.push(new HttpRoute(this, 'Default', { httpApi: this.endpoint.api, routeKey: HttpRouteKey.DEFAULT, integration }));
     for (const route of routes) {
       Validations.of(route).acknowledge({
         id: 'AwsSolutions-APIG4',
-        reason: "Each delivery is authenticated by the sending host's HMAC-SHA256 over the exact raw body (SPEC §3), checked in the function; no API Gateway authorizer can see the raw body, and runner hosts hold no user identity.",
+        reason: "Each delivery is authenticated by the sending host's HMAC-SHA256 over the exact raw body (docs/contract.md §3), checked in the function; no API Gateway authorizer can see the raw body, and runner hosts hold no user identity.",
       });
     }
 
+    alarms.watchUnreadableHostKeys(this, 'UnreadableHostKeys');
     alarms.watch(this, 'ServerErrors', {
       metric: this.endpoint.api.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
       threshold: 1,

@@ -24,7 +24,7 @@ export class Judge extends Construct {
       config,
       reservedConcurrentExecutions: JUDGE_CONCURRENCY,
     })
-      .usesTable(state.table, 'read-write')
+      .usesTable(state.table, 'read-write-count')
       .usesBucket('DATA_BUCKET', state.objectAccess('data', 'read-write'))
       .readsSecret('ANTHROPIC_SECRET_ARN', state.anthropicKey)
       .readsSecret('GITHUB_APP_SECRET_ARN', state.githubApp)

@@ -18,7 +18,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { INDEXES } from '../../../shared/storage-layout.ts';
+import { byHostPartition, byUpdatedPartition, INDEXES, spacePartitions } from '../../../shared/storage-layout.ts';
 import { BUNDLED_CONFIG_FILE } from '../../../shared/schema/config.ts';
 import type { ReplayConfig } from '../deployment-config.ts';
 import type { ObjectAccess } from '../stateful-stack.ts';
@@ -51,14 +51,16 @@ export interface ReplayFunctionProps {
   config?: ReplayConfig;
 }
 
-export type TableAccess = 'read' | 'read-write';
+/** `read-write-count` adds UpdateItem, which only the judge's atomic budget counter needs. */
+export type TableAccess = 'read' | 'read-write' | 'read-write-count';
 export type BucketEnv = 'INBOX_BUCKET' | 'DATA_BUCKET';
 export type QueueEnv = 'LANDING_QUEUE_URL' | 'JUDGE_QUEUE_URL';
 export type SecretEnv = 'ANTHROPIC_SECRET_ARN' | 'GITHUB_APP_SECRET_ARN';
 
 const TABLE_ACTIONS: Record<TableAccess, string[]> = {
   read: ['dynamodb:GetItem', 'dynamodb:Query'],
-  'read-write': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  'read-write': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'],
+  'read-write-count': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
 };
 
 export class ReplayFunction extends Construct {
@@ -120,6 +122,23 @@ export class ReplayFunction extends Construct {
       new PolicyStatement({
         actions: TABLE_ACTIONS[access],
         resources: [table.tableArn, ...Object.values(INDEXES).map((index) => `${table.tableArn}/index/${index.name}`)],
+      }),
+    );
+    return this;
+  }
+
+  /**
+   * Read access to one space's items only: every key the read API reads or queries (its partition, its
+   * budget, its runs by update time and by host) is listed, and IAM refuses any other leading key.
+   */
+  readsSpaceOfTable(table: ITable, space: string, senders: string[]): this {
+    this.lambda.addEnvironment('TABLE_NAME', table.tableName);
+    const leadingKeys = [...spacePartitions(space), byUpdatedPartition(space), ...senders.map((host) => byHostPartition(space, host))];
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: TABLE_ACTIONS.read,
+        resources: [table.tableArn, ...Object.values(INDEXES).map((index) => `${table.tableArn}/index/${index.name}`)],
+        conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': leadingKeys } },
       }),
     );
     return this;

@@ -1,17 +1,21 @@
 // Stage 4, schedule: every few minutes the sweeper puts rows whose next judge attempt is due back on the
-// judge queue (retries with backoff, next-day budget, a probe while judging is paused).
+// judge queue (retries with backoff, next-day budget, a probe while judging is paused), and the snapshot
+// compactor brings each space's persisted runs snapshot up to date (shared/read/snapshot-store.ts).
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule as EventSchedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
+import { TIMINGS } from '../../../shared/operations.ts';
 import { TIMEOUTS } from '../timing.ts';
 import { ReplayFunction } from './replay-function.ts';
 import type { StageProps } from './stage-props.ts';
 
 export const SWEEP_EVERY = Duration.minutes(5);
+export const COMPACT_EVERY = Duration.seconds(TIMINGS.snapshotCompactEvery);
 
 export class Schedule extends Construct {
   readonly function: ReplayFunction;
+  readonly compactor: ReplayFunction;
 
   constructor(scope: Construct, id: string, { config, state, alarms }: StageProps) {
     super(scope, id);
@@ -37,6 +41,31 @@ export class Schedule extends Construct {
       threshold: 1,
       evaluationPeriods: 3,
       description: 'The sweeper has failed three times in a row: due judge retries are not being re-queued.',
+    });
+
+    // The one writer of the snapshot objects. It reads the table (whole only when the snapshot is lost)
+    // and writes the data bucket's snapshot slots; it never deletes. Memory for a million runs in view.
+    this.compactor = new ReplayFunction(this, 'SnapshotCompactor', {
+      service: 'snapshot-compactor',
+      description: "Brings each space's persisted runs snapshot up to date for the read API.",
+      timeout: TIMEOUTS.snapshotCompactor,
+      memorySize: 3008,
+      config,
+    })
+      .usesTable(state.table, 'read')
+      .usesBucket('DATA_BUCKET', state.objectAccess('data', 'read-write'));
+
+    new Rule(this, 'CompactSnapshots', {
+      description: 'Runs the snapshot compactor.',
+      schedule: EventSchedule.rate(COMPACT_EVERY),
+      targets: [new LambdaFunction(this.compactor.lambda, { retryAttempts: 0 })],
+    });
+
+    alarms.watch(this, 'CompactorFailing', {
+      metric: this.compactor.lambda.metricErrors({ period: COMPACT_EVERY, statistic: 'Sum' }),
+      threshold: 1,
+      evaluationPeriods: 3,
+      description: 'The snapshot compactor has failed three times in a row: cold cockpits read a growing delta, then the whole table.',
     });
   }
 }

@@ -5,6 +5,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCom
 import {
   InvalidCursorError,
   type AttemptStore,
+  type BudgetDay,
   type BudgetStore,
   type HostStore,
   type IssueStore,
@@ -63,6 +64,7 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
   }
 
   async listRuns(space: string, query: { since?: string; cursor?: string; limit: number }): Promise<Page<RunRow>> {
+    const isRun = (sk: string) => sk.startsWith('RUN#');
     const base: QueryCommandInput = query.since
       ? {
           TableName: this.tableName,
@@ -75,7 +77,11 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
           KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
           ExpressionAttributeValues: { ':p': spacePartition(space), ':s': SORT_PREFIX.run },
         };
-    const out = await this.doc.send(new QueryCommand({ ...base, Limit: query.limit, ExclusiveStartKey: decodeCursor(query.cursor) }));
+    const since = query.since;
+    const cursorShape: CursorShape = since
+      ? { pk: (v) => v === `SPACE#${space}`, sk: isRun, byUpdatedPk: (v) => v === `RUNS#${space}`, byUpdatedSk: (v) => v >= since }
+      : { pk: (v) => v === `SPACE#${space}`, sk: isRun };
+    const out = await this.doc.send(new QueryCommand({ ...base, Limit: query.limit, ExclusiveStartKey: decodeCursor(query.cursor, cursorShape) }));
     return { items: (out.Items ?? []).map((i) => strip<RunRow>(i)), cursor: encodeCursor(out.LastEvaluatedKey) };
   }
 
@@ -174,13 +180,13 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     return Item ? strip<PendingHiddenTest>(Item) : null;
   }
 
-  async getHost(host: string): Promise<Versioned<StoredHost> | null> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: hostKey(host), ConsistentRead: true }));
+  async getHost(space: string, host: string): Promise<Versioned<StoredHost> | null> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: hostKey(space, host), ConsistentRead: true }));
     return Item ? { value: strip<StoredHost>(Item), rev: Item.rev as number } : null;
   }
 
   async putHost(host: StoredHost, expectedRev: number | null): Promise<boolean> {
-    return this.conditionalPut({ ...host, ...hostKey(host.host), kind: 'host', rev: (expectedRev ?? 0) + 1 }, expectedRev);
+    return this.conditionalPut({ ...host, ...hostKey(host.space, host.host), kind: 'host', rev: (expectedRev ?? 0) + 1 }, expectedRev);
   }
 
   async reserve(space: string, day: string, cap: number): Promise<boolean> {
@@ -201,9 +207,20 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     }
   }
 
-  async used(space: string, day: string): Promise<number> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: budgetKey(space, day), ConsistentRead: true }));
-    return (Item?.used as number | undefined) ?? 0;
+  /**
+   * Spend is read from the day's item: `costUsd` (a running sum the judge adds to per attempt) unless
+   * `costUnknown` is set (an attempt without a price); an item without either has unknown spend.
+   */
+  async listDays(space: string, fromDay: string, toDay: string): Promise<BudgetDay[]> {
+    const items = await this.queryAll({
+      KeyConditionExpression: 'pk = :p AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':p': budgetKey(space, fromDay).pk, ':from': fromDay, ':to': toDay },
+    });
+    return items.map((item) => ({
+      day: item.sk as string,
+      calls: (item.used as number | undefined) ?? 0,
+      costUsd: item.costUnknown === true || typeof item.costUsd !== 'number' ? null : item.costUsd,
+    }));
   }
 
   async getJudgingStatus(space: string): Promise<Versioned<JudgingStatus> | null> {
@@ -217,19 +234,21 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
 
   /** Every item of a partition whose sort key starts with `prefix`, all pages, read consistently. */
   private async queryPrefix<T>(partition: string, prefix: string): Promise<T[]> {
-    const items: T[] = [];
+    const items = await this.queryAll({
+      KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+      ExpressionAttributeValues: { ':p': partition, ':s': prefix },
+      ConsistentRead: true,
+    });
+    return items.map((i) => strip<T>(i));
+  }
+
+  /** Every item a key condition selects, all pages, as stored (keys included). */
+  private async queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
-      const out = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-          ExpressionAttributeValues: { ':p': partition, ':s': prefix },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []).map((i) => strip<T>(i)));
+      const out = await this.doc.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey: start }));
+      items.push(...(out.Items ?? []));
       start = out.LastEvaluatedKey;
     } while (start);
     return items;
@@ -264,15 +283,28 @@ function encodeCursor(key: Record<string, unknown> | undefined): string | null {
   return key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null;
 }
 
-function decodeCursor(cursor: string | undefined): Record<string, unknown> | undefined {
+/** The key attributes a query's LastEvaluatedKey has, each with the values this query could have handed out. */
+type CursorShape = Record<string, (value: string) => boolean>;
+
+/**
+ * A cursor must be a key this very query could have returned: exactly its key attributes, in the asking
+ * space's partition. Anything else (another space's partition, other items, extra or missing attributes)
+ * is refused here rather than passed to the table, which would fail the request or read outside the space.
+ */
+function decodeCursor(cursor: string | undefined, shape: CursorShape): Record<string, unknown> | undefined {
   if (!cursor) return undefined;
+  let key: unknown;
   try {
-    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (key && typeof key === 'object' && !Array.isArray(key) && Object.values(key).every((v) => typeof v === 'string')) {
-      return key as Record<string, unknown>;
-    }
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    // fall through to the error below
+    key = null;
   }
-  throw new InvalidCursorError('The cursor is not one this API returned.');
+  const fits =
+    key !== null &&
+    typeof key === 'object' &&
+    !Array.isArray(key) &&
+    Object.keys(key).length === Object.keys(shape).length &&
+    Object.entries(key).every(([name, value]) => Object.hasOwn(shape, name) && typeof value === 'string' && shape[name]!(value));
+  if (!fits) throw new InvalidCursorError('The cursor is not one this API returned for this space and query.');
+  return key as Record<string, unknown>;
 }

@@ -1,4 +1,4 @@
-// The judge's credentialed services, resolved from the environment a function runs in (SPEC §10). In AWS
+// The judge's credentialed services, resolved from the environment a function runs in (docs/contract.md §10). In AWS
 // the stack names two Secrets Manager secrets (ANTHROPIC_SECRET_ARN: the key; GITHUB_APP_SECRET_ARN:
 // {"appId","privateKey","installationId"}), read through a short cache so a key put in the console is used
 // within a minute without a deploy. Locally the variables hold the credentials themselves. A secret without

@@ -14,7 +14,17 @@ export class S3ObjectStore implements ObjectStore {
       const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return (await out.Body?.transformToString('utf8')) ?? '';
     } catch (e) {
-      if (e instanceof NoSuchKey || (e as { name?: string }).name === 'NoSuchKey') return null;
+      if (isMissing(e)) return null;
+      throw e;
+    }
+  }
+
+  async getBytes(key: string): Promise<Uint8Array | null> {
+    try {
+      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return (await out.Body?.transformToByteArray()) ?? new Uint8Array();
+    } catch (e) {
+      if (isMissing(e)) return null;
       throw e;
     }
   }
@@ -39,3 +49,5 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 }
+
+const isMissing = (e: unknown) => e instanceof NoSuchKey || (e as { name?: string }).name === 'NoSuchKey';

@@ -1,4 +1,4 @@
-// The ingest function's Lambda seam: API Gateway HTTP API events in, the answers SPEC §3 names out, the
+// The ingest function's Lambda seam: API Gateway HTTP API events in, the answers docs/contract.md §3 names out, the
 // delivery metrics in the EMF it prints, and nothing of a key or a store's internals in an answer or a log.
 import { describe, expect, it } from '@jest/globals';
 import { createIngestHandler } from '../../../functions/ingest/handler.ts';

@@ -1,4 +1,4 @@
-// The read API's Lambda seam: API Gateway HTTP API events in, SPEC §10 answers out (JSON, text, gzip bytes
+// The read API's Lambda seam: API Gateway HTTP API events in, docs/contract.md §10 answers out (JSON, text, gzip bytes
 // as base64), and a store failure mapped to a 500 that tells the client nothing of the store.
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
@@ -30,6 +30,7 @@ async function readApi(runsOf: (table: InMemoryTable) => RunStore = (table) => t
       hosts: table,
       objects,
       pairing: new InMemoryKeySource({ [`${DEFAULT_SECRET_CONFIG_KEY}:mac-studio-1`]: ['k-studio'] }),
+      budget: table,
       clock: new SettableClock(new Date('2026-11-30T00:00:00.000Z')),
     },
     instrumentation('read-api'),

@@ -1,10 +1,10 @@
 // Every figure the cockpit shows, computed from a RunTable and a selection of its rows. The rules of
-// SPEC §2 and §6 live here and are unit-tested: a rate always carries its denominator and its 95 % Wilson
-// interval, and agreement its Cohen's κ, both from the one statistics module; the resolve rate
+// docs/contract.md §2 and §6 live here and are unit-tested: a rate always carries its denominator and its
+// 95 % Wilson interval, and agreement its Cohen's κ, both from the one statistics module; the resolve rate
 // counts resolved / (resolved + partial + wrong + no_change) and keeps excluded, error and unjudged runs
 // beside it; unknown figures are left out of medians (and the count of known values travels with them).
 // Runs of different harness versions are never pooled: a group is one (model, harness version).
-import { cohensKappa, proportion, type Agreement, type Proportion } from '../cockpit/statistics.ts';
+import { cohensKappa, proportion, type Agreement, type Proportion } from './statistics.ts';
 import type { IssueRecord } from '../schema/issue.ts';
 import { codeOf, HIDDEN_TEST_STATUSES as HIDDEN_TESTS, VERDICTS as VERDICT_NAMES, type Tier } from './columns.ts';
 import type { RunTable } from './run-table.ts';

@@ -1,12 +1,13 @@
-// The cockpit's compact, columnar view of a space's runs (SPEC §6: "its own compact endpoint"). One
+// The cockpit's compact, columnar view of a space's runs (docs/contract.md §6: "its own compact endpoint"). One
 // module states the wire format, the per-row projection both ends use, and the code tables, so the read
 // API and the dashboard cannot drift apart. It imports no runtime library and runs in the browser as well as in
 // Node. Only the fields the cockpit aggregates, filters or lists travel here; the detail panel reads the
 // full row from the row API.
 import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, TIERS, VERDICTS } from '../schema/enums.ts';
 import type { HiddenTestResult, JudgeState, RunRow, Verdict } from '../schema/run.ts';
+import { snapshotRun, type SnapshotRun } from './run-snapshot.ts';
 
-export const COLUMNS_FORMAT = 'replay-run-columns/1';
+export const COLUMNS_FORMAT = 'replay-run-columns/2';
 
 export type Tier = NonNullable<RunRow['tier']>;
 export type Outcome = RunRow['outcome'];
@@ -20,6 +21,7 @@ export const CODE_TABLES = {
   tier: TIERS,
   outcome: OUTCOMES,
   verdict: VERDICTS,
+  firstVerdict: VERDICTS,
   judgeState: JUDGE_STATES,
   hiddenTest: HIDDEN_TEST_STATUSES,
   metricsSource: METRICS_SOURCES,
@@ -31,7 +33,7 @@ export const CODE_FIELDS = Object.keys(CODE_TABLES) as CodeField[];
 export const TEXT_FIELDS = ['model', 'taskId', 'harnessVersion', 'host', 'repo'] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 
-/** Figures, null when unknown. `finishedAt` is in epoch seconds; `contamination` counts the entries. */
+/** Figures, null when unknown. `finishedAt` is in epoch seconds; `contamination` counts the entries (the full list's count). */
 export const NUMBER_FIELDS = [
   'finishedAt',
   'wave',
@@ -46,6 +48,8 @@ export const NUMBER_FIELDS = [
   'patchLinesAdded',
   'patchLinesRemoved',
   'contamination',
+  'attemptCount',
+  'judgeCostUsd',
 ] as const;
 export type NumberField = (typeof NUMBER_FIELDS)[number];
 
@@ -59,37 +63,45 @@ export type CompactRun = {
   tier: Tier | null;
   outcome: Outcome;
   verdict: Verdict | null;
+  /** The first attempt's verdict (the current one when there was no re-run). */
+  firstVerdict: Verdict | null;
   judgeState: JudgeState;
   hiddenTest: HiddenTestStatus | null;
   metricsSource: MetricsSource | null;
 } & Record<NumberField, number | null>;
 
-export function compactRun(row: RunRow): CompactRun {
+export const compactRun = (row: RunRow): CompactRun => compactOf(snapshotRun(row));
+
+/** The cockpit's fields of the read side's projection (run-snapshot.ts). */
+export function compactOf(run: SnapshotRun): CompactRun {
   return {
-    model: row.model,
-    taskId: row.taskId,
-    harnessVersion: row.harnessVersion,
-    host: row.host,
-    repo: row.repo,
-    tier: row.tier,
-    outcome: row.outcome,
-    verdict: row.judgeVerdict,
-    judgeState: row.judgeState,
-    hiddenTest: row.hiddenTestResult?.status ?? null,
-    metricsSource: row.metricsSource,
-    finishedAt: Math.round(Date.parse(row.finishedAt) / 1000),
-    wave: row.wave,
-    wallSeconds: row.wallSeconds,
-    steps: row.steps,
-    maxSteps: row.maxSteps,
-    wallBudgetSeconds: row.wallBudgetSeconds,
-    promptTokens: row.promptTokens,
-    completionTokens: row.completionTokens,
-    outputTokensPerMinute: row.outputTokensPerMinute,
-    patchFilesChanged: row.patchFilesChanged,
-    patchLinesAdded: row.patchLinesAdded,
-    patchLinesRemoved: row.patchLinesRemoved,
-    contamination: row.contamination.length,
+    model: run.model,
+    taskId: run.taskId,
+    harnessVersion: run.harnessVersion,
+    host: run.host,
+    repo: run.repo,
+    tier: run.tier,
+    outcome: run.outcome,
+    verdict: run.judgeVerdict,
+    firstVerdict: run.firstVerdict,
+    judgeState: run.judgeState,
+    hiddenTest: run.hiddenTestStatus,
+    metricsSource: run.metricsSource,
+    finishedAt: Math.round(Date.parse(run.finishedAt) / 1000),
+    wave: run.wave,
+    wallSeconds: run.wallSeconds,
+    steps: run.steps,
+    maxSteps: run.maxSteps,
+    wallBudgetSeconds: run.wallBudgetSeconds,
+    promptTokens: run.promptTokens,
+    completionTokens: run.completionTokens,
+    outputTokensPerMinute: run.outputTokensPerMinute,
+    patchFilesChanged: run.patchFilesChanged,
+    patchLinesAdded: run.patchLinesAdded,
+    patchLinesRemoved: run.patchLinesRemoved,
+    contamination: run.contaminationCount,
+    attemptCount: run.attemptCount,
+    judgeCostUsd: run.judgeCostUsd,
   };
 }
 

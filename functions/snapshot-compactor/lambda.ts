@@ -1,0 +1,10 @@
+// The snapshot compactor's AWS wiring, built once per cold start from the environment the stack sets.
+import { systemClock } from '../../shared/ports.ts';
+import { bucketStore, bundledConfig, requiredEnv, s3Client, tableStore } from '../../shared/adapters/aws/runtime.ts';
+import { instrumentation } from '../../shared/adapters/aws/observability.ts';
+import { createSnapshotCompactorHandler } from './handler.ts';
+
+export const handler = createSnapshotCompactorHandler(
+  { config: bundledConfig(), runs: tableStore({}, requiredEnv('TABLE_NAME')), objects: bucketStore(s3Client({}), requiredEnv('DATA_BUCKET')), clock: systemClock },
+  instrumentation('snapshot-compactor'),
+);

@@ -1,0 +1,11 @@
+// `npm run test:reliability`: the suite of test/reliability (docs/reliability.md), one file at a time so the
+// load figures are not skewed by another suite on the same cores.
+import base from './jest.config.js';
+
+export default {
+  ...base,
+  testMatch: ['<rootDir>/test/reliability/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/'],
+  testTimeout: 300_000,
+  maxWorkers: 1,
+};

@@ -1,0 +1,170 @@
+// The statistics of docs/contract.md §6, in one module that the read API (`/stats`, `/compare`) and the cockpit both
+// import, so the server and the page can never disagree on a figure. Plain arithmetic on counts: no
+// dependencies, nothing server-side, runs in Node and in the browser.
+//
+// Sources: the Wilson score interval as in Newcombe (1998a, "Two-sided confidence intervals for the single
+// proportion", Stat Med 17:857); the paired difference by Newcombe's method 10 (1998b, "Improved
+// confidence intervals for the difference between binomial proportions based on paired data", Stat Med
+// 17:2635), as worked in Altman, Machin, Bryant & Gardner, *Statistics with Confidence* (2000), ch. 6;
+// McNemar's test in its exact (binomial) form; Cohen's κ (1960) with the large-sample standard error
+// √(po(1−po) / (n(1−pe)²)) that docs/contract.md §6 names.
+
+/** The standard normal quantile for a two-sided 95 % interval. */
+export const Z95 = 1.959964;
+
+/** [lower, upper]. */
+export type Interval = [number, number];
+
+export interface Proportion {
+  hits: number;
+  n: number;
+  /** hits / n; null when n is 0. */
+  rate: number | null;
+  /** 95 % Wilson score interval; null when n is 0. */
+  ci: Interval | null;
+}
+
+const clip = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
+
+/** The Wilson score interval of hits out of n (null when n is 0). It never leaves [0, 1]. */
+export function wilsonInterval(hits: number, n: number, z = Z95): Interval | null {
+  if (!(n > 0)) return null;
+  const p = hits / n;
+  const z2 = z * z;
+  const denominator = 1 + z2 / n;
+  const centre = (p + z2 / (2 * n)) / denominator;
+  const half = (z / denominator) * Math.sqrt(Math.max(0, (p * (1 - p)) / n + z2 / (4 * n * n)));
+  // Clipped only against rounding: exactly 0 or n hits put a limit on the bound up to an ulp.
+  return [clip(centre - half, 0, p), clip(centre + half, p, 1)];
+}
+
+export function proportion(hits: number, n: number): Proportion {
+  return { hits, n, rate: n > 0 ? hits / n : null, ci: wilsonInterval(hits, n) };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Agreement of the judge and the hidden tests
+
+/** Runs with a counted verdict and a pass/fail hidden test: judge resolved or not × tests pass or fail. */
+export interface AgreementTable {
+  resolvedPass: number;
+  resolvedFail: number;
+  otherPass: number;
+  otherFail: number;
+}
+
+export interface Agreement {
+  n: number;
+  /** Cohen's κ; null when n is 0 or chance agreement is 1 (both raters said the same thing every time). */
+  kappa: number | null;
+  /** κ ± z·√(po(1−po) / (n(1−pe)²)), clipped to [−1, 1]; null with κ. */
+  ci: Interval | null;
+  table: AgreementTable;
+}
+
+export function cohensKappa(table: AgreementTable, z = Z95): Agreement {
+  const { resolvedPass: a, resolvedFail: b, otherPass: c, otherFail: d } = table;
+  const n = a + b + c + d;
+  if (n === 0) return { n, kappa: null, ci: null, table };
+  const observed = (a + d) / n;
+  const chance = ((a + b) * (a + c) + (c + d) * (b + d)) / (n * n);
+  if (chance >= 1) return { n, kappa: null, ci: null, table };
+  const kappa = (observed - chance) / (1 - chance);
+  const se = Math.sqrt((observed * (1 - observed)) / (n * (1 - chance) ** 2));
+  return { n, kappa, ci: [clip(kappa - z * se, -1, 1), clip(kappa + z * se, -1, 1)], table };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Paired comparison of two groups over the tasks both ran
+
+export interface PairedCounts {
+  bothResolved: number;
+  aOnly: number;
+  bOnly: number;
+  neither: number;
+}
+
+export interface PairedComparison extends PairedCounts {
+  pairs: number;
+  /** Resolve rate of A minus that of B, (aOnly − bOnly) / pairs; null when there are no pairs. */
+  difference: number | null;
+  /** Newcombe's 95 % interval for the paired difference (method 10); null when there are no pairs. */
+  ci: Interval | null;
+  /** McNemar's exact two-sided p; null when there are no pairs. */
+  mcnemarP: number | null;
+}
+
+export function pairedComparison(counts: PairedCounts, z = Z95): PairedComparison {
+  const pairs = counts.bothResolved + counts.aOnly + counts.bOnly + counts.neither;
+  if (pairs === 0) return { ...counts, pairs, difference: null, ci: null, mcnemarP: null };
+  return {
+    ...counts,
+    pairs,
+    difference: (counts.aOnly - counts.bOnly) / pairs,
+    ci: newcombePairedInterval(counts, z),
+    mcnemarP: mcnemarExactP(counts.aOnly, counts.bOnly),
+  };
+}
+
+/**
+ * Newcombe's method 10: the Wilson limits of both rates, combined with φ, a correlation of the pairs
+ * corrected for continuity (Altman et al. 2000, p. 52). Null when there are no pairs.
+ */
+export function newcombePairedInterval({ bothResolved: e, aOnly: f, bOnly: g, neither: h }: PairedCounts, z = Z95): Interval | null {
+  const n = e + f + g + h;
+  if (n === 0) return null;
+  const p1 = (e + f) / n;
+  const p2 = (e + g) / n;
+  const d = p1 - p2;
+  const [l1, u1] = wilsonInterval(e + f, n, z)!;
+  const [l2, u2] = wilsonInterval(e + g, n, z)!;
+  const margins = (e + f) * (g + h) * (e + g) * (f + h);
+  let phi = 0;
+  if (margins > 0) {
+    const cross = e * h - f * g;
+    const corrected = cross > n / 2 ? cross - n / 2 : cross < 0 ? cross : 0;
+    phi = corrected / Math.sqrt(margins);
+  }
+  const below = Math.sqrt(Math.max(0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2));
+  const above = Math.sqrt(Math.max(0, (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2));
+  return [clip(d - below, -1, d), clip(d + above, d, 1)];
+}
+
+/** P[X ≤ k] for X ~ Binomial(n, p), summed in log space so that n in the tens of thousands does not underflow. */
+export function binomialLowerTail(k: number, n: number, p = 0.5): number {
+  if (k < 0) return 0;
+  if (k >= n) return 1;
+  const logP = Math.log(p);
+  const logQ = Math.log1p(-p);
+  // log of C(n, i) p^i q^(n−i), term by term; then a log-sum-exp around the largest term.
+  const logs: number[] = [];
+  let log = n * logQ;
+  for (let i = 0; i <= k; i++) {
+    if (i > 0) log += Math.log((n - i + 1) / i) + logP - logQ;
+    logs.push(log);
+  }
+  const top = Math.max(...logs);
+  const sum = logs.reduce((s, l) => s + Math.exp(l - top), 0);
+  return Math.min(1, Math.exp(top) * sum);
+}
+
+/** McNemar's exact two-sided p: min(1, 2·P[X ≤ min(b, c)]) with X ~ Binomial(b + c, ½); 1 when b + c is 0. */
+export function mcnemarExactP(b: number, c: number): number {
+  if (b + c === 0) return 1;
+  return Math.min(1, 2 * binomialLowerTail(Math.min(b, c), b + c));
+}
+
+const percent = (x: number) => `${(x * 100).toFixed(1)}`;
+const signedPoints = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${percent(Math.abs(x))} points`;
+const pValue = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${p < 0.01 ? p.toFixed(3) : p.toFixed(2)}`);
+
+/** The sentence a reader can quote (docs/contract.md §6), e.g. "A resolved 12 tasks B did not, … p = 0.08". */
+export function describeComparison(a: string, b: string, c: PairedComparison): string {
+  if (c.pairs === 0 || c.difference === null || c.ci === null || c.mcnemarP === null) return `${a} and ${b} have no task with a counted verdict in common.`;
+  const [lo, hi] = c.ci;
+  return (
+    `${a} resolved ${c.aOnly} ${c.aOnly === 1 ? 'task' : 'tasks'} ${b} did not, ${b} resolved ${c.bOnly} ${a} did not, ` +
+    `of ${c.pairs} ${c.pairs === 1 ? 'task' : 'tasks'} both ran: ${signedPoints(c.difference)}, ` +
+    `95% CI ${percent(lo)} to ${percent(hi)} points, ${pValue(c.mcnemarP)}.`
+  );
+}

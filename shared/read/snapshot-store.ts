@@ -1,0 +1,166 @@
+// The persisted snapshot of a space's runs (docs/contract.md §6, issue 10): what lets the first cockpit answer after a
+// cold start come from one object read instead of a scan of the whole table.
+//
+// Design. Object storage here has no conditional writes, so no object is ever read-modified-written by
+// concurrent writers: landers do not touch it (two landing at once would each overwrite the other's
+// update). Instead ONE scheduled writer, the compactor (functions/snapshot-compactor), brings the snapshot
+// up to date with the table's `since` query, which reads only what changed, and writes:
+//   1. two objects into the slot the current manifest does not name (slots `a` and `b` alternate): the
+//      runs (run-snapshot.ts, for /stats, /compare and exports) and the cockpit's columns body, ready to
+//      serve, both gzip;
+//   2. then the manifest, one small object naming the slot's objects with their SHA-256 and the `asOf`.
+// A reader takes the manifest, then the objects it names, and checks each hash, so it uses a complete
+// snapshot or none. Readers bring what they read up to date with the same `since` query (the cockpit
+// itself does so from the columns body's `asOf`), so an answer is never older than the table, only
+// cheaper. Nothing is ever deleted (no delete permission is needed): a reader still fetching a slot two
+// compactions later finds other bytes, fails the hash and falls back to the table. Should two compactors
+// ever overlap, each writes complete objects and a manifest with their hashes: whatever a reader then
+// finds either checks out or is refused. Anything missing, truncated, foreign or failing its hash is
+// treated as absent: the reader rebuilds from the table, and the next compaction writes it anew.
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Clock, ObjectStore, RunStore } from '../ports.ts';
+import { sha256Hex } from '../sha256.ts';
+import { SNAPSHOT_SLOTS, snapshotManifestKey, snapshotSlotPrefix, snapshotSpacePrefix, type SnapshotSlot } from '../storage-layout.ts';
+import { asOfNow } from './as-of.ts';
+import { COLUMNS_FORMAT, compactOf, encodeColumns } from '../cockpit/columns.ts';
+import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT, snapshotRun, type SnapshotRun } from '../cockpit/run-snapshot.ts';
+
+export const MANIFEST_FORMAT = 'replay-snapshot-manifest/2';
+const PAGE = 1000;
+
+
+interface ObjectRef {
+  key: string;
+  sha256: string;
+  bytes: number;
+}
+
+export interface SnapshotManifest {
+  format: typeof MANIFEST_FORMAT;
+  /** The formats of the objects it names: a snapshot written by other code (before a deploy) is not used. */
+  runsFormat: typeof SNAPSHOT_FORMAT;
+  columnsFormat: typeof COLUMNS_FORMAT;
+  space: string;
+  slot: SnapshotSlot;
+  asOf: string;
+  count: number;
+  runs: ObjectRef;
+  columns: ObjectRef;
+  writtenAt: string;
+}
+
+export interface SnapshotDeps {
+  runs: RunStore;
+  objects: ObjectStore;
+  clock: Clock;
+}
+
+/** A space's runs as of `asOf`, and where they came from. */
+export interface SpaceRuns {
+  asOf: string;
+  runs: Map<string, SnapshotRun>;
+  /** `persisted`: the snapshot object; otherwise why the table had to be read whole ('corrupt' includes written in another format). */
+  source: 'persisted' | 'missing' | 'corrupt';
+}
+
+export async function readManifest(objects: ObjectStore, space: string): Promise<SnapshotManifest | null> {
+  const text = await objects.getText(snapshotManifestKey(space));
+  if (text === null) return null;
+  try {
+    const m = JSON.parse(text) as Partial<SnapshotManifest>;
+    const ref = (r: Partial<ObjectRef> | undefined) => !!r && typeof r.key === 'string' && r.key.startsWith(snapshotSpacePrefix(space)) && typeof r.sha256 === 'string';
+    const current = m.format === MANIFEST_FORMAT && m.runsFormat === SNAPSHOT_FORMAT && m.columnsFormat === COLUMNS_FORMAT;
+    if (current && m.space === space && typeof m.asOf === 'string' && ref(m.runs) && ref(m.columns)) return m as SnapshotManifest;
+  } catch {
+    // not JSON: treated as absent below
+  }
+  return null;
+}
+
+/** The object's bytes if they are exactly the ones the manifest names, else null. */
+async function verifiedBytes(objects: ObjectStore, ref: ObjectRef): Promise<Buffer | null> {
+  const bytes = await objects.getBytes(ref.key);
+  return bytes && sha256Hex(bytes) === ref.sha256 ? Buffer.from(bytes) : null;
+}
+
+/** The persisted columns body (gzip), ready to serve, or null when there is none that checks out. */
+export async function persistedColumns(objects: ObjectStore, space: string): Promise<{ gzip: Buffer; asOf: string } | null> {
+  const manifest = await readManifest(objects, space);
+  const gzip = manifest && (await verifiedBytes(objects, manifest.columns));
+  return gzip ? { gzip, asOf: manifest!.asOf } : null;
+}
+
+/** The persisted runs, or every run read from the table when the snapshot is missing or unusable. Not yet brought up to date. */
+export async function loadSpaceRuns(deps: SnapshotDeps, space: string): Promise<SpaceRuns> {
+  const manifest = await readManifest(deps.objects, space);
+  if (manifest) {
+    const gzip = await verifiedBytes(deps.objects, manifest.runs);
+    if (gzip) {
+      try {
+        return { ...decodeSnapshot(JSON.parse(gunzipSync(gzip).toString('utf8')) as unknown, space), source: 'persisted' };
+      } catch (e) {
+        if (!(e instanceof CorruptSnapshotError) && !(e instanceof SyntaxError)) throw e;
+      }
+    }
+  }
+  const existed = manifest !== null || (await deps.objects.list(snapshotSpacePrefix(space))).length > 0;
+  const runs = new Map<string, SnapshotRun>();
+  const asOf = await applyChanges(deps, space, runs, undefined);
+  return { asOf, runs, source: existed ? 'corrupt' : 'missing' };
+}
+
+/**
+ * Merges every row updated at or after `since` (every row when undefined) into `runs`; returns the next
+ * `asOf`, taken before the query so that a row written during it is read again next time.
+ */
+export async function applyChanges(deps: SnapshotDeps, space: string, runs: Map<string, SnapshotRun>, since: string | undefined, onRun?: (run: SnapshotRun) => void): Promise<string> {
+  const next = asOfNow(deps.clock);
+  let cursor: string | undefined;
+  do {
+    const page = await deps.runs.listRuns(space, { since, cursor, limit: PAGE });
+    for (const row of page.items) {
+      const run = snapshotRun(row);
+      runs.set(row.id, run);
+      onRun?.(run);
+    }
+    cursor = page.cursor ?? undefined;
+  } while (cursor);
+  return next;
+}
+
+export interface CompactionResult {
+  space: string;
+  runs: number;
+  changed: number;
+  source: SpaceRuns['source'];
+  written: boolean;
+}
+
+/** One compaction of one space: load, bring up to date, write the other slot if anything changed. */
+export async function compactSpace(deps: SnapshotDeps, space: string): Promise<CompactionResult> {
+  const loaded = await loadSpaceRuns(deps, space);
+  let changed = 0;
+  const asOf = await applyChanges(deps, space, loaded.runs, loaded.asOf, () => changed++);
+  // An unchanged persisted snapshot stays as it is: its asOf is older, which only lengthens the delta
+  // readers fetch by what the table says changed since (nothing), never what they see.
+  const written = loaded.source !== 'persisted' || changed > 0;
+  if (written) await writeSnapshot(deps.objects, space, asOf, loaded.runs.values(), deps.clock);
+  return { space, runs: loaded.runs.size, changed, source: loaded.source, written };
+}
+
+/** Writes the slot the current manifest does not name, then the manifest that names it. */
+export async function writeSnapshot(objects: ObjectStore, space: string, asOf: string, runs: Iterable<SnapshotRun>, clock: Clock): Promise<SnapshotManifest> {
+  const all = [...runs];
+  const previous = await readManifest(objects, space);
+  const slot = SNAPSHOT_SLOTS.find((s) => s !== previous?.slot)!;
+  const put = async (name: string, body: Buffer): Promise<ObjectRef> => {
+    const key = `${snapshotSlotPrefix(space, slot)}${name}`;
+    await objects.put(key, body, 'application/gzip');
+    return { key, sha256: sha256Hex(body), bytes: body.length };
+  };
+  const runsRef = await put('runs.json.gz', gzipSync(JSON.stringify(encodeSnapshot(space, asOf, all)), { level: 6 }));
+  const columnsRef = await put('columns.json.gz', gzipSync(JSON.stringify(encodeColumns(all.map(compactOf), asOf)), { level: 6 }));
+  const manifest: SnapshotManifest = { format: MANIFEST_FORMAT, runsFormat: SNAPSHOT_FORMAT, columnsFormat: COLUMNS_FORMAT, space, slot, asOf, count: all.length, runs: runsRef, columns: columnsRef, writtenAt: clock.now().toISOString() };
+  await objects.put(snapshotManifestKey(space), JSON.stringify(manifest), 'application/json');
+  return manifest;
+}

@@ -1,0 +1,88 @@
+// The local stand-ins for AWS are reachable only from this machine and only with this start's credentials
+// (docs/contract.md §9): another host on the network, or another user of this machine, can neither read nor purge them.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { ListObjectsCommand } from '@aws-sdk/client-s3';
+import { ListQueuesCommand } from '@aws-sdk/client-sqs';
+import { dynamoClient, s3Client, sqsClient, type AwsConnection } from '../../shared/adapters/aws/runtime.ts';
+import { LOCAL_NAMES, startEmulators, type Emulators } from '../../infra/local/emulators.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'replay-emulators-'));
+let emulators: Emulators;
+beforeAll(async () => {
+  emulators = await startEmulators(dir, { visibilityTimeoutSeconds: 1, maxReceiveCount: 2 });
+});
+afterAll(async () => {
+  await emulators.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const endpoints = () => Object.entries(emulators.connection.endpoints!) as [string, string][];
+const portOf = (endpoint: string) => Number(new URL(endpoint).port);
+
+/** Each service's cheapest listing call, through the real SDK, with the given credentials. */
+async function listEach(connection: AwsConnection): Promise<Record<string, 'answered' | string>> {
+  const outcome = async (call: () => Promise<unknown>) => call().then(() => 'answered', (e: Error) => e.name);
+  const dynamo = dynamoClient(connection);
+  const s3 = s3Client(connection);
+  const sqs = sqsClient(connection);
+  try {
+    return {
+      dynamodb: await outcome(() => dynamo.send(new ListTablesCommand({}))),
+      s3: await outcome(() => s3.send(new ListObjectsCommand({ Bucket: LOCAL_NAMES.inboxBucket }))),
+      sqs: await outcome(() => sqs.send(new ListQueuesCommand({}))),
+    };
+  } finally {
+    for (const client of [dynamo, s3, sqs]) client.destroy();
+  }
+}
+
+describe('the local AWS stand-ins', () => {
+  it('answer requests signed with this start\'s credentials', async () => {
+    expect(await listEach(emulators.connection)).toEqual({ dynamodb: 'answered', s3: 'answered', sqs: 'answered' });
+  });
+
+  it('use an access key id generated for this start, not a well-known one', () => {
+    expect(emulators.connection.credentials!.accessKeyId).toMatch(/^[A-Z0-9]{20}$/);
+    expect(emulators.connection.credentials!.accessKeyId).not.toBe('S3RVER');
+  });
+
+  it('refuse requests signed with any other access key id', async () => {
+    const other = { ...emulators.connection, credentials: { accessKeyId: 'AKIAOTHERLOCALUSER01', secretAccessKey: 'guess' } };
+    const answers = await listEach(other);
+    for (const service of ['dynamodb', 's3', 'sqs']) expect(answers[service]).not.toBe('answered');
+  });
+
+  it.each(['dynamodb', 's3', 'sqs'])('refuse an unsigned request to %s with 403', async (service) => {
+    const endpoint = emulators.connection.endpoints![service as 'dynamodb']!;
+    const answers = await Promise.all([
+      fetch(`${endpoint}/`, { method: 'GET' }),
+      fetch(`${endpoint}/${LOCAL_NAMES.inboxBucket}`, { method: 'GET' }),
+      fetch(`${endpoint}/`, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.ListQueues' }, body: '{}' }),
+      fetch(`${endpoint}/`, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.ListTables' }, body: '{}' }),
+    ]);
+    for (const answer of answers) {
+      expect(answer.status).toBe(403);
+      expect(await answer.text()).not.toMatch(new RegExp(`${LOCAL_NAMES.landingQueue}|${LOCAL_NAMES.table}|Contents`));
+    }
+  });
+
+  it('listen on the loopback interface only', async () => {
+    const external = Object.values(networkInterfaces()).flat().filter((i) => i && !i.internal && i.family === 'IPv4').map((i) => i!.address);
+    const reach = (host: string, port: number) =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect(port, host);
+        socket.once('connect', () => (socket.destroy(), resolve(true)));
+        socket.once('error', () => resolve(false));
+      });
+    for (const [, endpoint] of endpoints()) {
+      expect(new URL(endpoint).hostname).toBe('127.0.0.1');
+      expect(await reach('127.0.0.1', portOf(endpoint))).toBe(true);
+      for (const address of external) expect(await reach(address, portOf(endpoint))).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,183 @@
+// The persisted runs snapshot against the real emulators (dynalite, s3rver): a cold read process answers
+// from it without reading the whole table, rows that landed since are never missing, and a snapshot that
+// is missing or corrupt is rebuilt from the table rather than answered from.
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { judged, landedRow } from '../../bench/direct-load.ts';
+import type { Page, RunStore } from '../../shared/ports.ts';
+import { COLUMNS_FORMAT, type RunColumns } from '../../shared/cockpit/columns.ts';
+import { columnsAnswer } from '../../shared/read/read-model.ts';
+import { answerRead } from '../../shared/read/read-api.ts';
+import type { StatsBody } from '../../shared/cockpit/contract.ts';
+import { compactSpace, readManifest } from '../../shared/read/snapshot-store.ts';
+import { snapshotManifestKey as manifestKey, snapshotSpacePrefix as snapshotPrefix } from '../../shared/storage-layout.ts';
+import { parseConfig } from '../../shared/schema/config.ts';
+import type { RunRow } from '../../shared/schema/run.ts';
+import { runId } from '../../shared/schema/run.ts';
+import { sha256Hex } from '../../shared/sha256.ts';
+import { startTestStores, type TestStores } from '../helpers/emulators.ts';
+
+// Each test has its own space, so none depends on another's state.
+const SPACES = ['Fresh', 'Recompacted', 'Corrupt', 'Outdated', 'Missing', 'Big', 'Zipped'] as const;
+const config = parseConfig({ spaces: Object.fromEntries(SPACES.map((s) => [s, { senders: ['mac-studio-1'] }])) });
+let t: TestStores;
+
+beforeAll(async () => {
+  t = await startTestStores();
+});
+afterAll(async () => {
+  await t.stop();
+});
+
+let serial = 0;
+function run(space: string, taskId: string, verdict: 'resolved' | 'wrong', at: string): RunRow {
+  const identity = { model: 'qwen3:8b', taskId, harnessVersion: 'h1' };
+  const row = landedRow(space, { kind: 'run', id: runId(identity), row: { ...identity, host: 'mac-studio-1', startedAt: at, finishedAt: at, outcome: 'finished', promptTokens: 1000 + serial++ }, patch: 'diff --git a/x b/x\n' }, at);
+  return judged(row, { verdict, rootCauseFound: true, sameFilesAsReference: true, testAdded: false, wouldCompile: true, reason: 'r' }, 'judge', at);
+}
+
+/** The table as one cold read process sees it: a fresh store object (no cached runs), counting whole-table reads. */
+function coldProcess() {
+  let wholeReads = 0;
+  const runs: RunStore = {
+    getRun: (s, id) => t.store.getRun(s, id),
+    putRun: (r, rev) => t.store.putRun(r, rev),
+    listDueRuns: (s, d, l) => t.store.listDueRuns(s, d, l),
+    countRunsByHost: (s, h) => t.store.countRunsByHost(s, h),
+    listRuns: (s, q): Promise<Page<RunRow>> => {
+      if (!q.since) wholeReads++;
+      return t.store.listRuns(s, q);
+    },
+  };
+  const deps = { config, runs, attempts: t.store, issues: t.store, hosts: t.store, budget: t.store, objects: t.data, pairing: { isPaired: async () => false }, clock: { now: () => new Date() } };
+  return { deps, wholeReads: () => wholeReads };
+}
+
+type Deps = ReturnType<typeof coldProcess>['deps'];
+const stats = async (deps: Deps, space: string) => (await answerRead(deps, 'GET', `/api/spaces/${space}/stats`, '')).body as StatsBody;
+const columnsOf = async (deps: Deps, space: string) => JSON.parse(gunzipSync((await columnsAnswer(deps, space, true)).body as Buffer).toString()) as RunColumns;
+
+/** `count` judged runs (the first ten resolved), compacted into a snapshot. */
+async function seededSpace(space: string, count: number) {
+  for (let k = 0; k < count; k++) await t.store.putRun(run(space, `t${k}`, k < 10 ? 'resolved' : 'wrong', '2026-01-01T00:00:00.000Z'), null);
+  return compactSpace(coldProcess().deps, space);
+}
+
+describe('the persisted runs snapshot', () => {
+  it('is written by the compactor and read by a cold process without reading the whole table; later rows come from the delta', async () => {
+    const SPACE = 'Fresh';
+    expect(await seededSpace(SPACE, 30)).toMatchObject({ runs: 30, source: 'missing', written: true });
+    expect(await readManifest(t.data, SPACE)).toMatchObject({ count: 30 });
+
+    // Rows land after the compaction: a cold reader still sees them, through `since`.
+    await t.store.putRun(run(SPACE, 'late-1', 'resolved', new Date().toISOString()), null);
+    const cold = coldProcess();
+    const columns = await columnsOf(cold.deps, SPACE);
+    expect(columns.count).toBe(30);
+    expect(cold.wholeReads()).toBe(0);
+    const since = await t.store.listRuns(SPACE, { since: columns.asOf, limit: 100 });
+    expect(since.items.map((r) => r.taskId)).toContain('late-1');
+
+    const body = await stats(cold.deps, SPACE);
+    expect(body.groups).toEqual([expect.objectContaining({ model: 'qwen3:8b', runs: 31, n: 31, resolved: 11 })]);
+    // The same process, one more landing and one changed verdict later.
+    await t.store.putRun(run(SPACE, 'late-2', 'resolved', new Date().toISOString()), null);
+    await t.store.putRun({ ...run(SPACE, 't0', 'wrong', new Date().toISOString()) }, 1);
+    expect((await stats(cold.deps, SPACE)).groups).toEqual([expect.objectContaining({ runs: 32, n: 32, resolved: 11 })]);
+    expect(cold.wholeReads()).toBe(0);
+  });
+
+  it('is written again only when something changed, into alternating slots, so nothing is ever deleted', async () => {
+    const SPACE = 'Recompacted';
+    await seededSpace(SPACE, 12);
+    const first = (await readManifest(t.data, SPACE))!;
+    expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({ source: 'persisted', written: false });
+    await t.store.putRun(run(SPACE, 'late-2', 'wrong', new Date().toISOString()), null);
+    expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({ source: 'persisted', written: true, changed: 1, runs: 13 });
+    const second = (await readManifest(t.data, SPACE))!;
+    await t.store.putRun(run(SPACE, 'late-3', 'wrong', new Date().toISOString()), null);
+    await compactSpace(coldProcess().deps, SPACE);
+    const third = (await readManifest(t.data, SPACE))!;
+    expect([first.slot, second.slot, third.slot]).toEqual(['a', 'b', 'a']);
+    expect(third).toMatchObject({ count: 14 });
+    // The previous snapshot is still whole for a reader that read the manifest just before it changed.
+    expect(sha256Hex((await t.data.getBytes(second.runs.key))!)).toBe(second.runs.sha256);
+    expect((await t.data.list(snapshotPrefix(SPACE))).sort()).toEqual([manifestKey(SPACE), ...['a', 'b'].flatMap((s) => [`${snapshotPrefix(SPACE)}${s}/columns.json.gz`, `${snapshotPrefix(SPACE)}${s}/runs.json.gz`])].sort());
+  });
+
+  it('that is corrupt is rebuilt from the table, never answered from', async () => {
+    const SPACE = 'Corrupt';
+    await seededSpace(SPACE, 32);
+    const manifest = (await readManifest(t.data, SPACE))!;
+    const truth = await stats(coldProcess().deps, SPACE);
+    // Same length, different bytes: the hash catches it. And a columns body that is not gzip at all.
+    const bytes = Buffer.from((await t.data.getBytes(manifest.runs.key))!);
+    bytes[bytes.length - 9]! ^= 0xff;
+    await t.data.put(manifest.runs.key, bytes);
+    await t.data.put(manifest.columns.key, 'not gzip');
+
+    const cold = coldProcess();
+    expect(await stats(cold.deps, SPACE)).toEqual({ ...truth, asOf: expect.any(String) });
+    expect(cold.wholeReads()).toBe(1);
+    const coldColumns = coldProcess();
+    expect((await columnsOf(coldColumns.deps, SPACE)).count).toBe(32);
+    expect(coldColumns.wholeReads()).toBe(1);
+
+    expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({ source: 'corrupt', written: true, runs: 32 });
+    const healed = coldProcess();
+    expect(await stats(healed.deps, SPACE)).toEqual({ ...truth, asOf: expect.any(String) });
+    expect(healed.wholeReads()).toBe(0);
+  });
+
+  it('written in another format (by the code before a deploy) is rebuilt from the table, not served', async () => {
+    const SPACE = 'Outdated';
+    await seededSpace(SPACE, 15);
+    const manifest = (await readManifest(t.data, SPACE))!;
+    // Hashes all check out: only the formats say the objects are not what this code reads.
+    await t.data.put(manifestKey(SPACE), JSON.stringify({ ...manifest, columnsFormat: 'replay-run-columns/1' }));
+    const cold = coldProcess();
+    expect((await columnsOf(cold.deps, SPACE)).count).toBe(15);
+    expect(cold.wholeReads()).toBe(1);
+    expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({ source: 'corrupt', written: true });
+    expect(await readManifest(t.data, SPACE)).toMatchObject({ columnsFormat: COLUMNS_FORMAT });
+  });
+
+  it('that is missing, or whose manifest is not JSON, is rebuilt from the table', async () => {
+    const SPACE = 'Missing';
+    await seededSpace(SPACE, 32);
+    await t.data.put(manifestKey(SPACE), '{"format": ');
+    const cold = coldProcess();
+    expect((await columnsOf(cold.deps, SPACE)).count).toBe(32);
+    expect(cold.wholeReads()).toBe(1);
+    for (const key of await t.data.list(snapshotPrefix(SPACE))) await t.data.delete(key);
+    const empty = coldProcess();
+    expect((await stats(empty.deps, SPACE)).groups[0]).toMatchObject({ runs: 32 });
+    expect(empty.wholeReads()).toBe(1);
+    expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({ source: 'missing', written: true });
+  });
+
+  it('becomes a 413 with a sentence, never a failed invocation, when an answer would not fit the transport', async () => {
+    const SPACE = 'Big';
+    await seededSpace(SPACE, 40);
+    const { deps } = coldProcess();
+    const limited = { ...deps, maxAnswerBytes: 300 };
+    for (const [path, error] of [[`/api/spaces/${SPACE}/columns`, 'columns-too-large'], [`/api/spaces/${SPACE}/export.csv`, 'export-too-large']] as const) {
+      const answer = await answerRead(limited, 'GET', path, '', { 'accept-encoding': 'gzip' });
+      expect(answer.status).toBe(413);
+      expect(answer.body).toMatchObject({ error, message: expect.stringMatching(/MB compressed, more than one answer/) });
+      expect((await answerRead(deps, 'GET', path, '', { 'accept-encoding': 'gzip' })).status).toBe(200);
+    }
+  });
+
+  it('compresses a large JSON answer for a client that accepts gzip, and only then', async () => {
+    const SPACE = 'Zipped';
+    await seededSpace(SPACE, 40);
+    const { deps } = coldProcess();
+    const zipped = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/runs`, 'limit=40', { 'accept-encoding': 'gzip, br' });
+    expect(zipped.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'accept-encoding' });
+    expect((JSON.parse(gunzipSync(zipped.body as Buffer).toString()) as { runs: unknown[] }).runs).toHaveLength(40);
+    const plain = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/runs`, 'limit=40');
+    expect(plain.headers?.['content-encoding']).toBeUndefined();
+    expect((plain.body as { runs: unknown[] }).runs).toHaveLength(40);
+  });
+});

@@ -1,0 +1,47 @@
+// The configuration's `prices` and per-space `exports.fields` (docs/contract.md §10): what they accept, how they
+// normalise, and the sentence a wrong one is refused with.
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, exportFieldsOf, parseConfig } from '../../shared/schema/config.ts';
+import { EXPORT_FIELDS } from '../../shared/schema/export-fields.ts';
+
+const space = (extra: Record<string, unknown> = {}) => ({ senders: ['mac-studio-1'], ...extra });
+
+describe('export fields in the configuration', () => {
+  it('default to the whole allowlist, in the order of docs/contract.md §6', () => {
+    const config = parseConfig({ spaces: { S: space() } });
+    expect(exportFieldsOf(config, 'S')).toEqual(EXPORT_FIELDS);
+    expect(EXPORT_FIELDS.slice(0, 3)).toEqual(['id', 'model', 'modelFamily']);
+    expect(EXPORT_FIELDS.at(-1)).toBe('runCostUsd');
+  });
+
+  it('narrow it to a subset kept in the allowlist order, whatever order they are written in', () => {
+    const config = parseConfig({ spaces: { S: space({ exports: { fields: ['hiddenTestStatus', 'taskId', 'model'] } }) } });
+    expect(exportFieldsOf(config, 'S')).toEqual(['model', 'taskId', 'hiddenTestStatus']);
+  });
+
+  it('refuse the configuration with a sentence when a name is outside the allowlist', () => {
+    const attempt = () => parseConfig({ spaces: { S: space({ exports: { fields: ['model', 'judgeReason', 'patch'] } }) } });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/spaces\.S\.exports\.fields: names "judgeReason", "patch", which are not among the exportable fields \(id, model,/);
+  });
+
+  it('refuse an empty list', () => {
+    expect(() => parseConfig({ spaces: { S: space({ exports: { fields: [] } }) } })).toThrow(/at least one export field/);
+  });
+});
+
+describe('prices in the configuration', () => {
+  it('are absent by default: every cost unknown', () => {
+    expect(parseConfig({ spaces: { S: space() } }).prices).toEqual({});
+  });
+
+  it('take USD per million tokens per model, cache prices optional', () => {
+    const prices = { 'claude-sonnet-5-5': { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 }, 'qwen3:8b': { inputPerMTok: 0, outputPerMTok: 0 } };
+    expect(parseConfig({ spaces: { S: space() }, prices }).prices).toEqual(prices);
+  });
+
+  it('refuse a negative or misspelt price with a sentence naming it', () => {
+    expect(() => parseConfig({ spaces: { S: space() }, prices: { m: { inputPerMTok: -1, outputPerMTok: 1 } } })).toThrow(/prices\.m\.inputPerMTok/);
+    expect(() => parseConfig({ spaces: { S: space() }, prices: { m: { inputPerMtok: 1, outputPerMTok: 1 } } })).toThrow(/prices\.m.*inputPerMtok/);
+  });
+});

@@ -1,0 +1,69 @@
+// Configuration rules that keep keys apart and bound what a space accepts (docs/contract.md §5, §10).
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, parseConfig, repoAllowed } from '../../shared/schema/config.ts';
+
+const refusal = (input: unknown): string => {
+  try {
+    parseConfig(input);
+  } catch (e) {
+    if (e instanceof ConfigError) return e.message;
+    throw e;
+  }
+  throw new Error('the configuration was accepted');
+};
+
+describe('host names in the configuration', () => {
+  it.each([
+    ['a ":" in a host', { A: { senders: ['mac:1'] } }, /spaces\.A\.senders\.0: .*":"/],
+    ['a "__" in a host', { A: { senders: ['mac__1'] } }, /spaces\.A\.senders\.0: .*"__"/],
+  ])('refuses %s with a sentence naming the key', (_what, spaces, pattern) => {
+    expect(refusal({ spaces })).toMatch(pattern);
+  });
+
+  it('refuses a host whose key would be another space\'s fleet-wide value', () => {
+    const message = refusal({
+      spaces: { A: { senders: ['mac-1'], secretConfigKey: 'Hosting:Report' }, B: { senders: ['mac-2'], secretConfigKey: 'Hosting:Report:mac-1' } },
+    });
+    expect(message).toMatch(/Hosting:Report:mac-1/);
+    expect(message).toMatch(/same key/);
+  });
+
+  it('refuses two secretConfigKeys that map one host to the same key file or environment variable', () => {
+    const message = refusal({
+      spaces: { A: { senders: ['mac-1'], secretConfigKey: 'Hosting:Report' }, B: { senders: ['mac-1'], secretConfigKey: 'Hosting__Report' } },
+    });
+    expect(message).toMatch(/Hosting__Report__mac-1/);
+  });
+
+  it('accepts one host listed by two spaces under one secretConfigKey (one key, one identity)', () => {
+    expect(() => parseConfig({ spaces: { A: { senders: ['mac-1'] }, B: { senders: ['mac-1', 'mac-2'] } } })).not.toThrow();
+  });
+});
+
+describe('a space\'s repository allowlist', () => {
+  const config = parseConfig({
+    spaces: { Listed: { senders: ['h'], repos: ['Acme/Widgets'] }, Open: { senders: ['h'] }, Closed: { senders: ['h'], repos: [] } },
+  });
+
+  it('allows listed repositories, compared without regard to case', () => {
+    expect(repoAllowed(config.spaces.Listed!, 'acme/widgets')).toBe(true);
+    expect(repoAllowed(config.spaces.Listed!, 'acme/gadgets')).toBe(false);
+  });
+
+  it('allows any repository when absent and none when empty', () => {
+    expect(repoAllowed(config.spaces.Open!, 'anyone/anything')).toBe(true);
+    expect(repoAllowed(config.spaces.Closed!, 'acme/widgets')).toBe(false);
+  });
+
+  it('refuses an entry that is not "owner/name"', () => {
+    expect(refusal({ spaces: { A: { senders: ['h'], repos: ['widgets'] } } })).toMatch(/spaces\.A\.repos\.0/);
+  });
+});
+
+describe('configuration maps', () => {
+  it('treat prototype names as unknown spaces, not as entries', () => {
+    const config = parseConfig({ spaces: { A: { senders: ['h'] } } });
+    expect(Object.hasOwn(config.spaces, 'constructor')).toBe(false);
+    expect(refusal({ spaces: { A: { senders: ['h'] } }, cockpits: { C: { space: 'toString' } } })).toMatch(/unknown space "toString"/);
+  });
+});
