@@ -65,6 +65,8 @@ export interface HostStore {
 export interface BudgetStore {
   /** Atomically takes one unit of (space, day) if fewer than `cap` were taken; false when the cap is reached. */
   reserve(space: string, day: string, cap: number): Promise<boolean>;
+  /** Adds one call's cost to the day's spend; null marks the day's spend unknown (a call without a price). */
+  addCost(space: string, day: string, costUsd: number | null): Promise<void>;
   /** The days from `fromDay` to `toDay` (inclusive, `YYYY-MM-DD`) on which units were taken, oldest first. */
   listDays(space: string, fromDay: string, toDay: string): Promise<BudgetDay[]>;
 }

@@ -65,7 +65,8 @@ export async function runAttempt(
   if (candidate === null) return { kind: 'not-called', problem: { code: 'patch-missing', message: 'The stored patch of this run could not be read.' } };
 
   const now = deps.clock.now();
-  if (!(await deps.budget.reserve(row.space, utcDay(now), settings.dailyCap))) {
+  const budgetDay = utcDay(now);
+  if (!(await deps.budget.reserve(row.space, budgetDay, settings.dailyCap))) {
     const problem = { code: 'daily-cap-reached', message: `The space's judge budget of ${settings.dailyCap} calls for ${utcDay(now)} (UTC) is used up; judging resumes the next day.` };
     return { kind: 'over-budget', problem, resumeAt: nextUtcDay(now) };
   }
@@ -94,6 +95,8 @@ export async function runAttempt(
   const latencyMs = deps.clock.now().getTime() - startedAt.getTime();
   // A call that got no answer reported no tokens and was not billed.
   const costUsd = usage ? callCostUsd(usage, settings.price) : 0;
+  // The day's spend beside its calls, for the budget view (a call without a price makes the day's unknown).
+  if (costUsd !== 0) await deps.budget.addCost(row.space, budgetDay, costUsd);
   const parsed = answerText === null ? null : parseJudgeAnswer(answerText, issueText);
 
   const result: AttemptResult = callError

@@ -328,6 +328,9 @@ describe('prompt caching and cost', () => {
     }
     expect((await row('Priced', first.id)).judgeCostUsd).toBeCloseTo(audits[0]!.costUsd, 12);
     expect((await row('Priced', second.id)).judgeCostUsd).toBeLessThan((await row('Priced', first.id)).judgeCostUsd!);
+    const [day] = await w.stores.store.listDays('Priced', utcDay(w.now), utcDay(w.now));
+    expect(day).toMatchObject({ calls: 2 });
+    expect(day!.costUsd).toBeCloseTo(audits[0]!.costUsd + audits[1]!.costUsd, 12);
   });
 
   it('keeps the cost unknown when the judge model has no price', async () => {
@@ -336,6 +339,7 @@ describe('prompt caching and cost', () => {
     w.answer = () => goodAnswer();
     await judgeRun(w.deps({ config: { ...w.config, prices: {} } }), message);
     expect(await row('Main', message.id)).toMatchObject({ judgeState: 'judged', judgeCostUsd: null });
+    expect((await w.stores.store.listDays('Main', utcDay(w.now), utcDay(w.now)))[0]?.costUsd).toBeNull();
   });
 });
 

@@ -41,6 +41,7 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
   private readonly pending = new Map<string, PendingHiddenTest>();
   private readonly hosts = new Map<string, Versioned<StoredHost>>();
   private readonly budgets = new Map<string, number>();
+  private readonly spend = new Map<string, number | null>();
   private readonly judging = new Map<string, Versioned<JudgingStatus>>();
 
   async getRun(space: string, id: string): Promise<Versioned<RunRow> | null> {
@@ -127,12 +128,17 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
     return true;
   }
 
-  /** Calls per day; this table records no spend, so every day's cost is unknown. */
+  async addCost(space: string, day: string, costUsd: number | null): Promise<void> {
+    const spent = this.spend.get(key(space, day)) ?? 0;
+    this.spend.set(key(space, day), spent === null || costUsd === null ? null : spent + costUsd);
+  }
+
+  /** Calls per day and their spend, as the table keeps them. */
   async listDays(space: string, fromDay: string, toDay: string): Promise<BudgetDay[]> {
     const days: BudgetDay[] = [];
     for (const [k, calls] of this.budgets) {
       const [s, day] = k.split('\u0000') as [string, string];
-      if (s === space && day >= fromDay && day <= toDay) days.push({ day, calls, costUsd: null });
+      if (s === space && day >= fromDay && day <= toDay) days.push({ day, calls, costUsd: this.spend.get(k) ?? 0 });
     }
     return days.sort((a, b) => a.day.localeCompare(b.day));
   }

@@ -195,9 +195,10 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
         new UpdateCommand({
           TableName: this.tableName,
           Key: budgetKey(space, day),
-          UpdateExpression: 'ADD used :one SET kind = :k',
+          // A reserved call costs nothing until its cost is added: one that never got an answer was not billed.
+          UpdateExpression: 'ADD used :one, costUsd :zero SET kind = :k',
           ConditionExpression: 'attribute_not_exists(used) OR used < :cap',
-          ExpressionAttributeValues: { ':one': 1, ':cap': cap, ':k': 'budget' },
+          ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':cap': cap, ':k': 'budget' },
         }),
       );
       return true;
@@ -205,6 +206,18 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
       if (e instanceof ConditionalCheckFailedException) return false;
       throw e;
     }
+  }
+
+  async addCost(space: string, day: string, costUsd: number | null): Promise<void> {
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: budgetKey(space, day),
+        ...(costUsd === null
+          ? { UpdateExpression: 'SET costUnknown = :t, kind = :k', ExpressionAttributeValues: { ':t': true, ':k': 'budget' } }
+          : { UpdateExpression: 'ADD costUsd :c SET kind = :k', ExpressionAttributeValues: { ':c': costUsd, ':k': 'budget' } }),
+      }),
+    );
   }
 
   /**
