@@ -155,6 +155,8 @@ export function mcnemarExactP(b: number, c: number): number {
 }
 
 const percent = (x: number) => `${(x * 100).toFixed(1)}`;
+/** A bound of the interval, with the same minus sign the difference is written with. */
+const bound = (x: number) => `${x < 0 ? '−' : ''}${percent(Math.abs(x))}`;
 const signedPoints = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${percent(Math.abs(x))} points`;
 const pValue = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${p < 0.01 ? p.toFixed(3) : p.toFixed(2)}`);
 
@@ -165,6 +167,6 @@ export function describeComparison(a: string, b: string, c: PairedComparison): s
   return (
     `${a} resolved ${c.aOnly} ${c.aOnly === 1 ? 'task' : 'tasks'} ${b} did not, ${b} resolved ${c.bOnly} ${a} did not, ` +
     `of ${c.pairs} ${c.pairs === 1 ? 'task' : 'tasks'} both ran: ${signedPoints(c.difference)}, ` +
-    `95% CI ${percent(lo)} to ${percent(hi)} points, ${pValue(c.mcnemarP)}.`
+    `95% CI ${bound(lo)} to ${bound(hi)} points, ${pValue(c.mcnemarP)}.`
   );
 }

@@ -115,7 +115,7 @@ describe("Newcombe's paired interval (method 10)", () => {
 
   it('says the comparison in a sentence a reader can quote', () => {
     const c = pairedComparison({ bothResolved: 30, aOnly: 12, bOnly: 4, neither: 74 });
-    expect(describeComparison('A', 'B', c)).toMatch(/^A resolved 12 tasks B did not, B resolved 4 A did not, of 120 tasks both ran: \+6\.7 points, 95% CI -?\d+\.\d to \d+\.\d points, p = 0\.08\.$/);
+    expect(describeComparison('A', 'B', c)).toMatch(/^A resolved 12 tasks B did not, B resolved 4 A did not, of 120 tasks both ran: \+6\.7 points, 95% CI −?\d+\.\d to \d+\.\d points, p = 0\.08\.$/);
     expect(describeComparison('A', 'B', pairedComparison({ bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 }))).toBe('A and B have no task with a counted verdict in common.');
   });
 });
