@@ -47,7 +47,16 @@ export interface SnapshotManifest {
   runs: ObjectRef;
   columns: ObjectRef;
   writtenAt: string;
+  /** When the table was last read whole for this snapshot (absent in snapshots written before it was kept). */
+  rebuiltAt?: string;
 }
+
+/**
+ * How often the compactor reads the whole table instead of the delta. The delta misses a row whose write
+ * took longer than the `asOf` safety margin (its `updatedAt` predates the snapshot), and rows a bulk loader
+ * stamps with old times: a periodic full read puts them in.
+ */
+export const FULL_REBUILD_EVERY_MS = 24 * 60 * 60 * 1000;
 
 export interface SnapshotDeps {
   runs: RunStore;
@@ -61,6 +70,8 @@ export interface SpaceRuns {
   runs: Map<string, SnapshotRun>;
   /** `persisted`: the snapshot object; otherwise why the table had to be read whole ('corrupt' includes written in another format). */
   source: 'persisted' | 'missing' | 'corrupt';
+  /** When the table was last read whole for these runs; null when unknown. */
+  rebuiltAt: string | null;
 }
 
 export async function readManifest(objects: ObjectStore, space: string): Promise<SnapshotManifest | null> {
@@ -97,16 +108,17 @@ export async function loadSpaceRuns(deps: SnapshotDeps, space: string): Promise<
     const gzip = await verifiedBytes(deps.objects, manifest.runs);
     if (gzip) {
       try {
-        return { ...decodeSnapshot(JSON.parse(gunzipSync(gzip).toString('utf8')) as unknown, space), source: 'persisted' };
+        return { ...decodeSnapshot(JSON.parse(gunzipSync(gzip).toString('utf8')) as unknown, space), source: 'persisted', rebuiltAt: manifest.rebuiltAt ?? null };
       } catch (e) {
         if (!(e instanceof CorruptSnapshotError) && !(e instanceof SyntaxError)) throw e;
       }
     }
   }
   const existed = manifest !== null || (await deps.objects.list(snapshotSpacePrefix(space))).length > 0;
+  const rebuiltAt = deps.clock.now().toISOString();
   const runs = new Map<string, SnapshotRun>();
   const asOf = await applyChanges(deps, space, runs, undefined);
-  return { asOf, runs, source: existed ? 'corrupt' : 'missing' };
+  return { asOf, runs, source: existed ? 'corrupt' : 'missing', rebuiltAt };
 }
 
 /**
@@ -139,17 +151,21 @@ export interface CompactionResult {
 /** One compaction of one space: load, bring up to date, write the other slot if anything changed. */
 export async function compactSpace(deps: SnapshotDeps, space: string): Promise<CompactionResult> {
   const loaded = await loadSpaceRuns(deps, space);
+  const now = deps.clock.now();
+  const rebuildDue = loaded.rebuiltAt === null || now.getTime() - Date.parse(loaded.rebuiltAt) >= FULL_REBUILD_EVERY_MS;
   let changed = 0;
-  const asOf = await applyChanges(deps, space, loaded.runs, loaded.asOf, () => changed++);
+  const runs = rebuildDue ? new Map<string, SnapshotRun>() : loaded.runs;
+  const asOf = await applyChanges(deps, space, runs, rebuildDue ? undefined : loaded.asOf, () => changed++);
+  const rebuiltAt = rebuildDue ? now.toISOString() : loaded.rebuiltAt!;
   // An unchanged persisted snapshot stays as it is: its asOf is older, which only lengthens the delta
   // readers fetch by what the table says changed since (nothing), never what they see.
-  const written = loaded.source !== 'persisted' || changed > 0;
-  if (written) await writeSnapshot(deps.objects, space, asOf, loaded.runs.values(), deps.clock);
-  return { space, runs: loaded.runs.size, changed, source: loaded.source, written };
+  const written = loaded.source !== 'persisted' || changed > 0 || rebuildDue;
+  if (written) await writeSnapshot(deps.objects, space, asOf, runs.values(), deps.clock, rebuiltAt);
+  return { space, runs: runs.size, changed, source: loaded.source, written };
 }
 
 /** Writes the slot the current manifest does not name, then the manifest that names it. */
-export async function writeSnapshot(objects: ObjectStore, space: string, asOf: string, runs: Iterable<SnapshotRun>, clock: Clock): Promise<SnapshotManifest> {
+export async function writeSnapshot(objects: ObjectStore, space: string, asOf: string, runs: Iterable<SnapshotRun>, clock: Clock, rebuiltAt?: string): Promise<SnapshotManifest> {
   const all = [...runs];
   const previous = await readManifest(objects, space);
   const slot = SNAPSHOT_SLOTS.find((s) => s !== previous?.slot)!;
@@ -160,7 +176,7 @@ export async function writeSnapshot(objects: ObjectStore, space: string, asOf: s
   };
   const runsRef = await put('runs.json.gz', gzipSync(JSON.stringify(encodeSnapshot(space, asOf, all)), { level: 6 }));
   const columnsRef = await put('columns.json.gz', gzipSync(JSON.stringify(encodeColumns(all.map(compactOf), asOf)), { level: 6 }));
-  const manifest: SnapshotManifest = { format: MANIFEST_FORMAT, runsFormat: SNAPSHOT_FORMAT, columnsFormat: COLUMNS_FORMAT, space, slot, asOf, count: all.length, runs: runsRef, columns: columnsRef, writtenAt: clock.now().toISOString() };
+  const manifest: SnapshotManifest = { format: MANIFEST_FORMAT, runsFormat: SNAPSHOT_FORMAT, columnsFormat: COLUMNS_FORMAT, space, slot, asOf, count: all.length, runs: runsRef, columns: columnsRef, writtenAt: clock.now().toISOString(), ...(rebuiltAt ? { rebuiltAt } : {}) };
   await objects.put(snapshotManifestKey(space), JSON.stringify(manifest), 'application/json');
   return manifest;
 }

@@ -9,7 +9,7 @@ import { COLUMNS_FORMAT, type RunColumns } from '../../shared/cockpit/columns.ts
 import { columnsAnswer } from '../../shared/read/read-model.ts';
 import { answerRead } from '../../shared/read/read-api.ts';
 import type { StatsBody } from '../../shared/cockpit/contract.ts';
-import { compactSpace, readManifest } from '../../shared/read/snapshot-store.ts';
+import { compactSpace, FULL_REBUILD_EVERY_MS, readManifest } from '../../shared/read/snapshot-store.ts';
 import { snapshotManifestKey as manifestKey, snapshotSpacePrefix as snapshotPrefix } from '../../shared/storage-layout.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
@@ -85,6 +85,17 @@ describe('the persisted runs snapshot', () => {
     await t.store.putRun({ ...run(SPACE, 't0', 'wrong', new Date().toISOString()) }, 1);
     expect((await stats(cold.deps, SPACE)).groups).toEqual([expect.objectContaining({ runs: 32, n: 32, resolved: 11 })]);
     expect(cold.wholeReads()).toBe(0);
+  });
+
+  it('reads the whole table once a day, so a row the delta missed (stamped before the snapshot) gets in', async () => {
+    const SPACE = 'Rebuilt';
+    await seededSpace(SPACE, 5);
+    const stampedEarlier = new Date(Date.now() - 2 * 24 * 3600 * 1000).toISOString();
+    await t.store.putRun(run(SPACE, 'slow-writer', 'wrong', stampedEarlier), null);
+    expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({ written: false, runs: 5 });
+    const aDayLater = { ...coldProcess().deps, clock: { now: () => new Date(Date.now() + FULL_REBUILD_EVERY_MS + 60_000) } };
+    expect(await compactSpace(aDayLater, SPACE)).toMatchObject({ source: 'persisted', written: true, runs: 6 });
+    expect((await readManifest(t.data, SPACE))!.rebuiltAt).toBeDefined();
   });
 
   it('is written again only when something changed, into alternating slots, so nothing is ever deleted', async () => {
