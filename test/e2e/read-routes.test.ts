@@ -176,7 +176,8 @@ describe('GET /budget', () => {
     expect(status).toBe(200);
     expect(body.days).toHaveLength(3);
     const today = body.days.at(-1)!;
-    expect(today).toEqual({ day: new Date().toISOString().slice(0, 10), calls: 2, cap: 200, costUsd: null });
+    // Calls reserved but never answered were not billed: the day's spend is 0 until a call's cost is added.
+    expect(today).toEqual({ day: new Date().toISOString().slice(0, 10), calls: 2, cap: 200, costUsd: 0 });
     expect(body.days[0]).toMatchObject({ calls: 0, cap: 200, costUsd: 0 });
     expect((await get<BudgetBody>(apiPaths.budget(SPACE))).body.days).toHaveLength(30);
   });
