@@ -18,6 +18,8 @@ import { pollQueue } from '../../infra/local/queue-poller.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { goodAnswer, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
 import { RecordingQueue } from '../helpers/in-memory-ports.ts';
+import { eventually } from '../helpers/local-mode.ts';
+import { inboxKey } from '../../shared/storage-layout.ts';
 
 type Fault = 'throws' | 'hangs';
 
@@ -205,10 +207,10 @@ describe('the judge with a fault at the model, GitHub, the table or the audit wr
 describe('poison messages on the landing queue', () => {
   it('reach the dead-letter queue after their retries, without holding back the good records of their batch', async () => {
     const { sqs, queueUrls } = w.stores.emulators;
-    const poisonKey = 'inbox/poison/corrupt.json';
+    const poisonKey = inboxKey('poison', 'corrupt');
     await w.stores.inbox.put(poisonKey, '{"space":"poison"');
     const good = runDelivery({ taskId: 'after-poison' });
-    const goodKey = 'inbox/poison/good.json';
+    const goodKey = inboxKey('poison', 'good');
     await w.stores.inbox.put(goodKey, JSON.stringify({ space: 'poison', deliveryId: 'good', receivedAt: '2026-11-29T11:00:00.000Z', host: 'mac-studio-1', delivery: good }));
     for (const body of [JSON.stringify({ space: 'poison', inboxKey: poisonKey }), 'not json at all', JSON.stringify({ space: 'poison', inboxKey: goodKey })]) {
       await sqs.send(new SendMessageCommand({ QueueUrl: queueUrls.landing, MessageBody: body }));
@@ -217,13 +219,11 @@ describe('poison messages on the landing queue', () => {
     const poller = pollQueue(sqs, queueUrls.landing, lander, { concurrency: 1, onError: () => {} });
     try {
       const landed = async () => (await w.stores.store.getRun('poison', good.id as string)) !== null;
-      for (let i = 0; i < 100 && !(await landed()); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(await landed()).toBe(true);
-      let dead: string[] = [];
-      for (let i = 0; i < 60 && dead.length === 0; i++) {
+      expect(await eventually(landed)).toBe(true);
+      const dead = await eventually(async () => {
         const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrls.landingDlq, WaitTimeSeconds: 1 }));
-        dead = Messages.map((m) => m.Body!);
-      }
+        return Messages.length ? Messages.map((m) => m.Body!) : null;
+      }, 45_000);
       expect(dead).toEqual([JSON.stringify({ space: 'poison', inboxKey: poisonKey })]);
       expect(await w.stores.inbox.getText(poisonKey)).toBe('{"space":"poison"');
     } finally {
