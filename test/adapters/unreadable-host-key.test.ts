@@ -8,7 +8,8 @@ import { SecretsManagerKeySource } from '../../shared/adapters/aws/secrets-key-s
 import { acceptDelivery, type IngestDeps } from '../../shared/ingest/accept-delivery.ts';
 import { sign } from '../../shared/ingest/signature.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
-import type { LandingMessage, MessageQueue } from '../../shared/ports.ts';
+import type { LandingMessage } from '../../shared/ports.ts';
+import { RecordingQueue } from '../helpers/in-memory-ports.ts';
 import { runDelivery } from '../helpers/deliveries.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 
@@ -22,12 +23,6 @@ const answers: Record<string, { status: number; body: Record<string, unknown> }>
   'Hosting/ModuleReportSecret/throttled': { status: 400, body: { __type: 'ThrottlingException', message: 'Rate exceeded' } },
 };
 
-class RecordingQueue implements MessageQueue<LandingMessage> {
-  readonly sent: LandingMessage[] = [];
-  async send(message: LandingMessage) {
-    this.sent.push(message);
-  }
-}
 
 let server: Server;
 let stores: TestStores;
@@ -61,7 +56,7 @@ afterAll(async () => {
 const config = parseConfig({ spaces: { Main: { senders: ['healthy', 'being-deleted', 'throttled'] } } });
 
 function ingest(unreadable: string[]) {
-  const queue = new RecordingQueue();
+  const queue = new RecordingQueue<LandingMessage>();
   const deps: IngestDeps = {
     config,
     keys: new SecretsManagerKeySource(client),

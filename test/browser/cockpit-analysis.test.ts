@@ -7,8 +7,8 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { judged, landedRow, loadIssues, loadRows, storedIssue, type JudgeAnswerFields } from '../../bench/direct-load.ts';
-import { buildCampaign, oracleAnswer, readSourceRuns, startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge } from '../../infra/local/demo-campaign.ts';
+import { loadJudgedCampaign } from './helpers/judged-campaign.ts';
+import { buildCampaign, readSourceRuns, startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge } from '../../infra/local/demo-campaign.ts';
 import { cohensKappa, describeComparison } from '../../shared/cockpit/statistics.ts';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { apiPaths, type AttemptsBody, type CompareBody, type StatsBody } from '../../shared/cockpit/contract.ts';
@@ -44,12 +44,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   judge = await startDemoJudge(campaign);
   local = await startTestLocalMode(config, keys, { sweepIntervalSeconds: 2, env: judge.env });
-  const now = new Date().toISOString();
-  await loadIssues(local.adapters.table, campaign.issues.map((i) => storedIssue(SPACE, i, now)));
-  await loadRows(
-    local.adapters.table,
-    campaign.runs.map((r) => judged(landedRow(SPACE, r.delivery, now, r.hiddenTest), oracleAnswer(r) as unknown as JudgeAnswerFields, DEMO_JUDGE_MODEL, now)),
-  );
+  await loadJudgedCampaign(local.adapters.table, SPACE, campaign);
   browser = await launchChromium();
 }, 240_000);
 

@@ -7,8 +7,8 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { judged, landedRow, loadIssues, loadRows, storedIssue, type JudgeAnswerFields } from '../../bench/direct-load.ts';
-import { buildCampaign, oracleAnswer, readSourceRuns, startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge, type DemoRun } from '../../infra/local/demo-campaign.ts';
+import { loadJudgedCampaign } from './helpers/judged-campaign.ts';
+import { buildCampaign, readSourceRuns, startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge, type DemoRun } from '../../infra/local/demo-campaign.ts';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { runId } from '../../shared/schema/run.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
@@ -57,14 +57,8 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   judge = await startDemoJudge(campaign);
   local = await startTestLocalMode(config, keys, { sweepIntervalSeconds: 2, env: judge.env });
-  const now = new Date().toISOString();
   const held = new Set(live.map((r) => r.id));
-  const store = local.adapters.table;
-  await loadIssues(store, campaign.issues.map((i) => storedIssue(SPACE, i, now)));
-  await loadRows(
-    store,
-    campaign.runs.filter((r) => !held.has(r.id)).map((r) => judged(landedRow(SPACE, r.delivery, now, r.hiddenTest), oracleAnswer(r) as unknown as JudgeAnswerFields, DEMO_JUDGE_MODEL, now)),
-  );
+  await loadJudgedCampaign(local.adapters.table, SPACE, campaign, campaign.runs.filter((r) => !held.has(r.id)));
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (e) => console.error('page error:', e.message));
