@@ -126,13 +126,13 @@ async function prepare(deps: JudgeDeps, current: Versioned<RunRow> | null, messa
     resumedFrom = 'paused';
   }
 
+  const settings = settingsOf(deps, row.space);
   const issue = await deps.issues.getIssue(row.space, row.taskId);
   if (!issue?.baseSha || !issue.mergeSha || !repoAllowed(spaceOf(deps.config, row.space)!, issue.repo)) {
-    const recheck = Math.min(ISSUE_RECHECK_SECONDS, settingsOf(deps, row.space).retryBaseSeconds);
+    const recheck = Math.min(ISSUE_RECHECK_SECONDS, settings.retryBaseSeconds);
     return wait('waiting-issue', missingIssue(row.taskId, issue), new Date(now.getTime() + recheck * 1000).toISOString());
   }
 
-  const settings = settingsOf(deps, row.space);
   if (row.judgeAttempts >= settings.maxAttempts) {
     return { write: update(row, attemptsExhausted(row, settings.model, now), now), result: { kind: 'done', outcome: { result: 'gave-up' } } };
   }
