@@ -24,7 +24,7 @@ import { compactSpace, readManifest, writeSnapshot } from '../shared/read/snapsh
 import { snapshotSpacePrefix } from '../shared/storage-layout.ts';
 import { systemClock } from '../shared/ports.ts';
 import type { RunRow } from '../shared/schema/run.ts';
-import { LAMBDA_ANSWER_BYTES } from '../shared/read/read-api.ts';
+import { LAMBDA_ANSWER_BYTES } from '../shared/operations.ts';
 import { launchChromium } from '../test/browser/helpers/chromium.ts';
 import { loadIssues, loadRows } from './direct-load.ts';
 import { BENCH_CAMPAIGN, syntheticCampaign } from './synthetic-campaign.ts';
@@ -187,7 +187,11 @@ async function main() {
     row('cockpit, first complete render', b ? ms(b.ren) : '—', ms(ren), b ? `${(b.ren / ren).toFixed(1)}×` : '', verdict(ren, TARGETS.firstRenderMs));
     console.log(`  of which: columns answer complete at ${ms(median(after.render.map((r) => r.columnsMs)))}, issues at ${ms(median(after.render.map((r) => r.issuesMs)))} after navigation (after)`);
     const manifest = await withColdServer((local) => readManifest(local.adapters.data, SPACE));
-    console.log(`\nColumns body: ${(manifest!.columns.bytes / 1024 / 1024).toFixed(2)} MB gzip (a Lambda answer carries at most ${(LAMBDA_ANSWER_BYTES / 1024 / 1024).toFixed(1)} MB of it, base64 included).`);
+    const parts = manifest!.columns.map((part) => part.bytes);
+    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);
+    console.log(
+      `\nColumns body: ${mb(parts.reduce((a, b) => a + b, 0))} MB gzip in ${parts.length} part${parts.length === 1 ? '' : 's'}, the largest ${mb(Math.max(...parts))} MB (a Lambda answer carries at most ${mb(LAMBDA_ANSWER_BYTES)} MB, base64 included).`,
+    );
   } finally {
     await browser.close();
   }

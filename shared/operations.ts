@@ -52,3 +52,9 @@ export const visibilitySecondsFor = (consumerTimeoutSeconds: number): number => 
 
 /** Receives before a message is set aside in its dead-letter queue. */
 export const MAX_RECEIVES = 5;
+
+/**
+ * Bytes of body a Lambda answer may carry: Lambda caps a response at 6 MB, and a binary body crosses the
+ * boundary as base64 (4 bytes for every 3).
+ */
+export const LAMBDA_ANSWER_BYTES = 4_400_000;

@@ -69,6 +69,8 @@ export type SnapshotSlot = (typeof SNAPSHOT_SLOTS)[number];
 export const snapshotSpacePrefix = (space: string) => `${SNAPSHOTS_PREFIX}${space}/`;
 export const snapshotManifestKey = (space: string) => `${snapshotSpacePrefix(space)}manifest.json`;
 export const snapshotSlotPrefix = (space: string, slot: SnapshotSlot) => `${snapshotSpacePrefix(space)}${slot}/`;
+export const snapshotRunsKey = (space: string, slot: SnapshotSlot) => `${snapshotSlotPrefix(space, slot)}runs.json.gz`;
+export const snapshotColumnsPartKey = (space: string, slot: SnapshotSlot, part: number) => `${snapshotSlotPrefix(space, slot)}columns-${part}.json.gz`;
 
 // ---- The table -----------------------------------------------------------------------------------------
 

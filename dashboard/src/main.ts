@@ -10,14 +10,14 @@ import {
   type CockpitSettings,
   type HostsBody,
   type IssuesBody,
-  type RunColumns,
   type RunsPage,
   type StatsBody,
 } from '../../shared/cockpit/contract.ts';
-import { RunTable } from '../../shared/cockpit/run-table.ts';
+import type { RunTable } from '../../shared/cockpit/run-table.ts';
 import type { HostRecord } from '../../shared/schema/host.ts';
 import type { StoredIssue } from '../../shared/schema/issue.ts';
 import { Api, ApiError } from './api.ts';
+import { loadColumns } from './columns-loader.ts';
 import { DashboardView } from './dashboard-view.ts';
 import { DetailPanel } from './detail-panel.ts';
 import { CompareView } from './compare-view.ts';
@@ -415,8 +415,8 @@ async function boot() {
   const api = new Api(located.settings.api, currentToken);
   const space = located.cockpit.space;
   // Hosts count their runs, which takes a while in a big space: they arrive after the first render.
-  const [columns, issues] = await Promise.all([api.json<RunColumns>(apiPaths.columns(space)), api.json<IssuesBody>(apiPaths.issues(space))]);
-  await new Cockpit(api, located, RunTable.fromColumns(columns), columns.asOf, issues.issues).start();
+  const [columns, issues] = await Promise.all([loadColumns(api, space), api.json<IssuesBody>(apiPaths.issues(space))]);
+  await new Cockpit(api, located, columns.table, columns.asOf, issues.issues).start();
 }
 
 const start = () => void boot().catch((e: unknown) => fatal(e as Error));

@@ -2,7 +2,7 @@
 import { systemClock } from '../../shared/ports.ts';
 import { bucketStore, bundledConfig, pairingCheck, requiredEnv, s3Client, tableStore } from '../../shared/adapters/aws/runtime.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
-import { LAMBDA_ANSWER_BYTES } from '../../shared/read/read-api.ts';
+import { LAMBDA_ANSWER_BYTES } from '../../shared/operations.ts';
 import { createReadApiHandler } from './handler.ts';
 
 const store = tableStore({}, requiredEnv('TABLE_NAME'));

@@ -7,7 +7,7 @@ import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, TIERS, V
 import type { HiddenTestResult, JudgeState, RunRow, Verdict } from '../schema/run.ts';
 import { snapshotRun, type SnapshotRun } from './run-snapshot.ts';
 
-export const COLUMNS_FORMAT = 'replay-run-columns/2';
+export const COLUMNS_FORMAT = 'replay-run-columns/3';
 
 export type Tier = NonNullable<RunRow['tier']>;
 export type Outcome = RunRow['outcome'];
@@ -105,9 +105,24 @@ export function compactOf(run: SnapshotRun): CompactRun {
   };
 }
 
-/** The body of `GET /api/spaces/{space}/columns`: every run of the space, one array per field. */
+/**
+ * Which part of a space's columns a body is. A big space's persisted snapshot is served in parts, each
+ * within what one answer can carry (docs/contract.md §10): the first answer is part 0 and names the
+ * snapshot, whose other parts are asked for by index and that name.
+ */
+export interface ColumnsPart {
+  index: number;
+  count: number;
+  /** The persisted snapshot the parts belong to; null for a body the server encoded whole. */
+  snapshot: string | null;
+}
+
+export const WHOLE_COLUMNS: ColumnsPart = { index: 0, count: 1, snapshot: null };
+
+/** The body of `GET /api/spaces/{space}/columns`: the runs of the space (or of one part), one array per field. */
 export interface RunColumns {
   format: typeof COLUMNS_FORMAT;
+  part: ColumnsPart;
   /** Pass as `since` to the row API to get every change after this snapshot (ids repeat: dedupe). */
   asOf: string;
   count: number;
@@ -124,7 +139,7 @@ export const codeOf = <F extends CodeField>(field: F, value: (typeof CODE_TABLES
 export const valueOfCode = <F extends CodeField>(field: F, code: number): (typeof CODE_TABLES)[F][number] | null =>
   code === 0 ? null : ((CODE_TABLES[field] as readonly string[])[code - 1] as (typeof CODE_TABLES)[F][number]);
 
-export function encodeColumns(runs: Iterable<CompactRun>, asOf: string): RunColumns {
+export function encodeColumns(runs: Iterable<CompactRun>, asOf: string, part: ColumnsPart = WHOLE_COLUMNS): RunColumns {
   const dictionaries = Object.fromEntries(TEXT_FIELDS.map((f) => [f, new Map<string, number>()])) as Record<TextField, Map<string, number>>;
   const text = Object.fromEntries(TEXT_FIELDS.map((f) => [f, [] as number[]])) as RunColumns['text'];
   const codes = Object.fromEntries(CODE_FIELDS.map((f) => [f, [] as number[]])) as RunColumns['codes'];
@@ -147,5 +162,5 @@ export function encodeColumns(runs: Iterable<CompactRun>, asOf: string): RunColu
     for (const f of NUMBER_FIELDS) numbers[f].push(run[f]);
   }
   const strings = Object.fromEntries(TEXT_FIELDS.map((f) => [f, [...dictionaries[f].keys()]])) as RunColumns['strings'];
-  return { format: COLUMNS_FORMAT, asOf, count, strings, text, codes, numbers };
+  return { format: COLUMNS_FORMAT, part, asOf, count, strings, text, codes, numbers };
 }

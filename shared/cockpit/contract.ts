@@ -90,7 +90,9 @@ export interface CompareGroups {
 /** Paths under the API root (`/api` locally and behind CloudFront). */
 export const apiPaths = {
   cockpits: () => `/cockpits`,
-  columns: (space: string) => `/spaces/${seg(space)}/columns`,
+  /** The first (or only) part of the space's columns, or a later part of the snapshot the first one named. */
+  columns: (space: string, part?: { part: number; snapshot: string }) =>
+    `/spaces/${seg(space)}/columns${part ? `?${new URLSearchParams({ part: String(part.part), snapshot: part.snapshot }).toString()}` : ''}`,
   runs: (space: string, query: { since?: string; cursor?: string; limit?: number } = {}) => {
     const params = new URLSearchParams();
     if (query.since) params.set('since', query.since);

@@ -54,19 +54,25 @@ export class RunTable {
     this.numbers = Object.fromEntries(NUMBER_FIELDS.map((f) => [f, new Float64Array(capacity)])) as Record<NumberField, Float64Array>;
   }
 
-  static fromColumns(columns: RunColumns): RunTable {
-    const table = new RunTable(Math.max(1024, columns.count));
-    for (const f of TEXT_FIELDS) {
-      for (const s of columns.strings[f]) table.dictionaries[f].add(s);
-      table.text[f].set(columns.text[f]);
+  /** The table of the parts of one snapshot (or one whole body): each part brings its own dictionaries. */
+  static fromColumns(parts: readonly RunColumns[]): RunTable {
+    const table = new RunTable(Math.max(1024, parts.reduce((n, part) => n + part.count, 0)));
+    for (const columns of parts) {
+      const offset = table.size;
+      for (const f of TEXT_FIELDS) {
+        const toTable = Int32Array.from(columns.strings[f], (s) => table.dictionaries[f].add(s));
+        const source = columns.text[f];
+        const target = table.text[f];
+        for (let i = 0; i < columns.count; i++) target[offset + i] = source[i]! < 0 ? -1 : toTable[source[i]!]!;
+      }
+      for (const f of CODE_FIELDS) table.codes[f].set(columns.codes[f], offset);
+      for (const f of NUMBER_FIELDS) {
+        const source = columns.numbers[f];
+        const target = table.numbers[f];
+        for (let i = 0; i < columns.count; i++) target[offset + i] = source[i] ?? NaN;
+      }
+      table.size += columns.count;
     }
-    for (const f of CODE_FIELDS) table.codes[f].set(columns.codes[f]);
-    for (const f of NUMBER_FIELDS) {
-      const source = columns.numbers[f];
-      const target = table.numbers[f];
-      for (let i = 0; i < columns.count; i++) target[i] = source[i] ?? NaN;
-    }
-    table.size = columns.count;
     table.revision++;
     return table;
   }

@@ -37,11 +37,6 @@ export const MAX_PAGE = 1000;
 export { AS_OF_SAFETY_MS } from './as-of.ts';
 export const DEFAULT_BUDGET_DAYS = 30;
 export const MAX_BUDGET_DAYS = 366;
-/**
- * Bytes of body a Lambda answer may carry: Lambda caps a response at 6 MB, and a binary body crosses the
- * boundary as base64 (4 bytes for every 3).
- */
-export const LAMBDA_ANSWER_BYTES = 4_400_000;
 
 export async function answerRead(
   deps: ReadDeps,
@@ -85,7 +80,7 @@ async function route(deps: ReadDeps, method: string, path: string, query: URLSea
   if (!spaceOf(deps.config, space)) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
 
   if (collection === 'runs' && id === undefined) return listRuns(deps, space, query);
-  if (collection === 'columns' && id === undefined) return withinLimit(deps, await columnsAnswer(deps, space, acceptsGzip), 'columns-too-large', (mb) => `The columns of space "${space}" are ${mb} MB${acceptsGzip ? ' compressed' : ''}, more than one answer of this read API can carry${acceptsGzip ? '' : '; accept gzip'}.`);
+  if (collection === 'columns' && id === undefined) return columns(deps, space, query, acceptsGzip);
   if (collection === 'stats' && id === undefined) return stats(deps, space, query);
   if (collection === 'compare' && id === undefined) return compare(deps, space, query);
   if (collection === 'budget' && id === undefined) return budget(deps, space, query);
@@ -97,6 +92,17 @@ async function route(deps: ReadDeps, method: string, path: string, query: URLSea
   if (collection === 'issues' && id === undefined) return { status: 200, body: { issues: await deps.issues.listIssues(space) } satisfies IssuesBody };
   if (collection === 'hosts' && id === undefined) return { status: 200, body: { hosts: await hostsOf(deps, space) } satisfies HostsBody };
   return notFound(path);
+}
+
+async function columns(deps: ReadDeps, space: string, query: URLSearchParams, acceptsGzip: boolean): Promise<HttpAnswer> {
+  const [part, snapshot] = [query.get('part'), query.get('snapshot')];
+  if ((part === null) !== (snapshot === null)) return jsonError(400, 'bad-part', 'part and snapshot go together: both as the first part of the columns named them, or neither.');
+  if (part !== null && !/^[1-9]\d{0,5}$/.test(part)) return jsonError(400, 'bad-part', 'part must be a whole number from 1; part 0 is the columns answer without part.');
+  const request = part === null ? null : { part: Number(part), snapshot: snapshot! };
+  const answer = await columnsAnswer(deps, space, acceptsGzip, request);
+  const tooLarge = (mb: string) =>
+    `The columns of space "${space}" are ${mb} MB${acceptsGzip ? ' compressed' : ''}, more than one answer of this read API can carry; ${acceptsGzip ? 'the snapshot compactor writes them in parts within minutes' : 'accept gzip'}.`;
+  return withinLimit(deps, answer, 'columns-too-large', tooLarge);
 }
 
 const notFound = (path: string) => jsonError(404, 'not-found', `Nothing is served at ${path}.`);

@@ -7,14 +7,16 @@
 // object read, already gzip) without decoding a run, and the cockpit fetches the rest with `since` from
 // the body's own `asOf`. Once this process holds the runs anyway (another route needed them), it encodes
 // the body itself; that body may trail the runs by up to REENCODE_AFTER_MS, which its `asOf` also makes
-// safe — a stale body only means a slightly larger first delta, never a missed row.
+// safe — a stale body only means a slightly larger first delta, never a missed row. A snapshot too big
+// for one answer is in parts (snapshot-store.ts); its first part is then what every process serves first,
+// and the later parts are read by the snapshot's name, so a cockpit never combines parts of two snapshots.
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { HttpAnswer } from '../http.ts';
 import type { ObjectStore, RunStore } from '../ports.ts';
 import { compactOf, encodeColumns } from '../cockpit/columns.ts';
 import type { SnapshotRun } from '../cockpit/run-snapshot.ts';
 import { RunTable } from '../cockpit/run-table.ts';
-import { applyChanges, loadSpaceRuns, persistedColumns, type SnapshotDeps } from './snapshot-store.ts';
+import { applyChanges, loadSpaceRuns, persistedColumnsPart, readManifest, type SnapshotDeps, type SnapshotManifest } from './snapshot-store.ts';
+import { jsonError, type HttpAnswer } from '../http.ts';
 
 export const REENCODE_AFTER_MS = 10_000;
 /** How long a process serves the persisted columns body before asking for the manifest again. */
@@ -34,9 +36,16 @@ interface SpaceView {
   loading: Promise<void> | null;
   refreshing: Promise<void> | null;
   encoded: (Encoded & { revision: number }) | null;
-  persisted: (Encoded & { asOf: string }) | null;
+  persisted: Persisted | null;
   /** Built on first use by a route that needs it, then kept current run by run: a delta never rebuilds it. */
   table: { table: RunTable; runs: SnapshotRun[] } | null;
+}
+
+/** The persisted snapshot's manifest and the parts of it this process has served. */
+interface Persisted {
+  manifest: SnapshotManifest;
+  parts: Map<number, Encoded>;
+  at: number;
 }
 
 const views = new WeakMap<RunStore, Map<string, SpaceView>>();
@@ -86,17 +95,29 @@ export async function currentTable(deps: SnapshotDeps, space: string): Promise<{
   return { table: view.table.table, runs: view.table.runs, asOf };
 }
 
-/** `GET /api/spaces/{space}/columns`: every run of the space in the cockpit's columnar form. */
-export async function columnsAnswer(deps: SnapshotDeps & { objects: ObjectStore }, space: string, acceptsGzip: boolean, nowMs: () => number = Date.now): Promise<HttpAnswer> {
+/** A later part of a persisted snapshot's columns: `?part=` and `?snapshot=` as the first part named them. */
+export interface ColumnsPartRequest {
+  part: number;
+  snapshot: string;
+}
+
+/**
+ * `GET /api/spaces/{space}/columns`: every run of the space in the cockpit's columnar form, whole or, for
+ * a snapshot in several parts, its first part; `part` asks for a later one.
+ */
+export async function columnsAnswer(
+  deps: SnapshotDeps & { objects: ObjectStore },
+  space: string,
+  acceptsGzip: boolean,
+  part: ColumnsPartRequest | null = null,
+  nowMs: () => number = Date.now,
+): Promise<HttpAnswer> {
   const view = viewOf(deps.runs, space);
-  let body: Encoded | null = null;
-  if (!view.runs) {
-    if (!view.persisted || nowMs() - view.persisted.at >= PERSISTED_RECHECK_MS) {
-      const persisted = await persistedColumns(deps.objects, space);
-      view.persisted = persisted && { gzip: persisted.gzip, json: null, asOf: persisted.asOf, at: nowMs() };
-    }
-    body = view.persisted;
-  }
+  if (part) return servedPart(deps.objects, space, view, part, acceptsGzip, nowMs);
+  const persisted = await persistedOf(deps.objects, space, view, nowMs);
+  // A process that holds no runs yet serves the snapshot as it is; one in parts is always served so,
+  // since a whole body of that many runs would not fit one answer.
+  let body = persisted && (!view.runs || persisted.manifest.columns.length > 1) ? await partOf(deps.objects, persisted, 0) : null;
   if (!body) {
     const { runs, asOf, revision } = await currentRuns(deps, space);
     const encoded = view.encoded;
@@ -106,6 +127,46 @@ export async function columnsAnswer(deps: SnapshotDeps & { objects: ObjectStore 
     }
     body = view.encoded!;
   }
+  return columnsBody(body, acceptsGzip);
+}
+
+async function servedPart(objects: ObjectStore, space: string, view: SpaceView, request: ColumnsPartRequest, acceptsGzip: boolean, nowMs: () => number): Promise<HttpAnswer> {
+  let persisted = await persistedOf(objects, space, view, nowMs);
+  // A snapshot newer than this process's copy of the manifest may be the one asked for.
+  if (persisted?.manifest.snapshot !== request.snapshot) persisted = await persistedOf(objects, space, view, nowMs, true);
+  const replaced = jsonError(409, 'snapshot-replaced', `Snapshot ${request.snapshot} of space "${space}" was replaced by a newer one; load the columns again from the first part.`);
+  if (persisted?.manifest.snapshot !== request.snapshot) return replaced;
+  const parts = persisted.manifest.columns.length;
+  if (request.part >= parts) return jsonError(404, 'no-such-part', `Snapshot ${request.snapshot} of space "${space}" has ${parts} part${parts === 1 ? '' : 's'}, numbered from 0.`);
+  const body = await partOf(objects, persisted, request.part);
+  if (body) return columnsBody(body, acceptsGzip);
+  // Its slot was written over: the next first request must find the snapshot that did so.
+  await persistedOf(objects, space, view, nowMs, true);
+  return replaced;
+}
+
+/** The persisted snapshot's manifest as this process last read it, read again after PERSISTED_RECHECK_MS (or when `force`d). */
+async function persistedOf(objects: ObjectStore, space: string, view: SpaceView, nowMs: () => number, force = false): Promise<Persisted | null> {
+  if (force || !view.persisted || nowMs() - view.persisted.at >= PERSISTED_RECHECK_MS) {
+    const manifest = await readManifest(objects, space);
+    const same = manifest && view.persisted?.manifest.snapshot === manifest.snapshot;
+    view.persisted = manifest && { manifest, parts: same ? view.persisted!.parts : new Map(), at: nowMs() };
+  }
+  return view.persisted;
+}
+
+/** One part's body, read and checked once per process; null when its bytes no longer match the manifest. */
+async function partOf(objects: ObjectStore, persisted: Persisted, index: number): Promise<Encoded | null> {
+  let part = persisted.parts.get(index);
+  if (!part) {
+    const gzip = await persistedColumnsPart(objects, persisted.manifest, index);
+    if (!gzip) return null;
+    persisted.parts.set(index, (part = { gzip, json: null, at: persisted.at }));
+  }
+  return part;
+}
+
+function columnsBody(body: Encoded, acceptsGzip: boolean): HttpAnswer {
   if (!acceptsGzip) body.json ??= gunzipSync(body.gzip);
   return {
     status: 200,

@@ -5,9 +5,10 @@
 // concurrent writers: landers do not touch it (two landing at once would each overwrite the other's
 // update). Instead ONE scheduled writer, the compactor (functions/snapshot-compactor), brings the snapshot
 // up to date with the table's `since` query, which reads only what changed, and writes:
-//   1. two objects into the slot the current manifest does not name (slots `a` and `b` alternate): the
-//      runs (run-snapshot.ts, for /stats, /compare and exports) and the cockpit's columns body, ready to
-//      serve, both gzip;
+//   1. objects into the slot the current manifest does not name (slots `a` and `b` alternate): the runs
+//      (run-snapshot.ts, for /stats, /compare and exports) and the cockpit's columns body, ready to serve,
+//      all gzip. The columns come in parts, each within what one read-API answer carries (a million runs
+//      are some 16 MB compressed; a Lambda answer carries 4.4 MB), and every part names the snapshot;
 //   2. then the manifest, one small object naming the slot's objects with their SHA-256 and the `asOf`.
 // A reader takes the manifest, then the objects it names, and checks each hash, so it uses a complete
 // snapshot or none. Readers bring what they read up to date with the same `since` query (the cockpit
@@ -20,12 +21,13 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Clock, ObjectStore, RunStore } from '../ports.ts';
 import { sha256Hex } from '../sha256.ts';
-import { SNAPSHOT_SLOTS, snapshotManifestKey, snapshotSlotPrefix, snapshotSpacePrefix, type SnapshotSlot } from '../storage-layout.ts';
+import { SNAPSHOT_SLOTS, snapshotColumnsPartKey, snapshotManifestKey, snapshotRunsKey, snapshotSpacePrefix, type SnapshotSlot } from '../storage-layout.ts';
+import { LAMBDA_ANSWER_BYTES } from '../operations.ts';
 import { asOfNow } from './as-of.ts';
-import { COLUMNS_FORMAT, compactOf, encodeColumns } from '../cockpit/columns.ts';
+import { COLUMNS_FORMAT, compactOf, encodeColumns, type CompactRun } from '../cockpit/columns.ts';
 import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT, snapshotRun, type SnapshotRun } from '../cockpit/run-snapshot.ts';
 
-export const MANIFEST_FORMAT = 'replay-snapshot-manifest/2';
+export const MANIFEST_FORMAT = 'replay-snapshot-manifest/3';
 const PAGE = 1000;
 
 
@@ -45,7 +47,10 @@ export interface SnapshotManifest {
   asOf: string;
   count: number;
   runs: ObjectRef;
-  columns: ObjectRef;
+  /** The columns body's parts, in order; every part carries `snapshot` and the part count. */
+  columns: ObjectRef[];
+  /** Names this snapshot's columns parts to the cockpit (`?snapshot=`), so it never mixes parts of two snapshots. */
+  snapshot: string;
   writtenAt: string;
   /** When the table was last read whole for this snapshot (absent in snapshots written before it was kept). */
   rebuiltAt?: string;
@@ -57,6 +62,19 @@ export interface SnapshotManifest {
  * stamps with old times: a periodic full read puts them in.
  */
 export const FULL_REBUILD_EVERY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How the columns are cut: at most `runs` runs per part (parts arrive in parallel and are decoded one by
+ * one), and at most `bytes` of gzip, so a part always fits one answer whatever its runs hold. A part is
+ * measured with the widest header it could carry; the one written differs only in those digits, which
+ * PART_HEADER_SLACK allows for.
+ */
+export interface ColumnPartLimits {
+  runs: number;
+  bytes: number;
+}
+export const PART_HEADER_SLACK = 64;
+export const COLUMN_PART_LIMITS: ColumnPartLimits = { runs: 100_000, bytes: LAMBDA_ANSWER_BYTES - PART_HEADER_SLACK };
 
 export interface SnapshotDeps {
   runs: RunStore;
@@ -81,7 +99,8 @@ export async function readManifest(objects: ObjectStore, space: string): Promise
     const m = JSON.parse(text) as Partial<SnapshotManifest>;
     const ref = (r: Partial<ObjectRef> | undefined) => !!r && typeof r.key === 'string' && r.key.startsWith(snapshotSpacePrefix(space)) && typeof r.sha256 === 'string';
     const current = m.format === MANIFEST_FORMAT && m.runsFormat === SNAPSHOT_FORMAT && m.columnsFormat === COLUMNS_FORMAT;
-    if (current && m.space === space && typeof m.asOf === 'string' && ref(m.runs) && ref(m.columns)) return m as SnapshotManifest;
+    const parts = Array.isArray(m.columns) && m.columns.length > 0 && m.columns.every(ref);
+    if (current && m.space === space && typeof m.asOf === 'string' && typeof m.snapshot === 'string' && ref(m.runs) && parts) return m as SnapshotManifest;
   } catch {
     // not JSON: treated as absent below
   }
@@ -94,11 +113,10 @@ async function verifiedBytes(objects: ObjectStore, ref: ObjectRef): Promise<Buff
   return bytes && sha256Hex(bytes) === ref.sha256 ? Buffer.from(bytes) : null;
 }
 
-/** The persisted columns body (gzip), ready to serve, or null when there is none that checks out. */
-export async function persistedColumns(objects: ObjectStore, space: string): Promise<{ gzip: Buffer; asOf: string } | null> {
-  const manifest = await readManifest(objects, space);
-  const gzip = manifest && (await verifiedBytes(objects, manifest.columns));
-  return gzip ? { gzip, asOf: manifest!.asOf } : null;
+/** Part `index` of the columns the manifest names (gzip), ready to serve, or null when its bytes do not check out. */
+export function persistedColumnsPart(objects: ObjectStore, manifest: SnapshotManifest, index: number): Promise<Buffer | null> {
+  const ref = manifest.columns[index];
+  return ref ? verifiedBytes(objects, ref) : Promise.resolve(null);
 }
 
 /** The persisted runs, or every run read from the table when the snapshot is missing or unusable. Not yet brought up to date. */
@@ -149,7 +167,7 @@ export interface CompactionResult {
 }
 
 /** One compaction of one space: load, bring up to date, write the other slot if anything changed. */
-export async function compactSpace(deps: SnapshotDeps, space: string): Promise<CompactionResult> {
+export async function compactSpace(deps: SnapshotDeps, space: string, limits: ColumnPartLimits = COLUMN_PART_LIMITS): Promise<CompactionResult> {
   const loaded = await loadSpaceRuns(deps, space);
   const now = deps.clock.now();
   const rebuildDue = loaded.rebuiltAt === null || now.getTime() - Date.parse(loaded.rebuiltAt) >= FULL_REBUILD_EVERY_MS;
@@ -160,23 +178,57 @@ export async function compactSpace(deps: SnapshotDeps, space: string): Promise<C
   // An unchanged persisted snapshot stays as it is: its asOf is older, which only lengthens the delta
   // readers fetch by what the table says changed since (nothing), never what they see.
   const written = loaded.source !== 'persisted' || changed > 0 || rebuildDue;
-  if (written) await writeSnapshot(deps.objects, space, asOf, runs.values(), deps.clock, rebuiltAt);
+  if (written) await writeSnapshot(deps.objects, space, asOf, runs.values(), deps.clock, rebuiltAt, limits);
   return { space, runs: runs.size, changed, source: loaded.source, written };
 }
 
 /** Writes the slot the current manifest does not name, then the manifest that names it. */
-export async function writeSnapshot(objects: ObjectStore, space: string, asOf: string, runs: Iterable<SnapshotRun>, clock: Clock, rebuiltAt?: string): Promise<SnapshotManifest> {
+export async function writeSnapshot(
+  objects: ObjectStore,
+  space: string,
+  asOf: string,
+  runs: Iterable<SnapshotRun>,
+  clock: Clock,
+  rebuiltAt?: string,
+  limits: ColumnPartLimits = COLUMN_PART_LIMITS,
+): Promise<SnapshotManifest> {
   const all = [...runs];
   const previous = await readManifest(objects, space);
   const slot = SNAPSHOT_SLOTS.find((s) => s !== previous?.slot)!;
-  const put = async (name: string, body: Buffer): Promise<ObjectRef> => {
-    const key = `${snapshotSlotPrefix(space, slot)}${name}`;
+  const snapshot = `${asOf}/${slot}`;
+  const put = async (key: string, body: Buffer): Promise<ObjectRef> => {
     await objects.put(key, body, 'application/gzip');
     return { key, sha256: sha256Hex(body), bytes: body.length };
   };
-  const runsRef = await put('runs.json.gz', gzipSync(JSON.stringify(encodeSnapshot(space, asOf, all)), { level: 6 }));
-  const columnsRef = await put('columns.json.gz', gzipSync(JSON.stringify(encodeColumns(all.map(compactOf), asOf)), { level: 6 }));
-  const manifest: SnapshotManifest = { format: MANIFEST_FORMAT, runsFormat: SNAPSHOT_FORMAT, columnsFormat: COLUMNS_FORMAT, space, slot, asOf, count: all.length, runs: runsRef, columns: columnsRef, writtenAt: clock.now().toISOString(), ...(rebuiltAt ? { rebuiltAt } : {}) };
+  const runsRef = await put(snapshotRunsKey(space, slot), gzipSync(JSON.stringify(encodeSnapshot(space, asOf, all)), { level: 6 }));
+  const cuts = columnCuts(all.map(compactOf), asOf, snapshot, limits);
+  const columns: ObjectRef[] = [];
+  for (const [index, cut] of cuts.entries()) {
+    const body = gzipSync(JSON.stringify(encodeColumns(cut, asOf, { index, count: cuts.length, snapshot })), { level: 6 });
+    columns.push(await put(snapshotColumnsPartKey(space, slot, index), body));
+  }
+  const manifest: SnapshotManifest = { format: MANIFEST_FORMAT, runsFormat: SNAPSHOT_FORMAT, columnsFormat: COLUMNS_FORMAT, space, slot, asOf, count: all.length, runs: runsRef, columns, snapshot, writtenAt: clock.now().toISOString(), ...(rebuiltAt ? { rebuiltAt } : {}) };
   await objects.put(snapshotManifestKey(space), JSON.stringify(manifest), 'application/json');
   return manifest;
+}
+
+/**
+ * The runs cut into parts of at most `limits.runs`, each halved until its body fits `limits.bytes`. A body
+ * whose JSON already fits needs no trial; otherwise compressing it as it will be written tells. A space
+ * always has one part at least.
+ */
+function columnCuts(runs: CompactRun[], asOf: string, snapshot: string, limits: ColumnPartLimits): CompactRun[][] {
+  const widest = { index: runs.length, count: runs.length, snapshot };
+  const fits = (cut: CompactRun[]) => {
+    const json = JSON.stringify(encodeColumns(cut, asOf, widest));
+    return Buffer.byteLength(json) <= limits.bytes || gzipSync(json, { level: 6 }).length <= limits.bytes;
+  };
+  const cut = (part: CompactRun[]): CompactRun[][] => {
+    if (part.length <= 1 || fits(part)) return [part];
+    const half = Math.ceil(part.length / 2);
+    return [...cut(part.slice(0, half)), ...cut(part.slice(half))];
+  };
+  const cuts: CompactRun[][] = [];
+  for (let start = 0; start < runs.length || start === 0; start += limits.runs) cuts.push(...cut(runs.slice(start, start + limits.runs)));
+  return cuts;
 }

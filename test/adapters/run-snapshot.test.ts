@@ -9,7 +9,8 @@ import { COLUMNS_FORMAT, type RunColumns } from '../../shared/cockpit/columns.ts
 import { columnsAnswer } from '../../shared/read/read-model.ts';
 import { answerRead } from '../../shared/read/read-api.ts';
 import type { StatsBody } from '../../shared/cockpit/contract.ts';
-import { compactSpace, FULL_REBUILD_EVERY_MS, readManifest } from '../../shared/read/snapshot-store.ts';
+import { compactSpace, FULL_REBUILD_EVERY_MS, PART_HEADER_SLACK, readManifest, type ColumnPartLimits } from '../../shared/read/snapshot-store.ts';
+import { RunTable } from '../../shared/cockpit/run-table.ts';
 import { snapshotManifestKey as manifestKey, snapshotSpacePrefix as snapshotPrefix } from '../../shared/storage-layout.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
@@ -18,7 +19,7 @@ import { sha256Hex } from '../../shared/sha256.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 
 // Each test has its own space, so none depends on another's state.
-const SPACES = ['Fresh', 'Recompacted', 'Corrupt', 'Outdated', 'Missing', 'Big', 'Zipped'] as const;
+const SPACES = ['Fresh', 'Recompacted', 'Corrupt', 'Outdated', 'Missing', 'Big', 'Zipped', 'Parts', 'Replaced', 'PartInput'] as const;
 const config = parseConfig({ spaces: Object.fromEntries(SPACES.map((s) => [s, { senders: ['mac-studio-1'] }])) });
 let t: TestStores;
 
@@ -58,9 +59,15 @@ const stats = async (deps: Deps, space: string) => (await answerRead(deps, 'GET'
 const columnsOf = async (deps: Deps, space: string) => JSON.parse(gunzipSync((await columnsAnswer(deps, space, true)).body as Buffer).toString()) as RunColumns;
 
 /** `count` judged runs (the first ten resolved), compacted into a snapshot. */
-async function seededSpace(space: string, count: number) {
+async function seededSpace(space: string, count: number, limits?: ColumnPartLimits) {
   for (let k = 0; k < count; k++) await t.store.putRun(run(space, `t${k}`, k < 10 ? 'resolved' : 'wrong', '2026-01-01T00:00:00.000Z'), null);
-  return compactSpace(coldProcess().deps, space);
+  return compactSpace(coldProcess().deps, space, limits);
+}
+
+/** A columns answer through the route, as the cockpit asks for it. */
+async function columnsRoute(deps: Deps, space: string, query = '') {
+  const answer = await answerRead(deps, 'GET', `/api/spaces/${space}/columns`, query, { 'accept-encoding': 'gzip' });
+  return { status: answer.status, body: answer.status === 200 ? (JSON.parse(gunzipSync(answer.body as Buffer).toString()) as RunColumns) : null, error: answer.status === 200 ? null : (answer.body as { error: string; message: string }) };
 }
 
 describe('the persisted runs snapshot', () => {
@@ -113,7 +120,7 @@ describe('the persisted runs snapshot', () => {
     expect(third).toMatchObject({ count: 14 });
     // The previous snapshot is still whole for a reader that read the manifest just before it changed.
     expect(sha256Hex((await t.data.getBytes(second.runs.key))!)).toBe(second.runs.sha256);
-    expect((await t.data.list(snapshotPrefix(SPACE))).sort()).toEqual([manifestKey(SPACE), ...['a', 'b'].flatMap((s) => [`${snapshotPrefix(SPACE)}${s}/columns.json.gz`, `${snapshotPrefix(SPACE)}${s}/runs.json.gz`])].sort());
+    expect((await t.data.list(snapshotPrefix(SPACE))).sort()).toEqual([manifestKey(SPACE), ...['a', 'b'].flatMap((s) => [`${snapshotPrefix(SPACE)}${s}/columns-0.json.gz`, `${snapshotPrefix(SPACE)}${s}/runs.json.gz`])].sort());
   });
 
   it('that is corrupt is rebuilt from the table, never answered from', async () => {
@@ -125,7 +132,7 @@ describe('the persisted runs snapshot', () => {
     const bytes = Buffer.from((await t.data.getBytes(manifest.runs.key))!);
     bytes[bytes.length - 9]! ^= 0xff;
     await t.data.put(manifest.runs.key, bytes);
-    await t.data.put(manifest.columns.key, 'not gzip');
+    await t.data.put(manifest.columns[0]!.key, 'not gzip');
 
     const cold = coldProcess();
     expect(await stats(cold.deps, SPACE)).toEqual({ ...truth, asOf: expect.any(String) });
@@ -190,5 +197,72 @@ describe('the persisted runs snapshot', () => {
     const plain = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/runs`, 'limit=40');
     expect(plain.headers?.['content-encoding']).toBeUndefined();
     expect((plain.body as { runs: unknown[] }).runs).toHaveLength(40);
+  });
+
+  it('too big for one answer is written in parts, which together are every run, each within the limit', async () => {
+    const SPACE = 'Parts';
+    await seededSpace(SPACE, 25, { runs: 10, bytes: 1_000_000 });
+    const manifest = (await readManifest(t.data, SPACE))!;
+    expect(manifest.columns).toHaveLength(3);
+
+    // A cold process and one that already holds the runs (it answered /stats) both serve the first part.
+    for (const warm of [false, true]) {
+      const reader = coldProcess();
+      if (warm) await stats(reader.deps, SPACE);
+      const first = await columnsRoute(reader.deps, SPACE);
+      expect(first.body!.part).toEqual({ index: 0, count: 3, snapshot: manifest.snapshot });
+      const rest = await Promise.all([1, 2].map((part) => columnsRoute(reader.deps, SPACE, `part=${part}&snapshot=${encodeURIComponent(manifest.snapshot)}`)));
+      expect(rest.map((r) => r.body!.part.index)).toEqual([1, 2]);
+      const table = RunTable.fromColumns([first.body!, ...rest.map((r) => r.body!)]);
+      expect(table.size).toBe(25);
+      const ids = Array.from({ length: 25 }, (_, k) => table.id(k)).sort();
+      expect(ids).toEqual(Array.from({ length: 25 }, (_, k) => runId({ model: 'qwen3:8b', taskId: `t${k}`, harnessVersion: 'h1' })).sort());
+      expect(reader.wholeReads()).toBe(0);
+    }
+
+    // A byte limit cuts finer than the run limit, so every part fits whatever its runs hold.
+    const small = manifest.columns[0]!.bytes - 100;
+    await compactSpace({ ...coldProcess().deps, clock: { now: () => new Date(Date.now() + FULL_REBUILD_EVERY_MS) } }, SPACE, { runs: 10, bytes: small });
+    const finer = (await readManifest(t.data, SPACE))!;
+    expect(finer.columns.length).toBeGreaterThan(3);
+    expect(finer.columns.every((part) => part.bytes <= small + PART_HEADER_SLACK)).toBe(true);
+  });
+
+  it('answers 409 for a part of a snapshot that was replaced, so a cockpit never mixes two snapshots', async () => {
+    const SPACE = 'Replaced';
+    const limits = { runs: 5, bytes: 1_000_000 };
+    await seededSpace(SPACE, 12, limits);
+    const reader = coldProcess();
+    const first = await columnsRoute(reader.deps, SPACE);
+    const { snapshot } = first.body!.part;
+    // One compaction later its slot is still whole, and its parts are still served; two later, it is gone.
+    await t.store.putRun(run(SPACE, 'late', 'wrong', new Date().toISOString()), null);
+    await compactSpace(coldProcess().deps, SPACE, limits);
+    expect((await columnsRoute(reader.deps, SPACE, `part=2&snapshot=${encodeURIComponent(snapshot!)}`)).body!.part).toEqual({ index: 2, count: 3, snapshot });
+    await t.store.putRun(run(SPACE, 'later', 'wrong', new Date().toISOString()), null);
+    await compactSpace(coldProcess().deps, SPACE, limits);
+    const stale = await columnsRoute(reader.deps, SPACE, `part=1&snapshot=${encodeURIComponent(snapshot!)}`);
+    expect(stale).toMatchObject({ status: 409, error: { error: 'snapshot-replaced', message: expect.stringMatching(/load the columns again from the first part/) } });
+    const again = await columnsRoute(reader.deps, SPACE);
+    expect(again.body!.part).toMatchObject({ index: 0, count: 3 });
+    expect(again.body!.part.snapshot).not.toBe(snapshot);
+  });
+
+  it('refuses a part request it cannot serve, with a sentence', async () => {
+    const SPACE = 'PartInput';
+    await seededSpace(SPACE, 6, { runs: 4, bytes: 1_000_000 });
+    const { snapshot } = (await readManifest(t.data, SPACE))!;
+    const { deps } = coldProcess();
+    const cases: [string, number, string][] = [
+      ['part=1', 400, 'bad-part'],
+      [`snapshot=${encodeURIComponent(snapshot)}`, 400, 'bad-part'],
+      [`part=0&snapshot=${encodeURIComponent(snapshot)}`, 400, 'bad-part'],
+      [`part=one&snapshot=${encodeURIComponent(snapshot)}`, 400, 'bad-part'],
+      [`part=-1&snapshot=${encodeURIComponent(snapshot)}`, 400, 'bad-part'],
+      [`part=2&snapshot=${encodeURIComponent(snapshot)}`, 404, 'no-such-part'],
+      ['part=1&snapshot=someone-else', 409, 'snapshot-replaced'],
+    ];
+    for (const [query, status, error] of cases) expect({ query, ...(await columnsRoute(deps, SPACE, query)) }).toMatchObject({ query, status, error: { error } });
+    expect((await columnsRoute(deps, SPACE, `part=1&snapshot=${encodeURIComponent(snapshot)}`)).body!.count).toBe(2);
   });
 });

@@ -50,7 +50,7 @@ describe('the columnar form', () => {
       compactRun(row({ model: 'other', wallSeconds: null, tier: 'hard', repo: 'acme/widgets', contamination: [{ step: 1, path: 'x' }] })),
       { ...compactRun(row({ taskId: 't2' })), verdict: 'excluded', hiddenTest: 'pass', metricsSource: 'generated' },
     ];
-    const fromWire = RunTable.fromColumns(JSON.parse(JSON.stringify(encodeColumns(runs, '2026-01-01T00:00:00.000Z'))) as RunColumns);
+    const fromWire = RunTable.fromColumns([JSON.parse(JSON.stringify(encodeColumns(runs, '2026-01-01T00:00:00.000Z'))) as RunColumns]);
     const direct = RunTable.fromRuns(runs);
     expect(fromWire.size).toBe(3);
     for (let i = 0; i < 3; i++) {
@@ -87,7 +87,7 @@ describe('GET /api/spaces/{space}/columns', () => {
     let now = 0;
     const answer = (asOf: string) => {
       setAsOf(asOf);
-      return columnsAnswer(deps, 'S', true, () => now);
+      return columnsAnswer(deps, 'S', true, null, () => now);
     };
     const first = decode((await answer('2026-01-01T00:00:05.000Z')).body, true);
     expect(first).toMatchObject({ count: 10, asOf: '2026-01-01T00:00:05.000Z' });
@@ -103,7 +103,7 @@ describe('GET /api/spaces/{space}/columns', () => {
     now += REENCODE_AFTER_MS;
     const fresh = decode((await answer('2026-01-01T00:00:20.000Z')).body, true);
     expect(fresh).toMatchObject({ count: 11, asOf: '2026-01-01T00:00:20.000Z' });
-    const table = RunTable.fromColumns(fresh);
+    const table = RunTable.fromColumns([fresh]);
     expect(table.number('wallSeconds', table.indexOfId(runId({ model: 'mlx-community/Qwen3:8b', taskId: 't0', harnessVersion: 'h1' })))).toBe(1);
   });
 

@@ -1,0 +1,84 @@
+// A big space's columns arrive in parts (docs/contract.md §10): the cockpit asks for the first, then for the
+// other parts of the snapshot it names, all at once, and combines them. A snapshot replaced while its parts
+// arrive answers 409, and the cockpit starts again from the first part instead of mixing two snapshots.
+// A small server here plays the read API.
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import { encodeColumns, type CompactRun } from '../../shared/cockpit/columns.ts';
+import type { CockpitSettings } from '../../shared/cockpit/contract.ts';
+import { launchChromium } from './helpers/chromium.ts';
+import { compactRunOf } from '../helpers/compact-runs.ts';
+
+const DIST = join(import.meta.dirname, '../../dashboard/dist');
+const PARTS = 3;
+const RUNS_PER_PART = 4;
+
+/** Two snapshots of the space; the second has one more run in its last part. */
+const runsOf = (snapshot: number): CompactRun[][] =>
+  Array.from({ length: PARTS }, (_, part) =>
+    Array.from({ length: RUNS_PER_PART + (snapshot === 2 && part === PARTS - 1 ? 1 : 0) }, (_, k) => compactRunOf({ model: `model-${part}`, taskId: `task-${k}`, verdict: k % 2 ? 'wrong' : 'resolved' })),
+  );
+const SNAPSHOTS = { 'snap-1': runsOf(1), 'snap-2': runsOf(2) };
+
+let server: Server;
+let url: string;
+let browser: Browser;
+let current: keyof typeof SNAPSHOTS = 'snap-1';
+const requests: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    void (async () => {
+      const u = new URL(req.url ?? '/', url);
+      const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      if (u.pathname === '/cockpit.json') return json(200, { cockpits: [{ name: 'Big', space: 'S', public: true }], api: '/api' } satisfies CockpitSettings);
+      if (u.pathname === '/api/spaces/S/columns') {
+        const part = Number(u.searchParams.get('part') ?? 0);
+        const snapshot = (u.searchParams.get('snapshot') ?? current) as keyof typeof SNAPSHOTS;
+        requests.push(`${snapshot}#${part}`);
+        // The compactor replaces the snapshot just as the first cockpit asks for its last part.
+        if (snapshot === 'snap-1' && part === PARTS - 1) {
+          current = 'snap-2';
+          return json(409, { error: 'snapshot-replaced', message: 'Snapshot snap-1 was replaced by a newer one; load the columns again from the first part.' });
+        }
+        return json(200, encodeColumns(SNAPSHOTS[snapshot][part]!, new Date().toISOString(), { index: part, count: PARTS, snapshot }));
+      }
+      if (u.pathname === '/api/spaces/S/issues') return json(200, { issues: [] });
+      if (u.pathname === '/api/spaces/S/hosts') return json(200, { hosts: [] });
+      if (u.pathname === '/api/spaces/S/runs') return json(200, { runs: [], cursor: null, asOf: new Date().toISOString() });
+      if (u.pathname.startsWith('/api/')) return json(404, { error: 'not-found', message: 'no such route' });
+      const file = u.pathname === '/' ? 'index.html' : u.pathname.slice(1);
+      try {
+        const content = await readFile(join(DIST, file));
+        res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html' }).end(content);
+      } catch {
+        res.writeHead(404).end();
+      }
+    })();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((r) => server?.close(r));
+});
+
+it('combines the parts of one snapshot, and starts again when the snapshot is replaced mid-load', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${url}/?view=runs`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });
+
+  // The first snapshot's parts, then the second's: never a part of one beside a part of the other.
+  expect(requests.slice(0, PARTS).sort()).toEqual(['snap-1#0', 'snap-1#1', 'snap-1#2']);
+  expect(requests.slice(PARTS).sort()).toEqual(['snap-2#0', 'snap-2#1', 'snap-2#2']);
+  const total = PARTS * RUNS_PER_PART + 1;
+  expect(await page.locator('.runs-count').innerText()).toBe(`${total} of ${total} runs`);
+  await page.close();
+});
