@@ -68,8 +68,10 @@ async function load(local: LocalMode) {
       else delta.push(row);
       if ((inSnapshot.length + delta.length) % 100_000 === 0) console.log(`  generated ${inSnapshot.length + delta.length} runs`);
     }
-    // The snapshot is as of before the delta landed; the delta's rows are stamped after it.
-    await writeSnapshot(local.adapters.data, SPACE, landedAt, inSnapshot, systemClock);
+    // The snapshot is as of just after the issues and its runs were stamped, before the delta landed; the
+    // delta's rows are stamped after it.
+    const asOf = new Date(Date.parse(landedAt) + 1).toISOString();
+    await writeSnapshot(local.adapters.data, SPACE, asOf, { runs: inSnapshot, issues: campaign.issues }, systemClock);
     const now = new Date().toISOString();
     await loadRows(local.adapters.table, delta.map((r) => ({ ...r, landedAt: now, updatedAt: now })), { concurrency: 32 });
   }
@@ -96,9 +98,11 @@ async function firstRequest(local: LocalMode): Promise<number> {
 
 interface Render {
   readyMs: number;
-  /** When the columns and issues answers had fully arrived (from navigation): the rest is the page's own work. */
+  /** From navigation: the last columns part and the issues answer fully arrived; the runs in the table (the delta since the snapshot included), the issues parsed. */
   columnsMs: number;
   issuesMs: number;
+  runsMs: number;
+  issuesParsedMs: number;
 }
 
 async function firstRender(browser: Browser, local: LocalMode): Promise<Render> {
@@ -111,10 +115,13 @@ async function firstRender(browser: Browser, local: LocalMode): Promise<Render> 
     // (No named functions in the page: tsx would wrap them in a helper the page does not have.)
     return await page.evaluate(() => {
       const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const [readyMs, runsMs, issuesParsedMs] = ['cockpit-ready', 'runs-loaded', 'issues-loaded'].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN);
       return {
-        readyMs: performance.getEntriesByName('cockpit-ready')[0]!.startTime,
-        columnsMs: resources.find((e) => e.name.includes('/columns'))?.responseEnd ?? NaN,
+        readyMs: readyMs!,
+        columnsMs: Math.max(...resources.filter((e) => e.name.includes('/columns')).map((e) => e.responseEnd)),
         issuesMs: resources.find((e) => e.name.includes('/issues'))?.responseEnd ?? NaN,
+        runsMs: runsMs!,
+        issuesParsedMs: issuesParsedMs!,
       };
     });
   } finally {
@@ -125,6 +132,9 @@ async function firstRender(browser: Browser, local: LocalMode): Promise<Render> 
 async function deleteSnapshot(local: LocalMode) {
   for (const key of await local.adapters.data.list(snapshotSpacePrefix(SPACE))) await local.adapters.data.delete(key);
 }
+
+const stages = (r: Render) =>
+  `columns arrived ${ms(r.columnsMs)}, runs in the table with the delta ${ms(r.runsMs)}; issues arrived ${ms(r.issuesMs)}, parsed ${ms(r.issuesParsedMs)}`;
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -145,7 +155,7 @@ async function measureSide(browser: Browser, prepare: (local: LocalMode) => Prom
     await withColdServer(prepare);
     const render = await withColdServer((local) => firstRender(browser, local));
     side.render.push(render);
-    console.log(`  round ${i + 1}: first request ${ms(side.request.at(-1)!)}, first render ${ms(render.readyMs)} (columns arrived at ${ms(render.columnsMs)}, issues at ${ms(render.issuesMs)})`);
+    console.log(`  round ${i + 1}: first request ${ms(side.request.at(-1)!)}, first render ${ms(render.readyMs)} (${stages(render)})`);
   }
   return side;
 }
@@ -171,7 +181,7 @@ async function main() {
     const after = await measureSide(browser, async (local) => {
       if (await readManifest(local.adapters.data, SPACE)) return;
       const t0 = performance.now();
-      const result = await compactSpace({ runs: local.adapters.table, objects: local.adapters.data, clock: systemClock }, SPACE);
+      const result = await compactSpace({ runs: local.adapters.table, issues: local.adapters.table, objects: local.adapters.data, clock: systemClock }, SPACE);
       compactionMs = performance.now() - t0;
       console.log(`  compaction (the writer, from ${result.source === 'persisted' ? 'the snapshot' : 'the whole table'}): ${ms(compactionMs)}, ${result.runs} runs`);
     });
@@ -185,7 +195,8 @@ async function main() {
     const b = before && { req: median(before.request), ren: median(before.render.map((r) => r.readyMs)) };
     row('columns endpoint, first request', b ? ms(b.req) : '—', ms(req), b ? `${(b.req / req).toFixed(1)}×` : '', verdict(req, TARGETS.firstRequestMs));
     row('cockpit, first complete render', b ? ms(b.ren) : '—', ms(ren), b ? `${(b.ren / ren).toFixed(1)}×` : '', verdict(ren, TARGETS.firstRenderMs));
-    console.log(`  of which: columns answer complete at ${ms(median(after.render.map((r) => r.columnsMs)))}, issues at ${ms(median(after.render.map((r) => r.issuesMs)))} after navigation (after)`);
+    const at = (stage: keyof Render) => median(after.render.map((r) => r[stage]));
+    console.log(`  after navigation (after, medians): ${stages({ readyMs: at('readyMs'), columnsMs: at('columnsMs'), issuesMs: at('issuesMs'), runsMs: at('runsMs'), issuesParsedMs: at('issuesParsedMs') })}`);
     const manifest = await withColdServer((local) => readManifest(local.adapters.data, SPACE));
     const parts = manifest!.columns.map((part) => part.bytes);
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);

@@ -51,7 +51,8 @@ export interface PendingHiddenTest {
 export interface IssueStore {
   putIssue(issue: StoredIssue): Promise<void>;
   getIssue(space: string, taskId: string): Promise<StoredIssue | null>;
-  listIssues(space: string): Promise<StoredIssue[]>;
+  /** Every issue of the space in task id order, or with `since` those updated at or after it (in no particular order). */
+  listIssues(space: string, since?: string): Promise<StoredIssue[]>;
   /** Hidden-test results that arrived before their run; the latest finishedAt wins. */
   putPendingHiddenTest(pending: PendingHiddenTest): Promise<void>;
   getPendingHiddenTest(space: string, id: string): Promise<PendingHiddenTest | null>;

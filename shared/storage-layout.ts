@@ -70,6 +70,7 @@ export const snapshotSpacePrefix = (space: string) => `${SNAPSHOTS_PREFIX}${spac
 export const snapshotManifestKey = (space: string) => `${snapshotSpacePrefix(space)}manifest.json`;
 export const snapshotSlotPrefix = (space: string, slot: SnapshotSlot) => `${snapshotSpacePrefix(space)}${slot}/`;
 export const snapshotRunsKey = (space: string, slot: SnapshotSlot) => `${snapshotSlotPrefix(space, slot)}runs.json.gz`;
+export const snapshotIssuesKey = (space: string, slot: SnapshotSlot) => `${snapshotSlotPrefix(space, slot)}issues.json.gz`;
 export const snapshotColumnsPartKey = (space: string, slot: SnapshotSlot, part: number) => `${snapshotSlotPrefix(space, slot)}columns-${part}.json.gz`;
 
 // ---- The table -----------------------------------------------------------------------------------------
@@ -77,7 +78,7 @@ export const snapshotColumnsPartKey = (space: string, slot: SnapshotSlot, part: 
 export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
 
 export const INDEXES = {
-  /** Runs of a space by updatedAt: the `since` deltas the cockpit polls. */
+  /** Runs, and apart from them issues, of a space by updatedAt: the `since` deltas the cockpit polls. */
   byUpdated: { name: 'byUpdated', partitionKey: 'byUpdatedPk', sortKey: 'byUpdatedSk', projection: 'ALL' },
   /** Sparse: only rows with a next judge attempt. The sweeper's "due by now" query. */
   due: { name: 'due', partitionKey: 'dueSpace', sortKey: 'dueAt', projection: 'ALL' },
@@ -125,4 +126,7 @@ export function parseAttemptSortKey(sk: string): { id: string; finishedAt: strin
 /** Index attributes of a run row. */
 export const byUpdatedPartition = (space: string) => `RUNS#${space}`;
 export const byUpdatedKey = (space: string, updatedAt: string, id: string) => ({ byUpdatedPk: byUpdatedPartition(space), byUpdatedSk: `${updatedAt}#${id}` });
+/** Index attributes of an issue record: the issues of a space by updatedAt, in the same index as its runs. */
+export const issuesByUpdatedPartition = (space: string) => `ISSUES#${space}`;
+export const issueByUpdatedKey = (space: string, updatedAt: string, taskId: string) => ({ byUpdatedPk: issuesByUpdatedPartition(space), byUpdatedSk: `${updatedAt}#${encode(taskId)}` });
 export const byHostPartition = (space: string, host: string) => `HOSTRUNS#${space}#${host}`;

@@ -4,7 +4,9 @@ import { bucketStore, bundledConfig, requiredEnv, s3Client, tableStore } from '.
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { createSnapshotCompactorHandler } from './handler.ts';
 
+const store = tableStore({}, requiredEnv('TABLE_NAME'));
+
 export const handler = createSnapshotCompactorHandler(
-  { config: bundledConfig(), runs: tableStore({}, requiredEnv('TABLE_NAME')), objects: bucketStore(s3Client({}), requiredEnv('DATA_BUCKET')), clock: systemClock },
+  { config: bundledConfig(), runs: store, issues: store, objects: bucketStore(s3Client({}), requiredEnv('DATA_BUCKET')), clock: systemClock },
   instrumentation('snapshot-compactor'),
 );

@@ -133,7 +133,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     observe('judge'),
   );
   const sweeper = createSweeperHandler({ config, runs: table, judging: table, judgeQueue: adapters.judgeQueue, clock }, observe('sweeper'));
-  const compactor = createSnapshotCompactorHandler({ config, runs: table, objects: adapters.data, clock }, observe('snapshot-compactor'));
+  const compactor = createSnapshotCompactorHandler({ config, runs: table, issues: table, objects: adapters.data, clock }, observe('snapshot-compactor'));
   log(describeJudgeCredentials(env));
   if (retryBase) log(`Judge retries start after ${retryBase} s in every space (local override).`);
 

@@ -1,6 +1,12 @@
 // The cockpit's in-memory copy of a space's runs: one typed array per field, so filtering and aggregating
 // 100k runs is a few linear passes without allocating an object per row. Unknown figures are NaN here and
 // never count as zero. Rows are keyed by run id, so a delta that repeats a row replaces it.
+//
+// Finding a row by id never builds the ids of all rows (a million strings take seconds to make and hash):
+// a run id is `{model, made safe}__{taskId}__{harnessVersion}`, so for each model and harness version whose
+// parts begin and end the id, the middle names at most one task, and a map of (task, model, harness)
+// dictionary indexes, built from integers, gives the row. That finds every row whose id is the one asked
+// for, however the strings are made (a task id may itself contain `__`).
 import { runId } from '../schema/run-id.ts';
 import {
   CODE_FIELDS,
@@ -46,7 +52,9 @@ export class RunTable {
   text: Record<TextField, Int32Array>;
   codes: Record<CodeField, Uint8Array>;
   numbers: Record<NumberField, Float64Array>;
-  private byId: Map<string, number> | null = null;
+  private byIdentity: Map<number | string, number> | null = null;
+  /** Per model dictionary index, the model as it begins a run id (`runId`'s rule), made on first use. */
+  private readonly idPrefixes: string[] = [];
 
   constructor(capacity = 1024) {
     this.text = Object.fromEntries(TEXT_FIELDS.map((f) => [f, new Int32Array(capacity)])) as Record<TextField, Int32Array>;
@@ -98,7 +106,24 @@ export class RunTable {
   }
 
   indexOfId(id: string): number {
-    return this.ids().get(id) ?? -1;
+    const identities = this.identities();
+    const { model, taskId, harnessVersion } = this.dictionaries;
+    for (let h = 0; h < harnessVersion.values.length; h++) {
+      const suffix = `__${harnessVersion.values[h]!}`;
+      if (!id.endsWith(suffix)) continue;
+      for (let m = 0; m < model.values.length; m++) {
+        const prefix = this.idPrefix(m);
+        if (!id.startsWith(prefix) || id.length < prefix.length + suffix.length) continue;
+        const t = taskId.indexOf(id.slice(prefix.length, id.length - suffix.length));
+        const row = t < 0 ? undefined : identities.get(identityKey(t, m, h));
+        if (row !== undefined) return row;
+      }
+    }
+    return -1;
+  }
+
+  private idPrefix(m: number): string {
+    return (this.idPrefixes[m] ??= `${runId({ model: this.dictionaries.model.values[m]!, taskId: '', harnessVersion: '' }).slice(0, -4)}__`);
   }
 
   /**
@@ -106,15 +131,11 @@ export class RunTable {
    * anything changed: a delta repeats rows it already sent, and an unchanged row must not cause a redraw.
    */
   upsert(run: CompactRun): { index: number; changed: boolean } {
-    const ids = this.ids();
-    const id = runId(run);
-    let i = ids.get(id);
-    let changed = i === undefined;
-    if (i === undefined) {
-      i = this.size++;
-      if (i >= this.text.model.length) this.grow();
-      ids.set(id, i);
-    }
+    const found = this.indexOfId(runId(run));
+    let changed = found < 0;
+    const i = found < 0 ? this.size++ : found;
+    if (found < 0 && i >= this.text.model.length) this.grow();
+    else if (found >= 0) this.identities().delete(this.identityOf(i));
     for (const f of TEXT_FIELDS) {
       const value = run[f];
       const index = value === null ? -1 : this.dictionaries[f].add(value);
@@ -131,17 +152,22 @@ export class RunTable {
       changed ||= !Object.is(this.numbers[f][i], value);
       this.numbers[f][i] = value;
     }
+    this.identities().set(this.identityOf(i), i);
     if (changed) this.revision++;
     return { index: i, changed };
   }
 
+  private identityOf(i: number): number | string {
+    return identityKey(this.text.taskId[i]!, this.text.model[i]!, this.text.harnessVersion[i]!);
+  }
+
   /** Built on first use: a fresh snapshot never needs it unless a delta arrives or a run is looked up. */
-  private ids(): Map<string, number> {
-    if (!this.byId) {
-      this.byId = new Map();
-      for (let i = 0; i < this.size; i++) this.byId.set(this.id(i), i);
+  private identities(): Map<number | string, number> {
+    if (!this.byIdentity) {
+      this.byIdentity = new Map();
+      for (let i = 0; i < this.size; i++) this.byIdentity.set(this.identityOf(i), i);
     }
-    return this.byId;
+    return this.byIdentity;
   }
 
   private grow() {
@@ -155,4 +181,12 @@ export class RunTable {
     for (const f of CODE_FIELDS) this.codes[f] = grown(this.codes[f]);
     for (const f of NUMBER_FIELDS) this.numbers[f] = grown(this.numbers[f]);
   }
+}
+
+/**
+ * One number for a (task, model, harness) of dictionary indexes while they fit 53 bits (2M tasks, 65,536
+ * models and harness versions), hashed as fast as an integer; past that, a string.
+ */
+function identityKey(task: number, model: number, harness: number): number | string {
+  return task < 2 ** 21 && model < 2 ** 16 && harness < 2 ** 16 ? (task * 2 ** 16 + model) * 2 ** 16 + harness : `${task},${model},${harness}`;
 }

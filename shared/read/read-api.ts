@@ -16,7 +16,7 @@ import type { AttemptsBody, BudgetBody, CockpitEntry, CockpitsBody, CompareBody,
 import { exportRecord, toCsv } from './exports.ts';
 import { compareGroups } from '../cockpit/compare-groups.ts';
 import { groupStatistics } from './group-stats.ts';
-import { columnsAnswer, currentTable } from './read-model.ts';
+import { columnsAnswer, currentIssues, currentTable } from './read-model.ts';
 
 export interface ReadDeps {
   config: ReplayConfig;
@@ -89,7 +89,7 @@ async function route(deps: ReadDeps, method: string, path: string, query: URLSea
   if (collection === 'runs' && (sub === 'patch' || sub === 'summary')) return runText(deps, space, id!, sub);
   if (collection === 'runs' && sub === 'reference') return runReference(deps, space, id!);
   if (collection === 'runs' && sub === 'attempts') return attemptsOf(deps, space, id!);
-  if (collection === 'issues' && id === undefined) return { status: 200, body: { issues: await deps.issues.listIssues(space) } satisfies IssuesBody };
+  if (collection === 'issues' && id === undefined) return { status: 200, body: { issues: await currentIssues(deps, space) } satisfies IssuesBody };
   if (collection === 'hosts' && id === undefined) return { status: 200, body: { hosts: await hostsOf(deps, space) } satisfies HostsBody };
   return notFound(path);
 }
@@ -157,7 +157,7 @@ async function selected(deps: ReadDeps, space: string, query: URLSearchParams, k
   const { filters, matchesNothing } = filtersOf(query, keys);
   // Issue records are read only when a tier or wave filter needs them (a 1M-run space has 20k of them).
   const needsFacts = !matchesNothing && (filters.tiers.length > 0 || filters.waves.length > 0);
-  const [current, issues] = await Promise.all([currentTable(deps, space), needsFacts ? deps.issues.listIssues(space) : null]);
+  const [current, issues] = await Promise.all([currentTable(deps, space), needsFacts ? currentIssues(deps, space) : null]);
   const selection = matchesNothing ? new Uint32Array(0) : selectRuns(current.table, filters, issues && taskFacts(current.table, issues));
   return { ...current, selection };
 }

@@ -1,7 +1,8 @@
 // What one read-API process (a warm Lambda, the local server) keeps of each space: the runs of the
 // persisted snapshot (snapshot-store.ts), brought up to date on every request with the table's `since`
 // query, which reads only what changed. `/stats`, `/compare` and the exports read it; none of them ever
-// scans the table per request.
+// scans the table per request. The issue records are kept the same way, for `/issues` and the facts
+// `/stats` adds.
 //
 // The columns endpoint goes further on a cold process: it serves the persisted columns body as it is (one
 // object read, already gzip) without decoding a run, and the cockpit fetches the rest with `since` from
@@ -15,7 +16,8 @@ import type { ObjectStore, RunStore } from '../ports.ts';
 import { compactOf, encodeColumns } from '../cockpit/columns.ts';
 import type { SnapshotRun } from '../cockpit/run-snapshot.ts';
 import { RunTable } from '../cockpit/run-table.ts';
-import { applyChanges, loadSpaceRuns, persistedColumnsPart, readManifest, type SnapshotDeps, type SnapshotManifest } from './snapshot-store.ts';
+import { applyChanges, applyIssueChanges, inTaskOrder, loadSpaceIssues, loadSpaceRuns, persistedColumnsPart, readManifest, type SnapshotDeps, type SnapshotManifest } from './snapshot-store.ts';
+import type { StoredIssue } from '../schema/issue.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
 
 export const REENCODE_AFTER_MS = 10_000;
@@ -29,6 +31,9 @@ interface Encoded {
 }
 
 interface SpaceView {
+  issues: { issues: Map<string, StoredIssue>; asOf: string } | null;
+  issuesLoading: Promise<void> | null;
+  issuesRefreshing: Promise<void> | null;
   runs: Map<string, SnapshotRun> | null;
   asOf: string | null;
   /** Bumped whenever a run changes: derived forms (the body, the table) are rebuilt only when it moved. */
@@ -54,7 +59,7 @@ function viewOf(runs: RunStore, space: string): SpaceView {
   let bySpace = views.get(runs);
   if (!bySpace) views.set(runs, (bySpace = new Map()));
   let view = bySpace.get(space);
-  if (!view) bySpace.set(space, (view = { runs: null, asOf: null, revision: 0, loading: null, refreshing: null, encoded: null, persisted: null, table: null }));
+  if (!view) bySpace.set(space, (view = { issues: null, issuesLoading: null, issuesRefreshing: null, runs: null, asOf: null, revision: 0, loading: null, refreshing: null, encoded: null, persisted: null, table: null }));
   return view;
 }
 
@@ -81,6 +86,27 @@ export async function currentRuns(deps: SnapshotDeps, space: string): Promise<{ 
     .finally(() => (view.refreshing = null));
   await view.refreshing;
   return { runs: view.runs!, asOf: view.asOf!, revision: view.revision };
+}
+
+/**
+ * The space's issue records in task id order, current as of this request: a process that holds none takes
+ * the persisted snapshot's (one object read, where listing them from the table takes a query of tens of
+ * thousands of records in a big space), then each request adds those updated since.
+ */
+export async function currentIssues(deps: SnapshotDeps, space: string): Promise<StoredIssue[]> {
+  const view = viewOf(deps.runs, space);
+  if (!view.issues) {
+    view.issuesLoading ??= loadSpaceIssues(deps, space)
+      .then((loaded) => void (view.issues = loaded))
+      .finally(() => (view.issuesLoading = null));
+    await view.issuesLoading;
+  }
+  const known = view.issues!;
+  view.issuesRefreshing ??= applyIssueChanges(deps, space, known.issues, known.asOf)
+    .then((asOf) => void (known.asOf = asOf))
+    .finally(() => (view.issuesRefreshing = null));
+  await view.issuesRefreshing;
+  return inTaskOrder(known.issues.values());
 }
 
 /** The runs as a columnar table, and the runs by table index. */

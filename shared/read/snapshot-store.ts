@@ -6,9 +6,10 @@
 // update). Instead ONE scheduled writer, the compactor (functions/snapshot-compactor), brings the snapshot
 // up to date with the table's `since` query, which reads only what changed, and writes:
 //   1. objects into the slot the current manifest does not name (slots `a` and `b` alternate): the runs
-//      (run-snapshot.ts, for /stats, /compare and exports) and the cockpit's columns body, ready to serve,
-//      all gzip. The columns come in parts, each within what one read-API answer carries (a million runs
-//      are some 16 MB compressed; a Lambda answer carries 4.4 MB), and every part names the snapshot;
+//      (run-snapshot.ts, for /stats, /compare and exports), the issue records (for /issues and the facts
+//      /stats adds) and the cockpit's columns body, ready to serve, all gzip. The columns come in parts,
+//      each within what one read-API answer carries (a million runs are some 16 MB compressed; a Lambda
+//      answer carries 4.4 MB), and every part names the snapshot;
 //   2. then the manifest, one small object naming the slot's objects with their SHA-256 and the `asOf`.
 // A reader takes the manifest, then the objects it names, and checks each hash, so it uses a complete
 // snapshot or none. Readers bring what they read up to date with the same `since` query (the cockpit
@@ -19,15 +20,17 @@
 // finds either checks out or is refused. Anything missing, truncated, foreign or failing its hash is
 // treated as absent: the reader rebuilds from the table, and the next compaction writes it anew.
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { Clock, ObjectStore, RunStore } from '../ports.ts';
+import type { Clock, IssueStore, ObjectStore, RunStore } from '../ports.ts';
+import type { StoredIssue } from '../schema/issue.ts';
 import { sha256Hex } from '../sha256.ts';
-import { SNAPSHOT_SLOTS, snapshotColumnsPartKey, snapshotManifestKey, snapshotRunsKey, snapshotSpacePrefix, type SnapshotSlot } from '../storage-layout.ts';
+import { SNAPSHOT_SLOTS, snapshotColumnsPartKey, snapshotIssuesKey, snapshotManifestKey, snapshotRunsKey, snapshotSpacePrefix, type SnapshotSlot } from '../storage-layout.ts';
 import { LAMBDA_ANSWER_BYTES } from '../operations.ts';
 import { asOfNow } from './as-of.ts';
 import { COLUMNS_FORMAT, compactOf, encodeColumns, type CompactRun } from '../cockpit/columns.ts';
 import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT, snapshotRun, type SnapshotRun } from '../cockpit/run-snapshot.ts';
 
 export const MANIFEST_FORMAT = 'replay-snapshot-manifest/3';
+export const ISSUES_FORMAT = 'replay-issues-snapshot/1';
 const PAGE = 1000;
 
 
@@ -47,6 +50,8 @@ export interface SnapshotManifest {
   asOf: string;
   count: number;
   runs: ObjectRef;
+  /** The space's issue records as of `asOf` (a big space has tens of thousands: one object read instead of a query of them all). */
+  issues: ObjectRef;
   /** The columns body's parts, in order; every part carries `snapshot` and the part count. */
   columns: ObjectRef[];
   /** Names this snapshot's columns parts to the cockpit (`?snapshot=`), so it never mixes parts of two snapshots. */
@@ -78,6 +83,7 @@ export const COLUMN_PART_LIMITS: ColumnPartLimits = { runs: 100_000, bytes: LAMB
 
 export interface SnapshotDeps {
   runs: RunStore;
+  issues: IssueStore;
   objects: ObjectStore;
   clock: Clock;
 }
@@ -100,7 +106,7 @@ export async function readManifest(objects: ObjectStore, space: string): Promise
     const ref = (r: Partial<ObjectRef> | undefined) => !!r && typeof r.key === 'string' && r.key.startsWith(snapshotSpacePrefix(space)) && typeof r.sha256 === 'string';
     const current = m.format === MANIFEST_FORMAT && m.runsFormat === SNAPSHOT_FORMAT && m.columnsFormat === COLUMNS_FORMAT;
     const parts = Array.isArray(m.columns) && m.columns.length > 0 && m.columns.every(ref);
-    if (current && m.space === space && typeof m.asOf === 'string' && typeof m.snapshot === 'string' && ref(m.runs) && parts) return m as SnapshotManifest;
+    if (current && m.space === space && typeof m.asOf === 'string' && typeof m.snapshot === 'string' && ref(m.runs) && ref(m.issues) && parts) return m as SnapshotManifest;
   } catch {
     // not JSON: treated as absent below
   }
@@ -120,8 +126,8 @@ export function persistedColumnsPart(objects: ObjectStore, manifest: SnapshotMan
 }
 
 /** The persisted runs, or every run read from the table when the snapshot is missing or unusable. Not yet brought up to date. */
-export async function loadSpaceRuns(deps: SnapshotDeps, space: string): Promise<SpaceRuns> {
-  const manifest = await readManifest(deps.objects, space);
+export async function loadSpaceRuns(deps: SnapshotDeps, space: string, known?: SnapshotManifest | null): Promise<SpaceRuns> {
+  const manifest = known === undefined ? await readManifest(deps.objects, space) : known;
   if (manifest) {
     const gzip = await verifiedBytes(deps.objects, manifest.runs);
     if (gzip) {
@@ -138,6 +144,45 @@ export async function loadSpaceRuns(deps: SnapshotDeps, space: string): Promise<
   const asOf = await applyChanges(deps, space, runs, undefined);
   return { asOf, runs, source: existed ? 'corrupt' : 'missing', rebuiltAt };
 }
+
+/** A space's issue records by task id as of `asOf`, and where they came from (as SpaceRuns). */
+export interface SpaceIssues {
+  asOf: string;
+  issues: Map<string, StoredIssue>;
+  source: SpaceRuns['source'];
+}
+
+/** The persisted issue records, or all of them read from the table when the snapshot has none that checks out. Not yet brought up to date. */
+export async function loadSpaceIssues(deps: SnapshotDeps, space: string, known?: SnapshotManifest | null): Promise<SpaceIssues> {
+  const manifest = known === undefined ? await readManifest(deps.objects, space) : known;
+  const gzip = manifest && (await verifiedBytes(deps.objects, manifest.issues));
+  if (gzip) {
+    try {
+      const body = JSON.parse(gunzipSync(gzip).toString('utf8')) as { format?: unknown; space?: unknown; asOf?: unknown; issues?: unknown };
+      if (body.format === ISSUES_FORMAT && body.space === space && typeof body.asOf === 'string' && Array.isArray(body.issues)) {
+        return { asOf: body.asOf, issues: new Map((body.issues as StoredIssue[]).map((issue) => [issue.taskId, issue])), source: 'persisted' };
+      }
+    } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
+    }
+  }
+  const issues = new Map<string, StoredIssue>();
+  const asOf = await applyIssueChanges(deps, space, issues, undefined);
+  return { asOf, issues, source: manifest ? 'corrupt' : 'missing' };
+}
+
+/** Merges every issue record updated at or after `since` (all when undefined) into `issues`; returns the next `asOf` as applyChanges does. */
+export async function applyIssueChanges(deps: SnapshotDeps, space: string, issues: Map<string, StoredIssue>, since: string | undefined, onIssue?: () => void): Promise<string> {
+  const next = asOfNow(deps.clock);
+  for (const issue of await deps.issues.listIssues(space, since)) {
+    issues.set(issue.taskId, issue);
+    onIssue?.();
+  }
+  return next;
+}
+
+/** Issue records in task id order, as the table lists them. */
+export const inTaskOrder = (issues: Iterable<StoredIssue>): StoredIssue[] => [...issues].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
 
 /**
  * Merges every row updated at or after `since` (every row when undefined) into `runs`; returns the next
@@ -162,24 +207,34 @@ export interface CompactionResult {
   space: string;
   runs: number;
   changed: number;
+  issues: number;
+  issuesChanged: number;
   source: SpaceRuns['source'];
   written: boolean;
 }
 
 /** One compaction of one space: load, bring up to date, write the other slot if anything changed. */
 export async function compactSpace(deps: SnapshotDeps, space: string, limits: ColumnPartLimits = COLUMN_PART_LIMITS): Promise<CompactionResult> {
-  const loaded = await loadSpaceRuns(deps, space);
+  const manifest = await readManifest(deps.objects, space);
+  const loaded = await loadSpaceRuns(deps, space, manifest);
+  const loadedIssues = await loadSpaceIssues(deps, space, manifest);
   const now = deps.clock.now();
   const rebuildDue = loaded.rebuiltAt === null || now.getTime() - Date.parse(loaded.rebuiltAt) >= FULL_REBUILD_EVERY_MS;
   let changed = 0;
   const runs = rebuildDue ? new Map<string, SnapshotRun>() : loaded.runs;
   const asOf = await applyChanges(deps, space, runs, rebuildDue ? undefined : loaded.asOf, () => changed++);
+  // Read after the runs, from an earlier instant than `asOf`: a record written meanwhile is read again next time.
+  let issuesChanged = 0;
+  const issues = rebuildDue ? new Map<string, StoredIssue>() : loadedIssues.issues;
+  await applyIssueChanges(deps, space, issues, rebuildDue ? undefined : loadedIssues.asOf, () => issuesChanged++);
   const rebuiltAt = rebuildDue ? now.toISOString() : loaded.rebuiltAt!;
   // An unchanged persisted snapshot stays as it is: its asOf is older, which only lengthens the delta
   // readers fetch by what the table says changed since (nothing), never what they see.
-  const written = loaded.source !== 'persisted' || changed > 0 || rebuildDue;
-  if (written) await writeSnapshot(deps.objects, space, asOf, runs.values(), deps.clock, rebuiltAt, limits);
-  return { space, runs: runs.size, changed, source: loaded.source, written };
+  const persisted = loaded.source === 'persisted' && loadedIssues.source === 'persisted';
+  const written = !persisted || changed > 0 || issuesChanged > 0 || rebuildDue;
+  if (written) await writeSnapshot(deps.objects, space, asOf, { runs: runs.values(), issues: issues.values() }, deps.clock, rebuiltAt, limits);
+  const source = loaded.source !== 'persisted' ? loaded.source : loadedIssues.source;
+  return { space, runs: runs.size, changed, issues: issues.size, issuesChanged, source, written };
 }
 
 /** Writes the slot the current manifest does not name, then the manifest that names it. */
@@ -187,12 +242,12 @@ export async function writeSnapshot(
   objects: ObjectStore,
   space: string,
   asOf: string,
-  runs: Iterable<SnapshotRun>,
+  records: { runs: Iterable<SnapshotRun>; issues: Iterable<StoredIssue> },
   clock: Clock,
   rebuiltAt?: string,
   limits: ColumnPartLimits = COLUMN_PART_LIMITS,
 ): Promise<SnapshotManifest> {
-  const all = [...runs];
+  const all = [...records.runs];
   const previous = await readManifest(objects, space);
   const slot = SNAPSHOT_SLOTS.find((s) => s !== previous?.slot)!;
   const snapshot = `${asOf}/${slot}`;
@@ -201,13 +256,14 @@ export async function writeSnapshot(
     return { key, sha256: sha256Hex(body), bytes: body.length };
   };
   const runsRef = await put(snapshotRunsKey(space, slot), gzipSync(JSON.stringify(encodeSnapshot(space, asOf, all)), { level: 6 }));
+  const issuesRef = await put(snapshotIssuesKey(space, slot), gzipSync(JSON.stringify({ format: ISSUES_FORMAT, space, asOf, issues: inTaskOrder(records.issues) }), { level: 6 }));
   const cuts = columnCuts(all.map(compactOf), asOf, snapshot, limits);
   const columns: ObjectRef[] = [];
   for (const [index, cut] of cuts.entries()) {
     const body = gzipSync(JSON.stringify(encodeColumns(cut, asOf, { index, count: cuts.length, snapshot })), { level: 6 });
     columns.push(await put(snapshotColumnsPartKey(space, slot, index), body));
   }
-  const manifest: SnapshotManifest = { format: MANIFEST_FORMAT, runsFormat: SNAPSHOT_FORMAT, columnsFormat: COLUMNS_FORMAT, space, slot, asOf, count: all.length, runs: runsRef, columns, snapshot, writtenAt: clock.now().toISOString(), ...(rebuiltAt ? { rebuiltAt } : {}) };
+  const manifest: SnapshotManifest = { format: MANIFEST_FORMAT, runsFormat: SNAPSHOT_FORMAT, columnsFormat: COLUMNS_FORMAT, space, slot, asOf, count: all.length, runs: runsRef, issues: issuesRef, columns, snapshot, writtenAt: clock.now().toISOString(), ...(rebuiltAt ? { rebuiltAt } : {}) };
   await objects.put(snapshotManifestKey(space), JSON.stringify(manifest), 'application/json');
   return manifest;
 }

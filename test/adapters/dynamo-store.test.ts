@@ -6,7 +6,7 @@ import { InvalidCursorError, type BudgetStore, type IssueStore, type ObjectStore
 import type { RunRow } from '../../shared/schema/run.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { budgetCalls, InMemoryObjectStore, InMemoryTable } from '../helpers/in-memory-ports.ts';
-import { runRow } from '../helpers/records.ts';
+import { runRow, storedIssue } from '../helpers/records.ts';
 
 let t: TestStores;
 beforeAll(async () => {
@@ -55,6 +55,19 @@ describe.each(tables)('%s', (_name, table) => {
     expect(seen.sort()).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6']);
     const since = await table().listRuns('page', { limit: 100, since: '2026-01-05T00:00:00.000Z' });
     expect(since.items.map((r) => r.id)).toEqual(['r4', 'r5', 'r6']);
+  });
+
+  it('lists the issues of a space in task order, and with since those updated since, in no space but their own', async () => {
+    const at = (day: number) => `2026-01-0${day}T00:00:00.000Z`;
+    for (const [taskId, day] of [['b__task', 2], ['a.task', 1], ['c-task', 3]] as const) await table().putIssue(storedIssue({ taskId }, { space: 'issues', updatedAt: at(day) }));
+    await table().putIssue(storedIssue({ taskId: 'other' }, { space: 'issues-other', updatedAt: at(3) }));
+    expect((await table().listIssues('issues')).map((i) => i.taskId)).toEqual(['a.task', 'b__task', 'c-task']);
+    expect((await table().listIssues('issues', at(2))).map((i) => i.taskId).sort()).toEqual(['b__task', 'c-task']);
+    // Updated again: it moves forward in the since order, and is listed once.
+    await table().putIssue(storedIssue({ taskId: 'a.task', tier: 'hard' }, { space: 'issues', updatedAt: at(4) }));
+    const since = await table().listIssues('issues', at(4));
+    expect(since).toEqual([expect.objectContaining({ taskId: 'a.task', tier: 'hard' })]);
+    expect(Object.keys(since[0]!)).not.toContain('byUpdatedPk');
   });
 
   it('refuses a cursor it did not hand out', async () => {

@@ -4,11 +4,11 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { judged, landedRow } from '../../bench/direct-load.ts';
-import type { Page, RunStore } from '../../shared/ports.ts';
+import type { IssueStore, Page, RunStore } from '../../shared/ports.ts';
 import { COLUMNS_FORMAT, type RunColumns } from '../../shared/cockpit/columns.ts';
 import { columnsAnswer } from '../../shared/read/read-model.ts';
 import { answerRead } from '../../shared/read/read-api.ts';
-import type { StatsBody } from '../../shared/cockpit/contract.ts';
+import type { IssuesBody, StatsBody } from '../../shared/cockpit/contract.ts';
 import { compactSpace, FULL_REBUILD_EVERY_MS, PART_HEADER_SLACK, readManifest, type ColumnPartLimits } from '../../shared/read/snapshot-store.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
 import { snapshotManifestKey as manifestKey, snapshotSpacePrefix as snapshotPrefix } from '../../shared/storage-layout.ts';
@@ -17,9 +17,10 @@ import type { RunRow } from '../../shared/schema/run.ts';
 import { runId } from '../../shared/schema/run.ts';
 import { sha256Hex } from '../../shared/sha256.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
+import { storedIssue } from '../helpers/records.ts';
 
 // Each test has its own space, so none depends on another's state.
-const SPACES = ['Fresh', 'Recompacted', 'Corrupt', 'Outdated', 'Missing', 'Big', 'Zipped', 'Parts', 'Replaced', 'PartInput'] as const;
+const SPACES = ['Issues', 'Fresh', 'Recompacted', 'Corrupt', 'Outdated', 'Missing', 'Big', 'Zipped', 'Parts', 'Replaced', 'PartInput'] as const;
 const config = parseConfig({ spaces: Object.fromEntries(SPACES.map((s) => [s, { senders: ['mac-studio-1'] }])) });
 let t: TestStores;
 
@@ -50,8 +51,19 @@ function coldProcess() {
       return t.store.listRuns(s, q);
     },
   };
-  const deps = { config, runs, attempts: t.store, issues: t.store, hosts: t.store, budget: t.store, objects: t.data, pairing: { isPaired: async () => false }, clock: { now: () => new Date() } };
-  return { deps, wholeReads: () => wholeReads };
+  let wholeIssueReads = 0;
+  const issues: IssueStore = {
+    putIssue: (issue) => t.store.putIssue(issue),
+    getIssue: (s, taskId) => t.store.getIssue(s, taskId),
+    putPendingHiddenTest: (pending) => t.store.putPendingHiddenTest(pending),
+    getPendingHiddenTest: (s, id) => t.store.getPendingHiddenTest(s, id),
+    listIssues: (s, since) => {
+      if (since === undefined) wholeIssueReads++;
+      return t.store.listIssues(s, since);
+    },
+  };
+  const deps = { config, runs, attempts: t.store, issues, hosts: t.store, budget: t.store, objects: t.data, pairing: { isPaired: async () => false }, clock: { now: () => new Date() } };
+  return { deps, wholeReads: () => wholeReads, wholeIssueReads: () => wholeIssueReads };
 }
 
 type Deps = ReturnType<typeof coldProcess>['deps'];
@@ -120,7 +132,7 @@ describe('the persisted runs snapshot', () => {
     expect(third).toMatchObject({ count: 14 });
     // The previous snapshot is still whole for a reader that read the manifest just before it changed.
     expect(sha256Hex((await t.data.getBytes(second.runs.key))!)).toBe(second.runs.sha256);
-    expect((await t.data.list(snapshotPrefix(SPACE))).sort()).toEqual([manifestKey(SPACE), ...['a', 'b'].flatMap((s) => [`${snapshotPrefix(SPACE)}${s}/columns-0.json.gz`, `${snapshotPrefix(SPACE)}${s}/runs.json.gz`])].sort());
+    expect((await t.data.list(snapshotPrefix(SPACE))).sort()).toEqual([manifestKey(SPACE), ...['a', 'b'].flatMap((s) => [`${snapshotPrefix(SPACE)}${s}/columns-0.json.gz`, `${snapshotPrefix(SPACE)}${s}/issues.json.gz`, `${snapshotPrefix(SPACE)}${s}/runs.json.gz`])].sort());
   });
 
   it('that is corrupt is rebuilt from the table, never answered from', async () => {
@@ -264,5 +276,36 @@ describe('the persisted runs snapshot', () => {
     ];
     for (const [query, status, error] of cases) expect({ query, ...(await columnsRoute(deps, SPACE, query)) }).toMatchObject({ query, status, error: { error } });
     expect((await columnsRoute(deps, SPACE, `part=1&snapshot=${encodeURIComponent(snapshot)}`)).body!.count).toBe(2);
+  });
+
+  it('keeps the issue records: a cold process answers /issues from it and the records changed since, never listing them all', async () => {
+    const SPACE = 'Issues';
+    const at = new Date(Date.now() - 60_000).toISOString();
+    for (const taskId of ['t0', 't1', 't2']) await t.store.putIssue(storedIssue({ taskId, tier: 'easy' }, { space: SPACE, updatedAt: at }));
+    await seededSpace(SPACE, 3);
+    await t.store.putIssue(storedIssue({ taskId: 't1', tier: 'hard' }, { space: SPACE, updatedAt: new Date().toISOString() }));
+    await t.store.putIssue(storedIssue({ taskId: 't3' }, { space: SPACE, updatedAt: new Date().toISOString() }));
+    const truth = await t.store.listIssues(SPACE);
+    expect(truth.map((i) => [i.taskId, i.tier])).toEqual([['t0', 'easy'], ['t1', 'hard'], ['t2', 'easy'], ['t3', 'easy']]);
+
+    const issuesOf = async (deps: Deps) => (await answerRead(deps, 'GET', `/api/spaces/${SPACE}/issues`, '')).body as IssuesBody;
+    const cold = coldProcess();
+    expect(await issuesOf(cold.deps)).toEqual({ issues: truth });
+    expect(cold.wholeIssueReads()).toBe(0);
+    // The same process follows later changes.
+    await t.store.putIssue(storedIssue({ taskId: 't0', tier: 'medium' }, { space: SPACE, updatedAt: new Date().toISOString() }));
+    expect((await issuesOf(cold.deps)).issues.find((i) => i.taskId === 't0')?.tier).toBe('medium');
+    expect(cold.wholeIssueReads()).toBe(0);
+
+    // A corrupt issues object is never answered from: the table is listed instead, and the next compaction heals it.
+    const manifest = (await readManifest(t.data, SPACE))!;
+    await t.data.put(manifest.issues.key, 'not gzip');
+    const afterCorruption = coldProcess();
+    expect(await issuesOf(afterCorruption.deps)).toEqual({ issues: await t.store.listIssues(SPACE) });
+    expect(afterCorruption.wholeIssueReads()).toBe(1);
+    expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({ source: 'corrupt', written: true, issues: 4 });
+    const healed = coldProcess();
+    expect((await issuesOf(healed.deps)).issues).toHaveLength(4);
+    expect(healed.wholeIssueReads()).toBe(0);
   });
 });

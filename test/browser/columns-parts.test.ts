@@ -35,7 +35,7 @@ beforeAll(async () => {
     void (async () => {
       const u = new URL(req.url ?? '/', url);
       const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-      if (u.pathname === '/cockpit.json') return json(200, { cockpits: [{ name: 'Big', space: 'S', public: true }], api: '/api' } satisfies CockpitSettings);
+      if (u.pathname === '/cockpit.json') return json(200, { cockpits: [{ name: 'Big', space: 'S', public: true }], api: '/api', signIn: null } satisfies CockpitSettings);
       if (u.pathname === '/api/spaces/S/columns') {
         const part = Number(u.searchParams.get('part') ?? 0);
         const snapshot = (u.searchParams.get('snapshot') ?? current) as keyof typeof SNAPSHOTS;

@@ -100,8 +100,8 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
     return copy(this.issues.get(key(space, taskId)) ?? null);
   }
 
-  async listIssues(space: string): Promise<StoredIssue[]> {
-    return copy([...this.issues.values()].filter((issue) => issue.space === space).sort((a, b) => compare(a.taskId, b.taskId)));
+  async listIssues(space: string, since?: string): Promise<StoredIssue[]> {
+    return copy([...this.issues.values()].filter((issue) => issue.space === space && (since === undefined || issue.updatedAt >= since)).sort((a, b) => compare(a.taskId, b.taskId)));
   }
 
   async putPendingHiddenTest(pending: PendingHiddenTest): Promise<void> {

@@ -139,7 +139,7 @@ describe('each function holds exactly what it uses', () => {
       expect(tableStatements).toHaveLength(1);
       const leadingKeys = (tableStatements[0] as { Condition?: Record<string, Record<string, unknown>> }).Condition?.['ForAllValues:StringEquals']?.['dynamodb:LeadingKeys'];
       expect([...(leadingKeys as string[])].sort()).toEqual(
-        [`SPACE#${space}`, `BUDGET#${space}`, `RUNS#${space}`, ...senders.map((host) => `HOSTRUNS#${space}#${host}`)].sort(),
+        [`SPACE#${space}`, `BUDGET#${space}`, `RUNS#${space}`, `ISSUES#${space}`, ...senders.map((host) => `HOSTRUNS#${space}#${host}`)].sort(),
       );
     }
   });

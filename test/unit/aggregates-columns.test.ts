@@ -36,7 +36,7 @@ class CountingTable extends InMemoryTable {
 function readDeps(store: CountingTable) {
   let asOf = '2026-02-01T00:00:00.000Z';
   return {
-    deps: { runs: store, objects: new InMemoryObjectStore(), clock: { now: () => new Date(Date.parse(asOf) + AS_OF_SAFETY_MS) } },
+    deps: { runs: store, issues: store, objects: new InMemoryObjectStore(), clock: { now: () => new Date(Date.parse(asOf) + AS_OF_SAFETY_MS) } },
     setAsOf: (value: string) => void (asOf = value),
   };
 }

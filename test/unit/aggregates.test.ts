@@ -24,6 +24,8 @@ import {
 import { cohensKappa, proportion } from '../../shared/cockpit/statistics.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
+import { encodeColumns } from '../../shared/cockpit/columns.ts';
+import { runId } from '../../shared/schema/run-id.ts';
 
 const run = compactRunOf;
 
@@ -272,6 +274,44 @@ describe('the run table under live deltas', () => {
     expect(table.revision).toBe(revision);
     expect(table.upsert(run({ taskId: 'same', wallSeconds: null })).changed).toBe(true);
     expect(table.number('wallSeconds', 0)).toBeNull();
+  });
+
+  it('finds a row by its run id exactly as the server keys rows, however the names split', () => {
+    // runId makes `:` and `/` in a model `_`, and task ids may hold `__`: these pairs are one run each.
+    const table = RunTable.fromColumns([
+      encodeColumns([run({ model: 'org/m:7b', taskId: 'django__django-1', harnessVersion: 'h1' }), run({ model: 'm', taskId: 'x__y', harnessVersion: 'h__2' })], '2026-01-01T00:00:00.000Z'),
+    ]);
+    expect(table.indexOfId('org_m_7b__django__django-1__h1')).toBe(0);
+    expect(table.indexOfId('m__x__y__h__2')).toBe(1);
+    expect(table.indexOfId('m__x__y__h1')).toBe(-1);
+    expect(table.indexOfId('org_m_7b__django__h1')).toBe(-1);
+    // The same ids through other names replace their rows rather than add some.
+    expect(table.upsert(run({ model: 'org_m:7b', taskId: 'django__django-1', harnessVersion: 'h1', steps: 99 }))).toEqual({ index: 0, changed: true });
+    expect(table.upsert(run({ model: 'm__x', taskId: 'y', harnessVersion: 'h__2' }))).toMatchObject({ index: 1 });
+    expect(table.size).toBe(2);
+    expect(table.string('model', 0)).toBe('org_m:7b');
+    expect(table.indexOfId('org_m_7b__django__django-1__h1')).toBe(0);
+    const added = table.upsert(run({ model: 'm', taskId: 'x__y', harnessVersion: 'h1' }));
+    expect(added).toEqual({ index: 2, changed: true });
+    expect([0, 1, 2].map((i) => table.indexOfId(table.id(i)))).toEqual([0, 1, 2]);
+  });
+
+  it('finds every row by id after deltas, as a map of all ids would', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ model: fc.constantFrom('a', 'a:b', 'a_b', 'a__b'), taskId: fc.constantFrom('t', 'b__t', 't__h'), harnessVersion: fc.constantFrom('h', 'h__h', 't__h') }), { maxLength: 40 }),
+        (identities) => {
+          const table = new RunTable();
+          const byId = new Map<string, number>();
+          for (const identity of identities) {
+            const { index } = table.upsert(run(identity));
+            byId.set(runId(identity), index);
+          }
+          expect(table.size).toBe(byId.size);
+          for (const [id, index] of byId) expect(table.indexOfId(id)).toBe(index);
+        },
+      ),
+    );
   });
 });
 

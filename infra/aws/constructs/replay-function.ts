@@ -18,7 +18,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { byHostPartition, byUpdatedPartition, INDEXES, spacePartitions } from '../../../shared/storage-layout.ts';
+import { byHostPartition, byUpdatedPartition, INDEXES, issuesByUpdatedPartition, spacePartitions } from '../../../shared/storage-layout.ts';
 import { BUNDLED_CONFIG_FILE } from '../../../shared/schema/config.ts';
 import type { ReplayConfig } from '../deployment-config.ts';
 import type { ObjectAccess } from '../stateful-stack.ts';
@@ -129,11 +129,11 @@ export class ReplayFunction extends Construct {
 
   /**
    * Read access to one space's items only: every key the read API reads or queries (its partition, its
-   * budget, its runs by update time and by host) is listed, and IAM refuses any other leading key.
+   * budget, its runs and issues by update time, its runs by host) is listed, and IAM refuses any other leading key.
    */
   readsSpaceOfTable(table: ITable, space: string, senders: string[]): this {
     this.lambda.addEnvironment('TABLE_NAME', table.tableName);
-    const leadingKeys = [...spacePartitions(space), byUpdatedPartition(space), ...senders.map((host) => byHostPartition(space, host))];
+    const leadingKeys = [...spacePartitions(space), byUpdatedPartition(space), issuesByUpdatedPartition(space), ...senders.map((host) => byHostPartition(space, host))];
     this.role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: TABLE_ACTIONS.read,

@@ -29,6 +29,8 @@ import {
   budgetKey,
   byHostPartition,
   byUpdatedKey,
+  issueByUpdatedKey,
+  issuesByUpdatedPartition,
   byUpdatedPartition,
   hostKey,
   issueKey,
@@ -148,7 +150,8 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
   }
 
   async putIssue(issue: StoredIssue): Promise<void> {
-    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...issue, ...issueKey(issue.space, issue.taskId), kind: 'issue' } }));
+    const item = { ...issue, ...issueKey(issue.space, issue.taskId), kind: 'issue', ...issueByUpdatedKey(issue.space, issue.updatedAt, issue.taskId) };
+    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: item }));
   }
 
   async getIssue(space: string, taskId: string): Promise<StoredIssue | null> {
@@ -156,8 +159,14 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     return Item ? strip<StoredIssue>(Item) : null;
   }
 
-  listIssues(space: string): Promise<StoredIssue[]> {
-    return this.queryPrefix<StoredIssue>(spacePartition(space), SORT_PREFIX.issue);
+  async listIssues(space: string, since?: string): Promise<StoredIssue[]> {
+    if (since === undefined) return this.queryPrefix<StoredIssue>(spacePartition(space), SORT_PREFIX.issue);
+    const items = await this.queryAll({
+      IndexName: INDEXES.byUpdated.name,
+      KeyConditionExpression: 'byUpdatedPk = :p AND byUpdatedSk >= :s',
+      ExpressionAttributeValues: { ':p': issuesByUpdatedPartition(space), ':s': since },
+    });
+    return items.map((i) => strip<StoredIssue>(i));
   }
 
   async putPendingHiddenTest(pending: PendingHiddenTest): Promise<void> {

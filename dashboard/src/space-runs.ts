@@ -1,0 +1,58 @@
+// The space's runs as the cockpit loads and then follows them. The first load is the columns answer and,
+// when that is the first part of a snapshot in parts, the other parts at once; parts of one snapshot only
+// ever go together, and should the snapshot be replaced while they arrive (409), the load starts again
+// from the first part. The changes since the snapshot's `asOf` are asked for as soon as the first part
+// names it, alongside the other parts, and are in the table before the first render.
+import { compactRun } from '../../shared/cockpit/columns.ts';
+import { apiPaths, type RunColumns, type RunsPage } from '../../shared/cockpit/contract.ts';
+import { RunTable } from '../../shared/cockpit/run-table.ts';
+import type { RunRow } from '../../shared/schema/run.ts';
+import { ApiError, type Api } from './api.ts';
+
+const ATTEMPTS = 3;
+
+/** Every run changed since `since`, page by page, and the `asOf` to ask from next time. */
+export async function changesSince(api: Api, space: string, since: string): Promise<{ runs: RunRow[]; asOf: string }> {
+  const runs: RunRow[] = [];
+  let cursor: string | undefined;
+  let asOf: string | undefined;
+  do {
+    const page = await api.json<RunsPage>(apiPaths.runs(space, { since, cursor, limit: 1000 }));
+    asOf ??= page.asOf;
+    runs.push(...page.runs);
+    cursor = page.cursor ?? undefined;
+  } while (cursor);
+  return { runs, asOf: asOf! };
+}
+
+export interface LoadedRuns {
+  table: RunTable;
+  /** Where the next `since` starts. */
+  asOf: string;
+  /** Why the changes since the snapshot could not be fetched (the next poll fetches them), or null. */
+  catchUpError: string | null;
+}
+
+export async function loadSpaceRuns(api: Api, space: string): Promise<LoadedRuns> {
+  for (let attempt = 1; ; attempt++) {
+    const first = await api.json<RunColumns>(apiPaths.columns(space));
+    const { count, snapshot } = first.part;
+    // Settled here, awaited below: a failure to catch up leaves the snapshot's own asOf to poll from.
+    const changes = changesSince(api, space, first.asOf).then(
+      (value) => ({ value, error: null }),
+      (e: unknown) => ({ value: null, error: (e as Error).message }),
+    );
+    let parts: RunColumns[];
+    try {
+      const rest = snapshot === null ? [] : await Promise.all(Array.from({ length: count - 1 }, (_, k) => api.json<RunColumns>(apiPaths.columns(space, { part: k + 1, snapshot }))));
+      parts = [first, ...rest];
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 409) || attempt === ATTEMPTS) throw e;
+      continue;
+    }
+    const table = RunTable.fromColumns(parts);
+    const caughtUp = await changes;
+    for (const row of caughtUp.value?.runs ?? []) table.upsert(compactRun(row));
+    return { table, asOf: caughtUp.value?.asOf ?? first.asOf, catchUpError: caughtUp.error };
+  }
+}
