@@ -1,7 +1,8 @@
 // The judge's AWS wiring, built once per cold start from the environment the stack sets.
 import { DEFAULT_MAX_DIFF_CHARS } from '../../shared/judge/judge-run.ts';
 import { systemClock } from '../../shared/ports.ts';
-import { bucketStore, bundledConfig, requiredEnv, s3Client, tableStore } from '../../shared/adapters/aws/runtime.ts';
+import { bucketStore, bundledConfig, requiredEnv, s3Client } from '../../shared/adapters/aws/runtime.ts';
+import { tableStore } from '../../shared/adapters/aws/dynamo-store.ts';
 import { judgeModelProvider, referenceSourceProvider } from '../../shared/adapters/aws/judge-services.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { createJudgeHandler } from './handler.ts';

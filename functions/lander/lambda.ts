@@ -1,6 +1,7 @@
 // The lander's AWS wiring, built once per cold start from the environment the stack sets.
 import { systemClock, type JudgeMessage } from '../../shared/ports.ts';
-import { bucketStore, queue, requiredEnv, s3Client, sqsClient, tableStore } from '../../shared/adapters/aws/runtime.ts';
+import { bucketStore, queue, requiredEnv, s3Client, sqsClient } from '../../shared/adapters/aws/runtime.ts';
+import { tableStore } from '../../shared/adapters/aws/dynamo-store.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { createLanderHandler } from './handler.ts';
 

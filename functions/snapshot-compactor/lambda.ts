@@ -1,6 +1,7 @@
 // The snapshot compactor's AWS wiring, built once per cold start from the environment the stack sets.
 import { systemClock } from '../../shared/ports.ts';
-import { bucketStore, bundledConfig, requiredEnv, s3Client, tableStore } from '../../shared/adapters/aws/runtime.ts';
+import { bucketStore, bundledConfig, requiredEnv, s3Client } from '../../shared/adapters/aws/runtime.ts';
+import { tableStore } from '../../shared/adapters/aws/dynamo-store.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { createSnapshotCompactorHandler } from './handler.ts';
 

@@ -1,6 +1,7 @@
 // The sweeper's AWS wiring, built once per cold start from the environment the stack sets.
 import { systemClock, type JudgeMessage } from '../../shared/ports.ts';
-import { bundledConfig, queue, requiredEnv, sqsClient, tableStore } from '../../shared/adapters/aws/runtime.ts';
+import { bundledConfig, queue, requiredEnv, sqsClient } from '../../shared/adapters/aws/runtime.ts';
+import { tableStore } from '../../shared/adapters/aws/dynamo-store.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { createSweeperHandler } from './handler.ts';
 

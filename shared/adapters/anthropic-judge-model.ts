@@ -3,21 +3,29 @@
 // whose messages never carry a key. The system prompt and the task's shared part of the user message carry
 // cache breakpoints, so every run of one task after the first reads the reference fix from the provider's
 // prompt cache; the usage it reports says how many tokens were written to and read from that cache.
-import Anthropic from '@anthropic-ai/sdk';
+import { BaseAnthropic } from '@anthropic-ai/sdk/client';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, AuthenticationError, NotFoundError, PermissionDeniedError } from '@anthropic-ai/sdk/core/error';
+import { Messages, type Message } from '@anthropic-ai/sdk/resources/messages/messages';
 import { TIMINGS } from '../operations.ts';
 import { JudgeModelError, type JudgeModel, type JudgeModelAnswer, type JudgeModelRequest } from '../ports.ts';
 
+// `new Anthropic()` builds every resource of the API (beta, files, skills, organization…), and its module
+// brings them all into the judge's bundle, three times the code of the one resource the judge calls.
+class MessagesClient extends BaseAnthropic {
+  readonly messages = new Messages(this);
+}
+
 export class AnthropicJudgeModel implements JudgeModel {
-  private readonly client: Anthropic;
+  private readonly client: MessagesClient;
   private readonly timeoutMs: number;
 
   constructor(options: { apiKey: string; baseURL?: string; timeoutMs?: number }) {
     this.timeoutMs = options.timeoutMs ?? TIMINGS.modelCall * 1000;
-    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: this.timeoutMs });
+    this.client = new MessagesClient({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: this.timeoutMs });
   }
 
   async ask(request: JudgeModelRequest): Promise<JudgeModelAnswer> {
-    let message: Anthropic.Message;
+    let message: Message;
     try {
       message = await this.client.messages.create({
         model: request.model,
@@ -51,19 +59,19 @@ export class AnthropicJudgeModel implements JudgeModel {
 }
 
 function asJudgeModelError(error: unknown, model: string, timeoutMs: number): unknown {
-  if (error instanceof Anthropic.AuthenticationError || error instanceof Anthropic.PermissionDeniedError) {
+  if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
     return new JudgeModelError('bad-credentials', `The judge model provider refused the credentials (HTTP ${error.status}); judging of this space is paused.`, true);
   }
-  if (error instanceof Anthropic.NotFoundError && errorType(error) === 'not_found_error') {
+  if (error instanceof NotFoundError && errorType(error) === 'not_found_error') {
     return new JudgeModelError(
       'model-unavailable',
       `The judge model provider does not know the model "${model}" or has retired it; judging of this space is paused until the configuration names a current model.`,
       true,
     );
   }
-  if (error instanceof Anthropic.APIConnectionTimeoutError) return new JudgeModelError('provider-timeout', `The judge model did not answer within ${timeoutMs / 1000} s.`);
-  if (error instanceof Anthropic.APIConnectionError) return new JudgeModelError('provider-unreachable', 'The judge model provider could not be reached.');
-  if (error instanceof Anthropic.APIError && error.status !== undefined) {
+  if (error instanceof APIConnectionTimeoutError) return new JudgeModelError('provider-timeout', `The judge model did not answer within ${timeoutMs / 1000} s.`);
+  if (error instanceof APIConnectionError) return new JudgeModelError('provider-unreachable', 'The judge model provider could not be reached.');
+  if (error instanceof APIError && error.status !== undefined) {
     const type = errorType(error);
     return new JudgeModelError(`provider-http-${error.status}`, `The judge model provider answered HTTP ${error.status}${type ? ` (${type})` : ''}.`);
   }
@@ -71,7 +79,7 @@ function asJudgeModelError(error: unknown, model: string, timeoutMs: number): un
 }
 
 /** The provider's error type ("overloaded_error", …): a name from a fixed set, safe to keep. */
-function errorType(error: InstanceType<typeof Anthropic.APIError>): string | null {
+function errorType(error: APIError): string | null {
   const type = (error.error as { error?: { type?: unknown } } | undefined)?.error?.type;
   return typeof type === 'string' && /^[a-z_]{1,40}$/.test(type) ? type : null;
 }

@@ -1,8 +1,9 @@
 // The reference fix from GitHub through Octokit. With a GitHub App, every fetch uses an installation token
 // requested for exactly the one repository, read-only, so a leaked token could read one repository and
 // change nothing; auth-app caches such tokens until shortly before they expire. A plain token
-// (GITHUB_TOKEN) is for local use.
-import { Octokit } from '@octokit/rest';
+// (GITHUB_TOKEN) is for local use. Octokit's core client, not @octokit/rest: two routes need no generated
+// method for each of GitHub's endpoints.
+import { Octokit } from '@octokit/core';
 import { createAppAuth } from '@octokit/auth-app';
 import { TIMINGS } from '../operations.ts';
 import { ReferenceFetchError, type ReferenceSource } from '../ports.ts';
@@ -14,7 +15,8 @@ export const READ_ONLY_PERMISSIONS = { contents: 'read', issues: 'read' } as con
 
 export const PUBLIC_GITHUB_API = 'https://api.github.com';
 
-// Octokit logs failed requests to the console; failures surface as attempt errors on the row instead.
+// Octokit warns on the console (an endpoint GitHub marks deprecated, a token exchange retried); failures
+// surface as attempt errors on the row instead.
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 /** Every request, token exchange included, ends within `timeoutMs`, its body included. */
@@ -50,7 +52,7 @@ export class GitHubReferenceSource implements ReferenceSource {
 
   async issueText(repo: string, issueNumber: number): Promise<string> {
     const { octokit, owner, name } = await this.clientFor(repo, 'issue text');
-    const { data } = await this.call(repo, 'issue text', () => octokit.rest.issues.get({ owner, repo: name, issue_number: issueNumber }));
+    const { data } = await this.call(repo, 'issue text', () => octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner, repo: name, issue_number: issueNumber }));
     return `${data.title}\n\n${data.body ?? ''}`;
   }
 

@@ -1,14 +1,20 @@
 // The real `cdk synth` entry point once, with bundling and the dashboard build, on a 200-space
 // configuration: every function's bundle carries its configuration as a file, and the cockpit bucket gets
 // the built dashboard, never a placeholder.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { BUNDLED_CONFIG_FILE, parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
 import { cockpitConfig } from '../../infra/aws/deployment-config.ts';
 import type { CockpitSettings } from '../../shared/cockpit/contract.ts';
+import { LOCAL_NAMES } from '../../infra/local/emulators.ts';
+import { startTestStores } from '../helpers/emulators.ts';
+import { scheduledEvent } from '../helpers/events.ts';
+import { runRow } from '../helpers/records.ts';
 import { PROJECT_ROOT } from './synth.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'replay-bundled-'));
@@ -73,6 +79,43 @@ describe('cdk synth with 200 spaces', () => {
     for (const fn of functions) {
       const run = spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(join(fn.bundle, 'index.mjs'))}); if (typeof m.handler !== 'function') process.exit(2);`], { env, encoding: 'utf8' });
       expect({ service: fn.service, status: run.status, stderr: run.stderr }).toEqual({ service: fn.service, status: 0, stderr: '' });
+    }
+  });
+
+  it('signs requests, as in Lambda, with the role credentials the runtime puts in the environment', async () => {
+    const stores = await startTestStores();
+    try {
+      const due = runRow({ taskId: 'due' }, { space: 'BenchmarkSpace-0', judgeNextAttemptAt: '2026-11-29T11:00:00.000Z' });
+      await stores.store.putRun(due, null);
+      const { credentials, endpoints } = stores.emulators.connection;
+      // No ~/.aws to fall back on: the emulators answer only the access key id they were started with.
+      const env = {
+        PATH: process.env.PATH,
+        HOME: mkdtempSync(join(tmpdir(), 'replay-home-')),
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: credentials!.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: credentials!.secretAccessKey,
+        AWS_SESSION_TOKEN: 'session-token',
+        AWS_ENDPOINT_URL_DYNAMODB: endpoints!.dynamodb,
+        AWS_ENDPOINT_URL_SQS: endpoints!.sqs,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        TABLE_NAME: LOCAL_NAMES.table,
+        JUDGE_QUEUE_URL: stores.emulators.queueUrls.judge,
+      };
+      const [sweeper] = functions.filter((f) => f.service === 'sweeper');
+      const script = `const { handler } = await import(${JSON.stringify(join(sweeper!.bundle, 'index.mjs'))}); await handler(${JSON.stringify(scheduledEvent())});`;
+      await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { env });
+      const { Messages = [] } = await stores.emulators.sqs.send(new ReceiveMessageCommand({ QueueUrl: stores.emulators.queueUrls.judge, MaxNumberOfMessages: 10 }));
+      expect(Messages.map((m) => JSON.parse(m.Body!) as unknown)).toEqual([{ space: 'BenchmarkSpace-0', id: due.id, finishedAt: due.finishedAt }]);
+    } finally {
+      await stores.stop();
+    }
+  });
+
+  it('leaves out the rest of the default credential chain (SSO, STS, web identity) from every bundle', () => {
+    for (const fn of functions) {
+      const code = readFileSync(join(fn.bundle, 'index.mjs'), 'utf8');
+      expect({ service: fn.service, found: code.match(/com\.amazonaws\.(sts|sso|signin)\b|AssumeRoleWithWebIdentity|sso_start_url/g) }).toEqual({ service: fn.service, found: null });
     }
   });
 

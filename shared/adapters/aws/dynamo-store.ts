@@ -20,6 +20,7 @@ import type { StoredHost } from '../../schema/host.ts';
 import type { StoredIssue } from '../../schema/issue.ts';
 import type { HiddenTestResult, RunRow } from '../../schema/run.ts';
 import type { ArchivedAttempt } from '../../schema/attempt.ts';
+import { dynamoClient, type AwsConnection } from './runtime.ts';
 import {
   INDEXES,
   INTERNAL_ATTRIBUTES,
@@ -39,6 +40,9 @@ import {
   runKey,
   spacePartition,
 } from '../../storage-layout.ts';
+
+/** The table store on its own client (see runtime.ts for why this factory lives here). */
+export const tableStore = (connection: AwsConnection, tableName: string) => new DynamoStore(dynamoClient(connection), tableName);
 
 export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
   private readonly doc: DynamoDBDocumentClient;

@@ -1,7 +1,9 @@
 // Builds the AWS adapters from explicit settings. A Lambda's default wiring reads the settings from its
 // environment once per cold start (`awsSettingsFromEnv`); local mode passes its emulators' endpoints and
 // credentials instead, so several local modes can share one process and nothing writes `process.env`.
-// Each factory creates only the SDK client it needs, so a function's bundle carries only those clients.
+// Each factory creates only the SDK client it needs, so a function's bundle carries only those clients. The
+// table store's factory (`tableStore`) lives beside the store: @aws-sdk/lib-dynamodb is not marked free of
+// side effects, so importing it here would put the DynamoDB client into every bundle, ingest's included.
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -9,7 +11,6 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { BUNDLED_CONFIG_FILE, readConfigFile, type ReplayConfig } from '../../schema/config.ts';
 import type { KeySource, MessageQueue, PairingCheck } from '../../ports.ts';
-import { DynamoStore } from './dynamo-store.ts';
 import { S3ObjectStore } from './s3-object-store.ts';
 import { SecretsManagerKeySource, SecretsManagerPairingCheck } from './secrets-key-source.ts';
 import { SqsQueue } from './sqs-queue.ts';
@@ -53,8 +54,6 @@ export const s3Client = (connection: AwsConnection) =>
 // Requests go to the configured or regional endpoint with the queue URL as a parameter, so emulators whose
 // queue URLs name an unresolvable host behave like AWS.
 export const sqsClient = (connection: AwsConnection) => new SQSClient({ ...base(connection, connection.endpoints?.sqs), useQueueUrlAsEndpoint: false });
-
-export const tableStore = (connection: AwsConnection, tableName: string) => new DynamoStore(dynamoClient(connection), tableName);
 
 export const bucketStore = (client: S3Client, bucket: string) => new S3ObjectStore(client, bucket);
 

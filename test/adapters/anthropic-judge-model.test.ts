@@ -1,0 +1,94 @@
+// The judge model adapter over the real Anthropic SDK against the stand-in: one request per call whatever
+// the answer, each failure mapped to its code, and the usage with its cache figures.
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { AnthropicJudgeModel } from '../../shared/adapters/anthropic-judge-model.ts';
+import { JudgeModelError, type JudgeModelRequest } from '../../shared/ports.ts';
+import { startAnthropicStandIn, type AnthropicStandIn, type StandInAnswer } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
+
+const API_KEY = 'sk-ant-test-key';
+const request = (model: string): JudgeModelRequest => ({ model, system: 'You judge.', sharedPrompt: 'The issue and the reference fix.', prompt: 'The patch.', maxTokens: 256 });
+
+// The stand-in answers by model name; "claude-hold" answers only once the test is over.
+let release: () => void;
+const held = new Promise<StandInAnswer>((resolve) => (release = () => resolve('late')));
+const ANSWERS: Record<string, () => StandInAnswer | Promise<StandInAnswer>> = {
+  'claude-ok': () => '{"verdict":"resolved"}',
+  'claude-overloaded': () => ({ status: 529 }),
+  'claude-broken': () => ({ status: 500 }),
+  'claude-forbidden': () => ({ status: 403 }),
+  'claude-hold': () => held,
+};
+
+let standIn: AnthropicStandIn;
+beforeAll(async () => {
+  standIn = await startAnthropicStandIn({ apiKey: API_KEY, models: Object.keys(ANSWERS), answer: (r) => ANSWERS[r.model]!() });
+});
+afterAll(async () => {
+  release();
+  await standIn.stop();
+});
+
+const model = (options: { apiKey?: string; baseURL?: string; timeoutMs?: number } = {}) => new AnthropicJudgeModel({ apiKey: API_KEY, baseURL: standIn.url, ...options });
+
+/** What `ask` threw, and how many requests the stand-in saw for it. */
+async function failure(judge: AnthropicJudgeModel, modelName: string) {
+  const before = standIn.requests.length;
+  const error = await judge.ask(request(modelName)).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(JudgeModelError);
+  const { code, message, pausesJudging } = error as JudgeModelError;
+  return { code, message, pausesJudging, requests: standIn.requests.length - before };
+}
+
+describe('the Anthropic judge model', () => {
+  it('sends the system prompt and the shared part with cache breakpoints, and reports the cache in the usage', async () => {
+    const first = await model().ask(request('claude-ok'));
+    const second = await model().ask(request('claude-ok'));
+    expect(first.text).toBe('{"verdict":"resolved"}');
+    expect(standIn.requests.at(-1)!.body).toMatchObject({
+      model: 'claude-ok',
+      max_tokens: 256,
+      system: [{ type: 'text', text: 'You judge.', cache_control: { type: 'ephemeral' } }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'The issue and the reference fix.', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'The patch.' }] }],
+    });
+    expect(first.usage.cacheWriteTokens).toBeGreaterThan(0);
+    expect(second.usage).toEqual({ ...first.usage, cacheWriteTokens: 0, cacheReadTokens: first.usage.cacheWriteTokens });
+  });
+
+  it('makes exactly one request for an error the SDK would retry, and names its status and type', async () => {
+    expect(await failure(model(), 'claude-overloaded')).toEqual({
+      code: 'provider-http-529',
+      message: 'The judge model provider answered HTTP 529 (overloaded_error).',
+      pausesJudging: false,
+      requests: 1,
+    });
+    expect(await failure(model(), 'claude-broken')).toMatchObject({ code: 'provider-http-500', requests: 1 });
+  });
+
+  it('pauses judging for a refused or forbidden key and for a model the provider does not know', async () => {
+    expect(await failure(model({ apiKey: 'sk-ant-revoked' }), 'claude-ok')).toMatchObject({ code: 'bad-credentials', pausesJudging: true, requests: 1 });
+    expect(await failure(model(), 'claude-forbidden')).toMatchObject({ code: 'bad-credentials', pausesJudging: true, requests: 1 });
+    expect(await failure(model(), 'claude-retired')).toMatchObject({ code: 'model-unavailable', pausesJudging: true, requests: 1 });
+  });
+
+  it('gives up on a call that outlasts its timeout, once', async () => {
+    expect(await failure(model({ timeoutMs: 300 }), 'claude-hold')).toEqual({
+      code: 'provider-timeout',
+      message: 'The judge model did not answer within 0.3 s.',
+      pausesJudging: false,
+      requests: 1,
+    });
+  });
+
+  it('reports a provider it cannot reach', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    expect(await failure(model({ baseURL: `http://127.0.0.1:${port}` }), 'claude-ok')).toMatchObject({ code: 'provider-unreachable', pausesJudging: false, requests: 0 });
+  });
+});
