@@ -2,18 +2,14 @@
 // other parts of the snapshot it names, all at once, and combines them. A snapshot replaced while its parts
 // arrive answers 409, and the cockpit starts again from the first part instead of mixing two snapshots.
 // A small server here plays the read API.
-import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { encodeColumns, type CompactRun } from '../../shared/cockpit/columns.ts';
 import type { CockpitSettings } from '../../shared/cockpit/contract.ts';
 import { launchChromium } from './helpers/chromium.ts';
+import { json, startDashboardServer } from './helpers/dashboard-server.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
 
-const DIST = join(import.meta.dirname, '../../dashboard/dist');
 const PARTS = 3;
 const RUNS_PER_PART = 4;
 
@@ -24,55 +20,42 @@ const runsOf = (snapshot: number): CompactRun[][] =>
   );
 const SNAPSHOTS = { 'snap-1': runsOf(1), 'snap-2': runsOf(2) };
 
-let server: Server;
-let url: string;
+let server: { url: string; close: () => Promise<void> };
 let browser: Browser;
 let current: keyof typeof SNAPSHOTS = 'snap-1';
 const requests: string[] = [];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    void (async () => {
-      const u = new URL(req.url ?? '/', url);
-      const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-      if (u.pathname === '/cockpit.json') return json(200, { cockpits: [{ name: 'Big', space: 'S', public: true }], api: '/api', signIn: null } satisfies CockpitSettings);
-      if (u.pathname === '/api/spaces/S/columns') {
-        const part = Number(u.searchParams.get('part') ?? 0);
-        const snapshot = (u.searchParams.get('snapshot') ?? current) as keyof typeof SNAPSHOTS;
-        requests.push(`${snapshot}#${part}`);
-        // The compactor replaces the snapshot just as the first cockpit asks for its last part.
-        if (snapshot === 'snap-1' && part === PARTS - 1) {
-          current = 'snap-2';
-          return json(409, { error: 'snapshot-replaced', message: 'Snapshot snap-1 was replaced by a newer one; load the columns again from the first part.' });
-        }
-        return json(200, encodeColumns(SNAPSHOTS[snapshot][part]!, new Date().toISOString(), { index: part, count: PARTS, snapshot }));
+  server = await startDashboardServer((_req, res, u) => {
+    if (u.pathname === '/cockpit.json') return json(res, 200, { cockpits: [{ name: 'Big', space: 'S', public: true }], api: '/api', signIn: null } satisfies CockpitSettings);
+    if (u.pathname === '/api/spaces/S/columns') {
+      const part = Number(u.searchParams.get('part') ?? 0);
+      const snapshot = (u.searchParams.get('snapshot') ?? current) as keyof typeof SNAPSHOTS;
+      requests.push(`${snapshot}#${part}`);
+      // The compactor replaces the snapshot just as the first cockpit asks for its last part.
+      if (snapshot === 'snap-1' && part === PARTS - 1) {
+        current = 'snap-2';
+        return json(res, 409, { error: 'snapshot-replaced', message: 'Snapshot snap-1 was replaced by a newer one; load the columns again from the first part.' });
       }
-      if (u.pathname === '/api/spaces/S/issues') return json(200, { issues: [] });
-      if (u.pathname === '/api/spaces/S/hosts') return json(200, { hosts: [] });
-      if (u.pathname === '/api/spaces/S/runs') return json(200, { runs: [], cursor: null, asOf: new Date().toISOString() });
-      if (u.pathname.startsWith('/api/')) return json(404, { error: 'not-found', message: 'no such route' });
-      const file = u.pathname === '/' ? 'index.html' : u.pathname.slice(1);
-      try {
-        const content = await readFile(join(DIST, file));
-        res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html' }).end(content);
-      } catch {
-        res.writeHead(404).end();
-      }
-    })();
+      return json(res, 200, encodeColumns(SNAPSHOTS[snapshot][part]!, new Date().toISOString(), { index: part, count: PARTS, snapshot }));
+    }
+    if (u.pathname === '/api/spaces/S/issues') return json(res, 200, { issues: [] });
+    if (u.pathname === '/api/spaces/S/hosts') return json(res, 200, { hosts: [] });
+    if (u.pathname === '/api/spaces/S/runs') return json(res, 200, { runs: [], cursor: null, asOf: new Date().toISOString() });
+    if (u.pathname.startsWith('/api/')) return json(res, 404, { error: 'not-found', message: 'no such route' });
+    return false;
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((r) => server?.close(r));
+  await server?.close();
 });
 
 it('combines the parts of one snapshot, and starts again when the snapshot is replaced mid-load', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(`${url}/?view=runs`);
+  await page.goto(`${server.url}/?view=runs`);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });
 
   // The first snapshot's parts, then the second's: never a part of one beside a part of the other.

@@ -2,23 +2,20 @@
 // code flow with PKCE against the hosted UI, sends the ID token to the API, and comes back to the view the
 // reader asked for. A small server here plays CloudFront, Cognito and the read API.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { encodeColumns, type CompactRun } from '../../shared/cockpit/columns.ts';
 import type { CockpitSettings } from '../../shared/cockpit/contract.ts';
 import { launchChromium } from './helpers/chromium.ts';
+import { json, startDashboardServer } from './helpers/dashboard-server.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
 
-const DIST = join(import.meta.dirname, '../../dashboard/dist');
 const TOKEN = 'id-token-for-analyst';
 
 const run = (model: string, verdict: CompactRun['verdict']): CompactRun => compactRunOf({ model, taskId: `task-${model}`, verdict, hiddenTest: 'pass' });
 
-let server: Server;
+let server: { url: string; close: () => Promise<void> };
 let url: string;
 let browser: Browser;
 const seen = { authorize: [] as URLSearchParams[], token: [] as URLSearchParams[], api: [] as { path: string; authorization: string | undefined }[] };
@@ -31,56 +28,46 @@ const body = (req: IncomingMessage) =>
   });
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    void (async () => {
-      const u = new URL(req.url ?? '/', url);
-      const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-      if (u.pathname === '/cockpit.json') {
-        const settings: CockpitSettings = {
-          cockpits: [{ name: 'Signed', space: 'S', public: false }],
-          api: '/api',
-          signIn: { authorizeUrl: `${url}/oauth2/authorize`, tokenUrl: `${url}/oauth2/token`, logoutUrl: `${url}/logout`, clientId: 'client-1', redirectUri: `${url}/`, scopes: ['openid', 'email'] },
-        };
-        return json(200, settings);
-      }
-      if (u.pathname === '/oauth2/authorize') {
-        seen.authorize.push(u.searchParams);
-        return res.writeHead(302, { location: `${u.searchParams.get('redirect_uri')}?code=the-code&state=${u.searchParams.get('state')}` }).end();
-      }
-      if (u.pathname === '/oauth2/token') {
-        const form = new URLSearchParams(await body(req));
-        seen.token.push(form);
-        const challenge = seen.authorize.at(-1)?.get('code_challenge');
-        const verified = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url') === challenge;
-        if (!verified || form.get('code') !== 'the-code' || form.get('grant_type') !== 'authorization_code') return json(400, { error: 'invalid_grant' });
-        return json(200, { id_token: TOKEN, access_token: 'unused', expires_in: 3600, token_type: 'Bearer' });
-      }
-      if (u.pathname.startsWith('/api/')) {
-        seen.api.push({ path: u.pathname, authorization: req.headers.authorization });
-        if (req.headers.authorization !== `Bearer ${TOKEN}`) return json(401, { message: 'Unauthorized' });
-        if (u.pathname === '/api/spaces/S/columns') return json(200, encodeColumns([run('alpha', 'resolved'), run('beta', 'wrong')], new Date().toISOString()));
-        if (u.pathname === '/api/spaces/S/issues') return json(200, { issues: [] });
-        if (u.pathname === '/api/spaces/S/hosts') return json(200, { hosts: [] });
-        if (u.pathname === '/api/spaces/S/runs') return json(200, { runs: [], cursor: null, asOf: new Date().toISOString() });
-        return json(404, { error: 'not-found', message: 'no such route' });
-      }
-      const file = u.pathname === '/' ? 'index.html' : u.pathname.slice(1);
-      try {
-        const content = await readFile(join(DIST, file));
-        res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html' }).end(content);
-      } catch {
-        res.writeHead(404).end();
-      }
-    })();
+  server = await startDashboardServer(async (req, res, u) => {
+    if (u.pathname === '/cockpit.json') {
+      const settings: CockpitSettings = {
+        cockpits: [{ name: 'Signed', space: 'S', public: false }],
+        api: '/api',
+        signIn: { authorizeUrl: `${url}/oauth2/authorize`, tokenUrl: `${url}/oauth2/token`, logoutUrl: `${url}/logout`, clientId: 'client-1', redirectUri: `${url}/`, scopes: ['openid', 'email'] },
+      };
+      return json(res, 200, settings);
+    }
+    if (u.pathname === '/oauth2/authorize') {
+      seen.authorize.push(u.searchParams);
+      res.writeHead(302, { location: `${u.searchParams.get('redirect_uri')}?code=the-code&state=${u.searchParams.get('state')}` }).end();
+      return true;
+    }
+    if (u.pathname === '/oauth2/token') {
+      const form = new URLSearchParams(await body(req));
+      seen.token.push(form);
+      const challenge = seen.authorize.at(-1)?.get('code_challenge');
+      const verified = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url') === challenge;
+      if (!verified || form.get('code') !== 'the-code' || form.get('grant_type') !== 'authorization_code') return json(res, 400, { error: 'invalid_grant' });
+      return json(res, 200, { id_token: TOKEN, access_token: 'unused', expires_in: 3600, token_type: 'Bearer' });
+    }
+    if (u.pathname.startsWith('/api/')) {
+      seen.api.push({ path: u.pathname, authorization: req.headers.authorization });
+      if (req.headers.authorization !== `Bearer ${TOKEN}`) return json(res, 401, { message: 'Unauthorized' });
+      if (u.pathname === '/api/spaces/S/columns') return json(res, 200, encodeColumns([run('alpha', 'resolved'), run('beta', 'wrong')], new Date().toISOString()));
+      if (u.pathname === '/api/spaces/S/issues') return json(res, 200, { issues: [] });
+      if (u.pathname === '/api/spaces/S/hosts') return json(res, 200, { hosts: [] });
+      if (u.pathname === '/api/spaces/S/runs') return json(res, 200, { runs: [], cursor: null, asOf: new Date().toISOString() });
+      return json(res, 404, { error: 'not-found', message: 'no such route' });
+    }
+    return false;
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
   browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  server?.close();
+  await server?.close();
 });
 
 it('signs in with PKCE, calls the API with the ID token, and returns to the linked view', async () => {

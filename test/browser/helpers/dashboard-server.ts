@@ -1,0 +1,34 @@
+// A small server that plays CloudFront for a browser test: the built dashboard from dashboard/dist, and
+// every other path (the API, cockpit.json, a sign-in service) answered by the test's own handler.
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+const DIST = join(import.meta.dirname, '../../../dashboard/dist');
+
+/** Answers the request and returns true, or returns false to let the dashboard's files be served. */
+export type TestRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
+
+export async function startDashboardServer(route: TestRoute): Promise<{ url: string; close: () => Promise<void> }> {
+  let url = '';
+  const server = createServer((req, res) => {
+    void (async () => {
+      const u = new URL(req.url ?? '/', url);
+      if (await route(req, res, u)) return;
+      const file = u.pathname === '/' ? 'index.html' : u.pathname.slice(1);
+      try {
+        const content = await readFile(join(DIST, file));
+        res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html' }).end(content);
+      } catch {
+        res.writeHead(404).end();
+      }
+    })();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/** A JSON answer. */
+export const json = (res: ServerResponse, status: number, value: unknown): true => (res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value)), true);
