@@ -4,9 +4,9 @@
 //
 // Finding a row by id never builds the ids of all rows (a million strings take seconds to make and hash):
 // a run id is `{model, made safe}__{taskId}__{harnessVersion}`, so for each model and harness version whose
-// parts begin and end the id, the middle names at most one task, and a map of (task, model, harness)
-// dictionary indexes, built from integers, gives the row. That finds every row whose id is the one asked
-// for, however the strings are made (a task id may itself contain `__`).
+// parts begin and end the id, the middle names at most one task, and the rows of that task (chained per
+// task in two integer arrays, built in one pass) give the row with that model and harness. That finds every
+// row whose id is the one asked for, however the strings are made (a task id may itself contain `__`).
 import { runId } from '../schema/run-id.ts';
 import {
   CODE_FIELDS,
@@ -52,7 +52,8 @@ export class RunTable {
   text: Record<TextField, Int32Array>;
   codes: Record<CodeField, Uint8Array>;
   numbers: Record<NumberField, Float64Array>;
-  private byIdentity: Map<number | string, number> | null = null;
+  /** The rows of each task: `head[task]` is one of them, `next[row]` the following one, -1 ends a chain. Built on first lookup. */
+  private chains: { head: Int32Array; next: Int32Array } | null = null;
   /** Per model dictionary index, the model as it begins a run id (`runId`'s rule), made on first use. */
   private readonly idPrefixes: string[] = [];
 
@@ -64,7 +65,9 @@ export class RunTable {
 
   /** The table of the parts of one snapshot (or one whole body): each part brings its own dictionaries. */
   static fromColumns(parts: readonly RunColumns[]): RunTable {
-    const table = new RunTable(Math.max(1024, parts.reduce((n, part) => n + part.count, 0)));
+    // Room for the runs that land while the page is open, so the first of them does not double every column.
+    const count = parts.reduce((n, part) => n + part.count, 0);
+    const table = new RunTable(Math.max(1024, Math.ceil(count * 1.125)));
     for (const columns of parts) {
       const offset = table.size;
       for (const f of TEXT_FIELDS) {
@@ -106,7 +109,6 @@ export class RunTable {
   }
 
   indexOfId(id: string): number {
-    const identities = this.identities();
     const { model, taskId, harnessVersion } = this.dictionaries;
     for (let h = 0; h < harnessVersion.values.length; h++) {
       const suffix = `__${harnessVersion.values[h]!}`;
@@ -115,8 +117,8 @@ export class RunTable {
         const prefix = this.idPrefix(m);
         if (!id.startsWith(prefix) || id.length < prefix.length + suffix.length) continue;
         const t = taskId.indexOf(id.slice(prefix.length, id.length - suffix.length));
-        const row = t < 0 ? undefined : identities.get(identityKey(t, m, h));
-        if (row !== undefined) return row;
+        const row = t < 0 ? -1 : this.rowOf(t, m, h);
+        if (row >= 0) return row;
       }
     }
     return -1;
@@ -131,11 +133,13 @@ export class RunTable {
    * anything changed: a delta repeats rows it already sent, and an unchanged row must not cause a redraw.
    */
   upsert(run: CompactRun): { index: number; changed: boolean } {
+    // Chained before the row count changes, so a new row is chained once, below.
+    this.chainsOf();
     const found = this.indexOfId(runId(run));
     let changed = found < 0;
     const i = found < 0 ? this.size++ : found;
     if (found < 0 && i >= this.text.model.length) this.grow();
-    else if (found >= 0) this.identities().delete(this.identityOf(i));
+    else if (found >= 0) this.unchain(i);
     for (const f of TEXT_FIELDS) {
       const value = run[f];
       const index = value === null ? -1 : this.dictionaries[f].add(value);
@@ -152,41 +156,57 @@ export class RunTable {
       changed ||= !Object.is(this.numbers[f][i], value);
       this.numbers[f][i] = value;
     }
-    this.identities().set(this.identityOf(i), i);
+    this.chain(i);
     if (changed) this.revision++;
     return { index: i, changed };
   }
 
-  private identityOf(i: number): number | string {
-    return identityKey(this.text.taskId[i]!, this.text.model[i]!, this.text.harnessVersion[i]!);
+  private rowOf(task: number, model: number, harness: number): number {
+    const { head, next } = this.chainsOf();
+    for (let row = task < head.length ? head[task]! : -1; row >= 0; row = next[row]!) {
+      if (this.text.model[row] === model && this.text.harnessVersion[row] === harness) return row;
+    }
+    return -1;
   }
 
-  /** Built on first use: a fresh snapshot never needs it unless a delta arrives or a run is looked up. */
-  private identities(): Map<number | string, number> {
-    if (!this.byIdentity) {
-      this.byIdentity = new Map();
-      for (let i = 0; i < this.size; i++) this.byIdentity.set(this.identityOf(i), i);
+  private chainsOf(): { head: Int32Array; next: Int32Array } {
+    if (!this.chains) {
+      this.chains = { head: new Int32Array(this.dictionaries.taskId.values.length).fill(-1), next: new Int32Array(this.text.model.length) };
+      for (let i = this.size - 1; i >= 0; i--) this.chain(i);
     }
-    return this.byIdentity;
+    return this.chains;
+  }
+
+  private chain(i: number) {
+    const chains = this.chainsOf();
+    const task = this.text.taskId[i]!;
+    if (task >= chains.head.length) {
+      const head = new Int32Array(Math.max(task + 1, chains.head.length * 2)).fill(-1);
+      head.set(chains.head);
+      chains.head = head;
+    }
+    if (chains.next.length < this.text.model.length) chains.next = grownTo(chains.next, this.text.model.length);
+    chains.next[i] = chains.head[task]!;
+    chains.head[task] = i;
+  }
+
+  private unchain(i: number) {
+    const { head, next } = this.chainsOf();
+    const task = this.text.taskId[i]!;
+    if (head[task] === i) head[task] = next[i]!;
+    else for (let row = head[task]!; row >= 0; row = next[row]!) if (next[row] === i) next[row] = next[i]!;
   }
 
   private grow() {
     const capacity = this.text.model.length * 2;
-    const grown = <A extends Int32Array | Uint8Array | Float64Array>(a: A): A => {
-      const b = new (a.constructor as new (n: number) => A)(capacity);
-      b.set(a);
-      return b;
-    };
-    for (const f of TEXT_FIELDS) this.text[f] = grown(this.text[f]);
-    for (const f of CODE_FIELDS) this.codes[f] = grown(this.codes[f]);
-    for (const f of NUMBER_FIELDS) this.numbers[f] = grown(this.numbers[f]);
+    for (const f of TEXT_FIELDS) this.text[f] = grownTo(this.text[f], capacity);
+    for (const f of CODE_FIELDS) this.codes[f] = grownTo(this.codes[f], capacity);
+    for (const f of NUMBER_FIELDS) this.numbers[f] = grownTo(this.numbers[f], capacity);
   }
 }
 
-/**
- * One number for a (task, model, harness) of dictionary indexes while they fit 53 bits (2M tasks, 65,536
- * models and harness versions), hashed as fast as an integer; past that, a string.
- */
-function identityKey(task: number, model: number, harness: number): number | string {
-  return task < 2 ** 21 && model < 2 ** 16 && harness < 2 ** 16 ? (task * 2 ** 16 + model) * 2 ** 16 + harness : `${task},${model},${harness}`;
+function grownTo<A extends Int32Array | Uint8Array | Float64Array>(a: A, capacity: number): A {
+  const b = new (a.constructor as new (n: number) => A)(capacity);
+  b.set(a);
+  return b;
 }
