@@ -10,7 +10,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type Buck
 import { CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { INDEXES, REFERENCE_PREFIX, runSpacePrefix, TABLE_KEYS } from '../../shared/storage-layout.ts';
+import { INDEXES, spaceReadPrefixes, TABLE_KEYS } from '../../shared/storage-layout.ts';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
 import { analystGroupOf } from '../../shared/read/cockpit-access.ts';
 import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
@@ -184,31 +184,32 @@ export class StatefulStack extends Stack implements PipelineState {
   }
 
   /**
-   * A space's run objects and the judge's reference cache (diffs of the tasks' repositories, which the
-   * cockpit shows beside a run; never issue text), and listing only under those prefixes. The listing right
-   * is what makes a missing key answer 404 rather than 403; "IfExists" keeps that answer for a plain object
-   * read, which carries no prefix. Space names hold no "/", so one space's prefix never covers another's.
+   * What a space's read API reads (`spaceReadPrefixes`), and listing only under those prefixes. The listing
+   * right is what makes a missing key answer 404 rather than 403; "IfExists" keeps that answer for a plain
+   * object read, which carries no prefix.
    */
   spaceObjectReads(space: string): ObjectAccess {
     const key = `data-read-space-${space}`;
     const existing = this.objectPolicies.get(key);
     if (existing) return existing;
-    const prefix = runSpacePrefix(space);
+    const prefixes = spaceReadPrefixes(space);
     const policy = new ManagedPolicy(this, `ObjectAccess-${key}`, {
-      description: `replay-bench: read the run objects of space ${space}`.slice(0, 1000),
+      description: `replay-bench: read the run objects and snapshot of space ${space}`.slice(0, 1000),
       statements: [
-        new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.data.arnForObjects(`${prefix}*`), this.data.arnForObjects(`${REFERENCE_PREFIX}*`)] }),
+        new PolicyStatement({ actions: ['s3:GetObject'], resources: prefixes.map((prefix) => this.data.arnForObjects(`${prefix}*`)) }),
         new PolicyStatement({
           actions: ['s3:ListBucket'],
           resources: [this.data.bucketArn],
-          conditions: { StringLikeIfExists: { 's3:prefix': [`${prefix}*`, `${REFERENCE_PREFIX}*`] } },
+          conditions: { StringLikeIfExists: { 's3:prefix': prefixes.map((prefix) => `${prefix}*`) } },
         }),
       ],
     });
     const dataArn = `<${this.getLogicalId(this.data.node.defaultChild as CfnBucket)}.Arn>`;
     Validations.of(policy).acknowledge(
-      { id: `AwsSolutions-IAM5[Resource::${dataArn}/${prefix}*]`, reason: `Run object keys are minted at run time; a read API may read only the objects of its own space (${prefix}).` },
-      { id: `AwsSolutions-IAM5[Resource::${dataArn}/${REFERENCE_PREFIX}*]`, reason: 'The reference cache is keyed by repository and commits; the cockpit shows the original fix of a run beside it.' },
+      ...prefixes.map((prefix) => ({
+        id: `AwsSolutions-IAM5[Resource::${dataArn}/${prefix}*]`,
+        reason: `Object keys under ${prefix} are minted at run time (run objects, snapshot slots, cached reference diffs); a read API reads only its own space's and the reference cache.`,
+      })),
     );
     const grant = { bucket: this.data, access: 'read' as const, policy };
     this.objectPolicies.set(key, grant);

@@ -4,14 +4,14 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { judged, landedRow } from '../../bench/direct-load.ts';
-import type { IssueStore, Page, RunStore } from '../../shared/ports.ts';
+import type { IssueStore, ObjectStore, Page, RunStore } from '../../shared/ports.ts';
 import { COLUMNS_FORMAT, type RunColumns } from '../../shared/cockpit/columns.ts';
 import { columnsAnswer } from '../../shared/read/read-model.ts';
-import { answerRead } from '../../shared/read/read-api.ts';
+import { answerRead, type ReadDeps } from '../../shared/read/read-api.ts';
 import type { IssuesBody, StatsBody } from '../../shared/cockpit/contract.ts';
 import { compactSpace, FULL_REBUILD_EVERY_MS, PART_HEADER_SLACK, readManifest, type ColumnPartLimits } from '../../shared/read/snapshot-store.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
-import { snapshotManifestKey as manifestKey, snapshotSpacePrefix as snapshotPrefix } from '../../shared/storage-layout.ts';
+import { snapshotManifestKey as manifestKey, snapshotSpacePrefix as snapshotPrefix, spaceReadPrefixes } from '../../shared/storage-layout.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { runId } from '../../shared/schema/run.ts';
@@ -20,7 +20,7 @@ import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { storedIssue } from '../helpers/records.ts';
 
 // Each test has its own space, so none depends on another's state.
-const SPACES = ['Issues', 'Fresh', 'Recompacted', 'Corrupt', 'Outdated', 'Missing', 'Big', 'Zipped', 'Parts', 'Replaced', 'PartInput'] as const;
+const SPACES = ['Granted', 'Issues', 'Fresh', 'Recompacted', 'Corrupt', 'Outdated', 'Missing', 'Big', 'Zipped', 'Parts', 'Replaced', 'PartInput'] as const;
 const config = parseConfig({ spaces: Object.fromEntries(SPACES.map((s) => [s, { senders: ['mac-studio-1'] }])) });
 let t: TestStores;
 
@@ -62,7 +62,7 @@ function coldProcess() {
       return t.store.listIssues(s, since);
     },
   };
-  const deps = { config, runs, attempts: t.store, issues, hosts: t.store, budget: t.store, objects: t.data, pairing: { isPaired: async () => false }, clock: { now: () => new Date() } };
+  const deps: ReadDeps = { config, runs, attempts: t.store, issues, hosts: t.store, budget: t.store, objects: t.data, pairing: { isPaired: async () => false }, clock: { now: () => new Date() } };
   return { deps, wholeReads: () => wholeReads, wholeIssueReads: () => wholeIssueReads };
 }
 
@@ -307,5 +307,26 @@ describe('the persisted runs snapshot', () => {
     const healed = coldProcess();
     expect((await issuesOf(healed.deps)).issues).toHaveLength(4);
     expect(healed.wholeIssueReads()).toBe(0);
+  });
+
+  it('is read by a read API only where its IAM grant lets it read (spaceReadPrefixes)', async () => {
+    const SPACE = 'Granted';
+    await t.store.putIssue(storedIssue({ taskId: 't0' }, { space: SPACE, updatedAt: new Date(Date.now() - 60_000).toISOString() }));
+    await seededSpace(SPACE, 12, { runs: 5, bytes: 1_000_000 });
+    // As S3 answers a read outside the role's prefixes: refused, never a missing object.
+    const allowed = (key: string) => spaceReadPrefixes(SPACE).some((prefix) => key.startsWith(prefix));
+    const refused = (key: string) => Object.assign(new Error(`Access Denied: ${key}`), { name: 'AccessDenied' });
+    const granted: ObjectStore = {
+      put: () => Promise.reject(refused('put')),
+      delete: () => Promise.reject(refused('delete')),
+      getText: (key) => (allowed(key) ? t.data.getText(key) : Promise.reject(refused(key))),
+      getBytes: (key) => (allowed(key) ? t.data.getBytes(key) : Promise.reject(refused(key))),
+      list: (prefix) => (allowed(prefix) ? t.data.list(prefix) : Promise.reject(refused(prefix))),
+    };
+    const deps = { ...coldProcess().deps, objects: granted };
+    const first = await columnsRoute(deps, SPACE);
+    expect(first.body!.part).toMatchObject({ index: 0, count: 3 });
+    expect((await columnsRoute(deps, SPACE, `part=2&snapshot=${encodeURIComponent(first.body!.part.snapshot!)}`)).status).toBe(200);
+    for (const path of ['issues', 'stats', 'export.csv']) expect({ path, status: (await answerRead(deps, 'GET', `/api/spaces/${SPACE}/${path}`, '')).status }).toEqual({ path, status: 200 });
   });
 });
