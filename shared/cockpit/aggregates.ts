@@ -4,7 +4,7 @@
 // counts resolved / (resolved + partial + wrong + no_change) and keeps excluded, error and unjudged runs
 // beside it; unknown figures are left out of medians (and the count of known values travels with them).
 // Runs of different harness versions are never pooled: a group is one (model, harness version).
-import { cohensKappa, proportion, type Agreement, type Proportion } from './statistics.ts';
+import { cohensKappa, proportion, type Agreement, type AgreementTable, type Proportion } from './statistics.ts';
 import type { IssueRecord } from '../schema/issue.ts';
 import { codeOf, HIDDEN_TEST_STATUSES as HIDDEN_TESTS, VERDICTS as VERDICT_NAMES, type Tier } from './columns.ts';
 import type { RunTable } from './run-table.ts';
@@ -120,6 +120,10 @@ export function resolveRate(c: VerdictCounts): ResolveFigure {
   return { ...rate(c.resolved, c.resolved + c.partial + c.wrong + c.no_change), excluded: c.excluded, error: c.error, unjudged: c.unjudged };
 }
 
+export function hiddenTestRate(c: Record<HiddenColumn, number>): HiddenTestFigure {
+  return { ...rate(c.pass, c.pass + c.fail), errored: c.error, missing: c.none };
+}
+
 /**
  * Median and quartiles of the known values (NaN is unknown and skipped); `n` counts all values offered.
  * Quartiles interpolate linearly between order statistics, found by selection rather than a full sort:
@@ -215,6 +219,74 @@ export function groupRuns(table: RunTable, selection: Uint32Array): Grouping {
   return { groups, of };
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Counts: one pass over runs, from which the cockpit's figures, its calibration table and `/stats`
+// (shared/read/group-stats.ts) all derive, so none of them can count a run differently.
+
+export type HiddenColumn = 'pass' | 'fail' | 'error' | 'none';
+
+export interface RunCounts {
+  runs: number;
+  /** byVerdictAndTest[verdict or 'unjudged'][hidden-test status or 'none'] */
+  byVerdictAndTest: Record<keyof VerdictCounts, Record<HiddenColumn, number>>;
+  verdicts: VerdictCounts;
+  /** Each run's first attempt's verdict (its current one when it was never re-run). */
+  firstVerdicts: VerdictCounts;
+  hiddenTests: Record<HiddenColumn, number>;
+  /** Runs with a counted verdict and a pass/fail hidden test: judge resolved or not × tests pass or fail. */
+  agreement: AgreementTable;
+  /** Runs with more than one attempt. */
+  reruns: number;
+  /** Runs whose figures were generated (demo data). */
+  generated: number;
+  /** Runs that ended because a step or wall-time budget ran out. */
+  budget: number;
+}
+
+const GENERATED = codeOf('metricsSource', 'generated');
+const BUDGET = codeOf('outcome', 'budget');
+/** Verdict and hidden-test names by code (0 is unknown). */
+const VERDICT_BY_CODE = ['unjudged', ...VERDICT_NAMES] as const;
+const HIDDEN_BY_CODE = ['none', ...HIDDEN_TESTS] as const;
+
+export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
+  // Counted by code (verdict code × hidden-test code) and named afterwards: a pass over 100k runs without string keys.
+  const tests = HIDDEN_BY_CODE.length;
+  const byCode = new Uint32Array(VERDICT_BY_CODE.length * tests);
+  const firstByCode = new Uint32Array(VERDICT_BY_CODE.length);
+  const { verdict, firstVerdict, hiddenTest, metricsSource, outcome } = table.codes;
+  const attempts = table.numbers.attemptCount;
+  let reruns = 0;
+  let generated = 0;
+  let budget = 0;
+  for (let r = 0; r < rows.length; r++) {
+    const i = rows[r]!;
+    byCode[verdict[i]! * tests + hiddenTest[i]!]!++;
+    firstByCode[firstVerdict[i]!]!++;
+    if (attempts[i]! > 1) reruns++;
+    if (metricsSource[i] === GENERATED) generated++;
+    if (outcome[i] === BUDGET) budget++;
+  }
+  const byVerdictAndTest = {} as RunCounts['byVerdictAndTest'];
+  const verdicts = emptyVerdictCounts();
+  const firstVerdicts = emptyVerdictCounts();
+  const hiddenTests: Record<HiddenColumn, number> = { pass: 0, fail: 0, error: 0, none: 0 };
+  VERDICT_BY_CODE.forEach((v, vc) => {
+    const row = (byVerdictAndTest[v] = {} as Record<HiddenColumn, number>);
+    HIDDEN_BY_CODE.forEach((t, tc) => {
+      const n = byCode[vc * tests + tc]!;
+      row[t] = n;
+      verdicts[v] += n;
+      hiddenTests[t] += n;
+    });
+    firstVerdicts[v] = firstByCode[vc]!;
+  });
+  const m = byVerdictAndTest;
+  const others = (t: 'pass' | 'fail') => m.partial[t] + m.wrong[t] + m.no_change[t];
+  const agreement = { resolvedPass: m.resolved.pass, resolvedFail: m.resolved.fail, otherPass: others('pass'), otherFail: others('fail') };
+  return { runs: rows.length, byVerdictAndTest, verdicts, firstVerdicts, hiddenTests, agreement, reruns, generated, budget };
+}
+
 export interface GroupFigures extends Group {
   runs: number;
   /** Runs whose figures were generated (demo data), not measured. */
@@ -240,21 +312,8 @@ export interface Figures {
   harnessVersions: string[];
 }
 
-const GENERATED = codeOf('metricsSource', 'generated');
-const BUDGET = codeOf('outcome', 'budget');
-const PASS = codeOf('hiddenTest', 'pass');
-const FAIL = codeOf('hiddenTest', 'fail');
-const TEST_ERROR = codeOf('hiddenTest', 'error');
-
 function figuresOf(table: RunTable, group: Group, rows: Uint32Array): GroupFigures {
-  const verdicts = emptyVerdictCounts();
-  const firstVerdicts = emptyVerdictCounts();
-  let reruns = 0;
-  let generated = 0;
-  let budget = 0;
-  let pass = 0;
-  let fail = 0;
-  let errored = 0;
+  const counts = countRuns(table, rows);
   // Medians are the costly part and not every view shows them: each is computed when first read.
   const median = (field: 'wallSeconds' | 'steps' | 'outputTokensPerMinute' | 'completionTokens') => {
     let figure: MedianFigure | undefined;
@@ -267,28 +326,15 @@ function figuresOf(table: RunTable, group: Group, rows: Uint32Array): GroupFigur
     };
   };
   const [wallSeconds, steps, outputTokensPerMinute, completionTokens] = (['wallSeconds', 'steps', 'outputTokensPerMinute', 'completionTokens'] as const).map(median);
-  const verdictByCode = ['unjudged', ...VERDICT_NAMES] as const;
-  for (let r = 0; r < rows.length; r++) {
-    const i = rows[r]!;
-    verdicts[verdictByCode[table.codes.verdict[i]!]!]++;
-    firstVerdicts[verdictByCode[table.codes.firstVerdict[i]!]!]++;
-    if (table.numbers.attemptCount[i]! > 1) reruns++;
-    if (table.codes.metricsSource[i] === GENERATED) generated++;
-    if (table.codes.outcome[i] === BUDGET) budget++;
-    const test = table.codes.hiddenTest[i];
-    if (test === PASS) pass++;
-    else if (test === FAIL) fail++;
-    else if (test === TEST_ERROR) errored++;
-  }
   return {
     ...group,
-    runs: rows.length,
-    generated,
-    verdicts,
-    resolve: resolveRate(verdicts),
-    firstResolve: resolveRate(firstVerdicts),
-    reruns,
-    hiddenTests: { ...rate(pass, pass + fail), errored, missing: rows.length - pass - fail - errored },
+    runs: counts.runs,
+    generated: counts.generated,
+    verdicts: counts.verdicts,
+    resolve: resolveRate(counts.verdicts),
+    firstResolve: resolveRate(counts.firstVerdicts),
+    reruns: counts.reruns,
+    hiddenTests: hiddenTestRate(counts.hiddenTests),
     get wallSeconds() {
       return wallSeconds!();
     },
@@ -301,7 +347,7 @@ function figuresOf(table: RunTable, group: Group, rows: Uint32Array): GroupFigur
     get completionTokens() {
       return completionTokens!();
     },
-    budgetExhausted: rate(budget, rows.length),
+    budgetExhausted: rate(counts.budget, counts.runs),
   };
 }
 
@@ -329,11 +375,8 @@ export function computeFigures(table: RunTable, selection: Uint32Array, grouping
 // ---------------------------------------------------------------------------------------------------
 // Judge against hidden tests
 
-export type HiddenColumn = 'pass' | 'fail' | 'error' | 'none';
-
 export interface Calibration {
-  /** counts[verdict or 'unjudged'][hidden-test status or 'none'] */
-  counts: Record<keyof VerdictCounts, Record<HiddenColumn, number>>;
+  counts: RunCounts['byVerdictAndTest'];
   /**
    * Among runs with a judged resolve-rate verdict and a pass/fail hidden test: the judge said resolved
    * exactly when the tests passed.
@@ -344,21 +387,8 @@ export interface Calibration {
 }
 
 export function calibration(table: RunTable, selection: Uint32Array): Calibration {
-  // Counted by code first (verdict code × hidden-test code): a pass over 100k runs without string keys.
-  const tests = 1 + HIDDEN_TESTS.length;
-  const byCode = new Uint32Array((1 + VERDICT_NAMES.length) * tests);
-  for (const i of selection) byCode[table.codes.verdict[i]! * tests + table.codes.hiddenTest[i]!]!++;
-  const columns: HiddenColumn[] = ['none', ...HIDDEN_TESTS];
-  const verdicts = ['unjudged', ...VERDICT_NAMES] as const;
-  const counts = Object.fromEntries(
-    verdicts.map((v, vc) => [v, Object.fromEntries(columns.map((c, tc) => [c, byCode[vc * tests + tc]!]))]),
-  ) as Calibration['counts'];
-  const scored = ['resolved', 'partial', 'wrong', 'no_change'] as const;
-  const n = scored.reduce((sum, v) => sum + counts[v].pass + counts[v].fail, 0);
-  const agree = counts.resolved.pass + counts.partial.fail + counts.wrong.fail + counts.no_change.fail;
-  const others = (t: 'pass' | 'fail') => counts.partial[t] + counts.wrong[t] + counts.no_change[t];
-  const kappa = cohensKappa({ resolvedPass: counts.resolved.pass, resolvedFail: counts.resolved.fail, otherPass: others('pass'), otherFail: others('fail') });
-  return { counts, agreement: rate(agree, n), kappa };
+  const { byVerdictAndTest, agreement: a } = countRuns(table, selection);
+  return { counts: byVerdictAndTest, agreement: rate(a.resolvedPass + a.otherFail, a.resolvedPass + a.resolvedFail + a.otherPass + a.otherFail), kappa: cohensKappa(a) };
 }
 
 // ---------------------------------------------------------------------------------------------------
