@@ -26,7 +26,7 @@ import { createSweeperHandler } from '../../functions/sweeper/handler.ts';
 import { createSnapshotCompactorHandler } from '../../functions/snapshot-compactor/handler.ts';
 import { LOCAL_NAMES, startEmulators, type Emulators } from './emulators.ts';
 import { cockpitEntries } from '../../shared/read/read-api.ts';
-import { createLocalServer } from './http-server.ts';
+import { createLocalServer, type HttpHandler } from './http-server.ts';
 import { pollQueue, type Poller } from './queue-poller.ts';
 
 export interface LocalModeOptions {
@@ -150,9 +150,16 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   const snapshotSeconds = options.snapshotIntervalSeconds ?? positiveNumber(env.REPLAY_SNAPSHOT_SECONDS) ?? 60;
   const compactions = snapshotSeconds > 0 ? every(snapshotSeconds * 1000, () => compactor(scheduledEvent()), (e) => log(`snapshot compactor: ${(e as Error).message}`)) : null;
 
+  // Requests still being answered when local mode stops finish against running emulators, not closed ones.
+  const answering = new Set<Promise<unknown>>();
+  const finishing = (handler: HttpHandler): HttpHandler => (event) => {
+    const answer = handler(event);
+    answering.add(answer);
+    return answer.finally(() => answering.delete(answer));
+  };
   const server = createLocalServer({
-    ingest,
-    read: readApi,
+    ingest: finishing(ingest),
+    read: finishing(readApi),
     staticDir: resolve(import.meta.dirname, '../../dashboard/dist'),
     settings: { cockpits: cockpitEntries(config), api: '/api', signIn: null },
   }, { host: options.host });
@@ -169,6 +176,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
       await closed;
+      await Promise.allSettled(answering);
       await sweeps.stop();
       await compactions?.stop();
       await Promise.all(pollers.map((p) => p.stop()));
