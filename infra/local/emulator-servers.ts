@@ -3,8 +3,10 @@
 // from this machine: each listens on the loopback interface, behind a gate that refuses any request not
 // signed with this start's access key id (none of the three checks credentials on its own, and s3rver
 // serves anonymous requests), so neither the network nor another local user can read or purge them.
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -63,6 +65,25 @@ const dynamo = gate(dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs:
 S3rverAccount.DUMMY_ACCOUNT.revokeAccessKey('S3RVER');
 S3rverAccount.DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
 const s3rver = new S3rver({ directory: s3Dir, silent: true });
+// s3rver answers a PUT once its hashing stream has ended, before the bytes reach the object's file, so a
+// GET right after could read a short or empty object, where S3 reads what was written. Here the object is
+// written whole to a temporary file and renamed over the old one (a concurrent GET sees the old object or
+// the new, never part of one), and its metadata written, before the PUT is answered.
+const { store } = s3rver;
+store.putObject = async (object) => {
+  const chunks: Buffer[] = [];
+  if (Buffer.isBuffer(object.content)) chunks.push(object.content);
+  else for await (const chunk of object.content) chunks.push(chunk);
+  const content = Buffer.concat(chunks);
+  const objectPath = store.getResourcePath(object.bucket, object.key, 'object');
+  const temporary = `${objectPath}.${randomUUID()}.partial`;
+  await mkdir(dirname(objectPath), { recursive: true });
+  await writeFile(temporary, content);
+  await rename(temporary, objectPath);
+  const md5 = createHash('md5').update(content).digest('hex');
+  await store.putMetadata(object.bucket, object.key, object.metadata, md5);
+  return { size: content.length, md5 };
+};
 const s3 = gate(createServer(s3rver.callback()));
 
 // s3rver reads an object's files in two steps; when the same key is rewritten or deleted in between (a

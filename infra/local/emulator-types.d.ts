@@ -12,6 +12,12 @@ declare module 's3rver' {
     close(): Promise<void>;
     /** s3rver is a Koa application: its request handler, for a server of our own. */
     callback(): (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
+    /** Its filesystem store: where an object's file is, and how its metadata is kept. */
+    store: {
+      getResourcePath(bucket: string, key: string, resource: string): string;
+      putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
+      putObject(object: { bucket: string; key: string; content: Buffer | AsyncIterable<Buffer>; metadata: Record<string, string> }): Promise<{ size: number; md5: string }>;
+    };
   }
 }
 
