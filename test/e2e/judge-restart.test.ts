@@ -47,7 +47,7 @@ it('judges a run that waited for credentials once local mode restarts with them'
   await pushDelivery(first.url, 'S', run, 'restart-key');
   const path = `/api/spaces/S/runs/${encodeURIComponent(run.id as string)}`;
   await eventually(async () => ((await (await fetch(first.url + path)).json()) as { judgeState?: string }).judgeState === 'waiting-credentials', 20_000, 100);
-  killProcess(first);
+  await killProcess(first);
 
   const second = await startLocal({ ...env, ANTHROPIC_API_KEY: 'sk-local', ANTHROPIC_BASE_URL: anthropic.url, GITHUB_API_URL: github.url, GITHUB_TOKEN: 'ghp-local' });
   const row = await eventually(async () => {

@@ -66,8 +66,7 @@ describe('replay-push sync across a server outage', () => {
     let restarted: Promise<LocalProcess> | null = null;
     const sync = await replayPush(['sync', runsRoot, '--endpoint', `${first.url}/hooks/S/ingest`, '--key-file', keyFile, '--retry-for', '120'], {}, (line) => {
       if (line.startsWith('delivered ') && ++delivered === RUNS / 2) {
-        killProcess(first);
-        restarted = start(env);
+        restarted = killProcess(first).then(() => start(env));
       }
     });
     expect(restarted).not.toBeNull();

@@ -29,7 +29,7 @@ describe('local mode across a kill', () => {
     const first = await start(env);
     const deliveries = Array.from({ length: 30 }, (_, i) => runDelivery({ taskId: `kill-${i}` }));
     const answers = await Promise.all(deliveries.map((d) => pushDelivery(first.url, 'S', d, 'restart-key')));
-    killProcess(first);
+    await killProcess(first);
     expect(answers.every((a) => a.status === 202)).toBe(true);
 
     const second = await start(env);

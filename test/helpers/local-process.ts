@@ -30,11 +30,15 @@ export function startLocalProcess(env: Record<string, string>): Promise<LocalPro
   });
 }
 
-/** SIGKILL, as a crash would: no shutdown handler runs. */
-export function killProcess(local: LocalProcess): void {
+/** SIGKILL, as a crash would: no shutdown handler runs. Resolves once the process is gone, as after a crash. */
+export function killProcess(local: LocalProcess): Promise<void> {
+  const { child } = local;
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
   try {
-    process.kill(-local.child.pid!, 'SIGKILL');
+    process.kill(-child.pid!, 'SIGKILL');
   } catch {
     // already gone
   }
+  return exited;
 }
