@@ -5,6 +5,8 @@
 //  - the naive bundle: `treeShaking: false` and `ignoreAnnotations: true`, so every module a package
 //    re-exports is kept (every SDK command, every zod locale), as when SDK clients are imported as whole
 //    namespaces.
+// Every variant is built with the functions' source map settings and imported with their NODE_OPTIONS
+// (source maps on: Node reads the map as the bundle loads, as a cold start in Lambda does).
 // Figures: size of index.mjs (source maps aside) and cold `import` time in a fresh Node process (the
 // module's top level runs: SDK clients built, configuration read), medians over rounds, variants interleaved.
 // Target: bundles ≤ 1/3 of the naive bundle's size and import time.
@@ -16,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { BUNDLED_CONFIG_FILE } from '../shared/schema/config.ts';
-import { FUNCTION_BUNDLE, FUNCTION_RUNTIME } from '../infra/aws/constructs/replay-function.ts';
+import { FUNCTION_BUNDLE, FUNCTION_NODE_OPTIONS, FUNCTION_RUNTIME } from '../infra/aws/constructs/replay-function.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '15' } } });
 const ROUNDS = Number(values.rounds);
@@ -27,6 +29,7 @@ type Variant = 'bundle' | 'naive' | 'floor';
 
 // What the stack sets; values are placeholders, since importing makes no request.
 const FUNCTION_ENV = {
+  NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
   AWS_REGION: 'us-east-1',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   TABLE_NAME: 'table',
@@ -77,6 +80,9 @@ async function esbuildInto(dir: string, entry: string, naive: boolean): Promise<
     banner: { js: FUNCTION_BUNDLE.banner },
     minify: FUNCTION_BUNDLE.minify,
     keepNames: FUNCTION_BUNDLE.keepNames,
+    // SourceMapMode.DEFAULT in CDK terms: a map file and the comment linking it.
+    sourcemap: FUNCTION_BUNDLE.sourceMap ? 'linked' : false,
+    sourcesContent: FUNCTION_BUNDLE.sourcesContent,
     treeShaking: !naive,
     ignoreAnnotations: naive,
     logLevel: 'error',
