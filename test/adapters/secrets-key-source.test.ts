@@ -1,46 +1,27 @@
 // The Secrets Manager adapters against a local server speaking the Secrets Manager JSON protocol.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerKeySource, SecretsManagerPairingCheck } from '../../shared/adapters/aws/secrets-key-source.ts';
+import { secretNotFound, startSecretsManagerStandIn, type SecretsManagerStandIn } from '../helpers/secrets-manager-stand-in.ts';
 
 const secrets: Record<string, string> = {
   'Hosting/ModuleReportSecret/mac-studio-1': 'plain-key',
   'Hosting/ModuleReportSecret/mac-mini-2': JSON.stringify({ current: 'new-key', previous: 'old-key' }),
 };
-const calls: { target: string; id: string }[] = [];
-let server: Server;
+let standIn: SecretsManagerStandIn;
 let client: SecretsManagerClient;
+let calls: SecretsManagerStandIn['calls'];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const target = String(req.headers['x-amz-target']).replace('secretsmanager.', '');
-      const { SecretId } = JSON.parse(body) as { SecretId: string };
-      calls.push({ target, id: SecretId });
-      res.setHeader('content-type', 'application/x-amz-json-1.1');
-      if (!(SecretId in secrets)) {
-        res.writeHead(400);
-        return res.end(JSON.stringify({ __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." }));
-      }
-      if (target === 'GetSecretValue') return res.end(JSON.stringify({ Name: SecretId, SecretString: secrets[SecretId], VersionStages: ['AWSCURRENT'] }));
-      if (target === 'DescribeSecret') return res.end(JSON.stringify({ Name: SecretId, VersionIdsToStages: { v1: ['AWSCURRENT'] } }));
-      res.writeHead(400);
-      res.end(JSON.stringify({ __type: 'InvalidRequestException', message: target }));
-    });
+  standIn = await startSecretsManagerStandIn((target, id) => {
+    if (!(id in secrets)) return secretNotFound;
+    if (target === 'GetSecretValue') return { status: 200, body: { SecretString: secrets[id], VersionStages: ['AWSCURRENT'] } };
+    if (target === 'DescribeSecret') return { status: 200, body: { VersionIdsToStages: { v1: ['AWSCURRENT'] } } };
+    return { status: 400, body: { __type: 'InvalidRequestException', message: target } };
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  client = new SecretsManagerClient({
-    region: 'us-east-1',
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
-    maxAttempts: 1,
-  });
+  ({ client, calls } = standIn);
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => standIn.stop());
 
 describe('host keys from Secrets Manager', () => {
   it('reads a plain secret value as the key, by the mapped secret name', async () => {

@@ -1,9 +1,7 @@
 // One host's unreadable key (a secret being deleted, a throttled lookup) refuses only that host (docs/contract.md §3):
 // ingest against a local server speaking the Secrets Manager protocol, with real S3 for the inbox.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerKeySource } from '../../shared/adapters/aws/secrets-key-source.ts';
 import { acceptDelivery, type IngestDeps } from '../../shared/ingest/accept-delivery.ts';
 import { sign } from '../../shared/ingest/signature.ts';
@@ -12,9 +10,10 @@ import type { LandingMessage } from '../../shared/ports.ts';
 import { RecordingQueue } from '../helpers/in-memory-ports.ts';
 import { runDelivery } from '../helpers/deliveries.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
+import { secretNotFound, startSecretsManagerStandIn, type SecretsManagerStandIn, type SecretsAnswer } from '../helpers/secrets-manager-stand-in.ts';
 
 // How Secrets Manager answers for each host's secret.
-const answers: Record<string, { status: number; body: Record<string, unknown> }> = {
+const answers: Record<string, SecretsAnswer> = {
   'Hosting/ModuleReportSecret/healthy': { status: 200, body: { SecretString: 'healthy-key', VersionStages: ['AWSCURRENT'] } },
   'Hosting/ModuleReportSecret/being-deleted': {
     status: 400,
@@ -23,33 +22,16 @@ const answers: Record<string, { status: number; body: Record<string, unknown> }>
   'Hosting/ModuleReportSecret/throttled': { status: 400, body: { __type: 'ThrottlingException', message: 'Rate exceeded' } },
 };
 
-
-let server: Server;
-let stores: TestStores;
+let standIn: SecretsManagerStandIn;
 let client: SecretsManagerClient;
+let stores: TestStores;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const { SecretId } = JSON.parse(body) as { SecretId: string };
-      const answer = answers[SecretId] ?? { status: 400, body: { __type: 'ResourceNotFoundException', message: 'not found' } };
-      res.writeHead(answer.status, { 'content-type': 'application/x-amz-json-1.1' });
-      res.end(JSON.stringify({ Name: SecretId, ...answer.body }));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  client = new SecretsManagerClient({
-    region: 'us-east-1',
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
-    maxAttempts: 1,
-  });
+  standIn = await startSecretsManagerStandIn((_target, id) => answers[id] ?? secretNotFound);
+  client = standIn.client;
   stores = await startTestStores();
 });
 afterAll(async () => {
-  client.destroy();
-  await new Promise<void>((r) => server.close(() => r()));
+  await standIn.stop();
   await stores.stop();
 });
 
