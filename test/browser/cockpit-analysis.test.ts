@@ -4,16 +4,14 @@
 // from picking two groups to the quotable sentence of `/compare`, its discordant runs and its URL; the
 // attempts of a re-run in the run detail and the re-run count in the table; export links that carry the
 // filters; the cost card with unpriced models shown as unknown. Screenshots go to test-results/.
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { loadJudgedCampaign } from './helpers/judged-campaign.ts';
-import { buildCampaign, readSourceRuns, startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge } from '../../infra/local/demo-campaign.ts';
+import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
+import { buildCampaign, readSourceRuns, DEMO_JUDGE_MODEL } from '../../infra/local/demo-campaign.ts';
 import { cohensKappa, describeComparison } from '../../shared/cockpit/statistics.ts';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { apiPaths, type AttemptsBody, type CompareBody, type StatsBody } from '../../shared/cockpit/contract.ts';
-import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
-import { launchChromium } from './helpers/chromium.ts';
+import { eventually, type TestLocalMode } from '../helpers/local-mode.ts';
 
 const SPACE = 'AnalysisSpace';
 const HOSTS = ['demo-runner-1', 'demo-runner-2'];
@@ -26,7 +24,6 @@ const config = {
   prices: { [DEMO_JUDGE_MODEL]: { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 }, [PRICED]: { inputPerMTok: 1.25, outputPerMTok: 10 } },
 };
 const keys = { 'demo-runner-1': 'key-1', 'demo-runner-2': 'key-2' };
-const SHOTS = 'test-results';
 const A = { model: 'Claude 4.5 Sonnet', harnessVersion: '10132025' };
 const B = { model: 'GPT-5', harnessVersion: '10132025' };
 const name = (g: { model: string; harnessVersion: string }) => `${g.model} · ${g.harnessVersion}`;
@@ -36,23 +33,16 @@ const rowOf = (r: (typeof campaign.runs)[number]) => r.delivery.row as { model: 
 /** A run of group A pushed again later with another patch: a re-run. */
 const rerun = campaign.runs.find((r) => rowOf(r).model === A.model && rowOf(r).harnessVersion === A.harnessVersion && (r.delivery.patch as string))!;
 
+let cockpit: JudgedCockpit;
 let local: TestLocalMode;
-let judge: DemoJudge;
 let browser: Browser;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  judge = await startDemoJudge(campaign);
-  local = await startTestLocalMode(config, keys, { sweepIntervalSeconds: 2, env: judge.env });
-  await loadJudgedCampaign(local.adapters.table, SPACE, campaign);
-  browser = await launchChromium();
+  cockpit = await startJudgedCockpit(config, keys, SPACE, campaign);
+  ({ local, browser } = cockpit);
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await local?.stop();
-  await judge?.stop();
-});
+afterAll(() => cockpit?.stop());
 
 const api = async <T>(path: string): Promise<T> => (await (await fetch(`${local.url}/api${path}`)).json()) as T;
 const settled = (p: Page) => p.waitForFunction(() => (document.documentElement.dataset.pendingParts ?? '0') === '0');

@@ -4,15 +4,13 @@
 // everything with a visible focus ring, narrow windows do not scroll sideways, failures and empty results
 // say so, a run pushed while the page is open appears without a reload, the detail panel shows the patch
 // beside the original fix, and runner strings are never markup. Screenshots go to test-results/.
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { loadJudgedCampaign } from './helpers/judged-campaign.ts';
-import { buildCampaign, readSourceRuns, startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge, type DemoRun } from '../../infra/local/demo-campaign.ts';
+import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
+import { buildCampaign, readSourceRuns, DEMO_JUDGE_MODEL, type DemoRun } from '../../infra/local/demo-campaign.ts';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { runId } from '../../shared/schema/run.ts';
-import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
-import { launchChromium } from './helpers/chromium.ts';
+import { eventually, type TestLocalMode } from '../helpers/local-mode.ts';
 
 const SPACE = 'DemoSpace';
 const HOSTS = ['demo-runner-1', 'demo-runner-2'];
@@ -25,7 +23,6 @@ const config = {
   cockpits: { Demo: { space: SPACE }, Elsewhere: { space: 'Other' } },
 };
 const keys = { 'demo-runner-1': 'key-1', 'demo-runner-2': 'key-2', 'other-host': 'key-3' };
-const SHOTS = 'test-results';
 
 const campaign = buildCampaign(readSourceRuns(), { tasks: 100, seed: 7, hosts: HOSTS });
 /** Runs kept back from the initial load, to be pushed while the page is open. */
@@ -48,29 +45,22 @@ const hostile = {
 };
 Object.assign(hostile, { id: runId(hostile.row) });
 
+let cockpit: JudgedCockpit;
 let local: TestLocalMode;
-let judge: DemoJudge;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  judge = await startDemoJudge(campaign);
-  local = await startTestLocalMode(config, keys, { sweepIntervalSeconds: 2, env: judge.env });
   const held = new Set(live.map((r) => r.id));
-  await loadJudgedCampaign(local.adapters.table, SPACE, campaign, campaign.runs.filter((r) => !held.has(r.id)));
-  browser = await launchChromium();
+  cockpit = await startJudgedCockpit(config, keys, SPACE, campaign, campaign.runs.filter((r) => !held.has(r.id)));
+  ({ local, browser } = cockpit);
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (e) => console.error('page error:', e.message));
   await page.goto(`${local.url}/`);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60_000 });
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await local?.stop();
-  await judge?.stop();
-});
+afterAll(() => cockpit?.stop());
 
 const harnessVersions = [...new Set(campaign.runs.map((r) => (r.delivery.row as { harnessVersion: string }).harnessVersion))].sort();
 const groups = new Set(campaign.runs.map((r) => `${(r.delivery.row as { model: string }).model}|${(r.delivery.row as { harnessVersion: string }).harnessVersion}`)).size;
