@@ -83,6 +83,9 @@ function ordered<T>(rows: T[], card: Card, choices: SortChoice<T>[]): T[] {
   return keyed.map((x) => x.row);
 }
 
+/** A card's order choices: the judge's order first (the rows as given), then `by`, then by name. */
+const byJudgeThen = <T extends { label: string }>(...by: SortChoice<T>[]): SortChoice<T>[] => [{ label: BY_JUDGE, value: null }, ...by, { label: BY_NAME, value: (row) => row.label }];
+
 /** Group figures with the name they carry on the page. */
 type Named = GroupFigures & { label: string };
 
@@ -90,41 +93,23 @@ const rate = (r: RateFigure) => r.rate;
 const median = (f: MedianFigure) => f.median;
 
 const SORTS = {
-  verdicts: [
-    { label: BY_JUDGE, value: null },
-    { label: 'share resolved', value: (g: Named) => (g.runs ? g.verdicts.resolved / g.runs : null) },
-    { label: 'share wrong', value: (g: Named) => (g.runs ? g.verdicts.wrong / g.runs : null) },
-    { label: 'runs', value: (g: Named) => g.runs },
-    { label: BY_NAME, value: (g: Named) => g.label },
-  ],
-  resolve: [
-    { label: BY_JUDGE, value: null },
-    { label: 'hidden-test pass rate', value: (g: Named) => rate(g.hiddenTests) },
-    { label: BY_NAME, value: (g: Named) => g.label },
-  ],
-  wall: [
-    { label: BY_JUDGE, value: null },
-    { label: 'median wall time', value: (g: Named) => median(g.wallSeconds) },
-    { label: BY_NAME, value: (g: Named) => g.label },
-  ],
-  tokens: [
-    { label: BY_JUDGE, value: null },
-    { label: 'output tokens per minute', value: (g: Named) => median(g.outputTokensPerMinute) },
-    { label: BY_NAME, value: (g: Named) => g.label },
-  ],
-  steps: [
-    { label: BY_JUDGE, value: null },
-    { label: 'median steps', value: (g: Named) => median(g.steps) },
-    { label: 'budget ran out', value: (g: Named) => rate(g.budgetExhausted) },
-    { label: BY_NAME, value: (g: Named) => g.label },
-  ],
-  original: [
-    { label: BY_JUDGE, value: null },
-    { label: 'fix time ÷ model time', value: (r: OriginalRow) => ratioOf(r) },
-    { label: 'model wall time', value: (r: OriginalRow) => r.modelHours },
-    { label: 'original fix time', value: (r: OriginalRow) => r.originalHours },
-    { label: BY_NAME, value: (r: OriginalRow) => r.label },
-  ],
+  verdicts: byJudgeThen<Named>(
+    { label: 'share resolved', value: (g) => (g.runs ? g.verdicts.resolved / g.runs : null) },
+    { label: 'share wrong', value: (g) => (g.runs ? g.verdicts.wrong / g.runs : null) },
+    { label: 'runs', value: (g) => g.runs },
+  ),
+  resolve: byJudgeThen<Named>({ label: 'hidden-test pass rate', value: (g) => rate(g.hiddenTests) }),
+  wall: byJudgeThen<Named>({ label: 'median wall time', value: (g) => median(g.wallSeconds) }),
+  tokens: byJudgeThen<Named>({ label: 'output tokens per minute', value: (g) => median(g.outputTokensPerMinute) }),
+  steps: byJudgeThen<Named>(
+    { label: 'median steps', value: (g) => median(g.steps) },
+    { label: 'budget ran out', value: (g) => rate(g.budgetExhausted) },
+  ),
+  original: byJudgeThen<OriginalRow>(
+    { label: 'fix time ÷ model time', value: (r) => ratioOf(r) },
+    { label: 'model wall time', value: (r) => r.modelHours },
+    { label: 'original fix time', value: (r) => r.originalHours },
+  ),
 } satisfies Record<string, SortChoice<Named>[] | SortChoice<OriginalRow>[]>;
 
 type OriginalRow = OriginalFixComparison & { label: string };
