@@ -3,10 +3,11 @@
 // never count as zero. Rows are keyed by run id, so a delta that repeats a row replaces it.
 //
 // Finding a row by id never builds the ids of all rows (a million strings take seconds to make and hash):
-// a run id is `{model, made safe}__{taskId}__{harnessVersion}`, so for each model and harness version whose
-// parts begin and end the id, the middle names at most one task, and the rows of that task (chained per
-// task in two integer arrays, built in one pass) give the row with that model and harness. That finds every
-// row whose id is the one asked for, however the strings are made (a task id may itself contain `__`).
+// a run id is `{model, made safe}__{taskId}__{harnessVersion}`, so for each harness version that ends the id
+// and each `__` before it that ends a known model's part, the middle names at most one task, and the rows
+// of that task (chained per task in two integer arrays, built in one pass) give the row with that model
+// and harness. That finds every row whose id is the one asked for, however the strings are made (a task id
+// may itself contain `__`), in a few map lookups whatever the number of models.
 import { runId } from '../schema/run-id.ts';
 import {
   CODE_FIELDS,
@@ -54,8 +55,10 @@ export class RunTable {
   numbers: Record<NumberField, Float64Array>;
   /** The rows of each task: `head[task]` is one of them, `next[row]` the following one, -1 ends a chain. Built on first lookup. */
   private chains: { head: Int32Array; next: Int32Array } | null = null;
-  /** Per model dictionary index, the model as it begins a run id (`runId`'s rule), made on first use. */
-  private readonly idPrefixes: string[] = [];
+  /** Model dictionary indexes by the model as it begins a run id (see modelsByIdPrefix). */
+  private readonly idPrefixes = new Map<string, number[]>();
+  /** How many models of the dictionary `idPrefixes` holds: the dictionary only grows. */
+  private modelsIndexed = 0;
 
   constructor(capacity = 1024) {
     this.text = Object.fromEntries(TEXT_FIELDS.map((f) => [f, new Int32Array(capacity)])) as Record<TextField, Int32Array>;
@@ -109,23 +112,36 @@ export class RunTable {
   }
 
   indexOfId(id: string): number {
-    const { model, taskId, harnessVersion } = this.dictionaries;
+    const { taskId, harnessVersion } = this.dictionaries;
+    const modelsByPrefix = this.modelsByIdPrefix();
     for (let h = 0; h < harnessVersion.values.length; h++) {
       const suffix = `__${harnessVersion.values[h]!}`;
       if (!id.endsWith(suffix)) continue;
-      for (let m = 0; m < model.values.length; m++) {
-        const prefix = this.idPrefix(m);
-        if (!id.startsWith(prefix) || id.length < prefix.length + suffix.length) continue;
-        const t = taskId.indexOf(id.slice(prefix.length, id.length - suffix.length));
-        const row = t < 0 ? -1 : this.rowOf(t, m, h);
-        if (row >= 0) return row;
+      const end = id.length - suffix.length;
+      // Each `__` before the suffix may end the model's part; what lies between names the task.
+      for (let at = id.indexOf('__'); at >= 0 && at + 2 < end; at = id.indexOf('__', at + 1)) {
+        const models = modelsByPrefix.get(id.slice(0, at));
+        const t = models ? taskId.indexOf(id.slice(at + 2, end)) : -1;
+        if (t < 0) continue;
+        for (const m of models!) {
+          const row = this.rowOf(t, m, h);
+          if (row >= 0) return row;
+        }
       }
     }
     return -1;
   }
 
-  private idPrefix(m: number): string {
-    return (this.idPrefixes[m] ??= `${runId({ model: this.dictionaries.model.values[m]!, taskId: '', harnessVersion: '' }).slice(0, -4)}__`);
+  /** The model dictionary indexes by the model as it begins a run id (`runId` makes `:` and `/` `_`, so several may share one). */
+  private modelsByIdPrefix(): Map<string, number[]> {
+    const models = this.dictionaries.model.values;
+    for (; this.modelsIndexed < models.length; this.modelsIndexed++) {
+      const prefix = runId({ model: models[this.modelsIndexed]!, taskId: '', harnessVersion: '' }).slice(0, -4);
+      const same = this.idPrefixes.get(prefix);
+      if (same) same.push(this.modelsIndexed);
+      else this.idPrefixes.set(prefix, [this.modelsIndexed]);
+    }
+    return this.idPrefixes;
   }
 
   /**
