@@ -70,16 +70,13 @@ export const FULL_REBUILD_EVERY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * How the columns are cut: at most `runs` runs per part (parts arrive in parallel and are decoded one by
- * one), and at most `bytes` of gzip, so a part always fits one answer whatever its runs hold. A part is
- * measured with the widest header it could carry; the one written differs only in those digits, which
- * PART_HEADER_SLACK allows for.
+ * one), and at most `bytes` of gzip, so a part always fits one answer whatever its runs hold.
  */
 export interface ColumnPartLimits {
   runs: number;
   bytes: number;
 }
-export const PART_HEADER_SLACK = 64;
-export const COLUMN_PART_LIMITS: ColumnPartLimits = { runs: 100_000, bytes: LAMBDA_ANSWER_BYTES - PART_HEADER_SLACK };
+export const COLUMN_PART_LIMITS: ColumnPartLimits = { runs: 100_000, bytes: LAMBDA_ANSWER_BYTES };
 
 export interface SnapshotDeps {
   runs: RunStore;
@@ -257,34 +254,26 @@ export async function writeSnapshot(
   };
   const runsRef = await put(snapshotRunsKey(space, slot), gzipSync(JSON.stringify(encodeSnapshot(space, asOf, all)), { level: 6 }));
   const issuesRef = await put(snapshotIssuesKey(space, slot), gzipSync(JSON.stringify({ format: ISSUES_FORMAT, space, asOf, issues: inTaskOrder(records.issues) }), { level: 6 }));
-  const cuts = columnCuts(all.map(compactOf), asOf, snapshot, limits);
   const columns: ObjectRef[] = [];
-  for (const [index, cut] of cuts.entries()) {
-    const body = gzipSync(JSON.stringify(encodeColumns(cut, asOf, { index, count: cuts.length, snapshot })), { level: 6 });
-    columns.push(await put(snapshotColumnsPartKey(space, slot, index), body));
-  }
+  for (const [index, body] of columnParts(all.map(compactOf), asOf, snapshot, limits).entries()) columns.push(await put(snapshotColumnsPartKey(space, slot, index), body));
   const manifest: SnapshotManifest = { format: MANIFEST_FORMAT, runsFormat: SNAPSHOT_FORMAT, columnsFormat: COLUMNS_FORMAT, space, slot, asOf, count: all.length, runs: runsRef, issues: issuesRef, columns, snapshot, writtenAt: clock.now().toISOString(), ...(rebuiltAt ? { rebuiltAt } : {}) };
   await objects.put(snapshotManifestKey(space), JSON.stringify(manifest), 'application/json');
   return manifest;
 }
 
 /**
- * The runs cut into parts of at most `limits.runs`, each halved until its body fits `limits.bytes`. A body
- * whose JSON already fits needs no trial; otherwise compressing it as it will be written tells. A space
- * always has one part at least.
+ * The columns bodies (gzip) of the runs cut into parts of at most `limits.runs`. Every part is compressed
+ * once as it is written; should one come out above `limits.bytes`, it is halved and the parts (whose
+ * count every header carries) are encoded again. A space always has one part at least.
  */
-function columnCuts(runs: CompactRun[], asOf: string, snapshot: string, limits: ColumnPartLimits): CompactRun[][] {
-  const widest = { index: runs.length, count: runs.length, snapshot };
-  const fits = (cut: CompactRun[]) => {
-    const json = JSON.stringify(encodeColumns(cut, asOf, widest));
-    return Buffer.byteLength(json) <= limits.bytes || gzipSync(json, { level: 6 }).length <= limits.bytes;
-  };
-  const cut = (part: CompactRun[]): CompactRun[][] => {
-    if (part.length <= 1 || fits(part)) return [part];
-    const half = Math.ceil(part.length / 2);
-    return [...cut(part.slice(0, half)), ...cut(part.slice(half))];
-  };
-  const cuts: CompactRun[][] = [];
-  for (let start = 0; start < runs.length || start === 0; start += limits.runs) cuts.push(...cut(runs.slice(start, start + limits.runs)));
-  return cuts;
+function columnParts(runs: CompactRun[], asOf: string, snapshot: string, limits: ColumnPartLimits): Buffer[] {
+  let cuts: CompactRun[][] = [];
+  for (let start = 0; start < runs.length || start === 0; start += limits.runs) cuts.push(runs.slice(start, start + limits.runs));
+  for (;;) {
+    const bodies = cuts.map((cut, index) => gzipSync(JSON.stringify(encodeColumns(cut, asOf, { index, count: cuts.length, snapshot })), { level: 6 }));
+    const halved = cuts.flatMap((cut, k) => (bodies[k]!.length > limits.bytes && cut.length > 1 ? [cut.slice(0, Math.ceil(cut.length / 2)), cut.slice(Math.ceil(cut.length / 2))] : [cut]));
+    // Nothing left to halve: done (a single run too big for an answer stays whole, and its part is refused with 413).
+    if (halved.length === cuts.length) return bodies;
+    cuts = halved;
+  }
 }
