@@ -31,7 +31,8 @@ interface Encoded {
 }
 
 interface SpaceView {
-  issues: { issues: Map<string, StoredIssue>; asOf: string } | null;
+  /** `inOrder` is the records in task order, kept until one changes (every cockpit polls them). */
+  issues: { issues: Map<string, StoredIssue>; asOf: string; inOrder: StoredIssue[] | null } | null;
   issuesLoading: Promise<void> | null;
   issuesRefreshing: Promise<void> | null;
   runs: Map<string, SnapshotRun> | null;
@@ -97,16 +98,16 @@ export async function currentIssues(deps: SnapshotDeps, space: string): Promise<
   const view = viewOf(deps.runs, space);
   if (!view.issues) {
     view.issuesLoading ??= loadSpaceIssues(deps, space)
-      .then((loaded) => void (view.issues = loaded))
+      .then((loaded) => void (view.issues = { ...loaded, inOrder: null }))
       .finally(() => (view.issuesLoading = null));
     await view.issuesLoading;
   }
   const known = view.issues!;
-  view.issuesRefreshing ??= applyIssueChanges(deps, space, known.issues, known.asOf)
+  view.issuesRefreshing ??= applyIssueChanges(deps, space, known.issues, known.asOf, () => (known.inOrder = null))
     .then((asOf) => void (known.asOf = asOf))
     .finally(() => (view.issuesRefreshing = null));
   await view.issuesRefreshing;
-  return inTaskOrder(known.issues.values());
+  return (known.inOrder ??= inTaskOrder(known.issues.values()));
 }
 
 /** The runs as a columnar table, and the runs by table index. */
