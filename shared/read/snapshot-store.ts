@@ -116,6 +116,16 @@ async function verifiedBytes(objects: ObjectStore, ref: ObjectRef): Promise<Buff
   return bytes && sha256Hex(bytes) === ref.sha256 ? Buffer.from(bytes) : null;
 }
 
+/** The JSON document the manifest names, or null when its bytes do not check out or are not gzip JSON. */
+async function verifiedJson(objects: ObjectStore, ref: ObjectRef): Promise<unknown> {
+  const gzip = await verifiedBytes(objects, ref);
+  try {
+    return gzip && (JSON.parse(gunzipSync(gzip).toString('utf8')) as unknown);
+  } catch {
+    return null;
+  }
+}
+
 /** Part `index` of the columns the manifest names (gzip), ready to serve, or null when its bytes do not check out. */
 export function persistedColumnsPart(objects: ObjectStore, manifest: SnapshotManifest, index: number): Promise<Buffer | null> {
   const ref = manifest.columns[index];
@@ -125,14 +135,12 @@ export function persistedColumnsPart(objects: ObjectStore, manifest: SnapshotMan
 /** The persisted runs, or every run read from the table when the snapshot is missing or unusable. Not yet brought up to date. */
 export async function loadSpaceRuns(deps: SnapshotDeps, space: string, known?: SnapshotManifest | null): Promise<SpaceRuns> {
   const manifest = known === undefined ? await readManifest(deps.objects, space) : known;
-  if (manifest) {
-    const gzip = await verifiedBytes(deps.objects, manifest.runs);
-    if (gzip) {
-      try {
-        return { ...decodeSnapshot(JSON.parse(gunzipSync(gzip).toString('utf8')) as unknown, space), source: 'persisted', rebuiltAt: manifest.rebuiltAt ?? null };
-      } catch (e) {
-        if (!(e instanceof CorruptSnapshotError) && !(e instanceof SyntaxError)) throw e;
-      }
+  const document = manifest && (await verifiedJson(deps.objects, manifest.runs));
+  if (document) {
+    try {
+      return { ...decodeSnapshot(document, space), source: 'persisted', rebuiltAt: manifest!.rebuiltAt ?? null };
+    } catch (e) {
+      if (!(e instanceof CorruptSnapshotError)) throw e;
     }
   }
   const existed = manifest !== null || (await deps.objects.list(snapshotSpacePrefix(space))).length > 0;
@@ -152,16 +160,9 @@ export interface SpaceIssues {
 /** The persisted issue records, or all of them read from the table when the snapshot has none that checks out. Not yet brought up to date. */
 export async function loadSpaceIssues(deps: SnapshotDeps, space: string, known?: SnapshotManifest | null): Promise<SpaceIssues> {
   const manifest = known === undefined ? await readManifest(deps.objects, space) : known;
-  const gzip = manifest && (await verifiedBytes(deps.objects, manifest.issues));
-  if (gzip) {
-    try {
-      const body = JSON.parse(gunzipSync(gzip).toString('utf8')) as { format?: unknown; space?: unknown; asOf?: unknown; issues?: unknown };
-      if (body.format === ISSUES_FORMAT && body.space === space && typeof body.asOf === 'string' && Array.isArray(body.issues)) {
-        return { asOf: body.asOf, issues: new Map((body.issues as StoredIssue[]).map((issue) => [issue.taskId, issue])), source: 'persisted' };
-      }
-    } catch (e) {
-      if (!(e instanceof SyntaxError)) throw e;
-    }
+  const body = (manifest && (await verifiedJson(deps.objects, manifest.issues))) as { format?: unknown; space?: unknown; asOf?: unknown; issues?: unknown } | null;
+  if (body?.format === ISSUES_FORMAT && body.space === space && typeof body.asOf === 'string' && Array.isArray(body.issues)) {
+    return { asOf: body.asOf, issues: new Map((body.issues as StoredIssue[]).map((issue) => [issue.taskId, issue])), source: 'persisted' };
   }
   const issues = new Map<string, StoredIssue>();
   const asOf = await applyIssueChanges(deps, space, issues, undefined);
