@@ -1,7 +1,7 @@
 // The judge's answer (docs/contract.md §10), read strictly: exactly one JSON object with exactly these keys. Anything
 // else is a failed attempt, never a guessed verdict. The reason is guarded against quoting the issue and
 // cut to length (reason-guard.ts): a long reason is cut, never a failed attempt.
-import * as z from 'zod';
+import * as z from '../schema/zod.ts';
 import { guardReason } from './reason-guard.ts';
 
 export const judgeAnswerSchema = z.strictObject({
@@ -10,7 +10,7 @@ export const judgeAnswerSchema = z.strictObject({
   sameFilesAsReference: z.boolean(),
   testAdded: z.boolean(),
   wouldCompile: z.boolean(),
-  reason: z.string().trim().min(1),
+  reason: z.string().check(z.trim(), z.minLength(1)),
 });
 export type JudgeAnswer = z.output<typeof judgeAnswerSchema>;
 

@@ -2,7 +2,7 @@
 // it. Every failure is a RunFolderError naming the file (and field or line) and why, never a stack trace.
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { z } from 'zod';
+import type * as z from '../schema/zod.ts';
 import { issueRecordSchema, type IssueRecord } from '../schema/issue.ts';
 import { describeIssues } from '../schema/issues-text.ts';
 import { resultFileSchema, trajectoryEventSchemas, type ResultFile, type TrajectoryEvent } from '../schema/run-folder.ts';
@@ -78,7 +78,7 @@ function parseJsonFile(path: string, text: string): unknown {
   }
 }
 
-function validate<T extends z.ZodType>(schema: T, value: unknown, path: string): z.output<T> {
+function validate<T extends z.ZodMiniType>(schema: T, value: unknown, path: string): z.output<T> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new RunFolderError(path, describeIssues(parsed.error.issues).join('; '));
   return parsed.data;

@@ -1,7 +1,7 @@
 // An archived attempt of a run (docs/contract.md §4): a distinct (finishedAt, patch) that is not, or no longer, the
 // run's current row. It keeps everything the row had when it was replaced (figures, objects, verdict,
 // hidden-test result), or, for a late delivery of an earlier attempt, the unjudged row it would have been.
-import * as z from 'zod';
+import * as z from './zod.ts';
 import { runRowSchema, type RunRow } from './run.ts';
 
 export const archivedAttemptSchema = z.object({ ...runRowSchema.shape, archivedAt: z.string() });

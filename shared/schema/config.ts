@@ -1,8 +1,8 @@
 // The one configuration file (docs/contract.md §10), read by local mode and by `cdk synth`. Strict: an unknown or
 // wrong key fails with a sentence that names it.
 import { readFileSync } from 'node:fs';
-import * as z from 'zod';
-import { pathSafeIdentity, repoName } from './primitives.ts';
+import * as z from './zod.ts';
+import { count, mapped, pathSafeIdentity, repoName } from './primitives.ts';
 import { describeIssues } from './issues-text.ts';
 import { EXPORT_FIELDS, isExportField, type ExportField } from './export-fields.ts';
 
@@ -11,74 +11,74 @@ export const DEFAULT_JUDGE_MODEL = 'claude-sonnet-5-5';
 /** The parsed configuration's file name beside each deployed function's code. */
 export const BUNDLED_CONFIG_FILE = 'replay.config.json';
 
+const nonEmpty = z.string().check(z.minLength(1));
+
 const judgeSettingsSchema = z.strictObject({
-  model: z.string().min(1).optional(),
-  dailyCap: z.number().int().nonnegative().default(200),
-  maxAttempts: z.number().int().positive().default(6),
-  retryBaseSeconds: z.number().positive().default(900),
+  model: z.optional(nonEmpty),
+  dailyCap: z._default(count, 200),
+  maxAttempts: z._default(z.int().check(z.positive()), 6),
+  retryBaseSeconds: z._default(z.number().check(z.positive()), 900),
 });
 
 // `:` joins a key name's parts and `__` is how `:` is spelled in environment and file names, so a host
 // containing either could share its key name with another host or with a fleet-wide value.
-const hostName = pathSafeIdentity.refine((s) => !s.includes(':') && !s.includes('__'), 'must not contain ":" or "__" (they separate the parts of a key name)');
+const hostName = pathSafeIdentity.check(z.refine((s) => !s.includes(':') && !s.includes('__'), 'must not contain ":" or "__" (they separate the parts of a key name)'));
 
 const spaceSchema = z.strictObject({
-  senders: z.array(hostName).min(1),
-  secretConfigKey: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)*$/, 'must be names joined by ":"')
-    .default(DEFAULT_SECRET_CONFIG_KEY),
+  senders: z.array(hostName).check(z.minLength(1)),
+  secretConfigKey: z._default(z.string().check(z.regex(/^[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)*$/, 'must be names joined by ":"')), DEFAULT_SECRET_CONFIG_KEY),
   /** Repositories whose issue records the space accepts and the judge may fetch; absent = any, [] = none. */
-  repos: z.array(repoName).optional(),
-  judge: judgeSettingsSchema.default({ dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900 }),
-  exports: z.strictObject({ fields: exportFieldsSchema() }).optional(),
+  repos: z.optional(z.array(repoName)),
+  judge: z._default(judgeSettingsSchema, { dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900 }),
+  exports: z.optional(z.strictObject({ fields: exportFieldsSchema() })),
 });
 
 /** A subset of the export allowlist, kept in the allowlist's order whatever order it is written in. */
 function exportFieldsSchema() {
-  return z
-    .array(z.string())
-    .min(1, 'must name at least one export field')
-    .superRefine((names, ctx) => {
+  const names = z.array(z.string()).check(
+    z.minLength(1, 'must name at least one export field'),
+    z.superRefine((names, ctx) => {
       const unknown = names.filter((n) => !isExportField(n));
       if (unknown.length) {
         ctx.addIssue({ code: 'custom', message: `names ${unknown.map((n) => `"${n}"`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not among the exportable fields (${EXPORT_FIELDS.join(', ')})` });
       }
-    })
-    .transform((names) => EXPORT_FIELDS.filter((f) => names.includes(f)) as ExportField[]);
+    }),
+  );
+  return mapped(names, (listed) => EXPORT_FIELDS.filter((f) => listed.includes(f)) as ExportField[]);
 }
 
 /** USD per million tokens of one model (docs/contract.md §5): the judge's attempts and, for runner models, run estimates. */
+const perMTok = z.number().check(z.nonnegative());
 const priceSchema = z.strictObject({
-  inputPerMTok: z.number().nonnegative(),
-  outputPerMTok: z.number().nonnegative(),
-  cacheWritePerMTok: z.number().nonnegative().optional(),
-  cacheReadPerMTok: z.number().nonnegative().optional(),
+  inputPerMTok: perMTok,
+  outputPerMTok: perMTok,
+  cacheWritePerMTok: z.optional(perMTok),
+  cacheReadPerMTok: z.optional(perMTok),
 });
 export type ModelPrice = z.output<typeof priceSchema>;
 
 const cockpitSchema = z.strictObject({
   space: pathSafeIdentity,
-  public: z.boolean().default(false),
+  public: z._default(z.boolean(), false),
 });
 
 export const configSchema = z
   .strictObject({
-    defaultJudgeModel: z.string().min(1).default(DEFAULT_JUDGE_MODEL),
-    spaces: z.record(pathSafeIdentity, spaceSchema).refine((s) => Object.keys(s).length > 0, 'must declare at least one space'),
-    cockpits: z.record(pathSafeIdentity, cockpitSchema).default({}),
+    defaultJudgeModel: z._default(nonEmpty, DEFAULT_JUDGE_MODEL),
+    spaces: z.record(pathSafeIdentity, spaceSchema).check(z.refine((s) => Object.keys(s).length > 0, 'must declare at least one space')),
+    cockpits: z._default(z.record(pathSafeIdentity, cockpitSchema), {}),
     /** Per model name; a model without a price has an unknown (null) cost, never 0. */
-    prices: z.record(z.string().min(1), priceSchema).default({}),
-    alarms: z.strictObject({ email: z.email().optional() }).default({}),
+    prices: z._default(z.record(nonEmpty, priceSchema), {}),
+    alarms: z._default(z.strictObject({ email: z.optional(z.email()) }), {}),
   })
-  .superRefine((config, ctx) => {
+  .check(z.superRefine((config, ctx) => {
     for (const [name, cockpit] of Object.entries(config.cockpits)) {
       if (!ownEntry(config.spaces, cockpit.space)) {
         ctx.addIssue({ code: 'custom', path: ['cockpits', name, 'space'], message: `names unknown space "${cockpit.space}"` });
       }
     }
     for (const clash of keyNameClashes(config.spaces)) ctx.addIssue({ code: 'custom', path: ['spaces'], message: clash });
-  });
+  }));
 
 export type ReplayConfig = z.output<typeof configSchema>;
 export type SpaceConfig = ReplayConfig['spaces'][string];

@@ -1,6 +1,6 @@
 // The three delivery kinds a runner host may POST (docs/contract.md §3). Parsing strips unknown and runner-forbidden
 // keys and reports them, so the 202 can name what was ignored.
-import * as z from 'zod';
+import * as z from './zod.ts';
 import { issueRecordSchema } from './issue.ts';
 import { pathSafeIdentity, instant, identity } from './primitives.ts';
 import { hiddenTestResultSchema, runnerRowSchema } from './run.ts';
@@ -10,11 +10,11 @@ export const MAX_DELIVERY_BYTES = 1024 * 1024;
 export const runDeliverySchema = z.object({
   kind: z.literal('run'),
   host: pathSafeIdentity,
-  id: identity.max(700),
+  id: identity.check(z.maxLength(700)),
   row: runnerRowSchema,
-  patch: z.string().default(''),
-  patchTruncated: z.boolean().default(false),
-  summary: z.string().default(''),
+  patch: z._default(z.string(), ''),
+  patchTruncated: z._default(z.boolean(), false),
+  summary: z._default(z.string(), ''),
 });
 
 export const issueDeliverySchema = z.object({
@@ -26,7 +26,7 @@ export const issueDeliverySchema = z.object({
 export const hiddenTestDeliverySchema = z.object({
   kind: z.literal('hidden-test'),
   host: pathSafeIdentity,
-  id: identity.max(700),
+  id: identity.check(z.maxLength(700)),
   finishedAt: instant,
   hiddenTestResult: hiddenTestResultSchema,
 });

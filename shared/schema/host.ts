@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from './zod.ts';
+import { count } from './primitives.ts';
 
 /**
  * What a space knows of a runner host, kept from the deliveries it sent to that space only (docs/contract.md §2): a
@@ -7,11 +8,11 @@ import * as z from 'zod';
  */
 export const hostRecordSchema = z.object({
   host: z.string(),
-  hostHardware: z.string().nullable(),
+  hostHardware: z.nullable(z.string()),
   spaces: z.array(z.string()),
-  firstDeliveryAt: z.string().nullable(),
-  lastDeliveryAt: z.string().nullable(),
-  runsLanded: z.number().int().nonnegative(),
+  firstDeliveryAt: z.nullable(z.string()),
+  lastDeliveryAt: z.nullable(z.string()),
+  runsLanded: count,
   paired: z.boolean(),
 });
 export type HostRecord = z.infer<typeof hostRecordSchema>;

@@ -1,6 +1,6 @@
 // The benchmark task. By design there is no member that could hold an issue title or body: they may name
 // clients. Unknown keys (title, body, …) in a delivery are dropped like any other unknown key.
-import * as z from 'zod';
+import * as z from './zod.ts';
 import {
   gitSha,
   optionalAmount,
@@ -8,6 +8,7 @@ import {
   optionalCount,
   optionalInstant,
   optionalText,
+  orNull,
   pathSafeIdentity,
   repoName,
   tier,
@@ -17,9 +18,9 @@ export const issueRecordSchema = z.object({
   taskId: pathSafeIdentity,
   order: optionalCount,
   repo: repoName,
-  issueNumber: z.number().int().positive(),
+  issueNumber: z.int().check(z.positive()),
   fixPrNumber: optionalCount,
-  tier: tier.nullish().transform((v) => v ?? null),
+  tier: orNull(tier),
   wave: optionalCount,
   codeLinesChanged: optionalCount,
   codeFilesChanged: optionalCount,
@@ -32,8 +33,8 @@ export const issueRecordSchema = z.object({
   issueToMergeHours: optionalAmount,
   prToMergeHours: optionalAmount,
   mergedAt: optionalInstant,
-  baseSha: gitSha.nullish().transform((v) => v ?? null),
-  mergeSha: gitSha.nullish().transform((v) => v ?? null),
+  baseSha: orNull(gitSha),
+  mergeSha: orNull(gitSha),
 });
 export type IssueRecord = z.output<typeof issueRecordSchema>;
 

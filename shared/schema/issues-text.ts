@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from './zod.ts';
 
 /** Turns zod issues into short phrases that name the offending key, e.g. `spaces.A.senders: expected array`. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {

@@ -1,19 +1,21 @@
 // Messages between stages. Queues carry claim checks only; the inbox object carries the delivery.
-import * as z from 'zod';
+import * as z from './zod.ts';
 import { deliverySchema } from './delivery.ts';
 
-export const landingMessageSchema = z.object({ space: z.string().min(1), inboxKey: z.string().startsWith('inbox/') });
+const nonEmpty = z.string().check(z.minLength(1));
+
+export const landingMessageSchema = z.object({ space: nonEmpty, inboxKey: z.string().check(z.startsWith('inbox/')) });
 export type LandingMessage = z.infer<typeof landingMessageSchema>;
 
-export const judgeMessageSchema = z.object({ space: z.string().min(1), id: z.string().min(1), finishedAt: z.string().min(1) });
+export const judgeMessageSchema = z.object({ space: nonEmpty, id: nonEmpty, finishedAt: nonEmpty });
 export type JudgeMessage = z.infer<typeof judgeMessageSchema>;
 
 /** What the inbox holds for one accepted delivery, written by ingest and read by the lander. */
 export const inboxEntrySchema = z.object({
-  space: z.string().min(1),
-  deliveryId: z.string().min(1),
-  receivedAt: z.string().min(1),
-  host: z.string().min(1),
+  space: nonEmpty,
+  deliveryId: nonEmpty,
+  receivedAt: nonEmpty,
+  host: nonEmpty,
   delivery: deliverySchema,
 });
 export type InboxEntry = z.output<typeof inboxEntrySchema>;

@@ -1,8 +1,8 @@
 // The run folder a harness writes, format `replay-run/1` (docs/contract.md §7): the head of `result.json` and the two
 // trajectory events replay-push reads. Everything else in `result.json` is a runner field of the run row,
 // validated by the row schema once the derived figures are merged in.
-import * as z from 'zod';
-import { identity, instant, pathSafeIdentity } from './primitives.ts';
+import * as z from './zod.ts';
+import { amount, count, identity, instant, pathSafeIdentity } from './primitives.ts';
 import { outcome } from './run.ts';
 
 export const RUN_FOLDER_FORMAT = 'replay-run/1';
@@ -15,23 +15,21 @@ export const resultFileSchema = z.looseObject({
   startedAt: instant,
   finishedAt: instant,
   outcome,
-  host: pathSafeIdentity.optional(),
-  workspace: z.string().startsWith('/', 'must be an absolute path').optional(),
+  host: z.optional(pathSafeIdentity),
+  workspace: z.optional(z.string().check(z.startsWith('/', 'must be an absolute path'))),
 });
 export type ResultFile = z.output<typeof resultFileSchema>;
 
-const count = z.number().int().nonnegative();
-const seconds = z.number().nonnegative().finite();
 
 export const modelCallEventSchema = z.object({
   type: z.literal('model-call'),
   step: count,
   startedAt: instant,
   endedAt: instant,
-  promptTokens: count.optional(),
-  completionTokens: count.optional(),
-  promptSeconds: seconds.optional(),
-  generationSeconds: seconds.optional(),
+  promptTokens: z.optional(count),
+  completionTokens: z.optional(count),
+  promptSeconds: z.optional(amount),
+  generationSeconds: z.optional(amount),
 });
 export type ModelCallEvent = z.output<typeof modelCallEventSchema>;
 
@@ -39,12 +37,12 @@ export const toolCallEventSchema = z.object({
   type: z.literal('tool-call'),
   step: count,
   tool: z.string(),
-  command: z.string().optional(),
-  path: z.string().optional(),
+  command: z.optional(z.string()),
+  path: z.optional(z.string()),
   startedAt: instant,
   endedAt: instant,
-  exitCode: z.number().int().optional(),
-  output: z.string().optional(),
+  exitCode: z.optional(z.int()),
+  output: z.optional(z.string()),
 });
 export type ToolCallEvent = z.output<typeof toolCallEventSchema>;
 

@@ -1,13 +1,15 @@
 // The run row: what the runner sends (RunnerRow), what the judge and hidden tests add, and what the
 // pipeline keeps. Ownership matters: a delivery can only set runner fields; anything else is dropped.
-import * as z from 'zod';
+import * as z from './zod.ts';
 import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, VERDICTS } from './enums.ts';
 import {
+  count,
   identity,
   instant,
   optionalAmount,
   optionalCount,
   optionalText,
+  orNull,
   pathSafeIdentity,
   repoName,
   tier,
@@ -17,17 +19,17 @@ export const outcome = z.enum(OUTCOMES);
 export const metricsSource = z.enum(METRICS_SOURCES);
 
 export const contaminationEntry = z.object({
-  step: z.number().int().nonnegative(),
-  path: z.string().min(1).max(2000),
-  reason: z.string().max(2000).optional(),
+  step: count,
+  path: z.string().check(z.minLength(1), z.maxLength(2000)),
+  reason: z.optional(z.string().check(z.maxLength(2000))),
 });
 
 export const runnerRowSchema = z.object({
   // task
   taskId: pathSafeIdentity,
-  repo: repoName.nullish().transform((v) => v ?? null),
+  repo: orNull(repoName),
   issueNumber: optionalCount,
-  tier: tier.nullish().transform((v) => v ?? null),
+  tier: orNull(tier),
   wave: optionalCount,
   // model
   model: identity,
@@ -73,8 +75,8 @@ export const runnerRowSchema = z.object({
   patchLinesAdded: optionalCount,
   patchLinesRemoved: optionalCount,
   // contamination and provenance
-  contamination: z.array(contaminationEntry).max(10_000).default([]),
-  metricsSource: metricsSource.nullish().transform((v) => v ?? null),
+  contamination: z._default(z.array(contaminationEntry).check(z.maxLength(10_000)), []),
+  metricsSource: orNull(metricsSource),
 });
 export type RunnerRow = z.output<typeof runnerRowSchema>;
 
@@ -88,30 +90,30 @@ export const judgeError = z.object({ code: z.string(), message: z.string() });
 
 export const hiddenTestResultSchema = z.object({
   status: z.enum(HIDDEN_TEST_STATUSES),
-  passed: z.number().int().nonnegative().optional(),
-  failed: z.number().int().nonnegative().optional(),
-  total: z.number().int().nonnegative().optional(),
+  passed: z.optional(count),
+  failed: z.optional(count),
+  total: z.optional(count),
   ranAt: instant,
-  details: z.string().max(2048).optional(),
+  details: z.optional(z.string().check(z.maxLength(2048))),
 });
 export type HiddenTestResult = z.output<typeof hiddenTestResultSchema>;
 
 export const judgeFieldsSchema = z.object({
-  judgeVerdict: verdict.nullable(),
-  judgeRootCauseFound: z.boolean().nullable(),
-  judgeSameFilesAsReference: z.boolean().nullable(),
-  judgeSameFilesComputed: z.boolean().nullable(),
-  judgeTestAdded: z.boolean().nullable(),
-  judgeWouldCompile: z.boolean().nullable(),
-  judgeReason: z.string().nullable(),
-  judgeModel: z.string().nullable(),
-  judgedAt: z.string().nullable(),
-  judgeAttempts: z.number().int().nonnegative(),
-  judgeNextAttemptAt: z.string().nullable(),
+  judgeVerdict: z.nullable(verdict),
+  judgeRootCauseFound: z.nullable(z.boolean()),
+  judgeSameFilesAsReference: z.nullable(z.boolean()),
+  judgeSameFilesComputed: z.nullable(z.boolean()),
+  judgeTestAdded: z.nullable(z.boolean()),
+  judgeWouldCompile: z.nullable(z.boolean()),
+  judgeReason: z.nullable(z.string()),
+  judgeModel: z.nullable(z.string()),
+  judgedAt: z.nullable(z.string()),
+  judgeAttempts: count,
+  judgeNextAttemptAt: z.nullable(z.string()),
   judgeState: judgeState,
-  judgeLastError: judgeError.nullable(),
+  judgeLastError: z.nullable(judgeError),
   /** USD over the judge calls of the current run: 0 before any call, null once any call's cost is unknown. */
-  judgeCostUsd: z.number().nonnegative().nullable(),
+  judgeCostUsd: z.nullable(z.number().check(z.nonnegative())),
 });
 export type JudgeFields = z.infer<typeof judgeFieldsSchema>;
 
@@ -121,20 +123,20 @@ export const pipelineFieldsSchema = z.object({
   landedAt: z.string(),
   updatedAt: z.string(),
   deliveries: z.array(z.string()),
-  patchKey: z.string().nullable(),
-  summaryKey: z.string().nullable(),
+  patchKey: z.nullable(z.string()),
+  summaryKey: z.nullable(z.string()),
   patchTruncated: z.boolean(),
   patchSha256: z.string(),
-  hiddenTestResult: hiddenTestResultSchema.nullable(),
+  hiddenTestResult: z.nullable(hiddenTestResultSchema),
   /** docs/contract.md §4 bounds: the row keeps the first contamination entries and the last delivery ids; the counts are whole. */
-  contaminationCount: z.number().int().nonnegative(),
+  contaminationCount: count,
   /** The full contamination list, when the row could keep only part of it. */
-  contaminationKey: z.string().nullable(),
-  deliveryCount: z.number().int().nonnegative(),
+  contaminationKey: z.nullable(z.string()),
+  deliveryCount: count,
   /** Distinct (finishedAt, patch) attempts of this run id: the current one and those archived. */
-  attemptCount: z.number().int().positive(),
+  attemptCount: z.int().check(z.positive()),
   /** The earliest archived attempt, when the current one is not the first (for retry accounting). */
-  firstAttempt: z.object({ finishedAt: z.string(), judgeVerdict: verdict.nullable() }).nullable(),
+  firstAttempt: z.nullable(z.object({ finishedAt: z.string(), judgeVerdict: z.nullable(verdict) })),
 });
 
 /** A stored run row as the API returns it. */

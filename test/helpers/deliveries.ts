@@ -1,6 +1,6 @@
 // What a runner host sends, one factory per delivery kind, so each test states only what matters to it.
 // These are wire inputs: a test may add unknown or invalid keys on purpose to see them dropped or refused.
-import type { z } from 'zod';
+import type * as z from '../../shared/schema/zod.ts';
 import type { hiddenTestDeliverySchema, issueDeliverySchema, runDeliverySchema } from '../../shared/schema/delivery.ts';
 import type { issueRecordSchema } from '../../shared/schema/issue.ts';
 import { inboxEntrySchema, type InboxEntry } from '../../shared/schema/messages.ts';
