@@ -9,17 +9,22 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
-      // `import { z }` keeps zod's whole namespace (every locale) in each function bundle; `import * as z`
-      // lets esbuild drop what is unused (bench/bundles.ts measures it).
+      // Zod comes through shared/schema/zod.ts: the functional build, with its messages set, and imported as a
+      // namespace so esbuild drops what is unused (bench/bundles.ts measures it).
       'no-restricted-syntax': [
         'error',
         {
-          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'], ImportDeclaration[source.value='zod'] > ImportDefaultSpecifier",
-          message: "Use `import * as z from 'zod'` so function bundles tree-shake zod.",
+          selector: "ImportDeclaration[source.value=/^zod($|\\u002F)/][importKind!='type']",
+          message: "Import zod as `import * as z from '…/shared/schema/zod.ts'`.",
+        },
+        {
+          selector: "ImportDeclaration[source.value=/zod\\.ts$/][importKind!='type'] > :matches(ImportSpecifier, ImportDefaultSpecifier)",
+          message: "Import zod as `import * as z from '…/shared/schema/zod.ts'`, so function bundles tree-shake it.",
         },
       ],
     },
   },
+  { files: ['shared/schema/zod.ts'], rules: { 'no-restricted-syntax': 'off' } },
   // Boundaries. The cockpit runs in the browser: it takes values only from shared/cockpit (code the server
   // runs too) and types from the rest of shared/. shared/cockpit imports nothing server-side. Server code
   // never reaches into the cockpit's sources.
@@ -30,7 +35,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'zod', '@aws-sdk/*', '@aws-lambda-powertools/*'], message: 'The cockpit runs in the browser.' },
+            { group: ['node:*', 'zod', 'zod/*', '**/schema/zod.ts', '@aws-sdk/*', '@aws-lambda-powertools/*'], message: 'The cockpit runs in the browser.' },
             { regex: '/shared/(?!cockpit/)', allowTypeImports: true, message: 'The cockpit takes values only from shared/cockpit.' },
             { group: ['**/functions/**', '**/infra/**', '**/bin/**'], message: 'The cockpit does not import server code.' },
           ],
@@ -51,7 +56,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'zod', '@aws-sdk/*', '@aws-lambda-powertools/*'], message: 'shared/cockpit runs in the browser too.' },
+            { group: ['node:*', 'zod', 'zod/*', '**/schema/zod.ts', '@aws-sdk/*', '@aws-lambda-powertools/*'], message: 'shared/cockpit runs in the browser too.' },
             { regex: '^\\.\\./(?!schema/(enums|run-id)\\.ts$)', allowTypeImports: true, message: 'shared/cockpit takes values only from itself and the plain constants of shared/schema.' },
             // This block replaces the server block's options for these files, so its rule is repeated.
             { group: ['**/dashboard/src/**'], message: 'Server code does not import the cockpit.' },
