@@ -4,7 +4,10 @@
 //  - the floor: an empty handler;
 //  - the naive bundle: `treeShaking: false` and `ignoreAnnotations: true`, so every module a package
 //    re-exports is kept (every SDK command, every zod locale), as when SDK clients are imported as whole
-//    namespaces.
+//    namespaces;
+//  - the wiring alone: the deployed bundle's settings, with the function's handler module replaced by one
+//    whose factory returns a no-op handler. What is left is what any handler on the same SDK clients,
+//    configuration and instrumentation pays: the floor of this design, whatever the handler does.
 // Every variant is built with the functions' source map settings and imported with their NODE_OPTIONS
 // (source maps on: Node reads the map as the bundle loads, as a cold start in Lambda does).
 // Figures: size of index.mjs (source maps aside) and cold `import` time in a fresh Node process (the
@@ -16,16 +19,16 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { BUNDLED_CONFIG_FILE } from '../shared/schema/config.ts';
-import { FUNCTION_BUNDLE, FUNCTION_NODE_OPTIONS, FUNCTION_RUNTIME } from '../infra/aws/constructs/replay-function.ts';
+import { FUNCTION_ALIASES, FUNCTION_BUNDLE, FUNCTION_NODE_OPTIONS, FUNCTION_RUNTIME } from '../infra/aws/constructs/replay-function.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '15' } } });
 const ROUNDS = Number(values.rounds);
 const root = resolve(import.meta.dirname, '..');
 const scratch = mkdtempSync(join(tmpdir(), 'replay-bundles-'));
-const SERVICES = ['ingest', 'lander', 'read-api', 'judge', 'sweeper'] as const;
-type Variant = 'bundle' | 'naive' | 'floor';
+const SERVICES = ['ingest', 'lander', 'read-api', 'judge', 'sweeper', 'snapshot-compactor'] as const;
+type Variant = 'bundle' | 'naive' | 'wiring' | 'floor';
 
 // What the stack sets; values are placeholders, since importing makes no request.
 const FUNCTION_ENV = {
@@ -67,7 +70,20 @@ function synthesizedBundles(): Map<string, string> {
   return bundles;
 }
 
-async function esbuildInto(dir: string, entry: string, naive: boolean): Promise<string> {
+/** `./handler.ts`, imported by a function's `lambda.ts`, becomes factories that return a no-op handler. */
+const handlerStubbed: Plugin = {
+  name: 'handler-stubbed',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/handler\.ts$/ }, (args) => (args.importer.endsWith('lambda.ts') ? { path: args.importer, namespace: 'stub' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => {
+      const factories = [...readFileSync(args.path, 'utf8').matchAll(/import \{ (\w+) \} from '\.\/handler\.ts'/g)].map((m) => m[1]!);
+      return { contents: factories.map((name) => `export const ${name} = () => async () => ({});`).join('\n'), loader: 'js' };
+    });
+  },
+};
+
+async function esbuildInto(dir: string, entry: string, variant: 'naive' | 'wiring' | 'floor'): Promise<string> {
+  const naive = variant === 'naive';
   mkdirSync(dir, { recursive: true });
   await build({
     entryPoints: [entry],
@@ -85,6 +101,7 @@ async function esbuildInto(dir: string, entry: string, naive: boolean): Promise<
     sourcesContent: FUNCTION_BUNDLE.sourcesContent,
     treeShaking: !naive,
     ignoreAnnotations: naive,
+    ...(variant === 'wiring' ? { alias: FUNCTION_ALIASES, plugins: [handlerStubbed] } : {}),
     logLevel: 'error',
   });
   return dir;
@@ -103,12 +120,14 @@ const bundles = synthesizedBundles();
 const dirs = new Map<string, Record<Variant, string>>();
 const floorEntry = join(scratch, 'empty-handler.mjs');
 writeFileSync(floorEntry, 'export const handler = async () => ({ statusCode: 200 });\n');
-const floor = await esbuildInto(join(scratch, 'floor'), floorEntry, false);
+const floor = await esbuildInto(join(scratch, 'floor'), floorEntry, 'floor');
 for (const service of SERVICES) {
   const bundle = bundles.get(service)!;
-  const naive = await esbuildInto(join(scratch, 'naive', service), join(root, 'functions', service, 'lambda.ts'), true);
-  if (existsSync(join(bundle, BUNDLED_CONFIG_FILE))) copyFileSync(join(bundle, BUNDLED_CONFIG_FILE), join(naive, BUNDLED_CONFIG_FILE));
-  dirs.set(service, { bundle, naive, floor });
+  const entry = join(root, 'functions', service, 'lambda.ts');
+  const naive = await esbuildInto(join(scratch, 'naive', service), entry, 'naive');
+  const wiring = await esbuildInto(join(scratch, 'wiring', service), entry, 'wiring');
+  for (const dir of [naive, wiring]) if (existsSync(join(bundle, BUNDLED_CONFIG_FILE))) copyFileSync(join(bundle, BUNDLED_CONFIG_FILE), join(dir, BUNDLED_CONFIG_FILE));
+  dirs.set(service, { bundle, naive, wiring, floor });
 }
 
 const times = new Map<string, number[]>();
@@ -116,7 +135,7 @@ const record = (key: string, ms: number) => times.set(key, [...(times.get(key) ?
 for (let round = 0; round < ROUNDS; round++) {
   record('floor', coldImportMs(floor));
   for (const service of SERVICES) {
-    const variants: Variant[] = round % 2 ? ['naive', 'bundle'] : ['bundle', 'naive'];
+    const variants: Variant[] = round % 2 ? ['naive', 'wiring', 'bundle'] : ['bundle', 'wiring', 'naive'];
     for (const variant of variants) record(`${service}:${variant}`, coldImportMs(dirs.get(service)![variant]));
   }
 }
@@ -125,20 +144,31 @@ const kb = (dir: string) => statSync(join(dir, 'index.mjs')).size / 1024;
 const floorMs = median(times.get('floor')!);
 console.log(`Function bundles: size of index.mjs and cold import in a fresh Node ${process.version} process, median of ${ROUNDS} rounds.`);
 console.log(`floor (empty handler): ${kb(floor).toFixed(1)} KB, import ${floorMs.toFixed(1)} ms\n`);
-console.log('function   bundle KB  naive KB  size ratio | bundle ms  naive ms  import ratio  (above floor)');
+const table: string[][] = [['function', 'bundle KB', 'naive KB', 'size ratio', 'wiring KB', 'wiring/naive', '|', 'bundle ms', 'naive ms', 'import ratio', 'wiring ms', 'wiring/naive']];
 let worstSize = 0;
 let worstImport = 0;
 for (const service of SERVICES) {
-  const { bundle, naive } = dirs.get(service)!;
-  const sizeRatio = kb(bundle) / kb(naive);
-  const [ms, naiveMs] = [median(times.get(`${service}:bundle`)!), median(times.get(`${service}:naive`)!)];
-  worstSize = Math.max(worstSize, sizeRatio);
-  worstImport = Math.max(worstImport, ms / naiveMs);
-  console.log(
-    `${service.padEnd(9)} ${kb(bundle).toFixed(0).padStart(9)} ${kb(naive).toFixed(0).padStart(9)} ${sizeRatio.toFixed(2).padStart(11)} | ${ms.toFixed(1).padStart(9)} ${naiveMs
-      .toFixed(1)
-      .padStart(9)} ${(ms / naiveMs).toFixed(2).padStart(13)}  ${((ms - floorMs) / (naiveMs - floorMs)).toFixed(2).padStart(13)}`,
-  );
+  const { bundle, naive, wiring } = dirs.get(service)!;
+  const ms = (variant: Variant) => median(times.get(`${service}:${variant}`)!);
+  worstSize = Math.max(worstSize, kb(bundle) / kb(naive));
+  worstImport = Math.max(worstImport, ms('bundle') / ms('naive'));
+  table.push([
+    service,
+    kb(bundle).toFixed(0),
+    kb(naive).toFixed(0),
+    (kb(bundle) / kb(naive)).toFixed(2),
+    kb(wiring).toFixed(0),
+    (kb(wiring) / kb(naive)).toFixed(2),
+    '|',
+    ms('bundle').toFixed(1),
+    ms('naive').toFixed(1),
+    (ms('bundle') / ms('naive')).toFixed(2),
+    ms('wiring').toFixed(1),
+    (ms('wiring') / ms('naive')).toFixed(2),
+  ]);
 }
+const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+for (const row of table) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
 console.log(`\nworst size ratio ${worstSize.toFixed(2)}, worst import ratio ${worstImport.toFixed(2)} (target ≤ 0.33 each)`);
+console.log('wiring: the function with a no-op handler (its SDK clients, configuration and instrumentation), the floor of this design');
 rmSync(scratch, { recursive: true, force: true });
