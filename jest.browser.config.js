@@ -9,6 +9,7 @@ export default {
   testMatch: ['<rootDir>/test/browser/**/*.test.ts'],
   testTimeout: 60_000,
   maxWorkers: 1,
+  globalSetup: '<rootDir>/test/browser/helpers/require-chromium.ts',
   setupFiles: ['<rootDir>/test/helpers/quiet-sdk-notice.ts'],
   reporters: ['default', '<rootDir>/test/helpers/summary-line-reporter.js'],
 };
