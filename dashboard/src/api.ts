@@ -45,6 +45,11 @@ export class Api {
     return (await response.json()) as T;
   }
 
+  /** The body at path, whole, for the caller to parse when it chooses (see `loadSpaceRuns`). */
+  async bytes(path: string): Promise<ArrayBuffer> {
+    return (await this.get(path)).arrayBuffer();
+  }
+
   /** The body at path, or the API's sentence saying why there is none (404). */
   async optionalJson<T>(path: string): Promise<{ body: T } | { missing: string }> {
     try {

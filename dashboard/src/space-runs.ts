@@ -44,8 +44,11 @@ export async function loadSpaceRuns(api: Api, space: string): Promise<LoadedRuns
     );
     let parts: RunColumns[];
     try {
-      const rest = snapshot === null ? [] : await Promise.all(Array.from({ length: count - 1 }, (_, k) => api.json<RunColumns>(apiPaths.columns(space, { part: k + 1, snapshot }))));
-      parts = [first, ...rest];
+      // Every part's bytes first, then the parsing: a part parsed as it arrives holds the page's one
+      // thread while the others wait to be read, which made the parts arrive about 20 % later in all.
+      const rest = snapshot === null ? [] : await Promise.all(Array.from({ length: count - 1 }, (_, k) => api.bytes(apiPaths.columns(space, { part: k + 1, snapshot }))));
+      const text = new TextDecoder();
+      parts = [first, ...rest.map((bytes) => JSON.parse(text.decode(bytes)) as RunColumns)];
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 409) || attempt === ATTEMPTS) throw e;
       continue;
