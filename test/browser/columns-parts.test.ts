@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { encodeColumns, type CompactRun } from '../../shared/cockpit/columns.ts';
 import type { CockpitSettings } from '../../shared/cockpit/contract.ts';
 import { launchChromium } from './helpers/chromium.ts';
-import { json, startDashboardServer } from './helpers/dashboard-server.ts';
+import { emptySpaceApi, json, startDashboardServer } from './helpers/dashboard-server.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
 
 const PARTS = 3;
@@ -39,11 +39,7 @@ beforeAll(async () => {
       }
       return json(res, 200, encodeColumns(SNAPSHOTS[snapshot][part]!, new Date().toISOString(), { index: part, count: PARTS, snapshot }));
     }
-    if (u.pathname === '/api/spaces/S/issues') return json(res, 200, { issues: [] });
-    if (u.pathname === '/api/spaces/S/hosts') return json(res, 200, { hosts: [] });
-    if (u.pathname === '/api/spaces/S/runs') return json(res, 200, { runs: [], cursor: null, asOf: new Date().toISOString() });
-    if (u.pathname.startsWith('/api/')) return json(res, 404, { error: 'not-found', message: 'no such route' });
-    return false;
+    return emptySpaceApi(res, u, 'S');
   });
   browser = await launchChromium();
 }, 180_000);

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { encodeColumns, type CompactRun } from '../../shared/cockpit/columns.ts';
 import type { CockpitSettings } from '../../shared/cockpit/contract.ts';
 import { launchChromium } from './helpers/chromium.ts';
-import { json, startDashboardServer } from './helpers/dashboard-server.ts';
+import { emptySpaceApi, json, startDashboardServer } from './helpers/dashboard-server.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
 
 const TOKEN = 'id-token-for-analyst';
@@ -54,10 +54,7 @@ beforeAll(async () => {
       seen.api.push({ path: u.pathname, authorization: req.headers.authorization });
       if (req.headers.authorization !== `Bearer ${TOKEN}`) return json(res, 401, { message: 'Unauthorized' });
       if (u.pathname === '/api/spaces/S/columns') return json(res, 200, encodeColumns([run('alpha', 'resolved'), run('beta', 'wrong')], new Date().toISOString()));
-      if (u.pathname === '/api/spaces/S/issues') return json(res, 200, { issues: [] });
-      if (u.pathname === '/api/spaces/S/hosts') return json(res, 200, { hosts: [] });
-      if (u.pathname === '/api/spaces/S/runs') return json(res, 200, { runs: [], cursor: null, asOf: new Date().toISOString() });
-      return json(res, 404, { error: 'not-found', message: 'no such route' });
+      return emptySpaceApi(res, u, 'S');
     }
     return false;
   });

@@ -32,3 +32,13 @@ export async function startDashboardServer(route: TestRoute): Promise<{ url: str
 
 /** A JSON answer. */
 export const json = (res: ServerResponse, status: number, value: unknown): true => (res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value)), true);
+
+/** The rest of a space's API, empty: no issue records, no hosts, no changes; any other API path is 404. False for non-API paths. */
+export function emptySpaceApi(res: ServerResponse, url: URL, space: string): boolean {
+  const base = `/api/spaces/${space}/`;
+  if (url.pathname === `${base}issues`) return json(res, 200, { issues: [] });
+  if (url.pathname === `${base}hosts`) return json(res, 200, { hosts: [] });
+  if (url.pathname === `${base}runs`) return json(res, 200, { runs: [], cursor: null, asOf: new Date().toISOString() });
+  if (url.pathname.startsWith('/api/')) return json(res, 404, { error: 'not-found', message: 'no such route' });
+  return false;
+}
