@@ -71,6 +71,7 @@ export const snapshotManifestKey = (space: string) => `${snapshotSpacePrefix(spa
 export const snapshotSlotPrefix = (space: string, slot: SnapshotSlot) => `${snapshotSpacePrefix(space)}${slot}/`;
 export const snapshotRunsKey = (space: string, slot: SnapshotSlot) => `${snapshotSlotPrefix(space, slot)}runs.json.gz`;
 export const snapshotIssuesKey = (space: string, slot: SnapshotSlot) => `${snapshotSlotPrefix(space, slot)}issues.json.gz`;
+export const snapshotColumnsPartKey = (space: string, slot: SnapshotSlot, part: number) => `${snapshotSlotPrefix(space, slot)}columns-${part}.json.gz`;
 
 /**
  * What a space's read API may read and list in the data bucket: the space's run objects and snapshot, and
@@ -78,7 +79,6 @@ export const snapshotIssuesKey = (space: string, slot: SnapshotSlot) => `${snaps
  * "/", so one space's prefixes never cover another's.
  */
 export const spaceReadPrefixes = (space: string) => [runSpacePrefix(space), snapshotSpacePrefix(space), REFERENCE_PREFIX];
-export const snapshotColumnsPartKey = (space: string, slot: SnapshotSlot, part: number) => `${snapshotSlotPrefix(space, slot)}columns-${part}.json.gz`;
 
 // ---- The table -----------------------------------------------------------------------------------------
 

@@ -214,8 +214,7 @@ export interface CompactionResult {
 /** One compaction of one space: load, bring up to date, write the other slot if anything changed. */
 export async function compactSpace(deps: SnapshotDeps, space: string, limits: ColumnPartLimits = COLUMN_PART_LIMITS): Promise<CompactionResult> {
   const manifest = await readManifest(deps.objects, space);
-  const loaded = await loadSpaceRuns(deps, space, manifest);
-  const loadedIssues = await loadSpaceIssues(deps, space, manifest);
+  const [loaded, loadedIssues] = await Promise.all([loadSpaceRuns(deps, space, manifest), loadSpaceIssues(deps, space, manifest)]);
   const now = deps.clock.now();
   const rebuildDue = loaded.rebuiltAt === null || now.getTime() - Date.parse(loaded.rebuiltAt) >= FULL_REBUILD_EVERY_MS;
   let changed = 0;
