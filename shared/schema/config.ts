@@ -2,7 +2,7 @@
 // wrong key fails with a sentence that names it.
 import { readFileSync } from 'node:fs';
 import * as z from './zod.ts';
-import { count, mapped, pathSafeIdentity, repoName } from './primitives.ts';
+import { amount, count, mapped, nonEmptyText, pathSafeIdentity, positiveCount, repoName } from './primitives.ts';
 import { describeIssues } from './issues-text.ts';
 import { EXPORT_FIELDS, isExportField, type ExportField } from './export-fields.ts';
 
@@ -11,12 +11,10 @@ export const DEFAULT_JUDGE_MODEL = 'claude-sonnet-5-5';
 /** The parsed configuration's file name beside each deployed function's code. */
 export const BUNDLED_CONFIG_FILE = 'replay.config.json';
 
-const nonEmpty = z.string().check(z.minLength(1));
-
 const judgeSettingsSchema = z.strictObject({
-  model: z.optional(nonEmpty),
+  model: z.optional(nonEmptyText),
   dailyCap: z._default(count, 200),
-  maxAttempts: z._default(z.int().check(z.positive()), 6),
+  maxAttempts: z._default(positiveCount, 6),
   retryBaseSeconds: z._default(z.number().check(z.positive()), 900),
 });
 
@@ -48,12 +46,11 @@ function exportFieldsSchema() {
 }
 
 /** USD per million tokens of one model (docs/contract.md §5): the judge's attempts and, for runner models, run estimates. */
-const perMTok = z.number().check(z.nonnegative());
 const priceSchema = z.strictObject({
-  inputPerMTok: perMTok,
-  outputPerMTok: perMTok,
-  cacheWritePerMTok: z.optional(perMTok),
-  cacheReadPerMTok: z.optional(perMTok),
+  inputPerMTok: amount,
+  outputPerMTok: amount,
+  cacheWritePerMTok: z.optional(amount),
+  cacheReadPerMTok: z.optional(amount),
 });
 export type ModelPrice = z.output<typeof priceSchema>;
 
@@ -64,11 +61,11 @@ const cockpitSchema = z.strictObject({
 
 export const configSchema = z
   .strictObject({
-    defaultJudgeModel: z._default(nonEmpty, DEFAULT_JUDGE_MODEL),
+    defaultJudgeModel: z._default(nonEmptyText, DEFAULT_JUDGE_MODEL),
     spaces: z.record(pathSafeIdentity, spaceSchema).check(z.refine((s) => Object.keys(s).length > 0, 'must declare at least one space')),
     cockpits: z._default(z.record(pathSafeIdentity, cockpitSchema), {}),
     /** Per model name; a model without a price has an unknown (null) cost, never 0. */
-    prices: z._default(z.record(nonEmpty, priceSchema), {}),
+    prices: z._default(z.record(nonEmptyText, priceSchema), {}),
     alarms: z._default(z.strictObject({ email: z.optional(z.email()) }), {}),
   })
   .check(z.superRefine((config, ctx) => {

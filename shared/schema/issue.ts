@@ -10,6 +10,7 @@ import {
   optionalText,
   orNull,
   pathSafeIdentity,
+  positiveCount,
   repoName,
   tier,
 } from './primitives.ts';
@@ -18,7 +19,7 @@ export const issueRecordSchema = z.object({
   taskId: pathSafeIdentity,
   order: optionalCount,
   repo: repoName,
-  issueNumber: z.int().check(z.positive()),
+  issueNumber: positiveCount,
   fixPrNumber: optionalCount,
   tier: orNull(tier),
   wave: optionalCount,

@@ -24,7 +24,9 @@ export const mapped = <T extends z.core.SomeType, O>(schema: T, fn: (value: z.ou
 /** ISO-8601 instant, normalised to UTC with millisecond precision so instants compare as strings. */
 export const instant = mapped(z.iso.datetime({ offset: true }), (s) => new Date(s).toISOString());
 
+export const nonEmptyText = z.string().check(z.minLength(1));
 export const count = z.int().check(z.nonnegative());
+export const positiveCount = z.int().check(z.positive());
 export const amount = z.number().check(z.nonnegative());
 export const optionalCount = orNull(count);
 export const optionalAmount = orNull(amount);

@@ -3,6 +3,7 @@
 import * as z from './zod.ts';
 import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, VERDICTS } from './enums.ts';
 import {
+  amount,
   count,
   identity,
   instant,
@@ -11,6 +12,7 @@ import {
   optionalText,
   orNull,
   pathSafeIdentity,
+  positiveCount,
   repoName,
   tier,
 } from './primitives.ts';
@@ -113,7 +115,7 @@ export const judgeFieldsSchema = z.object({
   judgeState: judgeState,
   judgeLastError: z.nullable(judgeError),
   /** USD over the judge calls of the current run: 0 before any call, null once any call's cost is unknown. */
-  judgeCostUsd: z.nullable(z.number().check(z.nonnegative())),
+  judgeCostUsd: z.nullable(amount),
 });
 export type JudgeFields = z.infer<typeof judgeFieldsSchema>;
 
@@ -134,7 +136,7 @@ export const pipelineFieldsSchema = z.object({
   contaminationKey: z.nullable(z.string()),
   deliveryCount: count,
   /** Distinct (finishedAt, patch) attempts of this run id: the current one and those archived. */
-  attemptCount: z.int().check(z.positive()),
+  attemptCount: positiveCount,
   /** The earliest archived attempt, when the current one is not the first (for retry accounting). */
   firstAttempt: z.nullable(z.object({ finishedAt: z.string(), judgeVerdict: z.nullable(verdict) })),
 });
