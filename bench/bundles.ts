@@ -2,16 +2,18 @@
 // the example configuration), against two references built from the same entry with the same esbuild
 // settings (FUNCTION_BUNDLE):
 //  - the floor: an empty handler;
-//  - the naive bundle: `treeShaking: false` and `ignoreAnnotations: true`, so every module a package
-//    re-exports is kept (every SDK command, every zod locale), as when SDK clients are imported as whole
-//    namespaces;
+//  - the naive bundle: the same handler calling AWS through the AWS SDK's clients, bundled whole: each
+//    SDK client for a service the function's wiring uses (DynamoDB with its document client, S3, SQS,
+//    Secrets Manager) built at its top level, as the SDK-based wiring did, with `treeShaking: false` and
+//    `ignoreAnnotations: true`, so every module a package re-exports is kept (every SDK command, every
+//    zod locale);
 //  - the wiring alone: the deployed bundle's settings, with the function's handler module replaced by one
-//    whose factory returns a no-op handler. What is left is what any handler on the same SDK clients,
+//    whose factory returns a no-op handler. What is left is what any handler on the same AWS adapters,
 //    configuration and instrumentation pays: the floor of this design, whatever the handler does.
 // Every variant is built with the functions' source map settings and imported with their NODE_OPTIONS
 // (source maps on: Node reads the map as the bundle loads, as a cold start in Lambda does).
 // Figures: size of index.mjs (source maps aside) and cold `import` time in a fresh Node process (the
-// module's top level runs: SDK clients built, configuration read), medians over rounds, variants interleaved.
+// module's top level runs: clients built, configuration read), medians over rounds, variants interleaved.
 // Target: bundles ≤ 1/3 of the naive bundle's size and import time.
 //   npm run bench:bundles [-- --rounds 15]
 import { spawnSync } from 'node:child_process';
@@ -21,7 +23,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build, type Plugin } from 'esbuild';
 import { BUNDLED_CONFIG_FILE } from '../shared/schema/config.ts';
-import { FUNCTION_ALIASES, FUNCTION_BUNDLE, FUNCTION_NODE_OPTIONS, FUNCTION_RUNTIME } from '../infra/aws/constructs/replay-function.ts';
+import { FUNCTION_BUNDLE, FUNCTION_NODE_OPTIONS, FUNCTION_RUNTIME } from '../infra/aws/constructs/replay-function.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '15' } } });
 const ROUNDS = Number(values.rounds);
@@ -82,11 +84,27 @@ const handlerStubbed: Plugin = {
   },
 };
 
+/** The SDK clients that stand for each adapter factory a function's wiring calls. */
+const SDK_CLIENTS: [RegExp, string][] = [
+  [/\btableStore\(/, "import { DynamoDBClient } from '@aws-sdk/client-dynamodb'; import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'; DynamoDBDocumentClient.from(new DynamoDBClient({}));"],
+  [/\bbucketStore\(/, "import { S3Client } from '@aws-sdk/client-s3'; new S3Client({});"],
+  [/\bqueue</, "import { SQSClient } from '@aws-sdk/client-sqs'; new SQSClient({});"],
+  [/\b(keySource|pairingCheck|judgeModelProvider)\(/, "import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager'; new SecretsManagerClient({});"],
+];
+
+/** The function's entry, preceded by the SDK clients its wiring's adapters stand in for. */
+function withSdkClients(entry: string): string {
+  const wiring = readFileSync(entry, 'utf8');
+  const clients = SDK_CLIENTS.filter(([uses]) => uses.test(wiring)).map(([, client]) => client);
+  if (clients.length === 0) throw new Error(`${entry} calls no AWS adapter factory the bench knows.`);
+  return [...clients, `export * from ${JSON.stringify(entry)};`].join('\n');
+}
+
 async function esbuildInto(dir: string, entry: string, variant: 'naive' | 'wiring' | 'floor'): Promise<string> {
   const naive = variant === 'naive';
   mkdirSync(dir, { recursive: true });
   await build({
-    entryPoints: [entry],
+    ...(naive ? { stdin: { contents: withSdkClients(entry), resolveDir: root, sourcefile: 'naive-entry.ts', loader: 'ts' } } : { entryPoints: [entry] }),
     outfile: join(dir, 'index.mjs'),
     bundle: true,
     platform: 'node',
@@ -101,7 +119,7 @@ async function esbuildInto(dir: string, entry: string, variant: 'naive' | 'wirin
     sourcesContent: FUNCTION_BUNDLE.sourcesContent,
     treeShaking: !naive,
     ignoreAnnotations: naive,
-    ...(variant === 'wiring' ? { alias: FUNCTION_ALIASES, plugins: [handlerStubbed] } : {}),
+    ...(variant === 'wiring' ? { plugins: [handlerStubbed] } : {}),
     logLevel: 'error',
   });
   return dir;
@@ -170,5 +188,5 @@ for (const service of SERVICES) {
 const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
 for (const row of table) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
 console.log(`\nworst size ratio ${worstSize.toFixed(2)}, worst import ratio ${worstImport.toFixed(2)} (target ≤ 0.33 each)`);
-console.log('wiring: the function with a no-op handler (its SDK clients, configuration and instrumentation), the floor of this design');
+console.log('naive: the same handler on the whole AWS SDK clients; wiring: the function with a no-op handler (its AWS adapters, configuration and instrumentation), the floor of this design');
 rmSync(scratch, { recursive: true, force: true });

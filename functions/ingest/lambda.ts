@@ -1,6 +1,6 @@
 // The ingest function's AWS wiring, built once per cold start from the environment the stack sets.
 import { systemClock, type LandingMessage } from '../../shared/ports.ts';
-import { bucketStore, bundledConfig, keySource, queue, requiredEnv, s3Client, sqsClient } from '../../shared/adapters/aws/runtime.ts';
+import { bucketStore, bundledConfig, keySource, queue, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { createIngestHandler } from './handler.ts';
 
@@ -8,8 +8,8 @@ export const handler = createIngestHandler(
   {
     config: bundledConfig(),
     keys: keySource({}),
-    inbox: bucketStore(s3Client({}), requiredEnv('INBOX_BUCKET')),
-    landingQueue: queue<LandingMessage>(sqsClient({}), requiredEnv('LANDING_QUEUE_URL')),
+    inbox: bucketStore({}, requiredEnv('INBOX_BUCKET')),
+    landingQueue: queue<LandingMessage>({}, requiredEnv('LANDING_QUEUE_URL')),
     clock: systemClock,
   },
   instrumentation('ingest'),

@@ -1,7 +1,7 @@
 // The judge's AWS wiring, built once per cold start from the environment the stack sets.
 import { DEFAULT_MAX_DIFF_CHARS } from '../../shared/judge/judge-run.ts';
 import { systemClock } from '../../shared/ports.ts';
-import { bucketStore, bundledConfig, requiredEnv, s3Client } from '../../shared/adapters/aws/runtime.ts';
+import { bucketStore, bundledConfig, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
 import { tableStore } from '../../shared/adapters/aws/dynamo-store.ts';
 import { judgeModelProvider, referenceSourceProvider } from '../../shared/adapters/aws/judge-services.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
@@ -16,7 +16,7 @@ export const handler = createJudgeHandler(
     issues: store,
     budget: store,
     judging: store,
-    objects: bucketStore(s3Client({}), requiredEnv('DATA_BUCKET')),
+    objects: bucketStore({}, requiredEnv('DATA_BUCKET')),
     model: judgeModelProvider(),
     reference: referenceSourceProvider(),
     clock: systemClock,

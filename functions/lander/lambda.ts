@@ -1,12 +1,11 @@
 // The lander's AWS wiring, built once per cold start from the environment the stack sets.
 import { systemClock, type JudgeMessage } from '../../shared/ports.ts';
-import { bucketStore, queue, requiredEnv, s3Client, sqsClient } from '../../shared/adapters/aws/runtime.ts';
+import { bucketStore, queue, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
 import { tableStore } from '../../shared/adapters/aws/dynamo-store.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { createLanderHandler } from './handler.ts';
 
 const store = tableStore({}, requiredEnv('TABLE_NAME'));
-const s3 = s3Client({});
 
 export const handler = createLanderHandler(
   {
@@ -14,9 +13,9 @@ export const handler = createLanderHandler(
     attempts: store,
     issues: store,
     hosts: store,
-    objects: bucketStore(s3, requiredEnv('DATA_BUCKET')),
-    inbox: bucketStore(s3, requiredEnv('INBOX_BUCKET')),
-    judgeQueue: queue<JudgeMessage>(sqsClient({}), requiredEnv('JUDGE_QUEUE_URL')),
+    objects: bucketStore({}, requiredEnv('DATA_BUCKET')),
+    inbox: bucketStore({}, requiredEnv('INBOX_BUCKET')),
+    judgeQueue: queue<JudgeMessage>({}, requiredEnv('JUDGE_QUEUE_URL')),
     clock: systemClock,
   },
   instrumentation('lander'),

@@ -1,6 +1,6 @@
 // The read API's AWS wiring, built once per cold start from the environment the stack sets.
 import { systemClock } from '../../shared/ports.ts';
-import { bucketStore, bundledConfig, pairingCheck, requiredEnv, s3Client } from '../../shared/adapters/aws/runtime.ts';
+import { bucketStore, bundledConfig, pairingCheck, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
 import { tableStore } from '../../shared/adapters/aws/dynamo-store.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { LAMBDA_ANSWER_BYTES } from '../../shared/operations.ts';
@@ -15,7 +15,7 @@ export const handler = createReadApiHandler(
     attempts: store,
     issues: store,
     hosts: store,
-    objects: bucketStore(s3Client({}), requiredEnv('DATA_BUCKET')),
+    objects: bucketStore({}, requiredEnv('DATA_BUCKET')),
     pairing: pairingCheck({}),
     budget: store,
     clock: systemClock,

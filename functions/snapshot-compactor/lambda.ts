@@ -1,6 +1,6 @@
 // The snapshot compactor's AWS wiring, built once per cold start from the environment the stack sets.
 import { systemClock } from '../../shared/ports.ts';
-import { bucketStore, bundledConfig, requiredEnv, s3Client } from '../../shared/adapters/aws/runtime.ts';
+import { bucketStore, bundledConfig, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
 import { tableStore } from '../../shared/adapters/aws/dynamo-store.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { createSnapshotCompactorHandler } from './handler.ts';
@@ -8,6 +8,6 @@ import { createSnapshotCompactorHandler } from './handler.ts';
 const store = tableStore({}, requiredEnv('TABLE_NAME'));
 
 export const handler = createSnapshotCompactorHandler(
-  { config: bundledConfig(), runs: store, issues: store, objects: bucketStore(s3Client({}), requiredEnv('DATA_BUCKET')), clock: systemClock },
+  { config: bundledConfig(), runs: store, issues: store, objects: bucketStore({}, requiredEnv('DATA_BUCKET')), clock: systemClock },
   instrumentation('snapshot-compactor'),
 );

@@ -7,7 +7,8 @@ import { Worker } from 'node:worker_threads';
 import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { dynamoClient, s3Client, sqsClient, type AwsConnection } from '../../shared/adapters/aws/runtime.ts';
+import type { AwsConnection } from '../../shared/adapters/aws/aws-client.ts';
+import { dynamoClient, s3Client, sqsClient } from './sdk-clients.ts';
 import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
 import type { EmulatorPorts, EmulatorWorkerData } from './emulator-servers.ts';
 
@@ -25,9 +26,9 @@ export interface QueueSettings {
 }
 
 export interface Emulators {
-  /** How SDK clients reach the emulators (endpoints, region, the local credentials). */
+  /** How the adapters reach the emulators (endpoints, region, the local credentials). */
   connection: AwsConnection;
-  /** One client per service, shared by everything in this local mode. */
+  /** SDK clients for setting up and polling, shared by everything in this local mode. */
   dynamo: DynamoDBClient;
   s3: S3Client;
   sqs: SQSClient;

@@ -11,7 +11,7 @@ import { keyEnvName } from '../../shared/adapters/key-names.ts';
 import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
 import { githubCredentialsFromEnv, judgeModelProvider, referenceSourceProvider } from '../../shared/adapters/aws/judge-services.ts';
 import { bucketStore, queue } from '../../shared/adapters/aws/runtime.ts';
-import { DynamoStore } from '../../shared/adapters/aws/dynamo-store.ts';
+import { tableStore, type DynamoStore } from '../../shared/adapters/aws/dynamo-store.ts';
 import type { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
 import { instrumentation, type LogLevel } from '../../shared/adapters/aws/observability.ts';
 import type { ServiceName } from '../../shared/operations.ts';
@@ -96,13 +96,13 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   });
   const retryBase = options.judgeRetryBaseSeconds ?? positiveNumber(env.REPLAY_JUDGE_RETRY_BASE_SECONDS);
   const config = retryBase ? withRetryBase(options.config, retryBase) : options.config;
-  const table = new DynamoStore(emulators.dynamo, LOCAL_NAMES.table);
+  const table = tableStore(emulators.connection, LOCAL_NAMES.table);
   const adapters: LocalAdapters = {
     table,
-    inbox: bucketStore(emulators.s3, LOCAL_NAMES.inboxBucket),
-    data: bucketStore(emulators.s3, LOCAL_NAMES.dataBucket),
-    landingQueue: queue<LandingMessage>(emulators.sqs, emulators.queueUrls.landing),
-    judgeQueue: queue<JudgeMessage>(emulators.sqs, emulators.queueUrls.judge),
+    inbox: bucketStore(emulators.connection, LOCAL_NAMES.inboxBucket),
+    data: bucketStore(emulators.connection, LOCAL_NAMES.dataBucket),
+    landingQueue: queue<LandingMessage>(emulators.connection, emulators.queueUrls.landing),
+    judgeQueue: queue<JudgeMessage>(emulators.connection, emulators.queueUrls.judge),
   };
   const logLevel = (env.POWERTOOLS_LOG_LEVEL as LogLevel | undefined) ?? 'WARN';
   const observe = (service: ServiceName) => instrumentation(service, { logLevel, publishMetrics: false });

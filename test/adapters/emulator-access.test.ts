@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { ListObjectsCommand } from '@aws-sdk/client-s3';
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
-import { dynamoClient, s3Client, sqsClient, type AwsConnection } from '../../shared/adapters/aws/runtime.ts';
+import type { AwsConnection } from '../../shared/adapters/aws/aws-client.ts';
+import { dynamoClient, s3Client, sqsClient } from '../../infra/local/sdk-clients.ts';
 import { LOCAL_NAMES, startEmulators, type Emulators } from '../../infra/local/emulators.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'replay-emulators-'));

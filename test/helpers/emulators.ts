@@ -1,9 +1,9 @@
 // Real emulators for adapter tests: the same ones local mode starts, in a temp dir, with the adapters
-// pointed at them through local mode's own clients.
+// pointed at them through local mode's own connection.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoStore } from '../../shared/adapters/aws/dynamo-store.ts';
+import { tableStore, type DynamoStore } from '../../shared/adapters/aws/dynamo-store.ts';
 import { bucketStore } from '../../shared/adapters/aws/runtime.ts';
 import type { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
 import { LOCAL_NAMES, startEmulators, type Emulators } from '../../infra/local/emulators.ts';
@@ -21,9 +21,9 @@ export async function startTestStores(): Promise<TestStores> {
   const emulators = await startEmulators(dir, { visibilityTimeoutSeconds: 1, maxReceiveCount: 3 });
   return {
     emulators,
-    store: new DynamoStore(emulators.dynamo, LOCAL_NAMES.table),
-    data: bucketStore(emulators.s3, LOCAL_NAMES.dataBucket),
-    inbox: bucketStore(emulators.s3, LOCAL_NAMES.inboxBucket),
+    store: tableStore(emulators.connection, LOCAL_NAMES.table),
+    data: bucketStore(emulators.connection, LOCAL_NAMES.dataBucket),
+    inbox: bucketStore(emulators.connection, LOCAL_NAMES.inboxBucket),
     async stop() {
       await emulators.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,8 @@
 // A local server speaking the Secrets Manager JSON protocol (x-amz-target, application/x-amz-json-1.1), and
-// an SDK client pointed at it: each call is recorded and answered by the test's own rule.
+// the functions' AWS client pointed at it: each call is recorded and answered by the test's own rule.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { AwsClient } from '../../shared/adapters/aws/aws-client.ts';
 
 /** An answer: the HTTP status and the JSON body (an error carries `__type` and `message`). */
 export interface SecretsAnswer {
@@ -11,7 +11,7 @@ export interface SecretsAnswer {
 }
 
 export interface SecretsManagerStandIn {
-  client: SecretsManagerClient;
+  client: AwsClient;
   /** Every call, in order: the operation ("GetSecretValue", …) and the secret asked for. */
   calls: { target: string; id: string }[];
   stop(): Promise<void>;
@@ -34,17 +34,15 @@ export async function startSecretsManagerStandIn(answer: (target: string, secret
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const client = new SecretsManagerClient({
+  const client = new AwsClient('secretsManager', {
     region: 'us-east-1',
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    endpoints: { secretsManager: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
     credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
-    maxAttempts: 1,
   });
   return {
     client,
     calls,
     async stop() {
-      client.destroy();
       await new Promise<void>((r) => server.close(() => r()));
     },
   };

@@ -7,7 +7,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from '@jest/globals';
 import { createReadApiHandler } from '../../functions/read-api/handler.ts';
 import { tokenGroups } from '../../shared/adapters/aws/api-gateway.ts';
-import { bucketStore, s3Client } from '../../shared/adapters/aws/runtime.ts';
+import { bucketStore } from '../../shared/adapters/aws/runtime.ts';
 import { tableStore } from '../../shared/adapters/aws/dynamo-store.ts';
 import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
@@ -20,7 +20,7 @@ const config = parseConfig({ spaces: { Alpha: { senders: ['mac-studio-1'] } }, c
 const nowhere = { region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, endpoints: { dynamodb: 'http://127.0.0.1:9', s3: 'http://127.0.0.1:9' } };
 const store = tableStore(nowhere, 'table');
 const keys = new LocalKeySource(mkdtempSync(join(tmpdir(), 'keys-')), {});
-const deps = { config, runs: store, attempts: store, issues: store, hosts: store, objects: bucketStore(s3Client(nowhere), 'data'), pairing: keys, budget: store, clock: systemClock };
+const deps = { config, runs: store, attempts: store, issues: store, hosts: store, objects: bucketStore(nowhere, 'data'), pairing: keys, budget: store, clock: systemClock };
 const read = createReadApiHandler(deps, instrumentation('read-api', { logLevel: 'ERROR', publishMetrics: false }), analystGroupOf('AlphaBoard'));
 
 /** An HTTP API (payload 2.0) event as API Gateway sends it after the JWT authorizer accepted the token. */

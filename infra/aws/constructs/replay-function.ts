@@ -46,15 +46,6 @@ export const FUNCTION_RUNTIME = Runtime.NODEJS_24_X;
 /** Node reads the source map when the bundle loads, which a cold start pays for (bench/bundles.ts measures it). */
 export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
 
-/**
- * Modules the deployed bundles swap for smaller ones that behave the same in Lambda (each replacement says
- * why). Not part of FUNCTION_BUNDLE: the bench's references keep the originals. Relative to the project
- * root, where esbuild runs, locally or in the bundling container.
- */
-export const FUNCTION_ALIASES = {
-  '@aws-sdk/credential-provider-node': './shared/adapters/aws/lambda-credentials.ts',
-} as const;
-
 export interface ReplayFunctionProps {
   service: ServiceName;
   description: string;
@@ -118,11 +109,10 @@ export class ReplayFunction extends Construct {
         banner: FUNCTION_BUNDLE.banner,
         minify: FUNCTION_BUNDLE.minify,
         keepNames: FUNCTION_BUNDLE.keepNames,
-        esbuildArgs: { '--alias': Object.entries(FUNCTION_ALIASES).map(([from, to]) => `${from}=${to}`) },
         sourceMap: FUNCTION_BUNDLE.sourceMap,
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: FUNCTION_BUNDLE.sourcesContent,
-        // The SDK versions the tests ran against, not whichever the runtime happens to ship.
+        // The packages the tests ran against (util-dynamodb), not whichever versions the runtime happens to ship.
         bundleAwsSDK: true,
         forceDockerBundling: false,
         commandHooks: stagedConfig ? copiedIntoBundle(stagedConfig) : undefined,

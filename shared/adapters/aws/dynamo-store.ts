@@ -1,7 +1,7 @@
 // DynamoDB adapter for every table-backed port. One table (keys in shared/storage-layout.ts); rows keep an optimistic
-// revision `rev` so read-modify-write landing and judging converge under concurrency.
-import { ConditionalCheckFailedException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+// revision `rev` so read-modify-write landing and judging converge under concurrency. Items travel as plain
+// objects here and in DynamoDB's attribute-value form on the wire (`send` converts both ways).
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import {
   InvalidCursorError,
   type AttemptStore,
@@ -20,7 +20,7 @@ import type { StoredHost } from '../../schema/host.ts';
 import type { StoredIssue } from '../../schema/issue.ts';
 import type { HiddenTestResult, RunRow } from '../../schema/run.ts';
 import type { ArchivedAttempt } from '../../schema/attempt.ts';
-import { dynamoClient, type AwsConnection } from './runtime.ts';
+import { AwsCallError, AwsClient, callJson, type AwsConnection } from './aws-client.ts';
 import {
   INDEXES,
   INTERNAL_ATTRIBUTES,
@@ -41,18 +41,41 @@ import {
   spacePartition,
 } from '../../storage-layout.ts';
 
-/** The table store on its own client (see runtime.ts for why this factory lives here). */
-export const tableStore = (connection: AwsConnection, tableName: string) => new DynamoStore(dynamoClient(connection), tableName);
+export const tableStore = (connection: AwsConnection, tableName: string) => new DynamoStore(new AwsClient('dynamodb', connection), tableName);
+
+type Item = Record<string, unknown>;
+
+/** An operation's input as plain values; `send` adds the table and converts the item-shaped fields. */
+interface TableInput {
+  Key?: object;
+  Item?: Item;
+  IndexName?: string;
+  KeyConditionExpression?: string;
+  ConditionExpression?: string;
+  UpdateExpression?: string;
+  ExpressionAttributeValues?: Item;
+  ExclusiveStartKey?: Item;
+  Limit?: number;
+  Select?: 'COUNT';
+  ConsistentRead?: boolean;
+}
+
+interface TableOutput {
+  Item?: Item;
+  Items?: Item[];
+  LastEvaluatedKey?: Item;
+  Count?: number;
+}
+
+type QueryInput = Omit<TableInput, 'Key' | 'Item' | 'ConditionExpression' | 'UpdateExpression'>;
+
+const isConditionFailure = (e: unknown) => e instanceof AwsCallError && e.name === 'ConditionalCheckFailedException';
 
 export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
-  private readonly doc: DynamoDBDocumentClient;
-
-  constructor(client: DynamoDBClient, private readonly tableName: string) {
-    this.doc = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  }
+  constructor(private readonly dynamo: AwsClient, private readonly tableName: string) {}
 
   async getRun(space: string, id: string): Promise<Versioned<RunRow> | null> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: runKey(space, id), ConsistentRead: true }));
+    const { Item } = await this.send('GetItem', { Key: runKey(space, id), ConsistentRead: true });
     return Item ? { value: strip<RunRow>(Item), rev: Item.rev as number } : null;
   }
 
@@ -71,15 +94,13 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
 
   async listRuns(space: string, query: { since?: string; cursor?: string; limit: number }): Promise<Page<RunRow>> {
     const isRun = (sk: string) => sk.startsWith('RUN#');
-    const base: QueryCommandInput = query.since
+    const base: QueryInput = query.since
       ? {
-          TableName: this.tableName,
           IndexName: INDEXES.byUpdated.name,
           KeyConditionExpression: 'byUpdatedPk = :p AND byUpdatedSk >= :s',
           ExpressionAttributeValues: { ':p': byUpdatedPartition(space), ':s': query.since },
         }
       : {
-          TableName: this.tableName,
           KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
           ExpressionAttributeValues: { ':p': spacePartition(space), ':s': SORT_PREFIX.run },
         };
@@ -87,19 +108,17 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     const cursorShape: CursorShape = since
       ? { pk: (v) => v === `SPACE#${space}`, sk: isRun, byUpdatedPk: (v) => v === `RUNS#${space}`, byUpdatedSk: (v) => v >= since }
       : { pk: (v) => v === `SPACE#${space}`, sk: isRun };
-    const out = await this.doc.send(new QueryCommand({ ...base, Limit: query.limit, ExclusiveStartKey: decodeCursor(query.cursor, cursorShape) }));
+    const out = await this.send('Query', { ...base, Limit: query.limit, ExclusiveStartKey: decodeCursor(query.cursor, cursorShape) });
     return { items: (out.Items ?? []).map((i) => strip<RunRow>(i)), cursor: encodeCursor(out.LastEvaluatedKey) };
   }
 
   async listDueRuns(space: string, dueBy: string, limit: number): Promise<RunRow[]> {
-    const out = await this.doc.send(
-      new QueryCommand({
-        TableName: this.tableName,
+    const out = await this.send('Query', {
         IndexName: INDEXES.due.name,
         KeyConditionExpression: 'dueSpace = :p AND dueAt <= :d',
         ExpressionAttributeValues: { ':p': space, ':d': dueBy },
         Limit: limit,
-      }),
+      },
     );
     return (out.Items ?? []).map((i) => strip<RunRow>(i));
   }
@@ -108,15 +127,13 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     let count = 0;
     let start: Record<string, unknown> | undefined;
     do {
-      const out = await this.doc.send(
-        new QueryCommand({
-          TableName: this.tableName,
+      const out = await this.send('Query', {
           IndexName: INDEXES.byHost.name,
           KeyConditionExpression: 'byHostPk = :p',
           ExpressionAttributeValues: { ':p': byHostPartition(space, host) },
           Select: 'COUNT',
           ExclusiveStartKey: start,
-        }),
+        },
       );
       count += out.Count ?? 0;
       start = out.LastEvaluatedKey;
@@ -126,15 +143,13 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
 
   async archiveAttempt(attempt: ArchivedAttempt): Promise<void> {
     try {
-      await this.doc.send(
-        new PutCommand({
-          TableName: this.tableName,
+      await this.send('PutItem', {
           Item: { ...attempt, ...attemptKey(attempt.space, attempt.id, attempt.finishedAt, attempt.patchSha256), kind: 'attempt' },
           ConditionExpression: 'attribute_not_exists(pk)',
-        }),
+        },
       );
     } catch (e) {
-      if (!(e instanceof ConditionalCheckFailedException)) throw e;
+      if (!(isConditionFailure(e))) throw e;
     }
   }
 
@@ -148,18 +163,18 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
       const key = attemptKey(space, id, attempt.finishedAt, attempt.patchSha256);
       // A plain put of the whole item (no UpdateItem): an archived attempt changes only here, and a repeated
       // result writes the same value.
-      await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { ...attempt, hiddenTestResult: result, ...key, kind: 'attempt' }, ConditionExpression: 'attribute_exists(pk)' }));
+      await this.send('PutItem', { Item: { ...attempt, hiddenTestResult: result, ...key, kind: 'attempt' }, ConditionExpression: 'attribute_exists(pk)' });
     }
     return matching.length;
   }
 
   async putIssue(issue: StoredIssue): Promise<void> {
     const item = { ...issue, ...issueKey(issue.space, issue.taskId), kind: 'issue', ...issueByUpdatedKey(issue.space, issue.updatedAt, issue.taskId) };
-    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: item }));
+    await this.send('PutItem', { Item: item });
   }
 
   async getIssue(space: string, taskId: string): Promise<StoredIssue | null> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: issueKey(space, taskId) }));
+    const { Item } = await this.send('GetItem', { Key: issueKey(space, taskId) });
     return Item ? strip<StoredIssue>(Item) : null;
   }
 
@@ -175,26 +190,24 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
 
   async putPendingHiddenTest(pending: PendingHiddenTest): Promise<void> {
     try {
-      await this.doc.send(
-        new PutCommand({
-          TableName: this.tableName,
+      await this.send('PutItem', {
           Item: { ...pending, ...pendingHiddenTestKey(pending.space, pending.id), kind: 'hidden-test' },
           ConditionExpression: 'attribute_not_exists(pk) OR finishedAt <= :f',
           ExpressionAttributeValues: { ':f': pending.finishedAt },
-        }),
+        },
       );
     } catch (e) {
-      if (!(e instanceof ConditionalCheckFailedException)) throw e;
+      if (!(isConditionFailure(e))) throw e;
     }
   }
 
   async getPendingHiddenTest(space: string, id: string): Promise<PendingHiddenTest | null> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: pendingHiddenTestKey(space, id), ConsistentRead: true }));
+    const { Item } = await this.send('GetItem', { Key: pendingHiddenTestKey(space, id), ConsistentRead: true });
     return Item ? strip<PendingHiddenTest>(Item) : null;
   }
 
   async getHost(space: string, host: string): Promise<Versioned<StoredHost> | null> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: hostKey(space, host), ConsistentRead: true }));
+    const { Item } = await this.send('GetItem', { Key: hostKey(space, host), ConsistentRead: true });
     return Item ? { value: strip<StoredHost>(Item), rev: Item.rev as number } : null;
   }
 
@@ -204,32 +217,28 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
 
   async reserve(space: string, day: string, cap: number): Promise<boolean> {
     try {
-      await this.doc.send(
-        new UpdateCommand({
-          TableName: this.tableName,
+      await this.send('UpdateItem', {
           Key: budgetKey(space, day),
           // A reserved call costs nothing until its cost is added: one that never got an answer was not billed.
           UpdateExpression: 'ADD used :one, costUsd :zero SET kind = :k',
           ConditionExpression: 'attribute_not_exists(used) OR used < :cap',
           ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':cap': cap, ':k': 'budget' },
-        }),
+        },
       );
       return true;
     } catch (e) {
-      if (e instanceof ConditionalCheckFailedException) return false;
+      if (isConditionFailure(e)) return false;
       throw e;
     }
   }
 
   async addCost(space: string, day: string, costUsd: number | null): Promise<void> {
-    await this.doc.send(
-      new UpdateCommand({
-        TableName: this.tableName,
+    await this.send('UpdateItem', {
         Key: budgetKey(space, day),
         ...(costUsd === null
           ? { UpdateExpression: 'SET costUnknown = :t, kind = :k', ExpressionAttributeValues: { ':t': true, ':k': 'budget' } }
           : { UpdateExpression: 'ADD costUsd :c SET kind = :k', ExpressionAttributeValues: { ':c': costUsd, ':k': 'budget' } }),
-      }),
+      },
     );
   }
 
@@ -250,7 +259,7 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
   }
 
   async getJudgingStatus(space: string): Promise<Versioned<JudgingStatus> | null> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: judgingKey(space), ConsistentRead: true }));
+    const { Item } = await this.send('GetItem', { Key: judgingKey(space), ConsistentRead: true });
     return Item ? { value: strip<JudgingStatus>(Item), rev: Item.rev as number } : null;
   }
 
@@ -269,11 +278,11 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
   }
 
   /** Every item a key condition selects, all pages, as stored (keys included). */
-  private async queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
+  private async queryAll(input: Omit<QueryInput, 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
-      const out = await this.doc.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey: start }));
+      const out = await this.send('Query', { ...input, ExclusiveStartKey: start });
       items.push(...(out.Items ?? []));
       start = out.LastEvaluatedKey;
     } while (start);
@@ -282,22 +291,41 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
 
   private async conditionalPut(item: Record<string, unknown>, expectedRev: number | null): Promise<boolean> {
     try {
-      await this.doc.send(
-        new PutCommand({
-          TableName: this.tableName,
+      await this.send('PutItem', {
           Item: item,
           ...(expectedRev === null
             ? { ConditionExpression: 'attribute_not_exists(pk)' }
             : { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': expectedRev } }),
-        }),
+        },
       );
       return true;
     } catch (e) {
-      if (e instanceof ConditionalCheckFailedException) return false;
+      if (isConditionFailure(e)) return false;
       throw e;
     }
   }
+
+  /** One table operation: item-shaped fields marshalled on the way out and unmarshalled on the way back. */
+  private async send(operation: 'GetItem' | 'PutItem' | 'UpdateItem' | 'Query', input: TableInput): Promise<TableOutput> {
+    const attributes = (value: object | undefined) => (value ? marshall(value, { removeUndefinedValues: true }) : undefined);
+    const out = await callJson<{ Item?: WireItem; Items?: WireItem[]; LastEvaluatedKey?: WireItem; Count?: number }>(this.dynamo, operation, {
+      ...input,
+      TableName: this.tableName,
+      Key: attributes(input.Key),
+      Item: attributes(input.Item),
+      ExpressionAttributeValues: attributes(input.ExpressionAttributeValues),
+      ExclusiveStartKey: attributes(input.ExclusiveStartKey),
+    });
+    return {
+      Item: out.Item && unmarshall(out.Item),
+      Items: out.Items?.map((item) => unmarshall(item)),
+      LastEvaluatedKey: out.LastEvaluatedKey && unmarshall(out.LastEvaluatedKey),
+      Count: out.Count,
+    };
+  }
 }
+
+type WireItem = Parameters<typeof unmarshall>[0];
 
 function strip<T>(item: Record<string, unknown>): T {
   const copy = { ...item };

@@ -3,11 +3,10 @@
 // {"appId","privateKey","installationId"}), read through a short cache so a key put in the console is used
 // within a minute without a deploy. Locally the variables hold the credentials themselves. A secret without
 // a value, or variables that are not set, mean "no credentials": rows wait instead of failing.
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { JudgeModel, ReferenceSource, ServiceProvider } from '../../ports.ts';
 import { AnthropicJudgeModel } from '../anthropic-judge-model.ts';
-import { secretText } from './secret-text.ts';
+import { AwsClient } from './aws-client.ts';
+import { SecretValues } from './secret-values.ts';
 import { GitHubReferenceSource, PUBLIC_GITHUB_API, type GitHubCredentials } from '../github-reference-source.ts';
 
 const SECRET_CACHE_SECONDS = 60;
@@ -68,14 +67,14 @@ export function parseGitHubAppSecret(value: string): GitHubCredentials | null {
   }
 }
 
-let secrets: SecretsProvider | undefined;
+let secrets: SecretValues | undefined;
 
 /** The service built from a secret's current value; rebuilt only when the value changes. */
 function fromSecret<T>(secretId: string, build: (value: string) => T | null): ServiceProvider<T> {
   let last: { value: string; service: T | null } | undefined;
   return async () => {
-    secrets ??= new SecretsProvider({ awsSdkV3Client: new SecretsManagerClient({}) });
-    const value = await secretText(secrets, secretId, SECRET_CACHE_SECONDS);
+    secrets ??= new SecretValues(new AwsClient('secretsManager', {}));
+    const value = await secrets.text(secretId, SECRET_CACHE_SECONDS);
     if (value === null) return null;
     if (last?.value !== value) last = { value, service: build(value) };
     return last.service;

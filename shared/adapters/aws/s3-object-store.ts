@@ -1,36 +1,34 @@
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+// Objects in one S3 bucket, over S3's REST API through the signed client (aws-client.ts): the bucket is
+// addressed by host name in AWS and by path on the emulator.
 import type { ObjectStore } from '../../ports.ts';
+import { AwsCallError, uriEncode, type AwsClient, type AwsRequest, type AwsResponse } from './aws-client.ts';
 
 export class S3ObjectStore implements ObjectStore {
-  constructor(private readonly s3: S3Client, private readonly bucket: string) {}
+  constructor(
+    private readonly s3: AwsClient,
+    private readonly bucket: string,
+    private readonly pathStyle: boolean,
+  ) {}
 
   async put(key: string, body: string | Uint8Array, contentType = 'application/octet-stream'): Promise<void> {
-    const ContentLength = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-    await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, ContentLength }));
+    await this.send({ method: 'PUT', ...this.location(key), headers: { 'content-type': contentType }, body });
   }
 
   async getText(key: string): Promise<string | null> {
-    try {
-      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      return (await out.Body?.transformToString('utf8')) ?? '';
-    } catch (e) {
-      if (isMissing(e)) return null;
-      throw e;
-    }
+    return (await this.getBytes(key))?.toString('utf8') ?? null;
   }
 
-  async getBytes(key: string): Promise<Uint8Array | null> {
+  async getBytes(key: string): Promise<Buffer | null> {
     try {
-      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      return (await out.Body?.transformToByteArray()) ?? new Uint8Array();
+      return (await this.send({ method: 'GET', ...this.location(key) })).body;
     } catch (e) {
-      if (isMissing(e)) return null;
+      if (e instanceof AwsCallError && e.name === 'NoSuchKey') return null;
       throw e;
     }
   }
 
   async delete(key: string): Promise<void> {
-    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.send({ method: 'DELETE', ...this.location(key) });
   }
 
   /**
@@ -41,13 +39,41 @@ export class S3ObjectStore implements ObjectStore {
     const keys: string[] = [];
     let marker: string | undefined;
     for (;;) {
-      const out = await this.s3.send(new ListObjectsCommand({ Bucket: this.bucket, Prefix: prefix, Marker: marker }));
-      const page = (out.Contents ?? []).map((o) => o.Key!).filter(Boolean);
+      const { body } = await this.send({ method: 'GET', ...this.location(''), query: { prefix, marker } });
+      const xml = body.toString('utf8');
+      const page = [...xml.matchAll(/<Contents>[\s\S]*?<Key>([\s\S]*?)<\/Key>/g)].map((m) => xmlText(m[1]!));
       keys.push(...page);
-      if (!out.IsTruncated || page.length === 0) return keys;
+      if (!/<IsTruncated>true<\/IsTruncated>/.test(xml) || page.length === 0) return keys;
       marker = page[page.length - 1];
     }
   }
+
+  /** `/bucket/key` on the emulator; `bucket.` before the host name and `/key` in AWS. */
+  private location(key: string): Pick<AwsRequest, 'hostPrefix' | 'path'> {
+    const path = `/${key.split('/').map(uriEncode).join('/')}`;
+    return this.pathStyle ? { path: `/${this.bucket}${key ? path : ''}` } : { hostPrefix: `${this.bucket}.`, path };
+  }
+
+  private send(request: AwsRequest): Promise<AwsResponse> {
+    return this.s3.send(request, s3Error);
+  }
 }
 
-const isMissing = (e: unknown) => e instanceof NoSuchKey || (e as { name?: string }).name === 'NoSuchKey';
+/** S3 answers errors as `<Error><Code>…</Code><Message>…</Message></Error>`, or with no body at all. */
+function s3Error(response: AwsResponse): { code: string; message: string } {
+  const xml = response.body.toString('utf8');
+  const field = (name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(xml)?.[1];
+  const code = field('Code') ?? (response.status === 404 ? 'NotFound' : `Http${response.status}`);
+  return { code: xmlText(code), message: xmlText(field('Message') ?? `HTTP ${response.status}`) };
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** XML character data: the five named entities and numeric character references. */
+function xmlText(text: string): string {
+  return text.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);/g, (whole, ref: string) => {
+    if (ref.startsWith('#x')) return String.fromCodePoint(parseInt(ref.slice(2), 16));
+    if (ref.startsWith('#')) return String.fromCodePoint(Number(ref.slice(1)));
+    return ENTITIES[ref] ?? whole;
+  });
+}

@@ -1,23 +1,22 @@
-// Host keys from Secrets Manager, cached for a few minutes by Powertools so a busy ingest does not call
-// Secrets Manager per request. A secret holds the key itself, or {"current","previous"} during a rotation.
-import { DescribeSecretCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+// Host keys from Secrets Manager, cached for a few minutes so a busy ingest does not call Secrets Manager
+// per request. A secret holds the key itself, or {"current","previous"} during a rotation.
 import type { KeySource, PairingCheck } from '../../ports.ts';
 import { keySecretName } from '../key-names.ts';
-import { secretText } from './secret-text.ts';
+import { AwsCallError, callJson, type AwsClient } from './aws-client.ts';
+import { SecretValues } from './secret-values.ts';
 
 const CACHE_SECONDS = 300;
 
 export class SecretsManagerKeySource implements KeySource {
-  private readonly provider: SecretsProvider;
+  private readonly secrets: SecretValues;
 
-  constructor(client: SecretsManagerClient) {
-    this.provider = new SecretsProvider({ awsSdkV3Client: client });
+  constructor(client: AwsClient) {
+    this.secrets = new SecretValues(client);
   }
 
   async keysFor(secretConfigKey: string, host: string): Promise<string[]> {
     // An unpaired host (no secret, or no value yet) simply has no key.
-    const value = await secretText(this.provider, keySecretName(secretConfigKey, host), CACHE_SECONDS);
+    const value = await this.secrets.text(keySecretName(secretConfigKey, host), CACHE_SECONDS);
     return value === null ? [] : parseSecretValue(value);
   }
 }
@@ -37,14 +36,14 @@ export function parseSecretValue(value: string): string[] {
 
 /** Pairing from the secret's metadata only (DescribeSecret): the read API never holds a key. */
 export class SecretsManagerPairingCheck implements PairingCheck {
-  constructor(private readonly client: SecretsManagerClient) {}
+  constructor(private readonly client: AwsClient) {}
 
   async isPaired(secretConfigKey: string, host: string): Promise<boolean> {
     try {
-      const out = await this.client.send(new DescribeSecretCommand({ SecretId: keySecretName(secretConfigKey, host) }));
+      const out = await callJson<{ VersionIdsToStages?: Record<string, string[]> }>(this.client, 'DescribeSecret', { SecretId: keySecretName(secretConfigKey, host) });
       return Object.values(out.VersionIdsToStages ?? {}).some((stages) => stages.includes('AWSCURRENT'));
     } catch (e) {
-      if ((e as { name?: string }).name === 'ResourceNotFoundException') return false;
+      if (e instanceof AwsCallError && e.name === 'ResourceNotFoundException') return false;
       throw e;
     }
   }

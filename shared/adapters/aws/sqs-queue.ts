@@ -1,10 +1,10 @@
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { MessageQueue } from '../../ports.ts';
+import { callJson, type AwsClient } from './aws-client.ts';
 
 export class SqsQueue<T> implements MessageQueue<T> {
-  constructor(private readonly sqs: SQSClient, private readonly queueUrl: string) {}
+  constructor(private readonly sqs: AwsClient, private readonly queueUrl: string) {}
 
   async send(message: T): Promise<void> {
-    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message) }));
+    await callJson(this.sqs, 'SendMessage', { QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message) });
   }
 }
