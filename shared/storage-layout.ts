@@ -71,7 +71,7 @@ export const snapshotManifestKey = (space: string) => `${snapshotSpacePrefix(spa
 export const snapshotSlotPrefix = (space: string, slot: SnapshotSlot) => `${snapshotSpacePrefix(space)}${slot}/`;
 export const snapshotRunsKey = (space: string, slot: SnapshotSlot) => `${snapshotSlotPrefix(space, slot)}runs.json.gz`;
 export const snapshotIssuesKey = (space: string, slot: SnapshotSlot) => `${snapshotSlotPrefix(space, slot)}issues.json.gz`;
-export const snapshotColumnsPartKey = (space: string, slot: SnapshotSlot, part: number) => `${snapshotSlotPrefix(space, slot)}columns-${part}.json.gz`;
+export const snapshotColumnsPartKey = (space: string, slot: SnapshotSlot, part: number) => `${snapshotSlotPrefix(space, slot)}columns-${part}.bin.gz`;
 
 /**
  * What a space's read API may read and list in the data bucket: the space's run objects and snapshot, and

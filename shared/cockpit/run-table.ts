@@ -74,16 +74,18 @@ export class RunTable {
     for (const columns of parts) {
       const offset = table.size;
       for (const f of TEXT_FIELDS) {
-        const toTable = Int32Array.from(columns.strings[f], (s) => table.dictionaries[f].add(s));
+        // The part's dictionary indexes (plus one, 0 unknown) become the table's, -1 unknown.
+        const toTable = Int32Array.from([-1, ...columns.strings[f].map((s) => table.dictionaries[f].add(s))]);
         const source = columns.text[f];
         const target = table.text[f];
-        for (let i = 0; i < columns.count; i++) target[offset + i] = source[i]! < 0 ? -1 : toTable[source[i]!]!;
+        for (let i = 0; i < columns.count; i++) target[offset + i] = toTable[source[i]!]!;
       }
       for (const f of CODE_FIELDS) table.codes[f].set(columns.codes[f], offset);
       for (const f of NUMBER_FIELDS) {
         const source = columns.numbers[f];
         const target = table.numbers[f];
-        for (let i = 0; i < columns.count; i++) target[offset + i] = source[i] ?? NaN;
+        if (source instanceof Float64Array) target.set(source, offset);
+        else for (let i = 0; i < columns.count; i++) target[offset + i] = source[i]! === 0 ? NaN : source[i]! - 1;
       }
       table.size += columns.count;
     }

@@ -13,7 +13,7 @@
 // and the later parts are read by the snapshot's name, so a cockpit never combines parts of two snapshots.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ObjectStore, RunStore } from '../ports.ts';
-import { compactOf, encodeColumns } from '../cockpit/columns.ts';
+import { COLUMNS_MEDIA_TYPE, columnsToBytes, compactOf, encodeColumns } from '../cockpit/columns.ts';
 import type { SnapshotRun } from '../cockpit/run-snapshot.ts';
 import { RunTable } from '../cockpit/run-table.ts';
 import { applyChanges, applyIssueChanges, inTaskOrder, loadSpaceIssues, loadSpaceRuns, persistedColumnsPart, readManifest, type SnapshotDeps, type SnapshotManifest } from './snapshot-store.ts';
@@ -25,7 +25,8 @@ export const REENCODE_AFTER_MS = 10_000;
 export const PERSISTED_RECHECK_MS = 10_000;
 
 interface Encoded {
-  json: Buffer | null;
+  /** The body uncompressed, made when a client that does not take gzip first asks. */
+  plain: Buffer | null;
   gzip: Buffer;
   at: number;
 }
@@ -149,8 +150,8 @@ export async function columnsAnswer(
     const { runs, asOf, revision } = await currentRuns(deps, space);
     const encoded = view.encoded;
     if (!encoded || (encoded.revision !== revision && nowMs() - encoded.at >= REENCODE_AFTER_MS)) {
-      const json = Buffer.from(JSON.stringify(encodeColumns([...runs.values()].map(compactOf), asOf)));
-      view.encoded = { json, gzip: gzipSync(json, { level: 6 }), at: nowMs(), revision };
+      const plain = Buffer.from(columnsToBytes(encodeColumns([...runs.values()].map(compactOf), asOf)));
+      view.encoded = { plain, gzip: gzipSync(plain, { level: 6 }), at: nowMs(), revision };
     }
     body = view.encoded!;
   }
@@ -188,17 +189,17 @@ async function partOf(objects: ObjectStore, persisted: Persisted, index: number)
   if (!part) {
     const gzip = await persistedColumnsPart(objects, persisted.manifest, index);
     if (!gzip) return null;
-    persisted.parts.set(index, (part = { gzip, json: null, at: persisted.at }));
+    persisted.parts.set(index, (part = { gzip, plain: null, at: persisted.at }));
   }
   return part;
 }
 
 function columnsBody(body: Encoded, acceptsGzip: boolean): HttpAnswer {
-  if (!acceptsGzip) body.json ??= gunzipSync(body.gzip);
+  if (!acceptsGzip) body.plain ??= gunzipSync(body.gzip);
   return {
     status: 200,
-    body: acceptsGzip ? body.gzip : body.json!,
-    contentType: 'application/json',
+    body: acceptsGzip ? body.gzip : body.plain!,
+    contentType: COLUMNS_MEDIA_TYPE,
     // Browsers may reuse it briefly: the cockpit fetches every later change through `since` anyway.
     headers: { 'cache-control': 'private, max-age=5', vary: 'accept-encoding', ...(acceptsGzip ? { 'content-encoding': 'gzip' } : {}) },
   };

@@ -26,7 +26,7 @@ import { sha256Hex } from '../sha256.ts';
 import { SNAPSHOT_SLOTS, snapshotColumnsPartKey, snapshotIssuesKey, snapshotManifestKey, snapshotRunsKey, snapshotSpacePrefix, type SnapshotSlot } from '../storage-layout.ts';
 import { LAMBDA_ANSWER_BYTES } from '../operations.ts';
 import { asOfNow } from './as-of.ts';
-import { COLUMNS_FORMAT, compactOf, encodeColumns, type CompactRun } from '../cockpit/columns.ts';
+import { COLUMNS_FORMAT, columnsToBytes, compactOf, encodeColumns, type CompactRun } from '../cockpit/columns.ts';
 import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT, snapshotRun, type SnapshotRun } from '../cockpit/run-snapshot.ts';
 
 export const MANIFEST_FORMAT = 'replay-snapshot-manifest/3';
@@ -270,7 +270,7 @@ function columnParts(runs: CompactRun[], asOf: string, snapshot: string, limits:
   let cuts: CompactRun[][] = [];
   for (let start = 0; start < runs.length || start === 0; start += limits.runs) cuts.push(runs.slice(start, start + limits.runs));
   for (;;) {
-    const bodies = cuts.map((cut, index) => gzipSync(JSON.stringify(encodeColumns(cut, asOf, { index, count: cuts.length, snapshot })), { level: 6 }));
+    const bodies = cuts.map((cut, index) => gzipSync(columnsToBytes(encodeColumns(cut, asOf, { index, count: cuts.length, snapshot })), { level: 6 }));
     const halved = cuts.flatMap((cut, k) => (bodies[k]!.length > limits.bytes && cut.length > 1 ? [cut.slice(0, Math.ceil(cut.length / 2)), cut.slice(Math.ceil(cut.length / 2))] : [cut]));
     // Nothing left to halve: done (a single run too big for an answer stays whole, and its part is refused with 413).
     if (halved.length === cuts.length) return bodies;

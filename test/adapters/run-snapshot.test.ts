@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { judged, landedRow } from '../../bench/direct-load.ts';
 import type { IssueStore, ObjectStore, Page, RunStore } from '../../shared/ports.ts';
-import { COLUMNS_FORMAT, type RunColumns } from '../../shared/cockpit/columns.ts';
+import { COLUMNS_FORMAT, columnsFromBytes } from '../../shared/cockpit/columns.ts';
 import { columnsAnswer } from '../../shared/read/read-model.ts';
 import { answerRead, type ReadDeps } from '../../shared/read/read-api.ts';
 import type { IssuesBody, StatsBody } from '../../shared/cockpit/contract.ts';
@@ -68,7 +68,7 @@ function coldProcess() {
 
 type Deps = ReturnType<typeof coldProcess>['deps'];
 const stats = async (deps: Deps, space: string) => (await answerRead(deps, 'GET', `/api/spaces/${space}/stats`, '')).body as StatsBody;
-const columnsOf = async (deps: Deps, space: string) => JSON.parse(gunzipSync((await columnsAnswer(deps, space, true)).body as Buffer).toString()) as RunColumns;
+const columnsOf = async (deps: Deps, space: string) => columnsFromBytes(gunzipSync((await columnsAnswer(deps, space, true)).body as Buffer));
 
 /** `count` judged runs (the first ten resolved), compacted into a snapshot. */
 async function seededSpace(space: string, count: number, limits?: ColumnPartLimits) {
@@ -79,7 +79,7 @@ async function seededSpace(space: string, count: number, limits?: ColumnPartLimi
 /** A columns answer through the route, as the cockpit asks for it. */
 async function columnsRoute(deps: Deps, space: string, query = '') {
   const answer = await answerRead(deps, 'GET', `/api/spaces/${space}/columns`, query, { 'accept-encoding': 'gzip' });
-  return { status: answer.status, body: answer.status === 200 ? (JSON.parse(gunzipSync(answer.body as Buffer).toString()) as RunColumns) : null, error: answer.status === 200 ? null : (answer.body as { error: string; message: string }) };
+  return { status: answer.status, body: answer.status === 200 ? columnsFromBytes(gunzipSync(answer.body as Buffer)) : null, error: answer.status === 200 ? null : (answer.body as { error: string; message: string }) };
 }
 
 describe('the persisted runs snapshot', () => {
@@ -132,7 +132,7 @@ describe('the persisted runs snapshot', () => {
     expect(third).toMatchObject({ count: 14 });
     // The previous snapshot is still whole for a reader that read the manifest just before it changed.
     expect(sha256Hex((await t.data.getBytes(second.runs.key))!)).toBe(second.runs.sha256);
-    expect((await t.data.list(snapshotPrefix(SPACE))).sort()).toEqual([manifestKey(SPACE), ...['a', 'b'].flatMap((s) => [`${snapshotPrefix(SPACE)}${s}/columns-0.json.gz`, `${snapshotPrefix(SPACE)}${s}/issues.json.gz`, `${snapshotPrefix(SPACE)}${s}/runs.json.gz`])].sort());
+    expect((await t.data.list(snapshotPrefix(SPACE))).sort()).toEqual([manifestKey(SPACE), ...['a', 'b'].flatMap((s) => [`${snapshotPrefix(SPACE)}${s}/columns-0.bin.gz`, `${snapshotPrefix(SPACE)}${s}/issues.json.gz`, `${snapshotPrefix(SPACE)}${s}/runs.json.gz`])].sort());
   });
 
   it('that is corrupt is rebuilt from the table, never answered from', async () => {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AwsClient } from '../../shared/adapters/aws/aws-client.ts';
 import { SecretsManagerKeySource, SecretsManagerPairingCheck } from '../../shared/adapters/aws/secrets-key-source.ts';
+import { SecretValues } from '../../shared/adapters/aws/secret-values.ts';
 import { secretNotFound, startSecretsManagerStandIn, type SecretsManagerStandIn } from '../helpers/secrets-manager-stand-in.ts';
 
 const secrets: Record<string, string> = {
@@ -50,5 +51,24 @@ describe('host keys from Secrets Manager', () => {
     expect(await pairing.isPaired('Hosting:ModuleReportSecret', 'mac-studio-1')).toBe(true);
     expect(await pairing.isPaired('Hosting:ModuleReportSecret', 'unpaired')).toBe(false);
     expect(calls.slice(before).map((c) => c.target)).toEqual(['DescribeSecret', 'DescribeSecret']);
+  });
+});
+
+describe('secret values', () => {
+  it('are read again once their cache time has passed, and a missing secret is asked for every time', async () => {
+    let now = 0;
+    const values = new SecretValues(client, () => now);
+    const reads = () => calls.filter((c) => c.target === 'GetSecretValue').length;
+    const before = reads();
+    expect(await values.text('Hosting/ModuleReportSecret/mac-studio-1', 60)).toBe('plain-key');
+    now += 59_000;
+    await values.text('Hosting/ModuleReportSecret/mac-studio-1', 60);
+    expect(reads() - before).toBe(1);
+    now += 2_000;
+    await values.text('Hosting/ModuleReportSecret/mac-studio-1', 60);
+    expect(reads() - before).toBe(2);
+    expect(await values.text('Hosting/ModuleReportSecret/unpaired', 60)).toBeNull();
+    expect(await values.text('Hosting/ModuleReportSecret/unpaired', 60)).toBeNull();
+    expect(reads() - before).toBe(4);
   });
 });

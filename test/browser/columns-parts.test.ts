@@ -4,10 +4,10 @@
 // A small server here plays the read API.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { encodeColumns, type CompactRun } from '../../shared/cockpit/columns.ts';
+import type { CompactRun } from '../../shared/cockpit/columns.ts';
 import type { CockpitSettings } from '../../shared/cockpit/contract.ts';
 import { launchChromium } from './helpers/chromium.ts';
-import { emptySpaceApi, json, startDashboardServer } from './helpers/dashboard-server.ts';
+import { columns, emptySpaceApi, json, startDashboardServer } from './helpers/dashboard-server.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
 
 const PARTS = 3;
@@ -37,7 +37,7 @@ beforeAll(async () => {
         current = 'snap-2';
         return json(res, 409, { error: 'snapshot-replaced', message: 'Snapshot snap-1 was replaced by a newer one; load the columns again from the first part.' });
       }
-      return json(res, 200, encodeColumns(SNAPSHOTS[snapshot][part]!, new Date().toISOString(), { index: part, count: PARTS, snapshot }));
+      return columns(res, SNAPSHOTS[snapshot][part]!, { index: part, count: PARTS, snapshot });
     }
     return emptySpaceApi(res, u, 'S');
   });

@@ -5,10 +5,10 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { encodeColumns, type CompactRun } from '../../shared/cockpit/columns.ts';
+import type { CompactRun } from '../../shared/cockpit/columns.ts';
 import type { CockpitSettings } from '../../shared/cockpit/contract.ts';
 import { launchChromium } from './helpers/chromium.ts';
-import { emptySpaceApi, json, startDashboardServer } from './helpers/dashboard-server.ts';
+import { columns, emptySpaceApi, json, startDashboardServer } from './helpers/dashboard-server.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
 
 const TOKEN = 'id-token-for-analyst';
@@ -53,7 +53,7 @@ beforeAll(async () => {
     if (u.pathname.startsWith('/api/')) {
       seen.api.push({ path: u.pathname, authorization: req.headers.authorization });
       if (req.headers.authorization !== `Bearer ${TOKEN}`) return json(res, 401, { message: 'Unauthorized' });
-      if (u.pathname === '/api/spaces/S/columns') return json(res, 200, encodeColumns([run('alpha', 'resolved'), run('beta', 'wrong')], new Date().toISOString()));
+      if (u.pathname === '/api/spaces/S/columns') return columns(res, [run('alpha', 'resolved'), run('beta', 'wrong')]);
       return emptySpaceApi(res, u, 'S');
     }
     return false;

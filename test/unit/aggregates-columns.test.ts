@@ -3,7 +3,7 @@
 // `since` deltas that follow it.
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
-import { compactRun, encodeColumns, type CompactRun, type RunColumns } from '../../shared/cockpit/columns.ts';
+import { COLUMNS_MEDIA_TYPE, ColumnsFormatError, columnsFromBytes, columnsToBytes, compactRun, encodeColumns, type CompactRun, type RunColumns } from '../../shared/cockpit/columns.ts';
 import { columnsAnswer, REENCODE_AFTER_MS } from '../../shared/read/read-model.ts';
 import { AS_OF_SAFETY_MS } from '../../shared/read/as-of.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
@@ -41,7 +41,7 @@ function readDeps(store: CountingTable) {
   };
 }
 
-const decode = (body: unknown, gzip: boolean): RunColumns => JSON.parse((gzip ? gunzipSync(body as Buffer) : (body as Buffer)).toString()) as RunColumns;
+const decode = (body: unknown, gzip: boolean): RunColumns => columnsFromBytes(gzip ? gunzipSync(body as Buffer) : (body as Buffer));
 
 describe('the columnar form', () => {
   it('decodes into the same table as the rows it was encoded from, unknowns kept unknown', () => {
@@ -50,7 +50,7 @@ describe('the columnar form', () => {
       compactRun(row({ model: 'other', wallSeconds: null, tier: 'hard', repo: 'acme/widgets', contamination: [{ step: 1, path: 'x' }] })),
       { ...compactRun(row({ taskId: 't2' })), verdict: 'excluded', hiddenTest: 'pass', metricsSource: 'generated' },
     ];
-    const fromWire = RunTable.fromColumns([JSON.parse(JSON.stringify(encodeColumns(runs, '2026-01-01T00:00:00.000Z'))) as RunColumns]);
+    const fromWire = RunTable.fromColumns([columnsFromBytes(columnsToBytes(encodeColumns(runs, '2026-01-01T00:00:00.000Z')))]);
     const direct = RunTable.fromRuns(runs);
     expect(fromWire.size).toBe(3);
     for (let i = 0; i < 3; i++) {
@@ -65,10 +65,47 @@ describe('the columnar form', () => {
     expect(fromWire.number('contamination', 1)).toBe(1);
     expect(fromWire.indexOfId(runId({ model: 'mlx-community/Qwen3:8b', taskId: 't2', harnessVersion: 'h1' }))).toBe(2);
   });
+
+  it('carries each column in the narrowest array that holds it exactly, and every figure back unchanged', () => {
+    const runs: CompactRun[] = Array.from({ length: 300 }, (_, k) => ({
+      ...compactRun(row({ taskId: `task-${k}` })),
+      steps: k % 7 === 0 ? null : k,
+      promptTokens: 5_000_000_000 + k,
+      judgeCostUsd: k % 2 ? 0.0125 * k : null,
+      wave: 1,
+    }));
+    const wire = columnsFromBytes(columnsToBytes(encodeColumns(runs, '2026-01-01T00:00:00.000Z')));
+    expect([wire.text.taskId, wire.text.model, wire.numbers.wave, wire.numbers.steps, wire.numbers.promptTokens, wire.numbers.judgeCostUsd].map((c) => c.constructor.name)).toEqual([
+      'Uint16Array',
+      'Uint8Array',
+      'Uint8Array',
+      'Uint16Array',
+      'Float64Array',
+      'Float64Array',
+    ]);
+    const table = RunTable.fromColumns([wire]);
+    for (const [k, run] of runs.entries()) {
+      expect([table.string('taskId', k), table.number('steps', k), table.number('promptTokens', k), table.number('judgeCostUsd', k)]).toEqual([run.taskId, run.steps, run.promptTokens, run.judgeCostUsd]);
+    }
+  });
+
+  it('reads a body wherever its bytes start, and refuses a truncated, foreign or older body with a sentence', () => {
+    const bytes = columnsToBytes(encodeColumns([compactRun(row())], '2026-01-01T00:00:00.000Z'));
+    const shifted = new Uint8Array(bytes.length + 3);
+    shifted.set(bytes, 3);
+    expect(columnsFromBytes(shifted.subarray(3)).count).toBe(1);
+    expect(() => columnsFromBytes(bytes.subarray(0, bytes.length - 8))).toThrow(new ColumnsFormatError('The columns body ends before its last column.'));
+    expect(() => columnsFromBytes(new TextEncoder().encode('{"format":"replay-run-columns/3"}'))).toThrow(ColumnsFormatError);
+    const older = new TextEncoder().encode(JSON.stringify({ format: 'replay-run-columns/3' }));
+    const body = new Uint8Array(4 + older.length);
+    new DataView(body.buffer).setUint32(0, older.length, true);
+    body.set(older, 4);
+    expect(() => columnsFromBytes(body)).toThrow('The columns body is in format replay-run-columns/3; this cockpit reads replay-run-columns/4.');
+  });
 });
 
 describe('GET /api/spaces/{space}/columns', () => {
-  it('answers gzip when accepted and plain JSON otherwise, with every run of the space', async () => {
+  it('answers gzip when accepted and the plain body otherwise, with every run of the space', async () => {
     const store = new CountingTable();
     for (let k = 0; k < 2500; k++) await store.put(row({ taskId: `t${k}` }));
     const { deps } = readDeps(store);
@@ -122,7 +159,7 @@ describe('a bytes answer through API Gateway', () => {
     await store.put(row());
     const answer = await columnsAnswer(readDeps(store).deps, 'S', true);
     const result = toApiGateway(answer);
-    expect(result).toMatchObject({ statusCode: 200, isBase64Encoded: true, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    expect(result).toMatchObject({ statusCode: 200, isBase64Encoded: true, headers: { 'content-type': COLUMNS_MEDIA_TYPE, 'content-encoding': 'gzip' } });
     expect(decode(Buffer.from(result.body!, 'base64'), true).count).toBe(1);
   });
 });

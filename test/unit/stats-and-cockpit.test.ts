@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { syntheticCampaign } from '../../bench/synthetic-campaign.ts';
 import { calibration, computeFigures, groupRuns, NO_FILTERS, rowsByGroup, selectRuns, taskFacts, type RunFilters } from '../../shared/cockpit/aggregates.ts';
-import type { RunColumns } from '../../shared/cockpit/columns.ts';
+import { columnsFromBytes } from '../../shared/cockpit/columns.ts';
 import { apiPaths, type IssuesBody, type StatsBody } from '../../shared/cockpit/contract.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
 import { answerRead, type ReadDeps } from '../../shared/read/read-api.ts';
@@ -59,10 +59,16 @@ async function get<T>(deps: ReadDeps, path: string): Promise<T> {
   return (answer.body instanceof Uint8Array ? JSON.parse(Buffer.from(answer.body).toString('utf8')) : answer.body) as T;
 }
 
+async function columnsBody(deps: ReadDeps): Promise<Uint8Array> {
+  const answer = await answerRead(deps, 'GET', `/api${apiPaths.columns(SPACE)}`, '');
+  expect(answer.status).toBe(200);
+  return answer.body as Uint8Array;
+}
+
 describe('the cockpit and /stats', () => {
   it('show the same runs, rates, intervals, hidden tests and κ per group, filtered or not, where figures are unknown', async () => {
     const deps = await campaign();
-    const table = RunTable.fromColumns([await get<RunColumns>(deps, apiPaths.columns(SPACE))]);
+    const table = RunTable.fromColumns([columnsFromBytes(await columnsBody(deps))]);
     const facts = taskFacts(table, (await get<IssuesBody>(deps, apiPaths.issues(SPACE))).issues);
     const filterings: RunFilters[] = [NO_FILTERS, { ...NO_FILTERS, tiers: ['hard'] }, { ...NO_FILTERS, models: [PRICED, UNKNOWN_JUDGE_COST], harnessVersions: ['h2'] }];
     for (const filters of filterings) {

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { COLUMNS_MEDIA_TYPE, columnsToBytes, encodeColumns, type CompactRun, type ColumnsPart } from '../../../shared/cockpit/columns.ts';
 
 const DIST = join(import.meta.dirname, '../../../dashboard/dist');
 
@@ -32,6 +33,10 @@ export async function startDashboardServer(route: TestRoute): Promise<{ url: str
 
 /** A JSON answer. */
 export const json = (res: ServerResponse, status: number, value: unknown): true => (res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value)), true);
+
+/** A columns answer of these runs, in the wire format the read API serves. */
+export const columns = (res: ServerResponse, runs: CompactRun[], part?: ColumnsPart): true =>
+  (res.writeHead(200, { 'content-type': COLUMNS_MEDIA_TYPE }).end(columnsToBytes(encodeColumns(runs, new Date().toISOString(), part))), true);
 
 /** The rest of a space's API, empty: no issue records, no hosts, no changes; any other API path is 404. False for non-API paths. */
 export function emptySpaceApi(res: ServerResponse, url: URL, space: string): boolean {
