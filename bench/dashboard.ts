@@ -95,20 +95,21 @@ async function measureCockpit(browser: Browser, url: string): Promise<Sample> {
   return { firstRenderMs, bytes, heapBytes, filterMs, filterAllMs };
 }
 
-async function measureFloor(browser: Browser, url: string, path: string): Promise<{ ms: number; bytes: number; heapBytes: number }> {
+/** Downloading a body and parsing it (JSON), or only downloading it (the columns, which the cockpit reads in place). */
+async function measureFloor(browser: Browser, url: string, path: string, body: 'json' | 'binary' = 'json'): Promise<{ ms: number; bytes: number; heapBytes: number }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await page.goto(`${url}/`);
-  const result = await page.evaluate(async (p) => {
+  const result = await page.evaluate(async ([p, kind]) => {
     const t0 = performance.now();
     const response = await fetch(p);
-    const parsed = JSON.parse(await response.text()) as unknown;
+    const parsed = kind === 'json' ? (JSON.parse(await response.text()) as unknown) : await response.arrayBuffer();
     const ms = performance.now() - t0;
     (window as unknown as { kept: unknown }).kept = parsed;
     const entry = performance.getEntriesByType('resource').find((e) => e.name.endsWith(p)) as PerformanceResourceTiming;
     return { ms, bytes: entry.transferSize };
-  }, path);
+  }, [path, body] as const);
   const heapBytes = await heapAfterGc(cdp);
   await context.close();
   return { ...result, heapBytes };
@@ -182,7 +183,7 @@ async function main() {
 
   const columnsBody = Buffer.from(await (await fetch(`${local.url}/api/spaces/${SPACE}/columns`)).arrayBuffer());
   const rowsJson = Buffer.from(JSON.stringify({ runs: rows, cursor: null, asOf: landedAt }));
-  const floor = await floorServer({ '/rows.json': gzipSync(rowsJson, { level: 6 }), '/columns.json': gzipSync(columnsBody, { level: 6 }) });
+  const floor = await floorServer({ '/rows.json': gzipSync(rowsJson, { level: 6 }), '/columns.bin': gzipSync(columnsBody, { level: 6 }) });
   const browser = await launchChromium();
   try {
     const samples: Sample[] = [];
@@ -194,7 +195,7 @@ async function main() {
     for (let i = 0; i < REPEATS; i++) {
       samples.push(await measureCockpit(browser, `${local.url}/`));
       floors.push(await measureFloor(browser, floor.url, '/rows.json'));
-      compactFloors.push(await measureFloor(browser, floor.url, '/columns.json'));
+      compactFloors.push(await measureFloor(browser, floor.url, '/columns.bin', 'binary'));
       const last = samples.at(-1)!;
       console.log(`  round ${i + 1}: first render ${ms(last.firstRenderMs)}, filter changes ${last.filterMs.map(ms).join(', ')} on screen; floor ${ms(floors.at(-1)!.ms)}`);
     }
@@ -217,7 +218,7 @@ async function main() {
     row('filter change, every chart', ms(filterAll), '', '', '(charts below the fold follow one frame later)');
     row('bytes transferred', mb(bytes), mb(floorBytes), `${(bytes / floorBytes).toFixed(2)}×`);
     row('JS heap + buffers after GC', mb(heap), mb(floorHeap), `${(heap / floorHeap).toFixed(2)}×`);
-    console.log(`\nFor reference: the compact columnar body alone (${mb(columnsBody.length)} JSON, ${mb(median(compactFloors.map((f) => f.bytes)))} gzip) downloads and parses in ${ms(median(compactFloors.map((f) => f.ms)))} from the bare server.`);
+    console.log(`\nFor reference: the compact columnar body alone (${mb(columnsBody.length)} of typed arrays, ${mb(median(compactFloors.map((f) => f.bytes)))} gzip) downloads in ${ms(median(compactFloors.map((f) => f.ms)))} from the bare server (the cockpit reads it in place).`);
   } finally {
     await browser.close();
     floor.server.close();

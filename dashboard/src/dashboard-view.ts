@@ -624,7 +624,10 @@ function totalsPerHarness(m: Computed): GroupFigures[] {
     groupOf[m.table.dictionaries.harnessVersion.indexOf(harnessVersion)] = k;
     return { model: 'All models', harnessVersion };
   });
-  const grouping = { groups, of: Int32Array.from(m.selection, (i) => groupOf[m.table.text.harnessVersion[i]!]!) };
+  const harnessOf = m.table.text.harnessVersion;
+  const of = new Int32Array(m.selection.length);
+  for (let s = 0; s < of.length; s++) of[s] = groupOf[harnessOf[m.selection[s]!]!]!;
+  const grouping = { groups, of };
   const byHarness = new Map(computeFigures(m.table, m.selection, grouping, rowsByGroup(grouping, m.selection)).groups.map((g) => [g.harnessVersion, g]));
   return m.figures.harnessVersions.map((h) => byHarness.get(h)!);
 }

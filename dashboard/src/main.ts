@@ -60,7 +60,8 @@ class Cockpit {
   private renders = 0;
   private sideDataAt = Date.now();
   private issuesRevision = 0;
-  private issuesJson = '';
+  /** The issue records as last compared, made at the first refresh rather than on the first render's path. */
+  private issuesJson: string | null = null;
   private readonly status = byId('live-status');
   private readonly banners = byId('banners');
   private readonly filterBar = new FilterBar((filters) => this.update({ filters }));
@@ -107,7 +108,6 @@ class Cockpit {
     private asOf: string,
     private issues: StoredIssue[],
   ) {
-    this.issuesJson = JSON.stringify(issues);
     this.detail = new DetailPanel(api, located.cockpit.space, (taskId) => this.issues.find((i) => i.taskId === taskId) ?? null, () => this.update({ run: null }));
     this.runs.detailHost.append(this.detail.root);
     fill(byId('filter-host'), this.filterBar.root);
@@ -351,7 +351,7 @@ class Cockpit {
     this.sideDataAt = Date.now();
     this.hosts = hosts.hosts;
     const json = JSON.stringify(issues.issues);
-    if (json !== this.issuesJson) {
+    if (json !== (this.issuesJson ??= JSON.stringify(this.issues))) {
       this.issues = issues.issues;
       this.issuesJson = json;
       this.issuesRevision++;

@@ -4,7 +4,7 @@
 // from the first part. The changes since the snapshot's `asOf` are asked for as soon as the first part
 // names it, alongside the other parts, and are in the table before the first render.
 import { columnsFromBytes, compactRun } from '../../shared/cockpit/columns.ts';
-import { apiPaths, type RunColumns, type RunsPage } from '../../shared/cockpit/contract.ts';
+import { apiPaths, type RunsPage } from '../../shared/cockpit/contract.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { ApiError, type Api } from './api.ts';
@@ -42,16 +42,26 @@ export async function loadSpaceRuns(api: Api, space: string): Promise<LoadedRuns
       (value) => ({ value, error: null }),
       (e: unknown) => ({ value: null, error: (e as Error).message }),
     );
-    let parts: RunColumns[];
+    // Each part is added as it comes, in order, while the later ones still arrive: its arrays are views
+    // of its bytes, copied into the table's. Parts hold as many runs as the first, give or take.
+    const table = RunTable.withRoomFor(first.count * count);
+    table.appendColumns(first);
+    const rest = Array.from({ length: snapshot === null ? 0 : count - 1 }, (_, k) =>
+      api.bytes(apiPaths.columns(space, { part: k + 1, snapshot: snapshot! })).then(
+        (bytes) => ({ bytes }),
+        (error: unknown) => ({ error }),
+      ),
+    );
     try {
-      // A part is read in place (its arrays are views of its bytes), so each is taken as it arrives.
-      const rest = snapshot === null ? [] : await Promise.all(Array.from({ length: count - 1 }, async (_, k) => columnsFromBytes(new Uint8Array(await api.bytes(apiPaths.columns(space, { part: k + 1, snapshot }))))));
-      parts = [first, ...rest];
+      for (const part of rest) {
+        const arrived = await part;
+        if ('error' in arrived) throw arrived.error;
+        table.appendColumns(columnsFromBytes(new Uint8Array(arrived.bytes)));
+      }
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 409) || attempt === ATTEMPTS) throw e;
       continue;
     }
-    const table = RunTable.fromColumns(parts);
     const caughtUp = await changes;
     for (const row of caughtUp.value?.runs ?? []) table.upsert(compactRun(row));
     return { table, asOf: caughtUp.value?.asOf ?? first.asOf, catchUpError: caughtUp.error };

@@ -136,13 +136,29 @@ export function medianOf(values: ArrayLike<number>): MedianFigure {
     const v = values[i]!;
     if (!Number.isNaN(v)) known[k++] = v;
   }
-  if (!k) return { median: null, p25: null, p75: null, known: 0, n: values.length };
-  const a = known.subarray(0, k);
+  return quartilesOfKnown(known.subarray(0, k), values.length);
+}
+
+/** medianOf the values of `rows` in `source`, gathered and filtered in one pass (a million-run group's medians are mostly this copy). */
+export function medianOfRows(source: Float64Array, rows: Uint32Array): MedianFigure {
+  const known = new Float64Array(rows.length);
+  let k = 0;
+  for (let r = 0; r < rows.length; r++) {
+    const v = source[rows[r]!]!;
+    if (v === v) known[k++] = v;
+  }
+  return quartilesOfKnown(known.subarray(0, k), rows.length);
+}
+
+/** Median and quartiles of `a` (no NaN; rearranged in place), `n` values having been offered. */
+function quartilesOfKnown(a: Float64Array, n: number): MedianFigure {
+  const k = a.length;
+  if (!k) return { median: null, p25: null, p75: null, known: 0, n };
   // The median's lower order statistic first; it splits a into smaller values left and larger ones
   // right, and the quartiles are then selected within their own side without disturbing it.
   const mid = (k - 1) >> 1;
   select(a, mid, 0, k - 1);
-  return { median: quantile(a, 0.5, mid, 0, k - 1), p25: quantile(a, 0.25, mid, 0, mid - 1), p75: quantile(a, 0.75, mid, mid + 1, k - 1), known: k, n: values.length };
+  return { median: quantile(a, 0.5, mid, 0, k - 1), p25: quantile(a, 0.25, mid, 0, mid - 1), p75: quantile(a, 0.75, mid, mid + 1, k - 1), known: k, n };
 }
 
 /** The q-quantile of `a`, whose lower order statistic is a[mid] or lies within [left, right]. */
@@ -151,9 +167,11 @@ function quantile(a: Float64Array, q: number, mid: number, left: number, right: 
   const lo = Math.floor(at);
   const low = lo === mid ? a[mid]! : select(a, lo, left, right);
   if (at === lo) return low;
-  // Everything right of lo is at least a[lo]: the next order statistic is their minimum.
+  // The next order statistic is the least value right of lo: within its side, or the value that bounds
+  // that side (everything beyond it is at least as large).
+  const end = lo === mid ? a.length - 1 : Math.min(right + 1, a.length - 1);
   let high = Infinity;
-  for (let i = lo + 1; i < a.length; i++) if (a[i]! < high) high = a[i]!;
+  for (let i = lo + 1; i <= end; i++) if (a[i]! < high) high = a[i]!;
   return low + (high - low) * (at - lo);
 }
 
@@ -312,20 +330,17 @@ export interface Figures {
   harnessVersions: string[];
 }
 
-function figuresOf(table: RunTable, group: Group, rows: Uint32Array): GroupFigures {
+type MedianField = 'wallSeconds' | 'steps' | 'outputTokensPerMinute' | 'completionTokens';
+const MEDIAN_FIELDS = ['wallSeconds', 'steps', 'outputTokensPerMinute', 'completionTokens'] as const satisfies readonly MedianField[];
+
+function figuresOf(table: RunTable, group: Group, rows: Uint32Array, medianOf: (field: MedianField) => MedianFigure): GroupFigures {
   const counts = countRuns(table, rows);
   // Medians are the costly part and not every view shows them: each is computed when first read.
-  const median = (field: 'wallSeconds' | 'steps' | 'outputTokensPerMinute' | 'completionTokens') => {
+  const lazy = (field: MedianField) => {
     let figure: MedianFigure | undefined;
-    return () => {
-      if (figure) return figure;
-      const source = table.numbers[field];
-      const out = new Float64Array(rows.length);
-      for (let r = 0; r < rows.length; r++) out[r] = source[rows[r]!]!;
-      return (figure = medianOf(out));
-    };
+    return () => (figure ??= medianOf(field));
   };
-  const [wallSeconds, steps, outputTokensPerMinute, completionTokens] = (['wallSeconds', 'steps', 'outputTokensPerMinute', 'completionTokens'] as const).map(median);
+  const [wallSeconds, steps, outputTokensPerMinute, completionTokens] = MEDIAN_FIELDS.map(lazy);
   return {
     ...group,
     runs: counts.runs,
@@ -366,10 +381,31 @@ export function rowsByGroup(grouping: Grouping, selection: Uint32Array): Uint32A
 
 /** Per-group figures, best resolve rate first (groups with no rate last), and the same figures over all. */
 export function computeFigures(table: RunTable, selection: Uint32Array, grouping = groupRuns(table, selection), rows = rowsByGroup(grouping, selection)): Figures {
-  const groups = grouping.groups.map((g, k) => figuresOf(table, g, rows[k]!));
+  // A field's values are gathered for every group at once, when the first group's median of it is read:
+  // one pass reading the column in order, rather than one pass per group reading it scattered.
+  const gathered = new Map<MedianField, Float64Array[]>();
+  const groupMedian = (g: number) => (field: MedianField) => {
+    let perGroup = gathered.get(field);
+    if (!perGroup) gathered.set(field, (perGroup = knownPerGroup(table.numbers[field], grouping.of, selection, rows)));
+    return quartilesOfKnown(perGroup[g]!, rows[g]!.length);
+  };
+  const groups = grouping.groups.map((g, k) => figuresOf(table, g, rows[k]!, groupMedian(k)));
   groups.sort((a, b) => (b.resolve.rate ?? -1) - (a.resolve.rate ?? -1) || a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion));
   const harnessVersions = [...new Set(grouping.groups.map((g) => g.harnessVersion))].sort();
-  return { groups, all: figuresOf(table, { model: 'all', harnessVersion: harnessVersions.join(', ') }, selection), harnessVersions };
+  const all = figuresOf(table, { model: 'all', harnessVersion: harnessVersions.join(', ') }, selection, (field) => medianOfRows(table.numbers[field], selection));
+  return { groups, all, harnessVersions };
+}
+
+/** The known values of `source` for each group's rows (each group's own array, NaN left out). */
+function knownPerGroup(source: Float64Array, of: Int32Array, selection: Uint32Array, rows: Uint32Array[]): Float64Array[] {
+  const values = rows.map((r) => new Float64Array(r.length));
+  const filled = new Uint32Array(rows.length);
+  for (let s = 0; s < selection.length; s++) {
+    const v = source[selection[s]!]!;
+    const g = of[s]!;
+    if (v === v && g >= 0) values[g]![filled[g]!++] = v;
+  }
+  return values.map((v, g) => v.subarray(0, filled[g]!));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -431,13 +467,16 @@ export interface ScatterLayer {
 
 /** Wall time against completion tokens, split into layers by `layerOf` (e.g. the verdict code). */
 export function scatterLayers(table: RunTable, selection: Uint32Array, layerCount: number, layerOf: (i: number) => number, positiveOnly: boolean): ScatterLayer[] {
+  const layerOfRow = new Int32Array(selection.length);
   const sizes = new Uint32Array(layerCount);
-  for (const i of selection) sizes[layerOf(i)]!++;
+  for (let s = 0; s < selection.length; s++) sizes[(layerOfRow[s] = layerOf(selection[s]!))]!++;
   const layers = Array.from(sizes, (n) => ({ x: new Float64Array(n), y: new Float64Array(n), leftOff: 0, n: 0 }));
-  for (const i of selection) {
-    const layer = layers[layerOf(i)]!;
-    const cx = table.numbers.completionTokens[i]!;
-    const cy = table.numbers.wallSeconds[i]!;
+  const { completionTokens, wallSeconds } = table.numbers;
+  for (let s = 0; s < selection.length; s++) {
+    const i = selection[s]!;
+    const layer = layers[layerOfRow[s]!]!;
+    const cx = completionTokens[i]!;
+    const cy = wallSeconds[i]!;
     if (Number.isNaN(cx) || Number.isNaN(cy) || (positiveOnly && (cx <= 0 || cy <= 0))) {
       layer.leftOff++;
       continue;

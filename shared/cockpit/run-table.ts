@@ -66,31 +66,47 @@ export class RunTable {
     this.numbers = Object.fromEntries(NUMBER_FIELDS.map((f) => [f, new Float64Array(capacity)])) as Record<NumberField, Float64Array>;
   }
 
-  /** The table of the parts of one snapshot (or one whole body): each part brings its own dictionaries. */
+  /** An empty table with room for `runs` and for the runs that land while the page is open, so the first of them does not double every column. */
+  static withRoomFor(runs: number): RunTable {
+    return new RunTable(Math.max(1024, Math.ceil(runs * 1.125)));
+  }
+
+  /** The table of the parts of one snapshot (or one whole body). */
   static fromColumns(parts: readonly RunColumns[]): RunTable {
-    // Room for the runs that land while the page is open, so the first of them does not double every column.
-    const count = parts.reduce((n, part) => n + part.count, 0);
-    const table = new RunTable(Math.max(1024, Math.ceil(count * 1.125)));
-    for (const columns of parts) {
-      const offset = table.size;
-      for (const f of TEXT_FIELDS) {
-        // The part's dictionary indexes (plus one, 0 unknown) become the table's, -1 unknown.
-        const toTable = Int32Array.from([-1, ...columns.strings[f].map((s) => table.dictionaries[f].add(s))]);
-        const source = columns.text[f];
-        const target = table.text[f];
-        for (let i = 0; i < columns.count; i++) target[offset + i] = toTable[source[i]!]!;
-      }
-      for (const f of CODE_FIELDS) table.codes[f].set(columns.codes[f], offset);
-      for (const f of NUMBER_FIELDS) {
-        const source = columns.numbers[f];
-        const target = table.numbers[f];
-        if (source instanceof Float64Array) target.set(source, offset);
-        else for (let i = 0; i < columns.count; i++) target[offset + i] = source[i]! === 0 ? NaN : source[i]! - 1;
-      }
-      table.size += columns.count;
-    }
-    table.revision++;
+    const table = RunTable.withRoomFor(parts.reduce((n, part) => n + part.count, 0));
+    for (const columns of parts) table.appendColumns(columns);
     return table;
+  }
+
+  /** Adds the runs of one columns body, which brings its own dictionaries; the table grows to hold them. */
+  appendColumns(columns: RunColumns): void {
+    const offset = this.size;
+    const end = offset + columns.count;
+    if (end > this.text.model.length) this.growTo(Math.max(end, this.text.model.length * 2));
+    // Each column is copied (and widened) natively first, then mapped in place: a loop reading the part's
+    // arrays directly would see a different array type per field and run several times slower.
+    for (const f of TEXT_FIELDS) {
+      // The part's dictionary indexes (plus one, 0 unknown) become the table's, -1 unknown.
+      const toTable = Int32Array.from([-1, ...columns.strings[f].map((s) => this.dictionaries[f].add(s))]);
+      const target = this.text[f];
+      target.set(columns.text[f], offset);
+      for (let i = offset; i < end; i++) target[i] = toTable[target[i]!]!;
+    }
+    for (const f of CODE_FIELDS) this.codes[f].set(columns.codes[f], offset);
+    for (const f of NUMBER_FIELDS) {
+      const source = columns.numbers[f];
+      const target = this.numbers[f];
+      target.set(source, offset);
+      if (source instanceof Float64Array) continue;
+      for (let i = offset; i < end; i++) {
+        const v = target[i]!;
+        target[i] = v === 0 ? NaN : v - 1;
+      }
+    }
+    this.size = end;
+    // The task chains are rebuilt from every row on the next lookup.
+    this.chains = null;
+    this.revision++;
   }
 
   static fromRuns(runs: Iterable<CompactRun>): RunTable {
@@ -156,7 +172,7 @@ export class RunTable {
     const found = this.indexOfId(runId(run));
     let changed = found < 0;
     const i = found < 0 ? this.size++ : found;
-    if (found < 0 && i >= this.text.model.length) this.grow();
+    if (found < 0 && i >= this.text.model.length) this.growTo(this.text.model.length * 2);
     else if (found >= 0) this.unchain(i);
     for (const f of TEXT_FIELDS) {
       const value = run[f];
@@ -215,8 +231,7 @@ export class RunTable {
     else for (let row = head[task]!; row >= 0; row = next[row]!) if (next[row] === i) next[row] = next[i]!;
   }
 
-  private grow() {
-    const capacity = this.text.model.length * 2;
+  private growTo(capacity: number) {
     for (const f of TEXT_FIELDS) this.text[f] = grownTo(this.text[f], capacity);
     for (const f of CODE_FIELDS) this.codes[f] = grownTo(this.codes[f], capacity);
     for (const f of NUMBER_FIELDS) this.numbers[f] = grownTo(this.numbers[f], capacity);

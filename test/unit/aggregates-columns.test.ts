@@ -89,6 +89,19 @@ describe('the columnar form', () => {
     }
   });
 
+  it('grows the table for parts larger than its room, and finds rows by id across parts', () => {
+    const part = (from: number, n: number) => encodeColumns(Array.from({ length: n }, (_, k) => compactRun(row({ taskId: `t${from + k}`, steps: from + k }))), '2026-01-01T00:00:00.000Z');
+    const table = RunTable.withRoomFor(10);
+    table.appendColumns(part(0, 1500));
+    table.indexOfId(runId({ model: 'mlx-community/Qwen3:8b', taskId: 't3', harnessVersion: 'h1' }));
+    table.appendColumns(part(1500, 2500));
+    expect(table.size).toBe(4000);
+    expect([table.number('steps', 3999), table.string('taskId', 1500)]).toEqual([3999, 't1500']);
+    expect(table.indexOfId(runId({ model: 'mlx-community/Qwen3:8b', taskId: 't3210', harnessVersion: 'h1' }))).toBe(3210);
+    expect(table.upsert(compactRun(row({ taskId: 't2000', steps: 1 })))).toEqual({ index: 2000, changed: true });
+    expect(table.size).toBe(4000);
+  });
+
   it('reads a body wherever its bytes start, and refuses a truncated, foreign or older body with a sentence', () => {
     const bytes = columnsToBytes(encodeColumns([compactRun(row())], '2026-01-01T00:00:00.000Z'));
     const shifted = new Uint8Array(bytes.length + 3);

@@ -10,6 +10,7 @@ import {
   computeFigures,
   groupRuns,
   medianOf,
+  medianOfRows,
   NO_FILTERS,
   originalFixComparison,
   resolveRate,
@@ -93,6 +94,26 @@ describe('medians', () => {
   it('do not mistake a measured 0 for unknown', () => {
     const table = RunTable.fromRuns([run({ steps: 0 }), run({ steps: 0 }), run({ steps: null })]);
     expect(only(table).steps).toMatchObject({ median: 0, known: 2, n: 3 });
+  });
+});
+
+describe('medians per group', () => {
+  it('equal the medians of each group\'s own runs, and of all runs, for any mix of groups and unknowns', () => {
+    const figure = fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 40 }), fc.double({ noNaN: true, min: 0, max: 1e4 }));
+    const runArb = fc.record({ model: fc.constantFrom('a', 'b', 'c'), harnessVersion: fc.constantFrom('h1', 'h2'), wallSeconds: figure, steps: figure, outputTokensPerMinute: figure, completionTokens: figure });
+    fc.assert(
+      fc.property(fc.array(runArb, { minLength: 1, maxLength: 120 }), (specs) => {
+        const runs = specs.map((spec) => compactRunOf(spec));
+        const table = RunTable.fromRuns(runs);
+        const figures = computeFigures(table, Uint32Array.from(runs.keys()));
+        for (const field of ['wallSeconds', 'steps', 'outputTokensPerMinute', 'completionTokens'] as const) {
+          const valuesOf = (keep: (r: (typeof runs)[number]) => boolean) => runs.filter(keep).map((r) => r[field] ?? NaN);
+          for (const g of figures.groups) expect(g[field]).toEqual(medianOf(valuesOf((r) => r.model === g.model && r.harnessVersion === g.harnessVersion)));
+          expect(figures.all[field]).toEqual(medianOf(valuesOf(() => true)));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -337,6 +358,17 @@ describe('medians by selection', () => {
         expect(figure.p75).toBeCloseTo(sortedQuantile(known, 0.75), 9);
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('over the rows of a group are the medians of those rows\' values', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.oneof(fc.double({ noNaN: true, min: -1e6, max: 1e6 }), fc.constant(NaN)), fc.boolean()), { minLength: 1, maxLength: 300 }), (cells) => {
+        const source = Float64Array.from(cells, ([v]) => v);
+        const rows = Uint32Array.from(cells.flatMap(([, inGroup], i) => (inGroup ? [i] : [])));
+        expect(medianOfRows(source, rows)).toEqual(medianOf(Array.from(rows, (i) => source[i]!)));
+      }),
+      { numRuns: 1000 },
     );
   });
 });
