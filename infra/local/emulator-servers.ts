@@ -68,28 +68,34 @@ const s3rver = new S3rver({ directory: s3Dir, silent: true });
 // s3rver answers a PUT once its hashing stream has ended, before the bytes reach the object's file, so a
 // GET right after could read a short or empty object, where S3 reads what was written. Here the object is
 // written whole to a temporary file and renamed over the old one (a concurrent GET sees the old object or
-// the new, never part of one), and its metadata written, before the PUT is answered.
+// the new, never part of one), and its metadata written the same way, before the PUT is answered. A
+// listing parses every object's metadata: one left half-written by a process killed mid-PUT made every
+// later listing of the bucket answer 500, so a restarted local mode could not replay its inbox.
 const { store } = s3rver;
+/** The store writing an object's metadata and checksum files under temporary names ending in `suffix`. */
+const writingAside = (suffix: string): typeof store =>
+  Object.create(store, { getResourcePath: { value: (bucket: string, key: string, resource: string) => `${store.getResourcePath(bucket, key, resource)}${suffix}` } }) as typeof store;
 store.putObject = async (object) => {
   const chunks: Buffer[] = [];
   if (Buffer.isBuffer(object.content)) chunks.push(object.content);
   else for await (const chunk of object.content) chunks.push(chunk);
   const content = Buffer.concat(chunks);
-  const objectPath = store.getResourcePath(object.bucket, object.key, 'object');
-  const temporary = `${objectPath}.${randomUUID()}.partial`;
-  await mkdir(dirname(objectPath), { recursive: true });
-  await writeFile(temporary, content);
-  await rename(temporary, objectPath);
+  const suffix = `.${randomUUID()}.partial`;
+  const path = (resource: string) => store.getResourcePath(object.bucket, object.key, resource);
+  await mkdir(dirname(path('object')), { recursive: true });
+  await writeFile(`${path('object')}${suffix}`, content);
   const md5 = createHash('md5').update(content).digest('hex');
-  await store.putMetadata(object.bucket, object.key, object.metadata, md5);
+  await writingAside(suffix).putMetadata(object.bucket, object.key, object.metadata, md5);
+  // Metadata first: a listing never finds an object file whose metadata is not whole.
+  for (const resource of ['metadata.json', 'object.md5', 'object']) await rename(`${path(resource)}${suffix}`, path(resource));
   return { size: content.length, md5 };
 };
 const s3 = gate(createServer(s3rver.callback()));
 
 // s3rver reads an object's files in two steps; when the same key is rewritten or deleted in between (a
 // duplicate delivery landing while its twin is deleted), its file stream fails outside any handler. One
-// failed request must not take every emulator down: it is logged, its socket is cut after a while (the SDK
-// retries), and everything else keeps serving.
+// failed request must not take every emulator down: it is logged, its socket is cut after a while (the
+// client retries), and everything else keeps serving.
 process.on('uncaughtException', (error) => console.error(`local emulator request failed: ${error.message}`));
 s3.setTimeout(1_000, (socket) => socket.destroy());
 

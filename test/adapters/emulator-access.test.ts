@@ -1,6 +1,6 @@
 // The local stand-ins for AWS are reachable only from this machine and only with this start's credentials
 // (docs/contract.md §9): another host on the network, or another user of this machine, can neither read nor purge them.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { ListObjectsCommand } from '@aws-sdk/client-s3';
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
 import type { AwsConnection } from '../../shared/adapters/aws/aws-client.ts';
 import { dynamoClient, s3Client, sqsClient } from '../../infra/local/sdk-clients.ts';
+import { bucketStore } from '../../shared/adapters/aws/runtime.ts';
 import { LOCAL_NAMES, startEmulators, type Emulators } from '../../infra/local/emulators.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'replay-emulators-'));
@@ -85,5 +86,16 @@ describe('the local AWS stand-ins', () => {
       expect(await reach('127.0.0.1', portOf(endpoint))).toBe(true);
       for (const address of external) expect(await reach(address, portOf(endpoint))).toBe(false);
     }
+  });
+
+  it('keep listing and serving a bucket after a PUT was killed halfway, as a killed local mode leaves it', async () => {
+    const inbox = bucketStore(emulators.connection, LOCAL_NAMES.inboxBucket);
+    await inbox.put('inbox/S/killed/whole.json', '{"whole":true}');
+    const files = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? files(join(d, f)) : [join(d, f)]));
+    // What a PUT stopped mid-write leaves: its files, half-written, under their temporary names.
+    for (const file of files(join(dir, 's3')).filter((f) => f.includes('whole.json'))) writeFileSync(`${file}.0d9c.partial`, '{"content-ty');
+    expect(await inbox.list('inbox/S/killed/')).toEqual(['inbox/S/killed/whole.json']);
+    expect(await inbox.getText('inbox/S/killed/whole.json')).toBe('{"whole":true}');
+    expect(files(join(dir, 's3')).filter((f) => f.endsWith('.partial') && !f.includes('.0d9c.'))).toEqual([]);
   });
 });
