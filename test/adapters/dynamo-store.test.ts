@@ -23,6 +23,11 @@ const tables: [string, () => RunStore & IssueStore & BudgetStore][] = [
 ];
 
 describe.each(tables)('%s', (_name, table) => {
+  it('finds no row for an id longer than any key the table can hold', async () => {
+    expect(await table().getRun('rev', 'a'.repeat(2000))).toBeNull();
+    expect(await table().getRun('rev', 'é'.repeat(600))).toBeNull();
+  });
+
   it('creates a row only if absent and updates it only at the expected revision', async () => {
     const r = row('rev', 'a', '2026-01-01T00:00:00.000Z');
     expect(await table().putRun(r, null)).toBe(true);

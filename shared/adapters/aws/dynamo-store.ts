@@ -307,6 +307,9 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
 
   /** One table operation: item-shaped fields marshalled on the way out and unmarshalled on the way back. */
   private async send(operation: 'GetItem' | 'PutItem' | 'UpdateItem' | 'Query', input: TableInput): Promise<TableOutput> {
+    // A key longer than DynamoDB's key limits names no item (the table refuses it with a ValidationException):
+    // a read of one, from a hostile path say, finds nothing rather than failing.
+    if (operation === 'GetItem' && !withinKeyLimits(input.Key as { pk: string; sk: string })) return {};
     const attributes = (value: object | undefined) => (value ? marshall(value, { removeUndefinedValues: true }) : undefined);
     const out = await callJson<{ Item?: WireItem; Items?: WireItem[]; LastEvaluatedKey?: WireItem; Count?: number }>(this.dynamo, operation, {
       ...input,
@@ -326,6 +329,9 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
 }
 
 type WireItem = Parameters<typeof unmarshall>[0];
+
+/** DynamoDB's limits on a key: 2048 bytes of partition key, 1024 of sort key. */
+const withinKeyLimits = (key: { pk: string; sk: string }) => Buffer.byteLength(key.pk) <= 2048 && Buffer.byteLength(key.sk) <= 1024;
 
 function strip<T>(item: Record<string, unknown>): T {
   const copy = { ...item };
