@@ -59,7 +59,8 @@ beforeAll(async () => {
   // A run that does not say its tier or wave: its task's issue record does.
   const tierless = run(SPACE, 'tierless', 't9', 'wrong', null);
   rows.push({ ...tierless, tier: null, wave: null });
-  await local.adapters.table.putIssue(storedIssue(SPACE, { taskId: 't9', order: 9, repo: 'acme/widgets', issueNumber: 9, tier: 'hard', wave: 2, baseSha: 'a'.repeat(40), mergeSha: 'b'.repeat(40) }, AT));
+  // Stamped now, as landing stamps records: a backdated one could fall before a snapshot the compactor already took.
+  await local.adapters.table.putIssue(storedIssue(SPACE, { taskId: 't9', order: 9, repo: 'acme/widgets', issueNumber: 9, tier: 'hard', wave: 2, baseSha: 'a'.repeat(40), mergeSha: 'b'.repeat(40) }, new Date().toISOString()));
   for (const row of rows) await local.adapters.table.putRun(row, null);
   const today = new Date().toISOString().slice(0, 10);
   await local.adapters.table.reserve(SPACE, today, 200);
