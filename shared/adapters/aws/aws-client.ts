@@ -7,9 +7,10 @@
 // standard retry policy (three attempts, jittered exponential backoff on throttling, 5xx and dropped
 // connections) and an idle timeout per attempt. Local mode and the tests send the same requests to the
 // emulators, and the S3 emulator checks every signature.
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { sha256Hex } from '../../sha256.ts';
 
 export interface AwsCredentials {
   accessKeyId: string;
@@ -182,7 +183,6 @@ const canonicalQuery = (query: [string, string][]) =>
     .map(([key, value]) => `${key}=${value}`)
     .join('&');
 
-const sha256Hex = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
 
 export interface SigningRequest {
@@ -229,7 +229,7 @@ export function signedHeaders(request: SigningRequest, context: SigningContext):
   const scope = `${day}/${context.region}/${context.service}/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
   const key = hmac(hmac(hmac(hmac(`AWS4${context.credentials.secretAccessKey}`, day), context.region), context.service), 'aws4_request');
-  const signature = createHmac('sha256', key).update(stringToSign).digest('hex');
+  const signature = hmac(key, stringToSign).toString('hex');
   headers.authorization = `AWS4-HMAC-SHA256 Credential=${context.credentials.accessKeyId}/${scope}, SignedHeaders=${names.join(';')}, Signature=${signature}`;
   return headers;
 }
