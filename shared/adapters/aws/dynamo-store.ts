@@ -39,6 +39,7 @@ import {
   pendingHiddenTestKey,
   runKey,
   spacePartition,
+  type ItemKey,
 } from '../../storage-layout.ts';
 
 export const tableStore = (connection: AwsConnection, tableName: string) => new DynamoStore(new AwsClient('dynamodb', connection), tableName);
@@ -47,7 +48,7 @@ type Item = Record<string, unknown>;
 
 /** An operation's input as plain values; `send` adds the table and converts the item-shaped fields. */
 interface TableInput {
-  Key?: object;
+  Key?: ItemKey;
   Item?: Item;
   IndexName?: string;
   KeyConditionExpression?: string;
@@ -149,7 +150,7 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
         },
       );
     } catch (e) {
-      if (!(isConditionFailure(e))) throw e;
+      if (!isConditionFailure(e)) throw e;
     }
   }
 
@@ -197,7 +198,7 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
         },
       );
     } catch (e) {
-      if (!(isConditionFailure(e))) throw e;
+      if (!isConditionFailure(e)) throw e;
     }
   }
 
@@ -309,7 +310,7 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
   private async send(operation: 'GetItem' | 'PutItem' | 'UpdateItem' | 'Query', input: TableInput): Promise<TableOutput> {
     // A key longer than DynamoDB's key limits names no item (the table refuses it with a ValidationException):
     // a read of one, from a hostile path say, finds nothing rather than failing.
-    if (operation === 'GetItem' && !withinKeyLimits(input.Key as { pk: string; sk: string })) return {};
+    if (operation === 'GetItem' && input.Key && !withinKeyLimits(input.Key)) return {};
     const attributes = (value: object | undefined) => (value ? marshall(value, { removeUndefinedValues: true }) : undefined);
     const out = await callJson<{ Item?: WireItem; Items?: WireItem[]; LastEvaluatedKey?: WireItem; Count?: number }>(this.dynamo, operation, {
       ...input,
@@ -331,7 +332,7 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
 type WireItem = Parameters<typeof unmarshall>[0];
 
 /** DynamoDB's limits on a key: 2048 bytes of partition key, 1024 of sort key. */
-const withinKeyLimits = (key: { pk: string; sk: string }) => Buffer.byteLength(key.pk) <= 2048 && Buffer.byteLength(key.sk) <= 1024;
+const withinKeyLimits = (key: ItemKey) => Buffer.byteLength(key.pk) <= 2048 && Buffer.byteLength(key.sk) <= 1024;
 
 function strip<T>(item: Record<string, unknown>): T {
   const copy = { ...item };
