@@ -150,7 +150,8 @@ export async function columnsAnswer(
     const { runs, asOf, revision } = await currentRuns(deps, space);
     const encoded = view.encoded;
     if (!encoded || (encoded.revision !== revision && nowMs() - encoded.at >= REENCODE_AFTER_MS)) {
-      const plain = Buffer.from(columnsToBytes(encodeColumns([...runs.values()].map(compactOf), asOf)));
+      const bytes = columnsToBytes(encodeColumns([...runs.values()].map(compactOf), asOf));
+      const plain = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       view.encoded = { plain, gzip: gzipSync(plain, { level: 6 }), at: nowMs(), revision };
     }
     body = view.encoded!;
