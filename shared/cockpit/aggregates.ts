@@ -333,12 +333,12 @@ export interface Figures {
 type MedianField = 'wallSeconds' | 'steps' | 'outputTokensPerMinute' | 'completionTokens';
 const MEDIAN_FIELDS = ['wallSeconds', 'steps', 'outputTokensPerMinute', 'completionTokens'] as const satisfies readonly MedianField[];
 
-function figuresOf(table: RunTable, group: Group, rows: Uint32Array, medianOf: (field: MedianField) => MedianFigure): GroupFigures {
+function figuresOf(table: RunTable, group: Group, rows: Uint32Array, medianFor: (field: MedianField) => MedianFigure): GroupFigures {
   const counts = countRuns(table, rows);
   // Medians are the costly part and not every view shows them: each is computed when first read.
   const lazy = (field: MedianField) => {
     let figure: MedianFigure | undefined;
-    return () => (figure ??= medianOf(field));
+    return () => (figure ??= medianFor(field));
   };
   const [wallSeconds, steps, outputTokensPerMinute, completionTokens] = MEDIAN_FIELDS.map(lazy);
   return {
