@@ -20,3 +20,12 @@ export function decodePathSegment(segment: string): string | null {
     return null;
   }
 }
+
+/** Whether an Accept header names `mediaType` itself (not through a wildcard) with a weight above zero. */
+export function acceptsMediaType(accept: string | undefined, mediaType: string): boolean {
+  return (accept ?? '').split(',').some((range) => {
+    const [type, ...params] = range.split(';').map((p) => p.trim().toLowerCase());
+    const weight = params.find((p) => p.startsWith('q='));
+    return type === mediaType && (weight === undefined || Number(weight.slice(2)) > 0);
+  });
+}

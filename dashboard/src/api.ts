@@ -45,9 +45,9 @@ export class Api {
     return (await response.json()) as T;
   }
 
-  /** The body at path, whole, for the caller to parse when it chooses (see `loadSpaceRuns`). */
-  async bytes(path: string): Promise<ArrayBuffer> {
-    return (await this.get(path)).arrayBuffer();
+  /** The answer at path, for the caller to read as it streams in (see `loadSpaceRuns`). */
+  response(path: string, options: { accept: string; signal: AbortSignal }): Promise<Response> {
+    return this.get(path, options);
   }
 
   /** The body at path, or the API's sentence saying why there is none (404). */
@@ -70,9 +70,12 @@ export class Api {
     }
   }
 
-  private async get(path: string): Promise<Response> {
+  private async get(path: string, options: { accept?: string; signal?: AbortSignal } = {}): Promise<Response> {
     const token = this.token();
-    const response = await fetch(this.root + path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (options.accept) headers.accept = options.accept;
+    const response = await fetch(this.root + path, { headers, signal: options.signal });
     if (!response.ok) {
       let message = `${response.status} ${response.statusText}`;
       try {

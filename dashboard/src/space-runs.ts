@@ -1,9 +1,13 @@
 // The space's runs as the cockpit loads and then follows them. The first load is the columns answer and,
-// when that is the first part of a snapshot in parts, the other parts at once; parts of one snapshot only
+// when that is the first part of a snapshot in parts, the other parts at once, each read into the table as
+// it streams in (columns-reader.ts) and asked for compressed as its own media type, which the page inflates
+// itself: a browser that inflates and buffers the bodies for the page spent more on the copies than the page
+// spends on the runs (docs/contract.md §10). Parts of one snapshot only
 // ever go together, and should the snapshot be replaced while they arrive (409), the load starts again
 // from the first part. The changes since the snapshot's `asOf` are asked for as soon as the first part
 // names it, alongside the other parts, and are in the table before the first render.
-import { columnsFromBytes, compactRun } from '../../shared/cockpit/columns.ts';
+import { COLUMNS_GZIP_MEDIA_TYPE, COLUMNS_MEDIA_TYPE, ColumnsFormatError, compactRun, type ColumnsHeader, type ColumnsSink } from '../../shared/cockpit/columns.ts';
+import { ColumnsReader } from '../../shared/cockpit/columns-reader.ts';
 import { apiPaths, type RunsPage } from '../../shared/cockpit/contract.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
@@ -35,35 +39,70 @@ export interface LoadedRuns {
 
 export async function loadSpaceRuns(api: Api, space: string): Promise<LoadedRuns> {
   for (let attempt = 1; ; attempt++) {
-    const first = columnsFromBytes(new Uint8Array(await api.bytes(apiPaths.columns(space))));
-    const { count, snapshot } = first.part;
-    // Settled here, awaited below: a failure to catch up leaves the snapshot's own asOf to poll from.
-    const changes = changesSince(api, space, first.asOf).then(
-      (value) => ({ value, error: null }),
-      (e: unknown) => ({ value: null, error: (e as Error).message }),
-    );
-    // Each part is added as it comes, in order, while the later ones still arrive: its arrays are views
-    // of its bytes, copied into the table's. Parts hold as many runs as the first, give or take.
-    const table = RunTable.withRoomFor(first.count * count);
-    table.appendColumns(first);
-    const rest = Array.from({ length: snapshot === null ? 0 : count - 1 }, (_, k) =>
-      api.bytes(apiPaths.columns(space, { part: k + 1, snapshot: snapshot! })).then(
-        (bytes) => ({ bytes }),
-        (error: unknown) => ({ error }),
-      ),
-    );
+    // Once one part fails, the others still streaming are cancelled.
+    const aborting = new AbortController();
     try {
-      for (const part of rest) {
-        const arrived = await part;
-        if ('error' in arrived) throw arrived.error;
-        table.appendColumns(columnsFromBytes(new Uint8Array(arrived.bytes)));
-      }
+      return await loadSnapshot(api, space, aborting.signal);
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 409) || attempt === ATTEMPTS) throw e;
-      continue;
+    } finally {
+      aborting.abort();
     }
-    const caughtUp = await changes;
-    for (const row of caughtUp.value?.runs ?? []) table.upsert(compactRun(row));
-    return { table, asOf: caughtUp.value?.asOf ?? first.asOf, catchUpError: caughtUp.error };
   }
+}
+
+async function loadSnapshot(api: Api, space: string, signal: AbortSignal): Promise<LoadedRuns> {
+  const first = await openColumns(api, apiPaths.columns(space), signal);
+  const { asOf, count, part } = first.header;
+  // Settled here, awaited below: a failure to catch up leaves the snapshot's own asOf to poll from.
+  const changes = changesSince(api, space, asOf).then(
+    (value) => ({ value, error: null }),
+    (e: unknown) => ({ value: null, error: (e as Error).message }),
+  );
+  // Parts hold as many runs as the first, give or take; the others are asked for as soon as its header names them.
+  const table = RunTable.withRoomFor(count * part.count);
+  const openings = [Promise.resolve(first)];
+  for (let k = 1; part.snapshot !== null && k < part.count; k++) openings.push(openColumns(api, apiPaths.columns(space, { part: k, snapshot: part.snapshot }), signal));
+  // Each part's rows follow the previous part's, taken as soon as its header is in; the parts stream in together.
+  let previous: Promise<unknown> = Promise.resolve();
+  const filled = openings.map((opening) => {
+    const rows = Promise.all([opening, previous]).then(([opened]) => ({ opened, rows: table.reserve(opened.header) }));
+    previous = rows;
+    return rows.then(({ opened, rows }) => opened.fill(rows));
+  });
+  await Promise.all(filled);
+  const caughtUp = await changes;
+  for (const row of caughtUp.value?.runs ?? []) table.upsert(compactRun(row));
+  return { table, asOf: caughtUp.value?.asOf ?? asOf, catchUpError: caughtUp.error };
+}
+
+interface OpenedColumns {
+  header: ColumnsHeader;
+  /** Reads the rest of the body into `rows`. */
+  fill(rows: ColumnsSink): Promise<void>;
+}
+
+/** Asks for a columns body and reads it up to the end of its header. */
+async function openColumns(api: Api, path: string, signal: AbortSignal): Promise<OpenedColumns> {
+  const response = await api.response(path, { accept: `${COLUMNS_GZIP_MEDIA_TYPE}, ${COLUMNS_MEDIA_TYPE};q=0.5`, signal });
+  if (!response.body) throw new ColumnsFormatError(`${path} answered without a body.`);
+  // The compressed media type reaches the page as it was sent and is inflated here, as it streams; a body
+  // sent with Content-Encoding instead was inflated by the browser.
+  const compressed = response.headers.get('content-type')?.split(';')[0]!.trim() === COLUMNS_GZIP_MEDIA_TYPE;
+  const stream = (compressed ? response.body.pipeThrough(new DecompressionStream('gzip')) : response.body).getReader();
+  const reader = new ColumnsReader();
+  const next = async () => {
+    const { done, value } = await stream.read();
+    if (done) reader.end();
+    else reader.push(value);
+    return done;
+  };
+  while (!reader.header) await next();
+  return {
+    header: reader.header,
+    async fill(rows) {
+      reader.start(rows);
+      while (!(await next()));
+    },
+  };
 }

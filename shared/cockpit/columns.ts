@@ -14,6 +14,8 @@ import { snapshotRun, type SnapshotRun } from './run-snapshot.ts';
 
 export const COLUMNS_FORMAT = 'replay-run-columns/4';
 export const COLUMNS_MEDIA_TYPE = 'application/vnd.replay.run-columns';
+/** The same body gzip-compressed as a representation of its own (the `+gzip` suffix, RFC 8460). */
+export const COLUMNS_GZIP_MEDIA_TYPE = `${COLUMNS_MEDIA_TYPE}+gzip`;
 
 export type Tier = NonNullable<RunRow['tier']>;
 export type Outcome = RunRow['outcome'];
@@ -240,12 +242,30 @@ export function columnsToBytes(c: RunColumns): Uint8Array {
 
 export class ColumnsFormatError extends Error {}
 
-/** A wire body back as columns: the arrays are views of the body's bytes, not copies. */
-export function columnsFromBytes(body: Uint8Array): RunColumns {
-  // A typed array view must start at a multiple of its element size: copy a body that does not start at 8.
-  const bytes = body.byteOffset % 8 === 0 ? body : new Uint8Array(body);
-  if (bytes.byteLength < 4) throw new ColumnsFormatError('The columns body is shorter than its header length.');
+/** What a body's header says: its part, `asOf`, run count and dictionaries. */
+export type ColumnsHeader = Pick<RunColumns, 'part' | 'asOf' | 'count' | 'strings'>;
+
+export type ColumnKind = 'text' | 'code' | 'number';
+
+/** Where one column lies in a body, in bytes from its start. */
+export interface ColumnPlace {
+  kind: ColumnKind;
+  field: TextField | CodeField | NumberField;
+  Type: (typeof ARRAY_TYPES)[ArrayType];
+  start: number;
+  end: number;
+}
+
+/** Where a body's values go, whole columns or pieces of them: `from` is the row, within the body, of `values[0]`. */
+export interface ColumnsSink {
+  column(kind: ColumnKind, field: TextField | CodeField | NumberField, from: number, values: NumberColumn): void;
+}
+
+/** The header and where each column lies, once `bytes` holds all of the header; null until then. */
+export function readHeader(bytes: Uint8Array): { header: ColumnsHeader; columns: ColumnPlace[] } | null {
+  if (bytes.byteLength < 4) return null;
   const headLength = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
+  if (bytes.byteLength < 4 + headLength) return null;
   let header: WireHeader;
   try {
     header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + headLength))) as WireHeader;
@@ -264,25 +284,28 @@ export function columnsFromBytes(body: Uint8Array): RunColumns {
     header.types.length === numbersAt + NUMBER_FIELDS.length &&
     header.types.every((type, k) => allowed(k).includes(type));
   if (!fits) throw new ColumnsFormatError('The columns body does not have one column of the right type per field.');
-  const buffer = bytes.buffer as ArrayBuffer;
+  const fields = [...TEXT_FIELDS.map((f) => ['text', f] as const), ...CODE_FIELDS.map((f) => ['code', f] as const), ...NUMBER_FIELDS.map((f) => ['number', f] as const)];
   let offset = align8(4 + headLength);
-  const columns = header.types.map((type) => {
+  const columns = header.types.map((type, k): ColumnPlace => {
     const Type = ARRAY_TYPES[type];
-    const end = offset + header.count * Type.BYTES_PER_ELEMENT;
-    if (end > bytes.byteLength) throw new ColumnsFormatError('The columns body ends before its last column.');
-    const column = new Type(buffer, bytes.byteOffset + offset, header.count);
-    offset = align8(end);
-    return column;
+    const start = offset;
+    offset = align8(start + header.count * Type.BYTES_PER_ELEMENT);
+    return { kind: fields[k]![0], field: fields[k]![1], Type, start, end: start + header.count * Type.BYTES_PER_ELEMENT };
   });
-  const take = (fields: readonly string[], from: number) => Object.fromEntries(fields.map((f, k) => [f, columns[from + k]]));
-  return {
-    format: COLUMNS_FORMAT,
-    part: header.part,
-    asOf: header.asOf,
-    count: header.count,
-    strings: header.strings,
-    text: take(TEXT_FIELDS, 0) as RunColumns['text'],
-    codes: take(CODE_FIELDS, codesAt) as RunColumns['codes'],
-    numbers: take(NUMBER_FIELDS, numbersAt) as RunColumns['numbers'],
-  };
+  return { header: { part: header.part, asOf: header.asOf, count: header.count, strings: header.strings }, columns };
+}
+
+/** A wire body back as columns: the arrays are views of the body's bytes, not copies. */
+export function columnsFromBytes(body: Uint8Array): RunColumns {
+  // A typed array view must start at a multiple of its element size: copy a body that does not start at 8.
+  const bytes = body.byteOffset % 8 === 0 ? body : new Uint8Array(body);
+  const read = readHeader(bytes);
+  if (!read) throw new ColumnsFormatError('The columns body is shorter than its header.');
+  const columns: RunColumns = { format: COLUMNS_FORMAT, ...read.header, text: {}, codes: {}, numbers: {} } as RunColumns;
+  for (const { kind, field, Type, start, end } of read.columns) {
+    if (end > bytes.byteLength) throw new ColumnsFormatError('The columns body ends before its last column.');
+    const column = new Type(bytes.buffer as ArrayBuffer, bytes.byteOffset + start, (end - start) / Type.BYTES_PER_ELEMENT);
+    (columns[kind === 'text' ? 'text' : kind === 'code' ? 'codes' : 'numbers'] as Record<string, NumberColumn>)[field] = column;
+  }
+  return columns;
 }

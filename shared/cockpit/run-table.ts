@@ -15,7 +15,10 @@ import {
   TEXT_FIELDS,
   codeOf,
   type CodeField,
+  type ColumnsHeader,
+  type ColumnsSink,
   type CompactRun,
+  type NumberColumn,
   type NumberField,
   type RunColumns,
   type TextField,
@@ -80,33 +83,54 @@ export class RunTable {
 
   /** Adds the runs of one columns body, which brings its own dictionaries; the table grows to hold them. */
   appendColumns(columns: RunColumns): void {
+    const rows = this.reserve(columns);
+    for (const f of TEXT_FIELDS) rows.column('text', f, 0, columns.text[f]);
+    for (const f of CODE_FIELDS) rows.column('code', f, 0, columns.codes[f]);
+    for (const f of NUMBER_FIELDS) rows.column('number', f, 0, columns.numbers[f]);
+  }
+
+  /**
+   * Adds the runs of a body whose header has arrived; its columns are written, in any pieces, through the
+   * rows returned (columns-reader.ts streams them in). The rows read unknown until written.
+   */
+  reserve(header: ColumnsHeader): ColumnsSink {
     const offset = this.size;
-    const end = offset + columns.count;
+    const end = offset + header.count;
     if (end > this.text.model.length) this.growTo(Math.max(end, this.text.model.length * 2));
-    // Each column is copied (and widened) natively first, then mapped in place: a loop reading the part's
-    // arrays directly would see a different array type per field and run several times slower.
-    for (const f of TEXT_FIELDS) {
-      // The part's dictionary indexes (plus one, 0 unknown) become the table's, -1 unknown.
-      const toTable = Int32Array.from([-1, ...columns.strings[f].map((s) => this.dictionaries[f].add(s))]);
-      const target = this.text[f];
-      target.set(columns.text[f], offset);
-      for (let i = offset; i < end; i++) target[i] = toTable[target[i]!]!;
-    }
-    for (const f of CODE_FIELDS) this.codes[f].set(columns.codes[f], offset);
-    for (const f of NUMBER_FIELDS) {
-      const source = columns.numbers[f];
-      const target = this.numbers[f];
-      target.set(source, offset);
-      if (source instanceof Float64Array) continue;
-      for (let i = offset; i < end; i++) {
-        const v = target[i]!;
-        target[i] = v === 0 ? NaN : v - 1;
-      }
-    }
     this.size = end;
+    for (const f of TEXT_FIELDS) this.text[f].fill(-1, offset, end);
+    for (const f of NUMBER_FIELDS) this.numbers[f].fill(NaN, offset, end);
     // The task chains are rebuilt from every row on the next lookup.
     this.chains = null;
     this.revision++;
+    // The body's dictionary indexes (plus one, 0 unknown) become the table's, -1 unknown.
+    const toTable = Object.fromEntries(TEXT_FIELDS.map((f) => [f, Int32Array.from([-1, ...header.strings[f].map((s) => this.dictionaries[f].add(s))])])) as Record<TextField, Int32Array>;
+    // Each piece is copied (and widened) natively first, then mapped in place: a loop reading the body's
+    // arrays directly would see a different array type per field and run several times slower.
+    return {
+      column: (kind, field, from, values) => {
+        if (kind === 'text') this.writeText(field as TextField, toTable, offset + from, values);
+        else if (kind === 'code') this.codes[field as CodeField].set(values, offset + from);
+        else this.writeNumbers(field as NumberField, offset + from, values);
+      },
+    };
+  }
+
+  private writeText(field: TextField, toTable: Record<TextField, Int32Array>, start: number, values: NumberColumn) {
+    const map = toTable[field];
+    const target = this.text[field];
+    target.set(values, start);
+    for (let i = start, end = start + values.length; i < end; i++) target[i] = map[target[i]!]!;
+  }
+
+  private writeNumbers(field: NumberField, start: number, values: NumberColumn) {
+    const target = this.numbers[field];
+    target.set(values, start);
+    if (values instanceof Float64Array) return;
+    for (let i = start, end = start + values.length; i < end; i++) {
+      const v = target[i]!;
+      target[i] = v === 0 ? NaN : v - 1;
+    }
   }
 
   static fromRuns(runs: Iterable<CompactRun>): RunTable {

@@ -4,8 +4,8 @@
 import { gzipSync } from 'node:zlib';
 import { exportFieldsOf, spaceOf, type ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
-import { TIERS, type Tier } from '../cockpit/columns.ts';
-import { decodePathSegment, jsonError, type HttpAnswer } from '../http.ts';
+import { COLUMNS_GZIP_MEDIA_TYPE, TIERS, type Tier } from '../cockpit/columns.ts';
+import { acceptsMediaType, decodePathSegment, jsonError, type HttpAnswer } from '../http.ts';
 import { attemptSummary } from '../schema/attempt.ts';
 import { InvalidCursorError, type AttemptStore, type BudgetStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
 import type { ReferenceDiff } from '../reference/reference-fix.ts';
@@ -16,7 +16,7 @@ import type { AttemptsBody, BudgetBody, CockpitEntry, CockpitsBody, CompareBody,
 import { exportRecord, toCsv } from './exports.ts';
 import { compareGroups } from '../cockpit/compare-groups.ts';
 import { groupStatistics } from './group-stats.ts';
-import { columnsAnswer, currentIssues, currentTable } from './read-model.ts';
+import { columnsAnswer, currentIssues, currentTable, type ColumnsCoding } from './read-model.ts';
 
 export interface ReadDeps {
   config: ReplayConfig;
@@ -46,7 +46,8 @@ export async function answerRead(
   headers: Record<string, string | undefined> = {},
 ): Promise<HttpAnswer> {
   const acceptsGzip = /\bgzip\b/.test(headers['accept-encoding'] ?? '');
-  const answer = await route(deps, method, path, new URLSearchParams(rawQuery), acceptsGzip);
+  const columnsCoding: ColumnsCoding = acceptsMediaType(headers.accept, COLUMNS_GZIP_MEDIA_TYPE) ? 'gzip-media-type' : acceptsGzip ? 'gzip' : 'identity';
+  const answer = await route(deps, method, path, new URLSearchParams(rawQuery), acceptsGzip, columnsCoding);
   return withinLimit(deps, compressed(answer, acceptsGzip), 'answer-too-large', (mb) => `The answer is ${mb} MB, more than one answer of this read API can carry.`);
 }
 
@@ -70,7 +71,7 @@ function compressed(answer: HttpAnswer, acceptsGzip: boolean): HttpAnswer {
   };
 }
 
-async function route(deps: ReadDeps, method: string, path: string, query: URLSearchParams, acceptsGzip: boolean): Promise<HttpAnswer> {
+async function route(deps: ReadDeps, method: string, path: string, query: URLSearchParams, acceptsGzip: boolean, columnsCoding: ColumnsCoding): Promise<HttpAnswer> {
   if (method !== 'GET' && method !== 'HEAD') return { ...jsonError(405, 'method-not-allowed', 'The read API only answers GET.'), headers: { allow: 'GET' } };
   const parts = path.split('/').filter(Boolean).map(decodePathSegment);
   if (parts.some((p) => p === null)) return jsonError(400, 'bad-path', 'The path is not valid percent-encoding.');
@@ -80,7 +81,7 @@ async function route(deps: ReadDeps, method: string, path: string, query: URLSea
   if (!spaceOf(deps.config, space)) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
 
   if (collection === 'runs' && id === undefined) return listRuns(deps, space, query);
-  if (collection === 'columns' && id === undefined) return columns(deps, space, query, acceptsGzip);
+  if (collection === 'columns' && id === undefined) return columns(deps, space, query, columnsCoding);
   if (collection === 'stats' && id === undefined) return stats(deps, space, query);
   if (collection === 'compare' && id === undefined) return compare(deps, space, query);
   if (collection === 'budget' && id === undefined) return budget(deps, space, query);
@@ -94,14 +95,15 @@ async function route(deps: ReadDeps, method: string, path: string, query: URLSea
   return notFound(path);
 }
 
-async function columns(deps: ReadDeps, space: string, query: URLSearchParams, acceptsGzip: boolean): Promise<HttpAnswer> {
+async function columns(deps: ReadDeps, space: string, query: URLSearchParams, coding: ColumnsCoding): Promise<HttpAnswer> {
   const [part, snapshot] = [query.get('part'), query.get('snapshot')];
   if ((part === null) !== (snapshot === null)) return jsonError(400, 'bad-part', 'part and snapshot go together: both as the first part of the columns named them, or neither.');
   if (part !== null && !/^[1-9]\d{0,5}$/.test(part)) return jsonError(400, 'bad-part', 'part must be a whole number from 1; part 0 is the columns answer without part.');
   const request = part === null ? null : { part: Number(part), snapshot: snapshot! };
-  const answer = await columnsAnswer(deps, space, acceptsGzip, request);
+  const answer = await columnsAnswer(deps, space, coding, request);
+  const compressed = coding !== 'identity';
   const tooLarge = (mb: string) =>
-    `The columns of space "${space}" are ${mb} MB${acceptsGzip ? ' compressed' : ''}, more than one answer of this read API can carry; ${acceptsGzip ? 'the snapshot compactor writes them in parts within minutes' : 'accept gzip'}.`;
+    `The columns of space "${space}" are ${mb} MB${compressed ? ' compressed' : ''}, more than one answer of this read API can carry; ${compressed ? 'the snapshot compactor writes them in parts within minutes' : 'accept gzip'}.`;
   return withinLimit(deps, answer, 'columns-too-large', tooLarge);
 }
 

@@ -13,7 +13,7 @@
 // and the later parts are read by the snapshot's name, so a cockpit never combines parts of two snapshots.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ObjectStore, RunStore } from '../ports.ts';
-import { COLUMNS_MEDIA_TYPE, columnsToBytes, compactOf, encodeColumns } from '../cockpit/columns.ts';
+import { COLUMNS_GZIP_MEDIA_TYPE, COLUMNS_MEDIA_TYPE, columnsToBytes, compactOf, encodeColumns } from '../cockpit/columns.ts';
 import type { SnapshotRun } from '../cockpit/run-snapshot.ts';
 import { RunTable } from '../cockpit/run-table.ts';
 import { applyChanges, applyIssueChanges, inTaskOrder, loadSpaceIssues, loadSpaceRuns, persistedColumnsPart, readManifest, type SnapshotDeps, type SnapshotManifest } from './snapshot-store.ts';
@@ -123,6 +123,14 @@ export async function currentTable(deps: SnapshotDeps, space: string): Promise<{
   return { table: view.table.table, runs: view.table.runs, asOf };
 }
 
+/**
+ * How a client takes the columns body (docs/contract.md §10): compressed as a representation of its own
+ * (`application/vnd.replay.run-columns+gzip`, asked for with Accept), which a browser hands to the page
+ * still compressed, so the page inflates it as it streams in; compressed in transit (Content-Encoding);
+ * or plain.
+ */
+export type ColumnsCoding = 'gzip-media-type' | 'gzip' | 'identity';
+
 /** A later part of a persisted snapshot's columns: `?part=` and `?snapshot=` as the first part named them. */
 export interface ColumnsPartRequest {
   part: number;
@@ -136,12 +144,12 @@ export interface ColumnsPartRequest {
 export async function columnsAnswer(
   deps: SnapshotDeps & { objects: ObjectStore },
   space: string,
-  acceptsGzip: boolean,
+  coding: ColumnsCoding,
   part: ColumnsPartRequest | null = null,
   nowMs: () => number = Date.now,
 ): Promise<HttpAnswer> {
   const view = viewOf(deps.runs, space);
-  if (part) return servedPart(deps.objects, space, view, part, acceptsGzip, nowMs);
+  if (part) return servedPart(deps.objects, space, view, part, coding, nowMs);
   const persisted = await persistedOf(deps.objects, space, view, nowMs);
   // A process that holds no runs yet serves the snapshot as it is; one in parts is always served so,
   // since a whole body of that many runs would not fit one answer.
@@ -156,10 +164,10 @@ export async function columnsAnswer(
     }
     body = view.encoded!;
   }
-  return columnsBody(body, acceptsGzip);
+  return columnsBody(body, coding);
 }
 
-async function servedPart(objects: ObjectStore, space: string, view: SpaceView, request: ColumnsPartRequest, acceptsGzip: boolean, nowMs: () => number): Promise<HttpAnswer> {
+async function servedPart(objects: ObjectStore, space: string, view: SpaceView, request: ColumnsPartRequest, coding: ColumnsCoding, nowMs: () => number): Promise<HttpAnswer> {
   let persisted = await persistedOf(objects, space, view, nowMs);
   // A snapshot newer than this process's copy of the manifest may be the one asked for.
   if (persisted?.manifest.snapshot !== request.snapshot) persisted = await persistedOf(objects, space, view, nowMs, true);
@@ -168,7 +176,7 @@ async function servedPart(objects: ObjectStore, space: string, view: SpaceView, 
   const parts = persisted.manifest.columns.length;
   if (request.part >= parts) return jsonError(404, 'no-such-part', `Snapshot ${request.snapshot} of space "${space}" has ${parts} part${parts === 1 ? '' : 's'}, numbered from 0.`);
   const body = await partOf(objects, persisted, request.part);
-  if (body) return columnsBody(body, acceptsGzip);
+  if (body) return columnsBody(body, coding);
   // Its slot was written over: the next first request must find the snapshot that did so.
   await persistedOf(objects, space, view, nowMs, true);
   return replaced;
@@ -195,13 +203,13 @@ async function partOf(objects: ObjectStore, persisted: Persisted, index: number)
   return part;
 }
 
-function columnsBody(body: Encoded, acceptsGzip: boolean): HttpAnswer {
-  if (!acceptsGzip) body.plain ??= gunzipSync(body.gzip);
+function columnsBody(body: Encoded, coding: ColumnsCoding): HttpAnswer {
+  if (coding === 'identity') body.plain ??= gunzipSync(body.gzip);
   return {
     status: 200,
-    body: acceptsGzip ? body.gzip : body.plain!,
-    contentType: COLUMNS_MEDIA_TYPE,
+    body: coding === 'identity' ? body.plain! : body.gzip,
+    contentType: coding === 'gzip-media-type' ? COLUMNS_GZIP_MEDIA_TYPE : COLUMNS_MEDIA_TYPE,
     // Browsers may reuse it briefly: the cockpit fetches every later change through `since` anyway.
-    headers: { 'cache-control': 'private, max-age=5', vary: 'accept-encoding', ...(acceptsGzip ? { 'content-encoding': 'gzip' } : {}) },
+    headers: { 'cache-control': 'private, max-age=5', vary: 'accept, accept-encoding', ...(coding === 'gzip' ? { 'content-encoding': 'gzip' } : {}) },
   };
 }

@@ -68,7 +68,7 @@ function coldProcess() {
 
 type Deps = ReturnType<typeof coldProcess>['deps'];
 const stats = async (deps: Deps, space: string) => (await answerRead(deps, 'GET', `/api/spaces/${space}/stats`, '')).body as StatsBody;
-const columnsOf = async (deps: Deps, space: string) => columnsFromBytes(gunzipSync((await columnsAnswer(deps, space, true)).body as Buffer));
+const columnsOf = async (deps: Deps, space: string) => columnsFromBytes(gunzipSync((await columnsAnswer(deps, space, 'gzip')).body as Buffer));
 
 /** `count` judged runs (the first ten resolved), compacted into a snapshot. */
 async function seededSpace(space: string, count: number, limits?: ColumnPartLimits) {

@@ -1,6 +1,7 @@
 // A big space's columns arrive in parts (docs/contract.md §10): the cockpit asks for the first, then for the
 // other parts of the snapshot it names, all at once, and combines them. A snapshot replaced while its parts
 // arrive answers 409, and the cockpit starts again from the first part instead of mixing two snapshots.
+// Parts stream in compressed as their own media type (inflated by the page) or plain, cut anywhere.
 // A small server here plays the read API.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
@@ -24,9 +25,10 @@ let server: { url: string; close: () => Promise<void> };
 let browser: Browser;
 let current: keyof typeof SNAPSHOTS = 'snap-1';
 const requests: string[] = [];
+const gzipAsked: boolean[] = [];
 
 beforeAll(async () => {
-  server = await startDashboardServer((_req, res, u) => {
+  server = await startDashboardServer((req, res, u) => {
     if (u.pathname === '/cockpit.json') return json(res, 200, { cockpits: [{ name: 'Big', space: 'S', public: true }], api: '/api', signIn: null } satisfies CockpitSettings);
     if (u.pathname === '/api/spaces/S/columns') {
       const part = Number(u.searchParams.get('part') ?? 0);
@@ -37,7 +39,9 @@ beforeAll(async () => {
         current = 'snap-2';
         return json(res, 409, { error: 'snapshot-replaced', message: 'Snapshot snap-1 was replaced by a newer one; load the columns again from the first part.' });
       }
-      return columns(res, SNAPSHOTS[snapshot][part]!, { index: part, count: PARTS, snapshot });
+      // The cockpit asks for the compressed media type; a server may still answer the plain one (part 1 here).
+      gzipAsked.push(req.headers.accept?.startsWith('application/vnd.replay.run-columns+gzip') ?? false);
+      return columns(res, SNAPSHOTS[snapshot][part]!, { index: part, count: PARTS, snapshot }, { gzipMediaType: part !== 1 });
     }
     return emptySpaceApi(res, u, 'S');
   });
@@ -57,6 +61,7 @@ it('combines the parts of one snapshot, and starts again when the snapshot is re
   // The first snapshot's parts, then the second's: never a part of one beside a part of the other.
   expect(requests.slice(0, PARTS).sort()).toEqual(['snap-1#0', 'snap-1#1', 'snap-1#2']);
   expect(requests.slice(PARTS).sort()).toEqual(['snap-2#0', 'snap-2#1', 'snap-2#2']);
+  expect(gzipAsked.every(Boolean)).toBe(true);
   const total = PARTS * RUNS_PER_PART + 1;
   expect(await page.locator('.runs-count').innerText()).toBe(`${total} of ${total} runs`);
   await page.close();

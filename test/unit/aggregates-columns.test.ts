@@ -3,7 +3,21 @@
 // `since` deltas that follow it.
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
-import { COLUMNS_MEDIA_TYPE, ColumnsFormatError, columnsFromBytes, columnsToBytes, compactRun, encodeColumns, type CompactRun, type RunColumns } from '../../shared/cockpit/columns.ts';
+import {
+  CODE_FIELDS,
+  COLUMNS_GZIP_MEDIA_TYPE,
+  COLUMNS_MEDIA_TYPE,
+  ColumnsFormatError,
+  columnsFromBytes,
+  columnsToBytes,
+  compactRun,
+  encodeColumns,
+  NUMBER_FIELDS,
+  TEXT_FIELDS,
+  type CompactRun,
+  type RunColumns,
+} from '../../shared/cockpit/columns.ts';
+import { ColumnsReader } from '../../shared/cockpit/columns-reader.ts';
 import { columnsAnswer, REENCODE_AFTER_MS } from '../../shared/read/read-model.ts';
 import { AS_OF_SAFETY_MS } from '../../shared/read/as-of.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
@@ -102,6 +116,57 @@ describe('the columnar form', () => {
     expect(table.size).toBe(4000);
   });
 
+  it('reads a body streamed in chunks cut anywhere, even inside a value, into the same table as the whole body', () => {
+    const runs: CompactRun[] = Array.from({ length: 300 }, (_, k) => ({
+      ...compactRun(row({ taskId: `task-${k}`, model: k % 3 ? 'a' : 'b' })),
+      steps: k % 7 === 0 ? null : k,
+      promptTokens: 70_000 + k,
+      wallSeconds: k % 5 ? 1.5 * k : null,
+      repo: k % 4 ? null : 'acme/widgets',
+    }));
+    const bytes = columnsToBytes(encodeColumns(runs, '2026-01-01T00:00:00.000Z'));
+    const whole = RunTable.fromColumns([columnsFromBytes(bytes)]);
+    // One run already in the table: the body's rows follow it, its dictionaries mapped onto the table's.
+    const first = compactRun(row({ taskId: 'before', model: 'b' }));
+    for (const [size, startLate] of [[1, false], [3, false], [7, true], [4096, false], [bytes.length, true]] as const) {
+      const table = RunTable.fromRuns([first]);
+      const reader = new ColumnsReader();
+      // Started as soon as the header is in, or (the bytes held meanwhile) once the whole body is.
+      let started = false;
+      for (let at = 0; at < bytes.length; at += size) {
+        reader.push(bytes.slice(at, at + size));
+        if (reader.header && !startLate && !started) {
+          reader.start(table.reserve(reader.header));
+          started = true;
+        }
+      }
+      if (!started) reader.start(table.reserve(reader.header!));
+      reader.end();
+      expect(table.size).toBe(301);
+      expect(table.indexOfId(runId(first))).toBe(0);
+      for (let i = 0; i < 300; i++) {
+        expect(table.id(i + 1)).toBe(whole.id(i));
+        for (const f of TEXT_FIELDS) expect(table.string(f, i + 1)).toBe(whole.string(f, i));
+        for (const f of CODE_FIELDS) expect(table.codes[f][i + 1]).toBe(whole.codes[f][i]);
+        for (const f of NUMBER_FIELDS) expect(table.number(f, i + 1)).toBe(whole.number(f, i));
+      }
+    }
+  });
+
+  it('refuses a streamed body that ends early, saying where, and reads an empty one', () => {
+    const bytes = columnsToBytes(encodeColumns([compactRun(row())], '2026-01-01T00:00:00.000Z'));
+    const streamed = (body: Uint8Array) => {
+      const reader = new ColumnsReader();
+      reader.push(body);
+      if (reader.header) reader.start(new RunTable().reserve(reader.header));
+      reader.end();
+      return reader.header;
+    };
+    expect(() => streamed(bytes.subarray(0, 20))).toThrow(new ColumnsFormatError('The columns body ends before its header does.'));
+    expect(() => streamed(bytes.subarray(0, bytes.length - 8))).toThrow(new ColumnsFormatError('The columns body ends before its last column.'));
+    expect(streamed(columnsToBytes(encodeColumns([], '2026-01-01T00:00:00.000Z')))?.count).toBe(0);
+  });
+
   it('reads a body wherever its bytes start, and refuses a truncated, foreign or older body with a sentence', () => {
     const bytes = columnsToBytes(encodeColumns([compactRun(row())], '2026-01-01T00:00:00.000Z'));
     const shifted = new Uint8Array(bytes.length + 3);
@@ -122,12 +187,16 @@ describe('GET /api/spaces/{space}/columns', () => {
     const store = new CountingTable();
     for (let k = 0; k < 2500; k++) await store.put(row({ taskId: `t${k}` }));
     const { deps } = readDeps(store);
-    const gz = await columnsAnswer(deps, 'S', true);
+    const gz = await columnsAnswer(deps, 'S', 'gzip');
     expect(gz.headers?.['content-encoding']).toBe('gzip');
     expect(decode(gz.body, true).count).toBe(2500);
-    const plain = await columnsAnswer(deps, 'S', false);
+    const plain = await columnsAnswer(deps, 'S', 'identity');
     expect(plain.headers?.['content-encoding']).toBeUndefined();
     expect(decode(plain.body, false).count).toBe(2500);
+    // Asked for as its own compressed media type, the same gzip bytes travel without Content-Encoding.
+    const asType = await columnsAnswer(deps, 'S', 'gzip-media-type');
+    expect([asType.contentType, asType.headers?.['content-encoding'], asType.headers?.vary]).toEqual([COLUMNS_GZIP_MEDIA_TYPE, undefined, 'accept, accept-encoding']);
+    expect(decode(asType.body, true).count).toBe(2500);
   });
 
   it('without a persisted snapshot reads the table once, then only what changed since', async () => {
@@ -137,7 +206,7 @@ describe('GET /api/spaces/{space}/columns', () => {
     let now = 0;
     const answer = (asOf: string) => {
       setAsOf(asOf);
-      return columnsAnswer(deps, 'S', true, null, () => now);
+      return columnsAnswer(deps, 'S', 'gzip', null, () => now);
     };
     const first = decode((await answer('2026-01-01T00:00:05.000Z')).body, true);
     expect(first).toMatchObject({ count: 10, asOf: '2026-01-01T00:00:05.000Z' });
@@ -161,7 +230,7 @@ describe('GET /api/spaces/{space}/columns', () => {
     const store = new CountingTable();
     for (let k = 0; k < 3000; k++) await store.put(row({ taskId: `t${k}` }));
     const { deps } = readDeps(store);
-    await Promise.all(Array.from({ length: 5 }, () => columnsAnswer(deps, 'S', true)));
+    await Promise.all(Array.from({ length: 5 }, () => columnsAnswer(deps, 'S', 'gzip')));
     expect(store.queries).toBe(3 + 1);
   });
 });
@@ -170,7 +239,7 @@ describe('a bytes answer through API Gateway', () => {
   it('crosses the Lambda boundary as base64 with its headers, so the gzip body reaches the browser intact', async () => {
     const store = new CountingTable();
     await store.put(row());
-    const answer = await columnsAnswer(readDeps(store).deps, 'S', true);
+    const answer = await columnsAnswer(readDeps(store).deps, 'S', 'gzip');
     const result = toApiGateway(answer);
     expect(result).toMatchObject({ statusCode: 200, isBase64Encoded: true, headers: { 'content-type': COLUMNS_MEDIA_TYPE, 'content-encoding': 'gzip' } });
     expect(decode(Buffer.from(result.body!, 'base64'), true).count).toBe(1);

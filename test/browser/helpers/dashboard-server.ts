@@ -1,10 +1,11 @@
 // A small server that plays CloudFront for a browser test: the built dashboard from dashboard/dist, and
 // every other path (the API, cockpit.json, a sign-in service) answered by the test's own handler.
+import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { COLUMNS_MEDIA_TYPE, columnsToBytes, encodeColumns, type CompactRun, type ColumnsPart } from '../../../shared/cockpit/columns.ts';
+import { COLUMNS_GZIP_MEDIA_TYPE, COLUMNS_MEDIA_TYPE, columnsToBytes, encodeColumns, type CompactRun, type ColumnsPart } from '../../../shared/cockpit/columns.ts';
 
 const DIST = join(import.meta.dirname, '../../../dashboard/dist');
 
@@ -34,9 +35,18 @@ export async function startDashboardServer(route: TestRoute): Promise<{ url: str
 /** A JSON answer. */
 export const json = (res: ServerResponse, status: number, value: unknown): true => (res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value)), true);
 
-/** A columns answer of these runs, in the wire format the read API serves. */
-export const columns = (res: ServerResponse, runs: CompactRun[], part?: ColumnsPart): true =>
-  (res.writeHead(200, { 'content-type': COLUMNS_MEDIA_TYPE }).end(columnsToBytes(encodeColumns(runs, new Date().toISOString(), part))), true);
+/**
+ * A columns answer of these runs, in the wire format the read API serves: plain, or gzip as the compressed
+ * media type. It is written in 13-byte pieces, so that the page's stream may cut values anywhere.
+ */
+export function columns(res: ServerResponse, runs: CompactRun[], part?: ColumnsPart, { gzipMediaType = false } = {}): true {
+  const plain = columnsToBytes(encodeColumns(runs, new Date().toISOString(), part));
+  const body = gzipMediaType ? gzipSync(plain) : plain;
+  res.writeHead(200, { 'content-type': gzipMediaType ? COLUMNS_GZIP_MEDIA_TYPE : COLUMNS_MEDIA_TYPE });
+  for (let at = 0; at < body.length; at += 13) res.write(body.subarray(at, at + 13));
+  res.end();
+  return true;
+}
 
 /** The rest of a space's API, empty: no issue records, no hosts, no changes; any other API path is 404. False for non-API paths. */
 export function emptySpaceApi(res: ServerResponse, url: URL, space: string): boolean {

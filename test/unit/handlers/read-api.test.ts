@@ -66,6 +66,13 @@ describe('the read-api handler', () => {
     const columns = await api.get('/api/spaces/S/columns', { 'Accept-Encoding': 'gzip, br' });
     expect(columns).toMatchObject({ statusCode: 200, isBase64Encoded: true, headers: { 'content-encoding': 'gzip' } });
     expect(columnsFromBytes(gunzipSync(Buffer.from(columns.body!, 'base64')))).toMatchObject({ count: 2 });
+    // The cockpit asks for the compressed media type, which it inflates itself; weight 0 refuses it.
+    const asType = await api.get('/api/spaces/S/columns', { 'Accept-Encoding': 'gzip', Accept: 'application/vnd.replay.run-columns+gzip, application/vnd.replay.run-columns;q=0.5' });
+    expect(asType).toMatchObject({ statusCode: 200, isBase64Encoded: true, headers: { 'content-type': 'application/vnd.replay.run-columns+gzip' } });
+    expect(asType.headers!['content-encoding']).toBeUndefined();
+    expect(columnsFromBytes(gunzipSync(Buffer.from(asType.body!, 'base64')))).toMatchObject({ count: 2 });
+    const refused = await api.get('/api/spaces/S/columns', { 'Accept-Encoding': 'gzip', Accept: 'application/vnd.replay.run-columns+gzip;q=0, */*' });
+    expect(refused.headers).toMatchObject({ 'content-type': 'application/vnd.replay.run-columns', 'content-encoding': 'gzip' });
   });
 
   it('answers a cursor it did not hand out with 400 bad-cursor', async () => {
