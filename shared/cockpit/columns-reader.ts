@@ -16,6 +16,8 @@ export class ColumnsReader {
   /** Bytes held before the header is whole, or before a sink is given. */
   private held: Uint8Array[] = [];
   private heldBytes = 0;
+  /** How many bytes the header is known to take: its length's four, until they are read. */
+  private headerBytes = 4;
   /** Bytes of the body read so far (not counting held ones), and the column they are in. */
   private position = 0;
   private current = 0;
@@ -49,8 +51,11 @@ export class ColumnsReader {
   }
 
   private readHeaderFromHeld() {
+    // Joined only once the bytes it needs are all held: first its length, then the header itself.
+    if (this.heldBytes < this.headerBytes) return;
     const bytes = this.held.length === 1 ? this.held[0]! : concat(this.held, this.heldBytes);
     this.held = [bytes];
+    this.headerBytes = 4 + new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
     const read = readHeader(bytes);
     if (!read) return;
     this.header = read.header;
