@@ -7,7 +7,7 @@
 // chunk's slice of a column is copied to one reused aligned scratch buffer (with the bytes of a value cut
 // by the previous chunk before it), and the sink gets a view of the whole values there. The sink must copy
 // what it keeps before it returns.
-import { ColumnsFormatError, readHeader, type ColumnPlace, type ColumnsHeader, type ColumnsSink } from './columns.ts';
+import { ColumnsFormatError, headerBytes, readHeader, type ColumnPlace, type ColumnsHeader, type ColumnsSink } from './columns.ts';
 
 export class ColumnsReader {
   header: ColumnsHeader | null = null;
@@ -55,7 +55,7 @@ export class ColumnsReader {
     if (this.heldBytes < this.headerBytes) return;
     const bytes = this.held.length === 1 ? this.held[0]! : concat(this.held, this.heldBytes);
     this.held = [bytes];
-    this.headerBytes = 4 + new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
+    this.headerBytes = headerBytes(bytes)!;
     const read = readHeader(bytes);
     if (!read) return;
     this.header = read.header;

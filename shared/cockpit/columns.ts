@@ -216,7 +216,18 @@ interface WireHeader {
   types: ArrayType[];
 }
 
-const columnsInOrder = (c: RunColumns): NumberColumn[] => [...TEXT_FIELDS.map((f) => c.text[f]), ...CODE_FIELDS.map((f) => c.codes[f]), ...NUMBER_FIELDS.map((f) => c.numbers[f])];
+/** Which record of RunColumns a column belongs to. */
+export type ColumnKind = 'text' | 'codes' | 'numbers';
+type ColumnField = TextField | CodeField | NumberField;
+
+/** Every column of a body, in wire order, with the array types it may travel as: text indexes are unsigned, codes bytes, figures may also be f64. */
+const WIRE_COLUMNS: readonly { kind: ColumnKind; field: ColumnField; allowed: readonly ArrayType[] }[] = [
+  ...TEXT_FIELDS.map((field) => ({ kind: 'text' as const, field, allowed: ['u8', 'u16', 'u32'] as const })),
+  ...CODE_FIELDS.map((field) => ({ kind: 'codes' as const, field, allowed: ['u8'] as const })),
+  ...NUMBER_FIELDS.map((field) => ({ kind: 'numbers' as const, field, allowed: ['u8', 'u16', 'u32', 'f64'] as const })),
+];
+
+const columnsInOrder = (c: RunColumns): NumberColumn[] => WIRE_COLUMNS.map(({ kind, field }) => (c[kind] as Record<ColumnField, NumberColumn>)[field]);
 
 // Typed arrays are read and written in the platform's byte order; the format is little-endian, which is
 // every platform the cockpit and the functions run on.
@@ -245,12 +256,10 @@ export class ColumnsFormatError extends Error {}
 /** What a body's header says: its part, `asOf`, run count and dictionaries. */
 export type ColumnsHeader = Pick<RunColumns, 'part' | 'asOf' | 'count' | 'strings'>;
 
-export type ColumnKind = 'text' | 'code' | 'number';
-
 /** Where one column lies in a body, in bytes from its start. */
 export interface ColumnPlace {
   kind: ColumnKind;
-  field: TextField | CodeField | NumberField;
+  field: ColumnField;
   Type: (typeof ARRAY_TYPES)[ArrayType];
   start: number;
   end: number;
@@ -258,39 +267,37 @@ export interface ColumnPlace {
 
 /** Where a body's values go, whole columns or pieces of them: `from` is the row, within the body, of `values[0]`. */
 export interface ColumnsSink {
-  column(kind: ColumnKind, field: TextField | CodeField | NumberField, from: number, values: NumberColumn): void;
+  column(kind: ColumnKind, field: ColumnField, from: number, values: NumberColumn): void;
 }
+
+/** How many bytes the header takes, its length included, or null while `bytes` holds less than that length's four. */
+export const headerBytes = (bytes: Uint8Array): number | null => (bytes.byteLength < 4 ? null : 4 + new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true));
 
 /** The header and where each column lies, once `bytes` holds all of the header; null until then. */
 export function readHeader(bytes: Uint8Array): { header: ColumnsHeader; columns: ColumnPlace[] } | null {
-  if (bytes.byteLength < 4) return null;
-  const headLength = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
-  if (bytes.byteLength < 4 + headLength) return null;
+  const headEnd = headerBytes(bytes);
+  if (headEnd === null || bytes.byteLength < headEnd) return null;
   let header: WireHeader;
   try {
-    header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + headLength))) as WireHeader;
+    header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, headEnd))) as WireHeader;
   } catch {
     throw new ColumnsFormatError('The columns body does not start with its header.');
   }
   if (header.format !== COLUMNS_FORMAT) throw new ColumnsFormatError(`The columns body is in format ${String(header.format)}; this cockpit reads ${COLUMNS_FORMAT}.`);
-  const codesAt = TEXT_FIELDS.length;
-  const numbersAt = codesAt + CODE_FIELDS.length;
-  // Text indexes are unsigned, codes are bytes, figures may also be f64.
-  const allowed = (k: number): readonly ArrayType[] => (k < codesAt ? ['u8', 'u16', 'u32'] : k < numbersAt ? ['u8'] : ['u8', 'u16', 'u32', 'f64']);
   const fits =
     Number.isInteger(header.count) &&
     header.count >= 0 &&
     Array.isArray(header.types) &&
-    header.types.length === numbersAt + NUMBER_FIELDS.length &&
-    header.types.every((type, k) => allowed(k).includes(type));
+    header.types.length === WIRE_COLUMNS.length &&
+    header.types.every((type, k) => WIRE_COLUMNS[k]!.allowed.includes(type));
   if (!fits) throw new ColumnsFormatError('The columns body does not have one column of the right type per field.');
-  const fields = [...TEXT_FIELDS.map((f) => ['text', f] as const), ...CODE_FIELDS.map((f) => ['code', f] as const), ...NUMBER_FIELDS.map((f) => ['number', f] as const)];
-  let offset = align8(4 + headLength);
+  let offset = align8(headEnd);
   const columns = header.types.map((type, k): ColumnPlace => {
     const Type = ARRAY_TYPES[type];
     const start = offset;
-    offset = align8(start + header.count * Type.BYTES_PER_ELEMENT);
-    return { kind: fields[k]![0], field: fields[k]![1], Type, start, end: start + header.count * Type.BYTES_PER_ELEMENT };
+    const end = start + header.count * Type.BYTES_PER_ELEMENT;
+    offset = align8(end);
+    return { kind: WIRE_COLUMNS[k]!.kind, field: WIRE_COLUMNS[k]!.field, Type, start, end };
   });
   return { header: { part: header.part, asOf: header.asOf, count: header.count, strings: header.strings }, columns };
 }
@@ -305,7 +312,7 @@ export function columnsFromBytes(body: Uint8Array): RunColumns {
   for (const { kind, field, Type, start, end } of read.columns) {
     if (end > bytes.byteLength) throw new ColumnsFormatError('The columns body ends before its last column.');
     const column = new Type(bytes.buffer as ArrayBuffer, bytes.byteOffset + start, (end - start) / Type.BYTES_PER_ELEMENT);
-    (columns[kind === 'text' ? 'text' : kind === 'code' ? 'codes' : 'numbers'] as Record<string, NumberColumn>)[field] = column;
+    (columns[kind] as Record<ColumnField, NumberColumn>)[field] = column;
   }
   return columns;
 }

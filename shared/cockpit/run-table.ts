@@ -85,8 +85,8 @@ export class RunTable {
   appendColumns(columns: RunColumns): void {
     const rows = this.reserve(columns);
     for (const f of TEXT_FIELDS) rows.column('text', f, 0, columns.text[f]);
-    for (const f of CODE_FIELDS) rows.column('code', f, 0, columns.codes[f]);
-    for (const f of NUMBER_FIELDS) rows.column('number', f, 0, columns.numbers[f]);
+    for (const f of CODE_FIELDS) rows.column('codes', f, 0, columns.codes[f]);
+    for (const f of NUMBER_FIELDS) rows.column('numbers', f, 0, columns.numbers[f]);
   }
 
   /**
@@ -110,7 +110,7 @@ export class RunTable {
     return {
       column: (kind, field, from, values) => {
         if (kind === 'text') this.writeText(field as TextField, toTable, offset + from, values);
-        else if (kind === 'code') this.codes[field as CodeField].set(values, offset + from);
+        else if (kind === 'codes') this.codes[field as CodeField].set(values, offset + from);
         else this.writeNumbers(field as NumberField, offset + from, values);
       },
     };

@@ -46,8 +46,7 @@ export async function answerRead(
   headers: Record<string, string | undefined> = {},
 ): Promise<HttpAnswer> {
   const acceptsGzip = /\bgzip\b/.test(headers['accept-encoding'] ?? '');
-  const columnsCoding: ColumnsCoding = acceptsMediaType(headers.accept, COLUMNS_GZIP_MEDIA_TYPE) ? 'gzip-media-type' : acceptsGzip ? 'gzip' : 'identity';
-  const answer = await route(deps, method, path, new URLSearchParams(rawQuery), acceptsGzip, columnsCoding);
+  const answer = await route(deps, method, path, new URLSearchParams(rawQuery), acceptsGzip, headers.accept);
   return withinLimit(deps, compressed(answer, acceptsGzip), 'answer-too-large', (mb) => `The answer is ${mb} MB, more than one answer of this read API can carry.`);
 }
 
@@ -71,7 +70,7 @@ function compressed(answer: HttpAnswer, acceptsGzip: boolean): HttpAnswer {
   };
 }
 
-async function route(deps: ReadDeps, method: string, path: string, query: URLSearchParams, acceptsGzip: boolean, columnsCoding: ColumnsCoding): Promise<HttpAnswer> {
+async function route(deps: ReadDeps, method: string, path: string, query: URLSearchParams, acceptsGzip: boolean, accept: string | undefined): Promise<HttpAnswer> {
   if (method !== 'GET' && method !== 'HEAD') return { ...jsonError(405, 'method-not-allowed', 'The read API only answers GET.'), headers: { allow: 'GET' } };
   const parts = path.split('/').filter(Boolean).map(decodePathSegment);
   if (parts.some((p) => p === null)) return jsonError(400, 'bad-path', 'The path is not valid percent-encoding.');
@@ -81,7 +80,7 @@ async function route(deps: ReadDeps, method: string, path: string, query: URLSea
   if (!spaceOf(deps.config, space)) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
 
   if (collection === 'runs' && id === undefined) return listRuns(deps, space, query);
-  if (collection === 'columns' && id === undefined) return columns(deps, space, query, columnsCoding);
+  if (collection === 'columns' && id === undefined) return columns(deps, space, query, acceptsMediaType(accept, COLUMNS_GZIP_MEDIA_TYPE) ? 'gzip-media-type' : acceptsGzip ? 'gzip' : 'identity');
   if (collection === 'stats' && id === undefined) return stats(deps, space, query);
   if (collection === 'compare' && id === undefined) return compare(deps, space, query);
   if (collection === 'budget' && id === undefined) return budget(deps, space, query);
