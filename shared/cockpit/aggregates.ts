@@ -125,12 +125,23 @@ export function hiddenTestRate(c: Record<HiddenColumn, number>): HiddenTestFigur
 }
 
 /**
+ * The values a median is selected from are gathered into one buffer that every median reuses: the
+ * figures are plain numbers, so nothing outlives the call that filled it, and fresh memory is dear (the
+ * first write to each page of a new million-value array costs more than selecting its quartiles).
+ */
+let gatherBuffer = new Float64Array(0);
+function gatherRoom(n: number): Float64Array {
+  if (gatherBuffer.length < n) gatherBuffer = new Float64Array(Math.max(n, Math.floor(gatherBuffer.length * 1.5)));
+  return gatherBuffer;
+}
+
+/**
  * Median and quartiles of the known values (NaN is unknown and skipped); `n` counts all values offered.
  * Quartiles interpolate linearly between order statistics, found by selection rather than a full sort:
  * a filter change recomputes a dozen medians over up to 100k runs.
  */
 export function medianOf(values: ArrayLike<number>): MedianFigure {
-  const known = new Float64Array(values.length);
+  const known = gatherRoom(values.length);
   let k = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
@@ -141,7 +152,7 @@ export function medianOf(values: ArrayLike<number>): MedianFigure {
 
 /** medianOf the values of `rows` in `source`, gathered and filtered in one pass (a million-run group's medians are mostly this copy). */
 export function medianOfRows(source: Float64Array, rows: Uint32Array): MedianFigure {
-  const known = new Float64Array(rows.length);
+  const known = gatherRoom(rows.length);
   let k = 0;
   for (let r = 0; r < rows.length; r++) {
     const v = source[rows[r]!]!;
@@ -381,13 +392,13 @@ export function rowsByGroup(grouping: Grouping, selection: Uint32Array): Uint32A
 
 /** Per-group figures, best resolve rate first (groups with no rate last), and the same figures over all. */
 export function computeFigures(table: RunTable, selection: Uint32Array, grouping = groupRuns(table, selection), rows = rowsByGroup(grouping, selection)): Figures {
-  // A field's values are gathered for every group at once, when the first group's median of it is read:
-  // one pass reading the column in order, rather than one pass per group reading it scattered.
-  const gathered = new Map<MedianField, Float64Array[]>();
+  // A field's medians are computed for every group at once, when the first group's is read: one pass
+  // reading the column in order, rather than one pass per group reading it scattered.
+  const medians = new Map<MedianField, MedianFigure[]>();
   const groupMedian = (g: number) => (field: MedianField) => {
-    let perGroup = gathered.get(field);
-    if (!perGroup) gathered.set(field, (perGroup = knownPerGroup(table.numbers[field], grouping.of, selection, rows)));
-    return quartilesOfKnown(perGroup[g]!, rows[g]!.length);
+    let perGroup = medians.get(field);
+    if (!perGroup) medians.set(field, (perGroup = mediansPerGroup(table.numbers[field], grouping.of, selection, rows)));
+    return perGroup[g]!;
   };
   const groups = grouping.groups.map((g, k) => figuresOf(table, g, rows[k]!, groupMedian(k)));
   groups.sort((a, b) => (b.resolve.rate ?? -1) - (a.resolve.rate ?? -1) || a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion));
@@ -396,16 +407,18 @@ export function computeFigures(table: RunTable, selection: Uint32Array, grouping
   return { groups, all, harnessVersions };
 }
 
-/** The known values of `source` for each group's rows (each group's own array, NaN left out). */
-function knownPerGroup(source: Float64Array, of: Int32Array, selection: Uint32Array, rows: Uint32Array[]): Float64Array[] {
-  const values = rows.map((r) => new Float64Array(r.length));
-  const filled = new Uint32Array(rows.length);
+/** medianOf each group's values of `source`: the known values are gathered side by side, each group in its own stretch of the buffer. */
+function mediansPerGroup(source: Float64Array, of: Int32Array, selection: Uint32Array, rows: Uint32Array[]): MedianFigure[] {
+  const known = gatherRoom(selection.length);
+  const start = new Uint32Array(rows.length);
+  const end = new Uint32Array(rows.length);
+  for (let g = 1; g < rows.length; g++) start[g] = end[g] = start[g - 1]! + rows[g - 1]!.length;
   for (let s = 0; s < selection.length; s++) {
     const v = source[selection[s]!]!;
     const g = of[s]!;
-    if (v === v && g >= 0) values[g]![filled[g]!++] = v;
+    if (v === v && g >= 0) known[end[g]!++] = v;
   }
-  return values.map((v, g) => v.subarray(0, filled[g]!));
+  return rows.map((r, g) => quartilesOfKnown(known.subarray(start[g]!, end[g]!), r.length));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -439,18 +452,25 @@ export interface OriginalFixComparison extends Group {
 
 export function originalFixComparison(table: RunTable, grouping: Grouping, rowsOfGroups: Uint32Array[], facts: TaskFacts): OriginalFixComparison[] {
   const resolved = codeOf('verdict', 'resolved');
+  const { verdict } = table.codes;
+  const { wallSeconds } = table.numbers;
+  const { taskId } = table.text;
   return rowsOfGroups.map((rows, g) => {
-    const model: number[] = [];
-    const original: number[] = [];
-    for (const i of rows) {
-      if (table.codes.verdict[i] !== resolved) continue;
-      const wall = table.numbers.wallSeconds[i]!;
-      const pr = facts.prToMergeHours[table.text.taskId[i]!] ?? NaN;
-      if (Number.isNaN(wall) || Number.isNaN(pr)) continue;
-      model.push(wall / 3600);
-      original.push(pr);
+    // A group's pairs side by side in the gathering buffer: model hours from the start, the original's from the middle.
+    const pairs = gatherRoom(2 * rows.length);
+    let n = 0;
+    for (let r = 0; r < rows.length; r++) {
+      const i = rows[r]!;
+      if (verdict[i] !== resolved) continue;
+      const wall = wallSeconds[i]!;
+      const pr = facts.prToMergeHours[taskId[i]!] ?? NaN;
+      if (wall !== wall || pr !== pr) continue;
+      pairs[n] = wall / 3600;
+      pairs[rows.length + n++] = pr;
     }
-    return { ...grouping.groups[g]!, pairs: model.length, modelHours: medianOf(model).median, originalHours: medianOf(original).median };
+    const modelHours = quartilesOfKnown(pairs.subarray(0, n), n).median;
+    const originalHours = quartilesOfKnown(pairs.subarray(rows.length, rows.length + n), n).median;
+    return { ...grouping.groups[g]!, pairs: n, modelHours, originalHours };
   });
 }
 
@@ -467,14 +487,14 @@ export interface ScatterLayer {
 
 /** Wall time against completion tokens, split into layers by `layerOf` (e.g. the verdict code). */
 export function scatterLayers(table: RunTable, selection: Uint32Array, layerCount: number, layerOf: (i: number) => number, positiveOnly: boolean): ScatterLayer[] {
-  const layerOfRow = new Int32Array(selection.length);
+  // Each row's layer is asked twice (to size the layers, then to fill them) rather than kept: a cheap call costs less than a fresh array as long as the selection.
   const sizes = new Uint32Array(layerCount);
-  for (let s = 0; s < selection.length; s++) sizes[(layerOfRow[s] = layerOf(selection[s]!))]!++;
+  for (let s = 0; s < selection.length; s++) sizes[layerOf(selection[s]!)]!++;
   const layers = Array.from(sizes, (n) => ({ x: new Float64Array(n), y: new Float64Array(n), leftOff: 0, n: 0 }));
   const { completionTokens, wallSeconds } = table.numbers;
   for (let s = 0; s < selection.length; s++) {
     const i = selection[s]!;
-    const layer = layers[layerOfRow[s]!]!;
+    const layer = layers[layerOf(i)]!;
     const cx = completionTokens[i]!;
     const cy = wallSeconds[i]!;
     if (Number.isNaN(cx) || Number.isNaN(cy) || (positiveOnly && (cx <= 0 || cy <= 0))) {

@@ -129,8 +129,13 @@ describe('cdk synth with 200 spaces', () => {
   it('uploads the dashboard it built, script and styles included, not a placeholder', () => {
     const sites = assets.filter((dir) => existsSync(join(dir, 'index.html')));
     expect(sites).toHaveLength(1);
-    expect(readFileSync(join(sites[0]!, 'index.html'), 'utf8')).toBe(readFileSync(join(PROJECT_ROOT, 'dashboard/index.html'), 'utf8'));
-    expect(readdirSync(sites[0]!).sort()).toEqual(expect.arrayContaining(['app.css', 'app.js', 'index.html']));
+    const page = readFileSync(join(sites[0]!, 'index.html'), 'utf8');
+    // The source page, with the chunks the entry loads named for preloading; each named chunk is uploaded.
+    const preloads = [...page.matchAll(/ *<link rel="modulepreload" href="\/(chunks\/[^"]+\.js)" \/>\n/g)];
+    expect(preloads.length).toBeGreaterThanOrEqual(1);
+    expect(preloads.reduce((rest, [line]) => rest.replace(line, ''), page)).toBe(readFileSync(join(PROJECT_ROOT, 'dashboard/index.html'), 'utf8'));
+    for (const [, chunk] of preloads) expect(existsSync(join(sites[0]!, chunk!))).toBe(true);
+    expect(readdirSync(sites[0]!).sort()).toEqual(expect.arrayContaining(['app.css', 'app.js', 'chunks', 'index.html']));
   });
 
   it('writes each cockpit\'s settings file naming that cockpit alone', () => {

@@ -1,0 +1,343 @@
+// The cockpit once its runs are in (docs/contract.md §6): every area renders from one computed view model,
+// the URL holds the view so it can be linked, and changes are followed with `since` deltas. Loaded by
+// main.ts as its own chunk while the runs stream in: its modules (and the chart library's number formats,
+// whose first use initialises the browser's locale data) need not run before the runs are asked for.
+import { compactRun } from '../../shared/cockpit/columns.ts';
+import { apiPaths, type BudgetBody, type CockpitEntry, type CockpitSettings, type HostsBody, type IssuesBody, type StatsBody } from '../../shared/cockpit/contract.ts';
+import type { RunTable } from '../../shared/cockpit/run-table.ts';
+import type { HostRecord } from '../../shared/schema/host.ts';
+import type { StoredIssue } from '../../shared/schema/issue.ts';
+import type { Api } from './api.ts';
+import { changesSince } from './space-runs.ts';
+import { DashboardView } from './dashboard-view.ts';
+import { DetailPanel } from './detail-panel.ts';
+import { CompareView } from './compare-view.ts';
+import { byId, el, fill } from './dom.ts';
+import { FilterBar } from './filter-bar.ts';
+import { ago, count } from './format.ts';
+import { HostsView } from './hosts-view.ts';
+import { RunsView } from './runs-view.ts';
+import { AREAS, noFilters, readState, toSearch, writeState, type Area, type ViewState } from './url-state.ts';
+import { compute, indexData, type Computed, type DataIndex } from './view-model.ts';
+
+const POLL_MS = 4_000;
+const POLL_HIDDEN_MS = 30_000;
+const SIDE_DATA_MS = 30_000;
+
+export interface Located {
+  cockpit: CockpitEntry;
+  all: CockpitEntry[];
+  settings: CockpitSettings;
+}
+
+export class Cockpit {
+  private state: ViewState = readState();
+  private data: DataIndex | null = null;
+  private dataFor = '';
+  private computed: Computed | null = null;
+  private computedFor = '';
+  private lastUpdate = Date.now();
+  private lastError: string | null = null;
+  private renderQueued = false;
+  private renders = 0;
+  private sideDataAt = Date.now();
+  private issuesRevision = 0;
+  /** The issue records as last compared, made at the first refresh rather than on the first render's path. */
+  private issuesJson: string | null = null;
+  private readonly status = byId('live-status');
+  private readonly banners = byId('banners');
+  private readonly filterBar = new FilterBar((filters) => this.update({ filters }));
+  private readonly dashboard = new DashboardView({
+    openRun: (i) => this.update({ area: 'runs', run: this.table.id(i) }),
+    openRuns: (outcome) => this.update({ area: 'runs', search: '', filters: { ...this.state.filters, ...outcome } }),
+    runsHref: (outcome) => location.pathname + toSearch({ ...this.state, area: 'runs', run: null, search: '', filters: { ...this.state.filters, ...outcome } }),
+    colourMatrix: (matrix) => this.update({ matrix }),
+    clearFilters: () => this.update({ filters: noFilters() }),
+  });
+  private readonly runs = new RunsView({
+    search: (search) => this.update({ search }),
+    sort: (column) => this.update({ sort: { column, descending: this.state.sort.column === column ? !this.state.sort.descending : column !== 'model' && column !== 'taskId' } }),
+    open: (run) => this.update({ run }),
+    walk: (run) => this.update({ run }, true),
+    clear: () => this.update({ filters: noFilters(), search: '' }),
+    download: (href, filename) => {
+      if (!this.api.signedIn) return false;
+      void this.api.download(href, filename).catch((e: unknown) => {
+        this.lastError = `export: ${(e as Error).message}`;
+        this.paintStatus();
+      });
+      return true;
+    },
+  });
+  private readonly compareView = new CompareView({
+    // Choosing one side fixes the other as shown, so the address names both groups.
+    choose: (side, group) => this.update({ compare: { ...CompareView.pair(this.model(), this.state.compare), [side]: group } }),
+    swap: () => {
+      const { a, b } = CompareView.pair(this.model(), this.state.compare);
+      this.update({ compare: { a: b, b: a } });
+    },
+    runHref: (run) => location.pathname + toSearch({ ...this.state, area: 'runs', run }),
+    openRun: (run) => this.update({ area: 'runs', run }),
+  });
+  private readonly hostsView = new HostsView();
+  private hosts: HostRecord[] | null = null;
+  private readonly detail: DetailPanel;
+
+  constructor(
+    private readonly api: Api,
+    private readonly located: Located,
+    private table: RunTable,
+    private asOf: string,
+    private issues: StoredIssue[],
+  ) {
+    this.detail = new DetailPanel(api, located.cockpit.space, (taskId) => this.issues.find((i) => i.taskId === taskId) ?? null, () => this.update({ run: null }));
+    this.runs.detailHost.append(this.detail.root);
+    fill(byId('filter-host'), this.filterBar.root);
+    fill(byId('areas'), this.dashboard.root, this.compareView.root, this.runs.root, this.hostsView.root);
+    this.wireTabs();
+    window.addEventListener('popstate', () => {
+      this.state = readState();
+      this.syncDetail();
+      this.render();
+    });
+    document.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && this.state.run) this.update({ run: null });
+    });
+    setInterval(() => this.paintStatus(), 1000);
+  }
+
+  /** The runs as loaded (space-runs.ts): a catch-up that failed shows in the status line, and the first poll retries it. */
+  start(catchUpError: string | null) {
+    this.lastError = catchUpError;
+    this.render();
+    this.syncDetail();
+    if (this.state.run) this.runs.reveal(this.state.run);
+    // Marked once the first complete render has been laid out and painted: the benchmark reads it.
+    void document.body.offsetHeight;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        performance.mark('cockpit-ready');
+        document.documentElement.dataset.ready = 'true';
+      }),
+    );
+    this.schedulePoll();
+    void this.refreshSideData().catch((e: unknown) => (this.lastError = (e as Error).message));
+  }
+
+  /** Tabs as WAI-ARIA tabs: one Tab stop (the selected tab), the arrow keys, Home and End move between them. */
+  private wireTabs() {
+    const tabs = [...document.querySelectorAll<HTMLButtonElement>('[data-area]')];
+    tabs.forEach((tab, k) => {
+      tab.addEventListener('click', () => this.update({ area: tab.dataset.area as Area }));
+      tab.addEventListener('keydown', (e) => {
+        const to = { ArrowRight: k + 1, ArrowLeft: k - 1, Home: 0, End: tabs.length - 1 }[e.key];
+        if (to === undefined) return;
+        e.preventDefault();
+        const next = tabs[(to + tabs.length) % tabs.length]!;
+        next.focus();
+        this.update({ area: next.dataset.area as Area });
+      });
+    });
+  }
+
+  private update(change: Partial<ViewState>, replaceHistory = false) {
+    const previous = this.state;
+    this.state = { ...this.state, ...change };
+    if (change.area && change.area !== 'runs' && !('run' in change)) this.state.run = null;
+    if (change.run) this.state.area = 'runs';
+    writeState(this.state, previous, replaceHistory);
+    if (this.state.run !== previous.run) this.syncDetail();
+    // Last deliveries change with every push: entering Hosts shows them fresh, not as of the last refresh.
+    if (this.state.area === 'hosts' && previous.area !== 'hosts') void this.refreshSideData().catch((e: unknown) => (this.lastError = (e as Error).message));
+    this.render();
+    if (change.run) this.runs.reveal(change.run);
+  }
+
+  private syncDetail() {
+    if (this.state.run) void this.detail.show(this.state.run);
+    else this.detail.hide();
+  }
+
+  private model(): Computed {
+    const dataKey = `${this.table.revision}|${this.issuesRevision}`;
+    if (!this.data || dataKey !== this.dataFor) {
+      this.data = indexData(this.table, this.issues);
+      this.dataFor = dataKey;
+    }
+    const key = `${dataKey}|${JSON.stringify(this.state.filters)}`;
+    if (!this.computed || key !== this.computedFor) {
+      this.computed = compute(this.data, this.state.filters);
+      this.computedFor = key;
+    }
+    return this.computed;
+  }
+
+  private scheduleRender() {
+    if (this.renderQueued) return;
+    this.renderQueued = true;
+    requestAnimationFrame(() => {
+      this.renderQueued = false;
+      this.render();
+    });
+  }
+
+  private lastDashboard: Computed | null = null;
+
+  private render() {
+    const m = this.model();
+    const { area } = this.state;
+    // Hosts are not filtered by runs: their view shows neither the filters nor the banners about runs.
+    const filtered = area !== 'hosts';
+    byId('filter-host').hidden = !filtered;
+    this.banners.hidden = !filtered;
+    this.filterBar.render(this.filterOptions(m), this.state.filters);
+    this.renderBanners(m);
+    for (const a of AREAS) {
+      byId(`${a}-area`).hidden = a !== area;
+      const tab = document.querySelector(`[data-area="${a}"]`);
+      tab?.setAttribute('aria-selected', String(a === area));
+      tab?.setAttribute('tabindex', a === area ? '0' : '-1');
+    }
+    this.dashboard.colourBy(this.state.matrix);
+    if (area === 'dashboard') this.refreshCost();
+    if (area === 'dashboard' && this.lastDashboard !== m) {
+      // The first render fills every chart before the page says it is ready.
+      this.dashboard.render(m, this.lastDashboard === null);
+      this.lastDashboard = m;
+    }
+    if (area === 'compare') this.compareView.render(m, this.state.filters, this.state.compare);
+    if (area === 'runs') {
+      this.runs.render(m, this.state.search, this.state.sort, this.state.run);
+      this.renderExportLinks();
+    }
+    if (area === 'hosts') this.hostsView.render(this.hosts, this.located.cockpit.space);
+    this.runs.root.classList.toggle('with-detail', !!this.state.run);
+    this.paintStatus();
+    document.documentElement.dataset.renderCount = String(++this.renders);
+  }
+
+  private costFor = '';
+  private costAt = 0;
+
+  /**
+   * The cost card's figures come from the API (run costs need the configured prices, which the page never
+   * sees): read again when the filters change, and at most every 30 s otherwise.
+   */
+  private refreshCost() {
+    const { models, tiers, waves, harnessVersions } = this.state.filters;
+    const filters = { models, tiers, waves, harnessVersions };
+    const key = JSON.stringify(filters);
+    if (key === this.costFor && Date.now() - this.costAt < SIDE_DATA_MS) return;
+    this.costFor = key;
+    this.costAt = Date.now();
+    const space = this.located.cockpit.space;
+    Promise.all([this.api.json<StatsBody>(apiPaths.stats(space, filters)), this.api.json<BudgetBody>(apiPaths.budget(space))]).then(
+      ([stats, budget]) => this.costFor === key && this.dashboard.setCost({ stats, budget, error: null }),
+      (e: unknown) => this.costFor === key && this.dashboard.setCost({ stats: null, budget: null, error: (e as Error).message }),
+    );
+  }
+
+  /** The exports carry the filters the API knows (model, tier, wave, harness version) and say which others they leave out. */
+  private renderExportLinks() {
+    const { filters, search } = this.state;
+    const space = this.located.cockpit.space;
+    const carried = { models: filters.models, tiers: filters.tiers, waves: filters.waves, harnessVersions: filters.harnessVersions };
+    const leftOut = [filters.verdicts.length > 0 && 'verdict filter', filters.hiddenTests.length > 0 && 'tests filter', search.trim() !== '' && 'search'].filter((x): x is string => !!x);
+    this.runs.exportLinks({ csv: this.api.url(apiPaths.exportCsv(space, carried)), json: this.api.url(apiPaths.exportJson(space, carried)) }, `${space}-runs`, leftOut);
+  }
+
+  private optionsFor = '';
+  private options = { models: [] as string[], harnessVersions: [] as string[], waves: [] as number[] };
+
+  private filterOptions(m: Computed) {
+    if (this.optionsFor !== `${this.table.revision}|${this.issuesRevision}`) {
+      const waves = new Set<number>();
+      for (let i = 0; i < this.table.size; i++) {
+        const w = this.table.numbers.wave[i]!;
+        if (!Number.isNaN(w)) waves.add(w);
+      }
+      m.facts.wave.forEach((w) => Number.isNaN(w) || waves.add(w));
+      const sorted = (xs: string[]) => [...xs].sort((a, b) => a.localeCompare(b));
+      this.options = {
+        models: sorted(this.table.dictionaries.model.values),
+        harnessVersions: sorted(this.table.dictionaries.harnessVersion.values),
+        waves: [...waves].sort((a, b) => a - b),
+      };
+      this.optionsFor = `${this.table.revision}|${this.issuesRevision}`;
+    }
+    return this.options;
+  }
+
+  private renderBanners(m: Computed) {
+    const versions = m.figures.harnessVersions;
+    const generated = m.figures.all.generated;
+    fill(
+      this.banners,
+      versions.length > 1 &&
+        el(
+          'p',
+          { class: 'banner warn', id: 'harness-warning', role: 'status' },
+          `⚠ ${versions.length} harness versions in view (${versions.join(', ')}). Their runs are never pooled: each model appears once per harness version. Filter to one harness version to compare models like for like.`,
+        ),
+      generated > 0 &&
+        el(
+          'p',
+          { class: 'banner generated', id: 'generated-note', role: 'status' },
+          `◇ ${count(generated)} of ${count(m.selection.length)} runs in view carry generated figures (metricsSource "generated": demo data). Their times, tokens and patches were not measured.`,
+        ),
+    );
+  }
+
+  private paintStatus() {
+    const since = ago(Date.now() - this.lastUpdate);
+    const runs = `${count(this.computed?.selection.length ?? 0)} of ${count(this.table.size)} runs`;
+    this.status.classList.toggle('failing', !!this.lastError);
+    this.status.textContent = this.lastError ? `⚠ update failed (${this.lastError}); retrying · last update ${since} · ${runs}` : `● live · updated ${since} · ${runs}`;
+  }
+
+  private schedulePoll() {
+    setTimeout(() => void this.poll().finally(() => this.schedulePoll()), document.hidden ? POLL_HIDDEN_MS : POLL_MS);
+  }
+
+  /** Every run changed since the last asOf; repeated rows replace themselves. */
+  private async catchUp(): Promise<{ changed: boolean; openChanged: boolean }> {
+    const changes = await changesSince(this.api, this.located.cockpit.space, this.asOf);
+    let changed = false;
+    let openChanged = false;
+    for (const row of changes.runs) {
+      const { changed: c } = this.table.upsert(compactRun(row));
+      changed ||= c;
+      if (c && row.id === this.detail.openId) openChanged = true;
+    }
+    this.asOf = changes.asOf;
+    return { changed, openChanged };
+  }
+
+  private async poll() {
+    try {
+      const { changed, openChanged } = await this.catchUp();
+      if (Date.now() - this.sideDataAt > SIDE_DATA_MS) await this.refreshSideData();
+      this.lastUpdate = Date.now();
+      this.lastError = null;
+      if (openChanged) void this.detail.show(this.detail.openId!);
+      if (changed) this.scheduleRender();
+    } catch (e) {
+      this.lastError = (e as Error).message;
+    }
+    this.paintStatus();
+  }
+
+  private async refreshSideData() {
+    const space = this.located.cockpit.space;
+    const [issues, hosts] = await Promise.all([this.api.json<IssuesBody>(apiPaths.issues(space)), this.api.json<HostsBody>(apiPaths.hosts(space))]);
+    this.sideDataAt = Date.now();
+    this.hosts = hosts.hosts;
+    const json = JSON.stringify(issues.issues);
+    if (json !== (this.issuesJson ??= JSON.stringify(this.issues))) {
+      this.issues = issues.issues;
+      this.issuesJson = json;
+      this.issuesRevision++;
+    }
+    this.scheduleRender();
+  }
+}
