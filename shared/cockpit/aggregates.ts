@@ -7,7 +7,7 @@
 import { cohensKappa, proportion, type Agreement, type AgreementTable, type Proportion } from './statistics.ts';
 import type { IssueRecord } from '../schema/issue.ts';
 import { codeOf, HIDDEN_TEST_STATUSES as HIDDEN_TESTS, VERDICTS as VERDICT_NAMES, type Tier } from './columns.ts';
-import type { RunTable } from './run-table.ts';
+import type { FigureColumn, RunTable } from './run-table.ts';
 
 export interface RunFilters {
   models: string[];
@@ -151,7 +151,7 @@ export function medianOf(values: ArrayLike<number>): MedianFigure {
 }
 
 /** medianOf the values of `rows` in `source`, gathered and filtered in one pass (a million-run group's medians are mostly this copy). */
-export function medianOfRows(source: Float64Array, rows: Uint32Array): MedianFigure {
+export function medianOfRows(source: FigureColumn, rows: Uint32Array): MedianFigure {
   const known = gatherRoom(rows.length);
   let k = 0;
   for (let r = 0; r < rows.length; r++) {
@@ -408,7 +408,7 @@ export function computeFigures(table: RunTable, selection: Uint32Array, grouping
 }
 
 /** medianOf each group's values of `source`: the known values are gathered side by side, each group in its own stretch of the buffer. */
-function mediansPerGroup(source: Float64Array, of: Int32Array, selection: Uint32Array, rows: Uint32Array[]): MedianFigure[] {
+function mediansPerGroup(source: FigureColumn, of: Int32Array, selection: Uint32Array, rows: Uint32Array[]): MedianFigure[] {
   const known = gatherRoom(selection.length);
   const start = new Uint32Array(rows.length);
   const end = new Uint32Array(rows.length);

@@ -116,6 +116,23 @@ describe('the columnar form', () => {
     expect(table.size).toBe(4000);
   });
 
+  it('holds whole figures below 2^24 in float32, and makes a column float64, its rows kept, once a part or a run brings a value float32 does not hold', () => {
+    const part = (runs: Partial<CompactRun>[]) => encodeColumns(runs.map((r, k) => ({ ...compactRun(row({ taskId: `t${k}-${r.steps}` })), ...r })), '2026-01-01T00:00:00.000Z');
+    const table = RunTable.withRoomFor(10);
+    table.appendColumns(part([{ steps: 3, promptTokens: 2 ** 24 - 1, wallSeconds: null }, { steps: null, promptTokens: 7, wallSeconds: null }]));
+    expect([table.numbers.steps, table.numbers.promptTokens, table.numbers.wallSeconds].map((c) => c.constructor.name)).toEqual(['Float32Array', 'Float32Array', 'Float32Array']);
+    // Epoch seconds are past 2^24 from the first part on.
+    expect(table.numbers.finishedAt).toBeInstanceOf(Float64Array);
+    expect(table.number('finishedAt', 0)).toBe(Date.parse('2026-01-01T00:10:00Z') / 1000);
+    table.appendColumns(part([{ steps: 4, promptTokens: 2 ** 24, wallSeconds: 2.1 }]));
+    expect([table.numbers.steps, table.numbers.promptTokens, table.numbers.wallSeconds].map((c) => c.constructor.name)).toEqual(['Float32Array', 'Float64Array', 'Float64Array']);
+    expect([0, 1, 2].map((i) => [table.number('promptTokens', i), table.number('wallSeconds', i)])).toEqual([[2 ** 24 - 1, null], [7, null], [2 ** 24, 2.1]]);
+    expect(table.upsert({ ...compactRun(row({ taskId: 'late' })), steps: 0.1 }).changed).toBe(true);
+    expect(table.numbers.steps).toBeInstanceOf(Float64Array);
+    expect([0, 1, 2, 3].map((i) => table.number('steps', i))).toEqual([3, null, 4, 0.1]);
+    expect(table.upsert({ ...compactRun(row({ taskId: 'late' })), steps: 0.1 }).changed).toBe(false);
+  });
+
   it('reads a body streamed in chunks cut anywhere, even inside a value, into the same table as the whole body', () => {
     const runs: CompactRun[] = Array.from({ length: 300 }, (_, k) => ({
       ...compactRun(row({ taskId: `task-${k}`, model: k % 3 ? 'a' : 'b' })),
