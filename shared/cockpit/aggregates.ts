@@ -172,6 +172,14 @@ function quartilesOfKnown(a: Float64Array, n: number): MedianFigure {
   return { median: quantile(a, 0.5, mid, 0, k - 1), p25: quantile(a, 0.25, mid, 0, mid - 1), p75: quantile(a, 0.75, mid, mid + 1, k - 1), known: k, n };
 }
 
+/** The median alone of `a` (no NaN; rearranged in place), null when empty. */
+function medianOfKnown(a: Float64Array): number | null {
+  if (!a.length) return null;
+  const mid = (a.length - 1) >> 1;
+  select(a, mid, 0, a.length - 1);
+  return quantile(a, 0.5, mid, 0, a.length - 1);
+}
+
 /** The q-quantile of `a`, whose lower order statistic is a[mid] or lies within [left, right]. */
 function quantile(a: Float64Array, q: number, mid: number, left: number, right: number): number {
   const at = (a.length - 1) * q;
@@ -231,16 +239,17 @@ export interface Grouping {
 
 export function groupRuns(table: RunTable, selection: Uint32Array): Grouping {
   const harnessCount = table.dictionaries.harnessVersion.values.length;
-  const byKey = new Map<number, number>();
+  // Group index by model × harness version dictionary indexes (-1: none yet): an array lookup per run.
+  const byKey = new Int32Array(table.dictionaries.model.values.length * harnessCount).fill(-1);
   const groups: Group[] = [];
   const of = new Int32Array(selection.length);
+  const { model, harnessVersion } = table.text;
   for (let s = 0; s < selection.length; s++) {
     const i = selection[s]!;
-    const key = table.text.model[i]! * harnessCount + table.text.harnessVersion[i]!;
-    let g = byKey.get(key);
-    if (g === undefined) {
-      g = groups.length;
-      byKey.set(key, g);
+    const key = model[i]! * harnessCount + harnessVersion[i]!;
+    let g = byKey[key]!;
+    if (g < 0) {
+      g = byKey[key] = groups.length;
       groups.push({ model: table.string('model', i)!, harnessVersion: table.string('harnessVersion', i)! });
     }
     of[s] = g;
@@ -377,17 +386,20 @@ function figuresOf(table: RunTable, group: Group, rows: Uint32Array, medianFor: 
   };
 }
 
-/** Rows of each group, in selection order. */
+/** Rows of each group, in selection order: side by side in one array, each group's a view of its stretch. */
 export function rowsByGroup(grouping: Grouping, selection: Uint32Array): Uint32Array[] {
-  const sizes = new Uint32Array(grouping.groups.length);
-  for (const g of grouping.of) sizes[g]!++;
-  const rows = Array.from(sizes, (n) => new Uint32Array(n));
-  const fill = new Uint32Array(grouping.groups.length);
-  for (let s = 0; s < selection.length; s++) {
-    const g = grouping.of[s]!;
-    rows[g]![fill[g]!++] = selection[s]!;
+  const { of } = grouping;
+  const end = new Uint32Array(grouping.groups.length);
+  for (let s = 0; s < of.length; s++) if (of[s]! >= 0) end[of[s]!]!++;
+  let from = 0;
+  const start = end.map((n) => ((from += n), from - n));
+  end.set(start);
+  const all = new Uint32Array(from);
+  for (let s = 0; s < of.length; s++) {
+    const g = of[s]!;
+    if (g >= 0) all[end[g]!++] = selection[s]!;
   }
-  return rows;
+  return Array.from(start, (at, g) => all.subarray(at, end[g]!));
 }
 
 /** Per-group figures, best resolve rate first (groups with no rate last), and the same figures over all. */
@@ -468,8 +480,8 @@ export function originalFixComparison(table: RunTable, grouping: Grouping, rowsO
       pairs[n] = wall / 3600;
       pairs[rows.length + n++] = pr;
     }
-    const modelHours = quartilesOfKnown(pairs.subarray(0, n), n).median;
-    const originalHours = quartilesOfKnown(pairs.subarray(rows.length, rows.length + n), n).median;
+    const modelHours = medianOfKnown(pairs.subarray(0, n));
+    const originalHours = medianOfKnown(pairs.subarray(rows.length, rows.length + n));
     return { ...grouping.groups[g]!, pairs: n, modelHours, originalHours };
   });
 }

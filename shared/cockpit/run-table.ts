@@ -245,8 +245,15 @@ export class RunTable {
 
   private chainsOf(): { head: Int32Array; next: Int32Array } {
     if (!this.chains) {
-      this.chains = { head: new Int32Array(this.dictionaries.taskId.values.length).fill(-1), next: new Int32Array(this.text.model.length) };
-      for (let i = this.size - 1; i >= 0; i--) this.chain(i);
+      const head = new Int32Array(this.dictionaries.taskId.values.length).fill(-1);
+      const next = new Int32Array(this.text.model.length);
+      const task = this.text.taskId;
+      for (let i = this.size - 1; i >= 0; i--) {
+        const t = task[i]!;
+        next[i] = t < 0 ? -1 : head[t]!;
+        if (t >= 0) head[t] = i;
+      }
+      this.chains = { head, next };
     }
     return this.chains;
   }

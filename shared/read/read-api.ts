@@ -11,12 +11,13 @@ import { InvalidCursorError, type AttemptStore, type BudgetStore, type Clock, ty
 import type { ReferenceDiff } from '../reference/reference-fix.ts';
 import { referenceDiffKey } from '../storage-layout.ts';
 import { selectRuns, taskFacts, type RunFilters } from '../cockpit/aggregates.ts';
+import type { RunTable } from '../cockpit/run-table.ts';
 import { asOfNow } from './as-of.ts';
 import type { AttemptsBody, BudgetBody, CockpitEntry, CockpitsBody, CompareBody, ExportBody, HostsBody, IssuesBody, ReferenceBody, RunsPage, StatsBody } from '../cockpit/contract.ts';
 import { exportRecord, toCsv } from './exports.ts';
 import { compareGroups } from '../cockpit/compare-groups.ts';
 import { groupStatistics } from './group-stats.ts';
-import { columnsAnswer, currentIssues, currentTable, type ColumnsCoding } from './read-model.ts';
+import { columnsAnswer, currentIssues, currentRunTable, currentTable, type ColumnsCoding } from './read-model.ts';
 
 export interface ReadDeps {
   config: ReplayConfig;
@@ -153,12 +154,12 @@ function filtersOf(query: URLSearchParams, keys: readonly ('model' | 'tier' | 'w
   };
 }
 
-/** The space's runs as a table and the rows passing the filters (tier and wave fall back to the task's issue record). */
-async function selected(deps: ReadDeps, space: string, query: URLSearchParams, keys: Parameters<typeof filtersOf>[1]) {
+/** The runs as `held` has them, and the rows passing the filters (tier and wave fall back to the task's issue record). */
+async function selected<Held extends { table: RunTable }>(deps: ReadDeps, space: string, query: URLSearchParams, keys: Parameters<typeof filtersOf>[1], held: Promise<Held>) {
   const { filters, matchesNothing } = filtersOf(query, keys);
   // Issue records are read only when a tier or wave filter needs them (a 1M-run space has 20k of them).
   const needsFacts = !matchesNothing && (filters.tiers.length > 0 || filters.waves.length > 0);
-  const [current, issues] = await Promise.all([currentTable(deps, space), needsFacts ? currentIssues(deps, space) : null]);
+  const [current, issues] = await Promise.all([held, needsFacts ? currentIssues(deps, space) : null]);
   const selection = matchesNothing ? new Uint32Array(0) : selectRuns(current.table, filters, issues && taskFacts(current.table, issues));
   return { ...current, selection };
 }
@@ -168,7 +169,8 @@ const FILTERS = ['model', 'tier', 'wave', 'harnessVersion'] as const;
 async function stats(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
   const groupBy = query.get('groupBy');
   if (groupBy !== null && groupBy !== 'model,harnessVersion') return jsonError(400, 'bad-group-by', 'groupBy can only be "model,harnessVersion" for now.');
-  const { table, selection, asOf } = await selected(deps, space, query, FILTERS);
+  // The table alone: a cold process reads it from the persisted columns (read-model.ts).
+  const { table, selection, asOf } = await selected(deps, space, query, FILTERS, currentRunTable(deps, space));
   return { status: 200, body: { groups: groupStatistics(table, selection, deps.config.prices), asOf } satisfies StatsBody };
 }
 
@@ -177,7 +179,7 @@ async function compare(deps: ReadDeps, space: string, query: URLSearchParams): P
   const missing = names.filter((n) => !query.get(n));
   if (missing.length) return jsonError(400, 'missing-group', `compare needs aModel, aHarness, bModel and bHarness; missing: ${missing.join(', ')}.`);
   const [aModel, aHarness, bModel, bHarness] = names.map((n) => query.get(n)!);
-  const { table, selection, asOf } = await selected(deps, space, query, ['tier', 'wave']);
+  const { table, selection, asOf } = await selected(deps, space, query, ['tier', 'wave'], currentRunTable(deps, space));
   const body = compareGroups(table, selection, { model: aModel!, harnessVersion: aHarness! }, { model: bModel!, harnessVersion: bHarness! });
   return { status: 200, body: { ...body, asOf } satisfies CompareBody };
 }
@@ -202,7 +204,7 @@ async function budget(deps: ReadDeps, space: string, query: URLSearchParams): Pr
 }
 
 async function exportRuns(deps: ReadDeps, space: string, query: URLSearchParams, format: 'csv' | 'json', acceptsGzip: boolean): Promise<HttpAnswer> {
-  const { runs, selection, asOf } = await selected(deps, space, query, FILTERS);
+  const { runs, selection, asOf } = await selected(deps, space, query, FILTERS, currentTable(deps, space));
   const fields = exportFieldsOf(deps.config, space);
   const records = Array.from(selection, (i) => exportRecord(runs[i]!, fields, deps.config.prices));
   const text = format === 'csv' ? toCsv(fields, records) : JSON.stringify({ runs: records, asOf } satisfies ExportBody);

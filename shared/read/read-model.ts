@@ -1,8 +1,10 @@
 // What one read-API process (a warm Lambda, the local server) keeps of each space: the runs of the
 // persisted snapshot (snapshot-store.ts), brought up to date on every request with the table's `since`
-// query, which reads only what changed. `/stats`, `/compare` and the exports read it; none of them ever
-// scans the table per request. The issue records are kept the same way, for `/issues` and the facts
-// `/stats` adds.
+// query, which reads only what changed. The exports read it; none of the routes ever scans the table per
+// request. The issue records are kept the same way, for `/issues` and the facts `/stats` adds. `/stats`
+// and `/compare` need only the runs as a table: a process that holds no runs builds it from the persisted
+// columns instead (a few binary parts, where the runs document of a million runs takes a cold process tens
+// of seconds to decode, past what an API answer may take), kept current by the same delta.
 //
 // The columns endpoint goes further on a cold process: it serves the persisted columns body as it is (one
 // object read, already gzip) without decoding a run, and the cockpit fetches the rest with `since` from
@@ -13,7 +15,7 @@
 // and the later parts are read by the snapshot's name, so a cockpit never combines parts of two snapshots.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ObjectStore, RunStore } from '../ports.ts';
-import { COLUMNS_GZIP_MEDIA_TYPE, COLUMNS_MEDIA_TYPE, columnsToBytes, compactOf, encodeColumns } from '../cockpit/columns.ts';
+import { COLUMNS_GZIP_MEDIA_TYPE, COLUMNS_MEDIA_TYPE, ColumnsFormatError, columnsFromBytes, columnsToBytes, compactOf, encodeColumns } from '../cockpit/columns.ts';
 import type { SnapshotRun } from '../cockpit/run-snapshot.ts';
 import { RunTable } from '../cockpit/run-table.ts';
 import { applyChanges, applyIssueChanges, inTaskOrder, loadSpaceIssues, loadSpaceRuns, persistedColumnsPart, readManifest, type SnapshotDeps, type SnapshotManifest } from './snapshot-store.ts';
@@ -46,6 +48,9 @@ interface SpaceView {
   persisted: Persisted | null;
   /** Built on first use by a route that needs it, then kept current run by run: a delta never rebuilds it. */
   table: { table: RunTable; runs: SnapshotRun[] } | null;
+  /** The table alone, from the persisted columns (currentRunTable), current as of its own `asOf`. */
+  columnsTable: { table: RunTable; asOf: string; refreshing: Promise<void> | null } | null;
+  columnsTableLoading: Promise<void> | null;
 }
 
 /** The persisted snapshot's manifest and the parts of it this process has served. */
@@ -61,7 +66,10 @@ function viewOf(runs: RunStore, space: string): SpaceView {
   let bySpace = views.get(runs);
   if (!bySpace) views.set(runs, (bySpace = new Map()));
   let view = bySpace.get(space);
-  if (!view) bySpace.set(space, (view = { issues: null, issuesLoading: null, issuesRefreshing: null, runs: null, asOf: null, revision: 0, loading: null, refreshing: null, encoded: null, persisted: null, table: null }));
+  if (!view) {
+    view = { issues: null, issuesLoading: null, issuesRefreshing: null, runs: null, asOf: null, revision: 0, loading: null, refreshing: null, encoded: null, persisted: null, table: null, columnsTable: null, columnsTableLoading: null };
+    bySpace.set(space, view);
+  }
   return view;
 }
 
@@ -121,6 +129,42 @@ export async function currentTable(deps: SnapshotDeps, space: string): Promise<{
     view.table = { table: RunTable.fromRuns(ordered.map(compactOf)), runs: ordered };
   }
   return { table: view.table.table, runs: view.table.runs, asOf };
+}
+
+/**
+ * The space's runs as a table, current as of the returned `asOf`: the table of currentTable when this
+ * process holds the runs, else one read from the persisted columns parts and kept current with the delta.
+ * Parts that are missing or do not check out leave it to currentTable (which rebuilds from the table).
+ */
+export async function currentRunTable(deps: SnapshotDeps, space: string): Promise<{ table: RunTable; asOf: string }> {
+  const view = viewOf(deps.runs, space);
+  if (!view.columnsTable && !view.table) {
+    view.columnsTableLoading ??= tableOfPersistedColumns(deps.objects, space)
+      .then((loaded) => void (view.columnsTable = loaded && { ...loaded, refreshing: null }))
+      .finally(() => (view.columnsTableLoading = null));
+    await view.columnsTableLoading;
+  }
+  const held = view.columnsTable;
+  if (!held) return currentTable(deps, space);
+  held.refreshing ??= applyChanges(deps, space, new Map(), held.asOf, (run) => void held.table.upsert(compactOf(run)))
+    .then((asOf) => void (held.asOf = asOf))
+    .finally(() => (held.refreshing = null));
+  await held.refreshing;
+  return { table: held.table, asOf: held.asOf };
+}
+
+async function tableOfPersistedColumns(objects: ObjectStore, space: string): Promise<{ table: RunTable; asOf: string } | null> {
+  const manifest = await readManifest(objects, space);
+  if (!manifest) return null;
+  const parts = await Promise.all(manifest.columns.map((_, k) => persistedColumnsPart(objects, manifest, k)));
+  if (parts.some((part) => part === null)) return null;
+  try {
+    return { table: RunTable.fromColumns(parts.map((gzip) => columnsFromBytes(gunzipSync(gzip!)))), asOf: manifest.asOf };
+  } catch (e) {
+    // Bytes that match the manifest yet do not read as columns (another format): the runs decide.
+    if (e instanceof ColumnsFormatError || (e as { code?: string }).code === 'Z_DATA_ERROR') return null;
+    throw e;
+  }
 }
 
 /**

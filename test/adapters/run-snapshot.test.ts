@@ -8,7 +8,7 @@ import type { IssueStore, ObjectStore, Page, RunStore } from '../../shared/ports
 import { COLUMNS_FORMAT, columnsFromBytes } from '../../shared/cockpit/columns.ts';
 import { columnsAnswer } from '../../shared/read/read-model.ts';
 import { answerRead, type ReadDeps } from '../../shared/read/read-api.ts';
-import type { IssuesBody, StatsBody } from '../../shared/cockpit/contract.ts';
+import type { CompareBody, IssuesBody, StatsBody } from '../../shared/cockpit/contract.ts';
 import { compactSpace, FULL_REBUILD_EVERY_MS, readManifest, type ColumnPartLimits } from '../../shared/read/snapshot-store.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
 import { snapshotManifestKey as manifestKey, snapshotSpacePrefix as snapshotPrefix, spaceReadPrefixes } from '../../shared/storage-layout.ts';
@@ -20,7 +20,7 @@ import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { storedIssue } from '../helpers/records.ts';
 
 // Each test has its own space, so none depends on another's state.
-const SPACES = ['Granted', 'Issues', 'Fresh', 'Recompacted', 'Corrupt', 'Outdated', 'Missing', 'Big', 'Zipped', 'Parts', 'Replaced', 'PartInput'] as const;
+const SPACES = ['Granted', 'Issues', 'Fresh', 'TableOnly', 'Recompacted', 'Corrupt', 'Outdated', 'Missing', 'Big', 'Zipped', 'Parts', 'Replaced', 'PartInput'] as const;
 const config = parseConfig({ spaces: Object.fromEntries(SPACES.map((s) => [s, { senders: ['mac-studio-1'] }])) });
 let t: TestStores;
 
@@ -32,8 +32,8 @@ afterAll(async () => {
 });
 
 let serial = 0;
-function run(space: string, taskId: string, verdict: 'resolved' | 'wrong', at: string): RunRow {
-  const identity = { model: 'qwen3:8b', taskId, harnessVersion: 'h1' };
+function run(space: string, taskId: string, verdict: 'resolved' | 'wrong', at: string, model = 'qwen3:8b'): RunRow {
+  const identity = { model, taskId, harnessVersion: 'h1' };
   const row = landedRow(space, { kind: 'run', id: runId(identity), row: { ...identity, host: 'mac-studio-1', startedAt: at, finishedAt: at, outcome: 'finished', promptTokens: 1000 + serial++ }, patch: 'diff --git a/x b/x\n' }, at);
   return judged(row, { verdict, rootCauseFound: true, sameFilesAsReference: true, testAdded: false, wouldCompile: true, reason: 'r' }, 'judge', at);
 }
@@ -133,6 +133,29 @@ describe('the persisted runs snapshot', () => {
     // The previous snapshot is still whole for a reader that read the manifest just before it changed.
     expect(sha256Hex((await t.data.getBytes(second.runs.key))!)).toBe(second.runs.sha256);
     expect((await t.data.list(snapshotPrefix(SPACE))).sort()).toEqual([manifestKey(SPACE), ...['a', 'b'].flatMap((s) => [`${snapshotPrefix(SPACE)}${s}/columns-0.bin.gz`, `${snapshotPrefix(SPACE)}${s}/issues.json.gz`, `${snapshotPrefix(SPACE)}${s}/runs.json.gz`])].sort());
+  });
+
+  it('gives a cold process /stats and /compare from its columns parts, never decoding its runs document; later rows come from the delta', async () => {
+    const SPACE = 'TableOnly';
+    // A second model on the first twenty tasks, resolving the even ones, for /compare to pair.
+    for (let k = 0; k < 20; k++) await t.store.putRun(run(SPACE, `t${k}`, k % 2 ? 'wrong' : 'resolved', '2026-01-01T00:00:00.000Z', 'other'), null);
+    await seededSpace(SPACE, 30);
+    const truth = await stats(coldProcess().deps, SPACE);
+    const comparison = async (deps: Deps) => (await answerRead(deps, 'GET', `/api/spaces/${SPACE}/compare`, 'aModel=qwen3%3A8b&aHarness=h1&bModel=other&bHarness=h1')).body as CompareBody;
+    const truthCompared = await comparison(coldProcess().deps);
+    expect(truthCompared).toMatchObject({ pairs: 20, bothResolved: 5, aOnly: 5, bOnly: 5 });
+    // The runs document no longer checks out: a process that read it would have to read the whole table.
+    const manifest = (await readManifest(t.data, SPACE))!;
+    await t.data.put(manifest.runs.key, 'not the runs');
+    const cold = coldProcess();
+    expect(await stats(cold.deps, SPACE)).toEqual({ ...truth, asOf: expect.any(String) });
+    expect(await comparison(cold.deps)).toEqual({ ...truthCompared, asOf: expect.any(String) });
+    expect(cold.wholeReads()).toBe(0);
+
+    await t.store.putRun(run(SPACE, 'late-1', 'resolved', new Date().toISOString()), null);
+    await t.store.putRun(run(SPACE, 't12', 'resolved', new Date().toISOString()), 1);
+    expect((await stats(cold.deps, SPACE)).groups).toEqual(expect.arrayContaining([expect.objectContaining({ model: 'qwen3:8b', runs: 31, n: 31, resolved: 12 })]));
+    expect(cold.wholeReads()).toBe(0);
   });
 
   it('that is corrupt is rebuilt from the table, never answered from', async () => {
