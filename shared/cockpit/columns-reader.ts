@@ -88,7 +88,7 @@ export class ColumnsReader {
       this.scratch.set(chunk.subarray(at, at + take), this.carried);
       if (whole > 0) {
         const from = (this.position - this.carried - place.start) / size;
-        this.sink!.column(place.kind, place.field, from, new place.Type(this.scratch.buffer, 0, whole / size));
+        this.sink!.column(place.kind, place.field, from, new place.Type(this.scratch.buffer, 0, whole / size), place.decimals);
         // The cut value's first bytes move to the front for the next chunk.
         this.scratch.copyWithin(0, whole, bytes);
       }

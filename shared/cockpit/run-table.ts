@@ -96,9 +96,9 @@ export class RunTable {
   /** Adds the runs of one columns body, which brings its own dictionaries; the table grows to hold them. */
   appendColumns(columns: RunColumns): void {
     const rows = this.reserve(columns);
-    for (const f of TEXT_FIELDS) rows.column('text', f, 0, columns.text[f]);
-    for (const f of CODE_FIELDS) rows.column('codes', f, 0, columns.codes[f]);
-    for (const f of NUMBER_FIELDS) rows.column('numbers', f, 0, columns.numbers[f]);
+    for (const f of TEXT_FIELDS) rows.column('text', f, 0, columns.text[f], 0);
+    for (const f of CODE_FIELDS) rows.column('codes', f, 0, columns.codes[f], 0);
+    for (const f of NUMBER_FIELDS) rows.column('numbers', f, 0, columns.numbers[f], columns.decimals[f] ?? 0);
   }
 
   /**
@@ -120,10 +120,10 @@ export class RunTable {
     // Each piece is copied (and widened) natively first, then mapped in place: a loop reading the body's
     // arrays directly would see a different array type per field and run several times slower.
     return {
-      column: (kind, field, from, values) => {
+      column: (kind, field, from, values, decimals) => {
         if (kind === 'text') this.writeText(field as TextField, toTable, offset + from, values);
         else if (kind === 'codes') this.codes[field as CodeField].set(values, offset + from);
-        else this.writeNumbers(field as NumberField, offset + from, values);
+        else this.writeNumbers(field as NumberField, offset + from, values, decimals);
       },
     };
   }
@@ -135,16 +135,25 @@ export class RunTable {
     for (let i = start, end = start + values.length; i < end; i++) target[i] = map[target[i]!]!;
   }
 
-  private writeNumbers(field: NumberField, start: number, values: NumberColumn) {
-    // A body's figures that are not all small whole numbers travel as float64 or uint32: the latter as
-    // value + 1, which is what lands in the column before it is mapped, so that must be exact too.
-    if (values instanceof Float64Array || (values instanceof Uint32Array && maxOf(values) > FLOAT32_EXACT)) this.widen(field);
+  private writeNumbers(field: NumberField, start: number, values: NumberColumn, decimals: number) {
+    // A body's figures that are not all small whole numbers travel as float64, scaled, or as uint32: the
+    // latter as value + 1, which is what lands in the column before it is mapped, so that must be exact too.
+    if (values instanceof Float64Array || decimals > 0 || (values instanceof Uint32Array && maxOf(values) > FLOAT32_EXACT)) this.widen(field);
     const target = this.numbers[field];
     target.set(values, start);
     if (values instanceof Float64Array) return;
-    for (let i = start, end = start + values.length; i < end; i++) {
+    const end = start + values.length;
+    if (decimals === 0) {
+      for (let i = start; i < end; i++) {
+        const v = target[i]!;
+        target[i] = v === 0 ? NaN : v - 1;
+      }
+      return;
+    }
+    const scale = 10 ** decimals;
+    for (let i = start; i < end; i++) {
       const v = target[i]!;
-      target[i] = v === 0 ? NaN : v - 1;
+      target[i] = v === 0 ? NaN : (v - 1) / scale;
     }
   }
 

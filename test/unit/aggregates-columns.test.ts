@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import {
   CODE_FIELDS,
+  COLUMNS_FORMAT,
   COLUMNS_GZIP_MEDIA_TYPE,
   COLUMNS_MEDIA_TYPE,
   ColumnsFormatError,
@@ -80,26 +81,38 @@ describe('the columnar form', () => {
     expect(fromWire.indexOfId(runId({ model: 'mlx-community/Qwen3:8b', taskId: 't2', harnessVersion: 'h1' }))).toBe(2);
   });
 
-  it('carries each column in the narrowest array that holds it exactly, and every figure back unchanged', () => {
+  it('carries each column in the narrowest array that holds it exactly, figures exact at a few decimals scaled, and every figure back unchanged', () => {
     const runs: CompactRun[] = Array.from({ length: 300 }, (_, k) => ({
       ...compactRun(row({ taskId: `task-${k}` })),
       steps: k % 7 === 0 ? null : k,
       promptTokens: 5_000_000_000 + k,
-      judgeCostUsd: k % 2 ? 0.0125 * k : null,
+      // Cents and milliseconds as the doubles arithmetic leaves them (0.07 * 3 is not 0.21), a ratio, and a negative figure.
+      judgeCostUsd: k % 2 ? Math.round(0.07 * k * 100) / 100 : null,
+      wallSeconds: k % 5 ? (1000 + 37 * k) / 1000 : null,
+      outputTokensPerMinute: k % 3 ? 6000 / (k + 7) : null,
+      contamination: null,
+      patchLinesAdded: k === 7 ? -1 : k,
       wave: 1,
     }));
     const wire = columnsFromBytes(columnsToBytes(encodeColumns(runs, '2026-01-01T00:00:00.000Z')));
-    expect([wire.text.taskId, wire.text.model, wire.numbers.wave, wire.numbers.steps, wire.numbers.promptTokens, wire.numbers.judgeCostUsd].map((c) => c.constructor.name)).toEqual([
+    const { taskId, model } = wire.text;
+    const { wave, steps, promptTokens, judgeCostUsd, wallSeconds, outputTokensPerMinute, patchLinesAdded } = wire.numbers;
+    expect([taskId, model, wave, steps, promptTokens, judgeCostUsd, wallSeconds, outputTokensPerMinute, patchLinesAdded].map((c) => c.constructor.name)).toEqual([
       'Uint16Array',
       'Uint8Array',
       'Uint8Array',
+      'Uint16Array',
+      'Float64Array',
+      'Uint16Array',
       'Uint16Array',
       'Float64Array',
       'Float64Array',
     ]);
+    expect(wire.decimals).toEqual({ judgeCostUsd: 2, wallSeconds: 3 });
     const table = RunTable.fromColumns([wire]);
     for (const [k, run] of runs.entries()) {
-      expect([table.string('taskId', k), table.number('steps', k), table.number('promptTokens', k), table.number('judgeCostUsd', k)]).toEqual([run.taskId, run.steps, run.promptTokens, run.judgeCostUsd]);
+      for (const f of NUMBER_FIELDS) expect([k, f, table.number(f, k)]).toEqual([k, f, run[f]]);
+      expect(table.string('taskId', k)).toBe(run.taskId);
     }
   });
 
@@ -195,7 +208,24 @@ describe('the columnar form', () => {
     const body = new Uint8Array(4 + older.length);
     new DataView(body.buffer).setUint32(0, older.length, true);
     body.set(older, 4);
-    expect(() => columnsFromBytes(body)).toThrow('The columns body is in format replay-run-columns/3; this cockpit reads replay-run-columns/4.');
+    expect(() => columnsFromBytes(body)).toThrow(`The columns body is in format replay-run-columns/3; this cockpit reads ${COLUMNS_FORMAT}.`);
+    // Decimals only for a figure column that travels as whole numbers.
+    const empty = columnsToBytes(encodeColumns([], '2026-01-01T00:00:00.000Z'));
+    const header = JSON.parse(new TextDecoder().decode(empty.subarray(4, 4 + new DataView(empty.buffer).getUint32(0, true)))) as { types: string[]; decimals: number[] };
+    const withHeader = (changed: object) => {
+      const head = new TextEncoder().encode(JSON.stringify({ ...header, ...changed }));
+      // Padded to the 8-byte boundary where its (empty) columns start.
+      const out = new Uint8Array((4 + head.length + 7) & ~7);
+      new DataView(out.buffer).setUint32(0, head.length, true);
+      out.set(head, 4);
+      return out;
+    };
+    expect(columnsFromBytes(withHeader({})).count).toBe(0);
+    const figure = TEXT_FIELDS.length + CODE_FIELDS.length;
+    for (const decimals of [header.decimals.map((d, k) => (k === 0 ? 2 : d)), header.decimals.map((d, k) => (k === figure ? 7 : d)), header.decimals.slice(1)]) {
+      expect(() => columnsFromBytes(withHeader({ decimals }))).toThrow('The columns body does not have one column of the right type per field.');
+    }
+    expect(() => columnsFromBytes(withHeader({ types: header.types.map((t, k) => (k === figure ? 'f64' : t)), decimals: header.decimals.map((d, k) => (k === figure ? 2 : d)) }))).toThrow(ColumnsFormatError);
   });
 });
 
