@@ -3,7 +3,7 @@
 // configured for two hosts identifies no one.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-const HEADER_FORMAT = /^sha256=([0-9a-fA-F]{64})$/;
+const HEADER_FORMAT = /^\s*sha256=([0-9a-fA-F]{64})\s*$/;
 
 export function sign(body: Uint8Array | string, key: string): string {
   return `sha256=${createHmac('sha256', key).update(body).digest('hex')}`;
@@ -18,16 +18,19 @@ export type SignatureCheck = { ok: true; host: string } | { ok: false; reason: '
 
 export function verifySignature(rawBody: Uint8Array, header: string | undefined, candidates: HostKeys[]): SignatureCheck {
   if (!header) return { ok: false, reason: 'missing' };
-  const match = HEADER_FORMAT.exec(header.trim());
+  const match = HEADER_FORMAT.exec(header);
   if (!match) return { ok: false, reason: 'malformed' };
   const given = Buffer.from(match[1]!, 'hex');
-  const verifying = new Set<string>();
+  // The host that verified, and whether another one did too (a host with several keys counts once).
+  let verified: string | null = null;
+  let ambiguous = false;
   for (const { host, keys } of candidates) {
     for (const key of keys) {
-      const expected = createHmac('sha256', key).update(rawBody).digest();
-      if (timingSafeEqual(expected, given)) verifying.add(host);
+      if (!timingSafeEqual(createHmac('sha256', key).update(rawBody).digest(), given)) continue;
+      if (verified !== null && verified !== host) ambiguous = true;
+      verified = host;
     }
   }
-  if (verifying.size === 1) return { ok: true, host: [...verifying][0]! };
-  return { ok: false, reason: verifying.size === 0 ? 'no-match' : 'ambiguous' };
+  if (verified === null) return { ok: false, reason: 'no-match' };
+  return ambiguous ? { ok: false, reason: 'ambiguous' } : { ok: true, host: verified };
 }

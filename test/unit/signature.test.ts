@@ -21,6 +21,11 @@ describe('per-host signature verification', () => {
     expect(verifySignature(body, sign(body, 'key-two-old'), hosts)).toEqual({ ok: true, host: 'mac-mini-2' });
   });
 
+  it('takes a host that lists the same key twice as that one host, and a header with spaces around it', () => {
+    const twice = [{ host: 'mac-studio-1', keys: ['key-one', 'key-one'] }, ...hosts.slice(1)];
+    expect(verifySignature(body, ` ${sign(body, 'key-one')}\t`, twice)).toEqual({ ok: true, host: 'mac-studio-1' });
+  });
+
   it('accepts an upper-case hex digest', () => {
     expect(verifySignature(body, sign(body, 'key-one').toUpperCase().replace('SHA256=', 'sha256='), hosts).ok).toBe(true);
   });
