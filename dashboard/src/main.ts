@@ -18,7 +18,6 @@ async function locate(wanted: string | null): Promise<Located | null> {
   return cockpit ? { cockpit, all: settings.cockpits, settings } : null;
 }
 
-
 function renderHeader(located: Located) {
   const { cockpit, all, settings } = located;
   document.title = `${cockpit.name} · replay-bench cockpit`;
