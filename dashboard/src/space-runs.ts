@@ -6,7 +6,7 @@
 // ever go together, and should the snapshot be replaced while they arrive (409), the load starts again
 // from the first part. The changes since the snapshot's `asOf` are asked for as soon as the first part
 // names it, alongside the other parts, and are in the table before the first render.
-import { COLUMNS_GZIP_MEDIA_TYPE, COLUMNS_MEDIA_TYPE, ColumnsFormatError, compactRun, type ColumnsHeader, type ColumnsSink } from '../../shared/cockpit/columns.ts';
+import { COLUMNS_GZIP_MEDIA_TYPE, COLUMNS_MEDIA_TYPE, ColumnsFormatError, compactRun, type ColumnsHeader, type ColumnsSink, type NumberField } from '../../shared/cockpit/columns.ts';
 import { ColumnsReader } from '../../shared/cockpit/columns-reader.ts';
 import { apiPaths, type RunsPage } from '../../shared/cockpit/contract.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
@@ -66,7 +66,7 @@ async function loadSnapshot(api: Api, space: string, signal: AbortSignal): Promi
   // Each part's rows follow the previous part's, taken as soon as its header is in; the parts stream in together.
   let previous: Promise<unknown> = Promise.resolve();
   const filled = openings.map((opening) => {
-    const rows = Promise.all([opening, previous]).then(([opened]) => ({ opened, rows: table.reserve(opened.header) }));
+    const rows = Promise.all([opening, previous]).then(([opened]) => ({ opened, rows: table.reserve(opened.header, opened.fractional) }));
     previous = rows;
     return rows.then(({ opened, rows }) => opened.fill(rows));
   });
@@ -78,6 +78,7 @@ async function loadSnapshot(api: Api, space: string, signal: AbortSignal): Promi
 
 interface OpenedColumns {
   header: ColumnsHeader;
+  fractional: NumberField[];
   /** Reads the rest of the body into `rows`. */
   fill(rows: ColumnsSink): Promise<void>;
 }
@@ -100,6 +101,7 @@ async function openColumns(api: Api, path: string, signal: AbortSignal): Promise
   while (!reader.header) await next();
   return {
     header: reader.header,
+    fractional: reader.fractional,
     async fill(rows) {
       reader.start(rows);
       while (!(await next()));

@@ -7,10 +7,12 @@
 // chunk's slice of a column is copied to one reused aligned scratch buffer (with the bytes of a value cut
 // by the previous chunk before it), and the sink gets a view of the whole values there. The sink must copy
 // what it keeps before it returns.
-import { ColumnsFormatError, headerBytes, readHeader, type ColumnPlace, type ColumnsHeader, type ColumnsSink } from './columns.ts';
+import { ColumnsFormatError, fractionalFigures, headerBytes, readHeader, type ColumnPlace, type ColumnsHeader, type ColumnsSink, type NumberField } from './columns.ts';
 
 export class ColumnsReader {
   header: ColumnsHeader | null = null;
+  /** The figures the body carries as fractions, known with the header (RunTable.reserve makes room for them as such). */
+  fractional: NumberField[] = [];
   private places: ColumnPlace[] = [];
   private sink: ColumnsSink | null = null;
   /** Bytes held before the header is whole, or before a sink is given. */
@@ -60,6 +62,7 @@ export class ColumnsReader {
     if (!read) return;
     this.header = read.header;
     this.places = read.columns;
+    this.fractional = fractionalFigures(read.columns);
   }
 
   private consume(chunk: Uint8Array) {

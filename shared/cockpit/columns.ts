@@ -281,6 +281,10 @@ export class ColumnsFormatError extends Error {}
 /** What a body's header says: its part, `asOf`, run count and dictionaries. */
 export type ColumnsHeader = Pick<RunColumns, 'part' | 'asOf' | 'count' | 'strings'>;
 
+/** The figures a body's columns carry as fractions (float64, or scaled decimals): a float32 column does not hold them. */
+export const fractionalFigures = (columns: readonly Pick<ColumnPlace, 'kind' | 'field' | 'Type' | 'decimals'>[]): NumberField[] =>
+  columns.filter((c) => c.kind === 'numbers' && (c.Type === Float64Array || c.decimals > 0)).map((c) => c.field as NumberField);
+
 /** Where one column lies in a body, in bytes from its start. */
 export interface ColumnPlace {
   kind: ColumnKind;

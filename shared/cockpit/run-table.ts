@@ -95,7 +95,8 @@ export class RunTable {
 
   /** Adds the runs of one columns body, which brings its own dictionaries; the table grows to hold them. */
   appendColumns(columns: RunColumns): void {
-    const rows = this.reserve(columns);
+    const fractional = NUMBER_FIELDS.filter((f) => columns.numbers[f] instanceof Float64Array || (columns.decimals[f] ?? 0) > 0);
+    const rows = this.reserve(columns, fractional);
     for (const f of TEXT_FIELDS) rows.column('text', f, 0, columns.text[f], 0);
     for (const f of CODE_FIELDS) rows.column('codes', f, 0, columns.codes[f], 0);
     for (const f of NUMBER_FIELDS) rows.column('numbers', f, 0, columns.numbers[f], columns.decimals[f] ?? 0);
@@ -103,12 +104,14 @@ export class RunTable {
 
   /**
    * Adds the runs of a body whose header has arrived; its columns are written, in any pieces, through the
-   * rows returned (columns-reader.ts streams them in). The rows read unknown until written.
+   * rows returned (columns-reader.ts streams them in). The rows read unknown until written. The figures
+   * the body carries as fractions are made float64 first, rather than filled as float32 and then copied.
    */
-  reserve(header: ColumnsHeader): ColumnsSink {
+  reserve(header: ColumnsHeader, fractional: readonly NumberField[] = []): ColumnsSink {
     const offset = this.size;
     const end = offset + header.count;
     if (end > this.text.model.length) this.growTo(Math.max(end, this.text.model.length * 2));
+    for (const f of fractional) this.widen(f);
     this.size = end;
     for (const f of TEXT_FIELDS) this.text[f].fill(-1, offset, end);
     for (const f of NUMBER_FIELDS) this.numbers[f].fill(NaN, offset, end);
