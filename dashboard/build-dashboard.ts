@@ -35,8 +35,10 @@ export async function buildDashboard(dist: string): Promise<void> {
   });
   // The page names every chunk for the browser to fetch and compile beside the entry, rather than one
   // after the other as each import is found.
-  const chunks = Object.keys(script.metafile.outputs).filter((file) => file.endsWith('.js') && relative(dist, file).startsWith('chunks'));
-  const preloads = chunks.map((file) => `    <link rel="modulepreload" href="/${relative(dist, file).split(sep).join('/')}" />\n`).join('');
+  const chunks = Object.keys(script.metafile.outputs)
+    .map((file) => relative(dist, file).split(sep).join('/'))
+    .filter((path) => path.startsWith('chunks/') && path.endsWith('.js'));
+  const preloads = chunks.map((path) => `    <link rel="modulepreload" href="/${path}" />\n`).join('');
   const page = readFileSync(join(here, 'index.html'), 'utf8');
   writeFileSync(join(dist, 'index.html'), page.replace(/(\s*<script type="module")/, `\n${preloads.trimEnd()}$1`));
 }

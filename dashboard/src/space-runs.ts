@@ -2,11 +2,10 @@
 // when that is the first part of a snapshot in parts, the other parts at once, each read into the table as
 // it streams in (columns-reader.ts) and asked for compressed as its own media type, which the page inflates
 // itself: a browser that inflates and buffers the bodies for the page spent more on the copies than the page
-// spends on the runs (docs/contract.md §10). Parts of one snapshot only
-// ever go together, and should the snapshot be replaced while they arrive (409), the load starts again
-// from the first part. The changes since the snapshot's `asOf` are asked for as soon as the first part
+// spends on the runs (docs/contract.md §10). Parts of one snapshot only ever go together, and should the
+// snapshot be replaced while they arrive (409), the load starts again from the first part. The changes since the snapshot's `asOf` are asked for as soon as the first part
 // names it, alongside the other parts, and are in the table before the first render.
-import { COLUMNS_GZIP_MEDIA_TYPE, COLUMNS_MEDIA_TYPE, ColumnsFormatError, compactRun, type ColumnsHeader, type ColumnsSink, type NumberField } from '../../shared/cockpit/columns.ts';
+import { COLUMNS_GZIP_MEDIA_TYPE, COLUMNS_MEDIA_TYPE, ColumnsFormatError, compactRun, type ColumnsHeader, type ColumnsSink } from '../../shared/cockpit/columns.ts';
 import { ColumnsReader } from '../../shared/cockpit/columns-reader.ts';
 import { apiPaths, type RunsPage } from '../../shared/cockpit/contract.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
@@ -66,7 +65,7 @@ async function loadSnapshot(api: Api, space: string, signal: AbortSignal): Promi
   // Each part's rows follow the previous part's, taken as soon as its header is in; the parts stream in together.
   let previous: Promise<unknown> = Promise.resolve();
   const filled = openings.map((opening) => {
-    const rows = Promise.all([opening, previous]).then(([opened]) => ({ opened, rows: table.reserve(opened.header, opened.fractional) }));
+    const rows = Promise.all([opening, previous]).then(([opened]) => ({ opened, rows: table.reserve(opened.header) }));
     previous = rows;
     return rows.then(({ opened, rows }) => opened.fill(rows));
   });
@@ -78,7 +77,6 @@ async function loadSnapshot(api: Api, space: string, signal: AbortSignal): Promi
 
 interface OpenedColumns {
   header: ColumnsHeader;
-  fractional: NumberField[];
   /** Reads the rest of the body into `rows`. */
   fill(rows: ColumnsSink): Promise<void>;
 }
@@ -101,7 +99,6 @@ async function openColumns(api: Api, path: string, signal: AbortSignal): Promise
   while (!reader.header) await next();
   return {
     header: reader.header,
-    fractional: reader.fractional,
     async fill(rows) {
       reader.start(rows);
       while (!(await next()));

@@ -163,16 +163,16 @@ export function medianOfRows(source: FigureColumn, rows: Uint32Array): MedianFig
 
 /** Median and quartiles of `a` (no NaN; rearranged in place), `n` values having been offered. */
 function quartilesOfKnown(a: Float64Array, n: number): MedianFigure {
+  const median = medianOfKnown(a);
+  if (median === null) return { median: null, p25: null, p75: null, known: 0, n };
+  // The median's selection split a at its lower order statistic, smaller values left and larger ones
+  // right: the quartiles are selected within their own side without disturbing it.
   const k = a.length;
-  if (!k) return { median: null, p25: null, p75: null, known: 0, n };
-  // The median's lower order statistic first; it splits a into smaller values left and larger ones
-  // right, and the quartiles are then selected within their own side without disturbing it.
   const mid = (k - 1) >> 1;
-  select(a, mid, 0, k - 1);
-  return { median: quantile(a, 0.5, mid, 0, k - 1), p25: quantile(a, 0.25, mid, 0, mid - 1), p75: quantile(a, 0.75, mid, mid + 1, k - 1), known: k, n };
+  return { median, p25: quantile(a, 0.25, mid, 0, mid - 1), p75: quantile(a, 0.75, mid, mid + 1, k - 1), known: k, n };
 }
 
-/** The median alone of `a` (no NaN; rearranged in place), null when empty. */
+/** The median alone of `a` (no NaN; rearranged in place: see quartilesOfKnown), null when empty. */
 function medianOfKnown(a: Float64Array): number | null {
   if (!a.length) return null;
   const mid = (a.length - 1) >> 1;

@@ -7,19 +7,17 @@
 // chunk's slice of a column is copied to one reused aligned scratch buffer (with the bytes of a value cut
 // by the previous chunk before it), and the sink gets a view of the whole values there. The sink must copy
 // what it keeps before it returns.
-import { ColumnsFormatError, fractionalFigures, headerBytes, readHeader, type ColumnPlace, type ColumnsHeader, type ColumnsSink, type NumberField } from './columns.ts';
+import { ColumnsFormatError, headerBytes, readHeader, type ColumnPlace, type ColumnsHeader, type ColumnsSink } from './columns.ts';
 
 export class ColumnsReader {
   header: ColumnsHeader | null = null;
-  /** The figures the body carries as fractions, known with the header (RunTable.reserve makes room for them as such). */
-  fractional: NumberField[] = [];
   private places: ColumnPlace[] = [];
   private sink: ColumnsSink | null = null;
   /** Bytes held before the header is whole, or before a sink is given. */
   private held: Uint8Array[] = [];
   private heldBytes = 0;
   /** How many bytes the header is known to take: its length's four, until they are read. */
-  private headerBytes = 4;
+  private headerLength = 4;
   /** Bytes of the body read so far (not counting held ones), and the column they are in. */
   private position = 0;
   private current = 0;
@@ -54,15 +52,14 @@ export class ColumnsReader {
 
   private readHeaderFromHeld() {
     // Joined only once the bytes it needs are all held: first its length, then the header itself.
-    if (this.heldBytes < this.headerBytes) return;
+    if (this.heldBytes < this.headerLength) return;
     const bytes = this.held.length === 1 ? this.held[0]! : concat(this.held, this.heldBytes);
     this.held = [bytes];
-    this.headerBytes = headerBytes(bytes)!;
+    this.headerLength = headerBytes(bytes)!;
     const read = readHeader(bytes);
     if (!read) return;
     this.header = read.header;
     this.places = read.columns;
-    this.fractional = fractionalFigures(read.columns);
   }
 
   private consume(chunk: Uint8Array) {

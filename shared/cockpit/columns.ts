@@ -153,6 +153,8 @@ export interface RunColumns {
   numbers: Record<NumberField, NumberColumn>;
   /** For a figure column that travels scaled, its decimals: a value is (entry - 1) / 10^decimals. Absent: 0. */
   decimals: Partial<Record<NumberField, number>>;
+  /** The figures that travel as fractions (float64, or scaled): what a float32 column would not hold. */
+  fractional: NumberField[];
 }
 
 export const codeOf = <F extends CodeField>(field: F, value: (typeof CODE_TABLES)[F][number] | null): number =>
@@ -219,6 +221,7 @@ export function encodeColumns(runs: Iterable<CompactRun>, asOf: string, part: Co
     codes: Object.fromEntries(CODE_FIELDS.map((f) => [f, Uint8Array.from(codes[f])])) as RunColumns['codes'],
     numbers: Object.fromEntries(NUMBER_FIELDS.map((f) => [f, figures[f].column])) as RunColumns['numbers'],
     decimals: Object.fromEntries(NUMBER_FIELDS.filter((f) => figures[f].decimals > 0).map((f) => [f, figures[f].decimals])),
+    fractional: NUMBER_FIELDS.filter((f) => figures[f].column instanceof Float64Array || figures[f].decimals > 0),
   };
 }
 
@@ -278,12 +281,8 @@ export function columnsToBytes(c: RunColumns): Uint8Array {
 
 export class ColumnsFormatError extends Error {}
 
-/** What a body's header says: its part, `asOf`, run count and dictionaries. */
-export type ColumnsHeader = Pick<RunColumns, 'part' | 'asOf' | 'count' | 'strings'>;
-
-/** The figures a body's columns carry as fractions (float64, or scaled decimals): a float32 column does not hold them. */
-export const fractionalFigures = (columns: readonly Pick<ColumnPlace, 'kind' | 'field' | 'Type' | 'decimals'>[]): NumberField[] =>
-  columns.filter((c) => c.kind === 'numbers' && (c.Type === Float64Array || c.decimals > 0)).map((c) => c.field as NumberField);
+/** What a body's header says: its part, `asOf`, run count, dictionaries, and which figures travel as fractions. */
+export type ColumnsHeader = Pick<RunColumns, 'part' | 'asOf' | 'count' | 'strings' | 'fractional'>;
 
 /** Where one column lies in a body, in bytes from its start. */
 export interface ColumnPlace {
@@ -333,7 +332,8 @@ export function readHeader(bytes: Uint8Array): { header: ColumnsHeader; columns:
     offset = align8(end);
     return { kind: WIRE_COLUMNS[k]!.kind, field: WIRE_COLUMNS[k]!.field, Type, decimals: header.decimals[k]!, start, end };
   });
-  return { header: { part: header.part, asOf: header.asOf, count: header.count, strings: header.strings }, columns };
+  const fractional = columns.filter((c) => c.kind === 'numbers' && (c.Type === Float64Array || c.decimals > 0)).map((c) => c.field as NumberField);
+  return { header: { part: header.part, asOf: header.asOf, count: header.count, strings: header.strings, fractional }, columns };
 }
 
 /** A wire body back as columns: the arrays are views of the body's bytes, not copies. */

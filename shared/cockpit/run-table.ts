@@ -95,8 +95,7 @@ export class RunTable {
 
   /** Adds the runs of one columns body, which brings its own dictionaries; the table grows to hold them. */
   appendColumns(columns: RunColumns): void {
-    const fractional = NUMBER_FIELDS.filter((f) => columns.numbers[f] instanceof Float64Array || (columns.decimals[f] ?? 0) > 0);
-    const rows = this.reserve(columns, fractional);
+    const rows = this.reserve(columns);
     for (const f of TEXT_FIELDS) rows.column('text', f, 0, columns.text[f], 0);
     for (const f of CODE_FIELDS) rows.column('codes', f, 0, columns.codes[f], 0);
     for (const f of NUMBER_FIELDS) rows.column('numbers', f, 0, columns.numbers[f], columns.decimals[f] ?? 0);
@@ -105,13 +104,13 @@ export class RunTable {
   /**
    * Adds the runs of a body whose header has arrived; its columns are written, in any pieces, through the
    * rows returned (columns-reader.ts streams them in). The rows read unknown until written. The figures
-   * the body carries as fractions are made float64 first, rather than filled as float32 and then copied.
+   * the header says travel as fractions are made float64 first, rather than filled as float32 and copied.
    */
-  reserve(header: ColumnsHeader, fractional: readonly NumberField[] = []): ColumnsSink {
+  reserve(header: ColumnsHeader): ColumnsSink {
     const offset = this.size;
     const end = offset + header.count;
     if (end > this.text.model.length) this.growTo(Math.max(end, this.text.model.length * 2));
-    for (const f of fractional) this.widen(f);
+    for (const f of header.fractional) this.widen(f);
     this.size = end;
     for (const f of TEXT_FIELDS) this.text[f].fill(-1, offset, end);
     for (const f of NUMBER_FIELDS) this.numbers[f].fill(NaN, offset, end);
@@ -139,9 +138,9 @@ export class RunTable {
   }
 
   private writeNumbers(field: NumberField, start: number, values: NumberColumn, decimals: number) {
-    // A body's figures that are not all small whole numbers travel as float64, scaled, or as uint32: the
-    // latter as value + 1, which is what lands in the column before it is mapped, so that must be exact too.
-    if (values instanceof Float64Array || decimals > 0 || (values instanceof Uint32Array && maxOf(values) > FLOAT32_EXACT)) this.widen(field);
+    // Fractions were made room for by reserve; whole numbers beyond float32 travel as uint32, as value + 1,
+    // which is what lands in the column before it is mapped, so that must be exact too.
+    if (values instanceof Uint32Array && maxOf(values) > FLOAT32_EXACT) this.widen(field);
     const target = this.numbers[field];
     target.set(values, start);
     if (values instanceof Float64Array) return;

@@ -139,7 +139,7 @@ export async function currentTable(deps: SnapshotDeps, space: string): Promise<{
 export async function currentRunTable(deps: SnapshotDeps, space: string): Promise<{ table: RunTable; asOf: string }> {
   const view = viewOf(deps.runs, space);
   if (!view.columnsTable && !view.table) {
-    view.columnsTableLoading ??= tableOfPersistedColumns(deps.objects, space)
+    view.columnsTableLoading ??= tableOfPersistedColumns(deps.objects, space, view)
       .then((loaded) => void (view.columnsTable = loaded && { ...loaded, refreshing: null }))
       .finally(() => (view.columnsTableLoading = null));
     await view.columnsTableLoading;
@@ -153,13 +153,14 @@ export async function currentRunTable(deps: SnapshotDeps, space: string): Promis
   return { table: held.table, asOf: held.asOf };
 }
 
-async function tableOfPersistedColumns(objects: ObjectStore, space: string): Promise<{ table: RunTable; asOf: string } | null> {
-  const manifest = await readManifest(objects, space);
-  if (!manifest) return null;
-  const parts = await Promise.all(manifest.columns.map((_, k) => persistedColumnsPart(objects, manifest, k)));
+/** The table of the persisted columns, read through the manifest and parts the columns route serves (each read once per process). */
+async function tableOfPersistedColumns(objects: ObjectStore, space: string, view: SpaceView): Promise<{ table: RunTable; asOf: string } | null> {
+  const persisted = await persistedOf(objects, space, view, Date.now);
+  if (!persisted) return null;
+  const parts = await Promise.all(persisted.manifest.columns.map((_, k) => partOf(objects, persisted, k)));
   if (parts.some((part) => part === null)) return null;
   try {
-    return { table: RunTable.fromColumns(parts.map((gzip) => columnsFromBytes(gunzipSync(gzip!)))), asOf: manifest.asOf };
+    return { table: RunTable.fromColumns(parts.map((part) => columnsFromBytes(gunzipSync(part!.gzip)))), asOf: persisted.manifest.asOf };
   } catch (e) {
     // Bytes that match the manifest yet do not read as columns (another format): the runs decide.
     if (e instanceof ColumnsFormatError || (e as { code?: string }).code === 'Z_DATA_ERROR') return null;

@@ -166,18 +166,18 @@ describe('the columnar form', () => {
       for (let at = 0; at < bytes.length; at += size) {
         reader.push(bytes.slice(at, at + size));
         if (reader.header && !startLate && !started) {
-          reader.start(table.reserve(reader.header, reader.fractional));
+          reader.start(table.reserve(reader.header));
           started = true;
         }
       }
-      if (!started) reader.start(table.reserve(reader.header!, reader.fractional));
+      if (!started) reader.start(table.reserve(reader.header!));
       // Times at one decimal travel scaled: the table takes them as float64 from the reservation on.
-      expect(reader.fractional).toContain('wallSeconds');
-      expect(reader.fractional).not.toContain('steps');
+      expect(reader.header!.fractional).toContain('wallSeconds');
+      expect(reader.header!.fractional).not.toContain('steps');
       expect(table.numbers.wallSeconds).toBeInstanceOf(Float64Array);
       // Made so by the reservation itself, before a value of the body arrives, its rows unknown until then.
       const reserved = new RunTable();
-      reserved.reserve(columnsFromBytes(bytes), reader.fractional);
+      reserved.reserve(columnsFromBytes(bytes));
       expect([reserved.numbers.wallSeconds.constructor.name, reserved.numbers.steps.constructor.name, reserved.number('wallSeconds', 0)]).toEqual(['Float64Array', 'Float32Array', null]);
       reader.end();
       expect(table.size).toBe(301);
