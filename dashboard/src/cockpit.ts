@@ -3,10 +3,9 @@
 // main.ts as its own chunk while the runs stream in: its modules (and the chart library's number formats,
 // whose first use initialises the browser's locale data) need not run before the runs are asked for.
 import { compactRun } from '../../shared/cockpit/columns.ts';
-import { apiPaths, type BudgetBody, type CockpitEntry, type CockpitSettings, type HostsBody, type IssuesBody, type StatsBody } from '../../shared/cockpit/contract.ts';
+import { apiPaths, COCKPIT_ISSUE_FIELDS, type BudgetBody, type CockpitEntry, type CockpitIssue, type CockpitIssuesBody, type CockpitSettings, type HostsBody, type StatsBody } from '../../shared/cockpit/contract.ts';
 import type { RunTable } from '../../shared/cockpit/run-table.ts';
 import type { HostRecord } from '../../shared/schema/host.ts';
-import type { StoredIssue } from '../../shared/schema/issue.ts';
 import type { Api } from './api.ts';
 import { changesSince } from './space-runs.ts';
 import { DashboardView } from './dashboard-view.ts';
@@ -88,7 +87,7 @@ export class Cockpit {
     private readonly located: Located,
     private table: RunTable,
     private asOf: string,
-    private issues: StoredIssue[],
+    private issues: CockpitIssue[],
   ) {
     this.detail = new DetailPanel(api, located.cockpit.space, (taskId) => this.issues.find((i) => i.taskId === taskId) ?? null, () => this.update({ run: null }));
     this.runs.detailHost.append(this.detail.root);
@@ -121,7 +120,8 @@ export class Cockpit {
       }),
     );
     this.schedulePoll();
-    void this.refreshSideData().catch((e: unknown) => (this.lastError = (e as Error).message));
+    // The issues were fetched with the runs; the hosts were not.
+    void this.refreshHosts().catch((e: unknown) => (this.lastError = (e as Error).message));
   }
 
   /** Tabs as WAI-ARIA tabs: one Tab stop (the selected tab), the arrow keys, Home and End move between them. */
@@ -148,7 +148,7 @@ export class Cockpit {
     writeState(this.state, previous, replaceHistory);
     if (this.state.run !== previous.run) this.syncDetail();
     // Last deliveries change with every push: entering Hosts shows them fresh, not as of the last refresh.
-    if (this.state.area === 'hosts' && previous.area !== 'hosts') void this.refreshSideData().catch((e: unknown) => (this.lastError = (e as Error).message));
+    if (this.state.area === 'hosts' && previous.area !== 'hosts') void this.refreshHosts().catch((e: unknown) => (this.lastError = (e as Error).message));
     this.render();
     if (change.run) this.runs.reveal(change.run);
   }
@@ -328,16 +328,23 @@ export class Cockpit {
   }
 
   private async refreshSideData() {
-    const space = this.located.cockpit.space;
-    const [issues, hosts] = await Promise.all([this.api.json<IssuesBody>(apiPaths.issues(space)), this.api.json<HostsBody>(apiPaths.hosts(space))]);
+    await Promise.all([this.refreshIssues(), this.refreshHosts()]);
     this.sideDataAt = Date.now();
-    this.hosts = hosts.hosts;
+  }
+
+  private async refreshHosts() {
+    this.hosts = (await this.api.json<HostsBody>(apiPaths.hosts(this.located.cockpit.space))).hosts;
+    this.scheduleRender();
+  }
+
+  private async refreshIssues() {
+    const issues = await this.api.json<CockpitIssuesBody>(apiPaths.issues(this.located.cockpit.space, COCKPIT_ISSUE_FIELDS));
     const json = JSON.stringify(issues.issues);
     if (json !== (this.issuesJson ??= JSON.stringify(this.issues))) {
       this.issues = issues.issues;
       this.issuesJson = json;
       this.issuesRevision++;
+      this.scheduleRender();
     }
-    this.scheduleRender();
   }
 }

@@ -5,10 +5,9 @@
 // summary, and every field of the row with its unit (unknown written as such). Patches and
 // summaries are shown as text: a summary's markdown is not rendered, so nothing a runner sends can become
 // markup. Long lines wrap, so the panel is the one scroller.
-import { apiPaths, type AttemptsBody, type ReferenceBody } from '../../shared/cockpit/contract.ts';
+import { apiPaths, type AttemptsBody, type CockpitIssue, type ReferenceBody } from '../../shared/cockpit/contract.ts';
 import { parseDiff } from '../../shared/cockpit/diff.ts';
 import type { AttemptSummary } from '../../shared/schema/attempt.ts';
-import type { StoredIssue } from '../../shared/schema/issue.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import type { Api } from './api.ts';
 import { el, fill } from './dom.ts';
@@ -79,7 +78,7 @@ export class DetailPanel {
   constructor(
     private readonly api: Api,
     private readonly space: string,
-    private readonly issueOf: (taskId: string) => StoredIssue | null,
+    private readonly issueOf: (taskId: string) => CockpitIssue | null,
     private readonly onClose: () => void,
   ) {}
 
@@ -129,7 +128,7 @@ export class DetailPanel {
 
   private body(
     row: RunRow,
-    issue: StoredIssue | null,
+    issue: CockpitIssue | null,
     patch: string | null,
     summary: string | null,
     reference: { body: ReferenceBody } | { missing: string },
@@ -245,7 +244,7 @@ function attemptList(attempts: AttemptSummary[]): HTMLElement {
 }
 
 /** The issue and the fix PR on GitHub, when the records say which they are. Demo numbers are generated: no link. */
-function links(row: RunRow, issue: StoredIssue | null, generated: boolean): HTMLElement | null {
+function links(row: RunRow, issue: CockpitIssue | null, generated: boolean): HTMLElement | null {
   const repo = row.repo ?? issue?.repo ?? null;
   const issueNumber = row.issueNumber ?? issue?.issueNumber ?? null;
   const fixPr = issue?.fixPrNumber ?? null;

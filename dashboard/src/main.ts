@@ -1,7 +1,7 @@
 // The cockpit's entry (docs/contract.md §6): finds which cockpit it is, asks for the space's runs in columnar
 // form and its issues, and meanwhile loads the rest of the cockpit (cockpit.ts) as a chunk of its own, so
 // that nothing but what asks for the runs runs before they are asked for.
-import { apiPaths, COCKPIT_SETTINGS_FILE, type CockpitSettings, type IssuesBody } from '../../shared/cockpit/contract.ts';
+import { apiPaths, COCKPIT_ISSUE_FIELDS, COCKPIT_SETTINGS_FILE, type CockpitIssuesBody, type CockpitSettings } from '../../shared/cockpit/contract.ts';
 import { Api, ApiError } from './api.ts';
 import type { Located } from './cockpit.ts';
 import { byId, el, fill } from './dom.ts';
@@ -68,7 +68,7 @@ async function boot() {
   const marked = <T>(name: string, loading: Promise<T>) => loading.then((value) => (performance.mark(name), value));
   const [runs, issues, { Cockpit }] = await Promise.all([
     marked('runs-loaded', loadSpaceRuns(api, space)),
-    marked('issues-loaded', api.json<IssuesBody>(apiPaths.issues(space))),
+    marked('issues-loaded', api.json<CockpitIssuesBody>(apiPaths.issues(space, COCKPIT_ISSUE_FIELDS))),
     import('./cockpit.ts'),
   ]);
   new Cockpit(api, located, runs.table, runs.asOf, issues.issues).start(runs.catchUpError);

@@ -1,7 +1,7 @@
 // The read API as the cockpit sees it (docs/contract.md §10): response bodies and paths, typed once for the server
 // (shared/read/read-api.ts) and the dashboard. Imports types only, so it runs in the browser.
 import type { HostRecord } from '../schema/host.ts';
-import type { StoredIssue } from '../schema/issue.ts';
+import type { IssueField, StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
 import type { Interval } from './statistics.ts';
 import type { AttemptSummary } from '../schema/attempt.ts';
@@ -14,9 +14,18 @@ export interface RunsPage {
   asOf: string;
 }
 
-export interface IssuesBody {
-  issues: StoredIssue[];
+/** The issue records, whole or (`fields`) as only the fields named, taskId always among them. */
+export interface IssuesBody<F extends IssueField = IssueField> {
+  issues: Pick<StoredIssue, F | 'taskId'>[];
 }
+
+/**
+ * The issue fields the cockpit shows (task facts for filters and order, the labels, the detail panel's
+ * links): a big space's issue records are megabytes of JSON the page would parse on its first load.
+ */
+export const COCKPIT_ISSUE_FIELDS = ['taskId', 'order', 'tier', 'wave', 'prToMergeHours', 'repo', 'issueNumber', 'fixPrNumber'] as const satisfies readonly IssueField[];
+export type CockpitIssuesBody = IssuesBody<(typeof COCKPIT_ISSUE_FIELDS)[number]>;
+export type CockpitIssue = CockpitIssuesBody['issues'][number];
 
 export interface AttemptsBody {
   /** Newest first; `current` marks the run's row. */
@@ -106,7 +115,7 @@ export const apiPaths = {
   summary: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/summary`,
   reference: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/reference`,
   attempts: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/attempts`,
-  issues: (space: string) => `/spaces/${seg(space)}/issues`,
+  issues: (space: string, fields?: readonly IssueField[]) => `/spaces/${seg(space)}/issues${fields ? `?fields=${fields.join(',')}` : ''}`,
   hosts: (space: string) => `/spaces/${seg(space)}/hosts`,
   stats: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) => withQuery(`/spaces/${seg(space)}/stats`, filterQuery(filters)),
   compare: (space: string, groups: CompareGroups, filters: { tiers?: string[]; waves?: number[] } = {}) => {

@@ -4,6 +4,7 @@
 import { gzipSync } from 'node:zlib';
 import { exportFieldsOf, spaceOf, type ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
+import { ISSUE_FIELDS, type IssueField, type StoredIssue } from '../schema/issue.ts';
 import { COLUMNS_GZIP_MEDIA_TYPE, TIERS, type Tier } from '../cockpit/columns.ts';
 import { acceptsMediaType, decodePathSegment, jsonError, type HttpAnswer } from '../http.ts';
 import { attemptSummary } from '../schema/attempt.ts';
@@ -90,7 +91,7 @@ async function route(deps: ReadDeps, method: string, path: string, query: URLSea
   if (collection === 'runs' && (sub === 'patch' || sub === 'summary')) return runText(deps, space, id!, sub);
   if (collection === 'runs' && sub === 'reference') return runReference(deps, space, id!);
   if (collection === 'runs' && sub === 'attempts') return attemptsOf(deps, space, id!);
-  if (collection === 'issues' && id === undefined) return { status: 200, body: { issues: await currentIssues(deps, space) } satisfies IssuesBody };
+  if (collection === 'issues' && id === undefined) return issues(deps, space, query);
   if (collection === 'hosts' && id === undefined) return { status: 200, body: { hosts: await hostsOf(deps, space) } satisfies HostsBody };
   return notFound(path);
 }
@@ -182,6 +183,18 @@ async function compare(deps: ReadDeps, space: string, query: URLSearchParams): P
   const { table, selection, asOf } = await selected(deps, space, query, ['tier', 'wave'], currentRunTable(deps, space));
   const body = compareGroups(table, selection, { model: aModel!, harnessVersion: aHarness! }, { model: bModel!, harnessVersion: bHarness! });
   return { status: 200, body: { ...body, asOf } satisfies CompareBody };
+}
+
+/** The issue records, whole, or with `fields=a,b` only those fields of each (and its taskId, which names it). */
+async function issues(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
+  const raw = query.get('fields');
+  const fields = raw === null ? null : raw.split(',');
+  const unknown = fields?.filter((f) => !(ISSUE_FIELDS as string[]).includes(f));
+  if (unknown?.length) return jsonError(400, 'bad-fields', `fields names ${unknown.map((f) => `"${f}"`).join(', ')}, not an issue field; the fields are ${ISSUE_FIELDS.join(', ')}.`);
+  const records = await currentIssues(deps, space);
+  if (!fields) return { status: 200, body: { issues: records } satisfies IssuesBody };
+  const kept = [...new Set<IssueField>(['taskId', ...(fields as IssueField[])])];
+  return { status: 200, body: { issues: records.map((issue) => Object.fromEntries(kept.map((f) => [f, issue[f]])) as Pick<StoredIssue, 'taskId'>) } satisfies IssuesBody<never> };
 }
 
 async function budget(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {

@@ -41,3 +41,7 @@ export type IssueRecord = z.output<typeof issueRecordSchema>;
 
 /** The stored issue adds only pipeline bookkeeping. */
 export type StoredIssue = IssueRecord & { space: string; updatedAt: string };
+export type IssueField = keyof StoredIssue;
+
+/** Every field of a stored issue: what `GET …/issues?fields=` may name. */
+export const ISSUE_FIELDS = [...Object.keys(issueRecordSchema.shape), 'space', 'updatedAt'] as IssueField[];

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
 import { judged, landedRow, storedIssue } from '../../bench/direct-load.ts';
 import { pairedComparison, proportion } from '../../shared/cockpit/statistics.ts';
-import { apiPaths, type BudgetBody, type CompareBody, type ExportBody, type StatsBody } from '../../shared/cockpit/contract.ts';
+import { apiPaths, COCKPIT_ISSUE_FIELDS, type BudgetBody, type CompareBody, type ExportBody, type IssuesBody, type StatsBody } from '../../shared/cockpit/contract.ts';
 import { EXPORT_FIELDS } from '../../shared/schema/export-fields.ts';
 import { runId, type RunRow } from '../../shared/schema/run.ts';
 import { startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
@@ -168,6 +168,26 @@ describe('every new route', () => {
         expect(body.error).toBe('unknown-space');
       }
     }
+  });
+});
+
+describe('GET /issues', () => {
+  it('answers whole records, or with fields only the fields named and the taskId that names each', async () => {
+    const whole = await get<IssuesBody>(apiPaths.issues(SPACE));
+    const t9 = whole.body.issues.find((i) => i.taskId === 't9')!;
+    expect(t9).toMatchObject({ repo: 'acme/widgets', issueNumber: 9, tier: 'hard', baseSha: 'a'.repeat(40), space: SPACE });
+    const narrow = await get<IssuesBody<'tier' | 'wave'>>(apiPaths.issues(SPACE, ['tier', 'wave']));
+    expect(narrow.body.issues).toEqual(whole.body.issues.map((i) => ({ taskId: i.taskId, tier: i.tier, wave: i.wave })));
+    // The cockpit's fields, nulls kept as null rather than left out.
+    const cockpit = await get<IssuesBody>(apiPaths.issues(SPACE, COCKPIT_ISSUE_FIELDS));
+    expect(cockpit.body.issues.find((i) => i.taskId === 't9')).toEqual({ taskId: 't9', order: 9, tier: 'hard', wave: 2, prToMergeHours: null, repo: 'acme/widgets', issueNumber: 9, fixPrNumber: null });
+  });
+
+  it('refuses a field that issues do not have, naming it and the fields there are', async () => {
+    const { status, body } = await get<{ error: string; message: string }>(`${apiPaths.issues(SPACE)}?fields=tier,title,`);
+    expect(status).toBe(400);
+    expect(body.error).toBe('bad-fields');
+    expect(body.message).toMatch(/^fields names "title", "", not an issue field; the fields are taskId, order, .*, updatedAt\.$/);
   });
 });
 
