@@ -26,6 +26,7 @@ import { systemClock } from '../shared/ports.ts';
 import type { RunRow } from '../shared/schema/run.ts';
 import { LAMBDA_ANSWER_BYTES } from '../shared/operations.ts';
 import { launchChromium } from '../test/browser/helpers/chromium.ts';
+import { cockpitSettled } from './cockpit-ready.ts';
 import { loadIssues, loadRows } from './direct-load.ts';
 import { BENCH_CAMPAIGN, syntheticCampaign } from './synthetic-campaign.ts';
 
@@ -109,9 +110,9 @@ async function firstRender(browser: Browser, local: LocalMode): Promise<Render> 
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
     await page.goto(`${local.url}/`);
-    await page.waitForFunction(() => ['true', 'error'].includes(document.documentElement.dataset.ready ?? ''), null, { timeout: 300_000 });
-    if ((await page.evaluate(() => document.documentElement.dataset.ready)) === 'error') throw new Error(`The cockpit failed: ${await page.locator('.fatal').innerText()}`);
+    if ((await cockpitSettled(cdp, 300_000)) === 'error') throw new Error(`The cockpit failed: ${await page.locator('.fatal').innerText()}`);
     // (No named functions in the page: tsx would wrap them in a helper the page does not have.)
     return await page.evaluate(() => {
       const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];

@@ -62,6 +62,21 @@ describe.each(tables)('%s', (_name, table) => {
     expect(since.items.map((r) => r.id)).toEqual(['r4', 'r5', 'r6']);
   });
 
+  it('hands out a cursor only when more runs follow, so a page that ends them exactly is the last', async () => {
+    for (let i = 0; i < 6; i++) await table().putRun(row('exact', `r${i}`, `2026-01-0${i + 1}T00:00:00.000Z`), null);
+    const first = await table().listRuns('exact', { limit: 3 });
+    expect(first.items).toHaveLength(3);
+    const second = await table().listRuns('exact', { limit: 3, cursor: first.cursor! });
+    expect(second.items.map((r) => r.id)).toEqual(['r3', 'r4', 'r5']);
+    expect(second.cursor).toBeNull();
+    // Since: three updated from the 4th, asked for three at a time, then two and two.
+    const since = '2026-01-04T00:00:00.000Z';
+    expect(await table().listRuns('exact', { limit: 3, since })).toMatchObject({ items: [{ id: 'r3' }, { id: 'r4' }, { id: 'r5' }], cursor: null });
+    const head = await table().listRuns('exact', { limit: 2, since });
+    expect(head.items.map((r) => r.id)).toEqual(['r3', 'r4']);
+    expect(await table().listRuns('exact', { limit: 2, since, cursor: head.cursor! })).toMatchObject({ items: [{ id: 'r5' }], cursor: null });
+  });
+
   it('lists the issues of a space in task order, and with since those updated since, in no space but their own', async () => {
     const at = (day: number) => `2026-01-0${day}T00:00:00.000Z`;
     for (const [taskId, day] of [['b__task', 2], ['a.task', 1], ['c-task', 3]] as const) await table().putIssue(storedIssue({ taskId }, { space: 'issues', updatedAt: at(day) }));

@@ -109,8 +109,16 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     const cursorShape: CursorShape = since
       ? { pk: (v) => v === `SPACE#${space}`, sk: isRun, byUpdatedPk: (v) => v === `RUNS#${space}`, byUpdatedSk: (v) => v >= since }
       : { pk: (v) => v === `SPACE#${space}`, sk: isRun };
-    const out = await this.send('Query', { ...base, Limit: query.limit, ExclusiveStartKey: decodeCursor(query.cursor, cursorShape) });
-    return { items: (out.Items ?? []).map((i) => strip<RunRow>(i)), cursor: encodeCursor(out.LastEvaluatedKey) };
+    // One item more than the page, so a page that ends the runs says so (the query alone stops at the limit
+    // with a key to go on from, and the client would ask for an empty page). The cursor is then the last
+    // item's key; a query cut short by DynamoDB's 1 MB read hands out its own.
+    const out = await this.send('Query', { ...base, Limit: query.limit + 1, ExclusiveStartKey: decodeCursor(query.cursor, cursorShape) });
+    const items = out.Items ?? [];
+    const more = items.length > query.limit;
+    const page = more ? items.slice(0, query.limit) : items;
+    const last = page.at(-1);
+    const cursor = more && last ? Object.fromEntries(Object.keys(cursorShape).map((k) => [k, last[k]])) : out.LastEvaluatedKey;
+    return { items: page.map((i) => strip<RunRow>(i)), cursor: encodeCursor(cursor) };
   }
 
   async listDueRuns(space: string, dueBy: string, limit: number): Promise<RunRow[]> {
