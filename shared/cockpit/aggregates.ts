@@ -194,25 +194,40 @@ function quantile(a: Float64Array, q: number, mid: number, left: number, right: 
   return low + (high - low) * (at - lo);
 }
 
-/** Rearranges a[left..right] so that a[k] holds the k-th smallest value, smaller ones left of it (quickselect). */
+/** Above this many values, select first narrows the range to a sample's neighbourhood of k (Floyd–Rivest). */
+const SAMPLE_ABOVE = 600;
+
+/**
+ * Rearranges a[left..right] so that a[k] holds the k-th smallest value, smaller ones left of it and larger
+ * ones right. Floyd and Rivest's selection: a large range is first narrowed by selecting k within a sample
+ * around it, whose value then partitions the range close to k, so a million values take about 1.5 passes
+ * where quickselect's median of three takes 3.4.
+ */
 function select(a: Float64Array, k: number, left: number, right: number): number {
   while (right > left) {
-    const mid = (left + right) >> 1;
-    // Median of three as the pivot keeps sorted and reversed input linear.
-    if (a[mid]! < a[left]!) swap(a, mid, left);
-    if (a[right]! < a[left]!) swap(a, right, left);
-    if (a[right]! < a[mid]!) swap(a, right, mid);
-    const pivot = a[mid]!;
+    if (right - left > SAMPLE_ABOVE) {
+      const n = right - left + 1;
+      const i = k - left + 1;
+      const z = Math.log(n);
+      const s = 0.5 * Math.exp((2 * z) / 3);
+      const sd = 0.5 * Math.sqrt((z * s * (n - s)) / n) * (i < n / 2 ? -1 : 1);
+      select(a, k, Math.max(left, Math.floor(k - (i * s) / n + sd)), Math.min(right, Math.floor(k + ((n - i) * s) / n + sd)));
+    }
+    // Partition around t = a[k], kept at one end meanwhile; then narrow to the side that holds k.
+    const t = a[k]!;
     let i = left;
     let j = right;
-    while (i <= j) {
-      while (a[i]! < pivot) i++;
-      while (a[j]! > pivot) j--;
-      if (i <= j) swap(a, i++, j--);
+    swap(a, left, k);
+    if (a[right]! > t) swap(a, right, left);
+    while (i < j) {
+      swap(a, i++, j--);
+      while (a[i]! < t) i++;
+      while (a[j]! > t) j--;
     }
-    if (k <= j) right = j;
-    else if (k >= i) left = i;
-    else return a[k]!;
+    if (a[left] === t) swap(a, left, j);
+    else swap(a, ++j, right);
+    if (j <= k) left = j + 1;
+    if (k <= j) right = j - 1;
   }
   return a[k]!;
 }
@@ -543,6 +558,7 @@ export function taskOrder(table: RunTable, facts: TaskFacts | null): Int32Array 
 /** The tasks of `order` that have a run in the selection. */
 export function tasksInView(table: RunTable, selection: Uint32Array, order: Int32Array): Int32Array {
   const present = new Uint8Array(table.dictionaries.taskId.values.length);
-  for (const i of selection) present[table.text.taskId[i]!] = 1;
+  const taskOf = table.text.taskId;
+  for (let s = 0; s < selection.length; s++) present[taskOf[selection[s]!]!] = 1;
   return order.filter((t) => present[t] === 1);
 }

@@ -91,6 +91,32 @@ describe('medians', () => {
     expect(figures.completionTokens).toMatchObject({ median: 2000, known: 2, n: 3 });
   });
 
+  it('and quartiles of many values equal those read off the sorted values, whatever their order and ties', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const sortedQuantile = (sorted: number[], q: number) => {
+      const at = (sorted.length - 1) * q;
+      const lo = Math.floor(at);
+      return lo === at ? sorted[lo]! : sorted[lo]! + (sorted[lo + 1]! - sorted[lo]!) * (at - lo);
+    };
+    const shapes: Record<string, (i: number) => number> = {
+      fractions: () => Math.round(random() * 30_000) / 10,
+      'few distinct values': () => 5 + Math.floor(random() * 12),
+      ascending: (i) => i,
+      descending: (i) => -i,
+      'all equal': () => 42,
+      'two values': (i) => (i % 3 === 0 ? 1 : 2),
+    };
+    for (const [shape, value] of Object.entries(shapes)) {
+      for (const length of [20_000, 20_001]) {
+        const values = Array.from({ length }, (_, i) => value(i));
+        const sorted = [...values].sort((a, b) => a - b);
+        const expected = { median: sortedQuantile(sorted, 0.5), p25: sortedQuantile(sorted, 0.25), p75: sortedQuantile(sorted, 0.75), known: length, n: length };
+        expect([shape, medianOf(values)]).toEqual([shape, expected]);
+      }
+    }
+  });
+
   it('do not mistake a measured 0 for unknown', () => {
     const table = RunTable.fromRuns([run({ steps: 0 }), run({ steps: 0 }), run({ steps: null })]);
     expect(only(table).steps).toMatchObject({ median: 0, known: 2, n: 3 });
