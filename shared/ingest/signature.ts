@@ -3,7 +3,8 @@
 // configured for two hosts identifies no one.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-const HEADER_FORMAT = /^\s*sha256=([0-9a-fA-F]{64})\s*$/;
+const PREFIX = 'sha256=';
+const DIGEST_BYTES = 32;
 
 export function sign(body: Uint8Array | string, key: string): string {
   return `sha256=${createHmac('sha256', key).update(body).digest('hex')}`;
@@ -18,9 +19,8 @@ export type SignatureCheck = { ok: true; host: string } | { ok: false; reason: '
 
 export function verifySignature(rawBody: Uint8Array, header: string | undefined, candidates: HostKeys[]): SignatureCheck {
   if (!header) return { ok: false, reason: 'missing' };
-  const match = HEADER_FORMAT.exec(header);
-  if (!match) return { ok: false, reason: 'malformed' };
-  const given = Buffer.from(match[1]!, 'hex');
+  const given = digestOf(header);
+  if (!given) return { ok: false, reason: 'malformed' };
   // The host that verified, and whether another one did too (a host with several keys counts once).
   let verified: string | null = null;
   let ambiguous = false;
@@ -34,3 +34,20 @@ export function verifySignature(rawBody: Uint8Array, header: string | undefined,
   if (verified === null) return { ok: false, reason: 'no-match' };
   return ambiguous ? { ok: false, reason: 'ambiguous' } : { ok: true, host: verified };
 }
+
+/**
+ * The digest a header names: `sha256=` and 64 hex digits, with spaces or tabs around them. Read without a
+ * regular expression: at a 1 KB body the parsing was a tenth of the verification.
+ */
+function digestOf(header: string): Buffer | null {
+  let start = 0;
+  let end = header.length;
+  while (start < end && isSpaceOrTab(header.charCodeAt(start))) start++;
+  while (end > start && isSpaceOrTab(header.charCodeAt(end - 1))) end--;
+  if (end - start !== PREFIX.length + 2 * DIGEST_BYTES || !header.startsWith(PREFIX, start)) return null;
+  // Hex decoding stops at the first pair that is not hex: all 32 bytes means all 64 digits were.
+  const digest = Buffer.from(header.slice(start + PREFIX.length, end), 'hex');
+  return digest.length === DIGEST_BYTES ? digest : null;
+}
+
+const isSpaceOrTab = (code: number) => code === 32 || code === 9;

@@ -52,6 +52,11 @@ describe('per-host signature verification', () => {
     ['sha1=abc', 'malformed'],
     ['sha256=xyz', 'malformed'],
     [`sha256=${'0'.repeat(63)}`, 'malformed'],
+    [`sha256=${'0'.repeat(65)}`, 'malformed'],
+    [`sha256=${'0'.repeat(30)}zz${'0'.repeat(32)}`, 'malformed'],
+    [`sha256=${'0'.repeat(63)}g`, 'malformed'],
+    [`SHA256=${'0'.repeat(64)}`, 'malformed'],
+    [`sha256= ${'0'.repeat(63)}`, 'malformed'],
   ])('refuses the header %j as %s', (header, reason) => {
     expect(verifySignature(body, header, hosts)).toEqual({ ok: false, reason });
   });
