@@ -25,7 +25,7 @@ export function toApiGateway(answer: HttpAnswer): APIGatewayProxyStructuredResul
     return {
       statusCode: answer.status,
       headers: { 'content-type': answer.contentType ?? 'application/octet-stream', ...answer.headers },
-      body: Buffer.from(answer.body).toString('base64'),
+      body: Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength).toString('base64'),
       isBase64Encoded: true,
     };
   }
