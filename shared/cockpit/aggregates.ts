@@ -505,9 +505,9 @@ export function originalFixComparison(table: RunTable, grouping: Grouping, rowsO
 // Scatter and matrix projections
 
 export interface ScatterLayer {
-  /** completionTokens and wallSeconds of the runs where both are known. */
-  x: Float64Array;
-  y: Float64Array;
+  /** completionTokens and wallSeconds of the runs where both are known, as float32: positions to plot, half the fresh memory of a million points. */
+  x: Float32Array;
+  y: Float32Array;
   /** Runs left off because a value is unknown (or, on log axes, not positive). */
   leftOff: number;
 }
@@ -517,7 +517,7 @@ export function scatterLayers(table: RunTable, selection: Uint32Array, layerCoun
   // Each row's layer is asked twice (to size the layers, then to fill them) rather than kept: a cheap call costs less than a fresh array as long as the selection.
   const sizes = new Uint32Array(layerCount);
   for (let s = 0; s < selection.length; s++) sizes[layerOf(selection[s]!)]!++;
-  const layers = Array.from(sizes, (n) => ({ x: new Float64Array(n), y: new Float64Array(n), leftOff: 0, n: 0 }));
+  const layers = Array.from(sizes, (n) => ({ x: new Float32Array(n), y: new Float32Array(n), leftOff: 0, n: 0 }));
   const { completionTokens, wallSeconds } = table.numbers;
   for (let s = 0; s < selection.length; s++) {
     const i = selection[s]!;

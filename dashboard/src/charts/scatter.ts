@@ -14,8 +14,8 @@ const compact = new Intl.NumberFormat('en-US', { notation: 'compact' });
 export interface ScatterLayer {
   label: string;
   colour: string;
-  x: Float64Array;
-  y: Float64Array;
+  x: Float32Array;
+  y: Float32Array;
 }
 
 type Facet = [ArrayLike<number>, ArrayLike<number>];
