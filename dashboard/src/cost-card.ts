@@ -98,7 +98,8 @@ export function renderCost(body: HTMLElement, foot: HTMLElement, data: CostData 
 function chosenBasis(select: HTMLSelectElement, groups: StatsGroup[]): CostBasis {
   if (!select.dataset.touched) {
     const first = COST_BASES.find((b) => groups.some((g) => perResolved(g, b.basis) !== null)) ?? COST_BASES[0]!;
-    select.value = first.basis;
+    // Set only when it changes: the browser's autofill answers every assignment with a layout of the page.
+    if (select.value !== first.basis) select.value = first.basis;
   }
   return select.value as CostBasis;
 }
