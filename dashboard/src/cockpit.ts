@@ -82,17 +82,23 @@ export class Cockpit {
   private hosts: HostRecord[] | null = null;
   private readonly detail: DetailPanel;
 
+  // Known once start() has the runs; until then nothing renders.
+  private table!: RunTable;
+  private asOf = '';
+  private issues: CockpitIssue[] = [];
+  private started = false;
+
+  /** Builds the views and puts them in the page, hidden (and the filters with them) until start(). */
   constructor(
     private readonly api: Api,
     private readonly located: Located,
-    private table: RunTable,
-    private asOf: string,
-    private issues: CockpitIssue[],
   ) {
     this.detail = new DetailPanel(api, located.cockpit.space, (taskId) => this.issues.find((i) => i.taskId === taskId) ?? null, () => this.update({ run: null }));
     this.runs.detailHost.append(this.detail.root);
     fill(byId('filter-host'), this.filterBar.root);
-    fill(byId('areas'), this.dashboard.root, this.compareView.root, this.runs.root, this.hostsView.root);
+    byId('filter-host').hidden = true;
+    byId('areas').append(this.dashboard.root, this.compareView.root, this.runs.root, this.hostsView.root);
+    for (const a of AREAS) byId(`${a}-area`).hidden = true;
     this.wireTabs();
     window.addEventListener('popstate', () => {
       this.state = readState();
@@ -102,12 +108,14 @@ export class Cockpit {
     document.addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && this.state.run) this.update({ run: null });
     });
-    setInterval(() => this.paintStatus(), 1000);
   }
 
   /** The runs as loaded (space-runs.ts): a catch-up that failed shows in the status line, and the first poll retries it. */
-  start(catchUpError: string | null) {
-    this.lastError = catchUpError;
+  start(table: RunTable, asOf: string, issues: CockpitIssue[], catchUpError: string | null) {
+    [this.table, this.asOf, this.issues, this.lastError] = [table, asOf, issues, catchUpError];
+    this.started = true;
+    byId('boot-state').replaceChildren();
+    setInterval(() => this.paintStatus(), 1000);
     this.render();
     this.syncDetail();
     if (this.state.run) this.runs.reveal(this.state.run);
@@ -184,6 +192,7 @@ export class Cockpit {
   private lastDashboard: Computed | null = null;
 
   private render() {
+    if (!this.started) return;
     const m = this.model();
     const { area } = this.state;
     // Hosts are not filtered by runs: their view shows neither the filters nor the banners about runs.

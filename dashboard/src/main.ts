@@ -3,7 +3,7 @@
 // that nothing but what asks for the runs runs before they are asked for.
 import { apiPaths, COCKPIT_ISSUE_FIELDS, COCKPIT_SETTINGS_FILE, type CockpitIssuesBody, type CockpitSettings } from '../../shared/cockpit/contract.ts';
 import { Api, ApiError } from './api.ts';
-import type { Located } from './cockpit.ts';
+import type { Cockpit, Located } from './cockpit.ts';
 import { byId, el, fill } from './dom.ts';
 import { currentToken, ensureSignedIn, signOut } from './sign-in.ts';
 import { loadSpaceRuns } from './space-runs.ts';
@@ -44,12 +44,12 @@ function renderHeader(located: Located) {
 function fatal(error: Error) {
   const retry = el('button', { type: 'button', class: 'retry' }, 'Retry');
   retry.addEventListener('click', () => {
-    fill(byId('areas'), el('p', { class: 'loading' }, 'Loading the cockpit…'));
+    fill(byId('boot-state'), el('p', { class: 'loading' }, 'Loading the cockpit…'));
     document.documentElement.dataset.ready = 'false';
     start();
   });
   const what = error instanceof ApiError ? `Loading ${error.what} failed (HTTP ${error.status}): ${error.message}` : error.message;
-  fill(byId('areas'), el('div', { class: 'fatal error-state', role: 'alert' }, el('h2', {}, 'The cockpit cannot show this space'), el('p', { id: 'fatal-message' }, what), retry));
+  fill(byId('boot-state'), el('div', { class: 'fatal error-state', role: 'alert' }, el('h2', {}, 'The cockpit cannot show this space'), el('p', { id: 'fatal-message' }, what), retry));
   byId('live-status').textContent = '';
   document.documentElement.dataset.ready = 'error';
   retry.focus();
@@ -66,13 +66,19 @@ async function boot() {
   // Hosts count their runs, which takes a while in a big space: they arrive after the first render.
   // Marked as each arrives, for the benchmark's account of where the first render's time goes.
   const marked = <T>(name: string, loading: Promise<T>) => loading.then((value) => (performance.mark(name), value));
-  const [runs, issues, { Cockpit }] = await Promise.all([
+  // The cockpit's views go into the page, hidden, while the runs load: the browser's autofill answers new
+  // <select>s with a layout of the whole page, cheap now, some 200 ms once a big space's charts are in.
+  shell ??= import('./cockpit.ts').then(({ Cockpit }) => new Cockpit(api, located));
+  const [runs, issues, cockpit] = await Promise.all([
     marked('runs-loaded', loadSpaceRuns(api, space)),
     marked('issues-loaded', api.json<CockpitIssuesBody>(apiPaths.issues(space, COCKPIT_ISSUE_FIELDS))),
-    import('./cockpit.ts'),
+    shell,
   ]);
-  new Cockpit(api, located, runs.table, runs.asOf, issues.issues).start(runs.catchUpError);
+  cockpit.start(runs.table, runs.asOf, issues.issues, runs.catchUpError);
 }
+
+/** One per page: a retry after a failed load starts the same cockpit. */
+let shell: Promise<Cockpit> | null = null;
 
 const start = () => void boot().catch((e: unknown) => fatal(e as Error));
 start();
