@@ -47,9 +47,9 @@ function digestOf(header: string): Buffer | null {
   if (end - start !== PREFIX.length + 2 * DIGEST_BYTES || !header.startsWith(PREFIX, start)) return null;
   // Hex decoding stops at the first pair that is not hex: all 32 bytes means all 64 digits were. Decoded
   // into one buffer kept for it (verification is synchronous), so a delivery allocates none.
-  return given.write(header.slice(start + PREFIX.length, end), 'hex') === DIGEST_BYTES ? given : null;
+  return headerDigest.write(header.slice(start + PREFIX.length, end), 'hex') === DIGEST_BYTES ? headerDigest : null;
 }
 
-const given = Buffer.alloc(DIGEST_BYTES);
+const headerDigest = Buffer.alloc(DIGEST_BYTES);
 
 const isSpaceOrTab = (code: number) => code === 32 || code === 9;
