@@ -21,11 +21,14 @@ export function decodePathSegment(segment: string): string | null {
   }
 }
 
-/** Whether an Accept header names `mediaType` itself (not through a wildcard) with a weight above zero. */
-export function acceptsMediaType(accept: string | undefined, mediaType: string): boolean {
-  return (accept ?? '').split(',').some((range) => {
-    const [type, ...params] = range.split(';').map((p) => p.trim().toLowerCase());
+/**
+ * Whether an Accept or Accept-Encoding header names `value` (a media type, a content coding) itself, not
+ * through a wildcard, with a weight above zero: `gzip;q=0` refuses gzip.
+ */
+export function accepts(header: string | undefined, value: string): boolean {
+  return (header ?? '').split(',').some((range) => {
+    const [named, ...params] = range.split(';').map((p) => p.trim().toLowerCase());
     const weight = params.find((p) => p.startsWith('q='));
-    return type === mediaType && (weight === undefined || Number(weight.slice(2)) > 0);
+    return named === value && (weight === undefined || Number(weight.slice(2)) > 0);
   });
 }

@@ -6,7 +6,7 @@ import { exportFieldsOf, spaceOf, type ReplayConfig } from '../schema/config.ts'
 import type { HostRecord } from '../schema/host.ts';
 import { ISSUE_FIELDS, type IssueField, type StoredIssue } from '../schema/issue.ts';
 import { COLUMNS_GZIP_MEDIA_TYPE, TIERS, type Tier } from '../cockpit/columns.ts';
-import { acceptsMediaType, decodePathSegment, jsonError, type HttpAnswer } from '../http.ts';
+import { accepts, decodePathSegment, jsonError, type HttpAnswer } from '../http.ts';
 import { attemptSummary } from '../schema/attempt.ts';
 import { InvalidCursorError, type AttemptStore, type BudgetStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
 import type { ReferenceDiff } from '../reference/reference-fix.ts';
@@ -47,7 +47,7 @@ export async function answerRead(
   rawQuery: string,
   headers: Record<string, string | undefined> = {},
 ): Promise<HttpAnswer> {
-  const acceptsGzip = /\bgzip\b/.test(headers['accept-encoding'] ?? '');
+  const acceptsGzip = accepts(headers['accept-encoding'], 'gzip');
   const answer = await route(deps, method, path, new URLSearchParams(rawQuery), acceptsGzip, headers.accept);
   return withinLimit(deps, compressed(answer, acceptsGzip), 'answer-too-large', (mb) => `The answer is ${mb} MB, more than one answer of this read API can carry.`);
 }
@@ -82,7 +82,7 @@ async function route(deps: ReadDeps, method: string, path: string, query: URLSea
   if (!spaceOf(deps.config, space)) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
 
   if (collection === 'runs' && id === undefined) return listRuns(deps, space, query);
-  if (collection === 'columns' && id === undefined) return columns(deps, space, query, acceptsMediaType(accept, COLUMNS_GZIP_MEDIA_TYPE) ? 'gzip-media-type' : acceptsGzip ? 'gzip' : 'identity');
+  if (collection === 'columns' && id === undefined) return columns(deps, space, query, accepts(accept, COLUMNS_GZIP_MEDIA_TYPE) ? 'gzip-media-type' : acceptsGzip ? 'gzip' : 'identity');
   if (collection === 'stats' && id === undefined) return stats(deps, space, query);
   if (collection === 'compare' && id === undefined) return compare(deps, space, query);
   if (collection === 'budget' && id === undefined) return budget(deps, space, query);

@@ -232,6 +232,13 @@ describe('the persisted runs snapshot', () => {
     const plain = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/runs`, 'limit=40');
     expect(plain.headers?.['content-encoding']).toBeUndefined();
     expect((plain.body as { runs: unknown[] }).runs).toHaveLength(40);
+    // A weight of zero refuses the coding, and a coding that merely contains the word is another one.
+    for (const refusing of ['gzip;q=0, br', 'br, GZIP; q=0.0', 'x-gzip-not']) {
+      const answer = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/runs`, 'limit=40', { 'accept-encoding': refusing });
+      expect([refusing, answer.headers?.['content-encoding']]).toEqual([refusing, undefined]);
+    }
+    const weighted = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/runs`, 'limit=40', { 'accept-encoding': 'br;q=1, gzip;q=0.5' });
+    expect(weighted.headers?.['content-encoding']).toBe('gzip');
   });
 
   it('too big for one answer is written in parts, which together are every run, each within the limit', async () => {
