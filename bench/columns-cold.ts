@@ -26,7 +26,7 @@ import { systemClock } from '../shared/ports.ts';
 import type { RunRow } from '../shared/schema/run.ts';
 import { LAMBDA_ANSWER_BYTES } from '../shared/operations.ts';
 import { launchChromium } from '../test/browser/helpers/chromium.ts';
-import { cockpitSettled } from './cockpit-ready.ts';
+import { cockpitReady } from './cockpit-ready.ts';
 import { loadIssues, loadRows } from './direct-load.ts';
 import { BENCH_CAMPAIGN, syntheticCampaign } from './synthetic-campaign.ts';
 
@@ -110,13 +110,8 @@ async function firstRender(browser: Browser, local: LocalMode): Promise<Render> 
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
     await page.goto(`${local.url}/`);
-    if ((await cockpitSettled(cdp, 300_000)) === 'error') throw new Error(`The cockpit failed: ${await page.locator('.fatal').innerText()}`);
-    // A cockpit missing runs renders faster: measuring it would flatter the figure.
-    const status = await page.locator('#live-status').innerText();
-    const all = RUNS.toLocaleString('en-US');
-    if (!status.includes(`${all} of ${all} runs`)) throw new Error(`The cockpit shows "${status}", not the ${all} runs loaded.`);
+    await cockpitReady(page, RUNS, 300_000);
     // (No named functions in the page: tsx would wrap them in a helper the page does not have.)
     return await page.evaluate(() => {
       const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];

@@ -26,7 +26,7 @@ import type { RunRow } from '../shared/schema/run.ts';
 import type { StoredIssue } from '../shared/schema/issue.ts';
 import { startLocalMode } from '../infra/local/local-mode.ts';
 import { launchChromium } from '../test/browser/helpers/chromium.ts';
-import { cockpitSettled } from './cockpit-ready.ts';
+import { cockpitReady } from './cockpit-ready.ts';
 import { loadIssues, loadRows } from './direct-load.ts';
 import { BENCH_CAMPAIGN, syntheticCampaign } from './synthetic-campaign.ts';
 
@@ -60,10 +60,7 @@ async function measureCockpit(browser: Browser, url: string): Promise<Sample> {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await page.goto(url);
-  if ((await cockpitSettled(cdp, 120_000)) === 'error') throw new Error(`The cockpit failed: ${await page.locator('.fatal').innerText()}`);
-  // A cockpit missing runs renders faster: measuring it would flatter every figure below.
-  const status = await page.locator('#live-status').innerText();
-  if (!status.includes(`${RUNS.toLocaleString('en-US')} of ${RUNS.toLocaleString('en-US')} runs`)) throw new Error(`The cockpit shows "${status}", not the ${RUNS} runs loaded.`);
+  await cockpitReady(page, RUNS, 120_000);
   const { firstRenderMs, bytes } = await page.evaluate(() => {
     const ready = performance.getEntriesByName('cockpit-ready')[0]!.startTime;
     const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')] as PerformanceResourceTiming[];

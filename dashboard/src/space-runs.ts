@@ -3,8 +3,9 @@
 // it streams in (columns-reader.ts) and asked for compressed as its own media type, which the page inflates
 // itself: a browser that inflates and buffers the bodies for the page spent more on the copies than the page
 // spends on the runs (docs/contract.md §10). Parts of one snapshot only ever go together, and should the
-// snapshot be replaced while they arrive (409), the load starts again from the first part. The changes since the snapshot's `asOf` are asked for as soon as the first part
-// names it, alongside the other parts, and are in the table before the first render.
+// snapshot be replaced while they arrive (409), the load starts again from the first part. The changes
+// since the snapshot's `asOf` are asked for as soon as the first part names it, alongside the other
+// parts, and are in the table before the first render.
 import { COLUMNS_GZIP_MEDIA_TYPE, COLUMNS_MEDIA_TYPE, ColumnsFormatError, compactRun, type ColumnsHeader, type ColumnsSink } from '../../shared/cockpit/columns.ts';
 import { ColumnsReader } from '../../shared/cockpit/columns-reader.ts';
 import { apiPaths, type RunsPage } from '../../shared/cockpit/contract.ts';

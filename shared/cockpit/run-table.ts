@@ -144,16 +144,9 @@ export class RunTable {
     const target = this.numbers[field];
     target.set(values, start);
     if (values instanceof Float64Array) return;
-    const end = start + values.length;
-    if (decimals === 0) {
-      for (let i = start; i < end; i++) {
-        const v = target[i]!;
-        target[i] = v === 0 ? NaN : v - 1;
-      }
-      return;
-    }
+    // Unscaled figures divide by 1, which leaves every double as it is.
     const scale = 10 ** decimals;
-    for (let i = start; i < end; i++) {
+    for (let i = start, end = start + values.length; i < end; i++) {
       const v = target[i]!;
       target[i] = v === 0 ? NaN : (v - 1) / scale;
     }

@@ -28,8 +28,8 @@ export const PERSISTED_RECHECK_MS = 10_000;
 
 interface Encoded {
   /** The body uncompressed, made when a client that does not take gzip first asks. */
-  plain: Buffer | null;
-  gzip: Buffer;
+  plain: Uint8Array | null;
+  gzip: Uint8Array;
   at: number;
 }
 
@@ -203,8 +203,7 @@ export async function columnsAnswer(
     const { runs, asOf, revision } = await currentRuns(deps, space);
     const encoded = view.encoded;
     if (!encoded || (encoded.revision !== revision && nowMs() - encoded.at >= REENCODE_AFTER_MS)) {
-      const bytes = columnsToBytes(encodeColumns([...runs.values()].map(compactOf), asOf));
-      const plain = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const plain = columnsToBytes(encodeColumns([...runs.values()].map(compactOf), asOf));
       view.encoded = { plain, gzip: gzipSync(plain, { level: 6 }), at: nowMs(), revision };
     }
     body = view.encoded!;
