@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', 'dashboard/dist/', '.replay-data/', 'coverage/', 'dist/'] },
@@ -9,6 +10,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
+      // NaN checks read as what they are.
+      'no-self-compare': 'error',
+      'no-restricted-globals': [
+        'error',
+        { name: 'isNaN', message: 'Use Number.isNaN.' },
+        { name: 'isFinite', message: 'Use Number.isFinite.' },
+        { name: 'parseInt', message: 'Use Number.parseInt.' },
+        { name: 'parseFloat', message: 'Use Number.parseFloat.' },
+      ],
       // Zod comes through shared/schema/zod.ts: the functional build, with its messages set, and imported as a
       // namespace so esbuild drops what is unused (bench/bundles.ts measures it).
       'no-restricted-syntax': [
@@ -18,7 +28,8 @@ export default tseslint.config(
           message: "Import zod as `import * as z from '…/shared/schema/zod.ts'`.",
         },
         {
-          selector: "ImportDeclaration[source.value=/zod\\.ts$/][importKind!='type'] > :matches(ImportSpecifier, ImportDefaultSpecifier)",
+          selector:
+            "ImportDeclaration[source.value=/zod\\.ts$/][importKind!='type'] > :matches(ImportSpecifier, ImportDefaultSpecifier)",
           message: "Import zod as `import * as z from '…/shared/schema/zod.ts'`, so function bundles tree-shake it.",
         },
       ],
@@ -35,9 +46,19 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'zod', 'zod/*', '**/schema/zod.ts', '@aws-sdk/*', '@aws-lambda-powertools/*'], message: 'The cockpit runs in the browser.' },
-            { regex: '/shared/(?!cockpit/)', allowTypeImports: true, message: 'The cockpit takes values only from shared/cockpit.' },
-            { group: ['**/functions/**', '**/infra/**', '**/bin/**'], message: 'The cockpit does not import server code.' },
+            {
+              group: ['node:*', 'zod', 'zod/*', '**/schema/zod.ts', '@aws-sdk/*', '@aws-lambda-powertools/*'],
+              message: 'The cockpit runs in the browser.',
+            },
+            {
+              regex: '/shared/(?!cockpit/)',
+              allowTypeImports: true,
+              message: 'The cockpit takes values only from shared/cockpit.',
+            },
+            {
+              group: ['**/functions/**', '**/infra/**', '**/bin/**'],
+              message: 'The cockpit does not import server code.',
+            },
           ],
         },
       ],
@@ -46,7 +67,10 @@ export default tseslint.config(
   {
     files: ['shared/**/*.ts', 'functions/**/*.ts', 'infra/**/*.ts', 'bin/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/dashboard/src/**'], message: 'Server code does not import the cockpit.' }] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/dashboard/src/**'], message: 'Server code does not import the cockpit.' }] },
+      ],
     },
   },
   {
@@ -56,8 +80,15 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'zod', 'zod/*', '**/schema/zod.ts', '@aws-sdk/*', '@aws-lambda-powertools/*'], message: 'shared/cockpit runs in the browser too.' },
-            { regex: '^\\.\\./(?!schema/(enums|run-id)\\.ts$)', allowTypeImports: true, message: 'shared/cockpit takes values only from itself and the plain constants of shared/schema.' },
+            {
+              group: ['node:*', 'zod', 'zod/*', '**/schema/zod.ts', '@aws-sdk/*', '@aws-lambda-powertools/*'],
+              message: 'shared/cockpit runs in the browser too.',
+            },
+            {
+              regex: '^\\.\\./(?!schema/(enums|run-id)\\.ts$)',
+              allowTypeImports: true,
+              message: 'shared/cockpit takes values only from itself and the plain constants of shared/schema.',
+            },
             // This block replaces the server block's options for these files, so its rule is repeated.
             { group: ['**/dashboard/src/**'], message: 'Server code does not import the cockpit.' },
           ],
@@ -65,4 +96,5 @@ export default tseslint.config(
       ],
     },
   },
+  prettier,
 );

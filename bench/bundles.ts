@@ -17,7 +17,16 @@
 // Target: bundles ≤ 1/3 of the naive bundle's size and import time.
 //   npm run bench:bundles [-- --rounds 15]
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -54,20 +63,37 @@ const median = (xs: number[]) => {
 /** The deployed bundles: the real `cdk synth` entry point into a scratch cloud assembly. */
 function synthesizedBundles(): Map<string, string> {
   const outdir = join(scratch, 'cdk.out');
-  const context = (JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+  const context = (JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> })
+    .context;
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'infra/aws/app.ts'], {
     cwd: root,
-    env: { ...process.env, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify({ ...context, replayConfig: 'replay.config.example.json', 'aws:cdk:enable-asset-metadata': true }) },
+    env: {
+      ...process.env,
+      CDK_OUTDIR: outdir,
+      CDK_CONTEXT_JSON: JSON.stringify({
+        ...context,
+        replayConfig: 'replay.config.example.json',
+        'aws:cdk:enable-asset-metadata': true,
+      }),
+    },
     encoding: 'utf8',
   });
   if (run.status !== 0) throw new Error(`cdk synth failed: ${run.stderr}`);
   const template = JSON.parse(readFileSync(join(outdir, 'ReplayBench-Pipeline.template.json'), 'utf8')) as {
-    Resources: Record<string, { Type: string; Metadata?: Record<string, string>; Properties: { Environment?: { Variables?: Record<string, string> } } }>;
+    Resources: Record<
+      string,
+      {
+        Type: string;
+        Metadata?: Record<string, string>;
+        Properties: { Environment?: { Variables?: Record<string, string> } };
+      }
+    >;
   };
   const bundles = new Map<string, string>();
   for (const resource of Object.values(template.Resources)) {
     const service = resource.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME;
-    if (resource.Type === 'AWS::Lambda::Function' && service && !bundles.has(service)) bundles.set(service, join(outdir, resource.Metadata!['aws:asset:path']!));
+    if (resource.Type === 'AWS::Lambda::Function' && service && !bundles.has(service))
+      bundles.set(service, join(outdir, resource.Metadata!['aws:asset:path']!));
   }
   return bundles;
 }
@@ -76,20 +102,33 @@ function synthesizedBundles(): Map<string, string> {
 const handlerStubbed: Plugin = {
   name: 'handler-stubbed',
   setup(b) {
-    b.onResolve({ filter: /^\.\/handler\.ts$/ }, (args) => (args.importer.endsWith('lambda.ts') ? { path: args.importer, namespace: 'stub' } : undefined));
+    b.onResolve({ filter: /^\.\/handler\.ts$/ }, (args) =>
+      args.importer.endsWith('lambda.ts') ? { path: args.importer, namespace: 'stub' } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => {
-      const factories = [...readFileSync(args.path, 'utf8').matchAll(/import \{ (\w+) \} from '\.\/handler\.ts'/g)].map((m) => m[1]!);
-      return { contents: factories.map((name) => `export const ${name} = () => async () => ({});`).join('\n'), loader: 'js' };
+      const factories = [...readFileSync(args.path, 'utf8').matchAll(/import \{ (\w+) \} from '\.\/handler\.ts'/g)].map(
+        (m) => m[1]!,
+      );
+      return {
+        contents: factories.map((name) => `export const ${name} = () => async () => ({});`).join('\n'),
+        loader: 'js',
+      };
     });
   },
 };
 
 /** The SDK clients that stand for each adapter factory a function's wiring calls. */
 const SDK_CLIENTS: [RegExp, string][] = [
-  [/\btableStore\(/, "import { DynamoDBClient } from '@aws-sdk/client-dynamodb'; import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'; DynamoDBDocumentClient.from(new DynamoDBClient({}));"],
+  [
+    /\btableStore\(/,
+    "import { DynamoDBClient } from '@aws-sdk/client-dynamodb'; import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb'; DynamoDBDocumentClient.from(new DynamoDBClient({}));",
+  ],
   [/\bbucketStore\(/, "import { S3Client } from '@aws-sdk/client-s3'; new S3Client({});"],
   [/\bqueue</, "import { SQSClient } from '@aws-sdk/client-sqs'; new SQSClient({});"],
-  [/\b(keySource|pairingCheck|judgeModelProvider)\(/, "import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager'; new SecretsManagerClient({});"],
+  [
+    /\b(keySource|pairingCheck|judgeModelProvider)\(/,
+    "import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager'; new SecretsManagerClient({});",
+  ],
 ];
 
 /** The function's entry, preceded by the SDK clients its wiring's adapters stand in for. */
@@ -104,7 +143,9 @@ async function esbuildInto(dir: string, entry: string, variant: 'naive' | 'wirin
   const naive = variant === 'naive';
   mkdirSync(dir, { recursive: true });
   await build({
-    ...(naive ? { stdin: { contents: withSdkClients(entry), resolveDir: root, sourcefile: 'naive-entry.ts', loader: 'ts' } } : { entryPoints: [entry] }),
+    ...(naive
+      ? { stdin: { contents: withSdkClients(entry), resolveDir: root, sourcefile: 'naive-entry.ts', loader: 'ts' } }
+      : { entryPoints: [entry] }),
     outfile: join(dir, 'index.mjs'),
     bundle: true,
     platform: 'node',
@@ -129,7 +170,10 @@ async function esbuildInto(dir: string, entry: string, variant: 'naive' | 'wirin
 function coldImportMs(dir: string): number {
   const url = new URL(`file://${join(dir, 'index.mjs')}`).href;
   const script = `const t = performance.now(); await import(${JSON.stringify(url)}); process.stdout.write(String(performance.now() - t));`;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH, ...FUNCTION_ENV }, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    env: { PATH: process.env.PATH, ...FUNCTION_ENV },
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`importing ${dir} failed: ${run.stderr}`);
   return Number(run.stdout);
 }
@@ -144,7 +188,9 @@ for (const service of SERVICES) {
   const entry = join(root, 'functions', service, 'lambda.ts');
   const naive = await esbuildInto(join(scratch, 'naive', service), entry, 'naive');
   const wiring = await esbuildInto(join(scratch, 'wiring', service), entry, 'wiring');
-  for (const dir of [naive, wiring]) if (existsSync(join(bundle, BUNDLED_CONFIG_FILE))) copyFileSync(join(bundle, BUNDLED_CONFIG_FILE), join(dir, BUNDLED_CONFIG_FILE));
+  for (const dir of [naive, wiring])
+    if (existsSync(join(bundle, BUNDLED_CONFIG_FILE)))
+      copyFileSync(join(bundle, BUNDLED_CONFIG_FILE), join(dir, BUNDLED_CONFIG_FILE));
   dirs.set(service, { bundle, naive, wiring, floor });
 }
 
@@ -160,9 +206,26 @@ for (let round = 0; round < ROUNDS; round++) {
 
 const kb = (dir: string) => statSync(join(dir, 'index.mjs')).size / 1024;
 const floorMs = median(times.get('floor')!);
-console.log(`Function bundles: size of index.mjs and cold import in a fresh Node ${process.version} process, median of ${ROUNDS} rounds.`);
+console.log(
+  `Function bundles: size of index.mjs and cold import in a fresh Node ${process.version} process, median of ${ROUNDS} rounds.`,
+);
 console.log(`floor (empty handler): ${kb(floor).toFixed(1)} KB, import ${floorMs.toFixed(1)} ms\n`);
-const table: string[][] = [['function', 'bundle KB', 'naive KB', 'size ratio', 'wiring KB', 'wiring/naive', '|', 'bundle ms', 'naive ms', 'import ratio', 'wiring ms', 'wiring/naive']];
+const table: string[][] = [
+  [
+    'function',
+    'bundle KB',
+    'naive KB',
+    'size ratio',
+    'wiring KB',
+    'wiring/naive',
+    '|',
+    'bundle ms',
+    'naive ms',
+    'import ratio',
+    'wiring ms',
+    'wiring/naive',
+  ],
+];
 let worstSize = 0;
 let worstImport = 0;
 for (const service of SERVICES) {
@@ -186,7 +249,12 @@ for (const service of SERVICES) {
   ]);
 }
 const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-for (const row of table) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
-console.log(`\nworst size ratio ${worstSize.toFixed(2)}, worst import ratio ${worstImport.toFixed(2)} (target ≤ 0.33 each)`);
-console.log('naive: the same handler on the whole AWS SDK clients; wiring: the function with a no-op handler (its AWS adapters, configuration and instrumentation), the floor of this design');
+for (const row of table)
+  console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+console.log(
+  `\nworst size ratio ${worstSize.toFixed(2)}, worst import ratio ${worstImport.toFixed(2)} (target ≤ 0.33 each)`,
+);
+console.log(
+  'naive: the same handler on the whole AWS SDK clients; wiring: the function with a no-op handler (its AWS adapters, configuration and instrumentation), the floor of this design',
+);
 rmSync(scratch, { recursive: true, force: true });

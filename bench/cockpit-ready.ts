@@ -15,14 +15,19 @@ export async function cockpitReady(page: Page, runs: number, timeoutMs: number):
   const cdp = await page.context().newCDPSession(page);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { result } = await cdp.send('Runtime.evaluate', { expression: 'document.documentElement.dataset.ready', returnByValue: true });
+    const { result } = await cdp.send('Runtime.evaluate', {
+      expression: 'document.documentElement.dataset.ready',
+      returnByValue: true,
+    });
     if (result.value === 'error') throw new Error(`The cockpit failed: ${await page.locator('.fatal').innerText()}`);
     if (result.value === 'true') break;
-    if (Date.now() > deadline) throw new Error(`The cockpit did not finish its first render within ${timeoutMs / 1000} s.`);
+    if (Date.now() > deadline)
+      throw new Error(`The cockpit did not finish its first render within ${timeoutMs / 1000} s.`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   await cdp.detach();
   const status = await page.locator('#live-status').innerText();
   const all = runs.toLocaleString('en-US');
-  if (!status.includes(`${all} of ${all} runs`)) throw new Error(`The cockpit shows "${status}", not the ${all} runs loaded.`);
+  if (!status.includes(`${all} of ${all} runs`))
+    throw new Error(`The cockpit shows "${status}", not the ${all} runs loaded.`);
 }

@@ -50,9 +50,13 @@ const TARGETS = { firstRequestMs: RUNS <= SEED_ABOVE ? 1000 : null, firstRenderM
 
 const dataDir = resolve(import.meta.dirname, 'results', `columns-cold-${RUNS}`);
 const marker = join(dataDir, 'loaded.json');
-const config = parseConfig({ spaces: { [SPACE]: { senders: BENCH_CAMPAIGN.hosts } }, cockpits: { Bench: { space: SPACE } } });
+const config = parseConfig({
+  spaces: { [SPACE]: { senders: BENCH_CAMPAIGN.hosts } },
+  cockpits: { Bench: { space: SPACE } },
+});
 
-const start = () => startLocalMode({ config, dataDir, port: 0, sweepIntervalSeconds: 3600, snapshotIntervalSeconds: 0, env: {} });
+const start = () =>
+  startLocalMode({ config, dataDir, port: 0, sweepIntervalSeconds: 3600, snapshotIntervalSeconds: 0, env: {} });
 
 async function load(local: LocalMode) {
   const started = Date.now();
@@ -60,24 +64,34 @@ async function load(local: LocalMode) {
   const campaign = syntheticCampaign({ space: SPACE, runs: RUNS, ...BENCH_CAMPAIGN }, landedAt);
   await loadIssues(local.adapters.table, campaign.issues);
   if (!seeded) {
-    await loadRows(local.adapters.table, [...campaign.rows()], { concurrency: 32, onProgress: (n) => n % 20000 === 0 && console.log(`  loaded ${n} runs`) });
+    await loadRows(local.adapters.table, [...campaign.rows()], {
+      concurrency: 32,
+      onProgress: (n) => n % 20000 === 0 && console.log(`  loaded ${n} runs`),
+    });
   } else {
     const inSnapshot: SnapshotRun[] = [];
     const delta: RunRow[] = [];
     for (const row of campaign.rows()) {
       if (inSnapshot.length < RUNS - DELTA) inSnapshot.push(snapshotRun(row));
       else delta.push(row);
-      if ((inSnapshot.length + delta.length) % 100_000 === 0) console.log(`  generated ${inSnapshot.length + delta.length} runs`);
+      if ((inSnapshot.length + delta.length) % 100_000 === 0)
+        console.log(`  generated ${inSnapshot.length + delta.length} runs`);
     }
     // The snapshot is as of just after the issues and its runs were stamped, before the delta landed; the
     // delta's rows are stamped after it.
     const asOf = new Date(Date.parse(landedAt) + 1).toISOString();
     await writeSnapshot(local.adapters.data, SPACE, asOf, { runs: inSnapshot, issues: campaign.issues }, systemClock);
     const now = new Date().toISOString();
-    await loadRows(local.adapters.table, delta.map((r) => ({ ...r, landedAt: now, updatedAt: now })), { concurrency: 32 });
+    await loadRows(
+      local.adapters.table,
+      delta.map((r) => ({ ...r, landedAt: now, updatedAt: now })),
+      { concurrency: 32 },
+    );
   }
   writeFileSync(marker, JSON.stringify({ runs: RUNS }));
-  console.log(`Loaded ${RUNS.toLocaleString('en-US')} runs (${seeded ? `snapshot + ${DELTA} in the table` : 'into the table'}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  console.log(
+    `Loaded ${RUNS.toLocaleString('en-US')} runs (${seeded ? `snapshot + ${DELTA} in the table` : 'into the table'}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  );
 }
 
 async function withColdServer<T>(measure: (local: LocalMode) => Promise<T>): Promise<T> {
@@ -115,7 +129,9 @@ async function firstRender(browser: Browser, local: LocalMode): Promise<Render> 
     // (No named functions in the page: tsx would wrap them in a helper the page does not have.)
     return await page.evaluate(() => {
       const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-      const [readyMs, runsMs, issuesParsedMs] = ['cockpit-ready', 'runs-loaded', 'issues-loaded'].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN);
+      const [readyMs, runsMs, issuesParsedMs] = ['cockpit-ready', 'runs-loaded', 'issues-loaded'].map(
+        (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN,
+      );
       return {
         readyMs: readyMs!,
         columnsMs: Math.max(...resources.filter((e) => e.name.includes('/columns')).map((e) => e.responseEnd)),
@@ -155,7 +171,9 @@ async function measureSide(browser: Browser, prepare: (local: LocalMode) => Prom
     await withColdServer(prepare);
     const render = await withColdServer((local) => firstRender(browser, local));
     side.render.push(render);
-    console.log(`  round ${i + 1}: first request ${ms(side.request.at(-1)!)}, first render ${ms(render.readyMs)} (${stages(render)})`);
+    console.log(
+      `  round ${i + 1}: first request ${ms(side.request.at(-1)!)}, first render ${ms(render.readyMs)} (${stages(render)})`,
+    );
   }
   return side;
 }
@@ -181,22 +199,45 @@ async function main() {
     const after = await measureSide(browser, async (local) => {
       if (await readManifest(local.adapters.data, SPACE)) return;
       const t0 = performance.now();
-      const result = await compactSpace({ runs: local.adapters.table, issues: local.adapters.table, objects: local.adapters.data, clock: systemClock }, SPACE);
+      const result = await compactSpace(
+        { runs: local.adapters.table, issues: local.adapters.table, objects: local.adapters.data, clock: systemClock },
+        SPACE,
+      );
       compactionMs = performance.now() - t0;
-      console.log(`  compaction (the writer, from ${result.source === 'persisted' ? 'the snapshot' : 'the whole table'}): ${ms(compactionMs)}, ${result.runs} runs`);
+      console.log(
+        `  compaction (the writer, from ${result.source === 'persisted' ? 'the snapshot' : 'the whole table'}): ${ms(compactionMs)}, ${result.runs} runs`,
+      );
     });
 
-    const row = (name: string, b: string, a: string, ratio: string, target: string) => console.log(`${name.padEnd(34)}${b.padStart(10)}${a.padStart(10)}${ratio.padStart(9)}  ${target}`);
-    const verdict = (value: number, target: number | null) => (target === null ? '(none at this size)' : `≤ ${ms(target)} ${value <= target ? 'met' : 'MISSED'}`);
-    console.log(`\nCockpit from a cold server, ${RUNS.toLocaleString('en-US')} runs${seeded ? ` (snapshot seeded, ${DELTA} runs in the table after it)` : ''}, medians of ${REPEATS} cold starts.\n`);
+    const row = (name: string, b: string, a: string, ratio: string, target: string) =>
+      console.log(`${name.padEnd(34)}${b.padStart(10)}${a.padStart(10)}${ratio.padStart(9)}  ${target}`);
+    const verdict = (value: number, target: number | null) =>
+      target === null ? '(none at this size)' : `≤ ${ms(target)} ${value <= target ? 'met' : 'MISSED'}`;
+    console.log(
+      `\nCockpit from a cold server, ${RUNS.toLocaleString('en-US')} runs${seeded ? ` (snapshot seeded, ${DELTA} runs in the table after it)` : ''}, medians of ${REPEATS} cold starts.\n`,
+    );
     row('', 'before', 'after', 'ratio', 'target');
     const req = median(after.request);
     const ren = median(after.render.map((r) => r.readyMs));
     const b = before && { req: median(before.request), ren: median(before.render.map((r) => r.readyMs)) };
-    row('columns endpoint, first request', b ? ms(b.req) : '—', ms(req), b ? `${(b.req / req).toFixed(1)}×` : '', verdict(req, TARGETS.firstRequestMs));
-    row('cockpit, first complete render', b ? ms(b.ren) : '—', ms(ren), b ? `${(b.ren / ren).toFixed(1)}×` : '', verdict(ren, TARGETS.firstRenderMs));
+    row(
+      'columns endpoint, first request',
+      b ? ms(b.req) : '—',
+      ms(req),
+      b ? `${(b.req / req).toFixed(1)}×` : '',
+      verdict(req, TARGETS.firstRequestMs),
+    );
+    row(
+      'cockpit, first complete render',
+      b ? ms(b.ren) : '—',
+      ms(ren),
+      b ? `${(b.ren / ren).toFixed(1)}×` : '',
+      verdict(ren, TARGETS.firstRenderMs),
+    );
     const at = (stage: keyof Render) => median(after.render.map((r) => r[stage]));
-    console.log(`  after navigation (after, medians): ${stages({ readyMs: at('readyMs'), columnsMs: at('columnsMs'), issuesMs: at('issuesMs'), runsMs: at('runsMs'), issuesParsedMs: at('issuesParsedMs') })}`);
+    console.log(
+      `  after navigation (after, medians): ${stages({ readyMs: at('readyMs'), columnsMs: at('columnsMs'), issuesMs: at('issuesMs'), runsMs: at('runsMs'), issuesParsedMs: at('issuesParsedMs') })}`,
+    );
     const manifest = await withColdServer((local) => readManifest(local.adapters.data, SPACE));
     const parts = manifest!.columns.map((part) => part.bytes);
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);

@@ -46,34 +46,61 @@ function synthesizedTemplates(): { pipeline: Record<string, Resource>; state: Re
   // Templates only: no function bundling, and the dashboard folder needs just to exist.
   const dashboard = mkdtempSync(join(tmpdir(), 'cost-dashboard-'));
   writeFileSync(join(dashboard, 'index.html'), '');
-  const context = (JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+  const context = (JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> })
+    .context;
   const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
-  const stacks = addReplayStacks(app, { config: readConfigFile(join(root, 'replay.config.example.json')), dashboardDir: dashboard, checks: false });
+  const stacks = addReplayStacks(app, {
+    config: readConfigFile(join(root, 'replay.config.example.json')),
+    dashboardDir: dashboard,
+    checks: false,
+  });
   const resources = (t: Template) => (t.toJSON() as { Resources: Record<string, Resource> }).Resources;
-  return { pipeline: resources(Template.fromStack(stacks.pipeline)), state: resources(Template.fromStack(stacks.state)) };
+  return {
+    pipeline: resources(Template.fromStack(stacks.pipeline)),
+    state: resources(Template.fromStack(stacks.state)),
+  };
 }
 
 const { pipeline, state } = synthesizedTemplates();
-const ofType = (resources: Record<string, Resource>, type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const ofType = (resources: Record<string, Resource>, type: string) =>
+  Object.entries(resources).filter(([, r]) => r.Type === type);
 
 const functions = new Map(
   ofType(pipeline, 'AWS::Lambda::Function')
-    .filter(([, f]) => (f.Properties.Environment as { Variables?: Record<string, string> } | undefined)?.Variables?.POWERTOOLS_SERVICE_NAME)
-    .map(([id, f]) => [(f.Properties.Environment as { Variables: Record<string, string> }).Variables.POWERTOOLS_SERVICE_NAME!, { id, properties: f.Properties }]),
+    .filter(
+      ([, f]) =>
+        (f.Properties.Environment as { Variables?: Record<string, string> } | undefined)?.Variables
+          ?.POWERTOOLS_SERVICE_NAME,
+    )
+    .map(([id, f]) => [
+      (f.Properties.Environment as { Variables: Record<string, string> }).Variables.POWERTOOLS_SERVICE_NAME!,
+      { id, properties: f.Properties },
+    ]),
 );
 function fn(service: string) {
   const f = functions.get(service);
   if (!f) throw new Error(`no ${service} function in the template`);
   const memory = Number(f.properties.MemorySize);
   const arm = JSON.stringify(f.properties.Architectures).includes('arm64');
-  return { id: f.id, gb: memory / 1024, arm, gbSecond: arm ? PRICE.lambdaArmGbSecond : PRICE.lambdaX86GbSecond, memory };
+  return {
+    id: f.id,
+    gb: memory / 1024,
+    arm,
+    gbSecond: arm ? PRICE.lambdaArmGbSecond : PRICE.lambdaX86GbSecond,
+    memory,
+  };
 }
 const ingest = fn('ingest');
 const lander = fn('lander');
-const landerBatch = Number(ofType(pipeline, 'AWS::Lambda::EventSourceMapping').find(([, m]) => JSON.stringify(m.Properties.FunctionName).includes(lander.id))![1].Properties.BatchSize);
+const landerBatch = Number(
+  ofType(pipeline, 'AWS::Lambda::EventSourceMapping').find(([, m]) =>
+    JSON.stringify(m.Properties.FunctionName).includes(lander.id),
+  )![1].Properties.BatchSize,
+);
 
 const [, table] = ofType(state, 'AWS::DynamoDB::Table')[0]!;
-const indexes = (table.Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: { ProjectionType: string } }[]) ?? [];
+const indexes =
+  (table.Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: { ProjectionType: string } }[]) ?? [];
 const fullCopies = indexes.filter((i) => i.Projection.ProjectionType === 'ALL').length;
 const keyCopies = indexes.length - fullCopies;
 // A landed run is written once with every index attribute set (it is pending judgement, so also in `due`):
@@ -82,7 +109,12 @@ const rowWrites = ASSUME.rowKb * (1 + fullCopies) + keyCopies;
 const hostWrites = ASSUME.hostRecordKb;
 
 const lines: { service: string; metered: string; price: string; cost: number }[] = [
-  { service: 'API Gateway HTTP API', metered: '1 request (bodies ≤ 128 KB, metered per 512 KB)', price: '$1.00 / M requests', cost: PRICE.httpApiPerM },
+  {
+    service: 'API Gateway HTTP API',
+    metered: '1 request (bodies ≤ 128 KB, metered per 512 KB)',
+    price: '$1.00 / M requests',
+    cost: PRICE.httpApiPerM,
+  },
   {
     service: `Lambda ingest (${ingest.memory} MB, ${ingest.arm ? 'arm64' : 'x86'})`,
     metered: `1 request, ${ingest.gb} GB × ${ASSUME.ingestSeconds} s`,
@@ -121,19 +153,26 @@ const lines: { service: string; metered: string; price: string; cost: number }[]
     service: 'CloudWatch Logs',
     metered: `about ${ASSUME.logBytesPerDelivery / 1000} KB of function logs, metrics (EMF) and API access logs`,
     price: '$0.50 / GB ingested',
-    cost: (ASSUME.logBytesPerDelivery * PER) / 1e9 * PRICE.logsPerGb,
+    cost: ((ASSUME.logBytesPerDelivery * PER) / 1e9) * PRICE.logsPerGb,
   },
 ];
 
 const total = lines.reduce((sum, line) => sum + line.cost, 0);
 console.log(`Cost per 1M run deliveries (us-east-1 list prices, free tiers ignored), from the synthesized templates.`);
-console.log(`Assumed: ingest ${ASSUME.ingestSeconds * 1000} ms, lander ${ASSUME.landerSecondsPerDelivery * 1000} ms per delivery, a ${ASSUME.rowKb} KB run row, ${ASSUME.logBytesPerDelivery / 1000} KB of logs per delivery.\n`);
+console.log(
+  `Assumed: ingest ${ASSUME.ingestSeconds * 1000} ms, lander ${ASSUME.landerSecondsPerDelivery * 1000} ms per delivery, a ${ASSUME.rowKb} KB run row, ${ASSUME.logBytesPerDelivery / 1000} KB of logs per delivery.\n`,
+);
 console.log('| service | what is metered per delivery | unit price | per 1M deliveries |');
 console.log('|---|---|---|---|');
-for (const line of lines) console.log(`| ${line.service} | ${line.metered} | ${line.price} | $${line.cost.toFixed(2)} |`);
+for (const line of lines)
+  console.log(`| ${line.service} | ${line.metered} | ${line.price} | $${line.cost.toFixed(2)} |`);
 console.log(`| **Total, variable** | | | **$${total.toFixed(2)}** |\n`);
 const largest = [...lines].sort((a, b) => b.cost - a.cost).slice(0, 3);
-console.log(`Largest items: ${largest.map((l) => `${l.service} $${l.cost.toFixed(2)} (${((l.cost / total) * 100).toFixed(0)}%)`).join(', ')}.`);
+console.log(
+  `Largest items: ${largest.map((l) => `${l.service} $${l.cost.toFixed(2)} (${((l.cost / total) * 100).toFixed(0)}%)`).join(', ')}.`,
+);
 const costed = new Set(['ingest', 'lander']);
 const notPerDelivery = [...functions.keys()].filter((s) => !costed.has(s)).sort();
-console.log(`Functions not run per delivery (costed by schedule, cap or cockpit traffic in docs/deploy.md): ${notPerDelivery.join(', ')}.`);
+console.log(
+  `Functions not run per delivery (costed by schedule, cap or cockpit traffic in docs/deploy.md): ${notPerDelivery.join(', ')}.`,
+);

@@ -34,7 +34,11 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // Nothing here may be judged: without credentials rows would be rewritten as "waiting" mid-measurement.
 
 const { values: args } = parseArgs({
-  options: { runs: { type: 'string', default: '100000' }, repeats: { type: 'string', default: '5' }, fresh: { type: 'boolean', default: false } },
+  options: {
+    runs: { type: 'string', default: '100000' },
+    repeats: { type: 'string', default: '5' },
+    fresh: { type: 'boolean', default: false },
+  },
 });
 const RUNS = Number(args.runs);
 const REPEATS = Number(args.repeats);
@@ -63,12 +67,24 @@ async function measureCockpit(browser: Browser, url: string): Promise<Sample> {
   await cockpitReady(page, RUNS, 120_000);
   const { firstRenderMs, bytes } = await page.evaluate(() => {
     const ready = performance.getEntriesByName('cockpit-ready')[0]!.startTime;
-    const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')] as PerformanceResourceTiming[];
-    return { firstRenderMs: ready, bytes: entries.filter((e) => e.startTime <= ready).reduce((n, e) => n + e.transferSize, 0) };
+    const entries = [
+      ...performance.getEntriesByType('navigation'),
+      ...performance.getEntriesByType('resource'),
+    ] as PerformanceResourceTiming[];
+    return {
+      firstRenderMs: ready,
+      bytes: entries.filter((e) => e.startTime <= ready).reduce((n, e) => n + e.transferSize, 0),
+    };
   });
   const heapBytes = await heapAfterGc(cdp);
   // Filter changes as a reader makes them: a tier on, a second tier on, both off again, a model, clear.
-  const clicks = ['[data-tier="easy"]', '[data-tier="hard"]', '[data-tier="easy"]', '[data-tier="hard"]', '.filters .clear'];
+  const clicks = [
+    '[data-tier="easy"]',
+    '[data-tier="hard"]',
+    '[data-tier="easy"]',
+    '[data-tier="hard"]',
+    '.filters .clear',
+  ];
   const filterMs: number[] = [];
   const filterAllMs: number[] = [];
   await page.locator('[data-filter="model"] summary').click();
@@ -94,20 +110,30 @@ async function measureCockpit(browser: Browser, url: string): Promise<Sample> {
 }
 
 /** Downloading a body and parsing it (JSON), or only downloading it (the columns, which the cockpit reads in place). */
-async function measureFloor(browser: Browser, url: string, path: string, body: 'json' | 'binary' = 'json'): Promise<{ ms: number; bytes: number; heapBytes: number }> {
+async function measureFloor(
+  browser: Browser,
+  url: string,
+  path: string,
+  body: 'json' | 'binary' = 'json',
+): Promise<{ ms: number; bytes: number; heapBytes: number }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await page.goto(`${url}/`);
-  const result = await page.evaluate(async ([p, kind]) => {
-    const t0 = performance.now();
-    const response = await fetch(p);
-    const parsed = kind === 'json' ? (JSON.parse(await response.text()) as unknown) : await response.arrayBuffer();
-    const ms = performance.now() - t0;
-    (window as unknown as { kept: unknown }).kept = parsed;
-    const entry = performance.getEntriesByType('resource').find((e) => e.name.endsWith(p)) as PerformanceResourceTiming;
-    return { ms, bytes: entry.transferSize };
-  }, [path, body] as const);
+  const result = await page.evaluate(
+    async ([p, kind]) => {
+      const t0 = performance.now();
+      const response = await fetch(p);
+      const parsed = kind === 'json' ? (JSON.parse(await response.text()) as unknown) : await response.arrayBuffer();
+      const ms = performance.now() - t0;
+      (window as unknown as { kept: unknown }).kept = parsed;
+      const entry = performance
+        .getEntriesByType('resource')
+        .find((e) => e.name.endsWith(p)) as PerformanceResourceTiming;
+      return { ms, bytes: entry.transferSize };
+    },
+    [path, body] as const,
+  );
   const heapBytes = await heapAfterGc(cdp);
   await context.close();
   return { ...result, heapBytes };
@@ -126,7 +152,11 @@ async function floorServer(files: Record<string, Buffer>): Promise<{ url: string
     const body = files[req.url ?? ''];
     if (req.url === '/') return res.end('<!doctype html><title>floor</title>');
     if (!body) return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': body.length });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+      'content-length': body.length,
+    });
     res.end(body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -146,22 +176,38 @@ const ms = (v: number) => `${Math.round(v)} ms`;
  * delta would never bring them in. One compaction after the load reads the whole table.
  */
 async function load(config: ReplayConfig, issues: StoredIssue[], rows: RunRow[]) {
-  const local = await startLocalMode({ config, dataDir, port: 0, sweepIntervalSeconds: 3600, snapshotIntervalSeconds: 0, env: {} });
+  const local = await startLocalMode({
+    config,
+    dataDir,
+    port: 0,
+    sweepIntervalSeconds: 3600,
+    snapshotIntervalSeconds: 0,
+    env: {},
+  });
   try {
     const started = Date.now();
     const store = local.adapters.table;
     await loadIssues(store, issues);
-    await loadRows(store, rows, { concurrency: 32, onProgress: (n) => console.log(`  loaded ${n} runs (${((Date.now() - started) / 1000).toFixed(0)} s)`) });
-    const snapshot = await compactSpace({ runs: store, issues: store, objects: local.adapters.data, clock: systemClock }, SPACE);
+    await loadRows(store, rows, {
+      concurrency: 32,
+      onProgress: (n) => console.log(`  loaded ${n} runs (${((Date.now() - started) / 1000).toFixed(0)} s)`),
+    });
+    const snapshot = await compactSpace(
+      { runs: store, issues: store, objects: local.adapters.data, clock: systemClock },
+      SPACE,
+    );
     writeFileSync(marker, JSON.stringify({ runs: RUNS }));
-    console.log(`Loaded into the store and compacted (${snapshot.runs} runs in the snapshot) in ${((Date.now() - started) / 1000).toFixed(1)} s (kept for the next run).`);
+    console.log(
+      `Loaded into the store and compacted (${snapshot.runs} runs in the snapshot) in ${((Date.now() - started) / 1000).toFixed(1)} s (kept for the next run).`,
+    );
   } finally {
     await local.stop();
   }
 }
 
 async function main() {
-  const loaded = !args.fresh && existsSync(marker) && (JSON.parse(readFileSync(marker, 'utf8')) as { runs: number }).runs === RUNS;
+  const loaded =
+    !args.fresh && existsSync(marker) && (JSON.parse(readFileSync(marker, 'utf8')) as { runs: number }).runs === RUNS;
   // Without the marker the folder holds an interrupted load, and perhaps a snapshot missing its rows: start over.
   if (!loaded) rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
@@ -172,7 +218,9 @@ async function main() {
   const campaign = syntheticCampaign({ space: SPACE, runs: RUNS, ...BENCH_CAMPAIGN }, landedAt);
   const { issues } = campaign;
   const rows = [...campaign.rows()];
-  console.log(`Generated ${rows.length} synthetic runs of ${MODELS * HARNESSES.length} model configurations on ${issues.length} tasks in ${Date.now() - generatedAt} ms.`);
+  console.log(
+    `Generated ${rows.length} synthetic runs of ${MODELS * HARNESSES.length} model configurations on ${issues.length} tasks in ${Date.now() - generatedAt} ms.`,
+  );
   if (!loaded) await load(config, issues, rows);
 
   // The compactor keeps the persisted snapshot current, as in AWS; bench/columns-cold.ts measures cold starts.
@@ -181,7 +229,10 @@ async function main() {
 
   const columnsBody = Buffer.from(await (await fetch(`${local.url}/api/spaces/${SPACE}/columns`)).arrayBuffer());
   const rowsJson = Buffer.from(JSON.stringify({ runs: rows, cursor: null, asOf: landedAt }));
-  const floor = await floorServer({ '/rows.json': gzipSync(rowsJson, { level: 6 }), '/columns.bin': gzipSync(columnsBody, { level: 6 }) });
+  const floor = await floorServer({
+    '/rows.json': gzipSync(rowsJson, { level: 6 }),
+    '/columns.bin': gzipSync(columnsBody, { level: 6 }),
+  });
   const browser = await launchChromium();
   try {
     const samples: Sample[] = [];
@@ -195,7 +246,9 @@ async function main() {
       floors.push(await measureFloor(browser, floor.url, '/rows.json'));
       compactFloors.push(await measureFloor(browser, floor.url, '/columns.bin', 'binary'));
       const last = samples.at(-1)!;
-      console.log(`  round ${i + 1}: first render ${ms(last.firstRenderMs)}, filter changes ${last.filterMs.map(ms).join(', ')} on screen; floor ${ms(floors.at(-1)!.ms)}`);
+      console.log(
+        `  round ${i + 1}: first render ${ms(last.firstRenderMs)}, filter changes ${last.filterMs.map(ms).join(', ')} on screen; floor ${ms(floors.at(-1)!.ms)}`,
+      );
     }
     const first = median(samples.map((s) => s.firstRenderMs));
     const filter = median(samples.flatMap((s) => s.filterMs));
@@ -206,17 +259,36 @@ async function main() {
     const floorBytes = median(floors.map((f) => f.bytes));
     const heap = median(samples.map((s) => s.heapBytes));
     const floorHeap = median(floors.map((f) => f.heapBytes));
-    const row = (name: string, cockpit: string, floorValue: string, ratio: string, target = '') => console.log(`${name.padEnd(28)}${cockpit.padStart(12)}${floorValue.padStart(12)}${ratio.padStart(9)}  ${target}`);
+    const row = (name: string, cockpit: string, floorValue: string, ratio: string, target = '') =>
+      console.log(`${name.padEnd(28)}${cockpit.padStart(12)}${floorValue.padStart(12)}${ratio.padStart(9)}  ${target}`);
 
-    console.log(`\nCockpit with ${rows.length.toLocaleString('en-US')} runs, headless Chromium, medians of ${REPEATS} navigations (filter: ${samples[0]!.filterMs.length} changes each).`);
-    console.log(`Floor: the same browser downloading and JSON.parse-ing the same ${rows.length.toLocaleString('en-US')} rows as the row API serves them (${mb(rowsJson.length)} of JSON, gzip), from a bare Node server.\n`);
+    console.log(
+      `\nCockpit with ${rows.length.toLocaleString('en-US')} runs, headless Chromium, medians of ${REPEATS} navigations (filter: ${samples[0]!.filterMs.length} changes each).`,
+    );
+    console.log(
+      `Floor: the same browser downloading and JSON.parse-ing the same ${rows.length.toLocaleString('en-US')} rows as the row API serves them (${mb(rowsJson.length)} of JSON, gzip), from a bare Node server.\n`,
+    );
     row('', 'cockpit', 'floor', 'ratio', 'target');
-    row('first complete render', ms(first), ms(floorMs), `${(first / floorMs).toFixed(2)}×`, `< ${ms(TARGETS.firstRenderMs)} ${first < TARGETS.firstRenderMs ? 'met' : 'MISSED'}`);
-    row('filter change, on screen', ms(filter), '', '', `< ${ms(TARGETS.filterMs)} ${filter < TARGETS.filterMs ? 'met' : 'MISSED'} (slowest ${ms(filterWorst)})`);
+    row(
+      'first complete render',
+      ms(first),
+      ms(floorMs),
+      `${(first / floorMs).toFixed(2)}×`,
+      `< ${ms(TARGETS.firstRenderMs)} ${first < TARGETS.firstRenderMs ? 'met' : 'MISSED'}`,
+    );
+    row(
+      'filter change, on screen',
+      ms(filter),
+      '',
+      '',
+      `< ${ms(TARGETS.filterMs)} ${filter < TARGETS.filterMs ? 'met' : 'MISSED'} (slowest ${ms(filterWorst)})`,
+    );
     row('filter change, every chart', ms(filterAll), '', '', '(charts below the fold follow one frame later)');
     row('bytes transferred', mb(bytes), mb(floorBytes), `${(bytes / floorBytes).toFixed(2)}×`);
     row('JS heap + buffers after GC', mb(heap), mb(floorHeap), `${(heap / floorHeap).toFixed(2)}×`);
-    console.log(`\nFor reference: the compact columnar body alone (${mb(columnsBody.length)} of typed arrays, ${mb(median(compactFloors.map((f) => f.bytes)))} gzip) downloads in ${ms(median(compactFloors.map((f) => f.ms)))} from the bare server (the cockpit reads it in place).`);
+    console.log(
+      `\nFor reference: the compact columnar body alone (${mb(columnsBody.length)} of typed arrays, ${mb(median(compactFloors.map((f) => f.bytes)))} gzip) downloads in ${ms(median(compactFloors.map((f) => f.ms)))} from the bare server (the cockpit reads it in place).`,
+    );
   } finally {
     await browser.close();
     floor.server.close();

@@ -19,11 +19,19 @@ export interface JudgeAnswerFields {
 }
 
 /** The row landing would write for this run delivery (patch and summary objects are not stored). */
-export function landedRow(space: string, delivery: Record<string, unknown>, now: string, hiddenTest?: Record<string, unknown>): RunRow {
+export function landedRow(
+  space: string,
+  delivery: Record<string, unknown>,
+  now: string,
+  hiddenTest?: Record<string, unknown>,
+): RunRow {
   const row = runnerRowSchema.parse(delivery.row);
   const patch = (delivery.patch as string | undefined) ?? '';
   const pending = hiddenTest
-    ? { finishedAt: row.finishedAt, hiddenTestResult: hiddenTestResultSchema.parse((hiddenTest as { hiddenTestResult: unknown }).hiddenTestResult) }
+    ? {
+        finishedAt: row.finishedAt,
+        hiddenTestResult: hiddenTestResultSchema.parse((hiddenTest as { hiddenTestResult: unknown }).hiddenTestResult),
+      }
     : null;
   const decision = decideLanding(
     null,
@@ -71,7 +79,11 @@ export function storedIssue(space: string, issue: Record<string, unknown>, now: 
 }
 
 /** Writes rows with `concurrency` puts in flight; an existing row with the same id is left as it is. */
-export async function loadRows(store: RunStore, rows: RunRow[], options: { concurrency?: number; onProgress?: (done: number) => void } = {}): Promise<void> {
+export async function loadRows(
+  store: RunStore,
+  rows: RunRow[],
+  options: { concurrency?: number; onProgress?: (done: number) => void } = {},
+): Promise<void> {
   let next = 0;
   let done = 0;
   await Promise.all(

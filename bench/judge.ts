@@ -21,7 +21,12 @@ const { values } = parseArgs({ options: { runs: { type: 'string', default: '30' 
 const RUNS = Number(values.runs);
 const SIZES_KB = [1, 4, 16, 64];
 const root = resolve(import.meta.dirname, '..');
-const source = ['shared/judge/judge-run.ts', 'shared/cockpit/diff.ts', 'shared/landing/land.ts', 'infra/local/local-mode.ts']
+const source = [
+  'shared/judge/judge-run.ts',
+  'shared/cockpit/diff.ts',
+  'shared/landing/land.ts',
+  'infra/local/local-mode.ts',
+]
   .map((f) => readFileSync(join(root, f), 'utf8'))
   .join('\n')
   .split('\n');
@@ -46,13 +51,27 @@ function diffOfSize(kb: number, path: string, offset: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+});
 const prompts: { diffBytes: number; tokens: number }[] = [];
 let pendingDiffBytes = 0;
 const anthropic = await startAnthropicStandIn({
   answer: (request) => {
-    prompts.push({ diffBytes: pendingDiffBytes, tokens: estimateTokens(request.system) + estimateTokens(request.userText) });
-    return JSON.stringify({ verdict: 'resolved', rootCauseFound: true, sameFilesAsReference: true, testAdded: false, wouldCompile: true, reason: 'Same fix.' });
+    prompts.push({
+      diffBytes: pendingDiffBytes,
+      tokens: estimateTokens(request.system) + estimateTokens(request.userText),
+    });
+    return JSON.stringify({
+      verdict: 'resolved',
+      rootCauseFound: true,
+      sameFilesAsReference: true,
+      testAdded: false,
+      wouldCompile: true,
+      reason: 'Same fix.',
+    });
   },
 });
 const github = await startGitHubStandIn({ app: { appId: '1', installationId: '2', publicKey } });
@@ -65,7 +84,10 @@ const env = {
   GITHUB_APP_PRIVATE_KEY: privateKey,
 };
 const dataDir = mkdtempSync(join(tmpdir(), 'replay-bench-judge-'));
-const config = parseConfig({ defaultJudgeModel: 'bench-judge', spaces: { Bench: { senders: ['mac-studio-1'], judge: { dailyCap: 100_000 } } } });
+const config = parseConfig({
+  defaultJudgeModel: 'bench-judge',
+  spaces: { Bench: { senders: ['mac-studio-1'], judge: { dailyCap: 100_000 } } },
+});
 const local = await startLocalMode({ config, dataDir, port: 0, env });
 const key = readFileSync(local.generatedKeys[0]!.path, 'utf8');
 
@@ -77,16 +99,46 @@ for (let i = 0; i < RUNS; i++) {
   const merge = (i + 1000).toString(16).padStart(40, '0');
   const reference = diffOfSize(kb, `src/module-${i}.ts`, i * 7);
   const candidate = diffOfSize(kb, `src/module-${i}.ts`, i * 7 + 3);
-  github.setIssue('acme/widgets', 1000 + i, { title: `Task ${i} misbehaves`, body: 'Steps to reproduce: run it. Expected: no crash. Actual: a crash.' });
+  github.setIssue('acme/widgets', 1000 + i, {
+    title: `Task ${i} misbehaves`,
+    body: 'Steps to reproduce: run it. Expected: no crash. Actual: a crash.',
+  });
   github.setCompare('acme/widgets', base, merge, reference);
-  await pushDelivery(local.url, 'Bench', { kind: 'issue', host: 'mac-studio-1', issue: { taskId, repo: 'acme/widgets', issueNumber: 1000 + i, baseSha: base, mergeSha: merge } }, key);
-  const row = { model: 'qwen3-coder:30b', taskId, harnessVersion: 'h2', host: 'mac-studio-1', startedAt: '2026-11-29T10:00:00Z', finishedAt: '2026-11-29T10:09:00Z', outcome: 'finished' };
+  await pushDelivery(
+    local.url,
+    'Bench',
+    {
+      kind: 'issue',
+      host: 'mac-studio-1',
+      issue: { taskId, repo: 'acme/widgets', issueNumber: 1000 + i, baseSha: base, mergeSha: merge },
+    },
+    key,
+  );
+  const row = {
+    model: 'qwen3-coder:30b',
+    taskId,
+    harnessVersion: 'h2',
+    host: 'mac-studio-1',
+    startedAt: '2026-11-29T10:00:00Z',
+    finishedAt: '2026-11-29T10:09:00Z',
+    outcome: 'finished',
+  };
   const id = runId(row);
   // Wait for the issue to land so each measurement is push → verdict for the run alone.
-  while (!((await (await fetch(`${local.url}/api/spaces/Bench/issues`)).json()) as { issues: { taskId: string }[] }).issues.some((x) => x.taskId === taskId)) await sleep(5);
+  while (
+    !(
+      (await (await fetch(`${local.url}/api/spaces/Bench/issues`)).json()) as { issues: { taskId: string }[] }
+    ).issues.some((x) => x.taskId === taskId)
+  )
+    await sleep(5);
   pendingDiffBytes = reference.length + candidate.length;
   const started = performance.now();
-  await pushDelivery(local.url, 'Bench', { kind: 'run', host: 'mac-studio-1', id, row, patch: candidate, patchTruncated: false, summary: 'bench' }, key);
+  await pushDelivery(
+    local.url,
+    'Bench',
+    { kind: 'run', host: 'mac-studio-1', id, row, patch: candidate, patchTruncated: false, summary: 'bench' },
+    key,
+  );
   for (;;) {
     const res = await fetch(`${local.url}/api/spaces/Bench/runs/${encodeURIComponent(id)}`);
     if (res.status === 200 && ((await res.json()) as { judgeVerdict: string | null }).judgeVerdict) break;
@@ -107,13 +159,18 @@ const ys = prompts.map((p) => p.tokens);
 const mean = (a: number[]) => a.reduce((s, v) => s + v, 0) / a.length;
 const [mx, my] = [mean(xs), mean(ys)];
 const slope = xs.reduce((s, x, i) => s + (x - mx) * (ys[i]! - my), 0) / xs.reduce((s, x) => s + (x - mx) ** 2, 0);
-console.log(`judge end to end in local mode (push → verdict readable), ${RUNS} runs, diffs of ${SIZES_KB.join('/')} KB each side:`);
+console.log(
+  `judge end to end in local mode (push → verdict readable), ${RUNS} runs, diffs of ${SIZES_KB.join('/')} KB each side:`,
+);
 console.log(`  p50 ${pct(50)} ms   p95 ${pct(95)} ms   max ${sorted.at(-1)!.toFixed(0)} ms`);
 console.log(`prompt size (estimated tokens, estimateTokens on the real prompt text):`);
-console.log(`  fixed part ≈ ${(my - slope * mx).toFixed(0)} tokens; ≈ ${slope.toFixed(0)} tokens per KB of diff (reference + candidate)`);
+console.log(
+  `  fixed part ≈ ${(my - slope * mx).toFixed(0)} tokens; ≈ ${slope.toFixed(0)} tokens per KB of diff (reference + candidate)`,
+);
 for (const kb of SIZES_KB) {
   const sample = prompts.filter((p) => Math.round(p.diffBytes / 2048) === kb);
-  if (sample.length) console.log(`  ${kb} KB + ${kb} KB diffs → ${mean(sample.map((p) => p.tokens)).toFixed(0)} tokens`);
+  if (sample.length)
+    console.log(`  ${kb} KB + ${kb} KB diffs → ${mean(sample.map((p) => p.tokens)).toFixed(0)} tokens`);
 }
 
 function sleep(ms: number) {

@@ -10,7 +10,9 @@ import { createHmac } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { sign, verifySignature, type HostKeys } from '../shared/ingest/signature.ts';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '21' }, mb: { type: 'string', default: '16' } } });
+const { values } = parseArgs({
+  options: { rounds: { type: 'string', default: '21' }, mb: { type: 'string', default: '16' } },
+});
 const ROUNDS = Number(values.rounds);
 const BYTES_PER_MEASUREMENT = Number(values.mb) * 1024 * 1024;
 // 50 KB is the ingest benchmark's delivery; 128 KB the largest accepted body; 1 KB shows the fixed cost
@@ -42,13 +44,18 @@ function interleaved(a: () => unknown, b: () => unknown, iterations: number): [n
   return [median(inA), median(inB)];
 }
 
-console.log(`Signature verification vs raw HMAC-SHA256, about ${values.mb} MB hashed per measurement, median of ${ROUNDS} rounds (Node ${process.version}).`);
+console.log(
+  `Signature verification vs raw HMAC-SHA256, about ${values.mb} MB hashed per measurement, median of ${ROUNDS} rounds (Node ${process.version}).`,
+);
 console.log('body KB  keys   verify/s     raw/s   ratio');
 const singleKey: { kb: number; ratio: number }[] = [];
 for (const kb of SIZES_KB) {
   const body = Buffer.alloc(kb * 1024, 'x');
   for (const keyCount of KEY_COUNTS) {
-    const candidates: HostKeys[] = Array.from({ length: keyCount }, (_, i) => ({ host: `mac-studio-${i}`, keys: [`key-${i}-${'k'.repeat(48)}`] }));
+    const candidates: HostKeys[] = Array.from({ length: keyCount }, (_, i) => ({
+      host: `mac-studio-${i}`,
+      keys: [`key-${i}-${'k'.repeat(48)}`],
+    }));
     const header = sign(body, candidates[keyCount - 1]!.keys[0]!);
     const keys = candidates.map((c) => c.keys[0]!);
     const verify = () => {
@@ -68,8 +75,12 @@ for (const kb of SIZES_KB) {
     }
     const ratio = median(ratios);
     if (keyCount === 1) singleKey.push({ kb, ratio });
-    console.log(`${String(kb).padStart(7)} ${String(keyCount).padStart(5)} ${median(verified).toFixed(0).padStart(10)} ${median(rawRates).toFixed(0).padStart(9)} ${ratio.toFixed(2).padStart(7)}`);
+    console.log(
+      `${String(kb).padStart(7)} ${String(keyCount).padStart(5)} ${median(verified).toFixed(0).padStart(10)} ${median(rawRates).toFixed(0).padStart(9)} ${ratio.toFixed(2).padStart(7)}`,
+    );
   }
 }
 const worst = (rows: { ratio: number }[]) => Math.min(...rows.map((r) => r.ratio)).toFixed(2);
-console.log(`\nsingle key: worst ratio ${worst(singleKey)} over all sizes, ${worst(singleKey.filter((r) => r.kb >= 16))} for bodies of 16 KB or more (target ≥ 0.90)`);
+console.log(
+  `\nsingle key: worst ratio ${worst(singleKey)} over all sizes, ${worst(singleKey.filter((r) => r.kb >= 16))} for bodies of 16 KB or more (target ≥ 0.90)`,
+);

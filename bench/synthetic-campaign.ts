@@ -16,7 +16,11 @@ export interface SyntheticCampaign {
   harnesses: string[];
 }
 
-export const BENCH_CAMPAIGN = { hosts: ['bench-host-1', 'bench-host-2', 'bench-host-3'], models: 25, harnesses: ['h1', 'h2'] };
+export const BENCH_CAMPAIGN = {
+  hosts: ['bench-host-1', 'bench-host-2', 'bench-host-3'],
+  models: 25,
+  harnesses: ['h1', 'h2'],
+};
 
 const taskId = (t: number) => `synthetic__repo-${t % 40}-task-${String(t).padStart(5, '0')}`;
 
@@ -24,7 +28,10 @@ const taskId = (t: number) => `synthetic__repo-${t % 40}-task-${String(t).padSta
  * The issues, then a generator of the rows: one random sequence, so the same campaign comes out every
  * time. `landedAt` is the rows' landing (and updatedAt) instant: the read side's deltas go by it.
  */
-export function syntheticCampaign(c: SyntheticCampaign, landedAt: string): { issues: StoredIssue[]; rows: () => Generator<RunRow> } {
+export function syntheticCampaign(
+  c: SyntheticCampaign,
+  landedAt: string,
+): { issues: StoredIssue[]; rows: () => Generator<RunRow> } {
   const random = seeded(42);
   const configurations = c.models * c.harnesses.length;
   const tasks = Math.ceil(c.runs / configurations);
@@ -55,7 +62,11 @@ export function syntheticCampaign(c: SyntheticCampaign, landedAt: string): { iss
       const wall = known() ? Math.round(steps * (5 + random() * 20) * 10) / 10 : null;
       const tokens = known() ? Math.round(steps * (100 + random() * 600)) : null;
       const resolved = random() < 0.15 + skill * 0.5;
-      const identity = { model: `synthetic-model-${String(config % c.models).padStart(2, '0')}`, taskId: taskId(t), harnessVersion: c.harnesses[Math.floor(config / c.models)]! };
+      const identity = {
+        model: `synthetic-model-${String(config % c.models).padStart(2, '0')}`,
+        taskId: taskId(t),
+        harnessVersion: c.harnesses[Math.floor(config / c.models)]!,
+      };
       const delivery = {
         kind: 'run',
         id: runId(identity),
@@ -86,7 +97,19 @@ export function syntheticCampaign(c: SyntheticCampaign, landedAt: string): { iss
       const row = landedRow(c.space, delivery, landedAt, random() < 0.9 ? hidden : undefined);
       const verdict = random() < 0.1 ? (resolved ? 'partial' : 'resolved') : resolved ? 'resolved' : 'wrong';
       yield random() < 0.9
-        ? judged(row, { verdict, rootCauseFound: resolved, sameFilesAsReference: resolved, testAdded: false, wouldCompile: true, reason: 'synthetic' }, 'bench-judge', landedAt)
+        ? judged(
+            row,
+            {
+              verdict,
+              rootCauseFound: resolved,
+              sameFilesAsReference: resolved,
+              testAdded: false,
+              wouldCompile: true,
+              reason: 'synthetic',
+            },
+            'bench-judge',
+            landedAt,
+          )
         : { ...row, judgeNextAttemptAt: null, judgeState: row.judgeVerdict ? row.judgeState : 'waiting-credentials' };
     }
   }

@@ -16,7 +16,8 @@ export function callCostUsd(usage: TokenUsage, price: ModelPrice | undefined): n
   if (!price || usage.inputTokens === null || usage.outputTokens === null) return null;
   const cacheWrite = usage.cacheWriteTokens ?? 0;
   const cacheRead = usage.cacheReadTokens ?? 0;
-  if ((cacheWrite && price.cacheWritePerMTok === undefined) || (cacheRead && price.cacheReadPerMTok === undefined)) return null;
+  if ((cacheWrite && price.cacheWritePerMTok === undefined) || (cacheRead && price.cacheReadPerMTok === undefined))
+    return null;
   const perToken = (tokens: number, perMTok = 0) => (tokens * perMTok) / 1_000_000;
   return (
     perToken(usage.inputTokens, price.inputPerMTok) +

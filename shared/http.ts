@@ -7,7 +7,12 @@ export interface HttpAnswer {
   headers?: Record<string, string>;
 }
 
-export const jsonError = (status: number, error: string, message: string, extra: Record<string, unknown> = {}): HttpAnswer => ({
+export const jsonError = (
+  status: number,
+  error: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): HttpAnswer => ({
   status,
   body: { ...extra, error, message },
 });

@@ -175,7 +175,10 @@ export interface ReferenceSource {
 }
 
 export class ReferenceFetchError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }

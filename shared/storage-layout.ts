@@ -30,7 +30,8 @@ export function parseInboxKey(key: string): { space: string; deliveryId: string 
 /** Data bucket: a run's objects live under its finishedAt, content-addressed, so nothing is ever overwritten. */
 export const RUNS_PREFIX = 'runs/';
 export const runSpacePrefix = (space: string) => `${RUNS_PREFIX}${space}/`;
-export const runObjectPrefix = (space: string, id: string, finishedAt: string) => `${runSpacePrefix(space)}${encode(id)}/${finishedAt}`;
+export const runObjectPrefix = (space: string, id: string, finishedAt: string) =>
+  `${runSpacePrefix(space)}${encode(id)}/${finishedAt}`;
 export const patchKey = (space: string, id: string, finishedAt: string, patchSha256: string) =>
   `${runObjectPrefix(space, id, finishedAt)}/patch-${patchSha256}.diff`;
 export const summaryKey = (space: string, id: string, finishedAt: string, summarySha256: string) =>
@@ -70,15 +71,21 @@ export const snapshotSpacePrefix = (space: string) => `${SNAPSHOTS_PREFIX}${spac
 export const snapshotManifestKey = (space: string) => `${snapshotSpacePrefix(space)}manifest.json`;
 export const snapshotSlotPrefix = (space: string, slot: SnapshotSlot) => `${snapshotSpacePrefix(space)}${slot}/`;
 export const snapshotRunsKey = (space: string, slot: SnapshotSlot) => `${snapshotSlotPrefix(space, slot)}runs.json.gz`;
-export const snapshotIssuesKey = (space: string, slot: SnapshotSlot) => `${snapshotSlotPrefix(space, slot)}issues.json.gz`;
-export const snapshotColumnsPartKey = (space: string, slot: SnapshotSlot, part: number) => `${snapshotSlotPrefix(space, slot)}columns-${part}.bin.gz`;
+export const snapshotIssuesKey = (space: string, slot: SnapshotSlot) =>
+  `${snapshotSlotPrefix(space, slot)}issues.json.gz`;
+export const snapshotColumnsPartKey = (space: string, slot: SnapshotSlot, part: number) =>
+  `${snapshotSlotPrefix(space, slot)}columns-${part}.bin.gz`;
 
 /**
  * What a space's read API may read and list in the data bucket: the space's run objects and snapshot, and
  * the judge's reference cache (diffs of the tasks' repositories; never issue text). Space names hold no
  * "/", so one space's prefixes never cover another's.
  */
-export const spaceReadPrefixes = (space: string) => [runSpacePrefix(space), snapshotSpacePrefix(space), REFERENCE_PREFIX];
+export const spaceReadPrefixes = (space: string) => [
+  runSpacePrefix(space),
+  snapshotSpacePrefix(space),
+  REFERENCE_PREFIX,
+];
 
 // ---- The table -----------------------------------------------------------------------------------------
 
@@ -94,7 +101,17 @@ export const INDEXES = {
 } as const;
 
 /** Attributes the store keeps beside a record; never part of the record itself. */
-export const INTERNAL_ATTRIBUTES = ['pk', 'sk', 'rev', 'byUpdatedPk', 'byUpdatedSk', 'dueSpace', 'dueAt', 'byHostPk', 'kind'];
+export const INTERNAL_ATTRIBUTES = [
+  'pk',
+  'sk',
+  'rev',
+  'byUpdatedPk',
+  'byUpdatedSk',
+  'dueSpace',
+  'dueAt',
+  'byHostPk',
+  'kind',
+];
 
 export interface ItemKey {
   pk: string;
@@ -106,14 +123,32 @@ export const spacePartition = (space: string) => `SPACE#${space}`;
 /** Partition-key prefixes that hold one space's data: what a per-space reader may touch (IAM LeadingKeys). */
 export const spacePartitions = (space: string) => [spacePartition(space), budgetPartition(space)];
 
-export const SORT_PREFIX = { run: 'RUN#', issue: 'ISSUE#', hiddenTest: 'HIDDEN#', attempt: 'ATTEMPT#', host: 'HOST#' } as const;
+export const SORT_PREFIX = {
+  run: 'RUN#',
+  issue: 'ISSUE#',
+  hiddenTest: 'HIDDEN#',
+  attempt: 'ATTEMPT#',
+  host: 'HOST#',
+} as const;
 
-export const runKey = (space: string, id: string): ItemKey => ({ pk: spacePartition(space), sk: `${SORT_PREFIX.run}${id}` });
-export const issueKey = (space: string, taskId: string): ItemKey => ({ pk: spacePartition(space), sk: `${SORT_PREFIX.issue}${taskId}` });
-export const pendingHiddenTestKey = (space: string, id: string): ItemKey => ({ pk: spacePartition(space), sk: `${SORT_PREFIX.hiddenTest}${id}` });
+export const runKey = (space: string, id: string): ItemKey => ({
+  pk: spacePartition(space),
+  sk: `${SORT_PREFIX.run}${id}`,
+});
+export const issueKey = (space: string, taskId: string): ItemKey => ({
+  pk: spacePartition(space),
+  sk: `${SORT_PREFIX.issue}${taskId}`,
+});
+export const pendingHiddenTestKey = (space: string, id: string): ItemKey => ({
+  pk: spacePartition(space),
+  sk: `${SORT_PREFIX.hiddenTest}${id}`,
+});
 export const judgingKey = (space: string): ItemKey => ({ pk: spacePartition(space), sk: 'JUDGING' });
 /** A host as one space knows it: in that space's partition, so no other space's reader can see it. */
-export const hostKey = (space: string, host: string): ItemKey => ({ pk: spacePartition(space), sk: `${SORT_PREFIX.host}${host}` });
+export const hostKey = (space: string, host: string): ItemKey => ({
+  pk: spacePartition(space),
+  sk: `${SORT_PREFIX.host}${host}`,
+});
 const budgetPartition = (space: string) => `BUDGET#${space}`;
 export const budgetKey = (space: string, day: string): ItemKey => ({ pk: budgetPartition(space), sk: day });
 
@@ -132,8 +167,14 @@ export function parseAttemptSortKey(sk: string): { id: string; finishedAt: strin
 
 /** Index attributes of a run row. */
 export const byUpdatedPartition = (space: string) => `RUNS#${space}`;
-export const byUpdatedKey = (space: string, updatedAt: string, id: string) => ({ byUpdatedPk: byUpdatedPartition(space), byUpdatedSk: `${updatedAt}#${id}` });
+export const byUpdatedKey = (space: string, updatedAt: string, id: string) => ({
+  byUpdatedPk: byUpdatedPartition(space),
+  byUpdatedSk: `${updatedAt}#${id}`,
+});
 /** Index attributes of an issue record: the issues of a space by updatedAt, in the same index as its runs. */
 export const issuesByUpdatedPartition = (space: string) => `ISSUES#${space}`;
-export const issueByUpdatedKey = (space: string, updatedAt: string, taskId: string) => ({ byUpdatedPk: issuesByUpdatedPartition(space), byUpdatedSk: `${updatedAt}#${encode(taskId)}` });
+export const issueByUpdatedKey = (space: string, updatedAt: string, taskId: string) => ({
+  byUpdatedPk: issuesByUpdatedPartition(space),
+  byUpdatedSk: `${updatedAt}#${encode(taskId)}`,
+});
 export const byHostPartition = (space: string, host: string) => `HOSTRUNS#${space}#${host}`;

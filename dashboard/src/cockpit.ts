@@ -3,7 +3,17 @@
 // main.ts as its own chunk while the runs stream in: its modules (and the chart library's number formats,
 // whose first use initialises the browser's locale data) need not run before the runs are asked for.
 import { compactRun } from '../../shared/cockpit/columns.ts';
-import { apiPaths, COCKPIT_ISSUE_FIELDS, type BudgetBody, type CockpitEntry, type CockpitIssue, type CockpitIssuesBody, type CockpitSettings, type HostsBody, type StatsBody } from '../../shared/cockpit/contract.ts';
+import {
+  apiPaths,
+  COCKPIT_ISSUE_FIELDS,
+  type BudgetBody,
+  type CockpitEntry,
+  type CockpitIssue,
+  type CockpitIssuesBody,
+  type CockpitSettings,
+  type HostsBody,
+  type StatsBody,
+} from '../../shared/cockpit/contract.ts';
 import type { RunTable } from '../../shared/cockpit/run-table.ts';
 import type { HostRecord } from '../../shared/schema/host.ts';
 import type { Api } from './api.ts';
@@ -49,13 +59,22 @@ export class Cockpit {
   private readonly dashboard = new DashboardView({
     openRun: (i) => this.update({ area: 'runs', run: this.table.id(i) }),
     openRuns: (outcome) => this.update({ area: 'runs', search: '', filters: { ...this.state.filters, ...outcome } }),
-    runsHref: (outcome) => location.pathname + toSearch({ ...this.state, area: 'runs', run: null, search: '', filters: { ...this.state.filters, ...outcome } }),
+    runsHref: (outcome) =>
+      location.pathname +
+      toSearch({ ...this.state, area: 'runs', run: null, search: '', filters: { ...this.state.filters, ...outcome } }),
     colourMatrix: (matrix) => this.update({ matrix }),
     clearFilters: () => this.update({ filters: noFilters() }),
   });
   private readonly runs = new RunsView({
     search: (search) => this.update({ search }),
-    sort: (column) => this.update({ sort: { column, descending: this.state.sort.column === column ? !this.state.sort.descending : column !== 'model' && column !== 'taskId' } }),
+    sort: (column) =>
+      this.update({
+        sort: {
+          column,
+          descending:
+            this.state.sort.column === column ? !this.state.sort.descending : column !== 'model' && column !== 'taskId',
+        },
+      }),
     open: (run) => this.update({ run }),
     walk: (run) => this.update({ run }, true),
     clear: () => this.update({ filters: noFilters(), search: '' }),
@@ -70,7 +89,8 @@ export class Cockpit {
   });
   private readonly compareView = new CompareView({
     // Choosing one side fixes the other as shown, so the address names both groups.
-    choose: (side, group) => this.update({ compare: { ...CompareView.pair(this.model(), this.state.compare), [side]: group } }),
+    choose: (side, group) =>
+      this.update({ compare: { ...CompareView.pair(this.model(), this.state.compare), [side]: group } }),
     swap: () => {
       const { a, b } = CompareView.pair(this.model(), this.state.compare);
       this.update({ compare: { a: b, b: a } });
@@ -93,7 +113,12 @@ export class Cockpit {
     private readonly api: Api,
     private readonly located: Located,
   ) {
-    this.detail = new DetailPanel(api, located.cockpit.space, (taskId) => this.issues.find((i) => i.taskId === taskId) ?? null, () => this.update({ run: null }));
+    this.detail = new DetailPanel(
+      api,
+      located.cockpit.space,
+      (taskId) => this.issues.find((i) => i.taskId === taskId) ?? null,
+      () => this.update({ run: null }),
+    );
     this.runs.detailHost.append(this.detail.root);
     fill(byId('filter-host'), this.filterBar.root);
     byId('filter-host').hidden = true;
@@ -156,7 +181,8 @@ export class Cockpit {
     writeState(this.state, previous, replaceHistory);
     if (this.state.run !== previous.run) this.syncDetail();
     // Last deliveries change with every push: entering Hosts shows them fresh, not as of the last refresh.
-    if (this.state.area === 'hosts' && previous.area !== 'hosts') void this.refreshHosts().catch((e: unknown) => (this.lastError = (e as Error).message));
+    if (this.state.area === 'hosts' && previous.area !== 'hosts')
+      void this.refreshHosts().catch((e: unknown) => (this.lastError = (e as Error).message));
     this.render();
     if (change.run) this.runs.reveal(change.run);
   }
@@ -240,9 +266,13 @@ export class Cockpit {
     this.costFor = key;
     this.costAt = Date.now();
     const space = this.located.cockpit.space;
-    Promise.all([this.api.json<StatsBody>(apiPaths.stats(space, filters)), this.api.json<BudgetBody>(apiPaths.budget(space))]).then(
+    Promise.all([
+      this.api.json<StatsBody>(apiPaths.stats(space, filters)),
+      this.api.json<BudgetBody>(apiPaths.budget(space)),
+    ]).then(
       ([stats, budget]) => this.costFor === key && this.dashboard.setCost({ stats, budget, error: null }),
-      (e: unknown) => this.costFor === key && this.dashboard.setCost({ stats: null, budget: null, error: (e as Error).message }),
+      (e: unknown) =>
+        this.costFor === key && this.dashboard.setCost({ stats: null, budget: null, error: (e as Error).message }),
     );
   }
 
@@ -250,9 +280,25 @@ export class Cockpit {
   private renderExportLinks() {
     const { filters, search } = this.state;
     const space = this.located.cockpit.space;
-    const carried = { models: filters.models, tiers: filters.tiers, waves: filters.waves, harnessVersions: filters.harnessVersions };
-    const leftOut = [filters.verdicts.length > 0 && 'verdict filter', filters.hiddenTests.length > 0 && 'tests filter', search.trim() !== '' && 'search'].filter((x): x is string => !!x);
-    this.runs.exportLinks({ csv: this.api.url(apiPaths.exportCsv(space, carried)), json: this.api.url(apiPaths.exportJson(space, carried)) }, `${space}-runs`, leftOut);
+    const carried = {
+      models: filters.models,
+      tiers: filters.tiers,
+      waves: filters.waves,
+      harnessVersions: filters.harnessVersions,
+    };
+    const leftOut = [
+      filters.verdicts.length > 0 && 'verdict filter',
+      filters.hiddenTests.length > 0 && 'tests filter',
+      search.trim() !== '' && 'search',
+    ].filter((x): x is string => !!x);
+    this.runs.exportLinks(
+      {
+        csv: this.api.url(apiPaths.exportCsv(space, carried)),
+        json: this.api.url(apiPaths.exportJson(space, carried)),
+      },
+      `${space}-runs`,
+      leftOut,
+    );
   }
 
   private optionsFor = '';
@@ -301,7 +347,9 @@ export class Cockpit {
     const since = ago(Date.now() - this.lastUpdate);
     const runs = `${count(this.computed?.selection.length ?? 0)} of ${count(this.table.size)} runs`;
     this.status.classList.toggle('failing', !!this.lastError);
-    this.status.textContent = this.lastError ? `⚠ update failed (${this.lastError}); retrying · last update ${since} · ${runs}` : `● live · updated ${since} · ${runs}`;
+    this.status.textContent = this.lastError
+      ? `⚠ update failed (${this.lastError}); retrying · last update ${since} · ${runs}`
+      : `● live · updated ${since} · ${runs}`;
   }
 
   private schedulePoll() {
@@ -347,7 +395,9 @@ export class Cockpit {
   }
 
   private async refreshIssues() {
-    const issues = await this.api.json<CockpitIssuesBody>(apiPaths.issues(this.located.cockpit.space, COCKPIT_ISSUE_FIELDS));
+    const issues = await this.api.json<CockpitIssuesBody>(
+      apiPaths.issues(this.located.cockpit.space, COCKPIT_ISSUE_FIELDS),
+    );
     const json = JSON.stringify(issues.issues);
     if (json !== (this.issuesJson ??= JSON.stringify(this.issues))) {
       this.issues = issues.issues;

@@ -29,19 +29,32 @@ export interface CompareNav {
 const LISTED = 500;
 
 export const groupName = (g: Group) => `${g.model} · ${g.harnessVersion}`;
-const same = (x: Group | null, y: Group | null) => !!x && !!y && x.model === y.model && x.harnessVersion === y.harnessVersion;
+const same = (x: Group | null, y: Group | null) =>
+  !!x && !!y && x.model === y.model && x.harnessVersion === y.harnessVersion;
 
 export class CompareView {
-  readonly root = el('div', { class: 'compare', id: 'compare-area', role: 'tabpanel', 'aria-labelledby': 'tab-compare' });
+  readonly root = el('div', {
+    class: 'compare',
+    id: 'compare-area',
+    role: 'tabpanel',
+    'aria-labelledby': 'tab-compare',
+  });
   private readonly pickA = el('select', { id: 'compare-a', 'aria-label': 'Group A' });
   private readonly pickB = el('select', { id: 'compare-b', 'aria-label': 'Group B' });
   private readonly body = el('div', { class: 'compare-body' });
   private options: Group[] = [];
 
   constructor(private readonly nav: CompareNav) {
-    const swap = el('button', { type: 'button', class: 'chip-toggle', id: 'compare-swap', title: 'Swap A and B' }, '⇄ swap');
+    const swap = el(
+      'button',
+      { type: 'button', class: 'chip-toggle', id: 'compare-swap', title: 'Swap A and B' },
+      '⇄ swap',
+    );
     swap.addEventListener('click', () => this.nav.swap());
-    for (const [side, select] of [['a', this.pickA], ['b', this.pickB]] as const) {
+    for (const [side, select] of [
+      ['a', this.pickA],
+      ['b', this.pickB],
+    ] as const) {
       select.addEventListener('change', () => {
         const g = this.options[Number(select.value)];
         if (g) this.nav.choose(side, g);
@@ -51,13 +64,23 @@ export class CompareView {
       el(
         'section',
         { class: 'card wide compare-card', 'aria-labelledby': 'compare-title' },
-        el('div', { class: 'card-head' }, el('h2', { id: 'compare-title' }, 'Compare two groups on the tasks both ran')),
+        el(
+          'div',
+          { class: 'card-head' },
+          el('h2', { id: 'compare-title' }, 'Compare two groups on the tasks both ran'),
+        ),
         el(
           'p',
           { class: 'card-explain' },
           'A group is one model with one harness version. Pairs are the tasks where both have a counted verdict (resolved, partial, wrong or no change); each task counts once, so the difference is not blurred by tasks only one of them ran.',
         ),
-        el('div', { class: 'compare-picks' }, el('label', {}, el('strong', {}, 'A '), this.pickA), swap, el('label', {}, el('strong', {}, 'B '), this.pickB)),
+        el(
+          'div',
+          { class: 'compare-picks' },
+          el('label', {}, el('strong', {}, 'A '), this.pickA),
+          swap,
+          el('label', {}, el('strong', {}, 'B '), this.pickB),
+        ),
         this.body,
         el(
           'p',
@@ -72,7 +95,11 @@ export class CompareView {
   static pair(m: Computed, chosen: { a: Group | null; b: Group | null }): { a: Group | null; b: Group | null } {
     const groups = m.figures.groups;
     const a = chosen.a ?? groups.find((g) => !same(g, chosen.b)) ?? null;
-    const b = chosen.b ?? groups.find((g) => !same(g, a) && g.harnessVersion === a?.harnessVersion) ?? groups.find((g) => !same(g, a)) ?? null;
+    const b =
+      chosen.b ??
+      groups.find((g) => !same(g, a) && g.harnessVersion === a?.harnessVersion) ??
+      groups.find((g) => !same(g, a)) ??
+      null;
     return { a, b };
   }
 
@@ -81,31 +108,75 @@ export class CompareView {
     // The groups in view, plus a linked group the filters hide (a shared link must show what it names).
     this.options = [...m.figures.groups];
     for (const g of [a, b]) if (g && !this.options.some((o) => same(o, g))) this.options.push(g);
-    const option = (g: Group, k: number, picked: Group | null) => el('option', { value: k, selected: same(g, picked) }, groupName(g));
+    const option = (g: Group, k: number, picked: Group | null) =>
+      el('option', { value: k, selected: same(g, picked) }, groupName(g));
     fill(this.pickA, ...this.options.map((g, k) => option(g, k, a)));
     fill(this.pickB, ...this.options.map((g, k) => option(g, k, b)));
     if (!a || !b) {
-      fill(this.body, el('p', { class: 'compare-sentence', id: 'compare-sentence' }, `Compare needs two groups in view; the filters leave ${count(m.figures.groups.length)}.`));
+      fill(
+        this.body,
+        el(
+          'p',
+          { class: 'compare-sentence', id: 'compare-sentence' },
+          `Compare needs two groups in view; the filters leave ${count(m.figures.groups.length)}.`,
+        ),
+      );
       return;
     }
     if (same(a, b)) {
-      fill(this.body, el('p', { class: 'compare-sentence', id: 'compare-sentence' }, `A and B are the same group (${groupName(a)}): pick two different ones.`));
+      fill(
+        this.body,
+        el(
+          'p',
+          { class: 'compare-sentence', id: 'compare-sentence' },
+          `A and B are the same group (${groupName(a)}): pick two different ones.`,
+        ),
+      );
       return;
     }
-    const selection = selectRuns(m.table, { models: [], harnessVersions: [], tiers: filters.tiers, waves: filters.waves }, m.facts);
+    const selection = selectRuns(
+      m.table,
+      { models: [], harnessVersions: [], tiers: filters.tiers, waves: filters.waves },
+      m.facts,
+    );
     const result = compareGroups(m.table, selection, a, b);
     const runs = { a: this.runsByTask(m, selection, a), b: this.runsByTask(m, selection, b) };
     fill(
       this.body,
-      el('p', { class: 'compare-sentence', id: 'compare-sentence' }, describeComparison(groupName(a), groupName(b), result)),
+      el(
+        'p',
+        { class: 'compare-sentence', id: 'compare-sentence' },
+        describeComparison(groupName(a), groupName(b), result),
+      ),
       result.pairs > 0 &&
-        el('div', { class: 'compare-grid' }, pairedTable(a, b, result), el('div', { class: 'compare-figures' }, differenceChart(result), rates(a, b, result))),
+        el(
+          'div',
+          { class: 'compare-grid' },
+          pairedTable(a, b, result),
+          el('div', { class: 'compare-figures' }, differenceChart(result), rates(a, b, result)),
+        ),
       result.pairs > 0 &&
         el(
           'div',
           { class: 'discordant' },
-          this.discordant(m, `${groupName(a)} resolved, ${groupName(b)} did not`, 'a-only', result.aOnlyTasks, runs, a, b),
-          this.discordant(m, `${groupName(b)} resolved, ${groupName(a)} did not`, 'b-only', result.bOnlyTasks, runs, a, b),
+          this.discordant(
+            m,
+            `${groupName(a)} resolved, ${groupName(b)} did not`,
+            'a-only',
+            result.aOnlyTasks,
+            runs,
+            a,
+            b,
+          ),
+          this.discordant(
+            m,
+            `${groupName(b)} resolved, ${groupName(a)} did not`,
+            'b-only',
+            result.bOnlyTasks,
+            runs,
+            a,
+            b,
+          ),
         ),
     );
   }
@@ -116,16 +187,35 @@ export class CompareView {
     const harness = m.table.dictionaries.harnessVersion.indexOf(g.harnessVersion);
     const byTask = new Map<string, number>();
     if (model < 0 || harness < 0) return byTask;
-    for (const i of selection) if (m.table.text.model[i] === model && m.table.text.harnessVersion[i] === harness) byTask.set(m.table.string('taskId', i)!, i);
+    for (const i of selection)
+      if (m.table.text.model[i] === model && m.table.text.harnessVersion[i] === harness)
+        byTask.set(m.table.string('taskId', i)!, i);
     return byTask;
   }
 
-  private discordant(m: Computed, title: string, id: string, tasks: string[], runs: { a: Map<string, number>; b: Map<string, number> }, a: Group, b: Group): HTMLElement {
+  private discordant(
+    m: Computed,
+    title: string,
+    id: string,
+    tasks: string[],
+    runs: { a: Map<string, number>; b: Map<string, number> },
+    a: Group,
+    b: Group,
+  ): HTMLElement {
     const link = (group: Group, row: number | undefined, side: string) => {
       if (row === undefined) return el('span', { class: 'muted' }, `${side}: no run`);
       const runId = m.table.id(row);
       const verdict = VERDICT_LABELS[valueOfCode('verdict', m.table.codes.verdict[row]!) ?? 'unjudged'];
-      const anchor = el('a', { href: this.nav.runHref(runId), class: 'run-link', 'data-run': runId, title: `Open the run of ${groupName(group)}` }, `${side}: ${verdict}`);
+      const anchor = el(
+        'a',
+        {
+          href: this.nav.runHref(runId),
+          class: 'run-link',
+          'data-run': runId,
+          title: `Open the run of ${groupName(group)}`,
+        },
+        `${side}: ${verdict}`,
+      );
       anchor.addEventListener('click', (e) => {
         if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
         e.preventDefault();
@@ -145,28 +235,78 @@ export class CompareView {
         ? el(
             'ul',
             {},
-            ...tasks.slice(0, LISTED).map((task) => el('li', { 'data-task': task }, el('span', { class: 'task', title: task }, labelOf(task)), ' ', link(a, runs.a.get(task), 'A'), ' · ', link(b, runs.b.get(task), 'B'))),
+            ...tasks
+              .slice(0, LISTED)
+              .map((task) =>
+                el(
+                  'li',
+                  { 'data-task': task },
+                  el('span', { class: 'task', title: task }, labelOf(task)),
+                  ' ',
+                  link(a, runs.a.get(task), 'A'),
+                  ' · ',
+                  link(b, runs.b.get(task), 'B'),
+                ),
+              ),
           )
         : el('p', { class: 'muted' }, 'None.'),
-      tasks.length > LISTED && el('p', { class: 'muted' }, `… and ${count(tasks.length - LISTED)} more (the export lists every run).`),
+      tasks.length > LISTED &&
+        el('p', { class: 'muted' }, `… and ${count(tasks.length - LISTED)} more (the export lists every run).`),
     );
   }
 }
 
 /** Both / A only / B only / neither, with the margins: each group's resolved count over the pairs. */
 function pairedTable(a: Group, b: Group, c: PairedComparison): HTMLElement {
-  const cell = (n: number, what: string, id: string) => el('td', { class: 'num', 'data-cell': id, title: `${count(n)} tasks: ${what}` }, count(n));
+  const cell = (n: number, what: string, id: string) =>
+    el('td', { class: 'num', 'data-cell': id, title: `${count(n)} tasks: ${what}` }, count(n));
   return el(
     'table',
     { class: 'figures paired', id: 'compare-table', 'aria-label': 'Tasks both groups ran, by who resolved them' },
-    el('thead', {}, el('tr', {}, el('th', { class: 'text' }, 'A \\ B'), el('th', { scope: 'col', class: 'num' }, 'B resolved'), el('th', { scope: 'col', class: 'num' }, 'B did not'), el('th', { scope: 'col', class: 'num' }, 'total'))),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { class: 'text' }, 'A \\ B'),
+        el('th', { scope: 'col', class: 'num' }, 'B resolved'),
+        el('th', { scope: 'col', class: 'num' }, 'B did not'),
+        el('th', { scope: 'col', class: 'num' }, 'total'),
+      ),
+    ),
     el(
       'tbody',
       {},
-      el('tr', {}, el('th', { scope: 'row', class: 'text' }, 'A resolved'), cell(c.bothResolved, 'both resolved', 'both'), cell(c.aOnly, `only ${groupName(a)} resolved`, 'a-only'), el('td', { class: 'num muted' }, count(c.bothResolved + c.aOnly))),
-      el('tr', {}, el('th', { scope: 'row', class: 'text' }, 'A did not'), cell(c.bOnly, `only ${groupName(b)} resolved`, 'b-only'), cell(c.neither, 'neither resolved', 'neither'), el('td', { class: 'num muted' }, count(c.bOnly + c.neither))),
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'row', class: 'text' }, 'A resolved'),
+        cell(c.bothResolved, 'both resolved', 'both'),
+        cell(c.aOnly, `only ${groupName(a)} resolved`, 'a-only'),
+        el('td', { class: 'num muted' }, count(c.bothResolved + c.aOnly)),
+      ),
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'row', class: 'text' }, 'A did not'),
+        cell(c.bOnly, `only ${groupName(b)} resolved`, 'b-only'),
+        cell(c.neither, 'neither resolved', 'neither'),
+        el('td', { class: 'num muted' }, count(c.bOnly + c.neither)),
+      ),
     ),
-    el('tfoot', {}, el('tr', {}, el('th', { scope: 'row', class: 'text' }, 'total'), el('td', { class: 'num muted' }, count(c.bothResolved + c.bOnly)), el('td', { class: 'num muted' }, count(c.aOnly + c.neither)), el('td', { class: 'num', 'data-cell': 'pairs' }, count(c.pairs)))),
+    el(
+      'tfoot',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'row', class: 'text' }, 'total'),
+        el('td', { class: 'num muted' }, count(c.bothResolved + c.bOnly)),
+        el('td', { class: 'num muted' }, count(c.aOnly + c.neither)),
+        el('td', { class: 'num', 'data-cell': 'pairs' }, count(c.pairs)),
+      ),
+    ),
   );
 }
 
@@ -178,12 +318,23 @@ function differenceChart(c: PairedComparison): HTMLElement | null {
   const top = [0.1, 0.2, 0.25, 0.5, 1].find((t) => t >= reach) ?? 1;
   const scale = (d: number) => (d + top) / (2 * top);
   const points = (d: number) => `${d > 0 ? '+' : d < 0 ? '−' : ''}${Math.round(Math.abs(d) * 100)}`;
-  const axis: Axis = { title: 'difference of resolve rates, A − B (percentage points); line: 95% interval', ticks: [-top, -top / 2, 0, top / 2, top].map((d) => ({ at: scale(d), label: points(d) })) };
+  const axis: Axis = {
+    title: 'difference of resolve rates, A − B (percentage points); line: 95% interval',
+    ticks: [-top, -top / 2, 0, top / 2, top].map((d) => ({ at: scale(d), label: points(d) })),
+  };
   return barList(
     [
       {
         label: 'A − B',
-        lanes: [{ segments: [], dots: [{ at: scale(c.difference), colour: MODEL_COLOUR, title: `difference ${points(c.difference)} points` }], interval: { from: scale(lo), to: scale(hi), title: `95% interval ${intervalText([lo, hi], 'points')}` } }],
+        lanes: [
+          {
+            segments: [],
+            dots: [
+              { at: scale(c.difference), colour: MODEL_COLOUR, title: `difference ${points(c.difference)} points` },
+            ],
+            interval: { from: scale(lo), to: scale(hi), title: `95% interval ${intervalText([lo, hi], 'points')}` },
+          },
+        ],
         value: `${c.difference > 0 ? '+' : c.difference < 0 ? '−' : '±'}${(Math.abs(c.difference) * 100).toFixed(1)} pts`,
       },
     ],
@@ -196,7 +347,12 @@ function differenceChart(c: PairedComparison): HTMLElement | null {
 function rates(a: Group, b: Group, c: PairedComparison): HTMLElement {
   const line = (g: Group, resolved: number) => {
     const p = proportion(resolved, c.pairs);
-    return el('li', {}, el('strong', {}, groupName(g)), `: ${count(resolved)} of ${count(c.pairs)} pairs resolved, ${percentOf(p)}`);
+    return el(
+      'li',
+      {},
+      el('strong', {}, groupName(g)),
+      `: ${count(resolved)} of ${count(c.pairs)} pairs resolved, ${percentOf(p)}`,
+    );
   };
   return el('ul', { class: 'compare-rates' }, line(a, c.bothResolved + c.aOnly), line(b, c.bothResolved + c.bOnly));
 }

@@ -33,9 +33,19 @@ const DAYS_LISTED = 14;
 const SVG = 'http://www.w3.org/2000/svg';
 
 /** Dollars with the digits that tell small figures apart: $0.0043, $0.0125, $0.13, $10.66, $1,234. */
-const usd = (v: number) => (v === 0 ? '$0' : v < 0.0001 ? '<$0.0001' : v < 1 ? `$${cents(v.toPrecision(3))}` : v < 100 ? `$${v.toFixed(2)}` : `$${Math.round(v).toLocaleString('en-US')}`);
+const usd = (v: number) =>
+  v === 0
+    ? '$0'
+    : v < 0.0001
+      ? '<$0.0001'
+      : v < 1
+        ? `$${cents(v.toPrecision(3))}`
+        : v < 100
+          ? `$${v.toFixed(2)}`
+          : `$${Math.round(v).toLocaleString('en-US')}`;
 /** "0.100" → "0.10", "0.00500" → "0.005": three significant digits, never fewer than cents. */
-const cents = (digits: string) => digits.replace(/0+$/, '').replace(/\.(\d?)$/, (_, d: string) => `.${d.padEnd(2, '0')}`);
+const cents = (digits: string) =>
+  digits.replace(/0+$/, '').replace(/\.(\d?)$/, (_, d: string) => `.${d.padEnd(2, '0')}`);
 const UNPRICED = 'unknown: the configuration has no price for this model, or a run’s token counts are unknown';
 
 /** The group's cost of this basis, or null when any part of it is unknown. */
@@ -68,7 +78,13 @@ export function paretoFront<T>(points: T[], cost: (p: T) => number, rate: (p: T)
   return front;
 }
 
-export function renderCost(body: HTMLElement, foot: HTMLElement, data: CostData | null, basisSelect: HTMLSelectElement, label: (g: StatsGroup) => string): void {
+export function renderCost(
+  body: HTMLElement,
+  foot: HTMLElement,
+  data: CostData | null,
+  basisSelect: HTMLSelectElement,
+  label: (g: StatsGroup) => string,
+): void {
   if (!data || (!data.stats && !data.error)) {
     fill(body, el('p', { class: 'muted' }, 'Reading the cost figures…'));
     return;
@@ -108,34 +124,55 @@ function spendPerDay(budget: BudgetBody | null): HTMLElement {
   if (!budget) return el('p', { class: 'muted' }, 'No budget figures.');
   const days = budget.days.filter((d) => d.calls > 0).reverse();
   const window = budget.days.length;
-  if (!days.length) return el('p', { class: 'muted', id: 'spend-none' }, `No judge calls in the last ${count(window)} days.`);
+  if (!days.length)
+    return el('p', { class: 'muted', id: 'spend-none' }, `No judge calls in the last ${count(window)} days.`);
   const costs = budget.days.map((d) => d.costUsd);
   const total = costs.some((c) => c === null) ? null : costs.reduce<number>((s, c) => s + c!, 0);
   const calls = budget.days.reduce((s, d) => s + d.calls, 0);
-  const rows = days.slice(0, DAYS_LISTED).map(
-    (d): BarRow => ({
-      label: d.day,
-      lanes: [{ segments: [{ from: 0, width: d.cap ? Math.min(1, d.calls / d.cap) : 0, colour: MODEL_COLOUR, title: `${d.day}: ${count(d.calls)} of ${count(d.cap)} judge calls; ${d.costUsd === null ? UNKNOWN : usd(d.costUsd)}` }] }],
-      value: d.costUsd === null ? UNKNOWN : usd(d.costUsd),
-      note: `${count(d.calls)} of ${count(d.cap)} calls (${percent(d.cap ? d.calls / d.cap : null)} of the daily cap)`,
-      unknown: d.costUsd === null,
-    }),
-  );
+  const rows = days.slice(0, DAYS_LISTED).map((d): BarRow => ({
+    label: d.day,
+    lanes: [
+      {
+        segments: [
+          {
+            from: 0,
+            width: d.cap ? Math.min(1, d.calls / d.cap) : 0,
+            colour: MODEL_COLOUR,
+            title: `${d.day}: ${count(d.calls)} of ${count(d.cap)} judge calls; ${d.costUsd === null ? UNKNOWN : usd(d.costUsd)}`,
+          },
+        ],
+      },
+    ],
+    value: d.costUsd === null ? UNKNOWN : usd(d.costUsd),
+    note: `${count(d.calls)} of ${count(d.cap)} calls (${percent(d.cap ? d.calls / d.cap : null)} of the daily cap)`,
+    unknown: d.costUsd === null,
+  }));
   return el(
     'div',
     { id: 'spend-per-day' },
-    el('p', { class: 'spend-total' }, `Last ${count(window)} days: ${total === null ? 'spend unknown (a day’s spend was not recorded, or a call had no price)' : usd(total)} over ${count(calls)} judge calls.`),
-    barList(rows, { title: 'judge calls, share of the daily cap', ticks: [0, 0.25, 0.5, 0.75, 1].map((at) => ({ at, label: percent(at) })) }),
-    days.length > DAYS_LISTED && el('p', { class: 'muted' }, `${count(days.length - DAYS_LISTED)} earlier days with calls not listed.`),
+    el(
+      'p',
+      { class: 'spend-total' },
+      `Last ${count(window)} days: ${total === null ? 'spend unknown (a day’s spend was not recorded, or a call had no price)' : usd(total)} over ${count(calls)} judge calls.`,
+    ),
+    barList(rows, {
+      title: 'judge calls, share of the daily cap',
+      ticks: [0, 0.25, 0.5, 0.75, 1].map((at) => ({ at, label: percent(at) })),
+    }),
+    days.length > DAYS_LISTED &&
+      el('p', { class: 'muted' }, `${count(days.length - DAYS_LISTED)} earlier days with calls not listed.`),
   );
 }
 
 function costTable(groups: StatsGroup[], label: (g: StatsGroup) => string): HTMLElement {
-  const money = (v: number | null, why: string) => (v === null ? el('td', { class: 'num unknown', title: why }, UNKNOWN) : el('td', { class: 'num' }, usd(v)));
+  const money = (v: number | null, why: string) =>
+    v === null ? el('td', { class: 'num unknown', title: why }, UNKNOWN) : el('td', { class: 'num' }, usd(v));
   const each = (g: StatsGroup, basis: CostBasis) => {
     const v = perResolved(g, basis);
     if (v !== null) return el('td', { class: 'num' }, usd(v));
-    return costOf(g, basis) === null ? el('td', { class: 'num unknown', title: UNPRICED }, UNKNOWN) : el('td', { class: 'num muted', title: 'No task resolved' }, 'none resolved');
+    return costOf(g, basis) === null
+      ? el('td', { class: 'num unknown', title: UNPRICED }, UNKNOWN)
+      : el('td', { class: 'num muted', title: 'No task resolved' }, 'none resolved');
   };
   return el(
     'div',
@@ -146,7 +183,19 @@ function costTable(groups: StatsGroup[], label: (g: StatsGroup) => string): HTML
       el(
         'thead',
         {},
-        el('tr', {}, ...['Group', 'Resolved', 'Judge cost', 'Judge per resolved', 'Run cost (est.)', 'Run per resolved', 'Total per resolved'].map((h, k) => el('th', { scope: 'col', class: k ? 'num' : 'text pinned' }, h))),
+        el(
+          'tr',
+          {},
+          ...[
+            'Group',
+            'Resolved',
+            'Judge cost',
+            'Judge per resolved',
+            'Run cost (est.)',
+            'Run per resolved',
+            'Total per resolved',
+          ].map((h, k) => el('th', { scope: 'col', class: k ? 'num' : 'text pinned' }, h)),
+        ),
       ),
       el(
         'tbody',
@@ -177,10 +226,28 @@ function paretoChart(groups: StatsGroup[], basis: CostBasis, label: (g: StatsGro
   });
   const left = groups.filter((g) => !points.some((p) => p.g === g));
   const unknownNote = left.length
-    ? el('p', { class: 'muted', id: 'pareto-left-off' }, `Not on the chart (cost per resolved task unknown, zero or nothing resolved): ${left.map(label).join(', ')}.`)
+    ? el(
+        'p',
+        { class: 'muted', id: 'pareto-left-off' },
+        `Not on the chart (cost per resolved task unknown, zero or nothing resolved): ${left.map(label).join(', ')}.`,
+      )
     : null;
-  if (!points.length) return el('div', { id: 'pareto' }, el('p', { class: 'muted' }, `No group has a known ${COST_BASES.find((b) => b.basis === basis)!.label} cost per resolved task.`), unknownNote);
-  const front = paretoFront(points, (p) => p.cost, (p) => p.rate);
+  if (!points.length)
+    return el(
+      'div',
+      { id: 'pareto' },
+      el(
+        'p',
+        { class: 'muted' },
+        `No group has a known ${COST_BASES.find((b) => b.basis === basis)!.label} cost per resolved task.`,
+      ),
+      unknownNote,
+    );
+  const front = paretoFront(
+    points,
+    (p) => p.cost,
+    (p) => p.rate,
+  );
   const W = 640;
   const H = 280;
   const pad = { l: 52, r: 16, t: 12, b: 44 };
@@ -189,8 +256,11 @@ function paretoChart(groups: StatsGroup[], basis: CostBasis, label: (g: StatsGro
   const hi = Math.max(...costs);
   const log = hi / lo > 10;
   const xTicks = log ? logSplits(lo / 1.2, hi * 1.2) : linearTicks(hi * 1.05);
-  const [x0, x1] = log ? [Math.min(lo / 1.2, xTicks[0] ?? lo), Math.max(hi * 1.2, xTicks[xTicks.length - 1] ?? hi)] : [0, xTicks[xTicks.length - 1]!];
-  const x = (v: number) => pad.l + (W - pad.l - pad.r) * (log ? Math.log(v / x0) / Math.log(x1 / x0) : (v - x0) / (x1 - x0));
+  const [x0, x1] = log
+    ? [Math.min(lo / 1.2, xTicks[0] ?? lo), Math.max(hi * 1.2, xTicks[xTicks.length - 1] ?? hi)]
+    : [0, xTicks[xTicks.length - 1]!];
+  const x = (v: number) =>
+    pad.l + (W - pad.l - pad.r) * (log ? Math.log(v / x0) / Math.log(x1 / x0) : (v - x0) / (x1 - x0));
   const y = (r: number) => H - pad.b - (H - pad.t - pad.b) * r;
   const svg = (tag: string, attrs: Record<string, string | number>, ...children: (Node | string)[]) => {
     const node = document.createElementNS(SVG, tag);
@@ -200,12 +270,35 @@ function paretoChart(groups: StatsGroup[], basis: CostBasis, label: (g: StatsGro
   };
   const title = (text: string) => svg('title', {}, text);
   const grid = [
-    ...[0, 0.25, 0.5, 0.75, 1].flatMap((r) => [svg('line', { x1: pad.l, x2: W - pad.r, y1: y(r), y2: y(r), class: 'grid' }), svg('text', { x: pad.l - 6, y: y(r) + 4, 'text-anchor': 'end', class: 'tick' }, percent(r))]),
-    ...xTicks.flatMap((t) => [svg('line', { x1: x(t), x2: x(t), y1: pad.t, y2: H - pad.b, class: 'grid' }), svg('text', { x: x(t), y: H - pad.b + 15, 'text-anchor': 'middle', class: 'tick' }, usd(t))]),
-    svg('text', { x: (pad.l + W - pad.r) / 2, y: H - 6, 'text-anchor': 'middle', class: 'axis-title' }, `cost per resolved task (${COST_BASES.find((b) => b.basis === basis)!.label}), USD${log ? ', log scale' : ''}`),
-    svg('text', { x: 12, y: (pad.t + H - pad.b) / 2, 'text-anchor': 'middle', class: 'axis-title', transform: `rotate(-90 12 ${(pad.t + H - pad.b) / 2})` }, 'resolve rate (judge)'),
+    ...[0, 0.25, 0.5, 0.75, 1].flatMap((r) => [
+      svg('line', { x1: pad.l, x2: W - pad.r, y1: y(r), y2: y(r), class: 'grid' }),
+      svg('text', { x: pad.l - 6, y: y(r) + 4, 'text-anchor': 'end', class: 'tick' }, percent(r)),
+    ]),
+    ...xTicks.flatMap((t) => [
+      svg('line', { x1: x(t), x2: x(t), y1: pad.t, y2: H - pad.b, class: 'grid' }),
+      svg('text', { x: x(t), y: H - pad.b + 15, 'text-anchor': 'middle', class: 'tick' }, usd(t)),
+    ]),
+    svg(
+      'text',
+      { x: (pad.l + W - pad.r) / 2, y: H - 6, 'text-anchor': 'middle', class: 'axis-title' },
+      `cost per resolved task (${COST_BASES.find((b) => b.basis === basis)!.label}), USD${log ? ', log scale' : ''}`,
+    ),
+    svg(
+      'text',
+      {
+        x: 12,
+        y: (pad.t + H - pad.b) / 2,
+        'text-anchor': 'middle',
+        class: 'axis-title',
+        transform: `rotate(-90 12 ${(pad.t + H - pad.b) / 2})`,
+      },
+      'resolve rate (judge)',
+    ),
   ];
-  const frontLine = svg('polyline', { points: front.map((p) => `${x(p.cost)},${y(p.rate)}`).join(' '), class: 'front' });
+  const frontLine = svg('polyline', {
+    points: front.map((p) => `${x(p.cost)},${y(p.rate)}`).join(' '),
+    class: 'front',
+  });
   const marks = points.map((p) => {
     const onFront = front.includes(p);
     const what = `${label(p.g)}: ${percentOf({ rate: p.rate, n: p.g.n, ci: p.g.ci })}; ${usd(p.cost)} per resolved task${onFront ? '; on the Pareto front' : ''}`;
@@ -214,10 +307,22 @@ function paretoChart(groups: StatsGroup[], basis: CostBasis, label: (g: StatsGro
       { class: onFront ? 'point on-front' : 'point', 'data-model': p.g.model },
       title(what),
       p.g.ci ? svg('line', { x1: x(p.cost), x2: x(p.cost), y1: y(p.g.ci[0]), y2: y(p.g.ci[1]), class: 'whisker' }) : '',
-      svg('circle', { cx: x(p.cost), cy: y(p.rate), r: 5, fill: onFront ? MODEL_COLOUR : '#fff', stroke: onFront ? MODEL_COLOUR : ORIGINAL_COLOUR }),
+      svg('circle', {
+        cx: x(p.cost),
+        cy: y(p.rate),
+        r: 5,
+        fill: onFront ? MODEL_COLOUR : '#fff',
+        stroke: onFront ? MODEL_COLOUR : ORIGINAL_COLOUR,
+      }),
     );
   });
-  const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'pareto-svg', role: 'img', 'aria-labelledby': 'pareto-text' }, ...grid, frontLine, ...marks);
+  const chart = svg(
+    'svg',
+    { viewBox: `0 0 ${W} ${H}`, class: 'pareto-svg', role: 'img', 'aria-labelledby': 'pareto-text' },
+    ...grid,
+    frontLine,
+    ...marks,
+  );
   return el(
     'div',
     { id: 'pareto' },

@@ -25,9 +25,45 @@ const FIELD_GROUPS: [string, Field[]][] = [
   ['Harness', ['harnessVersion', 'maxSteps', 'maxOutputTokensPerCall', 'wallBudgetSeconds']],
   ['Time', ['startedAt', 'finishedAt', 'wallSeconds', 'steps', 'outcome']],
   ['Tokens', ['promptTokens', 'completionTokens', 'maxPromptTokensPerCall']],
-  ['Throughput', ['outputTokensPerMinute', 'medianCallSeconds', 'medianCallOutputTokensPerSecond', 'medianStepSeconds', 'promptTokensPerSecond', 'generationTokensPerSecond']],
-  ['Work', ['bashCalls', 'readCalls', 'editCalls', 'writeCalls', 'dotnetCommands', 'patchFilesChanged', 'patchLinesAdded', 'patchLinesRemoved']],
-  ['Judge', ['judgeState', 'judgeModel', 'judgedAt', 'judgeAttempts', 'judgeNextAttemptAt', 'judgeRootCauseFound', 'judgeSameFilesAsReference', 'judgeSameFilesComputed', 'judgeTestAdded', 'judgeWouldCompile']],
+  [
+    'Throughput',
+    [
+      'outputTokensPerMinute',
+      'medianCallSeconds',
+      'medianCallOutputTokensPerSecond',
+      'medianStepSeconds',
+      'promptTokensPerSecond',
+      'generationTokensPerSecond',
+    ],
+  ],
+  [
+    'Work',
+    [
+      'bashCalls',
+      'readCalls',
+      'editCalls',
+      'writeCalls',
+      'dotnetCommands',
+      'patchFilesChanged',
+      'patchLinesAdded',
+      'patchLinesRemoved',
+    ],
+  ],
+  [
+    'Judge',
+    [
+      'judgeState',
+      'judgeModel',
+      'judgedAt',
+      'judgeAttempts',
+      'judgeNextAttemptAt',
+      'judgeRootCauseFound',
+      'judgeSameFilesAsReference',
+      'judgeSameFilesComputed',
+      'judgeTestAdded',
+      'judgeWouldCompile',
+    ],
+  ],
   ['Pipeline', ['id', 'landedAt', 'updatedAt', 'patchTruncated', 'patchSha256', 'metricsSource']],
 ];
 
@@ -67,7 +103,10 @@ const INSTANTS = new Set<Field>(['startedAt', 'finishedAt', 'judgedAt', 'judgeNe
 
 /** `promptTokensPerSecond` → "Prompt tokens per second". */
 const fieldLabel = (key: string) => {
-  const words = key.replace(/([A-Z])/g, ' $1').toLowerCase().trim();
+  const words = key
+    .replace(/([A-Z])/g, ' $1')
+    .toLowerCase()
+    .trim();
   return words[0]!.toUpperCase() + words.slice(1);
 };
 
@@ -100,13 +139,26 @@ export class DetailPanel {
       const scroll = this.root.scrollTop;
       const issue = this.issueOf(row.taskId);
       const title = `${row.model} · ${taskLabel(row.taskId, issue)} · ${row.harnessVersion}`;
-      fill(this.root, this.head(title, `${row.model} · ${row.taskId} · harness ${row.harnessVersion}\nrun ${row.id}`), ...this.body(row, issue, patch, summary, reference, attempts.attempts));
+      fill(
+        this.root,
+        this.head(title, `${row.model} · ${row.taskId} · harness ${row.harnessVersion}\nrun ${row.id}`),
+        ...this.body(row, issue, patch, summary, reference, attempts.attempts),
+      );
       this.root.scrollTop = fresh ? 0 : scroll;
     } catch (e) {
       if (this.current !== id) return;
       const retry = el('button', { type: 'button', class: 'retry' }, 'Retry');
       retry.addEventListener('click', () => void this.show(id));
-      fill(this.root, this.head(id, id), el('div', { class: 'error-state', role: 'alert' }, el('p', { class: 'error' }, `This run could not be loaded: ${(e as Error).message}`), retry));
+      fill(
+        this.root,
+        this.head(id, id),
+        el(
+          'div',
+          { class: 'error-state', role: 'alert' },
+          el('p', { class: 'error' }, `This run could not be loaded: ${(e as Error).message}`),
+          retry,
+        ),
+      );
     }
   }
 
@@ -121,7 +173,11 @@ export class DetailPanel {
   }
 
   private head(title: string, tooltip: string) {
-    const close = el('button', { type: 'button', class: 'close', 'aria-label': 'Close run detail', title: 'Close (Esc)' }, '×');
+    const close = el(
+      'button',
+      { type: 'button', class: 'close', 'aria-label': 'Close run detail', title: 'Close (Esc)' },
+      '×',
+    );
     close.addEventListener('click', () => this.onClose());
     return el('header', { class: 'detail-head' }, el('h2', { title: tooltip }, title), close);
   }
@@ -139,18 +195,41 @@ export class DetailPanel {
     const generated = row.metricsSource === 'generated';
     return [
       generated
-        ? el('p', { class: 'generated-note' }, `◇ Demo data (metricsSource "generated"): the figures of this row were generated, not measured. The project's data/README.md says which demo fields come from a real benchmark.`)
+        ? el(
+            'p',
+            { class: 'generated-note' },
+            `◇ Demo data (metricsSource "generated"): the figures of this row were generated, not measured. The project's data/README.md says which demo fields come from a real benchmark.`,
+          )
         : null,
       links(row, issue, generated),
       el(
         'section',
         { class: 'verdict-box' },
         el('span', { class: 'chip', style: `--chip:${VERDICT_COLOURS[verdict]}` }, VERDICT_LABELS[verdict]),
-        el('span', { class: 'muted' }, ` judge state: ${row.judgeState}${row.judgeModel ? ` · by ${row.judgeModel}` : ''}${row.judgedAt ? ` · ${instant(row.judgedAt)}` : ''}`),
-        row.judgeReason ? el('p', { class: 'reason' }, row.judgeReason) : el('p', { class: 'muted' }, 'No reasons: not judged by a model (yet).'),
-        row.judgeLastError ? el('p', { class: 'error' }, `Last judge error (${row.judgeLastError.code}): ${row.judgeLastError.message}`) : null,
+        el(
+          'span',
+          { class: 'muted' },
+          ` judge state: ${row.judgeState}${row.judgeModel ? ` · by ${row.judgeModel}` : ''}${row.judgedAt ? ` · ${instant(row.judgedAt)}` : ''}`,
+        ),
+        row.judgeReason
+          ? el('p', { class: 'reason' }, row.judgeReason)
+          : el('p', { class: 'muted' }, 'No reasons: not judged by a model (yet).'),
+        row.judgeLastError
+          ? el('p', { class: 'error' }, `Last judge error (${row.judgeLastError.code}): ${row.judgeLastError.message}`)
+          : null,
         row.contamination.length
-          ? el('div', {}, el('strong', {}, 'Contamination'), el('ul', {}, ...row.contamination.map((c) => el('li', {}, `step ${c.step}: ${c.path}${c.reason ? ` — ${c.reason}` : ''}`))))
+          ? el(
+              'div',
+              {},
+              el('strong', {}, 'Contamination'),
+              el(
+                'ul',
+                {},
+                ...row.contamination.map((c) =>
+                  el('li', {}, `step ${c.step}: ${c.path}${c.reason ? ` — ${c.reason}` : ''}`),
+                ),
+              ),
+            )
           : null,
       ),
       el(
@@ -181,7 +260,9 @@ export class DetailPanel {
             'div',
             { class: 'diff-side', id: 'candidate-side' },
             el('h4', {}, 'Candidate patch (this run)'),
-            row.patchTruncated ? el('p', { class: 'warn' }, 'The runner cut this patch to fit: the end is missing.') : null,
+            row.patchTruncated
+              ? el('p', { class: 'warn' }, 'The runner cut this patch to fit: the end is missing.')
+              : null,
             fileList(patch, 'candidate'),
             patchView(patch, 'Candidate patch', 'No patch: the run changed nothing.'),
           ),
@@ -191,7 +272,9 @@ export class DetailPanel {
             el('h4', {}, 'Original fix (merged)'),
             ...('body' in reference
               ? [
-                  reference.body.omittedLockFiles.length ? el('p', { class: 'muted' }, `Lock files left out: ${reference.body.omittedLockFiles.join(', ')}.`) : null,
+                  reference.body.omittedLockFiles.length
+                    ? el('p', { class: 'muted' }, `Lock files left out: ${reference.body.omittedLockFiles.join(', ')}.`)
+                    : null,
                   fileList(reference.body.diff, 'original fix'),
                   patchView(reference.body.diff, 'Original fix', 'The original fix changed nothing but lock files.'),
                 ]
@@ -200,7 +283,12 @@ export class DetailPanel {
         ),
       ),
       attemptList(attempts),
-      el('section', {}, el('h3', {}, 'Summary'), summary ? el('pre', { class: 'summary' }, summary) : el('p', { class: 'muted' }, 'No summary.')),
+      el(
+        'section',
+        {},
+        el('h3', {}, 'Summary'),
+        summary ? el('pre', { class: 'summary' }, summary) : el('p', { class: 'muted' }, 'No summary.'),
+      ),
       el('section', {}, el('h3', {}, 'Row'), fieldsTable(row)),
     ];
   }
@@ -219,7 +307,17 @@ function attemptList(attempts: AttemptSummary[]): HTMLElement {
     el(
       'table',
       { class: 'attempt-list', 'aria-label': 'Attempts of this run, newest first' },
-      el('thead', {}, el('tr', {}, ...['', 'Finished (UTC)', 'Outcome', 'Steps', 'Wall time', 'Verdict', 'Hidden tests', 'Patch'].map((h) => el('th', { scope: 'col' }, h)))),
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          ...['', 'Finished (UTC)', 'Outcome', 'Steps', 'Wall time', 'Verdict', 'Hidden tests', 'Patch'].map((h) =>
+            el('th', { scope: 'col' }, h),
+          ),
+        ),
+      ),
       el(
         'tbody',
         {},
@@ -227,13 +325,35 @@ function attemptList(attempts: AttemptSummary[]): HTMLElement {
           const verdict = a.judgeVerdict ?? 'unjudged';
           return el(
             'tr',
-            { class: a.current ? 'current' : 'archived', 'data-current': String(a.current), title: `landed ${instant(a.landedAt)}` },
-            el('td', {}, a.current ? el('strong', { title: 'The run row shows this attempt' }, 'current') : el('span', { class: 'muted', title: 'Archived: kept, never erased' }, 'earlier')),
+            {
+              class: a.current ? 'current' : 'archived',
+              'data-current': String(a.current),
+              title: `landed ${instant(a.landedAt)}`,
+            },
+            el(
+              'td',
+              {},
+              a.current
+                ? el('strong', { title: 'The run row shows this attempt' }, 'current')
+                : el('span', { class: 'muted', title: 'Archived: kept, never erased' }, 'earlier'),
+            ),
             el('td', {}, instant(a.finishedAt)),
             el('td', {}, a.outcome),
             el('td', { class: 'num' }, a.steps === null ? UNKNOWN : num(a.steps)),
             el('td', { class: 'num' }, duration(a.wallSeconds)),
-            el('td', {}, el('span', { class: 'chip', style: `--chip:${VERDICT_COLOURS[verdict]}`, title: a.judgeModel ? `by ${a.judgeModel}${a.judgedAt ? ` · ${instant(a.judgedAt)}` : ''}` : '' }, VERDICT_LABELS[verdict])),
+            el(
+              'td',
+              {},
+              el(
+                'span',
+                {
+                  class: 'chip',
+                  style: `--chip:${VERDICT_COLOURS[verdict]}`,
+                  title: a.judgeModel ? `by ${a.judgeModel}${a.judgedAt ? ` · ${instant(a.judgedAt)}` : ''}` : '',
+                },
+                VERDICT_LABELS[verdict],
+              ),
+            ),
             el('td', {}, a.hiddenTestStatus ?? 'no result'),
             el('td', { class: 'mono', title: `patch sha-256 ${a.patchSha256}` }, a.patchSha256.slice(0, 8)),
           );
@@ -249,7 +369,10 @@ function links(row: RunRow, issue: CockpitIssue | null, generated: boolean): HTM
   const issueNumber = row.issueNumber ?? issue?.issueNumber ?? null;
   const fixPr = issue?.fixPrNumber ?? null;
   if (!repo || (issueNumber === null && fixPr === null)) return null;
-  const link = (path: string, text: string) => (generated ? el('span', {}, text) : el('a', { href: `https://github.com/${repo}/${path}`, target: '_blank', rel: 'noopener noreferrer' }, text));
+  const link = (path: string, text: string) =>
+    generated
+      ? el('span', {}, text)
+      : el('a', { href: `https://github.com/${repo}/${path}`, target: '_blank', rel: 'noopener noreferrer' }, text);
   return el(
     'p',
     { class: 'run-links' },
@@ -274,18 +397,39 @@ function fileList(diff: string | null, what: string): HTMLElement | null {
       if (line.startsWith('+')) added++;
       else if (line.startsWith('-')) removed++;
     }
-    const path = f.oldPath && f.newPath && f.oldPath !== f.newPath ? `${f.oldPath} → ${f.newPath}` : (f.newPath ?? `${f.oldPath} (deleted)`);
+    const path =
+      f.oldPath && f.newPath && f.oldPath !== f.newPath
+        ? `${f.oldPath} → ${f.newPath}`
+        : (f.newPath ?? `${f.oldPath} (deleted)`);
     return { path, added, removed };
   });
   if (!files.length) return null;
   return el(
     'table',
     { class: 'files', 'aria-label': `Files the ${what} changes` },
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, `${count(files.length)} ${files.length === 1 ? 'file' : 'files'}`), el('th', { scope: 'col', class: 'num' }, 'added'), el('th', { scope: 'col', class: 'num' }, 'removed'))),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'col' }, `${count(files.length)} ${files.length === 1 ? 'file' : 'files'}`),
+        el('th', { scope: 'col', class: 'num' }, 'added'),
+        el('th', { scope: 'col', class: 'num' }, 'removed'),
+      ),
+    ),
     el(
       'tbody',
       {},
-      ...files.map((f) => el('tr', {}, el('td', { class: 'path' }, f.path), el('td', { class: 'num d-add-count' }, `+${count(f.added)}`), el('td', { class: 'num d-del-count' }, `−${count(f.removed)}`))),
+      ...files.map((f) =>
+        el(
+          'tr',
+          {},
+          el('td', { class: 'path' }, f.path),
+          el('td', { class: 'num d-add-count' }, `+${count(f.added)}`),
+          el('td', { class: 'num d-del-count' }, `−${count(f.removed)}`),
+        ),
+      ),
     ),
   );
 }
@@ -297,7 +441,9 @@ function patchView(patch: string | null, label: string, none: string): HTMLEleme
   const pre = el('pre', { class: 'diff', 'aria-label': label });
   const render = (limit: number) => {
     const fragment = document.createDocumentFragment();
-    lines.slice(0, limit).forEach((line, k) => fragment.append(k ? '\n' : '', el('span', { class: lineClass(line) }, line)));
+    lines
+      .slice(0, limit)
+      .forEach((line, k) => fragment.append(k ? '\n' : '', el('span', { class: lineClass(line) }, line)));
     pre.replaceChildren(fragment);
   };
   render(PATCH_LINES_SHOWN);
@@ -311,7 +457,8 @@ function patchView(patch: string | null, label: string, none: string): HTMLEleme
 }
 
 function lineClass(line: string): string {
-  if (line.startsWith('diff ') || line.startsWith('index ') || line.startsWith('--- ') || line.startsWith('+++ ')) return 'd-file';
+  if (line.startsWith('diff ') || line.startsWith('index ') || line.startsWith('--- ') || line.startsWith('+++ '))
+    return 'd-file';
   if (line.startsWith('@@')) return 'd-hunk';
   if (line.startsWith('+')) return 'd-add';
   if (line.startsWith('-')) return 'd-del';
@@ -338,7 +485,12 @@ function fieldsTable(row: RunRow): HTMLElement {
         el('tr', {}, el('th', { colspan: 2, class: 'group', scope: 'colgroup' }, group)),
         ...keys.map((k) => {
           const [text, unknown] = fieldText(k, row[k]);
-          return el('tr', {}, el('th', { scope: 'row', title: k }, fieldLabel(k)), el('td', { class: unknown ? 'unknown' : '' }, text));
+          return el(
+            'tr',
+            {},
+            el('th', { scope: 'row', title: k }, fieldLabel(k)),
+            el('td', { class: unknown ? 'unknown' : '' }, text),
+          );
         }),
       ),
     ),

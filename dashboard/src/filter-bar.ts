@@ -20,10 +20,19 @@ class Menu {
   private readonly list = el('div', { class: 'menu-list' });
   private options: string[] = [];
 
-  constructor(private readonly title: string, onToggle: (value: string, on: boolean) => void, onClear: () => void) {
+  constructor(
+    private readonly title: string,
+    onToggle: (value: string, on: boolean) => void,
+    onClear: () => void,
+  ) {
     const clear = el('button', { class: 'link' }, 'all');
     clear.addEventListener('click', onClear);
-    this.root = el('details', { class: 'menu', 'data-filter': title.toLowerCase() }, this.summary, el('div', { class: 'menu-pop' }, el('div', { class: 'menu-head' }, clear), this.list));
+    this.root = el(
+      'details',
+      { class: 'menu', 'data-filter': title.toLowerCase() },
+      this.summary,
+      el('div', { class: 'menu-pop' }, el('div', { class: 'menu-head' }, clear), this.list),
+    );
     this.list.addEventListener('change', (e) => {
       const box = e.target as HTMLInputElement;
       onToggle(box.value, box.checked);
@@ -33,10 +42,17 @@ class Menu {
   update(options: string[], chosen: string[], label: (v: string) => string = (v) => v) {
     if (options.join('\u0000') !== this.options.join('\u0000')) {
       this.options = options;
-      fill(this.list, ...options.map((o) => el('label', { class: 'menu-item', title: label(o) }, el('input', { type: 'checkbox', value: o }), label(o))));
+      fill(
+        this.list,
+        ...options.map((o) =>
+          el('label', { class: 'menu-item', title: label(o) }, el('input', { type: 'checkbox', value: o }), label(o)),
+        ),
+      );
     }
     for (const box of this.list.querySelectorAll('input')) box.checked = chosen.includes(box.value);
-    this.summary.textContent = chosen.length ? `${this.title}: ${chosen.length === 1 ? label(chosen[0]!) : `${chosen.length} chosen`}` : `${this.title}: all`;
+    this.summary.textContent = chosen.length
+      ? `${this.title}: ${chosen.length === 1 ? label(chosen[0]!) : `${chosen.length} chosen`}`
+      : `${this.title}: all`;
     this.root.classList.toggle('active', chosen.length > 0);
   }
 }
@@ -50,11 +66,16 @@ export class FilterBar {
 
   constructor(onChange: (filters: CockpitFilters) => void) {
     const change = (f: (current: CockpitFilters) => CockpitFilters) => this.filters && onChange(f(this.filters));
-    const toggle = <T>(list: T[], value: T, on: boolean) => (on ? [...new Set([...list, value])] : list.filter((v) => v !== value));
+    const toggle = <T>(list: T[], value: T, on: boolean) =>
+      on ? [...new Set([...list, value])] : list.filter((v) => v !== value);
     const menu = (key: Key, title: string) =>
       new Menu(
         title,
-        (value, on) => change((f) => ({ ...f, [key]: toggle<string | number>(f[key], key === 'waves' ? Number(value) : value, on) })),
+        (value, on) =>
+          change((f) => ({
+            ...f,
+            [key]: toggle<string | number>(f[key], key === 'waves' ? Number(value) : value, on),
+          })),
         () => change((f) => ({ ...f, [key]: [] })),
       );
     this.menus = {
@@ -66,13 +87,20 @@ export class FilterBar {
     };
     this.tierButtons = TIERS.map((tier) => {
       const b = el('button', { class: 'chip-toggle', 'aria-pressed': 'false', 'data-tier': tier }, tier);
-      b.addEventListener('click', () => change((f) => ({ ...f, tiers: toggle<Tier>(f.tiers, tier, !f.tiers.includes(tier)) })));
+      b.addEventListener('click', () =>
+        change((f) => ({ ...f, tiers: toggle<Tier>(f.tiers, tier, !f.tiers.includes(tier)) })),
+      );
       return b;
     });
     this.clear.addEventListener('click', () => change(noFilters));
     this.root.append(
       this.menus.models.root,
-      el('span', { class: 'tiers', role: 'group', 'aria-label': 'Tier' }, el('span', { class: 'muted' }, 'Tier:'), ...this.tierButtons),
+      el(
+        'span',
+        { class: 'tiers', role: 'group', 'aria-label': 'Tier' },
+        el('span', { class: 'muted' }, 'Tier:'),
+        ...this.tierButtons,
+      ),
       this.menus.waves.root,
       this.menus.harnessVersions.root,
       this.menus.verdicts.root,
@@ -90,9 +118,18 @@ export class FilterBar {
     this.menus.models.update(options.models, filters.models);
     this.menus.harnessVersions.update(options.harnessVersions, filters.harnessVersions);
     this.menus.waves.update(options.waves.map(String), filters.waves.map(String), (w) => `wave ${w}`);
-    this.menus.verdicts.update(VERDICT_ORDER, filters.verdicts, (v) => VERDICT_LABELS[v as keyof typeof VERDICT_LABELS]);
-    this.menus.hiddenTests.update(HIDDEN_TEST_COLUMNS, filters.hiddenTests, (t) => HIDDEN_TEST_LABELS[t as keyof typeof HIDDEN_TEST_LABELS]);
-    for (const b of this.tierButtons) b.setAttribute('aria-pressed', String(filters.tiers.includes(b.dataset.tier as Tier)));
+    this.menus.verdicts.update(
+      VERDICT_ORDER,
+      filters.verdicts,
+      (v) => VERDICT_LABELS[v as keyof typeof VERDICT_LABELS],
+    );
+    this.menus.hiddenTests.update(
+      HIDDEN_TEST_COLUMNS,
+      filters.hiddenTests,
+      (t) => HIDDEN_TEST_LABELS[t as keyof typeof HIDDEN_TEST_LABELS],
+    );
+    for (const b of this.tierButtons)
+      b.setAttribute('aria-pressed', String(filters.tiers.includes(b.dataset.tier as Tier)));
     this.clear.hidden = filterCount(filters) === 0;
   }
 }

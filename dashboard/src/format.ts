@@ -9,14 +9,17 @@ export const count = (n: number): string => integer.format(n);
 // Formatters are costly to create: one per precision, made once (a render formats thousands of figures).
 const byDigits = [0, 1, 2].map((d) => new Intl.NumberFormat('en-US', { maximumFractionDigits: d }));
 
-export const num = (v: number | null, digits = 0): string => (v === null ? UNKNOWN : byDigits[Math.min(2, digits)]!.format(v));
+export const num = (v: number | null, digits = 0): string =>
+  v === null ? UNKNOWN : byDigits[Math.min(2, digits)]!.format(v);
 
-export const big = (v: number | null): string => (v === null ? UNKNOWN : v >= 10_000 ? compact.format(v) : integer.format(v));
+export const big = (v: number | null): string =>
+  v === null ? UNKNOWN : v >= 10_000 ? compact.format(v) : integer.format(v);
 
 /** An axis tick's number, short: 800, 2.5K, 10K. */
 export const shortNumber = (v: number): string => (v >= 1000 ? compact.format(v) : byDigits[1]!.format(v));
 
-export const percent = (rate: number | null): string => (rate === null ? '–' : `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)}%`);
+export const percent = (rate: number | null): string =>
+  rate === null ? '–' : `${(rate * 100).toFixed(rate > 0 && rate < 0.1 ? 1 : 0)}%`;
 
 /** A duration in seconds, in the unit a person would use. */
 export function duration(seconds: number | null): string {
@@ -32,7 +35,12 @@ export const hours = (h: number | null): string => duration(h === null ? null : 
 export function instant(iso: string | null): string {
   if (!iso) return UNKNOWN;
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toISOString().replace('T', ' ').replace(/:\d\d\.\d+Z$/, ' UTC');
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/:\d\d\.\d+Z$/, ' UTC');
 }
 
 export function ago(ms: number): string {

@@ -16,14 +16,28 @@ export class HostsView {
     fill(
       this.root,
       el('h2', {}, `Senders of ${space}`),
-      el('p', { class: 'card-explain' }, 'Hosts listed as senders in the configuration. A host is paired when a key exists for it; an unpaired host queues its runs until it gets one.'),
+      el(
+        'p',
+        { class: 'card-explain' },
+        'Hosts listed as senders in the configuration. A host is paired when a key exists for it; an unpaired host queues its runs until it gets one.',
+      ),
       el(
         'div',
         { class: 'table-scroll' },
         el(
           'table',
           { class: 'figures hosts-table' },
-          el('thead', {}, el('tr', {}, ...['Host', 'Hardware', 'Paired', 'Runs landed', 'First delivery', 'Last delivery', 'Spaces'].map((h) => el('th', { scope: 'col', class: h === 'Runs landed' ? 'num' : undefined }, h)))),
+          el(
+            'thead',
+            {},
+            el(
+              'tr',
+              {},
+              ...['Host', 'Hardware', 'Paired', 'Runs landed', 'First delivery', 'Last delivery', 'Spaces'].map((h) =>
+                el('th', { scope: 'col', class: h === 'Runs landed' ? 'num' : undefined }, h),
+              ),
+            ),
+          ),
           el(
             'tbody',
             {},
@@ -33,7 +47,11 @@ export class HostsView {
                 {},
                 el('td', { class: 'text' }, h.host),
                 el('td', { class: h.hostHardware ? 'text' : 'text unknown' }, h.hostHardware ?? UNKNOWN),
-                el('td', {}, el('span', { class: `paired ${h.paired ? 'yes' : 'no'}` }, h.paired ? 'paired' : 'no key')),
+                el(
+                  'td',
+                  {},
+                  el('span', { class: `paired ${h.paired ? 'yes' : 'no'}` }, h.paired ? 'paired' : 'no key'),
+                ),
                 el('td', { class: 'num' }, count(h.runsLanded)),
                 el('td', {}, since(h.firstDeliveryAt)),
                 el('td', {}, since(h.lastDeliveryAt)),

@@ -17,4 +17,5 @@ export function intervalText([lo, hi]: Interval, unit: 'percent' | 'points' = 'p
 export const ciText = (r: RateWithInterval): string => (r.ci ? `95% CI ${intervalText(r.ci)}` : 'no interval (n=0)');
 
 /** "37% (95% CI 29%–46%, n=120)"; with no n, "unknown (n=0)". */
-export const percentOf = (r: RateWithInterval): string => (r.rate === null || !r.ci ? 'unknown (n=0)' : `${percent(r.rate)} (95% CI ${intervalText(r.ci)}, n=${count(r.n)})`);
+export const percentOf = (r: RateWithInterval): string =>
+  r.rate === null || !r.ci ? 'unknown (n=0)' : `${percent(r.rate)} (95% CI ${intervalText(r.ci)}, n=${count(r.n)})`;

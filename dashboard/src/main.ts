@@ -1,7 +1,13 @@
 // The cockpit's entry (docs/contract.md §6): finds which cockpit it is, asks for the space's runs in columnar
 // form and its issues, and meanwhile loads the rest of the cockpit (cockpit.ts) as a chunk of its own, so
 // that nothing but what asks for the runs runs before they are asked for.
-import { apiPaths, COCKPIT_ISSUE_FIELDS, COCKPIT_SETTINGS_FILE, type CockpitIssuesBody, type CockpitSettings } from '../../shared/cockpit/contract.ts';
+import {
+  apiPaths,
+  COCKPIT_ISSUE_FIELDS,
+  COCKPIT_SETTINGS_FILE,
+  type CockpitIssuesBody,
+  type CockpitSettings,
+} from '../../shared/cockpit/contract.ts';
 import { Api, ApiError } from './api.ts';
 import type { Cockpit, Located } from './cockpit.ts';
 import { byId, el, fill } from './dom.ts';
@@ -28,7 +34,11 @@ function renderHeader(located: Located) {
   const switcher = byId('cockpit-switcher');
   switcher.replaceChildren();
   if (all.length > 1) {
-    const select = el('select', { 'aria-label': 'Cockpit' }, ...all.map((c) => el('option', { value: c.name, selected: c.name === cockpit.name }, `${c.name} (${c.space})`)));
+    const select = el(
+      'select',
+      { 'aria-label': 'Cockpit' },
+      ...all.map((c) => el('option', { value: c.name, selected: c.name === cockpit.name }, `${c.name} (${c.space})`)),
+    );
     select.addEventListener('change', () => location.assign(`?cockpit=${encodeURIComponent(select.value)}`));
     fill(switcher, select);
   }
@@ -48,8 +58,18 @@ function fatal(error: Error) {
     document.documentElement.dataset.ready = 'false';
     start();
   });
-  const what = error instanceof ApiError ? `Loading ${error.what} failed (HTTP ${error.status}): ${error.message}` : error.message;
-  fill(byId('boot-state'), el('div', { class: 'fatal error-state', role: 'alert' }, el('h2', {}, 'The cockpit cannot show this space'), el('p', { id: 'fatal-message' }, what), retry));
+  const what =
+    error instanceof ApiError ? `Loading ${error.what} failed (HTTP ${error.status}): ${error.message}` : error.message;
+  fill(
+    byId('boot-state'),
+    el(
+      'div',
+      { class: 'fatal error-state', role: 'alert' },
+      el('h2', {}, 'The cockpit cannot show this space'),
+      el('p', { id: 'fatal-message' }, what),
+      retry,
+    ),
+  );
   byId('live-status').textContent = '';
   document.documentElement.dataset.ready = 'error';
   retry.focus();
@@ -58,7 +78,10 @@ function fatal(error: Error) {
 async function boot() {
   const wanted = readState().cockpit;
   const located = await locate(wanted);
-  if (!located) return fatal(new Error('No cockpit is configured. Add one under "cockpits" in the configuration file and restart.'));
+  if (!located)
+    return fatal(
+      new Error('No cockpit is configured. Add one under "cockpits" in the configuration file and restart.'),
+    );
   renderHeader(located);
   if (located.settings.signIn) await ensureSignedIn(located.settings.signIn);
   const api = new Api(located.settings.api, currentToken);

@@ -6,7 +6,15 @@ import type { HiddenColumn, VerdictCounts } from '../../shared/cockpit/aggregate
 
 export type VerdictKey = keyof VerdictCounts;
 
-export const VERDICT_ORDER: VerdictKey[] = ['resolved', 'partial', 'wrong', 'no_change', 'error', 'excluded', 'unjudged'];
+export const VERDICT_ORDER: VerdictKey[] = [
+  'resolved',
+  'partial',
+  'wrong',
+  'no_change',
+  'error',
+  'excluded',
+  'unjudged',
+];
 
 export const VERDICT_COLOURS: Record<VerdictKey, string> = {
   resolved: '#009E73',
@@ -36,13 +44,18 @@ export const HIDDEN_TEST_COLOURS: Record<HiddenColumn, string> = {
   none: VERDICT_COLOURS.unjudged,
 };
 
-export const HIDDEN_TEST_LABELS: Record<HiddenColumn, string> = { pass: 'tests pass', fail: 'tests fail', error: 'tests error', none: 'no test result' };
+export const HIDDEN_TEST_LABELS: Record<HiddenColumn, string> = {
+  pass: 'tests pass',
+  fail: 'tests fail',
+  error: 'tests error',
+  none: 'no test result',
+};
 
 export const MODEL_COLOUR = '#0072B2';
 export const ORIGINAL_COLOUR = '#8C8C8C';
 
 /** '#RRGGBB' as one opaque canvas pixel, for Uint32Array views of ImageData (little-endian RGBA, as every browser runs). */
 export function pixelOf(hex: string): number {
-  const v = parseInt(hex.slice(1), 16);
+  const v = Number.parseInt(hex.slice(1), 16);
   return ((0xff << 24) | ((v & 0xff) << 16) | (v & 0xff00) | ((v >> 16) & 0xff)) >>> 0;
 }

@@ -139,15 +139,48 @@ export type ExportFormat = 'csv' | 'json';
 
 export class RunsView {
   readonly root = el('div', { class: 'runs', id: 'runs-area', role: 'tabpanel', 'aria-labelledby': 'tab-runs' });
-  readonly searchBox = el('input', { type: 'search', class: 'search', placeholder: 'Search model, task, harness, host, repo, verdict, tests…', 'aria-label': 'Search runs' });
+  readonly searchBox = el('input', {
+    type: 'search',
+    class: 'search',
+    placeholder: 'Search model, task, harness, host, repo, verdict, tests…',
+    'aria-label': 'Search runs',
+  });
   private readonly summary = el('span', { class: 'runs-count', 'aria-live': 'polite' });
   private readonly header = el('div', { class: 'grid-header', role: 'row' });
   private readonly spacer = el('div', { class: 'grid-spacer' });
-  private readonly scroller = el('div', { class: 'grid-scroll', role: 'grid', tabindex: 0, 'aria-label': 'Runs (the arrow keys open the next and previous run)' }, this.header, this.spacer);
+  private readonly scroller = el(
+    'div',
+    {
+      class: 'grid-scroll',
+      role: 'grid',
+      tabindex: 0,
+      'aria-label': 'Runs (the arrow keys open the next and previous run)',
+    },
+    this.header,
+    this.spacer,
+  );
   private readonly emptyNote = el('div', { class: 'empty-state', id: 'runs-empty', role: 'status', hidden: true });
   private readonly exports = {
-    csv: el('a', { class: 'export-link', id: 'export-csv', download: '', title: 'The runs in view as CSV (RFC 4180), the fields the space allows' }, 'Export CSV'),
-    json: el('a', { class: 'export-link', id: 'export-json', download: '', title: 'The runs in view as JSON, the fields the space allows' }, 'Export JSON'),
+    csv: el(
+      'a',
+      {
+        class: 'export-link',
+        id: 'export-csv',
+        download: '',
+        title: 'The runs in view as CSV (RFC 4180), the fields the space allows',
+      },
+      'Export CSV',
+    ),
+    json: el(
+      'a',
+      {
+        class: 'export-link',
+        id: 'export-json',
+        download: '',
+        title: 'The runs in view as JSON, the fields the space allows',
+      },
+      'Export JSON',
+    ),
   };
   private readonly exportNote = el('span', { class: 'export-note muted', id: 'export-note' });
   readonly detailHost = el('div', { class: 'detail-host' });
@@ -164,20 +197,46 @@ export class RunsView {
     this.emptyNote.append(el('p', {}, 'No run matches the filters and the search. ', clear, '.'));
     for (const format of ['csv', 'json'] as const) {
       this.exports[format].addEventListener('click', (e) => {
-        if (this.events.download(this.exports[format].href, this.exports[format].download || `runs.${format}`)) e.preventDefault();
+        if (this.events.download(this.exports[format].href, this.exports[format].download || `runs.${format}`))
+          e.preventDefault();
       });
     }
     this.root.append(
-      el('div', { class: 'runs-main' }, el('div', { class: 'runs-toolbar' }, this.searchBox, this.summary, el('span', { class: 'exports' }, this.exports.csv, this.exports.json, this.exportNote)), this.emptyNote, this.scroller),
+      el(
+        'div',
+        { class: 'runs-main' },
+        el(
+          'div',
+          { class: 'runs-toolbar' },
+          this.searchBox,
+          this.summary,
+          el('span', { class: 'exports' }, this.exports.csv, this.exports.json, this.exportNote),
+        ),
+        this.emptyNote,
+        this.scroller,
+      ),
       this.detailHost,
     );
     this.header.style.width = this.spacer.style.width = `${this.totalWidth}px`;
     fill(
       this.header,
       ...COLUMNS.map((c) => {
-        const button = el('button', { type: 'button', class: 'sort-button', title: `${c.hint ?? c.title}: click to sort` }, c.title);
+        const button = el(
+          'button',
+          { type: 'button', class: 'sort-button', title: `${c.hint ?? c.title}: click to sort` },
+          c.title,
+        );
         button.addEventListener('click', () => this.events.sort(c.key));
-        return el('div', { class: `grid-cell head${c.numeric ? ' num' : ''}`, role: 'columnheader', style: `width:${c.width}px`, 'data-column': c.key }, button);
+        return el(
+          'div',
+          {
+            class: `grid-cell head${c.numeric ? ' num' : ''}`,
+            role: 'columnheader',
+            style: `width:${c.width}px`,
+            'data-column': c.key,
+          },
+          button,
+        );
       }),
     );
     this.searchBox.addEventListener('input', () => this.events.search(this.searchBox.value));
@@ -217,7 +276,10 @@ export class RunsView {
     }
     for (const head of this.header.children) {
       const h = head as HTMLElement;
-      h.setAttribute('aria-sort', h.dataset.column === sort.column ? (sort.descending ? 'descending' : 'ascending') : 'none');
+      h.setAttribute(
+        'aria-sort',
+        h.dataset.column === sort.column ? (sort.descending ? 'descending' : 'ascending') : 'none',
+      );
     }
     this.summary.textContent = `${count(this.order.length)} of ${count(m.table.size)} runs`;
     this.emptyNote.hidden = this.order.length > 0;
@@ -234,7 +296,8 @@ export class RunsView {
     if (at < 0) return;
     const top = at * ROW_HEIGHT;
     const view = this.scroller.clientHeight - ROW_HEIGHT;
-    if (top < this.scroller.scrollTop || top > this.scroller.scrollTop + view - ROW_HEIGHT) this.scroller.scrollTop = Math.max(0, top - view / 2);
+    if (top < this.scroller.scrollTop || top > this.scroller.scrollTop + view - ROW_HEIGHT)
+      this.scroller.scrollTop = Math.max(0, top - view / 2);
   }
 
   private paint() {
@@ -244,7 +307,13 @@ export class RunsView {
     const visible = Math.ceil(this.scroller.clientHeight / ROW_HEIGHT) + 2 * OVERSCAN;
     const last = Math.min(this.order.length, first + visible);
     while (this.pool.length < last - first) {
-      const row = el('div', { class: 'grid-row', role: 'row' }, ...COLUMNS.map((c) => el('span', { class: `grid-cell${c.numeric ? ' num' : ''}`, style: `width:${c.width}px`, role: 'gridcell' })));
+      const row = el(
+        'div',
+        { class: 'grid-row', role: 'row' },
+        ...COLUMNS.map((c) =>
+          el('span', { class: `grid-cell${c.numeric ? ' num' : ''}`, style: `width:${c.width}px`, role: 'gridcell' }),
+        ),
+      );
       row.style.width = `${this.totalWidth}px`;
       this.pool.push(row);
       this.spacer.append(row);
@@ -266,11 +335,15 @@ export class RunsView {
         const cell = row.children[ci] as HTMLElement;
         const text = c.text(m, i);
         cell.textContent = text ?? UNKNOWN;
-        cell.title = text === null ? 'unknown: not measured or not sent' : (c.tooltip?.(m, i) ?? (c.hint && text ? c.hint : text));
+        cell.title =
+          text === null ? 'unknown: not measured or not sent' : (c.tooltip?.(m, i) ?? (c.hint && text ? c.hint : text));
         cell.className = `grid-cell${c.numeric ? ' num' : ''}${text === null ? ' unknown' : ''}${c.cellClass ? ` ${c.cellClass(m, i)}` : ''}`;
       });
       const verdict = row.children[1] as HTMLElement;
-      verdict.style.setProperty('--chip', VERDICT_COLOURS[valueOfCode('verdict', m.table.codes.verdict[i]!) ?? 'unjudged']);
+      verdict.style.setProperty(
+        '--chip',
+        VERDICT_COLOURS[valueOfCode('verdict', m.table.codes.verdict[i]!) ?? 'unjudged'],
+      );
     });
   }
 }
@@ -281,9 +354,21 @@ function searchRows(m: Computed, search: string): Uint32Array {
   if (!words.length) return m.selection;
   const fields: TextField[] = ['model', 'taskId', 'harnessVersion', 'host', 'repo'];
   const matches = words.map((w) => ({
-    text: Object.fromEntries(fields.map((f) => [f, Uint8Array.from(m.table.dictionaries[f].values, (v) => (v.toLowerCase().includes(w) ? 1 : 0))])) as Record<TextField, Uint8Array>,
-    verdict: Uint8Array.from({ length: 8 }, (_, code) => ((valueOfCode('verdict', code) ?? 'unjudged').replace('_', ' ').includes(w) || VERDICT_LABELS[valueOfCode('verdict', code) ?? 'unjudged'].includes(w) ? 1 : 0)),
-    tests: Uint8Array.from({ length: 4 }, (_, code) => (HIDDEN_TEST_LABELS[valueOfCode('hiddenTest', code) ?? 'none'].includes(w) ? 1 : 0)),
+    text: Object.fromEntries(
+      fields.map((f) => [
+        f,
+        Uint8Array.from(m.table.dictionaries[f].values, (v) => (v.toLowerCase().includes(w) ? 1 : 0)),
+      ]),
+    ) as Record<TextField, Uint8Array>,
+    verdict: Uint8Array.from({ length: 8 }, (_, code) =>
+      (valueOfCode('verdict', code) ?? 'unjudged').replace('_', ' ').includes(w) ||
+      VERDICT_LABELS[valueOfCode('verdict', code) ?? 'unjudged'].includes(w)
+        ? 1
+        : 0,
+    ),
+    tests: Uint8Array.from({ length: 4 }, (_, code) =>
+      HIDDEN_TEST_LABELS[valueOfCode('hiddenTest', code) ?? 'none'].includes(w) ? 1 : 0,
+    ),
     label: Uint8Array.from(m.taskLabels, (l) => (l.toLowerCase().includes(w) ? 1 : 0)),
   }));
   return m.selection.filter((i) =>
@@ -315,5 +400,7 @@ function sortRows(m: Computed, rows: Uint32Array, sort: { column: string; descen
     keys[i] = Number.isNaN(k) ? Infinity : sign * k;
   }
   // Ties keep a stable, predictable order: most recent first.
-  return Uint32Array.from(rows).sort((a, b) => keys[a]! - keys[b]! || m.table.numbers.finishedAt[b]! - m.table.numbers.finishedAt[a]! || a - b);
+  return Uint32Array.from(rows).sort(
+    (a, b) => keys[a]! - keys[b]! || m.table.numbers.finishedAt[b]! - m.table.numbers.finishedAt[a]! || a - b,
+  );
 }

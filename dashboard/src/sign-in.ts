@@ -29,11 +29,20 @@ export async function ensureSignedIn(signIn: SignIn): Promise<string> {
     const response = await fetch(signIn.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: signIn.clientId, code, redirect_uri: signIn.redirectUri, code_verifier: pending.verifier }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: signIn.clientId,
+        code,
+        redirect_uri: signIn.redirectUri,
+        code_verifier: pending.verifier,
+      }),
     });
     if (!response.ok) throw new Error(`Sign-in failed: the token endpoint answered ${response.status}.`);
     const body = (await response.json()) as { id_token: string; expires_in: number };
-    sessionStorage.setItem(`${KEY}:token`, JSON.stringify({ idToken: body.id_token, expiresAt: Date.now() + body.expires_in * 1000 } satisfies Stored));
+    sessionStorage.setItem(
+      `${KEY}:token`,
+      JSON.stringify({ idToken: body.id_token, expiresAt: Date.now() + body.expires_in * 1000 } satisfies Stored),
+    );
     history.replaceState(null, '', pending.returnTo);
     return body.id_token;
   }
@@ -43,14 +52,21 @@ export async function ensureSignedIn(signIn: SignIn): Promise<string> {
 
 export function signOut(signIn: SignIn): void {
   sessionStorage.removeItem(`${KEY}:token`);
-  location.assign(`${signIn.logoutUrl}?${new URLSearchParams({ client_id: signIn.clientId, logout_uri: signIn.redirectUri })}`);
+  location.assign(
+    `${signIn.logoutUrl}?${new URLSearchParams({ client_id: signIn.clientId, logout_uri: signIn.redirectUri })}`,
+  );
 }
 
 async function startSignIn(signIn: SignIn): Promise<void> {
   const verifier = randomUrlSafe(48);
   const state = randomUrlSafe(16);
-  const challenge = base64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
-  sessionStorage.setItem(`${KEY}:pending`, JSON.stringify({ state, verifier, returnTo: location.pathname + location.search }));
+  const challenge = base64Url(
+    new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))),
+  );
+  sessionStorage.setItem(
+    `${KEY}:pending`,
+    JSON.stringify({ state, verifier, returnTo: location.pathname + location.search }),
+  );
   const query = new URLSearchParams({
     response_type: 'code',
     client_id: signIn.clientId,
@@ -73,4 +89,8 @@ function readJson<T>(key: string): T | null {
 
 const randomUrlSafe = (bytes: number) => base64Url(crypto.getRandomValues(new Uint8Array(bytes)));
 
-const base64Url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const base64Url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');

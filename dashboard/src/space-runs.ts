@@ -6,7 +6,14 @@
 // snapshot be replaced while they arrive (409), the load starts again from the first part. The changes
 // since the snapshot's `asOf` are asked for as soon as the first part names it, alongside the other
 // parts, and are in the table before the first render.
-import { COLUMNS_GZIP_MEDIA_TYPE, COLUMNS_MEDIA_TYPE, ColumnsFormatError, compactRun, type ColumnsHeader, type ColumnsSink } from '../../shared/cockpit/columns.ts';
+import {
+  COLUMNS_GZIP_MEDIA_TYPE,
+  COLUMNS_MEDIA_TYPE,
+  ColumnsFormatError,
+  compactRun,
+  type ColumnsHeader,
+  type ColumnsSink,
+} from '../../shared/cockpit/columns.ts';
 import { ColumnsReader } from '../../shared/cockpit/columns-reader.ts';
 import { apiPaths, type RunsPage } from '../../shared/cockpit/contract.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
@@ -62,7 +69,8 @@ async function loadSnapshot(api: Api, space: string, signal: AbortSignal): Promi
   // Parts hold as many runs as the first, give or take; the others are asked for as soon as its header names them.
   const table = RunTable.withRoomFor(count * part.count);
   const openings = [Promise.resolve(first)];
-  for (let k = 1; part.snapshot !== null && k < part.count; k++) openings.push(openColumns(api, apiPaths.columns(space, { part: k, snapshot: part.snapshot }), signal));
+  for (let k = 1; part.snapshot !== null && k < part.count; k++)
+    openings.push(openColumns(api, apiPaths.columns(space, { part: k, snapshot: part.snapshot }), signal));
   // Each part's rows follow the previous part's, taken as soon as its header is in; the parts stream in together.
   let previous: Promise<unknown> = Promise.resolve();
   const filled = openings.map((opening) => {
@@ -84,7 +92,10 @@ interface OpenedColumns {
 
 /** Asks for a columns body and reads it up to the end of its header. */
 async function openColumns(api: Api, path: string, signal: AbortSignal): Promise<OpenedColumns> {
-  const response = await api.response(path, { accept: `${COLUMNS_GZIP_MEDIA_TYPE}, ${COLUMNS_MEDIA_TYPE};q=0.5`, signal });
+  const response = await api.response(path, {
+    accept: `${COLUMNS_GZIP_MEDIA_TYPE}, ${COLUMNS_MEDIA_TYPE};q=0.5`,
+    signal,
+  });
   if (!response.body) throw new ColumnsFormatError(`${path} answered without a body.`);
   // The compressed media type reaches the page as it was sent and is inflated here, as it streams; a body
   // sent with Content-Encoding instead was inflated by the browser.

@@ -33,7 +33,8 @@ export interface ViewState {
 
 export const DEFAULT_SORT = { column: 'finishedAt', descending: true };
 
-const among = <T extends string>(values: string[], allowed: readonly T[]): T[] => values.filter((v): v is T => (allowed as readonly string[]).includes(v));
+const among = <T extends string>(values: string[], allowed: readonly T[]): T[] =>
+  values.filter((v): v is T => (allowed as readonly string[]).includes(v));
 
 export function readState(search = location.search): ViewState {
   const p = new URLSearchParams(search);
@@ -58,7 +59,8 @@ export function readState(search = location.search): ViewState {
   };
 }
 
-const groupOf = ([model, harnessVersion, ...rest]: string[]): Group | null => (model && harnessVersion && !rest.length ? { model, harnessVersion } : null);
+const groupOf = ([model, harnessVersion, ...rest]: string[]): Group | null =>
+  model && harnessVersion && !rest.length ? { model, harnessVersion } : null;
 
 export function toSearch(state: ViewState): string {
   const p = new URLSearchParams();
@@ -98,5 +100,11 @@ export function writeState(state: ViewState, previous: ViewState, replace = fals
   else history.replaceState(null, '', url);
 }
 
-export const filterCount = (f: CockpitFilters) => f.models.length + f.tiers.length + f.waves.length + f.harnessVersions.length + f.verdicts.length + f.hiddenTests.length;
+export const filterCount = (f: CockpitFilters) =>
+  f.models.length +
+  f.tiers.length +
+  f.waves.length +
+  f.harnessVersions.length +
+  f.verdicts.length +
+  f.hiddenTests.length;
 export const noFilters = (): CockpitFilters => ({ ...structuredClone(NO_FILTERS), verdicts: [], hiddenTests: [] });

@@ -40,7 +40,10 @@ export interface Computed extends DataIndex {
   label(g: Group): string;
 }
 
-export function indexData(table: RunTable, issues: readonly (IssueFacts & Pick<IssueRecord, 'repo' | 'issueNumber'>)[]): DataIndex {
+export function indexData(
+  table: RunTable,
+  issues: readonly (IssueFacts & Pick<IssueRecord, 'repo' | 'issueNumber'>)[],
+): DataIndex {
   const facts = taskFacts(table, issues);
   const issueOf = new Map(issues.map((i) => [i.taskId, i]));
   const taskLabels = table.dictionaries.taskId.values.map((id) => taskLabel(id, issueOf.get(id)));
@@ -53,7 +56,15 @@ export function compute(data: DataIndex, filters: CockpitFilters): Computed {
   const groupRows = rowsByGroup(grouping, selection);
   const figures = computeFigures(data.table, selection, grouping, groupRows);
   const several = figures.harnessVersions.length > 1;
-  return { ...data, selection, grouping, groupRows, figures, several, label: (g) => (several ? `${g.model} · ${g.harnessVersion}` : g.model) };
+  return {
+    ...data,
+    selection,
+    grouping,
+    groupRows,
+    figures,
+    several,
+    label: (g) => (several ? `${g.model} · ${g.harnessVersion}` : g.model),
+  };
 }
 
 /** The rows of `rows` whose judge verdict and hidden-test result are among those chosen (none chosen: any). */
@@ -61,5 +72,9 @@ function byOutcome(table: RunTable, rows: Uint32Array, filters: CockpitFilters):
   if (!filters.verdicts.length && !filters.hiddenTests.length) return rows;
   const verdicts = new Set(filters.verdicts.map((v) => (v === 'unjudged' ? 0 : codeOf('verdict', v))));
   const tests = new Set(filters.hiddenTests.map((t) => (t === 'none' ? 0 : codeOf('hiddenTest', t))));
-  return rows.filter((i) => (!verdicts.size || verdicts.has(table.codes.verdict[i]!)) && (!tests.size || tests.has(table.codes.hiddenTest[i]!)));
+  return rows.filter(
+    (i) =>
+      (!verdicts.size || verdicts.has(table.codes.verdict[i]!)) &&
+      (!tests.size || tests.has(table.codes.hiddenTest[i]!)),
+  );
 }

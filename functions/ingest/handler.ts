@@ -24,10 +24,14 @@ export function createIngestHandler(coreDeps: IngestDeps, { logger, metrics }: I
     const route = ROUTE.exec(event.rawPath);
     if (!route) return toApiGateway(jsonError(404, 'not-found', `No route ${event.rawPath}.`));
     if (event.requestContext.http.method !== 'POST') {
-      return toApiGateway({ ...jsonError(405, 'not-found', 'Deliveries are sent with POST.'), headers: { allow: 'POST' } });
+      return toApiGateway({
+        ...jsonError(405, 'not-found', 'Deliveries are sent with POST.'),
+        headers: { allow: 'POST' },
+      });
     }
     const space = decodePathSegment(route[1]!);
-    if (space === null) return toApiGateway(jsonError(400, 'bad-path', 'The space in the path is not valid percent-encoding.'));
+    if (space === null)
+      return toApiGateway(jsonError(400, 'bad-path', 'The space in the path is not valid percent-encoding.'));
     try {
       const answer = await acceptDelivery(deps, {
         space,
@@ -37,7 +41,11 @@ export function createIngestHandler(coreDeps: IngestDeps, { logger, metrics }: I
       });
       const body = answer.body as { error?: string; id?: string };
       logger.info('delivery answered', { status: answer.status, error: body.error, id: body.id });
-      metrics.addMetric(answer.status === 202 ? METRICS.deliveryAccepted : METRICS.deliveryRefused, MetricUnit.Count, 1);
+      metrics.addMetric(
+        answer.status === 202 ? METRICS.deliveryAccepted : METRICS.deliveryRefused,
+        MetricUnit.Count,
+        1,
+      );
       return toApiGateway(answer);
     } catch (error) {
       logger.error('delivery could not be stored', { error: (error as Error).message });

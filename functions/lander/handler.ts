@@ -14,7 +14,10 @@ export function createLanderHandler(deps: LandingDeps, instrumentation: Instrume
   return sqsBatchHandler(instrumentation, async (record: SQSRecord) => {
     const message = landingMessageSchema.safeParse(parseBody(record));
     if (!message.success) {
-      logger.warn('dropped a malformed landing message', { messageId: record.messageId, reason: message.error.issues[0]?.message });
+      logger.warn('dropped a malformed landing message', {
+        messageId: record.messageId,
+        reason: message.error.issues[0]?.message,
+      });
       metrics.addMetric(METRICS.landingMessageDropped, MetricUnit.Count, 1);
       return;
     }

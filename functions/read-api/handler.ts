@@ -13,12 +13,22 @@ export type ReadApiHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatew
  * `requiredGroup`: the Cognito group a private cockpit's analysts are in; every request whose verified token
  * lacks it is refused. A public cockpit and local mode (no sign-in) have none.
  */
-export function createReadApiHandler(deps: ReadDeps, { logger }: Instrumentation, requiredGroup?: string): ReadApiHandler {
+export function createReadApiHandler(
+  deps: ReadDeps,
+  { logger }: Instrumentation,
+  requiredGroup?: string,
+): ReadApiHandler {
   return async (event) => {
     const refusal = requiredGroup ? groupRefusal(requiredGroup, tokenGroups(event)) : null;
     if (refusal) return toApiGateway(refusal);
     try {
-      const answer = await answerRead(deps, event.requestContext.http.method, event.rawPath, event.rawQueryString ?? '', event.headers);
+      const answer = await answerRead(
+        deps,
+        event.requestContext.http.method,
+        event.rawPath,
+        event.rawQueryString ?? '',
+        event.headers,
+      );
       return toApiGateway(answer);
     } catch (error) {
       logger.error('read failed', { path: event.rawPath, error: (error as Error).message });

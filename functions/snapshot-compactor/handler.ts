@@ -10,7 +10,10 @@ import { flushMetrics, type Instrumentation } from '../../shared/adapters/aws/ob
 
 export type SnapshotCompactorHandler = (event: ScheduledEvent) => Promise<void>;
 
-export function createSnapshotCompactorHandler(deps: SnapshotDeps & { config: ReplayConfig }, { logger, metrics }: Instrumentation): SnapshotCompactorHandler {
+export function createSnapshotCompactorHandler(
+  deps: SnapshotDeps & { config: ReplayConfig },
+  { logger, metrics }: Instrumentation,
+): SnapshotCompactorHandler {
   return async () => {
     try {
       for (const space of Object.keys(deps.config.spaces)) {
@@ -20,7 +23,8 @@ export function createSnapshotCompactorHandler(deps: SnapshotDeps & { config: Re
         if (result.source === 'corrupt') {
           metrics.addMetric(METRICS.snapshotRebuilt, MetricUnit.Count, 1);
           logger.warn('snapshot was unusable and is rebuilt from the table', { ...result });
-        } else if (result.written) logger.info(result.source === 'missing' ? 'snapshot created' : 'snapshot compacted', { ...result });
+        } else if (result.written)
+          logger.info(result.source === 'missing' ? 'snapshot created' : 'snapshot compacted', { ...result });
       }
     } finally {
       flushMetrics(metrics);

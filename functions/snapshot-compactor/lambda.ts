@@ -8,6 +8,12 @@ import { createSnapshotCompactorHandler } from './handler.ts';
 const store = tableStore({}, requiredEnv('TABLE_NAME'));
 
 export const handler = createSnapshotCompactorHandler(
-  { config: bundledConfig(), runs: store, issues: store, objects: bucketStore({}, requiredEnv('DATA_BUCKET')), clock: systemClock },
+  {
+    config: bundledConfig(),
+    runs: store,
+    issues: store,
+    objects: bucketStore({}, requiredEnv('DATA_BUCKET')),
+    clock: systemClock,
+  },
   instrumentation('snapshot-compactor'),
 );

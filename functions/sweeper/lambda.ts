@@ -8,6 +8,12 @@ import { createSweeperHandler } from './handler.ts';
 const store = tableStore({}, requiredEnv('TABLE_NAME'));
 
 export const handler = createSweeperHandler(
-  { config: bundledConfig(), runs: store, judging: store, judgeQueue: queue<JudgeMessage>({}, requiredEnv('JUDGE_QUEUE_URL')), clock: systemClock },
+  {
+    config: bundledConfig(),
+    runs: store,
+    judging: store,
+    judgeQueue: queue<JudgeMessage>({}, requiredEnv('JUDGE_QUEUE_URL')),
+    clock: systemClock,
+  },
   instrumentation('sweeper'),
 );

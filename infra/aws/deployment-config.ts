@@ -16,15 +16,22 @@ export const CONFIG_CONTEXT_KEY = 'replayConfig';
 const EXPLICIT_EXAMPLE = `-c ${CONFIG_CONTEXT_KEY}=${EXAMPLE_CONFIG_FILE}`;
 
 /** The configuration file `cdk synth` reads, or a ConfigError whose sentence names the file it looked for. */
-export function deploymentConfigPath(contextValue: unknown, env: NodeJS.ProcessEnv = process.env, root = PROJECT_ROOT): string {
+export function deploymentConfigPath(
+  contextValue: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+  root = PROJECT_ROOT,
+): string {
   if (contextValue !== undefined && contextValue !== '') {
     const path = resolve(root, String(contextValue));
-    if (!existsSync(path)) throw new ConfigError(`No configuration file at ${path} (named by -c ${CONFIG_CONTEXT_KEY}).`);
+    if (!existsSync(path))
+      throw new ConfigError(`No configuration file at ${path} (named by -c ${CONFIG_CONTEXT_KEY}).`);
     return path;
   }
   const chosen = chosenConfigFile(env, root);
   if (chosen.named && chosen.path === resolve(root, EXAMPLE_CONFIG_FILE)) {
-    throw new ConfigError(`REPLAY_CONFIG names the committed example ${chosen.path}; to deploy the example itself, say so with ${EXPLICIT_EXAMPLE}.`);
+    throw new ConfigError(
+      `REPLAY_CONFIG names the committed example ${chosen.path}; to deploy the example itself, say so with ${EXPLICIT_EXAMPLE}.`,
+    );
   }
   if (chosen.exists) return chosen.path;
   throw new ConfigError(

@@ -34,7 +34,10 @@ export class PipelineStack extends Stack {
     this.judge = new Judge(this, 'JudgeStage', { config, state, alarms: this.alarms });
     this.schedule = new Schedule(this, 'ScheduleStage', { config, state, alarms: this.alarms });
     this.cockpits = new Map(
-      Object.keys(config.cockpits).map((name) => [name, new Cockpit(this, `Cockpit-${name}`, { name, config, state, dashboardDir: props.dashboardDir })]),
+      Object.keys(config.cockpits).map((name) => [
+        name,
+        new Cockpit(this, `Cockpit-${name}`, { name, config, state, dashboardDir: props.dashboardDir }),
+      ]),
     );
 
     new CfnOutput(this, 'IngestUrl', {

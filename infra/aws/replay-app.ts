@@ -16,11 +16,17 @@ export interface ReplayAppOptions {
   checks: boolean;
 }
 
-export function addReplayStacks(app: App, options: ReplayAppOptions): { state: StatefulStack; pipeline: PipelineStack } {
+export function addReplayStacks(
+  app: App,
+  options: ReplayAppOptions,
+): { state: StatefulStack; pipeline: PipelineStack } {
   const { config } = options;
   // Environment-agnostic on purpose: the template is the same offline, in CI and at deploy time, and
   // nothing in it needs a lookup.
-  const state = new StatefulStack(app, STATEFUL_STACK, { config, description: 'replay-bench: table, buckets, queues, secrets (retained)' });
+  const state = new StatefulStack(app, STATEFUL_STACK, {
+    config,
+    description: 'replay-bench: table, buckets, queues, secrets (retained)',
+  });
   const pipeline = new PipelineStack(app, PIPELINE_STACK, {
     config,
     state,

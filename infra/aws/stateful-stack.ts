@@ -3,10 +3,24 @@
 // claim checks on the inbox) survive stack deletion, so the stateless stack can be replaced or torn down
 // without losing a run, a key or a user.
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { AccountRecovery, FeaturePlan, Mfa, UserPool, type UserPoolDomain, type UserPoolGroup } from 'aws-cdk-lib/aws-cognito';
+import {
+  AccountRecovery,
+  FeaturePlan,
+  Mfa,
+  UserPool,
+  type UserPoolDomain,
+  type UserPoolGroup,
+} from 'aws-cdk-lib/aws-cognito';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type BucketProps, type CfnBucket } from 'aws-cdk-lib/aws-s3';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  ObjectOwnership,
+  type BucketProps,
+  type CfnBucket,
+} from 'aws-cdk-lib/aws-s3';
 import { CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -119,19 +133,24 @@ export class StatefulStack extends Stack implements PipelineState {
     });
     Validations.of(this.accessLogs).acknowledge({
       id: 'AwsSolutions-S1',
-      reason: 'This is the access-log bucket of the other buckets and the cockpits; logging it into itself would log its own log writes.',
+      reason:
+        'This is the access-log bucket of the other buckets and the cockpits; logging it into itself would log its own log writes.',
     });
 
     this.inbox = new Bucket(this, 'Inbox', {
       ...privateBucket(this.accessLogs, 'inbox/'),
       // A delivery waits here only until it lands. Two weeks is the dead-letter queue's retention: after
       // that no claim check is left to redrive it.
-      lifecycleRules: [{ expiration: Duration.days(INBOX_EXPIRY_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        { expiration: Duration.days(INBOX_EXPIRY_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
     });
     this.data = new Bucket(this, 'Data', {
       ...privateBucket(this.accessLogs, 'data/'),
       versioned: true,
-      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        { noncurrentVersionExpiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
     });
 
     this.landingDlq = deadLetterQueue(this, 'LandingDlq');
@@ -150,14 +169,32 @@ export class StatefulStack extends Stack implements PipelineState {
     this.hostKeys = keyCandidates(props.config).map(({ secretConfigKey, host }) => ({
       secretConfigKey,
       host,
-      secret: emptySecret(this, `HostKey-${secretConfigKey}-${host}`, keySecretName(secretConfigKey, host), `Signing key of runner host ${host} (${secretConfigKey}). Empty until the host is paired; a key, or {"current","previous"} during a rotation.`),
+      secret: emptySecret(
+        this,
+        `HostKey-${secretConfigKey}-${host}`,
+        keySecretName(secretConfigKey, host),
+        `Signing key of runner host ${host} (${secretConfigKey}). Empty until the host is paired; a key, or {"current","previous"} during a rotation.`,
+      ),
     }));
-    this.anthropicKey = emptySecret(this, 'AnthropicApiKey', ANTHROPIC_SECRET_NAME, 'Anthropic API key the judge calls the model with.');
-    this.githubApp = emptySecret(this, 'GitHubApp', GITHUB_APP_SECRET_NAME, 'GitHub App credentials the judge fetches reference fixes with: {"appId","privateKey","installationId"}.');
+    this.anthropicKey = emptySecret(
+      this,
+      'AnthropicApiKey',
+      ANTHROPIC_SECRET_NAME,
+      'Anthropic API key the judge calls the model with.',
+    );
+    this.githubApp = emptySecret(
+      this,
+      'GitHubApp',
+      GITHUB_APP_SECRET_NAME,
+      'GitHub App credentials the judge fetches reference fixes with: {"appId","privateKey","installationId"}.',
+    );
 
     if (Object.values(props.config.cockpits).some((cockpit) => !cockpit.public)) {
       this.analysts = analystPool(this, props.config);
-      new CfnOutput(this, 'AnalystsUserPoolId', { description: 'Analysts are invited here (docs/deploy.md)', value: this.analysts.userPool.userPoolId });
+      new CfnOutput(this, 'AnalystsUserPoolId', {
+        description: 'Analysts are invited here (docs/deploy.md)',
+        value: this.analysts.userPool.userPoolId,
+      });
     }
   }
 
@@ -171,9 +208,15 @@ export class StatefulStack extends Stack implements PipelineState {
     const existing = this.objectPolicies.get(key);
     if (existing) return existing;
     const bucket = this[name];
-    const statements = [new PolicyStatement({ actions: OBJECT_ACTIONS[access], resources: [bucket.arnForObjects('*')] })];
-    if (access !== 'write') statements.push(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
-    const policy = new ManagedPolicy(this, `ObjectAccess-${key}`, { description: `replay-bench: ${access} objects of the ${name} bucket`, statements });
+    const statements = [
+      new PolicyStatement({ actions: OBJECT_ACTIONS[access], resources: [bucket.arnForObjects('*')] }),
+    ];
+    if (access !== 'write')
+      statements.push(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+    const policy = new ManagedPolicy(this, `ObjectAccess-${key}`, {
+      description: `replay-bench: ${access} objects of the ${name} bucket`,
+      statements,
+    });
     Validations.of(policy).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(bucket.node.defaultChild as CfnBucket)}.Arn>/*]`,
       reason: `Object keys are minted at run time, so access covers the objects of the ${name} bucket, with only ${OBJECT_ACTIONS[access].join(', ')}.`,
@@ -196,7 +239,10 @@ export class StatefulStack extends Stack implements PipelineState {
     const policy = new ManagedPolicy(this, `ObjectAccess-${key}`, {
       description: `replay-bench: read the run objects and snapshot of space ${space}`.slice(0, 1000),
       statements: [
-        new PolicyStatement({ actions: ['s3:GetObject'], resources: prefixes.map((prefix) => this.data.arnForObjects(`${prefix}*`)) }),
+        new PolicyStatement({
+          actions: ['s3:GetObject'],
+          resources: prefixes.map((prefix) => this.data.arnForObjects(`${prefix}*`)),
+        }),
         new PolicyStatement({
           actions: ['s3:ListBucket'],
           resources: [this.data.bucketArn],
@@ -230,11 +276,18 @@ function privateBucket(accessLogs?: Bucket, logPrefix?: string): BucketProps {
   };
 }
 
-const queueDefaults = () => ({ encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(4) });
+const queueDefaults = () => ({
+  encryption: QueueEncryption.SQS_MANAGED,
+  enforceSSL: true,
+  retentionPeriod: Duration.days(4),
+});
 
 function deadLetterQueue(scope: Construct, id: string): Queue {
   const queue = new Queue(scope, id, { ...queueDefaults(), retentionPeriod: Duration.days(14) });
-  Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself a dead-letter queue; its depth is alarmed on.' });
+  Validations.of(queue).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason: 'This queue is itself a dead-letter queue; its depth is alarmed on.',
+  });
   return queue;
 }
 
@@ -248,7 +301,8 @@ function emptySecret(scope: Construct, id: string, name: string, description: st
   (secret.node.defaultChild as CfnSecret).generateSecretString = undefined;
   Validations.of(secret).acknowledge({
     id: 'AwsSolutions-SMG4',
-    reason: 'The value is issued outside AWS (a runner host key, an Anthropic key, a GitHub App key) and must change on the other side at the same moment, so rotation is a documented manual procedure (docs/deploy.md) rather than a rotation Lambda.',
+    reason:
+      'The value is issued outside AWS (a runner host key, an Anthropic key, a GitHub App key) and must change on the other side at the same moment, so rotation is a documented manual procedure (docs/deploy.md) rather than a rotation Lambda.',
   });
   return secret;
 }
@@ -260,7 +314,13 @@ function analystPool(scope: Stack, config: ReplayConfig): Analysts {
     autoVerify: { email: true },
     mfa: Mfa.REQUIRED,
     mfaSecondFactor: { otp: true, sms: false },
-    passwordPolicy: { minLength: 12, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: true },
+    passwordPolicy: {
+      minLength: 12,
+      requireLowercase: true,
+      requireUppercase: true,
+      requireDigits: true,
+      requireSymbols: true,
+    },
     accountRecovery: AccountRecovery.EMAIL_ONLY,
     featurePlan: FeaturePlan.ESSENTIALS,
     deletionProtection: true,
@@ -268,14 +328,21 @@ function analystPool(scope: Stack, config: ReplayConfig): Analysts {
   });
   Validations.of(userPool).acknowledge({
     id: 'AwsSolutions-COG8',
-    reason: 'Threat protection needs the Plus plan, billed per active user; the pool is invite-only (no self sign-up) with MFA required for every analyst, and it guards read-only benchmark data.',
+    reason:
+      'Threat protection needs the Plus plan, billed per active user; the pool is invite-only (no self sign-up) with MFA required for every analyst, and it guards read-only benchmark data.',
   });
   const domain = userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: `replay-bench-${scope.account}` } });
   // Here rather than beside each cockpit: memberships are identity data and outlive a pipeline redeploy.
   const groups = new Map<string, UserPoolGroup>();
   for (const [name, cockpit] of Object.entries(config.cockpits)) {
     if (cockpit.public) continue;
-    groups.set(name, userPool.addGroup(`Group-${name}`, { groupName: analystGroupOf(name), description: `Analysts who may read cockpit ${name}` }));
+    groups.set(
+      name,
+      userPool.addGroup(`Group-${name}`, {
+        groupName: analystGroupOf(name),
+        description: `Analysts who may read cockpit ${name}`,
+      }),
+    );
   }
   return { userPool, domain, groups };
 }

@@ -14,4 +14,5 @@ export const TIMEOUTS = {
   snapshotCompactor: Duration.seconds(TIMINGS.snapshotCompactorFunction),
 } as const;
 
-export const visibilityFor = (consumerTimeout: Duration): Duration => Duration.seconds(visibilitySecondsFor(consumerTimeout.toSeconds()));
+export const visibilityFor = (consumerTimeout: Duration): Duration =>
+  Duration.seconds(visibilitySecondsFor(consumerTimeout.toSeconds()));

@@ -60,10 +60,22 @@ export function readSourceRuns(path = DEMO_CSV): SourceRun[] {
     if (i < 0) throw new Error(`${path} has no column ${name}.`);
     return i;
   };
-  const [id, model, resolved, turns, created] = ['metadata.instance_id', 'metadata.model_name', 'metadata.resolved', 'metadata.turns', 'created_at'].map(col) as [number, number, number, number, number];
+  const [id, model, resolved, turns, created] = [
+    'metadata.instance_id',
+    'metadata.model_name',
+    'metadata.resolved',
+    'metadata.turns',
+    'created_at',
+  ].map(col) as [number, number, number, number, number];
   return records
     .filter((r) => r.length > 1)
-    .map((r) => ({ instanceId: r[id]!, modelName: r[model]!, resolved: r[resolved] === 'true', turns: Number(r[turns]), createdAt: new Date(r[created]!).toISOString() }));
+    .map((r) => ({
+      instanceId: r[id]!,
+      modelName: r[model]!,
+      resolved: r[resolved] === 'true',
+      turns: Number(r[turns]),
+      createdAt: new Date(r[created]!).toISOString(),
+    }));
 }
 
 function parseCsv(text: string): string[][] {
@@ -113,11 +125,14 @@ export function parseInstance(instanceId: string): { repo: string; baseSha: stri
 }
 
 export function buildCampaign(source: SourceRun[], options: CampaignOptions): DemoCampaign {
-  const instances = shuffle([...new Set(source.map((r) => r.instanceId))].sort(), seeded(options.seed)).slice(0, options.tasks);
+  const instances = shuffle([...new Set(source.map((r) => r.instanceId))].sort(), seeded(options.seed)).slice(
+    0,
+    options.tasks,
+  );
   const chosen = new Set(instances);
   // Every task, model and run draws from its own stream: a campaign of more tasks extends a smaller one
   // with the same seed instead of changing its figures (a re-run demo then only retries its deliveries).
-  const streamFor = (key: string) => seeded(parseInt(sha256Hex(`${options.seed}:${key}`).slice(0, 8), 16));
+  const streamFor = (key: string) => seeded(Number.parseInt(sha256Hex(`${options.seed}:${key}`).slice(0, 8), 16));
 
   const issues = instances.map((instanceId, k) => {
     const random = streamFor(`task:${instanceId}`);
@@ -148,20 +163,33 @@ export function buildCampaign(source: SourceRun[], options: CampaignOptions): De
   const pace = new Map<string, { secondsPerStep: number; tokensPerStep: number }>();
   const runs = source
     .filter((r) => chosen.has(r.instanceId))
-    .sort((a, b) => a.modelName.localeCompare(b.modelName) || instances.indexOf(a.instanceId) - instances.indexOf(b.instanceId))
+    .sort(
+      (a, b) =>
+        a.modelName.localeCompare(b.modelName) || instances.indexOf(a.instanceId) - instances.indexOf(b.instanceId),
+    )
     .map((r): DemoRun => {
       const { model, harnessVersion } = splitModelName(r.modelName);
       const issue = issueOf.get(r.instanceId)!;
       let speed = pace.get(r.modelName);
       if (!speed) {
         const modelRandom = streamFor(`model:${r.modelName}`);
-        pace.set(r.modelName, (speed = { secondsPerStep: lognormal(modelRandom, 14, 0.5), tokensPerStep: lognormal(modelRandom, 380, 0.5) }));
+        pace.set(
+          r.modelName,
+          (speed = {
+            secondsPerStep: lognormal(modelRandom, 14, 0.5),
+            tokensPerStep: lognormal(modelRandom, 380, 0.5),
+          }),
+        );
       }
       const random = streamFor(`run:${r.modelName}:${r.instanceId}`);
       const host = options.hosts[Math.floor(random() * options.hosts.length)]!;
       const steps = r.turns;
-      const wallSeconds = round(Math.min(WALL_BUDGET_SECONDS, steps * speed.secondsPerStep * lognormal(random, 1, 0.3) + 20), 1);
-      const outcome = steps >= MAX_STEPS || wallSeconds >= WALL_BUDGET_SECONDS ? 'budget' : steps <= 2 ? 'model-error' : 'finished';
+      const wallSeconds = round(
+        Math.min(WALL_BUDGET_SECONDS, steps * speed.secondsPerStep * lognormal(random, 1, 0.3) + 20),
+        1,
+      );
+      const outcome =
+        steps >= MAX_STEPS || wallSeconds >= WALL_BUDGET_SECONDS ? 'budget' : steps <= 2 ? 'model-error' : 'finished';
       const completionTokens = Math.round(steps * speed.tokensPerStep * lognormal(random, 1, 0.35));
       const emptyPatch = outcome === 'model-error' || (!r.resolved && random() < 0.12);
       const contaminated = !emptyPatch && random() < 0.015;
@@ -187,12 +215,22 @@ export function buildCampaign(source: SourceRun[], options: CampaignOptions): De
         bashCalls: Math.round(steps * 0.45),
         readCalls: Math.round(steps * 0.3),
         editCalls: Math.round(steps * 0.12),
-        contamination: contaminated ? [{ step: Math.max(1, Math.floor(steps / 2)), path: 'tests/hidden/test_fix.py', reason: 'generated example: opened a hidden test file' }] : [],
+        contamination: contaminated
+          ? [
+              {
+                step: Math.max(1, Math.floor(steps / 2)),
+                path: 'tests/hidden/test_fix.py',
+                reason: 'generated example: opened a hidden test file',
+              },
+            ]
+          : [],
         metricsSource: 'generated',
       };
       const id = runId(row);
       const token = sha256Hex(`run:${id}`).slice(0, 16);
-      const patch = emptyPatch ? '' : demoPatch(row.model, row.taskId, harnessVersion, token, 2 + Math.floor(random() * 30), random);
+      const patch = emptyPatch
+        ? ''
+        : demoPatch(row.model, row.taskId, harnessVersion, token, 2 + Math.floor(random() * 30), random);
       const delivery = {
         kind: 'run',
         host,
@@ -217,12 +255,27 @@ export function buildCampaign(source: SourceRun[], options: CampaignOptions): De
       };
       return { id, host, resolved: r.resolved, token, delivery, hiddenTest };
     });
-  return { issues, runs, models: new Set(runs.map((r) => (r.delivery.row as { model: string }).model)).size, tasks: instances.length };
+  return {
+    issues,
+    runs,
+    models: new Set(runs.map((r) => (r.delivery.row as { model: string }).model)).size,
+    tasks: instances.length,
+  };
 }
 
 /** A patch that says what it is: SWE-Bench Pro publishes outcomes, not the models' patches. */
-function demoPatch(model: string, taskId: string, harness: string, token: string, lines: number, random: () => number): string {
-  const added = Array.from({ length: lines }, (_, k) => `+generated line ${k + 1} of ${lines}${random() < 0.3 ? ' (would change code here)' : ''}`);
+function demoPatch(
+  model: string,
+  taskId: string,
+  harness: string,
+  token: string,
+  lines: number,
+  random: () => number,
+): string {
+  const added = Array.from(
+    { length: lines },
+    (_, k) => `+generated line ${k + 1} of ${lines}${random() < 0.3 ? ' (would change code here)' : ''}`,
+  );
   return [
     'diff --git a/DEMO_GENERATED_PATCH.md b/DEMO_GENERATED_PATCH.md',
     `index ${token.slice(0, 7)}..${token.slice(7, 14)} 100644`,
@@ -247,8 +300,18 @@ export const findDemoToken = (text: string): string | null => /demo run token: (
  * of runs where it disagrees on purpose, so the judge-against-tests view has something to show.
  */
 export function oracleAnswer(run: Pick<DemoRun, 'token' | 'resolved'>): Record<string, unknown> {
-  const draw = parseInt(run.token.slice(0, 8), 16) / 0xffffffff;
-  const verdict = run.resolved ? (draw < 0.9 ? 'resolved' : draw < 0.97 ? 'partial' : 'wrong') : draw < 0.8 ? 'wrong' : draw < 0.92 ? 'partial' : 'resolved';
+  const draw = Number.parseInt(run.token.slice(0, 8), 16) / 0xffffffff;
+  const verdict = run.resolved
+    ? draw < 0.9
+      ? 'resolved'
+      : draw < 0.97
+        ? 'partial'
+        : 'wrong'
+    : draw < 0.8
+      ? 'wrong'
+      : draw < 0.92
+        ? 'partial'
+        : 'resolved';
   const agrees = (verdict === 'resolved') === run.resolved;
   return {
     verdict,
@@ -339,11 +402,19 @@ export async function deliverCampaign(
         if (++counts[counter[event.entry.kind]] % 250 === 0 && event.entry.kind === 'run') options.onProgress?.(counts);
       },
     });
-    const problems = [...report.invalid.map((e) => e.message), ...report.keyErrors, ...report.unpaired.map((u) => `${u.host} has no key in ${u.source}`)];
+    const problems = [
+      ...report.invalid.map((e) => e.message),
+      ...report.keyErrors,
+      ...report.unpaired.map((u) => `${u.host} has no key in ${u.source}`),
+    ];
     if (problems.length) throw new Error(`The demo's run folders could not all be delivered: ${problems.join('; ')}.`);
     if (report.anyQueued) {
-      const errors = Object.entries(outbox.hostStates()).flatMap(([host, state]) => (state.lastError ? [`${host}: ${state.lastError.message}`] : []));
-      throw new Error(`The endpoint did not accept every delivery within ${((options.retryForMs ?? 15_000) / 1000).toFixed(0)} s (${errors.join('; ')}); they wait in ${outbox.dir}.`);
+      const errors = Object.entries(outbox.hostStates()).flatMap(([host, state]) =>
+        state.lastError ? [`${host}: ${state.lastError.message}`] : [],
+      );
+      throw new Error(
+        `The endpoint did not accept every delivery within ${((options.retryForMs ?? 15_000) / 1000).toFixed(0)} s (${errors.join('; ')}); they wait in ${outbox.dir}.`,
+      );
     }
     return { counts, report };
   } finally {
@@ -370,12 +441,20 @@ export async function startDemoJudge(campaign: DemoCampaign): Promise<DemoJudge>
   const anthropic = await startAnthropicStandIn({
     answer: (request) => {
       const run = byToken.get(findDemoToken(request.userText) ?? '');
-      return run ? JSON.stringify(oracleAnswer(run)) : { status: 500, message: 'demo-oracle only knows the runs of the demo campaign.' };
+      return run
+        ? JSON.stringify(oracleAnswer(run))
+        : { status: 500, message: 'demo-oracle only knows the runs of the demo campaign.' };
     },
   });
   const token = 'demo-github-token';
   const github = await startGitHubStandIn({ token });
-  for (const issue of campaign.issues as { taskId: string; repo: string; issueNumber: number; baseSha: string; mergeSha: string }[]) {
+  for (const issue of campaign.issues as {
+    taskId: string;
+    repo: string;
+    issueNumber: number;
+    baseSha: string;
+    mergeSha: string;
+  }[]) {
     github.setIssue(issue.repo, issue.issueNumber, {
       title: `Demo task ${issue.taskId}`,
       body: 'Generated: the SWE-Bench Pro problem statement is not part of the demo data.',
@@ -388,7 +467,12 @@ export async function startDemoJudge(campaign: DemoCampaign): Promise<DemoJudge>
     );
   }
   return {
-    env: { ANTHROPIC_API_KEY: 'demo-oracle-key', ANTHROPIC_BASE_URL: anthropic.url, GITHUB_API_URL: github.url, GITHUB_TOKEN: token },
+    env: {
+      ANTHROPIC_API_KEY: 'demo-oracle-key',
+      ANTHROPIC_BASE_URL: anthropic.url,
+      GITHUB_API_URL: github.url,
+      GITHUB_TOKEN: token,
+    },
     anthropicUrl: anthropic.url,
     stop: async () => {
       await Promise.all([anthropic.stop(), github.stop()]);

@@ -15,7 +15,16 @@ import type { CockpitsBody, RunsPage } from '../../shared/cockpit/contract.ts';
 import { apiPaths } from '../../shared/cockpit/contract.ts';
 import { ingestUrl } from '../../shared/client/push.ts';
 import { summaryLine } from '../../shared/runner/cli.ts';
-import { buildCampaign, deliverCampaign, DEMO_JUDGE_MODEL, readSourceRuns, startDemoJudge, writeCampaignFolders, type DemoCampaign, type DeliveredCounts } from './demo-campaign.ts';
+import {
+  buildCampaign,
+  deliverCampaign,
+  DEMO_JUDGE_MODEL,
+  readSourceRuns,
+  startDemoJudge,
+  writeCampaignFolders,
+  type DemoCampaign,
+  type DeliveredCounts,
+} from './demo-campaign.ts';
 import { startLocalMode } from './local-mode.ts';
 import { localPaths, PROJECT_ROOT } from './paths.ts';
 
@@ -39,7 +48,8 @@ async function main() {
   if (!Number.isInteger(tasks) || tasks < 1) throw new Error('--tasks must be a whole number of at least 1.');
   const url = args.url ?? `http://${host}:${port}`;
   const running = await cockpitsAt(url);
-  if (args.url && !running) throw new Error(`Nothing answers at ${url}/api/cockpits: start local mode first, or leave out --url.`);
+  if (args.url && !running)
+    throw new Error(`Nothing answers at ${url}/api/cockpits: start local mode first, or leave out --url.`);
   if (running) await pushToRunning(url, running, tasks);
   else await startAndPush(tasks);
 }
@@ -63,8 +73,12 @@ function campaignFor(hosts: string[], tasks: number): DemoCampaign {
   console.log(
     `Demo campaign: ${campaign.runs.length} runs: ${configurations} model configurations (${campaign.models} models, ${harnesses} harness versions) on ${campaign.tasks} of 730 SWE-Bench Pro tasks, seed ${args.seed}, from the ${source.length} runs in data/swe-bench-pro-runs.csv.`,
   );
-  console.log('  Real: model configuration, task, hidden-test outcome (the benchmark\'s test-based "resolved"), step count, run date.');
-  console.log('  Generated (rows say metricsSource "generated"): wall time, tokens, patches, summaries, contamination, tiers, waves, original-fix times.');
+  console.log(
+    '  Real: model configuration, task, hidden-test outcome (the benchmark\'s test-based "resolved"), step count, run date.',
+  );
+  console.log(
+    '  Generated (rows say metricsSource "generated"): wall time, tokens, patches, summaries, contamination, tiers, waves, original-fix times.',
+  );
   return campaign;
 }
 
@@ -77,13 +91,25 @@ async function startAndPush(tasks: number) {
     cockpits: { [DEMO_SPACE]: { space: DEMO_SPACE } },
     // ILLUSTRATIVE price for the stand-in judge, so the cost card has judge spend to show: demo-oracle is no
     // real model and costs nothing. The runners' models stay unpriced, so their run cost reads "unknown".
-    prices: { [DEMO_JUDGE_MODEL]: { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 } },
+    prices: {
+      [DEMO_JUDGE_MODEL]: { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 },
+    },
   });
   const campaign = campaignFor(DEMO_SENDERS, tasks);
   const judge = await startDemoJudge(campaign);
-  const local = await startLocalMode({ config, dataDir, host, port, sweepIntervalSeconds: 10, env: { ...process.env, ...judge.env }, log: (line) => console.log(`  ${line}`) });
+  const local = await startLocalMode({
+    config,
+    dataDir,
+    host,
+    port,
+    sweepIntervalSeconds: 10,
+    env: { ...process.env, ...judge.env },
+    log: (line) => console.log(`  ${line}`),
+  });
   console.log(`\nCockpit: ${local.url}/   (data in ${dataDir}; --fresh starts over)`);
-  console.log(`Judge: stand-in "${DEMO_JUDGE_MODEL}" at ${judge.anthropicUrl}. It answers from the hidden-test outcome and disagrees on purpose in about 1 run in 10. It is not a real judge; its price in the cost card ($3 / $15 per million input / output tokens) is illustrative.\n`);
+  console.log(
+    `Judge: stand-in "${DEMO_JUDGE_MODEL}" at ${judge.anthropicUrl}. It answers from the hidden-test outcome and disagrees on purpose in about 1 run in 10. It is not a real judge; its price in the cost card ($3 / $15 per million input / output tokens) is illustrative.\n`,
+  );
   const stop = async () => {
     await local.stop();
     await judge.stop();
@@ -101,8 +127,13 @@ async function pushToRunning(url: string, running: CockpitsBody, tasks: number) 
   const { configPath, keysDir } = localPaths();
   const config = readConfigFile(configPath);
   const space = args.space ?? running.cockpits[0]?.space ?? Object.keys(config.spaces)[0]!;
-  if (!config.spaces[space]) throw new Error(`Space "${space}" is not in ${configPath}, which the demo reads to find the senders and their keys.`);
-  console.log(`Local mode is already running at ${url}: pushing into space ${space} (senders ${config.spaces[space].senders.join(', ')}, keys from ${keysDir}).`);
+  if (!config.spaces[space])
+    throw new Error(
+      `Space "${space}" is not in ${configPath}, which the demo reads to find the senders and their keys.`,
+    );
+  console.log(
+    `Local mode is already running at ${url}: pushing into space ${space} (senders ${config.spaces[space].senders.join(', ')}, keys from ${keysDir}).`,
+  );
   console.log(
     `Judging happens in that process only if it was started with judge credentials (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, GITHUB_TOKEN); otherwise runs wait with judgeState "waiting-credentials". For verdicts from the stand-in judge "${DEMO_JUDGE_MODEL}", stop it and run \`npm run demo\` alone.\n`,
   );
@@ -110,7 +141,9 @@ async function pushToRunning(url: string, running: CockpitsBody, tasks: number) 
   // Runs are spread over the senders that have a key: a delivery from an unpaired host would be refused.
   const campaign = campaignFor([...keys.keys()], tasks);
   await push(url, space, campaign, keysDir, join(localPaths().dataDir, 'demo-runs', space)).catch((error: Error) => {
-    throw new Error(`${error.message} The demo signs with the keys in ${keysDir}: when local mode runs with another REPLAY_DATA_DIR or REPLAY_KEYS_DIR, give the demo the same.`);
+    throw new Error(
+      `${error.message} The demo signs with the keys in ${keysDir}: when local mode runs with another REPLAY_DATA_DIR or REPLAY_KEYS_DIR, give the demo the same.`,
+    );
   });
   console.log(`Open ${url}/ to see the campaign.`);
 }
@@ -136,11 +169,23 @@ async function push(url: string, space: string, campaign: DemoCampaign, keysDir:
   const started = Date.now();
   const seconds = () => ((Date.now() - started) / 1000).toFixed(0);
   const folders = writeCampaignFolders(campaign, runsRoot);
-  console.log(`Wrote ${folders.length} run folders (replay-run/1) under ${runsRoot}; delivering them as \`replay-push sync\` does.`);
-  const report = (p: DeliveredCounts) => console.log(`  delivered ${p.runs} of ${campaign.runs.length} runs and ${p.hiddenTests} hidden-test results (${seconds()} s)`);
-  const done = await deliverCampaign(runsRoot, folders, { endpoint: ingestUrl(url, space), keysDir, onProgress: report });
-  console.log(`Delivered ${done.counts.issues} issues, ${done.counts.runs} runs and ${done.counts.hiddenTests} hidden-test results in ${seconds()} s (replay-push: ${summaryLine(done.report)}).`);
-  if (done.report.anyRejected || done.report.rejected) console.log(`  Some deliveries were rejected; the answers are in ${join(runsRoot, '.replay-outbox', 'rejected')}.`);
+  console.log(
+    `Wrote ${folders.length} run folders (replay-run/1) under ${runsRoot}; delivering them as \`replay-push sync\` does.`,
+  );
+  const report = (p: DeliveredCounts) =>
+    console.log(
+      `  delivered ${p.runs} of ${campaign.runs.length} runs and ${p.hiddenTests} hidden-test results (${seconds()} s)`,
+    );
+  const done = await deliverCampaign(runsRoot, folders, {
+    endpoint: ingestUrl(url, space),
+    keysDir,
+    onProgress: report,
+  });
+  console.log(
+    `Delivered ${done.counts.issues} issues, ${done.counts.runs} runs and ${done.counts.hiddenTests} hidden-test results in ${seconds()} s (replay-push: ${summaryLine(done.report)}).`,
+  );
+  if (done.report.anyRejected || done.report.rejected)
+    console.log(`  Some deliveries were rejected; the answers are in ${join(runsRoot, '.replay-outbox', 'rejected')}.`);
 }
 
 async function allRuns(url: string, space: string): Promise<RunsPage['runs']> {

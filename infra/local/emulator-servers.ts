@@ -51,12 +51,19 @@ function gate(server: Server): Server {
       return;
     }
     res.writeHead(403, { 'content-type': 'application/json', connection: 'close' });
-    res.end(JSON.stringify({ __type: 'UnrecognizedClientException', message: 'This local emulator answers only requests signed with the credentials of the local mode that started it.' }));
+    res.end(
+      JSON.stringify({
+        __type: 'UnrecognizedClientException',
+        message:
+          'This local emulator answers only requests signed with the credentials of the local mode that started it.',
+      }),
+    );
   });
   return server;
 }
 
-const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, LOOPBACK, () => resolve((server.address() as AddressInfo).port)));
+const listen = (server: Server) =>
+  new Promise<number>((resolve) => server.listen(0, LOOPBACK, () => resolve((server.address() as AddressInfo).port)));
 const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 const dynamo = gate(dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }));
@@ -74,7 +81,12 @@ const s3rver = new S3rver({ directory: s3Dir, silent: true });
 const { store } = s3rver;
 /** The store writing an object's metadata and checksum files under temporary names ending in `suffix`. */
 const writingAside = (suffix: string): typeof store =>
-  Object.create(store, { getResourcePath: { value: (bucket: string, key: string, resource: string) => `${store.getResourcePath(bucket, key, resource)}${suffix}` } }) as typeof store;
+  Object.create(store, {
+    getResourcePath: {
+      value: (bucket: string, key: string, resource: string) =>
+        `${store.getResourcePath(bucket, key, resource)}${suffix}`,
+    },
+  }) as typeof store;
 store.putObject = async (object) => {
   const chunks: Buffer[] = [];
   if (Buffer.isBuffer(object.content)) chunks.push(object.content);
@@ -87,7 +99,8 @@ store.putObject = async (object) => {
   const md5 = createHash('md5').update(content).digest('hex');
   await writingAside(suffix).putMetadata(object.bucket, object.key, object.metadata, md5);
   // Metadata first: a listing never finds an object file whose metadata is not whole.
-  for (const resource of ['metadata.json', 'object.md5', 'object']) await rename(`${path(resource)}${suffix}`, path(resource));
+  for (const resource of ['metadata.json', 'object.md5', 'object'])
+    await rename(`${path(resource)}${suffix}`, path(resource));
   return { size: content.length, md5 };
 };
 const s3 = gate(createServer(s3rver.callback()));

@@ -1,7 +1,12 @@
 // Minimal typings for the two emulators that ship none; only what local mode uses.
 declare module 'dynalite' {
   import type { Server } from 'node:http';
-  export default function dynalite(options?: { path?: string; createTableMs?: number; deleteTableMs?: number; updateTableMs?: number }): Server;
+  export default function dynalite(options?: {
+    path?: string;
+    createTableMs?: number;
+    deleteTableMs?: number;
+    updateTableMs?: number;
+  }): Server;
 }
 
 declare module 's3rver' {
@@ -16,7 +21,12 @@ declare module 's3rver' {
     store: {
       getResourcePath(bucket: string, key: string, resource: string): string;
       putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
-      putObject(object: { bucket: string; key: string; content: Buffer | AsyncIterable<Buffer>; metadata: Record<string, string> }): Promise<{ size: number; md5: string }>;
+      putObject(object: {
+        bucket: string;
+        key: string;
+        content: Buffer | AsyncIterable<Buffer>;
+        metadata: Record<string, string>;
+      }): Promise<{ size: number; md5: string }>;
     };
   }
 }

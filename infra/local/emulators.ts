@@ -4,7 +4,12 @@
 // module then creates the table, buckets and queues through the AWS SDK, as the CDK stack does in AWS.
 import { randomBytes, randomInt } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  ResourceInUseException,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { AwsConnection } from '../../shared/adapters/aws/aws-client.ts';
@@ -43,18 +48,27 @@ export async function startEmulators(dataDir: string, queues: QueueSettings): Pr
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
   // Generated per start: only this process (and what it hands the connection to) can use the emulators.
   const credentials = { accessKeyId: randomAccessKeyId(), secretAccessKey: randomBytes(30).toString('base64url') };
-  const worker = new Worker(bootstrap, { eval: true, workerData: { dataDir, credentials } satisfies EmulatorWorkerData });
+  const worker = new Worker(bootstrap, {
+    eval: true,
+    workerData: { dataDir, credentials } satisfies EmulatorWorkerData,
+  });
   const ports = await new Promise<EmulatorPorts>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
   // After start an emulator failure would otherwise pass unseen, leaving every later call refused.
-  worker.on('error', (error) => console.error(`local emulators stopped: ${error.name}: ${error.message}\n${error.stack ?? ''}`));
+  worker.on('error', (error) =>
+    console.error(`local emulators stopped: ${error.name}: ${error.message}\n${error.stack ?? ''}`),
+  );
 
   const connection: AwsConnection = {
     region: 'us-east-1',
     credentials,
-    endpoints: { dynamodb: `http://127.0.0.1:${ports.dynamodb}`, s3: `http://127.0.0.1:${ports.s3}`, sqs: `http://127.0.0.1:${ports.sqs}` },
+    endpoints: {
+      dynamodb: `http://127.0.0.1:${ports.dynamodb}`,
+      s3: `http://127.0.0.1:${ports.s3}`,
+      sqs: `http://127.0.0.1:${ports.sqs}`,
+    },
     s3Emulated: true,
   };
 
@@ -87,11 +101,16 @@ export async function startEmulators(dataDir: string, queues: QueueSettings): Pr
 }
 
 /** Shaped like an AWS access key id (20 upper-case letters and digits), random per start. */
-const randomAccessKeyId = () => `LOCAL${Array.from({ length: 15 }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'[randomInt(32)]).join('')}`;
+const randomAccessKeyId = () =>
+  `LOCAL${Array.from({ length: 15 }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'[randomInt(32)]).join('')}`;
 
 async function createTable(client: DynamoDBClient): Promise<void> {
   const indexes = Object.values(INDEXES);
-  const attributes = new Set<string>([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...indexes.flatMap((i) => [i.partitionKey, i.sortKey])]);
+  const attributes = new Set<string>([
+    TABLE_KEYS.partitionKey,
+    TABLE_KEYS.sortKey,
+    ...indexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+  ]);
   try {
     await client.send(
       new CreateTableCommand({
@@ -122,15 +141,24 @@ async function createTable(client: DynamoDBClient): Promise<void> {
   }
 }
 
-async function createQueueWithDlq(client: SQSClient, name: string, settings: QueueSettings): Promise<{ url: string; dlqUrl: string }> {
+async function createQueueWithDlq(
+  client: SQSClient,
+  name: string,
+  settings: QueueSettings,
+): Promise<{ url: string; dlqUrl: string }> {
   const dlq = await client.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
-  const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }));
+  const { Attributes } = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }),
+  );
   const queue = await client.send(
     new CreateQueueCommand({
       QueueName: name,
       Attributes: {
         VisibilityTimeout: String(settings.visibilityTimeoutSeconds),
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes!.QueueArn, maxReceiveCount: settings.maxReceiveCount }),
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: Attributes!.QueueArn,
+          maxReceiveCount: settings.maxReceiveCount,
+        }),
       },
     }),
   );

@@ -74,12 +74,23 @@ export function createLocalServer(routes: LocalRoutes, options: LocalServerOptio
   if (options.host) allowedHosts.add(options.host.toLowerCase());
   const server = createServer(
     // Node checks the request deadline on this interval, so it must be well below the deadline itself.
-    { requestTimeout: bodyTimeoutMs, headersTimeout: bodyTimeoutMs, connectionsCheckingInterval: Math.max(10, Math.min(1000, bodyTimeoutMs / 4)) },
+    {
+      requestTimeout: bodyTimeoutMs,
+      headersTimeout: bodyTimeoutMs,
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, bodyTimeoutMs / 4)),
+    },
     (req, res) => {
       for (const [name, value] of Object.entries(LOCAL_SECURITY_HEADERS)) res.setHeader(name, value);
       if (!allowedHosts.has(hostName(req.headers.host))) {
         res.setHeader('connection', 'close');
-        return send(res, jsonAnswer(421, 'bad-host', 'This server answers only requests addressed to this machine (a loopback name or HOST).'));
+        return send(
+          res,
+          jsonAnswer(
+            421,
+            'bad-host',
+            'This server answers only requests addressed to this machine (a loopback name or HOST).',
+          ),
+        );
       }
       handle(req, res, routes).catch((error: unknown) => {
         if (error instanceof RequestClosedError) return;
@@ -111,7 +122,8 @@ const jsonAnswer = (statusCode: number, error: string, message: string): APIGate
 async function handle(req: IncomingMessage, res: ServerResponse, routes: LocalRoutes) {
   // Origin-form only ("/path?query"); concatenated rather than resolved, so "//x" stays a path, not a host.
   const target = req.url ?? '';
-  if (!target.startsWith('/')) return send(res, jsonAnswer(400, 'bad-path', 'The request target must be a path starting with "/".'));
+  if (!target.startsWith('/'))
+    return send(res, jsonAnswer(400, 'bad-path', 'The request target must be a path starting with "/".'));
   const url = new URL(`http://local${target}`);
   if (url.pathname.startsWith('/hooks/')) {
     const { body, complete } = await readCapped(req, MAX_DELIVERY_BYTES + 1);
@@ -130,12 +142,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, routes: LocalRo
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, notFound(url.pathname));
   if (url.pathname === `/${COCKPIT_SETTINGS_FILE}`) {
-    return send(res, { statusCode: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' }, body: JSON.stringify(routes.settings) });
+    return send(res, {
+      statusCode: 200,
+      headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' },
+      body: JSON.stringify(routes.settings),
+    });
   }
   await serveStatic(res, routes.staticDir, url.pathname);
 }
 
-const notFound = (path: string): APIGatewayProxyStructuredResultV2 => jsonAnswer(404, 'not-found', `Nothing is served at ${path}.`);
+const notFound = (path: string): APIGatewayProxyStructuredResultV2 =>
+  jsonAnswer(404, 'not-found', `Nothing is served at ${path}.`);
 
 class RequestClosedError extends Error {}
 
@@ -163,7 +180,8 @@ function readCapped(req: IncomingMessage, cap: number): Promise<{ body: Buffer; 
 
 function toEvent(req: IncomingMessage, url: URL, body: Buffer): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : v;
   const method = req.method ?? 'GET';
   return {
     version: '2.0',
@@ -177,7 +195,13 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer): APIGatewayProxyE
       apiId: 'local',
       domainName: url.host,
       domainPrefix: 'local',
-      http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.socket.remoteAddress ?? '', userAgent: headers['user-agent'] ?? '' },
+      http: {
+        method,
+        path: url.pathname,
+        protocol: 'HTTP/1.1',
+        sourceIp: req.socket.remoteAddress ?? '',
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId: crypto.randomUUID(),
       routeKey: '$default',
       stage: '$default',
@@ -202,7 +226,10 @@ async function serveStatic(res: ServerResponse, root: string, pathname: string) 
   if (relative.startsWith('..')) return send(res, notFound(pathname));
   try {
     const file = await readFile(join(root, relative));
-    res.writeHead(200, { 'content-type': ownEntry(CONTENT_TYPES, extname(relative)) ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      'content-type': ownEntry(CONTENT_TYPES, extname(relative)) ?? 'application/octet-stream',
+      'cache-control': 'no-cache',
+    });
     res.end(file);
   } catch {
     if (relative !== 'index.html') return send(res, notFound(pathname));

@@ -9,7 +9,11 @@ import type { ScheduledEvent } from 'aws-lambda';
 import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
 import { keyEnvName } from '../../shared/adapters/key-names.ts';
 import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
-import { githubCredentialsFromEnv, judgeModelProvider, referenceSourceProvider } from '../../shared/adapters/aws/judge-services.ts';
+import {
+  githubCredentialsFromEnv,
+  judgeModelProvider,
+  referenceSourceProvider,
+} from '../../shared/adapters/aws/judge-services.ts';
 import { bucketStore, queue } from '../../shared/adapters/aws/runtime.ts';
 import { tableStore, type DynamoStore } from '../../shared/adapters/aws/dynamo-store.ts';
 import type { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
@@ -108,13 +112,35 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   const observe = (service: ServiceName) => instrumentation(service, { logLevel, publishMetrics: false });
   const clock = systemClock;
 
-  const ingest = createIngestHandler({ config, keys, inbox: adapters.inbox, landingQueue: adapters.landingQueue, clock }, observe('ingest'));
+  const ingest = createIngestHandler(
+    { config, keys, inbox: adapters.inbox, landingQueue: adapters.landingQueue, clock },
+    observe('ingest'),
+  );
   const lander = createLanderHandler(
-    { runs: table, attempts: table, issues: table, hosts: table, objects: adapters.data, inbox: adapters.inbox, judgeQueue: adapters.judgeQueue, clock },
+    {
+      runs: table,
+      attempts: table,
+      issues: table,
+      hosts: table,
+      objects: adapters.data,
+      inbox: adapters.inbox,
+      judgeQueue: adapters.judgeQueue,
+      clock,
+    },
     observe('lander'),
   );
   const readApi = createReadApiHandler(
-    { config, runs: table, attempts: table, issues: table, hosts: table, objects: adapters.data, pairing: keys, budget: table, clock },
+    {
+      config,
+      runs: table,
+      attempts: table,
+      issues: table,
+      hosts: table,
+      objects: adapters.data,
+      pairing: keys,
+      budget: table,
+      clock,
+    },
     observe('read-api'),
   );
   const judge = createJudgeHandler(
@@ -132,8 +158,14 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     },
     observe('judge'),
   );
-  const sweeper = createSweeperHandler({ config, runs: table, judging: table, judgeQueue: adapters.judgeQueue, clock }, observe('sweeper'));
-  const compactor = createSnapshotCompactorHandler({ config, runs: table, issues: table, objects: adapters.data, clock }, observe('snapshot-compactor'));
+  const sweeper = createSweeperHandler(
+    { config, runs: table, judging: table, judgeQueue: adapters.judgeQueue, clock },
+    observe('sweeper'),
+  );
+  const compactor = createSnapshotCompactorHandler(
+    { config, runs: table, issues: table, objects: adapters.data, clock },
+    observe('snapshot-compactor'),
+  );
   log(describeJudgeCredentials(env));
   if (retryBase) log(`Judge retries start after ${retryBase} s in every space (local override).`);
 
@@ -146,23 +178,39 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     pollQueue(emulators.sqs, emulators.queueUrls.judge, judge, { concurrency: options.pollers ?? 2, onError }),
   ];
   const sweepSeconds = options.sweepIntervalSeconds ?? positiveNumber(env.REPLAY_SWEEP_SECONDS) ?? 60;
-  const sweeps = every(sweepSeconds * 1000, () => sweeper(scheduledEvent()), (e) => log(`judge sweeper: ${(e as Error).message}`));
+  const sweeps = every(
+    sweepSeconds * 1000,
+    () => sweeper(scheduledEvent()),
+    (e) => log(`judge sweeper: ${(e as Error).message}`),
+  );
   const snapshotSeconds = options.snapshotIntervalSeconds ?? positiveNumber(env.REPLAY_SNAPSHOT_SECONDS) ?? 60;
-  const compactions = snapshotSeconds > 0 ? every(snapshotSeconds * 1000, () => compactor(scheduledEvent()), (e) => log(`snapshot compactor: ${(e as Error).message}`)) : null;
+  const compactions =
+    snapshotSeconds > 0
+      ? every(
+          snapshotSeconds * 1000,
+          () => compactor(scheduledEvent()),
+          (e) => log(`snapshot compactor: ${(e as Error).message}`),
+        )
+      : null;
 
   // Requests still being answered when local mode stops finish against running emulators, not closed ones.
   const answering = new Set<Promise<unknown>>();
-  const finishing = (handler: HttpHandler): HttpHandler => (event) => {
-    const answer = handler(event);
-    answering.add(answer);
-    return answer.finally(() => answering.delete(answer));
-  };
-  const server = createLocalServer({
-    ingest: finishing(ingest),
-    read: finishing(readApi),
-    staticDir: resolve(import.meta.dirname, '../../dashboard/dist'),
-    settings: { cockpits: cockpitEntries(config), api: '/api', signIn: null },
-  }, { host: options.host });
+  const finishing =
+    (handler: HttpHandler): HttpHandler =>
+    (event) => {
+      const answer = handler(event);
+      answering.add(answer);
+      return answer.finally(() => answering.delete(answer));
+    };
+  const server = createLocalServer(
+    {
+      ingest: finishing(ingest),
+      read: finishing(readApi),
+      staticDir: resolve(import.meta.dirname, '../../dashboard/dist'),
+      settings: { cockpits: cockpitEntries(config), api: '/api', signIn: null },
+    },
+    { host: options.host },
+  );
   await new Promise<void>((r) => server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', r));
   const address = server.address() as AddressInfo;
 
@@ -186,7 +234,11 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
 }
 
 /** Every sender without a key in the environment or the keys folder gets a random development key file. */
-async function ensureDevelopmentKeys(config: ReplayConfig, source: LocalKeySource, keysDir: string): Promise<GeneratedKey[]> {
+async function ensureDevelopmentKeys(
+  config: ReplayConfig,
+  source: LocalKeySource,
+  keysDir: string,
+): Promise<GeneratedKey[]> {
   mkdirSync(keysDir, { recursive: true, mode: 0o700 });
   const generated: GeneratedKey[] = [];
   for (const { secretConfigKey, host } of keyCandidates(config)) {
@@ -212,16 +264,28 @@ async function replayInbox({ inbox, landingQueue }: LocalAdapters): Promise<numb
 const positiveNumber = (value: string | undefined) => (value && Number(value) > 0 ? Number(value) : undefined);
 
 function withRetryBase(config: ReplayConfig, retryBaseSeconds: number): ReplayConfig {
-  const spaces = Object.fromEntries(Object.entries(config.spaces).map(([name, space]) => [name, { ...space, judge: { ...space.judge, retryBaseSeconds } }]));
+  const spaces = Object.fromEntries(
+    Object.entries(config.spaces).map(([name, space]) => [
+      name,
+      { ...space, judge: { ...space.judge, retryBaseSeconds } },
+    ]),
+  );
   return { ...config, spaces };
 }
 
 /** Which credentials the judge found, never their values. */
 function describeJudgeCredentials(env: NodeJS.ProcessEnv): string {
-  const model = env.ANTHROPIC_API_KEY ? `Anthropic key set${env.ANTHROPIC_BASE_URL ? ` (API at ${env.ANTHROPIC_BASE_URL})` : ''}` : 'no ANTHROPIC_API_KEY';
+  const model = env.ANTHROPIC_API_KEY
+    ? `Anthropic key set${env.ANTHROPIC_BASE_URL ? ` (API at ${env.ANTHROPIC_BASE_URL})` : ''}`
+    : 'no ANTHROPIC_API_KEY';
   const credentials = githubCredentialsFromEnv(env);
-  const github = !credentials ? 'no GitHub credentials' : credentials.kind === 'app' ? `GitHub App ${credentials.appId}` : 'GITHUB_TOKEN';
-  const waiting = env.ANTHROPIC_API_KEY && credentials ? '' : '; runs wait with judgeState "waiting-credentials" until both are set';
+  const github = !credentials
+    ? 'no GitHub credentials'
+    : credentials.kind === 'app'
+      ? `GitHub App ${credentials.appId}`
+      : 'GITHUB_TOKEN';
+  const waiting =
+    env.ANTHROPIC_API_KEY && credentials ? '' : '; runs wait with judgeState "waiting-credentials" until both are set';
   return `Judge: ${model}, ${github}${env.GITHUB_API_URL ? ` (API at ${env.GITHUB_API_URL})` : ''}${waiting}.`;
 }
 
@@ -229,7 +293,11 @@ function describeJudgeCredentials(env: NodeJS.ProcessEnv): string {
  * Runs `task` now and then every `intervalMs`, never two at once. The first run matters: judge messages live
  * only in the in-memory queue, so a sweep at start re-queues whatever was due when the process stopped.
  */
-function every(intervalMs: number, task: () => Promise<unknown>, onError: (e: unknown) => void): { stop(): Promise<void> } {
+function every(
+  intervalMs: number,
+  task: () => Promise<unknown>,
+  onError: (e: unknown) => void,
+): { stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   let stopped = false;

@@ -19,7 +19,9 @@ try {
   });
   console.log(`replay-bench local mode: ${local.url}/  (config ${configPath}, data ${dataDir})`);
   for (const [name, space] of Object.entries(config.spaces)) {
-    console.log(`  space ${name}: POST ${local.url}/hooks/${encodeURIComponent(name)}/ingest  senders: ${space.senders.join(', ')}`);
+    console.log(
+      `  space ${name}: POST ${local.url}/hooks/${encodeURIComponent(name)}/ingest  senders: ${space.senders.join(', ')}`,
+    );
   }
   for (const key of local.generatedKeys) {
     console.log(`  generated a development key for ${key.host}: ${key.path}`);

@@ -5,7 +5,11 @@ import { chosenConfigFile, EXAMPLE_CONFIG_FILE, PROJECT_ROOT } from '../config-f
 
 export { PROJECT_ROOT };
 
-export function localPaths(env: NodeJS.ProcessEnv = process.env): { configPath: string; dataDir: string; keysDir: string } {
+export function localPaths(env: NodeJS.ProcessEnv = process.env): {
+  configPath: string;
+  dataDir: string;
+  keysDir: string;
+} {
   const chosen = chosenConfigFile(env);
   // A newcomer's first `npm start` runs the committed example; a named file that is missing is an error
   // the config reader reports, never silently replaced.

@@ -10,7 +10,12 @@ export interface Poller {
   stop(): Promise<void>;
 }
 
-export function pollQueue(sqs: SQSClient, queueUrl: string, handler: BatchHandler, options: { concurrency: number; onError: (e: unknown) => void }): Poller {
+export function pollQueue(
+  sqs: SQSClient,
+  queueUrl: string,
+  handler: BatchHandler,
+  options: { concurrency: number; onError: (e: unknown) => void },
+): Poller {
   let running = true;
   const abort = new AbortController();
 
@@ -18,7 +23,12 @@ export function pollQueue(sqs: SQSClient, queueUrl: string, handler: BatchHandle
     while (running) {
       try {
         const { Messages = [] } = await sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }),
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: 1,
+            MessageSystemAttributeNames: ['All'],
+          }),
           { abortSignal: abort.signal },
         );
         if (!Messages.length) continue;
@@ -26,7 +36,12 @@ export function pollQueue(sqs: SQSClient, queueUrl: string, handler: BatchHandle
         const failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         const done = Messages.filter((m) => !failed.has(m.MessageId!));
         if (done.length) {
-          await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+          await sqs.send(
+            new DeleteMessageBatchCommand({
+              QueueUrl: queueUrl,
+              Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+            }),
+          );
         }
       } catch (e) {
         if (!running) return;

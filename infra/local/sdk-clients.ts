@@ -12,15 +12,19 @@ const base = (connection: AwsConnection, endpoint: string | undefined) => ({
   endpoint,
 });
 
-export const dynamoClient = (connection: AwsConnection) => new DynamoDBClient(base(connection, connection.endpoints?.dynamodb));
+export const dynamoClient = (connection: AwsConnection) =>
+  new DynamoDBClient(base(connection, connection.endpoints?.dynamodb));
 
 export const s3Client = (connection: AwsConnection) =>
   new S3Client({
     ...base(connection, connection.endpoints?.s3),
     forcePathStyle: connection.s3Emulated,
-    ...(connection.s3Emulated ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
+    ...(connection.s3Emulated
+      ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
+      : {}),
   });
 
 // Requests go to the configured or regional endpoint with the queue URL as a parameter, so emulators whose
 // queue URLs name an unresolvable host behave like AWS.
-export const sqsClient = (connection: AwsConnection) => new SQSClient({ ...base(connection, connection.endpoints?.sqs), useQueueUrlAsEndpoint: false });
+export const sqsClient = (connection: AwsConnection) =>
+  new SQSClient({ ...base(connection, connection.endpoints?.sqs), useQueueUrlAsEndpoint: false });

@@ -4,7 +4,14 @@
 // cache breakpoints, so every run of one task after the first reads the reference fix from the provider's
 // prompt cache; the usage it reports says how many tokens were written to and read from that cache.
 import { BaseAnthropic } from '@anthropic-ai/sdk/client';
-import { APIConnectionError, APIConnectionTimeoutError, APIError, AuthenticationError, NotFoundError, PermissionDeniedError } from '@anthropic-ai/sdk/core/error';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  AuthenticationError,
+  NotFoundError,
+  PermissionDeniedError,
+} from '@anthropic-ai/sdk/core/error';
 import { Messages, type Message } from '@anthropic-ai/sdk/resources/messages/messages';
 import { TIMINGS } from '../operations.ts';
 import { JudgeModelError, type JudgeModel, type JudgeModelAnswer, type JudgeModelRequest } from '../ports.ts';
@@ -21,7 +28,12 @@ export class AnthropicJudgeModel implements JudgeModel {
 
   constructor(options: { apiKey: string; baseURL?: string; timeoutMs?: number }) {
     this.timeoutMs = options.timeoutMs ?? TIMINGS.modelCall * 1000;
-    this.client = new MessagesClient({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: this.timeoutMs });
+    this.client = new MessagesClient({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      maxRetries: 0,
+      timeout: this.timeoutMs,
+    });
   }
 
   async ask(request: JudgeModelRequest): Promise<JudgeModelAnswer> {
@@ -60,7 +72,11 @@ export class AnthropicJudgeModel implements JudgeModel {
 
 function asJudgeModelError(error: unknown, model: string, timeoutMs: number): unknown {
   if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
-    return new JudgeModelError('bad-credentials', `The judge model provider refused the credentials (HTTP ${error.status}); judging of this space is paused.`, true);
+    return new JudgeModelError(
+      'bad-credentials',
+      `The judge model provider refused the credentials (HTTP ${error.status}); judging of this space is paused.`,
+      true,
+    );
   }
   if (error instanceof NotFoundError && errorType(error) === 'not_found_error') {
     return new JudgeModelError(
@@ -69,11 +85,16 @@ function asJudgeModelError(error: unknown, model: string, timeoutMs: number): un
       true,
     );
   }
-  if (error instanceof APIConnectionTimeoutError) return new JudgeModelError('provider-timeout', `The judge model did not answer within ${timeoutMs / 1000} s.`);
-  if (error instanceof APIConnectionError) return new JudgeModelError('provider-unreachable', 'The judge model provider could not be reached.');
+  if (error instanceof APIConnectionTimeoutError)
+    return new JudgeModelError('provider-timeout', `The judge model did not answer within ${timeoutMs / 1000} s.`);
+  if (error instanceof APIConnectionError)
+    return new JudgeModelError('provider-unreachable', 'The judge model provider could not be reached.');
   if (error instanceof APIError && error.status !== undefined) {
     const type = errorType(error);
-    return new JudgeModelError(`provider-http-${error.status}`, `The judge model provider answered HTTP ${error.status}${type ? ` (${type})` : ''}.`);
+    return new JudgeModelError(
+      `provider-http-${error.status}`,
+      `The judge model provider answered HTTP ${error.status}${type ? ` (${type})` : ''}.`,
+    );
   }
   return error;
 }

@@ -8,7 +8,8 @@ import { createAppAuth } from '@octokit/auth-app';
 import { TIMINGS } from '../operations.ts';
 import { ReferenceFetchError, type ReferenceSource } from '../ports.ts';
 
-export type GitHubCredentials = { kind: 'app'; appId: string; privateKey: string; installationId: string } | { kind: 'token'; token: string };
+export type GitHubCredentials =
+  { kind: 'app'; appId: string; privateKey: string; installationId: string } | { kind: 'token'; token: string };
 
 /** Contents for the compare diff, issues for the issue text; nothing else, nothing writable. */
 export const READ_ONLY_PERMISSIONS = { contents: 'read', issues: 'read' } as const;
@@ -52,14 +53,25 @@ export class GitHubReferenceSource implements ReferenceSource {
 
   async issueText(repo: string, issueNumber: number): Promise<string> {
     const { octokit, owner, name } = await this.clientFor(repo, 'issue text');
-    const { data } = await this.call(repo, 'issue text', () => octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner, repo: name, issue_number: issueNumber }));
+    const { data } = await this.call(repo, 'issue text', () =>
+      octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
+        owner,
+        repo: name,
+        issue_number: issueNumber,
+      }),
+    );
     return `${data.title}\n\n${data.body ?? ''}`;
   }
 
   async diff(repo: string, baseSha: string, mergeSha: string): Promise<string> {
     const { octokit, owner, name } = await this.clientFor(repo, 'reference diff');
     const { data } = await this.call(repo, 'reference diff', () =>
-      octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', { owner, repo: name, basehead: `${baseSha}...${mergeSha}`, mediaType: { format: 'diff' } }),
+      octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
+        owner,
+        repo: name,
+        basehead: `${baseSha}...${mergeSha}`,
+        mediaType: { format: 'diff' },
+      }),
     );
     // With the diff media type GitHub answers text, which Octokit passes through untyped.
     return data as unknown as string;
@@ -68,26 +80,47 @@ export class GitHubReferenceSource implements ReferenceSource {
   private async clientFor(repo: string, what: string) {
     const [owner, name] = repo.split('/') as [string, string];
     const token = this.appAuth
-      ? (await this.call(repo, `installation token for the ${what}`, () => this.appAuth!({ type: 'installation', repositoryNames: [name], permissions: { ...READ_ONLY_PERMISSIONS } }))).token
+      ? (
+          await this.call(repo, `installation token for the ${what}`, () =>
+            this.appAuth!({ type: 'installation', repositoryNames: [name], permissions: { ...READ_ONLY_PERMISSIONS } }),
+          )
+        ).token
       : (this.credentials as { token: string }).token;
-    return { octokit: new Octokit({ auth: token, baseUrl: this.baseUrl, log: quiet, request: this.request }), owner, name };
+    return {
+      octokit: new Octokit({ auth: token, baseUrl: this.baseUrl, log: quiet, request: this.request }),
+      owner,
+      name,
+    };
   }
 
   private async call<T>(repo: string, what: string, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (error) {
-      if (isTimeout(error)) throw new ReferenceFetchError('github-timeout', `GitHub did not answer the ${what} of ${repo} within ${this.timeoutMs / 1000} s.`);
+      if (isTimeout(error))
+        throw new ReferenceFetchError(
+          'github-timeout',
+          `GitHub did not answer the ${what} of ${repo} within ${this.timeoutMs / 1000} s.`,
+        );
       throw asFetchError(error, repo, what);
     }
   }
 }
 
 const isTimeout = (error: unknown): boolean =>
-  [error, (error as { cause?: unknown }).cause].some((e) => (e as { name?: unknown } | undefined)?.name === 'TimeoutError');
+  [error, (error as { cause?: unknown }).cause].some(
+    (e) => (e as { name?: unknown } | undefined)?.name === 'TimeoutError',
+  );
 
 function asFetchError(error: unknown, repo: string, what: string): ReferenceFetchError {
   const status = (error as { status?: unknown }).status;
-  if (typeof status === 'number' && status > 0) return new ReferenceFetchError(`github-http-${status}`, `GitHub answered HTTP ${status} for the ${what} of ${repo}.`);
-  return new ReferenceFetchError('github-unreachable', `Fetching the ${what} of ${repo} from GitHub failed (${(error as Error).name ?? 'error'}).`);
+  if (typeof status === 'number' && status > 0)
+    return new ReferenceFetchError(
+      `github-http-${status}`,
+      `GitHub answered HTTP ${status} for the ${what} of ${repo}.`,
+    );
+  return new ReferenceFetchError(
+    'github-unreachable',
+    `Fetching the ${what} of ${repo} from GitHub failed (${(error as Error).name ?? 'error'}).`,
+  );
 }

@@ -1,6 +1,8 @@
 // How a key name `{secretConfigKey}:{host}` maps onto each backend (docs/contract.md §3).
 export const keyName = (secretConfigKey: string, host: string) => `${secretConfigKey}:${host}`;
 /** Environment variable and key-file name: `:` becomes `__`. */
-export const keyEnvName = (secretConfigKey: string, host: string) => keyName(secretConfigKey, host).replaceAll(':', '__');
+export const keyEnvName = (secretConfigKey: string, host: string) =>
+  keyName(secretConfigKey, host).replaceAll(':', '__');
 /** Secrets Manager secret name: `:` becomes `/`. */
-export const keySecretName = (secretConfigKey: string, host: string) => keyName(secretConfigKey, host).replaceAll(':', '/');
+export const keySecretName = (secretConfigKey: string, host: string) =>
+  keyName(secretConfigKey, host).replaceAll(':', '/');

@@ -13,10 +13,20 @@ export interface PushResult {
 export const ingestUrl = (baseUrl: string, space: string) => `${baseUrl}/hooks/${encodeURIComponent(space)}/ingest`;
 
 /** One signed POST of the raw body. Network failures and timeouts reject (the caller decides to retry). */
-export async function postSigned(endpoint: string, raw: Uint8Array, key: string, deliveryId: string, timeoutMs = 30_000): Promise<PushResult> {
+export async function postSigned(
+  endpoint: string,
+  raw: Uint8Array,
+  key: string,
+  deliveryId: string,
+  timeoutMs = 30_000,
+): Promise<PushResult> {
   const response = await fetch(endpoint, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(raw, key), 'x-replay-delivery': deliveryId },
+    headers: {
+      'content-type': 'application/json',
+      'x-hub-signature-256': sign(raw, key),
+      'x-replay-delivery': deliveryId,
+    },
     // fetch's types want an ArrayBuffer-backed view; a Buffer from a file may sit on a shared pool.
     body: raw as Uint8Array<ArrayBuffer>,
     signal: AbortSignal.timeout(timeoutMs),
@@ -25,13 +35,22 @@ export async function postSigned(endpoint: string, raw: Uint8Array, key: string,
   let body: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(text);
-    body = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { error: 'not-json', message: text.slice(0, 200) };
+    body =
+      parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+        ? (parsed as Record<string, unknown>)
+        : { error: 'not-json', message: text.slice(0, 200) };
   } catch {
     body = { error: 'not-json', message: text.slice(0, 200) };
   }
   return { status: response.status, body };
 }
 
-export async function pushDelivery(baseUrl: string, space: string, delivery: unknown, key: string, deliveryId: string = randomUUID()): Promise<PushResult> {
+export async function pushDelivery(
+  baseUrl: string,
+  space: string,
+  delivery: unknown,
+  key: string,
+  deliveryId: string = randomUUID(),
+): Promise<PushResult> {
   return postSigned(ingestUrl(baseUrl, space), Buffer.from(JSON.stringify(delivery)), key, deliveryId);
 }

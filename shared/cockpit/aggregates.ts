@@ -32,7 +32,12 @@ export interface TaskFacts {
 export function taskFacts(table: RunTable, issues: readonly IssueFacts[]): TaskFacts {
   const tasks = table.dictionaries.taskId;
   const n = tasks.values.length;
-  const facts: TaskFacts = { tier: new Uint8Array(n), wave: new Float64Array(n).fill(NaN), order: new Float64Array(n).fill(NaN), prToMergeHours: new Float64Array(n).fill(NaN) };
+  const facts: TaskFacts = {
+    tier: new Uint8Array(n),
+    wave: new Float64Array(n).fill(NaN),
+    order: new Float64Array(n).fill(NaN),
+    prToMergeHours: new Float64Array(n).fill(NaN),
+  };
   for (const issue of issues) {
     const t = tasks.indexOf(issue.taskId);
     if (t < 0) continue;
@@ -114,10 +119,23 @@ export interface MedianFigure {
 
 export const rate = (hits: number, n: number): RateFigure => proportion(hits, n);
 
-export const emptyVerdictCounts = (): VerdictCounts => ({ resolved: 0, partial: 0, wrong: 0, no_change: 0, error: 0, excluded: 0, unjudged: 0 });
+export const emptyVerdictCounts = (): VerdictCounts => ({
+  resolved: 0,
+  partial: 0,
+  wrong: 0,
+  no_change: 0,
+  error: 0,
+  excluded: 0,
+  unjudged: 0,
+});
 
 export function resolveRate(c: VerdictCounts): ResolveFigure {
-  return { ...rate(c.resolved, c.resolved + c.partial + c.wrong + c.no_change), excluded: c.excluded, error: c.error, unjudged: c.unjudged };
+  return {
+    ...rate(c.resolved, c.resolved + c.partial + c.wrong + c.no_change),
+    excluded: c.excluded,
+    error: c.error,
+    unjudged: c.unjudged,
+  };
 }
 
 export function hiddenTestRate(c: Record<HiddenColumn, number>): HiddenTestFigure {
@@ -156,7 +174,7 @@ export function medianOfRows(source: FigureColumn, rows: Uint32Array): MedianFig
   let k = 0;
   for (let r = 0; r < rows.length; r++) {
     const v = source[rows[r]!]!;
-    if (v === v) known[k++] = v;
+    if (!Number.isNaN(v)) known[k++] = v;
   }
   return quartilesOfKnown(known.subarray(0, k), rows.length);
 }
@@ -211,7 +229,12 @@ function select(a: Float64Array, k: number, left: number, right: number): number
       const z = Math.log(n);
       const s = 0.5 * Math.exp((2 * z) / 3);
       const sd = 0.5 * Math.sqrt((z * s * (n - s)) / n) * (i < n / 2 ? -1 : 1);
-      select(a, k, Math.max(left, Math.floor(k - (i * s) / n + sd)), Math.min(right, Math.floor(k + ((n - i) * s) / n + sd)));
+      select(
+        a,
+        k,
+        Math.max(left, Math.floor(k - (i * s) / n + sd)),
+        Math.min(right, Math.floor(k + ((n - i) * s) / n + sd)),
+      );
     }
     // Partition around t = a[k], kept at one end meanwhile; then narrow to the side that holds k.
     const t = a[k]!;
@@ -336,8 +359,23 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
   });
   const m = byVerdictAndTest;
   const others = (t: 'pass' | 'fail') => m.partial[t] + m.wrong[t] + m.no_change[t];
-  const agreement = { resolvedPass: m.resolved.pass, resolvedFail: m.resolved.fail, otherPass: others('pass'), otherFail: others('fail') };
-  return { runs: rows.length, byVerdictAndTest, verdicts, firstVerdicts, hiddenTests, agreement, reruns, generated, budget };
+  const agreement = {
+    resolvedPass: m.resolved.pass,
+    resolvedFail: m.resolved.fail,
+    otherPass: others('pass'),
+    otherFail: others('fail'),
+  };
+  return {
+    runs: rows.length,
+    byVerdictAndTest,
+    verdicts,
+    firstVerdicts,
+    hiddenTests,
+    agreement,
+    reruns,
+    generated,
+    budget,
+  };
 }
 
 export interface GroupFigures extends Group {
@@ -366,9 +404,19 @@ export interface Figures {
 }
 
 type MedianField = 'wallSeconds' | 'steps' | 'outputTokensPerMinute' | 'completionTokens';
-const MEDIAN_FIELDS = ['wallSeconds', 'steps', 'outputTokensPerMinute', 'completionTokens'] as const satisfies readonly MedianField[];
+const MEDIAN_FIELDS = [
+  'wallSeconds',
+  'steps',
+  'outputTokensPerMinute',
+  'completionTokens',
+] as const satisfies readonly MedianField[];
 
-function figuresOf(table: RunTable, group: Group, rows: Uint32Array, medianFor: (field: MedianField) => MedianFigure): GroupFigures {
+function figuresOf(
+  table: RunTable,
+  group: Group,
+  rows: Uint32Array,
+  medianFor: (field: MedianField) => MedianFigure,
+): GroupFigures {
   const counts = countRuns(table, rows);
   // Medians are the costly part and not every view shows them: each is computed when first read.
   const lazy = (field: MedianField) => {
@@ -418,7 +466,12 @@ export function rowsByGroup(grouping: Grouping, selection: Uint32Array): Uint32A
 }
 
 /** Per-group figures, best resolve rate first (groups with no rate last), and the same figures over all. */
-export function computeFigures(table: RunTable, selection: Uint32Array, grouping = groupRuns(table, selection), rows = rowsByGroup(grouping, selection)): Figures {
+export function computeFigures(
+  table: RunTable,
+  selection: Uint32Array,
+  grouping = groupRuns(table, selection),
+  rows = rowsByGroup(grouping, selection),
+): Figures {
   // A field's medians are computed for every group at once, when the first group's is read: one pass
   // reading the column in order, rather than one pass per group reading it scattered.
   const medians = new Map<MedianField, MedianFigure[]>();
@@ -428,14 +481,26 @@ export function computeFigures(table: RunTable, selection: Uint32Array, grouping
     return perGroup[g]!;
   };
   const groups = grouping.groups.map((g, k) => figuresOf(table, g, rows[k]!, groupMedian(k)));
-  groups.sort((a, b) => (b.resolve.rate ?? -1) - (a.resolve.rate ?? -1) || a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion));
+  groups.sort(
+    (a, b) =>
+      (b.resolve.rate ?? -1) - (a.resolve.rate ?? -1) ||
+      a.model.localeCompare(b.model) ||
+      a.harnessVersion.localeCompare(b.harnessVersion),
+  );
   const harnessVersions = [...new Set(grouping.groups.map((g) => g.harnessVersion))].sort();
-  const all = figuresOf(table, { model: 'all', harnessVersion: harnessVersions.join(', ') }, selection, (field) => medianOfRows(table.numbers[field], selection));
+  const all = figuresOf(table, { model: 'all', harnessVersion: harnessVersions.join(', ') }, selection, (field) =>
+    medianOfRows(table.numbers[field], selection),
+  );
   return { groups, all, harnessVersions };
 }
 
 /** medianOf each group's values of `source`: the known values are gathered side by side, each group in its own stretch of the buffer. */
-function mediansPerGroup(source: FigureColumn, of: Int32Array, selection: Uint32Array, rows: Uint32Array[]): MedianFigure[] {
+function mediansPerGroup(
+  source: FigureColumn,
+  of: Int32Array,
+  selection: Uint32Array,
+  rows: Uint32Array[],
+): MedianFigure[] {
   const known = gatherRoom(selection.length);
   const start = new Uint32Array(rows.length);
   const end = new Uint32Array(rows.length);
@@ -443,7 +508,7 @@ function mediansPerGroup(source: FigureColumn, of: Int32Array, selection: Uint32
   for (let s = 0; s < selection.length; s++) {
     const v = source[selection[s]!]!;
     const g = of[s]!;
-    if (v === v && g >= 0) known[end[g]!++] = v;
+    if (!Number.isNaN(v) && g >= 0) known[end[g]!++] = v;
   }
   return rows.map((r, g) => quartilesOfKnown(known.subarray(start[g]!, end[g]!), r.length));
 }
@@ -464,7 +529,11 @@ export interface Calibration {
 
 export function calibration(table: RunTable, selection: Uint32Array): Calibration {
   const { byVerdictAndTest, agreement: a } = countRuns(table, selection);
-  return { counts: byVerdictAndTest, agreement: rate(a.resolvedPass + a.otherFail, a.resolvedPass + a.resolvedFail + a.otherPass + a.otherFail), kappa: cohensKappa(a) };
+  return {
+    counts: byVerdictAndTest,
+    agreement: rate(a.resolvedPass + a.otherFail, a.resolvedPass + a.resolvedFail + a.otherPass + a.otherFail),
+    kappa: cohensKappa(a),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -477,7 +546,12 @@ export interface OriginalFixComparison extends Group {
   originalHours: number | null;
 }
 
-export function originalFixComparison(table: RunTable, grouping: Grouping, rowsOfGroups: Uint32Array[], facts: TaskFacts): OriginalFixComparison[] {
+export function originalFixComparison(
+  table: RunTable,
+  grouping: Grouping,
+  rowsOfGroups: Uint32Array[],
+  facts: TaskFacts,
+): OriginalFixComparison[] {
   const resolved = codeOf('verdict', 'resolved');
   const { verdict } = table.codes;
   const { wallSeconds } = table.numbers;
@@ -491,7 +565,7 @@ export function originalFixComparison(table: RunTable, grouping: Grouping, rowsO
       if (verdict[i] !== resolved) continue;
       const wall = wallSeconds[i]!;
       const pr = facts.prToMergeHours[taskId[i]!] ?? NaN;
-      if (wall !== wall || pr !== pr) continue;
+      if (Number.isNaN(wall) || Number.isNaN(pr)) continue;
       pairs[n] = wall / 3600;
       pairs[rows.length + n++] = pr;
     }
@@ -513,7 +587,13 @@ export interface ScatterLayer {
 }
 
 /** Wall time against completion tokens, split into layers by `layerOf` (e.g. the verdict code). */
-export function scatterLayers(table: RunTable, selection: Uint32Array, layerCount: number, layerOf: (i: number) => number, positiveOnly: boolean): ScatterLayer[] {
+export function scatterLayers(
+  table: RunTable,
+  selection: Uint32Array,
+  layerCount: number,
+  layerOf: (i: number) => number,
+  positiveOnly: boolean,
+): ScatterLayer[] {
   // Each row's layer is asked twice (to size the layers, then to fill them) rather than kept: a cheap call costs less than a fresh array as long as the selection.
   const sizes = new Uint32Array(layerCount);
   for (let s = 0; s < selection.length; s++) sizes[layerOf(selection[s]!)]!++;

@@ -7,7 +7,14 @@
 // chunk's slice of a column is copied to one reused aligned scratch buffer (with the bytes of a value cut
 // by the previous chunk before it), and the sink gets a view of the whole values there. The sink must copy
 // what it keeps before it returns.
-import { ColumnsFormatError, headerBytes, readHeader, type ColumnPlace, type ColumnsHeader, type ColumnsSink } from './columns.ts';
+import {
+  ColumnsFormatError,
+  headerBytes,
+  readHeader,
+  type ColumnPlace,
+  type ColumnsHeader,
+  type ColumnsSink,
+} from './columns.ts';
 
 export class ColumnsReader {
   header: ColumnsHeader | null = null;
@@ -47,7 +54,8 @@ export class ColumnsReader {
   /** The body ended: throws ColumnsFormatError unless every column arrived whole. */
   end(): void {
     if (!this.header) throw new ColumnsFormatError('The columns body ends before its header does.');
-    if (this.current < this.places.length) throw new ColumnsFormatError('The columns body ends before its last column.');
+    if (this.current < this.places.length)
+      throw new ColumnsFormatError('The columns body ends before its last column.');
   }
 
   private readHeaderFromHeld() {
@@ -88,7 +96,13 @@ export class ColumnsReader {
       this.scratch.set(chunk.subarray(at, at + take), this.carried);
       if (whole > 0) {
         const from = (this.position - this.carried - place.start) / size;
-        this.sink!.column(place.kind, place.field, from, new place.Type(this.scratch.buffer, 0, whole / size), place.decimals);
+        this.sink!.column(
+          place.kind,
+          place.field,
+          from,
+          new place.Type(this.scratch.buffer, 0, whole / size),
+          place.decimals,
+        );
         // The cut value's first bytes move to the front for the next chunk.
         this.scratch.copyWithin(0, whole, bytes);
       }

@@ -183,16 +183,29 @@ function numberColumn(values: (number | null)[]): { column: NumberColumn; decima
       }
       if (n + 1 > max) max = n + 1;
     }
-    if (exact) return { column: uintColumn(values.map((v) => (v === null ? 0 : Math.round(v * scale) + 1)), max), decimals };
+    if (exact)
+      return {
+        column: uintColumn(
+          values.map((v) => (v === null ? 0 : Math.round(v * scale) + 1)),
+          max,
+        ),
+        decimals,
+      };
   }
   return { column: Float64Array.from(values, (x) => x ?? NaN), decimals: 0 };
 }
 
 export function encodeColumns(runs: Iterable<CompactRun>, asOf: string, part: ColumnsPart = WHOLE_COLUMNS): RunColumns {
-  const dictionaries = Object.fromEntries(TEXT_FIELDS.map((f) => [f, new Map<string, number>()])) as Record<TextField, Map<string, number>>;
+  const dictionaries = Object.fromEntries(TEXT_FIELDS.map((f) => [f, new Map<string, number>()])) as Record<
+    TextField,
+    Map<string, number>
+  >;
   const text = Object.fromEntries(TEXT_FIELDS.map((f) => [f, [] as number[]])) as Record<TextField, number[]>;
   const codes = Object.fromEntries(CODE_FIELDS.map((f) => [f, [] as number[]])) as Record<CodeField, number[]>;
-  const numbers = Object.fromEntries(NUMBER_FIELDS.map((f) => [f, [] as (number | null)[]])) as Record<NumberField, (number | null)[]>;
+  const numbers = Object.fromEntries(NUMBER_FIELDS.map((f) => [f, [] as (number | null)[]])) as Record<
+    NumberField,
+    (number | null)[]
+  >;
   let count = 0;
   for (const run of runs) {
     count++;
@@ -210,17 +223,24 @@ export function encodeColumns(runs: Iterable<CompactRun>, asOf: string, part: Co
     for (const f of CODE_FIELDS) codes[f].push(codeOf(f, run[f] as never));
     for (const f of NUMBER_FIELDS) numbers[f].push(run[f]);
   }
-  const figures = Object.fromEntries(NUMBER_FIELDS.map((f) => [f, numberColumn(numbers[f])])) as Record<NumberField, ReturnType<typeof numberColumn>>;
+  const figures = Object.fromEntries(NUMBER_FIELDS.map((f) => [f, numberColumn(numbers[f])])) as Record<
+    NumberField,
+    ReturnType<typeof numberColumn>
+  >;
   return {
     format: COLUMNS_FORMAT,
     part,
     asOf,
     count,
     strings: Object.fromEntries(TEXT_FIELDS.map((f) => [f, [...dictionaries[f].keys()]])) as RunColumns['strings'],
-    text: Object.fromEntries(TEXT_FIELDS.map((f) => [f, uintColumn(text[f], dictionaries[f].size)])) as RunColumns['text'],
+    text: Object.fromEntries(
+      TEXT_FIELDS.map((f) => [f, uintColumn(text[f], dictionaries[f].size)]),
+    ) as RunColumns['text'],
     codes: Object.fromEntries(CODE_FIELDS.map((f) => [f, Uint8Array.from(codes[f])])) as RunColumns['codes'],
     numbers: Object.fromEntries(NUMBER_FIELDS.map((f) => [f, figures[f].column])) as RunColumns['numbers'],
-    decimals: Object.fromEntries(NUMBER_FIELDS.filter((f) => figures[f].decimals > 0).map((f) => [f, figures[f].decimals])),
+    decimals: Object.fromEntries(
+      NUMBER_FIELDS.filter((f) => figures[f].decimals > 0).map((f) => [f, figures[f].decimals]),
+    ),
     fractional: NUMBER_FIELDS.filter((f) => figures[f].column instanceof Float64Array || figures[f].decimals > 0),
   };
 }
@@ -228,7 +248,13 @@ export function encodeColumns(runs: Iterable<CompactRun>, asOf: string, part: Co
 const ARRAY_TYPES = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, f64: Float64Array } as const;
 type ArrayType = keyof typeof ARRAY_TYPES;
 const typeOf = (column: NumberColumn): ArrayType =>
-  column instanceof Float64Array ? 'f64' : column instanceof Uint32Array ? 'u32' : column instanceof Uint16Array ? 'u16' : 'u8';
+  column instanceof Float64Array
+    ? 'f64'
+    : column instanceof Uint32Array
+      ? 'u32'
+      : column instanceof Uint16Array
+        ? 'u16'
+        : 'u8';
 const align8 = (n: number) => (n + 7) & ~7;
 
 interface WireHeader {
@@ -254,17 +280,29 @@ const WIRE_COLUMNS: readonly { kind: ColumnKind; field: ColumnField; allowed: re
   ...NUMBER_FIELDS.map((field) => ({ kind: 'numbers' as const, field, allowed: ['u8', 'u16', 'u32', 'f64'] as const })),
 ];
 
-const columnsInOrder = (c: RunColumns): NumberColumn[] => WIRE_COLUMNS.map(({ kind, field }) => (c[kind] as Record<ColumnField, NumberColumn>)[field]);
+const columnsInOrder = (c: RunColumns): NumberColumn[] =>
+  WIRE_COLUMNS.map(({ kind, field }) => (c[kind] as Record<ColumnField, NumberColumn>)[field]);
 
 // Typed arrays are read and written in the platform's byte order; the format is little-endian, which is
 // every platform the cockpit and the functions run on.
-if (new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1) throw new Error('The columns format is little-endian; this platform is not.');
+if (new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1)
+  throw new Error('The columns format is little-endian; this platform is not.');
 
 /** The wire body: u32 header length, the header as JSON, then each column at an 8-byte boundary. */
 export function columnsToBytes(c: RunColumns): Uint8Array {
   const columns = columnsInOrder(c);
-  const decimals = WIRE_COLUMNS.map(({ kind, field }) => (kind === 'numbers' ? (c.decimals[field as NumberField] ?? 0) : 0));
-  const header: WireHeader = { format: c.format, part: c.part, asOf: c.asOf, count: c.count, strings: c.strings, types: columns.map(typeOf), decimals };
+  const decimals = WIRE_COLUMNS.map(({ kind, field }) =>
+    kind === 'numbers' ? (c.decimals[field as NumberField] ?? 0) : 0,
+  );
+  const header: WireHeader = {
+    format: c.format,
+    part: c.part,
+    asOf: c.asOf,
+    count: c.count,
+    strings: c.strings,
+    types: columns.map(typeOf),
+    decimals,
+  };
   const head = new TextEncoder().encode(JSON.stringify(header));
   const offsets: number[] = [];
   let end = align8(4 + head.length);
@@ -275,7 +313,9 @@ export function columnsToBytes(c: RunColumns): Uint8Array {
   const out = new Uint8Array(end);
   new DataView(out.buffer).setUint32(0, head.length, true);
   out.set(head, 4);
-  columns.forEach((column, k) => out.set(new Uint8Array(column.buffer, column.byteOffset, column.byteLength), offsets[k]));
+  columns.forEach((column, k) =>
+    out.set(new Uint8Array(column.buffer, column.byteOffset, column.byteLength), offsets[k]),
+  );
   return out;
 }
 
@@ -301,7 +341,8 @@ export interface ColumnsSink {
 }
 
 /** How many bytes the header takes, its length included, or null while `bytes` holds less than that length's four. */
-export const headerBytes = (bytes: Uint8Array): number | null => (bytes.byteLength < 4 ? null : 4 + new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true));
+export const headerBytes = (bytes: Uint8Array): number | null =>
+  bytes.byteLength < 4 ? null : 4 + new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
 
 /** The header and where each column lies, once `bytes` holds all of the header; null until then. */
 export function readHeader(bytes: Uint8Array): { header: ColumnsHeader; columns: ColumnPlace[] } | null {
@@ -313,7 +354,10 @@ export function readHeader(bytes: Uint8Array): { header: ColumnsHeader; columns:
   } catch {
     throw new ColumnsFormatError('The columns body does not start with its header.');
   }
-  if (header.format !== COLUMNS_FORMAT) throw new ColumnsFormatError(`The columns body is in format ${String(header.format)}; this cockpit reads ${COLUMNS_FORMAT}.`);
+  if (header.format !== COLUMNS_FORMAT)
+    throw new ColumnsFormatError(
+      `The columns body is in format ${String(header.format)}; this cockpit reads ${COLUMNS_FORMAT}.`,
+    );
   const fits =
     Number.isInteger(header.count) &&
     header.count >= 0 &&
@@ -322,7 +366,15 @@ export function readHeader(bytes: Uint8Array): { header: ColumnsHeader; columns:
     header.types.every((type, k) => WIRE_COLUMNS[k]!.allowed.includes(type)) &&
     Array.isArray(header.decimals) &&
     header.decimals.length === WIRE_COLUMNS.length &&
-    header.decimals.every((d, k) => d === 0 || (Number.isInteger(d) && d > 0 && d <= MAX_DECIMALS && WIRE_COLUMNS[k]!.kind === 'numbers' && header.types[k] !== 'f64'));
+    header.decimals.every(
+      (d, k) =>
+        d === 0 ||
+        (Number.isInteger(d) &&
+          d > 0 &&
+          d <= MAX_DECIMALS &&
+          WIRE_COLUMNS[k]!.kind === 'numbers' &&
+          header.types[k] !== 'f64'),
+    );
   if (!fits) throw new ColumnsFormatError('The columns body does not have one column of the right type per field.');
   let offset = align8(headEnd);
   const columns = header.types.map((type, k): ColumnPlace => {
@@ -330,10 +382,22 @@ export function readHeader(bytes: Uint8Array): { header: ColumnsHeader; columns:
     const start = offset;
     const end = start + header.count * Type.BYTES_PER_ELEMENT;
     offset = align8(end);
-    return { kind: WIRE_COLUMNS[k]!.kind, field: WIRE_COLUMNS[k]!.field, Type, decimals: header.decimals[k]!, start, end };
+    return {
+      kind: WIRE_COLUMNS[k]!.kind,
+      field: WIRE_COLUMNS[k]!.field,
+      Type,
+      decimals: header.decimals[k]!,
+      start,
+      end,
+    };
   });
-  const fractional = columns.filter((c) => c.kind === 'numbers' && (c.Type === Float64Array || c.decimals > 0)).map((c) => c.field as NumberField);
-  return { header: { part: header.part, asOf: header.asOf, count: header.count, strings: header.strings, fractional }, columns };
+  const fractional = columns
+    .filter((c) => c.kind === 'numbers' && (c.Type === Float64Array || c.decimals > 0))
+    .map((c) => c.field as NumberField);
+  return {
+    header: { part: header.part, asOf: header.asOf, count: header.count, strings: header.strings, fractional },
+    columns,
+  };
 }
 
 /** A wire body back as columns: the arrays are views of the body's bytes, not copies. */
@@ -342,10 +406,21 @@ export function columnsFromBytes(body: Uint8Array): RunColumns {
   const bytes = body.byteOffset % 8 === 0 ? body : new Uint8Array(body);
   const read = readHeader(bytes);
   if (!read) throw new ColumnsFormatError('The columns body is shorter than its header.');
-  const columns: RunColumns = { format: COLUMNS_FORMAT, ...read.header, text: {}, codes: {}, numbers: {}, decimals: {} } as RunColumns;
+  const columns: RunColumns = {
+    format: COLUMNS_FORMAT,
+    ...read.header,
+    text: {},
+    codes: {},
+    numbers: {},
+    decimals: {},
+  } as RunColumns;
   for (const { kind, field, Type, decimals, start, end } of read.columns) {
     if (end > bytes.byteLength) throw new ColumnsFormatError('The columns body ends before its last column.');
-    const column = new Type(bytes.buffer as ArrayBuffer, bytes.byteOffset + start, (end - start) / Type.BYTES_PER_ELEMENT);
+    const column = new Type(
+      bytes.buffer as ArrayBuffer,
+      bytes.byteOffset + start,
+      (end - start) / Type.BYTES_PER_ELEMENT,
+    );
     (columns[kind] as Record<ColumnField, NumberColumn>)[field] = column;
     if (decimals > 0) columns.decimals[field as NumberField] = decimals;
   }

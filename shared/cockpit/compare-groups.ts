@@ -10,7 +10,8 @@ import { pairedComparison } from './statistics.ts';
 const RESOLVED = codeOf('verdict', 'resolved');
 
 /** resolved, partial, wrong, no_change: the verdicts inside the resolve rate's denominator. */
-export const counted = (code: number) => code >= codeOf('verdict', 'resolved') && code <= codeOf('verdict', 'no_change');
+export const counted = (code: number) =>
+  code >= codeOf('verdict', 'resolved') && code <= codeOf('verdict', 'no_change');
 
 /**
  * A against B over the tasks both ran with a counted verdict. A group that is not in the selection, the
@@ -24,7 +25,8 @@ export function compareGroups(table: RunTable, selection: Uint32Array, a: Group,
     const byTask = new Map<number, number>();
     if (model < 0 || harness < 0 || same) return byTask;
     for (const i of selection) {
-      if (table.text.model[i] === model && table.text.harnessVersion[i] === harness && counted(table.codes.verdict[i]!)) byTask.set(table.text.taskId[i]!, table.codes.verdict[i]!);
+      if (table.text.model[i] === model && table.text.harnessVersion[i] === harness && counted(table.codes.verdict[i]!))
+        byTask.set(table.text.taskId[i]!, table.codes.verdict[i]!);
     }
     return byTask;
   };
@@ -42,5 +44,9 @@ export function compareGroups(table: RunTable, selection: Uint32Array, a: Group,
     else if (verdictB === RESOLVED) bOnlyTasks.push(taskId);
     else counts.neither++;
   }
-  return { ...pairedComparison({ ...counts, aOnly: aOnlyTasks.length, bOnly: bOnlyTasks.length }), aOnlyTasks: aOnlyTasks.sort(), bOnlyTasks: bOnlyTasks.sort() };
+  return {
+    ...pairedComparison({ ...counts, aOnly: aOnlyTasks.length, bOnly: bOnlyTasks.length }),
+    aOnlyTasks: aOnlyTasks.sort(),
+    bOnlyTasks: bOnlyTasks.sort(),
+  };
 }

@@ -23,7 +23,16 @@ export interface IssuesBody<F extends IssueField = IssueField> {
  * The issue fields the cockpit shows (task facts for filters and order, the labels, the detail panel's
  * links): a big space's issue records are megabytes of JSON the page would parse on its first load.
  */
-export const COCKPIT_ISSUE_FIELDS = ['taskId', 'order', 'tier', 'wave', 'prToMergeHours', 'repo', 'issueNumber', 'fixPrNumber'] as const satisfies readonly IssueField[];
+export const COCKPIT_ISSUE_FIELDS = [
+  'taskId',
+  'order',
+  'tier',
+  'wave',
+  'prToMergeHours',
+  'repo',
+  'issueNumber',
+  'fixPrNumber',
+] as const satisfies readonly IssueField[];
 export type CockpitIssuesBody = IssuesBody<(typeof COCKPIT_ISSUE_FIELDS)[number]>;
 export type CockpitIssue = CockpitIssuesBody['issues'][number];
 
@@ -72,7 +81,14 @@ export interface CockpitSettings {
   cockpits: CockpitEntry[];
   api: string;
   /** OAuth 2.0 authorization code with PKCE against the Cognito hosted UI; null for a public cockpit. */
-  signIn: { authorizeUrl: string; tokenUrl: string; logoutUrl: string; clientId: string; redirectUri: string; scopes: string[] } | null;
+  signIn: {
+    authorizeUrl: string;
+    tokenUrl: string;
+    logoutUrl: string;
+    clientId: string;
+    redirectUri: string;
+    scopes: string[];
+  } | null;
 }
 
 export type { RunColumns };
@@ -80,7 +96,12 @@ export type { RunColumns };
 const seg = encodeURIComponent;
 
 /** The filters of the Runs and Dashboard views as a query string: every value its own parameter (model names may contain commas). */
-export function filterQuery(filters: { models?: string[]; tiers?: string[]; waves?: number[]; harnessVersions?: string[] }): URLSearchParams {
+export function filterQuery(filters: {
+  models?: string[];
+  tiers?: string[];
+  waves?: number[];
+  harnessVersions?: string[];
+}): URLSearchParams {
   const params = new URLSearchParams();
   for (const m of filters.models ?? []) params.append('model', m);
   for (const t of filters.tiers ?? []) params.append('tier', t);
@@ -115,9 +136,11 @@ export const apiPaths = {
   summary: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/summary`,
   reference: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/reference`,
   attempts: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/attempts`,
-  issues: (space: string, fields?: readonly IssueField[]) => `/spaces/${seg(space)}/issues${fields ? `?fields=${fields.join(',')}` : ''}`,
+  issues: (space: string, fields?: readonly IssueField[]) =>
+    `/spaces/${seg(space)}/issues${fields ? `?fields=${fields.join(',')}` : ''}`,
   hosts: (space: string) => `/spaces/${seg(space)}/hosts`,
-  stats: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) => withQuery(`/spaces/${seg(space)}/stats`, filterQuery(filters)),
+  stats: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) =>
+    withQuery(`/spaces/${seg(space)}/stats`, filterQuery(filters)),
   compare: (space: string, groups: CompareGroups, filters: { tiers?: string[]; waves?: number[] } = {}) => {
     const params = filterQuery(filters);
     params.set('aModel', groups.a.model);
@@ -127,8 +150,10 @@ export const apiPaths = {
     return `/spaces/${seg(space)}/compare?${params}`;
   },
   budget: (space: string, days?: number) => `/spaces/${seg(space)}/budget${days ? `?days=${days}` : ''}`,
-  exportCsv: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) => withQuery(`/spaces/${seg(space)}/export.csv`, filterQuery(filters)),
-  exportJson: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) => withQuery(`/spaces/${seg(space)}/export.json`, filterQuery(filters)),
+  exportCsv: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) =>
+    withQuery(`/spaces/${seg(space)}/export.csv`, filterQuery(filters)),
+  exportJson: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) =>
+    withQuery(`/spaces/${seg(space)}/export.json`, filterQuery(filters)),
 };
 
 // ---------------------------------------------------------------------------------------------------

@@ -21,7 +21,13 @@ const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
 
 export function parseDiff(diff: string): ParsedDiff {
   const lines = diff.split('\n');
-  const found: { start: number; oldPath: string | null; newPath: string | null; fromGit: boolean; sawHeaders: boolean }[] = [];
+  const found: {
+    start: number;
+    oldPath: string | null;
+    newPath: string | null;
+    fromGit: boolean;
+    sawHeaders: boolean;
+  }[] = [];
   let oldLeft = 0;
   let newLeft = 0;
 
@@ -55,7 +61,11 @@ export function parseDiff(diff: string): ParsedDiff {
       continue;
     }
     if (line.startsWith('--- ') && lines[i + 1]?.startsWith('+++ ')) {
-      const paths = { oldPath: headerPath(line.slice(4), 'a/'), newPath: headerPath(lines[i + 1]!.slice(4), 'b/'), sawHeaders: true };
+      const paths = {
+        oldPath: headerPath(line.slice(4), 'a/'),
+        newPath: headerPath(lines[i + 1]!.slice(4), 'b/'),
+        sawHeaders: true,
+      };
       // Plain (non-git) diffs have no "diff --git" line: the "---" header opens the file.
       if (file && file.fromGit && !file.sawHeaders) Object.assign(file, paths);
       else found.push({ start: i, ...paths, fromGit: false });
@@ -104,14 +114,18 @@ export function cutToBudget(text: string, maxChars: number, what: string): strin
   if (text.length <= maxChars) return text;
   const lineEnd = text.lastIndexOf('\n', maxChars);
   const kept = text.slice(0, lineEnd > 0 ? lineEnd + 1 : maxChars);
-  const omittedLines = text.slice(kept.length).split('\n').filter((l) => l !== '').length;
+  const omittedLines = text
+    .slice(kept.length)
+    .split('\n')
+    .filter((l) => l !== '').length;
   return `${kept}[... ${what} cut here to fit the judge's budget: ${kept.length} of ${text.length} characters shown, ${omittedLines} more lines not shown ...]\n`;
 }
 
 /** `a/x b/x` → x; quoted names are unquoted. An ambiguous header (names with " b/") is split in the middle. */
 function gitHeaderPaths(rest: string): { oldPath: string | null; newPath: string | null } {
   const quoted = /^("(?:[^"\\]|\\.)*"|\S+) ("(?:[^"\\]|\\.)*"|\S+)$/.exec(rest);
-  if (quoted) return { oldPath: stripPrefix(unquote(quoted[1]!), 'a/'), newPath: stripPrefix(unquote(quoted[2]!), 'b/') };
+  if (quoted)
+    return { oldPath: stripPrefix(unquote(quoted[1]!), 'a/'), newPath: stripPrefix(unquote(quoted[2]!), 'b/') };
   // Unquoted names with spaces: for the same name on both sides the header is symmetric around its middle.
   const half = (rest.length - 1) / 2;
   if (Number.isInteger(half) && rest[half] === ' ' && rest.slice(2, half) === rest.slice(half + 3)) {
@@ -119,7 +133,9 @@ function gitHeaderPaths(rest: string): { oldPath: string | null; newPath: string
     return { oldPath: name, newPath: name };
   }
   const split = rest.indexOf(' b/');
-  return split > 0 ? { oldPath: stripPrefix(rest.slice(0, split), 'a/'), newPath: rest.slice(split + 3) } : { oldPath: null, newPath: null };
+  return split > 0
+    ? { oldPath: stripPrefix(rest.slice(0, split), 'a/'), newPath: rest.slice(split + 3) }
+    : { oldPath: null, newPath: null };
 }
 
 function headerPath(value: string, prefix: string): string | null {
@@ -138,7 +154,17 @@ function unquote(value: string): string {
   if (!(value.length >= 2 && value.startsWith('"') && value.endsWith('"'))) return value;
   const bytes: number[] = [];
   const body = value.slice(1, -1);
-  const simple: Record<string, string> = { n: '\n', t: '\t', '"': '"', '\\': '\\', a: '\x07', b: '\b', f: '\f', r: '\r', v: '\v' };
+  const simple: Record<string, string> = {
+    n: '\n',
+    t: '\t',
+    '"': '"',
+    '\\': '\\',
+    a: '\x07',
+    b: '\b',
+    f: '\f',
+    r: '\r',
+    v: '\v',
+  };
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
     if (c !== '\\') {
@@ -147,7 +173,7 @@ function unquote(value: string): string {
     }
     const octal = /^[0-7]{3}/.exec(body.slice(i + 1));
     if (octal) {
-      bytes.push(parseInt(octal[0], 8));
+      bytes.push(Number.parseInt(octal[0], 8));
       i += 3;
     } else {
       const next = body[i + 1] ?? '';

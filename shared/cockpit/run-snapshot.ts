@@ -58,7 +58,13 @@ export const SNAPSHOT_NUMBER_FIELDS = [
   'judgeCostUsd',
 ] as const;
 
-type RowFields = Pick<RunRow, Exclude<(typeof SNAPSHOT_TEXT_FIELDS)[number] | (typeof SNAPSHOT_NUMBER_FIELDS)[number], 'hiddenTestStatus' | 'firstVerdict' | 'contaminationCount' | 'attemptCount' | 'judgeCostUsd'>>;
+type RowFields = Pick<
+  RunRow,
+  Exclude<
+    (typeof SNAPSHOT_TEXT_FIELDS)[number] | (typeof SNAPSHOT_NUMBER_FIELDS)[number],
+    'hiddenTestStatus' | 'firstVerdict' | 'contaminationCount' | 'attemptCount' | 'judgeCostUsd'
+  >
+>;
 
 export interface SnapshotRun extends RowFields {
   hiddenTestStatus: NonNullable<RunRow['hiddenTestResult']>['status'] | null;
@@ -152,8 +158,12 @@ export function encodeSnapshot(space: string, asOf: string, runs: Iterable<Snaps
     space,
     asOf,
     count,
-    text: Object.fromEntries(SNAPSHOT_TEXT_FIELDS.map((field, f) => [field, { strings: [...dictionaries[f]!.keys()], index: indexes[f]! }])) as SnapshotDocument['text'],
-    numbers: Object.fromEntries(SNAPSHOT_NUMBER_FIELDS.map((field, f) => [field, numbers[f]!])) as SnapshotDocument['numbers'],
+    text: Object.fromEntries(
+      SNAPSHOT_TEXT_FIELDS.map((field, f) => [field, { strings: [...dictionaries[f]!.keys()], index: indexes[f]! }]),
+    ) as SnapshotDocument['text'],
+    numbers: Object.fromEntries(
+      SNAPSHOT_NUMBER_FIELDS.map((field, f) => [field, numbers[f]!]),
+    ) as SnapshotDocument['numbers'],
   };
 }
 
@@ -172,9 +182,12 @@ export function decodeSnapshot(document: unknown, space: string): { asOf: string
   if (!Number.isInteger(count) || count! < 0) fail('it has no run count');
   const text = SNAPSHOT_TEXT_FIELDS.map((field) => {
     const column = doc!.text?.[field];
-    if (!column || !Array.isArray(column.strings) || !Array.isArray(column.index) || column.index.length !== count) fail(`column ${field} is missing or of the wrong length`);
+    if (!column || !Array.isArray(column.strings) || !Array.isArray(column.index) || column.index.length !== count)
+      fail(`column ${field} is missing or of the wrong length`);
     const { strings, index } = column!;
-    for (const i of index) if (!(i === -1 || (Number.isInteger(i) && i >= 0 && i < strings.length))) fail(`column ${field} points outside its dictionary`);
+    for (const i of index)
+      if (!(i === -1 || (Number.isInteger(i) && i >= 0 && i < strings.length)))
+        fail(`column ${field} points outside its dictionary`);
     return column!;
   });
   const numbers = SNAPSHOT_NUMBER_FIELDS.map((field) => {
@@ -191,7 +204,13 @@ export function decodeSnapshot(document: unknown, space: string): { asOf: string
       run[field] = k < 0 ? null : text[f]!.strings[k]!;
     });
     SNAPSHOT_NUMBER_FIELDS.forEach((field, f) => (run[field] = numbers[f]![i]!));
-    if (typeof run.id !== 'string' || typeof run.model !== 'string' || typeof run.taskId !== 'string' || typeof run.harnessVersion !== 'string') fail(`run ${i} has no identity`);
+    if (
+      typeof run.id !== 'string' ||
+      typeof run.model !== 'string' ||
+      typeof run.taskId !== 'string' ||
+      typeof run.harnessVersion !== 'string'
+    )
+      fail(`run ${i} has no identity`);
     runs.set(run.id as string, run as unknown as SnapshotRun);
   }
   return { asOf: doc!.asOf!, runs };

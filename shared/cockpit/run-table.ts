@@ -58,13 +58,16 @@ export type FigureColumn = Float32Array | Float64Array;
 
 /** The largest whole number float32 holds exactly, with every smaller one. */
 const FLOAT32_EXACT = 2 ** 24;
-const heldByFloat32 = (v: number) => Math.fround(v) === v || v !== v;
+const heldByFloat32 = (v: number) => Math.fround(v) === v || Number.isNaN(v);
 
 export class RunTable {
   size = 0;
   /** Bumped on every change, so views can tell whether to recompute. */
   revision = 0;
-  readonly dictionaries = Object.fromEntries(TEXT_FIELDS.map((f) => [f, new Dictionary()])) as Record<TextField, Dictionary>;
+  readonly dictionaries = Object.fromEntries(TEXT_FIELDS.map((f) => [f, new Dictionary()])) as Record<
+    TextField,
+    Dictionary
+  >;
   text: Record<TextField, Int32Array>;
   codes: Record<CodeField, Uint8Array>;
   numbers: Record<NumberField, FigureColumn>;
@@ -76,9 +79,18 @@ export class RunTable {
   private modelsIndexed = 0;
 
   constructor(capacity = 1024) {
-    this.text = Object.fromEntries(TEXT_FIELDS.map((f) => [f, new Int32Array(capacity)])) as Record<TextField, Int32Array>;
-    this.codes = Object.fromEntries(CODE_FIELDS.map((f) => [f, new Uint8Array(capacity)])) as Record<CodeField, Uint8Array>;
-    this.numbers = Object.fromEntries(NUMBER_FIELDS.map((f) => [f, new Float32Array(capacity)])) as Record<NumberField, FigureColumn>;
+    this.text = Object.fromEntries(TEXT_FIELDS.map((f) => [f, new Int32Array(capacity)])) as Record<
+      TextField,
+      Int32Array
+    >;
+    this.codes = Object.fromEntries(CODE_FIELDS.map((f) => [f, new Uint8Array(capacity)])) as Record<
+      CodeField,
+      Uint8Array
+    >;
+    this.numbers = Object.fromEntries(NUMBER_FIELDS.map((f) => [f, new Float32Array(capacity)])) as Record<
+      NumberField,
+      FigureColumn
+    >;
   }
 
   /** An empty table with room for `runs` and for the runs that land while the page is open, so the first of them does not double every column. */
@@ -118,7 +130,9 @@ export class RunTable {
     this.chains = null;
     this.revision++;
     // The body's dictionary indexes (plus one, 0 unknown) become the table's, -1 unknown.
-    const toTable = Object.fromEntries(TEXT_FIELDS.map((f) => [f, Int32Array.from([-1, ...header.strings[f].map((s) => this.dictionaries[f].add(s))])])) as Record<TextField, Int32Array>;
+    const toTable = Object.fromEntries(
+      TEXT_FIELDS.map((f) => [f, Int32Array.from([-1, ...header.strings[f].map((s) => this.dictionaries[f].add(s))])]),
+    ) as Record<TextField, Int32Array>;
     // Each piece is copied (and widened) natively first, then mapped in place: a loop reading the body's
     // arrays directly would see a different array type per field and run several times slower.
     return {
@@ -169,7 +183,11 @@ export class RunTable {
   }
 
   id(i: number): string {
-    return runId({ model: this.string('model', i)!, taskId: this.string('taskId', i)!, harnessVersion: this.string('harnessVersion', i)! });
+    return runId({
+      model: this.string('model', i)!,
+      taskId: this.string('taskId', i)!,
+      harnessVersion: this.string('harnessVersion', i)!,
+    });
   }
 
   indexOfId(id: string): number {

@@ -110,7 +110,10 @@ export function pairedComparison(counts: PairedCounts, z = Z95): PairedCompariso
  * Newcombe's method 10: the Wilson limits of both rates, combined with φ, a correlation of the pairs
  * corrected for continuity (Altman et al. 2000, p. 52). Null when there are no pairs.
  */
-export function newcombePairedInterval({ bothResolved: e, aOnly: f, bOnly: g, neither: h }: PairedCounts, z = Z95): Interval | null {
+export function newcombePairedInterval(
+  { bothResolved: e, aOnly: f, bOnly: g, neither: h }: PairedCounts,
+  z = Z95,
+): Interval | null {
   const n = e + f + g + h;
   if (n === 0) return null;
   const p1 = (e + f) / n;
@@ -162,7 +165,8 @@ const pValue = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${p < 0.01 ? p.toF
 
 /** The sentence a reader can quote (docs/contract.md §6), e.g. "A resolved 12 tasks B did not, … p = 0.08". */
 export function describeComparison(a: string, b: string, c: PairedComparison): string {
-  if (c.pairs === 0 || c.difference === null || c.ci === null || c.mcnemarP === null) return `${a} and ${b} have no task with a counted verdict in common.`;
+  if (c.pairs === 0 || c.difference === null || c.ci === null || c.mcnemarP === null)
+    return `${a} and ${b} have no task with a counted verdict in common.`;
   const [lo, hi] = c.ci;
   return (
     `${a} resolved ${c.aOnly} ${c.aOnly === 1 ? 'task' : 'tasks'} ${b} did not, ${b} resolved ${c.bOnly} ${a} did not, ` +

@@ -40,7 +40,11 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
   if (!space) return jsonError(404, 'unknown-space', `There is no space named "${req.space}".`);
 
   if (req.rawBody.byteLength > MAX_DELIVERY_BYTES) {
-    return jsonError(413, 'too-large', `A delivery may be at most ${MAX_DELIVERY_BYTES} bytes; cut the patch and mark it truncated.`);
+    return jsonError(
+      413,
+      'too-large',
+      `A delivery may be at most ${MAX_DELIVERY_BYTES} bytes; cut the patch and mark it truncated.`,
+    );
   }
 
   const check = verifySignature(req.rawBody, req.signature, await candidateKeys(deps));
@@ -54,7 +58,9 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     return jsonError(401, 'bad-signature', why, { signature: 'invalid' });
   }
   if (!space.senders.includes(check.host)) {
-    return jsonError(403, 'sender-not-listed', `Host "${check.host}" is not a sender of space "${req.space}".`, { signature: 'unauthorized' });
+    return jsonError(403, 'sender-not-listed', `Host "${check.host}" is not a sender of space "${req.space}".`, {
+      signature: 'unauthorized',
+    });
   }
 
   const parsed = parseDelivery(req.rawBody, check.host);
@@ -63,14 +69,25 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
   }
   if (parsed.delivery.kind === 'run' && !fitsInRow(parsed.delivery.row)) {
     // Refused now rather than accepted and then lost: the row could not be stored (docs/contract.md §4 bounds).
-    return jsonError(400, 'row-too-large', `The run's row would exceed ${ROW_LIMITS.rowBytes} bytes even with its contamination list bounded; shorten its texts.`, { signature: 'verified' });
+    return jsonError(
+      400,
+      'row-too-large',
+      `The run's row would exceed ${ROW_LIMITS.rowBytes} bytes even with its contamination list bounded; shorten its texts.`,
+      { signature: 'verified' },
+    );
   }
   if (parsed.delivery.kind === 'issue' && !repoAllowed(space, parsed.delivery.issue.repo)) {
     const { repo } = parsed.delivery.issue;
-    return jsonError(400, 'repo-not-allowed', `Space "${req.space}" does not list repository ${repo} in its "repos"; the issue record was refused.`, { signature: 'verified' });
+    return jsonError(
+      400,
+      'repo-not-allowed',
+      `Space "${req.space}" does not list repository ${repo} in its "repos"; the issue record was refused.`,
+      { signature: 'verified' },
+    );
   }
 
-  const deliveryId = req.deliveryHeader && UUID.test(req.deliveryHeader) ? req.deliveryHeader.toLowerCase() : sha256Hex(req.rawBody);
+  const deliveryId =
+    req.deliveryHeader && UUID.test(req.deliveryHeader) ? req.deliveryHeader.toLowerCase() : sha256Hex(req.rawBody);
   const entry: InboxEntry = {
     space: req.space,
     deliveryId,
@@ -101,9 +118,7 @@ async function candidateKeys(deps: IngestDeps): Promise<HostKeys[]> {
   return [...byHost].map(([host, keys]) => ({ host, keys }));
 }
 
-type Parsed =
-  | { ok: true; delivery: Delivery; ignored: string[] }
-  | { ok: false; message: string; details: string[] };
+type Parsed = { ok: true; delivery: Delivery; ignored: string[] } | { ok: false; message: string; details: string[] };
 
 /** Shape check plus the identity rules: the body and row name the verifying host, and the id is the row's own. */
 export function parseDelivery(rawBody: Uint8Array, verifiedHost: string): Parsed {
@@ -118,21 +133,31 @@ export function parseDelivery(rawBody: Uint8Array, verifiedHost: string): Parsed
   }
   const kind = (json as Record<string, unknown>).kind;
   if (!DELIVERY_KINDS.includes(kind as never)) {
-    return { ok: false, message: `Unknown delivery kind ${JSON.stringify(kind)}; expected one of ${DELIVERY_KINDS.join(', ')}.`, details: ['kind'] };
+    return {
+      ok: false,
+      message: `Unknown delivery kind ${JSON.stringify(kind)}; expected one of ${DELIVERY_KINDS.join(', ')}.`,
+      details: ['kind'],
+    };
   }
   const result = deliverySchema.safeParse(json);
   if (!result.success) {
-    return { ok: false, message: `The ${String(kind)} delivery has the wrong shape.`, details: describeIssues(result.error.issues) };
+    return {
+      ok: false,
+      message: `The ${String(kind)} delivery has the wrong shape.`,
+      details: describeIssues(result.error.issues),
+    };
   }
   const delivery = result.data;
   const mismatch: string[] = [];
-  if (delivery.host !== verifiedHost) mismatch.push(`host: the body names "${delivery.host}" but the signature is "${verifiedHost}"'s`);
+  if (delivery.host !== verifiedHost)
+    mismatch.push(`host: the body names "${delivery.host}" but the signature is "${verifiedHost}"'s`);
   if (delivery.kind === 'run') {
-    if (delivery.row.host !== verifiedHost) mismatch.push(`row.host: the row names "${delivery.row.host}" but the signature is "${verifiedHost}"'s`);
+    if (delivery.row.host !== verifiedHost)
+      mismatch.push(`row.host: the row names "${delivery.row.host}" but the signature is "${verifiedHost}"'s`);
     const expected = runId(delivery.row);
     if (delivery.id !== expected) mismatch.push(`id: "${delivery.id}" is not the row's own id "${expected}"`);
   }
-  if (mismatch.length) return { ok: false, message: 'The delivery does not match its signer or its own row.', details: mismatch };
+  if (mismatch.length)
+    return { ok: false, message: 'The delivery does not match its signer or its own row.', details: mismatch };
   return { ok: true, delivery, ignored: ignoredKeys(json as Record<string, unknown>) };
 }
-

@@ -15,9 +15,14 @@ export interface HostKeys {
   keys: string[];
 }
 
-export type SignatureCheck = { ok: true; host: string } | { ok: false; reason: 'missing' | 'malformed' | 'no-match' | 'ambiguous' };
+export type SignatureCheck =
+  { ok: true; host: string } | { ok: false; reason: 'missing' | 'malformed' | 'no-match' | 'ambiguous' };
 
-export function verifySignature(rawBody: Uint8Array, header: string | undefined, candidates: HostKeys[]): SignatureCheck {
+export function verifySignature(
+  rawBody: Uint8Array,
+  header: string | undefined,
+  candidates: HostKeys[],
+): SignatureCheck {
   if (!header) return { ok: false, reason: 'missing' };
   const given = digestOf(header);
   if (!given) return { ok: false, reason: 'malformed' };

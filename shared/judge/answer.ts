@@ -25,7 +25,8 @@ export function parseJudgeAnswer(text: string, issueText: string): ParsedAnswer 
     return { ok: false, problem: 'The judge model did not answer with one JSON object.' };
   }
   const result = judgeAnswerSchema.safeParse(json);
-  if (result.success) return { ok: true, answer: { ...result.data, reason: guardReason(result.data.reason, issueText) } };
+  if (result.success)
+    return { ok: true, answer: { ...result.data, reason: guardReason(result.data.reason, issueText) } };
   const details = result.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message));
   return { ok: false, problem: `The judge model's answer has the wrong shape (${details.join('; ')}).` };
 }

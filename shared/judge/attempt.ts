@@ -1,7 +1,14 @@
 // One judge attempt on a claimed row: reference fix → budget → one model call → audit. It writes no row:
 // it returns what happened as a tagged result, and judge-run.ts turns that into the row's next state.
 import { callCostUsd, type TokenUsage } from '../cost.ts';
-import { JudgeModelError, ReferenceFetchError, type BudgetStore, type JudgeModel, type ObjectStore, type ReferenceSource } from '../ports.ts';
+import {
+  JudgeModelError,
+  ReferenceFetchError,
+  type BudgetStore,
+  type JudgeModel,
+  type ObjectStore,
+  type ReferenceSource,
+} from '../ports.ts';
 import type { ModelPrice } from '../schema/config.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
@@ -58,16 +65,24 @@ export async function runAttempt(
       source.issueText(issue.repo, issue.issueNumber),
     ]);
   } catch (error) {
-    if (error instanceof ReferenceFetchError) return { kind: 'not-called', problem: { code: error.code, message: error.message } };
+    if (error instanceof ReferenceFetchError)
+      return { kind: 'not-called', problem: { code: error.code, message: error.message } };
     throw error;
   }
   const candidate = row.patchKey ? await deps.objects.getText(row.patchKey) : null;
-  if (candidate === null) return { kind: 'not-called', problem: { code: 'patch-missing', message: 'The stored patch of this run could not be read.' } };
+  if (candidate === null)
+    return {
+      kind: 'not-called',
+      problem: { code: 'patch-missing', message: 'The stored patch of this run could not be read.' },
+    };
 
   const now = deps.clock.now();
   const budgetDay = utcDay(now);
   if (!(await deps.budget.reserve(row.space, budgetDay, settings.dailyCap))) {
-    const problem = { code: 'daily-cap-reached', message: `The space's judge budget of ${settings.dailyCap} calls for ${utcDay(now)} (UTC) is used up; judging resumes the next day.` };
+    const problem = {
+      code: 'daily-cap-reached',
+      message: `The space's judge budget of ${settings.dailyCap} calls for ${utcDay(now)} (UTC) is used up; judging resumes the next day.`,
+    };
     return { kind: 'over-budget', problem, resumeAt: nextUtcDay(now) };
   }
 
@@ -104,8 +119,18 @@ export async function runAttempt(
       ? { kind: 'pauses-judging', problem: { code: callError.code, message: callError.message } }
       : { kind: 'failed', problem: { code: callError.code, message: callError.message }, answered: false, costUsd }
     : !parsed || !parsed.ok
-      ? { kind: 'failed', problem: { code: 'unparsable-answer', message: parsed?.problem ?? 'The judge model gave no answer.' }, answered: true, costUsd }
-      : { kind: 'answered', answer: parsed.answer, sameFilesComputed: sameFilesComputed(candidate, reference.diff), costUsd };
+      ? {
+          kind: 'failed',
+          problem: { code: 'unparsable-answer', message: parsed?.problem ?? 'The judge model gave no answer.' },
+          answered: true,
+          costUsd,
+        }
+      : {
+          kind: 'answered',
+          answer: parsed.answer,
+          sameFilesComputed: sameFilesComputed(candidate, reference.diff),
+          costUsd,
+        };
 
   await writeAudit(deps.objects, row, issue, {
     model: settings.model,

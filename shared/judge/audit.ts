@@ -23,7 +23,12 @@ export interface AuditedCall {
   problem: (JudgeProblem & { pausesJudging?: boolean }) | null;
 }
 
-export async function writeAudit(objects: ObjectStore, row: RunRow, issue: StoredIssue & { baseSha: string; mergeSha: string }, call: AuditedCall): Promise<void> {
+export async function writeAudit(
+  objects: ObjectStore,
+  row: RunRow,
+  issue: StoredIssue & { baseSha: string; mergeSha: string },
+  call: AuditedCall,
+): Promise<void> {
   const { prompt } = call;
   const record = {
     space: row.space,
@@ -32,7 +37,12 @@ export async function writeAudit(objects: ObjectStore, row: RunRow, issue: Store
     patchSha256: row.patchSha256,
     attempt: row.judgeAttempts,
     model: call.model,
-    reference: { repo: issue.repo, baseSha: issue.baseSha, mergeSha: issue.mergeSha, cacheKey: referenceDiffKey(issue.repo, issue.baseSha, issue.mergeSha) },
+    reference: {
+      repo: issue.repo,
+      baseSha: issue.baseSha,
+      mergeSha: issue.mergeSha,
+      cacheKey: referenceDiffKey(issue.repo, issue.baseSha, issue.mergeSha),
+    },
     promptSha256: sha256Hex(`${prompt.system}\n\n${prompt.sharedPrompt}\n${prompt.prompt}`),
     promptChars: prompt.system.length + prompt.sharedPrompt.length + prompt.prompt.length,
     startedAt: call.startedAt.toISOString(),

@@ -24,7 +24,17 @@ import type {
 } from '../ports.ts';
 import { runAttempt, type AttemptResult, type ReferencedIssue } from './attempt.ts';
 import { holdJudging, judgingAgain, resumeJudging } from './judging-status.ts';
-import { attemptsExhausted, claimed, failedAttempt, isDecided, returnedAttempt, verdict, waiting, withCallCost, type JudgeProblem } from './transitions.ts';
+import {
+  attemptsExhausted,
+  claimed,
+  failedAttempt,
+  isDecided,
+  returnedAttempt,
+  verdict,
+  waiting,
+  withCallCost,
+  type JudgeProblem,
+} from './transitions.ts';
 
 export interface JudgeDeps {
   config: ReplayConfig;
@@ -71,15 +81,30 @@ const ISSUE_RECHECK_SECONDS = 300;
 /** What the read-decide-write step on the row ended with: a finished outcome, or a claimed attempt to run. */
 type Step =
   | { kind: 'done'; outcome: JudgeOutcome }
-  | { kind: 'claimed'; row: RunRow; issue: ReferencedIssue; model: JudgeModel; reference: ReferenceSource; resumedFrom: JudgingStatus['state'] | null };
+  | {
+      kind: 'claimed';
+      row: RunRow;
+      issue: ReferencedIssue;
+      model: JudgeModel;
+      reference: ReferenceSource;
+      resumedFrom: JudgingStatus['state'] | null;
+    };
 
 export async function judgeRun(deps: JudgeDeps, message: JudgeMessage): Promise<JudgeOutcome> {
   if (!Object.hasOwn(deps.config.spaces, message.space)) return { result: 'skipped' };
-  const step = await optimisticUpdate(runRecord(deps.runs, message.space, message.id), (current) => prepare(deps, current, message), {
-    what: `judging ${message.id}`,
-  });
+  const step = await optimisticUpdate(
+    runRecord(deps.runs, message.space, message.id),
+    (current) => prepare(deps, current, message),
+    {
+      what: `judging ${message.id}`,
+    },
+  );
   if (step.kind === 'done') return step.outcome;
-  const outcome = await settle(deps, step.row, await runAttempt(deps, step.row, step.issue, settingsOf(deps, step.row.space), step.model, step.reference));
+  const outcome = await settle(
+    deps,
+    step.row,
+    await runAttempt(deps, step.row, step.issue, settingsOf(deps, step.row.space), step.model, step.reference),
+  );
   // A probe resumes a paused space only when the provider actually answered it.
   if (step.resumedFrom === 'paused' && outcome.modelCall === 'answered') {
     await resumeJudging(deps.judging, step.row.space, deps.clock.now());
@@ -90,21 +115,40 @@ export async function judgeRun(deps: JudgeDeps, message: JudgeMessage): Promise<
 
 /** Only the landing the message is about, only once, and only when its attempt is due. */
 function isDue(row: RunRow, message: JudgeMessage, now: Date): boolean {
-  return row.finishedAt === message.finishedAt && !isDecided(row) && row.judgeNextAttemptAt !== null && row.judgeNextAttemptAt <= now.toISOString();
+  return (
+    row.finishedAt === message.finishedAt &&
+    !isDecided(row) &&
+    row.judgeNextAttemptAt !== null &&
+    row.judgeNextAttemptAt <= now.toISOString()
+  );
 }
 
 /**
  * Everything that costs nothing is checked before the row is claimed: credentials, the space's hold, the
  * issue record. Then the row is claimed, which counts the attempt. Runs again on a lost race.
  */
-async function prepare(deps: JudgeDeps, current: Versioned<RunRow> | null, message: JudgeMessage): Promise<UpdateDecision<RunRow, Step>> {
+async function prepare(
+  deps: JudgeDeps,
+  current: Versioned<RunRow> | null,
+  message: JudgeMessage,
+): Promise<UpdateDecision<RunRow, Step>> {
   const now = deps.clock.now();
   if (!current || !isDue(current.value, message, now)) return done({ result: 'skipped' });
   const row = current.value;
-  const wait = (result: 'paused' | 'waiting-credentials' | 'waiting-issue', problem: JudgeProblem, nextAttemptAt: string, judging?: JudgingStatus['state']): UpdateDecision<RunRow, Step> => {
+  const wait = (
+    result: 'paused' | 'waiting-credentials' | 'waiting-issue',
+    problem: JudgeProblem,
+    nextAttemptAt: string,
+    judging?: JudgingStatus['state'],
+  ): UpdateDecision<RunRow, Step> => {
     const outcome: Step = { kind: 'done', outcome: { result, judging } };
-    const unchanged = row.judgeState === result && row.judgeLastError?.code === problem.code && row.judgeNextAttemptAt === nextAttemptAt;
-    return unchanged ? { done: outcome } : { write: update(row, waiting(result, problem, nextAttemptAt), now), result: outcome };
+    const unchanged =
+      row.judgeState === result &&
+      row.judgeLastError?.code === problem.code &&
+      row.judgeNextAttemptAt === nextAttemptAt;
+    return unchanged
+      ? { done: outcome }
+      : { write: update(row, waiting(result, problem, nextAttemptAt), now), result: outcome };
   };
 
   const [model, reference] = await Promise.all([deps.model(), deps.reference()]);
@@ -118,10 +162,13 @@ async function prepare(deps: JudgeDeps, current: Versioned<RunRow> | null, messa
   let resumedFrom: JudgingStatus['state'] | null = null;
   if (status?.value.state === 'waiting-credentials') {
     // Credentials are here now: checking them was the probe.
-    if (await deps.judging.putJudgingStatus(judgingAgain(row.space, now), status.rev)) resumedFrom = 'waiting-credentials';
+    if (await deps.judging.putJudgingStatus(judgingAgain(row.space, now), status.rev))
+      resumedFrom = 'waiting-credentials';
   } else if (status?.value.state === 'paused') {
     // Only the sweeper's chosen probe may spend a call on a key or a model the provider refused.
-    const isProbe = status.value.probeRunId === row.id && (await deps.judging.putJudgingStatus({ ...status.value, probeRunId: null }, status.rev));
+    const isProbe =
+      status.value.probeRunId === row.id &&
+      (await deps.judging.putJudgingStatus({ ...status.value, probeRunId: null }, status.rev));
     if (!isProbe) return wait('paused', status.value.reason ?? PROVIDER_REFUSED, row.judgeNextAttemptAt!);
     resumedFrom = 'paused';
   }
@@ -130,14 +177,24 @@ async function prepare(deps: JudgeDeps, current: Versioned<RunRow> | null, messa
   const issue = await deps.issues.getIssue(row.space, row.taskId);
   if (!issue?.baseSha || !issue.mergeSha || !repoAllowed(spaceOf(deps.config, row.space)!, issue.repo)) {
     const recheck = Math.min(ISSUE_RECHECK_SECONDS, settings.retryBaseSeconds);
-    return wait('waiting-issue', missingIssue(row.taskId, issue), new Date(now.getTime() + recheck * 1000).toISOString());
+    return wait(
+      'waiting-issue',
+      missingIssue(row.taskId, issue),
+      new Date(now.getTime() + recheck * 1000).toISOString(),
+    );
   }
 
   if (row.judgeAttempts >= settings.maxAttempts) {
-    return { write: update(row, attemptsExhausted(row, settings.model, now), now), result: { kind: 'done', outcome: { result: 'gave-up' } } };
+    return {
+      write: update(row, attemptsExhausted(row, settings.model, now), now),
+      result: { kind: 'done', outcome: { result: 'gave-up' } },
+    };
   }
   const claimedRow = update(row, claimed(row, now, CLAIM_SECONDS), now);
-  return { write: claimedRow, result: { kind: 'claimed', row: claimedRow, issue: issue as ReferencedIssue, model, reference, resumedFrom } };
+  return {
+    write: claimedRow,
+    result: { kind: 'claimed', row: claimedRow, issue: issue as ReferencedIssue, model, reference, resumedFrom },
+  };
 }
 
 const done = (outcome: JudgeOutcome): UpdateDecision<RunRow, Step> => ({ done: { kind: 'done', outcome } });
@@ -148,20 +205,53 @@ async function settle(deps: JudgeDeps, row: RunRow, attempt: AttemptResult): Pro
   const now = () => deps.clock.now();
   switch (attempt.kind) {
     case 'not-called':
-      return finish(deps, row, (r) => failedAttempt(r, attempt.problem, settings, settings.model, now()), 'attempt-failed', attempt.problem);
+      return finish(
+        deps,
+        row,
+        (r) => failedAttempt(r, attempt.problem, settings, settings.model, now()),
+        'attempt-failed',
+        attempt.problem,
+      );
     case 'over-budget':
-      return finish(deps, row, (r) => ({ ...waiting('waiting-budget', attempt.problem, attempt.resumeAt), ...returnedAttempt(r) }), 'waiting-budget');
+      return finish(
+        deps,
+        row,
+        (r) => ({ ...waiting('waiting-budget', attempt.problem, attempt.resumeAt), ...returnedAttempt(r) }),
+        'waiting-budget',
+      );
     case 'pauses-judging': {
       const newly = await holdJudging(deps.judging, row.space, 'paused', attempt.problem, now());
-      await finish(deps, row, (r) => ({ ...waiting('paused', attempt.problem, now().toISOString()), ...returnedAttempt(r) }), 'paused');
+      await finish(
+        deps,
+        row,
+        (r) => ({ ...waiting('paused', attempt.problem, now().toISOString()), ...returnedAttempt(r) }),
+        'paused',
+      );
       return { result: 'paused', modelCall: 'refused', ...(newly ? { judging: 'paused' as const } : {}) };
     }
     case 'failed': {
-      const outcome = await finish(deps, row, (r) => ({ ...failedAttempt(r, attempt.problem, settings, settings.model, now()), ...withCallCost(r, attempt.costUsd) }), 'attempt-failed', attempt.problem);
+      const outcome = await finish(
+        deps,
+        row,
+        (r) => ({
+          ...failedAttempt(r, attempt.problem, settings, settings.model, now()),
+          ...withCallCost(r, attempt.costUsd),
+        }),
+        'attempt-failed',
+        attempt.problem,
+      );
       return { ...outcome, modelCall: attempt.answered ? 'answered' : 'failed' };
     }
     case 'answered': {
-      const outcome = await finish(deps, row, (r) => ({ ...verdict(attempt.answer, attempt.sameFilesComputed, r, settings.model, now()), ...withCallCost(r, attempt.costUsd) }), 'judged');
+      const outcome = await finish(
+        deps,
+        row,
+        (r) => ({
+          ...verdict(attempt.answer, attempt.sameFilesComputed, r, settings.model, now()),
+          ...withCallCost(r, attempt.costUsd),
+        }),
+        'judged',
+      );
       return { ...outcome, modelCall: 'answered' };
     }
   }
@@ -171,40 +261,80 @@ async function settle(deps: JudgeDeps, row: RunRow, attempt: AttemptResult): Pro
  * The stale-proof write: change the row only while it is still the landing that was judged (same
  * finishedAt and patch) and still undecided; a re-run that landed meanwhile wins.
  */
-function finish(deps: JudgeDeps, judged: RunRow, change: (row: RunRow) => Partial<JudgeFields>, result: JudgeResult, problem?: JudgeProblem): Promise<JudgeOutcome> {
+function finish(
+  deps: JudgeDeps,
+  judged: RunRow,
+  change: (row: RunRow) => Partial<JudgeFields>,
+  result: JudgeResult,
+  problem?: JudgeProblem,
+): Promise<JudgeOutcome> {
   return optimisticUpdate(
     runRecord(deps.runs, judged.space, judged.id),
     (current): UpdateDecision<RunRow, JudgeOutcome> => {
-      if (!current || current.value.finishedAt !== judged.finishedAt || current.value.patchSha256 !== judged.patchSha256 || isDecided(current.value)) {
+      if (
+        !current ||
+        current.value.finishedAt !== judged.finishedAt ||
+        current.value.patchSha256 !== judged.patchSha256 ||
+        isDecided(current.value)
+      ) {
         return { done: { result: 'stale' } };
       }
       const fields = change(current.value);
-      return { write: update(current.value, fields, deps.clock.now()), result: { result: fields.judgeState === 'error' ? 'gave-up' : result, problem } };
+      return {
+        write: update(current.value, fields, deps.clock.now()),
+        result: { result: fields.judgeState === 'error' ? 'gave-up' : result, problem },
+      };
     },
     { what: `writing the judgement of ${judged.id}` },
   );
 }
 
-const update = (row: RunRow, fields: Partial<JudgeFields>, now: Date): RunRow => ({ ...row, ...fields, updatedAt: now.toISOString() });
+const update = (row: RunRow, fields: Partial<JudgeFields>, now: Date): RunRow => ({
+  ...row,
+  ...fields,
+  updatedAt: now.toISOString(),
+});
 
 function settingsOf(deps: JudgeDeps, space: string) {
   const model = judgeModelOf(deps.config, space);
-  return { ...deps.config.spaces[space]!.judge, model, price: Object.hasOwn(deps.config.prices, model) ? deps.config.prices[model] : undefined };
+  return {
+    ...deps.config.spaces[space]!.judge,
+    model,
+    price: Object.hasOwn(deps.config.prices, model) ? deps.config.prices[model] : undefined,
+  };
 }
 
-const PROVIDER_REFUSED: JudgeProblem = { code: 'bad-credentials', message: 'The judge model provider refused the credentials; judging of this space is paused.' };
+const PROVIDER_REFUSED: JudgeProblem = {
+  code: 'bad-credentials',
+  message: 'The judge model provider refused the credentials; judging of this space is paused.',
+};
 
 function missingCredentials(model: boolean, github: boolean): JudgeProblem {
-  const missing = [model ? 'an Anthropic API key' : null, github ? 'GitHub credentials (a GitHub App, or GITHUB_TOKEN locally)' : null].filter(Boolean);
-  return { code: 'no-credentials', message: `The judge is missing ${missing.join(' and ')}; the run waits until they are configured.` };
+  const missing = [
+    model ? 'an Anthropic API key' : null,
+    github ? 'GitHub credentials (a GitHub App, or GITHUB_TOKEN locally)' : null,
+  ].filter(Boolean);
+  return {
+    code: 'no-credentials',
+    message: `The judge is missing ${missing.join(' and ')}; the run waits until they are configured.`,
+  };
 }
 
 function missingIssue(taskId: string, issue: StoredIssue | null): JudgeProblem {
   // With both SHAs present, the record is missing only because the space no longer lists its repository.
   if (issue?.baseSha && issue.mergeSha) {
-    return { code: 'repo-not-allowed', message: `The issue record of task ${taskId} names repository ${issue.repo}, which the space's "repos" does not list; the run waits for an issue record of a listed repository.` };
+    return {
+      code: 'repo-not-allowed',
+      message: `The issue record of task ${taskId} names repository ${issue.repo}, which the space's "repos" does not list; the run waits for an issue record of a listed repository.`,
+    };
   }
   return issue
-    ? { code: 'issue-without-shas', message: `The issue record of task ${taskId} has no baseSha and mergeSha to fetch the reference fix with; the run waits for an issue delivery that has them.` }
-    : { code: 'no-issue-record', message: `No issue record for task ${taskId} has been delivered; the run waits for it.` };
+    ? {
+        code: 'issue-without-shas',
+        message: `The issue record of task ${taskId} has no baseSha and mergeSha to fetch the reference fix with; the run waits for an issue delivery that has them.`,
+      }
+    : {
+        code: 'no-issue-record',
+        message: `No issue record for task ${taskId} has been delivered; the run waits for it.`,
+      };
 }

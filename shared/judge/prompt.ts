@@ -40,9 +40,12 @@ export const blockEnd = (nonce: string) => `<<<END_DATA nonce=${nonce}>>>`;
 export const escapeData = (text: string) => text.replace(/<<<(?=\s*(?:BEGIN|END)_DATA)/gi, '<<\\<');
 
 export function buildPrompt(input: PromptInput, nonce: string): JudgePrompt {
-  const block = (kind: BlockKind, text: string) => `${blockStart(kind, nonce)}\n${escapeData(text).replace(/\n?$/, '\n')}${blockEnd(nonce)}`;
+  const block = (kind: BlockKind, text: string) =>
+    `${blockStart(kind, nonce)}\n${escapeData(text).replace(/\n?$/, '\n')}${blockEnd(nonce)}`;
   const notes = [
-    input.omittedLockFiles.length ? `The reference fix also changed lock files, left out here: ${input.omittedLockFiles.join(', ')}.` : null,
+    input.omittedLockFiles.length
+      ? `The reference fix also changed lock files, left out here: ${input.omittedLockFiles.join(', ')}.`
+      : null,
     input.candidateTruncated ? 'The runner cut the candidate patch before delivery; judge what is shown.' : null,
   ].filter((n) => n !== null);
 

@@ -13,7 +13,9 @@ const normalise = (text: string) => text.replace(/\s+/gu, ' ').trim().toLowerCas
 /** The issue text as the reference source gives it: the title on the first line, then the body. */
 function titleAndBody(issueText: string): { title: string; body: string } {
   const lineEnd = issueText.indexOf('\n');
-  return lineEnd < 0 ? { title: issueText, body: '' } : { title: issueText.slice(0, lineEnd), body: issueText.slice(lineEnd + 1) };
+  return lineEnd < 0
+    ? { title: issueText, body: '' }
+    : { title: issueText.slice(0, lineEnd), body: issueText.slice(lineEnd + 1) };
 }
 
 /** Whether `text` contains the whole title or 40 consecutive characters of the title or the body. */
@@ -28,7 +30,8 @@ export function quotesIssue(text: string, issueText: string): boolean {
   for (let i = 0; i + QUOTE_CHARS <= said.length; i++) windows.add(said.slice(i, i + QUOTE_CHARS));
   // Title and body are also checked joined, so a quote that runs from one into the other counts.
   for (const source of [normalise(`${title} ${body}`)]) {
-    for (let i = 0; i + QUOTE_CHARS <= source.length; i++) if (windows.has(source.slice(i, i + QUOTE_CHARS))) return true;
+    for (let i = 0; i + QUOTE_CHARS <= source.length; i++)
+      if (windows.has(source.slice(i, i + QUOTE_CHARS))) return true;
   }
   return false;
 }
@@ -50,7 +53,12 @@ export function auditedAnswerText(text: string, issueText: string): string {
   } catch {
     return quotesIssue(text, issueText) ? ANSWER_WITHHELD : text;
   }
-  if (json && typeof json === 'object' && !Array.isArray(json) && typeof (json as { reason?: unknown }).reason === 'string') {
+  if (
+    json &&
+    typeof json === 'object' &&
+    !Array.isArray(json) &&
+    typeof (json as { reason?: unknown }).reason === 'string'
+  ) {
     const guarded = { ...json, reason: guardReason((json as { reason: string }).reason, issueText) };
     const out = JSON.stringify(guarded);
     return quotesIssue(out, issueText) ? ANSWER_WITHHELD : out;

@@ -38,7 +38,10 @@ async function sweepSpace(deps: SweepDeps, space: string): Promise<SpaceSweep> {
     if (!probe) return { space, queued: 0, probe: null };
     // Naming the probe lets the judge spend a call on a refused key exactly once per sweep. A conflict
     // means the status just changed (resumed, say): this sweep sends nothing and the next one sees it.
-    if (status.value.state === 'paused' && !(await deps.judging.putJudgingStatus({ ...status.value, probeRunId: probe.id }, status.rev))) {
+    if (
+      status.value.state === 'paused' &&
+      !(await deps.judging.putJudgingStatus({ ...status.value, probeRunId: probe.id }, status.rev))
+    ) {
       return { space, queued: 0, probe: null };
     }
   }

@@ -15,7 +15,8 @@ export interface RetryPolicy {
 }
 
 /** Seconds before the next attempt after `failedAttempts` failures: base, 2·base, 4·base, … */
-export const retryDelaySeconds = (failedAttempts: number, baseSeconds: number) => baseSeconds * 2 ** (failedAttempts - 1);
+export const retryDelaySeconds = (failedAttempts: number, baseSeconds: number) =>
+  baseSeconds * 2 ** (failedAttempts - 1);
 
 /** The budget day: the UTC calendar day. */
 export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
@@ -29,7 +30,11 @@ export function nextUtcDay(now: Date): string {
 const plus = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 
 /** A row that will never be judged again: it has a verdict, or needs none. */
-export const isDecided = (row: RunRow) => row.judgeVerdict !== null || row.judgeState === 'judged' || row.judgeState === 'error' || row.judgeState === 'not-needed';
+export const isDecided = (row: RunRow) =>
+  row.judgeVerdict !== null ||
+  row.judgeState === 'judged' ||
+  row.judgeState === 'error' ||
+  row.judgeState === 'not-needed';
 
 /**
  * Taken before the reference fetch, and the attempt counts from here: one that dies without a word (a crash,
@@ -42,7 +47,9 @@ export const claimed = (row: RunRow, now: Date, leaseSeconds: number): Partial<J
 });
 
 /** An attempt that ended waiting (for budget, an issue record, or a held space) gives its count back. */
-export const returnedAttempt = (row: RunRow): Partial<JudgeFields> => ({ judgeAttempts: Math.max(0, row.judgeAttempts - 1) });
+export const returnedAttempt = (row: RunRow): Partial<JudgeFields> => ({
+  judgeAttempts: Math.max(0, row.judgeAttempts - 1),
+});
 
 /** The cost of the run's judging so far, plus one call's (null once any part is unknown). */
 export const withCallCost = (row: RunRow, costUsd: number | null): Partial<JudgeFields> => ({
@@ -50,7 +57,13 @@ export const withCallCost = (row: RunRow, costUsd: number | null): Partial<Judge
   judgeCostUsd: sumCosts([row.judgeCostUsd === undefined ? 0 : row.judgeCostUsd, costUsd]),
 });
 
-export function verdict(answer: JudgeAnswer, sameFilesComputed: boolean, row: RunRow, model: string, now: Date): Partial<JudgeFields> {
+export function verdict(
+  answer: JudgeAnswer,
+  sameFilesComputed: boolean,
+  row: RunRow,
+  model: string,
+  now: Date,
+): Partial<JudgeFields> {
   return {
     judgeVerdict: answer.verdict,
     judgeRootCauseFound: answer.rootCauseFound,
@@ -71,7 +84,13 @@ export function verdict(answer: JudgeAnswer, sameFilesComputed: boolean, row: Ru
  * A failed attempt (already counted when it was claimed) is retried with backoff until the policy's last
  * attempt, which ends in verdict `error`.
  */
-export function failedAttempt(row: RunRow, problem: JudgeProblem, policy: RetryPolicy, model: string, now: Date): Partial<JudgeFields> {
+export function failedAttempt(
+  row: RunRow,
+  problem: JudgeProblem,
+  policy: RetryPolicy,
+  model: string,
+  now: Date,
+): Partial<JudgeFields> {
   const attempts = row.judgeAttempts;
   if (attempts >= policy.maxAttempts) {
     return {
@@ -92,7 +111,11 @@ export function failedAttempt(row: RunRow, problem: JudgeProblem, policy: RetryP
 }
 
 /** Waiting costs no attempt. `nextAttemptAt` keeps the row in the sweeper's index. */
-export const waiting = (state: Extract<JudgeState, `waiting-${string}` | 'paused'>, problem: JudgeProblem, nextAttemptAt: string): Partial<JudgeFields> => ({
+export const waiting = (
+  state: Extract<JudgeState, `waiting-${string}` | 'paused'>,
+  problem: JudgeProblem,
+  nextAttemptAt: string,
+): Partial<JudgeFields> => ({
   judgeState: state,
   judgeNextAttemptAt: nextAttemptAt,
   judgeLastError: problem,
@@ -100,7 +123,10 @@ export const waiting = (state: Extract<JudgeState, `waiting-${string}` | 'paused
 
 /** Every attempt was claimed and none finished (each timed out or crashed): the verdict is `error`. */
 export function attemptsExhausted(row: RunRow, model: string, now: Date): Partial<JudgeFields> {
-  const problem = { code: 'attempts-exhausted', message: `All ${row.judgeAttempts} judge attempts were claimed and none finished (a timeout or a crash each time).` };
+  const problem = {
+    code: 'attempts-exhausted',
+    message: `All ${row.judgeAttempts} judge attempts were claimed and none finished (a timeout or a crash each time).`,
+  };
   return {
     judgeVerdict: 'error',
     judgeReason: `The judge gave up: ${problem.message}`,

@@ -14,12 +14,16 @@ export const ROW_LIMITS = {
 
 type Contamination = RunnerRow['contamination'];
 
-const cut = (text: string) => (text.length > ROW_LIMITS.contaminationText ? text.slice(0, ROW_LIMITS.contaminationText) : text);
+const cut = (text: string) =>
+  text.length > ROW_LIMITS.contaminationText ? text.slice(0, ROW_LIMITS.contaminationText) : text;
 
 /** The entries a row keeps; `complete` is false when the full list must be read from the run's objects. */
 export function boundedContamination(list: Contamination): { kept: Contamination; complete: boolean } {
-  const kept = list.slice(0, ROW_LIMITS.contaminationEntries).map((c) => ({ ...c, path: cut(c.path), ...(c.reason !== undefined ? { reason: cut(c.reason) } : {}) }));
-  const complete = list.length === kept.length && kept.every((c, i) => c.path === list[i]!.path && c.reason === list[i]!.reason);
+  const kept = list
+    .slice(0, ROW_LIMITS.contaminationEntries)
+    .map((c) => ({ ...c, path: cut(c.path), ...(c.reason !== undefined ? { reason: cut(c.reason) } : {}) }));
+  const complete =
+    list.length === kept.length && kept.every((c, i) => c.path === list[i]!.path && c.reason === list[i]!.reason);
   return { kept, complete };
 }
 

@@ -1,7 +1,13 @@
 // The landing table of docs/contract.md §4 as one pure function: given the stored row (if any) and an incoming
 // delivery, what row should exist afterwards? Kept pure so the rules are tested without any store.
 import { canonicalJson } from '../canonical-json.ts';
-import { emptyJudgeFields, type HiddenTestResult, type JudgeFields, type RunRow, type RunnerRow } from '../schema/run.ts';
+import {
+  emptyJudgeFields,
+  type HiddenTestResult,
+  type JudgeFields,
+  type RunRow,
+  type RunnerRow,
+} from '../schema/run.ts';
 import { boundedContamination, recentDeliveries } from './bounds.ts';
 
 export interface IncomingRun {
@@ -46,7 +52,8 @@ export function decideLanding(
   const landingCase = current === null ? 'new' : isRetry ? 'retry' : 'rerun';
 
   // A no-call verdict is never kept: a retry whose contamination is gone is judged like a new run.
-  const keptJudge: JudgeFields = isRetry && current.judgeState !== 'not-needed' ? pickJudgeFields(current) : emptyJudgeFields();
+  const keptJudge: JudgeFields =
+    isRetry && current.judgeState !== 'not-needed' ? pickJudgeFields(current) : emptyJudgeFields();
   const hidden = isRetry
     ? current.hiddenTestResult
     : pendingHiddenTest && pendingHiddenTest.finishedAt === F
@@ -90,7 +97,8 @@ function applyNoCallVerdicts(judge: JudgeFields, incoming: IncomingRun, now: str
     return {
       ...emptyJudgeFields(),
       judgeVerdict: noCall,
-      judgeReason: noCall === 'excluded' ? 'The run reached outside its snapshot (see contamination).' : 'The patch is empty.',
+      judgeReason:
+        noCall === 'excluded' ? 'The run reached outside its snapshot (see contamination).' : 'The patch is empty.',
       judgeAttempts: judge.judgeAttempts,
       judgeCostUsd: judge.judgeCostUsd,
       judgeState: 'not-needed',

@@ -5,11 +5,27 @@ import { sha256Hex } from '../sha256.ts';
 import { inboxEntrySchema, type InboxEntry } from '../schema/messages.ts';
 import type { HiddenTestDelivery, IssueDelivery, RunDelivery } from '../schema/delivery.ts';
 import type { StoredHost } from '../schema/host.ts';
-import type { AttemptStore, Clock, HostStore, IssueStore, JudgeMessage, MessageQueue, ObjectStore, PendingHiddenTest, RunStore } from '../ports.ts';
+import type {
+  AttemptStore,
+  Clock,
+  HostStore,
+  IssueStore,
+  JudgeMessage,
+  MessageQueue,
+  ObjectStore,
+  PendingHiddenTest,
+  RunStore,
+} from '../ports.ts';
 import type { ArchivedAttempt } from '../schema/attempt.ts';
 import { emptyJudgeFields } from '../schema/run.ts';
 import { boundedContamination } from './bounds.ts';
-import { decideLanding, NO_ARCHIVED_ATTEMPTS, type ArchivedAttempts, type IncomingRun, type LandingDecision } from './decide.ts';
+import {
+  decideLanding,
+  NO_ARCHIVED_ATTEMPTS,
+  type ArchivedAttempts,
+  type IncomingRun,
+  type LandingDecision,
+} from './decide.ts';
 import { hostRecord, optimisticUpdate, runRecord, type UpdateDecision } from '../optimistic-update.ts';
 import { canonicalJson } from '../canonical-json.ts';
 import type { HiddenTestResult, RunRow } from '../schema/run.ts';
@@ -26,7 +42,17 @@ export interface LandingDeps {
   clock: Clock;
 }
 
-export type LandingOutcome = 'new' | 'retry' | 'rerun' | 'unchanged' | 'stale' | 'issue' | 'hidden-test-applied' | 'hidden-test-held' | 'hidden-test-ignored' | 'already-landed';
+export type LandingOutcome =
+  | 'new'
+  | 'retry'
+  | 'rerun'
+  | 'unchanged'
+  | 'stale'
+  | 'issue'
+  | 'hidden-test-applied'
+  | 'hidden-test-held'
+  | 'hidden-test-ignored'
+  | 'already-landed';
 
 const MAX_CONFLICT_RETRIES = 100;
 
@@ -59,7 +85,9 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
   const { space } = entry;
   const F = delivery.row.finishedAt;
   const patchSha256 = sha256Hex(delivery.patch);
-  const fullContamination = boundedContamination(delivery.row.contamination).complete ? null : JSON.stringify(delivery.row.contamination);
+  const fullContamination = boundedContamination(delivery.row.contamination).complete
+    ? null
+    : JSON.stringify(delivery.row.contamination);
   const incoming: IncomingRun = {
     space,
     id: delivery.id,
@@ -70,7 +98,8 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     patchTruncated: delivery.patchTruncated,
     patchKey: patchKey(space, delivery.id, F, patchSha256),
     summaryKey: summaryKey(space, delivery.id, F, sha256Hex(delivery.summary)),
-    contaminationKey: fullContamination === null ? null : contaminationKey(space, delivery.id, F, sha256Hex(fullContamination)),
+    contaminationKey:
+      fullContamination === null ? null : contaminationKey(space, delivery.id, F, sha256Hex(fullContamination)),
   };
 
   const record = runRecord(deps.runs, space, delivery.id);
@@ -78,7 +107,8 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
   // Content-addressed keys: a duplicate writes identical bytes, a different patch gets its own object.
   await deps.objects.put(incoming.patchKey, delivery.patch, 'text/x-diff; charset=utf-8');
   await deps.objects.put(incoming.summaryKey, delivery.summary, 'text/markdown; charset=utf-8');
-  if (incoming.contaminationKey) await deps.objects.put(incoming.contaminationKey, fullContamination!, 'application/json');
+  if (incoming.contaminationKey)
+    await deps.objects.put(incoming.contaminationKey, fullContamination!, 'application/json');
   const pending = await deps.issues.getPendingHiddenTest(space, delivery.id);
   if (current && F < current.value.finishedAt) return landLateAttempt(deps, incoming, pending);
 
@@ -86,7 +116,8 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     record,
     async (latest): Promise<UpdateDecision<RunRow, LandingDecision>> => {
       // A re-run replaces the current attempt: archive it first, with the verdict it had (idempotent).
-      if (latest && F >= latest.value.finishedAt && !isAttempt(latest.value, F, patchSha256)) await deps.attempts.archiveAttempt(archived(latest.value, deps.clock));
+      if (latest && F >= latest.value.finishedAt && !isAttempt(latest.value, F, patchSha256))
+        await deps.attempts.archiveAttempt(archived(latest.value, deps.clock));
       // Only a re-run changes which attempts are archived; a first landing or a retry reads them off the row.
       const others = !latest
         ? NO_ARCHIVED_ATTEMPTS
@@ -112,19 +143,36 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
  * A delivery of an attempt earlier than the current one (docs/contract.md §4, "F earlier"): archived unjudged, and the
  * row changes only its attempt count (and updatedAt). Its hidden-test result, if one is held, comes along.
  */
-async function landLateAttempt(deps: LandingDeps, incoming: IncomingRun, pending: PendingHiddenTest | null): Promise<LandingOutcome> {
+async function landLateAttempt(
+  deps: LandingDeps,
+  incoming: IncomingRun,
+  pending: PendingHiddenTest | null,
+): Promise<LandingOutcome> {
   const now = deps.clock.now().toISOString();
   const built = decideLanding(null, incoming, now, pending);
   if (built.kind !== 'write') throw new Error('A first landing always writes.');
-  await deps.attempts.archiveAttempt({ ...built.row, ...emptyJudgeFields(), judgeState: 'not-needed', archivedAt: now });
+  await deps.attempts.archiveAttempt({
+    ...built.row,
+    ...emptyJudgeFields(),
+    judgeState: 'not-needed',
+    archivedAt: now,
+  });
   await optimisticUpdate(
     runRecord(deps.runs, incoming.space, incoming.id),
     async (latest): Promise<UpdateDecision<RunRow, void>> => {
       if (!latest) return { done: undefined };
-      const others = archivedOtherThan(await deps.attempts.listAttempts(incoming.space, incoming.id), latest.value.finishedAt, latest.value.patchSha256);
+      const others = archivedOtherThan(
+        await deps.attempts.listAttempts(incoming.space, incoming.id),
+        latest.value.finishedAt,
+        latest.value.patchSha256,
+      );
       const attemptCount = others.count + 1;
       const firstAttempt = others.first && others.first.finishedAt < latest.value.finishedAt ? others.first : null;
-      if (latest.value.attemptCount === attemptCount && canonicalJson(latest.value.firstAttempt) === canonicalJson(firstAttempt)) return { done: undefined };
+      if (
+        latest.value.attemptCount === attemptCount &&
+        canonicalJson(latest.value.firstAttempt) === canonicalJson(firstAttempt)
+      )
+        return { done: undefined };
       return { write: { ...latest.value, attemptCount, firstAttempt, updatedAt: now }, result: undefined };
     },
     { what: `counting the attempts of ${incoming.id}`, maxConflicts: MAX_CONFLICT_RETRIES },
@@ -132,14 +180,18 @@ async function landLateAttempt(deps: LandingDeps, incoming: IncomingRun, pending
   return 'stale';
 }
 
-const isAttempt = (row: RunRow, finishedAt: string, patchSha256: string) => row.finishedAt === finishedAt && row.patchSha256 === patchSha256;
+const isAttempt = (row: RunRow, finishedAt: string, patchSha256: string) =>
+  row.finishedAt === finishedAt && row.patchSha256 === patchSha256;
 
 const archived = (row: RunRow, clock: Clock): ArchivedAttempt => ({ ...row, archivedAt: clock.now().toISOString() });
 
 /** The archived attempts other than the one that is (or becomes) the row, for its count and first attempt. */
 function archivedOtherThan(list: ArchivedAttempt[], finishedAt: string, patchSha256: string): ArchivedAttempts {
   const others = list.filter((a) => !isAttempt(a, finishedAt, patchSha256));
-  const first = others.reduce<ArchivedAttempt | null>((earliest, a) => (!earliest || a.finishedAt < earliest.finishedAt ? a : earliest), null);
+  const first = others.reduce<ArchivedAttempt | null>(
+    (earliest, a) => (!earliest || a.finishedAt < earliest.finishedAt ? a : earliest),
+    null,
+  );
   return { count: others.length, first: first && { finishedAt: first.finishedAt, judgeVerdict: first.judgeVerdict } };
 }
 
@@ -148,7 +200,11 @@ async function landIssue(deps: LandingDeps, entry: InboxEntry, delivery: IssueDe
   return 'issue';
 }
 
-async function landHiddenTest(deps: LandingDeps, entry: InboxEntry, delivery: HiddenTestDelivery): Promise<LandingOutcome> {
+async function landHiddenTest(
+  deps: LandingDeps,
+  entry: InboxEntry,
+  delivery: HiddenTestDelivery,
+): Promise<LandingOutcome> {
   const { space, id, finishedAt, hiddenTestResult } = { space: entry.space, ...delivery };
   let result = await applyHiddenTest(deps, space, id, finishedAt, hiddenTestResult);
   if (result === 'no-run') {
@@ -158,31 +214,57 @@ async function landHiddenTest(deps: LandingDeps, entry: InboxEntry, delivery: Hi
     result = await applyHiddenTest(deps, space, id, finishedAt, hiddenTestResult);
   }
   // The run has moved on to a later attempt: the result belongs to an archived one, if it has landed.
-  if (result === 'moved-on' && (await deps.attempts.setAttemptHiddenTest(space, id, finishedAt, hiddenTestResult)) > 0) return 'hidden-test-applied';
-  const outcomes = { applied: 'hidden-test-applied', 'no-run': 'hidden-test-held', 'moved-on': 'hidden-test-ignored' } as const;
+  if (result === 'moved-on' && (await deps.attempts.setAttemptHiddenTest(space, id, finishedAt, hiddenTestResult)) > 0)
+    return 'hidden-test-applied';
+  const outcomes = {
+    applied: 'hidden-test-applied',
+    'no-run': 'hidden-test-held',
+    'moved-on': 'hidden-test-ignored',
+  } as const;
   return outcomes[result];
 }
 
 /** Sets the result on the run with that finishedAt; a run not landed yet, or since re-run, is left alone. */
-async function applyHiddenTest(deps: LandingDeps, space: string, id: string, finishedAt: string, result: HiddenTestResult): Promise<'applied' | 'no-run' | 'moved-on'> {
+async function applyHiddenTest(
+  deps: LandingDeps,
+  space: string,
+  id: string,
+  finishedAt: string,
+  result: HiddenTestResult,
+): Promise<'applied' | 'no-run' | 'moved-on'> {
   return optimisticUpdate(
     runRecord(deps.runs, space, id),
     (current): UpdateDecision<RunRow, 'applied' | 'no-run' | 'moved-on'> => {
       if (!current || current.value.finishedAt < finishedAt) return { done: 'no-run' };
       if (current.value.finishedAt > finishedAt) return { done: 'moved-on' };
       if (canonicalJson(current.value.hiddenTestResult) === canonicalJson(result)) return { done: 'applied' };
-      return { write: { ...current.value, hiddenTestResult: result, updatedAt: deps.clock.now().toISOString() }, result: 'applied' };
+      return {
+        write: { ...current.value, hiddenTestResult: result, updatedAt: deps.clock.now().toISOString() },
+        result: 'applied',
+      };
     },
     { what: `applying the hidden-test result of ${id}`, maxConflicts: MAX_CONFLICT_RETRIES },
   );
 }
 
 /** Per (space, host): the latest hardware and delivery time this space saw; order-independent. */
-async function recordHostDelivery(hosts: HostStore, host: string, space: string, at: string, hardware: string | null): Promise<void> {
+async function recordHostDelivery(
+  hosts: HostStore,
+  host: string,
+  space: string,
+  at: string,
+  hardware: string | null,
+): Promise<void> {
   await optimisticUpdate(
     hostRecord(hosts, space, host),
     (current): UpdateDecision<StoredHost, void> => {
-      const before: StoredHost = current?.value ?? { host, space, hostHardware: null, firstDeliveryAt: null, lastDeliveryAt: null };
+      const before: StoredHost = current?.value ?? {
+        host,
+        space,
+        hostHardware: null,
+        firstDeliveryAt: null,
+        lastDeliveryAt: null,
+      };
       const isLatest = before.lastDeliveryAt === null || at >= before.lastDeliveryAt;
       const next: StoredHost = {
         host,
@@ -191,7 +273,9 @@ async function recordHostDelivery(hosts: HostStore, host: string, space: string,
         firstDeliveryAt: before.firstDeliveryAt === null || at < before.firstDeliveryAt ? at : before.firstDeliveryAt,
         lastDeliveryAt: isLatest ? at : before.lastDeliveryAt,
       };
-      return current && JSON.stringify(next) === JSON.stringify(before) ? { done: undefined } : { write: next, result: undefined };
+      return current && JSON.stringify(next) === JSON.stringify(before)
+        ? { done: undefined }
+        : { write: next, result: undefined };
     },
     { what: `updating host ${host} of space ${space}`, maxConflicts: MAX_CONFLICT_RETRIES },
   );

@@ -16,11 +16,17 @@ export function analystGroupOf(cockpit: string): string {
   const plain = `${PREFIX}${cockpit}`;
   if (plain.length <= MAX_GROUP_NAME_LENGTH) return plain;
   const hash = sha256Hex(cockpit).slice(0, 16);
-  return `${PREFIX}${Array.from(cockpit).slice(0, MAX_GROUP_NAME_LENGTH - PREFIX.length - hash.length - 1).join('')}-${hash}`;
+  return `${PREFIX}${Array.from(cockpit)
+    .slice(0, MAX_GROUP_NAME_LENGTH - PREFIX.length - hash.length - 1)
+    .join('')}-${hash}`;
 }
 
 /** The 403 answer for a token without the cockpit's group; null when the request may be read. */
 export function groupRefusal(requiredGroup: string, tokenGroups: readonly string[]): HttpAnswer | null {
   if (tokenGroups.includes(requiredGroup)) return null;
-  return jsonError(403, 'not-in-cockpit-group', `This account is not a member of ${requiredGroup}, the group that may read this cockpit; an operator adds it (docs/deploy.md).`);
+  return jsonError(
+    403,
+    'not-in-cockpit-group',
+    `This account is not a member of ${requiredGroup}, the group that may read this cockpit; an operator adds it (docs/deploy.md).`,
+  );
 }

@@ -13,11 +13,19 @@ import type { RunTable } from '../cockpit/run-table.ts';
 export type Prices = Record<string, ModelPrice>;
 
 /** The configured price of a model (an own key only: a model named "constructor" has no price). */
-export const priceOf = (prices: Prices, model: string): ModelPrice | null => (Object.hasOwn(prices, model) ? prices[model]! : null);
+export const priceOf = (prices: Prices, model: string): ModelPrice | null =>
+  Object.hasOwn(prices, model) ? prices[model]! : null;
 
 /** A run's estimated cost from its tokens (the runner sends no cache figures); null when the model is unpriced or a token count is unknown. */
-export const runCostUsd = (price: ModelPrice | null, promptTokens: number | null, completionTokens: number | null): number | null =>
-  callCostUsd({ inputTokens: promptTokens, outputTokens: completionTokens, cacheWriteTokens: 0, cacheReadTokens: 0 }, price ?? undefined);
+export const runCostUsd = (
+  price: ModelPrice | null,
+  promptTokens: number | null,
+  completionTokens: number | null,
+): number | null =>
+  callCostUsd(
+    { inputTokens: promptTokens, outputTokens: completionTokens, cacheWriteTokens: 0, cacheReadTokens: 0 },
+    price ?? undefined,
+  );
 
 const known = (v: number) => (Number.isNaN(v) ? null : v);
 
@@ -50,6 +58,8 @@ function statisticsOf(table: RunTable, group: Group, rows: Uint32Array, price: M
     hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
     agreement: { n: kappa.n, kappa: kappa.kappa, ci: kappa.ci, table: counts.agreement },
     judgeCostUsd: sumCosts(Array.from(rows, (i) => known(judgeCost[i]!))),
-    runCostUsd: price ? sumCosts(Array.from(rows, (i) => runCostUsd(price, known(prompt[i]!), known(completion[i]!)))) : null,
+    runCostUsd: price
+      ? sumCosts(Array.from(rows, (i) => runCostUsd(price, known(prompt[i]!), known(completion[i]!))))
+      : null,
   };
 }

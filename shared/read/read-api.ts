@@ -8,13 +8,35 @@ import { ISSUE_FIELDS, type IssueField, type StoredIssue } from '../schema/issue
 import { COLUMNS_GZIP_MEDIA_TYPE, TIERS, type Tier } from '../cockpit/columns.ts';
 import { accepts, decodePathSegment, jsonError, type HttpAnswer } from '../http.ts';
 import { attemptSummary } from '../schema/attempt.ts';
-import { InvalidCursorError, type AttemptStore, type BudgetStore, type Clock, type HostStore, type IssueStore, type ObjectStore, type PairingCheck, type RunStore } from '../ports.ts';
+import {
+  InvalidCursorError,
+  type AttemptStore,
+  type BudgetStore,
+  type Clock,
+  type HostStore,
+  type IssueStore,
+  type ObjectStore,
+  type PairingCheck,
+  type RunStore,
+} from '../ports.ts';
 import type { ReferenceDiff } from '../reference/reference-fix.ts';
 import { referenceDiffKey } from '../storage-layout.ts';
 import { selectRuns, taskFacts, type RunFilters } from '../cockpit/aggregates.ts';
 import type { RunTable } from '../cockpit/run-table.ts';
 import { asOfNow } from './as-of.ts';
-import type { AttemptsBody, BudgetBody, CockpitEntry, CockpitsBody, CompareBody, ExportBody, HostsBody, IssuesBody, ReferenceBody, RunsPage, StatsBody } from '../cockpit/contract.ts';
+import type {
+  AttemptsBody,
+  BudgetBody,
+  CockpitEntry,
+  CockpitsBody,
+  CompareBody,
+  ExportBody,
+  HostsBody,
+  IssuesBody,
+  ReferenceBody,
+  RunsPage,
+  StatsBody,
+} from '../cockpit/contract.ts';
 import { exportRecord, toCsv } from './exports.ts';
 import { compareGroups } from '../cockpit/compare-groups.ts';
 import { groupStatistics } from './group-stats.ts';
@@ -49,7 +71,12 @@ export async function answerRead(
 ): Promise<HttpAnswer> {
   const acceptsGzip = accepts(headers['accept-encoding'], 'gzip');
   const answer = await route(deps, method, path, new URLSearchParams(rawQuery), acceptsGzip, headers.accept);
-  return withinLimit(deps, compressed(answer, acceptsGzip), 'answer-too-large', (mb) => `The answer is ${mb} MB, more than one answer of this read API can carry.`);
+  return withinLimit(
+    deps,
+    compressed(answer, acceptsGzip),
+    'answer-too-large',
+    (mb) => `The answer is ${mb} MB, more than one answer of this read API can carry.`,
+  );
 }
 
 /** Bodies below this are sent as they are: compressing them saves less than it costs. */
@@ -72,8 +99,16 @@ function compressed(answer: HttpAnswer, acceptsGzip: boolean): HttpAnswer {
   };
 }
 
-async function route(deps: ReadDeps, method: string, path: string, query: URLSearchParams, acceptsGzip: boolean, accept: string | undefined): Promise<HttpAnswer> {
-  if (method !== 'GET' && method !== 'HEAD') return { ...jsonError(405, 'method-not-allowed', 'The read API only answers GET.'), headers: { allow: 'GET' } };
+async function route(
+  deps: ReadDeps,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  acceptsGzip: boolean,
+  accept: string | undefined,
+): Promise<HttpAnswer> {
+  if (method !== 'GET' && method !== 'HEAD')
+    return { ...jsonError(405, 'method-not-allowed', 'The read API only answers GET.'), headers: { allow: 'GET' } };
   const parts = path.split('/').filter(Boolean).map(decodePathSegment);
   if (parts.some((p) => p === null)) return jsonError(400, 'bad-path', 'The path is not valid percent-encoding.');
   const [api, spaces, space, collection, id, sub, ...rest] = parts as string[];
@@ -82,24 +117,43 @@ async function route(deps: ReadDeps, method: string, path: string, query: URLSea
   if (!spaceOf(deps.config, space)) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
 
   if (collection === 'runs' && id === undefined) return listRuns(deps, space, query);
-  if (collection === 'columns' && id === undefined) return columns(deps, space, query, accepts(accept, COLUMNS_GZIP_MEDIA_TYPE) ? 'gzip-media-type' : acceptsGzip ? 'gzip' : 'identity');
+  if (collection === 'columns' && id === undefined)
+    return columns(
+      deps,
+      space,
+      query,
+      accepts(accept, COLUMNS_GZIP_MEDIA_TYPE) ? 'gzip-media-type' : acceptsGzip ? 'gzip' : 'identity',
+    );
   if (collection === 'stats' && id === undefined) return stats(deps, space, query);
   if (collection === 'compare' && id === undefined) return compare(deps, space, query);
   if (collection === 'budget' && id === undefined) return budget(deps, space, query);
-  if ((collection === 'export.csv' || collection === 'export.json') && id === undefined) return exportRuns(deps, space, query, collection === 'export.csv' ? 'csv' : 'json', acceptsGzip);
+  if ((collection === 'export.csv' || collection === 'export.json') && id === undefined)
+    return exportRuns(deps, space, query, collection === 'export.csv' ? 'csv' : 'json', acceptsGzip);
   if (collection === 'runs' && sub === undefined) return oneRun(deps, space, id!);
   if (collection === 'runs' && (sub === 'patch' || sub === 'summary')) return runText(deps, space, id!, sub);
   if (collection === 'runs' && sub === 'reference') return runReference(deps, space, id!);
   if (collection === 'runs' && sub === 'attempts') return attemptsOf(deps, space, id!);
   if (collection === 'issues' && id === undefined) return issues(deps, space, query);
-  if (collection === 'hosts' && id === undefined) return { status: 200, body: { hosts: await hostsOf(deps, space) } satisfies HostsBody };
+  if (collection === 'hosts' && id === undefined)
+    return { status: 200, body: { hosts: await hostsOf(deps, space) } satisfies HostsBody };
   return notFound(path);
 }
 
-async function columns(deps: ReadDeps, space: string, query: URLSearchParams, coding: ColumnsCoding): Promise<HttpAnswer> {
+async function columns(
+  deps: ReadDeps,
+  space: string,
+  query: URLSearchParams,
+  coding: ColumnsCoding,
+): Promise<HttpAnswer> {
   const [part, snapshot] = [query.get('part'), query.get('snapshot')];
-  if ((part === null) !== (snapshot === null)) return jsonError(400, 'bad-part', 'part and snapshot go together: both as the first part of the columns named them, or neither.');
-  if (part !== null && !/^[1-9]\d{0,5}$/.test(part)) return jsonError(400, 'bad-part', 'part must be a whole number from 1; part 0 is the columns answer without part.');
+  if ((part === null) !== (snapshot === null))
+    return jsonError(
+      400,
+      'bad-part',
+      'part and snapshot go together: both as the first part of the columns named them, or neither.',
+    );
+  if (part !== null && !/^[1-9]\d{0,5}$/.test(part))
+    return jsonError(400, 'bad-part', 'part must be a whole number from 1; part 0 is the columns answer without part.');
   const request = part === null ? null : { part: Number(part), snapshot: snapshot! };
   const answer = await columnsAnswer(deps, space, coding, request);
   const compressed = coding !== 'identity';
@@ -118,7 +172,11 @@ function cockpits(config: ReplayConfig): HttpAnswer {
 }
 
 async function listRuns(deps: ReadDeps, space: string, params: URLSearchParams): Promise<HttpAnswer> {
-  const query = { limit: params.get('limit') ?? undefined, since: params.get('since') ?? undefined, cursor: params.get('cursor') ?? undefined };
+  const query = {
+    limit: params.get('limit') ?? undefined,
+    since: params.get('since') ?? undefined,
+    cursor: params.get('cursor') ?? undefined,
+  };
   const limit = query.limit === undefined ? DEFAULT_PAGE : Number(query.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
     return jsonError(400, 'bad-limit', `limit must be a whole number from 1 to ${MAX_PAGE}.`);
@@ -126,7 +184,8 @@ async function listRuns(deps: ReadDeps, space: string, params: URLSearchParams):
   let since: string | undefined;
   if (query.since !== undefined) {
     const t = Date.parse(query.since);
-    if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}T/.test(query.since)) return jsonError(400, 'bad-since', 'since must be an ISO-8601 instant such as 2026-01-31T12:00:00Z.');
+    if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}T/.test(query.since))
+      return jsonError(400, 'bad-since', 'since must be an ISO-8601 instant such as 2026-01-31T12:00:00Z.');
     since = new Date(t).toISOString();
   }
   const asOf = asOfNow(deps.clock);
@@ -143,25 +202,41 @@ async function listRuns(deps: ReadDeps, space: string, params: URLSearchParams):
  * The page's filters from repeated parameters. A value that can name nothing (a tier that does not exist,
  * a wave that is not a number) still filters: it matches no run, so the answer is empty, never everything.
  */
-function filtersOf(query: URLSearchParams, keys: readonly ('model' | 'tier' | 'wave' | 'harnessVersion')[]): { filters: RunFilters; matchesNothing: boolean } {
+function filtersOf(
+  query: URLSearchParams,
+  keys: readonly ('model' | 'tier' | 'wave' | 'harnessVersion')[],
+): { filters: RunFilters; matchesNothing: boolean } {
   const values = (key: string) => (keys.includes(key as never) ? query.getAll(key) : []);
   const tiers = values('tier');
   const waves = values('wave');
   const knownTiers = tiers.filter((t): t is Tier => (TIERS as readonly string[]).includes(t));
   const knownWaves = waves.filter((w) => /^\d+$/.test(w)).map(Number);
   return {
-    filters: { models: values('model'), tiers: knownTiers, waves: knownWaves, harnessVersions: values('harnessVersion') },
+    filters: {
+      models: values('model'),
+      tiers: knownTiers,
+      waves: knownWaves,
+      harnessVersions: values('harnessVersion'),
+    },
     matchesNothing: (tiers.length > 0 && !knownTiers.length) || (waves.length > 0 && !knownWaves.length),
   };
 }
 
 /** The runs as `held` has them, and the rows passing the filters (tier and wave fall back to the task's issue record). */
-async function selected<Held extends { table: RunTable }>(deps: ReadDeps, space: string, query: URLSearchParams, keys: Parameters<typeof filtersOf>[1], held: Promise<Held>) {
+async function selected<Held extends { table: RunTable }>(
+  deps: ReadDeps,
+  space: string,
+  query: URLSearchParams,
+  keys: Parameters<typeof filtersOf>[1],
+  held: Promise<Held>,
+) {
   const { filters, matchesNothing } = filtersOf(query, keys);
   // Issue records are read only when a tier or wave filter needs them (a 1M-run space has 20k of them).
   const needsFacts = !matchesNothing && (filters.tiers.length > 0 || filters.waves.length > 0);
   const [current, issues] = await Promise.all([held, needsFacts ? currentIssues(deps, space) : null]);
-  const selection = matchesNothing ? new Uint32Array(0) : selectRuns(current.table, filters, issues && taskFacts(current.table, issues));
+  const selection = matchesNothing
+    ? new Uint32Array(0)
+    : selectRuns(current.table, filters, issues && taskFacts(current.table, issues));
   return { ...current, selection };
 }
 
@@ -169,19 +244,33 @@ const FILTERS = ['model', 'tier', 'wave', 'harnessVersion'] as const;
 
 async function stats(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
   const groupBy = query.get('groupBy');
-  if (groupBy !== null && groupBy !== 'model,harnessVersion') return jsonError(400, 'bad-group-by', 'groupBy can only be "model,harnessVersion" for now.');
+  if (groupBy !== null && groupBy !== 'model,harnessVersion')
+    return jsonError(400, 'bad-group-by', 'groupBy can only be "model,harnessVersion" for now.');
   // The table alone: a cold process reads it from the persisted columns (read-model.ts).
   const { table, selection, asOf } = await selected(deps, space, query, FILTERS, currentRunTable(deps, space));
-  return { status: 200, body: { groups: groupStatistics(table, selection, deps.config.prices), asOf } satisfies StatsBody };
+  return {
+    status: 200,
+    body: { groups: groupStatistics(table, selection, deps.config.prices), asOf } satisfies StatsBody,
+  };
 }
 
 async function compare(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
   const names = ['aModel', 'aHarness', 'bModel', 'bHarness'] as const;
   const missing = names.filter((n) => !query.get(n));
-  if (missing.length) return jsonError(400, 'missing-group', `compare needs aModel, aHarness, bModel and bHarness; missing: ${missing.join(', ')}.`);
+  if (missing.length)
+    return jsonError(
+      400,
+      'missing-group',
+      `compare needs aModel, aHarness, bModel and bHarness; missing: ${missing.join(', ')}.`,
+    );
   const [aModel, aHarness, bModel, bHarness] = names.map((n) => query.get(n)!);
   const { table, selection, asOf } = await selected(deps, space, query, ['tier', 'wave'], currentRunTable(deps, space));
-  const body = compareGroups(table, selection, { model: aModel!, harnessVersion: aHarness! }, { model: bModel!, harnessVersion: bHarness! });
+  const body = compareGroups(
+    table,
+    selection,
+    { model: aModel!, harnessVersion: aHarness! },
+    { model: bModel!, harnessVersion: bHarness! },
+  );
   return { status: 200, body: { ...body, asOf } satisfies CompareBody };
 }
 
@@ -190,17 +279,28 @@ async function issues(deps: ReadDeps, space: string, query: URLSearchParams): Pr
   const raw = query.get('fields');
   const fields = raw === null ? null : raw.split(',');
   const unknown = fields?.filter((f) => !(ISSUE_FIELDS as string[]).includes(f));
-  if (unknown?.length) return jsonError(400, 'bad-fields', `fields names ${unknown.map((f) => `"${f}"`).join(', ')}, not an issue field; the fields are ${ISSUE_FIELDS.join(', ')}.`);
+  if (unknown?.length)
+    return jsonError(
+      400,
+      'bad-fields',
+      `fields names ${unknown.map((f) => `"${f}"`).join(', ')}, not an issue field; the fields are ${ISSUE_FIELDS.join(', ')}.`,
+    );
   const records = await currentIssues(deps, space);
   if (!fields) return { status: 200, body: { issues: records } satisfies IssuesBody };
   const kept = [...new Set<IssueField>(['taskId', ...(fields as IssueField[])])];
-  return { status: 200, body: { issues: records.map((issue) => Object.fromEntries(kept.map((f) => [f, issue[f]])) as Pick<StoredIssue, 'taskId'>) } satisfies IssuesBody<never> };
+  return {
+    status: 200,
+    body: {
+      issues: records.map((issue) => Object.fromEntries(kept.map((f) => [f, issue[f]])) as Pick<StoredIssue, 'taskId'>),
+    } satisfies IssuesBody<never>,
+  };
 }
 
 async function budget(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
   const raw = query.get('days');
   const days = raw === null ? DEFAULT_BUDGET_DAYS : Number(raw);
-  if (!Number.isInteger(days) || days < 1 || days > MAX_BUDGET_DAYS) return jsonError(400, 'bad-days', `days must be a whole number from 1 to ${MAX_BUDGET_DAYS}.`);
+  if (!Number.isInteger(days) || days < 1 || days > MAX_BUDGET_DAYS)
+    return jsonError(400, 'bad-days', `days must be a whole number from 1 to ${MAX_BUDGET_DAYS}.`);
   const today = deps.clock.now();
   const dayOf = (offset: number) => new Date(today.getTime() - offset * 86_400_000).toISOString().slice(0, 10);
   const cap = spaceOf(deps.config, space)!.judge.dailyCap;
@@ -216,30 +316,55 @@ async function budget(deps: ReadDeps, space: string, query: URLSearchParams): Pr
   return { status: 200, body };
 }
 
-async function exportRuns(deps: ReadDeps, space: string, query: URLSearchParams, format: 'csv' | 'json', acceptsGzip: boolean): Promise<HttpAnswer> {
+async function exportRuns(
+  deps: ReadDeps,
+  space: string,
+  query: URLSearchParams,
+  format: 'csv' | 'json',
+  acceptsGzip: boolean,
+): Promise<HttpAnswer> {
   const { runs, selection, asOf } = await selected(deps, space, query, FILTERS, currentTable(deps, space));
   const fields = exportFieldsOf(deps.config, space);
   const records = Array.from(selection, (i) => exportRecord(runs[i]!, fields, deps.config.prices));
   const text = format === 'csv' ? toCsv(fields, records) : JSON.stringify({ runs: records, asOf } satisfies ExportBody);
   const contentType = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json';
   const filename = `${space}-runs.${format}`;
-  const headers: Record<string, string> = { 'content-disposition': `attachment; filename="${filename}"`, vary: 'accept-encoding' };
+  const headers: Record<string, string> = {
+    'content-disposition': `attachment; filename="${filename}"`,
+    vary: 'accept-encoding',
+  };
   const body = acceptsGzip ? gzipSync(text, { level: 6 }) : Buffer.from(text);
-  const answer = { status: 200, body, contentType, headers: acceptsGzip ? { ...headers, 'content-encoding': 'gzip' } : headers };
-  return withinLimit(deps, answer, 'export-too-large', (mb) => `The export of ${records.length} runs is ${mb} MB${acceptsGzip ? ' compressed' : ''}, more than one answer can carry; narrow it with the model, tier, wave or harness filters${acceptsGzip ? '' : ', or accept gzip'}.`);
+  const answer = {
+    status: 200,
+    body,
+    contentType,
+    headers: acceptsGzip ? { ...headers, 'content-encoding': 'gzip' } : headers,
+  };
+  return withinLimit(
+    deps,
+    answer,
+    'export-too-large',
+    (mb) =>
+      `The export of ${records.length} runs is ${mb} MB${acceptsGzip ? ' compressed' : ''}, more than one answer can carry; narrow it with the model, tier, wave or harness filters${acceptsGzip ? '' : ', or accept gzip'}.`,
+  );
 }
 
 /** A bytes answer larger than the transport carries becomes a 413 with a sentence, never a failed invocation. */
 function withinLimit(deps: ReadDeps, answer: HttpAnswer, error: string, sentence: (mb: string) => string): HttpAnswer {
   if (deps.maxAnswerBytes === undefined) return answer;
-  const size = answer.body instanceof Uint8Array ? answer.body.byteLength : Buffer.byteLength(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
+  const size =
+    answer.body instanceof Uint8Array
+      ? answer.body.byteLength
+      : Buffer.byteLength(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
   if (size <= deps.maxAnswerBytes) return answer;
   return jsonError(413, error, sentence((size / 1e6).toFixed(1)));
 }
 
 async function oneRun(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
   const row = await deps.runs.getRun(space, id);
-  return row ? { status: 200, body: row.value } : jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);
+  return row
+    ? { status: 200, body: row.value }
+    : jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);
 }
 
 async function runText(deps: ReadDeps, space: string, id: string, which: 'patch' | 'summary'): Promise<HttpAnswer> {
@@ -247,7 +372,11 @@ async function runText(deps: ReadDeps, space: string, id: string, which: 'patch'
   const key = row && (which === 'patch' ? row.value.patchKey : row.value.summaryKey);
   const text = key ? await deps.objects.getText(key) : null;
   if (text === null) return jsonError(404, 'not-found', `There is no ${which} for run "${id}" in space "${space}".`);
-  return { status: 200, body: text, contentType: which === 'patch' ? 'text/x-diff; charset=utf-8' : 'text/markdown; charset=utf-8' };
+  return {
+    status: 200,
+    body: text,
+    contentType: which === 'patch' ? 'text/x-diff; charset=utf-8' : 'text/markdown; charset=utf-8',
+  };
 }
 
 /**
@@ -260,14 +389,26 @@ async function runReference(deps: ReadDeps, space: string, id: string): Promise<
   const { taskId } = row.value;
   const issue = await deps.issues.getIssue(space, taskId);
   if (!issue?.baseSha || !issue.mergeSha) {
-    return jsonError(404, 'no-reference', `The issue record of task ${taskId} has no baseSha and mergeSha: the original fix is not known.`);
+    return jsonError(
+      404,
+      'no-reference',
+      `The issue record of task ${taskId} has no baseSha and mergeSha: the original fix is not known.`,
+    );
   }
   const cached = await deps.objects.getText(referenceDiffKey(issue.repo, issue.baseSha, issue.mergeSha));
-  if (cached === null) return jsonError(404, 'reference-not-fetched', `The judge has not fetched the original fix of task ${taskId} yet.`);
+  if (cached === null)
+    return jsonError(404, 'reference-not-fetched', `The judge has not fetched the original fix of task ${taskId} yet.`);
   const { diff, omittedLockFiles } = JSON.parse(cached) as ReferenceDiff;
   return {
     status: 200,
-    body: { repo: issue.repo, baseSha: issue.baseSha, mergeSha: issue.mergeSha, fixPrNumber: issue.fixPrNumber, diff, omittedLockFiles } satisfies ReferenceBody,
+    body: {
+      repo: issue.repo,
+      baseSha: issue.baseSha,
+      mergeSha: issue.mergeSha,
+      fixPrNumber: issue.fixPrNumber,
+      diff,
+      omittedLockFiles,
+    } satisfies ReferenceBody,
   };
 }
 
@@ -276,8 +417,12 @@ async function attemptsOf(deps: ReadDeps, space: string, id: string): Promise<Ht
   const row = await deps.runs.getRun(space, id);
   if (!row) return jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);
   const current = row.value;
-  const archived = (await deps.attempts.listAttempts(space, id)).filter((a) => a.finishedAt !== current.finishedAt || a.patchSha256 !== current.patchSha256);
-  const attempts = [attemptSummary(current, true), ...archived.map((a) => attemptSummary(a, false))].sort((a, b) => (a.finishedAt < b.finishedAt ? 1 : a.finishedAt > b.finishedAt ? -1 : 0));
+  const archived = (await deps.attempts.listAttempts(space, id)).filter(
+    (a) => a.finishedAt !== current.finishedAt || a.patchSha256 !== current.patchSha256,
+  );
+  const attempts = [attemptSummary(current, true), ...archived.map((a) => attemptSummary(a, false))].sort((a, b) =>
+    a.finishedAt < b.finishedAt ? 1 : a.finishedAt > b.finishedAt ? -1 : 0,
+  );
   return { status: 200, body: { attempts } satisfies AttemptsBody };
 }
 

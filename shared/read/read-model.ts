@@ -15,10 +15,28 @@
 // and the later parts are read by the snapshot's name, so a cockpit never combines parts of two snapshots.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ObjectStore, RunStore } from '../ports.ts';
-import { COLUMNS_GZIP_MEDIA_TYPE, COLUMNS_MEDIA_TYPE, ColumnsFormatError, columnsFromBytes, columnsToBytes, compactOf, encodeColumns } from '../cockpit/columns.ts';
+import {
+  COLUMNS_GZIP_MEDIA_TYPE,
+  COLUMNS_MEDIA_TYPE,
+  ColumnsFormatError,
+  columnsFromBytes,
+  columnsToBytes,
+  compactOf,
+  encodeColumns,
+} from '../cockpit/columns.ts';
 import type { SnapshotRun } from '../cockpit/run-snapshot.ts';
 import { RunTable } from '../cockpit/run-table.ts';
-import { applyChanges, applyIssueChanges, inTaskOrder, loadSpaceIssues, loadSpaceRuns, persistedColumnsPart, readManifest, type SnapshotDeps, type SnapshotManifest } from './snapshot-store.ts';
+import {
+  applyChanges,
+  applyIssueChanges,
+  inTaskOrder,
+  loadSpaceIssues,
+  loadSpaceRuns,
+  persistedColumnsPart,
+  readManifest,
+  type SnapshotDeps,
+  type SnapshotManifest,
+} from './snapshot-store.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
 
@@ -67,14 +85,31 @@ function viewOf(runs: RunStore, space: string): SpaceView {
   if (!bySpace) views.set(runs, (bySpace = new Map()));
   let view = bySpace.get(space);
   if (!view) {
-    view = { issues: null, issuesLoading: null, issuesRefreshing: null, runs: null, asOf: null, revision: 0, loading: null, refreshing: null, encoded: null, persisted: null, table: null, columnsTable: null, columnsTableLoading: null };
+    view = {
+      issues: null,
+      issuesLoading: null,
+      issuesRefreshing: null,
+      runs: null,
+      asOf: null,
+      revision: 0,
+      loading: null,
+      refreshing: null,
+      encoded: null,
+      persisted: null,
+      table: null,
+      columnsTable: null,
+      columnsTableLoading: null,
+    };
     bySpace.set(space, view);
   }
   return view;
 }
 
 /** The space's runs, current as of the returned `asOf` (concurrent requests share one load and one delta). */
-export async function currentRuns(deps: SnapshotDeps, space: string): Promise<{ runs: Map<string, SnapshotRun>; asOf: string; revision: number }> {
+export async function currentRuns(
+  deps: SnapshotDeps,
+  space: string,
+): Promise<{ runs: Map<string, SnapshotRun>; asOf: string; revision: number }> {
   const view = viewOf(deps.runs, space);
   if (!view.runs) {
     view.loading ??= loadSpaceRuns(deps, space)
@@ -120,7 +155,10 @@ export async function currentIssues(deps: SnapshotDeps, space: string): Promise<
 }
 
 /** The runs as a columnar table, and the runs by table index. */
-export async function currentTable(deps: SnapshotDeps, space: string): Promise<{ table: RunTable; runs: SnapshotRun[]; asOf: string }> {
+export async function currentTable(
+  deps: SnapshotDeps,
+  space: string,
+): Promise<{ table: RunTable; runs: SnapshotRun[]; asOf: string }> {
   const { runs, asOf } = await currentRuns(deps, space);
   const view = viewOf(deps.runs, space);
   if (!view.table) {
@@ -154,13 +192,20 @@ export async function currentRunTable(deps: SnapshotDeps, space: string): Promis
 }
 
 /** The table of the persisted columns, read through the manifest and parts the columns route serves (each read once per process). */
-async function tableOfPersistedColumns(objects: ObjectStore, space: string, view: SpaceView): Promise<{ table: RunTable; asOf: string } | null> {
+async function tableOfPersistedColumns(
+  objects: ObjectStore,
+  space: string,
+  view: SpaceView,
+): Promise<{ table: RunTable; asOf: string } | null> {
   const persisted = await persistedOf(objects, space, view, Date.now);
   if (!persisted) return null;
   const parts = await Promise.all(persisted.manifest.columns.map((_, k) => partOf(objects, persisted, k)));
   if (parts.some((part) => part === null)) return null;
   try {
-    return { table: RunTable.fromColumns(parts.map((part) => columnsFromBytes(gunzipSync(part!.gzip)))), asOf: persisted.manifest.asOf };
+    return {
+      table: RunTable.fromColumns(parts.map((part) => columnsFromBytes(gunzipSync(part!.gzip)))),
+      asOf: persisted.manifest.asOf,
+    };
   } catch (e) {
     // Bytes that match the manifest yet do not read as columns (another format): the runs decide.
     if (e instanceof ColumnsFormatError || (e as { code?: string }).code === 'Z_DATA_ERROR') return null;
@@ -198,7 +243,10 @@ export async function columnsAnswer(
   const persisted = await persistedOf(deps.objects, space, view, nowMs);
   // A process that holds no runs yet serves the snapshot as it is; one in parts is always served so,
   // since a whole body of that many runs would not fit one answer.
-  let body = persisted && (!view.runs || persisted.manifest.columns.length > 1) ? await partOf(deps.objects, persisted, 0) : null;
+  let body =
+    persisted && (!view.runs || persisted.manifest.columns.length > 1)
+      ? await partOf(deps.objects, persisted, 0)
+      : null;
   if (!body) {
     const { runs, asOf, revision } = await currentRuns(deps, space);
     const encoded = view.encoded;
@@ -211,14 +259,31 @@ export async function columnsAnswer(
   return columnsBody(body, coding);
 }
 
-async function servedPart(objects: ObjectStore, space: string, view: SpaceView, request: ColumnsPartRequest, coding: ColumnsCoding, nowMs: () => number): Promise<HttpAnswer> {
+async function servedPart(
+  objects: ObjectStore,
+  space: string,
+  view: SpaceView,
+  request: ColumnsPartRequest,
+  coding: ColumnsCoding,
+  nowMs: () => number,
+): Promise<HttpAnswer> {
   let persisted = await persistedOf(objects, space, view, nowMs);
   // A snapshot newer than this process's copy of the manifest may be the one asked for.
-  if (persisted?.manifest.snapshot !== request.snapshot) persisted = await persistedOf(objects, space, view, nowMs, true);
-  const replaced = jsonError(409, 'snapshot-replaced', `Snapshot ${request.snapshot} of space "${space}" was replaced by a newer one; load the columns again from the first part.`);
+  if (persisted?.manifest.snapshot !== request.snapshot)
+    persisted = await persistedOf(objects, space, view, nowMs, true);
+  const replaced = jsonError(
+    409,
+    'snapshot-replaced',
+    `Snapshot ${request.snapshot} of space "${space}" was replaced by a newer one; load the columns again from the first part.`,
+  );
   if (persisted?.manifest.snapshot !== request.snapshot) return replaced;
   const parts = persisted.manifest.columns.length;
-  if (request.part >= parts) return jsonError(404, 'no-such-part', `Snapshot ${request.snapshot} of space "${space}" has ${parts} part${parts === 1 ? '' : 's'}, numbered from 0.`);
+  if (request.part >= parts)
+    return jsonError(
+      404,
+      'no-such-part',
+      `Snapshot ${request.snapshot} of space "${space}" has ${parts} part${parts === 1 ? '' : 's'}, numbered from 0.`,
+    );
   const body = await partOf(objects, persisted, request.part);
   if (body) return columnsBody(body, coding);
   // Its slot was written over: the next first request must find the snapshot that did so.
@@ -227,7 +292,13 @@ async function servedPart(objects: ObjectStore, space: string, view: SpaceView, 
 }
 
 /** The persisted snapshot's manifest as this process last read it, read again after PERSISTED_RECHECK_MS (or when `force`d). */
-async function persistedOf(objects: ObjectStore, space: string, view: SpaceView, nowMs: () => number, force = false): Promise<Persisted | null> {
+async function persistedOf(
+  objects: ObjectStore,
+  space: string,
+  view: SpaceView,
+  nowMs: () => number,
+  force = false,
+): Promise<Persisted | null> {
   if (force || !view.persisted || nowMs() - view.persisted.at >= PERSISTED_RECHECK_MS) {
     const manifest = await readManifest(objects, space);
     const same = manifest && view.persisted?.manifest.snapshot === manifest.snapshot;
@@ -254,6 +325,10 @@ function columnsBody(body: Encoded, coding: ColumnsCoding): HttpAnswer {
     body: coding === 'identity' ? body.plain! : body.gzip,
     contentType: coding === 'gzip-media-type' ? COLUMNS_GZIP_MEDIA_TYPE : COLUMNS_MEDIA_TYPE,
     // Browsers may reuse it briefly: the cockpit fetches every later change through `since` anyway.
-    headers: { 'cache-control': 'private, max-age=5', vary: 'accept, accept-encoding', ...(coding === 'gzip' ? { 'content-encoding': 'gzip' } : {}) },
+    headers: {
+      'cache-control': 'private, max-age=5',
+      vary: 'accept, accept-encoding',
+      ...(coding === 'gzip' ? { 'content-encoding': 'gzip' } : {}),
+    },
   };
 }

@@ -23,16 +23,30 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Clock, IssueStore, ObjectStore, RunStore } from '../ports.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import { sha256Hex } from '../sha256.ts';
-import { SNAPSHOT_SLOTS, snapshotColumnsPartKey, snapshotIssuesKey, snapshotManifestKey, snapshotRunsKey, snapshotSpacePrefix, type SnapshotSlot } from '../storage-layout.ts';
+import {
+  SNAPSHOT_SLOTS,
+  snapshotColumnsPartKey,
+  snapshotIssuesKey,
+  snapshotManifestKey,
+  snapshotRunsKey,
+  snapshotSpacePrefix,
+  type SnapshotSlot,
+} from '../storage-layout.ts';
 import { LAMBDA_ANSWER_BYTES } from '../operations.ts';
 import { asOfNow } from './as-of.ts';
 import { COLUMNS_FORMAT, columnsToBytes, compactOf, encodeColumns, type CompactRun } from '../cockpit/columns.ts';
-import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT, snapshotRun, type SnapshotRun } from '../cockpit/run-snapshot.ts';
+import {
+  CorruptSnapshotError,
+  decodeSnapshot,
+  encodeSnapshot,
+  SNAPSHOT_FORMAT,
+  snapshotRun,
+  type SnapshotRun,
+} from '../cockpit/run-snapshot.ts';
 
 export const MANIFEST_FORMAT = 'replay-snapshot-manifest/3';
 export const ISSUES_FORMAT = 'replay-issues-snapshot/1';
 const PAGE = 1000;
-
 
 interface ObjectRef {
   key: string;
@@ -100,10 +114,21 @@ export async function readManifest(objects: ObjectStore, space: string): Promise
   if (text === null) return null;
   try {
     const m = JSON.parse(text) as Partial<SnapshotManifest>;
-    const ref = (r: Partial<ObjectRef> | undefined) => !!r && typeof r.key === 'string' && r.key.startsWith(snapshotSpacePrefix(space)) && typeof r.sha256 === 'string';
-    const current = m.format === MANIFEST_FORMAT && m.runsFormat === SNAPSHOT_FORMAT && m.columnsFormat === COLUMNS_FORMAT;
+    const ref = (r: Partial<ObjectRef> | undefined) =>
+      !!r && typeof r.key === 'string' && r.key.startsWith(snapshotSpacePrefix(space)) && typeof r.sha256 === 'string';
+    const current =
+      m.format === MANIFEST_FORMAT && m.runsFormat === SNAPSHOT_FORMAT && m.columnsFormat === COLUMNS_FORMAT;
     const parts = Array.isArray(m.columns) && m.columns.length > 0 && m.columns.every(ref);
-    if (current && m.space === space && typeof m.asOf === 'string' && typeof m.snapshot === 'string' && ref(m.runs) && ref(m.issues) && parts) return m as SnapshotManifest;
+    if (
+      current &&
+      m.space === space &&
+      typeof m.asOf === 'string' &&
+      typeof m.snapshot === 'string' &&
+      ref(m.runs) &&
+      ref(m.issues) &&
+      parts
+    )
+      return m as SnapshotManifest;
   } catch {
     // not JSON: treated as absent below
   }
@@ -127,13 +152,21 @@ async function verifiedJson(objects: ObjectStore, ref: ObjectRef): Promise<unkno
 }
 
 /** Part `index` of the columns the manifest names (gzip), ready to serve, or null when its bytes do not check out. */
-export function persistedColumnsPart(objects: ObjectStore, manifest: SnapshotManifest, index: number): Promise<Uint8Array | null> {
+export function persistedColumnsPart(
+  objects: ObjectStore,
+  manifest: SnapshotManifest,
+  index: number,
+): Promise<Uint8Array | null> {
   const ref = manifest.columns[index];
   return ref ? verifiedBytes(objects, ref) : Promise.resolve(null);
 }
 
 /** The persisted runs, or every run read from the table when the snapshot is missing or unusable. Not yet brought up to date. */
-export async function loadSpaceRuns(deps: SnapshotDeps, space: string, known?: SnapshotManifest | null): Promise<SpaceRuns> {
+export async function loadSpaceRuns(
+  deps: SnapshotDeps,
+  space: string,
+  known?: SnapshotManifest | null,
+): Promise<SpaceRuns> {
   const manifest = known === undefined ? await readManifest(deps.objects, space) : known;
   const document = manifest && (await verifiedJson(deps.objects, manifest.runs));
   if (document) {
@@ -158,11 +191,29 @@ export interface SpaceIssues {
 }
 
 /** The persisted issue records, or all of them read from the table when the snapshot has none that checks out. Not yet brought up to date. */
-export async function loadSpaceIssues(deps: SnapshotDeps, space: string, known?: SnapshotManifest | null): Promise<SpaceIssues> {
+export async function loadSpaceIssues(
+  deps: SnapshotDeps,
+  space: string,
+  known?: SnapshotManifest | null,
+): Promise<SpaceIssues> {
   const manifest = known === undefined ? await readManifest(deps.objects, space) : known;
-  const body = (manifest && (await verifiedJson(deps.objects, manifest.issues))) as { format?: unknown; space?: unknown; asOf?: unknown; issues?: unknown } | null;
-  if (body?.format === ISSUES_FORMAT && body.space === space && typeof body.asOf === 'string' && Array.isArray(body.issues)) {
-    return { asOf: body.asOf, issues: new Map((body.issues as StoredIssue[]).map((issue) => [issue.taskId, issue])), source: 'persisted' };
+  const body = (manifest && (await verifiedJson(deps.objects, manifest.issues))) as {
+    format?: unknown;
+    space?: unknown;
+    asOf?: unknown;
+    issues?: unknown;
+  } | null;
+  if (
+    body?.format === ISSUES_FORMAT &&
+    body.space === space &&
+    typeof body.asOf === 'string' &&
+    Array.isArray(body.issues)
+  ) {
+    return {
+      asOf: body.asOf,
+      issues: new Map((body.issues as StoredIssue[]).map((issue) => [issue.taskId, issue])),
+      source: 'persisted',
+    };
   }
   const issues = new Map<string, StoredIssue>();
   const asOf = await applyIssueChanges(deps, space, issues, undefined);
@@ -170,7 +221,13 @@ export async function loadSpaceIssues(deps: SnapshotDeps, space: string, known?:
 }
 
 /** Merges every issue record updated at or after `since` (all when undefined) into `issues`; returns the next `asOf` as applyChanges does. */
-export async function applyIssueChanges(deps: SnapshotDeps, space: string, issues: Map<string, StoredIssue>, since: string | undefined, onIssue?: () => void): Promise<string> {
+export async function applyIssueChanges(
+  deps: SnapshotDeps,
+  space: string,
+  issues: Map<string, StoredIssue>,
+  since: string | undefined,
+  onIssue?: () => void,
+): Promise<string> {
   const next = asOfNow(deps.clock);
   for (const issue of await deps.issues.listIssues(space, since)) {
     issues.set(issue.taskId, issue);
@@ -180,13 +237,20 @@ export async function applyIssueChanges(deps: SnapshotDeps, space: string, issue
 }
 
 /** Issue records in task id order, as the table lists them. */
-export const inTaskOrder = (issues: Iterable<StoredIssue>): StoredIssue[] => [...issues].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
+export const inTaskOrder = (issues: Iterable<StoredIssue>): StoredIssue[] =>
+  [...issues].sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
 
 /**
  * Merges every row updated at or after `since` (every row when undefined) into `runs`; returns the next
  * `asOf`, taken before the query so that a row written during it is read again next time.
  */
-export async function applyChanges(deps: SnapshotDeps, space: string, runs: Map<string, SnapshotRun>, since: string | undefined, onRun?: (run: SnapshotRun) => void): Promise<string> {
+export async function applyChanges(
+  deps: SnapshotDeps,
+  space: string,
+  runs: Map<string, SnapshotRun>,
+  since: string | undefined,
+  onRun?: (run: SnapshotRun) => void,
+): Promise<string> {
   const next = asOfNow(deps.clock);
   let cursor: string | undefined;
   do {
@@ -212,9 +276,16 @@ export interface CompactionResult {
 }
 
 /** One compaction of one space: load, bring up to date, write the other slot if anything changed. */
-export async function compactSpace(deps: SnapshotDeps, space: string, limits: ColumnPartLimits = COLUMN_PART_LIMITS): Promise<CompactionResult> {
+export async function compactSpace(
+  deps: SnapshotDeps,
+  space: string,
+  limits: ColumnPartLimits = COLUMN_PART_LIMITS,
+): Promise<CompactionResult> {
   const manifest = await readManifest(deps.objects, space);
-  const [loaded, loadedIssues] = await Promise.all([loadSpaceRuns(deps, space, manifest), loadSpaceIssues(deps, space, manifest)]);
+  const [loaded, loadedIssues] = await Promise.all([
+    loadSpaceRuns(deps, space, manifest),
+    loadSpaceIssues(deps, space, manifest),
+  ]);
   const now = deps.clock.now();
   const rebuildDue = loaded.rebuiltAt === null || now.getTime() - Date.parse(loaded.rebuiltAt) >= FULL_REBUILD_EVERY_MS;
   let changed = 0;
@@ -229,7 +300,16 @@ export async function compactSpace(deps: SnapshotDeps, space: string, limits: Co
   // readers fetch by what the table says changed since (nothing), never what they see.
   const persisted = loaded.source === 'persisted' && loadedIssues.source === 'persisted';
   const written = !persisted || changed > 0 || issuesChanged > 0 || rebuildDue;
-  if (written) await writeSnapshot(deps.objects, space, asOf, { runs: runs.values(), issues: issues.values() }, deps.clock, rebuiltAt, limits);
+  if (written)
+    await writeSnapshot(
+      deps.objects,
+      space,
+      asOf,
+      { runs: runs.values(), issues: issues.values() },
+      deps.clock,
+      rebuiltAt,
+      limits,
+    );
   const source = loaded.source !== 'persisted' ? loaded.source : loadedIssues.source;
   return { space, runs: runs.size, changed, issues: issues.size, issuesChanged, source, written };
 }
@@ -252,11 +332,32 @@ export async function writeSnapshot(
     await objects.put(key, body, 'application/gzip');
     return { key, sha256: sha256Hex(body), bytes: body.length };
   };
-  const runsRef = await put(snapshotRunsKey(space, slot), gzipSync(JSON.stringify(encodeSnapshot(space, asOf, all)), { level: 6 }));
-  const issuesRef = await put(snapshotIssuesKey(space, slot), gzipSync(JSON.stringify({ format: ISSUES_FORMAT, space, asOf, issues: inTaskOrder(records.issues) }), { level: 6 }));
+  const runsRef = await put(
+    snapshotRunsKey(space, slot),
+    gzipSync(JSON.stringify(encodeSnapshot(space, asOf, all)), { level: 6 }),
+  );
+  const issuesRef = await put(
+    snapshotIssuesKey(space, slot),
+    gzipSync(JSON.stringify({ format: ISSUES_FORMAT, space, asOf, issues: inTaskOrder(records.issues) }), { level: 6 }),
+  );
   const columns: ObjectRef[] = [];
-  for (const [index, body] of columnParts(all.map(compactOf), asOf, snapshot, limits).entries()) columns.push(await put(snapshotColumnsPartKey(space, slot, index), body));
-  const manifest: SnapshotManifest = { format: MANIFEST_FORMAT, runsFormat: SNAPSHOT_FORMAT, columnsFormat: COLUMNS_FORMAT, space, slot, asOf, count: all.length, runs: runsRef, issues: issuesRef, columns, snapshot, writtenAt: clock.now().toISOString(), ...(rebuiltAt ? { rebuiltAt } : {}) };
+  for (const [index, body] of columnParts(all.map(compactOf), asOf, snapshot, limits).entries())
+    columns.push(await put(snapshotColumnsPartKey(space, slot, index), body));
+  const manifest: SnapshotManifest = {
+    format: MANIFEST_FORMAT,
+    runsFormat: SNAPSHOT_FORMAT,
+    columnsFormat: COLUMNS_FORMAT,
+    space,
+    slot,
+    asOf,
+    count: all.length,
+    runs: runsRef,
+    issues: issuesRef,
+    columns,
+    snapshot,
+    writtenAt: clock.now().toISOString(),
+    ...(rebuiltAt ? { rebuiltAt } : {}),
+  };
   await objects.put(snapshotManifestKey(space), JSON.stringify(manifest), 'application/json');
   return manifest;
 }
@@ -268,10 +369,17 @@ export async function writeSnapshot(
  */
 function columnParts(runs: CompactRun[], asOf: string, snapshot: string, limits: ColumnPartLimits): Buffer[] {
   let cuts: CompactRun[][] = [];
-  for (let start = 0; start < runs.length || start === 0; start += limits.runs) cuts.push(runs.slice(start, start + limits.runs));
+  for (let start = 0; start < runs.length || start === 0; start += limits.runs)
+    cuts.push(runs.slice(start, start + limits.runs));
   for (;;) {
-    const bodies = cuts.map((cut, index) => gzipSync(columnsToBytes(encodeColumns(cut, asOf, { index, count: cuts.length, snapshot })), { level: 6 }));
-    const halved = cuts.flatMap((cut, k) => (bodies[k]!.length > limits.bytes && cut.length > 1 ? [cut.slice(0, Math.ceil(cut.length / 2)), cut.slice(Math.ceil(cut.length / 2))] : [cut]));
+    const bodies = cuts.map((cut, index) =>
+      gzipSync(columnsToBytes(encodeColumns(cut, asOf, { index, count: cuts.length, snapshot })), { level: 6 }),
+    );
+    const halved = cuts.flatMap((cut, k) =>
+      bodies[k]!.length > limits.bytes && cut.length > 1
+        ? [cut.slice(0, Math.ceil(cut.length / 2)), cut.slice(Math.ceil(cut.length / 2))]
+        : [cut],
+    );
     // Nothing left to halve: done (a single run too big for an answer stays whole, and its part is refused with 413).
     if (halved.length === cuts.length) return bodies;
     cuts = halved;

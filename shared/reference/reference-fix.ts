@@ -13,7 +13,13 @@ export interface ReferenceDiff {
   nonce: string;
 }
 
-export async function referenceDiff(objects: ObjectStore, source: ReferenceSource, repo: string, baseSha: string, mergeSha: string): Promise<ReferenceDiff> {
+export async function referenceDiff(
+  objects: ObjectStore,
+  source: ReferenceSource,
+  repo: string,
+  baseSha: string,
+  mergeSha: string,
+): Promise<ReferenceDiff> {
   const key = referenceDiffKey(repo, baseSha, mergeSha);
   const cached = await objects.getText(key);
   const entry = cached === null ? null : readEntry(cached);
@@ -28,7 +34,11 @@ export async function referenceDiff(objects: ObjectStore, source: ReferenceSourc
 function readEntry(text: string): ReferenceDiff | null {
   try {
     const entry = JSON.parse(text) as Partial<ReferenceDiff>;
-    const valid = typeof entry.diff === 'string' && Array.isArray(entry.omittedLockFiles) && typeof entry.nonce === 'string' && /^[0-9a-f]{32}$/.test(entry.nonce);
+    const valid =
+      typeof entry.diff === 'string' &&
+      Array.isArray(entry.omittedLockFiles) &&
+      typeof entry.nonce === 'string' &&
+      /^[0-9a-f]{32}$/.test(entry.nonce);
     return valid ? (entry as ReferenceDiff) : null;
   } catch {
     return null;

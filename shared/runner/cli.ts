@@ -12,7 +12,15 @@ import { buildHiddenTestDelivery, buildIssueDelivery, type BuiltDelivery } from 
 import type { DrainEvent } from './drain.ts';
 import { Outbox } from './outbox.ts';
 import { prepareRun, readRunFolder, RUN_FILES, RunFolderError } from './run-folder.ts';
-import { deliver, deliveriesOf, findRunFolders, prepareFolders, syncRunFolders, type DeliverySettings, type SyncReport } from './sync.ts';
+import {
+  deliver,
+  deliveriesOf,
+  findRunFolders,
+  prepareFolders,
+  syncRunFolders,
+  type DeliverySettings,
+  type SyncReport,
+} from './sync.ts';
 
 export interface CliIo {
   out(line: string): void;
@@ -80,7 +88,10 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): { command: string; targe
   if (values.help) return { command: 'help', targets: [], settings: {} as Settings };
   if (!command) throw new UsageError('Which command?');
   const retryFor = Number(values['retry-for'] ?? env.REPLAY_RETRY_FOR ?? 60);
-  if (!Number.isFinite(retryFor) || retryFor < 0) throw new UsageError(`--retry-for must be a number of seconds, not "${values['retry-for'] ?? env.REPLAY_RETRY_FOR}".`);
+  if (!Number.isFinite(retryFor) || retryFor < 0)
+    throw new UsageError(
+      `--retry-for must be a number of seconds, not "${values['retry-for'] ?? env.REPLAY_RETRY_FOR}".`,
+    );
   const endpoint = values.endpoint ?? env.REPLAY_ENDPOINT;
   if (endpoint !== undefined && !/^https?:\/\/[^/]+\/.*hooks\/[^/]+\/ingest$/.test(endpoint)) {
     throw new UsageError(`--endpoint must be the ingest URL, …/hooks/{space}/ingest, not "${endpoint}".`);
@@ -154,7 +165,8 @@ function outboxDir(settings: Settings, runsRoot: string | undefined): string {
 }
 
 function deliverySettings(settings: Settings, env: NodeJS.ProcessEnv, progress: Progress): DeliverySettings {
-  if (!settings.endpoint) throw new UsageError('Where to? Give --endpoint (or REPLAY_ENDPOINT): the ingest URL, …/hooks/{space}/ingest.');
+  if (!settings.endpoint)
+    throw new UsageError('Where to? Give --endpoint (or REPLAY_ENDPOINT): the ingest URL, …/hooks/{space}/ingest.');
   return {
     endpoint: settings.endpoint,
     host: settings.host,
@@ -166,7 +178,13 @@ function deliverySettings(settings: Settings, env: NodeJS.ProcessEnv, progress: 
   };
 }
 
-async function runFolders(runsRoot: string, folders: string[], settings: Settings, env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+async function runFolders(
+  runsRoot: string,
+  folders: string[],
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+  io: CliIo,
+): Promise<number> {
   if (settings.dryRun) return dryRun(runsRoot, folders, settings, io);
   const progress = new Progress(io, !settings.json);
   const delivery = deliverySettings(settings, env, progress);
@@ -188,14 +206,24 @@ async function issues(files: string[], settings: Settings, env: NodeJS.ProcessEn
     try {
       value = JSON.parse(await readFile(file, 'utf8'));
     } catch (error) {
-      throw new RunFolderError(file, (error as NodeJS.ErrnoException).code ? `cannot be read (${(error as NodeJS.ErrnoException).code}).` : `is not valid JSON (${(error as Error).message}).`);
+      throw new RunFolderError(
+        file,
+        (error as NodeJS.ErrnoException).code
+          ? `cannot be read (${(error as NodeJS.ErrnoException).code}).`
+          : `is not valid JSON (${(error as Error).message}).`,
+      );
     }
     const parsed = issueRecordSchema.safeParse(value);
     if (!parsed.success) throw new RunFolderError(file, describeIssues(parsed.error.issues).join('; '));
     deliveries.push(buildIssueDelivery(parsed.data, settings.host));
   }
   if (settings.dryRun) {
-    for (const d of deliveries) io.out(settings.json ? JSON.stringify({ kind: d.kind, id: d.id, bytes: Buffer.byteLength(d.body) }) : `would send issue ${d.id} (${Buffer.byteLength(d.body)} bytes)`);
+    for (const d of deliveries)
+      io.out(
+        settings.json
+          ? JSON.stringify({ kind: d.kind, id: d.id, bytes: Buffer.byteLength(d.body) })
+          : `would send issue ${d.id} (${Buffer.byteLength(d.body)} bytes)`,
+      );
     return EXIT.delivered;
   }
   return deliverAndFinish(deliveries, outboxDir(settings, undefined), settings, env, io);
@@ -206,13 +234,23 @@ async function hiddenTest(folder: string, settings: Settings, env: NodeJS.Proces
   if (!run.hiddenTest) throw new RunFolderError(join(folder, RUN_FILES.hiddenTests), 'is missing: nothing to deliver.');
   const delivery = buildHiddenTestDelivery(run, run.hiddenTest);
   if (settings.dryRun) {
-    io.out(settings.json ? JSON.stringify({ kind: delivery.kind, id: delivery.id, body: JSON.parse(delivery.body) as unknown }) : `would send hidden-test ${delivery.id}: ${delivery.body}`);
+    io.out(
+      settings.json
+        ? JSON.stringify({ kind: delivery.kind, id: delivery.id, body: JSON.parse(delivery.body) as unknown })
+        : `would send hidden-test ${delivery.id}: ${delivery.body}`,
+    );
     return EXIT.delivered;
   }
   return deliverAndFinish([delivery], outboxDir(settings, dirname(folder)), settings, env, io);
 }
 
-async function deliverAndFinish(deliveries: BuiltDelivery[], dir: string, settings: Settings, env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+async function deliverAndFinish(
+  deliveries: BuiltDelivery[],
+  dir: string,
+  settings: Settings,
+  env: NodeJS.ProcessEnv,
+  io: CliIo,
+): Promise<number> {
   const progress = new Progress(io, !settings.json);
   const delivery = deliverySettings(settings, env, progress);
   const outbox = await Outbox.open(dir);
@@ -228,18 +266,26 @@ async function dryRun(runsRoot: string, folders: string[], settings: Settings, i
   for (const warning of prepared.warnings) io.err(`replay-push: warning: ${warning}`);
   for (const invalid of prepared.invalid) io.err(`replay-push: ${invalid.message}`);
   for (const run of prepared.runs) {
-    const deliveries = deliveriesOf(run).map((d) => ({ kind: d.kind, id: d.id, bytes: Buffer.byteLength(d.body), ...(d.kind === 'run' ? { patchTruncated: d.patchTruncated } : {}) }));
+    const deliveries = deliveriesOf(run).map((d) => ({
+      kind: d.kind,
+      id: d.id,
+      bytes: Buffer.byteLength(d.body),
+      ...(d.kind === 'run' ? { patchTruncated: d.patchTruncated } : {}),
+    }));
     if (settings.json) io.out(JSON.stringify({ folder: run.folder, row: run.row, deliveries }));
     else {
       io.out(`${run.folder}\n${JSON.stringify(run.row, null, 2)}`);
-      for (const d of deliveries) io.out(`  would send ${d.kind} ${d.id} (${d.bytes} bytes${d.patchTruncated ? ', patch cut to fit' : ''})`);
+      for (const d of deliveries)
+        io.out(`  would send ${d.kind} ${d.id} (${d.bytes} bytes${d.patchTruncated ? ', patch cut to fit' : ''})`);
     }
   }
   return prepared.invalid.length ? EXIT.usage : EXIT.delivered;
 }
 
 /** The exit code of a report: 2 > 3 > 1 > 0. */
-export function exitCode(report: Pick<SyncReport, 'invalid' | 'keyErrors' | 'anyRejected' | 'rejected' | 'anyQueued'>): number {
+export function exitCode(
+  report: Pick<SyncReport, 'invalid' | 'keyErrors' | 'anyRejected' | 'rejected' | 'anyQueued'>,
+): number {
   if (report.invalid.length || report.keyErrors.length) return EXIT.usage;
   if (report.anyRejected || report.rejected) return EXIT.rejected;
   return report.anyQueued ? EXIT.queued : EXIT.delivered;
@@ -254,7 +300,9 @@ function finish(report: SyncReport, outboxPath: string, settings: Settings, io: 
   for (const invalid of report.invalid) io.err(`replay-push: ${invalid.message}`);
   for (const message of report.keyErrors) io.err(`replay-push: ${message}`);
   for (const u of report.unpaired) {
-    io.err(`replay-push: ${u.host} is not paired yet: no key in ${u.source}. ${u.queued} deliveries wait in ${outboxPath} and go out on the next run or sync once the key is there.`);
+    io.err(
+      `replay-push: ${u.host} is not paired yet: no key in ${u.source}. ${u.queued} deliveries wait in ${outboxPath} and go out on the next run or sync once the key is there.`,
+    );
   }
   const { delivered, alreadyAccepted, queued, rejected } = report;
   io.out(settings.json ? JSON.stringify({ delivered, alreadyAccepted, queued, rejected }) : summaryLine(report));
@@ -263,32 +311,54 @@ function finish(report: SyncReport, outboxPath: string, settings: Settings, io: 
 
 async function status(runsRoot: string | undefined, settings: Settings, io: CliIo): Promise<number> {
   const dir = outboxDir(settings, runsRoot);
-  if (!existsSync(dir)) throw new UsageError(`There is no outbox at ${dir}: nothing was ever queued there (or give --outbox).`);
+  if (!existsSync(dir))
+    throw new UsageError(`There is no outbox at ${dir}: nothing was ever queued there (or give --outbox).`);
   const outbox = await Outbox.open(dir);
   const pending = await outbox.pending();
   const rejected = await outbox.rejectedRecords();
-  const hosts = [...new Set([...pending.map((p) => p.host), ...rejected.map((r) => r.host), ...Object.keys(outbox.hostStates())])].sort();
+  const hosts = [
+    ...new Set([...pending.map((p) => p.host), ...rejected.map((r) => r.host), ...Object.keys(outbox.hostStates())]),
+  ].sort();
   const perHost = hosts.map((host) => {
     const queued = pending.filter((p) => p.host === host);
     const state = outbox.hostStates()[host];
     return {
       host,
-      queued: { run: queued.filter((q) => q.kind === 'run').length, issue: queued.filter((q) => q.kind === 'issue').length, 'hidden-test': queued.filter((q) => q.kind === 'hidden-test').length },
+      queued: {
+        run: queued.filter((q) => q.kind === 'run').length,
+        issue: queued.filter((q) => q.kind === 'issue').length,
+        'hidden-test': queued.filter((q) => q.kind === 'hidden-test').length,
+      },
       rejected: rejected.filter((r) => r.host === host).length,
       lastAcceptedAt: state?.lastAcceptedAt ?? null,
       lastError: state?.lastError ?? null,
     };
   });
   if (settings.json) {
-    io.out(JSON.stringify({ outbox: outbox.dir, queued: pending.length, rejected: rejected.length, accepted: outbox.acceptedCount, hosts: perHost }));
+    io.out(
+      JSON.stringify({
+        outbox: outbox.dir,
+        queued: pending.length,
+        rejected: rejected.length,
+        accepted: outbox.acceptedCount,
+        hosts: perHost,
+      }),
+    );
     return EXIT.delivered;
   }
-  io.out(`${outbox.dir}: ${pending.length} queued, ${rejected.length} rejected, ${outbox.acceptedCount} accepted so far`);
+  io.out(
+    `${outbox.dir}: ${pending.length} queued, ${rejected.length} rejected, ${outbox.acceptedCount} accepted so far`,
+  );
   for (const h of perHost) {
-    io.out(`  ${h.host}: queued ${h.queued.run} runs, ${h.queued.issue} issues, ${h.queued['hidden-test']} hidden-test results; rejected ${h.rejected}; last accepted ${h.lastAcceptedAt ?? 'never'}`);
+    io.out(
+      `  ${h.host}: queued ${h.queued.run} runs, ${h.queued.issue} issues, ${h.queued['hidden-test']} hidden-test results; rejected ${h.rejected}; last accepted ${h.lastAcceptedAt ?? 'never'}`,
+    );
     if (h.lastError) io.out(`    last error ${h.lastError.at}: ${h.lastError.message}`);
   }
-  for (const r of rejected) io.out(`  rejected ${r.kind} ${r.id} (${r.host}) at ${r.rejectedAt}: ${r.answer.status} ${String(r.answer.body.error ?? '')}: ${String(r.answer.body.message ?? '')}`);
+  for (const r of rejected)
+    io.out(
+      `  rejected ${r.kind} ${r.id} (${r.host}) at ${r.rejectedAt}: ${r.answer.status} ${String(r.answer.body.error ?? '')}: ${String(r.answer.body.message ?? '')}`,
+    );
   await outbox.close();
   return EXIT.delivered;
 }
@@ -301,7 +371,10 @@ class Progress {
   private drawnAt = 0;
   private drawn = false;
 
-  constructor(private readonly io: CliIo, private readonly enabled: boolean) {}
+  constructor(
+    private readonly io: CliIo,
+    private readonly enabled: boolean,
+  ) {}
 
   event(event: DrainEvent): void {
     if (!this.enabled) return;
@@ -317,10 +390,14 @@ class Progress {
         else this.io.err(`delivered ${event.entry.id}`);
         return;
       case 'rejected':
-        this.line(`rejected ${event.entry.kind} ${event.entry.id}: ${event.answer.status} ${String(event.answer.body.error ?? '')}: ${String(event.answer.body.message ?? '')}`);
+        this.line(
+          `rejected ${event.entry.kind} ${event.entry.id}: ${event.answer.status} ${String(event.answer.body.error ?? '')}: ${String(event.answer.body.message ?? '')}`,
+        );
         return;
       case 'waiting':
-        this.line(`${event.queued} deliveries not accepted yet (last answer: ${event.message}); retrying in ${event.seconds.toFixed(1)} s`);
+        this.line(
+          `${event.queued} deliveries not accepted yet (last answer: ${event.message}); retrying in ${event.seconds.toFixed(1)} s`,
+        );
         return;
       case 'retry':
         return;
@@ -347,7 +424,9 @@ class Progress {
     const rate = this.done / Math.max(0.001, (now - this.started) / 1000);
     const left = rate > 0 ? Math.ceil((this.total - this.done) / rate) : 0;
     const filled = Math.round(share * width);
-    this.io.errRaw(`\r\x1b[K[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.done}/${this.total} runs  ${rate.toFixed(1)}/s  ${left} s left`);
+    this.io.errRaw(
+      `\r\x1b[K[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.done}/${this.total} runs  ${rate.toFixed(1)}/s  ${left} s left`,
+    );
     this.drawn = true;
   }
 }

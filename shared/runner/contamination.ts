@@ -37,9 +37,27 @@ export interface ContaminationRule {
 }
 
 export const CONTAMINATION_RULES: readonly ContaminationRule[] = [
-  { id: 'runs-root-listing', root: 'runs-root', match: 'itself', decides: 'forbidden', reason: 'the runs root itself: a listing of every run' },
-  { id: 'other-run', root: 'runs-root', match: 'inside', decides: 'forbidden', reason: "inside the runs root, outside this run's own folder" },
-  { id: 'forbidden-root', root: 'forbid', match: 'at-or-inside', decides: 'forbidden', reason: 'at or under a forbidden root' },
+  {
+    id: 'runs-root-listing',
+    root: 'runs-root',
+    match: 'itself',
+    decides: 'forbidden',
+    reason: 'the runs root itself: a listing of every run',
+  },
+  {
+    id: 'other-run',
+    root: 'runs-root',
+    match: 'inside',
+    decides: 'forbidden',
+    reason: "inside the runs root, outside this run's own folder",
+  },
+  {
+    id: 'forbidden-root',
+    root: 'forbid',
+    match: 'at-or-inside',
+    decides: 'forbidden',
+    reason: 'at or under a forbidden root',
+  },
   { id: 'own-run-folder', root: 'run-folder', match: 'at-or-inside', decides: 'allowed' },
   { id: 'own-workspace', root: 'workspace', match: 'at-or-inside', decides: 'allowed' },
   { id: 'system-or-toolchain', root: 'system', match: 'at-or-inside', decides: 'allowed' },
@@ -47,11 +65,33 @@ export const CONTAMINATION_RULES: readonly ContaminationRule[] = [
 
 /** System and toolchain locations: reading them is normal work (compilers, interpreters, tracebacks). */
 export const SYSTEM_ROOTS: readonly string[] = [
-  '/usr', '/bin', '/sbin', '/lib', '/lib64', '/etc', '/opt/homebrew', '/tmp', '/private/tmp', '/var/folders',
-  '/private/var/folders', '/System', '/Library', '/dev', '/proc',
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib64',
+  '/etc',
+  '/opt/homebrew',
+  '/tmp',
+  '/private/tmp',
+  '/var/folders',
+  '/private/var/folders',
+  '/System',
+  '/Library',
+  '/dev',
+  '/proc',
 ];
 /** A folder of this name anywhere is a toolchain's: its path up to that component counts as a system root. */
-export const TOOLCHAIN_FOLDERS: readonly string[] = ['site-packages', 'dist-packages', 'node_modules', '.nuget', '.dotnet', '.cargo', '.rustup', '.venv'];
+export const TOOLCHAIN_FOLDERS: readonly string[] = [
+  'site-packages',
+  'dist-packages',
+  'node_modules',
+  '.nuget',
+  '.dotnet',
+  '.cargo',
+  '.rustup',
+  '.venv',
+];
 
 const components = (path: string) => posix.normalize(path).split('/').filter(Boolean);
 
@@ -82,7 +122,10 @@ export function classifyPath(path: string, context: ScanContext): ContaminationR
     for (const root of roots[rule.root]) {
       const { depth, exact } = containment(target, components(root));
       if (depth < 0 || (rule.match === 'itself' && !exact) || (rule.match === 'inside' && exact)) continue;
-      const deeper = !best || depth > best.depth || (depth === best.depth && rule.decides === 'forbidden' && best.rule.decides === 'allowed');
+      const deeper =
+        !best ||
+        depth > best.depth ||
+        (depth === best.depth && rule.decides === 'forbidden' && best.rule.decides === 'allowed');
       if (deeper) best = { rule, depth };
     }
   }
@@ -108,12 +151,17 @@ export function scanContamination(events: TrajectoryEvent[], context: ScanContex
     for (const path of pathsSeen(event)) {
       const rule = classifyPath(path, context);
       const key = `${event.step}\u0000${path}`;
-      if (rule?.decides === 'forbidden' && !found.has(key) && found.size < MAX_ENTRIES) found.set(key, { step: event.step, path: path.slice(0, 2000), reason: rule.reason! });
+      if (rule?.decides === 'forbidden' && !found.has(key) && found.size < MAX_ENTRIES)
+        found.set(key, { step: event.step, path: path.slice(0, 2000), reason: rule.reason! });
     }
   }
   return [...found.values()];
 }
 
 function pathsSeen(call: ToolCallEvent): string[] {
-  return [...(call.path?.startsWith('/') ? [call.path] : []), ...pathsIn(call.command ?? ''), ...pathsIn(call.output ?? '')];
+  return [
+    ...(call.path?.startsWith('/') ? [call.path] : []),
+    ...pathsIn(call.command ?? ''),
+    ...pathsIn(call.output ?? ''),
+  ];
 }

@@ -2,7 +2,12 @@
 // a line boundary, with a marker line, so the whole body fits the 1 MiB ingest limit. Each body comes with
 // the key that identifies its content in the outbox's ledger, so the same content is never queued twice.
 import { canonicalJson } from '../canonical-json.ts';
-import { MAX_DELIVERY_BYTES, type HiddenTestDelivery, type IssueDelivery, type RunDelivery } from '../schema/delivery.ts';
+import {
+  MAX_DELIVERY_BYTES,
+  type HiddenTestDelivery,
+  type IssueDelivery,
+  type RunDelivery,
+} from '../schema/delivery.ts';
 import type { IssueRecord } from '../schema/issue.ts';
 import type { HiddenTestResult } from '../schema/run.ts';
 import { sha256Hex } from '../sha256.ts';
@@ -39,13 +44,18 @@ export function cutToBytes(text: string, limit: number): string {
   return encoded.subarray(0, end).toString('utf8');
 }
 
-export const runContentKey = (id: string, finishedAt: string, patchSha256: string) => `run ${id} ${finishedAt} ${patchSha256}`;
+export const runContentKey = (id: string, finishedAt: string, patchSha256: string) =>
+  `run ${id} ${finishedAt} ${patchSha256}`;
 
 /**
  * The patch as sent: whole when the body fits, else the longest run of whole lines that leaves room for
  * the marker. Lines are measured as they will be escaped in JSON, so the body is ≤ the limit exactly.
  */
-function fitPatch(patch: string, bodyWithout: (patch: string, truncated: boolean) => string, limit: number): { patch: string; truncated: boolean } {
+function fitPatch(
+  patch: string,
+  bodyWithout: (patch: string, truncated: boolean) => string,
+  limit: number,
+): { patch: string; truncated: boolean } {
   if (bytes(bodyWithout(patch, false)) <= limit) return { patch, truncated: false };
   let room = limit - bytes(bodyWithout('', true)) - jsonBytes(PATCH_CUT_MARKER);
   const lines = patch.split(/(?<=\n)/);
@@ -62,10 +72,21 @@ function fitPatch(patch: string, bodyWithout: (patch: string, truncated: boolean
 export function buildRunDelivery(run: PreparedRun, limit = MAX_DELIVERY_BYTES): BuiltDelivery {
   const summary = cutToBytes(run.summary, MAX_SUMMARY_BYTES);
   const bodyWith = (patch: string, patchTruncated: boolean) =>
-    JSON.stringify({ kind: 'run', host: run.host, id: run.id, row: run.row, patch, patchTruncated, summary } satisfies RunDelivery);
+    JSON.stringify({
+      kind: 'run',
+      host: run.host,
+      id: run.id,
+      row: run.row,
+      patch,
+      patchTruncated,
+      summary,
+    } satisfies RunDelivery);
   const fitted = fitPatch(run.patch, bodyWith, limit);
   const body = bodyWith(fitted.patch, fitted.truncated);
-  if (bytes(body) > limit) throw new Error(`The delivery of ${run.id} is ${bytes(body)} bytes without its patch: more than the ${limit}-byte limit.`);
+  if (bytes(body) > limit)
+    throw new Error(
+      `The delivery of ${run.id} is ${bytes(body)} bytes without its patch: more than the ${limit}-byte limit.`,
+    );
   return {
     kind: 'run',
     host: run.host,
@@ -86,7 +107,10 @@ export function buildIssueDelivery(issue: IssueRecord, host: string): BuiltDeliv
   };
 }
 
-export function buildHiddenTestDelivery(run: Pick<PreparedRun, 'id' | 'host' | 'row' | 'patchSha256'>, result: HiddenTestResult): BuiltDelivery {
+export function buildHiddenTestDelivery(
+  run: Pick<PreparedRun, 'id' | 'host' | 'row' | 'patchSha256'>,
+  result: HiddenTestResult,
+): BuiltDelivery {
   const { id, host } = run;
   const finishedAt = run.row.finishedAt;
   return {
@@ -94,7 +118,13 @@ export function buildHiddenTestDelivery(run: Pick<PreparedRun, 'id' | 'host' | '
     host,
     id,
     contentKey: `hidden-test ${id} ${finishedAt} ${sha256Hex(canonicalJson(result))}`,
-    body: JSON.stringify({ kind: 'hidden-test', host, id, finishedAt, hiddenTestResult: result } satisfies HiddenTestDelivery),
+    body: JSON.stringify({
+      kind: 'hidden-test',
+      host,
+      id,
+      finishedAt,
+      hiddenTestResult: result,
+    } satisfies HiddenTestDelivery),
     after: runContentKey(id, finishedAt, run.patchSha256),
   };
 }

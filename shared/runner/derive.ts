@@ -37,7 +37,8 @@ export function median(values: number[]): number | null {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-const ratio = (numerator: number | null, denominator: number | null) => (numerator === null || denominator === null || denominator === 0 ? null : numerator / denominator);
+const ratio = (numerator: number | null, denominator: number | null) =>
+  numerator === null || denominator === null || denominator === 0 ? null : numerator / denominator;
 
 /** Sum of a count over model calls: null when there are none, or when any call does not give it. */
 function sumOfEvery(calls: ModelCallEvent[], field: 'promptTokens' | 'completionTokens'): number | null {
@@ -46,16 +47,26 @@ function sumOfEvery(calls: ModelCallEvent[], field: 'promptTokens' | 'completion
 }
 
 /** Σ tokens / Σ seconds over the calls that give both: prompt processing or generation speed. */
-function rateOver(calls: ModelCallEvent[], tokens: 'promptTokens' | 'completionTokens', time: 'promptSeconds' | 'generationSeconds'): number | null {
+function rateOver(
+  calls: ModelCallEvent[],
+  tokens: 'promptTokens' | 'completionTokens',
+  time: 'promptSeconds' | 'generationSeconds',
+): number | null {
   const giving = calls.filter((c) => c[tokens] !== undefined && c[time] !== undefined);
   if (!giving.length) return null;
-  return ratio(giving.reduce((s, c) => s + c[tokens]!, 0), giving.reduce((s, c) => s + c[time]!, 0));
+  return ratio(
+    giving.reduce((s, c) => s + c[tokens]!, 0),
+    giving.reduce((s, c) => s + c[time]!, 0),
+  );
 }
 
 /** Whether some simple command of a shell line (split on `&&`, `||`, `;`, `|`, newlines) runs `dotnet`. */
 export function runsDotnet(command: string): boolean {
   return command.split(/&&|\|\||[;|\n]/).some((simple) => {
-    const words = simple.trim().replace(/^[({\s]+/, '').split(/\s+/);
+    const words = simple
+      .trim()
+      .replace(/^[({\s]+/, '')
+      .split(/\s+/);
     // Leading variable assignments (`DOTNET_CLI_TELEMETRY_OPTOUT=1 dotnet test`) are not the program.
     const program = words.find((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) ?? '';
     return program.replace(/^.*\//, '') === 'dotnet';
@@ -63,7 +74,11 @@ export function runsDotnet(command: string): boolean {
 }
 
 /** Files and lines of a unified diff: `diff --git` sections, `+`/`-` lines that are not `+++`/`---`. */
-export function patchCounts(patch: string): { patchFilesChanged: number; patchLinesAdded: number; patchLinesRemoved: number } {
+export function patchCounts(patch: string): {
+  patchFilesChanged: number;
+  patchLinesAdded: number;
+  patchLinesRemoved: number;
+} {
   let patchFilesChanged = 0;
   let patchLinesAdded = 0;
   let patchLinesRemoved = 0;
@@ -96,11 +111,16 @@ function trajectoryFigures(events: TrajectoryEvent[], wallSeconds: number) {
     steps: new Set(calls.map((c) => c.step)).size,
     promptTokens: sumOfEvery(calls, 'promptTokens'),
     completionTokens,
-    maxPromptTokensPerCall: calls.length && calls.every((c) => c.promptTokens !== undefined) ? Math.max(...calls.map((c) => c.promptTokens!)) : null,
+    maxPromptTokensPerCall:
+      calls.length && calls.every((c) => c.promptTokens !== undefined)
+        ? Math.max(...calls.map((c) => c.promptTokens!))
+        : null,
     outputTokensPerMinute: completionTokens === null ? null : ratio(completionTokens * 60, wallSeconds),
     medianCallSeconds: median(unhindered.map((c) => seconds(c.startedAt, c.endedAt))),
     medianCallOutputTokensPerSecond: median(
-      unhindered.map((c) => ratio(c.completionTokens ?? null, seconds(c.startedAt, c.endedAt))).filter((r): r is number => r !== null),
+      unhindered
+        .map((c) => ratio(c.completionTokens ?? null, seconds(c.startedAt, c.endedAt)))
+        .filter((r): r is number => r !== null),
     ),
     medianStepSeconds: median([...stepSpans.values()].map((s) => (s.end - s.start) / 1000)),
     promptTokensPerSecond: rateOver(calls, 'promptTokens', 'promptSeconds'),
@@ -132,7 +152,11 @@ const NO_TRAJECTORY = {
 };
 
 /** The figures a folder gives: from the times in `result.json`, the trajectory (when there is one) and the diff. */
-export function deriveFigures(times: { startedAt: string; finishedAt: string }, events: TrajectoryEvent[] | null, patch: string): DerivedFigures {
+export function deriveFigures(
+  times: { startedAt: string; finishedAt: string },
+  events: TrajectoryEvent[] | null,
+  patch: string,
+): DerivedFigures {
   const wallSeconds = seconds(times.startedAt, times.finishedAt);
   return {
     wallSeconds,

@@ -74,7 +74,13 @@ export async function drainOutbox(outbox: Outbox, options: DrainOptions): Promis
   const ready: OutboxEntry[] = [];
   const release = async (entry: OutboxEntry) => {
     if (entry.after && outbox.isRejected(entry.after)) {
-      const answer = { status: 400, body: { error: 'run-rejected', message: `Its run ${entry.id} was rejected, so its hidden-test result is set aside too.` } };
+      const answer = {
+        status: 400,
+        body: {
+          error: 'run-rejected',
+          message: `Its run ${entry.id} was rejected, so its hidden-test result is set aside too.`,
+        },
+      };
       await outbox.markRejected(entry, answer);
       result.rejected.push(entry);
       emit({ type: 'rejected', entry, answer });
@@ -93,7 +99,12 @@ export async function drainOutbox(outbox: Outbox, options: DrainOptions): Promis
     const sendOne = async (entry: OutboxEntry) => {
       let answer: ServerAnswer;
       try {
-        answer = await postSigned(options.endpoint, await outbox.body(entry), options.keys.get(entry.host)!, entry.deliveryId);
+        answer = await postSigned(
+          options.endpoint,
+          await outbox.body(entry),
+          options.keys.get(entry.host)!,
+          entry.deliveryId,
+        );
       } catch (error) {
         const message = `network: ${(error as Error).cause ? String(((error as Error).cause as Error).message ?? (error as Error).cause) : (error as Error).message}`;
         outbox.noteError(entry.host, message);
@@ -143,7 +154,12 @@ export async function drainOutbox(outbox: Outbox, options: DrainOptions): Promis
     if (progressed) round = 0;
     const wait = backoffMs(round++, BACKOFF_BASE_MS, BACKOFF_MAX_MS, Math.random);
     if (Date.now() + wait > deadline) break;
-    emit({ type: 'waiting', seconds: wait / 1000, queued: work.length + [...waitingFor.values()].flat().length, message: lastFailure });
+    emit({
+      type: 'waiting',
+      seconds: wait / 1000,
+      queued: work.length + [...waitingFor.values()].flat().length,
+      message: lastFailure,
+    });
     await new Promise((r) => setTimeout(r, wait));
     ready.push(...work);
   }

@@ -35,10 +35,15 @@ async function readKeyFile(path: string): Promise<string | null> {
     throw new KeyFileError(`The key file ${path} cannot be read (${(error as NodeJS.ErrnoException).code}).`);
   }
   if (mode & 0o077) {
-    throw new KeyFileError(`The key file ${path} can be read by other users (mode ${(mode & 0o777).toString(8)}): run \`chmod 600 ${path}\`, and replace the key if others may have read it.`);
+    throw new KeyFileError(
+      `The key file ${path} can be read by other users (mode ${(mode & 0o777).toString(8)}): run \`chmod 600 ${path}\`, and replace the key if others may have read it.`,
+    );
   }
   const key = (await readFile(path, 'utf8')).trim();
-  if (!key) throw new KeyFileError(`The key file ${path} is empty: it must hold the host's key (see docs/runner.md, "Pairing a Mac").`);
+  if (!key)
+    throw new KeyFileError(
+      `The key file ${path} is empty: it must hold the host's key (see docs/runner.md, "Pairing a Mac").`,
+    );
   return key;
 }
 
@@ -48,7 +53,8 @@ export async function hostKey(host: string, settings: KeySettings): Promise<Host
   const fromEnv = settings.env[name]?.trim();
   if (fromEnv) return { host, key: fromEnv, source: `the environment variable ${name}` };
   const keysDir = settings.env.REPLAY_KEYS_DIR;
-  if (!keysDir) return { host, key: null, source: `--key-file, the environment variable ${name} or REPLAY_KEYS_DIR/${name}` };
+  if (!keysDir)
+    return { host, key: null, source: `--key-file, the environment variable ${name} or REPLAY_KEYS_DIR/${name}` };
   const path = join(keysDir, name);
   return { host, key: await readKeyFile(path), source: path };
 }

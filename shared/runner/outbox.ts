@@ -105,7 +105,8 @@ export class Outbox {
     await mkdir(join(dir, REJECTED), { recursive: true, mode: 0o700 });
     // Temp files of a writer that died before its rename never became deliveries.
     for (const folder of [dir, join(dir, PENDING), join(dir, REJECTED)]) {
-      for (const name of await readdir(folder)) if (name.includes(TEMP_MARK)) await rm(join(folder, name), { force: true });
+      for (const name of await readdir(folder))
+        if (name.includes(TEMP_MARK)) await rm(join(folder, name), { force: true });
     }
     const ledger = await readFile(join(dir, LEDGER), 'utf8').catch(() => '');
     const accepted = new Set(readLines(ledger).map((r) => (r as { contentKey: string }).contentKey));
@@ -175,7 +176,16 @@ export class Outbox {
 
   /** Ledger first (durably), then the file: a crash in between is healed by `pending()`. */
   async markAccepted(entry: OutboxEntry, at = new Date()): Promise<void> {
-    await this.appendLedger(JSON.stringify({ contentKey: entry.contentKey, kind: entry.kind, id: entry.id, host: entry.host, deliveryId: entry.deliveryId, acceptedAt: at.toISOString() }));
+    await this.appendLedger(
+      JSON.stringify({
+        contentKey: entry.contentKey,
+        kind: entry.kind,
+        id: entry.id,
+        host: entry.host,
+        deliveryId: entry.deliveryId,
+        acceptedAt: at.toISOString(),
+      }),
+    );
     this.accepted.add(entry.contentKey);
     await unlink(join(this.dir, PENDING, entry.name)).catch(() => {});
     this.queued?.delete(entry.name);
@@ -184,8 +194,18 @@ export class Outbox {
 
   /** Sets the delivery aside with the server's answer beside it; its content is never queued again. */
   async markRejected(entry: OutboxEntry, answer: ServerAnswer, at = new Date()): Promise<void> {
-    const record: RejectedRecord = { contentKey: entry.contentKey, kind: entry.kind, id: entry.id, host: entry.host, rejectedAt: at.toISOString(), answer };
-    await writeDurably(join(this.dir, REJECTED, entry.name.replace(/\.json$/, '.answer.json')), `${JSON.stringify(record, null, 2)}\n`);
+    const record: RejectedRecord = {
+      contentKey: entry.contentKey,
+      kind: entry.kind,
+      id: entry.id,
+      host: entry.host,
+      rejectedAt: at.toISOString(),
+      answer,
+    };
+    await writeDurably(
+      join(this.dir, REJECTED, entry.name.replace(/\.json$/, '.answer.json')),
+      `${JSON.stringify(record, null, 2)}\n`,
+    );
     await rename(join(this.dir, PENDING, entry.name), join(this.dir, REJECTED, entry.name)).catch(() => {});
     await fsyncPath(join(this.dir, REJECTED));
     this.rejectedKeys.add(entry.contentKey);
@@ -198,7 +218,9 @@ export class Outbox {
 
   async rejectedRecords(): Promise<RejectedRecord[]> {
     const names = (await readdir(join(this.dir, REJECTED))).filter((n) => n.endsWith('.answer.json')).sort();
-    return Promise.all(names.map(async (n) => JSON.parse(await readFile(join(this.dir, REJECTED, n), 'utf8')) as RejectedRecord));
+    return Promise.all(
+      names.map(async (n) => JSON.parse(await readFile(join(this.dir, REJECTED, n), 'utf8')) as RejectedRecord),
+    );
   }
 
   hostStates(): Readonly<Record<string, HostState>> {

@@ -5,8 +5,20 @@ import { dirname, join, resolve } from 'node:path';
 import type * as z from '../schema/zod.ts';
 import { issueRecordSchema, type IssueRecord } from '../schema/issue.ts';
 import { describeIssues } from '../schema/issues-text.ts';
-import { resultFileSchema, trajectoryEventSchemas, type ResultFile, type TrajectoryEvent } from '../schema/run-folder.ts';
-import { hiddenTestResultSchema, RUNNER_FIELDS, runnerRowSchema, runId, type HiddenTestResult, type RunnerRow } from '../schema/run.ts';
+import {
+  resultFileSchema,
+  trajectoryEventSchemas,
+  type ResultFile,
+  type TrajectoryEvent,
+} from '../schema/run-folder.ts';
+import {
+  hiddenTestResultSchema,
+  RUNNER_FIELDS,
+  runnerRowSchema,
+  runId,
+  type HiddenTestResult,
+  type RunnerRow,
+} from '../schema/run.ts';
 import { sha256Hex } from '../sha256.ts';
 import { scanContamination } from './contamination.ts';
 import { deriveFigures, mergeRow, taskFields } from './derive.ts';
@@ -21,7 +33,10 @@ export const RUN_FILES = {
 } as const;
 
 export class RunFolderError extends Error {
-  constructor(readonly path: string, detail: string) {
+  constructor(
+    readonly path: string,
+    detail: string,
+  ) {
     super(`${path}: ${detail}`);
     this.name = 'RunFolderError';
   }
@@ -66,7 +81,10 @@ async function readOptional(path: string): Promise<string | null> {
     return await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new RunFolderError(path, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new RunFolderError(
+      path,
+      `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
 }
 
@@ -99,12 +117,17 @@ export function parseTrajectory(text: string, path: string): { events: Trajector
     try {
       value = JSON.parse(line);
     } catch {
-      if (i === lines.length - 1) return void warnings.push(`${path}: ${where} is cut short (no newline after it) and was skipped.`);
+      if (i === lines.length - 1)
+        return void warnings.push(`${path}: ${where} is cut short (no newline after it) and was skipped.`);
       throw new RunFolderError(path, `${where} is not valid JSON.`);
     }
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new RunFolderError(path, `${where} is not a JSON object.`);
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      throw new RunFolderError(path, `${where} is not a JSON object.`);
     const type = (value as { type?: unknown }).type;
-    const schema = typeof type === 'string' && Object.hasOwn(trajectoryEventSchemas, type) ? trajectoryEventSchemas[type as keyof typeof trajectoryEventSchemas] : null;
+    const schema =
+      typeof type === 'string' && Object.hasOwn(trajectoryEventSchemas, type)
+        ? trajectoryEventSchemas[type as keyof typeof trajectoryEventSchemas]
+        : null;
     if (!schema) return;
     const parsed = schema.safeParse(value);
     if (!parsed.success) throw new RunFolderError(path, `${where}: ${describeIssues(parsed.error.issues).join('; ')}`);
@@ -119,7 +142,11 @@ export async function readRunFolder(folderPath: string): Promise<RunFolder> {
   const resultText = await readOptional(at(RUN_FILES.result));
   if (resultText === null) throw new RunFolderError(at(RUN_FILES.result), 'is missing: every run folder needs one.');
   const result = validate(resultFileSchema, parseJsonFile(at(RUN_FILES.result), resultText), at(RUN_FILES.result));
-  if (result.finishedAt < result.startedAt) throw new RunFolderError(at(RUN_FILES.result), `"finishedAt" (${result.finishedAt}) is before "startedAt" (${result.startedAt}).`);
+  if (result.finishedAt < result.startedAt)
+    throw new RunFolderError(
+      at(RUN_FILES.result),
+      `"finishedAt" (${result.finishedAt}) is before "startedAt" (${result.startedAt}).`,
+    );
 
   const [trajectoryText, patch, summary, taskText, hiddenText] = await Promise.all([
     readOptional(at(RUN_FILES.trajectory)),
@@ -129,9 +156,23 @@ export async function readRunFolder(folderPath: string): Promise<RunFolder> {
     readOptional(at(RUN_FILES.hiddenTests)),
   ]);
   const trajectory = trajectoryText === null ? null : parseTrajectory(trajectoryText, at(RUN_FILES.trajectory));
-  const task = taskText === null ? null : validate(issueRecordSchema, parseJsonFile(at(RUN_FILES.task), taskText), at(RUN_FILES.task));
-  if (task && task.taskId !== result.taskId) throw new RunFolderError(at(RUN_FILES.task), `is for task "${task.taskId}", but result.json says "${result.taskId}".`);
-  const hiddenTest = hiddenText === null ? null : validate(hiddenTestResultSchema, parseJsonFile(at(RUN_FILES.hiddenTests), hiddenText), at(RUN_FILES.hiddenTests));
+  const task =
+    taskText === null
+      ? null
+      : validate(issueRecordSchema, parseJsonFile(at(RUN_FILES.task), taskText), at(RUN_FILES.task));
+  if (task && task.taskId !== result.taskId)
+    throw new RunFolderError(
+      at(RUN_FILES.task),
+      `is for task "${task.taskId}", but result.json says "${result.taskId}".`,
+    );
+  const hiddenTest =
+    hiddenText === null
+      ? null
+      : validate(
+          hiddenTestResultSchema,
+          parseJsonFile(at(RUN_FILES.hiddenTests), hiddenText),
+          at(RUN_FILES.hiddenTests),
+        );
   return {
     folder,
     result,
@@ -154,7 +195,10 @@ export function prepareRun(run: RunFolder, options: PrepareOptions = {}): Prepar
   const host = options.host ?? run.result.host;
   if (!host) throw new RunFolderError(resultPath, 'has no "host", and neither --host nor REPLAY_HOST names one.');
   if (options.host && run.result.host && run.result.host !== options.host) {
-    throw new RunFolderError(resultPath, `names host "${run.result.host}", but this is --host "${options.host}": it belongs to another runner.`);
+    throw new RunFolderError(
+      resultPath,
+      `names host "${run.result.host}", but this is --host "${options.host}": it belongs to another runner.`,
+    );
   }
   const contamination =
     run.events && run.result.contamination === undefined
@@ -166,7 +210,11 @@ export function prepareRun(run: RunFolder, options: PrepareOptions = {}): Prepar
         })
       : [];
   const derived = deriveFigures(run.result, run.events, run.patch);
-  const row = validate(runnerRowSchema, mergeRow({ ...derived }, { contamination }, taskFields(run.task), givenFields(run.result), { host }), resultPath);
+  const row = validate(
+    runnerRowSchema,
+    mergeRow({ ...derived }, { contamination }, taskFields(run.task), givenFields(run.result), { host }),
+    resultPath,
+  );
   return {
     folder: run.folder,
     id: runId(row),

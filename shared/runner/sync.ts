@@ -40,10 +40,16 @@ export interface SyncReport extends SyncCounts {
 /** Run folders directly inside the runs root: sub-folders holding a result.json (a run still being written has none yet). */
 export async function findRunFolders(runsRoot: string): Promise<string[]> {
   const root = resolve(runsRoot);
-  const names = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name).sort();
+  const names = (await readdir(root, { withFileTypes: true }))
+    .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+    .map((d) => d.name)
+    .sort();
   const found: string[] = [];
   for (const name of names) {
-    const isRun = await stat(join(root, name, RUN_FILES.result)).then(() => true, () => false);
+    const isRun = await stat(join(root, name, RUN_FILES.result)).then(
+      () => true,
+      () => false,
+    );
     if (isRun) found.push(join(root, name));
   }
   return found;
@@ -67,7 +73,10 @@ export interface PreparedFolders {
   warnings: string[];
 }
 
-export async function prepareFolders(folders: string[], options: { runsRoot: string; host?: string; forbid?: string[] }): Promise<PreparedFolders> {
+export async function prepareFolders(
+  folders: string[],
+  options: { runsRoot: string; host?: string; forbid?: string[] },
+): Promise<PreparedFolders> {
   const prepared: PreparedFolders = { runs: [], invalid: [], warnings: [] };
   // Read a batch at a time: in parallel, but never thousands of open files at once.
   for (let start = 0; start < folders.length; start += BATCH) {
@@ -92,15 +101,23 @@ export async function prepareFolders(folders: string[], options: { runsRoot: str
   return prepared;
 }
 
-
 /** Queues run folders (in batches, so bodies are not all held at once), then drains the whole outbox. */
-export async function syncRunFolders(outbox: Outbox, folders: string[], runsRoot: string, settings: DeliverySettings): Promise<SyncReport> {
+export async function syncRunFolders(
+  outbox: Outbox,
+  folders: string[],
+  runsRoot: string,
+  settings: DeliverySettings,
+): Promise<SyncReport> {
   const counts = { alreadyAccepted: 0, rejectedBefore: 0 };
   const invalid: RunFolderError[] = [];
   const warnings: string[] = [];
   const pendingKeys = new Set((await outbox.pending()).map((q) => q.contentKey));
   for (let start = 0; start < folders.length; start += BATCH) {
-    const batch = await prepareFolders(folders.slice(start, start + BATCH), { runsRoot, host: settings.host, forbid: settings.forbid });
+    const batch = await prepareFolders(folders.slice(start, start + BATCH), {
+      runsRoot,
+      host: settings.host,
+      forbid: settings.forbid,
+    });
     invalid.push(...batch.invalid);
     warnings.push(...batch.warnings);
     const fresh: BuiltDelivery[] = [];
@@ -108,7 +125,12 @@ export async function syncRunFolders(outbox: Outbox, folders: string[], runsRoot
       for (const delivery of deliveriesOf(run)) {
         if (delivery.kind === 'run' && outbox.isAccepted(delivery.contentKey)) counts.alreadyAccepted++;
         if (delivery.kind === 'run' && outbox.isRejected(delivery.contentKey)) counts.rejectedBefore++;
-        if (outbox.isAccepted(delivery.contentKey) || outbox.isRejected(delivery.contentKey) || pendingKeys.has(delivery.contentKey)) continue;
+        if (
+          outbox.isAccepted(delivery.contentKey) ||
+          outbox.isRejected(delivery.contentKey) ||
+          pendingKeys.has(delivery.contentKey)
+        )
+          continue;
         pendingKeys.add(delivery.contentKey);
         fresh.push(delivery);
       }
@@ -128,11 +150,26 @@ export async function syncRunFolders(outbox: Outbox, folders: string[], runsRoot
 }
 
 /** Queues any deliveries (issue and hidden-test commands), then drains the whole outbox. */
-export async function deliver(outbox: Outbox, deliveries: BuiltDelivery[], settings: DeliverySettings): Promise<SyncReport> {
+export async function deliver(
+  outbox: Outbox,
+  deliveries: BuiltDelivery[],
+  settings: DeliverySettings,
+): Promise<SyncReport> {
   const pendingKeys = new Set((await outbox.pending()).map((q) => q.contentKey));
-  await outbox.enqueue(deliveries.filter((d) => !outbox.isAccepted(d.contentKey) && !outbox.isRejected(d.contentKey) && !pendingKeys.has(d.contentKey)));
+  await outbox.enqueue(
+    deliveries.filter(
+      (d) => !outbox.isAccepted(d.contentKey) && !outbox.isRejected(d.contentKey) && !pendingKeys.has(d.contentKey),
+    ),
+  );
   const drained = await drain(outbox, settings);
-  return { ...summarise(drained.result), alreadyAccepted: 0, invalid: [], keyErrors: drained.keyErrors, warnings: [], unpaired: drained.unpaired };
+  return {
+    ...summarise(drained.result),
+    alreadyAccepted: 0,
+    invalid: [],
+    keyErrors: drained.keyErrors,
+    warnings: [],
+    unpaired: drained.unpaired,
+  };
 }
 
 function summarise(result: DrainResult) {
@@ -168,7 +205,8 @@ async function drain(outbox: Outbox, settings: DeliverySettings) {
     keys,
     onEvent: (event) => {
       // A host whose key file is unusable already has its sentence; "not paired" would be wrong.
-      if (event.type === 'unpaired' && sources.has(event.host)) unpaired.push({ host: event.host, source: sources.get(event.host)!, queued: event.queued });
+      if (event.type === 'unpaired' && sources.has(event.host))
+        unpaired.push({ host: event.host, source: sources.get(event.host)!, queued: event.queued });
       if (event.type !== 'unpaired') settings.onEvent?.(event);
     },
   });

@@ -20,11 +20,19 @@ const judgeSettingsSchema = z.strictObject({
 
 // `:` joins a key name's parts and `__` is how `:` is spelled in environment and file names, so a host
 // containing either could share its key name with another host or with a fleet-wide value.
-const hostName = pathSafeIdentity.check(z.refine((s) => !s.includes(':') && !s.includes('__'), 'must not contain ":" or "__" (they separate the parts of a key name)'));
+const hostName = pathSafeIdentity.check(
+  z.refine(
+    (s) => !s.includes(':') && !s.includes('__'),
+    'must not contain ":" or "__" (they separate the parts of a key name)',
+  ),
+);
 
 const spaceSchema = z.strictObject({
   senders: z.array(hostName).check(z.minLength(1)),
-  secretConfigKey: z._default(z.string().check(z.regex(/^[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)*$/, 'must be names joined by ":"')), DEFAULT_SECRET_CONFIG_KEY),
+  secretConfigKey: z._default(
+    z.string().check(z.regex(/^[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)*$/, 'must be names joined by ":"')),
+    DEFAULT_SECRET_CONFIG_KEY,
+  ),
   /** Repositories whose issue records the space accepts and the judge may fetch; absent = any, [] = none. */
   repos: z.optional(z.array(repoName)),
   judge: z._default(judgeSettingsSchema, { dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900 }),
@@ -38,7 +46,10 @@ function exportFieldsSchema() {
     z.superRefine((names, ctx) => {
       const unknown = names.filter((n) => !isExportField(n));
       if (unknown.length) {
-        ctx.addIssue({ code: 'custom', message: `names ${unknown.map((n) => `"${n}"`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not among the exportable fields (${EXPORT_FIELDS.join(', ')})` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `names ${unknown.map((n) => `"${n}"`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not among the exportable fields (${EXPORT_FIELDS.join(', ')})`,
+        });
       }
     }),
   );
@@ -62,26 +73,36 @@ const cockpitSchema = z.strictObject({
 export const configSchema = z
   .strictObject({
     defaultJudgeModel: z._default(nonEmptyText, DEFAULT_JUDGE_MODEL),
-    spaces: z.record(pathSafeIdentity, spaceSchema).check(z.refine((s) => Object.keys(s).length > 0, 'must declare at least one space')),
+    spaces: z
+      .record(pathSafeIdentity, spaceSchema)
+      .check(z.refine((s) => Object.keys(s).length > 0, 'must declare at least one space')),
     cockpits: z._default(z.record(pathSafeIdentity, cockpitSchema), {}),
     /** Per model name; a model without a price has an unknown (null) cost, never 0. */
     prices: z._default(z.record(nonEmptyText, priceSchema), {}),
     alarms: z._default(z.strictObject({ email: z.optional(z.email()) }), {}),
   })
-  .check(z.superRefine((config, ctx) => {
-    for (const [name, cockpit] of Object.entries(config.cockpits)) {
-      if (!ownEntry(config.spaces, cockpit.space)) {
-        ctx.addIssue({ code: 'custom', path: ['cockpits', name, 'space'], message: `names unknown space "${cockpit.space}"` });
+  .check(
+    z.superRefine((config, ctx) => {
+      for (const [name, cockpit] of Object.entries(config.cockpits)) {
+        if (!ownEntry(config.spaces, cockpit.space)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['cockpits', name, 'space'],
+            message: `names unknown space "${cockpit.space}"`,
+          });
+        }
       }
-    }
-    for (const clash of keyNameClashes(config.spaces)) ctx.addIssue({ code: 'custom', path: ['spaces'], message: clash });
-  }));
+      for (const clash of keyNameClashes(config.spaces))
+        ctx.addIssue({ code: 'custom', path: ['spaces'], message: clash });
+    }),
+  );
 
 export type ReplayConfig = z.output<typeof configSchema>;
 export type SpaceConfig = ReplayConfig['spaces'][string];
 
 /** A map entry by own property only: a space or cockpit named "constructor" or "__proto__" is just unknown. */
-export const ownEntry = <T>(map: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(map, key) ? map[key] : undefined);
+export const ownEntry = <T>(map: Readonly<Record<string, T>>, key: string): T | undefined =>
+  Object.hasOwn(map, key) ? map[key] : undefined;
 
 /** The configuration of a space, or undefined for any name that is not a declared space. */
 export const spaceOf = (config: ReplayConfig, name: string): SpaceConfig | undefined => ownEntry(config.spaces, name);
@@ -98,13 +119,17 @@ function keyNameClashes(spaces: Record<string, { senders: string[]; secretConfig
   const claim = (name: string, owner: string) => {
     for (const spelling of spellings(name)) {
       const earlier = owners.get(spelling);
-      if (earlier !== undefined && earlier !== owner) clashes.add(`${earlier} and ${owner} would share the same key "${spelling}"; rename a host or a secretConfigKey`);
+      if (earlier !== undefined && earlier !== owner)
+        clashes.add(
+          `${earlier} and ${owner} would share the same key "${spelling}"; rename a host or a secretConfigKey`,
+        );
       else owners.set(spelling, owner);
     }
   };
   for (const { secretConfigKey, senders } of Object.values(spaces)) {
     claim(secretConfigKey, `the fleet-wide value "${secretConfigKey}"`);
-    for (const host of senders) claim(`${secretConfigKey}:${host}`, `host "${host}" (key "${secretConfigKey}:${host}")`);
+    for (const host of senders)
+      claim(`${secretConfigKey}:${host}`, `host "${host}" (key "${secretConfigKey}:${host}")`);
   }
   return [...clashes];
 }
@@ -112,7 +137,8 @@ function keyNameClashes(spaces: Record<string, { senders: string[]; secretConfig
 export class ConfigError extends Error {}
 
 /** The export fields of a space: its `exports.fields`, else the whole allowlist. */
-export const exportFieldsOf = (config: ReplayConfig, space: string): readonly ExportField[] => spaceOf(config, space)?.exports?.fields ?? EXPORT_FIELDS;
+export const exportFieldsOf = (config: ReplayConfig, space: string): readonly ExportField[] =>
+  spaceOf(config, space)?.exports?.fields ?? EXPORT_FIELDS;
 
 export function parseConfig(input: unknown, source = 'configuration'): ReplayConfig {
   const result = configSchema.safeParse(input);
@@ -148,7 +174,8 @@ export const repoAllowed = (space: SpaceConfig, repo: string): boolean =>
 export function keyCandidates(config: ReplayConfig): { secretConfigKey: string; host: string }[] {
   const seen = new Map<string, { secretConfigKey: string; host: string }>();
   for (const space of Object.values(config.spaces)) {
-    for (const host of space.senders) seen.set(`${space.secretConfigKey}:${host}`, { secretConfigKey: space.secretConfigKey, host });
+    for (const host of space.senders)
+      seen.set(`${space.secretConfigKey}:${host}`, { secretConfigKey: space.secretConfigKey, host });
   }
   return [...seen.values()];
 }

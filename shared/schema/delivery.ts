@@ -31,7 +31,11 @@ export const hiddenTestDeliverySchema = z.object({
   hiddenTestResult: hiddenTestResultSchema,
 });
 
-export const deliverySchema = z.discriminatedUnion('kind', [runDeliverySchema, issueDeliverySchema, hiddenTestDeliverySchema]);
+export const deliverySchema = z.discriminatedUnion('kind', [
+  runDeliverySchema,
+  issueDeliverySchema,
+  hiddenTestDeliverySchema,
+]);
 export type Delivery = z.output<typeof deliverySchema>;
 export type RunDelivery = z.output<typeof runDeliverySchema>;
 export type IssueDelivery = z.output<typeof issueDeliverySchema>;
@@ -44,7 +48,8 @@ export function ignoredKeys(input: Record<string, unknown>): string[] {
   const kind = input.kind;
   const schema = kind === 'run' ? runDeliverySchema : kind === 'issue' ? issueDeliverySchema : hiddenTestDeliverySchema;
   const ignored = unknownKeys(input, schema.shape, '');
-  const nested = kind === 'run' ? ['row', runnerRowSchema.shape] : kind === 'issue' ? ['issue', issueRecordSchema.shape] : null;
+  const nested =
+    kind === 'run' ? ['row', runnerRowSchema.shape] : kind === 'issue' ? ['issue', issueRecordSchema.shape] : null;
   if (nested) {
     const [name, shape] = nested as [string, Record<string, unknown>];
     const inner = input[name];

@@ -3,7 +3,10 @@ import * as z from './zod.ts';
 import { deliverySchema } from './delivery.ts';
 import { nonEmptyText } from './primitives.ts';
 
-export const landingMessageSchema = z.object({ space: nonEmptyText, inboxKey: z.string().check(z.startsWith('inbox/')) });
+export const landingMessageSchema = z.object({
+  space: nonEmptyText,
+  inboxKey: z.string().check(z.startsWith('inbox/')),
+});
 export type LandingMessage = z.infer<typeof landingMessageSchema>;
 
 export const judgeMessageSchema = z.object({ space: nonEmptyText, id: nonEmptyText, finishedAt: nonEmptyText });

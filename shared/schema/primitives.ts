@@ -8,18 +8,27 @@ import { TIERS } from './enums.ts';
 const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 /** A free identity string such as a model name: 1–200 printable characters. */
-export const identity = z
-  .string()
-  .check(z.minLength(1), z.maxLength(200), z.refine((s) => !FORBIDDEN_CHARS.test(s), 'must not contain control or bidirectional-override characters'));
+export const identity = z.string().check(
+  z.minLength(1),
+  z.maxLength(200),
+  z.refine((s) => !FORBIDDEN_CHARS.test(s), 'must not contain control or bidirectional-override characters'),
+);
 
 /** Identity strings used in paths and keys (taskId, harnessVersion, host, space): also no `/` or whitespace. */
-export const pathSafeIdentity = identity.check(z.refine((s) => !/[/\s]/u.test(s), 'must not contain "/" or whitespace'));
+export const pathSafeIdentity = identity.check(
+  z.refine((s) => !/[/\s]/u.test(s), 'must not contain "/" or whitespace'),
+);
 
 /** `schema` where absent (undefined or null) reads as null. */
-export const orNull = <T extends z.core.SomeType>(schema: T) => z.pipe(z.nullish(schema), z.transform((v: z.output<T> | null | undefined) => v ?? null));
+export const orNull = <T extends z.core.SomeType>(schema: T) =>
+  z.pipe(
+    z.nullish(schema),
+    z.transform((v: z.output<T> | null | undefined) => v ?? null),
+  );
 
 /** `schema`'s output after `fn`, as the chained API's `.transform`. */
-export const mapped = <T extends z.core.SomeType, O>(schema: T, fn: (value: z.output<T>) => O) => z.pipe(schema, z.transform(fn));
+export const mapped = <T extends z.core.SomeType, O>(schema: T, fn: (value: z.output<T>) => O) =>
+  z.pipe(schema, z.transform(fn));
 
 /** ISO-8601 instant, normalised to UTC with millisecond precision so instants compare as strings. */
 export const instant = mapped(z.iso.datetime({ offset: true }), (s) => new Date(s).toISOString());

@@ -20,7 +20,6 @@ export const resultFileSchema = z.looseObject({
 });
 export type ResultFile = z.output<typeof resultFileSchema>;
 
-
 export const modelCallEventSchema = z.object({
   type: z.literal('model-call'),
   step: count,

@@ -5,10 +5,20 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AnthropicJudgeModel } from '../../shared/adapters/anthropic-judge-model.ts';
 import { JudgeModelError, type JudgeModelRequest } from '../../shared/ports.ts';
-import { startAnthropicStandIn, type AnthropicStandIn, type StandInAnswer } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
+import {
+  startAnthropicStandIn,
+  type AnthropicStandIn,
+  type StandInAnswer,
+} from '../../infra/local/stand-ins/anthropic-stand-in.ts';
 
 const API_KEY = 'sk-ant-test-key';
-const request = (model: string): JudgeModelRequest => ({ model, system: 'You judge.', sharedPrompt: 'The issue and the reference fix.', prompt: 'The patch.', maxTokens: 256 });
+const request = (model: string): JudgeModelRequest => ({
+  model,
+  system: 'You judge.',
+  sharedPrompt: 'The issue and the reference fix.',
+  prompt: 'The patch.',
+  maxTokens: 256,
+});
 
 // The stand-in answers by model name; "claude-hold" answers only once the test is over.
 let release: () => void;
@@ -23,14 +33,19 @@ const ANSWERS: Record<string, () => StandInAnswer | Promise<StandInAnswer>> = {
 
 let standIn: AnthropicStandIn;
 beforeAll(async () => {
-  standIn = await startAnthropicStandIn({ apiKey: API_KEY, models: Object.keys(ANSWERS), answer: (r) => ANSWERS[r.model]!() });
+  standIn = await startAnthropicStandIn({
+    apiKey: API_KEY,
+    models: Object.keys(ANSWERS),
+    answer: (r) => ANSWERS[r.model]!(),
+  });
 });
 afterAll(async () => {
   release();
   await standIn.stop();
 });
 
-const model = (options: { apiKey?: string; baseURL?: string; timeoutMs?: number } = {}) => new AnthropicJudgeModel({ apiKey: API_KEY, baseURL: standIn.url, ...options });
+const model = (options: { apiKey?: string; baseURL?: string; timeoutMs?: number } = {}) =>
+  new AnthropicJudgeModel({ apiKey: API_KEY, baseURL: standIn.url, ...options });
 
 /** What `ask` threw, and how many requests the stand-in saw for it. */
 async function failure(judge: AnthropicJudgeModel, modelName: string) {
@@ -53,10 +68,22 @@ describe('the Anthropic judge model', () => {
       model: 'claude-ok',
       max_tokens: 256,
       system: [{ type: 'text', text: 'You judge.', cache_control: { type: 'ephemeral' } }],
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'The issue and the reference fix.', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'The patch.' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'The issue and the reference fix.', cache_control: { type: 'ephemeral' } },
+            { type: 'text', text: 'The patch.' },
+          ],
+        },
+      ],
     });
     expect(first.usage.cacheWriteTokens).toBeGreaterThan(0);
-    expect(second.usage).toEqual({ ...first.usage, cacheWriteTokens: 0, cacheReadTokens: first.usage.cacheWriteTokens });
+    expect(second.usage).toEqual({
+      ...first.usage,
+      cacheWriteTokens: 0,
+      cacheReadTokens: first.usage.cacheWriteTokens,
+    });
   });
 
   it('makes exactly one request for an error the SDK would retry, and names its status and type', async () => {
@@ -70,9 +97,21 @@ describe('the Anthropic judge model', () => {
   });
 
   it('pauses judging for a refused or forbidden key and for a model the provider does not know', async () => {
-    expect(await failure(model({ apiKey: 'sk-ant-revoked' }), 'claude-ok')).toMatchObject({ code: 'bad-credentials', pausesJudging: true, requests: 1 });
-    expect(await failure(model(), 'claude-forbidden')).toMatchObject({ code: 'bad-credentials', pausesJudging: true, requests: 1 });
-    expect(await failure(model(), 'claude-retired')).toMatchObject({ code: 'model-unavailable', pausesJudging: true, requests: 1 });
+    expect(await failure(model({ apiKey: 'sk-ant-revoked' }), 'claude-ok')).toMatchObject({
+      code: 'bad-credentials',
+      pausesJudging: true,
+      requests: 1,
+    });
+    expect(await failure(model(), 'claude-forbidden')).toMatchObject({
+      code: 'bad-credentials',
+      pausesJudging: true,
+      requests: 1,
+    });
+    expect(await failure(model(), 'claude-retired')).toMatchObject({
+      code: 'model-unavailable',
+      pausesJudging: true,
+      requests: 1,
+    });
   });
 
   it('gives up on a call that outlasts its timeout, once', async () => {
@@ -89,6 +128,10 @@ describe('the Anthropic judge model', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    expect(await failure(model({ baseURL: `http://127.0.0.1:${port}` }), 'claude-ok')).toMatchObject({ code: 'provider-unreachable', pausesJudging: false, requests: 0 });
+    expect(await failure(model({ baseURL: `http://127.0.0.1:${port}` }), 'claude-ok')).toMatchObject({
+      code: 'provider-unreachable',
+      pausesJudging: false,
+      requests: 0,
+    });
   });
 });

@@ -5,12 +5,25 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { AwsCallError, AwsClient, callJson, signedHeaders, uriEncode, type AwsCredentials, type SigningRequest } from '../../shared/adapters/aws/aws-client.ts';
+import {
+  AwsCallError,
+  AwsClient,
+  callJson,
+  signedHeaders,
+  uriEncode,
+  type AwsCredentials,
+  type SigningRequest,
+} from '../../shared/adapters/aws/aws-client.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 
 /** The SDK signer's hash: SHA-256, or HMAC-SHA-256 when given a key. */
 type SourceData = string | ArrayBuffer | ArrayBufferView;
-const bytes = (data: SourceData) => (typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data));
+const bytes = (data: SourceData) =>
+  typeof data === 'string'
+    ? data
+    : ArrayBuffer.isView(data)
+      ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+      : new Uint8Array(data);
 class Sha256 {
   private readonly hash;
   constructor(secret?: SourceData) {
@@ -24,7 +37,11 @@ class Sha256 {
   }
 }
 
-const credentials: AwsCredentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session/token+=' };
+const credentials: AwsCredentials = {
+  accessKeyId: 'AKIDEXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+  sessionToken: 'session/token+=',
+};
 const now = new Date('2026-12-01T10:20:30.456Z');
 
 async function sdkAuthorization(service: string, request: SigningRequest, uriEscapePath: boolean): Promise<string> {
@@ -101,26 +118,43 @@ afterEach(() => {
 });
 
 const client = (idleTimeoutMs?: number) =>
-  new AwsClient('dynamodb', { region: 'eu-west-1', credentials, endpoints: { dynamodb: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, idleTimeoutMs });
-const failureOf = (call: Promise<unknown>) => call.then(() => null, (e: unknown) => e as AwsCallError);
+  new AwsClient('dynamodb', {
+    region: 'eu-west-1',
+    credentials,
+    endpoints: { dynamodb: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+    idleTimeoutMs,
+  });
+const failureOf = (call: Promise<unknown>) =>
+  call.then(
+    () => null,
+    (e: unknown) => e as AwsCallError,
+  );
 
 describe('a JSON-protocol call', () => {
   it('sends the operation as the target and returns the parsed answer', async () => {
     answer = () => ({ status: 200, body: { Item: { pk: { S: 'x' } } } });
     expect(await callJson(client(), 'GetItem', { TableName: 't' })).toEqual({ Item: { pk: { S: 'x' } } });
     expect(received[0]!.headers['x-amz-target']).toBe('DynamoDB_20120810.GetItem');
-    expect(received[0]!.headers.authorization).toMatch(/SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date;x-amz-security-token;x-amz-target,/);
+    expect(received[0]!.headers.authorization).toMatch(
+      /SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date;x-amz-security-token;x-amz-target,/,
+    );
     expect(JSON.parse(received[0]!.body)).toEqual({ TableName: 't' });
   });
 
   it('retries server errors and succeeds on the third attempt', async () => {
-    answer = (call) => (call < 3 ? { status: 500, body: { __type: 'InternalServerError', message: 'try again' } } : { status: 200, body: {} });
+    answer = (call) =>
+      call < 3
+        ? { status: 500, body: { __type: 'InternalServerError', message: 'try again' } }
+        : { status: 200, body: {} };
     expect(await callJson(client(), 'PutItem', {})).toEqual({});
     expect(received).toHaveLength(3);
   });
 
   it('gives up on throttling after three attempts, naming the error', async () => {
-    answer = () => ({ status: 400, body: { __type: 'com.amazonaws.dynamodb.v20120810#ThrottlingException', message: 'Rate exceeded' } });
+    answer = () => ({
+      status: 400,
+      body: { __type: 'com.amazonaws.dynamodb.v20120810#ThrottlingException', message: 'Rate exceeded' },
+    });
     const failure = await failureOf(callJson(client(), 'PutItem', {}));
     expect(failure).toBeInstanceOf(AwsCallError);
     expect([failure!.name, failure!.message, failure!.status]).toEqual(['ThrottlingException', 'Rate exceeded', 400]);
@@ -128,7 +162,13 @@ describe('a JSON-protocol call', () => {
   });
 
   it('does not retry an error the caller must handle, and names it without its namespace', async () => {
-    answer = () => ({ status: 400, body: { __type: 'com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException', message: 'The conditional request failed' } });
+    answer = () => ({
+      status: 400,
+      body: {
+        __type: 'com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException',
+        message: 'The conditional request failed',
+      },
+    });
     const failure = await failureOf(callJson(client(), 'PutItem', {}));
     expect(failure!.name).toBe('ConditionalCheckFailedException');
     expect(received).toHaveLength(1);
@@ -145,31 +185,62 @@ describe('a JSON-protocol call', () => {
 
 describe('the client settings', () => {
   it('refuse to start without a region, saying where one comes from', () => {
-    expect(() => new AwsClient('sqs', { credentials }, {})).toThrow('No AWS region: set AWS_REGION or pass one in the connection.');
+    expect(() => new AwsClient('sqs', { credentials }, {})).toThrow(
+      'No AWS region: set AWS_REGION or pass one in the connection.',
+    );
   });
 
   it('use the regional endpoint of the service by default', async () => {
-    expect(new AwsClient('sqs', { region: 'eu-west-1' }, {}).endpoint.href).toBe('https://sqs.eu-west-1.amazonaws.com/');
-    expect(new AwsClient('secretsManager', {}, { AWS_REGION: 'cn-north-1' }).endpoint.href).toBe('https://secretsmanager.cn-north-1.amazonaws.com.cn/');
+    expect(new AwsClient('sqs', { region: 'eu-west-1' }, {}).endpoint.href).toBe(
+      'https://sqs.eu-west-1.amazonaws.com/',
+    );
+    expect(new AwsClient('secretsManager', {}, { AWS_REGION: 'cn-north-1' }).endpoint.href).toBe(
+      'https://secretsmanager.cn-north-1.amazonaws.com.cn/',
+    );
   });
 
-  it('take an endpoint from the SDKs\' endpoint variables, the service\'s own first', () => {
-    const env = { AWS_REGION: 'eu-west-1', AWS_ENDPOINT_URL: 'http://localhost:4566', AWS_ENDPOINT_URL_SECRETS_MANAGER: 'http://localhost:9000' };
+  it("take an endpoint from the SDKs' endpoint variables, the service's own first", () => {
+    const env = {
+      AWS_REGION: 'eu-west-1',
+      AWS_ENDPOINT_URL: 'http://localhost:4566',
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: 'http://localhost:9000',
+    };
     expect(new AwsClient('secretsManager', {}, env).endpoint.href).toBe('http://localhost:9000/');
     expect(new AwsClient('s3', {}, env).endpoint.href).toBe('http://localhost:4566/');
   });
 
   it('refuse a call without credentials, naming the variables Lambda sets', async () => {
-    const noCredentials = new AwsClient('dynamodb', { region: 'eu-west-1', endpoints: { dynamodb: 'http://127.0.0.1:9' } }, {});
-    await expect(callJson(noCredentials, 'GetItem', {})).rejects.toThrow('No AWS credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set.');
+    const noCredentials = new AwsClient(
+      'dynamodb',
+      { region: 'eu-west-1', endpoints: { dynamodb: 'http://127.0.0.1:9' } },
+      {},
+    );
+    await expect(callJson(noCredentials, 'GetItem', {})).rejects.toThrow(
+      'No AWS credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set.',
+    );
   });
 
   it('sign with the role credentials and session token from the environment', async () => {
     answer = () => ({ status: 200, body: {} });
-    const env = { AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'ASIAROLEKEY', AWS_SECRET_ACCESS_KEY: 'secret', AWS_SESSION_TOKEN: 'role-session' };
-    await callJson(new AwsClient('dynamodb', { endpoints: { dynamodb: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } }, env), 'GetItem', {});
+    const env = {
+      AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: 'ASIAROLEKEY',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+      AWS_SESSION_TOKEN: 'role-session',
+    };
+    await callJson(
+      new AwsClient(
+        'dynamodb',
+        { endpoints: { dynamodb: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } },
+        env,
+      ),
+      'GetItem',
+      {},
+    );
     expect(received[0]!.headers['x-amz-security-token']).toBe('role-session');
-    expect(received[0]!.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=ASIAROLEKEY\/\d{8}\/eu-west-1\/dynamodb\/aws4_request, /);
+    expect(received[0]!.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=ASIAROLEKEY\/\d{8}\/eu-west-1\/dynamodb\/aws4_request, /,
+    );
   });
 });
 

@@ -2,7 +2,13 @@
 // the in-memory ports the handler tests use: the same assertions for both, so a handler test cannot pass
 // on a fake more lenient than the store.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { InvalidCursorError, type BudgetStore, type IssueStore, type ObjectStore, type RunStore } from '../../shared/ports.ts';
+import {
+  InvalidCursorError,
+  type BudgetStore,
+  type IssueStore,
+  type ObjectStore,
+  type RunStore,
+} from '../../shared/ports.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { budgetCalls, InMemoryObjectStore, InMemoryTable } from '../helpers/in-memory-ports.ts';
@@ -14,7 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-const row = (space: string, id: string, updatedAt: string, extra: Partial<RunRow> = {}): RunRow => runRow({}, { space, id, updatedAt, ...extra });
+const row = (space: string, id: string, updatedAt: string, extra: Partial<RunRow> = {}): RunRow =>
+  runRow({}, { space, id, updatedAt, ...extra });
 
 const memoryTable = new InMemoryTable();
 const tables: [string, () => RunStore & IssueStore & BudgetStore][] = [
@@ -41,7 +48,10 @@ describe.each(tables)('%s', (_name, table) => {
 
   it('returns rows without internal attributes', async () => {
     // Due for the judge, so the row carries the sparse index's attributes too.
-    await table().putRun(row('strip', 'a', '2026-01-01T00:00:00.000Z', { judgeNextAttemptAt: '2026-01-01T00:00:00.000Z' }), null);
+    await table().putRun(
+      row('strip', 'a', '2026-01-01T00:00:00.000Z', { judgeNextAttemptAt: '2026-01-01T00:00:00.000Z' }),
+      null,
+    );
     const stored = await table().getRun('strip', 'a');
     expect(Object.keys(stored!.value)).not.toContain('pk');
     expect(Object.keys(stored!.value)).not.toContain('rev');
@@ -71,15 +81,26 @@ describe.each(tables)('%s', (_name, table) => {
     expect(second.cursor).toBeNull();
     // Since: three updated from the 4th, asked for three at a time, then two and two.
     const since = '2026-01-04T00:00:00.000Z';
-    expect(await table().listRuns('exact', { limit: 3, since })).toMatchObject({ items: [{ id: 'r3' }, { id: 'r4' }, { id: 'r5' }], cursor: null });
+    expect(await table().listRuns('exact', { limit: 3, since })).toMatchObject({
+      items: [{ id: 'r3' }, { id: 'r4' }, { id: 'r5' }],
+      cursor: null,
+    });
     const head = await table().listRuns('exact', { limit: 2, since });
     expect(head.items.map((r) => r.id)).toEqual(['r3', 'r4']);
-    expect(await table().listRuns('exact', { limit: 2, since, cursor: head.cursor! })).toMatchObject({ items: [{ id: 'r5' }], cursor: null });
+    expect(await table().listRuns('exact', { limit: 2, since, cursor: head.cursor! })).toMatchObject({
+      items: [{ id: 'r5' }],
+      cursor: null,
+    });
   });
 
   it('lists the issues of a space in task order, and with since those updated since, in no space but their own', async () => {
     const at = (day: number) => `2026-01-0${day}T00:00:00.000Z`;
-    for (const [taskId, day] of [['b__task', 2], ['a.task', 1], ['c-task', 3]] as const) await table().putIssue(storedIssue({ taskId }, { space: 'issues', updatedAt: at(day) }));
+    for (const [taskId, day] of [
+      ['b__task', 2],
+      ['a.task', 1],
+      ['c-task', 3],
+    ] as const)
+      await table().putIssue(storedIssue({ taskId }, { space: 'issues', updatedAt: at(day) }));
     await table().putIssue(storedIssue({ taskId: 'other' }, { space: 'issues-other', updatedAt: at(3) }));
     expect((await table().listIssues('issues')).map((i) => i.taskId)).toEqual(['a.task', 'b__task', 'c-task']);
     expect((await table().listIssues('issues', at(2))).map((i) => i.taskId).sort()).toEqual(['b__task', 'c-task']);
@@ -91,13 +112,24 @@ describe.each(tables)('%s', (_name, table) => {
   });
 
   it('refuses a cursor it did not hand out', async () => {
-    await expect(table().listRuns('page', { limit: 3, cursor: 'not-a-cursor' })).rejects.toBeInstanceOf(InvalidCursorError);
+    await expect(table().listRuns('page', { limit: 3, cursor: 'not-a-cursor' })).rejects.toBeInstanceOf(
+      InvalidCursorError,
+    );
   });
 
   it('lists only rows with a due judge attempt (sparse index)', async () => {
-    await table().putRun(row('due', 'waiting', '2026-01-01T00:00:00.000Z', { judgeNextAttemptAt: '2026-01-01T00:00:00.000Z' }), null);
-    await table().putRun(row('due', 'later', '2026-01-01T00:00:00.000Z', { judgeNextAttemptAt: '2026-02-01T00:00:00.000Z' }), null);
-    await table().putRun(row('due', 'judged', '2026-01-01T00:00:00.000Z', { judgeNextAttemptAt: null, judgeState: 'judged' }), null);
+    await table().putRun(
+      row('due', 'waiting', '2026-01-01T00:00:00.000Z', { judgeNextAttemptAt: '2026-01-01T00:00:00.000Z' }),
+      null,
+    );
+    await table().putRun(
+      row('due', 'later', '2026-01-01T00:00:00.000Z', { judgeNextAttemptAt: '2026-02-01T00:00:00.000Z' }),
+      null,
+    );
+    await table().putRun(
+      row('due', 'judged', '2026-01-01T00:00:00.000Z', { judgeNextAttemptAt: null, judgeState: 'judged' }),
+      null,
+    );
     const due = await table().listDueRuns('due', '2026-01-15T00:00:00.000Z', 10);
     expect(due.map((r) => r.id)).toEqual(['waiting']);
   });
@@ -118,9 +150,22 @@ describe.each(tables)('%s', (_name, table) => {
 
   it('keeps the held hidden-test result of the latest finishedAt', async () => {
     const result = (status: 'pass' | 'fail') => ({ status, ranAt: '2026-01-01T00:00:00.000Z' });
-    await table().putPendingHiddenTest({ space: 'h', id: 'x', finishedAt: '2026-01-02T00:00:00.000Z', hiddenTestResult: result('pass') });
-    await table().putPendingHiddenTest({ space: 'h', id: 'x', finishedAt: '2026-01-01T00:00:00.000Z', hiddenTestResult: result('fail') });
-    expect(await table().getPendingHiddenTest('h', 'x')).toMatchObject({ finishedAt: '2026-01-02T00:00:00.000Z', hiddenTestResult: { status: 'pass' } });
+    await table().putPendingHiddenTest({
+      space: 'h',
+      id: 'x',
+      finishedAt: '2026-01-02T00:00:00.000Z',
+      hiddenTestResult: result('pass'),
+    });
+    await table().putPendingHiddenTest({
+      space: 'h',
+      id: 'x',
+      finishedAt: '2026-01-01T00:00:00.000Z',
+      hiddenTestResult: result('fail'),
+    });
+    expect(await table().getPendingHiddenTest('h', 'x')).toMatchObject({
+      finishedAt: '2026-01-02T00:00:00.000Z',
+      hiddenTestResult: { status: 'pass' },
+    });
   });
 });
 
@@ -132,7 +177,11 @@ const buckets: [string, () => ObjectStore][] = [
 
 describe.each(buckets)('%s', (_name, bucket) => {
   it('stores, reads, lists past one page, and deletes objects', async () => {
-    await Promise.all(Array.from({ length: 1005 }, (_, i) => bucket().put(`inbox/list/${String(i).padStart(4, '0')}.json`, `{"i":${i}}`)));
+    await Promise.all(
+      Array.from({ length: 1005 }, (_, i) =>
+        bucket().put(`inbox/list/${String(i).padStart(4, '0')}.json`, `{"i":${i}}`),
+      ),
+    );
     const keys = await bucket().list('inbox/list/');
     expect(keys).toHaveLength(1005);
     expect(await bucket().getText('inbox/list/0007.json')).toBe('{"i":7}');

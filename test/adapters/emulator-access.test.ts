@@ -28,7 +28,11 @@ const portOf = (endpoint: string) => Number(new URL(endpoint).port);
 
 /** Each service's cheapest listing call, through the real SDK, with the given credentials. */
 async function listEach(connection: AwsConnection): Promise<Record<string, 'answered' | string>> {
-  const outcome = async (call: () => Promise<unknown>) => call().then(() => 'answered', (e: Error) => e.name);
+  const outcome = async (call: () => Promise<unknown>) =>
+    call().then(
+      () => 'answered',
+      (e: Error) => e.name,
+    );
   const dynamo = dynamoClient(connection);
   const s3 = s3Client(connection);
   const sqs = sqsClient(connection);
@@ -44,7 +48,7 @@ async function listEach(connection: AwsConnection): Promise<Record<string, 'answ
 }
 
 describe('the local AWS stand-ins', () => {
-  it('answer requests signed with this start\'s credentials', async () => {
+  it("answer requests signed with this start's credentials", async () => {
     expect(await listEach(emulators.connection)).toEqual({ dynamodb: 'answered', s3: 'answered', sqs: 'answered' });
   });
 
@@ -54,7 +58,10 @@ describe('the local AWS stand-ins', () => {
   });
 
   it('refuse requests signed with any other access key id', async () => {
-    const other = { ...emulators.connection, credentials: { accessKeyId: 'AKIAOTHERLOCALUSER01', secretAccessKey: 'guess' } };
+    const other = {
+      ...emulators.connection,
+      credentials: { accessKeyId: 'AKIAOTHERLOCALUSER01', secretAccessKey: 'guess' },
+    };
     const answers = await listEach(other);
     for (const service of ['dynamodb', 's3', 'sqs']) expect(answers[service]).not.toBe('answered');
   });
@@ -64,8 +71,16 @@ describe('the local AWS stand-ins', () => {
     const answers = await Promise.all([
       fetch(`${endpoint}/`, { method: 'GET' }),
       fetch(`${endpoint}/${LOCAL_NAMES.inboxBucket}`, { method: 'GET' }),
-      fetch(`${endpoint}/`, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.ListQueues' }, body: '{}' }),
-      fetch(`${endpoint}/`, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.ListTables' }, body: '{}' }),
+      fetch(`${endpoint}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.ListQueues' },
+        body: '{}',
+      }),
+      fetch(`${endpoint}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.ListTables' },
+        body: '{}',
+      }),
     ]);
     for (const answer of answers) {
       expect(answer.status).toBe(403);
@@ -74,7 +89,10 @@ describe('the local AWS stand-ins', () => {
   });
 
   it('listen on the loopback interface only', async () => {
-    const external = Object.values(networkInterfaces()).flat().filter((i) => i && !i.internal && i.family === 'IPv4').map((i) => i!.address);
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .filter((i) => i && !i.internal && i.family === 'IPv4')
+      .map((i) => i!.address);
     const reach = (host: string, port: number) =>
       new Promise<boolean>((resolve) => {
         const socket = connect(port, host);
@@ -91,9 +109,11 @@ describe('the local AWS stand-ins', () => {
   it('keep listing and serving a bucket after a PUT was killed halfway, as a killed local mode leaves it', async () => {
     const inbox = bucketStore(emulators.connection, LOCAL_NAMES.inboxBucket);
     await inbox.put('inbox/S/killed/whole.json', '{"whole":true}');
-    const files = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? files(join(d, f)) : [join(d, f)]));
+    const files = (d: string): string[] =>
+      readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? files(join(d, f)) : [join(d, f)]));
     // What a PUT stopped mid-write leaves: its files, half-written, under their temporary names.
-    for (const file of files(join(dir, 's3')).filter((f) => f.includes('whole.json'))) writeFileSync(`${file}.0d9c.partial`, '{"content-ty');
+    for (const file of files(join(dir, 's3')).filter((f) => f.includes('whole.json')))
+      writeFileSync(`${file}.0d9c.partial`, '{"content-ty');
     expect(await inbox.list('inbox/S/killed/')).toEqual(['inbox/S/killed/whole.json']);
     expect(await inbox.getText('inbox/S/killed/whole.json')).toBe('{"whole":true}');
     expect(files(join(dir, 's3')).filter((f) => f.endsWith('.partial') && !f.includes('.0d9c.'))).toEqual([]);

@@ -13,7 +13,12 @@ beforeAll(async () => {
   w = await startJudgeWorld(config);
   w.github.setIssue('acme/widgets', 42, { title: 'Widgets crash', body: 'It crashes.' });
   w.github.setIssue('evil/elsewhere', 42, { title: 'Elsewhere', body: 'Private.' });
-  w.github.setCompare('acme/widgets', 'a'.repeat(40), 'b'.repeat(40), 'diff --git a/src/widget.ts b/src/widget.ts\n+b\n');
+  w.github.setCompare(
+    'acme/widgets',
+    'a'.repeat(40),
+    'b'.repeat(40),
+    'diff --git a/src/widget.ts b/src/widget.ts\n+b\n',
+  );
 });
 afterAll(() => w.stop());
 
@@ -28,7 +33,11 @@ describe('a space with a repository allowlist', () => {
     expect(w.github.tokenRequests.some((t) => (t.repositories ?? []).includes('elsewhere'))).toBe(false);
     expect(w.anthropic.requests).toHaveLength(0);
     const row = (await w.stores.store.getRun('Listed', message.id))!.value;
-    expect(row).toMatchObject({ judgeState: 'waiting-issue', judgeAttempts: 0, judgeLastError: { code: 'repo-not-allowed' } });
+    expect(row).toMatchObject({
+      judgeState: 'waiting-issue',
+      judgeAttempts: 0,
+      judgeLastError: { code: 'repo-not-allowed' },
+    });
     expect(row.judgeLastError?.message).toMatch(/evil\/elsewhere/);
   });
 

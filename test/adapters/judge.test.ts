@@ -51,7 +51,9 @@ const config = {
     Priced: { senders: ['mac-studio-1'] },
     Slow: { senders: ['mac-studio-1'], judge: { maxAttempts: 2, retryBaseSeconds: 60 } },
   },
-  prices: { 'claude-test-judge': { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 } },
+  prices: {
+    'claude-test-judge': { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 },
+  },
 };
 
 let w: JudgeWorld;
@@ -99,13 +101,24 @@ describe('judging a landed run', () => {
     expect(auditKeys).toHaveLength(1);
     const auditText = (await w.stores.data.getText(auditKeys[0]!))!;
     const audit = JSON.parse(auditText) as Record<string, unknown>;
-    expect(audit).toMatchObject({ model: 'claude-test-judge', attempt: 1, answer: goodAnswer({ sameFilesAsReference: false }), parsed: { verdict: 'resolved' } });
+    expect(audit).toMatchObject({
+      model: 'claude-test-judge',
+      attempt: 1,
+      answer: goodAnswer({ sameFilesAsReference: false }),
+      parsed: { verdict: 'resolved' },
+    });
     expect(audit.promptSha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(audit.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: expect.any(Number), cacheWriteTokens: expect.any(Number), cacheReadTokens: expect.any(Number) });
+    expect(audit.usage).toEqual({
+      inputTokens: expect.any(Number),
+      outputTokens: expect.any(Number),
+      cacheWriteTokens: expect.any(Number),
+      cacheReadTokens: expect.any(Number),
+    });
     expect(audit.latencyMs).toEqual(expect.any(Number));
     // The issue text may name clients: it is used, never stored.
     expect(auditText).not.toContain('ACME-SECRET-CLIENT');
-    for (const key of await w.stores.data.list('')) expect(await w.stores.data.getText(key)).not.toContain('ACME-SECRET-CLIENT');
+    for (const key of await w.stores.data.list(''))
+      expect(await w.stores.data.getText(key)).not.toContain('ACME-SECRET-CLIENT');
   });
 
   it('asks GitHub for an installation token naming the one repository with read-only permissions', async () => {
@@ -113,7 +126,11 @@ describe('judging a landed run', () => {
     await judgeRun(w.deps(), await w.land('Main', { taskId: 'token-1' }));
     expect(w.github.tokenRequests.length).toBeGreaterThan(0);
     for (const request of w.github.tokenRequests) {
-      expect(request).toEqual({ installationId: '77', repositories: ['widgets'], permissions: { contents: 'read', issues: 'read' } });
+      expect(request).toEqual({
+        installationId: '77',
+        repositories: ['widgets'],
+        permissions: { contents: 'read', issues: 'read' },
+      });
     }
     const dataRequests = w.github.requests.filter((r) => r.path.startsWith('/repos/'));
     expect(dataRequests.map((r) => r.credential)).toEqual(dataRequests.map(() => 'installation-token'));
@@ -137,7 +154,9 @@ describe('judging a landed run', () => {
   it('never judges a row that needs no call', async () => {
     const before = calls();
     const message = await w.land('Main', { taskId: 'excluded-1', contamination: [{ step: 3, path: '/etc/hosts' }] });
-    expect(await judgeRun(w.deps(), { ...message, finishedAt: '2026-11-20T10:12:00.000Z' })).toEqual({ result: 'skipped' });
+    expect(await judgeRun(w.deps(), { ...message, finishedAt: '2026-11-20T10:12:00.000Z' })).toEqual({
+      result: 'skipped',
+    });
     expect(await row('Main', message.id)).toMatchObject({ judgeVerdict: 'excluded', judgeState: 'not-needed' });
     expect(calls()).toBe(before);
   });
@@ -148,9 +167,17 @@ describe('failed attempts', () => {
     await w.putIssue('Retry', 'malformed-1');
     w.answer = () => 'I think it is resolved.';
     const message = await w.land('Retry', { taskId: 'malformed-1' });
-    expect(await judgeRun(w.deps(), message)).toMatchObject({ result: 'attempt-failed', problem: { code: 'unparsable-answer' } });
+    expect(await judgeRun(w.deps(), message)).toMatchObject({
+      result: 'attempt-failed',
+      problem: { code: 'unparsable-answer' },
+    });
     let r = await row('Retry', message.id);
-    expect(r).toMatchObject({ judgeVerdict: null, judgeAttempts: 1, judgeState: 'retry-scheduled', judgeLastError: { code: 'unparsable-answer' } });
+    expect(r).toMatchObject({
+      judgeVerdict: null,
+      judgeAttempts: 1,
+      judgeState: 'retry-scheduled',
+      judgeLastError: { code: 'unparsable-answer' },
+    });
     expect(r.judgeNextAttemptAt).toBe(new Date(w.now.getTime() + 60_000).toISOString());
 
     // Not due yet: a duplicate message changes nothing and costs nothing.
@@ -196,7 +223,10 @@ describe('failed attempts', () => {
     const before = calls();
     const used = await budgetCalls(w.stores.store, 'Retry', utcDay(w.now));
     const message = await w.land('Retry', { taskId: 'no-compare' });
-    expect(await judgeRun(w.deps(), message)).toMatchObject({ result: 'attempt-failed', problem: { code: 'github-http-404' } });
+    expect(await judgeRun(w.deps(), message)).toMatchObject({
+      result: 'attempt-failed',
+      problem: { code: 'github-http-404' },
+    });
     expect(await row('Retry', message.id)).toMatchObject({ judgeAttempts: 1, judgeState: 'retry-scheduled' });
     expect(calls()).toBe(before);
     expect(await budgetCalls(w.stores.store, 'Retry', utcDay(w.now))).toBe(used);
@@ -231,7 +261,11 @@ describe('waiting without spending attempts', () => {
     const second = await w.land('NoKeys', { taskId: 'creds-2' });
     expect(await judgeRun(none, first)).toEqual({ result: 'waiting-credentials', judging: 'waiting-credentials' });
     expect(await judgeRun(none, second)).toEqual({ result: 'waiting-credentials' });
-    expect(await row('NoKeys', first.id)).toMatchObject({ judgeAttempts: 0, judgeState: 'waiting-credentials', judgeLastError: { code: 'no-credentials' } });
+    expect(await row('NoKeys', first.id)).toMatchObject({
+      judgeAttempts: 0,
+      judgeState: 'waiting-credentials',
+      judgeLastError: { code: 'no-credentials' },
+    });
     expect(calls()).toBe(before);
 
     const queue = new RecordingQueue<JudgeMessage>();
@@ -251,7 +285,12 @@ describe('a provider that refuses the key', () => {
     const first = await w.land('Paused', { taskId: 'paused-1' });
     const before = calls();
     expect(await judgeRun(w.deps(), first)).toEqual({ result: 'paused', judging: 'paused', modelCall: 'refused' });
-    expect(await row('Paused', first.id)).toMatchObject({ judgeAttempts: 0, judgeVerdict: null, judgeState: 'paused', judgeLastError: { code: 'bad-credentials' } });
+    expect(await row('Paused', first.id)).toMatchObject({
+      judgeAttempts: 0,
+      judgeVerdict: null,
+      judgeState: 'paused',
+      judgeLastError: { code: 'bad-credentials' },
+    });
     expect(await budgetCalls(w.stores.store, 'Paused', day)).toBe(1);
 
     // Rows that arrive while paused wait without a call.
@@ -284,20 +323,30 @@ describe('a provider that refuses the key', () => {
     const rest = after.sent.filter((m) => m.space === 'Paused');
     expect(rest).toHaveLength(2);
     for (const m of rest) expect(await judgeRun(w.deps(), m)).toMatchObject({ result: 'judged' });
-    for (const m of [first, second, third]) expect(await row('Paused', m.id)).toMatchObject({ judgeState: 'judged', judgeAttempts: 1 });
+    for (const m of [first, second, third])
+      expect(await row('Paused', m.id)).toMatchObject({ judgeState: 'judged', judgeAttempts: 1 });
   });
 });
 
 describe('a model the provider does not know or has retired', () => {
   it('pauses the space with model-unavailable and a sentence naming the model, spending no attempt', async () => {
     await w.putIssue('Retired', 'retired-1');
-    w.answer = (request) => (request.model === 'claude-retired' ? { status: 404, message: 'model: claude-retired' } : goodAnswer());
+    w.answer = (request) =>
+      request.model === 'claude-retired' ? { status: 404, message: 'model: claude-retired' } : goodAnswer();
     const message = await w.land('Retired', { taskId: 'retired-1' });
     expect(await judgeRun(w.deps(), message)).toEqual({ result: 'paused', judging: 'paused', modelCall: 'refused' });
     const r = await row('Retired', message.id);
-    expect(r).toMatchObject({ judgeAttempts: 0, judgeVerdict: null, judgeState: 'paused', judgeLastError: { code: 'model-unavailable' } });
+    expect(r).toMatchObject({
+      judgeAttempts: 0,
+      judgeVerdict: null,
+      judgeState: 'paused',
+      judgeLastError: { code: 'model-unavailable' },
+    });
     expect(r.judgeLastError!.message).toContain('"claude-retired"');
-    expect((await w.stores.store.getJudgingStatus('Retired'))?.value).toMatchObject({ state: 'paused', reason: { code: 'model-unavailable' } });
+    expect((await w.stores.store.getJudgingStatus('Retired'))?.value).toMatchObject({
+      state: 'paused',
+      reason: { code: 'model-unavailable' },
+    });
   });
 });
 
@@ -312,18 +361,26 @@ describe('prompt caching and cost', () => {
     const second = await w.land('Priced', { taskId: 'cached-1', model: 'llama3:70b' });
     await judgeRun(w.deps(), first);
     await judgeRun(w.deps(), second);
-    const audits = await Promise.all([first, second].map(async (m) => {
-      const keys = await w.stores.data.list(`runs/Priced/${encodeURIComponent(m.id)}/`);
-      return JSON.parse((await w.stores.data.getText(keys.find((k) => k.includes('/judge-'))!))!) as { usage: Record<string, number>; costUsd: number };
-    }));
+    const audits = await Promise.all(
+      [first, second].map(async (m) => {
+        const keys = await w.stores.data.list(`runs/Priced/${encodeURIComponent(m.id)}/`);
+        return JSON.parse((await w.stores.data.getText(keys.find((k) => k.includes('/judge-'))!))!) as {
+          usage: Record<string, number>;
+          costUsd: number;
+        };
+      }),
+    );
     // The first run of the task writes its part (the fixed system prompt is cached by earlier tasks already);
     // the second reads both and writes nothing.
     expect(audits[0]!.usage.cacheWriteTokens).toBeGreaterThan(0);
     expect(audits[1]!.usage.cacheWriteTokens).toBe(0);
-    expect(audits[1]!.usage.cacheReadTokens).toBe(audits[0]!.usage.cacheReadTokens! + audits[0]!.usage.cacheWriteTokens!);
+    expect(audits[1]!.usage.cacheReadTokens).toBe(
+      audits[0]!.usage.cacheReadTokens! + audits[0]!.usage.cacheWriteTokens!,
+    );
     for (const audit of audits) {
       const { inputTokens, outputTokens, cacheWriteTokens, cacheReadTokens } = audit.usage as Record<string, number>;
-      const expected = (inputTokens! * 3 + outputTokens! * 15 + cacheWriteTokens! * 3.75 + cacheReadTokens! * 0.3) / 1e6;
+      const expected =
+        (inputTokens! * 3 + outputTokens! * 15 + cacheWriteTokens! * 3.75 + cacheReadTokens! * 0.3) / 1e6;
       expect(audit.costUsd).toBeCloseTo(expected, 12);
     }
     expect((await row('Priced', first.id)).judgeCostUsd).toBeCloseTo(audits[0]!.costUsd, 12);
@@ -349,13 +406,24 @@ describe('outbound calls with a deadline', () => {
     const message = await w.land('Slow', { taskId: 'hang-1' });
     w.github.setHanging(true);
     try {
-      const reference = new GitHubReferenceSource({ kind: 'app', appId: APP.appId, installationId: APP.installationId, privateKey: w.privateKey }, w.github.url, { timeoutMs: 300 });
-      expect(await judgeRun(w.deps({ reference: async () => reference }), message)).toMatchObject({ result: 'attempt-failed', problem: { code: 'github-timeout' } });
+      const reference = new GitHubReferenceSource(
+        { kind: 'app', appId: APP.appId, installationId: APP.installationId, privateKey: w.privateKey },
+        w.github.url,
+        { timeoutMs: 300 },
+      );
+      expect(await judgeRun(w.deps({ reference: async () => reference }), message)).toMatchObject({
+        result: 'attempt-failed',
+        problem: { code: 'github-timeout' },
+      });
     } finally {
       w.github.setHanging(false);
     }
     const r = await row('Slow', message.id);
-    expect(r).toMatchObject({ judgeAttempts: 1, judgeState: 'retry-scheduled', judgeLastError: { code: 'github-timeout' } });
+    expect(r).toMatchObject({
+      judgeAttempts: 1,
+      judgeState: 'retry-scheduled',
+      judgeLastError: { code: 'github-timeout' },
+    });
     expect(r.judgeNextAttemptAt).toBe(new Date(w.now.getTime() + 60_000).toISOString());
   });
 
@@ -374,7 +442,12 @@ describe('outbound calls with a deadline', () => {
     const before = calls();
     expect(await judgeRun(w.deps(), message)).toEqual({ result: 'gave-up' });
     expect(calls()).toBe(before);
-    expect(await row('Slow', message.id)).toMatchObject({ judgeVerdict: 'error', judgeState: 'error', judgeAttempts: 2, judgeLastError: { code: 'attempts-exhausted' } });
+    expect(await row('Slow', message.id)).toMatchObject({
+      judgeVerdict: 'error',
+      judgeState: 'error',
+      judgeAttempts: 2,
+      judgeLastError: { code: 'attempts-exhausted' },
+    });
   });
 });
 
@@ -392,9 +465,16 @@ describe('the daily budget', () => {
     expect(outcomes.filter((o) => o.result === 'judged')).toHaveLength(10);
     expect(outcomes.filter((o) => o.result === 'waiting-budget')).toHaveLength(30);
     expect(await budgetCalls(w.stores.store, 'Capped', utcDay(w.now))).toBe(10);
-    const waiting = (await Promise.all(messages.map((m) => row('Capped', m.id)))).filter((r) => r.judgeState === 'waiting-budget');
+    const waiting = (await Promise.all(messages.map((m) => row('Capped', m.id)))).filter(
+      (r) => r.judgeState === 'waiting-budget',
+    );
     expect(waiting).toHaveLength(30);
-    for (const r of waiting) expect(r).toMatchObject({ judgeAttempts: 0, judgeNextAttemptAt: nextUtcDay(w.now), judgeLastError: { code: 'daily-cap-reached' } });
+    for (const r of waiting)
+      expect(r).toMatchObject({
+        judgeAttempts: 0,
+        judgeNextAttemptAt: nextUtcDay(w.now),
+        judgeLastError: { code: 'daily-cap-reached' },
+      });
   });
 });
 
@@ -412,10 +492,22 @@ describe('a re-run that lands while the judge is calling', () => {
     const old = await w.land('Race', { taskId: 'race-1' });
     const judging = judgeRun(w.deps(), old);
     await called;
-    const rerun = await w.land('Race', { taskId: 'race-1', finishedAt: '2026-11-21T10:00:00Z' }, { patch: 'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-a\n+c\n' });
+    const rerun = await w.land(
+      'Race',
+      { taskId: 'race-1', finishedAt: '2026-11-21T10:00:00Z' },
+      {
+        patch:
+          'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-a\n+c\n',
+      },
+    );
     release();
     expect(await judging).toMatchObject({ result: 'stale', modelCall: 'answered' });
-    expect(await row('Race', old.id)).toMatchObject({ finishedAt: '2026-11-21T10:00:00.000Z', judgeVerdict: null, judgeAttempts: 0, judgeState: 'pending' });
+    expect(await row('Race', old.id)).toMatchObject({
+      finishedAt: '2026-11-21T10:00:00.000Z',
+      judgeVerdict: null,
+      judgeAttempts: 0,
+      judgeState: 'pending',
+    });
 
     w.answer = () => goodAnswer({ reason: 'new patch' });
     expect(await judgeRun(w.deps(), rerun)).toMatchObject({ result: 'judged' });

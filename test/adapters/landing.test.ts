@@ -17,10 +17,20 @@ afterAll(() => t.stop());
 const FIXED_NOW = new Date('2026-11-29T12:00:00.000Z');
 
 function deps(queue = new RecordingQueue<JudgeMessage>()): LandingDeps & { judgeQueue: RecordingQueue<JudgeMessage> } {
-  return { runs: t.store, attempts: t.store, issues: t.store, hosts: t.store, objects: t.data, inbox: t.inbox, judgeQueue: queue, clock: { now: () => FIXED_NOW } };
+  return {
+    runs: t.store,
+    attempts: t.store,
+    issues: t.store,
+    hosts: t.store,
+    objects: t.data,
+    inbox: t.inbox,
+    judgeQueue: queue,
+    clock: { now: () => FIXED_NOW },
+  };
 }
 
-const entry = (space: string, delivery: DeliveryInput, deliveryId = 'd-1'): InboxEntry => inboxEntry(space, delivery, { deliveryId });
+const entry = (space: string, delivery: DeliveryInput, deliveryId = 'd-1'): InboxEntry =>
+  inboxEntry(space, delivery, { deliveryId });
 
 describe('landing a run', () => {
   it('writes the row, the patch and the summary, and hands the run to the judge', async () => {
@@ -33,7 +43,10 @@ describe('landing a run', () => {
     expect(await t.data.getText(row.summaryKey!)).toBe('Changed a to b.');
     expect(row.patchKey).toContain('2026-11-20T10:12:00.000Z');
     expect(d.judgeQueue.sent).toEqual([{ space: 'land', id: delivery.id, finishedAt: '2026-11-20T10:12:00.000Z' }]);
-    expect((await t.store.getHost('land', 'mac-land-1'))?.value).toMatchObject({ hostHardware: 'Mac Studio M2 Ultra 192 GB', space: 'land' });
+    expect((await t.store.getHost('land', 'mac-land-1'))?.value).toMatchObject({
+      hostHardware: 'Mac Studio M2 Ultra 192 GB',
+      space: 'land',
+    });
   });
 
   it('never lets an older delivery touch the newer patch object or row: it is archived beside it', async () => {
@@ -50,14 +63,20 @@ describe('landing a run', () => {
     expect(objects.filter((k) => k.includes('2026-11-22T00:00:00.000Z'))).toHaveLength(2);
     expect(objects.filter((k) => k.includes('2026-11-21T00:00:00.000Z'))).toHaveLength(2);
     const [late] = await t.store.listAttempts('stale', newer.id as string);
-    expect(late).toMatchObject({ finishedAt: '2026-11-21T00:00:00.000Z', judgeVerdict: null, judgeState: 'not-needed' });
+    expect(late).toMatchObject({
+      finishedAt: '2026-11-21T00:00:00.000Z',
+      judgeVerdict: null,
+      judgeState: 'not-needed',
+    });
     expect(await t.data.getText(late!.patchKey!)).toBe('diff --git a/o b/o\n+old\n');
   });
 
   it('converges to one row, the latest, when the same id is delivered 50 times in parallel', async () => {
     const d = deps();
     const finishes = Array.from({ length: 50 }, (_, i) => `2026-11-2${i % 5}T10:00:${String(i).padStart(2, '0')}Z`);
-    const deliveries = finishes.map((finishedAt, i) => runDelivery({ finishedAt, steps: i }, { patch: `diff --git a/f b/f\n+${finishedAt}\n` }));
+    const deliveries = finishes.map((finishedAt, i) =>
+      runDelivery({ finishedAt, steps: i }, { patch: `diff --git a/f b/f\n+${finishedAt}\n` }),
+    );
     await Promise.all(deliveries.map((delivery, i) => landEntry(d, entry('race', delivery, `d-${i}`))));
     const page = await t.store.listRuns('race', { limit: 100 });
     expect(page.items).toHaveLength(1);
@@ -77,8 +96,13 @@ describe('landing a run', () => {
     const F = '2026-11-20T10:12:00Z';
     expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id, F)))).toBe('hidden-test-held');
     await landEntry(d, entry('hidden', delivery));
-    expect((await t.store.getRun('hidden', delivery.id))!.value.hiddenTestResult).toMatchObject({ status: 'pass', total: 3 });
-    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id, '2026-11-01T00:00:00Z', 'fail')))).toBe('hidden-test-ignored');
+    expect((await t.store.getRun('hidden', delivery.id))!.value.hiddenTestResult).toMatchObject({
+      status: 'pass',
+      total: 3,
+    });
+    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id, '2026-11-01T00:00:00Z', 'fail')))).toBe(
+      'hidden-test-ignored',
+    );
     expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id, F, 'fail')))).toBe('hidden-test-applied');
     expect((await t.store.getRun('hidden', delivery.id))!.value.hiddenTestResult?.status).toBe('fail');
   });
@@ -110,7 +134,9 @@ describe('landing a run', () => {
     };
     const running = landEntry(runDeps, entry('together', delivery));
     await lookedUp;
-    expect(await landEntry(d, entry('together', hiddenTestDelivery(delivery.id, '2026-11-20T10:12:00Z'), 'h'))).toBe('hidden-test-held');
+    expect(await landEntry(d, entry('together', hiddenTestDelivery(delivery.id, '2026-11-20T10:12:00Z'), 'h'))).toBe(
+      'hidden-test-held',
+    );
     hiddenLanded();
     await running;
     expect((await t.store.getRun('together', delivery.id))!.value.hiddenTestResult?.status).toBe('pass');
@@ -132,7 +158,15 @@ describe('landing is crash-safe', () => {
           };
         },
       });
-    return { ...d, runs: wrap(d.runs), issues: wrap(d.issues), hosts: wrap(d.hosts), objects: wrap(d.objects), inbox: wrap(d.inbox), judgeQueue: wrap(d.judgeQueue) };
+    return {
+      ...d,
+      runs: wrap(d.runs),
+      issues: wrap(d.issues),
+      hosts: wrap(d.hosts),
+      objects: wrap(d.objects),
+      inbox: wrap(d.inbox),
+      judgeQueue: wrap(d.judgeQueue),
+    };
   }
 
   async function snapshot(space: string, id: string) {
@@ -171,14 +205,23 @@ describe('landing is crash-safe', () => {
 describe('attempt history', () => {
   const id = (delivery: Record<string, unknown>) => delivery.id as string;
 
-  it('archives a replaced attempt with its verdict, a late earlier attempt unjudged, and lands the late one\'s hidden-test result on it', async () => {
+  it("archives a replaced attempt with its verdict, a late earlier attempt unjudged, and lands the late one's hidden-test result on it", async () => {
     const d = deps();
     const first = runDelivery({ finishedAt: '2026-11-10T00:00:00Z' }, { patch: 'diff --git a/a b/a\n+1\n' });
     const rerun = runDelivery({ finishedAt: '2026-11-12T00:00:00Z' }, { patch: 'diff --git a/a b/a\n+2\n' });
     const late = runDelivery({ finishedAt: '2026-11-09T00:00:00Z' }, { patch: 'diff --git a/a b/a\n+0\n' });
     await landEntry(d, entry('history', first, 'h1'));
     const landedFirst = (await t.store.getRun('history', id(first)))!;
-    await t.store.putRun({ ...landedFirst.value, judgeVerdict: 'wrong', judgeState: 'judged', judgedAt: '2026-11-11T00:00:00.000Z', judgeNextAttemptAt: null }, landedFirst.rev);
+    await t.store.putRun(
+      {
+        ...landedFirst.value,
+        judgeVerdict: 'wrong',
+        judgeState: 'judged',
+        judgedAt: '2026-11-11T00:00:00.000Z',
+        judgeNextAttemptAt: null,
+      },
+      landedFirst.rev,
+    );
 
     expect(await landEntry(d, entry('history', rerun, 'h2'))).toBe('rerun');
     expect(await landEntry(d, entry('history', late, 'h3'))).toBe('stale');
@@ -187,21 +230,33 @@ describe('attempt history', () => {
     expect(await landEntry(d, entry('history', first, 'h1'))).toBe('stale');
 
     const row = (await t.store.getRun('history', id(first)))!.value;
-    expect(row).toMatchObject({ finishedAt: '2026-11-12T00:00:00.000Z', judgeVerdict: null, attemptCount: 3, firstAttempt: { finishedAt: '2026-11-09T00:00:00.000Z', judgeVerdict: null } });
+    expect(row).toMatchObject({
+      finishedAt: '2026-11-12T00:00:00.000Z',
+      judgeVerdict: null,
+      attemptCount: 3,
+      firstAttempt: { finishedAt: '2026-11-09T00:00:00.000Z', judgeVerdict: null },
+    });
     const archived = await t.store.listAttempts('history', id(first));
     expect(archived.map((a) => [a.finishedAt, a.judgeVerdict])).toEqual([
       ['2026-11-09T00:00:00.000Z', null],
       ['2026-11-10T00:00:00.000Z', 'wrong'],
     ]);
 
-    expect(await landEntry(d, entry('history', hiddenTestDelivery(id(first), '2026-11-10T00:00:00.000Z', 'fail'), 'h4'))).toBe('hidden-test-applied');
-    const withResult = (await t.store.listAttempts('history', id(first))).find((a) => a.finishedAt === '2026-11-10T00:00:00.000Z');
+    expect(
+      await landEntry(d, entry('history', hiddenTestDelivery(id(first), '2026-11-10T00:00:00.000Z', 'fail'), 'h4')),
+    ).toBe('hidden-test-applied');
+    const withResult = (await t.store.listAttempts('history', id(first))).find(
+      (a) => a.finishedAt === '2026-11-10T00:00:00.000Z',
+    );
     expect(withResult?.hiddenTestResult?.status).toBe('fail');
     expect((await t.store.getRun('history', id(first)))!.value.hiddenTestResult).toBeNull();
   });
 
   it('lands a 300-entry contamination list: the row keeps 100, the full list is an object of the run', async () => {
-    const list = Array.from({ length: 300 }, (_, i) => ({ step: i, path: `/Users/runner/runs/other-${i}/src/main.ts` }));
+    const list = Array.from({ length: 300 }, (_, i) => ({
+      step: i,
+      path: `/Users/runner/runs/other-${i}/src/main.ts`,
+    }));
     const delivery = runDelivery({ contamination: list });
     expect(await landEntry(deps(), entry('bounds', delivery, 'b1'))).toBe('new');
     const row = (await t.store.getRun('bounds', id(delivery)))!.value;

@@ -9,9 +9,18 @@ import { COLUMNS_FORMAT, columnsFromBytes } from '../../shared/cockpit/columns.t
 import { columnsAnswer } from '../../shared/read/read-model.ts';
 import { answerRead, type ReadDeps } from '../../shared/read/read-api.ts';
 import type { CompareBody, IssuesBody, StatsBody } from '../../shared/cockpit/contract.ts';
-import { compactSpace, FULL_REBUILD_EVERY_MS, readManifest, type ColumnPartLimits } from '../../shared/read/snapshot-store.ts';
+import {
+  compactSpace,
+  FULL_REBUILD_EVERY_MS,
+  readManifest,
+  type ColumnPartLimits,
+} from '../../shared/read/snapshot-store.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
-import { snapshotManifestKey as manifestKey, snapshotSpacePrefix as snapshotPrefix, spaceReadPrefixes } from '../../shared/storage-layout.ts';
+import {
+  snapshotManifestKey as manifestKey,
+  snapshotSpacePrefix as snapshotPrefix,
+  spaceReadPrefixes,
+} from '../../shared/storage-layout.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { runId } from '../../shared/schema/run.ts';
@@ -20,7 +29,21 @@ import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { storedIssue } from '../helpers/records.ts';
 
 // Each test has its own space, so none depends on another's state.
-const SPACES = ['Granted', 'Issues', 'Fresh', 'TableOnly', 'Recompacted', 'Corrupt', 'Outdated', 'Missing', 'Big', 'Zipped', 'Parts', 'Replaced', 'PartInput'] as const;
+const SPACES = [
+  'Granted',
+  'Issues',
+  'Fresh',
+  'TableOnly',
+  'Recompacted',
+  'Corrupt',
+  'Outdated',
+  'Missing',
+  'Big',
+  'Zipped',
+  'Parts',
+  'Replaced',
+  'PartInput',
+] as const;
 const config = parseConfig({ spaces: Object.fromEntries(SPACES.map((s) => [s, { senders: ['mac-studio-1'] }])) });
 let t: TestStores;
 
@@ -34,8 +57,29 @@ afterAll(async () => {
 let serial = 0;
 function run(space: string, taskId: string, verdict: 'resolved' | 'wrong', at: string, model = 'qwen3:8b'): RunRow {
   const identity = { model, taskId, harnessVersion: 'h1' };
-  const row = landedRow(space, { kind: 'run', id: runId(identity), row: { ...identity, host: 'mac-studio-1', startedAt: at, finishedAt: at, outcome: 'finished', promptTokens: 1000 + serial++ }, patch: 'diff --git a/x b/x\n' }, at);
-  return judged(row, { verdict, rootCauseFound: true, sameFilesAsReference: true, testAdded: false, wouldCompile: true, reason: 'r' }, 'judge', at);
+  const row = landedRow(
+    space,
+    {
+      kind: 'run',
+      id: runId(identity),
+      row: {
+        ...identity,
+        host: 'mac-studio-1',
+        startedAt: at,
+        finishedAt: at,
+        outcome: 'finished',
+        promptTokens: 1000 + serial++,
+      },
+      patch: 'diff --git a/x b/x\n',
+    },
+    at,
+  );
+  return judged(
+    row,
+    { verdict, rootCauseFound: true, sameFilesAsReference: true, testAdded: false, wouldCompile: true, reason: 'r' },
+    'judge',
+    at,
+  );
 }
 
 /** The table as one cold read process sees it: a fresh store object (no cached runs), counting whole-table reads. */
@@ -62,24 +106,41 @@ function coldProcess() {
       return t.store.listIssues(s, since);
     },
   };
-  const deps: ReadDeps = { config, runs, attempts: t.store, issues, hosts: t.store, budget: t.store, objects: t.data, pairing: { isPaired: async () => false }, clock: { now: () => new Date() } };
+  const deps: ReadDeps = {
+    config,
+    runs,
+    attempts: t.store,
+    issues,
+    hosts: t.store,
+    budget: t.store,
+    objects: t.data,
+    pairing: { isPaired: async () => false },
+    clock: { now: () => new Date() },
+  };
   return { deps, wholeReads: () => wholeReads, wholeIssueReads: () => wholeIssueReads };
 }
 
 type Deps = ReturnType<typeof coldProcess>['deps'];
-const stats = async (deps: Deps, space: string) => (await answerRead(deps, 'GET', `/api/spaces/${space}/stats`, '')).body as StatsBody;
-const columnsOf = async (deps: Deps, space: string) => columnsFromBytes(gunzipSync((await columnsAnswer(deps, space, 'gzip')).body as Buffer));
+const stats = async (deps: Deps, space: string) =>
+  (await answerRead(deps, 'GET', `/api/spaces/${space}/stats`, '')).body as StatsBody;
+const columnsOf = async (deps: Deps, space: string) =>
+  columnsFromBytes(gunzipSync((await columnsAnswer(deps, space, 'gzip')).body as Buffer));
 
 /** `count` judged runs (the first ten resolved), compacted into a snapshot. */
 async function seededSpace(space: string, count: number, limits?: ColumnPartLimits) {
-  for (let k = 0; k < count; k++) await t.store.putRun(run(space, `t${k}`, k < 10 ? 'resolved' : 'wrong', '2026-01-01T00:00:00.000Z'), null);
+  for (let k = 0; k < count; k++)
+    await t.store.putRun(run(space, `t${k}`, k < 10 ? 'resolved' : 'wrong', '2026-01-01T00:00:00.000Z'), null);
   return compactSpace(coldProcess().deps, space, limits);
 }
 
 /** A columns answer through the route, as the cockpit asks for it. */
 async function columnsRoute(deps: Deps, space: string, query = '') {
   const answer = await answerRead(deps, 'GET', `/api/spaces/${space}/columns`, query, { 'accept-encoding': 'gzip' });
-  return { status: answer.status, body: answer.status === 200 ? columnsFromBytes(gunzipSync(answer.body as Buffer)) : null, error: answer.status === 200 ? null : (answer.body as { error: string; message: string }) };
+  return {
+    status: answer.status,
+    body: answer.status === 200 ? columnsFromBytes(gunzipSync(answer.body as Buffer)) : null,
+    error: answer.status === 200 ? null : (answer.body as { error: string; message: string }),
+  };
 }
 
 describe('the persisted runs snapshot', () => {
@@ -102,7 +163,9 @@ describe('the persisted runs snapshot', () => {
     // The same process, one more landing and one changed verdict later.
     await t.store.putRun(run(SPACE, 'late-2', 'resolved', new Date().toISOString()), null);
     await t.store.putRun({ ...run(SPACE, 't0', 'wrong', new Date().toISOString()) }, 1);
-    expect((await stats(cold.deps, SPACE)).groups).toEqual([expect.objectContaining({ runs: 32, n: 32, resolved: 11 })]);
+    expect((await stats(cold.deps, SPACE)).groups).toEqual([
+      expect.objectContaining({ runs: 32, n: 32, resolved: 11 }),
+    ]);
     expect(cold.wholeReads()).toBe(0);
   });
 
@@ -112,7 +175,10 @@ describe('the persisted runs snapshot', () => {
     const stampedEarlier = new Date(Date.now() - 2 * 24 * 3600 * 1000).toISOString();
     await t.store.putRun(run(SPACE, 'slow-writer', 'wrong', stampedEarlier), null);
     expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({ written: false, runs: 5 });
-    const aDayLater = { ...coldProcess().deps, clock: { now: () => new Date(Date.now() + FULL_REBUILD_EVERY_MS + 60_000) } };
+    const aDayLater = {
+      ...coldProcess().deps,
+      clock: { now: () => new Date(Date.now() + FULL_REBUILD_EVERY_MS + 60_000) },
+    };
     expect(await compactSpace(aDayLater, SPACE)).toMatchObject({ source: 'persisted', written: true, runs: 6 });
     expect((await readManifest(t.data, SPACE))!.rebuiltAt).toBeDefined();
   });
@@ -123,7 +189,12 @@ describe('the persisted runs snapshot', () => {
     const first = (await readManifest(t.data, SPACE))!;
     expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({ source: 'persisted', written: false });
     await t.store.putRun(run(SPACE, 'late-2', 'wrong', new Date().toISOString()), null);
-    expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({ source: 'persisted', written: true, changed: 1, runs: 13 });
+    expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({
+      source: 'persisted',
+      written: true,
+      changed: 1,
+      runs: 13,
+    });
     const second = (await readManifest(t.data, SPACE))!;
     await t.store.putRun(run(SPACE, 'late-3', 'wrong', new Date().toISOString()), null);
     await compactSpace(coldProcess().deps, SPACE);
@@ -132,16 +203,37 @@ describe('the persisted runs snapshot', () => {
     expect(third).toMatchObject({ count: 14 });
     // The previous snapshot is still whole for a reader that read the manifest just before it changed.
     expect(sha256Hex((await t.data.getBytes(second.runs.key))!)).toBe(second.runs.sha256);
-    expect((await t.data.list(snapshotPrefix(SPACE))).sort()).toEqual([manifestKey(SPACE), ...['a', 'b'].flatMap((s) => [`${snapshotPrefix(SPACE)}${s}/columns-0.bin.gz`, `${snapshotPrefix(SPACE)}${s}/issues.json.gz`, `${snapshotPrefix(SPACE)}${s}/runs.json.gz`])].sort());
+    expect((await t.data.list(snapshotPrefix(SPACE))).sort()).toEqual(
+      [
+        manifestKey(SPACE),
+        ...['a', 'b'].flatMap((s) => [
+          `${snapshotPrefix(SPACE)}${s}/columns-0.bin.gz`,
+          `${snapshotPrefix(SPACE)}${s}/issues.json.gz`,
+          `${snapshotPrefix(SPACE)}${s}/runs.json.gz`,
+        ]),
+      ].sort(),
+    );
   });
 
   it('gives a cold process /stats and /compare from its columns parts, never decoding its runs document; later rows come from the delta', async () => {
     const SPACE = 'TableOnly';
     // A second model on the first twenty tasks, resolving the even ones, for /compare to pair.
-    for (let k = 0; k < 20; k++) await t.store.putRun(run(SPACE, `t${k}`, k % 2 ? 'wrong' : 'resolved', '2026-01-01T00:00:00.000Z', 'other'), null);
+    for (let k = 0; k < 20; k++)
+      await t.store.putRun(
+        run(SPACE, `t${k}`, k % 2 ? 'wrong' : 'resolved', '2026-01-01T00:00:00.000Z', 'other'),
+        null,
+      );
     await seededSpace(SPACE, 30);
     const truth = await stats(coldProcess().deps, SPACE);
-    const comparison = async (deps: Deps) => (await answerRead(deps, 'GET', `/api/spaces/${SPACE}/compare`, 'aModel=qwen3%3A8b&aHarness=h1&bModel=other&bHarness=h1')).body as CompareBody;
+    const comparison = async (deps: Deps) =>
+      (
+        await answerRead(
+          deps,
+          'GET',
+          `/api/spaces/${SPACE}/compare`,
+          'aModel=qwen3%3A8b&aHarness=h1&bModel=other&bHarness=h1',
+        )
+      ).body as CompareBody;
     const truthCompared = await comparison(coldProcess().deps);
     expect(truthCompared).toMatchObject({ pairs: 20, bothResolved: 5, aOnly: 5, bOnly: 5 });
     // The runs document no longer checks out: a process that read it would have to read the whole table.
@@ -154,7 +246,9 @@ describe('the persisted runs snapshot', () => {
 
     await t.store.putRun(run(SPACE, 'late-1', 'resolved', new Date().toISOString()), null);
     await t.store.putRun(run(SPACE, 't12', 'resolved', new Date().toISOString()), 1);
-    expect((await stats(cold.deps, SPACE)).groups).toEqual(expect.arrayContaining([expect.objectContaining({ model: 'qwen3:8b', runs: 31, n: 31, resolved: 12 })]));
+    expect((await stats(cold.deps, SPACE)).groups).toEqual(
+      expect.arrayContaining([expect.objectContaining({ model: 'qwen3:8b', runs: 31, n: 31, resolved: 12 })]),
+    );
     expect(cold.wholeReads()).toBe(0);
   });
 
@@ -214,10 +308,16 @@ describe('the persisted runs snapshot', () => {
     await seededSpace(SPACE, 40);
     const { deps } = coldProcess();
     const limited = { ...deps, maxAnswerBytes: 300 };
-    for (const [path, error] of [[`/api/spaces/${SPACE}/columns`, 'columns-too-large'], [`/api/spaces/${SPACE}/export.csv`, 'export-too-large']] as const) {
+    for (const [path, error] of [
+      [`/api/spaces/${SPACE}/columns`, 'columns-too-large'],
+      [`/api/spaces/${SPACE}/export.csv`, 'export-too-large'],
+    ] as const) {
       const answer = await answerRead(limited, 'GET', path, '', { 'accept-encoding': 'gzip' });
       expect(answer.status).toBe(413);
-      expect(answer.body).toMatchObject({ error, message: expect.stringMatching(/MB compressed, more than one answer/) });
+      expect(answer.body).toMatchObject({
+        error,
+        message: expect.stringMatching(/MB compressed, more than one answer/),
+      });
       expect((await answerRead(deps, 'GET', path, '', { 'accept-encoding': 'gzip' })).status).toBe(200);
     }
   });
@@ -226,7 +326,9 @@ describe('the persisted runs snapshot', () => {
     const SPACE = 'Zipped';
     await seededSpace(SPACE, 40);
     const { deps } = coldProcess();
-    const zipped = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/runs`, 'limit=40', { 'accept-encoding': 'gzip, br' });
+    const zipped = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/runs`, 'limit=40', {
+      'accept-encoding': 'gzip, br',
+    });
     expect(zipped.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'accept-encoding' });
     expect((JSON.parse(gunzipSync(zipped.body as Buffer).toString()) as { runs: unknown[] }).runs).toHaveLength(40);
     const plain = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/runs`, 'limit=40');
@@ -234,10 +336,14 @@ describe('the persisted runs snapshot', () => {
     expect((plain.body as { runs: unknown[] }).runs).toHaveLength(40);
     // A weight of zero refuses the coding, and a coding that merely contains the word is another one.
     for (const refusing of ['gzip;q=0, br', 'br, GZIP; q=0.0', 'x-gzip-not']) {
-      const answer = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/runs`, 'limit=40', { 'accept-encoding': refusing });
+      const answer = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/runs`, 'limit=40', {
+        'accept-encoding': refusing,
+      });
       expect([refusing, answer.headers?.['content-encoding']]).toEqual([refusing, undefined]);
     }
-    const weighted = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/runs`, 'limit=40', { 'accept-encoding': 'br;q=1, gzip;q=0.5' });
+    const weighted = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/runs`, 'limit=40', {
+      'accept-encoding': 'br;q=1, gzip;q=0.5',
+    });
     expect(weighted.headers?.['content-encoding']).toBe('gzip');
   });
 
@@ -253,19 +359,31 @@ describe('the persisted runs snapshot', () => {
       if (warm) await stats(reader.deps, SPACE);
       const first = await columnsRoute(reader.deps, SPACE);
       expect(first.body!.part).toEqual({ index: 0, count: 3, snapshot: manifest.snapshot });
-      const rest = await Promise.all([1, 2].map((part) => columnsRoute(reader.deps, SPACE, `part=${part}&snapshot=${encodeURIComponent(manifest.snapshot)}`)));
+      const rest = await Promise.all(
+        [1, 2].map((part) =>
+          columnsRoute(reader.deps, SPACE, `part=${part}&snapshot=${encodeURIComponent(manifest.snapshot)}`),
+        ),
+      );
       expect(rest.map((r) => r.body!.part.index)).toEqual([1, 2]);
       const table = RunTable.fromColumns([first.body!, ...rest.map((r) => r.body!)]);
       expect(table.size).toBe(25);
       const ids = Array.from({ length: 25 }, (_, k) => table.id(k)).sort();
-      expect(ids).toEqual(Array.from({ length: 25 }, (_, k) => runId({ model: 'qwen3:8b', taskId: `t${k}`, harnessVersion: 'h1' })).sort());
+      expect(ids).toEqual(
+        Array.from({ length: 25 }, (_, k) =>
+          runId({ model: 'qwen3:8b', taskId: `t${k}`, harnessVersion: 'h1' }),
+        ).sort(),
+      );
       expect(reader.wholeReads()).toBe(0);
     }
 
     // A byte limit cuts finer than the run limit, so every part fits whatever its runs hold. (Below some
     // 430 bytes not even one run fits: gzip's and the header's own bytes.)
     const small = manifest.columns[0]!.bytes - 40;
-    await compactSpace({ ...coldProcess().deps, clock: { now: () => new Date(Date.now() + FULL_REBUILD_EVERY_MS) } }, SPACE, { runs: 10, bytes: small });
+    await compactSpace(
+      { ...coldProcess().deps, clock: { now: () => new Date(Date.now() + FULL_REBUILD_EVERY_MS) } },
+      SPACE,
+      { runs: 10, bytes: small },
+    );
     const finer = (await readManifest(t.data, SPACE))!;
     expect(finer.columns.length).toBeGreaterThan(3);
     expect(finer.columns.every((part) => part.bytes <= small)).toBe(true);
@@ -281,11 +399,19 @@ describe('the persisted runs snapshot', () => {
     // One compaction later its slot is still whole, and its parts are still served; two later, it is gone.
     await t.store.putRun(run(SPACE, 'late', 'wrong', new Date().toISOString()), null);
     await compactSpace(coldProcess().deps, SPACE, limits);
-    expect((await columnsRoute(reader.deps, SPACE, `part=2&snapshot=${encodeURIComponent(snapshot!)}`)).body!.part).toEqual({ index: 2, count: 3, snapshot });
+    expect(
+      (await columnsRoute(reader.deps, SPACE, `part=2&snapshot=${encodeURIComponent(snapshot!)}`)).body!.part,
+    ).toEqual({ index: 2, count: 3, snapshot });
     await t.store.putRun(run(SPACE, 'later', 'wrong', new Date().toISOString()), null);
     await compactSpace(coldProcess().deps, SPACE, limits);
     const stale = await columnsRoute(reader.deps, SPACE, `part=1&snapshot=${encodeURIComponent(snapshot!)}`);
-    expect(stale).toMatchObject({ status: 409, error: { error: 'snapshot-replaced', message: expect.stringMatching(/load the columns again from the first part/) } });
+    expect(stale).toMatchObject({
+      status: 409,
+      error: {
+        error: 'snapshot-replaced',
+        message: expect.stringMatching(/load the columns again from the first part/),
+      },
+    });
     const again = await columnsRoute(reader.deps, SPACE);
     expect(again.body!.part).toMatchObject({ index: 0, count: 3 });
     expect(again.body!.part.snapshot).not.toBe(snapshot);
@@ -305,26 +431,38 @@ describe('the persisted runs snapshot', () => {
       [`part=2&snapshot=${encodeURIComponent(snapshot)}`, 404, 'no-such-part'],
       ['part=1&snapshot=someone-else', 409, 'snapshot-replaced'],
     ];
-    for (const [query, status, error] of cases) expect({ query, ...(await columnsRoute(deps, SPACE, query)) }).toMatchObject({ query, status, error: { error } });
+    for (const [query, status, error] of cases)
+      expect({ query, ...(await columnsRoute(deps, SPACE, query)) }).toMatchObject({ query, status, error: { error } });
     expect((await columnsRoute(deps, SPACE, `part=1&snapshot=${encodeURIComponent(snapshot)}`)).body!.count).toBe(2);
   });
 
   it('keeps the issue records: a cold process answers /issues from it and the records changed since, never listing them all', async () => {
     const SPACE = 'Issues';
     const at = new Date(Date.now() - 60_000).toISOString();
-    for (const taskId of ['t0', 't1', 't2']) await t.store.putIssue(storedIssue({ taskId, tier: 'easy' }, { space: SPACE, updatedAt: at }));
+    for (const taskId of ['t0', 't1', 't2'])
+      await t.store.putIssue(storedIssue({ taskId, tier: 'easy' }, { space: SPACE, updatedAt: at }));
     await seededSpace(SPACE, 3);
-    await t.store.putIssue(storedIssue({ taskId: 't1', tier: 'hard' }, { space: SPACE, updatedAt: new Date().toISOString() }));
+    await t.store.putIssue(
+      storedIssue({ taskId: 't1', tier: 'hard' }, { space: SPACE, updatedAt: new Date().toISOString() }),
+    );
     await t.store.putIssue(storedIssue({ taskId: 't3' }, { space: SPACE, updatedAt: new Date().toISOString() }));
     const truth = await t.store.listIssues(SPACE);
-    expect(truth.map((i) => [i.taskId, i.tier])).toEqual([['t0', 'easy'], ['t1', 'hard'], ['t2', 'easy'], ['t3', 'easy']]);
+    expect(truth.map((i) => [i.taskId, i.tier])).toEqual([
+      ['t0', 'easy'],
+      ['t1', 'hard'],
+      ['t2', 'easy'],
+      ['t3', 'easy'],
+    ]);
 
-    const issuesOf = async (deps: Deps) => (await answerRead(deps, 'GET', `/api/spaces/${SPACE}/issues`, '')).body as IssuesBody;
+    const issuesOf = async (deps: Deps) =>
+      (await answerRead(deps, 'GET', `/api/spaces/${SPACE}/issues`, '')).body as IssuesBody;
     const cold = coldProcess();
     expect(await issuesOf(cold.deps)).toEqual({ issues: truth });
     expect(cold.wholeIssueReads()).toBe(0);
     // The same process follows later changes.
-    await t.store.putIssue(storedIssue({ taskId: 't0', tier: 'medium' }, { space: SPACE, updatedAt: new Date().toISOString() }));
+    await t.store.putIssue(
+      storedIssue({ taskId: 't0', tier: 'medium' }, { space: SPACE, updatedAt: new Date().toISOString() }),
+    );
     expect((await issuesOf(cold.deps)).issues.find((i) => i.taskId === 't0')?.tier).toBe('medium');
     expect(cold.wholeIssueReads()).toBe(0);
 
@@ -334,7 +472,11 @@ describe('the persisted runs snapshot', () => {
     const afterCorruption = coldProcess();
     expect(await issuesOf(afterCorruption.deps)).toEqual({ issues: await t.store.listIssues(SPACE) });
     expect(afterCorruption.wholeIssueReads()).toBe(1);
-    expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({ source: 'corrupt', written: true, issues: 4 });
+    expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({
+      source: 'corrupt',
+      written: true,
+      issues: 4,
+    });
     const healed = coldProcess();
     expect((await issuesOf(healed.deps)).issues).toHaveLength(4);
     expect(healed.wholeIssueReads()).toBe(0);
@@ -342,7 +484,9 @@ describe('the persisted runs snapshot', () => {
 
   it('is read by a read API only where its IAM grant lets it read (spaceReadPrefixes)', async () => {
     const SPACE = 'Granted';
-    await t.store.putIssue(storedIssue({ taskId: 't0' }, { space: SPACE, updatedAt: new Date(Date.now() - 60_000).toISOString() }));
+    await t.store.putIssue(
+      storedIssue({ taskId: 't0' }, { space: SPACE, updatedAt: new Date(Date.now() - 60_000).toISOString() }),
+    );
     await seededSpace(SPACE, 12, { runs: 5, bytes: 1_000_000 });
     // As S3 answers a read outside the role's prefixes: refused, never a missing object.
     const allowed = (key: string) => spaceReadPrefixes(SPACE).some((prefix) => key.startsWith(prefix));
@@ -357,7 +501,13 @@ describe('the persisted runs snapshot', () => {
     const deps = { ...coldProcess().deps, objects: granted };
     const first = await columnsRoute(deps, SPACE);
     expect(first.body!.part).toMatchObject({ index: 0, count: 3 });
-    expect((await columnsRoute(deps, SPACE, `part=2&snapshot=${encodeURIComponent(first.body!.part.snapshot!)}`)).status).toBe(200);
-    for (const path of ['issues', 'stats', 'export.csv']) expect({ path, status: (await answerRead(deps, 'GET', `/api/spaces/${SPACE}/${path}`, '')).status }).toEqual({ path, status: 200 });
+    expect(
+      (await columnsRoute(deps, SPACE, `part=2&snapshot=${encodeURIComponent(first.body!.part.snapshot!)}`)).status,
+    ).toBe(200);
+    for (const path of ['issues', 'stats', 'export.csv'])
+      expect({ path, status: (await answerRead(deps, 'GET', `/api/spaces/${SPACE}/${path}`, '')).status }).toEqual({
+        path,
+        status: 200,
+      });
   });
 });

@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AwsClient } from '../../shared/adapters/aws/aws-client.ts';
 import { SecretsManagerKeySource, SecretsManagerPairingCheck } from '../../shared/adapters/aws/secrets-key-source.ts';
 import { SecretValues } from '../../shared/adapters/aws/secret-values.ts';
-import { secretNotFound, startSecretsManagerStandIn, type SecretsManagerStandIn } from '../helpers/secrets-manager-stand-in.ts';
+import {
+  secretNotFound,
+  startSecretsManagerStandIn,
+  type SecretsManagerStandIn,
+} from '../helpers/secrets-manager-stand-in.ts';
 
 const secrets: Record<string, string> = {
   'Hosting/ModuleReportSecret/mac-studio-1': 'plain-key',
@@ -16,7 +20,8 @@ let calls: SecretsManagerStandIn['calls'];
 beforeAll(async () => {
   standIn = await startSecretsManagerStandIn((target, id) => {
     if (!(id in secrets)) return secretNotFound;
-    if (target === 'GetSecretValue') return { status: 200, body: { SecretString: secrets[id], VersionStages: ['AWSCURRENT'] } };
+    if (target === 'GetSecretValue')
+      return { status: 200, body: { SecretString: secrets[id], VersionStages: ['AWSCURRENT'] } };
     if (target === 'DescribeSecret') return { status: 200, body: { VersionIdsToStages: { v1: ['AWSCURRENT'] } } };
     return { status: 400, body: { __type: 'InvalidRequestException', message: target } };
   });
@@ -26,12 +31,17 @@ afterAll(() => standIn.stop());
 
 describe('host keys from Secrets Manager', () => {
   it('reads a plain secret value as the key, by the mapped secret name', async () => {
-    expect(await new SecretsManagerKeySource(client).keysFor('Hosting:ModuleReportSecret', 'mac-studio-1')).toEqual(['plain-key']);
+    expect(await new SecretsManagerKeySource(client).keysFor('Hosting:ModuleReportSecret', 'mac-studio-1')).toEqual([
+      'plain-key',
+    ]);
     expect(calls.at(-1)).toEqual({ target: 'GetSecretValue', id: 'Hosting/ModuleReportSecret/mac-studio-1' });
   });
 
   it('reads both keys during a rotation', async () => {
-    expect(await new SecretsManagerKeySource(client).keysFor('Hosting:ModuleReportSecret', 'mac-mini-2')).toEqual(['new-key', 'old-key']);
+    expect(await new SecretsManagerKeySource(client).keysFor('Hosting:ModuleReportSecret', 'mac-mini-2')).toEqual([
+      'new-key',
+      'old-key',
+    ]);
   });
 
   it('treats a missing secret as an unpaired host', async () => {

@@ -10,16 +10,30 @@ import type { LandingMessage } from '../../shared/ports.ts';
 import { RecordingQueue } from '../helpers/in-memory-ports.ts';
 import { runDelivery } from '../helpers/deliveries.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
-import { secretNotFound, startSecretsManagerStandIn, type SecretsManagerStandIn, type SecretsAnswer } from '../helpers/secrets-manager-stand-in.ts';
+import {
+  secretNotFound,
+  startSecretsManagerStandIn,
+  type SecretsManagerStandIn,
+  type SecretsAnswer,
+} from '../helpers/secrets-manager-stand-in.ts';
 
 // How Secrets Manager answers for each host's secret.
 const answers: Record<string, SecretsAnswer> = {
-  'Hosting/ModuleReportSecret/healthy': { status: 200, body: { SecretString: 'healthy-key', VersionStages: ['AWSCURRENT'] } },
+  'Hosting/ModuleReportSecret/healthy': {
+    status: 200,
+    body: { SecretString: 'healthy-key', VersionStages: ['AWSCURRENT'] },
+  },
   'Hosting/ModuleReportSecret/being-deleted': {
     status: 400,
-    body: { __type: 'InvalidRequestException', message: "You can't perform this operation on the secret because it was marked for deletion." },
+    body: {
+      __type: 'InvalidRequestException',
+      message: "You can't perform this operation on the secret because it was marked for deletion.",
+    },
   },
-  'Hosting/ModuleReportSecret/throttled': { status: 400, body: { __type: 'ThrottlingException', message: 'Rate exceeded' } },
+  'Hosting/ModuleReportSecret/throttled': {
+    status: 400,
+    body: { __type: 'ThrottlingException', message: 'Rate exceeded' },
+  },
 };
 
 let standIn: SecretsManagerStandIn;
@@ -56,7 +70,7 @@ const signedRequest = (host: string, key: string) => {
 };
 
 describe('a host whose key cannot be read', () => {
-  it('does not stop another host\'s delivery from being accepted', async () => {
+  it("does not stop another host's delivery from being accepted", async () => {
     const unreadable: string[] = [];
     const { deps, queue } = ingest(unreadable);
     const answer = await acceptDelivery(deps, signedRequest('healthy', 'healthy-key'));
@@ -72,10 +86,13 @@ describe('a host whose key cannot be read', () => {
     expect(answer.body).toMatchObject({ error: 'bad-signature', signature: 'invalid' });
   });
 
-  it('is reported by host name only, never with a key or the provider\'s message', async () => {
+  it("is reported by host name only, never with a key or the provider's message", async () => {
     const reported: unknown[][] = [];
     const { deps } = ingest([]);
-    await acceptDelivery({ ...deps, unreadableKey: (...args) => reported.push(args) }, signedRequest('healthy', 'healthy-key'));
+    await acceptDelivery(
+      { ...deps, unreadableKey: (...args) => reported.push(args) },
+      signedRequest('healthy', 'healthy-key'),
+    );
     expect(JSON.stringify(reported)).not.toMatch(/healthy-key|Rate exceeded|marked for deletion/);
   });
 });

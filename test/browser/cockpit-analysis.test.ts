@@ -21,7 +21,10 @@ const config = {
   defaultJudgeModel: DEMO_JUDGE_MODEL,
   spaces: { [SPACE]: { senders: HOSTS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 500 } } },
   cockpits: { Analysis: { space: SPACE } },
-  prices: { [DEMO_JUDGE_MODEL]: { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 }, [PRICED]: { inputPerMTok: 1.25, outputPerMTok: 10 } },
+  prices: {
+    [DEMO_JUDGE_MODEL]: { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 },
+    [PRICED]: { inputPerMTok: 1.25, outputPerMTok: 10 },
+  },
 };
 const keys = { 'demo-runner-1': 'key-1', 'demo-runner-2': 'key-2' };
 const A = { model: 'Claude 4.5 Sonnet', harnessVersion: '10132025' };
@@ -29,9 +32,12 @@ const B = { model: 'GPT-5', harnessVersion: '10132025' };
 const name = (g: { model: string; harnessVersion: string }) => `${g.model} · ${g.harnessVersion}`;
 
 const campaign = buildCampaign(readSourceRuns(), { tasks: 60, seed: 7, hosts: HOSTS });
-const rowOf = (r: (typeof campaign.runs)[number]) => r.delivery.row as { model: string; harnessVersion: string; taskId: string; startedAt: string; finishedAt: string };
+const rowOf = (r: (typeof campaign.runs)[number]) =>
+  r.delivery.row as { model: string; harnessVersion: string; taskId: string; startedAt: string; finishedAt: string };
 /** A run of group A pushed again later with another patch: a re-run. */
-const rerun = campaign.runs.find((r) => rowOf(r).model === A.model && rowOf(r).harnessVersion === A.harnessVersion && (r.delivery.patch as string))!;
+const rerun = campaign.runs.find(
+  (r) => rowOf(r).model === A.model && rowOf(r).harnessVersion === A.harnessVersion && (r.delivery.patch as string),
+)!;
 
 let cockpit: JudgedCockpit;
 let local: TestLocalMode;
@@ -67,13 +73,21 @@ describe('every rate with its interval and n', () => {
     expect(await tiles.count()).toBe(stats.groups.length);
     for (let k = 0; k < stats.groups.length; k++) {
       const tile = tiles.nth(k);
-      const [model, harness] = [await tile.locator('.kpi-model').innerText(), (await tile.locator('.kpi-harness').innerText()).replace(/^harness /, '')];
+      const [model, harness] = [
+        await tile.locator('.kpi-model').innerText(),
+        (await tile.locator('.kpi-harness').innerText()).replace(/^harness /, ''),
+      ];
       const group = stats.groups.find((g) => model.endsWith(g.model) && g.harnessVersion === harness)!;
       const text = await tile.innerText();
       expect(text).toContain(`n=${group.n}`);
       expect(text).toContain(`95% CI ${pct(group.ci![0])}–${pct(group.ci![1])}`);
       // The whisker spans the interval on a 0–100 % track.
-      const whisker = await tile.locator('.kpi-ci-bar .bar-ci').evaluate((n) => [parseFloat((n as HTMLElement).style.left), parseFloat((n as HTMLElement).style.width)]);
+      const whisker = await tile
+        .locator('.kpi-ci-bar .bar-ci')
+        .evaluate((n) => [
+          Number.parseFloat((n as HTMLElement).style.left),
+          Number.parseFloat((n as HTMLElement).style.width),
+        ]);
       expect(whisker[0]).toBeCloseTo(group.ci![0] * 100, 1);
       expect(whisker[1]).toBeCloseTo((group.ci![1] - group.ci![0]) * 100, 1);
     }
@@ -85,14 +99,26 @@ describe('every rate with its interval and n', () => {
     expect(await chart.locator('.bar-ci').count()).toBe(lanes);
     const a = stats.groups.find((g) => g.model === A.model && g.harnessVersion === A.harnessVersion)!;
     const row = chart.locator('.bar-row', { has: p.locator('.bar-label', { hasText: name(A) }) });
-    expect(await row.locator('.bar-seg').first().getAttribute('title')).toBe(`judge: resolved: ${a.resolved} of ${a.n}, ${pct(a.rate!)} (95% CI ${pct(a.ci![0])}–${pct(a.ci![1])}, n=${a.n})`);
-    expect(await row.locator('.bar-ci').first().getAttribute('title')).toBe(`judge: resolved: 95% CI ${pct(a.ci![0])}–${pct(a.ci![1])} (n=${a.n})`);
+    expect(await row.locator('.bar-seg').first().getAttribute('title')).toBe(
+      `judge: resolved: ${a.resolved} of ${a.n}, ${pct(a.rate!)} (95% CI ${pct(a.ci![0])}–${pct(a.ci![1])}, n=${a.n})`,
+    );
+    expect(await row.locator('.bar-ci').first().getAttribute('title')).toBe(
+      `judge: resolved: 95% CI ${pct(a.ci![0])}–${pct(a.ci![1])} (n=${a.n})`,
+    );
     await chart.screenshot({ path: `${SHOTS}/analysis-resolve-rate.png` });
 
     // Table: the resolve-rate cell of A reads rate, interval and n.
-    const tableRow = p.locator('#table-models tbody tr', { has: p.locator('th', { hasText: A.model }) }).filter({ hasText: A.harnessVersion });
+    const tableRow = p
+      .locator('#table-models tbody tr', { has: p.locator('th', { hasText: A.model }) })
+      .filter({ hasText: A.harnessVersion });
     // Off-screen cards are not rendered text (content-visibility): their textContent is read.
-    expect(await tableRow.locator('td').nth(2).locator('span').evaluateAll((spans) => spans.map((s) => s.firstChild?.textContent))).toEqual([pct(a.rate!), `${pct(a.ci![0])}–${pct(a.ci![1])}`, `n=${a.n}`]);
+    expect(
+      await tableRow
+        .locator('td')
+        .nth(2)
+        .locator('span')
+        .evaluateAll((spans) => spans.map((s) => s.firstChild?.textContent)),
+    ).toEqual([pct(a.rate!), `${pct(a.ci![0])}–${pct(a.ci![1])}`, `n=${a.n}`]);
     await p.close();
   });
 });
@@ -105,10 +131,18 @@ describe('judge against hidden tests', () => {
     const [resolvedPass, resolvedFail, otherPass, otherFail] = cells as [number, number, number, number];
     // The stats route's per-group tables add up to the page's table.
     const stats = await api<StatsBody>(apiPaths.stats(SPACE));
-    const sum = (k: keyof StatsBody['groups'][number]['agreement']['table']) => stats.groups.reduce((s, g) => s + g.agreement.table[k], 0);
-    expect({ resolvedPass, resolvedFail, otherPass, otherFail }).toEqual({ resolvedPass: sum('resolvedPass'), resolvedFail: sum('resolvedFail'), otherPass: sum('otherPass'), otherFail: sum('otherFail') });
+    const sum = (k: keyof StatsBody['groups'][number]['agreement']['table']) =>
+      stats.groups.reduce((s, g) => s + g.agreement.table[k], 0);
+    expect({ resolvedPass, resolvedFail, otherPass, otherFail }).toEqual({
+      resolvedPass: sum('resolvedPass'),
+      resolvedFail: sum('resolvedFail'),
+      otherPass: sum('otherPass'),
+      otherFail: sum('otherFail'),
+    });
     const k = cohensKappa({ resolvedPass, resolvedFail, otherPass, otherFail });
-    expect(await p.locator('#kappa-figure').textContent()).toBe(`κ = ${k.kappa!.toFixed(2)} (95% CI ${k.ci![0].toFixed(2)} to ${k.ci![1].toFixed(2)}, n=${k.n.toLocaleString('en-US')})`);
+    expect(await p.locator('#kappa-figure').textContent()).toBe(
+      `κ = ${k.kappa!.toFixed(2)} (95% CI ${k.ci![0].toFixed(2)} to ${k.ci![1].toFixed(2)}, n=${k.n.toLocaleString('en-US')})`,
+    );
     // The stand-in judge disagrees with the tests on purpose now and then: agreement is high, not perfect.
     expect(k.kappa!).toBeGreaterThan(0.5);
     expect(k.kappa!).toBeLessThan(1);
@@ -132,17 +166,30 @@ describe('the Compare view', () => {
     expect(body.aOnly + body.bOnly).toBeGreaterThan(0);
     const sentence = await p.locator('#compare-sentence').innerText();
     expect(sentence).toBe(describeComparison(name(A), name(B), body));
-    expect(sentence).toMatch(/^Claude 4\.5 Sonnet · 10132025 resolved \d+ tasks? GPT-5 · 10132025 did not, .* of \d+ tasks both ran: [+−±][\d.]+ points, 95% CI .* points, p [=<] [\d.]+\.$/);
-    const cell = async (id: string) => Number((await p.locator(`#compare-table [data-cell="${id}"]`).innerText()).replace(/,/g, ''));
-    expect({ both: await cell('both'), aOnly: await cell('a-only'), bOnly: await cell('b-only'), neither: await cell('neither'), pairs: await cell('pairs') }).toEqual({
+    expect(sentence).toMatch(
+      /^Claude 4\.5 Sonnet · 10132025 resolved \d+ tasks? GPT-5 · 10132025 did not, .* of \d+ tasks both ran: [+−±][\d.]+ points, 95% CI .* points, p [=<] [\d.]+\.$/,
+    );
+    const cell = async (id: string) =>
+      Number((await p.locator(`#compare-table [data-cell="${id}"]`).innerText()).replace(/,/g, ''));
+    expect({
+      both: await cell('both'),
+      aOnly: await cell('a-only'),
+      bOnly: await cell('b-only'),
+      neither: await cell('neither'),
+      pairs: await cell('pairs'),
+    }).toEqual({
       both: body.bothResolved,
       aOnly: body.aOnly,
       bOnly: body.bOnly,
       neither: body.neither,
       pairs: body.pairs,
     });
-    expect(await p.locator('#discordant-a-only li').evaluateAll((items) => items.map((i) => i.getAttribute('data-task')))).toEqual(body.aOnlyTasks);
-    expect(await p.locator('#discordant-b-only li').evaluateAll((items) => items.map((i) => i.getAttribute('data-task')))).toEqual(body.bOnlyTasks);
+    expect(
+      await p.locator('#discordant-a-only li').evaluateAll((items) => items.map((i) => i.getAttribute('data-task'))),
+    ).toEqual(body.aOnlyTasks);
+    expect(
+      await p.locator('#discordant-b-only li').evaluateAll((items) => items.map((i) => i.getAttribute('data-task'))),
+    ).toEqual(body.bOnlyTasks);
     expect(await p.locator('.difference .bar-ci').count()).toBe(1);
     await p.locator('#compare-area').screenshot({ path: `${SHOTS}/cockpit-compare.png` });
     const compareUrl = p.url();
@@ -156,7 +203,9 @@ describe('the Compare view', () => {
     await link.click();
     await p.waitForURL((u) => u.searchParams.get('run') === runId && u.searchParams.get('view') === 'runs');
     await p.locator('#run-detail .verdict-box .chip').waitFor();
-    expect(await p.locator('#run-detail h2').getAttribute('title')).toContain(`${A.model} · ${task} · harness ${A.harnessVersion}`);
+    expect(await p.locator('#run-detail h2').getAttribute('title')).toContain(
+      `${A.model} · ${task} · harness ${A.harnessVersion}`,
+    );
     expect(await p.locator('#run-detail .verdict-box .chip').innerText()).toBe('resolved');
     // Back returns to the comparison.
     await p.goBack();
@@ -179,14 +228,19 @@ describe('the Compare view', () => {
 
   it('says in a plain sentence when two groups have no task in common, or when one group is picked twice', async () => {
     const nobody = { model: 'nobody', harnessVersion: 'none' };
-    const search = (a: typeof A, b: typeof A) => `?view=compare&a=${encodeURIComponent(a.model)}&a=${a.harnessVersion}&b=${encodeURIComponent(b.model)}&b=${b.harnessVersion}`;
+    const search = (a: typeof A, b: typeof A) =>
+      `?view=compare&a=${encodeURIComponent(a.model)}&a=${a.harnessVersion}&b=${encodeURIComponent(b.model)}&b=${b.harnessVersion}`;
     const p = await openPage(`/${search(A, nobody)}`);
     expect((await api<CompareBody>(apiPaths.compare(SPACE, { a: A, b: nobody }))).pairs).toBe(0);
-    expect(await p.locator('#compare-sentence').innerText()).toBe(`${name(A)} and ${name(nobody)} have no task with a counted verdict in common.`);
+    expect(await p.locator('#compare-sentence').innerText()).toBe(
+      `${name(A)} and ${name(nobody)} have no task with a counted verdict in common.`,
+    );
     expect(await p.locator('#compare-table').count()).toBe(0);
     await p.goto(`${local.url}/${search(A, A)}`);
     await p.waitForFunction(() => document.documentElement.dataset.ready === 'true');
-    expect(await p.locator('#compare-sentence').innerText()).toBe(`A and B are the same group (${name(A)}): pick two different ones.`);
+    expect(await p.locator('#compare-sentence').innerText()).toBe(
+      `A and B are the same group (${name(A)}): pick two different ones.`,
+    );
     await p.close();
   });
 });
@@ -195,19 +249,31 @@ describe('attempts', () => {
   it('lists a re-run’s attempts newest first in the run detail and counts the re-run in the per-model table', async () => {
     const p = await openPage();
     const reRunsCell = () =>
-      p.locator('#table-models tbody tr', { has: p.locator('th', { hasText: A.model }) }).filter({ hasText: A.harnessVersion }).locator('td').nth(4);
+      p
+        .locator('#table-models tbody tr', { has: p.locator('th', { hasText: A.model }) })
+        .filter({ hasText: A.harnessVersion })
+        .locator('td')
+        .nth(4);
     expect(await p.locator('#table-models thead th').nth(5).textContent()).toBe('Re-runs');
     expect(await p.locator('#table-models thead th').nth(4).textContent()).toBe('First-attempt rate');
     expect(await reRunsCell().textContent()).toBe('0');
 
     const row = rowOf(rerun);
     const later = (iso: string) => new Date(Date.parse(iso) + 3_600_000).toISOString();
-    const delivery = { ...rerun.delivery, row: { ...row, startedAt: later(row.startedAt), finishedAt: later(row.finishedAt) }, patch: `${rerun.delivery.patch as string}\n` };
+    const delivery = {
+      ...rerun.delivery,
+      row: { ...row, startedAt: later(row.startedAt), finishedAt: later(row.finishedAt) },
+      patch: `${rerun.delivery.patch as string}\n`,
+    };
     expect((await pushDelivery(local.url, SPACE, delivery, local.keyOf(rerun.host))).status).toBe(202);
-    const attempts = await eventually(async () => {
-      const body = await api<AttemptsBody>(apiPaths.attempts(SPACE, rerun.id));
-      return body.attempts.length === 2 && body.attempts[0]!.judgeVerdict !== null && body;
-    }, 60_000, 250);
+    const attempts = await eventually(
+      async () => {
+        const body = await api<AttemptsBody>(apiPaths.attempts(SPACE, rerun.id));
+        return body.attempts.length === 2 && body.attempts[0]!.judgeVerdict !== null && body;
+      },
+      60_000,
+      250,
+    );
     // The page follows the new attempt without a reload.
     await eventually(async () => (await reRunsCell().textContent()) === '1', 30_000, 250);
 
@@ -221,8 +287,14 @@ describe('attempts', () => {
     expect(await rows.nth(0).locator('td').first().innerText()).toBe('current');
     expect(await rows.nth(1).locator('td').first().innerText()).toBe('earlier');
     const verdictLabel = (v: string | null) => (v === null ? 'not judged yet' : v.replace('_', ' '));
-    expect(await rows.locator('.chip').allInnerTexts()).toEqual(attempts.attempts.map((a) => verdictLabel(a.judgeVerdict)));
-    expect(await rows.nth(0).locator('td').nth(1).innerText()).toBe(later(row.finishedAt).replace('T', ' ').replace(/:\d\d\.\d+Z$/, ' UTC'));
+    expect(await rows.locator('.chip').allInnerTexts()).toEqual(
+      attempts.attempts.map((a) => verdictLabel(a.judgeVerdict)),
+    );
+    expect(await rows.nth(0).locator('td').nth(1).innerText()).toBe(
+      later(row.finishedAt)
+        .replace('T', ' ')
+        .replace(/:\d\d\.\d+Z$/, ' UTC'),
+    );
     await p.locator('#run-attempts').screenshot({ path: `${SHOTS}/cockpit-attempts.png` });
     await p.close();
   });
@@ -240,7 +312,11 @@ describe('exports', () => {
     }
     expect(new URL(csv, local.url).pathname).toBe(`/api/spaces/${SPACE}/export.csv`);
     const inView = Number(/^([\d,]+) of/.exec(await p.locator('.runs-count').innerText())![1]!.replace(/,/g, ''));
-    const exported = (await api<{ runs: { harnessVersion: string }[] }>(new URL(json, local.url).pathname.slice(4) + new URL(json, local.url).search)).runs;
+    const exported = (
+      await api<{ runs: { harnessVersion: string }[] }>(
+        new URL(json, local.url).pathname.slice(4) + new URL(json, local.url).search,
+      )
+    ).runs;
     expect(exported.length).toBe(inView);
     expect(new Set(exported.map((r) => r.harnessVersion))).toEqual(new Set([A.harnessVersion]));
     const text = await (await fetch(new URL(csv, local.url))).text();
@@ -277,12 +353,16 @@ describe('the cost card', () => {
     }
     // The priced model is on the chart (runs + judging); every unpriced one is named beside it.
     expect(await card.locator('#cost-basis').inputValue()).toBe('total');
-    expect(await card.locator(`#pareto .point[data-model="${PRICED}"]`).count()).toBe(stats.groups.filter((g) => g.model === PRICED).length);
+    expect(await card.locator(`#pareto .point[data-model="${PRICED}"]`).count()).toBe(
+      stats.groups.filter((g) => g.model === PRICED).length,
+    );
     expect(await card.locator('#pareto .point.on-front').count()).toBeGreaterThanOrEqual(1);
     expect(await card.locator('#pareto-left-off').textContent()).toContain(A.model);
     // Judging alone: every group has a known (stand-in) judge cost, so all of them are plotted.
     await card.locator('#cost-basis').selectOption('judge');
-    expect(await card.locator('#pareto .point').count()).toBe(stats.groups.filter((g) => g.resolved > 0 && g.judgeCostUsd !== null && g.judgeCostUsd > 0).length);
+    expect(await card.locator('#pareto .point').count()).toBe(
+      stats.groups.filter((g) => g.resolved > 0 && g.judgeCostUsd !== null && g.judgeCostUsd > 0).length,
+    );
     await card.locator('#cost-basis').selectOption('total');
     expect(await card.locator('#spend-per-day, #spend-none').count()).toBe(1);
     await card.screenshot({ path: `${SHOTS}/cockpit-cost.png` });

@@ -26,7 +26,9 @@ const keys = { 'demo-runner-1': 'key-1', 'demo-runner-2': 'key-2', 'other-host':
 
 const campaign = buildCampaign(readSourceRuns(), { tasks: 100, seed: 7, hosts: HOSTS });
 /** Runs kept back from the initial load, to be pushed while the page is open. */
-const live = campaign.runs.filter((r) => (r.delivery.patch as string) && !(r.delivery.row as { contamination: unknown[] }).contamination.length).slice(0, 2);
+const live = campaign.runs
+  .filter((r) => (r.delivery.patch as string) && !(r.delivery.row as { contamination: unknown[] }).contamination.length)
+  .slice(0, 2);
 const hostile = {
   kind: 'run',
   host: HOSTS[0],
@@ -52,7 +54,13 @@ let page: Page;
 
 beforeAll(async () => {
   const held = new Set(live.map((r) => r.id));
-  cockpit = await startJudgedCockpit(config, keys, SPACE, campaign, campaign.runs.filter((r) => !held.has(r.id)));
+  cockpit = await startJudgedCockpit(
+    config,
+    keys,
+    SPACE,
+    campaign,
+    campaign.runs.filter((r) => !held.has(r.id)),
+  );
   ({ local, browser } = cockpit);
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (e) => console.error('page error:', e.message));
@@ -62,11 +70,19 @@ beforeAll(async () => {
 
 afterAll(() => cockpit?.stop());
 
-const harnessVersions = [...new Set(campaign.runs.map((r) => (r.delivery.row as { harnessVersion: string }).harnessVersion))].sort();
-const groups = new Set(campaign.runs.map((r) => `${(r.delivery.row as { model: string }).model}|${(r.delivery.row as { harnessVersion: string }).harnessVersion}`)).size;
+const harnessVersions = [
+  ...new Set(campaign.runs.map((r) => (r.delivery.row as { harnessVersion: string }).harnessVersion)),
+].sort();
+const groups = new Set(
+  campaign.runs.map(
+    (r) =>
+      `${(r.delivery.row as { model: string }).model}|${(r.delivery.row as { harnessVersion: string }).harnessVersion}`,
+  ),
+).size;
 const statusText = () => page.locator('#live-status').innerText();
 /** Charts below the fold are filled one frame after those in view. */
-const settled = (p: Page = page) => p.waitForFunction(() => (document.documentElement.dataset.pendingParts ?? '0') === '0');
+const settled = (p: Page = page) =>
+  p.waitForFunction(() => (document.documentElement.dataset.pendingParts ?? '0') === '0');
 const runsInView = async () => Number(/([\d,]+) of [\d,]+ runs/.exec(await statusText())![1]!.replace(/,/g, ''));
 
 async function push(run: Pick<DemoRun, 'delivery' | 'host'>) {
@@ -77,7 +93,14 @@ async function push(run: Pick<DemoRun, 'delivery' | 'host'>) {
 describe('the dashboard with demo-sized data', () => {
   it('renders every chart, the per-model table, the matrix and the caveats', async () => {
     expect(await page.locator('.kpi').count()).toBe(groups);
-    for (const id of ['chart-verdict-mix', 'chart-resolve-rate', 'chart-wall-time', 'chart-tokens-per-minute', 'chart-steps', 'chart-original-fix']) {
+    for (const id of [
+      'chart-verdict-mix',
+      'chart-resolve-rate',
+      'chart-wall-time',
+      'chart-tokens-per-minute',
+      'chart-steps',
+      'chart-original-fix',
+    ]) {
       expect({ id, rows: await page.locator(`#${id} .bar-row`).count() }).toEqual({ id, rows: groups });
     }
     expect(await page.locator('#chart-verdict-mix .bar-seg').count()).toBeGreaterThan(groups * 3);
@@ -95,7 +118,9 @@ describe('the dashboard with demo-sized data', () => {
     expect(await inked('#chart-scatter canvas')).toBeGreaterThan(2000);
     expect(await inked('#chart-matrix canvas')).toBeGreaterThan(20_000);
     expect(await page.locator('#chart-scatter .card-foot').textContent()).toMatch(/runs plotted/);
-    expect(await page.locator('.caveats').textContent()).toMatch(/noisy[\s\S]*hidden tests are the objective check[\s\S]*calendar time, not effort/);
+    expect(await page.locator('.caveats').textContent()).toMatch(
+      /noisy[\s\S]*hidden tests are the objective check[\s\S]*calendar time, not effort/,
+    );
     // Rates carry n; generated rows and mixed harness versions are said out loud.
     expect(await page.locator('.kpi').first().innerText()).toMatch(/n=\d+[\s\S]*outside n/);
     expect(await page.locator('#harness-warning').innerText()).toMatch(/4 harness versions in view/);
@@ -105,11 +130,15 @@ describe('the dashboard with demo-sized data', () => {
     // Cards off-screen skip layout (content-visibility): one painted frame after scrolling, they show.
     await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))));
     await page.screenshot({ path: `${SHOTS}/cockpit-dashboard-matrix.png` });
-    for (const id of [...BAR_CARDS, 'chart-scatter', 'table-models', 'table-calibration', 'chart-matrix']) await page.locator(`#${id}`).screenshot({ path: `${SHOTS}/card-${id}.png` });
+    for (const id of [...BAR_CARDS, 'chart-scatter', 'table-models', 'table-calibration', 'chart-matrix'])
+      await page.locator(`#${id}`).screenshot({ path: `${SHOTS}/card-${id}.png` });
   });
 
   it('offers the other configured cockpit in a switcher', async () => {
-    expect(await page.locator('#cockpit-switcher option').allInnerTexts()).toEqual(['Demo (DemoSpace)', 'Elsewhere (Other)']);
+    expect(await page.locator('#cockpit-switcher option').allInnerTexts()).toEqual([
+      'Demo (DemoSpace)',
+      'Elsewhere (Other)',
+    ]);
   });
 });
 
@@ -140,7 +169,9 @@ describe('filters', () => {
     await other.waitForFunction(() => document.documentElement.dataset.ready === 'true');
     await settled(other);
     expect(await other.locator('[data-tier="easy"]').getAttribute('aria-pressed')).toBe('true');
-    expect(await other.locator('#table-models tbody').textContent()).toBe(await page.locator('#table-models tbody').textContent());
+    expect(await other.locator('#table-models tbody').textContent()).toBe(
+      await page.locator('#table-models tbody').textContent(),
+    );
     await other.close();
 
     await page.locator('.filters .clear').click();
@@ -159,7 +190,14 @@ async function openPage(path = '/', viewport = { width: 1280, height: 800 }): Pr
   return p;
 }
 
-const BAR_CARDS = ['chart-verdict-mix', 'chart-resolve-rate', 'chart-wall-time', 'chart-tokens-per-minute', 'chart-steps', 'chart-original-fix'];
+const BAR_CARDS = [
+  'chart-verdict-mix',
+  'chart-resolve-rate',
+  'chart-wall-time',
+  'chart-tokens-per-minute',
+  'chart-steps',
+  'chart-original-fix',
+];
 
 describe('charts an analyst can read', () => {
   it('label every axis with ticks and units, the log wall-time axis included', async () => {
@@ -192,7 +230,9 @@ describe('charts an analyst can read', () => {
     const [, x, y] = /ticks at (.+?)\. Vertical axis: .*ticks at (.+)\.$/.exec(scatter)!;
     expect(x!.split(', ').length).toBeGreaterThanOrEqual(3);
     expect(y!.split(', ')).toEqual(expect.arrayContaining(['1 min', '10 min', '1 h']));
-    expect(await page.locator('#chart-scatter canvas[role="img"]').first().getAttribute('aria-describedby')).toBe('scatter-plot-text');
+    expect(await page.locator('#chart-scatter canvas[role="img"]').first().getAttribute('aria-describedby')).toBe(
+      'scatter-plot-text',
+    );
   });
 
   it('draw the model next to the original fix as dots on one axis, with the ratio as a number', async () => {
@@ -208,7 +248,9 @@ describe('charts an analyst can read', () => {
     const names = async (id: string) => page.locator(`#${id} .bar-label`).allTextContents();
     const byJudge = await names('chart-verdict-mix');
     await page.locator('#chart-verdict-mix select.card-sort').selectOption({ label: 'runs' });
-    const runs = (await page.locator('#chart-verdict-mix .bar-value').allTextContents()).map((v) => Number(v.replace(/[^\d]/g, '')));
+    const runs = (await page.locator('#chart-verdict-mix .bar-value').allTextContents()).map((v) =>
+      Number(v.replace(/[^\d]/g, '')),
+    );
     expect(runs).toEqual([...runs].sort((a, b) => b - a));
     await page.locator('#chart-wall-time select.card-sort').selectOption({ label: 'name' });
     const sorted = await names('chart-wall-time');
@@ -233,14 +275,20 @@ describe('charts an analyst can read', () => {
   });
 
   it('use verdict colours that stay apart under colour blindness, with gaps between matrix cells', async () => {
-    const colours = await page.locator('#chart-verdict-mix .legend .swatch').evaluateAll((nodes) => nodes.map((n) => getComputedStyle(n).backgroundColor));
+    const colours = await page
+      .locator('#chart-verdict-mix .legend .swatch')
+      .evaluateAll((nodes) => nodes.map((n) => getComputedStyle(n).backgroundColor));
     expect(colours.length).toBe(7);
     const rgb = colours.map((c) => c.match(/\d+/g)!.slice(0, 3).map(Number) as [number, number, number]);
     for (const vision of Object.keys(COLOUR_VISION) as (keyof typeof COLOUR_VISION)[]) {
       for (let a = 0; a < rgb.length; a++) {
         for (let b = a + 1; b < rgb.length; b++) {
           const distance = deltaE(seenAs(rgb[a]!, vision), seenAs(rgb[b]!, vision));
-          expect({ vision, pair: [colours[a], colours[b]], apart: distance >= 15 }).toEqual({ vision, pair: [colours[a], colours[b]], apart: true });
+          expect({ vision, pair: [colours[a], colours[b]], apart: distance >= 15 }).toEqual({
+            vision,
+            pair: [colours[a], colours[b]],
+            apart: true,
+          });
         }
       }
     }
@@ -248,7 +296,9 @@ describe('charts an analyst can read', () => {
     const blocks = await page.locator('#chart-matrix canvas').evaluate((canvas: HTMLCanvasElement) => {
       const ratio = canvas.width / canvas.clientWidth;
       const y = Math.round((18 + 7) * ratio);
-      const row = canvas.getContext('2d')!.getImageData(Math.round(212 * ratio), y, canvas.width - Math.round(212 * ratio), 1).data;
+      const row = canvas
+        .getContext('2d')!
+        .getImageData(Math.round(212 * ratio), y, canvas.width - Math.round(212 * ratio), 1).data;
       const widths: number[] = [];
       let run = 0;
       for (let i = 0; i < row.length; i += 4) {
@@ -269,12 +319,14 @@ describe('charts an analyst can read', () => {
 describe('the per-model table', () => {
   it('sorts by any column with aria-sort, keeps the model pinned, fits its card and totals per harness version', async () => {
     const card = page.locator('#table-models');
-    const header = (title: string) => card.locator('thead th', { has: page.locator('button', { hasText: new RegExp(`^${title}$`) }) });
+    const header = (title: string) =>
+      card.locator('thead th', { has: page.locator('button', { hasText: new RegExp(`^${title}$`) }) });
     expect(await header('Resolve rate').getAttribute('aria-sort')).toBe('descending');
     await header('Runs').locator('button').click();
     expect(await header('Runs').getAttribute('aria-sort')).toBe('descending');
     expect(await header('Resolve rate').getAttribute('aria-sort')).toBe('none');
-    const runs = async () => (await card.locator('tbody tr td:nth-child(3)').allTextContents()).map((v) => Number(v.replace(/,/g, '')));
+    const runs = async () =>
+      (await card.locator('tbody tr td:nth-child(3)').allTextContents()).map((v) => Number(v.replace(/,/g, '')));
     const descending = await runs();
     expect(descending).toEqual([...descending].sort((a, b) => b - a));
     await header('Runs').locator('button').click();
@@ -285,8 +337,16 @@ describe('the per-model table', () => {
     const models = await card.locator('tbody th').allTextContents();
     expect(models).toEqual([...models].sort((a, b) => a.localeCompare(b)));
 
-    expect(await card.locator('tbody th').first().evaluate((n) => getComputedStyle(n).position)).toBe('sticky');
-    const fits = await card.evaluate((c) => c.scrollWidth <= c.clientWidth + 1 && c.getBoundingClientRect().right <= document.documentElement.clientWidth);
+    expect(
+      await card
+        .locator('tbody th')
+        .first()
+        .evaluate((n) => getComputedStyle(n).position),
+    ).toBe('sticky');
+    const fits = await card.evaluate(
+      (c) =>
+        c.scrollWidth <= c.clientWidth + 1 && c.getBoundingClientRect().right <= document.documentElement.clientWidth,
+    );
     expect(fits).toBe(true);
     expect(await card.locator('tfoot th').allTextContents()).toEqual(harnessVersions.map((h) => `All models · ${h}`));
   });
@@ -314,7 +374,9 @@ describe('judge against hidden tests', () => {
     await p.locator('[data-filter="tests"] summary').click();
     await p.locator('[data-filter="tests"] input[value="fail"]').check();
     await p.waitForURL(/tests=fail/);
-    expect(Number((await p.locator('.runs-count').innerText()).split(' ')[0]!.replace(/,/g, ''))).toBeGreaterThan(expected);
+    expect(Number((await p.locator('.runs-count').innerText()).split(' ')[0]!.replace(/,/g, ''))).toBeGreaterThan(
+      expected,
+    );
     await p.close();
   });
 
@@ -340,8 +402,13 @@ describe('keyboard and screen readers', () => {
       const focus = await p.evaluate(() => {
         const e = document.activeElement as HTMLElement;
         const style = getComputedStyle(e);
-        const ring = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2) || style.boxShadow !== 'none';
-        return { what: `${e.tagName.toLowerCase()}.${e.className}`, ring, matrix: e.classList.contains('matrix-cursor') };
+        const ring =
+          (style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) >= 2) || style.boxShadow !== 'none';
+        return {
+          what: `${e.tagName.toLowerCase()}.${e.className}`,
+          ring,
+          matrix: e.classList.contains('matrix-cursor'),
+        };
       });
       seen.push(focus);
       onMatrix = focus.matrix;
@@ -396,7 +463,10 @@ describe('keyboard and screen readers', () => {
     await p.keyboard.press('Tab');
     const grid = await p.evaluate(() => {
       const e = document.activeElement as HTMLElement;
-      return { grid: e.classList.contains('grid-scroll'), outline: `${getComputedStyle(e).outlineStyle} ${getComputedStyle(e).outlineWidth}` };
+      return {
+        grid: e.classList.contains('grid-scroll'),
+        outline: `${getComputedStyle(e).outlineStyle} ${getComputedStyle(e).outlineWidth}`,
+      };
     });
     expect(grid).toEqual({ grid: true, outline: 'solid 2px' });
     await p.locator('.grid-row').first().click();
@@ -418,9 +488,16 @@ describe('keyboard and screen readers', () => {
 describe('narrow windows', () => {
   it('never scroll the page sideways at 800 px, stack the cards and open a run over the grid', async () => {
     const p = await openPage('/', { width: 800, height: 900 });
-    const sideways = () => p.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth || document.body.scrollWidth > document.body.clientWidth);
+    const sideways = () =>
+      p.evaluate(
+        () =>
+          document.documentElement.scrollWidth > document.documentElement.clientWidth ||
+          document.body.scrollWidth > document.body.clientWidth,
+      );
     expect(await sideways()).toBe(false);
-    const lefts = await p.locator('#dashboard-area .card').evaluateAll((cards) => new Set(cards.map((c) => Math.round(c.getBoundingClientRect().left))).size);
+    const lefts = await p
+      .locator('#dashboard-area .card')
+      .evaluateAll((cards) => new Set(cards.map((c) => Math.round(c.getBoundingClientRect().left))).size);
     expect(lefts).toBe(1);
     await p.screenshot({ path: `${SHOTS}/cockpit-narrow.png` });
     await p.locator('[data-area="runs"]').click();
@@ -439,11 +516,20 @@ describe('states', () => {
   it('say what failed, in the server’s sentence, and retry', async () => {
     const p = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await p.route('**/api/spaces/*/columns', (route) =>
-      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'unavailable', message: 'The run snapshot is being rebuilt; try again in a minute.' }) }),
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          error: 'unavailable',
+          message: 'The run snapshot is being rebuilt; try again in a minute.',
+        }),
+      }),
     );
     await p.goto(`${local.url}/`);
     await p.waitForFunction(() => document.documentElement.dataset.ready === 'error');
-    expect(await p.locator('#fatal-message').innerText()).toBe('Loading /api/spaces/DemoSpace/columns failed (HTTP 503): The run snapshot is being rebuilt; try again in a minute.');
+    expect(await p.locator('#fatal-message').innerText()).toBe(
+      'Loading /api/spaces/DemoSpace/columns failed (HTTP 503): The run snapshot is being rebuilt; try again in a minute.',
+    );
     await p.screenshot({ path: `${SHOTS}/cockpit-error.png` });
     await p.unroute('**/api/spaces/*/columns');
     await p.locator('.fatal .retry').click();
@@ -455,7 +541,9 @@ describe('states', () => {
   it('show one clear message when no run matches, in the dashboard and in the runs', async () => {
     const p = await openPage('/?model=no-such-model');
     await p.locator('#dashboard-empty').waitFor();
-    expect(await p.locator('#dashboard-empty').innerText()).toMatch(/No run of the [\d,]+ in this space matches the filters/);
+    expect(await p.locator('#dashboard-empty').innerText()).toMatch(
+      /No run of the [\d,]+ in this space matches the filters/,
+    );
     expect(await p.locator('.cards').isHidden()).toBe(true);
     expect(await p.locator('.kpis').isHidden()).toBe(true);
     await p.locator('[data-area="runs"]').click();
@@ -495,7 +583,9 @@ const COLOUR_VISION = {
 /** The colour as CIELAB after the simulation. */
 function seenAs(rgb: [number, number, number], vision: keyof typeof COLOUR_VISION): [number, number, number] {
   const linear = rgb.map((c) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
-  const [r, g, b] = COLOUR_VISION[vision].map((row) => Math.min(1, Math.max(0, row[0]! * linear[0]! + row[1]! * linear[1]! + row[2]! * linear[2]!)));
+  const [r, g, b] = COLOUR_VISION[vision].map((row) =>
+    Math.min(1, Math.max(0, row[0]! * linear[0]! + row[1]! * linear[1]! + row[2]! * linear[2]!)),
+  );
   const f = (t: number) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
   const x = f((0.4124 * r! + 0.3576 * g! + 0.1805 * b!) / 0.95047);
   const y = f(0.2126 * r! + 0.7152 * g! + 0.0722 * b!);
@@ -512,10 +602,13 @@ describe('live updates', () => {
     await page.evaluate(() => Object.assign(window, { __samePage: true }));
     const grid = page.locator('.grid-scroll');
     // Settled once the grid has handled the scroll event (its own listener runs before this one).
-    await grid.evaluate((g) => new Promise<void>((resolve) => {
-      g.addEventListener('scroll', () => resolve(), { once: true });
-      g.scrollTop = 2600;
-    }));
+    await grid.evaluate(
+      (g) =>
+        new Promise<void>((resolve) => {
+          g.addEventListener('scroll', () => resolve(), { once: true });
+          g.scrollTop = 2600;
+        }),
+    );
     const total = await runsInView();
     const [run] = live;
     await push(run!);
@@ -543,25 +636,40 @@ describe('the detail panel', () => {
     expect(await detail.locator('pre.diff .d-hunk').count()).toBeGreaterThan(0);
     expect(await detail.locator('pre.summary').innerText()).toMatch(/Generated summary/);
     await detail.locator('.reason', { hasText: 'demo-oracle' }).waitFor({ timeout: 30_000 });
-    await detail.locator('.tests-box strong', { hasText: run!.resolved ? 'pass' : 'fail' }).waitFor({ timeout: 30_000 });
+    await detail
+      .locator('.tests-box strong', { hasText: run!.resolved ? 'pass' : 'fail' })
+      .waitFor({ timeout: 30_000 });
     const row = run!.delivery.row as { model: string; harnessVersion: string; taskId: string };
-    const issue = campaign.issues.find((i) => (i as { taskId: string }).taskId === row.taskId) as { repo: string; issueNumber: number; fixPrNumber: number };
-    expect(await detail.locator('h2').innerText()).toBe(`${row.model} · ${issue.repo}#${issue.issueNumber} · ${row.harnessVersion}`);
+    const issue = campaign.issues.find((i) => (i as { taskId: string }).taskId === row.taskId) as {
+      repo: string;
+      issueNumber: number;
+      fixPrNumber: number;
+    };
+    expect(await detail.locator('h2').innerText()).toBe(
+      `${row.model} · ${issue.repo}#${issue.issueNumber} · ${row.harnessVersion}`,
+    );
     expect(await detail.locator('h2').getAttribute('title')).toContain(row.taskId);
     // Figures carry their units; demo issue numbers are generated, so they are named but not linked.
     const fields = await detail.locator('table.fields').innerText();
     expect(fields).toMatch(/Metrics source\s+generated/);
     expect(fields).toMatch(/Completion tokens\s+[\d,]+ tokens/);
     expect(fields).toMatch(/Wall seconds\s+[\d.]+ (s|min|h)/);
-    expect(await detail.locator('.run-links').innerText()).toMatch(new RegExp(`issue #${issue.issueNumber} · fix PR #${issue.fixPrNumber} \\(generated`));
+    expect(await detail.locator('.run-links').innerText()).toMatch(
+      new RegExp(`issue #${issue.issueNumber} · fix PR #${issue.fixPrNumber} \\(generated`),
+    );
     expect(await detail.locator('.run-links a').count()).toBe(0);
     // The files the candidate changed with their counts, and beside it the original fix once the judge fetched it.
     const files = await detail.locator('#candidate-side table.files tbody tr').first().innerText();
     expect(files).toMatch(/\+\d+\s+−\d+/);
     await detail.locator('#reference-side pre.diff', { hasText: 'DEMO_REFERENCE_FIX.md' }).waitFor({ timeout: 30_000 });
-    expect(await detail.locator('#reference-side table.files').innerText()).toMatch(/DEMO_REFERENCE_FIX\.md\s+\+1\s+−1/);
+    expect(await detail.locator('#reference-side table.files').innerText()).toMatch(
+      /DEMO_REFERENCE_FIX\.md\s+\+1\s+−1/,
+    );
     expect(await detail.locator('#reference-side').innerText()).not.toMatch(/problem statement|Demo task/);
-    const [candidateBox, referenceBox] = [await detail.locator('#candidate-side').boundingBox(), await detail.locator('#reference-side').boundingBox()];
+    const [candidateBox, referenceBox] = [
+      await detail.locator('#candidate-side').boundingBox(),
+      await detail.locator('#reference-side').boundingBox(),
+    ];
     expect(referenceBox!.x).toBeGreaterThan(candidateBox!.x + candidateBox!.width - 1);
     await page.screenshot({ path: `${SHOTS}/cockpit-run-detail.png` });
     // Scrolled so the section's heading shows under the panel's sticky title.
@@ -572,7 +680,9 @@ describe('the detail panel', () => {
     });
     await page.screenshot({ path: `${SHOTS}/cockpit-run-detail-beside.png` });
     // A run of a task whose fix the judge never fetched says so, in the server's sentence.
-    const other = campaign.runs.find((r) => (r.delivery.row as { taskId: string }).taskId !== row.taskId && !live.includes(r))!;
+    const other = campaign.runs.find(
+      (r) => (r.delivery.row as { taskId: string }).taskId !== row.taskId && !live.includes(r),
+    )!;
     const p = await openPage(`/?view=runs&run=${encodeURIComponent(other.id)}`);
     await p.locator('#reference-side', { hasText: 'The judge has not fetched the original fix of task' }).waitFor();
     expect(await p.locator('#run-detail h2').getAttribute('title')).toContain(other.id);

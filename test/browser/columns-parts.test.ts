@@ -17,7 +17,9 @@ const RUNS_PER_PART = 4;
 /** Two snapshots of the space; the second has one more run in its last part. */
 const runsOf = (snapshot: number): CompactRun[][] =>
   Array.from({ length: PARTS }, (_, part) =>
-    Array.from({ length: RUNS_PER_PART + (snapshot === 2 && part === PARTS - 1 ? 1 : 0) }, (_, k) => compactRunOf({ model: `model-${part}`, taskId: `task-${k}`, verdict: k % 2 ? 'wrong' : 'resolved' })),
+    Array.from({ length: RUNS_PER_PART + (snapshot === 2 && part === PARTS - 1 ? 1 : 0) }, (_, k) =>
+      compactRunOf({ model: `model-${part}`, taskId: `task-${k}`, verdict: k % 2 ? 'wrong' : 'resolved' }),
+    ),
   );
 const SNAPSHOTS = { 'snap-1': runsOf(1), 'snap-2': runsOf(2) };
 
@@ -29,7 +31,12 @@ const gzipAsked: boolean[] = [];
 
 beforeAll(async () => {
   server = await startDashboardServer((req, res, u) => {
-    if (u.pathname === '/cockpit.json') return json(res, 200, { cockpits: [{ name: 'Big', space: 'S', public: true }], api: '/api', signIn: null } satisfies CockpitSettings);
+    if (u.pathname === '/cockpit.json')
+      return json(res, 200, {
+        cockpits: [{ name: 'Big', space: 'S', public: true }],
+        api: '/api',
+        signIn: null,
+      } satisfies CockpitSettings);
     if (u.pathname === '/api/spaces/S/columns') {
       const part = Number(u.searchParams.get('part') ?? 0);
       const snapshot = (u.searchParams.get('snapshot') ?? current) as keyof typeof SNAPSHOTS;
@@ -37,11 +44,19 @@ beforeAll(async () => {
       // The compactor replaces the snapshot just as the first cockpit asks for its last part.
       if (snapshot === 'snap-1' && part === PARTS - 1) {
         current = 'snap-2';
-        return json(res, 409, { error: 'snapshot-replaced', message: 'Snapshot snap-1 was replaced by a newer one; load the columns again from the first part.' });
+        return json(res, 409, {
+          error: 'snapshot-replaced',
+          message: 'Snapshot snap-1 was replaced by a newer one; load the columns again from the first part.',
+        });
       }
       // The cockpit asks for the compressed media type; a server may still answer the plain one (part 1 here).
       gzipAsked.push(req.headers.accept?.startsWith('application/vnd.replay.run-columns+gzip') ?? false);
-      return columns(res, SNAPSHOTS[snapshot][part]!, { index: part, count: PARTS, snapshot }, { gzipMediaType: part !== 1 });
+      return columns(
+        res,
+        SNAPSHOTS[snapshot][part]!,
+        { index: part, count: PARTS, snapshot },
+        { gzipMediaType: part !== 1 },
+      );
     }
     return emptySpaceApi(res, u, 'S');
   });

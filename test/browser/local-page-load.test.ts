@@ -51,6 +51,9 @@ describe('a local page load', () => {
 
   it('shows the first configured cockpit and offers the others', async () => {
     expect(await page.textContent('#cockpit-name')).toBe('AlphaBoard');
-    expect(await page.$$eval('#cockpit-switcher option', (options) => options.map((o) => o.textContent))).toEqual(['AlphaBoard (Alpha)', 'BetaBoard (Beta)']);
+    expect(await page.$$eval('#cockpit-switcher option', (options) => options.map((o) => o.textContent))).toEqual([
+      'AlphaBoard (Alpha)',
+      'BetaBoard (Beta)',
+    ]);
   });
 });

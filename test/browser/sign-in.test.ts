@@ -13,12 +13,17 @@ import { compactRunOf } from '../helpers/compact-runs.ts';
 
 const TOKEN = 'id-token-for-analyst';
 
-const run = (model: string, verdict: CompactRun['verdict']): CompactRun => compactRunOf({ model, taskId: `task-${model}`, verdict, hiddenTest: 'pass' });
+const run = (model: string, verdict: CompactRun['verdict']): CompactRun =>
+  compactRunOf({ model, taskId: `task-${model}`, verdict, hiddenTest: 'pass' });
 
 let server: { url: string; close: () => Promise<void> };
 let url: string;
 let browser: Browser;
-const seen = { authorize: [] as URLSearchParams[], token: [] as URLSearchParams[], api: [] as { path: string; authorization: string | undefined }[] };
+const seen = {
+  authorize: [] as URLSearchParams[],
+  token: [] as URLSearchParams[],
+  api: [] as { path: string; authorization: string | undefined }[],
+};
 
 const body = (req: IncomingMessage) =>
   new Promise<string>((resolve) => {
@@ -33,21 +38,36 @@ beforeAll(async () => {
       const settings: CockpitSettings = {
         cockpits: [{ name: 'Signed', space: 'S', public: false }],
         api: '/api',
-        signIn: { authorizeUrl: `${url}/oauth2/authorize`, tokenUrl: `${url}/oauth2/token`, logoutUrl: `${url}/logout`, clientId: 'client-1', redirectUri: `${url}/`, scopes: ['openid', 'email'] },
+        signIn: {
+          authorizeUrl: `${url}/oauth2/authorize`,
+          tokenUrl: `${url}/oauth2/token`,
+          logoutUrl: `${url}/logout`,
+          clientId: 'client-1',
+          redirectUri: `${url}/`,
+          scopes: ['openid', 'email'],
+        },
       };
       return json(res, 200, settings);
     }
     if (u.pathname === '/oauth2/authorize') {
       seen.authorize.push(u.searchParams);
-      res.writeHead(302, { location: `${u.searchParams.get('redirect_uri')}?code=the-code&state=${u.searchParams.get('state')}` }).end();
+      res
+        .writeHead(302, {
+          location: `${u.searchParams.get('redirect_uri')}?code=the-code&state=${u.searchParams.get('state')}`,
+        })
+        .end();
       return true;
     }
     if (u.pathname === '/oauth2/token') {
       const form = new URLSearchParams(await body(req));
       seen.token.push(form);
       const challenge = seen.authorize.at(-1)?.get('code_challenge');
-      const verified = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url') === challenge;
-      if (!verified || form.get('code') !== 'the-code' || form.get('grant_type') !== 'authorization_code') return json(res, 400, { error: 'invalid_grant' });
+      const verified =
+        createHash('sha256')
+          .update(form.get('code_verifier') ?? '')
+          .digest('base64url') === challenge;
+      if (!verified || form.get('code') !== 'the-code' || form.get('grant_type') !== 'authorization_code')
+        return json(res, 400, { error: 'invalid_grant' });
       return json(res, 200, { id_token: TOKEN, access_token: 'unused', expires_in: 3600, token_type: 'Bearer' });
     }
     if (u.pathname.startsWith('/api/')) {
@@ -73,7 +93,13 @@ it('signs in with PKCE, calls the API with the ID token, and returns to the link
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });
 
   const authorize = seen.authorize[0]!;
-  expect(Object.fromEntries(authorize)).toMatchObject({ response_type: 'code', client_id: 'client-1', redirect_uri: `${url}/`, scope: 'openid email', code_challenge_method: 'S256' });
+  expect(Object.fromEntries(authorize)).toMatchObject({
+    response_type: 'code',
+    client_id: 'client-1',
+    redirect_uri: `${url}/`,
+    scope: 'openid email',
+    code_challenge_method: 'S256',
+  });
   expect(seen.token).toHaveLength(1);
   expect(seen.api.length).toBeGreaterThan(0);
   expect(seen.api.every((call) => call.authorization === `Bearer ${TOKEN}`)).toBe(true);

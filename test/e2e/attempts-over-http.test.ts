@@ -8,12 +8,17 @@ import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/l
 
 let local: TestLocalMode;
 beforeAll(async () => {
-  local = await startTestLocalMode({ spaces: { Main: { senders: ['mac-studio-1'] } } }, { 'mac-studio-1': 'k' }, { sweepIntervalSeconds: 3600 });
+  local = await startTestLocalMode(
+    { spaces: { Main: { senders: ['mac-studio-1'] } } },
+    { 'mac-studio-1': 'k' },
+    { sweepIntervalSeconds: 3600 },
+  );
 });
 afterAll(() => local.stop());
 
 it('lists every accepted attempt of a run, newest first, with the current one marked', async () => {
-  const attempt = (finishedAt: string, line: string) => runDelivery({ finishedAt }, { patch: `diff --git a/a b/a\n+${line}\n` });
+  const attempt = (finishedAt: string, line: string) =>
+    runDelivery({ finishedAt }, { patch: `diff --git a/a b/a\n+${line}\n` });
   const second = attempt('2026-11-12T00:00:00Z', 'second');
   const id = second.id as string;
   const url = `${local.url}/api/spaces/Main/runs/${encodeURIComponent(id)}/attempts`;
@@ -32,7 +37,9 @@ it('lists every accepted attempt of a run, newest first, with the current one ma
     ['2026-11-10T00:00:00.000Z', false, null],
     ['2026-11-08T00:00:00.000Z', false, null],
   ]);
-  const row = (await (await fetch(`${local.url}/api/spaces/Main/runs/${encodeURIComponent(id)}`)).json()) as { attemptCount: number };
+  const row = (await (await fetch(`${local.url}/api/spaces/Main/runs/${encodeURIComponent(id)}`)).json()) as {
+    attemptCount: number;
+  };
   expect(row.attemptCount).toBe(3);
   expect((await fetch(`${local.url}/api/spaces/Main/runs/nobody/attempts`)).status).toBe(404);
 });

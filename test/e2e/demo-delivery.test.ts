@@ -1,7 +1,12 @@
 // `npm run demo` delivers its campaign as a runner host would: run folders, then replay-push's sync core.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { buildCampaign, deliverCampaign, readSourceRuns, writeCampaignFolders } from '../../infra/local/demo-campaign.ts';
+import {
+  buildCampaign,
+  deliverCampaign,
+  readSourceRuns,
+  writeCampaignFolders,
+} from '../../infra/local/demo-campaign.ts';
 import { ingestUrl } from '../../shared/client/push.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 import { tempDir } from '../helpers/run-folders.ts';
@@ -26,15 +31,31 @@ describe('the demo campaign delivered through run folders', () => {
     const first = await deliverCampaign(runsRoot, folders, options);
     expect(first.counts).toEqual({ issues: 2, runs: campaign.runs.length, hiddenTests: campaign.runs.length });
 
-    type Row = { id: string; steps: number; metricsSource: string; contamination: unknown[]; patchLinesAdded: number; hiddenTestResult: { status: string } | null };
-    const rows = await eventually(async () => {
-      const { runs } = (await (await fetch(`${local.url}/api/spaces/Demo/runs`)).json()) as { runs: Row[] };
-      return runs.length === campaign.runs.length && runs.every((r) => r.hiddenTestResult) && runs;
-    }, 15_000, 100);
+    type Row = {
+      id: string;
+      steps: number;
+      metricsSource: string;
+      contamination: unknown[];
+      patchLinesAdded: number;
+      hiddenTestResult: { status: string } | null;
+    };
+    const rows = await eventually(
+      async () => {
+        const { runs } = (await (await fetch(`${local.url}/api/spaces/Demo/runs`)).json()) as { runs: Row[] };
+        return runs.length === campaign.runs.length && runs.every((r) => r.hiddenTestResult) && runs;
+      },
+      15_000,
+      100,
+    );
     for (const run of campaign.runs) {
       const row = rows.find((r) => r.id === run.id)!;
       const sent = run.delivery.row as Row;
-      expect(row).toMatchObject({ steps: sent.steps, metricsSource: 'generated', contamination: sent.contamination, patchLinesAdded: sent.patchLinesAdded });
+      expect(row).toMatchObject({
+        steps: sent.steps,
+        metricsSource: 'generated',
+        contamination: sent.contamination,
+        patchLinesAdded: sent.patchLinesAdded,
+      });
       expect(row.hiddenTestResult!.status).toBe(run.resolved ? 'pass' : 'fail');
     }
 

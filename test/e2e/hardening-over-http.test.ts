@@ -47,7 +47,12 @@ const getJson = async (path: string) => send('GET', path);
 
 describe('a space that lists its repositories', () => {
   it('refuses an issue record of another repository with 400 repo-not-allowed, and stores nothing', async () => {
-    const answer = await pushDelivery(local.url, 'Main', issueDelivery({ taskId: 'elsewhere-1', repo: 'evil/elsewhere' }), keys['mac-studio-1']);
+    const answer = await pushDelivery(
+      local.url,
+      'Main',
+      issueDelivery({ taskId: 'elsewhere-1', repo: 'evil/elsewhere' }),
+      keys['mac-studio-1'],
+    );
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ signature: 'verified', error: 'repo-not-allowed' });
     expect(answer.body.message).toMatch(/evil\/elsewhere/);
@@ -55,13 +60,31 @@ describe('a space that lists its repositories', () => {
   });
 
   it('accepts an issue record of a listed repository, compared without regard to case', async () => {
-    const answer = await pushDelivery(local.url, 'Main', issueDelivery({ taskId: 'listed-1', repo: 'ACME/widgets' }), keys['mac-studio-1']);
+    const answer = await pushDelivery(
+      local.url,
+      'Main',
+      issueDelivery({ taskId: 'listed-1', repo: 'ACME/widgets' }),
+      keys['mac-studio-1'],
+    );
     expect(answer.status).toBe(202);
-    await eventually(async () => ((await getJson('/api/spaces/Main/issues')).body.issues as { taskId: string }[]).some((i) => i.taskId === 'listed-1'));
+    await eventually(async () =>
+      ((await getJson('/api/spaces/Main/issues')).body.issues as { taskId: string }[]).some(
+        (i) => i.taskId === 'listed-1',
+      ),
+    );
   });
 
   it('still accepts any repository in a space without a list', async () => {
-    expect((await pushDelivery(local.url, 'Other', issueDelivery({ taskId: 'any-1', repo: 'evil/elsewhere' }), keys['mac-studio-1'])).status).toBe(202);
+    expect(
+      (
+        await pushDelivery(
+          local.url,
+          'Other',
+          issueDelivery({ taskId: 'any-1', repo: 'evil/elsewhere' }),
+          keys['mac-studio-1'],
+        )
+      ).status,
+    ).toBe(202);
   });
 });
 
@@ -93,7 +116,7 @@ describe('malformed paths and prototype names', () => {
 describe('a forged cursor', () => {
   const cursor = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url');
   it.each([
-    ['naming another space\'s partition', cursor({ pk: 'SPACE#Other', sk: 'RUN#x' })],
+    ["naming another space's partition", cursor({ pk: 'SPACE#Other', sk: 'RUN#x' })],
     ['naming another kind of item', cursor({ pk: 'SPACE#Main', sk: 'ISSUE#x' })],
     ['with keys the table does not have', cursor({ pk: 'SPACE#Main', sk: 'RUN#x', extra: 'y' })],
     ['missing the sort key', cursor({ pk: 'SPACE#Main' })],
@@ -105,15 +128,21 @@ describe('a forged cursor', () => {
     expect(answer.body).toMatchObject({ error: 'bad-cursor' });
   });
 
-  it('naming another space\'s partition with since answers 400 bad-cursor too', async () => {
-    const forged = cursor({ pk: 'SPACE#Other', sk: 'RUN#x', byUpdatedPk: 'RUNS#Other', byUpdatedSk: '2026-01-01T00:00:00.000Z#x' });
+  it("naming another space's partition with since answers 400 bad-cursor too", async () => {
+    const forged = cursor({
+      pk: 'SPACE#Other',
+      sk: 'RUN#x',
+      byUpdatedPk: 'RUNS#Other',
+      byUpdatedSk: '2026-01-01T00:00:00.000Z#x',
+    });
     const answer = await getJson(`/api/spaces/Main/runs?since=2025-01-01T00:00:00Z&cursor=${forged}`);
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ error: 'bad-cursor' });
   });
 
   it('handed out by the API still pages', async () => {
-    for (let i = 0; i < 3; i++) await pushDelivery(local.url, 'Other', runDelivery({ taskId: `cursor-${i}` }), keys['mac-studio-1']);
+    for (let i = 0; i < 3; i++)
+      await pushDelivery(local.url, 'Other', runDelivery({ taskId: `cursor-${i}` }), keys['mac-studio-1']);
     await eventually(async () => ((await getJson('/api/spaces/Other/runs')).body.runs as unknown[]).length >= 3);
     for (const since of ['', '&since=2020-01-01T00:00:00Z']) {
       const first = await getJson(`/api/spaces/Other/runs?limit=2${since}`);
@@ -124,17 +153,24 @@ describe('a forged cursor', () => {
   });
 });
 
-describe('a space\'s host records', () => {
-  it('show only this space\'s deliveries and hardware, never another space', async () => {
+describe("a space's host records", () => {
+  it("show only this space's deliveries and hardware, never another space", async () => {
     const main = runDelivery({ taskId: 'hosts-main', hostHardware: 'Mac Studio M2 Ultra' });
     await pushDelivery(local.url, 'Main', main, keys['mac-studio-1']);
-    await eventually(async () => (await getJson(`/api/spaces/Main/runs/${encodeURIComponent(main.id as string)}`)).status === 200);
-    const mainHost = async () => ((await getJson('/api/spaces/Main/hosts')).body.hosts as Record<string, unknown>[]).find((h) => h.host === 'mac-studio-1')!;
+    await eventually(
+      async () => (await getJson(`/api/spaces/Main/runs/${encodeURIComponent(main.id as string)}`)).status === 200,
+    );
+    const mainHost = async () =>
+      ((await getJson('/api/spaces/Main/hosts')).body.hosts as Record<string, unknown>[]).find(
+        (h) => h.host === 'mac-studio-1',
+      )!;
     const before = await mainHost();
 
     const other = runDelivery({ taskId: 'hosts-other', hostHardware: 'Secret prototype rig' });
     await pushDelivery(local.url, 'Other', other, keys['mac-studio-1']);
-    await eventually(async () => (await getJson(`/api/spaces/Other/runs/${encodeURIComponent(other.id as string)}`)).status === 200);
+    await eventually(
+      async () => (await getJson(`/api/spaces/Other/runs/${encodeURIComponent(other.id as string)}`)).status === 200,
+    );
 
     const after = await mainHost();
     expect(after).toEqual(before);

@@ -21,11 +21,22 @@ const config = {
     Elsewhere: { senders: ['outsider'] },
   },
 };
-const keys = { 'mac-studio-1': 'k-studio', 'mac-mini-2': 'k-mini', 'mac-pro-3': 'k-pro', 'twin-a': 'same-key', 'twin-b': 'same-key', outsider: 'k-outsider' };
+const keys = {
+  'mac-studio-1': 'k-studio',
+  'mac-mini-2': 'k-mini',
+  'mac-pro-3': 'k-pro',
+  'twin-a': 'same-key',
+  'twin-b': 'same-key',
+  outsider: 'k-outsider',
+};
 
 let local: TestLocalMode;
 beforeAll(async () => {
-  local = await startTestLocalMode(config, keys, { visibilityTimeoutSeconds: 1, maxReceiveCount: 2, env: { Hosting__ModuleReportSecret: 'fleet-wide-value' } });
+  local = await startTestLocalMode(config, keys, {
+    visibilityTimeoutSeconds: 1,
+    maxReceiveCount: 2,
+    env: { Hosting__ModuleReportSecret: 'fleet-wide-value' },
+  });
 });
 afterAll(() => local.stop());
 
@@ -40,7 +51,12 @@ async function post(path: string, body: Buffer | string, headers: Record<string,
     const req = request(local.url + path, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') as Record<string, unknown> }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          body: JSON.parse(Buffer.concat(chunks).toString() || '{}') as Record<string, unknown>,
+        }),
+      );
     });
     req.on('error', reject);
     req.end(body);
@@ -57,27 +73,52 @@ describe('a signed run delivery', () => {
   it('is accepted with 202, names ignored keys, and its row becomes readable', async () => {
     const delivery = runDelivery({ judgeVerdict: 'resolved' }, { patch: 'diff --git a/a b/a\n+x\n' });
     const answer = await pushDelivery(local.url, 'Main', delivery, keys['mac-studio-1']);
-    expect(answer).toEqual({ status: 202, body: { signature: 'verified', id: delivery.id, status: 'queued', ignored: ['row.judgeVerdict'] } });
-    const row = await eventually(async () => {
-      const r = await getJson(runPath('Main', delivery.id));
-      return r.status === 200 && r.body;
-    }, 5000, 20);
-    expect(row).toMatchObject({ id: delivery.id, space: 'Main', judgeVerdict: null, steps: 17, promptTokens: null, patchTruncated: false });
+    expect(answer).toEqual({
+      status: 202,
+      body: { signature: 'verified', id: delivery.id, status: 'queued', ignored: ['row.judgeVerdict'] },
+    });
+    const row = await eventually(
+      async () => {
+        const r = await getJson(runPath('Main', delivery.id));
+        return r.status === 200 && r.body;
+      },
+      5000,
+      20,
+    );
+    expect(row).toMatchObject({
+      id: delivery.id,
+      space: 'Main',
+      judgeVerdict: null,
+      steps: 17,
+      promptTokens: null,
+      patchTruncated: false,
+    });
     const patch = await fetch(local.url + runPath('Main', delivery.id) + '/patch');
     expect(await patch.text()).toBe('diff --git a/a b/a\n+x\n');
     expect(await (await fetch(local.url + runPath('Main', delivery.id) + '/summary')).text()).toBe('Changed a to b.');
   });
 
   it('accepts a base64-free body verbatim: the signature covers the exact bytes, whitespace included', async () => {
-    const raw = Buffer.from(`{ "kind": "issue",\n  "host": "mac-studio-1", "issue": ${JSON.stringify(issueDelivery().issue)} }`);
-    const answer = await post('/hooks/Verbatim/ingest', raw, { 'x-hub-signature-256': sign(raw, keys['mac-studio-1']) });
+    const raw = Buffer.from(
+      `{ "kind": "issue",\n  "host": "mac-studio-1", "issue": ${JSON.stringify(issueDelivery().issue)} }`,
+    );
+    const answer = await post('/hooks/Verbatim/ingest', raw, {
+      'x-hub-signature-256': sign(raw, keys['mac-studio-1']),
+    });
     expect(answer).toMatchObject({ status: 202, body: { id: 'acme__widgets-42' } });
-    await eventually(async () => ((await getJson('/api/spaces/Verbatim/issues')).body.issues as unknown[]).length === 1);
+    await eventually(
+      async () => ((await getJson('/api/spaces/Verbatim/issues')).body.issues as unknown[]).length === 1,
+    );
   });
 
   it('lands a hidden-test result on its run and lists the host with its hardware and run count', async () => {
     const delivery = runDelivery({ taskId: 'hidden-1', host: 'mac-pro-3' });
-    await pushDelivery(local.url, 'Hosts', hiddenTestDelivery(delivery.id, '2026-11-20T10:12:00Z', 'fail', 'mac-pro-3'), keys['mac-pro-3']);
+    await pushDelivery(
+      local.url,
+      'Hosts',
+      hiddenTestDelivery(delivery.id, '2026-11-20T10:12:00Z', 'fail', 'mac-pro-3'),
+      keys['mac-pro-3'],
+    );
     await pushDelivery(local.url, 'Hosts', delivery, keys['mac-pro-3']);
     const row = await eventually(async () => {
       const r = await getJson(runPath('Hosts', delivery.id));
@@ -86,14 +127,23 @@ describe('a signed run delivery', () => {
     expect(row.hiddenTestResult).toMatchObject({ status: 'fail', total: 3 });
     const { body } = await getJson('/api/spaces/Hosts/hosts');
     expect(body.hosts).toEqual([
-      expect.objectContaining({ host: 'mac-pro-3', hostHardware: 'Mac Studio M2 Ultra 192 GB', runsLanded: 1, paired: true, spaces: ['Hosts'] }),
+      expect.objectContaining({
+        host: 'mac-pro-3',
+        hostHardware: 'Mac Studio M2 Ultra 192 GB',
+        runsLanded: 1,
+        paired: true,
+        spaces: ['Hosts'],
+      }),
       expect.objectContaining({ host: 'mac-mini-2', runsLanded: 0, lastDeliveryAt: null, paired: true }),
     ]);
   });
 
   it('pages runs and returns deltas with since', async () => {
-    for (let i = 0; i < 5; i++) await pushDelivery(local.url, 'Paging', runDelivery({ taskId: `page-${i}` }), keys['mac-studio-1']);
-    await eventually(async () => ((await getJson('/api/spaces/Paging/runs?limit=1000')).body.runs as unknown[]).length === 5);
+    for (let i = 0; i < 5; i++)
+      await pushDelivery(local.url, 'Paging', runDelivery({ taskId: `page-${i}` }), keys['mac-studio-1']);
+    await eventually(
+      async () => ((await getJson('/api/spaces/Paging/runs?limit=1000')).body.runs as unknown[]).length === 5,
+    );
     const first = await getJson('/api/spaces/Paging/runs?limit=3');
     expect(first.body.runs).toHaveLength(3);
     const second = await getJson(`/api/spaces/Paging/runs?limit=1000&cursor=${first.body.cursor as string}`);
@@ -111,22 +161,130 @@ describe('a signed run delivery', () => {
 
 describe('refused deliveries', () => {
   const valid = runDelivery();
-  const cases: [string, () => Promise<{ status: number; body: Record<string, unknown> }>, number, Record<string, unknown>][] = [
-    ['a missing signature header', () => post('/hooks/Quiet/ingest', JSON.stringify(valid)), 401, { signature: 'invalid', error: 'bad-signature' }],
-    ['a garbled signature header', () => post('/hooks/Quiet/ingest', JSON.stringify(valid), { 'x-hub-signature-256': 'sha256=zz' }), 401, { signature: 'invalid', error: 'bad-signature' }],
-    ['a signature by an unknown key', () => { const s = signed(valid, 'who-knows'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 401, { signature: 'invalid', error: 'bad-signature' }],
-    ['a signature by the fleet-wide key', () => { const s = signed(valid, 'fleet-wide-value'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 401, { signature: 'invalid', error: 'bad-signature' }],
-    ['a key configured for two hosts', () => { const s = signed({ ...valid, host: 'twin-a' }, 'same-key'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 401, { signature: 'invalid', error: 'bad-signature' }],
-    ['an unlisted sender', () => { const s = signed({ ...valid, host: 'outsider' }, 'k-outsider'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 403, { signature: 'unauthorized', error: 'sender-not-listed' }],
-    ['a body over 1 MiB', () => { const s = signed({ ...valid, patch: 'x'.repeat(1024 * 1024) }, 'k-studio'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 413, { error: 'too-large' }],
-    ['invalid JSON', () => post('/hooks/Quiet/ingest', '{"kind":', { 'x-hub-signature-256': sign('{"kind":', 'k-studio') }), 400, { signature: 'verified', error: 'invalid-delivery' }],
-    ['valid JSON of the wrong shape', () => { const s = signed({ ...valid, row: { ...(valid.row as object), outcome: 'exploded' } }, 'k-studio'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 400, { signature: 'verified', error: 'invalid-delivery' }],
-    ['a host mismatch between body and row', () => { const s = signed({ ...valid, host: 'twin-a' }, 'k-studio'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 400, { signature: 'verified', error: 'invalid-delivery' }],
-    ['an id that is not the row\'s own', () => { const s = signed({ ...valid, id: 'forged' }, 'k-studio'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 400, { signature: 'verified', error: 'invalid-delivery' }],
-    ['an unknown delivery kind', () => { const s = signed({ kind: 'heartbeat', host: 'mac-studio-1' }, 'k-studio'); return post('/hooks/Quiet/ingest', s.raw, s.headers); }, 400, { signature: 'verified', error: 'invalid-delivery' }],
-    ['an unknown space', () => { const s = signed(valid, 'k-studio'); return post('/hooks/Nowhere/ingest', s.raw, s.headers); }, 404, { error: 'unknown-space' }],
+  const cases: [
+    string,
+    () => Promise<{ status: number; body: Record<string, unknown> }>,
+    number,
+    Record<string, unknown>,
+  ][] = [
+    [
+      'a missing signature header',
+      () => post('/hooks/Quiet/ingest', JSON.stringify(valid)),
+      401,
+      { signature: 'invalid', error: 'bad-signature' },
+    ],
+    [
+      'a garbled signature header',
+      () => post('/hooks/Quiet/ingest', JSON.stringify(valid), { 'x-hub-signature-256': 'sha256=zz' }),
+      401,
+      { signature: 'invalid', error: 'bad-signature' },
+    ],
+    [
+      'a signature by an unknown key',
+      () => {
+        const s = signed(valid, 'who-knows');
+        return post('/hooks/Quiet/ingest', s.raw, s.headers);
+      },
+      401,
+      { signature: 'invalid', error: 'bad-signature' },
+    ],
+    [
+      'a signature by the fleet-wide key',
+      () => {
+        const s = signed(valid, 'fleet-wide-value');
+        return post('/hooks/Quiet/ingest', s.raw, s.headers);
+      },
+      401,
+      { signature: 'invalid', error: 'bad-signature' },
+    ],
+    [
+      'a key configured for two hosts',
+      () => {
+        const s = signed({ ...valid, host: 'twin-a' }, 'same-key');
+        return post('/hooks/Quiet/ingest', s.raw, s.headers);
+      },
+      401,
+      { signature: 'invalid', error: 'bad-signature' },
+    ],
+    [
+      'an unlisted sender',
+      () => {
+        const s = signed({ ...valid, host: 'outsider' }, 'k-outsider');
+        return post('/hooks/Quiet/ingest', s.raw, s.headers);
+      },
+      403,
+      { signature: 'unauthorized', error: 'sender-not-listed' },
+    ],
+    [
+      'a body over 1 MiB',
+      () => {
+        const s = signed({ ...valid, patch: 'x'.repeat(1024 * 1024) }, 'k-studio');
+        return post('/hooks/Quiet/ingest', s.raw, s.headers);
+      },
+      413,
+      { error: 'too-large' },
+    ],
+    [
+      'invalid JSON',
+      () => post('/hooks/Quiet/ingest', '{"kind":', { 'x-hub-signature-256': sign('{"kind":', 'k-studio') }),
+      400,
+      { signature: 'verified', error: 'invalid-delivery' },
+    ],
+    [
+      'valid JSON of the wrong shape',
+      () => {
+        const s = signed({ ...valid, row: { ...(valid.row as object), outcome: 'exploded' } }, 'k-studio');
+        return post('/hooks/Quiet/ingest', s.raw, s.headers);
+      },
+      400,
+      { signature: 'verified', error: 'invalid-delivery' },
+    ],
+    [
+      'a host mismatch between body and row',
+      () => {
+        const s = signed({ ...valid, host: 'twin-a' }, 'k-studio');
+        return post('/hooks/Quiet/ingest', s.raw, s.headers);
+      },
+      400,
+      { signature: 'verified', error: 'invalid-delivery' },
+    ],
+    [
+      "an id that is not the row's own",
+      () => {
+        const s = signed({ ...valid, id: 'forged' }, 'k-studio');
+        return post('/hooks/Quiet/ingest', s.raw, s.headers);
+      },
+      400,
+      { signature: 'verified', error: 'invalid-delivery' },
+    ],
+    [
+      'an unknown delivery kind',
+      () => {
+        const s = signed({ kind: 'heartbeat', host: 'mac-studio-1' }, 'k-studio');
+        return post('/hooks/Quiet/ingest', s.raw, s.headers);
+      },
+      400,
+      { signature: 'verified', error: 'invalid-delivery' },
+    ],
+    [
+      'an unknown space',
+      () => {
+        const s = signed(valid, 'k-studio');
+        return post('/hooks/Nowhere/ingest', s.raw, s.headers);
+      },
+      404,
+      { error: 'unknown-space' },
+    ],
     ['the wrong HTTP method', () => post('/hooks/Quiet/ingest', '', {}, 'GET'), 405, { error: 'not-found' }],
-    ['the wrong path', () => { const s = signed(valid, 'k-studio'); return post('/hooks/Quiet/deliver', s.raw, s.headers); }, 404, { error: 'not-found' }],
+    [
+      'the wrong path',
+      () => {
+        const s = signed(valid, 'k-studio');
+        return post('/hooks/Quiet/deliver', s.raw, s.headers);
+      },
+      404,
+      { error: 'not-found' },
+    ],
     ['a path outside the API', () => post('/submit', '{}'), 404, { error: 'not-found' }],
   ];
 
@@ -141,7 +299,9 @@ describe('refused deliveries', () => {
     const s = signed({ ...valid, row: { ...(valid.row as object), outcome: 'exploded', steps: -2 } }, 'k-studio');
     const answer = await post('/hooks/Quiet/ingest', s.raw, s.headers);
     expect(answer.body.details).toHaveLength(2);
-    expect(answer.body.details).toEqual(expect.arrayContaining([expect.stringMatching(/^row\.steps: /), expect.stringMatching(/^row\.outcome: /)]));
+    expect(answer.body.details).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^row\.steps: /), expect.stringMatching(/^row\.outcome: /)]),
+    );
   });
 
   it('stores and queues nothing for any of them', async () => {
@@ -155,7 +315,8 @@ describe('refused deliveries', () => {
   });
 
   it('never echoes a key in an answer', async () => {
-    for (const [, send] of cases) expect(JSON.stringify((await send()).body)).not.toMatch(/k-studio|same-key|fleet-wide-value|k-outsider/);
+    for (const [, send] of cases)
+      expect(JSON.stringify((await send()).body)).not.toMatch(/k-studio|same-key|fleet-wide-value|k-outsider/);
   });
 });
 
@@ -167,20 +328,29 @@ describe('the landing queue', () => {
     await local.adapters.inbox.put(corruptKey, '{"space":"Landing"');
     const good = runDelivery({ taskId: 'after-bad' });
     await sqs.send(new SendMessageCommand({ QueueUrl: landing, MessageBody: 'not json at all' }));
-    await sqs.send(new SendMessageCommand({ QueueUrl: landing, MessageBody: JSON.stringify({ space: 'Landing', inboxKey: corruptKey }) }));
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: landing,
+        MessageBody: JSON.stringify({ space: 'Landing', inboxKey: corruptKey }),
+      }),
+    );
     await pushDelivery(local.url, 'Landing', good, keys['mac-studio-1']);
     await eventually(async () => (await getJson(runPath('Landing', good.id))).status === 200, 3000);
     // Drained: the malformed message was dropped or retried to its end, the corrupt entry's likewise.
     await queueDrained(local, 'landing');
     const dead = new Map<string, string>();
     for (;;) {
-      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: landingDlq, MaxNumberOfMessages: 10 }));
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: landingDlq, MaxNumberOfMessages: 10 }),
+      );
       if (!Messages.length) break;
       for (const message of Messages) dead.set(message.MessageId!, message.Body ?? '');
     }
     // With a 1 s visibility timeout a slow landing of another test's delivery can be dead-lettered as well.
     const anotherSpacesClaim = (body: string) => /^\{"space":"(?!Landing")/.test(body);
-    expect([...dead.values()].filter((body) => !anotherSpacesClaim(body))).toEqual([JSON.stringify({ space: 'Landing', inboxKey: corruptKey })]);
+    expect([...dead.values()].filter((body) => !anotherSpacesClaim(body))).toEqual([
+      JSON.stringify({ space: 'Landing', inboxKey: corruptKey }),
+    ]);
     expect(await local.adapters.inbox.getText(corruptKey)).toBe('{"space":"Landing"');
   });
 });

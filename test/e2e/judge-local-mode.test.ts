@@ -3,7 +3,12 @@
 // sweeper.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pushDelivery } from '../../shared/client/push.ts';
-import { startAnthropicStandIn, type AnthropicStandIn, type MessagesRequest, type StandInAnswer } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
+import {
+  startAnthropicStandIn,
+  type AnthropicStandIn,
+  type MessagesRequest,
+  type StandInAnswer,
+} from '../../infra/local/stand-ins/anthropic-stand-in.ts';
 import { startGitHubStandIn, type GitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
 import { issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { gitHubAppKeyPair, goodAnswer } from '../helpers/judge.ts';
@@ -11,7 +16,8 @@ import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/l
 
 const BASE = 'a'.repeat(40);
 const MERGE = 'b'.repeat(40);
-const REFERENCE = 'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-a\n+b\n';
+const REFERENCE =
+  'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-a\n+b\n';
 const key = 'k-studio';
 
 let local: TestLocalMode;
@@ -34,7 +40,11 @@ beforeAll(async () => {
     // As it is usually written into an environment: one line, with escaped line breaks.
     GITHUB_APP_PRIVATE_KEY: privateKey.replaceAll('\n', '\\n'),
   };
-  local = await startTestLocalMode({ defaultJudgeModel: 'claude-test-judge', spaces: { Main: { senders: ['mac-studio-1'] } } }, { 'mac-studio-1': key }, { sweepIntervalSeconds: 0.3, judgeRetryBaseSeconds: 0.5, env });
+  local = await startTestLocalMode(
+    { defaultJudgeModel: 'claude-test-judge', spaces: { Main: { senders: ['mac-studio-1'] } } },
+    { 'mac-studio-1': key },
+    { sweepIntervalSeconds: 0.3, judgeRetryBaseSeconds: 0.5, env },
+  );
 });
 afterAll(async () => {
   await local.stop();
@@ -47,7 +57,9 @@ const getRow = async (id: string) => {
 };
 
 async function pushTask(taskId: string): Promise<string> {
-  expect((await pushDelivery(local.url, 'Main', issueDelivery({ taskId, baseSha: BASE, mergeSha: MERGE }), key)).status).toBe(202);
+  expect(
+    (await pushDelivery(local.url, 'Main', issueDelivery({ taskId, baseSha: BASE, mergeSha: MERGE }), key)).status,
+  ).toBe(202);
   const run = runDelivery({ taskId });
   expect((await pushDelivery(local.url, 'Main', run, key)).status).toBe(202);
   return run.id as string;
@@ -58,22 +70,40 @@ describe('the judge in local mode', () => {
   it('shows the verdict of a pushed run via the read API', async () => {
     answer = () => goodAnswer({ verdict: 'partial', reason: 'Only one of two cases.' });
     const id = await pushTask('e2e-1');
-    const row = await eventually(async () => {
-      const r = await getRow(id);
-      return r?.judgeVerdict ? r : null;
-    }, 10_000, 25);
-    expect(row).toMatchObject({ judgeVerdict: 'partial', judgeState: 'judged', judgeReason: 'Only one of two cases.', judgeAttempts: 1, judgeSameFilesComputed: true });
-    expect(github.tokenRequests.at(-1)).toEqual({ installationId: '22', repositories: ['widgets'], permissions: { contents: 'read', issues: 'read' } });
+    const row = await eventually(
+      async () => {
+        const r = await getRow(id);
+        return r?.judgeVerdict ? r : null;
+      },
+      10_000,
+      25,
+    );
+    expect(row).toMatchObject({
+      judgeVerdict: 'partial',
+      judgeState: 'judged',
+      judgeReason: 'Only one of two cases.',
+      judgeAttempts: 1,
+      judgeSameFilesComputed: true,
+    });
+    expect(github.tokenRequests.at(-1)).toEqual({
+      installationId: '22',
+      repositories: ['widgets'],
+      permissions: { contents: 'read', issues: 'read' },
+    });
   });
 
   it('retries a malformed answer on the sweeper schedule and then records the verdict', async () => {
     let calls = 0;
     answer = () => (++calls === 1 ? 'resolved, I would say' : goodAnswer());
     const id = await pushTask('e2e-retry');
-    const row = await eventually(async () => {
-      const r = await getRow(id);
-      return r?.judgeVerdict ? r : null;
-    }, 10_000, 50);
+    const row = await eventually(
+      async () => {
+        const r = await getRow(id);
+        return r?.judgeVerdict ? r : null;
+      },
+      10_000,
+      50,
+    );
     expect(row).toMatchObject({ judgeVerdict: 'resolved', judgeAttempts: 2, judgeLastError: null });
   });
 
@@ -86,10 +116,14 @@ describe('the judge in local mode', () => {
     });
     expect(paused).toMatchObject({ judgeAttempts: 0, judgeVerdict: null, judgeLastError: { code: 'bad-credentials' } });
     answer = () => goodAnswer();
-    const judged = await eventually(async () => {
-      const r = await getRow(id);
-      return r?.judgeVerdict ? r : null;
-    }, 10_000, 50);
+    const judged = await eventually(
+      async () => {
+        const r = await getRow(id);
+        return r?.judgeVerdict ? r : null;
+      },
+      10_000,
+      50,
+    );
     expect(judged).toMatchObject({ judgeVerdict: 'resolved', judgeState: 'judged', judgeAttempts: 1 });
   });
 });

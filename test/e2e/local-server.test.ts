@@ -12,14 +12,21 @@ import { createLocalServer, LOCAL_SECURITY_HEADERS, type HttpHandler } from '../
 
 const staticDir = mkdtempSync(join(tmpdir(), 'replay-static-'));
 writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>cockpit</title>');
-const answer: HttpHandler = async (event) => ({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: event.rawPath, bytes: Buffer.from(event.body ?? '', 'base64').length }) });
+const answer: HttpHandler = async (event) => ({
+  statusCode: 200,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ path: event.rawPath, bytes: Buffer.from(event.body ?? '', 'base64').length }),
+});
 
 const BODY_TIMEOUT_MS = 300;
 const MAX_CONNECTIONS = 4;
 let server: Server;
 let port: number;
 beforeAll(async () => {
-  server = createLocalServer({ ingest: answer, read: answer, staticDir, settings: { cockpits: [], api: '/api', signIn: null } }, { host: 'replay.test', bodyTimeoutMs: BODY_TIMEOUT_MS, maxConnections: MAX_CONNECTIONS });
+  server = createLocalServer(
+    { ingest: answer, read: answer, staticDir, settings: { cockpits: [], api: '/api', signIn: null } },
+    { host: 'replay.test', bodyTimeoutMs: BODY_TIMEOUT_MS, maxConnections: MAX_CONNECTIONS },
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
 });
@@ -47,7 +54,10 @@ function raw(text: string, until: RegExp): Promise<{ response: string; closed: b
   });
 }
 /** A GET with exactly this Host header (none when empty). */
-function get(path: string, host: string): Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, unknown> }> {
+function get(
+  path: string,
+  host: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, setHost: false, headers: host ? { host } : {} }, (res) => {
       const chunks: Buffer[] = [];
@@ -69,10 +79,13 @@ function get(path: string, host: string): Promise<{ status: number; headers: Rec
 }
 
 describe('the local HTTP server', () => {
-  it.each([['/'], ['/api/spaces/S/runs'], ['/hooks/S/ingest'], ['/missing.js']])('sends CloudFront\'s security headers on %s', async (path) => {
-    const { headers } = await get(path, `127.0.0.1:${port}`);
-    for (const [name, value] of Object.entries(LOCAL_SECURITY_HEADERS)) expect(headers[name]).toBe(value);
-  });
+  it.each([['/'], ['/api/spaces/S/runs'], ['/hooks/S/ingest'], ['/missing.js']])(
+    "sends CloudFront's security headers on %s",
+    async (path) => {
+      const { headers } = await get(path, `127.0.0.1:${port}`);
+      for (const [name, value] of Object.entries(LOCAL_SECURITY_HEADERS)) expect(headers[name]).toBe(value);
+    },
+  );
 
   it('sends the same security headers as the cockpit distribution', () => {
     expect(LOCAL_SECURITY_HEADERS).toMatchObject({
@@ -84,11 +97,19 @@ describe('the local HTTP server', () => {
     });
   });
 
-  it.each([['localhost'], ['127.0.0.1'], ['[::1]'], ['replay.test']])('serves a request whose Host names %s', async (host) => {
-    expect((await get('/api/spaces/S/runs', `${host}:${port}`)).status).toBe(200);
-  });
+  it.each([['localhost'], ['127.0.0.1'], ['[::1]'], ['replay.test']])(
+    'serves a request whose Host names %s',
+    async (host) => {
+      expect((await get('/api/spaces/S/runs', `${host}:${port}`)).status).toBe(200);
+    },
+  );
 
-  it.each([['attacker.example'], ['127.0.0.1.attacker.example'], ['localhost.attacker.example'], ['127.0.0.1:80@attacker.example']])('refuses Host "%s" with 421 bad-host', async (host) => {
+  it.each([
+    ['attacker.example'],
+    ['127.0.0.1.attacker.example'],
+    ['localhost.attacker.example'],
+    ['127.0.0.1:80@attacker.example'],
+  ])('refuses Host "%s" with 421 bad-host', async (host) => {
     const answer = await get('/api/spaces/S/runs', host);
     expect(answer.status).toBe(421);
     expect(answer.body).toMatchObject({ error: 'bad-host' });
@@ -100,7 +121,10 @@ describe('the local HTTP server', () => {
   });
 
   it('closes a request whose body has not fully arrived in time', async () => {
-    const { response, closed } = await raw(`POST /hooks/S/ingest HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\n${'x'.repeat(10)}`, /$^/);
+    const { response, closed } = await raw(
+      `POST /hooks/S/ingest HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\n${'x'.repeat(10)}`,
+      /$^/,
+    );
     expect(closed).toBe(true);
     expect(response === '' || response.startsWith('HTTP/1.1 408')).toBe(true);
   });
@@ -114,7 +138,8 @@ describe('the local HTTP server', () => {
       holders.push(socket);
     }
     await new Promise<void>((resolve) => {
-      const check = () => server.getConnections((_e, count) => (count >= MAX_CONNECTIONS ? resolve() : setTimeout(check, 10)));
+      const check = () =>
+        server.getConnections((_e, count) => (count >= MAX_CONNECTIONS ? resolve() : setTimeout(check, 10)));
       check();
     });
     const extra = await raw('GET /api/spaces/S/runs HTTP/1.1\r\nHost: localhost\r\n\r\n', /$^/);
@@ -127,10 +152,13 @@ describe('the local HTTP server', () => {
     expect((await get('/api/spaces/S/runs', 'localhost')).status).toBe(200);
   });
 
-  it.each([['/%E0%A4%A'], ['/assets/%ZZ.js'], ['/..%2f..%2fetc%2fpasswd'], ['/x.constructor']])('answers a static path like %s with a 4xx JSON error', async (path) => {
-    const answer = await get(path, 'localhost');
-    expect(answer.status).toBeGreaterThanOrEqual(400);
-    expect(answer.status).toBeLessThan(500);
-    expect(typeof answer.body.error).toBe('string');
-  });
+  it.each([['/%E0%A4%A'], ['/assets/%ZZ.js'], ['/..%2f..%2fetc%2fpasswd'], ['/x.constructor']])(
+    'answers a static path like %s with a 4xx JSON error',
+    async (path) => {
+      const answer = await get(path, 'localhost');
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBeLessThan(500);
+      expect(typeof answer.body.error).toBe('string');
+    },
+  );
 });

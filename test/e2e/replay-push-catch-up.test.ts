@@ -8,7 +8,15 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { keyEnvName } from '../../shared/adapters/key-names.ts';
 import { eventually } from '../helpers/local-mode.ts';
 import { killProcess, startLocalProcess, type LocalProcess } from '../helpers/local-process.ts';
-import { replayPush, resultJson, SMALL_PATCH, taskJson, tempDir, writeKeyFile, writeRunFolder } from '../helpers/run-folders.ts';
+import {
+  replayPush,
+  resultJson,
+  SMALL_PATCH,
+  taskJson,
+  tempDir,
+  writeKeyFile,
+  writeRunFolder,
+} from '../helpers/run-folders.ts';
 
 const RUNS = 200;
 const TASKS = 50;
@@ -46,7 +54,12 @@ describe('replay-push sync across a server outage', () => {
     mkdirSync(join(dir, 'keys'));
     const keyFile = writeKeyFile(join(dir, 'keys'), KEY, keyEnvName('Hosting:ModuleReportSecret', 'mac-studio-1'));
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ spaces: { S: { senders: ['mac-studio-1'] } } }));
-    const env = { REPLAY_CONFIG: join(dir, 'config.json'), REPLAY_DATA_DIR: join(dir, 'data'), REPLAY_KEYS_DIR: join(dir, 'keys'), PORT: String(await freePort()) };
+    const env = {
+      REPLAY_CONFIG: join(dir, 'config.json'),
+      REPLAY_DATA_DIR: join(dir, 'data'),
+      REPLAY_KEYS_DIR: join(dir, 'keys'),
+      PORT: String(await freePort()),
+    };
 
     const runsRoot = join(dir, 'runs');
     for (let n = 0; n < RUNS; n++) {
@@ -64,24 +77,34 @@ describe('replay-push sync across a server outage', () => {
     let delivered = 0;
     // Killed after half the runs were delivered; started again at once, while sync keeps retrying.
     let restarted: Promise<LocalProcess> | null = null;
-    const sync = await replayPush(['sync', runsRoot, '--endpoint', `${first.url}/hooks/S/ingest`, '--key-file', keyFile, '--retry-for', '120'], {}, (line) => {
-      if (line.startsWith('delivered ') && ++delivered === RUNS / 2) {
-        restarted = killProcess(first).then(() => start(env));
-      }
-    });
+    const sync = await replayPush(
+      ['sync', runsRoot, '--endpoint', `${first.url}/hooks/S/ingest`, '--key-file', keyFile, '--retry-for', '120'],
+      {},
+      (line) => {
+        if (line.startsWith('delivered ') && ++delivered === RUNS / 2) {
+          restarted = killProcess(first).then(() => start(env));
+        }
+      },
+    );
     expect(restarted).not.toBeNull();
     expect(sync.err.some((l) => /not accepted yet \(last answer: network: .*\); retrying in/.test(l))).toBe(true);
     expect(sync.out).toEqual([`delivered ${RUNS}, already accepted 0, queued 0, rejected 0`]);
     expect(sync.code).toBe(0);
 
     const second = await restarted!;
-    const rows = await eventually(async () => {
-      const landed = await allRows(second.url);
-      return landed.length === RUNS && landed.every((r) => r.hiddenTestResult) && landed;
-    }, 20_000, 200);
+    const rows = await eventually(
+      async () => {
+        const landed = await allRows(second.url);
+        return landed.length === RUNS && landed.every((r) => r.hiddenTestResult) && landed;
+      },
+      20_000,
+      200,
+    );
     expect(new Set(rows.map((r) => r.id)).size).toBe(RUNS);
     expect(rows.filter((r) => r.hiddenTestResult!.status === 'fail')).toHaveLength(Math.ceil(RUNS / 3));
-    const { issues } = (await (await fetch(`${second.url}/api/spaces/S/issues`)).json()) as { issues: { taskId: string }[] };
+    const { issues } = (await (await fetch(`${second.url}/api/spaces/S/issues`)).json()) as {
+      issues: { taskId: string }[];
+    };
     expect(new Set(issues.map((i) => i.taskId)).size).toBe(TASKS);
   }, 120_000);
 });

@@ -26,7 +26,11 @@ beforeAll(async () => {
       const body = await readBody(request);
       const upstream = await fetch(`${local.url}${request.url}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-hub-signature-256': String(request.headers['x-hub-signature-256']), 'x-replay-delivery': String(request.headers['x-replay-delivery']) },
+        headers: {
+          'content-type': 'application/json',
+          'x-hub-signature-256': String(request.headers['x-hub-signature-256']),
+          'x-replay-delivery': String(request.headers['x-replay-delivery']),
+        },
         body,
       });
       const answer = await upstream.text();
@@ -54,7 +58,11 @@ describe('replay-push killed mid-send', () => {
   it('loses nothing and lands nothing twice after a restart', async () => {
     const runsRoot = tempDir('replay-crash-');
     for (let n = 0; n < RUNS; n++) {
-      writeRunFolder(runsRoot, { result: resultJson({ taskId: `crash-${n}` }), patch: SMALL_PATCH, hiddenTest: { status: n % 2 ? 'pass' : 'fail', ranAt: '2026-11-20T11:00:00Z' } });
+      writeRunFolder(runsRoot, {
+        result: resultJson({ taskId: `crash-${n}` }),
+        patch: SMALL_PATCH,
+        hiddenTest: { status: n % 2 ? 'pass' : 'fail', ranAt: '2026-11-20T11:00:00Z' },
+      });
     }
     const keyFile = writeKeyFile(tempDir('replay-key-'), KEY);
 
@@ -65,20 +73,35 @@ describe('replay-push killed mid-send', () => {
     client.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
 
-    const restarted = await replayPush(['sync', runsRoot, '--endpoint', `${local.url}/hooks/S/ingest`, '--key-file', keyFile]);
+    const restarted = await replayPush([
+      'sync',
+      runsRoot,
+      '--endpoint',
+      `${local.url}/hooks/S/ingest`,
+      '--key-file',
+      keyFile,
+    ]);
     expect(restarted.code).toBe(0);
     const summary = /^delivered (\d+), already accepted (\d+), queued 0, rejected 0$/.exec(restarted.out[0]!);
     expect(summary).not.toBeNull();
     expect(Number(summary![1]) + Number(summary![2])).toBe(RUNS);
 
     type Row = { id: string; deliveries: string[]; hiddenTestResult: { status: string } | null };
-    const rows = await eventually(async () => {
-      const { runs } = (await (await fetch(`${local.url}/api/spaces/S/runs`)).json()) as { runs: Row[] };
-      return runs.length === RUNS && runs.every((r) => r.hiddenTestResult) && runs;
-    }, 15_000, 100);
+    const rows = await eventually(
+      async () => {
+        const { runs } = (await (await fetch(`${local.url}/api/spaces/S/runs`)).json()) as { runs: Row[] };
+        return runs.length === RUNS && runs.every((r) => r.hiddenTestResult) && runs;
+      },
+      15_000,
+      100,
+    );
     expect(new Set(rows.map((r) => r.id)).size).toBe(RUNS);
     expect(rows.filter((r) => r.deliveries.length !== 1)).toEqual([]);
     expect(rows.find((r) => r.id === 'qwen3_8b__crash-1__h2')!.hiddenTestResult!.status).toBe('pass');
-    expect((await replayPush(['status', runsRoot, '--json'])).out.map((l) => JSON.parse(l) as { queued: number; accepted: number })[0]).toMatchObject({ queued: 0, accepted: 2 * RUNS });
+    expect(
+      (await replayPush(['status', runsRoot, '--json'])).out.map(
+        (l) => JSON.parse(l) as { queued: number; accepted: number },
+      )[0],
+    ).toMatchObject({ queued: 0, accepted: 2 * RUNS });
   });
 });

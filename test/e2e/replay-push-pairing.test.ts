@@ -8,7 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { keyEnvName } from '../../shared/adapters/key-names.ts';
 import { buildClient } from '../../bin/build-client.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
-import { replayPush, resultJson, SMALL_PATCH, taskJson, tempDir, writeKeyFile, writeRunFolder } from '../helpers/run-folders.ts';
+import {
+  replayPush,
+  resultJson,
+  SMALL_PATCH,
+  taskJson,
+  tempDir,
+  writeKeyFile,
+  writeRunFolder,
+} from '../helpers/run-folders.ts';
 
 let local: TestLocalMode;
 
@@ -20,7 +28,8 @@ afterAll(async () => {
   await local.stop();
 });
 
-const serverKey = (host: string) => readFileSync(join(local.keysDir, keyEnvName('Hosting:ModuleReportSecret', host)), 'utf8');
+const serverKey = (host: string) =>
+  readFileSync(join(local.keysDir, keyEnvName('Hosting:ModuleReportSecret', host)), 'utf8');
 const landedIds = (host: string) =>
   fetch(`${local.url}/api/spaces/S/runs`)
     .then((r) => r.json() as Promise<{ runs: { id: string; host: string; hiddenTestResult: unknown }[] }>)
@@ -29,7 +38,12 @@ const landedIds = (host: string) =>
 describe('an unpaired runner host', () => {
   it('queues its runs, says so once, and delivers them after its key file appears', async () => {
     const root = tempDir('replay-unpaired-');
-    for (const n of [1, 2, 3]) writeRunFolder(root, { result: resultJson({ taskId: `pair-${n}`, host: 'mac-new' }), patch: SMALL_PATCH, hiddenTest: { status: 'pass', ranAt: '2026-11-20T11:00:00Z' } });
+    for (const n of [1, 2, 3])
+      writeRunFolder(root, {
+        result: resultJson({ taskId: `pair-${n}`, host: 'mac-new' }),
+        patch: SMALL_PATCH,
+        hiddenTest: { status: 'pass', ranAt: '2026-11-20T11:00:00Z' },
+      });
     const clientKeys = tempDir('replay-client-keys-');
     const env = { REPLAY_ENDPOINT: `${local.url}/hooks/S/ingest`, REPLAY_KEYS_DIR: clientKeys };
 
@@ -61,13 +75,21 @@ describe('the bundled replay-push.mjs', () => {
     copyFileSync(outfile, join(bundleDir, 'replay-push.mjs'));
     const root = join(bundleDir, 'runs');
     mkdirSync(root);
-    writeRunFolder(root, { result: resultJson({ taskId: 'bundled', host: 'mac-bundle' }), patch: SMALL_PATCH, task: taskJson('bundled') });
+    writeRunFolder(root, {
+      result: resultJson({ taskId: 'bundled', host: 'mac-bundle' }),
+      patch: SMALL_PATCH,
+      task: taskJson('bundled'),
+    });
     const keyFile = writeKeyFile(bundleDir, serverKey('mac-bundle'));
 
-    const { stdout } = await promisify(execFile)(process.execPath, ['replay-push.mjs', 'sync', 'runs', '--endpoint', `${local.url}/hooks/S/ingest`, '--key-file', keyFile, '--json'], {
-      cwd: bundleDir,
-      env: { PATH: process.env.PATH },
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['replay-push.mjs', 'sync', 'runs', '--endpoint', `${local.url}/hooks/S/ingest`, '--key-file', keyFile, '--json'],
+      {
+        cwd: bundleDir,
+        env: { PATH: process.env.PATH },
+      },
+    );
     expect(JSON.parse(stdout)).toEqual({ delivered: 1, alreadyAccepted: 0, queued: 0, rejected: 0 });
     expect(await eventually(async () => (await landedIds('mac-bundle')).length === 1)).toBe(true);
   });

@@ -22,10 +22,17 @@ beforeAll(async () => {
   server = createServer((request, response) => {
     void readBody(request).then((text) => {
       const raw = Buffer.from(text);
-      const signed = verifySignature(raw, request.headers['x-hub-signature-256'] as string | undefined, [{ host: 'mac-studio-1', keys: [KEY] }]);
+      const signed = verifySignature(raw, request.headers['x-hub-signature-256'] as string | undefined, [
+        { host: 'mac-studio-1', keys: [KEY] },
+      ]);
       const body = JSON.parse(text) as { kind: string; id?: string };
       seen.push({ deliveryId: String(request.headers['x-replay-delivery']), kind: body.kind });
-      const answer = signed.ok ? (script.shift() ?? { status: 202, body: { signature: 'verified', id: body.id, status: 'queued', ignored: [] } }) : { status: 401, body: { signature: 'invalid', error: 'bad-signature' } };
+      const answer = signed.ok
+        ? (script.shift() ?? {
+            status: 202,
+            body: { signature: 'verified', id: body.id, status: 'queued', ignored: [] },
+          })
+        : { status: 401, body: { signature: 'invalid', error: 'bad-signature' } };
       response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
     });
   });
@@ -42,7 +49,11 @@ beforeEach(() => {
 
 function oneRun(withHiddenTest = false): { root: string; keyFile: string } {
   const root = tempDir('replay-retries-');
-  writeRunFolder(root, { result: resultJson(), patch: SMALL_PATCH, ...(withHiddenTest ? { hiddenTest: { status: 'pass', ranAt: '2026-11-20T11:00:00Z' } } : {}) });
+  writeRunFolder(root, {
+    result: resultJson(),
+    patch: SMALL_PATCH,
+    ...(withHiddenTest ? { hiddenTest: { status: 'pass', ranAt: '2026-11-20T11:00:00Z' } } : {}),
+  });
   return { root, keyFile: writeKeyFile(tempDir('replay-key-'), KEY) };
 }
 
@@ -61,7 +72,16 @@ describe('answers that keep a delivery queued', () => {
   it('keeps a delivery refused for its key (401) queued, exits 1, and shows the last error in status; the next sync sends it again', async () => {
     const { root } = oneRun();
     const wrongKey = writeKeyFile(tempDir('replay-key-'), 'not-the-key');
-    const refused = await replayPush(['sync', root, '--endpoint', endpoint, '--key-file', wrongKey, '--retry-for', '0']);
+    const refused = await replayPush([
+      'sync',
+      root,
+      '--endpoint',
+      endpoint,
+      '--key-file',
+      wrongKey,
+      '--retry-for',
+      '0',
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.out).toEqual(['delivered 0, already accepted 0, queued 1, rejected 0']);
     const status = await replayPush(['status', root]);
@@ -94,8 +114,22 @@ describe('answers that reject a delivery for good', () => {
   it('sets aside a 400 "verified" and a 413, and exits 3', async () => {
     for (const status of [400, 413]) {
       const { root, keyFile } = oneRun();
-      script = [{ status, body: { signature: 'verified', error: status === 400 ? 'invalid-delivery' : 'too-large', message: 'No.' } }];
-      const result = await replayPush(['sync', root, '--endpoint', endpoint, '--key-file', keyFile, '--retry-for', '30']);
+      script = [
+        {
+          status,
+          body: { signature: 'verified', error: status === 400 ? 'invalid-delivery' : 'too-large', message: 'No.' },
+        },
+      ];
+      const result = await replayPush([
+        'sync',
+        root,
+        '--endpoint',
+        endpoint,
+        '--key-file',
+        keyFile,
+        '--retry-for',
+        '30',
+      ]);
       expect(result.code).toBe(3);
       expect(result.out).toEqual(['delivered 0, already accepted 0, queued 0, rejected 1']);
     }

@@ -24,7 +24,11 @@ describe('local mode across a kill', () => {
     mkdirSync(join(dir, 'keys'));
     writeFileSync(join(dir, 'keys', 'Hosting__ModuleReportSecret__mac-studio-1'), 'restart-key');
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ spaces: { S: { senders: ['mac-studio-1'] } } }));
-    const env = { REPLAY_CONFIG: join(dir, 'config.json'), REPLAY_DATA_DIR: join(dir, 'data'), REPLAY_KEYS_DIR: join(dir, 'keys') };
+    const env = {
+      REPLAY_CONFIG: join(dir, 'config.json'),
+      REPLAY_DATA_DIR: join(dir, 'data'),
+      REPLAY_KEYS_DIR: join(dir, 'keys'),
+    };
 
     const first = await start(env);
     const deliveries = Array.from({ length: 30 }, (_, i) => runDelivery({ taskId: `kill-${i}` }));
@@ -33,11 +37,15 @@ describe('local mode across a kill', () => {
     expect(answers.every((a) => a.status === 202)).toBe(true);
 
     const second = await start(env);
-    const ids = await eventually(async () => {
-      const res = await fetch(`${second.url}/api/spaces/S/runs`);
-      const { runs } = (await res.json()) as { runs: { id: string }[] };
-      return runs.length === deliveries.length && runs.map((r) => r.id);
-    }, 10_000, 100);
+    const ids = await eventually(
+      async () => {
+        const res = await fetch(`${second.url}/api/spaces/S/runs`);
+        const { runs } = (await res.json()) as { runs: { id: string }[] };
+        return runs.length === deliveries.length && runs.map((r) => r.id);
+      },
+      10_000,
+      100,
+    );
     expect(ids.sort()).toEqual(deliveries.map((d) => d.id as string).sort());
   });
 });

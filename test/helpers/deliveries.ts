@@ -34,14 +34,18 @@ export function runnerRow(overrides: Record<string, unknown> = {}): RunnerRowInp
   return { ...defaults, ...overrides } as RunnerRowInput;
 }
 
-export function runDelivery(rowOverrides: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): RunDeliveryInput {
+export function runDelivery(
+  rowOverrides: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): RunDeliveryInput {
   const row = runnerRow(rowOverrides);
   return {
     kind: 'run',
     host: row.host,
     id: runId(row),
     row,
-    patch: 'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-a\n+b\n',
+    patch:
+      'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-a\n+b\n',
     patchTruncated: false,
     summary: 'Changed a to b.',
     ...extra,
@@ -67,12 +71,27 @@ export function issueDelivery(overrides: Record<string, unknown> = {}, host = DE
   return { kind: 'issue', host, issue: issueRecord(overrides) };
 }
 
-export function hiddenTestDelivery(id: string, finishedAt: string, status: 'pass' | 'fail' | 'error' = 'pass', host = DEFAULT_HOST): HiddenTestDeliveryInput {
-  return { kind: 'hidden-test', host, id, finishedAt, hiddenTestResult: { status, passed: 3, failed: 0, total: 3, ranAt: '2026-11-21T09:00:00Z' } };
+export function hiddenTestDelivery(
+  id: string,
+  finishedAt: string,
+  status: 'pass' | 'fail' | 'error' = 'pass',
+  host = DEFAULT_HOST,
+): HiddenTestDeliveryInput {
+  return {
+    kind: 'hidden-test',
+    host,
+    id,
+    finishedAt,
+    hiddenTestResult: { status, passed: 3, failed: 0, total: 3, ranAt: '2026-11-21T09:00:00Z' },
+  };
 }
 
 /** What ingest writes to the inbox for an accepted delivery. */
-export function inboxEntry(space: string, delivery: DeliveryInput, options: { deliveryId?: string; receivedAt?: string } = {}): InboxEntry {
+export function inboxEntry(
+  space: string,
+  delivery: DeliveryInput,
+  options: { deliveryId?: string; receivedAt?: string } = {},
+): InboxEntry {
   return inboxEntrySchema.parse({
     space,
     deliveryId: options.deliveryId ?? 'd-1',

@@ -18,7 +18,13 @@ export interface HttpRequest {
   base64?: boolean;
 }
 
-export function httpApiEvent({ method = 'GET', path, headers = {}, body, base64 = false }: HttpRequest): APIGatewayProxyEventV2 {
+export function httpApiEvent({
+  method = 'GET',
+  path,
+  headers = {},
+  body,
+  base64 = false,
+}: HttpRequest): APIGatewayProxyEventV2 {
   const [rawPath = path, rawQueryString = ''] = path.split('?', 2);
   const query = new URLSearchParams(rawQueryString);
   const bytes = body === undefined ? undefined : Buffer.from(body);

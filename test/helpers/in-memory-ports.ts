@@ -88,7 +88,11 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
 
   async setAttemptHiddenTest(space: string, id: string, finishedAt: string, result: HiddenTestResult): Promise<number> {
     const matching = (await this.listAttempts(space, id)).filter((attempt) => attempt.finishedAt === finishedAt);
-    for (const attempt of matching) this.attempts.set(key(space, id, finishedAt, attempt.patchSha256), { ...attempt, hiddenTestResult: copy(result) });
+    for (const attempt of matching)
+      this.attempts.set(key(space, id, finishedAt, attempt.patchSha256), {
+        ...attempt,
+        hiddenTestResult: copy(result),
+      });
     return matching.length;
   }
 
@@ -101,7 +105,11 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
   }
 
   async listIssues(space: string, since?: string): Promise<StoredIssue[]> {
-    return copy([...this.issues.values()].filter((issue) => issue.space === space && (since === undefined || issue.updatedAt >= since)).sort((a, b) => compare(a.taskId, b.taskId)));
+    return copy(
+      [...this.issues.values()]
+        .filter((issue) => issue.space === space && (since === undefined || issue.updatedAt >= since))
+        .sort((a, b) => compare(a.taskId, b.taskId)),
+    );
   }
 
   async putPendingHiddenTest(pending: PendingHiddenTest): Promise<void> {
@@ -228,7 +236,15 @@ export class ScriptedJudgeModel implements JudgeModel {
     const answer = this.answer(request);
     if (answer instanceof JudgeModelError) throw answer;
     const estimate = (text: string) => Math.ceil(text.length / 4);
-    return { text: answer, usage: { inputTokens: estimate(request.sharedPrompt + request.prompt), outputTokens: estimate(answer), cacheWriteTokens: 0, cacheReadTokens: 0 } };
+    return {
+      text: answer,
+      usage: {
+        inputTokens: estimate(request.sharedPrompt + request.prompt),
+        outputTokens: estimate(answer),
+        cacheWriteTokens: 0,
+        cacheReadTokens: 0,
+      },
+    };
   }
 }
 
@@ -249,13 +265,15 @@ export class InMemoryReferenceSource implements ReferenceSource {
 
   async issueText(repo: string, issueNumber: number): Promise<string> {
     const text = this.issueTexts.get(`${repo}#${issueNumber}`);
-    if (text === undefined) throw new ReferenceFetchError('github-http-404', `GitHub answered HTTP 404 for the issue of ${repo}.`);
+    if (text === undefined)
+      throw new ReferenceFetchError('github-http-404', `GitHub answered HTTP 404 for the issue of ${repo}.`);
     return text;
   }
 
   async diff(repo: string, baseSha: string, mergeSha: string): Promise<string> {
     const diff = this.diffs.get(`${repo}@${baseSha}...${mergeSha}`);
-    if (diff === undefined) throw new ReferenceFetchError('github-http-404', `GitHub answered HTTP 404 for the comparison of ${repo}.`);
+    if (diff === undefined)
+      throw new ReferenceFetchError('github-http-404', `GitHub answered HTTP 404 for the comparison of ${repo}.`);
     return diff;
   }
 }
@@ -316,4 +334,5 @@ function decodeCursor(cursor: string | undefined): string | null {
 }
 
 /** Judge calls taken from a space's budget on one UTC day, read through the port the read API uses. */
-export const budgetCalls = async (budget: BudgetStore, space: string, day: string): Promise<number> => (await budget.listDays(space, day, day))[0]?.calls ?? 0;
+export const budgetCalls = async (budget: BudgetStore, space: string, day: string): Promise<number> =>
+  (await budget.listDays(space, day, day))[0]?.calls ?? 0;

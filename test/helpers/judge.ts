@@ -8,7 +8,12 @@ import type { JudgeDeps } from '../../shared/judge/judge-run.ts';
 import type { SweepDeps } from '../../shared/judge/sweep.ts';
 import { AnthropicJudgeModel } from '../../shared/adapters/anthropic-judge-model.ts';
 import { GitHubReferenceSource } from '../../shared/adapters/github-reference-source.ts';
-import { startAnthropicStandIn, type AnthropicStandIn, type MessagesRequest, type StandInAnswer } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
+import {
+  startAnthropicStandIn,
+  type AnthropicStandIn,
+  type MessagesRequest,
+  type StandInAnswer,
+} from '../../infra/local/stand-ins/anthropic-stand-in.ts';
 import { startGitHubStandIn, type GitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
 import { startTestStores, type TestStores } from './emulators.ts';
 import { inboxEntry, runDelivery } from './deliveries.ts';
@@ -19,7 +24,15 @@ export const API_KEY = 'sk-test-judge';
 export const APP = { appId: '4242', installationId: '77' };
 
 export const goodAnswer = (overrides: Record<string, unknown> = {}) =>
-  JSON.stringify({ verdict: 'resolved', rootCauseFound: true, sameFilesAsReference: true, testAdded: false, wouldCompile: true, reason: 'Fixes the null check like the reference.', ...overrides });
+  JSON.stringify({
+    verdict: 'resolved',
+    rootCauseFound: true,
+    sameFilesAsReference: true,
+    testAdded: false,
+    wouldCompile: true,
+    reason: 'Fixes the null check like the reference.',
+    ...overrides,
+  });
 
 export interface JudgeWorld {
   stores: TestStores;
@@ -34,7 +47,12 @@ export interface JudgeWorld {
   sweepDeps(queue: RecordingQueue<JudgeMessage>): SweepDeps;
   /** Lands a run through the real landing code and returns the judge message landing sent. */
   land(space: string, rowOverrides?: Record<string, unknown>, extra?: Record<string, unknown>): Promise<JudgeMessage>;
-  putIssue(space: string, taskId: string, repo?: string, shas?: { baseSha: string; mergeSha: string } | null): Promise<void>;
+  putIssue(
+    space: string,
+    taskId: string,
+    repo?: string,
+    shas?: { baseSha: string; mergeSha: string } | null,
+  ): Promise<void>;
   advance(seconds: number): void;
   stop(): Promise<void>;
 }
@@ -62,7 +80,10 @@ export async function startJudgeWorld(config: unknown): Promise<JudgeWorld> {
     now: new Date(LANDED_AT),
     deps(overrides = {}) {
       const model = new AnthropicJudgeModel({ apiKey: API_KEY, baseURL: world.anthropic.url });
-      const reference = new GitHubReferenceSource({ kind: 'app', appId: APP.appId, installationId: APP.installationId, privateKey }, world.github.url);
+      const reference = new GitHubReferenceSource(
+        { kind: 'app', appId: APP.appId, installationId: APP.installationId, privateKey },
+        world.github.url,
+      );
       return {
         config: world.config,
         runs: stores.store,
@@ -77,16 +98,45 @@ export async function startJudgeWorld(config: unknown): Promise<JudgeWorld> {
         ...overrides,
       };
     },
-    sweepDeps: (queue) => ({ config: world.config, runs: stores.store, judging: stores.store, judgeQueue: queue, clock: { now: () => world.now } }),
+    sweepDeps: (queue) => ({
+      config: world.config,
+      runs: stores.store,
+      judging: stores.store,
+      judgeQueue: queue,
+      clock: { now: () => world.now },
+    }),
     async land(space, rowOverrides = {}, extra = {}) {
       const queue = new RecordingQueue<JudgeMessage>();
       const delivery = runDelivery(rowOverrides, extra);
       const entry = inboxEntry(space, delivery, { deliveryId: `d-${++landings}`, receivedAt: world.now.toISOString() });
-      await landEntry({ runs: stores.store, attempts: stores.store, issues: stores.store, hosts: stores.store, objects: stores.data, inbox: stores.inbox, judgeQueue: queue, clock: { now: () => world.now } }, entry);
-      return queue.sent[0] ?? { space, id: delivery.id, finishedAt: entry.delivery.kind === 'run' ? entry.delivery.row.finishedAt : '' };
+      await landEntry(
+        {
+          runs: stores.store,
+          attempts: stores.store,
+          issues: stores.store,
+          hosts: stores.store,
+          objects: stores.data,
+          inbox: stores.inbox,
+          judgeQueue: queue,
+          clock: { now: () => world.now },
+        },
+        entry,
+      );
+      return (
+        queue.sent[0] ?? {
+          space,
+          id: delivery.id,
+          finishedAt: entry.delivery.kind === 'run' ? entry.delivery.row.finishedAt : '',
+        }
+      );
     },
     async putIssue(space, taskId, repo = 'acme/widgets', shas = { baseSha: 'a'.repeat(40), mergeSha: 'b'.repeat(40) }) {
-      await stores.store.putIssue(storedIssue({ taskId, repo, baseSha: shas?.baseSha ?? null, mergeSha: shas?.mergeSha ?? null }, { space, updatedAt: world.now.toISOString() }));
+      await stores.store.putIssue(
+        storedIssue(
+          { taskId, repo, baseSha: shas?.baseSha ?? null, mergeSha: shas?.mergeSha ?? null },
+          { space, updatedAt: world.now.toISOString() },
+        ),
+      );
     },
     advance(seconds) {
       world.now = new Date(world.now.getTime() + seconds * 1000);

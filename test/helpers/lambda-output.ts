@@ -55,7 +55,9 @@ function parseOutput(text: string): LambdaOutput {
 }
 
 interface EmfBlob {
-  _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] };
+  _aws: {
+    CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[];
+  };
   [field: string]: unknown;
 }
 

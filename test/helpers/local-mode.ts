@@ -14,22 +14,35 @@ export interface TestLocalMode extends LocalMode {
   keyOf(host: string): string;
 }
 
-export async function startTestLocalMode(config: unknown, keys: Record<string, string>, options: Partial<LocalModeOptions> = {}): Promise<TestLocalMode> {
+export async function startTestLocalMode(
+  config: unknown,
+  keys: Record<string, string>,
+  options: Partial<LocalModeOptions> = {},
+): Promise<TestLocalMode> {
   const dataDir = mkdtempSync(join(tmpdir(), 'replay-local-'));
   const keysDir = join(dataDir, 'keys');
   mkdirSync(keysDir, { recursive: true });
-  for (const [host, key] of Object.entries(keys)) writeFileSync(join(keysDir, keyEnvName('Hosting:ModuleReportSecret', host)), key);
+  for (const [host, key] of Object.entries(keys))
+    writeFileSync(join(keysDir, keyEnvName('Hosting:ModuleReportSecret', host)), key);
   const local = await startLocalMode({ config: parseConfig(config), dataDir, keysDir, port: 0, env: {}, ...options });
   return {
     ...local,
     dataDir,
     keysDir,
-    keyOf: (host) => keys[host] ?? (() => { throw new Error(`no test key for ${host}`); })(),
+    keyOf: (host) =>
+      keys[host] ??
+      (() => {
+        throw new Error(`no test key for ${host}`);
+      })(),
   };
 }
 
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 5000, everyMs = 50): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 5000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -46,8 +59,13 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
 export async function queueDrained(local: LocalMode, queue: 'landing' | 'judge', timeoutMs = 15_000): Promise<void> {
   await eventually(async () => {
     const { Attributes = {} } = await local.emulators.sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl: local.emulators.queueUrls[queue], AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+      new GetQueueAttributesCommand({
+        QueueUrl: local.emulators.queueUrls[queue],
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
     );
-    return Number(Attributes.ApproximateNumberOfMessages) + Number(Attributes.ApproximateNumberOfMessagesNotVisible) === 0;
+    return (
+      Number(Attributes.ApproximateNumberOfMessages) + Number(Attributes.ApproximateNumberOfMessagesNotVisible) === 0
+    );
   }, timeoutMs);
 }

@@ -19,7 +19,10 @@ export function runRow(runner: Record<string, unknown> = {}, stored: Partial<Run
   return { ...landedRow(stored.space ?? DEFAULT_SPACE, runDelivery(runner), at), ...stored };
 }
 
-export function storedIssue(overrides: Record<string, unknown> = {}, { space = DEFAULT_SPACE, updatedAt = LANDED_AT } = {}): StoredIssue {
+export function storedIssue(
+  overrides: Record<string, unknown> = {},
+  { space = DEFAULT_SPACE, updatedAt = LANDED_AT } = {},
+): StoredIssue {
   return storedIssueOf(space, issueRecord(overrides), updatedAt);
 }
 

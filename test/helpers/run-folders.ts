@@ -32,14 +32,27 @@ export function resultJson(overrides: Record<string, unknown> = {}): Record<stri
 }
 
 export function taskJson(taskId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { taskId, repo: 'acme/widgets', issueNumber: 42, tier: 'easy', wave: 1, baseSha: 'a'.repeat(40), mergeSha: 'b'.repeat(40), ...overrides };
+  return {
+    taskId,
+    repo: 'acme/widgets',
+    issueNumber: 42,
+    tier: 'easy',
+    wave: 1,
+    baseSha: 'a'.repeat(40),
+    mergeSha: 'b'.repeat(40),
+    ...overrides,
+  };
 }
 
 export function writeRunFolder(root: string, spec: RunFolderSpec = {}): string {
   const result = resultJson(spec.result);
   const dir = join(root, spec.name ?? `${String(result.taskId)}__${String(result.harnessVersion)}`);
   mkdirSync(dir, { recursive: true });
-  if (spec.trajectory) writeFileSync(join(dir, 'trajectory.jsonl'), spec.trajectory.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
+  if (spec.trajectory)
+    writeFileSync(
+      join(dir, 'trajectory.jsonl'),
+      spec.trajectory.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n',
+    );
   if (spec.patch !== undefined) writeFileSync(join(dir, 'candidate.diff'), spec.patch);
   if (spec.summary !== undefined) writeFileSync(join(dir, 'summary.md'), spec.summary);
   if (spec.task) writeFileSync(join(dir, 'task.json'), JSON.stringify(spec.task));
@@ -49,7 +62,8 @@ export function writeRunFolder(root: string, spec: RunFolderSpec = {}): string {
   return dir;
 }
 
-export const SMALL_PATCH = 'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-a\n+b\n';
+export const SMALL_PATCH =
+  'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-a\n+b\n';
 
 /** A key file readable only by its owner, as replay-push requires. */
 export function writeKeyFile(dir: string, key: string, name = 'replay.key'): string {
@@ -66,7 +80,11 @@ export interface CliRun {
 }
 
 /** `replay-push …` in this process, through the same entry the bin uses; `onErr` sees each progress line as it comes. */
-export async function replayPush(args: string[], env: NodeJS.ProcessEnv = {}, onErr: (line: string) => void = () => {}): Promise<CliRun> {
+export async function replayPush(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  onErr: (line: string) => void = () => {},
+): Promise<CliRun> {
   const run: CliRun = { code: -1, out: [], err: [] };
   const err = (line: string) => {
     run.err.push(line);

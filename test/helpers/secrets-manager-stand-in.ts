@@ -17,9 +17,14 @@ export interface SecretsManagerStandIn {
   stop(): Promise<void>;
 }
 
-export const secretNotFound: SecretsAnswer = { status: 400, body: { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." } };
+export const secretNotFound: SecretsAnswer = {
+  status: 400,
+  body: { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." },
+};
 
-export async function startSecretsManagerStandIn(answer: (target: string, secretId: string) => SecretsAnswer): Promise<SecretsManagerStandIn> {
+export async function startSecretsManagerStandIn(
+  answer: (target: string, secretId: string) => SecretsAnswer,
+): Promise<SecretsManagerStandIn> {
   const calls: SecretsManagerStandIn['calls'] = [];
   const server = createServer((req, res) => {
     let body = '';

@@ -22,10 +22,17 @@ const outdir = join(scratch, 'cdk.out');
 // A fleet of 20 hosts sending to 200 spaces: each distinct host key is a secret and a cross-stack output,
 // and CloudFormation allows 200 outputs per template (docs/deploy.md).
 const config: ReplayConfig = parseConfig({
-  spaces: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`BenchmarkSpace-${i}`, { senders: [`mac-studio-${i % 20}`, `mac-studio-${(i + 7) % 20}`] }])),
+  spaces: Object.fromEntries(
+    Array.from({ length: 200 }, (_, i) => [
+      `BenchmarkSpace-${i}`,
+      { senders: [`mac-studio-${i % 20}`, `mac-studio-${(i + 7) % 20}`] },
+    ]),
+  ),
   cockpits: { Private: { space: 'BenchmarkSpace-0' }, Published: { space: 'BenchmarkSpace-1', public: true } },
 });
-const cdkContext = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+const cdkContext = (
+  JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }
+).context;
 
 interface LambdaResource {
   Type: string;
@@ -42,21 +49,31 @@ beforeAll(() => {
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'infra/aws/app.ts'], {
     cwd: PROJECT_ROOT,
     // As the cdk CLI runs the app: cdk.json's context, asset metadata on, its own cloud assembly folder.
-    env: { ...process.env, REPLAY_CONFIG: configPath, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify({ ...cdkContext, 'aws:cdk:enable-asset-metadata': true }) },
+    env: {
+      ...process.env,
+      REPLAY_CONFIG: configPath,
+      CDK_OUTDIR: outdir,
+      CDK_CONTEXT_JSON: JSON.stringify({ ...cdkContext, 'aws:cdk:enable-asset-metadata': true }),
+    },
     encoding: 'utf8',
   });
   if (run.status !== 0) throw new Error(`cdk synth failed (${run.status}): ${run.stderr}`);
-  const template = JSON.parse(readFileSync(join(outdir, 'ReplayBench-Pipeline.template.json'), 'utf8')) as { Resources: Record<string, LambdaResource> };
+  const template = JSON.parse(readFileSync(join(outdir, 'ReplayBench-Pipeline.template.json'), 'utf8')) as {
+    Resources: Record<string, LambdaResource>;
+  };
   functions = Object.values(template.Resources)
     .filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME)
     .map((r) => ({
       service: r.Properties.Environment!.Variables!.POWERTOOLS_SERVICE_NAME!,
       bundle: join(outdir, r.Metadata!['aws:asset:path']!),
     }));
-  assets = readdirSync(outdir).filter((entry) => entry.startsWith('asset.')).map((entry) => join(outdir, entry));
+  assets = readdirSync(outdir)
+    .filter((entry) => entry.startsWith('asset.'))
+    .map((entry) => join(outdir, entry));
 }, 300_000);
 
-const bundledConfig = (bundle: string) => JSON.parse(readFileSync(join(bundle, BUNDLED_CONFIG_FILE), 'utf8')) as unknown;
+const bundledConfig = (bundle: string) =>
+  JSON.parse(readFileSync(join(bundle, BUNDLED_CONFIG_FILE), 'utf8')) as unknown;
 
 describe('cdk synth with 200 spaces', () => {
   it('bundles the whole configuration as a file beside the ingest, judge and sweeper code', () => {
@@ -69,23 +86,52 @@ describe('cdk synth with 200 spaces', () => {
 
   it('bundles each read API with its own cockpit and space only', () => {
     const readApis = functions.filter((f) => f.service === 'read-api');
-    expect(readApis.map((f) => bundledConfig(f.bundle)).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
-      [cockpitConfig(config, 'Private'), cockpitConfig(config, 'Published')].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    expect(
+      readApis.map((f) => bundledConfig(f.bundle)).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    ).toEqual(
+      [cockpitConfig(config, 'Private'), cockpitConfig(config, 'Published')].sort((a, b) =>
+        JSON.stringify(a).localeCompare(JSON.stringify(b)),
+      ),
     );
   });
 
   it('starts every bundle, as a cold start does, from its own files (the configuration read beside the code)', () => {
-    const env = { ...process.env, AWS_REGION: 'us-east-1', TABLE_NAME: 't', INBOX_BUCKET: 'i', DATA_BUCKET: 'd', LANDING_QUEUE_URL: 'https://q/l', JUDGE_QUEUE_URL: 'https://q/j', ANTHROPIC_SECRET_ARN: 'a', GITHUB_APP_SECRET_ARN: 'g' };
+    const env = {
+      ...process.env,
+      AWS_REGION: 'us-east-1',
+      TABLE_NAME: 't',
+      INBOX_BUCKET: 'i',
+      DATA_BUCKET: 'd',
+      LANDING_QUEUE_URL: 'https://q/l',
+      JUDGE_QUEUE_URL: 'https://q/j',
+      ANTHROPIC_SECRET_ARN: 'a',
+      GITHUB_APP_SECRET_ARN: 'g',
+    };
     for (const fn of functions) {
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(join(fn.bundle, 'index.mjs'))}); if (typeof m.handler !== 'function') process.exit(2);`], { env, encoding: 'utf8' });
-      expect({ service: fn.service, status: run.status, stderr: run.stderr }).toEqual({ service: fn.service, status: 0, stderr: '' });
+      const run = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const m = await import(${JSON.stringify(join(fn.bundle, 'index.mjs'))}); if (typeof m.handler !== 'function') process.exit(2);`,
+        ],
+        { env, encoding: 'utf8' },
+      );
+      expect({ service: fn.service, status: run.status, stderr: run.stderr }).toEqual({
+        service: fn.service,
+        status: 0,
+        stderr: '',
+      });
     }
   });
 
   it('signs requests, as in Lambda, with the role credentials the runtime puts in the environment', async () => {
     const stores = await startTestStores();
     try {
-      const due = runRow({ taskId: 'due' }, { space: 'BenchmarkSpace-0', judgeNextAttemptAt: '2026-11-29T11:00:00.000Z' });
+      const due = runRow(
+        { taskId: 'due' },
+        { space: 'BenchmarkSpace-0', judgeNextAttemptAt: '2026-11-29T11:00:00.000Z' },
+      );
       await stores.store.putRun(due, null);
       const { credentials, endpoints } = stores.emulators.connection;
       // No ~/.aws to fall back on: the emulators answer only the access key id they were started with.
@@ -105,8 +151,12 @@ describe('cdk synth with 200 spaces', () => {
       const [sweeper] = functions.filter((f) => f.service === 'sweeper');
       const script = `const { handler } = await import(${JSON.stringify(join(sweeper!.bundle, 'index.mjs'))}); await handler(${JSON.stringify(scheduledEvent())});`;
       await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { env });
-      const { Messages = [] } = await stores.emulators.sqs.send(new ReceiveMessageCommand({ QueueUrl: stores.emulators.queueUrls.judge, MaxNumberOfMessages: 10 }));
-      expect(Messages.map((m) => JSON.parse(m.Body!) as unknown)).toEqual([{ space: 'BenchmarkSpace-0', id: due.id, finishedAt: due.finishedAt }]);
+      const { Messages = [] } = await stores.emulators.sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: stores.emulators.queueUrls.judge, MaxNumberOfMessages: 10 }),
+      );
+      expect(Messages.map((m) => JSON.parse(m.Body!) as unknown)).toEqual([
+        { space: 'BenchmarkSpace-0', id: due.id, finishedAt: due.finishedAt },
+      ]);
     } finally {
       await stores.stop();
     }
@@ -115,7 +165,8 @@ describe('cdk synth with 200 spaces', () => {
   it('carries none of the AWS SDK clients (their schemas, endpoint rules or credential chain) in any bundle', () => {
     for (const fn of functions) {
       const code = readFileSync(join(fn.bundle, 'index.mjs'), 'utf8');
-      const sdkClientMarks = /com\.amazonaws\.(sts|sso|signin|dynamodb|s3|sqs|secretsmanager)\b|UseFIPS|AssumeRoleWithWebIdentity|sso_start_url/g;
+      const sdkClientMarks =
+        /com\.amazonaws\.(sts|sso|signin|dynamodb|s3|sqs|secretsmanager)\b|UseFIPS|AssumeRoleWithWebIdentity|sso_start_url/g;
       expect({ service: fn.service, found: code.match(sdkClientMarks) }).toEqual({ service: fn.service, found: null });
     }
   });
@@ -133,12 +184,16 @@ describe('cdk synth with 200 spaces', () => {
     // The source page, with the chunks the entry loads named for preloading; each named chunk is uploaded.
     const preloads = [...page.matchAll(/ *<link rel="modulepreload" href="\/(chunks\/[^"]+\.js)" \/>\n/g)];
     expect(preloads.length).toBeGreaterThanOrEqual(1);
-    expect(preloads.reduce((rest, [line]) => rest.replace(line, ''), page)).toBe(readFileSync(join(PROJECT_ROOT, 'dashboard/index.html'), 'utf8'));
+    expect(preloads.reduce((rest, [line]) => rest.replace(line, ''), page)).toBe(
+      readFileSync(join(PROJECT_ROOT, 'dashboard/index.html'), 'utf8'),
+    );
     for (const [, chunk] of preloads) expect(existsSync(join(sites[0]!, chunk!))).toBe(true);
-    expect(readdirSync(sites[0]!).sort()).toEqual(expect.arrayContaining(['app.css', 'app.js', 'chunks', 'index.html']));
+    expect(readdirSync(sites[0]!).sort()).toEqual(
+      expect.arrayContaining(['app.css', 'app.js', 'chunks', 'index.html']),
+    );
   });
 
-  it('writes each cockpit\'s settings file naming that cockpit alone', () => {
+  it("writes each cockpit's settings file naming that cockpit alone", () => {
     const settings = assets
       .filter((dir) => existsSync(join(dir, 'cockpit.json')))
       .map((dir) => JSON.parse(readFileSync(join(dir, 'cockpit.json'), 'utf8')) as CockpitSettings);

@@ -18,7 +18,8 @@ const writeConfig = (name: string, value: unknown) => {
 const freshRoot = (withOwnConfig: boolean) => {
   const root = mkdtempSync(join(tmpdir(), 'replay-root-'));
   copyFileSync(EXAMPLE_CONFIG_PATH, join(root, 'replay.config.example.json'));
-  if (withOwnConfig) writeFileSync(join(root, 'replay.config.json'), JSON.stringify({ spaces: { Own: { senders: ['mac-studio-1'] } } }));
+  if (withOwnConfig)
+    writeFileSync(join(root, 'replay.config.json'), JSON.stringify({ spaces: { Own: { senders: ['mac-studio-1'] } } }));
   return root;
 };
 const messageOf = (run: () => unknown): string => {
@@ -35,13 +36,22 @@ const messageOf = (run: () => unknown): string => {
 const runSynth = (env: Record<string, string>, context: Record<string, string> = {}) =>
   spawnSync(process.execPath, ['--import', 'tsx', 'infra/aws/app.ts'], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, REPLAY_CONFIG: '', CDK_CONTEXT_JSON: JSON.stringify(context), CDK_OUTDIR: mkdtempSync(join(scratch, 'cdk.out-')), ...env },
+    env: {
+      ...process.env,
+      REPLAY_CONFIG: '',
+      CDK_CONTEXT_JSON: JSON.stringify(context),
+      CDK_OUTDIR: mkdtempSync(join(scratch, 'cdk.out-')),
+      ...env,
+    },
     encoding: 'utf8',
   });
 
 describe('the configuration file cdk reads', () => {
   it('is named nowhere in cdk.json, so a plain deploy never picks the committed example', () => {
-    const cdkJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { app: string; context: Record<string, unknown> };
+    const cdkJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as {
+      app: string;
+      context: Record<string, unknown>;
+    };
     expect(cdkJson.context[CONFIG_CONTEXT_KEY]).toBeUndefined();
     expect(cdkJson.app).toBe('npx tsx infra/aws/app.ts');
   });
@@ -59,7 +69,9 @@ describe('the configuration file cdk reads', () => {
 
   it('is the file -c replayConfig names, relative to the project root, before anything else', () => {
     const root = freshRoot(true);
-    expect(deploymentConfigPath('replay.config.example.json', { REPLAY_CONFIG: join(root, 'replay.config.json') }, root)).toBe(join(root, 'replay.config.example.json'));
+    expect(
+      deploymentConfigPath('replay.config.example.json', { REPLAY_CONFIG: join(root, 'replay.config.json') }, root),
+    ).toBe(join(root, 'replay.config.example.json'));
   });
 
   it('when absent, stops with a sentence naming the file it looked for and how to deploy the example on purpose', () => {
@@ -67,17 +79,21 @@ describe('the configuration file cdk reads', () => {
     const message = messageOf(() => deploymentConfigPath(undefined, {}, root));
     expect(message).toContain(`cdk looked for ${join(root, 'replay.config.json')}`);
     expect(message).toContain('-c replayConfig=replay.config.example.json');
-    expect(messageOf(() => deploymentConfigPath(undefined, { REPLAY_CONFIG: join(scratch, 'absent.json') }, root))).toBe(
-      `No configuration file at ${join(scratch, 'absent.json')} (named by REPLAY_CONFIG).`,
+    expect(
+      messageOf(() => deploymentConfigPath(undefined, { REPLAY_CONFIG: join(scratch, 'absent.json') }, root)),
+    ).toBe(`No configuration file at ${join(scratch, 'absent.json')} (named by REPLAY_CONFIG).`);
+    expect(messageOf(() => deploymentConfigPath('absent.json', {}, root))).toBe(
+      `No configuration file at ${join(root, 'absent.json')} (named by -c replayConfig).`,
     );
-    expect(messageOf(() => deploymentConfigPath('absent.json', {}, root))).toBe(`No configuration file at ${join(root, 'absent.json')} (named by -c replayConfig).`);
   });
 
   it('is never the committed example through REPLAY_CONFIG, which a shell may still hold from local mode', () => {
     const root = freshRoot(true);
-    expect(messageOf(() => deploymentConfigPath(undefined, { REPLAY_CONFIG: join(root, 'replay.config.example.json') }, root))).toMatch(
-      /names the committed example .*-c replayConfig=replay\.config\.example\.json/,
-    );
+    expect(
+      messageOf(() =>
+        deploymentConfigPath(undefined, { REPLAY_CONFIG: join(root, 'replay.config.example.json') }, root),
+      ),
+    ).toMatch(/names the committed example .*-c replayConfig=replay\.config\.example\.json/);
   });
 
   it('when missing, stops the real synth with that sentence and no stack trace', () => {
@@ -87,7 +103,7 @@ describe('the configuration file cdk reads', () => {
     expect(run.stderr.trim()).toBe(`No configuration file at ${absent} (named by REPLAY_CONFIG).`);
   });
 
-  it('when wrong, stops the synth with the schema\'s sentence naming the key, and no stack trace', () => {
+  it("when wrong, stops the synth with the schema's sentence naming the key, and no stack trace", () => {
     const bad = { spaces: { SmallModelsMeasurements: { senders: ['mac-studio-1'], judge: { dailyCapp: 10 } } } };
     const path = writeConfig('typo.json', bad);
     const run = runSynth({}, { [CONFIG_CONTEXT_KEY]: path });
@@ -104,7 +120,12 @@ describe('the configuration file cdk reads', () => {
 
 describe('a large configuration', () => {
   it('of 200 spaces synthesizes, each function carrying all of it (no environment-size limit)', () => {
-    const spaces = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`Space-${i}`, { senders: [`mac-studio-${i % 20}`, `mac-mini-${i % 20}`] }]));
+    const spaces = Object.fromEntries(
+      Array.from({ length: 200 }, (_, i) => [
+        `Space-${i}`,
+        { senders: [`mac-studio-${i % 20}`, `mac-mini-${i % 20}`] },
+      ]),
+    );
     const config = parseConfig({ spaces, cockpits: { Board: { space: 'Space-0' } } });
     expect(JSON.stringify(config).length).toBeGreaterThan(20_000);
     const { bundledConfigs } = synthesize(config);

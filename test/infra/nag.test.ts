@@ -11,7 +11,11 @@ import { PROJECT_ROOT } from './synth.ts';
 // The synth runs in a child process (nag-synth.ts says why); what it acknowledged is read back from the
 // cloud assembly, which records every construct's metadata by construct path.
 const outdir = mkdtempSync(join(tmpdir(), 'replay-nag-'));
-const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/infra/nag-synth.ts'], { cwd: PROJECT_ROOT, env: { ...process.env, CDK_OUTDIR: outdir }, encoding: 'utf8' });
+const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/infra/nag-synth.ts'], {
+  cwd: PROJECT_ROOT,
+  env: { ...process.env, CDK_OUTDIR: outdir },
+  encoding: 'utf8',
+});
 if (run.status !== 0) throw new Error(`synth failed (${run.status}): ${run.stderr}`);
 
 interface Manifest {
@@ -19,9 +23,14 @@ interface Manifest {
 }
 type Metadata = Record<string, { type: string; data: unknown }[]>;
 const readJson = <T>(file: string) => JSON.parse(readFileSync(join(outdir, file), 'utf8')) as T;
-const stacks = Object.entries(readJson<Manifest>('manifest.json').artifacts).filter(([, a]) => a.type === 'aws:cloudformation:stack');
+const stacks = Object.entries(readJson<Manifest>('manifest.json').artifacts).filter(
+  ([, a]) => a.type === 'aws:cloudformation:stack',
+);
 const metadata = stacks.flatMap(([, a]) => Object.entries(readJson<Metadata>(a.additionalMetadataFile!)));
-const acknowledgements = (entries: Metadata[string]) => entries.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY).map((m) => m.data as Record<string, string>);
+const acknowledgements = (entries: Metadata[string]) =>
+  entries
+    .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+    .map((m) => m.data as Record<string, string>);
 
 describe('cdk-nag AwsSolutions', () => {
   it('reports no finding that is not acknowledged', () => {
@@ -30,11 +39,16 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('carries a reason a reviewer can check with every acknowledgement', () => {
-    const acknowledged = metadata.flatMap(([path, entries]) => acknowledgements(entries).flatMap((rules) => Object.entries(rules).map(([id, reason]) => ({ path, id, reason }))));
+    const acknowledged = metadata.flatMap(([path, entries]) =>
+      acknowledgements(entries).flatMap((rules) => Object.entries(rules).map(([id, reason]) => ({ path, id, reason }))),
+    );
     expect(acknowledged.length).toBeGreaterThan(10);
     // aws-cdk-lib records a plain rule id (the form cdk-nag's README uses and reads back) as `Annotation::`.
     for (const { path, id, reason } of acknowledged) {
-      expect({ path, id }).toEqual({ path, id: expect.stringMatching(/^Annotation::AwsSolutions-[A-Z]+\d+(\[.+\])?$/) });
+      expect({ path, id }).toEqual({
+        path,
+        id: expect.stringMatching(/^Annotation::AwsSolutions-[A-Z]+\d+(\[.+\])?$/),
+      });
       expect({ path, id, reason }).toEqual({ path, id, reason: expect.stringMatching(/^[\s\S]{60,}$/) });
     }
   });

@@ -2,7 +2,17 @@ import { describe, expect, it } from '@jest/globals';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
 import { keyCandidates } from '../../shared/schema/config.ts';
 import { richConfig, synthesize } from './synth.ts';
-import { actionsOf, functionsByService, logicalIdOf, mentions, onlyFunction, ofType, resourcesOf, roleStatements, rolesAllowed } from './template-queries.ts';
+import {
+  actionsOf,
+  functionsByService,
+  logicalIdOf,
+  mentions,
+  onlyFunction,
+  ofType,
+  resourcesOf,
+  roleStatements,
+  rolesAllowed,
+} from './template-queries.ts';
 
 const config = richConfig();
 const { state, pipeline, bundledConfigs } = synthesize(config);
@@ -10,7 +20,12 @@ const { state, pipeline, bundledConfigs } = synthesize(config);
 const secretId = (name: string) => logicalIdOf(state, 'AWS::SecretsManager::Secret', (p) => p.Name === name);
 const hostSecretIds = keyCandidates(config).map((k) => secretId(keySecretName(k.secretConfigKey, k.host)));
 const judgeSecretIds = [secretId('ReplayBench/AnthropicApiKey'), secretId('ReplayBench/GitHubApp')];
-const bucketId = (prefix: string) => logicalIdOf(state, 'AWS::S3::Bucket', (p) => (p.LoggingConfiguration as { LogFilePrefix?: string } | undefined)?.LogFilePrefix === prefix);
+const bucketId = (prefix: string) =>
+  logicalIdOf(
+    state,
+    'AWS::S3::Bucket',
+    (p) => (p.LoggingConfiguration as { LogFilePrefix?: string } | undefined)?.LogFilePrefix === prefix,
+  );
 const inboxId = bucketId('inbox/');
 const dataId = bucketId('data/');
 const tableId = ofType(state, 'AWS::DynamoDB::Table')[0]![0];
@@ -27,19 +42,26 @@ const servedSpace = (fn: { id: string }) => {
   return { space, senders: settings.senders };
 };
 const actionsOn = (roleId: string, logicalId: string) =>
-  statementsOf(roleId).filter((s) => resourcesOf(s).some((r) => mentions(r, logicalId))).flatMap(actionsOf).sort();
+  statementsOf(roleId)
+    .filter((s) => resourcesOf(s).some((r) => mentions(r, logicalId)))
+    .flatMap(actionsOf)
+    .sort();
 
 describe('host keys', () => {
   it('are readable by the ingest function, and by nothing else', () => {
     expect(hostSecretIds).toHaveLength(4);
-    for (const id of hostSecretIds) expect({ id, roles: rolesAllowed(state, pipeline, 'secretsmanager:GetSecretValue', id) }).toEqual({ id, roles: [ingest.roleId] });
+    for (const id of hostSecretIds)
+      expect({ id, roles: rolesAllowed(state, pipeline, 'secretsmanager:GetSecretValue', id) }).toEqual({
+        id,
+        roles: [ingest.roleId],
+      });
   });
 
   it('cannot be read by the judge', () => {
     for (const id of hostSecretIds) expect({ id, actions: actionsOn(judge.roleId, id) }).toEqual({ id, actions: [] });
   });
 
-  it('are only described by each read API, for its own space\'s senders', () => {
+  it("are only described by each read API, for its own space's senders", () => {
     const expected = new Map([
       ['SmallModelsMeasurements', ['Hosting/ModuleReportSecret/mac-mini-2', 'Hosting/ModuleReportSecret/mac-studio-1']],
       ['PublicDemo', ['Hosting/DemoSecret/mac-mini-2', 'Hosting/DemoSecret/mac-mini-3']],
@@ -65,7 +87,8 @@ describe('host keys', () => {
 
 describe('judge credentials', () => {
   it('are readable by the judge only, which is told their ARNs', () => {
-    for (const id of judgeSecretIds) expect(rolesAllowed(state, pipeline, 'secretsmanager:GetSecretValue', id)).toEqual([judge.roleId]);
+    for (const id of judgeSecretIds)
+      expect(rolesAllowed(state, pipeline, 'secretsmanager:GetSecretValue', id)).toEqual([judge.roleId]);
     expect(mentions(judge.environment.ANTHROPIC_SECRET_ARN, judgeSecretIds[0]!)).toBe(true);
     expect(mentions(judge.environment.GITHUB_APP_SECRET_ARN, judgeSecretIds[1]!)).toBe(true);
   });
@@ -80,11 +103,15 @@ describe('each function holds exactly what it uses', () => {
     ['sweeper', ['TABLE_NAME', 'JUDGE_QUEUE_URL']],
     ['snapshot-compactor', ['TABLE_NAME', 'DATA_BUCKET']],
   ])('%s is told about %j', (service, names) => {
-    for (const fn of functionsByService(pipeline).get(service)!) expect(Object.keys(fn.environment).sort()).toEqual([...common, ...names].sort());
+    for (const fn of functionsByService(pipeline).get(service)!)
+      expect(Object.keys(fn.environment).sort()).toEqual([...common, ...names].sort());
   });
 
-  it('read APIs are told about the table, the data bucket and, for a private cockpit, its analysts\' group', () => {
-    const told = readApis.map((fn) => [Object.keys(bundledConfigs.get(fn.id)!.cockpits)[0], Object.keys(fn.environment).sort()]);
+  it("read APIs are told about the table, the data bucket and, for a private cockpit, its analysts' group", () => {
+    const told = readApis.map((fn) => [
+      Object.keys(bundledConfigs.get(fn.id)!.cockpits)[0],
+      Object.keys(fn.environment).sort(),
+    ]);
     expect(told.sort()).toEqual([
       ['Demo', [...common, 'TABLE_NAME', 'DATA_BUCKET'].sort()],
       ['SmallModelsBenchmarks', [...common, 'ANALYST_GROUP', 'TABLE_NAME', 'DATA_BUCKET'].sort()],
@@ -107,7 +134,12 @@ describe('each function holds exactly what it uses', () => {
   it('judge: reads patches and writes audits in the data bucket, reads and writes rows, sends nothing', () => {
     expect(actionsOn(judge.roleId, dataId)).toEqual(['s3:GetObject', 's3:ListBucket', 's3:PutObject']);
     expect(actionsOn(judge.roleId, inboxId)).toEqual([]);
-    expect(actionsOn(judge.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(actionsOn(judge.roleId, tableId)).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
     expect(statementsOf(judge.roleId).flatMap(actionsOf)).not.toContain('sqs:SendMessage');
   });
 
@@ -132,27 +164,50 @@ describe('each function holds exactly what it uses', () => {
     }
   });
 
-  it('read APIs read only their own space\'s partitions of the table (dynamodb:LeadingKeys)', () => {
+  it("read APIs read only their own space's partitions of the table (dynamodb:LeadingKeys)", () => {
     for (const readApi of readApis) {
       const { space, senders } = servedSpace(readApi);
-      const tableStatements = statementsOf(readApi.roleId).filter((s) => resourcesOf(s).some((r) => mentions(r, tableId)));
+      const tableStatements = statementsOf(readApi.roleId).filter((s) =>
+        resourcesOf(s).some((r) => mentions(r, tableId)),
+      );
       expect(tableStatements).toHaveLength(1);
-      const leadingKeys = (tableStatements[0] as { Condition?: Record<string, Record<string, unknown>> }).Condition?.['ForAllValues:StringEquals']?.['dynamodb:LeadingKeys'];
+      const leadingKeys = (tableStatements[0] as { Condition?: Record<string, Record<string, unknown>> }).Condition?.[
+        'ForAllValues:StringEquals'
+      ]?.['dynamodb:LeadingKeys'];
       expect([...(leadingKeys as string[])].sort()).toEqual(
-        [`SPACE#${space}`, `BUDGET#${space}`, `RUNS#${space}`, `ISSUES#${space}`, ...senders.map((host) => `HOSTRUNS#${space}#${host}`)].sort(),
+        [
+          `SPACE#${space}`,
+          `BUDGET#${space}`,
+          `RUNS#${space}`,
+          `ISSUES#${space}`,
+          ...senders.map((host) => `HOSTRUNS#${space}#${host}`),
+        ].sort(),
       );
     }
   });
 
-  it('read APIs read only their own space\'s run objects and snapshot and the reference cache, and list only under those prefixes', () => {
+  it("read APIs read only their own space's run objects and snapshot and the reference cache, and list only under those prefixes", () => {
     for (const readApi of readApis) {
       const { space } = servedSpace(readApi);
-      const dataStatements = statementsOf(readApi.roleId).filter((s) => resourcesOf(s).some((r) => mentions(r, dataId)));
+      const dataStatements = statementsOf(readApi.roleId).filter((s) =>
+        resourcesOf(s).some((r) => mentions(r, dataId)),
+      );
       const gets = dataStatements.filter((s) => actionsOf(s).includes('s3:GetObject'));
-      expect(gets.flatMap(resourcesOf).map((r) => JSON.stringify(r)).sort()).toEqual([expect.stringContaining("/reference/*"), expect.stringContaining(`/runs/${space}/*`), expect.stringContaining(`/snapshots/${space}/*`)]);
+      expect(
+        gets
+          .flatMap(resourcesOf)
+          .map((r) => JSON.stringify(r))
+          .sort(),
+      ).toEqual([
+        expect.stringContaining('/reference/*'),
+        expect.stringContaining(`/runs/${space}/*`),
+        expect.stringContaining(`/snapshots/${space}/*`),
+      ]);
       const lists = dataStatements.filter((s) => actionsOf(s).includes('s3:ListBucket'));
       expect(lists).toHaveLength(1);
-      expect((lists[0] as { Condition?: unknown }).Condition).toEqual({ StringLikeIfExists: { 's3:prefix': [`runs/${space}/*`, `snapshots/${space}/*`, 'reference/*'] } });
+      expect((lists[0] as { Condition?: unknown }).Condition).toEqual({
+        StringLikeIfExists: { 's3:prefix': [`runs/${space}/*`, `snapshots/${space}/*`, 'reference/*'] },
+      });
     }
   });
 
@@ -174,7 +229,10 @@ describe('each function holds exactly what it uses', () => {
     const ours = [ingest, lander, judge, sweeper, compactor, ...readApis];
     for (const fn of ours) {
       for (const statement of statementsOf(fn.roleId)) {
-        expect({ fn: fn.id, wildcards: actionsOf(statement).filter((a) => a.includes('*')) }).toEqual({ fn: fn.id, wildcards: [] });
+        expect({ fn: fn.id, wildcards: actionsOf(statement).filter((a) => a.includes('*')) }).toEqual({
+          fn: fn.id,
+          wildcards: [],
+        });
         expect(resourcesOf(statement)).not.toContain('*');
       }
     }

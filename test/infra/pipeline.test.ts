@@ -7,18 +7,29 @@ import { functionsByService, logicalIdOf, mentions, one, onlyFunction, ofType } 
 
 const config = exampleConfig();
 const { state, pipeline, bundledConfigs } = synthesize(config);
-const queueId = (visibility: number) => logicalIdOf(state, 'AWS::SQS::Queue', (p) => p.VisibilityTimeout === visibility);
+const queueId = (visibility: number) =>
+  logicalIdOf(state, 'AWS::SQS::Queue', (p) => p.VisibilityTimeout === visibility);
 const landingQueueId = queueId(180);
 const judgeQueueId = queueId(720);
 const dlqIdOf = (queueId: string) =>
-  (ofType(state, 'AWS::SQS::Queue').find(([id]) => id === queueId)![1].Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string] } })
-    .deadLetterTargetArn['Fn::GetAtt'][0];
+  (
+    ofType(state, 'AWS::SQS::Queue').find(([id]) => id === queueId)![1].Properties.RedrivePolicy as {
+      deadLetterTargetArn: { 'Fn::GetAtt': [string] };
+    }
+  ).deadLetterTargetArn['Fn::GetAtt'][0];
 
 describe('functions', () => {
   const all = [...functionsByService(pipeline).values()].flat();
 
   it('are the six pipeline services', () => {
-    expect([...functionsByService(pipeline).keys()].sort()).toEqual(['ingest', 'judge', 'lander', 'read-api', 'snapshot-compactor', 'sweeper']);
+    expect([...functionsByService(pipeline).keys()].sort()).toEqual([
+      'ingest',
+      'judge',
+      'lander',
+      'read-api',
+      'snapshot-compactor',
+      'sweeper',
+    ]);
   });
 
   it('run on ARM64 and Node 22 or later, with source maps and Powertools settings', () => {
@@ -61,7 +72,11 @@ describe('queues feed their consumers', () => {
     const judge = onlyFunction(pipeline, 'judge');
     expect(judge.properties.ReservedConcurrentExecutions).toBe(JUDGE_CONCURRENCY);
     const [, mapping] = one(pipeline, 'AWS::Lambda::EventSourceMapping', (m) => mentions(m.FunctionName, judge.id));
-    expect(mapping.Properties).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: JUDGE_CONCURRENCY } });
+    expect(mapping.Properties).toMatchObject({
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: JUDGE_CONCURRENCY },
+    });
     expect(mentions(mapping.Properties.EventSourceArn, judgeQueueId)).toBe(true);
   });
 
@@ -97,24 +112,37 @@ describe('alarms', () => {
   const topicId = ofType(pipeline, 'AWS::SNS::Topic')[0]![0];
   const alarms = ofType(pipeline, 'AWS::CloudWatch::Alarm');
   const alarmOn = (namespace: string, metricName: string, dimension: (value: unknown) => boolean) =>
-    alarms.filter(([, a]) => a.Properties.Namespace === namespace && a.Properties.MetricName === metricName && (a.Properties.Dimensions as { Value: unknown }[]).some((d) => dimension(d.Value)));
+    alarms.filter(
+      ([, a]) =>
+        a.Properties.Namespace === namespace &&
+        a.Properties.MetricName === metricName &&
+        (a.Properties.Dimensions as { Value: unknown }[]).some((d) => dimension(d.Value)),
+    );
 
   it('go to one topic that mails the configured address', () => {
-    pipeline.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topicId } });
-    for (const [id, alarm] of alarms) expect({ id, actions: alarm.Properties.AlarmActions }).toEqual({ id, actions: [{ Ref: topicId }] });
+    pipeline.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: topicId },
+    });
+    for (const [id, alarm] of alarms)
+      expect({ id, actions: alarm.Properties.AlarmActions }).toEqual({ id, actions: [{ Ref: topicId }] });
   });
 
   it('watch the depth of both dead-letter queues', () => {
     for (const queue of [landingQueueId, judgeQueueId]) {
-      expect(alarmOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible', (v) => mentions(v, dlqIdOf(queue)))).toHaveLength(1);
+      expect(alarmOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible', (v) => mentions(v, dlqIdOf(queue)))).toHaveLength(
+        1,
+      );
     }
   });
 
   it('watch the age of the oldest message on both queues', () => {
-    for (const queue of [landingQueueId, judgeQueueId]) expect(alarmOn('AWS/SQS', 'ApproximateAgeOfOldestMessage', (v) => mentions(v, queue))).toHaveLength(1);
+    for (const queue of [landingQueueId, judgeQueueId])
+      expect(alarmOn('AWS/SQS', 'ApproximateAgeOfOldestMessage', (v) => mentions(v, queue))).toHaveLength(1);
   });
 
-  it('watch judge errors and paused judging from the judge\'s own metrics', () => {
+  it("watch judge errors and paused judging from the judge's own metrics", () => {
     const judgeService = (v: unknown) => v === 'judge';
     expect(alarmOn('ReplayBench', 'JudgeErrors', judgeService)).toHaveLength(1);
     expect(alarmOn('ReplayBench', 'JudgingPaused', judgeService)).toHaveLength(1);
@@ -123,7 +151,11 @@ describe('alarms', () => {
   it('watch host keys the ingest function could not read, from the first one', () => {
     const found = alarmOn('ReplayBench', 'HostKeyUnreadable', (v) => v === 'ingest');
     expect(found).toHaveLength(1);
-    expect(found[0]![1].Properties).toMatchObject({ Statistic: 'Sum', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(found[0]![1].Properties).toMatchObject({
+      Statistic: 'Sum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
   });
 
   it('watch 5xx answers of the ingest endpoint', () => {
@@ -134,6 +166,6 @@ describe('alarms', () => {
   it('still exist, without a subscription, when no email is configured', () => {
     const { pipeline: quiet } = synthesize(parseConfig({ spaces: { S: { senders: ['h1'] } } }));
     quiet.resourceCountIs('AWS::SNS::Subscription', 0);
-    expect(ofType(quiet, "AWS::CloudWatch::Alarm")).toHaveLength(alarms.length);
+    expect(ofType(quiet, 'AWS::CloudWatch::Alarm')).toHaveLength(alarms.length);
   });
 });

@@ -39,7 +39,10 @@ describe('the table', () => {
 
   it('keeps point-in-time recovery and deletion protection, and survives stack deletion', () => {
     state.hasResource('AWS::DynamoDB::Table', {
-      Properties: Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true }, DeletionProtectionEnabled: true }),
+      Properties: Match.objectLike({
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+      }),
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
     });
@@ -53,7 +56,12 @@ describe('buckets', () => {
   it('all block public access and are encrypted', () => {
     expect(buckets.length).toBe(4);
     for (const [, bucket] of buckets) {
-      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
       expect(bucket.Properties.BucketEncryption).toBeDefined();
     }
   });
@@ -63,7 +71,11 @@ describe('buckets', () => {
       const policy = policies.find(([, p]) => JSON.stringify(p.Properties.Bucket) === JSON.stringify({ Ref: id }));
       expect({ bucket: id, hasPolicy: policy !== undefined }).toEqual({ bucket: id, hasPolicy: true });
       expect((policy![1].Properties.PolicyDocument as { Statement: unknown[] }).Statement).toContainEqual(
-        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 's3:*',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
       );
     }
   });
@@ -80,44 +92,65 @@ describe('buckets', () => {
   });
 
   it('keep the data and its logs when the stack is deleted', () => {
-    for (const [id, bucket] of ofType(state, 'AWS::S3::Bucket')) expect({ id, policy: bucket.DeletionPolicy }).toEqual({ id, policy: 'Retain' });
+    for (const [id, bucket] of ofType(state, 'AWS::S3::Bucket'))
+      expect({ id, policy: bucket.DeletionPolicy }).toEqual({ id, policy: 'Retain' });
   });
 });
 
 describe('queues', () => {
   const queues = ofType(state, 'AWS::SQS::Queue');
-  const dlqIds = new Set(queues.flatMap(([, q]) => {
-    const redrive = q.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] } } | undefined;
-    return redrive ? [redrive.deadLetterTargetArn['Fn::GetAtt'][0]] : [];
-  }));
+  const dlqIds = new Set(
+    queues.flatMap(([, q]) => {
+      const redrive = q.Properties.RedrivePolicy as
+        { deadLetterTargetArn: { 'Fn::GetAtt': [string, string] } } | undefined;
+      return redrive ? [redrive.deadLetterTargetArn['Fn::GetAtt'][0]] : [];
+    }),
+  );
 
   it('every queue that is not itself a dead-letter queue has one', () => {
     expect(queues.length).toBe(4);
     expect(dlqIds.size).toBe(2);
     for (const [id, queue] of queues) {
       if (dlqIds.has(id)) continue;
-      expect({ id, redrive: queue.Properties.RedrivePolicy }).toEqual({ id, redrive: { deadLetterTargetArn: { 'Fn::GetAtt': [expect.any(String), 'Arn'] }, maxReceiveCount: MAX_RECEIVES } });
+      expect({ id, redrive: queue.Properties.RedrivePolicy }).toEqual({
+        id,
+        redrive: { deadLetterTargetArn: { 'Fn::GetAtt': [expect.any(String), 'Arn'] }, maxReceiveCount: MAX_RECEIVES },
+      });
     }
   });
 
   it('are encrypted, TLS-only, and give each consumer six of its timeouts before redelivery', () => {
     for (const [, queue] of queues) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
     expect(ofType(state, 'AWS::SQS::QueuePolicy')).toHaveLength(4);
-    const visibilities = queues.filter(([id]) => !dlqIds.has(id)).map(([, q]) => q.Properties.VisibilityTimeout).sort();
+    const visibilities = queues
+      .filter(([id]) => !dlqIds.has(id))
+      .map(([, q]) => q.Properties.VisibilityTimeout)
+      .sort();
     expect(visibilities).toEqual([TIMEOUTS.lander.toSeconds() * 6, TIMEOUTS.judge.toSeconds() * 6].sort());
   });
 });
 
 describe('secrets', () => {
   it('one empty secret per declared sender key, named from secretConfigKey:host', () => {
-    const hostSecrets = ofType(state, 'AWS::SecretsManager::Secret').filter(([, s]) => String(s.Properties.Name).startsWith('Hosting/'));
-    expect(hostSecrets.map(([, s]) => s.Properties.Name).sort()).toEqual(keyCandidates(config).map((k) => keySecretName(k.secretConfigKey, k.host)).sort());
+    const hostSecrets = ofType(state, 'AWS::SecretsManager::Secret').filter(([, s]) =>
+      String(s.Properties.Name).startsWith('Hosting/'),
+    );
+    expect(hostSecrets.map(([, s]) => s.Properties.Name).sort()).toEqual(
+      keyCandidates(config)
+        .map((k) => keySecretName(k.secretConfigKey, k.host))
+        .sort(),
+    );
     expect(hostSecrets.map(([, s]) => s.Properties.Name)).toContain('Hosting/ModuleReportSecret/mac-studio-1');
   });
 
   it('hold no value from the template: keys are put in by an operator', () => {
     for (const [id, secret] of ofType(state, 'AWS::SecretsManager::Secret')) {
-      expect({ id, value: secret.Properties.SecretString, generated: secret.Properties.GenerateSecretString, policy: secret.DeletionPolicy }).toEqual({ id, value: undefined, generated: undefined, policy: 'Retain' });
+      expect({
+        id,
+        value: secret.Properties.SecretString,
+        generated: secret.Properties.GenerateSecretString,
+        policy: secret.DeletionPolicy,
+      }).toEqual({ id, value: undefined, generated: undefined, policy: 'Retain' });
     }
   });
 

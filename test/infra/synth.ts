@@ -14,7 +14,8 @@ import { ReplayFunction } from '../../infra/aws/constructs/replay-function.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const EXAMPLE_CONFIG_PATH = `${PROJECT_ROOT}replay.config.example.json`;
-const cdkContext = (JSON.parse(readFileSync(`${PROJECT_ROOT}cdk.json`, 'utf8')) as { context: Record<string, unknown> }).context;
+const cdkContext = (JSON.parse(readFileSync(`${PROJECT_ROOT}cdk.json`, 'utf8')) as { context: Record<string, unknown> })
+  .context;
 
 export const exampleConfig = (): ReplayConfig => parseConfig(JSON.parse(readFileSync(EXAMPLE_CONFIG_PATH, 'utf8')));
 
@@ -34,11 +35,17 @@ export function standInDashboard(html = '<!doctype html><title>stand-in dashboar
 }
 let sharedStandIn: string | undefined;
 
-export function synthesize(config: ReplayConfig = exampleConfig(), options: { checks?: boolean; dashboardDir?: string } = {}): Synthesized {
+export function synthesize(
+  config: ReplayConfig = exampleConfig(),
+  options: { checks?: boolean; dashboardDir?: string } = {},
+): Synthesized {
   const checks = options.checks ?? false;
   // CloudFormation's own template validation costs seconds per synth; it runs with the checks (and in
   // every real `cdk synth`), not in the files that only read resources.
-  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: checks });
+  const app = new App({
+    context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] },
+    builtinCloudFormationValidation: checks,
+  });
   const stacks = addReplayStacks(app, {
     config,
     dashboardDir: options.dashboardDir ?? (sharedStandIn ??= standInDashboard()),
@@ -46,9 +53,15 @@ export function synthesize(config: ReplayConfig = exampleConfig(), options: { ch
   });
   const bundledConfigs = new Map<string, ReplayConfig>();
   for (const fn of stacks.pipeline.node.findAll()) {
-    if (fn instanceof ReplayFunction && fn.config) bundledConfigs.set(Stack.of(fn).getLogicalId(fn.lambda.node.defaultChild as CfnFunction), fn.config);
+    if (fn instanceof ReplayFunction && fn.config)
+      bundledConfigs.set(Stack.of(fn).getLogicalId(fn.lambda.node.defaultChild as CfnFunction), fn.config);
   }
-  return { app, state: Template.fromStack(stacks.state), pipeline: Template.fromStack(stacks.pipeline), bundledConfigs };
+  return {
+    app,
+    state: Template.fromStack(stacks.state),
+    pipeline: Template.fromStack(stacks.pipeline),
+    bundledConfigs,
+  };
 }
 
 /**
@@ -59,7 +72,11 @@ export const richConfig = (): ReplayConfig =>
   parseConfig({
     spaces: {
       SmallModelsMeasurements: { senders: ['mac-studio-1', 'mac-mini-2'] },
-      PublicDemo: { senders: ['mac-mini-2', 'mac-mini-3'], secretConfigKey: 'Hosting:DemoSecret', judge: { model: 'claude-haiku-4-5', dailyCap: 50 } },
+      PublicDemo: {
+        senders: ['mac-mini-2', 'mac-mini-3'],
+        secretConfigKey: 'Hosting:DemoSecret',
+        judge: { model: 'claude-haiku-4-5', dailyCap: 50 },
+      },
     },
     cockpits: {
       SmallModelsBenchmarks: { space: 'SmallModelsMeasurements' },

@@ -20,9 +20,11 @@ export interface FunctionInfo {
   environment: Record<string, unknown>;
 }
 
-const resources = (t: Template): Record<string, Resource> => (t.toJSON() as { Resources: Record<string, Resource> }).Resources;
+const resources = (t: Template): Record<string, Resource> =>
+  (t.toJSON() as { Resources: Record<string, Resource> }).Resources;
 
-export const ofType = (t: Template, type: string): [string, Resource][] => Object.entries(resources(t)).filter(([, r]) => r.Type === type);
+export const ofType = (t: Template, type: string): [string, Resource][] =>
+  Object.entries(resources(t)).filter(([, r]) => r.Type === type);
 
 export const actionsOf = (s: Statement): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action]);
 export const resourcesOf = (s: Statement): unknown[] => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]);
@@ -33,7 +35,8 @@ export const mentions = (value: unknown, logicalId: string): boolean => JSON.str
 export function functionsByService(pipeline: Template): Map<string, FunctionInfo[]> {
   const byService = new Map<string, FunctionInfo[]>();
   for (const [id, fn] of ofType(pipeline, 'AWS::Lambda::Function')) {
-    const environment = ((fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<string, unknown>;
+    const environment = ((fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)
+      ?.Variables ?? {}) as Record<string, unknown>;
     const service = environment.POWERTOOLS_SERVICE_NAME;
     if (typeof service !== 'string') continue;
     const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
@@ -73,7 +76,9 @@ export function rolesAllowed(state: Template, pipeline: Template, action: string
   return ofType(pipeline, 'AWS::IAM::Role')
     .map(([roleId]) => roleId)
     .filter((roleId) =>
-      roleStatements(state, pipeline, roleId).some((s) => actionsOf(s).some((a) => matches(a, action)) && resourcesOf(s).some((r) => mentions(r, logicalId))),
+      roleStatements(state, pipeline, roleId).some(
+        (s) => actionsOf(s).some((a) => matches(a, action)) && resourcesOf(s).some((r) => mentions(r, logicalId)),
+      ),
     );
 }
 
@@ -81,10 +86,18 @@ const matches = (granted: string, wanted: string): boolean =>
   granted === '*' || granted === wanted || (granted.endsWith('*') && wanted.startsWith(granted.slice(0, -1)));
 
 /** The one resource of a type that satisfies the predicate; anything else is a failed expectation. */
-export function one(t: Template, type: string, predicate: (properties: Record<string, unknown>) => boolean = () => true): [string, Resource] {
+export function one(
+  t: Template,
+  type: string,
+  predicate: (properties: Record<string, unknown>) => boolean = () => true,
+): [string, Resource] {
   const found = ofType(t, type).filter(([, r]) => predicate(r.Properties ?? {}));
   if (found.length !== 1) throw new Error(`expected one ${type}, found ${found.length}`);
   return found[0]!;
 }
 
-export const logicalIdOf = (t: Template, type: string, predicate: (properties: Record<string, unknown>) => boolean): string => one(t, type, predicate)[0];
+export const logicalIdOf = (
+  t: Template,
+  type: string,
+  predicate: (properties: Record<string, unknown>) => boolean,
+): string => one(t, type, predicate)[0];

@@ -26,7 +26,10 @@ type Fault = 'throws' | 'hangs';
 /** Fails (or hangs) the `at`-th call made through any of the wrapped adapters; every other call goes through. */
 class FaultPlan {
   calls = 0;
-  constructor(readonly at: number, readonly fault: Fault) {}
+  constructor(
+    readonly at: number,
+    readonly fault: Fault,
+  ) {}
 
   wrap<T extends object>(target: T, only?: string[]): T {
     return new Proxy(target, {
@@ -35,7 +38,9 @@ class FaultPlan {
         if (typeof value !== 'function' || (only && !only.includes(String(prop)))) return value;
         return (...args: unknown[]) => {
           if (this.calls++ === this.at) {
-            return this.fault === 'throws' ? Promise.reject(new Error(`injected fault in ${String(prop)}`)) : new Promise(() => {});
+            return this.fault === 'throws'
+              ? Promise.reject(new Error(`injected fault in ${String(prop)}`))
+              : new Promise(() => {});
           }
           return (value as (...a: unknown[]) => unknown).apply(obj, args);
         };
@@ -47,18 +52,30 @@ class FaultPlan {
 /** Runs `work`; a hang counts as the function being killed by its timeout once nothing else is pending. */
 async function survive(work: Promise<unknown>): Promise<'completed' | 'failed' | 'killed'> {
   const killed = new Promise<'killed'>((resolve) => setTimeout(() => resolve('killed'), 200));
-  return Promise.race([work.then(() => 'completed' as const, () => 'failed' as const), killed]);
+  return Promise.race([
+    work.then(
+      () => 'completed' as const,
+      () => 'failed' as const,
+    ),
+    killed,
+  ]);
 }
 
 let w: JudgeWorld;
 const CONFIG = { defaultJudgeModel: 'claude-test-judge', spaces: {} as Record<string, unknown> };
 const SPACES = Array.from({ length: 40 }, (_, i) => `fault-${i}`);
-for (const space of [...SPACES, 'clean-land', 'clean-judge', 'ingest', 'poison', ...SPACES.map((s) => `judge-${s}`)]) CONFIG.spaces[space] = { senders: ['mac-studio-1'] };
+for (const space of [...SPACES, 'clean-land', 'clean-judge', 'ingest', 'poison', ...SPACES.map((s) => `judge-${s}`)])
+  CONFIG.spaces[space] = { senders: ['mac-studio-1'] };
 
 beforeAll(async () => {
   w = await startJudgeWorld(CONFIG);
   w.github.setIssue('acme/widgets', 42, { title: 'Widgets crash', body: 'It crashes.' });
-  w.github.setCompare('acme/widgets', 'a'.repeat(40), 'b'.repeat(40), 'diff --git a/src/widget.ts b/src/widget.ts\n+b\n');
+  w.github.setCompare(
+    'acme/widgets',
+    'a'.repeat(40),
+    'b'.repeat(40),
+    'diff --git a/src/widget.ts b/src/widget.ts\n+b\n',
+  );
 }, 60_000);
 afterAll(() => w.stop());
 
@@ -66,18 +83,18 @@ afterAll(() => w.stop());
 // an issue record and a hidden-test result that arrives before its run.
 const first = runDelivery({ finishedAt: '2026-11-20T10:00:00Z' }, { patch: 'diff --git a/a b/a\n+1\n' });
 const rerun = runDelivery({ finishedAt: '2026-11-21T10:00:00Z' }, { patch: 'diff --git a/a b/a\n+2\n' });
-const campaign = [
-  hiddenTestDelivery(rerun.id as string, '2026-11-21T10:00:00Z'),
-  issueDelivery(),
-  first,
-  rerun,
-  first,
-];
+const campaign = [hiddenTestDelivery(rerun.id as string, '2026-11-21T10:00:00Z'), issueDelivery(), first, rerun, first];
 
 async function landCampaign(space: string, deps: (step: number) => LandingDeps): Promise<void> {
   for (const [step, delivery] of campaign.entries()) {
     const key = `inbox/${space}/d-${step}.json`;
-    const entry = { space, deliveryId: `d-${step}`, receivedAt: `2026-11-29T11:00:0${step}.000Z`, host: 'mac-studio-1', delivery };
+    const entry = {
+      space,
+      deliveryId: `d-${step}`,
+      receivedAt: `2026-11-29T11:00:0${step}.000Z`,
+      host: 'mac-studio-1',
+      delivery,
+    };
     await w.stores.inbox.put(key, JSON.stringify(entry));
     // At-least-once delivery: the queue redelivers until a landing completes.
     for (let attempt = 0; ; attempt++) {
@@ -140,40 +157,57 @@ describe('ingest with a fault at the inbox, the queue or a key read', () => {
   const config = parseConfig({ spaces: { ingest: { senders: ['mac-studio-1'] } } });
   const keys: KeySource = { keysFor: async () => ['k-studio'] };
   const body = Buffer.from(JSON.stringify(runDelivery({ taskId: 'ingest-fault' })));
-  const request = { space: 'ingest', rawBody: body, signature: sign(body, 'k-studio'), deliveryHeader: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f' };
+  const request = {
+    space: 'ingest',
+    rawBody: body,
+    signature: sign(body, 'k-studio'),
+    deliveryHeader: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
+  };
 
   it.each([
     ['the inbox put', 'put'],
     ['the queue send', 'send'],
     ['the key read', 'keysFor'],
-  ])('never answers 202 when %s fails, and the runner\'s retry leaves exactly one queued delivery', async (_what, method) => {
-    const queue = new RecordingQueue() as unknown as MessageQueue<LandingMessage> & { sent: LandingMessage[] };
-    const plan = new FaultPlan(0, 'throws');
-    const deps = (faulty: boolean): IngestDeps => ({
-      config,
-      keys: faulty ? plan.wrap(keys, [method]) : keys,
-      inbox: faulty ? plan.wrap(w.stores.inbox, [method]) : w.stores.inbox,
-      landingQueue: faulty ? plan.wrap(queue, [method]) : queue,
-      clock: { now: () => new Date('2026-11-29T12:00:00.000Z') },
-    });
-    const failed = await acceptDelivery(deps(true), request).then((a) => a.status, () => 'threw');
-    expect(failed).not.toBe(202);
-    expect((await acceptDelivery(deps(false), request)).status).toBe(202);
-    const sent = new Set(queue.sent.map((m) => m.inboxKey));
-    expect(sent.size).toBe(1);
-    expect(await w.stores.inbox.getText([...sent][0]!)).not.toBeNull();
-  });
+  ])(
+    "never answers 202 when %s fails, and the runner's retry leaves exactly one queued delivery",
+    async (_what, method) => {
+      const queue = new RecordingQueue() as unknown as MessageQueue<LandingMessage> & { sent: LandingMessage[] };
+      const plan = new FaultPlan(0, 'throws');
+      const deps = (faulty: boolean): IngestDeps => ({
+        config,
+        keys: faulty ? plan.wrap(keys, [method]) : keys,
+        inbox: faulty ? plan.wrap(w.stores.inbox, [method]) : w.stores.inbox,
+        landingQueue: faulty ? plan.wrap(queue, [method]) : queue,
+        clock: { now: () => new Date('2026-11-29T12:00:00.000Z') },
+      });
+      const failed = await acceptDelivery(deps(true), request).then(
+        (a) => a.status,
+        () => 'threw',
+      );
+      expect(failed).not.toBe(202);
+      expect((await acceptDelivery(deps(false), request)).status).toBe(202);
+      const sent = new Set(queue.sent.map((m) => m.inboxKey));
+      expect(sent.size).toBe(1);
+      expect(await w.stores.inbox.getText([...sent][0]!)).not.toBeNull();
+    },
+  );
 });
 
 describe('the judge with a fault at the model, GitHub, the table or the audit write', () => {
-  const judgeFaults: [string, (deps: ReturnType<JudgeWorld['deps']>, plan: FaultPlan) => ReturnType<JudgeWorld['deps']>][] = [
+  const judgeFaults: [
+    string,
+    (deps: ReturnType<JudgeWorld['deps']>, plan: FaultPlan) => ReturnType<JudgeWorld['deps']>,
+  ][] = [
     ['the model call', (d, plan) => ({ ...d, model: async () => plan.wrap((await d.model())!) })],
     ['a GitHub call', (d, plan) => ({ ...d, reference: async () => plan.wrap((await d.reference())!) })],
     ['a table write', (d, plan) => ({ ...d, runs: plan.wrap(d.runs, ['putRun']) })],
     ['the audit write', (d, plan) => ({ ...d, objects: plan.wrap(d.objects, ['put']) })],
   ];
 
-  async function judgeToTheEnd(space: string, faulty?: (deps: ReturnType<JudgeWorld['deps']>) => ReturnType<JudgeWorld['deps']>) {
+  async function judgeToTheEnd(
+    space: string,
+    faulty?: (deps: ReturnType<JudgeWorld['deps']>) => ReturnType<JudgeWorld['deps']>,
+  ) {
     await w.putIssue(space, 'acme__widgets-42');
     const message = await w.land(space);
     const first = await survive(judgeRun(faulty ? faulty(w.deps()) : w.deps(), message));
@@ -185,7 +219,15 @@ describe('the judge with a fault at the model, GitHub, the table or the audit wr
       await judgeRun(w.deps(), { ...message });
     }
     const row = (await w.stores.store.getRun(space, message.id))!.value;
-    return { first, verdict: { judgeVerdict: row.judgeVerdict, judgeReason: row.judgeReason, judgeState: row.judgeState, judgeSameFilesComputed: row.judgeSameFilesComputed } };
+    return {
+      first,
+      verdict: {
+        judgeVerdict: row.judgeVerdict,
+        judgeReason: row.judgeReason,
+        judgeState: row.judgeState,
+        judgeSameFilesComputed: row.judgeSameFilesComputed,
+      },
+    };
   }
 
   it('reaches the verdict of a fault-free run, whichever call throws or hangs', async () => {
@@ -200,7 +242,9 @@ describe('the judge with a fault at the model, GitHub, the table or the audit wr
         expect({ what, fault, verdict: outcome.verdict }).toEqual({ what, fault, verdict: clean.verdict });
       }
     }
-    console.log(`reliability faults: the judge survived ${n} injected faults (model, GitHub, table write, audit write; thrown and hung)`);
+    console.log(
+      `reliability faults: the judge survived ${n} injected faults (model, GitHub, table write, audit write; thrown and hung)`,
+    );
   }, 120_000);
 });
 
@@ -211,17 +255,35 @@ describe('poison messages on the landing queue', () => {
     await w.stores.inbox.put(poisonKey, '{"space":"poison"');
     const good = runDelivery({ taskId: 'after-poison' });
     const goodKey = inboxKey('poison', 'good');
-    await w.stores.inbox.put(goodKey, JSON.stringify({ space: 'poison', deliveryId: 'good', receivedAt: '2026-11-29T11:00:00.000Z', host: 'mac-studio-1', delivery: good }));
-    for (const body of [JSON.stringify({ space: 'poison', inboxKey: poisonKey }), 'not json at all', JSON.stringify({ space: 'poison', inboxKey: goodKey })]) {
+    await w.stores.inbox.put(
+      goodKey,
+      JSON.stringify({
+        space: 'poison',
+        deliveryId: 'good',
+        receivedAt: '2026-11-29T11:00:00.000Z',
+        host: 'mac-studio-1',
+        delivery: good,
+      }),
+    );
+    for (const body of [
+      JSON.stringify({ space: 'poison', inboxKey: poisonKey }),
+      'not json at all',
+      JSON.stringify({ space: 'poison', inboxKey: goodKey }),
+    ]) {
       await sqs.send(new SendMessageCommand({ QueueUrl: queueUrls.landing, MessageBody: body }));
     }
-    const lander = createLanderHandler(landingDeps(), instrumentation('lander', { logLevel: 'ERROR', publishMetrics: false }));
+    const lander = createLanderHandler(
+      landingDeps(),
+      instrumentation('lander', { logLevel: 'ERROR', publishMetrics: false }),
+    );
     const poller = pollQueue(sqs, queueUrls.landing, lander, { concurrency: 1, onError: () => {} });
     try {
       const landed = async () => (await w.stores.store.getRun('poison', good.id as string)) !== null;
       expect(await eventually(landed)).toBe(true);
       const dead = await eventually(async () => {
-        const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrls.landingDlq, WaitTimeSeconds: 1 }));
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: queueUrls.landingDlq, WaitTimeSeconds: 1 }),
+        );
         return Messages.length ? Messages.map((m) => m.Body!) : null;
       }, 45_000);
       expect(dead).toEqual([JSON.stringify({ space: 'poison', inboxKey: poisonKey })]);

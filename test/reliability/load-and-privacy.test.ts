@@ -23,7 +23,8 @@ const HOSTS = Array.from({ length: SENDERS }, (_, i) => `rack-${i + 1}`);
 const KEYS = Object.fromEntries(HOSTS.map((host, i) => [host, `host-key-${i}-${randomUUID()}`]));
 const ANTHROPIC_KEY = `sk-ant-${randomUUID()}`;
 const ISSUE_TITLE = 'Northwind Traders importer drops every invoice after midnight';
-const ISSUE_BODY = 'Reported by Contoso Pharmaceuticals (contract 7731-ALPHA): the nightly importer silently skips invoices dated after 00:00 UTC.';
+const ISSUE_BODY =
+  'Reported by Contoso Pharmaceuticals (contract 7731-ALPHA): the nightly importer silently skips invoices dated after 00:00 UTC.';
 const JUDGED_RUNS = 12;
 /** A line in the candidate patch that makes the model stand-in quote the issue in its reason. */
 const QUOTE_ME = 'quote-the-issue-please';
@@ -64,7 +65,10 @@ function planLoad(): { queues: Planned[][]; hostile: number; duplicates: number;
     const q = i % SENDERS;
     const host = HOSTS[q]!;
     const finishedAt = new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString();
-    const delivery = runDelivery({ host, taskId: `load-${i}`, finishedAt, steps: i % 50 }, { patch: `diff --git a/f${i} b/f${i}\n+change ${i}\n` });
+    const delivery = runDelivery(
+      { host, taskId: `load-${i}`, finishedAt, steps: i % 50 },
+      { patch: `diff --git a/f${i} b/f${i}\n+change ${i}\n` },
+    );
     const planned = signedPlan(host, delivery, { id: delivery.id as string, finishedAt });
     queues[q]!.push(planned);
     originals.push({ queue: q, planned });
@@ -91,7 +95,13 @@ function planLoad(): { queues: Planned[][]; hostile: number; duplicates: number;
       signedPlan(host, { ...valid, id: `forged-${i}` }, null),
       signedPlan(host, { ...valid, row: { ...(valid.row as object), outcome: 'exploded' } }, null),
       signedPlan(host, { kind: 'run', host, nested: JSON.parse('['.repeat(500) + ']'.repeat(500)) as unknown }, null),
-      { host, body: Buffer.from('{"kind":"run",'), signature: sign('{"kind":"run",', KEYS[host]!), deliveryId: randomUUID(), run: null },
+      {
+        host,
+        body: Buffer.from('{"kind":"run",'),
+        signature: sign('{"kind":"run",', KEYS[host]!),
+        deliveryId: randomUUID(),
+        run: null,
+      },
       { ...signedPlan(host, valid, null), signature: sign(JSON.stringify(valid), 'not-a-paired-key') },
       { ...signedPlan(host, { ...valid, host: HOSTS[(q + 1) % SENDERS] }, null) },
     ];
@@ -106,7 +116,19 @@ let github: GitHubStandIn;
 let privateKey: string;
 const captured: string[] = [];
 const apiAnswers: string[] = [];
-const figures = { sent: 0, accepted: 0, refused: 0, hostileRefused: 0, hostile: 0, duplicates: 0, reruns: 0, runs: 0, landed: 0, seconds: 0, deliveriesPerSecond: 0 };
+const figures = {
+  sent: 0,
+  accepted: 0,
+  refused: 0,
+  hostileRefused: 0,
+  hostile: 0,
+  duplicates: 0,
+  reruns: 0,
+  runs: 0,
+  landed: 0,
+  seconds: 0,
+  deliveriesPerSecond: 0,
+};
 let expected = new Map<string, { finishedAt: string; deliveryId: string }>();
 const landedRows: Record<string, unknown>[] = [];
 const restore: (() => void)[] = [];
@@ -143,12 +165,19 @@ async function allRuns(space: string): Promise<Record<string, unknown>[]> {
 
 beforeAll(async () => {
   captureOutput();
-  const pair = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  const pair = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
   privateKey = pair.privateKey;
   anthropic = await startAnthropicStandIn({
     apiKey: ANTHROPIC_KEY,
     // Half the answers quote the issue in their reason, as a model may; those reasons must be withheld.
-    answer: (request) => (JSON.stringify(request).includes(QUOTE_ME) ? goodAnswer({ reason: `As the issue says: ${ISSUE_BODY}` }) : goodAnswer()),
+    answer: (request) =>
+      JSON.stringify(request).includes(QUOTE_ME)
+        ? goodAnswer({ reason: `As the issue says: ${ISSUE_BODY}` })
+        : goodAnswer(),
   });
   github = await startGitHubStandIn({ app: { appId: '11', installationId: '22', publicKey: pair.publicKey } });
   github.setIssue('acme/widgets', 42, { title: ISSUE_TITLE, body: ISSUE_BODY });
@@ -164,7 +193,10 @@ beforeAll(async () => {
     POWERTOOLS_LOG_LEVEL: 'INFO',
   };
   local = await startTestLocalMode(
-    { defaultJudgeModel: 'claude-test-judge', spaces: { Load: { senders: HOSTS }, Judged: { senders: [HOSTS[0]!], repos: ['acme/widgets'] } } },
+    {
+      defaultJudgeModel: 'claude-test-judge',
+      spaces: { Load: { senders: HOSTS }, Judged: { senders: [HOSTS[0]!], repos: ['acme/widgets'] } },
+    },
     KEYS,
     { env, pollers: 4, sweepIntervalSeconds: 1, log: (line) => captured.push(line) },
   );
@@ -178,7 +210,11 @@ beforeAll(async () => {
       for (const planned of queue) {
         const res = await fetch(`${local.url}/hooks/Load/ingest`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-hub-signature-256': planned.signature, 'x-replay-delivery': planned.deliveryId },
+          headers: {
+            'content-type': 'application/json',
+            'x-hub-signature-256': planned.signature,
+            'x-replay-delivery': planned.deliveryId,
+          },
           body: new Uint8Array(planned.body),
         });
         const text = await res.text();
@@ -188,7 +224,8 @@ beforeAll(async () => {
           figures.accepted++;
           if (planned.run) {
             const known = expected.get(planned.run.id);
-            if (!known || planned.run.finishedAt > known.finishedAt) expected.set(planned.run.id, { finishedAt: planned.run.finishedAt, deliveryId: planned.deliveryId });
+            if (!known || planned.run.finishedAt > known.finishedAt)
+              expected.set(planned.run.id, { finishedAt: planned.run.finishedAt, deliveryId: planned.deliveryId });
           }
         } else {
           figures.refused++;
@@ -208,11 +245,20 @@ beforeAll(async () => {
   // Judging: runs whose issue text names clients, half of them answered with a reason quoting it.
   for (let i = 0; i < JUDGED_RUNS; i++) {
     const taskId = i % 2 ? `quoting-${i}` : `clean-${i}`;
-    expect((await pushDelivery(local.url, 'Judged', issueDelivery({ taskId }, HOSTS[0]), KEYS[HOSTS[0]!]!)).status).toBe(202);
+    expect(
+      (await pushDelivery(local.url, 'Judged', issueDelivery({ taskId }, HOSTS[0]), KEYS[HOSTS[0]!]!)).status,
+    ).toBe(202);
     const patch = `diff --git a/src/widget.ts b/src/widget.ts\n+${i % 2 ? QUOTE_ME : 'fix'}\n`;
-    expect((await pushDelivery(local.url, 'Judged', runDelivery({ host: HOSTS[0], taskId }, { patch }), KEYS[HOSTS[0]!]!)).status).toBe(202);
+    expect(
+      (await pushDelivery(local.url, 'Judged', runDelivery({ host: HOSTS[0], taskId }, { patch }), KEYS[HOSTS[0]!]!))
+        .status,
+    ).toBe(202);
   }
-  await eventually(async () => (await allRuns('Judged')).filter((r) => r.judgeVerdict).length === JUDGED_RUNS, 60_000, 250);
+  await eventually(
+    async () => (await allRuns('Judged')).filter((r) => r.judgeVerdict).length === JUDGED_RUNS,
+    60_000,
+    250,
+  );
   console.log(`reliability load: ${JSON.stringify(figures)}`);
 }, 600_000);
 
@@ -235,7 +281,11 @@ describe('under load', () => {
     expect(new Set(landedRows.map((r) => r.id)).size).toBe(expected.size);
     const wrong = landedRows.filter((row) => {
       const want = expected.get(row.id as string);
-      return !want || row.finishedAt !== want.finishedAt || JSON.stringify(row.deliveries) !== JSON.stringify([want.deliveryId]);
+      return (
+        !want ||
+        row.finishedAt !== want.finishedAt ||
+        JSON.stringify(row.deliveries) !== JSON.stringify([want.deliveryId])
+      );
     });
     expect(wrong.map((r) => r.id)).toEqual([]);
   });
@@ -253,7 +303,10 @@ describe('secrets and privacy after load and judging', () => {
   it('withheld every judge reason that quoted the issue', async () => {
     const rows = await allRuns('Judged');
     expect(rows).toHaveLength(JUDGED_RUNS);
-    for (const row of rows) expect(row.judgeReason).toBe(String(row.taskId).startsWith('quoting') ? REASON_WITHHELD : 'Fixes the null check like the reference.');
+    for (const row of rows)
+      expect(row.judgeReason).toBe(
+        String(row.taskId).startsWith('quoting') ? REASON_WITHHELD : 'Fixes the null check like the reference.',
+      );
   });
 
   it('finds no key and no issue text in any log line', () => {
@@ -272,10 +325,14 @@ describe('secrets and privacy after load and judging', () => {
 
   // Every object is also a file of the data folder (scanned below); here the judged space's objects and the
   // reference cache are read back through the S3 API, as the pipeline reads them.
-  it('finds none in the judged runs\' objects (patches, summaries, audits) or the reference cache', async () => {
-    const keys = [...(await local.adapters.data.list('runs/Judged/')), ...(await local.adapters.data.list('reference/'))];
+  it("finds none in the judged runs' objects (patches, summaries, audits) or the reference cache", async () => {
+    const keys = [
+      ...(await local.adapters.data.list('runs/Judged/')),
+      ...(await local.adapters.data.list('reference/')),
+    ];
     expect(keys.some((k) => k.includes('/judge-'))).toBe(true);
-    for (const key of keys) expect({ key, found: findIn((await local.adapters.data.getText(key)) ?? '') }).toEqual({ key, found: [] });
+    for (const key of keys)
+      expect({ key, found: findIn((await local.adapters.data.getText(key)) ?? '') }).toEqual({ key, found: [] });
   });
 
   it('finds none in any file of the data folder', () => {
@@ -289,7 +346,9 @@ describe('secrets and privacy after load and judging', () => {
     };
     walk(local.dataDir);
     const keysDir = local.keysDir;
-    const found = files.filter((f) => !f.startsWith(keysDir)).map((file) => ({ file, found: findIn(readFileSync(file).toString('latin1')) }));
+    const found = files
+      .filter((f) => !f.startsWith(keysDir))
+      .map((file) => ({ file, found: findIn(readFileSync(file).toString('latin1')) }));
     expect(found.filter((f) => f.found.length)).toEqual([]);
   });
 });

@@ -30,7 +30,16 @@ import { runRow } from '../helpers/records.ts';
 
 // The runs of these tests: space S, a model name with the characters run ids replace.
 const row = (overrides: Record<string, unknown> = {}, updatedAt = '2026-01-01T00:00:00.000Z'): RunRow =>
-  runRow({ model: 'mlx-community/Qwen3:8b', harnessVersion: 'h1', startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:10:00Z', ...overrides }, { space: 'S', updatedAt });
+  runRow(
+    {
+      model: 'mlx-community/Qwen3:8b',
+      harnessVersion: 'h1',
+      startedAt: '2026-01-01T00:00:00Z',
+      finishedAt: '2026-01-01T00:10:00Z',
+      ...overrides,
+    },
+    { space: 'S', updatedAt },
+  );
 
 /** Counts the table reads, to show when the columns snapshot is reused. */
 class CountingTable extends InMemoryTable {
@@ -41,7 +50,10 @@ class CountingTable extends InMemoryTable {
     await this.putRun(r, stored?.rev ?? null);
   }
 
-  override async listRuns(space: string, query: { since?: string; cursor?: string; limit: number }): Promise<Page<RunRow>> {
+  override async listRuns(
+    space: string,
+    query: { since?: string; cursor?: string; limit: number },
+  ): Promise<Page<RunRow>> {
     this.queries++;
     return super.listRuns(space, query);
   }
@@ -51,21 +63,37 @@ class CountingTable extends InMemoryTable {
 function readDeps(store: CountingTable) {
   let asOf = '2026-02-01T00:00:00.000Z';
   return {
-    deps: { runs: store, issues: store, objects: new InMemoryObjectStore(), clock: { now: () => new Date(Date.parse(asOf) + AS_OF_SAFETY_MS) } },
+    deps: {
+      runs: store,
+      issues: store,
+      objects: new InMemoryObjectStore(),
+      clock: { now: () => new Date(Date.parse(asOf) + AS_OF_SAFETY_MS) },
+    },
     setAsOf: (value: string) => void (asOf = value),
   };
 }
 
-const decode = (body: unknown, gzip: boolean): RunColumns => columnsFromBytes(gzip ? gunzipSync(body as Buffer) : (body as Buffer));
+const decode = (body: unknown, gzip: boolean): RunColumns =>
+  columnsFromBytes(gzip ? gunzipSync(body as Buffer) : (body as Buffer));
 
 describe('the columnar form', () => {
   it('decodes into the same table as the rows it was encoded from, unknowns kept unknown', () => {
     const runs: CompactRun[] = [
       compactRun(row()),
-      compactRun(row({ model: 'other', wallSeconds: null, tier: 'hard', repo: 'acme/widgets', contamination: [{ step: 1, path: 'x' }] })),
+      compactRun(
+        row({
+          model: 'other',
+          wallSeconds: null,
+          tier: 'hard',
+          repo: 'acme/widgets',
+          contamination: [{ step: 1, path: 'x' }],
+        }),
+      ),
       { ...compactRun(row({ taskId: 't2' })), verdict: 'excluded', hiddenTest: 'pass', metricsSource: 'generated' },
     ];
-    const fromWire = RunTable.fromColumns([columnsFromBytes(columnsToBytes(encodeColumns(runs, '2026-01-01T00:00:00.000Z')))]);
+    const fromWire = RunTable.fromColumns([
+      columnsFromBytes(columnsToBytes(encodeColumns(runs, '2026-01-01T00:00:00.000Z'))),
+    ]);
     const direct = RunTable.fromRuns(runs);
     expect(fromWire.size).toBe(3);
     for (let i = 0; i < 3; i++) {
@@ -96,8 +124,13 @@ describe('the columnar form', () => {
     }));
     const wire = columnsFromBytes(columnsToBytes(encodeColumns(runs, '2026-01-01T00:00:00.000Z')));
     const { taskId, model } = wire.text;
-    const { wave, steps, promptTokens, judgeCostUsd, wallSeconds, outputTokensPerMinute, patchLinesAdded } = wire.numbers;
-    expect([taskId, model, wave, steps, promptTokens, judgeCostUsd, wallSeconds, outputTokensPerMinute, patchLinesAdded].map((c) => c.constructor.name)).toEqual([
+    const { wave, steps, promptTokens, judgeCostUsd, wallSeconds, outputTokensPerMinute, patchLinesAdded } =
+      wire.numbers;
+    expect(
+      [taskId, model, wave, steps, promptTokens, judgeCostUsd, wallSeconds, outputTokensPerMinute, patchLinesAdded].map(
+        (c) => c.constructor.name,
+      ),
+    ).toEqual([
       'Uint16Array',
       'Uint8Array',
       'Uint8Array',
@@ -117,29 +150,52 @@ describe('the columnar form', () => {
   });
 
   it('grows the table for parts larger than its room, and finds rows by id across parts', () => {
-    const part = (from: number, n: number) => encodeColumns(Array.from({ length: n }, (_, k) => compactRun(row({ taskId: `t${from + k}`, steps: from + k }))), '2026-01-01T00:00:00.000Z');
+    const part = (from: number, n: number) =>
+      encodeColumns(
+        Array.from({ length: n }, (_, k) => compactRun(row({ taskId: `t${from + k}`, steps: from + k }))),
+        '2026-01-01T00:00:00.000Z',
+      );
     const table = RunTable.withRoomFor(10);
     table.appendColumns(part(0, 1500));
     table.indexOfId(runId({ model: 'mlx-community/Qwen3:8b', taskId: 't3', harnessVersion: 'h1' }));
     table.appendColumns(part(1500, 2500));
     expect(table.size).toBe(4000);
     expect([table.number('steps', 3999), table.string('taskId', 1500)]).toEqual([3999, 't1500']);
-    expect(table.indexOfId(runId({ model: 'mlx-community/Qwen3:8b', taskId: 't3210', harnessVersion: 'h1' }))).toBe(3210);
+    expect(table.indexOfId(runId({ model: 'mlx-community/Qwen3:8b', taskId: 't3210', harnessVersion: 'h1' }))).toBe(
+      3210,
+    );
     expect(table.upsert(compactRun(row({ taskId: 't2000', steps: 1 })))).toEqual({ index: 2000, changed: true });
     expect(table.size).toBe(4000);
   });
 
   it('holds whole figures below 2^24 in float32, and makes a column float64, its rows kept, once a part or a run brings a value float32 does not hold', () => {
-    const part = (runs: Partial<CompactRun>[]) => encodeColumns(runs.map((r, k) => ({ ...compactRun(row({ taskId: `t${k}-${r.steps}` })), ...r })), '2026-01-01T00:00:00.000Z');
+    const part = (runs: Partial<CompactRun>[]) =>
+      encodeColumns(
+        runs.map((r, k) => ({ ...compactRun(row({ taskId: `t${k}-${r.steps}` })), ...r })),
+        '2026-01-01T00:00:00.000Z',
+      );
     const table = RunTable.withRoomFor(10);
-    table.appendColumns(part([{ steps: 3, promptTokens: 2 ** 24 - 1, wallSeconds: null }, { steps: null, promptTokens: 7, wallSeconds: null }]));
-    expect([table.numbers.steps, table.numbers.promptTokens, table.numbers.wallSeconds].map((c) => c.constructor.name)).toEqual(['Float32Array', 'Float32Array', 'Float32Array']);
+    table.appendColumns(
+      part([
+        { steps: 3, promptTokens: 2 ** 24 - 1, wallSeconds: null },
+        { steps: null, promptTokens: 7, wallSeconds: null },
+      ]),
+    );
+    expect(
+      [table.numbers.steps, table.numbers.promptTokens, table.numbers.wallSeconds].map((c) => c.constructor.name),
+    ).toEqual(['Float32Array', 'Float32Array', 'Float32Array']);
     // Epoch seconds are past 2^24 from the first part on.
     expect(table.numbers.finishedAt).toBeInstanceOf(Float64Array);
     expect(table.number('finishedAt', 0)).toBe(Date.parse('2026-01-01T00:10:00Z') / 1000);
     table.appendColumns(part([{ steps: 4, promptTokens: 2 ** 24, wallSeconds: 2.1 }]));
-    expect([table.numbers.steps, table.numbers.promptTokens, table.numbers.wallSeconds].map((c) => c.constructor.name)).toEqual(['Float32Array', 'Float64Array', 'Float64Array']);
-    expect([0, 1, 2].map((i) => [table.number('promptTokens', i), table.number('wallSeconds', i)])).toEqual([[2 ** 24 - 1, null], [7, null], [2 ** 24, 2.1]]);
+    expect(
+      [table.numbers.steps, table.numbers.promptTokens, table.numbers.wallSeconds].map((c) => c.constructor.name),
+    ).toEqual(['Float32Array', 'Float64Array', 'Float64Array']);
+    expect([0, 1, 2].map((i) => [table.number('promptTokens', i), table.number('wallSeconds', i)])).toEqual([
+      [2 ** 24 - 1, null],
+      [7, null],
+      [2 ** 24, 2.1],
+    ]);
     expect(table.upsert({ ...compactRun(row({ taskId: 'late' })), steps: 0.1 }).changed).toBe(true);
     expect(table.numbers.steps).toBeInstanceOf(Float64Array);
     expect([0, 1, 2, 3].map((i) => table.number('steps', i))).toEqual([3, null, 4, 0.1]);
@@ -158,7 +214,13 @@ describe('the columnar form', () => {
     const whole = RunTable.fromColumns([columnsFromBytes(bytes)]);
     // One run already in the table: the body's rows follow it, its dictionaries mapped onto the table's.
     const first = compactRun(row({ taskId: 'before', model: 'b' }));
-    for (const [size, startLate] of [[1, false], [3, false], [7, true], [4096, false], [bytes.length, true]] as const) {
+    for (const [size, startLate] of [
+      [1, false],
+      [3, false],
+      [7, true],
+      [4096, false],
+      [bytes.length, true],
+    ] as const) {
       const table = RunTable.fromRuns([first]);
       const reader = new ColumnsReader();
       // Started as soon as the header is in, or (the bytes held meanwhile) once the whole body is.
@@ -178,7 +240,11 @@ describe('the columnar form', () => {
       // Made so by the reservation itself, before a value of the body arrives, its rows unknown until then.
       const reserved = new RunTable();
       reserved.reserve(columnsFromBytes(bytes));
-      expect([reserved.numbers.wallSeconds.constructor.name, reserved.numbers.steps.constructor.name, reserved.number('wallSeconds', 0)]).toEqual(['Float64Array', 'Float32Array', null]);
+      expect([
+        reserved.numbers.wallSeconds.constructor.name,
+        reserved.numbers.steps.constructor.name,
+        reserved.number('wallSeconds', 0),
+      ]).toEqual(['Float64Array', 'Float32Array', null]);
       reader.end();
       expect(table.size).toBe(301);
       expect(table.indexOfId(runId(first))).toBe(0);
@@ -200,8 +266,12 @@ describe('the columnar form', () => {
       reader.end();
       return reader.header;
     };
-    expect(() => streamed(bytes.subarray(0, 20))).toThrow(new ColumnsFormatError('The columns body ends before its header does.'));
-    expect(() => streamed(bytes.subarray(0, bytes.length - 8))).toThrow(new ColumnsFormatError('The columns body ends before its last column.'));
+    expect(() => streamed(bytes.subarray(0, 20))).toThrow(
+      new ColumnsFormatError('The columns body ends before its header does.'),
+    );
+    expect(() => streamed(bytes.subarray(0, bytes.length - 8))).toThrow(
+      new ColumnsFormatError('The columns body ends before its last column.'),
+    );
     expect(streamed(columnsToBytes(encodeColumns([], '2026-01-01T00:00:00.000Z')))?.count).toBe(0);
   });
 
@@ -210,16 +280,24 @@ describe('the columnar form', () => {
     const shifted = new Uint8Array(bytes.length + 3);
     shifted.set(bytes, 3);
     expect(columnsFromBytes(shifted.subarray(3)).count).toBe(1);
-    expect(() => columnsFromBytes(bytes.subarray(0, bytes.length - 8))).toThrow(new ColumnsFormatError('The columns body ends before its last column.'));
-    expect(() => columnsFromBytes(new TextEncoder().encode('{"format":"replay-run-columns/3"}'))).toThrow(ColumnsFormatError);
+    expect(() => columnsFromBytes(bytes.subarray(0, bytes.length - 8))).toThrow(
+      new ColumnsFormatError('The columns body ends before its last column.'),
+    );
+    expect(() => columnsFromBytes(new TextEncoder().encode('{"format":"replay-run-columns/3"}'))).toThrow(
+      ColumnsFormatError,
+    );
     const older = new TextEncoder().encode(JSON.stringify({ format: 'replay-run-columns/3' }));
     const body = new Uint8Array(4 + older.length);
     new DataView(body.buffer).setUint32(0, older.length, true);
     body.set(older, 4);
-    expect(() => columnsFromBytes(body)).toThrow(`The columns body is in format replay-run-columns/3; this cockpit reads ${COLUMNS_FORMAT}.`);
+    expect(() => columnsFromBytes(body)).toThrow(
+      `The columns body is in format replay-run-columns/3; this cockpit reads ${COLUMNS_FORMAT}.`,
+    );
     // Decimals only for a figure column that travels as whole numbers.
     const empty = columnsToBytes(encodeColumns([], '2026-01-01T00:00:00.000Z'));
-    const header = JSON.parse(new TextDecoder().decode(empty.subarray(4, 4 + new DataView(empty.buffer).getUint32(0, true)))) as { types: string[]; decimals: number[] };
+    const header = JSON.parse(
+      new TextDecoder().decode(empty.subarray(4, 4 + new DataView(empty.buffer).getUint32(0, true))),
+    ) as { types: string[]; decimals: number[] };
     const withHeader = (changed: object) => {
       const head = new TextEncoder().encode(JSON.stringify({ ...header, ...changed }));
       // Padded to the 8-byte boundary where its (empty) columns start.
@@ -230,10 +308,23 @@ describe('the columnar form', () => {
     };
     expect(columnsFromBytes(withHeader({})).count).toBe(0);
     const figure = TEXT_FIELDS.length + CODE_FIELDS.length;
-    for (const decimals of [header.decimals.map((d, k) => (k === 0 ? 2 : d)), header.decimals.map((d, k) => (k === figure ? 7 : d)), header.decimals.slice(1)]) {
-      expect(() => columnsFromBytes(withHeader({ decimals }))).toThrow('The columns body does not have one column of the right type per field.');
+    for (const decimals of [
+      header.decimals.map((d, k) => (k === 0 ? 2 : d)),
+      header.decimals.map((d, k) => (k === figure ? 7 : d)),
+      header.decimals.slice(1),
+    ]) {
+      expect(() => columnsFromBytes(withHeader({ decimals }))).toThrow(
+        'The columns body does not have one column of the right type per field.',
+      );
     }
-    expect(() => columnsFromBytes(withHeader({ types: header.types.map((t, k) => (k === figure ? 'f64' : t)), decimals: header.decimals.map((d, k) => (k === figure ? 2 : d)) }))).toThrow(ColumnsFormatError);
+    expect(() =>
+      columnsFromBytes(
+        withHeader({
+          types: header.types.map((t, k) => (k === figure ? 'f64' : t)),
+          decimals: header.decimals.map((d, k) => (k === figure ? 2 : d)),
+        }),
+      ),
+    ).toThrow(ColumnsFormatError);
   });
 });
 
@@ -250,7 +341,11 @@ describe('GET /api/spaces/{space}/columns', () => {
     expect(decode(plain.body, false).count).toBe(2500);
     // Asked for as its own compressed media type, the same gzip bytes travel without Content-Encoding.
     const asType = await columnsAnswer(deps, 'S', 'gzip-media-type');
-    expect([asType.contentType, asType.headers?.['content-encoding'], asType.headers?.vary]).toEqual([COLUMNS_GZIP_MEDIA_TYPE, undefined, 'accept, accept-encoding']);
+    expect([asType.contentType, asType.headers?.['content-encoding'], asType.headers?.vary]).toEqual([
+      COLUMNS_GZIP_MEDIA_TYPE,
+      undefined,
+      'accept, accept-encoding',
+    ]);
     expect(decode(asType.body, true).count).toBe(2500);
   });
 
@@ -272,13 +367,21 @@ describe('GET /api/spaces/{space}/columns', () => {
     await store.put(row({ taskId: 'new' }, '2026-01-01T00:00:06.000Z'));
     const stale = decode((await answer('2026-01-01T00:00:10.000Z')).body, true);
     expect(stale).toMatchObject({ count: 10, asOf: '2026-01-01T00:00:05.000Z' });
-    expect((await store.listRuns('S', { since: stale.asOf, limit: 100 })).items.map((r) => r.taskId).sort()).toEqual(['new', 't0']);
+    expect((await store.listRuns('S', { since: stale.asOf, limit: 100 })).items.map((r) => r.taskId).sort()).toEqual([
+      'new',
+      't0',
+    ]);
 
     now += REENCODE_AFTER_MS;
     const fresh = decode((await answer('2026-01-01T00:00:20.000Z')).body, true);
     expect(fresh).toMatchObject({ count: 11, asOf: '2026-01-01T00:00:20.000Z' });
     const table = RunTable.fromColumns([fresh]);
-    expect(table.number('wallSeconds', table.indexOfId(runId({ model: 'mlx-community/Qwen3:8b', taskId: 't0', harnessVersion: 'h1' })))).toBe(1);
+    expect(
+      table.number(
+        'wallSeconds',
+        table.indexOfId(runId({ model: 'mlx-community/Qwen3:8b', taskId: 't0', harnessVersion: 'h1' })),
+      ),
+    ).toBe(1);
   });
 
   it('shares one table read (and one delta after it) between concurrent requests', async () => {
@@ -296,7 +399,11 @@ describe('a bytes answer through API Gateway', () => {
     await store.put(row());
     const answer = await columnsAnswer(readDeps(store).deps, 'S', 'gzip');
     const result = toApiGateway(answer);
-    expect(result).toMatchObject({ statusCode: 200, isBase64Encoded: true, headers: { 'content-type': COLUMNS_MEDIA_TYPE, 'content-encoding': 'gzip' } });
+    expect(result).toMatchObject({
+      statusCode: 200,
+      isBase64Encoded: true,
+      headers: { 'content-type': COLUMNS_MEDIA_TYPE, 'content-encoding': 'gzip' },
+    });
     expect(decode(Buffer.from(result.body!, 'base64'), true).count).toBe(1);
   });
 });

@@ -35,7 +35,15 @@ const only = (table: RunTable) => computeFigures(table, all(table)).groups[0]!;
 
 describe('resolve rate', () => {
   it('is resolved / (resolved + partial + wrong + no_change), with n', () => {
-    const counts: VerdictCounts = { resolved: 3, partial: 1, wrong: 2, no_change: 2, error: 0, excluded: 0, unjudged: 0 };
+    const counts: VerdictCounts = {
+      resolved: 3,
+      partial: 1,
+      wrong: 2,
+      no_change: 2,
+      error: 0,
+      excluded: 0,
+      unjudged: 0,
+    };
     expect(resolveRate(counts)).toEqual({ ...proportion(3, 8), excluded: 0, error: 0, unjudged: 0 });
     expect(resolveRate(counts)).toMatchObject({ rate: 3 / 8, hits: 3, n: 8 });
   });
@@ -111,7 +119,13 @@ describe('medians', () => {
       for (const length of [20_000, 20_001]) {
         const values = Array.from({ length }, (_, i) => value(i));
         const sorted = [...values].sort((a, b) => a - b);
-        const expected = { median: sortedQuantile(sorted, 0.5), p25: sortedQuantile(sorted, 0.25), p75: sortedQuantile(sorted, 0.75), known: length, n: length };
+        const expected = {
+          median: sortedQuantile(sorted, 0.5),
+          p25: sortedQuantile(sorted, 0.25),
+          p75: sortedQuantile(sorted, 0.75),
+          known: length,
+          n: length,
+        };
         expect([shape, medianOf(values)]).toEqual([shape, expected]);
       }
     }
@@ -124,17 +138,32 @@ describe('medians', () => {
 });
 
 describe('medians per group', () => {
-  it('equal the medians of each group\'s own runs, and of all runs, for any mix of groups and unknowns', () => {
-    const figure = fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 40 }), fc.double({ noNaN: true, min: 0, max: 1e4 }));
-    const runArb = fc.record({ model: fc.constantFrom('a', 'b', 'c'), harnessVersion: fc.constantFrom('h1', 'h2'), wallSeconds: figure, steps: figure, outputTokensPerMinute: figure, completionTokens: figure });
+  it("equal the medians of each group's own runs, and of all runs, for any mix of groups and unknowns", () => {
+    const figure = fc.oneof(
+      fc.constant(null),
+      fc.integer({ min: 0, max: 40 }),
+      fc.double({ noNaN: true, min: 0, max: 1e4 }),
+    );
+    const runArb = fc.record({
+      model: fc.constantFrom('a', 'b', 'c'),
+      harnessVersion: fc.constantFrom('h1', 'h2'),
+      wallSeconds: figure,
+      steps: figure,
+      outputTokensPerMinute: figure,
+      completionTokens: figure,
+    });
     fc.assert(
       fc.property(fc.array(runArb, { minLength: 1, maxLength: 120 }), (specs) => {
         const runs = specs.map((spec) => compactRunOf(spec));
         const table = RunTable.fromRuns(runs);
         const figures = computeFigures(table, Uint32Array.from(runs.keys()));
         for (const field of ['wallSeconds', 'steps', 'outputTokensPerMinute', 'completionTokens'] as const) {
-          const valuesOf = (keep: (r: (typeof runs)[number]) => boolean) => runs.filter(keep).map((r) => r[field] ?? NaN);
-          for (const g of figures.groups) expect(g[field]).toEqual(medianOf(valuesOf((r) => r.model === g.model && r.harnessVersion === g.harnessVersion)));
+          const valuesOf = (keep: (r: (typeof runs)[number]) => boolean) =>
+            runs.filter(keep).map((r) => r[field] ?? NaN);
+          for (const g of figures.groups)
+            expect(g[field]).toEqual(
+              medianOf(valuesOf((r) => r.model === g.model && r.harnessVersion === g.harnessVersion)),
+            );
           expect(figures.all[field]).toEqual(medianOf(valuesOf(() => true)));
         }
       }),
@@ -157,7 +186,12 @@ describe('budget exhaustion', () => {
 
 describe('every rate', () => {
   it('carries the 95% Wilson interval of the statistics module, and none when n is 0', () => {
-    const table = RunTable.fromRuns([run({ verdict: 'resolved' }), run({ verdict: 'wrong' }), run({ verdict: 'wrong' }), run({ verdict: 'excluded', hiddenTest: null })]);
+    const table = RunTable.fromRuns([
+      run({ verdict: 'resolved' }),
+      run({ verdict: 'wrong' }),
+      run({ verdict: 'wrong' }),
+      run({ verdict: 'excluded', hiddenTest: null }),
+    ]);
     const figures = only(table);
     expect(figures.resolve.ci).toEqual(proportion(1, 3).ci);
     expect(figures.resolve.ci![0]).toBeLessThan(1 / 3);
@@ -262,7 +296,7 @@ describe('the run table', () => {
 });
 
 describe('original fix comparison', () => {
-  it('pairs resolved runs with a known wall time to their task\'s PR-open-to-merge time', () => {
+  it("pairs resolved runs with a known wall time to their task's PR-open-to-merge time", () => {
     const table = RunTable.fromRuns([
       run({ taskId: 'a', verdict: 'resolved', wallSeconds: 3600 }),
       run({ taskId: 'b', verdict: 'resolved', wallSeconds: 7200 }),
@@ -272,7 +306,13 @@ describe('original fix comparison', () => {
     ]);
     const facts = taskFacts(
       table,
-      ['a', 'b', 'c', 'd'].map((taskId, k) => ({ taskId, order: k, tier: null, wave: 1, prToMergeHours: 10 * (k + 1) })),
+      ['a', 'b', 'c', 'd'].map((taskId, k) => ({
+        taskId,
+        order: k,
+        tier: null,
+        wave: 1,
+        prToMergeHours: 10 * (k + 1),
+      })),
     );
     const selection = all(table);
     const grouping = groupRuns(table, selection);
@@ -283,7 +323,11 @@ describe('original fix comparison', () => {
 
 describe('scatter and matrix projections', () => {
   it('leave off runs without both figures, and non-positive ones on log axes', () => {
-    const table = RunTable.fromRuns([run({ completionTokens: 10, wallSeconds: 5 }), run({ completionTokens: null }), run({ completionTokens: 0 })]);
+    const table = RunTable.fromRuns([
+      run({ completionTokens: 10, wallSeconds: 5 }),
+      run({ completionTokens: null }),
+      run({ completionTokens: 0 }),
+    ]);
     const [linear] = scatterLayers(table, all(table), 1, () => 0, false);
     const [log] = scatterLayers(table, all(table), 1, () => 0, true);
     expect([...linear!.x]).toEqual([10, 0]);
@@ -293,21 +337,35 @@ describe('scatter and matrix projections', () => {
   });
 
   it('split runs into layers, e.g. by verdict', () => {
-    const table = RunTable.fromRuns([run({ verdict: 'resolved', completionTokens: 1 }), run({ verdict: 'wrong', completionTokens: 2 }), run({ verdict: 'resolved', completionTokens: 3 })]);
+    const table = RunTable.fromRuns([
+      run({ verdict: 'resolved', completionTokens: 1 }),
+      run({ verdict: 'wrong', completionTokens: 2 }),
+      run({ verdict: 'resolved', completionTokens: 3 }),
+    ]);
     const layers = scatterLayers(table, all(table), 7, (i) => table.codes.verdict[i]!, true);
     expect([...layers[1]!.x]).toEqual([1, 3]);
     expect([...layers[3]!.x]).toEqual([2]);
   });
 
   it('order tasks as published (wave, then order), then tasks without a record by id; a filter keeps that order', () => {
-    const table = RunTable.fromRuns(['zeta', 'w2-first', 'w1-second', 'alpha', 'w1-first'].map((taskId) => run({ taskId, model: taskId === 'alpha' || taskId === 'w1-second' ? 'b' : 'a' })));
+    const table = RunTable.fromRuns(
+      ['zeta', 'w2-first', 'w1-second', 'alpha', 'w1-first'].map((taskId) =>
+        run({ taskId, model: taskId === 'alpha' || taskId === 'w1-second' ? 'b' : 'a' }),
+      ),
+    );
     const facts = taskFacts(table, [
       { taskId: 'w1-first', order: 1, wave: 1, tier: null, prToMergeHours: null },
       { taskId: 'w1-second', order: 2, wave: 1, tier: null, prToMergeHours: null },
       { taskId: 'w2-first', order: 3, wave: 2, tier: null, prToMergeHours: null },
     ]);
     const order = taskOrder(table, facts);
-    expect([...order].map((t) => table.dictionaries.taskId.values[t])).toEqual(['w1-first', 'w1-second', 'w2-first', 'alpha', 'zeta']);
+    expect([...order].map((t) => table.dictionaries.taskId.values[t])).toEqual([
+      'w1-first',
+      'w1-second',
+      'w2-first',
+      'alpha',
+      'zeta',
+    ]);
     const inView = tasksInView(table, selectRuns(table, { ...NO_FILTERS, models: ['b'] }, facts), order);
     expect([...inView].map((t) => table.dictionaries.taskId.values[t])).toEqual(['w1-second', 'alpha']);
   });
@@ -326,14 +384,22 @@ describe('the run table under live deltas', () => {
   it('finds a row by its run id exactly as the server keys rows, however the names split', () => {
     // runId makes `:` and `/` in a model `_`, and task ids may hold `__`: these pairs are one run each.
     const table = RunTable.fromColumns([
-      encodeColumns([run({ model: 'org/m:7b', taskId: 'django__django-1', harnessVersion: 'h1' }), run({ model: 'm', taskId: 'x__y', harnessVersion: 'h__2' })], '2026-01-01T00:00:00.000Z'),
+      encodeColumns(
+        [
+          run({ model: 'org/m:7b', taskId: 'django__django-1', harnessVersion: 'h1' }),
+          run({ model: 'm', taskId: 'x__y', harnessVersion: 'h__2' }),
+        ],
+        '2026-01-01T00:00:00.000Z',
+      ),
     ]);
     expect(table.indexOfId('org_m_7b__django__django-1__h1')).toBe(0);
     expect(table.indexOfId('m__x__y__h__2')).toBe(1);
     expect(table.indexOfId('m__x__y__h1')).toBe(-1);
     expect(table.indexOfId('org_m_7b__django__h1')).toBe(-1);
     // The same ids through other names replace their rows rather than add some.
-    expect(table.upsert(run({ model: 'org_m:7b', taskId: 'django__django-1', harnessVersion: 'h1', steps: 99 }))).toEqual({ index: 0, changed: true });
+    expect(
+      table.upsert(run({ model: 'org_m:7b', taskId: 'django__django-1', harnessVersion: 'h1', steps: 99 })),
+    ).toEqual({ index: 0, changed: true });
     expect(table.upsert(run({ model: 'm__x', taskId: 'y', harnessVersion: 'h__2' }))).toMatchObject({ index: 1 });
     expect(table.size).toBe(2);
     expect(table.string('model', 0)).toBe('org_m:7b');
@@ -346,7 +412,14 @@ describe('the run table under live deltas', () => {
   it('finds every row by id after deltas, as a map of all ids would', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ model: fc.constantFrom('a', 'a:b', 'a_b', 'a__b'), taskId: fc.constantFrom('t', 'b__t', 't__h'), harnessVersion: fc.constantFrom('h', 'h__h', 't__h') }), { maxLength: 40 }),
+        fc.array(
+          fc.record({
+            model: fc.constantFrom('a', 'a:b', 'a_b', 'a__b'),
+            taskId: fc.constantFrom('t', 'b__t', 't__h'),
+            harnessVersion: fc.constantFrom('h', 'h__h', 't__h'),
+          }),
+          { maxLength: 40 },
+        ),
         (identities) => {
           const table = new RunTable();
           const byId = new Map<string, number>();
@@ -371,29 +444,45 @@ describe('medians by selection', () => {
       return s[lo]! + (s[Math.ceil(at)]! - s[lo]!) * (at - lo);
     };
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.integer({ min: -50, max: 50 }), fc.double({ noNaN: true, min: -1e6, max: 1e6 }), fc.constant(NaN)), { minLength: 1, maxLength: 300 }), (values) => {
-        const known = values.filter((v) => !Number.isNaN(v));
-        const figure = medianOf(values);
-        expect(figure.known).toBe(known.length);
-        if (!known.length) {
-          expect(figure.median).toBeNull();
-          return;
-        }
-        expect(figure.median).toBeCloseTo(sortedQuantile(known, 0.5), 9);
-        expect(figure.p25).toBeCloseTo(sortedQuantile(known, 0.25), 9);
-        expect(figure.p75).toBeCloseTo(sortedQuantile(known, 0.75), 9);
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.integer({ min: -50, max: 50 }),
+            fc.double({ noNaN: true, min: -1e6, max: 1e6 }),
+            fc.constant(NaN),
+          ),
+          { minLength: 1, maxLength: 300 },
+        ),
+        (values) => {
+          const known = values.filter((v) => !Number.isNaN(v));
+          const figure = medianOf(values);
+          expect(figure.known).toBe(known.length);
+          if (!known.length) {
+            expect(figure.median).toBeNull();
+            return;
+          }
+          expect(figure.median).toBeCloseTo(sortedQuantile(known, 0.5), 9);
+          expect(figure.p25).toBeCloseTo(sortedQuantile(known, 0.25), 9);
+          expect(figure.p75).toBeCloseTo(sortedQuantile(known, 0.75), 9);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
 
-  it('over the rows of a group are the medians of those rows\' values', () => {
+  it("over the rows of a group are the medians of those rows' values", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.oneof(fc.double({ noNaN: true, min: -1e6, max: 1e6 }), fc.constant(NaN)), fc.boolean()), { minLength: 1, maxLength: 300 }), (cells) => {
-        const source = Float64Array.from(cells, ([v]) => v);
-        const rows = Uint32Array.from(cells.flatMap(([, inGroup], i) => (inGroup ? [i] : [])));
-        expect(medianOfRows(source, rows)).toEqual(medianOf(Array.from(rows, (i) => source[i]!)));
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.oneof(fc.double({ noNaN: true, min: -1e6, max: 1e6 }), fc.constant(NaN)), fc.boolean()), {
+          minLength: 1,
+          maxLength: 300,
+        }),
+        (cells) => {
+          const source = Float64Array.from(cells, ([v]) => v);
+          const rows = Uint32Array.from(cells.flatMap(([, inGroup], i) => (inGroup ? [i] : [])));
+          expect(medianOfRows(source, rows)).toEqual(medianOf(Array.from(rows, (i) => source[i]!)));
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { rawBody, toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
 
-const event = (body: string | undefined, isBase64Encoded: boolean) => ({ body, isBase64Encoded }) as APIGatewayProxyEventV2;
+const event = (body: string | undefined, isBase64Encoded: boolean) =>
+  ({ body, isBase64Encoded }) as APIGatewayProxyEventV2;
 
 describe('API Gateway mapping', () => {
   it('decodes base64 bodies to the exact bytes that were signed', () => {
@@ -16,7 +17,14 @@ describe('API Gateway mapping', () => {
   });
 
   it('serialises JSON answers and passes text through with its content type', () => {
-    expect(toApiGateway({ status: 202, body: { ok: true } })).toEqual({ statusCode: 202, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' });
-    expect(toApiGateway({ status: 200, body: 'diff', contentType: 'text/x-diff' })).toMatchObject({ headers: { 'content-type': 'text/x-diff' }, body: 'diff' });
+    expect(toApiGateway({ status: 202, body: { ok: true } })).toEqual({
+      statusCode: 202,
+      headers: { 'content-type': 'application/json' },
+      body: '{"ok":true}',
+    });
+    expect(toApiGateway({ status: 200, body: 'diff', contentType: 'text/x-diff' })).toMatchObject({
+      headers: { 'content-type': 'text/x-diff' },
+      body: 'diff',
+    });
   });
 });

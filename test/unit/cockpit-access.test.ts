@@ -15,13 +15,34 @@ import { analystGroupOf, MAX_GROUP_NAME_LENGTH } from '../../shared/read/cockpit
 import { systemClock } from '../../shared/ports.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 
-const config = parseConfig({ spaces: { Alpha: { senders: ['mac-studio-1'] } }, cockpits: { AlphaBoard: { space: 'Alpha' } } });
+const config = parseConfig({
+  spaces: { Alpha: { senders: ['mac-studio-1'] } },
+  cockpits: { AlphaBoard: { space: 'Alpha' } },
+});
 // Real adapters aimed at a port nothing listens on: a request that reached the store would fail loudly.
-const nowhere = { region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, endpoints: { dynamodb: 'http://127.0.0.1:9', s3: 'http://127.0.0.1:9' } };
+const nowhere = {
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+  endpoints: { dynamodb: 'http://127.0.0.1:9', s3: 'http://127.0.0.1:9' },
+};
 const store = tableStore(nowhere, 'table');
 const keys = new LocalKeySource(mkdtempSync(join(tmpdir(), 'keys-')), {});
-const deps = { config, runs: store, attempts: store, issues: store, hosts: store, objects: bucketStore(nowhere, 'data'), pairing: keys, budget: store, clock: systemClock };
-const read = createReadApiHandler(deps, instrumentation('read-api', { logLevel: 'ERROR', publishMetrics: false }), analystGroupOf('AlphaBoard'));
+const deps = {
+  config,
+  runs: store,
+  attempts: store,
+  issues: store,
+  hosts: store,
+  objects: bucketStore(nowhere, 'data'),
+  pairing: keys,
+  budget: store,
+  clock: systemClock,
+};
+const read = createReadApiHandler(
+  deps,
+  instrumentation('read-api', { logLevel: 'ERROR', publishMetrics: false }),
+  analystGroupOf('AlphaBoard'),
+);
 
 /** An HTTP API (payload 2.0) event as API Gateway sends it after the JWT authorizer accepted the token. */
 function eventWith(claims: Record<string, string> | undefined, path = '/api/cockpits'): APIGatewayProxyEventV2 {
@@ -48,8 +69,8 @@ function eventWith(claims: Record<string, string> | undefined, path = '/api/cock
   } as APIGatewayProxyEventV2;
 }
 
-describe('a private cockpit\'s read API', () => {
-  it('refuses with 403 a signed-in analyst whose token lacks the cockpit\'s group', async () => {
+describe("a private cockpit's read API", () => {
+  it("refuses with 403 a signed-in analyst whose token lacks the cockpit's group", async () => {
     const answer = await read(eventWith({ sub: 'u1', 'cognito:groups': '[cockpit-BetaBoard]' }));
     expect(answer.statusCode).toBe(403);
     expect(JSON.parse(answer.body!)).toMatchObject({ error: 'not-in-cockpit-group' });
@@ -71,8 +92,10 @@ describe('a private cockpit\'s read API', () => {
     expect(JSON.parse(answer.body!)).toEqual({ cockpits: [{ name: 'AlphaBoard', space: 'Alpha', public: false }] });
   });
 
-  it('does not take a group whose name merely contains the cockpit\'s', async () => {
-    expect((await read(eventWith({ 'cognito:groups': '[cockpit-AlphaBoard2 xcockpit-AlphaBoard]' }))).statusCode).toBe(403);
+  it("does not take a group whose name merely contains the cockpit's", async () => {
+    expect((await read(eventWith({ 'cognito:groups': '[cockpit-AlphaBoard2 xcockpit-AlphaBoard]' }))).statusCode).toBe(
+      403,
+    );
   });
 });
 
@@ -93,7 +116,7 @@ describe('token groups', () => {
 });
 
 describe('group names', () => {
-  it('are cockpit-<name>, cut with a hash to Cognito\'s limit, never shared by two long names', () => {
+  it("are cockpit-<name>, cut with a hash to Cognito's limit, never shared by two long names", () => {
     expect(analystGroupOf('AlphaBoard')).toBe('cockpit-AlphaBoard');
     const a = analystGroupOf(`${'C'.repeat(150)}-a`);
     const b = analystGroupOf(`${'C'.repeat(150)}-b`);

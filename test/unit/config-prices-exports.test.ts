@@ -15,18 +15,25 @@ describe('export fields in the configuration', () => {
   });
 
   it('narrow it to a subset kept in the allowlist order, whatever order they are written in', () => {
-    const config = parseConfig({ spaces: { S: space({ exports: { fields: ['hiddenTestStatus', 'taskId', 'model'] } }) } });
+    const config = parseConfig({
+      spaces: { S: space({ exports: { fields: ['hiddenTestStatus', 'taskId', 'model'] } }) },
+    });
     expect(exportFieldsOf(config, 'S')).toEqual(['model', 'taskId', 'hiddenTestStatus']);
   });
 
   it('refuse the configuration with a sentence when a name is outside the allowlist', () => {
-    const attempt = () => parseConfig({ spaces: { S: space({ exports: { fields: ['model', 'judgeReason', 'patch'] } }) } });
+    const attempt = () =>
+      parseConfig({ spaces: { S: space({ exports: { fields: ['model', 'judgeReason', 'patch'] } }) } });
     expect(attempt).toThrow(ConfigError);
-    expect(attempt).toThrow(/spaces\.S\.exports\.fields: names "judgeReason", "patch", which are not among the exportable fields \(id, model,/);
+    expect(attempt).toThrow(
+      /spaces\.S\.exports\.fields: names "judgeReason", "patch", which are not among the exportable fields \(id, model,/,
+    );
   });
 
   it('refuse an empty list', () => {
-    expect(() => parseConfig({ spaces: { S: space({ exports: { fields: [] } }) } })).toThrow(/at least one export field/);
+    expect(() => parseConfig({ spaces: { S: space({ exports: { fields: [] } }) } })).toThrow(
+      /at least one export field/,
+    );
   });
 });
 
@@ -36,12 +43,19 @@ describe('prices in the configuration', () => {
   });
 
   it('take USD per million tokens per model, cache prices optional', () => {
-    const prices = { 'claude-sonnet-5-5': { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 }, 'qwen3:8b': { inputPerMTok: 0, outputPerMTok: 0 } };
+    const prices = {
+      'claude-sonnet-5-5': { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 },
+      'qwen3:8b': { inputPerMTok: 0, outputPerMTok: 0 },
+    };
     expect(parseConfig({ spaces: { S: space() }, prices }).prices).toEqual(prices);
   });
 
   it('refuse a negative or misspelt price with a sentence naming it', () => {
-    expect(() => parseConfig({ spaces: { S: space() }, prices: { m: { inputPerMTok: -1, outputPerMTok: 1 } } })).toThrow(/prices\.m\.inputPerMTok/);
-    expect(() => parseConfig({ spaces: { S: space() }, prices: { m: { inputPerMtok: 1, outputPerMTok: 1 } } })).toThrow(/prices\.m.*inputPerMtok/);
+    expect(() =>
+      parseConfig({ spaces: { S: space() }, prices: { m: { inputPerMTok: -1, outputPerMTok: 1 } } }),
+    ).toThrow(/prices\.m\.inputPerMTok/);
+    expect(() => parseConfig({ spaces: { S: space() }, prices: { m: { inputPerMtok: 1, outputPerMTok: 1 } } })).toThrow(
+      /prices\.m.*inputPerMtok/,
+    );
   });
 });

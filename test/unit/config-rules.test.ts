@@ -20,9 +20,12 @@ describe('host names in the configuration', () => {
     expect(refusal({ spaces })).toMatch(pattern);
   });
 
-  it('refuses a host whose key would be another space\'s fleet-wide value', () => {
+  it("refuses a host whose key would be another space's fleet-wide value", () => {
     const message = refusal({
-      spaces: { A: { senders: ['mac-1'], secretConfigKey: 'Hosting:Report' }, B: { senders: ['mac-2'], secretConfigKey: 'Hosting:Report:mac-1' } },
+      spaces: {
+        A: { senders: ['mac-1'], secretConfigKey: 'Hosting:Report' },
+        B: { senders: ['mac-2'], secretConfigKey: 'Hosting:Report:mac-1' },
+      },
     });
     expect(message).toMatch(/Hosting:Report:mac-1/);
     expect(message).toMatch(/same key/);
@@ -30,19 +33,28 @@ describe('host names in the configuration', () => {
 
   it('refuses two secretConfigKeys that map one host to the same key file or environment variable', () => {
     const message = refusal({
-      spaces: { A: { senders: ['mac-1'], secretConfigKey: 'Hosting:Report' }, B: { senders: ['mac-1'], secretConfigKey: 'Hosting__Report' } },
+      spaces: {
+        A: { senders: ['mac-1'], secretConfigKey: 'Hosting:Report' },
+        B: { senders: ['mac-1'], secretConfigKey: 'Hosting__Report' },
+      },
     });
     expect(message).toMatch(/Hosting__Report__mac-1/);
   });
 
   it('accepts one host listed by two spaces under one secretConfigKey (one key, one identity)', () => {
-    expect(() => parseConfig({ spaces: { A: { senders: ['mac-1'] }, B: { senders: ['mac-1', 'mac-2'] } } })).not.toThrow();
+    expect(() =>
+      parseConfig({ spaces: { A: { senders: ['mac-1'] }, B: { senders: ['mac-1', 'mac-2'] } } }),
+    ).not.toThrow();
   });
 });
 
-describe('a space\'s repository allowlist', () => {
+describe("a space's repository allowlist", () => {
   const config = parseConfig({
-    spaces: { Listed: { senders: ['h'], repos: ['Acme/Widgets'] }, Open: { senders: ['h'] }, Closed: { senders: ['h'], repos: [] } },
+    spaces: {
+      Listed: { senders: ['h'], repos: ['Acme/Widgets'] },
+      Open: { senders: ['h'] },
+      Closed: { senders: ['h'], repos: [] },
+    },
   });
 
   it('allows listed repositories, compared without regard to case', () => {
@@ -64,6 +76,8 @@ describe('configuration maps', () => {
   it('treat prototype names as unknown spaces, not as entries', () => {
     const config = parseConfig({ spaces: { A: { senders: ['h'] } } });
     expect(Object.hasOwn(config.spaces, 'constructor')).toBe(false);
-    expect(refusal({ spaces: { A: { senders: ['h'] } }, cockpits: { C: { space: 'toString' } } })).toMatch(/unknown space "toString"/);
+    expect(refusal({ spaces: { A: { senders: ['h'] } }, cockpits: { C: { space: 'toString' } } })).toMatch(
+      /unknown space "toString"/,
+    );
   });
 });

@@ -1,7 +1,14 @@
 // The demo campaign: real outcomes and step counts from data/, everything else generated and marked so,
 // and a stand-in judge that answers from the hidden-test outcome with some disagreement.
 import { describe, expect, it } from '@jest/globals';
-import { buildCampaign, findDemoToken, oracleAnswer, parseInstance, readSourceRuns, splitModelName } from '../../infra/local/demo-campaign.ts';
+import {
+  buildCampaign,
+  findDemoToken,
+  oracleAnswer,
+  parseInstance,
+  readSourceRuns,
+  splitModelName,
+} from '../../infra/local/demo-campaign.ts';
 import { deliverySchema } from '../../shared/schema/delivery.ts';
 
 const source = readSourceRuns();
@@ -15,7 +22,10 @@ describe('the demo campaign', () => {
 
   it('splits model configurations into model and harness version, and instances into repo and base commit', () => {
     expect(splitModelName('GPT-5 High - paper')).toEqual({ model: 'GPT-5 High', harnessVersion: 'paper' });
-    expect(splitModelName('Gemini 2.5 Pro Preview -- debug-oct22')).toEqual({ model: 'Gemini 2.5 Pro Preview', harnessVersion: 'debug-oct22' });
+    expect(splitModelName('Gemini 2.5 Pro Preview -- debug-oct22')).toEqual({
+      model: 'Gemini 2.5 Pro Preview',
+      harnessVersion: 'debug-oct22',
+    });
     expect(parseInstance('instance_element-hq__element-web-ec0f940ef0e8e3b61078f145f34dc40d1938e6c5-vnan')).toEqual({
       repo: 'element-hq/element-web',
       baseSha: 'ec0f940ef0e8e3b61078f145f34dc40d1938e6c5',
@@ -25,8 +35,13 @@ describe('the demo campaign', () => {
   const campaign = buildCampaign(source, { tasks: 20, seed: 7, hosts: ['demo-runner-1', 'demo-runner-2'] });
 
   it('is the same for the same seed, and every delivery is valid', () => {
-    expect(buildCampaign(source, { tasks: 20, seed: 7, hosts: ['demo-runner-1', 'demo-runner-2'] }).runs.map((r) => r.id)).toEqual(campaign.runs.map((r) => r.id));
-    for (const d of [...campaign.issues.map((issue) => ({ kind: 'issue', host: 'demo-runner-1', issue })), ...campaign.runs.flatMap((r) => [r.delivery, r.hiddenTest])]) {
+    expect(
+      buildCampaign(source, { tasks: 20, seed: 7, hosts: ['demo-runner-1', 'demo-runner-2'] }).runs.map((r) => r.id),
+    ).toEqual(campaign.runs.map((r) => r.id));
+    for (const d of [
+      ...campaign.issues.map((issue) => ({ kind: 'issue', host: 'demo-runner-1', issue })),
+      ...campaign.runs.flatMap((r) => [r.delivery, r.hiddenTest]),
+    ]) {
       expect(deliverySchema.safeParse(d).success).toBe(true);
     }
   });
@@ -41,13 +56,21 @@ describe('the demo campaign', () => {
 
   it('keeps the real outcome and step count, and marks every row generated', () => {
     const key = (model: string, harnessVersion: string, taskId: string) => `${model}|${harnessVersion}|${taskId}`;
-    const real = new Map(source.map((r) => {
-      const { model, harnessVersion } = splitModelName(r.modelName);
-      return [key(model, harnessVersion, r.instanceId), r];
-    }));
+    const real = new Map(
+      source.map((r) => {
+        const { model, harnessVersion } = splitModelName(r.modelName);
+        return [key(model, harnessVersion, r.instanceId), r];
+      }),
+    );
     expect(campaign.runs.length).toBeGreaterThan(200);
     for (const run of campaign.runs) {
-      const row = run.delivery.row as { model: string; harnessVersion: string; taskId: string; steps: number; metricsSource: string };
+      const row = run.delivery.row as {
+        model: string;
+        harnessVersion: string;
+        taskId: string;
+        steps: number;
+        metricsSource: string;
+      };
       const origin = real.get(key(row.model, row.harnessVersion, row.taskId))!;
       expect(row.steps).toBe(origin.turns);
       expect((run.hiddenTest.hiddenTestResult as { status: string }).status).toBe(origin.resolved ? 'pass' : 'fail');

@@ -66,14 +66,32 @@ describe('the judge prompt', () => {
 
   it('never lets any patch text add or close a block', () => {
     const nonce = 'f'.repeat(32);
-    const piece = fc.constantFrom('<', '<<<', 'END_DATA', 'BEGIN_DATA', 'end_data', ' ', '\n', ' nonce=', nonce, '>>>', 'candidate_patch', 'x', '\\');
+    const piece = fc.constantFrom(
+      '<',
+      '<<<',
+      'END_DATA',
+      'BEGIN_DATA',
+      'end_data',
+      ' ',
+      '\n',
+      ' nonce=',
+      nonce,
+      '>>>',
+      'candidate_patch',
+      'x',
+      '\\',
+    );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 40 }).map((p) => p.join('')), fc.array(piece, { maxLength: 20 }).map((p) => p.join('')), (patch, issue) => {
-        const prompt = whole(buildPrompt(input({ candidateDiff: patch, issueText: issue }), nonce));
-        expect(count(prompt, blockEnd(nonce))).toBe(3);
-        expect(count(prompt, `<<<BEGIN_DATA`)).toBe(3);
-        expect(prompt).not.toMatch(/<<<\s*end_data(?! nonce=f{32}>>>)/i);
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 40 }).map((p) => p.join('')),
+        fc.array(piece, { maxLength: 20 }).map((p) => p.join('')),
+        (patch, issue) => {
+          const prompt = whole(buildPrompt(input({ candidateDiff: patch, issueText: issue }), nonce));
+          expect(count(prompt, blockEnd(nonce))).toBe(3);
+          expect(count(prompt, `<<<BEGIN_DATA`)).toBe(3);
+          expect(prompt).not.toMatch(/<<<\s*end_data(?! nonce=f{32}>>>)/i);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -81,13 +99,18 @@ describe('the judge prompt', () => {
   it('cuts a diff over the budget at a line end with a visible marker', () => {
     const big = Array.from({ length: 2000 }, (_, i) => `+line ${i}`).join('\n');
     const { prompt } = buildPrompt(input({ candidateDiff: big, maxDiffChars: 1000 }), newNonce());
-    expect(prompt).toMatch(/\[\.\.\. candidate patch cut here to fit the judge's budget: \d+ of \d+ characters shown, \d+ more lines not shown \.\.\.\]/);
+    expect(prompt).toMatch(
+      /\[\.\.\. candidate patch cut here to fit the judge's budget: \d+ of \d+ characters shown, \d+ more lines not shown \.\.\.\]/,
+    );
     expect(prompt).not.toContain('+line 1999');
     expect(prompt.length).toBeLessThan(4000);
   });
 
   it('tells the judge which lock files were left out and that the runner cut the patch', () => {
-    const { prompt } = buildPrompt(input({ omittedLockFiles: ['package-lock.json', 'go.sum'], candidateTruncated: true }), newNonce());
+    const { prompt } = buildPrompt(
+      input({ omittedLockFiles: ['package-lock.json', 'go.sum'], candidateTruncated: true }),
+      newNonce(),
+    );
     expect(prompt).toContain('left out here: package-lock.json, go.sum');
     expect(prompt).toContain('The runner cut the candidate patch');
   });

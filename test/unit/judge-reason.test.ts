@@ -4,21 +4,35 @@ import { parseJudgeAnswer } from '../../shared/judge/answer.ts';
 import { auditedAnswerText, MAX_REASON_CHARS, REASON_WITHHELD } from '../../shared/judge/reason-guard.ts';
 
 const TITLE = 'Widgets crash on empty input';
-const BODY = 'Customer Northwind Traders saw the importer fail every night since the March upgrade.\nSteps: run it twice.';
+const BODY =
+  'Customer Northwind Traders saw the importer fail every night since the March upgrade.\nSteps: run it twice.';
 const ISSUE = `${TITLE}\n\n${BODY}`;
 const answerWith = (reason: string) =>
-  JSON.stringify({ verdict: 'wrong', rootCauseFound: false, sameFilesAsReference: false, testAdded: false, wouldCompile: true, reason });
+  JSON.stringify({
+    verdict: 'wrong',
+    rootCauseFound: false,
+    sameFilesAsReference: false,
+    testAdded: false,
+    wouldCompile: true,
+    reason,
+  });
 const reasonOf = (text: string) => {
   const parsed = parseJudgeAnswer(text, ISSUE);
   if (!parsed.ok) throw new Error(parsed.problem);
   return parsed.answer.reason;
 };
 
-describe('the judge\'s reason', () => {
+describe("the judge's reason", () => {
   it.each([
     ['the whole title, in another case and spacing', 'It fixes WIDGETS  crash on\nempty input, partly.'],
-    ['40 consecutive characters of the body', 'The patch is unrelated: northwind traders saw the importer fail every night.'],
-    ['40 consecutive characters of the title and body across the line break', `${TITLE.slice(-20)} ${BODY.slice(0, 25)}`],
+    [
+      '40 consecutive characters of the body',
+      'The patch is unrelated: northwind traders saw the importer fail every night.',
+    ],
+    [
+      '40 consecutive characters of the title and body across the line break',
+      `${TITLE.slice(-20)} ${BODY.slice(0, 25)}`,
+    ],
   ])('is withheld when it quotes %s', (_what, reason) => {
     expect(reasonOf(answerWith(reason))).toBe(REASON_WITHHELD);
   });

@@ -1,13 +1,31 @@
 // The judge's pure rules: strict answers, retry backoff, waiting states and the verdict mapping.
 import { describe, expect, it } from '@jest/globals';
 import { parseJudgeAnswer } from '../../shared/judge/answer.ts';
-import { attemptsExhausted, claimed, failedAttempt, isDecided, nextUtcDay, retryDelaySeconds, returnedAttempt, utcDay, verdict, withCallCost } from '../../shared/judge/transitions.ts';
+import {
+  attemptsExhausted,
+  claimed,
+  failedAttempt,
+  isDecided,
+  nextUtcDay,
+  retryDelaySeconds,
+  returnedAttempt,
+  utcDay,
+  verdict,
+  withCallCost,
+} from '../../shared/judge/transitions.ts';
 import { sameFilesComputed } from '../../shared/judge/attempt.ts';
 import { parseAnthropicSecret, parseGitHubAppSecret } from '../../shared/adapters/aws/judge-services.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { runRow } from '../helpers/records.ts';
 
-const answer = { verdict: 'partial', rootCauseFound: true, sameFilesAsReference: false, testAdded: true, wouldCompile: true, reason: 'Half of it.' };
+const answer = {
+  verdict: 'partial',
+  rootCauseFound: true,
+  sameFilesAsReference: false,
+  testAdded: true,
+  wouldCompile: true,
+  reason: 'Half of it.',
+};
 const row = (overrides: Partial<RunRow> = {}): RunRow => runRow({}, overrides);
 const NOW = new Date('2026-11-29T23:59:30.000Z');
 
@@ -54,7 +72,9 @@ describe('attempts and backoff', () => {
 
   it('schedules the retry of a failed (already counted) attempt and keeps the problem', () => {
     const problem = { code: 'provider-http-500', message: 'The judge model provider answered HTTP 500.' };
-    expect(failedAttempt(row({ judgeAttempts: 3 }), problem, { maxAttempts: 6, retryBaseSeconds: 900 }, 'm', NOW)).toEqual({
+    expect(
+      failedAttempt(row({ judgeAttempts: 3 }), problem, { maxAttempts: 6, retryBaseSeconds: 900 }, 'm', NOW),
+    ).toEqual({
       judgeNextAttemptAt: '2026-11-30T00:59:30.000Z',
       judgeState: 'retry-scheduled',
       judgeLastError: problem,
@@ -63,15 +83,32 @@ describe('attempts and backoff', () => {
 
   it('turns the last allowed failure into the verdict error', () => {
     const problem = { code: 'unparsable-answer', message: 'The judge model did not answer with one JSON object.' };
-    const fields = failedAttempt(row({ judgeAttempts: 6 }), problem, { maxAttempts: 6, retryBaseSeconds: 900 }, 'm', NOW);
-    expect(fields).toMatchObject({ judgeVerdict: 'error', judgeState: 'error', judgeNextAttemptAt: null, judgeModel: 'm', judgeLastError: problem });
+    const fields = failedAttempt(
+      row({ judgeAttempts: 6 }),
+      problem,
+      { maxAttempts: 6, retryBaseSeconds: 900 },
+      'm',
+      NOW,
+    );
+    expect(fields).toMatchObject({
+      judgeVerdict: 'error',
+      judgeState: 'error',
+      judgeNextAttemptAt: null,
+      judgeModel: 'm',
+      judgeLastError: problem,
+    });
     expect(fields.judgeReason).toContain('6 failed attempts');
     expect(isDecided(row(fields))).toBe(true);
   });
 
   it('gives up with the verdict error when every attempt was claimed and none finished', () => {
     const fields = attemptsExhausted(row({ judgeAttempts: 6 }), 'm', NOW);
-    expect(fields).toMatchObject({ judgeVerdict: 'error', judgeState: 'error', judgeNextAttemptAt: null, judgeLastError: { code: 'attempts-exhausted' } });
+    expect(fields).toMatchObject({
+      judgeVerdict: 'error',
+      judgeState: 'error',
+      judgeNextAttemptAt: null,
+      judgeLastError: { code: 'attempts-exhausted' },
+    });
     expect(fields.judgeReason).toContain('All 6 judge attempts were claimed and none finished');
   });
 
@@ -125,7 +162,12 @@ describe('judge credentials from a secret', () => {
   });
 
   it('reads the GitHub App as {"appId","privateKey","installationId"}', () => {
-    expect(parseGitHubAppSecret('{"appId":12,"privateKey":"-----BEGIN","installationId":"34"}')).toEqual({ kind: 'app', appId: '12', privateKey: '-----BEGIN', installationId: '34' });
+    expect(parseGitHubAppSecret('{"appId":12,"privateKey":"-----BEGIN","installationId":"34"}')).toEqual({
+      kind: 'app',
+      appId: '12',
+      privateKey: '-----BEGIN',
+      installationId: '34',
+    });
     expect(parseGitHubAppSecret('{"appId":12}')).toBeNull();
     expect(parseGitHubAppSecret('not json')).toBeNull();
   });

@@ -14,6 +14,7 @@ describe('the operational timings', () => {
   });
 
   it('hide a queued message for longer than its consumer can run', () => {
-    for (const consumer of [TIMINGS.landerFunction, TIMINGS.judgeFunction]) expect(visibilitySecondsFor(consumer)).toBeGreaterThan(consumer);
+    for (const consumer of [TIMINGS.landerFunction, TIMINGS.judgeFunction])
+      expect(visibilitySecondsFor(consumer)).toBeGreaterThan(consumer);
   });
 });

@@ -4,12 +4,16 @@ import fc from 'fast-check';
 import { cutToBudget, joinDiff, parseDiff, touchedPaths } from '../../shared/cockpit/diff.ts';
 import { isLockFile, omitLockFiles } from '../../shared/reference/lock-files.ts';
 
-const file = (path: string, body = '@@ -1 +1 @@\n-old\n+new') => `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n${body}`;
+const file = (path: string, body = '@@ -1 +1 @@\n-old\n+new') =>
+  `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n${body}`;
 
 describe('parsing a diff', () => {
   it('is not fooled by removed lines that look like file headers', () => {
     const sql = file('db/schema.sql', '@@ -1,3 +1,1 @@\n--- old comment\n-+++ b/fake.txt\n keep');
-    expect(parseDiff(`${sql}\n${file('src/a.ts')}\n`).files.map((f) => f.newPath)).toEqual(['db/schema.sql', 'src/a.ts']);
+    expect(parseDiff(`${sql}\n${file('src/a.ts')}\n`).files.map((f) => f.newPath)).toEqual([
+      'db/schema.sql',
+      'src/a.ts',
+    ]);
   });
 
   it('knows created, deleted and renamed files, and quoted names', () => {
@@ -44,12 +48,23 @@ describe('parsing a diff', () => {
   });
 
   it('reads plain unified diffs without git headers', () => {
-    const diff = '--- src/a.c\t2026-01-01 10:00:00\n+++ src/a.c\t2026-01-02 10:00:00\n@@ -1 +1 @@\n-x\n+y\n--- src/b.c\n+++ src/b.c\n@@ -1 +1 @@\n-x\n+y\n';
+    const diff =
+      '--- src/a.c\t2026-01-01 10:00:00\n+++ src/a.c\t2026-01-02 10:00:00\n@@ -1 +1 @@\n-x\n+y\n--- src/b.c\n+++ src/b.c\n@@ -1 +1 @@\n-x\n+y\n';
     expect([...touchedPaths(diff)]).toEqual(['src/a.c', 'src/b.c']);
   });
 
   it('rebuilds the exact text from its parts', () => {
-    const line = fc.constantFrom('+x', '-y', ' z', '--- a/f', '+++ b/f', 'diff --git a/f b/f', '@@ -1,2 +1,2 @@', 'From: someone', '');
+    const line = fc.constantFrom(
+      '+x',
+      '-y',
+      ' z',
+      '--- a/f',
+      '+++ b/f',
+      'diff --git a/f b/f',
+      '@@ -1,2 +1,2 @@',
+      'From: someone',
+      '',
+    );
     fc.assert(
       fc.property(fc.array(line, { maxLength: 30 }), (lines) => {
         const text = lines.join('\n');
@@ -61,15 +76,28 @@ describe('parsing a diff', () => {
 });
 
 describe('lock files', () => {
-  it.each(['package-lock.json', 'web/yarn.lock', 'pnpm-lock.yaml', 'Cargo.lock', 'poetry.lock', 'Pipfile.lock', 'Gemfile.lock', 'go.sum', 'composer.lock', 'src/App/packages.lock.json', 'app/gradle.lockfile'])(
-    'recognises %s',
-    (path) => expect(isLockFile(path)).toBe(true),
+  it.each([
+    'package-lock.json',
+    'web/yarn.lock',
+    'pnpm-lock.yaml',
+    'Cargo.lock',
+    'poetry.lock',
+    'Pipfile.lock',
+    'Gemfile.lock',
+    'go.sum',
+    'composer.lock',
+    'src/App/packages.lock.json',
+    'app/gradle.lockfile',
+  ])('recognises %s', (path) => expect(isLockFile(path)).toBe(true));
+
+  it.each(['package.json', 'Cargo.toml', 'go.mod', 'src/lock.ts', 'docs/yarn.lock.md'])('keeps %s', (path) =>
+    expect(isLockFile(path)).toBe(false),
   );
 
-  it.each(['package.json', 'Cargo.toml', 'go.mod', 'src/lock.ts', 'docs/yarn.lock.md'])('keeps %s', (path) => expect(isLockFile(path)).toBe(false));
-
   it('are left out of a diff, which says which', () => {
-    const diff = [file('src/a.ts'), file('package-lock.json'), file('backend/go.sum'), file('README.md'), ''].join('\n');
+    const diff = [file('src/a.ts'), file('package-lock.json'), file('backend/go.sum'), file('README.md'), ''].join(
+      '\n',
+    );
     const { diff: kept, omitted } = omitLockFiles(diff);
     expect(omitted).toEqual(['package-lock.json', 'backend/go.sum']);
     expect(kept).toBe([file('src/a.ts'), file('README.md'), ''].join('\n'));
@@ -83,6 +111,8 @@ describe('cutting to a budget', () => {
     const text = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n');
     const cut = cutToBudget(text, 50, 'reference fix');
     expect(cut.startsWith('line 0\nline 1\n')).toBe(true);
-    expect(cut).toMatch(/\n\[\.\.\. reference fix cut here to fit the judge's budget: 49 of \d+ characters shown, 93 more lines not shown \.\.\.\]\n$/);
+    expect(cut).toMatch(
+      /\n\[\.\.\. reference fix cut here to fit the judge's budget: 49 of \d+ characters shown, 93 more lines not shown \.\.\.\]\n$/,
+    );
   });
 });

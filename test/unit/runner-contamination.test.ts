@@ -1,7 +1,13 @@
 // The contamination scan (docs/contract.md §7): one test per rule of CONTAMINATION_RULES, and the look-alike paths
 // that must not match.
 import { describe, expect, it } from '@jest/globals';
-import { classifyPath, CONTAMINATION_RULES, pathsIn, scanContamination, type ScanContext } from '../../shared/runner/contamination.ts';
+import {
+  classifyPath,
+  CONTAMINATION_RULES,
+  pathsIn,
+  scanContamination,
+  type ScanContext,
+} from '../../shared/runner/contamination.ts';
 import type { TrajectoryEvent } from '../../shared/schema/run-folder.ts';
 
 const context: ScanContext = {
@@ -23,7 +29,14 @@ const bash = (step: number, command: string, output?: string): TrajectoryEvent =
 
 describe('contamination rules', () => {
   it('has a test below for every rule', () => {
-    expect(CONTAMINATION_RULES.map((r) => r.id)).toEqual(['runs-root-listing', 'other-run', 'forbidden-root', 'own-run-folder', 'own-workspace', 'system-or-toolchain']);
+    expect(CONTAMINATION_RULES.map((r) => r.id)).toEqual([
+      'runs-root-listing',
+      'other-run',
+      'forbidden-root',
+      'own-run-folder',
+      'own-workspace',
+      'system-or-toolchain',
+    ]);
   });
 
   it('runs-root-listing: the runs root itself is a listing of every run', () => {
@@ -88,7 +101,14 @@ describe('scanning tool calls', () => {
     const events: TrajectoryEvent[] = [
       bash(1, 'ls /runs', 'a-1\na-2'),
       bash(2, 'grep -r Resize src', 'Binary file matches /Users/me/harness/cache.bin.'),
-      { type: 'tool-call', step: 3, tool: 'read', path: '/runs/a-2/candidate.diff', startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z' },
+      {
+        type: 'tool-call',
+        step: 3,
+        tool: 'read',
+        path: '/runs/a-2/candidate.diff',
+        startedAt: '2026-01-01T00:00:00.000Z',
+        endedAt: '2026-01-01T00:00:01.000Z',
+      },
       bash(3, 'cat "/runs/a-2/candidate.diff"'),
       bash(4, 'PATH=/usr/bin:/runs/a-2/bin make', 'error at /work/snapshots/a-1/src/x.c:12:5'),
     ];
@@ -101,7 +121,15 @@ describe('scanning tool calls', () => {
   });
 
   it('reads absolute paths out of free text', () => {
-    expect(pathsIn('cd /a/b && cat "/c d" \'/e\' x=/f (/g) /h:12:5 end /i.')).toEqual(['/a/b', '/c', '/e', '/f', '/g', '/h', '/i']);
+    expect(pathsIn('cd /a/b && cat "/c d" \'/e\' x=/f (/g) /h:12:5 end /i.')).toEqual([
+      '/a/b',
+      '/c',
+      '/e',
+      '/f',
+      '/g',
+      '/h',
+      '/i',
+    ]);
     expect(pathsIn('no/absolute here')).toEqual([]);
   });
 });

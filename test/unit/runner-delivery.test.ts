@@ -1,7 +1,14 @@
 // Building deliveries (docs/contract.md §7): the summary cut to 64 KiB, the patch cut at a line boundary with a marker
 // so the body fits 1 MiB exactly, and content keys that identify what the ledger has accepted.
 import { describe, expect, it } from '@jest/globals';
-import { buildHiddenTestDelivery, buildIssueDelivery, buildRunDelivery, cutToBytes, MAX_SUMMARY_BYTES, PATCH_CUT_MARKER } from '../../shared/runner/delivery.ts';
+import {
+  buildHiddenTestDelivery,
+  buildIssueDelivery,
+  buildRunDelivery,
+  cutToBytes,
+  MAX_SUMMARY_BYTES,
+  PATCH_CUT_MARKER,
+} from '../../shared/runner/delivery.ts';
 import type { PreparedRun } from '../../shared/runner/run-folder.ts';
 import { MAX_DELIVERY_BYTES, deliverySchema } from '../../shared/schema/delivery.ts';
 import { runnerRowSchema } from '../../shared/schema/run.ts';
@@ -11,7 +18,18 @@ import { runnerRow } from '../helpers/deliveries.ts';
 const row = runnerRowSchema.parse(runnerRow());
 
 function run(patch: string, summary = 'Changed a to b.'): PreparedRun {
-  return { folder: '/runs/x', id: 'qwen3_8b__acme__widgets-42__h2', host: 'mac-studio-1', row, patch, summary, patchSha256: sha256Hex(patch), task: null, hiddenTest: null, warnings: [] };
+  return {
+    folder: '/runs/x',
+    id: 'qwen3_8b__acme__widgets-42__h2',
+    host: 'mac-studio-1',
+    row,
+    patch,
+    summary,
+    patchSha256: sha256Hex(patch),
+    task: null,
+    hiddenTest: null,
+    warnings: [],
+  };
 }
 const bodyBytes = (body: string) => Buffer.byteLength(body);
 const sent = (body: string) => JSON.parse(body) as { patch: string; patchTruncated: boolean; summary: string };
@@ -46,7 +64,12 @@ describe('run deliveries', () => {
     expect(body.patch.endsWith(`\n${PATCH_CUT_MARKER}`)).toBe(true);
     const kept = body.patch.slice(0, -PATCH_CUT_MARKER.length);
     expect(patch.startsWith(kept)).toBe(true);
-    expect(kept.split('\n').slice(0, -1).every((line) => line === 'x'.repeat(99))).toBe(true);
+    expect(
+      kept
+        .split('\n')
+        .slice(0, -1)
+        .every((line) => line === 'x'.repeat(99)),
+    ).toBe(true);
     // As many whole lines as fit: one more would not have.
     expect(bodyBytes(built.body) + LINE_IN_BODY).toBeGreaterThan(MAX_DELIVERY_BYTES);
   });
@@ -59,7 +82,13 @@ describe('run deliveries', () => {
     expect(bodyBytes(built.body)).toBeGreaterThan(MAX_DELIVERY_BYTES - 2 * Buffer.byteLength(JSON.stringify(line)));
     const body = sent(built.body);
     expect(body.patchTruncated).toBe(true);
-    expect(body.patch.slice(0, -PATCH_CUT_MARKER.length).split('\n').slice(0, -1).every((l) => `${l}\n` === line)).toBe(true);
+    expect(
+      body.patch
+        .slice(0, -PATCH_CUT_MARKER.length)
+        .split('\n')
+        .slice(0, -1)
+        .every((l) => `${l}\n` === line),
+    ).toBe(true);
     expect(deliverySchema.safeParse(JSON.parse(built.body)).success).toBe(true);
   });
 
@@ -77,13 +106,36 @@ describe('run deliveries', () => {
     const b = buildRunDelivery(run(big.repeat(20_001)));
     expect(sent(a.body).patch).toBe(sent(b.body).patch);
     expect(a.contentKey).not.toBe(b.contentKey);
-    expect(a.contentKey).toBe(`run ${row.model.replace(':', '_')}__acme__widgets-42__h2 ${row.finishedAt} ${sha256Hex(big.repeat(20_000))}`);
+    expect(a.contentKey).toBe(
+      `run ${row.model.replace(':', '_')}__acme__widgets-42__h2 ${row.finishedAt} ${sha256Hex(big.repeat(20_000))}`,
+    );
   });
 });
 
 describe('issue and hidden-test deliveries', () => {
   it('sends the issue record and keys it by task and content', () => {
-    const issue = { taskId: 't-1', order: 1, repo: 'acme/widgets', issueNumber: 7, fixPrNumber: null, tier: null, wave: null, codeLinesChanged: null, codeFilesChanged: null, filesChanged: null, linesAdded: null, linesRemoved: null, fixHasTests: null, originalFixModel: null, commits: null, issueToMergeHours: null, prToMergeHours: null, mergedAt: null, baseSha: null, mergeSha: null };
+    const issue = {
+      taskId: 't-1',
+      order: 1,
+      repo: 'acme/widgets',
+      issueNumber: 7,
+      fixPrNumber: null,
+      tier: null,
+      wave: null,
+      codeLinesChanged: null,
+      codeFilesChanged: null,
+      filesChanged: null,
+      linesAdded: null,
+      linesRemoved: null,
+      fixHasTests: null,
+      originalFixModel: null,
+      commits: null,
+      issueToMergeHours: null,
+      prToMergeHours: null,
+      mergedAt: null,
+      baseSha: null,
+      mergeSha: null,
+    };
     const built = buildIssueDelivery(issue, 'mac-studio-1');
     expect(JSON.parse(built.body)).toEqual({ kind: 'issue', host: 'mac-studio-1', issue });
     expect(buildIssueDelivery({ ...issue, wave: 2 }, 'mac-studio-1').contentKey).not.toBe(built.contentKey);
@@ -91,8 +143,19 @@ describe('issue and hidden-test deliveries', () => {
 
   it('sends a hidden-test result for the run and finishedAt, after that run', () => {
     const prepared = run('p');
-    const built = buildHiddenTestDelivery(prepared, { status: 'fail', passed: 1, failed: 2, total: 3, ranAt: '2026-11-21T09:00:00.000Z' });
-    expect(JSON.parse(built.body)).toMatchObject({ kind: 'hidden-test', id: prepared.id, finishedAt: row.finishedAt, hiddenTestResult: { status: 'fail' } });
+    const built = buildHiddenTestDelivery(prepared, {
+      status: 'fail',
+      passed: 1,
+      failed: 2,
+      total: 3,
+      ranAt: '2026-11-21T09:00:00.000Z',
+    });
+    expect(JSON.parse(built.body)).toMatchObject({
+      kind: 'hidden-test',
+      id: prepared.id,
+      finishedAt: row.finishedAt,
+      hiddenTestResult: { status: 'fail' },
+    });
     expect(built.after).toBe(buildRunDelivery(prepared).contentKey);
   });
 });

@@ -17,13 +17,14 @@ function copyOfExample(): string {
   return dir;
 }
 
-const call = (step: number, from: number, to: number, extra: Partial<TrajectoryEvent> = {}): TrajectoryEvent => ({
-  type: 'model-call',
-  step,
-  startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, from)).toISOString(),
-  endedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, to)).toISOString(),
-  ...extra,
-}) as TrajectoryEvent;
+const call = (step: number, from: number, to: number, extra: Partial<TrajectoryEvent> = {}): TrajectoryEvent =>
+  ({
+    type: 'model-call',
+    step,
+    startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, from)).toISOString(),
+    endedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, to)).toISOString(),
+    ...extra,
+  }) as TrajectoryEvent;
 const tool = (step: number, from: number, to: number, tool: string, command?: string): TrajectoryEvent => ({
   type: 'tool-call',
   step,
@@ -77,7 +78,11 @@ describe('deriving a run row from the example folder', () => {
       metricsSource: 'trajectory',
     });
     expect(run.row.contamination).toEqual([
-      { step: 4, path: '/Users/runner/replay/runs/qwen3-8b__acme__widgets-41__h2', reason: "inside the runs root, outside this run's own folder" },
+      {
+        step: 4,
+        path: '/Users/runner/replay/runs/qwen3-8b__acme__widgets-41__h2',
+        reason: "inside the runs root, outside this run's own folder",
+      },
       { step: 4, path: '/Users/runner/replay/harness/prompts/system.md', reason: 'at or under a forbidden root' },
     ]);
     expect(run.task?.taskId).toBe('acme__widgets-42');
@@ -88,15 +93,34 @@ describe('deriving a run row from the example folder', () => {
     const dir = copyOfExample();
     rmSync(join(dir, 'trajectory.jsonl'));
     const { row } = prepareRun(await readRunFolder(dir), MAC_CONTEXT);
-    expect(row).toMatchObject({ metricsSource: 'result-only', wallSeconds: 120, steps: null, promptTokens: null, bashCalls: null, dotnetCommands: null, medianStepSeconds: null, contamination: [], patchLinesAdded: 3 });
+    expect(row).toMatchObject({
+      metricsSource: 'result-only',
+      wallSeconds: 120,
+      steps: null,
+      promptTokens: null,
+      bashCalls: null,
+      dotnetCommands: null,
+      medianStepSeconds: null,
+      contamination: [],
+      patchLinesAdded: 3,
+    });
   });
 
   it('lets a value given in result.json win over the derived one', async () => {
     const dir = copyOfExample();
     const result = JSON.parse(readFileSync(join(EXAMPLE, 'result.json'), 'utf8')) as Record<string, unknown>;
-    writeFileSync(join(dir, 'result.json'), JSON.stringify({ ...result, steps: 99, tier: 'hard', contamination: [], metricsSource: 'generated' }));
+    writeFileSync(
+      join(dir, 'result.json'),
+      JSON.stringify({ ...result, steps: 99, tier: 'hard', contamination: [], metricsSource: 'generated' }),
+    );
     const { row } = prepareRun(await readRunFolder(dir), MAC_CONTEXT);
-    expect(row).toMatchObject({ steps: 99, tier: 'hard', contamination: [], metricsSource: 'generated', promptTokens: 13300 });
+    expect(row).toMatchObject({
+      steps: 99,
+      tier: 'hard',
+      contamination: [],
+      metricsSource: 'generated',
+      promptTokens: 13300,
+    });
   });
 });
 
@@ -108,26 +132,47 @@ describe('derivation rules', () => {
   });
 
   it('leaves out of the call medians every model call preceded by a bash call, but not one preceded by another tool', () => {
-    const events = [call(1, 0, 2, { completionTokens: 20 }), tool(1, 2, 3, 'bash'), call(2, 3, 13, { completionTokens: 10 }), tool(2, 13, 14, 'read'), call(3, 14, 18, { completionTokens: 40 })];
+    const events = [
+      call(1, 0, 2, { completionTokens: 20 }),
+      tool(1, 2, 3, 'bash'),
+      call(2, 3, 13, { completionTokens: 10 }),
+      tool(2, 13, 14, 'read'),
+      call(3, 14, 18, { completionTokens: 40 }),
+    ];
     const figures = deriveFigures(TIMES, events, '');
     expect(figures.medianCallSeconds).toBe(3); // 2 s and 4 s; the 10 s call after bash is left out
     expect(figures.medianCallOutputTokensPerSecond).toBe(10); // 10 and 10 tokens/s
   });
 
   it('makes a token sum null unless every call gives it, and a ratio over zero seconds null', () => {
-    const figures = deriveFigures(TIMES, [call(1, 0, 0, { promptTokens: 5, completionTokens: 3 }), call(2, 1, 1, { completionTokens: 4 })], '');
+    const figures = deriveFigures(
+      TIMES,
+      [call(1, 0, 0, { promptTokens: 5, completionTokens: 3 }), call(2, 1, 1, { completionTokens: 4 })],
+      '',
+    );
     expect(figures.promptTokens).toBeNull();
     expect(figures.maxPromptTokensPerCall).toBeNull();
     expect(figures.completionTokens).toBe(7);
     expect(figures.medianCallSeconds).toBe(0);
     expect(figures.medianCallOutputTokensPerSecond).toBeNull();
     expect(figures.promptTokensPerSecond).toBeNull();
-    expect(deriveFigures({ ...TIMES, finishedAt: TIMES.startedAt }, [call(1, 0, 1, { completionTokens: 4 })], '').outputTokensPerMinute).toBeNull();
+    expect(
+      deriveFigures({ ...TIMES, finishedAt: TIMES.startedAt }, [call(1, 0, 1, { completionTokens: 4 })], '')
+        .outputTokensPerMinute,
+    ).toBeNull();
   });
 
   it('counts tools as 0, not null, when a trajectory exists, and steps by distinct model-call steps', () => {
     const figures = deriveFigures(TIMES, [call(1, 0, 1), call(1, 1, 2), tool(2, 2, 3, 'bash', 'ls')], '');
-    expect(figures).toMatchObject({ steps: 1, bashCalls: 1, readCalls: 0, editCalls: 0, writeCalls: 0, dotnetCommands: 0, promptTokens: null });
+    expect(figures).toMatchObject({
+      steps: 1,
+      bashCalls: 1,
+      readCalls: 0,
+      editCalls: 0,
+      writeCalls: 0,
+      dotnetCommands: 0,
+      promptTokens: null,
+    });
   });
 
   it('finds dotnet as the program of any simple command, and nowhere else', () => {
@@ -142,7 +187,8 @@ describe('derivation rules', () => {
   });
 
   it('counts diff sections and +/- lines but not the +++/--- headers', () => {
-    const patch = 'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-old\n+new\n+more\n context\ndiff --git a/y b/y\n--- a/y\n+++ b/y\n-gone\n';
+    const patch =
+      'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-old\n+new\n+more\n context\ndiff --git a/y b/y\n--- a/y\n+++ b/y\n-gone\n';
     expect(patchCounts(patch)).toEqual({ patchFilesChanged: 2, patchLinesAdded: 2, patchLinesRemoved: 2 });
     expect(patchCounts('')).toEqual({ patchFilesChanged: 0, patchLinesAdded: 0, patchLinesRemoved: 0 });
   });
@@ -158,12 +204,21 @@ describe('reading a trajectory', () => {
   });
 
   it('refuses any other malformed line, naming its number', () => {
-    expect(() => parseTrajectory(`${good}\nnot json\n${good}\n`, 't.jsonl')).toThrow('t.jsonl: line 2 is not valid JSON.');
-    expect(() => parseTrajectory(`${good}\n{"type":"model-call","step":-1}\n`, 't.jsonl')).toThrow(/t\.jsonl: line 2: step: /);
+    expect(() => parseTrajectory(`${good}\nnot json\n${good}\n`, 't.jsonl')).toThrow(
+      't.jsonl: line 2 is not valid JSON.',
+    );
+    expect(() => parseTrajectory(`${good}\n{"type":"model-call","step":-1}\n`, 't.jsonl')).toThrow(
+      /t\.jsonl: line 2: step: /,
+    );
   });
 
   it('ignores unknown event types and keys', () => {
-    const { events } = parseTrajectory(`{"type":"thought","text":"x"}\n${good.replace('}', ',"extra":1}')}\n`, 't.jsonl');
-    expect(events).toEqual([{ type: 'model-call', step: 1, startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z' }]);
+    const { events } = parseTrajectory(
+      `{"type":"thought","text":"x"}\n${good.replace('}', ',"extra":1}')}\n`,
+      't.jsonl',
+    );
+    expect(events).toEqual([
+      { type: 'model-call', step: 1, startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z' },
+    ]);
   });
 });

@@ -9,7 +9,9 @@ const raw = (value: unknown) => Buffer.from(JSON.stringify(value));
 
 describe('run id rule', () => {
   it('joins model, task and harness with "__", replacing ":" and "/" in the model', () => {
-    expect(runId({ model: 'mlx-community/Qwen3:8b', taskId: 'acme__widgets-42', harnessVersion: 'h2' })).toBe('mlx-community_Qwen3_8b__acme__widgets-42__h2');
+    expect(runId({ model: 'mlx-community/Qwen3:8b', taskId: 'acme__widgets-42', harnessVersion: 'h2' })).toBe(
+      'mlx-community_Qwen3_8b__acme__widgets-42__h2',
+    );
   });
 
   it('keeps spaces in model names (ids are never parsed back)', () => {
@@ -52,7 +54,10 @@ describe('issue record', () => {
   });
 
   it('drops title and body keys in a delivery and names them as ignored', () => {
-    const parsed = parseDelivery(raw(issueDelivery({ title: 'Client X cannot log in', body: 'secret details' })), 'mac-studio-1');
+    const parsed = parseDelivery(
+      raw(issueDelivery({ title: 'Client X cannot log in', body: 'secret details' })),
+      'mac-studio-1',
+    );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.ignored).toEqual(['issue.title', 'issue.body']);
@@ -62,9 +67,17 @@ describe('issue record', () => {
 
 describe('run delivery parsing', () => {
   it('drops keys a runner may not set and reports them', () => {
-    const delivery = runDelivery({ judgeVerdict: 'resolved', hiddenTestResult: { status: 'pass' }, landedAt: 'x' }, { extra: 1 });
+    const delivery = runDelivery(
+      { judgeVerdict: 'resolved', hiddenTestResult: { status: 'pass' }, landedAt: 'x' },
+      { extra: 1 },
+    );
     const parsed = parseDelivery(raw(delivery), 'mac-studio-1');
-    expect(parsed.ok && parsed.ignored.sort()).toEqual(['extra', 'row.hiddenTestResult', 'row.judgeVerdict', 'row.landedAt']);
+    expect(parsed.ok && parsed.ignored.sort()).toEqual([
+      'extra',
+      'row.hiddenTestResult',
+      'row.judgeVerdict',
+      'row.landedAt',
+    ]);
     expect(parsed.ok && 'judgeVerdict' in parsed.delivery).toBe(false);
   });
 
@@ -79,7 +92,7 @@ describe('run delivery parsing', () => {
     expect(!parsed.ok && parsed.details.join()).toMatch(/row\.host/);
   });
 
-  it('refuses an id that is not the row\'s own', () => {
+  it("refuses an id that is not the row's own", () => {
     const parsed = parseDelivery(raw({ ...runDelivery(), id: 'something-else' }), 'mac-studio-1');
     expect(!parsed.ok && parsed.details.join()).toMatch(/is not the row's own id/);
   });
@@ -93,13 +106,20 @@ describe('run delivery parsing', () => {
 describe('configuration', () => {
   it('fills the documented defaults', () => {
     const config = parseConfig({ spaces: { S: { senders: ['h1'] } } });
-    expect(config.spaces.S).toMatchObject({ secretConfigKey: 'Hosting:ModuleReportSecret', judge: { dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900 } });
+    expect(config.spaces.S).toMatchObject({
+      secretConfigKey: 'Hosting:ModuleReportSecret',
+      judge: { dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900 },
+    });
     expect(config.defaultJudgeModel).toBe('claude-sonnet-5-5');
   });
 
   it('fails with a sentence naming the bad key', () => {
-    expect(() => parseConfig({ spaces: { S: { senders: ['h1'], judge: { dailyCapp: 3 } } } })).toThrow(/spaces\.S\.judge.*dailyCapp/);
+    expect(() => parseConfig({ spaces: { S: { senders: ['h1'], judge: { dailyCapp: 3 } } } })).toThrow(
+      /spaces\.S\.judge.*dailyCapp/,
+    );
     expect(() => parseConfig({ spaces: { S: { senders: 'h1' } } })).toThrow(ConfigError);
-    expect(() => parseConfig({ spaces: { S: { senders: ['h1'] } }, cockpits: { C: { space: 'T' } } })).toThrow(/cockpits\.C\.space: names unknown space "T"/);
+    expect(() => parseConfig({ spaces: { S: { senders: ['h1'] } }, cockpits: { C: { space: 'T' } } })).toThrow(
+      /cockpits\.C\.space: names unknown space "T"/,
+    );
   });
 });

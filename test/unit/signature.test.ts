@@ -2,9 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import { sign, verifySignature } from '../../shared/ingest/signature.ts';
 
 describe('per-host signature verification', () => {
-  it('matches GitHub\'s published X-Hub-Signature-256 test vector', () => {
+  it("matches GitHub's published X-Hub-Signature-256 test vector", () => {
     // https://docs.github.com/en/webhooks/using-webhooks/validating-webhook-deliveries#testing-the-webhook-payload-validation
-    expect(sign('Hello, World!', "It's a Secret to Everybody")).toBe('sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17');
+    expect(sign('Hello, World!', "It's a Secret to Everybody")).toBe(
+      'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17',
+    );
   });
 
   const body = Buffer.from('{"kind":"run"}');
@@ -27,11 +29,16 @@ describe('per-host signature verification', () => {
   });
 
   it('accepts an upper-case hex digest', () => {
-    expect(verifySignature(body, sign(body, 'key-one').toUpperCase().replace('SHA256=', 'sha256='), hosts).ok).toBe(true);
+    expect(verifySignature(body, sign(body, 'key-one').toUpperCase().replace('SHA256=', 'sha256='), hosts).ok).toBe(
+      true,
+    );
   });
 
   it('refuses a signature over different bytes', () => {
-    expect(verifySignature(Buffer.from('{"kind":"run"} '), sign(body, 'key-one'), hosts)).toEqual({ ok: false, reason: 'no-match' });
+    expect(verifySignature(Buffer.from('{"kind":"run"} '), sign(body, 'key-one'), hosts)).toEqual({
+      ok: false,
+      reason: 'no-match',
+    });
   });
 
   it('refuses a key that belongs to no listed host', () => {

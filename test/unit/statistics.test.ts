@@ -70,7 +70,9 @@ describe('exact binomial tails and McNemar', () => {
 
 describe("Newcombe's paired interval (method 10)", () => {
   it('matches example (a) of Newcombe (1998b): 36 both, 12 and 2 discordant, 0 neither', () => {
-    expect(toDigits(newcombePairedInterval({ bothResolved: 36, aOnly: 12, bOnly: 2, neither: 0 }))).toEqual([0.0569, 0.3404]);
+    expect(toDigits(newcombePairedInterval({ bothResolved: 36, aOnly: 12, bOnly: 2, neither: 0 }))).toEqual([
+      0.0569, 0.3404,
+    ]);
   });
 
   it('matches the worked example of Altman et al. (2000), Table 6.2: 14, 5, 0, 22', () => {
@@ -82,11 +84,22 @@ describe("Newcombe's paired interval (method 10)", () => {
 
   it('answers no pairs with null statistics, never NaN', () => {
     const none = pairedComparison({ bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 });
-    expect(none).toEqual({ bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0, pairs: 0, difference: null, ci: null, mcnemarP: null });
+    expect(none).toEqual({
+      bothResolved: 0,
+      aOnly: 0,
+      bOnly: 0,
+      neither: 0,
+      pairs: 0,
+      difference: null,
+      ci: null,
+      mcnemarP: null,
+    });
     expect(JSON.stringify(none)).not.toContain('NaN');
   });
 
-  const counts = fc.record({ bothResolved: fc.nat(400), aOnly: fc.nat(400), bOnly: fc.nat(400), neither: fc.nat(400) }).filter((c) => c.bothResolved + c.aOnly + c.bOnly + c.neither > 0);
+  const counts = fc
+    .record({ bothResolved: fc.nat(400), aOnly: fc.nat(400), bOnly: fc.nat(400), neither: fc.nat(400) })
+    .filter((c) => c.bothResolved + c.aOnly + c.bOnly + c.neither > 0);
 
   it('contains the difference and stays inside [−1, 1] for any counts', () => {
     fc.assert(
@@ -115,8 +128,12 @@ describe("Newcombe's paired interval (method 10)", () => {
 
   it('says the comparison in a sentence a reader can quote', () => {
     const c = pairedComparison({ bothResolved: 30, aOnly: 12, bOnly: 4, neither: 74 });
-    expect(describeComparison('A', 'B', c)).toMatch(/^A resolved 12 tasks B did not, B resolved 4 A did not, of 120 tasks both ran: \+6\.7 points, 95% CI −?\d+\.\d to \d+\.\d points, p = 0\.08\.$/);
-    expect(describeComparison('A', 'B', pairedComparison({ bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 }))).toBe('A and B have no task with a counted verdict in common.');
+    expect(describeComparison('A', 'B', c)).toMatch(
+      /^A resolved 12 tasks B did not, B resolved 4 A did not, of 120 tasks both ran: \+6\.7 points, 95% CI −?\d+\.\d to \d+\.\d points, p = 0\.08\.$/,
+    );
+    expect(describeComparison('A', 'B', pairedComparison({ bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 }))).toBe(
+      'A and B have no task with a counted verdict in common.',
+    );
   });
 });
 
@@ -132,9 +149,17 @@ describe("Cohen's κ", () => {
   });
 
   it('is null with no runs, and null when chance agreement is certain', () => {
-    expect(cohensKappa({ resolvedPass: 0, resolvedFail: 0, otherPass: 0, otherFail: 0 })).toMatchObject({ n: 0, kappa: null, ci: null });
+    expect(cohensKappa({ resolvedPass: 0, resolvedFail: 0, otherPass: 0, otherFail: 0 })).toMatchObject({
+      n: 0,
+      kappa: null,
+      ci: null,
+    });
     // Judge always "resolved", tests always pass: pe = 1.
-    expect(cohensKappa({ resolvedPass: 7, resolvedFail: 0, otherPass: 0, otherFail: 0 })).toMatchObject({ n: 7, kappa: null, ci: null });
+    expect(cohensKappa({ resolvedPass: 7, resolvedFail: 0, otherPass: 0, otherFail: 0 })).toMatchObject({
+      n: 7,
+      kappa: null,
+      ci: null,
+    });
   });
 
   it('is 1 for perfect agreement and keeps its interval inside [−1, 1]', () => {

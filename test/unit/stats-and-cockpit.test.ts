@@ -4,7 +4,16 @@
 // run, tasks whose tier only the issue record knows, unknown judge costs and tokens, and an unpriced model.
 import { describe, expect, it } from '@jest/globals';
 import { syntheticCampaign } from '../../bench/synthetic-campaign.ts';
-import { calibration, computeFigures, groupRuns, NO_FILTERS, rowsByGroup, selectRuns, taskFacts, type RunFilters } from '../../shared/cockpit/aggregates.ts';
+import {
+  calibration,
+  computeFigures,
+  groupRuns,
+  NO_FILTERS,
+  rowsByGroup,
+  selectRuns,
+  taskFacts,
+  type RunFilters,
+} from '../../shared/cockpit/aggregates.ts';
 import { columnsFromBytes } from '../../shared/cockpit/columns.ts';
 import { apiPaths, type IssuesBody, type StatsBody } from '../../shared/cockpit/contract.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
@@ -20,7 +29,10 @@ const UNKNOWN_JUDGE_COST = 'synthetic-model-00';
 
 async function campaign(): Promise<ReadDeps> {
   const table = new InMemoryTable();
-  const { issues, rows } = syntheticCampaign({ space: SPACE, runs: 600, hosts: ['mac-studio-1'], models: 3, harnesses: ['h1', 'h2'] }, LANDED_AT);
+  const { issues, rows } = syntheticCampaign(
+    { space: SPACE, runs: 600, hosts: ['mac-studio-1'], models: 3, harnesses: ['h1', 'h2'] },
+    LANDED_AT,
+  );
   for (const issue of issues) await table.putIssue(issue);
   let k = 0;
   for (const row of rows()) {
@@ -33,14 +45,20 @@ async function campaign(): Promise<ReadDeps> {
         ...(k % 17 === 0 && { attemptCount: 2, firstAttempt: { finishedAt: row.finishedAt, judgeVerdict: 'wrong' } }),
         ...(k % 19 === 0 && { tier: null, wave: null }),
         // Known tokens throughout, so the priced model's run cost is a number; the synthetic campaign leaves some out.
-        ...(row.model === PRICED && { promptTokens: row.promptTokens ?? 20_000, completionTokens: row.completionTokens ?? 1000 }),
+        ...(row.model === PRICED && {
+          promptTokens: row.promptTokens ?? 20_000,
+          completionTokens: row.completionTokens ?? 1000,
+        }),
         judgeCostUsd: row.model === UNKNOWN_JUDGE_COST && k % 5 === 0 ? null : 0.004,
       },
       null,
     );
   }
   return {
-    config: parseConfig({ spaces: { [SPACE]: { senders: ['mac-studio-1'] } }, prices: { [PRICED]: { inputPerMTok: 1, outputPerMTok: 10 } } }),
+    config: parseConfig({
+      spaces: { [SPACE]: { senders: ['mac-studio-1'] } },
+      prices: { [PRICED]: { inputPerMTok: 1, outputPerMTok: 10 } },
+    }),
     runs: table,
     attempts: table,
     issues: table,
@@ -70,7 +88,11 @@ describe('the cockpit and /stats', () => {
     const deps = await campaign();
     const table = RunTable.fromColumns([columnsFromBytes(await columnsBody(deps))]);
     const facts = taskFacts(table, (await get<IssuesBody>(deps, apiPaths.issues(SPACE))).issues);
-    const filterings: RunFilters[] = [NO_FILTERS, { ...NO_FILTERS, tiers: ['hard'] }, { ...NO_FILTERS, models: [PRICED, UNKNOWN_JUDGE_COST], harnessVersions: ['h2'] }];
+    const filterings: RunFilters[] = [
+      NO_FILTERS,
+      { ...NO_FILTERS, tiers: ['hard'] },
+      { ...NO_FILTERS, models: [PRICED, UNKNOWN_JUDGE_COST], harnessVersions: ['h2'] },
+    ];
     for (const filters of filterings) {
       const selection = selectRuns(table, filters, facts);
       const grouping = groupRuns(table, selection);
@@ -78,7 +100,10 @@ describe('the cockpit and /stats', () => {
       const figures = computeFigures(table, selection, grouping, rows);
       const fromCockpit = figures.groups.map((g) => {
         // The κ the cockpit's calibration card shows with the view narrowed to this group.
-        const kappa = calibration(table, rows[grouping.groups.findIndex((k) => k.model === g.model && k.harnessVersion === g.harnessVersion)]!).kappa;
+        const kappa = calibration(
+          table,
+          rows[grouping.groups.findIndex((k) => k.model === g.model && k.harnessVersion === g.harnessVersion)]!,
+        ).kappa;
         const { resolve, hiddenTests: hidden } = g;
         return {
           model: g.model,
@@ -104,12 +129,30 @@ describe('the cockpit and /stats', () => {
 
     // The campaign has the unknowns the comparison is about.
     const all = computeFigures(table, selectRuns(table, NO_FILTERS)).all;
-    for (const count of [all.resolve.unjudged, all.resolve.error, all.resolve.excluded, all.hiddenTests.missing, all.hiddenTests.errored, all.reruns]) expect(count).toBeGreaterThan(0);
+    for (const count of [
+      all.resolve.unjudged,
+      all.resolve.error,
+      all.resolve.excluded,
+      all.hiddenTests.missing,
+      all.hiddenTests.errored,
+      all.reruns,
+    ])
+      expect(count).toBeGreaterThan(0);
     expect(selectRuns(table, filterings[1]!, facts).some((i) => table.codes.tier[i] === 0)).toBe(true);
     const stats = await get<StatsBody>(deps, apiPaths.stats(SPACE));
-    const costs = (model: string) => stats.groups.filter((g) => g.model === model).map((g) => [g.runCostUsd === null, g.judgeCostUsd === null]);
-    expect(costs(PRICED)).toEqual([[false, false], [false, false]]);
-    expect(costs(UNKNOWN_JUDGE_COST)).toEqual([[true, true], [true, true]]);
-    expect(costs('synthetic-model-02')).toEqual([[true, false], [true, false]]);
+    const costs = (model: string) =>
+      stats.groups.filter((g) => g.model === model).map((g) => [g.runCostUsd === null, g.judgeCostUsd === null]);
+    expect(costs(PRICED)).toEqual([
+      [false, false],
+      [false, false],
+    ]);
+    expect(costs(UNKNOWN_JUDGE_COST)).toEqual([
+      [true, true],
+      [true, true],
+    ]);
+    expect(costs('synthetic-model-02')).toEqual([
+      [true, false],
+      [true, false],
+    ]);
   });
 });

@@ -17,7 +17,10 @@ const F = '2026-11-29T08:10:00.000Z';
 
 describe('the storage layout', () => {
   it('reads back every inbox key it builds', () => {
-    expect(parseInboxKey(inboxKey('Main', '0b5e7c1e-5a7e-4c7e-9d2a-3f1c2b4a5d6e'))).toEqual({ space: 'Main', deliveryId: '0b5e7c1e-5a7e-4c7e-9d2a-3f1c2b4a5d6e' });
+    expect(parseInboxKey(inboxKey('Main', '0b5e7c1e-5a7e-4c7e-9d2a-3f1c2b4a5d6e'))).toEqual({
+      space: 'Main',
+      deliveryId: '0b5e7c1e-5a7e-4c7e-9d2a-3f1c2b4a5d6e',
+    });
     expect(parseInboxKey('inbox/Main/nested/x.json')).toBeNull();
     expect(parseInboxKey('runs/Main/x.json')).toBeNull();
   });
@@ -37,8 +40,16 @@ describe('the storage layout', () => {
   });
 
   it('reads back archived attempt keys and reference cache keys', () => {
-    expect(parseAttemptSortKey(attemptKey('Main', 'm__t#1__h', F, 'ff').sk)).toEqual({ id: 'm__t#1__h', finishedAt: F, patchSha256: 'ff' });
+    expect(parseAttemptSortKey(attemptKey('Main', 'm__t#1__h', F, 'ff').sk)).toEqual({
+      id: 'm__t#1__h',
+      finishedAt: F,
+      patchSha256: 'ff',
+    });
     expect(parseAttemptSortKey('RUN#x')).toBeNull();
-    expect(parseReferenceDiffKey(referenceDiffKey('acme/widgets', 'a'.repeat(40), 'b'.repeat(40)))).toEqual({ repo: 'acme/widgets', baseSha: 'a'.repeat(40), mergeSha: 'b'.repeat(40) });
+    expect(parseReferenceDiffKey(referenceDiffKey('acme/widgets', 'a'.repeat(40), 'b'.repeat(40)))).toEqual({
+      repo: 'acme/widgets',
+      baseSha: 'a'.repeat(40),
+      mergeSha: 'b'.repeat(40),
+    });
   });
 });

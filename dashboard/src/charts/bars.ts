@@ -60,11 +60,33 @@ export function barList(rows: BarRow[], axis: Axis, className = ''): HTMLElement
               el(
                 'span',
                 { class: 'bar-lane' },
-                ...lane.segments.map((s) => el('span', { class: 'bar-seg', title: s.title, style: `left:${pct(s.from)};width:${pct(s.width)};background:${s.colour}` })),
-                lane.range && el('span', { class: 'bar-range', title: lane.range.title, style: `left:${pct(lane.range.from)};width:${pct(lane.range.to - lane.range.from)}` }),
-                lane.interval && el('span', { class: 'bar-ci', title: lane.interval.title, style: `left:${pct(lane.interval.from)};width:${pct(lane.interval.to - lane.interval.from)}` }),
+                ...lane.segments.map((s) =>
+                  el('span', {
+                    class: 'bar-seg',
+                    title: s.title,
+                    style: `left:${pct(s.from)};width:${pct(s.width)};background:${s.colour}`,
+                  }),
+                ),
+                lane.range &&
+                  el('span', {
+                    class: 'bar-range',
+                    title: lane.range.title,
+                    style: `left:${pct(lane.range.from)};width:${pct(lane.range.to - lane.range.from)}`,
+                  }),
+                lane.interval &&
+                  el('span', {
+                    class: 'bar-ci',
+                    title: lane.interval.title,
+                    style: `left:${pct(lane.interval.from)};width:${pct(lane.interval.to - lane.interval.from)}`,
+                  }),
                 lane.dots && lane.dots.length > 1 && el('span', { class: 'bar-link', style: link(lane.dots) }),
-                ...(lane.dots ?? []).map((d) => el('span', { class: `bar-dot${d.diamond ? ' diamond' : ''}`, title: d.title, style: `left:${pct(d.at)};background:${d.colour}` })),
+                ...(lane.dots ?? []).map((d) =>
+                  el('span', {
+                    class: `bar-dot${d.diamond ? ' diamond' : ''}`,
+                    title: d.title,
+                    style: `left:${pct(d.at)};background:${d.colour}`,
+                  }),
+                ),
               ),
             ),
           ),
@@ -85,7 +107,14 @@ function axisRow(axis: Axis): HTMLElement {
       'span',
       { class: 'bar-axis-ticks' },
       ...axis.ticks.map((t, k) =>
-        el('span', { class: `bar-tick${k === 0 ? ' first' : k === axis.ticks.length - 1 ? ' last' : ''}`, style: `left:${pct(t.at)}` }, t.label),
+        el(
+          'span',
+          {
+            class: `bar-tick${k === 0 ? ' first' : k === axis.ticks.length - 1 ? ' last' : ''}`,
+            style: `left:${pct(t.at)}`,
+          },
+          t.label,
+        ),
       ),
     ),
     el('span', { class: 'bar-axis-title' }, axis.title),
@@ -94,7 +123,9 @@ function axisRow(axis: Axis): HTMLElement {
 
 /** Gridlines at the ticks, painted as backgrounds of the track: no extra nodes per row. */
 function gridlines(axis: Axis): string {
-  const lines = axis.ticks.filter((t) => t.at > 0 && t.at < 1).map((t) => `linear-gradient(#c9ced6,#c9ced6) ${pct(t.at)} 0/1px 100% no-repeat`);
+  const lines = axis.ticks
+    .filter((t) => t.at > 0 && t.at < 1)
+    .map((t) => `linear-gradient(#c9ced6,#c9ced6) ${pct(t.at)} 0/1px 100% no-repeat`);
   return lines.length ? `background:${[...lines, '#f1f2f4'].join(',')}` : '';
 }
 
@@ -111,6 +142,13 @@ export function legend(items: { label: string; colour: string; shape?: 'dot' | '
   return el(
     'div',
     { class: 'legend' },
-    ...items.map((i) => el('span', { class: 'legend-item' }, el('span', { class: `swatch${i.shape ? ` ${i.shape}` : ''}`, style: `background:${i.colour}` }), i.label)),
+    ...items.map((i) =>
+      el(
+        'span',
+        { class: 'legend-item' },
+        el('span', { class: `swatch${i.shape ? ` ${i.shape}` : ''}`, style: `background:${i.colour}` }),
+        i.label,
+      ),
+    ),
   );
 }

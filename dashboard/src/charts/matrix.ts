@@ -50,7 +50,12 @@ export class MatrixChart {
   private labels: string[] = [];
 
   /** `sizer` is the card: its width is known even while the card's contents are skipped off-screen. */
-  constructor(host: HTMLElement, sizer: HTMLElement, private readonly onOpen: (run: number) => void, alternative: string) {
+  constructor(
+    host: HTMLElement,
+    sizer: HTMLElement,
+    private readonly onOpen: (run: number) => void,
+    alternative: string,
+  ) {
     host.append(this.scroller, this.cursor, this.tip);
     this.canvas.setAttribute('aria-describedby', alternative);
     this.cursor.addEventListener('keydown', (e) => this.key(e));
@@ -83,7 +88,10 @@ export class MatrixChart {
 
   update(model: MatrixModel): void {
     this.model = model;
-    this.at = { row: Math.min(this.at.row, Math.max(0, model.rowLabels.length - 1)), column: Math.min(this.at.column, Math.max(0, model.columnCount - 1)) };
+    this.at = {
+      row: Math.min(this.at.row, Math.max(0, model.rowLabels.length - 1)),
+      column: Math.min(this.at.column, Math.max(0, model.columnCount - 1)),
+    };
     if (this.available) this.layout(model);
   }
 
@@ -110,12 +118,19 @@ export class MatrixChart {
     const to = moves[e.key];
     if (!to) return;
     e.preventDefault();
-    this.at = { row: Math.max(0, Math.min(m.rowLabels.length - 1, to[0])), column: Math.max(0, Math.min(m.columnCount - 1, to[1])) };
+    this.at = {
+      row: Math.max(0, Math.min(m.rowLabels.length - 1, to[0])),
+      column: Math.max(0, Math.min(m.columnCount - 1, to[1])),
+    };
     // Keep the cursor's column in view: the scroll event repaints and moves the cursor there.
-    const visible = Math.max(1, Math.floor((this.canvas.width / (devicePixelRatio || 1) - LABEL_WIDTH) / this.cellWidth));
+    const visible = Math.max(
+      1,
+      Math.floor((this.canvas.width / (devicePixelRatio || 1) - LABEL_WIDTH) / this.cellWidth),
+    );
     const first = this.firstColumn;
     if (this.at.column < first) this.scroller.scrollLeft = this.at.column * this.cellWidth;
-    else if (this.at.column >= first + visible) this.scroller.scrollLeft = (this.at.column - visible + 1) * this.cellWidth;
+    else if (this.at.column >= first + visible)
+      this.scroller.scrollLeft = (this.at.column - visible + 1) * this.cellWidth;
     this.placeCursor(m);
   }
 
@@ -128,13 +143,20 @@ export class MatrixChart {
     this.cursor.style.height = `${CELL_HEIGHT + 1}px`;
     const run = this.runAtCursor();
     const where = `row ${this.at.row + 1} of ${m.rowLabels.length}, task ${this.at.column + 1} of ${m.columnCount}`;
-    const what = !m.columnCount ? 'no runs in view' : run === null ? `${m.rowLabels[this.at.row]}: no run of this task` : `${m.describe(run, this.at.column)}. Enter opens the run`;
+    const what = !m.columnCount
+      ? 'no runs in view'
+      : run === null
+        ? `${m.rowLabels[this.at.row]}: no run of this task`
+        : `${m.describe(run, this.at.column)}. Enter opens the run`;
     this.cursor.setAttribute('aria-label', `Model × issue matrix, ${where}: ${what}. Arrow keys move between cells.`);
     this.cursor.dataset.run = run === null ? '' : String(run);
   }
 
   private layout(m: MatrixModel) {
-    this.cellWidth = Math.max(3, Math.min(14, Math.floor((this.available - LABEL_WIDTH - 4) / Math.max(1, m.columnCount))));
+    this.cellWidth = Math.max(
+      3,
+      Math.min(14, Math.floor((this.available - LABEL_WIDTH - 4) / Math.max(1, m.columnCount))),
+    );
     const total = LABEL_WIDTH + this.cellWidth * m.columnCount + 2;
     const width = Math.min(total, this.available);
     const height = HEADER + CELL_HEIGHT * m.rowLabels.length + 2;
@@ -147,7 +169,10 @@ export class MatrixChart {
       this.canvas.style.width = `${width}px`;
       this.canvas.style.height = `${height}px`;
     }
-    this.canvas.setAttribute('aria-label', `${m.name}: ${m.rowLabels.length} rows (model and harness) by ${m.columnCount} tasks`);
+    this.canvas.setAttribute(
+      'aria-label',
+      `${m.name}: ${m.rowLabels.length} rows (model and harness) by ${m.columnCount} tasks`,
+    );
     const ctx = this.canvas.getContext('2d')!;
     ctx.font = FONT;
     this.labels = m.rowLabels.map((l) => ellipsize(ctx, l, LABEL_WIDTH - 8));
@@ -194,7 +219,14 @@ export class MatrixChart {
    * Cells are written as pixels and put on the canvas in one call: a fillRect per cell costs tens of
    * microseconds on a software-rendered canvas.
    */
-  private paintCells(ctx: CanvasRenderingContext2D, m: MatrixModel, first: number, visible: number, width: number, ratio: number) {
+  private paintCells(
+    ctx: CanvasRenderingContext2D,
+    m: MatrixModel,
+    first: number,
+    visible: number,
+    width: number,
+    ratio: number,
+  ) {
     const x0 = Math.round(LABEL_WIDTH * ratio);
     const y0 = Math.round(HEADER * ratio);
     const w = Math.max(1, Math.round((width - LABEL_WIDTH) * ratio));
@@ -250,7 +282,8 @@ export class MatrixChart {
     }
     const run = this.model.cells[cell.row * this.model.columnCount + cell.column]!;
     this.canvas.style.cursor = run >= 0 ? 'pointer' : '';
-    this.tip.textContent = run >= 0 ? this.model.describe(run, cell.column) : `${this.model.rowLabels[cell.row]}: no run of this task`;
+    this.tip.textContent =
+      run >= 0 ? this.model.describe(run, cell.column) : `${this.model.rowLabels[cell.row]}: no run of this task`;
     this.tip.hidden = false;
     const host = this.tip.parentElement!.getBoundingClientRect();
     this.tip.style.left = `${Math.min(e.clientX - host.left + 12, host.width - 320)}px`;

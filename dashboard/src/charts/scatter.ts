@@ -140,18 +140,16 @@ export class ScatterChart {
       hooks: { draw: [(u) => this.paint(u), () => this.describe()] },
       series: [
         {},
-        ...this.layers.map(
-          (l): uPlot.Series => ({
-            label: l.label,
-            stroke: l.colour,
-            fill: l.colour,
-            paths: () => null,
-            facets: [
-              { scale: 'x', auto: true },
-              { scale: 'y', auto: true },
-            ],
-          }),
-        ),
+        ...this.layers.map((l): uPlot.Series => ({
+          label: l.label,
+          stroke: l.colour,
+          fill: l.colour,
+          paths: () => null,
+          facets: [
+            { scale: 'x', auto: true },
+            { scale: 'y', auto: true },
+          ],
+        })),
       ],
     };
   }

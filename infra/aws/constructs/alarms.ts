@@ -7,7 +7,13 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { MAX_RECEIVES, METRICS, METRICS_NAMESPACE, type MetricName, type ServiceName } from '../../../shared/operations.ts';
+import {
+  MAX_RECEIVES,
+  METRICS,
+  METRICS_NAMESPACE,
+  type MetricName,
+  type ServiceName,
+} from '../../../shared/operations.ts';
 
 export interface Watch {
   metric: IMetric;
@@ -58,7 +64,8 @@ export class Alarms extends Construct {
     return this.watch(scope, id, {
       metric: serviceMetric('ingest', METRICS.hostKeyUnreadable, 'Sum', Duration.minutes(5)),
       threshold: 1,
-      description: "A host's signing key could not be read from Secrets Manager (deleted, scheduled for deletion or throttled); that host's deliveries are refused until it can. The ingest logs name the host.",
+      description:
+        "A host's signing key could not be read from Secrets Manager (deleted, scheduled for deletion or throttled); that host's deliveries are refused until it can. The ingest logs name the host.",
     });
   }
 
@@ -72,5 +79,9 @@ export class Alarms extends Construct {
 }
 
 /** A metric a handler publishes through Powertools (EMF), which adds the `service` dimension. */
-export const serviceMetric = (service: ServiceName, metricName: MetricName, statistic: string, period: Duration): Metric =>
-  new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service }, statistic, period });
+export const serviceMetric = (
+  service: ServiceName,
+  metricName: MetricName,
+  statistic: string,
+  period: Duration,
+): Metric => new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service }, statistic, period });

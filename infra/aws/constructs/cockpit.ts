@@ -68,15 +68,24 @@ export class Cockpit extends Construct {
     })
       .readsSpaceOfTable(state.table, cockpit.space, space.senders)
       .usesBucket('DATA_BUCKET', state.spaceObjectReads(cockpit.space))
-      .describesHostKeys(state.hostKeys.filter((k) => k.secretConfigKey === space.secretConfigKey && space.senders.includes(k.host)).map((k) => k.secret));
+      .describesHostKeys(
+        state.hostKeys
+          .filter((k) => k.secretConfigKey === space.secretConfigKey && space.senders.includes(k.host))
+          .map((k) => k.secret),
+      );
     if (analysts) {
       // Every analyst of the deployment passes the JWT authorizer; only this cockpit's group is answered.
-      if (!analysts.groups.has(name)) throw new Error(`Cockpit ${name} requires sign-in but the user pool has no group for it.`);
+      if (!analysts.groups.has(name))
+        throw new Error(`Cockpit ${name} requires sign-in but the user pool has no group for it.`);
       this.function.lambda.addEnvironment('ANALYST_GROUP', analystGroupOf(name));
     }
 
     // The dashboard polls `since` deltas every few seconds per open tab; a burst covers a cold page load.
-    this.readApi = new ReplayHttpApi(this, 'ReadEndpoint', { description: `replay-bench read API of cockpit ${name}`, rateLimit: 50, burstLimit: 200 });
+    this.readApi = new ReplayHttpApi(this, 'ReadEndpoint', {
+      description: `replay-bench read API of cockpit ${name}`,
+      rateLimit: 50,
+      burstLimit: 200,
+    });
 
     const site = new Bucket(this, 'Site', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -89,7 +98,8 @@ export class Cockpit extends Construct {
     });
     Validations.of(site).acknowledge({
       id: 'AwsSolutions-S1',
-      reason: 'The bucket holds only the built dashboard and is readable only by this distribution (OAC); every read is recorded in the distribution\'s access log.',
+      reason:
+        "The bucket holds only the built dashboard and is readable only by this distribution (OAC); every read is recorded in the distribution's access log.",
     });
 
     const distribution = new Distribution(this, 'Distribution', {
@@ -120,13 +130,20 @@ export class Cockpit extends Construct {
       headerBehavior: OriginRequestHeaderBehavior.denyList('Host'),
       queryStringBehavior: OriginRequestQueryStringBehavior.all(),
     });
-    distribution.addBehavior('/api/*', new HttpOrigin(this.readApi.domainName, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY, originSslProtocols: [OriginSslPolicy.TLS_V1_2] }), {
-      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-      cachePolicy: CachePolicy.CACHING_DISABLED,
-      originRequestPolicy: apiRequests,
-      responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
-    });
+    distribution.addBehavior(
+      '/api/*',
+      new HttpOrigin(this.readApi.domainName, {
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+      }),
+      {
+        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+        originRequestPolicy: apiRequests,
+        responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+      },
+    );
     acknowledgeDistribution(distribution);
 
     const siteUrl = `https://${distribution.distributionDomainName}/`;
@@ -137,12 +154,19 @@ export class Cockpit extends Construct {
         generateSecret: false,
         preventUserExistenceErrors: true,
         supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
-        oAuth: { flows: { authorizationCodeGrant: true }, scopes: [OAuthScope.OPENID, OAuthScope.EMAIL], callbackUrls: [siteUrl], logoutUrls: [siteUrl] },
+        oAuth: {
+          flows: { authorizationCodeGrant: true },
+          scopes: [OAuthScope.OPENID, OAuthScope.EMAIL],
+          callbackUrls: [siteUrl],
+          logoutUrls: [siteUrl],
+        },
         accessTokenValidity: Duration.hours(1),
         idTokenValidity: Duration.hours(1),
         refreshTokenValidity: Duration.days(7),
       });
-      authorizer = new HttpJwtAuthorizer('Analysts', analysts.userPool.userPoolProviderUrl, { jwtAudience: [this.client.userPoolClientId] });
+      authorizer = new HttpJwtAuthorizer('Analysts', analysts.userPool.userPoolProviderUrl, {
+        jwtAudience: [this.client.userPoolClientId],
+      });
     }
     const routes = this.readApi.api.addRoutes({
       path: READ_ROUTE,
@@ -180,11 +204,16 @@ export class Cockpit extends Construct {
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
 function requireAnalysts(state: PipelineState, cockpitName: string): Analysts {
-  if (!state.analysts) throw new Error(`Cockpit ${cockpitName} requires sign-in but the stateful stack has no user pool.`);
+  if (!state.analysts)
+    throw new Error(`Cockpit ${cockpitName} requires sign-in but the stateful stack has no user pool.`);
   return state.analysts;
 }
 
-function signInSettings(analysts: Analysts, client: UserPoolClient, redirectUri: string): NonNullable<CockpitSettings['signIn']> {
+function signInSettings(
+  analysts: Analysts,
+  client: UserPoolClient,
+  redirectUri: string,
+): NonNullable<CockpitSettings['signIn']> {
   const base = analysts.domain.baseUrl();
   return {
     authorizeUrl: `${base}/oauth2/authorize`,
@@ -224,20 +253,27 @@ function securityHeaders(analysts: Analysts | undefined) {
 
 /** A deploy never ships a placeholder: without the built dashboard there is no cockpit to synthesize. */
 function dashboardSource(dashboardDir: string): ISource {
-  if (!existsSync(`${dashboardDir}/index.html`)) throw new Error(`The dashboard is not built in ${dashboardDir}; cdk synth builds it first (infra/aws/app.ts).`);
+  if (!existsSync(`${dashboardDir}/index.html`))
+    throw new Error(`The dashboard is not built in ${dashboardDir}; cdk synth builds it first (infra/aws/app.ts).`);
   return Source.asset(dashboardDir);
 }
 
 function acknowledgeDistribution(distribution: Distribution): void {
   Validations.of(distribution).acknowledge(
-    { id: 'AwsSolutions-CFR1', reason: 'Analysts and published readers may be anywhere; the content is benchmark results, not region-restricted.' },
+    {
+      id: 'AwsSolutions-CFR1',
+      reason:
+        'Analysts and published readers may be anywhere; the content is benchmark results, not region-restricted.',
+    },
     {
       id: 'AwsSolutions-CFR2',
-      reason: 'WAF costs a fixed monthly fee per web ACL; the only dynamic path is a GET-only, throttled API behind a JWT authorizer (or published read-only by configuration), and the static files are immutable build output.',
+      reason:
+        'WAF costs a fixed monthly fee per web ACL; the only dynamic path is a GET-only, throttled API behind a JWT authorizer (or published read-only by configuration), and the static files are immutable build output.',
     },
     {
       id: 'AwsSolutions-CFR4',
-      reason: 'The distribution uses the default *.cloudfront.net certificate, for which CloudFront fixes the minimum viewer protocol; docs/deploy.md describes adding a custom domain with TLSv1.2_2021.',
+      reason:
+        'The distribution uses the default *.cloudfront.net certificate, for which CloudFront fixes the minimum viewer protocol; docs/deploy.md describes adding a custom domain with TLSv1.2_2021.',
     },
   );
 }
@@ -249,19 +285,40 @@ function acknowledgeDistribution(distribution: Distribution): void {
 function acknowledgeDeploymentHandler(deployment: BucketDeployment, site: Bucket): void {
   const handler = deployment.handlerRole.node.scope!;
   const stack = Stack.of(deployment);
-  const assetBucket = DefaultStackSynthesizer.DEFAULT_FILE_ASSETS_BUCKET_NAME.replace('${Qualifier}', stack.synthesizer.bootstrapQualifier ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER)
+  const assetBucket = DefaultStackSynthesizer.DEFAULT_FILE_ASSETS_BUCKET_NAME.replace(
+    '${Qualifier}',
+    stack.synthesizer.bootstrapQualifier ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER,
+  )
     .replaceAll('${', '<')
     .replaceAll('}', '>');
-  const copies = 'The library-defined deployment handler copies the built dashboard from the CDK asset bucket into this cockpit bucket';
+  const copies =
+    'The library-defined deployment handler copies the built dashboard from the CDK asset bucket into this cockpit bucket';
   Validations.of(handler).acknowledge(
-    { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', reason: `${copies}; the managed policy only lets it write its own logs.` },
+    {
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason: `${copies}; the managed policy only lets it write its own logs.`,
+    },
     ...['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*'].map((action) => ({
       id: `AwsSolutions-IAM5[Action::${action}]`,
       reason: `${copies}, syncing and pruning files (${action}) inside those two buckets only.`,
     })),
-    { id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${assetBucket}/*]`, reason: `${copies}; asset object names are content hashes.` },
-    { id: `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(site.node.defaultChild as CfnBucket)}.Arn>/*]`, reason: `${copies}; it replaces every file of the build.` },
-    { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'cloudfront:CreateInvalidation has no resource-level scoping for this handler; it invalidates the cockpit after each deployment.' },
-    { id: 'AwsSolutions-L1', reason: 'The runtime of the BucketDeployment handler is chosen by aws-cdk-lib and moves forward with it; the handler runs only during deployments.' },
+    {
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${assetBucket}/*]`,
+      reason: `${copies}; asset object names are content hashes.`,
+    },
+    {
+      id: `AwsSolutions-IAM5[Resource::<${stack.getLogicalId(site.node.defaultChild as CfnBucket)}.Arn>/*]`,
+      reason: `${copies}; it replaces every file of the build.`,
+    },
+    {
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'cloudfront:CreateInvalidation has no resource-level scoping for this handler; it invalidates the cockpit after each deployment.',
+    },
+    {
+      id: 'AwsSolutions-L1',
+      reason:
+        'The runtime of the BucketDeployment handler is chosen by aws-cdk-lib and moves forward with it; the handler runs only during deployments.',
+    },
   );
 }

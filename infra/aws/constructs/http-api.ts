@@ -42,7 +42,10 @@ export class ReplayHttpApi extends Construct {
       createDefaultStage: false,
       defaultAuthorizer: props.defaultAuthorizer,
     });
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: LOG_RETENTION, removalPolicy: RemovalPolicy.DESTROY });
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: LOG_RETENTION,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     this.stage = new HttpStage(this, 'Stage', {
       httpApi: this.api,
       stageName: '$default',

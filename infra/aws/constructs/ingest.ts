@@ -19,7 +19,8 @@ export class Ingest extends Construct {
     super(scope, id);
     this.function = new ReplayFunction(this, 'Ingest', {
       service: 'ingest',
-      description: 'POST /hooks/{space}/ingest: verifies the host signature, stores the delivery, queues it for landing.',
+      description:
+        'POST /hooks/{space}/ingest: verifies the host signature, stores the delivery, queues it for landing.',
       timeout: TIMEOUTS.ingest,
       memorySize: 512,
       config,
@@ -29,16 +30,23 @@ export class Ingest extends Construct {
       .readsHostKeys(state.hostKeys.map((k) => k.secret));
 
     // A rack of runners sends one delivery per finished run, plus catch-up bursts after an outage.
-    this.endpoint = new ReplayHttpApi(this, 'Endpoint', { description: 'replay-bench ingest endpoint for runner hosts', rateLimit: 20, burstLimit: 100 });
+    this.endpoint = new ReplayHttpApi(this, 'Endpoint', {
+      description: 'replay-bench ingest endpoint for runner hosts',
+      rateLimit: 20,
+      burstLimit: 100,
+    });
     const integration = new HttpLambdaIntegration('Ingest', this.function.lambda);
     const routes = this.endpoint.api.addRoutes({ path: INGEST_ROUTE, methods: [HttpMethod.POST], integration });
     // Everything else reaches the function too, so a wrong method or path gets the protocol's JSON 405/404
     // (docs/contract.md §3, check 1) rather than API Gateway's own body.
-    routes.push(new HttpRoute(this, 'Default', { httpApi: this.endpoint.api, routeKey: HttpRouteKey.DEFAULT, integration }));
+    routes.push(
+      new HttpRoute(this, 'Default', { httpApi: this.endpoint.api, routeKey: HttpRouteKey.DEFAULT, integration }),
+    );
     for (const route of routes) {
       Validations.of(route).acknowledge({
         id: 'AwsSolutions-APIG4',
-        reason: "Each delivery is authenticated by the sending host's HMAC-SHA256 over the exact raw body (docs/contract.md §3), checked in the function; no API Gateway authorizer can see the raw body, and runner hosts hold no user identity.",
+        reason:
+          "Each delivery is authenticated by the sending host's HMAC-SHA256 over the exact raw body (docs/contract.md §3), checked in the function; no API Gateway authorizer can see the raw body, and runner hosts hold no user identity.",
       });
     }
 
@@ -46,7 +54,8 @@ export class Ingest extends Construct {
     alarms.watch(this, 'ServerErrors', {
       metric: this.endpoint.api.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
       threshold: 1,
-      description: 'The ingest endpoint answered 5xx: deliveries were not stored (runners keep them in their outbox and retry).',
+      description:
+        'The ingest endpoint answered 5xx: deliveries were not stored (runners keep them in their outbox and retry).',
     });
   }
 }

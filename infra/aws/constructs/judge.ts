@@ -18,7 +18,8 @@ export class Judge extends Construct {
     super(scope, id);
     this.function = new ReplayFunction(this, 'Judge', {
       service: 'judge',
-      description: 'Judges one landed run: fetches the reference fix, reserves budget, asks the judge model, writes the verdict.',
+      description:
+        'Judges one landed run: fetches the reference fix, reserves budget, asks the judge model, writes the verdict.',
       timeout: TIMEOUTS.judge,
       memorySize: 512,
       config,
@@ -30,19 +31,27 @@ export class Judge extends Construct {
       .readsSecret('GITHUB_APP_SECRET_ARN', state.githubApp)
       // One run per invocation: a slow model call never holds other runs past their visibility timeout,
       // and the mapping never scales past the reserved concurrency (which would only bounce messages).
-      .addEventSource(new SqsEventSource(state.judgeQueue, { batchSize: 1, maxConcurrency: JUDGE_CONCURRENCY, reportBatchItemFailures: true }));
+      .addEventSource(
+        new SqsEventSource(state.judgeQueue, {
+          batchSize: 1,
+          maxConcurrency: JUDGE_CONCURRENCY,
+          reportBatchItemFailures: true,
+        }),
+      );
 
     alarms.watchDeadLetters(this, 'DeadLetters', state.judgeDlq, 'Judge messages');
     alarms.watchOldestMessage(this, 'Backlog', state.judgeQueue, Duration.hours(2), 'Runs waiting for the judge');
     alarms.watch(this, 'Errors', {
       metric: serviceMetric('judge', METRICS.judgeErrors, 'Sum', Duration.minutes(15)),
       threshold: 3,
-      description: 'Judge attempts are failing (model or GitHub unreachable, unparsable answers); rows retry with backoff until judge.maxAttempts.',
+      description:
+        'Judge attempts are failing (model or GitHub unreachable, unparsable answers); rows retry with backoff until judge.maxAttempts.',
     });
     alarms.watch(this, 'Paused', {
       metric: serviceMetric('judge', METRICS.judgingPaused, 'Maximum', Duration.minutes(5)),
       threshold: 1,
-      description: 'Judging is paused: the model provider refused the credentials (401/403). Put a working key in the Anthropic secret; the next sweep probes and resumes.',
+      description:
+        'Judging is paused: the model provider refused the credentials (401/403). Put a working key in the Anthropic secret; the next sweep probes and resumes.',
     });
   }
 }

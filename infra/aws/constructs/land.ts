@@ -15,7 +15,8 @@ export class Land extends Construct {
     super(scope, id);
     this.function = new ReplayFunction(this, 'Lander', {
       service: 'lander',
-      description: 'Lands queued deliveries: rows in the table, patch and summary in the data bucket; queues rows for judging.',
+      description:
+        'Lands queued deliveries: rows in the table, patch and summary in the data bucket; queues rows for judging.',
       timeout: TIMEOUTS.lander,
       memorySize: 512,
     })
@@ -24,7 +25,11 @@ export class Land extends Construct {
       .usesBucket('DATA_BUCKET', state.objectAccess('data', 'write'))
       .sendsTo('JUDGE_QUEUE_URL', state.judgeQueue)
       .addEventSource(
-        new SqsEventSource(state.landingQueue, { batchSize: 10, maxBatchingWindow: Duration.seconds(1), reportBatchItemFailures: true }),
+        new SqsEventSource(state.landingQueue, {
+          batchSize: 10,
+          maxBatchingWindow: Duration.seconds(1),
+          reportBatchItemFailures: true,
+        }),
       );
 
     alarms.watchDeadLetters(this, 'DeadLetters', state.landingDlq, 'Deliveries that could not be landed');

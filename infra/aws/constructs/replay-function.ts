@@ -18,7 +18,13 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { byHostPartition, byUpdatedPartition, INDEXES, issuesByUpdatedPartition, spacePartitions } from '../../../shared/storage-layout.ts';
+import {
+  byHostPartition,
+  byUpdatedPartition,
+  INDEXES,
+  issuesByUpdatedPartition,
+  spacePartitions,
+} from '../../../shared/storage-layout.ts';
 import { BUNDLED_CONFIG_FILE } from '../../../shared/schema/config.ts';
 import type { ReplayConfig } from '../deployment-config.ts';
 import type { ObjectAccess } from '../stateful-stack.ts';
@@ -138,7 +144,12 @@ export class ReplayFunction extends Construct {
    */
   readsSpaceOfTable(table: ITable, space: string, senders: string[]): this {
     this.lambda.addEnvironment('TABLE_NAME', table.tableName);
-    const leadingKeys = [...spacePartitions(space), byUpdatedPartition(space), issuesByUpdatedPartition(space), ...senders.map((host) => byHostPartition(space, host))];
+    const leadingKeys = [
+      ...spacePartitions(space),
+      byUpdatedPartition(space),
+      issuesByUpdatedPartition(space),
+      ...senders.map((host) => byHostPartition(space, host)),
+    ];
     this.role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: TABLE_ACTIONS.read,
@@ -166,7 +177,9 @@ export class ReplayFunction extends Construct {
   /** A credential secret whose ARN the function is given and whose value it may read. */
   readsSecret(env: SecretEnv, secret: ISecret): this {
     this.lambda.addEnvironment(env, secret.secretArn);
-    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }),
+    );
     return this;
   }
 
@@ -175,13 +188,17 @@ export class ReplayFunction extends Construct {
    * (`keySecretName`), so the configuration is the one list of hosts and the grant follows it.
    */
   readsHostKeys(secrets: ISecret[]): this {
-    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: secrets.map((s) => s.secretArn) }));
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: secrets.map((s) => s.secretArn) }),
+    );
     return this;
   }
 
   /** Whether a host key exists, from the secret's metadata only; the value stays out of reach. */
   describesHostKeys(secrets: ISecret[]): this {
-    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['secretsmanager:DescribeSecret'], resources: secrets.map((s) => s.secretArn) }));
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['secretsmanager:DescribeSecret'], resources: secrets.map((s) => s.secretArn) }),
+    );
     return this;
   }
 
@@ -210,6 +227,8 @@ function copiedIntoBundle(stagedConfig: string) {
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
-    afterBundling: (_inputDir: string, outputDir: string) => [`cp ${quoted(stagedConfig)} ${quoted(join(outputDir, BUNDLED_CONFIG_FILE))}`],
+    afterBundling: (_inputDir: string, outputDir: string) => [
+      `cp ${quoted(stagedConfig)} ${quoted(join(outputDir, BUNDLED_CONFIG_FILE))}`,
+    ],
   };
 }

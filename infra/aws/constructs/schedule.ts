@@ -65,7 +65,8 @@ export class Schedule extends Construct {
       metric: this.compactor.lambda.metricErrors({ period: COMPACT_EVERY, statistic: 'Sum' }),
       threshold: 1,
       evaluationPeriods: 3,
-      description: 'The snapshot compactor has failed three times in a row: cold cockpits read a growing delta, then the whole table.',
+      description:
+        'The snapshot compactor has failed three times in a row: cold cockpits read a growing delta, then the whole table.',
     });
   }
 }

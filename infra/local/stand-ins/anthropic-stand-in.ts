@@ -75,7 +75,8 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== '/v1/messages') return sendError(res, 404, `No route ${req.method} ${req.url}.`);
+    if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== '/v1/messages')
+      return sendError(res, 404, `No route ${req.method} ${req.url}.`);
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(await readBody(req)) as Record<string, unknown>;
@@ -86,13 +87,20 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
       return sendError(res, 400, 'model, max_tokens and messages are required.');
     }
     const apiKey = header(req, 'x-api-key') ?? header(req, 'authorization')?.replace(/^Bearer /, '') ?? null;
-    const request: MessagesRequest = { body, model: body.model, system: textOf(body.system), userText: userTextOf(body.messages), apiKey };
+    const request: MessagesRequest = {
+      body,
+      model: body.model,
+      system: textOf(body.system),
+      userText: userTextOf(body.messages),
+      apiKey,
+    };
     requests.push(request);
     if (options.apiKey !== undefined && apiKey !== options.apiKey) return sendError(res, 401, 'invalid x-api-key');
     if (options.models && !options.models.includes(body.model)) return sendError(res, 404, `model: ${body.model}`);
 
     const answer = await options.answer(request);
-    if (typeof answer !== 'string') return sendError(res, answer.status, answer.message ?? `stand-in error ${answer.status}`);
+    if (typeof answer !== 'string')
+      return sendError(res, answer.status, answer.message ?? `stand-in error ${answer.status}`);
     send(res, 200, {
       id: `msg_${randomUUID().replaceAll('-', '')}`,
       type: 'message',
@@ -107,7 +115,10 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
 
   /** Input tokens split into cache writes, cache reads and the rest, for the prompt's cache breakpoints. */
   function promptUsage(body: Record<string, unknown>) {
-    const blocks = [...contentBlocks(body.system), ...(body.messages as { content?: unknown }[]).flatMap((m) => contentBlocks(m?.content))];
+    const blocks = [
+      ...contentBlocks(body.system),
+      ...(body.messages as { content?: unknown }[]).flatMap((m) => contentBlocks(m?.content)),
+    ];
     let prefix = `${body.model as string}\n`;
     const breakpoints: string[] = [];
     for (const block of blocks) {
@@ -121,7 +132,11 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
     const last = breakpoints.at(-1);
     const written = last && last !== longestSeen ? tokensOf(last) - read : 0;
     for (const p of breakpoints) cached.add(p);
-    return { input_tokens: total - read - written, cache_creation_input_tokens: written, cache_read_input_tokens: read };
+    return {
+      input_tokens: total - read - written,
+      cache_creation_input_tokens: written,
+      cache_read_input_tokens: read,
+    };
   }
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -141,7 +156,10 @@ function sendError(res: ServerResponse, status: number, message: string): void {
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${randomUUID().replaceAll('-', '')}` });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'request-id': `req_${randomUUID().replaceAll('-', '')}`,
+  });
   res.end(JSON.stringify(body));
 }
 
@@ -156,19 +174,27 @@ function contentBlocks(content: unknown): { text: string; cached: boolean }[] {
   if (!Array.isArray(content)) return [];
   return content
     .filter((b: { type?: unknown; text?: unknown }) => b?.type === 'text' && typeof b.text === 'string')
-    .map((b: { text: string; cache_control?: unknown }) => ({ text: b.text, cached: b.cache_control !== undefined && b.cache_control !== null }));
+    .map((b: { text: string; cache_control?: unknown }) => ({
+      text: b.text,
+      cached: b.cache_control !== undefined && b.cache_control !== null,
+    }));
 }
 
 /** A string, or an array of content blocks whose text blocks are joined. */
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((b: { type?: unknown; text?: unknown }) => (b?.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('');
+  return content
+    .map((b: { type?: unknown; text?: unknown }) => (b?.type === 'text' && typeof b.text === 'string' ? b.text : ''))
+    .join('');
 }
 
 function userTextOf(messages: unknown[]): string {
   return messages
-    .filter((m): m is { role: string; content: unknown } => typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'user')
+    .filter(
+      (m): m is { role: string; content: unknown } =>
+        typeof m === 'object' && m !== null && (m as { role?: unknown }).role === 'user',
+    )
     .map((m) => textOf(m.content))
     .join('\n');
 }

@@ -69,14 +69,19 @@ export async function startGitHubStandIn(options: GitHubStandInOptions = {}): Pr
   const open = !options.app && !options.token;
   let hanging = false;
 
-  const setIssue = (repo: string, number: number, issue: { title: string; body: string | null }) => void issues.set(`${repo}#${number}`, issue);
-  const setCompare = (repo: string, base: string, head: string, diff: string) => void compares.set(`${repo}@${base}...${head}`, diff);
+  const setIssue = (repo: string, number: number, issue: { title: string; body: string | null }) =>
+    void issues.set(`${repo}#${number}`, issue);
+  const setCompare = (repo: string, base: string, head: string, diff: string) =>
+    void compares.set(`${repo}@${base}...${head}`, diff);
   for (const i of options.issues ?? []) setIssue(i.repo, i.number, i);
   for (const c of options.compares ?? []) setCompare(c.repo, c.base, c.head, c.diff);
-  const knownRepos = () => new Set([...issues.keys()].map((k) => k.split('#')[0]!).concat([...compares.keys()].map((k) => k.split('@')[0]!)));
+  const knownRepos = () =>
+    new Set([...issues.keys()].map((k) => k.split('#')[0]!).concat([...compares.keys()].map((k) => k.split('@')[0]!)));
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => send(res, 500, { message: `stand-in failure: ${(error as Error).message}` }));
+    handle(req, res).catch((error: unknown) =>
+      send(res, 500, { message: `stand-in failure: ${(error as Error).message}` }),
+    );
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -108,37 +113,62 @@ export async function startGitHubStandIn(options: GitHubStandInOptions = {}): Pr
     const arg = decodeURIComponent(rawArg);
 
     if (!open) {
-      if (credential === 'none' || credential === 'invalid' || credential === 'app-jwt') return send(res, 401, { message: 'Bad credentials' });
+      if (credential === 'none' || credential === 'invalid' || credential === 'app-jwt')
+        return send(res, 401, { message: 'Bad credentials' });
       if (credential === 'installation-token') {
         // Like GitHub: a repository outside the token's selection does not exist for it.
-        if (issued!.repositories && !issued!.repositories.includes(repo.split('/')[1]!)) return send(res, 404, { message: 'Not Found' });
+        if (issued!.repositories && !issued!.repositories.includes(repo.split('/')[1]!))
+          return send(res, 404, { message: 'Not Found' });
         const permission = kind === 'issues' ? 'issues' : 'contents';
-        if (!issued!.permissions[permission]) return send(res, 403, { message: 'Resource not accessible by integration' });
+        if (!issued!.permissions[permission])
+          return send(res, 403, { message: 'Resource not accessible by integration' });
       }
     }
 
     if (kind === 'issues') {
       const issue = issues.get(`${repo}#${arg}`);
       if (!issue) return send(res, 404, { message: 'Not Found' });
-      return send(res, 200, { number: Number(arg), title: issue.title, body: issue.body, state: 'closed', html_url: `https://github.com/${repo}/issues/${arg}` });
+      return send(res, 200, {
+        number: Number(arg),
+        title: issue.title,
+        body: issue.body,
+        state: 'closed',
+        html_url: `https://github.com/${repo}/issues/${arg}`,
+      });
     }
     const diff = compares.get(`${repo}@${arg}`);
     if (diff === undefined) return send(res, 404, { message: 'Not Found' });
-    if (!accept?.includes('diff')) return send(res, 415, { message: 'This stand-in serves compares only as diffs (application/vnd.github.diff).' });
+    if (!accept?.includes('diff'))
+      return send(res, 415, { message: 'This stand-in serves compares only as diffs (application/vnd.github.diff).' });
     res.writeHead(200, { 'content-type': 'application/vnd.github.diff; charset=utf-8' });
     res.end(diff);
   }
 
-  async function issueToken(req: IncomingMessage, res: ServerResponse, installationId: string, jwt: string | null): Promise<void> {
-    const body = (JSON.parse((await readBody(req)) || '{}') ?? {}) as { repositories?: string[]; permissions?: Record<string, string> };
-    tokenRequests.push({ installationId, repositories: body.repositories ?? null, permissions: body.permissions ?? null });
+  async function issueToken(
+    req: IncomingMessage,
+    res: ServerResponse,
+    installationId: string,
+    jwt: string | null,
+  ): Promise<void> {
+    const body = (JSON.parse((await readBody(req)) || '{}') ?? {}) as {
+      repositories?: string[];
+      permissions?: Record<string, string>;
+    };
+    tokenRequests.push({
+      installationId,
+      repositories: body.repositories ?? null,
+      permissions: body.permissions ?? null,
+    });
     if (!options.app || !jwt || !validJwt(jwt, options.app.appId, publicKey)) {
       return send(res, 401, { message: 'A JSON web token could not be decoded' });
     }
     if (installationId !== options.app.installationId) return send(res, 404, { message: 'Not Found' });
     const known = new Set([...knownRepos()].map((r) => r.split('/')[1]!));
     if (body.repositories?.some((r) => !known.has(r))) {
-      return send(res, 422, { message: 'There is at least one repository that does not exist or is not accessible to the parent installation.' });
+      return send(res, 422, {
+        message:
+          'There is at least one repository that does not exist or is not accessible to the parent installation.',
+      });
     }
     const token = `ghs_${randomBytes(18).toString('hex')}`;
     const expiresAt = Date.now() + TOKEN_LIFETIME_MS;
@@ -149,7 +179,9 @@ export async function startGitHubStandIn(options: GitHubStandInOptions = {}): Pr
       expires_at: new Date(expiresAt).toISOString(),
       permissions,
       repository_selection: body.repositories ? 'selected' : 'all',
-      ...(body.repositories ? { repositories: body.repositories.map((name, i) => ({ id: i + 1, name, full_name: name })) } : {}),
+      ...(body.repositories
+        ? { repositories: body.repositories.map((name, i) => ({ id: i + 1, name, full_name: name })) }
+        : {}),
     });
   }
 
@@ -178,7 +210,10 @@ function validJwt(jwt: string, appId: string, publicKey: KeyObject | null): bool
     const h = JSON.parse(Buffer.from(header, 'base64url').toString()) as { alg?: string };
     const p = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { iss?: unknown; exp?: number };
     if (h.alg !== 'RS256' || String(p.iss) !== appId || !p.exp || p.exp * 1000 < Date.now()) return false;
-    return !publicKey || verify('RSA-SHA256', Buffer.from(`${header}.${payload}`), publicKey, Buffer.from(signature, 'base64url'));
+    return (
+      !publicKey ||
+      verify('RSA-SHA256', Buffer.from(`${header}.${payload}`), publicKey, Buffer.from(signature, 'base64url'))
+    );
   } catch {
     return false;
   }
@@ -186,6 +221,10 @@ function validJwt(jwt: string, appId: string, publicKey: KeyObject | null): bool
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify({ ...(body as object), ...(status >= 400 ? { documentation_url: 'https://docs.github.com/rest' } : {}) }));
+  res.end(
+    JSON.stringify({
+      ...(body as object),
+      ...(status >= 400 ? { documentation_url: 'https://docs.github.com/rest' } : {}),
+    }),
+  );
 }
-

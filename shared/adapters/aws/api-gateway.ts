@@ -12,7 +12,8 @@ export function rawBody(event: APIGatewayProxyEventV2): Buffer {
  * one string, `[group-a group-b]`; an array is accepted too. No authorizer, no claim: no groups.
  */
 export function tokenGroups(event: APIGatewayProxyEventV2): string[] {
-  const authorizer = (event.requestContext as { authorizer?: { jwt?: { claims?: Record<string, unknown> } } }).authorizer;
+  const authorizer = (event.requestContext as { authorizer?: { jwt?: { claims?: Record<string, unknown> } } })
+    .authorizer;
   const claim = authorizer?.jwt?.claims?.['cognito:groups'];
   if (Array.isArray(claim)) return claim.map(String);
   if (typeof claim !== 'string') return [];
@@ -32,7 +33,10 @@ export function toApiGateway(answer: HttpAnswer): APIGatewayProxyStructuredResul
   const isText = typeof answer.body === 'string';
   return {
     statusCode: answer.status,
-    headers: { 'content-type': answer.contentType ?? (isText ? 'text/plain; charset=utf-8' : 'application/json'), ...answer.headers },
+    headers: {
+      'content-type': answer.contentType ?? (isText ? 'text/plain; charset=utf-8' : 'application/json'),
+      ...answer.headers,
+    },
     body: isText ? (answer.body as string) : JSON.stringify(answer.body),
   };
 }

@@ -60,9 +60,19 @@ export class AwsCallError extends Error {
   }
 }
 
-const SIGNING_NAMES: Record<AwsService, string> = { dynamodb: 'dynamodb', s3: 's3', sqs: 'sqs', secretsManager: 'secretsmanager' };
+const SIGNING_NAMES: Record<AwsService, string> = {
+  dynamodb: 'dynamodb',
+  s3: 's3',
+  sqs: 'sqs',
+  secretsManager: 'secretsmanager',
+};
 /** The SDKs' service-specific endpoint variables (AWS_ENDPOINT_URL_<SERVICE>), honoured as the SDK does. */
-const ENDPOINT_VARIABLES: Record<AwsService, string> = { dynamodb: 'DYNAMODB', s3: 'S3', sqs: 'SQS', secretsManager: 'SECRETS_MANAGER' };
+const ENDPOINT_VARIABLES: Record<AwsService, string> = {
+  dynamodb: 'DYNAMODB',
+  s3: 'S3',
+  sqs: 'SQS',
+  secretsManager: 'SECRETS_MANAGER',
+};
 const MAX_ATTEMPTS = 3;
 const BACKOFF_BASE_MS = 100;
 const BACKOFF_CAP_MS = 20_000;
@@ -99,34 +109,50 @@ export class AwsClient {
     if (!region) throw new Error('No AWS region: set AWS_REGION or pass one in the connection.');
     this.region = region;
     this.endpoint = new URL(
-      connection.endpoints?.[service] ?? env[`AWS_ENDPOINT_URL_${ENDPOINT_VARIABLES[service]}`] ?? env.AWS_ENDPOINT_URL ?? regionalEndpoint(service, region),
+      connection.endpoints?.[service] ??
+        env[`AWS_ENDPOINT_URL_${ENDPOINT_VARIABLES[service]}`] ??
+        env.AWS_ENDPOINT_URL ??
+        regionalEndpoint(service, region),
     );
   }
 
   /** A signed request, retried by the standard policy; an error answer throws AwsCallError, after its retries. */
-  async send(request: AwsRequest, parseError: (response: AwsResponse) => { code: string; message: string }): Promise<AwsResponse> {
+  async send(
+    request: AwsRequest,
+    parseError: (response: AwsResponse) => { code: string; message: string },
+  ): Promise<AwsResponse> {
     for (let attempt = 1; ; attempt++) {
       let failure: AwsCallError;
       try {
         const response = await this.attempt(request);
         if (response.status < 300) return response;
         const { code, message } = parseError(response);
-        failure = new AwsCallError(code, message, response.status, response.status >= 500 || response.status === 429 || THROTTLING.has(code));
+        failure = new AwsCallError(
+          code,
+          message,
+          response.status,
+          response.status >= 500 || response.status === 429 || THROTTLING.has(code),
+        );
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? '';
         if (error instanceof AwsCallError) failure = error;
-        else if (TRANSIENT_SOCKET_ERRORS.has(code)) failure = new AwsCallError('NetworkingError', `${SIGNING_NAMES[this.service]}: ${code}`, null, true);
+        else if (TRANSIENT_SOCKET_ERRORS.has(code))
+          failure = new AwsCallError('NetworkingError', `${SIGNING_NAMES[this.service]}: ${code}`, null, true);
         else throw error;
       }
       if (!failure.retryable || attempt === MAX_ATTEMPTS) throw failure;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt)));
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt)),
+      );
     }
   }
 
   private attempt(request: AwsRequest): Promise<AwsResponse> {
     const body = typeof request.body === 'string' ? Buffer.from(request.body) : (request.body ?? new Uint8Array());
     const host = `${request.hostPrefix ?? ''}${this.endpoint.host}`;
-    const query = Object.entries(request.query ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined);
+    const query = Object.entries(request.query ?? {}).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    );
     const headers = signedHeaders(
       { method: request.method, host, path: request.path, query, headers: request.headers ?? {}, body },
       { service: SIGNING_NAMES[this.service], region: this.region, credentials: this.credentials(), now: new Date() },
@@ -149,11 +175,22 @@ export class AwsClient {
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
           res.on('error', reject);
         },
       );
-      req.on('timeout', () => req.destroy(new AwsCallError('TimeoutError', `${SIGNING_NAMES[this.service]}: no answer for ${idleTimeoutMs} ms`, null, true)));
+      req.on('timeout', () =>
+        req.destroy(
+          new AwsCallError(
+            'TimeoutError',
+            `${SIGNING_NAMES[this.service]}: no answer for ${idleTimeoutMs} ms`,
+            null,
+            true,
+          ),
+        ),
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -162,8 +199,13 @@ export class AwsClient {
   /** The connection's own, else the role's: Lambda keeps them in the environment, refreshed per sandbox. */
   private credentials(): AwsCredentials {
     if (this.connection.credentials) return this.connection.credentials;
-    const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken } = this.env;
-    if (!accessKeyId || !secretAccessKey) throw new Error('No AWS credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set.');
+    const {
+      AWS_ACCESS_KEY_ID: accessKeyId,
+      AWS_SECRET_ACCESS_KEY: secretAccessKey,
+      AWS_SESSION_TOKEN: sessionToken,
+    } = this.env;
+    if (!accessKeyId || !secretAccessKey)
+      throw new Error('No AWS credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set.');
     return { accessKeyId, secretAccessKey, sessionToken };
   }
 }
@@ -174,7 +216,8 @@ function regionalEndpoint(service: AwsService, region: string): string {
 }
 
 /** RFC 3986 percent-encoding, as SigV4 asks for: everything but letters, digits and `-._~`. */
-export const uriEncode = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+export const uriEncode = (text: string) =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 const canonicalQuery = (query: [string, string][]) =>
   query
@@ -207,7 +250,10 @@ export interface SigningContext {
  * that, and the other services' paths are `/`.
  */
 export function signedHeaders(request: SigningRequest, context: SigningContext): Record<string, string> {
-  const amzDate = context.now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const amzDate = context.now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);
   const payloadHash = sha256Hex(request.body);
   const headers: Record<string, string> = {
@@ -228,7 +274,10 @@ export function signedHeaders(request: SigningRequest, context: SigningContext):
   ].join('\n');
   const scope = `${day}/${context.region}/${context.service}/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
-  const key = hmac(hmac(hmac(hmac(`AWS4${context.credentials.secretAccessKey}`, day), context.region), context.service), 'aws4_request');
+  const key = hmac(
+    hmac(hmac(hmac(`AWS4${context.credentials.secretAccessKey}`, day), context.region), context.service),
+    'aws4_request',
+  );
   const signature = hmac(key, stringToSign).toString('hex');
   headers.authorization = `AWS4-HMAC-SHA256 Credential=${context.credentials.accessKeyId}/${scope}, SignedHeaders=${names.join(';')}, Signature=${signature}`;
   return headers;
@@ -245,7 +294,12 @@ export async function callJson<T>(client: AwsClient, operation: string, input: o
   const protocol = JSON_PROTOCOLS[client.service];
   if (!protocol) throw new Error(`${client.service} does not speak the AWS JSON protocol.`);
   const response = await client.send(
-    { method: 'POST', path: '/', headers: { 'content-type': protocol.contentType, 'x-amz-target': `${protocol.targetPrefix}.${operation}` }, body: JSON.stringify(input) },
+    {
+      method: 'POST',
+      path: '/',
+      headers: { 'content-type': protocol.contentType, 'x-amz-target': `${protocol.targetPrefix}.${operation}` },
+      body: JSON.stringify(input),
+    },
     jsonError,
   );
   return (response.body.byteLength ? JSON.parse(response.body.toString('utf8')) : {}) as T;

@@ -42,7 +42,8 @@ import {
   type ItemKey,
 } from '../../storage-layout.ts';
 
-export const tableStore = (connection: AwsConnection, tableName: string) => new DynamoStore(new AwsClient('dynamodb', connection), tableName);
+export const tableStore = (connection: AwsConnection, tableName: string) =>
+  new DynamoStore(new AwsClient('dynamodb', connection), tableName);
 
 type Item = Record<string, unknown>;
 
@@ -73,7 +74,10 @@ type QueryInput = Omit<TableInput, 'Key' | 'Item' | 'ConditionExpression' | 'Upd
 const isConditionFailure = (e: unknown) => e instanceof AwsCallError && e.name === 'ConditionalCheckFailedException';
 
 export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
-  constructor(private readonly dynamo: AwsClient, private readonly tableName: string) {}
+  constructor(
+    private readonly dynamo: AwsClient,
+    private readonly tableName: string,
+  ) {}
 
   async getRun(space: string, id: string): Promise<Versioned<RunRow> | null> {
     const { Item } = await this.send('GetItem', { Key: runKey(space, id), ConsistentRead: true });
@@ -107,28 +111,37 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
         };
     const since = query.since;
     const cursorShape: CursorShape = since
-      ? { pk: (v) => v === `SPACE#${space}`, sk: isRun, byUpdatedPk: (v) => v === `RUNS#${space}`, byUpdatedSk: (v) => v >= since }
+      ? {
+          pk: (v) => v === `SPACE#${space}`,
+          sk: isRun,
+          byUpdatedPk: (v) => v === `RUNS#${space}`,
+          byUpdatedSk: (v) => v >= since,
+        }
       : { pk: (v) => v === `SPACE#${space}`, sk: isRun };
     // One item more than the page, so a page that ends the runs says so (the query alone stops at the limit
     // with a key to go on from, and the client would ask for an empty page). The cursor is then the last
     // item's key; a query cut short by DynamoDB's 1 MB read hands out its own.
-    const out = await this.send('Query', { ...base, Limit: query.limit + 1, ExclusiveStartKey: decodeCursor(query.cursor, cursorShape) });
+    const out = await this.send('Query', {
+      ...base,
+      Limit: query.limit + 1,
+      ExclusiveStartKey: decodeCursor(query.cursor, cursorShape),
+    });
     const items = out.Items ?? [];
     const more = items.length > query.limit;
     const page = more ? items.slice(0, query.limit) : items;
     const last = page.at(-1);
-    const cursor = more && last ? Object.fromEntries(Object.keys(cursorShape).map((k) => [k, last[k]])) : out.LastEvaluatedKey;
+    const cursor =
+      more && last ? Object.fromEntries(Object.keys(cursorShape).map((k) => [k, last[k]])) : out.LastEvaluatedKey;
     return { items: page.map((i) => strip<RunRow>(i)), cursor: encodeCursor(cursor) };
   }
 
   async listDueRuns(space: string, dueBy: string, limit: number): Promise<RunRow[]> {
     const out = await this.send('Query', {
-        IndexName: INDEXES.due.name,
-        KeyConditionExpression: 'dueSpace = :p AND dueAt <= :d',
-        ExpressionAttributeValues: { ':p': space, ':d': dueBy },
-        Limit: limit,
-      },
-    );
+      IndexName: INDEXES.due.name,
+      KeyConditionExpression: 'dueSpace = :p AND dueAt <= :d',
+      ExpressionAttributeValues: { ':p': space, ':d': dueBy },
+      Limit: limit,
+    });
     return (out.Items ?? []).map((i) => strip<RunRow>(i));
   }
 
@@ -137,13 +150,12 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     let start: Record<string, unknown> | undefined;
     do {
       const out = await this.send('Query', {
-          IndexName: INDEXES.byHost.name,
-          KeyConditionExpression: 'byHostPk = :p',
-          ExpressionAttributeValues: { ':p': byHostPartition(space, host) },
-          Select: 'COUNT',
-          ExclusiveStartKey: start,
-        },
-      );
+        IndexName: INDEXES.byHost.name,
+        KeyConditionExpression: 'byHostPk = :p',
+        ExpressionAttributeValues: { ':p': byHostPartition(space, host) },
+        Select: 'COUNT',
+        ExclusiveStartKey: start,
+      });
       count += out.Count ?? 0;
       start = out.LastEvaluatedKey;
     } while (start);
@@ -153,10 +165,13 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
   async archiveAttempt(attempt: ArchivedAttempt): Promise<void> {
     try {
       await this.send('PutItem', {
-          Item: { ...attempt, ...attemptKey(attempt.space, attempt.id, attempt.finishedAt, attempt.patchSha256), kind: 'attempt' },
-          ConditionExpression: 'attribute_not_exists(pk)',
+        Item: {
+          ...attempt,
+          ...attemptKey(attempt.space, attempt.id, attempt.finishedAt, attempt.patchSha256),
+          kind: 'attempt',
         },
-      );
+        ConditionExpression: 'attribute_not_exists(pk)',
+      });
     } catch (e) {
       if (!isConditionFailure(e)) throw e;
     }
@@ -172,13 +187,21 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
       const key = attemptKey(space, id, attempt.finishedAt, attempt.patchSha256);
       // A plain put of the whole item (no UpdateItem): an archived attempt changes only here, and a repeated
       // result writes the same value.
-      await this.send('PutItem', { Item: { ...attempt, hiddenTestResult: result, ...key, kind: 'attempt' }, ConditionExpression: 'attribute_exists(pk)' });
+      await this.send('PutItem', {
+        Item: { ...attempt, hiddenTestResult: result, ...key, kind: 'attempt' },
+        ConditionExpression: 'attribute_exists(pk)',
+      });
     }
     return matching.length;
   }
 
   async putIssue(issue: StoredIssue): Promise<void> {
-    const item = { ...issue, ...issueKey(issue.space, issue.taskId), kind: 'issue', ...issueByUpdatedKey(issue.space, issue.updatedAt, issue.taskId) };
+    const item = {
+      ...issue,
+      ...issueKey(issue.space, issue.taskId),
+      kind: 'issue',
+      ...issueByUpdatedKey(issue.space, issue.updatedAt, issue.taskId),
+    };
     await this.send('PutItem', { Item: item });
   }
 
@@ -200,11 +223,10 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
   async putPendingHiddenTest(pending: PendingHiddenTest): Promise<void> {
     try {
       await this.send('PutItem', {
-          Item: { ...pending, ...pendingHiddenTestKey(pending.space, pending.id), kind: 'hidden-test' },
-          ConditionExpression: 'attribute_not_exists(pk) OR finishedAt <= :f',
-          ExpressionAttributeValues: { ':f': pending.finishedAt },
-        },
-      );
+        Item: { ...pending, ...pendingHiddenTestKey(pending.space, pending.id), kind: 'hidden-test' },
+        ConditionExpression: 'attribute_not_exists(pk) OR finishedAt <= :f',
+        ExpressionAttributeValues: { ':f': pending.finishedAt },
+      });
     } catch (e) {
       if (!isConditionFailure(e)) throw e;
     }
@@ -221,19 +243,21 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
   }
 
   async putHost(host: StoredHost, expectedRev: number | null): Promise<boolean> {
-    return this.conditionalPut({ ...host, ...hostKey(host.space, host.host), kind: 'host', rev: (expectedRev ?? 0) + 1 }, expectedRev);
+    return this.conditionalPut(
+      { ...host, ...hostKey(host.space, host.host), kind: 'host', rev: (expectedRev ?? 0) + 1 },
+      expectedRev,
+    );
   }
 
   async reserve(space: string, day: string, cap: number): Promise<boolean> {
     try {
       await this.send('UpdateItem', {
-          Key: budgetKey(space, day),
-          // A reserved call costs nothing until its cost is added: one that never got an answer was not billed.
-          UpdateExpression: 'ADD used :one, costUsd :zero SET kind = :k',
-          ConditionExpression: 'attribute_not_exists(used) OR used < :cap',
-          ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':cap': cap, ':k': 'budget' },
-        },
-      );
+        Key: budgetKey(space, day),
+        // A reserved call costs nothing until its cost is added: one that never got an answer was not billed.
+        UpdateExpression: 'ADD used :one, costUsd :zero SET kind = :k',
+        ConditionExpression: 'attribute_not_exists(used) OR used < :cap',
+        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':cap': cap, ':k': 'budget' },
+      });
       return true;
     } catch (e) {
       if (isConditionFailure(e)) return false;
@@ -243,12 +267,17 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
 
   async addCost(space: string, day: string, costUsd: number | null): Promise<void> {
     await this.send('UpdateItem', {
-        Key: budgetKey(space, day),
-        ...(costUsd === null
-          ? { UpdateExpression: 'SET costUnknown = :t, kind = :k', ExpressionAttributeValues: { ':t': true, ':k': 'budget' } }
-          : { UpdateExpression: 'ADD costUsd :c SET kind = :k', ExpressionAttributeValues: { ':c': costUsd, ':k': 'budget' } }),
-      },
-    );
+      Key: budgetKey(space, day),
+      ...(costUsd === null
+        ? {
+            UpdateExpression: 'SET costUnknown = :t, kind = :k',
+            ExpressionAttributeValues: { ':t': true, ':k': 'budget' },
+          }
+        : {
+            UpdateExpression: 'ADD costUsd :c SET kind = :k',
+            ExpressionAttributeValues: { ':c': costUsd, ':k': 'budget' },
+          }),
+    });
   }
 
   /**
@@ -273,7 +302,10 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
   }
 
   async putJudgingStatus(status: JudgingStatus, expectedRev: number | null): Promise<boolean> {
-    return this.conditionalPut({ ...status, ...judgingKey(status.space), kind: 'judging-status', rev: (expectedRev ?? 0) + 1 }, expectedRev);
+    return this.conditionalPut(
+      { ...status, ...judgingKey(status.space), kind: 'judging-status', rev: (expectedRev ?? 0) + 1 },
+      expectedRev,
+    );
   }
 
   /** Every item of a partition whose sort key starts with `prefix`, all pages, read consistently. */
@@ -301,12 +333,11 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
   private async conditionalPut(item: Record<string, unknown>, expectedRev: number | null): Promise<boolean> {
     try {
       await this.send('PutItem', {
-          Item: item,
-          ...(expectedRev === null
-            ? { ConditionExpression: 'attribute_not_exists(pk)' }
-            : { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': expectedRev } }),
-        },
-      );
+        Item: item,
+        ...(expectedRev === null
+          ? { ConditionExpression: 'attribute_not_exists(pk)' }
+          : { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': expectedRev } }),
+      });
       return true;
     } catch (e) {
       if (isConditionFailure(e)) return false;
@@ -315,19 +346,27 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
   }
 
   /** One table operation: item-shaped fields marshalled on the way out and unmarshalled on the way back. */
-  private async send(operation: 'GetItem' | 'PutItem' | 'UpdateItem' | 'Query', input: TableInput): Promise<TableOutput> {
+  private async send(
+    operation: 'GetItem' | 'PutItem' | 'UpdateItem' | 'Query',
+    input: TableInput,
+  ): Promise<TableOutput> {
     // A key longer than DynamoDB's key limits names no item (the table refuses it with a ValidationException):
     // a read of one, from a hostile path say, finds nothing rather than failing.
     if (operation === 'GetItem' && input.Key && !withinKeyLimits(input.Key)) return {};
-    const attributes = (value: object | undefined) => (value ? marshall(value, { removeUndefinedValues: true }) : undefined);
-    const out = await callJson<{ Item?: WireItem; Items?: WireItem[]; LastEvaluatedKey?: WireItem; Count?: number }>(this.dynamo, operation, {
-      ...input,
-      TableName: this.tableName,
-      Key: attributes(input.Key),
-      Item: attributes(input.Item),
-      ExpressionAttributeValues: attributes(input.ExpressionAttributeValues),
-      ExclusiveStartKey: attributes(input.ExclusiveStartKey),
-    });
+    const attributes = (value: object | undefined) =>
+      value ? marshall(value, { removeUndefinedValues: true }) : undefined;
+    const out = await callJson<{ Item?: WireItem; Items?: WireItem[]; LastEvaluatedKey?: WireItem; Count?: number }>(
+      this.dynamo,
+      operation,
+      {
+        ...input,
+        TableName: this.tableName,
+        Key: attributes(input.Key),
+        Item: attributes(input.Item),
+        ExpressionAttributeValues: attributes(input.ExpressionAttributeValues),
+        ExclusiveStartKey: attributes(input.ExclusiveStartKey),
+      },
+    );
     return {
       Item: out.Item && unmarshall(out.Item),
       Items: out.Items?.map((item) => unmarshall(item)),
@@ -373,7 +412,9 @@ function decodeCursor(cursor: string | undefined, shape: CursorShape): Record<st
     typeof key === 'object' &&
     !Array.isArray(key) &&
     Object.keys(key).length === Object.keys(shape).length &&
-    Object.entries(key).every(([name, value]) => Object.hasOwn(shape, name) && typeof value === 'string' && shape[name]!(value));
+    Object.entries(key).every(
+      ([name, value]) => Object.hasOwn(shape, name) && typeof value === 'string' && shape[name]!(value),
+    );
   if (!fits) throw new InvalidCursorError('The cursor is not one this API returned for this space and query.');
   return key as Record<string, unknown>;
 }

@@ -39,7 +39,12 @@ export function referenceSourceProvider(env: NodeJS.ProcessEnv = process.env): S
 /** Local GitHub credentials: an App when all three of its variables are set, else GITHUB_TOKEN. */
 export function githubCredentialsFromEnv(env: NodeJS.ProcessEnv): GitHubCredentials | null {
   if (env.GITHUB_APP_ID && env.GITHUB_APP_PRIVATE_KEY && env.GITHUB_APP_INSTALLATION_ID) {
-    return { kind: 'app', appId: env.GITHUB_APP_ID, privateKey: env.GITHUB_APP_PRIVATE_KEY, installationId: env.GITHUB_APP_INSTALLATION_ID };
+    return {
+      kind: 'app',
+      appId: env.GITHUB_APP_ID,
+      privateKey: env.GITHUB_APP_PRIVATE_KEY,
+      installationId: env.GITHUB_APP_INSTALLATION_ID,
+    };
   }
   return env.GITHUB_TOKEN ? { kind: 'token', token: env.GITHUB_TOKEN } : null;
 }
@@ -60,7 +65,11 @@ export function parseGitHubAppSecret(value: string): GitHubCredentials | null {
   try {
     const parsed = JSON.parse(value) as { appId?: unknown; privateKey?: unknown; installationId?: unknown };
     const text = (v: unknown) => (typeof v === 'number' ? String(v) : typeof v === 'string' && v ? v : null);
-    const [appId, privateKey, installationId] = [text(parsed.appId), text(parsed.privateKey), text(parsed.installationId)];
+    const [appId, privateKey, installationId] = [
+      text(parsed.appId),
+      text(parsed.privateKey),
+      text(parsed.installationId),
+    ];
     return appId && privateKey && installationId ? { kind: 'app', appId, privateKey, installationId } : null;
   } catch {
     return null;

@@ -21,7 +21,10 @@ class UnpublishedMetrics extends Metrics {
   }
 }
 
-export function instrumentation(serviceName: ServiceName, options: { logLevel?: LogLevel; publishMetrics?: boolean } = {}): Instrumentation {
+export function instrumentation(
+  serviceName: ServiceName,
+  options: { logLevel?: LogLevel; publishMetrics?: boolean } = {},
+): Instrumentation {
   const metricsOptions = { serviceName, namespace: METRICS_NAMESPACE };
   return {
     logger: new Logger({ serviceName, logLevel: options.logLevel }),

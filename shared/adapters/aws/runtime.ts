@@ -21,17 +21,21 @@ export function requiredEnv(name: string, env: NodeJS.ProcessEnv = process.env):
  * The configuration a deployed function runs with: the file the deployment bundled beside its code (an
  * environment variable holds 4 KB, too little for 200 spaces). Local mode passes its configuration directly.
  */
-export const bundledConfig = (file: URL = new URL(BUNDLED_CONFIG_FILE, import.meta.url)): ReplayConfig => readConfigFile(fileURLToPath(file));
+export const bundledConfig = (file: URL = new URL(BUNDLED_CONFIG_FILE, import.meta.url)): ReplayConfig =>
+  readConfigFile(fileURLToPath(file));
 
 /** A bucket's objects; one store per bucket, each signing its own calls. */
 export const bucketStore = (connection: AwsConnection, bucket: string): S3ObjectStore =>
   new S3ObjectStore(new AwsClient('s3', connection), bucket, connection.s3Emulated === true);
 
 /** Sends to a queue by its URL, through the regional (or configured) SQS endpoint, as AWS does. */
-export const queue = <T>(connection: AwsConnection, queueUrl: string): MessageQueue<T> => new SqsQueue<T>(new AwsClient('sqs', connection), queueUrl);
+export const queue = <T>(connection: AwsConnection, queueUrl: string): MessageQueue<T> =>
+  new SqsQueue<T>(new AwsClient('sqs', connection), queueUrl);
 
 /** Host keys from Secrets Manager (local mode passes its own key source instead). */
-export const keySource = (connection: AwsConnection): KeySource => new SecretsManagerKeySource(new AwsClient('secretsManager', connection));
+export const keySource = (connection: AwsConnection): KeySource =>
+  new SecretsManagerKeySource(new AwsClient('secretsManager', connection));
 
 /** Whether a host has a key, for the read API, which may never read key values. */
-export const pairingCheck = (connection: AwsConnection): PairingCheck => new SecretsManagerPairingCheck(new AwsClient('secretsManager', connection));
+export const pairingCheck = (connection: AwsConnection): PairingCheck =>
+  new SecretsManagerPairingCheck(new AwsClient('secretsManager', connection));

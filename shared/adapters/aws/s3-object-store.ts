@@ -72,7 +72,7 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 /** XML character data: the five named entities and numeric character references. */
 function xmlText(text: string): string {
   return text.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);/g, (whole, ref: string) => {
-    if (ref.startsWith('#x')) return String.fromCodePoint(parseInt(ref.slice(2), 16));
+    if (ref.startsWith('#x')) return String.fromCodePoint(Number.parseInt(ref.slice(2), 16));
     if (ref.startsWith('#')) return String.fromCodePoint(Number(ref.slice(1)));
     return ENTITIES[ref] ?? whole;
   });

@@ -24,7 +24,8 @@ export class SecretValues {
       if (error instanceof AwsCallError && error.name === 'ResourceNotFoundException') return null;
       throw error;
     }
-    const value = answer.SecretString ?? (answer.SecretBinary ? Buffer.from(answer.SecretBinary, 'base64').toString('utf8') : '');
+    const value =
+      answer.SecretString ?? (answer.SecretBinary ? Buffer.from(answer.SecretBinary, 'base64').toString('utf8') : '');
     this.cache.set(secretId, { value, until: this.now() + maxAgeSeconds * 1000 });
     return value;
   }

@@ -40,7 +40,9 @@ export class SecretsManagerPairingCheck implements PairingCheck {
 
   async isPaired(secretConfigKey: string, host: string): Promise<boolean> {
     try {
-      const out = await callJson<{ VersionIdsToStages?: Record<string, string[]> }>(this.client, 'DescribeSecret', { SecretId: keySecretName(secretConfigKey, host) });
+      const out = await callJson<{ VersionIdsToStages?: Record<string, string[]> }>(this.client, 'DescribeSecret', {
+        SecretId: keySecretName(secretConfigKey, host),
+      });
       return Object.values(out.VersionIdsToStages ?? {}).some((stages) => stages.includes('AWSCURRENT'));
     } catch (e) {
       if (e instanceof AwsCallError && e.name === 'ResourceNotFoundException') return false;

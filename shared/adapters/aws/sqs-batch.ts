@@ -7,7 +7,10 @@ import { flushMetrics, type Instrumentation } from './observability.ts';
 
 export type SqsBatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
-export function sqsBatchHandler(instrumentation: Instrumentation, processRecord: (record: SQSRecord) => Promise<void>): SqsBatchHandler {
+export function sqsBatchHandler(
+  instrumentation: Instrumentation,
+  processRecord: (record: SQSRecord) => Promise<void>,
+): SqsBatchHandler {
   const { logger, metrics } = instrumentation;
   const processor = new BatchProcessor(EventType.SQS);
   const logged = async (record: SQSRecord) => {
@@ -15,7 +18,11 @@ export function sqsBatchHandler(instrumentation: Instrumentation, processRecord:
       await processRecord(record);
     } catch (error) {
       const { name, message } = error instanceof Error ? error : new Error(String(error));
-      logger.error('record failed; the queue will redeliver it', { messageId: record.messageId, errorName: name, errorMessage: message });
+      logger.error('record failed; the queue will redeliver it', {
+        messageId: record.messageId,
+        errorName: name,
+        errorMessage: message,
+      });
       throw error;
     }
   };

@@ -8,7 +8,10 @@ import { parseSecretValue } from '../aws/secrets-key-source.ts';
 import { keyEnvName } from '../key-names.ts';
 
 export class LocalKeySource implements KeySource, PairingCheck {
-  constructor(private readonly keysDir: string, private readonly env: NodeJS.ProcessEnv = process.env) {}
+  constructor(
+    private readonly keysDir: string,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
 
   async keysFor(secretConfigKey: string, host: string): Promise<string[]> {
     const name = keyEnvName(secretConfigKey, host);

@@ -5,7 +5,14 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { COLUMNS_GZIP_MEDIA_TYPE, COLUMNS_MEDIA_TYPE, columnsToBytes, encodeColumns, type CompactRun, type ColumnsPart } from '../../../shared/cockpit/columns.ts';
+import {
+  COLUMNS_GZIP_MEDIA_TYPE,
+  COLUMNS_MEDIA_TYPE,
+  columnsToBytes,
+  encodeColumns,
+  type CompactRun,
+  type ColumnsPart,
+} from '../../../shared/cockpit/columns.ts';
 
 const DIST = join(import.meta.dirname, '../../../dashboard/dist');
 
@@ -21,7 +28,11 @@ export async function startDashboardServer(route: TestRoute): Promise<{ url: str
       const file = u.pathname === '/' ? 'index.html' : u.pathname.slice(1);
       try {
         const content = await readFile(join(DIST, file));
-        res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html' }).end(content);
+        res
+          .writeHead(200, {
+            'content-type': file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html',
+          })
+          .end(content);
       } catch {
         res.writeHead(404).end();
       }
@@ -33,13 +44,21 @@ export async function startDashboardServer(route: TestRoute): Promise<{ url: str
 }
 
 /** A JSON answer. */
-export const json = (res: ServerResponse, status: number, value: unknown): true => (res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value)), true);
+export const json = (res: ServerResponse, status: number, value: unknown): true => (
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value)),
+  true
+);
 
 /**
  * A columns answer of these runs, in the wire format the read API serves: plain, or gzip as the compressed
  * media type. It is written in 13-byte pieces, so that the page's stream may cut values anywhere.
  */
-export function columns(res: ServerResponse, runs: CompactRun[], part?: ColumnsPart, { gzipMediaType = false } = {}): true {
+export function columns(
+  res: ServerResponse,
+  runs: CompactRun[],
+  part?: ColumnsPart,
+  { gzipMediaType = false } = {},
+): true {
   const plain = columnsToBytes(encodeColumns(runs, new Date().toISOString(), part));
   const body = gzipMediaType ? gzipSync(plain) : plain;
   res.writeHead(200, { 'content-type': gzipMediaType ? COLUMNS_GZIP_MEDIA_TYPE : COLUMNS_MEDIA_TYPE });

@@ -2,8 +2,22 @@
 // browser test starts from a full cockpit without pushing hundreds of deliveries.
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { judged, landedRow, loadIssues, loadRows, storedIssue, type JudgeAnswerFields } from '../../../bench/direct-load.ts';
-import { oracleAnswer, startDemoJudge, DEMO_JUDGE_MODEL, type DemoCampaign, type DemoJudge, type DemoRun } from '../../../infra/local/demo-campaign.ts';
+import {
+  judged,
+  landedRow,
+  loadIssues,
+  loadRows,
+  storedIssue,
+  type JudgeAnswerFields,
+} from '../../../bench/direct-load.ts';
+import {
+  oracleAnswer,
+  startDemoJudge,
+  DEMO_JUDGE_MODEL,
+  type DemoCampaign,
+  type DemoJudge,
+  type DemoRun,
+} from '../../../infra/local/demo-campaign.ts';
 import type { DynamoStore } from '../../../shared/adapters/aws/dynamo-store.ts';
 import { startTestLocalMode, type TestLocalMode } from '../../helpers/local-mode.ts';
 import { launchChromium } from './chromium.ts';
@@ -22,7 +36,13 @@ export interface JudgedCockpit {
  * Local mode with the demo judge, `runs` of the campaign loaded judged into `space` (the others are the
  * test's to push), and a browser to look at it.
  */
-export async function startJudgedCockpit(config: unknown, keys: Record<string, string>, space: string, campaign: DemoCampaign, runs: DemoRun[] = campaign.runs): Promise<JudgedCockpit> {
+export async function startJudgedCockpit(
+  config: unknown,
+  keys: Record<string, string>,
+  space: string,
+  campaign: DemoCampaign,
+  runs: DemoRun[] = campaign.runs,
+): Promise<JudgedCockpit> {
   mkdirSync(SHOTS, { recursive: true });
   const judge = await startDemoJudge(campaign);
   const local = await startTestLocalMode(config, keys, { sweepIntervalSeconds: 2, env: judge.env });
@@ -40,11 +60,26 @@ export async function startJudgedCockpit(config: unknown, keys: Record<string, s
   };
 }
 
-export async function loadJudgedCampaign(table: DynamoStore, space: string, campaign: DemoCampaign, runs: DemoRun[] = campaign.runs): Promise<void> {
+export async function loadJudgedCampaign(
+  table: DynamoStore,
+  space: string,
+  campaign: DemoCampaign,
+  runs: DemoRun[] = campaign.runs,
+): Promise<void> {
   const now = new Date().toISOString();
-  await loadIssues(table, campaign.issues.map((i) => storedIssue(space, i, now)));
+  await loadIssues(
+    table,
+    campaign.issues.map((i) => storedIssue(space, i, now)),
+  );
   await loadRows(
     table,
-    runs.map((r) => judged(landedRow(space, r.delivery, now, r.hiddenTest), oracleAnswer(r) as unknown as JudgeAnswerFields, DEMO_JUDGE_MODEL, now)),
+    runs.map((r) =>
+      judged(
+        landedRow(space, r.delivery, now, r.hiddenTest),
+        oracleAnswer(r) as unknown as JudgeAnswerFields,
+        DEMO_JUDGE_MODEL,
+        now,
+      ),
+    ),
   );
 }

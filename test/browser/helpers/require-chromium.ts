@@ -5,6 +5,8 @@ import { CHROMIUM_PATH } from './chromium.ts';
 
 export default function requireChromium(): void {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`The browser tests need Chromium at ${CHROMIUM_PATH}: install it with \`apt-get install -y chromium\`, or set CHROMIUM_PATH.`);
+    throw new Error(
+      `The browser tests need Chromium at ${CHROMIUM_PATH}: install it with \`apt-get install -y chromium\`, or set CHROMIUM_PATH.`,
+    );
   }
 }

@@ -10,7 +10,13 @@ import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '../../../shared/schema/c
 import { inboxEntrySchema } from '../../../shared/schema/messages.ts';
 import { runDelivery } from '../../helpers/deliveries.ts';
 import { httpApiEvent } from '../../helpers/events.ts';
-import { failingWhen, InMemoryKeySource, InMemoryObjectStore, RecordingQueue, SettableClock } from '../../helpers/in-memory-ports.ts';
+import {
+  failingWhen,
+  InMemoryKeySource,
+  InMemoryObjectStore,
+  RecordingQueue,
+  SettableClock,
+} from '../../helpers/in-memory-ports.ts';
 import { capturingOutput, logLines, metricValues, publishedMetrics } from '../../helpers/lambda-output.ts';
 
 const HOST_KEY = 'k-studio-0f3c9a';
@@ -35,7 +41,13 @@ function ingest(inboxOf: (inbox: InMemoryObjectStore) => ObjectStore = (inbox) =
 /** A delivery POSTed to `path` and signed with `key`, its body sent as text or base64 as API Gateway may. */
 function signedPost(path: string, value: unknown, { key = HOST_KEY, base64 = false } = {}) {
   const body = Buffer.from(JSON.stringify(value));
-  return httpApiEvent({ method: 'POST', path, body, base64, headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': sign(body, key) } });
+  return httpApiEvent({
+    method: 'POST',
+    path,
+    body,
+    base64,
+    headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': sign(body, key) },
+  });
 }
 
 const jsonBody = (result: { body?: string }) => JSON.parse(result.body ?? 'null') as Record<string, unknown>;
@@ -44,28 +56,41 @@ describe('the ingest handler', () => {
   it.each([
     ['a text body', false],
     ['a base64 body', true],
-  ])('accepts a signed delivery sent as %s with 202, stores it, queues its claim check and counts DeliveryAccepted', async (_what, base64) => {
-    const i = ingest();
-    const delivery = runDelivery();
-    const { result, output } = await capturingOutput(() => i.handler(signedPost('/hooks/Main/ingest', delivery, { base64 })));
-    expect(result.statusCode).toBe(202);
-    expect(jsonBody(result)).toEqual({ signature: 'verified', id: delivery.id, status: 'queued', ignored: [] });
-    const [key] = await i.inbox.list('inbox/Main/');
-    expect(inboxEntrySchema.parse(JSON.parse((await i.inbox.getText(key!))!))).toMatchObject({ space: 'Main', host: 'mac-studio-1', receivedAt: NOW.toISOString() });
-    expect(i.landingQueue.sent).toEqual([{ space: 'Main', inboxKey: key }]);
-    expect(metricValues(output, 'ingest', METRICS.deliveryAccepted)).toEqual([1]);
-    expect(metricValues(output, 'ingest', METRICS.deliveryRefused)).toEqual([]);
-  });
+  ])(
+    'accepts a signed delivery sent as %s with 202, stores it, queues its claim check and counts DeliveryAccepted',
+    async (_what, base64) => {
+      const i = ingest();
+      const delivery = runDelivery();
+      const { result, output } = await capturingOutput(() =>
+        i.handler(signedPost('/hooks/Main/ingest', delivery, { base64 })),
+      );
+      expect(result.statusCode).toBe(202);
+      expect(jsonBody(result)).toEqual({ signature: 'verified', id: delivery.id, status: 'queued', ignored: [] });
+      const [key] = await i.inbox.list('inbox/Main/');
+      expect(inboxEntrySchema.parse(JSON.parse((await i.inbox.getText(key!))!))).toMatchObject({
+        space: 'Main',
+        host: 'mac-studio-1',
+        receivedAt: NOW.toISOString(),
+      });
+      expect(i.landingQueue.sent).toEqual([{ space: 'Main', inboxKey: key }]);
+      expect(metricValues(output, 'ingest', METRICS.deliveryAccepted)).toEqual([1]);
+      expect(metricValues(output, 'ingest', METRICS.deliveryRefused)).toEqual([]);
+    },
+  );
 
   it('refuses a delivery signed with an unknown key with 401, stores nothing and counts DeliveryRefused', async () => {
     const i = ingest();
-    const { result, output } = await capturingOutput(() => i.handler(signedPost('/hooks/Main/ingest', runDelivery(), { key: 'who-knows' })));
+    const { result, output } = await capturingOutput(() =>
+      i.handler(signedPost('/hooks/Main/ingest', runDelivery(), { key: 'who-knows' })),
+    );
     expect(result.statusCode).toBe(401);
     expect(jsonBody(result)).toMatchObject({ signature: 'invalid', error: 'bad-signature' });
     expect(await i.inbox.list('inbox/')).toEqual([]);
     expect(i.landingQueue.sent).toEqual([]);
     expect(metricValues(output, 'ingest', METRICS.deliveryRefused)).toEqual([1]);
-    expect(logLines(output, 'delivery answered')).toEqual([expect.objectContaining({ status: 401, error: 'bad-signature' })]);
+    expect(logLines(output, 'delivery answered')).toEqual([
+      expect.objectContaining({ status: 401, error: 'bad-signature' }),
+    ]);
   });
 
   it.each([
@@ -83,7 +108,9 @@ describe('the ingest handler', () => {
 
   it('answers another method on the ingest route with 405 and names POST in Allow', async () => {
     const i = ingest();
-    const { result } = await capturingOutput(() => i.handler(httpApiEvent({ method: 'GET', path: '/hooks/Main/ingest' })));
+    const { result } = await capturingOutput(() =>
+      i.handler(httpApiEvent({ method: 'GET', path: '/hooks/Main/ingest' })),
+    );
     expect(result).toMatchObject({ statusCode: 405, headers: { allow: 'POST' } });
     expect(jsonBody(result)).toMatchObject({ error: 'not-found', message: 'Deliveries are sent with POST.' });
   });
@@ -96,7 +123,10 @@ describe('the ingest handler', () => {
     expect(result.statusCode).toBe(500);
     expect(jsonBody(result)).toEqual({ error: 'internal', message: 'The delivery could not be stored; retry later.' });
     expect(i.landingQueue.sent).toEqual([]);
-    expect(logLines(output, 'delivery could not be stored')).toEqual([expect.objectContaining({ level: 'ERROR', service: 'ingest', error: outage().message })]);
-    for (const secret of [HOST_KEY, event.headers['x-hub-signature-256']!]) expect(output.text + JSON.stringify(result)).not.toContain(secret);
+    expect(logLines(output, 'delivery could not be stored')).toEqual([
+      expect.objectContaining({ level: 'ERROR', service: 'ingest', error: outage().message }),
+    ]);
+    for (const secret of [HOST_KEY, event.headers['x-hub-signature-256']!])
+      expect(output.text + JSON.stringify(result)).not.toContain(secret);
   });
 });

@@ -8,14 +8,22 @@ import { METRICS } from '../../../shared/operations.ts';
 import { JudgeModelError, type JudgeMessage } from '../../../shared/ports.ts';
 import { parseConfig } from '../../../shared/schema/config.ts';
 import { sqsEvent, sqsRecord } from '../../helpers/events.ts';
-import { failingWhen, InMemoryObjectStore, InMemoryReferenceSource, InMemoryTable, ScriptedJudgeModel, SettableClock } from '../../helpers/in-memory-ports.ts';
+import {
+  failingWhen,
+  InMemoryObjectStore,
+  InMemoryReferenceSource,
+  InMemoryTable,
+  ScriptedJudgeModel,
+  SettableClock,
+} from '../../helpers/in-memory-ports.ts';
 import { goodAnswer } from '../../helpers/judge.ts';
 import { capturingOutput, logLines, metricValues } from '../../helpers/lambda-output.ts';
 import { LANDED_AT, runRow, storedIssue } from '../../helpers/records.ts';
 
 const BASE = 'a'.repeat(40);
 const MERGE = 'b'.repeat(40);
-const REFERENCE = 'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-a\n+b\n';
+const REFERENCE =
+  'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-a\n+b\n';
 /** Issue text may name clients: it goes into the prompt and nowhere else. */
 const ISSUE_TEXT = 'Widgets crash on empty input. Customer ACME-SECRET-CLIENT saw it in production.';
 const config = parseConfig({ defaultJudgeModel: 'claude-test-judge', spaces: { S: { senders: ['mac-studio-1'] } } });
@@ -26,8 +34,11 @@ function judgeWorld() {
   const unreadable = new Set<string>();
   const objects = new InMemoryObjectStore();
   const model = new ScriptedJudgeModel(() => goodAnswer());
-  const reference = new InMemoryReferenceSource().setIssue('acme/widgets', 42, ISSUE_TEXT).setDiff('acme/widgets', BASE, MERGE, REFERENCE);
-  const throttled = () => Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException' });
+  const reference = new InMemoryReferenceSource()
+    .setIssue('acme/widgets', 42, ISSUE_TEXT)
+    .setDiff('acme/widgets', BASE, MERGE, REFERENCE);
+  const throttled = () =>
+    Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException' });
   const runs = failingWhen(table, 'getRun', (_space, id) => unreadable.has(id), throttled);
   const handler = createJudgeHandler(
     {
@@ -62,7 +73,11 @@ describe('the judge handler', () => {
     const message = await w.landed('t-1');
     const { result, output } = await capturingOutput(() => w.handler(sqsEvent([sqsRecord(message, 'replay-judge')])));
     expect(result).toEqual({ batchItemFailures: [] });
-    expect((await w.table.getRun('S', message.id))?.value).toMatchObject({ judgeState: 'judged', judgeVerdict: 'resolved', judgeAttempts: 1 });
+    expect((await w.table.getRun('S', message.id))?.value).toMatchObject({
+      judgeState: 'judged',
+      judgeVerdict: 'resolved',
+      judgeAttempts: 1,
+    });
     expect(metricValues(output, 'judge', METRICS.judgeModelCalls)).toEqual([1]);
     expect(metricValues(output, 'judge', METRICS.judged)).toEqual([1]);
     expect(metricValues(output, 'judge', METRICS.judgeErrors)).toEqual([]);
@@ -75,12 +90,20 @@ describe('the judge handler', () => {
     const message = await w.landed('t-1');
     const { output } = await capturingOutput(() => w.handler(sqsEvent([sqsRecord(message, 'replay-judge')])));
     expect(metricValues(output, 'judge', METRICS.judgeErrors)).toEqual([1]);
-    expect(logLines(output, 'judge attempt failed')).toEqual([expect.objectContaining({ level: 'WARN', id: message.id, result: 'attempt-failed', problem: expect.objectContaining({ code: 'unparsable-answer' }) })]);
+    expect(logLines(output, 'judge attempt failed')).toEqual([
+      expect.objectContaining({
+        level: 'WARN',
+        id: message.id,
+        result: 'attempt-failed',
+        problem: expect.objectContaining({ code: 'unparsable-answer' }),
+      }),
+    ]);
   });
 
   it('publishes JudgingPaused 1 when the provider refuses the key, and 0 when a probe resumes judging', async () => {
     const w = judgeWorld();
-    w.model.answer = () => new JudgeModelError('bad-credentials', 'The judge model provider refused the credentials.', true);
+    w.model.answer = () =>
+      new JudgeModelError('bad-credentials', 'The judge model provider refused the credentials.', true);
     const first = await w.landed('t-1');
     const paused = await capturingOutput(() => w.handler(sqsEvent([sqsRecord(first, 'replay-judge')])));
     expect(metricValues(paused.output, 'judge', METRICS.judgingPaused)).toEqual([1]);
@@ -120,7 +143,11 @@ describe('the judge handler', () => {
   it('drops a body that is not JSON and one that is not a judge message, with a warning and JudgeMessageDropped, never retrying them', async () => {
     const w = judgeWorld();
     const message = await w.landed('t-1');
-    const records = [sqsRecord('{"space": "S", "id":', 'replay-judge'), sqsRecord({ space: 'S', id: message.id }, 'replay-judge'), sqsRecord(message, 'replay-judge')];
+    const records = [
+      sqsRecord('{"space": "S", "id":', 'replay-judge'),
+      sqsRecord({ space: 'S', id: message.id }, 'replay-judge'),
+      sqsRecord(message, 'replay-judge'),
+    ];
     const { result, output } = await capturingOutput(() => w.handler(sqsEvent(records)));
     expect(result).toEqual({ batchItemFailures: [] });
     expect(w.model.requests).toHaveLength(1);

@@ -20,7 +20,16 @@ function lander() {
     judgeQueue: new RecordingQueue<JudgeMessage>(),
   };
   const handler = createLanderHandler(
-    { runs: deps.table, attempts: deps.table, issues: deps.table, hosts: deps.table, objects: deps.objects, inbox: deps.inbox, judgeQueue: deps.judgeQueue, clock: new SettableClock(new Date(LANDED_AT)) },
+    {
+      runs: deps.table,
+      attempts: deps.table,
+      issues: deps.table,
+      hosts: deps.table,
+      objects: deps.objects,
+      inbox: deps.inbox,
+      judgeQueue: deps.judgeQueue,
+      clock: new SettableClock(new Date(LANDED_AT)),
+    },
     instrumentation('lander'),
   );
   /** Stores the delivery in the inbox as ingest would and returns the claim check's SQS record. */
@@ -39,17 +48,27 @@ describe('the lander handler', () => {
     const record = await l.accepted('S', delivery, 'd-1');
     const { result, output } = await capturingOutput(() => l.handler(sqsEvent([record])));
     expect(result).toEqual({ batchItemFailures: [] });
-    expect((await l.table.getRun('S', delivery.id))?.value).toMatchObject({ id: delivery.id, judgeState: 'pending', deliveries: ['d-1'] });
+    expect((await l.table.getRun('S', delivery.id))?.value).toMatchObject({
+      id: delivery.id,
+      judgeState: 'pending',
+      deliveries: ['d-1'],
+    });
     expect(l.judgeQueue.sent).toEqual([{ space: 'S', id: delivery.id, finishedAt: '2026-11-20T10:12:00.000Z' }]);
     expect(await l.inbox.list('inbox/')).toEqual([]);
     expect(metricValues(output, 'lander', METRICS.landed)).toEqual([1]);
-    expect(logLines(output, 'landed')).toEqual([expect.objectContaining({ level: 'INFO', service: 'lander', space: 'S', outcome: 'new' })]);
+    expect(logLines(output, 'landed')).toEqual([
+      expect.objectContaining({ level: 'INFO', service: 'lander', space: 'S', outcome: 'new' }),
+    ]);
   });
 
   it('answers a batch with one corrupt inbox entry by failing exactly that record and landing the others', async () => {
     const l = lander();
     const first = runDelivery({ taskId: 'first' });
-    const records = [await l.accepted('S', first, 'd-1'), sqsRecord({ space: 'S', inboxKey: 'inbox/S/corrupt.json' }), await l.accepted('S', issueDelivery(), 'd-3')];
+    const records = [
+      await l.accepted('S', first, 'd-1'),
+      sqsRecord({ space: 'S', inboxKey: 'inbox/S/corrupt.json' }),
+      await l.accepted('S', issueDelivery(), 'd-3'),
+    ];
     await l.inbox.put('inbox/S/corrupt.json', '{"space":"S"');
     const { result, output } = await capturingOutput(() => l.handler(sqsEvent(records)));
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: records[1]!.messageId }] });
@@ -59,14 +78,24 @@ describe('the lander handler', () => {
     expect(await l.inbox.list('inbox/')).toEqual(['inbox/S/corrupt.json']);
     expect(metricValues(output, 'lander', METRICS.landed)).toEqual([1, 1]);
     expect(logLines(output, 'record failed; the queue will redeliver it')).toEqual([
-      expect.objectContaining({ level: 'ERROR', service: 'lander', messageId: records[1]!.messageId, errorName: 'SyntaxError', errorMessage: expect.any(String) }),
+      expect.objectContaining({
+        level: 'ERROR',
+        service: 'lander',
+        messageId: records[1]!.messageId,
+        errorName: 'SyntaxError',
+        errorMessage: expect.any(String),
+      }),
     ]);
   });
 
   it('drops a body that is not JSON and one that is not a claim check, with a warning and LandingMessageDropped, never retrying them', async () => {
     const l = lander();
     const good = runDelivery({ taskId: 'good' });
-    const records = [sqsRecord('not json at all'), sqsRecord({ space: 'S', inboxKey: 'runs/S/elsewhere.json' }), await l.accepted('S', good, 'd-good')];
+    const records = [
+      sqsRecord('not json at all'),
+      sqsRecord({ space: 'S', inboxKey: 'runs/S/elsewhere.json' }),
+      await l.accepted('S', good, 'd-good'),
+    ];
     const { result, output } = await capturingOutput(() => l.handler(sqsEvent(records)));
     expect(result).toEqual({ batchItemFailures: [] });
     expect(await l.table.getRun('S', good.id)).not.toBeNull();

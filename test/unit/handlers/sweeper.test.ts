@@ -16,7 +16,10 @@ const config = parseConfig({ spaces: { Alpha: { senders: ['mac-studio-1'] }, Bet
 
 function sweeper(table: InMemoryTable, runs = table) {
   const judgeQueue = new RecordingQueue<JudgeMessage>();
-  const handler = createSweeperHandler({ config, runs, judging: table, judgeQueue, clock: new SettableClock(NOW) }, instrumentation('sweeper'));
+  const handler = createSweeperHandler(
+    { config, runs, judging: table, judgeQueue, clock: new SettableClock(NOW) },
+    instrumentation('sweeper'),
+  );
   return { handler, judgeQueue };
 }
 
@@ -32,13 +35,25 @@ describe('the sweeper handler', () => {
     const { output } = await capturingOutput(() => s.handler(scheduledEvent(NOW)));
     expect(s.judgeQueue.sent).toEqual(due.map((row) => ({ space: 'Alpha', id: row.id, finishedAt: row.finishedAt })));
     expect(metricValues(output, 'sweeper', METRICS.runsRequeued)).toEqual([2, 0]);
-    expect(logLines(output, 'queued due runs for the judge')).toEqual([expect.objectContaining({ level: 'INFO', space: 'Alpha', queued: 2 })]);
+    expect(logLines(output, 'queued due runs for the judge')).toEqual([
+      expect.objectContaining({ level: 'INFO', space: 'Alpha', queued: 2 }),
+    ]);
   });
 
   it('sends a single probe for a paused space', async () => {
     const table = new InMemoryTable();
-    for (const taskId of ['p1', 'p2', 'p3']) await table.putRun(dueAt('Beta', taskId, '2026-11-29T11:00:00.000Z'), null);
-    await table.putJudgingStatus({ space: 'Beta', state: 'paused', since: '2026-11-29T10:00:00.000Z', reason: { code: 'provider-refused', message: 'Refused.' }, probeRunId: null }, null);
+    for (const taskId of ['p1', 'p2', 'p3'])
+      await table.putRun(dueAt('Beta', taskId, '2026-11-29T11:00:00.000Z'), null);
+    await table.putJudgingStatus(
+      {
+        space: 'Beta',
+        state: 'paused',
+        since: '2026-11-29T10:00:00.000Z',
+        reason: { code: 'provider-refused', message: 'Refused.' },
+        probeRunId: null,
+      },
+      null,
+    );
     const s = sweeper(table);
     const { output } = await capturingOutput(() => s.handler(scheduledEvent(NOW)));
     expect(s.judgeQueue.sent).toHaveLength(1);
@@ -50,7 +65,10 @@ describe('the sweeper handler', () => {
     const table = new InMemoryTable();
     await table.putRun(dueAt('Alpha', 'a1', '2026-11-29T11:00:00.000Z'), null);
     const unavailable = () => Object.assign(new Error('The table is unavailable.'), { name: 'InternalServerError' });
-    const s = sweeper(table, failingWhen(table, 'listDueRuns', (space) => space === 'Beta', unavailable));
+    const s = sweeper(
+      table,
+      failingWhen(table, 'listDueRuns', (space) => space === 'Beta', unavailable),
+    );
     await expect(capturingOutput(() => s.handler(scheduledEvent(NOW)))).rejects.toThrow('The table is unavailable.');
     // What went out before the failure is judged once: the judge skips a message whose attempt is not due.
     expect(s.judgeQueue.sent).toHaveLength(1);
