@@ -3,8 +3,7 @@
 // configured for two hosts identifies no one.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-const PREFIX = 'sha256=';
-const DIGEST_BYTES = 32;
+const SIGNATURE_HEADER = /^[ \t]*sha256=([0-9a-fA-F]{64})[ \t]*$/;
 
 export function sign(body: Uint8Array | string, key: string): string {
   return `sha256=${createHmac('sha256', key).update(body).digest('hex')}`;
@@ -40,21 +39,8 @@ export function verifySignature(
   return ambiguous ? { ok: false, reason: 'ambiguous' } : { ok: true, host: verified };
 }
 
-/**
- * The digest a header names: `sha256=` and 64 hex digits, with spaces or tabs around them. Read without a
- * regular expression: at a 1 KB body the parsing was a tenth of the verification.
- */
+/** The digest a header names: `sha256=` and 64 hex digits, with spaces or tabs around them. */
 function digestOf(header: string): Buffer | null {
-  let start = 0;
-  let end = header.length;
-  while (start < end && isSpaceOrTab(header.charCodeAt(start))) start++;
-  while (end > start && isSpaceOrTab(header.charCodeAt(end - 1))) end--;
-  if (end - start !== PREFIX.length + 2 * DIGEST_BYTES || !header.startsWith(PREFIX, start)) return null;
-  // Hex decoding stops at the first pair that is not hex: all 32 bytes means all 64 digits were. Decoded
-  // into one buffer kept for it (verification is synchronous), so a delivery allocates none.
-  return headerDigest.write(header.slice(start + PREFIX.length, end), 'hex') === DIGEST_BYTES ? headerDigest : null;
+  const match = SIGNATURE_HEADER.exec(header);
+  return match ? Buffer.from(match[1]!, 'hex') : null;
 }
-
-const headerDigest = Buffer.alloc(DIGEST_BYTES);
-
-const isSpaceOrTab = (code: number) => code === 32 || code === 9;
