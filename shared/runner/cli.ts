@@ -3,7 +3,6 @@
 // delivered, 1 something still queued, 2 usage / unreadable run folder / unusable key file, 3 something
 // rejected; 2 > 3 > 1 when several apply.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { issueRecordSchema } from '../schema/issue.ts';
@@ -11,7 +10,8 @@ import { describeIssues } from '../schema/issues-text.ts';
 import { buildHiddenTestDelivery, buildIssueDelivery, type BuiltDelivery } from './delivery.ts';
 import type { DrainEvent } from './drain.ts';
 import { Outbox } from './outbox.ts';
-import { prepareRun, readRunFolder, RUN_FILES, RunFolderError } from './run-folder.ts';
+import { MAX_RUN_FILE_BYTES, prepareRun, readRunFolder, RUN_FILES, RunFolderError } from './run-folder.ts';
+import { readFileSafely, UnsafeFileError } from './safe-read.ts';
 import {
   deliver,
   deliveriesOf,
@@ -202,16 +202,19 @@ async function issues(files: string[], settings: Settings, env: NodeJS.ProcessEn
   if (!settings.host) throw new UsageError('Which host sends them? Give --host (or REPLAY_HOST).');
   const deliveries: BuiltDelivery[] = [];
   for (const file of files.map((f) => resolve(f))) {
+    let read;
+    try {
+      read = await readFileSafely(file, { maxBytes: MAX_RUN_FILE_BYTES[RUN_FILES.task] });
+    } catch (error) {
+      if (error instanceof UnsafeFileError) throw new RunFolderError(error.path, error.reason);
+      throw error;
+    }
+    if (!read) throw new RunFolderError(file, 'cannot be read (ENOENT).');
     let value: unknown;
     try {
-      value = JSON.parse(await readFile(file, 'utf8'));
+      value = JSON.parse(read.bytes.toString('utf8'));
     } catch (error) {
-      throw new RunFolderError(
-        file,
-        (error as NodeJS.ErrnoException).code
-          ? `cannot be read (${(error as NodeJS.ErrnoException).code}).`
-          : `is not valid JSON (${(error as Error).message}).`,
-      );
+      throw new RunFolderError(file, `is not valid JSON (${(error as Error).message}).`);
     }
     const parsed = issueRecordSchema.safeParse(value);
     if (!parsed.success) throw new RunFolderError(file, describeIssues(parsed.error.issues).join('; '));
