@@ -3,6 +3,7 @@
 // delivered, 1 something still queued, 2 usage / unreadable run folder / unusable key file, 3 something
 // rejected; 2 > 3 > 1 when several apply.
 import { existsSync } from 'node:fs';
+import { isIPv4 } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { issueRecordSchema } from '../schema/issue.ts';
@@ -62,6 +63,20 @@ interface Settings {
   json: boolean;
 }
 
+/** https anywhere; plain http only to this machine (127.0.0.0/8, ::1, localhost), as local mode listens. */
+export function isSecureEndpoint(endpoint: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (url.protocol === 'https:') return true;
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname;
+  return host === 'localhost' || host === '[::1]' || (isIPv4(host) && host.startsWith('127.'));
+}
+
 function parse(argv: string[], env: NodeJS.ProcessEnv): { command: string; targets: string[]; settings: Settings } {
   let parsed;
   try {
@@ -95,6 +110,11 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): { command: string; targe
   const endpoint = values.endpoint ?? env.REPLAY_ENDPOINT;
   if (endpoint !== undefined && !/^https?:\/\/[^/]+\/.*hooks\/[^/]+\/ingest$/.test(endpoint)) {
     throw new UsageError(`--endpoint must be the ingest URL, …/hooks/{space}/ingest, not "${endpoint}".`);
+  }
+  if (endpoint !== undefined && !isSecureEndpoint(endpoint)) {
+    throw new UsageError(
+      `--endpoint ${endpoint} is plain http to a host that is not this machine: signed runs go over https only (http is for local mode on 127.0.0.1, ::1 or localhost).`,
+    );
   }
   return {
     command,

@@ -2,7 +2,9 @@
 // been made hostile (a link to a secret, a link to the host key, a hard link to the secret, a FIFO, a directory,
 // a file past its cap) and a run folder that is itself a link, synced beside good folders. Every hostile folder is
 // refused by name with exit 2, every good one lands, and the secret and the key are found nowhere: not in what
-// replay-push printed or queued, not in any API answer, not in any file of local mode's data folder.
+// replay-push printed or queued, not in any API answer, not in any file of local mode's data folder. Then a front
+// that answers 307 towards local mode's real ingest URL: every delivery goes out once, is set aside in
+// outbox/rejected naming the Location (exit 3), and nothing reaches local mode.
 import { execFileSync } from 'node:child_process';
 import {
   linkSync,
@@ -18,7 +20,8 @@ import {
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MAX_RUN_FILE_BYTES, RUN_FILES } from '../../shared/runner/run-folder.ts';
-import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
+import { eventually, queueDrained, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
+import { startRecordingEndpoint } from '../helpers/recording-endpoint.ts';
 import {
   filesUnder,
   replayPush,
@@ -35,7 +38,7 @@ const HOST = 'mac-studio-1';
 const KEY = 'runner-host-reliability-key-of-mac-studio-1';
 const SECRET = 'aws_secret_access_key = RELIABILITY/SECRET/never-leaves-the-host';
 const GOOD = 20;
-const tally = { hostileFolders: 0, refusedByName: 0, goodLanded: 0 };
+const tally = { hostileFolders: 0, refusedByName: 0, goodLanded: 0, redirectedDeliveries: 0, requestsToFront: 0 };
 let local: TestLocalMode;
 let keyFile: string;
 let secretFile: string;
@@ -152,5 +155,47 @@ describe('a runs root full of hostile run folders, synced to local mode', () => 
       .filter((f) => !f.startsWith(local.keysDir))
       .map((file) => ({ file, found: findIn(readFileSync(file).toString('latin1')) }));
     expect(found.filter((f) => f.found.length)).toEqual([]);
+  });
+});
+
+describe('a front that redirects to the real ingest URL', () => {
+  it('sends each delivery once, sets it aside naming the Location (exit 3), and nothing reaches local mode', async () => {
+    const ingest = `${local.url}/hooks/S/ingest`;
+    const front = await startRecordingEndpoint();
+    front.answer = () => ({ status: 307, headers: { location: ingest } });
+    const root = tempDir('replay-runs-');
+    const folders = 10;
+    for (let i = 0; i < folders; i++)
+      writeRunFolder(root, {
+        result: resultJson({ taskId: `redirected-${i}` }),
+        patch: SMALL_PATCH,
+        task: taskJson(`redirected-${i}`),
+      });
+    try {
+      const run = await replayPush(['sync', root, '--endpoint', front.endpoint, '--key-file', keyFile]);
+      expect(run.code).toBe(3);
+      expect(run.out).toEqual([`delivered 0, already accepted 0, queued 0, rejected ${folders}`]);
+      tally.requestsToFront = front.requests.length;
+      // Each folder's issue record and run, once each: a 3xx is never retried.
+      expect(front.requests).toHaveLength(2 * folders);
+      expect(new Set(front.requests.map((r) => r.headers['x-replay-delivery'])).size).toBe(2 * folders);
+      const rejected = filesUnder(join(root, '.replay-outbox', 'rejected')).filter((f) =>
+        f.path.endsWith('.answer.json'),
+      );
+      tally.redirectedDeliveries = rejected.length;
+      expect(rejected).toHaveLength(2 * folders);
+      for (const file of rejected)
+        expect(JSON.parse(file.text)).toMatchObject({ answer: { status: 307, body: { location: ingest } } });
+      expect(filesUnder(join(root, '.replay-outbox', 'pending'))).toEqual([]);
+    } finally {
+      await front.stop();
+    }
+    await queueDrained(local, 'landing');
+    for (let i = 0; i < folders; i++)
+      expect((await fetch(`${local.url}/api/spaces/S/runs/qwen3_8b__redirected-${i}__h2`)).status).toBe(404);
+    const { issues } = (await (await fetch(`${local.url}/api/spaces/S/issues`)).json()) as {
+      issues: { taskId: string }[];
+    };
+    expect(issues.filter((issue) => issue.taskId.startsWith('redirected-'))).toEqual([]);
   });
 });
