@@ -3,7 +3,7 @@
 // delivered, 1 something still queued, 2 usage / unreadable run folder / unusable key file, 3 something
 // rejected; 2 > 3 > 1 when several apply.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { isIPv4 } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { issueRecordSchema } from '../schema/issue.ts';
@@ -11,7 +11,8 @@ import { describeIssues } from '../schema/issues-text.ts';
 import { buildHiddenTestDelivery, buildIssueDelivery, type BuiltDelivery } from './delivery.ts';
 import type { DrainEvent } from './drain.ts';
 import { Outbox } from './outbox.ts';
-import { prepareRun, readRunFolder, RUN_FILES, RunFolderError } from './run-folder.ts';
+import { MAX_RUN_FILE_BYTES, prepareRun, readRunFolder, RUN_FILES, RunFolderError } from './run-folder.ts';
+import { readFileSafely, UnsafeFileError } from './safe-read.ts';
 import {
   deliver,
   deliveriesOf,
@@ -62,6 +63,20 @@ interface Settings {
   json: boolean;
 }
 
+/** https anywhere; plain http only to this machine (127.0.0.0/8, ::1, localhost), as local mode listens. */
+export function isSecureEndpoint(endpoint: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (url.protocol === 'https:') return true;
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname;
+  return host === 'localhost' || host === '[::1]' || (isIPv4(host) && host.startsWith('127.'));
+}
+
 function parse(argv: string[], env: NodeJS.ProcessEnv): { command: string; targets: string[]; settings: Settings } {
   let parsed;
   try {
@@ -95,6 +110,11 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): { command: string; targe
   const endpoint = values.endpoint ?? env.REPLAY_ENDPOINT;
   if (endpoint !== undefined && !/^https?:\/\/[^/]+\/.*hooks\/[^/]+\/ingest$/.test(endpoint)) {
     throw new UsageError(`--endpoint must be the ingest URL, …/hooks/{space}/ingest, not "${endpoint}".`);
+  }
+  if (endpoint !== undefined && !isSecureEndpoint(endpoint)) {
+    throw new UsageError(
+      `--endpoint ${endpoint} is plain http to a host that is not this machine: signed runs go over https only (http is for local mode on 127.0.0.1, ::1 or localhost).`,
+    );
   }
   return {
     command,
@@ -202,16 +222,19 @@ async function issues(files: string[], settings: Settings, env: NodeJS.ProcessEn
   if (!settings.host) throw new UsageError('Which host sends them? Give --host (or REPLAY_HOST).');
   const deliveries: BuiltDelivery[] = [];
   for (const file of files.map((f) => resolve(f))) {
+    let read;
+    try {
+      read = await readFileSafely(file, { maxBytes: MAX_RUN_FILE_BYTES[RUN_FILES.task] });
+    } catch (error) {
+      if (error instanceof UnsafeFileError) throw new RunFolderError(error.path, error.reason);
+      throw error;
+    }
+    if (!read) throw new RunFolderError(file, 'cannot be read (ENOENT).');
     let value: unknown;
     try {
-      value = JSON.parse(await readFile(file, 'utf8'));
+      value = JSON.parse(read.bytes.toString('utf8'));
     } catch (error) {
-      throw new RunFolderError(
-        file,
-        (error as NodeJS.ErrnoException).code
-          ? `cannot be read (${(error as NodeJS.ErrnoException).code}).`
-          : `is not valid JSON (${(error as Error).message}).`,
-      );
+      throw new RunFolderError(file, `is not valid JSON (${(error as Error).message}).`);
     }
     const parsed = issueRecordSchema.safeParse(value);
     if (!parsed.success) throw new RunFolderError(file, describeIssues(parsed.error.issues).join('; '));

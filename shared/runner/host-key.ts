@@ -1,11 +1,15 @@
 // The key a runner host signs with (docs/contract.md §7): `--key-file`, else `Hosting__ModuleReportSecret__{host}` from
 // the environment, else a file of that name in REPLAY_KEYS_DIR. No key at all means "not paired yet":
-// deliveries wait in the outbox. A key file that exists but is empty, or that other users can read, is
-// refused with a sentence: signing with a leaked or half-written key would be worse than not sending.
-import { readFile, stat } from 'node:fs/promises';
+// deliveries wait in the outbox. A key file that exists but is empty, that other users can read, or that is a
+// link, a FIFO or anything but a regular file, is refused with a sentence: signing with a leaked, half-written or
+// substituted key would be worse than not sending.
 import { join } from 'node:path';
 import { keyEnvName } from '../adapters/key-names.ts';
 import { DEFAULT_SECRET_CONFIG_KEY } from '../schema/config.ts';
+import { readFileSafely, UnsafeFileError } from './safe-read.ts';
+
+/** A key is a line of text: anything longer is not a key file. */
+const MAX_KEY_FILE_BYTES = 64 * 1024;
 
 export class KeyFileError extends Error {
   constructor(message: string) {
@@ -27,19 +31,20 @@ export interface HostKey {
 }
 
 async function readKeyFile(path: string): Promise<string | null> {
-  let mode: number;
+  let read;
   try {
-    mode = (await stat(path)).mode;
+    read = await readFileSafely(path, { maxBytes: MAX_KEY_FILE_BYTES });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new KeyFileError(`The key file ${path} cannot be read (${(error as NodeJS.ErrnoException).code}).`);
+    if (error instanceof UnsafeFileError) throw new KeyFileError(`The key file ${error.path} ${error.reason}`);
+    throw error;
   }
-  if (mode & 0o077) {
+  if (!read) return null;
+  if (read.mode & 0o077) {
     throw new KeyFileError(
-      `The key file ${path} can be read by other users (mode ${(mode & 0o777).toString(8)}): run \`chmod 600 ${path}\`, and replace the key if others may have read it.`,
+      `The key file ${path} can be read by other users (mode ${(read.mode & 0o777).toString(8)}): run \`chmod 600 ${path}\`, and replace the key if others may have read it.`,
     );
   }
-  const key = (await readFile(path, 'utf8')).trim();
+  const key = read.bytes.toString('utf8').trim();
   if (!key)
     throw new KeyFileError(
       `The key file ${path} is empty: it must hold the host's key (see docs/runner.md, "Pairing a Mac").`,

@@ -1,6 +1,6 @@
 // Reads a `replay-run/1` run folder (docs/contract.md §7) and turns it into a validated run row plus what goes out with
 // it. Every failure is a RunFolderError naming the file (and field or line) and why, never a stack trace.
-import { readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type * as z from '../schema/zod.ts';
 import { issueRecordSchema, type IssueRecord } from '../schema/issue.ts';
@@ -22,6 +22,7 @@ import {
 import { sha256Hex } from '../sha256.ts';
 import { scanContamination } from './contamination.ts';
 import { deriveFigures, mergeRow, taskFields } from './derive.ts';
+import { readFileSafely, UnsafeFileError } from './safe-read.ts';
 
 export const RUN_FILES = {
   result: 'result.json',
@@ -31,6 +32,19 @@ export const RUN_FILES = {
   task: 'task.json',
   hiddenTests: 'hidden-tests.json',
 } as const;
+
+type RunFile = (typeof RUN_FILES)[keyof typeof RUN_FILES];
+
+const MIB = 1024 * 1024;
+/** The most replay-push reads of each file: a larger one is refused (exit 2), never cut or half read. */
+export const MAX_RUN_FILE_BYTES: Record<RunFile, number> = {
+  'result.json': 4 * MIB,
+  'trajectory.jsonl': 128 * MIB,
+  'candidate.diff': 128 * MIB,
+  'summary.md': 4 * MIB,
+  'task.json': MIB,
+  'hidden-tests.json': MIB,
+};
 
 export class RunFolderError extends Error {
   constructor(
@@ -76,15 +90,14 @@ export interface PrepareOptions {
   forbid?: string[];
 }
 
-async function readOptional(path: string): Promise<string | null> {
+/** A file of the run folder as text, or null when absent; never through a link, never beyond its cap. */
+async function readOptional(folder: string, file: RunFile): Promise<string | null> {
   try {
-    return await readFile(path, 'utf8');
+    const read = await readFileSafely(join(folder, file), { within: folder, maxBytes: MAX_RUN_FILE_BYTES[file] });
+    return read && read.bytes.toString('utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new RunFolderError(
-      path,
-      `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    );
+    if (error instanceof UnsafeFileError) throw new RunFolderError(error.path, error.reason);
+    throw error;
   }
 }
 
@@ -139,7 +152,9 @@ export function parseTrajectory(text: string, path: string): { events: Trajector
 export async function readRunFolder(folderPath: string): Promise<RunFolder> {
   const folder = resolve(folderPath);
   const at = (file: string) => join(folder, file);
-  const resultText = await readOptional(at(RUN_FILES.result));
+  if ((await lstat(folder).catch(() => null))?.isSymbolicLink())
+    throw new RunFolderError(folder, 'is a symbolic link: a run folder is read where it is, never through a link.');
+  const resultText = await readOptional(folder, RUN_FILES.result);
   if (resultText === null) throw new RunFolderError(at(RUN_FILES.result), 'is missing: every run folder needs one.');
   const result = validate(resultFileSchema, parseJsonFile(at(RUN_FILES.result), resultText), at(RUN_FILES.result));
   if (result.finishedAt < result.startedAt)
@@ -149,11 +164,11 @@ export async function readRunFolder(folderPath: string): Promise<RunFolder> {
     );
 
   const [trajectoryText, patch, summary, taskText, hiddenText] = await Promise.all([
-    readOptional(at(RUN_FILES.trajectory)),
-    readOptional(at(RUN_FILES.patch)),
-    readOptional(at(RUN_FILES.summary)),
-    readOptional(at(RUN_FILES.task)),
-    readOptional(at(RUN_FILES.hiddenTests)),
+    readOptional(folder, RUN_FILES.trajectory),
+    readOptional(folder, RUN_FILES.patch),
+    readOptional(folder, RUN_FILES.summary),
+    readOptional(folder, RUN_FILES.task),
+    readOptional(folder, RUN_FILES.hiddenTests),
   ]);
   const trajectory = trajectoryText === null ? null : parseTrajectory(trajectoryText, at(RUN_FILES.trajectory));
   const task =

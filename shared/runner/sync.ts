@@ -1,7 +1,7 @@
 // The core of `replay-push run` and `sync` (docs/contract.md §7), also used by `npm run demo`: read run folders, queue
 // what the ledger has not accepted yet (issue first, then the run, then its hidden-test result), drain the
 // outbox, and count run folders: delivered, already accepted, still queued, rejected.
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { buildHiddenTestDelivery, buildIssueDelivery, buildRunDelivery, type BuiltDelivery } from './delivery.ts';
 import { drainOutbox, type DrainEvent, type DrainOptions, type DrainResult } from './drain.ts';
@@ -37,16 +37,19 @@ export interface SyncReport extends SyncCounts {
   unpaired: { host: string; source: string; queued: number }[];
 }
 
-/** Run folders directly inside the runs root: sub-folders holding a result.json (a run still being written has none yet). */
+/**
+ * Run folders directly inside the runs root: sub-folders holding a result.json (a run still being written has none
+ * yet). A link that leads to one is listed too, so that reading it refuses it by name rather than passing it over.
+ */
 export async function findRunFolders(runsRoot: string): Promise<string[]> {
   const root = resolve(runsRoot);
   const names = (await readdir(root, { withFileTypes: true }))
-    .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+    .filter((d) => (d.isDirectory() || d.isSymbolicLink()) && !d.name.startsWith('.'))
     .map((d) => d.name)
     .sort();
   const found: string[] = [];
   for (const name of names) {
-    const isRun = await stat(join(root, name, RUN_FILES.result)).then(
+    const isRun = await lstat(join(root, name, RUN_FILES.result)).then(
       () => true,
       () => false,
     );

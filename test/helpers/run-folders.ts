@@ -1,5 +1,5 @@
 // Run folders (format replay-run/1) for replay-push tests, and the real command run in-process.
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../shared/runner/cli.ts';
@@ -92,4 +92,15 @@ export async function replayPush(
   };
   run.code = await runCli(args, env, { out: (l) => run.out.push(l), err, errRaw: err, isTTY: false });
   return run;
+}
+
+/** Every file under `dir` (none when it does not exist), each with its text, for "the secret is nowhere" checks. */
+export function filesUnder(dir: string): { path: string; text: string }[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const path = join(entry.parentPath, entry.name);
+      return { path, text: readFileSync(path, 'utf8') };
+    });
 }
