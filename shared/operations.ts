@@ -12,6 +12,8 @@ export const METRICS = {
   deliveryRefused: 'DeliveryRefused',
   /** A host's key could not be read; that host's deliveries are refused until it can (alarmed). */
   hostKeyUnreadable: 'HostKeyUnreadable',
+  /** A delivery verified with a host key shorter than 32 bytes: accepted, but that host should be paired anew. */
+  weakHostKey: 'WeakHostKey',
   landed: 'Landed',
   landingMessageDropped: 'LandingMessageDropped',
   judgeMessageDropped: 'JudgeMessageDropped',

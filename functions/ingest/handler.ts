@@ -19,6 +19,16 @@ export function createIngestHandler(coreDeps: IngestDeps, { logger, metrics }: I
       logger.warn('a host key could not be read; that host has no key for this request', { host, errorName });
       metrics.addMetric(METRICS.hostKeyUnreadable, MetricUnit.Count, 1);
     },
+    weakKey: (host) => {
+      logger.info('a host signs with a key shorter than 32 bytes; pair it anew with a longer key', { host });
+      metrics.addMetric(METRICS.weakHostKey, MetricUnit.Count, 1);
+    },
+    keyTooShort: (host, minKeyBytes) => {
+      logger.warn('key too short: a host signed with a key shorter than the space allows; answered 401', {
+        host,
+        minKeyBytes,
+      });
+    },
   };
   return async (event) => {
     const route = ROUTE.exec(event.rawPath);

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { ScheduledEvent } from 'aws-lambda';
 import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
 import { keyEnvName } from '../../shared/adapters/key-names.ts';
+import { keyBytes, STRONG_KEY_BYTES } from '../../shared/ingest/signature.ts';
 import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
 import {
   githubCredentialsFromEnv,
@@ -63,9 +64,12 @@ export interface LocalModeOptions {
   log?: (line: string) => void;
 }
 
-export interface GeneratedKey {
+export interface HostKeyName {
   host: string;
   secretConfigKey: string;
+}
+
+export interface GeneratedKey extends HostKeyName {
   path: string;
 }
 
@@ -81,6 +85,8 @@ export interface LocalAdapters {
 export interface LocalMode {
   url: string;
   generatedKeys: GeneratedKey[];
+  /** Hosts whose existing key is shorter than 32 bytes: it verifies, but they should be paired anew. */
+  weakKeys: HostKeyName[];
   emulators: Emulators;
   adapters: LocalAdapters;
   stop(): Promise<void>;
@@ -92,7 +98,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   const dataDir = resolve(options.dataDir);
   const keysDir = resolve(options.keysDir ?? join(dataDir, 'keys'));
   const keys = new LocalKeySource(keysDir, env);
-  const generatedKeys = await ensureDevelopmentKeys(options.config, keys, keysDir);
+  const { generated: generatedKeys, weak: weakKeys } = await ensureDevelopmentKeys(options.config, keys, keysDir);
 
   const emulators = await startEmulators(dataDir, {
     visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 30,
@@ -217,6 +223,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   return {
     url: `http://${address.address}:${address.port}`,
     generatedKeys,
+    weakKeys,
     emulators,
     adapters,
     async stop() {
@@ -233,22 +240,28 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   };
 }
 
-/** Every sender without a key in the environment or the keys folder gets a random development key file. */
+/**
+ * Every sender without a key in the environment or the keys folder gets a random development key file (64 hex
+ * characters: at least STRONG_KEY_BYTES); a sender whose existing key is shorter is listed as weak.
+ */
 async function ensureDevelopmentKeys(
   config: ReplayConfig,
   source: LocalKeySource,
   keysDir: string,
-): Promise<GeneratedKey[]> {
+): Promise<{ generated: GeneratedKey[]; weak: HostKeyName[] }> {
   mkdirSync(keysDir, { recursive: true, mode: 0o700 });
   const generated: GeneratedKey[] = [];
+  const weak: HostKeyName[] = [];
   for (const { secretConfigKey, host } of keyCandidates(config)) {
-    if ((await source.keysFor(secretConfigKey, host)).length) continue;
+    const keys = await source.keysFor(secretConfigKey, host);
+    if (keys.some((key) => keyBytes(key) < STRONG_KEY_BYTES)) weak.push({ host, secretConfigKey });
+    if (keys.length) continue;
     const path = join(keysDir, keyEnvName(secretConfigKey, host));
     if (existsSync(path)) continue;
-    writeFileSync(path, randomBytes(32).toString('hex'), { mode: 0o600 });
+    writeFileSync(path, randomBytes(STRONG_KEY_BYTES).toString('hex'), { mode: 0o600 });
     generated.push({ host, secretConfigKey, path });
   }
-  return generated;
+  return { generated, weak };
 }
 
 /** What got a 202 but had not landed when the process stopped is still in the inbox: queue it again. */

@@ -27,6 +27,11 @@ try {
     console.log(`  generated a development key for ${key.host}: ${key.path}`);
     console.log(`    sign with: openssl dgst -sha256 -hmac "$(cat '${key.path}')" -hex < delivery.json`);
   }
+  for (const { host } of local.weakKeys) {
+    console.warn(
+      `  warning: the key of ${host} is shorter than 32 bytes. It still verifies, but it is weak: pair ${host} anew with \`openssl rand -hex 32\` (docs/runner.md, "Pairing a Mac").`,
+    );
+  }
   const shutdown = () => void local.stop().then(() => process.exit(0));
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

@@ -11,7 +11,7 @@ import { jsonError, type HttpAnswer } from '../http.ts';
 import { inboxKey } from '../storage-layout.ts';
 import { fitsInRow, ROW_LIMITS } from '../landing/bounds.ts';
 import type { Clock, KeySource, LandingMessage, MessageQueue, ObjectStore } from '../ports.ts';
-import { verifySignature, type HostKeys } from './signature.ts';
+import { keyBytes, STRONG_KEY_BYTES, verifySignature, type HostKeys } from './signature.ts';
 
 export interface IngestDeps {
   config: ReplayConfig;
@@ -24,6 +24,10 @@ export interface IngestDeps {
    * key for this request, every other host is unaffected. Gets the error's name only, never its message.
    */
   unreadableKey?: (host: string, errorName: string) => void;
+  /** Told when a host's key that verified is shorter than STRONG_KEY_BYTES: accepted, but the host should be paired anew. */
+  weakKey?: (host: string) => void;
+  /** Told when only a key shorter than the space's `minKeyBytes` would have verified (answered 401). Never the key. */
+  keyTooShort?: (host: string, minKeyBytes: number) => void;
 }
 
 export interface IngestRequest {
@@ -47,7 +51,23 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     );
   }
 
-  const check = verifySignature(req.rawBody, req.signature, await candidateKeys(deps));
+  const candidates = await candidateKeys(deps);
+  const minKeyBytes = space.minKeyBytes ?? 0;
+  const check = verifySignature(
+    req.rawBody,
+    req.signature,
+    keysOfLength(candidates, (n) => n >= minKeyBytes),
+  );
+  if (!check.ok && check.reason === 'no-match' && minKeyBytes) {
+    // Said only for the host whose short key signed this, so a space's other short keys stay quiet.
+    const short = verifySignature(
+      req.rawBody,
+      req.signature,
+      keysOfLength(candidates, (n) => n < minKeyBytes),
+    );
+    if (short.ok) deps.keyTooShort?.(short.host, minKeyBytes);
+  }
+  if (check.ok && check.keyBytes < STRONG_KEY_BYTES) deps.weakKey?.(check.host);
   if (!check.ok) {
     const why = {
       missing: 'The X-Hub-Signature-256 header is missing.',
@@ -117,6 +137,10 @@ async function candidateKeys(deps: IngestDeps): Promise<HostKeys[]> {
   }
   return [...byHost].map(([host, keys]) => ({ host, keys }));
 }
+
+/** Each host with only those of its keys whose UTF-8 length passes `keep`. */
+const keysOfLength = (candidates: HostKeys[], keep: (bytes: number) => boolean): HostKeys[] =>
+  candidates.map(({ host, keys }) => ({ host, keys: keys.filter((key) => keep(keyBytes(key))) }));
 
 type Parsed = { ok: true; delivery: Delivery; ignored: string[] } | { ok: false; message: string; details: string[] };
 

@@ -5,6 +5,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const SIGNATURE_HEADER = /^[ \t]*sha256=([0-9a-fA-F]{64})[ \t]*$/;
 
+/** The least a new host key holds (UTF-8 bytes, as HMAC takes it): as many as SHA-256 gives. Shorter keys are weak. */
+export const STRONG_KEY_BYTES = 32;
+export const keyBytes = (key: string) => Buffer.byteLength(key, 'utf8');
+
 export function sign(body: Uint8Array | string, key: string): string {
   return `sha256=${createHmac('sha256', key).update(body).digest('hex')}`;
 }
@@ -15,7 +19,8 @@ export interface HostKeys {
 }
 
 export type SignatureCheck =
-  { ok: true; host: string } | { ok: false; reason: 'missing' | 'malformed' | 'no-match' | 'ambiguous' };
+  | { ok: true; host: string; /** UTF-8 bytes of the key that verified. */ keyBytes: number }
+  | { ok: false; reason: 'missing' | 'malformed' | 'no-match' | 'ambiguous' };
 
 export function verifySignature(
   rawBody: Uint8Array,
@@ -27,16 +32,18 @@ export function verifySignature(
   if (!given) return { ok: false, reason: 'malformed' };
   // The host that verified, and whether another one did too (a host with several keys counts once).
   let verified: string | null = null;
+  let verifiedBy = '';
   let ambiguous = false;
   for (const { host, keys } of candidates) {
     for (const key of keys) {
       if (!timingSafeEqual(createHmac('sha256', key).update(rawBody).digest(), given)) continue;
       if (verified !== null && verified !== host) ambiguous = true;
       verified = host;
+      verifiedBy = key;
     }
   }
   if (verified === null) return { ok: false, reason: 'no-match' };
-  return ambiguous ? { ok: false, reason: 'ambiguous' } : { ok: true, host: verified };
+  return ambiguous ? { ok: false, reason: 'ambiguous' } : { ok: true, host: verified, keyBytes: keyBytes(verifiedBy) };
 }
 
 /** The digest a header names: `sha256=` and 64 hex digits, with spaces or tabs around them. */

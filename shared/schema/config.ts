@@ -33,6 +33,8 @@ const spaceSchema = z.strictObject({
     z.string().check(z.regex(/^[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)*$/, 'must be names joined by ":"')),
     DEFAULT_SECRET_CONFIG_KEY,
   ),
+  /** Host keys shorter than this many UTF-8 bytes do not verify this space's deliveries; absent = any length. */
+  minKeyBytes: z.optional(positiveCount),
   /** Repositories whose issue records the space accepts and the judge may fetch; absent = any, [] = none. */
   repos: z.optional(z.array(repoName)),
   judge: z._default(judgeSettingsSchema, { dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900 }),

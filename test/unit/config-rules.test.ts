@@ -72,6 +72,23 @@ describe("a space's repository allowlist", () => {
   });
 });
 
+describe("a space's minKeyBytes", () => {
+  it.each([
+    ['zero', 0],
+    ['a negative number', -32],
+    ['a fraction', 31.5],
+    ['a string', '32'],
+  ])('refuses %s with a sentence naming the key', (_what, minKeyBytes) => {
+    expect(refusal({ spaces: { A: { senders: ['mac-1'], minKeyBytes } } })).toMatch(/spaces\.A\.minKeyBytes: /);
+  });
+
+  it('accepts any whole number from 1, and is absent unless given', () => {
+    expect(parseConfig({ spaces: { A: { senders: ['mac-1'], minKeyBytes: 1 } } }).spaces.A!.minKeyBytes).toBe(1);
+    expect(parseConfig({ spaces: { A: { senders: ['mac-1'], minKeyBytes: 32 } } }).spaces.A!.minKeyBytes).toBe(32);
+    expect(parseConfig({ spaces: { A: { senders: ['mac-1'] } } }).spaces.A!.minKeyBytes).toBeUndefined();
+  });
+});
+
 describe('configuration maps', () => {
   it('treat prototype names as unknown spaces, not as entries', () => {
     const config = parseConfig({ spaces: { A: { senders: ['h'] } } });

@@ -15,17 +15,30 @@ describe('per-host signature verification', () => {
     { host: 'mac-mini-2', keys: ['key-two-new', 'key-two-old'] },
   ];
 
-  it('identifies the one host whose key verifies the raw bytes', () => {
-    expect(verifySignature(body, sign(body, 'key-one'), hosts)).toEqual({ ok: true, host: 'mac-studio-1' });
+  it('identifies the one host whose key verifies the raw bytes, and the UTF-8 length of that key', () => {
+    expect(verifySignature(body, sign(body, 'key-one'), hosts)).toEqual({
+      ok: true,
+      host: 'mac-studio-1',
+      keyBytes: 7,
+    });
   });
 
-  it('accepts the previous key during a rotation as the same host', () => {
-    expect(verifySignature(body, sign(body, 'key-two-old'), hosts)).toEqual({ ok: true, host: 'mac-mini-2' });
+  it('accepts the previous key during a rotation as the same host, with the length of the key that verified', () => {
+    expect(verifySignature(body, sign(body, 'key-two-old'), hosts)).toEqual({
+      ok: true,
+      host: 'mac-mini-2',
+      keyBytes: 11,
+    });
+    const unicode = [{ host: 'mac-studio-1', keys: ['ключ'] }];
+    expect(verifySignature(body, sign(body, 'ключ'), unicode)).toMatchObject({ ok: true, keyBytes: 8 });
   });
 
   it('takes a host that lists the same key twice as that one host, and a header with spaces around it', () => {
     const twice = [{ host: 'mac-studio-1', keys: ['key-one', 'key-one'] }, ...hosts.slice(1)];
-    expect(verifySignature(body, ` ${sign(body, 'key-one')}\t`, twice)).toEqual({ ok: true, host: 'mac-studio-1' });
+    expect(verifySignature(body, ` ${sign(body, 'key-one')}\t`, twice)).toMatchObject({
+      ok: true,
+      host: 'mac-studio-1',
+    });
   });
 
   it('accepts an upper-case hex digest', () => {
