@@ -34,7 +34,8 @@ export interface SafeRead {
 
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const MIB = 1024 * 1024;
-const CHUNK_BYTES = MIB;
+// After the size fstat gave, reads go on in small chunks: usually one empty read (end of file), unless it grew.
+const CHUNK_BYTES = 64 * 1024;
 const limitOf = (bytes: number) => (bytes % MIB ? `${bytes} bytes` : `${bytes / MIB} MiB`);
 
 function openRefusal(path: string, error: NodeJS.ErrnoException): UnsafeFileError {
@@ -75,7 +76,7 @@ async function readCapped(handle: FileHandle, expected: number, maxBytes: number
   // One more byte than allowed: a file that grew past the cap after fstat is caught by the read itself.
   let room = Math.min(expected, maxBytes) + 1;
   for (;;) {
-    const { bytesRead, buffer } = await handle.read(Buffer.alloc(room), 0, room, null);
+    const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(room), 0, room, null);
     if (!bytesRead) break;
     chunks.push(buffer.subarray(0, bytesRead));
     total += bytesRead;

@@ -1,5 +1,6 @@
 // The one read replay-push uses for files it did not write (shared/runner/safe-read.ts): plain names inside the
 // folder only, no link anywhere below it, a regular file of one hard link, at most the cap, read from the handle.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
@@ -69,6 +70,15 @@ describe('reading a file by its path alone (the key file)', () => {
     const dir = tempDir('safe-read-');
     writeFileSync(join(dir, 'k'), 'key', { mode: 0o640 });
     expect(((await readFileSafely(join(dir, 'k'), { maxBytes: 10 }))!.mode & 0o777).toString(8)).toBe('640');
+  });
+
+  it('refuses a device, and a FIFO without waiting for a writer', async () => {
+    expect(await refusal(readFileSafely('/dev/null', { maxBytes: 10 }))).toBe(
+      'is a device, not a regular file: refused.',
+    );
+    const fifo = join(tempDir('safe-read-'), 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(await refusal(readFileSafely(fifo, { maxBytes: 10 }))).toBe('is a FIFO, not a regular file: refused.');
   });
 
   it('refuses a link as its last component but follows links above it', async () => {
