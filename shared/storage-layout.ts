@@ -49,15 +49,25 @@ export function parseRunObjectKey(key: string): { space: string; id: string; fin
   return match && id !== null ? { space: match[1]!, id, finishedAt: match[3]!, name: match[4]! } : null;
 }
 
-/** Bumped whenever what is cached changes (the lock-file list, say), so old entries are simply not read. */
+/**
+ * Data bucket: the judge's cache of merged fixes, kept per space: a fix fetched for one space is read by that
+ * space's judge and read API only, so a space naming another's repository and SHAs never reads its cache.
+ * The cache before it was per space lies under `reference/v1/` and `reference/v2/`, which nothing may read.
+ * The version is bumped whenever what is cached changes (the lock-file list, say), so old entries are simply
+ * not read.
+ */
 const REFERENCE_CACHE_VERSION = 'v2';
-export const REFERENCE_PREFIX = 'reference/';
-export const referenceDiffKey = (repo: string, baseSha: string, mergeSha: string) =>
-  `${REFERENCE_PREFIX}${REFERENCE_CACHE_VERSION}/${repo}/${baseSha}...${mergeSha}.json`;
+const REFERENCE_PREFIX = 'reference/';
+export const REFERENCE_SPACES_PREFIX = `${REFERENCE_PREFIX}spaces/`;
+export const referenceSpacePrefix = (space: string) => `${REFERENCE_SPACES_PREFIX}${space}/`;
+export const referenceDiffKey = (space: string, repo: string, baseSha: string, mergeSha: string) =>
+  `${referenceSpacePrefix(space)}${REFERENCE_CACHE_VERSION}/${repo}/${baseSha}...${mergeSha}.json`;
 
-export function parseReferenceDiffKey(key: string): { repo: string; baseSha: string; mergeSha: string } | null {
-  const match = /^reference\/[^/]+\/([^/]+\/[^/]+)\/([^/.]+)\.\.\.([^/.]+)\.json$/.exec(key);
-  return match ? { repo: match[1]!, baseSha: match[2]!, mergeSha: match[3]! } : null;
+export function parseReferenceDiffKey(
+  key: string,
+): { space: string; repo: string; baseSha: string; mergeSha: string } | null {
+  const match = /^reference\/spaces\/([^/]+)\/[^/]+\/([^/]+\/[^/]+)\/([^/.]+)\.\.\.([^/.]+)\.json$/.exec(key);
+  return match ? { space: match[1]!, repo: match[2]!, baseSha: match[3]!, mergeSha: match[4]! } : null;
 }
 
 /**
@@ -77,14 +87,14 @@ export const snapshotColumnsPartKey = (space: string, slot: SnapshotSlot, part: 
   `${snapshotSlotPrefix(space, slot)}columns-${part}.bin.gz`;
 
 /**
- * What a space's read API may read and list in the data bucket: the space's run objects and snapshot, and
- * the judge's reference cache (diffs of the tasks' repositories; never issue text). Space names hold no
- * "/", so one space's prefixes never cover another's.
+ * What a space's read API may read and list in the data bucket: the space's run objects, its snapshot and
+ * its reference cache (diffs of the tasks' repositories; never issue text). Space names hold no "/", so one
+ * space's prefixes never cover another's.
  */
 export const spaceReadPrefixes = (space: string) => [
   runSpacePrefix(space),
   snapshotSpacePrefix(space),
-  REFERENCE_PREFIX,
+  referenceSpacePrefix(space),
 ];
 
 // ---- The table -----------------------------------------------------------------------------------------

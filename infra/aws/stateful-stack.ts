@@ -82,7 +82,7 @@ export interface PipelineState {
   analysts?: Analysts;
   /** The inbox and data buckets are reached only through these grants. */
   objectAccess(bucket: BucketName, access: BucketAccess): ObjectAccess;
-  /** Read access to one space's run objects in the data bucket only: what a cockpit's read API may see. */
+  /** Read access to one space's run objects, snapshot and reference cache only: what a cockpit's read API may see. */
   spaceObjectReads(space: string): ObjectAccess;
 }
 
@@ -237,7 +237,7 @@ export class StatefulStack extends Stack implements PipelineState {
     if (existing) return existing;
     const prefixes = spaceReadPrefixes(space);
     const policy = new ManagedPolicy(this, `ObjectAccess-${key}`, {
-      description: `replay-bench: read the run objects and snapshot of space ${space}`.slice(0, 1000),
+      description: `replay-bench: read the run objects, snapshot and reference cache of space ${space}`.slice(0, 1000),
       statements: [
         new PolicyStatement({
           actions: ['s3:GetObject'],
@@ -254,7 +254,7 @@ export class StatefulStack extends Stack implements PipelineState {
     Validations.of(policy).acknowledge(
       ...prefixes.map((prefix) => ({
         id: `AwsSolutions-IAM5[Resource::${dataArn}/${prefix}*]`,
-        reason: `Object keys under ${prefix} are minted at run time (run objects, snapshot slots, cached reference diffs); a read API reads only its own space's and the reference cache.`,
+        reason: `Object keys under ${prefix} are minted at run time (run objects, snapshot slots, cached reference diffs); a read API reads only its own space's.`,
       })),
     );
     const grant = { bucket: this.data, access: 'read' as const, policy };

@@ -59,6 +59,8 @@ export interface CockpitEntry {
   name: string;
   space: string;
   public: boolean;
+  /** Whether the cockpit shows the original fix beside a run (`GET …/runs/{id}/reference` answers 403 otherwise). */
+  showReference: boolean;
 }
 
 export interface CockpitsBody {

@@ -61,7 +61,7 @@ export async function runAttempt(
   let issueText: string;
   try {
     [reference, issueText] = await Promise.all([
-      referenceDiff(deps.objects, source, issue.repo, issue.baseSha, issue.mergeSha),
+      referenceDiff(deps.objects, source, row.space, issue.repo, issue.baseSha, issue.mergeSha),
       source.issueText(issue.repo, issue.issueNumber),
     ]);
   } catch (error) {

@@ -41,7 +41,7 @@ export async function writeAudit(
       repo: issue.repo,
       baseSha: issue.baseSha,
       mergeSha: issue.mergeSha,
-      cacheKey: referenceDiffKey(issue.repo, issue.baseSha, issue.mergeSha),
+      cacheKey: referenceDiffKey(row.space, issue.repo, issue.baseSha, issue.mergeSha),
     },
     promptSha256: sha256Hex(`${prompt.system}\n\n${prompt.sharedPrompt}\n${prompt.prompt}`),
     promptChars: prompt.system.length + prompt.sharedPrompt.length + prompt.prompt.length,

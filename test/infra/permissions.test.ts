@@ -186,7 +186,7 @@ describe('each function holds exactly what it uses', () => {
     }
   });
 
-  it("read APIs read only their own space's run objects and snapshot and the reference cache, and list only under those prefixes", () => {
+  it("read APIs read only their own space's run objects, snapshot and reference cache, and list only under those prefixes", () => {
     for (const readApi of readApis) {
       const { space } = servedSpace(readApi);
       const dataStatements = statementsOf(readApi.roleId).filter((s) =>
@@ -199,14 +199,16 @@ describe('each function holds exactly what it uses', () => {
           .map((r) => JSON.stringify(r))
           .sort(),
       ).toEqual([
-        expect.stringContaining('/reference/*'),
+        expect.stringContaining(`/reference/spaces/${space}/*`),
         expect.stringContaining(`/runs/${space}/*`),
         expect.stringContaining(`/snapshots/${space}/*`),
       ]);
       const lists = dataStatements.filter((s) => actionsOf(s).includes('s3:ListBucket'));
       expect(lists).toHaveLength(1);
       expect((lists[0] as { Condition?: unknown }).Condition).toEqual({
-        StringLikeIfExists: { 's3:prefix': [`runs/${space}/*`, `snapshots/${space}/*`, 'reference/*'] },
+        StringLikeIfExists: {
+          's3:prefix': [`runs/${space}/*`, `snapshots/${space}/*`, `reference/spaces/${space}/*`],
+        },
       });
     }
   });
