@@ -32,16 +32,18 @@ export const RUNS_PREFIX = 'runs/';
 export const runSpacePrefix = (space: string) => `${RUNS_PREFIX}${space}/`;
 export const runObjectPrefix = (space: string, id: string, finishedAt: string) =>
   `${runSpacePrefix(space)}${encode(id)}/${finishedAt}`;
+/** How each kind of run object's name starts; its writer's grant is built from it (DATA_OBJECT_GRANTS). */
+const RUN_OBJECT = { patch: 'patch-', summary: 'summary-', contamination: 'contamination-', audit: 'judge-' } as const;
 export const patchKey = (space: string, id: string, finishedAt: string, patchSha256: string) =>
-  `${runObjectPrefix(space, id, finishedAt)}/patch-${patchSha256}.diff`;
+  `${runObjectPrefix(space, id, finishedAt)}/${RUN_OBJECT.patch}${patchSha256}.diff`;
 export const summaryKey = (space: string, id: string, finishedAt: string, summarySha256: string) =>
-  `${runObjectPrefix(space, id, finishedAt)}/summary-${summarySha256}.md`;
+  `${runObjectPrefix(space, id, finishedAt)}/${RUN_OBJECT.summary}${summarySha256}.md`;
 /** The full contamination list of a run whose row keeps only the first entries (docs/contract.md §4 bounds). */
 export const contaminationKey = (space: string, id: string, finishedAt: string, listSha256: string) =>
-  `${runObjectPrefix(space, id, finishedAt)}/contamination-${listSha256}.json`;
+  `${runObjectPrefix(space, id, finishedAt)}/${RUN_OBJECT.contamination}${listSha256}.json`;
 /** One judge attempt's exchange (never the prompt text, which holds the issue text). */
 export const auditKey = (space: string, id: string, finishedAt: string, startedAt: string, attempt: number) =>
-  `${runObjectPrefix(space, id, finishedAt)}/judge-${startedAt}-attempt-${attempt}.json`;
+  `${runObjectPrefix(space, id, finishedAt)}/${RUN_OBJECT.audit}${startedAt}-attempt-${attempt}.json`;
 
 export function parseRunObjectKey(key: string): { space: string; id: string; finishedAt: string; name: string } | null {
   const match = /^runs\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(key);
@@ -96,6 +98,35 @@ export const spaceReadPrefixes = (space: string) => [
   snapshotSpacePrefix(space),
   referenceSpacePrefix(space),
 ];
+
+/**
+ * Who may do what in the data bucket, as key patterns (`*` stands for any characters, "/" included): each
+ * function gets exactly its own (infra/aws/stateful-stack.ts), so run objects, the reference cache and the
+ * snapshots are each written by their one writer only. A run object's pattern has a starred segment for
+ * its space, id and finishedAt, then the name's start: ids are encoded and instants hold no "/", so the
+ * patch pattern matches patches only. The lander, the judge and the compactor serve every space of the
+ * configuration, which is why their patterns name no space (200 spaces' prefixes would not fit in one IAM
+ * policy); a read API, which serves one space, reads `spaceReadPrefixes`.
+ */
+const anyRunObject = (kind: keyof typeof RUN_OBJECT) => `${RUNS_PREFIX}*/*/*/${RUN_OBJECT[kind]}*`;
+export const DATA_OBJECT_GRANTS = {
+  lander: {
+    get: [],
+    put: [anyRunObject('patch'), anyRunObject('summary'), anyRunObject('contamination')],
+    list: [],
+  },
+  judge: {
+    get: [anyRunObject('patch'), `${REFERENCE_SPACES_PREFIX}*`],
+    put: [anyRunObject('audit'), `${REFERENCE_SPACES_PREFIX}*`],
+    list: [`${RUNS_PREFIX}*`, `${REFERENCE_SPACES_PREFIX}*`],
+  },
+  'snapshot-compactor': {
+    get: [`${SNAPSHOTS_PREFIX}*`],
+    put: [`${SNAPSHOTS_PREFIX}*`],
+    list: [`${SNAPSHOTS_PREFIX}*`],
+  },
+} as const satisfies Record<string, { get: readonly string[]; put: readonly string[]; list: readonly string[] }>;
+export type DataObjectUser = keyof typeof DATA_OBJECT_GRANTS;
 
 // ---- The table -----------------------------------------------------------------------------------------
 

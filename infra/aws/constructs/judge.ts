@@ -27,7 +27,7 @@ export class Judge extends Construct {
       reservedConcurrentExecutions: JUDGE_CONCURRENCY,
     })
       .usesTable(state.table, 'read-write-count')
-      .usesBucket('DATA_BUCKET', state.objectAccess('data', 'read-write'))
+      .usesBucket('DATA_BUCKET', state.dataAccess('judge'))
       .readsSecret('ANTHROPIC_SECRET_ARN', state.anthropicKey)
       .readsSecret('GITHUB_APP_SECRET_ARN', state.githubApp)
       // One run per invocation: a slow model call never holds other runs past their visibility timeout,
