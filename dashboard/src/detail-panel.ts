@@ -12,7 +12,8 @@ import type { RunRow } from '../../shared/schema/run.ts';
 import type { Api } from './api.ts';
 import { el, fill } from './dom.ts';
 import { count, duration, instant, num, taskLabel, UNKNOWN, withUnit } from './format.ts';
-import { VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
+import { FLAGGED_COLOUR, FLAGGED_LABEL, VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
+import { flagDescription } from '../../shared/cockpit/flag-rules.ts';
 
 const PATCH_LINES_SHOWN = 2000;
 
@@ -207,7 +208,9 @@ export class DetailPanel {
       el(
         'section',
         { class: 'verdict-box' },
-        el('span', { class: 'chip', style: `--chip:${VERDICT_COLOURS[verdict]}` }, VERDICT_LABELS[verdict]),
+        row.judgeState === 'flagged'
+          ? el('span', { class: 'chip', style: `--chip:${FLAGGED_COLOUR}` }, FLAGGED_LABEL)
+          : el('span', { class: 'chip', style: `--chip:${VERDICT_COLOURS[verdict]}` }, VERDICT_LABELS[verdict]),
         el(
           'span',
           { class: 'muted' },
@@ -219,6 +222,7 @@ export class DetailPanel {
         row.judgeLastError
           ? el('p', { class: 'error' }, `Last judge error (${row.judgeLastError.code}): ${row.judgeLastError.message}`)
           : null,
+        flagsOf(row),
         row.contamination.length
           ? el(
               'div',
@@ -370,6 +374,24 @@ function links(row: RunRow, issue: CockpitIssue | null, generated: boolean): HTM
     issueNumber !== null && fixPr !== null && ' · ',
     fixPr !== null && link(`pull/${fixPr}`, `fix PR #${fixPr}`),
     generated && el('span', { class: 'muted' }, ' (generated demo numbers: not linked)'),
+  );
+}
+
+/** Which rules flagged the judge's answer, and what that did to the verdict. */
+function flagsOf(row: RunRow): HTMLElement | null {
+  const flags = row.judgeFlags ?? [];
+  if (!flags.length) return null;
+  return el(
+    'div',
+    { class: 'judge-flags' },
+    el(
+      'p',
+      {},
+      row.judgeState === 'flagged'
+        ? 'Flagged: the judge model answered "resolved", and these checks contradict it, so the run is not counted in the resolve rate:'
+        : 'The screen found text addressed to the judge; this verdict stands (only a "resolved" is withheld):',
+    ),
+    el('ul', {}, ...flags.map((id) => el('li', {}, el('code', {}, id), ` — ${flagDescription(id)}`))),
   );
 }
 

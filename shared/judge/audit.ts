@@ -20,6 +20,8 @@ export interface AuditedCall {
   usage: TokenUsage | null;
   costUsd: number | null;
   parsed: JudgeAnswer | null;
+  /** The flag rules that fired (docs/contract.md §5): the screen's, and for an answer the fact rule too. */
+  flags: string[];
   problem: (JudgeProblem & { pausesJudging?: boolean }) | null;
 }
 
@@ -51,6 +53,7 @@ export async function writeAudit(
     usage: call.usage,
     costUsd: call.costUsd,
     parsed: call.parsed,
+    flags: call.flags,
     problem: call.problem,
   };
   const key = auditKey(row.space, row.id, row.finishedAt, call.startedAt.toISOString(), row.judgeAttempts);

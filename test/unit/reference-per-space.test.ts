@@ -37,7 +37,7 @@ async function judgedPrivateRun() {
   const w = inMemoryJudgeWorld(config);
   w.code.setIssue('acme/secret', 7, 'Billing is wrong for one client.').setDiff('acme/secret', BASE, MERGE, SECRET_FIX);
   await w.putIssue('Private', 'secret-7', 'acme/secret', 7);
-  const row = await w.putRun({ space: 'Private', taskId: 'secret-7' });
+  const row = await w.putRun({ space: 'Private', taskId: 'secret-7', patch: SECRET_FIX });
   expect(await w.judge(row)).toMatchObject({ result: 'judged' });
   return { w, row };
 }
