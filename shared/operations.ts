@@ -19,6 +19,8 @@ export const METRICS = {
   judgeMessageDropped: 'JudgeMessageDropped',
   judgeModelCalls: 'JudgeModelCalls',
   judged: 'Judged',
+  /** An answer of "resolved" a flag rule contradicted: the run is flagged, not counted (docs/contract.md §5). */
+  judgeFlagged: 'JudgeFlagged',
   judgeErrors: 'JudgeErrors',
   judgingPaused: 'JudgingPaused',
   runsRequeued: 'RunsRequeued',

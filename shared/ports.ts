@@ -139,6 +139,8 @@ export interface JudgeModelRequest {
   sharedPrompt: string;
   prompt: string;
   maxTokens: number;
+  /** The JSON Schema the answer must match, asked of the provider as structured output (no tools). */
+  answerSchema: Record<string, unknown>;
 }
 
 export interface JudgeModelAnswer {

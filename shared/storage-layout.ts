@@ -32,16 +32,18 @@ export const RUNS_PREFIX = 'runs/';
 export const runSpacePrefix = (space: string) => `${RUNS_PREFIX}${space}/`;
 export const runObjectPrefix = (space: string, id: string, finishedAt: string) =>
   `${runSpacePrefix(space)}${encode(id)}/${finishedAt}`;
+/** How each kind of run object's name starts; its writer's grant is built from it (DATA_OBJECT_GRANTS). */
+const RUN_OBJECT = { patch: 'patch-', summary: 'summary-', contamination: 'contamination-', audit: 'judge-' } as const;
 export const patchKey = (space: string, id: string, finishedAt: string, patchSha256: string) =>
-  `${runObjectPrefix(space, id, finishedAt)}/patch-${patchSha256}.diff`;
+  `${runObjectPrefix(space, id, finishedAt)}/${RUN_OBJECT.patch}${patchSha256}.diff`;
 export const summaryKey = (space: string, id: string, finishedAt: string, summarySha256: string) =>
-  `${runObjectPrefix(space, id, finishedAt)}/summary-${summarySha256}.md`;
+  `${runObjectPrefix(space, id, finishedAt)}/${RUN_OBJECT.summary}${summarySha256}.md`;
 /** The full contamination list of a run whose row keeps only the first entries (docs/contract.md §4 bounds). */
 export const contaminationKey = (space: string, id: string, finishedAt: string, listSha256: string) =>
-  `${runObjectPrefix(space, id, finishedAt)}/contamination-${listSha256}.json`;
+  `${runObjectPrefix(space, id, finishedAt)}/${RUN_OBJECT.contamination}${listSha256}.json`;
 /** One judge attempt's exchange (never the prompt text, which holds the issue text). */
 export const auditKey = (space: string, id: string, finishedAt: string, startedAt: string, attempt: number) =>
-  `${runObjectPrefix(space, id, finishedAt)}/judge-${startedAt}-attempt-${attempt}.json`;
+  `${runObjectPrefix(space, id, finishedAt)}/${RUN_OBJECT.audit}${startedAt}-attempt-${attempt}.json`;
 
 export function parseRunObjectKey(key: string): { space: string; id: string; finishedAt: string; name: string } | null {
   const match = /^runs\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(key);
@@ -49,15 +51,25 @@ export function parseRunObjectKey(key: string): { space: string; id: string; fin
   return match && id !== null ? { space: match[1]!, id, finishedAt: match[3]!, name: match[4]! } : null;
 }
 
-/** Bumped whenever what is cached changes (the lock-file list, say), so old entries are simply not read. */
+/**
+ * Data bucket: the judge's cache of merged fixes, kept per space: a fix fetched for one space is read by that
+ * space's judge and read API only, so a space naming another's repository and SHAs never reads its cache.
+ * The cache before it was per space lies under `reference/v1/` and `reference/v2/`, which nothing may read.
+ * The version is bumped whenever what is cached changes (the lock-file list, say), so old entries are simply
+ * not read.
+ */
 const REFERENCE_CACHE_VERSION = 'v2';
-export const REFERENCE_PREFIX = 'reference/';
-export const referenceDiffKey = (repo: string, baseSha: string, mergeSha: string) =>
-  `${REFERENCE_PREFIX}${REFERENCE_CACHE_VERSION}/${repo}/${baseSha}...${mergeSha}.json`;
+const REFERENCE_PREFIX = 'reference/';
+export const REFERENCE_SPACES_PREFIX = `${REFERENCE_PREFIX}spaces/`;
+export const referenceSpacePrefix = (space: string) => `${REFERENCE_SPACES_PREFIX}${space}/`;
+export const referenceDiffKey = (space: string, repo: string, baseSha: string, mergeSha: string) =>
+  `${referenceSpacePrefix(space)}${REFERENCE_CACHE_VERSION}/${repo}/${baseSha}...${mergeSha}.json`;
 
-export function parseReferenceDiffKey(key: string): { repo: string; baseSha: string; mergeSha: string } | null {
-  const match = /^reference\/[^/]+\/([^/]+\/[^/]+)\/([^/.]+)\.\.\.([^/.]+)\.json$/.exec(key);
-  return match ? { repo: match[1]!, baseSha: match[2]!, mergeSha: match[3]! } : null;
+export function parseReferenceDiffKey(
+  key: string,
+): { space: string; repo: string; baseSha: string; mergeSha: string } | null {
+  const match = /^reference\/spaces\/([^/]+)\/[^/]+\/([^/]+\/[^/]+)\/([^/.]+)\.\.\.([^/.]+)\.json$/.exec(key);
+  return match ? { space: match[1]!, repo: match[2]!, baseSha: match[3]!, mergeSha: match[4]! } : null;
 }
 
 /**
@@ -77,15 +89,44 @@ export const snapshotColumnsPartKey = (space: string, slot: SnapshotSlot, part: 
   `${snapshotSlotPrefix(space, slot)}columns-${part}.bin.gz`;
 
 /**
- * What a space's read API may read and list in the data bucket: the space's run objects and snapshot, and
- * the judge's reference cache (diffs of the tasks' repositories; never issue text). Space names hold no
- * "/", so one space's prefixes never cover another's.
+ * What a space's read API may read and list in the data bucket: the space's run objects, its snapshot and
+ * its reference cache (diffs of the tasks' repositories; never issue text). Space names hold no "/", so one
+ * space's prefixes never cover another's.
  */
 export const spaceReadPrefixes = (space: string) => [
   runSpacePrefix(space),
   snapshotSpacePrefix(space),
-  REFERENCE_PREFIX,
+  referenceSpacePrefix(space),
 ];
+
+/**
+ * Who may do what in the data bucket, as key patterns (`*` stands for any characters, "/" included): each
+ * function gets exactly its own (infra/aws/stateful-stack.ts), so run objects, the reference cache and the
+ * snapshots are each written by their one writer only. A run object's pattern has a starred segment for
+ * its space, id and finishedAt, then the name's start: ids are encoded and instants hold no "/", so the
+ * patch pattern matches patches only. The lander, the judge and the compactor serve every space of the
+ * configuration, which is why their patterns name no space (200 spaces' prefixes would not fit in one IAM
+ * policy); a read API, which serves one space, reads `spaceReadPrefixes`.
+ */
+const anyRunObject = (kind: keyof typeof RUN_OBJECT) => `${RUNS_PREFIX}*/*/*/${RUN_OBJECT[kind]}*`;
+export const DATA_OBJECT_GRANTS = {
+  lander: {
+    get: [],
+    put: [anyRunObject('patch'), anyRunObject('summary'), anyRunObject('contamination')],
+    list: [],
+  },
+  judge: {
+    get: [anyRunObject('patch'), `${REFERENCE_SPACES_PREFIX}*`],
+    put: [anyRunObject('audit'), `${REFERENCE_SPACES_PREFIX}*`],
+    list: [`${RUNS_PREFIX}*`, `${REFERENCE_SPACES_PREFIX}*`],
+  },
+  'snapshot-compactor': {
+    get: [`${SNAPSHOTS_PREFIX}*`],
+    put: [`${SNAPSHOTS_PREFIX}*`],
+    list: [`${SNAPSHOTS_PREFIX}*`],
+  },
+} as const satisfies Record<string, { get: readonly string[]; put: readonly string[]; list: readonly string[] }>;
+export type DataObjectUser = keyof typeof DATA_OBJECT_GRANTS;
 
 // ---- The table -----------------------------------------------------------------------------------------
 

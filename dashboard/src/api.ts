@@ -50,12 +50,12 @@ export class Api {
     return this.get(path, options);
   }
 
-  /** The body at path, or the API's sentence saying why there is none (404). */
+  /** The body at path, or the API's sentence saying why there is none (404) or why it is not shown (403). */
   async optionalJson<T>(path: string): Promise<{ body: T } | { missing: string }> {
     try {
       return { body: await this.json<T>(path) };
     } catch (e) {
-      if (e instanceof ApiError && e.status === 404) return { missing: e.message };
+      if (e instanceof ApiError && (e.status === 404 || e.status === 403)) return { missing: e.message };
       throw e;
     }
   }

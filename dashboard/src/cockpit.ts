@@ -116,6 +116,7 @@ export class Cockpit {
     this.detail = new DetailPanel(
       api,
       located.cockpit.space,
+      located.cockpit.showReference,
       (taskId) => this.issues.find((i) => i.taskId === taskId) ?? null,
       () => this.update({ run: null }),
     );

@@ -1011,8 +1011,9 @@ function intervalBar(r: RateFigure): HTMLElement | null {
 }
 
 /** The runs a resolve rate leaves out of its n, named. */
-function beside(r: { excluded: number; error: number; unjudged: number }): string {
+function beside(r: { excluded: number; error: number; flagged: number; unjudged: number }): string {
   const parts = [
+    r.flagged && `${count(r.flagged)} flagged`,
     r.excluded && `${count(r.excluded)} excluded`,
     r.error && `${count(r.error)} error`,
     r.unjudged && `${count(r.unjudged)} not judged yet`,

@@ -12,7 +12,8 @@ import type { RunRow } from '../../shared/schema/run.ts';
 import type { Api } from './api.ts';
 import { el, fill } from './dom.ts';
 import { count, duration, instant, num, taskLabel, UNKNOWN, withUnit } from './format.ts';
-import { VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
+import { FLAGGED_COLOUR, FLAGGED_LABEL, VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
+import { flagDescription } from '../../shared/cockpit/flag-rules.ts';
 
 const PATCH_LINES_SHOWN = 2000;
 
@@ -117,6 +118,8 @@ export class DetailPanel {
   constructor(
     private readonly api: Api,
     private readonly space: string,
+    /** The cockpit's `showReference`: without it the original fix is neither asked for nor given a place. */
+    private readonly showReference: boolean,
     private readonly issueOf: (taskId: string) => CockpitIssue | null,
     private readonly onClose: () => void,
   ) {}
@@ -132,7 +135,7 @@ export class DetailPanel {
         this.api.json<RunRow>(apiPaths.run(this.space, id)),
         this.api.text(apiPaths.patch(this.space, id)),
         this.api.text(apiPaths.summary(this.space, id)),
-        this.api.optionalJson<ReferenceBody>(apiPaths.reference(this.space, id)),
+        this.showReference ? this.api.optionalJson<ReferenceBody>(apiPaths.reference(this.space, id)) : null,
         this.api.json<AttemptsBody>(apiPaths.attempts(this.space, id)),
       ]);
       if (this.current !== id) return;
@@ -187,7 +190,7 @@ export class DetailPanel {
     issue: CockpitIssue | null,
     patch: string | null,
     summary: string | null,
-    reference: { body: ReferenceBody } | { missing: string },
+    reference: { body: ReferenceBody } | { missing: string } | null,
     attempts: AttemptSummary[],
   ): (HTMLElement | null)[] {
     const verdict = row.judgeVerdict ?? 'unjudged';
@@ -205,7 +208,9 @@ export class DetailPanel {
       el(
         'section',
         { class: 'verdict-box' },
-        el('span', { class: 'chip', style: `--chip:${VERDICT_COLOURS[verdict]}` }, VERDICT_LABELS[verdict]),
+        row.judgeState === 'flagged'
+          ? el('span', { class: 'chip', style: `--chip:${FLAGGED_COLOUR}` }, FLAGGED_LABEL)
+          : el('span', { class: 'chip', style: `--chip:${VERDICT_COLOURS[verdict]}` }, VERDICT_LABELS[verdict]),
         el(
           'span',
           { class: 'muted' },
@@ -217,6 +222,7 @@ export class DetailPanel {
         row.judgeLastError
           ? el('p', { class: 'error' }, `Last judge error (${row.judgeLastError.code}): ${row.judgeLastError.message}`)
           : null,
+        flagsOf(row),
         row.contamination.length
           ? el(
               'div',
@@ -252,10 +258,10 @@ export class DetailPanel {
       el(
         'section',
         { class: 'diffs' },
-        el('h3', {}, 'The candidate beside the original fix'),
+        el('h3', {}, reference ? 'The candidate beside the original fix' : 'The candidate patch'),
         el(
           'div',
-          { class: 'diff-pair' },
+          { class: reference ? 'diff-pair' : 'diff-single' },
           el(
             'div',
             { class: 'diff-side', id: 'candidate-side' },
@@ -266,20 +272,7 @@ export class DetailPanel {
             fileList(patch, 'candidate'),
             patchView(patch, 'Candidate patch', 'No patch: the run changed nothing.'),
           ),
-          el(
-            'div',
-            { class: 'diff-side', id: 'reference-side' },
-            el('h4', {}, 'Original fix (merged)'),
-            ...('body' in reference
-              ? [
-                  reference.body.omittedLockFiles.length
-                    ? el('p', { class: 'muted' }, `Lock files left out: ${reference.body.omittedLockFiles.join(', ')}.`)
-                    : null,
-                  fileList(reference.body.diff, 'original fix'),
-                  patchView(reference.body.diff, 'Original fix', 'The original fix changed nothing but lock files.'),
-                ]
-              : [el('p', { class: 'muted' }, reference.missing)]),
-          ),
+          reference ? referenceSide(reference) : null,
         ),
       ),
       attemptList(attempts),
@@ -381,6 +374,42 @@ function links(row: RunRow, issue: CockpitIssue | null, generated: boolean): HTM
     issueNumber !== null && fixPr !== null && ' · ',
     fixPr !== null && link(`pull/${fixPr}`, `fix PR #${fixPr}`),
     generated && el('span', { class: 'muted' }, ' (generated demo numbers: not linked)'),
+  );
+}
+
+/** Which rules flagged the judge's answer, and what that did to the verdict. */
+function flagsOf(row: RunRow): HTMLElement | null {
+  const flags = row.judgeFlags ?? [];
+  if (!flags.length) return null;
+  return el(
+    'div',
+    { class: 'judge-flags' },
+    el(
+      'p',
+      {},
+      row.judgeState === 'flagged'
+        ? 'Flagged: the judge model answered "resolved", and these checks contradict it, so the run is not counted in the resolve rate:'
+        : 'The screen found text addressed to the judge; this verdict stands (only a "resolved" is withheld):',
+    ),
+    el('ul', {}, ...flags.map((id) => el('li', {}, el('code', {}, id), ` — ${flagDescription(id)}`))),
+  );
+}
+
+/** The original fix as the judge cached it, or the API's sentence saying why it is not here. */
+function referenceSide(reference: { body: ReferenceBody } | { missing: string }): HTMLElement {
+  return el(
+    'div',
+    { class: 'diff-side', id: 'reference-side' },
+    el('h4', {}, 'Original fix (merged)'),
+    ...('body' in reference
+      ? [
+          reference.body.omittedLockFiles.length
+            ? el('p', { class: 'muted' }, `Lock files left out: ${reference.body.omittedLockFiles.join(', ')}.`)
+            : null,
+          fileList(reference.body.diff, 'original fix'),
+          patchView(reference.body.diff, 'Original fix', 'The original fix changed nothing but lock files.'),
+        ]
+      : [el('p', { class: 'muted' }, reference.missing)]),
   );
 }
 

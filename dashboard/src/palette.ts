@@ -36,6 +36,10 @@ export const VERDICT_LABELS: Record<VerdictKey, string> = {
   unjudged: 'not judged yet',
 };
 
+/** A run whose "resolved" a flag rule withheld (judgeState "flagged"): no verdict, and not "not judged yet" either. */
+export const FLAGGED_COLOUR = '#F0E442';
+export const FLAGGED_LABEL = 'flagged';
+
 /** Hidden-test results, in the verdict colours they agree with. */
 export const HIDDEN_TEST_COLOURS: Record<HiddenColumn, string> = {
   pass: VERDICT_COLOURS.resolved,

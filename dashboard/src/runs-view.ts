@@ -5,7 +5,7 @@ import { codeOf, valueOfCode, type NumberField, type TextField } from '../../sha
 import { tierCode, waveOf } from '../../shared/cockpit/aggregates.ts';
 import { el, fill } from './dom.ts';
 import { big, count, duration, instant, num, UNKNOWN } from './format.ts';
-import { HIDDEN_TEST_LABELS, VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
+import { FLAGGED_COLOUR, FLAGGED_LABEL, HIDDEN_TEST_LABELS, VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
 import type { Computed } from './view-model.ts';
 
 const ROW_HEIGHT = 26;
@@ -67,9 +67,9 @@ export const COLUMNS: Column[] = [
     key: 'verdict',
     title: 'Verdict',
     width: 122,
-    text: (m, i) => VERDICT_LABELS[valueOfCode('verdict', m.table.codes.verdict[i]!) ?? 'unjudged'],
+    text: (m, i) => verdictShown(m, i).label,
     sortKey: (m, _r, i) => m.table.codes.verdict[i] || NaN,
-    cellClass: (m, i) => `verdict v-${valueOfCode('verdict', m.table.codes.verdict[i]!) ?? 'unjudged'}`,
+    cellClass: (m, i) => `verdict v-${verdictShown(m, i).key}`,
   },
   textColumn('model', 'Model', 190),
   textColumn('harnessVersion', 'Harness', 96),
@@ -340,12 +340,19 @@ export class RunsView {
         cell.className = `grid-cell${c.numeric ? ' num' : ''}${text === null ? ' unknown' : ''}${c.cellClass ? ` ${c.cellClass(m, i)}` : ''}`;
       });
       const verdict = row.children[1] as HTMLElement;
-      verdict.style.setProperty(
-        '--chip',
-        VERDICT_COLOURS[valueOfCode('verdict', m.table.codes.verdict[i]!) ?? 'unjudged'],
-      );
+      verdict.style.setProperty('--chip', verdictShown(m, i).colour);
     });
   }
+}
+
+const FLAGGED_STATE = codeOf('judgeState', 'flagged');
+
+/** A run's verdict as the grid shows it: a run whose "resolved" was flagged says so, apart from the unjudged. */
+function verdictShown(m: Computed, i: number): { key: string; label: string; colour: string } {
+  if (m.table.codes.judgeState[i] === FLAGGED_STATE)
+    return { key: 'flagged', label: FLAGGED_LABEL, colour: FLAGGED_COLOUR };
+  const key = valueOfCode('verdict', m.table.codes.verdict[i]!) ?? 'unjudged';
+  return { key, label: VERDICT_LABELS[key], colour: VERDICT_COLOURS[key] };
 }
 
 /** Rows of the selection whose model, task, harness, host, repo, verdict or hidden-test result contains every search word. */

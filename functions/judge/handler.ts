@@ -1,6 +1,6 @@
 // SQS → one judge attempt per message; the rules live in shared/judge and `lambda.ts` wires AWS. Metrics
 // the alarms watch: JudgeErrors (failed attempts) and JudgingPaused (1 while the provider refuses the key
-// or the model, 0 when a probe resumes judging).
+// or the model, 0 when a probe resumes judging); JudgeFlagged counts runs whose "resolved" was flagged.
 import type { SQSRecord } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { judgeRun, type JudgeDeps, type JudgeOutcome } from '../../shared/judge/judge-run.ts';
@@ -18,6 +18,10 @@ export function createJudgeHandler(deps: JudgeDeps, instrumentation: Instrumenta
     const fields = { space: message.space, id: message.id, result: outcome.result, problem: outcome.problem };
     if (outcome.modelCall) metrics.addMetric(METRICS.judgeModelCalls, MetricUnit.Count, 1);
     if (outcome.result === 'judged') metrics.addMetric(METRICS.judged, MetricUnit.Count, 1);
+    if (outcome.result === 'flagged') {
+      metrics.addMetric(METRICS.judgeFlagged, MetricUnit.Count, 1);
+      logger.warn('judge answer flagged', { ...fields, flags: outcome.flags });
+    }
     if (outcome.result === 'attempt-failed' || outcome.result === 'gave-up') {
       metrics.addMetric(METRICS.judgeErrors, MetricUnit.Count, 1);
       logger.warn('judge attempt failed', fields);

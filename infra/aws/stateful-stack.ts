@@ -24,7 +24,13 @@ import {
 import { CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { INDEXES, spaceReadPrefixes, TABLE_KEYS } from '../../shared/storage-layout.ts';
+import {
+  DATA_OBJECT_GRANTS,
+  INDEXES,
+  spaceReadPrefixes,
+  TABLE_KEYS,
+  type DataObjectUser,
+} from '../../shared/storage-layout.ts';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
 import { analystGroupOf } from '../../shared/read/cockpit-access.ts';
 import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
@@ -40,23 +46,27 @@ export interface HostKeySecret {
   secret: Secret;
 }
 
-export type BucketName = 'inbox' | 'data';
-export type BucketAccess = 'read' | 'write' | 'read-write' | 'read-delete';
+/** The inbox holds deliveries only; the data bucket is reached through per-user grants (`dataAccess`). */
+export type BucketName = 'inbox';
+export type BucketAccess = 'write' | 'read-delete';
 
 /** Object access to one bucket, packaged as a managed policy a function role attaches. */
 export interface ObjectAccess {
   bucket: Bucket;
-  access: BucketAccess;
   policy: ManagedPolicy;
 }
 
-// s3:ListBucket belongs to reading: without it S3 answers a missing key with 403 instead of 404, and the
-// adapters rely on "missing" to keep landing idempotent and to answer 404 for an absent patch.
-const OBJECT_ACTIONS: Record<BucketAccess, string[]> = {
-  read: ['s3:GetObject'],
-  write: ['s3:PutObject'],
-  'read-write': ['s3:GetObject', 's3:PutObject'],
-  'read-delete': ['s3:GetObject', 's3:DeleteObject'],
+/** Object actions on key patterns of one bucket, and listing only under `list` prefixes. */
+interface KeyGrant {
+  get: readonly string[];
+  put: readonly string[];
+  delete?: readonly string[];
+  list: readonly string[];
+}
+
+const INBOX_GRANTS: Record<BucketAccess, KeyGrant> = {
+  write: { get: [], put: ['*'], list: [] },
+  'read-delete': { get: ['*'], put: [], delete: ['*'], list: ['*'] },
 };
 
 export interface Analysts {
@@ -80,9 +90,11 @@ export interface PipelineState {
   githubApp: Secret;
   /** Present when at least one cockpit requires sign-in. */
   analysts?: Analysts;
-  /** The inbox and data buckets are reached only through these grants. */
+  /** The buckets are reached only through these grants. */
   objectAccess(bucket: BucketName, access: BucketAccess): ObjectAccess;
-  /** Read access to one space's run objects in the data bucket only: what a cockpit's read API may see. */
+  /** The data bucket's objects one writer owns and the ones it reads (`DATA_OBJECT_GRANTS`). */
+  dataAccess(user: DataObjectUser): ObjectAccess;
+  /** Read access to one space's run objects, snapshot and reference cache only: what a cockpit's read API may see. */
   spaceObjectReads(space: string): ObjectAccess;
 }
 
@@ -198,68 +210,86 @@ export class StatefulStack extends Stack implements PipelineState {
     }
   }
 
-  /**
-   * Object keys are minted at run time (per delivery, per run and attempt), so object access is granted
-   * on the bucket's objects with an exact action list. The policy lives here, beside its bucket, which
-   * keeps the wildcard and its acknowledgement in one place, created only for the access levels in use.
-   */
+  /** The inbox's objects: ingest writes deliveries, the lander reads and deletes them. */
   objectAccess(name: BucketName, access: BucketAccess): ObjectAccess {
-    const key = `${name}-${access}`;
-    const existing = this.objectPolicies.get(key);
-    if (existing) return existing;
-    const bucket = this[name];
-    const statements = [
-      new PolicyStatement({ actions: OBJECT_ACTIONS[access], resources: [bucket.arnForObjects('*')] }),
-    ];
-    if (access !== 'write')
-      statements.push(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
-    const policy = new ManagedPolicy(this, `ObjectAccess-${key}`, {
-      description: `replay-bench: ${access} objects of the ${name} bucket`,
-      statements,
-    });
-    Validations.of(policy).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(bucket.node.defaultChild as CfnBucket)}.Arn>/*]`,
-      reason: `Object keys are minted at run time, so access covers the objects of the ${name} bucket, with only ${OBJECT_ACTIONS[access].join(', ')}.`,
-    });
-    const grant = { bucket, access, policy };
-    this.objectPolicies.set(key, grant);
-    return grant;
+    return this.keyAccess(
+      `${name}-${access}`,
+      `${access} objects of the ${name} bucket`,
+      this[name],
+      INBOX_GRANTS[access],
+    );
+  }
+
+  dataAccess(user: DataObjectUser): ObjectAccess {
+    return this.keyAccess(
+      `data-${user}`,
+      `the data bucket as the ${user} uses it`,
+      this.data,
+      DATA_OBJECT_GRANTS[user],
+    );
+  }
+
+  /** What a space's read API reads (`spaceReadPrefixes`), and listing only under those prefixes. */
+  spaceObjectReads(space: string): ObjectAccess {
+    const prefixes = spaceReadPrefixes(space).map((prefix) => `${prefix}*`);
+    return this.keyAccess(
+      `data-read-space-${space}`,
+      `read the run objects, snapshot and reference cache of space ${space}`,
+      this.data,
+      { get: prefixes, put: [], list: prefixes },
+    );
   }
 
   /**
-   * What a space's read API reads (`spaceReadPrefixes`), and listing only under those prefixes. The listing
-   * right is what makes a missing key answer 404 rather than 403; "IfExists" keeps that answer for a plain
-   * object read, which carries no prefix.
+   * Object keys are minted at run time (per delivery, per run and attempt), so access is granted on key
+   * patterns with an exact action list, in one managed policy per grant beside its bucket, which keeps the
+   * wildcards and their acknowledgements in one place. The listing right is what makes a missing key answer
+   * 404 rather than 403 (the adapters rely on "missing" to keep landing idempotent and to answer 404 for an
+   * absent patch); "IfExists" keeps that answer for a plain object read, which carries no prefix.
    */
-  spaceObjectReads(space: string): ObjectAccess {
-    const key = `data-read-space-${space}`;
+  private keyAccess(key: string, description: string, bucket: Bucket, grant: KeyGrant): ObjectAccess {
     const existing = this.objectPolicies.get(key);
     if (existing) return existing;
-    const prefixes = spaceReadPrefixes(space);
-    const policy = new ManagedPolicy(this, `ObjectAccess-${key}`, {
-      description: `replay-bench: read the run objects and snapshot of space ${space}`.slice(0, 1000),
-      statements: [
+    const actionsOn = new Map<string, string[]>();
+    const add = (action: string, patterns: readonly string[] = []) => {
+      for (const pattern of patterns) actionsOn.set(pattern, [...(actionsOn.get(pattern) ?? []), action]);
+    };
+    add('s3:GetObject', grant.get);
+    add('s3:PutObject', grant.put);
+    add('s3:DeleteObject', grant.delete);
+    // One statement per action list, naming the patterns that take exactly those actions.
+    const patternsOf = new Map<string, string[]>();
+    for (const [pattern, actions] of actionsOn)
+      patternsOf.set(actions.join(), [...(patternsOf.get(actions.join()) ?? []), pattern]);
+    const statements = [...patternsOf].map(
+      ([actions, patterns]) =>
         new PolicyStatement({
-          actions: ['s3:GetObject'],
-          resources: prefixes.map((prefix) => this.data.arnForObjects(`${prefix}*`)),
+          actions: actions.split(','),
+          resources: patterns.map((pattern) => bucket.arnForObjects(pattern)),
         }),
+    );
+    if (grant.list.length)
+      statements.push(
         new PolicyStatement({
           actions: ['s3:ListBucket'],
-          resources: [this.data.bucketArn],
-          conditions: { StringLikeIfExists: { 's3:prefix': prefixes.map((prefix) => `${prefix}*`) } },
+          resources: [bucket.bucketArn],
+          conditions: { StringLikeIfExists: { 's3:prefix': [...grant.list] } },
         }),
-      ],
+      );
+    const policy = new ManagedPolicy(this, `ObjectAccess-${key}`, {
+      description: `replay-bench: ${description}`.slice(0, 1000),
+      statements,
     });
-    const dataArn = `<${this.getLogicalId(this.data.node.defaultChild as CfnBucket)}.Arn>`;
+    const bucketArn = `<${this.getLogicalId(bucket.node.defaultChild as CfnBucket)}.Arn>`;
     Validations.of(policy).acknowledge(
-      ...prefixes.map((prefix) => ({
-        id: `AwsSolutions-IAM5[Resource::${dataArn}/${prefix}*]`,
-        reason: `Object keys under ${prefix} are minted at run time (run objects, snapshot slots, cached reference diffs); a read API reads only its own space's and the reference cache.`,
+      ...[...actionsOn].map(([pattern, actions]) => ({
+        id: `AwsSolutions-IAM5[Resource::${bucketArn}/${pattern}]`,
+        reason: `Object keys are minted at run time (per delivery, run, attempt or snapshot slot), so access covers the keys matching ${pattern}, with only ${actions.join(', ')}.`,
       })),
     );
-    const grant = { bucket: this.data, access: 'read' as const, policy };
-    this.objectPolicies.set(key, grant);
-    return grant;
+    const access = { bucket, policy };
+    this.objectPolicies.set(key, access);
+    return access;
   }
 }
 

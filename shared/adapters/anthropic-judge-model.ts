@@ -2,7 +2,9 @@
 // schedule retries, and each attempt is exactly one request against the budget), failures mapped to codes
 // whose messages never carry a key. The system prompt and the task's shared part of the user message carry
 // cache breakpoints, so every run of one task after the first reads the reference fix from the provider's
-// prompt cache; the usage it reports says how many tokens were written to and read from that cache.
+// prompt cache; the usage it reports says how many tokens were written to and read from that cache. The
+// answer is asked for as structured output of the request's JSON Schema (no tools), brought to the subset
+// the API takes by the SDK's own transform.
 import { BaseAnthropic } from '@anthropic-ai/sdk/client';
 import {
   APIConnectionError,
@@ -12,6 +14,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
 } from '@anthropic-ai/sdk/core/error';
+import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import { Messages, type Message } from '@anthropic-ai/sdk/resources/messages/messages';
 import { TIMINGS } from '../operations.ts';
 import { JudgeModelError, type JudgeModel, type JudgeModelAnswer, type JudgeModelRequest } from '../ports.ts';
@@ -52,6 +55,7 @@ export class AnthropicJudgeModel implements JudgeModel {
             ],
           },
         ],
+        output_config: { format: { type: 'json_schema', schema: transformJSONSchema(request.answerSchema) } },
       });
     } catch (error) {
       throw asJudgeModelError(error, request.model, this.timeoutMs);

@@ -1,8 +1,8 @@
 // Every figure the cockpit shows, computed from a RunTable and a selection of its rows. The rules of
 // docs/contract.md §2 and §6 live here and are unit-tested: a rate always carries its denominator and its
 // 95 % Wilson interval, and agreement its Cohen's κ, both from the one statistics module; the resolve rate
-// counts resolved / (resolved + partial + wrong + no_change) and keeps excluded, error and unjudged runs
-// beside it; unknown figures are left out of medians (and the count of known values travels with them).
+// counts resolved / (resolved + partial + wrong + no_change) and keeps excluded, error, flagged and unjudged
+// runs beside it; unknown figures are left out of medians (and the count of known values travels with them).
 // Runs of different harness versions are never pooled: a group is one (model, harness version).
 import { cohensKappa, proportion, type Agreement, type AgreementTable, type Proportion } from './statistics.ts';
 import type { IssueRecord } from '../schema/issue.ts';
@@ -99,6 +99,8 @@ export interface ResolveFigure extends RateFigure {
   /** Outside the denominator, counted beside it. */
   excluded: number;
   error: number;
+  /** Runs whose "resolved" a flag rule withheld (judgeState "flagged"); not among `unjudged`. */
+  flagged: number;
   unjudged: number;
 }
 
@@ -129,12 +131,14 @@ export const emptyVerdictCounts = (): VerdictCounts => ({
   unjudged: 0,
 });
 
-export function resolveRate(c: VerdictCounts): ResolveFigure {
+/** `flagged`: how many of the runs without a verdict (`c.unjudged`) are flagged ones. */
+export function resolveRate(c: VerdictCounts, flagged = 0): ResolveFigure {
   return {
     ...rate(c.resolved, c.resolved + c.partial + c.wrong + c.no_change),
     excluded: c.excluded,
     error: c.error,
-    unjudged: c.unjudged,
+    flagged,
+    unjudged: c.unjudged - flagged,
   };
 }
 
@@ -313,6 +317,8 @@ export interface RunCounts {
   agreement: AgreementTable;
   /** Runs with more than one attempt. */
   reruns: number;
+  /** Runs whose "resolved" was flagged (no verdict: they are among `verdicts.unjudged`). */
+  flagged: number;
   /** Runs whose figures were generated (demo data). */
   generated: number;
   /** Runs that ended because a step or wall-time budget ran out. */
@@ -321,6 +327,7 @@ export interface RunCounts {
 
 const GENERATED = codeOf('metricsSource', 'generated');
 const BUDGET = codeOf('outcome', 'budget');
+const FLAGGED = codeOf('judgeState', 'flagged');
 /** Verdict and hidden-test names by code (0 is unknown). */
 const VERDICT_BY_CODE = ['unjudged', ...VERDICT_NAMES] as const;
 const HIDDEN_BY_CODE = ['none', ...HIDDEN_TESTS] as const;
@@ -330,9 +337,10 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
   const tests = HIDDEN_BY_CODE.length;
   const byCode = new Uint32Array(VERDICT_BY_CODE.length * tests);
   const firstByCode = new Uint32Array(VERDICT_BY_CODE.length);
-  const { verdict, firstVerdict, hiddenTest, metricsSource, outcome } = table.codes;
+  const { verdict, firstVerdict, hiddenTest, metricsSource, outcome, judgeState } = table.codes;
   const attempts = table.numbers.attemptCount;
   let reruns = 0;
+  let flagged = 0;
   let generated = 0;
   let budget = 0;
   for (let r = 0; r < rows.length; r++) {
@@ -340,6 +348,7 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
     byCode[verdict[i]! * tests + hiddenTest[i]!]!++;
     firstByCode[firstVerdict[i]!]!++;
     if (attempts[i]! > 1) reruns++;
+    if (judgeState[i] === FLAGGED) flagged++;
     if (metricsSource[i] === GENERATED) generated++;
     if (outcome[i] === BUDGET) budget++;
   }
@@ -373,6 +382,7 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
     hiddenTests,
     agreement,
     reruns,
+    flagged,
     generated,
     budget,
   };
@@ -429,7 +439,7 @@ function figuresOf(
     runs: counts.runs,
     generated: counts.generated,
     verdicts: counts.verdicts,
-    resolve: resolveRate(counts.verdicts),
+    resolve: resolveRate(counts.verdicts, counts.flagged),
     firstResolve: resolveRate(counts.firstVerdicts),
     reruns: counts.reruns,
     hiddenTests: hiddenTestRate(counts.hiddenTests),

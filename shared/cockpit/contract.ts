@@ -59,6 +59,8 @@ export interface CockpitEntry {
   name: string;
   space: string;
   public: boolean;
+  /** Whether the cockpit shows the original fix beside a run (`GET …/runs/{id}/reference` answers 403 otherwise). */
+  showReference: boolean;
 }
 
 export interface CockpitsBody {
@@ -173,6 +175,8 @@ export interface StatsGroup {
   ci: Interval | null;
   excluded: number;
   error: number;
+  /** Runs whose "resolved" a flag rule withheld (docs/contract.md §5): outside n, not among notJudged. */
+  flagged: number;
   notJudged: number;
   hidden: { n: number; pass: number; rate: number | null; ci: Interval | null; error: number };
   agreement: {

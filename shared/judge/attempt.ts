@@ -1,5 +1,6 @@
-// One judge attempt on a claimed row: reference fix → budget → one model call → audit. It writes no row:
-// it returns what happened as a tagged result, and judge-run.ts turns that into the row's next state.
+// One judge attempt on a claimed row: reference fix → the pipeline's own checks of the candidate → budget →
+// one model call → audit. It writes no row: it returns what happened as a tagged result, and judge-run.ts
+// turns that into the row's next state (a verdict, or a flag the checks raise against a "resolved").
 import { callCostUsd, type TokenUsage } from '../cost.ts';
 import {
   JudgeModelError,
@@ -12,14 +13,13 @@ import {
 import type { ModelPrice } from '../schema/config.ts';
 import type { StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
-import { isLockFile } from '../reference/lock-files.ts';
-import { touchedPaths } from '../cockpit/diff.ts';
 import { referenceDiff } from '../reference/reference-fix.ts';
-import { parseJudgeAnswer, type JudgeAnswer } from './answer.ts';
+import { JUDGE_ANSWER_JSON_SCHEMA, parseJudgeAnswer, type JudgeAnswer } from './answer.ts';
 import { auditedAnswerText } from './reason-guard.ts';
 import { writeAudit } from './audit.ts';
 import { buildPrompt } from './prompt.ts';
 import { nextUtcDay, utcDay, type JudgeProblem } from './transitions.ts';
+import { verdictChecks, verdictFlags, type VerdictChecks } from './verdict-checks.ts';
 
 export type ReferencedIssue = StoredIssue & { baseSha: string; mergeSha: string };
 
@@ -45,7 +45,7 @@ export type AttemptResult =
   | { kind: 'pauses-judging'; problem: JudgeProblem }
   /** The call failed (network, 5xx, 429, timeout) or its answer could not be read. A failed attempt. */
   | { kind: 'failed'; problem: JudgeProblem; answered: boolean; costUsd: number | null }
-  | { kind: 'answered'; answer: JudgeAnswer; sameFilesComputed: boolean; costUsd: number | null };
+  | { kind: 'answered'; answer: JudgeAnswer; checks: VerdictChecks; costUsd: number | null };
 
 const MAX_OUTPUT_TOKENS = 1024;
 
@@ -61,7 +61,7 @@ export async function runAttempt(
   let issueText: string;
   try {
     [reference, issueText] = await Promise.all([
-      referenceDiff(deps.objects, source, issue.repo, issue.baseSha, issue.mergeSha),
+      referenceDiff(deps.objects, source, row.space, issue.repo, issue.baseSha, issue.mergeSha),
       source.issueText(issue.repo, issue.issueNumber),
     ]);
   } catch (error) {
@@ -69,12 +69,16 @@ export async function runAttempt(
       return { kind: 'not-called', problem: { code: error.code, message: error.message } };
     throw error;
   }
-  const candidate = row.patchKey ? await deps.objects.getText(row.patchKey) : null;
+  const [candidate, summary] = await Promise.all([
+    row.patchKey ? deps.objects.getText(row.patchKey) : null,
+    row.summaryKey ? deps.objects.getText(row.summaryKey) : null,
+  ]);
   if (candidate === null)
     return {
       kind: 'not-called',
       problem: { code: 'patch-missing', message: 'The stored patch of this run could not be read.' },
     };
+  const checks = verdictChecks(candidate, summary ?? '', reference.diff);
 
   const now = deps.clock.now();
   const budgetDay = utcDay(now);
@@ -102,7 +106,12 @@ export async function runAttempt(
   let usage: TokenUsage | null = null;
   let callError: JudgeModelError | null = null;
   try {
-    ({ text: answerText, usage } = await model.ask({ model: settings.model, ...prompt, maxTokens: MAX_OUTPUT_TOKENS }));
+    ({ text: answerText, usage } = await model.ask({
+      model: settings.model,
+      ...prompt,
+      maxTokens: MAX_OUTPUT_TOKENS,
+      answerSchema: JUDGE_ANSWER_JSON_SCHEMA,
+    }));
   } catch (error) {
     if (!(error instanceof JudgeModelError)) throw error;
     callError = error;
@@ -125,12 +134,7 @@ export async function runAttempt(
           answered: true,
           costUsd,
         }
-      : {
-          kind: 'answered',
-          answer: parsed.answer,
-          sameFilesComputed: sameFilesComputed(candidate, reference.diff),
-          costUsd,
-        };
+      : { kind: 'answered', answer: parsed.answer, checks, costUsd };
 
   await writeAudit(deps.objects, row, issue, {
     model: settings.model,
@@ -142,13 +146,8 @@ export async function runAttempt(
     usage,
     costUsd,
     parsed: result.kind === 'answered' ? result.answer : null,
+    flags: result.kind === 'answered' ? verdictFlags(result.answer.verdict, checks) : checks.screenHits,
     problem: result.kind === 'answered' ? null : { ...result.problem, pausesJudging: result.kind === 'pauses-judging' },
   });
   return result;
-}
-
-/** Whether the candidate changes the same source files as the reference fix, lock files aside. */
-export function sameFilesComputed(candidateDiff: string, referenceDiffText: string): boolean {
-  const sourceFiles = (diff: string) => [...touchedPaths(diff)].filter((p) => !isLockFile(p)).sort();
-  return JSON.stringify(sourceFiles(candidateDiff)) === JSON.stringify(sourceFiles(referenceDiffText));
 }

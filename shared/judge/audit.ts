@@ -20,6 +20,8 @@ export interface AuditedCall {
   usage: TokenUsage | null;
   costUsd: number | null;
   parsed: JudgeAnswer | null;
+  /** The flag rules that fired (docs/contract.md §5): the screen's, and for an answer the fact rule too. */
+  flags: string[];
   problem: (JudgeProblem & { pausesJudging?: boolean }) | null;
 }
 
@@ -41,7 +43,7 @@ export async function writeAudit(
       repo: issue.repo,
       baseSha: issue.baseSha,
       mergeSha: issue.mergeSha,
-      cacheKey: referenceDiffKey(issue.repo, issue.baseSha, issue.mergeSha),
+      cacheKey: referenceDiffKey(row.space, issue.repo, issue.baseSha, issue.mergeSha),
     },
     promptSha256: sha256Hex(`${prompt.system}\n\n${prompt.sharedPrompt}\n${prompt.prompt}`),
     promptChars: prompt.system.length + prompt.sharedPrompt.length + prompt.prompt.length,
@@ -51,6 +53,7 @@ export async function writeAudit(
     usage: call.usage,
     costUsd: call.costUsd,
     parsed: call.parsed,
+    flags: call.flags,
     problem: call.problem,
   };
   const key = auditKey(row.space, row.id, row.finishedAt, call.startedAt.toISOString(), row.judgeAttempts);

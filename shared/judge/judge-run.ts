@@ -53,6 +53,7 @@ export interface JudgeDeps {
 
 export type JudgeResult =
   | 'judged'
+  | 'flagged'
   | 'attempt-failed'
   | 'gave-up'
   | 'paused'
@@ -70,6 +71,8 @@ export interface JudgeOutcome {
   problem?: JudgeProblem;
   /** How the model call went, when one was made. */
   modelCall?: 'answered' | 'refused' | 'failed';
+  /** The rules that flagged a "resolved" (result `flagged`). */
+  flags?: string[];
 }
 
 /** Longer than an attempt can take (its function's timeout); a crashed attempt is retried after it. */
@@ -247,7 +250,7 @@ async function settle(deps: JudgeDeps, row: RunRow, attempt: AttemptResult): Pro
         deps,
         row,
         (r) => ({
-          ...verdict(attempt.answer, attempt.sameFilesComputed, r, settings.model, now()),
+          ...verdict(attempt.answer, attempt.checks, r, settings.model, now()),
           ...withCallCost(r, attempt.costUsd),
         }),
         'judged',
@@ -280,10 +283,13 @@ function finish(
         return { done: { result: 'stale' } };
       }
       const fields = change(current.value);
-      return {
-        write: update(current.value, fields, deps.clock.now()),
-        result: { result: fields.judgeState === 'error' ? 'gave-up' : result, problem },
-      };
+      const outcome: JudgeOutcome =
+        fields.judgeState === 'error'
+          ? { result: 'gave-up', problem }
+          : fields.judgeState === 'flagged'
+            ? { result: 'flagged', flags: fields.judgeFlags }
+            : { result, problem };
+      return { write: update(current.value, fields, deps.clock.now()), result: outcome };
     },
     { what: `writing the judgement of ${judged.id}` },
   );

@@ -3,6 +3,7 @@
 import type { JudgeFields, JudgeState, RunRow } from '../schema/run.ts';
 import type { JudgeAnswer } from './answer.ts';
 import { sumCosts } from '../cost.ts';
+import { verdictFlags, type VerdictChecks } from './verdict-checks.ts';
 
 export interface JudgeProblem {
   code: string;
@@ -29,12 +30,13 @@ export function nextUtcDay(now: Date): string {
 
 const plus = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 
-/** A row that will never be judged again: it has a verdict, or needs none. */
+/** A row that will never be judged again: it has a verdict, needs none, or its answer was flagged. */
 export const isDecided = (row: RunRow) =>
   row.judgeVerdict !== null ||
   row.judgeState === 'judged' ||
   row.judgeState === 'error' ||
-  row.judgeState === 'not-needed';
+  row.judgeState === 'not-needed' ||
+  row.judgeState === 'flagged';
 
 /**
  * Taken before the reference fetch, and the attempt counts from here: one that dies without a word (a crash,
@@ -57,26 +59,34 @@ export const withCallCost = (row: RunRow, costUsd: number | null): Partial<Judge
   judgeCostUsd: sumCosts([row.judgeCostUsd === undefined ? 0 : row.judgeCostUsd, costUsd]),
 });
 
+/**
+ * The answer onto the row. A "resolved" that a flag rule contradicts (verdict-checks.ts) is not taken: the
+ * row is `flagged`, without a verdict, outside the resolve rate, and keeps the answer's fields and the rules
+ * for the reader. Another verdict is taken, with any screen hits beside it.
+ */
 export function verdict(
   answer: JudgeAnswer,
-  sameFilesComputed: boolean,
+  checks: VerdictChecks,
   row: RunRow,
   model: string,
   now: Date,
 ): Partial<JudgeFields> {
+  const flags = verdictFlags(answer.verdict, checks);
+  const withheld = answer.verdict === 'resolved' && flags.length > 0;
   return {
-    judgeVerdict: answer.verdict,
+    judgeVerdict: withheld ? null : answer.verdict,
     judgeRootCauseFound: answer.rootCauseFound,
     judgeSameFilesAsReference: answer.sameFilesAsReference,
-    judgeSameFilesComputed: sameFilesComputed,
+    judgeSameFilesComputed: checks.sameFiles,
     judgeTestAdded: answer.testAdded,
     judgeWouldCompile: answer.wouldCompile,
     judgeReason: answer.reason,
     judgeModel: model,
     judgedAt: now.toISOString(),
     judgeNextAttemptAt: null,
-    judgeState: 'judged',
+    judgeState: withheld ? 'flagged' : 'judged',
     judgeLastError: null,
+    judgeFlags: flags,
   };
 }
 

@@ -38,7 +38,7 @@ export function groupStatistics(table: RunTable, selection: Uint32Array, prices:
 
 function statisticsOf(table: RunTable, group: Group, rows: Uint32Array, price: ModelPrice | null): StatsGroup {
   const counts = countRuns(table, rows);
-  const resolve = resolveRate(counts.verdicts);
+  const resolve = resolveRate(counts.verdicts, counts.flagged);
   const hidden = hiddenTestRate(counts.hiddenTests);
   const kappa = cohensKappa(counts.agreement);
   const judgeCost = table.numbers.judgeCostUsd;
@@ -54,6 +54,7 @@ function statisticsOf(table: RunTable, group: Group, rows: Uint32Array, price: M
     ci: resolve.ci,
     excluded: resolve.excluded,
     error: resolve.error,
+    flagged: resolve.flagged,
     notJudged: resolve.unjudged,
     hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
     agreement: { n: kappa.n, kappa: kappa.kappa, ci: kappa.ci, table: counts.agreement },

@@ -2,7 +2,7 @@
 // The query arrives raw (API Gateway's parsed parameters join repeats with commas, and model names may
 // contain commas), so repeated filters (`model=a&model=b`) stay apart.
 import { gzipSync } from 'node:zlib';
-import { exportFieldsOf, spaceOf, type ReplayConfig } from '../schema/config.ts';
+import { exportFieldsOf, referenceShown, repoAllowed, spaceOf, type ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
 import { ISSUE_FIELDS, type IssueField, type StoredIssue } from '../schema/issue.ts';
 import { COLUMNS_GZIP_MEDIA_TYPE, TIERS, type Tier } from '../cockpit/columns.ts';
@@ -165,7 +165,12 @@ async function columns(
 const notFound = (path: string) => jsonError(404, 'not-found', `Nothing is served at ${path}.`);
 
 export const cockpitEntries = (config: ReplayConfig): CockpitEntry[] =>
-  Object.entries(config.cockpits).map(([name, c]) => ({ name, space: c.space, public: c.public }));
+  Object.entries(config.cockpits).map(([name, c]) => ({
+    name,
+    space: c.space,
+    public: c.public,
+    showReference: c.showReference,
+  }));
 
 function cockpits(config: ReplayConfig): HttpAnswer {
   return { status: 200, body: { cockpits: cockpitEntries(config) } satisfies CockpitsBody };
@@ -380,10 +385,19 @@ async function runText(deps: ReadDeps, space: string, id: string, which: 'patch'
 }
 
 /**
- * The original fix of the run's task, as the judge cached it (lock files already left out). Only the cached
- * object is read: the cockpit never makes the judge's GitHub fetch, and the issue text is never stored.
+ * The original fix of the run's task, as the judge cached it for this space (lock files already left out).
+ * Only the cached object is read: the cockpit never makes the judge's GitHub fetch, and the issue text is
+ * never stored. A fix may come from a private repository, so it is served only where the cockpit shows
+ * fixes (`showReference`) and only for a repository the space lists (`repos`, when set), checked again here
+ * because the list may have changed since the record was stored.
  */
 async function runReference(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
+  if (!referenceShown(deps.config, space))
+    return jsonError(
+      403,
+      'reference-not-shown',
+      `This cockpit does not show original fixes: "showReference" is not set for it in the configuration.`,
+    );
   const row = await deps.runs.getRun(space, id);
   if (!row) return jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);
   const { taskId } = row.value;
@@ -395,7 +409,13 @@ async function runReference(deps: ReadDeps, space: string, id: string): Promise<
       `The issue record of task ${taskId} has no baseSha and mergeSha: the original fix is not known.`,
     );
   }
-  const cached = await deps.objects.getText(referenceDiffKey(issue.repo, issue.baseSha, issue.mergeSha));
+  if (!repoAllowed(spaceOf(deps.config, space)!, issue.repo))
+    return jsonError(
+      403,
+      'repo-not-allowed',
+      `The issue record of task ${taskId} names repository ${issue.repo}, which space "${space}" does not list in "repos"; its fix is not served.`,
+    );
+  const cached = await deps.objects.getText(referenceDiffKey(space, issue.repo, issue.baseSha, issue.mergeSha));
   if (cached === null)
     return jsonError(404, 'reference-not-fetched', `The judge has not fetched the original fix of task ${taskId} yet.`);
   const { diff, omittedLockFiles } = JSON.parse(cached) as ReferenceDiff;

@@ -1,6 +1,7 @@
-// The merged fix a candidate is compared with. The diff is fetched once per (repo, baseSha, mergeSha) and
-// kept in object storage, lock files already left out, with the task's prompt nonce (see judge/prompt.ts);
-// the issue text is fetched per attempt because it must never be stored.
+// The merged fix a candidate is compared with. The diff is fetched once per (space, repo, baseSha, mergeSha)
+// and kept in object storage under the space (storage-layout.ts), lock files already left out, with the
+// task's prompt nonce (see judge/prompt.ts); the issue text is fetched per attempt because it must never be
+// stored.
 import type { ObjectStore, ReferenceSource } from '../ports.ts';
 import { referenceDiffKey } from '../storage-layout.ts';
 import { newNonce } from '../judge/prompt.ts';
@@ -16,11 +17,12 @@ export interface ReferenceDiff {
 export async function referenceDiff(
   objects: ObjectStore,
   source: ReferenceSource,
+  space: string,
   repo: string,
   baseSha: string,
   mergeSha: string,
 ): Promise<ReferenceDiff> {
-  const key = referenceDiffKey(repo, baseSha, mergeSha);
+  const key = referenceDiffKey(space, repo, baseSha, mergeSha);
   const cached = await objects.getText(key);
   const entry = cached === null ? null : readEntry(cached);
   if (entry) return entry;

@@ -67,10 +67,18 @@ const priceSchema = z.strictObject({
 });
 export type ModelPrice = z.output<typeof priceSchema>;
 
-const cockpitSchema = z.strictObject({
-  space: pathSafeIdentity,
-  public: z._default(z.boolean(), false),
-});
+/**
+ * `showReference`: whether the cockpit shows the original (merged) fix beside each run. A fix may come from
+ * a private repository, so a public cockpit shows it only when told to; a private one does by default.
+ */
+const cockpitSchema = mapped(
+  z.strictObject({
+    space: pathSafeIdentity,
+    public: z._default(z.boolean(), false),
+    showReference: z.optional(z.boolean()),
+  }),
+  (cockpit) => ({ ...cockpit, showReference: cockpit.showReference ?? !cockpit.public }),
+);
 
 export const configSchema = z
   .strictObject({
@@ -167,6 +175,19 @@ export function readConfigFile(path: string): ReplayConfig {
 /** The judge model a space uses: its own, else the deployment default. */
 export const judgeModelOf = (config: ReplayConfig, space: string): string =>
   spaceOf(config, space)?.judge.model ?? config.defaultJudgeModel;
+
+/**
+ * Whether the original fixes of a space are served: a read API configured for one cockpit (the deployed
+ * case) follows that cockpit's `showReference`; local mode, which serves every cockpit, any of the space's.
+ */
+export const referenceShown = (config: ReplayConfig, space: string): boolean =>
+  Object.values(config.cockpits).some((cockpit) => cockpit.space === space && cockpit.showReference);
+
+/** Spaces that judge (a daily cap above 0) without a `repos` list: their judge fetches any repository the GitHub App can read. */
+export const judgedSpacesWithoutRepos = (config: ReplayConfig): string[] =>
+  Object.entries(config.spaces)
+    .filter(([, space]) => space.judge.dailyCap > 0 && space.repos === undefined)
+    .map(([name]) => name);
 
 /** Whether a space accepts issue records of `repo` and lets the judge fetch it (compared without case). */
 export const repoAllowed = (space: SpaceConfig, repo: string): boolean =>

@@ -14,5 +14,6 @@ export const JUDGE_STATES = [
   'judged',
   'error',
   'not-needed',
+  'flagged',
 ] as const;
 export const HIDDEN_TEST_STATUSES = ['pass', 'fail', 'error'] as const;

@@ -116,6 +116,11 @@ export const judgeFieldsSchema = z.object({
   judgeLastError: z.nullable(judgeError),
   /** USD over the judge calls of the current run: 0 before any call, null once any call's cost is unknown. */
   judgeCostUsd: z.nullable(amount),
+  /**
+   * Ids of the rules that flagged the answer (shared/cockpit/flag-rules.ts): with `judgeState` "flagged" they
+   * withheld a "resolved"; beside another verdict they are kept for the reader. Absent on rows judged before.
+   */
+  judgeFlags: z.optional(z.array(z.string())),
 });
 export type JudgeFields = z.infer<typeof judgeFieldsSchema>;
 
@@ -168,4 +173,5 @@ export const emptyJudgeFields = (): JudgeFields => ({
   judgeState: 'pending',
   judgeLastError: null,
   judgeCostUsd: 0,
+  judgeFlags: [],
 });

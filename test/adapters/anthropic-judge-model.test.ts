@@ -1,10 +1,12 @@
 // The judge model adapter over the real Anthropic SDK against the stand-in: one request per call whatever
-// the answer, each failure mapped to its code, and the usage with its cache figures.
+// the answer, each failure mapped to its code, the usage with its cache figures, and the answer asked for
+// as structured output of the verdict schema.
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AnthropicJudgeModel } from '../../shared/adapters/anthropic-judge-model.ts';
 import { JudgeModelError, type JudgeModelRequest } from '../../shared/ports.ts';
+import { JUDGE_ANSWER_JSON_SCHEMA } from '../../shared/judge/answer.ts';
 import {
   startAnthropicStandIn,
   type AnthropicStandIn,
@@ -18,6 +20,7 @@ const request = (model: string): JudgeModelRequest => ({
   sharedPrompt: 'The issue and the reference fix.',
   prompt: 'The patch.',
   maxTokens: 256,
+  answerSchema: JUDGE_ANSWER_JSON_SCHEMA,
 });
 
 // The stand-in answers by model name; "claude-hold" answers only once the test is over.
@@ -84,6 +87,51 @@ describe('the Anthropic judge model', () => {
       cacheWriteTokens: 0,
       cacheReadTokens: first.usage.cacheWriteTokens,
     });
+  });
+
+  it('asks for the answer as JSON of the verdict schema, in the subset the API takes, with no tools', async () => {
+    await model().ask(request('claude-ok'));
+    const body = standIn.requests.at(-1)!.body;
+    expect(body.tools).toBeUndefined();
+    expect(body.output_config).toEqual({
+      format: {
+        type: 'json_schema',
+        schema: {
+          type: 'object',
+          properties: {
+            verdict: { enum: ['resolved', 'partial', 'wrong'] },
+            rootCauseFound: { type: 'boolean' },
+            sameFilesAsReference: { type: 'boolean' },
+            testAdded: { type: 'boolean' },
+            wouldCompile: { type: 'boolean' },
+            // The API takes no string length: the SDK's transform says it in the description instead.
+            reason: { type: 'string', description: '{minLength: 1}' },
+          },
+          required: ['verdict', 'rootCauseFound', 'sameFilesAsReference', 'testAdded', 'wouldCompile', 'reason'],
+          additionalProperties: false,
+        },
+      },
+    });
+  });
+
+  it('needs its transform: the stand-in, like the API, refuses the schema as zod writes it', async () => {
+    const ask = (schema: Record<string, unknown>) =>
+      fetch(`${standIn.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': API_KEY },
+        body: JSON.stringify({
+          model: 'claude-ok',
+          max_tokens: 16,
+          messages: [{ role: 'user', content: 'x' }],
+          output_config: { format: { type: 'json_schema', schema } },
+        }),
+      });
+    const refused = await ask(JUDGE_ANSWER_JSON_SCHEMA);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      error: { type: 'invalid_request_error', message: expect.stringContaining("'minLength' is not supported") },
+    });
+    expect((await ask({ type: 'object', properties: {} })).status).toBe(400);
   });
 
   it('makes exactly one request for an error the SDK would retry, and names its status and type', async () => {

@@ -148,7 +148,9 @@ describe('judging a landed run', () => {
     expect(prompt).not.toMatch(/lockfileVersion|cargo-checksum|diff --git a\/(package-lock\.json|Cargo\.lock)/);
     expect(prompt).toContain('left out here: package-lock.json, Cargo.lock');
     expect(compares()).toBe(before);
-    expect(await w.stores.data.getText(referenceDiffKey('acme/widgets', BASE, MERGE))).not.toContain('lockfileVersion');
+    expect(await w.stores.data.getText(referenceDiffKey('Main', 'acme/widgets', BASE, MERGE))).not.toContain(
+      'lockfileVersion',
+    );
   });
 
   it('never judges a row that needs no call', async () => {

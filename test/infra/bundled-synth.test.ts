@@ -25,7 +25,7 @@ const config: ReplayConfig = parseConfig({
   spaces: Object.fromEntries(
     Array.from({ length: 200 }, (_, i) => [
       `BenchmarkSpace-${i}`,
-      { senders: [`mac-studio-${i % 20}`, `mac-studio-${(i + 7) % 20}`] },
+      { senders: [`mac-studio-${i % 20}`, `mac-studio-${(i + 7) % 20}`], repos: [`acme/space-${i}`] },
     ]),
   ),
   cockpits: { Private: { space: 'BenchmarkSpace-0' }, Published: { space: 'BenchmarkSpace-1', public: true } },
@@ -198,8 +198,8 @@ describe('cdk synth with 200 spaces', () => {
       .filter((dir) => existsSync(join(dir, 'cockpit.json')))
       .map((dir) => JSON.parse(readFileSync(join(dir, 'cockpit.json'), 'utf8')) as CockpitSettings);
     expect(settings.map((s) => [s.cockpits, s.signIn === null]).sort()).toEqual([
-      [[{ name: 'Private', space: 'BenchmarkSpace-0', public: false }], false],
-      [[{ name: 'Published', space: 'BenchmarkSpace-1', public: true }], true],
+      [[{ name: 'Private', space: 'BenchmarkSpace-0', public: false, showReference: true }], false],
+      [[{ name: 'Published', space: 'BenchmarkSpace-1', public: true, showReference: false }], true],
     ]);
   });
 });

@@ -147,7 +147,7 @@ describe('a cockpit that requires sign-in (the default)', () => {
 describe('a cockpit published with "public": true', () => {
   const { state, pipeline } = synthesize(
     parseConfig({
-      spaces: { Demo: { senders: ['mac-mini-3'] } },
+      spaces: { Demo: { senders: ['mac-mini-3'], repos: ['acme/demo'] } },
       cockpits: { DemoBoard: { space: 'Demo', public: true } },
     }),
   );
@@ -184,7 +184,10 @@ describe('a cockpit published with "public": true', () => {
 
 describe('several private cockpits', () => {
   const config = parseConfig({
-    spaces: { Alpha: { senders: ['mac-studio-1'] }, Beta: { senders: ['mac-studio-1'] } },
+    spaces: {
+      Alpha: { senders: ['mac-studio-1'], repos: ['acme/alpha'] },
+      Beta: { senders: ['mac-studio-1'], repos: ['acme/beta'] },
+    },
     cockpits: { AlphaBoard: { space: 'Alpha' }, BetaBoard: { space: 'Beta' } },
   });
   const { state, pipeline } = synthesize(config);
@@ -214,7 +217,7 @@ describe('names', () => {
     const name = 'C'.repeat(200);
     const { state, pipeline } = synthesize(
       parseConfig({
-        spaces: { ['S'.repeat(200)]: { senders: ['h'.repeat(200)] } },
+        spaces: { ['S'.repeat(200)]: { senders: ['h'.repeat(200)], repos: ['acme/widgets'] } },
         cockpits: { [name]: { space: 'S'.repeat(200) } },
       }),
     );

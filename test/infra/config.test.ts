@@ -3,10 +3,12 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import type { Stack } from 'aws-cdk-lib';
 import { ConfigError, parseConfig, readConfigFile } from '../../shared/schema/config.ts';
 import { CONFIG_CONTEXT_KEY, deploymentConfigPath } from '../../infra/aws/deployment-config.ts';
 import { localPaths } from '../../infra/local/paths.ts';
-import { EXAMPLE_CONFIG_PATH, PROJECT_ROOT, synthesize } from './synth.ts';
+import { EXAMPLE_CONFIG_PATH, exampleConfig, PROJECT_ROOT, synthesize } from './synth.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'replay-config-'));
 const writeConfig = (name: string, value: unknown) => {
@@ -123,7 +125,7 @@ describe('a large configuration', () => {
     const spaces = Object.fromEntries(
       Array.from({ length: 200 }, (_, i) => [
         `Space-${i}`,
-        { senders: [`mac-studio-${i % 20}`, `mac-mini-${i % 20}`] },
+        { senders: [`mac-studio-${i % 20}`, `mac-mini-${i % 20}`], repos: ['acme/widgets'] },
       ]),
     );
     const config = parseConfig({ spaces, cockpits: { Board: { space: 'Space-0' } } });
@@ -131,5 +133,35 @@ describe('a large configuration', () => {
     const { bundledConfigs } = synthesize(config);
     const full = [...bundledConfigs.values()].filter((c) => Object.keys(c.spaces).length === 200);
     expect(full).toHaveLength(4); // ingest, judge, sweeper, snapshot compactor; the cockpit's read API gets its own space only
+  });
+});
+
+describe('a judged space without a repository list', () => {
+  const warnings = (config: ReturnType<typeof parseConfig>) => {
+    const { app } = synthesize(config);
+    return Annotations.fromStack(app.node.findChild('ReplayBench-Pipeline') as Stack).findWarning(
+      '*',
+      Match.stringLikeRegexp('lists no "repos"'),
+    );
+  };
+
+  it('is named in a synth warning that says what its judge may fetch', () => {
+    const found = warnings(
+      parseConfig({
+        spaces: {
+          Open: { senders: ['mac-studio-1'] },
+          Listed: { senders: ['mac-studio-1'], repos: ['acme/widgets'] },
+          Unjudged: { senders: ['mac-studio-1'], judge: { dailyCap: 0 } },
+        },
+      }),
+    );
+    expect(found.map((w) => String(w.entry.data))).toEqual([
+      expect.stringMatching(/^Space Open is judged but lists no "repos": .*private ones included/),
+    ]);
+  });
+
+  it('is not in the committed example, which lists its repositories', () => {
+    expect(exampleConfig().spaces.SmallModelsMeasurements!.repos).toEqual(['acme/widgets']);
+    expect(warnings(exampleConfig())).toEqual([]);
   });
 });

@@ -1,6 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
 import { keyCandidates } from '../../shared/schema/config.ts';
+import {
+  auditKey,
+  contaminationKey,
+  inboxKey,
+  patchKey,
+  referenceDiffKey,
+  snapshotColumnsPartKey,
+  snapshotManifestKey,
+  snapshotRunsKey,
+  summaryKey,
+} from '../../shared/storage-layout.ts';
 import { richConfig, synthesize } from './synth.ts';
 import {
   actionsOf,
@@ -12,6 +23,7 @@ import {
   resourcesOf,
   roleStatements,
   rolesAllowed,
+  type Statement,
 } from './template-queries.ts';
 
 const config = richConfig();
@@ -36,6 +48,14 @@ const judge = onlyFunction(pipeline, 'judge');
 const sweeper = onlyFunction(pipeline, 'sweeper');
 const compactor = onlyFunction(pipeline, 'snapshot-compactor');
 const readApis = functionsByService(pipeline).get('read-api')!;
+const allFunctions = [
+  { ...ingest, name: 'ingest' },
+  { ...lander, name: 'lander' },
+  { ...judge, name: 'judge' },
+  { ...sweeper, name: 'sweeper' },
+  { ...compactor, name: 'snapshot-compactor' },
+  ...readApis.map((fn, i) => ({ ...fn, name: `read-api-${i}` })),
+];
 const statementsOf = (roleId: string) => roleStatements(state, pipeline, roleId);
 const servedSpace = (fn: { id: string }) => {
   const [space, settings] = Object.entries(bundledConfigs.get(fn.id)!.spaces)[0]!;
@@ -46,6 +66,49 @@ const actionsOn = (roleId: string, logicalId: string) =>
     .filter((s) => resourcesOf(s).some((r) => mentions(r, logicalId)))
     .flatMap(actionsOf)
     .sort();
+
+/** The key pattern of an object ARN of the bucket (`Fn::Join` of its ARN and "/pattern"), or "(bucket)". */
+const keyPatternOf = (resource: unknown): string => {
+  const parts = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join']?.[1];
+  const tail = parts?.at(-1);
+  return typeof tail === 'string' && tail.startsWith('/') ? tail.slice(1) : '(bucket)';
+};
+
+/**
+ * Every grant a role holds on one bucket, one line per action and key pattern ("s3:GetObject runs/S/*"),
+ * listing as "s3:ListBucket under <prefix>" from its condition, sorted.
+ */
+const objectGrants = (roleId: string, bucketId: string): string[] =>
+  statementsOf(roleId)
+    .filter((s) => resourcesOf(s).some((r) => mentions(r, bucketId)))
+    .flatMap((s: Statement) =>
+      actionsOf(s).flatMap((action) => {
+        if (action !== 's3:ListBucket') return resourcesOf(s).map((r) => `${action} ${keyPatternOf(r)}`);
+        const prefixes = (s as { Condition?: { StringLikeIfExists?: { 's3:prefix'?: string[] } } }).Condition
+          ?.StringLikeIfExists?.['s3:prefix'];
+        return prefixes ? prefixes.map((p) => `${action} under ${p}`) : [`${action} anywhere`];
+      }),
+    )
+    .sort();
+
+/** Whether an S3 ARN key pattern (`*` any characters, `?` one) matches a key. */
+const patternMatches = (pattern: string, key: string): boolean =>
+  new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replaceAll('*', '.*')
+      .replaceAll('?', '.')}$`,
+  ).test(key);
+
+/** The roles that may put an object at this key of the data bucket. */
+const dataWritersOf = (key: string): string[] =>
+  allFunctions
+    .filter((fn) =>
+      objectGrants(fn.roleId, dataId).some(
+        (grant) => grant.startsWith('s3:PutObject ') && patternMatches(grant.slice('s3:PutObject '.length), key),
+      ),
+    )
+    .map((fn) => fn.name);
 
 describe('host keys', () => {
   it('are readable by the ingest function, and by nothing else', () => {
@@ -119,20 +182,35 @@ describe('each function holds exactly what it uses', () => {
   });
 
   it('ingest: puts inbox objects, sends to the landing queue, no table', () => {
-    expect(actionsOn(ingest.roleId, inboxId)).toEqual(['s3:PutObject']);
+    expect(objectGrants(ingest.roleId, inboxId)).toEqual(['s3:PutObject *']);
     expect(actionsOn(ingest.roleId, dataId)).toEqual([]);
     expect(actionsOn(ingest.roleId, tableId)).toEqual([]);
     expect(statementsOf(ingest.roleId).flatMap(actionsOf)).toContain('sqs:SendMessage');
   });
 
-  it('lander: reads and deletes inbox objects, writes data objects and rows', () => {
-    expect(actionsOn(lander.roleId, inboxId)).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:ListBucket']);
-    expect(actionsOn(lander.roleId, dataId)).toEqual(['s3:PutObject']);
+  it('lander: reads and deletes inbox objects, writes only patches, summaries and contamination lists, and rows', () => {
+    expect(objectGrants(lander.roleId, inboxId)).toEqual([
+      's3:DeleteObject *',
+      's3:GetObject *',
+      's3:ListBucket under *',
+    ]);
+    expect(objectGrants(lander.roleId, dataId)).toEqual([
+      's3:PutObject runs/*/*/*/contamination-*',
+      's3:PutObject runs/*/*/*/patch-*',
+      's3:PutObject runs/*/*/*/summary-*',
+    ]);
     expect(actionsOn(lander.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
   });
 
-  it('judge: reads patches and writes audits in the data bucket, reads and writes rows, sends nothing', () => {
-    expect(actionsOn(judge.roleId, dataId)).toEqual(['s3:GetObject', 's3:ListBucket', 's3:PutObject']);
+  it('judge: reads patches, writes its audits, reads and writes the reference cache, reads and writes rows, sends nothing', () => {
+    expect(objectGrants(judge.roleId, dataId)).toEqual([
+      's3:GetObject reference/spaces/*',
+      's3:GetObject runs/*/*/*/patch-*',
+      's3:ListBucket under reference/spaces/*',
+      's3:ListBucket under runs/*',
+      's3:PutObject reference/spaces/*',
+      's3:PutObject runs/*/*/*/judge-*',
+    ]);
     expect(actionsOn(judge.roleId, inboxId)).toEqual([]);
     expect(actionsOn(judge.roleId, tableId)).toEqual([
       'dynamodb:GetItem',
@@ -150,18 +228,67 @@ describe('each function holds exactly what it uses', () => {
     expect([...actionsOn(sweeper.roleId, dataId), ...actionsOn(sweeper.roleId, inboxId)]).toEqual([]);
   });
 
-  it('snapshot compactor: reads the table, reads and writes data objects without deleting any, nothing on the inbox', () => {
+  it('snapshot compactor: reads the table, reads and writes snapshots only, deletes nothing, nothing on the inbox', () => {
     expect(actionsOn(compactor.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
-    expect(actionsOn(compactor.roleId, dataId)).toEqual(['s3:GetObject', 's3:ListBucket', 's3:PutObject']);
+    expect(objectGrants(compactor.roleId, dataId)).toEqual([
+      's3:GetObject snapshots/*',
+      's3:ListBucket under snapshots/*',
+      's3:PutObject snapshots/*',
+    ]);
     expect(actionsOn(compactor.roleId, inboxId)).toEqual([]);
   });
 
-  it('read APIs: read-only on the table and the data bucket, nothing on the inbox', () => {
+  it("read APIs: read-only on the table, their own space's run objects, snapshot and reference cache, nothing on the inbox", () => {
     for (const readApi of readApis) {
+      const { space } = servedSpace(readApi);
       expect(actionsOn(readApi.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
-      expect(actionsOn(readApi.roleId, dataId)).toEqual(['s3:GetObject', 's3:ListBucket']);
+      expect(objectGrants(readApi.roleId, dataId)).toEqual([
+        `s3:GetObject reference/spaces/${space}/*`,
+        `s3:GetObject runs/${space}/*`,
+        `s3:GetObject snapshots/${space}/*`,
+        `s3:ListBucket under reference/spaces/${space}/*`,
+        `s3:ListBucket under runs/${space}/*`,
+        `s3:ListBucket under snapshots/${space}/*`,
+      ]);
       expect(actionsOn(readApi.roleId, inboxId)).toEqual([]);
     }
+  });
+
+  it('every object of the data bucket is writable by its one writer only', () => {
+    const [space, id, at] = ['PublicDemo', 'qwen3:8b__acme/widgets-42__h1', '2026-11-29T08:10:00.000Z'];
+    const sha = 'ab'.repeat(32);
+    expect(
+      Object.fromEntries(
+        Object.entries({
+          patch: patchKey(space, id, at, sha),
+          summary: summaryKey(space, id, at, sha),
+          contamination: contaminationKey(space, id, at, sha),
+          audit: auditKey(space, id, at, at, 2),
+          reference: referenceDiffKey(space, 'acme/widgets', 'a'.repeat(40), 'b'.repeat(40)),
+          manifest: snapshotManifestKey(space),
+          snapshot: snapshotRunsKey(space, 'a'),
+          columns: snapshotColumnsPartKey(space, 'b', 3),
+          // A run whose id starts like another object's name: still only the lander's patch.
+          trickyPatch: patchKey(space, 'judge-1__t__h', at, sha),
+          trickyAudit: auditKey(space, 'patch-1__t__h', at, at, 1),
+          stray: 'reference/v2/acme/widgets/x...y.json',
+          inbox: inboxKey(space, 'd-1'),
+        }).map(([what, key]) => [what, dataWritersOf(key)]),
+      ),
+    ).toEqual({
+      patch: ['lander'],
+      summary: ['lander'],
+      contamination: ['lander'],
+      audit: ['judge'],
+      reference: ['judge'],
+      manifest: ['snapshot-compactor'],
+      snapshot: ['snapshot-compactor'],
+      columns: ['snapshot-compactor'],
+      trickyPatch: ['lander'],
+      trickyAudit: ['judge'],
+      stray: [],
+      inbox: [],
+    });
   });
 
   it("read APIs read only their own space's partitions of the table (dynamodb:LeadingKeys)", () => {
@@ -183,31 +310,6 @@ describe('each function holds exactly what it uses', () => {
           ...senders.map((host) => `HOSTRUNS#${space}#${host}`),
         ].sort(),
       );
-    }
-  });
-
-  it("read APIs read only their own space's run objects and snapshot and the reference cache, and list only under those prefixes", () => {
-    for (const readApi of readApis) {
-      const { space } = servedSpace(readApi);
-      const dataStatements = statementsOf(readApi.roleId).filter((s) =>
-        resourcesOf(s).some((r) => mentions(r, dataId)),
-      );
-      const gets = dataStatements.filter((s) => actionsOf(s).includes('s3:GetObject'));
-      expect(
-        gets
-          .flatMap(resourcesOf)
-          .map((r) => JSON.stringify(r))
-          .sort(),
-      ).toEqual([
-        expect.stringContaining('/reference/*'),
-        expect.stringContaining(`/runs/${space}/*`),
-        expect.stringContaining(`/snapshots/${space}/*`),
-      ]);
-      const lists = dataStatements.filter((s) => actionsOf(s).includes('s3:ListBucket'));
-      expect(lists).toHaveLength(1);
-      expect((lists[0] as { Condition?: unknown }).Condition).toEqual({
-        StringLikeIfExists: { 's3:prefix': [`runs/${space}/*`, `snapshots/${space}/*`, 'reference/*'] },
-      });
     }
   });
 

@@ -164,7 +164,9 @@ describe('alarms', () => {
   });
 
   it('still exist, without a subscription, when no email is configured', () => {
-    const { pipeline: quiet } = synthesize(parseConfig({ spaces: { S: { senders: ['h1'] } } }));
+    const { pipeline: quiet } = synthesize(
+      parseConfig({ spaces: { S: { senders: ['h1'], repos: ['acme/widgets'] } } }),
+    );
     quiet.resourceCountIs('AWS::SNS::Subscription', 0);
     expect(ofType(quiet, 'AWS::CloudWatch::Alarm')).toHaveLength(alarms.length);
   });

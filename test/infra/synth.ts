@@ -71,10 +71,11 @@ export function synthesize(
 export const richConfig = (): ReplayConfig =>
   parseConfig({
     spaces: {
-      SmallModelsMeasurements: { senders: ['mac-studio-1', 'mac-mini-2'] },
+      SmallModelsMeasurements: { senders: ['mac-studio-1', 'mac-mini-2'], repos: ['acme/widgets'] },
       PublicDemo: {
         senders: ['mac-mini-2', 'mac-mini-3'],
         secretConfigKey: 'Hosting:DemoSecret',
+        repos: ['acme/demo'],
         judge: { model: 'claude-haiku-4-5', dailyCap: 50 },
       },
     },

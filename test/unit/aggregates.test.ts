@@ -44,22 +44,23 @@ describe('resolve rate', () => {
       excluded: 0,
       unjudged: 0,
     };
-    expect(resolveRate(counts)).toEqual({ ...proportion(3, 8), excluded: 0, error: 0, unjudged: 0 });
+    expect(resolveRate(counts)).toEqual({ ...proportion(3, 8), excluded: 0, error: 0, flagged: 0, unjudged: 0 });
     expect(resolveRate(counts)).toMatchObject({ rate: 3 / 8, hits: 3, n: 8 });
   });
 
-  it('keeps excluded, error and unjudged runs outside the denominator and counts them beside it', () => {
+  it('keeps excluded, error, flagged and unjudged runs outside the denominator and counts them beside it', () => {
     const table = RunTable.fromRuns([
       run({ verdict: 'resolved' }),
       run({ verdict: 'wrong' }),
       run({ verdict: 'excluded', judgeState: 'not-needed', contamination: 2 }),
       run({ verdict: 'error', judgeState: 'error' }),
+      run({ verdict: null, judgeState: 'flagged' }),
       run({ verdict: null, judgeState: 'waiting-credentials' }),
       run({ verdict: null, judgeState: 'pending' }),
     ]);
     const figures = only(table);
-    expect(figures.resolve).toEqual({ ...proportion(1, 2), excluded: 1, error: 1, unjudged: 2 });
-    expect(figures.runs).toBe(6);
+    expect(figures.resolve).toEqual({ ...proportion(1, 2), excluded: 1, error: 1, flagged: 1, unjudged: 2 });
+    expect(figures.runs).toBe(7);
   });
 
   it('is unknown (null), not 0, when nothing in view has a counted verdict', () => {
@@ -212,7 +213,7 @@ describe('re-runs', () => {
     const figures = only(table);
     expect(figures.reruns).toBe(3);
     expect(figures.resolve).toMatchObject({ hits: 2, n: 4 });
-    expect(figures.firstResolve).toEqual({ ...proportion(1, 3), excluded: 0, error: 0, unjudged: 1 });
+    expect(figures.firstResolve).toEqual({ ...proportion(1, 3), excluded: 0, error: 0, flagged: 0, unjudged: 1 });
   });
 });
 

@@ -89,7 +89,9 @@ describe("a private cockpit's read API", () => {
   it('answers an analyst who is in the group, among others', async () => {
     const answer = await read(eventWith({ 'cognito:groups': '[cockpit-BetaBoard cockpit-AlphaBoard]' }));
     expect(answer.statusCode).toBe(200);
-    expect(JSON.parse(answer.body!)).toEqual({ cockpits: [{ name: 'AlphaBoard', space: 'Alpha', public: false }] });
+    expect(JSON.parse(answer.body!)).toEqual({
+      cockpits: [{ name: 'AlphaBoard', space: 'Alpha', public: false, showReference: true }],
+    });
   });
 
   it("does not take a group whose name merely contains the cockpit's", async () => {

@@ -1,6 +1,12 @@
 // Configuration rules that keep keys apart and bound what a space accepts (docs/contract.md §5, §10).
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, parseConfig, repoAllowed } from '../../shared/schema/config.ts';
+import {
+  ConfigError,
+  judgedSpacesWithoutRepos,
+  parseConfig,
+  referenceShown,
+  repoAllowed,
+} from '../../shared/schema/config.ts';
 
 const refusal = (input: unknown): string => {
   try {
@@ -86,6 +92,54 @@ describe("a space's minKeyBytes", () => {
     expect(parseConfig({ spaces: { A: { senders: ['mac-1'], minKeyBytes: 1 } } }).spaces.A!.minKeyBytes).toBe(1);
     expect(parseConfig({ spaces: { A: { senders: ['mac-1'], minKeyBytes: 32 } } }).spaces.A!.minKeyBytes).toBe(32);
     expect(parseConfig({ spaces: { A: { senders: ['mac-1'] } } }).spaces.A!.minKeyBytes).toBeUndefined();
+  });
+});
+
+describe("a cockpit's original fixes (showReference)", () => {
+  const config = parseConfig({
+    spaces: { Open: { senders: ['h'] }, Team: { senders: ['h'] }, Shown: { senders: ['h'] }, Bare: { senders: ['h'] } },
+    cockpits: {
+      Published: { space: 'Open', public: true },
+      Signed: { space: 'Team' },
+      PublishedWithFixes: { space: 'Shown', public: true, showReference: true },
+      SignedWithout: { space: 'Bare', showReference: false },
+    },
+  });
+
+  it('are hidden by a public cockpit and shown by a private one unless the configuration says otherwise', () => {
+    expect(Object.fromEntries(Object.entries(config.cockpits).map(([n, c]) => [n, c.showReference]))).toEqual({
+      Published: false,
+      Signed: true,
+      PublishedWithFixes: true,
+      SignedWithout: false,
+    });
+  });
+
+  it("are served for a space only where one of the read API's cockpits shows them", () => {
+    expect(['Open', 'Team', 'Shown', 'Bare', 'Nowhere'].filter((s) => referenceShown(config, s))).toEqual([
+      'Team',
+      'Shown',
+    ]);
+  });
+
+  it('must be a boolean', () => {
+    expect(
+      refusal({ spaces: { A: { senders: ['h'] } }, cockpits: { C: { space: 'A', showReference: 'yes' } } }),
+    ).toMatch(/cockpits\.C\.showReference/);
+  });
+});
+
+describe('judged spaces without a repository list', () => {
+  it('are the spaces with a daily cap above 0 and no "repos" (an empty list restricts too)', () => {
+    const config = parseConfig({
+      spaces: {
+        Open: { senders: ['h'] },
+        Listed: { senders: ['h'], repos: ['acme/widgets'] },
+        Closed: { senders: ['h'], repos: [] },
+        Unjudged: { senders: ['h'], judge: { dailyCap: 0 } },
+      },
+    });
+    expect(judgedSpacesWithoutRepos(config)).toEqual(['Open']);
   });
 });
 

@@ -13,7 +13,7 @@ import {
   verdict,
   withCallCost,
 } from '../../shared/judge/transitions.ts';
-import { sameFilesComputed } from '../../shared/judge/attempt.ts';
+import { verdictChecks, type VerdictChecks } from '../../shared/judge/verdict-checks.ts';
 import { parseAnthropicSecret, parseGitHubAppSecret } from '../../shared/adapters/aws/judge-services.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { runRow } from '../helpers/records.ts';
@@ -28,6 +28,13 @@ const answer = {
 };
 const row = (overrides: Partial<RunRow> = {}): RunRow => runRow({}, overrides);
 const NOW = new Date('2026-11-29T23:59:30.000Z');
+const checks = (overrides: Partial<VerdictChecks> = {}): VerdictChecks => ({
+  screenHits: [],
+  sameFiles: true,
+  sharesReferenceFile: true,
+  changesTest: false,
+  ...overrides,
+});
 
 describe('the judge answer', () => {
   it('accepts exactly one JSON object of the docs/contract.md §10 shape', () => {
@@ -127,7 +134,7 @@ describe('attempts and backoff', () => {
 
 describe('the verdict', () => {
   it('maps the answer, the model, the time and the computed same-files flag onto the row', () => {
-    expect(verdict({ ...answer, verdict: 'partial' }, true, row({ judgeAttempts: 2 }), 'claude-x', NOW)).toEqual({
+    expect(verdict({ ...answer, verdict: 'partial' }, checks(), row({ judgeAttempts: 2 }), 'claude-x', NOW)).toEqual({
       judgeVerdict: 'partial',
       judgeRootCauseFound: true,
       judgeSameFilesAsReference: false,
@@ -140,16 +147,42 @@ describe('the verdict', () => {
       judgeNextAttemptAt: null,
       judgeState: 'judged',
       judgeLastError: null,
+      judgeFlags: [],
     });
+  });
+
+  it('withholds a flagged "resolved": no verdict, state flagged, the rules and the answer kept, never judged again', () => {
+    const fields = verdict(
+      { ...answer, verdict: 'resolved' },
+      checks({ screenHits: ['judge-override'] }),
+      row(),
+      'claude-x',
+      NOW,
+    );
+    expect(fields).toMatchObject({
+      judgeVerdict: null,
+      judgeState: 'flagged',
+      judgeFlags: ['judge-override'],
+      judgeReason: 'Half of it.',
+      judgeNextAttemptAt: null,
+    });
+    expect(isDecided({ ...row(), ...fields })).toBe(true);
+  });
+
+  it('keeps any other verdict, with the screen hits beside it', () => {
+    expect(
+      verdict({ ...answer, verdict: 'wrong' }, checks({ screenHits: ['verdict-instruction'] }), row(), 'claude-x', NOW),
+    ).toMatchObject({ judgeVerdict: 'wrong', judgeState: 'judged', judgeFlags: ['verdict-instruction'] });
   });
 
   it('computes same files from both diffs, lock files aside', () => {
     const ref = 'diff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-x\n+y\n';
     const withLock = `${ref}diff --git a/yarn.lock b/yarn.lock\n--- a/yarn.lock\n+++ b/yarn.lock\n@@ -1 +1 @@\n-1\n+2\n`;
     const other = 'diff --git a/src/b.ts b/src/b.ts\n--- a/src/b.ts\n+++ b/src/b.ts\n@@ -1 +1 @@\n-x\n+y\n';
-    expect(sameFilesComputed(withLock, ref)).toBe(true);
-    expect(sameFilesComputed(other, ref)).toBe(false);
-    expect(sameFilesComputed(ref + other, ref)).toBe(false);
+    const sameFiles = (candidate: string) => verdictChecks(candidate, '', ref).sameFiles;
+    expect(sameFiles(withLock)).toBe(true);
+    expect(sameFiles(other)).toBe(false);
+    expect(sameFiles(ref + other)).toBe(false);
   });
 });
 

@@ -41,6 +41,7 @@ async function campaign(): Promise<ReadDeps> {
       {
         ...row,
         ...(k % 11 === 0 && { judgeVerdict: 'error', judgeState: 'error' }),
+        ...(k % 23 === 0 && { judgeVerdict: null, judgeState: 'flagged', judgeFlags: ['judge-override'] }),
         ...(k % 13 === 0 && { hiddenTestResult: { status: 'error', ranAt: LANDED_AT } }),
         ...(k % 17 === 0 && { attemptCount: 2, firstAttempt: { finishedAt: row.finishedAt, judgeVerdict: 'wrong' } }),
         ...(k % 19 === 0 && { tier: null, wave: null }),
@@ -115,6 +116,7 @@ describe('the cockpit and /stats', () => {
           ci: resolve.ci,
           excluded: resolve.excluded,
           error: resolve.error,
+          flagged: resolve.flagged,
           notJudged: resolve.unjudged,
           hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
           agreement: { n: kappa.n, kappa: kappa.kappa, ci: kappa.ci, table: kappa.table },
@@ -133,6 +135,7 @@ describe('the cockpit and /stats', () => {
       all.resolve.unjudged,
       all.resolve.error,
       all.resolve.excluded,
+      all.resolve.flagged,
       all.hiddenTests.missing,
       all.hiddenTests.errored,
       all.reruns,

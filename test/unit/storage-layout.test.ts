@@ -11,6 +11,7 @@ import {
   patchKey,
   referenceDiffKey,
   runObjectPrefix,
+  spaceReadPrefixes,
 } from '../../shared/storage-layout.ts';
 
 const F = '2026-11-29T08:10:00.000Z';
@@ -46,10 +47,24 @@ describe('the storage layout', () => {
       patchSha256: 'ff',
     });
     expect(parseAttemptSortKey('RUN#x')).toBeNull();
-    expect(parseReferenceDiffKey(referenceDiffKey('acme/widgets', 'a'.repeat(40), 'b'.repeat(40)))).toEqual({
+    expect(parseReferenceDiffKey(referenceDiffKey('Main', 'acme/widgets', 'a'.repeat(40), 'b'.repeat(40)))).toEqual({
+      space: 'Main',
       repo: 'acme/widgets',
       baseSha: 'a'.repeat(40),
       mergeSha: 'b'.repeat(40),
     });
+  });
+
+  it("keeps each space's reference fixes under that space's prefixes only, never under the old shared cache", () => {
+    const [base, merge] = ['a'.repeat(40), 'b'.repeat(40)];
+    const readable = (space: string, key: string) => spaceReadPrefixes(space).some((p) => key.startsWith(p));
+    const privateFix = referenceDiffKey('Private', 'acme/secret', base, merge);
+    expect(readable('Private', privateFix)).toBe(true);
+    expect(referenceDiffKey('Public', 'acme/secret', base, merge)).not.toBe(privateFix);
+    // A space named like a cache version or a prefix of another space reads none of their fixes.
+    for (const space of ['Public', 'Priv', 'v2', 'v1', 'spaces'])
+      expect({ space, readable: readable(space, privateFix) }).toEqual({ space, readable: false });
+    for (const space of ['v2', 'Private'])
+      expect(readable(space, `reference/v2/acme/secret/${base}...${merge}.json`)).toBe(false);
   });
 });

@@ -184,7 +184,7 @@ export class Cockpit extends Construct {
     }
 
     const settings: CockpitSettings = {
-      cockpits: [{ name, space: cockpit.space, public: cockpit.public }],
+      cockpits: [{ name, space: cockpit.space, public: cockpit.public, showReference: cockpit.showReference }],
       api: '/api',
       signIn: analysts && this.client ? signInSettings(analysts, this.client, siteUrl) : null,
     };

@@ -1,9 +1,10 @@
 // Stage 3, judge: one model call per landed run, fed by the judge queue. Reserved concurrency bounds the
 // parallel calls to the model provider and GitHub; the daily cap per space is enforced in the table.
-import { Duration } from 'aws-cdk-lib';
+import { Annotations, Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { METRICS } from '../../../shared/operations.ts';
+import { judgedSpacesWithoutRepos } from '../../../shared/schema/config.ts';
 import { TIMEOUTS } from '../timing.ts';
 import { serviceMetric } from './alarms.ts';
 import { ReplayFunction } from './replay-function.ts';
@@ -26,7 +27,7 @@ export class Judge extends Construct {
       reservedConcurrentExecutions: JUDGE_CONCURRENCY,
     })
       .usesTable(state.table, 'read-write-count')
-      .usesBucket('DATA_BUCKET', state.objectAccess('data', 'read-write'))
+      .usesBucket('DATA_BUCKET', state.dataAccess('judge'))
       .readsSecret('ANTHROPIC_SECRET_ARN', state.anthropicKey)
       .readsSecret('GITHUB_APP_SECRET_ARN', state.githubApp)
       // One run per invocation: a slow model call never holds other runs past their visibility timeout,
@@ -37,6 +38,13 @@ export class Judge extends Construct {
           maxConcurrency: JUDGE_CONCURRENCY,
           reportBatchItemFailures: true,
         }),
+      );
+
+    // Without `repos` the judge fetches (and caches, for the space's cockpits) any repository the GitHub App can read.
+    for (const space of judgedSpacesWithoutRepos(config))
+      Annotations.of(this).addWarningV2(
+        `replay:space-without-repos:${space}`,
+        `Space ${space} is judged but lists no "repos": its judge fetches the fix of any repository the GitHub App can read, private ones included, for any issue record its senders deliver. List the space's repositories under "repos" (docs/deploy.md).`,
       );
 
     alarms.watchDeadLetters(this, 'DeadLetters', state.judgeDlq, 'Judge messages');

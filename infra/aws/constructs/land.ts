@@ -22,7 +22,7 @@ export class Land extends Construct {
     })
       .usesTable(state.table, 'read-write')
       .usesBucket('INBOX_BUCKET', state.objectAccess('inbox', 'read-delete'))
-      .usesBucket('DATA_BUCKET', state.objectAccess('data', 'write'))
+      .usesBucket('DATA_BUCKET', state.dataAccess('lander'))
       .sendsTo('JUDGE_QUEUE_URL', state.judgeQueue)
       .addEventSource(
         new SqsEventSource(state.landingQueue, {

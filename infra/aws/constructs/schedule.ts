@@ -53,7 +53,7 @@ export class Schedule extends Construct {
       config,
     })
       .usesTable(state.table, 'read')
-      .usesBucket('DATA_BUCKET', state.objectAccess('data', 'read-write'));
+      .usesBucket('DATA_BUCKET', state.dataAccess('snapshot-compactor'));
 
     new Rule(this, 'CompactSnapshots', {
       description: 'Runs the snapshot compactor.',

@@ -13,7 +13,9 @@
 // this stand-in has no tokenizer. Prompt caching is simulated as the API documents it: the prompt up to a
 // block marked `cache_control` is written to the cache on first sight and read from it afterwards (per
 // model), and the usage reports both. With `models`, any other model is unknown (404 not_found_error), as a
-// retired model is.
+// retired model is. A structured-output schema (`output_config.format`) is checked as the API checks it (400
+// for a keyword outside its subset, or an object that does not forbid other properties); the answer itself
+// is still the callback's text, so a test can make the model break the schema.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -86,6 +88,8 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
     if (typeof body.model !== 'string' || typeof body.max_tokens !== 'number' || !Array.isArray(body.messages)) {
       return sendError(res, 400, 'model, max_tokens and messages are required.');
     }
+    const formatProblem = outputFormatProblem(body.output_config);
+    if (formatProblem) return sendError(res, 400, formatProblem);
     const apiKey = header(req, 'x-api-key') ?? header(req, 'authorization')?.replace(/^Bearer /, '') ?? null;
     const request: MessagesRequest = {
       body,
@@ -149,6 +153,42 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
         server.closeAllConnections();
       }),
   };
+}
+
+/** Keywords the API's structured outputs do not take (the SDK moves them into descriptions). */
+const UNSUPPORTED_SCHEMA_KEYWORDS = [
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minProperties',
+  'maxProperties',
+];
+
+/** Why the API would refuse this `output_config`, or null. */
+function outputFormatProblem(config: unknown): string | null {
+  const format = (config as { format?: unknown } | undefined)?.format as { type?: unknown; schema?: unknown } | null;
+  if (format === undefined || format === null) return null;
+  if (format.type !== 'json_schema' || typeof format.schema !== 'object' || format.schema === null)
+    return 'output_config.format: type must be "json_schema", with a schema object.';
+  return schemaProblem(format.schema as Record<string, unknown>, 'output_config.format.schema');
+}
+
+function schemaProblem(node: Record<string, unknown>, path: string): string | null {
+  const unsupported = UNSUPPORTED_SCHEMA_KEYWORDS.find((key) => key in node);
+  if (unsupported) return `${path}: property '${unsupported}' is not supported.`;
+  if (node.type !== 'object') return null;
+  if (node.additionalProperties !== false)
+    return `${path}: For 'object' type, 'additionalProperties' must be explicitly set to false.`;
+  for (const [name, property] of Object.entries((node.properties ?? {}) as Record<string, Record<string, unknown>>)) {
+    const problem = schemaProblem(property, `${path}.properties.${name}`);
+    if (problem) return problem;
+  }
+  return null;
 }
 
 function sendError(res: ServerResponse, status: number, message: string): void {

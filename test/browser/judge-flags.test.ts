@@ -1,0 +1,81 @@
+// A public cockpit of a space with a flagged run (issue 24, items 4 and 6): the page never asks for the
+// original fix and leaves its panel out (`showReference` false), shows the flagged run as "flagged" in the
+// grid, counts it apart beside the resolve rate, and the run detail names the rules that fired. A small
+// server here plays the read API.
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import type { CockpitSettings } from '../../shared/cockpit/contract.ts';
+import type { RunRow } from '../../shared/schema/run.ts';
+import { flagDescription } from '../../shared/cockpit/flag-rules.ts';
+import { launchChromium } from './helpers/chromium.ts';
+import { columns, emptySpaceApi, json, startDashboardServer } from './helpers/dashboard-server.ts';
+import { compactRunOf } from '../helpers/compact-runs.ts';
+import { runRow } from '../helpers/records.ts';
+
+const flagged: RunRow = {
+  ...runRow({ model: 'qwen3:8b', taskId: 'task-flagged' }, { space: 'S' }),
+  judgeVerdict: null,
+  judgeState: 'flagged',
+  judgeFlags: ['judge-override', 'verdict-instruction'],
+  judgeReason: 'Matches the reference.',
+  judgeModel: 'claude-test-judge',
+};
+const RUNS = [
+  compactRunOf({ model: 'qwen3:8b', taskId: 'task-flagged', verdict: null, judgeState: 'flagged' }),
+  compactRunOf({ model: 'qwen3:8b', taskId: 'task-2', verdict: 'resolved' }),
+  compactRunOf({ model: 'qwen3:8b', taskId: 'task-3', verdict: 'wrong' }),
+];
+const PATCH = 'diff --git a/src/w.ts b/src/w.ts\n--- a/src/w.ts\n+++ b/src/w.ts\n@@ -1 +1 @@\n-a\n+b\n';
+
+let server: { url: string; close: () => Promise<void> };
+let browser: Browser;
+const asked: string[] = [];
+
+beforeAll(async () => {
+  server = await startDashboardServer((_req, res, u) => {
+    asked.push(u.pathname);
+    if (u.pathname === '/cockpit.json')
+      return json(res, 200, {
+        cockpits: [{ name: 'Published', space: 'S', public: true, showReference: false }],
+        api: '/api',
+        signIn: null,
+      } satisfies CockpitSettings);
+    if (u.pathname === '/api/spaces/S/columns') return columns(res, RUNS);
+    const run = `/api/spaces/S/runs/${encodeURIComponent(flagged.id)}`;
+    if (u.pathname === run) return json(res, 200, flagged);
+    if (u.pathname === `${run}/patch`) return (res.writeHead(200, { 'content-type': 'text/x-diff' }).end(PATCH), true);
+    if (u.pathname === `${run}/summary`)
+      return (res.writeHead(200, { 'content-type': 'text/markdown' }).end('Done.'), true);
+    if (u.pathname === `${run}/attempts`) return json(res, 200, { attempts: [] });
+    return emptySpaceApi(res, u, 'S');
+  });
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+it('counts the flagged run apart, shows it as flagged, names its rules, and never asks for the original fix', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.url}/`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });
+  expect(await page.locator('.kpi').first().innerText()).toMatch(/n=2[\s\S]*outside n: 1 flagged/);
+
+  await page.goto(`${server.url}/?view=runs&run=${encodeURIComponent(flagged.id)}`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });
+  expect(await page.locator('.grid-row', { hasText: 'task-flagged' }).locator('.verdict').innerText()).toBe('flagged');
+  const detail = page.locator('#run-detail');
+  await detail.locator('.judge-flags').waitFor({ timeout: 30_000 });
+  const flags = await detail.locator('.judge-flags').innerText();
+  expect(flags).toMatch(/^Flagged: the judge model answered "resolved"/);
+  for (const id of flagged.judgeFlags!) expect(flags).toContain(`${id} — ${flagDescription(id)}`);
+  expect(await detail.locator('.verdict-box .chip').innerText()).toBe('flagged');
+
+  await detail.locator('#candidate-side pre.diff').waitFor();
+  expect(await detail.locator('#reference-side').count()).toBe(0);
+  expect(await detail.locator('.diffs h3').innerText()).toBe('The candidate patch');
+  expect(asked.filter((path) => path.endsWith('/reference'))).toEqual([]);
+  await page.close();
+});

@@ -1,0 +1,111 @@
+// The judge's world in memory, fresh per test: the table, the data bucket, a scripted model and a code host
+// (test/helpers/in-memory-ports.ts), a clock that stands still, and the read API over the same stores. Runs
+// are put as landing leaves them (patch and summary stored, row due), so the judge's own rules decide the rest.
+import { judgeRun, DEFAULT_MAX_DIFF_CHARS, type JudgeDeps, type JudgeOutcome } from '../../shared/judge/judge-run.ts';
+import { answerRead } from '../../shared/read/read-api.ts';
+import { patchKey, summaryKey } from '../../shared/storage-layout.ts';
+import type { ReplayConfig } from '../../shared/schema/config.ts';
+import type { RunRow } from '../../shared/schema/run.ts';
+import { sha256Hex } from '../../shared/sha256.ts';
+import {
+  InMemoryKeySource,
+  InMemoryObjectStore,
+  InMemoryReferenceSource,
+  InMemoryTable,
+  ScriptedJudgeModel,
+  SettableClock,
+} from './in-memory-ports.ts';
+import { goodAnswer } from './judge.ts';
+import { LANDED_AT, runRow, storedIssue } from './records.ts';
+
+export const BASE = 'a'.repeat(40);
+export const MERGE = 'b'.repeat(40);
+export const REFERENCE_FIX = [
+  'diff --git a/src/widget.ts b/src/widget.ts',
+  '--- a/src/widget.ts',
+  '+++ b/src/widget.ts',
+  '@@ -1 +1 @@',
+  '-return input.length;',
+  '+return input?.length ?? 0;',
+  '',
+].join('\n');
+
+export interface StoredRun {
+  space?: string;
+  taskId?: string;
+  patch?: string;
+  summary?: string;
+}
+
+export function inMemoryJudgeWorld(config: ReplayConfig) {
+  const table = new InMemoryTable();
+  const objects = new InMemoryObjectStore();
+  const model = new ScriptedJudgeModel(() => goodAnswer());
+  const code = new InMemoryReferenceSource();
+  const clock = new SettableClock(new Date(Date.parse(LANDED_AT) + 60_000));
+  const deps: JudgeDeps = {
+    config,
+    runs: table,
+    issues: table,
+    budget: table,
+    judging: table,
+    objects,
+    model: async () => model,
+    reference: async () => code,
+    clock,
+    maxDiffChars: DEFAULT_MAX_DIFF_CHARS,
+  };
+
+  /** A landed run, due now, with its patch and summary stored where landing puts them. */
+  async function putRun({
+    space = 'S',
+    taskId = 't-1',
+    patch = REFERENCE_FIX,
+    summary = 'Guarded the length.',
+  }: StoredRun = {}): Promise<RunRow> {
+    const draft = runRow({ taskId }, { space });
+    const [patchSha, summarySha] = [sha256Hex(patch), sha256Hex(summary)];
+    const row: RunRow = {
+      ...draft,
+      patchSha256: patchSha,
+      patchKey: patchKey(space, draft.id, draft.finishedAt, patchSha),
+      summaryKey: summaryKey(space, draft.id, draft.finishedAt, summarySha),
+    };
+    await objects.put(row.patchKey!, patch);
+    await objects.put(row.summaryKey!, summary);
+    await table.putRun(row, null);
+    return row;
+  }
+
+  /** The task's issue record in `space`, naming `repo` at the default SHAs. */
+  const putIssue = (space: string, taskId: string, repo = 'acme/widgets', issueNumber = 42) =>
+    table.putIssue(storedIssue({ taskId, repo, issueNumber, baseSha: BASE, mergeSha: MERGE }, { space }));
+
+  const judge = (row: RunRow): Promise<JudgeOutcome> =>
+    judgeRun(deps, { space: row.space, id: row.id, finishedAt: row.finishedAt });
+
+  const current = async (row: RunRow): Promise<RunRow> => (await table.getRun(row.space, row.id))!.value;
+
+  /** The read API as a read function configured with `readConfig` (one cockpit's, when deployed) answers. */
+  async function read(readConfig: ReplayConfig, path: string) {
+    const answer = await answerRead(
+      {
+        config: readConfig,
+        runs: table,
+        attempts: table,
+        issues: table,
+        hosts: table,
+        objects,
+        pairing: new InMemoryKeySource({}),
+        budget: table,
+        clock,
+      },
+      'GET',
+      path,
+      '',
+    );
+    return { status: answer.status, body: answer.body as Record<string, unknown> };
+  }
+
+  return { table, objects, model, code, clock, deps, putRun, putIssue, judge, current, read };
+}
