@@ -3,32 +3,24 @@
 // whose messages never carry a key. The system prompt and the task's shared part of the user message carry
 // cache breakpoints, so every run of one task after the first reads the reference fix from the provider's
 // prompt cache; the usage it reports says how many tokens were written to and read from that cache.
-import { BaseAnthropic } from '@anthropic-ai/sdk/client';
-import {
+import Anthropic, {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
   AuthenticationError,
   NotFoundError,
   PermissionDeniedError,
-} from '@anthropic-ai/sdk/core/error';
-import { Messages, type Message } from '@anthropic-ai/sdk/resources/messages/messages';
+} from '@anthropic-ai/sdk';
 import { TIMINGS } from '../operations.ts';
 import { JudgeModelError, type JudgeModel, type JudgeModelAnswer, type JudgeModelRequest } from '../ports.ts';
 
-// `new Anthropic()` builds every resource of the API (beta, files, skills, organization…), and its module
-// brings them all into the judge's bundle, three times the code of the one resource the judge calls.
-class MessagesClient extends BaseAnthropic {
-  readonly messages = new Messages(this);
-}
-
 export class AnthropicJudgeModel implements JudgeModel {
-  private readonly client: MessagesClient;
+  private readonly client: Anthropic;
   private readonly timeoutMs: number;
 
   constructor(options: { apiKey: string; baseURL?: string; timeoutMs?: number }) {
     this.timeoutMs = options.timeoutMs ?? TIMINGS.modelCall * 1000;
-    this.client = new MessagesClient({
+    this.client = new Anthropic({
       apiKey: options.apiKey,
       baseURL: options.baseURL,
       maxRetries: 0,
@@ -37,7 +29,7 @@ export class AnthropicJudgeModel implements JudgeModel {
   }
 
   async ask(request: JudgeModelRequest): Promise<JudgeModelAnswer> {
-    let message: Message;
+    let message: Anthropic.Message;
     try {
       message = await this.client.messages.create({
         model: request.model,
