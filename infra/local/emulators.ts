@@ -16,7 +16,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@
 import { clientSettings, type AwsConnection } from '../../shared/adapters/aws/sdk-settings.ts';
 import { s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
 import { sqsClient } from '../../shared/adapters/aws/sqs-queue.ts';
-import { AWS_CALLS } from '../../shared/operations.ts';
+import { AWS_CALLS, type AwsCallTimeouts } from '../../shared/operations.ts';
 import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
 import type { EmulatorPorts, EmulatorWorkerData } from './emulator-servers.ts';
 
@@ -36,6 +36,8 @@ export interface QueueSettings {
 export interface Emulators {
   /** How the adapters reach the emulators (endpoints, region, the local credentials). */
   connection: AwsConnection;
+  /** The limits of a call to the emulators, for every client and adapter built on them. */
+  timeouts: AwsCallTimeouts;
   /** SDK clients for setting up, polling and the adapters, shared by everything in this local mode. */
   dynamo: DynamoDBClient;
   s3: S3Client;
@@ -74,20 +76,22 @@ export async function startEmulators(dataDir: string, queues: QueueSettings): Pr
     },
   };
 
-  const dynamo = new DynamoDBClient(clientSettings(connection, 'dynamodb', AWS_CALLS.standard));
+  const timeouts = AWS_CALLS.emulated;
+  const dynamo = new DynamoDBClient(clientSettings(connection, 'dynamodb', timeouts));
   await createTable(dynamo);
-  const s3 = s3Client(connection);
+  const s3 = s3Client(connection, timeouts);
   for (const bucket of [LOCAL_NAMES.inboxBucket, LOCAL_NAMES.dataBucket]) {
     await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch((e: { name?: string }) => {
       if (e.name !== 'BucketAlreadyOwnedByYou' && e.name !== 'BucketAlreadyExists') throw e;
     });
   }
-  const sqs = sqsClient(connection);
+  const sqs = sqsClient(connection, timeouts);
   const landing = await createQueueWithDlq(sqs, LOCAL_NAMES.landingQueue, queues);
   const judge = await createQueueWithDlq(sqs, LOCAL_NAMES.judgeQueue, queues);
 
   return {
     connection,
+    timeouts,
     dynamo,
     s3,
     sqs,

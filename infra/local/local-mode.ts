@@ -15,10 +15,10 @@ import {
   referenceSourceProvider,
 } from '../../shared/adapters/aws/judge-services.ts';
 import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
-import { S3ObjectStore, s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
+import { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
 import { SqsQueue } from '../../shared/adapters/aws/sqs-queue.ts';
 import { instrumentation, type LogLevel } from '../../shared/adapters/aws/observability.ts';
-import { AWS_CALLS, type ServiceName } from '../../shared/operations.ts';
+import type { ServiceName } from '../../shared/operations.ts';
 import { INBOX_PREFIX, parseInboxKey } from '../../shared/storage-layout.ts';
 import { systemClock, type JudgeMessage, type LandingMessage, type MessageQueue } from '../../shared/ports.ts';
 import { DEFAULT_MAX_DIFF_CHARS } from '../../shared/judge/judge-run.ts';
@@ -100,16 +100,15 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   });
   const retryBase = options.judgeRetryBaseSeconds ?? positiveNumber(env.REPLAY_JUDGE_RETRY_BASE_SECONDS);
   const config = retryBase ? withRetryBase(options.config, retryBase) : options.config;
-  const documents = dynamoClient(emulators.connection);
-  const table = new DynamoStore(documents, LOCAL_NAMES.table);
-  // The data bucket holds whole snapshots, as in AWS, where the compactor and the read API read it with these limits.
-  const bulkS3 = s3Client(emulators.connection, AWS_CALLS.bulk);
+  const { timeouts } = emulators;
+  const documents = dynamoClient(emulators.connection, timeouts);
+  const table = new DynamoStore(documents, LOCAL_NAMES.table, timeouts);
   const adapters: LocalAdapters = {
     table,
-    inbox: new S3ObjectStore(emulators.s3, LOCAL_NAMES.inboxBucket),
-    data: new S3ObjectStore(bulkS3, LOCAL_NAMES.dataBucket, AWS_CALLS.bulk),
-    landingQueue: new SqsQueue<LandingMessage>(emulators.sqs, emulators.queueUrls.landing),
-    judgeQueue: new SqsQueue<JudgeMessage>(emulators.sqs, emulators.queueUrls.judge),
+    inbox: new S3ObjectStore(emulators.s3, LOCAL_NAMES.inboxBucket, timeouts),
+    data: new S3ObjectStore(emulators.s3, LOCAL_NAMES.dataBucket, timeouts),
+    landingQueue: new SqsQueue<LandingMessage>(emulators.sqs, emulators.queueUrls.landing, timeouts),
+    judgeQueue: new SqsQueue<JudgeMessage>(emulators.sqs, emulators.queueUrls.judge, timeouts),
   };
   const logLevel = (env.POWERTOOLS_LOG_LEVEL as LogLevel | undefined) ?? 'WARN';
   const observe = (service: ServiceName) => instrumentation(service, { logLevel, publishMetrics: false });
@@ -232,7 +231,6 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
       await compactions?.stop();
       await Promise.all(pollers.map((p) => p.stop()));
       documents.destroy();
-      bulkS3.destroy();
       await emulators.stop();
     },
   };

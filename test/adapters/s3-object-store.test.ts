@@ -20,8 +20,8 @@ let watched: S3ObjectStore;
 beforeAll(async () => {
   t = await startTestStores();
   proxy = await startFaultProxy(t.emulators.connection.endpoints!.s3!, () => 'pass');
-  const client = s3Client({ ...t.emulators.connection, endpoints: { s3: proxy.url } });
-  watched = new S3ObjectStore(client, LOCAL_NAMES.dataBucket);
+  const client = s3Client({ ...t.emulators.connection, endpoints: { s3: proxy.url } }, t.emulators.timeouts);
+  watched = new S3ObjectStore(client, LOCAL_NAMES.dataBucket, t.emulators.timeouts);
 });
 afterAll(async () => {
   await proxy.stop();

@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 /** A table store whose requests go through `proxy` to the local DynamoDB. */
-async function proxiedTable(rule: Parameters<typeof startFaultProxy>[1], timeouts?: AwsCallTimeouts) {
+async function proxiedTable(rule: Parameters<typeof startFaultProxy>[1], timeouts = t.emulators.timeouts) {
   const proxy = await startFaultProxy(t.emulators.connection.endpoints!.dynamodb!, rule);
   proxies.push(proxy);
   const connection = { ...t.emulators.connection, endpoints: { dynamodb: proxy.url } };

@@ -18,12 +18,13 @@ export interface TestStores {
 export async function startTestStores(): Promise<TestStores> {
   const dir = mkdtempSync(join(tmpdir(), 'replay-test-'));
   const emulators = await startEmulators(dir, { visibilityTimeoutSeconds: 1, maxReceiveCount: 3 });
-  const documents = dynamoClient(emulators.connection);
+  const { timeouts } = emulators;
+  const documents = dynamoClient(emulators.connection, timeouts);
   return {
     emulators,
-    store: new DynamoStore(documents, LOCAL_NAMES.table),
-    data: new S3ObjectStore(emulators.s3, LOCAL_NAMES.dataBucket),
-    inbox: new S3ObjectStore(emulators.s3, LOCAL_NAMES.inboxBucket),
+    store: new DynamoStore(documents, LOCAL_NAMES.table, timeouts),
+    data: new S3ObjectStore(emulators.s3, LOCAL_NAMES.dataBucket, timeouts),
+    inbox: new S3ObjectStore(emulators.s3, LOCAL_NAMES.inboxBucket, timeouts),
     async stop() {
       documents.destroy();
       await emulators.stop();
