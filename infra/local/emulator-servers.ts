@@ -114,24 +114,21 @@ async function currentEtag(bucket: string, key: string): Promise<string | null> 
   }
 }
 
+const PRECONDITION_FAILED = {
+  status: 412,
+  code: 'PreconditionFailed',
+  message: 'At least one of the pre-conditions you specified did not hold',
+};
+
 /** Why S3 would refuse this write, from its conditional headers and the object's current ETag; null: write it. */
-function refusal(req: IncomingMessage, etag: string | null): { status: number; code: string; message: string } | null {
+function refusal(req: IncomingMessage, etag: string | null): typeof PRECONDITION_FAILED | null {
   const ifNoneMatch = req.headers['if-none-match'];
   const ifMatch = req.headers['if-match'];
   if (ifNoneMatch !== undefined && etag !== null && (ifNoneMatch === '*' || ifNoneMatch === etag))
-    return {
-      status: 412,
-      code: 'PreconditionFailed',
-      message: 'At least one of the pre-conditions you specified did not hold',
-    };
+    return PRECONDITION_FAILED;
   if (ifMatch !== undefined && etag === null)
     return { status: 404, code: 'NoSuchKey', message: 'The specified key does not exist.' };
-  if (ifMatch !== undefined && ifMatch !== '*' && ifMatch !== etag)
-    return {
-      status: 412,
-      code: 'PreconditionFailed',
-      message: 'At least one of the pre-conditions you specified did not hold',
-    };
+  if (ifMatch !== undefined && ifMatch !== '*' && ifMatch !== etag) return PRECONDITION_FAILED;
   return null;
 }
 
@@ -144,8 +141,9 @@ const s3rverHandler = s3rver.callback();
 function conditionalWrites(req: IncomingMessage, res: ServerResponse): void {
   const path = new URL(req.url ?? '/', 'http://emulator').pathname;
   const [bucket, ...keyParts] = path.slice(1).split('/');
-  if ((req.method !== 'PUT' && req.method !== 'DELETE') || keyParts.length === 0) return s3rverHandler(req, res);
-  const key = decodeURIComponent(keyParts.join('/'));
+  const key = keyParts.length > 0 ? decodedKey(keyParts.join('/')) : null;
+  // Not an object write (or a key s3rver will refuse itself): nothing to order or check.
+  if ((req.method !== 'PUT' && req.method !== 'DELETE') || key === null) return s3rverHandler(req, res);
   const slot = `${bucket}/${key}`;
   const before = writesInFlight.get(slot) ?? Promise.resolve();
   const done = before.then(async () => {
@@ -171,6 +169,14 @@ function conditionalWrites(req: IncomingMessage, res: ServerResponse): void {
   void settled.then(() => {
     if (writesInFlight.get(slot) === settled) writesInFlight.delete(slot);
   });
+}
+
+function decodedKey(encoded: string): string | null {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return null;
+  }
 }
 
 const escapeXml = (text: string) =>
