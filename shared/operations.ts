@@ -52,6 +52,31 @@ export const TIMINGS = {
   judgeClaim: 300,
 } as const;
 
+/** The limits of one AWS SDK call, in milliseconds (docs/contract.md §8). */
+export interface AwsCallTimeouts {
+  /** TCP (and TLS) to the service's endpoint. */
+  connectMs: number;
+  /** From sending a request, its body included, to the answer's headers; the SDK's standard retries then try again. */
+  answerMs: number;
+  /** Silence on a socket while an answer's body arrives; retried like a late answer. */
+  socketIdleMs: number;
+  /** The whole call, every retry and back-off included: past it the call fails, so the invocation can still answer. */
+  deadlineMs: number;
+}
+
+/**
+ * Items, messages, secrets, deliveries and patches take milliseconds; the deadline leaves room for the
+ * SDK's back-off on throttling (from 1 s) and lets ingest's three calls in a row fail before its function
+ * times out. The data bucket of the functions that read or write whole snapshots (tens of MB at a million
+ * runs) gets the bulk limits. The local emulators share the machine's cores with the handlers and, under
+ * load, answer in seconds what AWS answers in milliseconds: local mode and the tests give them their own.
+ */
+export const AWS_CALLS = {
+  standard: { connectMs: 1_000, answerMs: 2_000, socketIdleMs: 2_000, deadlineMs: 4_000 },
+  bulk: { connectMs: 1_000, answerMs: 10_000, socketIdleMs: 5_000, deadlineMs: 12_000 },
+  emulated: { connectMs: 2_000, answerMs: 30_000, socketIdleMs: 30_000, deadlineMs: 60_000 },
+} as const satisfies Record<string, AwsCallTimeouts>;
+
 export const visibilitySecondsFor = (consumerTimeoutSeconds: number): number => consumerTimeoutSeconds * 6;
 
 /** Receives before a message is set aside in its dead-letter queue. */

@@ -81,6 +81,18 @@ export interface BudgetDay {
 
 export interface ObjectStore {
   put(key: string, body: string | Uint8Array, contentType?: string): Promise<void>;
+  /**
+   * Writes the object only if no object has the key (S3's `If-None-Match: *`): true when it was created,
+   * false when one exists already (another writer won; read it rather than overwrite it).
+   */
+  putIfAbsent(key: string, body: string | Uint8Array, contentType?: string): Promise<boolean>;
+  /** The object's bytes with the ETag that names this version of it, or null when it does not exist. */
+  getWithEtag(key: string): Promise<{ bytes: Uint8Array; etag: string } | null>;
+  /**
+   * Replaces the object only if it is still the version `etag` names (S3's `If-Match`); null: only if none
+   * exists. False when someone else wrote it first: the caller re-reads, never overwrites.
+   */
+  putIfMatch(key: string, body: string | Uint8Array, etag: string | null, contentType?: string): Promise<boolean>;
   /** The object's text, or null when it does not exist. */
   getText(key: string): Promise<string | null>;
   /** The object's bytes, or null when it does not exist. */

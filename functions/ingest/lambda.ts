@@ -1,15 +1,23 @@
 // The ingest function's AWS wiring, built once per cold start from the environment the stack sets.
 import { systemClock, type LandingMessage } from '../../shared/ports.ts';
-import { bucketStore, bundledConfig, keySource, queue, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
+import { bundledConfig, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
+import { S3ObjectStore, s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
+import { SqsQueue, sqsClient } from '../../shared/adapters/aws/sqs-queue.ts';
+import { secretsManagerClient } from '../../shared/adapters/aws/secret-values.ts';
+import { SecretsManagerKeySource } from '../../shared/adapters/aws/secrets-key-source.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { createIngestHandler } from './handler.ts';
+
+const s3 = s3Client({});
+const sqs = sqsClient({});
+const secrets = secretsManagerClient({});
 
 export const handler = createIngestHandler(
   {
     config: bundledConfig(),
-    keys: keySource({}),
-    inbox: bucketStore({}, requiredEnv('INBOX_BUCKET')),
-    landingQueue: queue<LandingMessage>({}, requiredEnv('LANDING_QUEUE_URL')),
+    keys: new SecretsManagerKeySource(secrets),
+    inbox: new S3ObjectStore(s3, requiredEnv('INBOX_BUCKET')),
+    landingQueue: new SqsQueue<LandingMessage>(sqs, requiredEnv('LANDING_QUEUE_URL')),
     clock: systemClock,
   },
   instrumentation('ingest'),

@@ -1,12 +1,16 @@
-// The read API's AWS wiring, built once per cold start from the environment the stack sets.
+// The read API's AWS wiring, built once per cold start from the environment the stack sets. Its data bucket
+// holds whole snapshots (tens of MB for a big space): those reads get the bulk limits.
 import { systemClock } from '../../shared/ports.ts';
-import { bucketStore, bundledConfig, pairingCheck, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
-import { tableStore } from '../../shared/adapters/aws/dynamo-store.ts';
+import { bundledConfig, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
+import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
+import { S3ObjectStore, s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
+import { secretsManagerClient } from '../../shared/adapters/aws/secret-values.ts';
+import { SecretsManagerPairingCheck } from '../../shared/adapters/aws/secrets-key-source.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
-import { LAMBDA_ANSWER_BYTES } from '../../shared/operations.ts';
+import { AWS_CALLS, LAMBDA_ANSWER_BYTES } from '../../shared/operations.ts';
 import { createReadApiHandler } from './handler.ts';
 
-const store = tableStore({}, requiredEnv('TABLE_NAME'));
+const store = new DynamoStore(dynamoClient({}), requiredEnv('TABLE_NAME'));
 
 export const handler = createReadApiHandler(
   {
@@ -15,8 +19,8 @@ export const handler = createReadApiHandler(
     attempts: store,
     issues: store,
     hosts: store,
-    objects: bucketStore({}, requiredEnv('DATA_BUCKET')),
-    pairing: pairingCheck({}),
+    objects: new S3ObjectStore(s3Client({}, AWS_CALLS.bulk), requiredEnv('DATA_BUCKET'), AWS_CALLS.bulk),
+    pairing: new SecretsManagerPairingCheck(secretsManagerClient({})),
     budget: store,
     clock: systemClock,
     maxAnswerBytes: LAMBDA_ANSWER_BYTES,

@@ -23,7 +23,9 @@ export function createSnapshotCompactorHandler(
         if (result.source === 'corrupt') {
           metrics.addMetric(METRICS.snapshotRebuilt, MetricUnit.Count, 1);
           logger.warn('snapshot was unusable and is rebuilt from the table', { ...result });
-        } else if (result.written)
+        } else if (result.superseded)
+          logger.info('another compaction replaced the manifest first; this one is dropped', { ...result });
+        else if (result.written)
           logger.info(result.source === 'missing' ? 'snapshot created' : 'snapshot compacted', { ...result });
       }
     } finally {

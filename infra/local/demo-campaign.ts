@@ -4,6 +4,7 @@
 // else is generated from a fixed seed, and every run row says so with `metricsSource: "generated"`.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { patchCounts } from '../../shared/runner/derive.ts';
 import { Outbox } from '../../shared/runner/outbox.ts';
 import { syncRunFolders, type SyncReport } from '../../shared/runner/sync.ts';
@@ -52,63 +53,31 @@ export interface CampaignOptions {
   hosts: string[];
 }
 
-/** Reads the CSV (RFC 4180: quoted fields may hold commas and doubled quotes). */
-export function readSourceRuns(path = DEMO_CSV): SourceRun[] {
-  const [header, ...records] = parseCsv(readFileSync(path, 'utf8'));
-  const col = (name: string) => {
-    const i = header!.indexOf(name);
-    if (i < 0) throw new Error(`${path} has no column ${name}.`);
-    return i;
-  };
-  const [id, model, resolved, turns, created] = [
-    'metadata.instance_id',
-    'metadata.model_name',
-    'metadata.resolved',
-    'metadata.turns',
-    'created_at',
-  ].map(col) as [number, number, number, number, number];
-  return records
-    .filter((r) => r.length > 1)
-    .map((r) => ({
-      instanceId: r[id]!,
-      modelName: r[model]!,
-      resolved: r[resolved] === 'true',
-      turns: Number(r[turns]),
-      createdAt: new Date(r[created]!).toISOString(),
-    }));
-}
+const SOURCE_COLUMNS = [
+  'metadata.instance_id',
+  'metadata.model_name',
+  'metadata.resolved',
+  'metadata.turns',
+  'created_at',
+] as const;
 
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const endField = () => {
-    row.push(field);
-    field = '';
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') endField();
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      endField();
-      rows.push(row);
-      row = [];
-    } else field += c;
-  }
-  if (field || row.length) {
-    endField();
-    rows.push(row);
-  }
-  return rows;
+/** Reads the CSV (RFC 4180, through csv-parse): one run per record, by its header's column names. */
+export function readSourceRuns(path = DEMO_CSV): SourceRun[] {
+  const records = parse(readFileSync(path, 'utf8'), {
+    skip_empty_lines: true,
+    columns: (header: string[]) => {
+      const missing = SOURCE_COLUMNS.find((name) => !header.includes(name));
+      if (missing) throw new Error(`${path} has no column ${missing}.`);
+      return header;
+    },
+  }) as Record<(typeof SOURCE_COLUMNS)[number], string>[];
+  return records.map((r) => ({
+    instanceId: r['metadata.instance_id'],
+    modelName: r['metadata.model_name'],
+    resolved: r['metadata.resolved'] === 'true',
+    turns: Number(r['metadata.turns']),
+    createdAt: new Date(r.created_at).toISOString(),
+  }));
 }
 
 /** "GPT-5 High - paper" → model "GPT-5 High", harness "paper": the suffix names the evaluation batch. */

@@ -103,7 +103,86 @@ store.putObject = async (object) => {
     await rename(`${path(resource)}${suffix}`, path(resource));
   return { size: content.length, md5 };
 };
-const s3 = gate(createServer(s3rver.callback()));
+
+/** The ETag S3 would give the object (its MD5, quoted, as s3rver keeps it), or null when there is none. */
+async function currentEtag(bucket: string, key: string): Promise<string | null> {
+  try {
+    return (await store.getMetadata(bucket, key)).etag;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+const PRECONDITION_FAILED = {
+  status: 412,
+  code: 'PreconditionFailed',
+  message: 'At least one of the pre-conditions you specified did not hold',
+};
+
+/** Why S3 would refuse this write, from its conditional headers and the object's current ETag; null: write it. */
+function refusal(req: IncomingMessage, etag: string | null): typeof PRECONDITION_FAILED | null {
+  const ifNoneMatch = req.headers['if-none-match'];
+  const ifMatch = req.headers['if-match'];
+  if (ifNoneMatch !== undefined && etag !== null && (ifNoneMatch === '*' || ifNoneMatch === etag))
+    return PRECONDITION_FAILED;
+  if (ifMatch !== undefined && etag === null)
+    return { status: 404, code: 'NoSuchKey', message: 'The specified key does not exist.' };
+  if (ifMatch !== undefined && ifMatch !== '*' && ifMatch !== etag) return PRECONDITION_FAILED;
+  return null;
+}
+
+// s3rver ignores If-None-Match and If-Match on a PUT, which S3 honours (a create-only write, a replacement
+// of the version read). Here every write of an object waits for the one before it on the same key, the
+// condition is checked against the object as it then is, and a failed condition is answered as S3 answers
+// it, so two writers racing for one key behave locally as they do in AWS: exactly one wins.
+const writesInFlight = new Map<string, Promise<void>>();
+const s3rverHandler = s3rver.callback();
+function conditionalWrites(req: IncomingMessage, res: ServerResponse): void {
+  const path = new URL(req.url ?? '/', 'http://emulator').pathname;
+  const [bucket, ...keyParts] = path.slice(1).split('/');
+  const key = keyParts.length > 0 ? decodedKey(keyParts.join('/')) : null;
+  // Not an object write (or a key s3rver will refuse itself): nothing to order or check.
+  if ((req.method !== 'PUT' && req.method !== 'DELETE') || key === null) return s3rverHandler(req, res);
+  const slot = `${bucket}/${key}`;
+  const before = writesInFlight.get(slot) ?? Promise.resolve();
+  const done = before.then(async () => {
+    const conditional = req.headers['if-none-match'] !== undefined || req.headers['if-match'] !== undefined;
+    const refused = conditional ? refusal(req, await currentEtag(bucket!, key)) : null;
+    if (refused) {
+      req.resume();
+      res.writeHead(refused.status, { 'content-type': 'application/xml' });
+      res.end(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${refused.code}</Code><Message>${refused.message}</Message><Key>${escapeXml(key)}</Key><RequestId>${randomUUID()}</RequestId></Error>`,
+      );
+      return;
+    }
+    const answered = new Promise<void>((resolve) => res.once('close', resolve));
+    s3rverHandler(req, res);
+    await answered;
+  });
+  const settled = done.catch((error: Error) => {
+    console.error(`local S3 write failed: ${error.message}`);
+    if (!res.headersSent) res.writeHead(500).end();
+  });
+  writesInFlight.set(slot, settled);
+  void settled.then(() => {
+    if (writesInFlight.get(slot) === settled) writesInFlight.delete(slot);
+  });
+}
+
+function decodedKey(encoded: string): string | null {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return null;
+  }
+}
+
+const escapeXml = (text: string) =>
+  text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
+
+const s3 = gate(createServer(conditionalWrites));
 
 // s3rver reads an object's files in two steps; when the same key is rewritten or deleted in between (a
 // duplicate delivery landing while its twin is deleted), its file stream fails outside any handler. One

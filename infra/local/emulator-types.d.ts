@@ -20,6 +20,8 @@ declare module 's3rver' {
     /** Its filesystem store: where an object's file is, and how its metadata is kept. */
     store: {
       getResourcePath(bucket: string, key: string, resource: string): string;
+      /** The object's stored metadata with its `etag` (the MD5, quoted); rejects with ENOENT when there is no object. */
+      getMetadata(bucket: string, key: string): Promise<Record<string, string> & { etag: string }>;
       putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
       putObject(object: {
         bucket: string;

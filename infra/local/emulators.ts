@@ -1,19 +1,22 @@
 // The AWS stand-ins local mode starts in-process (in a worker thread): dynalite (DynamoDB wire protocol,
 // LevelDB on disk), s3rver (S3 wire protocol, files on disk) and fauxqs (SQS JSON protocol with visibility
 // timeouts, receive counts and DLQ redrive; in memory, so the durable inbox is replayed on start). This
-// module then creates the table, buckets and queues through the AWS SDK, as the CDK stack does in AWS.
+// module then creates the table, buckets and queues through the AWS SDK, as the CDK stack does in AWS. The
+// functions' own adapters reach them through `connection`, built exactly as in AWS but for the endpoints.
 import { randomBytes, randomInt } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  DynamoDBClient,
   ResourceInUseException,
-  type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { AwsConnection } from '../../shared/adapters/aws/aws-client.ts';
-import { dynamoClient, s3Client, sqsClient } from './sdk-clients.ts';
+import { clientSettings, type AwsConnection } from '../../shared/adapters/aws/sdk-settings.ts';
+import { s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
+import { sqsClient } from '../../shared/adapters/aws/sqs-queue.ts';
+import { AWS_CALLS, type AwsCallTimeouts } from '../../shared/operations.ts';
 import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
 import type { EmulatorPorts, EmulatorWorkerData } from './emulator-servers.ts';
 
@@ -33,7 +36,9 @@ export interface QueueSettings {
 export interface Emulators {
   /** How the adapters reach the emulators (endpoints, region, the local credentials). */
   connection: AwsConnection;
-  /** SDK clients for setting up and polling, shared by everything in this local mode. */
+  /** The limits of a call to the emulators, for every client and adapter built on them. */
+  timeouts: AwsCallTimeouts;
+  /** SDK clients for setting up, polling and the adapters, shared by everything in this local mode. */
   dynamo: DynamoDBClient;
   s3: S3Client;
   sqs: SQSClient;
@@ -69,23 +74,24 @@ export async function startEmulators(dataDir: string, queues: QueueSettings): Pr
       s3: `http://127.0.0.1:${ports.s3}`,
       sqs: `http://127.0.0.1:${ports.sqs}`,
     },
-    s3Emulated: true,
   };
 
-  const dynamo = dynamoClient(connection);
+  const timeouts = AWS_CALLS.emulated;
+  const dynamo = new DynamoDBClient(clientSettings(connection, 'dynamodb', timeouts));
   await createTable(dynamo);
-  const s3 = s3Client(connection);
+  const s3 = s3Client(connection, timeouts);
   for (const bucket of [LOCAL_NAMES.inboxBucket, LOCAL_NAMES.dataBucket]) {
     await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch((e: { name?: string }) => {
       if (e.name !== 'BucketAlreadyOwnedByYou' && e.name !== 'BucketAlreadyExists') throw e;
     });
   }
-  const sqs = sqsClient(connection);
+  const sqs = sqsClient(connection, timeouts);
   const landing = await createQueueWithDlq(sqs, LOCAL_NAMES.landingQueue, queues);
   const judge = await createQueueWithDlq(sqs, LOCAL_NAMES.judgeQueue, queues);
 
   return {
     connection,
+    timeouts,
     dynamo,
     s3,
     sqs,

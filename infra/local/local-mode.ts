@@ -15,9 +15,9 @@ import {
   judgeModelProvider,
   referenceSourceProvider,
 } from '../../shared/adapters/aws/judge-services.ts';
-import { bucketStore, queue } from '../../shared/adapters/aws/runtime.ts';
-import { tableStore, type DynamoStore } from '../../shared/adapters/aws/dynamo-store.ts';
-import type { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
+import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
+import { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
+import { SqsQueue } from '../../shared/adapters/aws/sqs-queue.ts';
 import { instrumentation, type LogLevel } from '../../shared/adapters/aws/observability.ts';
 import type { ServiceName } from '../../shared/operations.ts';
 import { INBOX_PREFIX, parseInboxKey } from '../../shared/storage-layout.ts';
@@ -106,13 +106,15 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   });
   const retryBase = options.judgeRetryBaseSeconds ?? positiveNumber(env.REPLAY_JUDGE_RETRY_BASE_SECONDS);
   const config = retryBase ? withRetryBase(options.config, retryBase) : options.config;
-  const table = tableStore(emulators.connection, LOCAL_NAMES.table);
+  const { timeouts } = emulators;
+  const documents = dynamoClient(emulators.connection, timeouts);
+  const table = new DynamoStore(documents, LOCAL_NAMES.table, timeouts);
   const adapters: LocalAdapters = {
     table,
-    inbox: bucketStore(emulators.connection, LOCAL_NAMES.inboxBucket),
-    data: bucketStore(emulators.connection, LOCAL_NAMES.dataBucket),
-    landingQueue: queue<LandingMessage>(emulators.connection, emulators.queueUrls.landing),
-    judgeQueue: queue<JudgeMessage>(emulators.connection, emulators.queueUrls.judge),
+    inbox: new S3ObjectStore(emulators.s3, LOCAL_NAMES.inboxBucket, timeouts),
+    data: new S3ObjectStore(emulators.s3, LOCAL_NAMES.dataBucket, timeouts),
+    landingQueue: new SqsQueue<LandingMessage>(emulators.sqs, emulators.queueUrls.landing, timeouts),
+    judgeQueue: new SqsQueue<JudgeMessage>(emulators.sqs, emulators.queueUrls.judge, timeouts),
   };
   const logLevel = (env.POWERTOOLS_LOG_LEVEL as LogLevel | undefined) ?? 'WARN';
   const observe = (service: ServiceName) => instrumentation(service, { logLevel, publishMetrics: false });
@@ -235,6 +237,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
       await sweeps.stop();
       await compactions?.stop();
       await Promise.all(pollers.map((p) => p.stop()));
+      documents.destroy();
       await emulators.stop();
     },
   };

@@ -5,33 +5,25 @@
 // prompt cache; the usage it reports says how many tokens were written to and read from that cache. The
 // answer is asked for as structured output of the request's JSON Schema (no tools), brought to the subset
 // the API takes by the SDK's own transform.
-import { BaseAnthropic } from '@anthropic-ai/sdk/client';
-import {
+import Anthropic, {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
   AuthenticationError,
   NotFoundError,
   PermissionDeniedError,
-} from '@anthropic-ai/sdk/core/error';
+} from '@anthropic-ai/sdk';
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
-import { Messages, type Message } from '@anthropic-ai/sdk/resources/messages/messages';
 import { TIMINGS } from '../operations.ts';
 import { JudgeModelError, type JudgeModel, type JudgeModelAnswer, type JudgeModelRequest } from '../ports.ts';
 
-// `new Anthropic()` builds every resource of the API (beta, files, skills, organization…), and its module
-// brings them all into the judge's bundle, three times the code of the one resource the judge calls.
-class MessagesClient extends BaseAnthropic {
-  readonly messages = new Messages(this);
-}
-
 export class AnthropicJudgeModel implements JudgeModel {
-  private readonly client: MessagesClient;
+  private readonly client: Anthropic;
   private readonly timeoutMs: number;
 
   constructor(options: { apiKey: string; baseURL?: string; timeoutMs?: number }) {
     this.timeoutMs = options.timeoutMs ?? TIMINGS.modelCall * 1000;
-    this.client = new MessagesClient({
+    this.client = new Anthropic({
       apiKey: options.apiKey,
       baseURL: options.baseURL,
       maxRetries: 0,
@@ -40,7 +32,7 @@ export class AnthropicJudgeModel implements JudgeModel {
   }
 
   async ask(request: JudgeModelRequest): Promise<JudgeModelAnswer> {
-    let message: Message;
+    let message: Anthropic.Message;
     try {
       message = await this.client.messages.create({
         model: request.model,

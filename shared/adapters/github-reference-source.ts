@@ -1,9 +1,8 @@
-// The reference fix from GitHub through Octokit. With a GitHub App, every fetch uses an installation token
-// requested for exactly the one repository, read-only, so a leaked token could read one repository and
-// change nothing; auth-app caches such tokens until shortly before they expire. A plain token
-// (GITHUB_TOKEN) is for local use. Octokit's core client, not @octokit/rest: two routes need no generated
-// method for each of GitHub's endpoints.
-import { Octokit } from '@octokit/core';
+// The reference fix from GitHub through Octokit's REST client (`issues.get`, `repos.compareCommitsWithBasehead`).
+// With a GitHub App, every fetch uses an installation token requested for exactly the one repository,
+// read-only, so a leaked token could read one repository and change nothing; auth-app caches such tokens
+// until shortly before they expire. A plain token (GITHUB_TOKEN) is for local use.
+import { Octokit } from '@octokit/rest';
 import { createAppAuth } from '@octokit/auth-app';
 import { TIMINGS } from '../operations.ts';
 import { ReferenceFetchError, type ReferenceSource } from '../ports.ts';
@@ -54,11 +53,7 @@ export class GitHubReferenceSource implements ReferenceSource {
   async issueText(repo: string, issueNumber: number): Promise<string> {
     const { octokit, owner, name } = await this.clientFor(repo, 'issue text');
     const { data } = await this.call(repo, 'issue text', () =>
-      octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', {
-        owner,
-        repo: name,
-        issue_number: issueNumber,
-      }),
+      octokit.rest.issues.get({ owner, repo: name, issue_number: issueNumber }),
     );
     return `${data.title}\n\n${data.body ?? ''}`;
   }
@@ -66,7 +61,7 @@ export class GitHubReferenceSource implements ReferenceSource {
   async diff(repo: string, baseSha: string, mergeSha: string): Promise<string> {
     const { octokit, owner, name } = await this.clientFor(repo, 'reference diff');
     const { data } = await this.call(repo, 'reference diff', () =>
-      octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
+      octokit.rest.repos.compareCommitsWithBasehead({
         owner,
         repo: name,
         basehead: `${baseSha}...${mergeSha}`,

@@ -1,6 +1,7 @@
 // Landing of inbox entries (docs/contract.md §4). Every write that can race is conditional (optimistic revision on the
-// row), objects are content-addressed under the run's finishedAt so nothing is ever overwritten, and the
-// inbox entry is deleted last: killed between any two steps and redelivered, landing ends in the same state.
+// row), objects are content-addressed under the run's finishedAt and written create-only, so nothing is
+// ever overwritten, and the inbox entry is deleted last: killed between any two steps and redelivered,
+// landing ends in the same state.
 import { sha256Hex } from '../sha256.ts';
 import { inboxEntrySchema, type InboxEntry } from '../schema/messages.ts';
 import type { HiddenTestDelivery, IssueDelivery, RunDelivery } from '../schema/delivery.ts';
@@ -104,11 +105,12 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
 
   const record = runRecord(deps.runs, space, delivery.id);
   const current = await record.read();
-  // Content-addressed keys: a duplicate writes identical bytes, a different patch gets its own object.
-  await deps.objects.put(incoming.patchKey, delivery.patch, 'text/x-diff; charset=utf-8');
-  await deps.objects.put(incoming.summaryKey, delivery.summary, 'text/markdown; charset=utf-8');
+  // Content-addressed keys, written create-only: an object already there holds these very bytes (a duplicate
+  // or a redelivery), and a different patch gets its own key.
+  await deps.objects.putIfAbsent(incoming.patchKey, delivery.patch, 'text/x-diff; charset=utf-8');
+  await deps.objects.putIfAbsent(incoming.summaryKey, delivery.summary, 'text/markdown; charset=utf-8');
   if (incoming.contaminationKey)
-    await deps.objects.put(incoming.contaminationKey, fullContamination!, 'application/json');
+    await deps.objects.putIfAbsent(incoming.contaminationKey, fullContamination!, 'application/json');
   const pending = await deps.issues.getPendingHiddenTest(space, delivery.id);
   if (current && F < current.value.finishedAt) return landLateAttempt(deps, incoming, pending);
 

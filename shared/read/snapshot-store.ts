@@ -1,24 +1,25 @@
 // The persisted snapshot of a space's runs (docs/contract.md §6, issue 10): what lets the first cockpit answer after a
 // cold start come from one object read instead of a scan of the whole table.
 //
-// Design. Object storage here has no conditional writes, so no object is ever read-modified-written by
-// concurrent writers: landers do not touch it (two landing at once would each overwrite the other's
-// update). Instead ONE scheduled writer, the compactor (functions/snapshot-compactor), brings the snapshot
-// up to date with the table's `since` query, which reads only what changed, and writes:
+// Design. Landers do not touch the snapshot: rewriting tens of MB per landed run would cost more than the
+// table reads it saves. ONE scheduled writer, the compactor (functions/snapshot-compactor), brings it up to
+// date with the table's `since` query, which reads only what changed, and writes:
 //   1. objects into the slot the current manifest does not name (slots `a` and `b` alternate): the runs
 //      (run-snapshot.ts, for /stats, /compare and exports), the issue records (for /issues and the facts
 //      /stats adds) and the cockpit's columns body, ready to serve, all gzip. The columns come in parts,
 //      each within what one read-API answer carries (a million runs are some 16 MB compressed; a Lambda
 //      answer carries 4.4 MB), and every part names the snapshot;
-//   2. then the manifest, one small object naming the slot's objects with their SHA-256 and the `asOf`.
+//   2. then the manifest, one small object naming the slot's objects with their SHA-256 and the `asOf`,
+//      written only if it is still the version the compactor read (S3's If-Match): should two compactions
+//      ever overlap, the one that finishes second is dropped instead of putting back an older manifest,
+//      so the manifest only ever moves on from the one its writer started from.
 // A reader takes the manifest, then the objects it names, and checks each hash, so it uses a complete
 // snapshot or none. Readers bring what they read up to date with the same `since` query (the cockpit
 // itself does so from the columns body's `asOf`), so an answer is never older than the table, only
 // cheaper. Nothing is ever deleted (no delete permission is needed): a reader still fetching a slot two
-// compactions later finds other bytes, fails the hash and falls back to the table. Should two compactors
-// ever overlap, each writes complete objects and a manifest with their hashes: whatever a reader then
-// finds either checks out or is refused. Anything missing, truncated, foreign or failing its hash is
-// treated as absent: the reader rebuilds from the table, and the next compaction writes it anew.
+// compactions later, or one whose object an overlapping compaction rewrote, finds other bytes, fails the
+// hash and falls back to the table. Anything missing, truncated, foreign or failing its hash is treated
+// as absent: the reader rebuilds from the table, and the next compaction writes it anew.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Clock, IssueStore, ObjectStore, RunStore } from '../ports.ts';
 import type { StoredIssue } from '../schema/issue.ts';
@@ -110,10 +111,23 @@ export interface SpaceRuns {
 }
 
 export async function readManifest(objects: ObjectStore, space: string): Promise<SnapshotManifest | null> {
-  const text = await objects.getText(snapshotManifestKey(space));
-  if (text === null) return null;
+  return (await readManifestVersion(objects, space)).manifest;
+}
+
+/** The manifest (null when absent or unusable) and the ETag of the object read, null when there is none. */
+export interface ManifestVersion {
+  manifest: SnapshotManifest | null;
+  etag: string | null;
+}
+
+export async function readManifestVersion(objects: ObjectStore, space: string): Promise<ManifestVersion> {
+  const found = await objects.getWithEtag(snapshotManifestKey(space));
+  return { manifest: found && parseManifest(found.bytes, space), etag: found?.etag ?? null };
+}
+
+function parseManifest(bytes: Uint8Array, space: string): SnapshotManifest | null {
   try {
-    const m = JSON.parse(text) as Partial<SnapshotManifest>;
+    const m = JSON.parse(new TextDecoder().decode(bytes)) as Partial<SnapshotManifest>;
     const ref = (r: Partial<ObjectRef> | undefined) =>
       !!r && typeof r.key === 'string' && r.key.startsWith(snapshotSpacePrefix(space)) && typeof r.sha256 === 'string';
     const current =
@@ -273,6 +287,8 @@ export interface CompactionResult {
   issuesChanged: number;
   source: SpaceRuns['source'];
   written: boolean;
+  /** Another compaction replaced the manifest after this one read it: this one's manifest was dropped. */
+  superseded: boolean;
 }
 
 /** One compaction of one space: load, bring up to date, write the other slot if anything changed. */
@@ -281,10 +297,10 @@ export async function compactSpace(
   space: string,
   limits: ColumnPartLimits = COLUMN_PART_LIMITS,
 ): Promise<CompactionResult> {
-  const manifest = await readManifest(deps.objects, space);
+  const previous = await readManifestVersion(deps.objects, space);
   const [loaded, loadedIssues] = await Promise.all([
-    loadSpaceRuns(deps, space, manifest),
-    loadSpaceIssues(deps, space, manifest),
+    loadSpaceRuns(deps, space, previous.manifest),
+    loadSpaceIssues(deps, space, previous.manifest),
   ]);
   const now = deps.clock.now();
   const rebuildDue = loaded.rebuiltAt === null || now.getTime() - Date.parse(loaded.rebuiltAt) >= FULL_REBUILD_EVERY_MS;
@@ -299,34 +315,52 @@ export async function compactSpace(
   // An unchanged persisted snapshot stays as it is: its asOf is older, which only lengthens the delta
   // readers fetch by what the table says changed since (nothing), never what they see.
   const persisted = loaded.source === 'persisted' && loadedIssues.source === 'persisted';
-  const written = !persisted || changed > 0 || issuesChanged > 0 || rebuildDue;
-  if (written)
-    await writeSnapshot(
-      deps.objects,
-      space,
-      asOf,
-      { runs: runs.values(), issues: issues.values() },
-      deps.clock,
-      rebuiltAt,
-      limits,
-    );
+  const due = !persisted || changed > 0 || issuesChanged > 0 || rebuildDue;
+  const manifest = due
+    ? await writeSnapshot(deps.objects, space, asOf, { runs: runs.values(), issues: issues.values() }, deps.clock, {
+        rebuiltAt,
+        limits,
+        previous,
+      })
+    : null;
   const source = loaded.source !== 'persisted' ? loaded.source : loadedIssues.source;
-  return { space, runs: runs.size, changed, issues: issues.size, issuesChanged, source, written };
+  const written = manifest !== null;
+  return {
+    space,
+    runs: runs.size,
+    changed,
+    issues: issues.size,
+    issuesChanged,
+    source,
+    written,
+    superseded: due && !written,
+  };
 }
 
-/** Writes the slot the current manifest does not name, then the manifest that names it. */
+export interface SnapshotWriteOptions {
+  /** When the table was last read whole for these records. */
+  rebuiltAt?: string;
+  limits?: ColumnPartLimits;
+  /** The manifest the records were read against (default: read now); the new one replaces exactly that. */
+  previous?: ManifestVersion;
+}
+
+/**
+ * Writes the slot the previous manifest does not name, then the manifest that names it, only if the
+ * previous one is still in place; null when another writer replaced it first (its snapshot stands).
+ */
 export async function writeSnapshot(
   objects: ObjectStore,
   space: string,
   asOf: string,
   records: { runs: Iterable<SnapshotRun>; issues: Iterable<StoredIssue> },
   clock: Clock,
-  rebuiltAt?: string,
-  limits: ColumnPartLimits = COLUMN_PART_LIMITS,
-): Promise<SnapshotManifest> {
+  options: SnapshotWriteOptions = {},
+): Promise<SnapshotManifest | null> {
+  const { rebuiltAt, limits = COLUMN_PART_LIMITS } = options;
   const all = [...records.runs];
-  const previous = await readManifest(objects, space);
-  const slot = SNAPSHOT_SLOTS.find((s) => s !== previous?.slot)!;
+  const previous = options.previous ?? (await readManifestVersion(objects, space));
+  const slot = SNAPSHOT_SLOTS.find((s) => s !== previous.manifest?.slot)!;
   const snapshot = `${asOf}/${slot}`;
   const put = async (key: string, body: Buffer): Promise<ObjectRef> => {
     await objects.put(key, body, 'application/gzip');
@@ -358,8 +392,13 @@ export async function writeSnapshot(
     writtenAt: clock.now().toISOString(),
     ...(rebuiltAt ? { rebuiltAt } : {}),
   };
-  await objects.put(snapshotManifestKey(space), JSON.stringify(manifest), 'application/json');
-  return manifest;
+  const written = await objects.putIfMatch(
+    snapshotManifestKey(space),
+    JSON.stringify(manifest),
+    previous.etag,
+    'application/json',
+  );
+  return written ? manifest : null;
 }
 
 /**

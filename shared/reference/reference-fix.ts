@@ -1,7 +1,7 @@
 // The merged fix a candidate is compared with. The diff is fetched once per (space, repo, baseSha, mergeSha)
-// and kept in object storage under the space (storage-layout.ts), lock files already left out, with the
-// task's prompt nonce (see judge/prompt.ts); the issue text is fetched per attempt because it must never be
-// stored.
+// and kept in object storage under the space (storage-layout.ts), lock files already left out, with the task's prompt nonce (see judge/prompt.ts);
+// the first judge to cache it wins and the others use its entry. The issue text is fetched per attempt
+// because it must never be stored.
 import type { ObjectStore, ReferenceSource } from '../ports.ts';
 import { referenceDiffKey } from '../storage-layout.ts';
 import { newNonce } from '../judge/prompt.ts';
@@ -23,19 +23,22 @@ export async function referenceDiff(
   mergeSha: string,
 ): Promise<ReferenceDiff> {
   const key = referenceDiffKey(space, repo, baseSha, mergeSha);
-  const cached = await objects.getText(key);
-  const entry = cached === null ? null : readEntry(cached);
+  const cached = await objects.getWithEtag(key);
+  const entry = cached && readEntry(cached.bytes);
   if (entry) return entry;
   const { diff, omitted } = omitLockFiles(await source.diff(repo, baseSha, mergeSha));
   const fetched: ReferenceDiff = { diff, omittedLockFiles: omitted, nonce: newNonce() };
-  await objects.put(key, JSON.stringify(fetched), 'application/json');
-  return fetched;
+  // Create-only (or replacing exactly the unreadable entry read above): when another judge cached the fix
+  // meanwhile, its entry is the one every prompt of the task uses, nonce included.
+  if (await objects.putIfMatch(key, JSON.stringify(fetched), cached?.etag ?? null, 'application/json')) return fetched;
+  const winner = await objects.getBytes(key);
+  return (winner && readEntry(winner)) ?? fetched;
 }
 
 /** A cached entry, or null when it is unreadable (then it is fetched and written again). */
-function readEntry(text: string): ReferenceDiff | null {
+function readEntry(bytes: Uint8Array): ReferenceDiff | null {
   try {
-    const entry = JSON.parse(text) as Partial<ReferenceDiff>;
+    const entry = JSON.parse(new TextDecoder().decode(bytes)) as Partial<ReferenceDiff>;
     const valid =
       typeof entry.diff === 'string' &&
       Array.isArray(entry.omittedLockFiles) &&

@@ -177,11 +177,13 @@ const buckets: [string, () => ObjectStore][] = [
 
 describe.each(buckets)('%s', (_name, bucket) => {
   it('stores, reads, lists past one page, and deletes objects', async () => {
-    await Promise.all(
-      Array.from({ length: 1005 }, (_, i) =>
-        bucket().put(`inbox/list/${String(i).padStart(4, '0')}.json`, `{"i":${i}}`),
-      ),
-    );
+    // Fifty at a time, as many as one SDK client keeps sockets open to a service.
+    for (let start = 0; start < 1005; start += 50)
+      await Promise.all(
+        Array.from({ length: Math.min(50, 1005 - start) }, (_, k) =>
+          bucket().put(`inbox/list/${String(start + k).padStart(4, '0')}.json`, `{"i":${start + k}}`),
+        ),
+      );
     const keys = await bucket().list('inbox/list/');
     expect(keys).toHaveLength(1005);
     expect(await bucket().getText('inbox/list/0007.json')).toBe('{"i":7}');

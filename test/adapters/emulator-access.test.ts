@@ -5,12 +5,13 @@ import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { ListObjectsCommand } from '@aws-sdk/client-s3';
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
-import type { AwsConnection } from '../../shared/adapters/aws/aws-client.ts';
-import { dynamoClient, s3Client, sqsClient } from '../../infra/local/sdk-clients.ts';
-import { bucketStore } from '../../shared/adapters/aws/runtime.ts';
+import { clientSettings, type AwsConnection } from '../../shared/adapters/aws/sdk-settings.ts';
+import { S3ObjectStore, s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
+import { sqsClient } from '../../shared/adapters/aws/sqs-queue.ts';
+import { AWS_CALLS } from '../../shared/operations.ts';
 import { LOCAL_NAMES, startEmulators, type Emulators } from '../../infra/local/emulators.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'replay-emulators-'));
@@ -33,7 +34,7 @@ async function listEach(connection: AwsConnection): Promise<Record<string, 'answ
       () => 'answered',
       (e: Error) => e.name,
     );
-  const dynamo = dynamoClient(connection);
+  const dynamo = new DynamoDBClient(clientSettings(connection, 'dynamodb', AWS_CALLS.standard));
   const s3 = s3Client(connection);
   const sqs = sqsClient(connection);
   try {
@@ -107,7 +108,7 @@ describe('the local AWS stand-ins', () => {
   });
 
   it('keep listing and serving a bucket after a PUT was killed halfway, as a killed local mode leaves it', async () => {
-    const inbox = bucketStore(emulators.connection, LOCAL_NAMES.inboxBucket);
+    const inbox = new S3ObjectStore(emulators.s3, LOCAL_NAMES.inboxBucket);
     await inbox.put('inbox/S/killed/whole.json', '{"whole":true}');
     const files = (d: string): string[] =>
       readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? files(join(d, f)) : [join(d, f)]));

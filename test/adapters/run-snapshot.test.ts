@@ -493,7 +493,10 @@ describe('the persisted runs snapshot', () => {
     const refused = (key: string) => Object.assign(new Error(`Access Denied: ${key}`), { name: 'AccessDenied' });
     const granted: ObjectStore = {
       put: () => Promise.reject(refused('put')),
+      putIfAbsent: () => Promise.reject(refused('put')),
+      putIfMatch: () => Promise.reject(refused('put')),
       delete: () => Promise.reject(refused('delete')),
+      getWithEtag: (key) => (allowed(key) ? t.data.getWithEtag(key) : Promise.reject(refused(key))),
       getText: (key) => (allowed(key) ? t.data.getText(key) : Promise.reject(refused(key))),
       getBytes: (key) => (allowed(key) ? t.data.getBytes(key) : Promise.reject(refused(key))),
       list: (prefix) => (allowed(prefix) ? t.data.list(prefix) : Promise.reject(refused(prefix))),

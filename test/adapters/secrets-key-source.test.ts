@@ -1,6 +1,6 @@
 // The Secrets Manager adapters against a local server speaking the Secrets Manager JSON protocol.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { AwsClient } from '../../shared/adapters/aws/aws-client.ts';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerKeySource, SecretsManagerPairingCheck } from '../../shared/adapters/aws/secrets-key-source.ts';
 import { SecretValues } from '../../shared/adapters/aws/secret-values.ts';
 import {
@@ -14,7 +14,7 @@ const secrets: Record<string, string> = {
   'Hosting/ModuleReportSecret/mac-mini-2': JSON.stringify({ current: 'new-key', previous: 'old-key' }),
 };
 let standIn: SecretsManagerStandIn;
-let client: AwsClient;
+let client: SecretsManagerClient;
 let calls: SecretsManagerStandIn['calls'];
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // One host's unreadable key (a secret being deleted, a throttled lookup) refuses only that host (docs/contract.md §3):
 // ingest against a local server speaking the Secrets Manager protocol, with real S3 for the inbox.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { AwsClient } from '../../shared/adapters/aws/aws-client.ts';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerKeySource } from '../../shared/adapters/aws/secrets-key-source.ts';
 import { acceptDelivery, type IngestDeps } from '../../shared/ingest/accept-delivery.ts';
 import { sign } from '../../shared/ingest/signature.ts';
@@ -37,7 +37,7 @@ const answers: Record<string, SecretsAnswer> = {
 };
 
 let standIn: SecretsManagerStandIn;
-let client: AwsClient;
+let client: SecretsManagerClient;
 let stores: TestStores;
 beforeAll(async () => {
   standIn = await startSecretsManagerStandIn((_target, id) => answers[id] ?? secretNotFound);

@@ -3,9 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tableStore, type DynamoStore } from '../../shared/adapters/aws/dynamo-store.ts';
-import { bucketStore } from '../../shared/adapters/aws/runtime.ts';
-import type { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
+import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
+import { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
 import { LOCAL_NAMES, startEmulators, type Emulators } from '../../infra/local/emulators.ts';
 
 export interface TestStores {
@@ -19,12 +18,15 @@ export interface TestStores {
 export async function startTestStores(): Promise<TestStores> {
   const dir = mkdtempSync(join(tmpdir(), 'replay-test-'));
   const emulators = await startEmulators(dir, { visibilityTimeoutSeconds: 1, maxReceiveCount: 3 });
+  const { timeouts } = emulators;
+  const documents = dynamoClient(emulators.connection, timeouts);
   return {
     emulators,
-    store: tableStore(emulators.connection, LOCAL_NAMES.table),
-    data: bucketStore(emulators.connection, LOCAL_NAMES.dataBucket),
-    inbox: bucketStore(emulators.connection, LOCAL_NAMES.inboxBucket),
+    store: new DynamoStore(documents, LOCAL_NAMES.table, timeouts),
+    data: new S3ObjectStore(emulators.s3, LOCAL_NAMES.dataBucket, timeouts),
+    inbox: new S3ObjectStore(emulators.s3, LOCAL_NAMES.inboxBucket, timeouts),
     async stop() {
+      documents.destroy();
       await emulators.stop();
       rmSync(dir, { recursive: true, force: true });
     },

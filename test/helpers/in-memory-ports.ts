@@ -3,6 +3,7 @@
 // being lenient: writes are conditional on the revision, values are copied in and out (a caller that
 // mutates what it read changes nothing stored), pages follow the sort order of the table's keys and a
 // cursor this store did not hand out is refused.
+import { createHash } from 'node:crypto';
 import {
   InvalidCursorError,
   type AttemptStore,
@@ -170,6 +171,30 @@ export class InMemoryObjectStore implements ObjectStore {
 
   async put(key: string, body: string | Uint8Array, contentType?: string): Promise<void> {
     this.objects.set(key, { body: Buffer.from(body), contentType });
+  }
+
+  async putIfAbsent(key: string, body: string | Uint8Array, contentType?: string): Promise<boolean> {
+    if (this.objects.has(key)) return false;
+    await this.put(key, body, contentType);
+    return true;
+  }
+
+  /** The ETag S3 gives an object written in one PUT: the MD5 of its bytes, quoted. */
+  async getWithEtag(key: string): Promise<{ bytes: Uint8Array; etag: string } | null> {
+    const object = this.objects.get(key);
+    return object ? { bytes: object.body, etag: `"${createHash('md5').update(object.body).digest('hex')}"` } : null;
+  }
+
+  async putIfMatch(
+    key: string,
+    body: string | Uint8Array,
+    etag: string | null,
+    contentType?: string,
+  ): Promise<boolean> {
+    if (etag === null) return this.putIfAbsent(key, body, contentType);
+    if ((await this.getWithEtag(key))?.etag !== etag) return false;
+    await this.put(key, body, contentType);
+    return true;
   }
 
   async getText(key: string): Promise<string | null> {

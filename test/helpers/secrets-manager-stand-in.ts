@@ -1,8 +1,9 @@
 // A local server speaking the Secrets Manager JSON protocol (x-amz-target, application/x-amz-json-1.1), and
-// the functions' AWS client pointed at it: each call is recorded and answered by the test's own rule.
+// the functions' Secrets Manager client pointed at it: each call is recorded and answered by the test's own rule.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AwsClient } from '../../shared/adapters/aws/aws-client.ts';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { secretsManagerClient } from '../../shared/adapters/aws/secret-values.ts';
 
 /** An answer: the HTTP status and the JSON body (an error carries `__type` and `message`). */
 export interface SecretsAnswer {
@@ -11,7 +12,7 @@ export interface SecretsAnswer {
 }
 
 export interface SecretsManagerStandIn {
-  client: AwsClient;
+  client: SecretsManagerClient;
   /** Every call, in order: the operation ("GetSecretValue", …) and the secret asked for. */
   calls: { target: string; id: string }[];
   stop(): Promise<void>;
@@ -39,7 +40,7 @@ export async function startSecretsManagerStandIn(
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const client = new AwsClient('secretsManager', {
+  const client = secretsManagerClient({
     region: 'us-east-1',
     endpoints: { secretsManager: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
     credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
@@ -48,6 +49,7 @@ export async function startSecretsManagerStandIn(
     client,
     calls,
     async stop() {
+      client.destroy();
       await new Promise<void>((r) => server.close(() => r()));
     },
   };

@@ -7,8 +7,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from '@jest/globals';
 import { createReadApiHandler } from '../../functions/read-api/handler.ts';
 import { tokenGroups } from '../../shared/adapters/aws/api-gateway.ts';
-import { bucketStore } from '../../shared/adapters/aws/runtime.ts';
-import { tableStore } from '../../shared/adapters/aws/dynamo-store.ts';
+import { S3ObjectStore, s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
+import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
 import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { analystGroupOf, MAX_GROUP_NAME_LENGTH } from '../../shared/read/cockpit-access.ts';
@@ -25,7 +25,7 @@ const nowhere = {
   credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
   endpoints: { dynamodb: 'http://127.0.0.1:9', s3: 'http://127.0.0.1:9' },
 };
-const store = tableStore(nowhere, 'table');
+const store = new DynamoStore(dynamoClient(nowhere), 'table');
 const keys = new LocalKeySource(mkdtempSync(join(tmpdir(), 'keys-')), {});
 const deps = {
   config,
@@ -33,7 +33,7 @@ const deps = {
   attempts: store,
   issues: store,
   hosts: store,
-  objects: bucketStore(nowhere, 'data'),
+  objects: new S3ObjectStore(s3Client(nowhere), 'data'),
   pairing: keys,
   budget: store,
   clock: systemClock,

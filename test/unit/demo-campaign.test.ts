@@ -1,5 +1,8 @@
 // The demo campaign: real outcomes and step counts from data/, everything else generated and marked so,
 // and a stand-in judge that answers from the hidden-test outcome with some disagreement.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import {
   buildCampaign,
@@ -18,6 +21,29 @@ describe('the demo campaign', () => {
     expect(source.length).toBeGreaterThan(9700);
     expect(new Set(source.map((r) => r.instanceId)).size).toBe(730);
     expect(source.every((r) => Number.isInteger(r.turns) && !Number.isNaN(Date.parse(r.createdAt)))).toBe(true);
+  });
+
+  it('reads quoted fields holding commas, doubled quotes and line breaks, CRLF lines, and refuses a file missing a column', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'demo-csv-'));
+    const header =
+      'agent_run_id,metadata.instance_id,metadata.model_name,metadata.resolved,metadata.turns,tag,created_at';
+    const csv = join(dir, 'runs.csv');
+    writeFileSync(
+      csv,
+      `${header}\r\na,instance_o__r-abc,"Model ""X"", big - paper",true,7,"line\nbreak","Oct 13, 2025, 10:41 PM UTC"\r\n\r\n`,
+    );
+    expect(readSourceRuns(csv)).toEqual([
+      {
+        instanceId: 'instance_o__r-abc',
+        modelName: 'Model "X", big - paper',
+        resolved: true,
+        turns: 7,
+        createdAt: '2025-10-13T22:41:00.000Z',
+      },
+    ]);
+    const noTurns = join(dir, 'no-turns.csv');
+    writeFileSync(noTurns, `${header.replace('metadata.turns', 'steps')}\n`);
+    expect(() => readSourceRuns(noTurns)).toThrow(`${noTurns} has no column metadata.turns.`);
   });
 
   it('splits model configurations into model and harness version, and instances into repo and base commit', () => {

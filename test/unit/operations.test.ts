@@ -1,7 +1,8 @@
 // The timings of shared/operations.ts nest: no outbound call outlives the judge function, no function
-// outlives the claim on its row or the visibility of its message.
+// outlives the claim on its row or the visibility of its message, and an AWS call that hangs fails while its
+// invocation can still answer.
 import { describe, expect, it } from '@jest/globals';
-import { TIMINGS, visibilitySecondsFor } from '../../shared/operations.ts';
+import { AWS_CALLS, TIMINGS, visibilitySecondsFor } from '../../shared/operations.ts';
 
 describe('the operational timings', () => {
   it('fit a judge attempt (token exchange, then the reference fetch, then one model call) inside the judge function', () => {
@@ -16,5 +17,23 @@ describe('the operational timings', () => {
   it('hide a queued message for longer than its consumer can run', () => {
     for (const consumer of [TIMINGS.landerFunction, TIMINGS.judgeFunction])
       expect(visibilitySecondsFor(consumer)).toBeGreaterThan(consumer);
+  });
+
+  it("fail ingest's three AWS calls in a row (host key, inbox, queue), each at its deadline, before its function times out", () => {
+    expect(3 * AWS_CALLS.standard.deadlineMs).toBeLessThan(TIMINGS.ingestFunction * 1000);
+  });
+
+  it('fail a bulk call (a whole snapshot) before the read API, the function that waits on it, times out', () => {
+    expect(AWS_CALLS.bulk.deadlineMs).toBeLessThan(TIMINGS.readApiFunction * 1000);
+  });
+
+  it("let an AWS call's attempt end and be retried before the call's deadline", () => {
+    for (const limits of Object.values(AWS_CALLS))
+      for (const attempt of [limits.connectMs, limits.answerMs, limits.socketIdleMs])
+        expect(attempt).toBeLessThan(limits.deadlineMs);
+  });
+
+  it("leave a throttled call room for the SDK's first back-off (up to 1 s) and another attempt", () => {
+    expect(AWS_CALLS.standard.deadlineMs).toBeGreaterThan(1_000 + AWS_CALLS.standard.answerMs);
   });
 });

@@ -34,9 +34,9 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const LOG_RETENTION = RetentionDays.ONE_MONTH;
 
 /**
- * How every function is bundled (esbuild, ESM, tree-shaken); bench/bundles.ts builds its references with
- * these too. The banner: esbuild's ESM output cannot `require` Node built-ins from bundled CommonJS
- * dependencies without it.
+ * How every function is bundled (esbuild, ESM, minified, tree-shaken, ES module entry points first, the
+ * AWS SDK included); bench/bundles.ts builds each function's floor with these too. The banner: esbuild's
+ * ESM output cannot `require` Node built-ins from bundled CommonJS dependencies without it.
  */
 export const FUNCTION_BUNDLE = {
   format: 'esm',
@@ -118,7 +118,8 @@ export class ReplayFunction extends Construct {
         sourceMap: FUNCTION_BUNDLE.sourceMap,
         sourceMapMode: SourceMapMode.DEFAULT,
         sourcesContent: FUNCTION_BUNDLE.sourcesContent,
-        // The packages the tests ran against (util-dynamodb), not whichever versions the runtime happens to ship.
+        // No SDK package left external: the SDK clients the tests ran against (package-lock.json), tree-shaken
+        // into the bundle, not whichever versions the runtime happens to ship.
         bundleAwsSDK: true,
         forceDockerBundling: false,
         commandHooks: stagedConfig ? copiedIntoBundle(stagedConfig) : undefined,

@@ -1,7 +1,9 @@
 // DynamoDB adapter for every table-backed port. One table (keys in shared/storage-layout.ts); rows keep an optimistic
 // revision `rev` so read-modify-write landing and judging converge under concurrency. Items travel as plain
-// objects here and in DynamoDB's attribute-value form on the wire (`send` converts both ways).
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+// objects through the SDK's document client, which converts them to and from DynamoDB's attribute values.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { AWS_CALLS, type AwsCallTimeouts } from '../../operations.ts';
 import {
   InvalidCursorError,
   type AttemptStore,
@@ -20,7 +22,7 @@ import type { StoredHost } from '../../schema/host.ts';
 import type { StoredIssue } from '../../schema/issue.ts';
 import type { HiddenTestResult, RunRow } from '../../schema/run.ts';
 import type { ArchivedAttempt } from '../../schema/attempt.ts';
-import { AwsCallError, AwsClient, callJson, type AwsConnection } from './aws-client.ts';
+import { clientSettings, errorNameOf, withinDeadline, type AwsConnection } from './sdk-settings.ts';
 import {
   INDEXES,
   INTERNAL_ATTRIBUTES,
@@ -42,8 +44,14 @@ import {
   type ItemKey,
 } from '../../storage-layout.ts';
 
-export const tableStore = (connection: AwsConnection, tableName: string) =>
-  new DynamoStore(new AwsClient('dynamodb', connection), tableName);
+/** The document client the store talks through; attributes a row leaves undefined are not written. */
+export const dynamoClient = (
+  connection: AwsConnection,
+  timeouts: AwsCallTimeouts = AWS_CALLS.standard,
+): DynamoDBDocumentClient =>
+  DynamoDBDocumentClient.from(new DynamoDBClient(clientSettings(connection, 'dynamodb', timeouts)), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
 
 type Item = Record<string, unknown>;
 
@@ -71,12 +79,13 @@ interface TableOutput {
 
 type QueryInput = Omit<TableInput, 'Key' | 'Item' | 'ConditionExpression' | 'UpdateExpression'>;
 
-const isConditionFailure = (e: unknown) => e instanceof AwsCallError && e.name === 'ConditionalCheckFailedException';
+const isConditionFailure = (e: unknown) => errorNameOf(e) === 'ConditionalCheckFailedException';
 
 export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
   constructor(
-    private readonly dynamo: AwsClient,
+    private readonly dynamo: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly timeouts: AwsCallTimeouts = AWS_CALLS.standard,
   ) {}
 
   async getRun(space: string, id: string): Promise<Versioned<RunRow> | null> {
@@ -345,7 +354,7 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     }
   }
 
-  /** One table operation: item-shaped fields marshalled on the way out and unmarshalled on the way back. */
+  /** One table operation on the store's table, within the call's deadline. */
   private async send(
     operation: 'GetItem' | 'PutItem' | 'UpdateItem' | 'Query',
     input: TableInput,
@@ -353,30 +362,23 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     // A key longer than DynamoDB's key limits names no item (the table refuses it with a ValidationException):
     // a read of one, from a hostile path say, finds nothing rather than failing.
     if (operation === 'GetItem' && input.Key && !withinKeyLimits(input.Key)) return {};
-    const attributes = (value: object | undefined) =>
-      value ? marshall(value, { removeUndefinedValues: true }) : undefined;
-    const out = await callJson<{ Item?: WireItem; Items?: WireItem[]; LastEvaluatedKey?: WireItem; Count?: number }>(
-      this.dynamo,
-      operation,
-      {
-        ...input,
-        TableName: this.tableName,
-        Key: attributes(input.Key),
-        Item: attributes(input.Item),
-        ExpressionAttributeValues: attributes(input.ExpressionAttributeValues),
-        ExclusiveStartKey: attributes(input.ExclusiveStartKey),
-      },
-    );
-    return {
-      Item: out.Item && unmarshall(out.Item),
-      Items: out.Items?.map((item) => unmarshall(item)),
-      LastEvaluatedKey: out.LastEvaluatedKey && unmarshall(out.LastEvaluatedKey),
-      Count: out.Count,
-    };
+    const command = { ...input, TableName: this.tableName };
+    return withinDeadline(`DynamoDB ${operation}`, this.timeouts, async (options): Promise<TableOutput> => {
+      switch (operation) {
+        case 'GetItem':
+          return this.dynamo.send(new GetCommand({ ...command, Key: input.Key! }), options);
+        case 'PutItem':
+          await this.dynamo.send(new PutCommand({ ...command, Item: input.Item! }), options);
+          return {};
+        case 'UpdateItem':
+          await this.dynamo.send(new UpdateCommand({ ...command, Key: input.Key! }), options);
+          return {};
+        case 'Query':
+          return this.dynamo.send(new QueryCommand(command), options);
+      }
+    });
   }
 }
-
-type WireItem = Parameters<typeof unmarshall>[0];
 
 /** DynamoDB's limits on a key: 2048 bytes of partition key, 1024 of sort key. */
 const withinKeyLimits = (key: ItemKey) => Buffer.byteLength(key.pk) <= 2048 && Buffer.byteLength(key.sk) <= 1024;

@@ -1,20 +1,20 @@
 // The judge's credentialed services, resolved from the environment a function runs in (docs/contract.md §10). In AWS
 // the stack names two Secrets Manager secrets (ANTHROPIC_SECRET_ARN: the key; GITHUB_APP_SECRET_ARN:
 // {"appId","privateKey","installationId"}), read through a short cache so a key put in the console is used
-// within a minute without a deploy. Locally the variables hold the credentials themselves. A secret without
-// a value, or variables that are not set, mean "no credentials": rows wait instead of failing.
+// within a minute without a deploy; the wiring passes the secret values it reads them with. Locally the
+// variables hold the credentials themselves. A secret without a value, or variables that are not set, mean
+// "no credentials": rows wait instead of failing.
 import type { JudgeModel, ReferenceSource, ServiceProvider } from '../../ports.ts';
 import { AnthropicJudgeModel } from '../anthropic-judge-model.ts';
-import { AwsClient } from './aws-client.ts';
-import { SecretValues } from './secret-values.ts';
+import type { SecretValues } from './secret-values.ts';
 import { GitHubReferenceSource, PUBLIC_GITHUB_API, type GitHubCredentials } from '../github-reference-source.ts';
 
 const SECRET_CACHE_SECONDS = 60;
 
-export function judgeModelProvider(env: NodeJS.ProcessEnv = process.env): ServiceProvider<JudgeModel> {
+export function judgeModelProvider(env: NodeJS.ProcessEnv, secrets?: SecretValues): ServiceProvider<JudgeModel> {
   const baseURL = env.ANTHROPIC_BASE_URL || undefined;
   if (env.ANTHROPIC_SECRET_ARN) {
-    return fromSecret(env.ANTHROPIC_SECRET_ARN, (value) => {
+    return fromSecret(secrets, env.ANTHROPIC_SECRET_ARN, (value) => {
       const apiKey = parseAnthropicSecret(value);
       return apiKey ? new AnthropicJudgeModel({ apiKey, baseURL }) : null;
     });
@@ -23,10 +23,13 @@ export function judgeModelProvider(env: NodeJS.ProcessEnv = process.env): Servic
   return async () => model;
 }
 
-export function referenceSourceProvider(env: NodeJS.ProcessEnv = process.env): ServiceProvider<ReferenceSource> {
+export function referenceSourceProvider(
+  env: NodeJS.ProcessEnv,
+  secrets?: SecretValues,
+): ServiceProvider<ReferenceSource> {
   const baseUrl = env.GITHUB_API_URL || PUBLIC_GITHUB_API;
   if (env.GITHUB_APP_SECRET_ARN) {
-    return fromSecret(env.GITHUB_APP_SECRET_ARN, (value) => {
+    return fromSecret(secrets, env.GITHUB_APP_SECRET_ARN, (value) => {
       const app = parseGitHubAppSecret(value);
       return app ? new GitHubReferenceSource(app, baseUrl) : null;
     });
@@ -76,13 +79,15 @@ export function parseGitHubAppSecret(value: string): GitHubCredentials | null {
   }
 }
 
-let secrets: SecretValues | undefined;
-
 /** The service built from a secret's current value; rebuilt only when the value changes. */
-function fromSecret<T>(secretId: string, build: (value: string) => T | null): ServiceProvider<T> {
+function fromSecret<T>(
+  secrets: SecretValues | undefined,
+  secretId: string,
+  build: (value: string) => T | null,
+): ServiceProvider<T> {
+  if (!secrets) throw new Error(`${secretId} names a secret, but no Secrets Manager client was given to read it.`);
   let last: { value: string; service: T | null } | undefined;
   return async () => {
-    secrets ??= new SecretValues(new AwsClient('secretsManager', {}));
     const value = await secrets.text(secretId, SECRET_CACHE_SECONDS);
     if (value === null) return null;
     if (last?.value !== value) last = { value, service: build(value) };

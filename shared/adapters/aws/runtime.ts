@@ -1,15 +1,8 @@
-// Builds the AWS adapters from explicit settings. A Lambda's default wiring passes an empty connection (its
-// region and role credentials come from its environment); local mode passes its emulators' endpoints and
-// credentials instead, so several local modes can share one process and nothing writes `process.env`.
+// What every function's AWS wiring reads from its environment: the variables the stack sets and the
+// configuration file bundled beside its code. The SDK clients themselves are built by each adapter's
+// factory (dynamoClient, s3Client, sqsClient, secretsManagerClient), once per cold start in `lambda.ts`.
 import { fileURLToPath } from 'node:url';
 import { BUNDLED_CONFIG_FILE, readConfigFile, type ReplayConfig } from '../../schema/config.ts';
-import type { KeySource, MessageQueue, PairingCheck } from '../../ports.ts';
-import { AwsClient, type AwsConnection } from './aws-client.ts';
-import { S3ObjectStore } from './s3-object-store.ts';
-import { SecretsManagerKeySource, SecretsManagerPairingCheck } from './secrets-key-source.ts';
-import { SqsQueue } from './sqs-queue.ts';
-
-export type { AwsConnection } from './aws-client.ts';
 
 export function requiredEnv(name: string, env: NodeJS.ProcessEnv = process.env): string {
   const value = env[name];
@@ -23,19 +16,3 @@ export function requiredEnv(name: string, env: NodeJS.ProcessEnv = process.env):
  */
 export const bundledConfig = (file: URL = new URL(BUNDLED_CONFIG_FILE, import.meta.url)): ReplayConfig =>
   readConfigFile(fileURLToPath(file));
-
-/** A bucket's objects; one store per bucket, each signing its own calls. */
-export const bucketStore = (connection: AwsConnection, bucket: string): S3ObjectStore =>
-  new S3ObjectStore(new AwsClient('s3', connection), bucket, connection.s3Emulated === true);
-
-/** Sends to a queue by its URL, through the regional (or configured) SQS endpoint, as AWS does. */
-export const queue = <T>(connection: AwsConnection, queueUrl: string): MessageQueue<T> =>
-  new SqsQueue<T>(new AwsClient('sqs', connection), queueUrl);
-
-/** Host keys from Secrets Manager (local mode passes its own key source instead). */
-export const keySource = (connection: AwsConnection): KeySource =>
-  new SecretsManagerKeySource(new AwsClient('secretsManager', connection));
-
-/** Whether a host has a key, for the read API, which may never read key values. */
-export const pairingCheck = (connection: AwsConnection): PairingCheck =>
-  new SecretsManagerPairingCheck(new AwsClient('secretsManager', connection));

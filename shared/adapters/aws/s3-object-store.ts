@@ -1,34 +1,87 @@
-// Objects in one S3 bucket, over S3's REST API through the signed client (aws-client.ts): the bucket is
-// addressed by host name in AWS and by path on the emulator.
+// Objects in one S3 bucket through the SDK's S3 client. Writes that must not replace another writer's object
+// are conditional (S3's `If-None-Match: *` and `If-Match: <etag>`): a write that loses its race reports so,
+// and its caller reads what won instead of overwriting it.
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsCommand,
+  PutObjectCommand,
+  S3Client,
+  type PutObjectCommandInput,
+} from '@aws-sdk/client-s3';
+import { AWS_CALLS, type AwsCallTimeouts } from '../../operations.ts';
 import type { ObjectStore } from '../../ports.ts';
-import { AwsCallError, uriEncode, type AwsClient, type AwsRequest, type AwsResponse } from './aws-client.ts';
+import { clientSettings, errorNameOf, statusOf, withinDeadline, type AwsConnection } from './sdk-settings.ts';
+
+/** An S3 client; on a configured endpoint (an emulator) buckets are addressed by path, as emulators expect. */
+export const s3Client = (connection: AwsConnection, timeouts: AwsCallTimeouts = AWS_CALLS.standard): S3Client =>
+  new S3Client({
+    ...clientSettings(connection, 's3', timeouts),
+    forcePathStyle: connection.endpoints?.s3 !== undefined,
+  });
+
+/** How often a conditional write that met a concurrent one (409) is tried again while the key stays free. */
+const CONFLICT_ATTEMPTS = 3;
 
 export class S3ObjectStore implements ObjectStore {
   constructor(
-    private readonly s3: AwsClient,
+    private readonly s3: S3Client,
     private readonly bucket: string,
-    private readonly pathStyle: boolean,
+    private readonly timeouts: AwsCallTimeouts = AWS_CALLS.standard,
   ) {}
 
   async put(key: string, body: string | Uint8Array, contentType = 'application/octet-stream'): Promise<void> {
-    await this.send({ method: 'PUT', ...this.location(key), headers: { 'content-type': contentType }, body });
+    await this.putObject(key, body, contentType, {});
+  }
+
+  async putIfAbsent(key: string, body: string | Uint8Array, contentType = 'application/octet-stream') {
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.conditionalPut(key, body, contentType, { IfNoneMatch: '*' });
+      if (outcome !== 'conflict') return outcome === 'written';
+      // S3 answers 409 when another conditional write of the key was under way: whoever wrote it won.
+      if ((await this.getWithEtag(key)) !== null) return false;
+      if (attempt === CONFLICT_ATTEMPTS)
+        throw new Error(`Writing ${key} met a concurrent write ${attempt} times and the key is still free.`);
+    }
+  }
+
+  async putIfMatch(
+    key: string,
+    body: string | Uint8Array,
+    etag: string | null,
+    contentType = 'application/octet-stream',
+  ): Promise<boolean> {
+    if (etag === null) return this.putIfAbsent(key, body, contentType);
+    // Any refusal (412, a concurrent write's 409, or 404 when the object was deleted meanwhile) means
+    // someone else wrote it since `etag` was read.
+    return (await this.conditionalPut(key, body, contentType, { IfMatch: etag })) === 'written';
   }
 
   async getText(key: string): Promise<string | null> {
-    return (await this.getBytes(key))?.toString('utf8') ?? null;
+    const found = await this.getWithEtag(key);
+    return found && Buffer.from(found.bytes.buffer, found.bytes.byteOffset, found.bytes.byteLength).toString('utf8');
   }
 
-  async getBytes(key: string): Promise<Buffer | null> {
+  async getBytes(key: string): Promise<Uint8Array | null> {
+    return (await this.getWithEtag(key))?.bytes ?? null;
+  }
+
+  async getWithEtag(key: string): Promise<{ bytes: Uint8Array; etag: string } | null> {
     try {
-      return (await this.send({ method: 'GET', ...this.location(key) })).body;
-    } catch (e) {
-      if (e instanceof AwsCallError && e.name === 'NoSuchKey') return null;
-      throw e;
+      return await withinDeadline(`S3 GetObject ${key}`, this.timeouts, async (options) => {
+        const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }), options);
+        return { bytes: (await out.Body?.transformToByteArray()) ?? new Uint8Array(), etag: out.ETag ?? '' };
+      });
+    } catch (error) {
+      if (errorNameOf(error) === 'NoSuchKey') return null;
+      throw error;
     }
   }
 
   async delete(key: string): Promise<void> {
-    await this.send({ method: 'DELETE', ...this.location(key) });
+    await withinDeadline(`S3 DeleteObject ${key}`, this.timeouts, (options) =>
+      this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }), options),
+    );
   }
 
   /**
@@ -39,41 +92,44 @@ export class S3ObjectStore implements ObjectStore {
     const keys: string[] = [];
     let marker: string | undefined;
     for (;;) {
-      const { body } = await this.send({ method: 'GET', ...this.location(''), query: { prefix, marker } });
-      const xml = body.toString('utf8');
-      const page = [...xml.matchAll(/<Contents>[\s\S]*?<Key>([\s\S]*?)<\/Key>/g)].map((m) => xmlText(m[1]!));
+      const out = await withinDeadline(`S3 ListObjects ${prefix}`, this.timeouts, (options) =>
+        this.s3.send(new ListObjectsCommand({ Bucket: this.bucket, Prefix: prefix, Marker: marker }), options),
+      );
+      const page = (out.Contents ?? []).flatMap((o) => (o.Key === undefined ? [] : [o.Key]));
       keys.push(...page);
-      if (!/<IsTruncated>true<\/IsTruncated>/.test(xml) || page.length === 0) return keys;
-      marker = page[page.length - 1];
+      if (!out.IsTruncated || page.length === 0) return keys;
+      marker = page.at(-1);
     }
   }
 
-  /** `/bucket/key` on the emulator; `bucket.` before the host name and `/key` in AWS. */
-  private location(key: string): Pick<AwsRequest, 'hostPrefix' | 'path'> {
-    const path = `/${key.split('/').map(uriEncode).join('/')}`;
-    return this.pathStyle ? { path: `/${this.bucket}${key ? path : ''}` } : { hostPrefix: `${this.bucket}.`, path };
+  private async conditionalPut(
+    key: string,
+    body: string | Uint8Array,
+    contentType: string,
+    condition: Pick<PutObjectCommandInput, 'IfMatch' | 'IfNoneMatch'>,
+  ): Promise<'written' | 'refused' | 'conflict'> {
+    try {
+      await this.putObject(key, body, contentType, condition);
+      return 'written';
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === 412 || (condition.IfMatch && status === 404)) return 'refused';
+      if (status === 409) return 'conflict';
+      throw error;
+    }
   }
 
-  private send(request: AwsRequest): Promise<AwsResponse> {
-    return this.s3.send(request, s3Error);
+  private async putObject(
+    key: string,
+    body: string | Uint8Array,
+    contentType: string,
+    condition: Pick<PutObjectCommandInput, 'IfMatch' | 'IfNoneMatch'>,
+  ): Promise<void> {
+    // The length stated, as S3 wants it: the SDK works it out for a body, but states none for an empty one.
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    const input = { Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, ContentLength: length };
+    await withinDeadline(`S3 PutObject ${key}`, this.timeouts, (options) =>
+      this.s3.send(new PutObjectCommand({ ...input, ...condition }), options),
+    );
   }
-}
-
-/** S3 answers errors as `<Error><Code>…</Code><Message>…</Message></Error>`, or with no body at all. */
-function s3Error(response: AwsResponse): { code: string; message: string } {
-  const xml = response.body.toString('utf8');
-  const field = (name: string) => new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(xml)?.[1];
-  const code = field('Code') ?? (response.status === 404 ? 'NotFound' : `Http${response.status}`);
-  return { code: xmlText(code), message: xmlText(field('Message') ?? `HTTP ${response.status}`) };
-}
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** XML character data: the five named entities and numeric character references. */
-function xmlText(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);/g, (whole, ref: string) => {
-    if (ref.startsWith('#x')) return String.fromCodePoint(Number.parseInt(ref.slice(2), 16));
-    if (ref.startsWith('#')) return String.fromCodePoint(Number(ref.slice(1)));
-    return ENTITIES[ref] ?? whole;
-  });
 }

@@ -1,8 +1,10 @@
 // Host keys from Secrets Manager, cached for a few minutes so a busy ingest does not call Secrets Manager
 // per request. A secret holds the key itself, or {"current","previous"} during a rotation.
+import { DescribeSecretCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { AWS_CALLS } from '../../operations.ts';
 import type { KeySource, PairingCheck } from '../../ports.ts';
 import { keySecretName } from '../key-names.ts';
-import { AwsCallError, callJson, type AwsClient } from './aws-client.ts';
+import { errorNameOf, withinDeadline } from './sdk-settings.ts';
 import { SecretValues } from './secret-values.ts';
 
 const CACHE_SECONDS = 300;
@@ -10,7 +12,7 @@ const CACHE_SECONDS = 300;
 export class SecretsManagerKeySource implements KeySource {
   private readonly secrets: SecretValues;
 
-  constructor(client: AwsClient) {
+  constructor(client: SecretsManagerClient) {
     this.secrets = new SecretValues(client);
   }
 
@@ -36,16 +38,16 @@ export function parseSecretValue(value: string): string[] {
 
 /** Pairing from the secret's metadata only (DescribeSecret): the read API never holds a key. */
 export class SecretsManagerPairingCheck implements PairingCheck {
-  constructor(private readonly client: AwsClient) {}
+  constructor(private readonly client: SecretsManagerClient) {}
 
   async isPaired(secretConfigKey: string, host: string): Promise<boolean> {
     try {
-      const out = await callJson<{ VersionIdsToStages?: Record<string, string[]> }>(this.client, 'DescribeSecret', {
-        SecretId: keySecretName(secretConfigKey, host),
-      });
+      const out = await withinDeadline('Secrets Manager DescribeSecret', AWS_CALLS.standard, (options) =>
+        this.client.send(new DescribeSecretCommand({ SecretId: keySecretName(secretConfigKey, host) }), options),
+      );
       return Object.values(out.VersionIdsToStages ?? {}).some((stages) => stages.includes('AWSCURRENT'));
     } catch (e) {
-      if (e instanceof AwsCallError && e.name === 'ResourceNotFoundException') return false;
+      if (errorNameOf(e) === 'ResourceNotFoundException') return false;
       throw e;
     }
   }
