@@ -39,6 +39,9 @@ export const summaryKey = (space: string, id: string, finishedAt: string, summar
 /** The full contamination list of a run whose row keeps only the first entries (docs/contract.md §4 bounds). */
 export const contaminationKey = (space: string, id: string, finishedAt: string, listSha256: string) =>
   `${runObjectPrefix(space, id, finishedAt)}/contamination-${listSha256}.json`;
+/** The test names of a hidden-test result too long for the row to keep (docs/contract.md §4 bounds). */
+export const testsKey = (space: string, id: string, finishedAt: string, namesSha256: string) =>
+  `${runObjectPrefix(space, id, finishedAt)}/tests-${namesSha256}.json`;
 /** One judge attempt's exchange (never the prompt text, which holds the issue text). */
 export const auditKey = (space: string, id: string, finishedAt: string, startedAt: string, attempt: number) =>
   `${runObjectPrefix(space, id, finishedAt)}/judge-${startedAt}-attempt-${attempt}.json`;

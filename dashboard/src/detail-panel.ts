@@ -1,5 +1,5 @@
 // One run in full, titled "model · task · harness": verdict and the judge's reasons, the hidden-test
-// result, links to the issue and the fix PR, the files the candidate changed with +/− counts, the
+// result (its failing tests by name, then the passing ones folded), links to the issue and the fix PR, the files the candidate changed with +/− counts, the
 // candidate's patch beside the original fix (as the judge cached it, lock files left out; never the issue
 // text), the run's attempts (docs/contract.md §4: earlier ones archived, never erased) with their verdicts, the
 // summary, and every field of the row with its unit (unknown written as such). Patches and
@@ -248,6 +248,7 @@ export class DetailPanel {
               test.details ? el('pre', { class: 'details' }, test.details) : null,
             )
           : el('p', { class: 'muted' }, 'No hidden-test result for this run.'),
+        ...(test ? testNameLists(test) : []),
       ),
       el(
         'section',
@@ -292,6 +293,30 @@ export class DetailPanel {
       el('section', {}, el('h3', {}, 'Row'), fieldsTable(row)),
     ];
   }
+}
+
+/** The tests the result names: the failing ones open first, the passing ones folded away below them. */
+function testNameLists(test: NonNullable<RunRow['hiddenTestResult']>): (HTMLElement | null)[] {
+  const names = (list: string[]) => el('ul', { class: 'test-names' }, ...list.map((name) => el('li', {}, name)));
+  const { failedTests: failed, passedTests: passed } = test;
+  return [
+    failed
+      ? el(
+          'div',
+          { class: 'failed-tests' },
+          el('strong', {}, `Failing tests (${count(failed.length)})`),
+          failed.length ? names(failed) : el('p', { class: 'muted' }, 'None.'),
+        )
+      : null,
+    passed
+      ? el(
+          'details',
+          { class: 'passed-tests' },
+          el('summary', {}, `Passing tests (${count(passed.length)})`),
+          passed.length ? names(passed) : el('p', { class: 'muted' }, 'None.'),
+        )
+      : null,
+  ];
 }
 
 /**
