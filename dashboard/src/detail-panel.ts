@@ -24,7 +24,7 @@ const FIELD_GROUPS: [string, Field[]][] = [
   ['Machine', ['host', 'hostHardware', 'contextWindow', 'historyCharsKept']],
   ['Harness', ['harnessVersion', 'maxSteps', 'maxOutputTokensPerCall', 'wallBudgetSeconds']],
   ['Time', ['startedAt', 'finishedAt', 'wallSeconds', 'steps', 'outcome']],
-  ['Tokens', ['promptTokens', 'completionTokens', 'maxPromptTokensPerCall']],
+  ['Tokens and cost', ['promptTokens', 'completionTokens', 'maxPromptTokensPerCall', 'costUsd']],
   [
     'Throughput',
     [
@@ -82,6 +82,7 @@ const UNITS: Partial<Record<Field, (v: number) => string>> = {
   promptTokens: (v) => withUnit(v, 'tokens'),
   completionTokens: (v) => withUnit(v, 'tokens'),
   maxPromptTokensPerCall: (v) => withUnit(v, 'tokens'),
+  costUsd: (v) => `$${v.toFixed(v < 1 ? 4 : 2)}`,
   outputTokensPerMinute: (v) => withUnit(v, 'tokens/min', 1),
   medianCallSeconds: seconds,
   medianCallOutputTokensPerSecond: (v) => withUnit(v, 'tokens/s', 1),

@@ -60,6 +60,8 @@ export const runnerRowSchema = z.object({
   promptTokens: optionalCount,
   completionTokens: optionalCount,
   maxPromptTokensPerCall: optionalCount,
+  // cost
+  costUsd: optionalAmount,
   // throughput
   outputTokensPerMinute: optionalAmount,
   medianCallSeconds: optionalAmount,
