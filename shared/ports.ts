@@ -2,7 +2,7 @@
 // local mode plugs the same AWS adapters into emulators.
 import type { StoredIssue } from './schema/issue.ts';
 import type { StoredHost } from './schema/host.ts';
-import type { RunRow, HiddenTestResult } from './schema/run.ts';
+import type { RunRow, StoredHiddenTestResult } from './schema/run.ts';
 import type { TokenUsage } from './cost.ts';
 import type { ArchivedAttempt } from './schema/attempt.ts';
 export type { LandingMessage, JudgeMessage } from './schema/messages.ts';
@@ -38,14 +38,14 @@ export interface AttemptStore {
   /** Every archived attempt of the run, oldest first. */
   listAttempts(space: string, id: string): Promise<ArchivedAttempt[]>;
   /** Sets the hidden-test result on the archived attempts with that finishedAt; how many there were. */
-  setAttemptHiddenTest(space: string, id: string, finishedAt: string, result: HiddenTestResult): Promise<number>;
+  setAttemptHiddenTest(space: string, id: string, finishedAt: string, result: StoredHiddenTestResult): Promise<number>;
 }
 
 export interface PendingHiddenTest {
   space: string;
   id: string;
   finishedAt: string;
-  hiddenTestResult: HiddenTestResult;
+  hiddenTestResult: StoredHiddenTestResult;
 }
 
 export interface IssueStore {

@@ -33,7 +33,13 @@ export const runSpacePrefix = (space: string) => `${RUNS_PREFIX}${space}/`;
 export const runObjectPrefix = (space: string, id: string, finishedAt: string) =>
   `${runSpacePrefix(space)}${encode(id)}/${finishedAt}`;
 /** How each kind of run object's name starts; its writer's grant is built from it (DATA_OBJECT_GRANTS). */
-const RUN_OBJECT = { patch: 'patch-', summary: 'summary-', contamination: 'contamination-', audit: 'judge-' } as const;
+const RUN_OBJECT = {
+  patch: 'patch-',
+  summary: 'summary-',
+  contamination: 'contamination-',
+  tests: 'tests-',
+  audit: 'judge-',
+} as const;
 export const patchKey = (space: string, id: string, finishedAt: string, patchSha256: string) =>
   `${runObjectPrefix(space, id, finishedAt)}/${RUN_OBJECT.patch}${patchSha256}.diff`;
 export const summaryKey = (space: string, id: string, finishedAt: string, summarySha256: string) =>
@@ -41,6 +47,9 @@ export const summaryKey = (space: string, id: string, finishedAt: string, summar
 /** The full contamination list of a run whose row keeps only the first entries (docs/contract.md §4 bounds). */
 export const contaminationKey = (space: string, id: string, finishedAt: string, listSha256: string) =>
   `${runObjectPrefix(space, id, finishedAt)}/${RUN_OBJECT.contamination}${listSha256}.json`;
+/** The test names of a hidden-test result too long for the row to keep (docs/contract.md §4 bounds). */
+export const testsKey = (space: string, id: string, finishedAt: string, namesSha256: string) =>
+  `${runObjectPrefix(space, id, finishedAt)}/${RUN_OBJECT.tests}${namesSha256}.json`;
 /** One judge attempt's exchange (never the prompt text, which holds the issue text). */
 export const auditKey = (space: string, id: string, finishedAt: string, startedAt: string, attempt: number) =>
   `${runObjectPrefix(space, id, finishedAt)}/${RUN_OBJECT.audit}${startedAt}-attempt-${attempt}.json`;
@@ -112,7 +121,7 @@ const anyRunObject = (kind: keyof typeof RUN_OBJECT) => `${RUNS_PREFIX}*/*/*/${R
 export const DATA_OBJECT_GRANTS = {
   lander: {
     get: [],
-    put: [anyRunObject('patch'), anyRunObject('summary'), anyRunObject('contamination')],
+    put: [anyRunObject('patch'), anyRunObject('summary'), anyRunObject('contamination'), anyRunObject('tests')],
     list: [],
   },
   judge: {

@@ -339,7 +339,7 @@ export class Cockpit {
         el(
           'p',
           { class: 'banner generated', id: 'generated-note', role: 'status' },
-          `◇ ${count(generated)} of ${count(m.selection.length)} runs in view carry generated figures (metricsSource "generated": demo data). Their times, tokens and patches were not measured.`,
+          `◇ ${count(generated)} of ${count(m.selection.length)} runs in view carry generated figures (metricsSource "generated": demo data), not measured ones. The project's data/README.md says which.`,
         ),
     );
   }

@@ -23,7 +23,7 @@ export type CostBasis = 'total' | 'run' | 'judge';
 
 export const COST_BASES: { basis: CostBasis; label: string }[] = [
   { basis: 'total', label: 'runs + judging' },
-  { basis: 'run', label: 'runs (estimated from tokens)' },
+  { basis: 'run', label: 'runs (recorded, else estimated from tokens)' },
   { basis: 'judge', label: 'judging' },
 ];
 
@@ -106,7 +106,7 @@ export function renderCost(
   );
   fill(
     foot,
-    'Judge cost: what the judge’s calls cost at the configured price of the judge model. Run cost: estimated from each run’s prompt and completion tokens at the configured price of its model. The figures follow the model, tier, wave and harness filters.',
+    'Judge cost: what the judge’s calls cost at the configured price of the judge model. Run cost: what the run’s harness recorded, else estimated from its prompt and completion tokens at the configured price of its model. The figures follow the model, tier, wave and harness filters.',
   );
 }
 

@@ -1,5 +1,5 @@
 // One run in full, titled "model · task · harness": verdict and the judge's reasons, the hidden-test
-// result, links to the issue and the fix PR, the files the candidate changed with +/− counts, the
+// result (its failing tests by name, then the passing ones folded), links to the issue and the fix PR, the files the candidate changed with +/− counts, the
 // candidate's patch beside the original fix (as the judge cached it, lock files left out; never the issue
 // text), the run's attempts (docs/contract.md §4: earlier ones archived, never erased) with their verdicts, the
 // summary, and every field of the row with its unit (unknown written as such). Patches and
@@ -25,7 +25,7 @@ const FIELD_GROUPS: [string, Field[]][] = [
   ['Machine', ['host', 'hostHardware', 'contextWindow', 'historyCharsKept']],
   ['Harness', ['harnessVersion', 'maxSteps', 'maxOutputTokensPerCall', 'wallBudgetSeconds']],
   ['Time', ['startedAt', 'finishedAt', 'wallSeconds', 'steps', 'outcome']],
-  ['Tokens', ['promptTokens', 'completionTokens', 'maxPromptTokensPerCall']],
+  ['Tokens and cost', ['promptTokens', 'completionTokens', 'maxPromptTokensPerCall', 'costUsd']],
   [
     'Throughput',
     [
@@ -83,6 +83,7 @@ const UNITS: Partial<Record<Field, (v: number) => string>> = {
   promptTokens: (v) => withUnit(v, 'tokens'),
   completionTokens: (v) => withUnit(v, 'tokens'),
   maxPromptTokensPerCall: (v) => withUnit(v, 'tokens'),
+  costUsd: (v) => `$${v.toFixed(v < 1 ? 4 : 2)}`,
   outputTokensPerMinute: (v) => withUnit(v, 'tokens/min', 1),
   medianCallSeconds: seconds,
   medianCallOutputTokensPerSecond: (v) => withUnit(v, 'tokens/s', 1),
@@ -254,6 +255,7 @@ export class DetailPanel {
               test.details ? el('pre', { class: 'details' }, test.details) : null,
             )
           : el('p', { class: 'muted' }, 'No hidden-test result for this run.'),
+        ...(test ? testNameLists(test) : []),
       ),
       el(
         'section',
@@ -285,6 +287,30 @@ export class DetailPanel {
       el('section', {}, el('h3', {}, 'Row'), fieldsTable(row)),
     ];
   }
+}
+
+/** The tests the result names: the failing ones open first, the passing ones folded away below them. */
+function testNameLists(test: NonNullable<RunRow['hiddenTestResult']>): (HTMLElement | null)[] {
+  const names = (list: string[]) => el('ul', { class: 'test-names' }, ...list.map((name) => el('li', {}, name)));
+  const { failedTests: failed, passedTests: passed } = test;
+  return [
+    failed
+      ? el(
+          'div',
+          { class: 'failed-tests' },
+          el('strong', {}, `Failing tests (${count(failed.length)})`),
+          failed.length ? names(failed) : el('p', { class: 'muted' }, 'None.'),
+        )
+      : null,
+    passed
+      ? el(
+          'details',
+          { class: 'passed-tests' },
+          el('summary', {}, `Passing tests (${count(passed.length)})`),
+          passed.length ? names(passed) : el('p', { class: 'muted' }, 'None.'),
+        )
+      : null,
+  ];
 }
 
 /**

@@ -1,7 +1,10 @@
-// The demo campaign (docs/contract.md §6): deliveries built from real SWE-Bench Pro outcomes (data/README.md says
-// where they come from). Real: the model configuration, the task, the test-based `resolved` outcome (sent
-// as a hidden-test result, never as a verdict), the turn count (steps) and the date of the run. Everything
-// else is generated from a fixed seed, and every run row says so with `metricsSource: "generated"`.
+// The demo campaign (docs/contract.md §6), and what every source of one shares: writing it as run folders,
+// delivering them as replay-push does, and the stand-ins the judge talks to. Two sources build campaigns:
+// infra/local/demo-lite-campaign.ts (real SWE-bench Lite runs, the default) and, here, the SWE-Bench Pro
+// outcomes (data/README.md says where both come from). From the Pro data, real: the model configuration, the
+// task, the test-based `resolved` outcome (sent as a hidden-test result, never as a verdict), the turn count
+// (steps) and the date of the run. Everything else is generated from a fixed seed, and every run row says so
+// with `metricsSource: "generated"`. Each builder counts what it took and what it generated (Provenance).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -10,6 +13,8 @@ import { Outbox } from '../../shared/runner/outbox.ts';
 import { syncRunFolders, type SyncReport } from '../../shared/runner/sync.ts';
 import { RUN_FOLDER_FORMAT } from '../../shared/schema/run-folder.ts';
 import { runId } from '../../shared/schema/run-id.ts';
+import { blockEnd } from '../../shared/judge/prompt.ts';
+import { Provenance } from './demo-provenance.ts';
 import { startAnthropicStandIn } from './stand-ins/anthropic-stand-in.ts';
 import { startGitHubStandIn } from './stand-ins/github-stand-in.ts';
 import { sha256Hex } from '../../shared/sha256.ts';
@@ -32,7 +37,7 @@ export interface DemoRun {
   id: string;
   host: string;
   resolved: boolean;
-  /** Marker inside the generated patch, so the stand-in judge can tell which run it is asked about. */
+  /** Drawn from the run id: the stand-in judge's fixed choice of where to disagree. */
   token: string;
   delivery: Record<string, unknown>;
   hiddenTest: Record<string, unknown>;
@@ -43,6 +48,12 @@ export interface DemoCampaign {
   runs: DemoRun[];
   models: number;
   tasks: number;
+  /** What it was built from, for the demo's banner: "120 SWE-bench Lite tasks from data/swe-bench-lite/ …". */
+  source: string;
+  /** Which fields are real, generated or unknown, counted over the runs and tasks built. */
+  provenance: Provenance;
+  /** Each task's original fix (taskId → diff), as the stand-in GitHub serves it; without it, a placeholder. */
+  references?: Map<string, string>;
 }
 
 export interface CampaignOptions {
@@ -128,6 +139,12 @@ export function buildCampaign(source: SourceRun[], options: CampaignOptions): De
     };
   });
   const issueOf = new Map(issues.map((i) => [i.taskId, i]));
+  const provenance = new Provenance();
+  for (const _ of issues) {
+    provenance.note('real', 'tasks', 'repository and base commit');
+    for (const field of ['tier, wave and order', 'issue and PR numbers', 'fix size and merge time', 'merge commit'])
+      provenance.note('generated', 'tasks', field);
+  }
 
   const pace = new Map<string, { secondsPerStep: number; tokensPerStep: number }>();
   const runs = source
@@ -222,6 +239,17 @@ export function buildCampaign(source: SourceRun[], options: CampaignOptions): De
           details: 'SWE-Bench Pro test-based evaluation: the real outcome of this run.',
         },
       };
+      for (const field of ['model configuration and task', 'hidden-test outcome', 'steps', 'start time'])
+        provenance.note('real', 'runs', field);
+      for (const field of [
+        'outcome (from the step count)',
+        'wall time and tokens',
+        'patch and summary',
+        'contamination',
+        'runner host',
+      ])
+        provenance.note('generated', 'runs', field);
+      provenance.note('unknown', 'runs', 'cost');
       return { id, host, resolved: r.resolved, token, delivery, hiddenTest };
     });
   return {
@@ -229,6 +257,8 @@ export function buildCampaign(source: SourceRun[], options: CampaignOptions): De
     runs,
     models: new Set(runs.map((r) => (r.delivery.row as { model: string }).model)).size,
     tasks: instances.length,
+    source: `${instances.length} of the 730 SWE-Bench Pro tasks, from the ${source.length} runs in data/swe-bench-pro-runs.csv (seed ${options.seed})`,
+    provenance,
   };
 }
 
@@ -261,8 +291,29 @@ function demoPatch(
   ].join('\n');
 }
 
-/** The stand-in judge finds the run it is asked about by the token in the candidate patch. */
-export const findDemoToken = (text: string): string | null => /demo run token: ([0-9a-f]{16})/.exec(text)?.[1] ?? null;
+/** How much of a candidate patch identifies it: the judge's prompt may cut a long patch, never its head. */
+const PATCH_HEAD_CHARS = 2000;
+const patchHead = (patch: string) => patch.slice(0, PATCH_HEAD_CHARS).trimEnd();
+const CANDIDATE_BLOCK = /<<<BEGIN_DATA candidate_patch nonce=([0-9a-f]+)>>>\n/;
+
+/**
+ * The stand-in judge finds the run it is asked about by the candidate patch in the prompt's candidate block
+ * (shared/judge/prompt.ts). Runs with the same patch get the same answer, as they would from a judge.
+ */
+export function demoRunFinder(runs: DemoRun[]): (userText: string) => DemoRun | null {
+  const byHead = new Map<string, DemoRun>();
+  for (const run of runs) {
+    const head = patchHead(run.delivery.patch as string);
+    if (head && !byHead.has(head)) byHead.set(head, run);
+  }
+  return (userText) => {
+    const block = CANDIDATE_BLOCK.exec(userText);
+    if (!block) return null;
+    const start = block.index + block[0].length;
+    const end = userText.indexOf(blockEnd(block[1]!), start);
+    return byHead.get(patchHead(userText.slice(start, end < 0 ? undefined : end))) ?? null;
+  };
+}
 
 /**
  * What `demo-oracle` answers (docs/contract.md §10 judge answer): the hidden-test outcome, except for a fixed tenth
@@ -306,12 +357,12 @@ export function seeded(seed: number): () => number {
   };
 }
 
-function lognormal(random: () => number, median: number, sigma: number): number {
+export function lognormal(random: () => number, median: number, sigma: number): number {
   const normal = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   return median * Math.exp(sigma * normal);
 }
 
-function shuffle<T>(items: T[], random: () => number): T[] {
+export function shuffle<T>(items: T[], random: () => number): T[] {
   for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [items[i], items[j]] = [items[j]!, items[i]!];
@@ -402,14 +453,15 @@ export interface DemoJudge {
 
 /**
  * Starts the stand-ins the judge talks to: `demo-oracle` on the Anthropic Messages protocol, answering
- * from the hidden-test outcome, and a GitHub stand-in serving each task's (generated) issue text and
- * reference diff. Only runs of this campaign get an answer.
+ * from the hidden-test outcome, and a GitHub stand-in serving each task's issue (a placeholder: issue
+ * text is never part of the demo data) and original fix (the campaign's, or a placeholder). Only runs of
+ * this campaign get an answer.
  */
 export async function startDemoJudge(campaign: DemoCampaign): Promise<DemoJudge> {
-  const byToken = new Map(campaign.runs.map((r) => [r.token, r]));
+  const findRun = demoRunFinder(campaign.runs);
   const anthropic = await startAnthropicStandIn({
     answer: (request) => {
-      const run = byToken.get(findDemoToken(request.userText) ?? '');
+      const run = findRun(request.userText);
       return run
         ? JSON.stringify(oracleAnswer(run))
         : { status: 500, message: 'demo-oracle only knows the runs of the demo campaign.' };
@@ -426,13 +478,14 @@ export async function startDemoJudge(campaign: DemoCampaign): Promise<DemoJudge>
   }[]) {
     github.setIssue(issue.repo, issue.issueNumber, {
       title: `Demo task ${issue.taskId}`,
-      body: 'Generated: the SWE-Bench Pro problem statement is not part of the demo data.',
+      body: 'Generated: the problem statement is not part of the demo data.',
     });
     github.setCompare(
       issue.repo,
       issue.baseSha,
       issue.mergeSha,
-      'diff --git a/DEMO_REFERENCE_FIX.md b/DEMO_REFERENCE_FIX.md\n--- a/DEMO_REFERENCE_FIX.md\n+++ b/DEMO_REFERENCE_FIX.md\n@@ -1 +1 @@\n-Generated stand-in for the merged fix.\n+The real fix is not part of the demo data.\n',
+      campaign.references?.get(issue.taskId) ??
+        'diff --git a/DEMO_REFERENCE_FIX.md b/DEMO_REFERENCE_FIX.md\n--- a/DEMO_REFERENCE_FIX.md\n+++ b/DEMO_REFERENCE_FIX.md\n@@ -1 +1 @@\n-Generated stand-in for the merged fix.\n+The real fix is not part of the demo data.\n',
     );
   }
   return {

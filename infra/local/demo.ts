@@ -5,7 +5,11 @@
 // cockpit until Ctrl-C. When local mode is already running there (`npm start`), it pushes into that
 // process instead — which judges only if it was itself started with judge credentials.
 //
-// Options: --tasks N (default 50; 730 is every task) --seed S (default 7) --space NAME --url URL --fresh
+// Options: --source swe-bench-lite (default: the real runs in data/swe-bench-lite/) or swe-bench-pro (outcomes
+// only, data/swe-bench-pro-runs.csv) --data DIR (another folder of the Lite data's format) --tasks N (default:
+// every Lite task; 50 of Pro's 730) --seed S (default 7) --space NAME --url URL --fresh
+//
+// The data is read and checked first: a missing or corrupt data file stops the demo with a message naming it.
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,33 +29,59 @@ import {
   type DemoCampaign,
   type DeliveredCounts,
 } from './demo-campaign.ts';
+import { DEMO_DATA_DIR, readDemoData } from './demo-data.ts';
+import { buildLiteCampaign } from './demo-lite-campaign.ts';
 import { startLocalMode } from './local-mode.ts';
 import { localPaths, PROJECT_ROOT } from './paths.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { values: args } = parseArgs({
   options: {
-    tasks: { type: 'string', default: '50' },
+    source: { type: 'string', default: 'swe-bench-lite' },
+    data: { type: 'string', default: DEMO_DATA_DIR },
+    tasks: { type: 'string' },
     seed: { type: 'string', default: '7' },
     space: { type: 'string' },
     url: { type: 'string' },
     fresh: { type: 'boolean', default: false },
   },
 });
-const DEMO_SPACE = 'SweBenchProDemo';
+const SOURCES = {
+  'swe-bench-lite': { space: 'SweBenchLiteDemo', defaultTasks: null },
+  'swe-bench-pro': { space: 'SweBenchProDemo', defaultTasks: 50 },
+} as const;
+type Source = keyof typeof SOURCES;
 const DEMO_SENDERS = ['demo-runner-1', 'demo-runner-2'];
 const host = process.env.HOST ?? '127.0.0.1';
 const port = Number(process.env.PORT ?? 8787);
 
 async function main() {
-  const tasks = Number(args.tasks);
-  if (!Number.isInteger(tasks) || tasks < 1) throw new Error('--tasks must be a whole number of at least 1.');
+  if (!Object.hasOwn(SOURCES, args.source))
+    throw new Error(`--source is ${Object.keys(SOURCES).join(' or ')}, not "${args.source}".`);
+  const source = args.source as Source;
+  const tasks = args.tasks === undefined ? SOURCES[source].defaultTasks : Number(args.tasks);
+  if (tasks !== null && (!Number.isInteger(tasks) || tasks < 1))
+    throw new Error('--tasks must be a whole number of at least 1.');
+  // Read (and check) the data before anything starts, so a missing or corrupt file is all the demo says.
+  const build = campaignBuilder(source, tasks);
   const url = args.url ?? `http://${host}:${port}`;
   const running = await cockpitsAt(url);
   if (args.url && !running)
     throw new Error(`Nothing answers at ${url}/api/cockpits: start local mode first, or leave out --url.`);
-  if (running) await pushToRunning(url, running, tasks);
-  else await startAndPush(tasks);
+  if (running) await pushToRunning(url, running, build);
+  else await startAndPush(SOURCES[source].space, build);
+}
+
+type CampaignBuilder = (hosts: string[]) => DemoCampaign;
+
+function campaignBuilder(source: Source, tasks: number | null): CampaignBuilder {
+  const seed = Number(args.seed);
+  if (source === 'swe-bench-pro') {
+    const runs = readSourceRuns();
+    return (hosts) => buildCampaign(runs, { tasks: tasks ?? SOURCES[source].defaultTasks, seed, hosts });
+  }
+  const data = readDemoData(args.data);
+  return (hosts) => buildLiteCampaign(data, { tasks: tasks ?? undefined, seed, hosts });
 }
 
 /** Which cockpits a running local mode serves, or null when nothing (or not local mode) answers. */
@@ -64,38 +94,36 @@ async function cockpitsAt(url: string): Promise<CockpitsBody | null> {
   }
 }
 
-function campaignFor(hosts: string[], tasks: number): DemoCampaign {
-  const source = readSourceRuns();
-  const campaign = buildCampaign(source, { tasks, seed: Number(args.seed), hosts });
+/** Builds the campaign and prints the banner: what it holds, counted from what was built. */
+function campaignFor(build: CampaignBuilder, hosts: string[]): DemoCampaign {
+  const campaign = build(hosts);
   const rows = campaign.runs.map((r) => r.delivery.row as { model: string; harnessVersion: string });
   const configurations = new Set(rows.map((r) => `${r.model} · ${r.harnessVersion}`)).size;
   const harnesses = new Set(rows.map((r) => r.harnessVersion)).size;
   console.log(
-    `Demo campaign: ${campaign.runs.length} runs: ${configurations} model configurations (${campaign.models} models, ${harnesses} harness versions) on ${campaign.tasks} of 730 SWE-Bench Pro tasks, seed ${args.seed}, from the ${source.length} runs in data/swe-bench-pro-runs.csv.`,
+    `Demo campaign: ${campaign.runs.length} runs: ${configurations} model configurations (${campaign.models} models, ${harnesses} harness versions) on ${campaign.source}.`,
   );
+  for (const line of campaign.provenance.lines()) console.log(`  ${line}`);
   console.log(
-    '  Real: model configuration, task, hidden-test outcome (the benchmark\'s test-based "resolved"), step count, run date.',
-  );
-  console.log(
-    '  Generated (rows say metricsSource "generated"): wall time, tokens, patches, summaries, contamination, tiers, waves, original-fix times.',
+    `  Verdicts: the stand-in judge "${DEMO_JUDGE_MODEL}", from each run's hidden-test outcome (data/README.md).`,
   );
   return campaign;
 }
 
-async function startAndPush(tasks: number) {
-  const dataDir = process.env.REPLAY_DATA_DIR ?? join(PROJECT_ROOT, '.replay-data', 'demo');
+async function startAndPush(space: string, build: CampaignBuilder) {
+  const dataDir = process.env.REPLAY_DATA_DIR ?? join(PROJECT_ROOT, '.replay-data', `demo-${args.source}`);
   if (args.fresh && existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
   const config = parseConfig({
     defaultJudgeModel: DEMO_JUDGE_MODEL,
-    spaces: { [DEMO_SPACE]: { senders: DEMO_SENDERS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 100_000 } } },
-    cockpits: { [DEMO_SPACE]: { space: DEMO_SPACE } },
+    spaces: { [space]: { senders: DEMO_SENDERS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 100_000 } } },
+    cockpits: { [space]: { space } },
     // ILLUSTRATIVE price for the stand-in judge, so the cost card has judge spend to show: demo-oracle is no
     // real model and costs nothing. The runners' models stay unpriced, so their run cost reads "unknown".
     prices: {
       [DEMO_JUDGE_MODEL]: { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 },
     },
   });
-  const campaign = campaignFor(DEMO_SENDERS, tasks);
+  const campaign = campaignFor(build, DEMO_SENDERS);
   const judge = await startDemoJudge(campaign);
   const local = await startLocalMode({
     config,
@@ -118,12 +146,12 @@ async function startAndPush(tasks: number) {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 
-  await push(local.url, DEMO_SPACE, campaign, join(dataDir, 'keys'), join(dataDir, 'runs'));
-  await followJudging(local.url, DEMO_SPACE);
+  await push(local.url, space, campaign, join(dataDir, 'keys'), join(dataDir, 'runs'));
+  await followJudging(local.url, space);
   console.log(`Serving the cockpit at ${local.url}/ until Ctrl-C.`);
 }
 
-async function pushToRunning(url: string, running: CockpitsBody, tasks: number) {
+async function pushToRunning(url: string, running: CockpitsBody, build: CampaignBuilder) {
   const { configPath, keysDir } = localPaths();
   const config = readConfigFile(configPath);
   const space = args.space ?? running.cockpits[0]?.space ?? Object.keys(config.spaces)[0]!;
@@ -139,7 +167,7 @@ async function pushToRunning(url: string, running: CockpitsBody, tasks: number) 
   );
   const keys = await keysFor(config, space, keysDir);
   // Runs are spread over the senders that have a key: a delivery from an unpaired host would be refused.
-  const campaign = campaignFor([...keys.keys()], tasks);
+  const campaign = campaignFor(build, [...keys.keys()]);
   await push(url, space, campaign, keysDir, join(localPaths().dataDir, 'demo-runs', space)).catch((error: Error) => {
     throw new Error(
       `${error.message} The demo signs with the keys in ${keysDir}: when local mode runs with another REPLAY_DATA_DIR or REPLAY_KEYS_DIR, give the demo the same.`,

@@ -12,7 +12,7 @@ import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, TIERS, V
 import type { HiddenTestResult, JudgeState, RunRow, Verdict } from '../schema/run.ts';
 import { snapshotRun, type SnapshotRun } from './run-snapshot.ts';
 
-export const COLUMNS_FORMAT = 'replay-run-columns/5';
+export const COLUMNS_FORMAT = 'replay-run-columns/6';
 export const COLUMNS_MEDIA_TYPE = 'application/vnd.replay.run-columns';
 /** The same body gzip-compressed as a representation of its own (the `+gzip` suffix, RFC 8460). */
 export const COLUMNS_GZIP_MEDIA_TYPE = `${COLUMNS_MEDIA_TYPE}+gzip`;
@@ -51,6 +51,7 @@ export const NUMBER_FIELDS = [
   'wallBudgetSeconds',
   'promptTokens',
   'completionTokens',
+  'costUsd',
   'outputTokensPerMinute',
   'patchFilesChanged',
   'patchLinesAdded',
@@ -103,6 +104,7 @@ export function compactOf(run: SnapshotRun): CompactRun {
     wallBudgetSeconds: run.wallBudgetSeconds,
     promptTokens: run.promptTokens,
     completionTokens: run.completionTokens,
+    costUsd: run.costUsd,
     outputTokensPerMinute: run.outputTokensPerMinute,
     patchFilesChanged: run.patchFilesChanged,
     patchLinesAdded: run.patchLinesAdded,

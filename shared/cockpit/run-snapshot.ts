@@ -8,7 +8,7 @@
 // foreign document is refused (and the caller rebuilds from the table) rather than read as wrong runs.
 import type { RunRow } from '../schema/run.ts';
 
-export const SNAPSHOT_FORMAT = 'replay-run-snapshot/1';
+export const SNAPSHOT_FORMAT = 'replay-run-snapshot/2';
 
 export const SNAPSHOT_TEXT_FIELDS = [
   'id',
@@ -45,6 +45,7 @@ export const SNAPSHOT_NUMBER_FIELDS = [
   'promptTokens',
   'completionTokens',
   'maxPromptTokensPerCall',
+  'costUsd',
   'outputTokensPerMinute',
   'bashCalls',
   'readCalls',
@@ -111,6 +112,8 @@ export function snapshotRun(row: RunRow): SnapshotRun {
     promptTokens: row.promptTokens,
     completionTokens: row.completionTokens,
     maxPromptTokensPerCall: row.maxPromptTokensPerCall,
+    // Rows landed before the runner could send a cost have none.
+    costUsd: row.costUsd ?? null,
     outputTokensPerMinute: row.outputTokensPerMinute,
     bashCalls: row.bashCalls,
     readCalls: row.readCalls,

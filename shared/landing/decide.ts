@@ -3,7 +3,7 @@
 import { canonicalJson } from '../canonical-json.ts';
 import {
   emptyJudgeFields,
-  type HiddenTestResult,
+  type StoredHiddenTestResult,
   type JudgeFields,
   type RunRow,
   type RunnerRow,
@@ -42,7 +42,7 @@ export function decideLanding(
   current: RunRow | null,
   incoming: IncomingRun,
   now: string,
-  pendingHiddenTest: { finishedAt: string; hiddenTestResult: HiddenTestResult } | null,
+  pendingHiddenTest: { finishedAt: string; hiddenTestResult: StoredHiddenTestResult } | null,
   archived: ArchivedAttempts = NO_ARCHIVED_ATTEMPTS,
 ): LandingDecision {
   const F = incoming.row.finishedAt;

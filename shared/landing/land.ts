@@ -19,7 +19,7 @@ import type {
 } from '../ports.ts';
 import type { ArchivedAttempt } from '../schema/attempt.ts';
 import { emptyJudgeFields } from '../schema/run.ts';
-import { boundedContamination } from './bounds.ts';
+import { boundedContamination, rowKeepsTestNames, testNamesJson } from './bounds.ts';
 import {
   decideLanding,
   NO_ARCHIVED_ATTEMPTS,
@@ -29,8 +29,8 @@ import {
 } from './decide.ts';
 import { hostRecord, optimisticUpdate, runRecord, type UpdateDecision } from '../optimistic-update.ts';
 import { canonicalJson } from '../canonical-json.ts';
-import type { HiddenTestResult, RunRow } from '../schema/run.ts';
-import { contaminationKey, patchKey, summaryKey } from '../storage-layout.ts';
+import type { HiddenTestResult, RunRow, StoredHiddenTestResult } from '../schema/run.ts';
+import { contaminationKey, patchKey, summaryKey, testsKey } from '../storage-layout.ts';
 
 export interface LandingDeps {
   runs: RunStore;
@@ -207,7 +207,8 @@ async function landHiddenTest(
   entry: InboxEntry,
   delivery: HiddenTestDelivery,
 ): Promise<LandingOutcome> {
-  const { space, id, finishedAt, hiddenTestResult } = { space: entry.space, ...delivery };
+  const { space, id, finishedAt } = { space: entry.space, ...delivery };
+  const hiddenTestResult = await storedHiddenTest(deps, space, id, finishedAt, delivery.hiddenTestResult);
   let result = await applyHiddenTest(deps, space, id, finishedAt, hiddenTestResult);
   if (result === 'no-run') {
     await deps.issues.putPendingHiddenTest({ space, id, finishedAt, hiddenTestResult });
@@ -226,13 +227,32 @@ async function landHiddenTest(
   return outcomes[result];
 }
 
+/**
+ * The result as the row, a held result and an archived attempt keep it: test names past the row's share go to
+ * the run's objects first (content-addressed, so a redelivery writes the same object), and `testsKey` says where.
+ */
+async function storedHiddenTest(
+  deps: LandingDeps,
+  space: string,
+  id: string,
+  finishedAt: string,
+  result: HiddenTestResult,
+): Promise<StoredHiddenTestResult> {
+  const names = testNamesJson(result);
+  if (names === null || rowKeepsTestNames(names)) return result;
+  const key = testsKey(space, id, finishedAt, sha256Hex(names));
+  await deps.objects.put(key, names, 'application/json');
+  const { failedTests: _failed, passedTests: _passed, ...kept } = result;
+  return { ...kept, testsKey: key };
+}
+
 /** Sets the result on the run with that finishedAt; a run not landed yet, or since re-run, is left alone. */
 async function applyHiddenTest(
   deps: LandingDeps,
   space: string,
   id: string,
   finishedAt: string,
-  result: HiddenTestResult,
+  result: StoredHiddenTestResult,
 ): Promise<'applied' | 'no-run' | 'moved-on'> {
   return optimisticUpdate(
     runRecord(deps.runs, space, id),

@@ -11,10 +11,7 @@ export type ExportRecord = Partial<Record<ExportField, string | number | null>>;
 export function exportRecord(run: SnapshotRun, fields: readonly ExportField[], prices: Prices): ExportRecord {
   const record: ExportRecord = {};
   for (const field of fields) {
-    record[field] =
-      field === 'runCostUsd'
-        ? runCostUsd(priceOf(prices, run.model), run.promptTokens, run.completionTokens)
-        : run[field];
+    record[field] = field === 'runCostUsd' ? runCostUsd(priceOf(prices, run.model), run) : run[field];
   }
   return record;
 }

@@ -16,14 +16,17 @@ export type Prices = Record<string, ModelPrice>;
 export const priceOf = (prices: Prices, model: string): ModelPrice | null =>
   Object.hasOwn(prices, model) ? prices[model]! : null;
 
-/** A run's estimated cost from its tokens (the runner sends no cache figures); null when the model is unpriced or a token count is unknown. */
+/**
+ * A run's cost: what its harness recorded, else estimated from its tokens at the configured price (the runner
+ * sends no cache figures); null when neither is known.
+ */
 export const runCostUsd = (
   price: ModelPrice | null,
-  promptTokens: number | null,
-  completionTokens: number | null,
+  run: { costUsd: number | null; promptTokens: number | null; completionTokens: number | null },
 ): number | null =>
+  run.costUsd ??
   callCostUsd(
-    { inputTokens: promptTokens, outputTokens: completionTokens, cacheWriteTokens: 0, cacheReadTokens: 0 },
+    { inputTokens: run.promptTokens, outputTokens: run.completionTokens, cacheWriteTokens: 0, cacheReadTokens: 0 },
     price ?? undefined,
   );
 
@@ -44,6 +47,7 @@ function statisticsOf(table: RunTable, group: Group, rows: Uint32Array, price: M
   const judgeCost = table.numbers.judgeCostUsd;
   const prompt = table.numbers.promptTokens;
   const completion = table.numbers.completionTokens;
+  const recorded = table.numbers.costUsd;
   return {
     model: group.model,
     harnessVersion: group.harnessVersion,
@@ -59,8 +63,14 @@ function statisticsOf(table: RunTable, group: Group, rows: Uint32Array, price: M
     hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
     agreement: { n: kappa.n, kappa: kappa.kappa, ci: kappa.ci, table: counts.agreement },
     judgeCostUsd: sumCosts(Array.from(rows, (i) => known(judgeCost[i]!))),
-    runCostUsd: price
-      ? sumCosts(Array.from(rows, (i) => runCostUsd(price, known(prompt[i]!), known(completion[i]!))))
-      : null,
+    runCostUsd: sumCosts(
+      Array.from(rows, (i) =>
+        runCostUsd(price, {
+          costUsd: known(recorded[i]!),
+          promptTokens: known(prompt[i]!),
+          completionTokens: known(completion[i]!),
+        }),
+      ),
+    ),
   };
 }

@@ -60,6 +60,8 @@ export const runnerRowSchema = z.object({
   promptTokens: optionalCount,
   completionTokens: optionalCount,
   maxPromptTokensPerCall: optionalCount,
+  // cost
+  costUsd: optionalAmount,
   // throughput
   outputTokensPerMinute: optionalAmount,
   medianCallSeconds: optionalAmount,
@@ -90,15 +92,40 @@ export type JudgeState = z.infer<typeof judgeState>;
 
 export const judgeError = z.object({ code: z.string(), message: z.string() });
 
-export const hiddenTestResultSchema = z.object({
-  status: z.enum(HIDDEN_TEST_STATUSES),
-  passed: z.optional(count),
-  failed: z.optional(count),
-  total: z.optional(count),
-  ranAt: instant,
-  details: z.optional(z.string().check(z.maxLength(2048))),
-});
+/** docs/contract.md §2: a hidden-test result may name its tests, each id at most this long… */
+export const TEST_NAME_MAX_CHARS = 300;
+/** …and at most this many in all (failing and passing together). */
+export const TEST_NAMES_MAX = 2000;
+
+const testNames = z
+  .array(z.string().check(z.minLength(1), z.maxLength(TEST_NAME_MAX_CHARS)))
+  .check(z.maxLength(TEST_NAMES_MAX));
+
+export const hiddenTestResultSchema = z
+  .object({
+    status: z.enum(HIDDEN_TEST_STATUSES),
+    passed: z.optional(count),
+    failed: z.optional(count),
+    total: z.optional(count),
+    ranAt: instant,
+    details: z.optional(z.string().check(z.maxLength(2048))),
+    failedTests: z.optional(testNames),
+    passedTests: z.optional(testNames),
+  })
+  .check(
+    z.refine((r) => (r.failedTests?.length ?? 0) + (r.passedTests?.length ?? 0) <= TEST_NAMES_MAX, {
+      message: `failedTests and passedTests together may name at most ${TEST_NAMES_MAX} tests`,
+      path: ['passedTests'],
+    }),
+  );
 export type HiddenTestResult = z.output<typeof hiddenTestResultSchema>;
+
+/**
+ * The result as the row keeps it: test names too long for the row are kept beside it in object storage
+ * (docs/contract.md §4), and `testsKey` says where.
+ */
+export const storedHiddenTestResultSchema = z.extend(hiddenTestResultSchema, { testsKey: z.optional(z.string()) });
+export type StoredHiddenTestResult = z.output<typeof storedHiddenTestResultSchema>;
 
 export const judgeFieldsSchema = z.object({
   judgeVerdict: z.nullable(verdict),
@@ -134,7 +161,7 @@ export const pipelineFieldsSchema = z.object({
   summaryKey: z.nullable(z.string()),
   patchTruncated: z.boolean(),
   patchSha256: z.string(),
-  hiddenTestResult: z.nullable(hiddenTestResultSchema),
+  hiddenTestResult: z.nullable(storedHiddenTestResultSchema),
   /** docs/contract.md §4 bounds: the row keeps the first contamination entries and the last delivery ids; the counts are whole. */
   contaminationCount: count,
   /** The full contamination list, when the row could keep only part of it. */

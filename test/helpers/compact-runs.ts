@@ -25,6 +25,7 @@ export function compactRunOf(overrides: Partial<CompactRun> = {}): CompactRun {
     wallBudgetSeconds: 3600,
     promptTokens: 100_000,
     completionTokens: 4_000,
+    costUsd: null,
     outputTokensPerMinute: 400,
     patchFilesChanged: 1,
     patchLinesAdded: 3,

@@ -32,7 +32,7 @@ import {
 import type { ArchivedAttempt } from '../../shared/schema/attempt.ts';
 import type { StoredHost } from '../../shared/schema/host.ts';
 import type { StoredIssue } from '../../shared/schema/issue.ts';
-import type { HiddenTestResult, RunRow } from '../../shared/schema/run.ts';
+import type { StoredHiddenTestResult, RunRow } from '../../shared/schema/run.ts';
 
 /** Every table-backed port, as one table (like DynamoStore). */
 export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
@@ -87,7 +87,12 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
     return copy(attempts.sort((a, b) => compare(sortKey(a), sortKey(b))));
   }
 
-  async setAttemptHiddenTest(space: string, id: string, finishedAt: string, result: HiddenTestResult): Promise<number> {
+  async setAttemptHiddenTest(
+    space: string,
+    id: string,
+    finishedAt: string,
+    result: StoredHiddenTestResult,
+  ): Promise<number> {
     const matching = (await this.listAttempts(space, id)).filter((attempt) => attempt.finishedAt === finishedAt);
     for (const attempt of matching)
       this.attempts.set(key(space, id, finishedAt, attempt.patchSha256), {

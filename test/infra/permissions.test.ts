@@ -188,7 +188,7 @@ describe('each function holds exactly what it uses', () => {
     expect(statementsOf(ingest.roleId).flatMap(actionsOf)).toContain('sqs:SendMessage');
   });
 
-  it('lander: reads and deletes inbox objects, writes only patches, summaries and contamination lists, and rows', () => {
+  it('lander: reads and deletes inbox objects, writes only patches, summaries, contamination and test lists, and rows', () => {
     expect(objectGrants(lander.roleId, inboxId)).toEqual([
       's3:DeleteObject *',
       's3:GetObject *',
@@ -198,6 +198,7 @@ describe('each function holds exactly what it uses', () => {
       's3:PutObject runs/*/*/*/contamination-*',
       's3:PutObject runs/*/*/*/patch-*',
       's3:PutObject runs/*/*/*/summary-*',
+      's3:PutObject runs/*/*/*/tests-*',
     ]);
     expect(actionsOn(lander.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
   });

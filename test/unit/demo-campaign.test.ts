@@ -1,17 +1,18 @@
-// The demo campaign: real outcomes and step counts from data/, everything else generated and marked so,
-// and a stand-in judge that answers from the hidden-test outcome with some disagreement.
+// The SWE-Bench Pro demo campaign: real outcomes and step counts from data/, everything else generated and marked
+// so, and a stand-in judge that answers from the hidden-test outcome with some disagreement.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import {
   buildCampaign,
-  findDemoToken,
+  demoRunFinder,
   oracleAnswer,
   parseInstance,
   readSourceRuns,
   splitModelName,
 } from '../../infra/local/demo-campaign.ts';
+import { buildPrompt } from '../../shared/judge/prompt.ts';
 import { deliverySchema } from '../../shared/schema/delivery.ts';
 
 const source = readSourceRuns();
@@ -80,6 +81,14 @@ describe('the demo campaign', () => {
     expect(smaller.issues).toEqual(campaign.issues.slice(0, 10));
   });
 
+  it('counts what it took and what it generated, for the banner', () => {
+    const { provenance } = campaign;
+    expect(provenance.count('real', 'runs', 'hidden-test outcome')).toBe(campaign.runs.length);
+    expect(provenance.count('generated', 'runs', 'patch and summary')).toBe(campaign.runs.length);
+    expect(provenance.count('generated', 'tasks', 'issue and PR numbers')).toBe(20);
+    expect(provenance.lines()[0]).toMatch(/^Real: repository and base commit \(20 tasks\); /);
+  });
+
   it('keeps the real outcome and step count, and marks every row generated', () => {
     const key = (model: string, harnessVersion: string, taskId: string) => `${model}|${harnessVersion}|${taskId}`;
     const real = new Map(
@@ -104,9 +113,27 @@ describe('the demo campaign', () => {
     }
   });
 
-  it('lets the stand-in judge find the run by the token in its patch, and disagree with the tests now and then', () => {
+  it('lets the stand-in judge find the run by the patch in its prompt, and disagree with the tests now and then', () => {
     const withPatch = campaign.runs.filter((r) => r.delivery.patch);
-    expect(withPatch.every((r) => findDemoToken(r.delivery.patch as string) === r.token)).toBe(true);
+    const find = demoRunFinder(campaign.runs);
+    const promptOf = (patch: string) =>
+      buildPrompt(
+        {
+          issueText: 'issue',
+          referenceDiff: 'diff',
+          omittedLockFiles: [],
+          candidateDiff: patch,
+          candidateTruncated: false,
+          maxDiffChars: 100_000,
+        },
+        'ab12',
+      );
+    expect(
+      withPatch.every((r) => {
+        const { sharedPrompt, prompt } = promptOf(r.delivery.patch as string);
+        return find(sharedPrompt + prompt) === r;
+      }),
+    ).toBe(true);
     const answers = withPatch.map((r) => ({ resolved: r.resolved, verdict: oracleAnswer(r).verdict }));
     const disagreements = answers.filter((a) => (a.verdict === 'resolved') !== a.resolved).length;
     expect(disagreements).toBeGreaterThan(0);

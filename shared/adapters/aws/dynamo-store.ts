@@ -20,7 +20,7 @@ import {
 } from '../../ports.ts';
 import type { StoredHost } from '../../schema/host.ts';
 import type { StoredIssue } from '../../schema/issue.ts';
-import type { HiddenTestResult, RunRow } from '../../schema/run.ts';
+import type { StoredHiddenTestResult, RunRow } from '../../schema/run.ts';
 import type { ArchivedAttempt } from '../../schema/attempt.ts';
 import { clientSettings, errorNameOf, withinDeadline, type AwsConnection } from './sdk-settings.ts';
 import {
@@ -190,7 +190,12 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     return this.queryPrefix<ArchivedAttempt>(spacePartition(space), attemptPrefix(id));
   }
 
-  async setAttemptHiddenTest(space: string, id: string, finishedAt: string, result: HiddenTestResult): Promise<number> {
+  async setAttemptHiddenTest(
+    space: string,
+    id: string,
+    finishedAt: string,
+    result: StoredHiddenTestResult,
+  ): Promise<number> {
     const matching = (await this.listAttempts(space, id)).filter((a) => a.finishedAt === finishedAt);
     for (const attempt of matching) {
       const key = attemptKey(space, id, attempt.finishedAt, attempt.patchSha256);

@@ -1,0 +1,34 @@
+// A run's cost (docs/contract.md §6 Cost): the cost its harness recorded wins; without one, its tokens at the
+// configured price; with neither, unknown — and a group's sum is unknown as soon as one run's is.
+import { describe, expect, it } from '@jest/globals';
+import { RunTable } from '../../shared/cockpit/run-table.ts';
+import { groupStatistics, runCostUsd } from '../../shared/read/group-stats.ts';
+import { compactRunOf } from '../helpers/compact-runs.ts';
+
+const price = { inputPerMTok: 1, outputPerMTok: 10 };
+const tokens = { promptTokens: 2_000_000, completionTokens: 100_000 };
+
+describe('the cost of a run', () => {
+  it('is what the harness recorded, else its tokens at the configured price, else unknown', () => {
+    expect(runCostUsd(price, { costUsd: 0.5, ...tokens })).toBe(0.5);
+    expect(runCostUsd(null, { costUsd: 0.5, promptTokens: null, completionTokens: null })).toBe(0.5);
+    expect(runCostUsd(price, { costUsd: null, ...tokens })).toBeCloseTo(3, 12);
+    expect(runCostUsd(null, { costUsd: null, ...tokens })).toBeNull();
+  });
+
+  it('sums per group from recorded costs even when the model is unpriced, and is unknown when one run is', () => {
+    const table = RunTable.fromRuns([
+      compactRunOf({ model: 'recorded', costUsd: 0.25, promptTokens: null, completionTokens: null }),
+      compactRunOf({ model: 'recorded', costUsd: 0.5, promptTokens: null, completionTokens: null }),
+      compactRunOf({ model: 'priced', costUsd: 1, ...tokens }),
+      compactRunOf({ model: 'priced', costUsd: null, ...tokens }),
+      compactRunOf({ model: 'partly', costUsd: 0.1 }),
+      compactRunOf({ model: 'partly', costUsd: null }),
+    ]);
+    const all = Uint32Array.from({ length: table.size }, (_, i) => i);
+    const cost = Object.fromEntries(groupStatistics(table, all, { priced: price }).map((g) => [g.model, g.runCostUsd]));
+    expect(cost.recorded).toBeCloseTo(0.75, 12);
+    expect(cost.priced).toBeCloseTo(4, 12);
+    expect(cost.partly).toBeNull();
+  });
+});
