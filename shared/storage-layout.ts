@@ -17,9 +17,15 @@ function decode(part: string): string | null {
 
 // ---- Object storage ------------------------------------------------------------------------------------
 
-/** Inbox bucket: each accepted delivery, durable before its 202, deleted once landed. */
+/**
+ * Inbox bucket: each accepted delivery, durable before its 202, deleted once landed. An entry is named by its
+ * signer and the sha256 of its exact bytes (`inboxEntryName`), never by the sender's delivery id, so two
+ * deliveries share a key only when they are the same body from the same host. Host names never hold `__`.
+ * Entries named by delivery id (written before this rule) still drain.
+ */
 export const INBOX_PREFIX = 'inbox/';
-export const inboxKey = (space: string, deliveryId: string) => `${INBOX_PREFIX}${space}/${deliveryId}.json`;
+export const inboxKey = (space: string, name: string) => `${INBOX_PREFIX}${space}/${name}.json`;
+export const inboxEntryName = (host: string, bodySha256: string) => `${host}__${bodySha256}`;
 export const inboxSpacePrefix = (space: string) => `${INBOX_PREFIX}${space}/`;
 
 export function parseInboxKey(key: string): { space: string; deliveryId: string } | null {

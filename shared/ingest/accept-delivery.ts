@@ -8,7 +8,7 @@ import { describeIssues } from '../schema/issues-text.ts';
 import { runId } from '../schema/run.ts';
 import type { InboxEntry } from '../schema/messages.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
-import { inboxKey } from '../storage-layout.ts';
+import { inboxEntryName, inboxKey } from '../storage-layout.ts';
 import { fitsInRow, ROW_LIMITS } from '../landing/bounds.ts';
 import type { Clock, KeySource, LandingMessage, MessageQueue, ObjectStore } from '../ports.ts';
 import { keyBytes, STRONG_KEY_BYTES, verifySignature, type HostKeys } from './signature.ts';
@@ -115,8 +115,10 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     host: check.host,
     delivery: parsed.delivery,
   };
-  const key = inboxKey(req.space, deliveryId);
-  await deps.inbox.put(key, JSON.stringify(entry), 'application/json');
+  // Create-only: an entry already under this key is this very body from this host, stored by an earlier
+  // attempt, so it is answered 202 again and queued again (landing is idempotent).
+  const key = inboxKey(req.space, inboxEntryName(check.host, sha256Hex(req.rawBody)));
+  await deps.inbox.putIfAbsent(key, JSON.stringify(entry), 'application/json');
   await deps.landingQueue.send({ space: req.space, inboxKey: key });
 
   const id = parsed.delivery.kind === 'issue' ? parsed.delivery.issue.taskId : parsed.delivery.id;

@@ -68,6 +68,43 @@ const signed = (value: unknown, key: string) => {
   return { raw, headers: { 'x-hub-signature-256': sign(raw, key), 'content-type': 'application/json' } };
 };
 
+describe('deliveries that reuse one delivery id', () => {
+  it('each land when two hosts send different runs under the same id, and an exact replay stores nothing twice', async () => {
+    const sharedId = '0b5e7c1e-5a7e-4c7e-9d2a-3f1c2b4a5d6e';
+    const pairs = [0, 1, 2].map((n) => ({
+      studio: runDelivery({ host: 'mac-studio-1', taskId: `shared-id-${n}` }),
+      mini: runDelivery({ host: 'mac-mini-2', model: 'gemma3:27b', taskId: `shared-id-${n}` }),
+    }));
+    for (const { studio, mini } of pairs) {
+      expect((await pushDelivery(local.url, 'Main', studio, keys['mac-studio-1'], sharedId)).status).toBe(202);
+      expect((await pushDelivery(local.url, 'Main', mini, keys['mac-mini-2'], sharedId)).status).toBe(202);
+      // The same bytes again (a retry): 202 again, and still one row.
+      expect((await pushDelivery(local.url, 'Main', mini, keys['mac-mini-2'], sharedId)).status).toBe(202);
+    }
+    const landed = await eventually(
+      async () => {
+        const found = await Promise.all(
+          pairs
+            .flatMap(({ studio, mini }) => [studio, mini])
+            .map(async (d) => (await getJson(runPath('Main', d.id))).body),
+        );
+        return found.every((row) => row.id) && found;
+      },
+      10_000,
+      50,
+    );
+    expect(landed.map((row) => row.host)).toEqual([
+      'mac-studio-1',
+      'mac-mini-2',
+      'mac-studio-1',
+      'mac-mini-2',
+      'mac-studio-1',
+      'mac-mini-2',
+    ]);
+    expect(landed.map((row) => (row.deliveries as string[]).length)).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+});
+
 describe('a signed run delivery', () => {
   // How soon the row is readable is measured by bench/, not asserted here.
   it('is accepted with 202, names ignored keys, and its row becomes readable', async () => {
