@@ -10,7 +10,7 @@ import { issueRecordSchema } from '../schema/issue.ts';
 import { describeIssues } from '../schema/issues-text.ts';
 import { buildHiddenTestDelivery, buildIssueDelivery, type BuiltDelivery } from './delivery.ts';
 import type { DrainEvent } from './drain.ts';
-import { Outbox } from './outbox.ts';
+import { Outbox, OutboxError } from './outbox.ts';
 import { MAX_RUN_FILE_BYTES, prepareRun, readRunFolder, RUN_FILES, RunFolderError } from './run-folder.ts';
 import { readFileSafely, UnsafeFileError } from './safe-read.ts';
 import {
@@ -170,7 +170,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
       io.err(USAGE);
       return EXIT.usage;
     }
-    if (error instanceof RunFolderError) {
+    if (error instanceof RunFolderError || error instanceof OutboxError) {
       io.err(`replay-push: ${error.message}`);
       return EXIT.usage;
     }
