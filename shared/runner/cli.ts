@@ -11,7 +11,14 @@ import { describeIssues } from '../schema/issues-text.ts';
 import { buildHiddenTestDelivery, buildIssueDelivery, type BuiltDelivery } from './delivery.ts';
 import type { DrainEvent } from './drain.ts';
 import { Outbox, OutboxError } from './outbox.ts';
-import { MAX_RUN_FILE_BYTES, prepareRun, readRunFolder, RUN_FILES, RunFolderError } from './run-folder.ts';
+import {
+  MAX_RUN_FILE_BYTES,
+  parseJsonFile,
+  prepareRun,
+  readRunFolder,
+  RUN_FILES,
+  RunFolderError,
+} from './run-folder.ts';
 import { readFileSafely, UnsafeFileError } from './safe-read.ts';
 import {
   deliver,
@@ -230,13 +237,7 @@ async function issues(files: string[], settings: Settings, env: NodeJS.ProcessEn
       throw error;
     }
     if (!read) throw new RunFolderError(file, 'cannot be read (ENOENT).');
-    let value: unknown;
-    try {
-      value = JSON.parse(read.bytes.toString('utf8'));
-    } catch (error) {
-      throw new RunFolderError(file, `is not valid JSON (${(error as Error).message}).`);
-    }
-    const parsed = issueRecordSchema.safeParse(value);
+    const parsed = issueRecordSchema.safeParse(parseJsonFile(file, read.bytes.toString('utf8')));
     if (!parsed.success) throw new RunFolderError(file, describeIssues(parsed.error.issues).join('; '));
     deliveries.push(buildIssueDelivery(parsed.data, settings.host));
   }

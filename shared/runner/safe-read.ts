@@ -2,9 +2,9 @@
 // (docs/contract.md §7). A run folder is written by a harness running an agent, so a name in it may be a link to
 // the host key or ~/.aws/credentials, a FIFO that never answers, or a file too big to hold. The name is opened with
 // O_NOFOLLOW (a link is refused, never followed) and O_NONBLOCK (a FIFO cannot hang the open); the open handle must
-// be a regular file, and at most `maxBytes` are read from that same handle (no second open by path). With
-// `within`, the file must also lie inside that folder: the folder exists and is no link itself, plain components
-// below it, none of them a link, one hard link only, and after the open the name still leads to the very file
+// be a regular file of one hard link, and at most `maxBytes` are read from that same handle (no second open by
+// path). With `within`, the file must also lie inside that folder: the folder exists and is no link itself, plain
+// components below it, none of them a link, and after the open the name still leads to the very file
 // that was read, in the very folder that was checked.
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';
@@ -139,9 +139,10 @@ export async function readFileSafely(path: string, options: SafeReadOptions): Pr
     if (!stats.isFile()) throw new UnsafeFileError(path, `is ${kindOf(stats)}, not a regular file: refused.`);
     if (stats.size > options.maxBytes)
       throw new UnsafeFileError(path, `is larger than ${limitOf(options.maxBytes)}: refused.`);
+    // A second name for another file (a secret's) would pass every check of the name: refused everywhere.
+    if (stats.nlink > 1)
+      throw new UnsafeFileError(path, `has ${stats.nlink} hard links: replay-push reads a file only by its one name.`);
     if (folder !== null) {
-      if (stats.nlink > 1)
-        throw new UnsafeFileError(path, `has ${stats.nlink} hard links: a run folder file must be its own file.`);
       // A folder on the way (or the folder itself) swapped for a link between the checks and the open shows here.
       const [now, folderNow, folderPath] = await Promise.all([
         lstat(opened).catch(() => null),
