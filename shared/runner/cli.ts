@@ -48,7 +48,7 @@ export const USAGE = `Usage: replay-push <command> [options]
   status [<runs-root>]       what is queued, rejected, and the last error per host
 Options (environment):
   --endpoint URL   (REPLAY_ENDPOINT)  the ingest URL, …/hooks/{space}/ingest
-  --host NAME      (REPLAY_HOST)      this runner's host name, as paired
+  --host NAME      (REPLAY_HOST)      this runner's host name, as paired (required without --key-file)
   --outbox DIR     (REPLAY_OUTBOX)    default <runs-root>/.replay-outbox
   --key-file FILE                     else Hosting__ModuleReportSecret__{host} from the environment or REPLAY_KEYS_DIR
   --forbid DIR                        a root the agent must not touch (repeatable)
@@ -194,6 +194,12 @@ function outboxDir(settings: Settings, runsRoot: string | undefined): string {
 function deliverySettings(settings: Settings, env: NodeJS.ProcessEnv, progress: Progress): DeliverySettings {
   if (!settings.endpoint)
     throw new UsageError('Where to? Give --endpoint (or REPLAY_ENDPOINT): the ingest URL, …/hooks/{space}/ingest.');
+  // Keys of several hosts may sit in the environment or REPLAY_KEYS_DIR: the host named in a run folder must
+  // never choose which one signs.
+  if (!settings.keyFile && !settings.host)
+    throw new UsageError(
+      'Which host signs? Without --key-file the key comes from the environment or REPLAY_KEYS_DIR, so give --host (or REPLAY_HOST): the host a result.json names never picks the key.',
+    );
   return {
     endpoint: settings.endpoint,
     host: settings.host,
