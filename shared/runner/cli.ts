@@ -115,7 +115,9 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): { command: string; targe
       `--retry-for must be a number of seconds, not "${values['retry-for'] ?? env.REPLAY_RETRY_FOR}".`,
     );
   const endpoint = values.endpoint ?? env.REPLAY_ENDPOINT;
-  if (endpoint !== undefined && !/^https?:\/\/[^/]+\/.*hooks\/[^/]+\/ingest$/.test(endpoint)) {
+  // A URL's scheme is case-insensitive (RFC 3986 §3.1); its path is not.
+  const schemeLowered = endpoint?.replace(/^[a-z][a-z0-9+.-]*:/i, (scheme) => scheme.toLowerCase());
+  if (schemeLowered !== undefined && !/^https?:\/\/[^/]+\/.*hooks\/[^/]+\/ingest$/.test(schemeLowered)) {
     throw new UsageError(`--endpoint must be the ingest URL, …/hooks/{space}/ingest, not "${endpoint}".`);
   }
   if (endpoint !== undefined && !isSecureEndpoint(endpoint)) {
