@@ -67,8 +67,8 @@ export function deliveriesOf(run: PreparedRun): BuiltDelivery[] {
   ];
 }
 
-/** Run folders read and queued together. */
-const BATCH = 64;
+/** Run folders read and queued together: at most 8 × 266 MiB of capped files held at once, not 64 ×. */
+const BATCH = 8;
 
 export interface PreparedFolders {
   runs: PreparedRun[];
