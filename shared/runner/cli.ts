@@ -10,8 +10,15 @@ import { issueRecordSchema } from '../schema/issue.ts';
 import { describeIssues } from '../schema/issues-text.ts';
 import { buildHiddenTestDelivery, buildIssueDelivery, type BuiltDelivery } from './delivery.ts';
 import type { DrainEvent } from './drain.ts';
-import { Outbox } from './outbox.ts';
-import { MAX_RUN_FILE_BYTES, prepareRun, readRunFolder, RUN_FILES, RunFolderError } from './run-folder.ts';
+import { Outbox, OutboxError } from './outbox.ts';
+import {
+  MAX_RUN_FILE_BYTES,
+  parseJsonFile,
+  prepareRun,
+  readRunFolder,
+  RUN_FILES,
+  RunFolderError,
+} from './run-folder.ts';
 import { readFileSafely, UnsafeFileError } from './safe-read.ts';
 import {
   deliver,
@@ -41,7 +48,7 @@ export const USAGE = `Usage: replay-push <command> [options]
   status [<runs-root>]       what is queued, rejected, and the last error per host
 Options (environment):
   --endpoint URL   (REPLAY_ENDPOINT)  the ingest URL, …/hooks/{space}/ingest
-  --host NAME      (REPLAY_HOST)      this runner's host name, as paired
+  --host NAME      (REPLAY_HOST)      this runner's host name, as paired (required without --key-file)
   --outbox DIR     (REPLAY_OUTBOX)    default <runs-root>/.replay-outbox
   --key-file FILE                     else Hosting__ModuleReportSecret__{host} from the environment or REPLAY_KEYS_DIR
   --forbid DIR                        a root the agent must not touch (repeatable)
@@ -108,7 +115,9 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): { command: string; targe
       `--retry-for must be a number of seconds, not "${values['retry-for'] ?? env.REPLAY_RETRY_FOR}".`,
     );
   const endpoint = values.endpoint ?? env.REPLAY_ENDPOINT;
-  if (endpoint !== undefined && !/^https?:\/\/[^/]+\/.*hooks\/[^/]+\/ingest$/.test(endpoint)) {
+  // A URL's scheme is case-insensitive (RFC 3986 §3.1); its path is not.
+  const schemeLowered = endpoint?.replace(/^[a-z][a-z0-9+.-]*:/i, (scheme) => scheme.toLowerCase());
+  if (schemeLowered !== undefined && !/^https?:\/\/[^/]+\/.*hooks\/[^/]+\/ingest$/.test(schemeLowered)) {
     throw new UsageError(`--endpoint must be the ingest URL, …/hooks/{space}/ingest, not "${endpoint}".`);
   }
   if (endpoint !== undefined && !isSecureEndpoint(endpoint)) {
@@ -170,7 +179,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
       io.err(USAGE);
       return EXIT.usage;
     }
-    if (error instanceof RunFolderError) {
+    if (error instanceof RunFolderError || error instanceof OutboxError) {
       io.err(`replay-push: ${error.message}`);
       return EXIT.usage;
     }
@@ -187,6 +196,12 @@ function outboxDir(settings: Settings, runsRoot: string | undefined): string {
 function deliverySettings(settings: Settings, env: NodeJS.ProcessEnv, progress: Progress): DeliverySettings {
   if (!settings.endpoint)
     throw new UsageError('Where to? Give --endpoint (or REPLAY_ENDPOINT): the ingest URL, …/hooks/{space}/ingest.');
+  // Keys of several hosts may sit in the environment or REPLAY_KEYS_DIR: the host named in a run folder must
+  // never choose which one signs.
+  if (!settings.keyFile && !settings.host)
+    throw new UsageError(
+      'Which host signs? Without --key-file the key comes from the environment or REPLAY_KEYS_DIR, so give --host (or REPLAY_HOST): the host a result.json names never picks the key.',
+    );
   return {
     endpoint: settings.endpoint,
     host: settings.host,
@@ -230,13 +245,7 @@ async function issues(files: string[], settings: Settings, env: NodeJS.ProcessEn
       throw error;
     }
     if (!read) throw new RunFolderError(file, 'cannot be read (ENOENT).');
-    let value: unknown;
-    try {
-      value = JSON.parse(read.bytes.toString('utf8'));
-    } catch (error) {
-      throw new RunFolderError(file, `is not valid JSON (${(error as Error).message}).`);
-    }
-    const parsed = issueRecordSchema.safeParse(value);
+    const parsed = issueRecordSchema.safeParse(parseJsonFile(file, read.bytes.toString('utf8')));
     if (!parsed.success) throw new RunFolderError(file, describeIssues(parsed.error.issues).join('; '));
     deliveries.push(buildIssueDelivery(parsed.data, settings.host));
   }

@@ -132,13 +132,25 @@ export function classifyPath(path: string, context: ScanContext): ContaminationR
   return best?.rule ?? null;
 }
 
+/** The longest path read out of free text (PATH_MAX on Linux); a longer run of path characters is cut there. */
+export const PATH_TOKEN_MAX = 4096;
+
 // An absolute path inside free text: starts after a delimiter, ends at whitespace, quotes, brackets, shell
 // operators or `:` (so `/src/a.cs:12:5` and `PATH=/a:/b` give the paths alone).
-const PATH_IN_TEXT = /(?:^|[\s"'`=(<>|&;,:[{])(\/[^\s"'`<>|&;,:()[\]{}]*)/g;
+const PATH_IN_TEXT = new RegExp(
+  `(?:^|[\\s"'\`=(<>|&;,:[{])(\\/[^\\s"'\`<>|&;,:()[\\]{}]{0,${PATH_TOKEN_MAX - 1}})`,
+  'g',
+);
+
+/** A sentence may end right after a path: its full stops are not part of it (the first character stays). */
+function withoutFullStops(path: string): string {
+  let end = path.length;
+  while (end > 1 && path[end - 1] === '.') end--;
+  return path.slice(0, end);
+}
 
 export function pathsIn(text: string): string[] {
-  // A sentence may end right after a path: its full stop is not part of it.
-  return [...text.matchAll(PATH_IN_TEXT)].map((m) => m[1]!.replace(/(.)\.+$/, '$1'));
+  return [...text.matchAll(PATH_IN_TEXT)].map((m) => withoutFullStops(m[1]!));
 }
 
 const MAX_ENTRIES = 1000;

@@ -5,7 +5,7 @@
 // `retryForMs` has passed, then left queued for the next run. A hidden-test result waits until its run
 // is accepted. A host without a key sends nothing; its deliveries stay queued.
 import { postSigned } from '../client/push.ts';
-import type { Outbox, OutboxEntry, ServerAnswer } from './outbox.ts';
+import { OutboxError, type Outbox, type OutboxEntry, type ServerAnswer } from './outbox.ts';
 
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
@@ -107,7 +107,11 @@ export async function drainOutbox(outbox: Outbox, options: DrainOptions): Promis
           entry.deliveryId,
         );
       } catch (error) {
-        const message = `network: ${(error as Error).cause ? String(((error as Error).cause as Error).message ?? (error as Error).cause) : (error as Error).message}`;
+        // A queued file changed under us stays queued, unsent; the next start's check of the outbox names it.
+        const message =
+          error instanceof OutboxError
+            ? error.message
+            : `network: ${(error as Error).cause ? String(((error as Error).cause as Error).message ?? (error as Error).cause) : (error as Error).message}`;
         outbox.noteError(entry.host, message);
         lastFailure = message;
         failed.push(entry);

@@ -10,10 +10,20 @@
 // accepted delivery is first added to the ledger, then its file removed: a crash in between leaves a file
 // whose key the ledger already has, and it is dropped unsent at the next start. A crash between the 202
 // and the ledger resends it with the same X-Replay-Delivery id, which the pipeline counts once.
+//
+// What is in the outbox gets signed, so it is guarded like the key: the folder (and pending/, rejected/) must be a
+// real directory owned by this user that no one else can write (created 0700), and every file is read through
+// readFileSafely inside it (no link, FIFO or oversize file). A queued delivery's head line and body are
+// validated before they are signed; a parse error names the file and a position, never its content.
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { deliverySchema, MAX_DELIVERY_BYTES } from '../schema/delivery.ts';
+import { describeIssues } from '../schema/issues-text.ts';
+import * as z from '../schema/zod.ts';
 import type { BuiltDelivery, DeliveryKind } from './delivery.ts';
+import { JsonTextError, parseJsonText } from './json-text.ts';
+import { readFileSafely, UnsafeFileError } from './safe-read.ts';
 
 export interface OutboxEntry {
   name: string;
@@ -51,6 +61,63 @@ const REJECTED = 'rejected';
 const LEDGER = 'ledger.jsonl';
 const STATE = 'state.json';
 const TEMP_MARK = '.tmp-';
+const MIB = 1024 * 1024;
+/** A queued delivery: its head line (a few hundred bytes) and a body of at most 1 MiB. */
+const MAX_PENDING_BYTES = MAX_DELIVERY_BYTES + 64 * 1024;
+/** About 250 bytes a line: some two million accepted deliveries. */
+const MAX_LEDGER_BYTES = 512 * MIB;
+const MAX_RECORD_BYTES = 4 * MIB;
+
+/** The outbox cannot be used as it is: exit 2, with the sentence (naming the file, never showing its content). */
+export class OutboxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutboxError';
+  }
+}
+
+const outboxEntrySchema = z.object({
+  deliveryId: z.string().check(z.regex(/^[0-9a-f-]{36}$/)),
+  kind: z.enum(['run', 'issue', 'hidden-test']),
+  host: z.string().check(z.minLength(1)),
+  id: z.string().check(z.minLength(1)),
+  contentKey: z.string().check(z.minLength(1)),
+  after: z.optional(z.string()),
+  patchTruncated: z.optional(z.boolean()),
+  queuedAt: z.string(),
+});
+
+/** A real directory of this user's that nobody else can write: a planted or linked outbox would get its files signed. */
+async function checkFolder(dir: string): Promise<void> {
+  const stats = await lstat(dir);
+  if (stats.isSymbolicLink())
+    throw new OutboxError(
+      `The outbox folder ${dir} is a symbolic link: the outbox is used where it is, never through a link.`,
+    );
+  if (!stats.isDirectory()) throw new OutboxError(`The outbox folder ${dir} is not a directory.`);
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid)
+    throw new OutboxError(
+      `The outbox folder ${dir} belongs to another user (uid ${stats.uid}): what is queued there would be signed with this host's key. Use an outbox of your own (--outbox).`,
+    );
+  if (stats.mode & 0o022)
+    throw new OutboxError(
+      `The outbox folder ${dir} can be written by other users (mode ${(stats.mode & 0o777).toString(8)}): run \`chmod 700 ${dir}\`.`,
+    );
+}
+
+function parseRecord<T extends z.ZodMiniType>(schema: T, text: string, path: string): z.output<T> {
+  let value: unknown;
+  try {
+    value = parseJsonText(text);
+  } catch (error) {
+    if (error instanceof JsonTextError) throw new OutboxError(`${path} ${error.message}.`);
+    throw error;
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new OutboxError(`${path}: ${describeIssues(parsed.error.issues).join('; ')}`);
+  return parsed.data;
+}
 
 async function fsyncPath(path: string): Promise<void> {
   const handle = await open(path, 'r');
@@ -85,6 +152,49 @@ function readLines(text: string): unknown[] {
   });
 }
 
+const rejectedRecordSchema = z.object({
+  contentKey: z.string(),
+  kind: z.enum(['run', 'issue', 'hidden-test']),
+  id: z.string(),
+  host: z.string(),
+  rejectedAt: z.string(),
+  answer: z.object({ status: z.number(), body: z.record(z.string(), z.unknown()) }),
+});
+
+const statesSchema = z.record(
+  z.string(),
+  z.object({
+    lastError: z.nullable(z.object({ at: z.string(), message: z.string() })),
+    lastAcceptedAt: z.nullable(z.string()),
+  }),
+);
+
+/** A file of the outbox, read inside it (never through a link, never a FIFO, never beyond `maxBytes`); null if absent. */
+async function readOutboxFile(dir: string, name: string, maxBytes: number): Promise<Buffer | null> {
+  try {
+    return (await readFileSafely(join(dir, name), { within: dir, maxBytes }))?.bytes ?? null;
+  } catch (error) {
+    if (error instanceof UnsafeFileError) throw new OutboxError(error.message);
+    throw error;
+  }
+}
+
+/** A queued file's head line, checked against its body: a delivery of that kind and host, as the ingest would parse it. */
+function queuedEntry(text: string, path: string, name: string): OutboxEntry {
+  const head = text.indexOf('\n');
+  if (head < 0) throw new OutboxError(`${path} has no head line: it is not a delivery replay-push queued.`);
+  const entry: OutboxEntry = { ...parseRecord(outboxEntrySchema, text.slice(0, head), path), name };
+  const delivery = parseRecord(deliverySchema, text.slice(head + 1), path);
+  if (delivery.kind !== entry.kind || delivery.host !== entry.host)
+    throw new OutboxError(
+      `${path} holds a ${delivery.kind} delivery of host "${delivery.host}", not the ${entry.kind} of "${entry.host}" its head line names.`,
+    );
+  return entry;
+}
+
+const readInside = async (dir: string, name: string, maxBytes: number) =>
+  (await readOutboxFile(dir, name, maxBytes))?.toString('utf8') ?? null;
+
 export class Outbox {
   private ledgerHandle: FileHandle | null = null;
   private ledgerWaiting: { line: string; done: (error?: unknown) => void }[] = [];
@@ -101,23 +211,39 @@ export class Outbox {
   ) {}
 
   static async open(dir: string): Promise<Outbox> {
-    await mkdir(join(dir, PENDING), { recursive: true, mode: 0o700 });
-    await mkdir(join(dir, REJECTED), { recursive: true, mode: 0o700 });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await checkFolder(dir);
+    for (const sub of [PENDING, REJECTED]) {
+      await mkdir(join(dir, sub), { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+      await checkFolder(join(dir, sub));
+    }
     // Temp files of a writer that died before its rename never became deliveries.
     for (const folder of [dir, join(dir, PENDING), join(dir, REJECTED)]) {
       for (const name of await readdir(folder))
         if (name.includes(TEMP_MARK)) await rm(join(folder, name), { force: true });
     }
-    const ledger = await readFile(join(dir, LEDGER), 'utf8').catch(() => '');
-    const accepted = new Set(readLines(ledger).map((r) => (r as { contentKey: string }).contentKey));
+    const ledger = (await readInside(dir, LEDGER, MAX_LEDGER_BYTES)) ?? '';
+    const accepted = new Set(
+      readLines(ledger).flatMap((r) => {
+        const key = (r as { contentKey?: unknown } | null)?.contentKey;
+        return typeof key === 'string' ? [key] : [];
+      }),
+    );
     const rejected = new Set<string>();
     for (const name of await readdir(join(dir, REJECTED))) {
       if (!name.endsWith('.answer.json')) continue;
-      const record = JSON.parse(await readFile(join(dir, REJECTED, name), 'utf8')) as RejectedRecord;
-      rejected.add(record.contentKey);
+      const text = await readInside(dir, join(REJECTED, name), MAX_RECORD_BYTES);
+      if (text !== null) rejected.add(parseRecord(rejectedRecordSchema, text, join(dir, REJECTED, name)).contentKey);
     }
-    const state = await readFile(join(dir, STATE), 'utf8').catch(() => '{}');
-    return new Outbox(dir, accepted, rejected, JSON.parse(state) as Record<string, HostState>);
+    const state = (await readInside(dir, STATE, MAX_RECORD_BYTES)) ?? '{}';
+    return new Outbox(
+      dir,
+      accepted,
+      rejected,
+      parseRecord(statesSchema, state, join(dir, STATE)) as Record<string, HostState>,
+    );
   }
 
   isAccepted = (contentKey: string) => this.accepted.has(contentKey);
@@ -158,9 +284,9 @@ export class Outbox {
     if (!this.queued) {
       this.queued = new Map();
       for (const name of (await readdir(join(this.dir, PENDING))).filter((n) => n.endsWith('.json')).sort()) {
-        const text = await readFile(join(this.dir, PENDING, name), 'utf8').catch(() => null);
+        const text = await readInside(this.dir, join(PENDING, name), MAX_PENDING_BYTES);
         if (text === null) continue; // sent and removed meanwhile by another replay-push
-        const entry = { ...(JSON.parse(text.slice(0, text.indexOf('\n'))) as OutboxEntry), name };
+        const entry = queuedEntry(text, join(this.dir, PENDING, name), name);
         if (this.accepted.has(entry.contentKey)) await unlink(join(this.dir, PENDING, name)).catch(() => {});
         else this.queued.set(name, entry);
       }
@@ -168,10 +294,11 @@ export class Outbox {
     return [...this.queued.values()];
   }
 
-  /** The exact bytes to sign and send, as stored. */
+  /** The exact bytes to sign and send, as stored (checked by `pending()` when this process did not write them). */
   async body(entry: OutboxEntry): Promise<Buffer> {
-    const stored = await readFile(join(this.dir, PENDING, entry.name));
-    return stored.subarray(stored.indexOf(0x0a) + 1);
+    const read = await readOutboxFile(this.dir, join(PENDING, entry.name), MAX_PENDING_BYTES);
+    if (!read) throw new OutboxError(`${join(this.dir, PENDING, entry.name)} disappeared before it was sent.`);
+    return read.subarray(read.indexOf(0x0a) + 1);
   }
 
   /** Ledger first (durably), then the file: a crash in between is healed by `pending()`. */
@@ -218,9 +345,15 @@ export class Outbox {
 
   async rejectedRecords(): Promise<RejectedRecord[]> {
     const names = (await readdir(join(this.dir, REJECTED))).filter((n) => n.endsWith('.answer.json')).sort();
-    return Promise.all(
-      names.map(async (n) => JSON.parse(await readFile(join(this.dir, REJECTED, n), 'utf8')) as RejectedRecord),
+    const records = await Promise.all(
+      names.map(async (n) => {
+        const text = await readInside(this.dir, join(REJECTED, n), MAX_RECORD_BYTES);
+        return text === null
+          ? []
+          : [parseRecord(rejectedRecordSchema, text, join(this.dir, REJECTED, n)) as RejectedRecord];
+      }),
     );
+    return records.flat();
   }
 
   hostStates(): Readonly<Record<string, HostState>> {

@@ -22,6 +22,7 @@ import {
 import { sha256Hex } from '../sha256.ts';
 import { scanContamination } from './contamination.ts';
 import { deriveFigures, mergeRow, taskFields } from './derive.ts';
+import { JsonTextError, parseJsonText } from './json-text.ts';
 import { readFileSafely, UnsafeFileError } from './safe-read.ts';
 
 export const RUN_FILES = {
@@ -101,11 +102,13 @@ async function readOptional(folder: string, file: RunFile): Promise<string | nul
   }
 }
 
-function parseJsonFile(path: string, text: string): unknown {
+/** The file's JSON; a parse error names the position only: the text may be a secret a hard link led to. */
+export function parseJsonFile(path: string, text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJsonText(text);
   } catch (error) {
-    throw new RunFolderError(path, `is not valid JSON (${(error as Error).message})`);
+    if (error instanceof JsonTextError) throw new RunFolderError(path, `${error.message}.`);
+    throw error;
   }
 }
 

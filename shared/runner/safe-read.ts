@@ -2,12 +2,13 @@
 // (docs/contract.md §7). A run folder is written by a harness running an agent, so a name in it may be a link to
 // the host key or ~/.aws/credentials, a FIFO that never answers, or a file too big to hold. The name is opened with
 // O_NOFOLLOW (a link is refused, never followed) and O_NONBLOCK (a FIFO cannot hang the open); the open handle must
-// be a regular file, and at most `maxBytes` are read from that same handle (no second open by path). With
-// `within`, the file must also lie inside that folder: plain components below it, none of them a link, one hard
-// link only, and after the open the name still leads to the very file that was read.
-import { constants } from 'node:fs';
+// be a regular file of one hard link, and at most `maxBytes` are read from that same handle (no second open by
+// path). With `within`, the file must also lie inside that folder: the folder exists and is no link itself, plain
+// components below it, none of them a link, and after the open the name still leads to the very file
+// that was read, in the very folder that was checked.
+import { constants, type Stats } from 'node:fs';
 import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 
 /** A file refused, with why; the message names the file and never shows any of its content. */
 export class UnsafeFileError extends Error {
@@ -22,7 +23,7 @@ export class UnsafeFileError extends Error {
 
 export interface SafeReadOptions {
   maxBytes: number;
-  /** The folder the file must lie in (a run folder); its own path may pass through links, the file's may not. */
+  /** The folder the file must lie in (a run folder, the outbox): no link itself, though the path above it may be. */
   within?: string;
 }
 
@@ -90,13 +91,27 @@ async function readCapped(handle: FileHandle, expected: number, maxBytes: number
 export async function readFileSafely(path: string, options: SafeReadOptions): Promise<SafeRead | null> {
   let opened = path;
   let folder: string | null = null;
+  let folderStats: Stats | null = null;
   if (options.within !== undefined) {
-    const parts = componentsInside(path, options.within);
-    folder = await realpath(options.within).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null;
-      throw new UnsafeFileError(path, `cannot be read (${error.code ?? error.message}).`);
-    });
-    if (folder === null) return null;
+    const within = options.within;
+    const parts = componentsInside(path, within);
+    const cannot = (error: NodeJS.ErrnoException) => {
+      throw new UnsafeFileError(
+        path,
+        error.code === 'ENOENT'
+          ? `lies in ${within}, which does not exist: refused.`
+          : `cannot be read (${error.code ?? error.message}).`,
+      );
+    };
+    // The folder itself is no link (the path above it may pass through links): checked here, at each read, so
+    // a folder swapped for a link after its caller looked at it is refused all the same.
+    folderStats = await lstat(within).catch(cannot);
+    if (folderStats.isSymbolicLink())
+      throw new UnsafeFileError(path, `lies in ${within}, which is a symbolic link: refused, never followed.`);
+    const [real, parent] = await Promise.all([realpath(within), realpath(dirname(within))]).catch(cannot);
+    if (real !== join(parent, basename(within)))
+      throw new UnsafeFileError(path, `lies in ${within}, which changed while it was being opened: refused.`);
+    folder = real;
     // Every folder between the run folder and the file: a real directory, never a link out of it.
     for (let i = 1; i < parts.length; i++) {
       const dir = join(folder, ...parts.slice(0, i));
@@ -124,13 +139,23 @@ export async function readFileSafely(path: string, options: SafeReadOptions): Pr
     if (!stats.isFile()) throw new UnsafeFileError(path, `is ${kindOf(stats)}, not a regular file: refused.`);
     if (stats.size > options.maxBytes)
       throw new UnsafeFileError(path, `is larger than ${limitOf(options.maxBytes)}: refused.`);
+    // A second name for another file (a secret's) would pass every check of the name: refused everywhere.
+    if (stats.nlink > 1)
+      throw new UnsafeFileError(path, `has ${stats.nlink} hard links: replay-push reads a file only by its one name.`);
     if (folder !== null) {
-      if (stats.nlink > 1)
-        throw new UnsafeFileError(path, `has ${stats.nlink} hard links: a run folder file must be its own file.`);
-      // A folder on the way swapped for a link between the checks and the open shows here.
-      const now = await lstat(opened).catch(() => null);
-      const folderNow = await realpath(options.within!).catch(() => null);
-      if (!now || now.dev !== stats.dev || now.ino !== stats.ino || folderNow !== folder)
+      // A folder on the way (or the folder itself) swapped for a link between the checks and the open shows here.
+      const [now, folderNow, folderPath] = await Promise.all([
+        lstat(opened).catch(() => null),
+        lstat(options.within!).catch(() => null),
+        realpath(options.within!).catch(() => null),
+      ]);
+      const sameFolder =
+        folderNow !== null &&
+        !folderNow.isSymbolicLink() &&
+        folderNow.dev === folderStats!.dev &&
+        folderNow.ino === folderStats!.ino &&
+        folderPath === folder;
+      if (!now || now.dev !== stats.dev || now.ino !== stats.ino || !sameFolder)
         throw new UnsafeFileError(path, 'changed while it was being opened: refused.');
     }
     return { bytes: await readCapped(handle, stats.size, options.maxBytes, path), mode: stats.mode };

@@ -67,8 +67,8 @@ export function deliveriesOf(run: PreparedRun): BuiltDelivery[] {
   ];
 }
 
-/** Run folders read and queued together. */
-const BATCH = 64;
+/** Run folders read and queued together: at most 8 × 266 MiB of capped files held at once, not 64 ×. */
+const BATCH = 8;
 
 export interface PreparedFolders {
   runs: PreparedRun[];
@@ -147,7 +147,7 @@ export async function syncRunFolders(
     rejected: drained.result.rejected.filter((e) => e.kind === 'run').length + counts.rejectedBefore,
     invalid,
     keyErrors: drained.keyErrors,
-    warnings,
+    warnings: [...warnings, ...drained.warnings],
     unpaired: drained.unpaired,
   };
 }
@@ -170,7 +170,7 @@ export async function deliver(
     alreadyAccepted: 0,
     invalid: [],
     keyErrors: drained.keyErrors,
-    warnings: [],
+    warnings: drained.warnings,
     unpaired: drained.unpaired,
   };
 }
@@ -187,11 +187,23 @@ function summarise(result: DrainResult) {
 }
 
 async function drain(outbox: Outbox, settings: DeliverySettings) {
-  const hosts = [...new Set((await outbox.pending()).map((q) => q.host))];
+  const queued = await outbox.pending();
+  const hosts = [...new Set(queued.map((q) => q.host))];
   const keys = new Map<string, string | null>();
   const sources = new Map<string, string>();
   const keyErrors: string[] = [];
+  const warnings: string[] = [];
   for (const host of hosts) {
+    // Keys looked up by name sign only the --host's deliveries (replay-push always names one; the demo, playing a
+    // whole fleet, does not); another host's wait for a replay-push run as that host.
+    if (!settings.keyFile && settings.host !== undefined && host !== settings.host) {
+      keys.set(host, null);
+      const count = queued.filter((q) => q.host === host).length;
+      warnings.push(
+        `${count} deliveries of host "${host}" wait in ${outbox.dir}: this replay-push signs as "${settings.host}" only.`,
+      );
+      continue;
+    }
     try {
       const found = await hostKey(host, settings);
       keys.set(host, found.key);
@@ -213,5 +225,5 @@ async function drain(outbox: Outbox, settings: DeliverySettings) {
       if (event.type !== 'unpaired') settings.onEvent?.(event);
     },
   });
-  return { result, keyErrors, unpaired };
+  return { result, keyErrors, unpaired, warnings };
 }

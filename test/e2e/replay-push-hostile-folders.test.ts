@@ -95,7 +95,7 @@ const CASES: { name: string; file: string; reason: RegExp; make: (path: string) 
   {
     name: 'summary.md hard-linked to the secret file',
     file: 'summary.md',
-    reason: /^has \d+ hard links: a run folder file must be its own file\.$/,
+    reason: /^has \d+ hard links: replay-push reads a file only by its one name\.$/,
     make: (path) => linkSync(secretFile, path),
   },
   {
@@ -213,6 +213,51 @@ describe('an issue record given on the command line', () => {
     );
     expect(recording.requests).toEqual([]);
     expectNothingLeaked(run, dir);
+  });
+});
+
+describe('an issue record given on the command line, by content', () => {
+  it('is refused when it is a hard link to a secret, and the secret shows nowhere (exit 2)', async () => {
+    const dir = tempDir('replay-issue-');
+    const task = join(dir, 'task.json');
+    linkSync(secretFile, task);
+    const run = await replayPush(['issue', task, '--host', 'mac-studio-1', '--dry-run', ...flags()]);
+    expect(run.code).toBe(2);
+    expect(run.err[0]).toMatch(/task\.json: has \d+ hard links: replay-push reads a file only by its one name\.$/);
+    expectNothingLeaked(run, dir);
+    expect(run.err.join('\n')).not.toContain('aws_secret');
+  });
+
+  it('says where it stops being JSON, never what it says (exit 2)', async () => {
+    const dir = tempDir('replay-issue-');
+    const task = join(dir, 'task.json');
+    writeFileSync(task, SECRET);
+    const run = await replayPush(['issue', task, '--host', 'mac-studio-1', '--dry-run', ...flags()]);
+    expect(run.code).toBe(2);
+    expect(run.err[0]).toBe(`replay-push: ${task}: is not valid JSON.`);
+    writeFileSync(task, `{"taskId": ${SECRET}}`);
+    const again = await replayPush(['issue', task, '--host', 'mac-studio-1', '--dry-run', ...flags()]);
+    expect(again.err.join('\n')).not.toContain('aws_secret');
+  });
+});
+
+describe('a run folder file that is not JSON', () => {
+  it('is refused naming where it stops being JSON, never quoting it (exit 2)', async () => {
+    const root = tempDir('replay-runs-');
+    const folder = writeRunFolder(root, { result: resultJson({ taskId: 'json-quote' }), patch: SMALL_PATCH });
+    writeFileSync(join(folder, 'result.json'), SECRET);
+    writeFileSync(join(folder, 'task.json'), `{"taskId": "json-quote", "repo": "${SECRET}" x}`);
+    const run = await replayPush(['run', folder, '--dry-run', ...flags()]);
+    expect(run.code).toBe(2);
+    expect(run.err[0]).toBe(`replay-push: ${join(folder, 'result.json')}: is not valid JSON.`);
+    writeFileSync(join(folder, 'result.json'), JSON.stringify(resultJson({ taskId: 'json-quote' })));
+    const task = await replayPush(['run', folder, '--dry-run', ...flags()]);
+    expect(task.code).toBe(2);
+    expect(task.err[0]).toBe(
+      `replay-push: ${join(folder, 'task.json')}: is not valid JSON (at position ${SECRET.length + 36}).`,
+    );
+    expectNothingLeaked(run, root);
+    expect([...run.err, ...task.err].join('\n')).not.toContain('aws_secret');
   });
 });
 

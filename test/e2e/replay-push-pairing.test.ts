@@ -45,7 +45,7 @@ describe('an unpaired runner host', () => {
         hiddenTest: { status: 'pass', ranAt: '2026-11-20T11:00:00Z' },
       });
     const clientKeys = tempDir('replay-client-keys-');
-    const env = { REPLAY_ENDPOINT: `${local.url}/hooks/S/ingest`, REPLAY_KEYS_DIR: clientKeys };
+    const env = { REPLAY_ENDPOINT: `${local.url}/hooks/S/ingest`, REPLAY_KEYS_DIR: clientKeys, REPLAY_HOST: 'mac-new' };
 
     const before = await replayPush(['sync', root], env);
     expect(before.code).toBe(1);

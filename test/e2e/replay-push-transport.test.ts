@@ -65,7 +65,7 @@ describe('plain http', () => {
     }
   });
 
-  it('to this machine (127.0.0.0/8, ::1, localhost) and https anywhere are accepted', async () => {
+  it('to this machine (127.0.0.0/8, ::1, localhost) and https anywhere are accepted, the scheme in any case', async () => {
     const root = tempDir('replay-runs-');
     const folder = writeRunFolder(root, { result: resultJson({ taskId: 'loopback' }), patch: SMALL_PATCH });
     for (const endpoint of [
@@ -74,6 +74,8 @@ describe('plain http', () => {
       'http://[::1]:8787/hooks/S/ingest',
       'http://localhost:8787/hooks/S/ingest',
       'https://ingest.example.com/hooks/S/ingest',
+      'HTTPS://ingest.example.com/hooks/S/ingest',
+      'Http://127.0.0.1:8787/hooks/S/ingest',
     ]) {
       const run = await replayPush(['run', folder, '--dry-run', '--endpoint', endpoint, '--host', 'mac-studio-1']);
       expect({ endpoint, code: run.code }).toEqual({ endpoint, code: 0 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 import {
   classifyPath,
   CONTAMINATION_RULES,
+  PATH_TOKEN_MAX,
   pathsIn,
   scanContamination,
   type ScanContext,
@@ -131,5 +132,19 @@ describe('scanning tool calls', () => {
       '/i',
     ]);
     expect(pathsIn('no/absolute here')).toEqual([]);
+  });
+
+  it("drops a sentence's trailing dots in one pass, however many there are", () => {
+    // A backtracking pattern took seconds for 80,000 dots and minutes for this many.
+    const dots = '.'.repeat(300_000);
+    expect(pathsIn(`see /a${dots}`)).toEqual(['/a']);
+    expect(pathsIn(`/${dots}x`)).toEqual(['/']);
+    expect(pathsIn(`/b${dots}x /c`)).toEqual(['/b', '/c']);
+    expect(pathsIn('/.. and /...')).toEqual(['/', '/']);
+  });
+
+  it('reads at most PATH_TOKEN_MAX characters of one path', () => {
+    const long = `/${'a'.repeat(10_000)}`;
+    expect(pathsIn(`cat ${long} /b`)).toEqual([long.slice(0, PATH_TOKEN_MAX), '/b']);
   });
 });

@@ -29,12 +29,23 @@ describe('reading a file inside a folder', () => {
     );
   });
 
-  it('answers null for a file that is not there, and for a folder that is not there', async () => {
+  it('answers null for a file that is not there, and refuses a folder that is not there', async () => {
     const folder = tempDir('safe-read-');
     expect(await readFileSafely(join(folder, 'none.json'), { within: folder, maxBytes: 10 })).toBeNull();
-    expect(
-      await readFileSafely(join(folder, 'gone', 'none.json'), { within: join(folder, 'gone'), maxBytes: 10 }),
-    ).toBeNull();
+    const gone = join(folder, 'gone');
+    expect(await refusal(readFileSafely(join(gone, 'none.json'), { within: gone, maxBytes: 10 }))).toBe(
+      `lies in ${gone}, which does not exist: refused.`,
+    );
+  });
+
+  it('refuses a file of a folder that is itself a link, by itself (a folder swapped after its caller looked)', async () => {
+    const elsewhere = tempDir('safe-read-elsewhere-');
+    writeFileSync(join(elsewhere, 'result.json'), 'secret');
+    const folder = join(tempDir('safe-read-'), 'run');
+    symlinkSync(elsewhere, folder);
+    expect(await refusal(readFileSafely(join(folder, 'result.json'), { within: folder, maxBytes: 100 }))).toBe(
+      `lies in ${folder}, which is a symbolic link: refused, never followed.`,
+    );
   });
 
   it('refuses a name that climbs out of the folder', async () => {
@@ -56,11 +67,12 @@ describe('reading a file inside a folder', () => {
 
   it('reads through plain sub-folders, and through links above the folder itself', async () => {
     const real = tempDir('safe-read-');
-    mkdirSync(join(real, 'sub'));
-    writeFileSync(join(real, 'sub', 'a.txt'), 'ok');
+    mkdirSync(join(real, 'run', 'sub'), { recursive: true });
+    writeFileSync(join(real, 'run', 'sub', 'a.txt'), 'ok');
     const viaLink = join(tempDir('safe-read-link-'), 'runs');
     symlinkSync(real, viaLink);
-    const read = await readFileSafely(join(viaLink, 'sub', 'a.txt'), { within: viaLink, maxBytes: 10 });
+    const folder = join(viaLink, 'run');
+    const read = await readFileSafely(join(folder, 'sub', 'a.txt'), { within: folder, maxBytes: 10 });
     expect(read?.bytes.toString()).toBe('ok');
   });
 });
