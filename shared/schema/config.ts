@@ -27,6 +27,12 @@ const hostName = pathSafeIdentity.check(
   ),
 );
 
+// `#` separates the parts of a table key (`HOSTRUNS#{space}#{host}`), so a space named with it could read as
+// another space's key, and a read API's grant on its own space's keys could cover another's.
+const spaceName = pathSafeIdentity.check(
+  z.refine((s) => !s.includes('#'), 'must not contain "#" (it separates the parts of a table key)'),
+);
+
 const spaceSchema = z.strictObject({
   senders: z.array(hostName).check(z.minLength(1)),
   secretConfigKey: z._default(
@@ -84,7 +90,7 @@ export const configSchema = z
   .strictObject({
     defaultJudgeModel: z._default(nonEmptyText, DEFAULT_JUDGE_MODEL),
     spaces: z
-      .record(pathSafeIdentity, spaceSchema)
+      .record(spaceName, spaceSchema)
       .check(z.refine((s) => Object.keys(s).length > 0, 'must declare at least one space')),
     cockpits: z._default(z.record(pathSafeIdentity, cockpitSchema), {}),
     /** Per model name; a model without a price has an unknown (null) cost, never 0. */

@@ -19,8 +19,7 @@ import { PROJECT_ROOT } from './synth.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'replay-bundled-'));
 const outdir = join(scratch, 'cdk.out');
-// A fleet of 20 hosts sending to 200 spaces: each distinct host key is a secret and a cross-stack output,
-// and CloudFormation allows 200 outputs per template (docs/deploy.md).
+// A fleet of 20 hosts sending to 200 spaces.
 const config: ReplayConfig = parseConfig({
   spaces: Object.fromEntries(
     Array.from({ length: 200 }, (_, i) => [

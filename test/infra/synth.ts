@@ -23,6 +23,8 @@ export interface Synthesized {
   app: App;
   state: Template;
   pipeline: Template;
+  /** Every stack of the deployment, by stack name. */
+  templates: Map<string, Template>;
   /** The configuration each function finds in its bundle, by the function's logical id. */
   bundledConfigs: Map<string, ReplayConfig>;
 }
@@ -56,10 +58,14 @@ export function synthesize(
     if (fn instanceof ReplayFunction && fn.config)
       bundledConfigs.set(Stack.of(fn).getLogicalId(fn.lambda.node.defaultChild as CfnFunction), fn.config);
   }
+  const templates = new Map(
+    app.node.children.filter((c) => c instanceof Stack).map((stack) => [stack.stackName, Template.fromStack(stack)]),
+  );
   return {
     app,
-    state: Template.fromStack(stacks.state),
-    pipeline: Template.fromStack(stacks.pipeline),
+    state: templates.get(stacks.state.stackName)!,
+    pipeline: templates.get(stacks.pipeline.stackName)!,
+    templates,
     bundledConfigs,
   };
 }

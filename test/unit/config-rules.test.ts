@@ -54,6 +54,12 @@ describe('host names in the configuration', () => {
   });
 });
 
+describe('space names in the configuration', () => {
+  it('refuses a "#", which separates the parts of a table key, with a sentence naming the space', () => {
+    expect(refusal({ spaces: { 'A#B': { senders: ['mac-1'] } } })).toMatch(/spaces\.A#B: .*"#"/);
+  });
+});
+
 describe("a space's repository allowlist", () => {
   const config = parseConfig({
     spaces: {

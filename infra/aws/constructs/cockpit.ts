@@ -66,13 +66,9 @@ export class Cockpit extends Construct {
       memorySize: 512,
       config: cockpitConfig(config, name),
     })
-      .readsSpaceOfTable(state.table, cockpit.space, space.senders)
+      .readsSpaceOfTable(state.table, cockpit.space)
       .usesBucket('DATA_BUCKET', state.spaceObjectReads(cockpit.space))
-      .describesHostKeys(
-        state.hostKeys
-          .filter((k) => k.secretConfigKey === space.secretConfigKey && space.senders.includes(k.host))
-          .map((k) => k.secret),
-      );
+      .describesHostKeys(space.secretConfigKey);
     if (analysts) {
       // Every analyst of the deployment passes the JWT authorizer; only this cockpit's group is answered.
       if (!analysts.groups.has(name))
