@@ -1,13 +1,17 @@
-// Builds the deployment's two stacks from a parsed configuration. `app.ts` calls it for `cdk synth`; the
+// Builds the deployment's stacks from a parsed configuration. `app.ts` calls it for `cdk synth`; the
 // infra tests call it with their own configurations.
 import { Validations, type App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { ReplayConfig } from './deployment-config.ts';
+import { CockpitStack, cockpitsByStack } from './cockpit-stack.ts';
 import { PipelineStack } from './pipeline-stack.ts';
 import { StatefulStack } from './stateful-stack.ts';
 
 const STATEFUL_STACK = 'ReplayBench-State';
 const PIPELINE_STACK = 'ReplayBench-Pipeline';
+const cockpitStackName = (index: number) => `ReplayBench-Cockpits-${index}`;
+/** Prefixes the names that must be unique in the account. */
+const NAME_PREFIX = 'ReplayBench-';
 
 export interface ReplayAppOptions {
   config: ReplayConfig;
@@ -19,8 +23,9 @@ export interface ReplayAppOptions {
 export function addReplayStacks(
   app: App,
   options: ReplayAppOptions,
-): { state: StatefulStack; pipeline: PipelineStack } {
+): { state: StatefulStack; pipeline: PipelineStack; cockpits: CockpitStack[] } {
   const { config } = options;
+  const cockpitsOfStacks = cockpitsByStack(config, cockpitStackName);
   // Environment-agnostic on purpose: the template is the same offline, in CI and at deploy time, and
   // nothing in it needs a lookup.
   const state = new StatefulStack(app, STATEFUL_STACK, {
@@ -30,9 +35,20 @@ export function addReplayStacks(
   const pipeline = new PipelineStack(app, PIPELINE_STACK, {
     config,
     state,
-    dashboardDir: options.dashboardDir,
-    description: 'replay-bench: functions, ingest endpoint, schedule, cockpits, alarms',
+    namePrefix: NAME_PREFIX,
+    description: 'replay-bench: functions, ingest endpoint, schedule, alarms',
   });
+  const cockpits = cockpitsOfStacks.map(
+    (names, index) =>
+      new CockpitStack(app, cockpitStackName(index), {
+        config,
+        state,
+        headers: pipeline.cockpitHeaders,
+        dashboardDir: options.dashboardDir,
+        cockpits: names,
+        description: `replay-bench: cockpits, ${names.length} of them (their URLs are the outputs)`,
+      }),
+  );
   if (options.checks) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { state, pipeline };
+  return { state, pipeline, cockpits };
 }

@@ -28,7 +28,8 @@ import {
 import { ACCOUNT, allowStatements, DeploymentRenderer, iamMatches, REGION, roleMay } from './rendered-policies.ts';
 
 const config = richConfig();
-const { state, pipeline, bundledConfigs, templates } = synthesize(config);
+const { state, pipeline, bundledConfigs, templates, cockpitTemplate } = synthesize(config);
+const functionTemplates = [pipeline, cockpitTemplate('SmallModelsBenchmarks'), cockpitTemplate('Demo')];
 const renderer = new DeploymentRenderer(templates);
 const renderedRoles = renderer.roles();
 const rendered = (roleId: string) => renderedRoles.find((r) => r.roleId === roleId)!;
@@ -53,7 +54,7 @@ const lander = onlyFunction(pipeline, 'lander');
 const judge = onlyFunction(pipeline, 'judge');
 const sweeper = onlyFunction(pipeline, 'sweeper');
 const compactor = onlyFunction(pipeline, 'snapshot-compactor');
-const readApis = functionsByService(pipeline).get('read-api')!;
+const readApis = functionsByService(...functionTemplates).get('read-api')!;
 const allFunctions = [
   { ...ingest, name: 'ingest' },
   { ...lander, name: 'lander' },
@@ -62,7 +63,9 @@ const allFunctions = [
   { ...compactor, name: 'snapshot-compactor' },
   ...readApis.map((fn, i) => ({ ...fn, name: `read-api-${i}` })),
 ];
-const statementsOf = (roleId: string) => roleStatements(state, pipeline, roleId);
+const templateOfRole = (roleId: string) =>
+  functionTemplates.find((t) => ofType(t, 'AWS::IAM::Role').some(([id]) => id === roleId))!;
+const statementsOf = (roleId: string) => roleStatements(state, templateOfRole(roleId), roleId);
 const servedSpace = (fn: { id: string }) => {
   const [space, settings] = Object.entries(bundledConfigs.get(fn.id)!.spaces)[0]!;
   return { space, senders: settings.senders };
@@ -160,7 +163,7 @@ describe('host keys', () => {
   });
 
   it('never travel in an environment variable', () => {
-    for (const [, fns] of functionsByService(pipeline)) {
+    for (const [, fns] of functionsByService(...functionTemplates)) {
       for (const fn of fns) {
         expect(Object.keys(fn.environment).filter((name) => name.startsWith('Hosting'))).toEqual([]);
         for (const id of hostSecretIds) expect(mentions(fn.environment, id)).toBe(false);
@@ -172,7 +175,7 @@ describe('host keys', () => {
 describe('judge credentials', () => {
   it('are readable by the judge only, which is told their ARNs', () => {
     for (const id of judgeSecretIds)
-      expect(rolesAllowed(state, pipeline, 'secretsmanager:GetSecretValue', id)).toEqual([judge.roleId]);
+      expect(rolesAllowed(state, functionTemplates, 'secretsmanager:GetSecretValue', id)).toEqual([judge.roleId]);
     expect(mentions(judge.environment.ANTHROPIC_SECRET_ARN, judgeSecretIds[0]!)).toBe(true);
     expect(mentions(judge.environment.GITHUB_APP_SECRET_ARN, judgeSecretIds[1]!)).toBe(true);
   });
@@ -196,7 +199,7 @@ describe('each function holds exactly what it uses', () => {
     ['sweeper', ['TABLE_NAME', 'JUDGE_QUEUE_URL']],
     ['snapshot-compactor', ['TABLE_NAME', 'DATA_BUCKET']],
   ])('%s is told about %j', (service, names) => {
-    for (const fn of functionsByService(pipeline).get(service)!)
+    for (const fn of functionsByService(...functionTemplates).get(service)!)
       expect(Object.keys(fn.environment).sort()).toEqual([...common, ...names].sort());
   });
 
@@ -341,11 +344,11 @@ describe('each function holds exactly what it uses', () => {
   });
 
   it("matches a space's name literally, even when it holds IAM's wildcard characters", () => {
-    const { pipeline: odd, state: oddState } = synthesize(
+    const odd = synthesize(
       parseConfig({ spaces: { 'Wild*Card?$': { senders: ['h1'] } }, cockpits: { C: { space: 'Wild*Card?$' } } }),
     );
-    const readApi = onlyFunction(odd, 'read-api');
-    const patterns = leadingKeysOf(roleStatements(oddState, odd, readApi.roleId));
+    const readApi = onlyFunction(odd.cockpitTemplate('C'), 'read-api');
+    const patterns = leadingKeysOf(roleStatements(odd.state, readApi.template, readApi.roleId));
     const readable = (key: string) => patterns.some((p) => iamMatches(p, key));
     expect(readable('SPACE#Wild*Card?$')).toBe(true);
     expect(readable('HOSTRUNS#Wild*Card?$#h1')).toBe(true);
@@ -362,8 +365,8 @@ describe('each function holds exactly what it uses', () => {
   });
 
   it('nobody deletes data objects, and only the lander deletes inbox objects', () => {
-    expect(rolesAllowed(state, pipeline, 's3:DeleteObject', dataId)).toEqual([]);
-    expect(rolesAllowed(state, pipeline, 's3:DeleteObject', inboxId)).toEqual([lander.roleId]);
+    expect(rolesAllowed(state, functionTemplates, 's3:DeleteObject', dataId)).toEqual([]);
+    expect(rolesAllowed(state, functionTemplates, 's3:DeleteObject', inboxId)).toEqual([lander.roleId]);
     expect(actionsOn(sweeper.roleId, inboxId)).toEqual([]);
   });
 
@@ -382,7 +385,7 @@ describe('each function holds exactly what it uses', () => {
 
   it('functions start with no AWS managed policy', () => {
     for (const fn of [ingest, lander, judge, sweeper, compactor, ...readApis]) {
-      const role = ofType(pipeline, 'AWS::IAM::Role').find(([id]) => id === fn.roleId)![1];
+      const role = ofType(fn.template, 'AWS::IAM::Role').find(([id]) => id === fn.roleId)![1];
       expect(JSON.stringify(role.Properties.ManagedPolicyArns ?? [])).not.toContain(':iam::aws:policy');
     }
   });

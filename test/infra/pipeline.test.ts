@@ -6,7 +6,8 @@ import { exampleConfig, synthesize } from './synth.ts';
 import { functionsByService, logicalIdOf, mentions, one, onlyFunction, ofType } from './template-queries.ts';
 
 const config = exampleConfig();
-const { state, pipeline, bundledConfigs } = synthesize(config);
+const { state, pipeline, bundledConfigs, cockpitTemplate } = synthesize(config);
+const functionTemplates = [pipeline, cockpitTemplate('SmallModelsBenchmarks')];
 const queueId = (visibility: number) =>
   logicalIdOf(state, 'AWS::SQS::Queue', (p) => p.VisibilityTimeout === visibility);
 const landingQueueId = queueId(180);
@@ -19,10 +20,10 @@ const dlqIdOf = (queueId: string) =>
   ).deadLetterTargetArn['Fn::GetAtt'][0];
 
 describe('functions', () => {
-  const all = [...functionsByService(pipeline).values()].flat();
+  const all = [...functionsByService(...functionTemplates).values()].flat();
 
   it('are the six pipeline services', () => {
-    expect([...functionsByService(pipeline).keys()].sort()).toEqual([
+    expect([...functionsByService(...functionTemplates).keys()].sort()).toEqual([
       'ingest',
       'judge',
       'lander',
@@ -45,7 +46,7 @@ describe('functions', () => {
   it('log to their own log group with a bounded retention', () => {
     for (const fn of all) {
       const logGroupId = (fn.properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
-      const logGroup = ofType(pipeline, 'AWS::Logs::LogGroup').find(([id]) => id === logGroupId)![1];
+      const logGroup = ofType(fn.template, 'AWS::Logs::LogGroup').find(([id]) => id === logGroupId)![1];
       expect(logGroup.Properties.RetentionInDays).toBe(30);
     }
   });

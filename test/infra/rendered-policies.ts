@@ -77,7 +77,7 @@ export class DeploymentRenderer {
   }
 
   resources(stack: string): Record<string, Resource> {
-    return this.stacks.get(stack)!.Resources;
+    return this.stacks.get(stack)!.Resources ?? {};
   }
 
   /** The physical name CloudFormation gives a resource: the set name, else stack, logical id and a random tail. */
@@ -287,7 +287,7 @@ export class DeploymentRenderer {
   }
 
   private resource(stack: string, id: string): Resource {
-    const resource = this.stacks.get(stack)?.Resources[id];
+    const resource = this.stacks.get(stack)?.Resources?.[id];
     if (!resource) throw new Error(`No resource ${id} in stack ${stack}`);
     return resource;
   }

@@ -1,13 +1,25 @@
 // One synth of the largest deployment the stacks are held to (scale-config.ts), shared by every assertion:
-// each policy rendered with real ARNs against IAM's size limits.
+// each policy rendered with real ARNs against IAM's size limits, each stack against CloudFormation's.
 import { describe, expect, it } from '@jest/globals';
-import { keyCandidates } from '../../shared/schema/config.ts';
+import { ConfigError, keyCandidates, parseConfig } from '../../shared/schema/config.ts';
+import { COCKPIT_STACKS, cockpitsByStack, MAX_COCKPITS_PER_STACK } from '../../infra/aws/cockpit-stack.ts';
 import { DeploymentRenderer, IAM_LIMITS, policySize } from './rendered-policies.ts';
-import { SCALE, scaleConfig } from './scale-config.ts';
+import { cockpitNames, FULL_COCKPIT_STACK, SCALE, scaleConfig } from './scale-config.ts';
 import { synthesize } from './synth.ts';
+
+/** CloudFormation's quotas per template. */
+const CLOUDFORMATION = { resources: 500, outputs: 200 } as const;
 
 const config = scaleConfig();
 const { templates } = synthesize(config);
+const counts = [...templates].map(([stack, template]) => {
+  const json = template.toJSON() as { Resources?: object; Outputs?: object };
+  return {
+    stack,
+    resources: Object.keys(json.Resources ?? {}).length,
+    outputs: Object.keys(json.Outputs ?? {}).length,
+  };
+});
 const renderer = new DeploymentRenderer(templates);
 const roles = renderer.roles();
 
@@ -17,6 +29,30 @@ describe(`a deployment of ${SCALE.hosts} hosts, ${SCALE.spaces} spaces and ${SCA
     expect(Object.keys(config.spaces)).toHaveLength(SCALE.spaces);
     expect(Object.keys(config.cockpits)).toHaveLength(SCALE.cockpits);
     expect(Math.max(...Object.values(config.spaces).map((s) => s.senders.length))).toBe(SCALE.hosts);
+    expect(new Set(Object.values(config.cockpits).map((c) => c.space)).size).toBe(SCALE.cockpits);
+  });
+
+  it(`holds fewer than ${CLOUDFORMATION.resources} resources and at most ${CLOUDFORMATION.outputs} outputs in every stack`, () => {
+    expect(counts.map((c) => c.stack)).toEqual([
+      'ReplayBench-State',
+      'ReplayBench-Pipeline',
+      ...Array.from({ length: COCKPIT_STACKS }, (_, i) => `ReplayBench-Cockpits-${i}`),
+    ]);
+    for (const count of counts)
+      expect({
+        ...count,
+        fits: count.resources < CLOUDFORMATION.resources && count.outputs <= CLOUDFORMATION.outputs,
+      }).toEqual({
+        ...count,
+        fits: true,
+      });
+  });
+
+  it(`fits ${MAX_COCKPITS_PER_STACK} signed-in cockpits in one cockpit stack`, () => {
+    const full = `ReplayBench-Cockpits-${FULL_COCKPIT_STACK}`;
+    const outputs = counts.find((c) => c.stack === full)!.outputs;
+    expect(outputs).toBe(MAX_COCKPITS_PER_STACK);
+    expect(counts.find((c) => c.stack === full)!.resources).toBeLessThan(CLOUDFORMATION.resources);
   });
 
   it("keeps every role's inline policies within IAM's 10,240 characters, with real ARNs", () => {
@@ -47,5 +83,31 @@ describe(`a deployment of ${SCALE.hosts} hosts, ${SCALE.spaces} spaces and ${SCA
     for (const role of roles) expect(policySize(role.trust)).toBeLessThanOrEqual(IAM_LIMITS.trustPolicy);
     for (const { document } of renderer.bucketPolicies())
       expect(policySize(document)).toBeLessThanOrEqual(IAM_LIMITS.bucketPolicy);
+  });
+});
+
+describe('cockpit stacks', () => {
+  const withCockpits = (names: string[]) =>
+    parseConfig({
+      spaces: { S: { senders: ['mac-1'] } },
+      cockpits: Object.fromEntries(names.map((name) => [name, { space: 'S' }])),
+    });
+
+  it(`refuse one cockpit more than ${MAX_COCKPITS_PER_STACK} in a stack, with a sentence naming the stack`, () => {
+    const names = cockpitNames(MAX_COCKPITS_PER_STACK + 1, (index) => index === 3);
+    expect(() => cockpitsByStack(withCockpits(names), (i) => `Stack-${i}`)).toThrow(ConfigError);
+    expect(() => cockpitsByStack(withCockpits(names), (i) => `Stack-${i}`)).toThrow(
+      /\(26\) all fall into stack Stack-3, which holds at most 25 .*rename one of them/,
+    );
+  });
+
+  it('keep a cockpit in its stack whatever other cockpits are added or removed', () => {
+    const names = cockpitNames(30, () => true);
+    const stackOf = (set: string[], name: string) =>
+      cockpitsByStack(withCockpits(set), String).findIndex((stack) => stack.includes(name));
+    for (const name of names.slice(0, 5)) {
+      const alone = stackOf([name], name);
+      expect([stackOf(names, name), stackOf(names.slice(0, 10), name)]).toEqual([alone, alone]);
+    }
   });
 });

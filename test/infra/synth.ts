@@ -25,6 +25,8 @@ export interface Synthesized {
   pipeline: Template;
   /** Every stack of the deployment, by stack name. */
   templates: Map<string, Template>;
+  /** The template of the stack that holds a cockpit. */
+  cockpitTemplate(name: string): Template;
   /** The configuration each function finds in its bundle, by the function's logical id. */
   bundledConfigs: Map<string, ReplayConfig>;
 }
@@ -54,7 +56,7 @@ export function synthesize(
     checks,
   });
   const bundledConfigs = new Map<string, ReplayConfig>();
-  for (const fn of stacks.pipeline.node.findAll()) {
+  for (const fn of [stacks.pipeline, ...stacks.cockpits].flatMap((stack) => stack.node.findAll())) {
     if (fn instanceof ReplayFunction && fn.config)
       bundledConfigs.set(Stack.of(fn).getLogicalId(fn.lambda.node.defaultChild as CfnFunction), fn.config);
   }
@@ -66,6 +68,7 @@ export function synthesize(
     state: templates.get(stacks.state.stackName)!,
     pipeline: templates.get(stacks.pipeline.stackName)!,
     templates,
+    cockpitTemplate: (name) => templates.get(stacks.cockpits.find((stack) => stack.cockpits.has(name))!.stackName)!,
     bundledConfigs,
   };
 }

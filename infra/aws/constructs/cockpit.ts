@@ -12,13 +12,9 @@ import {
   AllowedMethods,
   CachePolicy,
   Distribution,
-  HeadersFrameOption,
-  HeadersReferrerPolicy,
   HttpVersion,
   OriginProtocolPolicy,
-  OriginRequestHeaderBehavior,
   OriginRequestPolicy,
-  OriginRequestQueryStringBehavior,
   OriginSslPolicy,
   PriceClass,
   ResponseHeadersPolicy,
@@ -32,6 +28,7 @@ import { Construct } from 'constructs';
 import { cockpitConfig, type ReplayConfig } from '../deployment-config.ts';
 import type { Analysts, PipelineState } from '../stateful-stack.ts';
 import { TIMEOUTS } from '../timing.ts';
+import type { CockpitHeaders } from './cockpit-headers.ts';
 import { ReplayHttpApi } from './http-api.ts';
 import { ReplayFunction } from './replay-function.ts';
 import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../../shared/cockpit/contract.ts';
@@ -43,6 +40,8 @@ export interface CockpitProps {
   name: string;
   config: ReplayConfig;
   state: PipelineState;
+  /** The deployment's shared response headers policies (constructs/cockpit-headers.ts). */
+  headers: CockpitHeaders;
   /** The built dashboard (`cdk synth` builds it; see infra/aws/app.ts). */
   dashboardDir: string;
 }
@@ -53,7 +52,7 @@ export class Cockpit extends Construct {
   readonly function: ReplayFunction;
   readonly client?: UserPoolClient;
 
-  constructor(scope: Construct, id: string, { name, config, state, dashboardDir }: CockpitProps) {
+  constructor(scope: Construct, id: string, { name, config, state, headers, dashboardDir }: CockpitProps) {
     super(scope, id);
     const cockpit = config.cockpits[name]!;
     const space = config.spaces[cockpit.space]!;
@@ -110,22 +109,14 @@ export class Cockpit extends Construct {
         origin: S3BucketOrigin.withOriginAccessControl(site),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: new ResponseHeadersPolicy(this, 'SecurityHeaders', {
-          comment: clip(`Security headers of cockpit ${name}`, 128),
-          securityHeadersBehavior: securityHeaders(analysts),
-        }),
+        responseHeadersPolicy: headers.policyFor(analysts),
       },
     });
     this.distribution = distribution;
     // Rows change every few seconds, so the API is never cached. With caching off, CloudFront treats
-    // Accept-Encoding like any other viewer header, so this policy (every viewer header but Host) carries it
+    // Accept-Encoding like any other viewer header, so the managed AllViewerExceptHostHeader policy carries it
     // to the read API, whose gzip answers then reach the browser compressed; it carries the Authorization
-    // header the JWT authorizer needs too.
-    const apiRequests = new OriginRequestPolicy(this, 'ReadApiRequests', {
-      comment: clip(`Cockpit ${name} /api/*: viewer headers (Accept-Encoding, Authorization) and query strings`, 128),
-      headerBehavior: OriginRequestHeaderBehavior.denyList('Host'),
-      queryStringBehavior: OriginRequestQueryStringBehavior.all(),
-    });
+    // header the JWT authorizer needs too, and costs no policy of the account's quota of 20.
     distribution.addBehavior(
       '/api/*',
       new HttpOrigin(this.readApi.domainName, {
@@ -136,7 +127,7 @@ export class Cockpit extends Construct {
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy: CachePolicy.CACHING_DISABLED,
-        originRequestPolicy: apiRequests,
+        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
         responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
       },
     );
@@ -218,32 +209,6 @@ function signInSettings(
     clientId: client.userPoolClientId,
     redirectUri,
     scopes: ['openid', 'email'],
-  };
-}
-
-/**
- * The dashboard is same-origin static code: no inline script, no third-party origin except, for a
- * signed-in cockpit, the Cognito token endpoint it exchanges the authorization code at.
- */
-function securityHeaders(analysts: Analysts | undefined) {
-  const signIn = analysts ? ` ${analysts.domain.baseUrl()}` : '';
-  const csp = [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    `connect-src 'self'${signIn}`,
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-  return {
-    contentSecurityPolicy: { contentSecurityPolicy: csp, override: true },
-    contentTypeOptions: { override: true },
-    frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
-    referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
-    strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
   };
 }
 
