@@ -19,11 +19,17 @@ const judgeSettingsSchema = z.strictObject({
 });
 
 // `:` joins a key name's parts and `__` is how `:` is spelled in environment and file names, so a host
-// containing either could share its key name with another host or with a fleet-wide value.
+// containing either could share its key name with another host or with a fleet-wide value. A host's key is
+// the Secrets Manager secret `{secretConfigKey}/{host}` in AWS, and Secrets Manager names take only these
+// characters: a host it would refuse must fail here, not halfway through a deploy.
 const hostName = pathSafeIdentity.check(
   z.refine(
     (s) => !s.includes(':') && !s.includes('__'),
     'must not contain ":" or "__" (they separate the parts of a key name)',
+  ),
+  z.regex(
+    /^[A-Za-z0-9_+=.@-]+$/,
+    'may hold only letters, digits and _ + = . @ - (its key is a Secrets Manager secret named after it)',
   ),
 );
 

@@ -22,6 +22,12 @@ describe('host names in the configuration', () => {
   it.each([
     ['a ":" in a host', { A: { senders: ['mac:1'] } }, /spaces\.A\.senders\.0: .*":"/],
     ['a "__" in a host', { A: { senders: ['mac__1'] } }, /spaces\.A\.senders\.0: .*"__"/],
+    [
+      'a character Secrets Manager refuses',
+      { A: { senders: ['mac-1', 'mac#2'] } },
+      /spaces\.A\.senders\.1: .*Secrets Manager/,
+    ],
+    ['a non-ASCII letter', { A: { senders: ['macé'] } }, /spaces\.A\.senders\.0: may hold only letters, digits/],
   ])('refuses %s with a sentence naming the key', (_what, spaces, pattern) => {
     expect(refusal({ spaces })).toMatch(pattern);
   });
@@ -45,6 +51,10 @@ describe('host names in the configuration', () => {
       },
     });
     expect(message).toMatch(/Hosting__Report__mac-1/);
+  });
+
+  it('accepts every character a Secrets Manager name takes', () => {
+    expect(() => parseConfig({ spaces: { A: { senders: ['Mac_mini+2=a.b@lab-1'] } } })).not.toThrow();
   });
 
   it('accepts one host listed by two spaces under one secretConfigKey (one key, one identity)', () => {
