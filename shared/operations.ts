@@ -44,12 +44,19 @@ export const TIMINGS = {
   snapshotCompactorFunction: 300,
   /** How often the compactor runs; readers cover the time since with the table's `since` query. */
   snapshotCompactEvery: 300,
+  /** The compactor's lease (shared/lease.ts) outlives its function, so a run cut off by the timeout frees it by expiry. */
+  snapshotCompactorLease: 360,
   /** One reference fetch (each GitHub request bounded by this) plus one model call, plus the writes. */
   githubRequest: 10,
   modelCall: 90,
   judgeFunction: 120,
   /** A claimed row is due again after this long if its attempt died without a word (a crash, a timeout). */
   judgeClaim: 300,
+} as const;
+
+/** The leases scheduled jobs hold while they run (shared/lease.ts). */
+export const LEASES = {
+  snapshotCompactor: { name: 'snapshot-compactor', seconds: TIMINGS.snapshotCompactorLease },
 } as const;
 
 export const visibilitySecondsFor = (consumerTimeoutSeconds: number): number => consumerTimeoutSeconds * 6;

@@ -2,10 +2,12 @@
 import { systemClock } from '../../shared/ports.ts';
 import { bucketStore, bundledConfig, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
 import { tableStore } from '../../shared/adapters/aws/dynamo-store.ts';
+import { tableLeases } from '../../shared/adapters/aws/dynamo-lease.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { createSnapshotCompactorHandler } from './handler.ts';
 
-const store = tableStore({}, requiredEnv('TABLE_NAME'));
+const tableName = requiredEnv('TABLE_NAME');
+const store = tableStore({}, tableName);
 
 export const handler = createSnapshotCompactorHandler(
   {
@@ -13,6 +15,7 @@ export const handler = createSnapshotCompactorHandler(
     runs: store,
     issues: store,
     objects: bucketStore({}, requiredEnv('DATA_BUCKET')),
+    leases: tableLeases({}, tableName),
     clock: systemClock,
   },
   instrumentation('snapshot-compactor'),

@@ -17,6 +17,7 @@ import {
 } from '../../shared/adapters/aws/judge-services.ts';
 import { bucketStore, queue } from '../../shared/adapters/aws/runtime.ts';
 import { tableStore, type DynamoStore } from '../../shared/adapters/aws/dynamo-store.ts';
+import { tableLeases } from '../../shared/adapters/aws/dynamo-lease.ts';
 import type { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
 import { instrumentation, type LogLevel } from '../../shared/adapters/aws/observability.ts';
 import type { ServiceName } from '../../shared/operations.ts';
@@ -169,7 +170,14 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     observe('sweeper'),
   );
   const compactor = createSnapshotCompactorHandler(
-    { config, runs: table, issues: table, objects: adapters.data, clock },
+    {
+      config,
+      runs: table,
+      issues: table,
+      objects: adapters.data,
+      leases: tableLeases(emulators.connection, LOCAL_NAMES.table),
+      clock,
+    },
     observe('snapshot-compactor'),
   );
   log(describeJudgeCredentials(env));

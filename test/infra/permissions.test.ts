@@ -261,8 +261,17 @@ describe('each function holds exactly what it uses', () => {
     expect([...actionsOn(sweeper.roleId, dataId), ...actionsOn(sweeper.roleId, inboxId)]).toEqual([]);
   });
 
-  it('snapshot compactor: reads the table, reads and writes snapshots only, deletes nothing, nothing on the inbox', () => {
-    expect(actionsOn(compactor.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+  it('snapshot compactor: reads the table and writes only its lease, reads and writes snapshots only, deletes nothing, nothing on the inbox', () => {
+    expect(actionsOn(compactor.roleId, tableId)).toEqual([
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+    ]);
+    const writes = statementsOf(compactor.roleId).filter((s) => actionsOf(s).includes('dynamodb:PutItem'));
+    expect(writes.map((s) => (s as { Condition?: unknown }).Condition)).toEqual([
+      { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['LEASE#snapshot-compactor'] } },
+    ]);
     expect(objectGrants(compactor.roleId, dataId)).toEqual([
       's3:GetObject snapshots/*',
       's3:ListBucket under snapshots/*',

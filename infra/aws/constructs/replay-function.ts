@@ -23,6 +23,7 @@ import {
   byUpdatedPartition,
   INDEXES,
   issuesByUpdatedPartition,
+  leasePartition,
   spacePartitions,
 } from '../../../shared/storage-layout.ts';
 import { BUNDLED_CONFIG_FILE } from '../../../shared/schema/config.ts';
@@ -157,6 +158,18 @@ export class ReplayFunction extends Construct {
         actions: TABLE_ACTIONS.read,
         resources: [table.tableArn, ...Object.values(INDEXES).map((index) => `${table.tableArn}/index/${index.name}`)],
         conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeys } },
+      }),
+    );
+    return this;
+  }
+
+  /** Takes and gives up one job's lease (shared/lease.ts): writes to that lease's item and nothing else. */
+  holdsLease(table: ITable, name: string): this {
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [leasePartition(name)] } },
       }),
     );
     return this;
