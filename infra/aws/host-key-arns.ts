@@ -15,9 +15,9 @@ const secretArn = (scope: IConstruct, resourceName: string) =>
     arnFormat: ArnFormat.COLON_RESOURCE_NAME,
   });
 
-/** Every host key under one secretConfigKey. */
-export const hostKeyFolderArn = (scope: IConstruct, secretConfigKey: string): string =>
-  secretArn(scope, `${keySecretFolder(secretConfigKey)}/*`);
+/** Every host key under one secretConfigKey, in the stage whose secret names start with `secretPrefix`. */
+export const hostKeyFolderArn = (scope: IConstruct, secretPrefix: string, secretConfigKey: string): string =>
+  secretArn(scope, `${secretPrefix}${keySecretFolder(secretConfigKey)}/*`);
 
 /** The distinct key prefixes, in a stable order, so a role holds one statement resource per prefix. */
 export const keyPrefixes = (secretConfigKeys: Iterable<string>): string[] => [...new Set(secretConfigKeys)].sort();
@@ -26,11 +26,19 @@ export const keyPrefixes = (secretConfigKeys: Iterable<string>): string[] => [..
  * cdk-nag's finding for each folder wildcard, acknowledged on the role that holds it, with what the role
  * does with the keys under it.
  */
-export function acknowledgeHostKeyFolders(role: IConstruct, secretConfigKeys: string[], use: string): void {
+export function acknowledgeHostKeyFolders(
+  role: IConstruct,
+  secretPrefix: string,
+  secretConfigKeys: string[],
+  use: string,
+): void {
   Validations.of(role).acknowledge(
-    ...secretConfigKeys.map((secretConfigKey) => ({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${keySecretFolder(secretConfigKey)}/*]`,
-      reason: `Host keys are one secret per runner host under ${keySecretFolder(secretConfigKey)}/, declared by the configuration; one ARN for all of them keeps the role inside IAM's policy size limit at any number of hosts. ${use}`,
-    })),
+    ...secretConfigKeys.map((secretConfigKey) => {
+      const folder = `${secretPrefix}${keySecretFolder(secretConfigKey)}`;
+      return {
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${folder}/*]`,
+        reason: `Host keys are one secret per runner host under ${folder}/, declared by the configuration; one ARN for all of them keeps the role inside IAM's policy size limit at any number of hosts. ${use}`,
+      };
+    }),
   );
 }

@@ -15,8 +15,8 @@ import { Schedule } from './constructs/schedule.ts';
 export interface PipelineStackProps extends StackProps {
   config: ReplayConfig;
   state: PipelineState;
-  /** Prefixes the names that must be unique in the account (CloudFront policies). */
-  namePrefix: string;
+  /** The account-wide name of the cockpits' shared response headers policy of a kind. */
+  cockpitHeadersName: (kind: string) => string;
 }
 
 export class PipelineStack extends Stack {
@@ -35,7 +35,7 @@ export class PipelineStack extends Stack {
     this.land = new Land(this, 'LandStage', { state, alarms: this.alarms });
     this.judge = new Judge(this, 'JudgeStage', { config, state, alarms: this.alarms });
     this.schedule = new Schedule(this, 'ScheduleStage', { config, state, alarms: this.alarms });
-    this.cockpitHeaders = new CockpitHeaders(this, 'CockpitHeaders', props.namePrefix);
+    this.cockpitHeaders = new CockpitHeaders(this, 'CockpitHeaders', props.cockpitHeadersName);
 
     new CfnOutput(this, 'IngestUrl', {
       description: `Runner hosts POST to this base URL + ${INGEST_ROUTE}`,

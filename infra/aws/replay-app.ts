@@ -6,15 +6,16 @@ import type { ReplayConfig } from './deployment-config.ts';
 import { CockpitStack, cockpitsByStack } from './cockpit-stack.ts';
 import { PipelineStack } from './pipeline-stack.ts';
 import { StatefulStack } from './stateful-stack.ts';
+import { StageNames } from './stage-names.ts';
 
 const STATEFUL_STACK = 'ReplayBench-State';
 const PIPELINE_STACK = 'ReplayBench-Pipeline';
-const cockpitStackName = (index: number) => `ReplayBench-Cockpits-${index}`;
-/** Prefixes the names that must be unique in the account. */
-const NAME_PREFIX = 'ReplayBench-';
+const COCKPIT_STACK = 'ReplayBench-Cockpits';
 
 export interface ReplayAppOptions {
   config: ReplayConfig;
+  /** The stage (`-c stage=NAME`); by default the default stage, which has no name. */
+  names?: StageNames;
   dashboardDir: string;
   /** cdk-nag's AwsSolutions pack: an unacknowledged finding fails the synth. */
   checks: boolean;
@@ -24,18 +25,20 @@ export function addReplayStacks(
   app: App,
   options: ReplayAppOptions,
 ): { state: StatefulStack; pipeline: PipelineStack; cockpits: CockpitStack[] } {
-  const { config } = options;
+  const { config, names = new StageNames() } = options;
+  const cockpitStackName = (index: number) => names.prefixed(`${COCKPIT_STACK}-${index}`);
   const cockpitsOfStacks = cockpitsByStack(config, cockpitStackName);
   // Environment-agnostic on purpose: the template is the same offline, in CI and at deploy time, and
   // nothing in it needs a lookup.
-  const state = new StatefulStack(app, STATEFUL_STACK, {
+  const state = new StatefulStack(app, names.prefixed(STATEFUL_STACK), {
     config,
+    names,
     description: 'replay-bench: table, buckets, queues, secrets (retained)',
   });
-  const pipeline = new PipelineStack(app, PIPELINE_STACK, {
+  const pipeline = new PipelineStack(app, names.prefixed(PIPELINE_STACK), {
     config,
     state,
-    namePrefix: NAME_PREFIX,
+    cockpitHeadersName: (kind) => names.prefixed(`ReplayBench-CockpitHeaders-${kind}`),
     description: 'replay-bench: functions, ingest endpoint, schedule, alarms',
   });
   const cockpits = cockpitsOfStacks.map(

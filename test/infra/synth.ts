@@ -10,6 +10,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
 import { addReplayStacks } from '../../infra/aws/replay-app.ts';
+import { StageNames } from '../../infra/aws/stage-names.ts';
 import { ReplayFunction } from '../../infra/aws/constructs/replay-function.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -38,21 +39,26 @@ export function standInDashboard(html = '<!doctype html><title>stand-in dashboar
   return dir;
 }
 let sharedStandIn: string | undefined;
+export const sharedDashboard = () => (sharedStandIn ??= standInDashboard());
+
+/**
+ * An app with cdk.json's context that bundles nothing. CloudFormation's own template validation costs
+ * seconds per synth; it runs with the checks (and in every real `cdk synth`), not in the files that only
+ * read resources.
+ */
+export const testApp = (checks = false) =>
+  new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: checks });
 
 export function synthesize(
   config: ReplayConfig = exampleConfig(),
-  options: { checks?: boolean; dashboardDir?: string } = {},
+  options: { checks?: boolean; dashboardDir?: string; stage?: string } = {},
 ): Synthesized {
   const checks = options.checks ?? false;
-  // CloudFormation's own template validation costs seconds per synth; it runs with the checks (and in
-  // every real `cdk synth`), not in the files that only read resources.
-  const app = new App({
-    context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] },
-    builtinCloudFormationValidation: checks,
-  });
+  const app = testApp(checks);
   const stacks = addReplayStacks(app, {
     config,
-    dashboardDir: options.dashboardDir ?? (sharedStandIn ??= standInDashboard()),
+    names: new StageNames(options.stage),
+    dashboardDir: options.dashboardDir ?? sharedDashboard(),
     checks,
   });
   const bundledConfigs = new Map<string, ReplayConfig>();

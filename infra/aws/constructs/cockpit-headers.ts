@@ -14,7 +14,7 @@ export class CockpitHeaders extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    private readonly namePrefix: string,
+    private readonly nameOf: (kind: string) => string,
   ) {
     super(scope, id);
   }
@@ -27,7 +27,7 @@ export class CockpitHeaders extends Construct {
 
   private policy(kind: string, what: string, analysts: Analysts | undefined): ResponseHeadersPolicy {
     return new ResponseHeadersPolicy(this, kind, {
-      responseHeadersPolicyName: `${this.namePrefix}CockpitHeaders-${kind}`,
+      responseHeadersPolicyName: this.nameOf(kind),
       comment: `replay-bench: security headers of the ${what}`,
       securityHeadersBehavior: securityHeaders(analysts),
     });

@@ -67,7 +67,7 @@ export class Cockpit extends Construct {
     })
       .readsSpaceOfTable(state.table, cockpit.space)
       .usesBucket('DATA_BUCKET', state.spaceObjectReads(cockpit.space))
-      .describesHostKeys(space.secretConfigKey);
+      .describesHostKeys(state.names.secretPrefix, space.secretConfigKey);
     if (analysts) {
       // Every analyst of the deployment passes the JWT authorizer; only this cockpit's group is answered.
       if (!analysts.groups.has(name))

@@ -27,7 +27,10 @@ export class Ingest extends Construct {
     })
       .usesBucket('INBOX_BUCKET', state.objectAccess('inbox', 'write'))
       .sendsTo('LANDING_QUEUE_URL', state.landingQueue)
-      .readsHostKeys(Object.values(config.spaces).map((space) => space.secretConfigKey));
+      .readsHostKeys(
+        state.names.secretPrefix,
+        Object.values(config.spaces).map((space) => space.secretConfigKey),
+      );
 
     // A rack of runners sends one delivery per finished run, plus catch-up bursts after an outage.
     this.endpoint = new ReplayHttpApi(this, 'Endpoint', {

@@ -200,19 +200,20 @@ export class ReplayFunction extends Construct {
 
   /**
    * Host signing keys under these secretConfigKeys, one ARN per key prefix (infra/aws/host-key-arns.ts).
-   * No environment: the handler derives each secret's name from the configuration (`keySecretName`), so the
-   * configuration is the one list of hosts.
+   * The handler derives each secret's name from the configuration (`keySecretName`), so the configuration is
+   * the one list of hosts; a stage's names start with `secretPrefix`, which the function is told.
    */
-  readsHostKeys(secretConfigKeys: string[]): this {
+  readsHostKeys(secretPrefix: string, secretConfigKeys: string[]): this {
     const prefixes = keyPrefixes(secretConfigKeys);
-    this.role.addToPrincipalPolicy(
+    this.toldHostKeyPrefix(secretPrefix).role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['secretsmanager:GetSecretValue'],
-        resources: prefixes.map((key) => hostKeyFolderArn(this, key)),
+        resources: prefixes.map((key) => hostKeyFolderArn(this, secretPrefix, key)),
       }),
     );
     acknowledgeHostKeyFolders(
       this.role,
+      secretPrefix,
       prefixes,
       'Verifying a signature means trying the key of every declared sender, so the function reads them all.',
     );
@@ -220,18 +221,25 @@ export class ReplayFunction extends Construct {
   }
 
   /** Whether a host key exists, from the secret's metadata only; the value stays out of reach. */
-  describesHostKeys(secretConfigKey: string): this {
-    this.role.addToPrincipalPolicy(
+  describesHostKeys(secretPrefix: string, secretConfigKey: string): this {
+    this.toldHostKeyPrefix(secretPrefix).role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['secretsmanager:DescribeSecret'],
-        resources: [hostKeyFolderArn(this, secretConfigKey)],
+        resources: [hostKeyFolderArn(this, secretPrefix, secretConfigKey)],
       }),
     );
     acknowledgeHostKeyFolders(
       this.role,
+      secretPrefix,
       [secretConfigKey],
       "DescribeSecret returns a secret's metadata, never its value: the function asks only whether its own space's senders are paired.",
     );
+    return this;
+  }
+
+  /** The default stage's secrets have no prefix, and its functions no variable for one. */
+  private toldHostKeyPrefix(secretPrefix: string): this {
+    if (secretPrefix) this.lambda.addEnvironment('HOST_KEY_SECRET_PREFIX', secretPrefix);
     return this;
   }
 

@@ -32,10 +32,13 @@ export const bucketStore = (connection: AwsConnection, bucket: string): S3Object
 export const queue = <T>(connection: AwsConnection, queueUrl: string): MessageQueue<T> =>
   new SqsQueue<T>(new AwsClient('sqs', connection), queueUrl);
 
+/** What a stage's secret names start with: the stack sets HOST_KEY_SECRET_PREFIX for a named stage only. */
+export const hostKeySecretPrefix = (env: NodeJS.ProcessEnv = process.env): string => env.HOST_KEY_SECRET_PREFIX ?? '';
+
 /** Host keys from Secrets Manager (local mode passes its own key source instead). */
-export const keySource = (connection: AwsConnection): KeySource =>
-  new SecretsManagerKeySource(new AwsClient('secretsManager', connection));
+export const keySource = (connection: AwsConnection, secretPrefix = hostKeySecretPrefix()): KeySource =>
+  new SecretsManagerKeySource(new AwsClient('secretsManager', connection), secretPrefix);
 
 /** Whether a host has a key, for the read API, which may never read key values. */
-export const pairingCheck = (connection: AwsConnection): PairingCheck =>
-  new SecretsManagerPairingCheck(new AwsClient('secretsManager', connection));
+export const pairingCheck = (connection: AwsConnection, secretPrefix = hostKeySecretPrefix()): PairingCheck =>
+  new SecretsManagerPairingCheck(new AwsClient('secretsManager', connection), secretPrefix);
