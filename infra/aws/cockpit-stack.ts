@@ -57,7 +57,7 @@ export class CockpitStack extends Stack {
     for (const [name, cockpit] of this.cockpits) {
       new CfnOutput(this, `CockpitUrl-${name}`.replace(/[^A-Za-z0-9]/g, ''), {
         description: `Cockpit ${name}`,
-        value: `https://${cockpit.distribution.distributionDomainName}/`,
+        value: cockpit.url,
       });
     }
   }

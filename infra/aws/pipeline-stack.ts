@@ -37,9 +37,10 @@ export class PipelineStack extends Stack {
     this.schedule = new Schedule(this, 'ScheduleStage', { config, state, alarms: this.alarms });
     this.cockpitHeaders = new CockpitHeaders(this, 'CockpitHeaders', props.cockpitHeadersName);
 
-    new CfnOutput(this, 'IngestUrl', {
-      description: `Runner hosts POST to this base URL + ${INGEST_ROUTE}`,
-      value: this.ingest.endpoint.stage.url,
+    // One output for every space (CloudFormation allows 200 outputs): `npm run deploy` fills in each space.
+    new CfnOutput(this, 'IngestUrlTemplate', {
+      description: 'Runner hosts POST to this URL with {space} replaced by the space name',
+      value: `${this.ingest.baseUrl}${INGEST_ROUTE}`,
     });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn });
   }

@@ -33,6 +33,7 @@ function accountNames(templates: Map<string, Template>): string[] {
     'AWS::IAM::ManagedPolicy': (p) => p.ManagedPolicyName,
     'AWS::Logs::LogGroup': (p) => p.LogGroupName,
     'AWS::CloudWatch::Alarm': (p) => p.AlarmName,
+    'AWS::ApiGatewayV2::DomainName': (p) => p.DomainName,
   };
   const names = [...templates.keys()];
   for (const stack of renderer.stackNames())

@@ -168,3 +168,63 @@ describe('configuration maps', () => {
     );
   });
 });
+
+describe('a domain in the configuration', () => {
+  const COCKPITS = 'arn:aws:acm:us-east-1:123456789012:certificate/abc';
+  const spaces = { S: { senders: ['mac-1'] } };
+
+  it('is accepted with a hosted zone, or with an ingest certificate instead', () => {
+    expect(
+      parseConfig({
+        spaces,
+        cockpits: { C: { space: 'S' } },
+        domain: { name: 'bench.example.com', hostedZoneId: 'Z123ABC', cockpitCertificateArn: COCKPITS },
+      }).domain,
+    ).toEqual({ name: 'bench.example.com', hostedZoneId: 'Z123ABC', cockpitCertificateArn: COCKPITS });
+    expect(() =>
+      parseConfig({
+        spaces,
+        domain: { name: 'bench.example.com', ingestCertificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/x' },
+      }),
+    ).not.toThrow();
+  });
+
+  it.each([
+    [
+      'no way to a certificate for ingest',
+      { name: 'bench.example.com' },
+      /domain\.ingestCertificateArn: is needed for ingest\.bench\.example\.com/,
+    ],
+    [
+      'cockpits without their certificate',
+      { name: 'bench.example.com', hostedZoneId: 'Z1' },
+      /domain\.cockpitCertificateArn: is needed/,
+    ],
+    [
+      'a cockpit certificate outside us-east-1',
+      {
+        name: 'bench.example.com',
+        hostedZoneId: 'Z1',
+        cockpitCertificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc',
+      },
+      /domain\.cockpitCertificateArn: must be an ACM certificate ARN in us-east-1/,
+    ],
+    [
+      'an upper-case name',
+      { name: 'Bench.Example.com', hostedZoneId: 'Z1', cockpitCertificateArn: COCKPITS },
+      /domain\.name: must be a lower-case DNS name/,
+    ],
+  ])('refuses %s with a sentence', (_what, domain, message) => {
+    expect(refusal({ spaces, cockpits: { C: { space: 'S' } }, domain })).toMatch(message);
+  });
+
+  it('refuses two cockpits whose names would be one host name', () => {
+    expect(
+      refusal({
+        spaces,
+        cockpits: { Small_Models: { space: 'S' }, 'small-models': { space: 'S' } },
+        domain: { name: 'bench.example.com', hostedZoneId: 'Z1', cockpitCertificateArn: COCKPITS },
+      }),
+    ).toMatch(/gives cockpits Small_Models and small-models the same name small-models\.bench\.example\.com/);
+  });
+});
