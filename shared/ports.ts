@@ -119,6 +119,17 @@ export interface Clock {
   now(): Date;
 }
 
+/**
+ * A lease on a named job (shared/lease.ts): at most one holder at a time, until it gives the lease up or
+ * the lease expires (a holder that crashed or timed out keeps it no longer than that).
+ */
+export interface LeaseStore {
+  /** Takes the lease for `holder` until `expiresAt` if nobody holds it, or the last holder's lease expired before `now`. */
+  acquireLease(name: string, holder: string, now: Date, expiresAt: Date): Promise<boolean>;
+  /** Gives the lease up if `holder` still holds it; a lease taken over by another holder is left alone. */
+  releaseLease(name: string, holder: string): Promise<void>;
+}
+
 export const systemClock: Clock = { now: () => new Date() };
 
 /**

@@ -200,6 +200,9 @@ export const pendingHiddenTestKey = (space: string, id: string): ItemKey => ({
   sk: `${SORT_PREFIX.hiddenTest}${id}`,
 });
 export const judgingKey = (space: string): ItemKey => ({ pk: spacePartition(space), sk: 'JUDGING' });
+/** A job's lease (shared/lease.ts): a partition of its own, so granting it grants no space's data. */
+export const leasePartition = (name: string) => `LEASE#${name}`;
+export const leaseKey = (name: string): ItemKey => ({ pk: leasePartition(name), sk: 'LEASE' });
 /** A host as one space knows it: in that space's partition, so no other space's reader can see it. */
 export const hostKey = (space: string, host: string): ItemKey => ({
   pk: spacePartition(space),

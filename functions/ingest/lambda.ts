@@ -1,6 +1,6 @@
 // The ingest function's AWS wiring, built once per cold start from the environment the stack sets.
 import { systemClock, type LandingMessage } from '../../shared/ports.ts';
-import { bundledConfig, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
+import { bundledConfig, hostKeySecretPrefix, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
 import { S3ObjectStore, s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
 import { SqsQueue, sqsClient } from '../../shared/adapters/aws/sqs-queue.ts';
 import { secretsManagerClient } from '../../shared/adapters/aws/secret-values.ts';
@@ -15,7 +15,7 @@ const secrets = secretsManagerClient({});
 export const handler = createIngestHandler(
   {
     config: bundledConfig(),
-    keys: new SecretsManagerKeySource(secrets),
+    keys: new SecretsManagerKeySource(secrets, hostKeySecretPrefix()),
     inbox: new S3ObjectStore(s3, requiredEnv('INBOX_BUCKET')),
     landingQueue: new SqsQueue<LandingMessage>(sqs, requiredEnv('LANDING_QUEUE_URL')),
     clock: systemClock,

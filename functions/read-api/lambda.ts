@@ -1,7 +1,7 @@
 // The read API's AWS wiring, built once per cold start from the environment the stack sets. Its data bucket
 // holds whole snapshots (tens of MB for a big space): those reads get the bulk limits.
 import { systemClock } from '../../shared/ports.ts';
-import { bundledConfig, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
+import { bundledConfig, hostKeySecretPrefix, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
 import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
 import { S3ObjectStore, s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
 import { secretsManagerClient } from '../../shared/adapters/aws/secret-values.ts';
@@ -20,7 +20,7 @@ export const handler = createReadApiHandler(
     issues: store,
     hosts: store,
     objects: new S3ObjectStore(s3Client({}, AWS_CALLS.bulk), requiredEnv('DATA_BUCKET'), AWS_CALLS.bulk),
-    pairing: new SecretsManagerPairingCheck(secretsManagerClient({})),
+    pairing: new SecretsManagerPairingCheck(secretsManagerClient({}), hostKeySecretPrefix()),
     budget: store,
     clock: systemClock,
     maxAnswerBytes: LAMBDA_ANSWER_BYTES,

@@ -4,11 +4,14 @@ import { systemClock } from '../../shared/ports.ts';
 import { bundledConfig, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
 import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
 import { S3ObjectStore, s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
+import { DynamoLeaseStore } from '../../shared/adapters/aws/dynamo-lease.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { AWS_CALLS } from '../../shared/operations.ts';
 import { createSnapshotCompactorHandler } from './handler.ts';
 
-const store = new DynamoStore(dynamoClient({}), requiredEnv('TABLE_NAME'));
+const tableName = requiredEnv('TABLE_NAME');
+const dynamo = dynamoClient({});
+const store = new DynamoStore(dynamo, tableName);
 
 export const handler = createSnapshotCompactorHandler(
   {
@@ -16,6 +19,7 @@ export const handler = createSnapshotCompactorHandler(
     runs: store,
     issues: store,
     objects: new S3ObjectStore(s3Client({}, AWS_CALLS.bulk), requiredEnv('DATA_BUCKET'), AWS_CALLS.bulk),
+    leases: new DynamoLeaseStore(dynamo, tableName),
     clock: systemClock,
   },
   instrumentation('snapshot-compactor'),

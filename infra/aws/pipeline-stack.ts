@@ -1,11 +1,12 @@
 // Everything that can be replaced without losing data: the functions, the ingest endpoint, the schedule,
-// the cockpits and the alarms. It reads the stateful stack only through the typed `PipelineState`.
+// the alarms and what the cockpits share (their cockpit-stack.ts stacks hold the cockpits themselves). It
+// reads the stateful stack only through the typed `PipelineState`.
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { ReplayConfig } from './deployment-config.ts';
 import type { PipelineState } from './stateful-stack.ts';
 import { Alarms } from './constructs/alarms.ts';
-import { Cockpit } from './constructs/cockpit.ts';
+import { CockpitHeaders } from './constructs/cockpit-headers.ts';
 import { Ingest, INGEST_ROUTE } from './constructs/ingest.ts';
 import { Judge } from './constructs/judge.ts';
 import { Land } from './constructs/land.ts';
@@ -14,7 +15,8 @@ import { Schedule } from './constructs/schedule.ts';
 export interface PipelineStackProps extends StackProps {
   config: ReplayConfig;
   state: PipelineState;
-  dashboardDir: string;
+  /** The account-wide name of the cockpits' shared response headers policy of a kind. */
+  cockpitHeadersName: (kind: string) => string;
 }
 
 export class PipelineStack extends Stack {
@@ -23,7 +25,7 @@ export class PipelineStack extends Stack {
   readonly land: Land;
   readonly judge: Judge;
   readonly schedule: Schedule;
-  readonly cockpits: Map<string, Cockpit>;
+  readonly cockpitHeaders: CockpitHeaders;
 
   constructor(scope: Construct, id: string, props: PipelineStackProps) {
     super(scope, id, props);
@@ -33,23 +35,13 @@ export class PipelineStack extends Stack {
     this.land = new Land(this, 'LandStage', { state, alarms: this.alarms });
     this.judge = new Judge(this, 'JudgeStage', { config, state, alarms: this.alarms });
     this.schedule = new Schedule(this, 'ScheduleStage', { config, state, alarms: this.alarms });
-    this.cockpits = new Map(
-      Object.keys(config.cockpits).map((name) => [
-        name,
-        new Cockpit(this, `Cockpit-${name}`, { name, config, state, dashboardDir: props.dashboardDir }),
-      ]),
-    );
+    this.cockpitHeaders = new CockpitHeaders(this, 'CockpitHeaders', props.cockpitHeadersName);
 
-    new CfnOutput(this, 'IngestUrl', {
-      description: `Runner hosts POST to this base URL + ${INGEST_ROUTE}`,
-      value: this.ingest.endpoint.stage.url,
+    // One output for every space (CloudFormation allows 200 outputs): `npm run deploy` fills in each space.
+    new CfnOutput(this, 'IngestUrlTemplate', {
+      description: 'Runner hosts POST to this URL with {space} replaced by the space name',
+      value: `${this.ingest.baseUrl}${INGEST_ROUTE}`,
     });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn });
-    for (const [name, cockpit] of this.cockpits) {
-      new CfnOutput(this, `CockpitUrl-${name}`.replace(/[^A-Za-z0-9]/g, ''), {
-        description: `Cockpit ${name}`,
-        value: `https://${cockpit.distribution.distributionDomainName}/`,
-      });
-    }
   }
 }

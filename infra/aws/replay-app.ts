@@ -1,16 +1,21 @@
-// Builds the deployment's two stacks from a parsed configuration. `app.ts` calls it for `cdk synth`; the
+// Builds the deployment's stacks from a parsed configuration. `app.ts` calls it for `cdk synth`; the
 // infra tests call it with their own configurations.
 import { Validations, type App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { ReplayConfig } from './deployment-config.ts';
+import { CockpitStack, cockpitsByStack } from './cockpit-stack.ts';
 import { PipelineStack } from './pipeline-stack.ts';
 import { StatefulStack } from './stateful-stack.ts';
+import { StageNames } from './stage-names.ts';
 
 const STATEFUL_STACK = 'ReplayBench-State';
 const PIPELINE_STACK = 'ReplayBench-Pipeline';
+const COCKPIT_STACK = 'ReplayBench-Cockpits';
 
 export interface ReplayAppOptions {
   config: ReplayConfig;
+  /** The stage (`-c stage=NAME`); by default the default stage, which has no name. */
+  names?: StageNames;
   dashboardDir: string;
   /** cdk-nag's AwsSolutions pack: an unacknowledged finding fails the synth. */
   checks: boolean;
@@ -19,20 +24,34 @@ export interface ReplayAppOptions {
 export function addReplayStacks(
   app: App,
   options: ReplayAppOptions,
-): { state: StatefulStack; pipeline: PipelineStack } {
-  const { config } = options;
+): { state: StatefulStack; pipeline: PipelineStack; cockpits: CockpitStack[] } {
+  const { config, names = new StageNames() } = options;
+  const cockpitStackName = (index: number) => names.prefixed(`${COCKPIT_STACK}-${index}`);
+  const cockpitsOfStacks = cockpitsByStack(config, cockpitStackName);
   // Environment-agnostic on purpose: the template is the same offline, in CI and at deploy time, and
   // nothing in it needs a lookup.
-  const state = new StatefulStack(app, STATEFUL_STACK, {
+  const state = new StatefulStack(app, names.prefixed(STATEFUL_STACK), {
     config,
+    names,
     description: 'replay-bench: table, buckets, queues, secrets (retained)',
   });
-  const pipeline = new PipelineStack(app, PIPELINE_STACK, {
+  const pipeline = new PipelineStack(app, names.prefixed(PIPELINE_STACK), {
     config,
     state,
-    dashboardDir: options.dashboardDir,
-    description: 'replay-bench: functions, ingest endpoint, schedule, cockpits, alarms',
+    cockpitHeadersName: (kind) => names.prefixed(`ReplayBench-CockpitHeaders-${kind}`),
+    description: 'replay-bench: functions, ingest endpoint, schedule, alarms',
   });
+  const cockpits = cockpitsOfStacks.map(
+    (names, index) =>
+      new CockpitStack(app, cockpitStackName(index), {
+        config,
+        state,
+        headers: pipeline.cockpitHeaders,
+        dashboardDir: options.dashboardDir,
+        cockpits: names,
+        description: `replay-bench: cockpits, ${names.length} of them (their URLs are the outputs)`,
+      }),
+  );
   if (options.checks) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { state, pipeline };
+  return { state, pipeline, cockpits };
 }

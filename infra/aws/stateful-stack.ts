@@ -35,6 +35,7 @@ import { keySecretName } from '../../shared/adapters/key-names.ts';
 import { analystGroupOf } from '../../shared/read/cockpit-access.ts';
 import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
 import { MAX_RECEIVES, TIMEOUTS, visibilityFor } from './timing.ts';
+import type { StageNames } from './stage-names.ts';
 
 export const INBOX_EXPIRY_DAYS = 14;
 const ANTHROPIC_SECRET_NAME = 'ReplayBench/AnthropicApiKey';
@@ -86,6 +87,8 @@ export interface PipelineState {
   judgeQueue: Queue;
   judgeDlq: Queue;
   hostKeys: HostKeySecret[];
+  /** The stage's names: what its secrets, stacks and account-wide names start with. */
+  names: StageNames;
   anthropicKey: Secret;
   githubApp: Secret;
   /** Present when at least one cockpit requires sign-in. */
@@ -100,6 +103,7 @@ export interface PipelineState {
 
 export interface StatefulStackProps extends StackProps {
   config: ReplayConfig;
+  names: StageNames;
 }
 
 export class StatefulStack extends Stack implements PipelineState {
@@ -112,6 +116,7 @@ export class StatefulStack extends Stack implements PipelineState {
   readonly judgeQueue: Queue;
   readonly judgeDlq: Queue;
   readonly hostKeys: HostKeySecret[];
+  readonly names: StageNames;
   readonly anthropicKey: Secret;
   readonly githubApp: Secret;
   readonly analysts?: Analysts;
@@ -119,6 +124,7 @@ export class StatefulStack extends Stack implements PipelineState {
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
+    this.names = props.names;
 
     this.table = new Table(this, 'Table', {
       partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
@@ -184,25 +190,25 @@ export class StatefulStack extends Stack implements PipelineState {
       secret: emptySecret(
         this,
         `HostKey-${secretConfigKey}-${host}`,
-        keySecretName(secretConfigKey, host),
+        this.names.secret(keySecretName(secretConfigKey, host)),
         `Signing key of runner host ${host} (${secretConfigKey}). Empty until the host is paired; a key, or {"current","previous"} during a rotation.`,
       ),
     }));
     this.anthropicKey = emptySecret(
       this,
       'AnthropicApiKey',
-      ANTHROPIC_SECRET_NAME,
+      this.names.secret(ANTHROPIC_SECRET_NAME),
       'Anthropic API key the judge calls the model with.',
     );
     this.githubApp = emptySecret(
       this,
       'GitHubApp',
-      GITHUB_APP_SECRET_NAME,
+      this.names.secret(GITHUB_APP_SECRET_NAME),
       'GitHub App credentials the judge fetches reference fixes with: {"appId","privateKey","installationId"}.',
     );
 
     if (Object.values(props.config.cockpits).some((cockpit) => !cockpit.public)) {
-      this.analysts = analystPool(this, props.config);
+      this.analysts = analystPool(this, props.config, this.names);
       new CfnOutput(this, 'AnalystsUserPoolId', {
         description: 'Analysts are invited here (docs/deploy.md)',
         value: this.analysts.userPool.userPoolId,
@@ -337,7 +343,7 @@ function emptySecret(scope: Construct, id: string, name: string, description: st
   return secret;
 }
 
-function analystPool(scope: Stack, config: ReplayConfig): Analysts {
+function analystPool(scope: Stack, config: ReplayConfig, names: StageNames): Analysts {
   const userPool = new UserPool(scope, 'Analysts', {
     selfSignUpEnabled: false,
     signInAliases: { email: true },
@@ -361,7 +367,9 @@ function analystPool(scope: Stack, config: ReplayConfig): Analysts {
     reason:
       'Threat protection needs the Plus plan, billed per active user; the pool is invite-only (no self sign-up) with MFA required for every analyst, and it guards read-only benchmark data.',
   });
-  const domain = userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: `replay-bench-${scope.account}` } });
+  const domain = userPool.addDomain('Domain', {
+    cognitoDomain: { domainPrefix: names.prefixed(`replay-bench-${scope.account}`) },
+  });
   // Here rather than beside each cockpit: memberships are identity data and outlive a pipeline redeploy.
   const groups = new Map<string, UserPoolGroup>();
   for (const [name, cockpit] of Object.entries(config.cockpits)) {

@@ -18,6 +18,7 @@ import {
 import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
 import { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
 import { SqsQueue } from '../../shared/adapters/aws/sqs-queue.ts';
+import { DynamoLeaseStore } from '../../shared/adapters/aws/dynamo-lease.ts';
 import { instrumentation, type LogLevel } from '../../shared/adapters/aws/observability.ts';
 import type { ServiceName } from '../../shared/operations.ts';
 import { INBOX_PREFIX, parseInboxKey } from '../../shared/storage-layout.ts';
@@ -171,7 +172,14 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     observe('sweeper'),
   );
   const compactor = createSnapshotCompactorHandler(
-    { config, runs: table, issues: table, objects: adapters.data, clock },
+    {
+      config,
+      runs: table,
+      issues: table,
+      objects: adapters.data,
+      leases: new DynamoLeaseStore(documents, LOCAL_NAMES.table, timeouts),
+      clock,
+    },
     observe('snapshot-compactor'),
   );
   log(describeJudgeCredentials(env));

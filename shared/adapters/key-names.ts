@@ -6,3 +6,5 @@ export const keyEnvName = (secretConfigKey: string, host: string) =>
 /** Secrets Manager secret name: `:` becomes `/`. */
 export const keySecretName = (secretConfigKey: string, host: string) =>
   keyName(secretConfigKey, host).replaceAll(':', '/');
+/** The folder of every host's secret under one secretConfigKey: `Hosting/ModuleReportSecret`. */
+export const keySecretFolder = (secretConfigKey: string) => secretConfigKey.replaceAll(':', '/');

@@ -19,12 +19,24 @@ const judgeSettingsSchema = z.strictObject({
 });
 
 // `:` joins a key name's parts and `__` is how `:` is spelled in environment and file names, so a host
-// containing either could share its key name with another host or with a fleet-wide value.
+// containing either could share its key name with another host or with a fleet-wide value. A host's key is
+// the Secrets Manager secret `{secretConfigKey}/{host}` in AWS, and Secrets Manager names take only these
+// characters: a host it would refuse must fail here, not halfway through a deploy.
 const hostName = pathSafeIdentity.check(
   z.refine(
     (s) => !s.includes(':') && !s.includes('__'),
     'must not contain ":" or "__" (they separate the parts of a key name)',
   ),
+  z.regex(
+    /^[A-Za-z0-9_+=.@-]+$/,
+    'may hold only letters, digits and _ + = . @ - (its key is a Secrets Manager secret named after it)',
+  ),
+);
+
+// `#` separates the parts of a table key (`HOSTRUNS#{space}#{host}`), so a space named with it could read as
+// another space's key, and a read API's grant on its own space's keys could cover another's.
+const spaceName = pathSafeIdentity.check(
+  z.refine((s) => !s.includes('#'), 'must not contain "#" (it separates the parts of a table key)'),
 );
 
 const spaceSchema = z.strictObject({
@@ -80,16 +92,70 @@ const cockpitSchema = mapped(
   (cockpit) => ({ ...cockpit, showReference: cockpit.showReference ?? !cockpit.public }),
 );
 
+// A DNS name of lower-case labels, as ACM and Route 53 take it.
+const dnsName = z
+  .string()
+  .check(
+    z.regex(
+      /^(?=.{1,200}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+      'must be a lower-case DNS name such as "bench.example.com"',
+    ),
+  );
+
+/**
+ * Stable names for the deployment (docs/deploy.md, "Stable endpoints"): ingest at `ingest.{name}`, each
+ * cockpit at `{cockpit}.{name}`. CloudFront takes certificates from us-east-1 only, so the cockpits' is
+ * named here; the ingest endpoint's is named too, or made and validated in the hosted zone.
+ */
+const domainSchema = z.strictObject({
+  name: dnsName,
+  /** The Route 53 hosted zone holding `name`: its records are made, and the ingest certificate validated, there. */
+  hostedZoneId: z.optional(z.string().check(z.regex(/^Z[A-Z0-9]{1,32}$/, 'must be a Route 53 hosted zone id'))),
+  /** A certificate in the deployment's region for `ingest.{name}`. */
+  ingestCertificateArn: z.optional(
+    z
+      .string()
+      .check(z.regex(/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/\S+$/, 'must be an ACM certificate ARN')),
+  ),
+  /** A certificate in us-east-1 for every cockpit's name (`*.{name}`). */
+  cockpitCertificateArn: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(
+          /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/\S+$/,
+          'must be an ACM certificate ARN in us-east-1, the only region CloudFront takes certificates from',
+        ),
+      ),
+  ),
+});
+export type DomainConfig = z.output<typeof domainSchema>;
+
+/** The host name of the ingest endpoint under a configured domain. */
+export const ingestHostName = (domain: DomainConfig): string => `ingest.${domain.name}`;
+
+/** A cockpit's host name under a configured domain: its name as one DNS label. */
+export const cockpitHostName = (domain: DomainConfig, cockpit: string): string =>
+  `${
+    cockpit
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 63)
+      .replace(/-+$/, '') || 'cockpit'
+  }.${domain.name}`;
+
 export const configSchema = z
   .strictObject({
     defaultJudgeModel: z._default(nonEmptyText, DEFAULT_JUDGE_MODEL),
     spaces: z
-      .record(pathSafeIdentity, spaceSchema)
+      .record(spaceName, spaceSchema)
       .check(z.refine((s) => Object.keys(s).length > 0, 'must declare at least one space')),
     cockpits: z._default(z.record(pathSafeIdentity, cockpitSchema), {}),
     /** Per model name; a model without a price has an unknown (null) cost, never 0. */
     prices: z._default(z.record(nonEmptyText, priceSchema), {}),
     alarms: z._default(z.strictObject({ email: z.optional(z.email()) }), {}),
+    domain: z.optional(domainSchema),
   })
   .check(
     z.superRefine((config, ctx) => {
@@ -104,10 +170,39 @@ export const configSchema = z
       }
       for (const clash of keyNameClashes(config.spaces))
         ctx.addIssue({ code: 'custom', path: ['spaces'], message: clash });
+      if (config.domain)
+        for (const issue of domainIssues(config.domain, Object.keys(config.cockpits))) ctx.addIssue(issue);
     }),
   );
 
 export type ReplayConfig = z.output<typeof configSchema>;
+
+function domainIssues(domain: DomainConfig, cockpits: string[]) {
+  const issue = (key: string, message: string) => ({ code: 'custom' as const, path: ['domain', key], message });
+  const issues = [];
+  if (!domain.hostedZoneId && !domain.ingestCertificateArn)
+    issues.push(
+      issue(
+        'ingestCertificateArn',
+        `is needed for ${ingestHostName(domain)} when no hostedZoneId lets the deployment make and validate one`,
+      ),
+    );
+  if (cockpits.length > 0 && !domain.cockpitCertificateArn)
+    issues.push(issue('cockpitCertificateArn', `is needed for the cockpits' names (*.${domain.name}), from us-east-1`));
+  const owners = new Map<string, string>();
+  for (const cockpit of cockpits) {
+    const host = cockpitHostName(domain, cockpit);
+    const other = owners.get(host);
+    if (other !== undefined)
+      issues.push(issue('name', `gives cockpits ${other} and ${cockpit} the same name ${host}; rename one`));
+    owners.set(host, cockpit);
+  }
+  if (owners.has(ingestHostName(domain)))
+    issues.push(
+      issue('name', `gives cockpit ${owners.get(ingestHostName(domain))} the ingest endpoint's name; rename it`),
+    );
+  return issues;
+}
 export type SpaceConfig = ReplayConfig['spaces'][string];
 
 /** A map entry by own property only: a space or cockpit named "constructor" or "__proto__" is just unknown. */

@@ -12,6 +12,7 @@ import {
 const secrets: Record<string, string> = {
   'Hosting/ModuleReportSecret/mac-studio-1': 'plain-key',
   'Hosting/ModuleReportSecret/mac-mini-2': JSON.stringify({ current: 'new-key', previous: 'old-key' }),
+  'blue/Hosting/ModuleReportSecret/mac-studio-1': 'blue-key',
 };
 let standIn: SecretsManagerStandIn;
 let client: SecretsManagerClient;
@@ -53,6 +54,19 @@ describe('host keys from Secrets Manager', () => {
     const before = calls.length;
     for (let i = 0; i < 5; i++) await source.keysFor('Hosting:ModuleReportSecret', 'mac-studio-1');
     expect(calls.length - before).toBe(1);
+  });
+
+  it("reads a named stage's keys under its prefix, never the default stage's", async () => {
+    expect(
+      await new SecretsManagerKeySource(client, 'blue/').keysFor('Hosting:ModuleReportSecret', 'mac-studio-1'),
+    ).toEqual(['blue-key']);
+    expect(calls.at(-1)).toEqual({ target: 'GetSecretValue', id: 'blue/Hosting/ModuleReportSecret/mac-studio-1' });
+    expect(
+      await new SecretsManagerKeySource(client, 'blue/').keysFor('Hosting:ModuleReportSecret', 'mac-mini-2'),
+    ).toEqual([]);
+    const pairing = new SecretsManagerPairingCheck(client, 'blue/');
+    expect(await pairing.isPaired('Hosting:ModuleReportSecret', 'mac-studio-1')).toBe(true);
+    expect(await pairing.isPaired('Hosting:ModuleReportSecret', 'mac-mini-2')).toBe(false);
   });
 
   it('tells pairing from metadata alone, never reading the value', async () => {

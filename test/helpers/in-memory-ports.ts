@@ -20,6 +20,7 @@ import {
   type JudgingStatus,
   type JudgingStatusStore,
   type KeySource,
+  type LeaseStore,
   type MessageQueue,
   type ObjectStore,
   type Page,
@@ -239,6 +240,22 @@ export class InMemoryKeySource implements KeySource, PairingCheck {
 
   async isPaired(secretConfigKey: string, host: string): Promise<boolean> {
     return (await this.keysFor(secretConfigKey, host)).length > 0;
+  }
+}
+
+/** Leases as the table keeps them: taken when free or expired, given up only by their holder. */
+export class InMemoryLeases implements LeaseStore {
+  private readonly leases = new Map<string, { holder: string; expiresAt: string }>();
+
+  async acquireLease(name: string, holder: string, now: Date, expiresAt: Date): Promise<boolean> {
+    const held = this.leases.get(name);
+    if (held && held.expiresAt >= now.toISOString()) return false;
+    this.leases.set(name, { holder, expiresAt: expiresAt.toISOString() });
+    return true;
+  }
+
+  async releaseLease(name: string, holder: string): Promise<void> {
+    if (this.leases.get(name)?.holder === holder) this.leases.delete(name);
   }
 }
 

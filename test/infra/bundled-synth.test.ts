@@ -19,8 +19,7 @@ import { PROJECT_ROOT } from './synth.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'replay-bundled-'));
 const outdir = join(scratch, 'cdk.out');
-// A fleet of 20 hosts sending to 200 spaces: each distinct host key is a secret and a cross-stack output,
-// and CloudFormation allows 200 outputs per template (docs/deploy.md).
+// A fleet of 20 hosts sending to 200 spaces.
 const config: ReplayConfig = parseConfig({
   spaces: Object.fromEntries(
     Array.from({ length: 200 }, (_, i) => [
@@ -58,10 +57,15 @@ beforeAll(() => {
     encoding: 'utf8',
   });
   if (run.status !== 0) throw new Error(`cdk synth failed (${run.status}): ${run.stderr}`);
-  const template = JSON.parse(readFileSync(join(outdir, 'ReplayBench-Pipeline.template.json'), 'utf8')) as {
-    Resources: Record<string, LambdaResource>;
-  };
-  functions = Object.values(template.Resources)
+  const resources = readdirSync(outdir)
+    .filter((entry) => entry.endsWith('.template.json'))
+    .flatMap((entry) =>
+      Object.values(
+        (JSON.parse(readFileSync(join(outdir, entry), 'utf8')) as { Resources: Record<string, LambdaResource> })
+          .Resources,
+      ),
+    );
+  functions = resources
     .filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME)
     .map((r) => ({
       service: r.Properties.Environment!.Variables!.POWERTOOLS_SERVICE_NAME!,

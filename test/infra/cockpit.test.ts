@@ -5,18 +5,23 @@ import type { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from '@jest/globals';
 import { parseConfig } from '../../shared/schema/config.ts';
+import { COCKPIT_STACKS } from '../../infra/aws/cockpit-stack.ts';
 import { exampleConfig, standInDashboard, synthesize } from './synth.ts';
 import { logicalIdOf, mentions, ofType, one } from './template-queries.ts';
 
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 describe('a cockpit that requires sign-in (the default)', () => {
-  const { state, pipeline } = synthesize(exampleConfig());
-  const distributionId = ofType(pipeline, 'AWS::CloudFront::Distribution')[0]![0];
-  const readApiId = logicalIdOf(pipeline, 'AWS::ApiGatewayV2::Api', (p) => String(p.Description).includes('read API'));
-  const siteId = ofType(pipeline, 'AWS::S3::Bucket')[0]![0];
-  const config = (ofType(pipeline, 'AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig ??
-    {}) as Record<string, unknown>;
+  const { state, pipeline: shared, cockpitTemplate } = synthesize(exampleConfig());
+  const stack = cockpitTemplate('SmallModelsBenchmarks');
+  const distributionId = ofType(stack, 'AWS::CloudFront::Distribution')[0]![0];
+  const readApiId = logicalIdOf(stack, 'AWS::ApiGatewayV2::Api', (p) => String(p.Description).includes('read API'));
+  const siteId = ofType(stack, 'AWS::S3::Bucket')[0]![0];
+  const config = (ofType(stack, 'AWS::CloudFront::Distribution')[0]![1].Properties.DistributionConfig ?? {}) as Record<
+    string,
+    unknown
+  >;
 
   it('serves the dashboard from a private bucket through Origin Access Control', () => {
     const origins = config.Origins as {
@@ -28,7 +33,7 @@ describe('a cockpit that requires sign-in (the default)', () => {
     const s3 = origins.find((o) => mentions(o.DomainName, siteId))!;
     expect(s3.OriginAccessControlId).toBeDefined();
     expect(s3.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
-    pipeline.hasResourceProperties('AWS::S3::BucketPolicy', {
+    stack.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: siteId },
       PolicyDocument: {
         Statement: Match.arrayWith([
@@ -61,35 +66,32 @@ describe('a cockpit that requires sign-in (the default)', () => {
   });
 
   it("forwards the viewer's Accept-Encoding (and Authorization) to the read API, so gzip answers reach the browser", () => {
-    const [api] = config.CacheBehaviors as { CachePolicyId: string; OriginRequestPolicyId: { Ref: string } }[];
+    const [api] = config.CacheBehaviors as { CachePolicyId: string; OriginRequestPolicyId: string }[];
     // CachingDisabled leaves CloudFront's own Accept-Encoding normalisation off, so the header is an
-    // ordinary viewer header: the origin request policy decides, and ours passes every one but Host.
+    // ordinary viewer header: the origin request policy decides, and AWS's managed AllViewerExceptHostHeader
+    // passes every one but Host, without taking one of the account's 20 custom policies.
     expect(api!.CachePolicyId).toBe(CACHING_DISABLED);
-    const policy = ofType(pipeline, 'AWS::CloudFront::OriginRequestPolicy').find(
-      ([id]) => id === api!.OriginRequestPolicyId.Ref,
-    )![1];
-    const headers = (
-      policy.Properties.OriginRequestPolicyConfig as { HeadersConfig: { HeaderBehavior: string; Headers?: string[] } }
-    ).HeadersConfig;
-    expect(headers.HeaderBehavior).toBe('allExcept');
-    expect((headers.Headers ?? []).map((h) => h.toLowerCase())).toEqual(['host']);
+    expect(api!.OriginRequestPolicyId).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
+    for (const template of [shared, stack]) template.resourceCountIs('AWS::CloudFront::OriginRequestPolicy', 0);
   });
 
-  it('sends security headers and redirects to HTTPS', () => {
+  it('sends security headers and redirects to HTTPS, from the policy all signed-in cockpits share', () => {
     expect(config.DefaultCacheBehavior).toMatchObject({ ViewerProtocolPolicy: 'redirect-to-https' });
-    pipeline.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
-      ResponseHeadersPolicyConfig: {
-        SecurityHeadersConfig: Match.objectLike({
-          StrictTransportSecurity: Match.objectLike({ AccessControlMaxAgeSec: 31536000 }),
-          FrameOptions: { FrameOption: 'DENY', Override: true },
-          ContentTypeOptions: { Override: true },
-          ContentSecurityPolicy: Match.objectLike({ Override: true }),
-        }),
+    stack.resourceCountIs('AWS::CloudFront::ResponseHeadersPolicy', 0);
+    const [policyId, policy] = one(shared, 'AWS::CloudFront::ResponseHeadersPolicy');
+    expect(policy.Properties.ResponseHeadersPolicyConfig).toMatchObject({
+      Name: 'ReplayBench-CockpitHeaders-SignedIn',
+      SecurityHeadersConfig: {
+        StrictTransportSecurity: expect.objectContaining({ AccessControlMaxAgeSec: 31536000 }),
+        FrameOptions: { FrameOption: 'DENY', Override: true },
+        ContentTypeOptions: { Override: true },
+        ContentSecurityPolicy: expect.objectContaining({ Override: true }),
       },
     });
-    expect(JSON.stringify(ofType(pipeline, 'AWS::CloudFront::ResponseHeadersPolicy')[0]![1])).toContain(
-      "frame-ancestors 'none'",
-    );
+    expect(JSON.stringify(policy)).toContain("frame-ancestors 'none'");
+    expect(
+      mentions((config.DefaultCacheBehavior as { ResponseHeadersPolicyId: unknown }).ResponseHeadersPolicyId, policyId),
+    ).toBe(true);
   });
 
   it('logs every request to the access-log bucket', () => {
@@ -104,17 +106,15 @@ describe('a cockpit that requires sign-in (the default)', () => {
   });
 
   it("checks a Cognito JWT on every read route, issued for this cockpit's client", () => {
-    const clientId = ofType(pipeline, 'AWS::Cognito::UserPoolClient')[0]![0];
+    const clientId = ofType(stack, 'AWS::Cognito::UserPoolClient')[0]![0];
     const userPoolId = ofType(state, 'AWS::Cognito::UserPool')[0]![0];
-    const [authorizerId, authorizer] = one(pipeline, 'AWS::ApiGatewayV2::Authorizer');
+    const [authorizerId, authorizer] = one(stack, 'AWS::ApiGatewayV2::Authorizer');
     expect(authorizer.Properties).toMatchObject({
       AuthorizerType: 'JWT',
       JwtConfiguration: { Audience: [{ Ref: clientId }] },
     });
     expect(mentions((authorizer.Properties.JwtConfiguration as { Issuer: unknown }).Issuer, userPoolId)).toBe(true);
-    const routes = ofType(pipeline, 'AWS::ApiGatewayV2::Route').filter(([, r]) =>
-      mentions(r.Properties.ApiId, readApiId),
-    );
+    const routes = ofType(stack, 'AWS::ApiGatewayV2::Route').filter(([, r]) => mentions(r.Properties.ApiId, readApiId));
     expect(
       routes.map(([, r]) => [r.Properties.RouteKey, r.Properties.AuthorizationType, r.Properties.AuthorizerId]),
     ).toEqual([['GET /api/{proxy+}', 'JWT', { Ref: authorizerId }]]);
@@ -127,7 +127,7 @@ describe('a cockpit that requires sign-in (the default)', () => {
       GroupName: 'cockpit-SmallModelsBenchmarks',
       UserPoolId: { Ref: userPoolId },
     });
-    const readFunction = ofType(pipeline, 'AWS::Lambda::Function').find(([, f]) =>
+    const readFunction = ofType(stack, 'AWS::Lambda::Function').find(([, f]) =>
       String(f.Properties.Description).startsWith('GET /api/*'),
     )![1];
     expect(
@@ -136,7 +136,7 @@ describe('a cockpit that requires sign-in (the default)', () => {
   });
 
   it('signs in with the authorization code flow, back to its own address only', () => {
-    pipeline.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+    stack.hasResourceProperties('AWS::Cognito::UserPoolClient', {
       AllowedOAuthFlows: ['code'],
       GenerateSecret: false,
       CallbackURLs: [{ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/']] }],
@@ -145,40 +145,43 @@ describe('a cockpit that requires sign-in (the default)', () => {
 });
 
 describe('a cockpit published with "public": true', () => {
-  const { state, pipeline } = synthesize(
+  const {
+    state,
+    pipeline: shared,
+    cockpitTemplate,
+  } = synthesize(
     parseConfig({
       spaces: { Demo: { senders: ['mac-mini-3'], repos: ['acme/demo'] } },
       cockpits: { DemoBoard: { space: 'Demo', public: true } },
     }),
   );
+  const stack = cockpitTemplate('DemoBoard');
 
   it('has no sign-in anywhere', () => {
     state.resourceCountIs('AWS::Cognito::UserPool', 0);
     state.resourceCountIs('AWS::Cognito::UserPoolGroup', 0);
-    pipeline.resourceCountIs('AWS::Cognito::UserPoolClient', 0);
-    pipeline.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
+    stack.resourceCountIs('AWS::Cognito::UserPoolClient', 0);
+    stack.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
   });
 
   it('serves its read route without an authorizer, GET only', () => {
-    const readApiId = logicalIdOf(pipeline, 'AWS::ApiGatewayV2::Api', (p) =>
-      String(p.Description).includes('read API'),
-    );
-    const routes = ofType(pipeline, 'AWS::ApiGatewayV2::Route').filter(([, r]) =>
-      mentions(r.Properties.ApiId, readApiId),
-    );
+    const readApiId = logicalIdOf(stack, 'AWS::ApiGatewayV2::Api', (p) => String(p.Description).includes('read API'));
+    const routes = ofType(stack, 'AWS::ApiGatewayV2::Route').filter(([, r]) => mentions(r.Properties.ApiId, readApiId));
     expect(routes.map(([, r]) => [r.Properties.RouteKey, r.Properties.AuthorizationType])).toEqual([
       ['GET /api/{proxy+}', 'NONE'],
     ]);
   });
 
   it('keeps the private bucket, OAC and security headers', () => {
-    pipeline.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
-    pipeline.hasResourceProperties('AWS::S3::Bucket', {
+    stack.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    stack.hasResourceProperties('AWS::S3::Bucket', {
       PublicAccessBlockConfiguration: Match.objectLike({ RestrictPublicBuckets: true }),
     });
-    expect(JSON.stringify(ofType(pipeline, 'AWS::CloudFront::ResponseHeadersPolicy')[0]![1])).not.toContain(
-      'amazoncognito',
+    const [, policy] = one(shared, 'AWS::CloudFront::ResponseHeadersPolicy');
+    expect((policy.Properties.ResponseHeadersPolicyConfig as { Name: string }).Name).toBe(
+      'ReplayBench-CockpitHeaders-Public',
     );
+    expect(JSON.stringify(policy)).not.toContain('amazoncognito');
   });
 });
 
@@ -190,7 +193,7 @@ describe('several private cockpits', () => {
     },
     cockpits: { AlphaBoard: { space: 'Alpha' }, BetaBoard: { space: 'Beta' } },
   });
-  const { state, pipeline } = synthesize(config);
+  const { state, pipeline: shared, cockpitTemplate } = synthesize(config);
 
   it('share one user pool, with a group per cockpit, and each read API requires its own group only', () => {
     state.resourceCountIs('AWS::Cognito::UserPool', 1);
@@ -199,7 +202,8 @@ describe('several private cockpits', () => {
         .map(([, g]) => g.Properties.GroupName)
         .sort(),
     ).toEqual(['cockpit-AlphaBoard', 'cockpit-BetaBoard']);
-    const required = ofType(pipeline, 'AWS::Lambda::Function')
+    const required = [...new Set(['AlphaBoard', 'BetaBoard'].map(cockpitTemplate))]
+      .flatMap((template) => ofType(template, 'AWS::Lambda::Function'))
       .filter(([, f]) => String(f.Properties.Description).startsWith('GET /api/*'))
       .map(([, f]) => [
         /cockpit (\w+):/.exec(String(f.Properties.Description))![1],
@@ -210,23 +214,45 @@ describe('several private cockpits', () => {
       ['BetaBoard', 'cockpit-BetaBoard'],
     ]);
   });
+
+  it('share one response headers policy', () => {
+    one(shared, 'AWS::CloudFront::ResponseHeadersPolicy');
+  });
+});
+
+describe('cockpit stacks', () => {
+  it('are all synthesized, those without a cockpit holding one no-op resource, so a removed cockpit is deleted', () => {
+    const { templates, cockpitTemplate } = synthesize(exampleConfig());
+    const cockpitStacks = [...templates].filter(([name]) => name.startsWith('ReplayBench-Cockpits-'));
+    expect(cockpitStacks).toHaveLength(COCKPIT_STACKS);
+    const holding = cockpitTemplate('SmallModelsBenchmarks');
+    for (const [name, template] of cockpitStacks) {
+      if (template === holding) continue;
+      const types = Object.values((template.toJSON() as { Resources: Record<string, { Type: string }> }).Resources);
+      expect({ name, types: types.map((r) => r.Type) }).toEqual({
+        name,
+        types: ['AWS::CloudFormation::WaitConditionHandle'],
+      });
+    }
+  });
 });
 
 describe('names', () => {
   it('of the longest allowed length still fit the AWS fields they appear in', () => {
     const name = 'C'.repeat(200);
-    const { state, pipeline } = synthesize(
+    const { state, cockpitTemplate } = synthesize(
       parseConfig({
         spaces: { ['S'.repeat(200)]: { senders: ['h'.repeat(200)], repos: ['acme/widgets'] } },
         cockpits: { [name]: { space: 'S'.repeat(200) } },
       }),
     );
-    const [, distribution] = one(pipeline, 'AWS::CloudFront::Distribution');
+    const stack = cockpitTemplate(name);
+    const [, distribution] = one(stack, 'AWS::CloudFront::Distribution');
     expect(String(one(state, 'AWS::Cognito::UserPoolGroup')[1].Properties.GroupName).length).toBeLessThanOrEqual(128);
     expect(
       String((distribution.Properties.DistributionConfig as { Comment: string }).Comment).length,
     ).toBeLessThanOrEqual(128);
-    for (const [, fn] of ofType(pipeline, 'AWS::Lambda::Function'))
+    for (const [, fn] of ofType(stack, 'AWS::Lambda::Function'))
       expect(String(fn.Properties.Description ?? '').length).toBeLessThanOrEqual(256);
   });
 });

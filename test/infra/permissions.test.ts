@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
-import { keyCandidates } from '../../shared/schema/config.ts';
+import { keyCandidates, parseConfig } from '../../shared/schema/config.ts';
 import {
   auditKey,
   contaminationKey,
@@ -25,12 +25,19 @@ import {
   rolesAllowed,
   type Statement,
 } from './template-queries.ts';
+import { ACCOUNT, allowStatements, DeploymentRenderer, iamMatches, REGION, roleMay } from './rendered-policies.ts';
 
 const config = richConfig();
-const { state, pipeline, bundledConfigs } = synthesize(config);
+const { state, pipeline, bundledConfigs, templates, cockpitTemplate } = synthesize(config);
+const functionTemplates = [pipeline, cockpitTemplate('SmallModelsBenchmarks'), cockpitTemplate('Demo')];
+const renderer = new DeploymentRenderer(templates);
+const renderedRoles = renderer.roles();
+const rendered = (roleId: string) => renderedRoles.find((r) => r.roleId === roleId)!;
 
 const secretId = (name: string) => logicalIdOf(state, 'AWS::SecretsManager::Secret', (p) => p.Name === name);
 const hostSecretIds = keyCandidates(config).map((k) => secretId(keySecretName(k.secretConfigKey, k.host)));
+/** A host key's ARN as Secrets Manager mints it (name, "-", six random characters). */
+const hostSecretArn = (id: string) => renderer.ref('ReplayBench-State', id);
 const judgeSecretIds = [secretId('ReplayBench/AnthropicApiKey'), secretId('ReplayBench/GitHubApp')];
 const bucketId = (prefix: string) =>
   logicalIdOf(
@@ -47,7 +54,7 @@ const lander = onlyFunction(pipeline, 'lander');
 const judge = onlyFunction(pipeline, 'judge');
 const sweeper = onlyFunction(pipeline, 'sweeper');
 const compactor = onlyFunction(pipeline, 'snapshot-compactor');
-const readApis = functionsByService(pipeline).get('read-api')!;
+const readApis = functionsByService(...functionTemplates).get('read-api')!;
 const allFunctions = [
   { ...ingest, name: 'ingest' },
   { ...lander, name: 'lander' },
@@ -56,7 +63,9 @@ const allFunctions = [
   { ...compactor, name: 'snapshot-compactor' },
   ...readApis.map((fn, i) => ({ ...fn, name: `read-api-${i}` })),
 ];
-const statementsOf = (roleId: string) => roleStatements(state, pipeline, roleId);
+const templateOfRole = (roleId: string) =>
+  functionTemplates.find((t) => ofType(t, 'AWS::IAM::Role').some(([id]) => id === roleId))!;
+const statementsOf = (roleId: string) => roleStatements(state, templateOfRole(roleId), roleId);
 const servedSpace = (fn: { id: string }) => {
   const [space, settings] = Object.entries(bundledConfigs.get(fn.id)!.spaces)[0]!;
   return { space, senders: settings.senders };
@@ -111,20 +120,33 @@ const dataWritersOf = (key: string): string[] =>
     .map((fn) => fn.name);
 
 describe('host keys', () => {
+  const mayOn = (action: string, id: string) =>
+    renderedRoles.filter((role) => roleMay(role, action, hostSecretArn(id))).map((role) => role.roleId);
+
   it('are readable by the ingest function, and by nothing else', () => {
     expect(hostSecretIds).toHaveLength(4);
     for (const id of hostSecretIds)
-      expect({ id, roles: rolesAllowed(state, pipeline, 'secretsmanager:GetSecretValue', id) }).toEqual({
-        id,
-        roles: [ingest.roleId],
-      });
+      expect({ id, roles: mayOn('secretsmanager:GetSecretValue', id) }).toEqual({ id, roles: [ingest.roleId] });
+  });
+
+  it('are granted to the ingest function as one ARN per key prefix, whatever the number of hosts', () => {
+    const secretResources = allowStatements(rendered(ingest.roleId))
+      .filter((s) => s.Action.includes('secretsmanager:GetSecretValue'))
+      .flatMap((s) => s.Resource);
+    expect(secretResources.sort()).toEqual([
+      `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:Hosting/DemoSecret/*`,
+      `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:Hosting/ModuleReportSecret/*`,
+    ]);
   });
 
   it('cannot be read by the judge', () => {
-    for (const id of hostSecretIds) expect({ id, actions: actionsOn(judge.roleId, id) }).toEqual({ id, actions: [] });
+    for (const id of hostSecretIds) {
+      expect({ id, actions: actionsOn(judge.roleId, id) }).toEqual({ id, actions: [] });
+      expect(roleMay(rendered(judge.roleId), 'secretsmanager:GetSecretValue', hostSecretArn(id))).toBe(false);
+    }
   });
 
-  it("are only described by each read API, for its own space's senders", () => {
+  it("are only described by each read API, for its own space's key prefix, and never read", () => {
     const expected = new Map([
       ['SmallModelsMeasurements', ['Hosting/ModuleReportSecret/mac-mini-2', 'Hosting/ModuleReportSecret/mac-studio-1']],
       ['PublicDemo', ['Hosting/DemoSecret/mac-mini-2', 'Hosting/DemoSecret/mac-mini-3']],
@@ -132,14 +154,16 @@ describe('host keys', () => {
     expect(readApis).toHaveLength(2);
     for (const readApi of readApis) {
       const space = Object.keys(bundledConfigs.get(readApi.id)!.spaces)[0]!;
-      const described = hostSecretIds.filter((id) => actionsOn(readApi.roleId, id).length > 0);
+      const role = rendered(readApi.roleId);
+      const described = hostSecretIds.filter((id) => roleMay(role, 'secretsmanager:DescribeSecret', hostSecretArn(id)));
       expect(described.sort()).toEqual(expected.get(space)!.map(secretId).sort());
-      for (const id of described) expect(actionsOn(readApi.roleId, id)).toEqual(['secretsmanager:DescribeSecret']);
+      for (const id of hostSecretIds)
+        expect(roleMay(role, 'secretsmanager:GetSecretValue', hostSecretArn(id))).toBe(false);
     }
   });
 
   it('never travel in an environment variable', () => {
-    for (const [, fns] of functionsByService(pipeline)) {
+    for (const [, fns] of functionsByService(...functionTemplates)) {
       for (const fn of fns) {
         expect(Object.keys(fn.environment).filter((name) => name.startsWith('Hosting'))).toEqual([]);
         for (const id of hostSecretIds) expect(mentions(fn.environment, id)).toBe(false);
@@ -151,11 +175,20 @@ describe('host keys', () => {
 describe('judge credentials', () => {
   it('are readable by the judge only, which is told their ARNs', () => {
     for (const id of judgeSecretIds)
-      expect(rolesAllowed(state, pipeline, 'secretsmanager:GetSecretValue', id)).toEqual([judge.roleId]);
+      expect(rolesAllowed(state, functionTemplates, 'secretsmanager:GetSecretValue', id)).toEqual([judge.roleId]);
     expect(mentions(judge.environment.ANTHROPIC_SECRET_ARN, judgeSecretIds[0]!)).toBe(true);
     expect(mentions(judge.environment.GITHUB_APP_SECRET_ARN, judgeSecretIds[1]!)).toBe(true);
   });
 });
+
+/** The one table statement's LeadingKeys patterns (StringLike: `*` is the only wildcard used). */
+function leadingKeysOf(statements: Statement[]): string[] {
+  const table = statements.filter((s) => resourcesOf(s).some((r) => mentions(r, tableId)));
+  expect(table).toHaveLength(1);
+  const condition = (table[0] as { Condition?: Record<string, Record<string, string[]>> }).Condition;
+  expect(Object.keys(condition ?? {})).toEqual(['ForAllValues:StringLike']);
+  return [...condition!['ForAllValues:StringLike']!['dynamodb:LeadingKeys']!];
+}
 
 describe('each function holds exactly what it uses', () => {
   const common = ['NODE_OPTIONS', 'POWERTOOLS_METRICS_NAMESPACE', 'POWERTOOLS_SERVICE_NAME'];
@@ -166,7 +199,7 @@ describe('each function holds exactly what it uses', () => {
     ['sweeper', ['TABLE_NAME', 'JUDGE_QUEUE_URL']],
     ['snapshot-compactor', ['TABLE_NAME', 'DATA_BUCKET']],
   ])('%s is told about %j', (service, names) => {
-    for (const fn of functionsByService(pipeline).get(service)!)
+    for (const fn of functionsByService(...functionTemplates).get(service)!)
       expect(Object.keys(fn.environment).sort()).toEqual([...common, ...names].sort());
   });
 
@@ -229,8 +262,17 @@ describe('each function holds exactly what it uses', () => {
     expect([...actionsOn(sweeper.roleId, dataId), ...actionsOn(sweeper.roleId, inboxId)]).toEqual([]);
   });
 
-  it('snapshot compactor: reads the table, reads and writes snapshots only, deletes nothing, nothing on the inbox', () => {
-    expect(actionsOn(compactor.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+  it('snapshot compactor: reads the table and writes only its lease, reads and writes snapshots only, deletes nothing, nothing on the inbox', () => {
+    expect(actionsOn(compactor.roleId, tableId)).toEqual([
+      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+    ]);
+    const writes = statementsOf(compactor.roleId).filter((s) => actionsOf(s).includes('dynamodb:PutItem'));
+    expect(writes.map((s) => (s as { Condition?: unknown }).Condition)).toEqual([
+      { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['LEASE#snapshot-compactor'] } },
+    ]);
     expect(objectGrants(compactor.roleId, dataId)).toEqual([
       's3:GetObject snapshots/*',
       's3:ListBucket under snapshots/*',
@@ -293,25 +335,35 @@ describe('each function holds exactly what it uses', () => {
   });
 
   it("read APIs read only their own space's partitions of the table (dynamodb:LeadingKeys)", () => {
+    const otherSpaces = [...Object.keys(config.spaces), 'SmallModelsMeasurementsX', 'PublicDemoX'];
     for (const readApi of readApis) {
       const { space, senders } = servedSpace(readApi);
-      const tableStatements = statementsOf(readApi.roleId).filter((s) =>
-        resourcesOf(s).some((r) => mentions(r, tableId)),
+      const patterns = leadingKeysOf(statementsOf(readApi.roleId));
+      expect(patterns.sort()).toEqual(
+        [`SPACE#${space}`, `BUDGET#${space}`, `RUNS#${space}`, `ISSUES#${space}`, `HOSTRUNS#${space}#*`].sort(),
       );
-      expect(tableStatements).toHaveLength(1);
-      const leadingKeys = (tableStatements[0] as { Condition?: Record<string, Record<string, unknown>> }).Condition?.[
-        'ForAllValues:StringEquals'
-      ]?.['dynamodb:LeadingKeys'];
-      expect([...(leadingKeys as string[])].sort()).toEqual(
-        [
-          `SPACE#${space}`,
-          `BUDGET#${space}`,
-          `RUNS#${space}`,
-          `ISSUES#${space}`,
-          ...senders.map((host) => `HOSTRUNS#${space}#${host}`),
-        ].sort(),
-      );
+      const readable = (key: string) => patterns.some((p) => iamMatches(p, key));
+      for (const host of [...senders, 'mac-not-yet-listed']) expect(readable(`HOSTRUNS#${space}#${host}`)).toBe(true);
+      for (const other of otherSpaces.filter((o) => o !== space)) {
+        for (const key of [`SPACE#${other}`, `BUDGET#${other}`, `RUNS#${other}`, `ISSUES#${other}`])
+          expect({ key, readable: readable(key) }).toEqual({ key, readable: false });
+        for (const host of senders)
+          expect({ host, readable: readable(`HOSTRUNS#${other}#${host}`) }).toEqual({ host, readable: false });
+      }
     }
+  });
+
+  it("matches a space's name literally, even when it holds IAM's wildcard characters", () => {
+    const odd = synthesize(
+      parseConfig({ spaces: { 'Wild*Card?$': { senders: ['h1'] } }, cockpits: { C: { space: 'Wild*Card?$' } } }),
+    );
+    const readApi = onlyFunction(odd.cockpitTemplate('C'), 'read-api');
+    const patterns = leadingKeysOf(roleStatements(odd.state, readApi.template, readApi.roleId));
+    const readable = (key: string) => patterns.some((p) => iamMatches(p, key));
+    expect(readable('SPACE#Wild*Card?$')).toBe(true);
+    expect(readable('HOSTRUNS#Wild*Card?$#h1')).toBe(true);
+    expect(readable('SPACE#WildestCard!$')).toBe(false);
+    expect(readable('HOSTRUNS#Wild-Card!$#h1')).toBe(false);
   });
 
   it('read APIs are configured with their own space and cockpit only', () => {
@@ -323,8 +375,8 @@ describe('each function holds exactly what it uses', () => {
   });
 
   it('nobody deletes data objects, and only the lander deletes inbox objects', () => {
-    expect(rolesAllowed(state, pipeline, 's3:DeleteObject', dataId)).toEqual([]);
-    expect(rolesAllowed(state, pipeline, 's3:DeleteObject', inboxId)).toEqual([lander.roleId]);
+    expect(rolesAllowed(state, functionTemplates, 's3:DeleteObject', dataId)).toEqual([]);
+    expect(rolesAllowed(state, functionTemplates, 's3:DeleteObject', inboxId)).toEqual([lander.roleId]);
     expect(actionsOn(sweeper.roleId, inboxId)).toEqual([]);
   });
 
@@ -343,7 +395,7 @@ describe('each function holds exactly what it uses', () => {
 
   it('functions start with no AWS managed policy', () => {
     for (const fn of [ingest, lander, judge, sweeper, compactor, ...readApis]) {
-      const role = ofType(pipeline, 'AWS::IAM::Role').find(([id]) => id === fn.roleId)![1];
+      const role = ofType(fn.template, 'AWS::IAM::Role').find(([id]) => id === fn.roleId)![1];
       expect(JSON.stringify(role.Properties.ManagedPolicyArns ?? [])).not.toContain(':iam::aws:policy');
     }
   });

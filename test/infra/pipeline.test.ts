@@ -3,10 +3,20 @@ import { describe, expect, it } from '@jest/globals';
 import { parseConfig } from '../../shared/schema/config.ts';
 import { JUDGE_CONCURRENCY } from '../../infra/aws/constructs/judge.ts';
 import { exampleConfig, synthesize } from './synth.ts';
-import { functionsByService, logicalIdOf, mentions, one, onlyFunction, ofType } from './template-queries.ts';
+import {
+  actionsOf,
+  functionsByService,
+  logicalIdOf,
+  mentions,
+  one,
+  onlyFunction,
+  ofType,
+  roleStatements,
+} from './template-queries.ts';
 
 const config = exampleConfig();
-const { state, pipeline, bundledConfigs } = synthesize(config);
+const { state, pipeline, bundledConfigs, cockpitTemplate } = synthesize(config);
+const functionTemplates = [pipeline, cockpitTemplate('SmallModelsBenchmarks')];
 const queueId = (visibility: number) =>
   logicalIdOf(state, 'AWS::SQS::Queue', (p) => p.VisibilityTimeout === visibility);
 const landingQueueId = queueId(180);
@@ -19,10 +29,10 @@ const dlqIdOf = (queueId: string) =>
   ).deadLetterTargetArn['Fn::GetAtt'][0];
 
 describe('functions', () => {
-  const all = [...functionsByService(pipeline).values()].flat();
+  const all = [...functionsByService(...functionTemplates).values()].flat();
 
   it('are the six pipeline services', () => {
-    expect([...functionsByService(pipeline).keys()].sort()).toEqual([
+    expect([...functionsByService(...functionTemplates).keys()].sort()).toEqual([
       'ingest',
       'judge',
       'lander',
@@ -45,7 +55,7 @@ describe('functions', () => {
   it('log to their own log group with a bounded retention', () => {
     for (const fn of all) {
       const logGroupId = (fn.properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
-      const logGroup = ofType(pipeline, 'AWS::Logs::LogGroup').find(([id]) => id === logGroupId)![1];
+      const logGroup = ofType(fn.template, 'AWS::Logs::LogGroup').find(([id]) => id === logGroupId)![1];
       expect(logGroup.Properties.RetentionInDays).toBe(30);
     }
   });
@@ -68,9 +78,8 @@ describe('queues feed their consumers', () => {
     expect(mentions(mapping.Properties.EventSourceArn, landingQueueId)).toBe(true);
   });
 
-  it('the judge takes one run at a time from the judge queue within its reserved concurrency', () => {
+  it('the judge takes one run at a time from the judge queue, at most two at once', () => {
     const judge = onlyFunction(pipeline, 'judge');
-    expect(judge.properties.ReservedConcurrentExecutions).toBe(JUDGE_CONCURRENCY);
     const [, mapping] = one(pipeline, 'AWS::Lambda::EventSourceMapping', (m) => mentions(m.FunctionName, judge.id));
     expect(mapping.Properties).toMatchObject({
       BatchSize: 1,
@@ -80,11 +89,44 @@ describe('queues feed their consumers', () => {
     expect(mentions(mapping.Properties.EventSourceArn, judgeQueueId)).toBe(true);
   });
 
+  it('no function reserves concurrency, which an account with a quota of 10 could not grant', () => {
+    for (const fn of [...functionsByService(...functionTemplates).values()].flat())
+      expect({ fn: fn.id, reserved: fn.properties.ReservedConcurrentExecutions }).toEqual({
+        fn: fn.id,
+        reserved: undefined,
+      });
+  });
+
   it('the sweeper runs every five minutes', () => {
     const sweeper = onlyFunction(pipeline, 'sweeper');
     pipeline.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(5 minutes)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [sweeper.id, 'Arn'] } })],
+    });
+  });
+
+  it.each(['sweeper', 'snapshot-compactor'])(
+    'the %s is retried neither by EventBridge nor by Lambda: the next scheduled run redoes a failed one',
+    (service) => {
+      const fn = onlyFunction(pipeline, service);
+      const [, rule] = one(pipeline, 'AWS::Events::Rule', (r) => mentions(r.Targets, fn.id));
+      expect((rule.Properties.Targets as { RetryPolicy?: unknown }[])[0]!.RetryPolicy).toEqual({
+        MaximumRetryAttempts: 0,
+      });
+      const [, invokeConfig] = one(pipeline, 'AWS::Lambda::EventInvokeConfig', (c) => mentions(c.FunctionName, fn.id));
+      expect(invokeConfig.Properties.MaximumRetryAttempts).toBe(0);
+    },
+  );
+
+  it('the snapshot compactor may write its lease item and no other', () => {
+    const compactor = onlyFunction(pipeline, 'snapshot-compactor');
+    const writes = roleStatements(state, pipeline, compactor.roleId).filter((s) =>
+      actionsOf(s).some((a) => a === 'dynamodb:PutItem' || a === 'dynamodb:DeleteItem'),
+    );
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toMatchObject({
+      Action: ['dynamodb:DeleteItem', 'dynamodb:PutItem'],
+      Condition: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['LEASE#snapshot-compactor'] } },
     });
   });
 });

@@ -10,6 +10,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
 import { addReplayStacks } from '../../infra/aws/replay-app.ts';
+import { StageNames } from '../../infra/aws/stage-names.ts';
 import { ReplayFunction } from '../../infra/aws/constructs/replay-function.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -23,6 +24,10 @@ export interface Synthesized {
   app: App;
   state: Template;
   pipeline: Template;
+  /** Every stack of the deployment, by stack name. */
+  templates: Map<string, Template>;
+  /** The template of the stack that holds a cockpit. */
+  cockpitTemplate(name: string): Template;
   /** The configuration each function finds in its bundle, by the function's logical id. */
   bundledConfigs: Map<string, ReplayConfig>;
 }
@@ -34,32 +39,42 @@ export function standInDashboard(html = '<!doctype html><title>stand-in dashboar
   return dir;
 }
 let sharedStandIn: string | undefined;
+export const sharedDashboard = () => (sharedStandIn ??= standInDashboard());
+
+/**
+ * An app with cdk.json's context that bundles nothing. CloudFormation's own template validation costs
+ * seconds per synth; it runs with the checks (and in every real `cdk synth`), not in the files that only
+ * read resources.
+ */
+export const testApp = (checks = false) =>
+  new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: checks });
 
 export function synthesize(
   config: ReplayConfig = exampleConfig(),
-  options: { checks?: boolean; dashboardDir?: string } = {},
+  options: { checks?: boolean; dashboardDir?: string; stage?: string } = {},
 ): Synthesized {
   const checks = options.checks ?? false;
-  // CloudFormation's own template validation costs seconds per synth; it runs with the checks (and in
-  // every real `cdk synth`), not in the files that only read resources.
-  const app = new App({
-    context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] },
-    builtinCloudFormationValidation: checks,
-  });
+  const app = testApp(checks);
   const stacks = addReplayStacks(app, {
     config,
-    dashboardDir: options.dashboardDir ?? (sharedStandIn ??= standInDashboard()),
+    names: new StageNames(options.stage),
+    dashboardDir: options.dashboardDir ?? sharedDashboard(),
     checks,
   });
   const bundledConfigs = new Map<string, ReplayConfig>();
-  for (const fn of stacks.pipeline.node.findAll()) {
+  for (const fn of [stacks.pipeline, ...stacks.cockpits].flatMap((stack) => stack.node.findAll())) {
     if (fn instanceof ReplayFunction && fn.config)
       bundledConfigs.set(Stack.of(fn).getLogicalId(fn.lambda.node.defaultChild as CfnFunction), fn.config);
   }
+  const templates = new Map(
+    app.node.children.filter((c) => c instanceof Stack).map((stack) => [stack.stackName, Template.fromStack(stack)]),
+  );
   return {
     app,
-    state: Template.fromStack(stacks.state),
-    pipeline: Template.fromStack(stacks.pipeline),
+    state: templates.get(stacks.state.stackName)!,
+    pipeline: templates.get(stacks.pipeline.stackName)!,
+    templates,
+    cockpitTemplate: (name) => templates.get(stacks.cockpits.find((stack) => stack.cockpits.has(name))!.stackName)!,
     bundledConfigs,
   };
 }

@@ -15,6 +15,8 @@ export interface Resource {
 
 export interface FunctionInfo {
   id: string;
+  /** The template of the stack the function is in. */
+  template: Template;
   roleId: string;
   properties: Record<string, unknown>;
   environment: Record<string, unknown>;
@@ -31,16 +33,21 @@ export const resourcesOf = (s: Statement): unknown[] => (Array.isArray(s.Resourc
 /** Whether a template value points at the resource with this logical id, in this stack or through an output. */
 export const mentions = (value: unknown, logicalId: string): boolean => JSON.stringify(value).includes(logicalId);
 
-/** The pipeline's functions by POWERTOOLS_SERVICE_NAME (a read API per cockpit, so lists). */
-export function functionsByService(pipeline: Template): Map<string, FunctionInfo[]> {
+/** The functions of these stacks by POWERTOOLS_SERVICE_NAME (a read API per cockpit, so lists). */
+export function functionsByService(...templates: Template[]): Map<string, FunctionInfo[]> {
   const byService = new Map<string, FunctionInfo[]>();
-  for (const [id, fn] of ofType(pipeline, 'AWS::Lambda::Function')) {
+  for (const [template, [id, fn]] of templates.flatMap((t) =>
+    ofType(t, 'AWS::Lambda::Function').map((entry) => [t, entry] as const),
+  )) {
     const environment = ((fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)
       ?.Variables ?? {}) as Record<string, unknown>;
     const service = environment.POWERTOOLS_SERVICE_NAME;
     if (typeof service !== 'string') continue;
     const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-    byService.set(service, [...(byService.get(service) ?? []), { id, roleId, properties: fn.Properties, environment }]);
+    byService.set(service, [
+      ...(byService.get(service) ?? []),
+      { id, template, roleId, properties: fn.Properties, environment },
+    ]);
   }
   return byService;
 }
@@ -71,15 +78,16 @@ export function roleStatements(state: Template, pipeline: Template, roleId: stri
   return [...inline, ...managed].filter((s) => s.Effect === 'Allow');
 }
 
-/** The roles of the pipeline that may perform `action` on the resource with `logicalId`. */
-export function rolesAllowed(state: Template, pipeline: Template, action: string, logicalId: string): string[] {
-  return ofType(pipeline, 'AWS::IAM::Role')
-    .map(([roleId]) => roleId)
-    .filter((roleId) =>
-      roleStatements(state, pipeline, roleId).some(
+/** The roles of these stacks that may perform `action` on the resource with `logicalId`. */
+export function rolesAllowed(state: Template, templates: Template[], action: string, logicalId: string): string[] {
+  return templates
+    .flatMap((t) => ofType(t, 'AWS::IAM::Role').map(([roleId]) => [t, roleId] as const))
+    .filter(([template, roleId]) =>
+      roleStatements(state, template, roleId).some(
         (s) => actionsOf(s).some((a) => matches(a, action)) && resourcesOf(s).some((r) => mentions(r, logicalId)),
       ),
-    );
+    )
+    .map(([, roleId]) => roleId);
 }
 
 const matches = (granted: string, wanted: string): boolean =>

@@ -22,6 +22,12 @@ describe('host names in the configuration', () => {
   it.each([
     ['a ":" in a host', { A: { senders: ['mac:1'] } }, /spaces\.A\.senders\.0: .*":"/],
     ['a "__" in a host', { A: { senders: ['mac__1'] } }, /spaces\.A\.senders\.0: .*"__"/],
+    [
+      'a character Secrets Manager refuses',
+      { A: { senders: ['mac-1', 'mac#2'] } },
+      /spaces\.A\.senders\.1: .*Secrets Manager/,
+    ],
+    ['a non-ASCII letter', { A: { senders: ['macé'] } }, /spaces\.A\.senders\.0: may hold only letters, digits/],
   ])('refuses %s with a sentence naming the key', (_what, spaces, pattern) => {
     expect(refusal({ spaces })).toMatch(pattern);
   });
@@ -47,10 +53,20 @@ describe('host names in the configuration', () => {
     expect(message).toMatch(/Hosting__Report__mac-1/);
   });
 
+  it('accepts every character a Secrets Manager name takes', () => {
+    expect(() => parseConfig({ spaces: { A: { senders: ['Mac_mini+2=a.b@lab-1'] } } })).not.toThrow();
+  });
+
   it('accepts one host listed by two spaces under one secretConfigKey (one key, one identity)', () => {
     expect(() =>
       parseConfig({ spaces: { A: { senders: ['mac-1'] }, B: { senders: ['mac-1', 'mac-2'] } } }),
     ).not.toThrow();
+  });
+});
+
+describe('space names in the configuration', () => {
+  it('refuses a "#", which separates the parts of a table key, with a sentence naming the space', () => {
+    expect(refusal({ spaces: { 'A#B': { senders: ['mac-1'] } } })).toMatch(/spaces\.A#B: .*"#"/);
   });
 });
 
@@ -150,5 +166,65 @@ describe('configuration maps', () => {
     expect(refusal({ spaces: { A: { senders: ['h'] } }, cockpits: { C: { space: 'toString' } } })).toMatch(
       /unknown space "toString"/,
     );
+  });
+});
+
+describe('a domain in the configuration', () => {
+  const COCKPITS = 'arn:aws:acm:us-east-1:123456789012:certificate/abc';
+  const spaces = { S: { senders: ['mac-1'] } };
+
+  it('is accepted with a hosted zone, or with an ingest certificate instead', () => {
+    expect(
+      parseConfig({
+        spaces,
+        cockpits: { C: { space: 'S' } },
+        domain: { name: 'bench.example.com', hostedZoneId: 'Z123ABC', cockpitCertificateArn: COCKPITS },
+      }).domain,
+    ).toEqual({ name: 'bench.example.com', hostedZoneId: 'Z123ABC', cockpitCertificateArn: COCKPITS });
+    expect(() =>
+      parseConfig({
+        spaces,
+        domain: { name: 'bench.example.com', ingestCertificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/x' },
+      }),
+    ).not.toThrow();
+  });
+
+  it.each([
+    [
+      'no way to a certificate for ingest',
+      { name: 'bench.example.com' },
+      /domain\.ingestCertificateArn: is needed for ingest\.bench\.example\.com/,
+    ],
+    [
+      'cockpits without their certificate',
+      { name: 'bench.example.com', hostedZoneId: 'Z1' },
+      /domain\.cockpitCertificateArn: is needed/,
+    ],
+    [
+      'a cockpit certificate outside us-east-1',
+      {
+        name: 'bench.example.com',
+        hostedZoneId: 'Z1',
+        cockpitCertificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc',
+      },
+      /domain\.cockpitCertificateArn: must be an ACM certificate ARN in us-east-1/,
+    ],
+    [
+      'an upper-case name',
+      { name: 'Bench.Example.com', hostedZoneId: 'Z1', cockpitCertificateArn: COCKPITS },
+      /domain\.name: must be a lower-case DNS name/,
+    ],
+  ])('refuses %s with a sentence', (_what, domain, message) => {
+    expect(refusal({ spaces, cockpits: { C: { space: 'S' } }, domain })).toMatch(message);
+  });
+
+  it('refuses two cockpits whose names would be one host name', () => {
+    expect(
+      refusal({
+        spaces,
+        cockpits: { Small_Models: { space: 'S' }, 'small-models': { space: 'S' } },
+        domain: { name: 'bench.example.com', hostedZoneId: 'Z1', cockpitCertificateArn: COCKPITS },
+      }),
+    ).toMatch(/gives cockpits Small_Models and small-models the same name small-models\.bench\.example\.com/);
   });
 });

@@ -1,10 +1,15 @@
 // Stage 1, ingest: the HTTPS endpoint runner hosts push to. The function checks the host's HMAC over the
 // raw body (docs/contract.md §3), stores the delivery in the inbox and queues a claim check for landing.
 import { Duration, Validations } from 'aws-cdk-lib';
-import { HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { ApiMapping, DomainName, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatemanager';
+import { RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
 import { TIMEOUTS } from '../timing.ts';
+import { ingestHostName, type DomainConfig } from '../../../shared/schema/config.ts';
+import { aliasRecords, hostedZoneOf } from './domain-names.ts';
 import { ReplayHttpApi } from './http-api.ts';
 import { ReplayFunction } from './replay-function.ts';
 import type { StageProps } from './stage-props.ts';
@@ -14,6 +19,8 @@ export const INGEST_ROUTE = '/hooks/{space}/ingest';
 export class Ingest extends Construct {
   readonly endpoint: ReplayHttpApi;
   readonly function: ReplayFunction;
+  /** Where runner hosts send: `https://ingest.{domain}` with a configured domain, else the API's own address. */
+  readonly baseUrl: string;
 
   constructor(scope: Construct, id: string, { config, state, alarms }: StageProps) {
     super(scope, id);
@@ -27,7 +34,10 @@ export class Ingest extends Construct {
     })
       .usesBucket('INBOX_BUCKET', state.objectAccess('inbox', 'write'))
       .sendsTo('LANDING_QUEUE_URL', state.landingQueue)
-      .readsHostKeys(state.hostKeys.map((k) => k.secret));
+      .readsHostKeys(
+        state.names.secretPrefix,
+        Object.values(config.spaces).map((space) => space.secretConfigKey),
+      );
 
     // A rack of runners sends one delivery per finished run, plus catch-up bursts after an outage.
     this.endpoint = new ReplayHttpApi(this, 'Endpoint', {
@@ -35,6 +45,7 @@ export class Ingest extends Construct {
       rateLimit: 20,
       burstLimit: 100,
     });
+    this.baseUrl = config.domain ? this.serveAt(config.domain) : this.endpoint.api.apiEndpoint;
     const integration = new HttpLambdaIntegration('Ingest', this.function.lambda);
     const routes = this.endpoint.api.addRoutes({ path: INGEST_ROUTE, methods: [HttpMethod.POST], integration });
     // Everything else reaches the function too, so a wrong method or path gets the protocol's JSON 405/404
@@ -57,5 +68,27 @@ export class Ingest extends Construct {
       description:
         'The ingest endpoint answered 5xx: deliveries were not stored (runners keep them in their outbox and retry).',
     });
+  }
+
+  /** The configured name, its certificate, and (with a hosted zone) its record; the base URL it gives. */
+  private serveAt(domain: DomainConfig): string {
+    const host = ingestHostName(domain);
+    const zone = hostedZoneOf(this, domain);
+    const certificate = domain.ingestCertificateArn
+      ? Certificate.fromCertificateArn(this, 'Certificate', domain.ingestCertificateArn)
+      : new Certificate(this, 'Certificate', { domainName: host, validation: CertificateValidation.fromDns(zone) });
+    const domainName = new DomainName(this, 'Domain', { domainName: host, certificate });
+    new ApiMapping(this, 'Mapping', { api: this.endpoint.api, domainName, stage: this.endpoint.stage });
+    if (zone)
+      aliasRecords(
+        this,
+        zone,
+        host,
+        RecordTarget.fromAlias(
+          new ApiGatewayv2DomainProperties(domainName.regionalDomainName, domainName.regionalHostedZoneId),
+        ),
+        false,
+      );
+    return `https://${host}`;
   }
 }

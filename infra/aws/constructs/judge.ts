@@ -1,5 +1,7 @@
-// Stage 3, judge: one model call per landed run, fed by the judge queue. Reserved concurrency bounds the
-// parallel calls to the model provider and GitHub; the daily cap per space is enforced in the table.
+// Stage 3, judge: one model call per landed run, fed by the judge queue. The queue's event source mapping
+// bounds the parallel calls to the model provider and GitHub (nothing else invokes the judge), without
+// reserved concurrency, which an account whose concurrency quota is 10 cannot grant; the daily caps are
+// enforced in the table.
 import { Annotations, Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
@@ -24,14 +26,12 @@ export class Judge extends Construct {
       timeout: TIMEOUTS.judge,
       memorySize: 512,
       config,
-      reservedConcurrentExecutions: JUDGE_CONCURRENCY,
     })
       .usesTable(state.table, 'read-write-count')
       .usesBucket('DATA_BUCKET', state.dataAccess('judge'))
       .readsSecret('ANTHROPIC_SECRET_ARN', state.anthropicKey)
       .readsSecret('GITHUB_APP_SECRET_ARN', state.githubApp)
-      // One run per invocation: a slow model call never holds other runs past their visibility timeout,
-      // and the mapping never scales past the reserved concurrency (which would only bounce messages).
+      // One run per invocation, so a slow model call never holds other runs past their visibility timeout.
       .addEventSource(
         new SqsEventSource(state.judgeQueue, {
           batchSize: 1,

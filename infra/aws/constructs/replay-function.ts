@@ -23,12 +23,17 @@ import {
   byUpdatedPartition,
   INDEXES,
   issuesByUpdatedPartition,
+  leasePartition,
   spacePartitions,
 } from '../../../shared/storage-layout.ts';
 import { BUNDLED_CONFIG_FILE } from '../../../shared/schema/config.ts';
 import type { ReplayConfig } from '../deployment-config.ts';
 import type { ObjectAccess } from '../stateful-stack.ts';
+import { acknowledgeHostKeyFolders, hostKeyFolderArn, keyPrefixes } from '../host-key-arns.ts';
 import { METRICS_NAMESPACE, type ServiceName } from '../../../shared/operations.ts';
+
+/** A string IAM's StringLike matches literally: its own wildcards spelled as IAM's escapes. */
+const iamLiteral = (text: string) => text.replace(/[*?$]/g, (c) => `\${${c}}`);
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const LOG_RETENTION = RetentionDays.ONE_MONTH;
@@ -141,21 +146,31 @@ export class ReplayFunction extends Construct {
 
   /**
    * Read access to one space's items only: every key the read API reads or queries (its partition, its
-   * budget, its runs and issues by update time, its runs by host) is listed, and IAM refuses any other leading key.
+   * budget, its runs and issues by update time, its runs by host) is listed, and IAM refuses any other leading
+   * key. Runs by host are one pattern for all of the space's senders (space names hold no "#"), which keeps a
+   * fleet-wide space's role inside IAM's size limit; the space's own name is matched literally.
    */
-  readsSpaceOfTable(table: ITable, space: string, senders: string[]): this {
+  readsSpaceOfTable(table: ITable, space: string): this {
     this.lambda.addEnvironment('TABLE_NAME', table.tableName);
-    const leadingKeys = [
-      ...spacePartitions(space),
-      byUpdatedPartition(space),
-      issuesByUpdatedPartition(space),
-      ...senders.map((host) => byHostPartition(space, host)),
-    ];
+    const exact = [...spacePartitions(space), byUpdatedPartition(space), issuesByUpdatedPartition(space)];
+    const leadingKeys = [...exact.map(iamLiteral), `${iamLiteral(byHostPartition(space, ''))}*`];
     this.role.addToPrincipalPolicy(
       new PolicyStatement({
         actions: TABLE_ACTIONS.read,
         resources: [table.tableArn, ...Object.values(INDEXES).map((index) => `${table.tableArn}/index/${index.name}`)],
-        conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': leadingKeys } },
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeys } },
+      }),
+    );
+    return this;
+  }
+
+  /** Takes and gives up one job's lease (shared/lease.ts): writes to that lease's item and nothing else. */
+  holdsLease(table: ITable, name: string): this {
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [leasePartition(name)] } },
       }),
     );
     return this;
@@ -185,21 +200,47 @@ export class ReplayFunction extends Construct {
   }
 
   /**
-   * Host signing keys. No environment: the handler derives each secret's name from the configuration
-   * (`keySecretName`), so the configuration is the one list of hosts and the grant follows it.
+   * Host signing keys under these secretConfigKeys, one ARN per key prefix (infra/aws/host-key-arns.ts).
+   * The handler derives each secret's name from the configuration (`keySecretName`), so the configuration is
+   * the one list of hosts; a stage's names start with `secretPrefix`, which the function is told.
    */
-  readsHostKeys(secrets: ISecret[]): this {
-    this.role.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: secrets.map((s) => s.secretArn) }),
+  readsHostKeys(secretPrefix: string, secretConfigKeys: string[]): this {
+    const prefixes = keyPrefixes(secretConfigKeys);
+    this.toldHostKeyPrefix(secretPrefix).role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: prefixes.map((key) => hostKeyFolderArn(this, secretPrefix, key)),
+      }),
+    );
+    acknowledgeHostKeyFolders(
+      this.role,
+      secretPrefix,
+      prefixes,
+      'Verifying a signature means trying the key of every declared sender, so the function reads them all.',
     );
     return this;
   }
 
   /** Whether a host key exists, from the secret's metadata only; the value stays out of reach. */
-  describesHostKeys(secrets: ISecret[]): this {
-    this.role.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['secretsmanager:DescribeSecret'], resources: secrets.map((s) => s.secretArn) }),
+  describesHostKeys(secretPrefix: string, secretConfigKey: string): this {
+    this.toldHostKeyPrefix(secretPrefix).role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['secretsmanager:DescribeSecret'],
+        resources: [hostKeyFolderArn(this, secretPrefix, secretConfigKey)],
+      }),
     );
+    acknowledgeHostKeyFolders(
+      this.role,
+      secretPrefix,
+      [secretConfigKey],
+      "DescribeSecret returns a secret's metadata, never its value: the function asks only whether its own space's senders are paired.",
+    );
+    return this;
+  }
+
+  /** The default stage's secrets have no prefix, and its functions no variable for one. */
+  private toldHostKeyPrefix(secretPrefix: string): this {
+    if (secretPrefix) this.lambda.addEnvironment('HOST_KEY_SECRET_PREFIX', secretPrefix);
     return this;
   }
 

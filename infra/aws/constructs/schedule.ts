@@ -1,11 +1,13 @@
 // Stage 4, schedule: every few minutes the sweeper puts rows whose next judge attempt is due back on the
 // judge queue (retries with backoff, next-day budget, a probe while judging is paused), and the snapshot
-// compactor brings each space's persisted runs snapshot up to date (shared/read/snapshot-store.ts).
+// compactor brings each space's persisted runs snapshot up to date (shared/read/snapshot-store.ts). A missed
+// or failed run is redone by the next one, so neither EventBridge nor Lambda retries one: Lambda would
+// otherwise retry a failed asynchronous invocation twice, on top of EventBridge's own retries.
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule as EventSchedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
-import { TIMINGS } from '../../../shared/operations.ts';
+import { LEASES, TIMINGS } from '../../../shared/operations.ts';
 import { TIMEOUTS } from '../timing.ts';
 import { ReplayFunction } from './replay-function.ts';
 import type { StageProps } from './stage-props.ts';
@@ -28,6 +30,7 @@ export class Schedule extends Construct {
     })
       .usesTable(state.table, 'read-write')
       .sendsTo('JUDGE_QUEUE_URL', state.judgeQueue);
+    this.function.lambda.configureAsyncInvoke({ retryAttempts: 0 });
 
     // A missed sweep is redone by the next one, so a late retry of an old event only duplicates work.
     new Rule(this, 'Every5Minutes', {
@@ -44,7 +47,8 @@ export class Schedule extends Construct {
     });
 
     // The one writer of the snapshot objects. It reads the table (whole only when the snapshot is lost)
-    // and writes the data bucket's snapshot slots; it never deletes. Memory for a million runs in view.
+    // and writes the data bucket's snapshot slots; it never deletes. Memory for a million runs in view. A
+    // lease in the table, not reserved concurrency, keeps a second run from overlapping a slow one.
     this.compactor = new ReplayFunction(this, 'SnapshotCompactor', {
       service: 'snapshot-compactor',
       description: "Brings each space's persisted runs snapshot up to date for the read API.",
@@ -53,7 +57,9 @@ export class Schedule extends Construct {
       config,
     })
       .usesTable(state.table, 'read')
+      .holdsLease(state.table, LEASES.snapshotCompactor.name)
       .usesBucket('DATA_BUCKET', state.dataAccess('snapshot-compactor'));
+    this.compactor.lambda.configureAsyncInvoke({ retryAttempts: 0 });
 
     new Rule(this, 'CompactSnapshots', {
       description: 'Runs the snapshot compactor.',

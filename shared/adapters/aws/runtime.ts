@@ -16,3 +16,6 @@ export function requiredEnv(name: string, env: NodeJS.ProcessEnv = process.env):
  */
 export const bundledConfig = (file: URL = new URL(BUNDLED_CONFIG_FILE, import.meta.url)): ReplayConfig =>
   readConfigFile(fileURLToPath(file));
+
+/** What a stage's secret names start with: the stack sets HOST_KEY_SECRET_PREFIX for a named stage only. */
+export const hostKeySecretPrefix = (env: NodeJS.ProcessEnv = process.env): string => env.HOST_KEY_SECRET_PREFIX ?? '';

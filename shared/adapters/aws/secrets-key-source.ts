@@ -12,13 +12,17 @@ const CACHE_SECONDS = 300;
 export class SecretsManagerKeySource implements KeySource {
   private readonly secrets: SecretValues;
 
-  constructor(client: SecretsManagerClient) {
+  /** `secretPrefix`: what a stage's secret names start with (`NAME/`; nothing for the default stage). */
+  constructor(
+    client: SecretsManagerClient,
+    private readonly secretPrefix = '',
+  ) {
     this.secrets = new SecretValues(client);
   }
 
   async keysFor(secretConfigKey: string, host: string): Promise<string[]> {
     // An unpaired host (no secret, or no value yet) simply has no key.
-    const value = await this.secrets.text(keySecretName(secretConfigKey, host), CACHE_SECONDS);
+    const value = await this.secrets.text(`${this.secretPrefix}${keySecretName(secretConfigKey, host)}`, CACHE_SECONDS);
     return value === null ? [] : parseSecretValue(value);
   }
 }
@@ -38,12 +42,18 @@ export function parseSecretValue(value: string): string[] {
 
 /** Pairing from the secret's metadata only (DescribeSecret): the read API never holds a key. */
 export class SecretsManagerPairingCheck implements PairingCheck {
-  constructor(private readonly client: SecretsManagerClient) {}
+  constructor(
+    private readonly client: SecretsManagerClient,
+    private readonly secretPrefix = '',
+  ) {}
 
   async isPaired(secretConfigKey: string, host: string): Promise<boolean> {
     try {
       const out = await withinDeadline('Secrets Manager DescribeSecret', AWS_CALLS.standard, (options) =>
-        this.client.send(new DescribeSecretCommand({ SecretId: keySecretName(secretConfigKey, host) }), options),
+        this.client.send(
+          new DescribeSecretCommand({ SecretId: `${this.secretPrefix}${keySecretName(secretConfigKey, host)}` }),
+          options,
+        ),
       );
       return Object.values(out.VersionIdsToStages ?? {}).some((stages) => stages.includes('AWSCURRENT'));
     } catch (e) {
