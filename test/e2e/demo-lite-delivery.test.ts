@@ -28,7 +28,10 @@ let local: TestLocalMode;
 beforeAll(async () => {
   judge = await startDemoJudge(campaign);
   local = await startTestLocalMode(
-    { spaces: { Lite: { senders: HOSTS, judge: { model: 'demo-oracle' } } } },
+    {
+      spaces: { Lite: { senders: HOSTS, judge: { model: 'demo-oracle' } } },
+      cockpits: { Lite: { space: 'Lite', public: false } },
+    },
     {},
     { env: judge.env, sweepIntervalSeconds: 1 },
   );

@@ -117,7 +117,7 @@ describe('the ingest handler', () => {
 
   it('answers 500 when the inbox cannot store the delivery, queues nothing, and tells neither the client nor the log a key', async () => {
     const outage = () => new Error('connect ECONNREFUSED 10.0.3.7:443 (bucket replay-inbox-123456789012)');
-    const i = ingest((inbox) => failingWhen(inbox, 'put', () => true, outage));
+    const i = ingest((inbox) => failingWhen(inbox, 'putIfAbsent', () => true, outage));
     const event = signedPost('/hooks/Main/ingest', runDelivery());
     const { result, output } = await capturingOutput(() => i.handler(event));
     expect(result.statusCode).toBe(500);
