@@ -61,5 +61,5 @@ describe('the demo campaign delivered through run folders', () => {
 
     const again = await deliverCampaign(runsRoot, writeCampaignFolders(campaign, runsRoot), options);
     expect(again.report).toMatchObject({ delivered: 0, alreadyAccepted: campaign.runs.length, queued: 0, rejected: 0 });
-  });
+  }, 120_000); // a whole campaign through replay-push and local mode
 });

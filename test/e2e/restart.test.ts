@@ -47,5 +47,5 @@ describe('local mode across a kill', () => {
       100,
     );
     expect(ids.sort()).toEqual(deliveries.map((d) => d.id as string).sort());
-  });
+  }, 120_000); // two local-mode processes start, one after the other
 });
