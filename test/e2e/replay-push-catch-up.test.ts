@@ -106,5 +106,5 @@ describe('replay-push sync across a server outage', () => {
       issues: { taskId: string }[];
     };
     expect(new Set(issues.map((i) => i.taskId)).size).toBe(TASKS);
-  }, 120_000);
+  }, 240_000); // two local-mode processes, 200 runs with their issues and hidden-test results on a shared machine
 });
