@@ -165,7 +165,7 @@ describe('ingest with a fault at the inbox, the queue or a key read', () => {
   };
 
   it.each([
-    ['the inbox put', 'put'],
+    ['the inbox put', 'putIfAbsent'],
     ['the queue send', 'send'],
     ['the key read', 'keysFor'],
   ])(
