@@ -123,6 +123,17 @@ export class CompareView {
       );
       return;
     }
+    if (m.noTestResults) {
+      fill(
+        this.body,
+        el(
+          'p',
+          { class: 'compare-sentence', id: 'compare-sentence' },
+          'There are no test results in view: no run the filters select has a hidden-test result of pass or fail. Switch the outcome to the judge to compare on verdicts.',
+        ),
+      );
+      return;
+    }
     if (same(a, b)) {
       fill(
         this.body,
@@ -139,7 +150,7 @@ export class CompareView {
       { models: [], harnessVersions: [], tiers: filters.tiers, waves: filters.waves },
       m.facts,
     );
-    const result = compareGroups(m.table, selection, a, b);
+    const result = compareGroups(m.table, selection, a, b, m.outcome);
     const runs = { a: this.runsByTask(m, selection, a), b: this.runsByTask(m, selection, b) };
     fill(
       this.body,

@@ -1,9 +1,10 @@
-// What the reader is looking at, kept in the URL so a view can be linked: area, filters, search, sort,
-// the open run, how the matrix is coloured and the two groups compared. Filters are shared by the
+// What the reader is looking at, kept in the URL so a view can be linked: area, filters, the outcome that says
+// "resolved", search, sort, the open run, how the matrix is coloured and the two groups compared. Filters are shared by the
 // Dashboard, Compare and Runs areas. A compared group is two values of one parameter (`a=model&a=harness`):
 // model names may contain any separator one could pick.
 import { NO_FILTERS, type Group, type HiddenColumn, type RunFilters } from '../../shared/cockpit/aggregates.ts';
 import { TIERS, type Tier } from '../../shared/cockpit/columns.ts';
+import { isResolveOutcome, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
 import { VERDICT_ORDER, type VerdictKey } from './palette.ts';
 
 export type Area = 'dashboard' | 'compare' | 'runs' | 'hosts';
@@ -23,10 +24,13 @@ export interface ViewState {
   cockpit: string | null;
   area: Area;
   filters: CockpitFilters;
+  /** `outcome=tests|judge`; null: the view's default. */
+  outcome: ResolveOutcome | null;
   search: string;
   sort: { column: string; descending: boolean };
   run: string | null;
-  matrix: MatrixColouring;
+  /** null: coloured as the outcome in view counts. */
+  matrix: MatrixColouring | null;
   /** The groups of the Compare view; null: not chosen, the view picks two. */
   compare: { a: Group | null; b: Group | null };
 }
@@ -40,6 +44,8 @@ export function readState(search = location.search): ViewState {
   const p = new URLSearchParams(search);
   const area = p.get('view');
   const sort = p.get('sort');
+  const outcome = p.get('outcome');
+  const matrix = p.get('matrix');
   return {
     cockpit: p.get('cockpit'),
     area: AREAS.includes(area as Area) ? (area as Area) : 'dashboard',
@@ -51,10 +57,11 @@ export function readState(search = location.search): ViewState {
       verdicts: among(p.getAll('verdict'), VERDICT_ORDER),
       hiddenTests: among(p.getAll('tests'), HIDDEN_TEST_COLUMNS),
     },
+    outcome: outcome !== null && isResolveOutcome(outcome) ? outcome : null,
     search: p.get('q') ?? '',
     sort: sort ? { column: sort.replace(/^-/, ''), descending: sort.startsWith('-') } : DEFAULT_SORT,
     run: p.get('run'),
-    matrix: p.get('matrix') === 'tests' ? 'tests' : 'verdict',
+    matrix: matrix === 'tests' || matrix === 'verdict' ? matrix : null,
     compare: { a: groupOf(p.getAll('a')), b: groupOf(p.getAll('b')) },
   };
 }
@@ -72,12 +79,13 @@ export function toSearch(state: ViewState): string {
   for (const h of state.filters.harnessVersions) p.append('harness', h);
   for (const v of state.filters.verdicts) p.append('verdict', v);
   for (const t of state.filters.hiddenTests) p.append('tests', t);
+  if (state.outcome) p.set('outcome', state.outcome);
   if (state.search) p.set('q', state.search);
   if (state.sort.column !== DEFAULT_SORT.column || state.sort.descending !== DEFAULT_SORT.descending) {
     p.set('sort', `${state.sort.descending ? '-' : ''}${state.sort.column}`);
   }
   if (state.run) p.set('run', state.run);
-  if (state.matrix !== 'verdict') p.set('matrix', state.matrix);
+  if (state.matrix) p.set('matrix', state.matrix);
   for (const side of ['a', 'b'] as const) {
     const g = state.compare[side];
     if (!g) continue;

@@ -4,7 +4,18 @@
 // counts resolved / (resolved + partial + wrong + no_change) and keeps excluded, error, flagged and unjudged
 // runs beside it; unknown figures are left out of medians (and the count of known values travels with them).
 // Runs of different harness versions are never pooled: a group is one (model, harness version).
-import { cohensKappa, proportion, type Agreement, type AgreementTable, type Proportion } from './statistics.ts';
+import {
+  cohensKappa,
+  outcomeClass,
+  outcomeRate,
+  proportion,
+  RESOLVED,
+  type Agreement,
+  type AgreementTable,
+  type OutcomeRate,
+  type Proportion,
+  type ResolveOutcome,
+} from './statistics.ts';
 import type { IssueRecord } from '../schema/issue.ts';
 import { codeOf, HIDDEN_TEST_STATUSES as HIDDEN_TESTS, VERDICTS as VERDICT_NAMES, type Tier } from './columns.ts';
 import type { FigureColumn, RunTable } from './run-table.ts';
@@ -131,10 +142,14 @@ export const emptyVerdictCounts = (): VerdictCounts => ({
   unjudged: 0,
 });
 
+const NO_TESTS = { pass: 0, fail: 0, error: 0, none: 0 };
+const NO_VERDICTS = emptyVerdictCounts();
+
 /** `flagged`: how many of the runs without a verdict (`c.unjudged`) are flagged ones. */
 export function resolveRate(c: VerdictCounts, flagged = 0): ResolveFigure {
+  const { outcome: _, outside: __, ...judged } = outcomeRate({ verdicts: c, hiddenTests: NO_TESTS }, 'judge');
   return {
-    ...rate(c.resolved, c.resolved + c.partial + c.wrong + c.no_change),
+    ...judged,
     excluded: c.excluded,
     error: c.error,
     flagged,
@@ -143,7 +158,8 @@ export function resolveRate(c: VerdictCounts, flagged = 0): ResolveFigure {
 }
 
 export function hiddenTestRate(c: Record<HiddenColumn, number>): HiddenTestFigure {
-  return { ...rate(c.pass, c.pass + c.fail), errored: c.error, missing: c.none };
+  const { outcome: _, outside: __, ...tested } = outcomeRate({ verdicts: NO_VERDICTS, hiddenTests: c }, 'tests');
+  return { ...tested, errored: c.error, missing: c.none };
 }
 
 /**
@@ -393,7 +409,10 @@ export interface GroupFigures extends Group {
   /** Runs whose figures were generated (demo data), not measured. */
   generated: number;
   verdicts: VerdictCounts;
+  /** The judge's resolve rate, with the runs outside its n by kind. */
   resolve: ResolveFigure;
+  /** The resolve rate on each outcome (docs/contract.md §6 "Outcome"). */
+  outcomes: Record<ResolveOutcome, OutcomeRate>;
   /** The resolve rate of each run's first attempt (its current one when it was never re-run). */
   firstResolve: ResolveFigure;
   /** Runs with more than one attempt: delivered again after a first attempt had landed. */
@@ -440,6 +459,7 @@ function figuresOf(
     generated: counts.generated,
     verdicts: counts.verdicts,
     resolve: resolveRate(counts.verdicts, counts.flagged),
+    outcomes: { tests: outcomeRate(counts, 'tests'), judge: outcomeRate(counts, 'judge') },
     firstResolve: resolveRate(counts.firstVerdicts),
     reruns: counts.reruns,
     hiddenTests: hiddenTestRate(counts.hiddenTests),
@@ -475,12 +495,13 @@ export function rowsByGroup(grouping: Grouping, selection: Uint32Array): Uint32A
   return Array.from(start, (at, g) => all.subarray(at, end[g]!));
 }
 
-/** Per-group figures, best resolve rate first (groups with no rate last), and the same figures over all. */
+/** Per-group figures, best resolve rate on `outcome` first (groups with no rate last), and the same figures over all. */
 export function computeFigures(
   table: RunTable,
   selection: Uint32Array,
   grouping = groupRuns(table, selection),
   rows = rowsByGroup(grouping, selection),
+  outcome: ResolveOutcome = 'judge',
 ): Figures {
   // A field's medians are computed for every group at once, when the first group's is read: one pass
   // reading the column in order, rather than one pass per group reading it scattered.
@@ -490,18 +511,25 @@ export function computeFigures(
     if (!perGroup) medians.set(field, (perGroup = mediansPerGroup(table.numbers[field], grouping.of, selection, rows)));
     return perGroup[g]!;
   };
-  const groups = grouping.groups.map((g, k) => figuresOf(table, g, rows[k]!, groupMedian(k)));
-  groups.sort(
-    (a, b) =>
-      (b.resolve.rate ?? -1) - (a.resolve.rate ?? -1) ||
-      a.model.localeCompare(b.model) ||
-      a.harnessVersion.localeCompare(b.harnessVersion),
+  const groups = byRate(
+    grouping.groups.map((g, k) => figuresOf(table, g, rows[k]!, groupMedian(k))),
+    outcome,
   );
   const harnessVersions = [...new Set(grouping.groups.map((g) => g.harnessVersion))].sort();
   const all = figuresOf(table, { model: 'all', harnessVersion: harnessVersions.join(', ') }, selection, (field) =>
     medianOfRows(table.numbers[field], selection),
   );
   return { groups, all, harnessVersions };
+}
+
+/** The groups, best resolve rate on `outcome` first, groups with no rate last, ties by name. */
+export function byRate(groups: GroupFigures[], outcome: ResolveOutcome): GroupFigures[] {
+  return [...groups].sort(
+    (a, b) =>
+      (b.outcomes[outcome].rate ?? -1) - (a.outcomes[outcome].rate ?? -1) ||
+      a.model.localeCompare(b.model) ||
+      a.harnessVersion.localeCompare(b.harnessVersion),
+  );
 }
 
 /** medianOf each group's values of `source`: the known values are gathered side by side, each group in its own stretch of the buffer. */
@@ -550,7 +578,7 @@ export function calibration(table: RunTable, selection: Uint32Array): Calibratio
 // Model time next to the original fix's PR-open-to-merge time
 
 export interface OriginalFixComparison extends Group {
-  /** Pairs: resolved runs whose task has a known PR-open-to-merge time and whose wall time is known. */
+  /** Pairs: runs resolved on the outcome whose task has a known PR-open-to-merge time and whose wall time is known. */
   pairs: number;
   modelHours: number | null;
   originalHours: number | null;
@@ -561,9 +589,8 @@ export function originalFixComparison(
   grouping: Grouping,
   rowsOfGroups: Uint32Array[],
   facts: TaskFacts,
+  outcome: ResolveOutcome = 'judge',
 ): OriginalFixComparison[] {
-  const resolved = codeOf('verdict', 'resolved');
-  const { verdict } = table.codes;
   const { wallSeconds } = table.numbers;
   const { taskId } = table.text;
   return rowsOfGroups.map((rows, g) => {
@@ -572,7 +599,7 @@ export function originalFixComparison(
     let n = 0;
     for (let r = 0; r < rows.length; r++) {
       const i = rows[r]!;
-      if (verdict[i] !== resolved) continue;
+      if (outcomeClass(table, outcome, i) !== RESOLVED) continue;
       const wall = wallSeconds[i]!;
       const pr = facts.prToMergeHours[taskId[i]!] ?? NaN;
       if (Number.isNaN(wall) || Number.isNaN(pr)) continue;

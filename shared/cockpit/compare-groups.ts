@@ -1,52 +1,79 @@
-// The paired comparison of docs/contract.md §6 (`GET …/compare`): two groups over the tasks both ran with a counted
-// verdict, their statistics from the one statistics module. The read API answers with it and the cockpit's
-// Compare view runs it on its own table, so the two cannot disagree.
+// The paired comparison of docs/contract.md §6 (`GET …/compare`): two groups over the tasks both ran with a result on
+// the chosen outcome, their statistics from the one statistics module. The read API answers with it and the
+// cockpit's Compare view runs it on its own table, so the two cannot disagree.
 import type { Group } from './aggregates.ts';
-import { codeOf } from './columns.ts';
 import type { CompareBody } from './contract.ts';
 import type { RunTable } from './run-table.ts';
-import { pairedComparison } from './statistics.ts';
+import { OUTCOME_RULES, OUTSIDE, pairedComparison, RESOLVED, type ResolveOutcome } from './statistics.ts';
 
-const RESOLVED = codeOf('verdict', 'resolved');
-
-/** resolved, partial, wrong, no_change: the verdicts inside the resolve rate's denominator. */
-export const counted = (code: number) =>
-  code >= codeOf('verdict', 'resolved') && code <= codeOf('verdict', 'no_change');
+/** A task the group has no run of (in the selection). */
+const NO_RUN = -2;
 
 /**
- * A against B over the tasks both ran with a counted verdict. A group that is not in the selection, the
- * same group twice, or no common task answer pairs 0 with null statistics (never NaN).
+ * The group's class on the outcome for each task, by task dictionary index: RESOLVED, NOT_RESOLVED,
+ * OUTSIDE, or NO_RUN. A group that is not in the table has no run of any task.
  */
-export function compareGroups(table: RunTable, selection: Uint32Array, a: Group, b: Group): Omit<CompareBody, 'asOf'> {
-  const same = a.model === b.model && a.harnessVersion === b.harnessVersion;
-  const verdictsOf = (group: Group) => {
-    const model = table.dictionaries.model.indexOf(group.model);
-    const harness = table.dictionaries.harnessVersion.indexOf(group.harnessVersion);
-    const byTask = new Map<number, number>();
-    if (model < 0 || harness < 0 || same) return byTask;
-    for (const i of selection) {
-      if (table.text.model[i] === model && table.text.harnessVersion[i] === harness && counted(table.codes.verdict[i]!))
-        byTask.set(table.text.taskId[i]!, table.codes.verdict[i]!);
-    }
-    return byTask;
-  };
-  const ofA = verdictsOf(a);
-  const ofB = verdictsOf(b);
-  const counts = { bothResolved: 0, neither: 0 };
-  const aOnlyTasks: string[] = [];
-  const bOnlyTasks: string[] = [];
-  for (const [task, verdictA] of ofA) {
-    const verdictB = ofB.get(task);
-    if (verdictB === undefined) continue;
-    const taskId = table.dictionaries.taskId.values[task]!;
-    if (verdictA === RESOLVED && verdictB === RESOLVED) counts.bothResolved++;
-    else if (verdictA === RESOLVED) aOnlyTasks.push(taskId);
-    else if (verdictB === RESOLVED) bOnlyTasks.push(taskId);
+export function taskOutcomes(
+  table: RunTable,
+  selection: Uint32Array,
+  group: Group,
+  outcome: ResolveOutcome,
+): Int8Array {
+  const byTask = new Int8Array(table.dictionaries.taskId.values.length).fill(NO_RUN);
+  const model = table.dictionaries.model.indexOf(group.model);
+  const harness = table.dictionaries.harnessVersion.indexOf(group.harnessVersion);
+  if (model < 0 || harness < 0) return byTask;
+  const { field, classOf } = OUTCOME_RULES[outcome];
+  const codes = table.codes[field];
+  const { model: models, harnessVersion: harnesses, taskId } = table.text;
+  for (let s = 0; s < selection.length; s++) {
+    const i = selection[s]!;
+    if (models[i] === model && harnesses[i] === harness) byTask[taskId[i]!] = classOf[codes[i]!]!;
+  }
+  return byTask;
+}
+
+const hasResult = (c: number) => c !== NO_RUN && c !== OUTSIDE;
+
+/** The four counts of the tasks both have a result of, and the discordant tasks' dictionary indexes. */
+export function pairCounts(a: Int8Array, b: Int8Array) {
+  const counts = { bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 };
+  const aOnlyTasks: number[] = [];
+  const bOnlyTasks: number[] = [];
+  for (let t = 0; t < a.length; t++) {
+    const [x, y] = [a[t]!, b[t]!];
+    if (!hasResult(x) || !hasResult(y)) continue;
+    if (x === RESOLVED && y === RESOLVED) counts.bothResolved++;
+    else if (x === RESOLVED) aOnlyTasks.push(t);
+    else if (y === RESOLVED) bOnlyTasks.push(t);
     else counts.neither++;
   }
+  counts.aOnly = aOnlyTasks.length;
+  counts.bOnly = bOnlyTasks.length;
+  return { counts, aOnlyTasks, bOnlyTasks };
+}
+
+/**
+ * A against B over the tasks both ran with a result on the outcome. A group that is not in the selection,
+ * the same group twice, or no common task answer pairs 0 with null statistics (never NaN).
+ */
+export function compareGroups(
+  table: RunTable,
+  selection: Uint32Array,
+  a: Group,
+  b: Group,
+  outcome: ResolveOutcome,
+): Omit<CompareBody, 'asOf'> {
+  const same = a.model === b.model && a.harnessVersion === b.harnessVersion;
+  const none = new Uint32Array(0);
+  const ofA = taskOutcomes(table, same ? none : selection, a, outcome);
+  const ofB = taskOutcomes(table, same ? none : selection, b, outcome);
+  const { counts, aOnlyTasks, bOnlyTasks } = pairCounts(ofA, ofB);
+  const names = (tasks: number[]) => tasks.map((t) => table.dictionaries.taskId.values[t]!).sort();
   return {
-    ...pairedComparison({ ...counts, aOnly: aOnlyTasks.length, bOnly: bOnlyTasks.length }),
-    aOnlyTasks: aOnlyTasks.sort(),
-    bOnlyTasks: bOnlyTasks.sort(),
+    outcome,
+    ...pairedComparison(counts),
+    aOnlyTasks: names(aOnlyTasks),
+    bOnlyTasks: names(bOnlyTasks),
   };
 }

@@ -3,7 +3,7 @@
 import type { HostRecord } from '../schema/host.ts';
 import type { IssueField, StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
-import type { Interval } from './statistics.ts';
+import type { Interval, ResolveOutcome } from './statistics.ts';
 import type { AttemptSummary } from '../schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
 
@@ -97,18 +97,24 @@ export type { RunColumns };
 
 const seg = encodeURIComponent;
 
-/** The filters of the Runs and Dashboard views as a query string: every value its own parameter (model names may contain commas). */
-export function filterQuery(filters: {
+/** What the read API's figures and exports are asked for: the page's filters and the outcome that says "resolved". */
+export interface ReadQuery {
   models?: string[];
   tiers?: string[];
   waves?: number[];
   harnessVersions?: string[];
-}): URLSearchParams {
+  /** Absent: the server's default (tests when any run in view has a pass/fail hidden test). */
+  outcome?: ResolveOutcome;
+}
+
+/** The filters of the Runs and Dashboard views as a query string: every value its own parameter (model names may contain commas). */
+export function filterQuery(filters: ReadQuery): URLSearchParams {
   const params = new URLSearchParams();
   for (const m of filters.models ?? []) params.append('model', m);
   for (const t of filters.tiers ?? []) params.append('tier', t);
   for (const w of filters.waves ?? []) params.append('wave', String(w));
   for (const h of filters.harnessVersions ?? []) params.append('harnessVersion', h);
+  if (filters.outcome) params.set('outcome', filters.outcome);
   return params;
 }
 
@@ -141,9 +147,8 @@ export const apiPaths = {
   issues: (space: string, fields?: readonly IssueField[]) =>
     `/spaces/${seg(space)}/issues${fields ? `?fields=${fields.join(',')}` : ''}`,
   hosts: (space: string) => `/spaces/${seg(space)}/hosts`,
-  stats: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) =>
-    withQuery(`/spaces/${seg(space)}/stats`, filterQuery(filters)),
-  compare: (space: string, groups: CompareGroups, filters: { tiers?: string[]; waves?: number[] } = {}) => {
+  stats: (space: string, filters: ReadQuery = {}) => withQuery(`/spaces/${seg(space)}/stats`, filterQuery(filters)),
+  compare: (space: string, groups: CompareGroups, filters: Pick<ReadQuery, 'tiers' | 'waves' | 'outcome'> = {}) => {
     const params = filterQuery(filters);
     params.set('aModel', groups.a.model);
     params.set('aHarness', groups.a.harnessVersion);
@@ -152,32 +157,41 @@ export const apiPaths = {
     return `/spaces/${seg(space)}/compare?${params}`;
   },
   budget: (space: string, days?: number) => `/spaces/${seg(space)}/budget${days ? `?days=${days}` : ''}`,
-  exportCsv: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) =>
+  exportCsv: (space: string, filters: ReadQuery = {}) =>
     withQuery(`/spaces/${seg(space)}/export.csv`, filterQuery(filters)),
-  exportJson: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) =>
+  exportJson: (space: string, filters: ReadQuery = {}) =>
     withQuery(`/spaces/${seg(space)}/export.json`, filterQuery(filters)),
 };
 
 // ---------------------------------------------------------------------------------------------------
 // Statistics, comparison, budget and exports (docs/contract.md §6, §10). Figures come from shared/cockpit/statistics.ts.
 
-export type { Interval };
+export type { Interval, ResolveOutcome };
 
 /** One (model, harness version) of `GET …/stats`. Rates and intervals are null when their n is 0. */
 export interface StatsGroup {
   model: string;
   harnessVersion: string;
   runs: number;
-  /** Runs with a counted verdict: resolved + partial + wrong + no_change. */
+  /** On the body's outcome: runs with a result (tests: pass or fail; judge: a counted verdict). */
   n: number;
   resolved: number;
   rate: number | null;
   ci: Interval | null;
-  excluded: number;
-  error: number;
-  /** Runs whose "resolved" a flag rule withheld (docs/contract.md §5): outside n, not among notJudged. */
-  flagged: number;
-  notJudged: number;
+  /** Runs outside n on the outcome, counted beside it (tests: "no test result"). */
+  outside: number;
+  /** The judge's resolve rate, and the runs it leaves outside n. */
+  judge: {
+    n: number;
+    resolved: number;
+    rate: number | null;
+    ci: Interval | null;
+    excluded: number;
+    error: number;
+    /** Runs whose "resolved" a flag rule withheld (docs/contract.md §5): outside n, not among notJudged. */
+    flagged: number;
+    notJudged: number;
+  };
   hidden: { n: number; pass: number; rate: number | null; ci: Interval | null; error: number };
   agreement: {
     n: number;
@@ -192,12 +206,15 @@ export interface StatsGroup {
 }
 
 export interface StatsBody {
+  /** The outcome every "resolved" of the body is counted on: the one asked for, else the default. */
+  outcome: ResolveOutcome;
   groups: StatsGroup[];
   asOf: string;
 }
 
-/** `GET …/compare`: A and B over the tasks where both have a counted verdict. An unknown group, the same group twice or no common task: pairs 0, statistics null. */
+/** `GET …/compare`: A and B over the tasks where both have a result on the outcome. An unknown group, the same group twice or no common task: pairs 0, statistics null. */
 export interface CompareBody {
+  outcome: ResolveOutcome;
   pairs: number;
   bothResolved: number;
   aOnly: number;
@@ -217,5 +234,7 @@ export interface BudgetBody {
 
 export interface ExportBody {
   runs: Record<string, string | number | null>[];
+  /** The outcome the export's filters were read on. */
+  outcome: ResolveOutcome;
   asOf: string;
 }

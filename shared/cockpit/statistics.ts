@@ -8,6 +8,13 @@
 // 17:2635), as worked in Altman, Machin, Bryant & Gardner, *Statistics with Confidence* (2000), ch. 6;
 // McNemar's test in its exact (binomial) form; Cohen's κ (1960) with the large-sample standard error
 // √(po(1−po) / (n(1−pe)²)) that docs/contract.md §6 names.
+//
+// The rules that decide what is counted live in sibling modules re-exported here: which outcome says
+// "resolved" (outcome.ts).
+import { valueOfCode } from './columns.ts';
+import { OUTCOME_RULES, OUTSIDE, RESOLVED, type ResolveOutcome } from './outcome.ts';
+
+export * from './outcome.ts';
 
 /** The standard normal quantile for a two-sided 95 % interval. */
 export const Z95 = 1.959964;
@@ -40,6 +47,38 @@ export function wilsonInterval(hits: number, n: number, z = Z95): Interval | nul
 
 export function proportion(hits: number, n: number): Proportion {
   return { hits, n, rate: n > 0 ? hits / n : null, ci: wilsonInterval(hits, n) };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The resolve rate on an outcome
+
+/** Runs by verdict (code 0: 'unjudged') and by hidden-test result (code 0: 'none'). */
+export interface OutcomeCounts {
+  verdicts: Record<'resolved' | 'partial' | 'wrong' | 'no_change' | 'error' | 'excluded' | 'unjudged', number>;
+  hiddenTests: Record<'pass' | 'fail' | 'error' | 'none', number>;
+}
+
+export interface OutcomeRate extends Proportion {
+  outcome: ResolveOutcome;
+  /** Runs outside n on this outcome, counted beside it. */
+  outside: number;
+}
+
+/** Resolved ÷ n on the outcome, with its Wilson interval, and the runs it leaves outside n. */
+export function outcomeRate(counts: OutcomeCounts, outcome: ResolveOutcome): OutcomeRate {
+  const { field, classOf } = OUTCOME_RULES[outcome];
+  const byName: Record<string, number> = field === 'verdict' ? counts.verdicts : counts.hiddenTests;
+  let hits = 0;
+  let n = 0;
+  let outside = 0;
+  classOf.forEach((cls, code) => {
+    const name = code === 0 ? (field === 'verdict' ? 'unjudged' : 'none') : valueOfCode(field, code);
+    const runs = name ? (byName[name] ?? 0) : 0;
+    if (cls === OUTSIDE) outside += runs;
+    else n += runs;
+    if (cls === RESOLVED) hits += runs;
+  });
+  return { ...proportion(hits, n), outcome, outside };
 }
 
 // ---------------------------------------------------------------------------------------------------

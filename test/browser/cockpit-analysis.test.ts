@@ -99,11 +99,13 @@ describe('every rate with its interval and n', () => {
     expect(await chart.locator('.bar-ci').count()).toBe(lanes);
     const a = stats.groups.find((g) => g.model === A.model && g.harnessVersion === A.harnessVersion)!;
     const row = chart.locator('.bar-row', { has: p.locator('.bar-label', { hasText: name(A) }) });
+    // The campaign has hidden tests: the rates are counted on them, first in each row and named so.
+    expect(stats.outcome).toBe('tests');
     expect(await row.locator('.bar-seg').first().getAttribute('title')).toBe(
-      `judge: resolved: ${a.resolved} of ${a.n}, ${pct(a.rate!)} (95% CI ${pct(a.ci![0])}–${pct(a.ci![1])}, n=${a.n})`,
+      `resolve rate · hidden tests: ${a.resolved} of ${a.n}, ${pct(a.rate!)} (95% CI ${pct(a.ci![0])}–${pct(a.ci![1])}, n=${a.n})`,
     );
     expect(await row.locator('.bar-ci').first().getAttribute('title')).toBe(
-      `judge: resolved: 95% CI ${pct(a.ci![0])}–${pct(a.ci![1])} (n=${a.n})`,
+      `resolve rate · hidden tests: 95% CI ${pct(a.ci![0])}–${pct(a.ci![1])} (n=${a.n})`,
     );
     await chart.screenshot({ path: `${SHOTS}/analysis-resolve-rate.png` });
 
@@ -253,9 +255,9 @@ describe('attempts', () => {
         .locator('#table-models tbody tr', { has: p.locator('th', { hasText: A.model }) })
         .filter({ hasText: A.harnessVersion })
         .locator('td')
-        .nth(4);
-    expect(await p.locator('#table-models thead th').nth(5).textContent()).toBe('Re-runs');
-    expect(await p.locator('#table-models thead th').nth(4).textContent()).toBe('First-attempt rate');
+        .nth(5);
+    expect(await p.locator('#table-models thead th').nth(6).textContent()).toBe('Re-runs');
+    expect(await p.locator('#table-models thead th').nth(5).textContent()).toBe('First-attempt rate · judge');
     expect(await reRunsCell().textContent()).toBe('0');
 
     const row = rowOf(rerun);

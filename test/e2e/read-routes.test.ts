@@ -156,12 +156,14 @@ async function get<T>(path: string): Promise<{ status: number; body: T; text: st
 
 describe('GET /stats', () => {
   it('gives every group its rate with n and Wilson interval, hidden-test rate, agreement and costs', async () => {
-    const { status, body } = await get<StatsBody>(apiPaths.stats(SPACE));
+    const { status, body } = await get<StatsBody>(apiPaths.stats(SPACE, { outcome: 'judge' }));
     expect(status).toBe(200);
+    expect(body.outcome).toBe('judge');
     expect(body.groups.map((g) => g.model)).toEqual(
       [FORMULA, COMMA, 'solo', 'tierless'].sort((a, b) => a.localeCompare(b)),
     );
     const comma = body.groups.find((g) => g.model === COMMA)!;
+    const judge = { n: 6, resolved: 4, rate: 4 / 6, ci: proportion(4, 6).ci, excluded: 0, error: 0, notJudged: 0 };
     expect(comma).toMatchObject({
       harnessVersion: 'h1',
       runs: 6,
@@ -169,9 +171,8 @@ describe('GET /stats', () => {
       resolved: 4,
       rate: 4 / 6,
       ci: proportion(4, 6).ci,
-      excluded: 0,
-      error: 0,
-      notJudged: 0,
+      outside: 0,
+      judge,
     });
     expect(comma.hidden).toEqual({ n: 6, pass: 4, rate: 4 / 6, ci: proportion(4, 6).ci, error: 0 });
     expect(comma.agreement.table).toEqual({ resolvedPass: 3, resolvedFail: 1, otherPass: 1, otherFail: 1 });
@@ -187,7 +188,47 @@ describe('GET /stats', () => {
       hidden: { n: 0, rate: null, ci: null },
       agreement: { n: 0, kappa: null, ci: null },
     });
-    expect(body.groups.find((g) => g.model === 'solo')).toMatchObject({ runs: 2, n: 1, notJudged: 1 });
+    expect(body.groups.find((g) => g.model === 'solo')).toMatchObject({ runs: 2, n: 1, outside: 1 });
+  });
+
+  it('counts on the hidden tests when asked, and by default where a run in view has a pass or fail result', async () => {
+    // COMMA's tests: pass on t1, t2, t4, t5; FORMULA has no test results; solo passes t7 and has none for t8.
+    for (const path of [apiPaths.stats(SPACE, { outcome: 'tests' }), apiPaths.stats(SPACE)]) {
+      const { body } = await get<StatsBody>(path);
+      expect(body.outcome).toBe('tests');
+      const comma = body.groups.find((g) => g.model === COMMA)!;
+      expect(comma).toMatchObject({ n: 6, resolved: 4, rate: 4 / 6, ci: proportion(4, 6).ci, outside: 0 });
+      expect(comma.judge).toMatchObject({ n: 6, resolved: 4 });
+      expect(body.groups.find((g) => g.model === FORMULA)).toMatchObject({
+        n: 0,
+        resolved: 0,
+        rate: null,
+        ci: null,
+        outside: 6,
+        judge: { n: 6, resolved: 3 },
+      });
+      expect(body.groups.find((g) => g.model === 'solo')).toMatchObject({ n: 1, resolved: 1, outside: 1 });
+    }
+    // A view with no pass or fail result defaults to the judge.
+    const formulaOnly = await get<StatsBody>(apiPaths.stats(SPACE, { models: [FORMULA] }));
+    expect(formulaOnly.body.outcome).toBe('judge');
+    expect(formulaOnly.body.groups[0]).toMatchObject({ n: 6, resolved: 3, outside: 0 });
+  });
+
+  it('refuses an outcome it does not know with 400 naming the allowed values', async () => {
+    for (const query of ['outcome=verdict', 'outcome=', 'outcome=TESTS', 'outcome=tests&outcome=judge']) {
+      for (const route of ['stats', 'export.csv', 'export.json']) {
+        const { status, body } = await get<{ error: string; message: string }>(`/spaces/${SPACE}/${route}?${query}`);
+        expect(status).toBe(400);
+        expect(body.error).toBe('bad-outcome');
+        expect(body.message).toMatch(/^outcome must be one of tests, judge; got /);
+      }
+      const compare = await get<{ error: string }>(
+        `${apiPaths.compare(SPACE, { a: { model: COMMA, harnessVersion: 'h1' }, b: { model: FORMULA, harnessVersion: 'h1' } })}&${query}`,
+      );
+      expect(compare.status).toBe(400);
+      expect(compare.body.error).toBe('bad-outcome');
+    }
   });
 
   it('reads repeated filters from the raw query, so a model name with a comma stays one name', async () => {
@@ -234,20 +275,26 @@ describe('GET /compare', () => {
   const group = (model: string) => ({ model, harnessVersion: 'h1' });
 
   it('pairs the tasks both ran, with the difference, its interval and the exact p', async () => {
-    const { status, body } = await get<CompareBody>(apiPaths.compare(SPACE, { a: group(COMMA), b: group(FORMULA) }));
+    const judge = { outcome: 'judge' } as const;
+    const { status, body } = await get<CompareBody>(
+      apiPaths.compare(SPACE, { a: group(COMMA), b: group(FORMULA) }, judge),
+    );
     expect(status).toBe(200);
     expect(body).toMatchObject({
+      outcome: 'judge',
       ...pairedComparison({ bothResolved: 2, aOnly: 2, bOnly: 1, neither: 1 }),
       aOnlyTasks: ['t3', 't4'],
       bOnlyTasks: ['t5'],
     });
-    const swapped = (await get<CompareBody>(apiPaths.compare(SPACE, { a: group(FORMULA), b: group(COMMA) }))).body;
+    const swapped = (await get<CompareBody>(apiPaths.compare(SPACE, { a: group(FORMULA), b: group(COMMA) }, judge)))
+      .body;
     expect(swapped.difference).toBeCloseTo(-body.difference!, 12);
     expect(swapped.mcnemarP).toBe(body.mcnemarP);
   });
 
   it('answers an unknown group, the same group twice, or no common task with pairs 0 and null statistics', async () => {
     const empty = {
+      outcome: 'tests',
       pairs: 0,
       bothResolved: 0,
       aOnly: 0,
@@ -388,6 +435,7 @@ describe('GET /export.csv and /export.json', () => {
   it('exports JSON with the same filters, nulls as null', async () => {
     const { body } = await get<ExportBody>(apiPaths.exportJson(SPACE, { models: ['solo'] }));
     expect(body.asOf).toEqual(expect.any(String));
+    expect(body.outcome).toBe('tests');
     expect(body.runs.map((r) => r.taskId).sort()).toEqual(['t7', 't8']);
     expect(Object.keys(body.runs[0]!)).toEqual([...EXPORT_FIELDS]);
     expect(body.runs.find((r) => r.taskId === 't8')).toMatchObject({

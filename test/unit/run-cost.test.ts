@@ -26,7 +26,9 @@ describe('the cost of a run', () => {
       compactRunOf({ model: 'partly', costUsd: null }),
     ]);
     const all = Uint32Array.from({ length: table.size }, (_, i) => i);
-    const cost = Object.fromEntries(groupStatistics(table, all, { priced: price }).map((g) => [g.model, g.runCostUsd]));
+    const cost = Object.fromEntries(
+      groupStatistics(table, all, { priced: price }, 'judge').map((g) => [g.model, g.runCostUsd]),
+    );
     expect(cost.recorded).toBeCloseTo(0.75, 12);
     expect(cost.priced).toBeCloseTo(4, 12);
     expect(cost.partly).toBeNull();

@@ -1,0 +1,73 @@
+// Figures the browser suites expect, computed here from the runs as the export serves them: plain counting and the
+// textbook formulas, none of the cockpit's own code, so a page that counts wrongly cannot agree with itself.
+
+/** A run as `export.json` serves it (the fields these figures read). */
+export interface ExportedRun {
+  model: string;
+  harnessVersion: string;
+  taskId: string;
+  judgeVerdict: string | null;
+  hiddenTestStatus: string | null;
+  runCostUsd: number | null;
+}
+
+export type Outcome = 'tests' | 'judge';
+
+const Z = 1.959964;
+
+/** The Wilson score interval, written out: (p + z²/2n ± z√(p(1−p)/n + z²/4n²)) / (1 + z²/n). */
+export function wilson(k: number, n: number): [number, number] {
+  const p = k / n;
+  const centre = p + (Z * Z) / (2 * n);
+  const half = Z * Math.sqrt((p * (1 - p)) / n + (Z * Z) / (4 * n * n));
+  const scale = 1 + (Z * Z) / n;
+  return [(centre - half) / scale, (centre + half) / scale];
+}
+
+/** Resolved, counted or outside n on an outcome, as docs/contract.md §6 defines them. */
+export function resultOf(run: ExportedRun, outcome: Outcome): 'resolved' | 'not' | 'outside' {
+  if (outcome === 'tests')
+    return run.hiddenTestStatus === 'pass' ? 'resolved' : run.hiddenTestStatus === 'fail' ? 'not' : 'outside';
+  if (run.judgeVerdict === 'resolved') return 'resolved';
+  return ['partial', 'wrong', 'no_change'].includes(run.judgeVerdict ?? '') ? 'not' : 'outside';
+}
+
+export interface GroupCount {
+  model: string;
+  harnessVersion: string;
+  runs: ExportedRun[];
+  resolved: number;
+  n: number;
+  outside: number;
+}
+
+export const groupKey = (r: { model: string; harnessVersion: string }) => `${r.model}\u0000${r.harnessVersion}`;
+
+/** Runs per (model, harness version), counted on the outcome. */
+export function countGroups(runs: ExportedRun[], outcome: Outcome): GroupCount[] {
+  const groups = new Map<string, GroupCount>();
+  for (const run of runs) {
+    const key = groupKey(run);
+    let g = groups.get(key);
+    if (!g)
+      groups.set(
+        key,
+        (g = { model: run.model, harnessVersion: run.harnessVersion, runs: [], resolved: 0, n: 0, outside: 0 }),
+      );
+    g.runs.push(run);
+    const result = resultOf(run, outcome);
+    if (result === 'outside') g.outside++;
+    else g.n++;
+    if (result === 'resolved') g.resolved++;
+  }
+  return [...groups.values()];
+}
+
+/** A rate as the page writes it: whole percent, one decimal below 10 %. */
+export const pct = (x: number) => `${(x * 100).toFixed(x > 0 && x < 0.1 ? 1 : 0)}%`;
+
+/** Best rate first, groups without a rate last, ties by model then harness version (the cockpit's order). */
+export const byRateThenName = (a: GroupCount, b: GroupCount) =>
+  (b.n ? b.resolved / b.n : -1) - (a.n ? a.resolved / a.n : -1) ||
+  a.model.localeCompare(b.model) ||
+  a.harnessVersion.localeCompare(b.harnessVersion);
