@@ -11,7 +11,8 @@ import { renderCalibration, type CalibrationNav } from './calibration-card.ts';
 import { card, sortLabels, type Card } from './card.ts';
 import { legend } from './charts/bars.ts';
 import { ScatterChart } from './charts/scatter.ts';
-import { COST_BASES, renderCost, type CostData } from './cost-card.ts';
+import { COST_BASES, renderCost } from './cost-card.ts';
+import { renderJudgeSpend, type CostData } from './judge-spend-card.ts';
 import { el, fill } from './dom.ts';
 import { count, duration, num } from './format.ts';
 import { percentOf } from './intervals.ts';
@@ -101,9 +102,14 @@ export class DashboardView {
     ),
     cost: card(
       'chart-cost',
-      'Cost',
-      'What judging cost per day against the daily cap, what each group cost per resolved task, and which groups no other group beats on both resolve rate and cost.',
+      'Cost per resolved task',
+      'What each configuration’s runs cost against what they resolved on the outcome in view, and which configurations no other beats on both resolve rate and cost (the Pareto front).',
       { wide: true },
+    ),
+    judgeSpend: card(
+      'chart-judge-spend',
+      'Judge spend',
+      'What judging cost per day against the daily cap, and per configuration.',
     ),
   };
   private readonly matrix: MatrixCard;
@@ -139,6 +145,7 @@ export class DashboardView {
         c.calibration,
         c.table,
         c.cost,
+        c.judgeSpend,
         this.matrix.card,
       ].map((k) => k.root),
     );
@@ -155,10 +162,7 @@ export class DashboardView {
     );
 
     c.cost.head.append(el('label', { class: 'card-sort-label' }, 'Cost on the chart ', this.costBasis));
-    this.costBasis.addEventListener('change', () => {
-      this.costBasis.dataset.touched = 'true';
-      if (this.latest) this.fillPart(this.partOf(c.cost), this.latest);
-    });
+    this.costBasis.addEventListener('change', () => this.latest && this.fillPart(this.partOf(c.cost), this.latest));
     const part = (root: HTMLElement, fill: (m: Computed) => void): Part => ({ root, fill, dirty: true });
     this.parts = [
       part(this.kpis, (m) => renderKpis(this.kpis, m)),
@@ -198,7 +202,8 @@ export class DashboardView {
         }),
       ),
       part(c.calibration.root, (m) => renderCalibration(c.calibration, m, this.nav)),
-      part(c.cost.root, (m) => renderCost(c.cost.body, c.cost.foot, this.cost, this.costBasis, (g) => m.label(g))),
+      part(c.cost.root, (m) => renderCost(c.cost, this.cost, this.costBasis, (g) => m.label(g))),
+      part(c.judgeSpend.root, (m) => renderJudgeSpend(c.judgeSpend, this.cost, (g) => m.label(g))),
       part(this.matrix.card.root, (m) => this.matrix.render(m, colouringOf(m, this.matrixColouring))),
     ];
     // A card's own order changes only that card.
@@ -245,10 +250,12 @@ export class DashboardView {
     }
   }
 
-  /** New cost figures (they come from the API, not the page's table): refills the cost card alone. */
+  /** New cost figures (they come from the API, not the page's table): refills the cost cards alone. */
   setCost(data: CostData): void {
     this.cost = data;
-    if (this.latest) this.fillPart(this.partOf(this.cards.cost), this.latest);
+    if (!this.latest) return;
+    this.fillPart(this.partOf(this.cards.cost), this.latest);
+    this.fillPart(this.partOf(this.cards.judgeSpend), this.latest);
   }
 
   /** Colours the matrix by verdict or by hidden-test result; null follows the outcome in view. */

@@ -3,7 +3,7 @@
 import type { HostRecord } from '../schema/host.ts';
 import type { IssueField, StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
-import type { Interval, ResolveOutcome } from './statistics.ts';
+import type { Interval, ResolveOutcome, RunCostFigure } from './statistics.ts';
 import type { AttemptSummary } from '../schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
 
@@ -166,7 +166,7 @@ export const apiPaths = {
 // ---------------------------------------------------------------------------------------------------
 // Statistics, comparison, budget and exports (docs/contract.md §6, §10). Figures come from shared/cockpit/statistics.ts.
 
-export type { Interval, ResolveOutcome };
+export type { Interval, ResolveOutcome, RunCostFigure };
 
 /** One (model, harness version) of `GET …/stats`. Rates and intervals are null when their n is 0. */
 export interface StatsGroup {
@@ -201,8 +201,8 @@ export interface StatsGroup {
   };
   /** Sum over the group's runs; null when any run's judge cost is unknown. */
   judgeCostUsd: number | null;
-  /** Estimated from tokens where the configuration prices the model; null when unpriced or any tokens are unknown. */
-  runCostUsd: number | null;
+  /** Run costs estimated from tokens where the configuration prices the model, against what they resolved on the outcome. */
+  runCost: RunCostFigure;
 }
 
 export interface StatsBody {

@@ -10,11 +10,12 @@
 // √(po(1−po) / (n(1−pe)²)) that docs/contract.md §6 names.
 //
 // The rules that decide what is counted live in sibling modules re-exported here: which outcome says
-// "resolved" (outcome.ts).
+// "resolved" (outcome.ts) and what runs cost per resolved task (run-cost.ts).
 import { valueOfCode } from './columns.ts';
 import { OUTCOME_RULES, OUTSIDE, RESOLVED, type ResolveOutcome } from './outcome.ts';
 
 export * from './outcome.ts';
+export * from './run-cost.ts';
 
 /** The standard normal quantile for a two-sided 95 % interval. */
 export const Z95 = 1.959964;

@@ -3,7 +3,14 @@
 // the same functions, with every figure from the one statistics module. Only the costs are /stats' own:
 // they need the configured prices, which the cockpit never sees. `/compare` is
 // shared/cockpit/compare-groups.ts, which the cockpit's Compare view runs on its own table.
-import { cohensKappa, outcomeRate, type ResolveOutcome } from '../cockpit/statistics.ts';
+import {
+  cohensKappa,
+  outcomeClass,
+  outcomeRate,
+  RESOLVED,
+  runCostFigure,
+  type ResolveOutcome,
+} from '../cockpit/statistics.ts';
 import { callCostUsd, sumCosts } from '../cost.ts';
 import type { ModelPrice } from '../schema/config.ts';
 import { countRuns, groupRuns, hiddenTestRate, resolveRate, rowsByGroup, type Group } from '../cockpit/aggregates.ts';
@@ -84,14 +91,17 @@ function statisticsOf(
     hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
     agreement: { n: kappa.n, kappa: kappa.kappa, ci: kappa.ci, table: counts.agreement },
     judgeCostUsd: sumCosts(Array.from(rows, (i) => known(judgeCost[i]!))),
-    runCostUsd: sumCosts(
-      Array.from(rows, (i) =>
-        runCostUsd(price, {
-          costUsd: known(recorded[i]!),
-          promptTokens: known(prompt[i]!),
-          completionTokens: known(completion[i]!),
-        }),
+    runCost: runCostFigure(
+      Float64Array.from(
+        rows,
+        (i) =>
+          runCostUsd(price, {
+            costUsd: known(recorded[i]!),
+            promptTokens: known(prompt[i]!),
+            completionTokens: known(completion[i]!),
+          }) ?? NaN,
       ),
+      Array.from(rows, (i) => outcomeClass(table, outcome, i) === RESOLVED),
     ),
   };
 }

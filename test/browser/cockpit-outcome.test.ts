@@ -1,17 +1,24 @@
 // The outcome switch (docs/contract.md §6 "Outcome") in headless Chromium on a demo campaign with hidden tests, and
 // beside it a space whose runs have none: the default (tests where any run in view has a pass or fail
 // result), the switch held in the URL, every "resolved" figure counted on it and labelled with it, and the
-// sentence that replaces a page of zeros. Expected figures come from the runs as export.json serves them,
+// sentence that replaces a page of zeros; the cost per resolved task and the Pareto chart on the demo's
+// illustrative prices (some models unpriced). Expected figures come from the runs as export.json serves them,
 // counted in the test (helpers/independent-figures.ts). Screenshots go to test-results/.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { buildCampaign, DEMO_JUDGE_MODEL, readSourceRuns } from '../../infra/local/demo-campaign.ts';
+import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from '../../infra/local/demo-prices.ts';
 import { apiPaths, type StatsBody } from '../../shared/cockpit/contract.ts';
 import type { TestLocalMode } from '../helpers/local-mode.ts';
 import {
   byRateThenName,
   countGroups,
+  dollars,
+  groupKey,
   pct,
+  resultOf,
+  runCost,
+  undominated,
   wilson,
   type ExportedRun,
   type Outcome,
@@ -28,6 +35,7 @@ const config = {
     [UNTESTED]: { senders: HOSTS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 500 } },
   },
   cockpits: { Outcome: { space: SPACE }, Untested: { space: UNTESTED } },
+  prices: { ...DEMO_RUNNER_PRICES, [DEMO_JUDGE_MODEL]: DEMO_JUDGE_PRICE },
 };
 const keys = { 'demo-runner-1': 'key-1', 'demo-runner-2': 'key-2' };
 const campaign = buildCampaign(readSourceRuns(), { tasks: 40, seed: 11, hosts: HOSTS });
@@ -159,6 +167,95 @@ describe('the outcome switch', () => {
     await empty.locator('button', { hasText: 'Count on the judge' }).click();
     await p.waitForURL((u) => u.searchParams.get('outcome') === 'judge');
     expect(await p.locator('.kpis').isVisible()).toBe(true);
+    await p.close();
+  });
+});
+
+describe('cost per resolved task', () => {
+  it('gives each configuration its priced runs, cost per resolved task and resolved per $10; unpriced stays unknown', async () => {
+    const p = await openPage();
+    const card = p.locator('#chart-cost');
+    await card.scrollIntoViewIfNeeded();
+    await card.locator('#cost-table').waitFor();
+    expect(await card.locator('#cost-table thead').textContent()).toContain('Cost per resolved task · hidden tests');
+    let unpriced = 0;
+    for (const g of countGroups(runs, 'tests')) {
+      const costs = g.runs.map((r) => ({ cost: runCost(r, DEMO_RUNNER_PRICES[r.model]), run: r }));
+      const priced = costs.filter((c) => c.cost !== null);
+      const row = card.locator(`#cost-table tbody tr[data-model="${g.model}"][data-harness="${g.harnessVersion}"]`);
+      const cells = await row.locator('td').allTextContents();
+      if (!priced.length) {
+        unpriced++;
+        expect(cells).toEqual(['none', ...Array(6).fill('unknown')]);
+        continue;
+      }
+      const total = priced.reduce((s, c) => s + c.cost!, 0);
+      const resolved = priced.filter((c) => resultOf(c.run, 'tests') === 'resolved').length;
+      expect(cells[0]).toBe(
+        priced.length === g.runs.length ? `all ${g.runs.length}` : `priced ${priced.length} of ${g.runs.length}`,
+      );
+      // Money is written to three significant digits.
+      expect(dollars(cells[1]!)).toBeCloseTo(total, -Math.floor(Math.log10(total)) + 1);
+      expect(cells[4]).toBe(`${resolved} of ${priced.length}`);
+      if (resolved) {
+        expect(dollars(cells[5]!) / (total / resolved)).toBeCloseTo(1, 2);
+        expect(Number(cells[6])).toBeCloseTo((10 * resolved) / total, 1);
+      } else expect(cells[5]).toBe('none resolved');
+    }
+    expect(unpriced).toBeGreaterThan(0);
+    await p.close();
+  });
+
+  it('plots resolve rate with its interval against mean run cost per task, every point named, the front drawn', async () => {
+    const p = await openPage('/', { width: 1440, height: 900 });
+    const card = p.locator('#chart-cost');
+    await card.scrollIntoViewIfNeeded();
+    await card.locator('#pareto').waitFor();
+    expect(await card.locator('#cost-basis').inputValue()).toBe('per-task');
+    // Independently: the mean cost of the priced runs, the rate on the tests, the undominated points.
+    const several = new Set(runs.map((r) => r.harnessVersion)).size > 1;
+    const points = countGroups(runs, 'tests').flatMap((g) => {
+      const costs = g.runs.map((r) => runCost(r, DEMO_RUNNER_PRICES[r.model])).filter((c): c is number => c !== null);
+      if (!costs.length || !g.n) return [];
+      const label = several ? `${g.model} · ${g.harnessVersion}` : g.model;
+      return [
+        { key: groupKey(g), label, cost: costs.reduce((s, c) => s + c, 0) / costs.length, rate: g.resolved / g.n, g },
+      ];
+    });
+    const shown = await card
+      .locator('#pareto .point')
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-label')));
+    expect(shown.sort()).toEqual(points.map((x) => x.label).sort());
+    const front = undominated(
+      points,
+      (x) => x.cost,
+      (x) => x.rate,
+    ).map((x) => x.label);
+    const onFront = await card
+      .locator('#pareto .point.on-front')
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-label')));
+    expect(onFront.sort()).toEqual(front.sort());
+    // Each point's whisker is its Wilson interval; its tooltip names it with rate, interval and n.
+    for (const x of points) {
+      const title = await card.locator(`#pareto .point[data-label="${x.label}"] title`).textContent();
+      const [lo, hi] = wilson(x.g.resolved, x.g.n);
+      expect(title).toContain(`${x.label}: ${pct(x.rate)} (95% CI ${pct(lo)}–${pct(hi)}, n=${x.g.n})`);
+    }
+    // Every point is in the table beside the chart; the names drawn on the chart never cover each other.
+    expect(await card.locator('#pareto-table tbody tr').count()).toBe(points.length);
+    const boxes = await card
+      .locator('#pareto .point-label')
+      .evaluateAll((nodes) =>
+        nodes.map((n) => n.getBoundingClientRect()).map((r) => ({ l: r.left, r: r.right, t: r.top, b: r.bottom })),
+      );
+    expect(boxes.length).toBeGreaterThan(points.length / 2);
+    for (let a = 0; a < boxes.length; a++)
+      for (let b = a + 1; b < boxes.length; b++) {
+        const [x, y] = [boxes[a]!, boxes[b]!];
+        expect(x.l < y.r && y.l < x.r && x.t < y.b && y.t < x.b).toBe(false);
+      }
+    expect(await card.locator('#pareto-left-off').textContent()).toMatch(/Kimi · paper \(no priced run\)/);
+    await card.screenshot({ path: `${SHOTS}/cockpit-cost.png` });
     await p.close();
   });
 });

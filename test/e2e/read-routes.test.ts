@@ -177,14 +177,29 @@ describe('GET /stats', () => {
     expect(comma.hidden).toEqual({ n: 6, pass: 4, rate: 4 / 6, ci: proportion(4, 6).ci, error: 0 });
     expect(comma.agreement.table).toEqual({ resolvedPass: 3, resolvedFail: 1, otherPass: 1, otherFail: 1 });
     expect(comma.agreement.kappa).toBeCloseTo((4 / 6 - (4 * 4 + 2 * 2) / 36) / (1 - (4 * 4 + 2 * 2) / 36), 12);
-    // 6 runs × (2M input × $1 + 0.1M output × $10) per million = 6 × $3.
-    expect(comma.runCostUsd).toBeCloseTo(18, 9);
+    // 6 runs × (2M input × $1 + 0.1M output × $10) per million = 6 × $3, all priced; on the judge 4 resolved:
+    // $18 ÷ 4 = $4.50 per resolved task, 10 × 4 ÷ $18 = 2.22 resolved per $10.
+    expect(comma.runCost).toMatchObject({ runs: 6, priced: 6, resolved: 4 });
+    expect(comma.runCost.totalUsd).toBeCloseTo(18, 9);
+    expect(comma.runCost.medianUsd).toBeCloseTo(3, 9);
+    expect(comma.runCost.meanUsd).toBeCloseTo(3, 9);
+    expect(comma.runCost.perResolvedUsd).toBeCloseTo(4.5, 9);
+    expect(comma.runCost.resolvedPer10Usd).toBeCloseTo(40 / 18, 9);
     expect(comma.judgeCostUsd).toBeCloseTo(0.06, 12);
     const formula = body.groups.find((g) => g.model === FORMULA)!;
     // One unknown part makes the sum unknown, never a smaller number; an unpriced model has no run cost.
     expect(formula).toMatchObject({
       judgeCostUsd: null,
-      runCostUsd: null,
+      runCost: {
+        runs: 6,
+        priced: 0,
+        totalUsd: null,
+        medianUsd: null,
+        meanUsd: null,
+        resolved: 0,
+        perResolvedUsd: null,
+        resolvedPer10Usd: null,
+      },
       hidden: { n: 0, rate: null, ci: null },
       agreement: { n: 0, kappa: null, ci: null },
     });

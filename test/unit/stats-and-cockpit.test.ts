@@ -137,7 +137,7 @@ describe('the cockpit and /stats', () => {
       const stats = await get<StatsBody>(deps, apiPaths.stats(SPACE, { ...filters, outcome }));
       expect(stats.outcome).toBe(outcome);
       expect(figures.groups.length).toBeGreaterThan(1);
-      expect(stats.groups.map(({ judgeCostUsd: _j, runCostUsd: _r, ...shared }) => shared)).toEqual(
+      expect(stats.groups.map(({ judgeCostUsd: _j, runCost: _r, ...shared }) => shared)).toEqual(
         fromCockpit.sort((a, b) => a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion)),
       );
     }
@@ -157,7 +157,9 @@ describe('the cockpit and /stats', () => {
     expect(selectRuns(table, filterings[1]!, facts).some((i) => table.codes.tier[i] === 0)).toBe(true);
     const stats = await get<StatsBody>(deps, apiPaths.stats(SPACE));
     const costs = (model: string) =>
-      stats.groups.filter((g) => g.model === model).map((g) => [g.runCostUsd === null, g.judgeCostUsd === null]);
+      stats.groups.filter((g) => g.model === model).map((g) => [g.runCost.totalUsd === null, g.judgeCostUsd === null]);
+    // The priced model's tokens are all known: every run is priced.
+    for (const g of stats.groups.filter((g) => g.model === PRICED)) expect(g.runCost.priced).toBe(g.runs);
     expect(costs(PRICED)).toEqual([
       [false, false],
       [false, false],

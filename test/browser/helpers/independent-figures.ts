@@ -8,7 +8,8 @@ export interface ExportedRun {
   taskId: string;
   judgeVerdict: string | null;
   hiddenTestStatus: string | null;
-  runCostUsd: number | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
 }
 
 export type Outcome = 'tests' | 'judge';
@@ -71,3 +72,22 @@ export const byRateThenName = (a: GroupCount, b: GroupCount) =>
   (b.n ? b.resolved / b.n : -1) - (a.n ? a.resolved / a.n : -1) ||
   a.model.localeCompare(b.model) ||
   a.harnessVersion.localeCompare(b.harnessVersion);
+
+/** A run's cost from its tokens at a price per million, or null when unpriced or a count is unknown. */
+export function runCost(run: ExportedRun, price: { inputPerMTok: number; outputPerMTok: number } | undefined) {
+  if (!price || run.promptTokens === null || run.completionTokens === null) return null;
+  return (run.promptTokens * price.inputPerMTok + run.completionTokens * price.outputPerMTok) / 1e6;
+}
+
+/** "$4.50", "$0.0123", "$1,234" back to a number. */
+export const dollars = (text: string) => Number(text.replace(/[$,]/g, ''));
+
+/** The points no other point beats on both, by brute force: none at most as costly with a rate at least as high, one strictly. */
+export function undominated<T>(points: T[], cost: (p: T) => number, rate: (p: T) => number): T[] {
+  return points.filter(
+    (p) =>
+      !points.some(
+        (q) => q !== p && cost(q) <= cost(p) && rate(q) >= rate(p) && (cost(q) < cost(p) || rate(q) > rate(p)),
+      ),
+  );
+}
