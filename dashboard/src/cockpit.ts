@@ -294,6 +294,7 @@ export class Cockpit {
       waves: filters.waves,
       harnessVersions: filters.harnessVersions,
       outcome: m.outcome,
+      agreement: filters.agreement ?? undefined,
     };
     const leftOut = [
       filters.verdicts.length > 0 && 'verdict filter',

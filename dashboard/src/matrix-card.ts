@@ -2,10 +2,11 @@
 // cell one run coloured by its judge verdict or its hidden-test result. Unless the reader picks a colouring,
 // it follows the outcome in view.
 import { tasksInView } from '../../shared/cockpit/aggregates.ts';
+import { agreementOf } from '../../shared/cockpit/statistics.ts';
 import { HIDDEN_TEST_STATUSES, VERDICTS, valueOfCode } from '../../shared/cockpit/columns.ts';
 import { card } from './card.ts';
 import { legend } from './charts/bars.ts';
-import { MatrixChart } from './charts/matrix.ts';
+import { MARK_COLOUR, MatrixChart } from './charts/matrix.ts';
 import { el, fill } from './dom.ts';
 import { count } from './format.ts';
 import { HIDDEN_TEST_COLOURS, HIDDEN_TEST_LABELS, VERDICT_COLOURS, VERDICT_LABELS, VERDICT_ORDER } from './palette.ts';
@@ -67,6 +68,7 @@ export class MatrixCard {
     const rowOfGroup = m.grouping.groups.map((g) => order.get(`${g.model}\u0000${g.harnessVersion}`)!);
     const cells = new Int32Array(m.figures.groups.length * columns.length).fill(-1);
     const colours = new Uint8Array(cells.length);
+    const marks = new Uint8Array(cells.length);
     const byTests = colouring === 'tests';
     const codes = byTests ? m.table.codes.hiddenTest : m.table.codes.verdict;
     for (let s = 0; s < m.selection.length; s++) {
@@ -74,13 +76,17 @@ export class MatrixCard {
       const cell = rowOfGroup[m.grouping.of[s]!]! * columns.length + columnOf[m.table.text.taskId[i]!]!;
       cells[cell] = i;
       colours[cell] = codes[i]!;
+      if (agreementOf(m.table, i) === 'disagree') marks[cell] = 1;
     }
     const what = byTests ? 'hidden-test result' : 'judge verdict';
     fill(
       this.legend,
-      byTests
-        ? legend(HIDDEN_TEST_COLUMNS.map((t) => ({ label: HIDDEN_TEST_LABELS[t], colour: HIDDEN_TEST_COLOURS[t] })))
-        : legend(VERDICT_ORDER.map((v) => ({ label: VERDICT_LABELS[v], colour: VERDICT_COLOURS[v] }))),
+      legend([
+        ...(byTests
+          ? HIDDEN_TEST_COLUMNS.map((t) => ({ label: HIDDEN_TEST_LABELS[t], colour: HIDDEN_TEST_COLOURS[t] }))
+          : VERDICT_ORDER.map((v) => ({ label: VERDICT_LABELS[v], colour: VERDICT_COLOURS[v] }))),
+        { label: 'dark band on top: judge and tests disagree', colour: MARK_COLOUR },
+      ]),
     );
     this.chart.update({
       rowLabels: m.figures.groups.map((g) => m.label(g)),
@@ -88,15 +94,17 @@ export class MatrixCard {
       columnWave: Float64Array.from(columns, (t) => m.facts.wave[t] ?? NaN),
       cells,
       colours,
+      marks,
       palette: byTests ? TESTS_PALETTE : VERDICT_PALETTE,
       name: `Model × issue matrix coloured by ${what}`,
       describe: (run, column) => {
         const verdict = valueOfCode('verdict', m.table.codes.verdict[run]!);
         const test = valueOfCode('hiddenTest', m.table.codes.hiddenTest[run]!);
-        return `${m.table.string('model', run)} · ${m.taskLabels[columns[column]!]} — ${verdict ? VERDICT_LABELS[verdict] : VERDICT_LABELS.unjudged}; hidden tests: ${test ?? 'no result'}`;
+        const disagree = agreementOf(m.table, run) === 'disagree' ? '; the judge and the tests disagree' : '';
+        return `${m.table.string('model', run)} · ${m.taskLabels[columns[column]!]} — ${verdict ? VERDICT_LABELS[verdict] : VERDICT_LABELS.unjudged}; hidden tests: ${test ?? 'no result'}${disagree}`;
       },
     });
-    this.text.textContent = `Each row is a model (with its harness version), each column a task in published order, each cell one run coloured by its ${what}. The per-model table above gives each row's counts as text; the cells can be walked with the keyboard.`;
+    this.text.textContent = `Each row is a model (with its harness version), each column a task in published order, each cell one run coloured by its ${what}; a dark band across a cell's top marks a run where the judge and the hidden tests disagree. The per-model table above gives each row's counts as text; the cells can be walked with the keyboard.`;
     fill(
       this.card.foot,
       `${count(m.figures.groups.length)} rows × ${count(columns.length)} tasks. Grey: that model has no run of the task in view.`,

@@ -9,7 +9,7 @@ import {
   type MedianFigure,
   type RateFigure,
 } from '../../shared/cockpit/aggregates.ts';
-import type { ResolveOutcome } from '../../shared/cockpit/statistics.ts';
+import { kappaWithheld, type Agreement, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
 import { rateCell } from './card.ts';
 import { el, fill } from './dom.ts';
 import { count, duration, num, UNKNOWN } from './format.ts';
@@ -60,6 +60,14 @@ function columnsFor(outcome: ResolveOutcome): TableColumn[] {
     rateColumn('rate', capitalised(rateLabel(outcome)), (g) => g.outcomes[outcome]),
     rateColumn('other-rate', capitalised(rateLabel(other)), (g) => g.outcomes[other]),
     rateColumn('first-attempt', 'First-attempt rate · judge', (g) => g.firstResolve),
+    {
+      key: 'kappa',
+      title: 'κ judge vs tests',
+      numeric: true,
+      text: (g) => kappaTitle(g.kappa),
+      value: (g) => (kappaWithheld(g.kappa) ? null : g.kappa.kappa),
+      cell: (g) => kappaCell(g.kappa),
+    },
     { key: 'reruns', title: 'Re-runs', numeric: true, text: (g) => count(g.reruns), value: (g) => g.reruns },
     ...VERDICT_COLUMNS.map(([v, title]): TableColumn => ({
       key: `verdict-${v}`,
@@ -101,6 +109,27 @@ function columnsFor(outcome: ResolveOutcome): TableColumn[] {
 }
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+const kappaTitle = (k: Agreement) => {
+  const withheld = kappaWithheld(k);
+  return withheld
+    ? `κ not shown: ${withheld}`
+    : `Cohen’s κ ${k.kappa!.toFixed(2)} (95% CI ${k.ci![0].toFixed(2)} to ${k.ci![1].toFixed(2)}, n=${count(k.n)})`;
+};
+
+/** κ over its interval and n, or "—" with why there is none. */
+function kappaCell(k: Agreement): Node {
+  const withheld = kappaWithheld(k);
+  if (withheld)
+    return el('span', { class: 'rate-cell kappa-cell withheld' }, '—', el('span', { class: 'rate-n' }, withheld));
+  return el(
+    'span',
+    { class: 'rate-cell kappa-cell' },
+    k.kappa!.toFixed(2),
+    el('span', { class: 'rate-ci' }, `${k.ci![0].toFixed(2)} to ${k.ci![1].toFixed(2)}`),
+    el('span', { class: 'rate-n' }, `n=${count(k.n)}`),
+  );
+}
 
 /** The table's sort: a column key and direction; the default is the ranked order of the tiles. */
 export interface TableSort {

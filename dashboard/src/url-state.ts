@@ -4,7 +4,12 @@
 // model names may contain any separator one could pick.
 import { NO_FILTERS, type Group, type HiddenColumn, type RunFilters } from '../../shared/cockpit/aggregates.ts';
 import { TIERS, type Tier } from '../../shared/cockpit/columns.ts';
-import { isResolveOutcome, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
+import {
+  isAgreementFilter,
+  isResolveOutcome,
+  type AgreementFilter,
+  type ResolveOutcome,
+} from '../../shared/cockpit/statistics.ts';
 import { VERDICT_ORDER, type VerdictKey } from './palette.ts';
 
 export type Area = 'dashboard' | 'compare' | 'runs' | 'hosts';
@@ -16,6 +21,8 @@ export const HIDDEN_TEST_COLUMNS: HiddenColumn[] = ['pass', 'fail', 'error', 'no
 export interface CockpitFilters extends RunFilters {
   verdicts: VerdictKey[];
   hiddenTests: HiddenColumn[];
+  /** Only the runs where the judge and the hidden tests disagree (or agree); null: every run. */
+  agreement: AgreementFilter | null;
 }
 
 export type MatrixColouring = 'verdict' | 'tests';
@@ -46,6 +53,7 @@ export function readState(search = location.search): ViewState {
   const sort = p.get('sort');
   const outcome = p.get('outcome');
   const matrix = p.get('matrix');
+  const agreement = p.get('agreement');
   return {
     cockpit: p.get('cockpit'),
     area: AREAS.includes(area as Area) ? (area as Area) : 'dashboard',
@@ -56,6 +64,7 @@ export function readState(search = location.search): ViewState {
       harnessVersions: p.getAll('harness'),
       verdicts: among(p.getAll('verdict'), VERDICT_ORDER),
       hiddenTests: among(p.getAll('tests'), HIDDEN_TEST_COLUMNS),
+      agreement: agreement !== null && isAgreementFilter(agreement) ? agreement : null,
     },
     outcome: outcome !== null && isResolveOutcome(outcome) ? outcome : null,
     search: p.get('q') ?? '',
@@ -79,6 +88,7 @@ export function toSearch(state: ViewState): string {
   for (const h of state.filters.harnessVersions) p.append('harness', h);
   for (const v of state.filters.verdicts) p.append('verdict', v);
   for (const t of state.filters.hiddenTests) p.append('tests', t);
+  if (state.filters.agreement) p.set('agreement', state.filters.agreement);
   if (state.outcome) p.set('outcome', state.outcome);
   if (state.search) p.set('q', state.search);
   if (state.sort.column !== DEFAULT_SORT.column || state.sort.descending !== DEFAULT_SORT.descending) {
@@ -114,5 +124,11 @@ export const filterCount = (f: CockpitFilters) =>
   f.waves.length +
   f.harnessVersions.length +
   f.verdicts.length +
-  f.hiddenTests.length;
-export const noFilters = (): CockpitFilters => ({ ...structuredClone(NO_FILTERS), verdicts: [], hiddenTests: [] });
+  f.hiddenTests.length +
+  (f.agreement ? 1 : 0);
+export const noFilters = (): CockpitFilters => ({
+  ...structuredClone(NO_FILTERS),
+  verdicts: [],
+  hiddenTests: [],
+  agreement: null,
+});

@@ -17,7 +17,7 @@ import {
 } from '../../shared/cockpit/aggregates.ts';
 import { codeOf } from '../../shared/cockpit/columns.ts';
 import type { RunTable } from '../../shared/cockpit/run-table.ts';
-import { anyCounted, defaultOutcome, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
+import { anyCounted, defaultOutcome, selectByAgreement, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
 import type { IssueRecord } from '../../shared/schema/issue.ts';
 import { taskLabel } from './format.ts';
 import type { CockpitFilters } from './url-state.ts';
@@ -37,7 +37,7 @@ interface Selected {
   key: string;
   /** The runs passing the model, tier, wave and harness filters: the view the default outcome is read from. */
   base: Uint32Array;
-  /** `base` narrowed by the verdict and hidden-test filters. */
+  /** `base` narrowed by the verdict, hidden-test and agreement filters. */
   selection: Uint32Array;
   grouping: Grouping;
   /** Rows of each group of `grouping`, in selection order. */
@@ -121,8 +121,12 @@ function select(data: DataIndex, key: string, filters: CockpitFilters): Selected
   };
 }
 
-/** The rows of `rows` whose judge verdict and hidden-test result are among those chosen (none chosen: any). */
+/**
+ * The rows of `rows` whose judge verdict and hidden-test result are among those chosen (none chosen: any),
+ * and that agree or disagree as asked.
+ */
 function byResult(table: RunTable, rows: Uint32Array, filters: CockpitFilters): Uint32Array {
+  if (filters.agreement) rows = selectByAgreement(table, rows, filters.agreement);
   if (!filters.verdicts.length && !filters.hiddenTests.length) return rows;
   const verdicts = new Set(filters.verdicts.map((v) => (v === 'unjudged' ? 0 : codeOf('verdict', v))));
   const tests = new Set(filters.hiddenTests.map((t) => (t === 'none' ? 0 : codeOf('hiddenTest', t))));

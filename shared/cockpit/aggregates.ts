@@ -293,6 +293,8 @@ export interface GroupFigures extends Group {
   /** Runs with more than one attempt: delivered again after a first attempt had landed. */
   reruns: number;
   hiddenTests: HiddenTestFigure;
+  /** Judge against hidden tests: the 2×2 table of runs with both, and Cohen's κ. */
+  kappa: Agreement;
   wallSeconds: MedianFigure;
   steps: MedianFigure;
   outputTokensPerMinute: MedianFigure;
@@ -338,6 +340,7 @@ function figuresOf(
     firstResolve: resolveRate(counts.firstVerdicts),
     reruns: counts.reruns,
     hiddenTests: hiddenTestRate(counts.hiddenTests),
+    kappa: cohensKappa(counts.agreement),
     get wallSeconds() {
       return wallSeconds!();
     },

@@ -3,7 +3,7 @@
 import type { HostRecord } from '../schema/host.ts';
 import type { IssueField, StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
-import type { Interval, ResolveOutcome, RunCostFigure } from './statistics.ts';
+import type { AgreementFilter, Interval, ResolveOutcome, RunCostFigure } from './statistics.ts';
 import type { AttemptSummary } from '../schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
 
@@ -105,6 +105,8 @@ export interface ReadQuery {
   harnessVersions?: string[];
   /** Absent: the server's default (tests when any run in view has a pass/fail hidden test). */
   outcome?: ResolveOutcome;
+  /** Only the runs where the judge and the hidden tests disagree, or agree. */
+  agreement?: AgreementFilter;
 }
 
 /** The filters of the Runs and Dashboard views as a query string: every value its own parameter (model names may contain commas). */
@@ -115,6 +117,7 @@ export function filterQuery(filters: ReadQuery): URLSearchParams {
   for (const w of filters.waves ?? []) params.append('wave', String(w));
   for (const h of filters.harnessVersions ?? []) params.append('harnessVersion', h);
   if (filters.outcome) params.set('outcome', filters.outcome);
+  if (filters.agreement) params.set('agreement', filters.agreement);
   return params;
 }
 
@@ -198,6 +201,8 @@ export interface StatsGroup {
     kappa: number | null;
     ci: Interval | null;
     table: { resolvedPass: number; resolvedFail: number; otherPass: number; otherFail: number };
+    /** Why the cockpit shows no κ (too few runs with both results, or no variation); null when it shows it. */
+    withheld: string | null;
   };
   /** Sum over the group's runs; null when any run's judge cost is unknown. */
   judgeCostUsd: number | null;

@@ -10,10 +10,12 @@
 // √(po(1−po) / (n(1−pe)²)) that docs/contract.md §6 names.
 //
 // The rules that decide what is counted live in sibling modules re-exported here: which outcome says
-// "resolved" (outcome.ts) and what runs cost per resolved task (run-cost.ts).
+// "resolved" (outcome.ts), what runs cost per resolved task (run-cost.ts), and where the judge and the tests
+// disagree (agreement.ts).
 import { valueOfCode } from './columns.ts';
 import { OUTCOME_RULES, OUTSIDE, RESOLVED, type ResolveOutcome } from './outcome.ts';
 
+export * from './agreement.ts';
 export * from './outcome.ts';
 export * from './run-cost.ts';
 
@@ -95,7 +97,10 @@ export interface AgreementTable {
 
 export interface Agreement {
   n: number;
-  /** Cohen's κ; null when n is 0 or chance agreement is 1 (both raters said the same thing every time). */
+  /**
+   * Cohen's κ; null when n is 0 or a margin is empty: one rater said the same thing every time, so there
+   * is no agreement beyond chance to measure (κ would read 0, or 0/0 when both did).
+   */
   kappa: number | null;
   /** κ ± z·√(po(1−po) / (n(1−pe)²)), clipped to [−1, 1]; null with κ. */
   ci: Interval | null;
@@ -105,10 +110,9 @@ export interface Agreement {
 export function cohensKappa(table: AgreementTable, z = Z95): Agreement {
   const { resolvedPass: a, resolvedFail: b, otherPass: c, otherFail: d } = table;
   const n = a + b + c + d;
-  if (n === 0) return { n, kappa: null, ci: null, table };
+  if (a + b === 0 || c + d === 0 || a + c === 0 || b + d === 0) return { n, kappa: null, ci: null, table };
   const observed = (a + d) / n;
   const chance = ((a + b) * (a + c) + (c + d) * (b + d)) / (n * n);
-  if (chance >= 1) return { n, kappa: null, ci: null, table };
   const kappa = (observed - chance) / (1 - chance);
   const se = Math.sqrt((observed * (1 - observed)) / (n * (1 - chance) ** 2));
   return { n, kappa, ci: [clip(kappa - z * se, -1, 1), clip(kappa + z * se, -1, 1)], table };

@@ -7,7 +7,16 @@ import { TIERS, type Tier } from '../cockpit/columns.ts';
 import { compareGroups } from '../cockpit/compare-groups.ts';
 import type { CompareBody, ExportBody, StatsBody } from '../cockpit/contract.ts';
 import type { RunTable } from '../cockpit/run-table.ts';
-import { defaultOutcome, isResolveOutcome, RESOLVE_OUTCOMES, type ResolveOutcome } from '../cockpit/statistics.ts';
+import {
+  AGREEMENTS,
+  defaultOutcome,
+  isAgreementFilter,
+  isResolveOutcome,
+  RESOLVE_OUTCOMES,
+  selectByAgreement,
+  type AgreementFilter,
+  type ResolveOutcome,
+} from '../cockpit/statistics.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
 import { exportFieldsOf } from '../schema/config.ts';
 import { withinLimit } from './answer-limit.ts';
@@ -62,23 +71,31 @@ function oneOf<T extends string>(
 
 const isAnswer = (x: unknown): x is HttpAnswer => typeof x === 'object' && x !== null && 'status' in x;
 
-/** What a figures route was asked: the outcome (null: the default), or the 400 that refuses the query. */
-function viewQuery(query: URLSearchParams): { outcome: ResolveOutcome | null } | HttpAnswer {
+/** What a figures route was asked beyond the filters (null: not asked), or the 400 that refuses the query. */
+interface ViewQuery {
+  outcome: ResolveOutcome | null;
+  agreement: AgreementFilter | null;
+}
+
+function viewQuery(query: URLSearchParams, takesAgreement: boolean): ViewQuery | HttpAnswer {
   const outcome = oneOf(query, 'outcome', RESOLVE_OUTCOMES, isResolveOutcome);
   if (isAnswer(outcome)) return outcome;
-  return { outcome };
+  const agreement = takesAgreement ? oneOf(query, 'agreement', AGREEMENTS, isAgreementFilter) : null;
+  if (isAnswer(agreement)) return agreement;
+  return { outcome, agreement };
 }
 
 /**
  * The runs as `held` has them, the rows passing the filters (tier and wave fall back to the task's issue
- * record), and the outcome: the one asked for, else the default of those rows.
+ * record), and the outcome: the one asked for, else the default of the rows the filters select. The
+ * agreement filter narrows the rows after that, as the cockpit's does.
  */
 async function selected<Held extends { table: RunTable }>(
   deps: ReadDeps,
   space: string,
   query: URLSearchParams,
   keys: readonly FilterKey[],
-  asked: { outcome: ResolveOutcome | null },
+  asked: ViewQuery,
   held: Promise<Held>,
 ) {
   const { filters, matchesNothing } = filtersOf(query, keys);
@@ -89,14 +106,15 @@ async function selected<Held extends { table: RunTable }>(
     ? new Uint32Array(0)
     : selectRuns(current.table, filters, issues && taskFacts(current.table, issues));
   const outcome = asked.outcome ?? defaultOutcome(current.table, selection);
-  return { ...current, selection, outcome };
+  const narrowed = asked.agreement ? selectByAgreement(current.table, selection, asked.agreement) : selection;
+  return { ...current, selection: narrowed, outcome };
 }
 
 export async function stats(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
   const groupBy = query.get('groupBy');
   if (groupBy !== null && groupBy !== 'model,harnessVersion')
     return jsonError(400, 'bad-group-by', 'groupBy can only be "model,harnessVersion" for now.');
-  const asked = viewQuery(query);
+  const asked = viewQuery(query, true);
   if (isAnswer(asked)) return asked;
   // The table alone: a cold process reads it from the persisted columns (read-model.ts).
   const { table, selection, asOf, outcome } = await selected(
@@ -120,7 +138,7 @@ export async function compare(deps: ReadDeps, space: string, query: URLSearchPar
       'missing-group',
       `compare needs aModel, aHarness, bModel and bHarness; missing: ${missing.join(', ')}.`,
     );
-  const asked = viewQuery(query);
+  const asked = viewQuery(query, false);
   if (isAnswer(asked)) return asked;
   const [aModel, aHarness, bModel, bHarness] = names.map((n) => query.get(n)!);
   const { table, selection, asOf, outcome } = await selected(
@@ -148,7 +166,7 @@ export async function exportRuns(
   format: 'csv' | 'json',
   acceptsGzip: boolean,
 ): Promise<HttpAnswer> {
-  const asked = viewQuery(query);
+  const asked = viewQuery(query, true);
   if (isAnswer(asked)) return asked;
   const { runs, selection, asOf, outcome } = await selected(
     deps,

@@ -5,6 +5,7 @@
 // shared/cockpit/compare-groups.ts, which the cockpit's Compare view runs on its own table.
 import {
   cohensKappa,
+  kappaWithheld,
   outcomeClass,
   outcomeRate,
   RESOLVED,
@@ -89,7 +90,13 @@ function statisticsOf(
       notJudged: resolve.unjudged,
     },
     hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
-    agreement: { n: kappa.n, kappa: kappa.kappa, ci: kappa.ci, table: counts.agreement },
+    agreement: {
+      n: kappa.n,
+      kappa: kappa.kappa,
+      ci: kappa.ci,
+      table: counts.agreement,
+      withheld: kappaWithheld(kappa),
+    },
     judgeCostUsd: sumCosts(Array.from(rows, (i) => known(judgeCost[i]!))),
     runCost: runCostFigure(
       Float64Array.from(

@@ -246,6 +246,29 @@ describe('GET /stats', () => {
     }
   });
 
+  it('narrows to the runs where the judge and the hidden tests disagree, or agree, and refuses any other value', async () => {
+    // COMMA: t3 judged resolved with tests failing, t5 judged wrong with tests passing; t1, t2, t4, t6 agree.
+    const disagree = await get<StatsBody>(apiPaths.stats(SPACE, { agreement: 'disagree' }));
+    expect(disagree.body.groups.map((g) => [g.model, g.runs])).toEqual([[COMMA, 2]]);
+    const agree = await get<StatsBody>(apiPaths.stats(SPACE, { agreement: 'agree', models: [COMMA] }));
+    expect(agree.body.groups[0]).toMatchObject({
+      runs: 4,
+      agreement: { n: 4, withheld: expect.stringMatching(/^n = 4/) },
+    });
+    const exported = await get<ExportBody>(apiPaths.exportJson(SPACE, { agreement: 'disagree' }));
+    expect(exported.body.runs.map((r) => r.taskId).sort()).toEqual(['t3', 't5']);
+    for (const query of ['agreement=disagrees', 'agreement=', 'agreement=agree&agreement=disagree']) {
+      for (const route of ['stats', 'export.csv', 'export.json']) {
+        const { status, body } = await get<{ error: string; message: string }>(`/spaces/${SPACE}/${route}?${query}`);
+        expect(status).toBe(400);
+        expect(body).toMatchObject({
+          error: 'bad-agreement',
+          message: expect.stringMatching(/^agreement must be one of disagree, agree; got /),
+        });
+      }
+    }
+  });
+
   it('reads repeated filters from the raw query, so a model name with a comma stays one name', async () => {
     const one = await get<StatsBody>(apiPaths.stats(SPACE, { models: [COMMA] }));
     expect(one.body.groups.map((g) => g.model)).toEqual([COMMA]);

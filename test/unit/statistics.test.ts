@@ -148,7 +148,7 @@ describe("Cohen's κ", () => {
     expect(agreement.ci![1]).toBeCloseTo(0.4 + half, 12);
   });
 
-  it('is null with no runs, and null when chance agreement is certain', () => {
+  it('is null with no runs, and null when a margin is empty (one rater said the same thing every time)', () => {
     expect(cohensKappa({ resolvedPass: 0, resolvedFail: 0, otherPass: 0, otherFail: 0 })).toMatchObject({
       n: 0,
       kappa: null,
@@ -159,6 +159,17 @@ describe("Cohen's κ", () => {
       n: 7,
       kappa: null,
       ci: null,
+    });
+    // The tests passed every time (the fail column is empty) while the judge varied: po = 5/8 = pe, a κ of
+    // 0 that measures nothing. Likewise a judge that said "not resolved" every time.
+    expect(cohensKappa({ resolvedPass: 5, resolvedFail: 0, otherPass: 3, otherFail: 0 })).toMatchObject({
+      n: 8,
+      kappa: null,
+      ci: null,
+    });
+    expect(cohensKappa({ resolvedPass: 0, resolvedFail: 0, otherPass: 2, otherFail: 6 })).toMatchObject({
+      n: 8,
+      kappa: null,
     });
   });
 

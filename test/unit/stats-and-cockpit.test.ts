@@ -17,7 +17,7 @@ import {
 import { columnsFromBytes } from '../../shared/cockpit/columns.ts';
 import { apiPaths, type IssuesBody, type StatsBody } from '../../shared/cockpit/contract.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
-import type { ResolveOutcome } from '../../shared/cockpit/statistics.ts';
+import { kappaWithheld, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
 import { answerRead, type ReadDeps } from '../../shared/read/read-api.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import { InMemoryKeySource, InMemoryObjectStore, InMemoryTable, SettableClock } from '../helpers/in-memory-ports.ts';
@@ -131,7 +131,13 @@ describe('the cockpit and /stats', () => {
             notJudged: resolve.unjudged,
           },
           hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
-          agreement: { n: kappa.n, kappa: kappa.kappa, ci: kappa.ci, table: kappa.table },
+          agreement: {
+            n: kappa.n,
+            kappa: kappa.kappa,
+            ci: kappa.ci,
+            table: kappa.table,
+            withheld: kappaWithheld(g.kappa),
+          },
         };
       });
       const stats = await get<StatsBody>(deps, apiPaths.stats(SPACE, { ...filters, outcome }));

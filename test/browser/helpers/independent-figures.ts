@@ -6,6 +6,8 @@ export interface ExportedRun {
   model: string;
   harnessVersion: string;
   taskId: string;
+  tier: string | null;
+  wave: number | null;
   judgeVerdict: string | null;
   hiddenTestStatus: string | null;
   promptTokens: number | null;
@@ -90,4 +92,33 @@ export function undominated<T>(points: T[], cost: (p: T) => number, rate: (p: T)
         (q) => q !== p && cost(q) <= cost(p) && rate(q) >= rate(p) && (cost(q) < cost(p) || rate(q) > rate(p)),
       ),
   );
+}
+
+/** Judge against tests, where both have a result: 'agree', 'disagree', or null. */
+export function agreement(run: ExportedRun): 'agree' | 'disagree' | null {
+  const judge = resultOf(run, 'judge');
+  const tests = resultOf(run, 'tests');
+  if (judge === 'outside' || tests === 'outside') return null;
+  return judge === tests ? 'agree' : 'disagree';
+}
+
+/** Cohen's κ of the judge against the tests, written out; null with no runs or an empty margin. */
+export function kappaOf(runs: ExportedRun[]): { n: number; kappa: number | null; ci: [number, number] | null } {
+  let [a, b, c, d] = [0, 0, 0, 0];
+  for (const run of runs) {
+    if (agreement(run) === null) continue;
+    const judged = resultOf(run, 'judge') === 'resolved';
+    const passed = resultOf(run, 'tests') === 'resolved';
+    if (judged && passed) a++;
+    else if (judged) b++;
+    else if (passed) c++;
+    else d++;
+  }
+  const n = a + b + c + d;
+  if (!(a + b) || !(c + d) || !(a + c) || !(b + d)) return { n, kappa: null, ci: null };
+  const po = (a + d) / n;
+  const pe = ((a + b) * (a + c) + (c + d) * (b + d)) / (n * n);
+  const kappa = (po - pe) / (1 - pe);
+  const half = Z * Math.sqrt((po * (1 - po)) / (n * (1 - pe) ** 2));
+  return { n, kappa, ci: [Math.max(-1, kappa - half), Math.min(1, kappa + half)] };
 }
