@@ -207,7 +207,14 @@ export class Cockpit {
     }
     const key = `${dataKey}|${JSON.stringify(this.state.filters)}|${this.state.outcome}`;
     if (!this.computed || key !== this.computedFor) {
-      this.computed = compute(this.data, dataKey, this.state.filters, this.state.outcome, this.computed);
+      this.computed = compute(
+        this.data,
+        dataKey,
+        this.state.filters,
+        this.state.outcome,
+        this.located.cockpit.minN,
+        this.computed,
+      );
       this.computedFor = key;
     }
     return this.computed;
@@ -295,6 +302,7 @@ export class Cockpit {
       harnessVersions: filters.harnessVersions,
       outcome: m.outcome,
       agreement: filters.agreement ?? undefined,
+      difficulties: filters.difficulties,
     };
     const leftOut = [
       filters.verdicts.length > 0 && 'verdict filter',

@@ -4,7 +4,13 @@
 // read API's `/compare` answers with (shared/cockpit/compare-groups.ts, on the one statistics module), run on
 // the page's own table, so the page and the API cannot disagree.
 import { selectRuns, type Group } from '../../shared/cockpit/aggregates.ts';
-import { describeComparison, proportion, type PairedComparison } from '../../shared/cockpit/statistics.ts';
+import {
+  describeComparison,
+  proportion,
+  selectByDifficulty,
+  taskDifficulty,
+  type PairedComparison,
+} from '../../shared/cockpit/statistics.ts';
 import { valueOfCode } from '../../shared/cockpit/columns.ts';
 import { compareGroups } from '../../shared/cockpit/compare-groups.ts';
 import { barList } from './charts/bars.ts';
@@ -72,7 +78,7 @@ export class CompareView {
         el(
           'p',
           { class: 'card-explain' },
-          'A group is one model with one harness version. Pairs are the tasks where both have a counted verdict (resolved, partial, wrong or no change); each task counts once, so the difference is not blurred by tasks only one of them ran.',
+          'A group is one model with one harness version. Pairs are the tasks where both have a result on the outcome in view (a pass or fail hidden test, or a counted verdict); each task counts once, so the difference is not blurred by tasks only one of them ran.',
         ),
         el(
           'div',
@@ -85,7 +91,7 @@ export class CompareView {
         el(
           'p',
           { class: 'card-foot' },
-          'Difference: Newcombe’s 95% interval for paired proportions (1998, method 10); p: McNemar’s exact test on the tasks only one of them resolved. The tier and wave filters apply; the verdict and test filters do not, since a comparison needs every verdict. Same figures as GET …/compare.',
+          'Difference: Newcombe’s 95% interval for paired proportions (1998, method 10); p: McNemar’s exact test on the tasks only one of them resolved. The tier, wave and difficulty filters apply; the verdict, tests and agreement filters do not, since a comparison needs every result. Fewer than 10 tasks in common: no comparison. Same figures as GET …/compare.',
         ),
       ),
     );
@@ -145,11 +151,14 @@ export class CompareView {
       );
       return;
     }
-    const selection = selectRuns(
+    const inTiers = selectRuns(
       m.table,
       { models: [], harnessVersions: [], tiers: filters.tiers, waves: filters.waves },
       m.facts,
     );
+    const selection = filters.difficulties.length
+      ? selectByDifficulty(m.table, inTiers, taskDifficulty(m.table, inTiers, m.outcome), filters.difficulties)
+      : inTiers;
     const result = compareGroups(m.table, selection, a, b, m.outcome);
     const runs = { a: this.runsByTask(m, selection, a), b: this.runsByTask(m, selection, b) };
     fill(
@@ -159,14 +168,14 @@ export class CompareView {
         { class: 'compare-sentence', id: 'compare-sentence' },
         describeComparison(groupName(a), groupName(b), result),
       ),
-      result.pairs > 0 &&
+      result.difference !== null &&
         el(
           'div',
           { class: 'compare-grid' },
           pairedTable(a, b, result),
           el('div', { class: 'compare-figures' }, differenceChart(result), rates(a, b, result)),
         ),
-      result.pairs > 0 &&
+      result.difference !== null &&
         el(
           'div',
           { class: 'discordant' },

@@ -7,6 +7,7 @@ import { scatterLayers } from '../../shared/cockpit/aggregates.ts';
 import { VERDICTS, valueOfCode } from '../../shared/cockpit/columns.ts';
 import { OUTCOME_LABELS } from '../../shared/cockpit/statistics.ts';
 import { renderMedians, renderOriginal, renderResolve, renderVerdicts, SORTS } from './bar-cards.ts';
+import { renderBreakdown } from './breakdown-card.ts';
 import { renderCalibration, type CalibrationNav } from './calibration-card.ts';
 import { card, sortLabels, type Card } from './card.ts';
 import { legend } from './charts/bars.ts';
@@ -89,6 +90,12 @@ export class DashboardView {
       'Runs resolved on the outcome in view only: median wall time of the model (●) and median PR-open-to-merge time of the original fix for the same tasks (◆), on one log time axis; the number is how many times longer the fix took.',
       { sorts: sortLabels(SORTS.original) },
     ),
+    breakdown: card(
+      'table-breakdown',
+      'Resolve rate by tier, difficulty and wave',
+      'Each configuration’s rate among its runs of the tasks of each tier its senders typed, each empirical difficulty, and each wave.',
+      { wide: true },
+    ),
     table: card(
       'table-models',
       'Per model',
@@ -144,6 +151,7 @@ export class DashboardView {
         c.scatter,
         c.calibration,
         c.table,
+        c.breakdown,
         c.cost,
         c.judgeSpend,
         this.matrix.card,
@@ -201,6 +209,7 @@ export class DashboardView {
           this.fillPart(this.partOf(c.table), this.latest ?? m);
         }),
       ),
+      part(c.breakdown.root, (m) => renderBreakdown(c.breakdown, m)),
       part(c.calibration.root, (m) => renderCalibration(c.calibration, m, this.nav)),
       part(c.cost.root, (m) => renderCost(c.cost, this.cost, this.costBasis, (g) => m.label(g))),
       part(c.judgeSpend.root, (m) => renderJudgeSpend(c.judgeSpend, this.cost, (g) => m.label(g))),

@@ -3,7 +3,7 @@
 // areas. Each menu is built
 // once and updated in place, so a live update never closes a menu the reader has open.
 import { TIERS, type Tier } from '../../shared/cockpit/columns.ts';
-import { AGREEMENTS } from '../../shared/cockpit/statistics.ts';
+import { AGREEMENTS, DIFFICULTIES, type Difficulty } from '../../shared/cockpit/statistics.ts';
 import { el, fill } from './dom.ts';
 import { HIDDEN_TEST_LABELS, VERDICT_LABELS, VERDICT_ORDER } from './palette.ts';
 import { filterCount, HIDDEN_TEST_COLUMNS, noFilters, type CockpitFilters } from './url-state.ts';
@@ -13,6 +13,13 @@ export interface FilterOptions {
   harnessVersions: string[];
   waves: number[];
 }
+
+const DIFFICULTY_HINTS: Record<Difficulty, string> = {
+  easy: 'Tasks two thirds or more of the configurations in view resolved',
+  medium: 'Tasks a third to two thirds of the configurations in view resolved',
+  hard: 'Tasks some but fewer than a third of the configurations in view resolved',
+  unsolved: 'Tasks no configuration in view resolved',
+};
 
 type Key = 'models' | 'harnessVersions' | 'waves' | 'verdicts' | 'hiddenTests';
 
@@ -64,6 +71,7 @@ export class FilterBar {
   private readonly menus: Record<Key, Menu>;
   private readonly tierButtons: HTMLButtonElement[];
   private readonly agreementButtons: HTMLButtonElement[];
+  private readonly difficultyButtons: HTMLButtonElement[];
   private readonly clear = el('button', { class: 'link clear' }, 'Clear filters');
   private filters: CockpitFilters | null = null;
 
@@ -95,6 +103,25 @@ export class FilterBar {
       );
       return b;
     });
+    this.difficultyButtons = DIFFICULTIES.map((difficulty) => {
+      const b = el(
+        'button',
+        {
+          class: 'chip-toggle',
+          'aria-pressed': 'false',
+          'data-difficulty': difficulty,
+          title: DIFFICULTY_HINTS[difficulty],
+        },
+        difficulty,
+      );
+      b.addEventListener('click', () =>
+        change((f) => ({
+          ...f,
+          difficulties: toggle(f.difficulties, difficulty, !f.difficulties.includes(difficulty)),
+        })),
+      );
+      return b;
+    });
     this.agreementButtons = AGREEMENTS.map((which) => {
       const b = el(
         'button',
@@ -117,6 +144,17 @@ export class FilterBar {
         { class: 'tiers', role: 'group', 'aria-label': 'Tier' },
         el('span', { class: 'muted' }, 'Tier:'),
         ...this.tierButtons,
+      ),
+      el(
+        'span',
+        {
+          class: 'tiers',
+          role: 'group',
+          'aria-label': 'Empirical difficulty',
+          title: 'How many of the configurations in view resolved each task, on the outcome in view',
+        },
+        el('span', { class: 'muted' }, 'Difficulty (empirical):'),
+        ...this.difficultyButtons,
       ),
       this.menus.waves.root,
       this.menus.harnessVersions.root,
@@ -153,6 +191,8 @@ export class FilterBar {
     );
     for (const b of this.tierButtons)
       b.setAttribute('aria-pressed', String(filters.tiers.includes(b.dataset.tier as Tier)));
+    for (const b of this.difficultyButtons)
+      b.setAttribute('aria-pressed', String(filters.difficulties.includes(b.dataset.difficulty as Difficulty)));
     for (const b of this.agreementButtons)
       b.setAttribute('aria-pressed', String(filters.agreement === b.dataset.agreement));
     this.clear.hidden = filterCount(filters) === 0;

@@ -1,7 +1,7 @@
 // The KPI tiles: one per group, its resolve rate on the outcome in view (named: "resolve rate · hidden tests") with
 // n, the 95% Wilson interval as a whisker and in words, the runs outside n, and the rate on the other outcome.
 import type { GroupFigures } from '../../shared/cockpit/aggregates.ts';
-import { OUTCOME_LABELS, type OutcomeRate, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
+import { OUTCOME_LABELS, tooFewText, type OutcomeRate, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
 import { el, fill } from './dom.ts';
 import { count, percent } from './format.ts';
 import { ciText, percentOf } from './intervals.ts';
@@ -48,12 +48,16 @@ function tile(m: Computed, g: GroupFigures): HTMLElement {
   const outcome = m.outcome;
   const r = g.outcomes[outcome];
   const other = g.outcomes[OTHER[outcome]];
+  const rank = m.rankOf(g);
+  const tooFew = rank === null && r.rate !== null;
   return el(
     'div',
-    { class: 'kpi', title: m.label(g) },
+    { class: `kpi${tooFew ? ' too-few' : ''}`, title: m.label(g), 'data-rank': rank ?? '' },
     el(
       'div',
       { class: 'kpi-model' },
+      rank !== null &&
+        el('span', { class: 'kpi-rank', title: `Rank ${rank} on the ${OUTCOME_LABELS[outcome]}` }, `#${rank} `),
       g.generated > 0 &&
         el(
           'span',
@@ -77,6 +81,12 @@ function tile(m: Computed, g: GroupFigures): HTMLElement {
       el('span', { class: 'kpi-n' }, ` n=${count(r.n)}`),
     ),
     intervalBar(r),
+    tooFew &&
+      el(
+        'div',
+        { class: 'kpi-line kpi-too-few', title: `Below the cockpit's minimum of n = ${m.minN}: shown, not ranked` },
+        tooFewText(r.n),
+      ),
     el('div', { class: 'kpi-line kpi-ci', title: `${rateLabel(outcome)} ${percentOf(r)}` }, ciText(r)),
     el('div', { class: 'kpi-line' }, outsideText(g, outcome)),
     el(

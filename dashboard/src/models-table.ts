@@ -9,7 +9,7 @@ import {
   type MedianFigure,
   type RateFigure,
 } from '../../shared/cockpit/aggregates.ts';
-import { kappaWithheld, type Agreement, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
+import { kappaWithheld, tooFewText, type Agreement, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
 import { rateCell } from './card.ts';
 import { el, fill } from './dom.ts';
 import { count, duration, num, UNKNOWN } from './format.ts';
@@ -50,14 +50,37 @@ const rateColumn = (key: string, title: string, figure: (g: GroupFigures) => Rat
   cell: (g) => rateCell(figure(g)),
 });
 
-/** The columns with the outcome in view first among the rates. */
-function columnsFor(outcome: ResolveOutcome): TableColumn[] {
+/** The columns with the outcome in view first among the rates, after the rank on it. */
+function columnsFor(m: Computed): TableColumn[] {
+  const outcome = m.outcome;
   const other: ResolveOutcome = outcome === 'tests' ? 'judge' : 'tests';
+  const rank = (g: GroupFigures) => m.rankOf(g);
+  const tooFew = (g: GroupFigures) => rank(g) === null && g.outcomes[outcome].rate !== null;
   return [
     { key: 'model', title: 'Model', numeric: false, text: (g) => g.model, value: (g) => g.model },
     { key: 'harness', title: 'Harness', numeric: false, text: (g) => g.harnessVersion, value: (g) => g.harnessVersion },
+    {
+      key: 'rank',
+      title: 'Rank',
+      numeric: true,
+      text: (g) => (rank(g) === null ? (tooFew(g) ? tooFewText(g.outcomes[outcome].n) : 'no rate') : `#${rank(g)}`),
+      // Ascending puts #1 first; unranked rows sort after the ranked either way.
+      value: (g) => rank(g),
+      cell: (g) => (rank(g) === null ? el('span', { class: 'muted' }, '—') : document.createTextNode(`#${rank(g)}`)),
+    },
     { key: 'runs', title: 'Runs', numeric: true, text: (g) => count(g.runs), value: (g) => g.runs },
-    rateColumn('rate', capitalised(rateLabel(outcome)), (g) => g.outcomes[outcome]),
+    {
+      ...rateColumn('rate', capitalised(rateLabel(outcome)), (g) => g.outcomes[outcome]),
+      cell: (g) =>
+        tooFew(g)
+          ? el(
+              'span',
+              { class: 'too-few-cell' },
+              rateCell(g.outcomes[outcome]),
+              el('span', { class: 'rate-n too-few-note' }, tooFewText(g.outcomes[outcome].n)),
+            )
+          : rateCell(g.outcomes[outcome]),
+    },
     rateColumn('other-rate', capitalised(rateLabel(other)), (g) => g.outcomes[other]),
     rateColumn('first-attempt', 'First-attempt rate · judge', (g) => g.firstResolve),
     {
@@ -145,8 +168,8 @@ export function renderModelsTable(
   sort: TableSort,
   resort: (next: TableSort) => void,
 ): void {
-  const columns = columnsFor(m.outcome);
-  const sortedBy = columns.find((col) => col.key === sort.column) ?? columns[3]!;
+  const columns = columnsFor(m);
+  const sortedBy = columns.find((col) => col.key === sort.column) ?? columns.find((col) => col.key === 'rate')!;
   const ranked = sortedBy.key === 'rate' && sort.descending;
   const groups = ranked ? m.figures.groups : sortTable(m.figures.groups, sortedBy, sort.descending);
   const row = (g: GroupFigures, label = g.model, cls = '') =>

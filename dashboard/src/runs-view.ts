@@ -3,7 +3,7 @@
 // the visible rows in place, so the scroll position and the open run survive.
 import { codeOf, valueOfCode, type NumberField, type TextField } from '../../shared/cockpit/columns.ts';
 import { tierCode, waveOf } from '../../shared/cockpit/aggregates.ts';
-import { agreementOf } from '../../shared/cockpit/statistics.ts';
+import { agreementOf, difficultyOfRow, OUTCOME_LABELS } from '../../shared/cockpit/statistics.ts';
 import { el, fill } from './dom.ts';
 import { big, count, duration, instant, num, UNKNOWN } from './format.ts';
 import { FLAGGED_COLOUR, FLAGGED_LABEL, HIDDEN_TEST_LABELS, VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
@@ -88,6 +88,18 @@ export const COLUMNS: Column[] = [
     width: 76,
     text: (m, i) => valueOfCode('tier', tierCode(m.table, m.facts, i)),
     sortKey: (m, _r, i) => tierCode(m.table, m.facts, i) || NaN,
+  },
+  {
+    key: 'difficulty',
+    title: 'Difficulty',
+    hint: 'Empirical difficulty: how many of the configurations in view resolved the task',
+    width: 84,
+    text: (m, i) => difficultyOfRow(m.table, m.difficulty, i),
+    sortKey: (m, _r, i) => m.difficulty.band[m.table.text.taskId[i]!] || NaN,
+    tooltip: (m, i) => {
+      const t = m.table.text.taskId[i]!;
+      return `${m.difficulty.resolved[t]} of ${m.difficulty.n[t]} configurations in view resolved this task (${OUTCOME_LABELS[m.outcome]})`;
+    },
   },
   {
     key: 'wave',

@@ -5,9 +5,11 @@
 import { NO_FILTERS, type Group, type HiddenColumn, type RunFilters } from '../../shared/cockpit/aggregates.ts';
 import { TIERS, type Tier } from '../../shared/cockpit/columns.ts';
 import {
+  DIFFICULTIES,
   isAgreementFilter,
   isResolveOutcome,
   type AgreementFilter,
+  type Difficulty,
   type ResolveOutcome,
 } from '../../shared/cockpit/statistics.ts';
 import { VERDICT_ORDER, type VerdictKey } from './palette.ts';
@@ -23,6 +25,8 @@ export interface CockpitFilters extends RunFilters {
   hiddenTests: HiddenColumn[];
   /** Only the runs where the judge and the hidden tests disagree (or agree); null: every run. */
   agreement: AgreementFilter | null;
+  /** Only the runs of tasks of these empirical difficulties (on the outcome in view); none: every task. */
+  difficulties: Difficulty[];
 }
 
 export type MatrixColouring = 'verdict' | 'tests';
@@ -65,6 +69,7 @@ export function readState(search = location.search): ViewState {
       verdicts: among(p.getAll('verdict'), VERDICT_ORDER),
       hiddenTests: among(p.getAll('tests'), HIDDEN_TEST_COLUMNS),
       agreement: agreement !== null && isAgreementFilter(agreement) ? agreement : null,
+      difficulties: among(p.getAll('difficulty'), DIFFICULTIES),
     },
     outcome: outcome !== null && isResolveOutcome(outcome) ? outcome : null,
     search: p.get('q') ?? '',
@@ -89,6 +94,7 @@ export function toSearch(state: ViewState): string {
   for (const v of state.filters.verdicts) p.append('verdict', v);
   for (const t of state.filters.hiddenTests) p.append('tests', t);
   if (state.filters.agreement) p.set('agreement', state.filters.agreement);
+  for (const d of state.filters.difficulties) p.append('difficulty', d);
   if (state.outcome) p.set('outcome', state.outcome);
   if (state.search) p.set('q', state.search);
   if (state.sort.column !== DEFAULT_SORT.column || state.sort.descending !== DEFAULT_SORT.descending) {
@@ -125,10 +131,12 @@ export const filterCount = (f: CockpitFilters) =>
   f.harnessVersions.length +
   f.verdicts.length +
   f.hiddenTests.length +
-  (f.agreement ? 1 : 0);
+  (f.agreement ? 1 : 0) +
+  f.difficulties.length;
 export const noFilters = (): CockpitFilters => ({
   ...structuredClone(NO_FILTERS),
   verdicts: [],
   hiddenTests: [],
   agreement: null,
+  difficulties: [],
 });

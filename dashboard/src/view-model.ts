@@ -1,8 +1,8 @@
 // Everything the areas render from. What depends only on the data (task facts, task order) is derived once per
-// change of runs or issues; the selection and its figures once per filter change; the outcome only orders and
-// names them, so switching it reuses the figures already computed (their medians included).
+// change of runs or issues; the selection and its figures once per filter change; the outcome ranks and names
+// them, so switching it reuses the figures already computed (their medians included) unless a difficulty
+// filter, which is read on the outcome, changes the runs in view.
 import {
-  byRate,
   computeFigures,
   groupRuns,
   rowsByGroup,
@@ -11,13 +11,23 @@ import {
   taskOrder,
   type Figures,
   type Group,
+  type GroupFigures,
   type Grouping,
   type IssueFacts,
   type TaskFacts,
 } from '../../shared/cockpit/aggregates.ts';
 import { codeOf } from '../../shared/cockpit/columns.ts';
 import type { RunTable } from '../../shared/cockpit/run-table.ts';
-import { anyCounted, defaultOutcome, selectByAgreement, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
+import {
+  anyCounted,
+  defaultOutcome,
+  rankByRate,
+  selectByAgreement,
+  selectByDifficulty,
+  taskDifficulty,
+  type ResolveOutcome,
+  type TaskDifficulty,
+} from '../../shared/cockpit/statistics.ts';
 import type { IssueRecord } from '../../shared/schema/issue.ts';
 import { taskLabel } from './format.ts';
 import type { CockpitFilters } from './url-state.ts';
@@ -35,9 +45,7 @@ export interface DataIndex {
 interface Selected {
   /** Which filters (and data) these are of. */
   key: string;
-  /** The runs passing the model, tier, wave and harness filters: the view the default outcome is read from. */
-  base: Uint32Array;
-  /** `base` narrowed by the verdict, hidden-test and agreement filters. */
+  /** `base` narrowed by the verdict, hidden-test, agreement and difficulty filters. */
   selection: Uint32Array;
   grouping: Grouping;
   /** Rows of each group of `grouping`, in selection order. */
@@ -47,14 +55,24 @@ interface Selected {
 }
 
 export interface Computed extends DataIndex, Omit<Selected, 'unordered'> {
+  /** Which model, tier, wave and harness filters (and data) `base` is of. */
+  baseKey: string;
+  /** The runs passing the model, tier, wave and harness filters: the view the default outcome is read from. */
+  base: Uint32Array;
   /** The outcome every "resolved" is counted on: the reader's choice, else the default of the view. */
   outcome: ResolveOutcome;
   /** Whether the reader chose it (the URL says so) rather than the default. */
   outcomeChosen: boolean;
   /** Hidden tests asked for where no run in view has a pass or fail result: nothing to count. */
   noTestResults: boolean;
-  /** Groups best first on the outcome. */
+  /** Each task's empirical difficulty among the configurations of `base`, on the outcome. */
+  difficulty: TaskDifficulty;
+  /** Groups ranked on the outcome: best first, those below minN after them. */
   figures: Figures;
+  /** A group's rank, null when its n is below minN or it has no rate. */
+  rankOf(g: GroupFigures): number | null;
+  /** Below this n on the outcome a group is not ranked (the cockpit's `minN`). */
+  minN: number;
   /** Several harness versions in view: groups are then named with theirs. */
   several: boolean;
   /** The group's name on the page: the model, and its harness version when several are in view. */
@@ -72,48 +90,70 @@ export function indexData(
 }
 
 /**
- * The view for these filters and outcome. `previous` is reused when it was computed for the same data
- * (`dataKey`) and filters: then only the order changes.
+ * The view for these filters and outcome. What `previous` computed for the same data (`dataKey`) and
+ * filters is reused: switching the outcome without a difficulty filter only ranks the figures again.
  */
 export function compute(
   data: DataIndex,
   dataKey: string,
   filters: CockpitFilters,
   chosen: ResolveOutcome | null,
+  minN: number,
   previous: Computed | null = null,
 ): Computed {
-  const key = `${dataKey}|${JSON.stringify(filters)}`;
+  const same = previous?.table === data.table ? previous : null;
+  const baseKey = `${dataKey}|${JSON.stringify([filters.models, filters.tiers, filters.waves, filters.harnessVersions])}`;
+  const base = same?.baseKey === baseKey ? same.base : selectRuns(data.table, filters, data.facts);
+  const outcome = chosen ?? defaultOutcome(data.table, base);
+  const difficulty =
+    same?.baseKey === baseKey && same.outcome === outcome ? same.difficulty : taskDifficulty(data.table, base, outcome);
+  const key = `${baseKey}|${JSON.stringify(filters)}|${filters.difficulties.length ? outcome : ''}`;
   const selected =
-    previous && previous.key === key && previous.table === data.table
-      ? { ...previous, unordered: previous.figures }
-      : select(data, key, filters);
-  const outcome = chosen ?? defaultOutcome(data.table, selected.base);
-  const figures = { ...selected.unordered, groups: byRate(selected.unordered.groups, outcome) };
+    same?.key === key ? { ...same, unordered: same.figures } : select(data, key, base, filters, difficulty);
+  const { ordered, rankOf } = rankByRate(
+    selected.unordered.groups,
+    (g) => g.outcomes[outcome].rate,
+    (g) => g.outcomes[outcome].n,
+    minN,
+    (a, b) => a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion),
+  );
+  const figures = { ...selected.unordered, groups: ordered };
   const several = figures.harnessVersions.length > 1;
   return {
     ...data,
     key,
-    base: selected.base,
+    baseKey,
+    base,
     selection: selected.selection,
     grouping: selected.grouping,
     groupRows: selected.groupRows,
     outcome,
     outcomeChosen: chosen !== null,
-    noTestResults: outcome === 'tests' && !anyCounted(data.table, selected.base, 'tests'),
+    noTestResults: outcome === 'tests' && !anyCounted(data.table, base, 'tests'),
+    difficulty,
     figures,
+    rankOf: (g) => rankOf.get(g) ?? null,
+    minN,
     several,
     label: (g) => (several ? `${g.model} · ${g.harnessVersion}` : g.model),
   };
 }
 
-function select(data: DataIndex, key: string, filters: CockpitFilters): Selected {
-  const base = selectRuns(data.table, filters, data.facts);
-  const selection = byResult(data.table, base, filters);
+function select(
+  data: DataIndex,
+  key: string,
+  base: Uint32Array,
+  filters: CockpitFilters,
+  difficulty: TaskDifficulty,
+): Selected {
+  const narrowed = filters.difficulties.length
+    ? selectByDifficulty(data.table, base, difficulty, filters.difficulties)
+    : base;
+  const selection = byResult(data.table, narrowed, filters);
   const grouping = groupRuns(data.table, selection);
   const groupRows = rowsByGroup(grouping, selection);
   return {
     key,
-    base,
     selection,
     grouping,
     groupRows,

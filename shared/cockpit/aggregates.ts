@@ -401,7 +401,7 @@ export function computeFigures(
 }
 
 /** The groups, best resolve rate on `outcome` first, groups with no rate last, ties by name. */
-export function byRate(groups: GroupFigures[], outcome: ResolveOutcome): GroupFigures[] {
+function byRate(groups: GroupFigures[], outcome: ResolveOutcome): GroupFigures[] {
   return [...groups].sort(
     (a, b) =>
       (b.outcomes[outcome].rate ?? -1) - (a.outcomes[outcome].rate ?? -1) ||

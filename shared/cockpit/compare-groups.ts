@@ -4,7 +4,14 @@
 import type { Group } from './aggregates.ts';
 import type { CompareBody } from './contract.ts';
 import type { RunTable } from './run-table.ts';
-import { OUTCOME_RULES, OUTSIDE, pairedComparison, RESOLVED, type ResolveOutcome } from './statistics.ts';
+import {
+  MIN_SHARED_TASKS,
+  OUTCOME_RULES,
+  OUTSIDE,
+  pairedComparison,
+  RESOLVED,
+  type ResolveOutcome,
+} from './statistics.ts';
 
 /** A task the group has no run of (in the selection). */
 const NO_RUN = -2;
@@ -55,7 +62,8 @@ export function pairCounts(a: Int8Array, b: Int8Array) {
 
 /**
  * A against B over the tasks both ran with a result on the outcome. A group that is not in the selection,
- * the same group twice, or no common task answer pairs 0 with null statistics (never NaN).
+ * the same group twice, or no common task answer pairs 0 with null statistics (never NaN); fewer than
+ * MIN_SHARED_TASKS pairs give the counts and null statistics.
  */
 export function compareGroups(
   table: RunTable,
@@ -70,9 +78,13 @@ export function compareGroups(
   const ofB = taskOutcomes(table, same ? none : selection, b, outcome);
   const { counts, aOnlyTasks, bOnlyTasks } = pairCounts(ofA, ofB);
   const names = (tasks: number[]) => tasks.map((t) => table.dictionaries.taskId.values[t]!).sort();
+  const comparison = pairedComparison(counts);
+  const tooFew = comparison.pairs < MIN_SHARED_TASKS;
   return {
     outcome,
-    ...pairedComparison(counts),
+    minPairs: MIN_SHARED_TASKS,
+    ...comparison,
+    ...(tooFew && { difference: null, ci: null, mcnemarP: null }),
     aOnlyTasks: names(aOnlyTasks),
     bOnlyTasks: names(bOnlyTasks),
   };

@@ -3,7 +3,7 @@
 import type { HostRecord } from '../schema/host.ts';
 import type { IssueField, StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
-import type { AgreementFilter, Interval, ResolveOutcome, RunCostFigure } from './statistics.ts';
+import type { AgreementFilter, Difficulty, Interval, ResolveOutcome, RunCostFigure } from './statistics.ts';
 import type { AttemptSummary } from '../schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
 
@@ -61,6 +61,8 @@ export interface CockpitEntry {
   public: boolean;
   /** Whether the cockpit shows the original fix beside a run (`GET …/runs/{id}/reference` answers 403 otherwise). */
   showReference: boolean;
+  /** Below this n on the outcome a configuration is shown but not ranked (`cockpits.<name>.minN`). */
+  minN: number;
 }
 
 export interface CockpitsBody {
@@ -107,6 +109,10 @@ export interface ReadQuery {
   outcome?: ResolveOutcome;
   /** Only the runs where the judge and the hidden tests disagree, or agree. */
   agreement?: AgreementFilter;
+  /** Only the runs of tasks of these empirical difficulties. */
+  difficulties?: Difficulty[];
+  /** Below this n a group gets no rank (`/stats`; absent: 10). */
+  minN?: number;
 }
 
 /** The filters of the Runs and Dashboard views as a query string: every value its own parameter (model names may contain commas). */
@@ -118,6 +124,8 @@ export function filterQuery(filters: ReadQuery): URLSearchParams {
   for (const h of filters.harnessVersions ?? []) params.append('harnessVersion', h);
   if (filters.outcome) params.set('outcome', filters.outcome);
   if (filters.agreement) params.set('agreement', filters.agreement);
+  for (const d of filters.difficulties ?? []) params.append('difficulty', d);
+  if (filters.minN !== undefined) params.set('minN', String(filters.minN));
   return params;
 }
 
@@ -151,7 +159,11 @@ export const apiPaths = {
     `/spaces/${seg(space)}/issues${fields ? `?fields=${fields.join(',')}` : ''}`,
   hosts: (space: string) => `/spaces/${seg(space)}/hosts`,
   stats: (space: string, filters: ReadQuery = {}) => withQuery(`/spaces/${seg(space)}/stats`, filterQuery(filters)),
-  compare: (space: string, groups: CompareGroups, filters: Pick<ReadQuery, 'tiers' | 'waves' | 'outcome'> = {}) => {
+  compare: (
+    space: string,
+    groups: CompareGroups,
+    filters: Pick<ReadQuery, 'tiers' | 'waves' | 'outcome' | 'difficulties'> = {},
+  ) => {
     const params = filterQuery(filters);
     params.set('aModel', groups.a.model);
     params.set('aHarness', groups.a.harnessVersion);
@@ -175,6 +187,8 @@ export type { Interval, ResolveOutcome, RunCostFigure };
 export interface StatsGroup {
   model: string;
   harnessVersion: string;
+  /** 1 for the best rate on the outcome (equal rates share one); null below the body's minN or without a rate. */
+  rank: number | null;
   runs: number;
   /** On the body's outcome: runs with a result (tests: pass or fail; judge: a counted verdict). */
   n: number;
@@ -213,6 +227,8 @@ export interface StatsGroup {
 export interface StatsBody {
   /** The outcome every "resolved" of the body is counted on: the one asked for, else the default. */
   outcome: ResolveOutcome;
+  /** Below this n on the outcome a group has no rank. */
+  minN: number;
   groups: StatsGroup[];
   asOf: string;
 }
@@ -220,6 +236,8 @@ export interface StatsBody {
 /** `GET …/compare`: A and B over the tasks where both have a result on the outcome. An unknown group, the same group twice or no common task: pairs 0, statistics null. */
 export interface CompareBody {
   outcome: ResolveOutcome;
+  /** Below this many pairs, difference, ci and mcnemarP are null: too few tasks to compare on. */
+  minPairs: number;
   pairs: number;
   bothResolved: number;
   aOnly: number;

@@ -10,13 +10,17 @@
 // √(po(1−po) / (n(1−pe)²)) that docs/contract.md §6 names.
 //
 // The rules that decide what is counted live in sibling modules re-exported here: which outcome says
-// "resolved" (outcome.ts), what runs cost per resolved task (run-cost.ts), and where the judge and the tests
-// disagree (agreement.ts).
+// "resolved" (outcome.ts), what runs cost per resolved task (run-cost.ts), where the judge and the tests
+// disagree (agreement.ts), which samples are too small to rank or compare (ranking.ts), and how hard each task
+// turned out to be (difficulty.ts).
 import { valueOfCode } from './columns.ts';
 import { OUTCOME_RULES, OUTSIDE, RESOLVED, type ResolveOutcome } from './outcome.ts';
+import { MIN_SHARED_TASKS } from './ranking.ts';
 
 export * from './agreement.ts';
+export * from './difficulty.ts';
 export * from './outcome.ts';
+export * from './ranking.ts';
 export * from './run-cost.ts';
 
 /** The standard normal quantile for a two-sided 95 % interval. */
@@ -209,8 +213,9 @@ const pValue = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${p < 0.01 ? p.toF
 
 /** The sentence a reader can quote (docs/contract.md §6), e.g. "A resolved 12 tasks B did not, … p = 0.08". */
 export function describeComparison(a: string, b: string, c: PairedComparison): string {
-  if (c.pairs === 0 || c.difference === null || c.ci === null || c.mcnemarP === null)
-    return `${a} and ${b} have no task with a counted verdict in common.`;
+  if (c.pairs === 0) return `${a} and ${b} have no task with a counted verdict in common.`;
+  if (c.pairs < MIN_SHARED_TASKS || c.difference === null || c.ci === null || c.mcnemarP === null)
+    return `${a} and ${b} share ${c.pairs} ${c.pairs === 1 ? 'task' : 'tasks'}: too few to compare (Compare needs at least ${MIN_SHARED_TASKS}).`;
   const [lo, hi] = c.ci;
   return (
     `${a} resolved ${c.aOnly} ${c.aOnly === 1 ? 'task' : 'tasks'} ${b} did not, ${b} resolved ${c.bOnly} ${a} did not, ` +

@@ -9,12 +9,18 @@ import type { CompareBody, ExportBody, StatsBody } from '../cockpit/contract.ts'
 import type { RunTable } from '../cockpit/run-table.ts';
 import {
   AGREEMENTS,
+  DEFAULT_MIN_N,
   defaultOutcome,
+  DIFFICULTIES,
   isAgreementFilter,
+  isDifficulty,
   isResolveOutcome,
   RESOLVE_OUTCOMES,
   selectByAgreement,
+  selectByDifficulty,
+  taskDifficulty,
   type AgreementFilter,
+  type Difficulty,
   type ResolveOutcome,
 } from '../cockpit/statistics.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
@@ -71,10 +77,28 @@ function oneOf<T extends string>(
 
 const isAnswer = (x: unknown): x is HttpAnswer => typeof x === 'object' && x !== null && 'status' in x;
 
-/** What a figures route was asked beyond the filters (null: not asked), or the 400 that refuses the query. */
+/** Every value of `name` among `allowed` (none: []), or a 400 naming the allowed values. */
+function someOf<T extends string>(
+  query: URLSearchParams,
+  name: string,
+  allowed: readonly T[],
+  isAllowed: (v: string) => v is T,
+): T[] | HttpAnswer {
+  const values = query.getAll(name);
+  const wrong = values.filter((v) => !isAllowed(v));
+  if (!wrong.length) return values as T[];
+  return jsonError(
+    400,
+    `bad-${name}`,
+    `${name} must be one of ${allowed.join(', ')} (repeat it for several); got ${wrong.map((v) => `"${v}"`).join(', ')}.`,
+  );
+}
+
+/** What a figures route was asked beyond the filters (null, []: not asked), or the 400 that refuses the query. */
 interface ViewQuery {
   outcome: ResolveOutcome | null;
   agreement: AgreementFilter | null;
+  difficulties: Difficulty[];
 }
 
 function viewQuery(query: URLSearchParams, takesAgreement: boolean): ViewQuery | HttpAnswer {
@@ -82,13 +106,24 @@ function viewQuery(query: URLSearchParams, takesAgreement: boolean): ViewQuery |
   if (isAnswer(outcome)) return outcome;
   const agreement = takesAgreement ? oneOf(query, 'agreement', AGREEMENTS, isAgreementFilter) : null;
   if (isAnswer(agreement)) return agreement;
-  return { outcome, agreement };
+  const difficulties = someOf(query, 'difficulty', DIFFICULTIES, isDifficulty);
+  if (isAnswer(difficulties)) return difficulties;
+  return { outcome, agreement, difficulties };
+}
+
+/** `minN`: a whole number from 1 (absent: the default), or a 400. */
+function minNOf(query: URLSearchParams): number | HttpAnswer {
+  const raw = query.get('minN');
+  if (raw === null) return DEFAULT_MIN_N;
+  if (/^[1-9]\d{0,8}$/.test(raw)) return Number(raw);
+  return jsonError(400, 'bad-min-n', `minN must be a whole number of runs, 1 or more; got "${raw}".`);
 }
 
 /**
  * The runs as `held` has them, the rows passing the filters (tier and wave fall back to the task's issue
  * record), and the outcome: the one asked for, else the default of the rows the filters select. The
- * agreement filter narrows the rows after that, as the cockpit's does.
+ * difficulty filter (each task's difficulty among those rows' configurations, on the outcome) and the
+ * agreement filter narrow the rows after that, as the cockpit's do.
  */
 async function selected<Held extends { table: RunTable }>(
   deps: ReadDeps,
@@ -106,7 +141,15 @@ async function selected<Held extends { table: RunTable }>(
     ? new Uint32Array(0)
     : selectRuns(current.table, filters, issues && taskFacts(current.table, issues));
   const outcome = asked.outcome ?? defaultOutcome(current.table, selection);
-  const narrowed = asked.agreement ? selectByAgreement(current.table, selection, asked.agreement) : selection;
+  let narrowed = selection;
+  if (asked.difficulties.length)
+    narrowed = selectByDifficulty(
+      current.table,
+      narrowed,
+      taskDifficulty(current.table, selection, outcome),
+      asked.difficulties,
+    );
+  if (asked.agreement) narrowed = selectByAgreement(current.table, narrowed, asked.agreement);
   return { ...current, selection: narrowed, outcome };
 }
 
@@ -116,6 +159,8 @@ export async function stats(deps: ReadDeps, space: string, query: URLSearchParam
     return jsonError(400, 'bad-group-by', 'groupBy can only be "model,harnessVersion" for now.');
   const asked = viewQuery(query, true);
   if (isAnswer(asked)) return asked;
+  const minN = minNOf(query);
+  if (isAnswer(minN)) return minN;
   // The table alone: a cold process reads it from the persisted columns (read-model.ts).
   const { table, selection, asOf, outcome } = await selected(
     deps,
@@ -125,8 +170,8 @@ export async function stats(deps: ReadDeps, space: string, query: URLSearchParam
     asked,
     currentRunTable(deps, space),
   );
-  const groups = groupStatistics(table, selection, deps.config.prices, outcome);
-  return { status: 200, body: { outcome, groups, asOf } satisfies StatsBody };
+  const groups = groupStatistics(table, selection, deps.config.prices, outcome, minN);
+  return { status: 200, body: { outcome, minN, groups, asOf } satisfies StatsBody };
 }
 
 export async function compare(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {

@@ -8,6 +8,7 @@ import {
   kappaWithheld,
   outcomeClass,
   outcomeRate,
+  rankByRate,
   RESOLVED,
   runCostFigure,
   type ResolveOutcome,
@@ -45,13 +46,23 @@ export function groupStatistics(
   selection: Uint32Array,
   prices: Prices,
   outcome: ResolveOutcome,
+  minN: number,
 ): StatsGroup[] {
   const grouping = groupRuns(table, selection);
   const rows = rowsByGroup(grouping, selection);
   const stats = grouping.groups.map((group, g) =>
     statisticsOf(table, group, rows[g]!, priceOf(prices, group.model), outcome),
   );
-  return stats.sort((a, b) => a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion));
+  const byName = (a: Group, b: Group) =>
+    a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion);
+  const { rankOf } = rankByRate(
+    stats,
+    (g) => g.rate,
+    (g) => g.n,
+    minN,
+    byName,
+  );
+  return stats.map((g) => ({ ...g, rank: rankOf.get(g) ?? null })).sort(byName);
 }
 
 function statisticsOf(
@@ -60,7 +71,7 @@ function statisticsOf(
   rows: Uint32Array,
   price: ModelPrice | null,
   outcome: ResolveOutcome,
-): StatsGroup {
+): Omit<StatsGroup, 'rank'> {
   const counts = countRuns(table, rows);
   const resolved = outcomeRate(counts, outcome);
   const resolve = resolveRate(counts.verdicts, counts.flagged);

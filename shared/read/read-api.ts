@@ -164,6 +164,7 @@ export const cockpitEntries = (config: ReplayConfig): CockpitEntry[] =>
     space: c.space,
     public: c.public,
     showReference: c.showReference,
+    minN: c.minN,
   }));
 
 function cockpits(config: ReplayConfig): HttpAnswer {

@@ -117,7 +117,7 @@ describe('every rate with its interval and n', () => {
     expect(
       await tableRow
         .locator('td')
-        .nth(2)
+        .nth(3)
         .locator('span')
         .evaluateAll((spans) => spans.map((s) => s.firstChild?.textContent)),
     ).toEqual([pct(a.rate!), `${pct(a.ci![0])}–${pct(a.ci![1])}`, `n=${a.n}`]);
@@ -255,9 +255,9 @@ describe('attempts', () => {
         .locator('#table-models tbody tr', { has: p.locator('th', { hasText: A.model }) })
         .filter({ hasText: A.harnessVersion })
         .locator('td')
-        .nth(5);
-    expect(await p.locator('#table-models thead th').nth(6).textContent()).toBe('Re-runs');
-    expect(await p.locator('#table-models thead th').nth(5).textContent()).toBe('First-attempt rate · judge');
+        .nth(7);
+    expect(await p.locator('#table-models thead th').nth(8).textContent()).toBe('Re-runs');
+    expect(await p.locator('#table-models thead th').nth(6).textContent()).toBe('First-attempt rate · judge');
     expect(await reRunsCell().textContent()).toBe('0');
 
     const row = rowOf(rerun);

@@ -329,7 +329,7 @@ describe('the per-model table', () => {
     expect(await header('Runs').getAttribute('aria-sort')).toBe('descending');
     expect(await header('Resolve rate · hidden tests').getAttribute('aria-sort')).toBe('none');
     const runs = async () =>
-      (await card.locator('tbody tr td:nth-child(3)').allTextContents()).map((v) => Number(v.replace(/,/g, '')));
+      (await card.locator('tbody tr td:nth-child(4)').allTextContents()).map((v) => Number(v.replace(/,/g, '')));
     const descending = await runs();
     expect(descending).toEqual([...descending].sort((a, b) => b - a));
     await header('Runs').locator('button').click();
@@ -369,7 +369,7 @@ describe('judge against hidden tests', () => {
     expect(await p.locator('.runs-count').innerText()).toMatch(new RegExp(`^${expected.toLocaleString('en-US')} of`));
     const verdicts = await p.locator('.grid-row:not([hidden]) .grid-cell.verdict').allInnerTexts();
     expect(new Set(verdicts)).toEqual(new Set(['wrong']));
-    const tests = await p.locator('.grid-row:not([hidden]) [role="gridcell"]:nth-child(9)').allInnerTexts();
+    const tests = await p.locator('.grid-row:not([hidden]) [role="gridcell"]:nth-child(10)').allInnerTexts();
     expect(new Set(tests)).toEqual(new Set(['pass']));
     expect(await p.locator('[data-filter="verdict"] summary').innerText()).toMatch(/Verdict: wrong/);
     expect(await p.locator('[data-filter="tests"] summary').innerText()).toMatch(/Tests: tests pass/);
@@ -387,7 +387,7 @@ describe('judge against hidden tests', () => {
     const p = await openPage('/?view=runs');
     await p.locator('.search').fill('tests fail');
     await p.waitForURL(/q=tests/);
-    const tests = await p.locator('.grid-row:not([hidden]) [role="gridcell"]:nth-child(9)').allInnerTexts();
+    const tests = await p.locator('.grid-row:not([hidden]) [role="gridcell"]:nth-child(10)').allInnerTexts();
     expect(tests.length).toBeGreaterThan(0);
     expect(new Set(tests)).toEqual(new Set(['fail']));
     await p.close();

@@ -19,6 +19,8 @@ import { startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts
 
 const SPACE = 'Reads';
 const NARROW = 'Narrow';
+/** Two models on twelve tasks: enough pairs to compare. */
+const PAIRS = 'Pairs';
 /** A model name with a comma (why filters are read from the raw query) and one a spreadsheet would run. */
 const COMMA = 'acme/coder, large';
 const FORMULA = '=HYPERLINK("http://evil.example","x")';
@@ -81,6 +83,7 @@ beforeAll(async () => {
       spaces: {
         [SPACE]: { senders: ['mac-studio-1'] },
         [NARROW]: { senders: ['mac-studio-1'], exports: { fields: ['judgeVerdict', 'taskId', 'model'] } },
+        [PAIRS]: { senders: ['mac-studio-1'] },
       },
       prices: { [COMMA]: { inputPerMTok: 1, outputPerMTok: 10 } },
     },
@@ -132,6 +135,11 @@ beforeAll(async () => {
       new Date().toISOString(),
     ),
   );
+  // left passes p1–p8 and is judged resolved on p1–p7; right passes p1–p4 and p9 and is judged resolved on p1–p4.
+  for (let t = 1; t <= 12; t++) {
+    rows.push(run(PAIRS, 'left', `p${t}`, t <= 7 ? 'resolved' : 'wrong', t <= 8 ? 'pass' : 'fail'));
+    rows.push(run(PAIRS, 'right', `p${t}`, t <= 4 ? 'resolved' : 'wrong', t <= 4 || t === 9 ? 'pass' : 'fail'));
+  }
   for (const row of rows) await local.adapters.table.putRun(row, null);
   const today = new Date().toISOString().slice(0, 10);
   await local.adapters.table.reserve(SPACE, today, 200);
@@ -302,6 +310,54 @@ describe('GET /stats', () => {
     expect((await get<StatsBody>(`/spaces/${SPACE}/stats?wave=first`)).body.groups).toEqual([]);
   });
 
+  it('ranks the groups with n of at least minN (default 10) on the outcome, and refuses a minN that is not a whole number from 1', async () => {
+    const ranked = (await get<StatsBody>(apiPaths.stats(PAIRS))).body;
+    expect(ranked.minN).toBe(10);
+    expect(ranked.groups.map((g) => [g.model, g.n, g.resolved, g.rank])).toEqual([
+      ['left', 12, 8, 1],
+      ['right', 12, 5, 2],
+    ]);
+    const tooFew = (await get<StatsBody>(apiPaths.stats(PAIRS, { minN: 13 }))).body;
+    expect(tooFew.groups.map((g) => g.rank)).toEqual([null, null]);
+    for (const minN of ['0', '-1', '2.5', 'ten', '']) {
+      const { status, body } = await get<{ error: string; message: string }>(`/spaces/${PAIRS}/stats?minN=${minN}`);
+      expect(status).toBe(400);
+      expect(body).toMatchObject({
+        error: 'bad-min-n',
+        message: `minN must be a whole number of runs, 1 or more; got "${minN}".`,
+      });
+    }
+  });
+
+  it('narrows to the tasks of an empirical difficulty among the configurations in view, and refuses any other', async () => {
+    // Among left and right on the tests: p1–p4 easy (both pass), p5–p9 medium (one of two), p10–p12 unsolved.
+    const easy = (await get<StatsBody>(apiPaths.stats(PAIRS, { difficulties: ['easy'] }))).body;
+    expect(easy.groups.map((g) => [g.model, g.runs, g.resolved])).toEqual([
+      ['left', 4, 4],
+      ['right', 4, 4],
+    ]);
+    const hardOrUnsolved = (await get<StatsBody>(apiPaths.stats(PAIRS, { difficulties: ['hard', 'unsolved'] }))).body;
+    expect(hardOrUnsolved.groups.map((g) => [g.model, g.runs, g.resolved])).toEqual([
+      ['left', 3, 0],
+      ['right', 3, 0],
+    ]);
+    // On the judge, p5–p7 are medium (left only) and p8, p9 unsolved.
+    const exported = (await get<ExportBody>(apiPaths.exportJson(PAIRS, { outcome: 'judge', difficulties: ['medium'] })))
+      .body;
+    expect(exported.runs.map((r) => r.taskId).sort()).toEqual(['p5', 'p5', 'p6', 'p6', 'p7', 'p7']);
+    for (const route of ['stats', 'export.json', 'compare?aModel=left&aHarness=h1&bModel=right&bHarness=h1']) {
+      const join = route.includes('?') ? '&' : '?';
+      const { status, body } = await get<{ error: string; message: string }>(
+        `/spaces/${PAIRS}/${route}${join}difficulty=easy&difficulty=trivial`,
+      );
+      expect(status).toBe(400);
+      expect(body).toMatchObject({
+        error: 'bad-difficulty',
+        message: 'difficulty must be one of easy, medium, hard, unsolved (repeat it for several); got "trivial".',
+      });
+    }
+  });
+
   it('refuses a grouping it does not offer', async () => {
     const { status, body } = await get<{ error: string }>(`/spaces/${SPACE}/stats?groupBy=host`);
     expect(status).toBe(400);
@@ -312,27 +368,56 @@ describe('GET /stats', () => {
 describe('GET /compare', () => {
   const group = (model: string) => ({ model, harnessVersion: 'h1' });
 
-  it('pairs the tasks both ran, with the difference, its interval and the exact p', async () => {
-    const judge = { outcome: 'judge' } as const;
-    const { status, body } = await get<CompareBody>(
-      apiPaths.compare(SPACE, { a: group(COMMA), b: group(FORMULA) }, judge),
-    );
+  it('pairs the tasks both ran on the outcome, with the difference, its interval and the exact p', async () => {
+    const pairs = { a: group('left'), b: group('right') };
+    // Tests: both pass p1–p4, left only p5–p8, right only p9, neither p10–p12.
+    const { status, body } = await get<CompareBody>(apiPaths.compare(PAIRS, pairs));
     expect(status).toBe(200);
     expect(body).toMatchObject({
-      outcome: 'judge',
-      ...pairedComparison({ bothResolved: 2, aOnly: 2, bOnly: 1, neither: 1 }),
-      aOnlyTasks: ['t3', 't4'],
-      bOnlyTasks: ['t5'],
+      outcome: 'tests',
+      minPairs: 10,
+      ...pairedComparison({ bothResolved: 4, aOnly: 4, bOnly: 1, neither: 3 }),
+      aOnlyTasks: ['p5', 'p6', 'p7', 'p8'],
+      bOnlyTasks: ['p9'],
     });
-    const swapped = (await get<CompareBody>(apiPaths.compare(SPACE, { a: group(FORMULA), b: group(COMMA) }, judge)))
-      .body;
+    expect(body.difference).toBeCloseTo(3 / 12, 12);
+    // McNemar, 4 against 1: 2 × (1 + 5) / 32.
+    expect(body.mcnemarP).toBeCloseTo(12 / 32, 12);
+    // Judge: both p1–p4, left only p5–p7, neither p8–p12.
+    const judged = (await get<CompareBody>(apiPaths.compare(PAIRS, pairs, { outcome: 'judge' }))).body;
+    expect(judged).toMatchObject({ outcome: 'judge', pairs: 12, bothResolved: 4, aOnly: 3, bOnly: 0, neither: 5 });
+    const swapped = (await get<CompareBody>(apiPaths.compare(PAIRS, { a: pairs.b, b: pairs.a }))).body;
     expect(swapped.difference).toBeCloseTo(-body.difference!, 12);
     expect(swapped.mcnemarP).toBe(body.mcnemarP);
+  });
+
+  it('gives the counts of fewer than 10 shared tasks and no difference, interval or p', async () => {
+    // COMMA and FORMULA share six tasks; on the empirical "medium" tasks, left and right share five (p5–p9).
+    const few = (
+      await get<CompareBody>(apiPaths.compare(SPACE, { a: group(COMMA), b: group(FORMULA) }, { outcome: 'judge' }))
+    ).body;
+    expect(few).toMatchObject({
+      pairs: 6,
+      bothResolved: 2,
+      aOnly: 2,
+      bOnly: 1,
+      neither: 1,
+      difference: null,
+      ci: null,
+      mcnemarP: null,
+    });
+    const medium = (
+      await get<CompareBody>(
+        apiPaths.compare(PAIRS, { a: group('left'), b: group('right') }, { difficulties: ['medium'] }),
+      )
+    ).body;
+    expect(medium).toMatchObject({ pairs: 5, aOnly: 4, bOnly: 1, difference: null, mcnemarP: null });
   });
 
   it('answers an unknown group, the same group twice, or no common task with pairs 0 and null statistics', async () => {
     const empty = {
       outcome: 'tests',
+      minPairs: 10,
       pairs: 0,
       bothResolved: 0,
       aOnly: 0,

@@ -28,7 +28,7 @@ describe('the cost of a run', () => {
     ]);
     const all = Uint32Array.from({ length: table.size }, (_, i) => i);
     const cost = Object.fromEntries(
-      groupStatistics(table, all, { priced: price }, 'judge').map((g) => [g.model, g.runCost]),
+      groupStatistics(table, all, { priced: price }, 'judge', 10).map((g) => [g.model, g.runCost]),
     );
     expect(cost.recorded).toMatchObject({ runs: 2, priced: 2 });
     expect(cost.recorded!.totalUsd).toBeCloseTo(0.75, 12);

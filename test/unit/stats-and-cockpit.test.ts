@@ -17,7 +17,7 @@ import {
 import { columnsFromBytes } from '../../shared/cockpit/columns.ts';
 import { apiPaths, type IssuesBody, type StatsBody } from '../../shared/cockpit/contract.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
-import { kappaWithheld, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
+import { DEFAULT_MIN_N, kappaWithheld, rankByRate, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
 import { answerRead, type ReadDeps } from '../../shared/read/read-api.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import { InMemoryKeySource, InMemoryObjectStore, InMemoryTable, SettableClock } from '../helpers/in-memory-ports.ts';
@@ -103,6 +103,14 @@ describe('the cockpit and /stats', () => {
       const grouping = groupRuns(table, selection);
       const rows = rowsByGroup(grouping, selection);
       const figures = computeFigures(table, selection, grouping, rows);
+      // Ranked as the cockpit ranks them (view-model.ts), at the default minimum n.
+      const { rankOf } = rankByRate(
+        figures.groups,
+        (g) => g.outcomes[outcome].rate,
+        (g) => g.outcomes[outcome].n,
+        DEFAULT_MIN_N,
+        (a, b) => a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion),
+      );
       const fromCockpit = figures.groups.map((g) => {
         // The κ the cockpit's calibration card shows with the view narrowed to this group.
         const kappa = calibration(
@@ -114,6 +122,7 @@ describe('the cockpit and /stats', () => {
         return {
           model: g.model,
           harnessVersion: g.harnessVersion,
+          rank: rankOf.get(g),
           runs: g.runs,
           n: onOutcome.n,
           resolved: onOutcome.hits,

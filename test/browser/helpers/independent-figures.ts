@@ -122,3 +122,19 @@ export function kappaOf(runs: ExportedRun[]): { n: number; kappa: number | null;
   const half = Z * Math.sqrt((po * (1 - po)) / (n * (1 - pe) ** 2));
   return { n, kappa, ci: [Math.max(-1, kappa - half), Math.min(1, kappa + half)] };
 }
+
+/** Each task's band among the runs' configurations: easy ≥ 2/3 resolved, medium ≥ 1/3, hard > 0, unsolved 0. */
+export function difficulties(runs: ExportedRun[], outcome: Outcome): Map<string, string> {
+  const byTask = new Map<string, { n: number; resolved: number }>();
+  for (const run of runs) {
+    const result = resultOf(run, outcome);
+    if (result === 'outside') continue;
+    const t = byTask.get(run.taskId) ?? { n: 0, resolved: 0 };
+    t.n++;
+    if (result === 'resolved') t.resolved++;
+    byTask.set(run.taskId, t);
+  }
+  const band = ({ n, resolved }: { n: number; resolved: number }) =>
+    resolved / n >= 2 / 3 - 1e-12 ? 'easy' : resolved / n >= 1 / 3 - 1e-12 ? 'medium' : resolved ? 'hard' : 'unsolved';
+  return new Map([...byTask].map(([task, t]) => [task, band(t)]));
+}
