@@ -102,6 +102,9 @@ export class Cockpit {
     },
     runHref: (run) => location.pathname + toSearch({ ...this.state, area: 'runs', run }),
     openRun: (run) => this.update({ area: 'runs', run }),
+    showAllPairs: (allPairs) => this.update({ allPairs }),
+    pairHref: (a, b) => location.pathname + toSearch({ ...this.state, compare: { a, b }, allPairs: false }),
+    openPair: (a, b) => this.update({ compare: { a, b }, allPairs: false }),
   });
   private readonly hostsView = new HostsView();
   private hosts: HostRecord[] | null = null;
@@ -255,7 +258,7 @@ export class Cockpit {
       this.dashboard.render(m, this.lastDashboard === null);
       this.lastDashboard = m;
     }
-    if (area === 'compare') this.compareView.render(m, this.state.filters, this.state.compare);
+    if (area === 'compare') this.compareView.render(m, this.state.filters, this.state.compare, this.state.allPairs);
     if (area === 'runs') {
       this.runs.render(m, this.state.search, this.state.sort, this.state.run);
       this.renderExportLinks(m);

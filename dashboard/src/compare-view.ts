@@ -13,6 +13,7 @@ import {
 } from '../../shared/cockpit/statistics.ts';
 import { valueOfCode } from '../../shared/cockpit/columns.ts';
 import { compareGroups } from '../../shared/cockpit/compare-groups.ts';
+import { pairsInView, renderAllPairs, type PairsNav } from './all-pairs-view.ts';
 import { barList } from './charts/bars.ts';
 import type { Axis } from './charts/ticks.ts';
 import { el, fill } from './dom.ts';
@@ -23,7 +24,9 @@ import type { CockpitFilters } from './url-state.ts';
 import type { Computed } from './view-model.ts';
 
 /** What the Compare view asks of the page around it. */
-export interface CompareNav {
+export interface CompareNav extends PairsNav {
+  /** Every pair at once, or one pair. */
+  showAllPairs(on: boolean): void;
   choose(side: 'a' | 'b', group: Group): void;
   swap(): void;
   /** The address of a run, so a discordant task is a real link. */
@@ -35,6 +38,8 @@ export interface CompareNav {
 const LISTED = 500;
 
 export const groupName = (g: Group) => `${g.model} · ${g.harnessVersion}`;
+const NO_TEST_RESULTS =
+  'There are no test results in view: no run the filters select has a hidden-test result of pass or fail. Switch the outcome to the judge to compare on verdicts.';
 const same = (x: Group | null, y: Group | null) =>
   !!x && !!y && x.model === y.model && x.harnessVersion === y.harnessVersion;
 
@@ -48,6 +53,21 @@ export class CompareView {
   private readonly pickA = el('select', { id: 'compare-a', 'aria-label': 'Group A' });
   private readonly pickB = el('select', { id: 'compare-b', 'aria-label': 'Group B' });
   private readonly body = el('div', { class: 'compare-body' });
+  private readonly picks: HTMLElement;
+  private readonly pairsHost = el('div', { class: 'all-pairs-body', id: 'all-pairs' });
+  private readonly title = el('h2', { id: 'compare-title' }, 'Compare two groups on the tasks both ran');
+  private readonly modes = {
+    one: el(
+      'button',
+      { type: 'button', class: 'chip-toggle', 'data-mode': 'one', 'aria-pressed': 'true' },
+      'two groups',
+    ),
+    all: el(
+      'button',
+      { type: 'button', class: 'chip-toggle', 'data-mode': 'all', 'aria-pressed': 'false' },
+      'all pairs',
+    ),
+  };
   private options: Group[] = [];
 
   constructor(private readonly nav: CompareNav) {
@@ -57,6 +77,15 @@ export class CompareView {
       '⇄ swap',
     );
     swap.addEventListener('click', () => this.nav.swap());
+    this.modes.one.addEventListener('click', () => this.nav.showAllPairs(false));
+    this.modes.all.addEventListener('click', () => this.nav.showAllPairs(true));
+    this.picks = el(
+      'div',
+      { class: 'compare-picks' },
+      el('label', {}, el('strong', {}, 'A '), this.pickA),
+      swap,
+      el('label', {}, el('strong', {}, 'B '), this.pickB),
+    );
     for (const [side, select] of [
       ['a', this.pickA],
       ['b', this.pickB],
@@ -73,25 +102,21 @@ export class CompareView {
         el(
           'div',
           { class: 'card-head' },
-          el('h2', { id: 'compare-title' }, 'Compare two groups on the tasks both ran'),
+          this.title,
+          el('span', { class: 'colour-by', role: 'group', 'aria-label': 'Compare' }, this.modes.one, this.modes.all),
         ),
         el(
           'p',
           { class: 'card-explain' },
           'A group is one model with one harness version. Pairs are the tasks where both have a result on the outcome in view (a pass or fail hidden test, or a counted verdict); each task counts once, so the difference is not blurred by tasks only one of them ran.',
         ),
-        el(
-          'div',
-          { class: 'compare-picks' },
-          el('label', {}, el('strong', {}, 'A '), this.pickA),
-          swap,
-          el('label', {}, el('strong', {}, 'B '), this.pickB),
-        ),
+        this.picks,
         this.body,
+        this.pairsHost,
         el(
           'p',
           { class: 'card-foot' },
-          'Difference: Newcombe’s 95% interval for paired proportions (1998, method 10); p: McNemar’s exact test on the tasks only one of them resolved. The tier, wave and difficulty filters apply; the verdict, tests and agreement filters do not, since a comparison needs every result. Fewer than 10 tasks in common: no comparison. Same figures as GET …/compare.',
+          'Difference: Newcombe’s 95% interval for paired proportions (1998, method 10); p: McNemar’s exact test on the tasks only one of them resolved. The tier, wave and difficulty filters apply; the verdict, tests and agreement filters do not, since a comparison needs every result. Fewer than 10 tasks in common: no comparison. Same figures as GET …/compare and GET …/pairs.',
         ),
       ),
     );
@@ -109,7 +134,20 @@ export class CompareView {
     return { a, b };
   }
 
-  render(m: Computed, filters: CockpitFilters, chosen: { a: Group | null; b: Group | null }): void {
+  render(m: Computed, filters: CockpitFilters, chosen: { a: Group | null; b: Group | null }, all: boolean): void {
+    this.modes.one.setAttribute('aria-pressed', String(!all));
+    this.modes.all.setAttribute('aria-pressed', String(all));
+    this.title.textContent = all
+      ? 'All pairs of the configurations in view'
+      : 'Compare two groups on the tasks both ran';
+    this.picks.hidden = all;
+    this.body.hidden = all;
+    this.pairsHost.hidden = !all;
+    if (all) {
+      if (m.noTestResults) fill(this.pairsHost, el('p', { class: 'compare-sentence' }, NO_TEST_RESULTS));
+      else renderAllPairs(this.pairsHost, m, pairsInView(m, filters), this.nav);
+      return;
+    }
     const { a, b } = CompareView.pair(m, chosen);
     // The groups in view, plus a linked group the filters hide (a shared link must show what it names).
     this.options = [...m.figures.groups];
@@ -130,14 +168,7 @@ export class CompareView {
       return;
     }
     if (m.noTestResults) {
-      fill(
-        this.body,
-        el(
-          'p',
-          { class: 'compare-sentence', id: 'compare-sentence' },
-          'There are no test results in view: no run the filters select has a hidden-test result of pass or fail. Switch the outcome to the judge to compare on verdicts.',
-        ),
-      );
+      fill(this.body, el('p', { class: 'compare-sentence', id: 'compare-sentence' }, NO_TEST_RESULTS));
       return;
     }
     if (same(a, b)) {

@@ -44,6 +44,8 @@ export interface ViewState {
   matrix: MatrixColouring | null;
   /** The groups of the Compare view; null: not chosen, the view picks two. */
   compare: { a: Group | null; b: Group | null };
+  /** Compare shows every pair of the configurations in view (`pairs=all`). */
+  allPairs: boolean;
 }
 
 export const DEFAULT_SORT = { column: 'finishedAt', descending: true };
@@ -77,6 +79,7 @@ export function readState(search = location.search): ViewState {
     run: p.get('run'),
     matrix: matrix === 'tests' || matrix === 'verdict' ? matrix : null,
     compare: { a: groupOf(p.getAll('a')), b: groupOf(p.getAll('b')) },
+    allPairs: p.get('pairs') === 'all',
   };
 }
 
@@ -108,19 +111,22 @@ export function toSearch(state: ViewState): string {
     p.append(side, g.model);
     p.append(side, g.harnessVersion);
   }
+  if (state.allPairs) p.set('pairs', 'all');
   const s = p.toString();
   return s ? `?${s}` : '';
 }
 
 /**
- * Writes the state to the address bar. A new history entry only when the area or the open run changes,
+ * Writes the state to the address bar. A new history entry only when the area, the open run or Compare's
+ * all pairs changes,
  * and not even then when `replace` says the reader is walking through runs: Back leaves the walk, it does
  * not step back through every row passed on the way.
  */
 export function writeState(state: ViewState, previous: ViewState, replace = false): void {
   const url = location.pathname + toSearch(state);
   if (url === location.pathname + location.search) return;
-  if (!replace && (state.area !== previous.area || state.run !== previous.run)) history.pushState(null, '', url);
+  const moved = state.area !== previous.area || state.run !== previous.run || state.allPairs !== previous.allPairs;
+  if (!replace && moved) history.pushState(null, '', url);
   else history.replaceState(null, '', url);
 }
 

@@ -17,27 +17,34 @@ import {
 const NO_RUN = -2;
 
 /**
- * The group's class on the outcome for each task, by task dictionary index: RESOLVED, NOT_RESOLVED,
- * OUTSIDE, or NO_RUN. A group that is not in the table has no run of any task.
+ * Each group's class on the outcome for each task, by task dictionary index: RESOLVED, NOT_RESOLVED,
+ * OUTSIDE, or NO_RUN; one pass over the selection for all of them. A group that is not in the table has
+ * no run of any task.
  */
-export function taskOutcomes(
+export function taskOutcomesOf(
   table: RunTable,
   selection: Uint32Array,
-  group: Group,
+  groups: readonly Group[],
   outcome: ResolveOutcome,
-): Int8Array {
-  const byTask = new Int8Array(table.dictionaries.taskId.values.length).fill(NO_RUN);
-  const model = table.dictionaries.model.indexOf(group.model);
-  const harness = table.dictionaries.harnessVersion.indexOf(group.harnessVersion);
-  if (model < 0 || harness < 0) return byTask;
+): Int8Array[] {
+  const tasks = table.dictionaries.taskId.values.length;
+  const harnesses = table.dictionaries.harnessVersion.values.length;
+  const groupOf = new Int32Array(table.dictionaries.model.values.length * harnesses).fill(-1);
+  groups.forEach((g, k) => {
+    const model = table.dictionaries.model.indexOf(g.model);
+    const harness = table.dictionaries.harnessVersion.indexOf(g.harnessVersion);
+    if (model >= 0 && harness >= 0) groupOf[model * harnesses + harness] = k;
+  });
+  const out = groups.map(() => new Int8Array(tasks).fill(NO_RUN));
   const { field, classOf } = OUTCOME_RULES[outcome];
   const codes = table.codes[field];
-  const { model: models, harnessVersion: harnesses, taskId } = table.text;
+  const { model, harnessVersion, taskId } = table.text;
   for (let s = 0; s < selection.length; s++) {
     const i = selection[s]!;
-    if (models[i] === model && harnesses[i] === harness) byTask[taskId[i]!] = classOf[codes[i]!]!;
+    const g = groupOf[model[i]! * harnesses + harnessVersion[i]!]!;
+    if (g >= 0) out[g]![taskId[i]!] = classOf[codes[i]!]!;
   }
-  return byTask;
+  return out;
 }
 
 const hasResult = (c: number) => c !== NO_RUN && c !== OUTSIDE;
@@ -73,10 +80,8 @@ export function compareGroups(
   outcome: ResolveOutcome,
 ): Omit<CompareBody, 'asOf'> {
   const same = a.model === b.model && a.harnessVersion === b.harnessVersion;
-  const none = new Uint32Array(0);
-  const ofA = taskOutcomes(table, same ? none : selection, a, outcome);
-  const ofB = taskOutcomes(table, same ? none : selection, b, outcome);
-  const { counts, aOnlyTasks, bOnlyTasks } = pairCounts(ofA, ofB);
+  const [ofA, ofB] = taskOutcomesOf(table, same ? new Uint32Array(0) : selection, [a, b], outcome);
+  const { counts, aOnlyTasks, bOnlyTasks } = pairCounts(ofA!, ofB!);
   const names = (tasks: number[]) => tasks.map((t) => table.dictionaries.taskId.values[t]!).sort();
   const comparison = pairedComparison(counts);
   const tooFew = comparison.pairs < MIN_SHARED_TASKS;

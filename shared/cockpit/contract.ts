@@ -6,6 +6,7 @@ import type { RunRow } from '../schema/run.ts';
 import type { AgreementFilter, Difficulty, Interval, ResolveOutcome, RunCostFigure } from './statistics.ts';
 import type { AttemptSummary } from '../schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
+import type { PairRow } from './all-pairs.ts';
 
 export interface RunsPage {
   runs: RunRow[];
@@ -171,6 +172,8 @@ export const apiPaths = {
     params.set('bHarness', groups.b.harnessVersion);
     return `/spaces/${seg(space)}/compare?${params}`;
   },
+  pairs: (space: string, filters: Omit<ReadQuery, 'agreement' | 'minN'> = {}) =>
+    withQuery(`/spaces/${seg(space)}/pairs`, filterQuery(filters)),
   budget: (space: string, days?: number) => `/spaces/${seg(space)}/budget${days ? `?days=${days}` : ''}`,
   exportCsv: (space: string, filters: ReadQuery = {}) =>
     withQuery(`/spaces/${seg(space)}/export.csv`, filterQuery(filters)),
@@ -248,6 +251,20 @@ export interface CompareBody {
   mcnemarP: number | null;
   aOnlyTasks: string[];
   bOnlyTasks: string[];
+  asOf: string;
+}
+
+/** `GET …/pairs`: every pair of the configurations in view, Holm-adjusted (shared/cockpit/all-pairs.ts). */
+export interface PairsBody {
+  outcome: ResolveOutcome;
+  /** Configurations in view. */
+  configurations: number;
+  /** Pairs with at least 10 tasks in common: the family Holm adjusts over. */
+  compared: number;
+  rows: (Omit<PairRow, 'a' | 'b'> & {
+    a: { model: string; harnessVersion: string };
+    b: { model: string; harnessVersion: string };
+  })[];
   asOf: string;
 }
 

@@ -11,14 +11,16 @@
 //
 // The rules that decide what is counted live in sibling modules re-exported here: which outcome says
 // "resolved" (outcome.ts), what runs cost per resolved task (run-cost.ts), where the judge and the tests
-// disagree (agreement.ts), which samples are too small to rank or compare (ranking.ts), and how hard each task
-// turned out to be (difficulty.ts).
+// disagree (agreement.ts), which samples are too small to rank or compare (ranking.ts), how hard each task
+// turned out to be (difficulty.ts), Holm's adjustment over many pairs (multiple-comparisons.ts), and the
+// sentence a comparison is quoted in (comparison-sentence.ts).
 import { valueOfCode } from './columns.ts';
 import { OUTCOME_RULES, OUTSIDE, RESOLVED, type ResolveOutcome } from './outcome.ts';
-import { MIN_SHARED_TASKS } from './ranking.ts';
 
 export * from './agreement.ts';
+export * from './comparison-sentence.ts';
 export * from './difficulty.ts';
+export * from './multiple-comparisons.ts';
 export * from './outcome.ts';
 export * from './ranking.ts';
 export * from './run-cost.ts';
@@ -181,10 +183,24 @@ export function newcombePairedInterval(
   return [clip(d - below, -1, d), clip(d + above, d, 1)];
 }
 
-/** P[X ≤ k] for X ~ Binomial(n, p), summed in log space so that n in the tens of thousands does not underflow. */
+/**
+ * P[X ≤ k] for X ~ Binomial(n, p). Term by term from q^n, each the one before × (n − i + 1)/i × p/q: for
+ * p = ½ and the n of a benchmark the terms are exact binary fractions, so a tail that is exactly ½ comes
+ * out ½. Where q^n would underflow (n in the tens of thousands), the terms are summed in log space.
+ */
 export function binomialLowerTail(k: number, n: number, p = 0.5): number {
   if (k < 0) return 0;
   if (k >= n) return 1;
+  const first = (1 - p) ** n;
+  if (first > 1e-290) {
+    let term = first;
+    let sum = first;
+    for (let i = 1; i <= k; i++) {
+      term *= ((n - i + 1) / i) * (p / (1 - p));
+      sum += term;
+    }
+    return Math.min(1, sum);
+  }
   const logP = Math.log(p);
   const logQ = Math.log1p(-p);
   // log of C(n, i) p^i q^(n−i), term by term; then a log-sum-exp around the largest term.
@@ -203,23 +219,4 @@ export function binomialLowerTail(k: number, n: number, p = 0.5): number {
 export function mcnemarExactP(b: number, c: number): number {
   if (b + c === 0) return 1;
   return Math.min(1, 2 * binomialLowerTail(Math.min(b, c), b + c));
-}
-
-const percent = (x: number) => `${(x * 100).toFixed(1)}`;
-/** A bound of the interval, with the same minus sign the difference is written with. */
-const bound = (x: number) => `${x < 0 ? '−' : ''}${percent(Math.abs(x))}`;
-const signedPoints = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${percent(Math.abs(x))} points`;
-const pValue = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${p < 0.01 ? p.toFixed(3) : p.toFixed(2)}`);
-
-/** The sentence a reader can quote (docs/contract.md §6), e.g. "A resolved 12 tasks B did not, … p = 0.08". */
-export function describeComparison(a: string, b: string, c: PairedComparison): string {
-  if (c.pairs === 0) return `${a} and ${b} have no task with a counted verdict in common.`;
-  if (c.pairs < MIN_SHARED_TASKS || c.difference === null || c.ci === null || c.mcnemarP === null)
-    return `${a} and ${b} share ${c.pairs} ${c.pairs === 1 ? 'task' : 'tasks'}: too few to compare (Compare needs at least ${MIN_SHARED_TASKS}).`;
-  const [lo, hi] = c.ci;
-  return (
-    `${a} resolved ${c.aOnly} ${c.aOnly === 1 ? 'task' : 'tasks'} ${b} did not, ${b} resolved ${c.bOnly} ${a} did not, ` +
-    `of ${c.pairs} ${c.pairs === 1 ? 'task' : 'tasks'} both ran: ${signedPoints(c.difference)}, ` +
-    `95% CI ${bound(lo)} to ${bound(hi)} points, ${pValue(c.mcnemarP)}.`
-  );
 }

@@ -1,11 +1,12 @@
-// `/stats`, `/compare` and the exports (docs/contract.md §6, §10): the runs the page's filters select, counted on the
+// `/stats`, `/compare`, `/pairs` and the exports (docs/contract.md §6, §10): the runs the page's filters select, counted on the
 // outcome asked for (else the view's default), with every rule from the one statistics module. A parameter
 // that names nothing the API offers is refused with 400 and a sentence listing what it takes.
 import { gzipSync } from 'node:zlib';
-import { selectRuns, taskFacts, type RunFilters } from '../cockpit/aggregates.ts';
+import { groupRuns, selectRuns, taskFacts, type RunFilters } from '../cockpit/aggregates.ts';
+import { allPairs } from '../cockpit/all-pairs.ts';
 import { TIERS, type Tier } from '../cockpit/columns.ts';
 import { compareGroups } from '../cockpit/compare-groups.ts';
-import type { CompareBody, ExportBody, StatsBody } from '../cockpit/contract.ts';
+import type { CompareBody, ExportBody, PairsBody, StatsBody } from '../cockpit/contract.ts';
 import type { RunTable } from '../cockpit/run-table.ts';
 import {
   AGREEMENTS,
@@ -202,6 +203,23 @@ export async function compare(deps: ReadDeps, space: string, query: URLSearchPar
     outcome,
   );
   return { status: 200, body: { ...body, asOf } satisfies CompareBody };
+}
+
+export async function pairs(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
+  const asked = viewQuery(query, false);
+  if (isAnswer(asked)) return asked;
+  const { table, selection, asOf, outcome } = await selected(
+    deps,
+    space,
+    query,
+    FILTERS,
+    asked,
+    currentRunTable(deps, space),
+  );
+  const found = allPairs(table, selection, groupRuns(table, selection).groups, outcome);
+  if (found.refused !== null) return jsonError(400, 'too-many-configurations', found.refused);
+  const { refused: _, ...body } = found;
+  return { status: 200, body: { ...body, asOf } satisfies PairsBody };
 }
 
 export async function exportRuns(

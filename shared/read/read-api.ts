@@ -33,7 +33,7 @@ import type {
   RunsPage,
 } from '../cockpit/contract.ts';
 import { withinLimit } from './answer-limit.ts';
-import { compare, exportRuns, stats } from './analysis-routes.ts';
+import { compare, exportRuns, pairs, stats } from './analysis-routes.ts';
 import { columnsAnswer, currentIssues, type ColumnsCoding } from './read-model.ts';
 
 export interface ReadDeps {
@@ -120,6 +120,7 @@ async function route(
     );
   if (collection === 'stats' && id === undefined) return stats(deps, space, query);
   if (collection === 'compare' && id === undefined) return compare(deps, space, query);
+  if (collection === 'pairs' && id === undefined) return pairs(deps, space, query);
   if (collection === 'budget' && id === undefined) return budget(deps, space, query);
   if ((collection === 'export.csv' || collection === 'export.json') && id === undefined)
     return exportRuns(deps, space, query, collection === 'export.csv' ? 'csv' : 'json', acceptsGzip);

@@ -11,6 +11,7 @@ import {
   type CompareBody,
   type ExportBody,
   type IssuesBody,
+  type PairsBody,
   type StatsBody,
 } from '../../shared/cockpit/contract.ts';
 import { EXPORT_FIELDS } from '../../shared/schema/export-fields.ts';
@@ -21,6 +22,8 @@ const SPACE = 'Reads';
 const NARROW = 'Narrow';
 /** Two models on twelve tasks: enough pairs to compare. */
 const PAIRS = 'Pairs';
+/** Thirteen models: one configuration more than all pairs compares. */
+const CROWD = 'Crowd';
 /** A model name with a comma (why filters are read from the raw query) and one a spreadsheet would run. */
 const COMMA = 'acme/coder, large';
 const FORMULA = '=HYPERLINK("http://evil.example","x")';
@@ -84,6 +87,7 @@ beforeAll(async () => {
         [SPACE]: { senders: ['mac-studio-1'] },
         [NARROW]: { senders: ['mac-studio-1'], exports: { fields: ['judgeVerdict', 'taskId', 'model'] } },
         [PAIRS]: { senders: ['mac-studio-1'] },
+        [CROWD]: { senders: ['mac-studio-1'] },
       },
       prices: { [COMMA]: { inputPerMTok: 1, outputPerMTok: 10 } },
     },
@@ -140,6 +144,7 @@ beforeAll(async () => {
     rows.push(run(PAIRS, 'left', `p${t}`, t <= 7 ? 'resolved' : 'wrong', t <= 8 ? 'pass' : 'fail'));
     rows.push(run(PAIRS, 'right', `p${t}`, t <= 4 ? 'resolved' : 'wrong', t <= 4 || t === 9 ? 'pass' : 'fail'));
   }
+  for (let k = 0; k < 13; k++) rows.push(run(CROWD, `crowd-${k}`, 'c1', 'wrong', 'fail'));
   for (const row of rows) await local.adapters.table.putRun(row, null);
   const today = new Date().toISOString().slice(0, 10);
   await local.adapters.table.reserve(SPACE, today, 200);
@@ -450,6 +455,43 @@ describe('GET /compare', () => {
   });
 });
 
+describe('GET /pairs', () => {
+  it('compares every pair of the configurations in view, Holm-adjusted, A the one with the higher rate', async () => {
+    const { status, body } = await get<PairsBody>(apiPaths.pairs(PAIRS));
+    expect(status).toBe(200);
+    // One pair, so Holm leaves its p as it is: left passes 8 of 12, right 5; 4 against 1 discordant.
+    expect(body).toMatchObject({ outcome: 'tests', configurations: 2, compared: 1, asOf: expect.any(String) });
+    expect(body.rows).toEqual([
+      {
+        a: { model: 'left', harnessVersion: 'h1' },
+        b: { model: 'right', harnessVersion: 'h1' },
+        ...pairedComparison({ bothResolved: 4, aOnly: 4, bOnly: 1, neither: 3 }),
+        holmP: 12 / 32,
+        caveat: null,
+      },
+    ]);
+    expect(body.rows[0]!.mcnemarP).toBeCloseTo(12 / 32, 12);
+  });
+
+  it('refuses more than 12 configurations in view with a sentence asking to narrow the filter, and a bad outcome or difficulty', async () => {
+    const { status, body } = await get<{ error: string; message: string }>(apiPaths.pairs(CROWD));
+    expect(status).toBe(400);
+    expect(body).toEqual({
+      error: 'too-many-configurations',
+      message:
+        '13 configurations are in view; all pairs compares at most 12 (66 pairs). Narrow the filter (model or harness version) to 12 or fewer.',
+    });
+    const narrowed = await get<PairsBody>(apiPaths.pairs(CROWD, { models: ['crowd-0', 'crowd-1'] }));
+    expect(narrowed.status).toBe(200);
+    expect(narrowed.body).toMatchObject({ configurations: 2, compared: 0 });
+    for (const query of ['outcome=both', 'difficulty=impossible']) {
+      const bad = await get<{ error: string }>(`/spaces/${PAIRS}/pairs?${query}`);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toBe(query.startsWith('outcome') ? 'bad-outcome' : 'bad-difficulty');
+    }
+  });
+});
+
 describe('every new route', () => {
   it('answers a space that is not configured, prototype names included, with 404', async () => {
     for (const space of ['Elsewhere', '__proto__', 'constructor']) {
@@ -458,6 +500,7 @@ describe('every new route', () => {
         apiPaths.budget(space),
         apiPaths.exportCsv(space),
         apiPaths.compare(space, { a: { model: 'a', harnessVersion: 'h' }, b: { model: 'b', harnessVersion: 'h' } }),
+        apiPaths.pairs(space),
       ]) {
         const { status, body } = await get<{ error: string }>(path);
         expect(status).toBe(404);

@@ -138,3 +138,72 @@ export function difficulties(runs: ExportedRun[], outcome: Outcome): Map<string,
     resolved / n >= 2 / 3 - 1e-12 ? 'easy' : resolved / n >= 1 / 3 - 1e-12 ? 'medium' : resolved ? 'hard' : 'unsolved';
   return new Map([...byTask].map(([task, t]) => [task, band(t)]));
 }
+
+/** McNemar's exact two-sided p from whole binomial coefficients: min(1, 2 · Σ_{i ≤ min(b, c)} C(b + c, i) / 2^(b + c)). */
+export function mcnemar(b: number, c: number): number {
+  const n = b + c;
+  if (n === 0) return 1;
+  let coefficient = 1n;
+  let tail = 0n;
+  for (let i = 0; i <= Math.min(b, c); i++) {
+    if (i > 0) coefficient = (coefficient * BigInt(n - i + 1)) / BigInt(i);
+    tail += coefficient;
+  }
+  return Math.min(1, (2 * Number(tail)) / 2 ** n);
+}
+
+/** Holm's step-down, written out: the i-th smallest of m p values × (m − i + 1), non-decreasing, at most 1. */
+export function holm(ps: number[]): number[] {
+  const order = ps.map((p, k) => ({ p, k })).sort((x, y) => x.p - y.p || x.k - y.k);
+  const out: number[] = [];
+  let floor = 0;
+  order.forEach(({ p, k }, i) => {
+    floor = Math.max(floor, Math.min(1, (ps.length - i) * p));
+    out[k] = floor;
+  });
+  return out;
+}
+
+/** A p value as the page writes it. */
+export const pWritten = (p: number) => (p < 0.001 ? '< 0.001' : p < 0.01 ? p.toFixed(3) : p.toFixed(2));
+
+export interface IndependentPair {
+  a: GroupCount;
+  b: GroupCount;
+  both: number;
+  aOnly: number;
+  bOnly: number;
+  neither: number;
+  pairs: number;
+  p: number | null;
+  holm: number | null;
+}
+
+/** Every pair of the groups with tasks in common, A the one with the higher rate (ties by name), Holm over those of 10 or more. */
+export function pairsOf(groups: GroupCount[], outcome: Outcome): IndependentPair[] {
+  const sorted = [...groups].sort(byRateThenName);
+  const out: IndependentPair[] = [];
+  for (let x = 0; x < sorted.length; x++)
+    for (let y = x + 1; y < sorted.length; y++) {
+      const [a, b] = [sorted[x]!, sorted[y]!];
+      const of = (g: GroupCount) =>
+        new Map(g.runs.filter((r) => resultOf(r, outcome) !== 'outside').map((r) => [r.taskId, resultOf(r, outcome)]));
+      const [ra, rb] = [of(a), of(b)];
+      const pair = { a, b, both: 0, aOnly: 0, bOnly: 0, neither: 0, pairs: 0, p: null as number | null, holm: null };
+      for (const [task, x1] of ra) {
+        const y1 = rb.get(task);
+        if (y1 === undefined) continue;
+        pair.pairs++;
+        if (x1 === 'resolved' && y1 === 'resolved') pair.both++;
+        else if (x1 === 'resolved') pair.aOnly++;
+        else if (y1 === 'resolved') pair.bOnly++;
+        else pair.neither++;
+      }
+      if (!pair.pairs) continue;
+      if (pair.pairs >= 10) pair.p = mcnemar(pair.aOnly, pair.bOnly);
+      out.push(pair);
+    }
+  const family = out.filter((r) => r.p !== null);
+  holm(family.map((r) => r.p!)).forEach((h, k) => ((family[k] as { holm: number | null }).holm = h));
+  return out;
+}
