@@ -1,13 +1,21 @@
 // Compare's all pairs and its quotable sentence (docs/contract.md §6) in headless Chromium on a demo campaign with
 // hidden tests: more than 12 configurations in view are refused with a sentence; fewer are compared pair by
 // pair with McNemar's exact p and Holm's adjustment, sorted by it, captioned where the harness versions
-// differ, each row leading to its pair. Expected figures are counted in the test from export.json, with its
+// differ, each row leading to its pair; one pair reads as the one template of the quotable sentence, the
+// Holm clause included, copied by its button, and at 800 px no axis label covers another. Expected figures are counted in the test from export.json, with its
 // own binomial coefficients and its own Holm (helpers/independent-figures.ts). Screenshots: test-results/.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { buildCampaign, DEMO_JUDGE_MODEL, readSourceRuns } from '../../infra/local/demo-campaign.ts';
 import { apiPaths } from '../../shared/cockpit/contract.ts';
 import { analysisPages } from './helpers/analysis-page.ts';
-import { countGroups, pairsOf, pWritten, type ExportedRun } from './helpers/independent-figures.ts';
+import {
+  countGroups,
+  pairsOf,
+  pWritten,
+  wilson,
+  type ExportedRun,
+  type IndependentPair,
+} from './helpers/independent-figures.ts';
 import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
 
 const SPACE = 'PairsSpace';
@@ -123,5 +131,91 @@ describe('all pairs', () => {
       mixed.filter((x) => x.p !== null).length,
     );
     await p.close();
+  });
+});
+
+/** The template of docs/contract.md §6 written out from the counts, around the interval's bounds. */
+function sentence(x: IndependentPair, familySize: number): [string, string] {
+  const signed = (v: number) => `${v > 0 ? '+' : v < 0 ? '−' : '±'}${(Math.abs(v) * 100).toFixed(1)}`;
+  const [ra, rb] = [x.both + x.aOnly, x.both + x.bOnly];
+  const share = (k: number) => `${((k / x.pairs) * 100).toFixed(1)}%`;
+  const p = x.p! < 0.001 ? 'p < 0.001' : `p = ${pWritten(x.p!)}`;
+  return [
+    `On ${x.pairs} tasks both ran (outcome: hidden tests), ${x.a.model} · paper resolved ${ra} (${share(ra)}) and ${x.b.model} · paper ${rb} (${share(rb)}): a difference of ${signed((x.aOnly - x.bOnly) / x.pairs)} points (95% CI `,
+    `), McNemar ${p} (Holm-adjusted over ${familySize} pairs: ${pWritten(x.holm!)}).`,
+  ];
+}
+
+describe('the sentence to quote', () => {
+  it('follows the one template, with the Holm clause over the pairs in view, and its button copies it', async () => {
+    const inView = runs.filter((r) => r.harnessVersion === 'paper');
+    const pairs = pairsOf(countGroups(inView, 'tests'), 'tests');
+    const family = pairs.filter((x) => x.holm !== null);
+    const x = family.sort((u, v) => u.holm! - v.holm!)[0]!;
+    const search = new URLSearchParams([
+      ['view', 'compare'],
+      ['harness', 'paper'],
+      ['a', x.a.model],
+      ['a', 'paper'],
+      ['b', x.b.model],
+      ['b', 'paper'],
+    ]);
+    const p = await pages.open(`/?${search}`);
+    await p.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    const text = await p.locator('#compare-sentence').innerText();
+    // Everything but the interval's bounds, which the Newcombe unit tests check, is written out here.
+    const [before, after] = sentence(x, family.length);
+    expect(text.slice(0, before.length)).toBe(before);
+    expect(text.slice(-after.length)).toBe(after);
+    expect(text.slice(before.length, -after.length)).toMatch(/^[+−±]\d+\.\d to [+−±]\d+\.\d$/);
+    // The rates the sentence names are the ones beside it, with their Wilson intervals.
+    const [lo, hi] = wilson(x.both + x.aOnly, x.pairs);
+    expect(await p.locator('.compare-rates li').first().innerText()).toContain(
+      `${(((x.both + x.aOnly) / x.pairs) * 100).toFixed(0)}% (95% CI ${(lo * 100).toFixed(0)}%–${(hi * 100).toFixed(0)}%`,
+    );
+    await p.locator('#copy-sentence').click();
+    await p.locator('#copy-status', { hasText: 'Copied to the clipboard.' }).waitFor();
+    expect(await p.evaluate(() => navigator.clipboard.readText())).toBe(text);
+    await p.close();
+  });
+
+  it('has no axis label covering another at 800, 1024 and 1440 px', async () => {
+    const inView = runs.filter((r) => r.harnessVersion === 'paper');
+    const x = pairsOf(countGroups(inView, 'tests'), 'tests').find((y) => y.p !== null)!;
+    const search = new URLSearchParams([
+      ['view', 'compare'],
+      ['a', x.a.model],
+      ['a', 'paper'],
+      ['b', x.b.model],
+      ['b', 'paper'],
+    ]);
+    for (const width of [800, 1024, 1440]) {
+      const p = await pages.open(`/?${search}`, { width, height: 900 });
+      await p.screenshot({ path: `${SHOTS}/cockpit-compare-${width}.png` });
+      const labels = await p
+        .locator('#compare-area .bar-tick, #compare-area .bar-axis-title')
+        // The text's own box, not its element's (the title's element spans the whole axis).
+        .evaluateAll((nodes) =>
+          nodes
+            .map((n) => {
+              const range = document.createRange();
+              range.selectNodeContents(n);
+              return range.getBoundingClientRect();
+            })
+            .map((r) => [r.left, r.right, r.top, r.bottom]),
+        );
+      expect(labels.length).toBeGreaterThan(4);
+      for (let i = 0; i < labels.length; i++)
+        for (let j = i + 1; j < labels.length; j++) {
+          const [a, b] = [labels[i]!, labels[j]!];
+          const overlap = a[0]! < b[1]! - 0.5 && b[0]! < a[1]! - 0.5 && a[2]! < b[3]! - 0.5 && b[2]! < a[3]! - 0.5;
+          expect({ width, i, j, overlap }).toEqual({ width, i, j, overlap: false });
+        }
+      const scrolls = await p.evaluate(
+        () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+      );
+      expect(scrolls).toBe(false);
+      await p.close();
+    }
   });
 });

@@ -113,7 +113,7 @@ describe('a comparison of too few shared tasks', () => {
       mcnemarP: null,
     });
     expect(describeComparison('A', 'B', c)).toBe(
-      'A and B share 9 tasks: too few to compare (Compare needs at least 10).',
+      'A and B share 9 tasks with a result on the hidden tests: too few to compare (Compare needs at least 10).',
     );
   });
 
