@@ -25,7 +25,8 @@ import { byId, el, fill } from './dom.ts';
 import { FilterBar } from './filter-bar.ts';
 import { OutcomeSwitch } from './outcome-switch.ts';
 import { colouringOf } from './matrix-card.ts';
-import { ago, count } from './format.ts';
+import { count } from './format.ts';
+import { freshnessText, newestLanding } from './freshness.ts';
 import { HostsView } from './hosts-view.ts';
 import { RunsView } from './runs-view.ts';
 import { AREAS, noFilters, readState, toSearch, writeState, type Area, type ViewState } from './url-state.ts';
@@ -364,13 +365,18 @@ export class Cockpit {
     );
   }
 
+  private newest: { of: Computed | null; at: number | null } = { of: null, at: null };
+
+  /** When the newest run in view landed, and the poll only when it fails or lags (freshness.ts). */
   private paintStatus() {
-    const since = ago(Date.now() - this.lastUpdate);
-    const runs = `${count(this.computed?.selection.length ?? 0)} of ${count(this.table.size)} runs`;
-    this.status.classList.toggle('failing', !!this.lastError);
-    this.status.textContent = this.lastError
-      ? `⚠ update failed (${this.lastError}); retrying · last update ${since} · ${runs}`
-      : `● live · updated ${since} · ${runs}`;
+    const m = this.computed;
+    if (m && this.newest.of !== m) this.newest = { of: m, at: newestLanding(m) };
+    const { text, failing } = freshnessText(this.newest.at, m?.selection.length ?? 0, this.table.size, {
+      lastUpdate: this.lastUpdate,
+      lastError: this.lastError,
+    });
+    this.status.classList.toggle('failing', failing);
+    if (this.status.textContent !== text) this.status.textContent = text;
   }
 
   private schedulePoll() {

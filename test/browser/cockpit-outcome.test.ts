@@ -2,13 +2,14 @@
 // beside it a space whose runs have none: the default (tests where any run in view has a pass or fail
 // result), the switch held in the URL, every "resolved" figure counted on it and labelled with it, and the
 // sentence that replaces a page of zeros; the cost per resolved task and the Pareto chart on the demo's
-// illustrative prices (some models unpriced). Expected figures come from the runs as export.json serves them,
+// illustrative prices (some models unpriced); and the header's freshness: when the newest run in view landed,
+// and the poll only when it fails or lags. Expected figures come from the runs as export.json serves them,
 // counted in the test (helpers/independent-figures.ts). Screenshots go to test-results/.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { buildCampaign, DEMO_JUDGE_MODEL, readSourceRuns } from '../../infra/local/demo-campaign.ts';
 import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from '../../infra/local/demo-prices.ts';
-import { apiPaths, type StatsBody } from '../../shared/cockpit/contract.ts';
+import { apiPaths, type RunsPage, type StatsBody } from '../../shared/cockpit/contract.ts';
 import type { TestLocalMode } from '../helpers/local-mode.ts';
 import {
   byRateThenName,
@@ -257,5 +258,74 @@ describe('cost per resolved task', () => {
     expect(await card.locator('#pareto-left-off').textContent()).toMatch(/Kimi · paper \(no priced run\)/);
     await card.screenshot({ path: `${SHOTS}/cockpit-cost.png` });
     await p.close();
+  });
+});
+
+describe('freshness', () => {
+  const newestOf = (rows: RunsPage['runs']) =>
+    rows
+      .map((r) => r.landedAt)
+      .sort()
+      .at(-1)!;
+  const utc = (iso: string) => `${iso.slice(11, 16)} UTC`;
+
+  it('says when the newest run in view landed, for the runs the filters leave', async () => {
+    const rows = (await api<RunsPage>(apiPaths.runs(SPACE, { limit: 1000 }))).runs;
+    expect(rows.length).toBe(runs.length);
+    const p = await openPage();
+    const status = p.locator('#live-status');
+    expect(await status.innerText()).toMatch(
+      new RegExp(
+        `^● newest run landed \\d+ (s|min) ago · ${utc(newestOf(rows))} · ${rows.length} of ${rows.length} runs$`,
+      ),
+    );
+    const model = 'Kimi';
+    const kimi = rows.filter((r) => r.model === model);
+    await p.goto(`${local.url}/?model=${model}`);
+    await p.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+    expect(await status.innerText()).toContain(`· ${utc(newestOf(kimi))} · ${kimi.length} of ${rows.length} runs`);
+    await p.close();
+  });
+
+  it('says so only when polling fails, or has not succeeded for a minute', async () => {
+    const open = async () => {
+      const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await p.clock.install();
+      await p.goto(`${local.url}/`);
+      await p.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60_000 });
+      expect(await p.locator('#live-status').getAttribute('class')).not.toContain('failing');
+      return p;
+    };
+    // A poll that is refused: the header says so at once, with how long the page has gone without an update.
+    const refused = await open();
+    await refused.route('**/api/spaces/*/runs?*', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"error":"unavailable","message":"Try again."}',
+      }),
+    );
+    await refused.clock.fastForward(5_000);
+    await refused.locator('#live-status.failing').waitFor();
+    expect(await refused.locator('#live-status').innerText()).toMatch(
+      /^⚠ not updated for \d+ s — retrying \(.*Try again.*\) · newest run landed /,
+    );
+    // It recovers on the next poll that works.
+    await refused.unroute('**/api/spaces/*/runs?*');
+    await refused.clock.fastForward(5_000);
+    await refused.locator('#live-status:not(.failing)').waitFor();
+    expect(await refused.locator('#live-status').innerText()).toMatch(/^● newest run landed /);
+    await refused.close();
+    // Polls that never answer: no error to show, but a minute without an update is said too.
+    const hung = await open();
+    await hung.route('**/api/spaces/*/runs?*', () => undefined);
+    await hung.clock.fastForward(30_000);
+    expect(await hung.locator('#live-status').getAttribute('class')).not.toContain('failing');
+    await hung.clock.fastForward(40_000);
+    await hung.locator('#live-status.failing').waitFor();
+    expect(await hung.locator('#live-status').innerText()).toMatch(
+      /^⚠ not updated for (6\d|7\d) s — retrying · newest run landed /,
+    );
+    await hung.close();
   });
 });

@@ -618,7 +618,8 @@ describe('live updates', () => {
     await eventually(async () => (await runsInView()) === total + 1, 20_000, 250);
     expect(await grid.evaluate((g) => g.scrollTop)).toBe(2600);
     expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
-    expect(await statusText()).toMatch(/updated \d+ s ago/);
+    // The run just pushed is the newest in view: it landed seconds ago.
+    expect(await statusText()).toMatch(/^● newest run landed \d+ s ago · \d\d:\d\d UTC · /);
 
     await page.locator('.search').fill((run!.delivery.row as { taskId: string }).taskId);
     await page.locator(`.grid-row[data-id="${run!.id}"]`).waitFor();
