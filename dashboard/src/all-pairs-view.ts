@@ -24,11 +24,20 @@ export interface PairsNav {
   openPair(a: Group, b: Group): void;
 }
 
+/** All pairs of a view: the same figures for the same view, whether all pairs or one pair's sentence asks. */
+const pairsOf = new WeakMap<Computed, AllPairs>();
+
 /**
  * The configurations in view and the runs compared: the model, harness, tier, wave and difficulty filters
  * (the verdict, tests and agreement filters do not apply: a comparison needs every result).
  */
 export function pairsInView(m: Computed, filters: CockpitFilters): AllPairs {
+  let found = pairsOf.get(m);
+  if (!found) pairsOf.set(m, (found = computePairs(m, filters)));
+  return found;
+}
+
+function computePairs(m: Computed, filters: CockpitFilters): AllPairs {
   const { models, harnessVersions, tiers, waves } = filters;
   const inView = selectRuns(m.table, { models, harnessVersions, tiers, waves }, m.facts);
   const selection = filters.difficulties.length

@@ -18,10 +18,22 @@ interface Part {
 }
 
 function parts(m: Computed): Part[] {
-  const waves = [...new Set(Array.from(m.selection, (i) => waveOf(m.table, m.facts, i)))]
-    .filter((w) => !Number.isNaN(w))
-    .sort((a, b) => a - b);
-  const waveIndex = new Map(waves.map((w, k) => [w, k]));
+  // Waves are whole numbers: each wave's column is found through a slot per wave number.
+  const wave = (i: number) => waveOf(m.table, m.facts, i);
+  let seen = new Uint8Array(64);
+  for (let s = 0; s < m.selection.length; s++) {
+    const w = wave(m.selection[s]!);
+    if (!Number.isInteger(w) || w < 0) continue;
+    if (w >= seen.length) {
+      const grown = new Uint8Array(Math.max(w + 1, seen.length * 2));
+      grown.set(seen);
+      seen = grown;
+    }
+    seen[w] = 1;
+  }
+  const slot = new Int32Array(seen.length).fill(-1);
+  const waves: number[] = [];
+  seen.forEach((on, w) => on && (slot[w] = waves.push(w) - 1));
   return [
     { title: 'Tier (senders’)', keys: [...TIERS], keyOf: (i) => tierCode(m.table, m.facts, i) - 1 },
     {
@@ -32,7 +44,10 @@ function parts(m: Computed): Part[] {
     {
       title: 'Wave',
       keys: waves.map((w) => `wave ${w}`),
-      keyOf: (i) => waveIndex.get(waveOf(m.table, m.facts, i)) ?? -1,
+      keyOf: (i) => {
+        const w = wave(i);
+        return w >= 0 && w < slot.length ? (slot[w] ?? -1) : -1;
+      },
     },
   ];
 }

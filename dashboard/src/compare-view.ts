@@ -221,15 +221,22 @@ export class CompareView {
   }
 
   /** The group's run of each task (a run id is one model, task and harness version: one run per task). */
-  private runsByTask(m: Computed, selection: Uint32Array, g: Group): Map<string, number> {
+  private runsByTask(m: Computed, selection: Uint32Array, g: Group): { get(task: string): number | undefined } {
     const model = m.table.dictionaries.model.indexOf(g.model);
     const harness = m.table.dictionaries.harnessVersion.indexOf(g.harnessVersion);
-    const byTask = new Map<string, number>();
-    if (model < 0 || harness < 0) return byTask;
-    for (const i of selection)
-      if (m.table.text.model[i] === model && m.table.text.harnessVersion[i] === harness)
-        byTask.set(m.table.string('taskId', i)!, i);
-    return byTask;
+    const byTask = new Int32Array(m.table.dictionaries.taskId.values.length).fill(-1);
+    const { model: models, harnessVersion: harnesses, taskId } = m.table.text;
+    if (model >= 0 && harness >= 0)
+      for (let s = 0; s < selection.length; s++) {
+        const i = selection[s]!;
+        if (models[i] === model && harnesses[i] === harness) byTask[taskId[i]!] = i;
+      }
+    return {
+      get: (task) => {
+        const row = byTask[m.table.dictionaries.taskId.indexOf(task)] ?? -1;
+        return row < 0 ? undefined : row;
+      },
+    };
   }
 
   private discordant(
@@ -237,7 +244,7 @@ export class CompareView {
     title: string,
     id: string,
     tasks: string[],
-    runs: { a: Map<string, number>; b: Map<string, number> },
+    runs: { a: ReturnType<CompareView['runsByTask']>; b: ReturnType<CompareView['runsByTask']> },
     a: Group,
     b: Group,
   ): HTMLElement {

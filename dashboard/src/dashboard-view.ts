@@ -38,7 +38,17 @@ interface Part {
   fill: (m: Computed) => void;
   /** Until it shows the latest figures. */
   dirty: boolean;
+  /**
+   * What the part shows depends on, when that is less than the whole view: the part is not drawn again
+   * while every item is the same (the scatter does not change with the outcome, nor the cost cards until
+   * their figures arrive).
+   */
+  key?: (m: Computed) => readonly unknown[];
+  drawnFor?: readonly unknown[];
 }
+
+const sameItems = (a: readonly unknown[], b: readonly unknown[] | undefined) =>
+  !!b && a.length === b.length && a.every((x, k) => x === b[k]);
 
 export class DashboardView {
   readonly root = el('div', {
@@ -171,7 +181,12 @@ export class DashboardView {
 
     c.cost.head.append(el('label', { class: 'card-sort-label' }, 'Cost on the chart ', this.costBasis));
     this.costBasis.addEventListener('change', () => this.latest && this.fillPart(this.partOf(c.cost), this.latest));
-    const part = (root: HTMLElement, fill: (m: Computed) => void): Part => ({ root, fill, dirty: true });
+    const part = (root: HTMLElement, fill: (m: Computed) => void, key?: Part['key']): Part => ({
+      root,
+      fill,
+      dirty: true,
+      key,
+    });
     this.parts = [
       part(this.kpis, (m) => renderKpis(this.kpis, m)),
       part(c.verdicts.root, (m) => renderVerdicts(c.verdicts, m)),
@@ -201,7 +216,11 @@ export class DashboardView {
           (g) => `budget ran out in ${percentOf(g.budgetExhausted)}`,
         ),
       ),
-      part(c.scatter.root, (m) => this.renderScatter(m)),
+      part(
+        c.scatter.root,
+        (m) => this.renderScatter(m),
+        (m) => [m.selection],
+      ),
       part(c.original.root, (m) => renderOriginal(c.original, m)),
       part(c.table.root, (m) =>
         renderModelsTable(c.table, m, this.tableSort, (next) => {
@@ -211,8 +230,16 @@ export class DashboardView {
       ),
       part(c.breakdown.root, (m) => renderBreakdown(c.breakdown, m)),
       part(c.calibration.root, (m) => renderCalibration(c.calibration, m, this.nav)),
-      part(c.cost.root, (m) => renderCost(c.cost, this.cost, this.costBasis, (g) => m.label(g))),
-      part(c.judgeSpend.root, (m) => renderJudgeSpend(c.judgeSpend, this.cost, (g) => m.label(g))),
+      part(
+        c.cost.root,
+        (m) => renderCost(c.cost, this.cost, this.costBasis, (g) => m.label(g)),
+        (m) => [this.cost, m.several, this.costBasis.value],
+      ),
+      part(
+        c.judgeSpend.root,
+        (m) => renderJudgeSpend(c.judgeSpend, this.cost, (g) => m.label(g)),
+        (m) => [this.cost, m.several],
+      ),
       part(this.matrix.card.root, (m) => this.matrix.render(m, colouringOf(m, this.matrixColouring))),
     ];
     // A card's own order changes only that card.
@@ -324,7 +351,11 @@ export class DashboardView {
   }
 
   private fillPart(p: Part, m: Computed) {
-    if (m.selection.length && !m.noTestResults) p.fill(m);
+    const key = p.key?.(m);
+    if ((!key || !sameItems(key, p.drawnFor)) && m.selection.length && !m.noTestResults) {
+      p.fill(m);
+      p.drawnFor = key;
+    }
     p.dirty = false;
     this.markPending();
   }

@@ -2,7 +2,7 @@
 // cell one run coloured by its judge verdict or its hidden-test result. Unless the reader picks a colouring,
 // it follows the outcome in view.
 import { tasksInView } from '../../shared/cockpit/aggregates.ts';
-import { agreementOf } from '../../shared/cockpit/statistics.ts';
+import { agreementOf, agreementReader } from '../../shared/cockpit/statistics.ts';
 import { HIDDEN_TEST_STATUSES, VERDICTS, valueOfCode } from '../../shared/cockpit/columns.ts';
 import { card } from './card.ts';
 import { legend } from './charts/bars.ts';
@@ -71,12 +71,13 @@ export class MatrixCard {
     const marks = new Uint8Array(cells.length);
     const byTests = colouring === 'tests';
     const codes = byTests ? m.table.codes.hiddenTest : m.table.codes.verdict;
+    const agreement = agreementReader(m.table);
     for (let s = 0; s < m.selection.length; s++) {
       const i = m.selection[s]!;
       const cell = rowOfGroup[m.grouping.of[s]!]! * columns.length + columnOf[m.table.text.taskId[i]!]!;
       cells[cell] = i;
       colours[cell] = codes[i]!;
-      if (agreementOf(m.table, i) === 'disagree') marks[cell] = 1;
+      if (agreement(i) === 'disagree') marks[cell] = 1;
     }
     const what = byTests ? 'hidden-test result' : 'judge verdict';
     fill(

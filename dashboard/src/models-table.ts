@@ -220,8 +220,17 @@ export function renderModelsTable(
   );
 }
 
+/** Totals of each selection (they do not change with the outcome or the order): computed once. */
+const totalsOf = new WeakMap<Uint32Array, GroupFigures[]>();
+
 /** One total row per harness version in view, so the footer never pools runs of different harnesses. */
 function totalsPerHarness(m: Computed): GroupFigures[] {
+  let totals = totalsOf.get(m.selection);
+  if (!totals) totalsOf.set(m.selection, (totals = harnessTotals(m)));
+  return totals;
+}
+
+function harnessTotals(m: Computed): GroupFigures[] {
   // One group per harness version: the aggregates' own grouping, with the model left out.
   const groupOf = new Int32Array(m.table.dictionaries.harnessVersion.values.length).fill(-1);
   const groups = m.figures.harnessVersions.map((harnessVersion, k) => {

@@ -6,7 +6,7 @@
 // Runs of different harness versions are never pooled: a group is one (model, harness version).
 import {
   cohensKappa,
-  outcomeClass,
+  outcomeReader,
   outcomeRate,
   proportion,
   RESOLVED,
@@ -471,13 +471,14 @@ export function originalFixComparison(
 ): OriginalFixComparison[] {
   const { wallSeconds } = table.numbers;
   const { taskId } = table.text;
+  const classOf = outcomeReader(table, outcome);
   return rowsOfGroups.map((rows, g) => {
     // A group's pairs side by side in the gathering buffer: model hours from the start, the original's from the middle.
     const pairs = gatherRoom(2 * rows.length);
     let n = 0;
     for (let r = 0; r < rows.length; r++) {
       const i = rows[r]!;
-      if (outcomeClass(table, outcome, i) !== RESOLVED) continue;
+      if (classOf(i) !== RESOLVED) continue;
       const wall = wallSeconds[i]!;
       const pr = facts.prToMergeHours[taskId[i]!] ?? NaN;
       if (Number.isNaN(wall) || Number.isNaN(pr)) continue;

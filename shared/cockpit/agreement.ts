@@ -2,7 +2,6 @@
 // a pass or fail test agrees when the judge said resolved exactly when the tests passed, and disagrees
 // otherwise; any other run has no agreement to speak of. κ is shown only from MIN_KAPPA_N such runs up: below
 // that its interval spans most of [−1, 1] and the page says why it shows none. Browser-safe.
-import type { ResolveOutcome } from './outcome.ts';
 import { OUTCOME_RULES, OUTSIDE } from './outcome.ts';
 import type { RunTable } from './run-table.ts';
 
@@ -15,21 +14,30 @@ export const isAgreementFilter = (value: string): value is AgreementFilter =>
 /** Below this many runs with both results, κ is not shown. */
 export const MIN_KAPPA_N = 10;
 
-const classes = (outcome: ResolveOutcome) => OUTCOME_RULES[outcome];
-
-/** 'agree', 'disagree', or null when the run lacks a counted verdict or a pass/fail test. */
-export function agreementOf(table: RunTable, i: number): AgreementFilter | null {
-  const judge = classes('judge');
-  const tests = classes('tests');
-  const j = judge.classOf[table.codes[judge.field][i]!]!;
-  const t = tests.classOf[table.codes[tests.field][i]!]!;
-  if (j === OUTSIDE || t === OUTSIDE) return null;
-  return j === t ? 'agree' : 'disagree';
+/**
+ * Each row's agreement: 'agree', 'disagree', or null when the run lacks a counted verdict or a pass/fail
+ * test; the rules and columns read once.
+ */
+export function agreementReader(table: RunTable): (i: number) => AgreementFilter | null {
+  const judge = OUTCOME_RULES.judge;
+  const tests = OUTCOME_RULES.tests;
+  const verdicts = table.codes[judge.field];
+  const results = table.codes[tests.field];
+  return (i) => {
+    const j = judge.classOf[verdicts[i]!]!;
+    const t = tests.classOf[results[i]!]!;
+    if (j === OUTSIDE || t === OUTSIDE) return null;
+    return j === t ? 'agree' : 'disagree';
+  };
 }
+
+/** Row i's agreement (for one row; a pass over many reads with agreementReader). */
+export const agreementOf = (table: RunTable, i: number): AgreementFilter | null => agreementReader(table)(i);
 
 /** The rows of `rows` that agree, or disagree, as asked. */
 export function selectByAgreement(table: RunTable, rows: Uint32Array, which: AgreementFilter): Uint32Array {
-  return rows.filter((i) => agreementOf(table, i) === which);
+  const agreement = agreementReader(table);
+  return rows.filter((i) => agreement(i) === which);
 }
 
 /** Why κ is not shown, or null when it is: fewer than MIN_KAPPA_N runs, or chance agreement of 1. */

@@ -6,8 +6,8 @@ import type { CompareBody } from './contract.ts';
 import type { RunTable } from './run-table.ts';
 import {
   MIN_SHARED_TASKS,
+  NOT_RESOLVED,
   OUTCOME_RULES,
-  OUTSIDE,
   pairedComparison,
   RESOLVED,
   type ResolveOutcome,
@@ -47,16 +47,16 @@ export function taskOutcomesOf(
   return out;
 }
 
-const hasResult = (c: number) => c !== NO_RUN && c !== OUTSIDE;
-
 /** The four counts of the tasks both have a result of, and the discordant tasks' dictionary indexes. */
 export function pairCounts(a: Int8Array, b: Int8Array) {
   const counts = { bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 };
   const aOnlyTasks: number[] = [];
   const bOnlyTasks: number[] = [];
   for (let t = 0; t < a.length; t++) {
-    const [x, y] = [a[t]!, b[t]!];
-    if (!hasResult(x) || !hasResult(y)) continue;
+    const x = a[t]!;
+    const y = b[t]!;
+    // OUTSIDE and NO_RUN, the classes without a result, are the ones below NOT_RESOLVED.
+    if (x < NOT_RESOLVED || y < NOT_RESOLVED) continue;
     if (x === RESOLVED && y === RESOLVED) counts.bothResolved++;
     else if (x === RESOLVED) aOnlyTasks.push(t);
     else if (y === RESOLVED) bOnlyTasks.push(t);

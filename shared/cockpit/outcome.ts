@@ -52,10 +52,11 @@ export const OUTCOME_RULES: Record<ResolveOutcome, OutcomeRule> = {
   ),
 };
 
-/** Each row's class on the outcome, by table row (RESOLVED, NOT_RESOLVED or OUTSIDE). */
-export function outcomeClass(table: RunTable, outcome: ResolveOutcome, i: number): number {
-  const rule = OUTCOME_RULES[outcome];
-  return rule.classOf[table.codes[rule.field][i]!]!;
+/** Each row's class on the outcome (RESOLVED, NOT_RESOLVED or OUTSIDE), the rule and column read once. */
+export function outcomeReader(table: RunTable, outcome: ResolveOutcome): (i: number) => number {
+  const { field, classOf } = OUTCOME_RULES[outcome];
+  const codes = table.codes[field];
+  return (i) => classOf[codes[i]!]!;
 }
 
 /**

@@ -6,7 +6,7 @@
 import {
   cohensKappa,
   kappaWithheld,
-  outcomeClass,
+  outcomeReader,
   outcomeRate,
   rankByRate,
   RESOLVED,
@@ -73,6 +73,7 @@ function statisticsOf(
   outcome: ResolveOutcome,
 ): Omit<StatsGroup, 'rank'> {
   const counts = countRuns(table, rows);
+  const classOf = outcomeReader(table, outcome);
   const resolved = outcomeRate(counts, outcome);
   const resolve = resolveRate(counts.verdicts, counts.flagged);
   const hidden = hiddenTestRate(counts.hiddenTests);
@@ -119,7 +120,7 @@ function statisticsOf(
             completionTokens: known(completion[i]!),
           }) ?? NaN,
       ),
-      Array.from(rows, (i) => outcomeClass(table, outcome, i) === RESOLVED),
+      Array.from(rows, (i) => classOf(i) === RESOLVED),
     ),
   };
 }

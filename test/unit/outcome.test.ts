@@ -9,7 +9,7 @@ import {
   anyCounted,
   defaultOutcome,
   NOT_RESOLVED,
-  outcomeClass,
+  outcomeReader,
   outcomeRate,
   OUTSIDE,
   RESOLVED,
@@ -54,13 +54,13 @@ describe('the resolve rate on an outcome', () => {
       run({ verdict: 'excluded', hiddenTest: 'error' }),
       run({ verdict: null, hiddenTest: null }),
     ]);
-    expect([0, 1, 2, 3].map((i) => outcomeClass(table, 'tests', i))).toEqual([
+    expect([0, 1, 2, 3].map((i) => outcomeReader(table, 'tests')(i))).toEqual([
       NOT_RESOLVED,
       RESOLVED,
       OUTSIDE,
       OUTSIDE,
     ]);
-    expect([0, 1, 2, 3].map((i) => outcomeClass(table, 'judge', i))).toEqual([
+    expect([0, 1, 2, 3].map((i) => outcomeReader(table, 'judge')(i))).toEqual([
       RESOLVED,
       NOT_RESOLVED,
       OUTSIDE,
