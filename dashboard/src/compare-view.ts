@@ -11,7 +11,7 @@ import { pairsInView, renderAllPairs, type PairsNav } from './all-pairs-view.ts'
 import { differenceChart, groupName, pairedTable, rates } from './compare-figures.ts';
 import { el, fill } from './dom.ts';
 import { count } from './format.ts';
-import { VERDICT_LABELS } from './palette.ts';
+import { HIDDEN_TEST_LABELS, VERDICT_LABELS } from './palette.ts';
 import { holmOf, quoteSentence } from './quote-sentence.ts';
 import type { CockpitFilters } from './url-state.ts';
 import type { Computed } from './view-model.ts';
@@ -251,7 +251,11 @@ export class CompareView {
     const link = (group: Group, row: number | undefined, side: string) => {
       if (row === undefined) return el('span', { class: 'muted' }, `${side}: no run`);
       const runId = m.table.id(row);
-      const verdict = VERDICT_LABELS[valueOfCode('verdict', m.table.codes.verdict[row]!) ?? 'unjudged'];
+      // The run's result on the outcome compared: its hidden-test result, or its verdict.
+      const result =
+        m.outcome === 'tests'
+          ? HIDDEN_TEST_LABELS[valueOfCode('hiddenTest', m.table.codes.hiddenTest[row]!) ?? 'none']
+          : VERDICT_LABELS[valueOfCode('verdict', m.table.codes.verdict[row]!) ?? 'unjudged'];
       const anchor = el(
         'a',
         {
@@ -260,7 +264,7 @@ export class CompareView {
           'data-run': runId,
           title: `Open the run of ${groupName(group)}`,
         },
-        `${side}: ${verdict}`,
+        `${side}: ${result}`,
       );
       anchor.addEventListener('click', (e) => {
         if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;

@@ -208,7 +208,8 @@ describe('cost per resolved task', () => {
   });
 
   it('plots resolve rate with its interval against mean run cost per task, every point named, the front drawn', async () => {
-    const p = await openPage('/', { width: 1440, height: 900 });
+    // Tall enough for the whole card: its screenshot goes into docs/.
+    const p = await openPage('/', { width: 1440, height: 2400 });
     const card = p.locator('#chart-cost');
     await card.scrollIntoViewIfNeeded();
     await card.locator('#pareto').waitFor();
@@ -327,5 +328,22 @@ describe('freshness', () => {
       /^⚠ not updated for (6\d|7\d) s — retrying · newest run landed /,
     );
     await hung.close();
+  });
+});
+
+describe('at 1440, 1024 and 800 px', () => {
+  it('lays out the dashboard with the outcome switch without scrolling sideways', async () => {
+    for (const width of [1440, 1024, 800]) {
+      const p = await openPage('/', { width, height: 1000 });
+      expect(await p.locator('#outcome-switch').isVisible()).toBe(true);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth)).toBe(
+        false,
+      );
+      await p.screenshot({ path: `${SHOTS}/outcome-dashboard-${width}.png` });
+      await p.locator('#chart-cost').scrollIntoViewIfNeeded();
+      await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await p.locator('#chart-cost').screenshot({ path: `${SHOTS}/outcome-cost-${width}.png` });
+      await p.close();
+    }
   });
 });
