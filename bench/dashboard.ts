@@ -11,23 +11,22 @@
 // browser needs merely to download and JSON.parse the same rows as the row API serves them, from a bare
 // Node server with the body pre-compressed.
 //
-// Options: --runs N (default 100000) --repeats K (default 5) --fresh
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Then the analyst's figures on 12 configurations (bench/analysis-bench.ts): the outcome switch and all pairs.
+//
+// Options: --runs N (default 100000) --repeats K (default 5) --rounds R (analysis clicks, default 10) --fresh
+// --analysis-only
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { Browser, CDPSession } from 'playwright-core';
-import { systemClock } from '../shared/ports.ts';
-import { compactSpace } from '../shared/read/snapshot-store.ts';
-import { parseConfig, type ReplayConfig } from '../shared/schema/config.ts';
-import type { RunRow } from '../shared/schema/run.ts';
-import type { StoredIssue } from '../shared/schema/issue.ts';
+import { parseConfig } from '../shared/schema/config.ts';
 import { startLocalMode } from '../infra/local/local-mode.ts';
 import { launchChromium } from '../test/browser/helpers/chromium.ts';
 import { cockpitReady } from './cockpit-ready.ts';
-import { loadIssues, loadRows } from './direct-load.ts';
+import { measureAnalysis } from './analysis-bench.ts';
+import { loadSpace, preparedBefore } from './load-space.ts';
 import { BENCH_CAMPAIGN, syntheticCampaign } from './synthetic-campaign.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -38,6 +37,8 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '100000' },
     repeats: { type: 'string', default: '5' },
     fresh: { type: 'boolean', default: false },
+    'analysis-only': { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '10' },
   },
 });
 const RUNS = Number(args.runs);
@@ -47,7 +48,6 @@ const { hosts: HOSTS, models: MODELS, harnesses: HARNESSES } = BENCH_CAMPAIGN;
 const TARGETS = { firstRenderMs: 2000, filterMs: 150 };
 
 const dataDir = resolve(import.meta.dirname, 'results', `dashboard-${RUNS}`);
-const marker = join(dataDir, 'loaded.json');
 
 interface Sample {
   firstRenderMs: number;
@@ -170,47 +170,18 @@ const median = (xs: number[]) => {
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const ms = (v: number) => `${Math.round(v)} ms`;
 
-/**
- * Loads with the compactor off: runs and issues are stamped when they were generated, before the load, so
- * a snapshot written during the load has an `asOf` after the stamps of those still to come, and its `since`
- * delta would never bring them in. One compaction after the load reads the whole table.
- */
-async function load(config: ReplayConfig, issues: StoredIssue[], rows: RunRow[]) {
-  const local = await startLocalMode({
-    config,
-    dataDir,
-    port: 0,
-    sweepIntervalSeconds: 3600,
-    snapshotIntervalSeconds: 0,
-    env: {},
-  });
-  try {
-    const started = Date.now();
-    const store = local.adapters.table;
-    await loadIssues(store, issues);
-    await loadRows(store, rows, {
-      concurrency: 32,
-      onProgress: (n) => console.log(`  loaded ${n} runs (${((Date.now() - started) / 1000).toFixed(0)} s)`),
-    });
-    const snapshot = await compactSpace(
-      { runs: store, issues: store, objects: local.adapters.data, clock: systemClock },
-      SPACE,
-    );
-    writeFileSync(marker, JSON.stringify({ runs: RUNS }));
-    console.log(
-      `Loaded into the store and compacted (${snapshot.runs} runs in the snapshot) in ${((Date.now() - started) / 1000).toFixed(1)} s (kept for the next run).`,
-    );
-  } finally {
-    await local.stop();
-  }
-}
-
 async function main() {
-  const loaded =
-    !args.fresh && existsSync(marker) && (JSON.parse(readFileSync(marker, 'utf8')) as { runs: number }).runs === RUNS;
-  // Without the marker the folder holds an interrupted load, and perhaps a snapshot missing its rows: start over.
-  if (!loaded) rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
+  const analysis = { runs: RUNS, rounds: Number(args.rounds), fresh: args.fresh };
+  if (args['analysis-only']) {
+    const browser = await launchChromium();
+    try {
+      await measureAnalysis(browser, analysis);
+    } finally {
+      await browser.close();
+    }
+    return;
+  }
+  const loaded = preparedBefore(dataDir, RUNS, args.fresh);
   const config = parseConfig({ spaces: { [SPACE]: { senders: HOSTS } }, cockpits: { Bench: { space: SPACE } } });
 
   const generatedAt = Date.now();
@@ -221,7 +192,7 @@ async function main() {
   console.log(
     `Generated ${rows.length} synthetic runs of ${MODELS * HARNESSES.length} model configurations on ${issues.length} tasks in ${Date.now() - generatedAt} ms.`,
   );
-  if (!loaded) await load(config, issues, rows);
+  if (!loaded) await loadSpace(config, dataDir, SPACE, issues, rows);
 
   // The compactor keeps the persisted snapshot current, as in AWS; bench/columns-cold.ts measures cold starts.
   const local = await startLocalMode({ config, dataDir, port: 0, sweepIntervalSeconds: 3600, env: {} });
@@ -293,6 +264,12 @@ async function main() {
     await browser.close();
     floor.server.close();
     await local.stop();
+  }
+  const browser2 = await launchChromium();
+  try {
+    await measureAnalysis(browser2, analysis);
+  } finally {
+    await browser2.close();
   }
 }
 

@@ -14,6 +14,8 @@ export interface SyntheticCampaign {
   hosts: string[];
   models: number;
   harnesses: string[];
+  /** Tasks per wave (default 500). */
+  tasksPerWave?: number;
 }
 
 export const BENCH_CAMPAIGN = {
@@ -44,7 +46,7 @@ export function syntheticCampaign(
         repo: `synthetic/repo-${t % 40}`,
         issueNumber: t + 1,
         tier: (['easy', 'medium', 'hard'] as const)[Math.floor(random() * 3)],
-        wave: Math.floor(t / 500) + 1,
+        wave: Math.floor(t / (c.tasksPerWave ?? 500)) + 1,
         prToMergeHours: Math.round(random() * 2000) / 10,
         baseSha: 'a'.repeat(40),
         mergeSha: 'b'.repeat(40),

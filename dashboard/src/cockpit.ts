@@ -23,7 +23,10 @@ import { DetailPanel } from './detail-panel.ts';
 import { CompareView } from './compare-view.ts';
 import { byId, el, fill } from './dom.ts';
 import { FilterBar } from './filter-bar.ts';
-import { ago, count } from './format.ts';
+import { OutcomeSwitch } from './outcome-switch.ts';
+import { colouringOf } from './matrix-card.ts';
+import { count } from './format.ts';
+import { freshnessText, newestLanding } from './freshness.ts';
 import { HostsView } from './hosts-view.ts';
 import { RunsView } from './runs-view.ts';
 import { AREAS, noFilters, readState, toSearch, writeState, type Area, type ViewState } from './url-state.ts';
@@ -45,6 +48,7 @@ export class Cockpit {
   private dataFor = '';
   private computed: Computed | null = null;
   private computedFor = '';
+  private readonly outcomeSwitch = new OutcomeSwitch((outcome) => this.update({ outcome }));
   private lastUpdate = Date.now();
   private lastError: string | null = null;
   private renderQueued = false;
@@ -62,8 +66,10 @@ export class Cockpit {
     runsHref: (outcome) =>
       location.pathname +
       toSearch({ ...this.state, area: 'runs', run: null, search: '', filters: { ...this.state.filters, ...outcome } }),
-    colourMatrix: (matrix) => this.update({ matrix }),
+    // The colouring that matches the outcome in view is the default, which the address leaves out.
+    colourMatrix: (matrix) => this.update({ matrix: matrix === colouringOf(this.model(), null) ? null : matrix }),
     clearFilters: () => this.update({ filters: noFilters() }),
+    useJudge: () => this.update({ outcome: 'judge' }),
   });
   private readonly runs = new RunsView({
     search: (search) => this.update({ search }),
@@ -97,6 +103,9 @@ export class Cockpit {
     },
     runHref: (run) => location.pathname + toSearch({ ...this.state, area: 'runs', run }),
     openRun: (run) => this.update({ area: 'runs', run }),
+    showAllPairs: (allPairs) => this.update({ allPairs }),
+    pairHref: (a, b) => location.pathname + toSearch({ ...this.state, compare: { a, b }, allPairs: false }),
+    openPair: (a, b) => this.update({ compare: { a, b }, allPairs: false }),
   });
   private readonly hostsView = new HostsView();
   private hosts: HostRecord[] | null = null;
@@ -121,6 +130,7 @@ export class Cockpit {
       () => this.update({ run: null }),
     );
     this.runs.detailHost.append(this.detail.root);
+    this.filterBar.root.prepend(this.outcomeSwitch.root);
     fill(byId('filter-host'), this.filterBar.root);
     byId('filter-host').hidden = true;
     byId('areas').append(this.dashboard.root, this.compareView.root, this.runs.root, this.hostsView.root);
@@ -199,9 +209,16 @@ export class Cockpit {
       this.data = indexData(this.table, this.issues);
       this.dataFor = dataKey;
     }
-    const key = `${dataKey}|${JSON.stringify(this.state.filters)}`;
+    const key = `${dataKey}|${JSON.stringify(this.state.filters)}|${this.state.outcome}`;
     if (!this.computed || key !== this.computedFor) {
-      this.computed = compute(this.data, this.state.filters);
+      this.computed = compute(
+        this.data,
+        dataKey,
+        this.state.filters,
+        this.state.outcome,
+        this.located.cockpit.minN,
+        this.computed,
+      );
       this.computedFor = key;
     }
     return this.computed;
@@ -227,6 +244,7 @@ export class Cockpit {
     byId('filter-host').hidden = !filtered;
     this.banners.hidden = !filtered;
     this.filterBar.render(this.filterOptions(m), this.state.filters);
+    this.outcomeSwitch.render(m.outcome, m.outcomeChosen);
     this.renderBanners(m);
     for (const a of AREAS) {
       byId(`${a}-area`).hidden = a !== area;
@@ -235,16 +253,16 @@ export class Cockpit {
       tab?.setAttribute('tabindex', a === area ? '0' : '-1');
     }
     this.dashboard.colourBy(this.state.matrix);
-    if (area === 'dashboard') this.refreshCost();
+    if (area === 'dashboard') this.refreshCost(m);
     if (area === 'dashboard' && this.lastDashboard !== m) {
       // The first render fills every chart before the page says it is ready.
       this.dashboard.render(m, this.lastDashboard === null);
       this.lastDashboard = m;
     }
-    if (area === 'compare') this.compareView.render(m, this.state.filters, this.state.compare);
+    if (area === 'compare') this.compareView.render(m, this.state.filters, this.state.compare, this.state.allPairs);
     if (area === 'runs') {
       this.runs.render(m, this.state.search, this.state.sort, this.state.run);
-      this.renderExportLinks();
+      this.renderExportLinks(m);
     }
     if (area === 'hosts') this.hostsView.render(this.hosts, this.located.cockpit.space);
     this.runs.root.classList.toggle('with-detail', !!this.state.run);
@@ -259,9 +277,9 @@ export class Cockpit {
    * The cost card's figures come from the API (run costs need the configured prices, which the page never
    * sees): read again when the filters change, and at most every 30 s otherwise.
    */
-  private refreshCost() {
+  private refreshCost(m: Computed) {
     const { models, tiers, waves, harnessVersions } = this.state.filters;
-    const filters = { models, tiers, waves, harnessVersions };
+    const filters = { models, tiers, waves, harnessVersions, outcome: m.outcome };
     const key = JSON.stringify(filters);
     if (key === this.costFor && Date.now() - this.costAt < SIDE_DATA_MS) return;
     this.costFor = key;
@@ -278,7 +296,7 @@ export class Cockpit {
   }
 
   /** The exports carry the filters the API knows (model, tier, wave, harness version) and say which others they leave out. */
-  private renderExportLinks() {
+  private renderExportLinks(m: Computed) {
     const { filters, search } = this.state;
     const space = this.located.cockpit.space;
     const carried = {
@@ -286,6 +304,9 @@ export class Cockpit {
       tiers: filters.tiers,
       waves: filters.waves,
       harnessVersions: filters.harnessVersions,
+      outcome: m.outcome,
+      agreement: filters.agreement ?? undefined,
+      difficulties: filters.difficulties,
     };
     const leftOut = [
       filters.verdicts.length > 0 && 'verdict filter',
@@ -344,13 +365,18 @@ export class Cockpit {
     );
   }
 
+  private newest: { of: Computed | null; at: number | null } = { of: null, at: null };
+
+  /** When the newest run in view landed, and the poll only when it fails or lags (freshness.ts). */
   private paintStatus() {
-    const since = ago(Date.now() - this.lastUpdate);
-    const runs = `${count(this.computed?.selection.length ?? 0)} of ${count(this.table.size)} runs`;
-    this.status.classList.toggle('failing', !!this.lastError);
-    this.status.textContent = this.lastError
-      ? `⚠ update failed (${this.lastError}); retrying · last update ${since} · ${runs}`
-      : `● live · updated ${since} · ${runs}`;
+    const m = this.computed;
+    if (m && this.newest.of !== m) this.newest = { of: m, at: newestLanding(m) };
+    const { text, failing } = freshnessText(this.newest.at, m?.selection.length ?? 0, this.table.size, {
+      lastUpdate: this.lastUpdate,
+      lastError: this.lastError,
+    });
+    this.status.classList.toggle('failing', failing);
+    if (this.status.textContent !== text) this.status.textContent = text;
   }
 
   private schedulePoll() {

@@ -1,23 +1,25 @@
 // The Compare area (docs/contract.md §6 "Paired comparison"): two groups (model · harness version) over the tasks both
-// ran with a counted verdict — the paired table, the sentence a reader can quote, the difference with its
-// interval, and the discordant tasks as links to both runs. The figures come from the same function the
+// ran with a result on the outcome — the sentence a reader can quote (and copy), the paired table, the
+// difference with its interval, and the discordant tasks as links to both runs — or all pairs at once. The figures come from the same function the
 // read API's `/compare` answers with (shared/cockpit/compare-groups.ts, on the one statistics module), run on
 // the page's own table, so the page and the API cannot disagree.
 import { selectRuns, type Group } from '../../shared/cockpit/aggregates.ts';
-import { describeComparison, proportion, type PairedComparison } from '../../shared/cockpit/statistics.ts';
+import { describeComparison, selectByDifficulty, taskDifficulty } from '../../shared/cockpit/statistics.ts';
 import { valueOfCode } from '../../shared/cockpit/columns.ts';
 import { compareGroups } from '../../shared/cockpit/compare-groups.ts';
-import { barList } from './charts/bars.ts';
-import type { Axis } from './charts/ticks.ts';
+import { pairsInView, renderAllPairs, type PairsNav } from './all-pairs-view.ts';
+import { differenceChart, groupName, pairedTable, rates } from './compare-figures.ts';
 import { el, fill } from './dom.ts';
 import { count } from './format.ts';
-import { intervalText, percentOf } from './intervals.ts';
-import { MODEL_COLOUR, VERDICT_LABELS } from './palette.ts';
+import { HIDDEN_TEST_LABELS, VERDICT_LABELS } from './palette.ts';
+import { holmOf, quoteSentence } from './quote-sentence.ts';
 import type { CockpitFilters } from './url-state.ts';
 import type { Computed } from './view-model.ts';
 
 /** What the Compare view asks of the page around it. */
-export interface CompareNav {
+export interface CompareNav extends PairsNav {
+  /** Every pair at once, or one pair. */
+  showAllPairs(on: boolean): void;
   choose(side: 'a' | 'b', group: Group): void;
   swap(): void;
   /** The address of a run, so a discordant task is a real link. */
@@ -28,7 +30,8 @@ export interface CompareNav {
 /** Discordant tasks listed per side; more are counted, not listed. */
 const LISTED = 500;
 
-export const groupName = (g: Group) => `${g.model} · ${g.harnessVersion}`;
+const NO_TEST_RESULTS =
+  'There are no test results in view: no run the filters select has a hidden-test result of pass or fail. Switch the outcome to the judge to compare on verdicts.';
 const same = (x: Group | null, y: Group | null) =>
   !!x && !!y && x.model === y.model && x.harnessVersion === y.harnessVersion;
 
@@ -42,6 +45,21 @@ export class CompareView {
   private readonly pickA = el('select', { id: 'compare-a', 'aria-label': 'Group A' });
   private readonly pickB = el('select', { id: 'compare-b', 'aria-label': 'Group B' });
   private readonly body = el('div', { class: 'compare-body' });
+  private readonly picks: HTMLElement;
+  private readonly pairsHost = el('div', { class: 'all-pairs-body', id: 'all-pairs' });
+  private readonly title = el('h2', { id: 'compare-title' }, 'Compare two groups on the tasks both ran');
+  private readonly modes = {
+    one: el(
+      'button',
+      { type: 'button', class: 'chip-toggle', 'data-mode': 'one', 'aria-pressed': 'true' },
+      'two groups',
+    ),
+    all: el(
+      'button',
+      { type: 'button', class: 'chip-toggle', 'data-mode': 'all', 'aria-pressed': 'false' },
+      'all pairs',
+    ),
+  };
   private options: Group[] = [];
 
   constructor(private readonly nav: CompareNav) {
@@ -51,6 +69,15 @@ export class CompareView {
       '⇄ swap',
     );
     swap.addEventListener('click', () => this.nav.swap());
+    this.modes.one.addEventListener('click', () => this.nav.showAllPairs(false));
+    this.modes.all.addEventListener('click', () => this.nav.showAllPairs(true));
+    this.picks = el(
+      'div',
+      { class: 'compare-picks' },
+      el('label', {}, el('strong', {}, 'A '), this.pickA),
+      swap,
+      el('label', {}, el('strong', {}, 'B '), this.pickB),
+    );
     for (const [side, select] of [
       ['a', this.pickA],
       ['b', this.pickB],
@@ -67,25 +94,21 @@ export class CompareView {
         el(
           'div',
           { class: 'card-head' },
-          el('h2', { id: 'compare-title' }, 'Compare two groups on the tasks both ran'),
+          this.title,
+          el('span', { class: 'colour-by', role: 'group', 'aria-label': 'Compare' }, this.modes.one, this.modes.all),
         ),
         el(
           'p',
           { class: 'card-explain' },
-          'A group is one model with one harness version. Pairs are the tasks where both have a counted verdict (resolved, partial, wrong or no change); each task counts once, so the difference is not blurred by tasks only one of them ran.',
+          'A group is one model with one harness version. Pairs are the tasks where both have a result on the outcome in view (a pass or fail hidden test, or a counted verdict); each task counts once, so the difference is not blurred by tasks only one of them ran.',
         ),
-        el(
-          'div',
-          { class: 'compare-picks' },
-          el('label', {}, el('strong', {}, 'A '), this.pickA),
-          swap,
-          el('label', {}, el('strong', {}, 'B '), this.pickB),
-        ),
+        this.picks,
         this.body,
+        this.pairsHost,
         el(
           'p',
           { class: 'card-foot' },
-          'Difference: Newcombe’s 95% interval for paired proportions (1998, method 10); p: McNemar’s exact test on the tasks only one of them resolved. The tier and wave filters apply; the verdict and test filters do not, since a comparison needs every verdict. Same figures as GET …/compare.',
+          'Difference: Newcombe’s 95% interval for paired proportions (1998, method 10); p: McNemar’s exact test on the tasks only one of them resolved. The tier, wave and difficulty filters apply; the verdict, tests and agreement filters do not, since a comparison needs every result. Fewer than 10 tasks in common: no comparison. Same figures as GET …/compare and GET …/pairs.',
         ),
       ),
     );
@@ -103,7 +126,20 @@ export class CompareView {
     return { a, b };
   }
 
-  render(m: Computed, filters: CockpitFilters, chosen: { a: Group | null; b: Group | null }): void {
+  render(m: Computed, filters: CockpitFilters, chosen: { a: Group | null; b: Group | null }, all: boolean): void {
+    this.modes.one.setAttribute('aria-pressed', String(!all));
+    this.modes.all.setAttribute('aria-pressed', String(all));
+    this.title.textContent = all
+      ? 'All pairs of the configurations in view'
+      : 'Compare two groups on the tasks both ran';
+    this.picks.hidden = all;
+    this.body.hidden = all;
+    this.pairsHost.hidden = !all;
+    if (all) {
+      if (m.noTestResults) fill(this.pairsHost, el('p', { class: 'compare-sentence' }, NO_TEST_RESULTS));
+      else renderAllPairs(this.pairsHost, m, pairsInView(m, filters), this.nav);
+      return;
+    }
     const { a, b } = CompareView.pair(m, chosen);
     // The groups in view, plus a linked group the filters hide (a shared link must show what it names).
     this.options = [...m.figures.groups];
@@ -123,6 +159,10 @@ export class CompareView {
       );
       return;
     }
+    if (m.noTestResults) {
+      fill(this.body, el('p', { class: 'compare-sentence', id: 'compare-sentence' }, NO_TEST_RESULTS));
+      return;
+    }
     if (same(a, b)) {
       fill(
         this.body,
@@ -134,28 +174,27 @@ export class CompareView {
       );
       return;
     }
-    const selection = selectRuns(
+    const inTiers = selectRuns(
       m.table,
       { models: [], harnessVersions: [], tiers: filters.tiers, waves: filters.waves },
       m.facts,
     );
-    const result = compareGroups(m.table, selection, a, b);
+    const selection = filters.difficulties.length
+      ? selectByDifficulty(m.table, inTiers, taskDifficulty(m.table, inTiers, m.outcome), filters.difficulties)
+      : inTiers;
+    const result = compareGroups(m.table, selection, a, b, m.outcome);
     const runs = { a: this.runsByTask(m, selection, a), b: this.runsByTask(m, selection, b) };
     fill(
       this.body,
-      el(
-        'p',
-        { class: 'compare-sentence', id: 'compare-sentence' },
-        describeComparison(groupName(a), groupName(b), result),
-      ),
-      result.pairs > 0 &&
+      quoteSentence(describeComparison(groupName(a), groupName(b), result, holmOf(pairsInView(m, filters), a, b))),
+      result.difference !== null &&
         el(
           'div',
           { class: 'compare-grid' },
           pairedTable(a, b, result),
           el('div', { class: 'compare-figures' }, differenceChart(result), rates(a, b, result)),
         ),
-      result.pairs > 0 &&
+      result.difference !== null &&
         el(
           'div',
           { class: 'discordant' },
@@ -182,15 +221,22 @@ export class CompareView {
   }
 
   /** The group's run of each task (a run id is one model, task and harness version: one run per task). */
-  private runsByTask(m: Computed, selection: Uint32Array, g: Group): Map<string, number> {
+  private runsByTask(m: Computed, selection: Uint32Array, g: Group): { get(task: string): number | undefined } {
     const model = m.table.dictionaries.model.indexOf(g.model);
     const harness = m.table.dictionaries.harnessVersion.indexOf(g.harnessVersion);
-    const byTask = new Map<string, number>();
-    if (model < 0 || harness < 0) return byTask;
-    for (const i of selection)
-      if (m.table.text.model[i] === model && m.table.text.harnessVersion[i] === harness)
-        byTask.set(m.table.string('taskId', i)!, i);
-    return byTask;
+    const byTask = new Int32Array(m.table.dictionaries.taskId.values.length).fill(-1);
+    const { model: models, harnessVersion: harnesses, taskId } = m.table.text;
+    if (model >= 0 && harness >= 0)
+      for (let s = 0; s < selection.length; s++) {
+        const i = selection[s]!;
+        if (models[i] === model && harnesses[i] === harness) byTask[taskId[i]!] = i;
+      }
+    return {
+      get: (task) => {
+        const row = byTask[m.table.dictionaries.taskId.indexOf(task)] ?? -1;
+        return row < 0 ? undefined : row;
+      },
+    };
   }
 
   private discordant(
@@ -198,14 +244,18 @@ export class CompareView {
     title: string,
     id: string,
     tasks: string[],
-    runs: { a: Map<string, number>; b: Map<string, number> },
+    runs: { a: ReturnType<CompareView['runsByTask']>; b: ReturnType<CompareView['runsByTask']> },
     a: Group,
     b: Group,
   ): HTMLElement {
     const link = (group: Group, row: number | undefined, side: string) => {
       if (row === undefined) return el('span', { class: 'muted' }, `${side}: no run`);
       const runId = m.table.id(row);
-      const verdict = VERDICT_LABELS[valueOfCode('verdict', m.table.codes.verdict[row]!) ?? 'unjudged'];
+      // The run's result on the outcome compared: its hidden-test result, or its verdict.
+      const result =
+        m.outcome === 'tests'
+          ? HIDDEN_TEST_LABELS[valueOfCode('hiddenTest', m.table.codes.hiddenTest[row]!) ?? 'none']
+          : VERDICT_LABELS[valueOfCode('verdict', m.table.codes.verdict[row]!) ?? 'unjudged'];
       const anchor = el(
         'a',
         {
@@ -214,7 +264,7 @@ export class CompareView {
           'data-run': runId,
           title: `Open the run of ${groupName(group)}`,
         },
-        `${side}: ${verdict}`,
+        `${side}: ${result}`,
       );
       anchor.addEventListener('click', (e) => {
         if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
@@ -254,105 +304,4 @@ export class CompareView {
         el('p', { class: 'muted' }, `… and ${count(tasks.length - LISTED)} more (the export lists every run).`),
     );
   }
-}
-
-/** Both / A only / B only / neither, with the margins: each group's resolved count over the pairs. */
-function pairedTable(a: Group, b: Group, c: PairedComparison): HTMLElement {
-  const cell = (n: number, what: string, id: string) =>
-    el('td', { class: 'num', 'data-cell': id, title: `${count(n)} tasks: ${what}` }, count(n));
-  return el(
-    'table',
-    { class: 'figures paired', id: 'compare-table', 'aria-label': 'Tasks both groups ran, by who resolved them' },
-    el(
-      'thead',
-      {},
-      el(
-        'tr',
-        {},
-        el('th', { class: 'text' }, 'A \\ B'),
-        el('th', { scope: 'col', class: 'num' }, 'B resolved'),
-        el('th', { scope: 'col', class: 'num' }, 'B did not'),
-        el('th', { scope: 'col', class: 'num' }, 'total'),
-      ),
-    ),
-    el(
-      'tbody',
-      {},
-      el(
-        'tr',
-        {},
-        el('th', { scope: 'row', class: 'text' }, 'A resolved'),
-        cell(c.bothResolved, 'both resolved', 'both'),
-        cell(c.aOnly, `only ${groupName(a)} resolved`, 'a-only'),
-        el('td', { class: 'num muted' }, count(c.bothResolved + c.aOnly)),
-      ),
-      el(
-        'tr',
-        {},
-        el('th', { scope: 'row', class: 'text' }, 'A did not'),
-        cell(c.bOnly, `only ${groupName(b)} resolved`, 'b-only'),
-        cell(c.neither, 'neither resolved', 'neither'),
-        el('td', { class: 'num muted' }, count(c.bOnly + c.neither)),
-      ),
-    ),
-    el(
-      'tfoot',
-      {},
-      el(
-        'tr',
-        {},
-        el('th', { scope: 'row', class: 'text' }, 'total'),
-        el('td', { class: 'num muted' }, count(c.bothResolved + c.bOnly)),
-        el('td', { class: 'num muted' }, count(c.aOnly + c.neither)),
-        el('td', { class: 'num', 'data-cell': 'pairs' }, count(c.pairs)),
-      ),
-    ),
-  );
-}
-
-/** A − B in points with its interval, on an axis symmetric around no difference. */
-function differenceChart(c: PairedComparison): HTMLElement | null {
-  if (c.difference === null || !c.ci) return null;
-  const [lo, hi] = c.ci;
-  const reach = Math.max(Math.abs(lo), Math.abs(hi), 0.05);
-  const top = [0.1, 0.2, 0.25, 0.5, 1].find((t) => t >= reach) ?? 1;
-  const scale = (d: number) => (d + top) / (2 * top);
-  const points = (d: number) => `${d > 0 ? '+' : d < 0 ? '−' : ''}${Math.round(Math.abs(d) * 100)}`;
-  const axis: Axis = {
-    title: 'difference of resolve rates, A − B (percentage points); line: 95% interval',
-    ticks: [-top, -top / 2, 0, top / 2, top].map((d) => ({ at: scale(d), label: points(d) })),
-  };
-  return barList(
-    [
-      {
-        label: 'A − B',
-        lanes: [
-          {
-            segments: [],
-            dots: [
-              { at: scale(c.difference), colour: MODEL_COLOUR, title: `difference ${points(c.difference)} points` },
-            ],
-            interval: { from: scale(lo), to: scale(hi), title: `95% interval ${intervalText([lo, hi], 'points')}` },
-          },
-        ],
-        value: `${c.difference > 0 ? '+' : c.difference < 0 ? '−' : '±'}${(Math.abs(c.difference) * 100).toFixed(1)} pts`,
-      },
-    ],
-    axis,
-    'dots difference',
-  );
-}
-
-/** Each group's resolve rate over the pairs, with its Wilson interval. */
-function rates(a: Group, b: Group, c: PairedComparison): HTMLElement {
-  const line = (g: Group, resolved: number) => {
-    const p = proportion(resolved, c.pairs);
-    return el(
-      'li',
-      {},
-      el('strong', {}, groupName(g)),
-      `: ${count(resolved)} of ${count(c.pairs)} pairs resolved, ${percentOf(p)}`,
-    );
-  };
-  return el('ul', { class: 'compare-rates' }, line(a, c.bothResolved + c.aOnly), line(b, c.bothResolved + c.bOnly));
 }

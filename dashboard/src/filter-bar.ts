@@ -1,7 +1,9 @@
-// Filters by model, tier, wave and harness version (docs/contract.md §6), and by judge verdict and hidden-test result
-// (where the calibration table's cells lead), shared by the Dashboard and Runs areas. Each menu is built
+// Filters by model, tier, wave and harness version (docs/contract.md §6), by judge verdict and hidden-test result
+// (where the calibration table's cells lead), and by whether the two agree, shared by the Dashboard and Runs
+// areas. Each menu is built
 // once and updated in place, so a live update never closes a menu the reader has open.
 import { TIERS, type Tier } from '../../shared/cockpit/columns.ts';
+import { AGREEMENTS, DIFFICULTIES, type Difficulty } from '../../shared/cockpit/statistics.ts';
 import { el, fill } from './dom.ts';
 import { HIDDEN_TEST_LABELS, VERDICT_LABELS, VERDICT_ORDER } from './palette.ts';
 import { filterCount, HIDDEN_TEST_COLUMNS, noFilters, type CockpitFilters } from './url-state.ts';
@@ -11,6 +13,13 @@ export interface FilterOptions {
   harnessVersions: string[];
   waves: number[];
 }
+
+const DIFFICULTY_HINTS: Record<Difficulty, string> = {
+  easy: 'Tasks two thirds or more of the configurations in view resolved',
+  medium: 'Tasks a third to two thirds of the configurations in view resolved',
+  hard: 'Tasks some but fewer than a third of the configurations in view resolved',
+  unsolved: 'Tasks no configuration in view resolved',
+};
 
 type Key = 'models' | 'harnessVersions' | 'waves' | 'verdicts' | 'hiddenTests';
 
@@ -61,6 +70,8 @@ export class FilterBar {
   readonly root = el('div', { class: 'filters', role: 'toolbar', 'aria-label': 'Filters' });
   private readonly menus: Record<Key, Menu>;
   private readonly tierButtons: HTMLButtonElement[];
+  private readonly agreementButtons: HTMLButtonElement[];
+  private readonly difficultyButtons: HTMLButtonElement[];
   private readonly clear = el('button', { class: 'link clear' }, 'Clear filters');
   private filters: CockpitFilters | null = null;
 
@@ -92,6 +103,39 @@ export class FilterBar {
       );
       return b;
     });
+    this.difficultyButtons = DIFFICULTIES.map((difficulty) => {
+      const b = el(
+        'button',
+        {
+          class: 'chip-toggle',
+          'aria-pressed': 'false',
+          'data-difficulty': difficulty,
+          title: DIFFICULTY_HINTS[difficulty],
+        },
+        difficulty,
+      );
+      b.addEventListener('click', () =>
+        change((f) => ({
+          ...f,
+          difficulties: toggle(f.difficulties, difficulty, !f.difficulties.includes(difficulty)),
+        })),
+      );
+      return b;
+    });
+    this.agreementButtons = AGREEMENTS.map((which) => {
+      const b = el(
+        'button',
+        {
+          class: 'chip-toggle',
+          'aria-pressed': 'false',
+          'data-agreement': which,
+          title: `Only the runs where the judge's verdict and the hidden tests ${which}`,
+        },
+        which === 'disagree' ? '≠ disagree' : '= agree',
+      );
+      b.addEventListener('click', () => change((f) => ({ ...f, agreement: f.agreement === which ? null : which })));
+      return b;
+    });
     this.clear.addEventListener('click', () => change(noFilters));
     this.root.append(
       this.menus.models.root,
@@ -101,10 +145,27 @@ export class FilterBar {
         el('span', { class: 'muted' }, 'Tier:'),
         ...this.tierButtons,
       ),
+      el(
+        'span',
+        {
+          class: 'tiers',
+          role: 'group',
+          'aria-label': 'Empirical difficulty',
+          title: 'How many of the configurations in view resolved each task, on the outcome in view',
+        },
+        el('span', { class: 'muted' }, 'Difficulty (empirical):'),
+        ...this.difficultyButtons,
+      ),
       this.menus.waves.root,
       this.menus.harnessVersions.root,
       this.menus.verdicts.root,
       this.menus.hiddenTests.root,
+      el(
+        'span',
+        { class: 'tiers', role: 'group', 'aria-label': 'Judge against hidden tests' },
+        el('span', { class: 'muted' }, 'Judge vs tests:'),
+        ...this.agreementButtons,
+      ),
       this.clear,
     );
     // One menu open at a time, closed by a click elsewhere.
@@ -130,6 +191,10 @@ export class FilterBar {
     );
     for (const b of this.tierButtons)
       b.setAttribute('aria-pressed', String(filters.tiers.includes(b.dataset.tier as Tier)));
+    for (const b of this.difficultyButtons)
+      b.setAttribute('aria-pressed', String(filters.difficulties.includes(b.dataset.difficulty as Difficulty)));
+    for (const b of this.agreementButtons)
+      b.setAttribute('aria-pressed', String(filters.agreement === b.dataset.agreement));
     this.clear.hidden = filterCount(filters) === 0;
   }
 }

@@ -78,3 +78,18 @@ export function durationTick(seconds: number): string {
   const [size, unit] = UNITS_OF_TIME.find(([s]) => seconds >= s) ?? UNITS_OF_TIME[UNITS_OF_TIME.length - 1]!;
   return `${num(seconds / size, 1)} ${unit}`;
 }
+
+/** Dollars with the digits that tell small figures apart: $0.0043, $0.0125, $0.13, $10.66, $1,234. */
+export const usd = (v: number): string =>
+  v === 0
+    ? '$0'
+    : v < 0.0001
+      ? '<$0.0001'
+      : v < 1
+        ? `$${cents(v.toPrecision(3))}`
+        : v < 100
+          ? `$${v.toFixed(2)}`
+          : `$${Math.round(v).toLocaleString('en-US')}`;
+/** "0.100" → "0.10", "0.00500" → "0.005": three significant digits, never fewer than cents. */
+const cents = (digits: string) =>
+  digits.replace(/0+$/, '').replace(/\.(\d?)$/, (_, d: string) => `.${d.padEnd(2, '0')}`);

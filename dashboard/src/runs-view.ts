@@ -3,6 +3,7 @@
 // the visible rows in place, so the scroll position and the open run survive.
 import { codeOf, valueOfCode, type NumberField, type TextField } from '../../shared/cockpit/columns.ts';
 import { tierCode, waveOf } from '../../shared/cockpit/aggregates.ts';
+import { agreementOf, difficultyOfRow, OUTCOME_LABELS } from '../../shared/cockpit/statistics.ts';
 import { el, fill } from './dom.ts';
 import { big, count, duration, instant, num, UNKNOWN } from './format.ts';
 import { FLAGGED_COLOUR, FLAGGED_LABEL, HIDDEN_TEST_LABELS, VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
@@ -89,6 +90,18 @@ export const COLUMNS: Column[] = [
     sortKey: (m, _r, i) => tierCode(m.table, m.facts, i) || NaN,
   },
   {
+    key: 'difficulty',
+    title: 'Difficulty',
+    hint: 'Empirical difficulty: how many of the configurations in view resolved the task',
+    width: 84,
+    text: (m, i) => difficultyOfRow(m.table, m.difficulty, i),
+    sortKey: (m, _r, i) => m.difficulty.band[m.table.text.taskId[i]!] || NaN,
+    tooltip: (m, i) => {
+      const t = m.table.text.taskId[i]!;
+      return `${m.difficulty.resolved[t]} of ${m.difficulty.n[t]} configurations in view resolved this task (${OUTCOME_LABELS[m.outcome]})`;
+    },
+  },
+  {
     key: 'wave',
     title: 'Wave',
     width: 56,
@@ -112,6 +125,18 @@ export const COLUMNS: Column[] = [
     width: 108,
     text: (m, i) => valueOfCode('hiddenTest', m.table.codes.hiddenTest[i]!) ?? 'no result',
     sortKey: (m, _r, i) => m.table.codes.hiddenTest[i] || NaN,
+  },
+  {
+    key: 'agreement',
+    title: '≠',
+    hint: 'The judge and the hidden tests disagree',
+    width: 30,
+    text: (m, i) => (agreementOf(m.table, i) === 'disagree' ? '≠' : ''),
+    sortKey: (m, _r, i) => {
+      const a = agreementOf(m.table, i);
+      return a === 'disagree' ? 1 : a === 'agree' ? 0 : NaN;
+    },
+    cellClass: (m, i) => (agreementOf(m.table, i) === 'disagree' ? 'disagrees' : ''),
   },
   numberColumn('steps', 'Steps', 64, (v) => num(v)),
   numberColumn('wallSeconds', 'Wall time', 84, duration),
@@ -330,6 +355,7 @@ export class RunsView {
       row.style.transform = `translateY(${at * ROW_HEIGHT}px)`;
       row.dataset.id = id;
       row.classList.toggle('selected', id === this.selectedId);
+      row.classList.toggle('disagrees', agreementOf(m.table, i) === 'disagree');
       row.setAttribute('aria-selected', String(id === this.selectedId));
       COLUMNS.forEach((c, ci) => {
         const cell = row.children[ci] as HTMLElement;

@@ -1,5 +1,7 @@
-// Everything the areas render from. What depends only on the data (task facts, task order) is derived
-// once per change of runs or issues; what depends on the filters, once per filter change.
+// Everything the areas render from. What depends only on the data (task facts, task order) is derived once per
+// change of runs or issues; the selection and its figures once per filter change; the outcome ranks and names
+// them, so switching it reuses the figures already computed (their medians included) unless a difficulty
+// filter, which is read on the outcome, changes the runs in view.
 import {
   computeFigures,
   groupRuns,
@@ -9,12 +11,23 @@ import {
   taskOrder,
   type Figures,
   type Group,
+  type GroupFigures,
   type Grouping,
   type IssueFacts,
   type TaskFacts,
 } from '../../shared/cockpit/aggregates.ts';
 import { codeOf } from '../../shared/cockpit/columns.ts';
 import type { RunTable } from '../../shared/cockpit/run-table.ts';
+import {
+  anyCounted,
+  defaultOutcome,
+  rankByRate,
+  selectByAgreement,
+  selectByDifficulty,
+  taskDifficulty,
+  type ResolveOutcome,
+  type TaskDifficulty,
+} from '../../shared/cockpit/statistics.ts';
 import type { IssueRecord } from '../../shared/schema/issue.ts';
 import { taskLabel } from './format.ts';
 import type { CockpitFilters } from './url-state.ts';
@@ -28,12 +41,38 @@ export interface DataIndex {
   taskLabels: string[];
 }
 
-export interface Computed extends DataIndex {
+/** The runs in view and their figures: what a filter change recomputes. */
+interface Selected {
+  /** Which filters (and data) these are of. */
+  key: string;
+  /** `base` narrowed by the verdict, hidden-test, agreement and difficulty filters. */
   selection: Uint32Array;
   grouping: Grouping;
   /** Rows of each group of `grouping`, in selection order. */
   groupRows: Uint32Array[];
+  /** Groups in no particular order. */
+  unordered: Figures;
+}
+
+export interface Computed extends DataIndex, Omit<Selected, 'unordered'> {
+  /** Which model, tier, wave and harness filters (and data) `base` is of. */
+  baseKey: string;
+  /** The runs passing the model, tier, wave and harness filters: the view the default outcome is read from. */
+  base: Uint32Array;
+  /** The outcome every "resolved" is counted on: the reader's choice, else the default of the view. */
+  outcome: ResolveOutcome;
+  /** Whether the reader chose it (the URL says so) rather than the default. */
+  outcomeChosen: boolean;
+  /** Hidden tests asked for where no run in view has a pass or fail result: nothing to count. */
+  noTestResults: boolean;
+  /** Each task's empirical difficulty among the configurations of `base`, on the outcome. */
+  difficulty: TaskDifficulty;
+  /** Groups ranked on the outcome: best first, those below minN after them. */
   figures: Figures;
+  /** A group's rank, null when its n is below minN or it has no rate. */
+  rankOf(g: GroupFigures): number | null;
+  /** Below this n on the outcome a group is not ranked (the cockpit's `minN`). */
+  minN: number;
   /** Several harness versions in view: groups are then named with theirs. */
   several: boolean;
   /** The group's name on the page: the model, and its harness version when several are in view. */
@@ -50,25 +89,84 @@ export function indexData(
   return { table, facts, taskOrder: taskOrder(table, facts), taskLabels };
 }
 
-export function compute(data: DataIndex, filters: CockpitFilters): Computed {
-  const selection = byOutcome(data.table, selectRuns(data.table, filters, data.facts), filters);
-  const grouping = groupRuns(data.table, selection);
-  const groupRows = rowsByGroup(grouping, selection);
-  const figures = computeFigures(data.table, selection, grouping, groupRows);
+/**
+ * The view for these filters and outcome. What `previous` computed for the same data (`dataKey`) and
+ * filters is reused: switching the outcome without a difficulty filter only ranks the figures again.
+ */
+export function compute(
+  data: DataIndex,
+  dataKey: string,
+  filters: CockpitFilters,
+  chosen: ResolveOutcome | null,
+  minN: number,
+  previous: Computed | null = null,
+): Computed {
+  const same = previous?.table === data.table ? previous : null;
+  const baseKey = `${dataKey}|${JSON.stringify([filters.models, filters.tiers, filters.waves, filters.harnessVersions])}`;
+  const base = same?.baseKey === baseKey ? same.base : selectRuns(data.table, filters, data.facts);
+  const outcome = chosen ?? defaultOutcome(data.table, base);
+  const difficulty =
+    same?.baseKey === baseKey && same.outcome === outcome ? same.difficulty : taskDifficulty(data.table, base, outcome);
+  const key = `${baseKey}|${JSON.stringify(filters)}|${filters.difficulties.length ? outcome : ''}`;
+  const selected =
+    same?.key === key ? { ...same, unordered: same.figures } : select(data, key, base, filters, difficulty);
+  const { ordered, rankOf } = rankByRate(
+    selected.unordered.groups,
+    (g) => g.outcomes[outcome].rate,
+    (g) => g.outcomes[outcome].n,
+    minN,
+    (a, b) => a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion),
+  );
+  const figures = { ...selected.unordered, groups: ordered };
   const several = figures.harnessVersions.length > 1;
   return {
     ...data,
-    selection,
-    grouping,
-    groupRows,
+    key,
+    baseKey,
+    base,
+    selection: selected.selection,
+    grouping: selected.grouping,
+    groupRows: selected.groupRows,
+    outcome,
+    outcomeChosen: chosen !== null,
+    noTestResults: outcome === 'tests' && !anyCounted(data.table, base, 'tests'),
+    difficulty,
     figures,
+    rankOf: (g) => rankOf.get(g) ?? null,
+    minN,
     several,
     label: (g) => (several ? `${g.model} · ${g.harnessVersion}` : g.model),
   };
 }
 
-/** The rows of `rows` whose judge verdict and hidden-test result are among those chosen (none chosen: any). */
-function byOutcome(table: RunTable, rows: Uint32Array, filters: CockpitFilters): Uint32Array {
+function select(
+  data: DataIndex,
+  key: string,
+  base: Uint32Array,
+  filters: CockpitFilters,
+  difficulty: TaskDifficulty,
+): Selected {
+  const narrowed = filters.difficulties.length
+    ? selectByDifficulty(data.table, base, difficulty, filters.difficulties)
+    : base;
+  const selection = byResult(data.table, narrowed, filters);
+  const grouping = groupRuns(data.table, selection);
+  const groupRows = rowsByGroup(grouping, selection);
+  return {
+    key,
+    selection,
+    grouping,
+    groupRows,
+    unordered: computeFigures(data.table, selection, grouping, groupRows),
+  };
+}
+
+/**
+ * The rows of `rows` whose judge verdict and hidden-test result are among those chosen (none chosen: any),
+ * and that agree or disagree as asked.
+ */
+function byResult(table: RunTable, rows: Uint32Array, filters: CockpitFilters): Uint32Array {
+  if (filters.agreement) rows = selectByAgreement(table, rows, filters.agreement);
   if (!filters.verdicts.length && !filters.hiddenTests.length) return rows;
   const verdicts = new Set(filters.verdicts.map((v) => (v === 'unjudged' ? 0 : codeOf('verdict', v))));
   const tests = new Set(filters.hiddenTests.map((t) => (t === 'none' ? 0 : codeOf('hiddenTest', t))));

@@ -31,6 +31,7 @@ import {
 } from './demo-campaign.ts';
 import { DEMO_DATA_DIR, readDemoData } from './demo-data.ts';
 import { buildLiteCampaign } from './demo-lite-campaign.ts';
+import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from './demo-prices.ts';
 import { startLocalMode } from './local-mode.ts';
 import { localPaths, PROJECT_ROOT } from './paths.ts';
 
@@ -117,11 +118,10 @@ async function startAndPush(space: string, build: CampaignBuilder) {
     defaultJudgeModel: DEMO_JUDGE_MODEL,
     spaces: { [space]: { senders: DEMO_SENDERS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 100_000 } } },
     cockpits: { [space]: { space } },
-    // ILLUSTRATIVE price for the stand-in judge, so the cost card has judge spend to show: demo-oracle is no
-    // real model and costs nothing. The runners' models stay unpriced, so their run cost reads "unknown".
-    prices: {
-      [DEMO_JUDGE_MODEL]: { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 },
-    },
+    // ILLUSTRATIVE prices (demo-prices.ts): demo-oracle is no real model and costs nothing, and the demo's token
+    // counts are generated; some runner models stay unpriced, so their run cost reads "unknown" (a run whose
+    // harness recorded its cost has that cost).
+    prices: { ...DEMO_RUNNER_PRICES, [DEMO_JUDGE_MODEL]: DEMO_JUDGE_PRICE },
   });
   const campaign = campaignFor(build, DEMO_SENDERS);
   const judge = await startDemoJudge(campaign);
@@ -136,7 +136,7 @@ async function startAndPush(space: string, build: CampaignBuilder) {
   });
   console.log(`\nCockpit: ${local.url}/   (data in ${dataDir}; --fresh starts over)`);
   console.log(
-    `Judge: stand-in "${DEMO_JUDGE_MODEL}" at ${judge.anthropicUrl}. It answers from the hidden-test outcome and disagrees on purpose in about 1 run in 10. It is not a real judge; its price in the cost card ($3 / $15 per million input / output tokens) is illustrative.\n`,
+    `Judge: stand-in "${DEMO_JUDGE_MODEL}" at ${judge.anthropicUrl}. It answers from the hidden-test outcome and disagrees on purpose in about 1 run in 10. It is not a real judge; its price in the cost cards ($3 / $15 per million input / output tokens) and the runner models' prices are illustrative.\n`,
   );
   const stop = async () => {
     await local.stop();

@@ -4,10 +4,24 @@
 // counts resolved / (resolved + partial + wrong + no_change) and keeps excluded, error, flagged and unjudged
 // runs beside it; unknown figures are left out of medians (and the count of known values travels with them).
 // Runs of different harness versions are never pooled: a group is one (model, harness version).
-import { cohensKappa, proportion, type Agreement, type AgreementTable, type Proportion } from './statistics.ts';
+import {
+  cohensKappa,
+  outcomeReader,
+  outcomeRate,
+  proportion,
+  RESOLVED,
+  type Agreement,
+  type AgreementTable,
+  type OutcomeRate,
+  type Proportion,
+  type ResolveOutcome,
+} from './statistics.ts';
 import type { IssueRecord } from '../schema/issue.ts';
 import { codeOf, HIDDEN_TEST_STATUSES as HIDDEN_TESTS, VERDICTS as VERDICT_NAMES, type Tier } from './columns.ts';
 import type { FigureColumn, RunTable } from './run-table.ts';
+import { gatherRoom, medianOfKnown, medianOfRows, quartilesOfKnown, type MedianFigure } from './quantiles.ts';
+
+export { medianOf, medianOfRows, type MedianFigure } from './quantiles.ts';
 
 export interface RunFilters {
   models: string[];
@@ -110,15 +124,6 @@ export interface HiddenTestFigure extends RateFigure {
   missing: number;
 }
 
-export interface MedianFigure {
-  median: number | null;
-  p25: number | null;
-  p75: number | null;
-  /** Values that were known, out of n runs. */
-  known: number;
-  n: number;
-}
-
 export const rate = (hits: number, n: number): RateFigure => proportion(hits, n);
 
 export const emptyVerdictCounts = (): VerdictCounts => ({
@@ -131,10 +136,14 @@ export const emptyVerdictCounts = (): VerdictCounts => ({
   unjudged: 0,
 });
 
+const NO_TESTS = { pass: 0, fail: 0, error: 0, none: 0 };
+const NO_VERDICTS = emptyVerdictCounts();
+
 /** `flagged`: how many of the runs without a verdict (`c.unjudged`) are flagged ones. */
 export function resolveRate(c: VerdictCounts, flagged = 0): ResolveFigure {
+  const { outcome: _, outside: __, ...judged } = outcomeRate({ verdicts: c, hiddenTests: NO_TESTS }, 'judge');
   return {
-    ...rate(c.resolved, c.resolved + c.partial + c.wrong + c.no_change),
+    ...judged,
     excluded: c.excluded,
     error: c.error,
     flagged,
@@ -143,126 +152,8 @@ export function resolveRate(c: VerdictCounts, flagged = 0): ResolveFigure {
 }
 
 export function hiddenTestRate(c: Record<HiddenColumn, number>): HiddenTestFigure {
-  return { ...rate(c.pass, c.pass + c.fail), errored: c.error, missing: c.none };
-}
-
-/**
- * The values a median is selected from are gathered into one buffer that every median reuses: the
- * figures are plain numbers, so nothing outlives the call that filled it, and fresh memory is dear (the
- * first write to each page of a new million-value array costs more than selecting its quartiles).
- */
-let gatherBuffer = new Float64Array(0);
-function gatherRoom(n: number): Float64Array {
-  if (gatherBuffer.length < n) gatherBuffer = new Float64Array(Math.max(n, Math.floor(gatherBuffer.length * 1.5)));
-  return gatherBuffer;
-}
-
-/**
- * Median and quartiles of the known values (NaN is unknown and skipped); `n` counts all values offered.
- * Quartiles interpolate linearly between order statistics, found by selection rather than a full sort:
- * a filter change recomputes a dozen medians over up to 100k runs.
- */
-export function medianOf(values: ArrayLike<number>): MedianFigure {
-  const known = gatherRoom(values.length);
-  let k = 0;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (!Number.isNaN(v)) known[k++] = v;
-  }
-  return quartilesOfKnown(known.subarray(0, k), values.length);
-}
-
-/** medianOf the values of `rows` in `source`, gathered and filtered in one pass (a million-run group's medians are mostly this copy). */
-export function medianOfRows(source: FigureColumn, rows: Uint32Array): MedianFigure {
-  const known = gatherRoom(rows.length);
-  let k = 0;
-  for (let r = 0; r < rows.length; r++) {
-    const v = source[rows[r]!]!;
-    if (!Number.isNaN(v)) known[k++] = v;
-  }
-  return quartilesOfKnown(known.subarray(0, k), rows.length);
-}
-
-/** Median and quartiles of `a` (no NaN; rearranged in place), `n` values having been offered. */
-function quartilesOfKnown(a: Float64Array, n: number): MedianFigure {
-  const median = medianOfKnown(a);
-  if (median === null) return { median: null, p25: null, p75: null, known: 0, n };
-  // The median's selection split a at its lower order statistic, smaller values left and larger ones
-  // right: the quartiles are selected within their own side without disturbing it.
-  const k = a.length;
-  const mid = (k - 1) >> 1;
-  return { median, p25: quantile(a, 0.25, mid, 0, mid - 1), p75: quantile(a, 0.75, mid, mid + 1, k - 1), known: k, n };
-}
-
-/** The median alone of `a` (no NaN; rearranged in place: see quartilesOfKnown), null when empty. */
-function medianOfKnown(a: Float64Array): number | null {
-  if (!a.length) return null;
-  const mid = (a.length - 1) >> 1;
-  select(a, mid, 0, a.length - 1);
-  return quantile(a, 0.5, mid, 0, a.length - 1);
-}
-
-/** The q-quantile of `a`, whose lower order statistic is a[mid] or lies within [left, right]. */
-function quantile(a: Float64Array, q: number, mid: number, left: number, right: number): number {
-  const at = (a.length - 1) * q;
-  const lo = Math.floor(at);
-  const low = lo === mid ? a[mid]! : select(a, lo, left, right);
-  if (at === lo) return low;
-  // The next order statistic is the least value right of lo: within its side, or the value that bounds
-  // that side (everything beyond it is at least as large).
-  const end = lo === mid ? a.length - 1 : Math.min(right + 1, a.length - 1);
-  let high = Infinity;
-  for (let i = lo + 1; i <= end; i++) if (a[i]! < high) high = a[i]!;
-  return low + (high - low) * (at - lo);
-}
-
-/** Above this many values, select first narrows the range to a sample's neighbourhood of k (Floyd–Rivest). */
-const SAMPLE_ABOVE = 600;
-
-/**
- * Rearranges a[left..right] so that a[k] holds the k-th smallest value, smaller ones left of it and larger
- * ones right. Floyd and Rivest's selection: a large range is first narrowed by selecting k within a sample
- * around it, whose value then partitions the range close to k, so a million values take about 1.5 passes
- * where quickselect's median of three takes 3.4.
- */
-function select(a: Float64Array, k: number, left: number, right: number): number {
-  while (right > left) {
-    if (right - left > SAMPLE_ABOVE) {
-      const n = right - left + 1;
-      const i = k - left + 1;
-      const z = Math.log(n);
-      const s = 0.5 * Math.exp((2 * z) / 3);
-      const sd = 0.5 * Math.sqrt((z * s * (n - s)) / n) * (i < n / 2 ? -1 : 1);
-      select(
-        a,
-        k,
-        Math.max(left, Math.floor(k - (i * s) / n + sd)),
-        Math.min(right, Math.floor(k + ((n - i) * s) / n + sd)),
-      );
-    }
-    // Partition around t = a[k], kept at one end meanwhile; then narrow to the side that holds k.
-    const t = a[k]!;
-    let i = left;
-    let j = right;
-    swap(a, left, k);
-    if (a[right]! > t) swap(a, right, left);
-    while (i < j) {
-      swap(a, i++, j--);
-      while (a[i]! < t) i++;
-      while (a[j]! > t) j--;
-    }
-    if (a[left] === t) swap(a, left, j);
-    else swap(a, ++j, right);
-    if (j <= k) left = j + 1;
-    if (k <= j) right = j - 1;
-  }
-  return a[k]!;
-}
-
-function swap(a: Float64Array, i: number, j: number) {
-  const t = a[i]!;
-  a[i] = a[j]!;
-  a[j] = t;
+  const { outcome: _, outside: __, ...tested } = outcomeRate({ verdicts: NO_VERDICTS, hiddenTests: c }, 'tests');
+  return { ...tested, errored: c.error, missing: c.none };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -393,12 +284,17 @@ export interface GroupFigures extends Group {
   /** Runs whose figures were generated (demo data), not measured. */
   generated: number;
   verdicts: VerdictCounts;
+  /** The judge's resolve rate, with the runs outside its n by kind. */
   resolve: ResolveFigure;
+  /** The resolve rate on each outcome (docs/contract.md §6 "Outcome"). */
+  outcomes: Record<ResolveOutcome, OutcomeRate>;
   /** The resolve rate of each run's first attempt (its current one when it was never re-run). */
   firstResolve: ResolveFigure;
   /** Runs with more than one attempt: delivered again after a first attempt had landed. */
   reruns: number;
   hiddenTests: HiddenTestFigure;
+  /** Judge against hidden tests: the 2×2 table of runs with both, and Cohen's κ. */
+  kappa: Agreement;
   wallSeconds: MedianFigure;
   steps: MedianFigure;
   outputTokensPerMinute: MedianFigure;
@@ -440,9 +336,11 @@ function figuresOf(
     generated: counts.generated,
     verdicts: counts.verdicts,
     resolve: resolveRate(counts.verdicts, counts.flagged),
+    outcomes: { tests: outcomeRate(counts, 'tests'), judge: outcomeRate(counts, 'judge') },
     firstResolve: resolveRate(counts.firstVerdicts),
     reruns: counts.reruns,
     hiddenTests: hiddenTestRate(counts.hiddenTests),
+    kappa: cohensKappa(counts.agreement),
     get wallSeconds() {
       return wallSeconds!();
     },
@@ -475,12 +373,13 @@ export function rowsByGroup(grouping: Grouping, selection: Uint32Array): Uint32A
   return Array.from(start, (at, g) => all.subarray(at, end[g]!));
 }
 
-/** Per-group figures, best resolve rate first (groups with no rate last), and the same figures over all. */
+/** Per-group figures, best resolve rate on `outcome` first (groups with no rate last), and the same figures over all. */
 export function computeFigures(
   table: RunTable,
   selection: Uint32Array,
   grouping = groupRuns(table, selection),
   rows = rowsByGroup(grouping, selection),
+  outcome: ResolveOutcome = 'judge',
 ): Figures {
   // A field's medians are computed for every group at once, when the first group's is read: one pass
   // reading the column in order, rather than one pass per group reading it scattered.
@@ -490,18 +389,25 @@ export function computeFigures(
     if (!perGroup) medians.set(field, (perGroup = mediansPerGroup(table.numbers[field], grouping.of, selection, rows)));
     return perGroup[g]!;
   };
-  const groups = grouping.groups.map((g, k) => figuresOf(table, g, rows[k]!, groupMedian(k)));
-  groups.sort(
-    (a, b) =>
-      (b.resolve.rate ?? -1) - (a.resolve.rate ?? -1) ||
-      a.model.localeCompare(b.model) ||
-      a.harnessVersion.localeCompare(b.harnessVersion),
+  const groups = byRate(
+    grouping.groups.map((g, k) => figuresOf(table, g, rows[k]!, groupMedian(k))),
+    outcome,
   );
   const harnessVersions = [...new Set(grouping.groups.map((g) => g.harnessVersion))].sort();
   const all = figuresOf(table, { model: 'all', harnessVersion: harnessVersions.join(', ') }, selection, (field) =>
     medianOfRows(table.numbers[field], selection),
   );
   return { groups, all, harnessVersions };
+}
+
+/** The groups, best resolve rate on `outcome` first, groups with no rate last, ties by name. */
+function byRate(groups: GroupFigures[], outcome: ResolveOutcome): GroupFigures[] {
+  return [...groups].sort(
+    (a, b) =>
+      (b.outcomes[outcome].rate ?? -1) - (a.outcomes[outcome].rate ?? -1) ||
+      a.model.localeCompare(b.model) ||
+      a.harnessVersion.localeCompare(b.harnessVersion),
+  );
 }
 
 /** medianOf each group's values of `source`: the known values are gathered side by side, each group in its own stretch of the buffer. */
@@ -550,7 +456,7 @@ export function calibration(table: RunTable, selection: Uint32Array): Calibratio
 // Model time next to the original fix's PR-open-to-merge time
 
 export interface OriginalFixComparison extends Group {
-  /** Pairs: resolved runs whose task has a known PR-open-to-merge time and whose wall time is known. */
+  /** Pairs: runs resolved on the outcome whose task has a known PR-open-to-merge time and whose wall time is known. */
   pairs: number;
   modelHours: number | null;
   originalHours: number | null;
@@ -561,18 +467,18 @@ export function originalFixComparison(
   grouping: Grouping,
   rowsOfGroups: Uint32Array[],
   facts: TaskFacts,
+  outcome: ResolveOutcome = 'judge',
 ): OriginalFixComparison[] {
-  const resolved = codeOf('verdict', 'resolved');
-  const { verdict } = table.codes;
   const { wallSeconds } = table.numbers;
   const { taskId } = table.text;
+  const classOf = outcomeReader(table, outcome);
   return rowsOfGroups.map((rows, g) => {
     // A group's pairs side by side in the gathering buffer: model hours from the start, the original's from the middle.
     const pairs = gatherRoom(2 * rows.length);
     let n = 0;
     for (let r = 0; r < rows.length; r++) {
       const i = rows[r]!;
-      if (verdict[i] !== resolved) continue;
+      if (classOf(i) !== RESOLVED) continue;
       const wall = wallSeconds[i]!;
       const pr = facts.prToMergeHours[taskId[i]!] ?? NaN;
       if (Number.isNaN(wall) || Number.isNaN(pr)) continue;

@@ -41,7 +41,10 @@ export const CODE_FIELDS = Object.keys(CODE_TABLES) as CodeField[];
 export const TEXT_FIELDS = ['model', 'taskId', 'harnessVersion', 'host', 'repo'] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 
-/** Figures, null when unknown. `finishedAt` is in epoch seconds; `contamination` counts the entries (the full list's count). */
+/**
+ * Figures, null when unknown. `finishedAt` and `landedAt` (when the row was first written) are in epoch
+ * seconds; `contamination` counts the entries (the full list's count).
+ */
 export const NUMBER_FIELDS = [
   'finishedAt',
   'wave',
@@ -59,6 +62,7 @@ export const NUMBER_FIELDS = [
   'contamination',
   'attemptCount',
   'judgeCostUsd',
+  'landedAt',
 ] as const;
 export type NumberField = (typeof NUMBER_FIELDS)[number];
 
@@ -112,6 +116,7 @@ export function compactOf(run: SnapshotRun): CompactRun {
     contamination: run.contaminationCount,
     attemptCount: run.attemptCount,
     judgeCostUsd: run.judgeCostUsd,
+    landedAt: Math.round(Date.parse(run.landedAt) / 1000),
   };
 }
 

@@ -3,9 +3,10 @@
 import type { HostRecord } from '../schema/host.ts';
 import type { IssueField, StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';
-import type { Interval } from './statistics.ts';
+import type { AgreementFilter, Difficulty, Interval, ResolveOutcome, RunCostFigure } from './statistics.ts';
 import type { AttemptSummary } from '../schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
+import type { PairRow } from './all-pairs.ts';
 
 export interface RunsPage {
   runs: RunRow[];
@@ -61,6 +62,8 @@ export interface CockpitEntry {
   public: boolean;
   /** Whether the cockpit shows the original fix beside a run (`GET …/runs/{id}/reference` answers 403 otherwise). */
   showReference: boolean;
+  /** Below this n on the outcome a configuration is shown but not ranked (`cockpits.<name>.minN`). */
+  minN: number;
 }
 
 export interface CockpitsBody {
@@ -97,18 +100,33 @@ export type { RunColumns };
 
 const seg = encodeURIComponent;
 
-/** The filters of the Runs and Dashboard views as a query string: every value its own parameter (model names may contain commas). */
-export function filterQuery(filters: {
+/** What the read API's figures and exports are asked for: the page's filters and the outcome that says "resolved". */
+export interface ReadQuery {
   models?: string[];
   tiers?: string[];
   waves?: number[];
   harnessVersions?: string[];
-}): URLSearchParams {
+  /** Absent: the server's default (tests when any run in view has a pass/fail hidden test). */
+  outcome?: ResolveOutcome;
+  /** Only the runs where the judge and the hidden tests disagree, or agree. */
+  agreement?: AgreementFilter;
+  /** Only the runs of tasks of these empirical difficulties. */
+  difficulties?: Difficulty[];
+  /** Below this n a group gets no rank (`/stats`; absent: 10). */
+  minN?: number;
+}
+
+/** The filters of the Runs and Dashboard views as a query string: every value its own parameter (model names may contain commas). */
+export function filterQuery(filters: ReadQuery): URLSearchParams {
   const params = new URLSearchParams();
   for (const m of filters.models ?? []) params.append('model', m);
   for (const t of filters.tiers ?? []) params.append('tier', t);
   for (const w of filters.waves ?? []) params.append('wave', String(w));
   for (const h of filters.harnessVersions ?? []) params.append('harnessVersion', h);
+  if (filters.outcome) params.set('outcome', filters.outcome);
+  if (filters.agreement) params.set('agreement', filters.agreement);
+  for (const d of filters.difficulties ?? []) params.append('difficulty', d);
+  if (filters.minN !== undefined) params.set('minN', String(filters.minN));
   return params;
 }
 
@@ -141,9 +159,12 @@ export const apiPaths = {
   issues: (space: string, fields?: readonly IssueField[]) =>
     `/spaces/${seg(space)}/issues${fields ? `?fields=${fields.join(',')}` : ''}`,
   hosts: (space: string) => `/spaces/${seg(space)}/hosts`,
-  stats: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) =>
-    withQuery(`/spaces/${seg(space)}/stats`, filterQuery(filters)),
-  compare: (space: string, groups: CompareGroups, filters: { tiers?: string[]; waves?: number[] } = {}) => {
+  stats: (space: string, filters: ReadQuery = {}) => withQuery(`/spaces/${seg(space)}/stats`, filterQuery(filters)),
+  compare: (
+    space: string,
+    groups: CompareGroups,
+    filters: Pick<ReadQuery, 'tiers' | 'waves' | 'outcome' | 'difficulties'> = {},
+  ) => {
     const params = filterQuery(filters);
     params.set('aModel', groups.a.model);
     params.set('aHarness', groups.a.harnessVersion);
@@ -151,53 +172,75 @@ export const apiPaths = {
     params.set('bHarness', groups.b.harnessVersion);
     return `/spaces/${seg(space)}/compare?${params}`;
   },
+  pairs: (space: string, filters: Omit<ReadQuery, 'agreement' | 'minN'> = {}) =>
+    withQuery(`/spaces/${seg(space)}/pairs`, filterQuery(filters)),
   budget: (space: string, days?: number) => `/spaces/${seg(space)}/budget${days ? `?days=${days}` : ''}`,
-  exportCsv: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) =>
+  exportCsv: (space: string, filters: ReadQuery = {}) =>
     withQuery(`/spaces/${seg(space)}/export.csv`, filterQuery(filters)),
-  exportJson: (space: string, filters: Parameters<typeof filterQuery>[0] = {}) =>
+  exportJson: (space: string, filters: ReadQuery = {}) =>
     withQuery(`/spaces/${seg(space)}/export.json`, filterQuery(filters)),
 };
 
 // ---------------------------------------------------------------------------------------------------
 // Statistics, comparison, budget and exports (docs/contract.md §6, §10). Figures come from shared/cockpit/statistics.ts.
 
-export type { Interval };
+export type { Interval, ResolveOutcome, RunCostFigure };
 
 /** One (model, harness version) of `GET …/stats`. Rates and intervals are null when their n is 0. */
 export interface StatsGroup {
   model: string;
   harnessVersion: string;
+  /** 1 for the best rate on the outcome (equal rates share one); null below the body's minN or without a rate. */
+  rank: number | null;
   runs: number;
-  /** Runs with a counted verdict: resolved + partial + wrong + no_change. */
+  /** On the body's outcome: runs with a result (tests: pass or fail; judge: a counted verdict). */
   n: number;
   resolved: number;
   rate: number | null;
   ci: Interval | null;
-  excluded: number;
-  error: number;
-  /** Runs whose "resolved" a flag rule withheld (docs/contract.md §5): outside n, not among notJudged. */
-  flagged: number;
-  notJudged: number;
+  /** Runs outside n on the outcome, counted beside it (tests: "no test result"). */
+  outside: number;
+  /** The judge's resolve rate, and the runs it leaves outside n. */
+  judge: {
+    n: number;
+    resolved: number;
+    rate: number | null;
+    ci: Interval | null;
+    excluded: number;
+    error: number;
+    /** Runs whose "resolved" a flag rule withheld (docs/contract.md §5): outside n, not among notJudged. */
+    flagged: number;
+    notJudged: number;
+  };
   hidden: { n: number; pass: number; rate: number | null; ci: Interval | null; error: number };
   agreement: {
     n: number;
     kappa: number | null;
     ci: Interval | null;
     table: { resolvedPass: number; resolvedFail: number; otherPass: number; otherFail: number };
+    /** Why the cockpit shows no κ (too few runs with both results, or no variation); null when it shows it. */
+    withheld: string | null;
   };
   /** Sum over the group's runs; null when any run's judge cost is unknown. */
   judgeCostUsd: number | null;
-  /** Estimated from tokens where the configuration prices the model; null when unpriced or any tokens are unknown. */
-  runCostUsd: number | null;
+  /** Run costs estimated from tokens where the configuration prices the model, against what they resolved on the outcome. */
+  runCost: RunCostFigure;
 }
 
 export interface StatsBody {
+  /** The outcome every "resolved" of the body is counted on: the one asked for, else the default. */
+  outcome: ResolveOutcome;
+  /** Below this n on the outcome a group has no rank. */
+  minN: number;
   groups: StatsGroup[];
   asOf: string;
 }
 
-/** `GET …/compare`: A and B over the tasks where both have a counted verdict. An unknown group, the same group twice or no common task: pairs 0, statistics null. */
+/** `GET …/compare`: A and B over the tasks where both have a result on the outcome. An unknown group, the same group twice or no common task: pairs 0, statistics null. */
 export interface CompareBody {
+  outcome: ResolveOutcome;
+  /** Below this many pairs, difference, ci and mcnemarP are null: too few tasks to compare on. */
+  minPairs: number;
   pairs: number;
   bothResolved: number;
   aOnly: number;
@@ -211,11 +254,27 @@ export interface CompareBody {
   asOf: string;
 }
 
+/** `GET …/pairs`: every pair of the configurations in view, Holm-adjusted (shared/cockpit/all-pairs.ts). */
+export interface PairsBody {
+  outcome: ResolveOutcome;
+  /** Configurations in view. */
+  configurations: number;
+  /** Pairs with at least 10 tasks in common: the family Holm adjusts over. */
+  compared: number;
+  rows: (Omit<PairRow, 'a' | 'b'> & {
+    a: { model: string; harnessVersion: string };
+    b: { model: string; harnessVersion: string };
+  })[];
+  asOf: string;
+}
+
 export interface BudgetBody {
   days: { day: string; calls: number; cap: number; costUsd: number | null }[];
 }
 
 export interface ExportBody {
   runs: Record<string, string | number | null>[];
+  /** The outcome the export's filters were read on. */
+  outcome: ResolveOutcome;
   asOf: string;
 }

@@ -33,6 +33,7 @@ export const SNAPSHOT_TEXT_FIELDS = [
   'hiddenTestStatus',
   'judgeState',
   'firstVerdict',
+  'landedAt',
 ] as const;
 
 export const SNAPSHOT_NUMBER_FIELDS = [
@@ -103,6 +104,7 @@ export function snapshotRun(row: RunRow): SnapshotRun {
     judgeState: row.judgeState,
     // Rows landed before attempts were archived have no firstAttempt: their current attempt is the only one known.
     firstVerdict: row.firstAttempt ? row.firstAttempt.judgeVerdict : row.judgeVerdict,
+    landedAt: row.landedAt,
     issueNumber: row.issueNumber,
     wave: row.wave,
     wallSeconds: row.wallSeconds,

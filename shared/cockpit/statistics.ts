@@ -8,6 +8,22 @@
 // 17:2635), as worked in Altman, Machin, Bryant & Gardner, *Statistics with Confidence* (2000), ch. 6;
 // McNemar's test in its exact (binomial) form; Cohen's κ (1960) with the large-sample standard error
 // √(po(1−po) / (n(1−pe)²)) that docs/contract.md §6 names.
+//
+// The rules that decide what is counted live in sibling modules re-exported here: which outcome says
+// "resolved" (outcome.ts), what runs cost per resolved task (run-cost.ts), where the judge and the tests
+// disagree (agreement.ts), which samples are too small to rank or compare (ranking.ts), how hard each task
+// turned out to be (difficulty.ts), Holm's adjustment over many pairs (multiple-comparisons.ts), and the
+// sentence a comparison is quoted in (comparison-sentence.ts).
+import { valueOfCode } from './columns.ts';
+import { OUTCOME_RULES, OUTSIDE, RESOLVED, type ResolveOutcome } from './outcome.ts';
+
+export * from './agreement.ts';
+export * from './comparison-sentence.ts';
+export * from './difficulty.ts';
+export * from './multiple-comparisons.ts';
+export * from './outcome.ts';
+export * from './ranking.ts';
+export * from './run-cost.ts';
 
 /** The standard normal quantile for a two-sided 95 % interval. */
 export const Z95 = 1.959964;
@@ -43,6 +59,38 @@ export function proportion(hits: number, n: number): Proportion {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// The resolve rate on an outcome
+
+/** Runs by verdict (code 0: 'unjudged') and by hidden-test result (code 0: 'none'). */
+export interface OutcomeCounts {
+  verdicts: Record<'resolved' | 'partial' | 'wrong' | 'no_change' | 'error' | 'excluded' | 'unjudged', number>;
+  hiddenTests: Record<'pass' | 'fail' | 'error' | 'none', number>;
+}
+
+export interface OutcomeRate extends Proportion {
+  outcome: ResolveOutcome;
+  /** Runs outside n on this outcome, counted beside it. */
+  outside: number;
+}
+
+/** Resolved ÷ n on the outcome, with its Wilson interval, and the runs it leaves outside n. */
+export function outcomeRate(counts: OutcomeCounts, outcome: ResolveOutcome): OutcomeRate {
+  const { field, classOf } = OUTCOME_RULES[outcome];
+  const byName: Record<string, number> = field === 'verdict' ? counts.verdicts : counts.hiddenTests;
+  let hits = 0;
+  let n = 0;
+  let outside = 0;
+  classOf.forEach((cls, code) => {
+    const name = code === 0 ? (field === 'verdict' ? 'unjudged' : 'none') : valueOfCode(field, code);
+    const runs = name ? (byName[name] ?? 0) : 0;
+    if (cls === OUTSIDE) outside += runs;
+    else n += runs;
+    if (cls === RESOLVED) hits += runs;
+  });
+  return { ...proportion(hits, n), outcome, outside };
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Agreement of the judge and the hidden tests
 
 /** Runs with a counted verdict and a pass/fail hidden test: judge resolved or not × tests pass or fail. */
@@ -55,7 +103,10 @@ export interface AgreementTable {
 
 export interface Agreement {
   n: number;
-  /** Cohen's κ; null when n is 0 or chance agreement is 1 (both raters said the same thing every time). */
+  /**
+   * Cohen's κ; null when n is 0 or a margin is empty: one rater said the same thing every time, so there
+   * is no agreement beyond chance to measure (κ would read 0, or 0/0 when both did).
+   */
   kappa: number | null;
   /** κ ± z·√(po(1−po) / (n(1−pe)²)), clipped to [−1, 1]; null with κ. */
   ci: Interval | null;
@@ -65,10 +116,9 @@ export interface Agreement {
 export function cohensKappa(table: AgreementTable, z = Z95): Agreement {
   const { resolvedPass: a, resolvedFail: b, otherPass: c, otherFail: d } = table;
   const n = a + b + c + d;
-  if (n === 0) return { n, kappa: null, ci: null, table };
+  if (a + b === 0 || c + d === 0 || a + c === 0 || b + d === 0) return { n, kappa: null, ci: null, table };
   const observed = (a + d) / n;
   const chance = ((a + b) * (a + c) + (c + d) * (b + d)) / (n * n);
-  if (chance >= 1) return { n, kappa: null, ci: null, table };
   const kappa = (observed - chance) / (1 - chance);
   const se = Math.sqrt((observed * (1 - observed)) / (n * (1 - chance) ** 2));
   return { n, kappa, ci: [clip(kappa - z * se, -1, 1), clip(kappa + z * se, -1, 1)], table };
@@ -133,10 +183,24 @@ export function newcombePairedInterval(
   return [clip(d - below, -1, d), clip(d + above, d, 1)];
 }
 
-/** P[X ≤ k] for X ~ Binomial(n, p), summed in log space so that n in the tens of thousands does not underflow. */
+/**
+ * P[X ≤ k] for X ~ Binomial(n, p). Term by term from q^n, each the one before × (n − i + 1)/i × p/q: for
+ * p = ½ and the n of a benchmark the terms are exact binary fractions, so a tail that is exactly ½ comes
+ * out ½. Where q^n would underflow (n in the tens of thousands), the terms are summed in log space.
+ */
 export function binomialLowerTail(k: number, n: number, p = 0.5): number {
   if (k < 0) return 0;
   if (k >= n) return 1;
+  const first = (1 - p) ** n;
+  if (first > 1e-290) {
+    let term = first;
+    let sum = first;
+    for (let i = 1; i <= k; i++) {
+      term *= ((n - i + 1) / i) * (p / (1 - p));
+      sum += term;
+    }
+    return Math.min(1, sum);
+  }
   const logP = Math.log(p);
   const logQ = Math.log1p(-p);
   // log of C(n, i) p^i q^(n−i), term by term; then a log-sum-exp around the largest term.
@@ -155,22 +219,4 @@ export function binomialLowerTail(k: number, n: number, p = 0.5): number {
 export function mcnemarExactP(b: number, c: number): number {
   if (b + c === 0) return 1;
   return Math.min(1, 2 * binomialLowerTail(Math.min(b, c), b + c));
-}
-
-const percent = (x: number) => `${(x * 100).toFixed(1)}`;
-/** A bound of the interval, with the same minus sign the difference is written with. */
-const bound = (x: number) => `${x < 0 ? '−' : ''}${percent(Math.abs(x))}`;
-const signedPoints = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${percent(Math.abs(x))} points`;
-const pValue = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${p < 0.01 ? p.toFixed(3) : p.toFixed(2)}`);
-
-/** The sentence a reader can quote (docs/contract.md §6), e.g. "A resolved 12 tasks B did not, … p = 0.08". */
-export function describeComparison(a: string, b: string, c: PairedComparison): string {
-  if (c.pairs === 0 || c.difference === null || c.ci === null || c.mcnemarP === null)
-    return `${a} and ${b} have no task with a counted verdict in common.`;
-  const [lo, hi] = c.ci;
-  return (
-    `${a} resolved ${c.aOnly} ${c.aOnly === 1 ? 'task' : 'tasks'} ${b} did not, ${b} resolved ${c.bOnly} ${a} did not, ` +
-    `of ${c.pairs} ${c.pairs === 1 ? 'task' : 'tasks'} both ran: ${signedPoints(c.difference)}, ` +
-    `95% CI ${bound(lo)} to ${bound(hi)} points, ${pValue(c.mcnemarP)}.`
-  );
 }

@@ -3,7 +3,16 @@
 // the same functions, with every figure from the one statistics module. Only the costs are /stats' own:
 // they need the configured prices, which the cockpit never sees. `/compare` is
 // shared/cockpit/compare-groups.ts, which the cockpit's Compare view runs on its own table.
-import { cohensKappa } from '../cockpit/statistics.ts';
+import {
+  cohensKappa,
+  kappaWithheld,
+  outcomeReader,
+  outcomeRate,
+  rankByRate,
+  RESOLVED,
+  runCostFigure,
+  type ResolveOutcome,
+} from '../cockpit/statistics.ts';
 import { callCostUsd, sumCosts } from '../cost.ts';
 import type { ModelPrice } from '../schema/config.ts';
 import { countRuns, groupRuns, hiddenTestRate, resolveRate, rowsByGroup, type Group } from '../cockpit/aggregates.ts';
@@ -32,15 +41,40 @@ export const runCostUsd = (
 
 const known = (v: number) => (Number.isNaN(v) ? null : v);
 
-export function groupStatistics(table: RunTable, selection: Uint32Array, prices: Prices): StatsGroup[] {
+export function groupStatistics(
+  table: RunTable,
+  selection: Uint32Array,
+  prices: Prices,
+  outcome: ResolveOutcome,
+  minN: number,
+): StatsGroup[] {
   const grouping = groupRuns(table, selection);
   const rows = rowsByGroup(grouping, selection);
-  const stats = grouping.groups.map((group, g) => statisticsOf(table, group, rows[g]!, priceOf(prices, group.model)));
-  return stats.sort((a, b) => a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion));
+  const stats = grouping.groups.map((group, g) =>
+    statisticsOf(table, group, rows[g]!, priceOf(prices, group.model), outcome),
+  );
+  const byName = (a: Group, b: Group) =>
+    a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion);
+  const { rankOf } = rankByRate(
+    stats,
+    (g) => g.rate,
+    (g) => g.n,
+    minN,
+    byName,
+  );
+  return stats.map((g) => ({ ...g, rank: rankOf.get(g) ?? null })).sort(byName);
 }
 
-function statisticsOf(table: RunTable, group: Group, rows: Uint32Array, price: ModelPrice | null): StatsGroup {
+function statisticsOf(
+  table: RunTable,
+  group: Group,
+  rows: Uint32Array,
+  price: ModelPrice | null,
+  outcome: ResolveOutcome,
+): Omit<StatsGroup, 'rank'> {
   const counts = countRuns(table, rows);
+  const classOf = outcomeReader(table, outcome);
+  const resolved = outcomeRate(counts, outcome);
   const resolve = resolveRate(counts.verdicts, counts.flagged);
   const hidden = hiddenTestRate(counts.hiddenTests);
   const kappa = cohensKappa(counts.agreement);
@@ -52,25 +86,41 @@ function statisticsOf(table: RunTable, group: Group, rows: Uint32Array, price: M
     model: group.model,
     harnessVersion: group.harnessVersion,
     runs: counts.runs,
-    n: resolve.n,
-    resolved: resolve.hits,
-    rate: resolve.rate,
-    ci: resolve.ci,
-    excluded: resolve.excluded,
-    error: resolve.error,
-    flagged: resolve.flagged,
-    notJudged: resolve.unjudged,
+    n: resolved.n,
+    resolved: resolved.hits,
+    rate: resolved.rate,
+    ci: resolved.ci,
+    outside: resolved.outside,
+    judge: {
+      n: resolve.n,
+      resolved: resolve.hits,
+      rate: resolve.rate,
+      ci: resolve.ci,
+      excluded: resolve.excluded,
+      error: resolve.error,
+      flagged: resolve.flagged,
+      notJudged: resolve.unjudged,
+    },
     hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
-    agreement: { n: kappa.n, kappa: kappa.kappa, ci: kappa.ci, table: counts.agreement },
+    agreement: {
+      n: kappa.n,
+      kappa: kappa.kappa,
+      ci: kappa.ci,
+      table: counts.agreement,
+      withheld: kappaWithheld(kappa),
+    },
     judgeCostUsd: sumCosts(Array.from(rows, (i) => known(judgeCost[i]!))),
-    runCostUsd: sumCosts(
-      Array.from(rows, (i) =>
-        runCostUsd(price, {
-          costUsd: known(recorded[i]!),
-          promptTokens: known(prompt[i]!),
-          completionTokens: known(completion[i]!),
-        }),
+    runCost: runCostFigure(
+      Float64Array.from(
+        rows,
+        (i) =>
+          runCostUsd(price, {
+            costUsd: known(recorded[i]!),
+            promptTokens: known(prompt[i]!),
+            completionTokens: known(completion[i]!),
+          }) ?? NaN,
       ),
+      Array.from(rows, (i) => classOf(i) === RESOLVED),
     ),
   };
 }

@@ -2,10 +2,10 @@
 // The query arrives raw (API Gateway's parsed parameters join repeats with commas, and model names may
 // contain commas), so repeated filters (`model=a&model=b`) stay apart.
 import { gzipSync } from 'node:zlib';
-import { exportFieldsOf, referenceShown, repoAllowed, spaceOf, type ReplayConfig } from '../schema/config.ts';
+import { referenceShown, repoAllowed, spaceOf, type ReplayConfig } from '../schema/config.ts';
 import type { HostRecord } from '../schema/host.ts';
 import { ISSUE_FIELDS, type IssueField, type StoredIssue } from '../schema/issue.ts';
-import { COLUMNS_GZIP_MEDIA_TYPE, TIERS, type Tier } from '../cockpit/columns.ts';
+import { COLUMNS_GZIP_MEDIA_TYPE } from '../cockpit/columns.ts';
 import { accepts, decodePathSegment, jsonError, type HttpAnswer } from '../http.ts';
 import { attemptSummary } from '../schema/attempt.ts';
 import {
@@ -21,26 +21,20 @@ import {
 } from '../ports.ts';
 import type { ReferenceDiff } from '../reference/reference-fix.ts';
 import { referenceDiffKey } from '../storage-layout.ts';
-import { selectRuns, taskFacts, type RunFilters } from '../cockpit/aggregates.ts';
-import type { RunTable } from '../cockpit/run-table.ts';
 import { asOfNow } from './as-of.ts';
 import type {
   AttemptsBody,
   BudgetBody,
   CockpitEntry,
   CockpitsBody,
-  CompareBody,
-  ExportBody,
   HostsBody,
   IssuesBody,
   ReferenceBody,
   RunsPage,
-  StatsBody,
 } from '../cockpit/contract.ts';
-import { exportRecord, toCsv } from './exports.ts';
-import { compareGroups } from '../cockpit/compare-groups.ts';
-import { groupStatistics } from './group-stats.ts';
-import { columnsAnswer, currentIssues, currentRunTable, currentTable, type ColumnsCoding } from './read-model.ts';
+import { withinLimit } from './answer-limit.ts';
+import { compare, exportRuns, pairs, stats } from './analysis-routes.ts';
+import { columnsAnswer, currentIssues, type ColumnsCoding } from './read-model.ts';
 
 export interface ReadDeps {
   config: ReplayConfig;
@@ -72,7 +66,7 @@ export async function answerRead(
   const acceptsGzip = accepts(headers['accept-encoding'], 'gzip');
   const answer = await route(deps, method, path, new URLSearchParams(rawQuery), acceptsGzip, headers.accept);
   return withinLimit(
-    deps,
+    deps.maxAnswerBytes,
     compressed(answer, acceptsGzip),
     'answer-too-large',
     (mb) => `The answer is ${mb} MB, more than one answer of this read API can carry.`,
@@ -126,6 +120,7 @@ async function route(
     );
   if (collection === 'stats' && id === undefined) return stats(deps, space, query);
   if (collection === 'compare' && id === undefined) return compare(deps, space, query);
+  if (collection === 'pairs' && id === undefined) return pairs(deps, space, query);
   if (collection === 'budget' && id === undefined) return budget(deps, space, query);
   if ((collection === 'export.csv' || collection === 'export.json') && id === undefined)
     return exportRuns(deps, space, query, collection === 'export.csv' ? 'csv' : 'json', acceptsGzip);
@@ -159,7 +154,7 @@ async function columns(
   const compressed = coding !== 'identity';
   const tooLarge = (mb: string) =>
     `The columns of space "${space}" are ${mb} MB${compressed ? ' compressed' : ''}, more than one answer of this read API can carry; ${compressed ? 'the snapshot compactor writes them in parts within minutes' : 'accept gzip'}.`;
-  return withinLimit(deps, answer, 'columns-too-large', tooLarge);
+  return withinLimit(deps.maxAnswerBytes, answer, 'columns-too-large', tooLarge);
 }
 
 const notFound = (path: string) => jsonError(404, 'not-found', `Nothing is served at ${path}.`);
@@ -170,6 +165,7 @@ export const cockpitEntries = (config: ReplayConfig): CockpitEntry[] =>
     space: c.space,
     public: c.public,
     showReference: c.showReference,
+    minN: c.minN,
   }));
 
 function cockpits(config: ReplayConfig): HttpAnswer {
@@ -201,82 +197,6 @@ async function listRuns(deps: ReadDeps, space: string, params: URLSearchParams):
     if (e instanceof InvalidCursorError) return jsonError(400, 'bad-cursor', e.message);
     throw e;
   }
-}
-
-/**
- * The page's filters from repeated parameters. A value that can name nothing (a tier that does not exist,
- * a wave that is not a number) still filters: it matches no run, so the answer is empty, never everything.
- */
-function filtersOf(
-  query: URLSearchParams,
-  keys: readonly ('model' | 'tier' | 'wave' | 'harnessVersion')[],
-): { filters: RunFilters; matchesNothing: boolean } {
-  const values = (key: string) => (keys.includes(key as never) ? query.getAll(key) : []);
-  const tiers = values('tier');
-  const waves = values('wave');
-  const knownTiers = tiers.filter((t): t is Tier => (TIERS as readonly string[]).includes(t));
-  const knownWaves = waves.filter((w) => /^\d+$/.test(w)).map(Number);
-  return {
-    filters: {
-      models: values('model'),
-      tiers: knownTiers,
-      waves: knownWaves,
-      harnessVersions: values('harnessVersion'),
-    },
-    matchesNothing: (tiers.length > 0 && !knownTiers.length) || (waves.length > 0 && !knownWaves.length),
-  };
-}
-
-/** The runs as `held` has them, and the rows passing the filters (tier and wave fall back to the task's issue record). */
-async function selected<Held extends { table: RunTable }>(
-  deps: ReadDeps,
-  space: string,
-  query: URLSearchParams,
-  keys: Parameters<typeof filtersOf>[1],
-  held: Promise<Held>,
-) {
-  const { filters, matchesNothing } = filtersOf(query, keys);
-  // Issue records are read only when a tier or wave filter needs them (a 1M-run space has 20k of them).
-  const needsFacts = !matchesNothing && (filters.tiers.length > 0 || filters.waves.length > 0);
-  const [current, issues] = await Promise.all([held, needsFacts ? currentIssues(deps, space) : null]);
-  const selection = matchesNothing
-    ? new Uint32Array(0)
-    : selectRuns(current.table, filters, issues && taskFacts(current.table, issues));
-  return { ...current, selection };
-}
-
-const FILTERS = ['model', 'tier', 'wave', 'harnessVersion'] as const;
-
-async function stats(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
-  const groupBy = query.get('groupBy');
-  if (groupBy !== null && groupBy !== 'model,harnessVersion')
-    return jsonError(400, 'bad-group-by', 'groupBy can only be "model,harnessVersion" for now.');
-  // The table alone: a cold process reads it from the persisted columns (read-model.ts).
-  const { table, selection, asOf } = await selected(deps, space, query, FILTERS, currentRunTable(deps, space));
-  return {
-    status: 200,
-    body: { groups: groupStatistics(table, selection, deps.config.prices), asOf } satisfies StatsBody,
-  };
-}
-
-async function compare(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
-  const names = ['aModel', 'aHarness', 'bModel', 'bHarness'] as const;
-  const missing = names.filter((n) => !query.get(n));
-  if (missing.length)
-    return jsonError(
-      400,
-      'missing-group',
-      `compare needs aModel, aHarness, bModel and bHarness; missing: ${missing.join(', ')}.`,
-    );
-  const [aModel, aHarness, bModel, bHarness] = names.map((n) => query.get(n)!);
-  const { table, selection, asOf } = await selected(deps, space, query, ['tier', 'wave'], currentRunTable(deps, space));
-  const body = compareGroups(
-    table,
-    selection,
-    { model: aModel!, harnessVersion: aHarness! },
-    { model: bModel!, harnessVersion: bHarness! },
-  );
-  return { status: 200, body: { ...body, asOf } satisfies CompareBody };
 }
 
 /** The issue records, whole, or with `fields=a,b` only those fields of each (and its taskId, which names it). */
@@ -319,50 +239,6 @@ async function budget(deps: ReadDeps, space: string, query: URLSearchParams): Pr
     }),
   };
   return { status: 200, body };
-}
-
-async function exportRuns(
-  deps: ReadDeps,
-  space: string,
-  query: URLSearchParams,
-  format: 'csv' | 'json',
-  acceptsGzip: boolean,
-): Promise<HttpAnswer> {
-  const { runs, selection, asOf } = await selected(deps, space, query, FILTERS, currentTable(deps, space));
-  const fields = exportFieldsOf(deps.config, space);
-  const records = Array.from(selection, (i) => exportRecord(runs[i]!, fields, deps.config.prices));
-  const text = format === 'csv' ? toCsv(fields, records) : JSON.stringify({ runs: records, asOf } satisfies ExportBody);
-  const contentType = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json';
-  const filename = `${space}-runs.${format}`;
-  const headers: Record<string, string> = {
-    'content-disposition': `attachment; filename="${filename}"`,
-    vary: 'accept-encoding',
-  };
-  const body = acceptsGzip ? gzipSync(text, { level: 6 }) : Buffer.from(text);
-  const answer = {
-    status: 200,
-    body,
-    contentType,
-    headers: acceptsGzip ? { ...headers, 'content-encoding': 'gzip' } : headers,
-  };
-  return withinLimit(
-    deps,
-    answer,
-    'export-too-large',
-    (mb) =>
-      `The export of ${records.length} runs is ${mb} MB${acceptsGzip ? ' compressed' : ''}, more than one answer can carry; narrow it with the model, tier, wave or harness filters${acceptsGzip ? '' : ', or accept gzip'}.`,
-  );
-}
-
-/** A bytes answer larger than the transport carries becomes a 413 with a sentence, never a failed invocation. */
-function withinLimit(deps: ReadDeps, answer: HttpAnswer, error: string, sentence: (mb: string) => string): HttpAnswer {
-  if (deps.maxAnswerBytes === undefined) return answer;
-  const size =
-    answer.body instanceof Uint8Array
-      ? answer.body.byteLength
-      : Buffer.byteLength(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
-  if (size <= deps.maxAnswerBytes) return answer;
-  return jsonError(413, error, sentence((size / 1e6).toFixed(1)));
 }
 
 /** The row, with the hidden-test names it keeps beside itself (docs/contract.md §4) read back into its result. */

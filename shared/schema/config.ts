@@ -5,6 +5,7 @@ import * as z from './zod.ts';
 import { amount, count, mapped, nonEmptyText, pathSafeIdentity, positiveCount, repoName } from './primitives.ts';
 import { describeIssues } from './issues-text.ts';
 import { EXPORT_FIELDS, isExportField, type ExportField } from './export-fields.ts';
+import { DEFAULT_MIN_N } from '../cockpit/ranking.ts';
 
 export const DEFAULT_SECRET_CONFIG_KEY = 'Hosting:ModuleReportSecret';
 export const DEFAULT_JUDGE_MODEL = 'claude-sonnet-5-5';
@@ -88,6 +89,11 @@ const cockpitSchema = mapped(
     space: pathSafeIdentity,
     public: z._default(z.boolean(), false),
     showReference: z.optional(z.boolean()),
+    /** Below this n on the outcome, a configuration's rate is shown but not ranked (docs/contract.md §6). */
+    minN: z._default(
+      z.int({ error: 'must be a whole number of runs, 1 or more' }).check(z.positive('must be 1 or more')),
+      DEFAULT_MIN_N,
+    ),
   }),
   (cockpit) => ({ ...cockpit, showReference: cockpit.showReference ?? !cockpit.public }),
 );

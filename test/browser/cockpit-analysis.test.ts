@@ -99,11 +99,13 @@ describe('every rate with its interval and n', () => {
     expect(await chart.locator('.bar-ci').count()).toBe(lanes);
     const a = stats.groups.find((g) => g.model === A.model && g.harnessVersion === A.harnessVersion)!;
     const row = chart.locator('.bar-row', { has: p.locator('.bar-label', { hasText: name(A) }) });
+    // The campaign has hidden tests: the rates are counted on them, first in each row and named so.
+    expect(stats.outcome).toBe('tests');
     expect(await row.locator('.bar-seg').first().getAttribute('title')).toBe(
-      `judge: resolved: ${a.resolved} of ${a.n}, ${pct(a.rate!)} (95% CI ${pct(a.ci![0])}–${pct(a.ci![1])}, n=${a.n})`,
+      `resolve rate · hidden tests: ${a.resolved} of ${a.n}, ${pct(a.rate!)} (95% CI ${pct(a.ci![0])}–${pct(a.ci![1])}, n=${a.n})`,
     );
     expect(await row.locator('.bar-ci').first().getAttribute('title')).toBe(
-      `judge: resolved: 95% CI ${pct(a.ci![0])}–${pct(a.ci![1])} (n=${a.n})`,
+      `resolve rate · hidden tests: 95% CI ${pct(a.ci![0])}–${pct(a.ci![1])} (n=${a.n})`,
     );
     await chart.screenshot({ path: `${SHOTS}/analysis-resolve-rate.png` });
 
@@ -115,7 +117,7 @@ describe('every rate with its interval and n', () => {
     expect(
       await tableRow
         .locator('td')
-        .nth(2)
+        .nth(3)
         .locator('span')
         .evaluateAll((spans) => spans.map((s) => s.firstChild?.textContent)),
     ).toEqual([pct(a.rate!), `${pct(a.ci![0])}–${pct(a.ci![1])}`, `n=${a.n}`]);
@@ -166,8 +168,9 @@ describe('the Compare view', () => {
     expect(body.aOnly + body.bOnly).toBeGreaterThan(0);
     const sentence = await p.locator('#compare-sentence').innerText();
     expect(sentence).toBe(describeComparison(name(A), name(B), body));
+    // More than 12 configurations are in view: no Holm clause (all pairs is refused).
     expect(sentence).toMatch(
-      /^Claude 4\.5 Sonnet · 10132025 resolved \d+ tasks? GPT-5 · 10132025 did not, .* of \d+ tasks both ran: [+−±][\d.]+ points, 95% CI .* points, p [=<] [\d.]+\.$/,
+      /^On \d+ tasks both ran \(outcome: hidden tests\), Claude 4\.5 Sonnet · 10132025 resolved \d+ \([\d.]+%\) and GPT-5 · 10132025 \d+ \([\d.]+%\): a difference of [+−±][\d.]+ points \(95% CI [+−±][\d.]+ to [+−±][\d.]+\), McNemar p [=<] [\d.]+\.$/,
     );
     const cell = async (id: string) =>
       Number((await p.locator(`#compare-table [data-cell="${id}"]`).innerText()).replace(/,/g, ''));
@@ -194,10 +197,11 @@ describe('the Compare view', () => {
     await p.locator('#compare-area').screenshot({ path: `${SHOTS}/cockpit-compare.png` });
     const compareUrl = p.url();
 
-    // A discordant task leads to A's run of it, which A resolved.
+    // A discordant task leads to A's run of it, which passed the hidden tests (the outcome compared).
     const first = p.locator('#discordant-a-only li').first();
     const task = (await first.getAttribute('data-task'))!;
     const link = first.locator('a.run-link').first();
+    expect(await link.innerText()).toBe('A: tests pass');
     const runId = (await link.getAttribute('data-run'))!;
     expect(new URL((await link.getAttribute('href'))!, local.url).searchParams.get('run')).toBe(runId);
     await link.click();
@@ -206,7 +210,6 @@ describe('the Compare view', () => {
     expect(await p.locator('#run-detail h2').getAttribute('title')).toContain(
       `${A.model} · ${task} · harness ${A.harnessVersion}`,
     );
-    expect(await p.locator('#run-detail .verdict-box .chip').innerText()).toBe('resolved');
     // Back returns to the comparison.
     await p.goBack();
     await p.waitForURL((u) => u.searchParams.get('view') === 'compare');
@@ -233,7 +236,7 @@ describe('the Compare view', () => {
     const p = await openPage(`/${search(A, nobody)}`);
     expect((await api<CompareBody>(apiPaths.compare(SPACE, { a: A, b: nobody }))).pairs).toBe(0);
     expect(await p.locator('#compare-sentence').innerText()).toBe(
-      `${name(A)} and ${name(nobody)} have no task with a counted verdict in common.`,
+      `${name(A)} and ${name(nobody)} have no task with a result on the hidden tests in common.`,
     );
     expect(await p.locator('#compare-table').count()).toBe(0);
     await p.goto(`${local.url}/${search(A, A)}`);
@@ -253,9 +256,9 @@ describe('attempts', () => {
         .locator('#table-models tbody tr', { has: p.locator('th', { hasText: A.model }) })
         .filter({ hasText: A.harnessVersion })
         .locator('td')
-        .nth(4);
-    expect(await p.locator('#table-models thead th').nth(5).textContent()).toBe('Re-runs');
-    expect(await p.locator('#table-models thead th').nth(4).textContent()).toBe('First-attempt rate');
+        .nth(7);
+    expect(await p.locator('#table-models thead th').nth(8).textContent()).toBe('Re-runs');
+    expect(await p.locator('#table-models thead th').nth(6).textContent()).toBe('First-attempt rate · judge');
     expect(await reRunsCell().textContent()).toBe('0');
 
     const row = rowOf(rerun);
@@ -331,41 +334,35 @@ describe('exports', () => {
   });
 });
 
-describe('the cost card', () => {
-  it('shows judge spend against the cap, cost per resolved task with unpriced models as unknown, and the Pareto front', async () => {
+describe('the cost cards', () => {
+  it('show judge spend against the cap, and cost per resolved task with unpriced models as unknown, never $0', async () => {
     const p = await openPage();
+    const spend = p.locator('#chart-judge-spend');
+    await spend.scrollIntoViewIfNeeded();
+    await spend.locator('#judge-cost-table').waitFor();
+    expect(await spend.locator('#spend-per-day, #spend-none').count()).toBe(1);
+    const stats = await api<StatsBody>(apiPaths.stats(SPACE));
+    // The stand-in judge is priced: every configuration's judge spend is a sum in dollars.
+    for (const cell of await spend.locator('#judge-cost-table tbody td:nth-child(3)').allTextContents())
+      expect(cell).toMatch(/^\$[\d.,]+$/);
     const card = p.locator('#chart-cost');
     await card.scrollIntoViewIfNeeded();
     await card.locator('#cost-table').waitFor();
-    const stats = await api<StatsBody>(apiPaths.stats(SPACE));
     for (const g of stats.groups) {
-      const row = card.locator(`#cost-table tbody tr[data-model="${g.model}"]`).filter({ hasText: g.harnessVersion });
+      const row = card.locator(`#cost-table tbody tr[data-model="${g.model}"][data-harness="${g.harnessVersion}"]`);
       const cells = await row.locator('td').allTextContents();
       if (g.model === PRICED) {
-        expect(g.runCostUsd).not.toBeNull();
-        expect(cells[3]).toMatch(/^\$[\d.,]+$/);
-        expect(cells[4]).toMatch(/^\$[\d.,]+$/);
+        expect(g.runCost.priced).toBeGreaterThan(0);
+        expect(cells[1]).toMatch(/^\$[\d.,]+$/);
       } else {
-        expect(g.runCostUsd).toBeNull();
-        // Unknown, never $0.
-        expect([cells[3], cells[4], cells[5]]).toEqual(['unknown', 'unknown', 'unknown']);
+        expect(g.runCost.totalUsd).toBeNull();
+        expect(cells).toEqual(['none', ...Array(6).fill('unknown')]);
       }
     }
-    // The priced model is on the chart (runs + judging); every unpriced one is named beside it.
-    expect(await card.locator('#cost-basis').inputValue()).toBe('total');
-    expect(await card.locator(`#pareto .point[data-model="${PRICED}"]`).count()).toBe(
-      stats.groups.filter((g) => g.model === PRICED).length,
-    );
-    expect(await card.locator('#pareto .point.on-front').count()).toBeGreaterThanOrEqual(1);
+    // Only the priced model is on the chart; every unpriced one is named beside it.
+    expect(await card.locator('#pareto .point').count()).toBe(stats.groups.filter((g) => g.model === PRICED).length);
     expect(await card.locator('#pareto-left-off').textContent()).toContain(A.model);
-    // Judging alone: every group has a known (stand-in) judge cost, so all of them are plotted.
-    await card.locator('#cost-basis').selectOption('judge');
-    expect(await card.locator('#pareto .point').count()).toBe(
-      stats.groups.filter((g) => g.resolved > 0 && g.judgeCostUsd !== null && g.judgeCostUsd > 0).length,
-    );
-    await card.locator('#cost-basis').selectOption('total');
-    expect(await card.locator('#spend-per-day, #spend-none').count()).toBe(1);
-    await card.screenshot({ path: `${SHOTS}/cockpit-cost.png` });
+    await card.screenshot({ path: `${SHOTS}/analysis-cost.png` });
     await p.close();
   });
 });

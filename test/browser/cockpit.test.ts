@@ -264,14 +264,17 @@ describe('charts an analyst can read', () => {
   it('give canvases a name and a text alternative, and colour the matrix by hidden tests on request', async () => {
     const canvas = page.locator('#chart-matrix canvas');
     expect(await canvas.getAttribute('role')).toBe('img');
-    expect(await canvas.getAttribute('aria-label')).toMatch(/judge verdict: \d+ rows .* by \d+ tasks/);
-    expect(await page.locator('#chart-matrix-text').textContent()).toMatch(/per-model table/);
-    await page.locator('[data-colour="tests"]').click();
-    await page.waitForURL(/matrix=tests/);
-    expect(await canvas.getAttribute('aria-label')).toMatch(/hidden-test result/);
+    // The campaign has hidden tests, so the matrix is coloured as the outcome in view counts: by them.
+    expect(await canvas.getAttribute('aria-label')).toMatch(/hidden-test result: \d+ rows .* by \d+ tasks/);
     expect(await page.locator('#chart-matrix .legend').innerText()).toMatch(/tests pass[\s\S]*tests fail/);
+    expect(await page.locator('#chart-matrix-text').textContent()).toMatch(/per-model table/);
     await page.locator('[data-colour="verdict"]').click();
+    await page.waitForURL(/matrix=verdict/);
+    expect(await canvas.getAttribute('aria-label')).toMatch(/judge verdict/);
+    // Back to the colouring that matches the outcome: the address no longer names one.
+    await page.locator('[data-colour="tests"]').click();
     await page.waitForURL((u) => !u.search.includes('matrix='));
+    expect(await canvas.getAttribute('aria-label')).toMatch(/hidden-test result/);
   });
 
   it('use verdict colours that stay apart under colour blindness, with gaps between matrix cells', async () => {
@@ -321,12 +324,12 @@ describe('the per-model table', () => {
     const card = page.locator('#table-models');
     const header = (title: string) =>
       card.locator('thead th', { has: page.locator('button', { hasText: new RegExp(`^${title}$`) }) });
-    expect(await header('Resolve rate').getAttribute('aria-sort')).toBe('descending');
+    expect(await header('Resolve rate · hidden tests').getAttribute('aria-sort')).toBe('descending');
     await header('Runs').locator('button').click();
     expect(await header('Runs').getAttribute('aria-sort')).toBe('descending');
-    expect(await header('Resolve rate').getAttribute('aria-sort')).toBe('none');
+    expect(await header('Resolve rate · hidden tests').getAttribute('aria-sort')).toBe('none');
     const runs = async () =>
-      (await card.locator('tbody tr td:nth-child(3)').allTextContents()).map((v) => Number(v.replace(/,/g, '')));
+      (await card.locator('tbody tr td:nth-child(4)').allTextContents()).map((v) => Number(v.replace(/,/g, '')));
     const descending = await runs();
     expect(descending).toEqual([...descending].sort((a, b) => b - a));
     await header('Runs').locator('button').click();
@@ -366,7 +369,7 @@ describe('judge against hidden tests', () => {
     expect(await p.locator('.runs-count').innerText()).toMatch(new RegExp(`^${expected.toLocaleString('en-US')} of`));
     const verdicts = await p.locator('.grid-row:not([hidden]) .grid-cell.verdict').allInnerTexts();
     expect(new Set(verdicts)).toEqual(new Set(['wrong']));
-    const tests = await p.locator('.grid-row:not([hidden]) [role="gridcell"]:nth-child(9)').allInnerTexts();
+    const tests = await p.locator('.grid-row:not([hidden]) [role="gridcell"]:nth-child(10)').allInnerTexts();
     expect(new Set(tests)).toEqual(new Set(['pass']));
     expect(await p.locator('[data-filter="verdict"] summary').innerText()).toMatch(/Verdict: wrong/);
     expect(await p.locator('[data-filter="tests"] summary').innerText()).toMatch(/Tests: tests pass/);
@@ -384,7 +387,7 @@ describe('judge against hidden tests', () => {
     const p = await openPage('/?view=runs');
     await p.locator('.search').fill('tests fail');
     await p.waitForURL(/q=tests/);
-    const tests = await p.locator('.grid-row:not([hidden]) [role="gridcell"]:nth-child(9)').allInnerTexts();
+    const tests = await p.locator('.grid-row:not([hidden]) [role="gridcell"]:nth-child(10)').allInnerTexts();
     expect(tests.length).toBeGreaterThan(0);
     expect(new Set(tests)).toEqual(new Set(['fail']));
     await p.close();
@@ -615,7 +618,8 @@ describe('live updates', () => {
     await eventually(async () => (await runsInView()) === total + 1, 20_000, 250);
     expect(await grid.evaluate((g) => g.scrollTop)).toBe(2600);
     expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
-    expect(await statusText()).toMatch(/updated \d+ s ago/);
+    // The run just pushed is the newest in view: it landed seconds ago.
+    expect(await statusText()).toMatch(/^● newest run landed \d+ s ago · \d\d:\d\d UTC · /);
 
     await page.locator('.search').fill((run!.delivery.row as { taskId: string }).taskId);
     await page.locator(`.grid-row[data-id="${run!.id}"]`).waitFor();

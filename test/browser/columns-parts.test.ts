@@ -33,7 +33,7 @@ beforeAll(async () => {
   server = await startDashboardServer((req, res, u) => {
     if (u.pathname === '/cockpit.json')
       return json(res, 200, {
-        cockpits: [{ name: 'Big', space: 'S', public: true, showReference: false }],
+        cockpits: [{ name: 'Big', space: 'S', public: true, showReference: false, minN: 10 }],
         api: '/api',
         signIn: null,
       } satisfies CockpitSettings);

@@ -36,7 +36,7 @@ beforeAll(async () => {
     asked.push(u.pathname);
     if (u.pathname === '/cockpit.json')
       return json(res, 200, {
-        cockpits: [{ name: 'Published', space: 'S', public: true, showReference: false }],
+        cockpits: [{ name: 'Published', space: 'S', public: true, showReference: false, minN: 10 }],
         api: '/api',
         signIn: null,
       } satisfies CockpitSettings);

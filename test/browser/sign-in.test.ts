@@ -36,7 +36,7 @@ beforeAll(async () => {
   server = await startDashboardServer(async (req, res, u) => {
     if (u.pathname === '/cockpit.json') {
       const settings: CockpitSettings = {
-        cockpits: [{ name: 'Signed', space: 'S', public: false, showReference: true }],
+        cockpits: [{ name: 'Signed', space: 'S', public: false, showReference: true, minN: 10 }],
         api: '/api',
         signIn: {
           authorizeUrl: `${url}/oauth2/authorize`,

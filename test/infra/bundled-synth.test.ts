@@ -215,8 +215,8 @@ describe('cdk synth with 200 spaces', () => {
       .filter((dir) => existsSync(join(dir, 'cockpit.json')))
       .map((dir) => JSON.parse(readFileSync(join(dir, 'cockpit.json'), 'utf8')) as CockpitSettings);
     expect(settings.map((s) => [s.cockpits, s.signIn === null]).sort()).toEqual([
-      [[{ name: 'Private', space: 'BenchmarkSpace-0', public: false, showReference: true }], false],
-      [[{ name: 'Published', space: 'BenchmarkSpace-1', public: true, showReference: false }], true],
+      [[{ name: 'Private', space: 'BenchmarkSpace-0', public: false, showReference: true, minN: 10 }], false],
+      [[{ name: 'Published', space: 'BenchmarkSpace-1', public: true, showReference: false, minN: 10 }], true],
     ]);
   });
 });

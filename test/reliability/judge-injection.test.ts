@@ -178,9 +178,9 @@ describe('a judge model that believes every candidate', () => {
 
   it('leaves the flagged runs out of the resolve rate and counts them apart in /stats', async () => {
     await decided([...pushed.injected.map((r) => r.id), ...pushed.clean, ...pushed.unrelated]);
-    const stats = (await (await fetch(`${local.url}/api/spaces/Main/stats`)).json()) as StatsBody;
+    const stats = (await (await fetch(`${local.url}/api/spaces/Main/stats?outcome=judge`)).json()) as StatsBody;
     const total = (field: 'runs' | 'n' | 'resolved' | 'flagged' | 'notJudged') =>
-      stats.groups.reduce((sum, g) => sum + g[field], 0);
+      stats.groups.reduce((sum, g) => sum + (field === 'runs' ? g.runs : g.judge[field]), 0);
     expect({
       runs: total('runs'),
       n: total('n'),

@@ -59,3 +59,25 @@ describe('prices in the configuration', () => {
     );
   });
 });
+
+describe('a price that is not a number of dollars', () => {
+  it('refuses the configuration, naming the model and the field, for a negative, non-finite or missing amount', () => {
+    const refusal = (price: Record<string, unknown>) => {
+      try {
+        parseConfig({ spaces: { S: space() }, prices: { 'gpt-5': price } });
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal({ inputPerMTok: -0.5, outputPerMTok: 10 })).toMatch(/prices\.gpt-5\.inputPerMTok: Too small/);
+    expect(refusal({ inputPerMTok: Infinity, outputPerMTok: 10 })).toMatch(/prices\.gpt-5\.inputPerMTok: .*Infinity/);
+    expect(refusal({ inputPerMTok: 1, outputPerMTok: NaN })).toMatch(/prices\.gpt-5\.outputPerMTok: .*NaN/);
+    expect(refusal({ inputPerMTok: 1 })).toMatch(/prices\.gpt-5\.outputPerMTok: .*received undefined/);
+    expect(refusal({ inputPerMTok: '1.25', outputPerMTok: 10 })).toMatch(/prices\.gpt-5\.inputPerMTok: .*string/);
+    expect(refusal({ inputPerMTok: 1, outputPerMTok: 2, cacheReadPerMTok: -1 })).toMatch(
+      /prices\.gpt-5\.cacheReadPerMTok: Too small/,
+    );
+  });
+});

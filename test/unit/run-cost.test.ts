@@ -1,5 +1,6 @@
 // A run's cost (docs/contract.md §6 Cost): the cost its harness recorded wins; without one, its tokens at the
-// configured price; with neither, unknown — and a group's sum is unknown as soon as one run's is.
+// configured price; with neither, unknown — and a group's sum is over the runs whose cost is known, saying
+// how many of its runs those are.
 import { describe, expect, it } from '@jest/globals';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
 import { groupStatistics, runCostUsd } from '../../shared/read/group-stats.ts';
@@ -16,7 +17,7 @@ describe('the cost of a run', () => {
     expect(runCostUsd(null, { costUsd: null, ...tokens })).toBeNull();
   });
 
-  it('sums per group from recorded costs even when the model is unpriced, and is unknown when one run is', () => {
+  it('sums per group from recorded costs even when the model is unpriced, over the priced runs alone', () => {
     const table = RunTable.fromRuns([
       compactRunOf({ model: 'recorded', costUsd: 0.25, promptTokens: null, completionTokens: null }),
       compactRunOf({ model: 'recorded', costUsd: 0.5, promptTokens: null, completionTokens: null }),
@@ -26,9 +27,14 @@ describe('the cost of a run', () => {
       compactRunOf({ model: 'partly', costUsd: null }),
     ]);
     const all = Uint32Array.from({ length: table.size }, (_, i) => i);
-    const cost = Object.fromEntries(groupStatistics(table, all, { priced: price }).map((g) => [g.model, g.runCostUsd]));
-    expect(cost.recorded).toBeCloseTo(0.75, 12);
-    expect(cost.priced).toBeCloseTo(4, 12);
-    expect(cost.partly).toBeNull();
+    const cost = Object.fromEntries(
+      groupStatistics(table, all, { priced: price }, 'judge', 10).map((g) => [g.model, g.runCost]),
+    );
+    expect(cost.recorded).toMatchObject({ runs: 2, priced: 2 });
+    expect(cost.recorded!.totalUsd).toBeCloseTo(0.75, 12);
+    expect(cost.priced).toMatchObject({ runs: 2, priced: 2 });
+    expect(cost.priced!.totalUsd).toBeCloseTo(4, 12);
+    // One run of two recorded its cost and the model is unpriced: priced 1 of 2, never a whole of $0.10.
+    expect(cost.partly).toMatchObject({ runs: 2, priced: 1, totalUsd: 0.1 });
   });
 });

@@ -126,13 +126,31 @@ describe("Newcombe's paired interval (method 10)", () => {
     );
   });
 
-  it('says the comparison in a sentence a reader can quote', () => {
-    const c = pairedComparison({ bothResolved: 30, aOnly: 12, bOnly: 4, neither: 74 });
-    expect(describeComparison('A', 'B', c)).toMatch(
-      /^A resolved 12 tasks B did not, B resolved 4 A did not, of 120 tasks both ran: \+6\.7 points, 95% CI −?\d+\.\d to \d+\.\d points, p = 0\.08\.$/,
+  it('says the comparison in the one sentence a reader can quote, with the Holm clause when pairs were compared at once', () => {
+    // 412 tasks: 150 both, 51 A only, 23 B only, 188 neither. A 201 (48.8%), B 173 (42.0%), +28/412 = +6.8 points;
+    // McNemar 2 · P[X ≤ 23], X ~ Bin(74, ½) = 0.00152 (summed with exact binomial coefficients).
+    const c = {
+      outcome: 'tests' as const,
+      ...pairedComparison({ bothResolved: 150, aOnly: 51, bOnly: 23, neither: 188 }),
+    };
+    const text = describeComparison('A', 'B', c, { pairs: 6, holmP: 0.0182 });
+    expect(text).toMatch(
+      /^On 412 tasks both ran \(outcome: hidden tests\), A resolved 201 \(48\.8%\) and B 173 \(42\.0%\): a difference of \+6\.8 points \(95% CI \+\d\.\d to \+\d+\.\d\), McNemar p = 0\.002 \(Holm-adjusted over 6 pairs: 0\.02\)\.$/,
     );
-    expect(describeComparison('A', 'B', pairedComparison({ bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 }))).toBe(
-      'A and B have no task with a counted verdict in common.',
+    // One pair alone has nothing to adjust; p below 0.001 reads "p < 0.001"; a negative difference its minus.
+    const judged = {
+      outcome: 'judge' as const,
+      ...pairedComparison({ bothResolved: 10, aOnly: 2, bOnly: 30, neither: 8 }),
+    };
+    expect(describeComparison('A', 'B', judged, { pairs: 1, holmP: 0.0000001 })).toMatch(
+      /^On 50 tasks both ran \(outcome: judge\), A resolved 12 \(24\.0%\) and B 40 \(80\.0%\): a difference of −56\.0 points \(95% CI −\d+\.\d to −\d+\.\d\), McNemar p < 0\.001\.$/,
+    );
+    const none = {
+      outcome: 'tests' as const,
+      ...pairedComparison({ bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 }),
+    };
+    expect(describeComparison('A', 'B', none)).toBe(
+      'A and B have no task with a result on the hidden tests in common.',
     );
   });
 });
@@ -148,7 +166,7 @@ describe("Cohen's κ", () => {
     expect(agreement.ci![1]).toBeCloseTo(0.4 + half, 12);
   });
 
-  it('is null with no runs, and null when chance agreement is certain', () => {
+  it('is null with no runs, and null when a margin is empty (one rater said the same thing every time)', () => {
     expect(cohensKappa({ resolvedPass: 0, resolvedFail: 0, otherPass: 0, otherFail: 0 })).toMatchObject({
       n: 0,
       kappa: null,
@@ -159,6 +177,17 @@ describe("Cohen's κ", () => {
       n: 7,
       kappa: null,
       ci: null,
+    });
+    // The tests passed every time (the fail column is empty) while the judge varied: po = 5/8 = pe, a κ of
+    // 0 that measures nothing. Likewise a judge that said "not resolved" every time.
+    expect(cohensKappa({ resolvedPass: 5, resolvedFail: 0, otherPass: 3, otherFail: 0 })).toMatchObject({
+      n: 8,
+      kappa: null,
+      ci: null,
+    });
+    expect(cohensKappa({ resolvedPass: 0, resolvedFail: 0, otherPass: 2, otherFail: 6 })).toMatchObject({
+      n: 8,
+      kappa: null,
     });
   });
 

@@ -17,6 +17,7 @@ import {
 import { columnsFromBytes } from '../../shared/cockpit/columns.ts';
 import { apiPaths, type IssuesBody, type StatsBody } from '../../shared/cockpit/contract.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
+import { DEFAULT_MIN_N, kappaWithheld, rankByRate, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
 import { answerRead, type ReadDeps } from '../../shared/read/read-api.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import { InMemoryKeySource, InMemoryObjectStore, InMemoryTable, SettableClock } from '../helpers/in-memory-ports.ts';
@@ -85,7 +86,7 @@ async function columnsBody(deps: ReadDeps): Promise<Uint8Array> {
 }
 
 describe('the cockpit and /stats', () => {
-  it('show the same runs, rates, intervals, hidden tests and κ per group, filtered or not, where figures are unknown', async () => {
+  it('show the same runs, rates on either outcome, intervals, hidden tests and κ per group, filtered or not, where figures are unknown', async () => {
     const deps = await campaign();
     const table = RunTable.fromColumns([columnsFromBytes(await columnsBody(deps))]);
     const facts = taskFacts(table, (await get<IssuesBody>(deps, apiPaths.issues(SPACE))).issues);
@@ -94,11 +95,22 @@ describe('the cockpit and /stats', () => {
       { ...NO_FILTERS, tiers: ['hard'] },
       { ...NO_FILTERS, models: [PRICED, UNKNOWN_JUDGE_COST], harnessVersions: ['h2'] },
     ];
-    for (const filters of filterings) {
+    for (const [filters, outcome] of filterings.flatMap((f) => [
+      [f, 'tests'],
+      [f, 'judge'],
+    ]) as [RunFilters, ResolveOutcome][]) {
       const selection = selectRuns(table, filters, facts);
       const grouping = groupRuns(table, selection);
       const rows = rowsByGroup(grouping, selection);
       const figures = computeFigures(table, selection, grouping, rows);
+      // Ranked as the cockpit ranks them (view-model.ts), at the default minimum n.
+      const { rankOf } = rankByRate(
+        figures.groups,
+        (g) => g.outcomes[outcome].rate,
+        (g) => g.outcomes[outcome].n,
+        DEFAULT_MIN_N,
+        (a, b) => a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion),
+      );
       const fromCockpit = figures.groups.map((g) => {
         // The κ the cockpit's calibration card shows with the view narrowed to this group.
         const kappa = calibration(
@@ -106,25 +118,41 @@ describe('the cockpit and /stats', () => {
           rows[grouping.groups.findIndex((k) => k.model === g.model && k.harnessVersion === g.harnessVersion)]!,
         ).kappa;
         const { resolve, hiddenTests: hidden } = g;
+        const onOutcome = g.outcomes[outcome];
         return {
           model: g.model,
           harnessVersion: g.harnessVersion,
+          rank: rankOf.get(g),
           runs: g.runs,
-          n: resolve.n,
-          resolved: resolve.hits,
-          rate: resolve.rate,
-          ci: resolve.ci,
-          excluded: resolve.excluded,
-          error: resolve.error,
-          flagged: resolve.flagged,
-          notJudged: resolve.unjudged,
+          n: onOutcome.n,
+          resolved: onOutcome.hits,
+          rate: onOutcome.rate,
+          ci: onOutcome.ci,
+          outside: onOutcome.outside,
+          judge: {
+            n: resolve.n,
+            resolved: resolve.hits,
+            rate: resolve.rate,
+            ci: resolve.ci,
+            excluded: resolve.excluded,
+            error: resolve.error,
+            flagged: resolve.flagged,
+            notJudged: resolve.unjudged,
+          },
           hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
-          agreement: { n: kappa.n, kappa: kappa.kappa, ci: kappa.ci, table: kappa.table },
+          agreement: {
+            n: kappa.n,
+            kappa: kappa.kappa,
+            ci: kappa.ci,
+            table: kappa.table,
+            withheld: kappaWithheld(g.kappa),
+          },
         };
       });
-      const stats = await get<StatsBody>(deps, apiPaths.stats(SPACE, filters));
+      const stats = await get<StatsBody>(deps, apiPaths.stats(SPACE, { ...filters, outcome }));
+      expect(stats.outcome).toBe(outcome);
       expect(figures.groups.length).toBeGreaterThan(1);
-      expect(stats.groups.map(({ judgeCostUsd: _j, runCostUsd: _r, ...shared }) => shared)).toEqual(
+      expect(stats.groups.map(({ judgeCostUsd: _j, runCost: _r, ...shared }) => shared)).toEqual(
         fromCockpit.sort((a, b) => a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion)),
       );
     }
@@ -144,7 +172,9 @@ describe('the cockpit and /stats', () => {
     expect(selectRuns(table, filterings[1]!, facts).some((i) => table.codes.tier[i] === 0)).toBe(true);
     const stats = await get<StatsBody>(deps, apiPaths.stats(SPACE));
     const costs = (model: string) =>
-      stats.groups.filter((g) => g.model === model).map((g) => [g.runCostUsd === null, g.judgeCostUsd === null]);
+      stats.groups.filter((g) => g.model === model).map((g) => [g.runCost.totalUsd === null, g.judgeCostUsd === null]);
+    // The priced model's tokens are all known: every run is priced.
+    for (const g of stats.groups.filter((g) => g.model === PRICED)) expect(g.runCost.priced).toBe(g.runs);
     expect(costs(PRICED)).toEqual([
       [false, false],
       [false, false],

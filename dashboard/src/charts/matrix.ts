@@ -21,6 +21,8 @@ export interface MatrixModel {
   cells: Int32Array;
   /** Colour index into `palette` of each cell's run. */
   colours: Uint8Array;
+  /** 1 where the cell is marked (a dark band across its top: the judge and the tests disagree). */
+  marks?: Uint8Array;
   palette: string[];
   /** What the colours show, for the canvas's accessible name. */
   name: string;
@@ -31,6 +33,10 @@ const LABEL_WIDTH = 210;
 const HEADER = 18;
 const CELL_HEIGHT = 14;
 const EMPTY = '#f1f1f1';
+/** The band across the top of a marked cell. */
+export const MARK_COLOUR = '#1d1f23';
+/** The marked band's height, in CSS pixels. */
+const MARK_HEIGHT = 3;
 const FONT = '11px system-ui, sans-serif';
 
 export class MatrixChart {
@@ -239,18 +245,30 @@ export class MatrixChart {
     const gap = Math.max(1, Math.round(ratio));
     const rowGap = Math.max(1, Math.round(ratio));
     const xs = Array.from({ length: visible + 1 }, (_, k) => Math.min(w, Math.round(k * this.cellWidth * ratio)));
-    // Each matrix row is one scanline, copied down the row's height.
+    const mark = pixelOf(MARK_COLOUR);
+    const markRows = Math.max(1, Math.round(MARK_HEIGHT * ratio));
+    // Each matrix row is one scanline, copied down the row's height; marked cells get a second scanline
+    // for the band across their top.
     const line = new Uint32Array(w);
+    const marked = new Uint32Array(w);
     for (let r = 0; r < m.rowLabels.length; r++) {
       line.fill(0);
+      let anyMark = false;
       for (let k = 0; k < visible; k++) {
         const cell = r * m.columnCount + first + k;
         const run = m.cells[cell]!;
         line.fill(run < 0 ? empty : palette[m.colours[cell]!]!, xs[k]!, xs[k + 1]! - (run < 0 ? 0 : gap));
       }
+      marked.set(line);
+      for (let k = 0; k < visible; k++) {
+        const cell = r * m.columnCount + first + k;
+        if (m.cells[cell]! < 0 || !m.marks?.[cell]) continue;
+        marked.fill(mark, xs[k]!, xs[k + 1]! - gap);
+        anyMark = true;
+      }
       const top = Math.round(r * CELL_HEIGHT * ratio);
       const bottom = Math.round((r + 1) * CELL_HEIGHT * ratio) - rowGap;
-      for (let y = top; y < bottom; y++) pixels.set(line, y * w);
+      for (let y = top; y < bottom; y++) pixels.set(anyMark && y < top + markRows ? marked : line, y * w);
     }
     ctx.putImageData(image, x0, y0);
   }

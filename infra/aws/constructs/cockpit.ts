@@ -190,7 +190,15 @@ export class Cockpit extends Construct {
     }
 
     const settings: CockpitSettings = {
-      cockpits: [{ name, space: cockpit.space, public: cockpit.public, showReference: cockpit.showReference }],
+      cockpits: [
+        {
+          name,
+          space: cockpit.space,
+          public: cockpit.public,
+          showReference: cockpit.showReference,
+          minN: cockpit.minN,
+        },
+      ],
       api: '/api',
       signIn: analysts && this.client ? signInSettings(analysts, this.client, siteUrl) : null,
     };

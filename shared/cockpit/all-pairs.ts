@@ -1,0 +1,102 @@
+// Every pair of the configurations in view (docs/contract.md §6 "All pairs"): each pair's paired comparison over the
+// tasks both have a result on, with McNemar's exact p adjusted by Holm's step-down over the pairs compared, so
+// that reading the smallest of many p values is not reading noise. At most MAX_ALL_PAIRS configurations (66
+// pairs); the read API (`/pairs`) and the cockpit's Compare view both run it.
+import type { Group } from './aggregates.ts';
+import { pairCounts, taskOutcomesOf } from './compare-groups.ts';
+import type { RunTable } from './run-table.ts';
+import {
+  holmAdjust,
+  MIN_SHARED_TASKS,
+  NOT_RESOLVED,
+  pairedComparison,
+  RESOLVED,
+  type PairedComparison,
+  type ResolveOutcome,
+} from './statistics.ts';
+
+export const MAX_ALL_PAIRS = 12;
+
+export const HARNESS_CAVEAT = 'different harness versions: the difference mixes model and harness';
+
+export interface PairRow extends PairedComparison {
+  a: Group;
+  b: Group;
+  /** Holm-adjusted over the pairs compared; null with mcnemarP (fewer than MIN_SHARED_TASKS pairs). */
+  holmP: number | null;
+  /** Said when A and B ran different harness versions. */
+  caveat: string | null;
+}
+
+export type AllPairs =
+  | { outcome: ResolveOutcome; configurations: number; compared: number; rows: PairRow[]; refused: null }
+  | { outcome: ResolveOutcome; configurations: number; compared: 0; rows: []; refused: string };
+
+/** The sentence that refuses more than MAX_ALL_PAIRS configurations. */
+export const tooManyConfigurations = (n: number) =>
+  `${n} configurations are in view; all pairs compares at most ${MAX_ALL_PAIRS} (${(MAX_ALL_PAIRS * (MAX_ALL_PAIRS - 1)) / 2} pairs). Narrow the filter (model or harness version) to ${MAX_ALL_PAIRS} or fewer.`;
+
+/**
+ * Each pair of the groups with tasks in common, A being the one with the higher resolve rate on the outcome
+ * (ties by name), so a difference reads as A's lead; pairs with fewer than MIN_SHARED_TASKS tasks in common
+ * are listed with no statistics and left out of the Holm family. Sorted by the adjusted p, then by p, then
+ * by pairs; those without one last.
+ */
+export function allPairs(
+  table: RunTable,
+  selection: Uint32Array,
+  unordered: readonly Group[],
+  outcome: ResolveOutcome,
+): AllPairs {
+  if (unordered.length > MAX_ALL_PAIRS)
+    return {
+      outcome,
+      configurations: unordered.length,
+      compared: 0,
+      rows: [],
+      refused: tooManyConfigurations(unordered.length),
+    };
+  const ofGroup = taskOutcomesOf(table, selection, unordered, outcome);
+  const rateOf = ofGroup.map((tasks) => {
+    let [resolved, counted] = [0, 0];
+    for (const c of tasks) {
+      if (c === RESOLVED) resolved++;
+      if (c === RESOLVED || c === NOT_RESOLVED) counted++;
+    }
+    return counted ? resolved / counted : -1;
+  });
+  const order = [...unordered.keys()].sort(
+    (x, y) =>
+      rateOf[y]! - rateOf[x]! ||
+      unordered[x]!.model.localeCompare(unordered[y]!.model) ||
+      unordered[x]!.harnessVersion.localeCompare(unordered[y]!.harnessVersion),
+  );
+  const groups = order.map((k) => unordered[k]!);
+  const byTask = order.map((k) => ofGroup[k]!);
+  const rows: PairRow[] = [];
+  for (let x = 0; x < groups.length; x++)
+    for (let y = x + 1; y < groups.length; y++) {
+      const { counts } = pairCounts(byTask[x]!, byTask[y]!);
+      const comparison = pairedComparison(counts);
+      if (comparison.pairs === 0) continue;
+      const tooFew = comparison.pairs < MIN_SHARED_TASKS;
+      const [a, b] = [groups[x]!, groups[y]!];
+      rows.push({
+        ...comparison,
+        ...(tooFew && { difference: null, ci: null, mcnemarP: null }),
+        a,
+        b,
+        holmP: null,
+        caveat: a.harnessVersion === b.harnessVersion ? null : HARNESS_CAVEAT,
+      });
+    }
+  const family = rows.filter((r) => r.mcnemarP !== null);
+  holmAdjust(family.map((r) => r.mcnemarP!)).forEach((p, k) => (family[k]!.holmP = p));
+  rows.sort(
+    (r, s) =>
+      (r.holmP ?? Infinity) - (s.holmP ?? Infinity) ||
+      (r.mcnemarP ?? Infinity) - (s.mcnemarP ?? Infinity) ||
+      s.pairs - r.pairs,
+  );
+  return { outcome, configurations: groups.length, compared: family.length, rows, refused: null };
+}

@@ -1,0 +1,43 @@
+// The sentence a reader can quote for a paired comparison (docs/contract.md §6 "A sentence to quote"), one template:
+// "On 412 tasks both ran (outcome: hidden tests), A resolved 201 (48.8%) and B 173 (42.0%): a difference of
+// +6.8 points (95% CI +2.1 to +11.4), McNemar p = 0.004 (Holm-adjusted over 6 pairs: 0.02)." The Holm clause
+// is there when the pair is one of several compared at once.
+import { OUTCOME_LABELS, type ResolveOutcome } from './outcome.ts';
+import { MIN_SHARED_TASKS } from './ranking.ts';
+import type { PairedComparison } from './statistics.ts';
+
+/** A p value as the page writes it: "< 0.001", "0.004", "0.02". */
+export const pText = (p: number) => (p < 0.001 ? '< 0.001' : p < 0.01 ? p.toFixed(3) : p.toFixed(2));
+/** "p = 0.004", "p < 0.001". */
+const pIs = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${pText(p)}`);
+/** Points with their sign, one decimal: "+6.8", "−2.1", "±0.0". */
+const signed = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(Math.abs(x) * 100).toFixed(1)}`;
+const share = (k: number, n: number) => `${((k / n) * 100).toFixed(1)}%`;
+const tasks = (n: number) => `${n} ${n === 1 ? 'task' : 'tasks'}`;
+
+/** The pair's adjusted p among the pairs compared at once. */
+export interface HolmClause {
+  pairs: number;
+  holmP: number;
+}
+
+export function describeComparison(
+  a: string,
+  b: string,
+  c: PairedComparison & { outcome: ResolveOutcome },
+  holm: HolmClause | null = null,
+): string {
+  const outcome = OUTCOME_LABELS[c.outcome];
+  if (c.pairs === 0) return `${a} and ${b} have no task with a result on the ${outcome} in common.`;
+  if (c.pairs < MIN_SHARED_TASKS || c.difference === null || c.ci === null || c.mcnemarP === null)
+    return `${a} and ${b} share ${tasks(c.pairs)} with a result on the ${outcome}: too few to compare (Compare needs at least ${MIN_SHARED_TASKS}).`;
+  const resolvedA = c.bothResolved + c.aOnly;
+  const resolvedB = c.bothResolved + c.bOnly;
+  const [lo, hi] = c.ci;
+  const adjusted = holm && holm.pairs > 1 ? ` (Holm-adjusted over ${holm.pairs} pairs: ${pText(holm.holmP)})` : '';
+  return (
+    `On ${tasks(c.pairs)} both ran (outcome: ${outcome}), ${a} resolved ${resolvedA} (${share(resolvedA, c.pairs)}) ` +
+    `and ${b} ${resolvedB} (${share(resolvedB, c.pairs)}): a difference of ${signed(c.difference)} points ` +
+    `(95% CI ${signed(lo)} to ${signed(hi)}), McNemar ${pIs(c.mcnemarP)}${adjusted}.`
+  );
+}
