@@ -34,6 +34,8 @@ export function addReplayStacks(
     config,
     names,
     description: 'replay-bench: table, buckets, queues, secrets (retained)',
+    // Deleting this stack by mistake would orphan everything stored; teardown turns this off first.
+    terminationProtection: true,
   });
   const pipeline = new PipelineStack(app, names.prefixed(PIPELINE_STACK), {
     config,
