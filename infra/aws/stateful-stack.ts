@@ -29,6 +29,7 @@ import type { Construct } from 'constructs';
 import {
   DATA_OBJECT_GRANTS,
   INDEXES,
+  SNAPSHOTS_PREFIX,
   spaceReadPrefixes,
   TABLE_KEYS,
   type DataObjectUser,
@@ -40,6 +41,8 @@ import { MAX_RECEIVES, TIMEOUTS, visibilityFor } from './timing.ts';
 import type { StageNames } from './stage-names.ts';
 
 export const INBOX_EXPIRY_DAYS = 14;
+/** Days an overwritten snapshot object is kept. */
+export const SNAPSHOT_VERSION_DAYS = 1;
 const ANTHROPIC_SECRET_NAME = 'ReplayBench/AnthropicApiKey';
 const GITHUB_APP_SECRET_NAME = 'ReplayBench/GitHubApp';
 
@@ -149,6 +152,9 @@ export class StatefulStack extends Stack implements PipelineState {
         versioned: true,
         lifecycleRules: [
           { noncurrentVersionExpiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+          // The compactor rewrites each snapshot every few minutes (15.6 MB a write at a million runs): 90 days
+          // of old versions would be hundreds of GB. A snapshot is rebuilt from the table, so a day is plenty.
+          { prefix: SNAPSHOTS_PREFIX, noncurrentVersionExpiration: Duration.days(SNAPSHOT_VERSION_DAYS) },
         ],
       });
     for (const [id, value, description] of [

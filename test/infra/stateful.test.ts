@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
 import { keyCandidates, parseConfig } from '../../shared/schema/config.ts';
-import { INBOX_EXPIRY_DAYS } from '../../infra/aws/stateful-stack.ts';
+import { INBOX_EXPIRY_DAYS, SNAPSHOT_VERSION_DAYS } from '../../infra/aws/stateful-stack.ts';
 import { MAX_RECEIVES, TIMEOUTS } from '../../infra/aws/timing.ts';
 import type { Stack } from 'aws-cdk-lib';
 import { exampleConfig, synthesize } from './synth.ts';
@@ -92,6 +92,24 @@ describe('buckets', () => {
       LoggingConfiguration: { LogFilePrefix: 'data/' },
       VersioningConfiguration: { Status: 'Enabled' },
     });
+  });
+
+  it('expire old snapshot versions after a day, and other old data versions after 90 days', () => {
+    const [, data] = one(
+      state,
+      'AWS::S3::Bucket',
+      (p) => (p.LoggingConfiguration as { LogFilePrefix?: string } | undefined)?.LogFilePrefix === 'data/',
+    );
+    const rules = (data.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
+    expect(rules).toContainEqual(
+      expect.objectContaining({
+        Prefix: 'snapshots/',
+        NoncurrentVersionExpiration: { NoncurrentDays: SNAPSHOT_VERSION_DAYS },
+        Status: 'Enabled',
+      }),
+    );
+    expect(SNAPSHOT_VERSION_DAYS).toBe(1);
+    expect(rules).toContainEqual(expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 90 } }));
   });
 
   it('keep the data and its logs when the stack is deleted', () => {
