@@ -3,7 +3,8 @@
 // their projections, the log retention; the code gives the calls per delivery (listed below, each with the
 // line of code it counts). Durations and sizes are assumptions, stated here and printed with the table.
 // Prices: us-east-1 list prices (December 2026), free tiers ignored. Judging is bounded by `judge.dailyCap`,
-// not by deliveries, and is costed in docs/deploy.md beside this table.
+// not by deliveries, and is costed in docs/deploy.md beside this table. Snapshot storage follows from the
+// compactor's schedule and the data bucket's lifecycle rule for `snapshots/`, both read off the templates.
 //   npm run bench:cost
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ const PRICE = {
   dynamoWritePerM: 0.625,
   dynamoReadPerM: 0.125,
   logsPerGb: 0.5,
+  s3StandardGbMonth: 0.023,
 };
 
 const ASSUME = {
@@ -35,6 +37,10 @@ const ASSUME = {
   rowKb: 3,
   hostRecordKb: 1,
   logBytesPerDelivery: 3_000,
+  /** One space's snapshot (runs, issues, columns parts) per run in view: 15.6 MB a write at a million runs. */
+  snapshotBytesPerRun: 15.6,
+  /** Objects one snapshot write puts (manifest, runs, issues, columns parts) at a million runs. */
+  snapshotObjectsPerWrite: 6,
 };
 
 interface Resource {
@@ -158,6 +164,36 @@ const lines: { service: string; metered: string; price: string; cost: number }[]
 ];
 
 const total = lines.reduce((sum, line) => sum + line.cost, 0);
+
+// Snapshots: each write makes the previous one a non-current version, kept until the lifecycle rule expires it.
+const [, compactSchedule] = ofType(pipeline, 'AWS::Events::Rule').find(([, r]) =>
+  JSON.stringify(r.Properties.Targets).includes(fn('snapshot-compactor').id),
+)!;
+const everyMinutes = Number(/^rate\((\d+) minutes?\)$/.exec(String(compactSchedule.Properties.ScheduleExpression))![1]);
+const writesPerDay = (24 * 60) / everyMinutes;
+const dataBucket = ofType(state, 'AWS::S3::Bucket').find(
+  ([, b]) => (b.Properties.LoggingConfiguration as { LogFilePrefix?: string } | undefined)?.LogFilePrefix === 'data/',
+)![1];
+const snapshotRule = (
+  dataBucket.Properties.LifecycleConfiguration as {
+    Rules: { Prefix?: string; NoncurrentVersionExpiration?: { NoncurrentDays: number } }[];
+  }
+).Rules.find((rule) => rule.Prefix === 'snapshots/');
+if (!snapshotRule?.NoncurrentVersionExpiration) throw new Error('no lifecycle rule expires old snapshot versions');
+const keptDays = snapshotRule.NoncurrentVersionExpiration.NoncurrentDays;
+const snapshotLines = [100_000, 1_000_000].map((runs) => {
+  const gbPerWrite = (runs * ASSUME.snapshotBytesPerRun) / 1e9;
+  // A space whose runs change between every two compactions writes every time: the worst case.
+  const storedGb = gbPerWrite * (1 + writesPerDay * keptDays);
+  const putsPerMonth = writesPerDay * 30 * ASSUME.snapshotObjectsPerWrite;
+  return {
+    runs,
+    mbPerWrite: gbPerWrite * 1000,
+    storedGb,
+    storage: storedGb * PRICE.s3StandardGbMonth,
+    puts: (putsPerMonth / 1000) * PRICE.s3PutPerK,
+  };
+});
 console.log(`Cost per 1M run deliveries (us-east-1 list prices, free tiers ignored), from the synthesized templates.`);
 console.log(
   `Assumed: ingest ${ASSUME.ingestSeconds * 1000} ms, lander ${ASSUME.landerSecondsPerDelivery * 1000} ms per delivery, a ${ASSUME.rowKb} KB run row, ${ASSUME.logBytesPerDelivery / 1000} KB of logs per delivery.\n`,
@@ -176,3 +212,13 @@ const notPerDelivery = [...functions.keys()].filter((s) => !costed.has(s)).sort(
 console.log(
   `Functions not run per delivery (costed by schedule, cap or cockpit traffic in docs/deploy.md): ${notPerDelivery.join(', ')}.`,
 );
+
+console.log(
+  `\nSnapshot storage, per space whose runs change between every two compactions: a write every ${everyMinutes} minutes (${writesPerDay} a day), old versions kept ${keptDays} day(s) by the lifecycle rule for snapshots/, ${ASSUME.snapshotBytesPerRun} bytes per run in view, ${ASSUME.snapshotObjectsPerWrite} objects a write.\n`,
+);
+console.log('| runs in view | one snapshot | stored (current + old versions) | storage per month | PUTs per month |');
+console.log('|---|---|---|---|---|');
+for (const line of snapshotLines)
+  console.log(
+    `| ${line.runs.toLocaleString('en-US')} | ${line.mbPerWrite.toFixed(1)} MB | ${line.storedGb.toFixed(1)} GB | $${line.storage.toFixed(2)} | $${line.puts.toFixed(2)} |`,
+  );

@@ -51,11 +51,9 @@ export function createIngestHandler(coreDeps: IngestDeps, { logger, metrics }: I
       });
       const body = answer.body as { error?: string; id?: string };
       logger.info('delivery answered', { status: answer.status, error: body.error, id: body.id });
-      metrics.addMetric(
-        answer.status === 202 ? METRICS.deliveryAccepted : METRICS.deliveryRefused,
-        MetricUnit.Count,
-        1,
-      );
+      // A check (200) is neither: it stores nothing and refuses nothing.
+      if (answer.status === 202) metrics.addMetric(METRICS.deliveryAccepted, MetricUnit.Count, 1);
+      else if (answer.status >= 400) metrics.addMetric(METRICS.deliveryRefused, MetricUnit.Count, 1);
       return toApiGateway(answer);
     } catch (error) {
       logger.error('delivery could not be stored', { error: (error as Error).message });

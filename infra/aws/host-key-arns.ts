@@ -5,7 +5,7 @@
 // characters, so mac-1's grant never matches mac-10-AbCdEf.
 import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import { keySecretFolder } from '../../shared/adapters/key-names.ts';
+import { keySecretFolder, keySecretName } from '../../shared/adapters/key-names.ts';
 
 const secretArn = (scope: IConstruct, resourceName: string) =>
   Stack.of(scope).formatArn({
@@ -18,6 +18,10 @@ const secretArn = (scope: IConstruct, resourceName: string) =>
 /** Every host key under one secretConfigKey, in the stage whose secret names start with `secretPrefix`. */
 export const hostKeyFolderArn = (scope: IConstruct, secretPrefix: string, secretConfigKey: string): string =>
   secretArn(scope, `${secretPrefix}${keySecretFolder(secretConfigKey)}/*`);
+
+/** One host's key and no other host's, in the stage whose secret names start with `secretPrefix`. */
+export const hostKeyArn = (scope: IConstruct, secretPrefix: string, secretConfigKey: string, host: string): string =>
+  secretArn(scope, `${secretPrefix}${keySecretName(secretConfigKey, host)}-??????`);
 
 /** The distinct key prefixes, in a stable order, so a role holds one statement resource per prefix. */
 export const keyPrefixes = (secretConfigKeys: Iterable<string>): string[] => [...new Set(secretConfigKeys)].sort();

@@ -4,6 +4,7 @@ import { Validations, type App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { ReplayConfig } from './deployment-config.ts';
 import { CockpitStack, cockpitsByStack } from './cockpit-stack.ts';
+import { PairingStack } from './pairing-stack.ts';
 import { PipelineStack } from './pipeline-stack.ts';
 import { StatefulStack } from './stateful-stack.ts';
 import { StageNames } from './stage-names.ts';
@@ -11,6 +12,7 @@ import { StageNames } from './stage-names.ts';
 const STATEFUL_STACK = 'ReplayBench-State';
 const PIPELINE_STACK = 'ReplayBench-Pipeline';
 const COCKPIT_STACK = 'ReplayBench-Cockpits';
+const PAIRING_STACK = 'ReplayBench-Pairing';
 
 export interface ReplayAppOptions {
   config: ReplayConfig;
@@ -24,7 +26,7 @@ export interface ReplayAppOptions {
 export function addReplayStacks(
   app: App,
   options: ReplayAppOptions,
-): { state: StatefulStack; pipeline: PipelineStack; cockpits: CockpitStack[] } {
+): { state: StatefulStack; pipeline: PipelineStack; cockpits: CockpitStack[]; pairing: PairingStack } {
   const { config, names = new StageNames() } = options;
   const cockpitStackName = (index: number) => names.prefixed(`${COCKPIT_STACK}-${index}`);
   const cockpitsOfStacks = cockpitsByStack(config, cockpitStackName);
@@ -34,6 +36,8 @@ export function addReplayStacks(
     config,
     names,
     description: 'replay-bench: table, buckets, queues, secrets (retained)',
+    // Deleting this stack by mistake would orphan everything stored; teardown turns this off first.
+    terminationProtection: true,
   });
   const pipeline = new PipelineStack(app, names.prefixed(PIPELINE_STACK), {
     config,
@@ -52,6 +56,11 @@ export function addReplayStacks(
         description: `replay-bench: cockpits, ${names.length} of them (their URLs are the outputs)`,
       }),
   );
+  const pairing = new PairingStack(app, names.prefixed(PAIRING_STACK), {
+    config,
+    names,
+    description: 'replay-bench: one policy per host key for whoever pairs that host',
+  });
   if (options.checks) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { state, pipeline, cockpits };
+  return { state, pipeline, cockpits, pairing };
 }

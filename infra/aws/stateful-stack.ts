@@ -11,12 +11,14 @@ import {
   type UserPoolDomain,
   type UserPoolGroup,
 } from 'aws-cdk-lib/aws-cognito';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { AttributeType, BillingMode, ProjectionType, Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { AnyPrincipal, Effect, ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import {
   BlockPublicAccess,
   Bucket,
   BucketEncryption,
+  BucketPolicy,
+  type IBucket,
   ObjectOwnership,
   type BucketProps,
   type CfnBucket,
@@ -27,17 +29,20 @@ import type { Construct } from 'constructs';
 import {
   DATA_OBJECT_GRANTS,
   INDEXES,
+  SNAPSHOTS_PREFIX,
   spaceReadPrefixes,
   TABLE_KEYS,
   type DataObjectUser,
 } from '../../shared/storage-layout.ts';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
 import { analystGroupOf } from '../../shared/read/cockpit-access.ts';
-import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
+import { keyCandidates, type AdoptConfig, type ReplayConfig } from '../../shared/schema/config.ts';
 import { MAX_RECEIVES, TIMEOUTS, visibilityFor } from './timing.ts';
 import type { StageNames } from './stage-names.ts';
 
 export const INBOX_EXPIRY_DAYS = 14;
+/** Days an overwritten snapshot object is kept. */
+export const SNAPSHOT_VERSION_DAYS = 1;
 const ANTHROPIC_SECRET_NAME = 'ReplayBench/AnthropicApiKey';
 const GITHUB_APP_SECRET_NAME = 'ReplayBench/GitHubApp';
 
@@ -53,7 +58,7 @@ export type BucketAccess = 'write' | 'read-delete';
 
 /** Object access to one bucket, packaged as a managed policy a function role attaches. */
 export interface ObjectAccess {
-  bucket: Bucket;
+  bucket: IBucket;
   policy: ManagedPolicy;
 }
 
@@ -79,9 +84,9 @@ export interface Analysts {
 
 /** What the stateless stack is wired with. */
 export interface PipelineState {
-  table: Table;
+  table: ITable;
   /** Where S3 server access logs and CloudFront standard logs go. */
-  accessLogs: Bucket;
+  accessLogs: IBucket;
   landingQueue: Queue;
   landingDlq: Queue;
   judgeQueue: Queue;
@@ -107,10 +112,10 @@ export interface StatefulStackProps extends StackProps {
 }
 
 export class StatefulStack extends Stack implements PipelineState {
-  readonly table: Table;
-  readonly inbox: Bucket;
-  readonly data: Bucket;
-  readonly accessLogs: Bucket;
+  readonly table: ITable;
+  readonly inbox: IBucket;
+  readonly data: IBucket;
+  readonly accessLogs: IBucket;
   readonly landingQueue: Queue;
   readonly landingDlq: Queue;
   readonly judgeQueue: Queue;
@@ -126,50 +131,39 @@ export class StatefulStack extends Stack implements PipelineState {
     super(scope, id, props);
     this.names = props.names;
 
-    this.table = new Table(this, 'Table', {
-      partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    for (const index of Object.values(INDEXES)) {
-      this.table.addGlobalSecondaryIndex({
-        indexName: index.name,
-        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-        sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: index.projection === 'ALL' ? ProjectionType.ALL : ProjectionType.KEYS_ONLY,
-      });
-    }
-
+    const adopt: AdoptConfig = props.config.adopt ?? {};
+    this.table = adopt.table ? Table.fromTableName(this, 'Table', adopt.table) : ownTable(this);
     // ACLs stay enabled on this one bucket only: CloudFront standard logging writes through them.
-    this.accessLogs = new Bucket(this, 'AccessLogs', {
-      ...privateBucket(),
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
-      lifecycleRules: [{ expiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
-    });
-    Validations.of(this.accessLogs).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason:
-        'This is the access-log bucket of the other buckets and the cockpits; logging it into itself would log its own log writes.',
-    });
-
-    this.inbox = new Bucket(this, 'Inbox', {
-      ...privateBucket(this.accessLogs, 'inbox/'),
-      // A delivery waits here only until it lands. Two weeks is the dead-letter queue's retention: after
-      // that no claim check is left to redrive it.
-      lifecycleRules: [
-        { expiration: Duration.days(INBOX_EXPIRY_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) },
-      ],
-    });
-    this.data = new Bucket(this, 'Data', {
-      ...privateBucket(this.accessLogs, 'data/'),
-      versioned: true,
-      lifecycleRules: [
-        { noncurrentVersionExpiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) },
-      ],
-    });
+    this.accessLogs = adopted(this, 'AccessLogs', adopt.accessLogsBucket) ?? ownAccessLogs(this);
+    this.inbox =
+      adopted(this, 'Inbox', adopt.inboxBucket) ??
+      new Bucket(this, 'Inbox', {
+        ...privateBucket(this.accessLogs, 'inbox/'),
+        // A delivery waits here only until it lands. Two weeks is the dead-letter queue's retention: after
+        // that no claim check is left to redrive it.
+        lifecycleRules: [
+          { expiration: Duration.days(INBOX_EXPIRY_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        ],
+      });
+    this.data =
+      adopted(this, 'Data', adopt.dataBucket) ??
+      new Bucket(this, 'Data', {
+        ...privateBucket(this.accessLogs, 'data/'),
+        versioned: true,
+        lifecycleRules: [
+          { noncurrentVersionExpiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+          // The compactor rewrites each snapshot every few minutes (15.6 MB a write at a million runs): 90 days
+          // of old versions would be hundreds of GB. A snapshot is rebuilt from the table, so a day is plenty.
+          { prefix: SNAPSHOTS_PREFIX, noncurrentVersionExpiration: Duration.days(SNAPSHOT_VERSION_DAYS) },
+        ],
+      });
+    for (const [id, value, description] of [
+      ['TableName', this.table.tableName, 'The table (restore runbook: docs/deploy.md, "Restoring")'],
+      ['InboxBucketName', this.inbox.bucketName, 'Deliveries waiting to land'],
+      ['DataBucketName', this.data.bucketName, 'Patches, summaries, judge audits, snapshots (versioned)'],
+      ['AccessLogsBucketName', this.accessLogs.bucketName, 'S3 and CloudFront access logs'],
+    ] as const)
+      new CfnOutput(this, id, { value, description });
 
     this.landingDlq = deadLetterQueue(this, 'LandingDlq');
     this.landingQueue = new Queue(this, 'LandingQueue', {
@@ -253,7 +247,7 @@ export class StatefulStack extends Stack implements PipelineState {
    * 404 rather than 403 (the adapters rely on "missing" to keep landing idempotent and to answer 404 for an
    * absent patch); "IfExists" keeps that answer for a plain object read, which carries no prefix.
    */
-  private keyAccess(key: string, description: string, bucket: Bucket, grant: KeyGrant): ObjectAccess {
+  private keyAccess(key: string, description: string, bucket: IBucket, grant: KeyGrant): ObjectAccess {
     const existing = this.objectPolicies.get(key);
     if (existing) return existing;
     const actionsOn = new Map<string, string[]>();
@@ -286,7 +280,11 @@ export class StatefulStack extends Stack implements PipelineState {
       description: `replay-bench: ${description}`.slice(0, 1000),
       statements,
     });
-    const bucketArn = `<${this.getLogicalId(bucket.node.defaultChild as CfnBucket)}.Arn>`;
+    // How cdk-nag spells the bucket's ARN: a reference to the bucket this stack made, or an adopted one's name.
+    const bucketArn =
+      bucket instanceof Bucket
+        ? `<${this.getLogicalId(bucket.node.defaultChild as CfnBucket)}.Arn>`
+        : `arn:<AWS::Partition>:s3:::${bucket.bucketName}`;
     Validations.of(policy).acknowledge(
       ...[...actionsOn].map(([pattern, actions]) => ({
         id: `AwsSolutions-IAM5[Resource::${bucketArn}/${pattern}]`,
@@ -299,7 +297,61 @@ export class StatefulStack extends Stack implements PipelineState {
   }
 }
 
-function privateBucket(accessLogs?: Bucket, logPrefix?: string): BucketProps {
+function ownTable(scope: Construct): Table {
+  const table = new Table(scope, 'Table', {
+    partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
+    sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
+    billingMode: BillingMode.PAY_PER_REQUEST,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    deletionProtection: true,
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  for (const index of Object.values(INDEXES)) {
+    table.addGlobalSecondaryIndex({
+      indexName: index.name,
+      partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: index.sortKey, type: AttributeType.STRING },
+      projectionType: index.projection === 'ALL' ? ProjectionType.ALL : ProjectionType.KEYS_ONLY,
+    });
+  }
+  return table;
+}
+
+function ownAccessLogs(scope: Construct): Bucket {
+  const bucket = new Bucket(scope, 'AccessLogs', {
+    ...privateBucket(),
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+    lifecycleRules: [{ expiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+  });
+  Validations.of(bucket).acknowledge({
+    id: 'AwsSolutions-S1',
+    reason:
+      'This is the access-log bucket of the other buckets and the cockpits; logging it into itself would log its own log writes.',
+  });
+  return bucket;
+}
+
+/**
+ * A bucket the configuration adopts by name (one a torn-down deployment retained): its lifecycle, versioning
+ * and logging stay as they were set; its TLS-only policy, which left with the old stack, is put back.
+ */
+function adopted(scope: Construct, id: string, name: string | undefined): IBucket | undefined {
+  if (!name) return undefined;
+  const bucket = Bucket.fromBucketName(scope, id, name);
+  const policy = new BucketPolicy(scope, `${id}TlsOnly`, { bucket });
+  policy.document.addStatements(
+    new PolicyStatement({
+      effect: Effect.DENY,
+      principals: [new AnyPrincipal()],
+      actions: ['s3:*'],
+      resources: [bucket.bucketArn, bucket.arnForObjects('*')],
+      conditions: { Bool: { 'aws:SecureTransport': 'false' } },
+    }),
+  );
+  return bucket;
+}
+
+function privateBucket(accessLogs?: IBucket, logPrefix?: string): BucketProps {
   return {
     blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
     encryption: BucketEncryption.S3_MANAGED,

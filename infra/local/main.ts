@@ -1,7 +1,10 @@
 // `npm start`: local mode on HOST:PORT with data under REPLAY_DATA_DIR (docs/contract.md §10).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, readConfigFile } from '../../shared/schema/config.ts';
 import { startLocalMode } from './local-mode.ts';
 import { localPaths } from './paths.ts';
+import { LOCAL_OUTPUTS_FILE, localOutputs } from './outputs.ts';
 
 // Lambda runs Node 22+; on a developer's Node 20 the SDK's upgrade notice is noise on every start.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -18,6 +21,10 @@ try {
     log: (line) => console.log(line),
   });
   console.log(`replay-bench local mode: ${local.url}/  (config ${configPath}, data ${dataDir})`);
+  // What `npm run smoke -- <file>` reads, as it reads a deployment's outputs.
+  const outputsPath = join(dataDir, LOCAL_OUTPUTS_FILE);
+  writeFileSync(outputsPath, `${JSON.stringify(localOutputs(local.url, config), null, 2)}\n`);
+  console.log(`  outputs: ${outputsPath}`);
   for (const [name, space] of Object.entries(config.spaces)) {
     console.log(
       `  space ${name}: POST ${local.url}/hooks/${encodeURIComponent(name)}/ingest  senders: ${space.senders.join(', ')}`,

@@ -3,7 +3,15 @@
 // only a claim check, so a 1 MiB delivery never meets SQS's message size limit.
 import { sha256Hex } from '../sha256.ts';
 import { keyCandidates, repoAllowed, spaceOf, type ReplayConfig } from '../schema/config.ts';
-import { deliverySchema, ignoredKeys, MAX_DELIVERY_BYTES, DELIVERY_KINDS, type Delivery } from '../schema/delivery.ts';
+import {
+  CHECK_KIND,
+  checkDeliverySchema,
+  deliverySchema,
+  ignoredKeys,
+  MAX_DELIVERY_BYTES,
+  DELIVERY_KINDS,
+  type Delivery,
+} from '../schema/delivery.ts';
 import { describeIssues } from '../schema/issues-text.ts';
 import { runId } from '../schema/run.ts';
 import type { InboxEntry } from '../schema/messages.ts';
@@ -87,6 +95,8 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
   if (!parsed.ok) {
     return jsonError(400, 'invalid-delivery', parsed.message, { signature: 'verified', details: parsed.details });
   }
+  // A check has proved the key and the listing; it changes nothing.
+  if (!('delivery' in parsed)) return { status: 200, body: { signature: 'verified', host: check.host } };
   if (parsed.delivery.kind === 'run' && !fitsInRow(parsed.delivery.row)) {
     // Refused now rather than accepted and then lost: the row could not be stored (docs/contract.md §4 bounds).
     return jsonError(
@@ -144,7 +154,10 @@ async function candidateKeys(deps: IngestDeps): Promise<HostKeys[]> {
 const keysOfLength = (candidates: HostKeys[], keep: (bytes: number) => boolean): HostKeys[] =>
   candidates.map(({ host, keys }) => ({ host, keys: keys.filter((key) => keep(keyBytes(key))) }));
 
-type Parsed = { ok: true; delivery: Delivery; ignored: string[] } | { ok: false; message: string; details: string[] };
+type Parsed =
+  | { ok: true; delivery: Delivery; ignored: string[] }
+  | { ok: true; check: true }
+  | { ok: false; message: string; details: string[] };
 
 /** Shape check plus the identity rules: the body and row name the verifying host, and the id is the row's own. */
 export function parseDelivery(rawBody: Uint8Array, verifiedHost: string): Parsed {
@@ -158,10 +171,11 @@ export function parseDelivery(rawBody: Uint8Array, verifiedHost: string): Parsed
     return { ok: false, message: 'The body must be a JSON object.', details: [] };
   }
   const kind = (json as Record<string, unknown>).kind;
+  if (kind === CHECK_KIND) return parseCheck(json, verifiedHost);
   if (!DELIVERY_KINDS.includes(kind as never)) {
     return {
       ok: false,
-      message: `Unknown delivery kind ${JSON.stringify(kind)}; expected one of ${DELIVERY_KINDS.join(', ')}.`,
+      message: `Unknown delivery kind ${JSON.stringify(kind)}; expected one of ${[...DELIVERY_KINDS, CHECK_KIND].join(', ')}.`,
       details: ['kind'],
     };
   }
@@ -186,4 +200,21 @@ export function parseDelivery(rawBody: Uint8Array, verifiedHost: string): Parsed
   if (mismatch.length)
     return { ok: false, message: 'The delivery does not match its signer or its own row.', details: mismatch };
   return { ok: true, delivery, ignored: ignoredKeys(json as Record<string, unknown>) };
+}
+
+function parseCheck(json: unknown, verifiedHost: string): Parsed {
+  const result = checkDeliverySchema.safeParse(json);
+  if (!result.success)
+    return {
+      ok: false,
+      message: 'The check delivery has the wrong shape.',
+      details: describeIssues(result.error.issues),
+    };
+  if (result.data.host !== verifiedHost)
+    return {
+      ok: false,
+      message: 'The delivery does not match its signer.',
+      details: [`host: the body names "${result.data.host}" but the signature is "${verifiedHost}"'s`],
+    };
+  return { ok: true, check: true };
 }

@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { issueRecordSchema } from '../schema/issue.ts';
 import { describeIssues } from '../schema/issues-text.ts';
+import { checkPairing } from './check.ts';
 import { buildHiddenTestDelivery, buildIssueDelivery, type BuiltDelivery } from './delivery.ts';
 import type { DrainEvent } from './drain.ts';
 import { Outbox, OutboxError } from './outbox.ts';
@@ -46,6 +47,7 @@ export const USAGE = `Usage: replay-push <command> [options]
   issue <task.json>…         deliver issue records
   hidden-test <run-folder>   deliver the run's hidden-tests.json
   status [<runs-root>]       what is queued, rejected, and the last error per host
+  check                      one signed check: is this host's key paired and the host listed? Stores nothing
 Options (environment):
   --endpoint URL   (REPLAY_ENDPOINT)  the ingest URL, …/hooks/{space}/ingest
   --host NAME      (REPLAY_HOST)      this runner's host name, as paired (required without --key-file)
@@ -170,6 +172,14 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
         return EXIT.delivered;
       case 'status':
         return await status(targets[0] ? resolve(targets[0]) : undefined, settings, io);
+      case 'check': {
+        if (!settings.endpoint || !settings.host)
+          throw new UsageError('check needs --endpoint and --host (or REPLAY_ENDPOINT and REPLAY_HOST).');
+        const outcome = await checkPairing(settings.endpoint, settings.host, { keyFile: settings.keyFile, env });
+        if (outcome.exitCode === 0) io.out(`replay-push: ${outcome.line}`);
+        else io.err(`replay-push: ${outcome.line}`);
+        return outcome.exitCode;
+      }
       default:
         throw new UsageError(`Unknown command "${command}".`);
     }

@@ -151,6 +151,29 @@ export const cockpitHostName = (domain: DomainConfig, cockpit: string): string =
       .replace(/-+$/, '') || 'cockpit'
   }.${domain.name}`;
 
+const bucketName = z
+  .string()
+  .check(
+    z.regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'must be an S3 bucket name (3–63 lower-case letters, digits, "." and "-")',
+    ),
+  );
+
+/**
+ * Stored data the deployment uses without creating it (docs/deploy.md, "Restoring"): a table restored from a
+ * point in time, or the table and buckets a torn-down deployment left behind, named here.
+ */
+const adoptSchema = z.strictObject({
+  table: z.optional(
+    z.string().check(z.regex(/^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name (3–255 of A-Z a-z 0-9 _ . -)')),
+  ),
+  inboxBucket: z.optional(bucketName),
+  dataBucket: z.optional(bucketName),
+  accessLogsBucket: z.optional(bucketName),
+});
+export type AdoptConfig = z.output<typeof adoptSchema>;
+
 export const configSchema = z
   .strictObject({
     defaultJudgeModel: z._default(nonEmptyText, DEFAULT_JUDGE_MODEL),
@@ -162,6 +185,7 @@ export const configSchema = z
     prices: z._default(z.record(nonEmptyText, priceSchema), {}),
     alarms: z._default(z.strictObject({ email: z.optional(z.email()) }), {}),
     domain: z.optional(domainSchema),
+    adopt: z.optional(adoptSchema),
   })
   .check(
     z.superRefine((config, ctx) => {

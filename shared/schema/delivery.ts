@@ -43,6 +43,13 @@ export type HiddenTestDelivery = z.output<typeof hiddenTestDeliverySchema>;
 
 export const DELIVERY_KINDS = ['run', 'issue', 'hidden-test'] as const;
 
+/**
+ * `replay-push check` (docs/contract.md §3): a signed probe that proves the host's key and listing are in
+ * place, answered 200 and never stored, so pairing a host leaves no row behind.
+ */
+export const checkDeliverySchema = z.strictObject({ kind: z.literal('check'), host: pathSafeIdentity });
+export const CHECK_KIND = 'check';
+
 /** Keys present in the input that the schema for its kind does not know (they are dropped, not stored). */
 export function ignoredKeys(input: Record<string, unknown>): string[] {
   const kind = input.kind;

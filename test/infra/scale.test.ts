@@ -37,6 +37,7 @@ describe(`a deployment of ${SCALE.hosts} hosts, ${SCALE.spaces} spaces and ${SCA
       'ReplayBench-State',
       'ReplayBench-Pipeline',
       ...Array.from({ length: COCKPIT_STACKS }, (_, i) => `ReplayBench-Cockpits-${i}`),
+      'ReplayBench-Pairing',
     ]);
     for (const count of counts)
       expect({

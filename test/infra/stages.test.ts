@@ -52,6 +52,7 @@ describe('the default stage', () => {
       'ReplayBench-State',
       'ReplayBench-Pipeline',
       ...Array.from({ length: 10 }, (_, i) => `ReplayBench-Cockpits-${i}`),
+      'ReplayBench-Pairing',
     ]);
     const names = accountNames(templates);
     expect(names).toEqual(
@@ -108,7 +109,7 @@ describe('two stages in one account', () => {
   const green = ofStage('green');
 
   it('synthesize side by side in one app, each with all its stacks', () => {
-    expect(stacks).toHaveLength(24);
+    expect(stacks).toHaveLength(26);
     expect([...blue.keys()]).toContain('blue-ReplayBench-State');
     expect([...green.keys()]).toContain('green-ReplayBench-Cockpits-9');
   });

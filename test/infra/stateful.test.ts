@@ -2,10 +2,12 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from '@jest/globals';
 import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
-import { keyCandidates } from '../../shared/schema/config.ts';
-import { INBOX_EXPIRY_DAYS } from '../../infra/aws/stateful-stack.ts';
+import { keyCandidates, parseConfig } from '../../shared/schema/config.ts';
+import { INBOX_EXPIRY_DAYS, SNAPSHOT_VERSION_DAYS } from '../../infra/aws/stateful-stack.ts';
 import { MAX_RECEIVES, TIMEOUTS } from '../../infra/aws/timing.ts';
+import type { Stack } from 'aws-cdk-lib';
 import { exampleConfig, synthesize } from './synth.ts';
+import { ACCOUNT, allowStatements, DeploymentRenderer, REGION, roleMay } from './rendered-policies.ts';
 import { ofType, one } from './template-queries.ts';
 
 const config = exampleConfig();
@@ -92,6 +94,24 @@ describe('buckets', () => {
     });
   });
 
+  it('expire old snapshot versions after a day, and other old data versions after 90 days', () => {
+    const [, data] = one(
+      state,
+      'AWS::S3::Bucket',
+      (p) => (p.LoggingConfiguration as { LogFilePrefix?: string } | undefined)?.LogFilePrefix === 'data/',
+    );
+    const rules = (data.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
+    expect(rules).toContainEqual(
+      expect.objectContaining({
+        Prefix: 'snapshots/',
+        NoncurrentVersionExpiration: { NoncurrentDays: SNAPSHOT_VERSION_DAYS },
+        Status: 'Enabled',
+      }),
+    );
+    expect(SNAPSHOT_VERSION_DAYS).toBe(1);
+    expect(rules).toContainEqual(expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 90 } }));
+  });
+
   it('keep the data and its logs when the stack is deleted', () => {
     for (const [id, bucket] of ofType(state, 'AWS::S3::Bucket'))
       expect({ id, policy: bucket.DeletionPolicy }).toEqual({ id, policy: 'Retain' });
@@ -172,5 +192,73 @@ describe('analysts', () => {
       }),
       DeletionPolicy: 'Retain',
     });
+  });
+});
+
+describe('the stack', () => {
+  it('is protected from termination, and names the table and buckets in its outputs', () => {
+    const { app } = synthesize(config);
+    const stack = app.node.findChild('ReplayBench-State') as Stack;
+    expect(stack.terminationProtection).toBe(true);
+    const outputs = (state.toJSON() as { Outputs: Record<string, { Value: unknown }> }).Outputs;
+    expect(outputs.TableName!.Value).toEqual({ Ref: ofType(state, 'AWS::DynamoDB::Table')[0]![0] });
+    for (const name of ['InboxBucketName', 'DataBucketName', 'AccessLogsBucketName'])
+      expect(outputs[name]!.Value).toEqual({ Ref: expect.any(String) });
+  });
+});
+
+describe('adopting stored data by name', () => {
+  const adopting = parseConfig({
+    ...config,
+    adopt: {
+      table: 'replay-bench-restored-20261201',
+      dataBucket: 'replay-bench-data-kept',
+      inboxBucket: 'replay-bench-inbox-kept',
+    },
+  });
+  const { state: adopted, templates } = synthesize(adopting);
+  const renderer = new DeploymentRenderer(templates);
+  const roles = renderer.roles();
+
+  it('creates no table and no bucket of those it adopts, keeping the others', () => {
+    adopted.resourceCountIs('AWS::DynamoDB::Table', 0);
+    expect(ofType(adopted, 'AWS::S3::Bucket')).toHaveLength(1);
+    const outputs = (adopted.toJSON() as { Outputs: Record<string, { Value: unknown }> }).Outputs;
+    expect(outputs.TableName!.Value).toBe('replay-bench-restored-20261201');
+    expect(outputs.DataBucketName!.Value).toBe('replay-bench-data-kept');
+  });
+
+  it('points every function at the adopted table and buckets, and grants on them alone', () => {
+    const tableArn = `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/replay-bench-restored-20261201`;
+    const lander = roles.find((r) => allowStatements(r).some((s) => s.Action.includes('s3:DeleteObject')))!;
+    expect(roleMay(lander, 'dynamodb:PutItem', tableArn)).toBe(true);
+    expect(roleMay(lander, 's3:DeleteObject', 'arn:aws:s3:::replay-bench-inbox-kept/inbox/S/d.json')).toBe(true);
+    const names = [...templates.values()].flatMap((t) =>
+      ofType(t, 'AWS::Lambda::Function').map(
+        ([, f]) => (f.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {},
+      ),
+    );
+    const tableNames = new Set(
+      names.flatMap((env) => (env.TABLE_NAME === undefined ? [] : [JSON.stringify(env.TABLE_NAME)])),
+    );
+    expect([...tableNames].map((n) => renderer.render('ReplayBench-Pipeline', JSON.parse(n)))).toEqual([
+      'replay-bench-restored-20261201',
+    ]);
+  });
+
+  it('puts the TLS-only policy back on each adopted bucket', () => {
+    for (const bucket of ['replay-bench-data-kept', 'replay-bench-inbox-kept'])
+      adopted.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: bucket,
+        PolicyDocument: {
+          Statement: [
+            Match.objectLike({
+              Effect: 'Deny',
+              Action: 's3:*',
+              Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            }),
+          ],
+        },
+      });
   });
 });

@@ -228,3 +228,24 @@ describe('a domain in the configuration', () => {
     ).toMatch(/gives cockpits Small_Models and small-models the same name small-models\.bench\.example\.com/);
   });
 });
+
+describe('adopted table and buckets', () => {
+  const spaces = { S: { senders: ['mac-1'] } };
+
+  it('are named by their AWS names', () => {
+    expect(
+      parseConfig({ spaces, adopt: { table: 'replay-bench-restored', dataBucket: 'replay-bench-data-1' } }).adopt,
+    ).toEqual({
+      table: 'replay-bench-restored',
+      dataBucket: 'replay-bench-data-1',
+    });
+  });
+
+  it.each([
+    [{ dataBucket: 'Replay_Bench' }, /adopt\.dataBucket: must be an S3 bucket name/],
+    [{ table: 'a b' }, /adopt\.table: must be a DynamoDB table name/],
+    [{ queue: 'q' }, /adopt: Unrecognized key/],
+  ])('refuse %j with a sentence', (adopt, message) => {
+    expect(refusal({ spaces, adopt })).toMatch(message);
+  });
+});

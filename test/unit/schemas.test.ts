@@ -58,8 +58,8 @@ describe('issue record', () => {
       raw(issueDelivery({ title: 'Client X cannot log in', body: 'secret details' })),
       'mac-studio-1',
     );
-    expect(parsed.ok).toBe(true);
-    if (!parsed.ok) return;
+    expect(parsed.ok && 'delivery' in parsed).toBe(true);
+    if (!parsed.ok || !('delivery' in parsed)) return;
     expect(parsed.ignored).toEqual(['issue.title', 'issue.body']);
     expect(JSON.stringify(parsed.delivery)).not.toMatch(/Client X|secret details/);
   });
@@ -72,13 +72,13 @@ describe('run delivery parsing', () => {
       { extra: 1 },
     );
     const parsed = parseDelivery(raw(delivery), 'mac-studio-1');
-    expect(parsed.ok && parsed.ignored.sort()).toEqual([
+    expect(parsed.ok && 'delivery' in parsed && parsed.ignored.sort()).toEqual([
       'extra',
       'row.hiddenTestResult',
       'row.judgeVerdict',
       'row.landedAt',
     ]);
-    expect(parsed.ok && 'judgeVerdict' in parsed.delivery).toBe(false);
+    expect(parsed.ok && 'delivery' in parsed && 'judgeVerdict' in parsed.delivery).toBe(false);
   });
 
   it('refuses a body whose host is not the verifying host', () => {
@@ -95,6 +95,17 @@ describe('run delivery parsing', () => {
   it("refuses an id that is not the row's own", () => {
     const parsed = parseDelivery(raw({ ...runDelivery(), id: 'something-else' }), 'mac-studio-1');
     expect(!parsed.ok && parsed.details.join()).toMatch(/is not the row's own id/);
+  });
+
+  it('takes a check as a check, of the signing host only, with nothing else in it', () => {
+    expect(parseDelivery(raw({ kind: 'check', host: 'mac-studio-1' }), 'mac-studio-1')).toEqual({
+      ok: true,
+      check: true,
+    });
+    const other = parseDelivery(raw({ kind: 'check', host: 'mac-mini-2' }), 'mac-studio-1');
+    expect(!other.ok && other.details.join()).toMatch(/the body names "mac-mini-2"/);
+    const extra = parseDelivery(raw({ kind: 'check', host: 'mac-studio-1', row: {} }), 'mac-studio-1');
+    expect(!extra.ok && extra.message).toBe('The check delivery has the wrong shape.');
   });
 
   it('names an unknown delivery kind', () => {

@@ -78,6 +78,32 @@ describe('the ingest handler', () => {
     },
   );
 
+  it('answers a signed check with 200 naming the host, and stores, queues and counts nothing', async () => {
+    const i = ingest();
+    const { result, output } = await capturingOutput(() =>
+      i.handler(signedPost('/hooks/Main/ingest', { kind: 'check', host: 'mac-studio-1' })),
+    );
+    expect(result.statusCode).toBe(200);
+    expect(jsonBody(result)).toEqual({ signature: 'verified', host: 'mac-studio-1' });
+    expect(await i.inbox.list('')).toEqual([]);
+    expect(i.landingQueue.sent).toEqual([]);
+    expect(publishedMetrics(output).filter((m) => m.name.startsWith('Delivery'))).toEqual([]);
+  });
+
+  it('answers a check with a wrong key 401 and a check naming another host 400, as any delivery', async () => {
+    const i = ingest();
+    const unknown = await capturingOutput(() =>
+      i.handler(signedPost('/hooks/Main/ingest', { kind: 'check', host: 'mac-studio-1' }, { key: 'who-knows' })),
+    );
+    expect(unknown.result.statusCode).toBe(401);
+    const other = await capturingOutput(() =>
+      i.handler(signedPost('/hooks/Main/ingest', { kind: 'check', host: 'mac-mini-2' })),
+    );
+    expect(other.result.statusCode).toBe(400);
+    expect(jsonBody(other.result)).toMatchObject({ signature: 'verified', error: 'invalid-delivery' });
+    expect(await i.inbox.list('')).toEqual([]);
+  });
+
   it('refuses a delivery signed with an unknown key with 401, stores nothing and counts DeliveryRefused', async () => {
     const i = ingest();
     const { result, output } = await capturingOutput(() =>
