@@ -6,11 +6,13 @@ import { compactRun } from '../../shared/cockpit/columns.ts';
 import {
   apiPaths,
   COCKPIT_ISSUE_FIELDS,
+  EXPORT_FORMATS,
   type BudgetBody,
   type CockpitEntry,
   type CockpitIssue,
   type CockpitIssuesBody,
   type CockpitSettings,
+  type ExportFormat,
   type HostsBody,
   type StatsBody,
 } from '../../shared/cockpit/contract.ts';
@@ -295,7 +297,7 @@ export class Cockpit {
     );
   }
 
-  /** The exports carry the filters the API knows (model, tier, wave, harness version) and say which others they leave out. */
+  /** The exports carry every filter, the outcome and the search: they hold the rows the grid counts. */
   private renderExportLinks(m: Computed) {
     const { filters, search } = this.state;
     const space = this.located.cockpit.space;
@@ -307,20 +309,14 @@ export class Cockpit {
       outcome: m.outcome,
       agreement: filters.agreement ?? undefined,
       difficulties: filters.difficulties,
+      verdicts: filters.verdicts,
+      hiddenTests: filters.hiddenTests,
+      search,
     };
-    const leftOut = [
-      filters.verdicts.length > 0 && 'verdict filter',
-      filters.hiddenTests.length > 0 && 'tests filter',
-      search.trim() !== '' && 'search',
-    ].filter((x): x is string => !!x);
-    this.runs.exportLinks(
-      {
-        csv: this.api.url(apiPaths.exportCsv(space, carried)),
-        json: this.api.url(apiPaths.exportJson(space, carried)),
-      },
-      `${space}-runs`,
-      leftOut,
-    );
+    const hrefs = Object.fromEntries(
+      EXPORT_FORMATS.map((format) => [format, this.api.url(apiPaths.export(space, format, carried))]),
+    ) as Record<ExportFormat, string>;
+    this.runs.exportLinks(hrefs, `${space}-runs`);
   }
 
   private optionsFor = '';

@@ -11,7 +11,8 @@ import type { AttemptSummary } from '../../shared/schema/attempt.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import type { Api } from './api.ts';
 import { el, fill } from './dom.ts';
-import { count, duration, instant, num, taskLabel, UNKNOWN, withUnit } from './format.ts';
+import { taskLabel } from '../../shared/cockpit/result-filters.ts';
+import { count, duration, instant, num, UNKNOWN, withUnit } from './format.ts';
 import { FLAGGED_COLOUR, FLAGGED_LABEL, VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
 import { flagDescription } from '../../shared/cockpit/flag-rules.ts';
 

@@ -50,19 +50,6 @@ export function ago(ms: number): string {
   return `${Math.round(s / 3600)} h ago`;
 }
 
-/**
- * A task as a reader names it: repository and issue number when the issue record gives them, else the id
- * with SWE-bench's `instance_` prefix and version suffix dropped and long hashes cut to 7 characters.
- * The full id always stays available beside it (a tooltip).
- */
-export function taskLabel(taskId: string, issue?: { repo: string; issueNumber: number } | null): string {
-  if (issue) return `${issue.repo}#${issue.issueNumber}`;
-  return taskId
-    .replace(/^instance_/, '')
-    .replace(/-v[0-9a-f]{20,}$/, '')
-    .replace(/[0-9a-f]{12,}/g, (hash) => hash.slice(0, 7));
-}
-
 /** A figure with its unit: `6,327,020 tokens`, `16.2 min`. */
 export const withUnit = (v: number, unit: string, digits = 0): string => `${num(v, digits)} ${unit}`;
 

@@ -2,19 +2,15 @@
 // colour blindness: under simulated protanopia, deuteranopia and tritanopia every two verdict colours
 // stay at least 15 ΔE*ab apart (the browser suite checks it), and matrix cells are separated by a white
 // gap so neighbours never merge. Colour is never the only cue: every bar, cell and chip also carries its name.
-import type { HiddenColumn, VerdictCounts } from '../../shared/cockpit/aggregates.ts';
+import type { HiddenColumn } from '../../shared/cockpit/aggregates.ts';
+import type { VerdictKey } from '../../shared/cockpit/result-filters.ts';
 
-export type VerdictKey = keyof VerdictCounts;
-
-export const VERDICT_ORDER: VerdictKey[] = [
-  'resolved',
-  'partial',
-  'wrong',
-  'no_change',
-  'error',
-  'excluded',
-  'unjudged',
-];
+export {
+  HIDDEN_TEST_LABELS,
+  VERDICT_LABELS,
+  VERDICT_ORDER,
+  type VerdictKey,
+} from '../../shared/cockpit/result-filters.ts';
 
 export const VERDICT_COLOURS: Record<VerdictKey, string> = {
   resolved: '#009E73',
@@ -24,16 +20,6 @@ export const VERDICT_COLOURS: Record<VerdictKey, string> = {
   error: '#3D3D3D',
   excluded: '#56B4E9',
   unjudged: '#D4D4D4',
-};
-
-export const VERDICT_LABELS: Record<VerdictKey, string> = {
-  resolved: 'resolved',
-  partial: 'partial',
-  wrong: 'wrong',
-  no_change: 'no change',
-  error: 'error',
-  excluded: 'excluded',
-  unjudged: 'not judged yet',
 };
 
 /** A run whose "resolved" a flag rule withheld (judgeState "flagged"): no verdict, and not "not judged yet" either. */
@@ -46,13 +32,6 @@ export const HIDDEN_TEST_COLOURS: Record<HiddenColumn, string> = {
   fail: VERDICT_COLOURS.wrong,
   error: VERDICT_COLOURS.error,
   none: VERDICT_COLOURS.unjudged,
-};
-
-export const HIDDEN_TEST_LABELS: Record<HiddenColumn, string> = {
-  pass: 'tests pass',
-  fail: 'tests fail',
-  error: 'tests error',
-  none: 'no test result',
 };
 
 export const MODEL_COLOUR = '#0072B2';

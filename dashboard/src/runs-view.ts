@@ -3,10 +3,12 @@
 // the visible rows in place, so the scroll position and the open run survive.
 import { codeOf, valueOfCode, type NumberField, type TextField } from '../../shared/cockpit/columns.ts';
 import { tierCode, waveOf } from '../../shared/cockpit/aggregates.ts';
+import { EXPORT_FORMATS, type ExportFormat } from '../../shared/cockpit/contract.ts';
+import { searchRows } from '../../shared/cockpit/result-filters.ts';
 import { agreementOf, difficultyOfRow, OUTCOME_LABELS } from '../../shared/cockpit/statistics.ts';
 import { el, fill } from './dom.ts';
 import { big, count, duration, instant, num, UNKNOWN } from './format.ts';
-import { FLAGGED_COLOUR, FLAGGED_LABEL, HIDDEN_TEST_LABELS, VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
+import { FLAGGED_COLOUR, FLAGGED_LABEL, VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
 import type { Computed } from './view-model.ts';
 
 const ROW_HEIGHT = 26;
@@ -160,7 +162,7 @@ export interface RunsViewEvents {
   download(href: string, filename: string): boolean;
 }
 
-export type ExportFormat = 'csv' | 'json';
+const EXPORT_TITLES: Record<ExportFormat, string> = { csv: 'CSV (RFC 4180)', json: 'JSON', parquet: 'Parquet' };
 
 export class RunsView {
   readonly root = el('div', { class: 'runs', id: 'runs-area', role: 'tabpanel', 'aria-labelledby': 'tab-runs' });
@@ -185,29 +187,21 @@ export class RunsView {
     this.spacer,
   );
   private readonly emptyNote = el('div', { class: 'empty-state', id: 'runs-empty', role: 'status', hidden: true });
-  private readonly exports = {
-    csv: el(
-      'a',
-      {
-        class: 'export-link',
-        id: 'export-csv',
-        download: '',
-        title: 'The runs in view as CSV (RFC 4180), the fields the space allows',
-      },
-      'Export CSV',
-    ),
-    json: el(
-      'a',
-      {
-        class: 'export-link',
-        id: 'export-json',
-        download: '',
-        title: 'The runs in view as JSON, the fields the space allows',
-      },
-      'Export JSON',
-    ),
-  };
-  private readonly exportNote = el('span', { class: 'export-note muted', id: 'export-note' });
+  private readonly exports = Object.fromEntries(
+    EXPORT_FORMATS.map((format) => [
+      format,
+      el(
+        'a',
+        {
+          class: 'export-link',
+          id: `export-${format}`,
+          download: '',
+          title: `The runs in view, as the grid shows them, as ${EXPORT_TITLES[format]}: the fields the space allows`,
+        },
+        `Export ${format === 'parquet' ? 'Parquet' : format.toUpperCase()}`,
+      ),
+    ]),
+  ) as Record<ExportFormat, HTMLAnchorElement>;
   readonly detailHost = el('div', { class: 'detail-host' });
   private readonly pool: HTMLElement[] = [];
   private order: Uint32Array = new Uint32Array();
@@ -220,7 +214,7 @@ export class RunsView {
     const clear = el('button', { type: 'button', class: 'link' }, 'Clear the filters and the search');
     clear.addEventListener('click', () => this.events.clear());
     this.emptyNote.append(el('p', {}, 'No run matches the filters and the search. ', clear, '.'));
-    for (const format of ['csv', 'json'] as const) {
+    for (const format of EXPORT_FORMATS) {
       this.exports[format].addEventListener('click', (e) => {
         if (this.events.download(this.exports[format].href, this.exports[format].download || `runs.${format}`))
           e.preventDefault();
@@ -235,7 +229,7 @@ export class RunsView {
           { class: 'runs-toolbar' },
           this.searchBox,
           this.summary,
-          el('span', { class: 'exports' }, this.exports.csv, this.exports.json, this.exportNote),
+          el('span', { class: 'exports' }, ...Object.values(this.exports)),
         ),
         this.emptyNote,
         this.scroller,
@@ -282,12 +276,11 @@ export class RunsView {
   }
 
   /** Where the export buttons lead (the page's filters in the address), and which of the page's choices an export cannot carry. */
-  exportLinks(hrefs: Record<ExportFormat, string>, filename: string, leftOut: string[]): void {
-    for (const format of ['csv', 'json'] as const) {
+  exportLinks(hrefs: Record<ExportFormat, string>, filename: string): void {
+    for (const format of EXPORT_FORMATS) {
       this.exports[format].href = hrefs[format];
       this.exports[format].download = `${filename}.${format}`;
     }
-    this.exportNote.textContent = leftOut.length ? `(exports leave out the ${leftOut.join(' and ')})` : '';
   }
 
   render(m: Computed, search: string, sort: { column: string; descending: boolean }, selectedId: string | null): void {
@@ -296,7 +289,7 @@ export class RunsView {
     this.selectedId = selectedId;
     const o = this.ordered;
     if (!o || o.m !== m || o.search !== search || o.column !== sort.column || o.descending !== sort.descending) {
-      this.order = sortRows(m, searchRows(m, search), sort);
+      this.order = sortRows(m, searchRows(m.table, m.selection, search, m.taskLabels), sort);
       this.ordered = { m, search, ...sort };
     }
     for (const head of this.header.children) {
@@ -379,40 +372,6 @@ function verdictShown(m: Computed, i: number): { key: string; label: string; col
     return { key: 'flagged', label: FLAGGED_LABEL, colour: FLAGGED_COLOUR };
   const key = valueOfCode('verdict', m.table.codes.verdict[i]!) ?? 'unjudged';
   return { key, label: VERDICT_LABELS[key], colour: VERDICT_COLOURS[key] };
-}
-
-/** Rows of the selection whose model, task, harness, host, repo, verdict or hidden-test result contains every search word. */
-function searchRows(m: Computed, search: string): Uint32Array {
-  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
-  if (!words.length) return m.selection;
-  const fields: TextField[] = ['model', 'taskId', 'harnessVersion', 'host', 'repo'];
-  const matches = words.map((w) => ({
-    text: Object.fromEntries(
-      fields.map((f) => [
-        f,
-        Uint8Array.from(m.table.dictionaries[f].values, (v) => (v.toLowerCase().includes(w) ? 1 : 0)),
-      ]),
-    ) as Record<TextField, Uint8Array>,
-    verdict: Uint8Array.from({ length: 8 }, (_, code) =>
-      (valueOfCode('verdict', code) ?? 'unjudged').replace('_', ' ').includes(w) ||
-      VERDICT_LABELS[valueOfCode('verdict', code) ?? 'unjudged'].includes(w)
-        ? 1
-        : 0,
-    ),
-    tests: Uint8Array.from({ length: 4 }, (_, code) =>
-      HIDDEN_TEST_LABELS[valueOfCode('hiddenTest', code) ?? 'none'].includes(w) ? 1 : 0,
-    ),
-    label: Uint8Array.from(m.taskLabels, (l) => (l.toLowerCase().includes(w) ? 1 : 0)),
-  }));
-  return m.selection.filter((i) =>
-    matches.every(
-      (w) =>
-        w.verdict[m.table.codes.verdict[i]!] ||
-        w.tests[m.table.codes.hiddenTest[i]!] ||
-        w.label[m.table.text.taskId[i]!] ||
-        fields.some((f) => (m.table.text[f][i]! >= 0 ? w.text[f][m.table.text[f][i]!] : 0)),
-    ),
-  );
 }
 
 function sortRows(m: Computed, rows: Uint32Array, sort: { column: string; descending: boolean }): Uint32Array {

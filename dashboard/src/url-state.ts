@@ -12,12 +12,12 @@ import {
   type Difficulty,
   type ResolveOutcome,
 } from '../../shared/cockpit/statistics.ts';
-import { VERDICT_ORDER, type VerdictKey } from './palette.ts';
+import { HIDDEN_TEST_COLUMNS, VERDICT_ORDER, type VerdictKey } from '../../shared/cockpit/result-filters.ts';
+
+export { HIDDEN_TEST_COLUMNS };
 
 export type Area = 'dashboard' | 'compare' | 'runs' | 'hosts';
 export const AREAS: Area[] = ['dashboard', 'compare', 'runs', 'hosts'];
-
-export const HIDDEN_TEST_COLUMNS: HiddenColumn[] = ['pass', 'fail', 'error', 'none'];
 
 /** The row filters of docs/contract.md §6 plus the judge verdict and the hidden-test result, which the calibration table links to. */
 export interface CockpitFilters extends RunFilters {

@@ -16,7 +16,7 @@ import {
   type IssueFacts,
   type TaskFacts,
 } from '../../shared/cockpit/aggregates.ts';
-import { codeOf } from '../../shared/cockpit/columns.ts';
+import { selectByResult, taskLabels } from '../../shared/cockpit/result-filters.ts';
 import type { RunTable } from '../../shared/cockpit/run-table.ts';
 import {
   anyCounted,
@@ -29,7 +29,6 @@ import {
   type TaskDifficulty,
 } from '../../shared/cockpit/statistics.ts';
 import type { IssueRecord } from '../../shared/schema/issue.ts';
-import { taskLabel } from './format.ts';
 import type { CockpitFilters } from './url-state.ts';
 
 export interface DataIndex {
@@ -84,9 +83,7 @@ export function indexData(
   issues: readonly (IssueFacts & Pick<IssueRecord, 'repo' | 'issueNumber'>)[],
 ): DataIndex {
   const facts = taskFacts(table, issues);
-  const issueOf = new Map(issues.map((i) => [i.taskId, i]));
-  const taskLabels = table.dictionaries.taskId.values.map((id) => taskLabel(id, issueOf.get(id)));
-  return { table, facts, taskOrder: taskOrder(table, facts), taskLabels };
+  return { table, facts, taskOrder: taskOrder(table, facts), taskLabels: taskLabels(table, issues) };
 }
 
 /**
@@ -149,7 +146,8 @@ function select(
   const narrowed = filters.difficulties.length
     ? selectByDifficulty(data.table, base, difficulty, filters.difficulties)
     : base;
-  const selection = byResult(data.table, narrowed, filters);
+  const agreeing = filters.agreement ? selectByAgreement(data.table, narrowed, filters.agreement) : narrowed;
+  const selection = selectByResult(data.table, agreeing, filters);
   const grouping = groupRuns(data.table, selection);
   const groupRows = rowsByGroup(grouping, selection);
   return {
@@ -159,20 +157,4 @@ function select(
     groupRows,
     unordered: computeFigures(data.table, selection, grouping, groupRows),
   };
-}
-
-/**
- * The rows of `rows` whose judge verdict and hidden-test result are among those chosen (none chosen: any),
- * and that agree or disagree as asked.
- */
-function byResult(table: RunTable, rows: Uint32Array, filters: CockpitFilters): Uint32Array {
-  if (filters.agreement) rows = selectByAgreement(table, rows, filters.agreement);
-  if (!filters.verdicts.length && !filters.hiddenTests.length) return rows;
-  const verdicts = new Set(filters.verdicts.map((v) => (v === 'unjudged' ? 0 : codeOf('verdict', v))));
-  const tests = new Set(filters.hiddenTests.map((t) => (t === 'none' ? 0 : codeOf('hiddenTest', t))));
-  return rows.filter(
-    (i) =>
-      (!verdicts.size || verdicts.has(table.codes.verdict[i]!)) &&
-      (!tests.size || tests.has(table.codes.hiddenTest[i]!)),
-  );
 }

@@ -7,6 +7,8 @@ import type { AgreementFilter, Difficulty, Interval, ResolveOutcome, RunCostFigu
 import type { AttemptSummary } from '../schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
 import type { PairRow } from './all-pairs.ts';
+import type { HiddenColumn } from './aggregates.ts';
+import type { VerdictKey } from './result-filters.ts';
 
 export interface RunsPage {
   runs: RunRow[];
@@ -114,6 +116,10 @@ export interface ReadQuery {
   difficulties?: Difficulty[];
   /** Below this n a group gets no rank (`/stats`; absent: 10). */
   minN?: number;
+  /** Exports: only these judge verdicts and hidden-test results (none: any), and the runs matching the search words. */
+  verdicts?: VerdictKey[];
+  hiddenTests?: HiddenColumn[];
+  search?: string;
 }
 
 /** The filters of the Runs and Dashboard views as a query string: every value its own parameter (model names may contain commas). */
@@ -127,6 +133,9 @@ export function filterQuery(filters: ReadQuery): URLSearchParams {
   if (filters.agreement) params.set('agreement', filters.agreement);
   for (const d of filters.difficulties ?? []) params.append('difficulty', d);
   if (filters.minN !== undefined) params.set('minN', String(filters.minN));
+  for (const v of filters.verdicts ?? []) params.append('verdict', v);
+  for (const t of filters.hiddenTests ?? []) params.append('hiddenTest', t);
+  if (filters.search?.trim()) params.set('q', filters.search.trim());
   return params;
 }
 
@@ -175,10 +184,8 @@ export const apiPaths = {
   pairs: (space: string, filters: Omit<ReadQuery, 'agreement' | 'minN'> = {}) =>
     withQuery(`/spaces/${seg(space)}/pairs`, filterQuery(filters)),
   budget: (space: string, days?: number) => `/spaces/${seg(space)}/budget${days ? `?days=${days}` : ''}`,
-  exportCsv: (space: string, filters: ReadQuery = {}) =>
-    withQuery(`/spaces/${seg(space)}/export.csv`, filterQuery(filters)),
-  exportJson: (space: string, filters: ReadQuery = {}) =>
-    withQuery(`/spaces/${seg(space)}/export.json`, filterQuery(filters)),
+  export: (space: string, format: ExportFormat, filters: Omit<ReadQuery, 'minN'> = {}) =>
+    withQuery(`/spaces/${seg(space)}/export.${format}`, filterQuery(filters)),
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -272,8 +279,11 @@ export interface BudgetBody {
   days: { day: string; calls: number; cap: number; costUsd: number | null }[];
 }
 
+export const EXPORT_FORMATS = ['csv', 'json', 'parquet'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
 export interface ExportBody {
-  runs: Record<string, string | number | null>[];
+  runs: Record<string, string | number | boolean | null>[];
   /** The outcome the export's filters were read on. */
   outcome: ResolveOutcome;
   asOf: string;

@@ -8,7 +8,7 @@
 // foreign document is refused (and the caller rebuilds from the table) rather than read as wrong runs.
 import type { RunRow } from '../schema/run.ts';
 
-export const SNAPSHOT_FORMAT = 'replay-run-snapshot/2';
+export const SNAPSHOT_FORMAT = 'replay-run-snapshot/3';
 
 export const SNAPSHOT_TEXT_FIELDS = [
   'id',
@@ -58,13 +58,34 @@ export const SNAPSHOT_NUMBER_FIELDS = [
   'contaminationCount',
   'attemptCount',
   'judgeCostUsd',
+  'hiddenTestsPassed',
+  'hiddenTestsFailed',
+  'hiddenTestsTotal',
+] as const;
+
+/** The judge's rubric answers and the computed same-files fact: true, false or null, persisted as 1, 0 or null. */
+export const SNAPSHOT_FLAG_FIELDS = [
+  'judgeRootCauseFound',
+  'judgeSameFilesAsReference',
+  'judgeSameFilesComputed',
+  'judgeTestAdded',
+  'judgeWouldCompile',
 ] as const;
 
 type RowFields = Pick<
   RunRow,
   Exclude<
-    (typeof SNAPSHOT_TEXT_FIELDS)[number] | (typeof SNAPSHOT_NUMBER_FIELDS)[number],
-    'hiddenTestStatus' | 'firstVerdict' | 'contaminationCount' | 'attemptCount' | 'judgeCostUsd'
+    | (typeof SNAPSHOT_TEXT_FIELDS)[number]
+    | (typeof SNAPSHOT_NUMBER_FIELDS)[number]
+    | (typeof SNAPSHOT_FLAG_FIELDS)[number],
+    | 'hiddenTestStatus'
+    | 'firstVerdict'
+    | 'contaminationCount'
+    | 'attemptCount'
+    | 'judgeCostUsd'
+    | 'hiddenTestsPassed'
+    | 'hiddenTestsFailed'
+    | 'hiddenTestsTotal'
   >
 >;
 
@@ -77,6 +98,10 @@ export interface SnapshotRun extends RowFields {
   attemptCount: number | null;
   /** Null when unknown: a price was missing, or the row predates cost recording. */
   judgeCostUsd: number | null;
+  /** The hidden-test result's counts, null where it has none. */
+  hiddenTestsPassed: number | null;
+  hiddenTestsFailed: number | null;
+  hiddenTestsTotal: number | null;
 }
 
 export function snapshotRun(row: RunRow): SnapshotRun {
@@ -127,6 +152,14 @@ export function snapshotRun(row: RunRow): SnapshotRun {
     contaminationCount: row.contaminationCount ?? row.contamination.length,
     attemptCount: row.attemptCount ?? null,
     judgeCostUsd: row.judgeCostUsd ?? null,
+    hiddenTestsPassed: row.hiddenTestResult?.passed ?? null,
+    hiddenTestsFailed: row.hiddenTestResult?.failed ?? null,
+    hiddenTestsTotal: row.hiddenTestResult?.total ?? null,
+    judgeRootCauseFound: row.judgeRootCauseFound,
+    judgeSameFilesAsReference: row.judgeSameFilesAsReference,
+    judgeSameFilesComputed: row.judgeSameFilesComputed,
+    judgeTestAdded: row.judgeTestAdded,
+    judgeWouldCompile: row.judgeWouldCompile,
   };
 }
 
@@ -139,12 +172,14 @@ export interface SnapshotDocument {
   count: number;
   text: Record<(typeof SNAPSHOT_TEXT_FIELDS)[number], { strings: string[]; index: number[] }>;
   numbers: Record<(typeof SNAPSHOT_NUMBER_FIELDS)[number], (number | null)[]>;
+  flags: Record<(typeof SNAPSHOT_FLAG_FIELDS)[number], (0 | 1 | null)[]>;
 }
 
 export function encodeSnapshot(space: string, asOf: string, runs: Iterable<SnapshotRun>): SnapshotDocument {
   const dictionaries = SNAPSHOT_TEXT_FIELDS.map(() => new Map<string, number>());
   const indexes = SNAPSHOT_TEXT_FIELDS.map(() => [] as number[]);
   const numbers = SNAPSHOT_NUMBER_FIELDS.map(() => [] as (number | null)[]);
+  const flags = SNAPSHOT_FLAG_FIELDS.map(() => [] as (0 | 1 | null)[]);
   let count = 0;
   for (const run of runs) {
     count++;
@@ -157,6 +192,7 @@ export function encodeSnapshot(space: string, asOf: string, runs: Iterable<Snaps
       indexes[f]!.push(index);
     });
     SNAPSHOT_NUMBER_FIELDS.forEach((field, f) => numbers[f]!.push(run[field]));
+    SNAPSHOT_FLAG_FIELDS.forEach((field, f) => flags[f]!.push(run[field] === null ? null : run[field] ? 1 : 0));
   }
   return {
     format: SNAPSHOT_FORMAT,
@@ -169,6 +205,7 @@ export function encodeSnapshot(space: string, asOf: string, runs: Iterable<Snaps
     numbers: Object.fromEntries(
       SNAPSHOT_NUMBER_FIELDS.map((field, f) => [field, numbers[f]!]),
     ) as SnapshotDocument['numbers'],
+    flags: Object.fromEntries(SNAPSHOT_FLAG_FIELDS.map((field, f) => [field, flags[f]!])) as SnapshotDocument['flags'],
   };
 }
 
@@ -201,14 +238,22 @@ export function decodeSnapshot(document: unknown, space: string): { asOf: string
     for (const v of column!) if (v !== null && typeof v !== 'number') fail(`column ${field} holds a non-number`);
     return column!;
   });
+  const flags = SNAPSHOT_FLAG_FIELDS.map((field) => {
+    const column = doc!.flags?.[field];
+    if (!Array.isArray(column) || column.length !== count) fail(`column ${field} is missing or of the wrong length`);
+    for (const v of column!)
+      if (v !== null && v !== 0 && v !== 1) fail(`column ${field} holds something but 1, 0 or null`);
+    return column!;
+  });
   const runs = new Map<string, SnapshotRun>();
   for (let i = 0; i < count!; i++) {
-    const run = {} as Record<string, string | number | null>;
+    const run = {} as Record<string, string | number | boolean | null>;
     SNAPSHOT_TEXT_FIELDS.forEach((field, f) => {
       const k = text[f]!.index[i]!;
       run[field] = k < 0 ? null : text[f]!.strings[k]!;
     });
     SNAPSHOT_NUMBER_FIELDS.forEach((field, f) => (run[field] = numbers[f]![i]!));
+    SNAPSHOT_FLAG_FIELDS.forEach((field, f) => (run[field] = flags[f]![i] === null ? null : flags[f]![i] === 1));
     if (
       typeof run.id !== 'string' ||
       typeof run.model !== 'string' ||

@@ -1,12 +1,20 @@
 // `/stats`, `/compare`, `/pairs` and the exports (docs/contract.md §6, §10): the runs the page's filters select, counted on the
 // outcome asked for (else the view's default), with every rule from the one statistics module. A parameter
 // that names nothing the API offers is refused with 400 and a sentence listing what it takes.
-import { gzipSync } from 'node:zlib';
 import { groupRuns, selectRuns, taskFacts, type RunFilters } from '../cockpit/aggregates.ts';
 import { allPairs } from '../cockpit/all-pairs.ts';
 import { TIERS, type Tier } from '../cockpit/columns.ts';
 import { compareGroups } from '../cockpit/compare-groups.ts';
-import type { CompareBody, ExportBody, PairsBody, StatsBody } from '../cockpit/contract.ts';
+import {
+  HIDDEN_TEST_COLUMNS,
+  isHiddenColumn,
+  isVerdictKey,
+  searchRows,
+  selectByResult,
+  taskLabels,
+  VERDICT_ORDER,
+} from '../cockpit/result-filters.ts';
+import type { CompareBody, PairsBody, StatsBody } from '../cockpit/contract.ts';
 import type { RunTable } from '../cockpit/run-table.ts';
 import {
   AGREEMENTS,
@@ -25,9 +33,6 @@ import {
   type ResolveOutcome,
 } from '../cockpit/statistics.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
-import { exportFieldsOf } from '../schema/config.ts';
-import { withinLimit } from './answer-limit.ts';
-import { exportRecord, toCsv } from './exports.ts';
 import { groupStatistics } from './group-stats.ts';
 import type { ReadDeps } from './read-api.ts';
 import { currentIssues, currentRunTable, currentTable } from './read-model.ts';
@@ -76,7 +81,7 @@ function oneOf<T extends string>(
   );
 }
 
-const isAnswer = (x: unknown): x is HttpAnswer => typeof x === 'object' && x !== null && 'status' in x;
+export const isAnswer = (x: unknown): x is HttpAnswer => typeof x === 'object' && x !== null && 'status' in x;
 
 /** Every value of `name` among `allowed` (none: []), or a 400 naming the allowed values. */
 function someOf<T extends string>(
@@ -222,45 +227,34 @@ export async function pairs(deps: ReadDeps, space: string, query: URLSearchParam
   return { status: 200, body: { ...body, asOf } satisfies PairsBody };
 }
 
-export async function exportRuns(
-  deps: ReadDeps,
-  space: string,
-  query: URLSearchParams,
-  format: 'csv' | 'json',
-  acceptsGzip: boolean,
-): Promise<HttpAnswer> {
+/** Every parameter an export takes: the page's filters, its outcome, and the grid's narrowing. */
+const EXPORT_PARAMETERS = new Set([...FILTERS, 'outcome', 'agreement', 'difficulty', 'verdict', 'hiddenTest', 'q']);
+
+/**
+ * The runs the Runs grid shows for the same URL: the filters, outcome, agreement and difficulty of the figures,
+ * then the verdicts and hidden-test results chosen and the search words. A parameter no export takes is a 400
+ * naming it, so a misspelt filter never exports everything.
+ */
+export async function exportedRuns(deps: ReadDeps, space: string, query: URLSearchParams) {
+  const unknown = [...new Set(query.keys())].filter((k) => !EXPORT_PARAMETERS.has(k));
+  if (unknown.length)
+    return jsonError(
+      400,
+      'bad-export-parameter',
+      `An export takes ${[...EXPORT_PARAMETERS].join(', ')}; it does not take ${unknown.map((k) => `"${k}"`).join(', ')}.`,
+    );
   const asked = viewQuery(query, true);
   if (isAnswer(asked)) return asked;
-  const { runs, selection, asOf, outcome } = await selected(
-    deps,
-    space,
-    query,
-    FILTERS,
-    asked,
-    currentTable(deps, space),
-  );
-  const fields = exportFieldsOf(deps.config, space);
-  const records = Array.from(selection, (i) => exportRecord(runs[i]!, fields, deps.config.prices));
-  const text =
-    format === 'csv' ? toCsv(fields, records) : JSON.stringify({ runs: records, outcome, asOf } satisfies ExportBody);
-  const contentType = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json';
-  const filename = `${space}-runs.${format}`;
-  const headers: Record<string, string> = {
-    'content-disposition': `attachment; filename="${filename}"`,
-    vary: 'accept-encoding',
-  };
-  const body = acceptsGzip ? gzipSync(text, { level: 6 }) : Buffer.from(text);
-  const answer = {
-    status: 200,
-    body,
-    contentType,
-    headers: acceptsGzip ? { ...headers, 'content-encoding': 'gzip' } : headers,
-  };
-  return withinLimit(
-    deps.maxAnswerBytes,
-    answer,
-    'export-too-large',
-    (mb) =>
-      `The export of ${records.length} runs is ${mb} MB${acceptsGzip ? ' compressed' : ''}, more than one answer can carry; narrow it with the model, tier, wave or harness filters${acceptsGzip ? '' : ', or accept gzip'}.`,
-  );
+  const verdicts = someOf(query, 'verdict', VERDICT_ORDER, isVerdictKey);
+  if (isAnswer(verdicts)) return verdicts;
+  const hiddenTests = someOf(query, 'hiddenTest', HIDDEN_TEST_COLUMNS, isHiddenColumn);
+  if (isAnswer(hiddenTests)) return hiddenTests;
+  const search = query.get('q') ?? '';
+  const [current, issues] = await Promise.all([
+    selected(deps, space, query, FILTERS, asked, currentTable(deps, space)),
+    search.trim() ? currentIssues(deps, space) : [],
+  ]);
+  const chosen = selectByResult(current.table, current.selection, { verdicts, hiddenTests });
+  const rows = searchRows(current.table, chosen, search, taskLabels(current.table, issues));
+  return { ...current, selection: rows };
 }

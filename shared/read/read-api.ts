@@ -33,7 +33,8 @@ import type {
   RunsPage,
 } from '../cockpit/contract.ts';
 import { withinLimit } from './answer-limit.ts';
-import { compare, exportRuns, pairs, stats } from './analysis-routes.ts';
+import { compare, pairs, stats } from './analysis-routes.ts';
+import { exportFormatOf, exportRuns } from './exports.ts';
 import { columnsAnswer, currentIssues, type ColumnsCoding } from './read-model.ts';
 
 export interface ReadDeps {
@@ -122,8 +123,8 @@ async function route(
   if (collection === 'compare' && id === undefined) return compare(deps, space, query);
   if (collection === 'pairs' && id === undefined) return pairs(deps, space, query);
   if (collection === 'budget' && id === undefined) return budget(deps, space, query);
-  if ((collection === 'export.csv' || collection === 'export.json') && id === undefined)
-    return exportRuns(deps, space, query, collection === 'export.csv' ? 'csv' : 'json', acceptsGzip);
+  const exportFormat = exportFormatOf(collection);
+  if (exportFormat && id === undefined) return exportRuns(deps, space, query, exportFormat, acceptsGzip);
   if (collection === 'runs' && sub === undefined) return oneRun(deps, space, id!);
   if (collection === 'runs' && (sub === 'patch' || sub === 'summary')) return runText(deps, space, id!, sub);
   if (collection === 'runs' && sub === 'reference') return runReference(deps, space, id!);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import * as z from './zod.ts';
 import { amount, count, mapped, nonEmptyText, pathSafeIdentity, positiveCount, repoName } from './primitives.ts';
 import { describeIssues } from './issues-text.ts';
-import { EXPORT_FIELDS, isExportField, type ExportField } from './export-fields.ts';
+import { DEFAULT_EXPORT_FIELDS, EXPORT_FIELDS, isExportField, type ExportField } from './export-fields.ts';
 import { DEFAULT_MIN_N } from '../cockpit/ranking.ts';
 
 export const DEFAULT_SECRET_CONFIG_KEY = 'Hosting:ModuleReportSecret';
@@ -271,9 +271,9 @@ function keyNameClashes(spaces: Record<string, { senders: string[]; secretConfig
 
 export class ConfigError extends Error {}
 
-/** The export fields of a space: its `exports.fields`, else the whole allowlist. */
+/** The export fields of a space: its `exports.fields`, else the allowlist but the judge's reason. */
 export const exportFieldsOf = (config: ReplayConfig, space: string): readonly ExportField[] =>
-  spaceOf(config, space)?.exports?.fields ?? EXPORT_FIELDS;
+  spaceOf(config, space)?.exports?.fields ?? DEFAULT_EXPORT_FIELDS;
 
 export function parseConfig(input: unknown, source = 'configuration'): ReplayConfig {
   const result = configSchema.safeParse(input);

@@ -5,6 +5,7 @@
 // attempts of a re-run in the run detail and the re-run count in the table; export links that carry the
 // filters; the cost card with unpriced models shown as unknown. Screenshots go to test-results/.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { parquetReadObjects } from 'hyparquet';
 import type { Browser, Page } from 'playwright-core';
 import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
 import { buildCampaign, readSourceRuns, DEMO_JUDGE_MODEL } from '../../infra/local/demo-campaign.ts';
@@ -303,33 +304,43 @@ describe('attempts', () => {
   });
 });
 
-describe('exports', () => {
-  it('link to CSV and JSON of the runs in view, carrying the page’s filters, and say which they cannot carry', async () => {
-    const p = await openPage(`/?view=runs&tier=easy&harness=${A.harnessVersion}`);
-    const csv = (await p.locator('#export-csv').getAttribute('href'))!;
-    const json = (await p.locator('#export-json').getAttribute('href'))!;
-    for (const href of [csv, json]) {
-      const params = new URL(href, local.url).searchParams;
-      expect(params.getAll('tier')).toEqual(['easy']);
-      expect(params.getAll('harnessVersion')).toEqual([A.harnessVersion]);
+/** Every run id the virtualised grid lists, read by scrolling it from top to bottom. */
+async function gridIds(p: Page): Promise<string[]> {
+  return p.evaluate(async () => {
+    const scroller = document.querySelector<HTMLElement>('.grid-scroll')!;
+    const ids = new Set<string>();
+    for (let top = 0; ; top += scroller.clientHeight / 2) {
+      scroller.scrollTop = top;
+      await new Promise((r) => requestAnimationFrame(() => r(null)));
+      for (const row of scroller.querySelectorAll<HTMLElement>('[data-id]')) ids.add(row.dataset.id!);
+      if (top >= scroller.scrollHeight) return [...ids];
     }
-    expect(new URL(csv, local.url).pathname).toBe(`/api/spaces/${SPACE}/export.csv`);
-    const inView = Number(/^([\d,]+) of/.exec(await p.locator('.runs-count').innerText())![1]!.replace(/,/g, ''));
-    const exported = (
-      await api<{ runs: { harnessVersion: string }[] }>(
-        new URL(json, local.url).pathname.slice(4) + new URL(json, local.url).search,
-      )
-    ).runs;
-    expect(exported.length).toBe(inView);
-    expect(new Set(exported.map((r) => r.harnessVersion))).toEqual(new Set([A.harnessVersion]));
-    const text = await (await fetch(new URL(csv, local.url))).text();
-    expect(text.trimEnd().split('\r\n').length).toBe(inView + 1);
-    expect(await p.locator('#export-note').innerText()).toBe('');
-    await p.locator('.runs-toolbar').screenshot({ path: `${SHOTS}/cockpit-exports.png` });
+  });
+}
 
-    await p.goto(`${local.url}/?view=runs&tier=easy&verdict=resolved`);
-    await p.waitForFunction(() => document.documentElement.dataset.ready === 'true');
-    expect(await p.locator('#export-note').innerText()).toBe('(exports leave out the verdict filter)');
+describe('exports', () => {
+  it('hold exactly the rows the grid shows, under the filters, the verdict and the search', async () => {
+    const search = A.model.split(' ')[1]!.toLowerCase();
+    const p = await openPage(`/?view=runs&tier=easy&verdict=resolved&verdict=wrong&q=${encodeURIComponent(search)}`);
+    const inView = Number(/^([\d,]+) of/.exec(await p.locator('.runs-count').innerText())![1]!.replace(/,/g, ''));
+    expect(inView).toBeGreaterThan(0);
+    const shown = await gridIds(p);
+    expect(shown.length).toBe(inView);
+    const hrefs: Record<string, URL> = {};
+    for (const format of ['csv', 'json', 'parquet']) {
+      hrefs[format] = new URL((await p.locator(`#export-${format}`).getAttribute('href'))!, local.url);
+      expect(hrefs[format]!.pathname).toBe(`/api/spaces/${SPACE}/export.${format}`);
+      expect(hrefs[format]!.searchParams.getAll('verdict')).toEqual(['resolved', 'wrong']);
+      expect(hrefs[format]!.searchParams.get('q')).toBe(search);
+    }
+    const exported = (await api<{ runs: { id: string }[] }>(hrefs.json!.pathname.slice(4) + hrefs.json!.search)).runs;
+    expect(exported.map((r) => r.id).sort()).toEqual([...shown].sort());
+    const csv = await (await fetch(hrefs.csv!)).text();
+    expect(csv.trimEnd().split('\r\n').length).toBe(inView + 1);
+    const parquet = await (await fetch(hrefs.parquet!)).arrayBuffer();
+    const rows = await parquetReadObjects({ file: parquet, columns: ['id'] });
+    expect(rows.map((r) => r.id as string).sort()).toEqual([...shown].sort());
+    await p.locator('.runs-toolbar').screenshot({ path: `${SHOTS}/cockpit-exports.png` });
     await p.close();
   });
 });

@@ -56,7 +56,7 @@ beforeAll(async () => {
     campaign,
     campaign.runs.map((r) => ({ ...r, hiddenTest: undefined as never })),
   );
-  runs = (await api<{ runs: ExportedRun[] }>(apiPaths.exportJson(SPACE))).runs;
+  runs = (await api<{ runs: ExportedRun[] }>(apiPaths.export(SPACE, 'json'))).runs;
 }, 240_000);
 
 afterAll(() => cockpit?.stop());

@@ -36,7 +36,7 @@ const pages = analysisPages(
 
 beforeAll(async () => {
   cockpit = await startJudgedCockpit(config, { 'demo-runner-1': 'k1', 'demo-runner-2': 'k2' }, SPACE, campaign);
-  runs = (await pages.api<{ runs: ExportedRun[] }>(apiPaths.exportJson(SPACE))).runs;
+  runs = (await pages.api<{ runs: ExportedRun[] }>(apiPaths.export(SPACE, 'json'))).runs;
 }, 240_000);
 
 afterAll(() => cockpit?.stop());

@@ -14,7 +14,8 @@ import {
   type PairsBody,
   type StatsBody,
 } from '../../shared/cockpit/contract.ts';
-import { EXPORT_FIELDS } from '../../shared/schema/export-fields.ts';
+import { parquetReadObjects } from 'hyparquet';
+import { DEFAULT_EXPORT_FIELDS, exportTypeOf, type ExportField } from '../../shared/schema/export-fields.ts';
 import { runId, type RunRow } from '../../shared/schema/run.ts';
 import { startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
@@ -85,7 +86,10 @@ beforeAll(async () => {
     {
       spaces: {
         [SPACE]: { senders: ['mac-studio-1'] },
-        [NARROW]: { senders: ['mac-studio-1'], exports: { fields: ['judgeVerdict', 'taskId', 'model'] } },
+        [NARROW]: {
+          senders: ['mac-studio-1'],
+          exports: { fields: ['judgeReason', 'judgeVerdict', 'taskId', 'model'] },
+        },
         [PAIRS]: { senders: ['mac-studio-1'] },
         [CROWD]: { senders: ['mac-studio-1'] },
       },
@@ -268,7 +272,7 @@ describe('GET /stats', () => {
       runs: 4,
       agreement: { n: 4, withheld: expect.stringMatching(/^n = 4/) },
     });
-    const exported = await get<ExportBody>(apiPaths.exportJson(SPACE, { agreement: 'disagree' }));
+    const exported = await get<ExportBody>(apiPaths.export(SPACE, 'json', { agreement: 'disagree' }));
     expect(exported.body.runs.map((r) => r.taskId).sort()).toEqual(['t3', 't5']);
     for (const query of ['agreement=disagrees', 'agreement=', 'agreement=agree&agreement=disagree']) {
       for (const route of ['stats', 'export.csv', 'export.json']) {
@@ -347,8 +351,9 @@ describe('GET /stats', () => {
       ['right', 3, 0],
     ]);
     // On the judge, p5–p7 are medium (left only) and p8, p9 unsolved.
-    const exported = (await get<ExportBody>(apiPaths.exportJson(PAIRS, { outcome: 'judge', difficulties: ['medium'] })))
-      .body;
+    const exported = (
+      await get<ExportBody>(apiPaths.export(PAIRS, 'json', { outcome: 'judge', difficulties: ['medium'] }))
+    ).body;
     expect(exported.runs.map((r) => r.taskId).sort()).toEqual(['p5', 'p5', 'p6', 'p6', 'p7', 'p7']);
     for (const route of ['stats', 'export.json', 'compare?aModel=left&aHarness=h1&bModel=right&bHarness=h1']) {
       const join = route.includes('?') ? '&' : '?';
@@ -498,7 +503,7 @@ describe('every new route', () => {
       for (const path of [
         apiPaths.stats(space),
         apiPaths.budget(space),
-        apiPaths.exportCsv(space),
+        apiPaths.export(space, 'csv'),
         apiPaths.compare(space, { a: { model: 'a', harnessVersion: 'h' }, b: { model: 'b', harnessVersion: 'h' } }),
         apiPaths.pairs(space),
       ]) {
@@ -569,14 +574,14 @@ describe('GET /budget', () => {
   });
 });
 
-describe('GET /export.csv and /export.json', () => {
+describe('GET /export.csv, /export.json and /export.parquet', () => {
   it('exports the runs in view as RFC 4180 CSV with the allowlist header, that a CSV parser reads back', async () => {
-    const { status, text, headers } = await get<string>(apiPaths.exportCsv(SPACE, { models: [COMMA, FORMULA] }));
+    const { status, text, headers } = await get<string>(apiPaths.export(SPACE, 'csv', { models: [COMMA, FORMULA] }));
     expect(status).toBe(200);
     expect(headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(text.endsWith('\r\n')).toBe(true);
     const records = parse(text, { columns: true }) as Record<string, string>[];
-    expect(Object.keys(records[0]!)).toEqual([...EXPORT_FIELDS]);
+    expect(Object.keys(records[0]!)).toEqual(DEFAULT_EXPORT_FIELDS);
     expect(records).toHaveLength(12);
     const comma = records.find((r) => r.model === COMMA && r.taskId === 't3')!;
     expect(comma).toMatchObject({
@@ -591,7 +596,7 @@ describe('GET /export.csv and /export.json', () => {
   });
 
   it('prefixes a cell that a spreadsheet would run as a formula', async () => {
-    const records = parse((await get<string>(apiPaths.exportCsv(SPACE, { models: [FORMULA] }))).text, {
+    const records = parse((await get<string>(apiPaths.export(SPACE, 'csv', { models: [FORMULA] }))).text, {
       columns: true,
     }) as Record<string, string>[];
     expect(records.map((r) => r.model)).toEqual(Array(6).fill(`'${FORMULA}`));
@@ -599,11 +604,11 @@ describe('GET /export.csv and /export.json', () => {
   });
 
   it('exports JSON with the same filters, nulls as null', async () => {
-    const { body } = await get<ExportBody>(apiPaths.exportJson(SPACE, { models: ['solo'] }));
+    const { body } = await get<ExportBody>(apiPaths.export(SPACE, 'json', { models: ['solo'] }));
     expect(body.asOf).toEqual(expect.any(String));
     expect(body.outcome).toBe('tests');
     expect(body.runs.map((r) => r.taskId).sort()).toEqual(['t7', 't8']);
-    expect(Object.keys(body.runs[0]!)).toEqual([...EXPORT_FIELDS]);
+    expect(Object.keys(body.runs[0]!)).toEqual(DEFAULT_EXPORT_FIELDS);
     expect(body.runs.find((r) => r.taskId === 't8')).toMatchObject({
       judgeVerdict: null,
       runCostUsd: null,
@@ -618,10 +623,71 @@ describe('GET /export.csv and /export.json', () => {
   });
 
   it("keeps to a space's narrower export fields, in the allowlist's order", async () => {
-    const csv = (await get<string>(apiPaths.exportCsv(NARROW))).text;
-    expect(csv).toBe('model,taskId,judgeVerdict\r\nsolo,t1,wrong\r\n');
-    expect((await get<ExportBody>(apiPaths.exportJson(NARROW))).body.runs).toEqual([
-      { model: 'solo', taskId: 't1', judgeVerdict: 'wrong' },
+    const csv = (await get<string>(apiPaths.export(NARROW, 'csv'))).text;
+    expect(csv).toBe('model,taskId,judgeVerdict,judgeReason\r\nsolo,t1,wrong,r\r\n');
+    expect((await get<ExportBody>(apiPaths.export(NARROW, 'json'))).body.runs).toEqual([
+      { model: 'solo', taskId: 't1', judgeVerdict: 'wrong', judgeReason: 'r' },
     ]);
+  });
+
+  it("carries the judge's rubric answers, the verdict's source and the hidden-test counts, never the reason by default", async () => {
+    const { body } = await get<ExportBody>(apiPaths.export(SPACE, 'json'));
+    expect(Object.keys(body.runs[0]!)).not.toContain('judgeReason');
+    const byKey = (model: string, taskId: string) => body.runs.find((r) => r.model === model && r.taskId === taskId)!;
+    expect(byKey(COMMA, 't3')).toMatchObject({
+      verdictSource: 'tests',
+      judgeRootCauseFound: true,
+      judgeSameFilesAsReference: true,
+      judgeTestAdded: false,
+      judgeWouldCompile: true,
+      hiddenTestsPassed: null,
+    });
+    expect(byKey(FORMULA, 't1')).toMatchObject({ verdictSource: 'judge', hiddenTestStatus: null });
+    expect(byKey('solo', 't8')).toMatchObject({ verdictSource: null, judgeRootCauseFound: null });
+  });
+
+  it('narrows to the verdicts, hidden-test results and search words asked, as the grid does', async () => {
+    const ask = { verdicts: ['wrong' as const], hiddenTests: ['fail' as const], search: 'CODER large' };
+    const { body } = await get<ExportBody>(apiPaths.export(SPACE, 'json', ask));
+    expect(body.runs.map((r) => [r.model, r.taskId])).toEqual([[COMMA, 't6']]);
+    const byTask = await get<ExportBody>(apiPaths.export(SPACE, 'json', { search: 'acme/widgets#9' }));
+    expect(byTask.body.runs.map((r) => r.taskId)).toEqual(['t9']);
+  });
+
+  it('writes Parquet with a typed column per field, every value as the JSON export has it', async () => {
+    const [json, response] = await Promise.all([
+      get<ExportBody>(apiPaths.export(SPACE, 'json')),
+      fetch(`${local.url}/api${apiPaths.export(SPACE, 'parquet')}`, { headers: { 'accept-encoding': 'gzip' } }),
+    ]);
+    expect(response.headers.get('content-type')).toBe('application/vnd.apache.parquet');
+    expect(response.headers.get('content-encoding')).toBeNull();
+    const file = await response.arrayBuffer();
+    const rows = await parquetReadObjects({ file });
+    expect(rows).toHaveLength(json.body.runs.length);
+    const typed = (field: ExportField, v: unknown) =>
+      v === null
+        ? null
+        : exportTypeOf(field) === 'INT64'
+          ? BigInt(v as number)
+          : exportTypeOf(field) === 'TIMESTAMP'
+            ? new Date(v as string)
+            : v;
+    rows.forEach((row, i) => {
+      const expected = json.body.runs[i]!;
+      expect(Object.keys(row)).toEqual(Object.keys(expected));
+      for (const field of DEFAULT_EXPORT_FIELDS)
+        expect({ field, v: row[field] ?? null }).toEqual({ field, v: typed(field, expected[field]) });
+    });
+  });
+
+  it('refuses a parameter no export takes, and a verdict or test result that does not exist, naming it', async () => {
+    const misspelt = await get<{ error: string; message: string }>(`/spaces/${SPACE}/export.csv?modle=solo`);
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.body).toMatchObject({ error: 'bad-export-parameter', message: expect.stringContaining('"modle"') });
+    const verdict = await get<{ error: string; message: string }>(`/spaces/${SPACE}/export.json?verdict=maybe`);
+    expect(verdict.status).toBe(400);
+    expect(verdict.body).toMatchObject({ error: 'bad-verdict', message: expect.stringContaining('"maybe"') });
+    expect((await get(`/spaces/${SPACE}/export.parquet?hiddenTest=flaky`)).status).toBe(400);
+    expect((await get(`/spaces/${SPACE}/export.xlsx`)).status).toBe(404);
   });
 });

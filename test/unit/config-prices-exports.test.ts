@@ -2,16 +2,18 @@
 // normalise, and the sentence a wrong one is refused with.
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError, exportFieldsOf, parseConfig } from '../../shared/schema/config.ts';
-import { EXPORT_FIELDS } from '../../shared/schema/export-fields.ts';
+import { DEFAULT_EXPORT_FIELDS, EXPORT_FIELDS } from '../../shared/schema/export-fields.ts';
 
 const space = (extra: Record<string, unknown> = {}) => ({ senders: ['mac-studio-1'], ...extra });
 
 describe('export fields in the configuration', () => {
-  it('default to the whole allowlist, in the order of docs/contract.md §6', () => {
+  it("default to the whole allowlist but the judge's reason, in the order of docs/contract.md §6", () => {
     const config = parseConfig({ spaces: { S: space() } });
-    expect(exportFieldsOf(config, 'S')).toEqual(EXPORT_FIELDS);
+    expect(exportFieldsOf(config, 'S')).toEqual(DEFAULT_EXPORT_FIELDS);
     expect(EXPORT_FIELDS.slice(0, 3)).toEqual(['id', 'model', 'modelFamily']);
     expect(EXPORT_FIELDS.at(-1)).toBe('runCostUsd');
+    expect(EXPORT_FIELDS).toContain('judgeReason');
+    expect(DEFAULT_EXPORT_FIELDS).toEqual(EXPORT_FIELDS.filter((f) => f !== 'judgeReason'));
   });
 
   it('narrow it to a subset kept in the allowlist order, whatever order they are written in', () => {
@@ -23,10 +25,10 @@ describe('export fields in the configuration', () => {
 
   it('refuse the configuration with a sentence when a name is outside the allowlist', () => {
     const attempt = () =>
-      parseConfig({ spaces: { S: space({ exports: { fields: ['model', 'judgeReason', 'patch'] } }) } });
+      parseConfig({ spaces: { S: space({ exports: { fields: ['model', 'summary', 'patch'] } }) } });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(
-      /spaces\.S\.exports\.fields: names "judgeReason", "patch", which are not among the exportable fields \(id, model,/,
+      /spaces\.S\.exports\.fields: names "summary", "patch", which are not among the exportable fields \(id, model,/,
     );
   });
 

@@ -1,0 +1,107 @@
+// What narrows the runs in view beyond the row filters (docs/contract.md §6): the judge verdicts and hidden-test
+// results chosen, and the search words. The Runs grid and the exports both apply these functions, so an export
+// holds exactly the rows the grid counts in "N of M".
+import type { HiddenColumn, VerdictCounts } from './aggregates.ts';
+import { codeOf, valueOfCode, type TextField } from './columns.ts';
+import type { RunTable } from './run-table.ts';
+
+export type VerdictKey = keyof VerdictCounts;
+
+export const VERDICT_ORDER: VerdictKey[] = [
+  'resolved',
+  'partial',
+  'wrong',
+  'no_change',
+  'error',
+  'excluded',
+  'unjudged',
+];
+
+export const VERDICT_LABELS: Record<VerdictKey, string> = {
+  resolved: 'resolved',
+  partial: 'partial',
+  wrong: 'wrong',
+  no_change: 'no change',
+  error: 'error',
+  excluded: 'excluded',
+  unjudged: 'not judged yet',
+};
+
+export const HIDDEN_TEST_COLUMNS: HiddenColumn[] = ['pass', 'fail', 'error', 'none'];
+
+export const HIDDEN_TEST_LABELS: Record<HiddenColumn, string> = {
+  pass: 'tests pass',
+  fail: 'tests fail',
+  error: 'tests error',
+  none: 'no test result',
+};
+
+export const isVerdictKey = (v: string): v is VerdictKey => (VERDICT_ORDER as string[]).includes(v);
+export const isHiddenColumn = (v: string): v is HiddenColumn => (HIDDEN_TEST_COLUMNS as string[]).includes(v);
+
+/** A short readable name of a task: its issue (`repo#123`) when known, else the id without hashes. */
+export function taskLabel(taskId: string, issue?: { repo: string; issueNumber: number } | null): string {
+  if (issue) return `${issue.repo}#${issue.issueNumber}`;
+  return taskId
+    .replace(/^instance_/, '')
+    .replace(/-v[0-9a-f]{20,}$/, '')
+    .replace(/[0-9a-f]{12,}/g, (hash) => hash.slice(0, 7));
+}
+
+/** Each task's label, by task dictionary index. */
+export function taskLabels(
+  table: RunTable,
+  issues: readonly { taskId: string; repo: string; issueNumber: number }[],
+): string[] {
+  const issueOf = new Map(issues.map((i) => [i.taskId, i]));
+  return table.dictionaries.taskId.values.map((id) => taskLabel(id, issueOf.get(id)));
+}
+
+/** The rows whose judge verdict and hidden-test result are among those chosen (none chosen: any). */
+export function selectByResult(
+  table: RunTable,
+  rows: Uint32Array,
+  chosen: { verdicts: readonly VerdictKey[]; hiddenTests: readonly HiddenColumn[] },
+): Uint32Array {
+  if (!chosen.verdicts.length && !chosen.hiddenTests.length) return rows;
+  const verdicts = new Set(chosen.verdicts.map((v) => (v === 'unjudged' ? 0 : codeOf('verdict', v))));
+  const tests = new Set(chosen.hiddenTests.map((t) => (t === 'none' ? 0 : codeOf('hiddenTest', t))));
+  return rows.filter(
+    (i) =>
+      (!verdicts.size || verdicts.has(table.codes.verdict[i]!)) &&
+      (!tests.size || tests.has(table.codes.hiddenTest[i]!)),
+  );
+}
+
+const SEARCHED: TextField[] = ['model', 'taskId', 'harnessVersion', 'host', 'repo'];
+
+/**
+ * The rows whose model, task (id or label), harness, host, repo, verdict or hidden-test result contains every
+ * search word, case-insensitively. Each word is matched once per dictionary value, not once per run.
+ */
+export function searchRows(table: RunTable, rows: Uint32Array, search: string, labels: readonly string[]): Uint32Array {
+  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return rows;
+  const matches = words.map((w) => ({
+    text: SEARCHED.map((f) =>
+      Uint8Array.from(table.dictionaries[f].values, (v) => (v.toLowerCase().includes(w) ? 1 : 0)),
+    ),
+    verdict: Uint8Array.from({ length: 8 }, (_, code) => {
+      const key = (valueOfCode('verdict', code) ?? 'unjudged') as VerdictKey;
+      return key.replace('_', ' ').includes(w) || VERDICT_LABELS[key].includes(w) ? 1 : 0;
+    }),
+    tests: Uint8Array.from({ length: 4 }, (_, code) =>
+      HIDDEN_TEST_LABELS[(valueOfCode('hiddenTest', code) ?? 'none') as HiddenColumn].includes(w) ? 1 : 0,
+    ),
+    label: Uint8Array.from(labels, (l) => (l.toLowerCase().includes(w) ? 1 : 0)),
+  }));
+  return rows.filter((i) =>
+    matches.every(
+      (w) =>
+        w.verdict[table.codes.verdict[i]!] ||
+        w.tests[table.codes.hiddenTest[i]!] ||
+        w.label[table.text.taskId[i]!] ||
+        SEARCHED.some((f, k) => table.text[f][i]! >= 0 && w.text[k]![table.text[f][i]!]),
+    ),
+  );
+}
