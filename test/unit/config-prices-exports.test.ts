@@ -24,8 +24,7 @@ describe('export fields in the configuration', () => {
   });
 
   it('refuse the configuration with a sentence when a name is outside the allowlist', () => {
-    const attempt = () =>
-      parseConfig({ spaces: { S: space({ exports: { fields: ['model', 'summary', 'patch'] } }) } });
+    const attempt = () => parseConfig({ spaces: { S: space({ exports: { fields: ['model', 'summary', 'patch'] } }) } });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(
       /spaces\.S\.exports\.fields: names "summary", "patch", which are not among the exportable fields \(id, model,/,
