@@ -79,6 +79,12 @@ export interface BudgetDay {
   costUsd: number | null;
 }
 
+/** Short-lived links to answers too large for one HTTP answer (docs/contract.md §6, exports). */
+export interface LinkedDownloads {
+  /** Stores `body` at `key` and answers a URL that serves it, as a download named `filename`, for `seconds`. */
+  publish(key: string, body: Uint8Array, contentType: string, filename: string, seconds: number): Promise<string>;
+}
+
 export interface ObjectStore {
   put(key: string, body: string | Uint8Array, contentType?: string): Promise<void>;
   /**

@@ -103,6 +103,11 @@ export const snapshotIssuesKey = (space: string, slot: SnapshotSlot) =>
 export const snapshotColumnsPartKey = (space: string, slot: SnapshotSlot, part: number) =>
   `${snapshotSlotPrefix(space, slot)}columns-${part}.bin.gz`;
 
+/** Data bucket: exports too large for one answer, served by a short-lived link and expired after a day. */
+export const EXPORTS_PREFIX = 'exports/';
+export const exportSpacePrefix = (space: string) => `${EXPORTS_PREFIX}${space}/`;
+export const EXPORT_LINK_DAYS = 1;
+
 /**
  * What a space's read API may read and list in the data bucket: the space's run objects, its snapshot and
  * its reference cache (diffs of the tasks' repositories; never issue text). Space names hold no "/", so one

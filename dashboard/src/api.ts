@@ -1,6 +1,6 @@
 // The cockpit's only way to the read API (docs/contract.md §10). Paths and bodies are the typed contract in
 // shared/cockpit/contract.ts; a signed-in cockpit adds its bearer token.
-import type { ApiErrorBody } from '../../shared/cockpit/contract.ts';
+import { DOWNLOAD_LINK_HEADER, type ApiErrorBody } from '../../shared/cockpit/contract.ts';
 
 /** A refused or failed request: `message` is the server's own sentence, `what` the path that was asked for. */
 export class ApiError extends Error {
@@ -32,7 +32,12 @@ export class Api {
   /** Fetches a URL under the API root with the token and hands it to the browser as a file (a plain link cannot send the token). */
   async download(href: string, filename: string): Promise<void> {
     const path = new URL(href, location.href).href.slice(new URL(this.root, location.href).href.length);
-    const file = URL.createObjectURL(await (await this.get(path)).blob());
+    const response = await this.get(path, { asksLink: true });
+    // An export too large for one answer comes as a short-lived link to object storage, which must not get the token.
+    const file =
+      response.headers.get(DOWNLOAD_LINK_HEADER) === 'link'
+        ? ((await response.json()) as { link: string }).link
+        : URL.createObjectURL(await response.blob());
     const a = Object.assign(document.createElement('a'), { href: file, download: filename });
     document.body.append(a);
     a.click();
@@ -70,11 +75,15 @@ export class Api {
     }
   }
 
-  private async get(path: string, options: { accept?: string; signal?: AbortSignal } = {}): Promise<Response> {
+  private async get(
+    path: string,
+    options: { accept?: string; signal?: AbortSignal; asksLink?: boolean } = {},
+  ): Promise<Response> {
     const token = this.token();
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
     if (options.accept) headers.accept = options.accept;
+    if (options.asksLink) headers[DOWNLOAD_LINK_HEADER] = 'link';
     const response = await fetch(this.root + path, { headers, signal: options.signal });
     if (!response.ok) {
       let message = `${response.status} ${response.statusText}`;

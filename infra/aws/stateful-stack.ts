@@ -31,6 +31,9 @@ import {
   INDEXES,
   SNAPSHOTS_PREFIX,
   spaceReadPrefixes,
+  EXPORT_LINK_DAYS,
+  EXPORTS_PREFIX,
+  exportSpacePrefix,
   TABLE_KEYS,
   type DataObjectUser,
 } from '../../shared/storage-layout.ts';
@@ -155,6 +158,12 @@ export class StatefulStack extends Stack implements PipelineState {
           // The compactor rewrites each snapshot every few minutes (15.6 MB a write at a million runs): 90 days
           // of old versions would be hundreds of GB. A snapshot is rebuilt from the table, so a day is plenty.
           { prefix: SNAPSHOTS_PREFIX, noncurrentVersionExpiration: Duration.days(SNAPSHOT_VERSION_DAYS) },
+          // An export too large for one answer is fetched through a link that works for minutes.
+          {
+            prefix: EXPORTS_PREFIX,
+            expiration: Duration.days(EXPORT_LINK_DAYS),
+            noncurrentVersionExpiration: Duration.days(EXPORT_LINK_DAYS),
+          },
         ],
       });
     for (const [id, value, description] of [
@@ -229,14 +238,18 @@ export class StatefulStack extends Stack implements PipelineState {
     );
   }
 
-  /** What a space's read API reads (`spaceReadPrefixes`), and listing only under those prefixes. */
+  /**
+   * What a space's read API reads (`spaceReadPrefixes`), listing only under those prefixes, and the space's
+   * exports too large for one answer, which it writes and links to.
+   */
   spaceObjectReads(space: string): ObjectAccess {
     const prefixes = spaceReadPrefixes(space).map((prefix) => `${prefix}*`);
+    const exports = `${exportSpacePrefix(space)}*`;
     return this.keyAccess(
       `data-read-space-${space}`,
-      `read the run objects, snapshot and reference cache of space ${space}`,
+      `read the run objects, snapshot and reference cache of space ${space}, and write its large exports`,
       this.data,
-      { get: prefixes, put: [], list: prefixes },
+      { get: [...prefixes, exports], put: [exports], list: prefixes },
     );
   }
 

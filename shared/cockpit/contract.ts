@@ -280,6 +280,8 @@ export interface BudgetBody {
 }
 
 export const EXPORT_FORMATS = ['csv', 'json', 'parquet'] as const;
+/** Asked with `link`, an export too large for one answer is a 200 naming its link (and says so in this header), not a 303. */
+export const DOWNLOAD_LINK_HEADER = 'x-replay-download';
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface ExportBody {

@@ -9,11 +9,15 @@ export function withinLimit(
   error: string,
   sentence: (mb: string) => string,
 ): HttpAnswer {
-  if (maxBytes === undefined) return answer;
-  const size =
-    answer.body instanceof Uint8Array
-      ? answer.body.byteLength
-      : Buffer.byteLength(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
-  if (size <= maxBytes) return answer;
-  return jsonError(413, error, sentence((size / 1e6).toFixed(1)));
+  if (!exceedsLimit(maxBytes, answer)) return answer;
+  return jsonError(413, error, sentence((sizeOf(answer) / 1e6).toFixed(1)));
 }
+
+const sizeOf = (answer: HttpAnswer) =>
+  answer.body instanceof Uint8Array
+    ? answer.body.byteLength
+    : Buffer.byteLength(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
+
+/** Whether the answer is larger than `maxBytes` (undefined: no limit). */
+export const exceedsLimit = (maxBytes: number | undefined, answer: HttpAnswer): boolean =>
+  maxBytes !== undefined && sizeOf(answer) > maxBytes;

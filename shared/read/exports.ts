@@ -5,13 +5,15 @@
 // whatever a runner sent). Parquet has one typed column per field (export-fields.ts).
 import { gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { EXPORT_FORMATS, type ExportBody, type ExportFormat } from '../cockpit/contract.ts';
+import { DOWNLOAD_LINK_HEADER, EXPORT_FORMATS, type ExportBody, type ExportFormat } from '../cockpit/contract.ts';
 import type { SnapshotRun } from '../cockpit/run-snapshot.ts';
 import type { HttpAnswer } from '../http.ts';
 import { exportFieldsOf } from '../schema/config.ts';
 import { exportTypeOf, type ExportField } from '../schema/export-fields.ts';
 import { exportedRuns, isAnswer } from './analysis-routes.ts';
-import { withinLimit } from './answer-limit.ts';
+import { randomUUID } from 'node:crypto';
+import { exportSpacePrefix } from '../storage-layout.ts';
+import { exceedsLimit, withinLimit } from './answer-limit.ts';
 import { priceOf, runCostUsd, type Prices } from './group-stats.ts';
 import type { ReadDeps } from './read-api.ts';
 
@@ -90,12 +92,21 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
   parquet: 'application/vnd.apache.parquet',
 };
 
+/** How long the link to an export too large for one answer works. */
+export const EXPORT_LINK_SECONDS = 900;
+
+/**
+ * The export, or for one too large for an answer (with a place to put it) a 303 to a short-lived link; a
+ * client that follows links by script (a signed-in cockpit, whose bearer token must not travel to object
+ * storage) asks with `x-replay-download: link` and gets the link in a 200 saying so in that header.
+ */
 export async function exportRuns(
   deps: ReadDeps,
   space: string,
   query: URLSearchParams,
   format: ExportFormat,
   acceptsGzip: boolean,
+  linkInBody = false,
 ): Promise<HttpAnswer> {
   const found = await exportedRuns(deps, space, query);
   if (isAnswer(found)) return found;
@@ -114,8 +125,9 @@ export async function exportRuns(
             ? toCsv(fields, records)
             : JSON.stringify({ runs: records, outcome, asOf } satisfies ExportBody),
         );
+  const filename = `${space}-runs.${format}`;
   const headers: Record<string, string> = {
-    'content-disposition': `attachment; filename="${space}-runs.${format}"`,
+    'content-disposition': `attachment; filename="${filename}"`,
     vary: 'accept-encoding',
   };
   const answer = {
@@ -124,6 +136,14 @@ export async function exportRuns(
     contentType: CONTENT_TYPES[format],
     headers: gzip ? { ...headers, 'content-encoding': 'gzip' } : headers,
   };
+  if (deps.downloads && exceedsLimit(deps.maxAnswerBytes, answer)) {
+    const key = `${exportSpacePrefix(space)}${randomUUID()}/${filename}`;
+    const link = await deps.downloads.publish(key, bytes, CONTENT_TYPES[format], filename, EXPORT_LINK_SECONDS);
+    const body = { link, expiresInSeconds: EXPORT_LINK_SECONDS, runs: records.length };
+    return linkInBody
+      ? { status: 200, body, headers: { [DOWNLOAD_LINK_HEADER]: 'link' } }
+      : { status: 303, body, headers: { location: link } };
+  }
   return withinLimit(
     deps.maxAnswerBytes,
     answer,

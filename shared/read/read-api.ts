@@ -17,20 +17,22 @@ import {
   type IssueStore,
   type ObjectStore,
   type PairingCheck,
+  type LinkedDownloads,
   type RunStore,
 } from '../ports.ts';
 import type { ReferenceDiff } from '../reference/reference-fix.ts';
 import { referenceDiffKey } from '../storage-layout.ts';
 import { asOfNow } from './as-of.ts';
-import type {
-  AttemptsBody,
-  BudgetBody,
-  CockpitEntry,
-  CockpitsBody,
-  HostsBody,
-  IssuesBody,
-  ReferenceBody,
-  RunsPage,
+import {
+  DOWNLOAD_LINK_HEADER,
+  type AttemptsBody,
+  type BudgetBody,
+  type CockpitEntry,
+  type CockpitsBody,
+  type HostsBody,
+  type IssuesBody,
+  type ReferenceBody,
+  type RunsPage,
 } from '../cockpit/contract.ts';
 import { withinLimit } from './answer-limit.ts';
 import { compare, pairs, stats } from './analysis-routes.ts';
@@ -49,6 +51,8 @@ export interface ReadDeps {
   clock: Clock;
   /** Bytes of body one answer may carry (LAMBDA_ANSWER_BYTES behind API Gateway); unset: no limit (local mode). */
   maxAnswerBytes?: number;
+  /** Where an export too large for one answer is put, to be fetched by a short-lived link (unset: 413). */
+  downloads?: LinkedDownloads;
 }
 
 export const DEFAULT_PAGE = 500;
@@ -65,7 +69,7 @@ export async function answerRead(
   headers: Record<string, string | undefined> = {},
 ): Promise<HttpAnswer> {
   const acceptsGzip = accepts(headers['accept-encoding'], 'gzip');
-  const answer = await route(deps, method, path, new URLSearchParams(rawQuery), acceptsGzip, headers.accept);
+  const answer = await route(deps, method, path, new URLSearchParams(rawQuery), acceptsGzip, headers);
   return withinLimit(
     deps.maxAnswerBytes,
     compressed(answer, acceptsGzip),
@@ -100,7 +104,7 @@ async function route(
   path: string,
   query: URLSearchParams,
   acceptsGzip: boolean,
-  accept: string | undefined,
+  headers: Record<string, string | undefined>,
 ): Promise<HttpAnswer> {
   if (method !== 'GET' && method !== 'HEAD')
     return { ...jsonError(405, 'method-not-allowed', 'The read API only answers GET.'), headers: { allow: 'GET' } };
@@ -117,14 +121,15 @@ async function route(
       deps,
       space,
       query,
-      accepts(accept, COLUMNS_GZIP_MEDIA_TYPE) ? 'gzip-media-type' : acceptsGzip ? 'gzip' : 'identity',
+      accepts(headers.accept, COLUMNS_GZIP_MEDIA_TYPE) ? 'gzip-media-type' : acceptsGzip ? 'gzip' : 'identity',
     );
   if (collection === 'stats' && id === undefined) return stats(deps, space, query);
   if (collection === 'compare' && id === undefined) return compare(deps, space, query);
   if (collection === 'pairs' && id === undefined) return pairs(deps, space, query);
   if (collection === 'budget' && id === undefined) return budget(deps, space, query);
   const exportFormat = exportFormatOf(collection);
-  if (exportFormat && id === undefined) return exportRuns(deps, space, query, exportFormat, acceptsGzip);
+  if (exportFormat && id === undefined)
+    return exportRuns(deps, space, query, exportFormat, acceptsGzip, headers[DOWNLOAD_LINK_HEADER] === 'link');
   if (collection === 'runs' && sub === undefined) return oneRun(deps, space, id!);
   if (collection === 'runs' && (sub === 'patch' || sub === 'summary')) return runText(deps, space, id!, sub);
   if (collection === 'runs' && sub === 'reference') return runReference(deps, space, id!);

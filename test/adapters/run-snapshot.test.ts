@@ -8,7 +8,14 @@ import type { IssueStore, ObjectStore, Page, RunStore } from '../../shared/ports
 import { COLUMNS_FORMAT, columnsFromBytes } from '../../shared/cockpit/columns.ts';
 import { columnsAnswer } from '../../shared/read/read-model.ts';
 import { answerRead, type ReadDeps } from '../../shared/read/read-api.ts';
-import type { CompareBody, IssuesBody, StatsBody } from '../../shared/cockpit/contract.ts';
+import {
+  DOWNLOAD_LINK_HEADER,
+  type CompareBody,
+  type IssuesBody,
+  type StatsBody,
+} from '../../shared/cockpit/contract.ts';
+import { S3LinkedDownloads } from '../../shared/adapters/aws/s3-linked-downloads.ts';
+import { LOCAL_NAMES } from '../../infra/local/emulators.ts';
 import {
   compactSpace,
   FULL_REBUILD_EVERY_MS,
@@ -39,6 +46,7 @@ const SPACES = [
   'Outdated',
   'Missing',
   'Big',
+  'Linked',
   'Zipped',
   'Parts',
   'Replaced',
@@ -320,6 +328,42 @@ describe('the persisted runs snapshot', () => {
       });
       expect((await answerRead(deps, 'GET', path, '', { 'accept-encoding': 'gzip' })).status).toBe(200);
     }
+  });
+
+  it('links to an export too large for one answer: a 303 to object storage, or the link itself when asked', async () => {
+    const SPACE = 'Linked';
+    await seededSpace(SPACE, 40);
+    const { deps } = coldProcess();
+    // Room for a link's answer, not for the export.
+    const limited = {
+      ...deps,
+      maxAnswerBytes: 800,
+      downloads: new S3LinkedDownloads(t.emulators.s3, LOCAL_NAMES.dataBucket),
+    };
+    const whole = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/export.csv`, 'q=qwen3');
+    expect((whole.body as Uint8Array).byteLength).toBeGreaterThan(8 * 800);
+    for (const format of ['csv', 'parquet'] as const) {
+      const answer = await answerRead(limited, 'GET', `/api/spaces/${SPACE}/export.${format}`, 'q=qwen3', {
+        'accept-encoding': 'gzip',
+      });
+      expect(answer.status).toBe(303);
+      const link = answer.headers!.location!;
+      expect(link).toContain(`/exports/${SPACE}/`);
+      expect(link).toContain('X-Amz-Signature=');
+      expect(answer.body).toMatchObject({ link, expiresInSeconds: 900, runs: 40 });
+      const fetched = await fetch(link);
+      expect(fetched.status).toBe(200);
+      expect(fetched.headers.get('content-disposition')).toBe(`attachment; filename="${SPACE}-runs.${format}"`);
+      if (format === 'csv') expect(await fetched.text()).toBe(Buffer.from(whole.body as Uint8Array).toString('utf8'));
+    }
+    const asked = await answerRead(limited, 'GET', `/api/spaces/${SPACE}/export.json`, '', {
+      [DOWNLOAD_LINK_HEADER]: 'link',
+    });
+    expect(asked.status).toBe(200);
+    expect(asked.headers).toMatchObject({ [DOWNLOAD_LINK_HEADER]: 'link' });
+    expect(JSON.parse(await (await fetch((asked.body as { link: string }).link)).text())).toMatchObject({
+      runs: expect.any(Array),
+    });
   });
 
   it('compresses a large JSON answer for a client that accepts gzip, and only then', async () => {

@@ -281,17 +281,19 @@ describe('each function holds exactly what it uses', () => {
     expect(actionsOn(compactor.roleId, inboxId)).toEqual([]);
   });
 
-  it("read APIs: read-only on the table, their own space's run objects, snapshot and reference cache, nothing on the inbox", () => {
+  it("read APIs: read-only on the table, their own space's run objects, snapshot and reference cache, their large exports, nothing on the inbox", () => {
     for (const readApi of readApis) {
       const { space } = servedSpace(readApi);
       expect(actionsOn(readApi.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
       expect(objectGrants(readApi.roleId, dataId)).toEqual([
+        `s3:GetObject exports/${space}/*`,
         `s3:GetObject reference/spaces/${space}/*`,
         `s3:GetObject runs/${space}/*`,
         `s3:GetObject snapshots/${space}/*`,
         `s3:ListBucket under reference/spaces/${space}/*`,
         `s3:ListBucket under runs/${space}/*`,
         `s3:ListBucket under snapshots/${space}/*`,
+        `s3:PutObject exports/${space}/*`,
       ]);
       expect(actionsOn(readApi.roleId, inboxId)).toEqual([]);
     }
