@@ -4,7 +4,8 @@
 
 export const METRICS_NAMESPACE = 'ReplayBench';
 
-export type ServiceName = 'ingest' | 'lander' | 'read-api' | 'judge' | 'sweeper' | 'snapshot-compactor';
+export type ServiceName =
+  'ingest' | 'lander' | 'read-api' | 'judge' | 'sweeper' | 'snapshot-compactor' | 'inbox-reconciler';
 
 /** Every metric a handler publishes (Powertools EMF, dimension `service`). */
 export const METRICS = {
@@ -24,6 +25,10 @@ export const METRICS = {
   judgeErrors: 'JudgeErrors',
   judgingPaused: 'JudgingPaused',
   runsRequeued: 'RunsRequeued',
+  /** An accepted delivery found in the inbox past its landing time and queued again (docs/contract.md §3). */
+  inboxReenqueued: 'InboxReenqueued',
+  /** One queued again three times without landing: set aside in the landing dead-letter queue (alarmed). */
+  inboxDeadLettered: 'InboxDeadLettered',
   snapshotRunsChanged: 'SnapshotRunsChanged',
   snapshotRebuilt: 'SnapshotRebuilt',
 } as const;
@@ -52,6 +57,9 @@ export const TIMINGS = {
   judgeFunction: 120,
   /** A claimed row is due again after this long if its attempt died without a word (a crash, a timeout). */
   judgeClaim: 300,
+  inboxReconcilerFunction: 120,
+  /** How often the inbox reconciliation runs. */
+  inboxReconcileEvery: 900,
 } as const;
 
 /** The limits of one AWS SDK call, in milliseconds (docs/contract.md §8). */
@@ -82,6 +90,7 @@ export const AWS_CALLS = {
 /** The leases scheduled jobs hold while they run (shared/lease.ts). */
 export const LEASES = {
   snapshotCompactor: { name: 'snapshot-compactor', seconds: TIMINGS.snapshotCompactorLease },
+  inboxReconciler: { name: 'inbox-reconciler', seconds: TIMINGS.inboxReconcilerFunction + 60 },
 } as const;
 
 export const visibilitySecondsFor = (consumerTimeoutSeconds: number): number => consumerTimeoutSeconds * 6;

@@ -79,6 +79,12 @@ export interface BudgetDay {
   costUsd: number | null;
 }
 
+/** How often each inbox entry was queued again by the reconciliation (shared/landing/reconcile-inbox.ts). */
+export interface ReenqueueLedger {
+  /** Counts one more time for the entry and answers the count, this one included. */
+  countReenqueue(inboxKey: string, at: Date): Promise<number>;
+}
+
 /** Short-lived links to answers too large for one HTTP answer (docs/contract.md §6, exports). */
 export interface LinkedDownloads {
   /** Stores `body` at `key` and answers a URL that serves it, as a download named `filename`, for `seconds`. */
@@ -99,6 +105,8 @@ export interface ObjectStore {
    * exists. False when someone else wrote it first: the caller re-reads, never overwrites.
    */
   putIfMatch(key: string, body: string | Uint8Array, etag: string | null, contentType?: string): Promise<boolean>;
+  /** The keys under `prefix` last written before `before`. */
+  listWrittenBefore(prefix: string, before: Date): Promise<string[]>;
   /** The object's text, or null when it does not exist. */
   getText(key: string): Promise<string | null>;
   /** The object's bytes, or null when it does not exist. */

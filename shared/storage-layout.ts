@@ -205,6 +205,10 @@ export const pendingHiddenTestKey = (space: string, id: string): ItemKey => ({
   sk: `${SORT_PREFIX.hiddenTest}${id}`,
 });
 export const judgingKey = (space: string): ItemKey => ({ pk: spacePartition(space), sk: 'JUDGING' });
+/** How often the inbox reconciliation queued each inbox entry again (shared/landing/reconcile-inbox.ts): a partition of its own. */
+export const REENQUEUE_PARTITION = 'INBOX-REENQUEUE';
+export const reenqueueKey = (inboxKey: string): ItemKey => ({ pk: REENQUEUE_PARTITION, sk: inboxKey });
+
 /** A job's lease (shared/lease.ts): a partition of its own, so granting it grants no space's data. */
 export const leasePartition = (name: string) => `LEASE#${name}`;
 export const leaseKey = (name: string): ItemKey => ({ pk: leasePartition(name), sk: 'LEASE' });

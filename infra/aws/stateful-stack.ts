@@ -57,7 +57,7 @@ export interface HostKeySecret {
 
 /** The inbox holds deliveries only; the data bucket is reached through per-user grants (`dataAccess`). */
 export type BucketName = 'inbox';
-export type BucketAccess = 'write' | 'read-delete';
+export type BucketAccess = 'write' | 'read-delete' | 'list';
 
 /** Object access to one bucket, packaged as a managed policy a function role attaches. */
 export interface ObjectAccess {
@@ -76,6 +76,7 @@ interface KeyGrant {
 const INBOX_GRANTS: Record<BucketAccess, KeyGrant> = {
   write: { get: [], put: ['*'], list: [] },
   'read-delete': { get: ['*'], put: [], delete: ['*'], list: ['*'] },
+  list: { get: [], put: [], list: ['*'] },
 };
 
 export interface Analysts {

@@ -12,6 +12,7 @@ export const TIMEOUTS = {
   judge: Duration.seconds(TIMINGS.judgeFunction),
   sweeper: Duration.seconds(TIMINGS.sweeperFunction),
   snapshotCompactor: Duration.seconds(TIMINGS.snapshotCompactorFunction),
+  inboxReconciler: Duration.seconds(TIMINGS.inboxReconcilerFunction),
 } as const;
 
 export const visibilityFor = (consumerTimeout: Duration): Duration =>

@@ -20,7 +20,7 @@ import { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
 import { SqsQueue } from '../../shared/adapters/aws/sqs-queue.ts';
 import { DynamoLeaseStore } from '../../shared/adapters/aws/dynamo-lease.ts';
 import { instrumentation, type LogLevel } from '../../shared/adapters/aws/observability.ts';
-import type { ServiceName } from '../../shared/operations.ts';
+import { TIMINGS, type ServiceName } from '../../shared/operations.ts';
 import { INBOX_PREFIX, parseInboxKey } from '../../shared/storage-layout.ts';
 import { systemClock, type JudgeMessage, type LandingMessage, type MessageQueue } from '../../shared/ports.ts';
 import { DEFAULT_MAX_DIFF_CHARS } from '../../shared/judge/judge-run.ts';
@@ -30,6 +30,8 @@ import { createReadApiHandler } from '../../functions/read-api/handler.ts';
 import { createJudgeHandler } from '../../functions/judge/handler.ts';
 import { createSweeperHandler } from '../../functions/sweeper/handler.ts';
 import { createSnapshotCompactorHandler } from '../../functions/snapshot-compactor/handler.ts';
+import { createInboxReconcilerHandler } from '../../functions/inbox-reconciler/handler.ts';
+import { DynamoReenqueueLedger } from '../../shared/adapters/aws/dynamo-reenqueue-ledger.ts';
 import { LOCAL_NAMES, startEmulators, type Emulators } from './emulators.ts';
 import { cockpitEntries } from '../../shared/read/read-api.ts';
 import { createLocalServer, type HttpHandler } from './http-server.ts';
@@ -182,6 +184,17 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     },
     observe('snapshot-compactor'),
   );
+  const reconciler = createInboxReconcilerHandler(
+    {
+      inbox: adapters.inbox,
+      landingQueue: adapters.landingQueue,
+      landingDeadLetters: new SqsQueue<LandingMessage>(emulators.sqs, emulators.queueUrls.landingDlq, timeouts),
+      ledger: new DynamoReenqueueLedger(documents, LOCAL_NAMES.table, timeouts),
+      leases: new DynamoLeaseStore(documents, LOCAL_NAMES.table, timeouts),
+      clock,
+    },
+    observe('inbox-reconciler'),
+  );
   log(describeJudgeCredentials(env));
   if (retryBase) log(`Judge retries start after ${retryBase} s in every space (local override).`);
 
@@ -198,6 +211,11 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     sweepSeconds * 1000,
     () => sweeper(scheduledEvent()),
     (e) => log(`judge sweeper: ${(e as Error).message}`),
+  );
+  const reconciliations = every(
+    TIMINGS.inboxReconcileEvery * 1000,
+    () => reconciler(scheduledEvent()),
+    (e) => log(`inbox reconciler: ${(e as Error).message}`),
   );
   const snapshotSeconds = options.snapshotIntervalSeconds ?? positiveNumber(env.REPLAY_SNAPSHOT_SECONDS) ?? 60;
   const compactions =
@@ -243,6 +261,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
       await closed;
       await Promise.allSettled(answering);
       await sweeps.stop();
+      await reconciliations.stop();
       await compactions?.stop();
       await Promise.all(pollers.map((p) => p.stop()));
       documents.destroy();

@@ -544,6 +544,8 @@ describe('the persisted runs snapshot', () => {
       getText: (key) => (allowed(key) ? t.data.getText(key) : Promise.reject(refused(key))),
       getBytes: (key) => (allowed(key) ? t.data.getBytes(key) : Promise.reject(refused(key))),
       list: (prefix) => (allowed(prefix) ? t.data.list(prefix) : Promise.reject(refused(prefix))),
+      listWrittenBefore: (prefix, before) =>
+        allowed(prefix) ? t.data.listWrittenBefore(prefix, before) : Promise.reject(refused(prefix)),
     };
     const deps = { ...coldProcess().deps, objects: granted };
     const first = await columnsRoute(deps, SPACE);

@@ -173,10 +173,10 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
 
 /** A bucket: keys listed in lexicographic order, as S3 lists them. */
 export class InMemoryObjectStore implements ObjectStore {
-  readonly objects = new Map<string, { body: Uint8Array; contentType: string | undefined }>();
+  readonly objects = new Map<string, { body: Uint8Array; contentType: string | undefined; writtenAt: Date }>();
 
   async put(key: string, body: string | Uint8Array, contentType?: string): Promise<void> {
-    this.objects.set(key, { body: Buffer.from(body), contentType });
+    this.objects.set(key, { body: Buffer.from(body), contentType, writtenAt: new Date() });
   }
 
   async putIfAbsent(key: string, body: string | Uint8Array, contentType?: string): Promise<boolean> {
@@ -218,6 +218,10 @@ export class InMemoryObjectStore implements ObjectStore {
 
   async list(prefix: string): Promise<string[]> {
     return [...this.objects.keys()].filter((k) => k.startsWith(prefix)).sort(compare);
+  }
+
+  async listWrittenBefore(prefix: string, before: Date): Promise<string[]> {
+    return (await this.list(prefix)).filter((k) => this.objects.get(k)!.writtenAt < before);
   }
 }
 

@@ -107,6 +107,7 @@ describe('cdk synth with 200 spaces', () => {
       INBOX_BUCKET: 'i',
       DATA_BUCKET: 'd',
       LANDING_QUEUE_URL: 'https://q/l',
+      LANDING_DLQ_URL: 'https://q/ld',
       JUDGE_QUEUE_URL: 'https://q/j',
       ANTHROPIC_SECRET_ARN: 'a',
       GITHUB_APP_SECRET_ARN: 'g',
@@ -174,6 +175,7 @@ describe('cdk synth with 200 spaces', () => {
       judge: ['dynamodb', 's3', 'secretsmanager'],
       sweeper: ['dynamodb', 'sqs'],
       'snapshot-compactor': ['dynamodb', 's3'],
+      'inbox-reconciler': ['dynamodb', 's3', 'sqs'],
     };
     for (const fn of functions) {
       const code = readFileSync(join(fn.bundle, 'index.mjs'), 'utf8');

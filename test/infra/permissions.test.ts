@@ -54,6 +54,7 @@ const lander = onlyFunction(pipeline, 'lander');
 const judge = onlyFunction(pipeline, 'judge');
 const sweeper = onlyFunction(pipeline, 'sweeper');
 const compactor = onlyFunction(pipeline, 'snapshot-compactor');
+const reconciler = onlyFunction(pipeline, 'inbox-reconciler');
 const readApis = functionsByService(...functionTemplates).get('read-api')!;
 const allFunctions = [
   { ...ingest, name: 'ingest' },
@@ -61,6 +62,7 @@ const allFunctions = [
   { ...judge, name: 'judge' },
   { ...sweeper, name: 'sweeper' },
   { ...compactor, name: 'snapshot-compactor' },
+  { ...reconciler, name: 'inbox-reconciler' },
   ...readApis.map((fn, i) => ({ ...fn, name: `read-api-${i}` })),
 ];
 const templateOfRole = (roleId: string) =>
@@ -198,6 +200,7 @@ describe('each function holds exactly what it uses', () => {
     ['judge', ['TABLE_NAME', 'DATA_BUCKET', 'ANTHROPIC_SECRET_ARN', 'GITHUB_APP_SECRET_ARN']],
     ['sweeper', ['TABLE_NAME', 'JUDGE_QUEUE_URL']],
     ['snapshot-compactor', ['TABLE_NAME', 'DATA_BUCKET']],
+    ['inbox-reconciler', ['TABLE_NAME', 'INBOX_BUCKET', 'LANDING_QUEUE_URL', 'LANDING_DLQ_URL']],
   ])('%s is told about %j', (service, names) => {
     for (const fn of functionsByService(...functionTemplates).get(service)!)
       expect(Object.keys(fn.environment).sort()).toEqual([...common, ...names].sort());
@@ -260,6 +263,37 @@ describe('each function holds exactly what it uses', () => {
     expect(actionsOn(sweeper.roleId, judgeQueueId)).toEqual(['sqs:SendMessage']);
     expect(actionsOn(sweeper.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
     expect([...actionsOn(sweeper.roleId, dataId), ...actionsOn(sweeper.roleId, inboxId)]).toEqual([]);
+  });
+
+  it('inbox reconciler: lists the inbox, counts in its own partition, holds its lease, sends to the landing queues', () => {
+    expect(actionsOn(reconciler.roleId, tableId)).toEqual([
+      'dynamodb:DeleteItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+    ]);
+    const tableStatements = statementsOf(reconciler.roleId).filter((s) =>
+      resourcesOf(s).some((r) => mentions(r, tableId)),
+    );
+    expect(tableStatements.map((s) => [actionsOf(s), (s as { Condition?: unknown }).Condition])).toEqual(
+      expect.arrayContaining([
+        [['dynamodb:UpdateItem'], { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['INBOX-REENQUEUE'] } }],
+        [
+          ['dynamodb:DeleteItem', 'dynamodb:PutItem'],
+          { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['LEASE#inbox-reconciler'] } },
+        ],
+      ]),
+    );
+    expect(tableStatements).toHaveLength(2);
+    expect(objectGrants(reconciler.roleId, inboxId)).toEqual(['s3:ListBucket under *']);
+    expect(actionsOn(reconciler.roleId, dataId)).toEqual([]);
+    const landingQueueId = logicalIdOf(state, 'AWS::SQS::Queue', (p) => p.VisibilityTimeout === 180);
+    const judgeQueueId = logicalIdOf(state, 'AWS::SQS::Queue', (p) => p.VisibilityTimeout === 720);
+    const [, landingQueue] = ofType(state, 'AWS::SQS::Queue').find(([id]) => id === landingQueueId)!;
+    const landingDlqId = (landingQueue.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': string[] } })
+      .deadLetterTargetArn['Fn::GetAtt'][0]!;
+    expect(actionsOn(reconciler.roleId, landingQueueId)).toEqual(['sqs:SendMessage']);
+    expect(actionsOn(reconciler.roleId, landingDlqId)).toEqual(['sqs:SendMessage']);
+    expect(actionsOn(reconciler.roleId, judgeQueueId)).toEqual([]);
   });
 
   it('snapshot compactor: reads the table and writes only its lease, reads and writes snapshots only, deletes nothing, nothing on the inbox', () => {
@@ -383,7 +417,7 @@ describe('each function holds exactly what it uses', () => {
   });
 
   it('no statement of ours grants a wildcard action or a bare "*" resource', () => {
-    const ours = [ingest, lander, judge, sweeper, compactor, ...readApis];
+    const ours = [ingest, lander, judge, sweeper, compactor, reconciler, ...readApis];
     for (const fn of ours) {
       for (const statement of statementsOf(fn.roleId)) {
         expect({ fn: fn.id, wildcards: actionsOf(statement).filter((a) => a.includes('*')) }).toEqual({
@@ -396,7 +430,7 @@ describe('each function holds exactly what it uses', () => {
   });
 
   it('functions start with no AWS managed policy', () => {
-    for (const fn of [ingest, lander, judge, sweeper, compactor, ...readApis]) {
+    for (const fn of [ingest, lander, judge, sweeper, compactor, reconciler, ...readApis]) {
       const role = ofType(fn.template, 'AWS::IAM::Role').find(([id]) => id === fn.roleId)![1];
       expect(JSON.stringify(role.Properties.ManagedPolicyArns ?? [])).not.toContain(':iam::aws:policy');
     }

@@ -31,8 +31,9 @@ const dlqIdOf = (queueId: string) =>
 describe('functions', () => {
   const all = [...functionsByService(...functionTemplates).values()].flat();
 
-  it('are the six pipeline services', () => {
+  it('are the seven pipeline services', () => {
     expect([...functionsByService(...functionTemplates).keys()].sort()).toEqual([
+      'inbox-reconciler',
       'ingest',
       'judge',
       'lander',
@@ -105,7 +106,15 @@ describe('queues feed their consumers', () => {
     });
   });
 
-  it.each(['sweeper', 'snapshot-compactor'])(
+  it('the inbox reconciler runs every fifteen minutes', () => {
+    const reconciler = onlyFunction(pipeline, 'inbox-reconciler');
+    pipeline.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(15 minutes)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [reconciler.id, 'Arn'] } })],
+    });
+  });
+
+  it.each(['sweeper', 'snapshot-compactor', 'inbox-reconciler'])(
     'the %s is retried neither by EventBridge nor by Lambda: the next scheduled run redoes a failed one',
     (service) => {
       const fn = onlyFunction(pipeline, service);

@@ -1,15 +1,21 @@
 // Stage 2, land: the lander drains the landing queue, turns each inbox delivery into rows and objects, and
 // queues new rows for judging. Records fail one by one (partial batch response), so a poison message
-// reaches the dead-letter queue without holding back its batch.
+// reaches the dead-letter queue without holding back its batch. Every 15 minutes the inbox reconciler queues
+// again what outlived its queue message (shared/landing/reconcile-inbox.ts); like the other scheduled jobs,
+// neither EventBridge nor Lambda retries a failed run, and a lease keeps two runs from overlapping.
 import { Duration } from 'aws-cdk-lib';
+import { Rule, Schedule as EventSchedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
+import { LEASES, TIMINGS } from '../../../shared/operations.ts';
 import { TIMEOUTS } from '../timing.ts';
 import { ReplayFunction } from './replay-function.ts';
 import type { StageProps } from './stage-props.ts';
 
 export class Land extends Construct {
   readonly function: ReplayFunction;
+  readonly reconciler: ReplayFunction;
 
   constructor(scope: Construct, id: string, { state, alarms }: Pick<StageProps, 'state' | 'alarms'>) {
     super(scope, id);
@@ -32,7 +38,35 @@ export class Land extends Construct {
         }),
       );
 
+    this.reconciler = new ReplayFunction(this, 'InboxReconciler', {
+      service: 'inbox-reconciler',
+      description: 'Queues again accepted deliveries whose landing message was lost; sets aside what never lands.',
+      timeout: TIMEOUTS.inboxReconciler,
+      memorySize: 256,
+    })
+      .countsReenqueues(state.table)
+      .holdsLease(state.table, LEASES.inboxReconciler.name)
+      .usesBucket('INBOX_BUCKET', state.objectAccess('inbox', 'list'))
+      .sendsTo('LANDING_QUEUE_URL', state.landingQueue)
+      .sendsTo('LANDING_DLQ_URL', state.landingDlq);
+    this.reconciler.lambda.configureAsyncInvoke({ retryAttempts: 0 });
+    new Rule(this, 'ReconcileInbox', {
+      description: 'Runs the inbox reconciliation.',
+      schedule: EventSchedule.rate(Duration.seconds(TIMINGS.inboxReconcileEvery)),
+      targets: [new LambdaFunction(this.reconciler.lambda, { retryAttempts: 0 })],
+    });
+
     alarms.watchDeadLetters(this, 'DeadLetters', state.landingDlq, 'Deliveries that could not be landed');
+    alarms.watch(this, 'ReconcilerFailing', {
+      metric: this.reconciler.lambda.metricErrors({
+        period: Duration.seconds(TIMINGS.inboxReconcileEvery),
+        statistic: 'Sum',
+      }),
+      threshold: 1,
+      evaluationPeriods: 2,
+      description:
+        'The inbox reconciler has failed twice in a row: an accepted delivery whose queue message was lost is not queued again.',
+    });
     alarms.watchOldestMessage(this, 'Backlog', state.landingQueue, Duration.minutes(15), 'Deliveries waiting to land');
   }
 }

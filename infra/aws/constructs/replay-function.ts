@@ -24,6 +24,7 @@ import {
   INDEXES,
   issuesByUpdatedPartition,
   leasePartition,
+  REENQUEUE_PARTITION,
   spacePartitions,
 } from '../../../shared/storage-layout.ts';
 import { BUNDLED_CONFIG_FILE } from '../../../shared/schema/config.ts';
@@ -70,7 +71,7 @@ export interface ReplayFunctionProps {
 /** `read-write-count` adds UpdateItem, which only the judge's atomic budget counter needs. */
 export type TableAccess = 'read' | 'read-write' | 'read-write-count';
 export type BucketEnv = 'INBOX_BUCKET' | 'DATA_BUCKET';
-export type QueueEnv = 'LANDING_QUEUE_URL' | 'JUDGE_QUEUE_URL';
+export type QueueEnv = 'LANDING_QUEUE_URL' | 'LANDING_DLQ_URL' | 'JUDGE_QUEUE_URL';
 export type SecretEnv = 'ANTHROPIC_SECRET_ARN' | 'GITHUB_APP_SECRET_ARN';
 
 const TABLE_ACTIONS: Record<TableAccess, string[]> = {
@@ -171,6 +172,19 @@ export class ReplayFunction extends Construct {
         actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'],
         resources: [table.tableArn],
         conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [leasePartition(name)] } },
+      }),
+    );
+    return this;
+  }
+
+  /** The reconciliation's count of each inbox entry it queued again: one atomic ADD, in its own partition only. */
+  countsReenqueues(table: ITable): this {
+    this.lambda.addEnvironment('TABLE_NAME', table.tableName);
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [REENQUEUE_PARTITION] } },
       }),
     );
     return this;

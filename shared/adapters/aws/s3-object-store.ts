@@ -89,16 +89,26 @@ export class S3ObjectStore implements ObjectStore {
    * emulator's token cipher is not available on current OpenSSL builds.
    */
   async list(prefix: string): Promise<string[]> {
-    const keys: string[] = [];
+    return (await this.listed(prefix)).map((o) => o.key);
+  }
+
+  async listWrittenBefore(prefix: string, before: Date): Promise<string[]> {
+    return (await this.listed(prefix)).filter((o) => o.writtenAt < before).map((o) => o.key);
+  }
+
+  private async listed(prefix: string): Promise<{ key: string; writtenAt: Date }[]> {
+    const objects: { key: string; writtenAt: Date }[] = [];
     let marker: string | undefined;
     for (;;) {
       const out = await withinDeadline(`S3 ListObjects ${prefix}`, this.timeouts, (options) =>
         this.s3.send(new ListObjectsCommand({ Bucket: this.bucket, Prefix: prefix, Marker: marker }), options),
       );
-      const page = (out.Contents ?? []).flatMap((o) => (o.Key === undefined ? [] : [o.Key]));
-      keys.push(...page);
-      if (!out.IsTruncated || page.length === 0) return keys;
-      marker = page.at(-1);
+      const page = (out.Contents ?? []).flatMap((o) =>
+        o.Key === undefined ? [] : [{ key: o.Key, writtenAt: o.LastModified ?? new Date(0) }],
+      );
+      objects.push(...page);
+      if (!out.IsTruncated || page.length === 0) return objects;
+      marker = page.at(-1)!.key;
     }
   }
 
