@@ -153,7 +153,9 @@ export class Cockpit {
   start(table: RunTable, asOf: string, issues: CockpitIssue[], catchUpError: string | null) {
     [this.table, this.asOf, this.issues, this.lastError] = [table, asOf, issues, catchUpError];
     this.started = true;
+    // The areas appear whole, in one step with the filters and banners above them: nothing already shown moves.
     byId('boot-state').replaceChildren();
+    byId('areas').hidden = false;
     setInterval(() => this.paintStatus(), 1000);
     this.render();
     this.syncDetail();

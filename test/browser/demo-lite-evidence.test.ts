@@ -167,6 +167,10 @@ describe('the cockpit on a 1024×768 laptop', () => {
   }, 120_000);
   afterAll(() => page?.close());
 
+  it('lays out late cards in the room they reserved: cumulative layout shift under 0.05', async () => {
+    expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.05);
+  });
+
   it('keeps the banners to one line each, together at most a tenth of the height, with details on demand', async () => {
     const banners = page.locator('#banners .banner');
     expect(await banners.count()).toBe(2);
@@ -184,17 +188,16 @@ describe('the cockpit on a 1024×768 laptop', () => {
   });
 
   it('writes every configuration with its whole harness version, and paints the matrix labels at 12 px or more', async () => {
-    const labels = await page
-      .locator('.bar-label')
-      .evaluateAll((ls) =>
-        ls.map((l) => ({
-          text: l.textContent!,
-          cut: l.scrollWidth > l.clientWidth + 1,
-          title: l.getAttribute('title'),
-        })),
-      );
-    expect(labels.length).toBeGreaterThan(0);
-    for (const l of labels) {
+    const labels = await page.locator('.bar-label').evaluateAll((ls) =>
+      ls.map((l) => ({
+        text: l.textContent!,
+        cut: l.scrollWidth > l.clientWidth + 1,
+        title: l.getAttribute('title'),
+      })),
+    );
+    const configurations = labels.filter((l) => l.text.includes(' · '));
+    expect(configurations.length).toBeGreaterThanOrEqual(harnesses.length);
+    for (const l of configurations) {
       expect(harnesses.some((h) => l.text.endsWith(` · ${h}`))).toBe(true);
       expect(l.cut).toBe(false);
       expect(l.title).toBe(l.text);
@@ -213,8 +216,9 @@ describe('the cockpit on a 1024×768 laptop', () => {
   });
 
   it('has "skip to content" as the first Tab stop, and reaches the first chart within 10 Tab stops', async () => {
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await page.evaluate(() => window.scrollTo(0, 0));
+    const page = await cockpit.browser.newPage({ viewport: { width: 1024, height: 768 } });
+    await page.goto(`${cockpit.local.url}/`);
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60_000 });
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     let stops = 1;
@@ -230,10 +234,7 @@ describe('the cockpit on a 1024×768 laptop', () => {
     }
     expect(await inFirstChart()).toBe(true);
     expect(stops).toBeLessThanOrEqual(10);
-  });
-
-  it('lays out late cards in the room they reserved: cumulative layout shift under 0.05', async () => {
-    expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.05);
+    await page.close();
   });
 
   it.each([1024, 800])('scrolls the runs grid inside itself, never the page sideways, at %i px', async (width) => {
