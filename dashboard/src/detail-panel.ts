@@ -195,7 +195,6 @@ export class DetailPanel {
     reference: { body: ReferenceBody } | { missing: string } | null,
     attempts: AttemptSummary[],
   ): (HTMLElement | null)[] {
-    const verdict = row.judgeVerdict ?? 'unjudged';
     const test = row.hiddenTestResult;
     const generated = row.metricsSource === 'generated';
     const candidate = patch ? parsePatch(patch) : null;

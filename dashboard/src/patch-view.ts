@@ -12,7 +12,7 @@ type DiffFile = ReturnType<typeof parse>[number];
 export type PatchLayout = 'line-by-line' | 'side-by-side';
 
 /** Past this many characters a patch is cut for display: laying it out would take seconds. */
-export const PATCH_CHARS_SHOWN = 64 * 1024;
+export const PATCH_CHARS_SHOWN = 32 * 1024;
 
 export interface ParsedPatch {
   /** The text laid out: the whole patch, or its head cut at a line. */

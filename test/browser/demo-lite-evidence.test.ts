@@ -175,7 +175,7 @@ describe('the cockpit on a 1024×768 laptop', () => {
     const banners = page.locator('#banners .banner');
     expect(await banners.count()).toBe(2);
     const heights = await banners.evaluateAll((bs) => bs.map((b) => b.getBoundingClientRect().height));
-    const line = await banners.first().evaluate((b) => parseFloat(getComputedStyle(b).lineHeight) || 18);
+    const line = await banners.first().evaluate((b) => Number.parseFloat(getComputedStyle(b).lineHeight) || 18);
     for (const h of heights) expect(h).toBeLessThan(2 * line);
     expect(heights.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(768 * 0.1);
     await page.screenshot({ path: `${SHOTS}/laptop-1024-dashboard.png` });
@@ -210,7 +210,7 @@ describe('the cockpit on a 1024×768 laptop', () => {
     );
     expect(painted.length).toBeGreaterThan(0);
     for (const p of painted) {
-      expect(parseFloat(/(\d+(?:\.\d+)?)px/.exec(p.font)![1]!)).toBeGreaterThanOrEqual(12);
+      expect(Number.parseFloat(/(\d+(?:\.\d+)?)px/.exec(p.font)![1]!)).toBeGreaterThanOrEqual(12);
       expect(harnesses.some((h) => p.text.endsWith(` · ${h}`))).toBe(true);
     }
   });

@@ -15,7 +15,7 @@ const HOSTILE = '<script>window.__xss=1</script><img src=x onerror="window.__xss
 const hunk = (k: number) =>
   `@@ -${k},2 +${k},2 @@\n context ${k}\n-old line ${k} ${'x'.repeat(60)}\n+new line ${k} ${'y'.repeat(60)}\n`;
 /** A 3 MiB diff of one file. */
-const HUGE = `diff --git a/src/big.py b/src/big.py\n--- a/src/big.py\n+++ b/src/big.py\n${Array.from({ length: 20_000 }, (_, k) => hunk(k * 10 + 1)).join('')}`;
+const HUGE = `diff --git a/src/big.py b/src/big.py\n--- a/src/big.py\n+++ b/src/big.py\n${Array.from({ length: 16_500 }, (_, k) => hunk(k * 10 + 1)).join('')}`;
 const HTML_DIFF = `diff --git a/src/${HOSTILE}.py b/src/${HOSTILE}.py\n--- a/src/${HOSTILE}.py\n+++ b/src/${HOSTILE}.py\n@@ -1 +1 @@\n-${HOSTILE}\n+<b>bold</b> ${HOSTILE}\n`;
 const NOT_A_DIFF = `I could not make a patch.\n${HOSTILE}\n<iframe src="/"></iframe>\n`;
 
@@ -75,7 +75,7 @@ it('cuts a 3 MiB candidate patch for display, says so, links the whole object, a
   const side = page.locator('#candidate-side');
   const notice = side.locator('.patch-cut');
   expect(await notice.innerText()).toMatch(
-    /^This patch is 3\.\d MiB: only its first 64 KiB are shown here\. The whole patch$/,
+    /^This patch is 3\.\d MiB: only its first 32 KiB are shown here\. The whole patch$/,
   );
   expect(await notice.locator('a').getAttribute('href')).toBe(
     `/api/spaces/S/runs/${encodeURIComponent(runs.huge.id)}/patch`,
