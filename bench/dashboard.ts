@@ -26,6 +26,7 @@ import { startLocalMode } from '../infra/local/local-mode.ts';
 import { launchChromium } from '../test/browser/helpers/chromium.ts';
 import { cockpitReady } from './cockpit-ready.ts';
 import { measureAnalysis } from './analysis-bench.ts';
+import { measureRunDetail } from './run-detail-bench.ts';
 import { loadSpace, preparedBefore } from './load-space.ts';
 import { BENCH_CAMPAIGN, syntheticCampaign } from './synthetic-campaign.ts';
 
@@ -38,6 +39,7 @@ const { values: args } = parseArgs({
     repeats: { type: 'string', default: '5' },
     fresh: { type: 'boolean', default: false },
     'analysis-only': { type: 'boolean', default: false },
+    'detail-only': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '10' },
   },
 });
@@ -172,6 +174,15 @@ const ms = (v: number) => `${Math.round(v)} ms`;
 
 async function main() {
   const analysis = { runs: RUNS, rounds: Number(args.rounds), fresh: args.fresh };
+  if (args['detail-only']) {
+    const browser = await launchChromium();
+    try {
+      await measureRunDetail(browser, REPEATS);
+    } finally {
+      await browser.close();
+    }
+    return;
+  }
   if (args['analysis-only']) {
     const browser = await launchChromium();
     try {
@@ -268,6 +279,7 @@ async function main() {
   const browser2 = await launchChromium();
   try {
     await measureAnalysis(browser2, analysis);
+    await measureRunDetail(browser2, REPEATS);
   } finally {
     await browser2.close();
   }

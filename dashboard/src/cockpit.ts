@@ -138,6 +138,7 @@ export class Cockpit {
     byId('areas').append(this.dashboard.root, this.compareView.root, this.runs.root, this.hostsView.root);
     for (const a of AREAS) byId(`${a}-area`).hidden = true;
     this.wireTabs();
+    this.wireSkipLink();
     window.addEventListener('popstate', () => {
       this.state = readState();
       this.syncDetail();
@@ -152,7 +153,9 @@ export class Cockpit {
   start(table: RunTable, asOf: string, issues: CockpitIssue[], catchUpError: string | null) {
     [this.table, this.asOf, this.issues, this.lastError] = [table, asOf, issues, catchUpError];
     this.started = true;
+    // The areas appear whole, in one step with the filters and banners above them: nothing already shown moves.
     byId('boot-state').replaceChildren();
+    byId('areas').hidden = false;
     setInterval(() => this.paintStatus(), 1000);
     this.render();
     this.syncDetail();
@@ -168,6 +171,17 @@ export class Cockpit {
     this.schedulePoll();
     // The issues were fetched with the runs; the hosts were not.
     void this.refreshHosts().catch((e: unknown) => (this.lastError = (e as Error).message));
+  }
+
+  /** "Skip to content" lands on the first card of the area in view (its first chart), past the tabs and filters. */
+  private wireSkipLink() {
+    document.querySelector('.skip-link')?.addEventListener('click', (e) => {
+      e.preventDefault();
+      const area = document.querySelector<HTMLElement>('#areas > :not([hidden])');
+      const target = area?.querySelector<HTMLElement>('.card') ?? byId('areas');
+      if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+      target.focus();
+    });
   }
 
   /** Tabs as WAI-ARIA tabs: one Tab stop (the selected tab), the arrow keys, Home and End move between them. */
@@ -344,19 +358,24 @@ export class Cockpit {
   private renderBanners(m: Computed) {
     const versions = m.figures.harnessVersions;
     const generated = m.figures.all.generated;
+    // One line each, the full sentence on demand: together they keep to a tenth of a laptop's screen.
+    const banner = (id: string, kind: string, line: string, full: string) =>
+      el('details', { class: `banner ${kind}`, id, role: 'status' }, el('summary', {}, line), el('p', {}, full));
     fill(
       this.banners,
       versions.length > 1 &&
-        el(
-          'p',
-          { class: 'banner warn', id: 'harness-warning', role: 'status' },
-          `⚠ ${versions.length} harness versions in view (${versions.join(', ')}). Their runs are never pooled: each model appears once per harness version. Filter to one harness version to compare models like for like.`,
+        banner(
+          'harness-warning',
+          'warn',
+          `⚠ ${versions.length} harness versions in view: their runs are never pooled`,
+          `The versions: ${versions.join(', ')}. Each model appears once per harness version. Filter to one harness version to compare models like for like.`,
         ),
       generated > 0 &&
-        el(
-          'p',
-          { class: 'banner generated', id: 'generated-note', role: 'status' },
-          `◇ ${count(generated)} of ${count(m.selection.length)} runs in view carry generated figures (metricsSource "generated": demo data), not measured ones. The project's data/README.md says which.`,
+        banner(
+          'generated-note',
+          'generated',
+          `◇ ${count(generated)} of ${count(m.selection.length)} runs in view carry generated figures`,
+          `Their metricsSource is "generated" (demo data): those figures were generated, not measured. The project's data/README.md says which fields are real.`,
         ),
     );
   }

@@ -6,17 +6,15 @@
 // summaries are shown as text: a summary's markdown is not rendered, so nothing a runner sends can become
 // markup. Long lines wrap, so the panel is the one scroller.
 import { apiPaths, type AttemptsBody, type CockpitIssue, type ReferenceBody } from '../../shared/cockpit/contract.ts';
-import { parseDiff } from '../../shared/cockpit/diff.ts';
 import type { AttemptSummary } from '../../shared/schema/attempt.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import type { Api } from './api.ts';
 import { el, fill } from './dom.ts';
 import { taskLabel } from '../../shared/cockpit/result-filters.ts';
+import { filePath, parsePatch, patchView, type ParsedPatch, type PatchLayout } from './patch-view.ts';
 import { count, duration, instant, num, UNKNOWN, withUnit } from './format.ts';
 import { FLAGGED_COLOUR, FLAGGED_LABEL, VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
 import { flagDescription } from '../../shared/cockpit/flag-rules.ts';
-
-const PATCH_LINES_SHOWN = 2000;
 
 type Field = keyof RunRow;
 
@@ -116,6 +114,8 @@ const fieldLabel = (key: string) => {
 export class DetailPanel {
   readonly root = el('aside', { class: 'detail', id: 'run-detail', 'aria-label': 'Run detail', hidden: true });
   private current: string | null = null;
+  /** Unified or split, kept while the reader moves from run to run. */
+  private layout: PatchLayout = 'line-by-line';
 
   constructor(
     private readonly api: Api,
@@ -195,89 +195,84 @@ export class DetailPanel {
     reference: { body: ReferenceBody } | { missing: string } | null,
     attempts: AttemptSummary[],
   ): (HTMLElement | null)[] {
-    const verdict = row.judgeVerdict ?? 'unjudged';
     const test = row.hiddenTestResult;
     const generated = row.metricsSource === 'generated';
+    const candidate = patch ? parsePatch(patch) : null;
+    const fix = reference && 'body' in reference && reference.body.diff ? parsePatch(reference.body.diff) : null;
     return [
       generated
         ? el(
             'p',
             { class: 'generated-note' },
-            `◇ Demo data (metricsSource "generated"): the figures of this row were generated, not measured. The project's data/README.md says which demo fields come from a real benchmark.`,
+            `◇ Demo data: this row's figures were generated, not measured (metricsSource "generated"; data/README.md says which fields are real).`,
           )
         : null,
       links(row, issue, generated),
       el(
-        'section',
-        { class: 'verdict-box' },
-        row.judgeState === 'flagged'
-          ? el('span', { class: 'chip', style: `--chip:${FLAGGED_COLOUR}` }, FLAGGED_LABEL)
-          : el('span', { class: 'chip', style: `--chip:${VERDICT_COLOURS[verdict]}` }, VERDICT_LABELS[verdict]),
+        'div',
+        { class: 'evidence' },
         el(
-          'span',
-          { class: 'muted' },
-          ` judge state: ${row.judgeState}${row.judgeModel ? ` · by ${row.judgeModel}` : ''}${row.judgedAt ? ` · ${instant(row.judgedAt)}` : ''}`,
-        ),
-        row.judgeReason
-          ? el('p', { class: 'reason' }, row.judgeReason)
-          : el('p', { class: 'muted' }, 'No reasons: not judged by a model (yet).'),
-        row.judgeLastError
-          ? el('p', { class: 'error' }, `Last judge error (${row.judgeLastError.code}): ${row.judgeLastError.message}`)
-          : null,
-        flagsOf(row),
-        row.contamination.length
-          ? el(
-              'div',
-              {},
-              el('strong', {}, 'Contamination'),
-              el(
-                'ul',
+          'section',
+          { class: 'verdict-box', 'aria-label': 'Verdict' },
+          verdictLine(row),
+          row.judgeReason
+            ? el('p', { class: 'reason' }, row.judgeReason)
+            : el('p', { class: 'muted' }, 'No reasons: not judged by a model (yet).'),
+          row.judgeLastError
+            ? el(
+                'p',
+                { class: 'error' },
+                `Last judge error (${row.judgeLastError.code}): ${row.judgeLastError.message}`,
+              )
+            : null,
+          flagsOf(row),
+          row.contamination.length
+            ? el(
+                'div',
                 {},
-                ...row.contamination.map((c) =>
-                  el('li', {}, `step ${c.step}: ${c.path}${c.reason ? ` — ${c.reason}` : ''}`),
+                el('strong', {}, 'Contamination'),
+                el(
+                  'ul',
+                  {},
+                  ...row.contamination.map((c) =>
+                    el('li', {}, `step ${c.step}: ${c.path}${c.reason ? ` — ${c.reason}` : ''}`),
+                  ),
                 ),
-              ),
-            )
-          : null,
-      ),
-      el(
-        'section',
-        { class: 'tests-box' },
-        el('h3', {}, 'Hidden tests'),
-        test
-          ? el(
-              'p',
-              {},
-              el('strong', {}, test.status),
-              test.total !== undefined || test.passed !== undefined || test.failed !== undefined
-                ? ` — ${test.passed ?? UNKNOWN} passed, ${test.failed ?? UNKNOWN} failed, of ${test.total ?? UNKNOWN}`
-                : '',
-              ` · ran ${instant(test.ranAt)}`,
-              test.details ? el('pre', { class: 'details' }, test.details) : null,
-            )
-          : el('p', { class: 'muted' }, 'No hidden-test result for this run.'),
-        ...(test ? testNameLists(test) : []),
-      ),
-      el(
-        'section',
-        { class: 'diffs' },
-        el('h3', {}, reference ? 'The candidate beside the original fix' : 'The candidate patch'),
+              )
+            : null,
+        ),
         el(
           'div',
-          { class: reference ? 'diff-pair' : 'diff-single' },
+          { class: 'evidence-side' },
+          rubricTable(row),
           el(
-            'div',
-            { class: 'diff-side', id: 'candidate-side' },
-            el('h4', {}, 'Candidate patch (this run)'),
-            row.patchTruncated
-              ? el('p', { class: 'warn' }, 'The runner cut this patch to fit: the end is missing.')
-              : null,
-            fileList(patch, 'candidate'),
-            patchView(patch, 'Candidate patch', 'No patch: the run changed nothing.'),
+            'section',
+            { class: 'tests-box', 'aria-label': 'Hidden tests' },
+            el('h3', {}, 'Hidden tests'),
+            test
+              ? el(
+                  'p',
+                  {},
+                  el('strong', {}, test.status),
+                  test.total !== undefined || test.passed !== undefined || test.failed !== undefined
+                    ? ` — ${test.passed ?? UNKNOWN} passed, ${test.failed ?? UNKNOWN} failed, of ${test.total ?? UNKNOWN}`
+                    : '',
+                  ` · ran ${instant(test.ranAt)}`,
+                  test.details
+                    ? el(
+                        'details',
+                        {},
+                        el('summary', {}, 'How this result was made'),
+                        el('pre', { class: 'details' }, test.details),
+                      )
+                    : null,
+                )
+              : el('p', { class: 'muted' }, 'No hidden-test result for this run.'),
+            ...(test ? testNameLists(test) : []),
           ),
-          reference ? referenceSide(reference) : null,
         ),
       ),
+      this.diffs(row, candidate, patch === null, reference, fix),
       attemptList(attempts),
       el(
         'section',
@@ -287,6 +282,95 @@ export class DetailPanel {
       ),
       el('section', {}, el('h3', {}, 'Row'), fieldsTable(row)),
     ];
+  }
+
+  /**
+   * The candidate beside the original fix (when the cockpit may show it), each laid out by diff2html, unified
+   * or split, under one list of the files either changes, marked by which of the two change them.
+   */
+  private diffs(
+    row: RunRow,
+    candidate: ParsedPatch | null,
+    noPatch: boolean,
+    reference: { body: ReferenceBody } | { missing: string } | null,
+    fix: ParsedPatch | null,
+  ): HTMLElement {
+    const pair = el('div', { class: reference ? 'diff-pair' : 'diff-single' });
+    const toggles = (['line-by-line', 'side-by-side'] as const).map((layout) => {
+      const b = el(
+        'button',
+        { type: 'button', class: 'chip-toggle', 'aria-pressed': String(layout === this.layout), 'data-layout': layout },
+        layout === 'line-by-line' ? 'Unified' : 'Split',
+      );
+      b.addEventListener('click', () => {
+        this.layout = layout;
+        toggles.forEach((t) => t.setAttribute('aria-pressed', String(t === b)));
+        render();
+      });
+      return b;
+    });
+    const full = (path: string, text: string) => {
+      const href = this.api.url(path);
+      if (!this.api.signedIn) return el('a', { href, target: '_blank', rel: 'noopener' }, text);
+      const b = el('button', { type: 'button', class: 'link' }, text);
+      b.addEventListener('click', () => void this.api.download(href, `${row.id}.diff`));
+      return b;
+    };
+    const render = () =>
+      fill(
+        pair,
+        el(
+          'div',
+          { class: 'diff-side', id: 'candidate-side' },
+          el('h4', {}, 'Candidate patch (this run)'),
+          row.patchTruncated
+            ? el('p', { class: 'warn', role: 'note' }, 'The runner cut this patch to fit: the end is missing.')
+            : null,
+          candidate
+            ? patchView(
+                candidate,
+                'Candidate patch',
+                this.layout,
+                full(apiPaths.patch(this.space, row.id), 'The whole patch'),
+              )
+            : el('p', { class: 'muted' }, noPatch ? 'No patch: the run changed nothing.' : 'The patch is empty.'),
+        ),
+        reference
+          ? el(
+              'div',
+              { class: 'diff-side', id: 'reference-side' },
+              el('h4', {}, 'Original fix (merged)'),
+              'missing' in reference
+                ? el('p', { class: 'muted' }, reference.missing)
+                : reference.body.omittedLockFiles.length
+                  ? el('p', { class: 'muted' }, `Lock files left out: ${reference.body.omittedLockFiles.join(', ')}.`)
+                  : null,
+              'body' in reference
+                ? fix
+                  ? patchView(
+                      fix,
+                      'Original fix',
+                      this.layout,
+                      full(apiPaths.reference(this.space, row.id), 'The whole fix'),
+                    )
+                  : el('p', { class: 'muted' }, 'The original fix changed nothing but lock files.')
+                : null,
+            )
+          : null,
+      );
+    render();
+    return el(
+      'section',
+      { class: 'diffs' },
+      el(
+        'div',
+        { class: 'diffs-head' },
+        el('h3', {}, reference ? 'The candidate beside the original fix' : 'The candidate patch'),
+        el('span', { class: 'layout-switch', role: 'group', 'aria-label': 'Diff layout' }, ...toggles),
+      ),
+      fileList(candidate, fix, reference !== null && 'body' in reference),
+      pair,
+    );
   }
 }
 
@@ -422,103 +506,153 @@ function flagsOf(row: RunRow): HTMLElement | null {
   );
 }
 
-/** The original fix as the judge cached it, or the API's sentence saying why it is not here. */
-function referenceSide(reference: { body: ReferenceBody } | { missing: string }): HTMLElement {
+/**
+ * The verdict the run counts by and where it comes from: the hidden tests when they passed or failed, the
+ * judge otherwise (as the cockpit's default outcome counts). The other check is named beside it.
+ */
+function verdictLine(row: RunRow): HTMLElement {
+  const verdict = row.judgeVerdict ?? 'unjudged';
+  const judgeChip =
+    row.judgeState === 'flagged'
+      ? el('span', { class: 'chip', style: `--chip:${FLAGGED_COLOUR}` }, FLAGGED_LABEL)
+      : el('span', { class: 'chip', style: `--chip:${VERDICT_COLOURS[verdict]}` }, VERDICT_LABELS[verdict]);
+  const by = `${row.judgeModel ? ` by ${row.judgeModel}` : ''}${row.judgedAt ? ` · ${instant(row.judgedAt)}` : ''}`;
+  const status = row.hiddenTestResult?.status;
+  if (status === 'pass' || status === 'fail') {
+    const passed = status === 'pass';
+    const judged = row.judgeVerdict !== null && row.judgeState !== 'flagged';
+    const agrees = judged && (row.judgeVerdict === 'resolved') === passed;
+    return el(
+      'div',
+      { class: 'verdict-line' },
+      el('h3', {}, 'Verdict'),
+      el(
+        'span',
+        { class: 'chip verdict-main', style: `--chip:${VERDICT_COLOURS[passed ? 'resolved' : 'wrong']}` },
+        passed ? 'resolved' : 'not resolved',
+      ),
+      el('span', { class: 'verdict-source', 'data-source': 'tests' }, ` source: hidden tests (${status})`),
+      el(
+        'p',
+        { class: 'muted judge-beside' },
+        'Judge: ',
+        judgeChip,
+        `${by} · judge state ${row.judgeState}`,
+        judged ? el('strong', { class: agrees ? '' : 'disagree-mark' }, agrees ? ' · agrees' : ' · disagrees') : null,
+      ),
+    );
+  }
   return el(
     'div',
-    { class: 'diff-side', id: 'reference-side' },
-    el('h4', {}, 'Original fix (merged)'),
-    ...('body' in reference
-      ? [
-          reference.body.omittedLockFiles.length
-            ? el('p', { class: 'muted' }, `Lock files left out: ${reference.body.omittedLockFiles.join(', ')}.`)
-            : null,
-          fileList(reference.body.diff, 'original fix'),
-          patchView(reference.body.diff, 'Original fix', 'The original fix changed nothing but lock files.'),
-        ]
-      : [el('p', { class: 'muted' }, reference.missing)]),
+    { class: 'verdict-line' },
+    el('h3', {}, 'Verdict'),
+    judgeChip,
+    el('span', { class: 'verdict-source', 'data-source': 'judge' }, ` source: judge${by}`),
+    el('p', { class: 'muted' }, `judge state ${row.judgeState} · no hidden-test pass or fail`),
   );
 }
 
-/** The files a diff changes, each with its added and removed line counts. */
-function fileList(diff: string | null, what: string): HTMLElement | null {
-  if (!diff) return null;
-  const files = parseDiff(diff).files.map((f) => {
-    // Counted after the first hunk header: before it, "---" and "+++" are the file's headers.
-    const body = f.text.split('\n');
-    const start = body.findIndex((l) => l.startsWith('@@'));
-    let added = 0;
-    let removed = 0;
-    for (const line of start < 0 ? [] : body.slice(start)) {
-      if (line.startsWith('+')) added++;
-      else if (line.startsWith('-')) removed++;
-    }
-    const path =
-      f.oldPath && f.newPath && f.oldPath !== f.newPath
-        ? `${f.oldPath} → ${f.newPath}`
-        : (f.newPath ?? `${f.oldPath} (deleted)`);
-    return { path, added, removed };
-  });
-  if (!files.length) return null;
+const yesNo = (v: boolean | null) => (v === null ? UNKNOWN : v ? 'yes' : 'no');
+
+/** The judge's rubric answers, with the fact computed from the two diffs beside its claim where there is one. */
+function rubricTable(row: RunRow): HTMLElement {
+  const rows: [string, boolean | null, boolean | null | undefined][] = [
+    ['Root cause found', row.judgeRootCauseFound, undefined],
+    ['Same files as the fix', row.judgeSameFilesAsReference, row.judgeSameFilesComputed],
+    ['Test added', row.judgeTestAdded, undefined],
+    ['Would compile', row.judgeWouldCompile, undefined],
+  ];
+  return el(
+    'section',
+    { class: 'rubric-box', 'aria-label': 'Rubric' },
+    el('h3', {}, 'Rubric'),
+    el(
+      'table',
+      { class: 'rubric' },
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          el('th', { scope: 'col' }, 'Question'),
+          el('th', { scope: 'col' }, 'Judge says'),
+          el('th', { scope: 'col', title: 'Computed from the two diffs, lock files aside' }, 'Computed'),
+        ),
+      ),
+      el(
+        'tbody',
+        {},
+        ...rows.map(([question, claim, fact]) => {
+          const disagree = fact !== undefined && fact !== null && claim !== null && fact !== claim;
+          return el(
+            'tr',
+            { class: disagree ? 'disagree' : '', 'data-disagree': String(disagree) },
+            el('th', { scope: 'row' }, question),
+            el('td', { class: claim === null ? 'unknown' : '' }, yesNo(claim)),
+            el(
+              'td',
+              { class: fact === null ? 'unknown' : '' },
+              fact === undefined ? el('span', { class: 'muted' }, '—') : yesNo(fact),
+              disagree
+                ? el(
+                    'span',
+                    { class: 'disagree-mark', title: "The judge's claim and the computed fact disagree" },
+                    ' ≠ disagrees',
+                  )
+                : null,
+            ),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
+/** Every file either diff changes, with its +/− counts, marked: changed by both, by the candidate only, or by the fix only. */
+function fileList(candidate: ParsedPatch | null, fix: ParsedPatch | null, withFix: boolean): HTMLElement | null {
+  const files = new Map<string, { candidate: string | null; fix: string | null }>();
+  const counts = (f: { addedLines: number; deletedLines: number }) =>
+    `+${count(f.addedLines)} −${count(f.deletedLines)}`;
+  for (const f of candidate?.files ?? []) files.set(filePath(f), { candidate: counts(f), fix: null });
+  for (const f of fix?.files ?? []) {
+    const path = filePath(f);
+    files.set(path, { candidate: files.get(path)?.candidate ?? null, fix: counts(f) });
+  }
+  if (!files.size) return null;
+  const mark = (c: string | null, f: string | null) => (c && f ? 'both' : c ? 'candidate only' : 'fix only');
   return el(
     'table',
-    { class: 'files', 'aria-label': `Files the ${what} changes` },
+    { class: 'files', 'aria-label': 'Files the candidate and the fix change' },
     el(
       'thead',
       {},
       el(
         'tr',
         {},
-        el('th', { scope: 'col' }, `${count(files.length)} ${files.length === 1 ? 'file' : 'files'}`),
-        el('th', { scope: 'col', class: 'num' }, 'added'),
-        el('th', { scope: 'col', class: 'num' }, 'removed'),
+        el('th', { scope: 'col' }, `${count(files.size)} ${files.size === 1 ? 'file' : 'files'}`),
+        withFix ? el('th', { scope: 'col' }, 'changed by') : null,
+        el('th', { scope: 'col', class: 'num' }, 'candidate'),
+        withFix ? el('th', { scope: 'col', class: 'num' }, 'fix') : null,
       ),
     ),
     el(
       'tbody',
       {},
-      ...files.map((f) =>
+      ...[...files].map(([path, f]) =>
         el(
           'tr',
-          {},
-          el('td', { class: 'path' }, f.path),
-          el('td', { class: 'num d-add-count' }, `+${count(f.added)}`),
-          el('td', { class: 'num d-del-count' }, `−${count(f.removed)}`),
+          { 'data-touched': withFix ? mark(f.candidate, f.fix) : 'candidate only' },
+          el('td', { class: 'path' }, path),
+          withFix
+            ? el('td', { class: `touched ${mark(f.candidate, f.fix).replace(' ', '-')}` }, mark(f.candidate, f.fix))
+            : null,
+          el('td', { class: 'num' }, f.candidate ?? '—'),
+          withFix ? el('td', { class: 'num' }, f.fix ?? '—') : null,
         ),
       ),
     ),
   );
-}
-
-function patchView(patch: string | null, label: string, none: string): HTMLElement {
-  if (!patch) return el('p', { class: 'muted' }, none);
-  // A diff ends with a newline: no empty last line.
-  const lines = patch.replace(/\n+$/, '').split('\n');
-  const pre = el('pre', { class: 'diff', 'aria-label': label });
-  const render = (limit: number) => {
-    const fragment = document.createDocumentFragment();
-    lines
-      .slice(0, limit)
-      .forEach((line, k) => fragment.append(k ? '\n' : '', el('span', { class: lineClass(line) }, line)));
-    pre.replaceChildren(fragment);
-  };
-  render(PATCH_LINES_SHOWN);
-  if (lines.length <= PATCH_LINES_SHOWN) return pre;
-  const more = el('button', { type: 'button', class: 'link' }, `Show all ${count(lines.length)} lines`);
-  more.addEventListener('click', () => {
-    render(lines.length);
-    more.remove();
-  });
-  return el('div', {}, pre, more);
-}
-
-function lineClass(line: string): string {
-  if (line.startsWith('diff ') || line.startsWith('index ') || line.startsWith('--- ') || line.startsWith('+++ '))
-    return 'd-file';
-  if (line.startsWith('@@')) return 'd-hunk';
-  if (line.startsWith('+')) return 'd-add';
-  if (line.startsWith('-')) return 'd-del';
-  return 'd-ctx';
 }
 
 function fieldText(key: Field, v: unknown): [string, boolean] {

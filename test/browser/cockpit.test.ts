@@ -635,9 +635,9 @@ describe('the detail panel', () => {
     await page.locator(`.grid-row[data-id="${run!.id}"]`).click();
     await page.waitForURL(/run=/);
     const detail = page.locator('#run-detail');
-    await detail.locator('pre.diff .d-add', { hasText: `demo run token: ${run!.token}` }).waitFor();
-    expect(await detail.locator('pre.diff .d-del').count()).toBeGreaterThan(0);
-    expect(await detail.locator('pre.diff .d-hunk').count()).toBeGreaterThan(0);
+    await detail.locator('.patch-files .d2h-ins', { hasText: `demo run token: ${run!.token}` }).waitFor();
+    expect(await detail.locator('.patch-files .d2h-del').count()).toBeGreaterThan(0);
+    expect(await detail.locator('.patch-files .d2h-info').count()).toBeGreaterThan(0);
     expect(await detail.locator('pre.summary').innerText()).toMatch(/Generated summary/);
     await detail.locator('.reason', { hasText: 'demo-oracle' }).waitFor({ timeout: 30_000 });
     await detail
@@ -663,11 +663,13 @@ describe('the detail panel', () => {
     );
     expect(await detail.locator('.run-links a').count()).toBe(0);
     // The files the candidate changed with their counts, and beside it the original fix once the judge fetched it.
-    const files = await detail.locator('#candidate-side table.files tbody tr').first().innerText();
-    expect(files).toMatch(/\+\d+\s+−\d+/);
-    await detail.locator('#reference-side pre.diff', { hasText: 'DEMO_REFERENCE_FIX.md' }).waitFor({ timeout: 30_000 });
-    expect(await detail.locator('#reference-side table.files').innerText()).toMatch(
-      /DEMO_REFERENCE_FIX\.md\s+\+1\s+−1/,
+    const files = await detail.locator('.diffs table.files tbody tr').first().innerText();
+    expect(files).toMatch(/\+\d+ −\d+/);
+    await detail
+      .locator('#reference-side .patch-files', { hasText: 'DEMO_REFERENCE_FIX.md' })
+      .waitFor({ timeout: 30_000 });
+    expect(await detail.locator('.diffs table.files').innerText()).toMatch(
+      /DEMO_REFERENCE_FIX\.md\s+fix only\s+—\s+\+1 −1/,
     );
     expect(await detail.locator('#reference-side').innerText()).not.toMatch(/problem statement|Demo task/);
     const [candidateBox, referenceBox] = [
@@ -701,7 +703,7 @@ describe('untrusted strings', () => {
     const row = page.locator('.grid-row', { hasText: '<img src=x' });
     await row.waitFor({ timeout: 20_000 });
     await row.click();
-    await page.locator('#run-detail pre.diff', { hasText: '<script>window.__xss=2</script>' }).waitFor();
+    await page.locator('#run-detail .patch', { hasText: '<script>window.__xss=2</script>' }).waitFor();
     await page.locator('#run-detail pre.summary', { hasText: '<img src=y' }).waitFor();
     await page.locator('[data-area="dashboard"]').click();
     await page.locator('.kpi', { hasText: '<img src=x' }).waitFor();

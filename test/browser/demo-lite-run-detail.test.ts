@@ -50,10 +50,10 @@ describe('a real SWE-bench Lite run in the run detail', () => {
     const firstAdded = (diff: string) =>
       diff.split('\n').find((l) => l.startsWith('+') && !l.startsWith('+++') && l.trim().length > 8)!;
     await detail
-      .locator('#candidate-side pre.diff', { hasText: firstAdded(run.delivery.patch as string).slice(1) })
+      .locator('#candidate-side .patch-files', { hasText: firstAdded(run.delivery.patch as string).slice(1) })
       .waitFor();
     await detail
-      .locator('#reference-side pre.diff', { hasText: firstAdded(task.goldPatch).slice(1) })
+      .locator('#reference-side .patch-files', { hasText: firstAdded(task.goldPatch).slice(1) })
       .waitFor({ timeout: 30_000 });
     await detail.locator('.reason', { hasText: 'demo-oracle' }).waitFor({ timeout: 30_000 });
   });

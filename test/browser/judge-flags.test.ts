@@ -73,7 +73,7 @@ it('counts the flagged run apart, shows it as flagged, names its rules, and neve
   for (const id of flagged.judgeFlags!) expect(flags).toContain(`${id} — ${flagDescription(id)}`);
   expect(await detail.locator('.verdict-box .chip').innerText()).toBe('flagged');
 
-  await detail.locator('#candidate-side pre.diff').waitFor();
+  await detail.locator('#candidate-side .patch-files').waitFor();
   expect(await detail.locator('#reference-side').count()).toBe(0);
   expect(await detail.locator('.diffs h3').innerText()).toBe('The candidate patch');
   expect(asked.filter((path) => path.endsWith('/reference'))).toEqual([]);

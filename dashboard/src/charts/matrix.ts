@@ -37,7 +37,7 @@ const EMPTY = '#f1f1f1';
 export const MARK_COLOUR = '#1d1f23';
 /** The marked band's height, in CSS pixels. */
 const MARK_HEIGHT = 3;
-const FONT = '11px system-ui, sans-serif';
+const FONT = '12px system-ui, sans-serif';
 
 export class MatrixChart {
   private readonly canvas = el('canvas', { class: 'matrix-canvas', role: 'img' });
@@ -309,14 +309,17 @@ export class MatrixChart {
   }
 }
 
+/** Cut to fit, from the model's end: a row's harness version (after the last " · ") is never cut. */
 function ellipsize(ctx: CanvasRenderingContext2D, text: string, max: number): string {
   if (ctx.measureText(text).width <= max) return text;
+  const at = text.lastIndexOf(' · ');
+  const [head, tail] = at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at)];
   let lo = 0;
-  let hi = text.length;
+  let hi = head.length;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (ctx.measureText(text.slice(0, mid) + '…').width <= max) lo = mid;
+    if (ctx.measureText(`${head.slice(0, mid)}…${tail}`).width <= max) lo = mid;
     else hi = mid - 1;
   }
-  return text.slice(0, lo) + '…';
+  return `${head.slice(0, lo)}…${tail}`;
 }
