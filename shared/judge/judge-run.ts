@@ -305,6 +305,7 @@ function settingsOf(deps: JudgeDeps, space: string) {
   const model = judgeModelOf(deps.config, space);
   return {
     ...deps.config.spaces[space]!.judge,
+    allSpacesDailyCap: deps.config.judgeDailyCapAllSpaces,
     model,
     price: Object.hasOwn(deps.config.prices, model) ? deps.config.prices[model] : undefined,
   };
