@@ -32,7 +32,20 @@ export class Land extends Construct {
         }),
       );
 
-    alarms.watchDeadLetters(this, 'DeadLetters', state.landingDlq, 'Deliveries that could not be landed');
-    alarms.watchOldestMessage(this, 'Backlog', state.landingQueue, Duration.minutes(15), 'Deliveries waiting to land');
+    alarms.watchDeadLetters(
+      this,
+      'DeadLetters',
+      state.landingDlq,
+      'Deliveries that could not be landed',
+      'Landing dead letters',
+    );
+    alarms.watchOldestMessage(
+      this,
+      'Backlog',
+      state.landingQueue,
+      Duration.minutes(15),
+      'Deliveries waiting to land',
+      'Landing backlog',
+    );
   }
 }
