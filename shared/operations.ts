@@ -19,6 +19,8 @@ export const METRICS = {
   landingMessageDropped: 'LandingMessageDropped',
   judgeMessageDropped: 'JudgeMessageDropped',
   judgeModelCalls: 'JudgeModelCalls',
+  /** USD the model calls cost, as priced by the configuration (calls without a price add nothing). */
+  judgeSpendUsd: 'JudgeSpendUsd',
   judged: 'Judged',
   /** An answer of "resolved" a flag rule contradicted: the run is flagged, not counted (docs/contract.md §5). */
   judgeFlagged: 'JudgeFlagged',

@@ -66,6 +66,10 @@ export interface HostStore {
 export interface BudgetStore {
   /** Atomically takes one unit of (space, day) if fewer than `cap` were taken; false when the cap is reached. */
   reserve(space: string, day: string, cap: number): Promise<boolean>;
+  /** Atomically takes one unit of the day's count across all spaces if fewer than `cap` were taken. */
+  reserveAcrossSpaces(day: string, cap: number): Promise<boolean>;
+  /** Gives back a unit `reserve` took for a call that was not made; never below zero. */
+  release(space: string, day: string): Promise<void>;
   /** Adds one call's cost to the day's spend; null marks the day's spend unknown (a call without a price). */
   addCost(space: string, day: string, costUsd: number | null): Promise<void>;
   /** The days from `fromDay` to `toDay` (inclusive, `YYYY-MM-DD`) on which units were taken, oldest first. */

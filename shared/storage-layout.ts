@@ -219,6 +219,8 @@ export const hostKey = (space: string, host: string): ItemKey => ({
 });
 const budgetPartition = (space: string) => `BUDGET#${space}`;
 export const budgetKey = (space: string, day: string): ItemKey => ({ pk: budgetPartition(space), sk: day });
+/** The day's judge calls of every space together (no `#`: no space's partition, so no space's reader sees it). */
+export const allSpacesBudgetKey = (day: string): ItemKey => ({ pk: 'BUDGET-ALL-SPACES', sk: day });
 
 /** Archived attempts of one run sort by finishedAt under this prefix (the id encoded: ids may contain `#`). */
 export const attemptPrefix = (id: string) => `${SORT_PREFIX.attempt}${encode(id)}#`;

@@ -1,6 +1,7 @@
 // SQS → one judge attempt per message; the rules live in shared/judge and `lambda.ts` wires AWS. Metrics
 // the alarms watch: JudgeErrors (failed attempts) and JudgingPaused (1 while the provider refuses the key
-// or the model, 0 when a probe resumes judging); JudgeFlagged counts runs whose "resolved" was flagged.
+// or the model, 0 when a probe resumes judging); JudgeFlagged counts runs whose "resolved" was flagged;
+// JudgeModelCalls and JudgeSpendUsd feed the operations dashboard.
 import type { SQSRecord } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { judgeRun, type JudgeDeps, type JudgeOutcome } from '../../shared/judge/judge-run.ts';
@@ -17,6 +18,7 @@ export function createJudgeHandler(deps: JudgeDeps, instrumentation: Instrumenta
   function report(message: JudgeMessage, outcome: JudgeOutcome): void {
     const fields = { space: message.space, id: message.id, result: outcome.result, problem: outcome.problem };
     if (outcome.modelCall) metrics.addMetric(METRICS.judgeModelCalls, MetricUnit.Count, 1);
+    if (outcome.costUsd) metrics.addMetric(METRICS.judgeSpendUsd, MetricUnit.NoUnit, outcome.costUsd);
     if (outcome.result === 'judged') metrics.addMetric(METRICS.judged, MetricUnit.Count, 1);
     if (outcome.result === 'flagged') {
       metrics.addMetric(METRICS.judgeFlagged, MetricUnit.Count, 1);

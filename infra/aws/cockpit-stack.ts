@@ -1,5 +1,5 @@
 // The cockpits, spread over a fixed number of stacks by a hash of each cockpit's name. A cockpit is about
-// 18 CloudFormation resources and a stack may hold 500, so one stack could not hold 100 cockpits. A hash
+// 20 CloudFormation resources and a stack may hold 500, so one stack could not hold 100 cockpits. A hash
 // keeps each cockpit in the same stack whatever other cockpits are added or removed (moving one would
 // replace its distribution), and every stack is always synthesized, so a stack whose last cockpit was
 // removed is deployed without it rather than left behind still publishing it.
@@ -9,11 +9,12 @@ import { sha256Hex } from '../../shared/sha256.ts';
 import { ConfigError, type ReplayConfig } from './deployment-config.ts';
 import type { PipelineState } from './stateful-stack.ts';
 import { Cockpit } from './constructs/cockpit.ts';
+import type { Alarms } from './constructs/alarms.ts';
 import type { CockpitHeaders } from './constructs/cockpit-headers.ts';
 
 export const COCKPIT_STACKS = 10;
-/** 25 signed-in cockpits and the stack's own resources stay below 500 (test/infra/scale.test.ts). */
-export const MAX_COCKPITS_PER_STACK = 25;
+/** 22 signed-in cockpits and the stack's own resources stay below 500 (test/infra/scale.test.ts). */
+export const MAX_COCKPITS_PER_STACK = 22;
 
 /** Which of the cockpit stacks (0 to COCKPIT_STACKS − 1) holds a cockpit: a function of its name alone. */
 export const cockpitStackIndex = (cockpit: string): number =>
@@ -36,6 +37,7 @@ export interface CockpitStackProps extends StackProps {
   config: ReplayConfig;
   state: PipelineState;
   headers: CockpitHeaders;
+  alarms: Alarms;
   dashboardDir: string;
   cockpits: string[];
 }
@@ -45,11 +47,11 @@ export class CockpitStack extends Stack {
 
   constructor(scope: Construct, id: string, props: CockpitStackProps) {
     super(scope, id, props);
-    const { config, state, headers, dashboardDir } = props;
+    const { config, state, headers, alarms, dashboardDir } = props;
     this.cockpits = new Map(
       props.cockpits.map((name) => [
         name,
-        new Cockpit(this, `Cockpit-${name}`, { name, config, state, headers, dashboardDir }),
+        new Cockpit(this, `Cockpit-${name}`, { name, config, state, headers, alarms, dashboardDir }),
       ]),
     );
     // CloudFormation refuses a template without resources; this one is free and does nothing.

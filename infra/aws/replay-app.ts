@@ -1,13 +1,13 @@
 // Builds the deployment's stacks from a parsed configuration. `app.ts` calls it for `cdk synth`; the
 // infra tests call it with their own configurations.
-import { Validations, type App } from 'aws-cdk-lib';
+import { Tags, Validations, type App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { ReplayConfig } from './deployment-config.ts';
 import { CockpitStack, cockpitsByStack } from './cockpit-stack.ts';
 import { PairingStack } from './pairing-stack.ts';
 import { PipelineStack } from './pipeline-stack.ts';
 import { StatefulStack } from './stateful-stack.ts';
-import { StageNames } from './stage-names.ts';
+import { STAGE_TAG, StageNames } from './stage-names.ts';
 
 const STATEFUL_STACK = 'ReplayBench-State';
 const PIPELINE_STACK = 'ReplayBench-Pipeline';
@@ -42,7 +42,7 @@ export function addReplayStacks(
   const pipeline = new PipelineStack(app, names.prefixed(PIPELINE_STACK), {
     config,
     state,
-    cockpitHeadersName: (kind) => names.prefixed(`ReplayBench-CockpitHeaders-${kind}`),
+    names,
     description: 'replay-bench: functions, ingest endpoint, schedule, alarms',
   });
   const cockpits = cockpitsOfStacks.map(
@@ -51,6 +51,7 @@ export function addReplayStacks(
         config,
         state,
         headers: pipeline.cockpitHeaders,
+        alarms: pipeline.alarms,
         dashboardDir: options.dashboardDir,
         cockpits: names,
         description: `replay-bench: cockpits, ${names.length} of them (their URLs are the outputs)`,
@@ -61,6 +62,11 @@ export function addReplayStacks(
     names,
     description: 'replay-bench: one policy per host key for whoever pairs that host',
   });
+  // Cost-allocation tags on every resource that takes tags (activate them once in the Billing console).
+  for (const stack of [state, pipeline, ...cockpits, pairing]) {
+    Tags.of(stack).add('project', 'replay-bench');
+    Tags.of(stack).add(STAGE_TAG, names.tagValue);
+  }
   if (options.checks) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { state, pipeline, cockpits, pairing };
 }

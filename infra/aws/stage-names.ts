@@ -6,6 +6,8 @@ import { ConfigError } from '../../shared/schema/config.ts';
 
 /** The context key (`-c stage=NAME`). */
 export const STAGE_CONTEXT_KEY = 'stage';
+/** The cost-allocation tag on every resource: the stage's name, `default` for the default stage. */
+export const STAGE_TAG = 'replay-bench:stage';
 
 // Cognito domain prefixes take lower-case letters, digits and inner hyphens only; 20 characters leave
 // room for `-replay-bench-<account>` within its 63.
@@ -18,6 +20,11 @@ export class StageNames {
   /** A stack, a CloudFront policy or a Cognito domain: `NAME-ReplayBench-State`. */
   prefixed(base: string): string {
     return this.stage ? `${this.stage}-${base}` : base;
+  }
+
+  /** The value of the stage's cost-allocation tag. */
+  get tagValue(): string {
+    return this.stage ?? 'default';
   }
 
   /** What every secret name of the stage starts with: `NAME/`, or nothing for the default stage. */

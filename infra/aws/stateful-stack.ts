@@ -187,6 +187,11 @@ export class StatefulStack extends Stack implements PipelineState {
       visibilityTimeout: visibilityFor(TIMEOUTS.judge),
       deadLetterQueue: { queue: this.judgeDlq, maxReceiveCount: MAX_RECEIVES },
     });
+    for (const [id, queue, description] of [
+      ['LandingDlqName', this.landingDlq, 'Deliveries that failed to land (docs/deploy.md, "Landing dead letters")'],
+      ['JudgeDlqName', this.judgeDlq, 'Judge messages that failed (docs/deploy.md, "Judge dead letters")'],
+    ] as const)
+      new CfnOutput(this, id, { value: queue.queueName, description });
 
     this.hostKeys = keyCandidates(props.config).map(({ secretConfigKey, host }) => ({
       secretConfigKey,

@@ -33,6 +33,8 @@ export interface AttemptDeps {
 export interface AttemptSettings {
   model: string;
   dailyCap: number;
+  /** The deployment's cap on calls of all spaces together per UTC day; undefined: none. */
+  allSpacesDailyCap: number | undefined;
   price: ModelPrice | undefined;
 }
 
@@ -48,6 +50,29 @@ export type AttemptResult =
   | { kind: 'answered'; answer: JudgeAnswer; checks: VerdictChecks; costUsd: number | null };
 
 const MAX_OUTPUT_TOKENS = 1024;
+
+/**
+ * One unit of the space's day and, when the deployment caps all spaces together, one of the day across
+ * spaces: null when both were taken, else why not. A space unit taken when the shared cap refuses is given back.
+ */
+async function reserveBudget(
+  budget: BudgetStore,
+  space: string,
+  day: string,
+  { dailyCap, allSpacesDailyCap }: AttemptSettings,
+): Promise<JudgeProblem | null> {
+  if (!(await budget.reserve(space, day, dailyCap)))
+    return {
+      code: 'daily-cap-reached',
+      message: `The space's judge budget of ${dailyCap} calls for ${day} (UTC) is used up; judging resumes the next day.`,
+    };
+  if (allSpacesDailyCap === undefined || (await budget.reserveAcrossSpaces(day, allSpacesDailyCap))) return null;
+  await budget.release(space, day);
+  return {
+    code: 'all-spaces-daily-cap-reached',
+    message: `The deployment's judge budget of ${allSpacesDailyCap} calls across all spaces for ${day} (UTC) is used up; judging resumes the next day.`,
+  };
+}
 
 export async function runAttempt(
   deps: AttemptDeps,
@@ -82,13 +107,8 @@ export async function runAttempt(
 
   const now = deps.clock.now();
   const budgetDay = utcDay(now);
-  if (!(await deps.budget.reserve(row.space, budgetDay, settings.dailyCap))) {
-    const problem = {
-      code: 'daily-cap-reached',
-      message: `The space's judge budget of ${settings.dailyCap} calls for ${utcDay(now)} (UTC) is used up; judging resumes the next day.`,
-    };
-    return { kind: 'over-budget', problem, resumeAt: nextUtcDay(now) };
-  }
+  const overBudget = await reserveBudget(deps.budget, row.space, budgetDay, settings);
+  if (overBudget) return { kind: 'over-budget', problem: overBudget, resumeAt: nextUtcDay(now) };
 
   const prompt = buildPrompt(
     {

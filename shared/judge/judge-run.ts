@@ -71,6 +71,8 @@ export interface JudgeOutcome {
   problem?: JudgeProblem;
   /** How the model call went, when one was made. */
   modelCall?: 'answered' | 'refused' | 'failed';
+  /** What the model call cost in USD, when it was answered and its model has a price. */
+  costUsd?: number;
   /** The rules that flagged a "resolved" (result `flagged`). */
   flags?: string[];
 }
@@ -243,7 +245,7 @@ async function settle(deps: JudgeDeps, row: RunRow, attempt: AttemptResult): Pro
         'attempt-failed',
         attempt.problem,
       );
-      return { ...outcome, modelCall: attempt.answered ? 'answered' : 'failed' };
+      return { ...outcome, modelCall: attempt.answered ? 'answered' : 'failed', ...costOf(attempt.costUsd) };
     }
     case 'answered': {
       const outcome = await finish(
@@ -255,10 +257,12 @@ async function settle(deps: JudgeDeps, row: RunRow, attempt: AttemptResult): Pro
         }),
         'judged',
       );
-      return { ...outcome, modelCall: 'answered' };
+      return { ...outcome, modelCall: 'answered', ...costOf(attempt.costUsd) };
     }
   }
 }
+
+const costOf = (costUsd: number | null) => (costUsd ? { costUsd } : {});
 
 /**
  * The stale-proof write: change the row only while it is still the landing that was judged (same
@@ -305,6 +309,7 @@ function settingsOf(deps: JudgeDeps, space: string) {
   const model = judgeModelOf(deps.config, space);
   return {
     ...deps.config.spaces[space]!.judge,
+    allSpacesDailyCap: deps.config.judgeDailyCapAllSpaces,
     model,
     price: Object.hasOwn(deps.config.prices, model) ? deps.config.prices[model] : undefined,
   };

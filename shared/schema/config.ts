@@ -177,13 +177,22 @@ export type AdoptConfig = z.output<typeof adoptSchema>;
 export const configSchema = z
   .strictObject({
     defaultJudgeModel: z._default(nonEmptyText, DEFAULT_JUDGE_MODEL),
+    /** Judge calls per UTC day of all spaces together, beside each space's `judge.dailyCap`; absent = no shared cap. */
+    judgeDailyCapAllSpaces: z.optional(count),
     spaces: z
       .record(spaceName, spaceSchema)
       .check(z.refine((s) => Object.keys(s).length > 0, 'must declare at least one space')),
     cockpits: z._default(z.record(pathSafeIdentity, cockpitSchema), {}),
     /** Per model name; a model without a price has an unknown (null) cost, never 0. */
     prices: z._default(z.record(nonEmptyText, priceSchema), {}),
-    alarms: z._default(z.strictObject({ email: z.optional(z.email()) }), {}),
+    alarms: z._default(
+      z.strictObject({
+        email: z.optional(z.email()),
+        /** An AWS Budget on the deployment's monthly cost, in USD: mails `email` at 80 % and on a forecast overrun. */
+        monthlyBudgetUsd: z.optional(z.number().check(z.positive())),
+      }),
+      {},
+    ),
     domain: z.optional(domainSchema),
     adopt: z.optional(adoptSchema),
   })
@@ -202,6 +211,12 @@ export const configSchema = z
         ctx.addIssue({ code: 'custom', path: ['spaces'], message: clash });
       if (config.domain)
         for (const issue of domainIssues(config.domain, Object.keys(config.cockpits))) ctx.addIssue(issue);
+      if (config.alarms.monthlyBudgetUsd !== undefined && !config.alarms.email)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['alarms', 'email'],
+          message: 'is needed with monthlyBudgetUsd: the budget mails it when the month passes 80 % of the amount',
+        });
     }),
   );
 

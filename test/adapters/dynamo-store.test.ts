@@ -148,6 +148,26 @@ describe.each(tables)('%s', (_name, table) => {
     expect(await table().reserve('S', '2026-11-30', 10)).toBe(true);
   });
 
+  it('counts the day across all spaces apart from any space, never past its cap under concurrency', async () => {
+    const results = await Promise.all(Array.from({ length: 30 }, () => table().reserveAcrossSpaces('2026-11-29', 7)));
+    expect(results.filter(Boolean)).toHaveLength(7);
+    expect(await table().reserveAcrossSpaces('2026-11-30', 7)).toBe(true);
+    expect(await budgetCalls(table(), 'all', '2026-11-29')).toBe(0);
+  });
+
+  it('gives a released unit back to its space, never below zero', async () => {
+    expect(await table().reserve('R', '2026-11-29', 2)).toBe(true);
+    expect(await table().reserve('R', '2026-11-29', 2)).toBe(true);
+    expect(await table().reserve('R', '2026-11-29', 2)).toBe(false);
+    await table().release('R', '2026-11-29');
+    expect(await budgetCalls(table(), 'R', '2026-11-29')).toBe(1);
+    expect(await table().reserve('R', '2026-11-29', 2)).toBe(true);
+    await Promise.all(Array.from({ length: 5 }, () => table().release('R', '2026-11-29')));
+    expect(await budgetCalls(table(), 'R', '2026-11-29')).toBe(0);
+    await table().release('Untouched', '2026-11-29');
+    expect(await table().listDays('Untouched', '2026-11-29', '2026-11-29')).toEqual([]);
+  });
+
   it('keeps the held hidden-test result of the latest finishedAt', async () => {
     const result = (status: 'pass' | 'fail') => ({ status, ranAt: '2026-01-01T00:00:00.000Z' });
     await table().putPendingHiddenTest({

@@ -43,6 +43,7 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
   private readonly pending = new Map<string, PendingHiddenTest>();
   private readonly hosts = new Map<string, Versioned<StoredHost>>();
   private readonly budgets = new Map<string, number>();
+  private readonly allSpacesBudgets = new Map<string, number>();
   private readonly spend = new Map<string, number | null>();
   private readonly judging = new Map<string, Versioned<JudgingStatus>>();
 
@@ -137,10 +138,16 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
   }
 
   async reserve(space: string, day: string, cap: number): Promise<boolean> {
+    return takeUnit(this.budgets, key(space, day), cap);
+  }
+
+  async reserveAcrossSpaces(day: string, cap: number): Promise<boolean> {
+    return takeUnit(this.allSpacesBudgets, day, cap);
+  }
+
+  async release(space: string, day: string): Promise<void> {
     const used = this.budgets.get(key(space, day)) ?? 0;
-    if (used >= cap) return false;
-    this.budgets.set(key(space, day), used + 1);
-    return true;
+    if (used > 0) this.budgets.set(key(space, day), used - 1);
   }
 
   async addCost(space: string, day: string, costUsd: number | null): Promise<void> {
@@ -382,6 +389,13 @@ function decodeCursor(cursor: string | undefined): string | null {
     // refused below
   }
   throw new InvalidCursorError('The cursor is not one this API returned.');
+}
+
+function takeUnit(counts: Map<string, number>, at: string, cap: number): boolean {
+  const used = counts.get(at) ?? 0;
+  if (used >= cap) return false;
+  counts.set(at, used + 1);
+  return true;
 }
 
 /** Judge calls taken from a space's budget on one UTC day, read through the port the read API uses. */

@@ -2,7 +2,8 @@
 // CDK_OUTDIR). aws-cdk-lib's built-in CloudFormation validation compiles a 9 MB WebAssembly module, and V8
 // goes on optimizing it on background threads that a process waits for before it can exit: about a second,
 // longer than jest gives a worker to exit before it kills the worker and reports a leak. Beside the default
-// stage, a named stage with its own domain and hosted zone: its grants, names and certificates are checked too.
+// stage, a named stage with its own domain, hosted zone and monthly budget: its grants, names, certificates
+// and budget are checked too.
 import { parseConfig } from '../../shared/schema/config.ts';
 import { addReplayStacks } from '../../infra/aws/replay-app.ts';
 import { StageNames } from '../../infra/aws/stage-names.ts';
@@ -13,6 +14,7 @@ addReplayStacks(app, { config: richConfig(), dashboardDir: sharedDashboard(), ch
 addReplayStacks(app, {
   config: parseConfig({
     ...richConfig(),
+    alarms: { email: 'ops@example.com', monthlyBudgetUsd: 300 },
     domain: {
       name: 'bench.example.com',
       hostedZoneId: 'Z0123456789ABCDEFGHIJ',

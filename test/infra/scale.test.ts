@@ -98,7 +98,9 @@ describe('cockpit stacks', () => {
     const names = cockpitNames(MAX_COCKPITS_PER_STACK + 1, (index) => index === 3);
     expect(() => cockpitsByStack(withCockpits(names), (i) => `Stack-${i}`)).toThrow(ConfigError);
     expect(() => cockpitsByStack(withCockpits(names), (i) => `Stack-${i}`)).toThrow(
-      /\(26\) all fall into stack Stack-3, which holds at most 25 .*rename one of them/,
+      new RegExp(
+        `\\(${MAX_COCKPITS_PER_STACK + 1}\\) all fall into stack Stack-3, which holds at most ${MAX_COCKPITS_PER_STACK} .*rename one of them`,
+      ),
     );
   });
 

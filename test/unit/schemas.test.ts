@@ -124,6 +124,23 @@ describe('configuration', () => {
     expect(config.defaultJudgeModel).toBe('claude-sonnet-5-5');
   });
 
+  it('takes a cap across spaces and a monthly budget, the budget only with an email to send it to', () => {
+    const spaces = { S: { senders: ['h1'] } };
+    expect(parseConfig({ spaces, judgeDailyCapAllSpaces: 500 }).judgeDailyCapAllSpaces).toBe(500);
+    expect(parseConfig({ spaces }).judgeDailyCapAllSpaces).toBeUndefined();
+    expect(() => parseConfig({ spaces, judgeDailyCapAllSpaces: -1 })).toThrow(/judgeDailyCapAllSpaces/);
+    expect(() => parseConfig({ spaces, judgeDailyCapAllSpaces: 2.5 })).toThrow(/judgeDailyCapAllSpaces/);
+    const budget = { email: 'ops@example.com', monthlyBudgetUsd: 150 };
+    expect(parseConfig({ spaces, alarms: budget }).alarms).toEqual(budget);
+    expect(() => parseConfig({ spaces, alarms: { monthlyBudgetUsd: 150 } })).toThrow(
+      /alarms\.email: is needed with monthlyBudgetUsd/,
+    );
+    for (const bad of [0, -5, '150'])
+      expect(() => parseConfig({ spaces, alarms: { ...budget, monthlyBudgetUsd: bad } })).toThrow(
+        /alarms\.monthlyBudgetUsd/,
+      );
+  });
+
   it('fails with a sentence naming the bad key', () => {
     expect(() => parseConfig({ spaces: { S: { senders: ['h1'], judge: { dailyCapp: 3 } } } })).toThrow(
       /spaces\.S\.judge.*dailyCapp/,

@@ -1,5 +1,6 @@
 // One SNS topic for every alarm of the pipeline, subscribed by the configured email. Stages declare their
-// own alarms through `watch`, so an alarm sits next to the resource it is about.
+// own alarms through `watch`, so an alarm sits next to the resource it is about, and each names its runbook
+// (a section of docs/deploy.md, "Reading the alarms") in its description, which the alarm's mail carries.
 import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -20,8 +21,15 @@ export interface Watch {
   /** Breaches at or above this value. */
   threshold: number;
   description: string;
+  /** The alarm's section in docs/deploy.md, "Reading the alarms" (test/infra/operations.test.ts checks it exists). */
+  runbook: string;
   evaluationPeriods?: number;
+  /** How many of the evaluated periods must breach; default all of them. */
+  datapointsToAlarm?: number;
 }
+
+/** How an alarm's description names its runbook. */
+export const runbookReference = (runbook: string) => `Runbook: docs/deploy.md, "${runbook}".`;
 
 export class Alarms extends Construct {
   readonly topic: Topic;
@@ -38,9 +46,11 @@ export class Alarms extends Construct {
       metric: watch.metric,
       threshold: watch.threshold,
       evaluationPeriods: watch.evaluationPeriods ?? 1,
+      datapointsToAlarm: watch.datapointsToAlarm,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
-      alarmDescription: watch.description,
+      // The runbook goes first: AWS caps a description at 1,024 characters, and a cockpit's name may be long.
+      alarmDescription: `${runbookReference(watch.runbook)} ${watch.description}`.slice(0, 1024),
     });
     alarm.addAlarmAction(new SnsAction(this.topic));
     alarm.addOkAction(new SnsAction(this.topic));
@@ -48,11 +58,12 @@ export class Alarms extends Construct {
   }
 
   /** Anything in a dead-letter queue is a message the pipeline gave up on and a person must look at. */
-  watchDeadLetters(scope: Construct, id: string, dlq: IQueue, what: string): Alarm {
+  watchDeadLetters(scope: Construct, id: string, dlq: IQueue, what: string, runbook: string): Alarm {
     return this.watch(scope, id, {
       metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
       threshold: 1,
-      description: `${what} failed ${MAX_RECEIVES} times and wait in the dead-letter queue; see docs/deploy.md, "Reading the alarms".`,
+      description: `${what} failed ${MAX_RECEIVES} times and wait in the dead-letter queue.`,
+      runbook,
     });
   }
 
@@ -66,14 +77,23 @@ export class Alarms extends Construct {
       threshold: 1,
       description:
         "A host's signing key could not be read from Secrets Manager (deleted, scheduled for deletion or throttled); that host's deliveries are refused until it can. The ingest logs name the host.",
+      runbook: 'Unreadable host keys',
     });
   }
 
-  watchOldestMessage(scope: Construct, id: string, queue: IQueue, maxAge: Duration, what: string): Alarm {
+  watchOldestMessage(
+    scope: Construct,
+    id: string,
+    queue: IQueue,
+    maxAge: Duration,
+    what: string,
+    runbook: string,
+  ): Alarm {
     return this.watch(scope, id, {
       metric: queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' }),
       threshold: maxAge.toSeconds(),
       description: `${what} have waited more than ${maxAge.toHumanString()}: the consumer is failing or throttled.`,
+      runbook,
     });
   }
 }

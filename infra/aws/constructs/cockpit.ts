@@ -4,7 +4,17 @@
 // cockpit's own Cognito group checked by its read function) is the default; `"public": true` in the
 // configuration publishes the space read-only instead.
 import { existsSync } from 'node:fs';
-import { DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  Aws,
+  CfnCondition,
+  DefaultStackSynthesizer,
+  Duration,
+  Fn,
+  RemovalPolicy,
+  Stack,
+  Validations,
+} from 'aws-cdk-lib';
+import { MathExpression, type CfnAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { HttpMethod, type IHttpRouteAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -34,6 +44,7 @@ import { cockpitHostName } from '../../../shared/schema/config.ts';
 import { aliasRecords, hostedZoneOf } from './domain-names.ts';
 import type { Analysts, PipelineState } from '../stateful-stack.ts';
 import { TIMEOUTS } from '../timing.ts';
+import type { Alarms } from './alarms.ts';
 import type { CockpitHeaders } from './cockpit-headers.ts';
 import { ReplayHttpApi } from './http-api.ts';
 import { ReplayFunction } from './replay-function.ts';
@@ -48,6 +59,7 @@ export interface CockpitProps {
   state: PipelineState;
   /** The deployment's shared response headers policies (constructs/cockpit-headers.ts). */
   headers: CockpitHeaders;
+  alarms: Alarms;
   /** The built dashboard (`cdk synth` builds it; see infra/aws/app.ts). */
   dashboardDir: string;
 }
@@ -60,7 +72,7 @@ export class Cockpit extends Construct {
   /** The cockpit's address: its own name under a configured domain, else its cloudfront.net name. */
   readonly url: string;
 
-  constructor(scope: Construct, id: string, { name, config, state, headers, dashboardDir }: CockpitProps) {
+  constructor(scope: Construct, id: string, { name, config, state, headers, alarms, dashboardDir }: CockpitProps) {
     super(scope, id);
     const cockpit = config.cockpits[name]!;
     const space = config.spaces[cockpit.space]!;
@@ -151,6 +163,8 @@ export class Cockpit extends Construct {
     const zone = config.domain && hostedZoneOf(this, config.domain);
     if (zone && host) aliasRecords(this, zone, host, RecordTarget.fromAlias(new CloudFrontTarget(distribution)), true);
 
+    this.watch(alarms, name);
+
     const siteUrl = `https://${host ?? distribution.distributionDomainName}/`;
     this.url = siteUrl;
     let authorizer: IHttpRouteAuthorizer | undefined;
@@ -212,6 +226,45 @@ export class Cockpit extends Construct {
     });
     acknowledgeDeploymentHandler(deployment, site);
   }
+
+  /**
+   * Analysts meeting errors: the read API answering 5xx or its function throttled, and CloudFront answering
+   * 5xx. CloudFront publishes its metrics in us-east-1 only and an alarm reads its own region's, so the
+   * CloudFront alarm exists where the deployment is in us-east-1; elsewhere the dashboard shows them.
+   */
+  private watch(alarms: Alarms, name: string): void {
+    const period = Duration.minutes(5);
+    alarms.watch(this, 'ReadApiErrors', {
+      metric: new MathExpression({
+        expression: 'errors + throttles',
+        usingMetrics: {
+          errors: this.readApi.api.metricServerError({ period, statistic: 'Sum' }),
+          throttles: this.function.lambda.metricThrottles({ period, statistic: 'Sum' }),
+        },
+        period,
+        label: `Cockpit ${name}: read API 5xx and throttles`,
+      }),
+      threshold: 1,
+      description: `Cockpit ${name}'s read API answered 5xx or its function was throttled: analysts see errors.`,
+      runbook: 'Cockpit read API errors',
+    });
+    const cloudFront = alarms.watch(this, 'CloudFrontErrors', {
+      metric: this.distribution.metric5xxErrorRate({ period, statistic: 'Average' }),
+      threshold: 5,
+      evaluationPeriods: 2,
+      description: `Cockpit ${name}: CloudFront answered 5xx to 5 % of requests or more for 10 minutes.`,
+      runbook: 'Cockpit CloudFront errors',
+    });
+    (cloudFront.node.defaultChild as CfnAlarm).cfnOptions.condition = inUsEast1(Stack.of(this));
+  }
+}
+
+/** The stack's "deployed in us-east-1" condition, made once. */
+function inUsEast1(stack: Stack): CfnCondition {
+  return (
+    (stack.node.tryFindChild('InUsEast1') as CfnCondition | undefined) ??
+    new CfnCondition(stack, 'InUsEast1', { expression: Fn.conditionEquals(Aws.REGION, 'us-east-1') })
+  );
 }
 
 /** Names may be up to 200 characters; AWS caps these free-text fields lower. */

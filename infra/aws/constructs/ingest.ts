@@ -67,6 +67,7 @@ export class Ingest extends Construct {
       threshold: 1,
       description:
         'The ingest endpoint answered 5xx: deliveries were not stored (runners keep them in their outbox and retry).',
+      runbook: 'Ingest server errors',
     });
   }
 

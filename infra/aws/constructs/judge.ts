@@ -9,6 +9,7 @@ import { METRICS } from '../../../shared/operations.ts';
 import { judgedSpacesWithoutRepos } from '../../../shared/schema/config.ts';
 import { TIMEOUTS } from '../timing.ts';
 import { serviceMetric } from './alarms.ts';
+import { SWEEP_EVERY } from './schedule.ts';
 import { ReplayFunction } from './replay-function.ts';
 import type { StageProps } from './stage-props.ts';
 
@@ -47,19 +48,33 @@ export class Judge extends Construct {
         `Space ${space} is judged but lists no "repos": its judge fetches the fix of any repository the GitHub App can read, private ones included, for any issue record its senders deliver. List the space's repositories under "repos" (docs/deploy.md).`,
       );
 
-    alarms.watchDeadLetters(this, 'DeadLetters', state.judgeDlq, 'Judge messages');
-    alarms.watchOldestMessage(this, 'Backlog', state.judgeQueue, Duration.hours(2), 'Runs waiting for the judge');
+    alarms.watchDeadLetters(this, 'DeadLetters', state.judgeDlq, 'Judge messages', 'Judge dead letters');
+    alarms.watchOldestMessage(
+      this,
+      'Backlog',
+      state.judgeQueue,
+      Duration.hours(2),
+      'Runs waiting for the judge',
+      'Judge backlog',
+    );
     alarms.watch(this, 'Errors', {
       metric: serviceMetric('judge', METRICS.judgeErrors, 'Sum', Duration.minutes(15)),
       threshold: 3,
       description:
         'Judge attempts are failing (model or GitHub unreachable, unparsable answers); rows retry with backoff until judge.maxAttempts.',
+      runbook: 'Judge errors',
     });
+    // While paused, the judge speaks only when a sweep's probe is refused, once per sweep: any refusal in the
+    // last three sweeps keeps the alarm on, so the quiet minutes between probes do not clear it, and it
+    // clears three sweeps after the last refusal.
     alarms.watch(this, 'Paused', {
-      metric: serviceMetric('judge', METRICS.judgingPaused, 'Maximum', Duration.minutes(5)),
+      metric: serviceMetric('judge', METRICS.judgingPaused, 'Maximum', SWEEP_EVERY),
       threshold: 1,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 1,
       description:
-        'Judging is paused: the model provider refused the credentials (401/403). Put a working key in the Anthropic secret; the next sweep probes and resumes.',
+        'Judging is paused: the model provider refused the credentials (401/403) or the model. Put a working key in the Anthropic secret; the next sweep probes and resumes.',
+      runbook: 'Judging paused',
     });
   }
 }

@@ -56,7 +56,6 @@ export class Land extends Construct {
       targets: [new LambdaFunction(this.reconciler.lambda, { retryAttempts: 0 })],
     });
 
-    alarms.watchDeadLetters(this, 'DeadLetters', state.landingDlq, 'Deliveries that could not be landed');
     alarms.watch(this, 'ReconcilerFailing', {
       metric: this.reconciler.lambda.metricErrors({
         period: Duration.seconds(TIMINGS.inboxReconcileEvery),
@@ -66,7 +65,22 @@ export class Land extends Construct {
       evaluationPeriods: 2,
       description:
         'The inbox reconciler has failed twice in a row: an accepted delivery whose queue message was lost is not queued again.',
+      runbook: 'Reconciler failing',
     });
-    alarms.watchOldestMessage(this, 'Backlog', state.landingQueue, Duration.minutes(15), 'Deliveries waiting to land');
+    alarms.watchDeadLetters(
+      this,
+      'DeadLetters',
+      state.landingDlq,
+      'Deliveries that could not be landed',
+      'Landing dead letters',
+    );
+    alarms.watchOldestMessage(
+      this,
+      'Backlog',
+      state.landingQueue,
+      Duration.minutes(15),
+      'Deliveries waiting to land',
+      'Landing backlog',
+    );
   }
 }

@@ -44,6 +44,7 @@ export class Schedule extends Construct {
       threshold: 1,
       evaluationPeriods: 3,
       description: 'The sweeper has failed three times in a row: due judge retries are not being re-queued.',
+      runbook: 'Sweeper failing',
     });
 
     // The one writer of the snapshot objects. It reads the table (whole only when the snapshot is lost)
@@ -73,6 +74,7 @@ export class Schedule extends Construct {
       evaluationPeriods: 3,
       description:
         'The snapshot compactor has failed three times in a row: cold cockpits read a growing delta, then the whole table.',
+      runbook: 'Compactor failing',
     });
   }
 }

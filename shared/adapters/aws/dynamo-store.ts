@@ -29,6 +29,7 @@ import {
   attemptKey,
   attemptPrefix,
   SORT_PREFIX,
+  allSpacesBudgetKey,
   budgetKey,
   byHostPartition,
   byUpdatedKey,
@@ -263,10 +264,31 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     );
   }
 
-  async reserve(space: string, day: string, cap: number): Promise<boolean> {
+  reserve(space: string, day: string, cap: number): Promise<boolean> {
+    return this.takeUnit(budgetKey(space, day), cap);
+  }
+
+  reserveAcrossSpaces(day: string, cap: number): Promise<boolean> {
+    return this.takeUnit(allSpacesBudgetKey(day), cap);
+  }
+
+  async release(space: string, day: string): Promise<void> {
     try {
       await this.send('UpdateItem', {
         Key: budgetKey(space, day),
+        UpdateExpression: 'ADD used :minusOne',
+        ConditionExpression: 'used > :zero',
+        ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+      });
+    } catch (e) {
+      if (!isConditionFailure(e)) throw e;
+    }
+  }
+
+  private async takeUnit(key: ItemKey, cap: number): Promise<boolean> {
+    try {
+      await this.send('UpdateItem', {
+        Key: key,
         // A reserved call costs nothing until its cost is added: one that never got an answer was not billed.
         UpdateExpression: 'ADD used :one, costUsd :zero SET kind = :k',
         ConditionExpression: 'attribute_not_exists(used) OR used < :cap',

@@ -28,7 +28,7 @@ const REFERENCE =
 const ISSUE_TEXT = 'Widgets crash on empty input. Customer ACME-SECRET-CLIENT saw it in production.';
 const config = parseConfig({ defaultJudgeModel: 'claude-test-judge', spaces: { S: { senders: ['mac-studio-1'] } } });
 
-function judgeWorld() {
+function judgeWorld(judgeConfig = config) {
   const table = new InMemoryTable();
   /** Runs whose reads fail, as a throttled table fails them. */
   const unreadable = new Set<string>();
@@ -42,7 +42,7 @@ function judgeWorld() {
   const runs = failingWhen(table, 'getRun', (_space, id) => unreadable.has(id), throttled);
   const handler = createJudgeHandler(
     {
-      config,
+      config: judgeConfig,
       runs,
       issues: table,
       budget: table,
@@ -82,6 +82,26 @@ describe('the judge handler', () => {
     expect(metricValues(output, 'judge', METRICS.judged)).toEqual([1]);
     expect(metricValues(output, 'judge', METRICS.judgeErrors)).toEqual([]);
     expect(output.text).not.toContain('ACME-SECRET-CLIENT');
+  });
+
+  it("publishes a priced call's cost as JudgeSpendUsd, and nothing for a model without a price", async () => {
+    const priced = parseConfig({
+      defaultJudgeModel: 'claude-test-judge',
+      spaces: { S: { senders: ['mac-studio-1'] } },
+      prices: { 'claude-test-judge': { inputPerMTok: 3, outputPerMTok: 15 } },
+    });
+    const w = judgeWorld(priced);
+    const message = await w.landed('t-1');
+    const { output } = await capturingOutput(() => w.handler(sqsEvent([sqsRecord(message, 'replay-judge')])));
+    const costUsd = (await w.table.getRun('S', message.id))!.value.judgeCostUsd;
+    expect(costUsd).toBeGreaterThan(0);
+    expect(metricValues(output, 'judge', METRICS.judgeSpendUsd)).toEqual([costUsd]);
+
+    const unpriced = judgeWorld();
+    const other = await unpriced.landed('t-2');
+    const quiet = await capturingOutput(() => unpriced.handler(sqsEvent([sqsRecord(other, 'replay-judge')])));
+    expect(metricValues(quiet.output, 'judge', METRICS.judgeModelCalls)).toEqual([1]);
+    expect(metricValues(quiet.output, 'judge', METRICS.judgeSpendUsd)).toEqual([]);
   });
 
   it('counts an unusable answer as a JudgeErrors with a warning naming the run', async () => {
