@@ -33,10 +33,25 @@ export const mapped = <T extends z.core.SomeType, O>(schema: T, fn: (value: z.ou
 /** ISO-8601 instant, normalised to UTC with millisecond precision so instants compare as strings. */
 export const instant = mapped(z.iso.datetime({ offset: true }), (s) => new Date(s).toISOString());
 
+/**
+ * The figures a record may carry (docs/contract.md §3): at most 2^53 − 1 in magnitude, so JSON gives back the very
+ * number that was sent, and 0 or at least 1e-130, below which DynamoDB refuses a number (it would fail at landing,
+ * for ever, after its 202).
+ */
+export const MAX_FIGURE = Number.MAX_SAFE_INTEGER;
+export const MIN_FIGURE_MAGNITUDE = 1e-130;
+export const isStorableFigure = (x: number) =>
+  x === 0 || (Math.abs(x) <= MAX_FIGURE && Math.abs(x) >= MIN_FIGURE_MAGNITUDE);
+const storable = z.refine<number>(
+  isStorableFigure,
+  `must be 0 or between ${MIN_FIGURE_MAGNITUDE} and ${MAX_FIGURE} in magnitude (a figure the table can store)`,
+);
+
 export const nonEmptyText = z.string().check(z.minLength(1));
+/** Whole figures: zod's int is already bounded by the safe integers. */
 export const count = z.int().check(z.nonnegative());
 export const positiveCount = z.int().check(z.positive());
-export const amount = z.number().check(z.nonnegative());
+export const amount = z.number().check(z.nonnegative(), storable);
 export const optionalCount = orNull(count);
 export const optionalAmount = orNull(amount);
 export const optionalText = (max = 200) => orNull(z.string().check(z.maxLength(max)));

@@ -1,0 +1,60 @@
+// Findings of the second ingest review (issue 26), each reproduced over local mode's HTTP server: what ingest accepts
+// can always be stored, a host writes only its own data, later records win and replays change nothing.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { pushDelivery } from '../../shared/client/push.ts';
+import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
+import { queueDrained, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
+
+const config = {
+  spaces: {
+    Figures: { senders: ['mac-studio-1'] },
+  },
+};
+const keys = { 'mac-studio-1': 'k-studio', 'mac-mini-2': 'k-mini' };
+
+let local: TestLocalMode;
+beforeAll(async () => {
+  local = await startTestLocalMode(config, keys, { visibilityTimeoutSeconds: 1 });
+});
+afterAll(() => local.stop());
+
+const getJson = async (path: string) => {
+  const res = await fetch(local.url + path);
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+const runPath = (space: string, id: string) => `/api/spaces/${space}/runs/${encodeURIComponent(id)}`;
+
+describe('figures the table cannot store', () => {
+  it.each([
+    ['a wall time beyond 2^53 − 1', runDelivery({ taskId: 'huge', wallSeconds: 1e16 }), 'row.wallSeconds'],
+    ['a call time below 1e-130', runDelivery({ taskId: 'tiny', medianCallSeconds: 1e-200 }), 'row.medianCallSeconds'],
+    ['a merge time below 1e-130', issueDelivery({ issueToMergeHours: 1e-200 }), 'issue.issueToMergeHours'],
+    [
+      'a test count beyond 2^53 − 1',
+      {
+        ...hiddenTestDelivery('x__y__h1', '2026-11-20T10:12:00Z'),
+        hiddenTestResult: { status: 'pass', total: 2 ** 53, ranAt: '2026-11-21T09:00:00Z' },
+      },
+      'hiddenTestResult.total',
+    ],
+  ])('refuses %s with 400 naming the field, and stores nothing', async (_what, delivery, field) => {
+    const answer = await pushDelivery(local.url, 'Figures', delivery, keys['mac-studio-1']);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ signature: 'verified', error: 'invalid-delivery' });
+    expect(answer.body.details).toEqual([expect.stringMatching(new RegExp(`^${field.replace('.', '\\.')}: `))]);
+    expect(await local.adapters.inbox.list('inbox/Figures/')).toEqual([]);
+    await queueDrained(local, 'landing');
+    expect((await getJson('/api/spaces/Figures/runs')).body.runs).toEqual([]);
+    expect((await getJson('/api/spaces/Figures/issues')).body.issues).toEqual([]);
+  });
+
+  it('accepts and lands the figures at either bound', async () => {
+    const delivery = runDelivery({ taskId: 'bounds', wallSeconds: 2 ** 53 - 1, medianCallSeconds: 1e-130 });
+    expect((await pushDelivery(local.url, 'Figures', delivery, keys['mac-studio-1'])).status).toBe(202);
+    await queueDrained(local, 'landing');
+    expect((await getJson(runPath('Figures', delivery.id))).body).toMatchObject({
+      wallSeconds: 2 ** 53 - 1,
+      medianCallSeconds: 1e-130,
+    });
+  });
+});
