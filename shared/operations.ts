@@ -13,6 +13,8 @@ export const METRICS = {
   /** A host's key could not be read; that host's deliveries are refused until it can (alarmed). */
   hostKeyUnreadable: 'HostKeyUnreadable',
   landed: 'Landed',
+  /** A run or hidden-test result of one host for another host's run reached landing and was not applied. */
+  crossHostRejected: 'CrossHostRejected',
   landingMessageDropped: 'LandingMessageDropped',
   judgeMessageDropped: 'JudgeMessageDropped',
   judgeModelCalls: 'JudgeModelCalls',

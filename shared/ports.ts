@@ -41,9 +41,12 @@ export interface AttemptStore {
   setAttemptHiddenTest(space: string, id: string, finishedAt: string, result: HiddenTestResult): Promise<number>;
 }
 
+/** A hidden-test result that arrived before its run, held per sending host (docs/contract.md §4). */
 export interface PendingHiddenTest {
   space: string;
   id: string;
+  /** The host that sent it: only the run's own host's result is ever applied. */
+  host: string;
   finishedAt: string;
   hiddenTestResult: HiddenTestResult;
 }
@@ -53,9 +56,16 @@ export interface IssueStore {
   getIssue(space: string, taskId: string): Promise<StoredIssue | null>;
   /** Every issue of the space in task id order, or with `since` those updated at or after it (in no particular order). */
   listIssues(space: string, since?: string): Promise<StoredIssue[]>;
-  /** Hidden-test results that arrived before their run; the latest finishedAt wins. */
+  /** Holds a hidden-test result that arrived before its run, per (run, host); the latest finishedAt wins. */
   putPendingHiddenTest(pending: PendingHiddenTest): Promise<void>;
-  getPendingHiddenTest(space: string, id: string): Promise<PendingHiddenTest | null>;
+  /** Every result held for the run, from any host. */
+  getPendingHiddenTests(space: string, id: string): Promise<PendingHiddenTest[]>;
+}
+
+/** Who publishes each task's issue record: the first host that claimed it (docs/contract.md §4). */
+export interface IssueOwnerStore {
+  /** Makes `host` the owner of the task's issue record unless another host is (a conditional write); the owner. */
+  claimIssue(space: string, taskId: string, host: string): Promise<string>;
 }
 
 export interface HostStore {

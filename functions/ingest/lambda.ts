@@ -2,7 +2,10 @@
 import { systemClock, type LandingMessage } from '../../shared/ports.ts';
 import { bucketStore, bundledConfig, keySource, queue, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
+import { tableStore } from '../../shared/adapters/aws/dynamo-store.ts';
 import { createIngestHandler } from './handler.ts';
+
+const table = tableStore({}, requiredEnv('TABLE_NAME'));
 
 export const handler = createIngestHandler(
   {
@@ -10,6 +13,8 @@ export const handler = createIngestHandler(
     keys: keySource({}),
     inbox: bucketStore({}, requiredEnv('INBOX_BUCKET')),
     landingQueue: queue<LandingMessage>({}, requiredEnv('LANDING_QUEUE_URL')),
+    runs: table,
+    issueOwners: table,
     clock: systemClock,
   },
   instrumentation('ingest'),

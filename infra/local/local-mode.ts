@@ -113,7 +113,15 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   const clock = systemClock;
 
   const ingest = createIngestHandler(
-    { config, keys, inbox: adapters.inbox, landingQueue: adapters.landingQueue, clock },
+    {
+      config,
+      keys,
+      inbox: adapters.inbox,
+      landingQueue: adapters.landingQueue,
+      runs: table,
+      issueOwners: table,
+      clock,
+    },
     observe('ingest'),
   );
   const lander = createLanderHandler(

@@ -2,7 +2,14 @@
 // to the inbox (object storage, no size limit to worry about) before it is queued, and the queue carries
 // only a claim check, so a 1 MiB delivery never meets SQS's message size limit.
 import { sha256Hex } from '../sha256.ts';
-import { keyCandidates, repoAllowed, spaceOf, type ReplayConfig } from '../schema/config.ts';
+import {
+  keyCandidates,
+  mayPublishIssues,
+  repoAllowed,
+  spaceOf,
+  type ReplayConfig,
+  type SpaceConfig,
+} from '../schema/config.ts';
 import { deliverySchema, ignoredKeys, MAX_DELIVERY_BYTES, DELIVERY_KINDS, type Delivery } from '../schema/delivery.ts';
 import { describeIssues } from '../schema/issues-text.ts';
 import { runId } from '../schema/run.ts';
@@ -10,7 +17,15 @@ import type { InboxEntry } from '../schema/messages.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
 import { inboxKey } from '../storage-layout.ts';
 import { fitsInRow, ROW_LIMITS } from '../landing/bounds.ts';
-import type { Clock, KeySource, LandingMessage, MessageQueue, ObjectStore } from '../ports.ts';
+import type {
+  Clock,
+  IssueOwnerStore,
+  KeySource,
+  LandingMessage,
+  MessageQueue,
+  ObjectStore,
+  RunStore,
+} from '../ports.ts';
 import { verifySignature, type HostKeys } from './signature.ts';
 
 export interface IngestDeps {
@@ -18,6 +33,9 @@ export interface IngestDeps {
   keys: KeySource;
   inbox: ObjectStore;
   landingQueue: MessageQueue<LandingMessage>;
+  /** The run rows, read (consistently) to refuse a run or hidden-test result from a host that does not own the run. */
+  runs: Pick<RunStore, 'getRun'>;
+  issueOwners: IssueOwnerStore;
   clock: Clock;
   /**
    * Told when a host's key could not be read (a secret being deleted, a throttled lookup): that host has no
@@ -86,6 +104,9 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     );
   }
 
+  const notOwner = await ownershipRefusal(deps, req.space, space, check.host, parsed.delivery);
+  if (notOwner) return jsonError(403, 'not-owner', notOwner, { signature: 'verified' });
+
   const deliveryId =
     req.deliveryHeader && UUID.test(req.deliveryHeader) ? req.deliveryHeader.toLowerCase() : sha256Hex(req.rawBody);
   const entry: InboxEntry = {
@@ -101,6 +122,33 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
 
   const id = parsed.delivery.kind === 'issue' ? parsed.delivery.issue.taskId : parsed.delivery.id;
   return { status: 202, body: { signature: 'verified', id, status: 'queued', ignored: parsed.ignored } };
+}
+
+/**
+ * One host, its own data (docs/contract.md §3 check 7): a run and its hidden-test results belong to the host whose
+ * row it is, an issue record to its space's publishers and, among them, to the first that published the task. A
+ * sentence saying why, or null when the host may write.
+ */
+async function ownershipRefusal(
+  deps: IngestDeps,
+  spaceName: string,
+  space: SpaceConfig,
+  host: string,
+  delivery: Delivery,
+): Promise<string | null> {
+  if (delivery.kind === 'issue') {
+    const { taskId } = delivery.issue;
+    if (!mayPublishIssues(space, host))
+      return `Space "${spaceName}" takes issue records only from ${space.issuePublishers!.map((h) => `"${h}"`).join(', ')}; host "${host}" is not one of them.`;
+    const owner = await deps.issueOwners.claimIssue(spaceName, taskId, host);
+    return owner === host
+      ? null
+      : `The issue record of task ${taskId} is published by host "${owner}"; host "${host}" may not replace it.`;
+  }
+  const row = await deps.runs.getRun(spaceName, delivery.id);
+  if (!row || row.value.host === host) return null;
+  const what = delivery.kind === 'run' ? 'a run' : 'a hidden-test result';
+  return `Run ${delivery.id} belongs to host "${row.value.host}"; host "${host}" may not send ${what} for it.`;
 }
 
 async function candidateKeys(deps: IngestDeps): Promise<HostKeys[]> {

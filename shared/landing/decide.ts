@@ -35,6 +35,7 @@ export const NO_ARCHIVED_ATTEMPTS: ArchivedAttempts = { count: 0, first: null };
 
 export type LandingDecision =
   | { kind: 'stale' }
+  | { kind: 'not-owner'; owner: string }
   | { kind: 'unchanged'; row: RunRow }
   | { kind: 'write'; row: RunRow; case: 'new' | 'retry' | 'rerun' };
 
@@ -46,6 +47,8 @@ export function decideLanding(
   archived: ArchivedAttempts = NO_ARCHIVED_ATTEMPTS,
 ): LandingDecision {
   const F = incoming.row.finishedAt;
+  // A run id belongs to the host whose row it is: another host's delivery changes nothing (docs/contract.md §4).
+  if (current && current.host !== incoming.row.host) return { kind: 'not-owner', owner: current.host };
   if (current && F < current.finishedAt) return { kind: 'stale' };
 
   const isRetry = current !== null && F === current.finishedAt && incoming.patchSha256 === current.patchSha256;

@@ -40,6 +40,20 @@ export interface LandingDeps {
   inbox: ObjectStore;
   judgeQueue: MessageQueue<JudgeMessage>;
   clock: Clock;
+  /**
+   * Told when a run or a hidden-test result from a host that does not own the run reaches landing (ingest refuses
+   * them, but cannot while the run has not landed yet): it is not applied, and recorded here.
+   */
+  rejected?: (rejection: CrossHostRejection) => void;
+}
+
+export interface CrossHostRejection {
+  kind: 'run' | 'hidden-test';
+  space: string;
+  id: string;
+  /** The host that sent it, and the host whose run it is. */
+  host: string;
+  owner: string;
 }
 
 export type LandingOutcome =
@@ -52,6 +66,8 @@ export type LandingOutcome =
   | 'hidden-test-applied'
   | 'hidden-test-held'
   | 'hidden-test-ignored'
+  | 'hidden-test-rejected'
+  | 'not-owner'
   | 'already-landed';
 
 const MAX_CONFLICT_RETRIES = 100;
@@ -104,12 +120,14 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
 
   const record = runRecord(deps.runs, space, delivery.id);
   const current = await record.read();
+  if (current && current.value.host !== delivery.row.host) return rejectRun(deps, entry, delivery, current.value.host);
   // Content-addressed keys: a duplicate writes identical bytes, a different patch gets its own object.
   await deps.objects.put(incoming.patchKey, delivery.patch, 'text/x-diff; charset=utf-8');
   await deps.objects.put(incoming.summaryKey, delivery.summary, 'text/markdown; charset=utf-8');
   if (incoming.contaminationKey)
     await deps.objects.put(incoming.contaminationKey, fullContamination!, 'application/json');
-  const pending = await deps.issues.getPendingHiddenTest(space, delivery.id);
+  const held = await deps.issues.getPendingHiddenTests(space, delivery.id);
+  const pending = held.find((p) => p.host === delivery.row.host) ?? null;
   if (current && F < current.value.finishedAt) return landLateAttempt(deps, incoming, pending);
 
   const decision = await optimisticUpdate(
@@ -130,13 +148,28 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     { what: `landing ${delivery.id}`, current, maxConflicts: MAX_CONFLICT_RETRIES },
   );
   if (decision.kind === 'stale') return landLateAttempt(deps, incoming, pending);
+  if (decision.kind === 'not-owner') return rejectRun(deps, entry, delivery, decision.owner);
+  if (decision.kind === 'write' && decision.case !== 'retry') {
+    // Results other hosts sent for this attempt before it landed are never applied.
+    for (const foreign of held.filter((p) => p.host !== delivery.row.host && p.finishedAt === F))
+      deps.rejected?.({ kind: 'hidden-test', space, id: delivery.id, host: foreign.host, owner: delivery.row.host });
+  }
   if (decision.row.hiddenTestResult === null) {
     // A hidden-test result held while this landing was under way: see landHiddenTest.
-    const held = await deps.issues.getPendingHiddenTest(space, delivery.id);
-    if (held?.finishedAt === F) await applyHiddenTest(deps, space, delivery.id, F, held.hiddenTestResult);
+    const ownHeld = (await deps.issues.getPendingHiddenTests(space, delivery.id)).find(
+      (p) => p.host === delivery.row.host,
+    );
+    if (ownHeld?.finishedAt === F)
+      await applyHiddenTest(deps, space, delivery.id, delivery.row.host, F, ownHeld.hiddenTestResult);
   }
   if (decision.row.judgeState === 'pending') await deps.judgeQueue.send({ space, id: delivery.id, finishedAt: F });
   return decision.kind === 'write' ? decision.case : 'unchanged';
+}
+
+/** A run from a host other than the one whose row it is: nothing is written (docs/contract.md §4). */
+function rejectRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelivery, owner: string): LandingOutcome {
+  deps.rejected?.({ kind: 'run', space: entry.space, id: delivery.id, host: delivery.row.host, owner });
+  return 'not-owner';
 }
 
 /**
@@ -196,7 +229,12 @@ function archivedOtherThan(list: ArchivedAttempt[], finishedAt: string, patchSha
 }
 
 async function landIssue(deps: LandingDeps, entry: InboxEntry, delivery: IssueDelivery): Promise<LandingOutcome> {
-  await deps.issues.putIssue({ ...delivery.issue, space: entry.space, updatedAt: deps.clock.now().toISOString() });
+  await deps.issues.putIssue({
+    ...delivery.issue,
+    space: entry.space,
+    updatedAt: deps.clock.now().toISOString(),
+    host: entry.host,
+  });
   return 'issue';
 }
 
@@ -205,13 +243,17 @@ async function landHiddenTest(
   entry: InboxEntry,
   delivery: HiddenTestDelivery,
 ): Promise<LandingOutcome> {
-  const { space, id, finishedAt, hiddenTestResult } = { space: entry.space, ...delivery };
-  let result = await applyHiddenTest(deps, space, id, finishedAt, hiddenTestResult);
+  const { space, id, host, finishedAt, hiddenTestResult } = { space: entry.space, ...delivery };
+  let result = await applyHiddenTest(deps, space, id, host, finishedAt, hiddenTestResult);
   if (result === 'no-run') {
-    await deps.issues.putPendingHiddenTest({ space, id, finishedAt, hiddenTestResult });
+    await deps.issues.putPendingHiddenTest({ space, id, host, finishedAt, hiddenTestResult });
     // The run may have landed between the read and the hold. Landing looks for a held result after its own
     // write, and this looks for the run after the hold: whichever comes second sees the other's write.
-    result = await applyHiddenTest(deps, space, id, finishedAt, hiddenTestResult);
+    result = await applyHiddenTest(deps, space, id, host, finishedAt, hiddenTestResult);
+  }
+  if (typeof result === 'object') {
+    deps.rejected?.({ kind: 'hidden-test', space, id, host, owner: result.owner });
+    return 'hidden-test-rejected';
   }
   // The run has moved on to a later attempt: the result belongs to an archived one, if it has landed.
   if (result === 'moved-on' && (await deps.attempts.setAttemptHiddenTest(space, id, finishedAt, hiddenTestResult)) > 0)
@@ -224,17 +266,24 @@ async function landHiddenTest(
   return outcomes[result];
 }
 
-/** Sets the result on the run with that finishedAt; a run not landed yet, or since re-run, is left alone. */
+type HiddenTestApplied = 'applied' | 'no-run' | 'moved-on' | { owner: string };
+
+/**
+ * Sets the result on the run with that finishedAt; a run not landed yet, or since re-run, is left alone, and a run
+ * of another host is never touched (its owner is returned).
+ */
 async function applyHiddenTest(
   deps: LandingDeps,
   space: string,
   id: string,
+  host: string,
   finishedAt: string,
   result: HiddenTestResult,
-): Promise<'applied' | 'no-run' | 'moved-on'> {
+): Promise<HiddenTestApplied> {
   return optimisticUpdate(
     runRecord(deps.runs, space, id),
-    (current): UpdateDecision<RunRow, 'applied' | 'no-run' | 'moved-on'> => {
+    (current): UpdateDecision<RunRow, HiddenTestApplied> => {
+      if (current && current.value.host !== host) return { done: { owner: current.value.host } };
       if (!current || current.value.finishedAt < finishedAt) return { done: 'no-run' };
       if (current.value.finishedAt > finishedAt) return { done: 'moved-on' };
       if (canonicalJson(current.value.hiddenTestResult) === canonicalJson(result)) return { done: 'applied' };

@@ -1,5 +1,5 @@
 // Sending the outbox (docs/contract.md §7). Deliveries go out a few at a time; each keeps its X-Replay-Delivery id
-// across retries. 202 "verified" → ledger; 400/404/413 → rejected/ (they can never be accepted); 401, 403,
+// across retries. 202 "verified" → ledger; 400/404/413 and 403 not-owner → rejected/ (they can never be accepted); 401, 403,
 // 408, 429, 5xx and network failures → retried in rounds with exponential backoff and jitter until
 // `retryForMs` has passed, then left queued for the next run. A hidden-test result waits until its run
 // is accepted. A host without a key sends nothing; its deliveries stay queued.
@@ -14,7 +14,7 @@ export type AnswerClass = 'accepted' | 'rejected' | 'retry';
 /** What an answer means for the delivery that got it. */
 function classifyAnswer(answer: ServerAnswer): AnswerClass {
   if (answer.status === 202) return answer.body.signature === 'verified' ? 'accepted' : 'retry';
-  if ([400, 404, 413].includes(answer.status)) return 'rejected';
+  if ([400, 404, 413].includes(answer.status) || answer.body.error === 'not-owner') return 'rejected';
   return 'retry';
 }
 

@@ -39,9 +39,12 @@ export const issueRecordSchema = z.object({
 });
 export type IssueRecord = z.output<typeof issueRecordSchema>;
 
-/** The stored issue adds only pipeline bookkeeping. */
-export type StoredIssue = IssueRecord & { space: string; updatedAt: string };
+/**
+ * The stored issue adds only pipeline bookkeeping: its space, when it changed, and the host that published it
+ * (absent on records stored before hosts were recorded).
+ */
+export type StoredIssue = IssueRecord & { space: string; updatedAt: string; host?: string };
 export type IssueField = keyof StoredIssue;
 
 /** Every field of a stored issue: what `GET …/issues?fields=` may name. */
-export const ISSUE_FIELDS = [...Object.keys(issueRecordSchema.shape), 'space', 'updatedAt'] as IssueField[];
+export const ISSUE_FIELDS = [...Object.keys(issueRecordSchema.shape), 'space', 'updatedAt', 'host'] as IssueField[];

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   InvalidCursorError,
   type BudgetStore,
+  type IssueOwnerStore,
   type IssueStore,
   type ObjectStore,
   type RunStore,
@@ -24,7 +25,7 @@ const row = (space: string, id: string, updatedAt: string, extra: Partial<RunRow
   runRow({}, { space, id, updatedAt, ...extra });
 
 const memoryTable = new InMemoryTable();
-const tables: [string, () => RunStore & IssueStore & BudgetStore][] = [
+const tables: [string, () => RunStore & IssueStore & IssueOwnerStore & BudgetStore][] = [
   ['DynamoDB store (dynalite)', () => t.store],
   ['in-memory table', () => memoryTable],
 ];
@@ -148,24 +149,41 @@ describe.each(tables)('%s', (_name, table) => {
     expect(await table().reserve('S', '2026-11-30', 10)).toBe(true);
   });
 
-  it('keeps the held hidden-test result of the latest finishedAt', async () => {
+  it('keeps the held hidden-test result of the latest finishedAt, one per sending host', async () => {
     const result = (status: 'pass' | 'fail') => ({ status, ranAt: '2026-01-01T00:00:00.000Z' });
+    const hold = (host: string, finishedAt: string, status: 'pass' | 'fail') =>
+      table().putPendingHiddenTest({ space: 'h', id: 'x#1', host, finishedAt, hiddenTestResult: result(status) });
+    await hold('mac-studio-1', '2026-01-02T00:00:00.000Z', 'pass');
+    await hold('mac-studio-1', '2026-01-01T00:00:00.000Z', 'fail');
+    await hold('mac-mini-2', '2026-01-01T00:00:00.000Z', 'fail');
+    // An id that the first one is a prefix of holds nothing of the first's.
     await table().putPendingHiddenTest({
       space: 'h',
       id: 'x',
-      finishedAt: '2026-01-02T00:00:00.000Z',
-      hiddenTestResult: result('pass'),
-    });
-    await table().putPendingHiddenTest({
-      space: 'h',
-      id: 'x',
-      finishedAt: '2026-01-01T00:00:00.000Z',
+      host: '1#mac-studio-1',
+      finishedAt: '2026-01-03T00:00:00.000Z',
       hiddenTestResult: result('fail'),
     });
-    expect(await table().getPendingHiddenTest('h', 'x')).toMatchObject({
-      finishedAt: '2026-01-02T00:00:00.000Z',
-      hiddenTestResult: { status: 'pass' },
-    });
+    const held = await table().getPendingHiddenTests('h', 'x#1');
+    expect(held.sort((a, b) => a.host.localeCompare(b.host))).toEqual([
+      expect.objectContaining({ host: 'mac-mini-2', finishedAt: '2026-01-01T00:00:00.000Z' }),
+      expect.objectContaining({
+        host: 'mac-studio-1',
+        finishedAt: '2026-01-02T00:00:00.000Z',
+        hiddenTestResult: result('pass'),
+      }),
+    ]);
+  });
+
+  it("keeps the first host's claim on a task's issue record", async () => {
+    expect(await table().claimIssue('claims', 'task#1', 'mac-studio-1')).toBe('mac-studio-1');
+    expect(await table().claimIssue('claims', 'task#1', 'mac-mini-2')).toBe('mac-studio-1');
+    expect(await table().claimIssue('claims', 'task#1', 'mac-studio-1')).toBe('mac-studio-1');
+    expect(await table().claimIssue('claims', 'task#2', 'mac-mini-2')).toBe('mac-mini-2');
+    const racing = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((host) => table().claimIssue('claims', 'raced', `host-${host}`)),
+    );
+    expect(new Set(racing).size).toBe(1);
   });
 });
 

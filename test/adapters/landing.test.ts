@@ -119,8 +119,8 @@ describe('landing a run', () => {
     const runDeps: LandingDeps = {
       ...d,
       issues: Object.assign(Object.create(t.store) as typeof t.store, {
-        getPendingHiddenTest: async (space: string, id: string) => {
-          const held = await t.store.getPendingHiddenTest(space, id);
+        getPendingHiddenTests: async (space: string, id: string) => {
+          const held = await t.store.getPendingHiddenTests(space, id);
           heldLookedUp();
           return held;
         },

@@ -3,11 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
-import { queueDrained, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
+import { eventually, queueDrained, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
 const config = {
   spaces: {
     Figures: { senders: ['mac-studio-1'] },
+    Owned: { senders: ['mac-studio-1', 'mac-mini-2'] },
   },
 };
 const keys = { 'mac-studio-1': 'k-studio', 'mac-mini-2': 'k-mini' };
@@ -56,5 +57,40 @@ describe('figures the table cannot store', () => {
       wallSeconds: 2 ** 53 - 1,
       medianCallSeconds: 1e-130,
     });
+  });
+});
+
+describe('one host, its own data', () => {
+  const notOwner = { status: 403, body: { signature: 'verified', error: 'not-owner' } };
+
+  it("refuses mac-mini-2's hidden-test result for mac-studio-1's run with 403 not-owner; the row keeps its own", async () => {
+    const run = runDelivery({ taskId: 'owned-run' });
+    await pushDelivery(local.url, 'Owned', run, keys['mac-studio-1']);
+    const own = hiddenTestDelivery(run.id, '2026-11-20T10:12:00Z', 'pass');
+    expect((await pushDelivery(local.url, 'Owned', own, keys['mac-studio-1'])).status).toBe(202);
+    await eventually(async () => (await getJson(runPath('Owned', run.id))).body.hiddenTestResult);
+    const forged = hiddenTestDelivery(run.id, '2026-11-20T10:12:00Z', 'fail', 'mac-mini-2');
+    const answer = await pushDelivery(local.url, 'Owned', forged, keys['mac-mini-2']);
+    expect(answer).toMatchObject(notOwner);
+    expect(answer.body.message).toMatch(/belongs to host "mac-studio-1"/);
+    const rerun = runDelivery({ taskId: 'owned-run', host: 'mac-mini-2', finishedAt: '2026-11-21T00:00:00Z' });
+    expect(await pushDelivery(local.url, 'Owned', rerun, keys['mac-mini-2'])).toMatchObject(notOwner);
+    await queueDrained(local, 'landing');
+    expect((await getJson(runPath('Owned', run.id))).body).toMatchObject({
+      host: 'mac-studio-1',
+      finishedAt: '2026-11-20T10:12:00.000Z',
+      hiddenTestResult: { status: 'pass' },
+    });
+  });
+
+  it("refuses another host's issue record for a task mac-studio-1 published, and shows who published it", async () => {
+    const mine = issueDelivery({ taskId: 'owned-task', mergeSha: 'b'.repeat(40) });
+    expect((await pushDelivery(local.url, 'Owned', mine, keys['mac-studio-1'])).status).toBe(202);
+    const theirs = issueDelivery({ taskId: 'owned-task', mergeSha: 'c'.repeat(40) }, 'mac-mini-2');
+    expect(await pushDelivery(local.url, 'Owned', theirs, keys['mac-mini-2'])).toMatchObject(notOwner);
+    await queueDrained(local, 'landing');
+    expect((await getJson('/api/spaces/Owned/issues?fields=mergeSha,host')).body.issues).toEqual([
+      { taskId: 'owned-task', mergeSha: 'b'.repeat(40), host: 'mac-studio-1' },
+    ]);
   });
 });

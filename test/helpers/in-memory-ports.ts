@@ -12,6 +12,7 @@ import {
   type BudgetStore,
   type Clock,
   type HostStore,
+  type IssueOwnerStore,
   type IssueStore,
   type JudgeModel,
   type JudgeModelAnswer,
@@ -34,11 +35,14 @@ import type { StoredIssue } from '../../shared/schema/issue.ts';
 import type { HiddenTestResult, RunRow } from '../../shared/schema/run.ts';
 
 /** Every table-backed port, as one table (like DynamoStore). */
-export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
+export class InMemoryTable
+  implements RunStore, AttemptStore, IssueStore, IssueOwnerStore, HostStore, BudgetStore, JudgingStatusStore
+{
   private readonly runs = new Map<string, Versioned<RunRow>>();
   private readonly attempts = new Map<string, ArchivedAttempt>();
   private readonly issues = new Map<string, StoredIssue>();
   private readonly pending = new Map<string, PendingHiddenTest>();
+  private readonly issueOwners = new Map<string, string>();
   private readonly hosts = new Map<string, Versioned<StoredHost>>();
   private readonly budgets = new Map<string, number>();
   private readonly spend = new Map<string, number | null>();
@@ -113,12 +117,19 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
   }
 
   async putPendingHiddenTest(pending: PendingHiddenTest): Promise<void> {
-    const held = this.pending.get(key(pending.space, pending.id));
-    if (!held || held.finishedAt <= pending.finishedAt) this.pending.set(key(pending.space, pending.id), copy(pending));
+    const id = key(pending.space, pending.id, pending.host);
+    const held = this.pending.get(id);
+    if (!held || held.finishedAt <= pending.finishedAt) this.pending.set(id, copy(pending));
   }
 
-  async getPendingHiddenTest(space: string, id: string): Promise<PendingHiddenTest | null> {
-    return copy(this.pending.get(key(space, id)) ?? null);
+  async getPendingHiddenTests(space: string, id: string): Promise<PendingHiddenTest[]> {
+    return copy([...this.pending.values()].filter((p) => p.space === space && p.id === id));
+  }
+
+  async claimIssue(space: string, taskId: string, host: string): Promise<string> {
+    const id = key(space, taskId);
+    if (!this.issueOwners.has(id)) this.issueOwners.set(id, host);
+    return this.issueOwners.get(id)!;
   }
 
   async getHost(space: string, host: string): Promise<Versioned<StoredHost> | null> {

@@ -8,6 +8,7 @@ import {
   type BudgetDay,
   type BudgetStore,
   type HostStore,
+  type IssueOwnerStore,
   type IssueStore,
   type JudgingStatus,
   type JudgingStatusStore,
@@ -36,7 +37,9 @@ import {
   hostKey,
   issueKey,
   judgingKey,
+  issueOwnerKey,
   pendingHiddenTestKey,
+  pendingHiddenTestPrefix,
   runKey,
   spacePartition,
   type ItemKey,
@@ -73,7 +76,9 @@ type QueryInput = Omit<TableInput, 'Key' | 'Item' | 'ConditionExpression' | 'Upd
 
 const isConditionFailure = (e: unknown) => e instanceof AwsCallError && e.name === 'ConditionalCheckFailedException';
 
-export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
+export class DynamoStore
+  implements RunStore, AttemptStore, IssueStore, IssueOwnerStore, HostStore, BudgetStore, JudgingStatusStore
+{
   constructor(
     private readonly dynamo: AwsClient,
     private readonly tableName: string,
@@ -223,7 +228,7 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
   async putPendingHiddenTest(pending: PendingHiddenTest): Promise<void> {
     try {
       await this.send('PutItem', {
-        Item: { ...pending, ...pendingHiddenTestKey(pending.space, pending.id), kind: 'hidden-test' },
+        Item: { ...pending, ...pendingHiddenTestKey(pending.space, pending.id, pending.host), kind: 'hidden-test' },
         ConditionExpression: 'attribute_not_exists(pk) OR finishedAt <= :f',
         ExpressionAttributeValues: { ':f': pending.finishedAt },
       });
@@ -232,9 +237,25 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     }
   }
 
-  async getPendingHiddenTest(space: string, id: string): Promise<PendingHiddenTest | null> {
-    const { Item } = await this.send('GetItem', { Key: pendingHiddenTestKey(space, id), ConsistentRead: true });
-    return Item ? strip<PendingHiddenTest>(Item) : null;
+  getPendingHiddenTests(space: string, id: string): Promise<PendingHiddenTest[]> {
+    return this.queryPrefix<PendingHiddenTest>(spacePartition(space), pendingHiddenTestPrefix(id));
+  }
+
+  async claimIssue(space: string, taskId: string, host: string): Promise<string> {
+    const key = issueOwnerKey(space, taskId);
+    try {
+      await this.send('PutItem', {
+        Item: { ...key, host, kind: 'issue-owner' },
+        ConditionExpression: 'attribute_not_exists(pk) OR host = :h',
+        ExpressionAttributeValues: { ':h': host },
+      });
+      return host;
+    } catch (e) {
+      if (!isConditionFailure(e)) throw e;
+    }
+    // A claim is never removed, so the owner that failed the condition is the one read back.
+    const { Item } = await this.send('GetItem', { Key: key, ConsistentRead: true });
+    return Item!.host as string;
   }
 
   async getHost(space: string, host: string): Promise<Versioned<StoredHost> | null> {
