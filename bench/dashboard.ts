@@ -23,7 +23,7 @@ import { systemClock } from '../shared/ports.ts';
 import { compactSpace } from '../shared/read/snapshot-store.ts';
 import { parseConfig, type ReplayConfig } from '../shared/schema/config.ts';
 import type { RunRow } from '../shared/schema/run.ts';
-import type { StoredIssue } from '../shared/schema/issue.ts';
+import type { SentIssue } from '../shared/schema/issue.ts';
 import { startLocalMode } from '../infra/local/local-mode.ts';
 import { launchChromium } from '../test/browser/helpers/chromium.ts';
 import { cockpitReady } from './cockpit-ready.ts';
@@ -175,7 +175,7 @@ const ms = (v: number) => `${Math.round(v)} ms`;
  * a snapshot written during the load has an `asOf` after the stamps of those still to come, and its `since`
  * delta would never bring them in. One compaction after the load reads the whole table.
  */
-async function load(config: ReplayConfig, issues: StoredIssue[], rows: RunRow[]) {
+async function load(config: ReplayConfig, issues: SentIssue[], rows: RunRow[]) {
   const local = await startLocalMode({
     config,
     dataDir,

@@ -155,6 +155,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     {
       config,
       runs: table,
+      attempts: table,
       issues: table,
       budget: table,
       judging: table,

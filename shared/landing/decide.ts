@@ -113,6 +113,13 @@ function applyNoCallVerdicts(judge: JudgeFields, incoming: IncomingRun, now: str
   return judge;
 }
 
+/**
+ * A hidden-test result replaces the stored one only when it ran later (docs/contract.md §4): of two with the same
+ * `ranAt`, the first stays, so a replay of an old result changes nothing.
+ */
+export const replacesHiddenTest = (stored: HiddenTestResult | null | undefined, incoming: HiddenTestResult) =>
+  !stored || incoming.ranAt > stored.ranAt;
+
 export function pickJudgeFields(row: RunRow): JudgeFields {
   const keys = Object.keys(emptyJudgeFields()) as (keyof JudgeFields)[];
   return Object.fromEntries(keys.map((k) => [k, row[k]])) as unknown as JudgeFields;

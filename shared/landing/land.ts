@@ -21,6 +21,7 @@ import { emptyJudgeFields } from '../schema/run.ts';
 import { boundedContamination } from './bounds.ts';
 import {
   decideLanding,
+  replacesHiddenTest,
   NO_ARCHIVED_ATTEMPTS,
   type ArchivedAttempts,
   type IncomingRun,
@@ -63,6 +64,7 @@ export type LandingOutcome =
   | 'unchanged'
   | 'stale'
   | 'issue'
+  | 'issue-older'
   | 'hidden-test-applied'
   | 'hidden-test-held'
   | 'hidden-test-ignored'
@@ -228,14 +230,16 @@ function archivedOtherThan(list: ArchivedAttempt[], finishedAt: string, patchSha
   return { count: others.length, first: first && { finishedAt: first.finishedAt, judgeVerdict: first.judgeVerdict } };
 }
 
+/** An issue record replaces the stored one only when it was sent later: a replayed old delivery changes nothing. */
 async function landIssue(deps: LandingDeps, entry: InboxEntry, delivery: IssueDelivery): Promise<LandingOutcome> {
-  await deps.issues.putIssue({
+  const written = await deps.issues.putIssue({
     ...delivery.issue,
     space: entry.space,
     updatedAt: deps.clock.now().toISOString(),
     host: entry.host,
+    sentAt: delivery.sentAt,
   });
-  return 'issue';
+  return written ? 'issue' : 'issue-older';
 }
 
 async function landHiddenTest(
@@ -262,11 +266,12 @@ async function landHiddenTest(
     applied: 'hidden-test-applied',
     'no-run': 'hidden-test-held',
     'moved-on': 'hidden-test-ignored',
+    older: 'hidden-test-ignored',
   } as const;
   return outcomes[result];
 }
 
-type HiddenTestApplied = 'applied' | 'no-run' | 'moved-on' | { owner: string };
+type HiddenTestApplied = 'applied' | 'no-run' | 'moved-on' | 'older' | { owner: string };
 
 /**
  * Sets the result on the run with that finishedAt; a run not landed yet, or since re-run, is left alone, and a run
@@ -287,6 +292,7 @@ async function applyHiddenTest(
       if (!current || current.value.finishedAt < finishedAt) return { done: 'no-run' };
       if (current.value.finishedAt > finishedAt) return { done: 'moved-on' };
       if (canonicalJson(current.value.hiddenTestResult) === canonicalJson(result)) return { done: 'applied' };
+      if (!replacesHiddenTest(current.value.hiddenTestResult, result)) return { done: 'older' };
       return {
         write: { ...current.value, hiddenTestResult: result, updatedAt: deps.clock.now().toISOString() },
         result: 'applied',

@@ -20,6 +20,8 @@ export const runDeliverySchema = z.object({
 export const issueDeliverySchema = z.object({
   kind: z.literal('issue'),
   host: pathSafeIdentity,
+  /** When the sender wrote the delivery to its outbox, set once: of two records for a task, the later one stands. */
+  sentAt: instant,
   issue: issueRecordSchema,
 });
 

@@ -9,6 +9,7 @@ const config = {
   spaces: {
     Figures: { senders: ['mac-studio-1'] },
     Owned: { senders: ['mac-studio-1', 'mac-mini-2'] },
+    Ordered: { senders: ['mac-studio-1'] },
   },
 };
 const keys = { 'mac-studio-1': 'k-studio', 'mac-mini-2': 'k-mini' };
@@ -92,5 +93,48 @@ describe('one host, its own data', () => {
     expect((await getJson('/api/spaces/Owned/issues?fields=mergeSha,host')).body.issues).toEqual([
       { taskId: 'owned-task', mergeSha: 'b'.repeat(40), host: 'mac-studio-1' },
     ]);
+  });
+});
+
+describe('later records win, replays change nothing', () => {
+  it('keeps the later issue record when an old delivery is replayed: mergeSha never moves back', async () => {
+    const send = (sentAt: string, mergeSha: string, deliveryId?: string) =>
+      pushDelivery(
+        local.url,
+        'Ordered',
+        issueDelivery({ taskId: 'ordered-task', mergeSha }, 'mac-studio-1', sentAt),
+        keys['mac-studio-1'],
+        deliveryId,
+      );
+    const old = {
+      sentAt: '2026-11-20T09:00:00Z',
+      mergeSha: 'b'.repeat(40),
+      id: '0b0b0b0b-0000-4000-8000-000000000001',
+    };
+    expect((await send(old.sentAt, old.mergeSha, old.id)).status).toBe(202);
+    expect((await send('2026-11-21T09:00:00Z', 'c'.repeat(40))).status).toBe(202);
+    await queueDrained(local, 'landing');
+    // The old delivery again, byte for byte and under its own delivery id, as a replaying sender would.
+    expect((await send(old.sentAt, old.mergeSha, old.id)).status).toBe(202);
+    await queueDrained(local, 'landing');
+    expect((await getJson('/api/spaces/Ordered/issues?fields=mergeSha,sentAt')).body.issues).toEqual([
+      { taskId: 'ordered-task', mergeSha: 'c'.repeat(40), sentAt: '2026-11-21T09:00:00.000Z' },
+    ]);
+  });
+
+  it('keeps the hidden-test result that ran later when an older one arrives after it', async () => {
+    const run = runDelivery({ taskId: 'ordered-run' });
+    await pushDelivery(local.url, 'Ordered', run, keys['mac-studio-1']);
+    const result = (ranAt: string, status: 'pass' | 'fail') => ({
+      ...hiddenTestDelivery(run.id, '2026-11-20T10:12:00Z'),
+      hiddenTestResult: { status, ranAt },
+    });
+    await pushDelivery(local.url, 'Ordered', result('2026-11-21T10:00:00Z', 'pass'), keys['mac-studio-1']);
+    await pushDelivery(local.url, 'Ordered', result('2026-11-21T09:00:00Z', 'fail'), keys['mac-studio-1']);
+    await queueDrained(local, 'landing');
+    expect((await getJson(runPath('Ordered', run.id))).body.hiddenTestResult).toEqual({
+      status: 'pass',
+      ranAt: '2026-11-21T10:00:00.000Z',
+    });
   });
 });

@@ -31,8 +31,9 @@ import {
 } from '../../shared/ports.ts';
 import type { ArchivedAttempt } from '../../shared/schema/attempt.ts';
 import type { StoredHost } from '../../shared/schema/host.ts';
-import type { StoredIssue } from '../../shared/schema/issue.ts';
+import type { SentIssue, StoredIssue } from '../../shared/schema/issue.ts';
 import type { HiddenTestResult, RunRow } from '../../shared/schema/run.ts';
+import { replacesHiddenTest } from '../../shared/landing/decide.ts';
 
 /** Every table-backed port, as one table (like DynamoStore). */
 export class InMemoryTable
@@ -92,7 +93,7 @@ export class InMemoryTable
 
   async setAttemptHiddenTest(space: string, id: string, finishedAt: string, result: HiddenTestResult): Promise<number> {
     const matching = (await this.listAttempts(space, id)).filter((attempt) => attempt.finishedAt === finishedAt);
-    for (const attempt of matching)
+    for (const attempt of matching.filter((a) => replacesHiddenTest(a.hiddenTestResult, result)))
       this.attempts.set(key(space, id, finishedAt, attempt.patchSha256), {
         ...attempt,
         hiddenTestResult: copy(result),
@@ -100,8 +101,11 @@ export class InMemoryTable
     return matching.length;
   }
 
-  async putIssue(issue: StoredIssue): Promise<void> {
+  async putIssue(issue: SentIssue): Promise<boolean> {
+    const stored = this.issues.get(key(issue.space, issue.taskId));
+    if (stored?.sentAt !== undefined && stored.sentAt >= issue.sentAt) return false;
     this.issues.set(key(issue.space, issue.taskId), copy(issue));
+    return true;
   }
 
   async getIssue(space: string, taskId: string): Promise<StoredIssue | null> {
@@ -119,7 +123,11 @@ export class InMemoryTable
   async putPendingHiddenTest(pending: PendingHiddenTest): Promise<void> {
     const id = key(pending.space, pending.id, pending.host);
     const held = this.pending.get(id);
-    if (!held || held.finishedAt <= pending.finishedAt) this.pending.set(id, copy(pending));
+    const later =
+      !held ||
+      held.finishedAt < pending.finishedAt ||
+      (held.finishedAt === pending.finishedAt && replacesHiddenTest(held.hiddenTestResult, pending.hiddenTestResult));
+    if (later) this.pending.set(id, copy(pending));
   }
 
   async getPendingHiddenTests(space: string, id: string): Promise<PendingHiddenTest[]> {

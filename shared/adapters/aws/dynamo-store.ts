@@ -18,7 +18,7 @@ import {
   type Versioned,
 } from '../../ports.ts';
 import type { StoredHost } from '../../schema/host.ts';
-import type { StoredIssue } from '../../schema/issue.ts';
+import type { SentIssue, StoredIssue } from '../../schema/issue.ts';
 import type { HiddenTestResult, RunRow } from '../../schema/run.ts';
 import type { ArchivedAttempt } from '../../schema/attempt.ts';
 import { AwsCallError, AwsClient, callJson, type AwsConnection } from './aws-client.ts';
@@ -73,6 +73,10 @@ interface TableOutput {
 }
 
 type QueryInput = Omit<TableInput, 'Key' | 'Item' | 'ConditionExpression' | 'UpdateExpression'>;
+
+/** The item's hidden-test result ran before `:r`, or it has none (`:nullType` is 'NULL'). */
+const RAN_EARLIER =
+  'attribute_not_exists(hiddenTestResult) OR attribute_type(hiddenTestResult, :nullType) OR hiddenTestResult.ranAt < :r';
 
 const isConditionFailure = (e: unknown) => e instanceof AwsCallError && e.name === 'ConditionalCheckFailedException';
 
@@ -190,24 +194,39 @@ export class DynamoStore
     const matching = (await this.listAttempts(space, id)).filter((a) => a.finishedAt === finishedAt);
     for (const attempt of matching) {
       const key = attemptKey(space, id, attempt.finishedAt, attempt.patchSha256);
-      // A plain put of the whole item (no UpdateItem): an archived attempt changes only here, and a repeated
-      // result writes the same value.
-      await this.send('PutItem', {
-        Item: { ...attempt, hiddenTestResult: result, ...key, kind: 'attempt' },
-        ConditionExpression: 'attribute_exists(pk)',
-      });
+      // A plain put of the whole item (no UpdateItem): an archived attempt changes only here, only to a result
+      // that ran later than its own.
+      try {
+        await this.send('PutItem', {
+          Item: { ...attempt, hiddenTestResult: result, ...key, kind: 'attempt' },
+          ConditionExpression: `attribute_exists(pk) AND (${RAN_EARLIER})`,
+          ExpressionAttributeValues: { ':r': result.ranAt, ':nullType': 'NULL' },
+        });
+      } catch (e) {
+        if (!isConditionFailure(e)) throw e;
+      }
     }
     return matching.length;
   }
 
-  async putIssue(issue: StoredIssue): Promise<void> {
+  async putIssue(issue: SentIssue): Promise<boolean> {
     const item = {
       ...issue,
       ...issueKey(issue.space, issue.taskId),
       kind: 'issue',
       ...issueByUpdatedKey(issue.space, issue.updatedAt, issue.taskId),
     };
-    await this.send('PutItem', { Item: item });
+    try {
+      await this.send('PutItem', {
+        Item: item,
+        ConditionExpression: 'attribute_not_exists(pk) OR attribute_not_exists(sentAt) OR sentAt < :s',
+        ExpressionAttributeValues: { ':s': issue.sentAt },
+      });
+      return true;
+    } catch (e) {
+      if (isConditionFailure(e)) return false;
+      throw e;
+    }
   }
 
   async getIssue(space: string, taskId: string): Promise<StoredIssue | null> {
@@ -229,8 +248,12 @@ export class DynamoStore
     try {
       await this.send('PutItem', {
         Item: { ...pending, ...pendingHiddenTestKey(pending.space, pending.id, pending.host), kind: 'hidden-test' },
-        ConditionExpression: 'attribute_not_exists(pk) OR finishedAt <= :f',
-        ExpressionAttributeValues: { ':f': pending.finishedAt },
+        ConditionExpression: `attribute_not_exists(pk) OR finishedAt < :f OR (finishedAt = :f AND ${RAN_EARLIER})`,
+        ExpressionAttributeValues: {
+          ':f': pending.finishedAt,
+          ':r': pending.hiddenTestResult.ranAt,
+          ':nullType': 'NULL',
+        },
       });
     } catch (e) {
       if (!isConditionFailure(e)) throw e;
