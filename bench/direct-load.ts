@@ -46,6 +46,7 @@ export function landedRow(
       patchKey: '',
       summaryKey: '',
       contaminationKey: null,
+      acceptedAt: now,
     },
     now,
     pending,

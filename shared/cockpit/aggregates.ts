@@ -313,6 +313,8 @@ export interface RunCounts {
   agreement: AgreementTable;
   /** Runs with more than one attempt. */
   reruns: number;
+  /** Patches archived as conflicts, over the runs (docs/contract.md §4). */
+  conflicts: number;
   /** Runs whose figures were generated (demo data). */
   generated: number;
   /** Runs that ended because a step or wall-time budget ran out. */
@@ -332,7 +334,9 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
   const firstByCode = new Uint32Array(VERDICT_BY_CODE.length);
   const { verdict, firstVerdict, hiddenTest, metricsSource, outcome } = table.codes;
   const attempts = table.numbers.attemptCount;
+  const conflictCounts = table.numbers.conflicts;
   let reruns = 0;
+  let conflicts = 0;
   let generated = 0;
   let budget = 0;
   for (let r = 0; r < rows.length; r++) {
@@ -340,6 +344,8 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
     byCode[verdict[i]! * tests + hiddenTest[i]!]!++;
     firstByCode[firstVerdict[i]!]!++;
     if (attempts[i]! > 1) reruns++;
+    // Unknown (NaN, rows landed before conflicts were counted) is none.
+    if (conflictCounts[i]! > 0) conflicts += conflictCounts[i]!;
     if (metricsSource[i] === GENERATED) generated++;
     if (outcome[i] === BUDGET) budget++;
   }
@@ -373,6 +379,7 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
     hiddenTests,
     agreement,
     reruns,
+    conflicts,
     generated,
     budget,
   };
@@ -388,6 +395,8 @@ export interface GroupFigures extends Group {
   firstResolve: ResolveFigure;
   /** Runs with more than one attempt: delivered again after a first attempt had landed. */
   reruns: number;
+  /** Patches archived as conflicts over the runs: never judged, never current. */
+  conflicts: number;
   hiddenTests: HiddenTestFigure;
   wallSeconds: MedianFigure;
   steps: MedianFigure;
@@ -432,6 +441,7 @@ function figuresOf(
     resolve: resolveRate(counts.verdicts),
     firstResolve: resolveRate(counts.firstVerdicts),
     reruns: counts.reruns,
+    conflicts: counts.conflicts,
     hiddenTests: hiddenTestRate(counts.hiddenTests),
     get wallSeconds() {
       return wallSeconds!();

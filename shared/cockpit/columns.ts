@@ -12,7 +12,7 @@ import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, TIERS, V
 import type { HiddenTestResult, JudgeState, RunRow, Verdict } from '../schema/run.ts';
 import { snapshotRun, type SnapshotRun } from './run-snapshot.ts';
 
-export const COLUMNS_FORMAT = 'replay-run-columns/5';
+export const COLUMNS_FORMAT = 'replay-run-columns/6';
 export const COLUMNS_MEDIA_TYPE = 'application/vnd.replay.run-columns';
 /** The same body gzip-compressed as a representation of its own (the `+gzip` suffix, RFC 8460). */
 export const COLUMNS_GZIP_MEDIA_TYPE = `${COLUMNS_MEDIA_TYPE}+gzip`;
@@ -57,6 +57,7 @@ export const NUMBER_FIELDS = [
   'patchLinesRemoved',
   'contamination',
   'attemptCount',
+  'conflicts',
   'judgeCostUsd',
 ] as const;
 export type NumberField = (typeof NUMBER_FIELDS)[number];
@@ -109,6 +110,7 @@ export function compactOf(run: SnapshotRun): CompactRun {
     patchLinesRemoved: run.patchLinesRemoved,
     contamination: run.contaminationCount,
     attemptCount: run.attemptCount,
+    conflicts: run.conflictCount,
     judgeCostUsd: run.judgeCostUsd,
   };
 }

@@ -8,7 +8,7 @@
 // foreign document is refused (and the caller rebuilds from the table) rather than read as wrong runs.
 import type { RunRow } from '../schema/run.ts';
 
-export const SNAPSHOT_FORMAT = 'replay-run-snapshot/1';
+export const SNAPSHOT_FORMAT = 'replay-run-snapshot/2';
 
 export const SNAPSHOT_TEXT_FIELDS = [
   'id',
@@ -55,6 +55,7 @@ export const SNAPSHOT_NUMBER_FIELDS = [
   'patchLinesRemoved',
   'contaminationCount',
   'attemptCount',
+  'conflictCount',
   'judgeCostUsd',
 ] as const;
 
@@ -62,7 +63,7 @@ type RowFields = Pick<
   RunRow,
   Exclude<
     (typeof SNAPSHOT_TEXT_FIELDS)[number] | (typeof SNAPSHOT_NUMBER_FIELDS)[number],
-    'hiddenTestStatus' | 'firstVerdict' | 'contaminationCount' | 'attemptCount' | 'judgeCostUsd'
+    'hiddenTestStatus' | 'firstVerdict' | 'contaminationCount' | 'attemptCount' | 'conflictCount' | 'judgeCostUsd'
   >
 >;
 
@@ -73,6 +74,8 @@ export interface SnapshotRun extends RowFields {
   contaminationCount: number;
   /** Null on rows landed before attempts were counted. */
   attemptCount: number | null;
+  /** Patches archived as conflicts (0 on rows landed before conflicts were counted). */
+  conflictCount: number;
   /** Null when unknown: a price was missing, or the row predates cost recording. */
   judgeCostUsd: number | null;
 }
@@ -121,6 +124,7 @@ export function snapshotRun(row: RunRow): SnapshotRun {
     patchLinesRemoved: row.patchLinesRemoved,
     contaminationCount: row.contaminationCount ?? row.contamination.length,
     attemptCount: row.attemptCount ?? null,
+    conflictCount: row.conflictCount ?? 0,
     judgeCostUsd: row.judgeCostUsd ?? null,
   };
 }

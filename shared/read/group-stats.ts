@@ -55,6 +55,7 @@ function statisticsOf(table: RunTable, group: Group, rows: Uint32Array, price: M
     excluded: resolve.excluded,
     error: resolve.error,
     notJudged: resolve.unjudged,
+    conflicts: counts.conflicts,
     hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
     agreement: { n: kappa.n, kappa: kappa.kappa, ci: kappa.ci, table: counts.agreement },
     judgeCostUsd: sumCosts(Array.from(rows, (i) => known(judgeCost[i]!))),

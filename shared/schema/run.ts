@@ -135,8 +135,15 @@ export const pipelineFieldsSchema = z.object({
   /** The full contamination list, when the row could keep only part of it. */
   contaminationKey: z.nullable(z.string()),
   deliveryCount: count,
-  /** Distinct (finishedAt, patch) attempts of this run id: the current one and those archived. */
+  /** Distinct (finishedAt, patch) attempts of this run id: the current one and those archived, conflicts aside. */
   attemptCount: positiveCount,
+  /**
+   * Conflicts of this run id (docs/contract.md §4): patches delivered for a finishedAt after another was accepted for
+   * it, archived and never judged. Absent on rows landed before conflicts were counted.
+   */
+  conflictCount: z.optional(count),
+  /** When the delivery that set the current attempt was accepted (the earliest, for its retries). */
+  acceptedAt: z.optional(z.string()),
   /** The earliest archived attempt, when the current one is not the first (for retry accounting). */
   firstAttempt: z.nullable(z.object({ finishedAt: z.string(), judgeVerdict: z.nullable(verdict) })),
 });

@@ -2,7 +2,10 @@
 // can always be stored, a host writes only its own data, later records win and replays change nothing.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pushDelivery } from '../../shared/client/push.ts';
+import { startAnthropicStandIn, type AnthropicStandIn } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
+import { startGitHubStandIn, type GitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
+import { gitHubAppKeyPair, goodAnswer } from '../helpers/judge.ts';
 import { eventually, queueDrained, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
 const config = {
@@ -10,15 +13,34 @@ const config = {
     Figures: { senders: ['mac-studio-1'] },
     Owned: { senders: ['mac-studio-1', 'mac-mini-2'] },
     Ordered: { senders: ['mac-studio-1'] },
+    Replays: { senders: ['mac-studio-1'] },
   },
 };
 const keys = { 'mac-studio-1': 'k-studio', 'mac-mini-2': 'k-mini' };
 
 let local: TestLocalMode;
+let anthropic: AnthropicStandIn;
+let github: GitHubStandIn;
 beforeAll(async () => {
-  local = await startTestLocalMode(config, keys, { visibilityTimeoutSeconds: 1 });
+  const { privateKey, publicKey } = gitHubAppKeyPair();
+  anthropic = await startAnthropicStandIn({ apiKey: 'sk-local', answer: () => goodAnswer() });
+  github = await startGitHubStandIn({ app: { appId: '11', installationId: '22', publicKey } });
+  github.setIssue('acme/widgets', 42, { title: 'Widgets crash', body: 'On empty input.' });
+  github.setCompare('acme/widgets', 'a'.repeat(40), 'b'.repeat(40), 'diff --git a/src/widget.ts b/src/widget.ts\n+b\n');
+  const env = {
+    ANTHROPIC_API_KEY: 'sk-local',
+    ANTHROPIC_BASE_URL: anthropic.url,
+    GITHUB_API_URL: github.url,
+    GITHUB_APP_ID: '11',
+    GITHUB_APP_INSTALLATION_ID: '22',
+    GITHUB_APP_PRIVATE_KEY: privateKey,
+  };
+  local = await startTestLocalMode(config, keys, { visibilityTimeoutSeconds: 1, sweepIntervalSeconds: 0.5, env });
 });
-afterAll(() => local.stop());
+afterAll(async () => {
+  await local.stop();
+  await Promise.all([anthropic.stop(), github.stop()]);
+});
 
 const getJson = async (path: string) => {
   const res = await fetch(local.url + path);
@@ -136,5 +158,41 @@ describe('later records win, replays change nothing', () => {
       status: 'pass',
       ranAt: '2026-11-21T10:00:00.000Z',
     });
+  });
+});
+
+describe('two patches for one (run, finishedAt)', () => {
+  it('keeps the first accepted patch current and judged once, whatever replays of the pair follow', async () => {
+    const key = keys['mac-studio-1'];
+    expect((await pushDelivery(local.url, 'Replays', issueDelivery({ taskId: 'replayed' }), key)).status).toBe(202);
+    const a = runDelivery({ taskId: 'replayed' }, { patch: 'diff --git a/src/widget.ts b/src/widget.ts\n+a-side\n' });
+    const b = runDelivery({ taskId: 'replayed' }, { patch: 'diff --git a/src/widget.ts b/src/widget.ts\n+b-side\n' });
+    const calls = () => anthropic.requests.filter((r) => JSON.stringify(r).includes('-side')).length;
+    const settled = async () => {
+      await queueDrained(local, 'landing');
+      await queueDrained(local, 'judge');
+    };
+    expect((await pushDelivery(local.url, 'Replays', a, key)).status).toBe(202);
+    await eventually(async () => (await getJson(runPath('Replays', a.id))).body.judgeVerdict, 10_000);
+    // Six replays of the pair, each given time to land and be judged, as a sender draining dailyCap would.
+    for (const delivery of [b, a, b, a, b, a]) {
+      expect((await pushDelivery(local.url, 'Replays', delivery, key)).status).toBe(202);
+      await settled();
+    }
+    expect(calls()).toBe(1);
+    const row = (await getJson(runPath('Replays', a.id))).body;
+    expect(row).toMatchObject({ judgeVerdict: 'resolved', attemptCount: 1, conflictCount: 1 });
+    expect(await (await fetch(`${local.url}${runPath('Replays', a.id)}/patch`)).text()).toContain('+a-side');
+    const { attempts } = (await getJson(`${runPath('Replays', a.id)}/attempts`)).body as {
+      attempts: { current: boolean; conflict: boolean; judgeVerdict: string | null }[];
+    };
+    expect(attempts.map(({ current, conflict, judgeVerdict }) => ({ current, conflict, judgeVerdict }))).toEqual([
+      { current: true, conflict: false, judgeVerdict: 'resolved' },
+      { current: false, conflict: true, judgeVerdict: null },
+    ]);
+    const stats = (await getJson('/api/spaces/Replays/stats?groupBy=model,harnessVersion')).body.groups as {
+      conflicts: number;
+    }[];
+    expect(stats.map((g) => g.conflicts)).toEqual([1]);
   });
 });

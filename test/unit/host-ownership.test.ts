@@ -172,6 +172,7 @@ describe('at landing', () => {
           patchKey: 'p',
           summaryKey: 's',
           contaminationKey: null,
+          acceptedAt: NOW.toISOString(),
         },
         NOW.toISOString(),
         null,

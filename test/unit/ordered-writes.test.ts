@@ -37,8 +37,8 @@ function world() {
     clock,
   };
   let n = 0;
-  const land = (delivery: Record<string, unknown>) =>
-    landEntry(landing, inboxEntry('S', delivery as never, { deliveryId: `d-${++n}` }));
+  const land = (delivery: Record<string, unknown>, receivedAt?: string) =>
+    landEntry(landing, inboxEntry('S', delivery as never, { deliveryId: `d-${++n}`, receivedAt }));
   return { table, objects, judgeQueue, clock, land };
 }
 
@@ -94,6 +94,47 @@ describe('issue records', () => {
     expect(await w.land(sent(LATE, 'd'.repeat(40)))).toBe('issue-older');
     expect(await w.table.getIssue('S', 'acme__widgets-42')).toEqual(latest);
     expect(latest).toMatchObject({ mergeSha: 'c'.repeat(40), sentAt: LATE, host: 'mac-studio-1' });
+  });
+});
+
+describe('two patches for one (run, finishedAt)', () => {
+  const a = runDelivery({}, { patch: 'diff --git a/x b/x\n+a\n' });
+  const b = runDelivery({}, { patch: 'diff --git a/x b/x\n+b\n' });
+  const acceptedA = '2026-11-29T11:00:00.000Z';
+  const acceptedB = '2026-11-29T11:00:01.000Z';
+
+  it('keep the one accepted first current, even when the other lands first; the other is an unjudged conflict', async () => {
+    const w = world();
+    expect(await w.land(b, acceptedB)).toBe('new');
+    expect(await w.land(a, acceptedA)).toBe('displaces');
+    expect(await w.land(b, acceptedB)).toBe('conflict');
+    const row = (await w.table.getRun('S', a.id))!.value;
+    expect(await w.objects.getText(row.patchKey!)).toContain('+a');
+    expect(row).toMatchObject({ attemptCount: 1, conflictCount: 1, acceptedAt: acceptedA, judgeState: 'pending' });
+    const [conflict] = await w.table.listAttempts('S', a.id);
+    expect(conflict).toMatchObject({ conflict: true, patchSha256: expect.any(String) });
+    expect(await w.objects.getText(conflict!.patchKey!)).toContain('+b');
+    // Judged: the first landing of B and the landing of A; the conflict's replay queues nothing.
+    expect(w.judgeQueue.sent).toHaveLength(2);
+  });
+
+  it('change nothing current when the later one lands after it, but its count', async () => {
+    const w = world();
+    await w.land(a, acceptedA);
+    const before = (await w.table.getRun('S', a.id))!.value;
+    expect(await w.land(b, acceptedB)).toBe('conflict');
+    const after = (await w.table.getRun('S', a.id))!.value;
+    expect({ ...after, updatedAt: before.updatedAt, conflictCount: 0 }).toEqual(before);
+    expect(after.conflictCount).toBe(1);
+    expect(w.judgeQueue.sent).toHaveLength(1);
+  });
+
+  it('count a late patch for an archived finishedAt that already has another as a conflict', async () => {
+    const w = world();
+    await w.land(a, acceptedA);
+    await w.land(runDelivery({ finishedAt: '2026-11-22T00:00:00Z' }, { patch: 'diff --git a/x b/x\n+c\n' }));
+    expect(await w.land(b, acceptedB)).toBe('conflict');
+    expect((await w.table.getRun('S', a.id))!.value).toMatchObject({ attemptCount: 2, conflictCount: 1 });
   });
 });
 

@@ -43,6 +43,7 @@ async function campaign(): Promise<ReadDeps> {
         ...(k % 11 === 0 && { judgeVerdict: 'error', judgeState: 'error' }),
         ...(k % 13 === 0 && { hiddenTestResult: { status: 'error', ranAt: LANDED_AT } }),
         ...(k % 17 === 0 && { attemptCount: 2, firstAttempt: { finishedAt: row.finishedAt, judgeVerdict: 'wrong' } }),
+        ...(k % 23 === 0 && { conflictCount: 1 + (k % 3) }),
         ...(k % 19 === 0 && { tier: null, wave: null }),
         // Known tokens throughout, so the priced model's run cost is a number; the synthetic campaign leaves some out.
         ...(row.model === PRICED && {
@@ -116,12 +117,14 @@ describe('the cockpit and /stats', () => {
           excluded: resolve.excluded,
           error: resolve.error,
           notJudged: resolve.unjudged,
+          conflicts: g.conflicts,
           hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
           agreement: { n: kappa.n, kappa: kappa.kappa, ci: kappa.ci, table: kappa.table },
         };
       });
       const stats = await get<StatsBody>(deps, apiPaths.stats(SPACE, filters));
       expect(figures.groups.length).toBeGreaterThan(1);
+      expect(figures.groups.some((g) => g.conflicts > 0)).toBe(true);
       expect(stats.groups.map(({ judgeCostUsd: _j, runCostUsd: _r, ...shared }) => shared)).toEqual(
         fromCockpit.sort((a, b) => a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion)),
       );
