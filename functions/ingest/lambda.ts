@@ -3,6 +3,7 @@ import { systemClock, type LandingMessage } from '../../shared/ports.ts';
 import { bucketStore, bundledConfig, keySource, queue, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { tableStore } from '../../shared/adapters/aws/dynamo-store.ts';
+import { rememberingMissingKeys } from '../../shared/ingest/missing-keys.ts';
 import { createIngestHandler } from './handler.ts';
 
 const table = tableStore({}, requiredEnv('TABLE_NAME'));
@@ -10,7 +11,7 @@ const table = tableStore({}, requiredEnv('TABLE_NAME'));
 export const handler = createIngestHandler(
   {
     config: bundledConfig(),
-    keys: keySource({}),
+    keys: rememberingMissingKeys(keySource({}), systemClock),
     inbox: bucketStore({}, requiredEnv('INBOX_BUCKET')),
     landingQueue: queue<LandingMessage>({}, requiredEnv('LANDING_QUEUE_URL')),
     runs: table,

@@ -22,6 +22,7 @@ import type { ServiceName } from '../../shared/operations.ts';
 import { INBOX_PREFIX, parseInboxKey } from '../../shared/storage-layout.ts';
 import { systemClock, type JudgeMessage, type LandingMessage, type MessageQueue } from '../../shared/ports.ts';
 import { DEFAULT_MAX_DIFF_CHARS } from '../../shared/judge/judge-run.ts';
+import { rememberingMissingKeys } from '../../shared/ingest/missing-keys.ts';
 import { createIngestHandler } from '../../functions/ingest/handler.ts';
 import { createLanderHandler } from '../../functions/lander/handler.ts';
 import { createReadApiHandler } from '../../functions/read-api/handler.ts';
@@ -115,7 +116,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   const ingest = createIngestHandler(
     {
       config,
-      keys,
+      keys: rememberingMissingKeys(keys, clock),
       inbox: adapters.inbox,
       landingQueue: adapters.landingQueue,
       runs: table,

@@ -26,7 +26,7 @@ import type {
   ObjectStore,
   RunStore,
 } from '../ports.ts';
-import { verifySignature, type HostKeys } from './signature.ts';
+import { signatureHeaderProblem, verifySignature, type HostKeys } from './signature.ts';
 
 export interface IngestDeps {
   config: ReplayConfig;
@@ -65,7 +65,10 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     );
   }
 
-  const check = verifySignature(req.rawBody, req.signature, await candidateKeys(deps));
+  // A header that can verify nothing is refused before any key is read: an unsigned request costs no lookup.
+  const check = signatureHeaderProblem(req.signature)
+    ? { ok: false as const, reason: signatureHeaderProblem(req.signature)! }
+    : verifySignature(req.rawBody, req.signature, await candidateKeys(deps));
   if (!check.ok) {
     const why = {
       missing: 'The X-Hub-Signature-256 header is missing.',
@@ -151,18 +154,21 @@ async function ownershipRefusal(
   return `Run ${delivery.id} belongs to host "${row.value.host}"; host "${host}" may not send ${what} for it.`;
 }
 
+/** Every candidate host's keys, looked up concurrently. */
 async function candidateKeys(deps: IngestDeps): Promise<HostKeys[]> {
+  const found = await Promise.all(
+    keyCandidates(deps.config).map(async ({ secretConfigKey, host }) => {
+      try {
+        return { host, keys: await deps.keys.keysFor(secretConfigKey, host) };
+      } catch (error) {
+        // One host's broken secret never refuses another host's delivery (docs/contract.md §3).
+        deps.unreadableKey?.(host, (error as Error).name ?? 'Error');
+        return { host, keys: [] };
+      }
+    }),
+  );
   const byHost = new Map<string, string[]>();
-  for (const { secretConfigKey, host } of keyCandidates(deps.config)) {
-    let keys: string[] = [];
-    try {
-      keys = await deps.keys.keysFor(secretConfigKey, host);
-    } catch (error) {
-      // One host's broken secret never refuses another host's delivery (docs/contract.md §3).
-      deps.unreadableKey?.(host, (error as Error).name ?? 'Error');
-    }
-    byHost.set(host, [...(byHost.get(host) ?? []), ...keys]);
-  }
+  for (const { host, keys } of found) byHost.set(host, [...(byHost.get(host) ?? []), ...keys]);
   return [...byHost].map(([host, keys]) => ({ host, keys }));
 }
 

@@ -18,6 +18,12 @@ export interface HostKeys {
 export type SignatureCheck =
   { ok: true; host: string } | { ok: false; reason: 'missing' | 'malformed' | 'no-match' | 'ambiguous' };
 
+/** Why a signature header can verify nothing, read without any key: absent, or not `sha256=` and 64 hex digits. */
+export function signatureHeaderProblem(header: string | undefined): 'missing' | 'malformed' | null {
+  if (!header) return 'missing';
+  return digestOf(header) ? null : 'malformed';
+}
+
 export function verifySignature(
   rawBody: Uint8Array,
   header: string | undefined,
