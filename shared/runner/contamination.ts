@@ -132,9 +132,17 @@ export function classifyPath(path: string, context: ScanContext): ContaminationR
   return best?.rule ?? null;
 }
 
-// An absolute path inside free text: starts after a delimiter, ends at whitespace, quotes, brackets, shell
-// operators or `:` (so `/src/a.cs:12:5` and `PATH=/a:/b` give the paths alone).
-const PATH_IN_TEXT = /(?:^|[\s"'`=(<>|&;,:[{])(\/[^\s"'`<>|&;,:()[\]{}]*)/g;
+// An absolute path inside free text: starts after a delimiter, ends at whitespace, a control character (a
+// terminal's colour codes), quotes, brackets, shell operators or `:` (so `/src/a.cs:12:5` and `PATH=/a:/b` give the
+// paths alone).
+const PATH_IN_TEXT =
+  // eslint-disable-next-line no-control-regex -- control characters end a path
+  /(?:^|[\s\u0000-\u001f\u007f-\u009f"'`=(<>|&;,:[{])(\/[^\s\u0000-\u001f\u007f-\u009f"'`<>|&;,:()[\]{}]*)/g;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/gu;
+
+/** A path as an entry records it: a control character in a file name written as its \uXXXX escape. */
+const printable = (path: string) => path.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 export function pathsIn(text: string): string[] {
   // A sentence may end right after a path: its full stop is not part of it.
@@ -152,7 +160,7 @@ export function scanContamination(events: TrajectoryEvent[], context: ScanContex
       const rule = classifyPath(path, context);
       const key = `${event.step}\u0000${path}`;
       if (rule?.decides === 'forbidden' && !found.has(key) && found.size < MAX_ENTRIES)
-        found.set(key, { step: event.step, path: path.slice(0, 2000), reason: rule.reason! });
+        found.set(key, { step: event.step, path: printable(path).slice(0, 2000), reason: rule.reason! });
     }
   }
   return [...found.values()];

@@ -54,7 +54,24 @@ export const positiveCount = z.int().check(z.positive());
 export const amount = z.number().check(z.nonnegative(), storable);
 export const optionalCount = orNull(count);
 export const optionalAmount = orNull(amount);
-export const optionalText = (max = 200) => orNull(z.string().check(z.maxLength(max)));
+// Text a record carries. A short text (a model family, a hardware name, a path) has no control character at all. A
+// long one keeps TAB and LF, its line structure: a summary and test details. A patch also keeps CR and FF, which
+// diffs carry byte for byte from the files they change (CRLF line ends, page breaks in source files).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const LONG_TEXT_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const PATCH_CONTROL = /[\u0000-\u0008\u000b\u000e-\u001f\u007f-\u009f]/u;
+const without = (pattern: RegExp, what: string) =>
+  z.refine<string>((s) => !pattern.test(s), `must not contain ${what}`);
+
+export const shortText = (max: number) => z.string().check(z.maxLength(max), without(CONTROL, 'control characters'));
+export const longText = (max: number) =>
+  z.string().check(z.maxLength(max), without(LONG_TEXT_CONTROL, 'control characters other than TAB and LF'));
+export const patchText = z.string().check(without(PATCH_CONTROL, 'control characters other than TAB, LF, CR and FF'));
+
+export const optionalText = (max = 200) => orNull(shortText(max));
 export const optionalBool = orNull(z.boolean());
 export const optionalInstant = orNull(instant);
 

@@ -7,6 +7,7 @@ import {
   count,
   identity,
   instant,
+  longText,
   optionalAmount,
   optionalCount,
   optionalText,
@@ -14,6 +15,7 @@ import {
   pathSafeIdentity,
   positiveCount,
   repoName,
+  shortText,
   tier,
 } from './primitives.ts';
 
@@ -22,8 +24,8 @@ export const metricsSource = z.enum(METRICS_SOURCES);
 
 export const contaminationEntry = z.object({
   step: count,
-  path: z.string().check(z.minLength(1), z.maxLength(2000)),
-  reason: z.optional(z.string().check(z.maxLength(2000))),
+  path: shortText(2000).check(z.minLength(1)),
+  reason: z.optional(shortText(2000)),
 });
 
 export const runnerRowSchema = z.object({
@@ -96,7 +98,7 @@ export const hiddenTestResultSchema = z.object({
   failed: z.optional(count),
   total: z.optional(count),
   ranAt: instant,
-  details: z.optional(z.string().check(z.maxLength(2048))),
+  details: z.optional(longText(2048)),
 });
 export type HiddenTestResult = z.output<typeof hiddenTestResultSchema>;
 

@@ -14,6 +14,7 @@ const config = {
     Owned: { senders: ['mac-studio-1', 'mac-mini-2'] },
     Ordered: { senders: ['mac-studio-1'] },
     Replays: { senders: ['mac-studio-1'] },
+    Texts: { senders: ['mac-studio-1'] },
   },
 };
 const keys = { 'mac-studio-1': 'k-studio', 'mac-mini-2': 'k-mini' };
@@ -194,5 +195,29 @@ describe('two patches for one (run, finishedAt)', () => {
       conflicts: number;
     }[];
     expect(stats.map((g) => g.conflicts)).toEqual([1]);
+  });
+});
+
+describe('text a record may carry', () => {
+  it.each([
+    [
+      'a terminal escape in a short text',
+      runDelivery({ taskId: 'esc', modelFamily: 'qwen\u001b[2J' }),
+      'row.modelFamily',
+    ],
+    ['a carriage return in a summary', runDelivery({ taskId: 'cr' }, { summary: 'Done.\r\n' }), 'summary'],
+  ])('refuses %s with 400 naming the field, and stores nothing', async (_what, delivery, field) => {
+    const answer = await pushDelivery(local.url, 'Texts', delivery, keys['mac-studio-1']);
+    expect(answer).toMatchObject({ status: 400, body: { signature: 'verified', error: 'invalid-delivery' } });
+    expect(answer.body.details).toEqual([expect.stringMatching(new RegExp(`^${field.replace('.', '\\.')}: `))]);
+    expect(await local.adapters.inbox.list('inbox/Texts/')).toEqual([]);
+  });
+
+  it('lands a patch of CRLF files with TABs and page breaks byte for byte', async () => {
+    const patch = 'diff --git a/a.cs b/a.cs\n-\tint a;\r\n+\tint b;\r\n+\f\n';
+    const delivery = runDelivery({ taskId: 'crlf' }, { patch });
+    expect((await pushDelivery(local.url, 'Texts', delivery, keys['mac-studio-1'])).status).toBe(202);
+    await queueDrained(local, 'landing');
+    expect(await (await fetch(`${local.url}${runPath('Texts', delivery.id)}/patch`)).text()).toBe(patch);
   });
 });
