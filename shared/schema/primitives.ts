@@ -3,20 +3,38 @@
 import * as z from './zod.ts';
 import { TIERS } from './enums.ts';
 
-// C0/C1 controls and the Unicode bidirectional overrides/isolates that can disguise a name.
+// C0/C1 controls, format characters (\p{Cf}: the bidirectional overrides and isolates, zero-width spaces and
+// joiners, the soft hyphen, the byte-order mark, tags) and the line and paragraph separators: each can disguise a
+// name or split one into look-alikes.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\p{Cf}\u2028\u2029]/u;
 
-/** A free identity string such as a model name: 1–200 printable characters. */
-export const identity = z.string().check(
+const IDENTITY_CHECKS = [
   z.minLength(1),
   z.maxLength(200),
-  z.refine((s) => !FORBIDDEN_CHARS.test(s), 'must not contain control or bidirectional-override characters'),
-);
+  z.refine<string>(
+    (s) => !FORBIDDEN_CHARS.test(s),
+    'must not contain control, format (bidirectional, zero-width) or line-separator characters',
+  ),
+];
+
+/** A string in Unicode normalisation form C, checked after normalising: one name, one spelling. */
+const nfc = (...checks: z.core.$ZodCheck<string>[]) =>
+  z.pipe(
+    z.pipe(
+      z.string(),
+      z.transform((s: string) => s.normalize('NFC')),
+    ),
+    z.string().check(...checks),
+  );
+
+/** A free identity string such as a model name: 1–200 printable characters, NFC-normalised. */
+export const identity = nfc(...IDENTITY_CHECKS);
 
 /** Identity strings used in paths and keys (taskId, harnessVersion, host, space): also no `/` or whitespace. */
-export const pathSafeIdentity = identity.check(
-  z.refine((s) => !/[/\s]/u.test(s), 'must not contain "/" or whitespace'),
+export const pathSafeIdentity = nfc(
+  ...IDENTITY_CHECKS,
+  z.refine<string>((s) => !/[/\s]/u.test(s), 'must not contain "/" or whitespace'),
 );
 
 /** `schema` where absent (undefined or null) reads as null. */

@@ -221,3 +221,25 @@ describe('text a record may carry', () => {
     expect(await (await fetch(`${local.url}${runPath('Texts', delivery.id)}/patch`)).text()).toBe(patch);
   });
 });
+
+describe('identity strings', () => {
+  it('land a decomposed and a composed spelling of one model as one run, under the composed id', async () => {
+    const decomposed = runDelivery({ taskId: 'nfc', model: 'Qwe\u0301n' });
+    const composed = runDelivery({ taskId: 'nfc', model: 'Qw\u00e9n' });
+    for (const delivery of [decomposed, composed])
+      expect((await pushDelivery(local.url, 'Texts', delivery, keys['mac-studio-1'])).body).toMatchObject({
+        id: composed.id,
+      });
+    await queueDrained(local, 'landing');
+    const runs = (await getJson('/api/spaces/Texts/runs')).body.runs as { id: string; model: string }[];
+    expect(runs.filter((r) => r.id.includes('nfc'))).toEqual([
+      expect.objectContaining({ id: composed.id, model: 'Qw\u00e9n', deliveryCount: 2 }),
+    ]);
+  });
+
+  it('refuse a zero-width space in a model with 400, and store nothing', async () => {
+    const answer = await pushDelivery(local.url, 'Texts', runDelivery({ model: 'qwen\u200b3' }), keys['mac-studio-1']);
+    expect(answer).toMatchObject({ status: 400, body: { error: 'invalid-delivery' } });
+    expect(answer.body.details).toEqual(expect.arrayContaining([expect.stringMatching(/^row\.model: /)]));
+  });
+});
