@@ -24,9 +24,15 @@ const CONCURRENCY = 16;
 const SPACE = 'Mixed';
 const HOSTS = ['rack-a', 'rack-b', 'rack-c'];
 const KEYS = Object.fromEntries(HOSTS.map((host) => [host, `mixed-${host}-${randomUUID()}`]));
-/** Shares of the load. Deliveries sharing an id across hosts (issue 26 item 1) join with `sharedDeliveryIds: 0.1`. */
-const MIX = { exactReplays: 0.1, abAlternation: 0.05, hiddenTests: 0.15, issues: 0.1, forgeries: 0.05 };
-const SHARED_DELIVERY_IDS = 0;
+/** Shares of the load. Deliveries of different hosts under one delivery id join at 0.1 once the inbox is keyed by content. */
+const MIX = {
+  exactReplays: 0.1,
+  abAlternation: 0.05,
+  hiddenTests: 0.15,
+  issues: 0.1,
+  forgeries: 0.05,
+  sharedDeliveryIds: 0,
+};
 const SEEDS = 20;
 const KILLS = 2;
 const F = '2026-11-20T10:12:00.000Z';
@@ -159,7 +165,7 @@ function planLoad() {
   for (let i = 0; i < replays; i++) chains.push([replayOf(plain[Math.floor(random() * plain.length)]!)]);
   // Deliveries of different hosts under one X-Replay-Delivery id (none until the inbox is keyed by content).
   const all = chains.flat();
-  for (let i = 0; i < Math.round(TOTAL * SHARED_DELIVERY_IDS); i++) {
+  for (let i = 0; i < Math.round(TOTAL * MIX.sharedDeliveryIds); i++) {
     const [p, q] = [all[Math.floor(random() * all.length)]!, all[Math.floor(random() * all.length)]!];
     if (p.host !== q.host) q.deliveryId = p.deliveryId;
   }
