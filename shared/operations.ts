@@ -15,6 +15,8 @@ export const METRICS = {
   /** A delivery verified with a host key shorter than 32 bytes: accepted, but that host should be paired anew. */
   weakHostKey: 'WeakHostKey',
   landed: 'Landed',
+  /** A run or hidden-test result of one host for another host's run reached landing and was not applied. */
+  crossHostRejected: 'CrossHostRejected',
   landingMessageDropped: 'LandingMessageDropped',
   judgeMessageDropped: 'JudgeMessageDropped',
   judgeModelCalls: 'JudgeModelCalls',

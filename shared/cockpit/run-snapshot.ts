@@ -57,6 +57,7 @@ export const SNAPSHOT_NUMBER_FIELDS = [
   'patchLinesRemoved',
   'contaminationCount',
   'attemptCount',
+  'conflictCount',
   'judgeCostUsd',
 ] as const;
 
@@ -64,7 +65,7 @@ type RowFields = Pick<
   RunRow,
   Exclude<
     (typeof SNAPSHOT_TEXT_FIELDS)[number] | (typeof SNAPSHOT_NUMBER_FIELDS)[number],
-    'hiddenTestStatus' | 'firstVerdict' | 'contaminationCount' | 'attemptCount' | 'judgeCostUsd'
+    'hiddenTestStatus' | 'firstVerdict' | 'contaminationCount' | 'attemptCount' | 'conflictCount' | 'judgeCostUsd'
   >
 >;
 
@@ -75,6 +76,8 @@ export interface SnapshotRun extends RowFields {
   contaminationCount: number;
   /** Null on rows landed before attempts were counted. */
   attemptCount: number | null;
+  /** Patches archived as conflicts (0 on rows landed before conflicts were counted). */
+  conflictCount: number;
   /** Null when unknown: a price was missing, or the row predates cost recording. */
   judgeCostUsd: number | null;
 }
@@ -126,6 +129,7 @@ export function snapshotRun(row: RunRow): SnapshotRun {
     patchLinesRemoved: row.patchLinesRemoved,
     contaminationCount: row.contaminationCount ?? row.contamination.length,
     attemptCount: row.attemptCount ?? null,
+    conflictCount: row.conflictCount ?? 0,
     judgeCostUsd: row.judgeCostUsd ?? null,
   };
 }

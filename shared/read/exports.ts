@@ -1,7 +1,8 @@
 // The runs in view as CSV or JSON (docs/contract.md §6): only the allowlisted fields, in the allowlist's order (or a
 // space's narrower `exports.fields`). CSV is RFC 4180 with a header row and CRLF line ends; null is an
-// empty cell; a cell starting with =, +, - or @ gets a leading ' so a spreadsheet shows it as text
-// instead of running it as a formula (a model name is whatever a runner sent).
+// empty cell; a cell starting with =, +, -, @, TAB or CR gets a leading ' so a spreadsheet shows it as text
+// instead of running it as a formula (a model name is whatever a runner sent; rows stored before ingest refused
+// control characters may hold them).
 import type { ExportField } from '../schema/export-fields.ts';
 import { priceOf, runCostUsd, type Prices } from './group-stats.ts';
 import type { SnapshotRun } from '../cockpit/run-snapshot.ts';
@@ -16,7 +17,7 @@ export function exportRecord(run: SnapshotRun, fields: readonly ExportField[], p
   return record;
 }
 
-const FORMULA_START = /^[=+\-@]/;
+const FORMULA_START = /^[=+\-@\t\r]/;
 
 export function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';

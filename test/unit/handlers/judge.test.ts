@@ -44,6 +44,7 @@ function judgeWorld() {
     {
       config,
       runs,
+      attempts: table,
       issues: table,
       budget: table,
       judging: table,
