@@ -1,9 +1,10 @@
 // Every 202 is final, replays change nothing, and no host writes another's data (issue 26), under a mixed load
 // against `npm start` as a real process: 2,000 signed deliveries at concurrency 16 from three hosts, with exact
-// replays, A/B patch alternation under one (id, finishedAt), hidden-test results and issue records sent out of order,
-// and hosts writing to each other's runs and tasks; local mode is killed (SIGKILL, its landing mid-batch) and
-// restarted twice while they arrive. It asserts and prints: accepted = landed (0 lost), 0 values reverted, judge
-// calls = distinct (run, patch, model) triples, 0 cross-host writes.
+// replays, deliveries of two hosts sharing one delivery id, A/B patch alternation under one (id, finishedAt),
+// hidden-test results and issue records sent out of order, and hosts writing to each other's runs and tasks; local
+// mode is killed (SIGKILL, its landing mid-batch) and restarted twice while they arrive. It asserts and prints:
+// accepted = landed (0 lost), 0 values reverted, judge calls = distinct (run, patch, model) triples, 0 cross-host
+// writes.
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -24,14 +25,14 @@ const CONCURRENCY = 16;
 const SPACE = 'Mixed';
 const HOSTS = ['rack-a', 'rack-b', 'rack-c'];
 const KEYS = Object.fromEntries(HOSTS.map((host) => [host, `mixed-${host}-${randomUUID()}`]));
-/** Shares of the load. Deliveries of different hosts under one delivery id join at 0.1 once the inbox is keyed by content. */
+/** Shares of the load; `sharedDeliveryIds` are deliveries that reuse another host's delivery's X-Replay-Delivery id. */
 const MIX = {
   exactReplays: 0.1,
   abAlternation: 0.05,
   hiddenTests: 0.15,
   issues: 0.1,
   forgeries: 0.05,
-  sharedDeliveryIds: 0,
+  sharedDeliveryIds: 0.1,
 };
 const SEEDS = 20;
 const KILLS = 2;
@@ -163,11 +164,15 @@ function planLoad() {
     plain.push(r);
   }
   for (let i = 0; i < replays; i++) chains.push([replayOf(plain[Math.floor(random() * plain.length)]!)]);
-  // Deliveries of different hosts under one X-Replay-Delivery id (none until the inbox is keyed by content).
-  const all = chains.flat();
-  for (let i = 0; i < Math.round(TOTAL * MIX.sharedDeliveryIds); i++) {
-    const [p, q] = [all[Math.floor(random() * all.length)]!, all[Math.floor(random() * all.length)]!];
-    if (p.host !== q.host) q.deliveryId = p.deliveryId;
+  // Pairs of deliveries of two hosts under one X-Replay-Delivery id: the inbox keys each by its host and body, so
+  // neither replaces the other. Each delivery is in at most one pair.
+  const unpaired = chains.flat().filter((p) => !p.forged);
+  for (let pairs = 0; pairs < count(MIX.sharedDeliveryIds) / 2; pairs++) {
+    const p = unpaired.splice(Math.floor(random() * unpaired.length), 1)[0]!;
+    const others = unpaired.filter((q) => q.host !== p.host);
+    const q = others[Math.floor(random() * others.length)]!;
+    unpaired.splice(unpaired.indexOf(q), 1);
+    q.deliveryId = p.deliveryId;
   }
   for (let i = chains.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
@@ -191,6 +196,8 @@ const figures = {
   lost: 0,
   inboxLeft: 0,
   reverted: 0,
+  sharedIds: 0,
+  sharedIdsLanded: 0,
   forgeries: 0,
   forgeriesRefused: 0,
   crossHostWrites: 0,
@@ -363,6 +370,11 @@ function tally() {
   };
   figures.landed = accepted.filter(holds).length;
   figures.lost = accepted.length - figures.landed;
+  const hostsById = new Map<string, Set<string>>();
+  for (const p of all) hostsById.set(p.deliveryId, (hostsById.get(p.deliveryId) ?? new Set()).add(p.host));
+  const shared = all.filter((p) => hostsById.get(p.deliveryId)!.size > 1);
+  figures.sharedIds = shared.length;
+  figures.sharedIdsLanded = shared.filter((p) => answers.get(p) === 202 && holds(p)).length;
   figures.inboxLeft = inboxEntries();
 
   // The value each record must end with: the first accepted patch, the result that ran last, the record sent last.
@@ -412,6 +424,9 @@ describe('a mixed load with two kills', () => {
 
   it('lands every accepted delivery: accepted = landed, nothing left in the inbox', () => {
     expect(figures.lost).toBe(0);
+    // A tenth of the load reuses another host's delivery id, and each of those lands too.
+    expect(figures.sharedIds).toBe(Math.round(TOTAL * MIX.sharedDeliveryIds));
+    expect(figures.sharedIdsLanded).toBe(figures.sharedIds);
     expect(figures.landed).toBe(figures.accepted);
     expect(figures.inboxLeft).toBe(0);
   });
