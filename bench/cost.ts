@@ -149,11 +149,12 @@ const lines: { service: string; metered: string; price: string; cost: number }[]
     cost: (3 * PRICE.s3PutPerK + PRICE.s3GetPerK) * 1000,
   },
   {
-    // land.ts: getRun, getPendingHiddenTest, getHost (consistent reads); putRun and putHost.
+    // ingest: getRun (the owner check); land.ts: getRun, the held hidden-test results (a query that finds none),
+    // getHost (consistent reads); putRun and putHost.
     service: 'DynamoDB on demand',
-    metered: `${rowWrites + hostWrites} write units (a ${ASSUME.rowKb} KB row in the table and ${fullCopies} ALL + ${keyCopies} KEYS_ONLY indexes, the host record), 3 consistent read units`,
+    metered: `${rowWrites + hostWrites} write units (a ${ASSUME.rowKb} KB row in the table and ${fullCopies} ALL + ${keyCopies} KEYS_ONLY indexes, the host record), 4 consistent read units`,
     price: '$0.625 / M WRU, $0.125 / M RRU',
-    cost: (rowWrites + hostWrites) * PRICE.dynamoWritePerM + 3 * PRICE.dynamoReadPerM,
+    cost: (rowWrites + hostWrites) * PRICE.dynamoWritePerM + 4 * PRICE.dynamoReadPerM,
   },
   {
     service: 'CloudWatch Logs',

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { decideLanding } from '../shared/landing/decide.ts';
 import type { IssueStore, RunStore } from '../shared/ports.ts';
-import type { StoredIssue } from '../shared/schema/issue.ts';
+import type { SentIssue } from '../shared/schema/issue.ts';
 import { issueRecordSchema } from '../shared/schema/issue.ts';
 import { hiddenTestResultSchema, runnerRowSchema, type RunRow } from '../shared/schema/run.ts';
 
@@ -46,6 +46,7 @@ export function landedRow(
       patchKey: '',
       summaryKey: '',
       contaminationKey: null,
+      acceptedAt: now,
     },
     now,
     pending,
@@ -74,8 +75,9 @@ export function judged(row: RunRow, answer: JudgeAnswerFields, judgeModel: strin
   };
 }
 
-export function storedIssue(space: string, issue: Record<string, unknown>, now: string): StoredIssue {
-  return { ...issueRecordSchema.parse(issue), space, updatedAt: now };
+/** An issue record as landing stores it, sent (and landed) at `now`. */
+export function storedIssue(space: string, issue: Record<string, unknown>, now: string): SentIssue {
+  return { ...issueRecordSchema.parse(issue), space, updatedAt: now, sentAt: now };
 }
 
 /** Writes rows with `concurrency` puts in flight; an existing row with the same id is left as it is. */
@@ -96,6 +98,6 @@ export async function loadRows(
   );
 }
 
-export async function loadIssues(store: IssueStore, issues: StoredIssue[]): Promise<void> {
+export async function loadIssues(store: IssueStore, issues: SentIssue[]): Promise<void> {
   for (const issue of issues) await store.putIssue(issue);
 }

@@ -110,6 +110,7 @@ for (let i = 0; i < RUNS; i++) {
     {
       kind: 'issue',
       host: 'mac-studio-1',
+      sentAt: new Date().toISOString(),
       issue: { taskId, repo: 'acme/widgets', issueNumber: 1000 + i, baseSha: base, mergeSha: merge },
     },
     key,

@@ -8,7 +8,7 @@ import { startLocalMode } from '../infra/local/local-mode.ts';
 import { systemClock } from '../shared/ports.ts';
 import { compactSpace } from '../shared/read/snapshot-store.ts';
 import type { ReplayConfig } from '../shared/schema/config.ts';
-import type { StoredIssue } from '../shared/schema/issue.ts';
+import type { SentIssue } from '../shared/schema/issue.ts';
 import type { RunRow } from '../shared/schema/run.ts';
 import { loadIssues, loadRows } from './direct-load.ts';
 
@@ -31,7 +31,7 @@ export async function loadSpace(
   config: ReplayConfig,
   dataDir: string,
   space: string,
-  issues: StoredIssue[],
+  issues: SentIssue[],
   rows: RunRow[],
 ): Promise<void> {
   const local = await startLocalMode({

@@ -4,7 +4,7 @@
 // A generator, so a million runs can be projected to the read side's form one at a time without holding
 // a million full rows.
 import { seeded } from '../infra/local/demo-campaign.ts';
-import type { StoredIssue } from '../shared/schema/issue.ts';
+import type { SentIssue } from '../shared/schema/issue.ts';
 import { runId, type RunRow } from '../shared/schema/run.ts';
 import { judged, landedRow, storedIssue } from './direct-load.ts';
 
@@ -33,7 +33,7 @@ const taskId = (t: number) => `synthetic__repo-${t % 40}-task-${String(t).padSta
 export function syntheticCampaign(
   c: SyntheticCampaign,
   landedAt: string,
-): { issues: StoredIssue[]; rows: () => Generator<RunRow> } {
+): { issues: SentIssue[]; rows: () => Generator<RunRow> } {
   const random = seeded(42);
   const configurations = c.models * c.harnesses.length;
   const tasks = Math.ceil(c.runs / configurations);

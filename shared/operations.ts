@@ -16,6 +16,8 @@ export const METRICS = {
   /** A delivery verified with a host key shorter than 32 bytes: accepted, but that host should be paired anew. */
   weakHostKey: 'WeakHostKey',
   landed: 'Landed',
+  /** A run or hidden-test result of one host for another host's run reached landing and was not applied. */
+  crossHostRejected: 'CrossHostRejected',
   landingMessageDropped: 'LandingMessageDropped',
   judgeMessageDropped: 'JudgeMessageDropped',
   judgeModelCalls: 'JudgeModelCalls',
@@ -43,7 +45,8 @@ export type MetricName = (typeof METRICS)[keyof typeof METRICS];
  * consumer can run (AWS asks for six times).
  */
 export const TIMINGS = {
-  ingestFunction: 15,
+  /** Ingest's calls in a row (host keys, the owner check's claim and read-back, inbox, queue) fail inside it. */
+  ingestFunction: 25,
   landerFunction: 30,
   readApiFunction: 15,
   sweeperFunction: 60,
@@ -78,7 +81,7 @@ export interface AwsCallTimeouts {
 
 /**
  * Items, messages, secrets, deliveries and patches take milliseconds; the deadline leaves room for the
- * SDK's back-off on throttling (from 1 s) and lets ingest's three calls in a row fail before its function
+ * SDK's back-off on throttling (from 1 s) and lets ingest's five calls in a row fail before its function
  * times out. The data bucket of the functions that read or write whole snapshots (tens of MB at a million
  * runs) gets the bulk limits. The local emulators share the machine's cores with the handlers and, under
  * load, answer in seconds what AWS answers in milliseconds: local mode and the tests give them their own.

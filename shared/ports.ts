@@ -1,6 +1,6 @@
 // The dependencies the core takes as interfaces. Only adapters (shared/adapters/**) know AWS SDKs, and
 // local mode plugs the same AWS adapters into emulators.
-import type { StoredIssue } from './schema/issue.ts';
+import type { SentIssue, StoredIssue } from './schema/issue.ts';
 import type { StoredHost } from './schema/host.ts';
 import type { RunRow, StoredHiddenTestResult } from './schema/run.ts';
 import type { TokenUsage } from './cost.ts';
@@ -37,25 +37,45 @@ export interface AttemptStore {
   archiveAttempt(attempt: ArchivedAttempt): Promise<void>;
   /** Every archived attempt of the run, oldest first. */
   listAttempts(space: string, id: string): Promise<ArchivedAttempt[]>;
-  /** Sets the hidden-test result on the archived attempts with that finishedAt; how many there were. */
+  /**
+   * Sets the hidden-test result on the archived attempts with that finishedAt whose own result ran earlier (or is
+   * absent); how many attempts have that finishedAt.
+   */
   setAttemptHiddenTest(space: string, id: string, finishedAt: string, result: StoredHiddenTestResult): Promise<number>;
 }
 
+/** A hidden-test result that arrived before its run, held per sending host (docs/contract.md §4). */
 export interface PendingHiddenTest {
   space: string;
   id: string;
+  /** The host that sent it: only the run's own host's result is ever applied. */
+  host: string;
   finishedAt: string;
   hiddenTestResult: StoredHiddenTestResult;
 }
 
 export interface IssueStore {
-  putIssue(issue: StoredIssue): Promise<void>;
+  /**
+   * Writes the record unless the stored one for the task was sent at the same time or later (a conditional write;
+   * a stored record without `sentAt` is older than any). Whether it was written.
+   */
+  putIssue(issue: SentIssue): Promise<boolean>;
   getIssue(space: string, taskId: string): Promise<StoredIssue | null>;
   /** Every issue of the space in task id order, or with `since` those updated at or after it (in no particular order). */
   listIssues(space: string, since?: string): Promise<StoredIssue[]>;
-  /** Hidden-test results that arrived before their run; the latest finishedAt wins. */
+  /**
+   * Holds a hidden-test result that arrived before its run, per (run, host): the latest finishedAt wins, and for one
+   * finishedAt the result that ran latest.
+   */
   putPendingHiddenTest(pending: PendingHiddenTest): Promise<void>;
-  getPendingHiddenTest(space: string, id: string): Promise<PendingHiddenTest | null>;
+  /** Every result held for the run, from any host. */
+  getPendingHiddenTests(space: string, id: string): Promise<PendingHiddenTest[]>;
+}
+
+/** Who publishes each task's issue record: the first host that claimed it (docs/contract.md §4). */
+export interface IssueOwnerStore {
+  /** Makes `host` the owner of the task's issue record unless another host is (a conditional write); the owner. */
+  claimIssue(space: string, taskId: string, host: string): Promise<string>;
 }
 
 export interface HostStore {

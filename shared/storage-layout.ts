@@ -200,9 +200,20 @@ export const issueKey = (space: string, taskId: string): ItemKey => ({
   pk: spacePartition(space),
   sk: `${SORT_PREFIX.issue}${taskId}`,
 });
-export const pendingHiddenTestKey = (space: string, id: string): ItemKey => ({
+/** The hidden-test results of one run held for it, one per sending host (the id and host encoded: either may hold `#`). */
+export const pendingHiddenTestPrefix = (id: string) => `${SORT_PREFIX.hiddenTest}${encode(id)}#`;
+export const pendingHiddenTestKey = (space: string, id: string, host: string): ItemKey => ({
   pk: spacePartition(space),
-  sk: `${SORT_PREFIX.hiddenTest}${id}`,
+  sk: `${pendingHiddenTestPrefix(id)}${encode(host)}`,
+});
+/**
+ * Which host owns each task's issue record (the first that published it). A partition of its own per space, so
+ * ingest may write claims here and nothing else (IAM LeadingKeys).
+ */
+export const ISSUE_OWNERS_PARTITION_PREFIX = 'ISSUEOWNERS#';
+export const issueOwnerKey = (space: string, taskId: string): ItemKey => ({
+  pk: `${ISSUE_OWNERS_PARTITION_PREFIX}${space}`,
+  sk: taskId,
 });
 export const judgingKey = (space: string): ItemKey => ({ pk: spacePartition(space), sk: 'JUDGING' });
 /** How often the inbox reconciliation queued each inbox entry again (shared/landing/reconcile-inbox.ts): a partition of its own. */

@@ -439,7 +439,16 @@ function attemptList(attempts: AttemptSummary[]): HTMLElement {
               {},
               a.current
                 ? el('strong', { title: 'The run row shows this attempt' }, 'current')
-                : el('span', { class: 'muted', title: 'Archived: kept, never erased' }, 'earlier'),
+                : a.conflict
+                  ? el(
+                      'span',
+                      {
+                        class: 'muted',
+                        title: 'Another patch for a finish time whose first accepted patch is current: never judged',
+                      },
+                      'conflict',
+                    )
+                  : el('span', { class: 'muted', title: 'Archived: kept, never erased' }, 'earlier'),
             ),
             el('td', {}, instant(a.finishedAt)),
             el('td', {}, a.outcome),

@@ -16,6 +16,7 @@ export const handler = createJudgeHandler(
   {
     config: bundledConfig(),
     runs: store,
+    attempts: store,
     issues: store,
     budget: store,
     judging: store,

@@ -9,8 +9,15 @@ import { METRICS } from '../../shared/operations.ts';
 import type { Instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { parseBody, sqsBatchHandler, type SqsBatchHandler } from '../../shared/adapters/aws/sqs-batch.ts';
 
-export function createLanderHandler(deps: LandingDeps, instrumentation: Instrumentation): SqsBatchHandler {
+export function createLanderHandler(coreDeps: LandingDeps, instrumentation: Instrumentation): SqsBatchHandler {
   const { logger, metrics } = instrumentation;
+  const deps: LandingDeps = {
+    ...coreDeps,
+    rejected: (rejection) => {
+      logger.warn('refused a delivery for a run of another host', { ...rejection });
+      metrics.addMetric(METRICS.crossHostRejected, MetricUnit.Count, 1);
+    },
+  };
   return sqsBatchHandler(instrumentation, async (record: SQSRecord) => {
     const message = landingMessageSchema.safeParse(parseBody(record));
     if (!message.success) {

@@ -24,6 +24,7 @@ import { TIMINGS, type ServiceName } from '../../shared/operations.ts';
 import { INBOX_PREFIX, parseInboxKey } from '../../shared/storage-layout.ts';
 import { systemClock, type JudgeMessage, type LandingMessage, type MessageQueue } from '../../shared/ports.ts';
 import { DEFAULT_MAX_DIFF_CHARS } from '../../shared/judge/judge-run.ts';
+import { rememberingMissingKeys } from '../../shared/ingest/missing-keys.ts';
 import { createIngestHandler } from '../../functions/ingest/handler.ts';
 import { createLanderHandler } from '../../functions/lander/handler.ts';
 import { createReadApiHandler } from '../../functions/read-api/handler.ts';
@@ -124,7 +125,15 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   const clock = systemClock;
 
   const ingest = createIngestHandler(
-    { config, keys, inbox: adapters.inbox, landingQueue: adapters.landingQueue, clock },
+    {
+      config,
+      keys: rememberingMissingKeys(keys, clock),
+      inbox: adapters.inbox,
+      landingQueue: adapters.landingQueue,
+      runs: table,
+      issueOwners: table,
+      clock,
+    },
     observe('ingest'),
   );
   const lander = createLanderHandler(
@@ -158,6 +167,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     {
       config,
       runs: table,
+      attempts: table,
       issues: table,
       budget: table,
       judging: table,

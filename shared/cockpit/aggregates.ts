@@ -210,6 +210,8 @@ export interface RunCounts {
   reruns: number;
   /** Runs whose "resolved" was flagged (no verdict: they are among `verdicts.unjudged`). */
   flagged: number;
+  /** Patches archived as conflicts, over the runs (docs/contract.md §4). */
+  conflicts: number;
   /** Runs whose figures were generated (demo data). */
   generated: number;
   /** Runs that ended because a step or wall-time budget ran out. */
@@ -230,8 +232,10 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
   const firstByCode = new Uint32Array(VERDICT_BY_CODE.length);
   const { verdict, firstVerdict, hiddenTest, metricsSource, outcome, judgeState } = table.codes;
   const attempts = table.numbers.attemptCount;
+  const conflictCounts = table.numbers.conflicts;
   let reruns = 0;
   let flagged = 0;
+  let conflicts = 0;
   let generated = 0;
   let budget = 0;
   for (let r = 0; r < rows.length; r++) {
@@ -240,6 +244,8 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
     firstByCode[firstVerdict[i]!]!++;
     if (attempts[i]! > 1) reruns++;
     if (judgeState[i] === FLAGGED) flagged++;
+    // Unknown (NaN, rows landed before conflicts were counted) is none.
+    if (conflictCounts[i]! > 0) conflicts += conflictCounts[i]!;
     if (metricsSource[i] === GENERATED) generated++;
     if (outcome[i] === BUDGET) budget++;
   }
@@ -274,6 +280,7 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
     agreement,
     reruns,
     flagged,
+    conflicts,
     generated,
     budget,
   };
@@ -292,6 +299,8 @@ export interface GroupFigures extends Group {
   firstResolve: ResolveFigure;
   /** Runs with more than one attempt: delivered again after a first attempt had landed. */
   reruns: number;
+  /** Patches archived as conflicts over the runs: never judged, never current. */
+  conflicts: number;
   hiddenTests: HiddenTestFigure;
   /** Judge against hidden tests: the 2×2 table of runs with both, and Cohen's κ. */
   kappa: Agreement;
@@ -339,6 +348,7 @@ function figuresOf(
     outcomes: { tests: outcomeRate(counts, 'tests'), judge: outcomeRate(counts, 'judge') },
     firstResolve: resolveRate(counts.firstVerdicts),
     reruns: counts.reruns,
+    conflicts: counts.conflicts,
     hiddenTests: hiddenTestRate(counts.hiddenTests),
     kappa: cohensKappa(counts.agreement),
     get wallSeconds() {

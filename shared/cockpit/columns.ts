@@ -61,6 +61,7 @@ export const NUMBER_FIELDS = [
   'patchLinesRemoved',
   'contamination',
   'attemptCount',
+  'conflicts',
   'judgeCostUsd',
   'landedAt',
 ] as const;
@@ -115,6 +116,7 @@ export function compactOf(run: SnapshotRun): CompactRun {
     patchLinesRemoved: run.patchLinesRemoved,
     contamination: run.contaminationCount,
     attemptCount: run.attemptCount,
+    conflicts: run.conflictCount,
     judgeCostUsd: run.judgeCostUsd,
     landedAt: Math.round(Date.parse(run.landedAt) / 1000),
   };

@@ -219,6 +219,8 @@ export interface StatsGroup {
     flagged: number;
     notJudged: number;
   };
+  /** Patches archived as conflicts over the group's runs: never judged, never current. */
+  conflicts: number;
   hidden: { n: number; pass: number; rate: number | null; ci: Interval | null; error: number };
   agreement: {
     n: number;

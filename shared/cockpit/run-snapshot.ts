@@ -57,6 +57,7 @@ export const SNAPSHOT_NUMBER_FIELDS = [
   'patchLinesRemoved',
   'contaminationCount',
   'attemptCount',
+  'conflictCount',
   'judgeCostUsd',
   'hiddenTestsPassed',
   'hiddenTestsFailed',
@@ -82,6 +83,7 @@ type RowFields = Pick<
     | 'firstVerdict'
     | 'contaminationCount'
     | 'attemptCount'
+    | 'conflictCount'
     | 'judgeCostUsd'
     | 'hiddenTestsPassed'
     | 'hiddenTestsFailed'
@@ -96,6 +98,8 @@ export interface SnapshotRun extends RowFields {
   contaminationCount: number;
   /** Null on rows landed before attempts were counted. */
   attemptCount: number | null;
+  /** Patches archived as conflicts (0 on rows landed before conflicts were counted). */
+  conflictCount: number;
   /** Null when unknown: a price was missing, or the row predates cost recording. */
   judgeCostUsd: number | null;
   /** The hidden-test result's counts, null where it has none. */
@@ -151,6 +155,7 @@ export function snapshotRun(row: RunRow): SnapshotRun {
     patchLinesRemoved: row.patchLinesRemoved,
     contaminationCount: row.contaminationCount ?? row.contamination.length,
     attemptCount: row.attemptCount ?? null,
+    conflictCount: row.conflictCount ?? 0,
     judgeCostUsd: row.judgeCostUsd ?? null,
     hiddenTestsPassed: row.hiddenTestResult?.passed ?? null,
     hiddenTestsFailed: row.hiddenTestResult?.failed ?? null,

@@ -2,7 +2,14 @@
 // to the inbox (object storage, no size limit to worry about) before it is queued, and the queue carries
 // only a claim check, so a 1 MiB delivery never meets SQS's message size limit.
 import { sha256Hex } from '../sha256.ts';
-import { keyCandidates, repoAllowed, spaceOf, type ReplayConfig } from '../schema/config.ts';
+import {
+  keyCandidates,
+  mayPublishIssues,
+  repoAllowed,
+  spaceOf,
+  type ReplayConfig,
+  type SpaceConfig,
+} from '../schema/config.ts';
 import {
   CHECK_KIND,
   checkDeliverySchema,
@@ -18,14 +25,25 @@ import type { InboxEntry } from '../schema/messages.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
 import { inboxEntryName, inboxKey } from '../storage-layout.ts';
 import { fitsInRow, ROW_LIMITS } from '../landing/bounds.ts';
-import type { Clock, KeySource, LandingMessage, MessageQueue, ObjectStore } from '../ports.ts';
-import { keyBytes, STRONG_KEY_BYTES, verifySignature, type HostKeys } from './signature.ts';
+import type {
+  Clock,
+  IssueOwnerStore,
+  KeySource,
+  LandingMessage,
+  MessageQueue,
+  ObjectStore,
+  RunStore,
+} from '../ports.ts';
+import { keyBytes, signatureHeaderProblem, STRONG_KEY_BYTES, verifySignature, type HostKeys } from './signature.ts';
 
 export interface IngestDeps {
   config: ReplayConfig;
   keys: KeySource;
   inbox: ObjectStore;
   landingQueue: MessageQueue<LandingMessage>;
+  /** The run rows, read (consistently) to refuse a run or hidden-test result from a host that does not own the run. */
+  runs: Pick<RunStore, 'getRun'>;
+  issueOwners: IssueOwnerStore;
   clock: Clock;
   /**
    * Told when a host's key could not be read (a secret being deleted, a throttled lookup): that host has no
@@ -59,13 +77,17 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     );
   }
 
-  const candidates = await candidateKeys(deps);
+  // A header that can verify nothing is refused before any key is read: an unsigned request costs no lookup.
+  const headerProblem = signatureHeaderProblem(req.signature);
+  const candidates = headerProblem ? [] : await candidateKeys(deps);
   const minKeyBytes = space.minKeyBytes ?? 0;
-  const check = verifySignature(
-    req.rawBody,
-    req.signature,
-    keysOfLength(candidates, (n) => n >= minKeyBytes),
-  );
+  const check = headerProblem
+    ? { ok: false as const, reason: headerProblem }
+    : verifySignature(
+        req.rawBody,
+        req.signature,
+        keysOfLength(candidates, (n) => n >= minKeyBytes),
+      );
   if (!check.ok && check.reason === 'no-match' && minKeyBytes) {
     // Said only for the host whose short key signed this, so a space's other short keys stay quiet.
     const short = verifySignature(
@@ -116,6 +138,9 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     );
   }
 
+  const notOwner = await ownershipRefusal(deps, req.space, space, check.host, parsed.delivery);
+  if (notOwner) return jsonError(403, 'not-owner', notOwner, { signature: 'verified' });
+
   const deliveryId =
     req.deliveryHeader && UUID.test(req.deliveryHeader) ? req.deliveryHeader.toLowerCase() : sha256Hex(req.rawBody);
   const entry: InboxEntry = {
@@ -135,18 +160,48 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
   return { status: 202, body: { signature: 'verified', id, status: 'queued', ignored: parsed.ignored } };
 }
 
-async function candidateKeys(deps: IngestDeps): Promise<HostKeys[]> {
-  const byHost = new Map<string, string[]>();
-  for (const { secretConfigKey, host } of keyCandidates(deps.config)) {
-    let keys: string[] = [];
-    try {
-      keys = await deps.keys.keysFor(secretConfigKey, host);
-    } catch (error) {
-      // One host's broken secret never refuses another host's delivery (docs/contract.md §3).
-      deps.unreadableKey?.(host, (error as Error).name ?? 'Error');
-    }
-    byHost.set(host, [...(byHost.get(host) ?? []), ...keys]);
+/**
+ * One host, its own data (docs/contract.md §3 check 7): a run and its hidden-test results belong to the host whose
+ * row it is, an issue record to its space's publishers and, among them, to the first that published the task. A
+ * sentence saying why, or null when the host may write.
+ */
+async function ownershipRefusal(
+  deps: IngestDeps,
+  spaceName: string,
+  space: SpaceConfig,
+  host: string,
+  delivery: Delivery,
+): Promise<string | null> {
+  if (delivery.kind === 'issue') {
+    const { taskId } = delivery.issue;
+    if (!mayPublishIssues(space, host))
+      return `Space "${spaceName}" takes issue records only from ${space.issuePublishers!.map((h) => `"${h}"`).join(', ')}; host "${host}" is not one of them.`;
+    const owner = await deps.issueOwners.claimIssue(spaceName, taskId, host);
+    return owner === host
+      ? null
+      : `The issue record of task ${taskId} is published by host "${owner}"; host "${host}" may not replace it.`;
   }
+  const row = await deps.runs.getRun(spaceName, delivery.id);
+  if (!row || row.value.host === host) return null;
+  const what = delivery.kind === 'run' ? 'a run' : 'a hidden-test result';
+  return `Run ${delivery.id} belongs to host "${row.value.host}"; host "${host}" may not send ${what} for it.`;
+}
+
+/** Every candidate host's keys, looked up concurrently. */
+async function candidateKeys(deps: IngestDeps): Promise<HostKeys[]> {
+  const found = await Promise.all(
+    keyCandidates(deps.config).map(async ({ secretConfigKey, host }) => {
+      try {
+        return { host, keys: await deps.keys.keysFor(secretConfigKey, host) };
+      } catch (error) {
+        // One host's broken secret never refuses another host's delivery (docs/contract.md §3).
+        deps.unreadableKey?.(host, (error as Error).name ?? 'Error');
+        return { host, keys: [] };
+      }
+    }),
+  );
+  const byHost = new Map<string, string[]>();
+  for (const { host, keys } of found) byHost.set(host, [...(byHost.get(host) ?? []), ...keys]);
   return [...byHost].map(([host, keys]) => ({ host, keys }));
 }
 

@@ -22,6 +22,12 @@ export type SignatureCheck =
   | { ok: true; host: string; /** UTF-8 bytes of the key that verified. */ keyBytes: number }
   | { ok: false; reason: 'missing' | 'malformed' | 'no-match' | 'ambiguous' };
 
+/** Why a signature header can verify nothing, read without any key: absent, or not `sha256=` and 64 hex digits. */
+export function signatureHeaderProblem(header: string | undefined): 'missing' | 'malformed' | null {
+  if (!header) return 'missing';
+  return digestOf(header) ? null : 'malformed';
+}
+
 export function verifySignature(
   rawBody: Uint8Array,
   header: string | undefined,

@@ -9,6 +9,7 @@ import type { JudgeFields, RunRow } from '../schema/run.ts';
 import { TIMINGS } from '../operations.ts';
 import { optimisticUpdate, runRecord, type UpdateDecision } from '../optimistic-update.ts';
 import type {
+  AttemptStore,
   BudgetStore,
   Clock,
   IssueStore,
@@ -30,6 +31,7 @@ import {
   failedAttempt,
   isDecided,
   returnedAttempt,
+  reusedVerdict,
   verdict,
   waiting,
   withCallCost,
@@ -39,6 +41,8 @@ import {
 export interface JudgeDeps {
   config: ReplayConfig;
   runs: RunStore;
+  /** Archived attempts: a patch already judged for the run reuses its verdict. */
+  attempts: Pick<AttemptStore, 'listAttempts'>;
   issues: IssueStore;
   budget: BudgetStore;
   judging: JudgingStatusStore;
@@ -75,6 +79,8 @@ export interface JudgeOutcome {
   costUsd?: number;
   /** The rules that flagged a "resolved" (result `flagged`). */
   flags?: string[];
+  /** The verdict was another attempt's of the same patch by the same judge model: no call was made. */
+  reused?: boolean;
 }
 
 /** Longer than an attempt can take (its function's timeout); a crashed attempt is retried after it. */
@@ -140,6 +146,18 @@ async function prepare(
   const now = deps.clock.now();
   if (!current || !isDue(current.value, message, now)) return done({ result: 'skipped' });
   const row = current.value;
+  const judgedBefore = await sameVerdictJudged(deps, row);
+  if (judgedBefore)
+    return {
+      write: update(row, reusedVerdict(judgedBefore), now),
+      result: {
+        kind: 'done',
+        outcome:
+          judgedBefore.judgeState === 'flagged'
+            ? { result: 'flagged', flags: judgedBefore.judgeFlags, reused: true }
+            : { result: 'judged', reused: true },
+      },
+    };
   const wait = (
     result: 'paused' | 'waiting-credentials' | 'waiting-issue',
     problem: JudgeProblem,
@@ -203,6 +221,25 @@ async function prepare(
 }
 
 const done = (outcome: JudgeOutcome): UpdateDecision<RunRow, Step> => ({ done: { kind: 'done', outcome } });
+
+/**
+ * A verdict belongs to (run, patch, judge model) (docs/contract.md §5): an archived attempt of this run with the same
+ * patch, judged by the space's judge model, gives its verdict to the row, and no call is spent. Only a run with
+ * archived attempts is looked up.
+ */
+async function sameVerdictJudged(deps: JudgeDeps, row: RunRow): Promise<RunRow | null> {
+  if ((row.attemptCount ?? 1) <= 1) return null;
+  const model = judgeModelOf(deps.config, row.space);
+  const attempts = await deps.attempts.listAttempts(row.space, row.id);
+  return (
+    attempts.find(
+      (a) =>
+        a.patchSha256 === row.patchSha256 &&
+        (a.judgeState === 'judged' || a.judgeState === 'flagged') &&
+        a.judgeModel === model,
+    ) ?? null
+  );
+}
 
 /** The row's next state after an attempt, written only while the row is still the landing that was judged. */
 async function settle(deps: JudgeDeps, row: RunRow, attempt: AttemptResult): Promise<JudgeOutcome> {

@@ -91,6 +91,26 @@ export function verdict(
 }
 
 /**
+ * The verdict another attempt of the same patch reached with the same judge model, taken as it was (a flagged one
+ * stays flagged), at no cost.
+ */
+export const reusedVerdict = (judged: RunRow): Partial<JudgeFields> => ({
+  judgeVerdict: judged.judgeVerdict,
+  judgeRootCauseFound: judged.judgeRootCauseFound,
+  judgeSameFilesAsReference: judged.judgeSameFilesAsReference,
+  judgeSameFilesComputed: judged.judgeSameFilesComputed,
+  judgeTestAdded: judged.judgeTestAdded,
+  judgeWouldCompile: judged.judgeWouldCompile,
+  judgeReason: judged.judgeReason,
+  judgeModel: judged.judgeModel,
+  judgedAt: judged.judgedAt,
+  judgeNextAttemptAt: null,
+  judgeState: judged.judgeState === 'flagged' ? 'flagged' : 'judged',
+  judgeLastError: null,
+  judgeFlags: judged.judgeFlags,
+});
+
+/**
  * A failed attempt (already counted when it was claimed) is retried with backoff until the policy's last
  * attempt, which ends in verdict `error`.
  */

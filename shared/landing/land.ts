@@ -22,6 +22,8 @@ import { emptyJudgeFields } from '../schema/run.ts';
 import { boundedContamination, rowKeepsTestNames, testNamesJson } from './bounds.ts';
 import {
   decideLanding,
+  landingCase,
+  replacesHiddenTest,
   NO_ARCHIVED_ATTEMPTS,
   type ArchivedAttempts,
   type IncomingRun,
@@ -41,18 +43,37 @@ export interface LandingDeps {
   inbox: ObjectStore;
   judgeQueue: MessageQueue<JudgeMessage>;
   clock: Clock;
+  /**
+   * Told when a run or a hidden-test result from a host that does not own the run reaches landing (ingest refuses
+   * them, but cannot while the run has not landed yet): it is not applied, and recorded here.
+   */
+  rejected?: (rejection: CrossHostRejection) => void;
+}
+
+export interface CrossHostRejection {
+  kind: 'run' | 'hidden-test';
+  space: string;
+  id: string;
+  /** The host that sent it, and the host whose run it is. */
+  host: string;
+  owner: string;
 }
 
 export type LandingOutcome =
   | 'new'
   | 'retry'
   | 'rerun'
+  | 'displaces'
+  | 'conflict'
   | 'unchanged'
   | 'stale'
   | 'issue'
+  | 'issue-older'
   | 'hidden-test-applied'
   | 'hidden-test-held'
   | 'hidden-test-ignored'
+  | 'hidden-test-rejected'
+  | 'not-owner'
   | 'already-landed';
 
 const MAX_CONFLICT_RETRIES = 100;
@@ -101,105 +122,161 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     summaryKey: summaryKey(space, delivery.id, F, sha256Hex(delivery.summary)),
     contaminationKey:
       fullContamination === null ? null : contaminationKey(space, delivery.id, F, sha256Hex(fullContamination)),
+    acceptedAt: entry.receivedAt,
   };
 
   const record = runRecord(deps.runs, space, delivery.id);
   const current = await record.read();
+  const first = landingCase(current?.value ?? null, incoming);
+  if (first === 'not-owner') return rejectRun(deps, entry, delivery, current!.value.host);
   // Content-addressed keys, written create-only: an object already there holds these very bytes (a duplicate
   // or a redelivery), and a different patch gets its own key.
   await deps.objects.putIfAbsent(incoming.patchKey, delivery.patch, 'text/x-diff; charset=utf-8');
   await deps.objects.putIfAbsent(incoming.summaryKey, delivery.summary, 'text/markdown; charset=utf-8');
   if (incoming.contaminationKey)
     await deps.objects.putIfAbsent(incoming.contaminationKey, fullContamination!, 'application/json');
-  const pending = await deps.issues.getPendingHiddenTest(space, delivery.id);
-  if (current && F < current.value.finishedAt) return landLateAttempt(deps, incoming, pending);
+  const held = await deps.issues.getPendingHiddenTests(space, delivery.id);
+  const pending = held.find((p) => p.host === delivery.row.host) ?? null;
+  if (first === 'stale' || first === 'conflict') return landAside(deps, incoming, pending, first);
 
   const decision = await optimisticUpdate(
     record,
     async (latest): Promise<UpdateDecision<RunRow, LandingDecision>> => {
-      // A re-run replaces the current attempt: archive it first, with the verdict it had (idempotent).
-      if (latest && F >= latest.value.finishedAt && !isAttempt(latest.value, F, patchSha256))
-        await deps.attempts.archiveAttempt(archived(latest.value, deps.clock));
-      // Only a re-run changes which attempts are archived; a first landing or a retry reads them off the row.
-      const others = !latest
-        ? NO_ARCHIVED_ATTEMPTS
-        : isAttempt(latest.value, F, patchSha256)
-          ? { count: (latest.value.attemptCount ?? 1) - 1, first: latest.value.firstAttempt ?? null }
-          : archivedOtherThan(await deps.attempts.listAttempts(space, delivery.id), F, patchSha256);
+      const which = landingCase(latest?.value ?? null, incoming);
+      // A re-run replaces the current attempt: archive it first, with the verdict it had (idempotent). A patch
+      // accepted before the current one for the same finishedAt archives the current one as a conflict.
+      if (which === 'rerun' || which === 'displaces')
+        await deps.attempts.archiveAttempt(archived(latest!.value, deps.clock, which === 'displaces'));
+      // Only these change which attempts are archived; a first landing or a retry reads them off the row.
+      const others =
+        which === 'rerun' || which === 'displaces'
+          ? archivedOtherThan(await deps.attempts.listAttempts(space, delivery.id), F, patchSha256)
+          : which === 'retry'
+            ? {
+                count: (latest!.value.attemptCount ?? 1) - 1,
+                first: latest!.value.firstAttempt ?? null,
+                conflicts: latest!.value.conflictCount ?? 0,
+              }
+            : NO_ARCHIVED_ATTEMPTS;
       const decided = decideLanding(latest?.value ?? null, incoming, deps.clock.now().toISOString(), pending, others);
       return decided.kind === 'write' ? { write: decided.row, result: decided } : { done: decided };
     },
     { what: `landing ${delivery.id}`, current, maxConflicts: MAX_CONFLICT_RETRIES },
   );
-  if (decision.kind === 'stale') return landLateAttempt(deps, incoming, pending);
+  if (decision.kind === 'stale' || decision.kind === 'conflict')
+    return landAside(deps, incoming, pending, decision.kind);
+  if (decision.kind === 'not-owner') return rejectRun(deps, entry, delivery, decision.owner);
+  if (decision.kind === 'write' && decision.case !== 'retry') {
+    // Results other hosts sent for this attempt before it landed are never applied.
+    for (const foreign of held.filter((p) => p.host !== delivery.row.host && p.finishedAt === F))
+      deps.rejected?.({ kind: 'hidden-test', space, id: delivery.id, host: foreign.host, owner: delivery.row.host });
+  }
   if (decision.row.hiddenTestResult === null) {
     // A hidden-test result held while this landing was under way: see landHiddenTest.
-    const held = await deps.issues.getPendingHiddenTest(space, delivery.id);
-    if (held?.finishedAt === F) await applyHiddenTest(deps, space, delivery.id, F, held.hiddenTestResult);
+    const ownHeld = (await deps.issues.getPendingHiddenTests(space, delivery.id)).find(
+      (p) => p.host === delivery.row.host,
+    );
+    if (ownHeld?.finishedAt === F)
+      await applyHiddenTest(deps, space, delivery.id, delivery.row.host, F, ownHeld.hiddenTestResult);
   }
   if (decision.row.judgeState === 'pending') await deps.judgeQueue.send({ space, id: delivery.id, finishedAt: F });
   return decision.kind === 'write' ? decision.case : 'unchanged';
 }
 
+/** A run from a host other than the one whose row it is: nothing is written (docs/contract.md §4). */
+function rejectRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelivery, owner: string): LandingOutcome {
+  deps.rejected?.({ kind: 'run', space: entry.space, id: delivery.id, host: delivery.row.host, owner });
+  return 'not-owner';
+}
+
 /**
- * A delivery of an attempt earlier than the current one (docs/contract.md §4, "F earlier"): archived unjudged, and the
- * row changes only its attempt count (and updatedAt). Its hidden-test result, if one is held, comes along.
+ * An attempt that does not become the row is archived beside it, unjudged (docs/contract.md §4): one earlier than
+ * the current attempt ("F earlier"), or a conflict, another patch for a finishedAt whose first accepted patch is
+ * current. A late attempt whose finishedAt already has another patch archived is a conflict too. The row changes
+ * only its counts (and updatedAt). A held hidden-test result comes along.
  */
-async function landLateAttempt(
+async function landAside(
   deps: LandingDeps,
   incoming: IncomingRun,
   pending: PendingHiddenTest | null,
+  kind: 'stale' | 'conflict',
 ): Promise<LandingOutcome> {
   const now = deps.clock.now().toISOString();
   const built = decideLanding(null, incoming, now, pending);
   if (built.kind !== 'write') throw new Error('A first landing always writes.');
+  const { space, id, patchSha256 } = incoming;
+  const F = incoming.row.finishedAt;
+  const conflict =
+    kind === 'conflict' ||
+    (await deps.attempts.listAttempts(space, id)).some(
+      (a) => !a.conflict && a.finishedAt === F && a.patchSha256 !== patchSha256,
+    );
   await deps.attempts.archiveAttempt({
     ...built.row,
     ...emptyJudgeFields(),
     judgeState: 'not-needed',
     archivedAt: now,
+    ...(conflict ? { conflict: true } : {}),
   });
   await optimisticUpdate(
-    runRecord(deps.runs, incoming.space, incoming.id),
+    runRecord(deps.runs, space, id),
     async (latest): Promise<UpdateDecision<RunRow, void>> => {
       if (!latest) return { done: undefined };
+      const { finishedAt } = latest.value;
       const others = archivedOtherThan(
-        await deps.attempts.listAttempts(incoming.space, incoming.id),
-        latest.value.finishedAt,
+        await deps.attempts.listAttempts(space, id),
+        finishedAt,
         latest.value.patchSha256,
       );
-      const attemptCount = others.count + 1;
-      const firstAttempt = others.first && others.first.finishedAt < latest.value.finishedAt ? others.first : null;
-      if (
-        latest.value.attemptCount === attemptCount &&
-        canonicalJson(latest.value.firstAttempt) === canonicalJson(firstAttempt)
-      )
+      const counts = {
+        attemptCount: others.count + 1,
+        firstAttempt: others.first && others.first.finishedAt < finishedAt ? others.first : null,
+        conflictCount: others.conflicts,
+      };
+      const { attemptCount, firstAttempt, conflictCount } = latest.value;
+      if (canonicalJson({ attemptCount, firstAttempt, conflictCount }) === canonicalJson(counts))
         return { done: undefined };
-      return { write: { ...latest.value, attemptCount, firstAttempt, updatedAt: now }, result: undefined };
+      return { write: { ...latest.value, ...counts, updatedAt: now }, result: undefined };
     },
-    { what: `counting the attempts of ${incoming.id}`, maxConflicts: MAX_CONFLICT_RETRIES },
+    { what: `counting the attempts of ${id}`, maxConflicts: MAX_CONFLICT_RETRIES },
   );
-  return 'stale';
+  return conflict ? 'conflict' : 'stale';
 }
 
 const isAttempt = (row: RunRow, finishedAt: string, patchSha256: string) =>
   row.finishedAt === finishedAt && row.patchSha256 === patchSha256;
 
-const archived = (row: RunRow, clock: Clock): ArchivedAttempt => ({ ...row, archivedAt: clock.now().toISOString() });
+const archived = (row: RunRow, clock: Clock, conflict: boolean): ArchivedAttempt => ({
+  ...row,
+  archivedAt: clock.now().toISOString(),
+  ...(conflict ? { conflict: true } : {}),
+});
 
-/** The archived attempts other than the one that is (or becomes) the row, for its count and first attempt. */
+/** The archived attempts other than the one that is (or becomes) the row: counted, with the first, conflicts apart. */
 function archivedOtherThan(list: ArchivedAttempt[], finishedAt: string, patchSha256: string): ArchivedAttempts {
   const others = list.filter((a) => !isAttempt(a, finishedAt, patchSha256));
-  const first = others.reduce<ArchivedAttempt | null>(
+  const attempts = others.filter((a) => !a.conflict);
+  const first = attempts.reduce<ArchivedAttempt | null>(
     (earliest, a) => (!earliest || a.finishedAt < earliest.finishedAt ? a : earliest),
     null,
   );
-  return { count: others.length, first: first && { finishedAt: first.finishedAt, judgeVerdict: first.judgeVerdict } };
+  return {
+    count: attempts.length,
+    first: first && { finishedAt: first.finishedAt, judgeVerdict: first.judgeVerdict },
+    conflicts: others.length - attempts.length,
+  };
 }
 
+/** An issue record replaces the stored one only when it was sent later: a replayed old delivery changes nothing. */
 async function landIssue(deps: LandingDeps, entry: InboxEntry, delivery: IssueDelivery): Promise<LandingOutcome> {
-  await deps.issues.putIssue({ ...delivery.issue, space: entry.space, updatedAt: deps.clock.now().toISOString() });
-  return 'issue';
+  const written = await deps.issues.putIssue({
+    ...delivery.issue,
+    space: entry.space,
+    updatedAt: deps.clock.now().toISOString(),
+    host: entry.host,
+    sentAt: delivery.sentAt,
+  });
+  return written ? 'issue' : 'issue-older';
 }
 
 async function landHiddenTest(
@@ -207,14 +284,18 @@ async function landHiddenTest(
   entry: InboxEntry,
   delivery: HiddenTestDelivery,
 ): Promise<LandingOutcome> {
-  const { space, id, finishedAt } = { space: entry.space, ...delivery };
+  const { space, id, host, finishedAt } = { space: entry.space, ...delivery };
   const hiddenTestResult = await storedHiddenTest(deps, space, id, finishedAt, delivery.hiddenTestResult);
-  let result = await applyHiddenTest(deps, space, id, finishedAt, hiddenTestResult);
+  let result = await applyHiddenTest(deps, space, id, host, finishedAt, hiddenTestResult);
   if (result === 'no-run') {
-    await deps.issues.putPendingHiddenTest({ space, id, finishedAt, hiddenTestResult });
+    await deps.issues.putPendingHiddenTest({ space, id, host, finishedAt, hiddenTestResult });
     // The run may have landed between the read and the hold. Landing looks for a held result after its own
     // write, and this looks for the run after the hold: whichever comes second sees the other's write.
-    result = await applyHiddenTest(deps, space, id, finishedAt, hiddenTestResult);
+    result = await applyHiddenTest(deps, space, id, host, finishedAt, hiddenTestResult);
+  }
+  if (typeof result === 'object') {
+    deps.rejected?.({ kind: 'hidden-test', space, id, host, owner: result.owner });
+    return 'hidden-test-rejected';
   }
   // The run has moved on to a later attempt: the result belongs to an archived one, if it has landed.
   if (result === 'moved-on' && (await deps.attempts.setAttemptHiddenTest(space, id, finishedAt, hiddenTestResult)) > 0)
@@ -223,6 +304,7 @@ async function landHiddenTest(
     applied: 'hidden-test-applied',
     'no-run': 'hidden-test-held',
     'moved-on': 'hidden-test-ignored',
+    older: 'hidden-test-ignored',
   } as const;
   return outcomes[result];
 }
@@ -246,20 +328,28 @@ async function storedHiddenTest(
   return { ...kept, testsKey: key };
 }
 
-/** Sets the result on the run with that finishedAt; a run not landed yet, or since re-run, is left alone. */
+type HiddenTestApplied = 'applied' | 'no-run' | 'moved-on' | 'older' | { owner: string };
+
+/**
+ * Sets the result on the run with that finishedAt; a run not landed yet, or since re-run, is left alone, and a run
+ * of another host is never touched (its owner is returned).
+ */
 async function applyHiddenTest(
   deps: LandingDeps,
   space: string,
   id: string,
+  host: string,
   finishedAt: string,
   result: StoredHiddenTestResult,
-): Promise<'applied' | 'no-run' | 'moved-on'> {
+): Promise<HiddenTestApplied> {
   return optimisticUpdate(
     runRecord(deps.runs, space, id),
-    (current): UpdateDecision<RunRow, 'applied' | 'no-run' | 'moved-on'> => {
+    (current): UpdateDecision<RunRow, HiddenTestApplied> => {
+      if (current && current.value.host !== host) return { done: { owner: current.value.host } };
       if (!current || current.value.finishedAt < finishedAt) return { done: 'no-run' };
       if (current.value.finishedAt > finishedAt) return { done: 'moved-on' };
       if (canonicalJson(current.value.hiddenTestResult) === canonicalJson(result)) return { done: 'applied' };
+      if (!replacesHiddenTest(current.value.hiddenTestResult, result)) return { done: 'older' };
       return {
         write: { ...current.value, hiddenTestResult: result, updatedAt: deps.clock.now().toISOString() },
         result: 'applied',

@@ -2,7 +2,8 @@
 // same URL, only the allowlisted fields, in the allowlist's order (or a space's narrower `exports.fields`). CSV
 // is RFC 4180 with a header row and CRLF line ends; null is an empty cell; a cell starting with =, +, -, @, TAB
 // or CR gets a leading ' so a spreadsheet shows it as text instead of running it as a formula (a model name is
-// whatever a runner sent). Parquet has one typed column per field (export-fields.ts).
+// whatever a runner sent; rows stored before ingest refused control characters may hold them). Parquet has one
+// typed column per field (export-fields.ts).
 import { gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { DOWNLOAD_LINK_HEADER, EXPORT_FORMATS, type ExportBody, type ExportFormat } from '../cockpit/contract.ts';

@@ -101,6 +101,7 @@ function statisticsOf(
       flagged: resolve.flagged,
       notJudged: resolve.unjudged,
     },
+    conflicts: counts.conflicts,
     hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
     agreement: {
       n: kappa.n,

@@ -135,12 +135,18 @@ export function classifyPath(path: string, context: ScanContext): ContaminationR
 /** The longest path read out of free text (PATH_MAX on Linux); a longer run of path characters is cut there. */
 export const PATH_TOKEN_MAX = 4096;
 
-// An absolute path inside free text: starts after a delimiter, ends at whitespace, quotes, brackets, shell
-// operators or `:` (so `/src/a.cs:12:5` and `PATH=/a:/b` give the paths alone).
+// An absolute path inside free text: starts after a delimiter, ends at whitespace, a control character (a
+// terminal's colour codes), quotes, brackets, shell operators or `:` (so `/src/a.cs:12:5` and `PATH=/a:/b` give the
+// paths alone).
 const PATH_IN_TEXT = new RegExp(
-  `(?:^|[\\s"'\`=(<>|&;,:[{])(\\/[^\\s"'\`<>|&;,:()[\\]{}]{0,${PATH_TOKEN_MAX - 1}})`,
+  `(?:^|[\\s\\u0000-\\u001f\\u007f-\\u009f"'\`=(<>|&;,:[{])(\\/[^\\s\\u0000-\\u001f\\u007f-\\u009f"'\`<>|&;,:()[\\]{}]{0,${PATH_TOKEN_MAX - 1}})`,
   'g',
 );
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/gu;
+
+/** A path as an entry records it: a control character in a file name written as its \uXXXX escape. */
+const printable = (path: string) => path.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** A sentence may end right after a path: its full stops are not part of it (the first character stays). */
 function withoutFullStops(path: string): string {
@@ -164,7 +170,7 @@ export function scanContamination(events: TrajectoryEvent[], context: ScanContex
       const rule = classifyPath(path, context);
       const key = `${event.step}\u0000${path}`;
       if (rule?.decides === 'forbidden' && !found.has(key) && found.size < MAX_ENTRIES)
-        found.set(key, { step: event.step, path: path.slice(0, 2000), reason: rule.reason! });
+        found.set(key, { step: event.step, path: printable(path).slice(0, 2000), reason: rule.reason! });
     }
   }
   return [...found.values()];

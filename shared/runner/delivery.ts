@@ -97,13 +97,17 @@ export function buildRunDelivery(run: PreparedRun, limit = MAX_DELIVERY_BYTES): 
   };
 }
 
-export function buildIssueDelivery(issue: IssueRecord, host: string): BuiltDelivery {
+/**
+ * `sentAt` is set here, once, as the delivery is built for the outbox: every retry sends the same bytes, and the
+ * pipeline keeps the record sent last (docs/contract.md §4). It is no part of the content key.
+ */
+export function buildIssueDelivery(issue: IssueRecord, host: string, sentAt = new Date()): BuiltDelivery {
   return {
     kind: 'issue',
     host,
     id: issue.taskId,
     contentKey: `issue ${issue.taskId} ${sha256Hex(canonicalJson(issue))}`,
-    body: JSON.stringify({ kind: 'issue', host, issue } satisfies IssueDelivery),
+    body: JSON.stringify({ kind: 'issue', host, sentAt: sentAt.toISOString(), issue } satisfies IssueDelivery),
   };
 }
 

@@ -4,7 +4,12 @@
 import * as z from './zod.ts';
 import { runRowSchema, type RunRow } from './run.ts';
 
-export const archivedAttemptSchema = z.object({ ...runRowSchema.shape, archivedAt: z.string() });
+export const archivedAttemptSchema = z.object({
+  ...runRowSchema.shape,
+  archivedAt: z.string(),
+  /** Another patch for a finishedAt whose first accepted patch is (or was) current: never judged. */
+  conflict: z.optional(z.boolean()),
+});
 export type ArchivedAttempt = z.output<typeof archivedAttemptSchema>;
 
 /** What `/runs/{id}/attempts` lists per attempt, newest first. */
@@ -21,9 +26,10 @@ export interface AttemptSummary {
   hiddenTestStatus: 'pass' | 'fail' | 'error' | null;
   landedAt: string;
   current: boolean;
+  conflict: boolean;
 }
 
-export const attemptSummary = (row: RunRow, current: boolean): AttemptSummary => ({
+export const attemptSummary = (row: RunRow & { conflict?: boolean }, current: boolean): AttemptSummary => ({
   finishedAt: row.finishedAt,
   startedAt: row.startedAt,
   outcome: row.outcome,
@@ -36,4 +42,5 @@ export const attemptSummary = (row: RunRow, current: boolean): AttemptSummary =>
   hiddenTestStatus: row.hiddenTestResult?.status ?? null,
   landedAt: row.landedAt,
   current,
+  conflict: row.conflict === true,
 });

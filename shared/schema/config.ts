@@ -50,6 +50,8 @@ const spaceSchema = z.strictObject({
   minKeyBytes: z.optional(positiveCount),
   /** Repositories whose issue records the space accepts and the judge may fetch; absent = any, [] = none. */
   repos: z.optional(z.array(repoName)),
+  /** Senders that may publish issue records; absent = every sender (the first to publish a task owns it). */
+  issuePublishers: z.optional(z.array(hostName)),
   judge: z._default(judgeSettingsSchema, { dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900 }),
   exports: z.optional(z.strictObject({ fields: exportFieldsSchema() })),
 });
@@ -217,6 +219,15 @@ export const configSchema = z
           path: ['alarms', 'email'],
           message: 'is needed with monthlyBudgetUsd: the budget mails it when the month passes 80 % of the amount',
         });
+      for (const [name, space] of Object.entries(config.spaces)) {
+        const strangers = (space.issuePublishers ?? []).filter((host) => !space.senders.includes(host));
+        if (strangers.length)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['spaces', name, 'issuePublishers'],
+            message: `names ${strangers.map((h) => `"${h}"`).join(', ')}, which the space's "senders" does not list`,
+          });
+      }
     }),
   );
 
@@ -332,6 +343,10 @@ export const judgedSpacesWithoutRepos = (config: ReplayConfig): string[] =>
 /** Whether a space accepts issue records of `repo` and lets the judge fetch it (compared without case). */
 export const repoAllowed = (space: SpaceConfig, repo: string): boolean =>
   space.repos === undefined || space.repos.some((listed) => listed.toLowerCase() === repo.toLowerCase());
+
+/** Whether `host` may publish issue records in the space: a listed publisher, or any sender when none are listed. */
+export const mayPublishIssues = (space: SpaceConfig, host: string): boolean =>
+  space.issuePublishers === undefined ? space.senders.includes(host) : space.issuePublishers.includes(host);
 
 /** Every (secretConfigKey, host) pair whose key is a signature candidate, deduplicated. */
 export function keyCandidates(config: ReplayConfig): { secretConfigKey: string; host: string }[] {

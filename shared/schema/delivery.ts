@@ -2,7 +2,7 @@
 // keys and reports them, so the 202 can name what was ignored.
 import * as z from './zod.ts';
 import { issueRecordSchema } from './issue.ts';
-import { pathSafeIdentity, instant, identity } from './primitives.ts';
+import { pathSafeIdentity, instant, identity, longText, patchText } from './primitives.ts';
 import { hiddenTestResultSchema, runnerRowSchema } from './run.ts';
 
 export const MAX_DELIVERY_BYTES = 1024 * 1024;
@@ -12,14 +12,16 @@ export const runDeliverySchema = z.object({
   host: pathSafeIdentity,
   id: identity.check(z.maxLength(700)),
   row: runnerRowSchema,
-  patch: z._default(z.string(), ''),
+  patch: z._default(patchText, ''),
   patchTruncated: z._default(z.boolean(), false),
-  summary: z._default(z.string(), ''),
+  summary: z._default(longText(MAX_DELIVERY_BYTES), ''),
 });
 
 export const issueDeliverySchema = z.object({
   kind: z.literal('issue'),
   host: pathSafeIdentity,
+  /** When the sender wrote the delivery to its outbox, set once: of two records for a task, the later one stands. */
+  sentAt: instant,
   issue: issueRecordSchema,
 });
 

@@ -39,9 +39,20 @@ export const issueRecordSchema = z.object({
 });
 export type IssueRecord = z.output<typeof issueRecordSchema>;
 
-/** The stored issue adds only pipeline bookkeeping. */
-export type StoredIssue = IssueRecord & { space: string; updatedAt: string };
+/**
+ * The stored issue adds only pipeline bookkeeping: its space, when it changed, the host that published it and the
+ * `sentAt` of the delivery that carried it (both absent on records stored before they were recorded).
+ */
+export type StoredIssue = IssueRecord & { space: string; updatedAt: string; host?: string; sentAt?: string };
+/** What landing writes: every record it stores carries the `sentAt` of its delivery. */
+export type SentIssue = StoredIssue & { sentAt: string };
 export type IssueField = keyof StoredIssue;
 
 /** Every field of a stored issue: what `GET …/issues?fields=` may name. */
-export const ISSUE_FIELDS = [...Object.keys(issueRecordSchema.shape), 'space', 'updatedAt'] as IssueField[];
+export const ISSUE_FIELDS = [
+  ...Object.keys(issueRecordSchema.shape),
+  'space',
+  'updatedAt',
+  'host',
+  'sentAt',
+] as IssueField[];

@@ -3,20 +3,38 @@
 import * as z from './zod.ts';
 import { TIERS } from './enums.ts';
 
-// C0/C1 controls and the Unicode bidirectional overrides/isolates that can disguise a name.
+// C0/C1 controls, format characters (\p{Cf}: the bidirectional overrides and isolates, zero-width spaces and
+// joiners, the soft hyphen, the byte-order mark, tags) and the line and paragraph separators: each can disguise a
+// name or split one into look-alikes.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\p{Cf}\u2028\u2029]/u;
 
-/** A free identity string such as a model name: 1–200 printable characters. */
-export const identity = z.string().check(
+const IDENTITY_CHECKS = [
   z.minLength(1),
   z.maxLength(200),
-  z.refine((s) => !FORBIDDEN_CHARS.test(s), 'must not contain control or bidirectional-override characters'),
-);
+  z.refine<string>(
+    (s) => !FORBIDDEN_CHARS.test(s),
+    'must not contain control, format (bidirectional, zero-width) or line-separator characters',
+  ),
+];
+
+/** A string in Unicode normalisation form C, checked after normalising: one name, one spelling. */
+const nfc = (...checks: z.core.$ZodCheck<string>[]) =>
+  z.pipe(
+    z.pipe(
+      z.string(),
+      z.transform((s: string) => s.normalize('NFC')),
+    ),
+    z.string().check(...checks),
+  );
+
+/** A free identity string such as a model name: 1–200 printable characters, NFC-normalised. */
+export const identity = nfc(...IDENTITY_CHECKS);
 
 /** Identity strings used in paths and keys (taskId, harnessVersion, host, space): also no `/` or whitespace. */
-export const pathSafeIdentity = identity.check(
-  z.refine((s) => !/[/\s]/u.test(s), 'must not contain "/" or whitespace'),
+export const pathSafeIdentity = nfc(
+  ...IDENTITY_CHECKS,
+  z.refine<string>((s) => !/[/\s]/u.test(s), 'must not contain "/" or whitespace'),
 );
 
 /** `schema` where absent (undefined or null) reads as null. */
@@ -33,13 +51,45 @@ export const mapped = <T extends z.core.SomeType, O>(schema: T, fn: (value: z.ou
 /** ISO-8601 instant, normalised to UTC with millisecond precision so instants compare as strings. */
 export const instant = mapped(z.iso.datetime({ offset: true }), (s) => new Date(s).toISOString());
 
+/**
+ * The figures a record may carry (docs/contract.md §3): at most 2^53 − 1 in magnitude, so JSON gives back the very
+ * number that was sent, and 0 or at least 1e-130, below which DynamoDB refuses a number (it would fail at landing,
+ * for ever, after its 202).
+ */
+export const MAX_FIGURE = Number.MAX_SAFE_INTEGER;
+export const MIN_FIGURE_MAGNITUDE = 1e-130;
+export const isStorableFigure = (x: number) =>
+  x === 0 || (Math.abs(x) <= MAX_FIGURE && Math.abs(x) >= MIN_FIGURE_MAGNITUDE);
+const storable = z.refine<number>(
+  isStorableFigure,
+  `must be 0 or between ${MIN_FIGURE_MAGNITUDE} and ${MAX_FIGURE} in magnitude (a figure the table can store)`,
+);
+
 export const nonEmptyText = z.string().check(z.minLength(1));
+/** Whole figures: zod's int is already bounded by the safe integers. */
 export const count = z.int().check(z.nonnegative());
 export const positiveCount = z.int().check(z.positive());
-export const amount = z.number().check(z.nonnegative());
+export const amount = z.number().check(z.nonnegative(), storable);
 export const optionalCount = orNull(count);
 export const optionalAmount = orNull(amount);
-export const optionalText = (max = 200) => orNull(z.string().check(z.maxLength(max)));
+// Text a record carries. A short text (a model family, a hardware name, a path) has no control character at all. A
+// long one keeps TAB and LF, its line structure: a summary and test details. A patch also keeps CR and FF, which
+// diffs carry byte for byte from the files they change (CRLF line ends, page breaks in source files).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const LONG_TEXT_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const PATCH_CONTROL = /[\u0000-\u0008\u000b\u000e-\u001f\u007f-\u009f]/u;
+const without = (pattern: RegExp, what: string) =>
+  z.refine<string>((s) => !pattern.test(s), `must not contain ${what}`);
+
+export const shortText = (max: number) => z.string().check(z.maxLength(max), without(CONTROL, 'control characters'));
+export const longText = (max: number) =>
+  z.string().check(z.maxLength(max), without(LONG_TEXT_CONTROL, 'control characters other than TAB and LF'));
+export const patchText = z.string().check(without(PATCH_CONTROL, 'control characters other than TAB, LF, CR and FF'));
+
+export const optionalText = (max = 200) => orNull(shortText(max));
 export const optionalBool = orNull(z.boolean());
 export const optionalInstant = orNull(instant);
 

@@ -7,6 +7,7 @@ import {
   count,
   identity,
   instant,
+  longText,
   optionalAmount,
   optionalCount,
   optionalText,
@@ -14,6 +15,7 @@ import {
   pathSafeIdentity,
   positiveCount,
   repoName,
+  shortText,
   tier,
 } from './primitives.ts';
 
@@ -22,8 +24,8 @@ export const metricsSource = z.enum(METRICS_SOURCES);
 
 export const contaminationEntry = z.object({
   step: count,
-  path: z.string().check(z.minLength(1), z.maxLength(2000)),
-  reason: z.optional(z.string().check(z.maxLength(2000))),
+  path: shortText(2000).check(z.minLength(1)),
+  reason: z.optional(shortText(2000)),
 });
 
 export const runnerRowSchema = z.object({
@@ -108,7 +110,7 @@ export const hiddenTestResultSchema = z
     failed: z.optional(count),
     total: z.optional(count),
     ranAt: instant,
-    details: z.optional(z.string().check(z.maxLength(2048))),
+    details: z.optional(longText(2048)),
     failedTests: z.optional(testNames),
     passedTests: z.optional(testNames),
   })
@@ -167,8 +169,15 @@ export const pipelineFieldsSchema = z.object({
   /** The full contamination list, when the row could keep only part of it. */
   contaminationKey: z.nullable(z.string()),
   deliveryCount: count,
-  /** Distinct (finishedAt, patch) attempts of this run id: the current one and those archived. */
+  /** Distinct (finishedAt, patch) attempts of this run id: the current one and those archived, conflicts aside. */
   attemptCount: positiveCount,
+  /**
+   * Conflicts of this run id (docs/contract.md §4): patches delivered for a finishedAt after another was accepted for
+   * it, archived and never judged. Absent on rows landed before conflicts were counted.
+   */
+  conflictCount: z.optional(count),
+  /** When the delivery that set the current attempt was accepted (the earliest, for its retries). */
+  acceptedAt: z.optional(z.string()),
   /** The earliest archived attempt, when the current one is not the first (for retry accounting). */
   firstAttempt: z.nullable(z.object({ finishedAt: z.string(), judgeVerdict: z.nullable(verdict) })),
 });

@@ -2,13 +2,20 @@
 // the in-memory ports the handler tests use: the same assertions for both, so a handler test cannot pass
 // on a fake more lenient than the store.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { LOCAL_NAMES } from '../../infra/local/emulators.ts';
+import { issueKey } from '../../shared/storage-layout.ts';
 import {
   InvalidCursorError,
+  type AttemptStore,
   type BudgetStore,
+  type IssueOwnerStore,
   type IssueStore,
   type ObjectStore,
   type RunStore,
 } from '../../shared/ports.ts';
+import type { SentIssue } from '../../shared/schema/issue.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { budgetCalls, InMemoryObjectStore, InMemoryTable } from '../helpers/in-memory-ports.ts';
@@ -24,7 +31,7 @@ const row = (space: string, id: string, updatedAt: string, extra: Partial<RunRow
   runRow({}, { space, id, updatedAt, ...extra });
 
 const memoryTable = new InMemoryTable();
-const tables: [string, () => RunStore & IssueStore & BudgetStore][] = [
+const tables: [string, () => RunStore & AttemptStore & IssueStore & IssueOwnerStore & BudgetStore][] = [
   ['DynamoDB store (dynalite)', () => t.store],
   ['in-memory table', () => memoryTable],
 ];
@@ -168,24 +175,104 @@ describe.each(tables)('%s', (_name, table) => {
     expect(await table().listDays('Untouched', '2026-11-29', '2026-11-29')).toEqual([]);
   });
 
-  it('keeps the held hidden-test result of the latest finishedAt', async () => {
+  it('keeps the held hidden-test result of the latest finishedAt, one per sending host', async () => {
     const result = (status: 'pass' | 'fail') => ({ status, ranAt: '2026-01-01T00:00:00.000Z' });
+    const hold = (host: string, finishedAt: string, status: 'pass' | 'fail') =>
+      table().putPendingHiddenTest({ space: 'h', id: 'x#1', host, finishedAt, hiddenTestResult: result(status) });
+    await hold('mac-studio-1', '2026-01-02T00:00:00.000Z', 'pass');
+    await hold('mac-studio-1', '2026-01-01T00:00:00.000Z', 'fail');
+    await hold('mac-mini-2', '2026-01-01T00:00:00.000Z', 'fail');
+    // An id that the first one is a prefix of holds nothing of the first's.
     await table().putPendingHiddenTest({
       space: 'h',
       id: 'x',
-      finishedAt: '2026-01-02T00:00:00.000Z',
-      hiddenTestResult: result('pass'),
-    });
-    await table().putPendingHiddenTest({
-      space: 'h',
-      id: 'x',
-      finishedAt: '2026-01-01T00:00:00.000Z',
+      host: '1#mac-studio-1',
+      finishedAt: '2026-01-03T00:00:00.000Z',
       hiddenTestResult: result('fail'),
     });
-    expect(await table().getPendingHiddenTest('h', 'x')).toMatchObject({
-      finishedAt: '2026-01-02T00:00:00.000Z',
-      hiddenTestResult: { status: 'pass' },
+    const held = await table().getPendingHiddenTests('h', 'x#1');
+    expect(held.sort((a, b) => a.host.localeCompare(b.host))).toEqual([
+      expect.objectContaining({ host: 'mac-mini-2', finishedAt: '2026-01-01T00:00:00.000Z' }),
+      expect.objectContaining({
+        host: 'mac-studio-1',
+        finishedAt: '2026-01-02T00:00:00.000Z',
+        hiddenTestResult: result('pass'),
+      }),
+    ]);
+  });
+
+  it('writes an issue record only over one sent earlier', async () => {
+    const record = (sentAt: string, wave: number): SentIssue => ({
+      ...storedIssue({ taskId: 'ordered', wave }, { space: 'ordered' }),
+      sentAt,
     });
+    expect(await table().putIssue(record('2026-01-02T00:00:00.000Z', 2))).toBe(true);
+    expect(await table().putIssue(record('2026-01-01T00:00:00.000Z', 3))).toBe(false);
+    expect(await table().putIssue(record('2026-01-02T00:00:00.000Z', 4))).toBe(false);
+    expect(await table().putIssue(record('2026-01-03T00:00:00.000Z', 5))).toBe(true);
+    expect(await table().getIssue('ordered', 'ordered')).toMatchObject({ wave: 5, sentAt: '2026-01-03T00:00:00.000Z' });
+  });
+
+  it('holds, for one finishedAt, the hidden-test result that ran latest', async () => {
+    const hold = (ranAt: string, status: 'pass' | 'fail') =>
+      table().putPendingHiddenTest({
+        space: 'h',
+        id: 'ran',
+        host: 'mac-studio-1',
+        finishedAt: '2026-01-02T00:00:00.000Z',
+        hiddenTestResult: { status, ranAt },
+      });
+    await hold('2026-01-03T10:00:00.000Z', 'pass');
+    await hold('2026-01-03T09:00:00.000Z', 'fail');
+    await hold('2026-01-03T10:00:00.000Z', 'fail');
+    expect((await table().getPendingHiddenTests('h', 'ran'))[0]!.hiddenTestResult).toEqual({
+      status: 'pass',
+      ranAt: '2026-01-03T10:00:00.000Z',
+    });
+    await hold('2026-01-03T11:00:00.000Z', 'fail');
+    expect((await table().getPendingHiddenTests('h', 'ran'))[0]!.hiddenTestResult.status).toBe('fail');
+  });
+
+  it("sets an archived attempt's hidden-test result only to one that ran later than its own", async () => {
+    const attempt = { ...row('ran', 'archived', '2026-01-05T00:00:00.000Z'), archivedAt: '2026-01-05T00:00:00.000Z' };
+    await table().archiveAttempt(attempt);
+    const set = (ranAt: string, status: 'pass' | 'fail') =>
+      table().setAttemptHiddenTest('ran', 'archived', attempt.finishedAt, { status, ranAt });
+    expect(await set('2026-01-06T10:00:00.000Z', 'pass')).toBe(1);
+    expect(await set('2026-01-06T09:00:00.000Z', 'fail')).toBe(1);
+    expect((await table().listAttempts('ran', 'archived'))[0]!.hiddenTestResult).toMatchObject({ status: 'pass' });
+    await set('2026-01-06T11:00:00.000Z', 'fail');
+    expect((await table().listAttempts('ran', 'archived'))[0]!.hiddenTestResult).toMatchObject({ status: 'fail' });
+  });
+
+  it("keeps the first host's claim on a task's issue record", async () => {
+    expect(await table().claimIssue('claims', 'task#1', 'mac-studio-1')).toBe('mac-studio-1');
+    expect(await table().claimIssue('claims', 'task#1', 'mac-mini-2')).toBe('mac-studio-1');
+    expect(await table().claimIssue('claims', 'task#1', 'mac-studio-1')).toBe('mac-studio-1');
+    expect(await table().claimIssue('claims', 'task#2', 'mac-mini-2')).toBe('mac-mini-2');
+    const racing = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((host) => table().claimIssue('claims', 'raced', `host-${host}`)),
+    );
+    expect(new Set(racing).size).toBe(1);
+  });
+});
+
+describe('DynamoDB store (dynalite), with records stored before issue records carried sentAt', () => {
+  it('replaces such a record with any issue delivery', async () => {
+    const { sentAt: _none, ...legacy } = storedIssue({ taskId: 'legacy' }, { space: 'legacy' });
+    await t.emulators.dynamo.send(
+      new PutItemCommand({
+        TableName: LOCAL_NAMES.table,
+        Item: marshall({ ...legacy, ...issueKey('legacy', 'legacy'), kind: 'issue' }),
+      }),
+    );
+    expect(await t.store.getIssue('legacy', 'legacy')).not.toHaveProperty('sentAt');
+    const sent = {
+      ...storedIssue({ taskId: 'legacy', wave: 9 }, { space: 'legacy' }),
+      sentAt: '2020-01-01T00:00:00.000Z',
+    };
+    expect(await t.store.putIssue(sent)).toBe(true);
+    expect(await t.store.getIssue('legacy', 'legacy')).toMatchObject({ wave: 9 });
   });
 });
 

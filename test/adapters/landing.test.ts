@@ -90,7 +90,7 @@ describe('landing a run', () => {
     expect(row.attemptCount).toBe(50);
   }, 60_000);
 
-  it('holds a hidden-test result until its run lands, and ignores one for an earlier run', async () => {
+  it('holds a hidden-test result until its run lands, ignores one for an earlier run, and takes one that ran later', async () => {
     const d = deps();
     const delivery = runDelivery();
     const F = '2026-11-20T10:12:00Z';
@@ -103,7 +103,9 @@ describe('landing a run', () => {
     expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id, '2026-11-01T00:00:00Z', 'fail')))).toBe(
       'hidden-test-ignored',
     );
-    expect(await landEntry(d, entry('hidden', hiddenTestDelivery(delivery.id, F, 'fail')))).toBe('hidden-test-applied');
+    const later = hiddenTestDelivery(delivery.id, F, 'fail');
+    later.hiddenTestResult.ranAt = '2026-11-21T10:00:00Z';
+    expect(await landEntry(d, entry('hidden', later))).toBe('hidden-test-applied');
     expect((await t.store.getRun('hidden', delivery.id))!.value.hiddenTestResult?.status).toBe('fail');
   });
 
@@ -119,8 +121,8 @@ describe('landing a run', () => {
     const runDeps: LandingDeps = {
       ...d,
       issues: Object.assign(Object.create(t.store) as typeof t.store, {
-        getPendingHiddenTest: async (space: string, id: string) => {
-          const held = await t.store.getPendingHiddenTest(space, id);
+        getPendingHiddenTests: async (space: string, id: string) => {
+          const held = await t.store.getPendingHiddenTests(space, id);
           heldLookedUp();
           return held;
         },

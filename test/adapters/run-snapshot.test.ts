@@ -108,7 +108,7 @@ function coldProcess() {
     putIssue: (issue) => t.store.putIssue(issue),
     getIssue: (s, taskId) => t.store.getIssue(s, taskId),
     putPendingHiddenTest: (pending) => t.store.putPendingHiddenTest(pending),
-    getPendingHiddenTest: (s, id) => t.store.getPendingHiddenTest(s, id),
+    getPendingHiddenTests: (s, id) => t.store.getPendingHiddenTests(s, id),
     listIssues: (s, since) => {
       if (since === undefined) wholeIssueReads++;
       return t.store.listIssues(s, since);

@@ -58,6 +58,8 @@ function ingest(unreadable: string[]) {
     keys: new SecretsManagerKeySource(client),
     inbox: stores.inbox,
     landingQueue: queue,
+    runs: stores.store,
+    issueOwners: stores.store,
     clock: { now: () => new Date('2026-11-30T12:00:00Z') },
     unreadableKey: (host) => unreadable.push(host),
   };

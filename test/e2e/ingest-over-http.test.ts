@@ -137,7 +137,7 @@ describe('a signed run delivery', () => {
 
   it('accepts a base64-free body verbatim: the signature covers the exact bytes, whitespace included', async () => {
     const raw = Buffer.from(
-      `{ "kind": "issue",\n  "host": "mac-studio-1", "issue": ${JSON.stringify(issueDelivery().issue)} }`,
+      `{ "kind": "issue",\n  "host": "mac-studio-1", "sentAt": "2026-11-29T08:00:00Z", "issue": ${JSON.stringify(issueDelivery().issue)} }`,
     );
     const answer = await post('/hooks/Verbatim/ingest', raw, {
       'x-hub-signature-256': sign(raw, keys['mac-studio-1']),

@@ -551,7 +551,7 @@ describe('GET /issues', () => {
     expect(status).toBe(400);
     expect(body.error).toBe('bad-fields');
     expect(body.message).toMatch(
-      /^fields names "title", "", not an issue field; the fields are taskId, order, .*, updatedAt\.$/,
+      /^fields names "title", "", not an issue field; the fields are taskId, order, .*, updatedAt, host, sentAt\.$/,
     );
   });
 });

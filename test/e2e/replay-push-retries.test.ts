@@ -1,7 +1,9 @@
 // How replay-push treats each answer (docs/contract.md §7), against an HTTP endpoint that checks the signature like
 // ingest does and answers what each test scripts: retried answers keep the delivery (and its
 // X-Replay-Delivery id) until a 202 "verified"; a 202 without "verified" is not an acceptance.
+import { readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { verifySignature } from '../../shared/ingest/signature.ts';
@@ -133,6 +135,23 @@ describe('answers that reject a delivery for good', () => {
       expect(result.code).toBe(3);
       expect(result.out).toEqual(['delivered 0, already accepted 0, queued 0, rejected 1']);
     }
+    expect(seen).toHaveLength(2);
+  });
+
+  it("sets aside a 403 not-owner (another host's run or task) and exits 3, while a 403 sender-not-listed stays queued", async () => {
+    const { root, keyFile } = oneRun();
+    const sync = () =>
+      replayPush(['sync', root, '--endpoint', endpoint, '--key-file', keyFile, '--retry-for', '0', '--json']);
+    script = [{ status: 403, body: { signature: 'unauthorized', error: 'sender-not-listed', message: 'No.' } }];
+    expect((await sync()).code).toBe(1);
+    script = [{ status: 403, body: { signature: 'verified', error: 'not-owner', message: 'Not yours.' } }];
+    const result = await sync();
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.out[0]!)).toMatchObject({ delivered: 0, queued: 0, rejected: 1 });
+    expect(
+      readdirSync(join(root, '.replay-outbox', 'rejected')).filter((n) => n.endsWith('.answer.json')),
+    ).toHaveLength(1);
+    await sync();
     expect(seen).toHaveLength(2);
   });
 });

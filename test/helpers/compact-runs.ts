@@ -32,6 +32,7 @@ export function compactRunOf(overrides: Partial<CompactRun> = {}): CompactRun {
     patchLinesRemoved: 1,
     contamination: 0,
     attemptCount: 1,
+    conflicts: 0,
     judgeCostUsd: null,
     landedAt: 1_760_000_600,
     ...overrides,

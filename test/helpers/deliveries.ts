@@ -67,8 +67,13 @@ export function issueRecord(overrides: Record<string, unknown> = {}): IssueRecor
   return { ...defaults, ...overrides } as IssueRecordInput;
 }
 
-export function issueDelivery(overrides: Record<string, unknown> = {}, host = DEFAULT_HOST): IssueDeliveryInput {
-  return { kind: 'issue', host, issue: issueRecord(overrides) };
+/** Sent at `sentAt` (by default a fixed instant: a later record of a test says so). */
+export function issueDelivery(
+  overrides: Record<string, unknown> = {},
+  host = DEFAULT_HOST,
+  sentAt = '2026-11-20T09:00:00.000Z',
+): IssueDeliveryInput {
+  return { kind: 'issue', host, sentAt, issue: issueRecord(overrides) };
 }
 
 export function hiddenTestDelivery(

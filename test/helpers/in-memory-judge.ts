@@ -46,6 +46,7 @@ export function inMemoryJudgeWorld(config: ReplayConfig) {
   const deps: JudgeDeps = {
     config,
     runs: table,
+    attempts: table,
     issues: table,
     budget: table,
     judging: table,

@@ -13,6 +13,7 @@ import {
   type BudgetStore,
   type Clock,
   type HostStore,
+  type IssueOwnerStore,
   type IssueStore,
   type JudgeModel,
   type JudgeModelAnswer,
@@ -32,15 +33,19 @@ import {
 } from '../../shared/ports.ts';
 import type { ArchivedAttempt } from '../../shared/schema/attempt.ts';
 import type { StoredHost } from '../../shared/schema/host.ts';
-import type { StoredIssue } from '../../shared/schema/issue.ts';
+import type { SentIssue, StoredIssue } from '../../shared/schema/issue.ts';
 import type { StoredHiddenTestResult, RunRow } from '../../shared/schema/run.ts';
+import { replacesHiddenTest } from '../../shared/landing/decide.ts';
 
 /** Every table-backed port, as one table (like DynamoStore). */
-export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
+export class InMemoryTable
+  implements RunStore, AttemptStore, IssueStore, IssueOwnerStore, HostStore, BudgetStore, JudgingStatusStore
+{
   private readonly runs = new Map<string, Versioned<RunRow>>();
   private readonly attempts = new Map<string, ArchivedAttempt>();
   private readonly issues = new Map<string, StoredIssue>();
   private readonly pending = new Map<string, PendingHiddenTest>();
+  private readonly issueOwners = new Map<string, string>();
   private readonly hosts = new Map<string, Versioned<StoredHost>>();
   private readonly budgets = new Map<string, number>();
   private readonly allSpacesBudgets = new Map<string, number>();
@@ -96,7 +101,7 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
     result: StoredHiddenTestResult,
   ): Promise<number> {
     const matching = (await this.listAttempts(space, id)).filter((attempt) => attempt.finishedAt === finishedAt);
-    for (const attempt of matching)
+    for (const attempt of matching.filter((a) => replacesHiddenTest(a.hiddenTestResult, result)))
       this.attempts.set(key(space, id, finishedAt, attempt.patchSha256), {
         ...attempt,
         hiddenTestResult: copy(result),
@@ -104,8 +109,11 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
     return matching.length;
   }
 
-  async putIssue(issue: StoredIssue): Promise<void> {
+  async putIssue(issue: SentIssue): Promise<boolean> {
+    const stored = this.issues.get(key(issue.space, issue.taskId));
+    if (stored?.sentAt !== undefined && stored.sentAt >= issue.sentAt) return false;
     this.issues.set(key(issue.space, issue.taskId), copy(issue));
+    return true;
   }
 
   async getIssue(space: string, taskId: string): Promise<StoredIssue | null> {
@@ -121,12 +129,23 @@ export class InMemoryTable implements RunStore, AttemptStore, IssueStore, HostSt
   }
 
   async putPendingHiddenTest(pending: PendingHiddenTest): Promise<void> {
-    const held = this.pending.get(key(pending.space, pending.id));
-    if (!held || held.finishedAt <= pending.finishedAt) this.pending.set(key(pending.space, pending.id), copy(pending));
+    const id = key(pending.space, pending.id, pending.host);
+    const held = this.pending.get(id);
+    const later =
+      !held ||
+      held.finishedAt < pending.finishedAt ||
+      (held.finishedAt === pending.finishedAt && replacesHiddenTest(held.hiddenTestResult, pending.hiddenTestResult));
+    if (later) this.pending.set(id, copy(pending));
   }
 
-  async getPendingHiddenTest(space: string, id: string): Promise<PendingHiddenTest | null> {
-    return copy(this.pending.get(key(space, id)) ?? null);
+  async getPendingHiddenTests(space: string, id: string): Promise<PendingHiddenTest[]> {
+    return copy([...this.pending.values()].filter((p) => p.space === space && p.id === id));
+  }
+
+  async claimIssue(space: string, taskId: string, host: string): Promise<string> {
+    const id = key(space, taskId);
+    if (!this.issueOwners.has(id)) this.issueOwners.set(id, host);
+    return this.issueOwners.get(id)!;
   }
 
   async getHost(space: string, host: string): Promise<Versioned<StoredHost> | null> {

@@ -87,6 +87,7 @@ export async function startJudgeWorld(config: unknown): Promise<JudgeWorld> {
       return {
         config: world.config,
         runs: stores.store,
+        attempts: stores.store,
         issues: stores.store,
         budget: stores.store,
         judging: stores.store,

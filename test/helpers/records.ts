@@ -3,7 +3,7 @@
 // which applies the real landing rules), so a test's row is one landing could have written.
 import { landedRow, storedIssue as storedIssueOf } from '../../bench/direct-load.ts';
 import type { StoredHost } from '../../shared/schema/host.ts';
-import type { StoredIssue } from '../../shared/schema/issue.ts';
+import type { SentIssue } from '../../shared/schema/issue.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { DEFAULT_HOST, issueRecord, runDelivery } from './deliveries.ts';
 
@@ -22,7 +22,7 @@ export function runRow(runner: Record<string, unknown> = {}, stored: Partial<Run
 export function storedIssue(
   overrides: Record<string, unknown> = {},
   { space = DEFAULT_SPACE, updatedAt = LANDED_AT } = {},
-): StoredIssue {
+): SentIssue {
   return storedIssueOf(space, issueRecord(overrides), updatedAt);
 }
 

@@ -169,7 +169,7 @@ describe('cdk synth with 200 spaces', () => {
 
   it('carries the AWS SDK clients its wiring uses, and no other', () => {
     const uses: Record<string, string[]> = {
-      ingest: ['s3', 'secretsmanager', 'sqs'],
+      ingest: ['dynamodb', 's3', 'secretsmanager', 'sqs'],
       lander: ['dynamodb', 's3', 'sqs'],
       'read-api': ['dynamodb', 's3', 'secretsmanager'],
       judge: ['dynamodb', 's3', 'secretsmanager'],

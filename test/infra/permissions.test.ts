@@ -195,7 +195,7 @@ function leadingKeysOf(statements: Statement[]): string[] {
 describe('each function holds exactly what it uses', () => {
   const common = ['NODE_OPTIONS', 'POWERTOOLS_METRICS_NAMESPACE', 'POWERTOOLS_SERVICE_NAME'];
   it.each([
-    ['ingest', ['INBOX_BUCKET', 'LANDING_QUEUE_URL']],
+    ['ingest', ['TABLE_NAME', 'INBOX_BUCKET', 'LANDING_QUEUE_URL']],
     ['lander', ['TABLE_NAME', 'INBOX_BUCKET', 'DATA_BUCKET', 'JUDGE_QUEUE_URL']],
     ['judge', ['TABLE_NAME', 'DATA_BUCKET', 'ANTHROPIC_SECRET_ARN', 'GITHUB_APP_SECRET_ARN']],
     ['sweeper', ['TABLE_NAME', 'JUDGE_QUEUE_URL']],
@@ -217,10 +217,23 @@ describe('each function holds exactly what it uses', () => {
     ]);
   });
 
-  it('ingest: puts inbox objects, sends to the landing queue, no table', () => {
+  it("ingest: puts inbox objects, sends to the landing queue, reads run rows and claims tasks' issue records", () => {
     expect(objectGrants(ingest.roleId, inboxId)).toEqual(['s3:PutObject *']);
     expect(actionsOn(ingest.roleId, dataId)).toEqual([]);
-    expect(actionsOn(ingest.roleId, tableId)).toEqual([]);
+    const onTable = statementsOf(ingest.roleId)
+      .filter((s) => resourcesOf(s).some((r) => mentions(r, tableId)))
+      .map((s) => ({
+        actions: actionsOf(s),
+        resources: resourcesOf(s).length,
+        leadingKeys: (s as { Condition?: Record<string, Record<string, unknown>> }).Condition?.[
+          'ForAllValues:StringLike'
+        ]?.['dynamodb:LeadingKeys'],
+      }));
+    // The table itself, no index: GetItem of a row or a claim, PutItem of a claim only.
+    expect(onTable).toEqual([
+      { actions: ['dynamodb:GetItem'], resources: 1, leadingKeys: ['SPACE#*', 'ISSUEOWNERS#*'] },
+      { actions: ['dynamodb:PutItem'], resources: 1, leadingKeys: ['ISSUEOWNERS#*'] },
+    ]);
     expect(statementsOf(ingest.roleId).flatMap(actionsOf)).toContain('sqs:SendMessage');
   });
 

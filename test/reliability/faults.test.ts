@@ -153,7 +153,7 @@ describe('landing with a fault at any adapter call', () => {
   }, 300_000);
 });
 
-describe('ingest with a fault at the inbox, the queue or a key read', () => {
+describe('ingest with a fault at the inbox, the queue, a key read or the run read', () => {
   const config = parseConfig({ spaces: { ingest: { senders: ['mac-studio-1'] } } });
   const keys: KeySource = { keysFor: async () => ['k-studio'] };
   const body = Buffer.from(JSON.stringify(runDelivery({ taskId: 'ingest-fault' })));
@@ -168,6 +168,7 @@ describe('ingest with a fault at the inbox, the queue or a key read', () => {
     ['the inbox put', 'putIfAbsent'],
     ['the queue send', 'send'],
     ['the key read', 'keysFor'],
+    ["the run row's read", 'getRun'],
   ])(
     "never answers 202 when %s fails, and the runner's retry leaves exactly one queued delivery",
     async (_what, method) => {
@@ -178,6 +179,8 @@ describe('ingest with a fault at the inbox, the queue or a key read', () => {
         keys: faulty ? plan.wrap(keys, [method]) : keys,
         inbox: faulty ? plan.wrap(w.stores.inbox, [method]) : w.stores.inbox,
         landingQueue: faulty ? plan.wrap(queue, [method]) : queue,
+        runs: faulty ? plan.wrap(w.stores.store, [method]) : w.stores.store,
+        issueOwners: w.stores.store,
         clock: { now: () => new Date('2026-11-29T12:00:00.000Z') },
       });
       const failed = await acceptDelivery(deps(true), request).then(

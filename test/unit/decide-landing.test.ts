@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { decideLanding, type IncomingRun } from '../../shared/landing/decide.ts';
+import { decideLanding, landingCase, type IncomingRun } from '../../shared/landing/decide.ts';
 import { fitsInRow } from '../../shared/landing/bounds.ts';
 import { runnerRowSchema, type RunRow } from '../../shared/schema/run.ts';
 import { runnerRow } from '../helpers/deliveries.ts';
@@ -18,6 +18,7 @@ function incoming(overrides: Record<string, unknown> = {}, patch: Partial<Incomi
     patchKey: 'p',
     summaryKey: 's',
     contaminationKey: null,
+    acceptedAt: '2026-11-28T00:00:00.000Z',
     ...patch,
   };
 }
@@ -71,18 +72,49 @@ describe('landing a run delivery', () => {
     expect(decideLanding(current, incoming(), NOW, null)).toEqual({ kind: 'unchanged', row: current });
   });
 
-  it('treats the same finishedAt with a different patch as a re-run', () => {
+  it('keeps the first accepted patch of one finishedAt: another patch accepted later is a conflict, changing nothing', () => {
+    const current = judged(landed());
+    const later = incoming({}, { patchSha256: 'sha-B', deliveryId: 'd2', acceptedAt: '2026-11-28T00:00:01.000Z' });
+    expect(landingCase(current, later)).toBe('conflict');
+    expect(decideLanding(current, later, NOW, null)).toEqual({ kind: 'conflict' });
+  });
+
+  it('makes a patch of the same finishedAt accepted before the current one current, to be judged afresh', () => {
+    const current = judged(landed({}, { patchSha256: 'sha-B', acceptedAt: '2026-11-28T00:00:05.000Z' }));
+    const earlier = incoming({}, { deliveryId: 'd2', acceptedAt: '2026-11-28T00:00:01.000Z' });
+    expect(decideLanding(current, earlier, NOW, null, { count: 0, first: null, conflicts: 1 })).toMatchObject({
+      kind: 'write',
+      case: 'displaces',
+      row: {
+        patchSha256: 'sha-A',
+        judgeVerdict: null,
+        judgeState: 'pending',
+        acceptedAt: '2026-11-28T00:00:01.000Z',
+        conflictCount: 1,
+      },
+    });
+  });
+
+  it('breaks a tie of acceptance instants by the lower patch hash, and counts a row landed before acceptance was recorded as first', () => {
+    const at = '2026-11-28T00:00:00.000Z';
+    const current = landed({}, { patchSha256: 'sha-B', acceptedAt: at });
+    expect(landingCase(current, incoming({}, { patchSha256: 'sha-A', acceptedAt: at }))).toBe('displaces');
+    expect(landingCase(current, incoming({}, { patchSha256: 'sha-C', acceptedAt: at }))).toBe('conflict');
+    const { acceptedAt: _none, ...legacy } = current;
+    expect(landingCase(legacy, incoming({}, { patchSha256: 'sha-A', acceptedAt: at }))).toBe('conflict');
+  });
+
+  it('keeps the earliest acceptance of a retried attempt', () => {
+    const current = landed({}, { acceptedAt: '2026-11-28T00:00:05.000Z' });
     const decision = decideLanding(
-      judged(landed()),
-      incoming({}, { patchSha256: 'sha-B', deliveryId: 'd2' }),
+      current,
+      incoming({}, { deliveryId: 'd2', acceptedAt: '2026-11-28T00:00:01.000Z' }),
       NOW,
       null,
     );
-    expect(decision).toMatchObject({
-      kind: 'write',
-      case: 'rerun',
-      row: { judgeVerdict: null, judgeState: 'pending', deliveries: ['d2'] },
-    });
+    expect(decision).toMatchObject({ kind: 'write', case: 'retry', row: { acceptedAt: '2026-11-28T00:00:01.000Z' } });
+    const replay = decideLanding(current, incoming({}, { acceptedAt: '2026-11-28T00:00:09.000Z' }), NOW, null);
+    expect(replay).toEqual({ kind: 'unchanged', row: current });
   });
 
   it('clears the verdict and the hidden-test result on a later finishedAt', () => {
@@ -200,7 +232,11 @@ describe('landing a run delivery', () => {
   });
 
   it('counts the archived attempts and names the first one when it is earlier', () => {
-    const archived = { count: 2, first: { finishedAt: '2026-11-01T00:00:00.000Z', judgeVerdict: 'wrong' as const } };
+    const archived = {
+      count: 2,
+      first: { finishedAt: '2026-11-01T00:00:00.000Z', judgeVerdict: 'wrong' as const },
+      conflicts: 0,
+    };
     expect(decideLanding(null, incoming(), NOW, null, archived)).toMatchObject({
       row: { attemptCount: 3, firstAttempt: archived.first },
     });

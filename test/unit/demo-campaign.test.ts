@@ -66,7 +66,12 @@ describe('the demo campaign', () => {
       buildCampaign(source, { tasks: 20, seed: 7, hosts: ['demo-runner-1', 'demo-runner-2'] }).runs.map((r) => r.id),
     ).toEqual(campaign.runs.map((r) => r.id));
     for (const d of [
-      ...campaign.issues.map((issue) => ({ kind: 'issue', host: 'demo-runner-1', issue })),
+      ...campaign.issues.map((issue) => ({
+        kind: 'issue',
+        host: 'demo-runner-1',
+        sentAt: new Date().toISOString(),
+        issue,
+      })),
       ...campaign.runs.flatMap((r) => [r.delivery, r.hiddenTest]),
     ]) {
       expect(deliverySchema.safeParse(d).success).toBe(true);

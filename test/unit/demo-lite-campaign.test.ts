@@ -53,7 +53,7 @@ describe('the SWE-bench Lite demo campaign', () => {
     expect(campaign.runs).toHaveLength(data.runs.length);
     expect(campaign.tasks).toBe(data.tasks.length);
     for (const d of [
-      ...campaign.issues.map((issue) => ({ kind: 'issue', host: HOSTS[0], issue })),
+      ...campaign.issues.map((issue) => ({ kind: 'issue', host: HOSTS[0], sentAt: new Date().toISOString(), issue })),
       ...campaign.runs.flatMap((r) => [r.delivery, r.hiddenTest]),
     ])
       expect(deliverySchema.safeParse(d).success).toBe(true);

@@ -6,7 +6,13 @@ import { sign } from '../../shared/ingest/signature.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { LandingMessage } from '../../shared/ports.ts';
 import { runDelivery } from '../helpers/deliveries.ts';
-import { InMemoryKeySource, InMemoryObjectStore, RecordingQueue, SettableClock } from '../helpers/in-memory-ports.ts';
+import {
+  InMemoryKeySource,
+  InMemoryObjectStore,
+  InMemoryTable,
+  RecordingQueue,
+  SettableClock,
+} from '../helpers/in-memory-ports.ts';
 
 const KEYS = {
   'mac-studio-1': 'studio-key-0123456789abcdef0123456789',
@@ -17,6 +23,7 @@ const SHARED_ID = '0b5e7c1e-5a7e-4c7e-9d2a-3f1c2b4a5d6e';
 function world() {
   const inbox = new InMemoryObjectStore();
   const landingQueue = new RecordingQueue<LandingMessage>();
+  const table = new InMemoryTable();
   const deps: IngestDeps = {
     config: parseConfig({ spaces: { Main: { senders: Object.keys(KEYS) } } }),
     keys: new InMemoryKeySource(
@@ -24,6 +31,8 @@ function world() {
     ),
     inbox,
     landingQueue,
+    runs: table,
+    issueOwners: table,
     clock: new SettableClock(new Date('2026-12-03T08:00:00Z')),
   };
   const send = (host: keyof typeof KEYS, delivery: unknown) => {

@@ -160,7 +160,10 @@ describe('flagged runs in /stats', () => {
     const stats = await w.read(config, '/api/spaces/S/stats');
     expect(stats.status).toBe(200);
     expect((stats.body as { groups: unknown[] }).groups).toEqual([
-      expect.objectContaining({ runs: 3, n: 1, resolved: 1, flagged: 1, notJudged: 1, excluded: 0, error: 0 }),
+      expect.objectContaining({
+        runs: 3,
+        judge: expect.objectContaining({ n: 1, resolved: 1, flagged: 1, notJudged: 1, excluded: 0, error: 0 }),
+      }),
     ]);
   });
 });

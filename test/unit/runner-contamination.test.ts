@@ -10,6 +10,8 @@ import {
   type ScanContext,
 } from '../../shared/runner/contamination.ts';
 import type { TrajectoryEvent } from '../../shared/schema/run-folder.ts';
+import { runnerRowSchema } from '../../shared/schema/run.ts';
+import { runnerRow } from '../helpers/deliveries.ts';
 
 const context: ScanContext = {
   runsRoot: '/runs',
@@ -146,5 +148,17 @@ describe('scanning tool calls', () => {
   it('reads at most PATH_TOKEN_MAX characters of one path', () => {
     const long = `/${'a'.repeat(10_000)}`;
     expect(pathsIn(`cat ${long} /b`)).toEqual([long.slice(0, PATH_TOKEN_MAX), '/b']);
+  });
+});
+
+describe('entries a delivery can carry', () => {
+  it('end a path at a control character and record a file name with one escaped, so ingest never refuses the run', () => {
+    const call = {
+      ...bash(4, 'cat notes', '\u001b[1msee\u001b[0m /runs/a-2/candidate.diff\u001b[0m'),
+      path: '/runs/a-3/odd\u0007name',
+    } as TrajectoryEvent;
+    const entries = scanContamination([call], context);
+    expect(entries.map((e) => e.path).sort()).toEqual(['/runs/a-2/candidate.diff', '/runs/a-3/odd\\u0007name']);
+    expect(runnerRowSchema.safeParse(runnerRow({ contamination: entries })).success).toBe(true);
   });
 });

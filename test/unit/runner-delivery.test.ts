@@ -136,9 +136,17 @@ describe('issue and hidden-test deliveries', () => {
       baseSha: null,
       mergeSha: null,
     };
-    const built = buildIssueDelivery(issue, 'mac-studio-1');
-    expect(JSON.parse(built.body)).toEqual({ kind: 'issue', host: 'mac-studio-1', issue });
+    const sentAt = new Date('2026-11-29T08:00:00.123Z');
+    const built = buildIssueDelivery(issue, 'mac-studio-1', sentAt);
+    expect(JSON.parse(built.body)).toEqual({
+      kind: 'issue',
+      host: 'mac-studio-1',
+      sentAt: '2026-11-29T08:00:00.123Z',
+      issue,
+    });
     expect(buildIssueDelivery({ ...issue, wave: 2 }, 'mac-studio-1').contentKey).not.toBe(built.contentKey);
+    // Sent again later, the same content is the same delivery for the ledger.
+    expect(buildIssueDelivery(issue, 'mac-studio-1', new Date()).contentKey).toBe(built.contentKey);
   });
 
   it('sends a hidden-test result for the run and finishedAt, after that run', () => {

@@ -47,6 +47,45 @@ describe('run row schema', () => {
   });
 });
 
+describe('identity strings (model, host, task id, harness version)', () => {
+  it.each([
+    ['a zero-width space in a model', { model: 'qwen3\u200b:8b' }],
+    ['a zero-width joiner in a task id', { taskId: 'acme\u200d-42' }],
+    ['a byte-order mark in a harness version', { harnessVersion: '\ufeffh2' }],
+    ['a soft hyphen in a host', { host: 'mac\u00adstudio-1' }],
+    ['a word joiner in a model', { model: 'qwen\u20603' }],
+    ['a language tag in a model', { model: 'qwen3\u{e0041}' }],
+    ['a line separator in a model', { model: 'qwen3\u2028b' }],
+    ['a paragraph separator in a model', { model: 'qwen3\u2029b' }],
+  ])('refuse %s', (_what, overrides) => {
+    const result = runnerRowSchema.safeParse(runnerRow(overrides));
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toMatch(/format|line-separator/);
+  });
+
+  it('are NFC-normalised: a decomposed name and its composed form are one name, and one run id', () => {
+    const decomposed = runnerRowSchema.parse(
+      runnerRow({ model: 'Qwe\u0301n', taskId: 'cafe\u0301-1', harnessVersion: 'h\u0308', host: 'ma\u0301c' }),
+    );
+    expect(decomposed).toMatchObject({
+      model: 'Qw\u00e9n',
+      taskId: 'caf\u00e9-1',
+      harnessVersion: '\u1e27',
+      host: 'm\u00e1c',
+    });
+    const delivery = runDelivery({ model: 'Qwe\u0301n', host: 'mac-studio-1' });
+    const parsed = parseDelivery(raw(delivery), 'mac-studio-1');
+    expect(parsed.ok && 'delivery' in parsed && parsed.delivery.kind === 'run' && parsed.delivery.id).toBe(
+      runId({ model: 'Qw\u00e9n', taskId: 'acme__widgets-42', harnessVersion: 'h2' }),
+    );
+  });
+
+  it('are counted after normalising: 200 characters composed may be sent as more decomposed', () => {
+    expect(runnerRowSchema.safeParse(runnerRow({ model: 'e\u0301'.repeat(200) })).success).toBe(true);
+    expect(runnerRowSchema.safeParse(runnerRow({ model: '\u00e9'.repeat(201) })).success).toBe(false);
+  });
+});
+
 describe('issue record', () => {
   it('has no member that could hold an issue title or body', () => {
     const members = Object.keys(issueRecordSchema.shape);

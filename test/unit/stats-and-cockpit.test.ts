@@ -45,6 +45,7 @@ async function campaign(): Promise<ReadDeps> {
         ...(k % 23 === 0 && { judgeVerdict: null, judgeState: 'flagged', judgeFlags: ['judge-override'] }),
         ...(k % 13 === 0 && { hiddenTestResult: { status: 'error', ranAt: LANDED_AT } }),
         ...(k % 17 === 0 && { attemptCount: 2, firstAttempt: { finishedAt: row.finishedAt, judgeVerdict: 'wrong' } }),
+        ...(k % 23 === 0 && { conflictCount: 1 + (k % 3) }),
         ...(k % 19 === 0 && { tier: null, wave: null }),
         // Known tokens throughout, so the priced model's run cost is a number; the synthetic campaign leaves some out.
         ...(row.model === PRICED && {
@@ -139,6 +140,7 @@ describe('the cockpit and /stats', () => {
             flagged: resolve.flagged,
             notJudged: resolve.unjudged,
           },
+          conflicts: g.conflicts,
           hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
           agreement: {
             n: kappa.n,
@@ -152,6 +154,7 @@ describe('the cockpit and /stats', () => {
       const stats = await get<StatsBody>(deps, apiPaths.stats(SPACE, { ...filters, outcome }));
       expect(stats.outcome).toBe(outcome);
       expect(figures.groups.length).toBeGreaterThan(1);
+      expect(figures.groups.some((g) => g.conflicts > 0)).toBe(true);
       expect(stats.groups.map(({ judgeCostUsd: _j, runCost: _r, ...shared }) => shared)).toEqual(
         fromCockpit.sort((a, b) => a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion)),
       );

@@ -1,5 +1,6 @@
 // Stage 1, ingest: the HTTPS endpoint runner hosts push to. The function checks the host's HMAC over the
-// raw body (docs/contract.md §3), stores the delivery in the inbox and queues a claim check for landing.
+// raw body (docs/contract.md §3), checks the host owns what it writes, stores the delivery in the inbox and queues a
+// claim check for landing.
 import { Duration, Validations } from 'aws-cdk-lib';
 import { ApiMapping, DomainName, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatemanager';
@@ -34,6 +35,7 @@ export class Ingest extends Construct {
     })
       .usesBucket('INBOX_BUCKET', state.objectAccess('inbox', 'write'))
       .sendsTo('LANDING_QUEUE_URL', state.landingQueue)
+      .checksOwnership(state.table)
       .readsHostKeys(
         state.names.secretPrefix,
         Object.values(config.spaces).map((space) => space.secretConfigKey),

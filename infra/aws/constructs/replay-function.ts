@@ -22,9 +22,11 @@ import {
   byHostPartition,
   byUpdatedPartition,
   INDEXES,
+  ISSUE_OWNERS_PARTITION_PREFIX,
   issuesByUpdatedPartition,
   leasePartition,
   REENQUEUE_PARTITION,
+  spacePartition,
   spacePartitions,
 } from '../../../shared/storage-layout.ts';
 import { BUNDLED_CONFIG_FILE } from '../../../shared/schema/config.ts';
@@ -185,6 +187,32 @@ export class ReplayFunction extends Construct {
         actions: ['dynamodb:UpdateItem'],
         resources: [table.tableArn],
         conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [REENQUEUE_PARTITION] } },
+      }),
+    );
+    return this;
+  }
+
+  /**
+   * Ingest's look at the table (docs/contract.md §3 check 7): it reads run rows and claims tasks' issue records. IAM
+   * refuses it any other item: reads only under the spaces' and the claims' partitions, writes only claims.
+   */
+  checksOwnership(table: ITable): this {
+    this.lambda.addEnvironment('TABLE_NAME', table.tableName);
+    const under = (...partitionPrefixes: string[]) => ({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitionPrefixes.map((prefix) => `${prefix}*`) },
+    });
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem'],
+        resources: [table.tableArn],
+        conditions: under(spacePartition(''), ISSUE_OWNERS_PARTITION_PREFIX),
+      }),
+    );
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:PutItem'],
+        resources: [table.tableArn],
+        conditions: under(ISSUE_OWNERS_PARTITION_PREFIX),
       }),
     );
     return this;

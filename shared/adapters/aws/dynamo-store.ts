@@ -10,6 +10,7 @@ import {
   type BudgetDay,
   type BudgetStore,
   type HostStore,
+  type IssueOwnerStore,
   type IssueStore,
   type JudgingStatus,
   type JudgingStatusStore,
@@ -19,7 +20,7 @@ import {
   type Versioned,
 } from '../../ports.ts';
 import type { StoredHost } from '../../schema/host.ts';
-import type { StoredIssue } from '../../schema/issue.ts';
+import type { SentIssue, StoredIssue } from '../../schema/issue.ts';
 import type { StoredHiddenTestResult, RunRow } from '../../schema/run.ts';
 import type { ArchivedAttempt } from '../../schema/attempt.ts';
 import { clientSettings, errorNameOf, withinDeadline, type AwsConnection } from './sdk-settings.ts';
@@ -39,7 +40,9 @@ import {
   hostKey,
   issueKey,
   judgingKey,
+  issueOwnerKey,
   pendingHiddenTestKey,
+  pendingHiddenTestPrefix,
   runKey,
   spacePartition,
   type ItemKey,
@@ -80,9 +83,15 @@ interface TableOutput {
 
 type QueryInput = Omit<TableInput, 'Key' | 'Item' | 'ConditionExpression' | 'UpdateExpression'>;
 
+/** The item's hidden-test result ran before `:r`, or it has none (`:nullType` is 'NULL'). */
+const RAN_EARLIER =
+  'attribute_not_exists(hiddenTestResult) OR attribute_type(hiddenTestResult, :nullType) OR hiddenTestResult.ranAt < :r';
+
 const isConditionFailure = (e: unknown) => errorNameOf(e) === 'ConditionalCheckFailedException';
 
-export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStore, BudgetStore, JudgingStatusStore {
+export class DynamoStore
+  implements RunStore, AttemptStore, IssueStore, IssueOwnerStore, HostStore, BudgetStore, JudgingStatusStore
+{
   constructor(
     private readonly dynamo: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -200,24 +209,39 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
     const matching = (await this.listAttempts(space, id)).filter((a) => a.finishedAt === finishedAt);
     for (const attempt of matching) {
       const key = attemptKey(space, id, attempt.finishedAt, attempt.patchSha256);
-      // A plain put of the whole item (no UpdateItem): an archived attempt changes only here, and a repeated
-      // result writes the same value.
-      await this.send('PutItem', {
-        Item: { ...attempt, hiddenTestResult: result, ...key, kind: 'attempt' },
-        ConditionExpression: 'attribute_exists(pk)',
-      });
+      // A plain put of the whole item (no UpdateItem): an archived attempt changes only here, only to a result
+      // that ran later than its own.
+      try {
+        await this.send('PutItem', {
+          Item: { ...attempt, hiddenTestResult: result, ...key, kind: 'attempt' },
+          ConditionExpression: `attribute_exists(pk) AND (${RAN_EARLIER})`,
+          ExpressionAttributeValues: { ':r': result.ranAt, ':nullType': 'NULL' },
+        });
+      } catch (e) {
+        if (!isConditionFailure(e)) throw e;
+      }
     }
     return matching.length;
   }
 
-  async putIssue(issue: StoredIssue): Promise<void> {
+  async putIssue(issue: SentIssue): Promise<boolean> {
     const item = {
       ...issue,
       ...issueKey(issue.space, issue.taskId),
       kind: 'issue',
       ...issueByUpdatedKey(issue.space, issue.updatedAt, issue.taskId),
     };
-    await this.send('PutItem', { Item: item });
+    try {
+      await this.send('PutItem', {
+        Item: item,
+        ConditionExpression: 'attribute_not_exists(pk) OR attribute_not_exists(sentAt) OR sentAt < :s',
+        ExpressionAttributeValues: { ':s': issue.sentAt },
+      });
+      return true;
+    } catch (e) {
+      if (isConditionFailure(e)) return false;
+      throw e;
+    }
   }
 
   async getIssue(space: string, taskId: string): Promise<StoredIssue | null> {
@@ -238,18 +262,38 @@ export class DynamoStore implements RunStore, AttemptStore, IssueStore, HostStor
   async putPendingHiddenTest(pending: PendingHiddenTest): Promise<void> {
     try {
       await this.send('PutItem', {
-        Item: { ...pending, ...pendingHiddenTestKey(pending.space, pending.id), kind: 'hidden-test' },
-        ConditionExpression: 'attribute_not_exists(pk) OR finishedAt <= :f',
-        ExpressionAttributeValues: { ':f': pending.finishedAt },
+        Item: { ...pending, ...pendingHiddenTestKey(pending.space, pending.id, pending.host), kind: 'hidden-test' },
+        ConditionExpression: `attribute_not_exists(pk) OR finishedAt < :f OR (finishedAt = :f AND ${RAN_EARLIER})`,
+        ExpressionAttributeValues: {
+          ':f': pending.finishedAt,
+          ':r': pending.hiddenTestResult.ranAt,
+          ':nullType': 'NULL',
+        },
       });
     } catch (e) {
       if (!isConditionFailure(e)) throw e;
     }
   }
 
-  async getPendingHiddenTest(space: string, id: string): Promise<PendingHiddenTest | null> {
-    const { Item } = await this.send('GetItem', { Key: pendingHiddenTestKey(space, id), ConsistentRead: true });
-    return Item ? strip<PendingHiddenTest>(Item) : null;
+  getPendingHiddenTests(space: string, id: string): Promise<PendingHiddenTest[]> {
+    return this.queryPrefix<PendingHiddenTest>(spacePartition(space), pendingHiddenTestPrefix(id));
+  }
+
+  async claimIssue(space: string, taskId: string, host: string): Promise<string> {
+    const key = issueOwnerKey(space, taskId);
+    try {
+      await this.send('PutItem', {
+        Item: { ...key, host, kind: 'issue-owner' },
+        ConditionExpression: 'attribute_not_exists(pk) OR host = :h',
+        ExpressionAttributeValues: { ':h': host },
+      });
+      return host;
+    } catch (e) {
+      if (!isConditionFailure(e)) throw e;
+    }
+    // A claim is never removed, so the owner that failed the condition is the one read back.
+    const { Item } = await this.send('GetItem', { Key: key, ConsistentRead: true });
+    return Item!.host as string;
   }
 
   async getHost(space: string, host: string): Promise<Versioned<StoredHost> | null> {

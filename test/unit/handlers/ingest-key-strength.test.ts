@@ -14,6 +14,7 @@ import { httpApiEvent } from '../../helpers/events.ts';
 import {
   InMemoryKeySource,
   InMemoryObjectStore,
+  InMemoryTable,
   RecordingQueue,
   SettableClock,
 } from '../../helpers/in-memory-ports.ts';
@@ -27,6 +28,7 @@ const STRONG_KEY = 'b0c5d2e9a8f14c6b9e3d7a1f5c8e2b4d6a9f0e3c7b1d5a8f2e4c6b9d0a3f
 
 function ingest(space: Record<string, unknown>) {
   const landingQueue = new RecordingQueue<LandingMessage>();
+  const table = new InMemoryTable();
   const handler = createIngestHandler(
     {
       config: parseConfig({ spaces: { Main: { senders: ['weak-mac', 'edge-mac', 'strong-mac'], ...space } } }),
@@ -37,6 +39,8 @@ function ingest(space: Record<string, unknown>) {
       }),
       inbox: new InMemoryObjectStore(),
       landingQueue,
+      runs: table,
+      issueOwners: table,
       clock: new SettableClock(new Date('2026-11-29T12:00:00.000Z')),
     },
     instrumentation('ingest'),

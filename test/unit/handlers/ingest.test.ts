@@ -14,6 +14,7 @@ import {
   failingWhen,
   InMemoryKeySource,
   InMemoryObjectStore,
+  InMemoryTable,
   RecordingQueue,
   SettableClock,
 } from '../../helpers/in-memory-ports.ts';
@@ -25,12 +26,15 @@ const NOW = new Date('2026-11-29T12:00:00.000Z');
 function ingest(inboxOf: (inbox: InMemoryObjectStore) => ObjectStore = (inbox) => inbox) {
   const inbox = new InMemoryObjectStore();
   const landingQueue = new RecordingQueue<LandingMessage>();
+  const table = new InMemoryTable();
   const handler = createIngestHandler(
     {
       config: parseConfig({ spaces: { Main: { senders: ['mac-studio-1'] } } }),
       keys: new InMemoryKeySource({ [`${DEFAULT_SECRET_CONFIG_KEY}:mac-studio-1`]: [HOST_KEY] }),
       inbox: inboxOf(inbox),
       landingQueue,
+      runs: table,
+      issueOwners: table,
       clock: new SettableClock(NOW),
     },
     instrumentation('ingest'),

@@ -44,6 +44,7 @@ function judgeWorld(judgeConfig = config) {
     {
       config: judgeConfig,
       runs,
+      attempts: table,
       issues: table,
       budget: table,
       judging: table,

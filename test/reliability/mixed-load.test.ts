@@ -1,0 +1,454 @@
+// Every 202 is final, replays change nothing, and no host writes another's data (issue 26), under a mixed load
+// against `npm start` as a real process: 2,000 signed deliveries at concurrency 16 from three hosts, with exact
+// replays, deliveries of two hosts sharing one delivery id, A/B patch alternation under one (id, finishedAt),
+// hidden-test results and issue records sent out of order, and hosts writing to each other's runs and tasks; local
+// mode is killed (SIGKILL, its landing mid-batch) and restarted twice while they arrive. It asserts and prints:
+// accepted = landed (0 lost), 0 values reverted, judge calls = distinct (run, patch, model) triples, 0 cross-host
+// writes.
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { keyEnvName } from '../../shared/adapters/key-names.ts';
+import { sign } from '../../shared/ingest/signature.ts';
+import { startAnthropicStandIn, type AnthropicStandIn } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
+import { startGitHubStandIn, type GitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
+import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
+import { gitHubAppKeyPair, goodAnswer } from '../helpers/judge.ts';
+import { eventually } from '../helpers/local-mode.ts';
+import { killProcess, startLocalProcess, type LocalProcess } from '../helpers/local-process.ts';
+
+const TOTAL = 2000;
+const CONCURRENCY = 16;
+const SPACE = 'Mixed';
+const HOSTS = ['rack-a', 'rack-b', 'rack-c'];
+const KEYS = Object.fromEntries(HOSTS.map((host) => [host, `mixed-${host}-${randomUUID()}`]));
+/** Shares of the load; `sharedDeliveryIds` are deliveries that reuse another host's delivery's X-Replay-Delivery id. */
+const MIX = {
+  exactReplays: 0.1,
+  abAlternation: 0.05,
+  hiddenTests: 0.15,
+  issues: 0.1,
+  forgeries: 0.05,
+  sharedDeliveryIds: 0.1,
+};
+const SEEDS = 20;
+const KILLS = 2;
+const F = '2026-11-20T10:12:00.000Z';
+const BASE = 'a'.repeat(40);
+const OLD_MERGE = 'b'.repeat(40);
+const NEW_MERGE = 'c'.repeat(40);
+const FORGED_MERGE = 'f'.repeat(40);
+
+type Kind = 'run' | 'hidden-test' | 'issue';
+interface Planned {
+  host: string;
+  kind: Kind;
+  body: Buffer;
+  deliveryId: string;
+  /** A host writing to another's run or task: must be refused with 403 not-owner. */
+  forged: boolean;
+  /** The run id or task id it writes to. */
+  target: string;
+  /** What it carries: the patch hash of a run, the ranAt of a hidden-test result, the sentAt of an issue. */
+  value: string;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const patchOf = (mark: string) => `diff --git a/src/widget.ts b/src/widget.ts\n+${mark}\n`;
+
+function planned(host: string, delivery: Record<string, unknown>, forged = false): Planned {
+  const kind = delivery.kind as Kind;
+  const target = kind === 'issue' ? (delivery.issue as { taskId: string }).taskId : (delivery.id as string);
+  const value =
+    kind === 'run'
+      ? sha256(delivery.patch as string)
+      : kind === 'issue'
+        ? (delivery.sentAt as string)
+        : (delivery.hiddenTestResult as { ranAt: string }).ranAt;
+  return { host, kind, body: Buffer.from(JSON.stringify(delivery)), deliveryId: randomUUID(), forged, target, value };
+}
+const replayOf = (p: Planned): Planned => ({ ...p, deliveryId: randomUUID() });
+
+/** A small deterministic generator, so a failing mix can be replayed. */
+function prng(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/** A run with a patch the judge sees (its mark names the run and the patch), or without one: `no_change`, no call. */
+const run = (n: number, host: string, mark: string | null = `mark-${n}-A`) =>
+  runDelivery({ host, taskId: `mixed-${n}` }, { patch: mark === null ? '' : patchOf(mark) });
+const issue = (n: number, host: string, mergeSha: string, sentAt: string) =>
+  issueDelivery({ taskId: `mixed-${n}`, baseSha: BASE, mergeSha }, host, sentAt);
+const result = (id: string, host: string, status: 'pass' | 'fail', ranAt: string) => ({
+  ...hiddenTestDelivery(id, F, status, host),
+  hiddenTestResult: { status, ranAt, details: status },
+});
+
+/**
+ * Seeds (sent and landed first: each host's own runs and tasks, targets of the forgeries), then chains: each chain
+ * is sent in order by one sender, the chains in a shuffled order by sixteen. Only the seeds and the A/B runs have a
+ * patch for the judge; every other run's is empty (no_change, no judge call).
+ */
+function planLoad() {
+  const random = prng(26);
+  const count = (share: number) => Math.round(TOTAL * share);
+  const ownerOf = (n: number) => HOSTS[n % HOSTS.length]!;
+  const seeds = Array.from({ length: SEEDS }, (_, n) => [
+    planned(ownerOf(n), issue(n, ownerOf(n), OLD_MERGE, '2026-11-19T00:00:00.000Z')),
+    planned(ownerOf(n), run(n, ownerOf(n))),
+  ]).flat();
+  const chains: Planned[][] = [];
+  let n = SEEDS;
+  // A/B alternation: A, then B, then A, B, A again (byte-identical replays): four alternation deliveries per run.
+  const abTasks: number[] = [];
+  for (let i = 0; i < count(MIX.abAlternation) / 4; i++, n++) {
+    const host = ownerOf(n);
+    const [a, b] = [planned(host, run(n, host)), planned(host, run(n, host, `mark-${n}-B`))];
+    chains.push([a, b, replayOf(a), replayOf(b), replayOf(a)]);
+    abTasks.push(n);
+  }
+  // Hidden-test results out of order: the later one before its run lands, the earlier one after.
+  const hiddenRuns = count(MIX.hiddenTests) / 2;
+  const plain: Planned[] = [];
+  for (let i = 0; i < hiddenRuns; i++, n++) {
+    const host = ownerOf(n);
+    const r = planned(host, run(n, host, null));
+    const late = planned(host, result(r.target, host, 'pass', '2026-11-21T10:00:00.000Z'));
+    const early = planned(host, result(r.target, host, 'fail', '2026-11-21T09:00:00.000Z'));
+    chains.push([late, r, early]);
+    plain.push(r, late, early);
+  }
+  // Issue records out of order: the one sent later first; for the A/B runs' tasks and for runs of their own. The
+  // seeds and the A/B runs are judged.
+  for (let i = 0; i < count(MIX.issues) / 2; i++) {
+    const task = abTasks[i] ?? n++;
+    const host = ownerOf(task);
+    if (!abTasks.includes(task)) {
+      const r = planned(host, run(task, host, null));
+      chains.push([r]);
+      plain.push(r);
+    }
+    const newer = planned(host, issue(task, host, NEW_MERGE, '2026-11-22T00:00:00.000Z'));
+    const older = planned(host, issue(task, host, OLD_MERGE, '2026-11-21T00:00:00.000Z'));
+    chains.push([newer, older]);
+    plain.push(newer, older);
+  }
+  // Forgeries: another host's run, hidden-test result and issue record for a seeded run or task.
+  for (let i = 0; i < count(MIX.forgeries); i++) {
+    const seed = i % SEEDS;
+    const forger = ownerOf(seed + 1 + (i % 2));
+    const id = run(seed, ownerOf(seed)).id as string;
+    const forgery = [
+      run(seed, forger, `forged-${i}`),
+      {
+        ...result(id, forger, 'pass', '2026-12-01T00:00:00.000Z'),
+        hiddenTestResult: { status: 'error', ranAt: '2026-12-01T00:00:00.000Z', details: 'forged' },
+      },
+      issue(seed, forger, FORGED_MERGE, '2026-12-01T00:00:00.000Z'),
+    ][i % 3]!;
+    chains.push([planned(forger, forgery, true)]);
+  }
+  const sent = () => seeds.length + chains.flat().length;
+  const replays = count(MIX.exactReplays);
+  while (sent() + replays < TOTAL) {
+    const host = ownerOf(n);
+    const r = planned(host, run(n++, host, null));
+    chains.push([r]);
+    plain.push(r);
+  }
+  for (let i = 0; i < replays; i++) chains.push([replayOf(plain[Math.floor(random() * plain.length)]!)]);
+  // Pairs of deliveries of two hosts under one X-Replay-Delivery id: the inbox keys each by its host and body, so
+  // neither replaces the other. Each delivery is in at most one pair.
+  const unpaired = chains.flat().filter((p) => !p.forged);
+  for (let pairs = 0; pairs < count(MIX.sharedDeliveryIds) / 2; pairs++) {
+    const p = unpaired.splice(Math.floor(random() * unpaired.length), 1)[0]!;
+    const others = unpaired.filter((q) => q.host !== p.host);
+    const q = others[Math.floor(random() * others.length)]!;
+    unpaired.splice(unpaired.indexOf(q), 1);
+    q.deliveryId = p.deliveryId;
+  }
+  for (let i = chains.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [chains[i], chains[j]] = [chains[j]!, chains[i]!];
+  }
+  const judged = [...Array.from({ length: SEEDS }, (_, seed) => seed), ...abTasks];
+  return { seeds, chains, judged: new Set(judged.map((t) => `mixed-${t}`)) };
+}
+
+let local: LocalProcess;
+let env: Record<string, string>;
+let anthropic: AnthropicStandIn;
+let github: GitHubStandIn;
+let dataRoot: string;
+let inboxDir: string;
+const answers = new Map<Planned, number>();
+const figures = {
+  sent: 0,
+  accepted: 0,
+  landed: 0,
+  lost: 0,
+  inboxLeft: 0,
+  reverted: 0,
+  sharedIds: 0,
+  sharedIdsLanded: 0,
+  forgeries: 0,
+  forgeriesRefused: 0,
+  crossHostWrites: 0,
+  judgeCalls: 0,
+  judgedTriples: 0,
+  kills: 0,
+  sendSeconds: 0,
+  seconds: 0,
+};
+let plan: ReturnType<typeof planLoad>;
+const runs = new Map<string, Record<string, unknown>>();
+const issues = new Map<string, Record<string, unknown>>();
+const attempts = new Map<string, { patchSha256: string; conflict: boolean; hiddenTestStatus: string | null }[]>();
+
+/** Sends until an answer that is not a network failure or a 5xx (local mode may be restarting). */
+async function send(p: Planned): Promise<number> {
+  for (;;) {
+    try {
+      const res = await fetch(`${local.url}/hooks/${SPACE}/ingest`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-hub-signature-256': sign(p.body, KEYS[p.host]!),
+          'x-replay-delivery': p.deliveryId,
+        },
+        body: new Uint8Array(p.body),
+        signal: AbortSignal.timeout(10_000),
+      });
+      await res.text();
+      if (res.status < 500) {
+        answers.set(p, res.status);
+        figures.sent++;
+        if (res.status === 202) figures.accepted++;
+        return res.status;
+      }
+    } catch {
+      // refused or reset while local mode is down: sent again, same bytes, same delivery id
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function getJson(path: string): Promise<Record<string, unknown>> {
+  return (await (await fetch(`${local.url}/api/spaces/${SPACE}${path}`)).json()) as Record<string, unknown>;
+}
+
+async function readState() {
+  runs.clear();
+  let cursor: string | null = null;
+  do {
+    const page = await getJson(`/runs?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+    for (const row of page.runs as Record<string, unknown>[]) runs.set(row.id as string, row);
+    cursor = page.cursor as string | null;
+  } while (cursor);
+  issues.clear();
+  for (const record of (await getJson('/issues')).issues as Record<string, unknown>[])
+    issues.set(record.taskId as string, record);
+}
+
+/** Objects in the inbox bucket's folder (s3rver keeps one file per object), read while the lander deletes some. */
+const inboxEntries = (): number =>
+  readdirSync(inboxDir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('._S3rver_object'))
+    .length;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+beforeAll(async () => {
+  const { privateKey, publicKey } = gitHubAppKeyPair();
+  anthropic = await startAnthropicStandIn({ apiKey: 'sk-mixed', answer: () => goodAnswer() });
+  github = await startGitHubStandIn({ app: { appId: '11', installationId: '22', publicKey } });
+  github.setIssue('acme/widgets', 42, { title: 'Widgets crash', body: 'On empty input.' });
+  for (const merge of [OLD_MERGE, NEW_MERGE]) github.setCompare('acme/widgets', BASE, merge, patchOf('reference'));
+  const dir = (dataRoot = mkdtempSync(join(tmpdir(), 'replay-mixed-')));
+  mkdirSync(join(dir, 'keys'));
+  for (const host of HOSTS)
+    writeFileSync(join(dir, 'keys', keyEnvName('Hosting:ModuleReportSecret', host)), KEYS[host]!);
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({ defaultJudgeModel: 'claude-test-judge', spaces: { [SPACE]: { senders: HOSTS } } }),
+  );
+  inboxDir = join(dir, 'data', 's3', 'replay-inbox');
+  env = {
+    PORT: String(await freePort()),
+    REPLAY_CONFIG: join(dir, 'config.json'),
+    REPLAY_DATA_DIR: join(dir, 'data'),
+    REPLAY_KEYS_DIR: join(dir, 'keys'),
+    REPLAY_SWEEP_SECONDS: '1',
+    REPLAY_JUDGE_RETRY_BASE_SECONDS: '1',
+    ANTHROPIC_BASE_URL: anthropic.url,
+    GITHUB_API_URL: github.url,
+    GITHUB_APP_ID: '11',
+    GITHUB_APP_INSTALLATION_ID: '22',
+    GITHUB_APP_PRIVATE_KEY: privateKey.replaceAll('\n', '\\n'),
+  };
+  local = await startLocalProcess(env);
+  plan = planLoad();
+  const started = Date.now();
+
+  // The seeds land first: the runs and tasks the forgeries aim at belong to their hosts before they arrive.
+  for (const p of plan.seeds) await send(p);
+  await eventually(async () => (await readState(), runs.size === SEEDS && issues.size === SEEDS), 60_000, 250);
+
+  // Sixteen senders take chains in turn; local mode is killed (mid-batch: its landing lags its ingest) and
+  // restarted twice along the way. The judge gets its key at the last restart: a judge call killed with the
+  // process is made again once its claim lapses (5 minutes, as designed), which this load would count twice.
+  const queue = [...plan.chains];
+  const mainCount = queue.flat().length;
+  const killAt = Array.from({ length: KILLS }, (_, k) => Math.round(((k + 1) * mainCount) / (KILLS + 1)));
+  let restarting: Promise<void> | null = null;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let chain = queue.shift(); chain; chain = queue.shift()) {
+        for (const p of chain) {
+          await send(p);
+          if (figures.sent - SEEDS * 2 >= killAt[figures.kills]! && !restarting) {
+            figures.kills++;
+            const last = figures.kills === KILLS;
+            restarting = killProcess(local).then(async () => {
+              local = await startLocalProcess(last ? { ...env, ANTHROPIC_API_KEY: 'sk-mixed' } : env);
+              restarting = null;
+            });
+          }
+        }
+      }
+    }),
+  );
+  await restarting;
+  figures.sendSeconds = Math.round((Date.now() - started) / 100) / 10;
+
+  // Everything accepted has landed once each run holds its expected attempt and every judged task is judged.
+  await eventually(
+    async () => {
+      await readState();
+      const judgedDone = [...runs.values()].filter(
+        (r) => plan.judged.has(r.taskId as string) && r.judgeState === 'judged',
+      ).length;
+      return inboxEntries() === 0 && judgedDone >= plan.judged.size;
+    },
+    240_000,
+    1000,
+  );
+  for (const id of new Set(plan.chains.filter((c) => c.length === 5).map((c) => c[0]!.target)))
+    attempts.set(id, (await getJson(`/runs/${encodeURIComponent(id)}/attempts`)).attempts as never);
+  figures.seconds = Math.round((Date.now() - started) / 100) / 10;
+  tally();
+  console.log(`reliability mixed load: ${JSON.stringify(figures)}`);
+}, 600_000);
+
+afterAll(async () => {
+  if (local) await killProcess(local);
+  await Promise.all([anthropic?.stop(), github?.stop()]);
+  if (dataRoot) rmSync(dataRoot, { recursive: true, force: true });
+});
+
+/** The figures, from the answers and the state read back. */
+function tally() {
+  const all = [...plan.seeds, ...plan.chains.flat()];
+  const accepted = all.filter((p) => answers.get(p) === 202);
+  const holds = (p: Planned): boolean => {
+    if (p.kind === 'issue') return (issues.get(p.target)?.sentAt as string) >= p.value;
+    const row = runs.get(p.target);
+    if (p.kind === 'hidden-test') return ((row?.hiddenTestResult as { ranAt: string } | null)?.ranAt ?? '') >= p.value;
+    return row?.patchSha256 === p.value || (attempts.get(p.target) ?? []).some((a) => a.patchSha256 === p.value);
+  };
+  figures.landed = accepted.filter(holds).length;
+  figures.lost = accepted.length - figures.landed;
+  const hostsById = new Map<string, Set<string>>();
+  for (const p of all) hostsById.set(p.deliveryId, (hostsById.get(p.deliveryId) ?? new Set()).add(p.host));
+  const shared = all.filter((p) => hostsById.get(p.deliveryId)!.size > 1);
+  figures.sharedIds = shared.length;
+  figures.sharedIdsLanded = shared.filter((p) => answers.get(p) === 202 && holds(p)).length;
+  figures.inboxLeft = inboxEntries();
+
+  // The value each record must end with: the first accepted patch, the result that ran last, the record sent last.
+  const expected = new Map<string, string>();
+  for (const p of accepted) {
+    const key = `${p.kind} ${p.target}`;
+    const known = expected.get(key);
+    if (p.kind === 'run') expected.set(key, known ?? p.value);
+    else if (!known || p.value > known) expected.set(key, p.value);
+  }
+  figures.reverted = [...expected].filter(([key, value]) => {
+    const [kind, target] = key.split(' ') as [Kind, string];
+    if (kind === 'issue') return issues.get(target)?.sentAt !== value;
+    const row = runs.get(target);
+    if (kind === 'hidden-test') return (row?.hiddenTestResult as { ranAt: string } | null)?.ranAt !== value;
+    return row?.patchSha256 !== value;
+  }).length;
+
+  const forgeries = all.filter((p) => p.forged);
+  figures.forgeries = forgeries.length;
+  figures.forgeriesRefused = forgeries.filter((p) => answers.get(p) === 403).length;
+  const ownerOfRun = (id: string) => all.find((p) => p.kind === 'run' && p.target === id && !p.forged)?.host;
+  const ownerOfTask = (task: string) => all.find((p) => p.kind === 'issue' && p.target === task && !p.forged)?.host;
+  figures.crossHostWrites =
+    [...runs.values()].filter(
+      (r) =>
+        r.host !== ownerOfRun(r.id as string) ||
+        (r.hiddenTestResult as { details?: string } | null)?.details === 'forged',
+    ).length +
+    [...issues.values()].filter(
+      (i) => i.mergeSha === FORGED_MERGE || (i.host !== undefined && i.host !== ownerOfTask(i.taskId as string)),
+    ).length;
+
+  // Which (run, patch) each judge call was about: the patch's mark names both (the model is the space's one).
+  const triples = anthropic.requests.map((r) => /mark-(\d+)-([AB])/.exec(r.userText)?.slice(1).join('-') ?? '?');
+  figures.judgeCalls = triples.length;
+  figures.judgedTriples = new Set(triples).size;
+}
+
+describe('a mixed load with two kills', () => {
+  it('sends 2,000 deliveries and accepts every one but the forgeries, which it refuses with 403 not-owner', () => {
+    expect(figures.sent).toBe(TOTAL);
+    expect(figures.kills).toBe(KILLS);
+    expect(figures.forgeriesRefused).toBe(figures.forgeries);
+    expect(figures.accepted).toBe(TOTAL - figures.forgeries);
+  });
+
+  it('lands every accepted delivery: accepted = landed, nothing left in the inbox', () => {
+    expect(figures.lost).toBe(0);
+    // A tenth of the load reuses another host's delivery id, and each of those lands too.
+    expect(figures.sharedIds).toBe(Math.round(TOTAL * MIX.sharedDeliveryIds));
+    expect(figures.sharedIdsLanded).toBe(figures.sharedIds);
+    expect(figures.landed).toBe(figures.accepted);
+    expect(figures.inboxLeft).toBe(0);
+  });
+
+  it('reverts no value: the first accepted patch, the last-run result and the last-sent record stand', () => {
+    expect(figures.reverted).toBe(0);
+    for (const [id, list] of attempts) {
+      expect(runs.get(id)).toMatchObject({ conflictCount: 1, attemptCount: 1 });
+      expect(list.filter((a) => a.conflict)).toHaveLength(1);
+    }
+    expect(attempts.size).toBe(Math.round((TOTAL * MIX.abAlternation) / 4));
+  });
+
+  it('makes one judge call per distinct (run, patch, model), and judges every run whose task is known', () => {
+    expect(figures.judgeCalls).toBe(figures.judgedTriples);
+    expect(figures.judgeCalls).toBeGreaterThanOrEqual(plan.judged.size);
+    for (const row of runs.values())
+      if (plan.judged.has(row.taskId as string)) expect(row).toMatchObject({ judgeState: 'judged' });
+  });
+
+  it('lets no host write to another host’s run or task', () => {
+    expect(figures.crossHostWrites).toBe(0);
+    expect(local.output()).not.toContain('refused a delivery for a run of another host');
+  });
+});
