@@ -88,6 +88,7 @@ describe('a file planted in the outbox', () => {
     const body = JSON.stringify({
       kind: 'issue',
       host: 'mac-other',
+      sentAt: '2026-11-29T12:00:00.000Z',
       issue: { ...issue, baseSha: 'a'.repeat(40), mergeSha: 'b'.repeat(40) },
     });
     writeFileSync(join(outbox, 'pending', PLANTED), `${head({ kind: 'issue' })}\n${body}`);
