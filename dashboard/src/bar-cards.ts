@@ -67,12 +67,21 @@ function verdictRow(g: Named): BarRow {
   return { label: g.label, lanes: [{ segments }], value: `${count(g.runs)} runs` };
 }
 
+/** The configuration's name and parts, first in every card's data. */
+export const GROUP_COLUMNS = ['configuration', 'model', 'harnessVersion'];
+export const groupCells = (g: Named) => [g.label, g.model, g.harnessVersion];
+
 export function renderVerdicts(c: Card, m: Computed): void {
   nameRankedOrder(c, m.outcome);
+  const groups = ordered(named(m), c, SORTS.verdicts);
+  c.data = {
+    columns: [...GROUP_COLUMNS, 'runs', ...VERDICT_ORDER],
+    rows: groups.map((g) => [...groupCells(g), g.runs, ...VERDICT_ORDER.map((v) => g.verdicts[v])]),
+  };
   fill(
     c.body,
     legend(VERDICT_ORDER.map((v) => ({ label: VERDICT_LABELS[v], colour: VERDICT_COLOURS[v] }))),
-    barList(ordered(named(m), c, SORTS.verdicts).map(verdictRow), percentAxis('share of the model’s runs')),
+    barList(groups.map(verdictRow), percentAxis('share of the model’s runs')),
   );
 }
 
@@ -102,11 +111,21 @@ function resolveRow(g: Named, outcomes: ResolveOutcome[]): BarRow {
 export function renderResolve(c: Card, m: Computed): void {
   nameRankedOrder(c, m.outcome);
   const outcomes: ResolveOutcome[] = m.outcome === 'tests' ? ['tests', 'judge'] : ['judge', 'tests'];
+  const groups = ordered(named(m), c, SORTS.resolve);
+  c.data = {
+    columns: [...GROUP_COLUMNS, 'outcome', 'resolved', 'n', 'rate', 'ciLow', 'ciHigh', 'outsideN'],
+    rows: groups.flatMap((g) =>
+      outcomes.map((o) => {
+        const r = g.outcomes[o];
+        return [...groupCells(g), o, r.hits, r.n, r.rate, r.ci?.[0] ?? null, r.ci?.[1] ?? null, r.outside];
+      }),
+    ),
+  };
   fill(
     c.body,
     legend(outcomes.map((o) => ({ label: rateLabel(o), colour: OUTCOME_COLOURS[o] }))),
     barList(
-      ordered(named(m), c, SORTS.resolve).map((g) => resolveRow(g, outcomes)),
+      groups.map((g) => resolveRow(g, outcomes)),
       percentAxis(`rate (${OUTCOME_LABELS[outcomes[0]!]} above, ${OUTCOME_LABELS[outcomes[1]!]} below)`),
     ),
   );
@@ -166,6 +185,13 @@ export function renderMedians(
 ): void {
   nameRankedOrder(c, m.outcome);
   const groups = ordered(named(m), c, sorts);
+  c.data = {
+    columns: [...GROUP_COLUMNS, 'median', 'p25', 'p75', 'known', 'runs'],
+    rows: groups.map((g) => {
+      const f = figure(g);
+      return [...groupCells(g), f.median, f.p25, f.p75, f.known, f.n];
+    }),
+  };
   // Duration ticks carry their own unit (they change unit along the axis); number ticks are kept short
   // and the axis title names the unit.
   const axis = linearAxis(
@@ -191,6 +217,11 @@ export function renderOriginal(c: Card, m: Computed): void {
     .map((h) => h * 3600);
   const axis = logDurationAxis(seconds, 'median time, log scale (each tick is a round duration)', durationTick);
   const resolvedOn = `resolved (${OUTCOME_LABELS[m.outcome]})`;
+  const shown = ordered(rows, c, SORTS.original);
+  c.data = {
+    columns: ['configuration', 'model', 'harnessVersion', 'modelHoursMedian', 'originalFixHoursMedian', 'pairs'],
+    rows: shown.map((r) => [r.label, r.model, r.harnessVersion, r.modelHours, r.originalHours, r.pairs]),
+  };
   fill(
     c.body,
     legend([
@@ -198,7 +229,7 @@ export function renderOriginal(c: Card, m: Computed): void {
       { label: 'original fix: PR open → merge (median)', colour: ORIGINAL_COLOUR, shape: 'diamond' },
     ]),
     barList(
-      ordered(rows, c, SORTS.original).map((r): BarRow => {
+      shown.map((r): BarRow => {
         const dot = (h: number | null, colour: string, what: string, diamond = false) =>
           h === null ? [] : [{ at: axis.scale(h * 3600), colour, title: `${what}: ${hours(h)}`, diamond }];
         const ratio = ratioOf(r);

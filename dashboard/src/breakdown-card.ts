@@ -2,6 +2,7 @@
 // in view among its runs of the tasks of each tier its senders typed, of each empirical difficulty (how many
 // of the configurations in view resolved the task), and of each wave; every cell with its n and interval.
 // The senders' tiers and the empirical difficulty stand side by side: neither replaces the other.
+import type { Card } from './card.ts';
 import { tierCode, waveOf } from '../../shared/cockpit/aggregates.ts';
 import { breakdown } from '../../shared/cockpit/breakdown.ts';
 import { TIERS } from '../../shared/cockpit/columns.ts';
@@ -59,13 +60,22 @@ const cell = (r: Proportion, what: string) =>
     el('span', { class: 'rate-cell' }, r.n ? percent(r.rate) : '–', el('span', { class: 'rate-n' }, `n=${count(r.n)}`)),
   );
 
-export function renderBreakdown(c: { body: HTMLElement; foot: HTMLElement }, m: Computed): void {
+export function renderBreakdown(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Computed): void {
   const groups = m.figures.groups;
   const rowOf = new Map(m.grouping.groups.map((g, k) => [`${g.model}\u0000${g.harnessVersion}`, k]));
   const split = parts(m).map((p) => ({
     ...p,
     cells: breakdown(m.table, m.selection, m.grouping, m.outcome, p.keys.length, p.keyOf),
   }));
+  c.data = {
+    columns: ['configuration', 'model', 'harnessVersion', 'by', 'part', 'resolved', 'n', 'rate'],
+    rows: groups.flatMap((g) => {
+      const row = rowOf.get(`${g.model}\u0000${g.harnessVersion}`)!;
+      return split.flatMap((p) =>
+        p.cells[row]!.map((r, k) => [m.label(g), g.model, g.harnessVersion, p.title, p.keys[k]!, r.hits, r.n, r.rate]),
+      );
+    }),
+  };
   fill(
     c.body,
     el(

@@ -1,6 +1,7 @@
 // The judge against the hidden tests: runs by verdict (rows) and hidden-test result (columns), and the 2×2 table
 // (judge resolved or not × tests pass or fail) with Cohen's κ and its interval. Every count is a link to the
 // Runs view filtered to exactly those runs.
+import type { Card } from './card.ts';
 import { calibration, type HiddenColumn } from '../../shared/cockpit/aggregates.ts';
 import { kappaText } from './kappa-text.ts';
 import { el, fill } from './dom.ts';
@@ -22,8 +23,12 @@ export interface CalibrationNav {
 
 const NOT_RESOLVED: VerdictKey[] = ['partial', 'wrong', 'no_change'];
 
-export function renderCalibration(c: { body: HTMLElement; foot: HTMLElement }, m: Computed, nav: CalibrationNav): void {
+export function renderCalibration(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Computed, nav: CalibrationNav): void {
   const cal = calibration(m.table, m.selection);
+  c.data = {
+    columns: ['judgeVerdict', 'hiddenTests', 'runs'],
+    rows: VERDICT_ORDER.flatMap((v) => HIDDEN_TEST_COLUMNS.map((test) => [v, test, cal.counts[v][test]])),
+  };
   const k = cal.kappa;
   const t = k.table;
   const link = (n: number, outcome: RunsOutcome, what: string, data: Record<string, string>) => {

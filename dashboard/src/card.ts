@@ -1,6 +1,7 @@
-// What the dashboard's cards share: the card frame (title, explanation, body, foot, an optional "Order by"), how a
-// card orders its rows, and how a rate reads in a cell (rate, interval and n).
+// What the dashboard's cards share: the card frame (title, explanation, body, foot, an optional "Order by", the
+// download of its points), how a card orders its rows, and how a rate reads in a cell (rate, interval and n).
 import type { GroupFigures, RateFigure } from '../../shared/cockpit/aggregates.ts';
+import { csvText, type CsvValue } from '../../shared/cockpit/csv.ts';
 import { OUTCOME_LABELS, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
 import type { Axis } from './charts/ticks.ts';
 import { el } from './dom.ts';
@@ -14,6 +15,14 @@ export interface Card {
   head: HTMLElement;
   /** The chosen row order, when the card offers a choice. */
   sort: HTMLSelectElement | null;
+  /** The points the card shows now, as its "data (CSV)" download writes them; null until it has any. */
+  data: CardData | null;
+}
+
+/** A card's points: one row per bar, dot, cell or line it draws, with the figures behind it, unformatted. */
+export interface CardData {
+  columns: string[];
+  rows: CsvValue[][];
 }
 
 export function card(
@@ -31,11 +40,17 @@ export function card(
         ...options.sorts.map((label, k) => el('option', { value: k }, label)),
       )
     : null;
+  const download = el(
+    'button',
+    { type: 'button', class: 'card-data link', 'aria-label': `Download the data of "${title}" (CSV)` },
+    'data (CSV)',
+  );
   const head = el(
     'div',
     { class: 'card-head' },
     el('h2', { id: `${id}-title` }, title),
     sort && el('label', { class: 'card-sort-label' }, 'Order by ', sort),
+    download,
   );
   const root = el(
     'section',
@@ -45,7 +60,37 @@ export function card(
     body,
     foot,
   );
-  return { root, body, foot, head, sort };
+  let data: CardData | null = null;
+  download.disabled = true;
+  const made: Card = {
+    root,
+    body,
+    foot,
+    head,
+    sort,
+    get data() {
+      return data;
+    },
+    // Nothing to download until the card has drawn its figures.
+    set data(points) {
+      data = points;
+      download.disabled = !points?.rows.length;
+    },
+  };
+  download.addEventListener(
+    'click',
+    () => made.data && saveText(`${id}.csv`, csvText(made.data.columns, made.data.rows)),
+  );
+  return made;
+}
+
+function saveText(filename: string, text: string): void {
+  const href = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const a = el('a', { href, download: filename });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
 }
 
 /** One way a card can order its rows: by a figure (largest first) or a name (A to Z); null values last. */

@@ -5,6 +5,7 @@
 // stays unknown: a configuration with no priced run reads "unknown" and is named beside the chart, never
 // drawn at $0; one priced in part says "priced k of n" wherever its figures appear.
 import type { StatsBody, StatsGroup } from '../../shared/cockpit/contract.ts';
+import type { Card } from './card.ts';
 import { OUTCOME_LABELS } from '../../shared/cockpit/statistics.ts';
 import { el, fill } from './dom.ts';
 import { count, num, UNKNOWN, usd } from './format.ts';
@@ -29,7 +30,7 @@ const costOn = (g: StatsGroup, basis: CostBasis) =>
   basis === 'per-task' ? g.runCost.meanUsd : g.runCost.perResolvedUsd;
 
 export function renderCost(
-  c: { body: HTMLElement; foot: HTMLElement },
+  c: Pick<Card, 'body' | 'foot' | 'data'>,
   data: CostData | null,
   basisSelect: HTMLSelectElement,
   label: (g: StatsGroup) => string,
@@ -37,6 +38,46 @@ export function renderCost(
   if (pendingOrFailed(c.body, data)) return;
   const stats = data!.stats!;
   const basis = basisSelect.value as CostBasis;
+  c.data = {
+    columns: [
+      'configuration',
+      'model',
+      'harnessVersion',
+      'outcome',
+      'resolved',
+      'n',
+      'rate',
+      'ciLow',
+      'ciHigh',
+      'runs',
+      'pricedRuns',
+      'totalUsd',
+      'meanRunUsd',
+      'medianRunUsd',
+      'pricedResolved',
+      'perResolvedUsd',
+      'resolvedPer10Usd',
+    ],
+    rows: stats.groups.map((g) => [
+      label(g),
+      g.model,
+      g.harnessVersion,
+      stats.outcome,
+      g.resolved,
+      g.n,
+      g.rate,
+      g.ci?.[0] ?? null,
+      g.ci?.[1] ?? null,
+      g.runCost.runs,
+      g.runCost.priced,
+      g.runCost.totalUsd,
+      g.runCost.meanUsd,
+      g.runCost.medianUsd,
+      g.runCost.resolved,
+      g.runCost.perResolvedUsd,
+      g.runCost.resolvedPer10Usd,
+    ]),
+  };
   fill(
     c.body,
     costTable(stats, label),

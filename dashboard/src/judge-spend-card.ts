@@ -1,6 +1,7 @@
 // The judge spend card (docs/contract.md §5–§6): what judging cost per day against the daily cap (from `/budget`) and
 // per configuration (from `/stats`). A day or a configuration whose spend is not all known reads "unknown".
 import type { BudgetBody, StatsBody } from '../../shared/cockpit/contract.ts';
+import type { Card } from './card.ts';
 import { barList, type BarRow } from './charts/bars.ts';
 import { el, fill } from './dom.ts';
 import { count, percent, UNKNOWN, usd } from './format.ts';
@@ -31,12 +32,16 @@ export function pendingOrFailed(body: HTMLElement, data: CostData | null): boole
 }
 
 export function renderJudgeSpend(
-  c: { body: HTMLElement; foot: HTMLElement },
+  c: Pick<Card, 'body' | 'foot' | 'data'>,
   data: CostData | null,
   label: (g: { model: string; harnessVersion: string }) => string,
 ): void {
   if (pendingOrFailed(c.body, data)) return;
   const groups = data!.stats!.groups;
+  c.data = {
+    columns: ['day', 'judgeCalls', 'cap', 'judgeCostUsd'],
+    rows: (data!.budget?.days ?? []).map((d) => [d.day, d.calls, d.cap, d.costUsd]),
+  };
   fill(
     c.body,
     el('h3', {}, 'Judge spend per day against the cap'),

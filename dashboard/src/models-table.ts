@@ -10,7 +10,7 @@ import {
   type RateFigure,
 } from '../../shared/cockpit/aggregates.ts';
 import { kappaWithheld, tooFewText, type Agreement, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
-import { rateCell } from './card.ts';
+import { rateCell, type Card } from './card.ts';
 import { el, fill } from './dom.ts';
 import { count, duration, num, UNKNOWN } from './format.ts';
 import { percentOf } from './intervals.ts';
@@ -163,7 +163,7 @@ export interface TableSort {
 export const DEFAULT_TABLE_SORT: TableSort = { column: 'rate', descending: true };
 
 export function renderModelsTable(
-  c: { body: HTMLElement; foot: HTMLElement },
+  c: Pick<Card, 'body' | 'foot' | 'data'>,
   m: Computed,
   sort: TableSort,
   resort: (next: TableSort) => void,
@@ -172,6 +172,7 @@ export function renderModelsTable(
   const sortedBy = columns.find((col) => col.key === sort.column) ?? columns.find((col) => col.key === 'rate')!;
   const ranked = sortedBy.key === 'rate' && sort.descending;
   const groups = ranked ? m.figures.groups : sortTable(m.figures.groups, sortedBy, sort.descending);
+  c.data = { columns: columns.map((col) => col.key), rows: groups.map((g) => columns.map((col) => col.value(g))) };
   const row = (g: GroupFigures, label = g.model, cls = '') =>
     el(
       'tr',

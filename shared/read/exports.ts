@@ -1,13 +1,12 @@
 // The runs in view as CSV, JSON or Parquet (docs/contract.md §6): exactly the rows the Runs grid shows for the
 // same URL, only the allowlisted fields, in the allowlist's order (or a space's narrower `exports.fields`). CSV
-// is RFC 4180 with a header row and CRLF line ends; null is an empty cell; a cell starting with =, +, -, @, TAB
-// or CR gets a leading ' so a spreadsheet shows it as text instead of running it as a formula (a model name is
-// whatever a runner sent; rows stored before ingest refused control characters may hold them). Parquet has one
-// typed column per field (export-fields.ts).
+// as shared/cockpit/csv.ts writes it (rows stored before ingest refused control characters may hold them, and a
+// model name is whatever a runner sent). Parquet has one typed column per field (export-fields.ts).
 import { gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { DOWNLOAD_LINK_HEADER, EXPORT_FORMATS, type ExportBody, type ExportFormat } from '../cockpit/contract.ts';
 import type { SnapshotRun } from '../cockpit/run-snapshot.ts';
+import { csvText } from '../cockpit/csv.ts';
 import type { HttpAnswer } from '../http.ts';
 import { exportFieldsOf } from '../schema/config.ts';
 import { exportTypeOf, type ExportField } from '../schema/export-fields.ts';
@@ -43,20 +42,11 @@ export function exportRecord(
   return record;
 }
 
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-export function csvCell(value: ExportValue | undefined): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export function toCsv(fields: readonly ExportField[], records: Iterable<ExportRecord>): string {
-  const lines = [fields.map(csvCell).join(',')];
-  for (const record of records) lines.push(fields.map((f) => csvCell(record[f])).join(','));
-  return `${lines.join('\r\n')}\r\n`;
-}
+export const toCsv = (fields: readonly ExportField[], records: Iterable<ExportRecord>): string =>
+  csvText(
+    fields,
+    Array.from(records, (record) => fields.map((f) => record[f])),
+  );
 
 /** One typed, nullable column per field; instants as UTC milliseconds, counts as 64-bit integers. */
 export function toParquet(fields: readonly ExportField[], records: readonly ExportRecord[]): Uint8Array {

@@ -5,6 +5,8 @@
 // attempts of a re-run in the run detail and the re-run count in the table; export links that carry the
 // filters; the cost card with unpriced models shown as unknown. Screenshots go to test-results/.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { parquetReadObjects } from 'hyparquet';
 import type { Browser, Page } from 'playwright-core';
 import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
@@ -341,6 +343,52 @@ describe('exports', () => {
     const rows = await parquetReadObjects({ file: parquet, columns: ['id'] });
     expect(rows.map((r) => r.id as string).sort()).toEqual([...shown].sort());
     await p.locator('.runs-toolbar').screenshot({ path: `${SHOTS}/cockpit-exports.png` });
+    await p.close();
+  });
+});
+
+describe('the cards’ data', () => {
+  it('downloads exactly the points a card shows: the verdict mix counts each configuration’s runs by verdict', async () => {
+    const p = await openPage();
+    const card = p.locator('#chart-verdict-mix');
+    await card.scrollIntoViewIfNeeded();
+    const [download] = await Promise.all([p.waitForEvent('download'), card.locator('.card-data').click()]);
+    expect(download.suggestedFilename()).toBe('chart-verdict-mix.csv');
+    const rows = parse(readFileSync((await download.path())!, 'utf8'), { columns: true }) as Record<string, string>[];
+    const runs = (
+      await api<{ runs: { model: string; harnessVersion: string; judgeVerdict: string | null }[] }>(
+        apiPaths.export(SPACE, 'json'),
+      )
+    ).runs;
+    const configurations = new Set(runs.map((r) => `${r.model}|${r.harnessVersion}`));
+    expect(rows).toHaveLength(configurations.size);
+    for (const row of rows) {
+      const mine = runs.filter((r) => r.model === row.model && r.harnessVersion === row.harnessVersion);
+      expect(Number(row.runs)).toBe(mine.length);
+      for (const verdict of ['resolved', 'partial', 'wrong', 'no_change', 'error', 'excluded'])
+        expect({ verdict, n: Number(row[verdict]) }).toEqual({
+          verdict,
+          n: mine.filter((r) => r.judgeVerdict === verdict).length,
+        });
+    }
+    await p.close();
+  });
+
+  it('offers every chart card’s data, named after the card', async () => {
+    const p = await openPage();
+    const cards = p.locator('.cards > .card');
+    const n = await cards.count();
+    expect(n).toBeGreaterThanOrEqual(12);
+    for (let k = 0; k < n; k++) {
+      const card = cards.nth(k);
+      await card.scrollIntoViewIfNeeded();
+      await settled(p);
+      const id = (await card.getAttribute('id'))!;
+      const [download] = await Promise.all([p.waitForEvent('download'), card.locator('.card-data').click()]);
+      expect(download.suggestedFilename()).toBe(`${id}.csv`);
+      const text = readFileSync((await download.path())!, 'utf8');
+      expect({ id, rows: text.trimEnd().split('\r\n').length > 1 }).toEqual({ id, rows: true });
+    }
     await p.close();
   });
 });

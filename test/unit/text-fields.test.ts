@@ -3,7 +3,8 @@
 // a leading TAB or CR included, is written as text.
 import { describe, expect, it } from '@jest/globals';
 import { parseDelivery } from '../../shared/ingest/accept-delivery.ts';
-import { csvCell, toCsv } from '../../shared/read/exports.ts';
+import { csvCell } from '../../shared/cockpit/csv.ts';
+import { toCsv } from '../../shared/read/exports.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 
 const parsed = (delivery: unknown) => parseDelivery(Buffer.from(JSON.stringify(delivery)), 'mac-studio-1');
