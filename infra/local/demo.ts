@@ -1,15 +1,8 @@
-// `npm run demo`: a realistic campaign in the cockpit within a minute (docs/contract.md §6 "Demo campaign").
-//
-// Alone, it starts local mode itself on HOST:PORT (default 127.0.0.1:8787) with its own data folder and
-// the stand-in judge `demo-oracle`, pushes the campaign through the signed endpoint, and keeps serving the
-// cockpit until Ctrl-C. When local mode is already running there (`npm start`), it pushes into that
-// process instead — which judges only if it was itself started with judge credentials.
-//
-// Options: --source swe-bench-lite (default: the real runs in data/swe-bench-lite/) or swe-bench-pro (outcomes
-// only, data/swe-bench-pro-runs.csv) --data DIR (another folder of the Lite data's format) --tasks N (default:
-// every Lite task; 50 of Pro's 730) --seed S (default 7) --space NAME --url URL --fresh
-//
-// The data is read and checked first: a missing or corrupt data file stops the demo with a message naming it.
+// `npm run demo`: a realistic campaign in the cockpit within a minute (docs/contract.md §6 "Demo campaign"). Alone,
+// it starts local mode on HOST:PORT with its own data folder and the stand-in judge, pushes the campaign through
+// the signed endpoint and serves the cockpit until Ctrl-C; with local mode already running it pushes into it.
+// Options: --source swe-bench-lite (default) | swe-bench-pro, --data DIR, --tasks N, --seed S, --space NAME,
+// --url URL, --fresh. The data is checked first: a missing or corrupt file stops it with a message naming it.
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -1,12 +1,8 @@
-// Reads a columns body (columns.ts) as its bytes stream in, handing each column's values on as soon as they
-// arrive, so the cockpit never holds a whole body: a million runs are some 52 MB of bodies, and a browser
-// that buffers each into one ArrayBuffer first spends more time growing and copying those buffers than
-// the page spends on the runs (docs/contract.md §10).
-//
-// A chunk may end anywhere, even inside one value, and a typed array view needs an aligned start: each
-// chunk's slice of a column is copied to one reused aligned scratch buffer (with the bytes of a value cut
-// by the previous chunk before it), and the sink gets a view of the whole values there. The sink must copy
-// what it keeps before it returns.
+// Reads a columns body (columns.ts) as its bytes stream in, handing each column's values on as they arrive, so
+// the cockpit never holds a whole body (growing and copying buffers cost more than the runs themselves). A chunk
+// may end inside a value and a typed view needs an aligned start: each chunk's slice of a column is copied into
+// one reused aligned scratch buffer (after the bytes the last chunk cut), and the sink gets a view of the whole
+// values there, which it must copy before it returns.
 import {
   ColumnsFormatError,
   headerBytes,

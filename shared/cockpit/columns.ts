@@ -1,13 +1,8 @@
-// The cockpit's compact, columnar view of a space's runs (docs/contract.md §6: "its own compact endpoint"). One
-// module states the wire format, the per-row projection both ends use, and the code tables, so the read
-// API and the dashboard cannot drift apart. It imports no runtime library and runs in the browser as well as in
-// Node. Only the fields the cockpit aggregates, filters or lists travel here; the detail panel reads the
-// full row from the row API.
-//
-// On the wire a body is binary: a small JSON header (the part, `asOf`, the dictionaries, each column's
-// array type and decimals), then each column as the typed array the cockpit reads in place. A million runs
-// are some 42 MB this way against 93 MB of JSON arrays, and the page spends no time parsing them
-// (JSON.parse of the arrays was a second and a half of a million-run cockpit's first render).
+// The cockpit's compact, columnar view of a space's runs (docs/contract.md §6): the wire format, the per-row
+// projection both ends use, and the code tables, in one module the read API and the dashboard share (no runtime
+// library; Node and browser). Only the fields the cockpit aggregates, filters or lists travel here. A body is a
+// small JSON header (part, `asOf`, dictionaries, each column's array type and decimals), then each column as the
+// typed array the cockpit reads in place: a million runs are some 42 MB against 93 MB of JSON, with no parsing.
 import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, TIERS, VERDICTS } from '../schema/enums.ts';
 import type { HiddenTestResult, JudgeState, RunRow, Verdict } from '../schema/run.ts';
 import { snapshotRun, type SnapshotRun } from './run-snapshot.ts';

@@ -1,18 +1,9 @@
-// The cockpit's in-memory copy of a space's runs: one typed array per field, so filtering and aggregating
-// 100k runs is a few linear passes without allocating an object per row. Unknown figures are NaN here and
-// never count as zero. Rows are keyed by run id, so a delta that repeats a row replaces it.
-//
-// Finding a row by id never builds the ids of all rows (a million strings take seconds to make and hash):
-// a run id is `{model, made safe}__{taskId}__{harnessVersion}`, so for each harness version that ends the id
-// and each `__` before it that ends a known model's part, the middle names at most one task, and the rows
-// of that task (chained per task in two integer arrays, built in one pass) give the row with that model
-// and harness. That finds every row whose id is the one asked for, however the strings are made (a task id
-// may itself contain `__`), in a few map lookups whatever the number of models.
-//
-// A figure column is float32 while every value in it is one that float32 holds exactly (whole numbers up
-// to 2^24: steps, tokens, counts), and becomes float64 when a value that it does not hold arrives: the
-// table is the cockpit's largest memory, and writing a fresh page costs the browser far more than reading
-// it, so a million runs' first load spends a third less on it. Either way a figure reads back as written.
+// The cockpit's in-memory copy of a space's runs: one typed array per field, so filtering and aggregating 100k
+// runs is a few linear passes with no object per row; unknown figures are NaN, never zero; a delta that repeats
+// a row replaces it. A row is found by id without building every id: the id's harness suffix and model prefix
+// narrow it to one task, whose rows are chained in two integer arrays. A figure column stays float32 while every
+// value fits exactly (whole numbers to 2^24) and becomes float64 when one does not: the table is the page's
+// largest memory. Either way a figure reads back as written.
 import { runId } from '../schema/run-id.ts';
 import {
   CODE_FIELDS,

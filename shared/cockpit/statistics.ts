@@ -1,19 +1,9 @@
-// The statistics of docs/contract.md §6, in one module that the read API (`/stats`, `/compare`) and the cockpit both
-// import, so the server and the page can never disagree on a figure. Plain arithmetic on counts: no
-// dependencies, nothing server-side, runs in Node and in the browser.
-//
-// Sources: the Wilson score interval as in Newcombe (1998a, "Two-sided confidence intervals for the single
-// proportion", Stat Med 17:857); the paired difference by Newcombe's method 10 (1998b, "Improved
-// confidence intervals for the difference between binomial proportions based on paired data", Stat Med
-// 17:2635), as worked in Altman, Machin, Bryant & Gardner, *Statistics with Confidence* (2000), ch. 6;
-// McNemar's test in its exact (binomial) form; Cohen's κ (1960) with the large-sample standard error
-// √(po(1−po) / (n(1−pe)²)) that docs/contract.md §6 names.
-//
-// The rules that decide what is counted live in sibling modules re-exported here: which outcome says
-// "resolved" (outcome.ts), what runs cost per resolved task (run-cost.ts), where the judge and the tests
-// disagree (agreement.ts), which samples are too small to rank or compare (ranking.ts), how hard each task
-// turned out to be (difficulty.ts), Holm's adjustment over many pairs (multiple-comparisons.ts), and the
-// sentence a comparison is quoted in (comparison-sentence.ts).
+// The statistics of docs/contract.md §6 in one module that the read API and the cockpit both import, so the server
+// and the page never disagree on a figure: plain arithmetic on counts, running in Node and the browser.
+// Sources: Wilson's interval as in Newcombe (1998a, Stat Med 17:857); the paired difference by Newcombe's method
+// 10 (1998b, Stat Med 17:2635) as worked in Altman et al., *Statistics with Confidence* (2000), ch. 6; McNemar's
+// exact test; Cohen's κ (1960) with the large-sample standard error. What is counted lives in the sibling
+// modules re-exported here: outcome, run cost, agreement, ranking, difficulty, Holm's adjustment, the sentence.
 import { valueOfCode } from './columns.ts';
 import { OUTCOME_RULES, OUTSIDE, RESOLVED, type ResolveOutcome } from './outcome.ts';
 

@@ -1,20 +1,9 @@
-// The outbox (docs/contract.md §7): a folder on the runner host where every delivery is written, durably, before it is
-// sent, so nothing is lost to a crash, a reboot or an endpoint that is down.
-//
-//   pending/<order>-<delivery id>.json   one delivery: a JSON head line, then the exact body to sign
-//   rejected/<same name>                 a delivery the endpoint refused for good, with <name>.answer.json
-//   ledger.jsonl                         the content keys the endpoint accepted (appended, fsynced)
-//   state.json                           per host: last error, last accepted delivery (for `status`)
-//
-// Writes are temp file + fsync + rename (+ fsync of the folder), so a file is either whole or absent. An
-// accepted delivery is first added to the ledger, then its file removed: a crash in between leaves a file
-// whose key the ledger already has, and it is dropped unsent at the next start. A crash between the 202
-// and the ledger resends it with the same X-Replay-Delivery id, which the pipeline counts once.
-//
-// What is in the outbox gets signed, so it is guarded like the key: the folder (and pending/, rejected/) must be a
-// real directory owned by this user that no one else can write (created 0700), and every file is read through
-// readFileSafely inside it (no link, FIFO or oversize file). A queued delivery's head line and body are
-// validated before they are signed; a parse error names the file and a position, never its content.
+// The outbox (docs/contract.md §7): every delivery is written durably on the runner host before it is sent:
+// `pending/<order>-<id>.json` (a JSON head line, then the exact body to sign), `rejected/` (refused for good, with
+// the answer), `ledger.jsonl` (content keys accepted, fsynced) and `state.json` (for `status`). Writes are temp
+// file + fsync + rename, so a file is whole or absent; an accepted delivery enters the ledger before its file is
+// removed, so a crash in between drops it unsent at the next start. What is here gets signed, so the folders must
+// be this user's own, 0700, and every file is read with readFileSafely (no link, FIFO or oversize file).
 import { randomUUID } from 'node:crypto';
 import { lstat, mkdir, open, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,14 +1,8 @@
-// The model × issue matrix: one row per (model, harness version), one column per task in published
-// order, one cell per run coloured by its verdict. Drawn on a canvas (100k cells would be 100k DOM nodes);
-// labels are canvas text, the tooltip is textContent, so no run string is ever parsed as HTML.
-//
-// The canvas is only as wide as the card: a track as wide as all tasks scrolls underneath it and the
-// canvas paints the columns in view, with the model names pinned on the left. A filter change therefore
-// never reallocates a canvas thousands of pixels wide, and painting costs what is on screen.
-//
-// The keyboard reaches every cell through one focusable cursor laid over the canvas (a roving tabindex
-// with a single stop): Tab lands on it, the arrow keys, Home and End move it, Enter opens the run, and its
-// accessible name says which model, task and verdict it is on.
+// The model × issue matrix: a row per (model, harness version), a column per task in published order, a cell per
+// run coloured by its verdict, drawn on a canvas (100k cells would be 100k DOM nodes); labels are canvas text and
+// the tooltip textContent, so no run string is parsed as HTML. The canvas is as wide as the card and paints the
+// columns in view over a scrolling track. One focusable cursor over the canvas (a single Tab stop) walks the cells
+// with the arrow keys, Home and End; Enter opens the run; its accessible name says where it is.
 import { el } from '../dom.ts';
 import { pixelOf } from '../palette.ts';
 

@@ -1,21 +1,9 @@
-// A local stand-in for the Anthropic Messages API (POST /v1/messages), for tests and the demo. It speaks the
-// real wire format, so the real SDK talks to it unchanged, and answers through a callback.
-//
-//   const judge = await startAnthropicStandIn({ answer: (request) => '{"verdict":"resolved",…}' });
-//   // ANTHROPIC_BASE_URL=judge.url, any ANTHROPIC_API_KEY (or exactly `apiKey` when one is given)
-//   judge.requests   // every request received, in order
-//   await judge.stop();
-//
-// `answer(request)` returns the answer text (a 200 Messages response), or `{ status, message? }` for an API
-// error of that status (401 → authentication_error, 429 → rate_limit_error, 529 → overloaded_error, …). It
-// may be async, e.g. to hold a call in flight. `request.userText` is the user message's text, which the
-// caller can read to recognise the run being judged. Usage figures are an estimate (see estimateTokens):
-// this stand-in has no tokenizer. Prompt caching is simulated as the API documents it: the prompt up to a
-// block marked `cache_control` is written to the cache on first sight and read from it afterwards (per
-// model), and the usage reports both. With `models`, any other model is unknown (404 not_found_error), as a
-// retired model is. A structured-output schema (`output_config.format`) is checked as the API checks it (400
-// for a keyword outside its subset, or an object that does not forbid other properties); the answer itself
-// is still the callback's text, so a test can make the model break the schema.
+// A local stand-in for the Anthropic Messages API (POST /v1/messages) that speaks the real wire format, so the
+// real SDK talks to it unchanged (ANTHROPIC_BASE_URL=standIn.url). `answer(request)` returns the answer text,
+// or `{ status, message? }` for an API error of that status; it may be async to hold a call in flight, and
+// `request.userText` lets it recognise the run. `requests` records every request. It estimates usage (no
+// tokenizer), simulates prompt caching up to the `cache_control` block, answers 404 for a model outside
+// `models`, and checks a structured-output schema as the API does, while the answer stays the callback's.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';

@@ -1,19 +1,9 @@
-// A local stand-in for the parts of the GitHub REST API the judge uses, for tests and the demo: the GitHub
-// App installation-token exchange, issues, and compare diffs. It speaks the real wire format, so Octokit and
-// @octokit/auth-app talk to it unchanged (GITHUB_API_URL=github.url).
-//
-//   const github = await startGitHubStandIn({ app: { appId: '1', installationId: '2', publicKey } });
-//   github.setIssue('acme/widgets', 42, { title: 'Widgets crash', body: '…' });
-//   github.setCompare('acme/widgets', baseSha, mergeSha, diffText);
-//   github.tokenRequests  // every installation-token request: repositories and permissions asked for
-//   github.requests       // every request, in order
-//   github.setHanging(true) // data routes stop answering (an unresponsive GitHub) until set back
-//   await github.stop();
-//
-// Authentication is enforced like GitHub does it: the token exchange needs an RS256 JWT issued by the app
-// (its signature checked when `publicKey` is given); data routes need an installation token (which reaches
-// only the repositories and permissions it was issued for) or the static `token`. With neither `app` nor
-// `token` configured, every data request is allowed.
+// A local stand-in for the GitHub REST API the judge uses (App installation tokens, issues, compare diffs) that
+// speaks the real wire format, so Octokit and @octokit/auth-app talk to it unchanged (GITHUB_API_URL=github.url).
+// Tests set issues and diffs (`setIssue`, `setCompare`), read `requests` and `tokenRequests`, and make it hang.
+// Authentication is enforced as GitHub does: the token exchange needs the app's RS256 JWT (checked against
+// `publicKey`), data routes an installation token limited to its repositories and permissions, or the
+// static `token`; with neither configured, every data request is allowed.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createPublicKey, randomBytes, verify, type KeyObject } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
