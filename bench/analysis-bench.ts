@@ -120,7 +120,8 @@ export async function measureAnalysis(
 
     const row = (name: string, xs: number[], floorXs: number[] | null, target = '') =>
       console.log(
-        `${name.padEnd(40)}${ms(median(xs)).padStart(10)}${ms(Math.max(...xs)).padStart(10)}${(floorXs ? ms(median(floorXs)) : '').padStart(10)}${(floorXs ? ms(Math.max(...floorXs)) : '').padStart(10)}  ${target}`,
+        `${name.padEnd(40)}${ms(median(xs)).padStart(10)}${ms(Math.max(...xs)).padStart(10)}` +
+          `${(floorXs ? ms(median(floorXs)) : '').padStart(10)}${(floorXs ? ms(Math.max(...floorXs)) : '').padStart(10)}  ${target}`,
       );
     const met = (value: number, limit: number) => `< ${ms(limit)} ${value < limit ? 'met' : 'MISSED'}`;
     console.log(

@@ -188,7 +188,8 @@ const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.le
 for (const row of table)
   console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
 console.log(
-  `\nworst size ratio ${worstSize.toFixed(2)}, worst import ratio ${worstImport.toFixed(2)} (target ≤ ${TARGET} each: ${worstSize <= TARGET && worstImport <= TARGET ? 'met' : 'not met'})`,
+  `\nworst size ratio ${worstSize.toFixed(2)}, worst import ratio ${worstImport.toFixed(2)} ` +
+    `(target ≤ ${TARGET} each: ${worstSize <= TARGET && worstImport <= TARGET ? 'met' : 'not met'})`,
 );
 console.log(
   "floor: a handler that imports and constructs the third-party clients the function's wiring builds, bundled the same way",

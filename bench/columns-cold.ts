@@ -81,7 +81,9 @@ async function load(local: LocalMode) {
   }
   writeFileSync(marker, JSON.stringify({ runs: RUNS }));
   console.log(
-    `Loaded ${RUNS.toLocaleString('en-US')} runs (${seeded ? `snapshot + ${DELTA} in the table` : 'into the table'}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+    `Loaded ${RUNS.toLocaleString('en-US')} runs (${
+      seeded ? `snapshot + ${DELTA} in ` + `the table` : 'into the table'
+    }) in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
   );
 }
 
@@ -104,7 +106,10 @@ async function firstRequest(local: LocalMode): Promise<number> {
 
 interface Render {
   readyMs: number;
-  /** From navigation: the last columns part and the issues answer fully arrived; the runs in the table (the delta since the snapshot included), the issues parsed. */
+  /**
+   * From navigation: the last columns part and the issues answer fully arrived; the runs in the table (the delta
+   * since the snapshot included), the issues parsed.
+   */
   columnsMs: number;
   issuesMs: number;
   runsMs: number;
@@ -205,7 +210,9 @@ async function main() {
     const verdict = (value: number, target: number | null) =>
       target === null ? '(none at this size)' : `≤ ${ms(target)} ${value <= target ? 'met' : 'MISSED'}`;
     console.log(
-      `\nCockpit from a cold server, ${RUNS.toLocaleString('en-US')} runs${seeded ? ` (snapshot seeded, ${DELTA} runs in the table after it)` : ''}, medians of ${REPEATS} cold starts.\n`,
+      `\nCockpit from a cold server, ${RUNS.toLocaleString('en-US')} runs${
+        seeded ? ` (snapshot ` + `seeded, ${DELTA} runs in the table after it)` : ''
+      }, medians of ${REPEATS} cold starts.\n`,
     );
     row('', 'before', 'after', 'ratio', 'target');
     const req = median(after.request);
@@ -227,13 +234,15 @@ async function main() {
     );
     const at = (stage: keyof Render) => median(after.render.map((r) => r[stage]));
     console.log(
-      `  after navigation (after, medians): ${stages({ readyMs: at('readyMs'), columnsMs: at('columnsMs'), issuesMs: at('issuesMs'), runsMs: at('runsMs'), issuesParsedMs: at('issuesParsedMs') })}`,
+      `  after navigation (after, medians): ` +
+        `${stages({ readyMs: at('readyMs'), columnsMs: at('columnsMs'), issuesMs: at('issuesMs'), runsMs: at('runsMs'), issuesParsedMs: at('issuesParsedMs') })}`,
     );
     const manifest = await withColdServer((local) => readManifest(local.adapters.data, SPACE));
     const parts = manifest!.columns.map((part) => part.bytes);
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);
     console.log(
-      `\nColumns body: ${mb(parts.reduce((a, b) => a + b, 0))} MB gzip in ${parts.length} part${parts.length === 1 ? '' : 's'}, the largest ${mb(Math.max(...parts))} MB (a Lambda answer carries at most ${mb(LAMBDA_ANSWER_BYTES)} MB, base64 included).`,
+      `\nColumns body: ${mb(parts.reduce((a, b) => a + b, 0))} MB gzip in ${parts.length} part${parts.length === 1 ? '' : 's'}, ` +
+        `the largest ${mb(Math.max(...parts))} MB (a Lambda answer carries at most ${mb(LAMBDA_ANSWER_BYTES)} MB, base64 included).`,
     );
   } finally {
     await browser.close();

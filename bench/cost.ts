@@ -152,7 +152,9 @@ const lines: { service: string; metered: string; price: string; cost: number }[]
     // ingest: getRun (the owner check); land.ts: getRun, the held hidden-test results (a query that finds none),
     // getHost (consistent reads); putRun and putHost.
     service: 'DynamoDB on demand',
-    metered: `${rowWrites + hostWrites} write units (a ${ASSUME.rowKb} KB row in the table and ${fullCopies} ALL + ${keyCopies} KEYS_ONLY indexes, the host record), 4 consistent read units`,
+    metered:
+      `${rowWrites + hostWrites} write units (a ${ASSUME.rowKb} KB row in the table and ` +
+      `${fullCopies} ALL + ${keyCopies} KEYS_ONLY indexes, the host record), 4 consistent read units`,
     price: '$0.625 / M WRU, $0.125 / M RRU',
     cost: (rowWrites + hostWrites) * PRICE.dynamoWritePerM + 4 * PRICE.dynamoReadPerM,
   },
@@ -197,7 +199,8 @@ const snapshotLines = [100_000, 1_000_000].map((runs) => {
 });
 console.log(`Cost per 1M run deliveries (us-east-1 list prices, free tiers ignored), from the synthesized templates.`);
 console.log(
-  `Assumed: ingest ${ASSUME.ingestSeconds * 1000} ms, lander ${ASSUME.landerSecondsPerDelivery * 1000} ms per delivery, a ${ASSUME.rowKb} KB run row, ${ASSUME.logBytesPerDelivery / 1000} KB of logs per delivery.\n`,
+  `Assumed: ingest ${ASSUME.ingestSeconds * 1000} ms, lander ${ASSUME.landerSecondsPerDelivery * 1000} ms ` +
+    `per delivery, a ${ASSUME.rowKb} KB run row, ${ASSUME.logBytesPerDelivery / 1000} KB of logs per delivery.\n`,
 );
 console.log('| service | what is metered per delivery | unit price | per 1M deliveries |');
 console.log('|---|---|---|---|');
@@ -215,11 +218,14 @@ console.log(
 );
 
 console.log(
-  `\nSnapshot storage, per space whose runs change between every two compactions: a write every ${everyMinutes} minutes (${writesPerDay} a day), old versions kept ${keptDays} day(s) by the lifecycle rule for snapshots/, ${ASSUME.snapshotBytesPerRun} bytes per run in view, ${ASSUME.snapshotObjectsPerWrite} objects a write.\n`,
+  `\nSnapshot storage, per space whose runs change between every two compactions: a write every ${everyMinutes} minutes (${writesPerDay} a ` +
+    `day), old versions kept ${keptDays} day(s) by the lifecycle rule for snapshots/, ` +
+    `${ASSUME.snapshotBytesPerRun} bytes per run in view, ${ASSUME.snapshotObjectsPerWrite} objects a write.\n`,
 );
 console.log('| runs in view | one snapshot | stored (current + old versions) | storage per month | PUTs per month |');
 console.log('|---|---|---|---|---|');
 for (const line of snapshotLines)
   console.log(
-    `| ${line.runs.toLocaleString('en-US')} | ${line.mbPerWrite.toFixed(1)} MB | ${line.storedGb.toFixed(1)} GB | $${line.storage.toFixed(2)} | $${line.puts.toFixed(2)} |`,
+    `| ${line.runs.toLocaleString('en-US')} | ${line.mbPerWrite.toFixed(1)} MB | ` +
+      `${line.storedGb.toFixed(1)} GB | $${line.storage.toFixed(2)} | $${line.puts.toFixed(2)} |`,
   );

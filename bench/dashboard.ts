@@ -218,7 +218,8 @@ async function main() {
       compactFloors.push(await measureFloor(browser, floor.url, '/columns.bin', 'binary'));
       const last = samples.at(-1)!;
       console.log(
-        `  round ${i + 1}: first render ${ms(last.firstRenderMs)}, filter changes ${last.filterMs.map(ms).join(', ')} on screen; floor ${ms(floors.at(-1)!.ms)}`,
+        `  round ${i + 1}: first render ${ms(last.firstRenderMs)}, filter changes ` +
+          `${last.filterMs.map(ms).join(', ')} on screen; floor ${ms(floors.at(-1)!.ms)}`,
       );
     }
     const first = median(samples.map((s) => s.firstRenderMs));
@@ -234,10 +235,12 @@ async function main() {
       console.log(`${name.padEnd(28)}${cockpit.padStart(12)}${floorValue.padStart(12)}${ratio.padStart(9)}  ${target}`);
 
     console.log(
-      `\nCockpit with ${rows.length.toLocaleString('en-US')} runs, headless Chromium, medians of ${REPEATS} navigations (filter: ${samples[0]!.filterMs.length} changes each).`,
+      `\nCockpit with ${rows.length.toLocaleString('en-US')} runs, headless Chromium, ` +
+        `medians of ${REPEATS} navigations (filter: ${samples[0]!.filterMs.length} changes each).`,
     );
     console.log(
-      `Floor: the same browser downloading and JSON.parse-ing the same ${rows.length.toLocaleString('en-US')} rows as the row API serves them (${mb(rowsJson.length)} of JSON, gzip), from a bare Node server.\n`,
+      `Floor: the same browser downloading and JSON.parse-ing the same ${rows.length.toLocaleString('en-US')} ` +
+        `rows as the row API serves them (${mb(rowsJson.length)} of JSON, gzip), from a bare Node server.\n`,
     );
     row('', 'cockpit', 'floor', 'ratio', 'target');
     row(
@@ -258,7 +261,8 @@ async function main() {
     row('bytes transferred', mb(bytes), mb(floorBytes), `${(bytes / floorBytes).toFixed(2)}×`);
     row('JS heap + buffers after GC', mb(heap), mb(floorHeap), `${(heap / floorHeap).toFixed(2)}×`);
     console.log(
-      `\nFor reference: the compact columnar body alone (${mb(columnsBody.length)} of typed arrays, ${mb(median(compactFloors.map((f) => f.bytes)))} gzip) downloads in ${ms(median(compactFloors.map((f) => f.ms)))} from the bare server (the cockpit reads it in place).`,
+      `\nFor reference: the compact columnar body alone (${mb(columnsBody.length)} of typed arrays, ${mb(median(compactFloors.map((f) => f.bytes)))} ` +
+        `gzip) downloads in ${ms(median(compactFloors.map((f) => f.ms)))} from the bare server (the cockpit reads it in place).`,
     );
   } finally {
     await browser.close();

@@ -204,7 +204,8 @@ for (const s of [l, f])
     `${s.name.padEnd(38)}${s.perSecond.toFixed(0).padStart(12)}${s.p50.toFixed(1).padStart(13)}${s.p99.toFixed(1).padStart(13)}`,
   );
 console.log(
-  `${'ratio local / floor'.padEnd(38)}${(l.perSecond / f.perSecond).toFixed(2).padStart(12)}${(l.p50 / f.p50).toFixed(1).padStart(13)}${(l.p99 / f.p99).toFixed(1).padStart(13)}`,
+  `${'ratio local / floor'.padEnd(38)}${(l.perSecond / f.perSecond).toFixed(2).padStart(12)}` +
+    `${(l.p50 / f.p50).toFixed(1).padStart(13)}${(l.p99 / f.p99).toFixed(1).padStart(13)}`,
 );
 
 const visible = await untilReadable(

@@ -83,10 +83,13 @@ export async function measureRunDetail(browser: Browser, repeats: number): Promi
     }
     const row = (name: string, v: number, floor: number, target: string) =>
       console.log(
-        `${name.padEnd(44)}${`${Math.round(v)} ms`.padStart(10)}${`${Math.round(floor)} ms`.padStart(10)}${`${(v / floor).toFixed(2)}×`.padStart(9)}  ${target}`,
+        `${name.padEnd(44)}${`${Math.round(v)} ms`.padStart(10)}${
+          `${Math.round(floor)} ` + `ms`.padStart(10)
+        }${`${(v / floor).toFixed(2)}×`.padStart(9)}  ${target}`,
       );
     console.log(
-      `\nRun detail with a ${(patches.get(huge.id)!.length / 1024 / 1024).toFixed(1)} MiB candidate patch, headless Chromium, medians of ${repeats} navigations (floor: a one-hunk patch).`,
+      `\nRun detail with a ${(patches.get(huge.id)!.length / 1024 / 1024).toFixed(1)} MiB ` +
+        `candidate patch, headless Chromium, medians of ${repeats} navigations (floor: a one-hunk patch).`,
     );
     console.log(`${''.padEnd(44)}${'detail'.padStart(10)}${'floor'.padStart(10)}${'ratio'.padStart(9)}  target`);
     const m = (xs: { paint: number; interactive: number }[], k: 'paint' | 'interactive') => median(xs.map((x) => x[k]));

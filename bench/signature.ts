@@ -76,7 +76,8 @@ for (const kb of SIZES_KB) {
     const ratio = median(ratios);
     if (keyCount === 1) singleKey.push({ kb, ratio });
     console.log(
-      `${String(kb).padStart(7)} ${String(keyCount).padStart(5)} ${median(verified).toFixed(0).padStart(10)} ${median(rawRates).toFixed(0).padStart(9)} ${ratio.toFixed(2).padStart(7)}`,
+      `${String(kb).padStart(7)} ${String(keyCount).padStart(5)} ${median(verified).toFixed(0).padStart(10)} ` +
+        `${median(rawRates).toFixed(0).padStart(9)} ${ratio.toFixed(2).padStart(7)}`,
     );
   }
 }

@@ -1,5 +1,6 @@
 // `npm run bench:sync`: replay-push sync throughput, in run folders per second, against local mode (`npm
-// start` as its own process, as the pipeline is another machine for a runner host), with 50 KB patches. Baseline in the same run: the same run deliveries, built beforehand, POSTed
+// start` as its own process, as the pipeline is another machine for a runner host), with 50 KB patches.
+// Baseline in the same run: the same run deliveries, built beforehand, POSTed
 // straight with shared/client at the same concurrency — the endpoint's own pace, with no folder reading,
 // derivation, outbox writes, fsyncs or ledger. A third figure, sync against a bare server that answers
 // 202 "verified" at once, is the client's own ceiling. Trials alternate; medians and ratios are printed,
@@ -127,7 +128,8 @@ const ceiling: number[] = [];
 const baseline: number[] = [];
 try {
   console.log(
-    `replay-push sync: ${FOLDERS} run folders with ${PATCH_BYTES / 1024} KB patches per trial, concurrency ${CONCURRENCY}, local mode in its own process; ${TRIALS} trials each, alternating.`,
+    `replay-push sync: ${FOLDERS} run folders with ${PATCH_BYTES / 1024} KB patches per trial, ` +
+      `concurrency ${CONCURRENCY}, local mode in its own process; ${TRIALS} trials each, alternating.`,
   );
   for (let trial = 0; trial < TRIALS; trial++) {
     // Baseline: deliveries built beforehand (from other folders, so ids differ), then only POSTed.
@@ -148,7 +150,8 @@ try {
     client.push(await timedSync(`sync${trial}`, endpoint));
     ceiling.push(await timedSync(`bare${trial}`, bareEndpoint));
     console.log(
-      `  trial ${trial + 1}: sync ${client.at(-1)!.toFixed(1)} folders/s, baseline ${baseline.at(-1)!.toFixed(1)} deliveries/s, sync to a bare endpoint ${ceiling.at(-1)!.toFixed(1)} folders/s`,
+      `  trial ${trial + 1}: sync ${client.at(-1)!.toFixed(1)} folders/s, baseline ` +
+        `${baseline.at(-1)!.toFixed(1)} deliveries/s, sync to a bare endpoint ${ceiling.at(-1)!.toFixed(1)} folders/s`,
     );
   }
   const syncMedian = median(client)!;
@@ -159,7 +162,8 @@ try {
   console.log(`median baseline: ${baseMedian.toFixed(1)} deliveries/s  (prebuilt bodies POSTed with shared/client)`);
   console.log(`ratio sync / baseline: ${(syncMedian / baseMedian).toFixed(2)}`);
   console.log(
-    `median sync to a bare endpoint (the client's own ceiling): ${median(ceiling)!.toFixed(1)} run folders/s, ${(median(ceiling)! / baseMedian).toFixed(1)}× the local-mode baseline`,
+    `median sync to a bare endpoint (the client's own ceiling): ${median(ceiling)!.toFixed(1)} ` +
+      `run folders/s, ${(median(ceiling)! / baseMedian).toFixed(1)}× the local-mode baseline`,
   );
   const bundle = await buildClient(join(dir, 'replay-push.mjs'));
   console.log(`bundled replay-push.mjs: ${(bundle.bytes / 1024).toFixed(0)} KiB (${bundle.bytes} bytes)`);

@@ -105,7 +105,9 @@ export function renderAllPairs(host: HTMLElement, m: Computed, found: AllPairs, 
     el(
       'p',
       { class: 'muted', id: 'all-pairs-summary' },
-      `${count(found.configurations)} configurations in view, ${count(found.rows.length)} pairs with tasks in common on the ${OUTCOME_LABELS[found.outcome]}; the p values of the ${count(found.compared)} with at least ${MIN_SHARED_TASKS} are Holm-adjusted over those ${count(found.compared)}. A is the configuration with the higher resolve rate.`,
+      `${count(found.configurations)} configurations in view, ${count(found.rows.length)} pairs with tasks in common on the ` +
+        `${OUTCOME_LABELS[found.outcome]}; the p values of the ${count(found.compared)} with at least ${MIN_SHARED_TASKS} ` +
+        `are Holm-adjusted over those ${count(found.compared)}. A is the configuration with the higher resolve rate.`,
     ),
     el(
       'div',

@@ -124,6 +124,7 @@ export function renderBreakdown(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Comp
   );
   fill(
     c.foot,
-    `Rates on the ${OUTCOME_LABELS[m.outcome]}. Empirical difficulty: easy when at least two thirds of the configurations in view with a result on the task resolved it, medium from a third, hard above none, unsolved when none did.`,
+    `Rates on the ${OUTCOME_LABELS[m.outcome]}. Empirical difficulty: easy when at least two thirds of the configurations ` +
+      `in view with a result on the task resolved it, medium from a third, hard above none, unsolved when none did.`,
   );
 }

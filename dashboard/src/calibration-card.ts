@@ -105,7 +105,8 @@ export function renderCalibration(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Co
     el(
       'p',
       { class: 'muted' },
-      '“Not resolved” is partial, wrong or no change. κ = 1: they always agree; 0: no better than chance. Resolved with tests fail, and not resolved with tests pass, are the disagreements.',
+      '“Not resolved” is partial, wrong or no change. κ = 1: they always agree; 0: no better ' +
+        'than chance. Resolved with tests fail, and not resolved with tests pass, are the disagreements.',
     ),
   );
   fill(

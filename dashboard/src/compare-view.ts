@@ -31,7 +31,8 @@ export interface CompareNav extends PairsNav {
 const LISTED = 500;
 
 const NO_TEST_RESULTS =
-  'There are no test results in view: no run the filters select has a hidden-test result of pass or fail. Switch the outcome to the judge to compare on verdicts.';
+  'There are no test results in view: no run the filters select has a hidden-test ' +
+  'result of pass or fail. Switch the outcome to the judge to compare on verdicts.';
 const same = (x: Group | null, y: Group | null) =>
   !!x && !!y && x.model === y.model && x.harnessVersion === y.harnessVersion;
 
@@ -100,7 +101,8 @@ export class CompareView {
         el(
           'p',
           { class: 'card-explain' },
-          'A group is one model with one harness version. Pairs are the tasks where both have a result on the outcome in view (a pass or fail hidden test, or a counted verdict); each task counts once, so the difference is not blurred by tasks only one of them ran.',
+          'A group is one model with one harness version. Pairs are the tasks where both have a result on the outcome in view (a pass ' +
+            'or fail hidden test, or a counted verdict); each task counts once, so the difference is not blurred by tasks only one of them ran.',
         ),
         this.picks,
         this.body,
@@ -108,7 +110,9 @@ export class CompareView {
         el(
           'p',
           { class: 'card-foot' },
-          'Difference: Newcombe’s 95% interval for paired proportions (1998, method 10); p: McNemar’s exact test on the tasks only one of them resolved. The tier, wave and difficulty filters apply; the verdict, tests and agreement filters do not, since a comparison needs every result. Fewer than 10 tasks in common: no comparison. Same figures as GET …/compare and GET …/pairs.',
+          'Difference: Newcombe’s 95% interval for paired proportions (1998, method 10); p: McNemar’s exact test on the tasks only one of ' +
+            'them resolved. The tier, wave and difficulty filters apply; the verdict, tests and agreement filters do not, since a ' +
+            'comparison needs every result. Fewer than 10 tasks in common: no comparison. Same figures as GET …/compare and GET …/pairs.',
         ),
       ),
     );

@@ -90,7 +90,9 @@ export function renderCost(
   );
   fill(
     c.foot,
-    'Run cost: what the run’s harness recorded, else estimated from its prompt and completion tokens at the configured price of its model; only runs whose cost is known (“priced”) count, and “priced k of n” says when that is not all of them. Cost per resolved task = the priced runs’ cost ÷ how many of those same runs resolved their task. The figures follow the model, tier, wave and harness filters.',
+    'Run cost: what the run’s harness recorded, else estimated from its prompt and completion tokens at the configured price of its model; ' +
+      'only runs whose cost is known (“priced”) count, and “priced k of n” says when that is not all of them. Cost per resolved task = the ' +
+      'priced runs’ cost ÷ how many of those same runs resolved their task. The figures follow the model, tier, wave and harness filters.',
   );
 }
 

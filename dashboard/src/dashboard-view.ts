@@ -68,7 +68,8 @@ export class DashboardView {
     resolve: card(
       'chart-resolve-rate',
       'Resolve rate',
-      'Hidden tests: pass ÷ (pass + fail). Judge: resolved ÷ (resolved + partial + wrong + no change). The outcome in view comes first. The whisker is the 95% Wilson interval: where the rate could lie given n.',
+      'Hidden tests: pass ÷ (pass + fail). Judge: resolved ÷ (resolved + partial + wrong + no change). ' +
+        'The outcome in view comes first. The whisker is the 95% Wilson interval: where the rate could lie given n.',
       { sorts: sortLabels(SORTS.resolve) },
     ),
     wall: card(
@@ -97,7 +98,8 @@ export class DashboardView {
     original: card(
       'chart-original-fix',
       'Model time next to the original fix',
-      'Runs resolved on the outcome in view only: median wall time of the model (●) and median PR-open-to-merge time of the original fix for the same tasks (◆), on one log time axis; the number is how many times longer the fix took.',
+      'Runs resolved on the outcome in view only: median wall time of the model (●) and median PR-open-to-merge time ' +
+        'of the original fix for the same tasks (◆), on one log time axis; the number is how many times longer the fix took.',
       { sorts: sortLabels(SORTS.original) },
     ),
     breakdown: card(
@@ -120,7 +122,8 @@ export class DashboardView {
     cost: card(
       'chart-cost',
       'Cost per resolved task',
-      'What each configuration’s runs cost against what they resolved on the outcome in view, and which configurations no other beats on both resolve rate and cost (the Pareto front).',
+      'What each configuration’s runs cost against what they resolved on the outcome in view, ' +
+        'and which configurations no other beats on both resolve rate and cost (the Pareto front).',
       { wide: true },
     ),
     judgeSpend: card(
@@ -325,7 +328,8 @@ export class DashboardView {
         el(
           'p',
           {},
-          `There are no test results in view: none of the ${count(m.base.length)} runs the filters select has a hidden-test result of pass or fail, so nothing can be counted on the ${OUTCOME_LABELS.tests}. `,
+          `There are no test results in view: none of the ${count(m.base.length)} runs the filters select ` +
+            `has a hidden-test result of pass or fail, so nothing can be counted on the ${OUTCOME_LABELS.tests}. `,
           button('Count on the judge', () => this.nav.useJudge()),
           ' or ',
           button('clear the filters', () => this.nav.clearFilters()),
@@ -398,7 +402,8 @@ export class DashboardView {
     );
     fill(
       this.cards.scatter.foot,
-      `${count(shown)} runs plotted; ${count(leftOff)} left off because their wall time or completion tokens are unknown (or zero, which a log axis cannot show).`,
+      `${count(shown)} runs plotted; ${count(leftOff)} left off because their wall ` +
+        `time or completion tokens are unknown (or zero, which a log axis cannot show).`,
     );
   }
 }

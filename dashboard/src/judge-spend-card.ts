@@ -84,7 +84,8 @@ export function renderJudgeSpend(
   );
   fill(
     c.foot,
-    'What the judge’s calls cost at the configured price of the judge model. The configurations follow the model, tier, wave and harness filters; the days do not.',
+    'What the judge’s calls cost at the configured price of the judge model. The ' +
+      'configurations follow the model, tier, wave and harness filters; the days do not.',
   );
 }
 
@@ -121,7 +122,9 @@ function spendPerDay(budget: BudgetBody | null): HTMLElement {
     el(
       'p',
       { class: 'spend-total' },
-      `Last ${count(window)} days: ${total === null ? 'spend unknown (a day’s spend was not recorded, or a call had no price)' : usd(total)} over ${count(calls)} judge calls.`,
+      `Last ${count(window)} days: ${
+        total === null ? 'spend unknown (a day’s spend was ' + 'not recorded, or a call had no price)' : usd(total)
+      } over ${count(calls)} judge calls.`,
     ),
     barList(rows, {
       title: 'judge calls, share of the daily cap',

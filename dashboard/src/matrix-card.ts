@@ -26,7 +26,8 @@ export class MatrixCard {
   readonly card = card(
     'chart-matrix',
     'Model × issue',
-    'One cell per run in task order (wave 1 first), rows in ranked order. Click a cell, or Tab to the matrix and use the arrow keys and Enter, to open the run.',
+    'One cell per run in task order (wave 1 first), rows in ranked order. Click ' +
+      'a cell, or Tab to the matrix and use the arrow keys and Enter, to open the run.',
     { wide: true },
   );
   private readonly chart: MatrixChart;
@@ -120,10 +121,16 @@ export class MatrixCard {
         const verdict = valueOfCode('verdict', m.table.codes.verdict[run]!);
         const test = valueOfCode('hiddenTest', m.table.codes.hiddenTest[run]!);
         const disagree = agreementOf(m.table, run) === 'disagree' ? '; the judge and the tests disagree' : '';
-        return `${m.table.string('model', run)} · ${m.taskLabels[columns[column]!]} — ${verdict ? VERDICT_LABELS[verdict] : VERDICT_LABELS.unjudged}; hidden tests: ${test ?? 'no result'}${disagree}`;
+        return (
+          `${m.table.string('model', run)} · ${m.taskLabels[columns[column]!]} — ` +
+          `${verdict ? VERDICT_LABELS[verdict] : VERDICT_LABELS.unjudged}; hidden tests: ${test ?? 'no result'}${disagree}`
+        );
       },
     });
-    this.text.textContent = `Each row is a model (with its harness version), each column a task in published order, each cell one run coloured by its ${what}; a dark band across a cell's top marks a run where the judge and the hidden tests disagree. The per-model table above gives each row's counts as text; the cells can be walked with the keyboard.`;
+    this.text.textContent =
+      `Each row is a model (with its harness version), each column a task in published order, each cell one run coloured ` +
+      `by its ${what}; a dark band across a cell's top marks a run where the judge and the hidden tests disagree. ` +
+      `The per-model table above gives each row's counts as text; the cells can be walked with the keyboard.`;
     fill(
       this.card.foot,
       `${count(m.figures.groups.length)} rows × ${count(columns.length)} tasks. Grey: that model has no run of the task in view.`,

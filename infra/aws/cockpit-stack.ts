@@ -27,7 +27,8 @@ export function cockpitsByStack(config: ReplayConfig, stackName: (index: number)
   stacks.forEach((names, index) => {
     if (names.length > MAX_COCKPITS_PER_STACK)
       throw new ConfigError(
-        `Cockpits ${names.join(', ')} (${names.length}) all fall into stack ${stackName(index)}, which holds at most ${MAX_COCKPITS_PER_STACK} (CloudFormation allows 500 resources per stack); a cockpit's stack follows from its name, so rename one of them.`,
+        `Cockpits ${names.join(', ')} (${names.length}) all fall into stack ${stackName(index)}, which holds at most ` +
+          `${MAX_COCKPITS_PER_STACK} (CloudFormation allows 500 resources per stack); a cockpit's stack follows from its name, so rename one of them.`,
       );
   });
   return stacks;

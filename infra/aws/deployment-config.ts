@@ -37,7 +37,8 @@ export function deploymentConfigPath(
   throw new ConfigError(
     chosen.named
       ? `No configuration file at ${chosen.path} (named by REPLAY_CONFIG).`
-      : `No configuration file: cdk looked for ${chosen.path}. Copy ${EXAMPLE_CONFIG_FILE} to ${OWN_CONFIG_FILE} and edit it, or name a file with REPLAY_CONFIG=FILE or -c ${CONFIG_CONTEXT_KEY}=FILE; deploying the committed example takes ${EXPLICIT_EXAMPLE}.`,
+      : `No configuration file: cdk looked for ${chosen.path}. Copy ${EXAMPLE_CONFIG_FILE} to ${OWN_CONFIG_FILE} and edit it, or ` +
+          `name a file with REPLAY_CONFIG=FILE or -c ${CONFIG_CONTEXT_KEY}=FILE; deploying the committed example takes ${EXPLICIT_EXAMPLE}.`,
   );
 }
 

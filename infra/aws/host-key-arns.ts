@@ -41,7 +41,9 @@ export function acknowledgeHostKeyFolders(
       const folder = `${secretPrefix}${keySecretFolder(secretConfigKey)}`;
       return {
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${folder}/*]`,
-        reason: `Host keys are one secret per runner host under ${folder}/, declared by the configuration; one ARN for all of them keeps the role inside IAM's policy size limit at any number of hosts. ${use}`,
+        reason:
+          `Host keys are one secret per runner host under ${folder}/, declared by the configuration; ` +
+          `one ARN for all of them keeps the role inside IAM's policy size limit at any number of hosts. ${use}`,
       };
     }),
   );

@@ -45,8 +45,12 @@ export class PairingStack extends Stack {
         ],
       });
       Validations.of(policy).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${names.secretPrefix}${keyName(secretConfigKey, host).replaceAll(':', '/')}-??????]`,
-        reason: `Secrets Manager ends a secret's ARN with "-" and six random characters; "-??????" matches exactly those, so the policy covers host ${host}'s secret and no other host's (mac-1's never matches mac-10's).`,
+        id:
+          `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:` +
+          `${names.secretPrefix}${keyName(secretConfigKey, host).replaceAll(':', '/')}-??????]`,
+        reason:
+          `Secrets Manager ends a secret's ARN with "-" and six random characters; "-??????" matches ` +
+          `exactly those, so the policy covers host ${host}'s secret and no other host's (mac-1's never matches mac-10's).`,
       });
     }
   }

@@ -44,7 +44,8 @@ export function stageNamesFrom(contextValue: unknown): StageNames {
   const stage = String(contextValue);
   if (stage.length > MAX_STAGE_LENGTH || !STAGE_NAME.test(stage))
     throw new ConfigError(
-      `-c ${STAGE_CONTEXT_KEY}=${stage} is not a stage name: use up to ${MAX_STAGE_LENGTH} lower-case letters, digits and inner hyphens, starting with a letter (it starts stack, secret and Cognito domain names).`,
+      `-c ${STAGE_CONTEXT_KEY}=${stage} is not a stage name: use up to ${MAX_STAGE_LENGTH} lower-case ` +
+        `letters, digits and inner hyphens, starting with a letter (it starts stack, secret and Cognito domain names).`,
     );
   return new StageNames(stage);
 }

@@ -140,7 +140,13 @@ export function buildLiteCampaign(data: DemoData, options: LiteCampaignOptions):
             }
           : {}),
         ranAt: new Date(Date.parse(finishedAt) + 10 * 60_000).toISOString(),
-        details: `SWE-bench harness, as published in ${sourceOf(r.configuration).repository} (${sourceOf(r.configuration).path}): ${r.patchApplied ? (r.resolved ? 'resolved' : 'not resolved') : 'the patch did not apply'}.${named ? ' The tests named are the task’s FAIL_TO_PASS and PASS_TO_PASS, read from the eval log.' : ' No eval log was published for this run.'}`,
+        details:
+          `SWE-bench harness, as published in ${sourceOf(r.configuration).repository} (${sourceOf(r.configuration).path}): ` +
+          `${r.patchApplied ? (r.resolved ? 'resolved' : 'not resolved') : 'the patch did not apply'}.${
+            named
+              ? ' The tests named ' + 'are the task’s FAIL_TO_PASS and PASS_TO_PASS, read from the eval log.'
+              : ' No eval log was published for this run.'
+          }`,
       };
 
       provenance.note('real', 'runs', 'configuration, task and candidate patch');

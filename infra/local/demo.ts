@@ -95,7 +95,8 @@ function campaignFor(build: CampaignBuilder, hosts: string[]): DemoCampaign {
   const configurations = new Set(rows.map((r) => `${r.model} · ${r.harnessVersion}`)).size;
   const harnesses = new Set(rows.map((r) => r.harnessVersion)).size;
   console.log(
-    `Demo campaign: ${campaign.runs.length} runs: ${configurations} model configurations (${campaign.models} models, ${harnesses} harness versions) on ${campaign.source}.`,
+    `Demo campaign: ${campaign.runs.length} runs: ${configurations} model configurations ` +
+      `(${campaign.models} models, ${harnesses} harness versions) on ${campaign.source}.`,
   );
   for (const line of campaign.provenance.lines()) console.log(`  ${line}`);
   console.log(
@@ -129,7 +130,9 @@ async function startAndPush(space: string, build: CampaignBuilder) {
   });
   console.log(`\nCockpit: ${local.url}/   (data in ${dataDir}; --fresh starts over)`);
   console.log(
-    `Judge: stand-in "${DEMO_JUDGE_MODEL}" at ${judge.anthropicUrl}. It answers from the hidden-test outcome and disagrees on purpose in about 1 run in 10. It is not a real judge; its price in the cost cards ($3 / $15 per million input / output tokens) and the runner models' prices are illustrative.\n`,
+    `Judge: stand-in "${DEMO_JUDGE_MODEL}" at ${judge.anthropicUrl}. It answers from the hidden-test outcome and disagrees on purpose in ` +
+      `about 1 run in 10. It is not a real judge; its price in the cost cards ($3 / $15 ` +
+      `per million input / output tokens) and the runner models' prices are illustrative.\n`,
   );
   const stop = async () => {
     await local.stop();
@@ -156,14 +159,17 @@ async function pushToRunning(url: string, running: CockpitsBody, build: Campaign
     `Local mode is already running at ${url}: pushing into space ${space} (senders ${config.spaces[space].senders.join(', ')}, keys from ${keysDir}).`,
   );
   console.log(
-    `Judging happens in that process only if it was started with judge credentials (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, GITHUB_TOKEN); otherwise runs wait with judgeState "waiting-credentials". For verdicts from the stand-in judge "${DEMO_JUDGE_MODEL}", stop it and run \`npm run demo\` alone.\n`,
+    `Judging happens in that process only if it was started with judge credentials (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, GITHUB_TOKEN); ` +
+      `otherwise runs wait with judgeState "waiting-credentials". For verdicts from the ` +
+      `stand-in judge "${DEMO_JUDGE_MODEL}", stop it and run \`npm run demo\` alone.\n`,
   );
   const keys = await keysFor(config, space, keysDir);
   // Runs are spread over the senders that have a key: a delivery from an unpaired host would be refused.
   const campaign = campaignFor(build, [...keys.keys()]);
   await push(url, space, campaign, keysDir, join(localPaths().dataDir, 'demo-runs', space)).catch((error: Error) => {
     throw new Error(
-      `${error.message} The demo signs with the keys in ${keysDir}: when local mode runs with another REPLAY_DATA_DIR or REPLAY_KEYS_DIR, give the demo the same.`,
+      `${error.message} The demo signs with the keys in ${keysDir}: when local ` +
+        `mode runs with another REPLAY_DATA_DIR or REPLAY_KEYS_DIR, give the demo the same.`,
     );
   });
   console.log(`Open ${url}/ to see the campaign.`);
@@ -203,7 +209,8 @@ async function push(url: string, space: string, campaign: DemoCampaign, keysDir:
     onProgress: report,
   });
   console.log(
-    `Delivered ${done.counts.issues} issues, ${done.counts.runs} runs and ${done.counts.hiddenTests} hidden-test results in ${seconds()} s (replay-push: ${summaryLine(done.report)}).`,
+    `Delivered ${done.counts.issues} issues, ${done.counts.runs} runs and ${done.counts.hiddenTests} ` +
+      `hidden-test results in ${seconds()} s (replay-push: ${summaryLine(done.report)}).`,
   );
   if (done.report.anyRejected || done.report.rejected)
     console.log(`  Some deliveries were rejected; the answers are in ${join(runsRoot, '.replay-outbox', 'rejected')}.`);

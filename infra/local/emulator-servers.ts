@@ -153,7 +153,8 @@ function conditionalWrites(req: IncomingMessage, res: ServerResponse): void {
       req.resume();
       res.writeHead(refused.status, { 'content-type': 'application/xml' });
       res.end(
-        `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${refused.code}</Code><Message>${refused.message}</Message><Key>${escapeXml(key)}</Key><RequestId>${randomUUID()}</RequestId></Error>`,
+        `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${refused.code}</Code><Message>` +
+          `${refused.message}</Message><Key>${escapeXml(key)}</Key><RequestId>${randomUUID()}</RequestId></Error>`,
       );
       return;
     }

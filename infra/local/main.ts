@@ -36,7 +36,8 @@ try {
   }
   for (const { host } of local.weakKeys) {
     console.warn(
-      `  warning: the key of ${host} is shorter than 32 bytes. It still verifies, but it is weak: pair ${host} anew with \`openssl rand -hex 32\` (docs/runner.md, "Pairing a Mac").`,
+      `  warning: the key of ${host} is shorter than 32 bytes. It still verifies, but it is ` +
+        `weak: pair ${host} anew with \`openssl rand -hex 32\` (docs/runner.md, "Pairing a Mac").`,
     );
   }
   const shutdown = () => void local.stop().then(() => process.exit(0));

@@ -77,7 +77,8 @@ function asJudgeModelError(error: unknown, model: string, timeoutMs: number): un
   if (error instanceof NotFoundError && errorType(error) === 'not_found_error') {
     return new JudgeModelError(
       'model-unavailable',
-      `The judge model provider does not know the model "${model}" or has retired it; judging of this space is paused until the configuration names a current model.`,
+      `The judge model provider does not know the model "${model}" or has retired ` +
+        `it; judging of this space is paused until the configuration names a current model.`,
       true,
     );
   }

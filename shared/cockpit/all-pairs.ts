@@ -34,7 +34,8 @@ export type AllPairs =
 
 /** The sentence that refuses more than MAX_ALL_PAIRS configurations. */
 export const tooManyConfigurations = (n: number) =>
-  `${n} configurations are in view; all pairs compares at most ${MAX_ALL_PAIRS} (${(MAX_ALL_PAIRS * (MAX_ALL_PAIRS - 1)) / 2} pairs). Narrow the filter (model or harness version) to ${MAX_ALL_PAIRS} or fewer.`;
+  `${n} configurations are in view; all pairs compares at most ${MAX_ALL_PAIRS} (${(MAX_ALL_PAIRS * (MAX_ALL_PAIRS - 1)) / 2} ` +
+  `pairs). Narrow the filter (model or harness version) to ${MAX_ALL_PAIRS} or fewer.`;
 
 /**
  * Each pair of the groups with tasks in common, A being the one with the higher resolve rate on the outcome

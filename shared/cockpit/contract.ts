@@ -245,7 +245,10 @@ export interface StatsBody {
   asOf: string;
 }
 
-/** `GET …/compare`: A and B over the tasks where both have a result on the outcome. An unknown group, the same group twice or no common task: pairs 0, statistics null. */
+/**
+ * `GET …/compare`: A and B over the tasks where both have a result on the outcome. An unknown group, the same
+ * group twice or no common task: pairs 0, statistics null.
+ */
 export interface CompareBody {
   outcome: ResolveOutcome;
   /** Below this many pairs, difference, ci and mcnemarP are null: too few tasks to compare on. */

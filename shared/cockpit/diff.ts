@@ -118,7 +118,10 @@ export function cutToBudget(text: string, maxChars: number, what: string): strin
     .slice(kept.length)
     .split('\n')
     .filter((l) => l !== '').length;
-  return `${kept}[... ${what} cut here to fit the judge's budget: ${kept.length} of ${text.length} characters shown, ${omittedLines} more lines not shown ...]\n`;
+  return (
+    `${kept}[... ${what} cut here to fit the judge's budget: ${kept.length} ` +
+    `of ${text.length} characters shown, ${omittedLines} more lines not shown ...]\n`
+  );
 }
 
 /** `a/x b/x` → x; quoted names are unquoted. An ambiguous header (names with " b/") is split in the middle. */

@@ -40,27 +40,35 @@ export const SCREEN_RULES: readonly ScreenRule[] = [
   rule(
     'ignore-instructions',
     'A request to ignore or forget previous instructions.',
-    `\\b${oneOf('ignore', 'disregard', 'forget', 'override')}${SEP}(?:${oneOf('all', 'any', 'the', 'your', 'these', 'those', 'every')}${SEP})*${oneOf('previous', 'prior', 'above', 'earlier', 'preceding', 'foregoing', 'system', 'original')}${SEP}${oneOf('instructions?', 'prompts?', 'rules', 'directions', 'guidelines', 'messages?')}\\b`,
+    `\\b${oneOf('ignore', 'disregard', 'forget', 'override')}${SEP}(?:${oneOf('all', 'any', 'the', 'your', 'these', 'those', 'every')}${SEP})*` +
+      `${oneOf('previous', 'prior', 'above', 'earlier', 'preceding', 'foregoing', 'system', 'original')}` +
+      `${SEP}${oneOf('instructions?', 'prompts?', 'rules', 'directions', 'guidelines', 'messages?')}\\b`,
   ),
   rule(
     'addressed-as-grader',
     'Text telling a grader, evaluator, judge or model what it must do ("as the grader, you must …").',
-    `\\bas${SEP}${oneOf('the', 'an?')}${SEP}(?:${oneOf('AI', 'automated', 'LLM')}${SEP})?${oneOf(ADDRESSEE, AI)}${SEP}you${SEP}${oneOf('must', 'should', 'shall', 'will', words('need', 'to'), words('have', 'to'), words('are', oneOf('required', 'instructed', 'expected', 'asked')))}\\b`,
+    `\\bas${SEP}${oneOf('the', 'an?')}${SEP}(?:${oneOf('AI', 'automated', 'LLM')}${SEP})?${oneOf(ADDRESSEE, AI)}${SEP}you${SEP}` +
+      `${oneOf('must', 'should', 'shall', 'will', words('need', 'to'), words('have', 'to'), words('are', oneOf('required', 'instructed', 'expected', 'asked')))}\\b`,
   ),
   rule(
     'addressed-to-model',
     'A note or greeting addressed to an AI model or judge ("note to the AI reviewer", "dear grader").',
-    `\\b${oneOf('dear', 'hey', 'hello', words('note', 'to'), words('note', 'to', 'the'))}${SEP}(?:${oneOf('AI', 'automated')}${SEP})?${oneOf(ADDRESSEE, AI)}\\b`,
+    `\\b${oneOf('dear', 'hey', 'hello', words('note', 'to'), words('note', 'to', 'the'))}` +
+      `${SEP}(?:${oneOf('AI', 'automated')}${SEP})?${oneOf(ADDRESSEE, AI)}\\b`,
   ),
   rule(
     'verdict-instruction',
     'An instruction to answer with a verdict ("answer resolved", "respond with \\"resolved\\"").',
-    `\\b${oneOf('answer', 'respond', 'reply', 'say')}${SEP}(?:${oneOf('with', 'only', 'just', 'exactly', 'the', 'a', 'verdict', 'that', 'it', 'is')}${SEP})*resolved${END_OF_CLAUSE}`,
+    `\\b${oneOf('answer', 'respond', 'reply', 'say')}${SEP}(?:` +
+      `${oneOf('with', 'only', 'just', 'exactly', 'the', 'a', 'verdict', 'that', 'it', 'is')}${SEP})*resolved${END_OF_CLAUSE}`,
   ),
   rule(
     'mark-resolved',
     'A request to mark, grade or treat the change as resolved or correct.',
-    `\\b${oneOf('mark', 'flag', 'grade', 'score', 'rate', 'judge', 'classify', 'label', 'treat', 'consider', 'count')}${SEP}${oneOf('this', 'it', words('the', oneOf('patch', 'change', 'changes', 'fix', 'candidate', 'submission', 'solution', 'run')))}${SEP}(?:${oneOf('patch', 'change', 'fix', 'candidate', 'submission', 'solution')}${SEP})?(?:as${SEP})?(?:fully${SEP})?${oneOf('resolved', 'correct', 'passing', words('a', 'pass'))}${END_OF_CLAUSE}`,
+    `\\b${oneOf('mark', 'flag', 'grade', 'score', 'rate', 'judge', 'classify', 'label', 'treat', 'consider', 'count')}${SEP}` +
+      `${oneOf('this', 'it', words('the', oneOf('patch', 'change', 'changes', 'fix', 'candidate', 'submission', 'solution', 'run')))}${SEP}(?:` +
+      `${oneOf('patch', 'change', 'fix', 'candidate', 'submission', 'solution')}${SEP})?(?:as` +
+      `${SEP})?(?:fully${SEP})?${oneOf('resolved', 'correct', 'passing', words('a', 'pass'))}${END_OF_CLAUSE}`,
   ),
   rule(
     'verdict-field',
@@ -75,7 +83,8 @@ export const SCREEN_RULES: readonly ScreenRule[] = [
   rule(
     'prompt-markup',
     "Markup of a model's prompt or of the judge's data blocks (<|im_start|>, [INST], <<<END_DATA …>>>).",
-    `<<<\\W*${oneOf('BEGIN', 'END')}_DATA|<\\|${oneOf('im_start', 'im_end', 'system', 'endoftext')}\\|>|\\[/?INST\\]|</?${oneOf('system', 'instructions?', 'candidate_patch', 'reference_fix')}>`,
+    `<<<\\W*${oneOf('BEGIN', 'END')}_DATA|<\\|${oneOf('im_start', 'im_end', 'system', 'endoftext')}\\|>|\\[/?INST\\]|</?` +
+      `${oneOf('system', 'instructions?', 'candidate_patch', 'reference_fix')}>`,
   ),
 ];
 

@@ -37,7 +37,9 @@ export async function checkPairing(endpoint: string, host: string, settings: Key
     case 401:
       return {
         exitCode: 3,
-        line: `not paired: no key the endpoint holds verifies host "${host}"'s signature. Put the key of ${found.source} in the host's secret; a new key verifies within five minutes.${message}`,
+        line:
+          `not paired: no key the endpoint holds verifies host "${host}"'s signature. Put the ` +
+          `key of ${found.source} in the host's secret; a new key verifies within five minutes.${message}`,
       };
     case 403:
       return {

@@ -41,7 +41,8 @@ async function readKeyFile(path: string): Promise<string | null> {
   if (!read) return null;
   if (read.mode & 0o077) {
     throw new KeyFileError(
-      `The key file ${path} can be read by other users (mode ${(read.mode & 0o777).toString(8)}): run \`chmod 600 ${path}\`, and replace the key if others may have read it.`,
+      `The key file ${path} can be read by other users (mode ${(read.mode & 0o777).toString(8)}): ` +
+        `run \`chmod 600 ${path}\`, and replace the key if others may have read it.`,
     );
   }
   const key = read.bytes.toString('utf8').trim();

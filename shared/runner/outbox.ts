@@ -87,7 +87,8 @@ async function checkFolder(dir: string): Promise<void> {
   const uid = process.getuid?.();
   if (uid !== undefined && stats.uid !== uid)
     throw new OutboxError(
-      `The outbox folder ${dir} belongs to another user (uid ${stats.uid}): what is queued there would be signed with this host's key. Use an outbox of your own (--outbox).`,
+      `The outbox folder ${dir} belongs to another user (uid ${stats.uid}): what is ` +
+        `queued there would be signed with this host's key. Use an outbox of your own (--outbox).`,
     );
   if (stats.mode & 0o022)
     throw new OutboxError(

@@ -65,7 +65,9 @@ function exportFieldsSchema() {
       if (unknown.length) {
         ctx.addIssue({
           code: 'custom',
-          message: `names ${unknown.map((n) => `"${n}"`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not among the exportable fields (${EXPORT_FIELDS.join(', ')})`,
+          message:
+            `names ${unknown.map((n) => `"${n}"`).join(', ')}, which ` +
+            `${unknown.length === 1 ? 'is' : 'are'} not among the exportable fields (${EXPORT_FIELDS.join(', ')})`,
         });
       }
     }),

@@ -143,7 +143,9 @@ describe("the bootstrap check against CloudFormation's query protocol", () => {
     });
   const stack = (status: string) => ({
     status: 200,
-    xml: `<DescribeStacksResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><DescribeStacksResult><Stacks><member><StackName>CDKToolkit</StackName><StackStatus>${status}</StackStatus><CreationTime>2026-01-01T00:00:00Z</CreationTime></member></Stacks></DescribeStacksResult><ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></DescribeStacksResponse>`,
+    xml:
+      `<DescribeStacksResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><DescribeStacksResult><Stacks><member><StackName>CDKToolkit</StackName><StackStatus>` +
+      `${status}</StackStatus><CreationTime>2026-01-01T00:00:00Z</CreationTime></member></Stacks></DescribeStacksResult><ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></DescribeStacksResponse>`,
   });
 
   it('finds a bootstrapped account, and asks for the CDKToolkit stack', async () => {
@@ -156,7 +158,9 @@ describe("the bootstrap check against CloudFormation's query protocol", () => {
   it('finds no bootstrap when the stack does not exist or rolled back', async () => {
     answer = {
       status: 400,
-      xml: '<ErrorResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><Error><Type>Sender</Type><Code>ValidationError</Code><Message>Stack with id CDKToolkit does not exist</Message></Error><RequestId>r</RequestId></ErrorResponse>',
+      xml:
+        '<ErrorResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><Error><Type>Sender</Type><Code>ValidationError</Code><Message>Stack ' +
+        'with id CDKToolkit does not exist</Message></Error><RequestId>r</RequestId></ErrorResponse>',
     };
     expect(await toolkitStackReady(client())).toBe(false);
     answer = stack('ROLLBACK_COMPLETE');

@@ -141,7 +141,8 @@ function sentence(x: IndependentPair, familySize: number): [string, string] {
   const share = (k: number) => `${((k / x.pairs) * 100).toFixed(1)}%`;
   const p = x.p! < 0.001 ? 'p < 0.001' : `p = ${pWritten(x.p!)}`;
   return [
-    `On ${x.pairs} tasks both ran (outcome: hidden tests), ${x.a.model} · paper resolved ${ra} (${share(ra)}) and ${x.b.model} · paper ${rb} (${share(rb)}): a difference of ${signed((x.aOnly - x.bOnly) / x.pairs)} points (95% CI `,
+    `On ${x.pairs} tasks both ran (outcome: hidden tests), ${x.a.model} · paper resolved ${ra} (${share(ra)}) and ` +
+      `${x.b.model} · paper ${rb} (${share(rb)}): a difference of ${signed((x.aOnly - x.bOnly) / x.pairs)} points (95% CI `,
     `), McNemar ${p} (Holm-adjusted over ${familySize} pairs: ${pWritten(x.holm!)}).`,
   ];
 }

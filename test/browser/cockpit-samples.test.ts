@@ -117,7 +117,8 @@ describe('small samples', () => {
     ]);
     const p = await pages.open(`/?${search}`);
     expect(await p.locator('#compare-sentence').innerText()).toBe(
-      `${name(a)} and ${name(b)} share ${shared} ${shared === 1 ? 'task' : 'tasks'} with a result on the hidden tests: too few to compare (Compare needs at least 10).`,
+      `${name(a)} and ${name(b)} share ${shared} ${shared === 1 ? 'task' : 'tasks'} ` +
+        `with a result on the hidden tests: too few to compare (Compare needs at least 10).`,
     );
     expect(await p.locator('#compare-table').count()).toBe(0);
     await p.close();

@@ -16,7 +16,9 @@ const hunk = (k: number) =>
   `@@ -${k},2 +${k},2 @@\n context ${k}\n-old line ${k} ${'x'.repeat(60)}\n+new line ${k} ${'y'.repeat(60)}\n`;
 /** A 3 MiB diff of one file. */
 const HUGE = `diff --git a/src/big.py b/src/big.py\n--- a/src/big.py\n+++ b/src/big.py\n${Array.from({ length: 16_500 }, (_, k) => hunk(k * 10 + 1)).join('')}`;
-const HTML_DIFF = `diff --git a/src/${HOSTILE}.py b/src/${HOSTILE}.py\n--- a/src/${HOSTILE}.py\n+++ b/src/${HOSTILE}.py\n@@ -1 +1 @@\n-${HOSTILE}\n+<b>bold</b> ${HOSTILE}\n`;
+const HTML_DIFF =
+  `diff --git a/src/${HOSTILE}.py b/src/${HOSTILE}.py\n--- a/src/` +
+  `${HOSTILE}.py\n+++ b/src/${HOSTILE}.py\n@@ -1 +1 @@\n-${HOSTILE}\n+<b>bold</b> ${HOSTILE}\n`;
 const NOT_A_DIFF = `I could not make a patch.\n${HOSTILE}\n<iframe src="/"></iframe>\n`;
 
 const runs = {

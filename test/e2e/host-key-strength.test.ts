@@ -41,7 +41,8 @@ describe('npm start', () => {
     const output = await eventually(async () => (local.output().includes('warning:') ? local.output() : null));
     const warnings = output.split('\n').filter((line) => line.includes('warning:'));
     expect(warnings).toEqual([
-      '  warning: the key of weak-mac is shorter than 32 bytes. It still verifies, but it is weak: pair weak-mac anew with `openssl rand -hex 32` (docs/runner.md, "Pairing a Mac").',
+      '  warning: the key of weak-mac is shorter than 32 bytes. It still verifies, but it ' +
+        'is weak: pair weak-mac anew with `openssl rand -hex 32` (docs/runner.md, "Pairing a Mac").',
     ]);
     expect(output).not.toContain(WEAK_KEY);
     // The key it made for the host that had none is long enough.

@@ -33,7 +33,8 @@ describe('keys looked up by host name', () => {
     const run = await replayPush(['sync', root], env());
     expect(run.code).toBe(2);
     expect(run.err[0]).toBe(
-      'replay-push: Which host signs? Without --key-file the key comes from the environment or REPLAY_KEYS_DIR, so give --host (or REPLAY_HOST): the host a result.json names never picks the key.',
+      'replay-push: Which host signs? Without --key-file the key comes from the environment or ' +
+        'REPLAY_KEYS_DIR, so give --host (or REPLAY_HOST): the host a result.json names never picks the key.',
     );
     expect(recording.requests).toEqual([]);
   });

@@ -52,7 +52,8 @@ describe('an unpaired runner host', () => {
     expect(before.out).toEqual(['delivered 0, already accepted 0, queued 3, rejected 0']);
     const keyPath = join(clientKeys, keyEnvName('Hosting:ModuleReportSecret', 'mac-new'));
     expect(before.err).toEqual([
-      `replay-push: mac-new is not paired yet: no key in ${keyPath}. 6 deliveries wait in ${join(root, '.replay-outbox')} and go out on the next run or sync once the key is there.`,
+      `replay-push: mac-new is not paired yet: no key in ${keyPath}. 6 deliveries wait in ` +
+        `${join(root, '.replay-outbox')} and go out on the next run or sync once the key is there.`,
     ]);
     expect(await landedIds('mac-new')).toEqual([]);
 

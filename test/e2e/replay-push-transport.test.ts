@@ -35,7 +35,8 @@ beforeEach(() => {
 describe('plain http', () => {
   const remote = 'http://ingest.example.com/hooks/S/ingest';
   const refusal = (endpoint: string) =>
-    `replay-push: --endpoint ${endpoint} is plain http to a host that is not this machine: signed runs go over https only (http is for local mode on 127.0.0.1, ::1 or localhost).`;
+    `replay-push: --endpoint ${endpoint} is plain http to a host that is not this machine: ` +
+    `signed runs go over https only (http is for local mode on 127.0.0.1, ::1 or localhost).`;
 
   it.each([
     ['run', ['run', '/no/such/run-folder']],
@@ -100,7 +101,8 @@ describe('a redirecting endpoint', () => {
       expect(run.code).toBe(3);
       expect(run.out).toEqual(['delivered 0, already accepted 0, queued 0, rejected 1']);
       expect(run.err[0]).toBe(
-        `rejected run qwen3_8b__redirect-${status}__h2: ${status} redirected: The endpoint redirects (${status}) to ${elsewhere}; replay-push never follows a redirect: if that is the ingest URL, give it as --endpoint.`,
+        `rejected run qwen3_8b__redirect-${status}__h2: ${status} redirected: The endpoint redirects (${status}) ` +
+          `to ${elsewhere}; replay-push never follows a redirect: if that is the ingest URL, give it as --endpoint.`,
       );
       // The run once; its hidden-test result is set aside with it, unsent; nothing reached the Location.
       expect(recording.requests.map((r) => r.url)).toEqual(['/hooks/S/ingest']);

@@ -154,7 +154,9 @@ describe('cdk synth with 200 spaces', () => {
         JUDGE_QUEUE_URL: stores.emulators.queueUrls.judge,
       };
       const [sweeper] = functions.filter((f) => f.service === 'sweeper');
-      const script = `const { handler } = await import(${JSON.stringify(join(sweeper!.bundle, 'index.mjs'))}); await handler(${JSON.stringify(scheduledEvent())});`;
+      const script =
+        `const { handler } = await import(` +
+        `${JSON.stringify(join(sweeper!.bundle, 'index.mjs'))}); await handler(${JSON.stringify(scheduledEvent())});`;
       await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { env });
       const { Messages = [] } = await stores.emulators.sqs.send(
         new ReceiveMessageCommand({ QueueUrl: stores.emulators.queueUrls.judge, MaxNumberOfMessages: 10 }),

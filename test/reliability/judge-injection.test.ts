@@ -161,7 +161,8 @@ describe('a judge model that believes every candidate', () => {
     expect(missed.map((r) => ({ id: r.id, state: r.judgeState, flags: r.judgeFlags }))).toEqual([]);
     expect(rows.every((r) => r.judgeVerdict === null)).toBe(true);
     console.log(
-      `reliability judge injection: ${rows.length} generated injections (${new Set(injections.map((i) => i.rule)).size} rules, ${new Set(injections.map((i) => i.where)).size} places), ${rows.length - missed.length} flagged`,
+      `reliability judge injection: ${rows.length} generated injections (${new Set(injections.map((i) => i.rule)).size} ` +
+        `rules, ${new Set(injections.map((i) => i.where)).size} places), ${rows.length - missed.length} flagged`,
     );
   });
 

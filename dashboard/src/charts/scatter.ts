@@ -69,7 +69,9 @@ export class ScatterChart {
 
   private describe() {
     const [x, y] = this.drawnTicks;
-    this.alternative.textContent = `${this.summary} Horizontal axis: completion tokens per run, log scale, ticks at ${x!.join(', ')}. Vertical axis: wall time per run, log scale, ticks at ${y!.join(', ')}.`;
+    this.alternative.textContent =
+      `${this.summary} Horizontal axis: completion tokens per run, log ` +
+      `scale, ticks at ${x!.join(', ')}. Vertical axis: wall time per run, log scale, ticks at ${y!.join(', ')}.`;
   }
 
   /** Labels every tick (and keeps them for the text alternative). */

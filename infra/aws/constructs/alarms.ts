@@ -76,7 +76,8 @@ export class Alarms extends Construct {
       metric: serviceMetric('ingest', METRICS.hostKeyUnreadable, 'Sum', Duration.minutes(5)),
       threshold: 1,
       description:
-        "A host's signing key could not be read from Secrets Manager (deleted, scheduled for deletion or throttled); that host's deliveries are refused until it can. The ingest logs name the host.",
+        "A host's signing key could not be read from Secrets Manager (deleted, scheduled for deletion " +
+        "or throttled); that host's deliveries are refused until it can. The ingest logs name the host.",
       runbook: 'Unreadable host keys',
     });
   }

@@ -198,7 +198,9 @@ export class Cockpit extends Construct {
       for (const route of routes) {
         Validations.of(route).acknowledge({
           id: 'AwsSolutions-APIG4',
-          reason: `The configuration publishes cockpit ${name} read-only ("public": true); this API serves GET only, for space ${cockpit.space} only, and is throttled.`,
+          reason:
+            `The configuration publishes cockpit ${name} read-only ("public": ` +
+            `true); this API serves GET only, for space ${cockpit.space} only, and is throttled.`,
         });
       }
     }
@@ -309,7 +311,8 @@ function acknowledgeDistribution(distribution: Distribution, ownName: boolean): 
     {
       id: 'AwsSolutions-CFR2',
       reason:
-        'WAF costs a fixed monthly fee per web ACL; the only dynamic path is a GET-only, throttled API behind a JWT authorizer (or published read-only by configuration), and the static files are immutable build output.',
+        'WAF costs a fixed monthly fee per web ACL; the only dynamic path is a GET-only, throttled API behind ' +
+        'a JWT authorizer (or published read-only by configuration), and the static files are immutable build output.',
     },
   );
   // With its own name the distribution serves TLSv1.2_2021 at least; without, the finding stands.
@@ -317,7 +320,8 @@ function acknowledgeDistribution(distribution: Distribution, ownName: boolean): 
     Validations.of(distribution).acknowledge({
       id: 'AwsSolutions-CFR4',
       reason:
-        'Without a configured domain the distribution answers on its *.cloudfront.net name, whose certificate and minimum viewer protocol CloudFront chooses; a "domain" in the configuration gives it its own name with TLSv1.2_2021 as the minimum (docs/deploy.md, "Stable endpoints").',
+        'Without a configured domain the distribution answers on its *.cloudfront.net name, whose certificate and minimum viewer protocol ' +
+        'CloudFront chooses; a "domain" in the configuration gives it its own name with TLSv1.2_2021 as the minimum (docs/deploy.md, "Stable endpoints").',
     });
 }
 

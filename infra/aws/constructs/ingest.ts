@@ -59,7 +59,8 @@ export class Ingest extends Construct {
       Validations.of(route).acknowledge({
         id: 'AwsSolutions-APIG4',
         reason:
-          "Each delivery is authenticated by the sending host's HMAC-SHA256 over the exact raw body (docs/contract.md §3), checked in the function; no API Gateway authorizer can see the raw body, and runner hosts hold no user identity.",
+          "Each delivery is authenticated by the sending host's HMAC-SHA256 over the exact raw body (docs/contract.md " +
+          '§3), checked in the function; no API Gateway authorizer can see the raw body, and runner hosts hold no user identity.',
       });
     }
 

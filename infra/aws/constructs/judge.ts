@@ -45,7 +45,8 @@ export class Judge extends Construct {
     for (const space of judgedSpacesWithoutRepos(config))
       Annotations.of(this).addWarningV2(
         `replay:space-without-repos:${space}`,
-        `Space ${space} is judged but lists no "repos": its judge fetches the fix of any repository the GitHub App can read, private ones included, for any issue record its senders deliver. List the space's repositories under "repos" (docs/deploy.md).`,
+        `Space ${space} is judged but lists no "repos": its judge fetches the fix of any repository the GitHub App can read, ` +
+          `private ones included, for any issue record its senders deliver. List the space's repositories under "repos" (docs/deploy.md).`,
       );
 
     alarms.watchDeadLetters(this, 'DeadLetters', state.judgeDlq, 'Judge messages', 'Judge dead letters');
@@ -73,7 +74,8 @@ export class Judge extends Construct {
       evaluationPeriods: 3,
       datapointsToAlarm: 1,
       description:
-        'Judging is paused: the model provider refused the credentials (401/403) or the model. Put a working key in the Anthropic secret; the next sweep probes and resumes.',
+        'Judging is paused: the model provider refused the credentials (401/403) or the ' +
+        'model. Put a working key in the Anthropic secret; the next sweep probes and resumes.',
       runbook: 'Judging paused',
     });
   }

@@ -55,7 +55,8 @@ export async function invite(client: CognitoIdentityProviderClient, invitation: 
   } catch (e) {
     if (awsErrorName(e) === 'ResourceNotFoundException')
       throw new OperatorError(
-        `${UserPoolId} has no group ${GroupName}: ${invitation.cockpit} is not a cockpit of this deployment that requires sign-in (a public cockpit has no analysts).`,
+        `${UserPoolId} has no group ${GroupName}: ${invitation.cockpit} is not a ` +
+          `cockpit of this deployment that requires sign-in (a public cockpit has no analysts).`,
       );
     throw e;
   }
