@@ -171,14 +171,13 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     for (const foreign of held.filter((p) => p.host !== delivery.row.host && p.finishedAt === F))
       deps.rejected?.({ kind: 'hidden-test', space, id: delivery.id, host: foreign.host, owner: delivery.row.host });
   }
-  if (decision.row.hiddenTestResult === null) {
-    // A hidden-test result held while this landing was under way: see landHiddenTest.
-    const ownHeld = (await deps.issues.getPendingHiddenTests(space, delivery.id)).find(
-      (p) => p.host === delivery.row.host,
-    );
-    if (ownHeld?.finishedAt === F)
-      await applyHiddenTest(deps, space, delivery.id, delivery.row.host, F, ownHeld.hiddenTestResult);
-  }
+  // A hidden-test result held while this landing was under way (see landHiddenTest), also one that ran later than
+  // the result this landing wrote: applying it again is idempotent, and an older one changes nothing.
+  const ownHeld = (await deps.issues.getPendingHiddenTests(space, delivery.id)).find(
+    (p) => p.host === delivery.row.host,
+  );
+  if (ownHeld?.finishedAt === F)
+    await applyHiddenTest(deps, space, delivery.id, delivery.row.host, F, ownHeld.hiddenTestResult);
   if (decision.row.judgeState === 'pending') await deps.judgeQueue.send({ space, id: delivery.id, finishedAt: F });
   return decision.kind === 'write' ? decision.case : 'unchanged';
 }

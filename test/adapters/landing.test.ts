@@ -143,6 +143,48 @@ describe('landing a run', () => {
     await running;
     expect((await t.store.getRun('together', delivery.id))!.value.hiddenTestResult?.status).toBe('pass');
   });
+
+  it('takes a later hidden-test result that lands while its run is landing with an earlier held one', async () => {
+    // The run's landing has found the earlier result held, then the later one lands completely (finding no run,
+    // it replaces the held one), then the run's row is written with the earlier result: the later one must win.
+    const delivery = runDelivery();
+    const F = '2026-11-20T10:12:00Z';
+    const d = deps();
+    expect(await landEntry(d, entry('overtaken', hiddenTestDelivery(delivery.id, F, 'fail'), 'early'))).toBe(
+      'hidden-test-held',
+    );
+    let heldLookedUp!: () => void;
+    const lookedUp = new Promise<void>((r) => (heldLookedUp = r));
+    let laterLanded!: () => void;
+    const landed = new Promise<void>((r) => (laterLanded = r));
+    const runDeps: LandingDeps = {
+      ...d,
+      issues: Object.assign(Object.create(t.store) as typeof t.store, {
+        getPendingHiddenTests: async (space: string, id: string) => {
+          const held = await t.store.getPendingHiddenTests(space, id);
+          heldLookedUp();
+          return held;
+        },
+      }),
+      runs: Object.assign(Object.create(t.store) as typeof t.store, {
+        putRun: async (...args: Parameters<typeof t.store.putRun>) => {
+          await landed;
+          return t.store.putRun(...args);
+        },
+      }),
+    };
+    const running = landEntry(runDeps, entry('overtaken', delivery));
+    await lookedUp;
+    const later = hiddenTestDelivery(delivery.id, F, 'pass');
+    later.hiddenTestResult.ranAt = '2026-11-21T10:00:00Z';
+    expect(await landEntry(d, entry('overtaken', later, 'late'))).toBe('hidden-test-held');
+    laterLanded();
+    await running;
+    expect((await t.store.getRun('overtaken', delivery.id))!.value.hiddenTestResult).toMatchObject({
+      status: 'pass',
+      ranAt: '2026-11-21T10:00:00.000Z',
+    });
+  });
 });
 
 describe('landing is crash-safe', () => {

@@ -207,6 +207,8 @@ const figures = {
   sendSeconds: 0,
   seconds: 0,
 };
+/** Each accepted delivery that did not land and each record that ends with another value than expected. */
+const diagnosis = { lost: [] as Record<string, unknown>[], reverted: [] as Record<string, unknown>[] };
 let plan: ReturnType<typeof planLoad>;
 const runs = new Map<string, Record<string, unknown>>();
 const issues = new Map<string, Record<string, unknown>>();
@@ -334,13 +336,16 @@ beforeAll(async () => {
   figures.sendSeconds = Math.round((Date.now() - started) / 100) / 10;
 
   // Everything accepted has landed once each run holds its expected attempt and every judged task is judged.
+  // The inbox is seen empty before the state is read: a landing that ends while the state is being read is then
+  // already in it.
   await eventually(
     async () => {
+      if (inboxEntries() !== 0) return false;
       await readState();
       const judgedDone = [...runs.values()].filter(
         (r) => plan.judged.has(r.taskId as string) && r.judgeState === 'judged',
       ).length;
-      return inboxEntries() === 0 && judgedDone >= plan.judged.size;
+      return judgedDone >= plan.judged.size;
     },
     240_000,
     1000,
@@ -350,6 +355,8 @@ beforeAll(async () => {
   figures.seconds = Math.round((Date.now() - started) / 100) / 10;
   tally();
   console.log(`reliability mixed load: ${JSON.stringify(figures)}`);
+  if (diagnosis.lost.length || diagnosis.reverted.length)
+    console.log(`reliability mixed load, lost and reverted: ${JSON.stringify(diagnosis, null, 1)}`);
 }, 600_000);
 
 afterAll(async () => {
@@ -368,8 +375,35 @@ function tally() {
     if (p.kind === 'hidden-test') return ((row?.hiddenTestResult as { ranAt: string } | null)?.ranAt ?? '') >= p.value;
     return row?.patchSha256 === p.value || (attempts.get(p.target) ?? []).some((a) => a.patchSha256 === p.value);
   };
+  /** What the record a delivery writes to holds now. */
+  const held = (kind: Kind, target: string): Record<string, unknown> => {
+    if (kind === 'issue') {
+      const record = issues.get(target);
+      return record ? { sentAt: record.sentAt, mergeSha: record.mergeSha, host: record.host } : { issue: 'none' };
+    }
+    const row = runs.get(target);
+    if (!row) return { row: 'none' };
+    const { status, ranAt } = (row.hiddenTestResult as { status: string; ranAt: string } | null) ?? {};
+    return {
+      host: row.host,
+      patchSha256: row.patchSha256,
+      hiddenTest: status ? `${status} ${ranAt}` : null,
+      attempts: (attempts.get(target) ?? []).map((a) => `${a.patchSha256}${a.conflict ? ' conflict' : ''}`),
+    };
+  };
   figures.landed = accepted.filter(holds).length;
   figures.lost = accepted.length - figures.landed;
+  diagnosis.lost = accepted
+    .filter((p) => !holds(p))
+    .map((p) => ({
+      kind: p.kind,
+      target: p.target,
+      host: p.host,
+      deliveryId: p.deliveryId,
+      replayed: all.filter((q) => q.body.equals(p.body)).length,
+      expected: p.value,
+      holds: held(p.kind, p.target),
+    }));
   const hostsById = new Map<string, Set<string>>();
   for (const p of all) hostsById.set(p.deliveryId, (hostsById.get(p.deliveryId) ?? new Set()).add(p.host));
   const shared = all.filter((p) => hostsById.get(p.deliveryId)!.size > 1);
@@ -385,13 +419,18 @@ function tally() {
     if (p.kind === 'run') expected.set(key, known ?? p.value);
     else if (!known || p.value > known) expected.set(key, p.value);
   }
-  figures.reverted = [...expected].filter(([key, value]) => {
+  const reverted = [...expected].filter(([key, value]) => {
     const [kind, target] = key.split(' ') as [Kind, string];
     if (kind === 'issue') return issues.get(target)?.sentAt !== value;
     const row = runs.get(target);
     if (kind === 'hidden-test') return (row?.hiddenTestResult as { ranAt: string } | null)?.ranAt !== value;
     return row?.patchSha256 !== value;
-  }).length;
+  });
+  figures.reverted = reverted.length;
+  diagnosis.reverted = reverted.map(([key, value]) => {
+    const [kind, target] = key.split(' ') as [Kind, string];
+    return { kind, target, expected: value, holds: held(kind, target) };
+  });
 
   const forgeries = all.filter((p) => p.forged);
   figures.forgeries = forgeries.length;
@@ -423,6 +462,7 @@ describe('a mixed load with two kills', () => {
   });
 
   it('lands every accepted delivery: accepted = landed, nothing left in the inbox', () => {
+    expect(diagnosis.lost).toEqual([]);
     expect(figures.lost).toBe(0);
     // A tenth of the load reuses another host's delivery id, and each of those lands too.
     expect(figures.sharedIds).toBe(Math.round(TOTAL * MIX.sharedDeliveryIds));
@@ -432,6 +472,7 @@ describe('a mixed load with two kills', () => {
   });
 
   it('reverts no value: the first accepted patch, the last-run result and the last-sent record stand', () => {
+    expect(diagnosis.reverted).toEqual([]);
     expect(figures.reverted).toBe(0);
     for (const [id, list] of attempts) {
       expect(runs.get(id)).toMatchObject({ conflictCount: 1, attemptCount: 1 });
