@@ -209,7 +209,7 @@ describe('the Compare view', () => {
     expect(new URL((await link.getAttribute('href'))!, local.url).searchParams.get('run')).toBe(runId);
     await link.click();
     await p.waitForURL((u) => u.searchParams.get('run') === runId && u.searchParams.get('view') === 'runs');
-    await p.locator('#run-detail .verdict-box .chip').waitFor();
+    await p.locator('#run-detail .verdict-box .verdict-main').waitFor();
     expect(await p.locator('#run-detail h2').getAttribute('title')).toContain(
       `${A.model} · ${task} · harness ${A.harnessVersion}`,
     );

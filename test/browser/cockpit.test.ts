@@ -457,9 +457,9 @@ describe('keyboard and screen readers', () => {
 
   it('walk runs with the arrow keys without adding a history entry per run', async () => {
     const p = await openPage('/?view=runs');
-    // The grid is reached by Tab from the toolbar (search box, then the two export links) and shows that it has the focus.
+    // The grid is reached by Tab from the toolbar (search box, then the three export links) and shows that it has the focus.
     await p.locator('.search').focus();
-    for (const next of ['export-csv', 'export-json']) {
+    for (const next of ['export-csv', 'export-json', 'export-parquet']) {
       await p.keyboard.press('Tab');
       expect(await p.evaluate(() => document.activeElement?.id)).toBe(next);
     }
