@@ -9,7 +9,8 @@
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startLocalMode } from '../infra/local/local-mode.ts';
-import { groupRuns, NO_FILTERS, selectRuns } from '../shared/cockpit/aggregates.ts';
+import { NO_FILTERS, selectRuns } from '../shared/cockpit/run-selection.ts';
+import { groupRuns } from '../shared/cockpit/run-grouping.ts';
 import { allPairs } from '../shared/cockpit/all-pairs.ts';
 import { columnsFromBytes } from '../shared/cockpit/columns.ts';
 import { RunTable } from '../shared/cockpit/run-table.ts';

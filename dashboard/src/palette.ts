@@ -2,7 +2,7 @@
 // colour blindness: under simulated protanopia, deuteranopia and tritanopia every two verdict colours
 // stay at least 15 ΔE*ab apart (the browser suite checks it), and matrix cells are separated by a white
 // gap so neighbours never merge. Colour is never the only cue: every bar, cell and chip also carries its name.
-import type { HiddenColumn } from '../../shared/cockpit/aggregates.ts';
+import type { HiddenColumn } from '../../shared/cockpit/rate-figures.ts';
 import type { VerdictKey } from '../../shared/cockpit/result-filters.ts';
 
 export {

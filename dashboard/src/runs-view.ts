@@ -2,7 +2,7 @@
 // sortable by any column and searchable; clicking a row opens its detail panel. Live updates re-render
 // the visible rows in place, so the scroll position and the open run survive.
 import { codeOf, valueOfCode, type NumberField, type TextField } from '../../shared/cockpit/columns.ts';
-import { tierCode, waveOf } from '../../shared/cockpit/aggregates.ts';
+import { tierCode, waveOf } from '../../shared/cockpit/run-selection.ts';
 import { EXPORT_FORMATS, type ExportFormat } from '../../shared/cockpit/contract.ts';
 import { searchRows } from '../../shared/cockpit/result-filters.ts';
 import { agreementOf, difficultyOfRow, OUTCOME_LABELS } from '../../shared/cockpit/statistics.ts';

@@ -2,7 +2,9 @@
 // "resolved", search, sort, the open run, how the matrix is coloured and the two groups compared. Filters are shared by the
 // Dashboard, Compare and Runs areas. A compared group is two values of one parameter (`a=model&a=harness`):
 // model names may contain any separator one could pick.
-import { NO_FILTERS, type Group, type HiddenColumn, type RunFilters } from '../../shared/cockpit/aggregates.ts';
+import { NO_FILTERS, type RunFilters } from '../../shared/cockpit/run-selection.ts';
+import { type HiddenColumn } from '../../shared/cockpit/rate-figures.ts';
+import { type Group } from '../../shared/cockpit/run-grouping.ts';
 import { TIERS, type Tier } from '../../shared/cockpit/columns.ts';
 import {
   DIFFICULTIES,

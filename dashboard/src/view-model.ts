@@ -2,20 +2,10 @@
 // change of runs or issues; the selection and its figures once per filter change; the outcome ranks and names
 // them, so switching it reuses the figures already computed (their medians included) unless a difficulty
 // filter, which is read on the outcome, changes the runs in view.
-import {
-  computeFigures,
-  groupRuns,
-  rowsByGroup,
-  selectRuns,
-  taskFacts,
-  taskOrder,
-  type Figures,
-  type Group,
-  type GroupFigures,
-  type Grouping,
-  type IssueFacts,
-  type TaskFacts,
-} from '../../shared/cockpit/aggregates.ts';
+import { selectRuns, taskFacts, type IssueFacts, type TaskFacts } from '../../shared/cockpit/run-selection.ts';
+import { groupRuns, rowsByGroup, type Group, type Grouping } from '../../shared/cockpit/run-grouping.ts';
+import { computeFigures, type Figures, type GroupFigures } from '../../shared/cockpit/group-figures.ts';
+import { taskOrder } from '../../shared/cockpit/task-order.ts';
 import { selectByResult, taskLabels } from '../../shared/cockpit/result-filters.ts';
 import type { RunTable } from '../../shared/cockpit/run-table.ts';
 import {

@@ -5,23 +5,15 @@
 // harness versions are never pooled.
 import fc from 'fast-check';
 import { describe, expect, it } from '@jest/globals';
-import {
-  calibration,
-  computeFigures,
-  groupRuns,
-  medianOf,
-  medianOfRows,
-  NO_FILTERS,
-  originalFixComparison,
-  resolveRate,
-  scatterLayers,
-  selectRuns,
-  taskFacts,
-  taskOrder,
-  tasksInView,
-  rowsByGroup,
-  type VerdictCounts,
-} from '../../shared/cockpit/aggregates.ts';
+import { NO_FILTERS, selectRuns, taskFacts } from '../../shared/cockpit/run-selection.ts';
+import { resolveRate, type VerdictCounts } from '../../shared/cockpit/rate-figures.ts';
+import { groupRuns, rowsByGroup } from '../../shared/cockpit/run-grouping.ts';
+import { computeFigures } from '../../shared/cockpit/group-figures.ts';
+import { calibration } from '../../shared/cockpit/calibration.ts';
+import { originalFixComparison } from '../../shared/cockpit/original-fix-comparison.ts';
+import { scatterLayers } from '../../shared/cockpit/scatter-layers.ts';
+import { taskOrder, tasksInView } from '../../shared/cockpit/task-order.ts';
+import { medianOf, medianOfRows } from '../../shared/cockpit/quantiles.ts';
 import { cohensKappa, proportion } from '../../shared/cockpit/statistics.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';

@@ -2,7 +2,8 @@
 // rest beside it as "no test result", the judge counts resolved over its four counted verdicts; a view
 // defaults to tests exactly when a run in it has a pass or fail result. Expected figures are worked by hand.
 import { describe, expect, it } from '@jest/globals';
-import { computeFigures, NO_FILTERS, selectRuns } from '../../shared/cockpit/aggregates.ts';
+import { NO_FILTERS, selectRuns } from '../../shared/cockpit/run-selection.ts';
+import { computeFigures } from '../../shared/cockpit/group-figures.ts';
 import { compareGroups } from '../../shared/cockpit/compare-groups.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
 import {

@@ -3,7 +3,7 @@
 // no statistics; empirical difficulty bands a task by the share of configurations that resolved it, exactly
 // at the thirds; `cockpits.<name>.minN` must be a whole number from 1.
 import { describe, expect, it } from '@jest/globals';
-import { NO_FILTERS, selectRuns } from '../../shared/cockpit/aggregates.ts';
+import { NO_FILTERS, selectRuns } from '../../shared/cockpit/run-selection.ts';
 import { compareGroups } from '../../shared/cockpit/compare-groups.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
 import {

@@ -4,16 +4,10 @@
 // run, tasks whose tier only the issue record knows, unknown judge costs and tokens, and an unpriced model.
 import { describe, expect, it } from '@jest/globals';
 import { syntheticCampaign } from '../../bench/synthetic-campaign.ts';
-import {
-  calibration,
-  computeFigures,
-  groupRuns,
-  NO_FILTERS,
-  rowsByGroup,
-  selectRuns,
-  taskFacts,
-  type RunFilters,
-} from '../../shared/cockpit/aggregates.ts';
+import { NO_FILTERS, selectRuns, taskFacts, type RunFilters } from '../../shared/cockpit/run-selection.ts';
+import { groupRuns, rowsByGroup } from '../../shared/cockpit/run-grouping.ts';
+import { computeFigures } from '../../shared/cockpit/group-figures.ts';
+import { calibration } from '../../shared/cockpit/calibration.ts';
 import { columnsFromBytes } from '../../shared/cockpit/columns.ts';
 import { apiPaths, type IssuesBody, type StatsBody } from '../../shared/cockpit/contract.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
