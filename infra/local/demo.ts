@@ -11,7 +11,7 @@ import { parseConfig, readConfigFile, type ReplayConfig } from '../../shared/sch
 import type { CockpitsBody, RunsPage } from '../../shared/cockpit/contract.ts';
 import { apiPaths } from '../../shared/cockpit/contract.ts';
 import { ingestUrl } from '../../shared/client/push.ts';
-import { summaryLine } from '../../shared/runner/cli.ts';
+import { summaryLine } from '../../shared/runner/cli-output.ts';
 import {
   buildCampaign,
   deliverCampaign,
