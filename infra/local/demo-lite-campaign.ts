@@ -10,7 +10,8 @@ import { parseDiff } from '../../shared/cockpit/diff.ts';
 import { patchCounts } from '../../shared/runner/derive.ts';
 import { runId } from '../../shared/schema/run-id.ts';
 import { sha256Hex } from '../../shared/sha256.ts';
-import { lognormal, seeded, shuffle, type DemoCampaign, type DemoRun } from './demo-campaign.ts';
+import { type DemoCampaign, type DemoRun } from './demo-campaign.ts';
+import { lognormal, seeded, shuffle } from './demo-random.ts';
 import type { DemoData, DemoTask } from './demo-data.ts';
 import { Provenance } from './demo-provenance.ts';
 

@@ -12,16 +12,9 @@ import type { CockpitsBody, RunsPage } from '../../shared/cockpit/contract.ts';
 import { apiPaths } from '../../shared/cockpit/contract.ts';
 import { ingestUrl } from '../../shared/client/push.ts';
 import { summaryLine } from '../../shared/runner/cli-output.ts';
-import {
-  buildCampaign,
-  deliverCampaign,
-  DEMO_JUDGE_MODEL,
-  readSourceRuns,
-  startDemoJudge,
-  writeCampaignFolders,
-  type DemoCampaign,
-  type DeliveredCounts,
-} from './demo-campaign.ts';
+import { buildCampaign, readSourceRuns, type DemoCampaign } from './demo-campaign.ts';
+import { deliverCampaign, writeCampaignFolders, type DeliveredCounts } from './demo-delivery.ts';
+import { DEMO_JUDGE_MODEL, startDemoJudge } from './demo-judge.ts';
 import { DEMO_DATA_DIR, readDemoData } from './demo-data.ts';
 import { buildLiteCampaign } from './demo-lite-campaign.ts';
 import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from './demo-prices.ts';

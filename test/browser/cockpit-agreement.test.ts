@@ -5,7 +5,8 @@
 // the test from export.json (helpers/independent-figures.ts). Screenshots go to test-results/.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { buildCampaign, DEMO_JUDGE_MODEL, readSourceRuns } from '../../infra/local/demo-campaign.ts';
+import { buildCampaign, readSourceRuns } from '../../infra/local/demo-campaign.ts';
+import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
 import { apiPaths } from '../../shared/cockpit/contract.ts';
 import { analysisPages, settled } from './helpers/analysis-page.ts';
 import { agreement, byRateThenName, countGroups, kappaOf, type ExportedRun } from './helpers/independent-figures.ts';

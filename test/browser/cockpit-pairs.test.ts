@@ -5,7 +5,8 @@
 // Holm clause included, copied by its button, and at 800 px no axis label covers another. Expected figures are counted in the test from export.json, with its
 // own binomial coefficients and its own Holm (helpers/independent-figures.ts). Screenshots: test-results/.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { buildCampaign, DEMO_JUDGE_MODEL, readSourceRuns } from '../../infra/local/demo-campaign.ts';
+import { buildCampaign, readSourceRuns } from '../../infra/local/demo-campaign.ts';
+import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
 import { apiPaths } from '../../shared/cockpit/contract.ts';
 import { analysisPages } from './helpers/analysis-page.ts';
 import {

@@ -5,7 +5,8 @@
 // breakdown card shows the rates per tier, difficulty and wave. Expected figures are counted in the test
 // from export.json (helpers/independent-figures.ts).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { buildCampaign, DEMO_JUDGE_MODEL, readSourceRuns } from '../../infra/local/demo-campaign.ts';
+import { buildCampaign, readSourceRuns } from '../../infra/local/demo-campaign.ts';
+import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
 import { apiPaths } from '../../shared/cockpit/contract.ts';
 import { analysisPages } from './helpers/analysis-page.ts';
 import {

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
-import { buildCampaign, readSourceRuns, DEMO_JUDGE_MODEL, type DemoRun } from '../../infra/local/demo-campaign.ts';
+import { buildCampaign, readSourceRuns, type DemoRun } from '../../infra/local/demo-campaign.ts';
+import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
 import { pushDelivery } from '../../shared/client/push.ts';
 import { runId } from '../../shared/schema/run.ts';
 import { eventually, type TestLocalMode } from '../helpers/local-mode.ts';

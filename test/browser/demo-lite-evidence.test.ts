@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
-import { DEMO_JUDGE_MODEL, oracleAnswer } from '../../infra/local/demo-campaign.ts';
+import { DEMO_JUDGE_MODEL, oracleAnswer } from '../../infra/local/demo-judge.ts';
 import { readDemoData } from '../../infra/local/demo-data.ts';
 import { buildLiteCampaign, originalFix } from '../../infra/local/demo-lite-campaign.ts';
 import { pushDelivery } from '../../shared/client/push.ts';

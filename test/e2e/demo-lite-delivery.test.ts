@@ -4,12 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  deliverCampaign,
-  startDemoJudge,
-  writeCampaignFolders,
-  type DemoJudge,
-} from '../../infra/local/demo-campaign.ts';
+import { deliverCampaign, writeCampaignFolders } from '../../infra/local/demo-delivery.ts';
+import { startDemoJudge, type DemoJudge } from '../../infra/local/demo-judge.ts';
 import { readDemoData } from '../../infra/local/demo-data.ts';
 import { buildLiteCampaign } from '../../infra/local/demo-lite-campaign.ts';
 import { ingestUrl } from '../../shared/client/push.ts';

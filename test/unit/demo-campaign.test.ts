@@ -4,14 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import {
-  buildCampaign,
-  demoRunFinder,
-  oracleAnswer,
-  parseInstance,
-  readSourceRuns,
-  splitModelName,
-} from '../../infra/local/demo-campaign.ts';
+import { buildCampaign, parseInstance, readSourceRuns, splitModelName } from '../../infra/local/demo-campaign.ts';
+import { demoRunFinder, oracleAnswer } from '../../infra/local/demo-judge.ts';
 import { buildPrompt } from '../../shared/judge/prompt.ts';
 import { deliverySchema } from '../../shared/schema/delivery.ts';
 

@@ -4,7 +4,7 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { demoRunFinder, oracleAnswer } from '../../infra/local/demo-campaign.ts';
+import { demoRunFinder, oracleAnswer } from '../../infra/local/demo-judge.ts';
 import { DEMO_DATA_DIR, DEMO_DATA_FILES, DemoDataError, readDemoData } from '../../infra/local/demo-data.ts';
 import { buildLiteCampaign, fixSize, isTestPath, tierOf } from '../../infra/local/demo-lite-campaign.ts';
 import { buildPrompt } from '../../shared/judge/prompt.ts';

@@ -10,14 +10,8 @@ import {
   storedIssue,
   type JudgeAnswerFields,
 } from '../../../bench/direct-load.ts';
-import {
-  oracleAnswer,
-  startDemoJudge,
-  DEMO_JUDGE_MODEL,
-  type DemoCampaign,
-  type DemoJudge,
-  type DemoRun,
-} from '../../../infra/local/demo-campaign.ts';
+import { type DemoCampaign, type DemoRun } from '../../../infra/local/demo-campaign.ts';
+import { oracleAnswer, startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge } from '../../../infra/local/demo-judge.ts';
 import type { DynamoStore } from '../../../shared/adapters/aws/dynamo-store.ts';
 import { startTestLocalMode, type TestLocalMode } from '../../helpers/local-mode.ts';
 import { launchChromium } from './chromium.ts';
