@@ -17,22 +17,35 @@ import {
   type StatsBody,
 } from '../../shared/cockpit/contract.ts';
 import type { RunTable } from '../../shared/cockpit/run-table.ts';
+import type { TaskFacts } from '../../shared/cockpit/run-selection.ts';
+import type { ResolveOutcome } from '../../shared/cockpit/statistics.ts';
 import type { HostRecord } from '../../shared/schema/host.ts';
 import type { Api } from './api.ts';
 import { changesSince } from './space-runs.ts';
 import { DashboardView } from './dashboard-view.ts';
 import { DetailPanel } from './detail-panel.ts';
 import { CompareView } from './compare-view.ts';
-import { byId, el, fill } from './dom.ts';
+import { byId, fill } from './dom.ts';
 import { FilterBar } from './filter-bar.ts';
 import { OutcomeSwitch } from './outcome-switch.ts';
 import { colouringOf } from './matrix-card.ts';
-import { count } from './format.ts';
 import { freshnessText, newestLanding } from './freshness.ts';
 import { HostsView } from './hosts-view.ts';
 import { RunsView } from './runs-view.ts';
-import { AREAS, noFilters, readState, toSearch, writeState, type Area, type ViewState } from './url-state.ts';
+import {
+  AREAS,
+  noFilters,
+  readState,
+  toSearch,
+  writeState,
+  type Area,
+  type CockpitFilters,
+  type ViewState,
+} from './url-state.ts';
 import { compute, indexData, type Computed, type DataIndex } from './view-model.ts';
+import { filterOptions } from './filter-options.ts';
+import { memo } from './memo.ts';
+import { runBanners } from './run-banners.ts';
 
 const POLL_MS = 4_000;
 const POLL_HIDDEN_MS = 30_000;
@@ -46,10 +59,7 @@ export interface Located {
 
 export class Cockpit {
   private state: ViewState = readState();
-  private data: DataIndex | null = null;
-  private dataFor = '';
   private computed: Computed | null = null;
-  private computedFor = '';
   private readonly outcomeSwitch = new OutcomeSwitch((outcome) => this.update({ outcome }));
   private lastUpdate = Date.now();
   private lastError: string | null = null;
@@ -219,24 +229,20 @@ export class Cockpit {
     else this.detail.hide();
   }
 
+  private readonly dataIndex = memo((table: RunTable, _revision: number, issues: CockpitIssue[]) =>
+    indexData(table, issues),
+  );
+
+  /** Filters compare by value (their JSON): the same filters read back from the address keep the view. */
+  private readonly view = memo(
+    (data: DataIndex, dataKey: string, filters: string, outcome: ResolveOutcome | null): Computed =>
+      compute(data, dataKey, JSON.parse(filters) as CockpitFilters, outcome, this.located.cockpit.minN, this.computed),
+  );
+
   private model(): Computed {
+    const data = this.dataIndex(this.table, this.table.revision, this.issues);
     const dataKey = `${this.table.revision}|${this.issuesRevision}`;
-    if (!this.data || dataKey !== this.dataFor) {
-      this.data = indexData(this.table, this.issues);
-      this.dataFor = dataKey;
-    }
-    const key = `${dataKey}|${JSON.stringify(this.state.filters)}|${this.state.outcome}`;
-    if (!this.computed || key !== this.computedFor) {
-      this.computed = compute(
-        this.data,
-        dataKey,
-        this.state.filters,
-        this.state.outcome,
-        this.located.cockpit.minN,
-        this.computed,
-      );
-      this.computedFor = key;
-    }
+    this.computed = this.view(data, dataKey, JSON.stringify(this.state.filters), this.state.outcome);
     return this.computed;
   }
 
@@ -259,9 +265,9 @@ export class Cockpit {
     const filtered = area !== 'hosts';
     byId('filter-host').hidden = !filtered;
     this.banners.hidden = !filtered;
-    this.filterBar.render(this.filterOptions(m), this.state.filters);
+    this.filterBar.render(this.filterOptions(this.table, this.table.revision, m.facts), this.state.filters);
     this.outcomeSwitch.render(m.outcome, m.outcomeChosen);
-    this.renderBanners(m);
+    fill(this.banners, ...runBanners(m));
     for (const a of AREAS) {
       byId(`${a}-area`).hidden = a !== area;
       const tab = document.querySelector(`[data-area="${a}"]`);
@@ -333,60 +339,17 @@ export class Cockpit {
     this.runs.exportLinks(hrefs, `${space}-runs`);
   }
 
-  private optionsFor = '';
-  private options = { models: [] as string[], harnessVersions: [] as string[], waves: [] as number[] };
+  private readonly filterOptions = memo((table: RunTable, _revision: number, facts: TaskFacts) =>
+    filterOptions(table, facts),
+  );
 
-  private filterOptions(m: Computed) {
-    if (this.optionsFor !== `${this.table.revision}|${this.issuesRevision}`) {
-      const waves = new Set<number>();
-      for (let i = 0; i < this.table.size; i++) {
-        const w = this.table.numbers.wave[i]!;
-        if (!Number.isNaN(w)) waves.add(w);
-      }
-      m.facts.wave.forEach((w) => Number.isNaN(w) || waves.add(w));
-      const sorted = (xs: string[]) => [...xs].sort((a, b) => a.localeCompare(b));
-      this.options = {
-        models: sorted(this.table.dictionaries.model.values),
-        harnessVersions: sorted(this.table.dictionaries.harnessVersion.values),
-        waves: [...waves].sort((a, b) => a - b),
-      };
-      this.optionsFor = `${this.table.revision}|${this.issuesRevision}`;
-    }
-    return this.options;
-  }
-
-  private renderBanners(m: Computed) {
-    const versions = m.figures.harnessVersions;
-    const generated = m.figures.all.generated;
-    // One line each, the full sentence on demand: together they keep to a tenth of a laptop's screen.
-    const banner = (id: string, kind: string, line: string, full: string) =>
-      el('details', { class: `banner ${kind}`, id, role: 'status' }, el('summary', {}, line), el('p', {}, full));
-    fill(
-      this.banners,
-      versions.length > 1 &&
-        banner(
-          'harness-warning',
-          'warn',
-          `⚠ ${versions.length} harness versions in view: their runs are never pooled`,
-          `The versions: ${versions.join(', ')}. Each model appears once per harness version. Filter to one harness version to compare models like for like.`,
-        ),
-      generated > 0 &&
-        banner(
-          'generated-note',
-          'generated',
-          `◇ ${count(generated)} of ${count(m.selection.length)} runs in view carry generated figures`,
-          `Their metricsSource is "generated" (demo data): those figures were generated, not measured. The project's data/README.md says which fields are real.`,
-        ),
-    );
-  }
-
-  private newest: { of: Computed | null; at: number | null } = { of: null, at: null };
+  private readonly newestLanding = memo(newestLanding);
 
   /** When the newest run in view landed, and the poll only when it fails or lags (freshness.ts). */
   private paintStatus() {
     const m = this.computed;
-    if (m && this.newest.of !== m) this.newest = { of: m, at: newestLanding(m) };
-    const { text, failing } = freshnessText(this.newest.at, m?.selection.length ?? 0, this.table.size, {
+    const newest = m ? this.newestLanding(m) : null;
+    const { text, failing } = freshnessText(newest, m?.selection.length ?? 0, this.table.size, {
       lastUpdate: this.lastUpdate,
       lastError: this.lastError,
     });

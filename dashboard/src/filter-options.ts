@@ -1,0 +1,24 @@
+import type { RunTable } from '../../shared/cockpit/run-table.ts';
+import type { TaskFacts } from '../../shared/cockpit/run-selection.ts';
+
+export interface FilterOptions {
+  models: string[];
+  harnessVersions: string[];
+  waves: number[];
+}
+
+/** What the filter bar offers: every model and harness version of the runs, every wave of runs or tasks. */
+export function filterOptions(table: RunTable, facts: TaskFacts): FilterOptions {
+  const waves = new Set<number>();
+  for (let i = 0; i < table.size; i++) {
+    const w = table.numbers.wave[i]!;
+    if (!Number.isNaN(w)) waves.add(w);
+  }
+  facts.wave.forEach((w) => Number.isNaN(w) || waves.add(w));
+  const sorted = (xs: string[]) => [...xs].sort((a, b) => a.localeCompare(b));
+  return {
+    models: sorted(table.dictionaries.model.values),
+    harnessVersions: sorted(table.dictionaries.harnessVersion.values),
+    waves: [...waves].sort((a, b) => a - b),
+  };
+}
