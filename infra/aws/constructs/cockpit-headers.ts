@@ -5,7 +5,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { HeadersFrameOption, HeadersReferrerPolicy, ResponseHeadersPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { Construct } from 'constructs';
-import type { Analysts } from '../stateful-stack.ts';
+import type { Analysts } from './analyst-pool.ts';
 
 export class CockpitHeaders extends Construct {
   private signedIn?: ResponseHeadersPolicy;

@@ -31,7 +31,7 @@ import {
 } from '../../../shared/storage-layout.ts';
 import { BUNDLED_CONFIG_FILE } from '../../../shared/schema/config.ts';
 import type { ReplayConfig } from '../deployment-config.ts';
-import type { ObjectAccess } from '../stateful-stack.ts';
+import type { ObjectAccess } from './object-access-policy.ts';
 import { acknowledgeHostKeyFolders, hostKeyFolderArn, keyPrefixes } from '../host-key-arns.ts';
 import { METRICS_NAMESPACE, type ServiceName } from '../../../shared/operations.ts';
 
