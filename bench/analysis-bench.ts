@@ -126,7 +126,8 @@ export async function measureAnalysis(
       );
     const met = (value: number, limit: number) => `< ${ms(limit)} ${value < limit ? 'met' : 'MISSED'}`;
     console.log(
-      `\nAnalysis at ${runs.toLocaleString('en-US')} runs: 12 configurations (6 models × 2 harness versions) in waves of 730 tasks; ${rounds} clicks each way.`,
+      `\nAnalysis at ${runs.toLocaleString('en-US')} runs: 12 configurations (6 models × 2 harness versions) ` +
+        `in waves of 730 tasks; ${rounds} clicks each way.`,
     );
     console.log(
       `${''.padEnd(40)}${'median'.padStart(10)}${'max'.padStart(10)}${'floor med'.padStart(10)}${'floor max'.padStart(10)}  target`,
