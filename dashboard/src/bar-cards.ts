@@ -74,10 +74,10 @@ export const groupCells = (g: Named) => [g.label, g.model, g.harnessVersion];
 export function renderVerdicts(c: Card, m: Computed): void {
   nameRankedOrder(c, m.outcome);
   const groups = ordered(named(m), c, SORTS.verdicts);
-  c.data = {
+  c.data = () => ({
     columns: [...GROUP_COLUMNS, 'runs', ...VERDICT_ORDER],
     rows: groups.map((g) => [...groupCells(g), g.runs, ...VERDICT_ORDER.map((v) => g.verdicts[v])]),
-  };
+  });
   fill(
     c.body,
     legend(VERDICT_ORDER.map((v) => ({ label: VERDICT_LABELS[v], colour: VERDICT_COLOURS[v] }))),
@@ -112,7 +112,7 @@ export function renderResolve(c: Card, m: Computed): void {
   nameRankedOrder(c, m.outcome);
   const outcomes: ResolveOutcome[] = m.outcome === 'tests' ? ['tests', 'judge'] : ['judge', 'tests'];
   const groups = ordered(named(m), c, SORTS.resolve);
-  c.data = {
+  c.data = () => ({
     columns: [...GROUP_COLUMNS, 'outcome', 'resolved', 'n', 'rate', 'ciLow', 'ciHigh', 'outsideN'],
     rows: groups.flatMap((g) =>
       outcomes.map((o) => {
@@ -120,7 +120,7 @@ export function renderResolve(c: Card, m: Computed): void {
         return [...groupCells(g), o, r.hits, r.n, r.rate, r.ci?.[0] ?? null, r.ci?.[1] ?? null, r.outside];
       }),
     ),
-  };
+  });
   fill(
     c.body,
     legend(outcomes.map((o) => ({ label: rateLabel(o), colour: OUTCOME_COLOURS[o] }))),
@@ -185,13 +185,13 @@ export function renderMedians(
 ): void {
   nameRankedOrder(c, m.outcome);
   const groups = ordered(named(m), c, sorts);
-  c.data = {
+  c.data = () => ({
     columns: [...GROUP_COLUMNS, 'median', 'p25', 'p75', 'known', 'runs'],
     rows: groups.map((g) => {
       const f = figure(g);
       return [...groupCells(g), f.median, f.p25, f.p75, f.known, f.n];
     }),
-  };
+  });
   // Duration ticks carry their own unit (they change unit along the axis); number ticks are kept short
   // and the axis title names the unit.
   const axis = linearAxis(
@@ -218,10 +218,10 @@ export function renderOriginal(c: Card, m: Computed): void {
   const axis = logDurationAxis(seconds, 'median time, log scale (each tick is a round duration)', durationTick);
   const resolvedOn = `resolved (${OUTCOME_LABELS[m.outcome]})`;
   const shown = ordered(rows, c, SORTS.original);
-  c.data = {
+  c.data = () => ({
     columns: ['configuration', 'model', 'harnessVersion', 'modelHoursMedian', 'originalFixHoursMedian', 'pairs'],
     rows: shown.map((r) => [r.label, r.model, r.harnessVersion, r.modelHours, r.originalHours, r.pairs]),
-  };
+  });
   fill(
     c.body,
     legend([

@@ -67,7 +67,7 @@ export function renderBreakdown(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Comp
     ...p,
     cells: breakdown(m.table, m.selection, m.grouping, m.outcome, p.keys.length, p.keyOf),
   }));
-  c.data = {
+  c.data = () => ({
     columns: ['configuration', 'model', 'harnessVersion', 'by', 'part', 'resolved', 'n', 'rate'],
     rows: groups.flatMap((g) => {
       const row = rowOf.get(`${g.model}\u0000${g.harnessVersion}`)!;
@@ -75,7 +75,7 @@ export function renderBreakdown(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Comp
         p.cells[row]!.map((r, k) => [m.label(g), g.model, g.harnessVersion, p.title, p.keys[k]!, r.hits, r.n, r.rate]),
       );
     }),
-  };
+  });
   fill(
     c.body,
     el(

@@ -25,10 +25,10 @@ const NOT_RESOLVED: VerdictKey[] = ['partial', 'wrong', 'no_change'];
 
 export function renderCalibration(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Computed, nav: CalibrationNav): void {
   const cal = calibration(m.table, m.selection);
-  c.data = {
+  c.data = () => ({
     columns: ['judgeVerdict', 'hiddenTests', 'runs'],
     rows: VERDICT_ORDER.flatMap((v) => HIDDEN_TEST_COLUMNS.map((test) => [v, test, cal.counts[v][test]])),
-  };
+  });
   const k = cal.kappa;
   const t = k.table;
   const link = (n: number, outcome: RunsOutcome, what: string, data: Record<string, string>) => {

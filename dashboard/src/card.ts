@@ -16,8 +16,8 @@ export interface Card {
   head: HTMLElement;
   /** The chosen row order, when the card offers a choice. */
   sort: HTMLSelectElement | null;
-  /** The points the card shows now, as its "data (CSV)" download writes them; null until it has any. */
-  data: CardData | null;
+  /** The points the card shows, as its "data (CSV)" download writes them, built on demand; null until drawn. */
+  data: (() => CardData) | null;
 }
 
 /** A card's points: one row per bar, dot, cell or line it draws, with the figures behind it, unformatted. */
@@ -61,7 +61,7 @@ export function card(
     body,
     foot,
   );
-  let data: CardData | null = null;
+  let data: (() => CardData) | null = null;
   download.disabled = true;
   const made: Card = {
     root,
@@ -75,13 +75,13 @@ export function card(
     // Nothing to download until the card has drawn its figures.
     set data(points) {
       data = points;
-      download.disabled = !points?.rows.length;
+      download.disabled = points === null;
     },
   };
-  download.addEventListener(
-    'click',
-    () => made.data && saveText(`${id}.csv`, csvText(made.data.columns, made.data.rows)),
-  );
+  download.addEventListener('click', () => {
+    const points = made.data?.();
+    if (points) saveText(`${id}.csv`, csvText(points.columns, points.rows));
+  });
   return made;
 }
 

@@ -38,7 +38,7 @@ export function renderCost(
   if (pendingOrFailed(c.body, data)) return;
   const stats = data!.stats!;
   const basis = basisSelect.value as CostBasis;
-  c.data = {
+  c.data = () => ({
     columns: [
       'configuration',
       'model',
@@ -77,7 +77,7 @@ export function renderCost(
       g.runCost.perResolvedUsd,
       g.runCost.resolvedPer10Usd,
     ]),
-  };
+  });
   fill(
     c.body,
     costTable(stats, label),

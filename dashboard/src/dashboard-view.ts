@@ -379,18 +379,20 @@ export class DashboardView {
       .map((l, code) => l.x.length && `${count(l.x.length)} ${VERDICT_LABELS[key(code)]}`)
       .filter(Boolean);
     const { completionTokens, wallSeconds } = m.table.numbers;
-    const plotted = m.selection.filter((i) => completionTokens[i]! > 0 && wallSeconds[i]! > 0);
-    this.cards.scatter.data = {
+    this.cards.scatter.data = () => ({
       columns: ['runId', 'model', 'harnessVersion', 'verdict', 'completionTokens', 'wallSeconds'],
-      rows: Array.from(plotted, (i) => [
-        m.table.id(i),
-        m.table.string('model', i),
-        m.table.string('harnessVersion', i),
-        key(m.table.codes.verdict[i]!),
-        completionTokens[i]!,
-        wallSeconds[i]!,
-      ]),
-    };
+      rows: Array.from(
+        m.selection.filter((i) => completionTokens[i]! > 0 && wallSeconds[i]! > 0),
+        (i) => [
+          m.table.id(i),
+          m.table.string('model', i),
+          m.table.string('harnessVersion', i),
+          key(m.table.codes.verdict[i]!),
+          completionTokens[i]!,
+          wallSeconds[i]!,
+        ],
+      ),
+    });
     this.scatter.update(
       layers.map((l, code) => ({
         label: VERDICT_LABELS[key(code)],

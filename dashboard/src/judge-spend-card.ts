@@ -38,10 +38,10 @@ export function renderJudgeSpend(
 ): void {
   if (pendingOrFailed(c.body, data)) return;
   const groups = data!.stats!.groups;
-  c.data = {
+  c.data = () => ({
     columns: ['day', 'judgeCalls', 'cap', 'judgeCostUsd'],
     rows: (data!.budget?.days ?? []).map((d) => [d.day, d.calls, d.cap, d.costUsd]),
-  };
+  });
   fill(
     c.body,
     el('h3', {}, 'Judge spend per day against the cap'),

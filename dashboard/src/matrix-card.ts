@@ -81,23 +81,24 @@ export class MatrixCard {
       if (agreement(i) === 'disagree') marks[cell] = 1;
     }
     const labels = m.figures.groups.map((g) => m.label(g));
-    const filled = [...cells.keys()].filter((k) => cells[k]! >= 0);
-    this.card.data = {
+    this.card.data = () => ({
       columns: ['configuration', 'task', 'taskId', 'runId', 'judgeVerdict', 'hiddenTests', 'disagree'],
-      rows: filled.map((k) => {
-        const run = cells[k]!;
-        const task = columns[k % columns.length]!;
-        return [
-          labels[Math.floor(k / columns.length)]!,
-          m.taskLabels[task]!,
-          m.table.dictionaries.taskId.values[task]!,
-          m.table.id(run),
-          valueOfCode('verdict', m.table.codes.verdict[run]!) ?? 'unjudged',
-          valueOfCode('hiddenTest', m.table.codes.hiddenTest[run]!) ?? 'none',
-          marks[k] === 1,
-        ];
-      }),
-    };
+      rows: [...cells.keys()]
+        .filter((k) => cells[k]! >= 0)
+        .map((k) => {
+          const run = cells[k]!;
+          const task = columns[k % columns.length]!;
+          return [
+            labels[Math.floor(k / columns.length)]!,
+            m.taskLabels[task]!,
+            m.table.dictionaries.taskId.values[task]!,
+            m.table.id(run),
+            valueOfCode('verdict', m.table.codes.verdict[run]!) ?? 'unjudged',
+            valueOfCode('hiddenTest', m.table.codes.hiddenTest[run]!) ?? 'none',
+            marks[k] === 1,
+          ];
+        }),
+    });
     const what = byTests ? 'hidden-test result' : 'judge verdict';
     fill(
       this.legend,

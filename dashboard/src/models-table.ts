@@ -172,7 +172,10 @@ export function renderModelsTable(
   const sortedBy = columns.find((col) => col.key === sort.column) ?? columns.find((col) => col.key === 'rate')!;
   const ranked = sortedBy.key === 'rate' && sort.descending;
   const groups = ranked ? m.figures.groups : sortTable(m.figures.groups, sortedBy, sort.descending);
-  c.data = { columns: columns.map((col) => col.key), rows: groups.map((g) => columns.map((col) => col.value(g))) };
+  c.data = () => ({
+    columns: columns.map((col) => col.key),
+    rows: groups.map((g) => columns.map((col) => col.value(g))),
+  });
   const row = (g: GroupFigures, label = g.model, cls = '') =>
     el(
       'tr',
