@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import { startLocalMode, type LocalMode } from '../infra/local/local-mode.ts';
 import { parseConfig } from '../shared/schema/config.ts';
 import { snapshotRun, type SnapshotRun } from '../shared/cockpit/run-snapshot.ts';
-import { compactSpace, readManifest, writeSnapshot } from '../shared/read/snapshot-store.ts';
+import { compactSpace, readManifest, writeSnapshot } from '../shared/core/read/snapshot-store.ts';
 import { snapshotSpacePrefix } from '../shared/storage-layout.ts';
 import { systemClock } from '../shared/ports.ts';
 import type { RunRow } from '../shared/schema/run.ts';

@@ -3,7 +3,7 @@
 // built by the real landing rules (decideLanding) so they look exactly like landed ones; a verdict, when
 // given, is written as the judge would write it.
 import { createHash } from 'node:crypto';
-import { decideLanding } from '../shared/landing/decide.ts';
+import { decideLanding } from '../shared/core/landing/decide.ts';
 import type { IssueStore, RunStore } from '../shared/ports.ts';
 import type { SentIssue } from '../shared/schema/issue.ts';
 import { issueRecordSchema } from '../shared/schema/issue.ts';

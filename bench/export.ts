@@ -11,7 +11,7 @@ import { LOCAL_NAMES } from '../infra/local/emulators.ts';
 import { S3LinkedDownloads } from '../shared/adapters/aws/s3-linked-downloads.ts';
 import { LAMBDA_ANSWER_BYTES } from '../shared/operations.ts';
 import { systemClock } from '../shared/ports.ts';
-import { answerRead, type ReadDeps } from '../shared/read/read-api.ts';
+import { answerRead, type ReadDeps } from '../shared/core/read/read-api.ts';
 import { parseConfig } from '../shared/schema/config.ts';
 import { loadSpace, preparedBefore } from './load-space.ts';
 import { syntheticCampaign } from './synthetic-campaign.ts';

@@ -10,7 +10,7 @@ import { request, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { sign } from '../shared/ingest/signature.ts';
+import { sign } from '../shared/core/ingest/signature.ts';
 import { runId } from '../shared/schema/run.ts';
 
 const { values } = parseArgs({

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pushDelivery } from '../shared/client/push.ts';
+import { pushDelivery } from '../shared/runner/push.ts';
 import { parseConfig } from '../shared/schema/config.ts';
 import { runId } from '../shared/schema/run.ts';
 import { startLocalMode } from '../infra/local/local-mode.ts';
@@ -22,9 +22,9 @@ const RUNS = Number(values.runs);
 const SIZES_KB = [1, 4, 16, 64];
 const root = resolve(import.meta.dirname, '..');
 const source = [
-  'shared/judge/judge-run.ts',
+  'shared/core/judge/judge-run.ts',
   'shared/cockpit/diff.ts',
-  'shared/landing/land.ts',
+  'shared/core/landing/land.ts',
   'infra/local/local-mode.ts',
 ]
   .map((f) => readFileSync(join(root, f), 'utf8'))

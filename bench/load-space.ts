@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { startLocalMode } from '../infra/local/local-mode.ts';
 import { systemClock } from '../shared/ports.ts';
-import { compactSpace } from '../shared/read/snapshot-store.ts';
+import { compactSpace } from '../shared/core/read/snapshot-store.ts';
 import type { ReplayConfig } from '../shared/schema/config.ts';
 import type { SentIssue } from '../shared/schema/issue.ts';
 import type { RunRow } from '../shared/schema/run.ts';

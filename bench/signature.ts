@@ -1,4 +1,4 @@
-// Signature verification throughput (shared/ingest/signature.ts) against the floor: raw
+// Signature verification throughput (shared/core/ingest/signature.ts) against the floor: raw
 // `crypto.createHmac('sha256', key).update(bytes).digest()` on the same bytes, which is the work any
 // verification must do. The two run call by call in turn; each round hashes about the same number of bytes
 // (--mb), so small and large bodies weigh alike; a round's figure is the median call, and the printed
@@ -8,7 +8,7 @@
 //   npm run bench:signature [-- --rounds 21 --mb 16]
 import { createHmac } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { sign, verifySignature, type HostKeys } from '../shared/ingest/signature.ts';
+import { sign, verifySignature, type HostKeys } from '../shared/core/ingest/signature.ts';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string', default: '21' }, mb: { type: 'string', default: '16' } },

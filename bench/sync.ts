@@ -1,7 +1,7 @@
 // `npm run bench:sync`: replay-push sync throughput, in run folders per second, against local mode (`npm
 // start` as its own process, as the pipeline is another machine for a runner host), with 50 KB patches.
 // Baseline in the same run: the same run deliveries, built beforehand, POSTed
-// straight with shared/client at the same concurrency — the endpoint's own pace, with no folder reading,
+// straight with shared/runner/push.ts at the same concurrency — the endpoint's own pace, with no folder reading,
 // derivation, outbox writes, fsyncs or ledger. A third figure, sync against a bare server that answers
 // 202 "verified" at once, is the client's own ceiling. Trials alternate; medians and ratios are printed,
 // and the size of the bundled replay-push.mjs.
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildClient } from '../bin/build-client.ts';
 import { keyEnvName } from '../shared/adapters/key-names.ts';
-import { postSigned } from '../shared/client/push.ts';
+import { postSigned } from '../shared/runner/push.ts';
 import { buildRunDelivery } from '../shared/runner/delivery.ts';
 import { Outbox } from '../shared/runner/outbox.ts';
 import { prepareFolders, syncRunFolders } from '../shared/runner/sync.ts';
@@ -159,7 +159,9 @@ try {
   console.log(
     `\nmedian sync:     ${syncMedian.toFixed(1)} run folders/s  (read, derive, cut, outbox write + fsync, sign, send, ledger)`,
   );
-  console.log(`median baseline: ${baseMedian.toFixed(1)} deliveries/s  (prebuilt bodies POSTed with shared/client)`);
+  console.log(
+    `median baseline: ${baseMedian.toFixed(1)} deliveries/s  (prebuilt bodies POSTed with shared/runner/push.ts)`,
+  );
   console.log(`ratio sync / baseline: ${(syncMedian / baseMedian).toFixed(2)}`);
   console.log(
     `median sync to a bare endpoint (the client's own ceiling): ${median(ceiling)!.toFixed(1)} ` +

@@ -54,7 +54,7 @@ export const TIMINGS = {
   snapshotCompactorFunction: 300,
   /** How often the compactor runs; readers cover the time since with the table's `since` query. */
   snapshotCompactEvery: 300,
-  /** The compactor's lease (shared/lease.ts) outlives its function, so a run cut off by the timeout frees it by expiry. */
+  /** The compactor's lease (shared/core/lease.ts) outlives its function, so a run cut off by the timeout frees it by expiry. */
   snapshotCompactorLease: 360,
   /** One reference fetch (each GitHub request bounded by this) plus one model call, plus the writes. */
   githubRequest: 10,
@@ -92,7 +92,7 @@ export const AWS_CALLS = {
   emulated: { connectMs: 2_000, answerMs: 30_000, socketIdleMs: 30_000, deadlineMs: 60_000 },
 } as const satisfies Record<string, AwsCallTimeouts>;
 
-/** The leases scheduled jobs hold while they run (shared/lease.ts). */
+/** The leases scheduled jobs hold while they run (shared/core/lease.ts). */
 export const LEASES = {
   snapshotCompactor: { name: 'snapshot-compactor', seconds: TIMINGS.snapshotCompactorLease },
   inboxReconciler: { name: 'inbox-reconciler', seconds: TIMINGS.inboxReconcilerFunction + 60 },

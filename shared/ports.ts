@@ -3,7 +3,7 @@
 import type { SentIssue, StoredIssue } from './schema/issue.ts';
 import type { StoredHost } from './schema/host.ts';
 import type { RunRow, StoredHiddenTestResult } from './schema/run.ts';
-import type { TokenUsage } from './cost.ts';
+import type { TokenUsage } from './core/cost.ts';
 import type { ArchivedAttempt } from './schema/attempt.ts';
 export type { LandingMessage, JudgeMessage } from './schema/messages.ts';
 
@@ -103,7 +103,7 @@ export interface BudgetDay {
   costUsd: number | null;
 }
 
-/** How often each inbox entry was queued again by the reconciliation (shared/landing/reconcile-inbox.ts). */
+/** How often each inbox entry was queued again by the reconciliation (shared/core/landing/reconcile-inbox.ts). */
 export interface ReenqueueLedger {
   /** Counts one more time for the entry and answers the count, this one included. */
   countReenqueue(inboxKey: string, at: Date): Promise<number>;
@@ -158,7 +158,7 @@ export interface Clock {
 }
 
 /**
- * A lease on a named job (shared/lease.ts): at most one holder at a time, until it gives the lease up or
+ * A lease on a named job (shared/core/lease.ts): at most one holder at a time, until it gives the lease up or
  * the lease expires (a holder that crashed or timed out keeps it no longer than that).
  */
 export interface LeaseStore {

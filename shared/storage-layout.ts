@@ -88,7 +88,7 @@ export function parseReferenceDiffKey(
 }
 
 /**
- * Data bucket: the persisted runs snapshot of a space (shared/read/snapshot-store.ts). The compactor writes
+ * Data bucket: the persisted runs snapshot of a space (shared/core/read/snapshot-store.ts). The compactor writes
  * the slot the manifest does not name, then the manifest; slots alternate, so nothing is ever deleted.
  */
 export const SNAPSHOTS_PREFIX = 'snapshots/';
@@ -213,11 +213,11 @@ export const issueOwnerKey = (space: string, taskId: string): ItemKey => ({
   sk: taskId,
 });
 export const judgingKey = (space: string): ItemKey => ({ pk: spacePartition(space), sk: 'JUDGING' });
-/** How often the inbox reconciliation queued each inbox entry again (shared/landing/reconcile-inbox.ts): a partition of its own. */
+/** How often the inbox reconciliation queued each inbox entry again (shared/core/landing/reconcile-inbox.ts): a partition of its own. */
 export const REENQUEUE_PARTITION = 'INBOX-REENQUEUE';
 export const reenqueueKey = (inboxKey: string): ItemKey => ({ pk: REENQUEUE_PARTITION, sk: inboxKey });
 
-/** A job's lease (shared/lease.ts): a partition of its own, so granting it grants no space's data. */
+/** A job's lease (shared/core/lease.ts): a partition of its own, so granting it grants no space's data. */
 export const leasePartition = (name: string) => `LEASE#${name}`;
 export const leaseKey = (name: string): ItemKey => ({ pk: leasePartition(name), sk: 'LEASE' });
 /** A host as one space knows it: in that space's partition, so no other space's reader can see it. */

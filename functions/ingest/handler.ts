@@ -1,8 +1,8 @@
 // POST /hooks/{space}/ingest: verify the host's signature over the raw bytes, check the delivery, store it
-// durably, queue a claim check, answer 202. All rules live in shared/ingest; `lambda.ts` wires AWS.
+// durably, queue a claim check, answer 202. All rules live in shared/core/ingest; `lambda.ts` wires AWS.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { acceptDelivery, type IngestDeps } from '../../shared/ingest/accept-delivery.ts';
+import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
 import { decodePathSegment, jsonError } from '../../shared/http.ts';
 import { METRICS } from '../../shared/operations.ts';
 import { rawBody, toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';

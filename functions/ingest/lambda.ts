@@ -7,7 +7,7 @@ import { secretsManagerClient } from '../../shared/adapters/aws/secret-values.ts
 import { SecretsManagerKeySource } from '../../shared/adapters/aws/secrets-key-source.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
-import { rememberingMissingKeys } from '../../shared/ingest/missing-keys.ts';
+import { rememberingMissingKeys } from '../../shared/core/ingest/missing-keys.ts';
 import { createIngestHandler } from './handler.ts';
 
 const s3 = s3Client({});

@@ -1,10 +1,10 @@
-// SQS → one judge attempt per message; the rules live in shared/judge and `lambda.ts` wires AWS. Metrics
+// SQS → one judge attempt per message; the rules live in shared/core/judge and `lambda.ts` wires AWS. Metrics
 // the alarms watch: JudgeErrors (failed attempts) and JudgingPaused (1 while the provider refuses the key
 // or the model, 0 when a probe resumes judging); JudgeFlagged counts runs whose "resolved" was flagged;
 // JudgeModelCalls and JudgeSpendUsd feed the operations dashboard.
 import type { SQSRecord } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { judgeRun, type JudgeDeps, type JudgeOutcome } from '../../shared/judge/judge-run.ts';
+import { judgeRun, type JudgeDeps, type JudgeOutcome } from '../../shared/core/judge/judge-run.ts';
 import { judgeMessageSchema } from '../../shared/schema/messages.ts';
 import { METRICS } from '../../shared/operations.ts';
 import type { JudgeMessage } from '../../shared/ports.ts';

@@ -1,5 +1,5 @@
 // The judge's AWS wiring, built once per cold start from the environment the stack sets.
-import { DEFAULT_MAX_DIFF_CHARS } from '../../shared/judge/judge-run.ts';
+import { DEFAULT_MAX_DIFF_CHARS } from '../../shared/core/judge/judge-run.ts';
 import { systemClock } from '../../shared/ports.ts';
 import { bundledConfig, requiredEnv } from '../../shared/adapters/aws/runtime.ts';
 import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';

@@ -2,7 +2,7 @@
 // on the judge queue. A failed sweep is simply redone by the next one. `lambda.ts` wires AWS.
 import type { ScheduledEvent } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { sweep, type SweepDeps } from '../../shared/judge/sweep.ts';
+import { sweep, type SweepDeps } from '../../shared/core/judge/sweep.ts';
 import { METRICS } from '../../shared/operations.ts';
 import { flushMetrics, type Instrumentation } from '../../shared/adapters/aws/observability.ts';
 

@@ -10,7 +10,7 @@ import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
 import { parseConfig, readConfigFile, type ReplayConfig } from '../../shared/schema/config.ts';
 import type { CockpitsBody, RunsPage } from '../../shared/cockpit/contract.ts';
 import { apiPaths } from '../../shared/cockpit/contract.ts';
-import { ingestUrl } from '../../shared/client/push.ts';
+import { ingestUrl } from '../../shared/runner/push.ts';
 import { summaryLine } from '../../shared/runner/cli-output.ts';
 import { buildCampaign, readSourceRuns, type DemoCampaign } from './demo-campaign.ts';
 import { deliverCampaign, writeCampaignFolders, type DeliveredCounts } from './demo-delivery.ts';

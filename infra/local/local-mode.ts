@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { ScheduledEvent } from 'aws-lambda';
 import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
 import { keyEnvName } from '../../shared/adapters/key-names.ts';
-import { keyBytes, STRONG_KEY_BYTES } from '../../shared/ingest/signature.ts';
+import { keyBytes, STRONG_KEY_BYTES } from '../../shared/core/ingest/signature.ts';
 import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
 import {
   githubCredentialsFromEnv,
@@ -23,8 +23,8 @@ import { instrumentation, type LogLevel } from '../../shared/adapters/aws/observ
 import { TIMINGS, type ServiceName } from '../../shared/operations.ts';
 import { INBOX_PREFIX, parseInboxKey } from '../../shared/storage-layout.ts';
 import { systemClock, type JudgeMessage, type LandingMessage, type MessageQueue } from '../../shared/ports.ts';
-import { DEFAULT_MAX_DIFF_CHARS } from '../../shared/judge/judge-run.ts';
-import { rememberingMissingKeys } from '../../shared/ingest/missing-keys.ts';
+import { DEFAULT_MAX_DIFF_CHARS } from '../../shared/core/judge/judge-run.ts';
+import { rememberingMissingKeys } from '../../shared/core/ingest/missing-keys.ts';
 import { createIngestHandler } from '../../functions/ingest/handler.ts';
 import { createLanderHandler } from '../../functions/lander/handler.ts';
 import { createReadApiHandler } from '../../functions/read-api/handler.ts';
@@ -34,7 +34,7 @@ import { createSnapshotCompactorHandler } from '../../functions/snapshot-compact
 import { createInboxReconcilerHandler } from '../../functions/inbox-reconciler/handler.ts';
 import { DynamoReenqueueLedger } from '../../shared/adapters/aws/dynamo-reenqueue-ledger.ts';
 import { LOCAL_NAMES, startEmulators, type Emulators } from './emulators.ts';
-import { cockpitEntries } from '../../shared/read/read-api.ts';
+import { cockpitEntries } from '../../shared/core/read/read-api.ts';
 import { createLocalServer, type HttpHandler } from './http-server.ts';
 import { pollQueue, type Poller } from './queue-poller.ts';
 

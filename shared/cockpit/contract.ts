@@ -1,5 +1,5 @@
 // The read API as the cockpit sees it (docs/contract.md §10): response bodies and paths, typed once for the server
-// (shared/read/read-api.ts) and the dashboard. Imports types only, so it runs in the browser.
+// (shared/core/read/read-api.ts) and the dashboard. Imports types only, so it runs in the browser.
 import type { HostRecord } from '../schema/host.ts';
 import type { IssueField, StoredIssue } from '../schema/issue.ts';
 import type { RunRow } from '../schema/run.ts';

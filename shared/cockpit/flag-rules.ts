@@ -1,6 +1,6 @@
 // The rules that flag a run instead of accepting "resolved" (docs/contract.md §5), kept as data. Screen rules
 // look for text addressed to a judge, grader or model in what the candidate wrote (its added lines and its
-// summary, normalised by shared/judge/verdict-checks.ts: case, look-alike letters and invisible characters
+// summary, normalised by shared/core/judge/verdict-checks.ts: case, look-alike letters and invisible characters
 // aside); the fact rule compares a "resolved" with what we compute from the diffs. Each rule has a hit and a
 // near miss in test/unit/judge-screen.test.ts. Words are joined by `SEP`, any run of non-letters (spaces,
 // line breaks, comment leaders, "_"), so a phrase split over comment lines or written as one constant still

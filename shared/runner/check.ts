@@ -3,7 +3,7 @@
 // answers the pairing question (is the key in AWS this host's key, is the host a sender of the space?)
 // without leaving a run behind, and says what to fix in one sentence.
 import { randomUUID } from 'node:crypto';
-import { postSigned } from '../client/push.ts';
+import { postSigned } from './push.ts';
 import { CHECK_KIND } from '../schema/delivery.ts';
 import { hostKey, KeyFileError, type KeySettings } from './host-key.ts';
 

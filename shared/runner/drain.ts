@@ -4,7 +4,7 @@
 // 408, 429, 5xx and network failures → retried in rounds with exponential backoff and jitter until
 // `retryForMs` has passed, then left queued for the next run. A hidden-test result waits until its run
 // is accepted. A host without a key sends nothing; its deliveries stay queued.
-import { postSigned } from '../client/push.ts';
+import { postSigned } from './push.ts';
 import { OutboxError, type Outbox, type OutboxEntry, type ServerAnswer } from './outbox.ts';
 
 const BACKOFF_BASE_MS = 500;

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AnthropicJudgeModel } from '../../shared/adapters/anthropic-judge-model.ts';
 import { JudgeModelError, type JudgeModelRequest } from '../../shared/ports.ts';
-import { JUDGE_ANSWER_JSON_SCHEMA } from '../../shared/judge/answer.ts';
+import { JUDGE_ANSWER_JSON_SCHEMA } from '../../shared/core/judge/answer.ts';
 import {
   startAnthropicStandIn,
   type AnthropicStandIn,

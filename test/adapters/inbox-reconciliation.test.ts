@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DynamoReenqueueLedger } from '../../shared/adapters/aws/dynamo-reenqueue-ledger.ts';
 import { dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
 import { DynamoLeaseStore } from '../../shared/adapters/aws/dynamo-lease.ts';
-import { MAX_REENQUEUES, RECONCILE_AFTER_SECONDS, reconcileInbox } from '../../shared/landing/reconcile-inbox.ts';
+import { MAX_REENQUEUES, RECONCILE_AFTER_SECONDS, reconcileInbox } from '../../shared/core/landing/reconcile-inbox.ts';
 import { LOCAL_NAMES } from '../../infra/local/emulators.ts';
 import { createInboxReconcilerHandler } from '../../functions/inbox-reconciler/handler.ts';
 import { inboxEntryName, inboxKey } from '../../shared/storage-layout.ts';

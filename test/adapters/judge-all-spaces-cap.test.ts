@@ -1,8 +1,8 @@
 // The deployment's daily judge cap across spaces, beside each space's own, against the emulators with the
 // Anthropic and GitHub stand-ins (a world of its own: the shared counter is the whole day's).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { judgeRun } from '../../shared/judge/judge-run.ts';
-import { nextUtcDay, utcDay } from '../../shared/judge/transitions.ts';
+import { judgeRun } from '../../shared/core/judge/judge-run.ts';
+import { nextUtcDay, utcDay } from '../../shared/core/judge/transitions.ts';
 import { goodAnswer, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
 import { budgetCalls } from '../helpers/in-memory-ports.ts';
 

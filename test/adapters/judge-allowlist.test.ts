@@ -1,6 +1,6 @@
 // The space's repository allowlist in the judge (docs/contract.md §5): GitHub is never asked about an unlisted repository.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { judgeRun } from '../../shared/judge/judge-run.ts';
+import { judgeRun } from '../../shared/core/judge/judge-run.ts';
 import { startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
 
 const config = {

@@ -1,10 +1,10 @@
 // The judge against real emulators, with the Anthropic and GitHub stand-ins reached through the real SDKs.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CLAIM_SECONDS, judgeRun } from '../../shared/judge/judge-run.ts';
+import { CLAIM_SECONDS, judgeRun } from '../../shared/core/judge/judge-run.ts';
 import { GitHubReferenceSource } from '../../shared/adapters/github-reference-source.ts';
-import { sweep } from '../../shared/judge/sweep.ts';
-import { blockEnd, blockStart } from '../../shared/judge/prompt.ts';
-import { nextUtcDay, utcDay } from '../../shared/judge/transitions.ts';
+import { sweep } from '../../shared/core/judge/sweep.ts';
+import { blockEnd, blockStart } from '../../shared/core/judge/prompt.ts';
+import { nextUtcDay, utcDay } from '../../shared/core/judge/transitions.ts';
 import { referenceDiffKey } from '../../shared/storage-layout.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import type { JudgeMessage } from '../../shared/ports.ts';

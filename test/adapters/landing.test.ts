@@ -1,6 +1,6 @@
 // Landing against the real emulators: conditional writes, content-addressed objects, crash safety.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { landEntry, landInboxEntry, type LandingDeps } from '../../shared/landing/land.ts';
+import { landEntry, landInboxEntry, type LandingDeps } from '../../shared/core/landing/land.ts';
 import type { InboxEntry } from '../../shared/schema/messages.ts';
 import type { JudgeMessage } from '../../shared/ports.ts';
 import { hiddenTestDelivery, inboxEntry, runDelivery, type DeliveryInput } from '../helpers/deliveries.ts';

@@ -1,9 +1,9 @@
-// The lease contract (shared/lease.ts) kept by the DynamoDB adapter against the emulator and by the in-memory
+// The lease contract (shared/core/lease.ts) kept by the DynamoDB adapter against the emulator and by the in-memory
 // port the handler tests use, and what the snapshot compactor does with it: one compaction at a time.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DynamoLeaseStore } from '../../shared/adapters/aws/dynamo-lease.ts';
 import { dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
-import { withLease } from '../../shared/lease.ts';
+import { withLease } from '../../shared/core/lease.ts';
 import type { LeaseStore } from '../../shared/ports.ts';
 import { LOCAL_NAMES } from '../../infra/local/emulators.ts';
 import { createSnapshotCompactorHandler } from '../../functions/snapshot-compactor/handler.ts';

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { judged, landedRow } from '../../bench/direct-load.ts';
 import type { IssueStore, ObjectStore, Page, RunStore } from '../../shared/ports.ts';
 import { COLUMNS_FORMAT, columnsFromBytes } from '../../shared/cockpit/columns.ts';
-import { columnsAnswer } from '../../shared/read/read-model.ts';
-import { answerRead, type ReadDeps } from '../../shared/read/read-api.ts';
+import { columnsAnswer } from '../../shared/core/read/read-model.ts';
+import { answerRead, type ReadDeps } from '../../shared/core/read/read-api.ts';
 import {
   DOWNLOAD_LINK_HEADER,
   type CompareBody,
@@ -21,7 +21,7 @@ import {
   FULL_REBUILD_EVERY_MS,
   readManifest,
   type ColumnPartLimits,
-} from '../../shared/read/snapshot-store.ts';
+} from '../../shared/core/read/snapshot-store.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
 import {
   snapshotManifestKey as manifestKey,

@@ -3,8 +3,8 @@
 // carried; one it refuses names the field.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { parseDelivery } from '../../shared/ingest/accept-delivery.ts';
-import { landEntry, type LandingDeps } from '../../shared/landing/land.ts';
+import { parseDelivery } from '../../shared/core/ingest/accept-delivery.ts';
+import { landEntry, type LandingDeps } from '../../shared/core/landing/land.ts';
 import type { JudgeMessage } from '../../shared/ports.ts';
 import { hiddenTestDelivery, inboxEntry, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerKeySource } from '../../shared/adapters/aws/secrets-key-source.ts';
-import { acceptDelivery, type IngestDeps } from '../../shared/ingest/accept-delivery.ts';
-import { sign } from '../../shared/ingest/signature.ts';
+import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
+import { sign } from '../../shared/core/ingest/signature.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { LandingMessage } from '../../shared/ports.ts';
 import { RecordingQueue } from '../helpers/in-memory-ports.ts';

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
 import { buildCampaign, readSourceRuns, type DemoRun } from '../../infra/local/demo-campaign.ts';
 import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
-import { pushDelivery } from '../../shared/client/push.ts';
+import { pushDelivery } from '../../shared/runner/push.ts';
 import { runId } from '../../shared/schema/run.ts';
 import { eventually, type TestLocalMode } from '../helpers/local-mode.ts';
 

@@ -8,8 +8,8 @@ import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-
 import { DEMO_JUDGE_MODEL, oracleAnswer } from '../../infra/local/demo-judge.ts';
 import { readDemoData } from '../../infra/local/demo-data.ts';
 import { buildLiteCampaign, originalFix } from '../../infra/local/demo-lite-campaign.ts';
-import { pushDelivery } from '../../shared/client/push.ts';
-import { verdictChecks } from '../../shared/judge/verdict-checks.ts';
+import { pushDelivery } from '../../shared/runner/push.ts';
+import { verdictChecks } from '../../shared/core/judge/verdict-checks.ts';
 
 const SPACE = 'LiteEvidence';
 const HOSTS = ['demo-runner-1', 'demo-runner-2'];

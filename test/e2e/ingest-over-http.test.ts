@@ -3,8 +3,8 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SendMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { pushDelivery } from '../../shared/client/push.ts';
-import { sign } from '../../shared/ingest/signature.ts';
+import { pushDelivery } from '../../shared/runner/push.ts';
+import { sign } from '../../shared/core/ingest/signature.ts';
 import { inboxKey } from '../../shared/storage-layout.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { eventually, queueDrained, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';

@@ -1,7 +1,7 @@
 // Local mode with no judge credentials at all: runs land and wait, say why, and burn no attempts.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { pushDelivery } from '../../shared/client/push.ts';
-import { sweep } from '../../shared/judge/sweep.ts';
+import { pushDelivery } from '../../shared/runner/push.ts';
+import { sweep } from '../../shared/core/judge/sweep.ts';
 import { systemClock } from '../../shared/ports.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import { issueDelivery, runDelivery } from '../helpers/deliveries.ts';

@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { pushDelivery } from '../../shared/client/push.ts';
+import { pushDelivery } from '../../shared/runner/push.ts';
 import { runDelivery } from '../helpers/deliveries.ts';
 import { eventually } from '../helpers/local-mode.ts';
 import { killProcess, startLocalProcess, type LocalProcess } from '../helpers/local-process.ts';

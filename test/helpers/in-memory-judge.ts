@@ -1,8 +1,13 @@
 // The judge's world in memory, fresh per test: the table, the data bucket, a scripted model and a code host
 // (test/helpers/in-memory-ports.ts), a clock that stands still, and the read API over the same stores. Runs
 // are put as landing leaves them (patch and summary stored, row due), so the judge's own rules decide the rest.
-import { judgeRun, DEFAULT_MAX_DIFF_CHARS, type JudgeDeps, type JudgeOutcome } from '../../shared/judge/judge-run.ts';
-import { answerRead } from '../../shared/read/read-api.ts';
+import {
+  judgeRun,
+  DEFAULT_MAX_DIFF_CHARS,
+  type JudgeDeps,
+  type JudgeOutcome,
+} from '../../shared/core/judge/judge-run.ts';
+import { answerRead } from '../../shared/core/read/read-api.ts';
 import { patchKey, summaryKey } from '../../shared/storage-layout.ts';
 import type { ReplayConfig } from '../../shared/schema/config.ts';
 import type { RunRow } from '../../shared/schema/run.ts';

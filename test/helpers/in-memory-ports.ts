@@ -35,7 +35,7 @@ import type { ArchivedAttempt } from '../../shared/schema/attempt.ts';
 import type { StoredHost } from '../../shared/schema/host.ts';
 import type { SentIssue, StoredIssue } from '../../shared/schema/issue.ts';
 import type { StoredHiddenTestResult, RunRow } from '../../shared/schema/run.ts';
-import { replacesHiddenTest } from '../../shared/landing/decide.ts';
+import { replacesHiddenTest } from '../../shared/core/landing/decide.ts';
 
 /** Every table-backed port, as one table (like DynamoStore). */
 export class InMemoryTable

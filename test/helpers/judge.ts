@@ -1,11 +1,11 @@
 // The judge's world for tests: real emulators, the Anthropic and GitHub stand-ins reached through the real
 // SDK adapters, a GitHub App key pair, a settable clock, and landing through the real landing code.
 import { generateKeyPairSync } from 'node:crypto';
-import { landEntry } from '../../shared/landing/land.ts';
+import { landEntry } from '../../shared/core/landing/land.ts';
 import { parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
 import type { JudgeMessage } from '../../shared/ports.ts';
-import type { JudgeDeps } from '../../shared/judge/judge-run.ts';
-import type { SweepDeps } from '../../shared/judge/sweep.ts';
+import type { JudgeDeps } from '../../shared/core/judge/judge-run.ts';
+import type { SweepDeps } from '../../shared/core/judge/sweep.ts';
 import { AnthropicJudgeModel } from '../../shared/adapters/anthropic-judge-model.ts';
 import { GitHubReferenceSource } from '../../shared/adapters/github-reference-source.ts';
 import {

@@ -5,10 +5,10 @@
 // injected by a proxy in front of the real adapters (the technique of test/adapters/landing.test.ts, with
 // hangs added: a call that never returns is a function killed by its timeout).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { acceptDelivery, type IngestDeps } from '../../shared/ingest/accept-delivery.ts';
-import { sign } from '../../shared/ingest/signature.ts';
-import { landInboxEntry, type LandingDeps } from '../../shared/landing/land.ts';
-import { judgeRun, CLAIM_SECONDS } from '../../shared/judge/judge-run.ts';
+import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
+import { sign } from '../../shared/core/ingest/signature.ts';
+import { landInboxEntry, type LandingDeps } from '../../shared/core/landing/land.ts';
+import { judgeRun, CLAIM_SECONDS } from '../../shared/core/judge/judge-run.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { KeySource, LandingMessage, MessageQueue } from '../../shared/ports.ts';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';

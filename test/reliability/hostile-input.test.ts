@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { sign } from '../../shared/ingest/signature.ts';
+import { sign } from '../../shared/core/ingest/signature.ts';
 import { runDelivery, issueDelivery, hiddenTestDelivery } from '../helpers/deliveries.ts';
 import { startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 

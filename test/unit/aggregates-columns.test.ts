@@ -19,8 +19,8 @@ import {
   type RunColumns,
 } from '../../shared/cockpit/columns.ts';
 import { ColumnsReader } from '../../shared/cockpit/columns-reader.ts';
-import { columnsAnswer, REENCODE_AFTER_MS } from '../../shared/read/read-model.ts';
-import { AS_OF_SAFETY_MS } from '../../shared/read/as-of.ts';
+import { columnsAnswer, REENCODE_AFTER_MS } from '../../shared/core/read/read-model.ts';
+import { AS_OF_SAFETY_MS } from '../../shared/core/read/as-of.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
 import { toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
 import type { Page } from '../../shared/ports.ts';

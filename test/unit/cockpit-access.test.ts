@@ -11,7 +11,7 @@ import { S3ObjectStore, s3Client } from '../../shared/adapters/aws/s3-object-sto
 import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
 import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
-import { analystGroupOf, MAX_GROUP_NAME_LENGTH } from '../../shared/read/cockpit-access.ts';
+import { analystGroupOf, MAX_GROUP_NAME_LENGTH } from '../../shared/core/read/cockpit-access.ts';
 import { systemClock } from '../../shared/ports.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { decideLanding, landingCase, type IncomingRun } from '../../shared/landing/decide.ts';
-import { fitsInRow } from '../../shared/landing/bounds.ts';
+import { decideLanding, landingCase, type IncomingRun } from '../../shared/core/landing/decide.ts';
+import { fitsInRow } from '../../shared/core/landing/bounds.ts';
 import { runnerRowSchema, type RunRow } from '../../shared/schema/run.ts';
 import { runnerRow } from '../helpers/deliveries.ts';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { buildCampaign, parseInstance, readSourceRuns, splitModelName } from '../../infra/local/demo-campaign.ts';
 import { demoRunFinder, oracleAnswer } from '../../infra/local/demo-judge.ts';
-import { buildPrompt } from '../../shared/judge/prompt.ts';
+import { buildPrompt } from '../../shared/core/judge/prompt.ts';
 import { deliverySchema } from '../../shared/schema/delivery.ts';
 
 const source = readSourceRuns();

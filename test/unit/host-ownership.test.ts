@@ -2,10 +2,10 @@
 // ports. A run and its hidden-test results belong to the host whose row it is; a task's issue record to the first
 // publisher that sent it, among the space's `issuePublishers`.
 import { describe, expect, it } from '@jest/globals';
-import { acceptDelivery, type IngestDeps } from '../../shared/ingest/accept-delivery.ts';
-import { sign } from '../../shared/ingest/signature.ts';
-import { decideLanding } from '../../shared/landing/decide.ts';
-import { landEntry, type CrossHostRejection, type LandingDeps } from '../../shared/landing/land.ts';
+import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
+import { sign } from '../../shared/core/ingest/signature.ts';
+import { decideLanding } from '../../shared/core/landing/decide.ts';
+import { landEntry, type CrossHostRejection, type LandingDeps } from '../../shared/core/landing/land.ts';
 import type { JudgeMessage, LandingMessage } from '../../shared/ports.ts';
 import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '../../shared/schema/config.ts';
 import { runnerRowSchema } from '../../shared/schema/run.ts';

@@ -1,8 +1,8 @@
 // The inbox entry a 202 promises (docs/contract.md §3): keyed by signer and body, written create-only, so a
 // delivery id reused by another host or another body never replaces an accepted delivery.
 import { describe, expect, it } from '@jest/globals';
-import { acceptDelivery, type IngestDeps } from '../../shared/ingest/accept-delivery.ts';
-import { sign } from '../../shared/ingest/signature.ts';
+import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
+import { sign } from '../../shared/core/ingest/signature.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { LandingMessage } from '../../shared/ports.ts';
 import { runDelivery } from '../helpers/deliveries.ts';

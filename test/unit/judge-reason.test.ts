@@ -1,7 +1,7 @@
 // The judge's free-text reason reaches every cockpit, public ones included, so it may carry no issue text.
 import { describe, expect, it } from '@jest/globals';
-import { parseJudgeAnswer } from '../../shared/judge/answer.ts';
-import { auditedAnswerText, MAX_REASON_CHARS, REASON_WITHHELD } from '../../shared/judge/reason-guard.ts';
+import { parseJudgeAnswer } from '../../shared/core/judge/answer.ts';
+import { auditedAnswerText, MAX_REASON_CHARS, REASON_WITHHELD } from '../../shared/core/judge/reason-guard.ts';
 
 const TITLE = 'Widgets crash on empty input';
 const BODY =

@@ -1,6 +1,6 @@
 // The judge's pure rules: strict answers, retry backoff, waiting states and the verdict mapping.
 import { describe, expect, it } from '@jest/globals';
-import { parseJudgeAnswer } from '../../shared/judge/answer.ts';
+import { parseJudgeAnswer } from '../../shared/core/judge/answer.ts';
 import {
   attemptsExhausted,
   claimed,
@@ -12,8 +12,8 @@ import {
   utcDay,
   verdict,
   withCallCost,
-} from '../../shared/judge/transitions.ts';
-import { verdictChecks, type VerdictChecks } from '../../shared/judge/verdict-checks.ts';
+} from '../../shared/core/judge/transitions.ts';
+import { verdictChecks, type VerdictChecks } from '../../shared/core/judge/verdict-checks.ts';
 import { parseAnthropicSecret, parseGitHubAppSecret } from '../../shared/adapters/aws/judge-services.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { runRow } from '../helpers/records.ts';

@@ -10,7 +10,7 @@ import {
   screen,
   verdictChecks,
   verdictFlags,
-} from '../../shared/judge/verdict-checks.ts';
+} from '../../shared/core/judge/verdict-checks.ts';
 
 /** Per rule: text that must hit it, and text close to it that must not hit any rule. */
 const CASES: Record<string, { hit: string; nearMiss: string }> = {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { cutToBudget, joinDiff, parseDiff, touchedPaths } from '../../shared/cockpit/diff.ts';
-import { isLockFile, omitLockFiles } from '../../shared/reference/lock-files.ts';
+import { isLockFile, omitLockFiles } from '../../shared/core/reference/lock-files.ts';
 
 const file = (path: string, body = '@@ -1 +1 @@\n-old\n+new') =>
   `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n${body}`;

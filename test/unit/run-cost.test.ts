@@ -3,7 +3,7 @@
 // how many of its runs those are.
 import { describe, expect, it } from '@jest/globals';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
-import { groupStatistics, runCostUsd } from '../../shared/read/group-stats.ts';
+import { groupStatistics, runCostUsd } from '../../shared/core/read/group-stats.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
 
 const price = { inputPerMTok: 1, outputPerMTok: 10 };

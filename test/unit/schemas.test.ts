@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { issueRecordSchema } from '../../shared/schema/issue.ts';
 import { runId, runnerRowSchema } from '../../shared/schema/run.ts';
-import { parseDelivery } from '../../shared/ingest/accept-delivery.ts';
+import { parseDelivery } from '../../shared/core/ingest/accept-delivery.ts';
 import { parseConfig, ConfigError } from '../../shared/schema/config.ts';
 import { issueDelivery, runDelivery, runnerRow } from '../helpers/deliveries.ts';
 

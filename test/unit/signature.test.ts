@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { sign, verifySignature } from '../../shared/ingest/signature.ts';
+import { sign, verifySignature } from '../../shared/core/ingest/signature.ts';
 
 describe('per-host signature verification', () => {
   it("matches GitHub's published X-Hub-Signature-256 test vector", () => {

@@ -12,7 +12,7 @@ import { columnsFromBytes } from '../../shared/cockpit/columns.ts';
 import { apiPaths, type IssuesBody, type StatsBody } from '../../shared/cockpit/contract.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
 import { DEFAULT_MIN_N, kappaWithheld, rankByRate, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
-import { answerRead, type ReadDeps } from '../../shared/read/read-api.ts';
+import { answerRead, type ReadDeps } from '../../shared/core/read/read-api.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import { InMemoryKeySource, InMemoryObjectStore, InMemoryTable, SettableClock } from '../helpers/in-memory-ports.ts';
 

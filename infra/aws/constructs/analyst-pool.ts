@@ -8,7 +8,7 @@ import {
   type UserPoolDomain,
   type UserPoolGroup,
 } from 'aws-cdk-lib/aws-cognito';
-import { analystGroupOf } from '../../../shared/read/cockpit-access.ts';
+import { analystGroupOf } from '../../../shared/core/read/cockpit-access.ts';
 import type { ReplayConfig } from '../../../shared/schema/config.ts';
 import type { StageNames } from '../stage-names.ts';
 

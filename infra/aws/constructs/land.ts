@@ -1,7 +1,7 @@
 // Stage 2, land: the lander drains the landing queue, turns each inbox delivery into rows and objects, and
 // queues new rows for judging. Records fail one by one (partial batch response), so a poison message
 // reaches the dead-letter queue without holding back its batch. Every 15 minutes the inbox reconciler queues
-// again what outlived its queue message (shared/landing/reconcile-inbox.ts); like the other scheduled jobs,
+// again what outlived its queue message (shared/core/landing/reconcile-inbox.ts); like the other scheduled jobs,
 // neither EventBridge nor Lambda retries a failed run, and a lease keeps two runs from overlapping.
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule as EventSchedule } from 'aws-cdk-lib/aws-events';

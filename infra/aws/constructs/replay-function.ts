@@ -167,7 +167,7 @@ export class ReplayFunction extends Construct {
     return this;
   }
 
-  /** Takes and gives up one job's lease (shared/lease.ts): writes to that lease's item and nothing else. */
+  /** Takes and gives up one job's lease (shared/core/lease.ts): writes to that lease's item and nothing else. */
   holdsLease(table: ITable, name: string): this {
     this.role.addToPrincipalPolicy(
       new PolicyStatement({

@@ -1,4 +1,4 @@
-// Leases (shared/lease.ts) as items of the one table, in a partition of their own: a conditional put takes
+// Leases (shared/core/lease.ts) as items of the one table, in a partition of their own: a conditional put takes
 // a lease that is free or expired, a conditional delete gives up only a lease its holder still holds.
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AWS_CALLS, type AwsCallTimeouts } from '../../operations.ts';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createIngestHandler } from '../../../functions/ingest/handler.ts';
 import { instrumentation } from '../../../shared/adapters/aws/observability.ts';
-import { sign } from '../../../shared/ingest/signature.ts';
+import { sign } from '../../../shared/core/ingest/signature.ts';
 import { METRICS } from '../../../shared/operations.ts';
 import type { LandingMessage } from '../../../shared/ports.ts';
 import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '../../../shared/schema/config.ts';

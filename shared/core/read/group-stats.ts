@@ -1,0 +1,134 @@
+// `/stats` computed from a RunTable and a selection of its rows: the same table, filters and groups (one
+// model and harness version) the cockpit uses, counted by the cockpit's own pass (countRuns) and rated by
+// the same functions, with every figure from the one statistics module. Only the costs are /stats' own:
+// they need the configured prices, which the cockpit never sees. `/compare` is
+// shared/cockpit/compare-groups.ts, which the cockpit's Compare view runs on its own table.
+import {
+  cohensKappa,
+  kappaWithheld,
+  outcomeReader,
+  outcomeRate,
+  rankByRate,
+  RESOLVED,
+  runCostFigure,
+  type ResolveOutcome,
+} from '../../cockpit/statistics.ts';
+import { callCostUsd, sumCosts } from '../cost.ts';
+import type { ModelPrice } from '../../schema/config.ts';
+import {
+  countRuns,
+  groupRuns,
+  hiddenTestRate,
+  resolveRate,
+  rowsByGroup,
+  type Group,
+} from '../../cockpit/aggregates.ts';
+import type { StatsGroup } from '../../cockpit/contract.ts';
+import type { RunTable } from '../../cockpit/run-table.ts';
+
+export type Prices = Record<string, ModelPrice>;
+
+/** The configured price of a model (an own key only: a model named "constructor" has no price). */
+export const priceOf = (prices: Prices, model: string): ModelPrice | null =>
+  Object.hasOwn(prices, model) ? prices[model]! : null;
+
+/**
+ * A run's cost: what its harness recorded, else estimated from its tokens at the configured price (the runner
+ * sends no cache figures); null when neither is known.
+ */
+export const runCostUsd = (
+  price: ModelPrice | null,
+  run: { costUsd: number | null; promptTokens: number | null; completionTokens: number | null },
+): number | null =>
+  run.costUsd ??
+  callCostUsd(
+    { inputTokens: run.promptTokens, outputTokens: run.completionTokens, cacheWriteTokens: 0, cacheReadTokens: 0 },
+    price ?? undefined,
+  );
+
+const known = (v: number) => (Number.isNaN(v) ? null : v);
+
+export function groupStatistics(
+  table: RunTable,
+  selection: Uint32Array,
+  prices: Prices,
+  outcome: ResolveOutcome,
+  minN: number,
+): StatsGroup[] {
+  const grouping = groupRuns(table, selection);
+  const rows = rowsByGroup(grouping, selection);
+  const stats = grouping.groups.map((group, g) =>
+    statisticsOf(table, group, rows[g]!, priceOf(prices, group.model), outcome),
+  );
+  const byName = (a: Group, b: Group) =>
+    a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion);
+  const { rankOf } = rankByRate(
+    stats,
+    (g) => g.rate,
+    (g) => g.n,
+    minN,
+    byName,
+  );
+  return stats.map((g) => ({ ...g, rank: rankOf.get(g) ?? null })).sort(byName);
+}
+
+function statisticsOf(
+  table: RunTable,
+  group: Group,
+  rows: Uint32Array,
+  price: ModelPrice | null,
+  outcome: ResolveOutcome,
+): Omit<StatsGroup, 'rank'> {
+  const counts = countRuns(table, rows);
+  const classOf = outcomeReader(table, outcome);
+  const resolved = outcomeRate(counts, outcome);
+  const resolve = resolveRate(counts.verdicts, counts.flagged);
+  const hidden = hiddenTestRate(counts.hiddenTests);
+  const kappa = cohensKappa(counts.agreement);
+  const judgeCost = table.numbers.judgeCostUsd;
+  const prompt = table.numbers.promptTokens;
+  const completion = table.numbers.completionTokens;
+  const recorded = table.numbers.costUsd;
+  return {
+    model: group.model,
+    harnessVersion: group.harnessVersion,
+    runs: counts.runs,
+    n: resolved.n,
+    resolved: resolved.hits,
+    rate: resolved.rate,
+    ci: resolved.ci,
+    outside: resolved.outside,
+    judge: {
+      n: resolve.n,
+      resolved: resolve.hits,
+      rate: resolve.rate,
+      ci: resolve.ci,
+      excluded: resolve.excluded,
+      error: resolve.error,
+      flagged: resolve.flagged,
+      notJudged: resolve.unjudged,
+    },
+    conflicts: counts.conflicts,
+    hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
+    agreement: {
+      n: kappa.n,
+      kappa: kappa.kappa,
+      ci: kappa.ci,
+      table: counts.agreement,
+      withheld: kappaWithheld(kappa),
+    },
+    judgeCostUsd: sumCosts(Array.from(rows, (i) => known(judgeCost[i]!))),
+    runCost: runCostFigure(
+      Float64Array.from(
+        rows,
+        (i) =>
+          runCostUsd(price, {
+            costUsd: known(recorded[i]!),
+            promptTokens: known(prompt[i]!),
+            completionTokens: known(completion[i]!),
+          }) ?? NaN,
+      ),
+      Array.from(rows, (i) => classOf(i) === RESOLVED),
+    ),
+  };
+}

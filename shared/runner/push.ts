@@ -1,0 +1,85 @@
+// Signs and POSTs one delivery, as a runner host does (docs/contract.md §3). `postSigned` is what replay-push's outbox
+// sends (the exact bytes it stored, so a retry carries the same body and delivery id); `pushDelivery` is
+// the one-shot form used by benchmarks and tests.
+import { randomUUID } from 'node:crypto';
+import { sign } from '../core/ingest/signature.ts';
+
+export interface PushResult {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** The ingest URL of a space on a deployment or local mode. */
+export const ingestUrl = (baseUrl: string, space: string) => `${baseUrl}/hooks/${encodeURIComponent(space)}/ingest`;
+
+/** The answer recorded for a 3xx: names where it pointed (as an absolute URL when it is one), so --endpoint can be fixed. */
+function redirectAnswer(endpoint: string, status: number, location: string | null): Record<string, unknown> {
+  if (location === null)
+    return {
+      error: 'redirected',
+      message: `The endpoint answered ${status} without a Location; replay-push never follows a redirect: check --endpoint.`,
+    };
+  let target = location;
+  try {
+    target = new URL(location, endpoint).href;
+  } catch {
+    // Not a URL: named as given.
+  }
+  return {
+    error: 'redirected',
+    location: target,
+    message: `The endpoint redirects (${status}) to ${target}; replay-push never follows a redirect: if that is the ingest URL, give it as --endpoint.`,
+  };
+}
+
+/** One signed POST of the raw body. Network failures and timeouts reject (the caller decides to retry). */
+export async function postSigned(
+  endpoint: string,
+  raw: Uint8Array,
+  key: string,
+  deliveryId: string,
+  timeoutMs = 30_000,
+): Promise<PushResult> {
+  const response = await fetch(endpoint, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-hub-signature-256': sign(raw, key),
+      'x-replay-delivery': deliveryId,
+    },
+    // fetch's types want an ArrayBuffer-backed view; a Buffer from a file may sit on a shared pool.
+    body: raw as Uint8Array<ArrayBuffer>,
+    signal: AbortSignal.timeout(timeoutMs),
+    // A redirect is never followed: the signed body would go where the endpoint's answer says.
+    redirect: 'manual',
+  });
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel();
+    return {
+      status: response.status,
+      body: redirectAnswer(endpoint, response.status, response.headers.get('location')),
+    };
+  }
+  const text = await response.text();
+  let body: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    body =
+      parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+        ? (parsed as Record<string, unknown>)
+        : { error: 'not-json', message: text.slice(0, 200) };
+  } catch {
+    body = { error: 'not-json', message: text.slice(0, 200) };
+  }
+  return { status: response.status, body };
+}
+
+export async function pushDelivery(
+  baseUrl: string,
+  space: string,
+  delivery: unknown,
+  key: string,
+  deliveryId: string = randomUUID(),
+): Promise<PushResult> {
+  return postSigned(ingestUrl(baseUrl, space), Buffer.from(JSON.stringify(delivery)), key, deliveryId);
+}
