@@ -96,5 +96,45 @@ export default tseslint.config(
       ],
     },
   },
+  // Layers. Only the adapters, the `lambda.ts` wiring, the CDK app, the operator's commands, benchmarks and
+  // tests talk to AWS. shared/core holds the rules: it takes services as ports (shared/ports.ts), never
+  // an adapter, an SDK client, the network or the file system.
+  {
+    files: ['**/*.{ts,js,mjs}'],
+    ignores: ['shared/adapters/**', 'functions/**/lambda.ts', 'infra/**', 'bin/**', 'bench/**', 'test/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@aws-sdk/*'],
+              message: 'Only shared/adapters and the lambda.ts wiring import the AWS SDK; take a port.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['shared/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/adapters/**', '@aws-sdk/*', '@anthropic-ai/*', '@octokit/*'],
+              message: 'shared/core takes services as ports (shared/ports.ts), never an adapter or an SDK.',
+            },
+            {
+              group: ['node:http', 'node:https', 'node:fs', 'node:fs/promises', 'http', 'https', 'fs', 'fs/promises'],
+              message: 'shared/core reaches the network and the file system only through ports.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );

@@ -1,0 +1,61 @@
+// The layer rules of eslint.config.js, checked against the files they guard: the core takes services as
+// ports, and only the adapters and the Lambda wiring import the AWS SDK.
+import { describe, expect, it } from '@jest/globals';
+import { resolve } from 'node:path';
+import { ESLint } from 'eslint';
+
+const eslint = new ESLint({ cwd: resolve(import.meta.dirname, '../..') });
+
+async function refusedImports(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('the layer rules', () => {
+  it.each([
+    ['an adapter', "import { S3ObjectStore } from '../../adapters/aws/s3-object-store.ts';"],
+    ['the AWS SDK', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';"],
+    ['the Anthropic SDK', "import Anthropic from '@anthropic-ai/sdk';"],
+    ['Octokit', "import { Octokit } from '@octokit/rest';"],
+    ['the file system', "import { readFileSync } from 'node:fs';"],
+    ['the promised file system', "import { readFile } from 'node:fs/promises';"],
+    ['HTTP', "import { request } from 'node:http';"],
+    ['HTTPS', "import { request } from 'node:https';"],
+  ])('keep %s out of shared/core', async (_name, line) => {
+    const refused = await refusedImports('shared/core/judge/probe.ts', `${line}\nexport const probe = 1;\n`);
+    expect(refused).toHaveLength(1);
+  });
+
+  it('let shared/core import ports, records and pure Node modules', async () => {
+    const code = [
+      "import type { ObjectStore } from '../../ports.ts';",
+      "import { runId } from '../../schema/run.ts';",
+      "import { gzipSync } from 'node:zlib';",
+      "import { randomUUID } from 'node:crypto';",
+      'export const probe = [runId, gzipSync, randomUUID] as unknown as ObjectStore;',
+    ].join('\n');
+    expect(await refusedImports('shared/core/read/probe.ts', `${code}\n`)).toEqual([]);
+  });
+
+  const sdk = "import { S3Client } from '@aws-sdk/client-s3';\nexport const probe = S3Client;\n";
+
+  it.each([
+    'shared/runner/probe.ts',
+    'shared/cockpit/probe.ts',
+    'functions/judge/handler-probe.ts',
+    'dashboard/probe.ts',
+  ])('refuse the AWS SDK in %s', async (filePath) => {
+    expect(await refusedImports(filePath, sdk)).toHaveLength(1);
+  });
+
+  it.each([
+    'shared/adapters/aws/probe.ts',
+    'functions/judge/lambda.ts',
+    'infra/aws/probe.ts',
+    'bin/probe.ts',
+    'bench/probe.ts',
+    'test/probe.ts',
+  ])('allow the AWS SDK in %s', async (filePath) => {
+    expect(await refusedImports(filePath, sdk)).toEqual([]);
+  });
+});
