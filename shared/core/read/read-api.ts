@@ -98,6 +98,48 @@ function compressed(answer: HttpAnswer, acceptsGzip: boolean): HttpAnswer {
   };
 }
 
+/** One request as a route sees it. `space`, `id` and `format` are the path's named segments, decoded ('' where
+ * the route's pattern has no such segment). */
+interface ReadRequest {
+  deps: ReadDeps;
+  path: string;
+  space: string;
+  id: string;
+  format: string;
+  query: URLSearchParams;
+  headers: Record<string, string | undefined>;
+  acceptsGzip: boolean;
+}
+
+interface Route {
+  method: 'GET';
+  /** Segments are literal, `:name` (a whole segment) or `prefix:name` (the rest of a segment after a prefix). */
+  path: string;
+  answer: (request: ReadRequest) => Promise<HttpAnswer> | HttpAnswer;
+}
+
+const get = (path: string, answer: Route['answer']): Route => ({ method: 'GET', path, answer });
+
+const ROUTES: Route[] = [
+  get('/api/cockpits', (r) => cockpits(r.deps.config)),
+  get('/api/spaces/:space/runs', (r) => listRuns(r.deps, r.space, r.query)),
+  get('/api/spaces/:space/columns', (r) => columns(r.deps, r.space, r.query, columnsCoding(r))),
+  get('/api/spaces/:space/stats', (r) => stats(r.deps, r.space, r.query)),
+  get('/api/spaces/:space/compare', (r) => compare(r.deps, r.space, r.query)),
+  get('/api/spaces/:space/pairs', (r) => pairs(r.deps, r.space, r.query)),
+  get('/api/spaces/:space/budget', (r) => budget(r.deps, r.space, r.query)),
+  get('/api/spaces/:space/export.:format', exportOf),
+  get('/api/spaces/:space/runs/:id', (r) => oneRun(r.deps, r.space, r.id)),
+  get('/api/spaces/:space/runs/:id/patch', (r) => runText(r.deps, r.space, r.id, 'patch')),
+  get('/api/spaces/:space/runs/:id/summary', (r) => runText(r.deps, r.space, r.id, 'summary')),
+  get('/api/spaces/:space/runs/:id/reference', (r) => runReference(r.deps, r.space, r.id)),
+  get('/api/spaces/:space/runs/:id/attempts', (r) => attemptsOf(r.deps, r.space, r.id)),
+  get('/api/spaces/:space/issues', (r) => issues(r.deps, r.space, r.query)),
+  get('/api/spaces/:space/hosts', (r) => hosts(r.deps, r.space)),
+];
+
+const ROUTE_METHODS = new Set<string>(ROUTES.map((r) => r.method));
+
 async function route(
   deps: ReadDeps,
   method: string,
@@ -106,38 +148,56 @@ async function route(
   acceptsGzip: boolean,
   headers: Record<string, string | undefined>,
 ): Promise<HttpAnswer> {
-  if (method !== 'GET' && method !== 'HEAD')
-    return { ...jsonError(405, 'method-not-allowed', 'The read API only answers GET.'), headers: { allow: 'GET' } };
-  const parts = path.split('/').filter(Boolean).map(decodePathSegment);
-  if (parts.some((p) => p === null)) return jsonError(400, 'bad-path', 'The path is not valid percent-encoding.');
-  const [api, spaces, space, collection, id, sub, ...rest] = parts as string[];
-  if (api === 'api' && spaces === 'cockpits' && parts.length === 2) return cockpits(deps.config);
-  if (api !== 'api' || spaces !== 'spaces' || !space || !collection || rest.length) return notFound(path);
-  if (!spaceOf(deps.config, space)) return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
-
-  if (collection === 'runs' && id === undefined) return listRuns(deps, space, query);
-  if (collection === 'columns' && id === undefined)
-    return columns(
-      deps,
-      space,
-      query,
-      accepts(headers.accept, COLUMNS_GZIP_MEDIA_TYPE) ? 'gzip-media-type' : acceptsGzip ? 'gzip' : 'identity',
-    );
-  if (collection === 'stats' && id === undefined) return stats(deps, space, query);
-  if (collection === 'compare' && id === undefined) return compare(deps, space, query);
-  if (collection === 'pairs' && id === undefined) return pairs(deps, space, query);
-  if (collection === 'budget' && id === undefined) return budget(deps, space, query);
-  const exportFormat = exportFormatOf(collection);
-  if (exportFormat && id === undefined)
-    return exportRuns(deps, space, query, exportFormat, acceptsGzip, headers[DOWNLOAD_LINK_HEADER] === 'link');
-  if (collection === 'runs' && sub === undefined) return oneRun(deps, space, id!);
-  if (collection === 'runs' && (sub === 'patch' || sub === 'summary')) return runText(deps, space, id!, sub);
-  if (collection === 'runs' && sub === 'reference') return runReference(deps, space, id!);
-  if (collection === 'runs' && sub === 'attempts') return attemptsOf(deps, space, id!);
-  if (collection === 'issues' && id === undefined) return issues(deps, space, query);
-  if (collection === 'hosts' && id === undefined)
-    return { status: 200, body: { hosts: await hostsOf(deps, space) } satisfies HostsBody };
+  // HEAD is answered as GET; the transport leaves the body out.
+  const asMethod = method === 'HEAD' ? 'GET' : method;
+  if (!ROUTE_METHODS.has(asMethod)) {
+    const allow = [...ROUTE_METHODS].join(', ');
+    return { ...jsonError(405, 'method-not-allowed', `The read API only answers ${allow}.`), headers: { allow } };
+  }
+  const decoded = path.split('/').filter(Boolean).map(decodePathSegment);
+  if (decoded.some((p) => p === null)) return jsonError(400, 'bad-path', 'The path is not valid percent-encoding.');
+  const parts = decoded as string[];
+  // Anything under a space the configuration does not name is answered as such, whatever the collection.
+  const [api, spaces, space] = parts;
+  if (api === 'api' && spaces === 'spaces' && parts.length >= 4 && parts.length <= 6 && !spaceOf(deps.config, space!))
+    return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
+  for (const { method: routeMethod, path: pattern, answer } of ROUTES) {
+    const params = routeMethod === asMethod ? matchPath(pattern, parts) : null;
+    if (params) return answer({ deps, path, space: '', id: '', format: '', ...params, query, headers, acceptsGzip });
+  }
   return notFound(path);
+}
+
+/** The named segments of `parts` when they fit the pattern, else null. */
+function matchPath(pattern: string, parts: string[]): Record<string, string> | null {
+  const segments = pattern.split('/').filter(Boolean);
+  if (segments.length !== parts.length) return null;
+  const params: Record<string, string> = {};
+  for (const [k, segment] of segments.entries()) {
+    const part = parts[k]!;
+    const colon = segment.indexOf(':');
+    if (colon === -1) {
+      if (part !== segment) return null;
+      continue;
+    }
+    const prefix = segment.slice(0, colon);
+    if (!part.startsWith(prefix) || part.length === prefix.length) return null;
+    params[segment.slice(colon + 1)] = part.slice(prefix.length);
+  }
+  return params;
+}
+
+const columnsCoding = ({ headers, acceptsGzip }: ReadRequest): ColumnsCoding =>
+  accepts(headers.accept, COLUMNS_GZIP_MEDIA_TYPE) ? 'gzip-media-type' : acceptsGzip ? 'gzip' : 'identity';
+
+function exportOf({ deps, path, space, format, query, headers, acceptsGzip }: ReadRequest) {
+  const exportFormat = exportFormatOf(`export.${format}`);
+  if (!exportFormat) return notFound(path);
+  return exportRuns(deps, space, query, exportFormat, acceptsGzip, headers[DOWNLOAD_LINK_HEADER] === 'link');
+}
+
+async function hosts(deps: ReadDeps, space: string): Promise<HttpAnswer> {
+  return { status: 200, body: { hosts: await hostsOf(deps, space) } satisfies HostsBody };
 }
 
 async function columns(
@@ -159,7 +219,8 @@ async function columns(
   const answer = await columnsAnswer(deps, space, coding, request);
   const compressed = coding !== 'identity';
   const tooLarge = (mb: string) =>
-    `The columns of space "${space}" are ${mb} MB${compressed ? ' compressed' : ''}, more than one answer of this read API can carry; ${compressed ? 'the snapshot compactor writes them in parts within minutes' : 'accept gzip'}.`;
+    `The columns of space "${space}" are ${mb} MB${compressed ? ' compressed' : ''}, more than one answer of ` +
+    `this read API can carry; ${compressed ? 'the snapshot compactor writes them in parts within minutes' : 'accept gzip'}.`;
   return withinLimit(deps.maxAnswerBytes, answer, 'columns-too-large', tooLarge);
 }
 
