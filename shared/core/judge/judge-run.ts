@@ -373,13 +373,17 @@ function missingIssue(taskId: string, issue: StoredIssue | null): JudgeProblem {
   if (issue?.baseSha && issue.mergeSha) {
     return {
       code: 'repo-not-allowed',
-      message: `The issue record of task ${taskId} names repository ${issue.repo}, which the space's "repos" does not list; the run waits for an issue record of a listed repository.`,
+      message:
+        `The issue record of task ${taskId} names repository ${issue.repo}, which the space's "repos" does not ` +
+        'list; the run waits for an issue record of a listed repository.',
     };
   }
   return issue
     ? {
         code: 'issue-without-shas',
-        message: `The issue record of task ${taskId} has no baseSha and mergeSha to fetch the reference fix with; the run waits for an issue delivery that has them.`,
+        message:
+          `The issue record of task ${taskId} has no baseSha and mergeSha to fetch the reference fix with; ` +
+          'the run waits for an issue delivery that has them.',
       }
     : {
         code: 'no-issue-record',

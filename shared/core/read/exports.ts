@@ -140,7 +140,8 @@ export async function exportRuns(
     answer,
     'export-too-large',
     (mb) =>
-      `The export of ${records.length} runs is ${mb} MB${gzip ? ' compressed' : ''}, more than one answer can carry; narrow it with the filters or the search${acceptsGzip || format === 'parquet' ? '' : ', or accept gzip'}.`,
+      `The export of ${records.length} runs is ${mb} MB${gzip ? ' compressed' : ''}, more than one answer can ` +
+      `carry; narrow it with the filters or the search${acceptsGzip || format === 'parquet' ? '' : ', or accept gzip'}.`,
   );
 }
 
