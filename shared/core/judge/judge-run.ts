@@ -89,6 +89,29 @@ export const DEFAULT_MAX_DIFF_CHARS = 100_000;
 /** A run whose issue record is missing looks again after this long (or the space's retry base, if shorter). */
 const ISSUE_RECHECK_SECONDS = 300;
 
+/**
+ * What the judge learned about a due row before writing it, gathered once: a verdict to reuse, a reason to
+ * wait, or everything an attempt needs. The space's judging status is changed here (a hold, a resume, a
+ * probe taken), never in the row's decide step, which runs again on every conflicting write.
+ */
+type Facts =
+  | { kind: 'reuse'; judgedBefore: RunRow }
+  | {
+      kind: 'wait';
+      result: 'paused' | 'waiting-credentials' | 'waiting-issue';
+      problem: JudgeProblem;
+      /** Unset: the row keeps its judgeNextAttemptAt. */
+      recheckAt?: string;
+      judging?: JudgingStatus['state'];
+    }
+  | {
+      kind: 'ready';
+      issue: ReferencedIssue;
+      model: JudgeModel;
+      reference: ReferenceSource;
+      resumedFrom: JudgingStatus['state'] | null;
+    };
+
 /** What the read-decide-write step on the row ended with: a finished outcome, or a claimed attempt to run. */
 type Step =
   | { kind: 'done'; outcome: JudgeOutcome }
@@ -103,18 +126,21 @@ type Step =
 
 export async function judgeRun(deps: JudgeDeps, message: JudgeMessage): Promise<JudgeOutcome> {
   if (!Object.hasOwn(deps.config.spaces, message.space)) return { result: 'skipped' };
-  const step = await optimisticUpdate(
-    runRecord(deps.runs, message.space, message.id),
-    (current) => prepare(deps, current, message),
-    {
-      what: `judging ${message.id}`,
-    },
-  );
+  const record = runRecord(deps.runs, message.space, message.id);
+  const current = await record.read();
+  const now = deps.clock.now();
+  if (!current || !isDue(current.value, message, now)) return { result: 'skipped' };
+  const facts = await gatherFacts(deps, current.value, now);
+  const settings = settingsOf(deps, message.space);
+  const step = await optimisticUpdate(record, (latest) => nextRow(latest, message, facts, settings, now), {
+    what: `judging ${message.id}`,
+    current,
+  });
   if (step.kind === 'done') return step.outcome;
   const outcome = await settle(
     deps,
     step.row,
-    await runAttempt(deps, step.row, step.issue, settingsOf(deps, step.row.space), step.model, step.reference),
+    await runAttempt(deps, step.row, step.issue, settings, step.model, step.reference),
   );
   // A probe resumes a paused space only when the provider actually answered it.
   if (step.resumedFrom === 'paused' && outcome.modelCall === 'answered') {
@@ -135,50 +161,18 @@ function isDue(row: RunRow, message: JudgeMessage, now: Date): boolean {
 }
 
 /**
- * Everything that costs nothing is checked before the row is claimed: credentials, the space's hold, the
- * issue record. Then the row is claimed, which counts the attempt. Runs again on a lost race.
+ * Everything that costs nothing is checked before the row is claimed, in this order: a verdict of the same
+ * patch, credentials, the space's hold, the issue record.
  */
-async function prepare(
-  deps: JudgeDeps,
-  current: Versioned<RunRow> | null,
-  message: JudgeMessage,
-): Promise<UpdateDecision<RunRow, Step>> {
-  const now = deps.clock.now();
-  if (!current || !isDue(current.value, message, now)) return done({ result: 'skipped' });
-  const row = current.value;
+async function gatherFacts(deps: JudgeDeps, row: RunRow, now: Date): Promise<Facts> {
   const judgedBefore = await sameVerdictJudged(deps, row);
-  if (judgedBefore)
-    return {
-      write: update(row, reusedVerdict(judgedBefore), now),
-      result: {
-        kind: 'done',
-        outcome:
-          judgedBefore.judgeState === 'flagged'
-            ? { result: 'flagged', flags: judgedBefore.judgeFlags, reused: true }
-            : { result: 'judged', reused: true },
-      },
-    };
-  const wait = (
-    result: 'paused' | 'waiting-credentials' | 'waiting-issue',
-    problem: JudgeProblem,
-    nextAttemptAt: string,
-    judging?: JudgingStatus['state'],
-  ): UpdateDecision<RunRow, Step> => {
-    const outcome: Step = { kind: 'done', outcome: { result, judging } };
-    const unchanged =
-      row.judgeState === result &&
-      row.judgeLastError?.code === problem.code &&
-      row.judgeNextAttemptAt === nextAttemptAt;
-    return unchanged
-      ? { done: outcome }
-      : { write: update(row, waiting(result, problem, nextAttemptAt), now), result: outcome };
-  };
+  if (judgedBefore) return { kind: 'reuse', judgedBefore };
 
   const [model, reference] = await Promise.all([deps.model(), deps.reference()]);
   if (!model || !reference) {
     const problem = missingCredentials(!model, !reference);
     const held = await holdJudging(deps.judging, row.space, 'waiting-credentials', problem, now);
-    return wait('waiting-credentials', problem, row.judgeNextAttemptAt!, held ? 'waiting-credentials' : undefined);
+    return { kind: 'wait', result: 'waiting-credentials', problem, judging: held ? 'waiting-credentials' : undefined };
   }
 
   const status = await deps.judging.getJudgingStatus(row.space);
@@ -192,32 +186,60 @@ async function prepare(
     const isProbe =
       status.value.probeRunId === row.id &&
       (await deps.judging.putJudgingStatus({ ...status.value, probeRunId: null }, status.rev));
-    if (!isProbe) return wait('paused', status.value.reason ?? PROVIDER_REFUSED, row.judgeNextAttemptAt!);
+    if (!isProbe) return { kind: 'wait', result: 'paused', problem: status.value.reason ?? PROVIDER_REFUSED };
     resumedFrom = 'paused';
   }
 
-  const settings = settingsOf(deps, row.space);
   const issue = await deps.issues.getIssue(row.space, row.taskId);
   if (!issue?.baseSha || !issue.mergeSha || !repoAllowed(spaceOf(deps.config, row.space)!, issue.repo)) {
-    const recheck = Math.min(ISSUE_RECHECK_SECONDS, settings.retryBaseSeconds);
-    return wait(
-      'waiting-issue',
-      missingIssue(row.taskId, issue),
-      new Date(now.getTime() + recheck * 1000).toISOString(),
-    );
+    const recheck = Math.min(ISSUE_RECHECK_SECONDS, settingsOf(deps, row.space).retryBaseSeconds);
+    const recheckAt = new Date(now.getTime() + recheck * 1000).toISOString();
+    return { kind: 'wait', result: 'waiting-issue', problem: missingIssue(row.taskId, issue), recheckAt };
   }
+  return { kind: 'ready', issue: issue as ReferencedIssue, model, reference, resumedFrom };
+}
 
-  if (row.judgeAttempts >= settings.maxAttempts) {
-    return {
-      write: update(row, attemptsExhausted(row, settings.model, now), now),
-      result: { kind: 'done', outcome: { result: 'gave-up' } },
-    };
+/** The row's next state from the facts: pure, so a lost race decides again on the newest row at no cost. */
+function nextRow(
+  current: Versioned<RunRow> | null,
+  message: JudgeMessage,
+  facts: Facts,
+  settings: { maxAttempts: number; model: string },
+  now: Date,
+): UpdateDecision<RunRow, Step> {
+  if (!current || !isDue(current.value, message, now)) return done({ result: 'skipped' });
+  const row = current.value;
+  switch (facts.kind) {
+    case 'reuse': {
+      const { judgedBefore } = facts;
+      const outcome: JudgeOutcome =
+        judgedBefore.judgeState === 'flagged'
+          ? { result: 'flagged', flags: judgedBefore.judgeFlags, reused: true }
+          : { result: 'judged', reused: true };
+      return { write: update(row, reusedVerdict(judgedBefore), now), result: { kind: 'done', outcome } };
+    }
+    case 'wait': {
+      const { result, problem, judging } = facts;
+      const nextAttemptAt = facts.recheckAt ?? row.judgeNextAttemptAt!;
+      const outcome: Step = { kind: 'done', outcome: { result, judging } };
+      const unchanged =
+        row.judgeState === result &&
+        row.judgeLastError?.code === problem.code &&
+        row.judgeNextAttemptAt === nextAttemptAt;
+      return unchanged
+        ? { done: outcome }
+        : { write: update(row, waiting(result, problem, nextAttemptAt), now), result: outcome };
+    }
+    case 'ready': {
+      if (row.judgeAttempts >= settings.maxAttempts) {
+        const gaveUp = attemptsExhausted(row, settings.model, now);
+        return { write: update(row, gaveUp, now), result: { kind: 'done', outcome: { result: 'gave-up' } } };
+      }
+      const claimedRow = update(row, claimed(row, now, CLAIM_SECONDS), now);
+      const { issue, model, reference, resumedFrom } = facts;
+      return { write: claimedRow, result: { kind: 'claimed', row: claimedRow, issue, model, reference, resumedFrom } };
+    }
   }
-  const claimedRow = update(row, claimed(row, now, CLAIM_SECONDS), now);
-  return {
-    write: claimedRow,
-    result: { kind: 'claimed', row: claimedRow, issue: issue as ReferencedIssue, model, reference, resumedFrom },
-  };
 }
 
 const done = (outcome: JudgeOutcome): UpdateDecision<RunRow, Step> => ({ done: { kind: 'done', outcome } });
