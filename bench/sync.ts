@@ -1,12 +1,9 @@
-// `npm run bench:sync`: replay-push sync throughput, in run folders per second, against local mode (`npm
-// start` as its own process, as the pipeline is another machine for a runner host), with 50 KB patches.
-// Baseline in the same run: the same run deliveries, built beforehand, POSTed
-// straight with shared/runner/push.ts at the same concurrency — the endpoint's own pace, with no folder reading,
-// derivation, outbox writes, fsyncs or ledger. A third figure, sync against a bare server that answers
-// 202 "verified" at once, is the client's own ceiling. Trials alternate; medians and ratios are printed,
-// and the size of the bundled replay-push.mjs.
-//
-// Options: --folders N (default 200) --trials T (default 5) --concurrency C (default 8)
+// `npm run bench:sync`: replay-push sync throughput, in run folders per second, against local mode (`npm start`
+// as its own process: the pipeline is another machine for a runner host), with 50 KB patches. Baseline in the
+// same run: the same deliveries, built beforehand, POSTed with shared/runner/push.ts at the same concurrency (the
+// endpoint's own pace: no folder reading, outbox writes, fsyncs or ledger). A third figure, sync against a bare
+// server that answers 202 at once, is the client's ceiling. Trials alternate; medians, ratios and the size of
+// the bundled replay-push.mjs are printed. Options: --folders N (200) --trials T (5) --concurrency C (8)
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
