@@ -3,7 +3,8 @@
 // exact McNemar p and the Holm-adjusted p over the pairs compared — sorted by the adjusted p, a caveat where
 // the two ran different harness versions, each row leading to that pair's Compare view. The same function
 // answers `GET …/pairs`.
-import { groupRuns, selectRuns, type Group } from '../../shared/cockpit/aggregates.ts';
+import { groupRuns, type Group } from '../../shared/cockpit/run-grouping.ts';
+import { selectRuns } from '../../shared/cockpit/run-selection.ts';
 import { allPairs, type AllPairs, type PairRow } from '../../shared/cockpit/all-pairs.ts';
 import {
   MIN_SHARED_TASKS,

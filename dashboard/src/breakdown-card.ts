@@ -3,7 +3,7 @@
 // of the configurations in view resolved the task), and of each wave; every cell with its n and interval.
 // The senders' tiers and the empirical difficulty stand side by side: neither replaces the other.
 import type { Card } from './card.ts';
-import { tierCode, waveOf } from '../../shared/cockpit/aggregates.ts';
+import { tierCode, waveOf } from '../../shared/cockpit/run-selection.ts';
 import { breakdown } from '../../shared/cockpit/breakdown.ts';
 import { TIERS } from '../../shared/cockpit/columns.ts';
 import { DIFFICULTIES, OUTCOME_LABELS, type Proportion } from '../../shared/cockpit/statistics.ts';

@@ -3,7 +3,8 @@
 // difference with its interval, and the discordant tasks as links to both runs — or all pairs at once. The figures come from the same function the
 // read API's `/compare` answers with (shared/cockpit/compare-groups.ts, on the one statistics module), run on
 // the page's own table, so the page and the API cannot disagree.
-import { selectRuns, type Group } from '../../shared/cockpit/aggregates.ts';
+import { type Group } from '../../shared/cockpit/run-grouping.ts';
+import { selectRuns } from '../../shared/cockpit/run-selection.ts';
 import { describeComparison, selectByDifficulty, taskDifficulty } from '../../shared/cockpit/statistics.ts';
 import { valueOfCode } from '../../shared/cockpit/columns.ts';
 import { compareGroups } from '../../shared/cockpit/compare-groups.ts';

@@ -3,7 +3,7 @@
 // per-model table, judge against hidden tests, cost, and the model × issue matrix. Every figure that says
 // "resolved" is counted on the outcome in view and names it. Each card is built once and refilled in place,
 // so a live update never blanks the page or moves the reader; each card lives in its own module.
-import { scatterLayers } from '../../shared/cockpit/aggregates.ts';
+import { scatterLayers } from '../../shared/cockpit/scatter-layers.ts';
 import { VERDICTS, valueOfCode } from '../../shared/cockpit/columns.ts';
 import { OUTCOME_LABELS } from '../../shared/cockpit/statistics.ts';
 import { renderMedians, renderOriginal, renderResolve, renderVerdicts, SORTS } from './bar-cards.ts';

@@ -1,7 +1,7 @@
 // The model × issue matrix card: one row per group in ranked order, one column per task in published order, each
 // cell one run coloured by its judge verdict or its hidden-test result. Unless the reader picks a colouring,
 // it follows the outcome in view.
-import { tasksInView } from '../../shared/cockpit/aggregates.ts';
+import { tasksInView } from '../../shared/cockpit/task-order.ts';
 import { agreementOf, agreementReader } from '../../shared/cockpit/statistics.ts';
 import { HIDDEN_TEST_STATUSES, VERDICTS, valueOfCode } from '../../shared/cockpit/columns.ts';
 import { card } from './card.ts';

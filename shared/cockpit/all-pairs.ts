@@ -2,7 +2,7 @@
 // tasks both have a result on, with McNemar's exact p adjusted by Holm's step-down over the pairs compared, so
 // that reading the smallest of many p values is not reading noise. At most MAX_ALL_PAIRS configurations (66
 // pairs); the read API (`/pairs`) and the cockpit's Compare view both run it.
-import type { Group } from './aggregates.ts';
+import type { Group } from './run-grouping.ts';
 import { pairCounts, taskOutcomesOf } from './compare-groups.ts';
 import type { RunTable } from './run-table.ts';
 import {

@@ -1,6 +1,6 @@
 // Resolve rates of each group split by a property of the run's task (its tier, its wave, its empirical difficulty),
 // on the outcome in view: one pass over the runs in view, every cell a rate with its n and Wilson interval.
-import type { Grouping } from './aggregates.ts';
+import type { Grouping } from './run-grouping.ts';
 import type { RunTable } from './run-table.ts';
 import { OUTCOME_RULES, OUTSIDE, proportion, RESOLVED, type Proportion, type ResolveOutcome } from './statistics.ts';
 

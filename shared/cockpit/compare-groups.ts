@@ -1,7 +1,7 @@
 // The paired comparison of docs/contract.md §6 (`GET …/compare`): two groups over the tasks both ran with a result on
 // the chosen outcome, their statistics from the one statistics module. The read API answers with it and the
 // cockpit's Compare view runs it on its own table, so the two cannot disagree.
-import type { Group } from './aggregates.ts';
+import type { Group } from './run-grouping.ts';
 import type { CompareBody } from './contract.ts';
 import type { RunTable } from './run-table.ts';
 import {

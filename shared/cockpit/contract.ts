@@ -7,7 +7,7 @@ import type { AgreementFilter, Difficulty, Interval, ResolveOutcome, RunCostFigu
 import type { AttemptSummary } from '../schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
 import type { PairRow } from './all-pairs.ts';
-import type { HiddenColumn } from './aggregates.ts';
+import type { HiddenColumn } from './rate-figures.ts';
 import type { VerdictKey } from './result-filters.ts';
 
 export interface RunsPage {

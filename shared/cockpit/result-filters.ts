@@ -1,7 +1,7 @@
 // What narrows the runs in view beyond the row filters (docs/contract.md §6): the judge verdicts and hidden-test
 // results chosen, and the search words. The Runs grid and the exports both apply these functions, so an export
 // holds exactly the rows the grid counts in "N of M".
-import type { HiddenColumn, VerdictCounts } from './aggregates.ts';
+import type { HiddenColumn, VerdictCounts } from './rate-figures.ts';
 import { codeOf, valueOfCode, type TextField } from './columns.ts';
 import type { RunTable } from './run-table.ts';
 

@@ -1,4 +1,5 @@
-// The cockpit's figures (shared/cockpit/aggregates.ts): rates carry n and the statistics module's Wilson
+// The cockpit's figures (shared/cockpit/run-selection.ts, group-figures.ts and their siblings): rates carry n
+// and the statistics module's Wilson
 // interval and keep excluded/error/unjudged outside the resolve-rate denominator, agreement carries κ, the
 // first attempt's rate and the re-runs are counted per group, medians skip unknowns, budget exhaustion
 // counts every run, and

@@ -1,7 +1,8 @@
 // `/stats`, `/compare`, `/pairs` and the exports (docs/contract.md §6, §10): the runs the page's filters select, counted on the
 // outcome asked for (else the view's default), with every rule from the one statistics module. A parameter
 // that names nothing the API offers is refused with 400 and a sentence listing what it takes.
-import { groupRuns, selectRuns, taskFacts, type RunFilters } from '../../cockpit/aggregates.ts';
+import { groupRuns } from '../../cockpit/run-grouping.ts';
+import { selectRuns, taskFacts, type RunFilters } from '../../cockpit/run-selection.ts';
 import { allPairs } from '../../cockpit/all-pairs.ts';
 import { TIERS, type Tier } from '../../cockpit/columns.ts';
 import { compareGroups } from '../../cockpit/compare-groups.ts';

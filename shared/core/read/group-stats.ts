@@ -15,14 +15,9 @@ import {
 } from '../../cockpit/statistics.ts';
 import { callCostUsd, sumCosts } from '../cost.ts';
 import type { ModelPrice } from '../../schema/config.ts';
-import {
-  countRuns,
-  groupRuns,
-  hiddenTestRate,
-  resolveRate,
-  rowsByGroup,
-  type Group,
-} from '../../cockpit/aggregates.ts';
+import { hiddenTestRate, resolveRate } from '../../cockpit/rate-figures.ts';
+import { countRuns } from '../../cockpit/run-counts.ts';
+import { groupRuns, rowsByGroup, type Group } from '../../cockpit/run-grouping.ts';
 import type { StatsGroup } from '../../cockpit/contract.ts';
 import type { RunTable } from '../../cockpit/run-table.ts';
 
