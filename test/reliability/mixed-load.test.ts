@@ -183,6 +183,8 @@ function planLoad() {
 }
 
 let local: LocalProcess;
+/** While local mode is being killed and started again: what a sender waits for before it sends again. */
+let restarting: Promise<void> | null = null;
 let env: Record<string, string>;
 let anthropic: AnthropicStandIn;
 let github: GitHubStandIn;
@@ -235,10 +237,12 @@ async function send(p: Planned): Promise<number> {
         if (res.status === 202) figures.accepted++;
         return res.status;
       }
-    } catch {
-      // refused or reset while local mode is down: sent again, same bytes, same delivery id
+      if (!restarting) throw new Error(`ingest answered ${res.status} while local mode was running`);
+    } catch (error) {
+      // Refused or reset while local mode is down: sent again once it is back, same bytes, same delivery id.
+      if (!restarting) throw error;
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await restarting;
   }
 }
 
@@ -314,7 +318,6 @@ beforeAll(async () => {
   const queue = [...plan.chains];
   const mainCount = queue.flat().length;
   const killAt = Array.from({ length: KILLS }, (_, k) => Math.round(((k + 1) * mainCount) / (KILLS + 1)));
-  let restarting: Promise<void> | null = null;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       for (let chain = queue.shift(); chain; chain = queue.shift()) {
