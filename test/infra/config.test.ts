@@ -160,8 +160,10 @@ describe('a judged space without a repository list', () => {
     ]);
   });
 
-  it('is not in the committed example, which lists its repositories', () => {
-    expect(exampleConfig().spaces.SmallModelsMeasurements!.repos).toEqual(['acme/widgets']);
+  it('is not in the committed example, which lists its repositories and says whether its cockpit shows fixes', () => {
+    const written = JSON.parse(readFileSync(EXAMPLE_CONFIG_PATH, 'utf8'));
+    expect(written.spaces.SmallModelsMeasurements.repos).toEqual(['acme/widgets']);
+    expect(written.cockpits.SmallModelsBenchmarks).toMatchObject({ public: false, showReference: true });
     expect(warnings(exampleConfig())).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { keyCandidates, parseConfig } from '../../shared/schema/config.ts';
 import {
   auditKey,
   contaminationKey,
+  exportSpacePrefix,
   inboxKey,
   patchKey,
   referenceDiffKey,
@@ -11,6 +12,7 @@ import {
   snapshotManifestKey,
   snapshotRunsKey,
   summaryKey,
+  testsKey,
 } from '../../shared/storage-layout.ts';
 import { richConfig, synthesize } from './synth.ts';
 import {
@@ -355,11 +357,13 @@ describe('each function holds exactly what it uses', () => {
           patch: patchKey(space, id, at, sha),
           summary: summaryKey(space, id, at, sha),
           contamination: contaminationKey(space, id, at, sha),
+          tests: testsKey(space, id, at, sha),
           audit: auditKey(space, id, at, at, 2),
           reference: referenceDiffKey(space, 'acme/widgets', 'a'.repeat(40), 'b'.repeat(40)),
           manifest: snapshotManifestKey(space),
           snapshot: snapshotRunsKey(space, 'a'),
           columns: snapshotColumnsPartKey(space, 'b', 3),
+          export: `${exportSpacePrefix(space)}runs-1.parquet`,
           // A run whose id starts like another object's name: still only the lander's patch.
           trickyPatch: patchKey(space, 'judge-1__t__h', at, sha),
           trickyAudit: auditKey(space, 'patch-1__t__h', at, at, 1),
@@ -371,11 +375,13 @@ describe('each function holds exactly what it uses', () => {
       patch: ['lander'],
       summary: ['lander'],
       contamination: ['lander'],
+      tests: ['lander'],
       audit: ['judge'],
       reference: ['judge'],
       manifest: ['snapshot-compactor'],
       snapshot: ['snapshot-compactor'],
       columns: ['snapshot-compactor'],
+      export: [`read-api-${readApis.findIndex((readApi) => servedSpace(readApi).space === space)}`],
       trickyPatch: ['lander'],
       trickyAudit: ['judge'],
       stray: [],
