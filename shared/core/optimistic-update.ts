@@ -1,7 +1,8 @@
 // Read, decide, conditional write, bounded retry: the one loop behind every record that writers race on
 // (run rows, host records, a space's judging status). `decide` sees the current revision and either names
 // the value to write or ends without writing; a lost race re-reads and decides again, so every writer's
-// decision is made on the latest state. A decision may do idempotent work of its own (it can run again).
+// decision is made on the latest state. `decide` only reads; a write that must be stored before the record
+// changes (archiving the attempt a row replaces) is named as `before`, idempotent since a lost race repeats it.
 import type { HostStore, JudgingStatus, JudgingStatusStore, RunStore, Versioned } from '../ports.ts';
 import type { StoredHost } from '../schema/host.ts';
 import type { RunRow } from '../schema/run.ts';
@@ -12,7 +13,7 @@ export interface VersionedRecord<T> {
   write(value: T, expectedRev: number | null): Promise<boolean>;
 }
 
-export type UpdateDecision<T, R> = { write: T; result: R } | { done: R };
+export type UpdateDecision<T, R> = { write: T; result: R; before?: () => Promise<void> } | { done: R };
 
 export class ConflictError extends Error {
   override readonly name = 'ConflictError';
@@ -30,6 +31,7 @@ export async function optimisticUpdate<T, R>(
   for (let conflict = 0; conflict < maxConflicts; conflict++) {
     const decision = await decide(current);
     if ('done' in decision) return decision.done;
+    await decision.before?.();
     if (await record.write(decision.write, current?.rev ?? null)) return decision.result;
     current = await record.read();
   }

@@ -143,23 +143,27 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     record,
     async (latest): Promise<UpdateDecision<RunRow, LandingDecision>> => {
       const which = landingCase(latest?.value ?? null, incoming);
-      // A re-run replaces the current attempt: archive it first, with the verdict it had (idempotent). A patch
-      // accepted before the current one for the same finishedAt archives the current one as a conflict.
-      if (which === 'rerun' || which === 'displaces')
-        await deps.attempts.archiveAttempt(archived(latest!.value, deps.clock, which === 'displaces'));
+      // A re-run replaces the current attempt, which is archived before the row changes, with the verdict it had.
+      // A patch accepted before the current one for the same finishedAt archives the current one as a conflict.
+      const replaced =
+        which === 'rerun' || which === 'displaces' ? archived(latest!.value, deps.clock, which === 'displaces') : null;
       // Only these change which attempts are archived; a first landing or a retry reads them off the row.
-      const others =
-        which === 'rerun' || which === 'displaces'
-          ? archivedOtherThan(await deps.attempts.listAttempts(space, delivery.id), F, patchSha256)
-          : which === 'retry'
-            ? {
-                count: (latest!.value.attemptCount ?? 1) - 1,
-                first: latest!.value.firstAttempt ?? null,
-                conflicts: latest!.value.conflictCount ?? 0,
-              }
-            : NO_ARCHIVED_ATTEMPTS;
+      const others = replaced
+        ? archivedOtherThan(withAttempt(await deps.attempts.listAttempts(space, delivery.id), replaced), F, patchSha256)
+        : which === 'retry'
+          ? {
+              count: (latest!.value.attemptCount ?? 1) - 1,
+              first: latest!.value.firstAttempt ?? null,
+              conflicts: latest!.value.conflictCount ?? 0,
+            }
+          : NO_ARCHIVED_ATTEMPTS;
       const decided = decideLanding(latest?.value ?? null, incoming, deps.clock.now().toISOString(), pending, others);
-      return decided.kind === 'write' ? { write: decided.row, result: decided } : { done: decided };
+      if (decided.kind !== 'write') return { done: decided };
+      return {
+        write: decided.row,
+        result: decided,
+        ...(replaced && { before: () => deps.attempts.archiveAttempt(replaced) }),
+      };
     },
     { what: `landing ${delivery.id}`, current, maxConflicts: MAX_CONFLICT_RETRIES },
   );
@@ -250,6 +254,10 @@ const archived = (row: RunRow, clock: Clock, conflict: boolean): ArchivedAttempt
   archivedAt: clock.now().toISOString(),
   ...(conflict ? { conflict: true } : {}),
 });
+
+/** The archived attempts with this one among them: an attempt is archived once, and the first archive stays. */
+const withAttempt = (list: ArchivedAttempt[], attempt: ArchivedAttempt): ArchivedAttempt[] =>
+  list.some((a) => isAttempt(a, attempt.finishedAt, attempt.patchSha256)) ? list : [...list, attempt];
 
 /** The archived attempts other than the one that is (or becomes) the row: counted, with the first, conflicts apart. */
 function archivedOtherThan(list: ArchivedAttempt[], finishedAt: string, patchSha256: string): ArchivedAttempts {
