@@ -65,6 +65,24 @@ function filtersOf(
   };
 }
 
+export const isAnswer = (x: unknown): x is HttpAnswer => typeof x === 'object' && x !== null && 'status' in x;
+
+/** Every value of `name` among `allowed` (none: []), or a 400 naming the allowed values and the wrong ones. */
+function someOf<T extends string>(
+  query: URLSearchParams,
+  name: string,
+  allowed: readonly T[],
+  isAllowed: (v: string) => v is T,
+  repeatable = true,
+): T[] | HttpAnswer {
+  const values = query.getAll(name);
+  const wrong = !repeatable && values.length > 1 ? values : values.filter((v) => !isAllowed(v));
+  if (!wrong.length) return values as T[];
+  const several = repeatable ? ' (repeat it for several)' : '';
+  const got = wrong.map((v) => `"${v}"`).join(', ');
+  return jsonError(400, `bad-${name}`, `${name} must be one of ${allowed.join(', ')}${several}; got ${got}.`);
+}
+
 /** One value of `name` among `allowed`, or null when absent; anything else is a 400 naming the allowed values. */
 function oneOf<T extends string>(
   query: URLSearchParams,
@@ -72,33 +90,8 @@ function oneOf<T extends string>(
   allowed: readonly T[],
   isAllowed: (v: string) => v is T,
 ): T | null | HttpAnswer {
-  const values = query.getAll(name);
-  if (!values.length) return null;
-  if (values.length === 1 && isAllowed(values[0]!)) return values[0];
-  return jsonError(
-    400,
-    `bad-${name}`,
-    `${name} must be one of ${allowed.join(', ')}; got ${values.map((v) => `"${v}"`).join(', ')}.`,
-  );
-}
-
-export const isAnswer = (x: unknown): x is HttpAnswer => typeof x === 'object' && x !== null && 'status' in x;
-
-/** Every value of `name` among `allowed` (none: []), or a 400 naming the allowed values. */
-function someOf<T extends string>(
-  query: URLSearchParams,
-  name: string,
-  allowed: readonly T[],
-  isAllowed: (v: string) => v is T,
-): T[] | HttpAnswer {
-  const values = query.getAll(name);
-  const wrong = values.filter((v) => !isAllowed(v));
-  if (!wrong.length) return values as T[];
-  return jsonError(
-    400,
-    `bad-${name}`,
-    `${name} must be one of ${allowed.join(', ')} (repeat it for several); got ${wrong.map((v) => `"${v}"`).join(', ')}.`,
-  );
+  const values = someOf(query, name, allowed, isAllowed, false);
+  return isAnswer(values) ? values : (values[0] ?? null);
 }
 
 /** What a figures route was asked beyond the filters (null, []: not asked), or the 400 that refuses the query. */
