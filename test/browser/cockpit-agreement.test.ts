@@ -3,37 +3,14 @@
 // table (or "—" and why), the runs grid narrowed to the disagreements and marking them, the matrix marking
 // their cells, and the 2×2 table's counts leading to exactly their runs. Expected figures are counted in
 // the test from export.json (helpers/independent-figures.ts). Screenshots go to test-results/.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { buildCampaign, readSourceRuns } from '../../infra/local/demo-campaign.ts';
-import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
-import { apiPaths } from '../../shared/cockpit/contract.ts';
-import { analysisPages, settled } from './helpers/analysis-page.ts';
-import { agreement, byRateThenName, countGroups, kappaOf, type ExportedRun } from './helpers/independent-figures.ts';
-import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
+import { settled } from './helpers/analysis-page.ts';
+import { agreement, byRateThenName, countGroups, kappaOf } from './helpers/independent-figures.ts';
+import { judgedAnalysisCampaign, SHOTS } from './helpers/judged-campaign.ts';
 
 const SPACE = 'AgreementSpace';
-const HOSTS = ['demo-runner-1', 'demo-runner-2'];
-const config = {
-  defaultJudgeModel: DEMO_JUDGE_MODEL,
-  spaces: { [SPACE]: { senders: HOSTS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 500 } } },
-  cockpits: { Agreement: { space: SPACE } },
-};
-const campaign = buildCampaign(readSourceRuns(), { tasks: 40, seed: 11, hosts: HOSTS });
-
-let cockpit: JudgedCockpit;
-let runs: ExportedRun[];
-const pages = analysisPages(
-  () => cockpit.local,
-  () => cockpit.browser,
-);
-
-beforeAll(async () => {
-  cockpit = await startJudgedCockpit(config, { 'demo-runner-1': 'k1', 'demo-runner-2': 'k2' }, SPACE, campaign);
-  runs = (await pages.api<{ runs: ExportedRun[] }>(apiPaths.export(SPACE, 'json'))).runs;
-}, 240_000);
-
-afterAll(() => cockpit?.stop());
+const { pages, world } = judgedAnalysisCampaign(SPACE, 'Agreement');
 
 const runsCount = async (p: Page) =>
   Number(/^([\d,]+) of/.exec(await p.locator('.runs-count').innerText())![1]!.replace(/,/g, ''));
@@ -41,10 +18,10 @@ const runsCount = async (p: Page) =>
 describe('judge agreement', () => {
   it('shows each configuration’s κ with its interval and n in the per-model table, or “—” and why below n = 10', async () => {
     // The rarest tier leaves some configuration with fewer than 10 runs that have both results.
-    const tiers = ['easy', 'medium', 'hard'].map((tier) => ({ tier, runs: runs.filter((r) => r.tier === tier) }));
+    const tiers = ['easy', 'medium', 'hard'].map((tier) => ({ tier, runs: world.runs.filter((r) => r.tier === tier) }));
     const rare = tiers.filter((t) => t.runs.length).sort((a, b) => a.runs.length - b.runs.length)[0]!;
     for (const [path, inView] of [
-      ['/', runs],
+      ['/', world.runs],
       [`/?tier=${rare.tier}`, rare.runs],
     ] as const) {
       const p = await pages.open(path);
@@ -78,8 +55,8 @@ describe('judge agreement', () => {
   });
 
   it('narrows the runs grid to the disagreements (agreement=disagree) and marks each of them', async () => {
-    const disagreeing = runs.filter((r) => agreement(r) === 'disagree');
-    const agreeing = runs.filter((r) => agreement(r) === 'agree');
+    const disagreeing = world.runs.filter((r) => agreement(r) === 'disagree');
+    const agreeing = world.runs.filter((r) => agreement(r) === 'agree');
     expect(disagreeing.length).toBeGreaterThan(0);
     const p = await pages.open('/?view=runs');
     await p.locator('[data-agreement="disagree"]').click();
@@ -99,10 +76,10 @@ describe('judge agreement', () => {
     expect(await p.locator('.grid-row:not([hidden]).disagrees').count()).toBe(0);
     await p.locator('[data-agreement="agree"]').click();
     await p.waitForURL((u) => !u.searchParams.has('agreement'));
-    expect(await runsCount(p)).toBe(runs.length);
+    expect(await runsCount(p)).toBe(world.runs.length);
     // The export carries the filter.
     await p.locator('[data-agreement="disagree"]').click();
-    const href = new URL((await p.locator('#export-json').getAttribute('href'))!, cockpit.local.url);
+    const href = new URL((await p.locator('#export-json').getAttribute('href'))!, world.cockpit!.local.url);
     expect(href.searchParams.get('agreement')).toBe('disagree');
     await p.close();
   });
@@ -110,7 +87,7 @@ describe('judge agreement', () => {
   it('leads from each count of the 2×2 table to exactly its runs', async () => {
     const p = await pages.open();
     const counted = { 'resolved-pass': 0, 'resolved-fail': 0, 'other-pass': 0, 'other-fail': 0 };
-    for (const r of runs) {
+    for (const r of world.runs) {
       if (agreement(r) === null) continue;
       const judged = r.judgeVerdict === 'resolved' ? 'resolved' : 'other';
       counted[`${judged}-${r.hiddenTestStatus as 'pass' | 'fail'}`]++;
@@ -131,7 +108,7 @@ describe('judge agreement', () => {
     await p.locator('#chart-matrix').scrollIntoViewIfNeeded();
     await settled(p);
     await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    const groups = countGroups(runs, 'tests').sort(byRateThenName);
+    const groups = countGroups(world.runs, 'tests').sort(byRateThenName);
     // Along each row's band line, one dark block per disagreeing run of that configuration (every task fits).
     const blocks = await p.locator('#chart-matrix canvas').evaluate((canvas: HTMLCanvasElement, rows: number) => {
       const ratio = canvas.width / canvas.clientWidth;

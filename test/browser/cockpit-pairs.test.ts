@@ -4,47 +4,16 @@
 // differ, each row leading to its pair; one pair reads as the one template of the quotable sentence, the
 // Holm clause included, copied by its button, and at 800 px no axis label covers another. Expected figures are counted in the test from export.json, with its
 // own binomial coefficients and its own Holm (helpers/independent-figures.ts). Screenshots: test-results/.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { buildCampaign, readSourceRuns } from '../../infra/local/demo-campaign.ts';
-import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
-import { apiPaths } from '../../shared/cockpit/contract.ts';
-import { analysisPages } from './helpers/analysis-page.ts';
-import {
-  countGroups,
-  pairsOf,
-  pWritten,
-  wilson,
-  type ExportedRun,
-  type IndependentPair,
-} from './helpers/independent-figures.ts';
-import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
+import { describe, expect, it } from '@jest/globals';
+import { countGroups, pairsOf, pWritten, wilson, type IndependentPair } from './helpers/independent-figures.ts';
+import { judgedAnalysisCampaign, SHOTS } from './helpers/judged-campaign.ts';
 
 const SPACE = 'PairsSpace';
-const HOSTS = ['demo-runner-1', 'demo-runner-2'];
-const config = {
-  defaultJudgeModel: DEMO_JUDGE_MODEL,
-  spaces: { [SPACE]: { senders: HOSTS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 500 } } },
-  cockpits: { Pairs: { space: SPACE } },
-};
-const campaign = buildCampaign(readSourceRuns(), { tasks: 40, seed: 11, hosts: HOSTS });
-
-let cockpit: JudgedCockpit;
-let runs: ExportedRun[];
-const pages = analysisPages(
-  () => cockpit.local,
-  () => cockpit.browser,
-);
-
-beforeAll(async () => {
-  cockpit = await startJudgedCockpit(config, { 'demo-runner-1': 'k1', 'demo-runner-2': 'k2' }, SPACE, campaign);
-  runs = (await pages.api<{ runs: ExportedRun[] }>(apiPaths.export(SPACE, 'json'))).runs;
-}, 240_000);
-
-afterAll(() => cockpit?.stop());
+const { pages, world } = judgedAnalysisCampaign(SPACE, 'Pairs');
 
 describe('all pairs', () => {
   it('asks to narrow the filter when more than 12 configurations are in view', async () => {
-    const configurations = countGroups(runs, 'tests').length;
+    const configurations = countGroups(world.runs, 'tests').length;
     expect(configurations).toBeGreaterThan(12);
     const p = await pages.open('/?view=compare');
     await p.locator('[data-mode="all"]').click();
@@ -56,7 +25,7 @@ describe('all pairs', () => {
   });
 
   it('compares every pair of one harness version with McNemar’s p and Holm’s adjustment, sorted by it', async () => {
-    const inView = runs.filter((r) => r.harnessVersion === 'paper');
+    const inView = world.runs.filter((r) => r.harnessVersion === 'paper');
     const expected = pairsOf(countGroups(inView, 'tests'), 'tests');
     expect(expected.filter((x) => x.holm !== null).length).toBeGreaterThan(5);
     const p = await pages.open('/?view=compare&pairs=all&harness=paper', { width: 1440, height: 900 });
@@ -103,7 +72,7 @@ describe('all pairs', () => {
 
   it('says where the two sides of a pair ran different harness versions', async () => {
     const models = ['GPT-5', 'Claude 4.5 Sonnet', 'Kimi', 'GPT-4o'];
-    const inView = runs.filter((r) => models.includes(r.model));
+    const inView = world.runs.filter((r) => models.includes(r.model));
     const expected = pairsOf(countGroups(inView, 'tests'), 'tests');
     const mixed = expected.filter((x) => x.a.harnessVersion !== x.b.harnessVersion);
     expect(mixed.length).toBeGreaterThan(0);
@@ -150,7 +119,7 @@ function sentence(x: IndependentPair, familySize: number): [string, string] {
 
 describe('the sentence to quote', () => {
   it('follows the one template, with the Holm clause over the pairs in view, and its button copies it', async () => {
-    const inView = runs.filter((r) => r.harnessVersion === 'paper');
+    const inView = world.runs.filter((r) => r.harnessVersion === 'paper');
     const pairs = pairsOf(countGroups(inView, 'tests'), 'tests');
     const family = pairs.filter((x) => x.holm !== null);
     const x = family.sort((u, v) => u.holm! - v.holm!)[0]!;
@@ -182,7 +151,7 @@ describe('the sentence to quote', () => {
   });
 
   it('has no axis label covering another at 800, 1024 and 1440 px', async () => {
-    const inView = runs.filter((r) => r.harnessVersion === 'paper');
+    const inView = world.runs.filter((r) => r.harnessVersion === 'paper');
     const x = pairsOf(countGroups(inView, 'tests'), 'tests').find((y) => y.p !== null)!;
     const search = new URLSearchParams([
       ['view', 'compare'],

@@ -4,44 +4,13 @@
 // empirical difficulty filter (beside the senders' tiers) narrows to the tasks of its band, and the
 // breakdown card shows the rates per tier, difficulty and wave. Expected figures are counted in the test
 // from export.json (helpers/independent-figures.ts).
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { buildCampaign, readSourceRuns } from '../../infra/local/demo-campaign.ts';
-import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
-import { apiPaths } from '../../shared/cockpit/contract.ts';
-import { analysisPages } from './helpers/analysis-page.ts';
-import {
-  countGroups,
-  difficulties,
-  pct,
-  resultOf,
-  type ExportedRun,
-  type GroupCount,
-} from './helpers/independent-figures.ts';
-import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
+import { describe, expect, it } from '@jest/globals';
+import { countGroups, difficulties, pct, resultOf, type GroupCount } from './helpers/independent-figures.ts';
+import { judgedAnalysisCampaign, SHOTS } from './helpers/judged-campaign.ts';
 
 const SPACE = 'SamplesSpace';
 const MIN_N = 36;
-const HOSTS = ['demo-runner-1', 'demo-runner-2'];
-const config = {
-  defaultJudgeModel: DEMO_JUDGE_MODEL,
-  spaces: { [SPACE]: { senders: HOSTS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 500 } } },
-  cockpits: { Samples: { space: SPACE, minN: MIN_N } },
-};
-const campaign = buildCampaign(readSourceRuns(), { tasks: 40, seed: 11, hosts: HOSTS });
-
-let cockpit: JudgedCockpit;
-let runs: ExportedRun[];
-const pages = analysisPages(
-  () => cockpit.local,
-  () => cockpit.browser,
-);
-
-beforeAll(async () => {
-  cockpit = await startJudgedCockpit(config, { 'demo-runner-1': 'k1', 'demo-runner-2': 'k2' }, SPACE, campaign);
-  runs = (await pages.api<{ runs: ExportedRun[] }>(apiPaths.export(SPACE, 'json'))).runs;
-}, 240_000);
-
-afterAll(() => cockpit?.stop());
+const { pages, world } = judgedAnalysisCampaign(SPACE, 'Samples', { minN: MIN_N });
 
 const rate = (g: GroupCount) => (g.n ? g.resolved / g.n : -1);
 const byName = (a: GroupCount, b: GroupCount) =>
@@ -49,7 +18,7 @@ const byName = (a: GroupCount, b: GroupCount) =>
 
 describe('small samples', () => {
   it('greys a configuration below the cockpit’s minN as “too few to rank”, gives it no rank and sorts it after the ranked', async () => {
-    const groups = countGroups(runs, 'tests');
+    const groups = countGroups(world.runs, 'tests');
     const ranked = groups.filter((g) => g.n >= MIN_N).sort((a, b) => rate(b) - rate(a) || byName(a, b));
     const unranked = groups.filter((g) => g.n < MIN_N).sort((a, b) => rate(b) - rate(a) || byName(a, b));
     expect(unranked.length).toBeGreaterThan(0);
@@ -91,7 +60,7 @@ describe('small samples', () => {
   });
 
   it('refuses in Compare a pair with fewer than 10 shared tasks, saying how many there are', async () => {
-    const groups = countGroups(runs, 'tests').sort(byName);
+    const groups = countGroups(world.runs, 'tests').sort(byName);
     const [a, b] = [groups[0]!, groups[1]!];
     const tier = ['hard', 'medium', 'easy'].find((t) => {
       const shared = new Set(
@@ -126,8 +95,8 @@ describe('small samples', () => {
   });
 
   it('filters by empirical difficulty beside the senders’ tiers, and breaks each rate down by tier, difficulty and wave', async () => {
-    const bands = difficulties(runs, 'tests');
-    const hard = runs.filter((r) => bands.get(r.taskId) === 'hard');
+    const bands = difficulties(world.runs, 'tests');
+    const hard = world.runs.filter((r) => bands.get(r.taskId) === 'hard');
     expect(hard.length).toBeGreaterThan(0);
     const p = await pages.open('/?view=runs');
     // The tiers and the difficulty are two groups of the filter bar, side by side.
@@ -152,7 +121,7 @@ describe('small samples', () => {
     await table.scrollIntoViewIfNeeded();
     const best = p.locator('#table-models tbody tr').first();
     const [model, harness] = [await best.locator('th').textContent(), await best.locator('td').first().textContent()];
-    const group = countGroups(runs, 'tests').find((g) => g.model === model && g.harnessVersion === harness)!;
+    const group = countGroups(world.runs, 'tests').find((g) => g.model === model && g.harnessVersion === harness)!;
     const row = table.locator(`tbody tr[data-model="${model}"][data-harness="${harness}"]`);
     const cells = await row.locator('td').evaluateAll((tds) => tds.map((td) => td.textContent));
     ['easy', 'medium', 'hard', 'unsolved'].forEach((band, k) => {

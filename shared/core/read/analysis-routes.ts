@@ -153,6 +153,15 @@ async function selected<Held extends { table: RunTable }>(
   return { ...current, selection: narrowed, outcome };
 }
 
+/** `selected` over the run table alone, which the figures routes read (from the persisted columns when cold). */
+const selectedRuns = (
+  deps: ReadDeps,
+  space: string,
+  query: URLSearchParams,
+  keys: readonly FilterKey[],
+  asked: ViewQuery,
+) => selected(deps, space, query, keys, asked, currentRunTable(deps, space));
+
 export async function stats(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
   const groupBy = query.get('groupBy');
   if (groupBy !== null && groupBy !== 'model,harnessVersion')
@@ -161,15 +170,7 @@ export async function stats(deps: ReadDeps, space: string, query: URLSearchParam
   if (isAnswer(asked)) return asked;
   const minN = minNOf(query);
   if (isAnswer(minN)) return minN;
-  // The table alone: a cold process reads it from the persisted columns (read-model.ts).
-  const { table, selection, asOf, outcome } = await selected(
-    deps,
-    space,
-    query,
-    FILTERS,
-    asked,
-    currentRunTable(deps, space),
-  );
+  const { table, selection, asOf, outcome } = await selectedRuns(deps, space, query, FILTERS, asked);
   const groups = groupStatistics(table, selection, deps.config.prices, outcome, minN);
   return { status: 200, body: { outcome, minN, groups, asOf } satisfies StatsBody };
 }
@@ -186,14 +187,7 @@ export async function compare(deps: ReadDeps, space: string, query: URLSearchPar
   const asked = viewQuery(query, false);
   if (isAnswer(asked)) return asked;
   const [aModel, aHarness, bModel, bHarness] = names.map((n) => query.get(n)!);
-  const { table, selection, asOf, outcome } = await selected(
-    deps,
-    space,
-    query,
-    ['tier', 'wave'],
-    asked,
-    currentRunTable(deps, space),
-  );
+  const { table, selection, asOf, outcome } = await selectedRuns(deps, space, query, ['tier', 'wave'], asked);
   const body = compareGroups(
     table,
     selection,
@@ -207,14 +201,7 @@ export async function compare(deps: ReadDeps, space: string, query: URLSearchPar
 export async function pairs(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
   const asked = viewQuery(query, false);
   if (isAnswer(asked)) return asked;
-  const { table, selection, asOf, outcome } = await selected(
-    deps,
-    space,
-    query,
-    FILTERS,
-    asked,
-    currentRunTable(deps, space),
-  );
+  const { table, selection, asOf, outcome } = await selectedRuns(deps, space, query, FILTERS, asked);
   const found = allPairs(table, selection, groupRuns(table, selection).groups, outcome);
   if (found.refused !== null) return jsonError(400, 'too-many-configurations', found.refused);
   const { refused: _, ...body } = found;

@@ -1,6 +1,7 @@
 // A demo campaign already landed and judged by the oracle, loaded straight into local mode's table, so a
 // browser test starts from a full cockpit without pushing hundreds of deliveries.
 import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import {
   judged,
@@ -10,11 +11,14 @@ import {
   storedIssue,
   type JudgeAnswerFields,
 } from '../../../bench/direct-load.ts';
-import { type DemoCampaign, type DemoRun } from '../../../infra/local/demo-campaign.ts';
+import { buildCampaign, readSourceRuns, type DemoCampaign, type DemoRun } from '../../../infra/local/demo-campaign.ts';
 import { oracleAnswer, startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge } from '../../../infra/local/demo-judge.ts';
 import type { DynamoStore } from '../../../shared/adapters/aws/dynamo-store.ts';
+import { apiPaths } from '../../../shared/cockpit/contract.ts';
 import { startTestLocalMode, type TestLocalMode } from '../../helpers/local-mode.ts';
+import { analysisPages } from './analysis-page.ts';
 import { launchChromium } from './chromium.ts';
+import type { ExportedRun } from './independent-figures.ts';
 
 /** Where the browser suites write their screenshots. */
 export const SHOTS = 'test-results';
@@ -76,4 +80,30 @@ export async function loadJudgedCampaign(
       ),
     ),
   );
+}
+
+/**
+ * The analysts' suites' campaign: 40 demo tasks (seed 11) from two hosts, judged into `space` and shown by one
+ * cockpit with `cockpitOptions`; `world.runs` is export.json's runs, for the test to count its own figures.
+ * Starts before the file's tests and stops after them.
+ */
+export function judgedAnalysisCampaign(space: string, cockpit: string, cockpitOptions: Record<string, unknown> = {}) {
+  const hosts = ['demo-runner-1', 'demo-runner-2'];
+  const config = {
+    defaultJudgeModel: DEMO_JUDGE_MODEL,
+    spaces: { [space]: { senders: hosts, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 500 } } },
+    cockpits: { [cockpit]: { space, ...cockpitOptions } },
+  };
+  const campaign = buildCampaign(readSourceRuns(), { tasks: 40, seed: 11, hosts });
+  const world = { cockpit: undefined as JudgedCockpit | undefined, runs: [] as ExportedRun[] };
+  const pages = analysisPages(
+    () => world.cockpit!.local,
+    () => world.cockpit!.browser,
+  );
+  beforeAll(async () => {
+    world.cockpit = await startJudgedCockpit(config, { [hosts[0]!]: 'k1', [hosts[1]!]: 'k2' }, space, campaign);
+    world.runs = (await pages.api<{ runs: ExportedRun[] }>(apiPaths.export(space, 'json'))).runs;
+  }, 240_000);
+  afterAll(() => world.cockpit?.stop());
+  return { pages, world };
 }
