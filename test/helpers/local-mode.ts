@@ -19,12 +19,13 @@ export async function startTestLocalMode(
   keys: Record<string, string>,
   options: Partial<LocalModeOptions> = {},
 ): Promise<TestLocalMode> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'replay-local-'));
-  const keysDir = join(dataDir, 'keys');
+  // A test that stops local mode and starts it again passes the first one's folders, as a restart keeps them.
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'replay-local-'));
+  const keysDir = options.keysDir ?? join(dataDir, 'keys');
   mkdirSync(keysDir, { recursive: true });
   for (const [host, key] of Object.entries(keys))
     writeFileSync(join(keysDir, keyEnvName('Hosting:ModuleReportSecret', host)), key);
-  const local = await startLocalMode({ config: parseConfig(config), dataDir, keysDir, port: 0, env: {}, ...options });
+  const local = await startLocalMode({ config: parseConfig(config), port: 0, env: {}, ...options, dataDir, keysDir });
   return {
     ...local,
     dataDir,
