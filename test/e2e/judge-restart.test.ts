@@ -1,35 +1,22 @@
-// `npm start` across a restart: a run that waited for judge credentials is judged once local mode comes
-// back with them, although the emulated judge queue lost everything (the start-up sweep finds it).
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// Local mode across a restart: a run that waited for judge credentials is judged once local mode comes back
+// with them, although the emulated judge queue lost everything (the start-up sweep finds it).
 import { afterAll, expect, it } from '@jest/globals';
 import { pushDelivery } from '../../shared/runner/push.ts';
 import { startAnthropicStandIn } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
 import { startGitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
 import { issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { goodAnswer } from '../helpers/judge.ts';
-import { eventually } from '../helpers/local-mode.ts';
-import { killProcess, startLocalProcess, type LocalProcess } from '../helpers/local-process.ts';
+import { eventually, startTestLocalMode } from '../helpers/local-mode.ts';
 
-const started: LocalProcess[] = [];
-const standIns: { stop(): Promise<void> }[] = [];
-afterAll(async () => {
-  started.forEach(killProcess);
-  await Promise.all(standIns.map((s) => s.stop()));
-});
+const CONFIG = { defaultJudgeModel: 'claude-test-judge', spaces: { S: { senders: ['mac-studio-1'] } } };
+const KEYS = { 'mac-studio-1': 'restart-key' };
+const running: { stop(): Promise<void> }[] = [];
+afterAll(() => Promise.all(running.map((r) => r.stop())));
 
-async function startLocal(env: Record<string, string>): Promise<LocalProcess> {
-  const local = await startLocalProcess(env);
-  started.push(local);
-  return local;
-}
-
-// Two cold starts of `npm start` take 10–16 s on a loaded two-core machine.
 it('judges a run that waited for credentials once local mode restarts with them', async () => {
   const anthropic = await startAnthropicStandIn({ answer: () => goodAnswer({ verdict: 'wrong' }) });
   const github = await startGitHubStandIn({ token: 'ghp-local' });
-  standIns.push(anthropic, github);
+  running.push(anthropic, github);
   github.setIssue('acme/widgets', 42, { title: 'Widgets crash', body: 'On empty input.' });
   github.setCompare(
     'acme/widgets',
@@ -38,29 +25,15 @@ it('judges a run that waited for credentials once local mode restarts with them'
     'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-a\n+b\n',
   );
 
-  const dir = mkdtempSync(join(tmpdir(), 'replay-judge-restart-'));
-  mkdirSync(join(dir, 'keys'));
-  writeFileSync(join(dir, 'keys', 'Hosting__ModuleReportSecret__mac-studio-1'), 'restart-key');
-  writeFileSync(
-    join(dir, 'config.json'),
-    JSON.stringify({ defaultJudgeModel: 'claude-test-judge', spaces: { S: { senders: ['mac-studio-1'] } } }),
-  );
-  const noCredentials = {
-    ANTHROPIC_API_KEY: '',
-    GITHUB_TOKEN: '',
-    GITHUB_APP_ID: '',
-    GITHUB_APP_PRIVATE_KEY: '',
-    GITHUB_APP_INSTALLATION_ID: '',
-  };
-  const env = {
-    REPLAY_CONFIG: join(dir, 'config.json'),
-    REPLAY_DATA_DIR: join(dir, 'data'),
-    REPLAY_KEYS_DIR: join(dir, 'keys'),
-    REPLAY_SWEEP_SECONDS: '30',
-  };
-
-  const first = await startLocal({ ...env, ...noCredentials });
-  expect(first.output()).toContain('waiting-credentials');
+  // Sweeps half a minute apart: after the start-up sweep, none runs while the test watches.
+  const logged: string[] = [];
+  const first = await startTestLocalMode(CONFIG, KEYS, {
+    env: {},
+    sweepIntervalSeconds: 30,
+    log: (line) => logged.push(line),
+  });
+  running.push(first);
+  expect(logged.join('\n')).toContain('waiting-credentials');
   await pushDelivery(first.url, 'S', issueDelivery(), 'restart-key');
   const run = runDelivery();
   await pushDelivery(first.url, 'S', run, 'restart-key');
@@ -69,26 +42,27 @@ it('judges a run that waited for credentials once local mode restarts with them'
     async () =>
       ((await (await fetch(first.url + path)).json()) as { judgeState?: string }).judgeState === 'waiting-credentials',
     20_000,
-    100,
   );
-  await killProcess(first);
+  running.splice(running.indexOf(first), 1);
+  await first.stop();
 
-  const second = await startLocal({
-    ...env,
-    ANTHROPIC_API_KEY: 'sk-local',
-    ANTHROPIC_BASE_URL: anthropic.url,
-    GITHUB_API_URL: github.url,
-    GITHUB_TOKEN: 'ghp-local',
-  });
-  const row = await eventually(
-    async () => {
-      const r = (await (await fetch(second.url + path)).json()) as { judgeVerdict?: string | null };
-      return r.judgeVerdict ? r : null;
+  const second = await startTestLocalMode(CONFIG, KEYS, {
+    dataDir: first.dataDir,
+    keysDir: first.keysDir,
+    sweepIntervalSeconds: 30,
+    env: {
+      ANTHROPIC_API_KEY: 'sk-local',
+      ANTHROPIC_BASE_URL: anthropic.url,
+      GITHUB_API_URL: github.url,
+      GITHUB_TOKEN: 'ghp-local',
     },
-    20_000,
-    100,
-  );
+  });
+  running.push(second);
+  const row = await eventually(async () => {
+    const r = (await (await fetch(second.url + path)).json()) as { judgeVerdict?: string | null };
+    return r.judgeVerdict ? r : null;
+  }, 20_000);
   expect(row).toMatchObject({ judgeVerdict: 'wrong', judgeState: 'judged', judgeAttempts: 1 });
   expect(anthropic.requests).toHaveLength(1);
   expect(github.requests.filter((r) => r.path.startsWith('/repos/')).every((r) => r.credential === 'token')).toBe(true);
-}, 90_000);
+}, 60_000); // two local-mode starts on a shared machine
