@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { pushDelivery } from '../../shared/runner/push.ts';
 import { STRONG_KEY_BYTES } from '../../shared/core/ingest/signature.ts';
 import { runDelivery } from '../helpers/deliveries.ts';
@@ -14,12 +14,8 @@ import { killProcess, startLocalProcess, type LocalProcess } from '../helpers/lo
 const WEAK_KEY = 'short-key-of-mac-1';
 const STRONG_KEY = 'a'.repeat(STRONG_KEY_BYTES);
 const processes: LocalProcess[] = [];
-const locals: TestLocalMode[] = [];
 afterEach(async () => {
   await Promise.all(processes.splice(0).map(killProcess));
-});
-afterAll(async () => {
-  await Promise.all(locals.map((l) => l.stop()));
 });
 
 describe('npm start', () => {
@@ -52,28 +48,28 @@ describe('npm start', () => {
 });
 
 describe('local mode with a weak key', () => {
-  it('makes development keys of at least 32 bytes and lists the hosts whose keys are shorter', async () => {
-    const local = await startTestLocalMode(
-      { spaces: { S: { senders: ['weak-mac', 'new-mac'] } } },
-      { 'weak-mac': WEAK_KEY },
+  // One local mode for both: the first reads what it found at start, the second only pushes.
+  let local: TestLocalMode;
+  beforeAll(async () => {
+    local = await startTestLocalMode(
+      {
+        spaces: {
+          Strict: { senders: ['weak-mac', 'strong-mac'], minKeyBytes: 32 },
+          Lenient: { senders: ['weak-mac', 'new-mac'] },
+        },
+      },
+      { 'weak-mac': WEAK_KEY, 'strong-mac': STRONG_KEY },
     );
-    locals.push(local);
+  });
+  afterAll(() => local.stop());
+
+  it('makes development keys of at least 32 bytes and lists the hosts whose keys are shorter', () => {
     expect(local.weakKeys.map((k) => k.host)).toEqual(['weak-mac']);
     expect(local.generatedKeys.map((k) => k.host)).toEqual(['new-mac']);
     expect(Buffer.byteLength(readFileSync(local.generatedKeys[0]!.path, 'utf8'))).toBeGreaterThanOrEqual(32);
   });
 
   it('is answered 401 by a space with minKeyBytes 32 and 202 by a space without it', async () => {
-    const local = await startTestLocalMode(
-      {
-        spaces: {
-          Strict: { senders: ['weak-mac', 'strong-mac'], minKeyBytes: 32 },
-          Lenient: { senders: ['weak-mac'] },
-        },
-      },
-      { 'weak-mac': WEAK_KEY, 'strong-mac': STRONG_KEY },
-    );
-    locals.push(local);
     const delivery = (host: string) => runDelivery({ host, taskId: `from-${host}` });
     expect(await pushDelivery(local.url, 'Strict', delivery('weak-mac'), WEAK_KEY)).toMatchObject({
       status: 401,
