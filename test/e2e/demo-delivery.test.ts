@@ -19,13 +19,17 @@ afterAll(async () => {
 
 describe('the demo campaign delivered through run folders', () => {
   it('lands every run with its generated figures, issue and hidden-test outcome, and a second delivery finds them accepted', async () => {
-    const campaign = buildCampaign(readSourceRuns(), { tasks: 2, seed: 7, hosts: HOSTS });
+    // One task whose runs come from both hosts, resolved and not, one of them contaminated.
+    const campaign = buildCampaign(readSourceRuns(), { tasks: 1, seed: 129, hosts: HOSTS });
+    expect(new Set(campaign.runs.map((r) => r.host))).toEqual(new Set(HOSTS));
+    expect(new Set(campaign.runs.map((r) => r.resolved))).toEqual(new Set([true, false]));
+    expect(campaign.runs.some((r) => (r.delivery.row as { contamination: unknown[] }).contamination.length)).toBe(true);
     const runsRoot = join(tempDir('replay-demo-'), 'runs');
     const folders = writeCampaignFolders(campaign, runsRoot);
     const options = { endpoint: ingestUrl(local.url, 'Demo'), keysDir: local.keysDir };
 
     const first = await deliverCampaign(runsRoot, folders, options);
-    expect(first.counts).toEqual({ issues: 2, runs: campaign.runs.length, hiddenTests: campaign.runs.length });
+    expect(first.counts).toEqual({ issues: 1, runs: campaign.runs.length, hiddenTests: campaign.runs.length });
 
     type Row = {
       id: string;
@@ -35,14 +39,10 @@ describe('the demo campaign delivered through run folders', () => {
       patchLinesAdded: number;
       hiddenTestResult: { status: string } | null;
     };
-    const rows = await eventually(
-      async () => {
-        const { runs } = (await (await fetch(`${local.url}/api/spaces/Demo/runs`)).json()) as { runs: Row[] };
-        return runs.length === campaign.runs.length && runs.every((r) => r.hiddenTestResult) && runs;
-      },
-      15_000,
-      100,
-    );
+    const rows = await eventually(async () => {
+      const { runs } = (await (await fetch(`${local.url}/api/spaces/Demo/runs`)).json()) as { runs: Row[] };
+      return runs.length === campaign.runs.length && runs.every((r) => r.hiddenTestResult) && runs;
+    }, 15_000);
     for (const run of campaign.runs) {
       const row = rows.find((r) => r.id === run.id)!;
       const sent = run.delivery.row as Row;
