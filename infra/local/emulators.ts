@@ -18,7 +18,7 @@ import { s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
 import { sqsClient } from '../../shared/adapters/aws/sqs-queue.ts';
 import { AWS_CALLS, type AwsCallTimeouts } from '../../shared/operations.ts';
 import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
-import type { EmulatorPorts, EmulatorWorkerData } from './emulator-servers.ts';
+import type { EmulatorPorts, EmulatorWorkerData } from './emulator-servers.mjs';
 
 export const LOCAL_NAMES = {
   table: 'replay-bench',
@@ -47,14 +47,11 @@ export interface Emulators {
 }
 
 export async function startEmulators(dataDir: string, queues: QueueSettings): Promise<Emulators> {
-  // The worker registers tsx itself, so its TypeScript entry loads whichever way this process was started.
-  const entry = new URL('./emulator-servers.ts', import.meta.url).href;
-  const tsxApi = import.meta.resolve('tsx/esm/api');
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
   // Generated per start: only this process (and what it hands the connection to) can use the emulators.
   const credentials = { accessKeyId: randomAccessKeyId(), secretAccessKey: randomBytes(30).toString('base64url') };
-  const worker = new Worker(bootstrap, {
-    eval: true,
+  // A JavaScript entry: the worker does not take this process's TypeScript loader (`npm start` runs under tsx).
+  const worker = new Worker(new URL('./emulator-servers.mjs', import.meta.url), {
+    execArgv: [],
     workerData: { dataDir, credentials } satisfies EmulatorWorkerData,
   });
   const ports = await new Promise<EmulatorPorts>((resolve, reject) => {

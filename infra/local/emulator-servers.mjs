@@ -1,51 +1,59 @@
+// @ts-check
 // Worker-thread entry that runs the three emulators, so their work happens on another core than the
 // handlers'. They are reached only over HTTP, exactly like the AWS services they stand in for, and only
 // from this machine: each listens on the loopback interface, behind a gate that refuses any request not
 // signed with this start's access key id (none of the three checks credentials on its own, and s3rver
 // serves anonymous requests), so neither the network nor another local user can read or purge them.
+// Plain JavaScript with JSDoc types (tsc checks it), so the worker needs no TypeScript loader: one per
+// start took about as long as loading the three emulators.
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import S3rverAccount from 's3rver/lib/models/account.js';
 import { buildApp } from 'fauxqs';
 
-export interface EmulatorPorts {
-  dynamodb: number;
-  s3: number;
-  sqs: number;
-}
-
-export interface EmulatorWorkerData {
-  dataDir: string;
-  credentials: { accessKeyId: string; secretAccessKey: string };
-}
+/** @typedef {import('node:net').AddressInfo} AddressInfo */
+/** @typedef {import('node:http').Server} Server */
+/** @typedef {import('node:http').IncomingMessage} IncomingMessage */
+/** @typedef {import('node:http').ServerResponse} ServerResponse */
+/** @typedef {{ dynamodb: number; s3: number; sqs: number }} EmulatorPorts */
+/** @typedef {{ dataDir: string; credentials: { accessKeyId: string; secretAccessKey: string } }} EmulatorWorkerData */
 
 const LOOPBACK = '127.0.0.1';
-const { dataDir, credentials } = workerData as EmulatorWorkerData;
+const { dataDir, credentials } = /** @type {EmulatorWorkerData} */ (workerData);
+if (!parentPort) throw new Error('emulator-servers.mjs runs in a worker thread.');
+const parent = parentPort;
 const dynamoDir = join(dataDir, 'dynamodb');
 const s3Dir = join(dataDir, 's3');
 mkdirSync(dynamoDir, { recursive: true });
 mkdirSync(s3Dir, { recursive: true });
 
-/** The access key id a SigV4 request was signed with: from the Authorization header or a presigned query. */
-function accessKeyIdOf(req: IncomingMessage): string | null {
+/**
+ * The access key id a SigV4 request was signed with: from the Authorization header or a presigned query.
+ * @param {IncomingMessage} req
+ * @returns {string | null}
+ */
+function accessKeyIdOf(req) {
   const header = /^AWS4-HMAC-SHA256\s+Credential=([^/,\s]+)\//.exec(req.headers.authorization ?? '');
-  if (header) return header[1]!;
+  if (header) return header[1] ?? null;
   const query = new URL(req.url ?? '/', 'http://emulator').searchParams.get('X-Amz-Credential');
-  return query ? query.split('/')[0]! : null;
+  return query ? (query.split('/')[0] ?? null) : null;
 }
 
-/** Puts the server's request handling behind the credential check; call before it listens. */
-function gate(server: Server): Server {
-  const handlers = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+/**
+ * Puts the server's request handling behind the credential check; call before it listens.
+ * @param {Server} server
+ * @returns {Server}
+ */
+function gate(server) {
+  const handlers = /** @type {((req: IncomingMessage, res: ServerResponse) => void)[]} */ (server.listeners('request'));
   server.removeAllListeners('request');
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  server.on('request', (/** @type {IncomingMessage} */ req, /** @type {ServerResponse} */ res) => {
     if (accessKeyIdOf(req) === credentials.accessKeyId) {
       for (const handler of handlers) handler.call(server, req, res);
       return;
@@ -62,9 +70,13 @@ function gate(server: Server): Server {
   return server;
 }
 
-const listen = (server: Server) =>
-  new Promise<number>((resolve) => server.listen(0, LOOPBACK, () => resolve((server.address() as AddressInfo).port)));
-const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+/** @param {Server} server @returns {Promise<number>} */
+const listen = (server) =>
+  new Promise((resolve) =>
+    server.listen(0, LOOPBACK, () => resolve(/** @type {AddressInfo} */ (server.address()).port)),
+  );
+/** @param {Server} server @returns {Promise<void>} */
+const close = (server) => new Promise((resolve) => server.close(() => resolve()));
 
 const dynamo = gate(dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }));
 
@@ -79,21 +91,26 @@ const s3rver = new S3rver({ directory: s3Dir, silent: true });
 // listing parses every object's metadata: one left half-written by a process killed mid-PUT made every
 // later listing of the bucket answer 500, so a restarted local mode could not replay its inbox.
 const { store } = s3rver;
-/** The store writing an object's metadata and checksum files under temporary names ending in `suffix`. */
-const writingAside = (suffix: string): typeof store =>
+/**
+ * The store writing an object's metadata and checksum files under temporary names ending in `suffix`.
+ * @param {string} suffix
+ * @returns {typeof store}
+ */
+const writingAside = (suffix) =>
   Object.create(store, {
     getResourcePath: {
-      value: (bucket: string, key: string, resource: string) =>
+      value: (/** @type {string} */ bucket, /** @type {string} */ key, /** @type {string} */ resource) =>
         `${store.getResourcePath(bucket, key, resource)}${suffix}`,
     },
-  }) as typeof store;
-store.putObject = async (object) => {
-  const chunks: Buffer[] = [];
+  });
+store.putObject = async (/** @type {Parameters<typeof store.putObject>[0]} */ object) => {
+  /** @type {Buffer[]} */
+  const chunks = [];
   if (Buffer.isBuffer(object.content)) chunks.push(object.content);
   else for await (const chunk of object.content) chunks.push(chunk);
   const content = Buffer.concat(chunks);
   const suffix = `.${randomUUID()}.partial`;
-  const path = (resource: string) => store.getResourcePath(object.bucket, object.key, resource);
+  const path = (/** @type {string} */ resource) => store.getResourcePath(object.bucket, object.key, resource);
   await mkdir(dirname(path('object')), { recursive: true });
   await writeFile(`${path('object')}${suffix}`, content);
   const md5 = createHash('md5').update(content).digest('hex');
@@ -104,12 +121,17 @@ store.putObject = async (object) => {
   return { size: content.length, md5 };
 };
 
-/** The ETag S3 would give the object (its MD5, quoted, as s3rver keeps it), or null when there is none. */
-async function currentEtag(bucket: string, key: string): Promise<string | null> {
+/**
+ * The ETag S3 would give the object (its MD5, quoted, as s3rver keeps it), or null when there is none.
+ * @param {string} bucket
+ * @param {string} key
+ * @returns {Promise<string | null>}
+ */
+async function currentEtag(bucket, key) {
   try {
     return (await store.getMetadata(bucket, key)).etag;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return null;
     throw error;
   }
 }
@@ -120,8 +142,13 @@ const PRECONDITION_FAILED = {
   message: 'At least one of the pre-conditions you specified did not hold',
 };
 
-/** Why S3 would refuse this write, from its conditional headers and the object's current ETag; null: write it. */
-function refusal(req: IncomingMessage, etag: string | null): typeof PRECONDITION_FAILED | null {
+/**
+ * Why S3 would refuse this write, from its conditional headers and the object's current ETag; null: write it.
+ * @param {IncomingMessage} req
+ * @param {string | null} etag
+ * @returns {{ status: number; code: string; message: string } | null}
+ */
+function refusal(req, etag) {
   const ifNoneMatch = req.headers['if-none-match'];
   const ifMatch = req.headers['if-match'];
   if (ifNoneMatch !== undefined && etag !== null && (ifNoneMatch === '*' || ifNoneMatch === etag))
@@ -136,9 +163,14 @@ function refusal(req: IncomingMessage, etag: string | null): typeof PRECONDITION
 // of the version read). Here every write of an object waits for the one before it on the same key, the
 // condition is checked against the object as it then is, and a failed condition is answered as S3 answers
 // it, so two writers racing for one key behave locally as they do in AWS: exactly one wins.
-const writesInFlight = new Map<string, Promise<void>>();
+/** @type {Map<string, Promise<void>>} */
+const writesInFlight = new Map();
 const s3rverHandler = s3rver.callback();
-function conditionalWrites(req: IncomingMessage, res: ServerResponse): void {
+/**
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ */
+function conditionalWrites(req, res) {
   const path = new URL(req.url ?? '/', 'http://emulator').pathname;
   const [bucket, ...keyParts] = path.slice(1).split('/');
   const key = keyParts.length > 0 ? decodedKey(keyParts.join('/')) : null;
@@ -148,7 +180,7 @@ function conditionalWrites(req: IncomingMessage, res: ServerResponse): void {
   const before = writesInFlight.get(slot) ?? Promise.resolve();
   const done = before.then(async () => {
     const conditional = req.headers['if-none-match'] !== undefined || req.headers['if-match'] !== undefined;
-    const refused = conditional ? refusal(req, await currentEtag(bucket!, key)) : null;
+    const refused = conditional ? refusal(req, await currentEtag(bucket ?? '', key)) : null;
     if (refused) {
       req.resume();
       res.writeHead(refused.status, { 'content-type': 'application/xml' });
@@ -158,11 +190,12 @@ function conditionalWrites(req: IncomingMessage, res: ServerResponse): void {
       );
       return;
     }
-    const answered = new Promise<void>((resolve) => res.once('close', resolve));
+    /** @type {Promise<void>} */
+    const answered = new Promise((resolve) => res.once('close', () => resolve()));
     s3rverHandler(req, res);
     await answered;
   });
-  const settled = done.catch((error: Error) => {
+  const settled = done.catch((/** @type {Error} */ error) => {
     console.error(`local S3 write failed: ${error.message}`);
     if (!res.headersSent) res.writeHead(500).end();
   });
@@ -172,7 +205,11 @@ function conditionalWrites(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
-function decodedKey(encoded: string): string | null {
+/**
+ * @param {string} encoded
+ * @returns {string | null}
+ */
+function decodedKey(encoded) {
   try {
     return decodeURIComponent(encoded);
   } catch {
@@ -180,8 +217,10 @@ function decodedKey(encoded: string): string | null {
   }
 }
 
-const escapeXml = (text: string) =>
-  text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
+/** @type {Record<string, string>} */
+const XML_ENTITIES = { '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' };
+/** @param {string} text */
+const escapeXml = (text) => text.replace(/[<>&'"]/g, (c) => XML_ENTITIES[c] ?? c);
 
 const s3 = gate(createServer(conditionalWrites));
 
@@ -196,14 +235,16 @@ const sqsApp = buildApp({ logger: false });
 await sqsApp.ready();
 gate(sqsApp.server);
 
-const ports: EmulatorPorts = { dynamodb: await listen(dynamo), s3: await listen(s3), sqs: 0 };
-ports.sqs = (await sqsApp.listen({ port: 0, host: LOOPBACK }), (sqsApp.server.address() as AddressInfo).port);
+/** @type {EmulatorPorts} */
+const ports = { dynamodb: await listen(dynamo), s3: await listen(s3), sqs: 0 };
+await sqsApp.listen({ port: 0, host: LOOPBACK });
+ports.sqs = /** @type {AddressInfo} */ (sqsApp.server.address()).port;
 
-parentPort!.on('message', async (message: string) => {
+parent.on('message', async (/** @type {string} */ message) => {
   if (message !== 'stop') return;
   await sqsApp.close();
   await close(s3);
   await close(dynamo);
-  parentPort!.postMessage('stopped');
+  parent.postMessage('stopped');
 });
-parentPort!.postMessage(ports);
+parent.postMessage(ports);
