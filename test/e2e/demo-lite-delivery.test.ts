@@ -69,14 +69,10 @@ describe('the demo on the real SWE-bench Lite runs', () => {
     for (const run of campaign.runs) {
       const record = recordOf(run);
       const task = data.tasks.find((t) => t.instanceId === record.instanceId)!;
-      const row = await eventually(
-        async () => {
-          const r = await api<RunRow>(apiPaths.run('Lite', run.id));
-          return r.judgeVerdict && r.hiddenTestResult && r;
-        },
-        30_000,
-        200,
-      );
+      const row = await eventually(async () => {
+        const r = await api<RunRow>(apiPaths.run('Lite', run.id));
+        return r.judgeVerdict && r.hiddenTestResult && r;
+      }, 30_000);
       expect(row.judgeModel).toBe('demo-oracle');
       expect(row.judgeReason).toMatch(/^demo-oracle stand-in/);
       expect(row.hiddenTestResult!.failedTests).toEqual(record.failedTests ?? undefined);
