@@ -59,7 +59,7 @@ describe('replay-push sync across a server outage', () => {
     // Stopped after half the runs were delivered; started again at once, while sync keeps retrying.
     let restarted: Promise<TestLocalMode> | null = null;
     const sync = await replayPush(
-      ['sync', runsRoot, '--endpoint', `${first.url}/hooks/S/ingest`, '--key-file', keyFile, '--retry-for', '60'],
+      ['sync', runsRoot, '--endpoint', `${first.url}/hooks/S/ingest`, '--key-file', keyFile, '--retry-for', '30'],
       {},
       (line) => {
         if (line.startsWith('delivered ') && ++delivered === RUNS / 2) {
