@@ -157,6 +157,7 @@ describe('the Anthropic judge model', () => {
     });
     expect(await failure(model(), 'claude-retired')).toMatchObject({
       code: 'model-unavailable',
+      message: expect.stringContaining('"claude-retired"'),
       pausesJudging: true,
       requests: 1,
     });

@@ -7,7 +7,10 @@ import {
   type JudgeDeps,
   type JudgeOutcome,
 } from '../../shared/core/judge/judge-run.ts';
+import { landEntry } from '../../shared/core/landing/land.ts';
 import { answerRead } from '../../shared/core/read/read-api.ts';
+import type { SweepDeps } from '../../shared/core/judge/sweep.ts';
+import type { JudgeMessage } from '../../shared/ports.ts';
 import { patchKey, summaryKey } from '../../shared/storage-layout.ts';
 import type { ReplayConfig } from '../../shared/schema/config.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
@@ -17,9 +20,11 @@ import {
   InMemoryObjectStore,
   InMemoryReferenceSource,
   InMemoryTable,
+  RecordingQueue,
   ScriptedJudgeModel,
   SettableClock,
 } from './in-memory-ports.ts';
+import { inboxEntry, runDelivery } from './deliveries.ts';
 import { goodAnswer } from './judge.ts';
 import { LANDED_AT, runRow, storedIssue } from './records.ts';
 
@@ -45,6 +50,7 @@ export interface StoredRun {
 export function inMemoryJudgeWorld(config: ReplayConfig) {
   const table = new InMemoryTable();
   const objects = new InMemoryObjectStore();
+  const inbox = new InMemoryObjectStore();
   const model = new ScriptedJudgeModel(() => goodAnswer());
   const code = new InMemoryReferenceSource();
   const clock = new SettableClock(new Date(Date.parse(LANDED_AT) + 60_000));
@@ -90,6 +96,32 @@ export function inMemoryJudgeWorld(config: ReplayConfig) {
   const judge = (row: RunRow): Promise<JudgeOutcome> =>
     judgeRun(deps, { space: row.space, id: row.id, finishedAt: row.finishedAt });
 
+  let landings = 0;
+  /** Lands a run through the real landing code, now, and returns the judge message landing sent. */
+  async function land(
+    space: string,
+    rowOverrides: Record<string, unknown> = {},
+    extra: Record<string, unknown> = {},
+  ): Promise<JudgeMessage> {
+    const queue = new RecordingQueue<JudgeMessage>();
+    const delivery = runDelivery(rowOverrides, extra);
+    const entry = inboxEntry(space, delivery, { deliveryId: `d-${++landings}`, receivedAt: clock.now().toISOString() });
+    await landEntry(
+      { runs: table, attempts: table, issues: table, hosts: table, objects, inbox, judgeQueue: queue, clock },
+      entry,
+    );
+    const landed = entry.delivery.kind === 'run' ? entry.delivery.row.finishedAt : '';
+    return queue.sent[0] ?? { space, id: delivery.id, finishedAt: landed };
+  }
+
+  const sweepDeps = (judgeQueue: RecordingQueue<JudgeMessage>): SweepDeps => ({
+    config,
+    runs: table,
+    judging: table,
+    judgeQueue,
+    clock,
+  });
+
   const current = async (row: RunRow): Promise<RunRow> => (await table.getRun(row.space, row.id))!.value;
 
   /** The read API as a read function configured with `readConfig` (one cockpit's, when deployed) answers. */
@@ -113,5 +145,5 @@ export function inMemoryJudgeWorld(config: ReplayConfig) {
     return { status: answer.status, body: answer.body as Record<string, unknown> };
   }
 
-  return { table, objects, model, code, clock, deps, putRun, putIssue, judge, current, read };
+  return { table, objects, model, code, clock, deps, putRun, putIssue, land, sweepDeps, judge, current, read };
 }

@@ -31,6 +31,7 @@ import {
   type RunStore,
   type Versioned,
 } from '../../shared/ports.ts';
+import type { TokenUsage } from '../../shared/core/cost.ts';
 import type { ArchivedAttempt } from '../../shared/schema/attempt.ts';
 import type { StoredHost } from '../../shared/schema/host.ts';
 import type { SentIssue, StoredIssue } from '../../shared/schema/issue.ts';
@@ -170,7 +171,7 @@ export class InMemoryTable
   }
 
   async addCost(space: string, day: string, costUsd: number | null): Promise<void> {
-    const spent = this.spend.get(key(space, day)) ?? 0;
+    const spent = this.spentOn(key(space, day));
     this.spend.set(key(space, day), spent === null || costUsd === null ? null : spent + costUsd);
   }
 
@@ -179,7 +180,7 @@ export class InMemoryTable
     const days: BudgetDay[] = [];
     for (const [k, calls] of this.budgets) {
       const [s, day] = k.split('\u0000') as [string, string];
-      if (s === space && day >= fromDay && day <= toDay) days.push({ day, calls, costUsd: this.spend.get(k) ?? 0 });
+      if (s === space && day >= fromDay && day <= toDay) days.push({ day, calls, costUsd: this.spentOn(k) });
     }
     return days.sort((a, b) => a.day.localeCompare(b.day));
   }
@@ -190,6 +191,11 @@ export class InMemoryTable
 
   async putJudgingStatus(status: JudgingStatus, expectedRev: number | null): Promise<boolean> {
     return conditionalPut(this.judging, status.space, status, expectedRev);
+  }
+
+  /** A day's spend: nothing yet is 0, and unknown (null) once a call without a price was added. */
+  private spentOn(day: string): number | null {
+    return this.spend.has(day) ? this.spend.get(day)! : 0;
   }
 
   private runsOf(space: string): RunRow[] {
@@ -302,28 +308,56 @@ export class SettableClock implements Clock {
   }
 }
 
-/** A judge model that answers from a script and keeps the requests it was sent. */
+/** A judge model that answers from a script (at once, or when a promise settles) and keeps the requests it was sent. */
 export class ScriptedJudgeModel implements JudgeModel {
   readonly requests: JudgeModelRequest[] = [];
 
-  constructor(public answer: (request: JudgeModelRequest) => string | JudgeModelError) {}
+  constructor(
+    public answer: (request: JudgeModelRequest) => string | JudgeModelError | Promise<string | JudgeModelError>,
+  ) {}
 
   async ask(request: JudgeModelRequest): Promise<JudgeModelAnswer> {
     this.requests.push(request);
-    const answer = this.answer(request);
+    const answer = await this.answer(request);
     if (answer instanceof JudgeModelError) throw answer;
-    const estimate = (text: string) => Math.ceil(text.length / 4);
+    return { text: answer, usage: this.usage(request, answer) };
+  }
+
+  protected usage(request: JudgeModelRequest, answer: string): TokenUsage {
     return {
-      text: answer,
-      usage: {
-        inputTokens: estimate(request.sharedPrompt + request.prompt),
-        outputTokens: estimate(answer),
-        cacheWriteTokens: 0,
-        cacheReadTokens: 0,
-      },
+      inputTokens: estimateTokens(request.sharedPrompt + request.prompt),
+      outputTokens: estimateTokens(answer),
+      cacheWriteTokens: 0,
+      cacheReadTokens: 0,
     };
   }
 }
+
+/**
+ * A scripted model with the provider's prompt cache, keyed by model and prompt prefix up to the two
+ * breakpoints the Anthropic adapter marks (the system prompt, then the task's shared part): the longest
+ * prefix seen before is read from the cache, the rest up to the last breakpoint is written to it.
+ */
+export class PromptCachingJudgeModel extends ScriptedJudgeModel {
+  private readonly cached = new Set<string>();
+
+  protected override usage(request: JudgeModelRequest, answer: string): TokenUsage {
+    const breakpoints = [request.system, request.system + request.sharedPrompt];
+    const total = estimateTokens(request.system + request.sharedPrompt + request.prompt);
+    const seen = [...breakpoints].reverse().find((prefix) => this.cached.has(`${request.model}\n${prefix}`));
+    const cacheReadTokens = seen === undefined ? 0 : estimateTokens(seen);
+    const cacheWriteTokens = seen === breakpoints[1] ? 0 : estimateTokens(breakpoints[1]!) - cacheReadTokens;
+    for (const prefix of breakpoints) this.cached.add(`${request.model}\n${prefix}`);
+    return {
+      inputTokens: total - cacheReadTokens - cacheWriteTokens,
+      outputTokens: estimateTokens(answer),
+      cacheWriteTokens,
+      cacheReadTokens,
+    };
+  }
+}
+
+const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
 /** The code host's issues and compare diffs; anything not set fails as the GitHub adapter reports a 404. */
 export class InMemoryReferenceSource implements ReferenceSource {

@@ -1,6 +1,7 @@
 // The judge's world for tests: real emulators, the Anthropic and GitHub stand-ins reached through the real
 // SDK adapters, a GitHub App key pair, a settable clock, and landing through the real landing code.
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPair, generateKeyPairSync } from 'node:crypto';
+import { promisify } from 'node:util';
 import { landEntry } from '../../shared/core/landing/land.ts';
 import { parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
 import type { JudgeMessage } from '../../shared/ports.ts';
@@ -57,18 +58,23 @@ export interface JudgeWorld {
   stop(): Promise<void>;
 }
 
+const APP_KEY_OPTIONS = {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+} as const;
+
 /** A GitHub App's signing key pair: the private key for our side, the public one for the stand-in. */
 export function gitHubAppKeyPair(): { privateKey: string; publicKey: string } {
-  return generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-  });
+  return generateKeyPairSync('rsa', APP_KEY_OPTIONS);
 }
 
 export async function startJudgeWorld(config: unknown): Promise<JudgeWorld> {
-  const { privateKey, publicKey } = gitHubAppKeyPair();
-  const stores = await startTestStores();
+  // The key is made off the main thread while the emulators start.
+  const [{ privateKey, publicKey }, stores] = await Promise.all([
+    promisify(generateKeyPair)('rsa', APP_KEY_OPTIONS),
+    startTestStores(),
+  ]);
   let landings = 0;
   const world: JudgeWorld = {
     stores,
