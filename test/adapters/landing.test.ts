@@ -1,10 +1,10 @@
-// Landing against the real emulators: conditional writes, content-addressed objects, crash safety.
+// Landing against the real emulators: conditional writes, content-addressed objects, attempt history. Races at
+// scale and crash safety at every step are test/unit/landing-races.test.ts, over in-memory ports.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { landEntry, landInboxEntry, type LandingDeps } from '../../shared/core/landing/land.ts';
+import { landEntry, type LandingDeps } from '../../shared/core/landing/land.ts';
 import type { InboxEntry } from '../../shared/schema/messages.ts';
 import type { JudgeMessage } from '../../shared/ports.ts';
 import { hiddenTestDelivery, inboxEntry, runDelivery, type DeliveryInput } from '../helpers/deliveries.ts';
-import { inboxSpacePrefix, runSpacePrefix } from '../../shared/storage-layout.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { RecordingQueue } from '../helpers/in-memory-ports.ts';
 
@@ -71,9 +71,10 @@ describe('landing a run', () => {
     expect(await t.data.getText(late!.patchKey!)).toBe('diff --git a/o b/o\n+old\n');
   });
 
-  it('converges to one row, the latest, when the same id is delivered 50 times in parallel', async () => {
+  it('converges to one row, the latest, when the same id is delivered 6 times in parallel through conditional writes', async () => {
+    // The race itself, at 50 deliveries, is test/unit/landing-races.test.ts; here the table's conditional writes.
     const d = deps();
-    const finishes = Array.from({ length: 50 }, (_, i) => `2026-11-2${i % 5}T10:00:${String(i).padStart(2, '0')}Z`);
+    const finishes = Array.from({ length: 6 }, (_, i) => `2026-11-2${i % 3}T10:00:${String(i).padStart(2, '0')}Z`);
     const deliveries = finishes.map((finishedAt, i) =>
       runDelivery({ finishedAt, steps: i }, { patch: `diff --git a/f b/f\n+${finishedAt}\n` }),
     );
@@ -86,9 +87,9 @@ describe('landing a run', () => {
     expect(row.steps).toBe(finishes.indexOf(latest));
     expect(await t.data.getText(row.patchKey!)).toBe(`diff --git a/f b/f\n+${latest}\n`);
     // Every other attempt is archived exactly once, and the row counts them all.
-    expect(await t.store.listAttempts('race', row.id)).toHaveLength(49);
-    expect(row.attemptCount).toBe(50);
-  }, 60_000);
+    expect(await t.store.listAttempts('race', row.id)).toHaveLength(5);
+    expect(row.attemptCount).toBe(6);
+  });
 
   it('holds a hidden-test result until its run lands, ignores one for an earlier run, and takes one that ran later', async () => {
     const d = deps();
@@ -184,65 +185,6 @@ describe('landing a run', () => {
       status: 'pass',
       ranAt: '2026-11-21T10:00:00.000Z',
     });
-  });
-});
-
-describe('landing is crash-safe', () => {
-  // Every call into a store is a step; crash at each one in turn, redeliver, and compare with a clean landing.
-  function crashingAfter(steps: number, d: LandingDeps): LandingDeps {
-    let left = steps;
-    const wrap = <T extends object>(target: T): T =>
-      new Proxy(target, {
-        get(obj, prop, receiver) {
-          const value = Reflect.get(obj, prop, receiver);
-          if (typeof value !== 'function') return value;
-          return async (...args: unknown[]) => {
-            if (left-- <= 0) throw new Error('simulated crash');
-            return (value as (...a: unknown[]) => unknown).apply(obj, args);
-          };
-        },
-      });
-    return {
-      ...d,
-      runs: wrap(d.runs),
-      issues: wrap(d.issues),
-      hosts: wrap(d.hosts),
-      objects: wrap(d.objects),
-      inbox: wrap(d.inbox),
-      judgeQueue: wrap(d.judgeQueue),
-    };
-  }
-
-  async function snapshot(space: string, id: string) {
-    const row = (await t.store.getRun(space, id))!.value;
-    return {
-      row: JSON.parse(JSON.stringify(row).replaceAll(space, 'SPACE')) as unknown,
-      patch: await t.data.getText(row.patchKey!),
-      objects: (await t.data.list(runSpacePrefix(space))).map((k) => k.replace(runSpacePrefix(space), '')),
-      inbox: await t.inbox.list(inboxSpacePrefix(space)),
-    };
-  }
-
-  it('ends in the same state whichever step it was killed at', async () => {
-    const delivery = runDelivery();
-    const land = async (space: string, d: LandingDeps) => {
-      const key = `inbox/${space}/d-1.json`;
-      if ((await t.inbox.getText(key)) === null && !(await t.store.getRun(space, delivery.id))) {
-        await t.inbox.put(key, JSON.stringify(entry(space, delivery)));
-      }
-      return landInboxEntry(d, key);
-    };
-    await land('clean', deps());
-    const expected = await snapshot('clean', delivery.id);
-    expect(expected.inbox).toEqual([]);
-
-    for (let crashAt = 0; crashAt < 14; crashAt++) {
-      const space = `crash-${crashAt}`;
-      await land(space, crashingAfter(crashAt, deps())).catch((e: Error) => expect(e.message).toBe('simulated crash'));
-      const queue = new RecordingQueue<JudgeMessage>();
-      await land(space, deps(queue));
-      expect(await snapshot(space, delivery.id)).toEqual(expected);
-    }
   });
 });
 
