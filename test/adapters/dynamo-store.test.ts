@@ -17,6 +17,7 @@ import {
 } from '../../shared/ports.ts';
 import type { SentIssue } from '../../shared/schema/issue.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
+import { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { budgetCalls, InMemoryObjectStore, InMemoryTable } from '../helpers/in-memory-ports.ts';
 import { runRow, storedIssue } from '../helpers/records.ts';
@@ -277,29 +278,31 @@ describe('DynamoDB store (dynalite), with records stored before issue records ca
 });
 
 const memoryObjects = new InMemoryObjectStore();
+// Pages of 4 keys, so a handful of objects spans several ListObjects pages.
+const pagedInbox = () =>
+  new S3ObjectStore(t.emulators.s3, LOCAL_NAMES.inboxBucket, t.emulators.timeouts, { listPageSize: 4 });
 const buckets: [string, () => ObjectStore][] = [
-  ['S3 object store (s3rver)', () => t.inbox],
+  ['S3 object store (s3rver)', pagedInbox],
   ['in-memory object store', () => memoryObjects],
 ];
 
 describe.each(buckets)('%s', (_name, bucket) => {
   it('stores, reads, lists past one page, and deletes objects', async () => {
-    // Fifty at a time, as many as one SDK client keeps sockets open to a service.
-    for (let start = 0; start < 1005; start += 50)
-      await Promise.all(
-        Array.from({ length: Math.min(50, 1005 - start) }, (_, k) =>
-          bucket().put(`inbox/list/${String(start + k).padStart(4, '0')}.json`, `{"i":${start + k}}`),
-        ),
-      );
+    const count = 10;
+    await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        bucket().put(`inbox/list/${String(i).padStart(4, '0')}.json`, `{"i":${i}}`),
+      ),
+    );
     const keys = await bucket().list('inbox/list/');
-    expect(keys).toHaveLength(1005);
+    expect(keys).toEqual(Array.from({ length: count }, (_, i) => `inbox/list/${String(i).padStart(4, '0')}.json`));
     expect(await bucket().getText('inbox/list/0007.json')).toBe('{"i":7}');
     await bucket().delete('inbox/list/0007.json');
     expect(await bucket().getText('inbox/list/0007.json')).toBeNull();
   });
 
   it('reads what was just written, whole, over and over the same key (S3 reads after writes)', async () => {
-    for (let round = 0; round < 20; round++) {
+    for (let round = 0; round < 8; round++) {
       // Objects of different sizes, so a short read of the new one or a left-over of the old one shows.
       const body = Buffer.alloc(((round % 4) + 1) * 700_000, `round-${round};`);
       await bucket().put('data/overwritten.bin', body);

@@ -24,10 +24,12 @@ export const s3Client = (connection: AwsConnection, timeouts: AwsCallTimeouts = 
 const CONFLICT_ATTEMPTS = 3;
 
 export class S3ObjectStore implements ObjectStore {
+  /** `listPageSize`: keys per ListObjects page (S3's own default, 1,000, when absent). */
   constructor(
     private readonly s3: S3Client,
     private readonly bucket: string,
     private readonly timeouts: AwsCallTimeouts = AWS_CALLS.standard,
+    private readonly options: { listPageSize?: number } = {},
   ) {}
 
   async put(key: string, body: string | Uint8Array, contentType = 'application/octet-stream'): Promise<void> {
@@ -101,7 +103,15 @@ export class S3ObjectStore implements ObjectStore {
     let marker: string | undefined;
     for (;;) {
       const out = await withinDeadline(`S3 ListObjects ${prefix}`, this.timeouts, (options) =>
-        this.s3.send(new ListObjectsCommand({ Bucket: this.bucket, Prefix: prefix, Marker: marker }), options),
+        this.s3.send(
+          new ListObjectsCommand({
+            Bucket: this.bucket,
+            Prefix: prefix,
+            Marker: marker,
+            MaxKeys: this.options.listPageSize,
+          }),
+          options,
+        ),
       );
       const page = (out.Contents ?? []).flatMap((o) =>
         o.Key === undefined ? [] : [{ key: o.Key, writtenAt: o.LastModified ?? new Date(0) }],
