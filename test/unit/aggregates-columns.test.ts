@@ -41,6 +41,15 @@ const row = (overrides: Record<string, unknown> = {}, updatedAt = '2026-01-01T00
     { space: 'S', updatedAt },
   );
 
+/**
+ * `n` runs, one per task t0, t1, …: the landed row of t0 with its task (and so its id) changed, so a table of
+ * several pages is seeded without landing each run.
+ */
+const runsOfTasks = (n: number): RunRow[] => {
+  const first = row({ taskId: 't0' });
+  return Array.from({ length: n }, (_, k) => ({ ...first, taskId: `t${k}`, id: runId({ ...first, taskId: `t${k}` }) }));
+};
+
 /** Counts the table reads, to show when the columns snapshot is reused. */
 class CountingTable extends InMemoryTable {
   queries = 0;
@@ -72,6 +81,14 @@ function readDeps(store: CountingTable) {
     setAsOf: (value: string) => void (asOf = value),
   };
 }
+
+/** Every field of row `i` of `table`, as read back. */
+const rowOf = (table: RunTable, i: number) => [
+  table.id(i),
+  ...TEXT_FIELDS.map((f) => table.string(f, i)),
+  ...CODE_FIELDS.map((f) => table.codes[f][i]),
+  ...NUMBER_FIELDS.map((f) => table.number(f, i)),
+];
 
 const decode = (body: unknown, gzip: boolean): RunColumns =>
   columnsFromBytes(gzip ? gunzipSync(body as Buffer) : (body as Buffer));
@@ -143,10 +160,9 @@ describe('the columnar form', () => {
     ]);
     expect(wire.decimals).toEqual({ judgeCostUsd: 2, wallSeconds: 3 });
     const table = RunTable.fromColumns([wire]);
-    for (const [k, run] of runs.entries()) {
-      for (const f of NUMBER_FIELDS) expect([k, f, table.number(f, k)]).toEqual([k, f, run[f]]);
-      expect(table.string('taskId', k)).toBe(run.taskId);
-    }
+    expect(runs.map((_, k) => [...NUMBER_FIELDS.map((f) => table.number(f, k)), table.string('taskId', k)])).toEqual(
+      runs.map((run) => [...NUMBER_FIELDS.map((f) => run[f]), run.taskId]),
+    );
   });
 
   it('grows the table for parts larger than its room, and finds rows by id across parts', () => {
@@ -155,17 +171,16 @@ describe('the columnar form', () => {
         Array.from({ length: n }, (_, k) => compactRun(row({ taskId: `t${from + k}`, steps: from + k }))),
         '2026-01-01T00:00:00.000Z',
       );
-    const table = RunTable.withRoomFor(10);
-    table.appendColumns(part(0, 1500));
+    // Room for 10: the first part grows it, and the second grows it again after the id index was built.
+    const table = new RunTable(10);
+    table.appendColumns(part(0, 15));
     table.indexOfId(runId({ model: 'mlx-community/Qwen3:8b', taskId: 't3', harnessVersion: 'h1' }));
-    table.appendColumns(part(1500, 2500));
-    expect(table.size).toBe(4000);
-    expect([table.number('steps', 3999), table.string('taskId', 1500)]).toEqual([3999, 't1500']);
-    expect(table.indexOfId(runId({ model: 'mlx-community/Qwen3:8b', taskId: 't3210', harnessVersion: 'h1' }))).toBe(
-      3210,
-    );
-    expect(table.upsert(compactRun(row({ taskId: 't2000', steps: 1 })))).toEqual({ index: 2000, changed: true });
-    expect(table.size).toBe(4000);
+    table.appendColumns(part(15, 25));
+    expect(table.size).toBe(40);
+    expect([table.number('steps', 39), table.string('taskId', 15)]).toEqual([39, 't15']);
+    expect(table.indexOfId(runId({ model: 'mlx-community/Qwen3:8b', taskId: 't32', harnessVersion: 'h1' }))).toBe(32);
+    expect(table.upsert(compactRun(row({ taskId: 't20', steps: 1 })))).toEqual({ index: 20, changed: true });
+    expect(table.size).toBe(40);
   });
 
   it('holds whole figures below 2^24 in float32, and makes a column float64, its rows kept, once a part or a run brings a value float32 does not hold', () => {
@@ -216,7 +231,6 @@ describe('the columnar form', () => {
     const first = compactRun(row({ taskId: 'before', model: 'b' }));
     for (const [size, startLate] of [
       [1, false],
-      [3, false],
       [7, true],
       [4096, false],
       [bytes.length, true],
@@ -248,12 +262,9 @@ describe('the columnar form', () => {
       reader.end();
       expect(table.size).toBe(301);
       expect(table.indexOfId(runId(first))).toBe(0);
-      for (let i = 0; i < 300; i++) {
-        expect(table.id(i + 1)).toBe(whole.id(i));
-        for (const f of TEXT_FIELDS) expect(table.string(f, i + 1)).toBe(whole.string(f, i));
-        for (const f of CODE_FIELDS) expect(table.codes[f][i + 1]).toBe(whole.codes[f][i]);
-        for (const f of NUMBER_FIELDS) expect(table.number(f, i + 1)).toBe(whole.number(f, i));
-      }
+      expect(Array.from({ length: 300 }, (_, i) => rowOf(table, i + 1))).toEqual(
+        Array.from({ length: 300 }, (_, i) => rowOf(whole, i)),
+      );
     }
   });
 
@@ -331,14 +342,15 @@ describe('the columnar form', () => {
 describe('GET /api/spaces/{space}/columns', () => {
   it('answers gzip when accepted and the plain body otherwise, with every run of the space', async () => {
     const store = new CountingTable();
-    for (let k = 0; k < 2500; k++) await store.put(row({ taskId: `t${k}` }));
+    // One run past the table's page of 1,000.
+    for (const r of runsOfTasks(1001)) await store.put(r);
     const { deps } = readDeps(store);
     const gz = await columnsAnswer(deps, 'S', 'gzip');
     expect(gz.headers?.['content-encoding']).toBe('gzip');
-    expect(decode(gz.body, true).count).toBe(2500);
+    expect(decode(gz.body, true).count).toBe(1001);
     const plain = await columnsAnswer(deps, 'S', 'identity');
     expect(plain.headers?.['content-encoding']).toBeUndefined();
-    expect(decode(plain.body, false).count).toBe(2500);
+    expect(decode(plain.body, false).count).toBe(1001);
     // Asked for as its own compressed media type, the same gzip bytes travel without Content-Encoding.
     const asType = await columnsAnswer(deps, 'S', 'gzip-media-type');
     expect([asType.contentType, asType.headers?.['content-encoding'], asType.headers?.vary]).toEqual([
@@ -346,7 +358,7 @@ describe('GET /api/spaces/{space}/columns', () => {
       undefined,
       'accept, accept-encoding',
     ]);
-    expect(decode(asType.body, true).count).toBe(2500);
+    expect(decode(asType.body, true).count).toBe(1001);
   });
 
   it('without a persisted snapshot reads the table once, then only what changed since', async () => {
@@ -386,7 +398,8 @@ describe('GET /api/spaces/{space}/columns', () => {
 
   it('shares one table read (and one delta after it) between concurrent requests', async () => {
     const store = new CountingTable();
-    for (let k = 0; k < 3000; k++) await store.put(row({ taskId: `t${k}` }));
+    // Three pages of the table's 1,000 runs each, read once, and one delta.
+    for (const r of runsOfTasks(2001)) await store.put(r);
     const { deps } = readDeps(store);
     await Promise.all(Array.from({ length: 5 }, () => columnsAnswer(deps, 'S', 'gzip')));
     expect(store.queries).toBe(3 + 1);
