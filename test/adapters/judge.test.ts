@@ -1,12 +1,15 @@
 // The judge's adapter wiring: the verdict written to DynamoDB and the audit to S3 through the real SDK, the
-// GitHub App's installation token over the wire, and a GitHub request that never answers failing on the SDK's
-// timeout. The judge's rules are tested against in-memory ports in test/unit/judge-run.test.ts and
-// test/unit/judge-budget-and-cost.test.ts.
+// GitHub App's installation token over the wire, a GitHub request that never answers failing on the SDK's
+// timeout, and the cap across spaces kept by the table's atomic counters. The judge's rules are tested
+// against in-memory ports: test/unit/judge-run.test.ts, judge-budget-and-cost.test.ts and
+// judge-all-spaces-cap.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { judgeRun } from '../../shared/core/judge/judge-run.ts';
+import { utcDay } from '../../shared/core/judge/transitions.ts';
 import { GitHubReferenceSource } from '../../shared/adapters/github-reference-source.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { APP, goodAnswer, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
+import { budgetCalls } from '../helpers/in-memory-ports.ts';
 
 const BASE = 'a'.repeat(40);
 const MERGE = 'b'.repeat(40);
@@ -148,5 +151,31 @@ describe('outbound calls with a deadline', () => {
       judgeLastError: { code: 'github-timeout' },
     });
     expect(r.judgeNextAttemptAt).toBe(new Date(w.now.getTime() + 60_000).toISOString());
+  });
+});
+
+describe('the daily cap across all spaces', () => {
+  it("is kept by the table's atomic counters among concurrent invocations, the refused space given its unit back", async () => {
+    // A day of its own, so the shared counter holds only this test's calls.
+    w.advance(24 * 3600);
+    const config = { ...w.config, judgeDailyCapAllSpaces: 3 };
+    const messages = [];
+    for (const [space, taskId] of [
+      ['Main', 'all-1'],
+      ['Main', 'all-2'],
+      ['Slow', 'all-3'],
+      ['Slow', 'all-4'],
+    ] as const) {
+      await w.putIssue(space, taskId);
+      messages.push(await w.land(space, { taskId }));
+    }
+    const outcomes = await Promise.all(messages.map((m) => judgeRun(w.deps({ config }), m)));
+    expect(outcomes.filter((o) => o.result === 'judged')).toHaveLength(3);
+    const refused = messages[outcomes.findIndex((o) => o.result === 'waiting-budget')]!;
+    expect((await row(refused.space, refused.id)).judgeLastError).toMatchObject({
+      code: 'all-spaces-daily-cap-reached',
+    });
+    const day = utcDay(w.now);
+    expect((await budgetCalls(w.stores.store, 'Main', day)) + (await budgetCalls(w.stores.store, 'Slow', day))).toBe(3);
   });
 });
