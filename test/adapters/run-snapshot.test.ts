@@ -136,8 +136,11 @@ const columnsOf = async (deps: Deps, space: string) =>
 
 /** `count` judged runs (the first ten resolved), compacted into a snapshot. */
 async function seededSpace(space: string, count: number, limits?: ColumnPartLimits) {
-  for (let k = 0; k < count; k++)
-    await t.store.putRun(run(space, `t${k}`, k < 10 ? 'resolved' : 'wrong', '2026-01-01T00:00:00.000Z'), null);
+  await Promise.all(
+    Array.from({ length: count }, (_, k) =>
+      t.store.putRun(run(space, `t${k}`, k < 10 ? 'resolved' : 'wrong', '2026-01-01T00:00:00.000Z'), null),
+    ),
+  );
   return compactSpace(coldProcess().deps, space, limits);
 }
 
@@ -226,11 +229,11 @@ describe('the persisted runs snapshot', () => {
   it('gives a cold process /stats and /compare from its columns parts, never decoding its runs document; later rows come from the delta', async () => {
     const SPACE = 'TableOnly';
     // A second model on the first twenty tasks, resolving the even ones, for /compare to pair.
-    for (let k = 0; k < 20; k++)
-      await t.store.putRun(
-        run(SPACE, `t${k}`, k % 2 ? 'wrong' : 'resolved', '2026-01-01T00:00:00.000Z', 'other'),
-        null,
-      );
+    await Promise.all(
+      Array.from({ length: 20 }, (_, k) =>
+        t.store.putRun(run(SPACE, `t${k}`, k % 2 ? 'wrong' : 'resolved', '2026-01-01T00:00:00.000Z', 'other'), null),
+      ),
+    );
     await seededSpace(SPACE, 30);
     const truth = await stats(coldProcess().deps, SPACE);
     const comparison = async (deps: Deps) =>
