@@ -1,5 +1,6 @@
 // One host's unreadable key (a secret being deleted, a throttled lookup) refuses only that host (docs/contract.md §3):
-// ingest against a local server speaking the Secrets Manager protocol, with real S3 for the inbox.
+// ingest with the real Secrets Manager SDK client against a local server speaking its protocol; the inbox and the
+// table are in memory (their wiring is the emulator suites').
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerKeySource } from '../../shared/adapters/aws/secrets-key-source.ts';
@@ -7,9 +8,8 @@ import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept
 import { sign } from '../../shared/core/ingest/signature.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { LandingMessage } from '../../shared/ports.ts';
-import { RecordingQueue } from '../helpers/in-memory-ports.ts';
+import { InMemoryObjectStore, InMemoryTable, RecordingQueue } from '../helpers/in-memory-ports.ts';
 import { runDelivery } from '../helpers/deliveries.ts';
-import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import {
   secretNotFound,
   startSecretsManagerStandIn,
@@ -38,28 +38,24 @@ const answers: Record<string, SecretsAnswer> = {
 
 let standIn: SecretsManagerStandIn;
 let client: SecretsManagerClient;
-let stores: TestStores;
 beforeAll(async () => {
   standIn = await startSecretsManagerStandIn((_target, id) => answers[id] ?? secretNotFound);
   client = standIn.client;
-  stores = await startTestStores();
 });
-afterAll(async () => {
-  await standIn.stop();
-  await stores.stop();
-});
+afterAll(() => standIn.stop());
 
 const config = parseConfig({ spaces: { Main: { senders: ['healthy', 'being-deleted', 'throttled'] } } });
 
 function ingest(unreadable: string[]) {
   const queue = new RecordingQueue<LandingMessage>();
+  const table = new InMemoryTable();
   const deps: IngestDeps = {
     config,
     keys: new SecretsManagerKeySource(client),
-    inbox: stores.inbox,
+    inbox: new InMemoryObjectStore(),
     landingQueue: queue,
-    runs: stores.store,
-    issueOwners: stores.store,
+    runs: table,
+    issueOwners: table,
     clock: { now: () => new Date('2026-11-30T12:00:00Z') },
     unreadableKey: (host) => unreadable.push(host),
   };
