@@ -32,12 +32,12 @@ const row = (space: string, id: string, updatedAt: string, extra: Partial<RunRow
   runRow({}, { space, id, updatedAt, ...extra });
 
 const memoryTable = new InMemoryTable();
-const tables: [string, () => RunStore & AttemptStore & IssueStore & IssueOwnerStore & BudgetStore][] = [
-  ['DynamoDB store (dynalite)', () => t.store],
-  ['in-memory table', () => memoryTable],
+const tables: { name: string; table: () => RunStore & AttemptStore & IssueStore & IssueOwnerStore & BudgetStore }[] = [
+  { name: 'DynamoDB store (dynalite)', table: () => t.store },
+  { name: 'in-memory table', table: () => memoryTable },
 ];
 
-describe.each(tables)('%s', (_name, table) => {
+describe.each(tables)('$name', ({ table }) => {
   it('finds no row for an id longer than any key the table can hold', async () => {
     expect(await table().getRun('rev', 'a'.repeat(2000))).toBeNull();
     expect(await table().getRun('rev', 'é'.repeat(600))).toBeNull();
@@ -281,12 +281,12 @@ const memoryObjects = new InMemoryObjectStore();
 // Pages of 4 keys, so a handful of objects spans several ListObjects pages.
 const pagedInbox = () =>
   new S3ObjectStore(t.emulators.s3, LOCAL_NAMES.inboxBucket, t.emulators.timeouts, { listPageSize: 4 });
-const buckets: [string, () => ObjectStore][] = [
-  ['S3 object store (s3rver)', pagedInbox],
-  ['in-memory object store', () => memoryObjects],
+const buckets: { name: string; bucket: () => ObjectStore }[] = [
+  { name: 'S3 object store (s3rver)', bucket: pagedInbox },
+  { name: 'in-memory object store', bucket: () => memoryObjects },
 ];
 
-describe.each(buckets)('%s', (_name, bucket) => {
+describe.each(buckets)('$name', ({ bucket }) => {
   it('stores, reads, lists past one page, and deletes objects', async () => {
     const count = 10;
     await Promise.all(

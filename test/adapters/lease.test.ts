@@ -24,20 +24,20 @@ afterAll(() => t.stop());
 
 const at = (iso: string) => new Date(iso);
 const T0 = '2026-12-01T10:00:00.000Z';
-const stores: [string, () => LeaseStore][] = [
-  [
-    'DynamoDB leases (dynalite)',
-    () =>
+const stores: { name: string; make: () => LeaseStore }[] = [
+  {
+    name: 'DynamoDB leases (dynalite)',
+    make: () =>
       new DynamoLeaseStore(
         dynamoClient(t.emulators.connection, t.emulators.timeouts),
         LOCAL_NAMES.table,
         t.emulators.timeouts,
       ),
-  ],
-  ['in-memory leases', () => new InMemoryLeases()],
+  },
+  { name: 'in-memory leases', make: () => new InMemoryLeases() },
 ];
 
-describe.each(stores)('%s', (_name, make) => {
+describe.each(stores)('$name', ({ make }) => {
   it('give a free lease to the first holder only', async () => {
     const leases = make();
     expect(await leases.acquireLease('free', 'a', at(T0), at('2026-12-01T10:06:00.000Z'))).toBe(true);

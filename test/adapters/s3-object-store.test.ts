@@ -28,14 +28,14 @@ afterAll(async () => {
   await t.stop();
 });
 
-const stores: [string, () => ObjectStore][] = [
-  ['the S3 object store (local S3)', () => t.data],
-  ['the in-memory object store', () => memory],
+const stores: { name: string; objects: () => ObjectStore }[] = [
+  { name: 'the S3 object store (local S3)', objects: () => t.data },
+  { name: 'the in-memory object store', objects: () => memory },
 ];
 const memory = new InMemoryObjectStore();
 const text = (bytes: Uint8Array | undefined) => (bytes ? Buffer.from(bytes).toString('utf8') : null);
 
-describe.each(stores)('%s', (_name, objects) => {
+describe.each(stores)('$name', ({ objects }) => {
   it('creates an absent object once: a second create-only write reports the key taken and changes nothing', async () => {
     expect(await objects().putIfAbsent('cond/once.txt', 'first', 'text/plain')).toBe(true);
     expect(await objects().putIfAbsent('cond/once.txt', 'second', 'text/plain')).toBe(false);

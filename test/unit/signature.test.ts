@@ -47,37 +47,42 @@ describe('per-host signature verification', () => {
     );
   });
 
-  it('refuses a signature over different bytes', () => {
-    expect(verifySignature(Buffer.from('{"kind":"run"} '), sign(body, 'key-one'), hosts)).toEqual({
-      ok: false,
+  it.each([
+    {
+      name: 'a signature over different bytes',
+      bytes: Buffer.from('{"kind":"run"} '),
+      key: 'key-one',
+      listed: hosts,
       reason: 'no-match',
-    });
-  });
-
-  it('refuses a key that belongs to no listed host', () => {
-    expect(verifySignature(body, sign(body, 'fleet-wide'), hosts)).toEqual({ ok: false, reason: 'no-match' });
-  });
-
-  it('refuses when the same key is configured for two hosts', () => {
-    const twins = [
-      { host: 'a', keys: ['same'] },
-      { host: 'b', keys: ['same'] },
-    ];
-    expect(verifySignature(body, sign(body, 'same'), twins)).toEqual({ ok: false, reason: 'ambiguous' });
+    },
+    { name: 'a key that belongs to no listed host', bytes: body, key: 'fleet-wide', listed: hosts, reason: 'no-match' },
+    {
+      name: 'when the same key is configured for two hosts',
+      bytes: body,
+      key: 'same',
+      listed: [
+        { host: 'a', keys: ['same'] },
+        { host: 'b', keys: ['same'] },
+      ],
+      reason: 'ambiguous',
+    },
+  ])('refuses $name', ({ bytes, key, listed, reason }) => {
+    // Always signed over `body` with `key`, then verified over `bytes` against `listed`.
+    expect(verifySignature(bytes, sign(body, key), listed)).toEqual({ ok: false, reason });
   });
 
   it.each([
-    [undefined, 'missing'],
-    ['', 'missing'],
-    ['sha1=abc', 'malformed'],
-    ['sha256=xyz', 'malformed'],
-    [`sha256=${'0'.repeat(63)}`, 'malformed'],
-    [`sha256=${'0'.repeat(65)}`, 'malformed'],
-    [`sha256=${'0'.repeat(30)}zz${'0'.repeat(32)}`, 'malformed'],
-    [`sha256=${'0'.repeat(63)}g`, 'malformed'],
-    [`SHA256=${'0'.repeat(64)}`, 'malformed'],
-    [`sha256= ${'0'.repeat(63)}`, 'malformed'],
-  ])('refuses the header %j as %s', (header, reason) => {
+    { name: 'absent', header: undefined, reason: 'missing' },
+    { name: 'empty', header: '', reason: 'missing' },
+    { name: 'of another algorithm', header: 'sha1=abc', reason: 'malformed' },
+    { name: 'with letters that are not hex', header: 'sha256=xyz', reason: 'malformed' },
+    { name: 'one digit short', header: `sha256=${'0'.repeat(63)}`, reason: 'malformed' },
+    { name: 'one digit long', header: `sha256=${'0'.repeat(65)}`, reason: 'malformed' },
+    { name: 'with non-hex digits inside', header: `sha256=${'0'.repeat(30)}zz${'0'.repeat(32)}`, reason: 'malformed' },
+    { name: 'with a non-hex last digit', header: `sha256=${'0'.repeat(63)}g`, reason: 'malformed' },
+    { name: 'with an upper-case algorithm name', header: `SHA256=${'0'.repeat(64)}`, reason: 'malformed' },
+    { name: 'with a space after the algorithm', header: `sha256= ${'0'.repeat(63)}`, reason: 'malformed' },
+  ])('refuses a header $name as $reason', ({ header, reason }) => {
     expect(verifySignature(body, header, hosts)).toEqual({ ok: false, reason });
   });
 });
