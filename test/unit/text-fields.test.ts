@@ -15,13 +15,25 @@ const refusal = (delivery: unknown) => {
 
 describe('short texts', () => {
   it.each([
-    ['row.modelFamily', runDelivery({ modelFamily: 'qwen\u001b[2J' })],
-    ['row.hostHardware', runDelivery({ hostHardware: 'Mac Studio\nM2 Ultra' })],
-    ['row.quantization', runDelivery({ quantization: 'q4\tK_M' })],
-    ['row.contamination.0.path', runDelivery({ contamination: [{ step: 1, path: '/runs/x\u0000' }] })],
-    ['row.contamination.0.reason', runDelivery({ contamination: [{ step: 1, path: '/runs/x', reason: 'a\rb' }] })],
-    ['issue.originalFixModel', issueDelivery({ originalFixModel: 'gpt\u0085' })],
-  ])('refuse a control character in %s, naming it', (field, delivery) => {
+    { field: 'row.modelFamily', name: 'an escape sequence', delivery: runDelivery({ modelFamily: 'qwen\u001b[2J' }) },
+    { field: 'row.hostHardware', name: 'a line feed', delivery: runDelivery({ hostHardware: 'Mac Studio\nM2 Ultra' }) },
+    { field: 'row.quantization', name: 'a tab', delivery: runDelivery({ quantization: 'q4\tK_M' }) },
+    {
+      field: 'row.contamination.0.path',
+      name: 'a NUL',
+      delivery: runDelivery({ contamination: [{ step: 1, path: '/runs/x\u0000' }] }),
+    },
+    {
+      field: 'row.contamination.0.reason',
+      name: 'a carriage return',
+      delivery: runDelivery({ contamination: [{ step: 1, path: '/runs/x', reason: 'a\rb' }] }),
+    },
+    {
+      field: 'issue.originalFixModel',
+      name: 'a C1 next-line',
+      delivery: issueDelivery({ originalFixModel: 'gpt\u0085' }),
+    },
+  ])('refuse a control character ($name) in $field, naming it', ({ field, delivery }) => {
     expect(refusal(delivery)).toEqual([expect.stringMatching(new RegExp(`^${field.replaceAll('.', '\\.')}: `))]);
   });
 });
@@ -38,11 +50,15 @@ describe('long texts', () => {
   });
 
   it.each([
-    ['summary', runDelivery({}, { summary: 'Done.\r\n' })],
-    ['summary', runDelivery({}, { summary: '\u001b[32mgreen\u001b[0m' })],
-    ['hiddenTestResult.details', details('line\rover')],
-    ['hiddenTestResult.details', details('bell\u0007')],
-  ])('refuse any other control character in %s', (field, delivery) => {
+    { field: 'summary', name: 'a carriage return', delivery: runDelivery({}, { summary: 'Done.\r\n' }) },
+    {
+      field: 'summary',
+      name: 'an escape sequence',
+      delivery: runDelivery({}, { summary: '\u001b[32mgreen\u001b[0m' }),
+    },
+    { field: 'hiddenTestResult.details', name: 'a carriage return', delivery: details('line\rover') },
+    { field: 'hiddenTestResult.details', name: 'a bell', delivery: details('bell\u0007') },
+  ])('refuse any other control character ($name) in $field', ({ field, delivery }) => {
     expect(refusal(delivery)).toEqual([expect.stringMatching(new RegExp(`^${field.replaceAll('.', '\\.')}: `))]);
   });
 
