@@ -13,15 +13,15 @@ async function refusedImports(filePath: string, code: string): Promise<string[]>
 
 describe('the layer rules', () => {
   it.each([
-    ['an adapter', "import { S3ObjectStore } from '../../adapters/aws/s3-object-store.ts';"],
-    ['the AWS SDK', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';"],
-    ['the Anthropic SDK', "import Anthropic from '@anthropic-ai/sdk';"],
-    ['Octokit', "import { Octokit } from '@octokit/rest';"],
-    ['the file system', "import { readFileSync } from 'node:fs';"],
-    ['the promised file system', "import { readFile } from 'node:fs/promises';"],
-    ['HTTP', "import { request } from 'node:http';"],
-    ['HTTPS', "import { request } from 'node:https';"],
-  ])('keep %s out of shared/core', async (_name, line) => {
+    { name: 'an adapter', line: "import { S3ObjectStore } from '../../adapters/aws/s3-object-store.ts';" },
+    { name: 'the AWS SDK', line: "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';" },
+    { name: 'the Anthropic SDK', line: "import Anthropic from '@anthropic-ai/sdk';" },
+    { name: 'Octokit', line: "import { Octokit } from '@octokit/rest';" },
+    { name: 'the file system', line: "import { readFileSync } from 'node:fs';" },
+    { name: 'the promised file system', line: "import { readFile } from 'node:fs/promises';" },
+    { name: 'HTTP', line: "import { request } from 'node:http';" },
+    { name: 'HTTPS', line: "import { request } from 'node:https';" },
+  ])('keep $name out of shared/core', async ({ line }) => {
     const refused = await refusedImports('shared/core/judge/probe.ts', `${line}\nexport const probe = 1;\n`);
     expect(refused).toHaveLength(1);
   });
