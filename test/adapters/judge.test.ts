@@ -1,8 +1,8 @@
 // The judge's adapter wiring: the verdict written to DynamoDB and the audit to S3 through the real SDK, the
 // GitHub App's installation token over the wire, a GitHub request that never answers failing on the SDK's
-// timeout, and the cap across spaces kept by the table's atomic counters. The judge's rules are tested
-// against in-memory ports: test/unit/judge-run.test.ts, judge-budget-and-cost.test.ts and
-// judge-all-spaces-cap.test.ts.
+// timeout, the cap across spaces kept by the table's atomic counters, and a repository allowlist keeping
+// GitHub from being asked about an unlisted repository. The judge's rules are tested against in-memory ports:
+// test/unit/judge-run.test.ts, judge-budget-and-cost.test.ts and judge-all-spaces-cap.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { judgeRun } from '../../shared/core/judge/judge-run.ts';
 import { utcDay } from '../../shared/core/judge/transitions.ts';
@@ -43,6 +43,7 @@ const config = {
   spaces: {
     Main: { senders: ['mac-studio-1'] },
     Slow: { senders: ['mac-studio-1'], judge: { maxAttempts: 2, retryBaseSeconds: 60 } },
+    Listed: { senders: ['mac-studio-1'], repos: ['Acme/Widgets'] },
   },
 };
 
@@ -50,6 +51,7 @@ let w: JudgeWorld;
 beforeAll(async () => {
   w = await startJudgeWorld(config);
   w.github.setIssue('acme/widgets', 42, { title: 'Widgets crash', body: ISSUE_TEXT });
+  w.github.setIssue('evil/elsewhere', 42, { title: 'Elsewhere', body: 'Private.' });
   w.github.setCompare('acme/widgets', BASE, MERGE, REFERENCE_DIFF);
 });
 afterAll(() => w.stop());
@@ -177,5 +179,33 @@ describe('the daily cap across all spaces', () => {
     });
     const day = utcDay(w.now);
     expect((await budgetCalls(w.stores.store, 'Main', day)) + (await budgetCalls(w.stores.store, 'Slow', day))).toBe(3);
+  });
+});
+
+// The space's repository allowlist (docs/contract.md §5): GitHub is never asked about an unlisted repository.
+describe('a space with a repository allowlist', () => {
+  it('leaves a run whose stored issue names an unlisted repository waiting-issue, without asking GitHub or the model', async () => {
+    await w.putIssue('Listed', 'moved-away', 'evil/elsewhere');
+    const message = await w.land('Listed', { taskId: 'moved-away' });
+    const githubBefore = w.github.requests.length;
+    const modelBefore = w.anthropic.requests.length;
+    const outcome = await judgeRun(w.deps(), message);
+    expect(outcome.result).toBe('waiting-issue');
+    expect(w.github.requests.length).toBe(githubBefore);
+    expect(w.github.tokenRequests.some((t) => (t.repositories ?? []).includes('elsewhere'))).toBe(false);
+    expect(w.anthropic.requests.length).toBe(modelBefore);
+    const stored = await row('Listed', message.id);
+    expect(stored).toMatchObject({
+      judgeState: 'waiting-issue',
+      judgeAttempts: 0,
+      judgeLastError: { code: 'repo-not-allowed' },
+    });
+    expect(stored.judgeLastError?.message).toMatch(/evil\/elsewhere/);
+  });
+
+  it('judges a run whose repository is listed, whatever its case', async () => {
+    await w.putIssue('Listed', 'listed', 'acme/widgets');
+    const message = await w.land('Listed', { taskId: 'listed' });
+    expect((await judgeRun(w.deps(), message)).result).toBe('judged');
   });
 });
