@@ -85,22 +85,9 @@ async function columnsBody(deps: ReadDeps): Promise<Uint8Array> {
   return answer.body as Uint8Array;
 }
 
-// Twelve runs of two configurations, every figure below worked out by hand from docs/contract.md §6:
-//
-// alpha/h1 | verdict         | hidden | wall | steps | cost
-//  t1      | resolved        | pass   |  100 |  10   | 0.10 recorded
-//  t2      | resolved        | pass   |  200 |  20   | 0.20
-//  t3      | resolved        | fail   |  300 |  30   | 0.30
-//  t4      | wrong           | fail   |  400 |  40   | 0.40
-//  t5      | excluded        | none   |  500 |  50   | 20,000 prompt × $1 + 1,000 completion × $10 per MTok = 0.03
-//  t6      | flagged         | pass   |  600 |  60   | 0.60
-//  t7      | error           | error  |   ?  |  70   | unknown (no cost, no tokens)
-// beta/h1 (no price)
-//  t1      | resolved        | pass   |   50 |   5   | 0.05
-//  t2      | wrong           | fail   |  150 |  15   | 0.05
-//  t3      | no_change       | pass   |  250 |  25   | 0.05
-//  t4      | not judged yet  | fail   |  350 |  35   | 0.05
-//  t5      | partial         | none   |  450 |  45   | unknown (no cost, no price)
+// Twelve runs of two configurations; every figure below is worked out by hand from these (docs/contract.md §6).
+// alpha's t5 costs 20,000 prompt × $1 + 1,000 completion × $10 per MTok = $0.03; beta has no price, and a run with
+// neither a cost nor tokens (alpha t7, beta t5) has an unknown cost.
 interface HandRun {
   model: string;
   taskId: string;
