@@ -15,7 +15,7 @@ import { LOCAL_NAMES } from '../../infra/local/emulators.ts';
 import { startTestStores } from '../helpers/emulators.ts';
 import { scheduledEvent } from '../helpers/events.ts';
 import { runRow } from '../helpers/records.ts';
-import { PROJECT_ROOT } from './synth.ts';
+import { PROJECT_ROOT } from './paths.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'replay-bundled-'));
 const outdir = join(scratch, 'cdk.out');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import { describe, expect, it } from '@jest/globals';
-import { PROJECT_ROOT } from './synth.ts';
+import { PROJECT_ROOT } from './paths.ts';
 
 // One synth with AwsSolutionsChecks over a configuration that has every kind of resource: a signed-in
 // and a published cockpit, two key prefixes. `cdk synth` runs the same checks on the real configuration.

@@ -2,13 +2,13 @@
 // before stages, so a deployed stack is updated in place; two named stages deploy side by side in one
 // account without a name in common.
 import { Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from '@jest/globals';
 import { addReplayStacks } from '../../infra/aws/replay-app.ts';
 import { StageNames, stageNamesFrom } from '../../infra/aws/stage-names.ts';
 import { ConfigError } from '../../shared/schema/config.ts';
 import { ACCOUNT, DeploymentRenderer, REGION } from './rendered-policies.ts';
-import { richConfig, sharedDashboard, synthesize, testApp } from './synth.ts';
+import { richConfig, sharedDashboard, synthesize, templatesOf, testApp } from './synth.ts';
 import { functionsByService, ofType, onlyFunction } from './template-queries.ts';
 
 const config = richConfig();
@@ -103,8 +103,8 @@ describe('two stages in one account', () => {
   for (const stage of ['blue', 'green'])
     addReplayStacks(app, { config, names: new StageNames(stage), dashboardDir: sharedDashboard(), checks: false });
   const stacks = app.node.children.filter((c): c is Stack => c instanceof Stack);
-  const ofStage = (stage: string) =>
-    new Map(stacks.filter((s) => s.stackName.startsWith(`${stage}-`)).map((s) => [s.stackName, Template.fromStack(s)]));
+  const templates = templatesOf(app);
+  const ofStage = (stage: string) => new Map([...templates].filter(([name]) => name.startsWith(`${stage}-`)));
   const blue = ofStage('blue');
   const green = ofStage('green');
 

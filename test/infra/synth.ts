@@ -4,7 +4,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -12,8 +11,9 @@ import { parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
 import { addReplayStacks } from '../../infra/aws/replay-app.ts';
 import { StageNames } from '../../infra/aws/stage-names.ts';
 import { ReplayFunction } from '../../infra/aws/constructs/replay-function.ts';
+import { PROJECT_ROOT } from './paths.ts';
 
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export { PROJECT_ROOT };
 export const EXAMPLE_CONFIG_PATH = `${PROJECT_ROOT}replay.config.example.json`;
 const cdkContext = (JSON.parse(readFileSync(`${PROJECT_ROOT}cdk.json`, 'utf8')) as { context: Record<string, unknown> })
   .context;
@@ -44,14 +44,69 @@ export const sharedDashboard = () => (sharedStandIn ??= standInDashboard());
 /**
  * An app with cdk.json's context that bundles nothing. CloudFormation's own template validation costs
  * seconds per synth; it runs with the checks (and in every real `cdk synth`), not in the files that only
- * read resources.
+ * read resources. Those files read templates, never the debugging aids a real synth records beside them:
+ * the stack trace of every resource's creation and the construct tree (tree.json), a fifth of a synth.
  */
 export const testApp = (checks = false) =>
-  new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: checks });
+  new App({
+    context: {
+      ...cdkContext,
+      'aws:cdk:bundling-stacks': [],
+      ...(checks ? {} : { 'aws:cdk:disable-creation-stack-traces': true }),
+    },
+    builtinCloudFormationValidation: checks,
+    treeMetadata: checks,
+  });
+
+/**
+ * Runs `build` with Node's own stack trace depth (10 frames, as in `cdk synth`) rather than jest's 100:
+ * aws-cdk-lib captures a trace with every acknowledged finding, and jest maps each frame through source maps.
+ */
+function withNodeStackTraces<T>(build: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 10;
+  try {
+    return build();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/**
+ * Every stack's template by stack name, from one synth of the app (Template.fromStack walks the whole
+ * construct tree again for each stack it is given).
+ */
+export function templatesOf(app: App): Map<string, Template> {
+  const assembly = withNodeStackTraces(() => app.synth());
+  return new Map(
+    app.node.children
+      .filter((c) => c instanceof Stack)
+      .map((stack) => [stack.stackName, Template.fromJSON(assembly.getStackArtifact(stack.artifactId).template)]),
+  );
+}
+
+/**
+ * Each distinct (configuration, options) is synthesized once per test file: the templates, the app and the
+ * bundled configurations are only read, never changed, by the tests that share them.
+ */
+const synthesized = new Map<string, Synthesized>();
 
 export function synthesize(
   config: ReplayConfig = exampleConfig(),
   options: { checks?: boolean; dashboardDir?: string; stage?: string } = {},
+): Synthesized {
+  const key = JSON.stringify([config, options]);
+  let result = synthesized.get(key);
+  if (!result) {
+    result = withNodeStackTraces(() => build(config, options));
+    synthesized.set(key, result);
+  }
+  return result;
+}
+
+function build(
+  config: ReplayConfig,
+  options: { checks?: boolean; dashboardDir?: string; stage?: string },
 ): Synthesized {
   const checks = options.checks ?? false;
   const app = testApp(checks);
@@ -66,9 +121,7 @@ export function synthesize(
     if (fn instanceof ReplayFunction && fn.config)
       bundledConfigs.set(Stack.of(fn).getLogicalId(fn.lambda.node.defaultChild as CfnFunction), fn.config);
   }
-  const templates = new Map(
-    app.node.children.filter((c) => c instanceof Stack).map((stack) => [stack.stackName, Template.fromStack(stack)]),
-  );
+  const templates = templatesOf(app);
   return {
     app,
     state: templates.get(stacks.state.stackName)!,
