@@ -1,7 +1,7 @@
 // The real `cdk synth` entry point once, with bundling and the dashboard build, on a 200-space
 // configuration: every function's bundle carries its configuration as a file, and the cockpit bucket gets
 // the built dashboard, never a placeholder.
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +76,18 @@ beforeAll(() => {
     .map((entry) => join(outdir, entry));
 }, 300_000);
 
+/** Runs an ES module script in a fresh Node process: its exit status and what it wrote to stderr. */
+const coldStart = (script: string, env: NodeJS.ProcessEnv) =>
+  new Promise<{ status: number | null; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject).on('close', (status) => resolve({ status, stderr }));
+  });
+
 const bundledConfig = (bundle: string) =>
   JSON.parse(readFileSync(join(bundle, BUNDLED_CONFIG_FILE), 'utf8')) as unknown;
 
@@ -99,7 +111,7 @@ describe('cdk synth with 200 spaces', () => {
     );
   });
 
-  it('starts every bundle, as a cold start does, from its own files (the configuration read beside the code)', () => {
+  it('starts every bundle, as a cold start does, from its own files (the configuration read beside the code)', async () => {
     const env = {
       ...process.env,
       AWS_REGION: 'us-east-1',
@@ -112,22 +124,17 @@ describe('cdk synth with 200 spaces', () => {
       ANTHROPIC_SECRET_ARN: 'a',
       GITHUB_APP_SECRET_ARN: 'g',
     };
-    for (const fn of functions) {
-      const run = spawnSync(
-        process.execPath,
-        [
-          '--input-type=module',
-          '-e',
+    // Each bundle in a process of its own, all of them at once.
+    const runs = await Promise.all(
+      functions.map((fn) =>
+        coldStart(
           `const m = await import(${JSON.stringify(join(fn.bundle, 'index.mjs'))}); if (typeof m.handler !== 'function') process.exit(2);`,
-        ],
-        { env, encoding: 'utf8' },
-      );
-      expect({ service: fn.service, status: run.status, stderr: run.stderr }).toEqual({
-        service: fn.service,
-        status: 0,
-        stderr: '',
-      });
-    }
+          env,
+        ),
+      ),
+    );
+    for (const [i, fn] of functions.entries())
+      expect({ service: fn.service, ...runs[i] }).toEqual({ service: fn.service, status: 0, stderr: '' });
   });
 
   it('signs requests, as in Lambda, with the role credentials and endpoints the SDK reads from the environment', async () => {
