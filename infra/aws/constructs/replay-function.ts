@@ -6,14 +6,15 @@
 // is a file in the function's bundle, beside its code: no environment size limit, and a change to it
 // changes the asset hash, so it deploys like a code change.
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Stage } from 'aws-cdk-lib';
+import { buildSync, type OutputFile } from 'esbuild';
+import { AssetHashType, DockerImage, Duration, RemovalPolicy, Stage, type ILocalBundling } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, LoggingFormat, Runtime, type IEventSource } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, LoggingFormat, Runtime, type IEventSource } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -99,10 +100,8 @@ export class ReplayFunction extends Construct {
     const stagedConfig = props.config && stageConfigFile(this, props.config);
 
     this.lambda = new NodejsFunction(this, 'Function', {
-      entry: `${PROJECT_ROOT}functions/${props.service}/lambda.ts`,
-      handler: 'handler',
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: `${PROJECT_ROOT}package-lock.json`,
+      code: bundledCode(props.service, stagedConfig),
+      handler: 'index.handler',
       runtime: FUNCTION_RUNTIME,
       architecture: Architecture.ARM_64,
       description: props.description,
@@ -116,21 +115,6 @@ export class ReplayFunction extends Construct {
         POWERTOOLS_SERVICE_NAME: props.service,
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
-      },
-      bundling: {
-        format: OutputFormat.ESM,
-        mainFields: [...FUNCTION_BUNDLE.mainFields],
-        banner: FUNCTION_BUNDLE.banner,
-        minify: FUNCTION_BUNDLE.minify,
-        keepNames: FUNCTION_BUNDLE.keepNames,
-        sourceMap: FUNCTION_BUNDLE.sourceMap,
-        sourceMapMode: SourceMapMode.DEFAULT,
-        sourcesContent: FUNCTION_BUNDLE.sourcesContent,
-        // No SDK package left external: the SDK clients the tests ran against (package-lock.json), tree-shaken
-        // into the bundle, not whichever versions the runtime happens to ship.
-        bundleAwsSDK: true,
-        forceDockerBundling: false,
-        commandHooks: stagedConfig ? copiedIntoBundle(stagedConfig) : undefined,
       },
     });
   }
@@ -305,14 +289,72 @@ function stageConfigFile(scope: Construct, config: ReplayConfig): string {
   return path;
 }
 
-/** Local bundling runs these through the shell after esbuild, with the bundle's folder as outputDir. */
-function copiedIntoBundle(stagedConfig: string) {
-  const quoted = (path: string) => `'${path.replaceAll("'", "'\\''")}'`;
-  return {
-    beforeBundling: () => [],
-    beforeInstall: () => [],
-    afterBundling: (_inputDir: string, outputDir: string) => [
-      `cp ${quoted(stagedConfig)} ${quoted(join(outputDir, BUNDLED_CONFIG_FILE))}`,
-    ],
-  };
+/**
+ * The function's code: its service's bundle and, when it reads one, its configuration file. NodejsFunction's
+ * own bundling would start esbuild through `npx` for every function (most of a second of CPU each, before
+ * esbuild does anything) and bundle the read API again for every cockpit, though only the configuration
+ * beside it differs: a 100-cockpit deployment paid for 100 identical builds. Here each service is bundled
+ * once per synth, by esbuild's API in this process, and every function of that service gets a copy.
+ */
+function bundledCode(service: ServiceName, configFile: string | undefined): Code {
+  return Code.fromAsset(PROJECT_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Never started: local bundling always succeeds, esbuild being one of this project's packages.
+      image: DockerImage.fromRegistry('dummy'),
+      local: new ServiceBundle(service, configFile),
+    },
+  });
+}
+
+/**
+ * Its fields are data on purpose: aws-cdk-lib caches staged assets by their bundling options as JSON, so
+ * functions of the same service and configuration share one asset, and no others do.
+ */
+class ServiceBundle implements ILocalBundling {
+  constructor(
+    readonly service: ServiceName,
+    readonly configFile: string | undefined,
+  ) {}
+
+  tryBundle(outputDir: string): boolean {
+    for (const file of serviceBundle(this.service, outputDir))
+      writeFileSync(join(outputDir, basename(file.path)), file.contents);
+    if (this.configFile) copyFileSync(this.configFile, join(outputDir, BUNDLED_CONFIG_FILE));
+    return true;
+  }
+}
+
+const builtBundles = new Map<string, OutputFile[]>();
+
+/**
+ * The service's index.mjs and its source map, built once for every bundle folder beside `outputDir` (the map
+ * names the sources relative to its own folder, the same from each of them).
+ */
+function serviceBundle(service: ServiceName, outputDir: string): OutputFile[] {
+  const key = `${service}\0${dirname(outputDir)}`;
+  let files = builtBundles.get(key);
+  if (!files) {
+    files = buildSync({
+      entryPoints: [`${PROJECT_ROOT}functions/${service}/lambda.ts`],
+      absWorkingDir: PROJECT_ROOT,
+      outfile: join(outputDir, 'index.mjs'),
+      write: false,
+      bundle: true,
+      platform: 'node',
+      target: `node${/^nodejs(\d+)/.exec(FUNCTION_RUNTIME.name)![1]}`,
+      format: FUNCTION_BUNDLE.format,
+      mainFields: [...FUNCTION_BUNDLE.mainFields],
+      banner: { js: FUNCTION_BUNDLE.banner },
+      minify: FUNCTION_BUNDLE.minify,
+      keepNames: FUNCTION_BUNDLE.keepNames,
+      sourcemap: FUNCTION_BUNDLE.sourceMap ? 'linked' : false,
+      sourcesContent: FUNCTION_BUNDLE.sourcesContent,
+      // No package left external, the AWS SDK included: the SDK clients the tests ran against
+      // (package-lock.json), tree-shaken into the bundle, not whichever versions the runtime happens to ship.
+      logLevel: 'warning',
+    }).outputFiles;
+    builtBundles.set(key, files);
+  }
+  return files;
 }
