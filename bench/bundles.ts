@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { FUNCTION_BUNDLE, FUNCTION_NODE_OPTIONS, FUNCTION_RUNTIME } from '../infra/aws/constructs/replay-function.ts';
+import { FUNCTION_BUILD_OPTIONS, FUNCTION_NODE_OPTIONS } from '../infra/aws/constructs/replay-function.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '15' } } });
 const ROUNDS = Number(values.rounds);
@@ -119,17 +119,7 @@ async function floorBundle(service: string): Promise<string> {
   await build({
     stdin: { contents: floorEntry(service), resolveDir: root, sourcefile: `${service}-floor.ts`, loader: 'ts' },
     outfile: join(dir, 'index.mjs'),
-    bundle: true,
-    platform: 'node',
-    target: FUNCTION_RUNTIME.name.replace(/^nodejs(\d+)\.x$/, 'node$1'),
-    format: FUNCTION_BUNDLE.format,
-    mainFields: [...FUNCTION_BUNDLE.mainFields],
-    banner: { js: FUNCTION_BUNDLE.banner },
-    minify: FUNCTION_BUNDLE.minify,
-    keepNames: FUNCTION_BUNDLE.keepNames,
-    // SourceMapMode.DEFAULT in CDK terms: a map file and the comment linking it.
-    sourcemap: FUNCTION_BUNDLE.sourceMap ? 'linked' : false,
-    sourcesContent: FUNCTION_BUNDLE.sourcesContent,
+    ...FUNCTION_BUILD_OPTIONS,
     logLevel: 'error',
   });
   return dir;

@@ -8,35 +8,12 @@ import { judgeRun } from '../../shared/core/judge/judge-run.ts';
 import { utcDay } from '../../shared/core/judge/transitions.ts';
 import { GitHubReferenceSource } from '../../shared/adapters/github-reference-source.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
-import { APP, goodAnswer, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
+import { APP, goodAnswer, startJudgeWorld, type JudgeWorld, REFERENCE_DIFF_WITH_LOCK_FILES } from '../helpers/judge.ts';
 import { budgetCalls } from '../helpers/in-memory-ports.ts';
 
 const BASE = 'a'.repeat(40);
 const MERGE = 'b'.repeat(40);
 const ISSUE_TEXT = 'Widgets crash on empty input. Customer ACME-SECRET-CLIENT saw it in production.';
-
-const REFERENCE_DIFF = [
-  'diff --git a/src/widget.ts b/src/widget.ts',
-  '--- a/src/widget.ts',
-  '+++ b/src/widget.ts',
-  '@@ -1 +1 @@',
-  '-a',
-  '+b',
-  'diff --git a/package-lock.json b/package-lock.json',
-  '--- a/package-lock.json',
-  '+++ b/package-lock.json',
-  '@@ -1,2 +1,2 @@',
-  ' {',
-  '-  "lockfileVersion": 2',
-  '+  "lockfileVersion": 3',
-  'diff --git a/Cargo.lock b/Cargo.lock',
-  '--- a/Cargo.lock',
-  '+++ b/Cargo.lock',
-  '@@ -1 +1 @@',
-  '-checksum = "old-cargo-checksum"',
-  '+checksum = "new-cargo-checksum"',
-  '',
-].join('\n');
 
 const config = {
   defaultJudgeModel: 'claude-test-judge',
@@ -52,7 +29,7 @@ beforeAll(async () => {
   w = await startJudgeWorld(config);
   w.github.setIssue('acme/widgets', 42, { title: 'Widgets crash', body: ISSUE_TEXT });
   w.github.setIssue('evil/elsewhere', 42, { title: 'Elsewhere', body: 'Private.' });
-  w.github.setCompare('acme/widgets', BASE, MERGE, REFERENCE_DIFF);
+  w.github.setCompare('acme/widgets', BASE, MERGE, REFERENCE_DIFF_WITH_LOCK_FILES);
 });
 afterAll(() => w.stop());
 

@@ -2,26 +2,20 @@
 // to S3 and read by a cold process with the table's deltas, written again into alternating slots by S3's
 // conditional writes, and an export too large for an answer linked through a presigned S3 URL. Its rules are
 // test/unit/run-snapshot.test.ts, over in-memory ports.
-import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { judged, landedRow } from '../../bench/direct-load.ts';
-import type { IssueStore, Page, RunStore } from '../../shared/ports.ts';
-import { columnsFromBytes } from '../../shared/cockpit/columns.ts';
-import { columnsAnswer } from '../../shared/core/read/read-model.ts';
-import { answerRead, type ReadDeps } from '../../shared/core/read/read-api.ts';
-import { DOWNLOAD_LINK_HEADER, type StatsBody } from '../../shared/cockpit/contract.ts';
+import { answerRead } from '../../shared/core/read/read-api.ts';
+import { DOWNLOAD_LINK_HEADER } from '../../shared/cockpit/contract.ts';
 import { S3LinkedDownloads } from '../../shared/adapters/aws/s3-linked-downloads.ts';
 import { LOCAL_NAMES } from '../../infra/local/emulators.ts';
-import { compactSpace, readManifest, type ColumnPartLimits } from '../../shared/core/read/snapshot-store.ts';
+import { compactSpace, readManifest } from '../../shared/core/read/snapshot-store.ts';
 import {
   snapshotManifestKey as manifestKey,
   snapshotSpacePrefix as snapshotPrefix,
 } from '../../shared/storage-layout.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
-import { runId } from '../../shared/schema/run.ts';
 import { sha256Hex } from '../../shared/sha256.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
+import { snapshotWorld } from '../helpers/snapshot-world.ts';
 
 // Each test has its own space, so none depends on another's state.
 const SPACES = ['Fresh', 'Recompacted', 'Linked'] as const;
@@ -35,87 +29,7 @@ afterAll(async () => {
   await t.stop();
 });
 
-let serial = 0;
-function run(space: string, taskId: string, verdict: 'resolved' | 'wrong', at: string, model = 'qwen3:8b'): RunRow {
-  const identity = { model, taskId, harnessVersion: 'h1' };
-  const row = landedRow(
-    space,
-    {
-      kind: 'run',
-      id: runId(identity),
-      row: {
-        ...identity,
-        host: 'mac-studio-1',
-        startedAt: at,
-        finishedAt: at,
-        outcome: 'finished',
-        promptTokens: 1000 + serial++,
-      },
-      patch: 'diff --git a/x b/x\n',
-    },
-    at,
-  );
-  return judged(
-    row,
-    { verdict, rootCauseFound: true, sameFilesAsReference: true, testAdded: false, wouldCompile: true, reason: 'r' },
-    'judge',
-    at,
-  );
-}
-
-/** The table as one cold read process sees it: a fresh store object (no cached runs), counting whole-table reads. */
-function coldProcess() {
-  let wholeReads = 0;
-  const runs: RunStore = {
-    getRun: (s, id) => t.store.getRun(s, id),
-    putRun: (r, rev) => t.store.putRun(r, rev),
-    listDueRuns: (s, d, l) => t.store.listDueRuns(s, d, l),
-    countRunsByHost: (s, h) => t.store.countRunsByHost(s, h),
-    listRuns: (s, q): Promise<Page<RunRow>> => {
-      if (!q.since) wholeReads++;
-      return t.store.listRuns(s, q);
-    },
-  };
-  let wholeIssueReads = 0;
-  const issues: IssueStore = {
-    putIssue: (issue) => t.store.putIssue(issue),
-    getIssue: (s, taskId) => t.store.getIssue(s, taskId),
-    putPendingHiddenTest: (pending) => t.store.putPendingHiddenTest(pending),
-    getPendingHiddenTests: (s, id) => t.store.getPendingHiddenTests(s, id),
-    listIssues: (s, since) => {
-      if (since === undefined) wholeIssueReads++;
-      return t.store.listIssues(s, since);
-    },
-  };
-  const deps: ReadDeps = {
-    config,
-    runs,
-    attempts: t.store,
-    issues,
-    hosts: t.store,
-    budget: t.store,
-    objects: t.data,
-    pairing: { isPaired: async () => false },
-    clock: { now: () => new Date() },
-  };
-  return { deps, wholeReads: () => wholeReads, wholeIssueReads: () => wholeIssueReads };
-}
-
-type Deps = ReturnType<typeof coldProcess>['deps'];
-const stats = async (deps: Deps, space: string) =>
-  (await answerRead(deps, 'GET', `/api/spaces/${space}/stats`, '')).body as StatsBody;
-const columnsOf = async (deps: Deps, space: string) =>
-  columnsFromBytes(gunzipSync((await columnsAnswer(deps, space, 'gzip')).body as Buffer));
-
-/** `count` judged runs (the first ten resolved), compacted into a snapshot. */
-async function seededSpace(space: string, count: number, limits?: ColumnPartLimits) {
-  await Promise.all(
-    Array.from({ length: count }, (_, k) =>
-      t.store.putRun(run(space, `t${k}`, k < 10 ? 'resolved' : 'wrong', '2026-01-01T00:00:00.000Z'), null),
-    ),
-  );
-  return compactSpace(coldProcess().deps, space, limits);
-}
+const { run, coldProcess, stats, columnsOf, seededSpace } = snapshotWorld(config, () => t);
 
 describe('the persisted runs snapshot', () => {
   it('is written by the compactor and read by a cold process without reading the whole table; later rows come from the delta', async () => {

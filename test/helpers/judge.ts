@@ -24,6 +24,30 @@ import { LANDED_AT, storedIssue } from './records.ts';
 export const API_KEY = 'sk-test-judge';
 export const APP = { appId: '4242', installationId: '77' };
 
+/** A merged fix that also changes two lock files, which the prompt leaves out. */
+export const REFERENCE_DIFF_WITH_LOCK_FILES = [
+  'diff --git a/src/widget.ts b/src/widget.ts',
+  '--- a/src/widget.ts',
+  '+++ b/src/widget.ts',
+  '@@ -1 +1 @@',
+  '-a',
+  '+b',
+  'diff --git a/package-lock.json b/package-lock.json',
+  '--- a/package-lock.json',
+  '+++ b/package-lock.json',
+  '@@ -1,2 +1,2 @@',
+  ' {',
+  '-  "lockfileVersion": 2',
+  '+  "lockfileVersion": 3',
+  'diff --git a/Cargo.lock b/Cargo.lock',
+  '--- a/Cargo.lock',
+  '+++ b/Cargo.lock',
+  '@@ -1 +1 @@',
+  '-checksum = "old-cargo-checksum"',
+  '+checksum = "new-cargo-checksum"',
+  '',
+].join('\n');
+
 export const goodAnswer = (overrides: Record<string, unknown> = {}) =>
   JSON.stringify({
     verdict: 'resolved',

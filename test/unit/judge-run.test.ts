@@ -12,33 +12,10 @@ import type { RunRow } from '../../shared/schema/run.ts';
 import { referenceDiffKey } from '../../shared/storage-layout.ts';
 import { BASE, inMemoryJudgeWorld, MERGE } from '../helpers/in-memory-judge.ts';
 import { budgetCalls, RecordingQueue } from '../helpers/in-memory-ports.ts';
-import { goodAnswer } from '../helpers/judge.ts';
+import { goodAnswer, REFERENCE_DIFF_WITH_LOCK_FILES } from '../helpers/judge.ts';
 import { storedIssue } from '../helpers/records.ts';
 
 const ISSUE_TEXT = 'Widgets crash on empty input.';
-
-const REFERENCE_DIFF = [
-  'diff --git a/src/widget.ts b/src/widget.ts',
-  '--- a/src/widget.ts',
-  '+++ b/src/widget.ts',
-  '@@ -1 +1 @@',
-  '-a',
-  '+b',
-  'diff --git a/package-lock.json b/package-lock.json',
-  '--- a/package-lock.json',
-  '+++ b/package-lock.json',
-  '@@ -1,2 +1,2 @@',
-  ' {',
-  '-  "lockfileVersion": 2',
-  '+  "lockfileVersion": 3',
-  'diff --git a/Cargo.lock b/Cargo.lock',
-  '--- a/Cargo.lock',
-  '+++ b/Cargo.lock',
-  '@@ -1 +1 @@',
-  '-checksum = "old-cargo-checksum"',
-  '+checksum = "new-cargo-checksum"',
-  '',
-].join('\n');
 
 const config = parseConfig({
   defaultJudgeModel: 'claude-test-judge',
@@ -70,7 +47,7 @@ const unknownModel = (model: string) =>
 let w: ReturnType<typeof inMemoryJudgeWorld>;
 beforeEach(() => {
   w = inMemoryJudgeWorld(config);
-  w.code.setIssue('acme/widgets', 42, ISSUE_TEXT).setDiff('acme/widgets', BASE, MERGE, REFERENCE_DIFF);
+  w.code.setIssue('acme/widgets', 42, ISSUE_TEXT).setDiff('acme/widgets', BASE, MERGE, REFERENCE_DIFF_WITH_LOCK_FILES);
 });
 
 const deps = (overrides: Partial<JudgeDeps> = {}): JudgeDeps => ({ ...w.deps, ...overrides });

@@ -5,18 +5,11 @@
 // test/adapters/run-snapshot.test.ts.
 import { gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { judged, landedRow } from '../../bench/direct-load.ts';
-import type { IssueStore, ObjectStore, Page, RunStore } from '../../shared/ports.ts';
+import type { ObjectStore } from '../../shared/ports.ts';
 import { COLUMNS_FORMAT, columnsFromBytes } from '../../shared/cockpit/columns.ts';
-import { columnsAnswer } from '../../shared/core/read/read-model.ts';
-import { answerRead, type ReadDeps } from '../../shared/core/read/read-api.ts';
-import { type CompareBody, type IssuesBody, type StatsBody } from '../../shared/cockpit/contract.ts';
-import {
-  compactSpace,
-  FULL_REBUILD_EVERY_MS,
-  readManifest,
-  type ColumnPartLimits,
-} from '../../shared/core/read/snapshot-store.ts';
+import { answerRead } from '../../shared/core/read/read-api.ts';
+import { type CompareBody, type IssuesBody } from '../../shared/cockpit/contract.ts';
+import { compactSpace, FULL_REBUILD_EVERY_MS, readManifest } from '../../shared/core/read/snapshot-store.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
 import {
   snapshotManifestKey as manifestKey,
@@ -24,10 +17,10 @@ import {
   spaceReadPrefixes,
 } from '../../shared/storage-layout.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
 import { runId } from '../../shared/schema/run.ts';
 import { InMemoryObjectStore, InMemoryTable } from '../helpers/in-memory-ports.ts';
 import { storedIssue } from '../helpers/records.ts';
+import { snapshotWorld } from '../helpers/snapshot-world.ts';
 
 // Each test has stores of its own, and its own space.
 const SPACES = [
@@ -50,87 +43,8 @@ beforeEach(() => {
   t = { store: new InMemoryTable(), data: new InMemoryObjectStore() };
 });
 
-let serial = 0;
-function run(space: string, taskId: string, verdict: 'resolved' | 'wrong', at: string, model = 'qwen3:8b'): RunRow {
-  const identity = { model, taskId, harnessVersion: 'h1' };
-  const row = landedRow(
-    space,
-    {
-      kind: 'run',
-      id: runId(identity),
-      row: {
-        ...identity,
-        host: 'mac-studio-1',
-        startedAt: at,
-        finishedAt: at,
-        outcome: 'finished',
-        promptTokens: 1000 + serial++,
-      },
-      patch: 'diff --git a/x b/x\n',
-    },
-    at,
-  );
-  return judged(
-    row,
-    { verdict, rootCauseFound: true, sameFilesAsReference: true, testAdded: false, wouldCompile: true, reason: 'r' },
-    'judge',
-    at,
-  );
-}
-
-/** The table as one cold read process sees it: a fresh store object (no cached runs), counting whole-table reads. */
-function coldProcess() {
-  let wholeReads = 0;
-  const runs: RunStore = {
-    getRun: (s, id) => t.store.getRun(s, id),
-    putRun: (r, rev) => t.store.putRun(r, rev),
-    listDueRuns: (s, d, l) => t.store.listDueRuns(s, d, l),
-    countRunsByHost: (s, h) => t.store.countRunsByHost(s, h),
-    listRuns: (s, q): Promise<Page<RunRow>> => {
-      if (!q.since) wholeReads++;
-      return t.store.listRuns(s, q);
-    },
-  };
-  let wholeIssueReads = 0;
-  const issues: IssueStore = {
-    putIssue: (issue) => t.store.putIssue(issue),
-    getIssue: (s, taskId) => t.store.getIssue(s, taskId),
-    putPendingHiddenTest: (pending) => t.store.putPendingHiddenTest(pending),
-    getPendingHiddenTests: (s, id) => t.store.getPendingHiddenTests(s, id),
-    listIssues: (s, since) => {
-      if (since === undefined) wholeIssueReads++;
-      return t.store.listIssues(s, since);
-    },
-  };
-  const deps: ReadDeps = {
-    config,
-    runs,
-    attempts: t.store,
-    issues,
-    hosts: t.store,
-    budget: t.store,
-    objects: t.data,
-    pairing: { isPaired: async () => false },
-    clock: { now: () => new Date() },
-  };
-  return { deps, wholeReads: () => wholeReads, wholeIssueReads: () => wholeIssueReads };
-}
-
+const { run, coldProcess, stats, columnsOf, seededSpace } = snapshotWorld(config, () => t);
 type Deps = ReturnType<typeof coldProcess>['deps'];
-const stats = async (deps: Deps, space: string) =>
-  (await answerRead(deps, 'GET', `/api/spaces/${space}/stats`, '')).body as StatsBody;
-const columnsOf = async (deps: Deps, space: string) =>
-  columnsFromBytes(gunzipSync((await columnsAnswer(deps, space, 'gzip')).body as Buffer));
-
-/** `count` judged runs (the first ten resolved), compacted into a snapshot. */
-async function seededSpace(space: string, count: number, limits?: ColumnPartLimits) {
-  await Promise.all(
-    Array.from({ length: count }, (_, k) =>
-      t.store.putRun(run(space, `t${k}`, k < 10 ? 'resolved' : 'wrong', '2026-01-01T00:00:00.000Z'), null),
-    ),
-  );
-  return compactSpace(coldProcess().deps, space, limits);
-}
 
 /** A columns answer through the route, as the cockpit asks for it. */
 async function columnsRoute(deps: Deps, space: string, query = '') {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSync, type OutputFile } from 'esbuild';
+import { buildSync, type BuildOptions, type OutputFile } from 'esbuild';
 import { AssetHashType, DockerImage, Duration, RemovalPolicy, Stage, type ILocalBundling } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -47,17 +47,21 @@ export const LOG_RETENTION = RetentionDays.ONE_MONTH;
  * AWS SDK included); bench/bundles.ts builds each function's floor with these too. The banner: esbuild's
  * ESM output cannot `require` Node built-ins from bundled CommonJS dependencies without it.
  */
-export const FUNCTION_BUNDLE = {
+export const FUNCTION_RUNTIME = Runtime.NODEJS_24_X;
+/** How every function is bundled (bench/bundles.ts builds its floors the same way). */
+export const FUNCTION_BUILD_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  target: `node${/^nodejs(\d+)/.exec(FUNCTION_RUNTIME.name)![1]}`,
   format: 'esm',
   mainFields: ['module', 'main'],
-  banner: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   minify: true,
   keepNames: true,
-  /** A linked `index.mjs.map` without the sources: stack traces in the logs point at the TypeScript. */
-  sourceMap: true,
+  // A linked `index.mjs.map` without the sources: stack traces in the logs point at the TypeScript.
+  sourcemap: 'linked',
   sourcesContent: false,
-} as const;
-export const FUNCTION_RUNTIME = Runtime.NODEJS_24_X;
+} satisfies BuildOptions;
 /** Node reads the source map when the bundle loads, which a cold start pays for (bench/bundles.ts measures it). */
 export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
 
@@ -340,16 +344,7 @@ function serviceBundle(service: ServiceName, outputDir: string): OutputFile[] {
       absWorkingDir: PROJECT_ROOT,
       outfile: join(outputDir, 'index.mjs'),
       write: false,
-      bundle: true,
-      platform: 'node',
-      target: `node${/^nodejs(\d+)/.exec(FUNCTION_RUNTIME.name)![1]}`,
-      format: FUNCTION_BUNDLE.format,
-      mainFields: [...FUNCTION_BUNDLE.mainFields],
-      banner: { js: FUNCTION_BUNDLE.banner },
-      minify: FUNCTION_BUNDLE.minify,
-      keepNames: FUNCTION_BUNDLE.keepNames,
-      sourcemap: FUNCTION_BUNDLE.sourceMap ? 'linked' : false,
-      sourcesContent: FUNCTION_BUNDLE.sourcesContent,
+      ...FUNCTION_BUILD_OPTIONS,
       // No package left external, the AWS SDK included: the SDK clients the tests ran against
       // (package-lock.json), tree-shaken into the bundle, not whichever versions the runtime happens to ship.
       logLevel: 'warning',
