@@ -147,3 +147,12 @@ export function inMemoryJudgeWorld(config: ReplayConfig) {
 
   return { table, objects, model, code, clock, deps, putRun, putIssue, land, sweepDeps, judge, current, read };
 }
+
+/** A world whose code host has acme/widgets#42 and its merged fix (BASE..MERGE, REFERENCE_FIX). */
+export function judgeWorldWithFix(config: ReplayConfig) {
+  const w = inMemoryJudgeWorld(config);
+  w.code
+    .setIssue('acme/widgets', 42, 'Widgets crash on empty input.')
+    .setDiff('acme/widgets', BASE, MERGE, REFERENCE_FIX);
+  return w;
+}

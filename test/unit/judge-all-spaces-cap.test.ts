@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from '@jest/globals';
 import { judgeRun } from '../../shared/core/judge/judge-run.ts';
 import { nextUtcDay, utcDay } from '../../shared/core/judge/transitions.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
-import { BASE, inMemoryJudgeWorld, MERGE, REFERENCE_FIX } from '../helpers/in-memory-judge.ts';
+import { inMemoryJudgeWorld, judgeWorldWithFix } from '../helpers/in-memory-judge.ts';
 import { budgetCalls } from '../helpers/in-memory-ports.ts';
 
 const config = parseConfig({
@@ -18,10 +18,7 @@ const config = parseConfig({
 
 let w: ReturnType<typeof inMemoryJudgeWorld>;
 beforeEach(() => {
-  w = inMemoryJudgeWorld(config);
-  w.code
-    .setIssue('acme/widgets', 42, 'Widgets crash on empty input.')
-    .setDiff('acme/widgets', BASE, MERGE, REFERENCE_FIX);
+  w = judgeWorldWithFix(config);
 });
 
 const landMany = async (space: string, n: number, tag: string) => {

@@ -6,7 +6,7 @@ import { judgeRun } from '../../shared/core/judge/judge-run.ts';
 import { nextUtcDay, utcDay } from '../../shared/core/judge/transitions.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
-import { BASE, inMemoryJudgeWorld, MERGE, REFERENCE_FIX } from '../helpers/in-memory-judge.ts';
+import { inMemoryJudgeWorld, judgeWorldWithFix } from '../helpers/in-memory-judge.ts';
 import { budgetCalls, PromptCachingJudgeModel } from '../helpers/in-memory-ports.ts';
 import { goodAnswer } from '../helpers/judge.ts';
 
@@ -23,10 +23,7 @@ const config = parseConfig({
 
 let w: ReturnType<typeof inMemoryJudgeWorld>;
 beforeEach(() => {
-  w = inMemoryJudgeWorld(config);
-  w.code
-    .setIssue('acme/widgets', 42, 'Widgets crash on empty input.')
-    .setDiff('acme/widgets', BASE, MERGE, REFERENCE_FIX);
+  w = judgeWorldWithFix(config);
 });
 
 const row = async (space: string, id: string): Promise<RunRow> => (await w.table.getRun(space, id))!.value;

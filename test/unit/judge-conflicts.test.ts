@@ -6,7 +6,7 @@ import { judgeRun, type JudgeDeps } from '../../shared/core/judge/judge-run.ts';
 import type { JudgingStatus, RunStore } from '../../shared/ports.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
-import { BASE, inMemoryJudgeWorld, MERGE, REFERENCE_FIX } from '../helpers/in-memory-judge.ts';
+import { inMemoryJudgeWorld, judgeWorldWithFix } from '../helpers/in-memory-judge.ts';
 
 const config = parseConfig({
   defaultJudgeModel: 'claude-test-judge',
@@ -33,10 +33,7 @@ let row: RunRow;
 let calls: Map<string, number>;
 
 beforeEach(async () => {
-  w = inMemoryJudgeWorld(config);
-  w.code
-    .setIssue('acme/widgets', 42, 'Widgets crash on empty input.')
-    .setDiff('acme/widgets', BASE, MERGE, REFERENCE_FIX);
+  w = judgeWorldWithFix(config);
   await w.putIssue('S', 't-1');
   row = await w.putRun({ space: 'S', taskId: 't-1' });
   calls = new Map();

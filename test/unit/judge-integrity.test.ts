@@ -6,7 +6,7 @@ import { JUDGE_ANSWER_JSON_SCHEMA } from '../../shared/core/judge/answer.ts';
 import { blockEnd, blockStart } from '../../shared/core/judge/prompt.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import { goodAnswer } from '../helpers/judge.ts';
-import { BASE, inMemoryJudgeWorld, MERGE, REFERENCE_FIX } from '../helpers/in-memory-judge.ts';
+import { REFERENCE_FIX, judgeWorldWithFix } from '../helpers/in-memory-judge.ts';
 
 const config = parseConfig({
   defaultJudgeModel: 'claude-test-judge',
@@ -32,10 +32,7 @@ const UNRELATED = [
 
 /** A world whose task t-1 has its issue record and reference fix, and a landed run with this patch and summary. */
 async function worldWithRun(patch: string, summary = 'Guarded the length.') {
-  const w = inMemoryJudgeWorld(config);
-  w.code
-    .setIssue('acme/widgets', 42, 'Widgets crash on empty input.')
-    .setDiff('acme/widgets', BASE, MERGE, REFERENCE_FIX);
+  const w = judgeWorldWithFix(config);
   await w.putIssue('S', 't-1');
   const row = await w.putRun({ space: 'S', taskId: 't-1', patch, summary });
   return { w, row };
@@ -144,10 +141,7 @@ describe('the answer', () => {
 
 describe('flagged runs in /stats', () => {
   it('are counted apart, outside n and not among the runs not judged yet', async () => {
-    const w = inMemoryJudgeWorld(config);
-    w.code
-      .setIssue('acme/widgets', 42, 'Widgets crash on empty input.')
-      .setDiff('acme/widgets', BASE, MERGE, REFERENCE_FIX);
+    const w = judgeWorldWithFix(config);
     await w.putIssue('S', 't-1');
     const runs = await Promise.all([
       w.putRun({ space: 'S', taskId: 't-1', patch: REFERENCE_FIX }),
