@@ -15,5 +15,8 @@ export default {
   // One process per file, as before: suites start emulators and servers and must not share module state.
   maxWorkers: 2,
   setupFiles: ['<rootDir>/test/helpers/quiet-sdk-notice.ts'],
+  // One set of emulator servers per worker, shared by the files that need them (test/helpers/shared-emulators.ts).
+  globalSetup: '<rootDir>/test/helpers/shared-emulators-setup.ts',
+  globalTeardown: '<rootDir>/test/helpers/shared-emulators-teardown.ts',
   reporters: ['default', '<rootDir>/test/helpers/summary-line-reporter.js'],
 };

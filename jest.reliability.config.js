@@ -8,4 +8,7 @@ export default {
   testPathIgnorePatterns: ['/node_modules/'],
   testTimeout: 300_000,
   maxWorkers: 1,
+  // Each local mode here runs emulators of its own, as `npm start` does: the load and fault figures are theirs.
+  globalSetup: undefined,
+  globalTeardown: undefined,
 };

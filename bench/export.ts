@@ -7,7 +7,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startLocalMode } from '../infra/local/local-mode.ts';
-import { LOCAL_NAMES } from '../infra/local/emulators.ts';
 import { S3LinkedDownloads } from '../shared/adapters/aws/s3-linked-downloads.ts';
 import { LAMBDA_ANSWER_BYTES } from '../shared/operations.ts';
 import { systemClock } from '../shared/ports.ts';
@@ -93,7 +92,7 @@ try {
     budget: table,
     clock: systemClock,
     maxAnswerBytes: LAMBDA_ANSWER_BYTES,
-    downloads: new S3LinkedDownloads(local.emulators.s3, LOCAL_NAMES.dataBucket),
+    downloads: new S3LinkedDownloads(local.emulators.s3, local.emulators.names.dataBucket),
   };
   for (const format of ['parquet', 'csv'] as const) {
     const t0 = performance.now();

@@ -20,13 +20,21 @@ import { AWS_CALLS, type AwsCallTimeouts } from '../../shared/operations.ts';
 import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
 import type { EmulatorPorts, EmulatorWorkerData } from './emulator-servers.mjs';
 
-export const LOCAL_NAMES = {
+export interface LocalNames {
+  table: string;
+  inboxBucket: string;
+  dataBucket: string;
+  landingQueue: string;
+  judgeQueue: string;
+}
+
+export const LOCAL_NAMES: LocalNames = {
   table: 'replay-bench',
   inboxBucket: 'replay-inbox',
   dataBucket: 'replay-data',
   landingQueue: 'replay-landing',
   judgeQueue: 'replay-judge',
-} as const;
+};
 
 export interface QueueSettings {
   visibilityTimeoutSeconds: number;
@@ -38,6 +46,8 @@ export interface Emulators {
   connection: AwsConnection;
   /** The limits of a call to the emulators, for every client and adapter built on them. */
   timeouts: AwsCallTimeouts;
+  /** The table, buckets and queues this local mode uses. */
+  names: LocalNames;
   /** SDK clients for setting up, polling and the adapters, shared by everything in this local mode. */
   dynamo: DynamoDBClient;
   s3: S3Client;
@@ -46,7 +56,26 @@ export interface Emulators {
   stop(): Promise<void>;
 }
 
+/** The three emulator servers, running in a worker thread, and how to reach them. */
+export interface EmulatorServers {
+  connection: AwsConnection;
+  stop(): Promise<void>;
+}
+
+/** Starts the emulators on `dataDir` and creates local mode's table, buckets and queues in them. */
 export async function startEmulators(dataDir: string, queues: QueueSettings): Promise<Emulators> {
+  const servers = await startEmulatorServers(dataDir);
+  const emulators = await openEmulators(servers.connection, queues);
+  return {
+    ...emulators,
+    async stop() {
+      await servers.stop();
+      await emulators.stop();
+    },
+  };
+}
+
+export async function startEmulatorServers(dataDir: string): Promise<EmulatorServers> {
   // Generated per start: only this process (and what it hands the connection to) can use the emulators.
   const credentials = { accessKeyId: randomAccessKeyId(), secretAccessKey: randomBytes(30).toString('base64url') };
   // A JavaScript entry: the worker does not take this process's TypeScript loader (`npm start` runs under tsx).
@@ -62,42 +91,56 @@ export async function startEmulators(dataDir: string, queues: QueueSettings): Pr
   worker.on('error', (error) =>
     console.error(`local emulators stopped: ${error.name}: ${error.message}\n${error.stack ?? ''}`),
   );
-
-  const connection: AwsConnection = {
-    region: 'us-east-1',
-    credentials,
-    endpoints: {
-      dynamodb: `http://127.0.0.1:${ports.dynamodb}`,
-      s3: `http://127.0.0.1:${ports.s3}`,
-      sqs: `http://127.0.0.1:${ports.sqs}`,
-    },
-  };
-
-  const timeouts = AWS_CALLS.emulated;
-  const dynamo = new DynamoDBClient(clientSettings(connection, 'dynamodb', timeouts));
-  await createTable(dynamo);
-  const s3 = s3Client(connection, timeouts);
-  for (const bucket of [LOCAL_NAMES.inboxBucket, LOCAL_NAMES.dataBucket]) {
-    await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch((e: { name?: string }) => {
-      if (e.name !== 'BucketAlreadyOwnedByYou' && e.name !== 'BucketAlreadyExists') throw e;
-    });
-  }
-  const sqs = sqsClient(connection, timeouts);
-  const landing = await createQueueWithDlq(sqs, LOCAL_NAMES.landingQueue, queues);
-  const judge = await createQueueWithDlq(sqs, LOCAL_NAMES.judgeQueue, queues);
-
   return {
-    connection,
-    timeouts,
-    dynamo,
-    s3,
-    sqs,
-    queueUrls: { landing: landing.url, judge: judge.url, landingDlq: landing.dlqUrl, judgeDlq: judge.dlqUrl },
+    connection: {
+      region: 'us-east-1',
+      credentials,
+      endpoints: {
+        dynamodb: `http://127.0.0.1:${ports.dynamodb}`,
+        s3: `http://127.0.0.1:${ports.s3}`,
+        sqs: `http://127.0.0.1:${ports.sqs}`,
+      },
+    },
     async stop() {
       const stopped = new Promise((resolve) => worker.once('message', resolve));
       worker.postMessage('stop');
       await stopped;
       await worker.terminate();
+    },
+  };
+}
+
+/**
+ * Creates the table, buckets and queues named `names` on running emulators, keeping any that exist (a
+ * restart finds them on disk). Stopping the result closes its clients; the servers keep running.
+ */
+export async function openEmulators(
+  connection: AwsConnection,
+  queues: QueueSettings,
+  names: LocalNames = LOCAL_NAMES,
+): Promise<Emulators> {
+  const timeouts = AWS_CALLS.emulated;
+  const dynamo = new DynamoDBClient(clientSettings(connection, 'dynamodb', timeouts));
+  await createTable(dynamo, names.table);
+  const s3 = s3Client(connection, timeouts);
+  for (const bucket of [names.inboxBucket, names.dataBucket]) {
+    await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch((e: { name?: string }) => {
+      if (e.name !== 'BucketAlreadyOwnedByYou' && e.name !== 'BucketAlreadyExists') throw e;
+    });
+  }
+  const sqs = sqsClient(connection, timeouts);
+  const landing = await createQueueWithDlq(sqs, names.landingQueue, queues);
+  const judge = await createQueueWithDlq(sqs, names.judgeQueue, queues);
+
+  return {
+    connection,
+    timeouts,
+    names,
+    dynamo,
+    s3,
+    sqs,
+    queueUrls: { landing: landing.url, judge: judge.url, landingDlq: landing.dlqUrl, judgeDlq: judge.dlqUrl },
+    async stop() {
       for (const client of [dynamo, s3, sqs]) client.destroy();
     },
   };
@@ -107,7 +150,7 @@ export async function startEmulators(dataDir: string, queues: QueueSettings): Pr
 const randomAccessKeyId = () =>
   `LOCAL${Array.from({ length: 15 }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'[randomInt(32)]).join('')}`;
 
-async function createTable(client: DynamoDBClient): Promise<void> {
+async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
   const indexes = Object.values(INDEXES);
   const attributes = new Set<string>([
     TABLE_KEYS.partitionKey,
@@ -117,7 +160,7 @@ async function createTable(client: DynamoDBClient): Promise<void> {
   try {
     await client.send(
       new CreateTableCommand({
-        TableName: LOCAL_NAMES.table,
+        TableName: tableName,
         BillingMode: 'PAY_PER_REQUEST',
         AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
         KeySchema: [
@@ -138,7 +181,7 @@ async function createTable(client: DynamoDBClient): Promise<void> {
     if (!(e instanceof ResourceInUseException)) throw e;
   }
   for (;;) {
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: LOCAL_NAMES.table }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     if (Table?.TableStatus === 'ACTIVE') return;
     await new Promise((r) => setTimeout(r, 20));
   }

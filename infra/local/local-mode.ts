@@ -33,7 +33,8 @@ import { createSweeperHandler } from '../../functions/sweeper/handler.ts';
 import { createSnapshotCompactorHandler } from '../../functions/snapshot-compactor/handler.ts';
 import { createInboxReconcilerHandler } from '../../functions/inbox-reconciler/handler.ts';
 import { DynamoReenqueueLedger } from '../../shared/adapters/aws/dynamo-reenqueue-ledger.ts';
-import { LOCAL_NAMES, startEmulators, type Emulators } from './emulators.ts';
+import { openEmulators, startEmulators, type Emulators, type LocalNames, type QueueSettings } from './emulators.ts';
+import type { AwsConnection } from '../../shared/adapters/aws/sdk-settings.ts';
 import { cockpitEntries } from '../../shared/core/read/read-api.ts';
 import { createLocalServer, type HttpHandler } from './http-server.ts';
 import { pollQueue, type Poller } from './queue-poller.ts';
@@ -52,6 +53,12 @@ export interface LocalModeOptions {
   /** Seconds a failed message stays invisible before it is retried (AWS default in the stack: 60). */
   visibilityTimeoutSeconds?: number;
   maxReceiveCount?: number;
+  /**
+   * Emulators already running, for a test runner that shares one set between many local modes: this one
+   * creates its resources there under `names` and leaves the servers running when it stops. Default: its
+   * own emulators on `dataDir`.
+   */
+  runningEmulators?: { connection: AwsConnection; names: LocalNames };
   pollers?: number;
   /** Seconds between judge sweeps (AWS: every 5 minutes). Default: REPLAY_SWEEP_SECONDS, else 60. */
   sweepIntervalSeconds?: number;
@@ -104,19 +111,24 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   const keys = new LocalKeySource(keysDir, env);
   const { generated: generatedKeys, weak: weakKeys } = await ensureDevelopmentKeys(options.config, keys, keysDir);
 
-  const emulators = await startEmulators(dataDir, {
+  const queues: QueueSettings = {
     visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 30,
     maxReceiveCount: options.maxReceiveCount ?? 5,
-  });
+  };
+  const running = options.runningEmulators;
+  const emulators = running
+    ? await openEmulators(running.connection, queues, running.names)
+    : await startEmulators(dataDir, queues);
+  const { names } = emulators;
   const retryBase = options.judgeRetryBaseSeconds ?? positiveNumber(env.REPLAY_JUDGE_RETRY_BASE_SECONDS);
   const config = retryBase ? withRetryBase(options.config, retryBase) : options.config;
   const { timeouts } = emulators;
   const documents = dynamoClient(emulators.connection, timeouts);
-  const table = new DynamoStore(documents, LOCAL_NAMES.table, timeouts);
+  const table = new DynamoStore(documents, names.table, timeouts);
   const adapters: LocalAdapters = {
     table,
-    inbox: new S3ObjectStore(emulators.s3, LOCAL_NAMES.inboxBucket, timeouts),
-    data: new S3ObjectStore(emulators.s3, LOCAL_NAMES.dataBucket, timeouts),
+    inbox: new S3ObjectStore(emulators.s3, names.inboxBucket, timeouts),
+    data: new S3ObjectStore(emulators.s3, names.dataBucket, timeouts),
     landingQueue: new SqsQueue<LandingMessage>(emulators.sqs, emulators.queueUrls.landing, timeouts),
     judgeQueue: new SqsQueue<JudgeMessage>(emulators.sqs, emulators.queueUrls.judge, timeouts),
   };
@@ -189,7 +201,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
       runs: table,
       issues: table,
       objects: adapters.data,
-      leases: new DynamoLeaseStore(documents, LOCAL_NAMES.table, timeouts),
+      leases: new DynamoLeaseStore(documents, names.table, timeouts),
       clock,
     },
     observe('snapshot-compactor'),
@@ -199,8 +211,8 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
       inbox: adapters.inbox,
       landingQueue: adapters.landingQueue,
       landingDeadLetters: new SqsQueue<LandingMessage>(emulators.sqs, emulators.queueUrls.landingDlq, timeouts),
-      ledger: new DynamoReenqueueLedger(documents, LOCAL_NAMES.table, timeouts),
-      leases: new DynamoLeaseStore(documents, LOCAL_NAMES.table, timeouts),
+      ledger: new DynamoReenqueueLedger(documents, names.table, timeouts),
+      leases: new DynamoLeaseStore(documents, names.table, timeouts),
       clock,
     },
     observe('inbox-reconciler'),

@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { LOCAL_NAMES } from '../../infra/local/emulators.ts';
 import { issueKey } from '../../shared/storage-layout.ts';
 import {
   InvalidCursorError,
@@ -263,7 +262,7 @@ describe('DynamoDB store (dynalite), with records stored before issue records ca
     const { sentAt: _none, ...legacy } = storedIssue({ taskId: 'legacy' }, { space: 'legacy' });
     await t.emulators.dynamo.send(
       new PutItemCommand({
-        TableName: LOCAL_NAMES.table,
+        TableName: t.emulators.names.table,
         Item: marshall({ ...legacy, ...issueKey('legacy', 'legacy'), kind: 'issue' }),
       }),
     );
@@ -280,7 +279,7 @@ describe('DynamoDB store (dynalite), with records stored before issue records ca
 const memoryObjects = new InMemoryObjectStore();
 // Pages of 4 keys, so a handful of objects spans several ListObjects pages.
 const pagedInbox = () =>
-  new S3ObjectStore(t.emulators.s3, LOCAL_NAMES.inboxBucket, t.emulators.timeouts, { listPageSize: 4 });
+  new S3ObjectStore(t.emulators.s3, t.emulators.names.inboxBucket, t.emulators.timeouts, { listPageSize: 4 });
 const buckets: { name: string; bucket: () => ObjectStore }[] = [
   { name: 'S3 object store (s3rver)', bucket: pagedInbox },
   { name: 'in-memory object store', bucket: () => memoryObjects },

@@ -12,7 +12,7 @@ import { clientSettings, type AwsConnection } from '../../shared/adapters/aws/sd
 import { S3ObjectStore, s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
 import { sqsClient } from '../../shared/adapters/aws/sqs-queue.ts';
 import { AWS_CALLS } from '../../shared/operations.ts';
-import { LOCAL_NAMES, startEmulators, type Emulators } from '../../infra/local/emulators.ts';
+import { startEmulators, type Emulators } from '../../infra/local/emulators.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'replay-emulators-'));
 let emulators: Emulators;
@@ -40,7 +40,7 @@ async function listEach(connection: AwsConnection): Promise<Record<string, 'answ
   try {
     return {
       dynamodb: await outcome(() => dynamo.send(new ListTablesCommand({}))),
-      s3: await outcome(() => s3.send(new ListObjectsCommand({ Bucket: LOCAL_NAMES.inboxBucket }))),
+      s3: await outcome(() => s3.send(new ListObjectsCommand({ Bucket: emulators.names.inboxBucket }))),
       sqs: await outcome(() => sqs.send(new ListQueuesCommand({}))),
     };
   } finally {
@@ -71,7 +71,7 @@ describe('the local AWS stand-ins', () => {
     const endpoint = emulators.connection.endpoints![service as 'dynamodb']!;
     const answers = await Promise.all([
       fetch(`${endpoint}/`, { method: 'GET' }),
-      fetch(`${endpoint}/${LOCAL_NAMES.inboxBucket}`, { method: 'GET' }),
+      fetch(`${endpoint}/${emulators.names.inboxBucket}`, { method: 'GET' }),
       fetch(`${endpoint}/`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.ListQueues' },
@@ -85,7 +85,7 @@ describe('the local AWS stand-ins', () => {
     ]);
     for (const answer of answers) {
       expect(answer.status).toBe(403);
-      expect(await answer.text()).not.toMatch(new RegExp(`${LOCAL_NAMES.landingQueue}|${LOCAL_NAMES.table}|Contents`));
+      expect(await answer.text()).not.toMatch(new RegExp(`${emulators.names.landingQueue}|${emulators.names.table}|Contents`));
     }
   });
 
@@ -108,7 +108,7 @@ describe('the local AWS stand-ins', () => {
   });
 
   it('keep listing and serving a bucket after a PUT was killed halfway, as a killed local mode leaves it', async () => {
-    const inbox = new S3ObjectStore(emulators.s3, LOCAL_NAMES.inboxBucket);
+    const inbox = new S3ObjectStore(emulators.s3, emulators.names.inboxBucket);
     await inbox.put('inbox/S/killed/whole.json', '{"whole":true}');
     const files = (d: string): string[] =>
       readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? files(join(d, f)) : [join(d, f)]));

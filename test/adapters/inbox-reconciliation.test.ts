@@ -7,7 +7,6 @@ import { DynamoReenqueueLedger } from '../../shared/adapters/aws/dynamo-reenqueu
 import { dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
 import { DynamoLeaseStore } from '../../shared/adapters/aws/dynamo-lease.ts';
 import { MAX_REENQUEUES, RECONCILE_AFTER_SECONDS, reconcileInbox } from '../../shared/core/landing/reconcile-inbox.ts';
-import { LOCAL_NAMES } from '../../infra/local/emulators.ts';
 import { createInboxReconcilerHandler } from '../../functions/inbox-reconciler/handler.ts';
 import { inboxEntryName, inboxKey } from '../../shared/storage-layout.ts';
 import type { LandingMessage } from '../../shared/ports.ts';
@@ -23,8 +22,8 @@ let leases: DynamoLeaseStore;
 beforeAll(async () => {
   t = await startTestStores();
   const documents = dynamoClient(t.emulators.connection, t.emulators.timeouts);
-  ledger = new DynamoReenqueueLedger(documents, LOCAL_NAMES.table, t.emulators.timeouts);
-  leases = new DynamoLeaseStore(documents, LOCAL_NAMES.table, t.emulators.timeouts);
+  ledger = new DynamoReenqueueLedger(documents, t.emulators.names.table, t.emulators.timeouts);
+  leases = new DynamoLeaseStore(documents, t.emulators.names.table, t.emulators.timeouts);
 });
 afterAll(async () => {
   await t.stop();

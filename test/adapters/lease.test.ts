@@ -5,7 +5,6 @@ import { DynamoLeaseStore } from '../../shared/adapters/aws/dynamo-lease.ts';
 import { dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
 import { withLease } from '../../shared/core/lease.ts';
 import type { LeaseStore } from '../../shared/ports.ts';
-import { LOCAL_NAMES } from '../../infra/local/emulators.ts';
 import { createSnapshotCompactorHandler } from '../../functions/snapshot-compactor/handler.ts';
 import { LEASES, TIMINGS } from '../../shared/operations.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
@@ -30,7 +29,7 @@ const stores: { name: string; make: () => LeaseStore }[] = [
     make: () =>
       new DynamoLeaseStore(
         dynamoClient(t.emulators.connection, t.emulators.timeouts),
-        LOCAL_NAMES.table,
+        t.emulators.names.table,
         t.emulators.timeouts,
       ),
   },

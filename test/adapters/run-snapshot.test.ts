@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { answerRead } from '../../shared/core/read/read-api.ts';
 import { DOWNLOAD_LINK_HEADER } from '../../shared/cockpit/contract.ts';
 import { S3LinkedDownloads } from '../../shared/adapters/aws/s3-linked-downloads.ts';
-import { LOCAL_NAMES } from '../../infra/local/emulators.ts';
 import { compactSpace, readManifest } from '../../shared/core/read/snapshot-store.ts';
 import {
   snapshotManifestKey as manifestKey,
@@ -97,7 +96,7 @@ describe('the persisted runs snapshot', () => {
     const limited = {
       ...deps,
       maxAnswerBytes: 800,
-      downloads: new S3LinkedDownloads(t.emulators.s3, LOCAL_NAMES.dataBucket),
+      downloads: new S3LinkedDownloads(t.emulators.s3, t.emulators.names.dataBucket),
     };
     const whole = await answerRead(deps, 'GET', `/api/spaces/${SPACE}/export.csv`, 'q=qwen3');
     expect((whole.body as Uint8Array).byteLength).toBeGreaterThan(8 * 800);

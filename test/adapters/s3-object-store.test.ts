@@ -7,7 +7,6 @@ import type { ObjectStore, ReferenceSource } from '../../shared/ports.ts';
 import { S3ObjectStore, s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
 import { referenceDiff } from '../../shared/core/reference/reference-fix.ts';
 import { compactSpace, readManifest, loadSpaceRuns, type SnapshotDeps } from '../../shared/core/read/snapshot-store.ts';
-import { LOCAL_NAMES } from '../../infra/local/emulators.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { InMemoryObjectStore } from '../helpers/in-memory-ports.ts';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.ts';
@@ -21,7 +20,7 @@ beforeAll(async () => {
   t = await startTestStores();
   proxy = await startFaultProxy(t.emulators.connection.endpoints!.s3!, () => 'pass');
   const client = s3Client({ ...t.emulators.connection, endpoints: { s3: proxy.url } }, t.emulators.timeouts);
-  watched = new S3ObjectStore(client, LOCAL_NAMES.dataBucket, t.emulators.timeouts);
+  watched = new S3ObjectStore(client, t.emulators.names.dataBucket, t.emulators.timeouts);
 });
 afterAll(async () => {
   await proxy.stop();
@@ -72,7 +71,7 @@ describe('the local S3', () => {
   it('answers a failed If-None-Match or If-Match on a PUT with 412 PreconditionFailed, as S3 does', async () => {
     const put = (condition: { IfNoneMatch?: string; IfMatch?: string }) =>
       t.emulators.s3
-        .send(new PutObjectCommand({ Bucket: LOCAL_NAMES.dataBucket, Key: 'wire/taken.txt', Body: 'x', ...condition }))
+        .send(new PutObjectCommand({ Bucket: t.emulators.names.dataBucket, Key: 'wire/taken.txt', Body: 'x', ...condition }))
         .then(
           () => 'written',
           (e: { name: string; $metadata: { httpStatusCode?: number } }) => `${e.$metadata.httpStatusCode} ${e.name}`,

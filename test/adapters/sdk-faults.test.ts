@@ -7,7 +7,6 @@ import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-stor
 import { SqsQueue } from '../../shared/adapters/aws/sqs-queue.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { createLanderHandler } from '../../functions/lander/handler.ts';
-import { LOCAL_NAMES } from '../../infra/local/emulators.ts';
 import { pollQueue } from '../../infra/local/queue-poller.ts';
 import type { AwsCallTimeouts } from '../../shared/operations.ts';
 import type { JudgeMessage, LandingMessage } from '../../shared/ports.ts';
@@ -34,7 +33,7 @@ async function proxiedTable(rule: Parameters<typeof startFaultProxy>[1], timeout
   const proxy = await startFaultProxy(t.emulators.connection.endpoints!.dynamodb!, rule);
   proxies.push(proxy);
   const connection = { ...t.emulators.connection, endpoints: { dynamodb: proxy.url } };
-  return { proxy, store: new DynamoStore(dynamoClient(connection, timeouts), LOCAL_NAMES.table, timeouts) };
+  return { proxy, store: new DynamoStore(dynamoClient(connection, timeouts), t.emulators.names.table, timeouts) };
 }
 
 describe('a throttled DynamoDB write', () => {

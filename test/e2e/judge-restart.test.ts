@@ -28,6 +28,7 @@ it('judges a run that waited for credentials once local mode restarts with them'
   // Sweeps half a minute apart: after the start-up sweep, none runs while the test watches.
   const logged: string[] = [];
   const first = await startTestLocalMode(CONFIG, KEYS, {
+    restartable: true,
     env: {},
     sweepIntervalSeconds: 30,
     log: (line) => logged.push(line),

@@ -53,7 +53,7 @@ describe('replay-push sync across a server outage', () => {
       });
     }
 
-    const first = await start();
+    const first = await start({ restartable: true });
     const port = Number(new URL(first.url).port);
     let delivered = 0;
     // Stopped after half the runs were delivered; started again at once, while sync keeps retrying.

@@ -1,11 +1,13 @@
-// Real emulators for adapter tests: the same ones local mode starts, in a temp dir, with the adapters
-// pointed at them through local mode's own connection.
+// Real emulators for adapter tests: the same ones local mode starts, with the adapters pointed at them
+// through local mode's own connection. Under jest the servers are this worker's shared set
+// (shared-emulators.ts) and the table, buckets and queues this file's own.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
 import { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
-import { LOCAL_NAMES, startEmulators, type Emulators } from '../../infra/local/emulators.ts';
+import { openEmulators, startEmulators, type Emulators } from '../../infra/local/emulators.ts';
+import { sharedEmulators } from './shared-emulators.ts';
 
 export interface TestStores {
   emulators: Emulators;
@@ -16,19 +18,23 @@ export interface TestStores {
 }
 
 export async function startTestStores(): Promise<TestStores> {
-  const dir = mkdtempSync(join(tmpdir(), 'replay-test-'));
-  const emulators = await startEmulators(dir, { visibilityTimeoutSeconds: 1, maxReceiveCount: 3 });
-  const { timeouts } = emulators;
+  const queues = { visibilityTimeoutSeconds: 1, maxReceiveCount: 3 };
+  const shared = sharedEmulators();
+  const dir = shared ? null : mkdtempSync(join(tmpdir(), 'replay-test-'));
+  const emulators = shared
+    ? await openEmulators(shared.connection, queues, shared.names)
+    : await startEmulators(dir!, queues);
+  const { timeouts, names } = emulators;
   const documents = dynamoClient(emulators.connection, timeouts);
   return {
     emulators,
-    store: new DynamoStore(documents, LOCAL_NAMES.table, timeouts),
-    data: new S3ObjectStore(emulators.s3, LOCAL_NAMES.dataBucket, timeouts),
-    inbox: new S3ObjectStore(emulators.s3, LOCAL_NAMES.inboxBucket, timeouts),
+    store: new DynamoStore(documents, names.table, timeouts),
+    data: new S3ObjectStore(emulators.s3, names.dataBucket, timeouts),
+    inbox: new S3ObjectStore(emulators.s3, names.inboxBucket, timeouts),
     async stop() {
       documents.destroy();
       await emulators.stop();
-      rmSync(dir, { recursive: true, force: true });
+      if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

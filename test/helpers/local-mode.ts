@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseConfig } from '../../shared/schema/config.ts';
 import { keyEnvName } from '../../shared/adapters/key-names.ts';
 import { startLocalMode, type LocalMode, type LocalModeOptions } from '../../infra/local/local-mode.ts';
+import { sharedEmulators } from './shared-emulators.ts';
 
 export interface TestLocalMode extends LocalMode {
   dataDir: string;
@@ -17,15 +18,26 @@ export interface TestLocalMode extends LocalMode {
 export async function startTestLocalMode(
   config: unknown,
   keys: Record<string, string>,
-  options: Partial<LocalModeOptions> = {},
+  options: Partial<LocalModeOptions> & { restartable?: boolean } = {},
 ): Promise<TestLocalMode> {
-  // A test that stops local mode and starts it again passes the first one's folders, as a restart keeps them.
+  // A test that stops local mode and starts it again passes the first one's folders, as a restart keeps them;
+  // both starts run emulators of their own on those folders, as `npm start` does.
+  const { restartable, ...localOptions } = options;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'replay-local-'));
   const keysDir = options.keysDir ?? join(dataDir, 'keys');
   mkdirSync(keysDir, { recursive: true });
   for (const [host, key] of Object.entries(keys))
     writeFileSync(join(keysDir, keyEnvName('Hosting:ModuleReportSecret', host)), key);
-  const local = await startLocalMode({ config: parseConfig(config), port: 0, env: {}, ...options, dataDir, keysDir });
+  const runningEmulators = restartable || options.dataDir ? undefined : sharedEmulators();
+  const local = await startLocalMode({
+    config: parseConfig(config),
+    port: 0,
+    env: {},
+    runningEmulators,
+    ...localOptions,
+    dataDir,
+    keysDir,
+  });
   return {
     ...local,
     dataDir,

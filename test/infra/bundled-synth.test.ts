@@ -11,7 +11,6 @@ import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { BUNDLED_CONFIG_FILE, parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
 import { cockpitConfig } from '../../infra/aws/deployment-config.ts';
 import type { CockpitSettings } from '../../shared/cockpit/contract.ts';
-import { LOCAL_NAMES } from '../../infra/local/emulators.ts';
 import { startTestStores } from '../helpers/emulators.ts';
 import { scheduledEvent } from '../helpers/events.ts';
 import { runRow } from '../helpers/records.ts';
@@ -157,7 +156,7 @@ describe('cdk synth with 200 spaces', () => {
         AWS_ENDPOINT_URL_DYNAMODB: endpoints!.dynamodb,
         AWS_ENDPOINT_URL_SQS: endpoints!.sqs,
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        TABLE_NAME: LOCAL_NAMES.table,
+        TABLE_NAME: stores.emulators.names.table,
         JUDGE_QUEUE_URL: stores.emulators.queueUrls.judge,
       };
       const [sweeper] = functions.filter((f) => f.service === 'sweeper');

@@ -1,0 +1,3 @@
+import { stopSharedEmulators } from './shared-emulators.ts';
+
+export default stopSharedEmulators;
