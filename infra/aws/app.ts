@@ -1,25 +1,25 @@
 // `cdk synth` / `cdk deploy` entry point (cdk.json "app"). Reads the configuration by local mode's rule
 // (see deployment-config.ts) and builds the dashboard into the cloud assembly, so every synth ships the
-// current cockpit.
+// current cockpit. The stacks (every aws-cdk-lib module they use, and cdk-nag) and the dashboard's esbuild
+// load only once the configuration has been read: a wrong or missing one is reported without waiting
+// seconds for them.
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { buildDashboard } from '../../dashboard/build-dashboard.ts';
 import { readConfigFile } from '../../shared/schema/config.ts';
 import { CONFIG_CONTEXT_KEY, ConfigError, deploymentConfigPath } from './deployment-config.ts';
-import { addReplayStacks } from './replay-app.ts';
 import { STAGE_CONTEXT_KEY, stageNamesFrom } from './stage-names.ts';
 
 try {
   const app = new App();
   const config = readConfigFile(deploymentConfigPath(app.node.tryGetContext(CONFIG_CONTEXT_KEY)));
+  const names = stageNamesFrom(app.node.tryGetContext(STAGE_CONTEXT_KEY));
+  const [{ buildDashboard }, { addReplayStacks }] = await Promise.all([
+    import('../../dashboard/build-dashboard.ts'),
+    import('./replay-app.ts'),
+  ]);
   const dashboardDir = join(app.outdir, 'dashboard');
   await buildDashboard(dashboardDir);
-  addReplayStacks(app, {
-    config,
-    names: stageNamesFrom(app.node.tryGetContext(STAGE_CONTEXT_KEY)),
-    dashboardDir,
-    checks: true,
-  });
+  addReplayStacks(app, { config, names, dashboardDir, checks: true });
   app.synth();
 } catch (error) {
   // A wrong or missing configuration is the operator's to fix: one sentence, without a stack trace.
