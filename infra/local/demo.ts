@@ -18,7 +18,6 @@ import { DEMO_JUDGE_MODEL, startDemoJudge } from './demo-judge.ts';
 import { DEMO_DATA_DIR, readDemoData } from './demo-data.ts';
 import { buildLiteCampaign } from './demo-lite-campaign.ts';
 import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from './demo-prices.ts';
-import { startLocalMode } from './local-mode.ts';
 import { localPaths, PROJECT_ROOT } from './paths.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -112,6 +111,8 @@ async function startAndPush(space: string, build: CampaignBuilder) {
   });
   const campaign = campaignFor(build, DEMO_SENDERS);
   const judge = await startDemoJudge(campaign);
+  // Loaded once the data has been read: a broken data folder is reported before the pipeline's modules load.
+  const { startLocalMode } = await import('./local-mode.ts');
   const local = await startLocalMode({
     config,
     dataDir,
