@@ -1,15 +1,14 @@
 // The synth nag.test.ts checks, run in a process of its own (`node --import tsx`, the cloud assembly into
-// CDK_OUTDIR). aws-cdk-lib's built-in CloudFormation validation compiles a 9 MB WebAssembly module, and V8
-// goes on optimizing it on background threads that a process waits for before it can exit: about a second,
-// longer than jest gives a worker to exit before it kills the worker and reports a leak. Beside the default
-// stage, a named stage with its own domain, hosted zone and monthly budget: its grants, names, certificates
-// and budget are checked too.
+// CDK_OUTDIR), where aws-cdk-lib loads at Node's own speed. Beside the default stage, a named stage with its
+// own domain, hosted zone and monthly budget: its grants, names, certificates and budget are checked too.
+// CloudFormation's template validation is not run here: the real `cdk synth` in bundled-synth.test.ts runs
+// it over a deployment with the same kinds of resources.
 import { parseConfig } from '../../shared/schema/config.ts';
 import { addReplayStacks } from '../../infra/aws/replay-app.ts';
 import { StageNames } from '../../infra/aws/stage-names.ts';
 import { richConfig, sharedDashboard, testApp } from './synth.ts';
 
-const app = testApp(true);
+const app = testApp();
 addReplayStacks(app, { config: richConfig(), dashboardDir: sharedDashboard(), checks: true });
 addReplayStacks(app, {
   config: parseConfig({

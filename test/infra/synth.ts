@@ -43,19 +43,15 @@ export const sharedDashboard = () => (sharedStandIn ??= standInDashboard());
 
 /**
  * An app with cdk.json's context that bundles nothing. CloudFormation's own template validation costs
- * seconds per synth; it runs with the checks (and in every real `cdk synth`), not in the files that only
- * read resources. Those files read templates, never the debugging aids a real synth records beside them:
- * the stack trace of every resource's creation and the construct tree (tree.json), a fifth of a synth.
+ * seconds per synth; it runs in the real `cdk synth` (bundled-synth.test.ts), not in the files that only read
+ * resources. Those files read templates, never the debugging aids a real synth records beside them: the
+ * stack trace of every resource's creation and the construct tree (tree.json), a fifth of a synth.
  */
-export const testApp = (checks = false) =>
+export const testApp = () =>
   new App({
-    context: {
-      ...cdkContext,
-      'aws:cdk:bundling-stacks': [],
-      ...(checks ? {} : { 'aws:cdk:disable-creation-stack-traces': true }),
-    },
-    builtinCloudFormationValidation: checks,
-    treeMetadata: checks,
+    context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], 'aws:cdk:disable-creation-stack-traces': true },
+    builtinCloudFormationValidation: false,
+    treeMetadata: false,
   });
 
 /**
@@ -93,7 +89,7 @@ const synthesized = new Map<string, Synthesized>();
 
 export function synthesize(
   config: ReplayConfig = exampleConfig(),
-  options: { checks?: boolean; dashboardDir?: string; stage?: string } = {},
+  options: { dashboardDir?: string; stage?: string } = {},
 ): Synthesized {
   const key = JSON.stringify([config, options]);
   let result = synthesized.get(key);
@@ -104,17 +100,13 @@ export function synthesize(
   return result;
 }
 
-function build(
-  config: ReplayConfig,
-  options: { checks?: boolean; dashboardDir?: string; stage?: string },
-): Synthesized {
-  const checks = options.checks ?? false;
-  const app = testApp(checks);
+function build(config: ReplayConfig, options: { dashboardDir?: string; stage?: string }): Synthesized {
+  const app = testApp();
   const stacks = addReplayStacks(app, {
     config,
     names: new StageNames(options.stage),
     dashboardDir: options.dashboardDir ?? sharedDashboard(),
-    checks,
+    checks: false,
   });
   const bundledConfigs = new Map<string, ReplayConfig>();
   for (const fn of [stacks.pipeline, ...stacks.cockpits].flatMap((stack) => stack.node.findAll())) {
