@@ -12,7 +12,7 @@ import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/l
 import { replayPush, resultJson, SMALL_PATCH, tempDir, writeKeyFile, writeRunFolder } from '../helpers/run-folders.ts';
 
 const KEY = 'crash-test-key';
-// 24 deliveries: when the client dies, 4 were answered, up to 8 are held and the rest were never sent.
+// 12 deliveries: when the client dies, 4 were answered and the rest are held or not sent yet.
 const RUNS = 12;
 let local: TestLocalMode;
 let relay: Server;
