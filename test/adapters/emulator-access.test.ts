@@ -85,7 +85,9 @@ describe('the local AWS stand-ins', () => {
     ]);
     for (const answer of answers) {
       expect(answer.status).toBe(403);
-      expect(await answer.text()).not.toMatch(new RegExp(`${emulators.names.landingQueue}|${emulators.names.table}|Contents`));
+      expect(await answer.text()).not.toMatch(
+        new RegExp(`${emulators.names.landingQueue}|${emulators.names.table}|Contents`),
+      );
     }
   });
 

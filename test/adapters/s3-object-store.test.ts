@@ -71,7 +71,14 @@ describe('the local S3', () => {
   it('answers a failed If-None-Match or If-Match on a PUT with 412 PreconditionFailed, as S3 does', async () => {
     const put = (condition: { IfNoneMatch?: string; IfMatch?: string }) =>
       t.emulators.s3
-        .send(new PutObjectCommand({ Bucket: t.emulators.names.dataBucket, Key: 'wire/taken.txt', Body: 'x', ...condition }))
+        .send(
+          new PutObjectCommand({
+            Bucket: t.emulators.names.dataBucket,
+            Key: 'wire/taken.txt',
+            Body: 'x',
+            ...condition,
+          }),
+        )
         .then(
           () => 'written',
           (e: { name: string; $metadata: { httpStatusCode?: number } }) => `${e.$metadata.httpStatusCode} ${e.name}`,
