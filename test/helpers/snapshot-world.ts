@@ -1,7 +1,7 @@
 // The runs snapshot's test world, over whichever stores a suite gives it (in memory, or the emulators): judged
 // runs to seed, a cold read process that counts its whole-table reads, and the answers the tests read back.
 import { gunzipSync } from 'node:zlib';
-import { judged, landedRow } from '../../bench/direct-load.ts';
+import { judged } from '../../bench/direct-load.ts';
 import { columnsFromBytes } from '../../shared/cockpit/columns.ts';
 import type { StatsBody } from '../../shared/cockpit/contract.ts';
 import { answerRead, type ReadDeps } from '../../shared/core/read/read-api.ts';
@@ -9,7 +9,8 @@ import { columnsAnswer } from '../../shared/core/read/read-model.ts';
 import { compactSpace, type ColumnPartLimits } from '../../shared/core/read/snapshot-store.ts';
 import type { IssueStore, Page, RunStore } from '../../shared/ports.ts';
 import type { ReplayConfig } from '../../shared/schema/config.ts';
-import { runId, type RunRow } from '../../shared/schema/run.ts';
+import type { RunRow } from '../../shared/schema/run.ts';
+import { runRow } from './records.ts';
 
 export interface SnapshotStores {
   store: ReadDeps['runs'] & ReadDeps['issues'] & ReadDeps['attempts'] & ReadDeps['hosts'] & ReadDeps['budget'];
@@ -20,23 +21,9 @@ export interface SnapshotStores {
 export function snapshotWorld(config: ReplayConfig, stores: () => SnapshotStores) {
   let serial = 0;
   function run(space: string, taskId: string, verdict: 'resolved' | 'wrong', at: string, model = 'qwen3:8b'): RunRow {
-    const identity = { model, taskId, harnessVersion: 'h1' };
-    const row = landedRow(
-      space,
-      {
-        kind: 'run',
-        id: runId(identity),
-        row: {
-          ...identity,
-          host: 'mac-studio-1',
-          startedAt: at,
-          finishedAt: at,
-          outcome: 'finished',
-          promptTokens: 1000 + serial++,
-        },
-        patch: 'diff --git a/x b/x\n',
-      },
-      at,
+    const row = runRow(
+      { model, taskId, harnessVersion: 'h1', startedAt: at, finishedAt: at, promptTokens: 1000 + serial++ },
+      { space, updatedAt: at },
     );
     return judged(
       row,
