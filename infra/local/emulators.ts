@@ -62,10 +62,24 @@ export interface EmulatorServers {
   stop(): Promise<void>;
 }
 
-/** Starts the emulators on `dataDir` and creates local mode's table, buckets and queues in them. */
-export async function startEmulators(dataDir: string, queues: QueueSettings): Promise<Emulators> {
+/** Emulator servers already running (a test runner shares one set), and the names of a local mode's resources. */
+export interface RunningEmulators {
+  connection: AwsConnection;
+  names: LocalNames;
+}
+
+/**
+ * Starts the emulators on `dataDir` and creates local mode's table, buckets and queues in them. Given
+ * `running` servers, creates them there instead, under its names, and leaves the servers running at stop.
+ */
+export async function startEmulators(
+  dataDir: string,
+  queues: QueueSettings,
+  running?: RunningEmulators,
+): Promise<Emulators> {
+  if (running) return openEmulators(running.connection, queues, running.names);
   const servers = await startEmulatorServers(dataDir);
-  const emulators = await openEmulators(servers.connection, queues);
+  const emulators = await openEmulators(servers.connection, queues, LOCAL_NAMES);
   return {
     ...emulators,
     async stop() {
@@ -114,11 +128,7 @@ export async function startEmulatorServers(dataDir: string): Promise<EmulatorSer
  * Creates the table, buckets and queues named `names` on running emulators, keeping any that exist (a
  * restart finds them on disk). Stopping the result closes its clients; the servers keep running.
  */
-export async function openEmulators(
-  connection: AwsConnection,
-  queues: QueueSettings,
-  names: LocalNames = LOCAL_NAMES,
-): Promise<Emulators> {
+async function openEmulators(connection: AwsConnection, queues: QueueSettings, names: LocalNames): Promise<Emulators> {
   const timeouts = AWS_CALLS.emulated;
   const dynamo = new DynamoDBClient(clientSettings(connection, 'dynamodb', timeouts));
   await createTable(dynamo, names.table);

@@ -33,8 +33,7 @@ import { createSweeperHandler } from '../../functions/sweeper/handler.ts';
 import { createSnapshotCompactorHandler } from '../../functions/snapshot-compactor/handler.ts';
 import { createInboxReconcilerHandler } from '../../functions/inbox-reconciler/handler.ts';
 import { DynamoReenqueueLedger } from '../../shared/adapters/aws/dynamo-reenqueue-ledger.ts';
-import { openEmulators, startEmulators, type Emulators, type LocalNames, type QueueSettings } from './emulators.ts';
-import type { AwsConnection } from '../../shared/adapters/aws/sdk-settings.ts';
+import { startEmulators, type Emulators, type RunningEmulators } from './emulators.ts';
 import { cockpitEntries } from '../../shared/core/read/read-api.ts';
 import { createLocalServer, type HttpHandler } from './http-server.ts';
 import { pollQueue, type Poller } from './queue-poller.ts';
@@ -58,7 +57,7 @@ export interface LocalModeOptions {
    * creates its resources there under `names` and leaves the servers running when it stops. Default: its
    * own emulators on `dataDir`.
    */
-  runningEmulators?: { connection: AwsConnection; names: LocalNames };
+  runningEmulators?: RunningEmulators;
   pollers?: number;
   /** Seconds between judge sweeps (AWS: every 5 minutes). Default: REPLAY_SWEEP_SECONDS, else 60. */
   sweepIntervalSeconds?: number;
@@ -111,14 +110,11 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   const keys = new LocalKeySource(keysDir, env);
   const { generated: generatedKeys, weak: weakKeys } = await ensureDevelopmentKeys(options.config, keys, keysDir);
 
-  const queues: QueueSettings = {
-    visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 30,
-    maxReceiveCount: options.maxReceiveCount ?? 5,
-  };
-  const running = options.runningEmulators;
-  const emulators = running
-    ? await openEmulators(running.connection, queues, running.names)
-    : await startEmulators(dataDir, queues);
+  const emulators = await startEmulators(
+    dataDir,
+    { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 30, maxReceiveCount: options.maxReceiveCount ?? 5 },
+    options.runningEmulators,
+  );
   const { names } = emulators;
   const retryBase = options.judgeRetryBaseSeconds ?? positiveNumber(env.REPLAY_JUDGE_RETRY_BASE_SECONDS);
   const config = retryBase ? withRetryBase(options.config, retryBase) : options.config;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
 import { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
-import { openEmulators, startEmulators, type Emulators } from '../../infra/local/emulators.ts';
+import { startEmulators, type Emulators } from '../../infra/local/emulators.ts';
 import { sharedEmulators } from './shared-emulators.ts';
 
 export interface TestStores {
@@ -18,12 +18,9 @@ export interface TestStores {
 }
 
 export async function startTestStores(): Promise<TestStores> {
+  const dir = mkdtempSync(join(tmpdir(), 'replay-test-'));
   const queues = { visibilityTimeoutSeconds: 1, maxReceiveCount: 3 };
-  const shared = sharedEmulators();
-  const dir = shared ? null : mkdtempSync(join(tmpdir(), 'replay-test-'));
-  const emulators = shared
-    ? await openEmulators(shared.connection, queues, shared.names)
-    : await startEmulators(dir!, queues);
+  const emulators = await startEmulators(dir, queues, sharedEmulators());
   const { timeouts, names } = emulators;
   const documents = dynamoClient(emulators.connection, timeouts);
   return {
@@ -34,7 +31,7 @@ export async function startTestStores(): Promise<TestStores> {
     async stop() {
       documents.destroy();
       await emulators.stop();
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -6,13 +6,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmulatorServers, type EmulatorServers, type LocalNames } from '../../infra/local/emulators.ts';
+import { startEmulatorServers, type EmulatorServers, type RunningEmulators } from '../../infra/local/emulators.ts';
 import type { AwsConnection } from '../../shared/adapters/aws/sdk-settings.ts';
 
 const ENV_NAME = 'REPLAY_TEST_EMULATORS';
 
 /** The running servers of this jest worker, with fresh resource names for the caller; undefined if none. */
-export function sharedEmulators(): { connection: AwsConnection; names: LocalNames } | undefined {
+export function sharedEmulators(): RunningEmulators | undefined {
   const sets = process.env[ENV_NAME];
   const worker = Number(process.env.JEST_WORKER_ID);
   const connection = sets ? (JSON.parse(sets) as AwsConnection[])[worker - 1] : undefined;
