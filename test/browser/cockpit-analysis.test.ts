@@ -385,7 +385,13 @@ describe('the cards’ data', () => {
       await card.scrollIntoViewIfNeeded();
       await settled(p);
       const id = (await card.getAttribute('id'))!;
-      const [download] = await Promise.all([p.waitForEvent('download'), card.locator('.card-data').click()]);
+      // A card offers its data once drawn; the cost cards draw when their figures arrive from the API, which
+      // the page's settling does not wait for. Wait for the button first, so a card with nothing says which.
+      const button = card.locator('.card-data:enabled');
+      await button.waitFor({ timeout: 20_000 }).catch(async () => {
+        throw new Error(`${id} offers no data to download; it reads: ${await card.locator('.card-body').innerText()}`);
+      });
+      const [download] = await Promise.all([p.waitForEvent('download'), button.click()]);
       expect(download.suggestedFilename()).toBe(`${id}.csv`);
       const text = readFileSync((await download.path())!, 'utf8');
       expect({ id, rows: text.trimEnd().split('\r\n').length > 1 }).toEqual({ id, rows: true });
