@@ -1,6 +1,6 @@
-// The judge's world in memory, fresh per test: the table, the data bucket, a scripted model and a code host
-// (test/helpers/in-memory-ports.ts), a clock that stands still, and the read API over the same stores. Runs
-// are put as landing leaves them (patch and summary stored, row due), so the judge's own rules decide the rest.
+// The judge's world in memory, fresh per test: the table, the data bucket (in-memory-ports.ts), a scripted model
+// and a code host (in-memory-judge-ports.ts), a clock that stands still, and the read API over the same stores.
+// Runs are put as landing leaves them (patch and summary stored, row due), so the judge's own rules decide the rest.
 import {
   judgeRun,
   DEFAULT_MAX_DIFF_CHARS,
@@ -18,12 +18,11 @@ import { sha256Hex } from '../../shared/sha256.ts';
 import {
   InMemoryKeySource,
   InMemoryObjectStore,
-  InMemoryReferenceSource,
   InMemoryTable,
   RecordingQueue,
-  ScriptedJudgeModel,
   SettableClock,
 } from './in-memory-ports.ts';
+import { InMemoryReferenceSource, ScriptedJudgeModel } from './in-memory-judge-ports.ts';
 import { inboxEntry, runDelivery } from './deliveries.ts';
 import { goodAnswer } from './judge.ts';
 import { LANDED_AT, runRow, storedIssue } from './records.ts';

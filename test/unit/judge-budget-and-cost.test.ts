@@ -7,7 +7,8 @@ import { nextUtcDay, utcDay } from '../../shared/core/judge/transitions.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { inMemoryJudgeWorld, judgeWorldWithFix } from '../helpers/in-memory-judge.ts';
-import { budgetCalls, PromptCachingJudgeModel } from '../helpers/in-memory-ports.ts';
+import { budgetCalls } from '../helpers/in-memory-ports.ts';
+import { PromptCachingJudgeModel } from '../helpers/in-memory-judge-ports.ts';
 import { goodAnswer } from '../helpers/judge.ts';
 
 const config = parseConfig({

@@ -7,14 +7,8 @@ import { landEntry, type LandingDeps } from '../../shared/core/landing/land.ts';
 import type { JudgeMessage } from '../../shared/ports.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import { hiddenTestDelivery, inboxEntry, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
-import {
-  InMemoryObjectStore,
-  InMemoryReferenceSource,
-  InMemoryTable,
-  RecordingQueue,
-  ScriptedJudgeModel,
-  SettableClock,
-} from '../helpers/in-memory-ports.ts';
+import { InMemoryObjectStore, InMemoryTable, RecordingQueue, SettableClock } from '../helpers/in-memory-ports.ts';
+import { InMemoryReferenceSource, ScriptedJudgeModel } from '../helpers/in-memory-judge-ports.ts';
 import { goodAnswer } from '../helpers/judge.ts';
 
 const F = '2026-11-20T10:12:00.000Z';

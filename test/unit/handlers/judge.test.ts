@@ -8,14 +8,8 @@ import { METRICS } from '../../../shared/operations.ts';
 import { JudgeModelError, type JudgeMessage } from '../../../shared/ports.ts';
 import { parseConfig } from '../../../shared/schema/config.ts';
 import { sqsEvent, sqsRecord } from '../../helpers/events.ts';
-import {
-  failingWhen,
-  InMemoryObjectStore,
-  InMemoryReferenceSource,
-  InMemoryTable,
-  ScriptedJudgeModel,
-  SettableClock,
-} from '../../helpers/in-memory-ports.ts';
+import { failingWhen, InMemoryObjectStore, InMemoryTable, SettableClock } from '../../helpers/in-memory-ports.ts';
+import { InMemoryReferenceSource, ScriptedJudgeModel } from '../../helpers/in-memory-judge-ports.ts';
 import { goodAnswer } from '../../helpers/judge.ts';
 import { capturingOutput, logLines, metricValues } from '../../helpers/lambda-output.ts';
 import { LANDED_AT, runRow, storedIssue } from '../../helpers/records.ts';

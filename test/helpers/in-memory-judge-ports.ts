@@ -1,0 +1,92 @@
+// The judge's outside services in memory, for handler and core tests: a model that answers from a script (with
+// or without the provider's prompt cache) and the code host's issues and compare diffs.
+import {
+  JudgeModelError,
+  ReferenceFetchError,
+  type JudgeModel,
+  type JudgeModelAnswer,
+  type JudgeModelRequest,
+  type ReferenceSource,
+} from '../../shared/ports.ts';
+import type { TokenUsage } from '../../shared/core/cost.ts';
+
+/** A judge model that answers from a script (at once, or when a promise settles) and keeps the requests it was sent. */
+export class ScriptedJudgeModel implements JudgeModel {
+  readonly requests: JudgeModelRequest[] = [];
+
+  constructor(
+    public answer: (request: JudgeModelRequest) => string | JudgeModelError | Promise<string | JudgeModelError>,
+  ) {}
+
+  async ask(request: JudgeModelRequest): Promise<JudgeModelAnswer> {
+    this.requests.push(request);
+    const answer = await this.answer(request);
+    if (answer instanceof JudgeModelError) throw answer;
+    return { text: answer, usage: this.usage(request, answer) };
+  }
+
+  protected usage(request: JudgeModelRequest, answer: string): TokenUsage {
+    return {
+      inputTokens: estimateTokens(request.sharedPrompt + request.prompt),
+      outputTokens: estimateTokens(answer),
+      cacheWriteTokens: 0,
+      cacheReadTokens: 0,
+    };
+  }
+}
+
+/**
+ * A scripted model with the provider's prompt cache, keyed by model and prompt prefix up to the two
+ * breakpoints the Anthropic adapter marks (the system prompt, then the task's shared part): the longest
+ * prefix seen before is read from the cache, the rest up to the last breakpoint is written to it.
+ */
+export class PromptCachingJudgeModel extends ScriptedJudgeModel {
+  private readonly cached = new Set<string>();
+
+  protected override usage(request: JudgeModelRequest, answer: string): TokenUsage {
+    const breakpoints = [request.system, request.system + request.sharedPrompt];
+    const total = estimateTokens(request.system + request.sharedPrompt + request.prompt);
+    const seen = [...breakpoints].reverse().find((prefix) => this.cached.has(`${request.model}\n${prefix}`));
+    const cacheReadTokens = seen === undefined ? 0 : estimateTokens(seen);
+    const cacheWriteTokens = seen === breakpoints[1] ? 0 : estimateTokens(breakpoints[1]!) - cacheReadTokens;
+    for (const prefix of breakpoints) this.cached.add(`${request.model}\n${prefix}`);
+    return {
+      inputTokens: total - cacheReadTokens - cacheWriteTokens,
+      outputTokens: estimateTokens(answer),
+      cacheWriteTokens,
+      cacheReadTokens,
+    };
+  }
+}
+
+const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+
+/** The code host's issues and compare diffs; anything not set fails as the GitHub adapter reports a 404. */
+export class InMemoryReferenceSource implements ReferenceSource {
+  private readonly issueTexts = new Map<string, string>();
+  private readonly diffs = new Map<string, string>();
+
+  setIssue(repo: string, issueNumber: number, text: string): this {
+    this.issueTexts.set(`${repo}#${issueNumber}`, text);
+    return this;
+  }
+
+  setDiff(repo: string, baseSha: string, mergeSha: string, diff: string): this {
+    this.diffs.set(`${repo}@${baseSha}...${mergeSha}`, diff);
+    return this;
+  }
+
+  async issueText(repo: string, issueNumber: number): Promise<string> {
+    const text = this.issueTexts.get(`${repo}#${issueNumber}`);
+    if (text === undefined)
+      throw new ReferenceFetchError('github-http-404', `GitHub answered HTTP 404 for the issue of ${repo}.`);
+    return text;
+  }
+
+  async diff(repo: string, baseSha: string, mergeSha: string): Promise<string> {
+    const diff = this.diffs.get(`${repo}@${baseSha}...${mergeSha}`);
+    if (diff === undefined)
+      throw new ReferenceFetchError('github-http-404', `GitHub answered HTTP 404 for the comparison of ${repo}.`);
+    return diff;
+  }
+}
