@@ -1,3 +1,5 @@
+// Least privilege, read from the synthesized templates of the richest configuration and from the policies as a
+// deployment renders them: who may read host keys and judge credentials, and exactly what each function holds.
 import { describe, expect, it } from '@jest/globals';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
 import { keyCandidates, parseConfig } from '../../shared/schema/config.ts';
@@ -23,6 +25,8 @@ import {
   onlyFunction,
   ofType,
   resourcesOf,
+  bucketGrants,
+  keyPatternMatches,
   roleStatements,
   rolesAllowed,
   type Statement,
@@ -80,45 +84,15 @@ const actionsOn = (roleId: string, logicalId: string) =>
     .flatMap(actionsOf)
     .sort();
 
-/** The key pattern of an object ARN of the bucket (`Fn::Join` of its ARN and "/pattern"), or "(bucket)". */
-const keyPatternOf = (resource: unknown): string => {
-  const parts = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join']?.[1];
-  const tail = parts?.at(-1);
-  return typeof tail === 'string' && tail.startsWith('/') ? tail.slice(1) : '(bucket)';
-};
-
-/**
- * Every grant a role holds on one bucket, one line per action and key pattern ("s3:GetObject runs/S/*"),
- * listing as "s3:ListBucket under <prefix>" from its condition, sorted.
- */
-const objectGrants = (roleId: string, bucketId: string): string[] =>
-  statementsOf(roleId)
-    .filter((s) => resourcesOf(s).some((r) => mentions(r, bucketId)))
-    .flatMap((s: Statement) =>
-      actionsOf(s).flatMap((action) => {
-        if (action !== 's3:ListBucket') return resourcesOf(s).map((r) => `${action} ${keyPatternOf(r)}`);
-        const prefixes = (s as { Condition?: { StringLikeIfExists?: { 's3:prefix'?: string[] } } }).Condition
-          ?.StringLikeIfExists?.['s3:prefix'];
-        return prefixes ? prefixes.map((p) => `${action} under ${p}`) : [`${action} anywhere`];
-      }),
-    )
-    .sort();
-
-/** Whether an S3 ARN key pattern (`*` any characters, `?` one) matches a key. */
-const patternMatches = (pattern: string, key: string): boolean =>
-  new RegExp(
-    `^${pattern
-      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replaceAll('*', '.*')
-      .replaceAll('?', '.')}$`,
-  ).test(key);
+/** Every grant a role holds on one bucket, one line per action and key pattern (template-queries.ts). */
+const objectGrants = (roleId: string, bucketId: string): string[] => bucketGrants(statementsOf(roleId), bucketId);
 
 /** The roles that may put an object at this key of the data bucket. */
 const dataWritersOf = (key: string): string[] =>
   allFunctions
     .filter((fn) =>
       objectGrants(fn.roleId, dataId).some(
-        (grant) => grant.startsWith('s3:PutObject ') && patternMatches(grant.slice('s3:PutObject '.length), key),
+        (grant) => grant.startsWith('s3:PutObject ') && keyPatternMatches(grant.slice('s3:PutObject '.length), key),
       ),
     )
     .map((fn) => fn.name);

@@ -109,3 +109,36 @@ export const logicalIdOf = (
   type: string,
   predicate: (properties: Record<string, unknown>) => boolean,
 ): string => one(t, type, predicate)[0];
+
+/** The key pattern of an object ARN of the bucket (`Fn::Join` of its ARN and "/pattern"), or "(bucket)". */
+const keyPatternOf = (resource: unknown): string => {
+  const parts = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join']?.[1];
+  const tail = parts?.at(-1);
+  return typeof tail === 'string' && tail.startsWith('/') ? tail.slice(1) : '(bucket)';
+};
+
+/**
+ * Every grant of these statements on one bucket, one line per action and key pattern ("s3:GetObject runs/S/*"),
+ * listing as "s3:ListBucket under <prefix>" from its condition, sorted.
+ */
+export const bucketGrants = (statements: Statement[], bucketId: string): string[] =>
+  statements
+    .filter((s) => resourcesOf(s).some((r) => mentions(r, bucketId)))
+    .flatMap((s: Statement) =>
+      actionsOf(s).flatMap((action) => {
+        if (action !== 's3:ListBucket') return resourcesOf(s).map((r) => `${action} ${keyPatternOf(r)}`);
+        const prefixes = (s as { Condition?: { StringLikeIfExists?: { 's3:prefix'?: string[] } } }).Condition
+          ?.StringLikeIfExists?.['s3:prefix'];
+        return prefixes ? prefixes.map((p) => `${action} under ${p}`) : [`${action} anywhere`];
+      }),
+    )
+    .sort();
+
+/** Whether an S3 ARN key pattern (`*` any characters, `?` one) matches a key. */
+export const keyPatternMatches = (pattern: string, key: string): boolean =>
+  new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replaceAll('*', '.*')
+      .replaceAll('?', '.')}$`,
+  ).test(key);
