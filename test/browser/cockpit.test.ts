@@ -1,95 +1,26 @@
-// The cockpit in headless Chromium against local mode with the demo campaign (100 tasks, ~1,300 runs,
-// loaded straight into the store) and the stand-in judge: every chart renders with labelled axes, filters
-// change figures and URL, the calibration table leads to its runs, tables sort, the keyboard reaches
-// everything with a visible focus ring, narrow windows do not scroll sideways, failures and empty results
-// say so, a run pushed while the page is open appears without a reload, the detail panel shows the patch
-// beside the original fix, and runner strings are never markup. Screenshots go to test-results/.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+// The cockpit's dashboard in headless Chromium against local mode with the demo campaign (100 tasks, ~1,300 runs,
+// loaded straight into the store; helpers/demo-cockpit.ts) and the stand-in judge: every chart renders with
+// labelled axes and colours that stay apart under colour blindness, filters change figures and URL, tables
+// sort, the calibration table leads to its runs, search finds the hidden-test result and a switcher offers the
+// other cockpit. Screenshots go to test-results/.
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
-import { buildCampaign, readSourceRuns, type DemoRun } from '../../infra/local/demo-campaign.ts';
-import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
-import { pushDelivery } from '../../shared/runner/push.ts';
-import { runId } from '../../shared/schema/run.ts';
-import { eventually, type TestLocalMode } from '../helpers/local-mode.ts';
+import { settled } from './helpers/analysis-page.ts';
+import { campaign, demoCockpit, groups } from './helpers/demo-cockpit.ts';
+import { SHOTS } from './helpers/judged-campaign.ts';
 
-const SPACE = 'DemoSpace';
-const HOSTS = ['demo-runner-1', 'demo-runner-2'];
-const config = {
-  defaultJudgeModel: DEMO_JUDGE_MODEL,
-  spaces: {
-    [SPACE]: { senders: HOSTS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 100_000 } },
-    Other: { senders: ['other-host'] },
-  },
-  cockpits: { Demo: { space: SPACE }, Elsewhere: { space: 'Other' } },
-};
-const keys = { 'demo-runner-1': 'key-1', 'demo-runner-2': 'key-2', 'other-host': 'key-3' };
-
-const campaign = buildCampaign(readSourceRuns(), { tasks: 100, seed: 7, hosts: HOSTS });
-/** Runs kept back from the initial load, to be pushed while the page is open. */
-const live = campaign.runs
-  .filter((r) => (r.delivery.patch as string) && !(r.delivery.row as { contamination: unknown[] }).contamination.length)
-  .slice(0, 2);
-const hostile = {
-  kind: 'run',
-  host: HOSTS[0],
-  row: {
-    model: '<img src=x onerror="window.__xss=1">',
-    taskId: 'xss-task',
-    harnessVersion: 'paper',
-    host: HOSTS[0],
-    startedAt: '2025-10-20T10:00:00Z',
-    finishedAt: '2025-10-20T10:05:00Z',
-    outcome: 'finished',
-    metricsSource: 'generated',
-  },
-  patch: 'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-<b>old</b>\n+<script>window.__xss=2</script>\n',
-  summary: '<img src=y onerror="window.__xss=3"> **markdown** stays text',
-};
-Object.assign(hostile, { id: runId(hostile.row) });
-
-let cockpit: JudgedCockpit;
-let local: TestLocalMode;
-let browser: Browser;
+const { world, openPage, runsInView } = demoCockpit();
+/** The page opened on the dashboard, shared by the tests in order. */
 let page: Page;
-
-beforeAll(async () => {
-  const held = new Set(live.map((r) => r.id));
-  cockpit = await startJudgedCockpit(
-    config,
-    keys,
-    SPACE,
-    campaign,
-    campaign.runs.filter((r) => !held.has(r.id)),
-  );
-  ({ local, browser } = cockpit);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(`${local.url}/`);
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60_000 });
-}, 240_000);
-
-afterAll(() => cockpit?.stop());
+let browser: Browser;
+beforeAll(() => {
+  ({ page } = world);
+  ({ browser } = world.cockpit);
+});
 
 const harnessVersions = [
   ...new Set(campaign.runs.map((r) => (r.delivery.row as { harnessVersion: string }).harnessVersion)),
 ].sort();
-const groups = new Set(
-  campaign.runs.map(
-    (r) =>
-      `${(r.delivery.row as { model: string }).model}|${(r.delivery.row as { harnessVersion: string }).harnessVersion}`,
-  ),
-).size;
-const statusText = () => page.locator('#live-status').innerText();
-/** Charts below the fold are filled one frame after those in view. */
-const settled = (p: Page = page) =>
-  p.waitForFunction(() => (document.documentElement.dataset.pendingParts ?? '0') === '0');
-const runsInView = async () => Number(/([\d,]+) of [\d,]+ runs/.exec(await statusText())![1]!.replace(/,/g, ''));
-
-async function push(run: Pick<DemoRun, 'delivery' | 'host'>) {
-  const answer = await pushDelivery(local.url, SPACE, run.delivery, local.keyOf(run.host));
-  expect(answer.status).toBe(202);
-}
 
 describe('the dashboard with demo-sized data', () => {
   it('renders every chart, the per-model table, the matrix and the caveats', async () => {
@@ -150,7 +81,7 @@ describe('filters', () => {
     const tableBefore = await page.locator('#table-models tbody').textContent();
     await page.locator('[data-tier="easy"]').click();
     await page.waitForURL(/tier=easy/);
-    await settled();
+    await settled(page);
     const easy = await runsInView();
     expect(easy).toBeGreaterThan(0);
     expect(easy).toBeLessThan(before);
@@ -159,7 +90,7 @@ describe('filters', () => {
     await page.locator('[data-filter="harness"] summary').click();
     await page.locator('[data-filter="harness"] input[value="paper"]').check();
     await page.waitForURL(/harness=paper/);
-    await settled();
+    await settled(page);
     expect(await page.locator('#harness-warning').count()).toBe(0);
     expect(await runsInView()).toBeLessThan(easy);
     await page.screenshot({ path: `${SHOTS}/cockpit-filtered.png` });
@@ -181,16 +112,6 @@ describe('filters', () => {
   });
 });
 
-/** A fresh page on `path`, ready and settled. */
-async function openPage(path = '/', viewport = { width: 1280, height: 800 }): Promise<Page> {
-  const p = await browser.newPage({ viewport });
-  p.on('pageerror', (e) => console.error('page error:', e.message));
-  await p.goto(`${local.url}${path}`);
-  await p.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60_000 });
-  await settled(p);
-  return p;
-}
-
 const BAR_CARDS = [
   'chart-verdict-mix',
   'chart-resolve-rate',
@@ -199,6 +120,45 @@ const BAR_CARDS = [
   'chart-steps',
   'chart-original-fix',
 ];
+
+/** Machado, Oliveira & Fernandes (2009) simulation matrices at full severity, in linear RGB. */
+const COLOUR_VISION = {
+  protanopia: [
+    [0.152286, 1.052583, -0.204868],
+    [0.114503, 0.786281, 0.099216],
+    [-0.003882, -0.048116, 1.051998],
+  ],
+  deuteranopia: [
+    [0.367322, 0.860646, -0.227968],
+    [0.280085, 0.672501, 0.047413],
+    [-0.01182, 0.04294, 0.968881],
+  ],
+  tritanopia: [
+    [1.255528, -0.076749, -0.178779],
+    [-0.078411, 0.930809, 0.147602],
+    [0.004733, 0.691367, 0.3039],
+  ],
+  typical: [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ],
+};
+
+/** The colour as CIELAB after the simulation. */
+function seenAs(rgb: [number, number, number], vision: keyof typeof COLOUR_VISION): [number, number, number] {
+  const linear = rgb.map((c) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
+  const [r, g, b] = COLOUR_VISION[vision].map((row) =>
+    Math.min(1, Math.max(0, row[0]! * linear[0]! + row[1]! * linear[1]! + row[2]! * linear[2]!)),
+  );
+  const f = (t: number) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
+  const x = f((0.4124 * r! + 0.3576 * g! + 0.1805 * b!) / 0.95047);
+  const y = f(0.2126 * r! + 0.7152 * g! + 0.0722 * b!);
+  const z = f((0.0193 * r! + 0.1192 * g! + 0.9505 * b!) / 1.08883);
+  return [116 * y - 16, 500 * (x - y), 200 * (y - z)];
+}
+
+const deltaE = (a: number[], b: number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
 
 describe('charts an analyst can read', () => {
   it('label every axis with ticks and units, the log wall-time axis included', async () => {
@@ -392,340 +352,5 @@ describe('judge against hidden tests', () => {
     expect(tests.length).toBeGreaterThan(0);
     expect(new Set(tests)).toEqual(new Set(['fail']));
     await p.close();
-  });
-});
-
-describe('keyboard and screen readers', () => {
-  it('reach every control with Tab behind a visible focus ring, the matrix cells included', async () => {
-    const p = await openPage();
-    await p.locator('body').click({ position: { x: 1, y: 1 } });
-    const seen: { what: string; ring: boolean }[] = [];
-    let onMatrix = false;
-    for (let k = 0; k < 400 && !onMatrix; k++) {
-      await p.keyboard.press('Tab');
-      const focus = await p.evaluate(() => {
-        const e = document.activeElement as HTMLElement;
-        const style = getComputedStyle(e);
-        const ring =
-          (style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) >= 2) || style.boxShadow !== 'none';
-        return {
-          what: `${e.tagName.toLowerCase()}.${e.className}`,
-          ring,
-          matrix: e.classList.contains('matrix-cursor'),
-        };
-      });
-      seen.push(focus);
-      onMatrix = focus.matrix;
-    }
-    expect(onMatrix).toBe(true);
-    expect(seen.filter((s) => !s.ring)).toEqual([]);
-    const kinds = new Set(seen.map((s) => s.what.split('.')[0]));
-    for (const kind of ['button', 'summary', 'select', 'a']) expect(kinds.has(kind)).toBe(true);
-
-    const cursor = p.locator('.matrix-cursor');
-    const first = await cursor.getAttribute('aria-label');
-    await p.keyboard.press('ArrowRight');
-    await p.keyboard.press('ArrowDown');
-    const moved = await cursor.getAttribute('aria-label');
-    expect(moved).not.toBe(first);
-    expect(moved).toMatch(/row 2 of \d+, task 2 of \d+/);
-    if (!(await cursor.getAttribute('data-run'))) await p.keyboard.press('ArrowRight');
-    await p.keyboard.press('Enter');
-    await p.waitForURL(/run=/);
-    await p.locator('#run-detail h2').waitFor();
-    await p.close();
-  });
-
-  it('give the tabs their roles and move between them with the arrow keys', async () => {
-    const p = await openPage();
-    const selected = p.locator('[role="tab"][aria-selected="true"]');
-    expect(await selected.getAttribute('aria-controls')).toBe('dashboard-area');
-    expect(await p.locator('[role="tab"][tabindex="0"]').count()).toBe(1);
-    await selected.focus();
-    await p.keyboard.press('ArrowRight');
-    await p.waitForURL(/view=compare/);
-    expect(await p.evaluate(() => document.activeElement?.id)).toBe('tab-compare');
-    await p.keyboard.press('ArrowRight');
-    await p.waitForURL(/view=runs/);
-    expect(await p.evaluate(() => document.activeElement?.id)).toBe('tab-runs');
-    expect(await p.locator('#runs-area').getAttribute('role')).toBe('tabpanel');
-    await p.keyboard.press('End');
-    await p.waitForURL(/view=hosts/);
-    await p.keyboard.press('ArrowRight');
-    await p.waitForURL((u) => !u.search.includes('view='));
-    await p.close();
-  });
-
-  it('walk runs with the arrow keys without adding a history entry per run', async () => {
-    const p = await openPage('/?view=runs');
-    // The grid is reached by Tab from the toolbar (search box, then the three export links) and shows that it has the focus.
-    await p.locator('.search').focus();
-    for (const next of ['export-csv', 'export-json', 'export-parquet']) {
-      await p.keyboard.press('Tab');
-      expect(await p.evaluate(() => document.activeElement?.id)).toBe(next);
-    }
-    await p.keyboard.press('Tab');
-    const grid = await p.evaluate(() => {
-      const e = document.activeElement as HTMLElement;
-      return {
-        grid: e.classList.contains('grid-scroll'),
-        outline: `${getComputedStyle(e).outlineStyle} ${getComputedStyle(e).outlineWidth}`,
-      };
-    });
-    expect(grid).toEqual({ grid: true, outline: 'solid 2px' });
-    await p.locator('.grid-row').first().click();
-    await p.waitForURL(/run=/);
-    const before = await p.evaluate(() => history.length);
-    const ids = new Set<string>();
-    for (let k = 0; k < 4; k++) {
-      const at = new URL(p.url()).searchParams.get('run')!;
-      ids.add(at);
-      await p.locator('.grid-scroll').press('ArrowDown');
-      await p.waitForURL((u) => u.searchParams.get('run') !== at);
-    }
-    expect(ids.size).toBe(4);
-    expect(await p.evaluate(() => history.length)).toBe(before);
-    await p.close();
-  });
-});
-
-describe('narrow windows', () => {
-  it('never scroll the page sideways at 800 px, stack the cards and open a run over the grid', async () => {
-    const p = await openPage('/', { width: 800, height: 900 });
-    const sideways = () =>
-      p.evaluate(
-        () =>
-          document.documentElement.scrollWidth > document.documentElement.clientWidth ||
-          document.body.scrollWidth > document.body.clientWidth,
-      );
-    expect(await sideways()).toBe(false);
-    const lefts = await p
-      .locator('#dashboard-area .card')
-      .evaluateAll((cards) => new Set(cards.map((c) => Math.round(c.getBoundingClientRect().left))).size);
-    expect(lefts).toBe(1);
-    await p.screenshot({ path: `${SHOTS}/cockpit-narrow.png` });
-    await p.locator('[data-area="runs"]').click();
-    await p.locator('.grid-row').first().click();
-    await p.locator('#run-detail .diff-pair').waitFor();
-    expect(await p.locator('.detail-host').evaluate((d) => getComputedStyle(d).position)).toBe('absolute');
-    expect(await sideways()).toBe(false);
-    await p.screenshot({ path: `${SHOTS}/cockpit-narrow-run.png` });
-    await p.locator('[data-area="hosts"]').click();
-    expect(await sideways()).toBe(false);
-    await p.close();
-  });
-});
-
-describe('states', () => {
-  it('say what failed, in the server’s sentence, and retry', async () => {
-    const p = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await p.route('**/api/spaces/*/columns', (route) =>
-      route.fulfill({
-        status: 503,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          error: 'unavailable',
-          message: 'The run snapshot is being rebuilt; try again in a minute.',
-        }),
-      }),
-    );
-    await p.goto(`${local.url}/`);
-    await p.waitForFunction(() => document.documentElement.dataset.ready === 'error');
-    expect(await p.locator('#fatal-message').innerText()).toBe(
-      'Loading /api/spaces/DemoSpace/columns failed (HTTP 503): The run snapshot is being rebuilt; try again in a minute.',
-    );
-    await p.screenshot({ path: `${SHOTS}/cockpit-error.png` });
-    await p.unroute('**/api/spaces/*/columns');
-    await p.locator('.fatal .retry').click();
-    await p.waitForFunction(() => document.documentElement.dataset.ready === 'true');
-    expect(await p.locator('.kpi').count()).toBe(groups);
-    await p.close();
-  });
-
-  it('show one clear message when no run matches, in the dashboard and in the runs', async () => {
-    const p = await openPage('/?model=no-such-model');
-    await p.locator('#dashboard-empty').waitFor();
-    expect(await p.locator('#dashboard-empty').innerText()).toMatch(
-      /No run of the [\d,]+ in this space matches the filters/,
-    );
-    expect(await p.locator('.cards').isHidden()).toBe(true);
-    expect(await p.locator('.kpis').isHidden()).toBe(true);
-    await p.locator('[data-area="runs"]').click();
-    expect(await p.locator('#runs-empty').innerText()).toMatch(/No run matches the filters and the search/);
-    expect(await p.locator('.grid-scroll').isHidden()).toBe(true);
-    await p.locator('#runs-empty button').click();
-    await p.waitForURL((u) => !u.search.includes('model='));
-    expect(await p.locator('.grid-row').count()).toBeGreaterThan(0);
-    await p.close();
-  });
-});
-
-/** Machado, Oliveira & Fernandes (2009) simulation matrices at full severity, in linear RGB. */
-const COLOUR_VISION = {
-  protanopia: [
-    [0.152286, 1.052583, -0.204868],
-    [0.114503, 0.786281, 0.099216],
-    [-0.003882, -0.048116, 1.051998],
-  ],
-  deuteranopia: [
-    [0.367322, 0.860646, -0.227968],
-    [0.280085, 0.672501, 0.047413],
-    [-0.01182, 0.04294, 0.968881],
-  ],
-  tritanopia: [
-    [1.255528, -0.076749, -0.178779],
-    [-0.078411, 0.930809, 0.147602],
-    [0.004733, 0.691367, 0.3039],
-  ],
-  typical: [
-    [1, 0, 0],
-    [0, 1, 0],
-    [0, 0, 1],
-  ],
-};
-
-/** The colour as CIELAB after the simulation. */
-function seenAs(rgb: [number, number, number], vision: keyof typeof COLOUR_VISION): [number, number, number] {
-  const linear = rgb.map((c) => (c / 255 <= 0.04045 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
-  const [r, g, b] = COLOUR_VISION[vision].map((row) =>
-    Math.min(1, Math.max(0, row[0]! * linear[0]! + row[1]! * linear[1]! + row[2]! * linear[2]!)),
-  );
-  const f = (t: number) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
-  const x = f((0.4124 * r! + 0.3576 * g! + 0.1805 * b!) / 0.95047);
-  const y = f(0.2126 * r! + 0.7152 * g! + 0.0722 * b!);
-  const z = f((0.0193 * r! + 0.1192 * g! + 0.9505 * b!) / 1.08883);
-  return [116 * y - 16, 500 * (x - y), 200 * (y - z)];
-}
-
-const deltaE = (a: number[], b: number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
-
-describe('live updates', () => {
-  it('show a run pushed while the page is open, without a reload and without losing the scroll position', async () => {
-    await page.locator('[data-area="runs"]').click();
-    await page.waitForURL(/view=runs/);
-    await page.evaluate(() => Object.assign(window, { __samePage: true }));
-    const grid = page.locator('.grid-scroll');
-    // Settled once the grid has handled the scroll event (its own listener runs before this one).
-    await grid.evaluate(
-      (g) =>
-        new Promise<void>((resolve) => {
-          g.addEventListener('scroll', () => resolve(), { once: true });
-          g.scrollTop = 2600;
-        }),
-    );
-    const total = await runsInView();
-    const [run] = live;
-    await push(run!);
-    await eventually(async () => (await runsInView()) === total + 1, 20_000, 250);
-    expect(await grid.evaluate((g) => g.scrollTop)).toBe(2600);
-    expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
-    // The run just pushed is the newest in view: it landed seconds ago.
-    expect(await statusText()).toMatch(/^● newest run landed \d+ s ago · \d\d:\d\d UTC · /);
-
-    await page.locator('.search').fill((run!.delivery.row as { taskId: string }).taskId);
-    await page.locator(`.grid-row[data-id="${run!.id}"]`).waitFor();
-    // Judged by demo-oracle within seconds; the grid follows without a reload.
-    await page.locator(`.grid-row[data-id="${run!.id}"] .verdict:not(.v-unjudged)`).waitFor({ timeout: 30_000 });
-  });
-});
-
-describe('the detail panel', () => {
-  it('shows the row, the highlighted patch, the summary, the verdict reasons and the hidden-test result', async () => {
-    const [run] = live;
-    await push({ delivery: run!.hiddenTest, host: run!.host });
-    await page.locator(`.grid-row[data-id="${run!.id}"]`).click();
-    await page.waitForURL(/run=/);
-    const detail = page.locator('#run-detail');
-    await detail.locator('.patch-files .d2h-ins', { hasText: `demo run token: ${run!.token}` }).waitFor();
-    expect(await detail.locator('.patch-files .d2h-del').count()).toBeGreaterThan(0);
-    expect(await detail.locator('.patch-files .d2h-info').count()).toBeGreaterThan(0);
-    expect(await detail.locator('pre.summary').innerText()).toMatch(/Generated summary/);
-    await detail.locator('.reason', { hasText: 'demo-oracle' }).waitFor({ timeout: 30_000 });
-    await detail
-      .locator('.tests-box strong', { hasText: run!.resolved ? 'pass' : 'fail' })
-      .waitFor({ timeout: 30_000 });
-    const row = run!.delivery.row as { model: string; harnessVersion: string; taskId: string };
-    const issue = campaign.issues.find((i) => (i as { taskId: string }).taskId === row.taskId) as {
-      repo: string;
-      issueNumber: number;
-      fixPrNumber: number;
-    };
-    expect(await detail.locator('h2').innerText()).toBe(
-      `${row.model} · ${issue.repo}#${issue.issueNumber} · ${row.harnessVersion}`,
-    );
-    expect(await detail.locator('h2').getAttribute('title')).toContain(row.taskId);
-    // Figures carry their units; demo issue numbers are generated, so they are named but not linked.
-    const fields = await detail.locator('table.fields').innerText();
-    expect(fields).toMatch(/Metrics source\s+generated/);
-    expect(fields).toMatch(/Completion tokens\s+[\d,]+ tokens/);
-    expect(fields).toMatch(/Wall seconds\s+[\d.]+ (s|min|h)/);
-    expect(await detail.locator('.run-links').innerText()).toMatch(
-      new RegExp(`issue #${issue.issueNumber} · fix PR #${issue.fixPrNumber} \\(generated`),
-    );
-    expect(await detail.locator('.run-links a').count()).toBe(0);
-    // The files the candidate changed with their counts, and beside it the original fix once the judge fetched it.
-    const files = await detail.locator('.diffs table.files tbody tr').first().innerText();
-    expect(files).toMatch(/\+\d+ −\d+/);
-    await detail
-      .locator('#reference-side .patch-files', { hasText: 'DEMO_REFERENCE_FIX.md' })
-      .waitFor({ timeout: 30_000 });
-    expect(await detail.locator('.diffs table.files').innerText()).toMatch(
-      /DEMO_REFERENCE_FIX\.md\s+fix only\s+—\s+\+1 −1/,
-    );
-    expect(await detail.locator('#reference-side').innerText()).not.toMatch(/problem statement|Demo task/);
-    const [candidateBox, referenceBox] = [
-      await detail.locator('#candidate-side').boundingBox(),
-      await detail.locator('#reference-side').boundingBox(),
-    ];
-    expect(referenceBox!.x).toBeGreaterThan(candidateBox!.x + candidateBox!.width - 1);
-    await page.screenshot({ path: `${SHOTS}/cockpit-run-detail.png` });
-    // Scrolled so the section's heading shows under the panel's sticky title.
-    await page.evaluate(() => {
-      const panel = document.getElementById('run-detail')!;
-      const diffs = panel.querySelector('.diffs')!;
-      panel.scrollTop += diffs.getBoundingClientRect().top - panel.getBoundingClientRect().top - 56;
-    });
-    await page.screenshot({ path: `${SHOTS}/cockpit-run-detail-beside.png` });
-    // A run of a task whose fix the judge never fetched says so, in the server's sentence.
-    const other = campaign.runs.find(
-      (r) => (r.delivery.row as { taskId: string }).taskId !== row.taskId && !live.includes(r),
-    )!;
-    const p = await openPage(`/?view=runs&run=${encodeURIComponent(other.id)}`);
-    await p.locator('#reference-side', { hasText: 'The judge has not fetched the original fix of task' }).waitFor();
-    expect(await p.locator('#run-detail h2').getAttribute('title')).toContain(other.id);
-    await p.close();
-  });
-});
-
-describe('untrusted strings', () => {
-  it('are shown as text in the grid, the tiles and the detail panel, never as markup', async () => {
-    await push({ delivery: hostile, host: HOSTS[0]! });
-    await page.locator('.search').fill('xss-task');
-    const row = page.locator('.grid-row', { hasText: '<img src=x' });
-    await row.waitFor({ timeout: 20_000 });
-    await row.click();
-    await page.locator('#run-detail .patch', { hasText: '<script>window.__xss=2</script>' }).waitFor();
-    await page.locator('#run-detail pre.summary', { hasText: '<img src=y' }).waitFor();
-    await page.locator('[data-area="dashboard"]').click();
-    await page.locator('.kpi', { hasText: '<img src=x' }).waitFor();
-    await settled();
-    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
-    expect(await page.locator('img').count()).toBe(0);
-    expect(await page.locator('#areas script').count()).toBe(0);
-  });
-});
-
-describe('the hosts area', () => {
-  it('lists the senders with hardware, pairing and last delivery', async () => {
-    await page.locator('[data-area="hosts"]').click();
-    const table = page.locator('.hosts-table');
-    await table.waitFor();
-    const text = await table.innerText();
-    for (const host of HOSTS) expect(text).toContain(host);
-    expect(text).toMatch(/paired/);
-    // Run filters and run banners do not apply to hosts.
-    expect(await page.locator('#filter-host').isHidden()).toBe(true);
-    expect(await page.locator('#banners').isHidden()).toBe(true);
-    await page.screenshot({ path: `${SHOTS}/cockpit-hosts.png` });
   });
 });
