@@ -12,11 +12,17 @@ export const LANDED_AT = '2026-11-29T12:00:00.000Z';
 
 /**
  * A run row as landing writes it for `runDelivery(runner)`: in `stored.space`, landed (and due for the judge)
- * at `stored.updatedAt ?? stored.landedAt`; every field of `stored` is then set as given.
+ * at `stored.updatedAt ?? stored.landedAt`, holding `hiddenTestResult` when the hidden tests reported before the
+ * run; every field of `stored` is then set as given.
  */
-export function runRow(runner: Record<string, unknown> = {}, stored: Partial<RunRow> = {}): RunRow {
+export function runRow(
+  runner: Record<string, unknown> = {},
+  stored: Partial<RunRow> = {},
+  hiddenTestResult?: Record<string, unknown>,
+): RunRow {
   const at = stored.updatedAt ?? stored.landedAt ?? LANDED_AT;
-  return { ...landedRow(stored.space ?? DEFAULT_SPACE, runDelivery(runner), at), ...stored };
+  const pending = hiddenTestResult && { hiddenTestResult };
+  return { ...landedRow(stored.space ?? DEFAULT_SPACE, runDelivery(runner), at, pending), ...stored };
 }
 
 export function storedIssue(
