@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { parquetReadObjects } from 'hyparquet';
 import type { Browser, Page } from 'playwright-core';
+import { analysisPages, settled } from './helpers/analysis-page.ts';
 import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
 import { buildCampaign, readSourceRuns } from '../../infra/local/demo-campaign.ts';
 import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
@@ -54,17 +55,10 @@ beforeAll(async () => {
 
 afterAll(() => cockpit?.stop());
 
-const api = async <T>(path: string): Promise<T> => (await (await fetch(`${local.url}/api${path}`)).json()) as T;
-const settled = (p: Page) => p.waitForFunction(() => (document.documentElement.dataset.pendingParts ?? '0') === '0');
-
-async function openPage(path = '/', viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const p = await browser.newPage({ viewport });
-  p.on('pageerror', (e) => console.error('page error:', e.message));
-  await p.goto(`${local.url}${path}`);
-  await p.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60_000 });
-  await settled(p);
-  return p;
-}
+const { api, open: openPage } = analysisPages(
+  () => local,
+  () => browser,
+);
 
 /** A rate as the page writes it: whole percent, one decimal below 10 %. */
 const pct = (x: number) => `${(x * 100).toFixed(x > 0 && x < 0.1 ? 1 : 0)}%`;

@@ -26,6 +26,7 @@ import {
   type Outcome,
 } from './helpers/independent-figures.ts';
 import { loadJudgedCampaign, SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
+import { settled } from './helpers/analysis-page.ts';
 
 const SPACE = 'OutcomeSpace';
 const UNTESTED = 'UntestedSpace';
@@ -74,8 +75,6 @@ async function openPage(path = '/', viewport = { width: 1280, height: 900 }): Pr
   await settled(p);
   return p;
 }
-
-const settled = (p: Page) => p.waitForFunction(() => (document.documentElement.dataset.pendingParts ?? '0') === '0');
 
 /** Every tile reads its group's rate, n and interval on the outcome, in ranked order. */
 async function expectTiles(p: Page, outcome: Outcome) {
