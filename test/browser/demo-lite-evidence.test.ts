@@ -10,6 +10,7 @@ import { readDemoData } from '../../infra/local/demo-data.ts';
 import { buildLiteCampaign, originalFix } from '../../infra/local/demo-lite-campaign.ts';
 import { pushDelivery } from '../../shared/runner/push.ts';
 import { verdictChecks } from '../../shared/core/judge/verdict-checks.ts';
+import { settled } from './helpers/analysis-page.ts';
 
 const SPACE = 'LiteEvidence';
 const HOSTS = ['demo-runner-1', 'demo-runner-2'];
@@ -163,7 +164,7 @@ describe('the cockpit on a 1024×768 laptop', () => {
     await page.addInitScript(INSTRUMENT);
     await page.goto(`${cockpit.local.url}/`);
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60_000 });
-    await page.waitForFunction(() => (document.documentElement.dataset.pendingParts ?? '0') === '0');
+    await settled(page);
   }, 120_000);
   afterAll(() => page?.close());
 
