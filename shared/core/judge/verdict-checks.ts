@@ -11,7 +11,7 @@ import { RESOLVED_WITHOUT_EVIDENCE, SCREEN_RULES } from '../../cockpit/flag-rule
 export interface VerdictChecks {
   /** Ids of the screen rules the candidate's own text hit, in rule order. */
   screenHits: string[];
-  /** The candidate changes the same source files as the reference fix (lock files aside). */
+  /** The candidate changes the same source files as the reference fix (lock and test files aside). */
   sameFiles: boolean;
   /** The candidate changes at least one source file the reference fix changed. */
   sharesReferenceFile: boolean;
@@ -24,7 +24,8 @@ export function verdictChecks(candidateDiff: string, summary: string, referenceD
   const reference = sourceFiles(referenceDiff);
   return {
     screenHits: screen(`${candidateText(candidateDiff)}\n${summary}`),
-    sameFiles: JSON.stringify(candidate) === JSON.stringify(reference),
+    // The reference's tests are the hidden tests, and a candidate's own tests are the rubric's "test added".
+    sameFiles: JSON.stringify(candidate.filter(isCode)) === JSON.stringify(reference.filter(isCode)),
     sharesReferenceFile: candidate.some((path) => reference.includes(path)),
     changesTest: parseDiff(candidateDiff).files.some((f) => f.newPath !== null && isTestPath(f.newPath)),
   };
@@ -86,6 +87,8 @@ export function isTestPath(path: string): boolean {
     /[a-z0-9](Test|Tests|Spec|Specs)\.[^/.]+$/.test(path)
   );
 }
+
+const isCode = (path: string) => !isTestPath(path);
 
 /** The source files a diff touches, lock files aside, sorted. */
 function sourceFiles(diff: string): string[] {
