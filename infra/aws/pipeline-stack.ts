@@ -53,8 +53,10 @@ export class PipelineStack extends Stack {
     const period = Duration.minutes(5);
     this.alarms.watch(this, 'Throttles', {
       metric: new MathExpression({
+        // Lambda publishes Throttles only for a function that was invoked: FILL keeps the sum defined
+        // when some of the six are quiet.
         expression: Object.keys(functions)
-          .map((_, i) => `t${i}`)
+          .map((_, i) => `FILL(t${i}, 0)`)
           .join(' + '),
         usingMetrics: Object.fromEntries(
           Object.values(functions).map((fn, i) => [`t${i}`, fn.lambda.metricThrottles({ period, statistic: 'Sum' })]),

@@ -1,7 +1,19 @@
 // Building blocks shared by every record schema. Figures the sender did not measure are stored as null,
-// never 0, so every optional figure normalises "absent" to null.
+// never 0, so every optional figure normalises "absent" to null. Every string a delivery carries is built on
+// `text`, so none can hold what the table, the object keys or the cockpit cannot take.
 import * as z from './zod.ts';
 import { TIERS } from './enums.ts';
+
+// With the `u` flag a surrogate pair is one code point, so this matches only half of a pair on its own: JSON may
+// carry one (`\ud800`), and it has no UTF-8 form, so no key, object or header could hold it.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Any string that is well-formed Unicode (docs/contract.md §2): the base of every text a record carries. */
+export const text = z
+  .string()
+  .check(
+    z.refine<string>((s) => !LONE_SURROGATE.test(s), 'must be well-formed Unicode (no lone surrogate such as \\ud800)'),
+  );
 
 // C0/C1 controls, format characters (\p{Cf}: the bidirectional overrides and isolates, zero-width spaces and
 // joiners, the soft hyphen, the byte-order mark, tags) and the line and paragraph separators: each can disguise a
@@ -22,7 +34,7 @@ const IDENTITY_CHECKS = [
 const nfc = (...checks: z.core.$ZodCheck<string>[]) =>
   z.pipe(
     z.pipe(
-      z.string(),
+      text,
       z.transform((s: string) => s.normalize('NFC')),
     ),
     z.string().check(...checks),
@@ -65,7 +77,7 @@ const storable = z.refine<number>(
   `must be 0 or between ${MIN_FIGURE_MAGNITUDE} and ${MAX_FIGURE} in magnitude (a figure the table can store)`,
 );
 
-export const nonEmptyText = z.string().check(z.minLength(1));
+export const nonEmptyText = text.check(z.minLength(1));
 /** Whole figures: zod's int is already bounded by the safe integers. */
 export const count = z.int().check(z.nonnegative());
 export const positiveCount = z.int().check(z.positive());
@@ -84,10 +96,10 @@ const PATCH_CONTROL = /[\u0000-\u0008\u000b\u000e-\u001f\u007f-\u009f]/u;
 const without = (pattern: RegExp, what: string) =>
   z.refine<string>((s) => !pattern.test(s), `must not contain ${what}`);
 
-export const shortText = (max: number) => z.string().check(z.maxLength(max), without(CONTROL, 'control characters'));
+export const shortText = (max: number) => text.check(z.maxLength(max), without(CONTROL, 'control characters'));
 export const longText = (max: number) =>
-  z.string().check(z.maxLength(max), without(LONG_TEXT_CONTROL, 'control characters other than TAB and LF'));
-export const patchText = z.string().check(without(PATCH_CONTROL, 'control characters other than TAB, LF, CR and FF'));
+  text.check(z.maxLength(max), without(LONG_TEXT_CONTROL, 'control characters other than TAB and LF'));
+export const patchText = text.check(without(PATCH_CONTROL, 'control characters other than TAB, LF, CR and FF'));
 
 export const optionalText = (max = 200) => orNull(shortText(max));
 export const optionalBool = orNull(z.boolean());

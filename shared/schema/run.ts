@@ -16,6 +16,7 @@ import {
   positiveCount,
   repoName,
   shortText,
+  text,
   tier,
 } from './primitives.ts';
 
@@ -100,7 +101,7 @@ export const TEST_NAME_MAX_CHARS = 300;
 export const TEST_NAMES_MAX = 2000;
 
 const testNames = z
-  .array(z.string().check(z.minLength(1), z.maxLength(TEST_NAME_MAX_CHARS)))
+  .array(text.check(z.minLength(1), z.maxLength(TEST_NAME_MAX_CHARS)))
   .check(z.maxLength(TEST_NAMES_MAX));
 
 export const hiddenTestResultSchema = z

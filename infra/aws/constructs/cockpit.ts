@@ -239,7 +239,8 @@ export class Cockpit extends Construct {
     const period = Duration.minutes(5);
     alarms.watch(this, 'ReadApiErrors', {
       metric: new MathExpression({
-        expression: 'errors + throttles',
+        // A quiet API publishes no 5xx datapoint: without FILL one missing series would hide the other.
+        expression: 'FILL(errors, 0) + FILL(throttles, 0)',
         usingMetrics: {
           errors: this.readApi.api.metricServerError({ period, statistic: 'Sum' }),
           throttles: this.function.lambda.metricThrottles({ period, statistic: 'Sum' }),
@@ -252,7 +253,13 @@ export class Cockpit extends Construct {
       runbook: 'Cockpit read API errors',
     });
     const cloudFront = alarms.watch(this, 'CloudFrontErrors', {
-      metric: this.distribution.metric5xxErrorRate({ period, statistic: 'Average' }),
+      // CloudFront publishes every distribution metric with Region=Global beside DistributionId; a metric
+      // without it names a series that never receives a datapoint.
+      metric: this.distribution.metric5xxErrorRate({
+        period,
+        statistic: 'Average',
+        dimensionsMap: { DistributionId: this.distribution.distributionId, Region: 'Global' },
+      }),
       threshold: 5,
       evaluationPeriods: 2,
       description: `Cockpit ${name}: CloudFront answered 5xx to 5 % of requests or more for 10 minutes.`,
