@@ -1,6 +1,6 @@
-// Everything ingest accepts can be stored (docs/contract.md §3): a property over every figure of every record kind,
-// landed against the real table and buckets. A delivery parseDelivery accepts must land, and give back the figures it
-// carried; one it refuses names the field.
+// Everything ingest accepts can be stored (docs/contract.md §3): a property over every figure of every record kind, and
+// over identity strings with lone surrogates in them, landed against the real table and buckets. A delivery
+// parseDelivery accepts must land, and give back the figures it carried; one it refuses names the field.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { parseDelivery } from '../../shared/core/ingest/accept-delivery.ts';
@@ -37,6 +37,16 @@ const figures = (names: readonly string[]) =>
   fc.record(Object.fromEntries(names.map((n) => [n, fc.option(figure, { nil: undefined })])), {
     requiredKeys: [],
   });
+
+/** Printable text with, now and then, half of a surrogate pair on its own (JSON can carry one as `\ud800`). */
+const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit));
+const identityText = fc
+  .array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom('a', 'z', '7', '-', '.', 'é', '😀') }, loneSurrogate), {
+    minLength: 1,
+    maxLength: 12,
+  })
+  .map((parts) => parts.join(''));
+const identities = fc.record({ model: identityText, taskId: identityText, harnessVersion: identityText });
 
 const RUN_FIGURES = [
   'wallSeconds',
@@ -93,6 +103,23 @@ describe('every record ingest accepts', () => {
         for (const name of ISSUE_FIGURES) expect(stored[name]).toBe(accepted.issue[name]);
       }),
       { numRuns: 40 },
+    );
+  });
+
+  it('lands a run whose model, task id and harness version may hold lone surrogates, or names the field', async () => {
+    await fc.assert(
+      fc.asyncProperty(identities, async ({ model, taskId, harnessVersion }) => {
+        const delivery = runDelivery({ model, taskId: `${taskId}-${++n}`, harnessVersion });
+        const accepted = await acceptThenLand(delivery, n);
+        if (accepted?.kind !== 'run') return;
+        const row = (await t.store.getRun('figures', accepted.id))!.value;
+        expect([row.model, row.taskId, row.harnessVersion]).toEqual([
+          accepted.row.model,
+          accepted.row.taskId,
+          accepted.row.harnessVersion,
+        ]);
+      }),
+      { numRuns: 60 },
     );
   });
 

@@ -206,10 +206,18 @@ describe('text a record may carry', () => {
       'row.modelFamily',
     ],
     ['a carriage return in a summary', runDelivery({ taskId: 'cr' }, { summary: 'Done.\r\n' }), 'summary'],
+    ['a lone surrogate in a model', runDelivery({ taskId: 'lone-model', model: 'qwen\ud800' }), 'row.model'],
+    ['a lone surrogate in a task id', runDelivery({ taskId: 'lone\udc00' }), 'row.taskId'],
+    [
+      'a lone surrogate in a harness version',
+      runDelivery({ taskId: 'lone-h', harnessVersion: 'h\ud800' }),
+      'row.harnessVersion',
+    ],
   ])('refuses %s with 400 naming the field, and stores nothing', async (_what, delivery, field) => {
     const answer = await pushDelivery(local.url, 'Texts', delivery, keys['mac-studio-1']);
     expect(answer).toMatchObject({ status: 400, body: { signature: 'verified', error: 'invalid-delivery' } });
-    expect(answer.body.details).toEqual([expect.stringMatching(new RegExp(`^${field.replace('.', '\\.')}: `))]);
+    // A lone surrogate in an identity is in the run id too, which is named beside it.
+    expect(answer.body.details).toContainEqual(expect.stringMatching(new RegExp(`^${field.replace('.', '\\.')}: `)));
     expect(await local.adapters.inbox.list('inbox/Texts/')).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
-// What text a record may carry (docs/contract.md §2, §6): no control character in a short text, only TAB and LF in
-// a summary or test details, TAB, LF, CR and FF in a patch; and an export cell a spreadsheet would run as a formula,
-// a leading TAB or CR included, is written as text.
+// What text a record may carry (docs/contract.md §2, §6): well-formed Unicode in every string, no control character
+// in a short text, only TAB and LF in a summary or test details, TAB, LF, CR and FF in a patch; and an export cell a
+// spreadsheet would run as a formula, a leading TAB or CR included, is written as text.
 import { describe, expect, it } from '@jest/globals';
 import { parseDelivery } from '../../shared/core/ingest/accept-delivery.ts';
 import { csvCell } from '../../shared/cockpit/csv.ts';
@@ -67,6 +67,64 @@ describe('long texts', () => {
     expect(parsed(runDelivery({}, { patch })).ok).toBe(true);
     expect(refusal(runDelivery({}, { patch: `${patch}+\u001b[2J\n` }))).toEqual([expect.stringMatching(/^patch: /)]);
     expect(refusal(runDelivery({}, { patch: `${patch}+\u0000\n` }))).toEqual([expect.stringMatching(/^patch: /)]);
+  });
+});
+
+describe('well-formed Unicode', () => {
+  // One delivery of each kind with every string field it can carry set.
+  const fullRun = runDelivery({
+    modelFamily: 'qwen3',
+    parameters: '8B',
+    activeParameters: '8B',
+    quantization: 'q4_K_M',
+    runtime: 'ollama',
+    contamination: [{ step: 1, path: '/runs/x', reason: 'read the fix' }],
+  });
+  const fullIssue = issueDelivery({ originalFixModel: 'gpt-4o' });
+  const fullHiddenTest = {
+    ...hiddenTestDelivery('x__y__h1', '2026-11-20T10:12:00Z'),
+    hiddenTestResult: {
+      status: 'fail',
+      ranAt: '2026-11-21T09:00:00Z',
+      details: 'FAILED test_a',
+      failedTests: ['tests/test_a.py::test_a'],
+      passedTests: ['tests/test_b.py::test_b'],
+    },
+  };
+
+  /** The path of every string in `value`, dotted as the refusal names it. */
+  const stringPaths = (value: unknown, path: string[] = []): string[][] =>
+    typeof value === 'string'
+      ? [path]
+      : value && typeof value === 'object'
+        ? Object.entries(value).flatMap(([key, inner]) => stringPaths(inner, [...path, key]))
+        : [];
+  const withLoneSurrogate = (delivery: unknown, path: string[]): unknown => {
+    const copy = structuredClone(delivery) as Record<string, unknown>;
+    const parent = path.slice(0, -1).reduce<Record<string, unknown>>((o, k) => o[k] as Record<string, unknown>, copy);
+    parent[path.at(-1)!] = `${String(parent[path.at(-1)!]).slice(0, 2)}\ud800${String(parent[path.at(-1)!]).slice(2)}`;
+    return copy;
+  };
+  const cases = [fullRun, fullIssue, fullHiddenTest].flatMap((delivery) =>
+    stringPaths(delivery)
+      .filter((path) => path[0] !== 'kind')
+      .map((path) => ({ field: path.join('.'), delivery: withLoneSurrogate(delivery, path) })),
+  );
+
+  it('covers every string field of the three delivery kinds', () => {
+    expect(cases.map((c) => c.field)).toEqual(
+      expect.arrayContaining(['row.model', 'row.taskId', 'row.harnessVersion', 'patch', 'summary', 'issue.taskId']),
+    );
+    expect(cases.length).toBeGreaterThan(25);
+  });
+
+  it.each(cases)('refuses a lone surrogate in $field, naming it', ({ field, delivery }) => {
+    // JSON.stringify writes a lone surrogate as its escape, as a sender's JSON would carry it.
+    expect(refusal(delivery)).toContainEqual(expect.stringMatching(new RegExp(`^${field.replaceAll('.', '\\.')}: `)));
+  });
+
+  it('takes characters outside the Basic Multilingual Plane, whose surrogates come in pairs', () => {
+    expect(parsed(runDelivery({ model: 'qwen3 😀', modelFamily: '𝔮wen' }, { summary: 'Done 🎉' })).ok).toBe(true);
   });
 });
 
