@@ -1,15 +1,5 @@
 // Fixed-seed randomness for the demo campaigns: the same seed gives the same campaign everywhere.
-/** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seeded } from '../../shared/cockpit/seeded-random.ts';
 
 export function lognormal(random: () => number, median: number, sigma: number): number {
   const normal = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());

@@ -68,6 +68,20 @@ export function medianOfKnown(a: Float64Array): number | null {
   return quantile(a, 0.5, mid, 0, a.length - 1);
 }
 
+/**
+ * The q-quantile of `a` (no NaN; rearranged in place), interpolating linearly between order statistics
+ * (Hyndman & Fan's type 7, as the medians and quartiles): one selection, then the least value above it.
+ */
+export function quantileOfKnown(a: Float64Array, q: number): number {
+  const at = (a.length - 1) * q;
+  const lo = Math.floor(at);
+  const low = select(a, lo, 0, a.length - 1);
+  if (at === lo) return low;
+  let high = Infinity;
+  for (let i = lo + 1; i < a.length; i++) if (a[i]! < high) high = a[i]!;
+  return low + (high - low) * (at - lo);
+}
+
 /** The q-quantile of `a`, whose lower order statistic is a[mid] or lies within [left, right]. */
 function quantile(a: Float64Array, q: number, mid: number, left: number, right: number): number {
   const at = (a.length - 1) * q;

@@ -1,0 +1,227 @@
+// Repeated samples (docs/contract.md §6 "Reliability") against figures worked by hand for a campaign of 4 tasks × 3
+// samples, two configurations:
+//
+//   task  repo      A resolved  B resolved
+//   t1    acme/x    3 of 3      2 of 3
+//   t2    acme/x    2 of 3      1 of 3
+//   t3    acme/y    1 of 3      0 of 3
+//   t4    acme/y    0 of 3      0 of 3
+//
+// and the bootstrap intervals against the exact bootstrap distribution, all 4^4 resamples of 4 tasks.
+import { describe, expect, it } from '@jest/globals';
+import {
+  clusteredRate,
+  compareTaskMeans,
+  consistencyOf,
+  passAtK,
+  passHatK,
+  reliabilityCurve,
+  reliabilityOf,
+  samplesPerTask,
+  type TaskSamples,
+} from '../../shared/cockpit/reliability.ts';
+import { quantileOfKnown } from '../../shared/cockpit/quantiles.ts';
+import { binomialSampler, seeded } from '../../shared/cockpit/seeded-random.ts';
+import { binomialLowerTail, proportion, Z95 } from '../../shared/cockpit/statistics.ts';
+
+const campaign = (resolved: number[], samples = 3): TaskSamples[] =>
+  resolved.map((c, i) => ({ task: `t${i + 1}`, n: samples, c, repo: i < 2 ? 'acme/x' : 'acme/y' }));
+const near = (x: number) => expect.closeTo(x, 12);
+const A = campaign([3, 2, 1, 0]);
+const B = campaign([2, 1, 0, 0]);
+
+describe('pass@k and pass^k of one task', () => {
+  it('are 1 − C(n−c,k)/C(n,k) and C(c,k)/C(n,k)', () => {
+    // n = 3, c = 1: pass@2 = 1 − C(2,2)/C(3,2) = 2/3; pass^2 = C(1,2)/3 = 0. c = 2: pass@2 = 1, pass^2 = 1/3.
+    expect(passAtK(3, 1, 2)).toBeCloseTo(2 / 3, 12);
+    expect(passHatK(3, 1, 2)).toBe(0);
+    expect(passAtK(3, 2, 2)).toBe(1);
+    expect(passHatK(3, 2, 2)).toBeCloseTo(1 / 3, 12);
+    // n = 10, c = 3, k = 5: 1 − C(7,5)/C(10,5) = 1 − 21/252; C(3,5) = 0.
+    expect(passAtK(10, 3, 5)).toBeCloseTo(1 - 21 / 252, 12);
+    expect(passHatK(10, 3, 5)).toBe(0);
+    // k = 1: both are c/n.
+    expect(passAtK(5, 2, 1)).toBeCloseTo(0.4, 12);
+    expect(passHatK(5, 2, 1)).toBeCloseTo(0.4, 12);
+  });
+});
+
+describe('a configuration with 3 samples of each of 4 tasks', () => {
+  it('counts samples per task, and each task as all, some or none resolved', () => {
+    expect(samplesPerTask(A)).toEqual({ min: 3, median: 3, max: 3 });
+    expect(samplesPerTask([...A.slice(0, 2), { task: 't3', n: 2, c: 1 }, { task: 't4', n: 6, c: 0 }])).toEqual({
+      min: 2,
+      median: 3,
+      max: 6,
+    });
+    expect(consistencyOf(A)).toEqual({ all: 1, some: 2, none: 1 });
+    expect(consistencyOf(B)).toEqual({ all: 0, some: 2, none: 2 });
+  });
+
+  it('rates all samples with a standard error clustered by task', () => {
+    // A: p = 6/12. Residuals summed per task: 3·½, 2·½ − ½, ½ − 2·½, −3·½ = 1.5, 0.5, −0.5, −1.5;
+    // squares 2.25 + 0.25 + 0.25 + 2.25 = 5; se = √5 / 12 = 0.186339.
+    const a = clusteredRate(A);
+    expect(a).toMatchObject({ samples: 12, resolved: 6, rate: 0.5, interval: 'clustered', clusters: 4 });
+    expect(a.se).toBeCloseTo(Math.sqrt(5) / 12, 12);
+    expect(a.ci![0]).toBeCloseTo(0.134782, 6);
+    expect(a.ci![1]).toBeCloseTo(0.865218, 6);
+    // B: p = 3/12; residuals 1.25, 0.25, −0.75, −0.75; squares sum to 2.75; 0.25 − 1.96·0.138193 < 0: cut at 0.
+    const b = clusteredRate(B);
+    expect(b.se).toBeCloseTo(Math.sqrt(2.75) / 12, 12);
+    expect(b.ci![0]).toBe(0);
+    expect(b.ci![1]).toBeCloseTo(0.520853, 6);
+  });
+
+  it('clusters by repository when asked: 2 clusters, and a warning', () => {
+    // Residuals per repository: 1.5 + 0.5 = 2 and −2; se = √8 / 12.
+    const a = reliabilityOf(A, 'repo');
+    expect(a.clusters).toBe(2);
+    expect(a.se).toBeCloseTo(Math.sqrt(8) / 12, 12);
+    expect(a.warning).toMatch(/only 2 repositories.*fewer than 30/);
+    expect(reliabilityOf(A, 'task').warning).toMatch(/only 4 tasks/);
+  });
+
+  it('gives pass@k and pass^k for k = 1 to 3, averaged over the 4 tasks', () => {
+    // A, per task (t1…t4): pass@2 = 1, 1, 2/3, 0; pass@3 = 1, 1, 1, 0; pass^2 = 1, 1/3, 0, 0; pass^3 = 1, 0, 0, 0.
+    const a = reliabilityCurve(A);
+    expect(a.map((p) => p.k)).toEqual([1, 2, 3]);
+    expect(a.map((p) => p.tasks)).toEqual([4, 4, 4]);
+    expect(a.map((p) => p.passAt)).toEqual([0.5, 2 / 3, 0.75].map(near));
+    expect(a.map((p) => p.passHat)).toEqual([0.5, 1 / 3, 0.25].map(near));
+    // B: pass@2 = 1, 2/3, 0, 0; pass@3 = 1, 1, 0, 0; pass^2 = 1/3, 0, 0, 0; pass^3 = 0.
+    const b = reliabilityCurve(B);
+    expect(b.map((p) => p.passAt)).toEqual([0.25, 5 / 12, 0.5].map(near));
+    expect(b.map((p) => p.passHat)).toEqual([0.25, 1 / 12, 0].map(near));
+  });
+
+  it('bounds each with the percentiles of the exact bootstrap distribution over tasks', () => {
+    // All 256 resamples of 4 tasks, A's pass@2 (1, 1, 2/3, 0): the mean is 3/12 or less in 5.1 % of them and
+    // 2/12 or less in 2.0 %, so the 2.5th percentile is 3/12; it is below 12/12 in 93.75 %: the 97.5th is 1.
+    // pass^3 (1, 0, 0, 0): P(mean = 0) = (3/4)^4 = 31.6 %, P(mean ≤ 2/4) = 94.9 %, so [0, 3/4].
+    const [, at2, at3] = reliabilityCurve(A);
+    expect(at2!.passAtCi).toEqual([0.25, 1]);
+    expect(at3!.passHatCi).toEqual([0, 0.75]);
+    // The 2.5th and 97.5th percentiles of 2,000 resamples land within one step (1/12) of the exact ones.
+    const exact = exactBootstrapPercentiles([1, 2 / 3, 1 / 3, 0]);
+    const [at1] = reliabilityCurve(A);
+    expect(Math.abs(at1!.passAtCi[0] - exact[0])).toBeLessThanOrEqual(1 / 12 + 1e-12);
+    expect(Math.abs(at1!.passAtCi[1] - exact[1])).toBeLessThanOrEqual(1 / 12 + 1e-12);
+  });
+
+  it('resamples whole repositories when clustered by them', () => {
+    // pass@1 per repository: acme/x sums 1 + 2/3 over 2 tasks, acme/y 1/3 + 0. Resamples of 2 repositories: both
+    // acme/x (¼) → 5/6, one of each (½) → 1/2, both acme/y (¼) → 1/6: the percentiles are 1/6 and 5/6.
+    const [at1] = reliabilityCurve(A, 'repo');
+    expect(at1!.passAtCi).toEqual([1 / 6, 5 / 6].map(near));
+  });
+
+  it('draws the same resamples every time: a fixed seed', () => {
+    expect(reliabilityCurve(A)).toEqual(reliabilityCurve(A));
+    // With 60 tasks the percentiles fall between atoms, so another seed moves them.
+    const many = Array.from({ length: 60 }, (_, i) => ({ task: `t${i}`, n: 3, c: i % 4 }));
+    expect(reliabilityCurve(many, 'task', 2000, 1)).not.toEqual(reliabilityCurve(many, 'task', 2000, 2));
+  });
+
+  it('stops at the smallest sample count, and leaves out tasks without a result', () => {
+    const uneven = [...A.slice(0, 3), { task: 't4', n: 2, c: 1 }, { task: 't5', n: 0, c: 0 }];
+    const curve = reliabilityCurve(uneven);
+    expect(curve.map((p) => p.k)).toEqual([1, 2]);
+    expect(curve[0]!.tasks).toBe(4);
+    expect(reliabilityCurve([])).toEqual([]);
+  });
+});
+
+describe('one sample per task', () => {
+  const single = Array.from({ length: 10 }, (_, i) => ({ task: `t${i}`, n: 1, c: i < 7 ? 1 : 0 }));
+
+  it('is today’s rate with its Wilson interval, and √(p(1−p)/n) as its standard error', () => {
+    const rate = clusteredRate(single);
+    expect(rate.interval).toBe('wilson');
+    expect(rate.rate).toBe(0.7);
+    expect(rate.ci).toEqual(proportion(7, 10).ci);
+    expect(rate.se).toBeCloseTo(Math.sqrt((0.7 * 0.3) / 10), 12);
+    expect(reliabilityOf(single).warning).toBeNull();
+  });
+
+  it('has pass@1 = pass^1 = the rate, and no larger k', () => {
+    const curve = reliabilityCurve(single);
+    expect(curve).toHaveLength(1);
+    expect(curve[0]!.passAt).toBeCloseTo(0.7, 12);
+    expect(curve[0]!.passHat).toBeCloseTo(0.7, 12);
+  });
+});
+
+describe('paired comparison on per-task means', () => {
+  it('compares A and B over their shared tasks', () => {
+    // d = c_A/3 − c_B/3 = 1/3, 1/3, 1/3, 0; mean 1/4; deviations 1/12 (×3), −1/4: Σ² = 12/144; sd² = 1/36;
+    // se = (1/6)/√4 = 1/12. Sign flips of the three non-zero d: |Σ| = 1 in 2 of 8 patterns, so p = 0.25.
+    const c = compareTaskMeans(A, B);
+    expect(c).toMatchObject({ pairs: 4, clusters: 4, meanA: near(0.5), meanB: near(0.25), exact: true });
+    expect(c.difference).toBeCloseTo(0.25, 12);
+    expect(c.se).toBeCloseTo(1 / 12, 12);
+    expect(c.ci![0]).toBeCloseTo(0.25 - Z95 / 12, 12);
+    expect(c.ci![1]).toBeCloseTo(0.25 + Z95 / 12, 12);
+    expect(c.permutationP).toBeCloseTo(0.25, 12);
+  });
+
+  it('clusters by repository: flips each repository’s summed difference', () => {
+    // Sums per repository 2/3 and 1/3; residual sums 1/6 and −1/6; se = √(2 · 2/36) / 4 = 1/12.
+    // Sign patterns: |±2/3 ± 1/3| = 1 in 2 of 4, so p = 0.5.
+    const c = compareTaskMeans(A, B, 'repo');
+    expect(c.clusters).toBe(2);
+    expect(c.se).toBeCloseTo(1 / 12, 12);
+    expect(c.permutationP).toBeCloseTo(0.5, 12);
+  });
+
+  it('pairs only the tasks both have a result on', () => {
+    const c = compareTaskMeans(A, [...B.slice(0, 2), { task: 't3', n: 0, c: 0 }]);
+    expect(c.pairs).toBe(2);
+    expect(compareTaskMeans(A, [])).toMatchObject({ pairs: 0, difference: null, se: null, permutationP: null });
+  });
+
+  it('draws random sign patterns beyond 11 clusters, near the exact binomial p', () => {
+    // 20 tasks: 14 with d = +1/3 and 6 with d = −1/3. |Σ| ≥ 8/3 when X ~ Bin(20, ½) flips ≤ 6 or ≥ 14:
+    // p = 2·P[X ≤ 6] = 0.1153.
+    const a = Array.from({ length: 20 }, (_, i) => ({ task: `t${i}`, n: 3, c: i < 14 ? 2 : 1 }));
+    const b = Array.from({ length: 20 }, (_, i) => ({ task: `t${i}`, n: 3, c: i < 14 ? 1 : 2 }));
+    const c = compareTaskMeans(a, b);
+    expect(c.exact).toBe(false);
+    expect(Math.abs(c.permutationP! - 2 * binomialLowerTail(6, 20))).toBeLessThan(0.025);
+    expect(compareTaskMeans(a, b)).toEqual(c);
+  });
+
+  it('gives the smallest Monte Carlo p, never 0, when no random pattern reaches the observed sum', () => {
+    const a = Array.from({ length: 40 }, (_, i) => ({ task: `t${i}`, n: 5, c: 5 }));
+    const b = Array.from({ length: 40 }, (_, i) => ({ task: `t${i}`, n: 5, c: 1 }));
+    expect(compareTaskMeans(a, b).permutationP).toBeCloseTo(1 / 2001, 12);
+  });
+});
+
+describe('the binomial draws behind the resampling', () => {
+  it('follow Binomial(m, q): frequencies within a few standard errors of the probabilities', () => {
+    const draw = binomialSampler(20, seeded(7));
+    const draws = 40_000;
+    const seen = new Array<number>(21).fill(0);
+    for (let i = 0; i < draws; i++) seen[draw(20, 0.3)]!++;
+    for (let k = 0; k <= 20; k++) {
+      const p = binomialLowerTail(k, 20, 0.3) - binomialLowerTail(k - 1, 20, 0.3);
+      expect(Math.abs(seen[k]! / draws - p)).toBeLessThan(4 * Math.sqrt((p * (1 - p)) / draws) + 1e-4);
+    }
+    expect(draw(0, 0.5)).toBe(0);
+    expect(draw(9, 1)).toBe(9);
+  });
+});
+
+/** The 2.5th and 97.5th percentiles of the mean over all |values|^|values| resamples, by the rule reliabilityCurve uses. */
+function exactBootstrapPercentiles(values: number[]): [number, number] {
+  const means: number[] = [];
+  const t = values.length;
+  for (let code = 0; code < t ** t; code++) {
+    let [sum, rest] = [0, code];
+    for (let i = 0; i < t; i++, rest = Math.floor(rest / t)) sum += values[rest % t]!;
+    means.push(sum / t);
+  }
+  const sorted = Float64Array.from(means).sort();
+  return [quantileOfKnown(sorted, 0.025), quantileOfKnown(sorted, 0.975)];
+}
