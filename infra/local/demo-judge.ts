@@ -1,5 +1,6 @@
 // The stand-ins the demo's judge talks to: `demo-oracle` on the Anthropic Messages protocol, which answers each
 // run from its hidden-test outcome, and a GitHub stand-in serving placeholder issues and the original fixes.
+import { rebuiltDiff } from '../../shared/cockpit/diff.ts';
 import { blockEnd } from '../../shared/core/judge/prompt.ts';
 import type { DemoCampaign, DemoRun } from './demo-campaign.ts';
 import { startAnthropicStandIn } from './stand-ins/anthropic-stand-in.ts';
@@ -12,12 +13,13 @@ const CANDIDATE_BLOCK = /<<<BEGIN_DATA candidate_patch nonce=([0-9a-f]+)>>>\n/;
 
 /**
  * The stand-in judge finds the run it is asked about by the candidate patch in the prompt's candidate block
+ * (the patch as the judge reads it: rebuilt from its parsed diff, shared/cockpit/diff.ts)
  * (shared/core/judge/prompt.ts). Runs with the same patch get the same answer, as they would from a judge.
  */
 export function demoRunFinder(runs: DemoRun[]): (userText: string) => DemoRun | null {
   const byHead = new Map<string, DemoRun>();
   for (const run of runs) {
-    const head = patchHead(run.delivery.patch as string);
+    const head = patchHead(rebuiltDiff(run.delivery.patch as string));
     if (head && !byHead.has(head)) byHead.set(head, run);
   }
   return (userText) => {

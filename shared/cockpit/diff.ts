@@ -17,7 +17,7 @@ export interface ParsedDiff {
   files: DiffFile[];
 }
 
-const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
+const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
 export function parseDiff(diff: string): ParsedDiff {
   const lines = diff.split('\n');
@@ -56,8 +56,8 @@ export function parseDiff(diff: string): ParsedDiff {
     }
     const hunk = HUNK.exec(line);
     if (hunk && file) {
-      oldLeft = hunk[1] === undefined ? 1 : Number(hunk[1]);
-      newLeft = hunk[2] === undefined ? 1 : Number(hunk[2]);
+      oldLeft = hunk[2] === undefined ? 1 : Number(hunk[2]);
+      newLeft = hunk[4] === undefined ? 1 : Number(hunk[4]);
       continue;
     }
     if (line.startsWith('--- ') && lines[i + 1]?.startsWith('+++ ')) {
@@ -89,6 +89,56 @@ export function parseDiff(diff: string): ParsedDiff {
     })),
   };
 }
+
+const NO_NEWLINE = '\\ No newline at end of file';
+
+/**
+ * The diff rebuilt from what parses as one: per file its `---`/`+++` header, and per hunk its
+ * `@@ -a,b +c,d @@` line (without the section text after it) and the `+`, `-` and context lines its counts
+ * cover. A preamble, `index` and mode lines, section text and lines outside a hunk are dropped, so what
+ * the judge reads is exactly what the screen read (docs/contract.md §5).
+ */
+export function rebuiltDiff(diff: string): string {
+  const out: string[] = [];
+  for (const file of parseDiff(diff).files) {
+    out.push(`--- ${file.oldPath === null ? '/dev/null' : `a/${printablePath(file.oldPath)}`}`);
+    out.push(`+++ ${file.newPath === null ? '/dev/null' : `b/${printablePath(file.newPath)}`}`);
+    let oldLeft = 0;
+    let newLeft = 0;
+    for (const line of file.text.split('\n')) {
+      if (oldLeft > 0 || newLeft > 0) {
+        const tag = line[0];
+        if (tag === ' ' || line === '') {
+          out.push(line === '' ? ' ' : line);
+          oldLeft--;
+          newLeft--;
+          continue;
+        }
+        if (tag === '-' || tag === '+') {
+          out.push(line);
+          if (tag === '-') oldLeft--;
+          else newLeft--;
+          continue;
+        }
+        if (line === NO_NEWLINE) {
+          out.push(line);
+          continue;
+        }
+        oldLeft = newLeft = 0;
+      }
+      const ranges = HUNK.exec(line);
+      if (!ranges) continue;
+      const [, oldStart, oldCount, newStart, newCount] = ranges;
+      oldLeft = oldCount === undefined ? 1 : Number(oldCount);
+      newLeft = newCount === undefined ? 1 : Number(newCount);
+      out.push(`@@ -${oldStart},${oldLeft} +${newStart},${newLeft} @@`);
+    }
+  }
+  return out.length ? `${out.join('\n')}\n` : '';
+}
+
+/** A path on one line: control characters (a quoted name may hold a line break) shown as "?". */
+const printablePath = (path: string) => path.replace(/[\p{Cc}]/gu, '?');
 
 /** Every path a diff creates, changes, deletes or renames (both names of a rename). */
 export function touchedPaths(diff: string): Set<string> {

@@ -1,6 +1,7 @@
 // The default demo campaign, built from the real SWE-bench Lite runs in data/swe-bench-lite/: real patches,
 // real hidden-test results with their test names, real figures where the data has them and null where it
 // does not, tiers computed from the merged fix, and a data folder that is missing or corrupt named as such.
+import { rebuiltDiff } from '../../shared/cockpit/diff.ts';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
@@ -139,7 +140,7 @@ describe('the SWE-bench Lite demo campaign', () => {
           issueText: 'Generated: the problem statement is not part of the demo data.',
           referenceDiff: campaign.references!.get((run.delivery.row as Row).taskId)!,
           omittedLockFiles: [],
-          candidateDiff: run.delivery.patch as string,
+          candidateDiff: rebuiltDiff(run.delivery.patch as string),
           candidateTruncated: false,
           maxDiffChars: 60_000,
         },

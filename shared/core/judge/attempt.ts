@@ -1,4 +1,5 @@
-// One judge attempt on a claimed row: reference fix → the pipeline's own checks of the candidate → budget →
+// One judge attempt on a claimed row: reference fix and issue text → the candidate rebuilt from its parsed
+// diff → the pipeline's own checks of it and of the issue text → budget →
 // one model call → audit. It writes no row: it returns what happened as a tagged result, and judge-run.ts
 // turns that into the row's next state (a verdict, or a flag the checks raise against a "resolved").
 import { callCostUsd, type TokenUsage } from '../cost.ts';
@@ -13,6 +14,7 @@ import {
 import type { ModelPrice } from '../../schema/config.ts';
 import type { StoredIssue } from '../../schema/issue.ts';
 import type { RunRow } from '../../schema/run.ts';
+import { rebuiltDiff } from '../../cockpit/diff.ts';
 import { referenceDiff } from '../reference/reference-fix.ts';
 import { JUDGE_ANSWER_JSON_SCHEMA, parseJudgeAnswer, type JudgeAnswer } from './answer.ts';
 import { auditedAnswerText } from './reason-guard.ts';
@@ -103,7 +105,9 @@ export async function runAttempt(
       kind: 'not-called',
       problem: { code: 'patch-missing', message: 'The stored patch of this run could not be read.' },
     };
-  const checks = verdictChecks(candidate, summary ?? '', reference.diff);
+  // The model reads the candidate rebuilt from its parsed diff, and the screen reads exactly that.
+  const judgedCandidate = rebuiltDiff(candidate);
+  const checks = verdictChecks(judgedCandidate, summary ?? '', reference.diff, issueText);
 
   const now = deps.clock.now();
   const budgetDay = utcDay(now);
@@ -115,7 +119,7 @@ export async function runAttempt(
       issueText,
       referenceDiff: reference.diff,
       omittedLockFiles: reference.omittedLockFiles,
-      candidateDiff: candidate,
+      candidateDiff: judgedCandidate,
       candidateTruncated: row.patchTruncated,
       maxDiffChars: deps.maxDiffChars,
     },

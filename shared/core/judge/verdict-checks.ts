@@ -1,15 +1,19 @@
 // What the pipeline checks itself before it believes a verdict (docs/contract.md §5). The model reads the
-// candidate as data, but a candidate may still talk to it; so what the candidate wrote (its added lines, any
-// text before its first file, its summary) is screened for text addressed to a judge, grader or model (the
-// rules are data, in shared/cockpit/flag-rules.ts), and a "resolved" is compared with facts computed from
-// the two diffs. A run whose "resolved" either check contradicts is flagged instead of counted.
+// candidate as data, but a candidate may still talk to it; so everything the model reads that others wrote —
+// the candidate as rebuilt from its parsed diff (rebuiltDiff: every line kind, nothing else), its summary and
+// the issue text — is screened for text addressed to a judge, grader or model (the rules are data, in
+// shared/cockpit/flag-rules.ts), and a "resolved" is compared with facts computed from the two diffs. A run
+// whose "resolved" either check contradicts is flagged instead of counted.
 import { parseDiff, touchedPaths } from '../../cockpit/diff.ts';
 import { isLockFile } from '../reference/lock-files.ts';
-import { RESOLVED_WITHOUT_EVIDENCE, SCREEN_RULES } from '../../cockpit/flag-rules.ts';
+import { ISSUE_TEXT_PREFIX, RESOLVED_WITHOUT_EVIDENCE, SCREEN_RULES } from '../../cockpit/flag-rules.ts';
 
 /** What the checks found, computed before the model is called. */
 export interface VerdictChecks {
-  /** Ids of the screen rules the candidate's own text hit, in rule order. */
+  /**
+   * Ids of the screen rules the candidate (its rebuilt diff and summary) hit, in rule order, then those the
+   * issue text hit, behind ISSUE_TEXT_PREFIX.
+   */
   screenHits: string[];
   /** The candidate changes the same source files as the reference fix (lock and test files aside). */
   sameFiles: boolean;
@@ -19,11 +23,23 @@ export interface VerdictChecks {
   changesTest: boolean;
 }
 
-export function verdictChecks(candidateDiff: string, summary: string, referenceDiff: string): VerdictChecks {
+/**
+ * `candidateDiff` is the rebuilt diff, the one the model reads; the issue text is screened in memory only,
+ * like everything the judge holds of it.
+ */
+export function verdictChecks(
+  candidateDiff: string,
+  summary: string,
+  referenceDiff: string,
+  issueText: string,
+): VerdictChecks {
   const candidate = sourceFiles(candidateDiff);
   const reference = sourceFiles(referenceDiff);
   return {
-    screenHits: screen(`${candidateText(candidateDiff)}\n${summary}`),
+    screenHits: [
+      ...screen(`${candidateDiff}\n${summary}`),
+      ...screen(issueText).map((id) => `${ISSUE_TEXT_PREFIX}${id}`),
+    ],
     // The reference's tests are the hidden tests, and a candidate's own tests are the rubric's "test added".
     sameFiles: JSON.stringify(candidate.filter(isCode)) === JSON.stringify(reference.filter(isCode)),
     sharesReferenceFile: candidate.some((path) => reference.includes(path)),
@@ -41,30 +57,29 @@ export function verdictFlags(verdict: string, checks: VerdictChecks): string[] {
   return [...checks.screenHits, ...(contradicted ? [RESOLVED_WITHOUT_EVIDENCE.id] : [])];
 }
 
-/** The ids of the screen rules `text` hits. */
+/**
+ * The ids of the screen rules `text` hits, as a reader sees it: normalised, and again with digits and signs
+ * read as the letters they stand in for inside words ("r3s0lv3d"; "1" as i and as l).
+ */
 export function screen(text: string): string[] {
   const normalised = normalise(text);
-  return SCREEN_RULES.filter((rule) => rule.pattern.test(normalised)).map((rule) => rule.id);
+  const readings = [normalised, lettersForDigits(normalised, 'i'), lettersForDigits(normalised, 'l')];
+  return SCREEN_RULES.filter((rule) => readings.some((reading) => rule.pattern.test(reading))).map((rule) => rule.id);
 }
 
-/** What the candidate wrote itself: the added lines (without their "+") and any text before its first file. */
-export function candidateText(diff: string): string {
-  const parsed = parseDiff(diff);
-  const lines = parsed.preamble === null ? [] : [parsed.preamble];
-  for (const file of parsed.files) {
-    let inHunks = false;
-    for (const line of file.text.split('\n')) {
-      // parseDiff cut the file at real headers, so past its first hunk header every "+" line is content.
-      if (line.startsWith('@@')) inHunks = true;
-      else if (inHunks && line.startsWith('+')) lines.push(line.slice(1));
-    }
-  }
-  return lines.join('\n');
+const DIGIT_LETTERS: Record<string, string> = { '0': 'o', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
+
+/** Digits and signs inside a word that has letters, replaced by the letters they look like. */
+function lettersForDigits(text: string, one: 'i' | 'l'): string {
+  return text.replace(/[\p{L}\d@$]*\p{L}[\p{L}\d@$]*/gu, (word) =>
+    word.replace(/[0134578@$]/g, (c) => (c === '1' ? one : (DIGIT_LETTERS[c] ?? c))),
+  );
 }
 
-// Latin look-alikes from Cyrillic and Greek, the ones that pass for lower-case Latin letters in most fonts.
+// Latin look-alikes from Cyrillic, Greek and Armenian and Latin's own IPA letters, the ones that pass for
+// lower-case Latin letters in most fonts.
 const LOOK_ALIKES: Record<string, string> = Object.fromEntries(
-  [...'аеорсухіјѕԁһӏԛԝαεοριτυνκ'].map((c, i) => [c, 'aeopcyxijsdhlqwaeopituvk'[i]!]),
+  [...'аеорсухіјѕԁһӏԛԝьαεοριτυνκϲϳօսոհɑɡɩɪʀʏıℓ'].map((c, i) => [c, 'aeopcyxijsdhlqwbaeopituvkcjounhagiiryil'[i]!]),
 );
 
 /**
