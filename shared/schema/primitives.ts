@@ -21,14 +21,12 @@ export const text = z
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\p{Cf}\u2028\u2029]/u;
 
-const IDENTITY_CHECKS = [
-  z.minLength(1),
-  z.maxLength(200),
-  z.refine<string>(
-    (s) => !FORBIDDEN_CHARS.test(s),
-    'must not contain control, format (bidirectional, zero-width) or line-separator characters',
-  ),
-];
+const printable = z.refine<string>(
+  (s) => !FORBIDDEN_CHARS.test(s),
+  'must not contain control, format (bidirectional, zero-width) or line-separator characters',
+);
+
+const IDENTITY_CHECKS = [z.minLength(1), z.maxLength(200), printable];
 
 /** A string in Unicode normalisation form C, checked after normalising: one name, one spelling. */
 const nfc = (...checks: z.core.$ZodCheck<string>[]) =>
@@ -100,6 +98,9 @@ export const shortText = (max: number) => text.check(z.maxLength(max), without(C
 export const longText = (max: number) =>
   text.check(z.maxLength(max), without(LONG_TEXT_CONTROL, 'control characters other than TAB and LF'));
 export const patchText = text.check(without(PATCH_CONTROL, 'control characters other than TAB, LF, CR and FF'));
+
+/** A name a reader sees on one line (a hidden test's id): 1 to `max` characters, printable as an identity is. */
+export const printableName = (max: number) => text.check(z.minLength(1), z.maxLength(max), printable);
 
 export const optionalText = (max = 200) => orNull(shortText(max));
 export const optionalBool = orNull(z.boolean());

@@ -15,8 +15,8 @@ import {
   pathSafeIdentity,
   positiveCount,
   repoName,
+  printableName,
   shortText,
-  text,
   tier,
 } from './primitives.ts';
 
@@ -100,9 +100,7 @@ export const TEST_NAME_MAX_CHARS = 300;
 /** …and at most this many in all (failing and passing together). */
 export const TEST_NAMES_MAX = 2000;
 
-const testNames = z
-  .array(text.check(z.minLength(1), z.maxLength(TEST_NAME_MAX_CHARS)))
-  .check(z.maxLength(TEST_NAMES_MAX));
+const testNames = z.array(printableName(TEST_NAME_MAX_CHARS)).check(z.maxLength(TEST_NAMES_MAX));
 
 export const hiddenTestResultSchema = z
   .object({

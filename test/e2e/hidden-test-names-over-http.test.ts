@@ -1,6 +1,7 @@
 // A hidden-test result that names its tests (docs/contract.md §2, §4), over local mode's HTTP server: ids over
-// the bounds or of the wrong type are refused with a 400 naming the field and leave nothing behind; short
-// lists stay in the row, long ones beside it, and the run's own route answers them whole either way.
+// the bounds, of the wrong type or holding a character the text rules refuse are refused with a 400 naming the
+// field and leave nothing behind; short lists stay in the row, long ones beside it, and the run's own route answers
+// them whole either way.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pushDelivery } from '../../shared/runner/push.ts';
 import { ROW_LIMITS } from '../../shared/core/landing/bounds.ts';
@@ -33,6 +34,8 @@ describe('hidden-test results that name their tests', () => {
     ['an id over 300 characters', ['x'.repeat(301)], [], 'hiddenTestResult.failedTests.0'],
     ['an id that is not a string', ['tests/a.py::ok'], ['tests/a.py::b', 42], 'hiddenTestResult.passedTests.1'],
     ['a list that is not an array', 'tests/a.py::x', [], 'hiddenTestResult.failedTests'],
+    ['a terminal escape in an id', ['tests/a.py::ok', '\u001b[31mred'], [], 'hiddenTestResult.failedTests.1'],
+    ['a bidirectional override in an id', [], ['tests/a.py::\u202eevil'], 'hiddenTestResult.passedTests.0'],
     [
       'more than 2,000 ids in all',
       Array.from({ length: 1200 }, (_, i) => `f${i}`),

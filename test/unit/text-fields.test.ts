@@ -38,6 +38,31 @@ describe('short texts', () => {
   });
 });
 
+describe('hidden-test names', () => {
+  const naming = (failedTests: string[], passedTests: string[] = []) => {
+    const delivery = hiddenTestDelivery('x__y__h1', '2026-11-20T10:12:00Z', 'fail');
+    return { ...delivery, hiddenTestResult: { ...delivery.hiddenTestResult, failedTests, passedTests } };
+  };
+
+  it.each([
+    { name: 'a NUL', test: 'tests/a.py::nul\u0000', list: 'failedTests' },
+    { name: 'an escape sequence', test: '\u001b[31mtests/a.py::red\u001b[0m', list: 'failedTests' },
+    { name: 'a C1 control', test: 'tests/a.py::c1\u009b', list: 'passedTests' },
+    { name: 'a bidirectional override', test: 'tests/a.py::\u202eevil', list: 'passedTests' },
+    { name: 'a line separator', test: 'tests/a.py::one\u2028two', list: 'failedTests' },
+    { name: 'a zero-width space', test: 'tests/a.py::zero\u200bwidth', list: 'failedTests' },
+  ])('refuse $name in a name, naming its list and index', ({ test, list }) => {
+    const names = ['tests/a.py::ok', 'tests/a.py::fine', test];
+    const delivery = list === 'failedTests' ? naming(names) : naming([], names);
+    expect(refusal(delivery)).toEqual([expect.stringMatching(new RegExp(`^hiddenTestResult\\.${list}\\.2: `))]);
+  });
+
+  it('take the names test runners print: parameters, brackets, spaces and non-ASCII letters', () => {
+    const names = ['tests/test_a.py::test_x[1-2]', 'test_b (tests.test_b.TestB.test_b)', 'tests/ü.py::test_ß', 'a 😀'];
+    expect(parsed(naming(names, names)).ok).toBe(true);
+  });
+});
+
 describe('long texts', () => {
   const details = (text: string) => ({
     ...hiddenTestDelivery('x__y__h1', '2026-11-20T10:12:00Z'),
