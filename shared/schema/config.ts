@@ -300,8 +300,18 @@ function keyNameClashes(spaces: Record<string, { senders: string[]; secretConfig
 export class ConfigError extends Error {}
 
 /** The export fields of a space: its `exports.fields`, else the allowlist but the judge's reason. */
-export const exportFieldsOf = (config: ReplayConfig, space: string): readonly ExportField[] =>
-  spaceOf(config, space)?.exports?.fields ?? DEFAULT_EXPORT_FIELDS;
+/**
+ * Whether the judge's reasons of a space may be served: not where a public cockpit shows the space (a reason,
+ * however guarded, is the judge's words about a private issue).
+ */
+export const reasonShown = (config: ReplayConfig, space: string): boolean =>
+  !Object.values(config.cockpits).some((cockpit) => cockpit.space === space && cockpit.public);
+
+/** The space's export columns; `judgeReason` only where reasons may be served. */
+export const exportFieldsOf = (config: ReplayConfig, space: string): readonly ExportField[] => {
+  const fields = spaceOf(config, space)?.exports?.fields ?? DEFAULT_EXPORT_FIELDS;
+  return reasonShown(config, space) ? fields : fields.filter((f) => f !== 'judgeReason');
+};
 
 export function parseConfig(input: unknown, source = 'configuration'): ReplayConfig {
   const result = configSchema.safeParse(input);

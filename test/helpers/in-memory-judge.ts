@@ -124,7 +124,8 @@ export function inMemoryJudgeWorld(config: ReplayConfig) {
   const current = async (row: RunRow): Promise<RunRow> => (await table.getRun(row.space, row.id))!.value;
 
   /** The read API as a read function configured with `readConfig` (one cockpit's, when deployed) answers. */
-  async function read(readConfig: ReplayConfig, path: string) {
+  async function read(readConfig: ReplayConfig, target: string) {
+    const [path, query = ''] = target.split('?') as [string, string?];
     const answer = await answerRead(
       {
         config: readConfig,
@@ -139,7 +140,7 @@ export function inMemoryJudgeWorld(config: ReplayConfig) {
       },
       'GET',
       path,
-      '',
+      query,
     );
     return { status: answer.status, body: answer.body as Record<string, unknown> };
   }

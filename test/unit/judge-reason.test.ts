@@ -1,7 +1,8 @@
-// The judge's free-text reason reaches every cockpit, public ones included, so it may carry no issue text.
+// The judge's free-text reason reaches the space's private cockpits and the audit, so it may carry no issue text:
+// a quote withholds it, shared runs of words, e-mail addresses and URLs are masked.
 import { describe, expect, it } from '@jest/globals';
 import { parseJudgeAnswer } from '../../shared/core/judge/answer.ts';
-import { auditedAnswerText, MAX_REASON_CHARS, REASON_WITHHELD } from '../../shared/core/judge/reason-guard.ts';
+import { auditedAnswerText, MASK, MAX_REASON_CHARS, REASON_WITHHELD } from '../../shared/core/judge/reason-guard.ts';
 
 const TITLE = 'Widgets crash on empty input';
 const BODY =
@@ -40,6 +41,20 @@ describe("the judge's reason", () => {
   it('is kept when it shares only short phrases with the issue', () => {
     const reason = 'The importer change misses the empty input case; the reference adds a guard.';
     expect(reasonOf(answerWith(reason))).toBe(reason);
+  });
+
+  it('has every run of four or more words shared with the issue masked, and nothing shorter', () => {
+    expect(reasonOf(answerWith('It misses why traders saw the importer; three words ok: the March upgrade.'))).toBe(
+      `It misses why ${MASK}; three words ok: the March upgrade.`,
+    );
+  });
+
+  it('has e-mail addresses and URLs masked', () => {
+    expect(
+      reasonOf(
+        answerWith('Ask ops@northwind.example or see https://tracker.northwind.example/T-12?x=1 and www.nw.example.'),
+      ),
+    ).toBe(`Ask ${MASK} or see ${MASK} and ${MASK}`);
   });
 
   it('is cut to 500 characters rather than failing the attempt', () => {

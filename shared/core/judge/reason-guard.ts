@@ -1,7 +1,8 @@
-// The judge's reason is shown in every cockpit of the space, public ones included, and kept in the audit
+// The judge's reason is shown in the space's private cockpits (never a public one) and kept in the audit
 // object; the issue text (which may name clients) must reach neither (docs/contract.md §5). A reason that quotes the
 // issue — its whole title, or any 40 consecutive characters of title or body, with runs of whitespace
-// collapsed and case ignored — is replaced by a fixed sentence; only then is it cut to length.
+// collapsed and case ignored — is replaced by a fixed sentence. Otherwise any run of four or more words it
+// shares with the issue, and every e-mail address and URL in it, are masked; only then is it cut to length.
 
 export const REASON_WITHHELD = '[reason withheld: it quoted the issue]';
 export const ANSWER_WITHHELD = '[answer withheld: it quoted the issue]';
@@ -36,10 +37,56 @@ export function quotesIssue(text: string, issueText: string): boolean {
   return false;
 }
 
-/** The reason as it may be stored and shown: withheld if it quotes the issue, else cut to 500 characters. */
+export const MASK = '[…]';
+const SHARED_WORDS = 4;
+const WORD = /[\p{L}\p{N}_]+(?:['’.-][\p{L}\p{N}_]+)*/gu;
+const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
+const URL_LIKE = /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s<>"'`)\]]+/giu;
+
+/** Every run of four or more words that the issue text has too (case ignored), replaced by MASK. */
+function maskSharedWords(reason: string, issueText: string): string {
+  const issueWords = Array.from(issueText.matchAll(WORD), (m) => m[0].toLowerCase());
+  const grams = new Set<string>();
+  for (let i = 0; i + SHARED_WORDS <= issueWords.length; i++)
+    grams.add(issueWords.slice(i, i + SHARED_WORDS).join(' '));
+  const words = Array.from(reason.matchAll(WORD), (m) => ({
+    text: m[0].toLowerCase(),
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
+  const masked = new Array<boolean>(words.length).fill(false);
+  for (let i = 0; i + SHARED_WORDS <= words.length; i++) {
+    if (
+      grams.has(
+        words
+          .slice(i, i + SHARED_WORDS)
+          .map((w) => w.text)
+          .join(' '),
+      )
+    )
+      masked.fill(true, i, i + SHARED_WORDS);
+  }
+  let out = '';
+  let at = 0;
+  for (let i = 0; i < words.length; i++) {
+    if (!masked[i]) continue;
+    let j = i;
+    while (j + 1 < words.length && masked[j + 1]) j++;
+    out += `${reason.slice(at, words[i]!.start)}${MASK}`;
+    at = words[j]!.end;
+    i = j;
+  }
+  return out + reason.slice(at);
+}
+
+/**
+ * The reason as it may be stored and shown: withheld if it quotes the issue; else its runs of four or more
+ * words shared with the issue, its e-mail addresses and its URLs masked, and cut to 500 characters.
+ */
 export function guardReason(reason: string, issueText: string): string {
   if (quotesIssue(reason, issueText)) return REASON_WITHHELD;
-  return reason.length <= MAX_REASON_CHARS ? reason : reason.slice(0, MAX_REASON_CHARS);
+  const masked = maskSharedWords(reason, issueText).replace(EMAIL, MASK).replace(URL_LIKE, MASK);
+  return masked.length <= MAX_REASON_CHARS ? masked : masked.slice(0, MAX_REASON_CHARS);
 }
 
 /**

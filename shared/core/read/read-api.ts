@@ -2,9 +2,10 @@
 // The query arrives raw (API Gateway's parsed parameters join repeats with commas, and model names may
 // contain commas), so repeated filters (`model=a&model=b`) stay apart.
 import { gzipSync } from 'node:zlib';
-import { referenceShown, repoAllowed, spaceOf, type ReplayConfig } from '../../schema/config.ts';
+import { reasonShown, referenceShown, repoAllowed, spaceOf, type ReplayConfig } from '../../schema/config.ts';
 import type { HostRecord } from '../../schema/host.ts';
 import { ISSUE_FIELDS, type IssueField, type StoredIssue } from '../../schema/issue.ts';
+import type { RunRow } from '../../schema/run.ts';
 import { COLUMNS_GZIP_MEDIA_TYPE } from '../../cockpit/columns.ts';
 import { accepts, decodePathSegment, jsonError, type HttpAnswer } from '../../http.ts';
 import { attemptSummary } from '../../schema/attempt.ts';
@@ -259,7 +260,8 @@ async function listRuns(deps: ReadDeps, space: string, params: URLSearchParams):
   const asOf = asOfNow(deps.clock);
   try {
     const page = await deps.runs.listRuns(space, { since, cursor: query.cursor || undefined, limit });
-    return { status: 200, body: { runs: page.items, cursor: page.cursor, asOf } satisfies RunsPage };
+    const runs = reasonShown(deps.config, space) ? page.items : page.items.map(withoutReason);
+    return { status: 200, body: { runs, cursor: page.cursor, asOf } satisfies RunsPage };
   } catch (e) {
     if (e instanceof InvalidCursorError) return jsonError(400, 'bad-cursor', e.message);
     throw e;
@@ -312,13 +314,17 @@ async function budget(deps: ReadDeps, space: string, query: URLSearchParams): Pr
 async function oneRun(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
   const row = await deps.runs.getRun(space, id);
   if (!row) return jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);
-  const result = row.value.hiddenTestResult;
+  const value = reasonShown(deps.config, space) ? row.value : withoutReason(row.value);
+  const result = value.hiddenTestResult;
   const names = result?.testsKey ? await deps.objects.getText(result.testsKey) : null;
   return {
     status: 200,
-    body: names === null ? row.value : { ...row.value, hiddenTestResult: { ...result, ...JSON.parse(names) } },
+    body: names === null ? value : { ...value, hiddenTestResult: { ...result, ...JSON.parse(names) } },
   };
 }
+
+/** A row as a public cockpit's read API serves it: without the judge's reason. */
+const withoutReason = (row: RunRow): RunRow => ({ ...row, judgeReason: null });
 
 async function runText(deps: ReadDeps, space: string, id: string, which: 'patch' | 'summary'): Promise<HttpAnswer> {
   const row = await deps.runs.getRun(space, id);
