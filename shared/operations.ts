@@ -100,8 +100,13 @@ export const LEASES = {
 
 export const visibilitySecondsFor = (consumerTimeoutSeconds: number): number => consumerTimeoutSeconds * 6;
 
-/** Receives before a message is set aside in its dead-letter queue. */
-export const MAX_RECEIVES = 5;
+/**
+ * Receives before a message is set aside in its dead-letter queue. A throttled invocation counts as a receive,
+ * so this is also how long a queue rides out an account out of Lambda concurrency: ten visibility timeouts, 30
+ * minutes for landing and two hours for the judge, where five (AWS's minimum advice) gave a new account's
+ * 10 concurrent executions 15 minutes before a throttled delivery reached the DLQ.
+ */
+export const MAX_RECEIVES = 10;
 
 /**
  * Bytes of body a Lambda answer may carry: Lambda caps a response at 6 MB, and a binary body crosses the

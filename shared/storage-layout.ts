@@ -149,6 +149,15 @@ export type DataObjectUser = keyof typeof DATA_OBJECT_GRANTS;
 
 export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
 
+/**
+ * The table's time to live (epoch seconds): DynamoDB deletes an item within a few days after it passes. Only
+ * bookkeeping items carry it, each kept as long as something reads it: a budget day past the longest `/budget`
+ * window (366 days), a lease a day past its expiry, an inbox entry's re-enqueue count past the inbox's 14 days.
+ */
+export const EXPIRY_ATTRIBUTE = 'deleteAfter';
+export const EXPIRY_DAYS = { budgetDay: 400, lease: 1, reenqueueCount: 15 } as const;
+export const deleteAfter = (from: Date, days: number): number => Math.floor(from.getTime() / 1000) + days * 86_400;
+
 export const INDEXES = {
   /** Runs, and apart from them issues, of a space by updatedAt: the `since` deltas the cockpit polls. */
   byUpdated: { name: 'byUpdated', partitionKey: 'byUpdatedPk', sortKey: 'byUpdatedSk', projection: 'ALL' },
@@ -169,6 +178,7 @@ export const INTERNAL_ATTRIBUTES = [
   'dueAt',
   'byHostPk',
   'kind',
+  EXPIRY_ATTRIBUTE,
 ];
 
 export interface ItemKey {

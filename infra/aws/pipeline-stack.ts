@@ -35,7 +35,7 @@ export class PipelineStack extends Stack {
     const { config, state, names } = props;
     this.alarms = new Alarms(this, 'Alarms', { email: config.alarms.email });
     this.ingest = new Ingest(this, 'IngestStage', { config, state, alarms: this.alarms });
-    this.land = new Land(this, 'LandStage', { state, alarms: this.alarms });
+    this.land = new Land(this, 'LandStage', { config, state, alarms: this.alarms });
     this.judge = new Judge(this, 'JudgeStage', { config, state, alarms: this.alarms });
     this.schedule = new Schedule(this, 'ScheduleStage', { config, state, alarms: this.alarms });
     this.cockpitHeaders = new CockpitHeaders(this, 'CockpitHeaders', (kind) =>

@@ -178,6 +178,9 @@ const adoptSchema = z.strictObject({
 });
 export type AdoptConfig = z.output<typeof adoptSchema>;
 
+const queueConcurrency = (fallback: number) =>
+  z._default(z.int().check(z.gte(2, "must be at least 2 (Lambda's minimum)"), z.lte(1000)), fallback);
+
 export const configSchema = z
   .strictObject({
     defaultJudgeModel: z._default(nonEmptyText, DEFAULT_JUDGE_MODEL),
@@ -199,6 +202,22 @@ export const configSchema = z
     ),
     domain: z.optional(domainSchema),
     adopt: z.optional(adoptSchema),
+    /**
+     * The most invocations each queue's event source runs at once (Lambda takes 2–1000): together well below a
+     * new account's 10 concurrent executions, leaving room for ingest and the read APIs (docs/deploy.md).
+     */
+    concurrency: z._default(z.strictObject({ lander: queueConcurrency(3), judge: queueConcurrency(2) }), {
+      lander: 3,
+      judge: 2,
+    }),
+    /** Cognito's own mailer sends 50 e-mails a day; a verified SES identity lifts that (docs/deploy.md). */
+    cognito: z.optional(
+      z.strictObject({
+        sesFrom: z.email(),
+        /** The SES identity's region (Cognito uses SES in its own region or one of a few others). */
+        sesRegion: z.string().check(z.regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region such as "eu-west-1"')),
+      }),
+    ),
   })
   .check(
     z.superRefine((config, ctx) => {

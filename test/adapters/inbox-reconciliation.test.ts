@@ -30,6 +30,8 @@ afterAll(async () => {
 });
 
 const minutesFromNow = (minutes: number) => ({ now: () => new Date(Date.now() + minutes * 60_000) });
+/** The retry span in minutes: an entry is stale one minute past it. */
+const SPAN = RECONCILE_AFTER_SECONDS / 60;
 
 function world(minutes: number) {
   const landingQueue = new RecordingQueue<LandingMessage>();
@@ -42,8 +44,8 @@ function world(minutes: number) {
 }
 
 describe('the inbox reconciliation', () => {
-  it('waits out the landing queue’s whole retry span: fifteen minutes, visibility × receives', () => {
-    expect(RECONCILE_AFTER_SECONDS).toBe(15 * 60);
+  it('waits out the landing queue’s whole retry span: thirty minutes, visibility × receives', () => {
+    expect(RECONCILE_AFTER_SECONDS).toBe(30 * 60);
   });
 
   it('queues an entry that outlived its message again three times, then sets it aside once in the dead-letter queue', async () => {
@@ -51,7 +53,7 @@ describe('the inbox reconciliation', () => {
     await t.inbox.putIfAbsent(key, '{}', 'application/json');
     const runs = [];
     for (let k = 0; k < MAX_REENQUEUES + 2; k++) {
-      const w = world(16 + 15 * k);
+      const w = world(SPAN + 1 + 15 * k);
       runs.push({ result: await reconcileInbox(w.deps), queued: w.landingQueue.sent, set: w.landingDeadLetters.sent });
     }
     const mine = runs.map((r) => ({
@@ -76,9 +78,9 @@ describe('the inbox reconciliation', () => {
     await t.inbox.putIfAbsent(landed, '{}', 'application/json');
     await t.inbox.delete(landed);
     await t.inbox.putIfAbsent('inbox/stray.txt', 'x', 'text/plain');
-    const early = world(10);
+    const early = world(SPAN - 5);
     expect(await reconcileInbox(early.deps)).toMatchObject({ stale: 0, reenqueued: 0 });
-    const late = world(16);
+    const late = world(SPAN + 1);
     const result = await reconcileInbox(late.deps);
     expect(late.landingQueue.sent.map((m) => m.inboxKey)).toEqual([young]);
     expect(result.foreign).toEqual(['inbox/stray.txt']);
@@ -88,7 +90,7 @@ describe('the inbox reconciliation', () => {
   it('counts each time once when two runs overlap, so an entry is never queued a fourth time', async () => {
     const key = inboxKey('Overlap', inboxEntryName('mac-studio-1', 'd'.repeat(64)));
     await t.inbox.putIfAbsent(key, '{}', 'application/json');
-    const runs = Array.from({ length: 6 }, () => world(16));
+    const runs = Array.from({ length: 6 }, () => world(SPAN + 1));
     await Promise.all(runs.map((w) => reconcileInbox(w.deps)));
     const queued = runs.flatMap((w) => w.landingQueue.sent).filter((m) => m.inboxKey === key);
     const setAside = runs.flatMap((w) => w.landingDeadLetters.sent).filter((m) => m.inboxKey === key);
@@ -99,7 +101,7 @@ describe('the inbox reconciliation', () => {
   it('as a scheduled function, publishes InboxReenqueued and steps aside while another run holds its lease', async () => {
     const key = inboxKey('Metric', inboxEntryName('mac-studio-1', 'e'.repeat(64)));
     await t.inbox.putIfAbsent(key, '{}', 'application/json');
-    const w = world(16);
+    const w = world(SPAN + 1);
     const handler = createInboxReconcilerHandler({ ...w.deps, leases }, instrumentation('inbox-reconciler'));
     const { output } = await capturingOutput(() => handler({} as never));
     expect(w.landingQueue.sent.map((m) => m.inboxKey)).toContain(key);
@@ -111,7 +113,7 @@ describe('the inbox reconciliation', () => {
       new Date(Date.now() + 3600_000),
     );
     expect(held).toBe(true);
-    const blocked = world(31);
+    const blocked = world(SPAN + 16);
     await capturingOutput(() =>
       createInboxReconcilerHandler({ ...blocked.deps, leases }, instrumentation('inbox-reconciler'))({} as never),
     );

@@ -1,7 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from '@jest/globals';
 import { parseConfig } from '../../shared/schema/config.ts';
-import { JUDGE_CONCURRENCY } from '../../infra/aws/constructs/judge.ts';
 import { exampleConfig, synthesize } from './synth.ts';
 import {
   actionsOf,
@@ -72,22 +71,38 @@ describe('functions', () => {
 });
 
 describe('queues feed their consumers', () => {
-  it('the lander reports batch item failures from the landing queue', () => {
+  it('the lander reports batch item failures from the landing queue, at most `concurrency.lander` at once', () => {
     const lander = onlyFunction(pipeline, 'lander');
     const [, mapping] = one(pipeline, 'AWS::Lambda::EventSourceMapping', (m) => mentions(m.FunctionName, lander.id));
     expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(mapping.Properties.ScalingConfig).toEqual({ MaximumConcurrency: config.concurrency.lander });
     expect(mentions(mapping.Properties.EventSourceArn, landingQueueId)).toBe(true);
   });
 
-  it('the judge takes one run at a time from the judge queue, at most two at once', () => {
+  it('the judge takes one run at a time from the judge queue, at most `concurrency.judge` at once', () => {
     const judge = onlyFunction(pipeline, 'judge');
     const [, mapping] = one(pipeline, 'AWS::Lambda::EventSourceMapping', (m) => mentions(m.FunctionName, judge.id));
     expect(mapping.Properties).toMatchObject({
       BatchSize: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      ScalingConfig: { MaximumConcurrency: JUDGE_CONCURRENCY },
+      ScalingConfig: { MaximumConcurrency: config.concurrency.judge },
     });
     expect(mentions(mapping.Properties.EventSourceArn, judgeQueueId)).toBe(true);
+  });
+
+  it("every queue's event source is capped; the defaults leave half of a new account's 10 executions free", () => {
+    const mappings = ofType(pipeline, 'AWS::Lambda::EventSourceMapping');
+    expect(mappings).toHaveLength(2);
+    const caps = mappings.map(
+      ([, m]) => (m.Properties.ScalingConfig as { MaximumConcurrency: number }).MaximumConcurrency,
+    );
+    expect(caps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(5);
+    const raised = synthesize(parseConfig({ ...config, concurrency: { lander: 20, judge: 4 } })).pipeline;
+    expect(
+      ofType(raised, 'AWS::Lambda::EventSourceMapping')
+        .map(([, m]) => (m.Properties.ScalingConfig as { MaximumConcurrency: number }).MaximumConcurrency)
+        .sort((a, b) => a - b),
+    ).toEqual([4, 20]);
   });
 
   it('no function reserves concurrency, which an account with a quota of 10 could not grant', () => {

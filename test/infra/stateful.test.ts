@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from '@jest/globals';
-import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
+import { EXPIRY_ATTRIBUTE, INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
 import { keySecretName } from '../../shared/adapters/key-names.ts';
 import { keyCandidates, parseConfig } from '../../shared/schema/config.ts';
 import { INBOX_EXPIRY_DAYS, SNAPSHOT_VERSION_DAYS } from '../../infra/aws/stateful-stack.ts';
@@ -48,6 +48,12 @@ describe('the table', () => {
       }),
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
+    });
+  });
+
+  it('lets bookkeeping items expire by the attribute the adapters write', () => {
+    state.hasResourceProperties('AWS::DynamoDB::Table', {
+      TimeToLiveSpecification: { AttributeName: EXPIRY_ATTRIBUTE, Enabled: true },
     });
   });
 });
@@ -140,6 +146,16 @@ describe('queues', () => {
     }
   });
 
+  it('keep a message out of the dead-letter queue through 30 minutes of throttled invocations', () => {
+    // A throttled invocation returns its messages after the visibility timeout and counts a receive.
+    for (const [id, queue] of ofType(state, 'AWS::SQS::Queue')) {
+      const redrive = queue.Properties.RedrivePolicy as { maxReceiveCount: number } | undefined;
+      if (!redrive) continue;
+      const span = redrive.maxReceiveCount * (queue.Properties.VisibilityTimeout as number);
+      expect({ id, span: span >= 30 * 60 }).toEqual({ id, span: true });
+    }
+  });
+
   it('are encrypted, TLS-only, and give each consumer six of its timeouts before redelivery', () => {
     for (const [, queue] of queues) expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
     expect(ofType(state, 'AWS::SQS::QueuePolicy')).toHaveLength(4);
@@ -192,6 +208,23 @@ describe('analysts', () => {
       }),
       DeletionPolicy: 'Retain',
     });
+  });
+
+  it("get their mail from Cognito's own sender by default, and from the SES identity `cognito.sesFrom` names", () => {
+    state.hasResourceProperties('AWS::Cognito::UserPool', {
+      EmailConfiguration: { EmailSendingAccount: 'COGNITO_DEFAULT' },
+    });
+    const withSes = synthesize(
+      parseConfig({ ...exampleConfig(), cognito: { sesFrom: 'bench@example.com', sesRegion: 'eu-west-1' } }),
+    ).state;
+    withSes.hasResourceProperties('AWS::Cognito::UserPool', {
+      EmailConfiguration: {
+        EmailSendingAccount: 'DEVELOPER',
+        From: 'bench@example.com',
+      },
+    });
+    const [, pool] = one(withSes, 'AWS::Cognito::UserPool');
+    expect(JSON.stringify(pool.Properties.EmailConfiguration)).toContain(':ses:eu-west-1:');
   });
 });
 

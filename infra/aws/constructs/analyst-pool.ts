@@ -5,6 +5,7 @@ import {
   FeaturePlan,
   Mfa,
   UserPool,
+  UserPoolEmail,
   type UserPoolDomain,
   type UserPoolGroup,
 } from 'aws-cdk-lib/aws-cognito';
@@ -34,6 +35,11 @@ export function analystPool(scope: Stack, config: ReplayConfig, names: StageName
       requireSymbols: true,
     },
     accountRecovery: AccountRecovery.EMAIL_ONLY,
+    // Cognito's own mailer sends at most 50 e-mails a day (invitations, resets); a verified SES identity
+    // lifts that to the SES account's quota (docs/deploy.md, "First week in a new account").
+    email: config.cognito
+      ? UserPoolEmail.withSES({ fromEmail: config.cognito.sesFrom, sesRegion: config.cognito.sesRegion })
+      : UserPoolEmail.withCognito(),
     featurePlan: FeaturePlan.ESSENTIALS,
     deletionProtection: true,
     removalPolicy: RemovalPolicy.RETAIN,

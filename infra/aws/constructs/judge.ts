@@ -1,5 +1,6 @@
 // Stage 3, judge: one model call per landed run, fed by the judge queue. The queue's event source mapping
-// bounds the parallel calls to the model provider and GitHub (nothing else invokes the judge), without
+// bounds the parallel calls to the model provider and GitHub (nothing else invokes the judge; `concurrency.judge`
+// in the configuration), without
 // reserved concurrency, which an account whose concurrency quota is 10 cannot grant; the daily caps are
 // enforced in the table.
 import { Annotations, Duration } from 'aws-cdk-lib';
@@ -12,8 +13,6 @@ import { serviceMetric } from './alarms.ts';
 import { SWEEP_EVERY } from './schedule.ts';
 import { ReplayFunction } from './replay-function.ts';
 import type { StageProps } from './stage-props.ts';
-
-export const JUDGE_CONCURRENCY = 2;
 
 export class Judge extends Construct {
   readonly function: ReplayFunction;
@@ -36,7 +35,7 @@ export class Judge extends Construct {
       .addEventSource(
         new SqsEventSource(state.judgeQueue, {
           batchSize: 1,
-          maxConcurrency: JUDGE_CONCURRENCY,
+          maxConcurrency: config.concurrency.judge,
           reportBatchItemFailures: true,
         }),
       );

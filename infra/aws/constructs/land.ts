@@ -17,7 +17,7 @@ export class Land extends Construct {
   readonly function: ReplayFunction;
   readonly reconciler: ReplayFunction;
 
-  constructor(scope: Construct, id: string, { state, alarms }: Pick<StageProps, 'state' | 'alarms'>) {
+  constructor(scope: Construct, id: string, { config, state, alarms }: StageProps) {
     super(scope, id);
     this.function = new ReplayFunction(this, 'Lander', {
       service: 'lander',
@@ -34,6 +34,8 @@ export class Land extends Construct {
         new SqsEventSource(state.landingQueue, {
           batchSize: 10,
           maxBatchingWindow: Duration.seconds(1),
+          // Bounded so a backlog after an outage cannot take a new account's whole concurrency from ingest.
+          maxConcurrency: config.concurrency.lander,
           reportBatchItemFailures: true,
         }),
       );

@@ -15,7 +15,7 @@ import {
 import { CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { INDEXES, TABLE_KEYS } from '../../../shared/storage-layout.ts';
+import { EXPIRY_ATTRIBUTE, INDEXES, TABLE_KEYS } from '../../../shared/storage-layout.ts';
 
 export function ownTable(scope: Construct): Table {
   const table = new Table(scope, 'Table', {
@@ -24,6 +24,8 @@ export function ownTable(scope: Construct): Table {
     billingMode: BillingMode.PAY_PER_REQUEST,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     deletionProtection: true,
+    // Bookkeeping items (budget days, leases, re-enqueue counts) carry it; records never do.
+    timeToLiveAttribute: EXPIRY_ATTRIBUTE,
     removalPolicy: RemovalPolicy.RETAIN,
   });
   for (const index of Object.values(INDEXES)) {

@@ -1,18 +1,28 @@
 // What the judge spends and whether it may: the daily call budgets (per space and across spaces) with their
 // cost, and each space's judging status.
 import type { BudgetDay, BudgetStore, JudgingStatus, JudgingStatusStore, Versioned } from '../../ports.ts';
-import { allSpacesBudgetKey, budgetKey, judgingKey, type ItemKey } from '../../storage-layout.ts';
+import {
+  allSpacesBudgetKey,
+  budgetKey,
+  deleteAfter,
+  EXPIRY_DAYS,
+  judgingKey,
+  type ItemKey,
+} from '../../storage-layout.ts';
 import { isConditionFailure, strip, type DynamoTable } from './dynamo-table.ts';
+
+/** A budget day (`YYYY-MM-DD`, UTC) is kept from its start for EXPIRY_DAYS.budgetDay days. */
+const budgetExpiry = (day: string) => deleteAfter(new Date(`${day}T00:00:00.000Z`), EXPIRY_DAYS.budgetDay);
 
 export class DynamoJudgingStore implements BudgetStore, JudgingStatusStore {
   constructor(private readonly table: DynamoTable) {}
 
   reserve(space: string, day: string, cap: number): Promise<boolean> {
-    return this.takeUnit(budgetKey(space, day), cap);
+    return this.takeUnit(budgetKey(space, day), day, cap);
   }
 
   reserveAcrossSpaces(day: string, cap: number): Promise<boolean> {
-    return this.takeUnit(allSpacesBudgetKey(day), cap);
+    return this.takeUnit(allSpacesBudgetKey(day), day, cap);
   }
 
   async release(space: string, day: string): Promise<void> {
@@ -28,14 +38,14 @@ export class DynamoJudgingStore implements BudgetStore, JudgingStatusStore {
     }
   }
 
-  private async takeUnit(key: ItemKey, cap: number): Promise<boolean> {
+  private async takeUnit(key: ItemKey, day: string, cap: number): Promise<boolean> {
     try {
       await this.table.send('UpdateItem', {
         Key: key,
         // A reserved call costs nothing until its cost is added: one that never got an answer was not billed.
-        UpdateExpression: 'ADD used :one, costUsd :zero SET kind = :k',
+        UpdateExpression: 'ADD used :one, costUsd :zero SET kind = :k, deleteAfter = :expiry',
         ConditionExpression: 'attribute_not_exists(used) OR used < :cap',
-        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':cap': cap, ':k': 'budget' },
+        ExpressionAttributeValues: { ':one': 1, ':zero': 0, ':cap': cap, ':k': 'budget', ':expiry': budgetExpiry(day) },
       });
       return true;
     } catch (e) {
@@ -49,12 +59,12 @@ export class DynamoJudgingStore implements BudgetStore, JudgingStatusStore {
       Key: budgetKey(space, day),
       ...(costUsd === null
         ? {
-            UpdateExpression: 'SET costUnknown = :t, kind = :k',
-            ExpressionAttributeValues: { ':t': true, ':k': 'budget' },
+            UpdateExpression: 'SET costUnknown = :t, kind = :k, deleteAfter = :expiry',
+            ExpressionAttributeValues: { ':t': true, ':k': 'budget', ':expiry': budgetExpiry(day) },
           }
         : {
-            UpdateExpression: 'ADD costUsd :c SET kind = :k',
-            ExpressionAttributeValues: { ':c': costUsd, ':k': 'budget' },
+            UpdateExpression: 'ADD costUsd :c SET kind = :k, deleteAfter = :expiry',
+            ExpressionAttributeValues: { ':c': costUsd, ':k': 'budget', ':expiry': budgetExpiry(day) },
           }),
     });
   }

@@ -3,7 +3,7 @@
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AWS_CALLS, type AwsCallTimeouts } from '../../operations.ts';
 import type { LeaseStore } from '../../ports.ts';
-import { leaseKey } from '../../storage-layout.ts';
+import { deleteAfter, EXPIRY_DAYS, leaseKey } from '../../storage-layout.ts';
 import { errorNameOf, withinDeadline } from './sdk-settings.ts';
 
 const isConditionFailure = (e: unknown) => errorNameOf(e) === 'ConditionalCheckFailedException';
@@ -21,7 +21,12 @@ export class DynamoLeaseStore implements LeaseStore {
         this.dynamo.send(
           new PutCommand({
             TableName: this.tableName,
-            Item: { ...leaseKey(name), holder, expiresAt: expiresAt.toISOString() },
+            Item: {
+              ...leaseKey(name),
+              holder,
+              expiresAt: expiresAt.toISOString(),
+              deleteAfter: deleteAfter(expiresAt, EXPIRY_DAYS.lease),
+            },
             ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
             ExpressionAttributeValues: { ':now': now.toISOString() },
           }),

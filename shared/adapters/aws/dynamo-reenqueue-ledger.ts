@@ -3,7 +3,7 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AWS_CALLS, type AwsCallTimeouts } from '../../operations.ts';
 import type { ReenqueueLedger } from '../../ports.ts';
-import { reenqueueKey } from '../../storage-layout.ts';
+import { deleteAfter, EXPIRY_DAYS, reenqueueKey } from '../../storage-layout.ts';
 import { withinDeadline } from './sdk-settings.ts';
 
 export class DynamoReenqueueLedger implements ReenqueueLedger {
@@ -19,8 +19,12 @@ export class DynamoReenqueueLedger implements ReenqueueLedger {
         new UpdateCommand({
           TableName: this.tableName,
           Key: reenqueueKey(inboxKey),
-          UpdateExpression: 'ADD reenqueued :one SET lastAt = :at',
-          ExpressionAttributeValues: { ':one': 1, ':at': at.toISOString() },
+          UpdateExpression: 'ADD reenqueued :one SET lastAt = :at, deleteAfter = :expiry',
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':at': at.toISOString(),
+            ':expiry': deleteAfter(at, EXPIRY_DAYS.reenqueueCount),
+          },
           ReturnValues: 'UPDATED_NEW',
         }),
         options,
