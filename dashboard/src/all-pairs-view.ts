@@ -13,7 +13,7 @@ import {
   selectByDifficulty,
   taskDifficulty,
 } from '../../shared/cockpit/statistics.ts';
-import { el, fill } from './dom.ts';
+import { el, fill, nameText } from './dom.ts';
 import { count } from './format.ts';
 import { intervalText } from './intervals.ts';
 import type { CockpitFilters } from './url-state.ts';
@@ -65,7 +65,7 @@ export function renderAllPairs(host: HTMLElement, m: Computed, found: AllPairs, 
     );
     return;
   }
-  const name = (g: Group) => m.label(g);
+  const name = (g: Group) => nameText(m.label(g));
   const row = (r: PairRow) => {
     const open = el(
       'a',

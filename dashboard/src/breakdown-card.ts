@@ -7,7 +7,7 @@ import { tierCode, waveOf } from '../../shared/cockpit/run-selection.ts';
 import { breakdown } from '../../shared/cockpit/breakdown.ts';
 import { TIERS } from '../../shared/cockpit/columns.ts';
 import { DIFFICULTIES, OUTCOME_LABELS, type Proportion } from '../../shared/cockpit/statistics.ts';
-import { el, fill } from './dom.ts';
+import { el, fill, nameText } from './dom.ts';
 import { count, percent } from './format.ts';
 import { percentOf } from './intervals.ts';
 import type { Computed } from './view-model.ts';
@@ -114,7 +114,7 @@ export function renderBreakdown(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Comp
             return el(
               'tr',
               { 'data-model': g.model, 'data-harness': g.harnessVersion },
-              el('th', { scope: 'row', class: 'text pinned', title: m.label(g) }, m.label(g)),
+              el('th', { scope: 'row', class: 'text pinned', title: m.label(g) }, nameText(m.label(g))),
               ...split.flatMap((p) => p.cells[row]!.map((r, k) => cell(r, `${m.label(g)}, ${p.title} ${p.keys[k]}`))),
             );
           }),

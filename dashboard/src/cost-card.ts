@@ -7,7 +7,7 @@
 import type { StatsBody, StatsGroup } from '../../shared/cockpit/contract.ts';
 import type { Card } from './card.ts';
 import { OUTCOME_LABELS } from '../../shared/cockpit/statistics.ts';
-import { el, fill } from './dom.ts';
+import { el, fill, nameText } from './dom.ts';
 import { count, num, UNKNOWN, usd } from './format.ts';
 import { pendingOrFailed, type CostData } from './judge-spend-card.ts';
 import { paretoChart, type ParetoPoint } from './pareto-chart.ts';
@@ -173,7 +173,11 @@ function costTable(stats: StatsBody, label: (g: StatsGroup) => string): HTMLElem
           return el(
             'tr',
             { 'data-model': g.model, 'data-harness': g.harnessVersion },
-            el('th', { scope: 'row', class: 'text pinned', title: `${g.model} · ${g.harnessVersion}` }, label(g)),
+            el(
+              'th',
+              { scope: 'row', class: 'text pinned', title: `${g.model} · ${g.harnessVersion}` },
+              nameText(label(g)),
+            ),
             el(
               'td',
               { class: `num${r.priced < r.runs ? ' partial' : ''}`, 'data-cell': 'priced' },

@@ -40,3 +40,17 @@ export const byId = <T extends HTMLElement = HTMLElement>(id: string): T => {
   if (!node) throw new Error(`The page has no #${id}.`);
   return node as T;
 };
+
+/**
+ * A name (model, harness version, configuration, repository, task) with a line-break chance after each `-`, `_`
+ * and `/`: in a narrow column it wraps between its parts, never one letter per line. The text reads and copies
+ * as it was.
+ */
+export function nameText(name: string): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  for (const part of name.split(/(?<=[-_/])/)) {
+    if (fragment.childNodes.length) fragment.append(document.createElement('wbr'));
+    fragment.append(part);
+  }
+  return fragment;
+}

@@ -3,7 +3,7 @@
 import type { BudgetBody, StatsBody } from '../../shared/cockpit/contract.ts';
 import type { Card } from './card.ts';
 import { barList, type BarRow } from './charts/bars.ts';
-import { el, fill } from './dom.ts';
+import { el, fill, nameText } from './dom.ts';
 import { count, percent, UNKNOWN, usd } from './format.ts';
 import { MODEL_COLOUR } from './palette.ts';
 
@@ -68,7 +68,7 @@ export function renderJudgeSpend(
           el(
             'tr',
             { 'data-model': g.model },
-            el('th', { scope: 'row', class: 'text', title: `${g.model} · ${g.harnessVersion}` }, label(g)),
+            el('th', { scope: 'row', class: 'text', title: `${g.model} · ${g.harnessVersion}` }, nameText(label(g))),
             el('td', { class: 'num' }, count(g.runs)),
             g.judgeCostUsd === null
               ? el(

@@ -2,7 +2,7 @@
 // n, the 95% Wilson interval as a whisker and in words, the runs outside n, and the rate on the other outcome.
 import type { GroupFigures } from '../../shared/cockpit/group-figures.ts';
 import { OUTCOME_LABELS, tooFewText, type OutcomeRate, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
-import { el, fill } from './dom.ts';
+import { el, fill, nameText } from './dom.ts';
 import { count, percent } from './format.ts';
 import { ciText, percentOf } from './intervals.ts';
 import type { Computed } from './view-model.ts';
@@ -67,9 +67,9 @@ function tile(m: Computed, g: GroupFigures): HTMLElement {
           },
           g.generated === g.runs ? '◇ ' : `◇${count(g.generated)}/${count(g.runs)} `,
         ),
-      g.model,
+      nameText(g.model),
     ),
-    m.several && el('div', { class: 'kpi-harness' }, `harness ${g.harnessVersion}`),
+    m.several && el('div', { class: 'kpi-harness' }, 'harness ', nameText(g.harnessVersion)),
     el('div', { class: 'kpi-label' }, rateLabel(outcome)),
     el(
       'div',

@@ -30,7 +30,8 @@ function renderHeader(located: Located) {
   const name = byId('cockpit-name');
   name.textContent = cockpit.name;
   name.title = `Space ${cockpit.space}`;
-  byId('cockpit-space').textContent = `space ${cockpit.space}`;
+  // A cockpit named after its space does not say the name twice.
+  byId('cockpit-space').textContent = cockpit.space === cockpit.name ? '' : `space ${cockpit.space}`;
   const switcher = byId('cockpit-switcher');
   switcher.replaceChildren();
   if (all.length > 1) {

@@ -8,7 +8,7 @@ import { type RateFigure } from '../../shared/cockpit/rate-figures.ts';
 import { rowsByGroup } from '../../shared/cockpit/run-grouping.ts';
 import { kappaWithheld, tooFewText, type Agreement, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
 import { rateCell, type Card } from './card.ts';
-import { el, fill } from './dom.ts';
+import { el, fill, nameText } from './dom.ts';
 import { count, duration, num, UNKNOWN } from './format.ts';
 import { percentOf } from './intervals.ts';
 import { rateLabel } from './kpi-tiles.ts';
@@ -177,11 +177,15 @@ export function renderModelsTable(
     el(
       'tr',
       { class: cls },
-      el('th', { scope: 'row', class: 'text pinned', title: label }, label),
+      el('th', { scope: 'row', class: 'text pinned', title: label }, nameText(label)),
       ...columns
         .slice(1)
         .map((col) =>
-          el('td', { class: col.numeric ? 'num' : 'text', title: col.text(g) }, col.cell ? col.cell(g) : col.text(g)),
+          el(
+            'td',
+            { class: col.numeric ? 'num' : 'text', title: col.text(g) },
+            col.cell ? col.cell(g) : col.numeric ? col.text(g) : nameText(col.text(g)),
+          ),
         ),
     );
   const header = columns.map((col, k) => {

@@ -6,7 +6,7 @@ import { paretoFront } from '../../shared/cockpit/statistics.ts';
 import type { Interval } from '../../shared/cockpit/statistics.ts';
 import { legend } from './charts/bars.ts';
 import { linearTicks, logSplits } from './charts/ticks.ts';
-import { el } from './dom.ts';
+import { el, nameText } from './dom.ts';
 import { count, percent } from './format.ts';
 import { percentOf } from './intervals.ts';
 import { MODEL_COLOUR, ORIGINAL_COLOUR } from './palette.ts';
@@ -223,7 +223,7 @@ function pointsTable(points: ParetoPoint[], front: ParetoPoint[], money: (v: num
         el(
           'tr',
           { 'data-label': p.label },
-          el('th', { scope: 'row', class: 'text', title: p.label }, p.label),
+          el('th', { scope: 'row', class: 'text', title: p.label }, nameText(p.label)),
           el(
             'td',
             { class: 'num' },

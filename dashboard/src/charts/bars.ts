@@ -2,7 +2,7 @@
 // long model names stay readable and every bar is reachable by a screen reader and a tooltip. Every list
 // has an axis under it (ticks with values and units, gridlines through the tracks), so a bar's length can
 // be read, not only compared.
-import { el } from '../dom.ts';
+import { el, nameText } from '../dom.ts';
 import type { Axis } from './ticks.ts';
 
 export interface Segment {
@@ -52,7 +52,7 @@ export function barList(rows: BarRow[], axis: Axis, className = ''): HTMLElement
         el(
           'div',
           { class: `bar-row${row.unknown ? ' is-unknown' : ''}`, role: 'listitem' },
-          el('span', { class: 'bar-label', title: row.label }, row.label),
+          el('span', { class: 'bar-label', title: row.label }, nameText(row.label)),
           el(
             'span',
             { class: 'bar-track', style: grid },
