@@ -6,8 +6,8 @@
 // What the data does not hold is generated from a fixed seed and counted as generated for the banner: the
 // run times (and the wall time of runs without a trajectory), runner hosts, task order and waves, and the merge
 // commit the fix is served under; the issue number is the fix PR's. Nothing reads the issue text: the data has none.
-import { parseDiff } from '../../shared/cockpit/diff.ts';
 import { patchCounts } from '../../shared/runner/derive.ts';
+import { fixSize, tierOf } from '../../shared/runner/fix-size.ts';
 import { runId } from '../../shared/schema/run-id.ts';
 import { sha256Hex } from '../../shared/sha256.ts';
 import { type DemoCampaign, type DemoRun } from './demo-campaign.ts';
@@ -27,31 +27,8 @@ export interface LiteCampaignOptions {
   hosts: string[];
 }
 
-/** A test file by the usual layouts: under tests/ or testing/, or named test_*, *_test(s).py or conftest.py. */
-export const isTestPath = (path: string) =>
-  /(^|\/)(tests?|testing)\//.test(path) || /(^|\/)(test_[^/]*|[^/]*_tests?\.py|conftest\.py)$/.test(path);
-
-/** The tier rule (docs/contract.md §2): changed lines of the fix outside test files. */
-export const tierOf = (codeLinesChanged: number) =>
-  codeLinesChanged <= 30 ? 'easy' : codeLinesChanged <= 250 ? 'medium' : 'hard';
-
 /** The merged fix as one diff: its code, then its tests (SWE-bench keeps them apart). */
 export const originalFix = (task: DemoTask) => task.goldPatch + task.testPatch;
-
-/** Sizes of a fix, computed from its diff: all files, and the code files (test files left out). */
-export function fixSize(diff: string) {
-  const files = parseDiff(diff).files.map((f) => ({ path: f.newPath ?? f.oldPath ?? '', ...patchCounts(f.text) }));
-  const code = files.filter((f) => !isTestPath(f.path));
-  const lines = (list: typeof files) => list.reduce((s, f) => s + f.patchLinesAdded + f.patchLinesRemoved, 0);
-  return {
-    filesChanged: files.length,
-    linesAdded: files.reduce((s, f) => s + f.patchLinesAdded, 0),
-    linesRemoved: files.reduce((s, f) => s + f.patchLinesRemoved, 0),
-    codeFilesChanged: code.length,
-    codeLinesChanged: lines(code),
-    fixHasTests: files.length > code.length,
-  };
-}
 
 export function buildLiteCampaign(data: DemoData, options: LiteCampaignOptions): DemoCampaign {
   const streamFor = (key: string) => seeded(Number.parseInt(sha256Hex(`${options.seed}:${key}`).slice(0, 8), 16));
