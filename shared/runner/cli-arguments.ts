@@ -11,6 +11,8 @@ export const USAGE = `Usage: replay-push <command> [options]
   hidden-test <run-folder>   deliver the run's hidden-tests.json
   status [<runs-root>]       what is queued, rejected, and the last error per host
   check                      one signed check: is this host's key paired and the host listed? Stores nothing
+  import <format> <path>…    a harness's outputs (swe-bench, swe-agent, mini-swe-agent, openhands or auto) as
+                             run folders under --into, delivered as sync delivers them
 Options (environment):
   --endpoint URL   (REPLAY_ENDPOINT)  the ingest URL, …/hooks/{space}/ingest
   --host NAME      (REPLAY_HOST)      this runner's host name, as paired (required without --key-file)
@@ -20,6 +22,9 @@ Options (environment):
   --retry-for SECONDS (REPLAY_RETRY_FOR) how long to keep retrying an unavailable endpoint (default 60)
   --dry-run                           print the rows and what would be sent; send nothing
   --json                              the summary as one JSON object
+  --into DIR                          import: where the run folders go (default ./replay-import)
+  --model NAME, --harness-version V   import: for runs whose source does not name them
+  --dataset FILE                      import: SWE-bench dataset JSONL, for the issue records' fix size and tier
 See docs/runner.md.`;
 
 /** Wrong or missing arguments: the message, then the usage text, exit code 2. */
@@ -34,6 +39,11 @@ export interface CliSettings {
   retryForMs: number;
   dryRun: boolean;
   json: boolean;
+  /** `import`: the import root, and what a source that lacks them is taken to say. */
+  into?: string;
+  model?: string;
+  harnessVersion?: string;
+  dataset?: string;
 }
 
 /** https anywhere; plain http only to this machine (127.0.0.0/8, ::1, localhost), as local mode listens. */
@@ -68,6 +78,10 @@ export function parseArguments(
         'retry-for': { type: 'string' },
         'dry-run': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
+        into: { type: 'string' },
+        model: { type: 'string' },
+        'harness-version': { type: 'string' },
+        dataset: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -107,6 +121,10 @@ export function parseArguments(
       retryForMs: retryFor * 1000,
       dryRun: values['dry-run'],
       json: values.json,
+      into: values.into,
+      model: values.model,
+      harnessVersion: values['harness-version'],
+      dataset: values.dataset,
     },
   };
 }

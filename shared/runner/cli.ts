@@ -2,6 +2,7 @@
 // dispatches a command line to its command and maps usage and run-folder errors to exit code 2.
 import { dirname, resolve } from 'node:path';
 import { checkPairing } from './check.ts';
+import { importCommand } from './import/import-command.ts';
 import { exactlyOne, parseArguments, USAGE, UsageError } from './cli-arguments.ts';
 import { EXIT, type CliIo } from './cli-output.ts';
 import { OutboxError } from './outbox.ts';
@@ -29,6 +30,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
         return await deliverIssues(targets, settings, env, io);
       case 'hidden-test':
         return await deliverHiddenTest(exactlyOne(targets, 'run folder'), settings, env, io);
+      case 'import':
+        return await importCommand(targets, settings, env, io);
       case 'help':
         io.out(USAGE);
         return EXIT.delivered;

@@ -151,6 +151,12 @@ const NO_TRAJECTORY = {
   dotnetCommands: null,
 };
 
+/**
+ * The measured figures a folder may derive. One that `result.json` gives as null stays null (the harness says it
+ * was not measured: an imported run without per-call times must not get a wall time or a throughput of zero).
+ */
+export const MEASURED_FIGURES = ['wallSeconds', ...Object.keys(NO_TRAJECTORY)] as (keyof DerivedFigures)[];
+
 /** The figures a folder gives: from the times in `result.json`, the trajectory (when there is one) and the diff. */
 export function deriveFigures(
   times: { startedAt: string; finishedAt: string },

@@ -26,7 +26,7 @@ export function outboxDir(settings: CliSettings, runsRoot: string | undefined): 
   throw new UsageError('Which outbox? Give --outbox (or REPLAY_OUTBOX).');
 }
 
-function deliverySettings(settings: CliSettings, env: NodeJS.ProcessEnv, progress: Progress): DeliverySettings {
+export function deliverySettings(settings: CliSettings, env: NodeJS.ProcessEnv, progress: Progress): DeliverySettings {
   if (!settings.endpoint)
     throw new UsageError('Where to? Give --endpoint (or REPLAY_ENDPOINT): the ingest URL, …/hooks/{space}/ingest.');
   // Keys of several hosts may sit in the environment or REPLAY_KEYS_DIR: the host named in a run folder must

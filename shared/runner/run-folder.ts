@@ -21,7 +21,7 @@ import {
 } from '../schema/run.ts';
 import { sha256Hex } from '../sha256.ts';
 import { scanContamination } from './contamination.ts';
-import { deriveFigures, mergeRow, taskFields } from './derive.ts';
+import { deriveFigures, MEASURED_FIGURES, mergeRow, taskFields } from './derive.ts';
 import { JsonTextError, parseJsonText } from './json-text.ts';
 import { readFileSafely, UnsafeFileError } from './safe-read.ts';
 
@@ -208,6 +208,10 @@ function givenFields(result: ResultFile): Record<string, unknown> {
   return Object.fromEntries(Object.entries(result).filter(([key]) => (RUNNER_FIELDS as string[]).includes(key)));
 }
 
+/** The measured figures `result.json` gives as null: they stay null rather than derived. */
+const unmeasured = (result: ResultFile) =>
+  Object.fromEntries(MEASURED_FIGURES.filter((key) => result[key] === null).map((key) => [key, null]));
+
 export function prepareRun(run: RunFolder, options: PrepareOptions = {}): PreparedRun {
   const resultPath = join(run.folder, RUN_FILES.result);
   const host = options.host ?? run.result.host;
@@ -230,7 +234,10 @@ export function prepareRun(run: RunFolder, options: PrepareOptions = {}): Prepar
   const derived = deriveFigures(run.result, run.events, run.patch);
   const row = validate(
     runnerRowSchema,
-    mergeRow({ ...derived }, { contamination }, taskFields(run.task), givenFields(run.result), { host }),
+    {
+      ...mergeRow({ ...derived }, { contamination }, taskFields(run.task), givenFields(run.result), { host }),
+      ...unmeasured(run.result),
+    },
     resultPath,
   );
   return {

@@ -2,7 +2,17 @@
 // columnar codes index into them without bundling zod. The order is part of the columnar wire format.
 export const TIERS = ['easy', 'medium', 'hard'] as const;
 export const OUTCOMES = ['finished', 'budget', 'model-error'] as const;
-export const METRICS_SOURCES = ['trajectory', 'result-only', 'generated'] as const;
+// After the three of replay-run/1 come the imported formats, each as `<format>/<version of its layout read>`
+// (docs/contract.md §7, "Importing").
+export const METRICS_SOURCES = [
+  'trajectory',
+  'result-only',
+  'generated',
+  'swe-bench/1',
+  'swe-agent/1',
+  'mini-swe-agent/1',
+  'openhands/1',
+] as const;
 export const VERDICTS = ['resolved', 'partial', 'wrong', 'no_change', 'error', 'excluded'] as const;
 export const JUDGE_STATES = [
   'pending',

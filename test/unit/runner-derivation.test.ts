@@ -122,6 +122,21 @@ describe('deriving a run row from the example folder', () => {
       promptTokens: 13300,
     });
   });
+  it('keeps a measured figure result.json gives as null null, where it would be derived, and a task field from task.json', async () => {
+    const dir = copyOfExample();
+    const result = JSON.parse(readFileSync(join(EXAMPLE, 'result.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(
+      join(dir, 'result.json'),
+      JSON.stringify({ ...result, wallSeconds: null, promptTokens: null, bashCalls: null, repo: null }),
+    );
+    const { row } = prepareRun(await readRunFolder(dir), MAC_CONTEXT);
+    expect(row).toMatchObject({ wallSeconds: null, promptTokens: null, bashCalls: null });
+    // Given figures stay derived where result.json says nothing of them; a null task field is no figure.
+    expect(row.completionTokens).toBe(
+      prepareRun(await readRunFolder(copyOfExample()), MAC_CONTEXT).row.completionTokens,
+    );
+    expect(row.repo).toBe('acme/widgets');
+  });
 });
 
 describe('derivation rules', () => {
