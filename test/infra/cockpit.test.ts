@@ -254,6 +254,42 @@ describe('names', () => {
     ).toBeLessThanOrEqual(128);
     for (const [, fn] of ofType(stack, 'AWS::Lambda::Function'))
       expect(String(fn.Properties.Description ?? '').length).toBeLessThanOrEqual(256);
+    expect(String(one(stack, 'AWS::ApiGatewayV2::Api')[1].Properties.Name).length).toBeLessThanOrEqual(128);
+  });
+
+  it('of the HTTP APIs say what each is, with the stage in front', () => {
+    const apiNames = (s: ReturnType<typeof synthesize>) =>
+      [...s.templates.values()].flatMap((t) => ofType(t, 'AWS::ApiGatewayV2::Api').map(([, a]) => a.Properties.Name));
+    expect(apiNames(synthesize(exampleConfig())).sort()).toEqual([
+      'ReplayBench-CockpitRead-SmallModelsBenchmarks',
+      'ReplayBench-Ingest',
+    ]);
+    expect(apiNames(synthesize(exampleConfig(), { stage: 'staging' })).sort()).toEqual([
+      'staging-ReplayBench-CockpitRead-SmallModelsBenchmarks',
+      'staging-ReplayBench-Ingest',
+    ]);
+  });
+});
+
+describe('the dashboard deployment', () => {
+  it("logs to a log group of its stack, kept a month and deleted with the stack, not Lambda's own that keeps logs for ever", () => {
+    const stack = synthesize(exampleConfig()).cockpitTemplate('SmallModelsBenchmarks');
+    // The library's handler: the one function that is not ours (ours all name their Powertools service).
+    const handlers = ofType(stack, 'AWS::Lambda::Function').filter(
+      ([, fn]) => !JSON.stringify(fn.Properties.Environment ?? {}).includes('POWERTOOLS_SERVICE_NAME'),
+    );
+    expect(handlers).toHaveLength(1);
+    const logGroupId = (handlers[0]![1].Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+    const logGroup = (
+      stack.toJSON() as {
+        Resources: Record<string, { Type: string; Properties: { RetentionInDays: number }; DeletionPolicy: string }>;
+      }
+    ).Resources[logGroupId]!;
+    expect(logGroup).toMatchObject({
+      Type: 'AWS::Logs::LogGroup',
+      Properties: { RetentionInDays: 30 },
+      DeletionPolicy: 'Delete',
+    });
   });
 });
 

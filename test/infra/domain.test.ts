@@ -87,7 +87,7 @@ describe('with a domain and a hosted zone', () => {
       Aliases: ['smallmodelsbenchmarks.bench.example.com'],
       ViewerCertificate: {
         AcmCertificateArn: COCKPIT_CERTIFICATE,
-        MinimumProtocolVersion: 'TLSv1.2_2021',
+        MinimumProtocolVersion: 'TLSv1.2_2025',
         SslSupportMethod: 'sni-only',
       },
     });

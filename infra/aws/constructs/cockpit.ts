@@ -38,6 +38,7 @@ import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { OAuthScope, UserPoolClient, UserPoolClientIdentityProvider } from 'aws-cdk-lib/aws-cognito';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source, type ISource } from 'aws-cdk-lib/aws-s3-deployment';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { cockpitConfig, type ReplayConfig } from '../deployment-config.ts';
 import { cockpitHostName } from '../../../shared/schema/config.ts';
@@ -48,7 +49,7 @@ import { TIMEOUTS } from '../timing.ts';
 import type { Alarms } from './alarms.ts';
 import type { CockpitHeaders } from './cockpit-headers.ts';
 import { ReplayHttpApi } from './http-api.ts';
-import { ReplayFunction } from './replay-function.ts';
+import { LOG_RETENTION, ReplayFunction } from './replay-function.ts';
 import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../../shared/cockpit/contract.ts';
 import { analystGroupOf } from '../../../shared/core/read/cockpit-access.ts';
 
@@ -98,6 +99,7 @@ export class Cockpit extends Construct {
 
     // The dashboard polls `since` deltas every few seconds per open tab; a burst covers a cold page load.
     this.readApi = new ReplayHttpApi(this, 'ReadEndpoint', {
+      name: state.names.prefixed(`ReplayBench-CockpitRead-${name}`),
       description: `replay-bench read API of cockpit ${name}`,
       rateLimit: 50,
       burstLimit: 200,
@@ -125,7 +127,9 @@ export class Cockpit extends Construct {
         ? {
             domainNames: [host],
             certificate: Certificate.fromCertificateArn(this, 'Certificate', config.domain.cockpitCertificateArn!),
-            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+            // The newest policy CloudFront offers that still speaks TLS 1.2 (TLSv1.3_2025 drops it, and with it
+            // the TLS-inspecting proxies some analysts sit behind): GCM and ChaCha20 ciphers with forward secrecy only.
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2025,
           }
         : {}),
       defaultRootObject: 'index.html',
@@ -226,6 +230,7 @@ export class Cockpit extends Construct {
       distributionPaths: ['/*'],
       retainOnDelete: false,
       memoryLimit: 512,
+      logGroup: deploymentLogs(Stack.of(this)),
     });
     acknowledgeDeploymentHandler(deployment, site);
   }
@@ -267,6 +272,17 @@ export class Cockpit extends Construct {
     });
     (cloudFront.node.defaultChild as CfnAlarm).cfnOptions.condition = inUsEast1(Stack.of(this));
   }
+}
+
+/**
+ * The log group of the stack's one BucketDeployment handler (aws-cdk-lib shares it between the stack's
+ * cockpits), at the house retention; without it Lambda makes one that keeps its logs for ever and outlives the stack.
+ */
+function deploymentLogs(stack: Stack): LogGroup {
+  return (
+    (stack.node.tryFindChild('DashboardDeploymentLogs') as LogGroup | undefined) ??
+    new LogGroup(stack, 'DashboardDeploymentLogs', { retention: LOG_RETENTION, removalPolicy: RemovalPolicy.DESTROY })
+  );
 }
 
 /** The stack's "deployed in us-east-1" condition, made once. */
@@ -323,13 +339,13 @@ function acknowledgeDistribution(distribution: Distribution, ownName: boolean): 
         'a JWT authorizer (or published read-only by configuration), and the static files are immutable build output.',
     },
   );
-  // With its own name the distribution serves TLSv1.2_2021 at least; without, the finding stands.
+  // With its own name the distribution serves TLSv1.2_2025 at least; without, the finding stands.
   if (!ownName)
     Validations.of(distribution).acknowledge({
       id: 'AwsSolutions-CFR4',
       reason:
         'Without a configured domain the distribution answers on its *.cloudfront.net name, whose certificate and minimum viewer protocol ' +
-        'CloudFront chooses; a "domain" in the configuration gives it its own name with TLSv1.2_2021 as the minimum (docs/deploy.md, "Stable endpoints").',
+        'CloudFront chooses; a "domain" in the configuration gives it its own name with TLSv1.2_2025 as the minimum (docs/deploy.md, "Stable endpoints").',
     });
 }
 

@@ -8,6 +8,8 @@ import { Construct } from 'constructs';
 import { LOG_RETENTION } from './replay-function.ts';
 
 export interface ReplayHttpApiProps {
+  /** What the API is, as the console lists it (API Gateway caps names at 128 characters). */
+  name: string;
   description: string;
   /** Steady requests per second, and the burst above it, before API Gateway answers 429. */
   rateLimit: number;
@@ -38,6 +40,7 @@ export class ReplayHttpApi extends Construct {
   constructor(scope: Construct, id: string, props: ReplayHttpApiProps) {
     super(scope, id);
     this.api = new HttpApi(this, 'Api', {
+      apiName: props.name.length <= 128 ? props.name : `${props.name.slice(0, 127)}…`,
       description: props.description,
       createDefaultStage: false,
       defaultAuthorizer: props.defaultAuthorizer,

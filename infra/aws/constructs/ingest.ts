@@ -43,6 +43,7 @@ export class Ingest extends Construct {
 
     // A rack of runners sends one delivery per finished run, plus catch-up bursts after an outage.
     this.endpoint = new ReplayHttpApi(this, 'Endpoint', {
+      name: state.names.prefixed('ReplayBench-Ingest'),
       description: 'replay-bench ingest endpoint for runner hosts',
       rateLimit: 20,
       burstLimit: 100,
