@@ -18,6 +18,8 @@ export const METRICS = {
   landed: 'Landed',
   /** A run or hidden-test result of one host for another host's run reached landing and was not applied. */
   crossHostRejected: 'CrossHostRejected',
+  /** A run landed under the id of another stored run (model, task, harness version): archived apart, never current. */
+  runIdCollision: 'RunIdCollision',
   landingMessageDropped: 'LandingMessageDropped',
   judgeMessageDropped: 'JudgeMessageDropped',
   judgeModelCalls: 'JudgeModelCalls',

@@ -5,6 +5,8 @@
 // Ids and task ids are free text (they may contain `/`, `#` or `__`): inside a key they are always
 // percent-encoded, so a prefix built for one id can never match another's objects or items.
 
+import { sha256Hex } from './sha256.ts';
+
 const encode = encodeURIComponent;
 
 function decode(part: string): string | null {
@@ -242,15 +244,44 @@ export const allSpacesBudgetKey = (day: string): ItemKey => ({ pk: 'BUDGET-ALL-S
 
 /** Archived attempts of one run sort by finishedAt under this prefix (the id encoded: ids may contain `#`). */
 export const attemptPrefix = (id: string) => `${SORT_PREFIX.attempt}${encode(id)}#`;
-export const attemptKey = (space: string, id: string, finishedAt: string, patchSha256: string): ItemKey => ({
+/**
+ * An attempt's item. One that is not the run's own (another run under the same id, a `collision`) also carries its
+ * origin, so it never takes the place of, or is taken for, an attempt of the run with the same finishedAt and patch.
+ */
+export const attemptKey = (
+  space: string,
+  id: string,
+  finishedAt: string,
+  patchSha256: string,
+  origin?: string,
+): ItemKey => ({
   pk: spacePartition(space),
-  sk: `${attemptPrefix(id)}${finishedAt}#${patchSha256}`,
+  sk: `${attemptPrefix(id)}${finishedAt}#${patchSha256}${origin ? `#${origin}` : ''}`,
 });
 
-export function parseAttemptSortKey(sk: string): { id: string; finishedAt: string; patchSha256: string } | null {
-  const match = /^ATTEMPT#([^#]+)#([^#]+)#([^#]+)$/.exec(sk);
+/** The origin of an attempt kept apart: a hash of its sender and its run, or none for the run's own. */
+export const attemptOrigin = (attempt: {
+  collision?: boolean;
+  host: string;
+  model: string;
+  taskId: string;
+  harnessVersion: string;
+}): string | undefined =>
+  attempt.collision
+    ? sha256Hex(JSON.stringify([attempt.host, attempt.model, attempt.taskId, attempt.harnessVersion])).slice(0, 16)
+    : undefined;
+
+/** The item key of an archived attempt, its origin included. */
+export const archivedAttemptKey = (
+  attempt: Parameters<typeof attemptOrigin>[0] & { space: string; id: string; finishedAt: string; patchSha256: string },
+): ItemKey => attemptKey(attempt.space, attempt.id, attempt.finishedAt, attempt.patchSha256, attemptOrigin(attempt));
+
+export function parseAttemptSortKey(
+  sk: string,
+): { id: string; finishedAt: string; patchSha256: string; origin: string | null } | null {
+  const match = /^ATTEMPT#([^#]+)#([^#]+)#([^#]+)(?:#([^#]+))?$/.exec(sk);
   const id = match ? decode(match[1]!) : null;
-  return match && id !== null ? { id, finishedAt: match[2]!, patchSha256: match[3]! } : null;
+  return match && id !== null ? { id, finishedAt: match[2]!, patchSha256: match[3]!, origin: match[4] ?? null } : null;
 }
 
 /** Index attributes of a run row. */

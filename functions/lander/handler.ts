@@ -17,6 +17,10 @@ export function createLanderHandler(coreDeps: LandingDeps, instrumentation: Inst
       logger.warn('refused a delivery for a run of another host', { ...rejection });
       metrics.addMetric(METRICS.crossHostRejected, MetricUnit.Count, 1);
     },
+    collided: (collision) => {
+      logger.warn('kept a run apart: its id is another run', { ...collision });
+      metrics.addMetric(METRICS.runIdCollision, MetricUnit.Count, 1);
+    },
   };
   return sqsBatchHandler(instrumentation, async (record: SQSRecord) => {
     const message = landingMessageSchema.safeParse(parseBody(record));

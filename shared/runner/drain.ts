@@ -1,6 +1,6 @@
 // Sending the outbox (docs/contract.md §7). Deliveries go out a few at a time; each keeps its X-Replay-Delivery id
-// across retries. 202 "verified" → ledger; 3xx (never followed), 400/404/413 and 403 not-owner → rejected/ (they
-// can never be accepted there); 401, 403,
+// across retries. 202 "verified" → ledger; 3xx (never followed), 400/404/413, 403 not-owner and 409 id-collision →
+// rejected/ (they can never be accepted there); 401, 403,
 // 408, 429, 5xx and network failures → retried in rounds with exponential backoff and jitter until
 // `retryForMs` has passed, then left queued for the next run. A hidden-test result waits until its run
 // is accepted. A host without a key sends nothing; its deliveries stay queued.
@@ -17,6 +17,7 @@ function classifyAnswer(answer: ServerAnswer): AnswerClass {
   if (answer.status === 202) return answer.body.signature === 'verified' ? 'accepted' : 'retry';
   if ((answer.status >= 300 && answer.status < 400) || [400, 404, 413].includes(answer.status)) return 'rejected';
   if (answer.status === 403 && answer.body.error === 'not-owner') return 'rejected';
+  if (answer.status === 409 && answer.body.error === 'id-collision') return 'rejected';
   return 'retry';
 }
 

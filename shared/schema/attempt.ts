@@ -9,6 +9,8 @@ export const archivedAttemptSchema = z.object({
   archivedAt: z.string(),
   /** Another patch for a finishedAt whose first accepted patch is (or was) current: never judged. */
   conflict: z.optional(z.boolean()),
+  /** Another run (model, task, harness version) whose id is this run's: kept apart, never judged (docs/contract.md §4). */
+  collision: z.optional(z.boolean()),
 });
 export type ArchivedAttempt = z.output<typeof archivedAttemptSchema>;
 
@@ -27,9 +29,18 @@ export interface AttemptSummary {
   landedAt: string;
   current: boolean;
   conflict: boolean;
+  /** Another run under this id: its own model, task and harness version say which (docs/contract.md §4). */
+  collision: boolean;
+  host: string;
+  model: string;
+  taskId: string;
+  harnessVersion: string;
 }
 
-export const attemptSummary = (row: RunRow & { conflict?: boolean }, current: boolean): AttemptSummary => ({
+export const attemptSummary = (
+  row: RunRow & { conflict?: boolean; collision?: boolean },
+  current: boolean,
+): AttemptSummary => ({
   finishedAt: row.finishedAt,
   startedAt: row.startedAt,
   outcome: row.outcome,
@@ -43,4 +54,9 @@ export const attemptSummary = (row: RunRow & { conflict?: boolean }, current: bo
   landedAt: row.landedAt,
   current,
   conflict: row.conflict === true,
+  collision: row.collision === true,
+  host: row.host,
+  model: row.model,
+  taskId: row.taskId,
+  harnessVersion: row.harnessVersion,
 });

@@ -1,6 +1,41 @@
 // The run id rule on its own, free of zod, so the cockpit can key rows by id without bundling the schemas.
+//
+// The id is never parsed back, and it is injective all the same (docs/contract.md §2): the model's id form and the
+// harness version hold no "__", the model's does not end with "_" and the harness version does not start with one,
+// so the first "__" of an id ends the model and the last one starts the harness version, whatever "__" the task id
+// holds (SWE-bench's `owner__repo-123`). Two models whose names differ only by ":" or "/" against "_" still share an
+// id form; ingest and landing compare the stored row's run with the delivered one for that (RunIdentity).
+
+export interface RunIdentity {
+  model: string;
+  taskId: string;
+  harnessVersion: string;
+}
+
+/** The model as the id spells it: every ":" and "/" written "_". */
+export const modelIdForm = (model: string) => model.replace(/[:/]/g, '_');
 
 /** `{model}__{taskId}__{harnessVersion}`, with `:` and `/` in the model replaced by `_`. Never parsed back. */
-export function runId(row: { model: string; taskId: string; harnessVersion: string }): string {
-  return `${row.model.replace(/[:/]/g, '_')}__${row.taskId}__${row.harnessVersion}`;
+export function runId(row: RunIdentity): string {
+  return `${modelIdForm(row.model)}__${row.taskId}__${row.harnessVersion}`;
 }
+
+/** Whether a model's id form keeps the id injective: no "__" in it, and no "_" at its end. */
+export const modelKeepsIdsApart = (model: string) => !`${modelIdForm(model)}_`.includes('__');
+/** Whether a harness version keeps the id injective: no "__" in it, and no "_" at its start. */
+export const harnessKeepsIdsApart = (harnessVersion: string) => !`_${harnessVersion}`.includes('__');
+
+/** Whether two rows are one run: the same model, task and harness version, not merely the same id. */
+export const sameRun = (a: RunIdentity, b: RunIdentity) =>
+  a.model === b.model && a.taskId === b.taskId && a.harnessVersion === b.harnessVersion;
+
+/** The run's identity alone, as an id-collision answer and record name it. */
+export const runIdentity = ({ model, taskId, harnessVersion }: RunIdentity): RunIdentity => ({
+  model,
+  taskId,
+  harnessVersion,
+});
+
+/** `model "qwen3:8b", task "acme__widgets-42", harness "h2"`: one run named in a sentence. */
+export const describeRun = (run: RunIdentity) =>
+  `model ${JSON.stringify(run.model)}, task ${JSON.stringify(run.taskId)}, harness ${JSON.stringify(run.harnessVersion)}`;

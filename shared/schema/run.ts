@@ -19,6 +19,7 @@ import {
   shortText,
   tier,
 } from './primitives.ts';
+import { harnessKeepsIdsApart, modelKeepsIdsApart } from './run-id.ts';
 
 export const outcome = z.enum(OUTCOMES);
 export const metricsSource = z.enum(METRICS_SOURCES);
@@ -37,7 +38,12 @@ export const runnerRowSchema = z.object({
   tier: orNull(tier),
   wave: optionalCount,
   // model
-  model: identity,
+  model: identity.check(
+    z.refine(
+      modelKeepsIdsApart,
+      'its run-id form (":" and "/" written "_") must not contain "__" or end with "_": the id could name another run',
+    ),
+  ),
   modelFamily: optionalText(),
   parameters: optionalText(),
   activeParameters: optionalText(),
@@ -49,7 +55,9 @@ export const runnerRowSchema = z.object({
   contextWindow: optionalCount,
   historyCharsKept: optionalCount,
   // harness
-  harnessVersion: pathSafeIdentity,
+  harnessVersion: pathSafeIdentity.check(
+    z.refine(harnessKeepsIdsApart, 'must not contain "__" or start with "_": the run id could name another run'),
+  ),
   maxSteps: optionalCount,
   maxOutputTokensPerCall: optionalCount,
   wallBudgetSeconds: optionalAmount,

@@ -16,7 +16,8 @@ const hostile = {
   kind: 'run',
   host: HOSTS[0],
   row: {
-    model: '<img src=x onerror="window.__xss=1">',
+    // No "__" in a model (its id would be ambiguous): the handler builds the name `__xss` at run time.
+    model: `<img src=x onerror="window['_'+'_xss']=1">`,
     taskId: 'xss-task',
     harnessVersion: 'paper',
     host: HOSTS[0],

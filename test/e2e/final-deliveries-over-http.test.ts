@@ -15,6 +15,7 @@ const config = {
     Ordered: { senders: ['mac-studio-1'] },
     Replays: { senders: ['mac-studio-1'] },
     Texts: { senders: ['mac-studio-1'] },
+    Ids: { senders: ['mac-studio-1'] },
   },
 };
 const keys = { 'mac-studio-1': 'k-studio', 'mac-mini-2': 'k-mini' };
@@ -249,5 +250,37 @@ describe('identity strings', () => {
     const answer = await pushDelivery(local.url, 'Texts', runDelivery({ model: 'qwen\u200b3' }), keys['mac-studio-1']);
     expect(answer).toMatchObject({ status: 400, body: { error: 'invalid-delivery' } });
     expect(answer.body.details).toEqual(expect.arrayContaining([expect.stringMatching(/^row\.model: /)]));
+  });
+});
+
+describe('two runs, one id (issue 35)', () => {
+  it('answers 409 id-collision naming both runs to a run whose id is a landed run of another model', async () => {
+    const first = runDelivery({ taskId: 'ids', model: 'coll:8b' });
+    const second = runDelivery({ taskId: 'ids', model: 'coll_8b' });
+    expect((await pushDelivery(local.url, 'Ids', first, keys['mac-studio-1'])).status).toBe(202);
+    await queueDrained(local, 'landing');
+    const answer = await pushDelivery(local.url, 'Ids', second, keys['mac-studio-1']);
+    expect(answer).toMatchObject({
+      status: 409,
+      body: {
+        signature: 'verified',
+        error: 'id-collision',
+        stored: { model: 'coll:8b', taskId: 'ids', harnessVersion: 'h2' },
+        delivered: { model: 'coll_8b', taskId: 'ids', harnessVersion: 'h2' },
+      },
+    });
+    expect(await local.adapters.inbox.list('inbox/Ids/')).toEqual([]);
+    expect((await getJson(runPath('Ids', first.id))).body).toMatchObject({ model: 'coll:8b', deliveryCount: 1 });
+  });
+
+  it('refuses a model whose id form holds "__" with 400 naming row.model, and stores nothing', async () => {
+    const answer = await pushDelivery(
+      local.url,
+      'Ids',
+      runDelivery({ model: 'm2__acme', taskId: 'x' }),
+      keys['mac-studio-1'],
+    );
+    expect(answer).toMatchObject({ status: 400, body: { details: [expect.stringMatching(/^row\.model: /)] } });
+    expect(await local.adapters.inbox.list('inbox/Ids/')).toEqual([]);
   });
 });

@@ -154,4 +154,19 @@ describe('answers that reject a delivery for good', () => {
     await sync();
     expect(seen).toHaveLength(2);
   });
+
+  it('sets aside a 409 id-collision (another run has its id) and exits 3, never sending it again', async () => {
+    const { root, keyFile } = oneRun();
+    const sync = () =>
+      replayPush(['sync', root, '--endpoint', endpoint, '--key-file', keyFile, '--retry-for', '0', '--json']);
+    const body = { signature: 'verified', error: 'id-collision', message: 'Run id x is already another run.' };
+    script = [{ status: 409, body }];
+    const result = await sync();
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.out[0]!)).toMatchObject({ delivered: 0, queued: 0, rejected: 1 });
+    const answers = readdirSync(join(root, '.replay-outbox', 'rejected')).filter((n) => n.endsWith('.answer.json'));
+    expect(answers).toHaveLength(1);
+    await sync();
+    expect(seen).toHaveLength(1);
+  });
 });

@@ -30,6 +30,7 @@ import type { StoredHost } from '../../shared/schema/host.ts';
 import type { SentIssue, StoredIssue } from '../../shared/schema/issue.ts';
 import type { StoredHiddenTestResult, RunRow } from '../../shared/schema/run.ts';
 import { replacesHiddenTest } from '../../shared/core/landing/decide.ts';
+import { archivedAttemptKey } from '../../shared/storage-layout.ts';
 
 /** Every table-backed port, as one table (like DynamoStore). */
 export class InMemoryTable
@@ -77,15 +78,14 @@ export class InMemoryTable
   }
 
   async archiveAttempt(attempt: ArchivedAttempt): Promise<void> {
-    const id = key(attempt.space, attempt.id, attempt.finishedAt, attempt.patchSha256);
+    const id = attemptItem(attempt);
     if (!this.attempts.has(id)) this.attempts.set(id, copy(attempt));
   }
 
-  /** Oldest first: the table sorts a run's attempts by finishedAt, then patch. */
+  /** Oldest first: the table sorts a run's attempts by finishedAt, then patch (then origin). */
   async listAttempts(space: string, id: string): Promise<ArchivedAttempt[]> {
-    const sortKey = (attempt: ArchivedAttempt) => `${attempt.finishedAt}#${attempt.patchSha256}`;
     const attempts = [...this.attempts.values()].filter((attempt) => attempt.space === space && attempt.id === id);
-    return copy(attempts.sort((a, b) => compare(sortKey(a), sortKey(b))));
+    return copy(attempts.sort((a, b) => compare(attemptItem(a), attemptItem(b))));
   }
 
   async setAttemptHiddenTest(
@@ -94,9 +94,9 @@ export class InMemoryTable
     finishedAt: string,
     result: StoredHiddenTestResult,
   ): Promise<number> {
-    const matching = (await this.listAttempts(space, id)).filter((attempt) => attempt.finishedAt === finishedAt);
+    const matching = (await this.listAttempts(space, id)).filter((a) => a.finishedAt === finishedAt && !a.collision);
     for (const attempt of matching.filter((a) => replacesHiddenTest(a.hiddenTestResult, result)))
-      this.attempts.set(key(space, id, finishedAt, attempt.patchSha256), {
+      this.attempts.set(attemptItem(attempt), {
         ...attempt,
         hiddenTestResult: copy(result),
       });
@@ -328,6 +328,10 @@ export function failingWhen<T extends object, K extends AsyncMethodOf<T>>(
 }
 
 const key = (...parts: string[]) => parts.join('\u0000');
+const attemptItem = (attempt: ArchivedAttempt) => {
+  const { pk, sk } = archivedAttemptKey(attempt);
+  return key(pk, sk);
+};
 
 /** Code-unit order, which for the keys used here is the byte order DynamoDB and S3 sort by. */
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -2,70 +2,14 @@
 // ports. A run and its hidden-test results belong to the host whose row it is; a task's issue record to the first
 // publisher that sent it, among the space's `issuePublishers`.
 import { describe, expect, it } from '@jest/globals';
-import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
-import { sign } from '../../shared/core/ingest/signature.ts';
 import { decideLanding } from '../../shared/core/landing/decide.ts';
-import { landEntry, type CrossHostRejection, type LandingDeps } from '../../shared/core/landing/land.ts';
-import type { JudgeMessage, LandingMessage } from '../../shared/ports.ts';
-import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '../../shared/schema/config.ts';
+import { parseConfig } from '../../shared/schema/config.ts';
 import { runnerRowSchema } from '../../shared/schema/run.ts';
-import { hiddenTestDelivery, inboxEntry, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
-import {
-  InMemoryKeySource,
-  InMemoryObjectStore,
-  InMemoryTable,
-  RecordingQueue,
-  SettableClock,
-} from '../helpers/in-memory-ports.ts';
+import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
+import { ingestLandingWorld as world, MINI, NOW, PRO, STUDIO } from '../helpers/ingest-landing-world.ts';
 import { runRow } from '../helpers/records.ts';
 
-const STUDIO = 'mac-studio-1';
-const MINI = 'mac-mini-2';
-const PRO = 'mac-pro-3';
-const KEYS: Record<string, string> = { [STUDIO]: 'k-studio', [MINI]: 'k-mini', [PRO]: 'k-pro' };
-const NOW = new Date('2026-11-29T12:00:00.000Z');
 const F = '2026-11-20T10:12:00.000Z';
-
-function world(spaceSettings: Record<string, unknown> = {}) {
-  const table = new InMemoryTable();
-  const inbox = new InMemoryObjectStore();
-  const landingQueue = new RecordingQueue<LandingMessage>();
-  const rejected: CrossHostRejection[] = [];
-  const ingest: IngestDeps = {
-    config: parseConfig({ spaces: { S: { senders: [STUDIO, MINI, PRO], ...spaceSettings } } }),
-    keys: new InMemoryKeySource(
-      Object.fromEntries(Object.entries(KEYS).map(([host, key]) => [`${DEFAULT_SECRET_CONFIG_KEY}:${host}`, [key]])),
-    ),
-    inbox,
-    landingQueue,
-    runs: table,
-    issueOwners: table,
-    clock: new SettableClock(NOW),
-  };
-  const landing: LandingDeps = {
-    runs: table,
-    attempts: table,
-    issues: table,
-    hosts: table,
-    objects: new InMemoryObjectStore(),
-    inbox,
-    judgeQueue: new RecordingQueue<JudgeMessage>(),
-    clock: new SettableClock(NOW),
-    rejected: (r) => rejected.push(r),
-  };
-  const send = (delivery: Record<string, unknown>) => {
-    const rawBody = Buffer.from(JSON.stringify(delivery));
-    return acceptDelivery(ingest, {
-      space: 'S',
-      rawBody,
-      signature: sign(rawBody, KEYS[delivery.host as string]!),
-      deliveryHeader: undefined,
-    });
-  };
-  const land = (delivery: Record<string, unknown>, deliveryId = 'd') =>
-    landEntry(landing, inboxEntry('S', delivery as never, { deliveryId }));
-  return { table, inbox, rejected, send, land };
-}
 
 const notOwner = { status: 403, body: { signature: 'verified', error: 'not-owner' } };
 

@@ -17,6 +17,24 @@ describe('run id rule', () => {
   it('keeps spaces in model names (ids are never parsed back)', () => {
     expect(runId({ model: 'Kimi - paper', taskId: 't1', harnessVersion: 'h1' })).toBe('Kimi - paper__t1__h1');
   });
+
+  it.each([
+    ['a model with "__"', { model: 'm2__acme', taskId: 'x' }, 'row.model'],
+    ['a model whose ":" and "_" make "__"', { model: 'm2:_acme', taskId: 'x' }, 'row.model'],
+    ['a model whose id form ends with "_"', { model: 'qwen3:', taskId: '_x' }, 'row.model'],
+    ['a harness version with "__"', { taskId: 'x', harnessVersion: 'h__2' }, 'row.harnessVersion'],
+    ['a harness version starting with "_"', { taskId: 'x_', harnessVersion: '_h2' }, 'row.harnessVersion'],
+  ])('refuses %s, which would give another run its id, naming the field', (_what, overrides, field) => {
+    const delivery = runDelivery(overrides);
+    const parsed = parseDelivery(raw(delivery), 'mac-studio-1');
+    expect(parsed).toMatchObject({ ok: false, details: [expect.stringMatching(new RegExp(`^${field}: .*__`))] });
+  });
+
+  it('keeps the "__" of SWE-bench task ids, and "_" inside model and harness names', () => {
+    const delivery = runDelivery({ model: 'qwen_3:8b', taskId: '_acme__widgets-42_', harnessVersion: 'h_2' });
+    expect(parseDelivery(raw(delivery), 'mac-studio-1')).toMatchObject({ ok: true });
+    expect(delivery.id).toBe('qwen_3_8b___acme__widgets-42___h_2');
+  });
 });
 
 describe('run row schema', () => {

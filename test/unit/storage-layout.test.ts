@@ -45,6 +45,11 @@ describe('the storage layout', () => {
       id: 'm__t#1__h',
       finishedAt: F,
       patchSha256: 'ff',
+      origin: null,
+    });
+    expect(parseAttemptSortKey(attemptKey('Main', 'm__t#1__h', F, 'ff', '0123abcd').sk)).toMatchObject({
+      patchSha256: 'ff',
+      origin: '0123abcd',
     });
     expect(parseAttemptSortKey('RUN#x')).toBeNull();
     expect(parseReferenceDiffKey(referenceDiffKey('Main', 'acme/widgets', 'a'.repeat(40), 'b'.repeat(40)))).toEqual({

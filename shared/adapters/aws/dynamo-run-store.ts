@@ -5,7 +5,7 @@ import type { RunRow, StoredHiddenTestResult } from '../../schema/run.ts';
 import {
   INDEXES,
   SORT_PREFIX,
-  attemptKey,
+  archivedAttemptKey,
   attemptPrefix,
   byHostPartition,
   byUpdatedKey,
@@ -107,7 +107,7 @@ export class DynamoRunStore implements RunStore, AttemptStore {
       await this.table.send('PutItem', {
         Item: {
           ...attempt,
-          ...attemptKey(attempt.space, attempt.id, attempt.finishedAt, attempt.patchSha256),
+          ...archivedAttemptKey(attempt),
           kind: 'attempt',
         },
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -127,9 +127,9 @@ export class DynamoRunStore implements RunStore, AttemptStore {
     finishedAt: string,
     result: StoredHiddenTestResult,
   ): Promise<number> {
-    const matching = (await this.listAttempts(space, id)).filter((a) => a.finishedAt === finishedAt);
+    const matching = (await this.listAttempts(space, id)).filter((a) => a.finishedAt === finishedAt && !a.collision);
     for (const attempt of matching) {
-      const key = attemptKey(space, id, attempt.finishedAt, attempt.patchSha256);
+      const key = archivedAttemptKey(attempt);
       // A plain put of the whole item (no UpdateItem): an archived attempt changes only here, only to a result
       // that ran later than its own.
       try {

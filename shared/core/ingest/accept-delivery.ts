@@ -20,7 +20,7 @@ import {
   type Delivery,
 } from '../../schema/delivery.ts';
 import { describeIssues } from '../../schema/issues-text.ts';
-import { runId } from '../../schema/run.ts';
+import { describeRun, runId, runIdentity, sameRun } from '../../schema/run-id.ts';
 import type { InboxEntry } from '../../schema/messages.ts';
 import { jsonError, type HttpAnswer } from '../../http.ts';
 import { inboxEntryName, inboxKey } from '../../storage-layout.ts';
@@ -138,7 +138,18 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     );
   }
 
-  const notOwner = await ownershipRefusal(deps, req.space, space, check.host, parsed.delivery);
+  const stored = parsed.delivery.kind === 'issue' ? null : await deps.runs.getRun(req.space, parsed.delivery.id);
+  if (parsed.delivery.kind === 'run' && stored && !sameRun(stored.value, parsed.delivery.row)) {
+    // Another run has this id (its model differs by ":" or "/" against "_"): nothing of it is replaced (§4).
+    const [storedRun, deliveredRun] = [runIdentity(stored.value), runIdentity(parsed.delivery.row)];
+    return jsonError(
+      409,
+      'id-collision',
+      `Run id ${parsed.delivery.id} is already the run of ${describeRun(storedRun)}; this delivery is the run of ${describeRun(deliveredRun)}. Rename the model or the harness version so that their ids differ.`,
+      { signature: 'verified', stored: storedRun, delivered: deliveredRun },
+    );
+  }
+  const notOwner = await ownershipRefusal(deps, req.space, space, check.host, parsed.delivery, stored);
   if (notOwner) return jsonError(403, 'not-owner', notOwner, { signature: 'verified' });
 
   const deliveryId =
@@ -162,8 +173,8 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
 
 /**
  * One host, its own data (docs/contract.md §3 check 7): a run and its hidden-test results belong to the host whose
- * row it is, an issue record to its space's publishers and, among them, to the first that published the task. A
- * sentence saying why, or null when the host may write.
+ * row it is (`stored`, read once), an issue record to its space's publishers and, among them, to the first that
+ * published the task. A sentence saying why, or null when the host may write.
  */
 async function ownershipRefusal(
   deps: IngestDeps,
@@ -171,6 +182,7 @@ async function ownershipRefusal(
   space: SpaceConfig,
   host: string,
   delivery: Delivery,
+  stored: Awaited<ReturnType<RunStore['getRun']>>,
 ): Promise<string | null> {
   if (delivery.kind === 'issue') {
     const { taskId } = delivery.issue;
@@ -181,10 +193,9 @@ async function ownershipRefusal(
       ? null
       : `The issue record of task ${taskId} is published by host "${owner}"; host "${host}" may not replace it.`;
   }
-  const row = await deps.runs.getRun(spaceName, delivery.id);
-  if (!row || row.value.host === host) return null;
+  if (!stored || stored.value.host === host) return null;
   const what = delivery.kind === 'run' ? 'a run' : 'a hidden-test result';
-  return `Run ${delivery.id} belongs to host "${row.value.host}"; host "${host}" may not send ${what} for it.`;
+  return `Run ${delivery.id} belongs to host "${stored.value.host}"; host "${host}" may not send ${what} for it.`;
 }
 
 /** Every candidate host's keys, looked up concurrently. */

@@ -9,6 +9,7 @@ import {
   type RunRow,
   type RunnerRow,
 } from '../../schema/run.ts';
+import { sameRun } from '../../schema/run-id.ts';
 import { boundedContamination, recentDeliveries } from './bounds.ts';
 
 export interface IncomingRun {
@@ -44,13 +45,15 @@ export const NO_ARCHIVED_ATTEMPTS: ArchivedAttempts = { count: 0, first: null, c
  * - rerun: a later finishedAt, or the same finishedAt with a patch accepted before the current one, which then
  *   is the conflict (`displaces`);
  * - conflict: the same finishedAt, another patch, accepted after the current one: archived, never judged;
- * - stale: an earlier finishedAt; not-owner: the row is another host's.
+ * - stale: an earlier finishedAt; not-owner: the row is another host's;
+ * - collision: the row is another run (model, task, harness version) whose id is the same: never replaced.
  */
-export type LandingCase = 'new' | 'retry' | 'rerun' | 'displaces' | 'conflict' | 'stale' | 'not-owner';
+export type LandingCase = 'new' | 'retry' | 'rerun' | 'displaces' | 'conflict' | 'stale' | 'not-owner' | 'collision';
 
 export type LandingDecision =
   | { kind: 'stale' }
   | { kind: 'conflict' }
+  | { kind: 'collision' }
   | { kind: 'not-owner'; owner: string }
   | { kind: 'unchanged'; row: RunRow }
   | { kind: 'write'; row: RunRow; case: 'new' | 'retry' | 'rerun' | 'displaces' };
@@ -67,6 +70,7 @@ export const acceptedFirst = (
 
 export function landingCase(current: RunRow | null, incoming: IncomingRun): LandingCase {
   if (!current) return 'new';
+  if (!sameRun(current, incoming.row)) return 'collision';
   // A run id belongs to the host whose row it is: another host's delivery changes nothing (docs/contract.md §4).
   if (current.host !== incoming.row.host) return 'not-owner';
   const F = incoming.row.finishedAt;
@@ -86,7 +90,7 @@ export function decideLanding(
   const F = incoming.row.finishedAt;
   const which = landingCase(current, incoming);
   if (which === 'not-owner') return { kind: 'not-owner', owner: current!.host };
-  if (which === 'stale' || which === 'conflict') return { kind: which };
+  if (which === 'stale' || which === 'conflict' || which === 'collision') return { kind: which };
   // The row this delivery retries, if it does: same finishedAt, same patch.
   const retried = which === 'retry' ? current! : null;
 

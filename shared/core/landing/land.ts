@@ -19,6 +19,7 @@ import type {
 } from '../../ports.ts';
 import type { ArchivedAttempt } from '../../schema/attempt.ts';
 import { emptyJudgeFields } from '../../schema/run.ts';
+import { runIdentity, type RunIdentity } from '../../schema/run-id.ts';
 import { boundedContamination, rowKeepsTestNames, testNamesJson } from './bounds.ts';
 import {
   decideLanding,
@@ -48,6 +49,20 @@ export interface LandingDeps {
    * them, but cannot while the run has not landed yet): it is not applied, and recorded here.
    */
   rejected?: (rejection: CrossHostRejection) => void;
+  /**
+   * Told when a run reaches landing whose id is already another run's (ingest refuses it with 409, but cannot while
+   * the other has not landed yet): the stored run stays, and this one is archived apart, marked `collision`.
+   */
+  collided?: (collision: IdCollision) => void;
+}
+
+export interface IdCollision {
+  space: string;
+  id: string;
+  /** The host that sent the colliding run. */
+  host: string;
+  stored: RunIdentity;
+  delivered: RunIdentity;
 }
 
 export interface CrossHostRejection {
@@ -74,6 +89,7 @@ export type LandingOutcome =
   | 'hidden-test-ignored'
   | 'hidden-test-rejected'
   | 'not-owner'
+  | 'collision'
   | 'already-landed';
 
 const MAX_CONFLICT_RETRIES = 100;
@@ -135,6 +151,7 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
   await deps.objects.putIfAbsent(incoming.summaryKey, delivery.summary, 'text/markdown; charset=utf-8');
   if (incoming.contaminationKey)
     await deps.objects.putIfAbsent(incoming.contaminationKey, fullContamination!, 'application/json');
+  if (first === 'collision') return landCollision(deps, incoming);
   const held = await deps.issues.getPendingHiddenTests(space, delivery.id);
   const pending = held.find((p) => p.host === delivery.row.host) ?? null;
   if (first === 'stale' || first === 'conflict') return landAside(deps, incoming, pending, first);
@@ -169,6 +186,7 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
   );
   if (decision.kind === 'stale' || decision.kind === 'conflict')
     return landAside(deps, incoming, pending, decision.kind);
+  if (decision.kind === 'collision') return landCollision(deps, incoming);
   if (decision.kind === 'not-owner') return rejectRun(deps, entry, delivery, decision.owner);
   if (decision.kind === 'write' && decision.case !== 'retry') {
     // Results other hosts sent for this attempt before it landed are never applied.
@@ -205,22 +223,14 @@ async function landAside(
   kind: 'stale' | 'conflict',
 ): Promise<LandingOutcome> {
   const now = deps.clock.now().toISOString();
-  const built = decideLanding(null, incoming, now, pending);
-  if (built.kind !== 'write') throw new Error('A first landing always writes.');
   const { space, id, patchSha256 } = incoming;
   const F = incoming.row.finishedAt;
   const conflict =
     kind === 'conflict' ||
     (await deps.attempts.listAttempts(space, id)).some(
-      (a) => !a.conflict && a.finishedAt === F && a.patchSha256 !== patchSha256,
+      (a) => isOwnAttempt(a) && !a.conflict && a.finishedAt === F && a.patchSha256 !== patchSha256,
     );
-  await deps.attempts.archiveAttempt({
-    ...built.row,
-    ...emptyJudgeFields(),
-    judgeState: 'not-needed',
-    archivedAt: now,
-    ...(conflict ? { conflict: true } : {}),
-  });
+  await deps.attempts.archiveAttempt(unjudgedAttempt(incoming, pending, now, conflict ? { conflict: true } : {}));
   await optimisticUpdate(
     runRecord(deps.runs, space, id),
     async (latest): Promise<UpdateDecision<RunRow, void>> => {
@@ -246,6 +256,41 @@ async function landAside(
   return conflict ? 'conflict' : 'stale';
 }
 
+/**
+ * A run whose id is another stored run's (docs/contract.md §4): archived apart, marked `collision` and keyed by its
+ * own run, never judged, never counted among the stored run's attempts; the row does not change.
+ */
+async function landCollision(deps: LandingDeps, incoming: IncomingRun): Promise<LandingOutcome> {
+  const { space, id, row } = incoming;
+  await deps.attempts.archiveAttempt(
+    unjudgedAttempt(incoming, null, deps.clock.now().toISOString(), { collision: true }),
+  );
+  const stored = await deps.runs.getRun(space, id);
+  deps.collided?.({
+    space,
+    id,
+    host: row.host,
+    stored: runIdentity(stored!.value),
+    delivered: runIdentity(row),
+  });
+  return 'collision';
+}
+
+/** The attempt an incoming run is when it does not become the row: as it would have landed, never to be judged. */
+function unjudgedAttempt(
+  incoming: IncomingRun,
+  pending: PendingHiddenTest | null,
+  now: string,
+  marks: Pick<ArchivedAttempt, 'conflict' | 'collision'>,
+): ArchivedAttempt {
+  const built = decideLanding(null, incoming, now, pending);
+  if (built.kind !== 'write') throw new Error('A first landing always writes.');
+  return { ...built.row, ...emptyJudgeFields(), judgeState: 'not-needed', archivedAt: now, ...marks };
+}
+
+/** An attempt of the run itself, not another run's that shares its id. */
+const isOwnAttempt = (attempt: ArchivedAttempt) => !attempt.collision;
+
 const isAttempt = (row: RunRow, finishedAt: string, patchSha256: string) =>
   row.finishedAt === finishedAt && row.patchSha256 === patchSha256;
 
@@ -257,11 +302,13 @@ const archived = (row: RunRow, clock: Clock, conflict: boolean): ArchivedAttempt
 
 /** The archived attempts with this one among them: an attempt is archived once, and the first archive stays. */
 const withAttempt = (list: ArchivedAttempt[], attempt: ArchivedAttempt): ArchivedAttempt[] =>
-  list.some((a) => isAttempt(a, attempt.finishedAt, attempt.patchSha256)) ? list : [...list, attempt];
+  list.some((a) => isOwnAttempt(a) && isAttempt(a, attempt.finishedAt, attempt.patchSha256))
+    ? list
+    : [...list, attempt];
 
 /** The archived attempts other than the one that is (or becomes) the row: counted, with the first, conflicts apart. */
 function archivedOtherThan(list: ArchivedAttempt[], finishedAt: string, patchSha256: string): ArchivedAttempts {
-  const others = list.filter((a) => !isAttempt(a, finishedAt, patchSha256));
+  const others = list.filter((a) => isOwnAttempt(a) && !isAttempt(a, finishedAt, patchSha256));
   const attempts = others.filter((a) => !a.conflict);
   const first = attempts.reduce<ArchivedAttempt | null>(
     (earliest, a) => (!earliest || a.finishedAt < earliest.finishedAt ? a : earliest),

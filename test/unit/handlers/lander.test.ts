@@ -61,6 +61,25 @@ describe('the lander handler', () => {
     ]);
   });
 
+  it("warns naming both runs and counts RunIdCollision when a run lands under another run's id", async () => {
+    const l = lander();
+    const stored = runDelivery({ model: 'coll:8b' });
+    await l.handler(sqsEvent([await l.accepted('S', stored, 'd-1')]));
+    const record = await l.accepted('S', runDelivery({ model: 'coll_8b' }), 'd-2');
+    const { result, output } = await capturingOutput(() => l.handler(sqsEvent([record])));
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(metricValues(output, 'lander', METRICS.runIdCollision)).toEqual([1]);
+    expect(logLines(output, 'kept a run apart: its id is another run')).toEqual([
+      expect.objectContaining({
+        level: 'WARN',
+        id: stored.id,
+        stored: expect.objectContaining({ model: 'coll:8b' }),
+        delivered: expect.objectContaining({ model: 'coll_8b' }),
+      }),
+    ]);
+    expect((await l.table.getRun('S', stored.id))?.value.model).toBe('coll:8b');
+  });
+
   it('answers a batch with one corrupt inbox entry by failing exactly that record and landing the others', async () => {
     const l = lander();
     const first = runDelivery({ taskId: 'first' });

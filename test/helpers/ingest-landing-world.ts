@@ -1,0 +1,70 @@
+// Ingest and landing of one space `S` against in-memory ports, for the ownership and run-id rules
+// (docs/contract.md §3 check 7, §4): `send` signs and posts a delivery as its host, `land` lands it directly, as
+// a delivery that passed ingest before the state it meets.
+import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
+import { sign } from '../../shared/core/ingest/signature.ts';
+import {
+  landEntry,
+  type CrossHostRejection,
+  type IdCollision,
+  type LandingDeps,
+} from '../../shared/core/landing/land.ts';
+import type { JudgeMessage, LandingMessage } from '../../shared/ports.ts';
+import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '../../shared/schema/config.ts';
+import { inboxEntry } from './deliveries.ts';
+import {
+  InMemoryKeySource,
+  InMemoryObjectStore,
+  InMemoryTable,
+  RecordingQueue,
+  SettableClock,
+} from './in-memory-ports.ts';
+
+export const STUDIO = 'mac-studio-1';
+export const MINI = 'mac-mini-2';
+export const PRO = 'mac-pro-3';
+const KEYS: Record<string, string> = { [STUDIO]: 'k-studio', [MINI]: 'k-mini', [PRO]: 'k-pro' };
+export const NOW = new Date('2026-11-29T12:00:00.000Z');
+
+export function ingestLandingWorld(spaceSettings: Record<string, unknown> = {}) {
+  const table = new InMemoryTable();
+  const inbox = new InMemoryObjectStore();
+  const landingQueue = new RecordingQueue<LandingMessage>();
+  const rejected: CrossHostRejection[] = [];
+  const collisions: IdCollision[] = [];
+  const ingest: IngestDeps = {
+    config: parseConfig({ spaces: { S: { senders: [STUDIO, MINI, PRO], ...spaceSettings } } }),
+    keys: new InMemoryKeySource(
+      Object.fromEntries(Object.entries(KEYS).map(([host, key]) => [`${DEFAULT_SECRET_CONFIG_KEY}:${host}`, [key]])),
+    ),
+    inbox,
+    landingQueue,
+    runs: table,
+    issueOwners: table,
+    clock: new SettableClock(NOW),
+  };
+  const landing: LandingDeps = {
+    runs: table,
+    attempts: table,
+    issues: table,
+    hosts: table,
+    objects: new InMemoryObjectStore(),
+    inbox,
+    judgeQueue: new RecordingQueue<JudgeMessage>(),
+    clock: new SettableClock(NOW),
+    rejected: (r) => rejected.push(r),
+    collided: (c) => collisions.push(c),
+  };
+  const send = (delivery: Record<string, unknown>) => {
+    const rawBody = Buffer.from(JSON.stringify(delivery));
+    return acceptDelivery(ingest, {
+      space: 'S',
+      rawBody,
+      signature: sign(rawBody, KEYS[delivery.host as string]!),
+      deliveryHeader: undefined,
+    });
+  };
+  const land = (delivery: Record<string, unknown>, deliveryId = 'd') =>
+    landEntry(landing, inboxEntry('S', delivery as never, { deliveryId }));
+  return { table, inbox, rejected, collisions, send, land };
+}
