@@ -90,6 +90,12 @@ export interface BudgetStore {
   reserveAcrossSpaces(day: string, cap: number): Promise<boolean>;
   /** Gives back a unit `reserve` took for a call that was not made; never below zero. */
   release(space: string, day: string): Promise<void>;
+  /** Atomically takes one unit of (space, host, day) if fewer than `cap` were taken. */
+  reserveForHost(space: string, host: string, day: string, cap: number): Promise<boolean>;
+  /** Gives back a unit `reserveForHost` took; never below zero. */
+  releaseForHost(space: string, host: string, day: string): Promise<void>;
+  /** Gives back a unit `reserveAcrossSpaces` took; never below zero. */
+  releaseAcrossSpaces(day: string): Promise<void>;
   /** Adds one call's cost to the day's spend; null marks the day's spend unknown (a call without a price). */
   addCost(space: string, day: string, costUsd: number | null): Promise<void>;
   /** The days from `fromDay` to `toDay` (inclusive, `YYYY-MM-DD`) on which units were taken, oldest first. */
@@ -241,6 +247,8 @@ export class ReferenceFetchError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** Set when the code host limits the rate: how long to wait before asking again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

@@ -239,6 +239,11 @@ export const hostKey = (space: string, host: string): ItemKey => ({
 });
 const budgetPartition = (space: string) => `BUDGET#${space}`;
 export const budgetKey = (space: string, day: string): ItemKey => ({ pk: budgetPartition(space), sk: day });
+/** The day's judge calls of one host's runs in a space: a sort key outside the days `listDays` reads. */
+export const hostBudgetKey = (space: string, host: string, day: string): ItemKey => ({
+  pk: budgetPartition(space),
+  sk: `HOST#${day}#${host}`,
+});
 /** The day's judge calls of every space together (no `#`: no space's partition, so no space's reader sees it). */
 export const allSpacesBudgetKey = (day: string): ItemKey => ({ pk: 'BUDGET-ALL-SPACES', sk: day });
 

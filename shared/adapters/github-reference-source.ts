@@ -107,8 +107,36 @@ const isTimeout = (error: unknown): boolean =>
     (e) => (e as { name?: unknown } | undefined)?.name === 'TimeoutError',
   );
 
+/** Waiting at least this long after a rate-limit answer that names no time of its own. */
+const RATE_LIMIT_FALLBACK_SECONDS = 60;
+
+/**
+ * GitHub's rate-limit answers (docs.github.com, "Rate limits for the REST API"): a 403 or 429 with
+ * `retry-after` (seconds) for a secondary limit, or with `x-ratelimit-remaining: 0` and `x-ratelimit-reset`
+ * (epoch seconds) for the primary one. The seconds to wait, or null for another answer.
+ */
+export function rateLimitWait(status: number, headers: Record<string, unknown>, nowMs: number): number | null {
+  if (status !== 403 && status !== 429) return null;
+  const retryAfter = Number(headers['retry-after']);
+  if (headers['retry-after'] !== undefined && Number.isFinite(retryAfter) && retryAfter >= 0)
+    return Math.max(1, Math.ceil(retryAfter));
+  if (String(headers['x-ratelimit-remaining']) === '0') {
+    const reset = Number(headers['x-ratelimit-reset']);
+    return Number.isFinite(reset) ? Math.max(1, Math.ceil(reset - nowMs / 1000)) : RATE_LIMIT_FALLBACK_SECONDS;
+  }
+  return status === 429 ? RATE_LIMIT_FALLBACK_SECONDS : null;
+}
+
 function asFetchError(error: unknown, repo: string, what: string): ReferenceFetchError {
   const status = (error as { status?: unknown }).status;
+  const headers = (error as { response?: { headers?: Record<string, unknown> } }).response?.headers ?? {};
+  const wait = typeof status === 'number' ? rateLimitWait(status, headers, Date.now()) : null;
+  if (wait !== null)
+    return new ReferenceFetchError(
+      'github-rate-limited',
+      `GitHub limited the rate of requests (HTTP ${status}) for the ${what} of ${repo}; asking again in ${wait} s.`,
+      wait,
+    );
   if (typeof status === 'number' && status > 0)
     return new ReferenceFetchError(
       `github-http-${status}`,

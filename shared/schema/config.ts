@@ -17,6 +17,8 @@ const judgeSettingsSchema = z.strictObject({
   dailyCap: z._default(count, 200),
   maxAttempts: z._default(positiveCount, 6),
   retryBaseSeconds: z._default(z.number().check(z.positive()), 900),
+  /** The largest part of the space's daily calls one host's runs may take (0 < share ≤ 1). */
+  hostShare: z._default(z.number().check(z.positive(), z.lte(1)), 0.5),
 });
 
 // `:` joins a key name's parts and `__` is how `:` is spelled in environment and file names, so a host
@@ -52,7 +54,7 @@ const spaceSchema = z.strictObject({
   repos: z.optional(z.array(repoName)),
   /** Senders that may publish issue records; absent = every sender (the first to publish a task owns it). */
   issuePublishers: z.optional(z.array(hostName)),
-  judge: z._default(judgeSettingsSchema, { dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900 }),
+  judge: z._default(judgeSettingsSchema, { dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900, hostShare: 0.5 }),
   exports: z.optional(z.strictObject({ fields: exportFieldsSchema() })),
 });
 
@@ -364,6 +366,26 @@ export const judgeModelOf = (config: ReplayConfig, space: string): string =>
  */
 export const referenceShown = (config: ReplayConfig, space: string): boolean =>
   Object.values(config.cockpits).some((cockpit) => cockpit.space === space && cockpit.showReference);
+
+/**
+ * The judge's daily caps for one space (docs/contract.md §5): the space's own `judge.dailyCap`, lowered to its
+ * share of `judgeDailyCapAllSpaces` (in proportion to its cap among the judging spaces, rounded up) so no
+ * space can spend the others' calls; and the most one host's runs may take, `judge.hostShare` of that
+ * (at least one call) where the space has more than one sender.
+ */
+export function judgeCapsOf(
+  config: ReplayConfig,
+  space: string,
+): { spaceCap: number; hostCap: number; shareOfAllSpaces: number | undefined } {
+  const { dailyCap, hostShare } = config.spaces[space]!.judge;
+  const all = config.judgeDailyCapAllSpaces;
+  const judging = Object.values(config.spaces).reduce((sum, s) => sum + s.judge.dailyCap, 0);
+  const shareOfAllSpaces = all === undefined || judging === 0 ? undefined : Math.ceil((all * dailyCap) / judging);
+  const spaceCap = shareOfAllSpaces === undefined ? dailyCap : Math.min(dailyCap, shareOfAllSpaces);
+  // A space with one sender has no other host to keep budget for.
+  const shared = config.spaces[space]!.senders.length > 1;
+  return { spaceCap, hostCap: shared ? Math.max(1, Math.floor(hostShare * spaceCap)) : spaceCap, shareOfAllSpaces };
+}
 
 /** Spaces that judge (a daily cap above 0) without a `repos` list: their judge fetches any repository the GitHub App can read. */
 export const judgedSpacesWithoutRepos = (config: ReplayConfig): string[] =>

@@ -25,5 +25,6 @@ export const JUDGE_STATES = [
   'error',
   'not-needed',
   'flagged',
+  'waiting-github',
 ] as const;
 export const HIDDEN_TEST_STATUSES = ['pass', 'fail', 'error'] as const;

@@ -137,26 +137,68 @@ describe('the daily cap across all spaces', () => {
   it("is kept by the table's atomic counters among concurrent invocations, the refused space given its unit back", async () => {
     // A day of its own, so the shared counter holds only this test's calls.
     w.advance(24 * 3600);
-    const config = { ...w.config, judgeDailyCapAllSpaces: 3 };
+    // Three spaces of 200 share 4 calls: 2 each (rounded up), 6 in all; the shared counter stops at 4.
+    const config = { ...w.config, judgeDailyCapAllSpaces: 4 };
     const messages = [];
     for (const [space, taskId] of [
       ['Main', 'all-1'],
       ['Main', 'all-2'],
       ['Slow', 'all-3'],
       ['Slow', 'all-4'],
+      ['Listed', 'all-5'],
+      ['Listed', 'all-6'],
     ] as const) {
       await w.putIssue(space, taskId);
       messages.push(await w.land(space, { taskId }));
     }
     const outcomes = await Promise.all(messages.map((m) => judgeRun(w.deps({ config }), m)));
-    expect(outcomes.filter((o) => o.result === 'judged')).toHaveLength(3);
-    const refused = messages[outcomes.findIndex((o) => o.result === 'waiting-budget')]!;
-    expect((await row(refused.space, refused.id)).judgeLastError).toMatchObject({
-      code: 'all-spaces-daily-cap-reached',
-    });
+    expect(outcomes.filter((o) => o.result === 'judged')).toHaveLength(4);
+    const refused = messages.filter((_, i) => outcomes[i]!.result === 'waiting-budget');
+    expect(refused).toHaveLength(2);
+    for (const m of refused)
+      expect((await row(m.space, m.id)).judgeLastError).toMatchObject({ code: 'all-spaces-daily-cap-reached' });
     const day = utcDay(w.now);
-    expect((await budgetCalls(w.stores.store, 'Main', day)) + (await budgetCalls(w.stores.store, 'Slow', day))).toBe(3);
+    const calls = await Promise.all(['Main', 'Slow', 'Listed'].map((s) => budgetCalls(w.stores.store, s, day)));
+    expect(calls.reduce((a, b) => a + b, 0)).toBe(4);
   });
+});
+
+describe('GitHub limiting the rate', () => {
+  it.each([
+    ['429 with retry-after', 429 as const, () => ({ 'retry-after': '120' }), 120],
+    [
+      '403 with x-ratelimit-remaining 0',
+      403 as const,
+      () => ({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 300) }),
+      300,
+    ],
+  ])(
+    'leaves a run waiting-github on %s, with no attempt spent and the budget given back',
+    async (_, status, headers, seconds) => {
+      const taskId = `limited-${status}`;
+      await w.putIssue('Main', taskId);
+      const message = await w.land('Main', { taskId });
+      const day = utcDay(w.now);
+      const callsBefore = await budgetCalls(w.stores.store, 'Main', day);
+      w.github.setRateLimited({ status, headers: headers() });
+      try {
+        expect(await judgeRun(w.deps(), message)).toMatchObject({ result: 'waiting-github' });
+      } finally {
+        w.github.setRateLimited(null);
+      }
+      const r = await row('Main', message.id);
+      expect(r).toMatchObject({
+        judgeState: 'waiting-github',
+        judgeAttempts: 0,
+        judgeLastError: { code: 'github-rate-limited' },
+      });
+      // The wait GitHub named (the reset time is read against the wall clock, so it may be a second less).
+      const waited = (Date.parse(r.judgeNextAttemptAt!) - w.now.getTime()) / 1000;
+      expect(waited).toBeGreaterThanOrEqual(seconds - 2);
+      expect(waited).toBeLessThanOrEqual(seconds);
+      expect(await budgetCalls(w.stores.store, 'Main', day)).toBe(callsBefore);
+    },
+  );
 });
 
 // The space's repository allowlist (docs/contract.md §5): GitHub is never asked about an unlisted repository.

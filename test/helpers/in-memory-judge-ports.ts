@@ -65,6 +65,8 @@ const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 export class InMemoryReferenceSource implements ReferenceSource {
   private readonly issueTexts = new Map<string, string>();
   private readonly diffs = new Map<string, string>();
+  /** Every fetch asked of the code host, in order: `issue repo#n` or `diff repo@base...merge`. */
+  readonly requests: string[] = [];
 
   setIssue(repo: string, issueNumber: number, text: string): this {
     this.issueTexts.set(`${repo}#${issueNumber}`, text);
@@ -77,6 +79,7 @@ export class InMemoryReferenceSource implements ReferenceSource {
   }
 
   async issueText(repo: string, issueNumber: number): Promise<string> {
+    this.requests.push(`issue ${repo}#${issueNumber}`);
     const text = this.issueTexts.get(`${repo}#${issueNumber}`);
     if (text === undefined)
       throw new ReferenceFetchError('github-http-404', `GitHub answered HTTP 404 for the issue of ${repo}.`);
@@ -84,6 +87,7 @@ export class InMemoryReferenceSource implements ReferenceSource {
   }
 
   async diff(repo: string, baseSha: string, mergeSha: string): Promise<string> {
+    this.requests.push(`diff ${repo}@${baseSha}...${mergeSha}`);
     const diff = this.diffs.get(`${repo}@${baseSha}...${mergeSha}`);
     if (diff === undefined)
       throw new ReferenceFetchError('github-http-404', `GitHub answered HTTP 404 for the comparison of ${repo}.`);

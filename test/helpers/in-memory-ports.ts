@@ -44,6 +44,7 @@ export class InMemoryTable
   private readonly hosts = new Map<string, Versioned<StoredHost>>();
   private readonly budgets = new Map<string, number>();
   private readonly allSpacesBudgets = new Map<string, number>();
+  private readonly hostBudgets = new Map<string, number>();
   private readonly spend = new Map<string, number | null>();
   private readonly judging = new Map<string, Versioned<JudgingStatus>>();
 
@@ -159,8 +160,19 @@ export class InMemoryTable
   }
 
   async release(space: string, day: string): Promise<void> {
-    const used = this.budgets.get(key(space, day)) ?? 0;
-    if (used > 0) this.budgets.set(key(space, day), used - 1);
+    giveBack(this.budgets, key(space, day));
+  }
+
+  async reserveForHost(space: string, host: string, day: string, cap: number): Promise<boolean> {
+    return takeUnit(this.hostBudgets, key(space, host, day), cap);
+  }
+
+  async releaseForHost(space: string, host: string, day: string): Promise<void> {
+    giveBack(this.hostBudgets, key(space, host, day));
+  }
+
+  async releaseAcrossSpaces(day: string): Promise<void> {
+    giveBack(this.allSpacesBudgets, day);
   }
 
   async addCost(space: string, day: string, costUsd: number | null): Promise<void> {
@@ -358,6 +370,11 @@ function decodeCursor(cursor: string | undefined): string | null {
     // refused below
   }
   throw new InvalidCursorError('The cursor is not one this API returned.');
+}
+
+function giveBack(counts: Map<string, number>, at: string): void {
+  const used = counts.get(at) ?? 0;
+  if (used > 0) counts.set(at, used - 1);
 }
 
 function takeUnit(counts: Map<string, number>, at: string, cap: number): boolean {

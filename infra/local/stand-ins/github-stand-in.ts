@@ -38,6 +38,8 @@ export interface GitHubStandIn {
   setIssue(repo: string, number: number, issue: { title: string; body: string | null }): void;
   setCompare(repo: string, base: string, head: string, diff: string): void;
   setHanging(hanging: boolean): void;
+  /** Answers every data request with this rate-limit status and headers, as GitHub does; null: served again. */
+  setRateLimited(limit: { status: 403 | 429; headers: Record<string, string> } | null): void;
   stop(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startGitHubStandIn(options: GitHubStandInOptions = {}): Pr
   const publicKey = options.app?.publicKey ? createPublicKey(options.app.publicKey) : null;
   const open = !options.app && !options.token;
   let hanging = false;
+  let rateLimited: { status: 403 | 429; headers: Record<string, string> } | null = null;
 
   const setIssue = (repo: string, number: number, issue: { title: string; body: string | null }) =>
     void issues.set(`${repo}#${number}`, issue);
@@ -98,6 +101,11 @@ export async function startGitHubStandIn(options: GitHubStandInOptions = {}): Pr
 
     const route = /^\/repos\/([^/]+)\/([^/]+)\/(issues|compare)\/([^/]+)$/.exec(path);
     if (!route || req.method !== 'GET') return send(res, 404, { message: 'Not Found' });
+    if (rateLimited) {
+      res.writeHead(rateLimited.status, { 'content-type': 'application/json', ...rateLimited.headers });
+      res.end(JSON.stringify({ message: 'API rate limit exceeded' }));
+      return;
+    }
     const [, owner, name, kind, rawArg] = route as unknown as [string, string, string, 'issues' | 'compare', string];
     const repo = `${decodeURIComponent(owner)}/${decodeURIComponent(name)}`;
     const arg = decodeURIComponent(rawArg);
@@ -184,6 +192,9 @@ export async function startGitHubStandIn(options: GitHubStandInOptions = {}): Pr
     setCompare,
     setHanging: (value) => {
       hanging = value;
+    },
+    setRateLimited: (limit) => {
+      rateLimited = limit;
     },
     stop: () =>
       new Promise<void>((resolve) => {

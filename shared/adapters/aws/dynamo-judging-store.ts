@@ -6,6 +6,7 @@ import {
   budgetKey,
   deleteAfter,
   EXPIRY_DAYS,
+  hostBudgetKey,
   judgingKey,
   type ItemKey,
 } from '../../storage-layout.ts';
@@ -25,10 +26,26 @@ export class DynamoJudgingStore implements BudgetStore, JudgingStatusStore {
     return this.takeUnit(allSpacesBudgetKey(day), day, cap);
   }
 
-  async release(space: string, day: string): Promise<void> {
+  reserveForHost(space: string, host: string, day: string, cap: number): Promise<boolean> {
+    return this.takeUnit(hostBudgetKey(space, host, day), day, cap);
+  }
+
+  release(space: string, day: string): Promise<void> {
+    return this.giveBack(budgetKey(space, day));
+  }
+
+  releaseForHost(space: string, host: string, day: string): Promise<void> {
+    return this.giveBack(hostBudgetKey(space, host, day));
+  }
+
+  releaseAcrossSpaces(day: string): Promise<void> {
+    return this.giveBack(allSpacesBudgetKey(day));
+  }
+
+  private async giveBack(key: ItemKey): Promise<void> {
     try {
       await this.table.send('UpdateItem', {
-        Key: budgetKey(space, day),
+        Key: key,
         UpdateExpression: 'ADD used :minusOne',
         ConditionExpression: 'used > :zero',
         ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },

@@ -97,6 +97,15 @@ export class DynamoStore
   release(...args: Parameters<BudgetStore['release']>) {
     return this.judging.release(...args);
   }
+  reserveForHost(...args: Parameters<BudgetStore['reserveForHost']>) {
+    return this.judging.reserveForHost(...args);
+  }
+  releaseForHost(...args: Parameters<BudgetStore['releaseForHost']>) {
+    return this.judging.releaseForHost(...args);
+  }
+  releaseAcrossSpaces(...args: Parameters<BudgetStore['releaseAcrossSpaces']>) {
+    return this.judging.releaseAcrossSpaces(...args);
+  }
   addCost(...args: Parameters<BudgetStore['addCost']>) {
     return this.judging.addCost(...args);
   }

@@ -1,6 +1,6 @@
-// One judge attempt on a claimed row: reference fix and issue text → the candidate rebuilt from its parsed
-// diff → the pipeline's own checks of it and of the issue text → budget →
-// one model call → audit. It writes no row: it returns what happened as a tagged result, and judge-run.ts
+// One judge attempt on a claimed row: budget (host, space, all spaces) → reference fix and issue text → the
+// candidate rebuilt from its parsed diff → the pipeline's own checks of it and of the issue text → one model
+// call → audit. It writes no row: it returns what happened as a tagged result, and judge-run.ts
 // turns that into the row's next state (a verdict, or a flag the checks raise against a "resolved").
 import { callCostUsd, type TokenUsage } from '../cost.ts';
 import {
@@ -34,7 +34,12 @@ export interface AttemptDeps {
 
 export interface AttemptSettings {
   model: string;
+  /** The space's own `judge.dailyCap`. */
   dailyCap: number;
+  /** The space's calls per UTC day: its cap, or its share of the all-spaces cap when that is lower. */
+  spaceCap: number;
+  /** The calls per UTC day one host's runs may take in the space. */
+  hostCap: number;
   /** The deployment's cap on calls of all spaces together per UTC day; undefined: none. */
   allSpacesDailyCap: number | undefined;
   price: ModelPrice | undefined;
@@ -43,8 +48,10 @@ export interface AttemptSettings {
 export type AttemptResult =
   /** Nothing was called: the reference or the patch could not be read. A failed attempt. */
   | { kind: 'not-called'; problem: JudgeProblem }
-  /** The day's budget is used up: the row waits for the next UTC day, and the attempt is given back. */
+  /** A budget of the day is used up: the row waits for the next UTC day, and the attempt is given back. */
   | { kind: 'over-budget'; problem: JudgeProblem; resumeAt: string }
+  /** GitHub limits the rate: the row waits as long as GitHub says, and the attempt is given back. */
+  | { kind: 'rate-limited'; problem: JudgeProblem; resumeAt: string }
   /** The provider refused the key or the model: the space pauses, and the attempt is given back. */
   | { kind: 'pauses-judging'; problem: JudgeProblem }
   /** The call failed (network, 5xx, 429, timeout) or its answer could not be read. A failed attempt. */
@@ -53,27 +60,76 @@ export type AttemptResult =
 
 const MAX_OUTPUT_TOKENS = 1024;
 
+interface BudgetUnit {
+  take(): Promise<boolean>;
+  giveBack(): Promise<void>;
+  refusal: JudgeProblem;
+}
+
 /**
- * One unit of the space's day and, when the deployment caps all spaces together, one of the day across
- * spaces: null when both were taken, else why not. A space unit taken when the shared cap refuses is given back.
+ * One unit of each budget the call counts against — the host's part of the space, the space, and the
+ * deployment across spaces — or, at the first that refuses, why not (the units taken are given back).
+ * Taken, it answers how to give them all back for a call that is then not made.
  */
 async function reserveBudget(
   budget: BudgetStore,
-  space: string,
+  row: RunRow,
   day: string,
-  { dailyCap, allSpacesDailyCap }: AttemptSettings,
-): Promise<JudgeProblem | null> {
-  if (!(await budget.reserve(space, day, dailyCap)))
-    return {
-      code: 'daily-cap-reached',
-      message: `The space's judge budget of ${dailyCap} calls for ${day} (UTC) is used up; judging resumes the next day.`,
-    };
-  if (allSpacesDailyCap === undefined || (await budget.reserveAcrossSpaces(day, allSpacesDailyCap))) return null;
-  await budget.release(space, day);
-  return {
-    code: 'all-spaces-daily-cap-reached',
-    message: `The deployment's judge budget of ${allSpacesDailyCap} calls across all spaces for ${day} (UTC) is used up; judging resumes the next day.`,
+  { dailyCap, spaceCap, hostCap, allSpacesDailyCap }: AttemptSettings,
+): Promise<{ refused: JudgeProblem } | { release: () => Promise<void> }> {
+  const resumes = 'judging resumes the next day.';
+  const hostUnits: BudgetUnit[] = [
+    {
+      take: () => budget.reserveForHost(row.space, row.host, day, hostCap),
+      giveBack: () => budget.releaseForHost(row.space, row.host, day),
+      refusal: {
+        code: 'host-share-reached',
+        message: `Host ${row.host}'s runs have taken their share of the space's judge budget for ${day} (UTC), ${hostCap} of ${spaceCap} calls (judge.hostShare); ${resumes}`,
+      },
+    },
+  ];
+  const units: BudgetUnit[] = [
+    // A host limited to the whole space needs no count of its own.
+    ...(hostCap < spaceCap ? hostUnits : []),
+    {
+      take: () => budget.reserve(row.space, day, spaceCap),
+      giveBack: () => budget.release(row.space, day),
+      refusal:
+        spaceCap < dailyCap
+          ? {
+              code: 'space-share-reached',
+              message: `The space's share of the deployment's judge budget, ${spaceCap} of ${allSpacesDailyCap} calls across spaces for ${day} (UTC), is used up; ${resumes}`,
+            }
+          : {
+              code: 'daily-cap-reached',
+              message: `The space's judge budget of ${dailyCap} calls for ${day} (UTC) is used up; ${resumes}`,
+            },
+    },
+    ...(allSpacesDailyCap === undefined
+      ? []
+      : [
+          {
+            take: () => budget.reserveAcrossSpaces(day, allSpacesDailyCap),
+            giveBack: () => budget.releaseAcrossSpaces(day),
+            refusal: {
+              code: 'all-spaces-daily-cap-reached',
+              message: `The deployment's judge budget of ${allSpacesDailyCap} calls across all spaces for ${day} (UTC) is used up; ${resumes}`,
+            },
+          },
+        ]),
+  ];
+  const taken: BudgetUnit[] = [];
+  const release = async () => {
+    for (const unit of taken.reverse()) await unit.giveBack();
   };
+  for (const unit of units) {
+    if (!(await unit.take())) {
+      await release();
+      return { refused: unit.refusal };
+    }
+    taken.push(unit);
+  }
+  return { release };
 }
 
 export async function runAttempt(
@@ -84,6 +140,12 @@ export async function runAttempt(
   model: JudgeModel,
   source: ReferenceSource,
 ): Promise<AttemptResult> {
+  // The budget first: past a cap, a backlog costs no GitHub call.
+  const now = deps.clock.now();
+  const budgetDay = utcDay(now);
+  const reserved = await reserveBudget(deps.budget, row, budgetDay, settings);
+  if ('refused' in reserved) return { kind: 'over-budget', problem: reserved.refused, resumeAt: nextUtcDay(now) };
+
   let reference;
   let issueText: string;
   try {
@@ -92,27 +154,27 @@ export async function runAttempt(
       source.issueText(issue.repo, issue.issueNumber),
     ]);
   } catch (error) {
-    if (error instanceof ReferenceFetchError)
-      return { kind: 'not-called', problem: { code: error.code, message: error.message } };
-    throw error;
+    if (!(error instanceof ReferenceFetchError)) throw error;
+    await reserved.release();
+    const problem = { code: error.code, message: error.message };
+    if (error.retryAfterSeconds === undefined) return { kind: 'not-called', problem };
+    const resumeAt = new Date(now.getTime() + error.retryAfterSeconds * 1000).toISOString();
+    return { kind: 'rate-limited', problem, resumeAt };
   }
   const [candidate, summary] = await Promise.all([
     row.patchKey ? deps.objects.getText(row.patchKey) : null,
     row.summaryKey ? deps.objects.getText(row.summaryKey) : null,
   ]);
-  if (candidate === null)
+  if (candidate === null) {
+    await reserved.release();
     return {
       kind: 'not-called',
       problem: { code: 'patch-missing', message: 'The stored patch of this run could not be read.' },
     };
+  }
   // The model reads the candidate rebuilt from its parsed diff, and the screen reads exactly that.
   const judgedCandidate = rebuiltDiff(candidate);
   const checks = verdictChecks(judgedCandidate, summary ?? '', reference.diff, issueText);
-
-  const now = deps.clock.now();
-  const budgetDay = utcDay(now);
-  const overBudget = await reserveBudget(deps.budget, row.space, budgetDay, settings);
-  if (overBudget) return { kind: 'over-budget', problem: overBudget, resumeAt: nextUtcDay(now) };
 
   const prompt = buildPrompt(
     {

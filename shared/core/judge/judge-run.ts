@@ -3,7 +3,7 @@
 // claimed, and every write is conditional on the row's revision, so duplicate messages, concurrent
 // invocations and a re-run landing mid-call all converge: the verdict lands only on the exact patch that was
 // judged. The attempt itself lives in attempt.ts, the space's hold in judging-status.ts.
-import { judgeModelOf, repoAllowed, spaceOf, type ReplayConfig } from '../../schema/config.ts';
+import { judgeCapsOf, judgeModelOf, repoAllowed, spaceOf, type ReplayConfig } from '../../schema/config.ts';
 import type { StoredIssue } from '../../schema/issue.ts';
 import type { JudgeFields, RunRow } from '../../schema/run.ts';
 import { TIMINGS } from '../../operations.ts';
@@ -64,6 +64,7 @@ export type JudgeResult =
   | 'waiting-credentials'
   | 'waiting-issue'
   | 'waiting-budget'
+  | 'waiting-github'
   | 'stale'
   | 'skipped';
 
@@ -283,6 +284,13 @@ async function settle(deps: JudgeDeps, row: RunRow, attempt: AttemptResult): Pro
         (r) => ({ ...waiting('waiting-budget', attempt.problem, attempt.resumeAt), ...returnedAttempt(r) }),
         'waiting-budget',
       );
+    case 'rate-limited':
+      return finish(
+        deps,
+        row,
+        (r) => ({ ...waiting('waiting-github', attempt.problem, attempt.resumeAt), ...returnedAttempt(r) }),
+        'waiting-github',
+      );
     case 'pauses-judging': {
       const newly = await holdJudging(deps.judging, row.space, 'paused', attempt.problem, now());
       await finish(
@@ -368,6 +376,7 @@ function settingsOf(deps: JudgeDeps, space: string) {
   const model = judgeModelOf(deps.config, space);
   return {
     ...deps.config.spaces[space]!.judge,
+    ...judgeCapsOf(deps.config, space),
     allSpacesDailyCap: deps.config.judgeDailyCapAllSpaces,
     model,
     price: Object.hasOwn(deps.config.prices, model) ? deps.config.prices[model] : undefined,
