@@ -13,32 +13,36 @@ export type { ReplayConfig };
 /** The context key (`-c replayConfig=FILE`) naming the configuration file, relative to the project root. */
 export const CONFIG_CONTEXT_KEY = 'replayConfig';
 
-const EXPLICIT_EXAMPLE = `-c ${CONFIG_CONTEXT_KEY}=${EXAMPLE_CONFIG_FILE}`;
+/** How a command names the configuration file: `cdk` with its context key, `npm run deploy` with `--config`. */
+export const CDK_CONFIG_OPTION = `-c ${CONFIG_CONTEXT_KEY}=`;
+export const DEPLOY_CONFIG_OPTION = '--config ';
 
 /** The configuration file `cdk synth` reads, or a ConfigError whose sentence names the file it looked for. */
 export function deploymentConfigPath(
   contextValue: unknown,
   env: NodeJS.ProcessEnv = process.env,
   root = PROJECT_ROOT,
+  option = CDK_CONFIG_OPTION,
 ): string {
+  const explicitExample = `${option}${EXAMPLE_CONFIG_FILE}`;
   if (contextValue !== undefined && contextValue !== '') {
     const path = resolve(root, String(contextValue));
     if (!existsSync(path))
-      throw new ConfigError(`No configuration file at ${path} (named by -c ${CONFIG_CONTEXT_KEY}).`);
+      throw new ConfigError(`No configuration file at ${path} (named by ${option}${contextValue}).`);
     return path;
   }
   const chosen = chosenConfigFile(env, root);
   if (chosen.named && chosen.path === resolve(root, EXAMPLE_CONFIG_FILE)) {
     throw new ConfigError(
-      `REPLAY_CONFIG names the committed example ${chosen.path}; to deploy the example itself, say so with ${EXPLICIT_EXAMPLE}.`,
+      `REPLAY_CONFIG names the committed example ${chosen.path}; to deploy the example itself, say so with ${explicitExample}.`,
     );
   }
   if (chosen.exists) return chosen.path;
   throw new ConfigError(
     chosen.named
       ? `No configuration file at ${chosen.path} (named by REPLAY_CONFIG).`
-      : `No configuration file: cdk looked for ${chosen.path}. Copy ${EXAMPLE_CONFIG_FILE} to ${OWN_CONFIG_FILE} and edit it, or ` +
-          `name a file with REPLAY_CONFIG=FILE or -c ${CONFIG_CONTEXT_KEY}=FILE; deploying the committed example takes ${EXPLICIT_EXAMPLE}.`,
+      : `No configuration file: looked for ${chosen.path}. Copy ${EXAMPLE_CONFIG_FILE} to ${OWN_CONFIG_FILE} and edit it, or ` +
+          `name a file with REPLAY_CONFIG=FILE or ${option}FILE; deploying the committed example takes ${explicitExample}.`,
   );
 }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { deploy, parseDeployArgs, toolkitStackReady } from '../../infra/aws/operator/deploy.ts';
+import type { AwsTarget } from '../../infra/aws/operator/aws-target.ts';
 import { ConfigError } from '../../shared/schema/config.ts';
 import { readBody } from '../../infra/local/stand-ins/read-body.ts';
 import { tempDir } from '../helpers/run-folders.ts';
@@ -22,18 +23,25 @@ writeFileSync(
   }),
 );
 
+const TARGET: AwsTarget = { region: 'eu-west-1', regionFrom: 'AWS_DEFAULT_REGION', profile: 'default' };
+
 /** Runs nothing; on `cdk deploy` writes the outputs file as cdk does. */
-function fakeCdk(failing?: string) {
+function fakeCdk(failing?: string, limit = 1000) {
   const commands: string[] = [];
+  const environments: Record<string, string>[] = [];
   const printed: string[] = [];
   return {
     commands,
+    environments,
     printed,
     ports: (bootstrapped: boolean) => ({
+      target: async () => TARGET,
+      concurrency: async () => ({ limit, unreserved: limit }),
       bootstrapped: async () => bootstrapped,
       print: (line: string) => printed.push(line),
-      run: async (command: string, args: string[]) => {
+      run: async (command: string, args: string[], env: Record<string, string>) => {
         commands.push([command, ...args].join(' '));
+        environments.push(env);
         if (args[1] === failing) return 1;
         if (args[1] === 'deploy') {
           const file = args[args.indexOf('--outputs-file') + 1]!;
@@ -109,6 +117,29 @@ describe('npm run deploy', () => {
       /not a stage name/,
     );
     expect(cdk.commands).toEqual([]);
+  });
+
+  it('names the region it deploys to and its source, and hands that region to every cdk command', async () => {
+    const cdk = fakeCdk();
+    await deploy({ configFile, outputsFile: join(scratch, 'o4.json') }, cdk.ports(true));
+    expect(cdk.printed[0]).toBe(
+      'Deploying to eu-west-1 (from AWS_DEFAULT_REGION) with the credentials of profile default.',
+    );
+    expect(cdk.environments).toEqual(Array(2).fill({ AWS_REGION: 'eu-west-1', AWS_DEFAULT_REGION: 'eu-west-1' }));
+  });
+
+  it("prints the account's Lambda concurrency, and below 100 warns with the quota request that raises it", async () => {
+    const roomy = fakeCdk();
+    await deploy({ configFile, outputsFile: join(scratch, 'o5.json') }, roomy.ports(true));
+    expect(roomy.printed[1]).toBe('Lambda concurrency in eu-west-1: 1000 concurrent executions (1000 unreserved).');
+    expect(roomy.printed.join('\n')).not.toMatch(/Warning/);
+    const fresh = fakeCdk(undefined, 10);
+    await deploy({ configFile, outputsFile: join(scratch, 'o6.json') }, fresh.ports(true));
+    expect(fresh.printed[1]).toBe('Lambda concurrency in eu-west-1: 10 concurrent executions (10 unreserved).');
+    expect(fresh.printed[2]).toMatch(/^Warning: below 100, .* share 10 executions/);
+    expect(fresh.printed[2]).toContain(
+      'aws service-quotas request-service-quota-increase --service-code lambda --quota-code L-B99A9384 --desired-value 1000 --region eu-west-1',
+    );
   });
 
   it('stops when a cdk command fails, running nothing after it', async () => {

@@ -119,3 +119,25 @@ describe('a cockpit that requires sign-in', () => {
     expect(open.lines).toContain('FAIL CockpitUrlBoard: the API refuses a request without a token with 401 (got 200)');
   });
 });
+
+describe('an endpoint that does not answer', () => {
+  it('fails its checks naming the URL and the reason, and still runs every other check', async () => {
+    // A port nothing listens on: bound, then closed.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const gone = `http://127.0.0.1:${port}`;
+    const outputs = {
+      ...localOutputs(local.url, parseConfig(config)),
+      'ReplayBench-Cockpits-3': { CockpitUrlGone: `${gone}/` },
+    };
+    const { lines, ok } = report(await smoke(outputs, { host: 'mac-1', key: readFileSync(keyFile(), 'utf8') }));
+    expect(ok).toBe(false);
+    expect(lines).toContain(
+      `FAIL CockpitUrlGone: cockpit.json loads (got no answer from ${gone}/cockpit.json: connect ECONNREFUSED 127.0.0.1:${port})`,
+    );
+    // The ingest checks against local mode ran and passed.
+    expect(lines.filter((l) => l.startsWith('ok '))).toHaveLength(4);
+  });
+});

@@ -6,7 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import type { Stack } from 'aws-cdk-lib';
 import { ConfigError, parseConfig, readConfigFile } from '../../shared/schema/config.ts';
-import { CONFIG_CONTEXT_KEY, deploymentConfigPath } from '../../infra/aws/deployment-config.ts';
+import { CONFIG_CONTEXT_KEY, DEPLOY_CONFIG_OPTION, deploymentConfigPath } from '../../infra/aws/deployment-config.ts';
 import { localPaths } from '../../infra/local/paths.ts';
 import { EXAMPLE_CONFIG_PATH, exampleConfig, PROJECT_ROOT, synthesize } from './synth.ts';
 
@@ -79,14 +79,22 @@ describe('the configuration file cdk reads', () => {
   it('when absent, stops with a sentence naming the file it looked for and how to deploy the example on purpose', () => {
     const root = freshRoot(false);
     const message = messageOf(() => deploymentConfigPath(undefined, {}, root));
-    expect(message).toContain(`cdk looked for ${join(root, 'replay.config.json')}`);
+    expect(message).toContain(`looked for ${join(root, 'replay.config.json')}`);
     expect(message).toContain('-c replayConfig=replay.config.example.json');
     expect(
       messageOf(() => deploymentConfigPath(undefined, { REPLAY_CONFIG: join(scratch, 'absent.json') }, root)),
     ).toBe(`No configuration file at ${join(scratch, 'absent.json')} (named by REPLAY_CONFIG).`);
     expect(messageOf(() => deploymentConfigPath('absent.json', {}, root))).toBe(
-      `No configuration file at ${join(root, 'absent.json')} (named by -c replayConfig).`,
+      `No configuration file at ${join(root, 'absent.json')} (named by -c replayConfig=absent.json).`,
     );
+  });
+
+  it('names the option of the command that reads it: `npm run deploy` takes --config, never -c', () => {
+    const root = freshRoot(false);
+    const message = messageOf(() => deploymentConfigPath(undefined, {}, root, DEPLOY_CONFIG_OPTION));
+    expect(message).toContain('REPLAY_CONFIG=FILE or --config FILE');
+    expect(message).toContain('takes --config replay.config.example.json');
+    expect(message).not.toContain('-c ');
   });
 
   it('is never the committed example through REPLAY_CONFIG, which a shell may still hold from local mode', () => {

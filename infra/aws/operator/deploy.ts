@@ -1,12 +1,15 @@
 // `npm run deploy`: the whole deploy in one command (docs/deploy.md, "Deploy"). It checks the configuration
-// before anything else (a wrong file stops here with the schema's sentence), bootstraps the account and
-// region if CDK's toolkit stack is missing, shows `cdk diff`, deploys every stack with an outputs file,
-// adds each space's ingest URL to that file, and prints the URLs a runner host and an analyst need.
+// before anything else (a wrong file stops here with the schema's sentence), finds the region and
+// credentials (aws-target.ts; a missing one is a sentence and the command that fixes it), prints the
+// account's Lambda concurrency (a warning below 100), bootstraps the account and region if CDK's toolkit
+// stack is missing, shows `cdk diff`, deploys every stack with an outputs file, adds each space's ingest URL
+// to that file, and prints the URLs a runner host and an analyst need.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DescribeStacksCommand, type CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { readConfigFile, type ReplayConfig } from '../../../shared/schema/config.ts';
-import { CONFIG_CONTEXT_KEY, deploymentConfigPath } from '../deployment-config.ts';
+import { CONFIG_CONTEXT_KEY, DEPLOY_CONFIG_OPTION, deploymentConfigPath } from '../deployment-config.ts';
+import { concurrencyReport, type AwsTarget, type LambdaConcurrency } from './aws-target.ts';
 import { STAGE_CONTEXT_KEY, stageNamesFrom } from '../stage-names.ts';
 import { OperatorError } from './operator-command.ts';
 import { cockpitUrls, INGEST_URLS, readOutputs, withIngestUrls } from './outputs.ts';
@@ -19,10 +22,14 @@ export interface DeployOptions {
 }
 
 export interface DeployPorts {
-  /** Runs a command with the terminal attached; resolves to its exit code. */
-  run(command: string, args: string[]): Promise<number>;
+  /** Runs a command with the terminal attached and these variables added to its environment; its exit code. */
+  run(command: string, args: string[], env: Record<string, string>): Promise<number>;
+  /** The region and credentials (aws-target.ts `resolveAwsTarget`); an OperatorError names what is missing. */
+  target(): Promise<AwsTarget>;
+  /** The account's Lambda concurrency in the target region. */
+  concurrency(target: AwsTarget): Promise<LambdaConcurrency>;
   /** Whether CDK's toolkit stack is in place in the target account and region. */
-  bootstrapped(): Promise<boolean>;
+  bootstrapped(target: AwsTarget): Promise<boolean>;
   print(line: string): void;
 }
 
@@ -48,18 +55,29 @@ export function parseDeployArgs(args: string[]): DeployOptions {
 
 export async function deploy(options: DeployOptions, ports: DeployPorts): Promise<void> {
   // Both refuse with a sentence before any AWS call.
-  const config: ReplayConfig = readConfigFile(deploymentConfigPath(options.configFile));
+  const config: ReplayConfig = readConfigFile(
+    deploymentConfigPath(options.configFile, process.env, undefined, DEPLOY_CONFIG_OPTION),
+  );
   stageNamesFrom(options.stage);
+  const target = await ports.target();
+  ports.print(
+    `Deploying to ${target.region} (from ${target.regionFrom}) with the credentials of profile ${target.profile}.`,
+  );
+  for (const line of concurrencyReport(await ports.concurrency(target), target)) ports.print(line);
   const context = [
     ...(options.configFile ? ['-c', `${CONFIG_CONTEXT_KEY}=${options.configFile}`] : []),
     ...(options.stage ? ['-c', `${STAGE_CONTEXT_KEY}=${options.stage}`] : []),
   ];
   const cdk = async (...args: string[]) => {
-    const code = await ports.run('npx', ['cdk', ...args, ...context]);
+    // The CDK CLI would find the same region; saying it keeps every command on the one this command checked.
+    const code = await ports.run('npx', ['cdk', ...args, ...context], {
+      AWS_REGION: target.region,
+      AWS_DEFAULT_REGION: target.region,
+    });
     if (code !== 0) throw new OperatorError(`cdk ${args[0]} failed (exit ${code}); nothing after it ran.`);
   };
 
-  if (!(await ports.bootstrapped())) {
+  if (!(await ports.bootstrapped(target))) {
     ports.print('CDK has not bootstrapped this account and region yet: bootstrapping.');
     await cdk('bootstrap');
   }
