@@ -104,16 +104,25 @@ export async function prepareFolders(
   return prepared;
 }
 
-/** Queues run folders (in batches, so bodies are not all held at once), then drains the whole outbox. */
-export async function syncRunFolders(
+export interface QueuedFolders {
+  /** Run folders whose run the ledger already accepted, or rejected before. */
+  alreadyAccepted: number;
+  rejectedBefore: number;
+  invalid: RunFolderError[];
+  warnings: string[];
+}
+
+/**
+ * Queues what the ledger has not accepted or rejected and the outbox does not hold yet, in batches, so bodies are
+ * not all held at once (the queueing half of `sync`, and of `import`).
+ */
+export async function queueRunFolders(
   outbox: Outbox,
   folders: string[],
   runsRoot: string,
-  settings: DeliverySettings,
-): Promise<SyncReport> {
-  const counts = { alreadyAccepted: 0, rejectedBefore: 0 };
-  const invalid: RunFolderError[] = [];
-  const warnings: string[] = [];
+  settings: Pick<DeliverySettings, 'host' | 'forbid'>,
+): Promise<QueuedFolders> {
+  const queued: QueuedFolders = { alreadyAccepted: 0, rejectedBefore: 0, invalid: [], warnings: [] };
   const pendingKeys = new Set((await outbox.pending()).map((q) => q.contentKey));
   for (let start = 0; start < folders.length; start += BATCH) {
     const batch = await prepareFolders(folders.slice(start, start + BATCH), {
@@ -121,13 +130,13 @@ export async function syncRunFolders(
       host: settings.host,
       forbid: settings.forbid,
     });
-    invalid.push(...batch.invalid);
-    warnings.push(...batch.warnings);
+    queued.invalid.push(...batch.invalid);
+    queued.warnings.push(...batch.warnings);
     const fresh: BuiltDelivery[] = [];
     for (const run of batch.runs) {
       for (const delivery of deliveriesOf(run)) {
-        if (delivery.kind === 'run' && outbox.isAccepted(delivery.contentKey)) counts.alreadyAccepted++;
-        if (delivery.kind === 'run' && outbox.isRejected(delivery.contentKey)) counts.rejectedBefore++;
+        if (delivery.kind === 'run' && outbox.isAccepted(delivery.contentKey)) queued.alreadyAccepted++;
+        if (delivery.kind === 'run' && outbox.isRejected(delivery.contentKey)) queued.rejectedBefore++;
         if (
           outbox.isAccepted(delivery.contentKey) ||
           outbox.isRejected(delivery.contentKey) ||
@@ -140,14 +149,25 @@ export async function syncRunFolders(
     }
     await outbox.enqueue(fresh);
   }
+  return queued;
+}
+
+/** Queues run folders, then drains the whole outbox. */
+export async function syncRunFolders(
+  outbox: Outbox,
+  folders: string[],
+  runsRoot: string,
+  settings: DeliverySettings,
+): Promise<SyncReport> {
+  const queued = await queueRunFolders(outbox, folders, runsRoot, settings);
   const drained = await drain(outbox, settings);
   return {
     ...summarise(drained.result),
-    alreadyAccepted: counts.alreadyAccepted,
-    rejected: drained.result.rejected.filter((e) => e.kind === 'run').length + counts.rejectedBefore,
-    invalid,
+    alreadyAccepted: queued.alreadyAccepted,
+    rejected: drained.result.rejected.filter((e) => e.kind === 'run').length + queued.rejectedBefore,
+    invalid: queued.invalid,
     keyErrors: drained.keyErrors,
-    warnings: [...warnings, ...drained.warnings],
+    warnings: [...queued.warnings, ...drained.warnings],
     unpaired: drained.unpaired,
   };
 }
