@@ -10,7 +10,9 @@ import { request, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { sign } from '../shared/core/ingest/signature.ts';
+import { randomUUID } from 'node:crypto';
+import { signedHeaders } from '../shared/core/ingest/signature.ts';
+import { spaceOfEndpoint } from '../shared/runner/push.ts';
 import { runId } from '../shared/schema/run.ts';
 
 const { values } = parseArgs({
@@ -113,7 +115,12 @@ function post(agent: Agent, url: string, raw: Buffer): Promise<number> {
         agent,
         headers: {
           'content-type': 'application/json',
-          'x-hub-signature-256': sign(raw, KEY),
+          // Signed when sent, as replay-push signs (v2: the space, a delivery id, this second).
+          ...signedHeaders(raw, KEY, {
+            space: spaceOfEndpoint(url),
+            deliveryId: randomUUID(),
+            timestamp: Math.floor(Date.now() / 1000),
+          }),
           'content-length': raw.length,
         },
       },

@@ -46,8 +46,7 @@ export function createIngestHandler(coreDeps: IngestDeps, { logger, metrics }: I
       const answer = await acceptDelivery(deps, {
         space,
         rawBody: rawBody(event),
-        signature: event.headers['x-hub-signature-256'],
-        deliveryHeader: event.headers['x-replay-delivery'],
+        headers: event.headers,
       });
       const body = answer.body as { error?: string; id?: string };
       logger.info('delivery answered', { status: answer.status, error: body.error, id: body.id });

@@ -1,8 +1,8 @@
 // Signs and POSTs one delivery, as a runner host does (docs/contract.md §3). `postSigned` is what replay-push's outbox
-// sends (the exact bytes it stored, so a retry carries the same body and delivery id); `pushDelivery` is
-// the one-shot form used by benchmarks and tests.
+// sends (the exact bytes it stored, so a retry carries the same body and delivery id, signed anew with the time of
+// sending: a v2 signature lives for minutes); `pushDelivery` is the one-shot form used by benchmarks and tests.
 import { randomUUID } from 'node:crypto';
-import { sign } from '../core/ingest/signature.ts';
+import { signedHeaders } from '../core/ingest/signature.ts';
 
 export interface PushResult {
   status: number;
@@ -11,6 +11,13 @@ export interface PushResult {
 
 /** The ingest URL of a space on a deployment or local mode. */
 export const ingestUrl = (baseUrl: string, space: string) => `${baseUrl}/hooks/${encodeURIComponent(space)}/ingest`;
+
+/** The space an ingest URL (`…/hooks/{space}/ingest`) delivers to, as the endpoint decodes it; a v2 signature names it. */
+export function spaceOfEndpoint(endpoint: string): string {
+  const segment = /\/hooks\/([^/]+)\/ingest$/.exec(new URL(endpoint).pathname)?.[1];
+  if (segment === undefined) throw new Error(`${endpoint} is not an ingest URL, …/hooks/{space}/ingest.`);
+  return decodeURIComponent(segment);
+}
 
 /** The answer recorded for a 3xx: names where it pointed (as an absolute URL when it is one), so --endpoint can be fixed. */
 function redirectAnswer(endpoint: string, status: number, location: string | null): Record<string, unknown> {
@@ -32,7 +39,10 @@ function redirectAnswer(endpoint: string, status: number, location: string | nul
   };
 }
 
-/** One signed POST of the raw body. Network failures and timeouts reject (the caller decides to retry). */
+/**
+ * One POST of the raw body, signed (v2) for the endpoint's space at this moment. Network failures and timeouts
+ * reject (the caller decides to retry).
+ */
 export async function postSigned(
   endpoint: string,
   raw: Uint8Array,
@@ -40,13 +50,10 @@ export async function postSigned(
   deliveryId: string,
   timeoutMs = 30_000,
 ): Promise<PushResult> {
+  const stamp = { space: spaceOfEndpoint(endpoint), deliveryId, timestamp: Math.floor(Date.now() / 1000) };
   const response = await fetch(endpoint, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-hub-signature-256': sign(raw, key),
-      'x-replay-delivery': deliveryId,
-    },
+    headers: { 'content-type': 'application/json', ...signedHeaders(raw, key, stamp) },
     // fetch's types want an ArrayBuffer-backed view; a Buffer from a file may sit on a shared pool.
     body: raw as Uint8Array<ArrayBuffer>,
     signal: AbortSignal.timeout(timeoutMs),

@@ -9,6 +9,8 @@ import { DEFAULT_MIN_N } from '../cockpit/ranking.ts';
 
 export const DEFAULT_SECRET_CONFIG_KEY = 'Hosting:ModuleReportSecret';
 export const DEFAULT_JUDGE_MODEL = 'claude-sonnet-5-5';
+/** Five minutes, as Standard Webhooks recommends: a captured delivery replays for no longer. */
+export const DEFAULT_TIMESTAMP_TOLERANCE_SECONDS = 300;
 /** The parsed configuration's file name beside each deployed function's code. */
 export const BUNDLED_CONFIG_FILE = 'replay.config.json';
 
@@ -42,6 +44,9 @@ const spaceName = pathSafeIdentity.check(
   z.refine((s) => !s.includes('#'), 'must not contain "#" (it separates the parts of a table key)'),
 );
 
+/** A date as `YYYY-MM-DD`, a real day of the calendar. */
+const calendarDay = z.iso.date({ error: 'must be a day of the calendar written YYYY-MM-DD' });
+
 const spaceSchema = z.strictObject({
   senders: z.array(hostName).check(z.minLength(1)),
   secretConfigKey: z._default(
@@ -50,6 +55,10 @@ const spaceSchema = z.strictObject({
   ),
   /** Host keys shorter than this many UTF-8 bytes do not verify this space's deliveries; absent = any length. */
   minKeyBytes: z.optional(positiveCount),
+  /** How far a v2 signature's timestamp may lie from the ingest's clock, either way, before it is refused as stale. */
+  timestampToleranceSeconds: z._default(positiveCount, DEFAULT_TIMESTAMP_TOLERANCE_SECONDS),
+  /** The last day (UTC) this space verifies version 1 signatures (the body alone); absent = never. */
+  acceptV1Until: z.optional(calendarDay),
   /** Repositories whose issue records the space accepts and the judge may fetch; absent = any, [] = none. */
   repos: z.optional(z.array(repoName)),
   /** Senders that may publish issue records; absent = every sender (the first to publish a task owns it). */
@@ -400,6 +409,10 @@ export const repoAllowed = (space: SpaceConfig, repo: string): boolean =>
 /** Whether `host` may publish issue records in the space: a listed publisher, or any sender when none are listed. */
 export const mayPublishIssues = (space: SpaceConfig, host: string): boolean =>
   space.issuePublishers === undefined ? space.senders.includes(host) : space.issuePublishers.includes(host);
+
+/** Whether the space still verifies version 1 signatures at `now`: through the whole of its `acceptV1Until` day (UTC). */
+export const acceptsV1At = (space: SpaceConfig, now: Date): boolean =>
+  space.acceptV1Until !== undefined && now.getTime() < Date.parse(`${space.acceptV1Until}T00:00:00Z`) + 86_400_000;
 
 /** Every (secretConfigKey, host) pair whose key is a signature candidate, deduplicated. */
 export function keyCandidates(config: ReplayConfig): { secretConfigKey: string; host: string }[] {

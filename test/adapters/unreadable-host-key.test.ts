@@ -5,11 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerKeySource } from '../../shared/adapters/aws/secrets-key-source.ts';
 import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
-import { sign } from '../../shared/core/ingest/signature.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { LandingMessage } from '../../shared/ports.ts';
 import { InMemoryObjectStore, InMemoryTable, RecordingQueue } from '../helpers/in-memory-ports.ts';
-import { runDelivery } from '../helpers/deliveries.ts';
+import { runDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';
 import {
   secretNotFound,
   startSecretsManagerStandIn,
@@ -44,6 +43,7 @@ beforeAll(async () => {
 });
 afterAll(() => standIn.stop());
 
+const NOW = new Date('2026-11-30T12:00:00Z');
 const config = parseConfig({ spaces: { Main: { senders: ['healthy', 'being-deleted', 'throttled'] } } });
 
 function ingest(unreadable: string[]) {
@@ -56,7 +56,7 @@ function ingest(unreadable: string[]) {
     landingQueue: queue,
     runs: table,
     issueOwners: table,
-    clock: { now: () => new Date('2026-11-30T12:00:00Z') },
+    clock: { now: () => NOW },
     unreadableKey: (host) => unreadable.push(host),
   };
   return { deps, queue };
@@ -64,7 +64,7 @@ function ingest(unreadable: string[]) {
 
 const signedRequest = (host: string, key: string) => {
   const rawBody = Buffer.from(JSON.stringify(runDelivery({ host, taskId: `from-${host}` })));
-  return { space: 'Main', rawBody, signature: sign(rawBody, key), deliveryHeader: undefined };
+  return { space: 'Main', rawBody, headers: signedDeliveryHeaders('Main', rawBody, key, { at: NOW }) };
 };
 
 describe('a host whose key cannot be read', () => {

@@ -4,9 +4,9 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SendMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { pushDelivery } from '../../shared/runner/push.ts';
-import { sign } from '../../shared/core/ingest/signature.ts';
+import { signV1 } from '../../shared/core/ingest/signature.ts';
 import { inboxKey } from '../../shared/storage-layout.ts';
-import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
+import { hiddenTestDelivery, issueDelivery, runDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';
 import { eventually, queueDrained, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
 // A space per test that reads what it stored, so no test depends on what another one landed before it.
@@ -19,6 +19,11 @@ const config = {
     Landing: { senders: ['mac-studio-1'] },
     Quiet: { senders: ['mac-studio-1', 'twin-a', 'twin-b'] },
     Elsewhere: { senders: ['outsider'] },
+    Bound: { senders: ['mac-studio-1'] },
+    Replayed: { senders: ['mac-studio-1'] },
+    Patient: { senders: ['mac-studio-1'], timestampToleranceSeconds: 900 },
+    Migrating: { senders: ['mac-studio-1'], acceptV1Until: '2999-12-31' },
+    Migrated: { senders: ['mac-studio-1'], acceptV1Until: '2020-01-01' },
   },
 };
 const keys = {
@@ -63,9 +68,10 @@ async function post(path: string, body: Buffer | string, headers: Record<string,
   });
 }
 
-const signed = (value: unknown, key: string) => {
+/** A delivery as replay-push sends it to `space`: signed (v2) now. */
+const signed = (value: unknown, key: string, space = 'Quiet', at = new Date()) => {
   const raw = Buffer.from(JSON.stringify(value));
-  return { raw, headers: { 'x-hub-signature-256': sign(raw, key), 'content-type': 'application/json' } };
+  return { raw, headers: signedDeliveryHeaders(space, raw, key, { at }) };
 };
 
 describe('deliveries that reuse one delivery id', () => {
@@ -139,9 +145,11 @@ describe('a signed run delivery', () => {
     const raw = Buffer.from(
       `{ "kind": "issue",\n  "host": "mac-studio-1", "sentAt": "2026-11-29T08:00:00Z", "issue": ${JSON.stringify(issueDelivery().issue)} }`,
     );
-    const answer = await post('/hooks/Verbatim/ingest', raw, {
-      'x-hub-signature-256': sign(raw, keys['mac-studio-1']),
-    });
+    const answer = await post(
+      '/hooks/Verbatim/ingest',
+      raw,
+      signedDeliveryHeaders('Verbatim', raw, keys['mac-studio-1']),
+    );
     expect(answer).toMatchObject({ status: 202, body: { id: 'acme__widgets-42' } });
     await eventually(
       async () => ((await getJson('/api/spaces/Verbatim/issues')).body.issues as unknown[]).length === 1,
@@ -212,7 +220,11 @@ describe('refused deliveries', () => {
     ],
     [
       'a garbled signature header',
-      () => post('/hooks/Quiet/ingest', JSON.stringify(valid), { 'x-hub-signature-256': 'sha256=zz' }),
+      () =>
+        post('/hooks/Quiet/ingest', JSON.stringify(valid), {
+          ...signed(valid, 'k-studio').headers,
+          'x-replay-signature': 'v2,zz',
+        }),
       401,
       { signature: 'invalid', error: 'bad-signature' },
     ],
@@ -263,7 +275,7 @@ describe('refused deliveries', () => {
     ],
     [
       'invalid JSON',
-      () => post('/hooks/Quiet/ingest', '{"kind":', { 'x-hub-signature-256': sign('{"kind":', 'k-studio') }),
+      () => post('/hooks/Quiet/ingest', '{"kind":', signedDeliveryHeaders('Quiet', '{"kind":', 'k-studio')),
       400,
       { signature: 'verified', error: 'invalid-delivery' },
     ],
@@ -306,7 +318,7 @@ describe('refused deliveries', () => {
     [
       'an unknown space',
       () => {
-        const s = signed(valid, 'k-studio');
+        const s = signed(valid, 'k-studio', 'Nowhere');
         return post('/hooks/Nowhere/ingest', s.raw, s.headers);
       },
       404,
@@ -354,6 +366,80 @@ describe('refused deliveries', () => {
   it('never echoes a key in an answer', async () => {
     for (const [, send] of cases)
       expect(JSON.stringify((await send()).body)).not.toMatch(/k-studio|same-key|fleet-wide-value|k-outsider/);
+  });
+});
+
+describe('a signature bound to its space and its hour', () => {
+  const runsOf = async (space: string) => (await getJson(`/api/spaces/${space}/runs`)).body.runs as unknown[];
+  const issuesOf = async (space: string) => (await getJson(`/api/spaces/${space}/issues`)).body.issues as unknown[];
+
+  it('verifies in no other space: a captured run or issue delivery replayed there is refused and stores nothing', async () => {
+    const run = signed(runDelivery({ taskId: 'captured-1' }), keys['mac-studio-1'], 'Bound');
+    const issue = signed(issueDelivery({ taskId: 'captured-2' }), keys['mac-studio-1'], 'Bound');
+    for (const captured of [run, issue]) {
+      expect((await post('/hooks/Bound/ingest', captured.raw, captured.headers)).status).toBe(202);
+      expect(await post('/hooks/Replayed/ingest', captured.raw, captured.headers)).toMatchObject({
+        status: 401,
+        body: { signature: 'invalid', error: 'bad-signature' },
+      });
+    }
+    await eventually(async () => (await runsOf('Bound')).length === 1 && (await issuesOf('Bound')).length === 1);
+    await queueDrained(local, 'landing');
+    expect(await local.adapters.inbox.list('inbox/Replayed/')).toEqual([]);
+    expect([await runsOf('Replayed'), await issuesOf('Replayed')]).toEqual([[], []]);
+  });
+
+  it.each([
+    ['signed six minutes ago', -360, 'behind'],
+    ['signed six minutes ahead', 360, 'ahead of'],
+  ])('refuses a delivery %s with 401 stale, saying how far off it is', async (_what, seconds, direction) => {
+    const late = signed(
+      runDelivery({ taskId: 'late-1' }),
+      keys['mac-studio-1'],
+      'Bound',
+      new Date(Date.now() + seconds * 1000),
+    );
+    const answer = await post('/hooks/Bound/ingest', late.raw, late.headers);
+    expect(answer).toMatchObject({ status: 401, body: { signature: 'invalid', error: 'stale' } });
+    expect(answer.body.message).toMatch(
+      new RegExp(`^X-Replay-Timestamp is 3(59|60|61) s ${direction} the endpoint's clock; at most 300 s`),
+    );
+  });
+
+  it("takes a space's own tolerance: six minutes off verifies where 15 are allowed", async () => {
+    const late = signed(
+      runDelivery({ taskId: 'late-2' }),
+      keys['mac-studio-1'],
+      'Patient',
+      new Date(Date.now() - 360_000),
+    );
+    expect((await post('/hooks/Patient/ingest', late.raw, late.headers)).status).toBe(202);
+    const later = signed(
+      runDelivery({ taskId: 'late-3' }),
+      keys['mac-studio-1'],
+      'Patient',
+      new Date(Date.now() - 960_000),
+    );
+    expect(await post('/hooks/Patient/ingest', later.raw, later.headers)).toMatchObject({
+      status: 401,
+      body: { error: 'stale' },
+    });
+  });
+
+  it('takes a v1 signature only in a space whose acceptV1Until has not passed', async () => {
+    const v1 = (space: string, taskId: string) => {
+      const raw = Buffer.from(JSON.stringify(runDelivery({ taskId })));
+      return post(`/hooks/${space}/ingest`, raw, { 'x-hub-signature-256': signV1(raw, keys['mac-studio-1']) });
+    };
+    expect((await v1('Migrating', 'v1-1')).status).toBe(202);
+    for (const [space, window] of [
+      ['Migrated', 'ended with 2020-01-01'],
+      ['Bound', 'it has none'],
+    ] as const) {
+      const answer = await v1(space, 'v1-2');
+      expect(answer).toMatchObject({ status: 401, body: { signature: 'invalid', error: 'bad-signature' } });
+      expect(answer.body.message).toContain(window);
+    }
   });
 });
 

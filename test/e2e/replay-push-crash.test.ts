@@ -29,7 +29,8 @@ beforeAll(async () => {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          'x-hub-signature-256': String(request.headers['x-hub-signature-256']),
+          'x-replay-signature': String(request.headers['x-replay-signature']),
+          'x-replay-timestamp': String(request.headers['x-replay-timestamp']),
           'x-replay-delivery': String(request.headers['x-replay-delivery']),
         },
         body,

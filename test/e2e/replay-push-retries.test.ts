@@ -1,12 +1,12 @@
-// How replay-push treats each answer (docs/contract.md §7), against an HTTP endpoint that checks the signature like
-// ingest does and answers what each test scripts: retried answers keep the delivery (and its
+// How replay-push treats each answer (docs/contract.md §7), against an HTTP endpoint that checks the v2 signature for
+// space S like ingest does and answers what each test scripts: retried answers keep the delivery (and its
 // X-Replay-Delivery id) until a 202 "verified"; a 202 without "verified" is not an acceptance.
 import { readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { verifySignature } from '../../shared/core/ingest/signature.ts';
+import { presentedSignature, verifySignature, type RequestHeaders } from '../../shared/core/ingest/signature.ts';
 import { readBody } from '../../infra/local/stand-ins/read-body.ts';
 import { replayPush, resultJson, SMALL_PATCH, tempDir, writeKeyFile, writeRunFolder } from '../helpers/run-folders.ts';
 
@@ -14,27 +14,41 @@ const KEY = 'retries-key';
 interface Seen {
   deliveryId: string;
   kind: string;
+  body: string;
+  timestamp: number;
+  signature: string;
 }
 let seen: Seen[] = [];
-let script: { status: number; body: Record<string, unknown> }[] = [];
+/** The answers to give, in turn (then 202); `afterMs` holds an answer back that long. */
+let script: { status: number; body: Record<string, unknown>; afterMs?: number }[] = [];
 let server: Server;
 let endpoint: string;
 
 beforeAll(async () => {
   server = createServer((request, response) => {
-    void readBody(request).then((text) => {
+    void readBody(request).then(async (text) => {
       const raw = Buffer.from(text);
-      const signed = verifySignature(raw, request.headers['x-hub-signature-256'] as string | undefined, [
-        { host: 'mac-studio-1', keys: [KEY] },
-      ]);
+      const presented = presentedSignature(request.headers as RequestHeaders, 'S');
+      const fresh = 'timestamp' in presented && Math.abs(presented.timestamp - Date.now() / 1000) <= 300;
+      const signed =
+        fresh && 'version' in presented && verifySignature(raw, presented, [{ host: 'mac-studio-1', keys: [KEY] }]);
       const body = JSON.parse(text) as { kind: string; id?: string };
-      seen.push({ deliveryId: String(request.headers['x-replay-delivery']), kind: body.kind });
-      const answer = signed.ok
-        ? (script.shift() ?? {
-            status: 202,
-            body: { signature: 'verified', id: body.id, status: 'queued', ignored: [] },
-          })
-        : { status: 401, body: { signature: 'invalid', error: 'bad-signature' } };
+      seen.push({
+        deliveryId: String(request.headers['x-replay-delivery']),
+        kind: body.kind,
+        body: text,
+        timestamp: Number(request.headers['x-replay-timestamp']),
+        signature: String(request.headers['x-replay-signature']),
+      });
+      const scripted = signed && signed.ok ? script.shift() : undefined;
+      if (scripted?.afterMs) await new Promise((r) => setTimeout(r, scripted.afterMs));
+      const answer =
+        signed && signed.ok
+          ? (scripted ?? {
+              status: 202,
+              body: { signature: 'verified', id: body.id, status: 'queued', ignored: [] },
+            })
+          : { status: 401, body: { signature: 'invalid', error: 'bad-signature' } };
       response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
     });
   });
@@ -69,6 +83,18 @@ describe('answers that keep a delivery queued', () => {
     expect(seen).toHaveLength(4);
     expect(new Set(seen.map((s) => s.deliveryId)).size).toBe(1);
     expect(result.err.filter((l) => l.includes('retrying in'))).toHaveLength(3);
+  });
+
+  it('signs each attempt anew when it is sent (v2, space S): the retry has a later timestamp, the same body and id', async () => {
+    const { root, keyFile } = oneRun();
+    script = [{ status: 503, body: { error: 'busy', message: 'Try again.' }, afterMs: 1100 }];
+    const result = await replayPush(['sync', root, '--endpoint', endpoint, '--key-file', keyFile, '--retry-for', '30']);
+    expect(result.code).toBe(0);
+    const [first, retry] = seen;
+    expect(seen).toHaveLength(2);
+    expect(retry!.timestamp).toBeGreaterThan(first!.timestamp);
+    expect(retry!.signature).not.toBe(first!.signature);
+    expect([retry!.deliveryId, retry!.body]).toEqual([first!.deliveryId, first!.body]);
   });
 
   it('keeps a delivery refused for its key (401) queued, exits 1, and shows the last error in status; the next sync sends it again', async () => {

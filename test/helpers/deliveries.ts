@@ -1,5 +1,7 @@
 // What a runner host sends, one factory per delivery kind, so each test states only what matters to it.
 // These are wire inputs: a test may add unknown or invalid keys on purpose to see them dropped or refused.
+import { randomUUID } from 'node:crypto';
+import { signedHeaders } from '../../shared/core/ingest/signature.ts';
 import type * as z from '../../shared/schema/zod.ts';
 import type { hiddenTestDeliverySchema, issueDeliverySchema, runDeliverySchema } from '../../shared/schema/delivery.ts';
 import type { issueRecordSchema } from '../../shared/schema/issue.ts';
@@ -104,4 +106,21 @@ export function inboxEntry(
     host: delivery.host,
     delivery,
   });
+}
+
+/**
+ * The headers replay-push sends with `raw` to `space`: signed (v2) with `key` at `at` (by default now; a test whose
+ * ingest reads a settable clock passes that clock's time), under a fresh delivery id unless one is given.
+ */
+export function signedDeliveryHeaders(
+  space: string,
+  raw: Uint8Array | string,
+  key: string,
+  options: { deliveryId?: string; at?: Date } = {},
+): Record<string, string> {
+  const timestamp = Math.floor((options.at ?? new Date()).getTime() / 1000);
+  return {
+    'content-type': 'application/json',
+    ...signedHeaders(raw, key, { space, deliveryId: options.deliveryId ?? randomUUID(), timestamp }),
+  };
 }

@@ -2,7 +2,6 @@
 // (docs/contract.md §3 check 7, §4): `send` signs and posts a delivery as its host, `land` lands it directly, as
 // a delivery that passed ingest before the state it meets.
 import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
-import { sign } from '../../shared/core/ingest/signature.ts';
 import {
   landEntry,
   type CrossHostRejection,
@@ -11,7 +10,7 @@ import {
 } from '../../shared/core/landing/land.ts';
 import type { JudgeMessage, LandingMessage } from '../../shared/ports.ts';
 import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '../../shared/schema/config.ts';
-import { inboxEntry } from './deliveries.ts';
+import { inboxEntry, signedDeliveryHeaders } from './deliveries.ts';
 import {
   InMemoryKeySource,
   InMemoryObjectStore,
@@ -60,8 +59,7 @@ export function ingestLandingWorld(spaceSettings: Record<string, unknown> = {}) 
     return acceptDelivery(ingest, {
       space: 'S',
       rawBody,
-      signature: sign(rawBody, KEYS[delivery.host as string]!),
-      deliveryHeader: undefined,
+      headers: signedDeliveryHeaders('S', rawBody, KEYS[delivery.host as string]!, { at: NOW }),
     });
   };
   const land = (delivery: Record<string, unknown>, deliveryId = 'd') =>

@@ -175,3 +175,25 @@ describe('a judged space without a repository list', () => {
     expect(warnings(exampleConfig())).toEqual([]);
   });
 });
+
+describe('a space that still takes v1 signatures', () => {
+  it('is named in a synth warning that says what a v1 signature lets an attacker replay and how to end it', () => {
+    const { app } = synthesize(
+      parseConfig({
+        spaces: {
+          Migrating: { senders: ['mac-studio-1'], repos: ['acme/widgets'], acceptV1Until: '2027-01-31' },
+          Current: { senders: ['mac-studio-1'], repos: ['acme/widgets'] },
+        },
+      }),
+    );
+    const found = Annotations.fromStack(app.node.findChild('ReplayBench-Pipeline') as Stack).findWarning(
+      '*',
+      Match.stringLikeRegexp('v1 signatures'),
+    );
+    expect(found.map((w) => String(w.entry.data))).toEqual([
+      expect.stringMatching(
+        /^Space Migrating accepts v1 signatures through 2027-01-31 .* replayed.*remove acceptV1Until/,
+      ),
+    ]);
+  });
+});

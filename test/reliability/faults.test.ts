@@ -6,7 +6,6 @@
 // hangs added: a call that never returns is a function killed by its timeout).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
-import { sign } from '../../shared/core/ingest/signature.ts';
 import { landInboxEntry, type LandingDeps } from '../../shared/core/landing/land.ts';
 import { judgeRun, CLAIM_SECONDS } from '../../shared/core/judge/judge-run.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
@@ -15,7 +14,7 @@ import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { createLanderHandler } from '../../functions/lander/handler.ts';
 import { instrumentation } from '../../shared/adapters/aws/observability.ts';
 import { pollQueue } from '../../infra/local/queue-poller.ts';
-import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
+import { hiddenTestDelivery, issueDelivery, runDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';
 import { goodAnswer, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
 import { RecordingQueue } from '../helpers/in-memory-ports.ts';
 import { eventually } from '../helpers/local-mode.ts';
@@ -157,11 +156,14 @@ describe('ingest with a fault at the inbox, the queue, a key read or the run rea
   const config = parseConfig({ spaces: { ingest: { senders: ['mac-studio-1'] } } });
   const keys: KeySource = { keysFor: async () => ['k-studio'] };
   const body = Buffer.from(JSON.stringify(runDelivery({ taskId: 'ingest-fault' })));
+  const now = new Date('2026-11-29T12:00:00.000Z');
   const request = {
     space: 'ingest',
     rawBody: body,
-    signature: sign(body, 'k-studio'),
-    deliveryHeader: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
+    headers: signedDeliveryHeaders('ingest', body, 'k-studio', {
+      deliveryId: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
+      at: now,
+    }),
   };
 
   it.each([
@@ -181,7 +183,7 @@ describe('ingest with a fault at the inbox, the queue, a key read or the run rea
         landingQueue: faulty ? plan.wrap(queue, [method]) : queue,
         runs: faulty ? plan.wrap(w.stores.store, [method]) : w.stores.store,
         issueOwners: w.stores.store,
-        clock: { now: () => new Date('2026-11-29T12:00:00.000Z') },
+        clock: { now: () => now },
       });
       const failed = await acceptDelivery(deps(true), request).then(
         (a) => a.status,

@@ -5,8 +5,9 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { sign } from '../../shared/core/ingest/signature.ts';
-import { runDelivery, issueDelivery, hiddenTestDelivery } from '../helpers/deliveries.ts';
+import { randomUUID } from 'node:crypto';
+import { signV1 } from '../../shared/core/ingest/signature.ts';
+import { runDelivery, issueDelivery, hiddenTestDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';
 import { startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
 const KEY = 'k-fuzz-studio';
@@ -232,24 +233,28 @@ describe('ingest, given hostile bodies and headers', () => {
             )
             .map((s) => ({ raw: Buffer.from(s), original: false })),
         ),
-        fc.constantFrom('valid', 'unsigned', 'wrong-key', 'uppercase-hex', 'padded', 'sha1', 'doubled'),
+        fc.constantFrom('valid', 'unsigned', 'wrong-key', 'other-space', 'stale', 'hex', 'padded', 'v1', 'doubled'),
         fc.option(fc.stringMatching(/^[\x20-\x7e]{0,80}$/), { nil: undefined }),
         fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', ''),
         async ({ raw, original }, signing, deliveryHeader, contentType) => {
           fc.pre(!original);
-          const good = sign(raw, KEY);
-          const signature = {
+          // A fuzzed delivery id is signed as sent; without one, replay-push's kind (a UUID).
+          const v2 = (key: string, space = 'Main', at = new Date()) =>
+            signedDeliveryHeaders(space, raw, key, { deliveryId: deliveryHeader ?? randomUUID(), at });
+          const good = v2(KEY);
+          const digest = good['x-replay-signature']!.slice(3);
+          const headers: Record<string, string> = {
             valid: good,
-            unsigned: undefined,
-            'wrong-key': sign(raw, 'not-the-key'),
-            'uppercase-hex': `sha256=${good.slice(7).toUpperCase()}`,
-            padded: `  ${good}  `,
-            sha1: `sha1=${good.slice(7, 47)}`,
-            doubled: `${good},${good}`,
+            unsigned: {},
+            'wrong-key': v2('not-the-key'),
+            'other-space': v2(KEY, 'Elsewhere'),
+            stale: v2(KEY, 'Main', new Date(Date.now() - 600_000)),
+            hex: { ...good, 'x-replay-signature': `v2,${Buffer.from(digest, 'base64').toString('hex')}` },
+            padded: { ...good, 'x-replay-signature': `  v2,${digest}  ` },
+            v1: { 'x-hub-signature-256': signV1(raw, KEY) },
+            doubled: { ...good, 'x-replay-signature': `v2,${digest} v2,${digest}` },
           }[signing];
-          const headers: Record<string, string> = {};
-          if (signature) headers['x-hub-signature-256'] = signature;
-          if (deliveryHeader !== undefined) headers['x-replay-delivery'] = deliveryHeader;
+          delete headers['content-type'];
           if (contentType) headers['content-type'] = contentType;
           const answer = await send('POST', '/hooks/Main/ingest', headers, raw);
           checkAnswer(answer);

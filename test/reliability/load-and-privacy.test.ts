@@ -9,11 +9,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pushDelivery } from '../../shared/runner/push.ts';
-import { sign } from '../../shared/core/ingest/signature.ts';
 import { REASON_WITHHELD } from '../../shared/core/judge/reason-guard.ts';
 import { startAnthropicStandIn, type AnthropicStandIn } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
 import { startGitHubStandIn, type GitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
-import { issueDelivery, runDelivery } from '../helpers/deliveries.ts';
+import { issueDelivery, runDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';
 import { goodAnswer } from '../helpers/judge.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
@@ -32,7 +31,8 @@ const QUOTE_ME = 'quote-the-issue-please';
 interface Planned {
   host: string;
   body: Buffer;
-  signature: string;
+  /** The key it is signed with when it is sent (v2 signatures are made at send time). */
+  key: string;
   deliveryId: string;
   /** The run it carries, for the expectation; null for a hostile body. */
   run: { id: string; finishedAt: string } | null;
@@ -49,7 +49,7 @@ function prng(seed: number) {
 
 function signedPlan(host: string, delivery: Record<string, unknown>, run: Planned['run']): Planned {
   const body = Buffer.from(JSON.stringify(delivery));
-  return { host, body, signature: sign(body, KEYS[host]!), deliveryId: randomUUID(), run };
+  return { host, body, key: KEYS[host]!, deliveryId: randomUUID(), run };
 }
 
 /** What every sender sends, in order. Counts are exact: 2 % hostile, 20 % duplicates, 5 % re-runs. */
@@ -98,11 +98,11 @@ function planLoad(): { queues: Planned[][]; hostile: number; duplicates: number;
       {
         host,
         body: Buffer.from('{"kind":"run",'),
-        signature: sign('{"kind":"run",', KEYS[host]!),
+        key: KEYS[host]!,
         deliveryId: randomUUID(),
         run: null,
       },
-      { ...signedPlan(host, valid, null), signature: sign(JSON.stringify(valid), 'not-a-paired-key') },
+      { ...signedPlan(host, valid, null), key: 'not-a-paired-key' },
       { ...signedPlan(host, { ...valid, host: HOSTS[(q + 1) % SENDERS] }, null) },
     ];
     queues[q]!.splice(Math.floor(random() * queues[q]!.length), 0, kinds[i % kinds.length]!);
@@ -210,11 +210,7 @@ beforeAll(async () => {
       for (const planned of queue) {
         const res = await fetch(`${local.url}/hooks/Load/ingest`, {
           method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'x-hub-signature-256': planned.signature,
-            'x-replay-delivery': planned.deliveryId,
-          },
+          headers: signedDeliveryHeaders('Load', planned.body, planned.key, { deliveryId: planned.deliveryId }),
           body: new Uint8Array(planned.body),
         });
         const text = await res.text();

@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { keyEnvName } from '../../shared/adapters/key-names.ts';
-import { sign } from '../../shared/core/ingest/signature.ts';
 import { startAnthropicStandIn, type AnthropicStandIn } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
 import { startGitHubStandIn, type GitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
 import { gitHubAppKeyPair, goodAnswer } from '../helpers/judge.ts';
@@ -32,6 +31,7 @@ import {
   type Kind,
   type Planned,
 } from './helpers/mixed-load-plan.ts';
+import { signedDeliveryHeaders } from '../helpers/deliveries.ts';
 
 const CONCURRENCY = 16;
 const SPACE = 'Mixed';
@@ -78,11 +78,8 @@ async function send(p: Planned): Promise<number> {
     try {
       const res = await fetch(`${local.url}/hooks/${SPACE}/ingest`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-hub-signature-256': sign(p.body, KEYS[p.host]!),
-          'x-replay-delivery': p.deliveryId,
-        },
+        // Signed at each attempt, as replay-push signs: a retry after a restart carries a fresh timestamp.
+        headers: signedDeliveryHeaders(SPACE, p.body, KEYS[p.host]!, { deliveryId: p.deliveryId }),
         body: new Uint8Array(p.body),
         signal: AbortSignal.timeout(10_000),
       });

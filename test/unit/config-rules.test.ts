@@ -1,6 +1,7 @@
 // Configuration rules that keep keys apart and bound what a space accepts (docs/contract.md §5, §10).
 import { describe, expect, it } from '@jest/globals';
 import {
+  acceptsV1At,
   ConfigError,
   judgedSpacesWithoutRepos,
   parseConfig,
@@ -108,6 +109,35 @@ describe("a space's minKeyBytes", () => {
     expect(parseConfig({ spaces: { A: { senders: ['mac-1'], minKeyBytes: 1 } } }).spaces.A!.minKeyBytes).toBe(1);
     expect(parseConfig({ spaces: { A: { senders: ['mac-1'], minKeyBytes: 32 } } }).spaces.A!.minKeyBytes).toBe(32);
     expect(parseConfig({ spaces: { A: { senders: ['mac-1'] } } }).spaces.A!.minKeyBytes).toBeUndefined();
+  });
+});
+
+describe("a space's signature settings", () => {
+  const space = (settings: Record<string, unknown>) =>
+    parseConfig({ spaces: { A: { senders: ['mac-1'], ...settings } } }).spaces.A!;
+
+  it.each([
+    ['a date with a time', { acceptV1Until: '2027-01-31T00:00:00Z' }, 'acceptV1Until'],
+    ['a day that is not in the calendar', { acceptV1Until: '2027-02-30' }, 'acceptV1Until'],
+    ['a date as a number', { acceptV1Until: 20270131 }, 'acceptV1Until'],
+    ['a tolerance of zero', { timestampToleranceSeconds: 0 }, 'timestampToleranceSeconds'],
+    ['a fractional tolerance', { timestampToleranceSeconds: 2.5 }, 'timestampToleranceSeconds'],
+  ])('refuses %s with a sentence naming the key', (_what, settings, key) => {
+    expect(refusal({ spaces: { A: { senders: ['mac-1'], ...settings } } })).toMatch(
+      new RegExp(`spaces\\.A\\.${key}: `),
+    );
+  });
+
+  it('tolerates five minutes of clock difference unless told otherwise', () => {
+    expect(space({}).timestampToleranceSeconds).toBe(300);
+    expect(space({ timestampToleranceSeconds: 900 }).timestampToleranceSeconds).toBe(900);
+  });
+
+  it('takes v1 signatures through the whole acceptV1Until day (UTC), and never without it', () => {
+    const migrating = space({ acceptV1Until: '2027-01-31' });
+    expect(acceptsV1At(migrating, new Date('2027-01-31T23:59:59.999Z'))).toBe(true);
+    expect(acceptsV1At(migrating, new Date('2027-02-01T00:00:00.000Z'))).toBe(false);
+    expect(acceptsV1At(space({}), new Date('2000-01-01T00:00:00Z'))).toBe(false);
   });
 });
 

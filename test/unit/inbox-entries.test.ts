@@ -2,10 +2,9 @@
 // delivery id reused by another host or another body never replaces an accepted delivery.
 import { describe, expect, it } from '@jest/globals';
 import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
-import { sign } from '../../shared/core/ingest/signature.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { LandingMessage } from '../../shared/ports.ts';
-import { runDelivery } from '../helpers/deliveries.ts';
+import { runDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';
 import {
   InMemoryKeySource,
   InMemoryObjectStore,
@@ -18,6 +17,7 @@ const KEYS = {
   'mac-studio-1': 'studio-key-0123456789abcdef0123456789',
   'mac-mini-2': 'mini-key-0123456789abcdef0123456789ab',
 };
+const NOW = new Date('2026-12-03T08:00:00Z');
 const SHARED_ID = '0b5e7c1e-5a7e-4c7e-9d2a-3f1c2b4a5d6e';
 
 function world() {
@@ -33,15 +33,14 @@ function world() {
     landingQueue,
     runs: table,
     issueOwners: table,
-    clock: new SettableClock(new Date('2026-12-03T08:00:00Z')),
+    clock: new SettableClock(NOW),
   };
   const send = (host: keyof typeof KEYS, delivery: unknown) => {
     const rawBody = Buffer.from(JSON.stringify(delivery));
     return acceptDelivery(deps, {
       space: 'Main',
       rawBody,
-      signature: sign(rawBody, KEYS[host]),
-      deliveryHeader: SHARED_ID,
+      headers: signedDeliveryHeaders('Main', rawBody, KEYS[host], { deliveryId: SHARED_ID, at: NOW }),
     });
   };
   const stored = () =>

@@ -4,12 +4,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
 import { MISSING_KEY_SECONDS, rememberingMissingKeys } from '../../shared/core/ingest/missing-keys.ts';
-import { sign } from '../../shared/core/ingest/signature.ts';
+import { signV1, type RequestHeaders } from '../../shared/core/ingest/signature.ts';
 import type { KeySource, LandingMessage } from '../../shared/ports.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
-import { runDelivery } from '../helpers/deliveries.ts';
+import { runDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';
 import { InMemoryObjectStore, InMemoryTable, RecordingQueue, SettableClock } from '../helpers/in-memory-ports.ts';
 
+const NOW = '2026-11-29T12:00:00.000Z';
 const HOSTS = ['mac-studio-1', 'mac-mini-2', 'mac-pro-3', 'unpaired-4'];
 const KEYS: Record<string, string> = { 'mac-studio-1': 'k-1', 'mac-mini-2': 'k-2', 'mac-pro-3': 'k-3' };
 
@@ -32,7 +33,7 @@ class CountingKeySource implements KeySource {
 
 function world() {
   const source = new CountingKeySource();
-  const clock = new SettableClock(new Date('2026-11-29T12:00:00.000Z'));
+  const clock = new SettableClock(new Date(NOW));
   const table = new InMemoryTable();
   const deps: IngestDeps = {
     config: parseConfig({ spaces: { S: { senders: HOSTS } } }),
@@ -44,21 +45,28 @@ function world() {
     clock,
   };
   const body = Buffer.from(JSON.stringify(runDelivery()));
-  const send = (signature: string | undefined) =>
-    acceptDelivery(deps, { space: 'S', rawBody: body, signature, deliveryHeader: undefined });
-  return { source, clock, body, send };
+  const send = (headers: RequestHeaders) => acceptDelivery(deps, { space: 'S', rawBody: body, headers });
+  const signed = (key: string, at = clock.now()) => signedDeliveryHeaders('S', body, key, { at });
+  return { source, clock, body, send, signed };
 }
 
 describe('key lookups at ingest', () => {
+  const signedNow = world().signed('k-1');
   it.each([
-    ['no signature header', undefined],
-    ['an empty one', ''],
-    ['one without the sha256= prefix', 'a'.repeat(64)],
-    ['one with 63 hex digits', `sha256=${'a'.repeat(63)}`],
-    ['one with a digit that is not hex', `sha256=${'a'.repeat(63)}g`],
-  ])('refuse %s with 401 before any key is read', async (_what, signature) => {
+    ['no signature header', {}, 'bad-signature'],
+    ['an empty one', { ...signedNow, 'x-replay-signature': '' }, 'bad-signature'],
+    ['one without the v2, prefix', { ...signedNow, 'x-replay-signature': 'A'.repeat(43) + '=' }, 'bad-signature'],
+    ['one without its timestamp', { ...signedNow, 'x-replay-timestamp': undefined }, 'bad-signature'],
+    ['one signed six minutes ago', world().signed('k-1', new Date(Date.parse(NOW) - 360_000)), 'stale'],
+    ['a v1 header with 63 hex digits', { 'x-hub-signature-256': `sha256=${'a'.repeat(63)}` }, 'bad-signature'],
+    [
+      'a v1 signature in a space without a migration window',
+      { 'x-hub-signature-256': signV1('{}', 'k-1') },
+      'bad-signature',
+    ],
+  ])('refuse %s with 401 before any key is read', async (_what, headers, error) => {
     const w = world();
-    expect(await w.send(signature)).toMatchObject({ status: 401, body: { error: 'bad-signature' } });
+    expect(await w.send(headers)).toMatchObject({ status: 401, body: { error } });
     expect(w.source.calls).toEqual([]);
   });
 
@@ -66,7 +74,7 @@ describe('key lookups at ingest', () => {
     const w = world();
     let open!: () => void;
     w.source.gate = new Promise((r) => (open = r));
-    const answer = w.send(sign(w.body, 'k-1'));
+    const answer = w.send(w.signed('k-1'));
     await new Promise((r) => setImmediate(r));
     expect(w.source.inFlight).toBe(HOSTS.length);
     open();
@@ -76,11 +84,11 @@ describe('key lookups at ingest', () => {
 
   it(`remember a host without a key for ${MISSING_KEY_SECONDS} s, and look it up again after`, async () => {
     const w = world();
-    for (let i = 0; i < 5; i++) await w.send(sign(w.body, 'not-a-key'));
+    for (let i = 0; i < 5; i++) await w.send(w.signed('not-a-key'));
     expect(w.source.calls.filter((h) => h === 'unpaired-4')).toHaveLength(1);
     expect(w.source.calls.filter((h) => h === 'mac-studio-1')).toHaveLength(5);
     w.clock.advance(MISSING_KEY_SECONDS + 1);
-    await w.send(sign(w.body, 'k-1'));
+    await w.send(w.signed('k-1'));
     expect(w.source.calls.filter((h) => h === 'unpaired-4')).toHaveLength(2);
   });
 

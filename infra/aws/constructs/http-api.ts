@@ -17,7 +17,7 @@ export interface ReplayHttpApiProps {
   defaultAuthorizer?: IHttpRouteAuthorizer;
 }
 
-// No header values: an Authorization or X-Hub-Signature-256 header never reaches a log.
+// No header values: an Authorization or X-Replay-Signature header never reaches a log.
 const ACCESS_LOG_FIELDS = {
   requestId: '$context.requestId',
   ip: '$context.identity.sourceIp',

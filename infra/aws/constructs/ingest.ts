@@ -1,7 +1,7 @@
 // Stage 1, ingest: the HTTPS endpoint runner hosts push to. The function checks the host's HMAC over the
 // raw body (docs/contract.md §3), checks the host owns what it writes, stores the delivery in the inbox and queues a
 // claim check for landing.
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Annotations, Duration, Validations } from 'aws-cdk-lib';
 import { ApiMapping, DomainName, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatemanager';
 import { RecordTarget } from 'aws-cdk-lib/aws-route53';
@@ -40,6 +40,16 @@ export class Ingest extends Construct {
         state.names.secretPrefix,
         Object.values(config.spaces).map((space) => space.secretConfigKey),
       );
+
+    // A v1 signature binds neither space nor time: a captured delivery replays into any space its host sends to.
+    for (const [name, space] of Object.entries(config.spaces))
+      if (space.acceptV1Until !== undefined)
+        Annotations.of(this).addWarningV2(
+          `replay:space-accepts-v1:${name}`,
+          `Space ${name} accepts v1 signatures through ${space.acceptV1Until} (acceptV1Until): a delivery captured from ` +
+            `its hosts can be replayed, into this space or any other space that also accepts v1, at any later time. Once ` +
+            `every host runs a replay-push that signs v2, remove acceptV1Until and deploy (docs/contract.md §3).`,
+        );
 
     // A rack of runners sends one delivery per finished run, plus catch-up bursts after an outage.
     this.endpoint = new ReplayHttpApi(this, 'Endpoint', {

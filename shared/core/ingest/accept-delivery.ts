@@ -3,6 +3,7 @@
 // only a claim check, so a 1 MiB delivery never meets SQS's message size limit.
 import { sha256Hex } from '../../sha256.ts';
 import {
+  acceptsV1At,
   keyCandidates,
   mayPublishIssues,
   repoAllowed,
@@ -34,7 +35,16 @@ import type {
   ObjectStore,
   RunStore,
 } from '../../ports.ts';
-import { keyBytes, signatureHeaderProblem, STRONG_KEY_BYTES, verifySignature, type HostKeys } from './signature.ts';
+import {
+  keyBytes,
+  presentedSignature,
+  SIGNATURE_HEADERS,
+  STRONG_KEY_BYTES,
+  verifySignature,
+  type HostKeys,
+  type PresentedSignature,
+  type RequestHeaders,
+} from './signature.ts';
 
 export interface IngestDeps {
   config: ReplayConfig;
@@ -59,8 +69,8 @@ export interface IngestDeps {
 export interface IngestRequest {
   space: string;
   rawBody: Uint8Array;
-  signature: string | undefined;
-  deliveryHeader: string | undefined;
+  /** The request's headers by lower-case name; those of SIGNATURE_HEADERS are read. */
+  headers: RequestHeaders;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -77,22 +87,23 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     );
   }
 
-  // A header that can verify nothing is refused before any key is read: an unsigned request costs no lookup.
-  const headerProblem = signatureHeaderProblem(req.signature);
-  const candidates = headerProblem ? [] : await candidateKeys(deps);
+  // A signature that can verify nothing here is refused before any key is read: it costs no lookup.
+  const presented = presentedSignature(req.headers, req.space);
+  if ('problem' in presented) return jsonError(401, 'bad-signature', presented.message, { signature: 'invalid' });
+  const refusal = timeRefusal(presented, space, deps.clock.now());
+  if (refusal) return refusal;
+  const candidates = await candidateKeys(deps);
   const minKeyBytes = space.minKeyBytes ?? 0;
-  const check = headerProblem
-    ? { ok: false as const, reason: headerProblem }
-    : verifySignature(
-        req.rawBody,
-        req.signature,
-        keysOfLength(candidates, (n) => n >= minKeyBytes),
-      );
+  const check = verifySignature(
+    req.rawBody,
+    presented,
+    keysOfLength(candidates, (n) => n >= minKeyBytes),
+  );
   if (!check.ok && check.reason === 'no-match' && minKeyBytes) {
     // Said only for the host whose short key signed this, so a space's other short keys stay quiet.
     const short = verifySignature(
       req.rawBody,
-      req.signature,
+      presented,
       keysOfLength(candidates, (n) => n < minKeyBytes),
     );
     if (short.ok) deps.keyTooShort?.(short.host, minKeyBytes);
@@ -100,8 +111,6 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
   if (check.ok && check.keyBytes < STRONG_KEY_BYTES) deps.weakKey?.(check.host);
   if (!check.ok) {
     const why = {
-      missing: 'The X-Hub-Signature-256 header is missing.',
-      malformed: 'The X-Hub-Signature-256 header must be "sha256=" followed by 64 hexadecimal digits.',
       'no-match': 'No paired host key verifies this signature.',
       ambiguous: 'More than one host key verifies this signature, so the sender cannot be identified.',
     }[check.reason];
@@ -152,8 +161,8 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
   const notOwner = await ownershipRefusal(deps, req.space, space, check.host, parsed.delivery, stored);
   if (notOwner) return jsonError(403, 'not-owner', notOwner, { signature: 'verified' });
 
-  const deliveryId =
-    req.deliveryHeader && UUID.test(req.deliveryHeader) ? req.deliveryHeader.toLowerCase() : sha256Hex(req.rawBody);
+  const header = req.headers[SIGNATURE_HEADERS.delivery]?.trim();
+  const deliveryId = header && UUID.test(header) ? header.toLowerCase() : sha256Hex(req.rawBody);
   const entry: InboxEntry = {
     space: req.space,
     deliveryId,
@@ -169,6 +178,32 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
 
   const id = parsed.delivery.kind === 'issue' ? parsed.delivery.issue.taskId : parsed.delivery.id;
   return { status: 202, body: { signature: 'verified', id, status: 'queued', ignored: parsed.ignored } };
+}
+
+/**
+ * Why a signature is refused for its time before any key is read (401), or null: a v2 timestamp further from the
+ * clock than the space's tolerance, or a v1 signature (which binds no time) outside the space's migration window.
+ */
+function timeRefusal(presented: PresentedSignature, space: SpaceConfig, now: Date): HttpAnswer | null {
+  if (presented.version === 1) {
+    if (acceptsV1At(space, now)) return null;
+    const window = space.acceptV1Until ? `its migration window ended with ${space.acceptV1Until}` : 'it has none';
+    return jsonError(
+      401,
+      'bad-signature',
+      `This space takes only v2 signatures (X-Replay-Signature): ${window}. Update replay-push.`,
+      { signature: 'invalid' },
+    );
+  }
+  const offBy = presented.timestamp - Math.floor(now.getTime() / 1000);
+  if (Math.abs(offBy) <= space.timestampToleranceSeconds) return null;
+  return jsonError(
+    401,
+    'stale',
+    `X-Replay-Timestamp is ${Math.abs(offBy)} s ${offBy < 0 ? 'behind' : 'ahead of'} the endpoint's clock; at most ` +
+      `${space.timestampToleranceSeconds} s is taken. Sign each attempt when it is sent, and set the host's clock (NTP).`,
+    { signature: 'invalid' },
+  );
 }
 
 /**

@@ -5,11 +5,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { createIngestHandler } from '../../../functions/ingest/handler.ts';
 import { instrumentation } from '../../../shared/adapters/aws/observability.ts';
-import { sign } from '../../../shared/core/ingest/signature.ts';
 import { METRICS } from '../../../shared/operations.ts';
 import type { LandingMessage } from '../../../shared/ports.ts';
 import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '../../../shared/schema/config.ts';
-import { runDelivery } from '../../helpers/deliveries.ts';
+import { runDelivery, signedDeliveryHeaders } from '../../helpers/deliveries.ts';
 import { httpApiEvent } from '../../helpers/events.ts';
 import {
   InMemoryKeySource,
@@ -26,6 +25,8 @@ const WEAK_KEY = `${'é'.repeat(15)}k`;
 const EDGE_KEY = 'ü'.repeat(16);
 const STRONG_KEY = 'b0c5d2e9a8f14c6b9e3d7a1f5c8e2b4d6a9f0e3c7b1d5a8f2e4c6b9d0a3f7e1c';
 
+const NOW = new Date('2026-11-29T12:00:00.000Z');
+
 function ingest(space: Record<string, unknown>) {
   const landingQueue = new RecordingQueue<LandingMessage>();
   const table = new InMemoryTable();
@@ -41,7 +42,7 @@ function ingest(space: Record<string, unknown>) {
       landingQueue,
       runs: table,
       issueOwners: table,
-      clock: new SettableClock(new Date('2026-11-29T12:00:00.000Z')),
+      clock: new SettableClock(NOW),
     },
     instrumentation('ingest'),
   );
@@ -53,7 +54,7 @@ function ingest(space: Record<string, unknown>) {
           method: 'POST',
           path: '/hooks/Main/ingest',
           body,
-          headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': sign(body, key) },
+          headers: signedDeliveryHeaders('Main', body, key, { at: NOW }),
         }),
       ),
     );

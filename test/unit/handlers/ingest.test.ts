@@ -3,12 +3,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { createIngestHandler } from '../../../functions/ingest/handler.ts';
 import { instrumentation } from '../../../shared/adapters/aws/observability.ts';
-import { sign } from '../../../shared/core/ingest/signature.ts';
 import { METRICS } from '../../../shared/operations.ts';
 import type { LandingMessage, ObjectStore } from '../../../shared/ports.ts';
 import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '../../../shared/schema/config.ts';
 import { inboxEntrySchema } from '../../../shared/schema/messages.ts';
-import { runDelivery } from '../../helpers/deliveries.ts';
+import { runDelivery, signedDeliveryHeaders } from '../../helpers/deliveries.ts';
 import { httpApiEvent } from '../../helpers/events.ts';
 import {
   failingWhen,
@@ -42,7 +41,7 @@ function ingest(inboxOf: (inbox: InMemoryObjectStore) => ObjectStore = (inbox) =
   return { handler, inbox, landingQueue };
 }
 
-/** A delivery POSTed to `path` and signed with `key`, its body sent as text or base64 as API Gateway may. */
+/** A delivery POSTed to `path` and signed for space Main with `key`, its body sent as text or base64 as API Gateway may. */
 function signedPost(path: string, value: unknown, { key = HOST_KEY, base64 = false } = {}) {
   const body = Buffer.from(JSON.stringify(value));
   return httpApiEvent({
@@ -50,7 +49,7 @@ function signedPost(path: string, value: unknown, { key = HOST_KEY, base64 = fal
     path,
     body,
     base64,
-    headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': sign(body, key) },
+    headers: signedDeliveryHeaders('Main', body, key, { at: NOW }),
   });
 }
 
@@ -156,7 +155,7 @@ describe('the ingest handler', () => {
     expect(logLines(output, 'delivery could not be stored')).toEqual([
       expect.objectContaining({ level: 'ERROR', service: 'ingest', error: outage().message }),
     ]);
-    for (const secret of [HOST_KEY, event.headers['x-hub-signature-256']!])
+    for (const secret of [HOST_KEY, event.headers['x-replay-signature']!])
       expect(output.text + JSON.stringify(result)).not.toContain(secret);
   });
 });
