@@ -31,7 +31,7 @@ export function attemptList(attempts: AttemptSummary[]): HTMLElement {
         'tbody',
         {},
         ...attempts.map((a) => {
-          const verdict = a.judgeVerdict ?? 'unjudged';
+          const verdict = a.judgeState === 'flagged' ? 'flagged' : (a.judgeVerdict ?? 'unjudged');
           return el(
             'tr',
             {

@@ -24,6 +24,8 @@ export interface CalibrationNav {
 
 const NOT_RESOLVED: VerdictKey[] = ['partial', 'wrong', 'no_change'];
 
+const runsCount = (n: number, what: string) => `${count(n)} ${what} run${n === 1 ? '' : 's'}`;
+
 export function renderCalibration(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Computed, nav: CalibrationNav): void {
   const cal = calibration(m.table, m.selection);
   c.data = () => ({
@@ -103,6 +105,21 @@ export function renderCalibration(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Co
       ),
     ),
     el('p', { class: 'kappa-figure', id: 'kappa-figure' }, kappaText(k)),
+    el(
+      'p',
+      { class: 'kappa-flagged', id: 'kappa-flagged' },
+      ...(cal.flagged
+        ? [
+            el(
+              'a',
+              { href: nav.runsHref({ verdicts: ['flagged'], hiddenTests: [] }) },
+              runsCount(cal.flagged, 'flagged'),
+            ),
+            `${cal.flagged === 1 ? ' is' : ' are'} left out of κ: the judge said “resolved”, a check withheld it, ` +
+              'so there is no verdict to compare.',
+          ]
+        : ['No flagged run is left out of κ.']),
+    ),
     el(
       'p',
       { class: 'muted' },

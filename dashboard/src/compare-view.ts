@@ -7,6 +7,7 @@ import { type Group } from '../../shared/cockpit/run-grouping.ts';
 import { selectRuns } from '../../shared/cockpit/run-selection.ts';
 import { describeComparison, selectByDifficulty, taskDifficulty } from '../../shared/cockpit/statistics.ts';
 import { valueOfCode } from '../../shared/cockpit/columns.ts';
+import { verdictKeyAt } from '../../shared/cockpit/result-filters.ts';
 import { compareGroups } from '../../shared/cockpit/compare-groups.ts';
 import { pairsInView, renderAllPairs, type PairsNav } from './all-pairs-view.ts';
 import { differenceChart, groupName, pairedTable, rates } from './compare-figures.ts';
@@ -260,7 +261,7 @@ export class CompareView {
       const result =
         m.outcome === 'tests'
           ? HIDDEN_TEST_LABELS[valueOfCode('hiddenTest', m.table.codes.hiddenTest[row]!) ?? 'none']
-          : VERDICT_LABELS[valueOfCode('verdict', m.table.codes.verdict[row]!) ?? 'unjudged'];
+          : VERDICT_LABELS[verdictKeyAt(m.table, row)];
       const anchor = el(
         'a',
         {

@@ -4,7 +4,7 @@
 // "resolved" is counted on the outcome in view and names it. Each card is built once and refilled in place,
 // so a live update never blanks the page or moves the reader; each card lives in its own module.
 import { scatterLayers } from '../../shared/cockpit/scatter-layers.ts';
-import { VERDICTS, valueOfCode } from '../../shared/cockpit/columns.ts';
+import { VERDICT_KEYS_BY_CODE, verdictCodeAt } from '../../shared/cockpit/result-filters.ts';
 import { OUTCOME_LABELS } from '../../shared/cockpit/statistics.ts';
 import { renderMedians, renderOriginal, renderResolve, renderVerdicts, SORTS } from './bar-cards.ts';
 import { renderBreakdown } from './breakdown-card.ts';
@@ -370,9 +370,15 @@ export class DashboardView {
   }
 
   private renderScatter(m: Computed) {
-    // Layer k holds verdict code k (0: not judged yet); drawn in that order, so decided runs lie on top.
-    const layers = scatterLayers(m.table, m.selection, VERDICTS.length + 1, (i) => m.table.codes.verdict[i]!, true);
-    const key = (code: number) => valueOfCode('verdict', code) ?? 'unjudged';
+    // Layer k holds shown verdict code k (0: not judged yet; the last: flagged); drawn in that order, so decided runs lie on top.
+    const layers = scatterLayers(
+      m.table,
+      m.selection,
+      VERDICT_KEYS_BY_CODE.length,
+      (i) => verdictCodeAt(m.table, i),
+      true,
+    );
+    const key = (code: number) => VERDICT_KEYS_BY_CODE[code]!;
     const shown = layers.reduce((n, l) => n + l.x.length, 0);
     const leftOff = layers.reduce((n, l) => n + l.leftOff, 0);
     const byVerdict = layers
@@ -387,7 +393,7 @@ export class DashboardView {
           m.table.id(i),
           m.table.string('model', i),
           m.table.string('harnessVersion', i),
-          key(m.table.codes.verdict[i]!),
+          key(verdictCodeAt(m.table, i)),
           completionTokens[i]!,
           wallSeconds[i]!,
         ],

@@ -3,7 +3,8 @@
 // it follows the outcome in view.
 import { tasksInView } from '../../shared/cockpit/task-order.ts';
 import { agreementOf, agreementReader } from '../../shared/cockpit/statistics.ts';
-import { HIDDEN_TEST_STATUSES, VERDICTS, valueOfCode } from '../../shared/cockpit/columns.ts';
+import { HIDDEN_TEST_STATUSES, valueOfCode } from '../../shared/cockpit/columns.ts';
+import { VERDICT_KEYS_BY_CODE, verdictCodeAt, verdictKeyAt } from '../../shared/cockpit/result-filters.ts';
 import { card } from './card.ts';
 import { legend } from './charts/bars.ts';
 import { MARK_COLOUR, MatrixChart } from './charts/matrix.ts';
@@ -13,8 +14,8 @@ import { HIDDEN_TEST_COLOURS, HIDDEN_TEST_LABELS, VERDICT_COLOURS, VERDICT_LABEL
 import { HIDDEN_TEST_COLUMNS, type MatrixColouring } from './url-state.ts';
 import type { Computed } from './view-model.ts';
 
-/** Verdict colours by verdict code (0: not judged yet). */
-const VERDICT_PALETTE = [VERDICT_COLOURS.unjudged, ...VERDICTS.map((v) => VERDICT_COLOURS[v])];
+/** Verdict colours by shown verdict code (0: not judged yet; the last: flagged). */
+const VERDICT_PALETTE = VERDICT_KEYS_BY_CODE.map((v) => VERDICT_COLOURS[v]);
 /** Hidden-test colours by hidden-test code (0: no result). */
 const TESTS_PALETTE = [HIDDEN_TEST_COLOURS.none, ...HIDDEN_TEST_STATUSES.map((t) => HIDDEN_TEST_COLOURS[t])];
 
@@ -71,13 +72,13 @@ export class MatrixCard {
     const colours = new Uint8Array(cells.length);
     const marks = new Uint8Array(cells.length);
     const byTests = colouring === 'tests';
-    const codes = byTests ? m.table.codes.hiddenTest : m.table.codes.verdict;
+    const codeOf = byTests ? (i: number) => m.table.codes.hiddenTest[i]! : (i: number) => verdictCodeAt(m.table, i);
     const agreement = agreementReader(m.table);
     for (let s = 0; s < m.selection.length; s++) {
       const i = m.selection[s]!;
       const cell = rowOfGroup[m.grouping.of[s]!]! * columns.length + columnOf[m.table.text.taskId[i]!]!;
       cells[cell] = i;
-      colours[cell] = codes[i]!;
+      colours[cell] = codeOf(i);
       if (agreement(i) === 'disagree') marks[cell] = 1;
     }
     const labels = m.figures.groups.map((g) => m.label(g));
@@ -93,7 +94,7 @@ export class MatrixCard {
             m.taskLabels[task]!,
             m.table.dictionaries.taskId.values[task]!,
             m.table.id(run),
-            valueOfCode('verdict', m.table.codes.verdict[run]!) ?? 'unjudged',
+            verdictKeyAt(m.table, run),
             valueOfCode('hiddenTest', m.table.codes.hiddenTest[run]!) ?? 'none',
             marks[k] === 1,
           ];
@@ -119,12 +120,12 @@ export class MatrixCard {
       palette: byTests ? TESTS_PALETTE : VERDICT_PALETTE,
       name: `Model × issue matrix coloured by ${what}`,
       describe: (run, column) => {
-        const verdict = valueOfCode('verdict', m.table.codes.verdict[run]!);
+        const verdict = verdictKeyAt(m.table, run);
         const test = valueOfCode('hiddenTest', m.table.codes.hiddenTest[run]!);
         const disagree = agreementOf(m.table, run) === 'disagree' ? '; the judge and the tests disagree' : '';
         return (
           `${m.table.string('model', run)} · ${m.taskLabels[columns[column]!]} — ` +
-          `${verdict ? VERDICT_LABELS[verdict] : VERDICT_LABELS.unjudged}; hidden tests: ${test ?? 'no result'}${disagree}`
+          `${VERDICT_LABELS[verdict]}; hidden tests: ${test ?? 'no result'}${disagree}`
         );
       },
     });

@@ -33,6 +33,7 @@ const VERDICT_COLUMNS: [VerdictKey, string][] = [
   ['no_change', 'No change'],
   ['excluded', 'Excluded'],
   ['error', 'Error'],
+  ['flagged', 'Flagged'],
   ['unjudged', 'Not judged'],
 ];
 

@@ -19,12 +19,10 @@ export const VERDICT_COLOURS: Record<VerdictKey, string> = {
   no_change: '#CC79A7',
   error: '#3D3D3D',
   excluded: '#56B4E9',
+  // A run whose "resolved" a flag rule withheld (judgeState "flagged"): no verdict, and not "not judged yet" either.
+  flagged: '#F0E442',
   unjudged: '#D4D4D4',
 };
-
-/** A run whose "resolved" a flag rule withheld (judgeState "flagged"): no verdict, and not "not judged yet" either. */
-export const FLAGGED_COLOUR = '#F0E442';
-export const FLAGGED_LABEL = 'flagged';
 
 /** Hidden-test results, in the verdict colours they agree with. */
 export const HIDDEN_TEST_COLOURS: Record<HiddenColumn, string> = {

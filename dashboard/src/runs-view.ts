@@ -4,11 +4,11 @@
 import { codeOf, valueOfCode, type NumberField, type TextField } from '../../shared/cockpit/columns.ts';
 import { tierCode, waveOf } from '../../shared/cockpit/run-selection.ts';
 import { EXPORT_FORMATS, type ExportFormat } from '../../shared/cockpit/contract.ts';
-import { searchRows } from '../../shared/cockpit/result-filters.ts';
+import { searchRows, verdictKeyAt } from '../../shared/cockpit/result-filters.ts';
 import { agreementOf, difficultyOfRow, OUTCOME_LABELS } from '../../shared/cockpit/statistics.ts';
 import { el, fill } from './dom.ts';
 import { big, count, duration, instant, num, UNKNOWN } from './format.ts';
-import { FLAGGED_COLOUR, FLAGGED_LABEL, VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
+import { VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
 import type { Computed } from './view-model.ts';
 
 const ROW_HEIGHT = 26;
@@ -364,13 +364,9 @@ export class RunsView {
   }
 }
 
-const FLAGGED_STATE = codeOf('judgeState', 'flagged');
-
 /** A run's verdict as the grid shows it: a run whose "resolved" was flagged says so, apart from the unjudged. */
 function verdictShown(m: Computed, i: number): { key: string; label: string; colour: string } {
-  if (m.table.codes.judgeState[i] === FLAGGED_STATE)
-    return { key: 'flagged', label: FLAGGED_LABEL, colour: FLAGGED_COLOUR };
-  const key = valueOfCode('verdict', m.table.codes.verdict[i]!) ?? 'unjudged';
+  const key = verdictKeyAt(m.table, i);
   return { key, label: VERDICT_LABELS[key], colour: VERDICT_COLOURS[key] };
 }
 

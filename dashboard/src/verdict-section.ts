@@ -4,7 +4,7 @@ import type { RunRow } from '../../shared/schema/run.ts';
 import { flagDescription } from '../../shared/cockpit/flag-rules.ts';
 import { el } from './dom.ts';
 import { instant, UNKNOWN } from './format.ts';
-import { FLAGGED_COLOUR, FLAGGED_LABEL, VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
+import { VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';
 
 export function verdictSection(row: RunRow): HTMLElement {
   return el(
@@ -59,11 +59,8 @@ function flagsOf(row: RunRow): HTMLElement | null {
  * judge otherwise (as the cockpit's default outcome counts). The other check is named beside it.
  */
 function verdictLine(row: RunRow): HTMLElement {
-  const verdict = row.judgeVerdict ?? 'unjudged';
-  const judgeChip =
-    row.judgeState === 'flagged'
-      ? el('span', { class: 'chip', style: `--chip:${FLAGGED_COLOUR}` }, FLAGGED_LABEL)
-      : el('span', { class: 'chip', style: `--chip:${VERDICT_COLOURS[verdict]}` }, VERDICT_LABELS[verdict]);
+  const verdict = row.judgeState === 'flagged' ? 'flagged' : (row.judgeVerdict ?? 'unjudged');
+  const judgeChip = el('span', { class: 'chip', style: `--chip:${VERDICT_COLOURS[verdict]}` }, VERDICT_LABELS[verdict]);
   const by = `${row.judgeModel ? ` by ${row.judgeModel}` : ''}${row.judgedAt ? ` · ${instant(row.judgedAt)}` : ''}`;
   const status = row.hiddenTestResult?.status;
   if (status === 'pass' || status === 'fail') {

@@ -13,13 +13,16 @@ export interface Calibration {
   agreement: RateFigure;
   /** The same runs as a 2×2 table (judge resolved or not × tests pass or fail) with Cohen's κ and its interval. */
   kappa: Agreement;
+  /** Runs whose "resolved" a flag rule withheld: no verdict, so outside the 2×2 table and κ. */
+  flagged: number;
 }
 
 export function calibration(table: RunTable, selection: Uint32Array): Calibration {
-  const { byVerdictAndTest, agreement: a } = countRuns(table, selection);
+  const { byVerdictAndTest, agreement: a, flagged } = countRuns(table, selection);
   return {
     counts: byVerdictAndTest,
     agreement: rate(a.resolvedPass + a.otherFail, a.resolvedPass + a.resolvedFail + a.otherPass + a.otherFail),
     kappa: cohensKappa(a),
+    flagged,
   };
 }

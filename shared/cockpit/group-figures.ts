@@ -67,7 +67,7 @@ function figuresOf(
     runs: counts.runs,
     generated: counts.generated,
     verdicts: counts.verdicts,
-    resolve: resolveRate(counts.verdicts, counts.flagged),
+    resolve: resolveRate(counts.verdicts),
     outcomes: { tests: outcomeRate(counts, 'tests'), judge: outcomeRate(counts, 'judge') },
     firstResolve: resolveRate(counts.firstVerdicts),
     reruns: counts.reruns,

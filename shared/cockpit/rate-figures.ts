@@ -6,7 +6,8 @@ import type { VERDICTS as VERDICT_NAMES } from './columns.ts';
 /** hits / n and its 95 % Wilson interval, both null when there is nothing to divide by. */
 export type RateFigure = Proportion;
 
-export type VerdictCounts = Record<(typeof VERDICT_NAMES)[number] | 'unjudged', number>;
+/** Runs by verdict; `flagged`: a "resolved" a flag rule withheld (judgeState "flagged", no verdict), apart from `unjudged`. */
+export type VerdictCounts = Record<(typeof VERDICT_NAMES)[number] | 'flagged' | 'unjudged', number>;
 
 export interface ResolveFigure extends RateFigure {
   /** Outside the denominator, counted beside it. */
@@ -32,21 +33,21 @@ export const emptyVerdictCounts = (): VerdictCounts => ({
   no_change: 0,
   error: 0,
   excluded: 0,
+  flagged: 0,
   unjudged: 0,
 });
 
 const NO_TESTS = { pass: 0, fail: 0, error: 0, none: 0 };
 const NO_VERDICTS = emptyVerdictCounts();
 
-/** `flagged`: how many of the runs without a verdict (`c.unjudged`) are flagged ones. */
-export function resolveRate(c: VerdictCounts, flagged = 0): ResolveFigure {
+export function resolveRate(c: VerdictCounts): ResolveFigure {
   const { outcome: _, outside: __, ...judged } = outcomeRate({ verdicts: c, hiddenTests: NO_TESTS }, 'judge');
   return {
     ...judged,
     excluded: c.excluded,
     error: c.error,
-    flagged,
-    unjudged: c.unjudged - flagged,
+    flagged: c.flagged,
+    unjudged: c.unjudged,
   };
 }
 

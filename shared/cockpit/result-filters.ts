@@ -2,7 +2,7 @@
 // results chosen, and the search words. The Runs grid and the exports both apply these functions, so an export
 // holds exactly the rows the grid counts in "N of M".
 import type { HiddenColumn, VerdictCounts } from './rate-figures.ts';
-import { codeOf, valueOfCode, type TextField } from './columns.ts';
+import { codeOf, valueOfCode, VERDICTS, type TextField } from './columns.ts';
 import type { RunTable } from './run-table.ts';
 
 export type VerdictKey = keyof VerdictCounts;
@@ -14,6 +14,7 @@ export const VERDICT_ORDER: VerdictKey[] = [
   'no_change',
   'error',
   'excluded',
+  'flagged',
   'unjudged',
 ];
 
@@ -24,6 +25,7 @@ export const VERDICT_LABELS: Record<VerdictKey, string> = {
   no_change: 'no change',
   error: 'error',
   excluded: 'excluded',
+  flagged: 'flagged',
   unjudged: 'not judged yet',
 };
 
@@ -57,6 +59,29 @@ export function taskLabels(
   return table.dictionaries.taskId.values.map((id) => taskLabel(id, issueOf.get(id)));
 }
 
+const FLAGGED = codeOf('judgeState', 'flagged');
+
+/** The verdicts as the cockpit shows them, by shown code: the verdict's code, and one past the last for "flagged". */
+export const VERDICT_KEYS_BY_CODE: VerdictKey[] = ['unjudged', ...VERDICTS, 'flagged'];
+
+/** A run's shown verdict code: a "resolved" a flag rule withheld is "flagged", not "not judged yet". */
+export const verdictCodeAt = (table: RunTable, i: number): number =>
+  table.codes.judgeState[i] === FLAGGED ? VERDICT_KEYS_BY_CODE.length - 1 : table.codes.verdict[i]!;
+
+export const verdictKeyAt = (table: RunTable, i: number): VerdictKey => VERDICT_KEYS_BY_CODE[verdictCodeAt(table, i)]!;
+
+/** Whether a run's verdict is among `keys`, looked up by code: a pass over 100k runs without string keys. */
+function verdictsByCode(keys: readonly VerdictKey[]) {
+  const byCode = Uint8Array.from({ length: 8 }, (_, code) =>
+    keys.includes((valueOfCode('verdict', code) ?? 'unjudged') as VerdictKey) ? 1 : 0,
+  );
+  const flagged = keys.includes('flagged');
+  return {
+    has: (table: RunTable, i: number) =>
+      table.codes.judgeState[i] === FLAGGED ? flagged : byCode[table.codes.verdict[i]!] === 1,
+  };
+}
+
 /** The rows whose judge verdict and hidden-test result are among those chosen (none chosen: any). */
 export function selectByResult(
   table: RunTable,
@@ -64,12 +89,11 @@ export function selectByResult(
   chosen: { verdicts: readonly VerdictKey[]; hiddenTests: readonly HiddenColumn[] },
 ): Uint32Array {
   if (!chosen.verdicts.length && !chosen.hiddenTests.length) return rows;
-  const verdicts = new Set(chosen.verdicts.map((v) => (v === 'unjudged' ? 0 : codeOf('verdict', v))));
+  const verdicts = verdictsByCode(chosen.verdicts);
   const tests = new Set(chosen.hiddenTests.map((t) => (t === 'none' ? 0 : codeOf('hiddenTest', t))));
   return rows.filter(
     (i) =>
-      (!verdicts.size || verdicts.has(table.codes.verdict[i]!)) &&
-      (!tests.size || tests.has(table.codes.hiddenTest[i]!)),
+      (!chosen.verdicts.length || verdicts.has(table, i)) && (!tests.size || tests.has(table.codes.hiddenTest[i]!)),
   );
 }
 
@@ -86,10 +110,9 @@ export function searchRows(table: RunTable, rows: Uint32Array, search: string, l
     text: SEARCHED.map((f) =>
       Uint8Array.from(table.dictionaries[f].values, (v) => (v.toLowerCase().includes(w) ? 1 : 0)),
     ),
-    verdict: Uint8Array.from({ length: 8 }, (_, code) => {
-      const key = (valueOfCode('verdict', code) ?? 'unjudged') as VerdictKey;
-      return key.replace('_', ' ').includes(w) || VERDICT_LABELS[key].includes(w) ? 1 : 0;
-    }),
+    verdict: verdictsByCode(
+      VERDICT_ORDER.filter((key) => key.replace('_', ' ').includes(w) || VERDICT_LABELS[key].includes(w)),
+    ),
     tests: Uint8Array.from({ length: 4 }, (_, code) =>
       HIDDEN_TEST_LABELS[(valueOfCode('hiddenTest', code) ?? 'none') as HiddenColumn].includes(w) ? 1 : 0,
     ),
@@ -98,7 +121,7 @@ export function searchRows(table: RunTable, rows: Uint32Array, search: string, l
   return rows.filter((i) =>
     matches.every(
       (w) =>
-        w.verdict[table.codes.verdict[i]!] ||
+        w.verdict.has(table, i) ||
         w.tests[table.codes.hiddenTest[i]!] ||
         w.label[table.text.taskId[i]!] ||
         SEARCHED.some((f, k) => table.text[f][i]! >= 0 && w.text[k]![table.text[f][i]!]),

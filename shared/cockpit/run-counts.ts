@@ -7,7 +7,7 @@ import { emptyVerdictCounts, type HiddenColumn, type VerdictCounts } from './rat
 
 export interface RunCounts {
   runs: number;
-  /** byVerdictAndTest[verdict or 'unjudged'][hidden-test status or 'none'] */
+  /** byVerdictAndTest[verdict, 'flagged' or 'unjudged'][hidden-test status or 'none'] */
   byVerdictAndTest: Record<keyof VerdictCounts, Record<HiddenColumn, number>>;
   verdicts: VerdictCounts;
   /** Each run's first attempt's verdict (its current one when it was never re-run). */
@@ -17,7 +17,7 @@ export interface RunCounts {
   agreement: AgreementTable;
   /** Runs with more than one attempt. */
   reruns: number;
-  /** Runs whose "resolved" was flagged (no verdict: they are among `verdicts.unjudged`). */
+  /** Runs whose "resolved" was flagged (no verdict), as `verdicts.flagged`: not among `verdicts.unjudged`. */
   flagged: number;
   /** Patches archived as conflicts, over the runs (docs/contract.md §4). */
   conflicts: number;
@@ -30,8 +30,9 @@ export interface RunCounts {
 const GENERATED = codeOf('metricsSource', 'generated');
 const BUDGET = codeOf('outcome', 'budget');
 const FLAGGED = codeOf('judgeState', 'flagged');
-/** Verdict and hidden-test names by code (0 is unknown). */
-const VERDICT_BY_CODE = ['unjudged', ...VERDICT_NAMES] as const;
+/** Verdict and hidden-test names by code (0 is unknown); a flagged run is counted under the code after the last verdict. */
+const VERDICT_BY_CODE = ['unjudged', ...VERDICT_NAMES, 'flagged'] as const;
+const FLAGGED_ROW = VERDICT_BY_CODE.length - 1;
 const HIDDEN_BY_CODE = ['none', ...HIDDEN_TESTS] as const;
 
 export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
@@ -49,10 +50,11 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
   let budget = 0;
   for (let r = 0; r < rows.length; r++) {
     const i = rows[r]!;
-    byCode[verdict[i]! * tests + hiddenTest[i]!]!++;
+    const isFlagged = judgeState[i] === FLAGGED;
+    byCode[(isFlagged ? FLAGGED_ROW : verdict[i]!) * tests + hiddenTest[i]!]!++;
     firstByCode[firstVerdict[i]!]!++;
     if (attempts[i]! > 1) reruns++;
-    if (judgeState[i] === FLAGGED) flagged++;
+    if (isFlagged) flagged++;
     // Unknown (NaN, rows landed before conflicts were counted) is none.
     if (conflictCounts[i]! > 0) conflicts += conflictCounts[i]!;
     if (metricsSource[i] === GENERATED) generated++;

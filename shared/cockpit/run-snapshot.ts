@@ -8,7 +8,7 @@
 // foreign document is refused (and the caller rebuilds from the table) rather than read as wrong runs.
 import type { RunRow } from '../schema/run.ts';
 
-export const SNAPSHOT_FORMAT = 'replay-run-snapshot/3';
+export const SNAPSHOT_FORMAT = 'replay-run-snapshot/4';
 
 export const SNAPSHOT_TEXT_FIELDS = [
   'id',
@@ -32,6 +32,7 @@ export const SNAPSHOT_TEXT_FIELDS = [
   'judgedAt',
   'hiddenTestStatus',
   'judgeState',
+  'judgeFlags',
   'firstVerdict',
   'landedAt',
 ] as const;
@@ -80,6 +81,7 @@ type RowFields = Pick<
     | (typeof SNAPSHOT_NUMBER_FIELDS)[number]
     | (typeof SNAPSHOT_FLAG_FIELDS)[number],
     | 'hiddenTestStatus'
+    | 'judgeFlags'
     | 'firstVerdict'
     | 'contaminationCount'
     | 'attemptCount'
@@ -93,6 +95,8 @@ type RowFields = Pick<
 
 export interface SnapshotRun extends RowFields {
   hiddenTestStatus: NonNullable<RunRow['hiddenTestResult']>['status'] | null;
+  /** The ids of the rules that flagged the judge's answer, comma-separated; '' when none fired, null on rows judged before the rules existed. */
+  judgeFlags: string | null;
   /** The verdict of the run's first attempt (the earliest finishedAt), for retry accounting (docs/contract.md §4). */
   firstVerdict: RunRow['judgeVerdict'];
   contaminationCount: number;
@@ -131,6 +135,7 @@ export function snapshotRun(row: RunRow): SnapshotRun {
     judgedAt: row.judgedAt,
     hiddenTestStatus: row.hiddenTestResult?.status ?? null,
     judgeState: row.judgeState,
+    judgeFlags: row.judgeFlags?.join(',') ?? null,
     // Rows landed before attempts were archived have no firstAttempt: their current attempt is the only one known.
     firstVerdict: row.firstAttempt ? row.firstAttempt.judgeVerdict : row.judgeVerdict,
     landedAt: row.landedAt,

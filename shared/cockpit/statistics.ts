@@ -51,9 +51,12 @@ export function proportion(hits: number, n: number): Proportion {
 // ---------------------------------------------------------------------------------------------------
 // The resolve rate on an outcome
 
-/** Runs by verdict (code 0: 'unjudged') and by hidden-test result (code 0: 'none'). */
+/** Runs by verdict (code 0: 'unjudged', or 'flagged' when a flag rule withheld it) and by hidden-test result (code 0: 'none'). */
 export interface OutcomeCounts {
-  verdicts: Record<'resolved' | 'partial' | 'wrong' | 'no_change' | 'error' | 'excluded' | 'unjudged', number>;
+  verdicts: Record<
+    'resolved' | 'partial' | 'wrong' | 'no_change' | 'error' | 'excluded' | 'flagged' | 'unjudged',
+    number
+  >;
   hiddenTests: Record<'pass' | 'fail' | 'error' | 'none', number>;
 }
 
@@ -72,7 +75,8 @@ export function outcomeRate(counts: OutcomeCounts, outcome: ResolveOutcome): Out
   let outside = 0;
   classOf.forEach((cls, code) => {
     const name = code === 0 ? (field === 'verdict' ? 'unjudged' : 'none') : valueOfCode(field, code);
-    const runs = name ? (byName[name] ?? 0) : 0;
+    // A flagged run has no verdict (code 0), so it is classed as the unjudged are.
+    const runs = (name ? (byName[name] ?? 0) : 0) + (field === 'verdict' && code === 0 ? counts.verdicts.flagged : 0);
     if (cls === OUTSIDE) outside += runs;
     else n += runs;
     if (cls === RESOLVED) hits += runs;

@@ -23,6 +23,7 @@ export interface AttemptSummary {
   wallSeconds: number | null;
   patchSha256: string;
   judgeVerdict: RunRow['judgeVerdict'];
+  judgeState: RunRow['judgeState'];
   judgeModel: string | null;
   judgedAt: string | null;
   hiddenTestStatus: 'pass' | 'fail' | 'error' | null;
@@ -48,6 +49,7 @@ export const attemptSummary = (
   wallSeconds: row.wallSeconds,
   patchSha256: row.patchSha256,
   judgeVerdict: row.judgeVerdict,
+  judgeState: row.judgeState,
   judgeModel: row.judgeModel,
   judgedAt: row.judgedAt,
   hiddenTestStatus: row.hiddenTestResult?.status ?? null,

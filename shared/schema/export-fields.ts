@@ -38,6 +38,8 @@ const FIELD_TYPES = {
   contaminationCount: 'INT64',
   metricsSource: 'STRING',
   judgeVerdict: 'STRING',
+  judgeState: 'STRING',
+  judgeFlags: 'STRING',
   verdictSource: 'STRING',
   judgeRootCauseFound: 'BOOLEAN',
   judgeSameFilesAsReference: 'BOOLEAN',

@@ -28,9 +28,10 @@ describe('resolve rate', () => {
       no_change: 2,
       error: 0,
       excluded: 0,
-      unjudged: 0,
+      flagged: 1,
+      unjudged: 2,
     };
-    expect(resolveRate(counts)).toEqual({ ...proportion(3, 8), excluded: 0, error: 0, flagged: 0, unjudged: 0 });
+    expect(resolveRate(counts)).toEqual({ ...proportion(3, 8), excluded: 0, error: 0, flagged: 1, unjudged: 2 });
     expect(resolveRate(counts)).toMatchObject({ rate: 3 / 8, hits: 3, n: 8 });
   });
 

@@ -19,7 +19,7 @@ import { compactRunOf as run } from '../helpers/compact-runs.ts';
 
 const round4 = (ci: [number, number] | null) => ci?.map((x) => Number(x.toFixed(4)));
 const counts = {
-  verdicts: { resolved: 2, partial: 1, wrong: 1, no_change: 1, error: 1, excluded: 1, unjudged: 2 },
+  verdicts: { resolved: 2, partial: 1, wrong: 1, no_change: 1, error: 1, excluded: 1, flagged: 1, unjudged: 1 },
   hiddenTests: { pass: 3, fail: 2, error: 1, none: 3 },
 };
 

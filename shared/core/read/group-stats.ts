@@ -77,7 +77,7 @@ function statisticsOf(
   const counts = countRuns(table, rows);
   const classOf = outcomeReader(table, outcome);
   const resolved = outcomeRate(counts, outcome);
-  const resolve = resolveRate(counts.verdicts, counts.flagged);
+  const resolve = resolveRate(counts.verdicts);
   const hidden = hiddenTestRate(counts.hiddenTests);
   const kappa = cohensKappa(counts.agreement);
   const judgeCost = table.numbers.judgeCostUsd;

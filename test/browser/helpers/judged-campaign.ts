@@ -3,16 +3,10 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import {
-  judged,
-  landedRow,
-  loadIssues,
-  loadRows,
-  storedIssue,
-  type JudgeAnswerFields,
-} from '../../../bench/direct-load.ts';
+import { loadIssues, loadRows, storedIssue } from '../../../bench/direct-load.ts';
+import { judgedRun } from '../../helpers/judged-demo-runs.ts';
 import { buildCampaign, readSourceRuns, type DemoCampaign, type DemoRun } from '../../../infra/local/demo-campaign.ts';
-import { oracleAnswer, startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge } from '../../../infra/local/demo-judge.ts';
+import { startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge } from '../../../infra/local/demo-judge.ts';
 import type { DynamoStore } from '../../../shared/adapters/aws/dynamo-store.ts';
 import { apiPaths } from '../../../shared/cockpit/contract.ts';
 import { startTestLocalMode, type TestLocalMode } from '../../helpers/local-mode.ts';
@@ -71,14 +65,7 @@ export async function loadJudgedCampaign(
   );
   await loadRows(
     table,
-    runs.map((r) =>
-      judged(
-        landedRow(space, r.delivery, now, r.hiddenTest),
-        oracleAnswer(r) as unknown as JudgeAnswerFields,
-        DEMO_JUDGE_MODEL,
-        now,
-      ),
-    ),
+    runs.map((r) => judgedRun(space, campaign, r, now)),
   );
 }
 

@@ -1,0 +1,105 @@
+// Flagged runs of the real SWE-bench Lite demo in headless Chromium (issue 41, item 2): judged as the judge
+// would (its own checks against the real merged fix), ten runs' "resolved" is withheld. The cockpit shows them
+// as "flagged" wherever it shows a verdict — never "not judged yet" — says beside κ how many it leaves out, lists
+// them under verdict=flagged, and exports them with their judge state and rules.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
+import { analysisPages } from './helpers/analysis-page.ts';
+import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
+import { readDemoData } from '../../infra/local/demo-data.ts';
+import { buildLiteCampaign } from '../../infra/local/demo-lite-campaign.ts';
+import { apiPaths } from '../../shared/cockpit/contract.ts';
+import { judgedRun } from '../helpers/judged-demo-runs.ts';
+
+const SPACE = 'LiteFlagged';
+const HOSTS = ['demo-runner-1', 'demo-runner-2'];
+const config = {
+  spaces: { [SPACE]: { senders: HOSTS, judge: { model: DEMO_JUDGE_MODEL } } },
+  cockpits: { Lite: { space: SPACE } },
+};
+const campaign = buildLiteCampaign(readDemoData(), { seed: 7, hosts: HOSTS });
+const now = new Date().toISOString();
+const flagged = campaign.runs.filter((r) => judgedRun(SPACE, campaign, r, now).judgeState === 'flagged');
+
+let cockpit: JudgedCockpit;
+const pages = analysisPages(
+  () => cockpit.local,
+  () => cockpit.browser,
+);
+
+beforeAll(async () => {
+  cockpit = await startJudgedCockpit(config, { 'demo-runner-1': 'k1', 'demo-runner-2': 'k2' }, SPACE, campaign);
+}, 240_000);
+afterAll(() => cockpit?.stop());
+
+/** The rows of a card's "data (CSV)" download, as objects. */
+async function cardData(page: Page, card: string): Promise<Record<string, string>[]> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator(`#${card} button.card-data`).click(),
+  ]);
+  const [head, ...lines] = readFileSync((await download.path())!, 'utf8')
+    .trim()
+    .split(/\r?\n/);
+  const columns = head!.split(',');
+  return lines.map((line) => Object.fromEntries(line.split(',').map((v, k) => [columns[k]!, v])));
+}
+
+describe('flagged runs of the Lite demo', () => {
+  let page: Page;
+  beforeAll(async () => {
+    expect(flagged).toHaveLength(10);
+    page = await pages.open('/');
+  }, 120_000);
+  afterAll(() => page?.close());
+
+  it('says beside κ how many flagged runs it leaves out, with a link to them', async () => {
+    const note = page.locator('#kappa-flagged');
+    expect(await note.innerText()).toMatch(/^10 flagged runs are left out of κ/);
+    expect(await note.locator('a').getAttribute('href')).toContain('verdict=flagged');
+  });
+
+  it('shows them as flagged in the judge × tests table, the verdict mix and the matrix, none as not judged yet', async () => {
+    const row = (label: string) =>
+      page.locator('#table-calibration table.calibration tbody tr', { hasText: label }).locator('td').allInnerTexts();
+    const sum = (cells: string[]) => cells.reduce((a, c) => a + Number(c.replace(/,/g, '')), 0);
+    expect(sum(await row('flagged'))).toBe(10);
+    expect(sum(await row('not judged yet'))).toBe(0);
+
+    const mix = await cardData(page, 'chart-verdict-mix');
+    expect(mix.reduce((a, r) => a + Number(r.flagged), 0)).toBe(10);
+    expect(mix.reduce((a, r) => a + Number(r.unjudged), 0)).toBe(0);
+
+    const cells = await cardData(page, 'chart-matrix');
+    expect(
+      cells
+        .filter((c) => c.judgeVerdict === 'flagged')
+        .map((c) => c.runId)
+        .sort(),
+    ).toEqual(flagged.map((r) => r.id).sort());
+    expect(cells.filter((c) => c.judgeVerdict === 'unjudged')).toEqual([]);
+  });
+
+  it('lists exactly them under verdict=flagged, each shown as flagged, and exports them with state and rules', async () => {
+    const runs = await pages.open('/?view=runs&verdict=flagged');
+    await runs.locator('.grid-row').first().waitFor();
+    expect(await runs.locator('#live-status').innerText()).toMatch(/\b10 of 480 runs/);
+    const verdicts = await runs.locator('.grid-row .verdict').allInnerTexts();
+    expect(verdicts.length).toBeGreaterThan(0);
+    for (const v of verdicts) expect(v).toBe('flagged');
+    await runs.close();
+
+    const exported = await pages.api<{ runs: Record<string, unknown>[] }>(
+      apiPaths.export(SPACE, 'json', { verdicts: ['flagged'] }),
+    );
+    expect(exported.runs.map((r) => r.id).sort()).toEqual(flagged.map((r) => r.id).sort());
+    for (const run of exported.runs)
+      expect(run).toMatchObject({
+        judgeVerdict: null,
+        judgeState: 'flagged',
+        judgeFlags: 'resolved-without-evidence',
+      });
+  });
+});

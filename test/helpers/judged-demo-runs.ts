@@ -1,0 +1,29 @@
+// Demo runs as the judge would leave them, for tests that load a judged campaign straight into a table.
+import { judged, landedRow, type JudgeAnswerFields } from '../../bench/direct-load.ts';
+import type { DemoCampaign, DemoRun } from '../../infra/local/demo-campaign.ts';
+import { DEMO_JUDGE_MODEL, oracleAnswer } from '../../infra/local/demo-judge.ts';
+import { judgeAnswerSchema } from '../../shared/core/judge/answer.ts';
+import { verdict } from '../../shared/core/judge/transitions.ts';
+import { verdictChecks } from '../../shared/core/judge/verdict-checks.ts';
+import type { RunRow } from '../../shared/schema/run.ts';
+
+/**
+ * The row the judge would write for a run of the campaign: where the campaign holds the task's real merged fix
+ * (SWE-bench Lite), through the judge's own checks and transition, so computed facts and flags are real; else
+ * the stand-in's answer as it is (the Pro campaign's fix is a placeholder, which no check could be held to).
+ */
+export function judgedRun(space: string, campaign: DemoCampaign, run: DemoRun, now: string): RunRow {
+  const row = landedRow(space, run.delivery, now, run.hiddenTest);
+  const reference = campaign.references?.get(row.taskId);
+  if (!reference || row.judgeVerdict !== null)
+    return judged(row, oracleAnswer(run) as unknown as JudgeAnswerFields, DEMO_JUDGE_MODEL, now);
+  const { patch, summary } = run.delivery as { patch: string; summary: string };
+  const fields = verdict(
+    judgeAnswerSchema.parse(oracleAnswer(run)),
+    verdictChecks(patch, summary, reference),
+    row,
+    DEMO_JUDGE_MODEL,
+    new Date(now),
+  );
+  return { ...row, ...fields, judgeAttempts: 1, updatedAt: now };
+}
