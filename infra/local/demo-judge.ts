@@ -63,6 +63,12 @@ export function oracleAnswer(run: Pick<DemoRun, 'token' | 'resolved'>): Record<s
 
 export const DEMO_JUDGE_MODEL = 'demo-oracle';
 
+/** The issue the stand-in GitHub serves for a task: a placeholder, as issue text is never part of the demo data. */
+export const demoIssue = (taskId: string) => ({
+  title: `Demo task ${taskId}`,
+  body: 'Generated: the problem statement is not part of the demo data.',
+});
+
 export interface DemoJudge {
   /** Set before local mode starts: the judge reads them when its handler is imported. */
   env: Record<string, string>;
@@ -95,10 +101,7 @@ export async function startDemoJudge(campaign: DemoCampaign): Promise<DemoJudge>
     baseSha: string;
     mergeSha: string;
   }[]) {
-    github.setIssue(issue.repo, issue.issueNumber, {
-      title: `Demo task ${issue.taskId}`,
-      body: 'Generated: the problem statement is not part of the demo data.',
-    });
+    github.setIssue(issue.repo, issue.issueNumber, demoIssue(issue.taskId));
     github.setCompare(
       issue.repo,
       issue.baseSha,

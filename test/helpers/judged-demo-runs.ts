@@ -1,7 +1,7 @@
 // Demo runs as the judge would leave them, for tests that load a judged campaign straight into a table.
 import { judged, landedRow, type JudgeAnswerFields } from '../../bench/direct-load.ts';
 import type { DemoCampaign, DemoRun } from '../../infra/local/demo-campaign.ts';
-import { DEMO_JUDGE_MODEL, oracleAnswer } from '../../infra/local/demo-judge.ts';
+import { DEMO_JUDGE_MODEL, demoIssue, oracleAnswer } from '../../infra/local/demo-judge.ts';
 import { judgeAnswerSchema } from '../../shared/core/judge/answer.ts';
 import { verdict } from '../../shared/core/judge/transitions.ts';
 import { verdictChecks } from '../../shared/core/judge/verdict-checks.ts';
@@ -18,9 +18,11 @@ export function judgedRun(space: string, campaign: DemoCampaign, run: DemoRun, n
   if (!reference || row.judgeVerdict !== null)
     return judged(row, oracleAnswer(run) as unknown as JudgeAnswerFields, DEMO_JUDGE_MODEL, now);
   const { patch, summary } = run.delivery as { patch: string; summary: string };
+  // The issue text as the judge reads it from the stand-in GitHub: title, a blank line, body.
+  const issue = demoIssue(row.taskId);
   const fields = verdict(
     judgeAnswerSchema.parse(oracleAnswer(run)),
-    verdictChecks(patch, summary, reference),
+    verdictChecks(patch, summary, reference, `${issue.title}\n\n${issue.body}`),
     row,
     DEMO_JUDGE_MODEL,
     new Date(now),
