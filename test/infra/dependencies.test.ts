@@ -43,6 +43,28 @@ describe('the supported Node versions', () => {
   });
 });
 
+/** Node's release schedule (nodejs.org/en/about/previous-releases): the day each line stops getting fixes. */
+const END_OF_LIFE: Record<number, string> = { 18: '2025-04-30', 20: '2026-04-30', 22: '2027-04-30', 24: '2028-04-30' };
+
+describe('Node past its end of life', () => {
+  const today = new Date().toISOString().slice(0, 10);
+  const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+
+  it('never runs the functions', () => {
+    const major = semver.major(lambdaNode);
+    expect({ major, endOfLife: END_OF_LIFE[major]! > today }).toEqual({ major, endOfLife: true });
+  });
+
+  it('is called so in the README while engines still admits it, with the maintained version to run instead', () => {
+    const oldest = semver.major(oldestNode);
+    if (END_OF_LIFE[oldest]! <= today) expect(readme).toContain(`**Node ${oldest} is past its end of life**`);
+    // The version a developer's version manager picks (.nvmrc) is the one Lambda runs, and maintained.
+    const pinned = Number(readFileSync(join(PROJECT_ROOT, '.nvmrc'), 'utf8').trim());
+    expect(pinned).toBe(semver.major(lambdaNode));
+    expect(readme).toContain('nvm install && nvm use');
+  });
+});
+
 describe('the packages bundled into the functions', () => {
   it('install one copy of each AWS SDK client and of lib-dynamodb, all on one version', () => {
     const packages = ['client-dynamodb', 'client-s3', 'client-sqs', 'client-secrets-manager', 'lib-dynamodb'];
