@@ -1,14 +1,26 @@
 // The sentence a reader can quote for a paired comparison (docs/contract.md §6 "A sentence to quote"), one template:
 // "On 412 tasks both ran (outcome: hidden tests), A resolved 201 (48.8%) and B 173 (42.0%): a difference of
-// +6.8 points (95% CI +2.1 to +11.4), McNemar p = 0.004 (Holm-adjusted over 6 pairs: 0.02)." The Holm clause
+// +6.8 points (95% CI +2.1 to +11.4), McNemar p = 0.0041 (Holm-adjusted over 6 pairs: 0.025)." The Holm clause
 // is there when the pair is one of several compared at once.
 import { OUTCOME_LABELS, type ResolveOutcome } from './outcome.ts';
 import { MIN_SHARED_TASKS } from './ranking.ts';
 import type { PairedComparison } from './statistics.ts';
 
-/** A p value as the page writes it: "< 0.001", "0.004", "0.02". */
-export const pText = (p: number) => (p < 0.001 ? '< 0.001' : p < 0.01 ? p.toFixed(3) : p.toFixed(2));
-/** "p = 0.004", "p < 0.001". */
+/** The thresholds a reader holds p against: its text is never rounded across one. */
+const P_THRESHOLDS = [0.05, 0.01, 0.001];
+
+/**
+ * A p value as the page writes it: two significant digits ("0.045", "0.0041", "0.50"), "< 0.001" below 0.001,
+ * and a digit more wherever two would round across 0.05, 0.01 or 0.001 (0.0496 is "0.0496", never "0.050").
+ */
+export function pText(p: number): string {
+  if (p < 0.001) return '< 0.001';
+  for (let digits = 2; ; digits++) {
+    const text = p.toPrecision(digits);
+    if (P_THRESHOLDS.every((t) => p < t === Number(text) < t) || digits >= 17) return text;
+  }
+}
+/** "p = 0.0041", "p < 0.001". */
 const pIs = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${pText(p)}`);
 /** Points with their sign, one decimal: "+6.8", "−2.1", "±0.0". */
 const signed = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(Math.abs(x) * 100).toFixed(1)}`;

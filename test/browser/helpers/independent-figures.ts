@@ -164,8 +164,19 @@ export function holm(ps: number[]): number[] {
   return out;
 }
 
-/** A p value as the page writes it. */
-export const pWritten = (p: number) => (p < 0.001 ? '< 0.001' : p < 0.01 ? p.toFixed(3) : p.toFixed(2));
+/** A p value as the page writes it: two significant digits, more only where two would cross 0.05, 0.01 or 0.001. */
+export function pWritten(p: number): string {
+  if (p < 0.001) return '< 0.001';
+  const written = (digits: number) =>
+    new Intl.NumberFormat('en', {
+      minimumSignificantDigits: digits,
+      maximumSignificantDigits: digits,
+      useGrouping: false,
+    }).format(p);
+  let digits = 2;
+  while ([0.05, 0.01, 0.001].some((t) => p < t !== Number(written(digits)) < t)) digits++;
+  return written(digits);
+}
 
 export interface IndependentPair {
   a: GroupCount;
