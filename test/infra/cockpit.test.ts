@@ -47,6 +47,12 @@ describe('a cockpit that requires sign-in (the default)', () => {
     });
   });
 
+  it('caches nothing of its API, the hosts list included: its answers depend on who asks', () => {
+    const behaviors = (config.CacheBehaviors as { PathPattern: string }[]).map((b) => b.PathPattern);
+    expect(behaviors).toEqual(['/api/*']);
+    shared.resourceCountIs('AWS::CloudFront::CachePolicy', 0);
+  });
+
   it('sends /api/* uncached to its read API over HTTPS', () => {
     const origins = config.Origins as {
       Id: string;
@@ -182,6 +188,29 @@ describe('a cockpit published with "public": true', () => {
       'ReplayBench-CockpitHeaders-Public',
     );
     expect(JSON.stringify(policy)).not.toContain('amazoncognito');
+  });
+
+  it('caches its hosts list a minute at the edge, matched before the uncached /api/*, with a policy of the deployment', () => {
+    const behaviors = (
+      one(stack, 'AWS::CloudFront::Distribution')[1].Properties.DistributionConfig as {
+        CacheBehaviors: { PathPattern: string; CachePolicyId: unknown; TargetOriginId: string }[];
+      }
+    ).CacheBehaviors;
+    expect(behaviors.map((b) => b.PathPattern)).toEqual(['/api/spaces/*/hosts', '/api/*']);
+    expect(behaviors[0]!.TargetOriginId).toBe(behaviors[1]!.TargetOriginId);
+    const [policyId, policy] = one(shared, 'AWS::CloudFront::CachePolicy');
+    expect(JSON.stringify(behaviors[0]!.CachePolicyId)).toContain(policyId);
+    expect(policy.Properties.CachePolicyConfig).toMatchObject({
+      Name: 'ReplayBench-CockpitHeaders-PublicHostsCache',
+      MinTTL: 60,
+      DefaultTTL: 60,
+      MaxTTL: 60,
+      ParametersInCacheKeyAndForwardedToOrigin: {
+        HeadersConfig: { HeaderBehavior: 'none' },
+        CookiesConfig: { CookieBehavior: 'none' },
+        QueryStringsConfig: { QueryStringBehavior: 'none' },
+      },
+    });
   });
 });
 

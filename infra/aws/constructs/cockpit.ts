@@ -54,6 +54,8 @@ import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../../shared/coc
 import { analystGroupOf } from '../../../shared/core/read/cockpit-access.ts';
 
 export const READ_ROUTE = '/api/{proxy+}';
+/** The read route a public cockpit's distribution caches (docs/contract.md §10, HTTP API: `GET …/hosts`). */
+export const HOSTS_PATH = '/api/spaces/*/hosts';
 
 export interface CockpitProps {
   name: string;
@@ -150,20 +152,25 @@ export class Cockpit extends Construct {
     // Accept-Encoding like any other viewer header, so the managed AllViewerExceptHostHeader policy carries it
     // to the read API, whose gzip answers then reach the browser compressed; it carries the Authorization
     // header the JWT authorizer needs too, and costs no policy of the account's quota of 20.
-    distribution.addBehavior(
-      '/api/*',
-      new HttpOrigin(this.readApi.domainName, {
-        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-        originSslProtocols: [OriginSslPolicy.TLS_V1_2],
-      }),
-      {
+    const readOrigin = new HttpOrigin(this.readApi.domainName, {
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+    });
+    // Before `/api/*`, which CloudFront would match first: a public cockpit's hosts list, cached a minute.
+    if (!analysts)
+      distribution.addBehavior(HOSTS_PATH, readOrigin, {
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-        cachePolicy: CachePolicy.CACHING_DISABLED,
-        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        cachePolicy: headers.publicHostsCache(),
         responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
-      },
-    );
+      });
+    distribution.addBehavior('/api/*', readOrigin, {
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+    });
     acknowledgeDistribution(distribution, host !== undefined);
     const zone = config.domain && hostedZoneOf(this, config.domain);
     if (zone && host) aliasRecords(this, zone, host, RecordTarget.fromAlias(new CloudFrontTarget(distribution)), true);
