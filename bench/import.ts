@@ -13,6 +13,8 @@ import { importToFolders } from '../shared/runner/import/import-command.ts';
 import { IMPORT_FORMATS, type ImportFormat } from '../shared/runner/import/imported-run.ts';
 import { Outbox } from '../shared/runner/outbox.ts';
 import { queueRunFolders } from '../shared/runner/sync.ts';
+import { zipEntries } from '../shared/runner/import/zip-entries.ts';
+import { zipArchive, type ZipSpec } from '../test/helpers/zip-writer.ts';
 
 const { values: args } = parseArgs({
   options: { runs: { type: 'string', default: '500' }, trials: { type: 'string', default: '5' } },
@@ -55,6 +57,20 @@ async function writeInput(format: ImportFormat, dir: string): Promise<string[]> 
       const traj = await fixture('swe-agent/6e44b9__sweagenttestrepo-1c2844.traj');
       for (let n = 0; n < RUNS; n++) await writeFile(join(dir, `${id(n)}.traj`), traj);
       return [dir];
+    }
+    case 'inspect': {
+      const entries: ZipSpec[] = [];
+      for await (const entry of zipEntries(join(FIXTURES, 'inspect/log_read_sample.eval'), () => true)) {
+        const data = await entry.read();
+        if (!entry.name.startsWith('samples/')) entries.push({ name: entry.name, data });
+        else
+          for (let n = 0; n < RUNS; n++) {
+            const sample = { ...(JSON.parse(data.toString('utf8')) as object), id: id(n) };
+            entries.push({ name: `samples/${id(n)}_epoch_1.json`, data: Buffer.from(JSON.stringify(sample)) });
+          }
+      }
+      await writeFile(join(dir, 'bench.eval'), zipArchive(entries));
+      return [join(dir, 'bench.eval')];
     }
     case 'mini-swe-agent': {
       const traj = JSON.parse(await fixture('mini-swe-agent/django__django-16255.traj.json')) as object;

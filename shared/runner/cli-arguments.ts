@@ -11,7 +11,8 @@ export const USAGE = `Usage: replay-push <command> [options]
   hidden-test <run-folder>   deliver the run's hidden-tests.json
   status [<runs-root>]       what is queued, rejected, and the last error per host
   check                      one signed check: is this host's key paired and the host listed? Stores nothing
-  import <format> <path>…    a harness's outputs (swe-bench, swe-agent, mini-swe-agent, openhands or auto) as
+  import <format> <path>…    a harness's outputs (swe-bench, swe-agent, mini-swe-agent, openhands, inspect
+                             or auto) as
                              run folders under --into, delivered as sync delivers them
 Options (environment):
   --endpoint URL   (REPLAY_ENDPOINT)  the ingest URL, …/hooks/{space}/ingest

@@ -12,6 +12,7 @@ export const METRICS_SOURCES = [
   'swe-agent/1',
   'mini-swe-agent/1',
   'openhands/1',
+  'inspect/2',
 ] as const;
 export const VERDICTS = ['resolved', 'partial', 'wrong', 'no_change', 'error', 'excluded'] as const;
 export const JUDGE_STATES = [

@@ -37,6 +37,7 @@ describe('replay-push import into local mode', () => {
       join(FIXTURES, 'openhands'),
       join(FIXTURES, 'swe-agent'),
       join(FIXTURES, 'mini-swe-agent'),
+      join(FIXTURES, 'inspect'),
       '--harness-version',
       'imported-1',
       '--into',
@@ -50,15 +51,15 @@ describe('replay-push import into local mode', () => {
     ];
     const first = await replayPush(args);
     expect(first.err.filter((l) => !l.startsWith('delivered '))).toEqual([]);
-    // 3 predictions, 2 OpenHands runs, 1 SWE-agent and 1 mini-swe-agent trajectory.
-    expect(first.out).toEqual(['delivered 7, already accepted 0, queued 0, rejected 0']);
+    // 3 predictions, 2 OpenHands runs, 1 SWE-agent and 1 mini-swe-agent trajectory, 11 Inspect samples.
+    expect(first.out).toEqual(['delivered 18, already accepted 0, queued 0, rejected 0']);
     expect(first.code).toBe(0);
 
     const rowsOf = async () =>
       ((await (await fetch(`${local!.url}/api/spaces/S/runs?limit=100`)).json()) as { runs: Row[] }).runs;
     const rows = await eventually(async () => {
       const landed = await rowsOf();
-      return landed.length === 7 && landed.filter((r) => r.hiddenTestResult).length === 3 && landed;
+      return landed.length === 18 && landed.filter((r) => r.hiddenTestResult).length === 4 && landed;
     }, 20_000);
     const bySource = (source: string) =>
       rows
@@ -73,6 +74,7 @@ describe('replay-push import into local mode', () => {
     expect(bySource('openhands/1')).toEqual(['ponylang__ponyc-4588', 'ponylang__ponyc-4595']);
     expect(bySource('swe-agent/1')).toEqual(['6e44b9__sweagenttestrepo-1c2844']);
     expect(bySource('mini-swe-agent/1')).toEqual(['django__django-16255']);
+    expect(bySource('inspect/2')).toHaveLength(11);
     const failed = rows.find((r) => r.taskId === 'astropy__astropy-13033')!.hiddenTestResult!;
     expect(failed.status).toBe('fail');
     expect(failed.failedTests).toContain('astropy/timeseries/tests/test_sampled.py::test_required_columns');
@@ -89,7 +91,7 @@ describe('replay-push import into local mode', () => {
 
     const folders = filesUnder(into).filter((f) => !f.path.includes('.replay-outbox'));
     const second = await replayPush(args);
-    expect(second.out).toEqual(['delivered 0, already accepted 7, queued 0, rejected 0']);
+    expect(second.out).toEqual(['delivered 0, already accepted 18, queued 0, rejected 0']);
     expect(second.code).toBe(0);
     expect(filesUnder(into).filter((f) => !f.path.includes('.replay-outbox'))).toEqual(folders);
     const again = await rowsOf();

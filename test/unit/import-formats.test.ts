@@ -7,8 +7,10 @@ import { describe, expect, it } from '@jest/globals';
 import { fixSize, tierOf } from '../../shared/runner/fix-size.ts';
 import { importToFolders } from '../../shared/runner/import/import-command.ts';
 import { readJsonLines } from '../../shared/runner/import/json-lines.ts';
+import { MAX_ZIP_ENTRY_BYTES, zipEntries } from '../../shared/runner/import/zip-entries.ts';
 import { prepareFolders } from '../../shared/runner/sync.ts';
 import { tempDir } from '../helpers/run-folders.ts';
+import { zipArchive, type ZipSpec } from '../helpers/zip-writer.ts';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/import');
 const at = (...parts: string[]) => join(FIXTURES, ...parts);
@@ -123,15 +125,21 @@ describe('swe-bench: predictions and the evaluation logs', () => {
   it('lists a run the source cannot name with the field it lacks, and a string ingest refuses, and skips them', async () => {
     const dir = tempDir('replay-bad-preds-');
     const file = join(dir, 'all_preds.jsonl');
-    const real = readFileSync(at('swe-bench/all_preds.jsonl'), 'utf8').trim();
-    const prediction = JSON.parse(real) as Record<string, string>;
+    const predictions = JSON.parse(readFileSync(at('swe-bench/preds.json'), 'utf8')) as Record<
+      string,
+      Record<string, string>
+    >;
+    const prediction = predictions['astropy__astropy-12907']!;
+    // SWE-agent's real predictions name the model "gpt4__swe-bench-dev-…": "__" could make its run id another's.
+    const sweAgentLine = readFileSync(at('swe-bench/all_preds.jsonl'), 'utf8').trim();
     writeFileSync(
       file,
       [
-        real,
+        JSON.stringify(prediction),
         JSON.stringify({ ...prediction, model_name_or_path: 'gpt4\u202e' }),
         JSON.stringify({ ...prediction, instance_id: 'a/b' }),
         '{"instance_id": ',
+        sweAgentLine,
       ].join('\n'),
     );
     const root = tempDir('replay-import-');
@@ -141,6 +149,7 @@ describe('swe-bench: predictions and the evaluation logs', () => {
       [`${file}:2`, 'model'],
       [`${file}:3`, 'taskId'],
       [`${file}:4`, '(line)'],
+      [`${file}:5`, 'model'],
     ]);
     const without = await importToFolders('swe-bench', [at('swe-bench/all_preds.jsonl')], tempDir('replay-'), {});
     expect(without.skipped).toEqual([
@@ -281,5 +290,65 @@ describe('mini-swe-agent: .traj.json files', () => {
       repo: 'django/django',
       issueNumber: 16255,
     });
+  });
+});
+
+describe('inspect: .eval logs', () => {
+  const log = at('inspect/log_read_sample.eval');
+
+  it('maps each sample: the eval’s model and Inspect version, its usage, its own time, its score', async () => {
+    const { runs } = await runsOf('inspect', [at('inspect')]);
+    expect(runs).toHaveLength(11);
+    const sample = runs.find((r) => r.row.model === 'ollama/gemma3')!;
+    expect(sample.row).toMatchObject({
+      taskId: '1',
+      harnessVersion: expect.stringMatching(/^inspect@0\./),
+      promptTokens: 66,
+      completionTokens: 3,
+      costUsd: null,
+      steps: 1,
+      bashCalls: 0,
+      finishedAt: '2025-07-05T13:59:49.000Z',
+      wallSeconds: null,
+      outcome: 'finished',
+      metricsSource: 'inspect/2',
+    });
+    expect(sample.hiddenTest).toMatchObject({ status: 'pass', details: 'Inspect scorer "match": C' });
+    expect(sample.task).toBeNull();
+    // A log whose samples have no score: no hidden-test result is made up.
+    expect(runs.filter((r) => r.row.model === 'openai/gpt-4o-mini' && r.hiddenTest)).toEqual([]);
+  });
+
+  async function logWith(extra: ZipSpec[]): Promise<string> {
+    const dir = tempDir('replay-inspect-');
+    const entries: ZipSpec[] = [];
+    for await (const entry of zipEntries(log, () => true)) entries.push({ name: entry.name, data: await entry.read() });
+    const file = join(dir, 'hostile.eval');
+    writeFileSync(file, zipArchive([...entries, ...extra]));
+    return file;
+  }
+
+  it('refuses a sample that inflates past the cap, declared or not, and imports the others', async () => {
+    const bomb = Buffer.alloc(MAX_ZIP_ENTRY_BYTES + 1024 * 1024);
+    const file = await logWith([
+      { name: 'samples/2_epoch_1.json', data: bomb },
+      { name: 'samples/3_epoch_1.json', data: bomb, declaredSize: 1000 },
+    ]);
+    const { runs, imported } = await runsOf('inspect', [file]);
+    expect(runs.map((r) => r.row.taskId)).toEqual(['1']);
+    expect(imported.skipped.map((s) => [s.source, s.reason.replace(/\d+/g, 'N')])).toEqual([
+      [`${file}#samples/2_epoch_1.json`, 'entry samples/N_epoch_N.json is N bytes, over N: refused.'],
+      [`${file}#samples/3_epoch_1.json`, expect.stringMatching(/^entry samples\/N_epoch_N.json cannot be read \(/)],
+    ]);
+  });
+
+  it('refuses a log with a path in an entry name, importing nothing from it', async () => {
+    const file = await logWith([{ name: '../../outside.json', data: Buffer.from('{}') }]);
+    const root = tempDir('replay-import-');
+    const imported = await importToFolders('inspect', [file], root, {});
+    expect(imported.folders).toEqual([]);
+    expect(imported.skipped).toEqual([
+      { source: file, field: '(file)', reason: expect.stringContaining('invalid relative path') },
+    ]);
   });
 });

@@ -3,6 +3,7 @@
 import { open, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { ImportedRun, ImportFormat, SkippedRun } from './imported-run.ts';
+import { importInspect } from './inspect.ts';
 import { importMiniSweAgent } from './mini-swe-agent.ts';
 import { importOpenHands } from './openhands.ts';
 import { importSweAgent } from './swe-agent.ts';
@@ -22,6 +23,7 @@ export const IMPORTERS: Record<ImportFormat, Importer> = {
   },
   'swe-agent': importSweAgent,
   'mini-swe-agent': importMiniSweAgent,
+  inspect: importInspect,
   openhands: async function* (paths, context) {
     const files: string[] = [];
     for (const path of paths) files.push((await isFolder(path)) ? join(path, 'output.jsonl') : path);
@@ -47,12 +49,14 @@ export async function detectFormat(path: string): Promise<ImportFormat | null> {
     if (await stat(join(path, 'output.jsonl')).catch(() => null)) return 'openhands';
     if ((await filesEndingIn([path], '.traj.json')).length) return 'mini-swe-agent';
     if ((await filesEndingIn([path], '.traj')).length) return 'swe-agent';
+    if ((await filesEndingIn([path], '.eval')).length) return 'inspect';
     if ((await filesEndingIn([path], 'report.json')).length) return 'swe-bench';
     return null;
   }
   const name = basename(path);
   if (name.endsWith('.traj.json')) return 'mini-swe-agent';
   if (name.endsWith('.traj')) return 'swe-agent';
+  if (name.endsWith('.eval')) return 'inspect';
   if (!/\.jsonl?$/.test(name)) return null;
   const start = await head(path).catch(() => '');
   if (/"(history|test_result)"\s*:/.test(start)) return 'openhands';
