@@ -15,6 +15,10 @@ export async function buildClient(outfile = CLIENT_BUNDLE): Promise<{ outfile: s
     target: 'node20',
     minify: true,
     legalComments: 'none',
+    // yauzl (the .eval reader) is CommonJS and requires Node's modules: give the ES module a require of its own.
+    banner: {
+      js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);",
+    },
     metafile: true,
     logLevel: 'error',
   });

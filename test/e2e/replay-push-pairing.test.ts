@@ -94,4 +94,17 @@ describe('the bundled replay-push.mjs', () => {
     expect(JSON.parse(stdout)).toEqual({ delivered: 1, alreadyAccepted: 0, queued: 0, rejected: 0 });
     expect(await eventually(async () => (await landedIds('mac-bundle')).length === 1)).toBe(true);
   });
+
+  it('imports an Inspect log, its zip read by the bundled reader', async () => {
+    const bundleDir = tempDir('replay-bundle-');
+    const { outfile } = await buildClient(join(tempDir('replay-build-'), 'replay-push.mjs'));
+    copyFileSync(outfile, join(bundleDir, 'replay-push.mjs'));
+    const log = join(import.meta.dirname, '../fixtures/import/inspect/log_read_sample.eval');
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['replay-push.mjs', 'import', 'inspect', log, '--dry-run', '--host', 'mac-bundle', '--json'],
+      { cwd: bundleDir, env: { PATH: process.env.PATH } },
+    );
+    expect(JSON.parse(stdout)).toMatchObject({ row: { model: 'ollama/gemma3', metricsSource: 'inspect/2' } });
+  });
 });
