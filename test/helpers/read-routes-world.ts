@@ -11,7 +11,7 @@ export const SPACE = 'Reads';
 export const PAIRS = 'Pairs';
 /** A model name with a comma (why filters are read from the raw query) and one a spreadsheet would run. */
 export const COMMA = 'acme/coder, large';
-export const FORMULA = '=HYPERLINK("http://evil.example","x")';
+export const FORMULA = '=HYPERLINK("evil.example","x")';
 const AT = '2026-03-01T00:00:00.000Z';
 
 type Verdict = 'resolved' | 'wrong';
