@@ -39,8 +39,8 @@ export function pairsInView(m: Computed, filters: CockpitFilters): AllPairs {
 }
 
 function computePairs(m: Computed, filters: CockpitFilters): AllPairs {
-  const { models, harnessVersions, tiers, waves } = filters;
-  const inView = selectRuns(m.table, { models, harnessVersions, tiers, waves }, m.facts);
+  const { models, harnessVersions, tiers, waves, repos } = filters;
+  const inView = selectRuns(m.table, { models, harnessVersions, tiers, waves, repos }, m.facts);
   const selection = filters.difficulties.length
     ? selectByDifficulty(m.table, inView, taskDifficulty(m.table, inView, m.outcome), filters.difficulties)
     : inView;

@@ -53,7 +53,11 @@ function parts(m: Computed): Part[] {
   ];
 }
 
-const cell = (r: Proportion, what: string) =>
+/** A table wider than its card scrolls sideways inside it, a region a keyboard reaches. */
+export const sidewaysScroll = (what: string, table: HTMLElement) =>
+  el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': `${what} (scrolls sideways)` }, table);
+
+export const rateCell = (r: Proportion, what: string) =>
   el(
     'td',
     { class: `num${r.n ? '' : ' unknown'}`, title: `${what}: ${percentOf(r)}` },
@@ -78,14 +82,8 @@ export function renderBreakdown(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Comp
   });
   fill(
     c.body,
-    el(
-      'div',
-      {
-        class: 'table-scroll',
-        tabindex: 0,
-        role: 'region',
-        'aria-label': 'Resolve rate by tier, difficulty and wave (scrolls sideways)',
-      },
+    sidewaysScroll(
+      'Resolve rate by tier, difficulty and wave',
       el(
         'table',
         { class: 'figures breakdown', id: 'breakdown-table' },
@@ -115,7 +113,9 @@ export function renderBreakdown(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Comp
               'tr',
               { 'data-model': g.model, 'data-harness': g.harnessVersion },
               el('th', { scope: 'row', class: 'text pinned', title: m.label(g) }, nameText(m.label(g))),
-              ...split.flatMap((p) => p.cells[row]!.map((r, k) => cell(r, `${m.label(g)}, ${p.title} ${p.keys[k]}`))),
+              ...split.flatMap((p) =>
+                p.cells[row]!.map((r, k) => rateCell(r, `${m.label(g)}, ${p.title} ${p.keys[k]}`)),
+              ),
             );
           }),
         ),

@@ -25,12 +25,13 @@ import { changesSince } from './space-runs.ts';
 import { DashboardView } from './dashboard-view.ts';
 import { DetailPanel } from './detail-panel.ts';
 import { CompareView } from './compare-view.ts';
-import { byId, fill } from './dom.ts';
+import { appLink, byId, fill } from './dom.ts';
 import { FilterBar } from './filter-bar.ts';
 import { OutcomeSwitch } from './outcome-switch.ts';
 import { colouringOf } from './matrix-card.ts';
 import { freshnessText, newestLanding } from './freshness.ts';
 import { HostsView } from './hosts-view.ts';
+import { TaskView } from './task-view.ts';
 import { RunsView } from './runs-view.ts';
 import {
   AREAS,
@@ -81,6 +82,9 @@ export class Cockpit {
     // The colouring that matches the outcome in view is the default, which the address leaves out.
     colourMatrix: (matrix) => this.update({ matrix: matrix === colouringOf(this.model(), null) ? null : matrix }),
     clearFilters: () => this.update({ filters: noFilters() }),
+    showRepo: (repo) => this.update({ filters: { ...this.state.filters, repos: [repo] } }),
+    repoHref: (repo) =>
+      location.pathname + toSearch({ ...this.state, filters: { ...this.state.filters, repos: [repo] } }),
     useJudge: () => this.update({ outcome: 'judge' }),
   });
   private readonly runs = new RunsView({
@@ -115,11 +119,18 @@ export class Cockpit {
     },
     runHref: (run) => location.pathname + toSearch({ ...this.state, area: 'runs', run }),
     openRun: (run) => this.update({ area: 'runs', run }),
+    taskHref: (task) => location.pathname + toSearch({ ...this.state, area: 'task', task }),
+    openTask: (task) => this.update({ area: 'task', task }),
     showAllPairs: (allPairs) => this.update({ allPairs }),
     pairHref: (a, b) => location.pathname + toSearch({ ...this.state, compare: { a, b }, allPairs: false }),
     openPair: (a, b) => this.update({ compare: { a, b }, allPairs: false }),
   });
   private readonly hostsView = new HostsView();
+  private readonly taskView = new TaskView({
+    openTask: (task) => this.update({ area: 'task', task }),
+    openRun: (run) => this.update({ area: 'runs', run }),
+    runHref: (run) => location.pathname + toSearch({ ...this.state, area: 'runs', run }),
+  });
   private hosts: HostRecord[] | null = null;
   private readonly detail: DetailPanel;
 
@@ -140,12 +151,25 @@ export class Cockpit {
       located.cockpit.showReference,
       (taskId) => this.issues.find((i) => i.taskId === taskId) ?? null,
       () => this.update({ run: null }),
+      (task) =>
+        appLink(
+          location.pathname + toSearch({ ...this.state, area: 'task', task, run: null }),
+          () => this.update({ area: 'task', task }),
+          { id: 'run-task-link' },
+          'Every configuration on this task',
+        ),
     );
     this.runs.detailHost.append(this.detail.root);
     this.filterBar.root.prepend(this.outcomeSwitch.root);
     fill(byId('filter-host'), this.filterBar.root);
     byId('filter-host').hidden = true;
-    byId('areas').append(this.dashboard.root, this.compareView.root, this.runs.root, this.hostsView.root);
+    byId('areas').append(
+      this.dashboard.root,
+      this.compareView.root,
+      this.runs.root,
+      this.taskView.root,
+      this.hostsView.root,
+    );
     for (const a of AREAS) byId(`${a}-area`).hidden = true;
     this.wireTabs();
     this.wireSkipLink();
@@ -286,6 +310,7 @@ export class Cockpit {
       this.runs.render(m, this.state.search, this.state.sort, this.state.run);
       this.renderExportLinks(m);
     }
+    if (area === 'task') this.taskView.render(m, this.state.task);
     if (area === 'hosts') this.hostsView.render(this.hosts, this.located.cockpit.space);
     this.runs.root.classList.toggle('with-detail', !!this.state.run);
     this.paintStatus();
@@ -300,8 +325,8 @@ export class Cockpit {
    * sees): read again when the filters change, and at most every 30 s otherwise.
    */
   private refreshCost(m: Computed) {
-    const { models, tiers, waves, harnessVersions } = this.state.filters;
-    const filters = { models, tiers, waves, harnessVersions, outcome: m.outcome };
+    const { models, tiers, waves, harnessVersions, repos } = this.state.filters;
+    const filters = { models, tiers, waves, harnessVersions, repos, outcome: m.outcome };
     const key = JSON.stringify(filters);
     if (key === this.costFor && Date.now() - this.costAt < SIDE_DATA_MS) return;
     this.costFor = key;
@@ -326,6 +351,7 @@ export class Cockpit {
       tiers: filters.tiers,
       waves: filters.waves,
       harnessVersions: filters.harnessVersions,
+      repos: filters.repos,
       outcome: m.outcome,
       agreement: filters.agreement ?? undefined,
       difficulties: filters.difficulties,

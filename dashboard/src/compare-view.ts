@@ -11,7 +11,7 @@ import { verdictKeyAt } from '../../shared/cockpit/result-filters.ts';
 import { compareGroups } from '../../shared/cockpit/compare-groups.ts';
 import { pairsInView, renderAllPairs, type PairsNav } from './all-pairs-view.ts';
 import { differenceChart, groupName, pairedTable, rates } from './compare-figures.ts';
-import { el, fill } from './dom.ts';
+import { appLink, el, fill } from './dom.ts';
 import { count } from './format.ts';
 import { HIDDEN_TEST_LABELS, VERDICT_LABELS } from './palette.ts';
 import { holmOf, quoteSentence } from './quote-sentence.ts';
@@ -27,6 +27,9 @@ export interface CompareNav extends PairsNav {
   /** The address of a run, so a discordant task is a real link. */
   runHref(id: string): string;
   openRun(id: string): void;
+  /** The Task area on this task, and its address. */
+  taskHref(taskId: string): string;
+  openTask(taskId: string): void;
 }
 
 /** Discordant tasks listed per side; more are counted, not listed. */
@@ -182,7 +185,7 @@ export class CompareView {
     }
     const inTiers = selectRuns(
       m.table,
-      { models: [], harnessVersions: [], tiers: filters.tiers, waves: filters.waves },
+      { models: [], harnessVersions: [], tiers: filters.tiers, waves: filters.waves, repos: filters.repos },
       m.facts,
     );
     const selection = filters.difficulties.length
@@ -291,19 +294,22 @@ export class CompareView {
         ? el(
             'ul',
             {},
-            ...tasks
-              .slice(0, LISTED)
-              .map((task) =>
-                el(
-                  'li',
-                  { 'data-task': task },
-                  el('span', { class: 'task', title: task }, labelOf(task)),
-                  ' ',
-                  link(a, runs.a.get(task), 'A'),
-                  ' · ',
-                  link(b, runs.b.get(task), 'B'),
+            ...tasks.slice(0, LISTED).map((task) =>
+              el(
+                'li',
+                { 'data-task': task },
+                appLink(
+                  this.nav.taskHref(task),
+                  () => this.nav.openTask(task),
+                  { class: 'task', title: `Every configuration on ${task}` },
+                  labelOf(task),
                 ),
+                ' ',
+                link(a, runs.a.get(task), 'A'),
+                ' · ',
+                link(b, runs.b.get(task), 'B'),
               ),
+            ),
           )
         : el('p', { class: 'muted' }, 'None.'),
       tasks.length > LISTED &&

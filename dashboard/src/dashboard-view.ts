@@ -8,6 +8,7 @@ import { VERDICT_KEYS_BY_CODE, verdictCodeAt } from '../../shared/cockpit/result
 import { OUTCOME_LABELS } from '../../shared/cockpit/statistics.ts';
 import { renderMedians, renderOriginal, renderResolve, renderVerdicts, SORTS } from './bar-cards.ts';
 import { renderBreakdown } from './breakdown-card.ts';
+import { renderRepoBreakdown, type RepoNav } from './repo-breakdown-card.ts';
 import { renderCalibration, type CalibrationNav } from './calibration-card.ts';
 import { card, sortLabels, type Card } from './card.ts';
 import { legend } from './charts/bars.ts';
@@ -25,7 +26,7 @@ import type { MatrixColouring } from './url-state.ts';
 import type { Computed } from './view-model.ts';
 
 /** What the dashboard asks of the page around it. */
-export interface DashboardNav extends CalibrationNav {
+export interface DashboardNav extends CalibrationNav, RepoNav {
   openRun(tableRow: number): void;
   colourMatrix(by: MatrixColouring): void;
   clearFilters(): void;
@@ -61,6 +62,7 @@ export class DashboardView {
   private readonly emptyNote = el('div', { class: 'empty-state', id: 'dashboard-empty', role: 'status', hidden: true });
   private readonly caveats = caveats();
   private readonly cardList = el('div', { class: 'cards' });
+  private readonly jumpLinks = el('nav', { class: 'jump-links', id: 'jump-links', 'aria-label': 'Cards on this page' });
   private readonly cards = {
     verdicts: card('chart-verdict-mix', 'Verdict mix', 'Share of runs by judge verdict, per model.', {
       sorts: sortLabels(SORTS.verdicts),
@@ -106,6 +108,12 @@ export class DashboardView {
       'table-breakdown',
       'Resolve rate by tier, difficulty and wave',
       'Each configuration’s rate among its runs of the tasks of each tier its senders typed, each empirical difficulty, and each wave.',
+      { wide: true },
+    ),
+    repos: card(
+      'table-repos',
+      'Resolve rate by repository',
+      'Each configuration’s rate among its runs of each repository’s tasks, the repository with the most tasks first.',
       { wide: true },
     ),
     table: card(
@@ -165,12 +173,14 @@ export class DashboardView {
         c.calibration,
         c.table,
         c.breakdown,
+        c.repos,
         c.cost,
         c.judgeSpend,
         this.matrix.card,
       ].map((k) => k.root),
     );
-    this.root.append(this.kpis, this.emptyNote, this.caveats, this.cardList);
+    this.root.append(this.jumpLinks, this.kpis, this.emptyNote, this.caveats, this.cardList);
+    this.fillJumpLinks();
     const scatterHost = el('div', { class: 'scatter-host', id: 'scatter-plot' });
     c.scatter.body.append(
       legend(VERDICT_ORDER.map((v) => ({ label: VERDICT_LABELS[v], colour: VERDICT_COLOURS[v] }))),
@@ -232,6 +242,7 @@ export class DashboardView {
         }),
       ),
       part(c.breakdown.root, (m) => renderBreakdown(c.breakdown, m)),
+      part(c.repos.root, (m) => renderRepoBreakdown(c.repos, m, this.nav)),
       part(c.calibration.root, (m) => renderCalibration(c.calibration, m, this.nav)),
       part(
         c.cost.root,
@@ -314,6 +325,7 @@ export class DashboardView {
     this.caveats.hidden = empty;
     this.kpis.hidden = empty;
     this.cardList.hidden = empty;
+    this.jumpLinks.hidden = empty;
     if (!empty) return false;
     const button = (text: string, action: () => void) => {
       const b = el('button', { type: 'button', class: 'link' }, text);
@@ -348,6 +360,21 @@ export class DashboardView {
         ),
       );
     return true;
+  }
+
+  /** A link to each card, in the page's order: it scrolls the card into view and moves the focus there. */
+  private fillJumpLinks() {
+    const links = [...this.cardList.querySelectorAll<HTMLElement>(':scope > .card')].map((section) => {
+      const a = el('a', { href: `#${section.id}` }, section.querySelector('h2')!.textContent);
+      a.addEventListener('click', (e) => {
+        e.preventDefault();
+        if (!section.hasAttribute('tabindex')) section.setAttribute('tabindex', '-1');
+        section.scrollIntoView({ block: 'start' });
+        section.focus({ preventScroll: true });
+      });
+      return a;
+    });
+    fill(this.jumpLinks, el('span', { class: 'muted' }, 'Jump to:'), ...links);
   }
 
   private partOf(c: Card): Part {

@@ -29,6 +29,8 @@ export class DetailPanel {
     private readonly showReference: boolean,
     private readonly issueOf: (taskId: string) => CockpitIssue | null,
     private readonly onClose: () => void,
+    /** A link to the Task area: every configuration's result on this run's task. */
+    private readonly taskLink: (taskId: string) => HTMLElement,
   ) {}
 
   /** Shows the run; called again with the same id after a live update, it refreshes in place. */
@@ -119,6 +121,7 @@ export class DetailPanel {
           )
         : null,
       links(row, issue, generated),
+      el('p', { class: 'task-link' }, this.taskLink(row.taskId)),
       el(
         'div',
         { class: 'evidence' },

@@ -54,3 +54,17 @@ export function nameText(name: string): DocumentFragment {
   }
   return fragment;
 }
+
+/**
+ * A link within the cockpit: a real address (a new tab, a copied link), followed by script on a plain click so the
+ * page changes its view without loading again.
+ */
+export function appLink(href: string, follow: () => void, attrs: Attrs, ...children: Child[]): HTMLAnchorElement {
+  const a = el('a', { ...attrs, href }, ...children);
+  a.addEventListener('click', (e) => {
+    if (e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || e.button !== 0) return;
+    e.preventDefault();
+    follow();
+  });
+  return a;
+}

@@ -1,4 +1,4 @@
-// Filters by model, tier, wave and harness version (docs/contract.md §6), by judge verdict and hidden-test result
+// Filters by model, tier, wave, harness version and repository (docs/contract.md §6), by judge verdict and hidden-test result
 // (where the calibration table's cells lead), and by whether the two agree, shared by the Dashboard and Runs
 // areas. Each menu is built
 // once and updated in place, so a live update never closes a menu the reader has open.
@@ -6,13 +6,8 @@ import { TIERS, type Tier } from '../../shared/cockpit/columns.ts';
 import { AGREEMENTS, DIFFICULTIES, type Difficulty } from '../../shared/cockpit/statistics.ts';
 import { el, fill } from './dom.ts';
 import { HIDDEN_TEST_LABELS, VERDICT_LABELS, VERDICT_ORDER } from './palette.ts';
+import type { FilterOptions } from './filter-options.ts';
 import { filterCount, HIDDEN_TEST_COLUMNS, noFilters, type CockpitFilters } from './url-state.ts';
-
-export interface FilterOptions {
-  models: string[];
-  harnessVersions: string[];
-  waves: number[];
-}
 
 const DIFFICULTY_HINTS: Record<Difficulty, string> = {
   easy: 'Tasks two thirds or more of the configurations in view resolved',
@@ -21,7 +16,7 @@ const DIFFICULTY_HINTS: Record<Difficulty, string> = {
   unsolved: 'Tasks no configuration in view resolved',
 };
 
-type Key = 'models' | 'harnessVersions' | 'waves' | 'verdicts' | 'hiddenTests';
+type Key = 'models' | 'harnessVersions' | 'repos' | 'waves' | 'verdicts' | 'hiddenTests';
 
 class Menu {
   readonly root: HTMLDetailsElement;
@@ -92,6 +87,7 @@ export class FilterBar {
     this.menus = {
       models: menu('models', 'Model'),
       harnessVersions: menu('harnessVersions', 'Harness'),
+      repos: menu('repos', 'Repository'),
       waves: menu('waves', 'Wave'),
       verdicts: menu('verdicts', 'Verdict'),
       hiddenTests: menu('hiddenTests', 'Tests'),
@@ -158,6 +154,7 @@ export class FilterBar {
       ),
       this.menus.waves.root,
       this.menus.harnessVersions.root,
+      this.menus.repos.root,
       this.menus.verdicts.root,
       this.menus.hiddenTests.root,
       el(
@@ -178,6 +175,7 @@ export class FilterBar {
     this.filters = filters;
     this.menus.models.update(options.models, filters.models);
     this.menus.harnessVersions.update(options.harnessVersions, filters.harnessVersions);
+    this.menus.repos.update(options.repos, filters.repos);
     this.menus.waves.update(options.waves.map(String), filters.waves.map(String), (w) => `wave ${w}`);
     this.menus.verdicts.update(
       VERDICT_ORDER,

@@ -4,10 +4,11 @@ import type { TaskFacts } from '../../shared/cockpit/run-selection.ts';
 export interface FilterOptions {
   models: string[];
   harnessVersions: string[];
+  repos: string[];
   waves: number[];
 }
 
-/** What the filter bar offers: every model and harness version of the runs, every wave of runs or tasks. */
+/** What the filter bar offers: every model, harness version and repository of the runs, every wave of runs or tasks. */
 export function filterOptions(table: RunTable, facts: TaskFacts): FilterOptions {
   const waves = new Set<number>();
   for (let i = 0; i < table.size; i++) {
@@ -19,6 +20,7 @@ export function filterOptions(table: RunTable, facts: TaskFacts): FilterOptions 
   return {
     models: sorted(table.dictionaries.model.values),
     harnessVersions: sorted(table.dictionaries.harnessVersion.values),
+    repos: sorted(table.dictionaries.repo.values),
     waves: [...waves].sort((a, b) => a - b),
   };
 }

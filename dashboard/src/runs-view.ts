@@ -365,7 +365,7 @@ export class RunsView {
 }
 
 /** A run's verdict as the grid shows it: a run whose "resolved" was flagged says so, apart from the unjudged. */
-function verdictShown(m: Computed, i: number): { key: string; label: string; colour: string } {
+export function verdictShown(m: Computed, i: number): { key: string; label: string; colour: string } {
   const key = verdictKeyAt(m.table, i);
   return { key, label: VERDICT_LABELS[key], colour: VERDICT_COLOURS[key] };
 }

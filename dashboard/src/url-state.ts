@@ -18,8 +18,8 @@ import { HIDDEN_TEST_COLUMNS, VERDICT_ORDER, type VerdictKey } from '../../share
 
 export { HIDDEN_TEST_COLUMNS };
 
-export type Area = 'dashboard' | 'compare' | 'runs' | 'hosts';
-export const AREAS: Area[] = ['dashboard', 'compare', 'runs', 'hosts'];
+export type Area = 'dashboard' | 'compare' | 'runs' | 'task' | 'hosts';
+export const AREAS: Area[] = ['dashboard', 'compare', 'runs', 'task', 'hosts'];
 
 /** The row filters of docs/contract.md §6 plus the judge verdict and the hidden-test result, which the calibration table links to. */
 export interface CockpitFilters extends RunFilters {
@@ -42,6 +42,8 @@ export interface ViewState {
   search: string;
   sort: { column: string; descending: boolean };
   run: string | null;
+  /** The task of the Task area (`task=`). */
+  task: string | null;
   /** null: coloured as the outcome in view counts. */
   matrix: MatrixColouring | null;
   /** The groups of the Compare view; null: not chosen, the view picks two. */
@@ -70,6 +72,7 @@ export function readState(search = location.search): ViewState {
       tiers: among<Tier>(p.getAll('tier'), TIERS),
       waves: p.getAll('wave').map(Number).filter(Number.isInteger),
       harnessVersions: p.getAll('harness'),
+      repos: p.getAll('repo'),
       verdicts: among(p.getAll('verdict'), VERDICT_ORDER),
       hiddenTests: among(p.getAll('tests'), HIDDEN_TEST_COLUMNS),
       agreement: agreement !== null && isAgreementFilter(agreement) ? agreement : null,
@@ -79,6 +82,7 @@ export function readState(search = location.search): ViewState {
     search: p.get('q') ?? '',
     sort: sort ? { column: sort.replace(/^-/, ''), descending: sort.startsWith('-') } : DEFAULT_SORT,
     run: p.get('run'),
+    task: p.get('task'),
     matrix: matrix === 'tests' || matrix === 'verdict' ? matrix : null,
     compare: { a: groupOf(p.getAll('a')), b: groupOf(p.getAll('b')) },
     allPairs: p.get('pairs') === 'all',
@@ -96,6 +100,7 @@ export function toSearch(state: ViewState): string {
   for (const t of state.filters.tiers) p.append('tier', t);
   for (const w of state.filters.waves) p.append('wave', String(w));
   for (const h of state.filters.harnessVersions) p.append('harness', h);
+  for (const r of state.filters.repos) p.append('repo', r);
   for (const v of state.filters.verdicts) p.append('verdict', v);
   for (const t of state.filters.hiddenTests) p.append('tests', t);
   if (state.filters.agreement) p.set('agreement', state.filters.agreement);
@@ -106,6 +111,7 @@ export function toSearch(state: ViewState): string {
     p.set('sort', `${state.sort.descending ? '-' : ''}${state.sort.column}`);
   }
   if (state.run) p.set('run', state.run);
+  if (state.task) p.set('task', state.task);
   if (state.matrix) p.set('matrix', state.matrix);
   for (const side of ['a', 'b'] as const) {
     const g = state.compare[side];
@@ -119,15 +125,19 @@ export function toSearch(state: ViewState): string {
 }
 
 /**
- * Writes the state to the address bar. A new history entry only when the area, the open run or Compare's
- * all pairs changes,
+ * Writes the state to the address bar. A new history entry only when the area, the open run, the task or
+ * Compare's all pairs changes,
  * and not even then when `replace` says the reader is walking through runs: Back leaves the walk, it does
  * not step back through every row passed on the way.
  */
 export function writeState(state: ViewState, previous: ViewState, replace = false): void {
   const url = location.pathname + toSearch(state);
   if (url === location.pathname + location.search) return;
-  const moved = state.area !== previous.area || state.run !== previous.run || state.allPairs !== previous.allPairs;
+  const moved =
+    state.area !== previous.area ||
+    state.run !== previous.run ||
+    state.task !== previous.task ||
+    state.allPairs !== previous.allPairs;
   if (!replace && moved) history.pushState(null, '', url);
   else history.replaceState(null, '', url);
 }
@@ -137,6 +147,7 @@ export const filterCount = (f: CockpitFilters) =>
   f.tiers.length +
   f.waves.length +
   f.harnessVersions.length +
+  f.repos.length +
   f.verdicts.length +
   f.hiddenTests.length +
   (f.agreement ? 1 : 0) +

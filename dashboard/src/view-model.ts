@@ -89,7 +89,7 @@ export function compute(
   previous: Computed | null = null,
 ): Computed {
   const same = previous?.table === data.table ? previous : null;
-  const baseKey = `${dataKey}|${JSON.stringify([filters.models, filters.tiers, filters.waves, filters.harnessVersions])}`;
+  const baseKey = `${dataKey}|${JSON.stringify([filters.models, filters.tiers, filters.waves, filters.harnessVersions, filters.repos])}`;
   const base = same?.baseKey === baseKey ? same.base : selectRuns(data.table, filters, data.facts);
   const outcome = chosen ?? defaultOutcome(data.table, base);
   const difficulty =

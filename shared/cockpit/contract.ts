@@ -108,6 +108,8 @@ export interface ReadQuery {
   tiers?: string[];
   waves?: number[];
   harnessVersions?: string[];
+  /** Only the runs of tasks of these repositories (`owner/name`). */
+  repos?: string[];
   /** Absent: the server's default (tests when any run in view has a pass/fail hidden test). */
   outcome?: ResolveOutcome;
   /** Only the runs where the judge and the hidden tests disagree, or agree. */
@@ -129,6 +131,7 @@ export function filterQuery(filters: ReadQuery): URLSearchParams {
   for (const t of filters.tiers ?? []) params.append('tier', t);
   for (const w of filters.waves ?? []) params.append('wave', String(w));
   for (const h of filters.harnessVersions ?? []) params.append('harnessVersion', h);
+  for (const r of filters.repos ?? []) params.append('repo', r);
   if (filters.outcome) params.set('outcome', filters.outcome);
   if (filters.agreement) params.set('agreement', filters.agreement);
   for (const d of filters.difficulties ?? []) params.append('difficulty', d);

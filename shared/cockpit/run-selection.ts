@@ -1,4 +1,4 @@
-// Which runs the cockpit looks at: the filters (model, tier, wave, harness version) and the issue facts
+// Which runs the cockpit looks at: the filters (model, tier, wave, harness version, repository) and the issue facts
 // (tier, wave, order, the original fix's time) that fill in what a run row lacks.
 import type { IssueRecord } from '../schema/issue.ts';
 import { codeOf, type Tier } from './columns.ts';
@@ -9,9 +9,11 @@ export interface RunFilters {
   tiers: Tier[];
   waves: number[];
   harnessVersions: string[];
+  /** The task's repository (`owner/name`); a run without one passes only when none is chosen. */
+  repos: string[];
 }
 
-export const NO_FILTERS: RunFilters = { models: [], tiers: [], waves: [], harnessVersions: [] };
+export const NO_FILTERS: RunFilters = { models: [], tiers: [], waves: [], harnessVersions: [], repos: [] };
 
 /** What the issue records add to a run: the task's tier and wave when the row lacks them, its order, the original fix's time. */
 export type IssueFacts = Pick<IssueRecord, 'taskId' | 'order' | 'tier' | 'wave' | 'prToMergeHours'>;
@@ -57,7 +59,7 @@ export function waveOf(table: RunTable, facts: TaskFacts | null, i: number): num
 
 /** Indexes of the rows that pass every filter; an empty filter list lets everything through. */
 export function selectRuns(table: RunTable, filters: RunFilters, facts: TaskFacts | null = null): Uint32Array {
-  const allow = (field: 'model' | 'harnessVersion', wanted: string[]) => {
+  const allow = (field: 'model' | 'harnessVersion' | 'repo', wanted: string[]) => {
     if (!wanted.length) return null;
     const ok = new Uint8Array(table.dictionaries[field].values.length);
     for (const w of wanted) {
@@ -68,6 +70,7 @@ export function selectRuns(table: RunTable, filters: RunFilters, facts: TaskFact
   };
   const models = allow('model', filters.models);
   const harnesses = allow('harnessVersion', filters.harnessVersions);
+  const repos = allow('repo', filters.repos);
   const tiers = filters.tiers.length ? new Set(filters.tiers.map((t) => codeOf('tier', t))) : null;
   const waves = filters.waves.length ? new Set(filters.waves) : null;
   const out = new Uint32Array(table.size);
@@ -75,6 +78,7 @@ export function selectRuns(table: RunTable, filters: RunFilters, facts: TaskFact
   for (let i = 0; i < table.size; i++) {
     if (models && !models[table.text.model[i]!]) continue;
     if (harnesses && !harnesses[table.text.harnessVersion[i]!]) continue;
+    if (repos && !repos[table.text.repo[i]!]) continue;
     if (tiers && !tiers.has(tierCode(table, facts, i))) continue;
     if (waves && !waves.has(waveOf(table, facts, i))) continue;
     out[n++] = i;

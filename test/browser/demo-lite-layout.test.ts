@@ -1,7 +1,9 @@
 // The whole default demo (480 real runs of four agents on 120 SWE-bench Lite tasks) in headless Chromium at a
-// laptop's 800 and 1024 px and a desktop's 1440 px (issue 41, items 7 and 8): the run detail is opaque and covers
+// laptop's 800 and 1024 px and a desktop's 1440 px (issue 41, items 7 to 9): the run detail is opaque and covers
 // the grid it opens over, the header's parts never overlap, and no figure table crushes a name into a column
-// narrower than 8 characters or breaks it anywhere but at a word, '-', '_' or '/'.
+// narrower than 8 characters or breaks it anywhere but at a word, '-', '_' or '/'. And the reader gets around:
+// jump links to every card, a repository filter and a per-repository breakdown counted here from the demo's
+// files, and a task view with every configuration's result on one task.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
@@ -99,7 +101,7 @@ describe('the header', () => {
     const tabs = await page
       .locator('.tabs [role="tab"]')
       .evaluateAll((ts) => ts.map((t) => t.scrollWidth <= t.clientWidth));
-    expect(tabs).toEqual([true, true, true, true]);
+    expect(tabs).toEqual(['Dashboard', 'Compare', 'Runs', 'Task', 'Hosts'].map(() => true));
     await page.close();
   });
 });
@@ -160,6 +162,128 @@ describe('names in the figure tables', () => {
     await page.locator('#all-pairs-table tbody tr').first().waitFor();
     expect(await crushedCells(page)).toEqual({ narrow: [], brokenInside: [] });
     await page.locator('#compare-area').screenshot({ path: `${SHOTS}/layout-all-pairs-${width}.png` });
+    await page.close();
+  });
+});
+
+const rowOf = (r: (typeof campaign.runs)[number]) =>
+  r.delivery.row as { model: string; harnessVersion: string; repo: string; taskId: string };
+const passed = (r: (typeof campaign.runs)[number]) =>
+  (r.hiddenTest.hiddenTestResult as { status: string }).status === 'pass';
+const configurationOf = (r: (typeof campaign.runs)[number]) => `${rowOf(r).model} · ${rowOf(r).harnessVersion}`;
+
+describe('getting around', () => {
+  it('links to every card of the dashboard, in order, and a link brings its card into view with the focus', async () => {
+    const page = await open('/', 1024);
+    const cards = await page
+      .locator('#dashboard-area .cards > .card')
+      .evaluateAll((cs) => cs.map((c) => ({ href: `#${c.id}`, text: c.querySelector('h2')!.textContent })));
+    const links = await page
+      .locator('#jump-links a')
+      .evaluateAll((as) => as.map((a) => ({ href: a.getAttribute('href'), text: a.textContent })));
+    expect(links).toEqual(cards);
+    expect(links.map((l) => l.text)).toContain('Resolve rate by repository');
+    await page.locator('#jump-links a', { hasText: 'Resolve rate by repository' }).click();
+    const seen = await page.evaluate(() => ({
+      top: document.querySelector('#table-repos')!.getBoundingClientRect().top,
+      focused: document.activeElement?.id,
+    }));
+    expect(seen.focused).toBe('table-repos');
+    expect(seen.top).toBeGreaterThanOrEqual(0);
+    expect(seen.top).toBeLessThan(HEIGHTS[1024]! / 2);
+    await page.close();
+  });
+
+  it('breaks the resolve rate down by repository, as counted from the demo’s runs, and a repository filters to it', async () => {
+    const page = await open('/', 1440);
+    const table = page.locator('#repo-table');
+    await table.locator('tbody tr').first().waitFor();
+    const configurations = await table
+      .locator('thead th')
+      .evaluateAll((ths) => ths.slice(2).map((th) => th.textContent));
+    const shown = await table.locator('tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => ({
+        repo: tr.getAttribute('data-repo')!,
+        tasks: Number(tr.children[1]!.textContent),
+        cells: [...tr.children].slice(2).map((td) => td.textContent),
+      })),
+    );
+    const repos = [...new Set(campaign.runs.map((r) => rowOf(r).repo))];
+    const tasksOf = (repo: string) =>
+      new Set(campaign.runs.filter((r) => rowOf(r).repo === repo).map((r) => rowOf(r).taskId)).size;
+    repos.sort((a, b) => tasksOf(b) - tasksOf(a) || a.localeCompare(b));
+    expect(shown.map((r) => r.repo)).toEqual(repos);
+    for (const row of shown) {
+      expect(row.tasks).toBe(tasksOf(row.repo));
+      row.cells.forEach((cell, k) => {
+        const runs = campaign.runs.filter(
+          (r) => rowOf(r).repo === row.repo && configurationOf(r) === configurations[k],
+        );
+        const rate = (100 * runs.filter(passed).length) / runs.length;
+        const [, percent, n] = /^([\d.]+)%n=(\d+)$/.exec(cell!)!;
+        expect(Number(n)).toBe(runs.length);
+        // Rounded to a whole percent, or to a tenth below 10 %.
+        expect(Math.abs(Number(percent) - rate)).toBeLessThanOrEqual(rate > 0 && rate < 10 ? 0.05 : 0.5);
+      });
+    }
+    await page.locator('#table-repos').screenshot({ path: `${SHOTS}/layout-repos-1440.png` });
+
+    await table.locator('tbody th a', { hasText: 'sympy/sympy' }).click();
+    await page.waitForFunction(() => new URLSearchParams(location.search).getAll('repo').join() === 'sympy/sympy');
+    expect(await page.locator('details[data-filter="repository"] summary').innerText()).toBe('Repository: sympy/sympy');
+    expect(await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-repo')))).toEqual(
+      ['sympy/sympy'],
+    );
+    await page.close();
+  });
+
+  it('keeps the repository filter in the address, counts only its runs, and exports exactly them', async () => {
+    const repo = 'django/django';
+    const page = await open(`/?view=runs&repo=${encodeURIComponent(repo)}`, 1024);
+    const expected = campaign.runs.filter((r) => rowOf(r).repo === repo).map((r) => r.id);
+    expect(await page.locator('#live-status').innerText()).toContain(
+      `${expected.length} of ${campaign.runs.length} runs`,
+    );
+    const href = (await page.locator('#export-json').getAttribute('href'))!;
+    expect(new URL(href, cockpit.local.url).searchParams.getAll('repo')).toEqual([repo]);
+    const exported = (await (await fetch(new URL(href, cockpit.local.url))).json()) as { runs: { id: string }[] };
+    expect(exported.runs.map((r) => r.id).sort()).toEqual(expected.sort());
+    // Cleared from the menu, the address forgets it.
+    await page.locator('details[data-filter="repository"] summary').click();
+    await page.locator('details[data-filter="repository"] input[value="django/django"]').uncheck();
+    await page.waitForFunction(() => !new URLSearchParams(location.search).has('repo'));
+    await page.close();
+  });
+
+  it('shows every configuration’s result on one task, each a link to its run, reached from a run’s detail', async () => {
+    const page = await open(`/?view=runs&run=${encodeURIComponent(run.id)}`, 1024);
+    await page.locator('#run-task-link').click();
+    const task = rowOf(run).taskId;
+    await page.waitForFunction((t) => new URLSearchParams(location.search).get('task') === t, task);
+    const ofTask = campaign.runs.filter((r) => rowOf(r).taskId === task);
+    const rows = await page.locator('#task-table tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => ({
+        configuration: tr.querySelector('th')!.textContent,
+        result: tr.querySelector('[data-cell="result"]')?.textContent,
+        run: tr.querySelector('a.task-run')?.getAttribute('data-run'),
+      })),
+    );
+    expect(rows).toHaveLength(4);
+    expect(rows.map((r) => r.configuration).sort()).toEqual(ofTask.map(configurationOf).sort());
+    for (const r of ofTask) {
+      const row = rows.find((x) => x.configuration === configurationOf(r))!;
+      expect(row).toEqual({
+        configuration: configurationOf(r),
+        result: passed(r) ? 'resolved' : 'not resolved',
+        run: r.id,
+      });
+    }
+    await page.screenshot({ path: `${SHOTS}/layout-task-1024.png` });
+    const other = ofTask.find((r) => r.id !== run.id)!;
+    await page.locator(`a.task-run[data-run="${other.id}"]`).click();
+    await page.waitForFunction((id) => new URLSearchParams(location.search).get('run') === id, other.id);
+    await page.locator('#run-detail .verdict-main').waitFor();
+    expect(await page.locator('#run-detail .detail-head h2').innerText()).toContain(rowOf(other).model);
     await page.close();
   });
 });

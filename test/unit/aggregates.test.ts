@@ -251,12 +251,12 @@ describe('groups and filters', () => {
     ]);
   });
 
-  it('filter by model, harness version, tier and wave; a task record fills a tier or wave the row lacks', () => {
+  it('filter by model, harness version, tier, wave and repository; a task record fills a tier or wave the row lacks', () => {
     const table = RunTable.fromRuns([
       run({ model: 'a', taskId: 'x', tier: 'easy', wave: 1 }),
       run({ model: 'b', taskId: 'x', tier: 'easy', wave: 1 }),
       run({ model: 'a', taskId: 'y', tier: null, wave: null }),
-      run({ model: 'a', taskId: 'z', tier: 'hard', wave: 2, harnessVersion: 'h2' }),
+      run({ model: 'a', taskId: 'z', tier: 'hard', wave: 2, harnessVersion: 'h2', repo: 'o/z' }),
     ]);
     const facts = taskFacts(table, [{ taskId: 'y', order: 2, tier: 'medium', wave: 2, prToMergeHours: 5 }]);
     const ids = (f: Partial<typeof NO_FILTERS>) => [...selectRuns(table, { ...NO_FILTERS, ...f }, facts)];
@@ -266,6 +266,9 @@ describe('groups and filters', () => {
     expect(ids({ waves: [2] })).toEqual([2, 3]);
     expect(ids({ models: ['a'], waves: [1] })).toEqual([0]);
     expect(ids({ models: ['nobody'] })).toEqual([]);
+    expect(ids({ repos: ['o/z'] })).toEqual([3]);
+    expect(ids({ repos: ['o/z', 'nowhere/else'], models: ['a'] })).toEqual([3]);
+    expect(ids({ repos: ['nowhere/else'] })).toEqual([]);
   });
 
   it('mark runs whose figures were generated', () => {

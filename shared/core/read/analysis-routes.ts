@@ -38,8 +38,8 @@ import { groupStatistics } from './group-stats.ts';
 import type { ReadDeps } from './read-api.ts';
 import { currentIssues, currentRunTable, currentTable } from './read-model.ts';
 
-type FilterKey = 'model' | 'tier' | 'wave' | 'harnessVersion';
-const FILTERS = ['model', 'tier', 'wave', 'harnessVersion'] as const satisfies readonly FilterKey[];
+type FilterKey = 'model' | 'tier' | 'wave' | 'harnessVersion' | 'repo';
+const FILTERS = ['model', 'tier', 'wave', 'harnessVersion', 'repo'] as const satisfies readonly FilterKey[];
 
 /**
  * The page's filters from repeated parameters. A value that can name nothing (a tier that does not exist,
@@ -60,6 +60,7 @@ function filtersOf(
       tiers: knownTiers,
       waves: knownWaves,
       harnessVersions: values('harnessVersion'),
+      repos: values('repo'),
     },
     matchesNothing: (tiers.length > 0 && !knownTiers.length) || (waves.length > 0 && !knownWaves.length),
   };
