@@ -3,6 +3,7 @@
 // unusable key file, 3 something rejected; 2 > 3 > 1 when several apply.
 import type { Progress } from './progress-bar.ts';
 import type { SyncReport } from './sync.ts';
+import { visible, visibleLine } from './untrusted-text.ts';
 
 export interface CliIo {
   out(line: string): void;
@@ -11,6 +12,16 @@ export interface CliIo {
   errRaw(text: string): void;
   isTTY: boolean;
 }
+
+/**
+ * `io` with every control character of each line made visible but line feeds and tabs (the progress bar's own
+ * `errRaw` codes pass): whatever a run folder or an endpoint put in a line, no escape sequence reaches the terminal.
+ */
+export const visibleIo = (io: CliIo): CliIo => ({
+  ...io,
+  out: (line) => io.out(visibleLine(line)),
+  err: (line) => io.err(visibleLine(line)),
+});
 
 export const EXIT = { delivered: 0, queued: 1, usage: 2, rejected: 3 } as const;
 
@@ -29,12 +40,12 @@ export const summaryLine = (r: Pick<SyncReport, 'delivered' | 'alreadyAccepted' 
 /** Ends the progress bar, then writes the warnings, what failed and the summary; returns the exit code. */
 export function finish(report: SyncReport, outboxPath: string, json: boolean, io: CliIo, progress: Progress): number {
   progress.end();
-  for (const warning of report.warnings) io.err(`replay-push: warning: ${warning}`);
-  for (const invalid of report.invalid) io.err(`replay-push: ${invalid.message}`);
-  for (const message of report.keyErrors) io.err(`replay-push: ${message}`);
+  for (const warning of report.warnings) io.err(`replay-push: warning: ${visible(warning)}`);
+  for (const invalid of report.invalid) io.err(`replay-push: ${visible(invalid.message)}`);
+  for (const message of report.keyErrors) io.err(`replay-push: ${visible(message)}`);
   for (const u of report.unpaired) {
     io.err(
-      `replay-push: ${u.host} is not paired yet: no key in ${u.source}. ${u.queued} deliveries wait in ${outboxPath} ` +
+      `replay-push: ${visible(u.host)} is not paired yet: no key in ${visible(u.source)}. ${u.queued} deliveries wait in ${visible(outboxPath)} ` +
         'and go out on the next run or sync once the key is there.',
     );
   }

@@ -4,14 +4,16 @@ import { dirname, resolve } from 'node:path';
 import { checkPairing } from './check.ts';
 import { importCommand } from './import/import-command.ts';
 import { exactlyOne, parseArguments, USAGE, UsageError } from './cli-arguments.ts';
-import { EXIT, type CliIo } from './cli-output.ts';
+import { EXIT, visibleIo, type CliIo } from './cli-output.ts';
 import { OutboxError } from './outbox.ts';
 import { deliverHiddenTest, deliverIssues, runFolders } from './push-commands.ts';
 import { RunFolderError } from './run-folder.ts';
 import { status } from './status-command.ts';
 import { findRunFolders } from './sync.ts';
+import { visible } from './untrusted-text.ts';
 
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv, terminal: CliIo): Promise<number> {
+  const io = visibleIo(terminal);
   try {
     const { command, targets, settings } = parseArguments(argv, env);
     switch (command) {
@@ -41,8 +43,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
         if (!settings.endpoint || !settings.host)
           throw new UsageError('check needs --endpoint and --host (or REPLAY_ENDPOINT and REPLAY_HOST).');
         const outcome = await checkPairing(settings.endpoint, settings.host, { keyFile: settings.keyFile, env });
-        if (outcome.exitCode === 0) io.out(`replay-push: ${outcome.line}`);
-        else io.err(`replay-push: ${outcome.line}`);
+        if (outcome.exitCode === 0) io.out(`replay-push: ${visible(outcome.line)}`);
+        else io.err(`replay-push: ${visible(outcome.line)}`);
         return outcome.exitCode;
       }
       default:
@@ -50,12 +52,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`replay-push: ${error.message}`);
+      io.err(`replay-push: ${visible(error.message)}`);
       io.err(USAGE);
       return EXIT.usage;
     }
     if (error instanceof RunFolderError || error instanceof OutboxError) {
-      io.err(`replay-push: ${error.message}`);
+      io.err(`replay-push: ${visible(error.message)}`);
       return EXIT.usage;
     }
     throw error;

@@ -13,6 +13,7 @@ import * as z from '../schema/zod.ts';
 import type { BuiltDelivery, DeliveryKind } from './delivery.ts';
 import { JsonTextError, parseJsonText } from './json-text.ts';
 import { readFileSafely, UnsafeFileError } from './safe-read.ts';
+import { cutText } from './untrusted-text.ts';
 
 export interface OutboxEntry {
   name: string;
@@ -185,6 +186,39 @@ function queuedEntry(text: string, path: string, name: string): OutboxEntry {
 const readInside = async (dir: string, name: string, maxBytes: number) =>
   (await readOutboxFile(dir, name, maxBytes))?.toString('utf8') ?? null;
 
+/**
+ * The per-host state. One over its cap (an older replay-push kept whole answers in it, and a 5 MiB one made every
+ * later command exit 2) is set aside beside it and rebuilt from the ledger: each host's last acceptance, no last
+ * error. A link, or a file that is not JSON, is still refused like any file of the outbox.
+ */
+async function readStates(
+  dir: string,
+  ledger: unknown[],
+): Promise<{ states: Record<string, HostState>; warnings: string[] }> {
+  const path = join(dir, STATE);
+  const stats = await lstat(path).catch(() => null);
+  if (!stats?.isFile() || stats.size <= MAX_RECORD_BYTES) {
+    const text = (await readInside(dir, STATE, MAX_RECORD_BYTES)) ?? '{}';
+    return { states: parseRecord(statesSchema, text, path) as Record<string, HostState>, warnings: [] };
+  }
+  const aside = join(dir, `state.set-aside-${Date.now()}.json`);
+  await rename(path, aside);
+  const states: Record<string, HostState> = {};
+  for (const record of ledger) {
+    const { host, acceptedAt } = (record ?? {}) as { host?: unknown; acceptedAt?: unknown };
+    if (typeof host !== 'string' || typeof acceptedAt !== 'string') continue;
+    const state = (states[host] ??= { lastError: null, lastAcceptedAt: null });
+    if (state.lastAcceptedAt === null || acceptedAt > state.lastAcceptedAt) state.lastAcceptedAt = acceptedAt;
+  }
+  return {
+    states,
+    warnings: [
+      `${path} was ${stats.size} bytes, over its ${MAX_RECORD_BYTES / MIB} MiB cap: set aside as ${aside} and ` +
+        'rebuilt from the ledger (last acceptances kept, last errors cleared).',
+    ],
+  };
+}
+
 export class Outbox {
   private ledgerHandle: FileHandle | null = null;
   private ledgerWaiting: { line: string; done: (error?: unknown) => void }[] = [];
@@ -198,6 +232,8 @@ export class Outbox {
     private readonly accepted: Set<string>,
     private readonly rejectedKeys: Set<string>,
     private readonly states: Record<string, HostState>,
+    /** What opening had to repair, one sentence each, for the command to print as warnings. */
+    readonly warnings: string[],
   ) {}
 
   static async open(dir: string): Promise<Outbox> {
@@ -214,9 +250,9 @@ export class Outbox {
       for (const name of await readdir(folder))
         if (name.includes(TEMP_MARK)) await rm(join(folder, name), { force: true });
     }
-    const ledger = (await readInside(dir, LEDGER, MAX_LEDGER_BYTES)) ?? '';
+    const ledger = readLines((await readInside(dir, LEDGER, MAX_LEDGER_BYTES)) ?? '');
     const accepted = new Set(
-      readLines(ledger).flatMap((r) => {
+      ledger.flatMap((r) => {
         const key = (r as { contentKey?: unknown } | null)?.contentKey;
         return typeof key === 'string' ? [key] : [];
       }),
@@ -227,13 +263,8 @@ export class Outbox {
       const text = await readInside(dir, join(REJECTED, name), MAX_RECORD_BYTES);
       if (text !== null) rejected.add(parseRecord(rejectedRecordSchema, text, join(dir, REJECTED, name)).contentKey);
     }
-    const state = (await readInside(dir, STATE, MAX_RECORD_BYTES)) ?? '{}';
-    return new Outbox(
-      dir,
-      accepted,
-      rejected,
-      parseRecord(statesSchema, state, join(dir, STATE)) as Record<string, HostState>,
-    );
+    const { states, warnings } = await readStates(dir, ledger);
+    return new Outbox(dir, accepted, rejected, states, warnings);
   }
 
   isAccepted = (contentKey: string) => this.accepted.has(contentKey);
@@ -329,8 +360,9 @@ export class Outbox {
     this.queued?.delete(entry.name);
   }
 
+  /** Keeps a host's last error, cut to MAX_ANSWER_TEXT characters: it may quote an endpoint's answer. */
   noteError(host: string, message: string, at = new Date()): void {
-    this.hostState(host).lastError = { at: at.toISOString(), message };
+    this.hostState(host).lastError = { at: at.toISOString(), message: cutText(message) };
   }
 
   async rejectedRecords(): Promise<RejectedRecord[]> {

@@ -1,7 +1,8 @@
 // What `replay-push` shows while it delivers: a progress bar on a terminal (count, rate, time left), plain
-// lines otherwise; rejections and waits are written above the bar.
+// lines otherwise; rejections and waits are written above the bar, what the endpoint said made visible.
 import type { CliIo } from './cli-output.ts';
 import type { DrainEvent } from './drain.ts';
+import { visible } from './untrusted-text.ts';
 
 /** A progress bar on a terminal (count, rate, time left); plain lines otherwise. */
 export class Progress {
@@ -27,17 +28,17 @@ export class Progress {
         if (event.entry.kind !== 'run') return;
         this.done++;
         if (this.io.isTTY) this.draw();
-        else this.io.err(`delivered ${event.entry.id}`);
+        else this.io.err(`delivered ${visible(event.entry.id)}`);
         return;
       case 'rejected':
         this.line(
-          `rejected ${event.entry.kind} ${event.entry.id}: ${event.answer.status} ` +
-            `${String(event.answer.body.error ?? '')}: ${String(event.answer.body.message ?? '')}`,
+          `rejected ${event.entry.kind} ${visible(event.entry.id)}: ${event.answer.status} ` +
+            `${visible(String(event.answer.body.error ?? ''))}: ${visible(String(event.answer.body.message ?? ''))}`,
         );
         return;
       case 'waiting':
         this.line(
-          `${event.queued} deliveries not accepted yet (last answer: ${event.message}); retrying in ${event.seconds.toFixed(1)} s`,
+          `${event.queued} deliveries not accepted yet (last answer: ${visible(event.message)}); retrying in ${event.seconds.toFixed(1)} s`,
         );
         return;
       case 'retry':

@@ -17,6 +17,7 @@ import {
   RunFolderError,
 } from './run-folder.ts';
 import { readFileSafely, UnsafeFileError } from './safe-read.ts';
+import { visible } from './untrusted-text.ts';
 import { deliver, deliveriesOf, prepareFolders, syncRunFolders, type DeliverySettings } from './sync.ts';
 
 /** The outbox: --outbox, else the one in the runs root. */
@@ -47,6 +48,13 @@ export function deliverySettings(settings: CliSettings, env: NodeJS.ProcessEnv, 
   };
 }
 
+/** The outbox, with a warning for anything opening it repaired. */
+export async function openOutbox(dir: string, io: CliIo): Promise<Outbox> {
+  const outbox = await Outbox.open(dir);
+  for (const warning of outbox.warnings) io.err(`replay-push: warning: ${visible(warning)}`);
+  return outbox;
+}
+
 /** Queues the runs of `folders` and delivers the outbox: `run` with one folder, `sync` with all. */
 export async function runFolders(
   runsRoot: string,
@@ -58,7 +66,7 @@ export async function runFolders(
   if (settings.dryRun) return dryRun(runsRoot, folders, settings, io);
   const progress = new Progress(io, !settings.json);
   const delivery = deliverySettings(settings, env, progress);
-  const outbox = await Outbox.open(outboxDir(settings, runsRoot));
+  const outbox = await openOutbox(outboxDir(settings, runsRoot), io);
   try {
     const report = await syncRunFolders(outbox, folders, runsRoot, delivery);
     return finish(report, outbox.dir, settings.json, io, progress);
@@ -130,7 +138,7 @@ async function deliverAndFinish(
 ): Promise<number> {
   const progress = new Progress(io, !settings.json);
   const delivery = deliverySettings(settings, env, progress);
-  const outbox = await Outbox.open(dir);
+  const outbox = await openOutbox(dir, io);
   try {
     return finish(await deliver(outbox, deliveries, delivery), outbox.dir, settings.json, io, progress);
   } finally {
@@ -151,7 +159,7 @@ async function dryRun(runsRoot: string, folders: string[], settings: CliSettings
     }));
     if (settings.json) io.out(JSON.stringify({ folder: run.folder, row: run.row, deliveries }));
     else {
-      io.out(`${run.folder}\n${JSON.stringify(run.row, null, 2)}`);
+      io.out(`${visible(run.folder)}\n${JSON.stringify(run.row, null, 2)}`);
       for (const d of deliveries)
         io.out(`  would send ${d.kind} ${d.id} (${d.bytes} bytes${d.patchTruncated ? ', patch cut to fit' : ''})`);
     }

@@ -1,8 +1,11 @@
 // Signs and POSTs one delivery, as a runner host does (docs/contract.md §3). `postSigned` is what replay-push's outbox
 // sends (the exact bytes it stored, so a retry carries the same body and delivery id, signed anew with the time of
-// sending: a v2 signature lives for minutes); `pushDelivery` is the one-shot form used by benchmarks and tests.
+// sending: a v2 signature lives for minutes); `pushDelivery` is the one-shot form used by benchmarks and tests. The
+// answer is untrusted: at most MAX_ANSWER_BYTES of it are read, and each of its texts is cut to MAX_ANSWER_TEXT
+// characters.
 import { randomUUID } from 'node:crypto';
 import { signedHeaders } from '../core/ingest/signature.ts';
+import { cutText } from './untrusted-text.ts';
 
 export interface PushResult {
   status: number;
@@ -11,6 +14,9 @@ export interface PushResult {
 
 /** The ingest URL of a space on a deployment or local mode. */
 export const ingestUrl = (baseUrl: string, space: string) => `${baseUrl}/hooks/${encodeURIComponent(space)}/ingest`;
+
+/** The most of an answer replay-push reads: ingest answers in a few hundred bytes. */
+export const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** The space an ingest URL (`…/hooks/{space}/ingest`) delivers to, as the endpoint decodes it; a v2 signature names it. */
 export function spaceOfEndpoint(endpoint: string): string {
@@ -64,21 +70,56 @@ export async function postSigned(
     await response.body?.cancel();
     return {
       status: response.status,
-      body: redirectAnswer(endpoint, response.status, response.headers.get('location')),
+      body: boundedTexts(redirectAnswer(endpoint, response.status, response.headers.get('location'))),
     };
   }
-  const text = await response.text();
+  const answer = await readCapped(response, MAX_ANSWER_BYTES);
+  if (answer === null)
+    return {
+      status: response.status,
+      body: {
+        error: 'answer-too-large',
+        message: `The endpoint's answer (${response.status}) ran past ${MAX_ANSWER_BYTES / 1024} KiB; replay-push read no more of it.`,
+      },
+    };
   let body: Record<string, unknown>;
   try {
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = JSON.parse(answer);
     body =
       parsed && typeof parsed === 'object' && !Array.isArray(parsed)
         ? (parsed as Record<string, unknown>)
-        : { error: 'not-json', message: text.slice(0, 200) };
+        : { error: 'not-json', message: answer };
   } catch {
-    body = { error: 'not-json', message: text.slice(0, 200) };
+    body = { error: 'not-json', message: answer };
   }
-  return { status: response.status, body };
+  return { status: response.status, body: boundedTexts(body) };
+}
+
+/** The answer's text, or null once it runs past `maxBytes` (the rest is never read: the stream is cancelled). */
+async function readCapped(response: Response, maxBytes: number): Promise<string | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks).toString('utf8');
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+}
+
+/** Every text of an answer cut to MAX_ANSWER_TEXT characters, so no answer swells the outbox or the terminal. */
+function boundedTexts<T>(value: T): T {
+  if (typeof value === 'string') return cutText(value) as T;
+  if (Array.isArray(value)) return value.map(boundedTexts) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [boundedTexts(k), boundedTexts(v)])) as T;
+  return value;
 }
 
 export async function pushDelivery(

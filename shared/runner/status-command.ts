@@ -1,15 +1,16 @@
-// `replay-push status`: what the outbox holds (queued, rejected, accepted) and each host's last answer.
+// `replay-push status`: what the outbox holds (queued, rejected, accepted) and each host's last answer, every name
+// and answer text with its control characters made visible.
 import { existsSync } from 'node:fs';
 import { UsageError, type CliSettings } from './cli-arguments.ts';
 import { EXIT, type CliIo } from './cli-output.ts';
-import { outboxDir } from './push-commands.ts';
-import { Outbox } from './outbox.ts';
+import { openOutbox, outboxDir } from './push-commands.ts';
+import { visible } from './untrusted-text.ts';
 
 export async function status(runsRoot: string | undefined, settings: CliSettings, io: CliIo): Promise<number> {
   const dir = outboxDir(settings, runsRoot);
   if (!existsSync(dir))
     throw new UsageError(`There is no outbox at ${dir}: nothing was ever queued there (or give --outbox).`);
-  const outbox = await Outbox.open(dir);
+  const outbox = await openOutbox(dir, io);
   const pending = await outbox.pending();
   const rejected = await outbox.rejectedRecords();
   const hosts = [
@@ -43,19 +44,19 @@ export async function status(runsRoot: string | undefined, settings: CliSettings
     return EXIT.delivered;
   }
   io.out(
-    `${outbox.dir}: ${pending.length} queued, ${rejected.length} rejected, ${outbox.acceptedCount} accepted so far`,
+    `${visible(outbox.dir)}: ${pending.length} queued, ${rejected.length} rejected, ${outbox.acceptedCount} accepted so far`,
   );
   for (const h of perHost) {
     io.out(
-      `  ${h.host}: queued ${h.queued.run} runs, ${h.queued.issue} issues, ${h.queued['hidden-test']} hidden-test results; ` +
+      `  ${visible(h.host)}: queued ${h.queued.run} runs, ${h.queued.issue} issues, ${h.queued['hidden-test']} hidden-test results; ` +
         `rejected ${h.rejected}; last accepted ${h.lastAcceptedAt ?? 'never'}`,
     );
-    if (h.lastError) io.out(`    last error ${h.lastError.at}: ${h.lastError.message}`);
+    if (h.lastError) io.out(`    last error ${visible(h.lastError.at)}: ${visible(h.lastError.message)}`);
   }
   for (const r of rejected)
     io.out(
-      `  rejected ${r.kind} ${r.id} (${r.host}) at ${r.rejectedAt}: ${r.answer.status} ` +
-        `${String(r.answer.body.error ?? '')}: ${String(r.answer.body.message ?? '')}`,
+      `  rejected ${r.kind} ${visible(r.id)} (${visible(r.host)}) at ${visible(r.rejectedAt)}: ${r.answer.status} ` +
+        `${visible(String(r.answer.body.error ?? ''))}: ${visible(String(r.answer.body.message ?? ''))}`,
     );
   await outbox.close();
   return EXIT.delivered;
