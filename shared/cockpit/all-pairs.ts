@@ -1,28 +1,23 @@
 // Every pair of the configurations in view (docs/contract.md §6 "All pairs"): each pair's paired comparison over the
-// tasks both have a result on, with McNemar's exact p adjusted by Holm's step-down over the pairs compared, so
+// tasks both have a result on, with its p (McNemar's exact p, or the sign-flip p where samples repeat) adjusted by
+// Holm's step-down over the pairs compared, so
 // that reading the smallest of many p values is not reading noise. At most MAX_ALL_PAIRS configurations (66
 // pairs); the read API (`/pairs`) and the cockpit's Compare view both run it.
 import type { Group } from './run-grouping.ts';
-import { pairCounts, taskOutcomesOf } from './compare-groups.ts';
+import { pairFigures, pOf, type PairFigures } from './compare-groups.ts';
+import type { ClusterUnit } from './reliability.ts';
 import type { RunTable } from './run-table.ts';
-import {
-  holmAdjust,
-  MIN_SHARED_TASKS,
-  NOT_RESOLVED,
-  pairedComparison,
-  RESOLVED,
-  type PairedComparison,
-  type ResolveOutcome,
-} from './statistics.ts';
+import { holmAdjust, type ResolveOutcome } from './statistics.ts';
+import { sampleCountsOf } from './task-samples.ts';
 
 export const MAX_ALL_PAIRS = 12;
 
 export const HARNESS_CAVEAT = 'different harness versions: the difference mixes model and harness';
 
-export interface PairRow extends PairedComparison {
+export interface PairRow extends PairFigures {
   a: Group;
   b: Group;
-  /** Holm-adjusted over the pairs compared; null with mcnemarP (fewer than MIN_SHARED_TASKS pairs). */
+  /** Holm-adjusted over the pairs compared; null without a p (fewer than MIN_SHARED_TASKS pairs). */
   holmP: number | null;
   /** Said when A and B ran different harness versions. */
   caveat: string | null;
@@ -48,6 +43,7 @@ export function allPairs(
   selection: Uint32Array,
   unordered: readonly Group[],
   outcome: ResolveOutcome,
+  cluster: ClusterUnit = 'task',
 ): AllPairs {
   if (unordered.length > MAX_ALL_PAIRS)
     return {
@@ -57,13 +53,9 @@ export function allPairs(
       rows: [],
       refused: tooManyConfigurations(unordered.length),
     };
-  const ofGroup = taskOutcomesOf(table, selection, unordered, outcome);
-  const rateOf = ofGroup.map((tasks) => {
-    let [resolved, counted] = [0, 0];
-    for (const c of tasks) {
-      if (c === RESOLVED) resolved++;
-      if (c === RESOLVED || c === NOT_RESOLVED) counted++;
-    }
+  const counts = sampleCountsOf(table, selection, unordered, outcome);
+  const rateOf = unordered.map((_, g) => {
+    const [resolved, counted] = [counts.c[g]!.reduce((s, x) => s + x, 0), counts.n[g]!.reduce((s, x) => s + x, 0)];
     return counted ? resolved / counted : -1;
   });
   const order = [...unordered.keys()].sort(
@@ -73,31 +65,25 @@ export function allPairs(
       unordered[x]!.harnessVersion.localeCompare(unordered[y]!.harnessVersion),
   );
   const groups = order.map((k) => unordered[k]!);
-  const byTask = order.map((k) => ofGroup[k]!);
   const rows: PairRow[] = [];
   for (let x = 0; x < groups.length; x++)
     for (let y = x + 1; y < groups.length; y++) {
-      const { counts } = pairCounts(byTask[x]!, byTask[y]!);
-      const comparison = pairedComparison(counts);
-      if (comparison.pairs === 0) continue;
-      const tooFew = comparison.pairs < MIN_SHARED_TASKS;
+      const { figures } = pairFigures(counts, order[x]!, order[y]!, cluster);
+      if (figures.pairs === 0) continue;
       const [a, b] = [groups[x]!, groups[y]!];
       rows.push({
-        ...comparison,
-        ...(tooFew && { difference: null, ci: null, mcnemarP: null }),
+        ...figures,
         a,
         b,
         holmP: null,
         caveat: a.harnessVersion === b.harnessVersion ? null : HARNESS_CAVEAT,
       });
     }
-  const family = rows.filter((r) => r.mcnemarP !== null);
-  holmAdjust(family.map((r) => r.mcnemarP!)).forEach((p, k) => (family[k]!.holmP = p));
+  const family = rows.filter((r) => pOf(r) !== null);
+  holmAdjust(family.map((r) => pOf(r)!)).forEach((p, k) => (family[k]!.holmP = p));
   rows.sort(
     (r, s) =>
-      (r.holmP ?? Infinity) - (s.holmP ?? Infinity) ||
-      (r.mcnemarP ?? Infinity) - (s.mcnemarP ?? Infinity) ||
-      s.pairs - r.pairs,
+      (r.holmP ?? Infinity) - (s.holmP ?? Infinity) || (pOf(r) ?? Infinity) - (pOf(s) ?? Infinity) || s.pairs - r.pairs,
   );
   return { outcome, configurations: groups.length, compared: family.length, rows, refused: null };
 }

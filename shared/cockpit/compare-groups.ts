@@ -1,76 +1,106 @@
 // The paired comparison of docs/contract.md §6 (`GET …/compare`): two groups over the tasks both ran with a result on
-// the chosen outcome, their statistics from the one statistics module. The read API answers with it and the
-// cockpit's Compare view runs it on its own table, so the two cannot disagree.
+// the chosen outcome, their statistics from the one statistics module. Where every shared task has one run on
+// each side, the four counts, Newcombe's interval and McNemar's p; where either side has repeated samples
+// (or the reader clusters by repository), the per-task means with a clustered standard error and a sign-flip
+// permutation p. The read API answers with it and the cockpit's Compare view runs it on its own table, so the
+// two cannot disagree.
 import type { Group } from './run-grouping.ts';
 import type { CompareBody } from './contract.ts';
 import type { RunTable } from './run-table.ts';
-import {
-  MIN_SHARED_TASKS,
-  NOT_RESOLVED,
-  OUTCOME_RULES,
-  pairedComparison,
-  RESOLVED,
-  type ResolveOutcome,
-} from './statistics.ts';
+import { compareTaskMeans, MIN_CLUSTERS, fewClustersWarning, type ClusterUnit } from './reliability.ts';
+import { MIN_SHARED_TASKS, pairedComparison, type PairedComparison, type ResolveOutcome } from './statistics.ts';
+import { sampleCountsOf, type SampleCounts } from './task-samples.ts';
 
-/** A task the group has no run of (in the selection). */
-const NO_RUN = -2;
+export const COMPARISON_METHODS = ['mcnemar', 'task-means'] as const;
 
-/**
- * Each group's class on the outcome for each task, by task dictionary index: RESOLVED, NOT_RESOLVED,
- * OUTSIDE, or NO_RUN; one pass over the selection for all of them. A group that is not in the table has
- * no run of any task.
- */
-export function taskOutcomesOf(
-  table: RunTable,
-  selection: Uint32Array,
-  groups: readonly Group[],
-  outcome: ResolveOutcome,
-): Int8Array[] {
-  const tasks = table.dictionaries.taskId.values.length;
-  const harnesses = table.dictionaries.harnessVersion.values.length;
-  const groupOf = new Int32Array(table.dictionaries.model.values.length * harnesses).fill(-1);
-  groups.forEach((g, k) => {
-    const model = table.dictionaries.model.indexOf(g.model);
-    const harness = table.dictionaries.harnessVersion.indexOf(g.harnessVersion);
-    if (model >= 0 && harness >= 0) groupOf[model * harnesses + harness] = k;
-  });
-  const out = groups.map(() => new Int8Array(tasks).fill(NO_RUN));
-  const { field, classOf } = OUTCOME_RULES[outcome];
-  const codes = table.codes[field];
-  const { model, harnessVersion, taskId } = table.text;
-  for (let s = 0; s < selection.length; s++) {
-    const i = selection[s]!;
-    const g = groupOf[model[i]! * harnesses + harnessVersion[i]!]!;
-    if (g >= 0) out[g]![taskId[i]!] = classOf[codes[i]!]!;
-  }
-  return out;
+/** A against B, by either method; the fields of the other method are null. */
+export interface PairFigures extends PairedComparison {
+  /** `mcnemar` where every shared task has one run on each side and clusters are tasks, else `task-means`. */
+  method: (typeof COMPARISON_METHODS)[number];
+  cluster: ClusterUnit;
+  /** Clusters the shared tasks fall in (the tasks themselves, or their repositories). */
+  clusters: number;
+  /** task-means: each side's mean over the shared tasks of its per-task mean outcome. */
+  meanA: number | null;
+  meanB: number | null;
+  /** task-means: the clustered standard error of the difference. */
+  se: number | null;
+  /** task-means: the sign-flip permutation p, and whether it counted every sign pattern. */
+  permutationP: number | null;
+  exactPermutation: boolean;
+  /** Said when a clustered figure rests on fewer than 30 clusters. */
+  warning: string | null;
 }
 
-/** The four counts of the tasks both have a result of, and the discordant tasks' dictionary indexes. */
-export function pairCounts(a: Int8Array, b: Int8Array) {
-  const counts = { bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 };
+/** A McNemar comparison's per-task means fields: none. */
+const NO_TASK_MEANS = {
+  meanA: null,
+  meanB: null,
+  se: null,
+  permutationP: null,
+  exactPermutation: false,
+  warning: null,
+};
+
+/** The p a pair is judged by: McNemar's or the permutation p, whichever its method gives. */
+export const pOf = (f: PairFigures): number | null => f.mcnemarP ?? f.permutationP;
+
+/**
+ * Groups a and b of the counts over the tasks both have a result on. The counts sort the tasks by their per-task
+ * means: A's higher (aOnly), B's higher (bOnly), equal and above 0 (bothResolved), both 0 (neither); with one run
+ * each they are McNemar's table, and the tasks each side did better on are listed (by index). Fewer than MIN_SHARED_TASKS shared tasks give the counts and null statistics.
+ */
+export function pairFigures(counts: SampleCounts, a: number, b: number, cluster: ClusterUnit = 'task') {
+  const [nA, cA, nB, cB] = [counts.n[a]!, counts.c[a]!, counts.n[b]!, counts.c[b]!];
+  const table = { bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 };
   const aOnlyTasks: number[] = [];
   const bOnlyTasks: number[] = [];
-  for (let t = 0; t < a.length; t++) {
-    const x = a[t]!;
-    const y = b[t]!;
-    // OUTSIDE and NO_RUN, the classes without a result, are the ones below NOT_RESOLVED.
-    if (x < NOT_RESOLVED || y < NOT_RESOLVED) continue;
-    if (x === RESOLVED && y === RESOLVED) counts.bothResolved++;
-    else if (x === RESOLVED) aOnlyTasks.push(t);
-    else if (y === RESOLVED) bOnlyTasks.push(t);
-    else counts.neither++;
+  let oneEach = cluster === 'task';
+  for (let t = 0; t < nA.length; t++) {
+    if (!nA[t] || !nB[t]) continue;
+    oneEach &&= nA[t] === 1 && nB[t] === 1;
+    // Compared as cA/nA against cB/nB, multiplied out.
+    const ahead = cA[t]! * nB[t]! - cB[t]! * nA[t]!;
+    if (ahead > 0) aOnlyTasks.push(t);
+    else if (ahead < 0) bOnlyTasks.push(t);
+    else if (cA[t]! > 0) table.bothResolved++;
+    else table.neither++;
   }
-  counts.aOnly = aOnlyTasks.length;
-  counts.bOnly = bOnlyTasks.length;
-  return { counts, aOnlyTasks, bOnlyTasks };
+  table.aOnly = aOnlyTasks.length;
+  table.bOnly = bOnlyTasks.length;
+  const paired = pairedComparison(table);
+  const sharedOf = (n: Int32Array, c: Int32Array) =>
+    counts.tasks.flatMap((task, t) => (nA[t] && nB[t] ? [{ task, n: n[t]!, c: c[t]!, repo: counts.repos[t]! }] : []));
+  const byTaskMeans = oneEach ? null : compareTaskMeans(sharedOf(nA, cA), sharedOf(nB, cB), cluster);
+  const figures: PairFigures = !byTaskMeans
+    ? { ...paired, method: 'mcnemar', cluster, clusters: paired.pairs, ...NO_TASK_MEANS }
+    : {
+        ...table,
+        pairs: paired.pairs,
+        method: 'task-means',
+        cluster,
+        clusters: byTaskMeans.clusters,
+        meanA: byTaskMeans.meanA,
+        meanB: byTaskMeans.meanB,
+        difference: byTaskMeans.difference,
+        ci: byTaskMeans.ci,
+        mcnemarP: null,
+        se: byTaskMeans.se,
+        permutationP: byTaskMeans.permutationP,
+        exactPermutation: byTaskMeans.exact,
+        warning:
+          paired.pairs > 0 && byTaskMeans.clusters < MIN_CLUSTERS
+            ? fewClustersWarning(byTaskMeans.clusters, cluster)
+            : null,
+      };
+  if (paired.pairs < MIN_SHARED_TASKS)
+    Object.assign(figures, { difference: null, ci: null, mcnemarP: null, se: null, permutationP: null });
+  return { figures, aOnlyTasks, bOnlyTasks };
 }
 
 /**
  * A against B over the tasks both ran with a result on the outcome. A group that is not in the selection,
- * the same group twice, or no common task answer pairs 0 with null statistics (never NaN); fewer than
- * MIN_SHARED_TASKS pairs give the counts and null statistics.
+ * the same group twice, or no common task answer pairs 0 with null statistics (never NaN).
  */
 export function compareGroups(
   table: RunTable,
@@ -78,18 +108,16 @@ export function compareGroups(
   a: Group,
   b: Group,
   outcome: ResolveOutcome,
+  cluster: ClusterUnit = 'task',
 ): Omit<CompareBody, 'asOf'> {
   const same = a.model === b.model && a.harnessVersion === b.harnessVersion;
-  const [ofA, ofB] = taskOutcomesOf(table, same ? new Uint32Array(0) : selection, [a, b], outcome);
-  const { counts, aOnlyTasks, bOnlyTasks } = pairCounts(ofA!, ofB!);
-  const names = (tasks: number[]) => tasks.map((t) => table.dictionaries.taskId.values[t]!).sort();
-  const comparison = pairedComparison(counts);
-  const tooFew = comparison.pairs < MIN_SHARED_TASKS;
+  const counts = sampleCountsOf(table, same ? new Uint32Array(0) : selection, [a, b], outcome);
+  const { figures, aOnlyTasks, bOnlyTasks } = pairFigures(counts, 0, 1, cluster);
+  const names = (tasks: number[]) => tasks.map((t) => counts.tasks[t]!).sort();
   return {
     outcome,
     minPairs: MIN_SHARED_TASKS,
-    ...comparison,
-    ...(tooFew && { difference: null, ci: null, mcnemarP: null }),
+    ...figures,
     aOnlyTasks: names(aOnlyTasks),
     bOnlyTasks: names(bOnlyTasks),
   };

@@ -1,9 +1,11 @@
 // The sentence a reader can quote for a paired comparison (docs/contract.md §6 "A sentence to quote"), one template:
 // "On 412 tasks both ran (outcome: hidden tests), A resolved 201 (48.8%) and B 173 (42.0%): a difference of
 // +6.8 points (95% CI +2.1 to +11.4), McNemar p = 0.0041 (Holm-adjusted over 6 pairs: 0.025)." The Holm clause
-// is there when the pair is one of several compared at once.
+// is there when the pair is one of several compared at once. Where samples repeat, the per-task means, the
+// clustered interval and the sign-flip p.
 import { OUTCOME_LABELS, type ResolveOutcome } from './outcome.ts';
 import { MIN_SHARED_TASKS } from './ranking.ts';
+import type { PairFigures } from './compare-groups.ts';
 import type { PairedComparison } from './statistics.ts';
 
 /** The thresholds a reader holds p against: its text is never rounded across one. */
@@ -24,7 +26,8 @@ export function pText(p: number): string {
 const pIs = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${pText(p)}`);
 /** Points with their sign, one decimal: "+6.8", "−2.1", "±0.0". */
 const signed = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${(Math.abs(x) * 100).toFixed(1)}`;
-const share = (k: number, n: number) => `${((k / n) * 100).toFixed(1)}%`;
+const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
+const share = (k: number, n: number) => percent(k / n);
 const tasks = (n: number) => `${n} ${n === 1 ? 'task' : 'tasks'}`;
 
 /** The pair's adjusted p among the pairs compared at once. */
@@ -36,20 +39,29 @@ export interface HolmClause {
 export function describeComparison(
   a: string,
   b: string,
-  c: PairedComparison & { outcome: ResolveOutcome },
+  c: PairedComparison & Partial<PairFigures> & { outcome: ResolveOutcome },
   holm: HolmClause | null = null,
 ): string {
   const outcome = OUTCOME_LABELS[c.outcome];
   if (c.pairs === 0) return `${a} and ${b} have no task with a result on the ${outcome} in common.`;
-  if (c.pairs < MIN_SHARED_TASKS || c.difference === null || c.ci === null || c.mcnemarP === null)
+  const p = c.mcnemarP ?? c.permutationP ?? null;
+  if (c.pairs < MIN_SHARED_TASKS || c.difference === null || c.ci === null || p === null)
     return `${a} and ${b} share ${tasks(c.pairs)} with a result on the ${outcome}: too few to compare (Compare needs at least ${MIN_SHARED_TASKS}).`;
-  const resolvedA = c.bothResolved + c.aOnly;
-  const resolvedB = c.bothResolved + c.bOnly;
   const [lo, hi] = c.ci;
   const adjusted = holm && holm.pairs > 1 ? ` (Holm-adjusted over ${holm.pairs} pairs: ${pText(holm.holmP)})` : '';
+  if (c.method === 'task-means') {
+    const over = c.cluster === 'repo' ? `clustered by repository, ${c.clusters} of them` : 'clustered by task';
+    return (
+      `On ${tasks(c.pairs)} both ran (outcome: ${outcome}, repeated samples), ${a} resolved ${percent(c.meanA!)} ` +
+      `of a task's samples on average and ${b} ${percent(c.meanB!)}: a difference of ${signed(c.difference)} points ` +
+      `(95% CI ${signed(lo)} to ${signed(hi)}, ${over}), sign-flip ${pIs(p)}${adjusted}.`
+    );
+  }
+  const resolvedA = c.bothResolved + c.aOnly;
+  const resolvedB = c.bothResolved + c.bOnly;
   return (
     `On ${tasks(c.pairs)} both ran (outcome: ${outcome}), ${a} resolved ${resolvedA} (${share(resolvedA, c.pairs)}) ` +
     `and ${b} ${resolvedB} (${share(resolvedB, c.pairs)}): a difference of ${signed(c.difference)} points ` +
-    `(95% CI ${signed(lo)} to ${signed(hi)}), McNemar ${pIs(c.mcnemarP)}${adjusted}.`
+    `(95% CI ${signed(lo)} to ${signed(hi)}), McNemar ${pIs(p)}${adjusted}.`
   );
 }

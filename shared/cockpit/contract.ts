@@ -7,6 +7,8 @@ import type { AgreementFilter, Difficulty, Interval, ResolveOutcome, RunCostFigu
 import type { AttemptSummary } from '../schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
 import type { PairRow } from './all-pairs.ts';
+import type { PairFigures } from './compare-groups.ts';
+import type { ClusterUnit, SamplesFigure } from './reliability.ts';
 import type { HiddenColumn } from './rate-figures.ts';
 import type { VerdictKey } from './result-filters.ts';
 
@@ -118,6 +120,8 @@ export interface ReadQuery {
   difficulties?: Difficulty[];
   /** Below this n a group gets no rank (`/stats`; absent: 10). */
   minN?: number;
+  /** What the clustered figures cluster by (`/stats`, `/compare`, `/pairs`; absent: each task). */
+  cluster?: ClusterUnit;
   /** Exports: only these judge verdicts and hidden-test results (none: any), and the runs matching the search words. */
   verdicts?: VerdictKey[];
   hiddenTests?: HiddenColumn[];
@@ -136,6 +140,7 @@ export function filterQuery(filters: ReadQuery): URLSearchParams {
   if (filters.agreement) params.set('agreement', filters.agreement);
   for (const d of filters.difficulties ?? []) params.append('difficulty', d);
   if (filters.minN !== undefined) params.set('minN', String(filters.minN));
+  if (filters.cluster && filters.cluster !== 'task') params.set('cluster', filters.cluster);
   for (const v of filters.verdicts ?? []) params.append('verdict', v);
   for (const t of filters.hiddenTests ?? []) params.append('hiddenTest', t);
   if (filters.search?.trim()) params.set('q', filters.search.trim());
@@ -175,7 +180,7 @@ export const apiPaths = {
   compare: (
     space: string,
     groups: CompareGroups,
-    filters: Pick<ReadQuery, 'tiers' | 'waves' | 'outcome' | 'difficulties'> = {},
+    filters: Pick<ReadQuery, 'tiers' | 'waves' | 'outcome' | 'difficulties' | 'cluster'> = {},
   ) => {
     const params = filterQuery(filters);
     params.set('aModel', groups.a.model);
@@ -187,7 +192,7 @@ export const apiPaths = {
   pairs: (space: string, filters: Omit<ReadQuery, 'agreement' | 'minN'> = {}) =>
     withQuery(`/spaces/${seg(space)}/pairs`, filterQuery(filters)),
   budget: (space: string, days?: number) => `/spaces/${seg(space)}/budget${days ? `?days=${days}` : ''}`,
-  export: (space: string, format: ExportFormat, filters: Omit<ReadQuery, 'minN'> = {}) =>
+  export: (space: string, format: ExportFormat, filters: Omit<ReadQuery, 'minN' | 'cluster'> = {}) =>
     withQuery(`/spaces/${seg(space)}/export.${format}`, filterQuery(filters)),
 };
 
@@ -207,9 +212,16 @@ export interface StatsGroup {
   n: number;
   resolved: number;
   rate: number | null;
+  /** Wilson's interval where every task has one run; the clustered one (`samples.se`) where samples repeat. */
   ci: Interval | null;
   /** Runs outside n on the outcome, counted beside it (tests: "no test result"). */
   outside: number;
+  /**
+   * Repeated samples of a task on the outcome (docs/contract.md §6 "Repeated samples"): tasks, runs per task, the
+   * clustered standard error of `rate`, consistency, and pass@k and pass^k with their bootstrap intervals.
+   */
+  samples: SamplesFigure;
+
   /** The judge's resolve rate, and the runs it leaves outside n. */
   judge: {
     n: number;
@@ -249,21 +261,14 @@ export interface StatsBody {
 }
 
 /**
- * `GET …/compare`: A and B over the tasks where both have a result on the outcome. An unknown group, the same
- * group twice or no common task: pairs 0, statistics null.
+ * `GET …/compare`: A and B over the tasks where both have a result on the outcome, by McNemar's method where every
+ * shared task has one run on each side, else on per-task means (shared/cockpit/compare-groups.ts). An unknown
+ * group, the same group twice or no common task: pairs 0, statistics null.
  */
-export interface CompareBody {
+export interface CompareBody extends PairFigures {
   outcome: ResolveOutcome;
-  /** Below this many pairs, difference, ci and mcnemarP are null: too few tasks to compare on. */
+  /** Below this many pairs, difference, ci and the p values are null: too few tasks to compare on. */
   minPairs: number;
-  pairs: number;
-  bothResolved: number;
-  aOnly: number;
-  bOnly: number;
-  neither: number;
-  difference: number | null;
-  ci: Interval | null;
-  mcnemarP: number | null;
   aOnlyTasks: string[];
   bOnlyTasks: string[];
   asOf: string;

@@ -271,6 +271,14 @@ export const fewClustersWarning = (clusters: number, unit: ClusterUnit) =>
   `only ${clusters} ${unit === 'repo' ? 'repositories' : 'tasks'}: a standard error clustered over fewer than ` +
   `${MIN_CLUSTERS} is itself uncertain`;
 
+/** What `/stats` adds to a group's rate, count and interval (`GET …/stats`: `samples`). */
+export type SamplesFigure = Omit<Reliability, 'samples' | 'resolved' | 'rate' | 'ci'>;
+
+/** A Reliability as the rate's interval and the SamplesFigure beside it. */
+export function samplesFigure({ samples: _, resolved: __, rate: ___, ci, ...figure }: Reliability) {
+  return { ci, figure: figure satisfies SamplesFigure };
+}
+
 /** Everything a configuration's repeated samples say, on one outcome. */
 export function reliabilityOf(tasks: readonly TaskSamples[], unit: ClusterUnit = 'task'): Reliability {
   const rate = clusteredRate(tasks, unit);

@@ -97,6 +97,8 @@ describe('GET /compare', () => {
       difference: null,
       ci: null,
       mcnemarP: null,
+      ...byMcNemar,
+      clusters: 0,
       aOnlyTasks: [],
       bOnlyTasks: [],
     };
@@ -121,6 +123,14 @@ describe('GET /compare', () => {
   });
 });
 
+/** One run of each task on each side: McNemar's comparison, the per-task means' fields null. */
+const byMcNemar = {
+  method: 'mcnemar',
+  cluster: 'task',
+  exactPermutation: false,
+  ...Object.fromEntries(['meanA', 'meanB', 'se', 'permutationP', 'warning'].map((field) => [field, null])),
+};
+
 describe('GET /pairs', () => {
   it('compares every pair of the configurations in view, Holm-adjusted, A the one with the higher rate', async () => {
     const { status, body } = await get<PairsBody>(apiPaths.pairs(PAIRS));
@@ -132,6 +142,8 @@ describe('GET /pairs', () => {
         a: { model: 'left', harnessVersion: 'h1' },
         b: { model: 'right', harnessVersion: 'h1' },
         ...pairedComparison({ bothResolved: 4, aOnly: 4, bOnly: 1, neither: 3 }),
+        ...byMcNemar,
+        clusters: 12,
         holmP: 12 / 32,
         caveat: null,
       },

@@ -174,6 +174,21 @@ describe('GET /stats', () => {
     }
   });
 
+  it('clusters by repository when asked, says when there are fewer than 30 clusters, and refuses any other unit', async () => {
+    const byTask = (await get<StatsBody>(apiPaths.stats(PAIRS))).body.groups[0]!;
+    expect(byTask.samples).toMatchObject({ cluster: 'task', interval: 'wilson', tasks: 12, clusters: 12 });
+    expect(byTask.samples.curve.map((p) => p.k)).toEqual([1]);
+    const byRepo = (await get<StatsBody>(apiPaths.stats(PAIRS, { cluster: 'repo' }))).body.groups[0]!;
+    expect(byRepo.samples).toMatchObject({ cluster: 'repo', interval: 'clustered' });
+    expect(byRepo.samples.clusters).toBeLessThan(30);
+    expect(byRepo.samples.warning).toMatch(/repositories: a standard error clustered over fewer than 30/);
+    for (const route of ['stats', 'pairs']) {
+      const { status, body } = await get<{ error: string; message: string }>(`/spaces/${PAIRS}/${route}?cluster=host`);
+      expect(status).toBe(400);
+      expect(body).toEqual({ error: 'bad-cluster', message: 'cluster must be one of task, repo; got "host".' });
+    }
+  });
+
   it('narrows to the tasks of an empirical difficulty among the configurations in view, and refuses any other', async () => {
     // Among left and right on the tests: p1–p4 easy (both pass), p5–p9 medium (one of two), p10–p12 unsolved.
     const easy = (await get<StatsBody>(apiPaths.stats(PAIRS, { difficulties: ['easy'] }))).body;

@@ -22,7 +22,15 @@ import {
 } from '../../shared/cockpit/reliability.ts';
 import { quantileOfKnown } from '../../shared/cockpit/quantiles.ts';
 import { binomialSampler, seeded } from '../../shared/cockpit/seeded-random.ts';
-import { binomialLowerTail, proportion, Z95 } from '../../shared/cockpit/statistics.ts';
+import { pairFigures } from '../../shared/cockpit/compare-groups.ts';
+import type { SampleCounts } from '../../shared/cockpit/task-samples.ts';
+import {
+  binomialLowerTail,
+  describeComparison,
+  pairedComparison,
+  proportion,
+  Z95,
+} from '../../shared/cockpit/statistics.ts';
 
 const campaign = (resolved: number[], samples = 3): TaskSamples[] =>
   resolved.map((c, i) => ({ task: `t${i + 1}`, n: samples, c, repo: i < 2 ? 'acme/x' : 'acme/y' }));
@@ -198,6 +206,47 @@ describe('paired comparison on per-task means', () => {
   });
 });
 
+describe('Compare, by per-task means where samples repeat and McNemar where they do not', () => {
+  // The campaign three times over (12 tasks): d = 1/3, 1/3, 1/3, 0 (×3); mean 1/4; Σ(d − d̄)² = 3 · 12/144;
+  // sd² = (36/144)/11; se = √(0.25/11)/√12 = 0.043519. Nine non-zero d of 1/3: |Σ| = 3 only with every sign
+  // as observed or every sign flipped, 2 of 2^9 patterns: p = 0.0039.
+  const thrice = (config: TaskSamples[]) =>
+    [0, 1, 2].flatMap((r) => config.map((t) => ({ ...t, task: `${t.task}.${r}` })));
+
+  it('compares per-task means, with the counts of tasks each side did better on', () => {
+    const { figures, aOnlyTasks } = pairFigures(countsOf(thrice(A), thrice(B)), 0, 1);
+    expect(figures).toMatchObject({ method: 'task-means', pairs: 12, aOnly: 9, bOnly: 0, neither: 3, mcnemarP: null });
+    expect(aOnlyTasks).toHaveLength(9);
+    expect(figures.se).toBeCloseTo(0.5 / Math.sqrt(132), 12);
+    expect(figures.permutationP).toBeCloseTo(2 / 512, 12);
+    expect(describeComparison('A', 'B', { ...figures, outcome: 'tests' })).toBe(
+      "On 12 tasks both ran (outcome: hidden tests, repeated samples), A resolved 50.0% of a task's samples on " +
+        'average and B 25.0%: a difference of +25.0 points (95% CI +16.5 to +33.5, clustered by task), ' +
+        'sign-flip p = 0.0039.',
+    );
+  });
+
+  it('gives counts and no statistics below 10 shared tasks', () => {
+    expect(pairFigures(countsOf(A, B), 0, 1).figures).toMatchObject({
+      pairs: 4,
+      difference: null,
+      se: null,
+      permutationP: null,
+    });
+  });
+
+  it('keeps McNemar’s table, interval and p where every shared task has one run on each side', () => {
+    const one = (resolved: number[]) => resolved.map((c, i) => ({ task: `t${i}`, n: 1, c }));
+    const { figures } = pairFigures(
+      countsOf(one([1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 1]), one([1, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0])),
+      0,
+      1,
+    );
+    const counts = { bothResolved: 3, aOnly: 5, bOnly: 1, neither: 2 };
+    expect(figures).toEqual(expect.objectContaining({ method: 'mcnemar', ...pairedComparison(counts), se: null }));
+  });
+});
+
 describe('the binomial draws behind the resampling', () => {
   it('follow Binomial(m, q): frequencies within a few standard errors of the probabilities', () => {
     const draw = binomialSampler(20, seeded(7));
@@ -212,6 +261,17 @@ describe('the binomial draws behind the resampling', () => {
     expect(draw(9, 1)).toBe(9);
   });
 });
+
+/** Two configurations' counts as the run table gives them, the tasks of `a` in its order. */
+function countsOf(a: TaskSamples[], b: TaskSamples[]): SampleCounts {
+  const ofB = new Map(b.map((t) => [t.task, t]));
+  return {
+    tasks: a.map((t) => t.task),
+    repos: a.map((t) => t.repo ?? null),
+    n: [Int32Array.from(a, (t) => t.n), Int32Array.from(a, (t) => ofB.get(t.task)?.n ?? 0)],
+    c: [Int32Array.from(a, (t) => t.c), Int32Array.from(a, (t) => ofB.get(t.task)?.c ?? 0)],
+  };
+}
 
 /** The 2.5th and 97.5th percentiles of the mean over all |values|^|values| resamples, by the rule reliabilityCurve uses. */
 function exactBootstrapPercentiles(values: number[]): [number, number] {

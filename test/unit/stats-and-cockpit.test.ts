@@ -12,6 +12,8 @@ import { calibration } from '../../shared/cockpit/calibration.ts';
 import { columnsFromBytes } from '../../shared/cockpit/columns.ts';
 import { apiPaths, type IssuesBody, type StatsBody } from '../../shared/cockpit/contract.ts';
 import { RunTable } from '../../shared/cockpit/run-table.ts';
+import { reliabilityOf, samplesFigure } from '../../shared/cockpit/reliability.ts';
+import { sampleCountsOf, samplesOfGroup } from '../../shared/cockpit/task-samples.ts';
 import { DEFAULT_MIN_N, kappaWithheld, rankByRate, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
 import { answerRead, type ReadDeps } from '../../shared/core/read/read-api.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
@@ -306,7 +308,8 @@ describe('the cockpit and /stats', () => {
         DEFAULT_MIN_N,
         (a, b) => a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion),
       );
-      const fromCockpit = figures.groups.map((g) => {
+      const samplesOf = sampleCountsOf(table, selection, figures.groups, outcome);
+      const fromCockpit = figures.groups.map((g, k) => {
         // The κ the cockpit's calibration card shows with the view narrowed to this group.
         const kappa = calibration(
           table,
@@ -324,6 +327,8 @@ describe('the cockpit and /stats', () => {
           rate: onOutcome.rate,
           ci: onOutcome.ci,
           outside: onOutcome.outside,
+          // One run per task here: the Wilson interval, and pass@1 = pass^1 = the rate.
+          samples: samplesFigure(reliabilityOf(samplesOfGroup(samplesOf, k))).figure,
           judge: {
             n: resolve.n,
             resolved: resolve.hits,

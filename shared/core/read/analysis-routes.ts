@@ -33,6 +33,7 @@ import {
   type Difficulty,
   type ResolveOutcome,
 } from '../../cockpit/statistics.ts';
+import { CLUSTER_UNITS, isClusterUnit, type ClusterUnit } from '../../cockpit/reliability.ts';
 import { jsonError, type HttpAnswer } from '../../http.ts';
 import { groupStatistics } from './group-stats.ts';
 import type { ReadDeps } from './read-api.ts';
@@ -100,16 +101,20 @@ interface ViewQuery {
   outcome: ResolveOutcome | null;
   agreement: AgreementFilter | null;
   difficulties: Difficulty[];
+  /** What clustered figures cluster by (an export takes no cluster: 'task'). */
+  cluster: ClusterUnit;
 }
 
-function viewQuery(query: URLSearchParams, takesAgreement: boolean): ViewQuery | HttpAnswer {
+function viewQuery(query: URLSearchParams, takesAgreement: boolean, takesCluster = true): ViewQuery | HttpAnswer {
   const outcome = oneOf(query, 'outcome', RESOLVE_OUTCOMES, isResolveOutcome);
   if (isAnswer(outcome)) return outcome;
   const agreement = takesAgreement ? oneOf(query, 'agreement', AGREEMENTS, isAgreementFilter) : null;
   if (isAnswer(agreement)) return agreement;
   const difficulties = someOf(query, 'difficulty', DIFFICULTIES, isDifficulty);
   if (isAnswer(difficulties)) return difficulties;
-  return { outcome, agreement, difficulties };
+  const cluster = takesCluster ? oneOf(query, 'cluster', CLUSTER_UNITS, isClusterUnit) : null;
+  if (isAnswer(cluster)) return cluster;
+  return { outcome, agreement, difficulties, cluster: cluster ?? 'task' };
 }
 
 /** `minN`: a whole number from 1 (absent: the default), or a 400. */
@@ -172,7 +177,7 @@ export async function stats(deps: ReadDeps, space: string, query: URLSearchParam
   const minN = minNOf(query);
   if (isAnswer(minN)) return minN;
   const { table, selection, asOf, outcome } = await selectedRuns(deps, space, query, FILTERS, asked);
-  const groups = groupStatistics(table, selection, deps.config.prices, outcome, minN);
+  const groups = groupStatistics(table, selection, deps.config.prices, outcome, minN, asked.cluster);
   return { status: 200, body: { outcome, minN, groups, asOf } satisfies StatsBody };
 }
 
@@ -195,6 +200,7 @@ export async function compare(deps: ReadDeps, space: string, query: URLSearchPar
     { model: aModel!, harnessVersion: aHarness! },
     { model: bModel!, harnessVersion: bHarness! },
     outcome,
+    asked.cluster,
   );
   return { status: 200, body: { ...body, asOf } satisfies CompareBody };
 }
@@ -203,7 +209,7 @@ export async function pairs(deps: ReadDeps, space: string, query: URLSearchParam
   const asked = viewQuery(query, false);
   if (isAnswer(asked)) return asked;
   const { table, selection, asOf, outcome } = await selectedRuns(deps, space, query, FILTERS, asked);
-  const found = allPairs(table, selection, groupRuns(table, selection).groups, outcome);
+  const found = allPairs(table, selection, groupRuns(table, selection).groups, outcome, asked.cluster);
   if (found.refused !== null) return jsonError(400, 'too-many-configurations', found.refused);
   const { refused: _, ...body } = found;
   return { status: 200, body: { ...body, asOf } satisfies PairsBody };
@@ -225,7 +231,7 @@ export async function exportedRuns(deps: ReadDeps, space: string, query: URLSear
       'bad-export-parameter',
       `An export takes ${[...EXPORT_PARAMETERS].join(', ')}; it does not take ${unknown.map((k) => `"${k}"`).join(', ')}.`,
     );
-  const asked = viewQuery(query, true);
+  const asked = viewQuery(query, true, false);
   if (isAnswer(asked)) return asked;
   const verdicts = someOf(query, 'verdict', VERDICT_ORDER, isVerdictKey);
   if (isAnswer(verdicts)) return verdicts;

@@ -20,6 +20,8 @@ import { countRuns } from '../../cockpit/run-counts.ts';
 import { groupRuns, rowsByGroup, type Group } from '../../cockpit/run-grouping.ts';
 import type { StatsGroup } from '../../cockpit/contract.ts';
 import type { RunTable } from '../../cockpit/run-table.ts';
+import { reliabilityOf, samplesFigure, type ClusterUnit, type TaskSamples } from '../../cockpit/reliability.ts';
+import { sampleCountsOf, samplesOfGroup } from '../../cockpit/task-samples.ts';
 
 export type Prices = Record<string, ModelPrice>;
 
@@ -49,11 +51,13 @@ export function groupStatistics(
   prices: Prices,
   outcome: ResolveOutcome,
   minN: number,
+  cluster: ClusterUnit = 'task',
 ): StatsGroup[] {
   const grouping = groupRuns(table, selection);
   const rows = rowsByGroup(grouping, selection);
+  const counts = sampleCountsOf(table, selection, grouping.groups, outcome);
   const stats = grouping.groups.map((group, g) =>
-    statisticsOf(table, group, rows[g]!, priceOf(prices, group.model), outcome),
+    statisticsOf(table, group, rows[g]!, priceOf(prices, group.model), outcome, samplesOfGroup(counts, g), cluster),
   );
   const byName = (a: Group, b: Group) =>
     a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion);
@@ -73,6 +77,8 @@ function statisticsOf(
   rows: Uint32Array,
   price: ModelPrice | null,
   outcome: ResolveOutcome,
+  tasks: readonly TaskSamples[],
+  cluster: ClusterUnit,
 ): Omit<StatsGroup, 'rank'> {
   const counts = countRuns(table, rows);
   const classOf = outcomeReader(table, outcome);
@@ -80,6 +86,7 @@ function statisticsOf(
   const resolve = resolveRate(counts.verdicts);
   const hidden = hiddenTestRate(counts.hiddenTests);
   const kappa = cohensKappa(counts.agreement);
+  const reliability = samplesFigure(reliabilityOf(tasks, cluster));
   const judgeCost = table.numbers.judgeCostUsd;
   const prompt = table.numbers.promptTokens;
   const completion = table.numbers.completionTokens;
@@ -91,8 +98,9 @@ function statisticsOf(
     n: resolved.n,
     resolved: resolved.hits,
     rate: resolved.rate,
-    ci: resolved.ci,
+    ci: reliability.ci,
     outside: resolved.outside,
+    samples: reliability.figure,
     judge: {
       n: resolve.n,
       resolved: resolve.hits,

@@ -1,0 +1,61 @@
+// Each configuration's samples of each task on an outcome (docs/contract.md §6 "Repeated samples"): n runs with a
+// result, c of them resolved, and the task's repository for `cluster=repo`; one pass over the selection for
+// every group, into one dense count per group and task (a pair of 100k-run configurations is compared without a
+// map or an object per task). With one run per (model, task, harness) every n is 1. Browser-safe.
+import { OUTCOME_RULES, OUTSIDE, RESOLVED, type ResolveOutcome } from './outcome.ts';
+import type { TaskSamples } from './reliability.ts';
+import type { Group } from './run-grouping.ts';
+import type { RunTable } from './run-table.ts';
+
+/** Runs with a result (`n[g][t]`) and resolved (`c[g][t]`) of group g on task t, by task dictionary index. */
+export interface SampleCounts {
+  tasks: readonly string[];
+  /** Each task's repository (as its first run in the selection names it), null when unknown. */
+  repos: readonly (string | null)[];
+  n: Int32Array[];
+  c: Int32Array[];
+}
+
+/** The counts of the groups, in the order given; a group not in the table has no run of any task. */
+export function sampleCountsOf(
+  table: RunTable,
+  selection: ArrayLike<number>,
+  groups: readonly Group[],
+  outcome: ResolveOutcome,
+): SampleCounts {
+  const tasks = table.dictionaries.taskId.values.length;
+  const harnesses = table.dictionaries.harnessVersion.values.length;
+  const groupOf = new Int32Array(table.dictionaries.model.values.length * harnesses).fill(-1);
+  groups.forEach((g, k) => {
+    const model = table.dictionaries.model.indexOf(g.model);
+    const harness = table.dictionaries.harnessVersion.indexOf(g.harnessVersion);
+    if (model >= 0 && harness >= 0) groupOf[model * harnesses + harness] = k;
+  });
+  const n = groups.map(() => new Int32Array(tasks));
+  const c = groups.map(() => new Int32Array(tasks));
+  const repoOf = new Int32Array(tasks).fill(-1);
+  const { field, classOf } = OUTCOME_RULES[outcome];
+  const codes = table.codes[field];
+  const { model, harnessVersion, taskId, repo } = table.text;
+  for (let s = 0; s < selection.length; s++) {
+    const i = selection[s]!;
+    const g = groupOf[model[i]! * harnesses + harnessVersion[i]!]!;
+    const cls = classOf[codes[i]!]!;
+    if (g < 0 || cls === OUTSIDE) continue;
+    const t = taskId[i]!;
+    n[g]![t]!++;
+    if (cls === RESOLVED) c[g]![t]!++;
+    if (repoOf[t]! < 0) repoOf[t] = repo[i]!;
+  }
+  const repoNames = table.dictionaries.repo.values;
+  return { tasks: table.dictionaries.taskId.values, repos: Array.from(repoOf, (r) => repoNames[r] ?? null), n, c };
+}
+
+/** Group g's tasks with a result, in task dictionary order, as the statistics take them. */
+export function samplesOfGroup(counts: SampleCounts, g: number): TaskSamples[] {
+  const out: TaskSamples[] = [];
+  const [n, c] = [counts.n[g]!, counts.c[g]!];
+  for (let t = 0; t < n.length; t++)
+    if (n[t]! > 0) out.push({ task: counts.tasks[t]!, n: n[t]!, c: c[t]!, repo: counts.repos[t]! });
+  return out;
+}
