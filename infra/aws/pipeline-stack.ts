@@ -12,6 +12,7 @@ import { CockpitHeaders } from './constructs/cockpit-headers.ts';
 import { OperationsDashboard } from './constructs/operations-dashboard.ts';
 import { STAGE_TAG, type StageNames } from './stage-names.ts';
 import { Ingest, INGEST_ROUTE } from './constructs/ingest.ts';
+import { readWebAclArn, type IngestFirewallStack } from './ingest-firewall-stack.ts';
 import { Judge } from './constructs/judge.ts';
 import { Land } from './constructs/land.ts';
 import { Schedule } from './constructs/schedule.ts';
@@ -20,6 +21,8 @@ export interface PipelineStackProps extends StackProps {
   config: ReplayConfig;
   state: PipelineState;
   names: StageNames;
+  /** With `ingest.waf`: the firewall stack whose web ACL the ingest front uses. */
+  firewall?: IngestFirewallStack;
 }
 
 export class PipelineStack extends Stack {
@@ -32,9 +35,11 @@ export class PipelineStack extends Stack {
 
   constructor(scope: Construct, id: string, props: PipelineStackProps) {
     super(scope, id, props);
-    const { config, state, names } = props;
+    const { config, state, names, firewall } = props;
+    if (firewall) this.addDependency(firewall, 'the ingest front reads the web ACL the firewall stack publishes');
+    const webAclArn = firewall && readWebAclArn(this, firewall.arnParameterName);
     this.alarms = new Alarms(this, 'Alarms', { email: config.alarms.email });
-    this.ingest = new Ingest(this, 'IngestStage', { config, state, alarms: this.alarms });
+    this.ingest = new Ingest(this, 'IngestStage', { config, state, alarms: this.alarms, webAclArn });
     this.land = new Land(this, 'LandStage', { config, state, alarms: this.alarms });
     this.judge = new Judge(this, 'JudgeStage', { config, state, alarms: this.alarms });
     this.schedule = new Schedule(this, 'ScheduleStage', { config, state, alarms: this.alarms });

@@ -6,6 +6,7 @@ import type { ReplayConfig } from './deployment-config.ts';
 import { CockpitStack, cockpitsByStack } from './cockpit-stack.ts';
 import { PairingStack } from './pairing-stack.ts';
 import { PipelineStack } from './pipeline-stack.ts';
+import { IngestFirewallStack } from './ingest-firewall-stack.ts';
 import { StatefulStack } from './stateful-stack.ts';
 import { STAGE_TAG, StageNames } from './stage-names.ts';
 
@@ -13,6 +14,7 @@ const STATEFUL_STACK = 'ReplayBench-State';
 const PIPELINE_STACK = 'ReplayBench-Pipeline';
 const COCKPIT_STACK = 'ReplayBench-Cockpits';
 const PAIRING_STACK = 'ReplayBench-Pairing';
+const FIREWALL_STACK = 'ReplayBench-IngestFirewall';
 
 export interface ReplayAppOptions {
   config: ReplayConfig;
@@ -39,10 +41,18 @@ export function addReplayStacks(
     // Deleting this stack by mistake would orphan everything stored; teardown turns this off first.
     terminationProtection: true,
   });
+  const firewall = config.ingest.waf
+    ? new IngestFirewallStack(app, names.prefixed(FIREWALL_STACK), {
+        config,
+        names,
+        description: 'replay-bench: the ingest firewall, an AWS WAF web ACL (us-east-1, where CloudFront takes them)',
+      })
+    : undefined;
   const pipeline = new PipelineStack(app, names.prefixed(PIPELINE_STACK), {
     config,
     state,
     names,
+    firewall,
     description: 'replay-bench: functions, ingest endpoint, schedule, alarms',
   });
   const cockpits = cockpitsOfStacks.map(
@@ -63,7 +73,7 @@ export function addReplayStacks(
     description: 'replay-bench: one policy per host key for whoever pairs that host',
   });
   // Cost-allocation tags on every resource that takes tags (activate them once in the Billing console).
-  for (const stack of [state, pipeline, ...cockpits, pairing]) {
+  for (const stack of [state, pipeline, ...cockpits, pairing, ...(firewall ? [firewall] : [])]) {
     Tags.of(stack).add('project', 'replay-bench');
     Tags.of(stack).add(STAGE_TAG, names.tagValue);
   }

@@ -221,6 +221,15 @@ export const configSchema = z
       lander: 3,
       judge: 2,
     }),
+    /** Ingest behind CloudFront with an AWS WAF web ACL limiting each IP address (docs/deploy.md, "Ingest firewall"). */
+    ingest: z._default(
+      z.strictObject({
+        waf: z._default(z.boolean(), false),
+        /** Requests per IP address per 5 minutes before WAF blocks it (AWS WAF takes 10 to 2,000,000,000). */
+        wafRequestsPer5Minutes: z._default(z.int().check(z.gte(10), z.lte(2_000_000_000)), 1000),
+      }),
+      { waf: false, wafRequestsPer5Minutes: 1000 },
+    ),
     /** Cognito's own mailer sends 50 e-mails a day; a verified SES identity lifts that (docs/deploy.md). */
     cognito: z.optional(
       z.strictObject({
@@ -245,6 +254,13 @@ export const configSchema = z
         ctx.addIssue({ code: 'custom', path: ['spaces'], message: clash });
       if (config.domain)
         for (const issue of domainIssues(config.domain, Object.keys(config.cockpits))) ctx.addIssue(issue);
+      if (config.ingest.waf && config.domain)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ingest', 'waf'],
+          message:
+            'cannot be combined with "domain" yet: ingest.{domain} names the API itself, which the firewall would not cover',
+        });
       if (config.alarms.monthlyBudgetUsd !== undefined && !config.alarms.email)
         ctx.addIssue({
           code: 'custom',

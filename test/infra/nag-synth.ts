@@ -1,6 +1,7 @@
 // The synth nag.test.ts checks, run in a process of its own (`node --import tsx`, the cloud assembly into
 // CDK_OUTDIR), where aws-cdk-lib loads at Node's own speed. Beside the default stage, a named stage with its
-// own domain, hosted zone and monthly budget: its grants, names, certificates and budget are checked too.
+// own domain, hosted zone and monthly budget: its grants, names, certificates and budget are checked too; and
+// a stage with the ingest firewall.
 // CloudFormation's template validation is not run here: the real `cdk synth` in bundled-synth.test.ts runs
 // it over a deployment with the same kinds of resources.
 import { parseConfig } from '../../shared/schema/config.ts';
@@ -23,6 +24,13 @@ addReplayStacks(app, {
   names: new StageNames('named'),
   dashboardDir: sharedDashboard(),
   // The checks already run over the whole app.
+  checks: false,
+});
+// A stage with the ingest firewall: its us-east-1 stack and the CloudFront front of ingest.
+addReplayStacks(app, {
+  config: parseConfig({ ...richConfig(), ingest: { waf: true } }),
+  names: new StageNames('guarded'),
+  dashboardDir: sharedDashboard(),
   checks: false,
 });
 app.synth();

@@ -7,6 +7,19 @@ import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatem
 import { RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  OriginSslPolicy,
+  PriceClass,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { TIMEOUTS } from '../timing.ts';
 import { ingestHostName, type DomainConfig } from '../../../shared/schema/config.ts';
@@ -23,7 +36,10 @@ export class Ingest extends Construct {
   /** Where runner hosts send: `https://ingest.{domain}` with a configured domain, else the API's own address. */
   readonly baseUrl: string;
 
-  constructor(scope: Construct, id: string, { config, state, alarms }: StageProps) {
+  /** With the ingest firewall: the CloudFront distribution runner hosts send through. */
+  readonly front?: Distribution;
+
+  constructor(scope: Construct, id: string, { config, state, alarms, webAclArn }: StageProps & { webAclArn?: string }) {
     super(scope, id);
     this.function = new ReplayFunction(this, 'Ingest', {
       service: 'ingest',
@@ -58,7 +74,12 @@ export class Ingest extends Construct {
       rateLimit: 20,
       burstLimit: 100,
     });
-    this.baseUrl = config.domain ? this.serveAt(config.domain) : this.endpoint.api.apiEndpoint;
+    if (webAclArn) this.front = this.behindFirewall(webAclArn, state.accessLogs);
+    this.baseUrl = this.front
+      ? `https://${this.front.distributionDomainName}`
+      : config.domain
+        ? this.serveAt(config.domain)
+        : this.endpoint.api.apiEndpoint;
     const integration = new HttpLambdaIntegration('Ingest', this.function.lambda);
     const routes = this.endpoint.api.addRoutes({ path: INGEST_ROUTE, methods: [HttpMethod.POST], integration });
     // Everything else reaches the function too, so a wrong method or path gets the protocol's JSON 405/404
@@ -83,6 +104,44 @@ export class Ingest extends Construct {
         'The ingest endpoint answered 5xx: deliveries were not stored (runners keep them in their outbox and retry).',
       runbook: 'Ingest server errors',
     });
+  }
+
+  /**
+   * CloudFront in front of the endpoint with the firewall's web ACL: every method and header but Host passes
+   * to the API, nothing is cached, and the raw body (which the signature covers) arrives unchanged.
+   */
+  private behindFirewall(webAclArn: string, accessLogs: IBucket): Distribution {
+    const front = new Distribution(this, 'Front', {
+      comment: 'replay-bench ingest behind the AWS WAF rate limit',
+      webAclId: webAclArn,
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+      enableLogging: true,
+      logBucket: accessLogs,
+      logFilePrefix: 'cloudfront/ingest/',
+      defaultBehavior: {
+        origin: new HttpOrigin(this.endpoint.domainName, {
+          protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+          originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+        }),
+        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+        allowedMethods: AllowedMethods.ALLOW_ALL,
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      },
+    });
+    Validations.of(front).acknowledge(
+      {
+        id: 'AwsSolutions-CFR1',
+        reason: 'Runner hosts may be anywhere; deliveries are authenticated by their HMAC, not by origin country.',
+      },
+      {
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'The ingest front answers on its *.cloudfront.net name, whose certificate and minimum viewer protocol CloudFront chooses; runner hosts speak TLS 1.2 or newer.',
+      },
+    );
+    return front;
   }
 
   /** The configured name, its certificate, and (with a hosted zone) its record; the base URL it gives. */
