@@ -116,7 +116,7 @@ export class CompareView {
           'p',
           { class: 'card-foot' },
           'Difference: Newcombe’s 95% interval for paired proportions (1998, method 10); p: McNemar’s exact test on the tasks only one of ' +
-            'them resolved. The tier, wave and difficulty filters apply; the verdict, tests and agreement filters do not, since a ' +
+            'them resolved. The tier, wave, repository and difficulty filters apply; the verdict, tests and agreement filters do not, since a ' +
             'comparison needs every result. Fewer than 10 tasks in common: no comparison. Same figures as GET …/compare and GET …/pairs.',
         ),
       ),

@@ -92,7 +92,7 @@ export function renderCost(
     c.foot,
     'Run cost: what the run’s harness recorded, else estimated from its prompt and completion tokens at the configured price of its model; ' +
       'only runs whose cost is known (“priced”) count, and “priced k of n” says when that is not all of them. Cost per resolved task = the ' +
-      'priced runs’ cost ÷ how many of those same runs resolved their task. The figures follow the model, tier, wave and harness filters.',
+      'priced runs’ cost ÷ how many of those same runs resolved their task. The figures follow the model, tier, wave, harness and repository filters.',
   );
 }
 

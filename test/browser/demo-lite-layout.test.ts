@@ -12,6 +12,7 @@ import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
 import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from '../../infra/local/demo-prices.ts';
 import { readDemoData } from '../../infra/local/demo-data.ts';
 import { buildLiteCampaign } from '../../infra/local/demo-lite-campaign.ts';
+import { pushDelivery } from '../../shared/runner/push.ts';
 
 const SPACE = 'SweBenchLiteDemo';
 const HOSTS = ['demo-runner-1', 'demo-runner-2'];
@@ -28,8 +29,22 @@ const HEIGHTS: Record<number, number> = { 800: 700, 1024: 768, 1440: 900 };
 
 let cockpit: JudgedCockpit;
 
+/** A run with a candidate patch, so the detail shows its verdict and diffs over a full grid. */
+const run = campaign.runs.find((r) => (r.delivery.patch as string).length > 200)!;
+
 beforeAll(async () => {
-  cockpit = await startJudgedCockpit(config, keys, SPACE, campaign);
+  // Every run loaded judged but `run`, which is pushed: the stand-in judge fetches its task's merged fix, so
+  // its detail shows the candidate beside the fix.
+  cockpit = await startJudgedCockpit(
+    config,
+    keys,
+    SPACE,
+    campaign,
+    campaign.runs.filter((r) => r !== run),
+  );
+  const key = keys[run.host as keyof typeof keys];
+  expect((await pushDelivery(cockpit.local.url, SPACE, run.delivery, key)).status).toBe(202);
+  expect((await pushDelivery(cockpit.local.url, SPACE, run.hiddenTest, key)).status).toBe(202);
 }, 240_000);
 
 afterAll(() => cockpit?.stop());
@@ -43,13 +58,11 @@ async function open(path: string, width: number): Promise<Page> {
   return page;
 }
 
-/** A run with a candidate patch, so the detail shows its verdict and diffs over a full grid. */
-const run = campaign.runs.find((r) => (r.delivery.patch as string).length > 200)!;
-
 describe('the run detail over the runs grid', () => {
   it.each([800, 1024, 1440])('is opaque and covers the grid where it lies at %i px', async (width) => {
     const page = await open(`/?view=runs&run=${encodeURIComponent(run.id)}`, width);
-    await page.locator('#run-detail .verdict-main').waitFor();
+    await page.locator('#run-detail .reason', { hasText: 'demo-oracle' }).waitFor({ timeout: 60_000 });
+    await page.locator('#run-detail #reference-side .patch-files').waitFor({ timeout: 30_000 });
     const seen = await page.evaluate(() => {
       const host = document.querySelector('.detail-host')!;
       const box = host.getBoundingClientRect();
@@ -102,6 +115,7 @@ describe('the header', () => {
       .locator('.tabs [role="tab"]')
       .evaluateAll((ts) => ts.map((t) => t.scrollWidth <= t.clientWidth));
     expect(tabs).toEqual(['Dashboard', 'Compare', 'Runs', 'Task', 'Hosts'].map(() => true));
+    await page.screenshot({ path: `${SHOTS}/layout-dashboard-${width}.png` });
     await page.close();
   });
 });
@@ -152,8 +166,11 @@ describe('names in the figure tables', () => {
     for (const id of ['#table-models', '#table-breakdown', '#chart-cost', '#chart-judge-spend'])
       expect(await page.locator(`${id} table.figures`).count()).toBeGreaterThan(0);
     expect(await crushedCells(page)).toEqual({ narrow: [], brokenInside: [] });
+    // Tall enough for each card to be shot whole, at the same width.
+    await page.setViewportSize({ width, height: 1800 });
     await page.locator('#table-models').screenshot({ path: `${SHOTS}/layout-models-${width}.png` });
     await page.locator('#chart-cost').screenshot({ path: `${SHOTS}/layout-cost-${width}.png` });
+    await page.locator('#table-calibration').screenshot({ path: `${SHOTS}/layout-kappa-${width}.png` });
     await page.close();
   });
 
@@ -161,8 +178,13 @@ describe('names in the figure tables', () => {
     const page = await open('/?view=compare&pairs=all', width);
     await page.locator('#all-pairs-table tbody tr').first().waitFor();
     expect(await crushedCells(page)).toEqual({ narrow: [], brokenInside: [] });
+    await page.setViewportSize({ width, height: 1800 });
     await page.locator('#compare-area').screenshot({ path: `${SHOTS}/layout-all-pairs-${width}.png` });
     await page.close();
+    const two = await open('/?view=compare', width);
+    await two.locator('#compare-sentence').waitFor();
+    await two.screenshot({ path: `${SHOTS}/layout-compare-${width}.png` });
+    await two.close();
   });
 });
 
@@ -226,6 +248,7 @@ describe('getting around', () => {
         expect(Math.abs(Number(percent) - rate)).toBeLessThanOrEqual(rate > 0 && rate < 10 ? 0.05 : 0.5);
       });
     }
+    await page.setViewportSize({ width: 1440, height: 1800 });
     await page.locator('#table-repos').screenshot({ path: `${SHOTS}/layout-repos-1440.png` });
 
     await table.locator('tbody th a', { hasText: 'sympy/sympy' }).click();
