@@ -3,9 +3,11 @@
 // harness's resolved, with the named tests' pass or fail where the eval logs have them), and cost, tokens,
 // steps and wall time where the agent's trajectory records them. Each task's original fix is its real merged
 // fix, served to the judge by the stand-in GitHub, and its tier comes from that fix's changed code lines.
-// What the data does not hold is generated from a fixed seed and counted as generated for the banner: the
-// run times (and the wall time of runs without a trajectory), runner hosts, task order and waves, and the merge
-// commit the fix is served under; the issue number is the fix PR's. Nothing reads the issue text: the data has none.
+// A figure the data does not hold is null and shows as unknown: the wall time, steps, tokens and cost of runs
+// without a trajectory, and whether a budget ran out (no source records a budget). What the pipeline needs and the
+// data does not hold is generated from a fixed seed and counted as generated for the banner: the run times,
+// runner hosts, task order and waves, and the merge commit the fix is served under; the issue number is the fix
+// PR's. Nothing reads the issue text: the data has none.
 import { patchCounts } from '../../shared/runner/derive.ts';
 import { fixSize, tierOf } from '../../shared/runner/fix-size.ts';
 import { runId } from '../../shared/schema/run-id.ts';
@@ -77,8 +79,10 @@ export function buildLiteCampaign(data: DemoData, options: LiteCampaignOptions):
       const random = streamFor(`run:${r.configuration}:${r.instanceId}`);
       const host = options.hosts[Math.floor(random() * options.hosts.length)]!;
       const startedAt = CAMPAIGN_START + configuration.index * 3_600_000 + order.get(r.instanceId)! * 900_000;
-      const wallSeconds = r.wallSeconds ?? Math.round(lognormal(random, 240, 0.6) * 10) / 10;
-      const finishedAt = new Date(startedAt + wallSeconds * 1000).toISOString();
+      // The finish time is generated like the start; only a trajectory's duration is a wall time.
+      const finishedAt = new Date(
+        startedAt + (r.wallSeconds ?? Math.round(lognormal(random, 240, 0.6) * 10) / 10) * 1000,
+      ).toISOString();
       const row = {
         model: configuration.model,
         taskId: r.instanceId,
@@ -90,9 +94,10 @@ export function buildLiteCampaign(data: DemoData, options: LiteCampaignOptions):
         hostHardware: 'demo runner (generated)',
         startedAt: new Date(startedAt).toISOString(),
         finishedAt,
-        wallSeconds,
+        wallSeconds: r.wallSeconds,
         steps: r.steps,
-        // Every run of the data ended with a patch.
+        // Every run of the data ended with a patch. No source records a step or time budget, so none is
+        // declared (maxSteps, wallBudgetSeconds null) and whether one ran out stays unknown.
         outcome: 'finished',
         promptTokens: r.promptTokens,
         completionTokens: r.completionTokens,
@@ -100,8 +105,8 @@ export function buildLiteCampaign(data: DemoData, options: LiteCampaignOptions):
         outputTokensPerMinute:
           r.completionTokens !== null && r.wallSeconds ? r.completionTokens / (r.wallSeconds / 60) : null,
         contamination: [],
-        // The figures of a run with a trajectory are its own; a run without one has only a generated wall time.
-        metricsSource: r.wallSeconds === null ? 'generated' : 'trajectory',
+        // The figures of a run with a trajectory are its own; a run without one has its result only.
+        metricsSource: r.wallSeconds === null ? 'result-only' : 'trajectory',
         ...patchCounts(r.patch),
       };
       const id = runId(row);
@@ -135,7 +140,8 @@ export function buildLiteCampaign(data: DemoData, options: LiteCampaignOptions):
       known('cost', r.costUsd);
       known('tokens', r.promptTokens);
       known('steps', r.steps);
-      provenance.note(r.wallSeconds === null ? 'generated' : 'real', 'runs', 'wall time');
+      known('wall time', r.wallSeconds);
+      provenance.note('unknown', 'runs', 'whether a budget ran out');
       for (const field of ['start and finish times', 'runner host']) provenance.note('generated', 'runs', field);
       return {
         id,

@@ -31,7 +31,7 @@ export interface GroupFigures extends Group {
   steps: MedianFigure;
   outputTokensPerMinute: MedianFigure;
   completionTokens: MedianFigure;
-  /** Runs that ended because a step or wall-time budget ran out, out of all runs. */
+  /** Runs that ended because a step or wall-time budget ran out, out of those where that is known (run-counts.ts). */
   budgetExhausted: RateFigure;
 }
 
@@ -86,7 +86,7 @@ function figuresOf(
     get completionTokens() {
       return completionTokens!();
     },
-    budgetExhausted: rate(counts.budget, counts.runs),
+    budgetExhausted: rate(counts.budget, counts.budgetKnown),
   };
 }
 

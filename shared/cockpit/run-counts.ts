@@ -25,6 +25,8 @@ export interface RunCounts {
   generated: number;
   /** Runs that ended because a step or wall-time budget ran out. */
   budget: number;
+  /** Runs for which that is known: they declare a step or wall-time budget, or ended by it. */
+  budgetKnown: number;
 }
 
 const GENERATED = codeOf('metricsSource', 'generated');
@@ -48,6 +50,8 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
   let conflicts = 0;
   let generated = 0;
   let budget = 0;
+  let budgetKnown = 0;
+  const { maxSteps, wallBudgetSeconds } = table.numbers;
   for (let r = 0; r < rows.length; r++) {
     const i = rows[r]!;
     const isFlagged = judgeState[i] === FLAGGED;
@@ -59,6 +63,7 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
     if (conflictCounts[i]! > 0) conflicts += conflictCounts[i]!;
     if (metricsSource[i] === GENERATED) generated++;
     if (outcome[i] === BUDGET) budget++;
+    if (outcome[i] === BUDGET || !Number.isNaN(maxSteps[i]!) || !Number.isNaN(wallBudgetSeconds[i]!)) budgetKnown++;
   }
   const byVerdictAndTest = {} as RunCounts['byVerdictAndTest'];
   const verdicts = emptyVerdictCounts();
@@ -94,5 +99,6 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
     conflicts,
     generated,
     budget,
+    budgetKnown,
   };
 }

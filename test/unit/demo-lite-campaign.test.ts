@@ -26,7 +26,9 @@ type Row = {
   model: string;
   harnessVersion: string;
   taskId: string;
-  wallSeconds: number;
+  wallSeconds: number | null;
+  maxSteps: number | null;
+  wallBudgetSeconds: number | null;
   steps: number | null;
   promptTokens: number | null;
   completionTokens: number | null;
@@ -76,10 +78,14 @@ describe('the SWE-bench Lite demo campaign', () => {
         completionTokens: record.completionTokens,
         costUsd: record.costUsd,
       });
-      // A measured wall time is the trajectory's; a generated one marks the row generated.
-      if (record.wallSeconds !== null)
-        expect(row).toMatchObject({ wallSeconds: record.wallSeconds, metricsSource: 'trajectory' });
-      else expect(row.metricsSource).toBe('generated');
+      // A wall time is the trajectory's; a run without one has none, and says its figures are its result only.
+      expect(row.wallSeconds).toBe(record.wallSeconds);
+      expect(row.metricsSource).toBe(record.wallSeconds === null ? 'result-only' : 'trajectory');
+      // No source records a budget: none is declared, so whether one ran out is not claimed.
+      expect({ maxSteps: row.maxSteps ?? null, wallBudgetSeconds: row.wallBudgetSeconds ?? null }).toEqual({
+        maxSteps: null,
+        wallBudgetSeconds: null,
+      });
     }
     expect(
       campaign.runs.some((r) => (r.hiddenTest.hiddenTestResult as { failedTests?: string[] }).failedTests?.length),
@@ -125,9 +131,11 @@ describe('the SWE-bench Lite demo campaign', () => {
     expect(provenance.count('real', 'runs', 'test names')).toBe(named);
     expect(provenance.count('unknown', 'runs', 'test names')).toBe(runs - named);
     expect(provenance.count('real', 'runs', 'cost')).toBe(data.runs.filter((r) => r.costUsd !== null).length);
-    expect(provenance.count('generated', 'runs', 'wall time')).toBe(
+    expect(provenance.count('unknown', 'runs', 'wall time')).toBe(
       data.runs.filter((r) => r.wallSeconds === null).length,
     );
+    expect(provenance.count('generated', 'runs', 'wall time')).toBe(0);
+    expect(provenance.count('unknown', 'runs', 'whether a budget ran out')).toBe(runs);
     expect(provenance.count('generated', 'tasks', 'issue number (the PR’s)')).toBe(data.tasks.length);
     expect(provenance.lines().map((l) => l.split(':')[0])).toEqual(['Real', 'Generated', 'Unknown (null)']);
   });
