@@ -32,6 +32,12 @@ export interface DeliveredCounts {
   hiddenTests: number;
 }
 
+/** What the endpoint answered, by kind of delivery: accepted (202, or already accepted) and rejected. */
+export interface DeliveryAnswers {
+  accepted: DeliveredCounts;
+  rejected: DeliveredCounts;
+}
+
 /**
  * Delivers the campaign's run folders with replay-push's sync core: the outbox under the runs root, keys
  * found as on a runner host (environment, then REPLAY_KEYS_DIR). An endpoint that keeps refusing (a
@@ -40,9 +46,12 @@ export interface DeliveredCounts {
 export async function deliverCampaign(
   runsRoot: string,
   folders: string[],
-  options: { endpoint: string; keysDir: string; retryForMs?: number; onProgress?: (counts: DeliveredCounts) => void },
-): Promise<{ counts: DeliveredCounts; report: SyncReport }> {
-  const counts: DeliveredCounts = { issues: 0, runs: 0, hiddenTests: 0 };
+  options: { endpoint: string; keysDir: string; retryForMs?: number; onProgress?: (answers: DeliveryAnswers) => void },
+): Promise<{ answers: DeliveryAnswers; report: SyncReport }> {
+  const answers: DeliveryAnswers = {
+    accepted: { issues: 0, runs: 0, hiddenTests: 0 },
+    rejected: { issues: 0, runs: 0, hiddenTests: 0 },
+  };
   const counter = { issue: 'issues', run: 'runs', 'hidden-test': 'hiddenTests' } as const;
   const outbox = await Outbox.open(join(runsRoot, '.replay-outbox'));
   try {
@@ -51,8 +60,9 @@ export async function deliverCampaign(
       env: { ...process.env, REPLAY_KEYS_DIR: options.keysDir },
       retryForMs: options.retryForMs ?? 15_000,
       onEvent: (event) => {
-        if (event.type !== 'accepted') return;
-        if (++counts[counter[event.entry.kind]] % 250 === 0 && event.entry.kind === 'run') options.onProgress?.(counts);
+        if (event.type !== 'accepted' && event.type !== 'rejected') return;
+        answers[event.type][counter[event.entry.kind]]++;
+        options.onProgress?.(answers);
       },
     });
     const problems = [
@@ -70,7 +80,7 @@ export async function deliverCampaign(
           `(${errors.join('; ')}); they wait in ${outbox.dir}.`,
       );
     }
-    return { counts, report };
+    return { answers, report };
   } finally {
     await outbox.close();
   }

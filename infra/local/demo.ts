@@ -1,9 +1,12 @@
-// `npm run demo`: a realistic campaign in the cockpit within a minute (docs/contract.md §6 "Demo campaign"). Alone,
-// it starts local mode on HOST:PORT with its own data folder and the stand-in judge, pushes the campaign through
-// the signed endpoint and serves the cockpit until Ctrl-C; with local mode already running it pushes into it.
+// `npm run demo`: a realistic campaign in the cockpit within a minute (docs/contract.md §6 "Demo campaign"). It
+// starts its own local mode on HOST:PORT (on a free port when that one is taken, by `npm start` say) with its own
+// data folder and the stand-in judge, pushes the campaign through the signed endpoint, reports delivery, landing
+// and judging as they go, and serves the cockpit once every run is final, until Ctrl-C. Only with --url does it
+// push into a local mode it did not start.
 // Options: --source swe-bench-lite (default) | swe-bench-pro, --data DIR, --tasks N, --seed S, --space NAME,
 // --url URL, --fresh. The data is checked first: a missing or corrupt file stops it with a message naming it.
 import { existsSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
@@ -11,9 +14,9 @@ import { parseConfig, readConfigFile, type ReplayConfig } from '../../shared/sch
 import type { CockpitsBody, RunsPage } from '../../shared/cockpit/contract.ts';
 import { apiPaths } from '../../shared/cockpit/contract.ts';
 import { ingestUrl } from '../../shared/runner/push.ts';
-import { summaryLine } from '../../shared/runner/cli-output.ts';
 import { buildCampaign, readSourceRuns, type DemoCampaign } from './demo-campaign.ts';
-import { deliverCampaign, writeCampaignFolders, type DeliveredCounts } from './demo-delivery.ts';
+import { isDecided } from '../../shared/core/judge/transitions.ts';
+import { deliverCampaign, writeCampaignFolders, type DeliveredCounts, type DeliveryAnswers } from './demo-delivery.ts';
 import { DEMO_JUDGE_MODEL, startDemoJudge } from './demo-judge.ts';
 import { DEMO_DATA_DIR, readDemoData } from './demo-data.ts';
 import { buildLiteCampaign } from './demo-lite-campaign.ts';
@@ -50,12 +53,31 @@ async function main() {
     throw new Error('--tasks must be a whole number of at least 1.');
   // Read (and check) the data before anything starts, so a missing or corrupt file is all the demo says.
   const build = campaignBuilder(source, tasks);
-  const url = args.url ?? `http://${host}:${port}`;
-  const running = await cockpitsAt(url);
-  if (args.url && !running)
-    throw new Error(`Nothing answers at ${url}/api/cockpits: start local mode first, or leave out --url.`);
-  if (running) await pushToRunning(url, running, build);
-  else await startAndPush(SOURCES[source].space, build);
+  if (args.url) {
+    const running = await cockpitsAt(args.url);
+    if (!running)
+      throw new Error(`Nothing answers at ${args.url}/api/cockpits: start local mode first, or leave out --url.`);
+    return pushToRunning(args.url, running, build);
+  }
+  // A local mode the demo did not start has another configuration, other keys and no stand-in judge: the demo
+  // never pushes into it unasked, and runs its own beside it.
+  const free = await portIsFree(port);
+  if (!free)
+    console.log(
+      `Port ${port} is taken (by \`npm start\`?), so the demo starts its own local mode on a free port; ` +
+        `to push into the one at http://${host}:${port} instead, run \`npm run demo -- --url http://${host}:${port}\`.`,
+    );
+  await startAndPush(SOURCES[source].space, build, free ? port : 0);
+}
+
+async function portIsFree(candidate: number): Promise<boolean> {
+  const probe = createServer();
+  const free = await new Promise<boolean>((resolve) => {
+    probe.once('error', () => resolve(false));
+    probe.listen(candidate, host, () => resolve(true));
+  });
+  if (free) await new Promise((resolve) => probe.close(resolve));
+  return free;
 }
 
 type CampaignBuilder = (hosts: string[]) => DemoCampaign;
@@ -97,12 +119,15 @@ function campaignFor(build: CampaignBuilder, hosts: string[]): DemoCampaign {
   return campaign;
 }
 
-async function startAndPush(space: string, build: CampaignBuilder) {
+async function startAndPush(space: string, build: CampaignBuilder, listenPort: number) {
   const dataDir = process.env.REPLAY_DATA_DIR ?? join(PROJECT_ROOT, '.replay-data', `demo-${args.source}`);
   if (args.fresh && existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
   const config = parseConfig({
     defaultJudgeModel: DEMO_JUDGE_MODEL,
-    spaces: { [space]: { senders: DEMO_SENDERS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 100_000 } } },
+    // A run that lands before its task's issue record rechecks after min(5 min, retryBaseSeconds): a few seconds here.
+    spaces: {
+      [space]: { senders: DEMO_SENDERS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 100_000, retryBaseSeconds: 5 } },
+    },
     cockpits: { [space]: { space } },
     // ILLUSTRATIVE prices (demo-prices.ts): demo-oracle is no real model and costs nothing, and the demo's token
     // counts are generated; some runner models stay unpriced, so their run cost reads "unknown" (a run whose
@@ -117,8 +142,8 @@ async function startAndPush(space: string, build: CampaignBuilder) {
     config,
     dataDir,
     host,
-    port,
-    sweepIntervalSeconds: 10,
+    port: listenPort,
+    sweepIntervalSeconds: 5,
     env: { ...process.env, ...judge.env },
     log: (line) => console.log(`  ${line}`),
   });
@@ -136,8 +161,28 @@ async function startAndPush(space: string, build: CampaignBuilder) {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 
-  await push(local.url, space, campaign, join(dataDir, 'keys'), join(dataDir, 'runs'));
-  await followJudging(local.url, space);
+  const started = Date.now();
+  const delivery = { runs: 0, hiddenTests: 0, over: false };
+  const following = followJudging(local.url, space, campaign, delivery, started);
+  try {
+    const done = await push(
+      local.url,
+      space,
+      campaign,
+      join(dataDir, 'keys'),
+      join(dataDir, 'runs'),
+      started,
+      (answers) => {
+        delivery.runs = answers.accepted.runs;
+        delivery.hiddenTests = answers.accepted.hiddenTests;
+      },
+    );
+    delivery.runs = done.answers.accepted.runs + done.report.alreadyAccepted;
+    delivery.hiddenTests = done.answers.accepted.hiddenTests + done.report.alreadyAccepted;
+  } finally {
+    delivery.over = true;
+  }
+  await following;
   console.log(`Serving the cockpit at ${local.url}/ until Ctrl-C.`);
 }
 
@@ -160,12 +205,14 @@ async function pushToRunning(url: string, running: CockpitsBody, build: Campaign
   const keys = await keysFor(config, space, keysDir);
   // Runs are spread over the senders that have a key: a delivery from an unpaired host would be refused.
   const campaign = campaignFor(build, [...keys.keys()]);
-  await push(url, space, campaign, keysDir, join(localPaths().dataDir, 'demo-runs', space)).catch((error: Error) => {
-    throw new Error(
-      `${error.message} The demo signs with the keys in ${keysDir}: when local ` +
-        `mode runs with another REPLAY_DATA_DIR or REPLAY_KEYS_DIR, give the demo the same.`,
-    );
-  });
+  await push(url, space, campaign, keysDir, join(localPaths().dataDir, 'demo-runs', space), Date.now()).catch(
+    (error: Error) => {
+      throw new Error(
+        `${error.message} The demo signs with the keys in ${keysDir}: when local ` +
+          `mode runs with another REPLAY_DATA_DIR or REPLAY_KEYS_DIR, give the demo the same.`,
+      );
+    },
+  );
   console.log(`Open ${url}/ to see the campaign.`);
 }
 
@@ -186,29 +233,38 @@ async function keysFor(config: ReplayConfig, space: string, keysDir: string): Pr
  * the demo goes through the real runner path: outbox, ledger, signing, retries. A second demo against the
  * same data finds them already accepted.
  */
-async function push(url: string, space: string, campaign: DemoCampaign, keysDir: string, runsRoot: string) {
-  const started = Date.now();
-  const seconds = () => ((Date.now() - started) / 1000).toFixed(0);
+async function push(
+  url: string,
+  space: string,
+  campaign: DemoCampaign,
+  keysDir: string,
+  runsRoot: string,
+  started: number,
+  onProgress?: (answers: DeliveryAnswers) => void,
+) {
   const folders = writeCampaignFolders(campaign, runsRoot);
   console.log(
     `Wrote ${folders.length} run folders (replay-run/1) under ${runsRoot}; delivering them as \`replay-push sync\` does.`,
   );
-  const report = (p: DeliveredCounts) =>
-    console.log(
-      `  delivered ${p.runs} of ${campaign.runs.length} runs and ${p.hiddenTests} hidden-test results (${seconds()} s)`,
-    );
-  const done = await deliverCampaign(runsRoot, folders, {
-    endpoint: ingestUrl(url, space),
-    keysDir,
-    onProgress: report,
-  });
+  const done = await deliverCampaign(runsRoot, folders, { endpoint: ingestUrl(url, space), keysDir, onProgress });
+  // Every count by kind of delivery, from the endpoint's answers: accepted (now or before) and rejected.
+  const { accepted, rejected } = done.answers;
+  const again = done.report.alreadyAccepted
+    ? `; ${done.report.alreadyAccepted} run folders had been delivered before`
+    : '';
   console.log(
-    `Delivered ${done.counts.issues} issues, ${done.counts.runs} runs and ${done.counts.hiddenTests} ` +
-      `hidden-test results in ${seconds()} s (replay-push: ${summaryLine(done.report)}).`,
+    `Delivered ${kinds(accepted)} in ${secondsSince(started)} s${again}; rejected ` +
+      `${rejected.issues + rejected.runs + rejected.hiddenTests ? kinds(rejected) : 'none'}.`,
   );
-  if (done.report.anyRejected || done.report.rejected)
-    console.log(`  Some deliveries were rejected; the answers are in ${join(runsRoot, '.replay-outbox', 'rejected')}.`);
+  if (rejected.issues + rejected.runs + rejected.hiddenTests)
+    console.log(
+      `  The endpoint's answers to the rejected ones are in ${join(runsRoot, '.replay-outbox', 'rejected')}.`,
+    );
+  return done;
 }
+
+const kinds = (c: DeliveredCounts) => `${c.issues} issues, ${c.runs} runs and ${c.hiddenTests} hidden-test results`;
+const secondsSince = (started: number) => ((Date.now() - started) / 1000).toFixed(0);
 
 async function allRuns(url: string, space: string): Promise<RunsPage['runs']> {
   const rows: RunsPage['runs'] = [];
@@ -221,15 +277,50 @@ async function allRuns(url: string, space: string): Promise<RunsPage['runs']> {
   return rows;
 }
 
-/** Prints judging progress until no run is waiting for the judge any more (or two minutes pass). */
-async function followJudging(url: string, space: string) {
-  const deadline = Date.now() + 120_000;
+/** How long the demo waits, once delivery is over, for every run to be final before it serves anyway. */
+const FINAL_WITHIN_MS = 180_000;
+
+/**
+ * Reports every 5 s how many of the campaign's runs were delivered, have landed and are final (judged, flagged,
+ * or decided at landing: docs/contract.md §5), and returns once every run is final — or, past the wait, names
+ * the states the others are in.
+ */
+async function followJudging(
+  url: string,
+  space: string,
+  campaign: DemoCampaign,
+  delivery: { runs: number; hiddenTests: number; over: boolean },
+  started: number,
+) {
+  const ids = new Set(campaign.runs.map((r) => r.id));
+  const total = campaign.runs.length;
+  let deadline = Infinity;
   for (;;) {
-    const rows = await allRuns(url, space);
-    const waiting = rows.filter((r) => r.judgeVerdict === null).length;
-    console.log(`  ${rows.length - waiting} of ${rows.length} runs have a verdict (${waiting} waiting for the judge)`);
-    if (!waiting || Date.now() > deadline) return;
     await new Promise((r) => setTimeout(r, 5000));
+    const rows = (await allRuns(url, space)).filter((r) => ids.has(r.id));
+    const final = rows.filter(isDecided);
+    const flagged = final.filter((r) => r.judgeState === 'flagged').length;
+    if (delivery.over && final.length === total) {
+      console.log(
+        `Every run is final after ${secondsSince(started)} s: ${total - flagged} with a verdict` +
+          `${flagged ? `, ${flagged} flagged (a check withheld the judge's "resolved")` : ''}.`,
+      );
+      return;
+    }
+    console.log(
+      `  ${secondsSince(started)} s: delivered ${delivery.runs} of ${total} runs and ${delivery.hiddenTests} ` +
+        `hidden-test results · ` +
+        `landed ${rows.length} · final ${final.length} (judged or flagged)`,
+    );
+    if (delivery.over && deadline === Infinity) deadline = Date.now() + FINAL_WITHIN_MS;
+    if (Date.now() > deadline) {
+      const states = new Map<string, number>();
+      for (const r of rows) if (!isDecided(r)) states.set(r.judgeState, (states.get(r.judgeState) ?? 0) + 1);
+      const waiting = [...states].map(([state, n]) => `${n} ${state}`);
+      if (rows.length < total) waiting.push(`${total - rows.length} not landed`);
+      console.log(`  Not every run is final after ${FINAL_WITHIN_MS / 1000} s more: ${waiting.join(', ')}.`);
+      return;
+    }
   }
 }
 

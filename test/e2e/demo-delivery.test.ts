@@ -29,7 +29,10 @@ describe('the demo campaign delivered through run folders', () => {
     const options = { endpoint: ingestUrl(local.url, 'Demo'), keysDir: local.keysDir };
 
     const first = await deliverCampaign(runsRoot, folders, options);
-    expect(first.counts).toEqual({ issues: 1, runs: campaign.runs.length, hiddenTests: campaign.runs.length });
+    expect(first.answers).toEqual({
+      accepted: { issues: 1, runs: campaign.runs.length, hiddenTests: campaign.runs.length },
+      rejected: { issues: 0, runs: 0, hiddenTests: 0 },
+    });
 
     type Row = {
       id: string;

@@ -64,7 +64,7 @@ describe('the demo on the real SWE-bench Lite runs', () => {
       endpoint: ingestUrl(local.url, 'Lite'),
       keysDir: local.keysDir,
     });
-    expect(done.counts).toEqual({ issues: 2, runs: 8, hiddenTests: 8 });
+    expect(done.answers.accepted).toEqual({ issues: 2, runs: 8, hiddenTests: 8 });
 
     for (const run of campaign.runs) {
       const record = recordOf(run);
