@@ -33,6 +33,11 @@ export async function checkPairing(endpoint: string, host: string, settings: Key
   const message = typeof answer.body.message === 'string' ? ` ${answer.body.message}` : '';
   if (answer.status === 200 && answer.body.signature === 'verified' && answer.body.host === host)
     return { exitCode: 0, line: `paired: ${endpoint} verified host "${host}"'s signature; nothing was stored.` };
+  if (answer.status === 401 && answer.body.error === 'stale')
+    return {
+      exitCode: 3,
+      line: `clock off: ${endpoint} refused the check's timestamp; set this host's clock (network time) and check again.${message}`,
+    };
   switch (answer.status) {
     case 401:
       return {

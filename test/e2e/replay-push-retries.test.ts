@@ -196,3 +196,17 @@ describe('answers that reject a delivery for good', () => {
     expect(seen).toHaveLength(1);
   });
 });
+
+describe('replay-push check', () => {
+  it('says the clock is off, not that the host is unpaired, when the endpoint answers 401 stale', async () => {
+    const { keyFile } = oneRun();
+    script = [
+      { status: 401, body: { signature: 'invalid', error: 'stale', message: 'X-Replay-Timestamp is 400 s behind.' } },
+    ];
+    const result = await replayPush(['check', '--endpoint', endpoint, '--host', 'mac-studio-1', '--key-file', keyFile]);
+    expect(result.code).toBe(3);
+    expect(result.err).toEqual([
+      `replay-push: clock off: ${endpoint} refused the check's timestamp; set this host's clock (network time) and check again. X-Replay-Timestamp is 400 s behind.`,
+    ]);
+  });
+});

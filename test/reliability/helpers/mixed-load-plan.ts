@@ -36,7 +36,9 @@ export interface Planned {
   value: string;
 }
 
-export const patchOf = (mark: string) => `diff --git a/src/widget.ts b/src/widget.ts\n+${mark}\n`;
+/** A well-formed one-hunk diff: the judge reads only the diff rebuilt from its hunks, so the mark must sit in one. */
+export const patchOf = (mark: string) =>
+  `diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-a\n+${mark}\n`;
 
 function planned(host: string, delivery: Record<string, unknown>, forged = false): Planned {
   const kind = delivery.kind as Kind;
