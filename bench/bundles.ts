@@ -4,7 +4,7 @@
 // fresh Node process with the functions' NODE_OPTIONS, medians over interleaved rounds; target ≤ 1.3× the floor.
 //   npm run bench:bundles [-- --rounds 15]
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -57,39 +57,50 @@ function synthesizedBundles(): Map<string, string> {
     encoding: 'utf8',
   });
   if (run.status !== 0) throw new Error(`cdk synth failed: ${run.stderr}`);
-  const template = JSON.parse(readFileSync(join(outdir, 'ReplayBench-Pipeline.template.json'), 'utf8')) as {
-    Resources: Record<
-      string,
-      {
-        Type: string;
-        Metadata?: Record<string, string>;
-        Properties: { Environment?: { Variables?: Record<string, string> } };
-      }
-    >;
-  };
   const bundles = new Map<string, string>();
-  for (const resource of Object.values(template.Resources)) {
-    const service = resource.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME;
-    if (resource.Type === 'AWS::Lambda::Function' && service && !bundles.has(service))
-      bundles.set(service, join(outdir, resource.Metadata!['aws:asset:path']!));
+  // The functions live in several stacks (pipeline, cockpits): every template of the assembly is read.
+  for (const file of readdirSync(outdir).filter((f) => f.endsWith('.template.json'))) {
+    const template = JSON.parse(readFileSync(join(outdir, file), 'utf8')) as {
+      Resources: Record<
+        string,
+        {
+          Type: string;
+          Metadata?: Record<string, string>;
+          Properties?: { Environment?: { Variables?: Record<string, string> } };
+        }
+      >;
+    };
+    for (const resource of Object.values(template.Resources)) {
+      const service = resource.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME;
+      if (resource.Type === 'AWS::Lambda::Function' && service && !bundles.has(service))
+        bundles.set(service, join(outdir, resource.Metadata!['aws:asset:path']!));
+    }
   }
+  for (const service of SERVICES)
+    if (!bundles.has(service)) throw new Error(`cdk synth built no function for ${service}.`);
   return bundles;
 }
 
-/** The third-party clients each factory or provider in a function's wiring builds, as the floor builds them. */
+/**
+ * The third-party clients each resource factory (functions/aws-resources.ts) or provider in a function's wiring
+ * builds, as the floor builds them.
+ */
 const CLIENTS: [RegExp, string[]][] = [
   [
-    /\bdynamoClient\(/,
+    /\baws(?:Table|Leases|ReenqueueLedger)\(/,
     [
       "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';",
       "import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';",
       'DynamoDBDocumentClient.from(new DynamoDBClient({}));',
     ],
   ],
-  [/\bs3Client\(/, ["import { S3Client } from '@aws-sdk/client-s3';", 'new S3Client({});']],
-  [/\bsqsClient\(/, ["import { SQSClient } from '@aws-sdk/client-sqs';", 'new SQSClient({});']],
+  [/\baws(?:Inbox|Data|BulkData|Downloads)\(/, ["import { S3Client } from '@aws-sdk/client-s3';", 'new S3Client({});']],
   [
-    /\bsecretsManagerClient\(/,
+    /\baws(?:LandingQueue|LandingDeadLetters|JudgeQueue)\(/,
+    ["import { SQSClient } from '@aws-sdk/client-sqs';", 'new SQSClient({});'],
+  ],
+  [
+    /\baws(?:HostKeys|Pairing|Secrets)\(/,
     ["import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';", 'new SecretsManagerClient({});'],
   ],
   [/\bjudgeModelProvider\(/, ["import Anthropic from '@anthropic-ai/sdk';", "new Anthropic({ apiKey: 'floor' });"]],
@@ -105,7 +116,9 @@ const CLIENTS: [RegExp, string[]][] = [
 
 /** The floor's entry for a function: its wiring's third-party clients, built at the top level, and a handler. */
 function floorEntry(service: string): string {
-  const wiring = readFileSync(join(root, 'functions', service, 'lambda.ts'), 'utf8');
+  const wiring = ['lambda.ts', 'wire.ts']
+    .map((f) => readFileSync(join(root, 'functions', service, f), 'utf8'))
+    .join('\n');
   const used = CLIENTS.filter(([uses]) => uses.test(wiring)).map(([, lines]) => lines);
   if (used.length === 0) throw new Error(`functions/${service}/lambda.ts builds no client the bench knows.`);
   const imports = used.flatMap((lines) => lines.filter((line) => line.startsWith('import ')));

@@ -10,11 +10,7 @@ import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts'
 import { keyEnvName } from '../../shared/adapters/key-names.ts';
 import { keyBytes, STRONG_KEY_BYTES } from '../../shared/core/ingest/signature.ts';
 import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
-import {
-  githubCredentialsFromEnv,
-  judgeModelProvider,
-  referenceSourceProvider,
-} from '../../shared/adapters/aws/judge-services.ts';
+import { githubCredentialsFromEnv } from '../../shared/adapters/aws/judge-services.ts';
 import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
 import { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
 import { SqsQueue } from '../../shared/adapters/aws/sqs-queue.ts';
@@ -23,8 +19,6 @@ import { instrumentation, type LogLevel } from '../../shared/adapters/aws/observ
 import { TIMINGS, type ServiceName } from '../../shared/operations.ts';
 import { INBOX_PREFIX, parseInboxKey } from '../../shared/storage-layout.ts';
 import { systemClock, type JudgeMessage, type LandingMessage, type MessageQueue } from '../../shared/ports.ts';
-import { DEFAULT_MAX_DIFF_CHARS } from '../../shared/core/judge/judge-run.ts';
-import { rememberingMissingKeys } from '../../shared/core/ingest/missing-keys.ts';
 import { createIngestHandler } from '../../functions/ingest/handler.ts';
 import { createLanderHandler } from '../../functions/lander/handler.ts';
 import { createReadApiHandler } from '../../functions/read-api/handler.ts';
@@ -32,6 +26,14 @@ import { createJudgeHandler } from '../../functions/judge/handler.ts';
 import { createSweeperHandler } from '../../functions/sweeper/handler.ts';
 import { createSnapshotCompactorHandler } from '../../functions/snapshot-compactor/handler.ts';
 import { createInboxReconcilerHandler } from '../../functions/inbox-reconciler/handler.ts';
+import { wire as wireIngest } from '../../functions/ingest/wire.ts';
+import { wire as wireLander } from '../../functions/lander/wire.ts';
+import { wire as wireReadApi } from '../../functions/read-api/wire.ts';
+import { wire as wireJudge } from '../../functions/judge/wire.ts';
+import { wire as wireSweeper } from '../../functions/sweeper/wire.ts';
+import { wire as wireCompactor } from '../../functions/snapshot-compactor/wire.ts';
+import { wire as wireReconciler } from '../../functions/inbox-reconciler/wire.ts';
+import type { PlatformResources } from '../../functions/platform-resources.ts';
 import { DynamoReenqueueLedger } from '../../shared/adapters/aws/dynamo-reenqueue-ledger.ts';
 import { startEmulators, type Emulators, type RunningEmulators } from './emulators.ts';
 import { cockpitEntries } from '../../shared/core/read/read-api.ts';
@@ -99,6 +101,8 @@ export interface LocalMode {
   weakKeys: HostKeyName[];
   emulators: Emulators;
   adapters: LocalAdapters;
+  /** Each function's dependencies, as its `wire.ts` built them: the same code AWS builds them with. */
+  wiring: Record<ServiceName, object>;
   stop(): Promise<void>;
 }
 
@@ -130,89 +134,39 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   };
   const logLevel = (env.POWERTOOLS_LOG_LEVEL as LogLevel | undefined) ?? 'WARN';
   const observe = (service: ServiceName) => instrumentation(service, { logLevel, publishMetrics: false });
-  const clock = systemClock;
 
-  const ingest = createIngestHandler(
-    {
-      config,
-      keys: rememberingMissingKeys(keys, clock),
-      inbox: adapters.inbox,
-      landingQueue: adapters.landingQueue,
-      runs: table,
-      issueOwners: table,
-      clock,
-    },
-    observe('ingest'),
-  );
-  const lander = createLanderHandler(
-    {
-      runs: table,
-      attempts: table,
-      issues: table,
-      hosts: table,
-      objects: adapters.data,
-      inbox: adapters.inbox,
-      judgeQueue: adapters.judgeQueue,
-      clock,
-    },
-    observe('lander'),
-  );
-  const readApi = createReadApiHandler(
-    {
-      config,
-      runs: table,
-      attempts: table,
-      issues: table,
-      hosts: table,
-      objects: adapters.data,
-      pairing: keys,
-      budget: table,
-      clock,
-    },
-    observe('read-api'),
-  );
-  const judge = createJudgeHandler(
-    {
-      config,
-      runs: table,
-      attempts: table,
-      issues: table,
-      budget: table,
-      judging: table,
-      objects: adapters.data,
-      model: judgeModelProvider(env),
-      reference: referenceSourceProvider(env),
-      clock,
-      maxDiffChars: DEFAULT_MAX_DIFF_CHARS,
-    },
-    observe('judge'),
-  );
-  const sweeper = createSweeperHandler(
-    { config, runs: table, judging: table, judgeQueue: adapters.judgeQueue, clock },
-    observe('sweeper'),
-  );
-  const compactor = createSnapshotCompactorHandler(
-    {
-      config,
-      runs: table,
-      issues: table,
-      objects: adapters.data,
-      leases: new DynamoLeaseStore(documents, names.table, timeouts),
-      clock,
-    },
-    observe('snapshot-compactor'),
-  );
-  const reconciler = createInboxReconcilerHandler(
-    {
-      inbox: adapters.inbox,
-      landingQueue: adapters.landingQueue,
-      landingDeadLetters: new SqsQueue<LandingMessage>(emulators.sqs, emulators.queueUrls.landingDlq, timeouts),
-      ledger: new DynamoReenqueueLedger(documents, names.table, timeouts),
-      leases: new DynamoLeaseStore(documents, names.table, timeouts),
-      clock,
-    },
-    observe('inbox-reconciler'),
-  );
+  const leases = new DynamoLeaseStore(documents, names.table, timeouts);
+  const resources: PlatformResources = {
+    config,
+    table,
+    leases,
+    reenqueueLedger: new DynamoReenqueueLedger(documents, names.table, timeouts),
+    inbox: adapters.inbox,
+    data: adapters.data,
+    bulkData: adapters.data,
+    landingQueue: adapters.landingQueue,
+    landingDeadLetters: new SqsQueue<LandingMessage>(emulators.sqs, emulators.queueUrls.landingDlq, timeouts),
+    judgeQueue: adapters.judgeQueue,
+    hostKeys: keys,
+    pairing: keys,
+    clock: systemClock,
+  };
+  const wiring = {
+    ingest: wireIngest(resources),
+    lander: wireLander(resources),
+    'read-api': wireReadApi(resources),
+    judge: wireJudge(resources, env),
+    sweeper: wireSweeper(resources),
+    'snapshot-compactor': wireCompactor(resources),
+    'inbox-reconciler': wireReconciler(resources),
+  } satisfies Record<ServiceName, object>;
+  const ingest = createIngestHandler(wiring.ingest, observe('ingest'));
+  const lander = createLanderHandler(wiring.lander, observe('lander'));
+  const readApi = createReadApiHandler(wiring['read-api'], observe('read-api'));
+  const judge = createJudgeHandler(wiring.judge, observe('judge'));
+  const sweeper = createSweeperHandler(wiring.sweeper, observe('sweeper'));
+  const compactor = createSnapshotCompactorHandler(wiring['snapshot-compactor'], observe('snapshot-compactor'));
+  const reconciler = createInboxReconcilerHandler(wiring['inbox-reconciler'], observe('inbox-reconciler'));
   log(describeJudgeCredentials(env));
   if (retryBase) log(`Judge retries start after ${retryBase} s in every space (local override).`);
 
@@ -272,6 +226,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     weakKeys,
     emulators,
     adapters,
+    wiring,
     async stop() {
       // Close idle keep-alive connections (a polling cockpit holds one) instead of waiting for them.
       const closed = new Promise<void>((r) => server.close(() => r()));

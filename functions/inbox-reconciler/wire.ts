@@ -1,0 +1,15 @@
+// The inbox reconciler's dependencies, in AWS and in local mode alike (functions/platform-resources.ts).
+import type { ReconcileDeps } from '../../shared/core/landing/reconcile-inbox.ts';
+import type { LeaseStore } from '../../shared/ports.ts';
+import type { PlatformResources } from '../platform-resources.ts';
+
+export const wire = (
+  r: Pick<PlatformResources, 'inbox' | 'landingQueue' | 'landingDeadLetters' | 'reenqueueLedger' | 'leases' | 'clock'>,
+): ReconcileDeps & { leases: LeaseStore } => ({
+  inbox: r.inbox,
+  landingQueue: r.landingQueue,
+  landingDeadLetters: r.landingDeadLetters,
+  ledger: r.reenqueueLedger,
+  leases: r.leases,
+  clock: r.clock,
+});

@@ -1,0 +1,16 @@
+// The ingest handler's dependencies, in AWS and in local mode alike (functions/platform-resources.ts).
+import { rememberingMissingKeys } from '../../shared/core/ingest/missing-keys.ts';
+import type { IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
+import type { PlatformResources } from '../platform-resources.ts';
+
+export const wire = (
+  r: Pick<PlatformResources, 'config' | 'hostKeys' | 'inbox' | 'landingQueue' | 'table' | 'clock'>,
+): IngestDeps => ({
+  config: r.config,
+  keys: rememberingMissingKeys(r.hostKeys, r.clock),
+  inbox: r.inbox,
+  landingQueue: r.landingQueue,
+  runs: r.table,
+  issueOwners: r.table,
+  clock: r.clock,
+});

@@ -1,0 +1,43 @@
+// What a function's wiring is built from, on either platform: the stores, buckets and queues of a deployment
+// (functions/aws-resources.ts: the stack's, from the environment) or of local mode (infra/local/local-mode.ts:
+// the emulators'). Each function's `wire.ts` takes the resources it needs and the environment's settings, so
+// AWS and local mode assemble a handler's dependencies with the same code (docs/contract.md §9).
+import type { DynamoLeaseStore } from '../shared/adapters/aws/dynamo-lease.ts';
+import type { DynamoReenqueueLedger } from '../shared/adapters/aws/dynamo-reenqueue-ledger.ts';
+import type { DynamoStore } from '../shared/adapters/aws/dynamo-store.ts';
+import type { SecretValues } from '../shared/adapters/aws/secret-values.ts';
+import type {
+  Clock,
+  JudgeMessage,
+  KeySource,
+  LandingMessage,
+  LinkedDownloads,
+  MessageQueue,
+  ObjectStore,
+  PairingCheck,
+} from '../shared/ports.ts';
+import type { ReplayConfig } from '../shared/schema/config.ts';
+
+export interface PlatformResources {
+  config: ReplayConfig;
+  /** The one table: runs, attempts, issues, hosts, budgets, judging status. */
+  table: DynamoStore;
+  leases: DynamoLeaseStore;
+  reenqueueLedger: DynamoReenqueueLedger;
+  inbox: ObjectStore;
+  data: ObjectStore;
+  /** The data bucket for readers of whole snapshots (longer timeouts in AWS). */
+  bulkData: ObjectStore;
+  landingQueue: MessageQueue<LandingMessage>;
+  landingDeadLetters: MessageQueue<LandingMessage>;
+  judgeQueue: MessageQueue<JudgeMessage>;
+  hostKeys: KeySource;
+  pairing: PairingCheck;
+  /** Where the judge's credentials live in AWS (Secrets Manager); absent locally (the environment holds them). */
+  secrets?: SecretValues;
+  /** Where exports too large for one answer go; absent: such an export is refused. */
+  downloads?: LinkedDownloads;
+  /** Bytes one read answer may carry (a Lambda answer's limit); absent: no limit. */
+  answerBytes?: number;
+  clock: Clock;
+}

@@ -1,0 +1,101 @@
+// One wiring per function (issue 39): each function's dependencies are built by its `wire.ts`, from the same
+// environment, in AWS (functions/aws-resources.ts) and in local mode (infra/local/local-mode.ts). The settings
+// they carry — every number, string and flag, and the configuration — come out the same on both platforms.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import * as aws from '../../functions/aws-resources.ts';
+import type { PlatformResources } from '../../functions/platform-resources.ts';
+import { wire as wireIngest } from '../../functions/ingest/wire.ts';
+import { wire as wireLander } from '../../functions/lander/wire.ts';
+import { wire as wireReadApi } from '../../functions/read-api/wire.ts';
+import { wire as wireJudge } from '../../functions/judge/wire.ts';
+import { wire as wireSweeper } from '../../functions/sweeper/wire.ts';
+import { wire as wireCompactor } from '../../functions/snapshot-compactor/wire.ts';
+import { wire as wireReconciler } from '../../functions/inbox-reconciler/wire.ts';
+import { LAMBDA_ANSWER_BYTES, type ServiceName } from '../../shared/operations.ts';
+import { systemClock } from '../../shared/ports.ts';
+import { parseConfig } from '../../shared/schema/config.ts';
+import { startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
+
+const CONFIG = { spaces: { Main: { senders: ['mac-studio-1'] } }, cockpits: { Board: { space: 'Main' } } };
+/** The settings a deployment or a developer sets in the environment. */
+const ENV = { JUDGE_MAX_DIFF_CHARS: '12345' };
+/** Where the platforms differ by design: a Lambda answer's size limit, which local mode does not have. */
+const PLATFORM_ONLY: Partial<Record<ServiceName, string[]>> = { 'read-api': ['maxAnswerBytes'] };
+
+/** What the stack would set; building a client makes no request. */
+const STACK_ENV = {
+  AWS_REGION: 'eu-west-1',
+  TABLE_NAME: 'table',
+  INBOX_BUCKET: 'inbox',
+  DATA_BUCKET: 'data',
+  LANDING_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/landing',
+  LANDING_DLQ_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/landing-dlq',
+  JUDGE_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/judge',
+};
+
+function awsWiring(): Record<ServiceName, object> {
+  const resources: PlatformResources = {
+    config: parseConfig(CONFIG),
+    table: aws.awsTable(),
+    leases: aws.awsLeases(),
+    reenqueueLedger: aws.awsReenqueueLedger(),
+    inbox: aws.awsInbox(),
+    data: aws.awsData(),
+    bulkData: aws.awsBulkData(),
+    landingQueue: aws.awsLandingQueue(),
+    landingDeadLetters: aws.awsLandingDeadLetters(),
+    judgeQueue: aws.awsJudgeQueue(),
+    hostKeys: aws.awsHostKeys(),
+    pairing: aws.awsPairing(),
+    secrets: aws.awsSecrets(),
+    downloads: aws.awsDownloads(),
+    answerBytes: LAMBDA_ANSWER_BYTES,
+    clock: systemClock,
+  };
+  return {
+    ingest: wireIngest(resources),
+    lander: wireLander(resources),
+    'read-api': wireReadApi(resources),
+    judge: wireJudge(resources, ENV),
+    sweeper: wireSweeper(resources),
+    'snapshot-compactor': wireCompactor(resources),
+    'inbox-reconciler': wireReconciler(resources),
+  };
+}
+
+/** The values of a function's dependencies that are settings rather than services. */
+const settingsOf = (deps: object, ignored: string[] = []) =>
+  Object.fromEntries(
+    Object.entries(deps).filter(
+      ([name, value]) =>
+        !ignored.includes(name) && (name === 'config' || ['number', 'string', 'boolean'].includes(typeof value)),
+    ),
+  );
+
+let local: TestLocalMode;
+const saved = { ...process.env };
+beforeAll(async () => {
+  Object.assign(process.env, STACK_ENV);
+  local = await startTestLocalMode(CONFIG, { 'mac-studio-1': 'k'.repeat(64) }, { env: ENV });
+});
+afterAll(async () => {
+  process.env = saved;
+  await local?.stop();
+});
+
+describe("every function's wiring", () => {
+  it('is built for AWS and for local mode by the same wire.ts, with the same settings from one environment', () => {
+    const deployed = awsWiring();
+    expect(Object.keys(local.wiring).sort()).toEqual(Object.keys(deployed).sort());
+    for (const service of Object.keys(deployed) as ServiceName[]) {
+      const ignored = PLATFORM_ONLY[service];
+      expect({ service, settings: settingsOf(local.wiring[service], ignored) }).toEqual({
+        service,
+        settings: settingsOf(deployed[service], ignored),
+      });
+    }
+    // The setting that had drifted: local mode took the judge's diff budget from no environment at all.
+    expect(local.wiring.judge).toMatchObject({ maxDiffChars: 12345 });
+    expect(deployed['read-api']).toMatchObject({ maxAnswerBytes: LAMBDA_ANSWER_BYTES });
+  });
+});
