@@ -259,3 +259,16 @@ export class ReferenceFetchError extends Error {
  * a restart; null when none are configured.
  */
 export type ServiceProvider<T> = () => Promise<T | null>;
+
+/** A value of an engine's answer row: numbers and strings as the engine typed them, bigints as numbers. */
+export type EngineValue = string | number | boolean | null;
+
+/**
+ * An SQL engine over the run dataset in the data bucket (DuckDB in local mode, Athena in AWS): it runs the
+ * shared queries of shared/core/read/engine-queries.ts and answers every row, values as plain scalars.
+ */
+export interface AnalyticsEngine {
+  /** The relation the queries read the run dataset as, with its `space` partition column. */
+  readonly runDataset: string;
+  rows(sql: string): Promise<Record<string, EngineValue>[]>;
+}
