@@ -2,8 +2,9 @@
 // give each function's memory and architecture, the landing queue's batch size, the table's indexes and
 // their projections, the log retention; the code gives the calls per delivery (listed below, each with the
 // line of code it counts). Durations and sizes are assumptions, stated here and printed with the table.
-// Prices: us-east-1 list prices (December 2026), free tiers ignored. Judging is bounded by `judge.dailyCap`,
-// not by deliveries, and is costed in docs/deploy.md beside this table. Snapshot storage follows from the
+// Prices: us-east-1 list prices (December 2026), free tiers ignored. The full figure is a run delivery with
+// its hidden-test result and one judge pass (the model's tokens aside: they are the judge's budget), plus the
+// host keys ingest reads, whose calls follow time rather than deliveries. Snapshot storage follows from the
 // compactor's schedule and the data bucket's lifecycle rule for `snapshots/`, both read off the templates.
 //   npm run bench:cost
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,8 +28,10 @@ const PRICE = {
   s3GetPerK: 0.0004,
   dynamoWritePerM: 0.625,
   dynamoReadPerM: 0.125,
+  secretsPer10k: 0.05,
   logsPerGb: 0.5,
   s3StandardGbMonth: 0.023,
+  dynamoGbMonth: 0.25,
 };
 
 const ASSUME = {
@@ -37,6 +40,13 @@ const ASSUME = {
   rowKb: 3,
   hostRecordKb: 1,
   logBytesPerDelivery: 3_000,
+  /** The judge's function waits for the model's answer: billed wall time. */
+  judgeSeconds: 20,
+  logBytesPerJudgePass: 3_000,
+  hosts: 200,
+  warmIngestEnvironments: 2,
+  /** The rate the Secrets Manager line is read at: its calls follow time, not deliveries. */
+  runDeliveriesPerMonth: 1_000_000,
   /** One space's snapshot (runs, issues, columns parts) per run in view: 15.6 MB a write at a million runs. */
   snapshotBytesPerRun: 15.6,
   /** Objects one snapshot write puts (manifest, runs, issues, columns parts) at a million runs. */
@@ -104,17 +114,56 @@ const landerBatch = Number(
   )![1].Properties.BatchSize,
 );
 
+const judge = fn('judge');
+
 const [, table] = ofType(state, 'AWS::DynamoDB::Table')[0]!;
 const indexes =
   (table.Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: { ProjectionType: string } }[]) ?? [];
-const fullCopies = indexes.filter((i) => i.Projection.ProjectionType === 'ALL').length;
-const keyCopies = indexes.length - fullCopies;
-// A landed run is written once with every index attribute set (it is pending judgement, so also in `due`):
-// the table item and each ALL-projected index cost its size in 1 KB units, a KEYS_ONLY index one unit.
-const rowWrites = ASSUME.rowKb * (1 + fullCopies) + keyCopies;
+const projection = (name: string) => {
+  const index = indexes.find((i) => i.IndexName === name);
+  if (!index) throw new Error(`no ${name} index in the template`);
+  return index.Projection.ProjectionType;
+};
+// Write units one index spends on a row write (1 KB units): an ALL index copies the row, a KEYS_ONLY one
+// writes a unit. A write that moves the index key is a delete of the old index item and a put of the new one;
+// a write that changes no projected attribute (KEYS_ONLY, same key) costs the index nothing.
+type IndexChange = 'new' | 'moved' | 'in-place' | 'removed' | 'unchanged';
+function indexWrites(name: string, change: IndexChange): number {
+  const unit = projection(name) === 'ALL' ? ASSUME.rowKb : 1;
+  if (change === 'unchanged' || (change === 'in-place' && projection(name) !== 'ALL')) return 0;
+  return change === 'moved' ? 2 * unit : unit;
+}
+/** A run row write: the table item plus what each index spends (store: dynamo-run-store.ts putRun). */
+const rowWrite = (changes: { byUpdated: IndexChange; due: IndexChange; byHost: IndexChange }) =>
+  ASSUME.rowKb +
+  indexWrites('byUpdated', changes.byUpdated) +
+  indexWrites('due', changes.due) +
+  indexWrites('byHost', changes.byHost);
+// The run lands new and pending, so in every index (land.ts).
+const landingWrites = rowWrite({ byUpdated: 'new', due: 'new', byHost: 'new' });
+// The hidden-test result rewrites the row (applyHiddenTest): updatedAt moves byUpdated, the row stays due.
+const hiddenTestWrites = rowWrite({ byUpdated: 'moved', due: 'in-place', byHost: 'unchanged' });
+// The judge claims the row (judgeNextAttemptAt becomes the lease's end: `due` moves) and writes the verdict
+// (decided: it leaves `due`); both move byUpdated (judge-run.ts nextRow, finish).
+const claimWrites = rowWrite({ byUpdated: 'moved', due: 'moved', byHost: 'unchanged' });
+const verdictWrites = rowWrite({ byUpdated: 'moved', due: 'removed', byHost: 'unchanged' });
 const hostWrites = ASSUME.hostRecordKb;
+const budgetWrites = 1;
+const gsiWrites = landingWrites + hiddenTestWrites + claimWrites + verdictWrites - 4 * ASSUME.rowKb; // beyond the table items
 
-const lines: { service: string; metered: string; price: string; cost: number }[] = [
+// Secrets Manager: ingest reads the key of every declared sender, each cached CACHE_SECONDS in a warm
+// environment (secrets-key-source.ts, accept-delivery.ts keyCandidates): a busy environment reads all hosts'
+// secrets once per window, whatever the delivery count.
+const keyCacheSeconds = Number(
+  /const CACHE_SECONDS = (\d+);/.exec(
+    readFileSync(join(root, 'shared/adapters/aws/secrets-key-source.ts'), 'utf8'),
+  )![1],
+);
+const monthSeconds = 30 * 86_400;
+const secretCallsPerMonth = ASSUME.warmIngestEnvironments * ASSUME.hosts * (monthSeconds / keyCacheSeconds);
+const secretCallsPerRun = secretCallsPerMonth / ASSUME.runDeliveriesPerMonth;
+
+const deliveryLines = (what: 'run' | 'hidden-test', writes: number, s3Puts: number) => [
   {
     service: 'API Gateway HTTP API',
     metered: '1 request (bodies ≤ 128 KB, metered per 512 KB)',
@@ -134,29 +183,32 @@ const lines: { service: string; metered: string; price: string; cost: number }[]
     cost: PRICE.lambdaRequestPerM / landerBatch + lander.gb * ASSUME.landerSecondsPerDelivery * lander.gbSecond * PER,
   },
   {
-    // ingest: SendMessage (accept-delivery.ts); Lambda receives and deletes per batch; the lander queues
-    // the run for judging (land.ts: judgeQueue.send), which the judge receives and deletes one at a time.
+    // ingest: SendMessage (accept-delivery.ts); Lambda receives and deletes per batch; a landed run is queued
+    // for judging (land.ts: judgeQueue.send).
     service: 'SQS standard',
-    metered: `landing: 1 send + receive and delete per batch of ${landerBatch}; judge: 1 send, 1 receive, 1 delete`,
+    metered: `1 send + receive and delete per batch of ${landerBatch}${what === 'run' ? '; 1 send to the judge queue' : ''}`,
     price: '$0.40 / M requests',
-    cost: (1 + 2 / landerBatch + 3) * PRICE.sqsPerM,
+    cost: (1 + 2 / landerBatch + (what === 'run' ? 1 : 0)) * PRICE.sqsPerM,
   },
   {
-    // ingest puts the inbox entry; the lander gets it, puts patch and summary, deletes the entry (free).
+    // ingest puts the inbox entry; the lander gets it, puts the run's objects, deletes the entry (free).
     service: 'S3 requests',
-    metered: '3 PUT (inbox entry, patch, summary), 1 GET (inbox entry), 1 DELETE (free)',
+    metered:
+      what === 'run'
+        ? `${s3Puts} PUT (inbox entry, patch, summary), 1 GET (inbox entry), 1 DELETE (free)`
+        : `${s3Puts} PUT (inbox entry), 1 GET (inbox entry), 1 DELETE (free)`,
     price: '$0.005 / 1,000 PUT, $0.0004 / 1,000 GET',
-    cost: (3 * PRICE.s3PutPerK + PRICE.s3GetPerK) * 1000,
+    cost: (s3Puts * PRICE.s3PutPerK + PRICE.s3GetPerK) * 1000,
   },
   {
-    // ingest: getRun (the owner check); land.ts: getRun, the held hidden-test results (a query that finds none),
-    // getHost (consistent reads); putRun and putHost.
+    // ingest: getRun (the owner check); land.ts: getRun, the held hidden-test results (a query), getHost
+    // (consistent reads); putRun and putHost.
     service: 'DynamoDB on demand',
     metered:
-      `${rowWrites + hostWrites} write units (a ${ASSUME.rowKb} KB row in the table and ` +
-      `${fullCopies} ALL + ${keyCopies} KEYS_ONLY indexes, the host record), 4 consistent read units`,
+      `${writes + hostWrites} write units (the ${ASSUME.rowKb} KB row in the table and its indexes, ` +
+      `the host record), 4 consistent read units`,
     price: '$0.625 / M WRU, $0.125 / M RRU',
-    cost: (rowWrites + hostWrites) * PRICE.dynamoWritePerM + 4 * PRICE.dynamoReadPerM,
+    cost: (writes + hostWrites) * PRICE.dynamoWritePerM + 4 * PRICE.dynamoReadPerM,
   },
   {
     service: 'CloudWatch Logs',
@@ -166,7 +218,64 @@ const lines: { service: string; metered: string; price: string; cost: number }[]
   },
 ];
 
-const total = lines.reduce((sum, line) => sum + line.cost, 0);
+const judgeLines = [
+  {
+    service: `Lambda judge (${judge.memory} MB, ${judge.arm ? 'arm64' : 'x86'})`,
+    metered: `1 request, ${judge.gb} GB × ${ASSUME.judgeSeconds} s (mostly waiting on the model)`,
+    price: '$0.20 / M requests + GB-s',
+    cost: PRICE.lambdaRequestPerM + judge.gb * ASSUME.judgeSeconds * judge.gbSecond * PER,
+  },
+  {
+    service: 'SQS standard',
+    metered: '1 receive, 1 delete',
+    price: '$0.40 / M requests',
+    cost: 2 * PRICE.sqsPerM,
+  },
+  {
+    // attempt.ts: patch and summary read; audit.ts: one audit record per attempt.
+    service: 'S3 requests',
+    metered: '1 PUT (audit record), 2 GET (patch, summary)',
+    price: '$0.005 / 1,000 PUT, $0.0004 / 1,000 GET',
+    cost: (PRICE.s3PutPerK + 2 * PRICE.s3GetPerK) * 1000,
+  },
+  {
+    // judge-run.ts: row read, judging status, issue, the row again before the verdict; claim and verdict
+    // writes, the budget day's cost.
+    service: 'DynamoDB on demand',
+    metered:
+      `${claimWrites + verdictWrites + budgetWrites} write units (claim ${claimWrites}, verdict ${verdictWrites}, ` +
+      `budget day ${budgetWrites}), 4 read units`,
+    price: '$0.625 / M WRU, $0.125 / M RRU',
+    cost: (claimWrites + verdictWrites + budgetWrites) * PRICE.dynamoWritePerM + 4 * PRICE.dynamoReadPerM,
+  },
+  {
+    service: 'CloudWatch Logs',
+    metered: `about ${ASSUME.logBytesPerJudgePass / 1000} KB of logs and metrics`,
+    price: '$0.50 / GB ingested',
+    cost: ((ASSUME.logBytesPerJudgePass * PER) / 1e9) * PRICE.logsPerGb,
+  },
+];
+
+const secretLines = [
+  {
+    service: 'Secrets Manager',
+    metered:
+      `${secretCallsPerRun.toFixed(2)} GetSecretValue: ${ASSUME.hosts} hosts' keys every ${keyCacheSeconds} s in ` +
+      `${ASSUME.warmIngestEnvironments} warm ingest environment(s), ${(ASSUME.runDeliveriesPerMonth / 1e6).toFixed(0)}M runs a month`,
+    price: '$0.05 / 10,000 API calls',
+    cost: secretCallsPerRun * PRICE.secretsPer10k * 100,
+  },
+];
+
+const sections = [
+  { name: 'Run delivery', lines: deliveryLines('run', landingWrites, 3) },
+  { name: 'Hidden-test delivery', lines: deliveryLines('hidden-test', hiddenTestWrites, 1) },
+  { name: 'One judge pass', lines: judgeLines },
+  { name: 'Host keys', lines: secretLines },
+];
+const sum = (ls: { cost: number }[]) => ls.reduce((s, l) => s + l.cost, 0);
+const runDeliveryOnly = sum(sections[0]!.lines);
+const full = sum(sections.flatMap((section) => section.lines));
 
 // Snapshots: each write makes the previous one a non-current version, kept until the lifecycle rule expires it.
 const [, compactSchedule] = ofType(pipeline, 'AWS::Events::Rule').find(([, r]) =>
@@ -200,18 +309,38 @@ const snapshotLines = [100_000, 1_000_000].map((runs) => {
 console.log(`Cost per 1M run deliveries (us-east-1 list prices, free tiers ignored), from the synthesized templates.`);
 console.log(
   `Assumed: ingest ${ASSUME.ingestSeconds * 1000} ms, lander ${ASSUME.landerSecondsPerDelivery * 1000} ms ` +
-    `per delivery, a ${ASSUME.rowKb} KB run row, ${ASSUME.logBytesPerDelivery / 1000} KB of logs per delivery.\n`,
+    `per delivery, the judge ${ASSUME.judgeSeconds} s a pass, a ${ASSUME.rowKb} KB run row, ` +
+    `${ASSUME.logBytesPerDelivery / 1000} KB of logs per delivery.\n`,
 );
-console.log('| service | what is metered per delivery | unit price | per 1M deliveries |');
-console.log('|---|---|---|---|');
-for (const line of lines)
-  console.log(`| ${line.service} | ${line.metered} | ${line.price} | $${line.cost.toFixed(2)} |`);
-console.log(`| **Total, variable** | | | **$${total.toFixed(2)}** |\n`);
-const largest = [...lines].sort((a, b) => b.cost - a.cost).slice(0, 3);
+console.log('| part | service | what is metered | unit price | per 1M runs |');
+console.log('|---|---|---|---|---|');
+for (const section of sections) {
+  for (const line of section.lines)
+    console.log(`| ${section.name} | ${line.service} | ${line.metered} | ${line.price} | $${line.cost.toFixed(2)} |`);
+  console.log(`| **${section.name}, total** | | | | **$${sum(section.lines).toFixed(2)}** |`);
+}
+console.log(`| **Full figure per 1M run deliveries** | | | | **$${full.toFixed(2)}** |\n`);
+const byService = new Map<string, number>();
+for (const line of sections.flatMap((section) => section.lines)) {
+  const service = line.service.replace(/ \(.*$/, '');
+  byService.set(service, (byService.get(service) ?? 0) + line.cost);
+}
+const largest = [...byService].sort((a, b) => b[1] - a[1]).slice(0, 4);
 console.log(
-  `Largest items: ${largest.map((l) => `${l.service} $${l.cost.toFixed(2)} (${((l.cost / total) * 100).toFixed(0)}%)`).join(', ')}.`,
+  `Largest services in the full figure: ${largest.map(([s, c]) => `${s} $${c.toFixed(2)} (${((c / full) * 100).toFixed(0)}%)`).join(', ')}.`,
 );
-const costed = new Set(['ingest', 'lander']);
+const allCopies = indexes.filter((i) => i.Projection.ProjectionType === 'ALL').length;
+console.log(
+  `Index amplification: ${gsiWrites} of the ${landingWrites + hiddenTestWrites + claimWrites + verdictWrites} row write units ` +
+    `a run costs go to its indexes ($${(gsiWrites * PRICE.dynamoWritePerM).toFixed(2)} per 1M runs); index storage: ` +
+    `${allCopies} ALL-projected copies of a ${ASSUME.rowKb} KB row, at most ` +
+    `$${(((allCopies * ASSUME.rowKb * PER) / 1e6) * PRICE.dynamoGbMonth).toFixed(2)} a month per 1M stored runs ` +
+    `(byUpdated keeps every run; due only undecided ones).`,
+);
+console.log(
+  `The run delivery alone (the figure the bench gave before hidden tests, the judge and keys were counted): $${runDeliveryOnly.toFixed(2)}.`,
+);
+const costed = new Set(['ingest', 'lander', 'judge']);
 const notPerDelivery = [...functions.keys()].filter((s) => !costed.has(s)).sort();
 console.log(
   `Functions not run per delivery (costed by schedule, cap or cockpit traffic in docs/deploy.md): ${notPerDelivery.join(', ')}.`,
