@@ -43,6 +43,7 @@ export function landedRow(
       patchSha256: createHash('sha256').update(patch).digest('hex'),
       patchEmpty: patch === '',
       patchTruncated: false,
+      mayOwn: true,
       patchKey: '',
       summaryKey: '',
       contaminationKey: null,

@@ -16,8 +16,8 @@ export const METRICS = {
   /** A delivery verified with a host key shorter than 32 bytes: accepted, but that host should be paired anew. */
   weakHostKey: 'WeakHostKey',
   landed: 'Landed',
-  /** A run or hidden-test result of one host for another host's run reached landing and was not applied. */
-  crossHostRejected: 'CrossHostRejected',
+  /** A run of a host that does not own its id was kept apart as a foreign attempt (docs/contract.md §4). */
+  foreignAttempt: 'ForeignAttempt',
   /** A run landed under the id of another stored run (model, task, harness version): archived apart, never current. */
   runIdCollision: 'RunIdCollision',
   landingMessageDropped: 'LandingMessageDropped',

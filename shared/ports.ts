@@ -33,15 +33,21 @@ export interface RunStore {
 
 /** Archived attempts of runs (docs/contract.md §4): written once, never erased. */
 export interface AttemptStore {
-  /** Archives the attempt unless one with the same (finishedAt, patchSha256) is archived already. */
+  /** Archives the attempt unless one with the same item key (storage-layout's archivedAttemptKey) is archived already. */
   archiveAttempt(attempt: ArchivedAttempt): Promise<void>;
   /** Every archived attempt of the run, oldest first. */
   listAttempts(space: string, id: string): Promise<ArchivedAttempt[]>;
   /**
-   * Sets the hidden-test result on the archived attempts with that finishedAt whose own result ran earlier (or is
-   * absent); how many attempts have that finishedAt.
+   * Sets the hidden-test result on the archived attempts `host` sent with that finishedAt (collisions aside) whose own
+   * result ran earlier (or is absent); how many such attempts there are.
    */
-  setAttemptHiddenTest(space: string, id: string, finishedAt: string, result: StoredHiddenTestResult): Promise<number>;
+  setAttemptHiddenTest(
+    space: string,
+    id: string,
+    host: string,
+    finishedAt: string,
+    result: StoredHiddenTestResult,
+  ): Promise<number>;
 }
 
 /** A hidden-test result that arrived before its run, held per sending host (docs/contract.md §4). */

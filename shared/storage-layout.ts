@@ -250,7 +250,7 @@ export const allSpacesBudgetKey = (day: string): ItemKey => ({ pk: 'BUDGET-ALL-S
 /** Archived attempts of one run sort by finishedAt under this prefix (the id encoded: ids may contain `#`). */
 export const attemptPrefix = (id: string) => `${SORT_PREFIX.attempt}${encode(id)}#`;
 /**
- * An attempt's item. One that is not the run's own (another run under the same id, a `collision`) also carries its
+ * An attempt's item. One that is not the run's own (another run under the same id, another host's) also carries its
  * origin, so it never takes the place of, or is taken for, an attempt of the run with the same finishedAt and patch.
  */
 export const attemptKey = (
@@ -264,15 +264,16 @@ export const attemptKey = (
   sk: `${attemptPrefix(id)}${finishedAt}#${patchSha256}${origin ? `#${origin}` : ''}`,
 });
 
-/** The origin of an attempt kept apart: a hash of its sender and its run, or none for the run's own. */
+/** The origin of an attempt kept apart (a collision, a foreign host's): a hash of its sender and its run. */
 export const attemptOrigin = (attempt: {
   collision?: boolean;
+  foreign?: boolean;
   host: string;
   model: string;
   taskId: string;
   harnessVersion: string;
 }): string | undefined =>
-  attempt.collision
+  attempt.collision || attempt.foreign
     ? sha256Hex(JSON.stringify([attempt.host, attempt.model, attempt.taskId, attempt.harnessVersion])).slice(0, 16)
     : undefined;
 

@@ -44,25 +44,35 @@ export function attemptList(attempts: AttemptSummary[]): HTMLElement {
               {},
               a.current
                 ? el('strong', { title: 'The run row shows this attempt' }, 'current')
-                : a.collision
+                : a.foreign
                   ? el(
                       'span',
                       {
                         class: 'muted',
-                        title: `Another run under this id (model ${a.model}, task ${a.taskId}, harness ${a.harnessVersion}): kept apart, never judged`,
+                        title: `Sent by ${a.host}, which does not own this run: kept apart, never judged`,
                       },
-                      'collision',
+                      'foreign',
                     )
-                  : a.conflict
+                  : a.collision
                     ? el(
                         'span',
                         {
                           class: 'muted',
-                          title: 'Another patch for a finish time whose first accepted patch is current: never judged',
+                          title: `Another run under this id (model ${a.model}, task ${a.taskId}, harness ${a.harnessVersion}): kept apart, never judged`,
                         },
-                        'conflict',
+                        'collision',
                       )
-                    : el('span', { class: 'muted', title: 'Archived: kept, never erased' }, 'earlier'),
+                    : a.conflict
+                      ? el(
+                          'span',
+                          {
+                            class: 'muted',
+                            title:
+                              'Another patch for a finish time whose first accepted patch is current: never judged',
+                          },
+                          'conflict',
+                        )
+                      : el('span', { class: 'muted', title: 'Archived: kept, never erased' }, 'earlier'),
             ),
             el('td', {}, instant(a.finishedAt)),
             el('td', {}, a.outcome),

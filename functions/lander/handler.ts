@@ -13,9 +13,9 @@ export function createLanderHandler(coreDeps: LandingDeps, instrumentation: Inst
   const { logger, metrics } = instrumentation;
   const deps: LandingDeps = {
     ...coreDeps,
-    rejected: (rejection) => {
-      logger.warn('refused a delivery for a run of another host', { ...rejection });
-      metrics.addMetric(METRICS.crossHostRejected, MetricUnit.Count, 1);
+    keptForeign: (foreign) => {
+      logger.warn('kept a run of a host that does not own it apart, as a foreign attempt', { ...foreign });
+      metrics.addMetric(METRICS.foreignAttempt, MetricUnit.Count, 1);
     },
     collided: (collision) => {
       logger.warn('kept a run apart: its id is another run', { ...collision });

@@ -57,6 +57,7 @@ export const NUMBER_FIELDS = [
   'contamination',
   'attemptCount',
   'conflicts',
+  'foreign',
   'judgeCostUsd',
   'landedAt',
 ] as const;
@@ -112,6 +113,7 @@ export function compactOf(run: SnapshotRun): CompactRun {
     contamination: run.contaminationCount,
     attemptCount: run.attemptCount,
     conflicts: run.conflictCount,
+    foreign: run.foreignCount,
     judgeCostUsd: run.judgeCostUsd,
     landedAt: Math.round(Date.parse(run.landedAt) / 1000),
   };

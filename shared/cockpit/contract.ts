@@ -236,6 +236,8 @@ export interface StatsGroup {
   };
   /** Patches archived as conflicts over the group's runs: never judged, never current. */
   conflicts: number;
+  /** Attempts other hosts sent for the group's run ids, kept apart: never judged, never current (docs/contract.md §4). */
+  foreign: number;
   hidden: { n: number; pass: number; rate: number | null; ci: Interval | null; error: number };
   agreement: {
     n: number;

@@ -24,6 +24,8 @@ export interface GroupFigures extends Group {
   reruns: number;
   /** Patches archived as conflicts over the runs: never judged, never current. */
   conflicts: number;
+  /** Attempts other hosts sent for the runs' ids, kept apart: never judged, never current. */
+  foreign: number;
   hiddenTests: HiddenTestFigure;
   /** Judge against hidden tests: the 2×2 table of runs with both, and Cohen's κ. */
   kappa: Agreement;
@@ -72,6 +74,7 @@ function figuresOf(
     firstResolve: resolveRate(counts.firstVerdicts),
     reruns: counts.reruns,
     conflicts: counts.conflicts,
+    foreign: counts.foreign,
     hiddenTests: hiddenTestRate(counts.hiddenTests),
     kappa: cohensKappa(counts.agreement),
     get wallSeconds() {

@@ -21,6 +21,8 @@ export interface RunCounts {
   flagged: number;
   /** Patches archived as conflicts, over the runs (docs/contract.md §4). */
   conflicts: number;
+  /** Attempts hosts other than the owner sent, kept apart, over the runs (docs/contract.md §4). */
+  foreign: number;
   /** Runs whose figures were generated (demo data). */
   generated: number;
   /** Runs that ended because a step or wall-time budget ran out. */
@@ -45,9 +47,11 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
   const { verdict, firstVerdict, hiddenTest, metricsSource, outcome, judgeState } = table.codes;
   const attempts = table.numbers.attemptCount;
   const conflictCounts = table.numbers.conflicts;
+  const foreignCounts = table.numbers.foreign;
   let reruns = 0;
   let flagged = 0;
   let conflicts = 0;
+  let foreign = 0;
   let generated = 0;
   let budget = 0;
   let budgetKnown = 0;
@@ -61,6 +65,7 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
     if (isFlagged) flagged++;
     // Unknown (NaN, rows landed before conflicts were counted) is none.
     if (conflictCounts[i]! > 0) conflicts += conflictCounts[i]!;
+    if (foreignCounts[i]! > 0) foreign += foreignCounts[i]!;
     if (metricsSource[i] === GENERATED) generated++;
     if (outcome[i] === BUDGET) budget++;
     if (outcome[i] === BUDGET || !Number.isNaN(maxSteps[i]!) || !Number.isNaN(wallBudgetSeconds[i]!)) budgetKnown++;
@@ -97,6 +102,7 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
     reruns,
     flagged,
     conflicts,
+    foreign,
     generated,
     budget,
     budgetKnown,

@@ -59,6 +59,7 @@ export const SNAPSHOT_NUMBER_FIELDS = [
   'contaminationCount',
   'attemptCount',
   'conflictCount',
+  'foreignCount',
   'judgeCostUsd',
   'hiddenTestsPassed',
   'hiddenTestsFailed',
@@ -86,6 +87,7 @@ type RowFields = Pick<
     | 'contaminationCount'
     | 'attemptCount'
     | 'conflictCount'
+    | 'foreignCount'
     | 'judgeCostUsd'
     | 'hiddenTestsPassed'
     | 'hiddenTestsFailed'
@@ -104,6 +106,8 @@ export interface SnapshotRun extends RowFields {
   attemptCount: number | null;
   /** Patches archived as conflicts (0 on rows landed before conflicts were counted). */
   conflictCount: number;
+  /** Attempts other hosts sent for this run id, kept apart (0 on rows landed before they were counted). */
+  foreignCount: number;
   /** Null when unknown: a price was missing, or the row predates cost recording. */
   judgeCostUsd: number | null;
   /** The hidden-test result's counts, null where it has none. */
@@ -161,6 +165,7 @@ export function snapshotRun(row: RunRow): SnapshotRun {
     contaminationCount: row.contaminationCount ?? row.contamination.length,
     attemptCount: row.attemptCount ?? null,
     conflictCount: row.conflictCount ?? 0,
+    foreignCount: row.foreignCount ?? 0,
     judgeCostUsd: row.judgeCostUsd ?? null,
     hiddenTestsPassed: row.hiddenTestResult?.passed ?? null,
     hiddenTestsFailed: row.hiddenTestResult?.failed ?? null,

@@ -11,8 +11,17 @@ export const archivedAttemptSchema = z.object({
   conflict: z.optional(z.boolean()),
   /** Another run (model, task, harness version) whose id is this run's: kept apart, never judged (docs/contract.md §4). */
   collision: z.optional(z.boolean()),
+  /** Sent by a host that did not own the run then: kept apart, keyed by its host, never judged (docs/contract.md §4). */
+  foreign: z.optional(z.boolean()),
 });
 export type ArchivedAttempt = z.output<typeof archivedAttemptSchema>;
+
+/**
+ * Whether a hidden-test result `host` sent for `finishedAt` belongs to this archived attempt: one that host sent, of
+ * that finishedAt, and never another run's under the same id (docs/contract.md §4).
+ */
+export const takesHiddenTest = (attempt: ArchivedAttempt, host: string, finishedAt: string) =>
+  attempt.host === host && attempt.finishedAt === finishedAt && !attempt.collision;
 
 /** What `/runs/{id}/attempts` lists per attempt, newest first. */
 export interface AttemptSummary {
@@ -32,6 +41,8 @@ export interface AttemptSummary {
   conflict: boolean;
   /** Another run under this id: its own model, task and harness version say which (docs/contract.md §4). */
   collision: boolean;
+  /** Sent by a host other than the run's owner: kept apart, never judged (docs/contract.md §4). */
+  foreign: boolean;
   host: string;
   model: string;
   taskId: string;
@@ -40,6 +51,7 @@ export interface AttemptSummary {
 
 export const attemptSummary = (
   row: RunRow & { conflict?: boolean; collision?: boolean },
+  owner: string,
   current: boolean,
 ): AttemptSummary => ({
   finishedAt: row.finishedAt,
@@ -57,6 +69,7 @@ export const attemptSummary = (
   current,
   conflict: row.conflict === true,
   collision: row.collision === true,
+  foreign: row.host !== owner && row.collision !== true,
   host: row.host,
   model: row.model,
   taskId: row.taskId,

@@ -19,5 +19,10 @@ export const inboxEntrySchema = z.object({
   receivedAt: nonEmptyText,
   host: nonEmptyText,
   delivery: deliverySchema,
+  /**
+   * For a run of a model the space pins to hosts (`hostsByModel`), those hosts, as ingest read the configuration:
+   * only they may own the run (docs/contract.md §4). Absent: any sender may.
+   */
+  owners: z.optional(z.array(nonEmptyText)),
 });
 export type InboxEntry = z.output<typeof inboxEntrySchema>;

@@ -183,6 +183,8 @@ export const pipelineFieldsSchema = z.object({
    * it, archived and never judged. Absent on rows landed before conflicts were counted.
    */
   conflictCount: z.optional(count),
+  /** Attempts other hosts sent for this run id, kept apart (docs/contract.md §4). Absent on rows landed before. */
+  foreignCount: z.optional(count),
   /** When the delivery that set the current attempt was accepted (the earliest, for its retries). */
   acceptedAt: z.optional(z.string()),
   /** The earliest archived attempt, when the current one is not the first (for retry accounting). */

@@ -237,7 +237,7 @@ describe.each(tables)('$name', ({ table }) => {
     const attempt = { ...row('ran', 'archived', '2026-01-05T00:00:00.000Z'), archivedAt: '2026-01-05T00:00:00.000Z' };
     await table().archiveAttempt(attempt);
     const set = (ranAt: string, status: 'pass' | 'fail') =>
-      table().setAttemptHiddenTest('ran', 'archived', attempt.finishedAt, { status, ranAt });
+      table().setAttemptHiddenTest('ran', 'archived', attempt.host, attempt.finishedAt, { status, ranAt });
     expect(await set('2026-01-06T10:00:00.000Z', 'pass')).toBe(1);
     expect(await set('2026-01-06T09:00:00.000Z', 'fail')).toBe(1);
     expect((await table().listAttempts('ran', 'archived'))[0]!.hiddenTestResult).toMatchObject({ status: 'pass' });

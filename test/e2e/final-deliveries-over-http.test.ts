@@ -88,24 +88,32 @@ describe('figures the table cannot store', () => {
 describe('one host, its own data', () => {
   const notOwner = { status: 403, body: { signature: 'verified', error: 'not-owner' } };
 
-  it("refuses mac-mini-2's hidden-test result for mac-studio-1's run with 403 not-owner; the row keeps its own", async () => {
+  it("keeps mac-mini-2's run and result for mac-studio-1's run id as a foreign attempt: the row keeps its own, /attempts and /stats show it", async () => {
     const run = runDelivery({ taskId: 'owned-run' });
     await pushDelivery(local.url, 'Owned', run, keys['mac-studio-1']);
     const own = hiddenTestDelivery(run.id, '2026-11-20T10:12:00Z', 'pass');
     expect((await pushDelivery(local.url, 'Owned', own, keys['mac-studio-1'])).status).toBe(202);
     await eventually(async () => (await getJson(runPath('Owned', run.id))).body.hiddenTestResult);
-    const forged = hiddenTestDelivery(run.id, '2026-11-20T10:12:00Z', 'fail', 'mac-mini-2');
-    const answer = await pushDelivery(local.url, 'Owned', forged, keys['mac-mini-2']);
-    expect(answer).toMatchObject(notOwner);
-    expect(answer.body.message).toMatch(/belongs to host "mac-studio-1"/);
     const rerun = runDelivery({ taskId: 'owned-run', host: 'mac-mini-2', finishedAt: '2026-11-21T00:00:00Z' });
-    expect(await pushDelivery(local.url, 'Owned', rerun, keys['mac-mini-2'])).toMatchObject(notOwner);
+    expect((await pushDelivery(local.url, 'Owned', rerun, keys['mac-mini-2'])).status).toBe(202);
+    const theirs = hiddenTestDelivery(run.id, '2026-11-21T00:00:00Z', 'fail', 'mac-mini-2');
+    expect((await pushDelivery(local.url, 'Owned', theirs, keys['mac-mini-2'])).status).toBe(202);
     await queueDrained(local, 'landing');
     expect((await getJson(runPath('Owned', run.id))).body).toMatchObject({
       host: 'mac-studio-1',
       finishedAt: '2026-11-20T10:12:00.000Z',
       hiddenTestResult: { status: 'pass' },
+      foreignCount: 1,
     });
+    expect((await getJson(`${runPath('Owned', run.id)}/attempts`)).body.attempts).toEqual([
+      expect.objectContaining({ host: 'mac-mini-2', foreign: true, current: false, hiddenTestStatus: 'fail' }),
+      expect.objectContaining({ host: 'mac-studio-1', foreign: false, current: true, hiddenTestStatus: 'pass' }),
+    ]);
+    const stats = await eventually(async () => {
+      const groups = (await getJson('/api/spaces/Owned/stats')).body.groups as { foreign: number }[];
+      return groups.length > 0 && groups;
+    });
+    expect(stats.map((g) => g.foreign)).toEqual([1]);
   });
 
   it("refuses another host's issue record for a task mac-studio-1 published, and shows who published it", async () => {

@@ -33,6 +33,7 @@ export function compactRunOf(overrides: Partial<CompactRun> = {}): CompactRun {
     contamination: 0,
     attemptCount: 1,
     conflicts: 0,
+    foreign: 0,
     judgeCostUsd: null,
     landedAt: 1_760_000_600,
     ...overrides,

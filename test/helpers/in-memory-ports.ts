@@ -25,7 +25,7 @@ import {
   type RunStore,
   type Versioned,
 } from '../../shared/ports.ts';
-import type { ArchivedAttempt } from '../../shared/schema/attempt.ts';
+import { takesHiddenTest, type ArchivedAttempt } from '../../shared/schema/attempt.ts';
 import type { StoredHost } from '../../shared/schema/host.ts';
 import type { SentIssue, StoredIssue } from '../../shared/schema/issue.ts';
 import type { StoredHiddenTestResult, RunRow } from '../../shared/schema/run.ts';
@@ -92,10 +92,11 @@ export class InMemoryTable
   async setAttemptHiddenTest(
     space: string,
     id: string,
+    host: string,
     finishedAt: string,
     result: StoredHiddenTestResult,
   ): Promise<number> {
-    const matching = (await this.listAttempts(space, id)).filter((a) => a.finishedAt === finishedAt && !a.collision);
+    const matching = (await this.listAttempts(space, id)).filter((a) => takesHiddenTest(a, host, finishedAt));
     for (const attempt of matching.filter((a) => replacesHiddenTest(a.hiddenTestResult, result)))
       this.attempts.set(attemptItem(attempt), {
         ...attempt,

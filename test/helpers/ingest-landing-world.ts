@@ -2,12 +2,7 @@
 // (docs/contract.md §3 check 7, §4): `send` signs and posts a delivery as its host, `land` lands it directly, as
 // a delivery that passed ingest before the state it meets.
 import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
-import {
-  landEntry,
-  type CrossHostRejection,
-  type IdCollision,
-  type LandingDeps,
-} from '../../shared/core/landing/land.ts';
+import { landEntry, type ForeignAttempt, type IdCollision, type LandingDeps } from '../../shared/core/landing/land.ts';
 import type { JudgeMessage, LandingMessage } from '../../shared/ports.ts';
 import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '../../shared/schema/config.ts';
 import { inboxEntry, signedDeliveryHeaders } from './deliveries.ts';
@@ -29,7 +24,7 @@ export function ingestLandingWorld(spaceSettings: Record<string, unknown> = {}) 
   const table = new InMemoryTable();
   const inbox = new InMemoryObjectStore();
   const landingQueue = new RecordingQueue<LandingMessage>();
-  const rejected: CrossHostRejection[] = [];
+  const foreign: ForeignAttempt[] = [];
   const collisions: IdCollision[] = [];
   const ingest: IngestDeps = {
     config: parseConfig({ spaces: { S: { senders: [STUDIO, MINI, PRO], ...spaceSettings } } }),
@@ -51,7 +46,7 @@ export function ingestLandingWorld(spaceSettings: Record<string, unknown> = {}) 
     inbox,
     judgeQueue: new RecordingQueue<JudgeMessage>(),
     clock: new SettableClock(NOW),
-    rejected: (r) => rejected.push(r),
+    keptForeign: (f) => foreign.push(f),
     collided: (c) => collisions.push(c),
   };
   const send = (delivery: Record<string, unknown>) => {
@@ -64,5 +59,5 @@ export function ingestLandingWorld(spaceSettings: Record<string, unknown> = {}) 
   };
   const land = (delivery: Record<string, unknown>, deliveryId = 'd') =>
     landEntry(landing, inboxEntry('S', delivery as never, { deliveryId }));
-  return { table, inbox, rejected, collisions, send, land };
+  return { table, inbox, foreign, collisions, send, land };
 }

@@ -19,6 +19,7 @@ function incoming(overrides: Record<string, unknown> = {}, patch: Partial<Incomi
     summaryKey: 's',
     contaminationKey: null,
     acceptedAt: '2026-11-28T00:00:00.000Z',
+    mayOwn: true,
     ...patch,
   };
 }
@@ -82,7 +83,9 @@ describe('landing a run delivery', () => {
   it('makes a patch of the same finishedAt accepted before the current one current, to be judged afresh', () => {
     const current = judged(landed({}, { patchSha256: 'sha-B', acceptedAt: '2026-11-28T00:00:05.000Z' }));
     const earlier = incoming({}, { deliveryId: 'd2', acceptedAt: '2026-11-28T00:00:01.000Z' });
-    expect(decideLanding(current, earlier, NOW, null, { count: 0, first: null, conflicts: 1 })).toMatchObject({
+    expect(
+      decideLanding(current, earlier, NOW, null, { count: 0, first: null, conflicts: 1, foreign: 0 }),
+    ).toMatchObject({
       kind: 'write',
       case: 'displaces',
       row: {
@@ -236,6 +239,7 @@ describe('landing a run delivery', () => {
       count: 2,
       first: { finishedAt: '2026-11-01T00:00:00.000Z', judgeVerdict: 'wrong' as const },
       conflicts: 0,
+      foreign: 0,
     };
     expect(decideLanding(null, incoming(), NOW, null, archived)).toMatchObject({
       row: { attemptCount: 3, firstAttempt: archived.first },

@@ -1,8 +1,9 @@
 // One host, its own data (docs/contract.md §3 check 7, §4): the rules at ingest and at landing, against in-memory
-// ports. A run and its hidden-test results belong to the host whose row it is; a task's issue record to the first
-// publisher that sent it, among the space's `issuePublishers`.
+// ports. A run belongs to the host whose row it is; another host's run of its id is kept apart as a foreign attempt,
+// with that host's hidden-test results, so no sender can make another's run vanish or be refused for ever. A task's
+// issue record belongs to the first publisher that sent it, among the space's `issuePublishers`.
 import { describe, expect, it } from '@jest/globals';
-import { decideLanding } from '../../shared/core/landing/decide.ts';
+import { landingCase } from '../../shared/core/landing/decide.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import { runnerRowSchema } from '../../shared/schema/run.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
@@ -14,23 +15,13 @@ const F = '2026-11-20T10:12:00.000Z';
 const notOwner = { status: 403, body: { signature: 'verified', error: 'not-owner' } };
 
 describe('at ingest', () => {
-  it("refuses another host's hidden-test result for a landed run with 403 not-owner, and stores nothing", async () => {
+  it("accepts another host's run and hidden-test result for a landed run: nothing of a sender is refused for ever", async () => {
     const w = world();
     const run = runDelivery();
     await w.land(run);
-    const answer = await w.send(hiddenTestDelivery(run.id, F, 'fail', MINI));
-    expect(answer).toMatchObject(notOwner);
-    expect((answer.body as { message: string }).message).toMatch(/belongs to host "mac-studio-1"/);
-    expect(await w.inbox.list('inbox/')).toEqual([]);
-    expect((await w.send(hiddenTestDelivery(run.id, F, 'fail', STUDIO))).status).toBe(202);
-  });
-
-  it("refuses another host's run for a landed run id (it would supersede it)", async () => {
-    const w = world();
-    await w.land(runDelivery());
-    const answer = await w.send(runDelivery({ host: MINI, finishedAt: '2026-11-21T00:00:00Z' }));
-    expect(answer).toMatchObject(notOwner);
-    expect(await w.inbox.list('inbox/')).toEqual([]);
+    expect((await w.send(runDelivery({ host: MINI, finishedAt: '2026-11-21T00:00:00Z' }))).status).toBe(202);
+    expect((await w.send(hiddenTestDelivery(run.id, F, 'fail', MINI))).status).toBe(202);
+    expect(await w.inbox.list('inbox/')).toHaveLength(2);
   });
 
   it('lets the first host to publish a task own its issue record, and refuses every other host', async () => {
@@ -64,63 +55,86 @@ describe('at landing', () => {
     expect(await w.table.getIssue('S', 'acme__widgets-42')).toMatchObject({ host: MINI });
   });
 
-  it("never applies another host's result held before the run landed, and records it as rejected", async () => {
+  it("keeps another host's run apart as a foreign attempt: the row stays, /attempts and the row count it", async () => {
     const w = world();
     const run = runDelivery();
-    expect(await w.land(hiddenTestDelivery(run.id, F, 'fail', MINI), 'foreign')).toBe('hidden-test-held');
-    expect(await w.land(run)).toBe('new');
-    expect((await w.table.getRun('S', run.id))!.value.hiddenTestResult).toBeNull();
-    expect(w.rejected).toEqual([{ kind: 'hidden-test', space: 'S', id: run.id, host: MINI, owner: STUDIO }]);
+    await w.land(run);
+    const before = (await w.table.getRun('S', run.id))!.value;
+    const squat = runDelivery({ host: MINI, finishedAt: '2026-11-21T00:00:00Z' }, { patch: '' });
+    expect(await w.land(squat, 'squat')).toBe('foreign');
+    expect(await w.land(squat, 'squat')).toBe('foreign');
+    const after = (await w.table.getRun('S', run.id))!.value;
+    expect(after).toEqual({ ...before, foreignCount: 1, updatedAt: after.updatedAt });
+    expect(await w.table.listAttempts('S', run.id)).toEqual([
+      expect.objectContaining({ host: MINI, foreign: true, judgeState: 'not-needed', judgeVerdict: null }),
+    ]);
+    expect(w.foreign).toEqual([
+      { space: 'S', id: run.id, finishedAt: '2026-11-21T00:00:00.000Z', host: MINI, owner: STUDIO },
+      expect.objectContaining({ host: MINI }),
+    ]);
   });
 
-  it("applies the run's own host's result held beside another host's", async () => {
+  it("never lets a squatter's run take the owner's place: the real host's run lands beside it, nothing vanishes", async () => {
+    const w = world();
+    const real = runDelivery();
+    // The squatter lands an empty patch first: it owns the id, and the real host's run is kept as foreign.
+    await w.land(runDelivery({ host: MINI }, { patch: '' }), 'squat');
+    expect(await w.land(real, 'real')).toBe('foreign');
+    const attempts = await w.table.listAttempts('S', real.id);
+    expect(attempts).toEqual([
+      expect.objectContaining({ host: STUDIO, foreign: true, patchSha256: expect.any(String) }),
+    ]);
+    // The same finishedAt and patch again from the real host is the same foreign attempt, not a second one.
+    await w.land(real, 'real-again');
+    expect(await w.table.listAttempts('S', real.id)).toHaveLength(1);
+    expect((await w.table.getRun('S', real.id))!.value).toMatchObject({ host: MINI, foreignCount: 1, attemptCount: 1 });
+  });
+
+  it("gives a host's hidden-test result to its own foreign attempt, before or after it lands, never to the row", async () => {
+    const w = world();
+    const run = runDelivery();
+    await w.land(runDelivery({ host: MINI }, { patch: '' }), 'squat');
+    expect(await w.land(hiddenTestDelivery(run.id, F, 'pass', STUDIO), 'early')).toBe('hidden-test-held');
+    await w.land(run, 'real');
+    expect((await w.table.listAttempts('S', run.id))[0]).toMatchObject({
+      host: STUDIO,
+      hiddenTestResult: { status: 'pass' },
+    });
+    const later = { ...hiddenTestDelivery(run.id, F, 'fail', STUDIO) };
+    later.hiddenTestResult = { ...later.hiddenTestResult, ranAt: '2026-11-22T09:00:00Z' };
+    expect(await w.land(later, 'later')).toBe('hidden-test-applied');
+    expect((await w.table.listAttempts('S', run.id))[0]).toMatchObject({ hiddenTestResult: { status: 'fail' } });
+    expect((await w.table.getRun('S', run.id))!.value).toMatchObject({ host: MINI, hiddenTestResult: null });
+  });
+
+  it("applies the run's own host's result held beside another host's, and keeps the other's held", async () => {
     const w = world();
     const run = runDelivery();
     await w.land(hiddenTestDelivery(run.id, F, 'pass', STUDIO), 'own');
     await w.land(hiddenTestDelivery(run.id, F, 'fail', MINI), 'foreign');
     await w.land(run);
     expect((await w.table.getRun('S', run.id))!.value.hiddenTestResult).toMatchObject({ status: 'pass' });
+    expect((await w.table.getPendingHiddenTests('S', run.id)).map((p) => p.host)).toContain(MINI);
   });
 
-  it("refuses another host's result or run that passed ingest before the run landed: nothing changes", async () => {
-    const w = world();
-    const run = runDelivery();
-    await w.land(run);
-    const before = await w.table.getRun('S', run.id);
-    expect(await w.land(hiddenTestDelivery(run.id, F, 'fail', MINI), 'late-foreign')).toBe('hidden-test-rejected');
-    expect(await w.land(runDelivery({ host: MINI, finishedAt: '2026-11-21T00:00:00Z' }), 'rerun')).toBe('not-owner');
-    expect(await w.land(runDelivery({ host: MINI, finishedAt: '2026-11-19T00:00:00Z' }), 'late')).toBe('not-owner');
-    expect(await w.table.getRun('S', run.id)).toEqual(before);
-    expect(await w.table.listAttempts('S', run.id)).toEqual([]);
-    expect(w.rejected.map((r) => [r.kind, r.host])).toEqual([
-      ['hidden-test', MINI],
-      ['run', MINI],
-      ['run', MINI],
-    ]);
-  });
-
-  it('decides "not-owner" for a run whose stored row names another host (the landing table)', () => {
+  it('decides "foreign" for a run whose stored row names another host, or that its host may not own (the landing table)', () => {
     const current = runRow();
-    const incoming = runnerRowSchema.parse({ ...runDelivery({ host: MINI }).row });
-    expect(
-      decideLanding(
-        current,
-        {
-          space: 'S',
-          id: current.id,
-          deliveryId: 'x',
-          row: incoming,
-          patchSha256: current.patchSha256,
-          patchEmpty: false,
-          patchTruncated: false,
-          patchKey: 'p',
-          summaryKey: 's',
-          contaminationKey: null,
-          acceptedAt: NOW.toISOString(),
-        },
-        NOW.toISOString(),
-        null,
-      ),
-    ).toEqual({ kind: 'not-owner', owner: STUDIO });
+    const delivered = {
+      space: 'S',
+      id: current.id,
+      deliveryId: 'x',
+      row: runnerRowSchema.parse({ ...runDelivery({ host: MINI }).row }),
+      patchSha256: current.patchSha256,
+      patchEmpty: false,
+      patchTruncated: false,
+      patchKey: 'p',
+      summaryKey: 's',
+      contaminationKey: null,
+      acceptedAt: NOW.toISOString(),
+      mayOwn: true,
+    };
+    expect(landingCase(current, delivered)).toBe('foreign');
+    expect(landingCase(null, delivered)).toBe('new');
+    expect(landingCase(null, { ...delivered, mayOwn: false })).toBe('foreign');
   });
 });

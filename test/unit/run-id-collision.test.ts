@@ -104,7 +104,14 @@ describe('at landing', () => {
     const row = runnerRowSchema.parse(second.row);
     const { space, id, patchSha256, patchKey, summaryKey, patchTruncated } = current;
     const incoming = { space, id, row, patchSha256, patchKey: patchKey!, summaryKey: summaryKey!, patchTruncated };
-    const delivered = { ...incoming, deliveryId: 'x', patchEmpty: false, contaminationKey: null, acceptedAt: F };
+    const delivered = {
+      ...incoming,
+      deliveryId: 'x',
+      patchEmpty: false,
+      contaminationKey: null,
+      acceptedAt: F,
+      mayOwn: true,
+    };
     expect(landingCase(current, delivered)).toBe('collision');
     expect(landingCase(current, { ...delivered, row: runnerRowSchema.parse(first.row) })).toBe('retry');
   });

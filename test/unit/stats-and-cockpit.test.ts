@@ -340,6 +340,7 @@ describe('the cockpit and /stats', () => {
             notJudged: resolve.unjudged,
           },
           conflicts: g.conflicts,
+          foreign: g.foreign,
           hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
           agreement: {
             n: kappa.n,

@@ -1,6 +1,6 @@
 // Runs and their archived attempts (docs/contract.md §4: written once, never erased) in the table.
 import type { AttemptStore, Page, RunStore, Versioned } from '../../ports.ts';
-import type { ArchivedAttempt } from '../../schema/attempt.ts';
+import { takesHiddenTest, type ArchivedAttempt } from '../../schema/attempt.ts';
 import type { RunRow, StoredHiddenTestResult } from '../../schema/run.ts';
 import {
   INDEXES,
@@ -124,10 +124,11 @@ export class DynamoRunStore implements RunStore, AttemptStore {
   async setAttemptHiddenTest(
     space: string,
     id: string,
+    host: string,
     finishedAt: string,
     result: StoredHiddenTestResult,
   ): Promise<number> {
-    const matching = (await this.listAttempts(space, id)).filter((a) => a.finishedAt === finishedAt && !a.collision);
+    const matching = (await this.listAttempts(space, id)).filter((a) => takesHiddenTest(a, host, finishedAt));
     for (const attempt of matching) {
       const key = archivedAttemptKey(attempt);
       // A plain put of the whole item (no UpdateItem): an archived attempt changes only here, only to a result

@@ -19,6 +19,7 @@ import {
   MAX_DELIVERY_BYTES,
   DELIVERY_KINDS,
   type Delivery,
+  type IssueDelivery,
 } from '../../schema/delivery.ts';
 import { describeIssues } from '../../schema/issues-text.ts';
 import { describeRun, runId, runIdentity, sameRun } from '../../schema/run-id.ts';
@@ -51,7 +52,7 @@ export interface IngestDeps {
   keys: KeySource;
   inbox: ObjectStore;
   landingQueue: MessageQueue<LandingMessage>;
-  /** The run rows, read (consistently) to refuse a run or hidden-test result from a host that does not own the run. */
+  /** The run rows, read (consistently) to refuse a run whose id is another run's (docs/contract.md §3 check 7). */
   runs: Pick<RunStore, 'getRun'>;
   issueOwners: IssueOwnerStore;
   clock: Clock;
@@ -147,7 +148,7 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     );
   }
 
-  const stored = parsed.delivery.kind === 'issue' ? null : await deps.runs.getRun(req.space, parsed.delivery.id);
+  const stored = parsed.delivery.kind === 'run' ? await deps.runs.getRun(req.space, parsed.delivery.id) : null;
   if (parsed.delivery.kind === 'run' && stored && !sameRun(stored.value, parsed.delivery.row)) {
     // Another run has this id (its model differs by ":" or "/" against "_"): nothing of it is replaced (§4).
     const [storedRun, deliveredRun] = [runIdentity(stored.value), runIdentity(parsed.delivery.row)];
@@ -158,7 +159,9 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
       { signature: 'verified', stored: storedRun, delivered: deliveredRun },
     );
   }
-  const notOwner = await ownershipRefusal(deps, req.space, space, check.host, parsed.delivery, stored);
+  const notOwner =
+    parsed.delivery.kind === 'issue' &&
+    (await issueOwnershipRefusal(deps, req.space, space, check.host, parsed.delivery));
   if (notOwner) return jsonError(403, 'not-owner', notOwner, { signature: 'verified' });
 
   const header = req.headers[SIGNATURE_HEADERS.delivery]?.trim();
@@ -207,30 +210,24 @@ function timeRefusal(presented: PresentedSignature, space: SpaceConfig, now: Dat
 }
 
 /**
- * One host, its own data (docs/contract.md §3 check 7): a run and its hidden-test results belong to the host whose
- * row it is (`stored`, read once), an issue record to its space's publishers and, among them, to the first that
- * published the task. A sentence saying why, or null when the host may write.
+ * One host, its own data (docs/contract.md §3 check 7): an issue record belongs to its space's publishers and, among
+ * them, to the first that published the task. A sentence saying why, or null when the host may write. A run of
+ * another host's id is accepted and kept apart at landing as a foreign attempt (§4), never refused.
  */
-async function ownershipRefusal(
+async function issueOwnershipRefusal(
   deps: IngestDeps,
   spaceName: string,
   space: SpaceConfig,
   host: string,
-  delivery: Delivery,
-  stored: Awaited<ReturnType<RunStore['getRun']>>,
+  delivery: IssueDelivery,
 ): Promise<string | null> {
-  if (delivery.kind === 'issue') {
-    const { taskId } = delivery.issue;
-    if (!mayPublishIssues(space, host))
-      return `Space "${spaceName}" takes issue records only from ${space.issuePublishers!.map((h) => `"${h}"`).join(', ')}; host "${host}" is not one of them.`;
-    const owner = await deps.issueOwners.claimIssue(spaceName, taskId, host);
-    return owner === host
-      ? null
-      : `The issue record of task ${taskId} is published by host "${owner}"; host "${host}" may not replace it.`;
-  }
-  if (!stored || stored.value.host === host) return null;
-  const what = delivery.kind === 'run' ? 'a run' : 'a hidden-test result';
-  return `Run ${delivery.id} belongs to host "${stored.value.host}"; host "${host}" may not send ${what} for it.`;
+  const { taskId } = delivery.issue;
+  if (!mayPublishIssues(space, host))
+    return `Space "${spaceName}" takes issue records only from ${space.issuePublishers!.map((h) => `"${h}"`).join(', ')}; host "${host}" is not one of them.`;
+  const owner = await deps.issueOwners.claimIssue(spaceName, taskId, host);
+  return owner === host
+    ? null
+    : `The issue record of task ${taskId} is published by host "${owner}"; host "${host}" may not replace it.`;
 }
 
 /** Every candidate host's keys, looked up concurrently. */

@@ -26,6 +26,8 @@ export interface IncomingRun {
   contaminationKey: string | null;
   /** When ingest accepted the delivery: of two patches for one finishedAt, the one accepted first stays. */
   acceptedAt: string;
+  /** Whether its host may own the run while no host does (the space's `hostsByModel`, docs/contract.md §4). */
+  mayOwn: boolean;
 }
 
 /** The run's archived attempts, as landing read them (docs/contract.md §4 attempt history). */
@@ -36,25 +38,28 @@ export interface ArchivedAttempts {
   first: { finishedAt: string; judgeVerdict: RunRow['judgeVerdict'] } | null;
   /** Conflicts archived for the current attempt's finishedAt. */
   conflicts: number;
+  /** Attempts other hosts sent for this run id, kept apart (docs/contract.md §4 "Another host's run"). */
+  foreign: number;
 }
 
-export const NO_ARCHIVED_ATTEMPTS: ArchivedAttempts = { count: 0, first: null, conflicts: 0 };
+export const NO_ARCHIVED_ATTEMPTS: ArchivedAttempts = { count: 0, first: null, conflicts: 0, foreign: 0 };
 
 /**
  * - new: no row yet; retry: the same finishedAt and patch;
  * - rerun: a later finishedAt, or the same finishedAt with a patch accepted before the current one, which then
  *   is the conflict (`displaces`);
  * - conflict: the same finishedAt, another patch, accepted after the current one: archived, never judged;
- * - stale: an earlier finishedAt; not-owner: the row is another host's;
+ * - stale: an earlier finishedAt;
+ * - foreign: the row is another host's, or no host owns it yet and this host may not (`hostsByModel`): kept apart;
  * - collision: the row is another run (model, task, harness version) whose id is the same: never replaced.
  */
-export type LandingCase = 'new' | 'retry' | 'rerun' | 'displaces' | 'conflict' | 'stale' | 'not-owner' | 'collision';
+export type LandingCase = 'new' | 'retry' | 'rerun' | 'displaces' | 'conflict' | 'stale' | 'foreign' | 'collision';
 
 export type LandingDecision =
   | { kind: 'stale' }
   | { kind: 'conflict' }
   | { kind: 'collision' }
-  | { kind: 'not-owner'; owner: string }
+  | { kind: 'foreign' }
   | { kind: 'unchanged'; row: RunRow }
   | { kind: 'write'; row: RunRow; case: 'new' | 'retry' | 'rerun' | 'displaces' };
 
@@ -69,10 +74,10 @@ export const acceptedFirst = (
 };
 
 export function landingCase(current: RunRow | null, incoming: IncomingRun): LandingCase {
-  if (!current) return 'new';
+  if (!current) return incoming.mayOwn ? 'new' : 'foreign';
   if (!sameRun(current, incoming.row)) return 'collision';
-  // A run id belongs to the host whose row it is: another host's delivery changes nothing (docs/contract.md §4).
-  if (current.host !== incoming.row.host) return 'not-owner';
+  // A run id belongs to the host whose row it is: another host's delivery is kept apart (docs/contract.md §4).
+  if (current.host !== incoming.row.host) return 'foreign';
   const F = incoming.row.finishedAt;
   if (F < current.finishedAt) return 'stale';
   if (F > current.finishedAt) return 'rerun';
@@ -89,8 +94,7 @@ export function decideLanding(
 ): LandingDecision {
   const F = incoming.row.finishedAt;
   const which = landingCase(current, incoming);
-  if (which === 'not-owner') return { kind: 'not-owner', owner: current!.host };
-  if (which === 'stale' || which === 'conflict' || which === 'collision') return { kind: which };
+  if (which === 'stale' || which === 'conflict' || which === 'collision' || which === 'foreign') return { kind: which };
   // The row this delivery retries, if it does: same finishedAt, same patch.
   const retried = which === 'retry' ? current! : null;
 
@@ -120,6 +124,7 @@ export function decideLanding(
     attemptCount: archived.count + 1,
     firstAttempt: archived.first && archived.first.finishedAt < F ? archived.first : null,
     conflictCount: archived.conflicts,
+    foreignCount: archived.foreign,
     acceptedAt:
       retried?.acceptedAt !== undefined && retried.acceptedAt < incoming.acceptedAt
         ? retried.acceptedAt

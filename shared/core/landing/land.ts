@@ -25,7 +25,6 @@ import {
   decideLanding,
   landingCase,
   replacesHiddenTest,
-  NO_ARCHIVED_ATTEMPTS,
   type ArchivedAttempts,
   type IncomingRun,
   type LandingDecision,
@@ -45,10 +44,10 @@ export interface LandingDeps {
   judgeQueue: MessageQueue<JudgeMessage>;
   clock: Clock;
   /**
-   * Told when a run or a hidden-test result from a host that does not own the run reaches landing (ingest refuses
-   * them, but cannot while the run has not landed yet): it is not applied, and recorded here.
+   * Told when a run from a host that does not own its id (another host's row, or a model the space pins to other
+   * hosts) is kept apart as a foreign attempt: the row stays its owner's (docs/contract.md §4).
    */
-  rejected?: (rejection: CrossHostRejection) => void;
+  keptForeign?: (foreign: ForeignAttempt) => void;
   /**
    * Told when a run reaches landing whose id is already another run's (ingest refuses it with 409, but cannot while
    * the other has not landed yet): the stored run stays, and this one is archived apart, marked `collision`.
@@ -65,13 +64,13 @@ export interface IdCollision {
   delivered: RunIdentity;
 }
 
-export interface CrossHostRejection {
-  kind: 'run' | 'hidden-test';
+export interface ForeignAttempt {
   space: string;
   id: string;
-  /** The host that sent it, and the host whose run it is. */
+  finishedAt: string;
+  /** The host that sent it, and the host whose run it is (null: none yet, and the space pins the model elsewhere). */
   host: string;
-  owner: string;
+  owner: string | null;
 }
 
 export type LandingOutcome =
@@ -87,8 +86,7 @@ export type LandingOutcome =
   | 'hidden-test-applied'
   | 'hidden-test-held'
   | 'hidden-test-ignored'
-  | 'hidden-test-rejected'
-  | 'not-owner'
+  | 'foreign'
   | 'collision'
   | 'already-landed';
 
@@ -139,12 +137,12 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     contaminationKey:
       fullContamination === null ? null : contaminationKey(space, delivery.id, F, sha256Hex(fullContamination)),
     acceptedAt: entry.receivedAt,
+    mayOwn: !entry.owners || entry.owners.includes(delivery.row.host),
   };
 
   const record = runRecord(deps.runs, space, delivery.id);
   const current = await record.read();
   const first = landingCase(current?.value ?? null, incoming);
-  if (first === 'not-owner') return rejectRun(deps, entry, delivery, current!.value.host);
   // Content-addressed keys, written create-only: an object already there holds these very bytes (a duplicate
   // or a redelivery), and a different patch gets its own key.
   await deps.objects.putIfAbsent(incoming.patchKey, delivery.patch, 'text/x-diff; charset=utf-8');
@@ -154,7 +152,8 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
   if (first === 'collision') return landCollision(deps, incoming);
   const held = await deps.issues.getPendingHiddenTests(space, delivery.id);
   const pending = held.find((p) => p.host === delivery.row.host) ?? null;
-  if (first === 'stale' || first === 'conflict') return landAside(deps, incoming, pending, first);
+  if (first === 'stale' || first === 'conflict' || first === 'foreign')
+    return landAside(deps, incoming, pending, first);
 
   const decision = await optimisticUpdate(
     record,
@@ -166,14 +165,21 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
         which === 'rerun' || which === 'displaces' ? archived(latest!.value, deps.clock, which === 'displaces') : null;
       // Only these change which attempts are archived; a first landing or a retry reads them off the row.
       const others = replaced
-        ? archivedOtherThan(withAttempt(await deps.attempts.listAttempts(space, delivery.id), replaced), F, patchSha256)
+        ? archivedOtherThan(
+            withAttempt(await deps.attempts.listAttempts(space, delivery.id), replaced),
+            latest!.value.host,
+            F,
+            patchSha256,
+          )
         : which === 'retry'
           ? {
               count: (latest!.value.attemptCount ?? 1) - 1,
               first: latest!.value.firstAttempt ?? null,
               conflicts: latest!.value.conflictCount ?? 0,
+              foreign: latest!.value.foreignCount ?? 0,
             }
-          : NO_ARCHIVED_ATTEMPTS;
+          : // A first landing counts the foreign attempts other hosts sent before it.
+            archivedOtherThan(await deps.attempts.listAttempts(space, delivery.id), delivery.row.host, F, patchSha256);
       const decided = decideLanding(latest?.value ?? null, incoming, deps.clock.now().toISOString(), pending, others);
       if (decided.kind !== 'write') return { done: decided };
       return {
@@ -184,15 +190,9 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     },
     { what: `landing ${delivery.id}`, current, maxConflicts: MAX_CONFLICT_RETRIES },
   );
-  if (decision.kind === 'stale' || decision.kind === 'conflict')
+  if (decision.kind === 'stale' || decision.kind === 'conflict' || decision.kind === 'foreign')
     return landAside(deps, incoming, pending, decision.kind);
   if (decision.kind === 'collision') return landCollision(deps, incoming);
-  if (decision.kind === 'not-owner') return rejectRun(deps, entry, delivery, decision.owner);
-  if (decision.kind === 'write' && decision.case !== 'retry') {
-    // Results other hosts sent for this attempt before it landed are never applied.
-    for (const foreign of held.filter((p) => p.host !== delivery.row.host && p.finishedAt === F))
-      deps.rejected?.({ kind: 'hidden-test', space, id: delivery.id, host: foreign.host, owner: delivery.row.host });
-  }
   // A hidden-test result held while this landing was under way (see landHiddenTest), also one that ran later than
   // the result this landing wrote: applying it again is idempotent, and an older one changes nothing.
   const ownHeld = (await deps.issues.getPendingHiddenTests(space, delivery.id)).find(
@@ -204,40 +204,38 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
   return decision.kind === 'write' ? decision.case : 'unchanged';
 }
 
-/** A run from a host other than the one whose row it is: nothing is written (docs/contract.md §4). */
-function rejectRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelivery, owner: string): LandingOutcome {
-  deps.rejected?.({ kind: 'run', space: entry.space, id: delivery.id, host: delivery.row.host, owner });
-  return 'not-owner';
-}
-
 /**
  * An attempt that does not become the row is archived beside it, unjudged (docs/contract.md §4): one earlier than
- * the current attempt ("F earlier"), or a conflict, another patch for a finishedAt whose first accepted patch is
- * current. A late attempt whose finishedAt already has another patch archived is a conflict too. The row changes
- * only its counts (and updatedAt). A held hidden-test result comes along.
+ * the current attempt ("F earlier"), a conflict, another patch for a finishedAt whose first accepted patch is
+ * current, or a foreign attempt, sent by a host that does not own the run (keyed by its host). A late attempt whose
+ * finishedAt already has another patch archived is a conflict too. The row changes only its counts (and updatedAt).
+ * A held hidden-test result of the sending host comes along.
  */
 async function landAside(
   deps: LandingDeps,
   incoming: IncomingRun,
   pending: PendingHiddenTest | null,
-  kind: 'stale' | 'conflict',
+  kind: 'stale' | 'conflict' | 'foreign',
 ): Promise<LandingOutcome> {
   const now = deps.clock.now().toISOString();
   const { space, id, patchSha256 } = incoming;
-  const F = incoming.row.finishedAt;
+  const { host, finishedAt: F } = incoming.row;
   const conflict =
     kind === 'conflict' ||
-    (await deps.attempts.listAttempts(space, id)).some(
-      (a) => isOwnAttempt(a) && !a.conflict && a.finishedAt === F && a.patchSha256 !== patchSha256,
-    );
-  await deps.attempts.archiveAttempt(unjudgedAttempt(incoming, pending, now, conflict ? { conflict: true } : {}));
-  await optimisticUpdate(
+    (kind === 'stale' &&
+      (await deps.attempts.listAttempts(space, id)).some(
+        (a) => isOwnAttempt(a, host) && !a.conflict && a.finishedAt === F && a.patchSha256 !== patchSha256,
+      ));
+  const marks = kind === 'foreign' ? { foreign: true } : conflict ? { conflict: true } : {};
+  await deps.attempts.archiveAttempt(unjudgedAttempt(incoming, pending, now, marks));
+  const owner = await optimisticUpdate(
     runRecord(deps.runs, space, id),
-    async (latest): Promise<UpdateDecision<RunRow, void>> => {
-      if (!latest) return { done: undefined };
+    async (latest): Promise<UpdateDecision<RunRow, string | null>> => {
+      if (!latest) return { done: null };
       const { finishedAt } = latest.value;
       const others = archivedOtherThan(
         await deps.attempts.listAttempts(space, id),
+        latest.value.host,
         finishedAt,
         latest.value.patchSha256,
       );
@@ -245,15 +243,21 @@ async function landAside(
         attemptCount: others.count + 1,
         firstAttempt: others.first && others.first.finishedAt < finishedAt ? others.first : null,
         conflictCount: others.conflicts,
+        foreignCount: others.foreign,
       };
-      const { attemptCount, firstAttempt, conflictCount } = latest.value;
-      if (canonicalJson({ attemptCount, firstAttempt, conflictCount }) === canonicalJson(counts))
-        return { done: undefined };
-      return { write: { ...latest.value, ...counts, updatedAt: now }, result: undefined };
+      const { attemptCount, firstAttempt, conflictCount, foreignCount } = latest.value;
+      if (canonicalJson({ attemptCount, firstAttempt, conflictCount, foreignCount }) === canonicalJson(counts))
+        return { done: latest.value.host };
+      return { write: { ...latest.value, ...counts, updatedAt: now }, result: latest.value.host };
     },
     { what: `counting the attempts of ${id}`, maxConflicts: MAX_CONFLICT_RETRIES },
   );
-  return conflict ? 'conflict' : 'stale';
+  if (kind !== 'foreign') return conflict ? 'conflict' : 'stale';
+  // A result of this host held while its attempt was archived (see landHiddenTest) reaches the attempt too.
+  const held = (await deps.issues.getPendingHiddenTests(space, id)).find((p) => p.host === host);
+  if (held?.finishedAt === F) await deps.attempts.setAttemptHiddenTest(space, id, host, F, held.hiddenTestResult);
+  deps.keptForeign?.({ space, id, finishedAt: F, host, owner });
+  return 'foreign';
 }
 
 /**
@@ -281,15 +285,15 @@ function unjudgedAttempt(
   incoming: IncomingRun,
   pending: PendingHiddenTest | null,
   now: string,
-  marks: Pick<ArchivedAttempt, 'conflict' | 'collision'>,
+  marks: Pick<ArchivedAttempt, 'conflict' | 'collision' | 'foreign'>,
 ): ArchivedAttempt {
-  const built = decideLanding(null, incoming, now, pending);
+  const built = decideLanding(null, { ...incoming, mayOwn: true }, now, pending);
   if (built.kind !== 'write') throw new Error('A first landing always writes.');
   return { ...built.row, ...emptyJudgeFields(), judgeState: 'not-needed', archivedAt: now, ...marks };
 }
 
-/** An attempt of the run itself, not another run's that shares its id. */
-const isOwnAttempt = (attempt: ArchivedAttempt) => !attempt.collision;
+/** An attempt of the run itself as `owner` sent it: not another host's, nor another run's that shares its id. */
+const isOwnAttempt = (attempt: ArchivedAttempt, owner: string) => attempt.host === owner && !attempt.collision;
 
 const isAttempt = (row: RunRow, finishedAt: string, patchSha256: string) =>
   row.finishedAt === finishedAt && row.patchSha256 === patchSha256;
@@ -302,13 +306,18 @@ const archived = (row: RunRow, clock: Clock, conflict: boolean): ArchivedAttempt
 
 /** The archived attempts with this one among them: an attempt is archived once, and the first archive stays. */
 const withAttempt = (list: ArchivedAttempt[], attempt: ArchivedAttempt): ArchivedAttempt[] =>
-  list.some((a) => isOwnAttempt(a) && isAttempt(a, attempt.finishedAt, attempt.patchSha256))
+  list.some((a) => isOwnAttempt(a, attempt.host) && isAttempt(a, attempt.finishedAt, attempt.patchSha256))
     ? list
     : [...list, attempt];
 
 /** The archived attempts other than the one that is (or becomes) the row: counted, with the first, conflicts apart. */
-function archivedOtherThan(list: ArchivedAttempt[], finishedAt: string, patchSha256: string): ArchivedAttempts {
-  const others = list.filter((a) => isOwnAttempt(a) && !isAttempt(a, finishedAt, patchSha256));
+function archivedOtherThan(
+  list: ArchivedAttempt[],
+  owner: string,
+  finishedAt: string,
+  patchSha256: string,
+): ArchivedAttempts {
+  const others = list.filter((a) => isOwnAttempt(a, owner) && !isAttempt(a, finishedAt, patchSha256));
   const attempts = others.filter((a) => !a.conflict);
   const first = attempts.reduce<ArchivedAttempt | null>(
     (earliest, a) => (!earliest || a.finishedAt < earliest.finishedAt ? a : earliest),
@@ -318,6 +327,7 @@ function archivedOtherThan(list: ArchivedAttempt[], finishedAt: string, patchSha
     count: attempts.length,
     first: first && { finishedAt: first.finishedAt, judgeVerdict: first.judgeVerdict },
     conflicts: others.length - attempts.length,
+    foreign: list.filter((a) => a.host !== owner && !a.collision).length,
   };
 }
 
@@ -340,19 +350,27 @@ async function landHiddenTest(
 ): Promise<LandingOutcome> {
   const { space, id, host, finishedAt } = { space: entry.space, ...delivery };
   const hiddenTestResult = await storedHiddenTest(deps, space, id, finishedAt, delivery.hiddenTestResult);
-  let result = await applyHiddenTest(deps, space, id, host, finishedAt, hiddenTestResult);
+  // Another host's run: the result belongs to this host's foreign attempt of that finishedAt, or waits for one
+  // (held, as for a run not landed yet) and for an operator's reassignment.
+  const apply = async () => {
+    const applied = await applyHiddenTest(deps, space, id, host, finishedAt, hiddenTestResult);
+    if (applied !== 'foreign') return applied;
+    return (await deps.attempts.setAttemptHiddenTest(space, id, host, finishedAt, hiddenTestResult)) > 0
+      ? 'applied'
+      : 'no-run';
+  };
+  let result = await apply();
   if (result === 'no-run') {
     await deps.issues.putPendingHiddenTest({ space, id, host, finishedAt, hiddenTestResult });
     // The run may have landed between the read and the hold. Landing looks for a held result after its own
     // write, and this looks for the run after the hold: whichever comes second sees the other's write.
-    result = await applyHiddenTest(deps, space, id, host, finishedAt, hiddenTestResult);
-  }
-  if (typeof result === 'object') {
-    deps.rejected?.({ kind: 'hidden-test', space, id, host, owner: result.owner });
-    return 'hidden-test-rejected';
+    result = await apply();
   }
   // The run has moved on to a later attempt: the result belongs to an archived one, if it has landed.
-  if (result === 'moved-on' && (await deps.attempts.setAttemptHiddenTest(space, id, finishedAt, hiddenTestResult)) > 0)
+  if (
+    result === 'moved-on' &&
+    (await deps.attempts.setAttemptHiddenTest(space, id, host, finishedAt, hiddenTestResult)) > 0
+  )
     return 'hidden-test-applied';
   const outcomes = {
     applied: 'hidden-test-applied',
@@ -382,11 +400,11 @@ async function storedHiddenTest(
   return { ...kept, testsKey: key };
 }
 
-type HiddenTestApplied = 'applied' | 'no-run' | 'moved-on' | 'older' | { owner: string };
+type HiddenTestApplied = 'applied' | 'no-run' | 'moved-on' | 'older' | 'foreign';
 
 /**
  * Sets the result on the run with that finishedAt; a run not landed yet, or since re-run, is left alone, and a run
- * of another host is never touched (its owner is returned).
+ * of another host is never touched.
  */
 async function applyHiddenTest(
   deps: LandingDeps,
@@ -399,7 +417,7 @@ async function applyHiddenTest(
   return optimisticUpdate(
     runRecord(deps.runs, space, id),
     (current): UpdateDecision<RunRow, HiddenTestApplied> => {
-      if (current && current.value.host !== host) return { done: { owner: current.value.host } };
+      if (current && current.value.host !== host) return { done: 'foreign' };
       if (!current || current.value.finishedAt < finishedAt) return { done: 'no-run' };
       if (current.value.finishedAt > finishedAt) return { done: 'moved-on' };
       if (canonicalJson(current.value.hiddenTestResult) === canonicalJson(result)) return { done: 'applied' };

@@ -112,6 +112,7 @@ function statisticsOf(
       notJudged: resolve.unjudged,
     },
     conflicts: counts.conflicts,
+    foreign: counts.foreign,
     hidden: { n: hidden.n, pass: hidden.hits, rate: hidden.rate, ci: hidden.ci, error: hidden.errored },
     agreement: {
       n: kappa.n,

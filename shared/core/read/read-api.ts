@@ -391,12 +391,18 @@ async function attemptsOf(deps: ReadDeps, space: string, id: string): Promise<Ht
   const row = await deps.runs.getRun(space, id);
   if (!row) return jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);
   const current = row.value;
+  // The current attempt once: an archived copy of it (one reassigned to its host, §4) is the row itself.
   const archived = (await deps.attempts.listAttempts(space, id)).filter(
-    (a) => a.finishedAt !== current.finishedAt || a.patchSha256 !== current.patchSha256,
+    (a) =>
+      a.finishedAt !== current.finishedAt ||
+      a.patchSha256 !== current.patchSha256 ||
+      a.host !== current.host ||
+      a.collision,
   );
-  const attempts = [attemptSummary(current, true), ...archived.map((a) => attemptSummary(a, false))].sort((a, b) =>
-    a.finishedAt < b.finishedAt ? 1 : a.finishedAt > b.finishedAt ? -1 : 0,
-  );
+  const attempts = [
+    attemptSummary(current, current.host, true),
+    ...archived.map((a) => attemptSummary(a, current.host, false)),
+  ].sort((a, b) => (a.finishedAt < b.finishedAt ? 1 : a.finishedAt > b.finishedAt ? -1 : 0));
   return { status: 200, body: { attempts } satisfies AttemptsBody };
 }
 
