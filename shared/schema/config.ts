@@ -63,6 +63,8 @@ const spaceSchema = z.strictObject({
   repos: z.optional(z.array(repoName)),
   /** Senders that may publish issue records; absent = every sender (the first to publish a task owns it). */
   issuePublishers: z.optional(z.array(hostName)),
+  /** Models pinned to the senders that may own their runs (docs/contract.md §4); a model not named: any sender. */
+  hostsByModel: z.optional(z.record(z.string(), z.array(hostName).check(z.minLength(1)))),
   judge: z._default(judgeSettingsSchema, { dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900, hostShare: 0.5 }),
   exports: z.optional(z.strictObject({ fields: exportFieldsSchema() })),
 });
@@ -268,13 +270,19 @@ export const configSchema = z
           message: 'is needed with monthlyBudgetUsd: the budget mails it when the month passes 80 % of the amount',
         });
       for (const [name, space] of Object.entries(config.spaces)) {
-        const strangers = (space.issuePublishers ?? []).filter((host) => !space.senders.includes(host));
-        if (strangers.length)
-          ctx.addIssue({
-            code: 'custom',
-            path: ['spaces', name, 'issuePublishers'],
-            message: `names ${strangers.map((h) => `"${h}"`).join(', ')}, which the space's "senders" does not list`,
-          });
+        const listed: [string, string[]][] = [
+          ['issuePublishers', space.issuePublishers ?? []],
+          ['hostsByModel', Object.values(space.hostsByModel ?? {}).flat()],
+        ];
+        for (const [key, hosts] of listed) {
+          const strangers = [...new Set(hosts.filter((host) => !space.senders.includes(host)))];
+          if (strangers.length)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['spaces', name, key],
+              message: `names ${strangers.map((h) => `"${h}"`).join(', ')}, which the space's "senders" does not list`,
+            });
+        }
       }
     }),
   );

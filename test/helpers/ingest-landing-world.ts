@@ -2,7 +2,13 @@
 // (docs/contract.md §3 check 7, §4): `send` signs and posts a delivery as its host, `land` lands it directly, as
 // a delivery that passed ingest before the state it meets.
 import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
-import { landEntry, type ForeignAttempt, type IdCollision, type LandingDeps } from '../../shared/core/landing/land.ts';
+import {
+  landEntry,
+  landInboxEntry,
+  type ForeignAttempt,
+  type IdCollision,
+  type LandingDeps,
+} from '../../shared/core/landing/land.ts';
 import type { JudgeMessage, LandingMessage } from '../../shared/ports.ts';
 import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '../../shared/schema/config.ts';
 import { inboxEntry, signedDeliveryHeaders } from './deliveries.ts';
@@ -59,5 +65,11 @@ export function ingestLandingWorld(spaceSettings: Record<string, unknown> = {}) 
   };
   const land = (delivery: Record<string, unknown>, deliveryId = 'd') =>
     landEntry(landing, inboxEntry('S', delivery as never, { deliveryId }));
-  return { table, inbox, foreign, collisions, send, land };
+  /** Lands what `send` put in the inbox, as the lander would, and answers each outcome. */
+  const landSent = async () => {
+    const outcomes = [];
+    for (const key of await inbox.list('inbox/')) outcomes.push(await landInboxEntry(landing, key));
+    return outcomes;
+  };
+  return { table, inbox, foreign, collisions, send, land, landSent };
 }

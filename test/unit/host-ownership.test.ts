@@ -138,3 +138,31 @@ describe('at landing', () => {
     expect(landingCase(null, { ...delivered, mayOwn: false })).toBe('foreign');
   });
 });
+
+describe("a space's hostsByModel", () => {
+  const pinned = { hostsByModel: { 'qwen3:8b': [STUDIO] } };
+
+  it('lets only a pinned host take a free run id of its model: another host landing first is kept as foreign', async () => {
+    const w = world(pinned);
+    const run = runDelivery();
+    expect((await w.send(runDelivery({ host: MINI }, { patch: '' }))).status).toBe(202);
+    expect(await w.landSent()).toEqual(['foreign']);
+    expect(await w.table.getRun('S', run.id)).toBeNull();
+    expect((await w.send(run)).status).toBe(202);
+    expect(await w.landSent()).toEqual(['new']);
+    expect((await w.table.getRun('S', run.id))!.value).toMatchObject({ host: STUDIO, foreignCount: 1 });
+    expect(w.foreign).toEqual([expect.objectContaining({ host: MINI, owner: null })]);
+  });
+
+  it('leaves the models it does not name to any sender', async () => {
+    const w = world(pinned);
+    expect((await w.send(runDelivery({ host: MINI, model: 'llama3:8b' }))).status).toBe(202);
+    expect(await w.landSent()).toEqual(['new']);
+  });
+
+  it('refuses a configuration that pins a model to a host that is not a sender', () => {
+    expect(() => parseConfig({ spaces: { S: { senders: [STUDIO], hostsByModel: { m: [MINI] } } } })).toThrow(
+      /spaces\.S\.hostsByModel: names "mac-mini-2", which the space's "senders" does not list/,
+    );
+  });
+});

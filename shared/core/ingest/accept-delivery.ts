@@ -172,6 +172,8 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     receivedAt: deps.clock.now().toISOString(),
     host: check.host,
     delivery: parsed.delivery,
+    // Who may own a run of a pinned model is read here, where the configuration is, and travels with the entry.
+    ...(parsed.delivery.kind === 'run' && pinnedHosts(space, parsed.delivery.row.model)),
   };
   // Create-only: an entry already under this key is this very body from this host, stored by an earlier
   // attempt, so it is answered 202 again and queued again (landing is idempotent).
@@ -229,6 +231,12 @@ async function issueOwnershipRefusal(
     ? null
     : `The issue record of task ${taskId} is published by host "${owner}"; host "${host}" may not replace it.`;
 }
+
+/** The hosts a space pins a model to (`hostsByModel`), as the inbox entry's `owners`; none when it names no such model. */
+const pinnedHosts = (space: SpaceConfig, model: string): { owners: string[] } | null => {
+  const owners = space.hostsByModel && Object.hasOwn(space.hostsByModel, model) ? space.hostsByModel[model] : undefined;
+  return owners ? { owners } : null;
+};
 
 /** Every candidate host's keys, looked up concurrently. */
 async function candidateKeys(deps: IngestDeps): Promise<HostKeys[]> {
