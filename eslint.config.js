@@ -67,7 +67,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['shared/**/*.ts', 'functions/**/*.ts', 'infra/**/*.ts', 'bin/**/*.ts'],
+    files: ['shared/**/*.ts', 'runner/**/*.ts', 'functions/**/*.ts', 'infra/**/*.ts', 'bin/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

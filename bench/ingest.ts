@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { signedHeaders } from '../shared/core/ingest/signature.ts';
-import { spaceOfEndpoint } from '../shared/runner/push.ts';
+import { spaceOfEndpoint } from '../runner/push.ts';
 import { runId } from '../shared/schema/run.ts';
 
 const { values } = parseArgs({

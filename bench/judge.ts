@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pushDelivery } from '../shared/runner/push.ts';
+import { pushDelivery } from '../runner/push.ts';
 import { parseConfig } from '../shared/schema/config.ts';
 import { runId } from '../shared/schema/run.ts';
 import { startLocalMode } from '../infra/local/local-mode.ts';

@@ -1,6 +1,6 @@
 // `npm run bench:sync`: replay-push sync throughput, in run folders per second, against local mode (`npm start`
 // as its own process: the pipeline is another machine for a runner host), with 50 KB patches. Baseline in the
-// same run: the same deliveries, built beforehand, POSTed with shared/runner/push.ts at the same concurrency (the
+// same run: the same deliveries, built beforehand, POSTed with runner/push.ts at the same concurrency (the
 // endpoint's own pace: no folder reading, outbox writes, fsyncs or ledger). A third figure, sync against a bare
 // server that answers 202 at once, is the client's ceiling. Trials alternate; medians, ratios and the size of
 // the bundled replay-push.mjs are printed. Options: --folders N (200) --trials T (5) --concurrency C (8)
@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildClient } from '../bin/build-client.ts';
 import { keyEnvName } from '../shared/adapters/key-names.ts';
-import { postSigned } from '../shared/runner/push.ts';
-import { buildRunDelivery } from '../shared/runner/delivery.ts';
-import { Outbox } from '../shared/runner/outbox.ts';
-import { prepareFolders, syncRunFolders } from '../shared/runner/sync.ts';
-import { median } from '../shared/runner/derive.ts';
+import { postSigned } from '../runner/push.ts';
+import { buildRunDelivery } from '../runner/delivery.ts';
+import { Outbox } from '../runner/outbox.ts';
+import { prepareFolders, syncRunFolders } from '../runner/sync.ts';
+import { median } from '../runner/derive.ts';
 import { killProcess, startLocalProcess } from '../test/helpers/local-process.ts';
 
 const { values: args } = parseArgs({
@@ -156,9 +156,7 @@ try {
   console.log(
     `\nmedian sync:     ${syncMedian.toFixed(1)} run folders/s  (read, derive, cut, outbox write + fsync, sign, send, ledger)`,
   );
-  console.log(
-    `median baseline: ${baseMedian.toFixed(1)} deliveries/s  (prebuilt bodies POSTed with shared/runner/push.ts)`,
-  );
+  console.log(`median baseline: ${baseMedian.toFixed(1)} deliveries/s  (prebuilt bodies POSTed with runner/push.ts)`);
   console.log(`ratio sync / baseline: ${(syncMedian / baseMedian).toFixed(2)}`);
   console.log(
     `median sync to a bare endpoint (the client's own ceiling): ${median(ceiling)!.toFixed(1)} ` +

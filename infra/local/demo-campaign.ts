@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { patchCounts } from '../../shared/runner/derive.ts';
+import { patchCounts } from '../../runner/derive.ts';
 import { runId } from '../../shared/schema/run-id.ts';
 import { Provenance } from './demo-provenance.ts';
 import { lognormal, seeded, shuffle } from './demo-random.ts';

@@ -8,8 +8,8 @@
 // data does not hold is generated from a fixed seed and counted as generated for the banner: the run times,
 // runner hosts, task order and waves, and the merge commit the fix is served under; the issue number is the fix
 // PR's. Nothing reads the issue text: the data has none.
-import { patchCounts } from '../../shared/runner/derive.ts';
-import { fixSize, tierOf } from '../../shared/runner/fix-size.ts';
+import { patchCounts } from '../../runner/derive.ts';
+import { fixSize, tierOf } from '../../runner/fix-size.ts';
 import { runId } from '../../shared/schema/run-id.ts';
 import { sha256Hex } from '../../shared/sha256.ts';
 import { type DemoCampaign, type DemoRun } from './demo-campaign.ts';

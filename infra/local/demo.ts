@@ -13,7 +13,7 @@ import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
 import { parseConfig, readConfigFile, type ReplayConfig } from '../../shared/schema/config.ts';
 import type { CockpitsBody, RunsPage } from '../../shared/cockpit/contract.ts';
 import { apiPaths } from '../../shared/cockpit/contract.ts';
-import { ingestUrl } from '../../shared/runner/push.ts';
+import { ingestUrl } from '../../runner/push.ts';
 import { buildCampaign, readSourceRuns, type DemoCampaign } from './demo-campaign.ts';
 import { isDecided } from '../../shared/core/judge/transitions.ts';
 import { deliverCampaign, writeCampaignFolders, type DeliveredCounts, type DeliveryAnswers } from './demo-delivery.ts';

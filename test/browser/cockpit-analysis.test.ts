@@ -14,7 +14,7 @@ import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-
 import { buildCampaign, readSourceRuns } from '../../infra/local/demo-campaign.ts';
 import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
 import { cohensKappa, describeComparison } from '../../shared/cockpit/statistics.ts';
-import { pushDelivery } from '../../shared/runner/push.ts';
+import { pushDelivery } from '../../runner/push.ts';
 import { apiPaths, type AttemptsBody, type CompareBody, type StatsBody } from '../../shared/cockpit/contract.ts';
 import { eventually, type TestLocalMode } from '../helpers/local-mode.ts';
 

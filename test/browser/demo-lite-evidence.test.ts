@@ -8,7 +8,7 @@ import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-
 import { DEMO_JUDGE_MODEL, oracleAnswer } from '../../infra/local/demo-judge.ts';
 import { readDemoData } from '../../infra/local/demo-data.ts';
 import { buildLiteCampaign, originalFix } from '../../infra/local/demo-lite-campaign.ts';
-import { pushDelivery } from '../../shared/runner/push.ts';
+import { pushDelivery } from '../../runner/push.ts';
 import { verdictChecks } from '../../shared/core/judge/verdict-checks.ts';
 import { settled } from './helpers/analysis-page.ts';
 

@@ -7,7 +7,7 @@ import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-
 import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
 import { readDemoData } from '../../infra/local/demo-data.ts';
 import { buildLiteCampaign } from '../../infra/local/demo-lite-campaign.ts';
-import { pushDelivery } from '../../shared/runner/push.ts';
+import { pushDelivery } from '../../runner/push.ts';
 
 const SPACE = 'LiteDetail';
 const HOSTS = ['demo-runner-1', 'demo-runner-2'];

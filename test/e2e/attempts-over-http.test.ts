@@ -1,7 +1,7 @@
 // The attempt history over HTTP (docs/contract.md §4, §10): a re-run and a late delivery of an earlier attempt, listed
 // newest first by /runs/{id}/attempts, with the current one marked.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { pushDelivery } from '../../shared/runner/push.ts';
+import { pushDelivery } from '../../runner/push.ts';
 import type { AttemptsBody } from '../../shared/cockpit/contract.ts';
 import { runDelivery } from '../helpers/deliveries.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { buildCampaign, readSourceRuns } from '../../infra/local/demo-campaign.ts';
 import { deliverCampaign, writeCampaignFolders } from '../../infra/local/demo-delivery.ts';
-import { ingestUrl } from '../../shared/runner/push.ts';
+import { ingestUrl } from '../../runner/push.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 import { tempDir } from '../helpers/run-folders.ts';
 

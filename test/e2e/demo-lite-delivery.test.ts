@@ -8,7 +8,7 @@ import { deliverCampaign, writeCampaignFolders } from '../../infra/local/demo-de
 import { startDemoJudge, type DemoJudge } from '../../infra/local/demo-judge.ts';
 import { readDemoData } from '../../infra/local/demo-data.ts';
 import { buildLiteCampaign } from '../../infra/local/demo-lite-campaign.ts';
-import { ingestUrl } from '../../shared/runner/push.ts';
+import { ingestUrl } from '../../runner/push.ts';
 import { apiPaths, type ReferenceBody } from '../../shared/cockpit/contract.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';

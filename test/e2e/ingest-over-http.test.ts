@@ -3,7 +3,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SendMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { pushDelivery } from '../../shared/runner/push.ts';
+import { pushDelivery } from '../../runner/push.ts';
 import { signV1 } from '../../shared/core/ingest/signature.ts';
 import { inboxKey } from '../../shared/storage-layout.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';

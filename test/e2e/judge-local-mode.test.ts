@@ -2,7 +2,7 @@
 // real SDKs and its verdict is readable from the API; retries and a refused key are handled by the local
 // sweeper.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { pushDelivery } from '../../shared/runner/push.ts';
+import { pushDelivery } from '../../runner/push.ts';
 import {
   startAnthropicStandIn,
   type AnthropicStandIn,

@@ -1,6 +1,6 @@
 // Local mode with no judge credentials at all: runs land and wait, say why, and burn no attempts.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { pushDelivery } from '../../shared/runner/push.ts';
+import { pushDelivery } from '../../runner/push.ts';
 import { sweep } from '../../shared/core/judge/sweep.ts';
 import { systemClock } from '../../shared/ports.ts';
 import { parseConfig } from '../../shared/schema/config.ts';

@@ -8,7 +8,7 @@
 // resolved; a "resolved" for a change to unrelated files is flagged by the facts; `/stats` counts the flagged apart.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { pushDelivery } from '../../shared/runner/push.ts';
+import { pushDelivery } from '../../runner/push.ts';
 import type { StatsBody } from '../../shared/cockpit/contract.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { startAnthropicStandIn, type AnthropicStandIn } from '../../infra/local/stand-ins/anthropic-stand-in.ts';

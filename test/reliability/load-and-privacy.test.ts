@@ -8,7 +8,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { pushDelivery } from '../../shared/runner/push.ts';
+import { pushDelivery } from '../../runner/push.ts';
 import { REASON_WITHHELD } from '../../shared/core/judge/reason-guard.ts';
 import { startAnthropicStandIn, type AnthropicStandIn } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
 import { startGitHubStandIn, type GitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';

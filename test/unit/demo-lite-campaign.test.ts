@@ -8,7 +8,7 @@ import { describe, expect, it } from '@jest/globals';
 import { demoRunFinder, oracleAnswer } from '../../infra/local/demo-judge.ts';
 import { DEMO_DATA_DIR, DEMO_DATA_FILES, DemoDataError, readDemoData } from '../../infra/local/demo-data.ts';
 import { buildLiteCampaign } from '../../infra/local/demo-lite-campaign.ts';
-import { fixSize, isTestPath, tierOf } from '../../shared/runner/fix-size.ts';
+import { fixSize, isTestPath, tierOf } from '../../runner/fix-size.ts';
 import { buildPrompt } from '../../shared/core/judge/prompt.ts';
 import { deliverySchema } from '../../shared/schema/delivery.ts';
 import { tempDir } from '../helpers/run-folders.ts';

@@ -39,14 +39,12 @@ describe('the layer rules', () => {
 
   const sdk = "import { S3Client } from '@aws-sdk/client-s3';\nexport const probe = S3Client;\n";
 
-  it.each([
-    'shared/runner/probe.ts',
-    'shared/cockpit/probe.ts',
-    'functions/judge/handler-probe.ts',
-    'dashboard/probe.ts',
-  ])('refuse the AWS SDK in %s', async (filePath) => {
-    expect(await refusedImports(filePath, sdk)).toHaveLength(1);
-  });
+  it.each(['runner/probe.ts', 'shared/cockpit/probe.ts', 'functions/judge/handler-probe.ts', 'dashboard/probe.ts'])(
+    'refuse the AWS SDK in %s',
+    async (filePath) => {
+      expect(await refusedImports(filePath, sdk)).toHaveLength(1);
+    },
+  );
 
   it.each([
     'shared/adapters/aws/probe.ts',

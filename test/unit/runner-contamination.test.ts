@@ -8,7 +8,7 @@ import {
   pathsIn,
   scanContamination,
   type ScanContext,
-} from '../../shared/runner/contamination.ts';
+} from '../../runner/contamination.ts';
 import type { TrajectoryEvent } from '../../shared/schema/run-folder.ts';
 import { runnerRowSchema } from '../../shared/schema/run.ts';
 import { runnerRow } from '../helpers/deliveries.ts';

@@ -8,8 +8,8 @@ import {
   cutToBytes,
   MAX_SUMMARY_BYTES,
   PATCH_CUT_MARKER,
-} from '../../shared/runner/delivery.ts';
-import type { PreparedRun } from '../../shared/runner/run-folder.ts';
+} from '../../runner/delivery.ts';
+import type { PreparedRun } from '../../runner/run-folder.ts';
 import { MAX_DELIVERY_BYTES, deliverySchema } from '../../shared/schema/delivery.ts';
 import { runnerRowSchema } from '../../shared/schema/run.ts';
 import { sha256Hex } from '../../shared/sha256.ts';

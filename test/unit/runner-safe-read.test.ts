@@ -1,10 +1,10 @@
-// The one read replay-push uses for files it did not write (shared/runner/safe-read.ts): plain names inside the
+// The one read replay-push uses for files it did not write (runner/safe-read.ts): plain names inside the
 // folder only, no link anywhere below it, a regular file of one hard link, at most the cap, read from the handle.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { readFileSafely, UnsafeFileError } from '../../shared/runner/safe-read.ts';
+import { readFileSafely, UnsafeFileError } from '../../runner/safe-read.ts';
 import { tempDir } from '../helpers/run-folders.ts';
 
 const refusal = (promise: Promise<unknown>) =>

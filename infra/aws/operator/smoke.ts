@@ -4,7 +4,7 @@
 // signed check by a paired host is verified (200), each cockpit's settings load, and a cockpit that
 // requires sign-in refuses its API without a token (401).
 import { randomUUID } from 'node:crypto';
-import { postSigned } from '../../../shared/runner/push.ts';
+import { postSigned } from '../../../runner/push.ts';
 import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../../shared/cockpit/contract.ts';
 import { CHECK_KIND } from '../../../shared/schema/delivery.ts';
 import { cockpitUrls, ingestTemplateOf, INGEST_URLS, type OutputsFile } from './outputs.ts';
