@@ -260,7 +260,7 @@ export class Cockpit {
   /** Filters compare by value (their JSON): the same filters read back from the address keep the view. */
   private readonly view = memo(
     (data: DataIndex, dataKey: string, filters: string, outcome: ResolveOutcome | null): Computed =>
-      compute(data, dataKey, JSON.parse(filters) as CockpitFilters, outcome, this.located.cockpit.minN, this.computed),
+      compute(data, dataKey, JSON.parse(filters) as CockpitFilters, outcome, this.located.cockpit, this.computed),
   );
 
   private model(): Computed {

@@ -5,7 +5,12 @@
 // the page's own table, so the page and the API cannot disagree.
 import { type Group } from '../../shared/cockpit/run-grouping.ts';
 import { selectRuns } from '../../shared/cockpit/run-selection.ts';
-import { describeComparison, selectByDifficulty, taskDifficulty } from '../../shared/cockpit/statistics.ts';
+import {
+  describeComparison,
+  sampleSentence,
+  selectByDifficulty,
+  taskDifficulty,
+} from '../../shared/cockpit/statistics.ts';
 import { valueOfCode } from '../../shared/cockpit/columns.ts';
 import { verdictKeyAt } from '../../shared/cockpit/result-filters.ts';
 import { compareGroups } from '../../shared/cockpit/compare-groups.ts';
@@ -16,7 +21,7 @@ import { count } from './format.ts';
 import { HIDDEN_TEST_LABELS, VERDICT_LABELS } from './palette.ts';
 import { holmOf, quoteSentence } from './quote-sentence.ts';
 import type { CockpitFilters } from './url-state.ts';
-import type { Computed } from './view-model.ts';
+import { tasksIn, type Computed } from './view-model.ts';
 
 /** What the Compare view asks of the page around it. */
 export interface CompareNav extends PairsNav {
@@ -195,7 +200,10 @@ export class CompareView {
     const runs = { a: this.runsByTask(m, selection, a), b: this.runsByTask(m, selection, b) };
     fill(
       this.body,
-      quoteSentence(describeComparison(groupName(a), groupName(b), result, holmOf(pairsInView(m, filters), a, b))),
+      quoteSentence(
+        `${describeComparison(groupName(a), groupName(b), result, holmOf(pairsInView(m, filters), a, b))} ` +
+          sampleSentence(m.campaign, tasksIn(m, selection), [a.harnessVersion, b.harnessVersion]),
+      ),
       result.difference !== null &&
         el(
           'div',

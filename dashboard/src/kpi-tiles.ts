@@ -5,7 +5,7 @@ import { OUTCOME_LABELS, tooFewText, type OutcomeRate, type ResolveOutcome } fro
 import { el, fill, nameText } from './dom.ts';
 import { count, percent } from './format.ts';
 import { ciText, percentOf } from './intervals.ts';
-import type { Computed } from './view-model.ts';
+import { tasksIn, type Computed } from './view-model.ts';
 
 export const rateLabel = (outcome: ResolveOutcome) => `resolve rate · ${OUTCOME_LABELS[outcome]}`;
 
@@ -25,6 +25,16 @@ export function outsideText(g: GroupFigures, outcome: ResolveOutcome): string {
     r.unjudged && `${count(r.unjudged)} not judged yet`,
   ].filter(Boolean);
   return `outside n: ${parts.length ? parts.join(' · ') : 'none'}`;
+}
+
+/** "120 of 300 SWE-bench Lite tasks": the tasks the group ran in view, of the population the cockpit declares. */
+export function tasksText(m: Computed, g: GroupFigures): string {
+  const k = m.grouping.groups.findIndex((x) => x.model === g.model && x.harnessVersion === g.harnessVersion);
+  const tasks = tasksIn(m, m.groupRows[k] ?? new Uint32Array());
+  const population = m.campaign?.population;
+  return population
+    ? `${count(tasks)} of ${count(population.size)} ${population.name} tasks`
+    : `${count(tasks)} tasks (no population declared)`;
 }
 
 /** The rate as a dot on a 0–100 % track with its interval as a whisker (a tile's picture of its uncertainty). */
@@ -88,6 +98,14 @@ function tile(m: Computed, g: GroupFigures): HTMLElement {
         tooFewText(r.n),
       ),
     el('div', { class: 'kpi-line kpi-ci', title: `${rateLabel(outcome)} ${percentOf(r)}` }, ciText(r)),
+    el(
+      'div',
+      {
+        class: 'kpi-line kpi-tasks',
+        title: m.campaign?.sample ?? 'The cockpit declares no task population (cockpits.<name>.campaign).',
+      },
+      tasksText(m, g),
+    ),
     el('div', { class: 'kpi-line' }, outsideText(g, outcome)),
     el(
       'div',

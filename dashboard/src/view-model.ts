@@ -20,6 +20,7 @@ import {
 } from '../../shared/cockpit/statistics.ts';
 import type { IssueRecord } from '../../shared/schema/issue.ts';
 import type { CockpitFilters } from './url-state.ts';
+import type { CampaignDeclaration, CockpitEntry } from '../../shared/cockpit/contract.ts';
 
 export interface DataIndex {
   table: RunTable;
@@ -62,6 +63,8 @@ export interface Computed extends DataIndex, Omit<Selected, 'unordered'> {
   rankOf(g: GroupFigures): number | null;
   /** Below this n on the outcome a group is not ranked (the cockpit's `minN`). */
   minN: number;
+  /** The task population the campaign is a sample of, when the cockpit declares it. */
+  campaign: CampaignDeclaration | null;
   /** Several harness versions in view: groups are then named with theirs. */
   several: boolean;
   /** The group's name on the page: the model, and its harness version when several are in view. */
@@ -85,7 +88,7 @@ export function compute(
   dataKey: string,
   filters: CockpitFilters,
   chosen: ResolveOutcome | null,
-  minN: number,
+  { minN, campaign }: Pick<CockpitEntry, 'minN' | 'campaign'>,
   previous: Computed | null = null,
 ): Computed {
   const same = previous?.table === data.table ? previous : null;
@@ -121,10 +124,15 @@ export function compute(
     figures,
     rankOf: (g) => rankOf.get(g) ?? null,
     minN,
+    campaign: campaign ?? null,
     several,
     label: (g) => (several ? `${g.model} · ${g.harnessVersion}` : g.model),
   };
 }
+
+/** How many tasks the rows touch. */
+export const tasksIn = (m: Pick<Computed, 'table'>, rows: Uint32Array): number =>
+  new Set(Array.from(rows, (i) => m.table.text.taskId[i])).size;
 
 function select(
   data: DataIndex,

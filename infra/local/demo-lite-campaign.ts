@@ -16,6 +16,7 @@ import { type DemoCampaign, type DemoRun } from './demo-campaign.ts';
 import { lognormal, seeded, shuffle } from './demo-random.ts';
 import type { DemoData, DemoTask } from './demo-data.ts';
 import { Provenance } from './demo-provenance.ts';
+import type { CampaignDeclaration } from '../../shared/cockpit/contract.ts';
 
 const TASKS_PER_WAVE = 25;
 /** When the generated run times start; each configuration's runs follow one another from here. */
@@ -28,6 +29,14 @@ export interface LiteCampaignOptions {
   /** Runner hosts the runs are spread over; each must be a sender of the target space. */
   hosts: string[];
 }
+
+/** What the Lite demo's tasks are a sample of, as its cockpit declares it (`cockpits.<name>.campaign`). */
+export const LITE_CAMPAIGN: CampaignDeclaration = {
+  population: { name: 'SWE-bench Lite', size: 300 },
+  sample:
+    'drawn from the 222 all four agents produced a patch for, keeping each pattern of outcomes’ share ' +
+    '(tasks every agent patched are easier than Lite as a whole)',
+};
 
 /** The merged fix as one diff: its code, then its tests (SWE-bench keeps them apart). */
 export const originalFix = (task: DemoTask) => task.goldPatch + task.testPatch;

@@ -19,7 +19,7 @@ import { isDecided } from '../../shared/core/judge/transitions.ts';
 import { deliverCampaign, writeCampaignFolders, type DeliveredCounts, type DeliveryAnswers } from './demo-delivery.ts';
 import { DEMO_JUDGE_MODEL, startDemoJudge } from './demo-judge.ts';
 import { DEMO_DATA_DIR, readDemoData } from './demo-data.ts';
-import { buildLiteCampaign } from './demo-lite-campaign.ts';
+import { buildLiteCampaign, LITE_CAMPAIGN } from './demo-lite-campaign.ts';
 import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from './demo-prices.ts';
 import { localPaths, PROJECT_ROOT } from './paths.ts';
 
@@ -120,6 +120,7 @@ function campaignFor(build: CampaignBuilder, hosts: string[]): DemoCampaign {
 }
 
 async function startAndPush(space: string, build: CampaignBuilder, listenPort: number) {
+  const campaignDeclared = args.source === 'swe-bench-lite' ? { campaign: LITE_CAMPAIGN } : {};
   const dataDir = process.env.REPLAY_DATA_DIR ?? join(PROJECT_ROOT, '.replay-data', `demo-${args.source}`);
   if (args.fresh && existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
   const config = parseConfig({
@@ -128,7 +129,7 @@ async function startAndPush(space: string, build: CampaignBuilder, listenPort: n
     spaces: {
       [space]: { senders: DEMO_SENDERS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 100_000, retryBaseSeconds: 5 } },
     },
-    cockpits: { [space]: { space } },
+    cockpits: { [space]: { space, ...campaignDeclared } },
     // ILLUSTRATIVE prices (demo-prices.ts): demo-oracle is no real model and costs nothing, and the demo's token
     // counts are generated; some runner models stay unpriced, so their run cost reads "unknown" (a run whose
     // harness recorded its cost has that cost).

@@ -7,6 +7,7 @@ import { OUTCOME_LABELS, type ResolveOutcome } from './outcome.ts';
 import { MIN_SHARED_TASKS } from './ranking.ts';
 import type { PairFigures } from './compare-groups.ts';
 import type { PairedComparison } from './statistics.ts';
+import type { CampaignDeclaration } from './contract.ts';
 
 /** The thresholds a reader holds p against: its text is never rounded across one. */
 const P_THRESHOLDS = [0.05, 0.01, 0.001];
@@ -64,4 +65,23 @@ export function describeComparison(
     `and ${b} ${resolvedB} (${share(resolvedB, c.pairs)}): a difference of ${signed(c.difference)} points ` +
     `(95% CI ${signed(lo)} to ${signed(hi)}), McNemar ${pIs(p)}${adjusted}.`
   );
+}
+
+/**
+ * What the comparison's tasks are, after its sentence: how many are in view, of which benchmark and how chosen
+ * (the cockpit's `campaign`), and the harness difference when the two ran different harnesses.
+ */
+export function sampleSentence(
+  campaign: CampaignDeclaration | null,
+  tasksInView: number,
+  harnesses: [string, string],
+): string {
+  const population = campaign
+    ? `The tasks: ${tasksInView} of the ${campaign.population.size} of ${campaign.population.name}` +
+      `${campaign.sample ? `, ${campaign.sample}` : ''}.`
+    : `The tasks: ${tasks(tasksInView)} in view; the cockpit declares no population they were drawn from.`;
+  const [a, b] = harnesses;
+  return a === b
+    ? population
+    : `${population} The two ran different harnesses (${a} and ${b}): the difference mixes model and harness.`;
 }

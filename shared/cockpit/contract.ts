@@ -60,6 +60,12 @@ export interface ReferenceBody {
   omittedLockFiles: string[];
 }
 
+/** `cockpits.<name>.campaign`: the task population the campaign is a sample of, and how its tasks were chosen. */
+export interface CampaignDeclaration {
+  population: { name: string; size: number };
+  sample?: string;
+}
+
 export interface CockpitEntry {
   name: string;
   space: string;
@@ -68,6 +74,11 @@ export interface CockpitEntry {
   showReference: boolean;
   /** Below this n on the outcome a configuration is shown but not ranked (`cockpits.<name>.minN`). */
   minN: number;
+  /**
+   * The task population the campaign is a sample of, and how it was chosen (`cockpits.<name>.campaign`); null when
+   * not declared, absent in a cockpit.json written before it existed.
+   */
+  campaign?: CampaignDeclaration | null;
 }
 
 export interface CockpitsBody {

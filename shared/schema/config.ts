@@ -98,6 +98,16 @@ const priceSchema = z.strictObject({
 export type ModelPrice = z.output<typeof priceSchema>;
 
 /**
+ * What the campaign a cockpit shows is a sample of (docs/contract.md §6): the task population it was drawn from,
+ * by name and size, and in a sentence how its tasks were chosen. The cockpit writes "n of N tasks" beside every
+ * headline rate, and the sentence to quote names them.
+ */
+const campaignSchema = z.strictObject({
+  population: z.strictObject({ name: nonEmptyText, size: positiveCount }),
+  sample: z.optional(nonEmptyText),
+});
+
+/**
  * `showReference`: whether the cockpit shows the original (merged) fix beside each run. A fix may come from
  * a private repository, so a public cockpit shows it only when told to; a private one does by default.
  */
@@ -111,6 +121,7 @@ const cockpitSchema = mapped(
       z.int({ error: 'must be a whole number of runs, 1 or more' }).check(z.positive('must be 1 or more')),
       DEFAULT_MIN_N,
     ),
+    campaign: z.optional(campaignSchema),
   }),
   (cockpit) => ({ ...cockpit, showReference: cockpit.showReference ?? !cockpit.public }),
 );

@@ -1,7 +1,9 @@
-// Flagged runs of the real SWE-bench Lite demo in headless Chromium (issue 41, item 2): judged as the judge
-// would (its own checks against the real merged fix), ten runs' "resolved" is withheld. The cockpit shows them
-// as "flagged" wherever it shows a verdict — never "not judged yet" — says beside κ how many it leaves out, lists
-// them under verdict=flagged, and exports them with their judge state and rules.
+// The real SWE-bench Lite demo in headless Chromium, as its cockpit declares it (issue 41, items 2, 5 and 6).
+// Judged as the judge would (its own checks against the real merged fix), ten runs' "resolved" is withheld: the
+// cockpit shows them as "flagged" wherever it shows a verdict — never "not judged yet" — says beside κ how many it
+// leaves out, lists them under verdict=flagged, and exports them with their judge state and rules. Every headline
+// rate says "n of N tasks" of the declared population, and the sentence to quote names the benchmark, the sample
+// and the harness difference.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
@@ -9,7 +11,7 @@ import { startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaig
 import { analysisPages } from './helpers/analysis-page.ts';
 import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
 import { readDemoData } from '../../infra/local/demo-data.ts';
-import { buildLiteCampaign } from '../../infra/local/demo-lite-campaign.ts';
+import { buildLiteCampaign, LITE_CAMPAIGN } from '../../infra/local/demo-lite-campaign.ts';
 import { apiPaths } from '../../shared/cockpit/contract.ts';
 import { judgedRun } from '../helpers/judged-demo-runs.ts';
 
@@ -17,7 +19,7 @@ const SPACE = 'LiteFlagged';
 const HOSTS = ['demo-runner-1', 'demo-runner-2'];
 const config = {
   spaces: { [SPACE]: { senders: HOSTS, judge: { model: DEMO_JUDGE_MODEL } } },
-  cockpits: { Lite: { space: SPACE } },
+  cockpits: { Lite: { space: SPACE, campaign: LITE_CAMPAIGN } },
 };
 const campaign = buildLiteCampaign(readDemoData(), { seed: 7, hosts: HOSTS });
 const now = new Date().toISOString();
@@ -101,5 +103,33 @@ describe('flagged runs of the Lite demo', () => {
         judgeState: 'flagged',
         judgeFlags: 'resolved-without-evidence',
       });
+  });
+});
+
+describe('the sample and its denominator', () => {
+  it('says beside every headline rate how many of the 300 SWE-bench Lite tasks it is over, and how they were chosen', async () => {
+    const page = await pages.open('/');
+    const tiles = page.locator('#kpis .kpi .kpi-tasks');
+    expect(await tiles.count()).toBe(4);
+    expect(await tiles.allInnerTexts()).toEqual(Array(4).fill('120 of 300 SWE-bench Lite tasks'));
+    expect(await tiles.first().getAttribute('title')).toBe(LITE_CAMPAIGN.sample);
+    await page.close();
+  });
+
+  it('writes a sentence to quote that names the benchmark, the tasks and how they were chosen, and the harnesses', async () => {
+    const [a, b] = [
+      ['claude-3-5-sonnet-20240620', 'moatless-20240623'],
+      ['gpt4', 'swe-agent-20240402'],
+    ];
+    const page = await pages.open(
+      `/?view=compare&a=${encodeURIComponent(a[0]!)}&a=${a[1]}&b=${encodeURIComponent(b[0]!)}&b=${b[1]}`,
+    );
+    const sentence = await page.locator('#compare-sentence').innerText();
+    expect(sentence).toContain('(Holm-adjusted over 6 pairs: 0.045).');
+    expect(sentence).toContain(`The tasks: 120 of the 300 of SWE-bench Lite, ${LITE_CAMPAIGN.sample}.`);
+    expect(sentence).toMatch(
+      /The two ran different harnesses \(moatless-20240623 and swe-agent-20240402\): the difference mixes model and harness\.$/,
+    );
+    await page.close();
   });
 });

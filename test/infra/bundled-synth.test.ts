@@ -244,8 +244,23 @@ describe('cdk synth with 200 spaces', () => {
       .filter((dir) => existsSync(join(dir, 'cockpit.json')))
       .map((dir) => JSON.parse(readFileSync(join(dir, 'cockpit.json'), 'utf8')) as CockpitSettings);
     expect(settings.map((s) => [s.cockpits, s.signIn === null]).sort()).toEqual([
-      [[{ name: 'Private', space: 'BenchmarkSpace-0', public: false, showReference: true, minN: 10 }], false],
-      [[{ name: 'Published', space: 'BenchmarkSpace-1', public: true, showReference: false, minN: 10 }], true],
+      [
+        [{ name: 'Private', space: 'BenchmarkSpace-0', public: false, showReference: true, minN: 10, campaign: null }],
+        false,
+      ],
+      [
+        [
+          {
+            name: 'Published',
+            space: 'BenchmarkSpace-1',
+            public: true,
+            showReference: false,
+            minN: 10,
+            campaign: null,
+          },
+        ],
+        true,
+      ],
     ]);
   });
 });

@@ -90,7 +90,7 @@ describe("a private cockpit's read API", () => {
     const answer = await read(eventWith({ 'cognito:groups': '[cockpit-BetaBoard cockpit-AlphaBoard]' }));
     expect(answer.statusCode).toBe(200);
     expect(JSON.parse(answer.body!)).toEqual({
-      cockpits: [{ name: 'AlphaBoard', space: 'Alpha', public: false, showReference: true, minN: 10 }],
+      cockpits: [{ name: 'AlphaBoard', space: 'Alpha', public: false, showReference: true, minN: 10, campaign: null }],
     });
   });
 

@@ -225,6 +225,7 @@ export class Cockpit extends Construct {
           public: cockpit.public,
           showReference: cockpit.showReference,
           minN: cockpit.minN,
+          campaign: cockpit.campaign ?? null,
         },
       ],
       api: '/api',

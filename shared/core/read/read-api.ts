@@ -234,6 +234,7 @@ export const cockpitEntries = (config: ReplayConfig): CockpitEntry[] =>
     public: c.public,
     showReference: c.showReference,
     minN: c.minN,
+    campaign: c.campaign ?? null,
   }));
 
 function cockpits(config: ReplayConfig): HttpAnswer {
