@@ -95,6 +95,8 @@ export function parseReferenceDiffKey(
  */
 export const SNAPSHOTS_PREFIX = 'snapshots/';
 export const SNAPSHOT_SLOTS = ['a', 'b'] as const;
+/** Data bucket: the runs as Parquet parts the compactor adds per change set (shared/core/read/run-dataset.ts). */
+export const RUN_DATASET_PREFIX = 'runs-parquet/';
 export type SnapshotSlot = (typeof SNAPSHOT_SLOTS)[number];
 export const snapshotSpacePrefix = (space: string) => `${SNAPSHOTS_PREFIX}${space}/`;
 export const snapshotManifestKey = (space: string) => `${snapshotSpacePrefix(space)}manifest.json`;
@@ -141,7 +143,7 @@ export const DATA_OBJECT_GRANTS = {
   },
   'snapshot-compactor': {
     get: [`${SNAPSHOTS_PREFIX}*`],
-    put: [`${SNAPSHOTS_PREFIX}*`],
+    put: [`${SNAPSHOTS_PREFIX}*`, `${RUN_DATASET_PREFIX}*`],
     list: [`${SNAPSHOTS_PREFIX}*`],
   },
 } as const satisfies Record<string, { get: readonly string[]; put: readonly string[]; list: readonly string[] }>;

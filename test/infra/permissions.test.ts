@@ -285,7 +285,7 @@ describe('each function holds exactly what it uses', () => {
     expect(actionsOn(reconciler.roleId, judgeQueueId)).toEqual([]);
   });
 
-  it('snapshot compactor: reads the table and writes only its lease, reads and writes snapshots only, deletes nothing, nothing on the inbox', () => {
+  it('snapshot compactor: reads the table and writes only its lease, reads and writes snapshots, adds run dataset parts, deletes nothing, nothing on the inbox', () => {
     expect(actionsOn(compactor.roleId, tableId)).toEqual([
       'dynamodb:DeleteItem',
       'dynamodb:GetItem',
@@ -299,6 +299,7 @@ describe('each function holds exactly what it uses', () => {
     expect(objectGrants(compactor.roleId, dataId)).toEqual([
       's3:GetObject snapshots/*',
       's3:ListBucket under snapshots/*',
+      's3:PutObject runs-parquet/*',
       's3:PutObject snapshots/*',
     ]);
     expect(actionsOn(compactor.roleId, inboxId)).toEqual([]);

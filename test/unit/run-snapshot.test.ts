@@ -18,6 +18,8 @@ import {
 } from '../../shared/storage-layout.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import { runId } from '../../shared/schema/run.ts';
+import { parquetReadObjects } from 'hyparquet';
+import { RUN_DATASET_PREFIX } from '../../shared/storage-layout.ts';
 import { InMemoryObjectStore, InMemoryTable } from '../helpers/in-memory-ports.ts';
 import { storedIssue } from '../helpers/records.ts';
 import { snapshotWorld } from '../helpers/snapshot-world.ts';
@@ -36,6 +38,7 @@ const SPACES = [
   'Parts',
   'Replaced',
   'PartInput',
+  'Dataset',
 ] as const;
 const config = parseConfig({ spaces: Object.fromEntries(SPACES.map((s) => [s, { senders: ['mac-studio-1'] }])) });
 let t: { store: InMemoryTable; data: InMemoryObjectStore };
@@ -69,6 +72,28 @@ describe('the persisted runs snapshot', () => {
     };
     expect(await compactSpace(aDayLater, SPACE)).toMatchObject({ source: 'persisted', written: true, runs: 6 });
     expect((await readManifest(t.data, SPACE))!.rebuiltAt).toBeDefined();
+  });
+
+  it('writes each change set to the run dataset as one Parquet part of the runs that changed, none when nothing did', async () => {
+    const SPACE = 'Dataset';
+    const partsOf = async () => t.data.list(`${RUN_DATASET_PREFIX}space=${SPACE}/`);
+    const idsIn = async (key: string) => {
+      const bytes = (await t.data.getBytes(key))!;
+      const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+      return (await parquetReadObjects({ file, columns: ['id'] })).map((r) => r['id'] as string).sort();
+    };
+    await seededSpace(SPACE, 3);
+    const [first] = await partsOf();
+    expect(await idsIn(first!)).toHaveLength(3);
+    expect(first).toMatch(new RegExp(`^${RUN_DATASET_PREFIX}space=${SPACE}/day=\\d{4}-\\d{2}-\\d{2}/[^/]+\\.parquet$`));
+    await compactSpace(coldProcess().deps, SPACE);
+    expect(await partsOf()).toEqual([first]);
+    const later = run(SPACE, 'late', 'resolved', new Date(Date.now() + 1000).toISOString());
+    await t.store.putRun(later, null);
+    await compactSpace(coldProcess().deps, SPACE);
+    const parts = await partsOf();
+    expect(parts).toHaveLength(2);
+    expect(await idsIn(parts.find((k) => k !== first)!)).toEqual([later.id]);
   });
 
   it('gives a cold process /stats and /compare from its columns parts, never decoding its runs document; later rows come from the delta', async () => {

@@ -2,7 +2,7 @@
 // object store keeps the data bucket. One connection per engine; DuckDB runs a query on its own threads.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { AnalyticsEngine, EngineValue } from '../../ports.ts';
-import { RUN_DATASET_PREFIX } from '../../core/read/run-dataset.ts';
+import { RUN_DATASET_PREFIX } from '../../storage-layout.ts';
 
 const scalar = (value: unknown): EngineValue => {
   if (typeof value === 'bigint') return Number(value);
@@ -19,7 +19,7 @@ export class DuckDbEngine implements AnalyticsEngine {
     private readonly connection: DuckDBConnection,
     bucketDirectory: string,
   ) {
-    const parts = `${bucketDirectory.replaceAll("'", "''")}/${RUN_DATASET_PREFIX}/*/*/*.parquet`;
+    const parts = `${bucketDirectory.replaceAll("'", "''")}/${RUN_DATASET_PREFIX}*/*/*.parquet`;
     this.runDataset = `read_parquet('${parts}', hive_partitioning = true, hive_types_autocast = false)`;
   }
 

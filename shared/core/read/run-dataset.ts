@@ -5,8 +5,9 @@
 // as the part last written has it, by the part's `writtenAt`.
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { SnapshotRun } from '../../cockpit/run-snapshot.ts';
+import { RUN_DATASET_PREFIX } from '../../storage-layout.ts';
 
-export const RUN_DATASET_PREFIX = 'runs-parquet';
+export const RUN_PART_CONTENT_TYPE = 'application/vnd.apache.parquet';
 
 /** The columns a part carries, each a nullable string, then `writtenAt` (the part's time, UTC milliseconds). */
 export const RUN_DATASET_COLUMNS = [
@@ -24,7 +25,7 @@ export const RUN_DATASET_COLUMNS = [
 /** The part's key; the day is the UTC day the part was written, so a day's parts sit together. */
 export function runPartKey(space: string, writtenAt: Date, part: string): string {
   const day = writtenAt.toISOString().slice(0, 10);
-  return `${RUN_DATASET_PREFIX}/space=${encodeURIComponent(space)}/day=${day}/${part}.parquet`;
+  return `${RUN_DATASET_PREFIX}space=${encodeURIComponent(space)}/day=${day}/${part}.parquet`;
 }
 
 /** One change set, written at `writtenAt`, as a Parquet part. */

@@ -35,6 +35,8 @@ import {
 } from '../../storage-layout.ts';
 import { LAMBDA_ANSWER_BYTES } from '../../operations.ts';
 import { asOfNow } from './as-of.ts';
+import { randomUUID } from 'node:crypto';
+import { RUN_PART_CONTENT_TYPE, runPart, runPartKey } from './run-dataset.ts';
 import { COLUMNS_FORMAT, columnsToBytes, compactOf, encodeColumns, type CompactRun } from '../../cockpit/columns.ts';
 import {
   CorruptSnapshotError,
@@ -304,9 +306,17 @@ export async function compactSpace(
   ]);
   const now = deps.clock.now();
   const rebuildDue = loaded.rebuiltAt === null || now.getTime() - Date.parse(loaded.rebuiltAt) >= FULL_REBUILD_EVERY_MS;
-  let changed = 0;
+  const changedRuns: SnapshotRun[] = [];
   const runs = rebuildDue ? new Map<string, SnapshotRun>() : loaded.runs;
-  const asOf = await applyChanges(deps, space, runs, rebuildDue ? undefined : loaded.asOf, () => changed++);
+  const asOf = await applyChanges(deps, space, runs, rebuildDue ? undefined : loaded.asOf, (run) =>
+    changedRuns.push(run),
+  );
+  const changed = changedRuns.length;
+  // The change set also goes to the run dataset the engine reads (run-dataset.ts), as one part; a snapshot
+  // loaded from the table (missing or unusable) has every run as its change set.
+  const partRuns = loaded.source === 'persisted' ? changedRuns : [...runs.values()];
+  if (partRuns.length > 0)
+    await deps.objects.put(runPartKey(space, now, randomUUID()), runPart(partRuns, now), RUN_PART_CONTENT_TYPE);
   // Read after the runs, from an earlier instant than `asOf`: a record written meanwhile is read again next time.
   let issuesChanged = 0;
   const issues = rebuildDue ? new Map<string, StoredIssue>() : loadedIssues.issues;
