@@ -53,6 +53,8 @@ export interface ImportedRun {
   taskId: string | null;
   model: string | null;
   harnessVersion: string | null;
+  /** The source's trial or epoch number (1 first), where it numbers repeated tries of a task. */
+  sample?: number;
   startedAt: string | null;
   finishedAt: string;
   outcome: RunnerRow['outcome'];
@@ -106,6 +108,7 @@ export function toRunFolder(run: ImportedRun, defaults: ImportDefaults): RunFold
     model,
     taskId: run.taskId,
     harnessVersion,
+    ...(run.sample === undefined ? {} : { sample: run.sample }),
     startedAt: run.startedAt ?? run.finishedAt,
     finishedAt: run.finishedAt,
     outcome: run.outcome,
@@ -127,7 +130,7 @@ export function toRunFolder(run: ImportedRun, defaults: ImportDefaults): RunFold
     return skipped(field || '(row)', reason);
   }
   if (run.task && run.task.taskId !== run.taskId) return skipped('task.taskId', 'is not the run’s task');
-  const id = runId({ model, taskId: run.taskId, harnessVersion });
+  const id = runId({ model, taskId: run.taskId, harnessVersion, sample: run.sample });
   const safe = id.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 120);
   return {
     name: `${safe}--${sha256Hex(id).slice(0, 10)}`,

@@ -87,6 +87,8 @@ export function inspectRun(path: string, header: Json, sample: Json, context: Im
     taskId,
     model: asString(evalInfo.model),
     harnessVersion: version ? `inspect@${version}` : null,
+    // Inspect numbers a task's repeated tries as epochs from 1.
+    sample: typeof sample.epoch === 'number' ? sample.epoch : 1,
     startedAt,
     finishedAt,
     outcome: sample.error ? 'model-error' : sample.limit ? 'budget' : 'finished',

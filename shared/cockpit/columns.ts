@@ -7,7 +7,7 @@ import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, TIERS, V
 import type { HiddenTestResult, JudgeState, RunRow, Verdict } from '../schema/run.ts';
 import { snapshotRun, type SnapshotRun } from './run-snapshot.ts';
 
-export const COLUMNS_FORMAT = 'replay-run-columns/6';
+export const COLUMNS_FORMAT = 'replay-run-columns/7';
 export const COLUMNS_MEDIA_TYPE = 'application/vnd.replay.run-columns';
 /** The same body gzip-compressed as a representation of its own (the `+gzip` suffix, RFC 8460). */
 export const COLUMNS_GZIP_MEDIA_TYPE = `${COLUMNS_MEDIA_TYPE}+gzip`;
@@ -41,6 +41,7 @@ export type TextField = (typeof TEXT_FIELDS)[number];
  * seconds; `contamination` counts the entries (the full list's count).
  */
 export const NUMBER_FIELDS = [
+  'sample',
   'finishedAt',
   'wave',
   'wallSeconds',
@@ -97,6 +98,7 @@ export function compactOf(run: SnapshotRun): CompactRun {
     judgeState: run.judgeState,
     hiddenTest: run.hiddenTestStatus,
     metricsSource: run.metricsSource,
+    sample: run.sample,
     finishedAt: Math.round(Date.parse(run.finishedAt) / 1000),
     wave: run.wave,
     wallSeconds: run.wallSeconds,

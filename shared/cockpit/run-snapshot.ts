@@ -7,8 +7,9 @@
 // a handful of values across 100k runs), gzip around it. Decoding checks every column, so a truncated or
 // foreign document is refused (and the caller rebuilds from the table) rather than read as wrong runs.
 import type { RunRow } from '../schema/run.ts';
+import { sampleOf } from '../schema/run-id.ts';
 
-export const SNAPSHOT_FORMAT = 'replay-run-snapshot/4';
+export const SNAPSHOT_FORMAT = 'replay-run-snapshot/5';
 
 export const SNAPSHOT_TEXT_FIELDS = [
   'id',
@@ -38,6 +39,7 @@ export const SNAPSHOT_TEXT_FIELDS = [
 ] as const;
 
 export const SNAPSHOT_NUMBER_FIELDS = [
+  'sample',
   'issueNumber',
   'wave',
   'wallSeconds',
@@ -129,6 +131,8 @@ export function snapshotRun(row: RunRow): SnapshotRun {
     repo: row.repo,
     tier: row.tier,
     harnessVersion: row.harnessVersion,
+    // Rows landed before samples existed have none: they are sample 1.
+    sample: sampleOf(row),
     host: row.host,
     startedAt: row.startedAt,
     finishedAt: row.finishedAt,

@@ -1,7 +1,8 @@
 // The cockpit's in-memory copy of a space's runs: one typed array per field, so filtering and aggregating 100k
 // runs is a few linear passes with no object per row; unknown figures are NaN, never zero; a delta that repeats
-// a row replaces it. A row is found by id without building every id: the id's harness suffix and model prefix
-// narrow it to one task, whose rows are chained in two integer arrays. A figure column stays float32 while every
+// a row replaces it. A row is found by id without building every id: the id's sample and harness suffixes and
+// its model prefix narrow it to one task, whose rows are chained in two integer arrays; repeated samples of a
+// (model, task, harness) are rows of their own. A figure column stays float32 while every
 // value fits exactly (whole numbers to 2^24) and becomes float64 when one does not: the table is the page's
 // largest memory. Either way a figure reads back as written.
 import { runId } from '../schema/run-id.ts';
@@ -178,10 +179,28 @@ export class RunTable {
       model: this.string('model', i)!,
       taskId: this.string('taskId', i)!,
       harnessVersion: this.string('harnessVersion', i)!,
+      sample: this.sampleAt(i),
     });
   }
 
+  /** The row's sample number: 1 where the row does not say (rows from before samples). */
+  sampleAt(i: number): number {
+    const v = this.numbers.sample[i]!;
+    return Number.isNaN(v) ? 1 : v;
+  }
+
   indexOfId(id: string): number {
+    // Sample 1 has no suffix; `__s{k}` may also be a harness version, so both readings are tried.
+    const suffixed = /__s([1-9][0-9]*)$/.exec(id);
+    if (suffixed && Number(suffixed[1]) > 1) {
+      const row = this.indexOfSample(id.slice(0, suffixed.index), Number(suffixed[1]));
+      if (row >= 0) return row;
+    }
+    return this.indexOfSample(id, 1);
+  }
+
+  /** The row of sample `sample` whose id without its sample suffix is `id`. */
+  private indexOfSample(id: string, sample: number): number {
     const { taskId, harnessVersion } = this.dictionaries;
     const modelsByPrefix = this.modelsByIdPrefix();
     for (let h = 0; h < harnessVersion.values.length; h++) {
@@ -194,7 +213,7 @@ export class RunTable {
         const t = models ? taskId.indexOf(id.slice(at + 2, end)) : -1;
         if (t < 0) continue;
         for (const m of models!) {
-          const row = this.rowOf(t, m, h);
+          const row = this.rowOf(t, m, h, sample);
           if (row >= 0) return row;
         }
       }
@@ -248,10 +267,11 @@ export class RunTable {
     return { index: i, changed };
   }
 
-  private rowOf(task: number, model: number, harness: number): number {
+  private rowOf(task: number, model: number, harness: number, sample: number): number {
     const { head, next } = this.chainsOf();
     for (let row = task < head.length ? head[task]! : -1; row >= 0; row = next[row]!) {
-      if (this.text.model[row] === model && this.text.harnessVersion[row] === harness) return row;
+      if (this.text.model[row] === model && this.text.harnessVersion[row] === harness && this.sampleAt(row) === sample)
+        return row;
     }
     return -1;
   }

@@ -18,6 +18,7 @@ const FIELD_TYPES = {
   tier: 'STRING',
   wave: 'INT64',
   harnessVersion: 'STRING',
+  sample: 'INT64',
   host: 'STRING',
   startedAt: 'TIMESTAMP',
   finishedAt: 'TIMESTAMP',

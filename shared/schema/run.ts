@@ -58,6 +58,8 @@ export const runnerRowSchema = z.object({
   harnessVersion: pathSafeIdentity.check(
     z.refine(harnessKeepsIdsApart, 'must not contain "__" or start with "_": the run id could name another run'),
   ),
+  // Which of the task's repeated samples under this harness (docs/contract.md §2); 1 keeps the id of before.
+  sample: z._default(positiveCount, 1),
   maxSteps: optionalCount,
   maxOutputTokensPerCall: optionalCount,
   wallBudgetSeconds: optionalAmount,

@@ -17,6 +17,7 @@ export function compactRunOf(overrides: Partial<CompactRun> = {}): CompactRun {
     judgeState: 'judged',
     hiddenTest: null,
     metricsSource: 'trajectory',
+    sample: 1,
     finishedAt: 1_760_000_000,
     wave: 1,
     wallSeconds: 600,

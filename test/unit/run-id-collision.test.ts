@@ -64,8 +64,8 @@ describe('at landing', () => {
         space: 'S',
         id: first.id,
         host: STUDIO,
-        stored: { model: 'coll:8b', taskId: 'acme__widgets-42', harnessVersion: 'h2' },
-        delivered: { model: 'coll_8b', taskId: 'acme__widgets-42', harnessVersion: 'h2' },
+        stored: { model: 'coll:8b', taskId: 'acme__widgets-42', harnessVersion: 'h2', sample: 1 },
+        delivered: { model: 'coll_8b', taskId: 'acme__widgets-42', harnessVersion: 'h2', sample: 1 },
       },
       expect.objectContaining({ delivered: expect.objectContaining({ model: 'coll_8b' }) }),
     ]);

@@ -137,8 +137,9 @@ describe('the run table under live deltas', () => {
         fc.array(
           fc.record({
             model: fc.constantFrom('a', 'a:b', 'a_b', 'a__b'),
-            taskId: fc.constantFrom('t', 'b__t', 't__h'),
-            harnessVersion: fc.constantFrom('h', 'h__h', 't__h'),
+            taskId: fc.constantFrom('t', 'b__t', 't__h', 't__h__s2'),
+            harnessVersion: fc.constantFrom('h', 'h__h', 't__h', 's2'),
+            sample: fc.constantFrom(1, 2, 3),
           }),
           { maxLength: 40 },
         ),
