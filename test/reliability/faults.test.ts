@@ -25,6 +25,11 @@ type Fault = 'throws' | 'hangs';
 /** Fails (or hangs) the `at`-th call made through any of the wrapped adapters; every other call goes through. */
 class FaultPlan {
   calls = 0;
+  private hangStarted = () => {};
+  /** Settles when the plan's hang is injected: the moment the function starts waiting for its timeout. */
+  readonly hung = new Promise<void>((resolve) => {
+    this.hangStarted = resolve;
+  });
   constructor(
     readonly at: number,
     readonly fault: Fault,
@@ -37,9 +42,9 @@ class FaultPlan {
         if (typeof value !== 'function' || (only && !only.includes(String(prop)))) return value;
         return (...args: unknown[]) => {
           if (this.calls++ === this.at) {
-            return this.fault === 'throws'
-              ? Promise.reject(new Error(`injected fault in ${String(prop)}`))
-              : new Promise(() => {});
+            if (this.fault === 'throws') return Promise.reject(new Error(`injected fault in ${String(prop)}`));
+            this.hangStarted();
+            return new Promise(() => {});
           }
           return (value as (...a: unknown[]) => unknown).apply(obj, args);
         };
@@ -48,9 +53,18 @@ class FaultPlan {
   }
 }
 
-/** Runs `work`; a hang counts as the function being killed by its timeout once nothing else is pending. */
-async function survive(work: Promise<unknown>): Promise<'completed' | 'failed' | 'killed'> {
-  const killed = new Promise<'killed'>((resolve) => setTimeout(() => resolve('killed'), 200));
+const NEVER = new Promise<void>(() => {});
+
+/**
+ * Runs `work`; a hang counts as the function being killed by its timeout, 200 ms after the hang began (the
+ * calls still in flight beside it settle first). Work that does not hang runs to its end, however slow the
+ * machine.
+ */
+async function survive(
+  work: Promise<unknown>,
+  hung: Promise<void> = NEVER,
+): Promise<'completed' | 'failed' | 'killed'> {
+  const killed = hung.then(() => new Promise<'killed'>((resolve) => setTimeout(() => resolve('killed'), 200)));
   return Promise.race([
     work.then(
       () => 'completed' as const,
@@ -84,7 +98,7 @@ const first = runDelivery({ finishedAt: '2026-11-20T10:00:00Z' }, { patch: 'diff
 const rerun = runDelivery({ finishedAt: '2026-11-21T10:00:00Z' }, { patch: 'diff --git a/a b/a\n+2\n' });
 const campaign = [hiddenTestDelivery(rerun.id as string, '2026-11-21T10:00:00Z'), issueDelivery(), first, rerun, first];
 
-async function landCampaign(space: string, deps: (step: number) => LandingDeps): Promise<void> {
+async function landCampaign(space: string, deps: (step: number) => LandingDeps, hung?: Promise<void>): Promise<void> {
   for (const [step, delivery] of campaign.entries()) {
     const key = `inbox/${space}/d-${step}.json`;
     const entry = {
@@ -97,7 +111,7 @@ async function landCampaign(space: string, deps: (step: number) => LandingDeps):
     await w.stores.inbox.put(key, JSON.stringify(entry));
     // At-least-once delivery: the queue redelivers until a landing completes.
     for (let attempt = 0; ; attempt++) {
-      if ((await survive(landInboxEntry(deps(attempt), key))) === 'completed') break;
+      if ((await survive(landInboxEntry(deps(attempt), key), attempt === 0 ? hung : undefined)) === 'completed') break;
       if (attempt > 5) throw new Error(`landing ${key} never completed`);
     }
   }
@@ -142,7 +156,11 @@ describe('landing with a fault at any adapter call', () => {
       for (const fault of ['throws', 'hangs'] as const) {
         const space = SPACES[1 + (faults % (SPACES.length - 1))]!;
         const plan = new FaultPlan(at, fault);
-        await landCampaign(space, (attempt) => (attempt === 0 ? landingDeps((t) => plan.wrap(t)) : landingDeps()));
+        await landCampaign(
+          space,
+          (attempt) => (attempt === 0 ? landingDeps((t) => plan.wrap(t)) : landingDeps()),
+          plan.hung,
+        );
         expect({ at, fault, state: await landedState(space) }).toEqual({ at, fault, state: expected });
         faults++;
         for (const key of await w.stores.data.list(`runs/${space}/`)) await w.stores.data.delete(key);
@@ -212,10 +230,11 @@ describe('the judge with a fault at the model, GitHub, the table or the audit wr
   async function judgeToTheEnd(
     space: string,
     faulty?: (deps: ReturnType<JudgeWorld['deps']>) => ReturnType<JudgeWorld['deps']>,
+    hung?: Promise<void>,
   ) {
     await w.putIssue(space, 'acme__widgets-42');
     const message = await w.land(space);
-    const first = await survive(judgeRun(faulty ? faulty(w.deps()) : w.deps(), message));
+    const first = await survive(judgeRun(faulty ? faulty(w.deps()) : w.deps(), message), hung);
     // The sweeper re-sends a row once it is due again: after a failed attempt's backoff or a dead claim.
     for (let i = 0; i < 3; i++) {
       const row = (await w.stores.store.getRun(space, message.id))!.value;
@@ -243,7 +262,8 @@ describe('the judge with a fault at the model, GitHub, the table or the audit wr
     for (const [what, inject] of judgeFaults) {
       for (const fault of ['throws', 'hangs'] as const) {
         const space = `judge-${SPACES[n++]!}`;
-        const outcome = await judgeToTheEnd(space, (deps) => inject(deps, new FaultPlan(0, fault)));
+        const plan = new FaultPlan(0, fault);
+        const outcome = await judgeToTheEnd(space, (deps) => inject(deps, plan), plan.hung);
         expect({ what, fault, verdict: outcome.verdict }).toEqual({ what, fault, verdict: clean.verdict });
       }
     }
