@@ -28,7 +28,12 @@ beforeAll(async () => {
   anthropic = await startAnthropicStandIn({ apiKey: 'sk-local', answer: () => goodAnswer() });
   github = await startGitHubStandIn({ app: { appId: '11', installationId: '22', publicKey } });
   github.setIssue('acme/widgets', 42, { title: 'Widgets crash', body: 'On empty input.' });
-  github.setCompare('acme/widgets', 'a'.repeat(40), 'b'.repeat(40), 'diff --git a/src/widget.ts b/src/widget.ts\n+b\n');
+  github.setCompare(
+    'acme/widgets',
+    'a'.repeat(40),
+    'b'.repeat(40),
+    'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-old\n+b\n',
+  );
   const env = {
     ANTHROPIC_API_KEY: 'sk-local',
     ANTHROPIC_BASE_URL: anthropic.url,
@@ -175,8 +180,20 @@ describe('two patches for one (run, finishedAt)', () => {
   it('keeps the first accepted patch current and judged once, whatever replays of the pair follow', async () => {
     const key = keys['mac-studio-1'];
     expect((await pushDelivery(local.url, 'Replays', issueDelivery({ taskId: 'replayed' }), key)).status).toBe(202);
-    const a = runDelivery({ taskId: 'replayed' }, { patch: 'diff --git a/src/widget.ts b/src/widget.ts\n+a-side\n' });
-    const b = runDelivery({ taskId: 'replayed' }, { patch: 'diff --git a/src/widget.ts b/src/widget.ts\n+b-side\n' });
+    const a = runDelivery(
+      { taskId: 'replayed' },
+      {
+        patch:
+          'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-old\n+a-side\n',
+      },
+    );
+    const b = runDelivery(
+      { taskId: 'replayed' },
+      {
+        patch:
+          'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-old\n+b-side\n',
+      },
+    );
     const calls = () => anthropic.requests.filter((r) => JSON.stringify(r).includes('-side')).length;
     const settled = async () => {
       await queueDrained(local, 'landing');

@@ -70,7 +70,12 @@ describe('hidden-test results', () => {
     const w = world();
     await w.land(run);
     await w.land(result(LATE, 'pass'));
-    await w.land(runDelivery({ finishedAt: '2026-11-22T00:00:00Z' }, { patch: 'diff --git a/r b/r\n+r\n' }));
+    await w.land(
+      runDelivery(
+        { finishedAt: '2026-11-22T00:00:00Z' },
+        { patch: 'diff --git a/r b/r\n--- a/r\n+++ b/r\n@@ -1 +1 @@\n-old\n+r\n' },
+      ),
+    );
     await w.land(result(EARLY, 'fail'));
     expect((await w.table.listAttempts('S', run.id))[0]!.hiddenTestResult).toMatchObject({ status: 'pass' });
   });
@@ -92,8 +97,8 @@ describe('issue records', () => {
 });
 
 describe('two patches for one (run, finishedAt)', () => {
-  const a = runDelivery({}, { patch: 'diff --git a/x b/x\n+a\n' });
-  const b = runDelivery({}, { patch: 'diff --git a/x b/x\n+b\n' });
+  const a = runDelivery({}, { patch: 'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+a\n' });
+  const b = runDelivery({}, { patch: 'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+b\n' });
   const acceptedA = '2026-11-29T11:00:00.000Z';
   const acceptedB = '2026-11-29T11:00:01.000Z';
 
@@ -126,7 +131,12 @@ describe('two patches for one (run, finishedAt)', () => {
   it('count a late patch for an archived finishedAt that already has another as a conflict', async () => {
     const w = world();
     await w.land(a, acceptedA);
-    await w.land(runDelivery({ finishedAt: '2026-11-22T00:00:00Z' }, { patch: 'diff --git a/x b/x\n+c\n' }));
+    await w.land(
+      runDelivery(
+        { finishedAt: '2026-11-22T00:00:00Z' },
+        { patch: 'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+c\n' },
+      ),
+    );
     expect(await w.land(b, acceptedB)).toBe('conflict');
     expect((await w.table.getRun('S', a.id))!.value).toMatchObject({ attemptCount: 2, conflictCount: 1 });
   });
@@ -134,8 +144,10 @@ describe('two patches for one (run, finishedAt)', () => {
 
 describe('verdicts', () => {
   const config = parseConfig({ defaultJudgeModel: 'judge-a', spaces: { S: { senders: ['mac-studio-1'] } } });
-  const patchA = 'diff --git a/src/widget.ts b/src/widget.ts\n+a\n';
-  const patchB = 'diff --git a/src/widget.ts b/src/widget.ts\n+b\n';
+  const patchA =
+    'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-old\n+a\n';
+  const patchB =
+    'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-old\n+b\n';
   const attempt = (finishedAt: string, patch: string) => runDelivery({ finishedAt }, { patch });
 
   function judging(w: ReturnType<typeof world>, judgeConfig = config) {
