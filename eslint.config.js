@@ -38,8 +38,8 @@ export default tseslint.config(
   { files: ['shared/schema/zod.ts'], rules: { 'no-restricted-syntax': 'off' } },
   // JavaScript that tsc checks (`// @ts-check`) has its names checked there, as TypeScript files do.
   { files: ['infra/local/emulator-servers.mjs'], rules: { 'no-undef': 'off' } },
-  // Boundaries. The cockpit runs in the browser: it takes values only from shared/cockpit (code the server
-  // runs too) and types from the rest of shared/. shared/cockpit imports nothing server-side. Server code
+  // Boundaries. The cockpit runs in the browser: it takes values only from shared/analytics (code the server
+  // runs too) and types from the rest of shared/. shared/analytics imports nothing server-side. Server code
   // never reaches into the cockpit's sources.
   {
     files: ['dashboard/src/**/*.ts'],
@@ -53,9 +53,9 @@ export default tseslint.config(
               message: 'The cockpit runs in the browser.',
             },
             {
-              regex: '/shared/(?!cockpit/)',
+              regex: '/shared/(?!analytics/)',
               allowTypeImports: true,
-              message: 'The cockpit takes values only from shared/cockpit.',
+              message: 'The cockpit takes values only from shared/analytics.',
             },
             {
               group: ['**/functions/**', '**/infra/**', '**/bin/**'],
@@ -76,7 +76,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['shared/cockpit/**/*.ts'],
+    files: ['shared/analytics/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -84,12 +84,12 @@ export default tseslint.config(
           patterns: [
             {
               group: ['node:*', 'zod', 'zod/*', '**/schema/zod.ts', '@aws-sdk/*', '@aws-lambda-powertools/*'],
-              message: 'shared/cockpit runs in the browser too.',
+              message: 'shared/analytics runs in the browser too.',
             },
             {
               regex: '^\\.\\./(?!schema/(enums|run-id)\\.ts$)',
               allowTypeImports: true,
-              message: 'shared/cockpit takes values only from itself and the plain constants of shared/schema.',
+              message: 'shared/analytics takes values only from itself and the plain constants of shared/schema.',
             },
             // This block replaces the server block's options for these files, so its rule is repeated.
             { group: ['**/dashboard/src/**'], message: 'Server code does not import the cockpit.' },

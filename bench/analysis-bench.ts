@@ -9,11 +9,11 @@
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startLocalMode } from '../infra/local/local-mode.ts';
-import { NO_FILTERS, selectRuns } from '../shared/cockpit/run-selection.ts';
-import { groupRuns } from '../shared/cockpit/run-grouping.ts';
-import { allPairs } from '../shared/cockpit/all-pairs.ts';
-import { columnsFromBytes } from '../shared/cockpit/columns.ts';
-import { RunTable } from '../shared/cockpit/run-table.ts';
+import { NO_FILTERS, selectRuns } from '../shared/analytics/run-selection.ts';
+import { groupRuns } from '../shared/analytics/run-grouping.ts';
+import { allPairs } from '../shared/analytics/all-pairs.ts';
+import { columnsFromBytes } from '../shared/analytics/columns.ts';
+import { RunTable } from '../shared/analytics/run-table.ts';
 import { parseConfig } from '../shared/schema/config.ts';
 import { cockpitReady } from './cockpit-ready.ts';
 import { loadSpace, preparedBefore } from './load-space.ts';

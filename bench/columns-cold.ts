@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { startLocalMode, type LocalMode } from '../infra/local/local-mode.ts';
 import { parseConfig } from '../shared/schema/config.ts';
-import { snapshotRun, type SnapshotRun } from '../shared/cockpit/run-snapshot.ts';
+import { snapshotRun, type SnapshotRun } from '../shared/analytics/run-snapshot.ts';
 import { compactSpace, readManifest, writeSnapshot } from '../shared/core/read/snapshot-store.ts';
 import { snapshotSpacePrefix } from '../shared/storage-layout.ts';
 import { systemClock } from '../shared/ports.ts';

@@ -23,7 +23,7 @@ const SIZES_KB = [1, 4, 16, 64];
 const root = resolve(import.meta.dirname, '..');
 const source = [
   'shared/core/judge/judge-run.ts',
-  'shared/cockpit/diff.ts',
+  'shared/diff.ts',
   'shared/core/landing/land.ts',
   'infra/local/local-mode.ts',
 ]

@@ -7,13 +7,13 @@
 //   page computes for its card.
 // Median and max of `--rounds` (10) after two warm-up rounds. `npm run bench:reliability`.
 import { parseArgs } from 'node:util';
-import { encodeColumns, NUMBER_FIELDS, type CompactRun } from '../shared/cockpit/columns.ts';
-import { reliabilityOf } from '../shared/cockpit/reliability.ts';
-import { groupRuns } from '../shared/cockpit/run-grouping.ts';
-import { NO_FILTERS, selectRuns } from '../shared/cockpit/run-selection.ts';
-import { RunTable } from '../shared/cockpit/run-table.ts';
-import { seeded } from '../shared/cockpit/seeded-random.ts';
-import { sampleCountsOf, samplesOfGroup } from '../shared/cockpit/task-samples.ts';
+import { encodeColumns, NUMBER_FIELDS, type CompactRun } from '../shared/analytics/columns.ts';
+import { reliabilityOf } from '../shared/analytics/reliability.ts';
+import { groupRuns } from '../shared/analytics/run-grouping.ts';
+import { NO_FILTERS, selectRuns } from '../shared/analytics/run-selection.ts';
+import { RunTable } from '../shared/analytics/run-table.ts';
+import { seeded } from '../shared/analytics/seeded-random.ts';
+import { sampleCountsOf, samplesOfGroup } from '../shared/analytics/task-samples.ts';
 import { groupStatistics } from '../shared/core/read/group-stats.ts';
 
 const args = parseArgs({ options: { rounds: { type: 'string', default: '10' } } }).values;

@@ -1,19 +1,19 @@
 // The Compare area (docs/contract.md §6 "Paired comparison"): two groups (model · harness version) over the tasks both
 // ran with a result on the outcome — the sentence a reader can quote (and copy), the paired table, the
 // difference with its interval, and the discordant tasks as links to both runs — or all pairs at once. The figures come from the same function the
-// read API's `/compare` answers with (shared/cockpit/compare-groups.ts, on the one statistics module), run on
+// read API's `/compare` answers with (shared/analytics/compare-groups.ts, on the one statistics module), run on
 // the page's own table, so the page and the API cannot disagree.
-import { type Group } from '../../shared/cockpit/run-grouping.ts';
-import { selectRuns } from '../../shared/cockpit/run-selection.ts';
+import { type Group } from '../../shared/analytics/run-grouping.ts';
+import { selectRuns } from '../../shared/analytics/run-selection.ts';
 import {
   describeComparison,
   sampleSentence,
   selectByDifficulty,
   taskDifficulty,
-} from '../../shared/cockpit/statistics.ts';
-import { valueOfCode } from '../../shared/cockpit/columns.ts';
-import { verdictKeyAt } from '../../shared/cockpit/result-filters.ts';
-import { compareGroups } from '../../shared/cockpit/compare-groups.ts';
+} from '../../shared/analytics/statistics.ts';
+import { valueOfCode } from '../../shared/analytics/columns.ts';
+import { verdictKeyAt } from '../../shared/analytics/result-filters.ts';
+import { compareGroups } from '../../shared/analytics/compare-groups.ts';
 import { pairsInView, renderAllPairs, type PairsNav } from './all-pairs-view.ts';
 import { differenceChart, groupName, pairedTable, rates } from './compare-figures.ts';
 import { appLink, el, fill } from './dom.ts';

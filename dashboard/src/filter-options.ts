@@ -1,5 +1,5 @@
-import type { RunTable } from '../../shared/cockpit/run-table.ts';
-import type { TaskFacts } from '../../shared/cockpit/run-selection.ts';
+import type { RunTable } from '../../shared/analytics/run-table.ts';
+import type { TaskFacts } from '../../shared/analytics/run-selection.ts';
 
 export interface FilterOptions {
   models: string[];

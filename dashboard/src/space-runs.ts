@@ -13,10 +13,10 @@ import {
   compactRun,
   type ColumnsHeader,
   type ColumnsSink,
-} from '../../shared/cockpit/columns.ts';
-import { ColumnsReader } from '../../shared/cockpit/columns-reader.ts';
-import { apiPaths, type RunsPage } from '../../shared/cockpit/contract.ts';
-import { RunTable } from '../../shared/cockpit/run-table.ts';
+} from '../../shared/analytics/columns.ts';
+import { ColumnsReader } from '../../shared/analytics/columns-reader.ts';
+import { apiPaths, type RunsPage } from '../../shared/analytics/contract.ts';
+import { RunTable } from '../../shared/analytics/run-table.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { ApiError, type Api } from './api.ts';
 

@@ -16,7 +16,7 @@ import { type DemoCampaign, type DemoRun } from './demo-campaign.ts';
 import { lognormal, seeded, shuffle } from './demo-random.ts';
 import type { DemoData, DemoTask } from './demo-data.ts';
 import { Provenance } from './demo-provenance.ts';
-import type { CampaignDeclaration } from '../../shared/cockpit/contract.ts';
+import type { CampaignDeclaration } from '../../shared/analytics/contract.ts';
 
 const TASKS_PER_WAVE = 25;
 /** When the generated run times start; each configuration's runs follow one another from here. */

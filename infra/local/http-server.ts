@@ -13,7 +13,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { MAX_DELIVERY_BYTES } from '../../shared/schema/delivery.ts';
 import { ownEntry } from '../../shared/schema/config.ts';
 import { decodePathSegment } from '../../shared/http.ts';
-import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../shared/cockpit/contract.ts';
+import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../shared/analytics/contract.ts';
 
 export type HttpHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 

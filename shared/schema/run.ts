@@ -155,7 +155,7 @@ export const judgeFieldsSchema = z.object({
   /** USD over the judge calls of the current run: 0 before any call, null once any call's cost is unknown. */
   judgeCostUsd: z.nullable(amount),
   /**
-   * Ids of the rules that flagged the answer (shared/cockpit/flag-rules.ts): with `judgeState` "flagged" they
+   * Ids of the rules that flagged the answer (shared/analytics/flag-rules.ts): with `judgeState` "flagged" they
    * withheld a "resolved"; beside another verdict they are kept for the reader. Absent on rows judged before.
    */
   judgeFlags: z.optional(z.array(z.string())),

@@ -4,7 +4,7 @@
 // test/unit/run-snapshot.test.ts, over in-memory ports.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { answerRead } from '../../shared/core/read/read-api.ts';
-import { DOWNLOAD_LINK_HEADER } from '../../shared/cockpit/contract.ts';
+import { DOWNLOAD_LINK_HEADER } from '../../shared/analytics/contract.ts';
 import { S3LinkedDownloads } from '../../shared/adapters/aws/s3-linked-downloads.ts';
 import { compactSpace, readManifest } from '../../shared/core/read/snapshot-store.ts';
 import {

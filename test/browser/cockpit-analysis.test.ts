@@ -13,9 +13,9 @@ import { analysisPages, settled } from './helpers/analysis-page.ts';
 import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
 import { buildCampaign, readSourceRuns } from '../../infra/local/demo-campaign.ts';
 import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
-import { cohensKappa, describeComparison } from '../../shared/cockpit/statistics.ts';
+import { cohensKappa, describeComparison } from '../../shared/analytics/statistics.ts';
 import { pushDelivery } from '../../runner/push.ts';
-import { apiPaths, type AttemptsBody, type CompareBody, type StatsBody } from '../../shared/cockpit/contract.ts';
+import { apiPaths, type AttemptsBody, type CompareBody, type StatsBody } from '../../shared/analytics/contract.ts';
 import { eventually, type TestLocalMode } from '../helpers/local-mode.ts';
 
 const SPACE = 'AnalysisSpace';

@@ -12,7 +12,7 @@ import { analysisPages } from './helpers/analysis-page.ts';
 import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
 import { readDemoData } from '../../infra/local/demo-data.ts';
 import { buildLiteCampaign, LITE_CAMPAIGN } from '../../infra/local/demo-lite-campaign.ts';
-import { apiPaths } from '../../shared/cockpit/contract.ts';
+import { apiPaths } from '../../shared/analytics/contract.ts';
 import { judgedRun } from '../helpers/judged-demo-runs.ts';
 
 const SPACE = 'LiteFlagged';

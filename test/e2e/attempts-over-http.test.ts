@@ -2,7 +2,7 @@
 // newest first by /runs/{id}/attempts, with the current one marked.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { pushDelivery } from '../../runner/push.ts';
-import type { AttemptsBody } from '../../shared/cockpit/contract.ts';
+import type { AttemptsBody } from '../../shared/analytics/contract.ts';
 import { runDelivery } from '../helpers/deliveries.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 

@@ -9,7 +9,7 @@ import { startDemoJudge, type DemoJudge } from '../../infra/local/demo-judge.ts'
 import { readDemoData } from '../../infra/local/demo-data.ts';
 import { buildLiteCampaign } from '../../infra/local/demo-lite-campaign.ts';
 import { ingestUrl } from '../../runner/push.ts';
-import { apiPaths, type ReferenceBody } from '../../shared/cockpit/contract.ts';
+import { apiPaths, type ReferenceBody } from '../../shared/analytics/contract.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 import { tempDir } from '../helpers/run-folders.ts';

@@ -2,7 +2,7 @@
 // configured): local mode's HTTP server, the read-api handler, the emulators. `GET /stats` is stats-route.test.ts.
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
-import { pairedComparison } from '../../shared/cockpit/statistics.ts';
+import { pairedComparison } from '../../shared/analytics/statistics.ts';
 import {
   apiPaths,
   COCKPIT_ISSUE_FIELDS,
@@ -11,7 +11,7 @@ import {
   type ExportBody,
   type IssuesBody,
   type PairsBody,
-} from '../../shared/cockpit/contract.ts';
+} from '../../shared/analytics/contract.ts';
 import { parquetReadObjects } from 'hyparquet';
 import { DEFAULT_EXPORT_FIELDS, exportTypeOf, type ExportField } from '../../shared/schema/export-fields.ts';
 import { runId } from '../../shared/schema/run.ts';

@@ -2,8 +2,8 @@
 // runs to seed, a cold read process that counts its whole-table reads, and the answers the tests read back.
 import { gunzipSync } from 'node:zlib';
 import { judged } from '../../bench/direct-load.ts';
-import { columnsFromBytes } from '../../shared/cockpit/columns.ts';
-import type { StatsBody } from '../../shared/cockpit/contract.ts';
+import { columnsFromBytes } from '../../shared/analytics/columns.ts';
+import type { StatsBody } from '../../shared/analytics/contract.ts';
 import { answerRead, type ReadDeps } from '../../shared/core/read/read-api.ts';
 import { columnsAnswer } from '../../shared/core/read/read-model.ts';
 import { compactSpace, type ColumnPartLimits } from '../../shared/core/read/snapshot-store.ts';

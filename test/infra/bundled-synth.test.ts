@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { BUNDLED_CONFIG_FILE, parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
 import { cockpitConfig } from '../../infra/aws/deployment-config.ts';
-import type { CockpitSettings } from '../../shared/cockpit/contract.ts';
+import type { CockpitSettings } from '../../shared/analytics/contract.ts';
 import { startTestStores } from '../helpers/emulators.ts';
 import { scheduledEvent } from '../helpers/events.ts';
 import { runRow } from '../helpers/records.ts';

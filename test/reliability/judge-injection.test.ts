@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { pushDelivery } from '../../runner/push.ts';
-import type { StatsBody } from '../../shared/cockpit/contract.ts';
+import type { StatsBody } from '../../shared/analytics/contract.ts';
 import type { RunRow } from '../../shared/schema/run.ts';
 import { startAnthropicStandIn, type AnthropicStandIn } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
 import { startGitHubStandIn, type GitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';

@@ -17,11 +17,11 @@ import {
   TEXT_FIELDS,
   type CompactRun,
   type RunColumns,
-} from '../../shared/cockpit/columns.ts';
-import { ColumnsReader } from '../../shared/cockpit/columns-reader.ts';
+} from '../../shared/analytics/columns.ts';
+import { ColumnsReader } from '../../shared/analytics/columns-reader.ts';
 import { columnsAnswer, REENCODE_AFTER_MS } from '../../shared/core/read/read-model.ts';
 import { AS_OF_SAFETY_MS } from '../../shared/core/read/as-of.ts';
-import { RunTable } from '../../shared/cockpit/run-table.ts';
+import { RunTable } from '../../shared/analytics/run-table.ts';
 import { toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
 import type { Page } from '../../shared/ports.ts';
 import { runId, type RunRow } from '../../shared/schema/run.ts';

@@ -1,18 +1,18 @@
-// The cockpit's figures (shared/cockpit/run-selection.ts, group-figures.ts and their siblings): rates carry n and
+// The cockpit's figures (shared/analytics/run-selection.ts, group-figures.ts and their siblings): rates carry n and
 // the statistics module's Wilson interval and keep excluded/error/unjudged outside the resolve-rate denominator,
 // agreement carries κ, the first attempt's rate and the re-runs are counted per group, medians skip unknowns,
 // budget exhaustion counts every run, and harness versions are never pooled. The run table's own rules and the
 // chart projections: run-table-projections.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from '@jest/globals';
-import { NO_FILTERS, selectRuns, taskFacts } from '../../shared/cockpit/run-selection.ts';
-import { resolveRate, type VerdictCounts } from '../../shared/cockpit/rate-figures.ts';
-import { computeFigures } from '../../shared/cockpit/group-figures.ts';
-import { calibration } from '../../shared/cockpit/calibration.ts';
-import { medianOf, medianOfRows } from '../../shared/cockpit/quantiles.ts';
-import { cohensKappa, proportion } from '../../shared/cockpit/statistics.ts';
+import { NO_FILTERS, selectRuns, taskFacts } from '../../shared/analytics/run-selection.ts';
+import { resolveRate, type VerdictCounts } from '../../shared/analytics/rate-figures.ts';
+import { computeFigures } from '../../shared/analytics/group-figures.ts';
+import { calibration } from '../../shared/analytics/calibration.ts';
+import { medianOf, medianOfRows } from '../../shared/analytics/quantiles.ts';
+import { cohensKappa, proportion } from '../../shared/analytics/statistics.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
-import { RunTable } from '../../shared/cockpit/run-table.ts';
+import { RunTable } from '../../shared/analytics/run-table.ts';
 
 const run = compactRunOf;
 

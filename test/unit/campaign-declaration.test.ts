@@ -3,7 +3,7 @@
 // harness difference; the default demo declares SWE-bench Lite's 300 tasks.
 import { describe, expect, it } from '@jest/globals';
 import { LITE_CAMPAIGN } from '../../infra/local/demo-lite-campaign.ts';
-import { sampleSentence } from '../../shared/cockpit/comparison-sentence.ts';
+import { sampleSentence } from '../../shared/analytics/comparison-sentence.ts';
 import { cockpitEntries } from '../../shared/core/read/read-api.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 

@@ -1,6 +1,6 @@
 // The SWE-Bench Pro demo campaign: real outcomes and step counts from data/, everything else generated and marked
 // so, and a stand-in judge that answers from the hidden-test outcome with some disagreement.
-import { rebuiltDiff } from '../../shared/cockpit/diff.ts';
+import { rebuiltDiff } from '../../shared/diff.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

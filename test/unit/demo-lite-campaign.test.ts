@@ -1,7 +1,7 @@
 // The default demo campaign, built from the real SWE-bench Lite runs in data/swe-bench-lite/: real patches,
 // real hidden-test results with their test names, real figures where the data has them and null where it
 // does not, tiers computed from the merged fix, and a data folder that is missing or corrupt named as such.
-import { rebuiltDiff } from '../../shared/cockpit/diff.ts';
+import { rebuiltDiff } from '../../shared/diff.ts';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';

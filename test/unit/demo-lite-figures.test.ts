@@ -4,10 +4,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { readDemoData } from '../../infra/local/demo-data.ts';
 import { buildLiteCampaign } from '../../infra/local/demo-lite-campaign.ts';
-import { compactRun } from '../../shared/cockpit/columns.ts';
-import { computeFigures } from '../../shared/cockpit/group-figures.ts';
-import { NO_FILTERS, selectRuns } from '../../shared/cockpit/run-selection.ts';
-import { RunTable } from '../../shared/cockpit/run-table.ts';
+import { compactRun } from '../../shared/analytics/columns.ts';
+import { computeFigures } from '../../shared/analytics/group-figures.ts';
+import { NO_FILTERS, selectRuns } from '../../shared/analytics/run-selection.ts';
+import { RunTable } from '../../shared/analytics/run-table.ts';
 import { judgedRun } from '../helpers/judged-demo-runs.ts';
 
 const data = readDemoData();

@@ -39,7 +39,7 @@ describe('the layer rules', () => {
 
   const sdk = "import { S3Client } from '@aws-sdk/client-s3';\nexport const probe = S3Client;\n";
 
-  it.each(['runner/probe.ts', 'shared/cockpit/probe.ts', 'functions/judge/handler-probe.ts', 'dashboard/probe.ts'])(
+  it.each(['runner/probe.ts', 'shared/analytics/probe.ts', 'functions/judge/handler-probe.ts', 'dashboard/probe.ts'])(
     'refuse the AWS SDK in %s',
     async (filePath) => {
       expect(await refusedImports(filePath, sdk)).toHaveLength(1);

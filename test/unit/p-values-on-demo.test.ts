@@ -4,12 +4,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { readDemoData } from '../../infra/local/demo-data.ts';
 import { buildLiteCampaign } from '../../infra/local/demo-lite-campaign.ts';
-import { allPairs } from '../../shared/cockpit/all-pairs.ts';
-import { compactRun } from '../../shared/cockpit/columns.ts';
-import { pText } from '../../shared/cockpit/comparison-sentence.ts';
-import { groupRuns } from '../../shared/cockpit/run-grouping.ts';
-import { NO_FILTERS, selectRuns } from '../../shared/cockpit/run-selection.ts';
-import { RunTable } from '../../shared/cockpit/run-table.ts';
+import { allPairs } from '../../shared/analytics/all-pairs.ts';
+import { compactRun } from '../../shared/analytics/columns.ts';
+import { pText } from '../../shared/analytics/comparison-sentence.ts';
+import { groupRuns } from '../../shared/analytics/run-grouping.ts';
+import { NO_FILTERS, selectRuns } from '../../shared/analytics/run-selection.ts';
+import { RunTable } from '../../shared/analytics/run-table.ts';
 import { judgedRun } from '../helpers/judged-demo-runs.ts';
 
 const campaign = buildLiteCampaign(readDemoData(), { seed: 7, hosts: ['demo-runner-1', 'demo-runner-2'] });

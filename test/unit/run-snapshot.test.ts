@@ -6,11 +6,11 @@
 import { gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import type { ObjectStore } from '../../shared/ports.ts';
-import { COLUMNS_FORMAT, columnsFromBytes } from '../../shared/cockpit/columns.ts';
+import { COLUMNS_FORMAT, columnsFromBytes } from '../../shared/analytics/columns.ts';
 import { answerRead } from '../../shared/core/read/read-api.ts';
-import { type CompareBody, type IssuesBody } from '../../shared/cockpit/contract.ts';
+import { type CompareBody, type IssuesBody } from '../../shared/analytics/contract.ts';
 import { compactSpace, FULL_REBUILD_EVERY_MS, readManifest } from '../../shared/core/read/snapshot-store.ts';
-import { RunTable } from '../../shared/cockpit/run-table.ts';
+import { RunTable } from '../../shared/analytics/run-table.ts';
 import {
   snapshotManifestKey as manifestKey,
   snapshotSpacePrefix as snapshotPrefix,

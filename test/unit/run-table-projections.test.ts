@@ -1,16 +1,16 @@
-// The run table the cockpit keeps and what it projects for the charts (shared/cockpit/run-table.ts,
+// The run table the cockpit keeps and what it projects for the charts (shared/analytics/run-table.ts,
 // original-fix-comparison.ts, scatter-layers.ts, task-order.ts): rows replaced in place under live deltas and
 // found by the server's run id, the original fix's times, and the scatter and matrix points.
 import fc from 'fast-check';
 import { describe, expect, it } from '@jest/globals';
-import { NO_FILTERS, selectRuns, taskFacts } from '../../shared/cockpit/run-selection.ts';
-import { groupRuns, rowsByGroup } from '../../shared/cockpit/run-grouping.ts';
-import { originalFixComparison } from '../../shared/cockpit/original-fix-comparison.ts';
-import { scatterLayers } from '../../shared/cockpit/scatter-layers.ts';
-import { taskOrder, tasksInView } from '../../shared/cockpit/task-order.ts';
+import { NO_FILTERS, selectRuns, taskFacts } from '../../shared/analytics/run-selection.ts';
+import { groupRuns, rowsByGroup } from '../../shared/analytics/run-grouping.ts';
+import { originalFixComparison } from '../../shared/analytics/original-fix-comparison.ts';
+import { scatterLayers } from '../../shared/analytics/scatter-layers.ts';
+import { taskOrder, tasksInView } from '../../shared/analytics/task-order.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
-import { RunTable } from '../../shared/cockpit/run-table.ts';
-import { encodeColumns } from '../../shared/cockpit/columns.ts';
+import { RunTable } from '../../shared/analytics/run-table.ts';
+import { encodeColumns } from '../../shared/analytics/columns.ts';
 import { runId } from '../../shared/schema/run-id.ts';
 
 const run = compactRunOf;

@@ -5,16 +5,16 @@
 // run, tasks whose tier only the issue record knows, unknown judge costs and tokens, and an unpriced model.
 import { describe, expect, it } from '@jest/globals';
 import { syntheticCampaign } from '../../bench/synthetic-campaign.ts';
-import { NO_FILTERS, selectRuns, taskFacts, type RunFilters } from '../../shared/cockpit/run-selection.ts';
-import { groupRuns, rowsByGroup } from '../../shared/cockpit/run-grouping.ts';
-import { computeFigures } from '../../shared/cockpit/group-figures.ts';
-import { calibration } from '../../shared/cockpit/calibration.ts';
-import { columnsFromBytes } from '../../shared/cockpit/columns.ts';
-import { apiPaths, type IssuesBody, type StatsBody } from '../../shared/cockpit/contract.ts';
-import { RunTable } from '../../shared/cockpit/run-table.ts';
-import { reliabilityOf, samplesFigure } from '../../shared/cockpit/reliability.ts';
-import { sampleCountsOf, samplesOfGroup } from '../../shared/cockpit/task-samples.ts';
-import { DEFAULT_MIN_N, kappaWithheld, rankByRate, type ResolveOutcome } from '../../shared/cockpit/statistics.ts';
+import { NO_FILTERS, selectRuns, taskFacts, type RunFilters } from '../../shared/analytics/run-selection.ts';
+import { groupRuns, rowsByGroup } from '../../shared/analytics/run-grouping.ts';
+import { computeFigures } from '../../shared/analytics/group-figures.ts';
+import { calibration } from '../../shared/analytics/calibration.ts';
+import { columnsFromBytes } from '../../shared/analytics/columns.ts';
+import { apiPaths, type IssuesBody, type StatsBody } from '../../shared/analytics/contract.ts';
+import { RunTable } from '../../shared/analytics/run-table.ts';
+import { reliabilityOf, samplesFigure } from '../../shared/analytics/reliability.ts';
+import { sampleCountsOf, samplesOfGroup } from '../../shared/analytics/task-samples.ts';
+import { DEFAULT_MIN_N, kappaWithheld, rankByRate, type ResolveOutcome } from '../../shared/analytics/statistics.ts';
 import { answerRead, type ReadDeps } from '../../shared/core/read/read-api.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import type { RunRow } from '../../shared/schema/run.ts';

@@ -3,7 +3,7 @@
 // spreadsheet would run as a formula, a leading TAB or CR included, is written as text.
 import { describe, expect, it } from '@jest/globals';
 import { parseDelivery } from '../../shared/core/ingest/accept-delivery.ts';
-import { csvCell } from '../../shared/cockpit/csv.ts';
+import { csvCell } from '../../shared/analytics/csv.ts';
 import { toCsv } from '../../shared/core/read/exports.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 

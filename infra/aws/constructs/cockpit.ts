@@ -50,7 +50,7 @@ import type { Alarms } from './alarms.ts';
 import type { CockpitHeaders } from './cockpit-headers.ts';
 import { ReplayHttpApi } from './http-api.ts';
 import { LOG_RETENTION, ReplayFunction } from './replay-function.ts';
-import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../../shared/cockpit/contract.ts';
+import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../../shared/analytics/contract.ts';
 import { analystGroupOf } from '../../../shared/core/read/cockpit-access.ts';
 
 export const READ_ROUTE = '/api/{proxy+}';

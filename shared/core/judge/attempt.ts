@@ -14,7 +14,7 @@ import {
 import type { ModelPrice } from '../../schema/config.ts';
 import type { StoredIssue } from '../../schema/issue.ts';
 import type { RunRow } from '../../schema/run.ts';
-import { rebuiltDiff } from '../../cockpit/diff.ts';
+import { rebuiltDiff } from '../../diff.ts';
 import { referenceDiff } from '../reference/reference-fix.ts';
 import { JUDGE_ANSWER_JSON_SCHEMA, parseJudgeAnswer, type JudgeAnswer } from './answer.ts';
 import { auditedAnswerText } from './reason-guard.ts';

@@ -8,7 +8,7 @@
 // task, when its reference fix is first fetched, and kept with that cached fix in our own storage: an agent
 // that wrote a patch never saw it, and the shared part stays byte-identical across the task's runs.
 import { randomBytes } from 'node:crypto';
-import { cutToBudget } from '../../cockpit/diff.ts';
+import { cutToBudget } from '../../diff.ts';
 
 export interface PromptInput {
   issueText: string;

@@ -2,11 +2,11 @@
 // candidate as data, but a candidate may still talk to it; so everything the model reads that others wrote —
 // the candidate as rebuilt from its parsed diff (rebuiltDiff: every line kind, nothing else), its summary and
 // the issue text — is screened for text addressed to a judge, grader or model (the rules are data, in
-// shared/cockpit/flag-rules.ts), and a "resolved" is compared with facts computed from the two diffs. A run
+// shared/analytics/flag-rules.ts), and a "resolved" is compared with facts computed from the two diffs. A run
 // whose "resolved" either check contradicts is flagged instead of counted.
-import { parseDiff, touchedPaths } from '../../cockpit/diff.ts';
+import { parseDiff, touchedPaths } from '../../diff.ts';
 import { isLockFile } from '../reference/lock-files.ts';
-import { ISSUE_TEXT_PREFIX, RESOLVED_WITHOUT_EVIDENCE, SCREEN_RULES } from '../../cockpit/flag-rules.ts';
+import { ISSUE_TEXT_PREFIX, RESOLVED_WITHOUT_EVIDENCE, SCREEN_RULES } from '../../analytics/flag-rules.ts';
 
 /** What the checks found, computed before the model is called. */
 export interface VerdictChecks {

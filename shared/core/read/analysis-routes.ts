@@ -1,11 +1,11 @@
 // `/stats`, `/compare`, `/pairs` and the exports (docs/contract.md §6, §10): the runs the page's filters select, counted on the
 // outcome asked for (else the view's default), with every rule from the one statistics module. A parameter
 // that names nothing the API offers is refused with 400 and a sentence listing what it takes.
-import { groupRuns } from '../../cockpit/run-grouping.ts';
-import { selectRuns, taskFacts, type RunFilters } from '../../cockpit/run-selection.ts';
-import { allPairs } from '../../cockpit/all-pairs.ts';
-import { TIERS, type Tier } from '../../cockpit/columns.ts';
-import { compareGroups } from '../../cockpit/compare-groups.ts';
+import { groupRuns } from '../../analytics/run-grouping.ts';
+import { selectRuns, taskFacts, type RunFilters } from '../../analytics/run-selection.ts';
+import { allPairs } from '../../analytics/all-pairs.ts';
+import { TIERS, type Tier } from '../../analytics/columns.ts';
+import { compareGroups } from '../../analytics/compare-groups.ts';
 import {
   HIDDEN_TEST_COLUMNS,
   isHiddenColumn,
@@ -14,9 +14,9 @@ import {
   selectByResult,
   taskLabels,
   VERDICT_ORDER,
-} from '../../cockpit/result-filters.ts';
-import type { CompareBody, PairsBody, StatsBody } from '../../cockpit/contract.ts';
-import type { RunTable } from '../../cockpit/run-table.ts';
+} from '../../analytics/result-filters.ts';
+import type { CompareBody, PairsBody, StatsBody } from '../../analytics/contract.ts';
+import type { RunTable } from '../../analytics/run-table.ts';
 import {
   AGREEMENTS,
   DEFAULT_MIN_N,
@@ -32,8 +32,8 @@ import {
   type AgreementFilter,
   type Difficulty,
   type ResolveOutcome,
-} from '../../cockpit/statistics.ts';
-import { CLUSTER_UNITS, isClusterUnit, type ClusterUnit } from '../../cockpit/reliability.ts';
+} from '../../analytics/statistics.ts';
+import { CLUSTER_UNITS, isClusterUnit, type ClusterUnit } from '../../analytics/reliability.ts';
 import { jsonError, type HttpAnswer } from '../../http.ts';
 import { groupStatistics } from './group-stats.ts';
 import type { ReadDeps } from './read-api.ts';

@@ -1,6 +1,6 @@
 // The SQL every engine runs over the run dataset (run-dataset.ts): DuckDB in local mode, Athena in AWS, the same
 // text for both (row_number, no engine's own dialect), so the two paths cannot count differently. Each query
-// keeps each run as its last-written part has it, as the table keeps its row, and counts as shared/cockpit/run-counts.ts does:
+// keeps each run as its last-written part has it, as the table keeps its row, and counts as shared/analytics/run-counts.ts does:
 // tests: n is pass + fail, resolved is pass; judge: n is resolved, partial, wrong and no_change; flagged is a
 // "resolved" a rule withheld (judgeState flagged, no verdict).
 import type { AnalyticsEngine } from '../../ports.ts';

@@ -1,12 +1,12 @@
 // The runs in view as CSV, JSON or Parquet (docs/contract.md §6): exactly the rows the Runs grid shows for the
 // same URL, only the allowlisted fields, in the allowlist's order (or a space's narrower `exports.fields`). CSV
-// as shared/cockpit/csv.ts writes it (rows stored before ingest refused control characters may hold them, and a
+// as shared/analytics/csv.ts writes it (rows stored before ingest refused control characters may hold them, and a
 // model name is whatever a runner sent). Parquet has one typed column per field (export-fields.ts).
 import { gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { DOWNLOAD_LINK_HEADER, EXPORT_FORMATS, type ExportBody, type ExportFormat } from '../../cockpit/contract.ts';
-import type { SnapshotRun } from '../../cockpit/run-snapshot.ts';
-import { csvText } from '../../cockpit/csv.ts';
+import { DOWNLOAD_LINK_HEADER, EXPORT_FORMATS, type ExportBody, type ExportFormat } from '../../analytics/contract.ts';
+import type { SnapshotRun } from '../../analytics/run-snapshot.ts';
+import { csvText } from '../../analytics/csv.ts';
 import type { HttpAnswer } from '../../http.ts';
 import { exportFieldsOf } from '../../schema/config.ts';
 import { exportTypeOf, type ExportField } from '../../schema/export-fields.ts';

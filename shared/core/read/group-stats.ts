@@ -2,7 +2,7 @@
 // model and harness version) the cockpit uses, counted by the cockpit's own pass (countRuns) and rated by
 // the same functions, with every figure from the one statistics module. Only the costs are /stats' own:
 // they need the configured prices, which the cockpit never sees. `/compare` is
-// shared/cockpit/compare-groups.ts, which the cockpit's Compare view runs on its own table.
+// shared/analytics/compare-groups.ts, which the cockpit's Compare view runs on its own table.
 import {
   cohensKappa,
   kappaWithheld,
@@ -12,16 +12,16 @@ import {
   RESOLVED,
   runCostFigure,
   type ResolveOutcome,
-} from '../../cockpit/statistics.ts';
+} from '../../analytics/statistics.ts';
 import { callCostUsd, sumCosts } from '../cost.ts';
 import type { ModelPrice } from '../../schema/config.ts';
-import { hiddenTestRate, resolveRate } from '../../cockpit/rate-figures.ts';
-import { countRuns } from '../../cockpit/run-counts.ts';
-import { groupRuns, rowsByGroup, type Group } from '../../cockpit/run-grouping.ts';
-import type { StatsGroup } from '../../cockpit/contract.ts';
-import type { RunTable } from '../../cockpit/run-table.ts';
-import { reliabilityOf, samplesFigure, type ClusterUnit, type TaskSamples } from '../../cockpit/reliability.ts';
-import { sampleCountsOf, samplesOfGroup } from '../../cockpit/task-samples.ts';
+import { hiddenTestRate, resolveRate } from '../../analytics/rate-figures.ts';
+import { countRuns } from '../../analytics/run-counts.ts';
+import { groupRuns, rowsByGroup, type Group } from '../../analytics/run-grouping.ts';
+import type { StatsGroup } from '../../analytics/contract.ts';
+import type { RunTable } from '../../analytics/run-table.ts';
+import { reliabilityOf, samplesFigure, type ClusterUnit, type TaskSamples } from '../../analytics/reliability.ts';
+import { sampleCountsOf, samplesOfGroup } from '../../analytics/task-samples.ts';
 
 export type Prices = Record<string, ModelPrice>;
 

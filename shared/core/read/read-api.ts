@@ -6,7 +6,7 @@ import { reasonShown, referenceShown, repoAllowed, spaceOf, type ReplayConfig } 
 import type { HostRecord } from '../../schema/host.ts';
 import { ISSUE_FIELDS, type IssueField, type StoredIssue } from '../../schema/issue.ts';
 import type { RunRow } from '../../schema/run.ts';
-import { COLUMNS_GZIP_MEDIA_TYPE } from '../../cockpit/columns.ts';
+import { COLUMNS_GZIP_MEDIA_TYPE } from '../../analytics/columns.ts';
 import { accepts, decodePathSegment, jsonError, type HttpAnswer } from '../../http.ts';
 import { attemptSummary } from '../../schema/attempt.ts';
 import {
@@ -34,7 +34,7 @@ import {
   type IssuesBody,
   type ReferenceBody,
   type RunsPage,
-} from '../../cockpit/contract.ts';
+} from '../../analytics/contract.ts';
 import { withinLimit } from './answer-limit.ts';
 import { compare, pairs, stats } from './analysis-routes.ts';
 import { exportFormatOf, exportRuns } from './exports.ts';

@@ -23,9 +23,9 @@ import {
   columnsToBytes,
   compactOf,
   encodeColumns,
-} from '../../cockpit/columns.ts';
-import type { SnapshotRun } from '../../cockpit/run-snapshot.ts';
-import { RunTable } from '../../cockpit/run-table.ts';
+} from '../../analytics/columns.ts';
+import type { SnapshotRun } from '../../analytics/run-snapshot.ts';
+import { RunTable } from '../../analytics/run-table.ts';
 import {
   applyChanges,
   applyIssueChanges,

@@ -4,7 +4,7 @@
 // holding a run supersedes an earlier one (a judged run is written again): the engine's queries keep each run
 // as the part last written has it, by the part's `writtenAt`.
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import type { SnapshotRun } from '../../cockpit/run-snapshot.ts';
+import type { SnapshotRun } from '../../analytics/run-snapshot.ts';
 import { RUN_DATASET_PREFIX } from '../../storage-layout.ts';
 
 export const RUN_PART_CONTENT_TYPE = 'application/vnd.apache.parquet';

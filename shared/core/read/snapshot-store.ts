@@ -37,7 +37,7 @@ import { LAMBDA_ANSWER_BYTES } from '../../operations.ts';
 import { asOfNow } from './as-of.ts';
 import { randomUUID } from 'node:crypto';
 import { RUN_PART_CONTENT_TYPE, runPart, runPartKey } from './run-dataset.ts';
-import { COLUMNS_FORMAT, columnsToBytes, compactOf, encodeColumns, type CompactRun } from '../../cockpit/columns.ts';
+import { COLUMNS_FORMAT, columnsToBytes, compactOf, encodeColumns, type CompactRun } from '../../analytics/columns.ts';
 import {
   CorruptSnapshotError,
   decodeSnapshot,
@@ -45,7 +45,7 @@ import {
   SNAPSHOT_FORMAT,
   snapshotRun,
   type SnapshotRun,
-} from '../../cockpit/run-snapshot.ts';
+} from '../../analytics/run-snapshot.ts';
 
 export const MANIFEST_FORMAT = 'replay-snapshot-manifest/3';
 export const ISSUES_FORMAT = 'replay-issues-snapshot/1';

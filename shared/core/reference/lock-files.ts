@@ -1,6 +1,6 @@
 // Lock files are machine-written, often thousands of lines, and say nothing about how a bug was fixed:
 // they are left out of the reference diff (and out of the file comparison) so the judge's budget goes to code.
-import { joinDiff, parseDiff } from '../../cockpit/diff.ts';
+import { joinDiff, parseDiff } from '../../diff.ts';
 
 const LOCK_FILE_NAMES = new Set([
   // JavaScript

@@ -8,7 +8,7 @@ import { judgedRun } from '../../helpers/judged-demo-runs.ts';
 import { buildCampaign, readSourceRuns, type DemoCampaign, type DemoRun } from '../../../infra/local/demo-campaign.ts';
 import { startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge } from '../../../infra/local/demo-judge.ts';
 import type { DynamoStore } from '../../../shared/adapters/aws/dynamo-store.ts';
-import { apiPaths } from '../../../shared/cockpit/contract.ts';
+import { apiPaths } from '../../../shared/analytics/contract.ts';
 import { startTestLocalMode, type TestLocalMode } from '../../helpers/local-mode.ts';
 import { analysisPages } from './analysis-page.ts';
 import { launchChromium } from './chromium.ts';

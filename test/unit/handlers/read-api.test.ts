@@ -2,7 +2,7 @@
 // as base64), and a store failure mapped to a 500 that tells the client nothing of the store.
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
-import { columnsFromBytes } from '../../../shared/cockpit/columns.ts';
+import { columnsFromBytes } from '../../../shared/analytics/columns.ts';
 import { createReadApiHandler } from '../../../functions/read-api/handler.ts';
 import { instrumentation } from '../../../shared/adapters/aws/observability.ts';
 import type { RunStore } from '../../../shared/ports.ts';

@@ -208,7 +208,7 @@ export const apiPaths = {
 };
 
 // ---------------------------------------------------------------------------------------------------
-// Statistics, comparison, budget and exports (docs/contract.md §6, §10). Figures come from shared/cockpit/statistics.ts.
+// Statistics, comparison, budget and exports (docs/contract.md §6, §10). Figures come from shared/analytics/statistics.ts.
 
 export type { Interval, ResolveOutcome, RunCostFigure };
 
@@ -275,7 +275,7 @@ export interface StatsBody {
 
 /**
  * `GET …/compare`: A and B over the tasks where both have a result on the outcome, by McNemar's method where every
- * shared task has one run on each side, else on per-task means (shared/cockpit/compare-groups.ts). An unknown
+ * shared task has one run on each side, else on per-task means (shared/analytics/compare-groups.ts). An unknown
  * group, the same group twice or no common task: pairs 0, statistics null.
  */
 export interface CompareBody extends PairFigures {
@@ -287,7 +287,7 @@ export interface CompareBody extends PairFigures {
   asOf: string;
 }
 
-/** `GET …/pairs`: every pair of the configurations in view, Holm-adjusted (shared/cockpit/all-pairs.ts). */
+/** `GET …/pairs`: every pair of the configurations in view, Holm-adjusted (shared/analytics/all-pairs.ts). */
 export interface PairsBody {
   outcome: ResolveOutcome;
   /** Configurations in view. */
