@@ -301,6 +301,12 @@ async function followJudging(
     const rows = (await allRuns(url, space)).filter((r) => ids.has(r.id));
     const final = rows.filter(isDecided);
     const flagged = final.filter((r) => r.judgeState === 'flagged').length;
+    // Each round reports, the last one too, so even a campaign final within 5 s shows its progress once.
+    console.log(
+      `  ${secondsSince(started)} s: delivered ${delivery.runs} of ${total} runs and ${delivery.hiddenTests} ` +
+        `hidden-test results · ` +
+        `landed ${rows.length} · final ${final.length} (judged or flagged)`,
+    );
     if (delivery.over && final.length === total) {
       console.log(
         `Every run is final after ${secondsSince(started)} s: ${total - flagged} with a verdict` +
@@ -308,11 +314,6 @@ async function followJudging(
       );
       return;
     }
-    console.log(
-      `  ${secondsSince(started)} s: delivered ${delivery.runs} of ${total} runs and ${delivery.hiddenTests} ` +
-        `hidden-test results · ` +
-        `landed ${rows.length} · final ${final.length} (judged or flagged)`,
-    );
     if (delivery.over && deadline === Infinity) deadline = Date.now() + FINAL_WITHIN_MS;
     if (Date.now() > deadline) {
       const states = new Map<string, number>();
