@@ -71,5 +71,5 @@ export function ingestLandingWorld(spaceSettings: Record<string, unknown> = {}) 
     for (const key of await inbox.list('inbox/')) outcomes.push(await landInboxEntry(landing, key));
     return outcomes;
   };
-  return { table, inbox, foreign, collisions, send, land, landSent };
+  return { config: ingest.config, table, inbox, foreign, collisions, send, land, landSent };
 }

@@ -4,6 +4,7 @@
 // issue record belongs to the first publisher that sent it, among the space's `issuePublishers`.
 import { describe, expect, it } from '@jest/globals';
 import { landingCase } from '../../shared/core/landing/decide.ts';
+import { reassignRun } from '../../shared/core/landing/reassign.ts';
 import { parseConfig } from '../../shared/schema/config.ts';
 import { runnerRowSchema } from '../../shared/schema/run.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
@@ -88,6 +89,25 @@ describe('at landing', () => {
     await w.land(real, 'real-again');
     expect(await w.table.listAttempts('S', real.id)).toHaveLength(1);
     expect((await w.table.getRun('S', real.id))!.value).toMatchObject({ host: MINI, foreignCount: 1, attemptCount: 1 });
+  });
+
+  it("lets an operator give a squatted run id to its real host, whose next run then lands as the owner's", async () => {
+    const w = world();
+    await w.land(runDelivery({ host: MINI }, { patch: '' }), 'squat');
+    const real = runDelivery({ finishedAt: '2026-11-21T00:00:00Z' });
+    expect(await w.land(real, 'real')).toBe('foreign');
+    const deps = { config: w.config, runs: w.table, clock: { now: () => new Date(NOW) } };
+    await expect(reassignRun(deps, 'S', real.id, 'mac-stranger-9')).rejects.toThrow(/not a sender of space S/);
+    await expect(reassignRun(deps, 'S', 'no-such-run', STUDIO)).rejects.toThrow(/no run "no-such-run"/);
+    expect(await reassignRun(deps, 'S', real.id, STUDIO)).toBe('reassigned');
+    expect(await reassignRun(deps, 'S', real.id, STUDIO)).toBe('already-owned');
+    expect(await w.land(runDelivery({ finishedAt: '2026-11-22T00:00:00Z' }), 'real-next')).toBe('rerun');
+    expect((await w.table.getRun('S', real.id))!.value).toMatchObject({
+      host: STUDIO,
+      finishedAt: '2026-11-22T00:00:00.000Z',
+    });
+    // The squatter's next delivery is now the foreign one.
+    expect(await w.land(runDelivery({ host: MINI, finishedAt: '2026-11-23T00:00:00Z' }), 'squat-next')).toBe('foreign');
   });
 
   it("gives a host's hidden-test result to its own foreign attempt, before or after it lands, never to the row", async () => {
