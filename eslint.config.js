@@ -36,6 +36,22 @@ export default tseslint.config(
     },
   },
   { files: ['shared/schema/zod.ts'], rules: { 'no-restricted-syntax': 'off' } },
+  // A focused or skipped test left behind silently narrows the suite CI runs.
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['describe', 'it', 'test'].flatMap((object) =>
+          ['only', 'skip', 'todo'].map((property) => ({
+            object,
+            property,
+            message: 'Every test runs: no .only, .skip or .todo left in a test file.',
+          })),
+        ),
+      ],
+    },
+  },
   // JavaScript that tsc checks (`// @ts-check`) has its names checked there, as TypeScript files do.
   { files: ['infra/local/emulator-servers.mjs'], rules: { 'no-undef': 'off' } },
   // Boundaries. The cockpit runs in the browser: it takes values only from shared/analytics (code the server

@@ -57,3 +57,15 @@ describe('the layer rules', () => {
     expect(await refusedImports(filePath, sdk)).toEqual([]);
   });
 });
+
+describe('the test-file rules', () => {
+  it.each(['it.only', 'describe.skip', 'test.todo'])('refuse %s left in a test file', async (call) => {
+    const [result] = await eslint.lintText(
+      `import { it, describe, test } from '@jest/globals';\n${call}('x', () => {});\nexport { it, describe, test };\n`,
+      {
+        filePath: 'test/unit/probe.test.ts',
+      },
+    );
+    expect(result!.messages.filter((m) => m.ruleId === 'no-restricted-properties')).toHaveLength(1);
+  });
+});
