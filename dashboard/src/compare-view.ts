@@ -201,8 +201,11 @@ export class CompareView {
     fill(
       this.body,
       quoteSentence(
-        `${describeComparison(groupName(a), groupName(b), result, holmOf(pairsInView(m, filters), a, b))} ` +
-          sampleSentence(m.campaign, tasksIn(m, selection), [a.harnessVersion, b.harnessVersion]),
+        describeComparison(groupName(a), groupName(b), result, holmOf(pairsInView(m, filters), a, b)) +
+          // What the tasks are matters only to a comparison that has some.
+          (result.pairs > 0
+            ? ` ${sampleSentence(m.campaign, tasksIn(m, selection), [a.harnessVersion, b.harnessVersion])}`
+            : ''),
       ),
       result.difference !== null &&
         el(

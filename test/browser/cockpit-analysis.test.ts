@@ -14,6 +14,7 @@ import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-
 import { buildCampaign, readSourceRuns } from '../../infra/local/demo-campaign.ts';
 import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
 import { cohensKappa, describeComparison } from '../../shared/analytics/statistics.ts';
+import { sampleSentence } from '../../shared/analytics/comparison-sentence.ts';
 import { pushDelivery } from '../../runner/push.ts';
 import { apiPaths, type AttemptsBody, type CompareBody, type StatsBody } from '../../shared/analytics/contract.ts';
 import { eventually, type TestLocalMode } from '../helpers/local-mode.ts';
@@ -39,6 +40,10 @@ const name = (g: { model: string; harnessVersion: string }) => `${g.model} · ${
 const campaign = buildCampaign(readSourceRuns(), { tasks: 60, seed: 7, hosts: HOSTS });
 const rowOf = (r: (typeof campaign.runs)[number]) =>
   r.delivery.row as { model: string; harnessVersion: string; taskId: string; startedAt: string; finishedAt: string };
+/** The comparison's sentence, then what its tasks are: every task of the campaign is in view, no population declared. */
+const quoted = (a: typeof A, b: typeof A, body: CompareBody) =>
+  `${describeComparison(name(a), name(b), body)} ` +
+  sampleSentence(null, new Set(campaign.runs.map((r) => rowOf(r).taskId)).size, [a.harnessVersion, b.harnessVersion]);
 /** A run of group A pushed again later with another patch: a re-run. */
 const rerun = campaign.runs.find(
   (r) => rowOf(r).model === A.model && rowOf(r).harnessVersion === A.harnessVersion && (r.delivery.patch as string),
@@ -165,10 +170,11 @@ describe('the Compare view', () => {
     expect(body.pairs).toBeGreaterThan(40);
     expect(body.aOnly + body.bOnly).toBeGreaterThan(0);
     const sentence = await p.locator('#compare-sentence').innerText();
-    expect(sentence).toBe(describeComparison(name(A), name(B), body));
+    expect(sentence).toBe(quoted(A, B, body));
+    expect(sentence).toMatch(/The tasks: 60 tasks in view; the cockpit declares no population/);
     // More than 12 configurations are in view: no Holm clause (all pairs is refused).
     expect(sentence).toMatch(
-      /^On \d+ tasks both ran \(outcome: hidden tests\), Claude 4\.5 Sonnet · 10132025 resolved \d+ \([\d.]+%\) and GPT-5 · 10132025 \d+ \([\d.]+%\): a difference of [+−±][\d.]+ points \(95% CI [+−±][\d.]+ to [+−±][\d.]+\), McNemar p [=<] [\d.]+\.$/,
+      /^On \d+ tasks both ran \(outcome: hidden tests\), Claude 4\.5 Sonnet · 10132025 resolved \d+ \([\d.]+%\) and GPT-5 · 10132025 \d+ \([\d.]+%\): a difference of [+−±][\d.]+ points \(95% CI [+−±][\d.]+ to [+−±][\d.]+\), McNemar p [=<] [\d.]+\. The tasks: /,
     );
     const cell = async (id: string) =>
       Number((await p.locator(`#compare-table [data-cell="${id}"]`).innerText()).replace(/,/g, ''));
@@ -223,7 +229,7 @@ describe('the Compare view', () => {
     await again.waitForURL((u) => u.searchParams.getAll('a').join('|') === `${B.model}|${B.harnessVersion}`);
     const swapped = await api<CompareBody>(apiPaths.compare(SPACE, { a: B, b: A }));
     expect(swapped.difference).toBeCloseTo(-body.difference!, 12);
-    expect(await again.locator('#compare-sentence').innerText()).toBe(describeComparison(name(B), name(A), swapped));
+    expect(await again.locator('#compare-sentence').innerText()).toBe(quoted(B, A, swapped));
     await again.close();
   });
 

@@ -37,7 +37,7 @@ describe('the dashboard with demo-sized data', () => {
     }
     expect(await page.locator('#chart-verdict-mix .bar-seg').count()).toBeGreaterThan(groups * 3);
     expect(await page.locator('#table-models tbody tr').count()).toBe(groups);
-    expect(await page.locator('#table-calibration table.calibration tbody tr').count()).toBe(7);
+    expect(await page.locator('#table-calibration table.calibration tbody tr').count()).toBe(8);
     // The canvases hold drawn pixels, not just an empty element.
     const inked = (selector: string) =>
       page.evaluate((s) => {
@@ -242,7 +242,7 @@ describe('charts an analyst can read', () => {
     const colours = await page
       .locator('#chart-verdict-mix .legend .swatch')
       .evaluateAll((nodes) => nodes.map((n) => getComputedStyle(n).backgroundColor));
-    expect(colours.length).toBe(7);
+    expect(colours.length).toBe(8);
     const rgb = colours.map((c) => c.match(/\d+/g)!.slice(0, 3).map(Number) as [number, number, number]);
     for (const vision of Object.keys(COLOUR_VISION) as (keyof typeof COLOUR_VISION)[]) {
       for (let a = 0; a < rgb.length; a++) {
