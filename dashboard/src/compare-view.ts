@@ -203,7 +203,7 @@ export class CompareView {
       quoteSentence(
         describeComparison(groupName(a), groupName(b), result, holmOf(pairsInView(m, filters), a, b)) +
           // What the tasks are matters only to a comparison that has some.
-          (result.pairs > 0
+          (result.difference !== null
             ? ` ${sampleSentence(m.campaign, tasksIn(m, selection), [a.harnessVersion, b.harnessVersion])}`
             : ''),
       ),

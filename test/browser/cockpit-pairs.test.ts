@@ -133,7 +133,9 @@ describe('the sentence to quote', () => {
     ]);
     const p = await pages.open(`/?${search}`);
     await p.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    const text = await p.locator('#compare-sentence').innerText();
+    // The comparison's sentence, then what its tasks are (the cockpit's campaign, the harness difference).
+    const [text = '', tasks] = (await p.locator('#compare-sentence').innerText()).split(' The tasks: ');
+    expect(tasks).toMatch(/tasks in view/);
     // Everything but the interval's bounds, which the Newcombe unit tests check, is written out here.
     const [before, after] = sentence(x, family.length);
     expect(text.slice(0, before.length)).toBe(before);
@@ -146,7 +148,7 @@ describe('the sentence to quote', () => {
     );
     await p.locator('#copy-sentence').click();
     await p.locator('#copy-status', { hasText: 'Copied to the clipboard.' }).waitFor();
-    expect(await p.evaluate(() => navigator.clipboard.readText())).toBe(text);
+    expect(await p.evaluate(() => navigator.clipboard.readText())).toBe(`${text} The tasks: ${tasks}`);
     await p.close();
   });
 
