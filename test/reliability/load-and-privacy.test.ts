@@ -244,7 +244,15 @@ beforeAll(async () => {
     expect(
       (await pushDelivery(local.url, 'Judged', issueDelivery({ taskId }, HOSTS[0]), KEYS[HOSTS[0]!]!)).status,
     ).toBe(202);
-    const patch = `diff --git a/src/widget.ts b/src/widget.ts\n+${i % 2 ? QUOTE_ME : 'fix'}\n`;
+    const patch = [
+      'diff --git a/src/widget.ts b/src/widget.ts',
+      '--- a/src/widget.ts',
+      '+++ b/src/widget.ts',
+      '@@ -1 +1 @@',
+      '-old',
+      `+${i % 2 ? QUOTE_ME : 'fix'}`,
+      '',
+    ].join('\n');
     expect(
       (await pushDelivery(local.url, 'Judged', runDelivery({ host: HOSTS[0], taskId }, { patch }), KEYS[HOSTS[0]!]!))
         .status,
