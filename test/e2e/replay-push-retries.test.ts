@@ -19,8 +19,11 @@ interface Seen {
   signature: string;
 }
 let seen: Seen[] = [];
-/** The answers to give, in turn (then 202); `afterMs` holds an answer back that long. */
-let script: { status: number; body: Record<string, unknown>; afterMs?: number }[] = [];
+/**
+ * The answers to give, in turn (then 202); `nextSecond` holds an answer back until the clock has passed the second
+ * the request was signed in, so a retry sent after it must carry a later timestamp.
+ */
+let script: { status: number; body: Record<string, unknown>; nextSecond?: boolean }[] = [];
 let server: Server;
 let endpoint: string;
 
@@ -41,7 +44,10 @@ beforeAll(async () => {
         signature: String(request.headers['x-replay-signature']),
       });
       const scripted = signed && signed.ok ? script.shift() : undefined;
-      if (scripted?.afterMs) await new Promise((r) => setTimeout(r, scripted.afterMs));
+      if (scripted?.nextSecond && 'timestamp' in presented) {
+        const signedSecondEnds = (presented.timestamp + 1) * 1000;
+        await new Promise((r) => setTimeout(r, Math.max(0, signedSecondEnds - Date.now())));
+      }
       const answer =
         signed && signed.ok
           ? (scripted ?? {
@@ -87,7 +93,7 @@ describe('answers that keep a delivery queued', () => {
 
   it('signs each attempt anew when it is sent (v2, space S): the retry has a later timestamp, the same body and id', async () => {
     const { root, keyFile } = oneRun();
-    script = [{ status: 503, body: { error: 'busy', message: 'Try again.' }, afterMs: 1100 }];
+    script = [{ status: 503, body: { error: 'busy', message: 'Try again.' }, nextSecond: true }];
     const result = await replayPush(['sync', root, '--endpoint', endpoint, '--key-file', keyFile, '--retry-for', '30']);
     expect(result.code).toBe(0);
     const [first, retry] = seen;
