@@ -69,12 +69,12 @@ export default tseslint.config(
               message: 'The cockpit runs in the browser.',
             },
             {
-              regex: '/shared/(?!analytics/)',
+              regex: '^#(?!analytics/)|/shared/(?!analytics/)',
               allowTypeImports: true,
-              message: 'The cockpit takes values only from shared/analytics.',
+              message: 'The cockpit takes values only from shared/analytics (#analytics/).',
             },
             {
-              group: ['**/functions/**', '**/infra/**', '**/bin/**'],
+              group: ['**/functions/**', '**/infra/**', '**/bin/**', '\\#functions/*', '\\#infra/*'],
               message: 'The cockpit does not import server code.',
             },
           ],
@@ -83,11 +83,23 @@ export default tseslint.config(
     },
   },
   {
-    files: ['shared/**/*.ts', 'runner/**/*.ts', 'functions/**/*.ts', 'infra/**/*.ts', 'bin/**/*.ts'],
+    files: [
+      'shared/**/*.ts',
+      'core/**/*.ts',
+      'adapters/**/*.ts',
+      'runner/**/*.ts',
+      'functions/**/*.ts',
+      'infra/**/*.ts',
+      'bin/**/*.ts',
+    ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/dashboard/src/**'], message: 'Server code does not import the cockpit.' }] },
+        {
+          patterns: [
+            { group: ['**/dashboard/src/**', '\\#dashboard/*'], message: 'Server code does not import the cockpit.' },
+          ],
+        },
       ],
     },
   },
@@ -103,23 +115,23 @@ export default tseslint.config(
               message: 'shared/analytics runs in the browser too.',
             },
             {
-              regex: '^\\.\\./(?!schema/(enums|run-id)\\.ts$)',
+              regex: '^(\\.\\./|#(?!schema/(enums|run-id)\\.ts$))',
               allowTypeImports: true,
               message: 'shared/analytics takes values only from itself and the plain constants of shared/schema.',
             },
             // This block replaces the server block's options for these files, so its rule is repeated.
-            { group: ['**/dashboard/src/**'], message: 'Server code does not import the cockpit.' },
+            { group: ['**/dashboard/src/**', '\\#dashboard/*'], message: 'Server code does not import the cockpit.' },
           ],
         },
       ],
     },
   },
   // Layers. Only the adapters, the `lambda.ts` wiring, the CDK app, the operator's commands, benchmarks and
-  // tests talk to AWS. shared/core holds the rules: it takes services as ports (shared/ports.ts), never
+  // tests talk to AWS. core holds the rules: it takes services as ports (core/ports.ts), never
   // an adapter, an SDK client, the network or the file system.
   {
     files: ['**/*.{ts,js,mjs}'],
-    ignores: ['shared/adapters/**', 'functions/**/lambda.ts', 'infra/**', 'bin/**', 'bench/**', 'test/**'],
+    ignores: ['adapters/**', 'functions/**/lambda.ts', 'infra/**', 'bin/**', 'bench/**', 'test/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -127,7 +139,7 @@ export default tseslint.config(
           patterns: [
             {
               group: ['@aws-sdk/*'],
-              message: 'Only shared/adapters and the lambda.ts wiring import the AWS SDK; take a port.',
+              message: 'Only adapters and the lambda.ts wiring import the AWS SDK; take a port.',
             },
           ],
         },
@@ -135,19 +147,19 @@ export default tseslint.config(
     },
   },
   {
-    files: ['shared/core/**'],
+    files: ['core/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['**/adapters/**', '@aws-sdk/*', '@anthropic-ai/*', '@octokit/*'],
-              message: 'shared/core takes services as ports (shared/ports.ts), never an adapter or an SDK.',
+              group: ['**/adapters/**', '\\#adapters/*', '@aws-sdk/*', '@anthropic-ai/*', '@octokit/*'],
+              message: 'core takes services as ports (core/ports.ts), never an adapter or an SDK.',
             },
             {
               group: ['node:http', 'node:https', 'node:fs', 'node:fs/promises', 'http', 'https', 'fs', 'fs/promises'],
-              message: 'shared/core reaches the network and the file system only through ports.',
+              message: 'core reaches the network and the file system only through ports.',
             },
           ],
         },

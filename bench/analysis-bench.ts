@@ -8,13 +8,13 @@
 // Median and max of every figure, each beside its floor, in one run.
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startLocalMode } from '../infra/local/local-mode.ts';
-import { NO_FILTERS, selectRuns } from '../shared/analytics/run-selection.ts';
-import { groupRuns } from '../shared/analytics/run-grouping.ts';
-import { allPairs } from '../shared/analytics/all-pairs.ts';
-import { columnsFromBytes } from '../shared/analytics/columns.ts';
-import { RunTable } from '../shared/analytics/run-table.ts';
-import { parseConfig } from '../shared/schema/config.ts';
+import { startLocalMode } from '#infra/local/local-mode.ts';
+import { NO_FILTERS, selectRuns } from '#analytics/run-selection.ts';
+import { groupRuns } from '#analytics/run-grouping.ts';
+import { allPairs } from '#analytics/all-pairs.ts';
+import { columnsFromBytes } from '#analytics/columns.ts';
+import { RunTable } from '#analytics/run-table.ts';
+import { parseConfig } from '#schema/config.ts';
 import { cockpitReady } from './cockpit-ready.ts';
 import { loadSpace, preparedBefore } from './load-space.ts';
 import { syntheticCampaign } from './synthetic-campaign.ts';

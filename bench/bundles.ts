@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { FUNCTION_BUILD_OPTIONS, FUNCTION_NODE_OPTIONS } from '../infra/aws/constructs/replay-function.ts';
+import { FUNCTION_BUILD_OPTIONS, FUNCTION_NODE_OPTIONS } from '#infra/aws/constructs/replay-function.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '15' } } });
 const ROUNDS = Number(values.rounds);

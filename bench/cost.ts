@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { readConfigFile } from '../shared/schema/config.ts';
-import { addReplayStacks } from '../infra/aws/replay-app.ts';
+import { readConfigFile } from '#schema/config.ts';
+import { addReplayStacks } from '#infra/aws/replay-app.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const PER = 1_000_000;
@@ -155,9 +155,7 @@ const gsiWrites = landingWrites + hiddenTestWrites + claimWrites + verdictWrites
 // environment (secrets-key-source.ts, accept-delivery.ts keyCandidates): a busy environment reads all hosts'
 // secrets once per window, whatever the delivery count.
 const keyCacheSeconds = Number(
-  /const CACHE_SECONDS = (\d+);/.exec(
-    readFileSync(join(root, 'shared/adapters/aws/secrets-key-source.ts'), 'utf8'),
-  )![1],
+  /const CACHE_SECONDS = (\d+);/.exec(readFileSync(join(root, 'adapters/aws/secrets-key-source.ts'), 'utf8'))![1],
 );
 const monthSeconds = 30 * 86_400;
 const secretCallsPerMonth = ASSUME.warmIngestEnvironments * ASSUME.hosts * (monthSeconds / keyCacheSeconds);

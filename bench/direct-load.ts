@@ -3,11 +3,11 @@
 // built by the real landing rules (decideLanding) so they look exactly like landed ones; a verdict, when
 // given, is written as the judge would write it.
 import { createHash } from 'node:crypto';
-import { decideLanding } from '../shared/core/landing/decide.ts';
-import type { IssueStore, RunStore } from '../shared/ports.ts';
-import type { SentIssue } from '../shared/schema/issue.ts';
-import { issueRecordSchema } from '../shared/schema/issue.ts';
-import { hiddenTestResultSchema, runnerRowSchema, type RunRow } from '../shared/schema/run.ts';
+import { decideLanding } from '#core/landing/decide.ts';
+import type { IssueStore, RunStore } from '#core/ports.ts';
+import type { SentIssue } from '#schema/issue.ts';
+import { issueRecordSchema } from '#schema/issue.ts';
+import { hiddenTestResultSchema, runnerRowSchema, type RunRow } from '#schema/run.ts';
 
 export interface JudgeAnswerFields {
   verdict: 'resolved' | 'partial' | 'wrong';

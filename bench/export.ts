@@ -6,12 +6,12 @@
 // Options: --runs N (100000) --repeats K (5) --fresh
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startLocalMode } from '../infra/local/local-mode.ts';
-import { S3LinkedDownloads } from '../shared/adapters/aws/s3-linked-downloads.ts';
-import { LAMBDA_ANSWER_BYTES } from '../shared/operations.ts';
-import { systemClock } from '../shared/ports.ts';
-import { answerRead, type ReadDeps } from '../shared/core/read/read-api.ts';
-import { parseConfig } from '../shared/schema/config.ts';
+import { startLocalMode } from '#infra/local/local-mode.ts';
+import { S3LinkedDownloads } from '#adapters/aws/s3-linked-downloads.ts';
+import { LAMBDA_ANSWER_BYTES } from '#core/operations.ts';
+import { systemClock } from '#core/ports.ts';
+import { answerRead, type ReadDeps } from '#core/read/read-api.ts';
+import { parseConfig } from '#schema/config.ts';
 import { loadSpace, preparedBefore } from './load-space.ts';
 import { syntheticCampaign } from './synthetic-campaign.ts';
 

@@ -8,12 +8,12 @@ import { open, readdir, readFile, writeFile, mkdir, mkdtemp, rm, copyFile } from
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { median } from '../runner/derive.ts';
-import { importToFolders } from '../runner/import/import-command.ts';
-import { IMPORT_FORMATS, type ImportFormat } from '../runner/import/imported-run.ts';
-import { Outbox } from '../runner/outbox.ts';
-import { queueRunFolders } from '../runner/sync.ts';
-import { zipEntries } from '../runner/import/zip-entries.ts';
+import { median } from '#runner/derive.ts';
+import { importToFolders } from '#runner/import/import-command.ts';
+import { IMPORT_FORMATS, type ImportFormat } from '#runner/import/imported-run.ts';
+import { Outbox } from '#runner/outbox.ts';
+import { queueRunFolders } from '#runner/sync.ts';
+import { zipEntries } from '#runner/import/zip-entries.ts';
 import { zipArchive, type ZipSpec } from '../test/helpers/zip-writer.ts';
 
 const { values: args } = parseArgs({

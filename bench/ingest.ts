@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomUUID } from 'node:crypto';
-import { signedHeaders } from '../shared/core/ingest/signature.ts';
-import { spaceOfEndpoint } from '../runner/push.ts';
-import { runId } from '../shared/schema/run.ts';
+import { signedHeaders } from '#shared/signature.ts';
+import { spaceOfEndpoint } from '#runner/push.ts';
+import { runId } from '#schema/run.ts';
 
 const { values } = parseArgs({
   options: {

@@ -9,24 +9,19 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pushDelivery } from '../runner/push.ts';
-import { parseConfig } from '../shared/schema/config.ts';
-import { runId } from '../shared/schema/run.ts';
-import { startLocalMode } from '../infra/local/local-mode.ts';
-import { estimateTokens, startAnthropicStandIn } from '../infra/local/stand-ins/anthropic-stand-in.ts';
-import { startGitHubStandIn } from '../infra/local/stand-ins/github-stand-in.ts';
+import { pushDelivery } from '#runner/push.ts';
+import { parseConfig } from '#schema/config.ts';
+import { runId } from '#schema/run.ts';
+import { startLocalMode } from '#infra/local/local-mode.ts';
+import { estimateTokens, startAnthropicStandIn } from '#infra/local/stand-ins/anthropic-stand-in.ts';
+import { startGitHubStandIn } from '#infra/local/stand-ins/github-stand-in.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '30' } } });
 const RUNS = Number(values.runs);
 const SIZES_KB = [1, 4, 16, 64];
 const root = resolve(import.meta.dirname, '..');
-const source = [
-  'shared/core/judge/judge-run.ts',
-  'shared/diff.ts',
-  'shared/core/landing/land.ts',
-  'infra/local/local-mode.ts',
-]
+const source = ['core/judge/judge-run.ts', 'shared/diff.ts', 'core/landing/land.ts', 'infra/local/local-mode.ts']
   .map((f) => readFileSync(join(root, f), 'utf8'))
   .join('\n')
   .split('\n');

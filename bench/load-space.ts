@@ -4,12 +4,12 @@
 // interrupted load, and perhaps a snapshot missing its rows, and is emptied first.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLocalMode } from '../infra/local/local-mode.ts';
-import { systemClock } from '../shared/ports.ts';
-import { compactSpace } from '../shared/core/read/snapshot-store.ts';
-import type { ReplayConfig } from '../shared/schema/config.ts';
-import type { SentIssue } from '../shared/schema/issue.ts';
-import type { RunRow } from '../shared/schema/run.ts';
+import { startLocalMode } from '#infra/local/local-mode.ts';
+import { systemClock } from '#core/ports.ts';
+import { compactSpace } from '#core/read/snapshot-store.ts';
+import type { ReplayConfig } from '#schema/config.ts';
+import type { SentIssue } from '#schema/issue.ts';
+import type { RunRow } from '#schema/run.ts';
 import { loadIssues, loadRows } from './direct-load.ts';
 
 /** Whether `dataDir` holds a complete load of `runs` runs; when it does not (or `fresh`), it is emptied. */

@@ -7,14 +7,14 @@
 //   page computes for its card.
 // Median and max of `--rounds` (10) after two warm-up rounds. `npm run bench:reliability`.
 import { parseArgs } from 'node:util';
-import { encodeColumns, NUMBER_FIELDS, type CompactRun } from '../shared/analytics/columns.ts';
-import { reliabilityOf } from '../shared/analytics/reliability.ts';
-import { groupRuns } from '../shared/analytics/run-grouping.ts';
-import { NO_FILTERS, selectRuns } from '../shared/analytics/run-selection.ts';
-import { RunTable } from '../shared/analytics/run-table.ts';
-import { seeded } from '../shared/analytics/seeded-random.ts';
-import { sampleCountsOf, samplesOfGroup } from '../shared/analytics/task-samples.ts';
-import { groupStatistics } from '../shared/core/read/group-stats.ts';
+import { encodeColumns, NUMBER_FIELDS, type CompactRun } from '#analytics/columns.ts';
+import { reliabilityOf } from '#analytics/reliability.ts';
+import { groupRuns } from '#analytics/run-grouping.ts';
+import { NO_FILTERS, selectRuns } from '#analytics/run-selection.ts';
+import { RunTable } from '#analytics/run-table.ts';
+import { seeded } from '#analytics/seeded-random.ts';
+import { sampleCountsOf, samplesOfGroup } from '#analytics/task-samples.ts';
+import { groupStatistics } from '#core/read/group-stats.ts';
 
 const args = parseArgs({ options: { rounds: { type: 'string', default: '10' } } }).values;
 const ROUNDS = Number(args.rounds);

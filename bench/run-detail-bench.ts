@@ -2,7 +2,7 @@
 // patch laid out, and to the first moment after it that the page answers input (a task queued behind the
 // layout runs). The floor is the same detail with a one-hunk patch, in the same run.
 import type { Browser } from 'playwright-core';
-import type { CockpitSettings } from '../shared/analytics/contract.ts';
+import type { CockpitSettings } from '#analytics/contract.ts';
 import { columns, emptySpaceApi, json, startDashboardServer } from '../test/browser/helpers/dashboard-server.ts';
 import { compactRunOf } from '../test/helpers/compact-runs.ts';
 import { runRow } from '../test/helpers/records.ts';

@@ -1,4 +1,4 @@
-// Signature verification throughput (shared/core/ingest/signature.ts) against the floor: raw
+// Signature verification throughput (shared/signature.ts) against the floor: raw
 // `crypto.createHmac('sha256', key).update(bytes).digest()` over the bytes a v2 signature covers
 // (`v2:{space}:{id}:{timestamp}:` and the body, joined beforehand), which is the work any verification must do.
 // Verification reads the signature's three headers, hashes the prefix and then the body, and compares in
@@ -10,7 +10,7 @@
 //   npm run bench:signature [-- --rounds 21 --mb 16]
 import { createHmac, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { presentedSignature, signedHeaders, verifySignature, type HostKeys } from '../shared/core/ingest/signature.ts';
+import { presentedSignature, signedHeaders, verifySignature, type HostKeys } from '#shared/signature.ts';
 
 const { values } = parseArgs({
   options: { rounds: { type: 'string', default: '21' }, mb: { type: 'string', default: '16' } },

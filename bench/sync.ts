@@ -12,12 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildClient } from '../bin/build-client.ts';
-import { keyEnvName } from '../shared/adapters/key-names.ts';
-import { postSigned } from '../runner/push.ts';
-import { buildRunDelivery } from '../runner/delivery.ts';
-import { Outbox } from '../runner/outbox.ts';
-import { prepareFolders, syncRunFolders } from '../runner/sync.ts';
-import { median } from '../runner/derive.ts';
+import { keyEnvName } from '#shared/key-names.ts';
+import { postSigned } from '#runner/push.ts';
+import { buildRunDelivery } from '#runner/delivery.ts';
+import { Outbox } from '#runner/outbox.ts';
+import { prepareFolders, syncRunFolders } from '#runner/sync.ts';
+import { median } from '#runner/derive.ts';
 import { killProcess, startLocalProcess } from '../test/helpers/local-process.ts';
 
 const { values: args } = parseArgs({

@@ -3,9 +3,9 @@
 // patches, hidden tests and judge verdicts. Rows are built by the real landing rules (direct-load.ts).
 // A generator, so a million runs can be projected to the read side's form one at a time without holding
 // a million full rows.
-import { seeded } from '../infra/local/demo-random.ts';
-import type { SentIssue } from '../shared/schema/issue.ts';
-import { runId, type RunRow } from '../shared/schema/run.ts';
+import { seeded } from '#infra/local/demo-random.ts';
+import type { SentIssue } from '#schema/issue.ts';
+import { runId, type RunRow } from '#schema/run.ts';
 import { judged, landedRow, storedIssue } from './direct-load.ts';
 
 export interface SyntheticCampaign {

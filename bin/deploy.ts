@@ -2,11 +2,11 @@
 import { spawn } from 'node:child_process';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { LambdaClient } from '@aws-sdk/client-lambda';
-import { ConfigError } from '../shared/schema/config.ts';
-import { deploy, parseDeployArgs, toolkitStackReady } from '../infra/aws/operator/deploy.ts';
-import { lambdaConcurrency, resolveAwsTarget, sdkResolvers } from '../infra/aws/operator/aws-target.ts';
-import { OperatorError } from '../infra/aws/operator/operator-command.ts';
-import { PROJECT_ROOT } from '../infra/config-file.ts';
+import { ConfigError } from '#schema/config.ts';
+import { deploy, parseDeployArgs, toolkitStackReady } from '#infra/aws/operator/deploy.ts';
+import { lambdaConcurrency, resolveAwsTarget, sdkResolvers } from '#infra/aws/operator/aws-target.ts';
+import { OperatorError } from '#infra/aws/operator/operator-command.ts';
+import { PROJECT_ROOT } from '#infra/config-file.ts';
 
 try {
   await deploy(parseDeployArgs(process.argv.slice(2)), {

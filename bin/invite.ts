@@ -1,7 +1,7 @@
 // `npm run invite -- <email> <cockpit>` and `npm run invite -- --resend <email>` (docs/deploy.md, "Analysts").
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { invite, parseInvitation, regionOfUserPool } from '../infra/aws/operator/invite.ts';
-import { runOperatorCommand } from '../infra/aws/operator/operator-command.ts';
+import { invite, parseInvitation, regionOfUserPool } from '#infra/aws/operator/invite.ts';
+import { runOperatorCommand } from '#infra/aws/operator/operator-command.ts';
 
 await runOperatorCommand(async () => {
   const invitation = parseInvitation(process.argv.slice(2));

@@ -1,9 +1,9 @@
 // `npm run smoke -- <outputs file> --host H --key-file F [--space S]` (docs/deploy.md, "Smoke test").
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { OperatorError } from '../infra/aws/operator/operator-command.ts';
-import { readOutputs } from '../infra/aws/operator/outputs.ts';
-import { report, smoke } from '../infra/aws/operator/smoke.ts';
+import { OperatorError } from '#infra/aws/operator/operator-command.ts';
+import { readOutputs } from '#infra/aws/operator/outputs.ts';
+import { report, smoke } from '#infra/aws/operator/smoke.ts';
 
 const USAGE = 'usage: npm run smoke -- <outputs file> --host HOST --key-file FILE [--space SPACE]';
 

@@ -1,18 +1,18 @@
 // A deployed function's resources, from the environment the stack sets and the configuration bundled beside
 // its code: one factory per resource, each building it on first use and keeping it, so a function's bundle
 // holds, and its cold start creates, only the SDK clients its `lambda.ts` asks for.
-import { DynamoLeaseStore } from '../shared/adapters/aws/dynamo-lease.ts';
-import { DynamoReenqueueLedger } from '../shared/adapters/aws/dynamo-reenqueue-ledger.ts';
-import { DynamoStore, dynamoClient } from '../shared/adapters/aws/dynamo-store.ts';
-import { bundledConfig, hostKeySecretPrefix, requiredEnv } from '../shared/adapters/aws/runtime.ts';
-import { S3LinkedDownloads } from '../shared/adapters/aws/s3-linked-downloads.ts';
-import { S3ObjectStore, s3Client } from '../shared/adapters/aws/s3-object-store.ts';
-import { SecretValues, secretsManagerClient } from '../shared/adapters/aws/secret-values.ts';
-import { SecretsManagerKeySource, SecretsManagerPairingCheck } from '../shared/adapters/aws/secrets-key-source.ts';
-import { SqsQueue, sqsClient } from '../shared/adapters/aws/sqs-queue.ts';
-import { AWS_CALLS } from '../shared/operations.ts';
-import type { JudgeMessage, LandingMessage } from '../shared/ports.ts';
-import type { ReplayConfig } from '../shared/schema/config.ts';
+import { DynamoLeaseStore } from '#adapters/aws/dynamo-lease.ts';
+import { DynamoReenqueueLedger } from '#adapters/aws/dynamo-reenqueue-ledger.ts';
+import { DynamoStore, dynamoClient } from '#adapters/aws/dynamo-store.ts';
+import { bundledConfig, hostKeySecretPrefix, requiredEnv } from '#adapters/aws/runtime.ts';
+import { S3LinkedDownloads } from '#adapters/aws/s3-linked-downloads.ts';
+import { S3ObjectStore, s3Client } from '#adapters/aws/s3-object-store.ts';
+import { SecretValues, secretsManagerClient } from '#adapters/aws/secret-values.ts';
+import { SecretsManagerKeySource, SecretsManagerPairingCheck } from '#adapters/aws/secrets-key-source.ts';
+import { SqsQueue, sqsClient } from '#adapters/aws/sqs-queue.ts';
+import { AWS_CALLS } from '#core/operations.ts';
+import type { JudgeMessage, LandingMessage } from '#core/ports.ts';
+import type { ReplayConfig } from '#schema/config.ts';
 
 // Plain functions and variables rather than a table of closures: the bundler drops the ones a function never calls.
 let config: ReplayConfig | undefined;

@@ -2,10 +2,10 @@
 // (functions/aws-resources.ts: the stack's, from the environment) or of local mode (infra/local/local-mode.ts:
 // the emulators'). Each function's `wire.ts` takes the resources it needs and the environment's settings, so
 // AWS and local mode assemble a handler's dependencies with the same code (docs/contract.md §9).
-import type { DynamoLeaseStore } from '../shared/adapters/aws/dynamo-lease.ts';
-import type { DynamoReenqueueLedger } from '../shared/adapters/aws/dynamo-reenqueue-ledger.ts';
-import type { DynamoStore } from '../shared/adapters/aws/dynamo-store.ts';
-import type { SecretValues } from '../shared/adapters/aws/secret-values.ts';
+import type { DynamoLeaseStore } from '#adapters/aws/dynamo-lease.ts';
+import type { DynamoReenqueueLedger } from '#adapters/aws/dynamo-reenqueue-ledger.ts';
+import type { DynamoStore } from '#adapters/aws/dynamo-store.ts';
+import type { SecretValues } from '#adapters/aws/secret-values.ts';
 import type {
   Clock,
   JudgeMessage,
@@ -15,8 +15,8 @@ import type {
   MessageQueue,
   ObjectStore,
   PairingCheck,
-} from '../shared/ports.ts';
-import type { ReplayConfig } from '../shared/schema/config.ts';
+} from '#core/ports.ts';
+import type { ReplayConfig } from '#schema/config.ts';
 
 export interface PlatformResources {
   config: ReplayConfig;

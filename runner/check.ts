@@ -4,7 +4,7 @@
 // without leaving a run behind, and says what to fix in one sentence.
 import { randomUUID } from 'node:crypto';
 import { postSigned } from './push.ts';
-import { CHECK_KIND } from '../shared/schema/delivery.ts';
+import { CHECK_KIND } from '#schema/delivery.ts';
 import { hostKey, KeyFileError, type KeySettings } from './host-key.ts';
 
 export interface CheckOutcome {

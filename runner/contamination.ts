@@ -6,7 +6,7 @@
 // components, so `/runs/a-1` never matches `/runs/a-10`; relative paths are never contamination (they
 // resolve inside the workspace, where the agent works).
 import { posix } from 'node:path';
-import type { ToolCallEvent, TrajectoryEvent } from '../shared/schema/run-folder.ts';
+import type { ToolCallEvent, TrajectoryEvent } from '#schema/run-folder.ts';
 
 export interface ContaminationEntry {
   step: number;

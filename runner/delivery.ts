@@ -1,16 +1,11 @@
 // Building the bodies replay-push sends (docs/contract.md §3, §7). A run's summary is cut to 64 KiB, then its patch at
 // a line boundary, with a marker line, so the whole body fits the 1 MiB ingest limit. Each body comes with
 // the key that identifies its content in the outbox's ledger, so the same content is never queued twice.
-import { canonicalJson } from '../shared/canonical-json.ts';
-import {
-  MAX_DELIVERY_BYTES,
-  type HiddenTestDelivery,
-  type IssueDelivery,
-  type RunDelivery,
-} from '../shared/schema/delivery.ts';
-import type { IssueRecord } from '../shared/schema/issue.ts';
-import type { HiddenTestResult } from '../shared/schema/run.ts';
-import { sha256Hex } from '../shared/sha256.ts';
+import { canonicalJson } from '#shared/canonical-json.ts';
+import { MAX_DELIVERY_BYTES, type HiddenTestDelivery, type IssueDelivery, type RunDelivery } from '#schema/delivery.ts';
+import type { IssueRecord } from '#schema/issue.ts';
+import type { HiddenTestResult } from '#schema/run.ts';
+import { sha256Hex } from '#shared/sha256.ts';
 import type { PreparedRun } from './run-folder.ts';
 
 export const MAX_SUMMARY_BYTES = 64 * 1024;

@@ -1,8 +1,8 @@
 // Row derivation (docs/contract.md §7): the runner fields a run folder implies, as pure functions of its parsed files.
 // Unknown stays unknown: a figure without data is null, a ratio over zero is null, and a token sum is null
 // unless every model call gives that count. Values are not rounded.
-import type { IssueRecord } from '../shared/schema/issue.ts';
-import type { ModelCallEvent, ToolCallEvent, TrajectoryEvent } from '../shared/schema/run-folder.ts';
+import type { IssueRecord } from '#schema/issue.ts';
+import type { ModelCallEvent, ToolCallEvent, TrajectoryEvent } from '#schema/run-folder.ts';
 
 export interface DerivedFigures {
   wallSeconds: number;

@@ -1,6 +1,6 @@
 // The size and tier of a merged fix, computed from its diff (docs/contract.md §2): the demo's SWE-bench Lite tasks
 // and `replay-push import --dataset` both publish issue records whose tier comes from the gold patch this way.
-import { parseDiff } from '../shared/diff.ts';
+import { parseDiff } from '#shared/diff.ts';
 import { patchCounts } from './derive.ts';
 
 /** A test file by the usual layouts: under tests/ or testing/, or named test_*, *_test(s).py or conftest.py. */

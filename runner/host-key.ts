@@ -4,8 +4,8 @@
 // link, a FIFO or anything but a regular file, is refused with a sentence: signing with a leaked, half-written or
 // substituted key would be worse than not sending.
 import { join } from 'node:path';
-import { keyEnvName } from '../shared/adapters/key-names.ts';
-import { DEFAULT_SECRET_CONFIG_KEY } from '../shared/schema/config.ts';
+import { keyEnvName } from '#shared/key-names.ts';
+import { DEFAULT_SECRET_CONFIG_KEY } from '#schema/config.ts';
 import { readFileSafely, UnsafeFileError } from './safe-read.ts';
 
 /** A key is a line of text: anything longer is not a key file. */

@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { lstat, mkdir, open, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deliverySchema, MAX_DELIVERY_BYTES } from '../shared/schema/delivery.ts';
-import { describeIssues } from '../shared/schema/issues-text.ts';
-import * as z from '../shared/schema/zod.ts';
+import { deliverySchema, MAX_DELIVERY_BYTES } from '#schema/delivery.ts';
+import { describeIssues } from '#schema/issues-text.ts';
+import * as z from '#schema/zod.ts';
 import type { BuiltDelivery, DeliveryKind } from './delivery.ts';
 import { JsonTextError, parseJsonText } from './json-text.ts';
 import { readFileSafely, UnsafeFileError } from './safe-read.ts';

@@ -1,8 +1,8 @@
 // The commands that deliver (run, sync, issue, hidden-test), each with its dry run: they build the deliveries,
 // queue them in the outbox and drain it to the endpoint.
 import { join, dirname, resolve } from 'node:path';
-import { issueRecordSchema } from '../shared/schema/issue.ts';
-import { describeIssues } from '../shared/schema/issues-text.ts';
+import { issueRecordSchema } from '#schema/issue.ts';
+import { describeIssues } from '#schema/issues-text.ts';
 import { UsageError, type CliSettings } from './cli-arguments.ts';
 import { EXIT, finish, type CliIo } from './cli-output.ts';
 import { buildHiddenTestDelivery, buildIssueDelivery, type BuiltDelivery } from './delivery.ts';

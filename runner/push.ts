@@ -4,7 +4,7 @@
 // answer is untrusted: at most MAX_ANSWER_BYTES of it are read, and each of its texts is cut to MAX_ANSWER_TEXT
 // characters.
 import { randomUUID } from 'node:crypto';
-import { signedHeaders } from '../shared/core/ingest/signature.ts';
+import { signedHeaders } from '#shared/signature.ts';
 import { cutText } from './untrusted-text.ts';
 
 export interface PushResult {

@@ -2,15 +2,10 @@
 // it. Every failure is a RunFolderError naming the file (and field or line) and why, never a stack trace.
 import { lstat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type * as z from '../shared/schema/zod.ts';
-import { issueRecordSchema, type IssueRecord } from '../shared/schema/issue.ts';
-import { describeIssues } from '../shared/schema/issues-text.ts';
-import {
-  resultFileSchema,
-  trajectoryEventSchemas,
-  type ResultFile,
-  type TrajectoryEvent,
-} from '../shared/schema/run-folder.ts';
+import type * as z from '#schema/zod.ts';
+import { issueRecordSchema, type IssueRecord } from '#schema/issue.ts';
+import { describeIssues } from '#schema/issues-text.ts';
+import { resultFileSchema, trajectoryEventSchemas, type ResultFile, type TrajectoryEvent } from '#schema/run-folder.ts';
 import {
   hiddenTestResultSchema,
   RUNNER_FIELDS,
@@ -18,8 +13,8 @@ import {
   runId,
   type HiddenTestResult,
   type RunnerRow,
-} from '../shared/schema/run.ts';
-import { sha256Hex } from '../shared/sha256.ts';
+} from '#schema/run.ts';
+import { sha256Hex } from '#shared/sha256.ts';
 import { scanContamination } from './contamination.ts';
 import { deriveFigures, MEASURED_FIGURES, mergeRow, taskFields } from './derive.ts';
 import { JsonTextError, parseJsonText } from './json-text.ts';

@@ -3,16 +3,10 @@
 // exact McNemar p and the Holm-adjusted p over the pairs compared — sorted by the adjusted p, a caveat where
 // the two ran different harness versions, each row leading to that pair's Compare view. The same function
 // answers `GET …/pairs`.
-import { groupRuns, type Group } from '../../shared/analytics/run-grouping.ts';
-import { selectRuns } from '../../shared/analytics/run-selection.ts';
-import { allPairs, type AllPairs, type PairRow } from '../../shared/analytics/all-pairs.ts';
-import {
-  MIN_SHARED_TASKS,
-  OUTCOME_LABELS,
-  pText,
-  selectByDifficulty,
-  taskDifficulty,
-} from '../../shared/analytics/statistics.ts';
+import { groupRuns, type Group } from '#analytics/run-grouping.ts';
+import { selectRuns } from '#analytics/run-selection.ts';
+import { allPairs, type AllPairs, type PairRow } from '#analytics/all-pairs.ts';
+import { MIN_SHARED_TASKS, OUTCOME_LABELS, pText, selectByDifficulty, taskDifficulty } from '#analytics/statistics.ts';
 import { el, fill, nameText } from './dom.ts';
 import { count } from './format.ts';
 import { intervalText } from './intervals.ts';

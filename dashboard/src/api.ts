@@ -1,6 +1,6 @@
 // The cockpit's only way to the read API (docs/contract.md §10). Paths and bodies are the typed contract in
 // shared/analytics/contract.ts; a signed-in cockpit adds its bearer token.
-import { DOWNLOAD_LINK_HEADER, type ApiErrorBody } from '../../shared/analytics/contract.ts';
+import { DOWNLOAD_LINK_HEADER, type ApiErrorBody } from '#analytics/contract.ts';
 
 /** A refused or failed request: `message` is the server's own sentence, `what` the path that was asked for. */
 export class ApiError extends Error {

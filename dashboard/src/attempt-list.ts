@@ -1,4 +1,4 @@
-import type { AttemptSummary } from '../../shared/schema/attempt.ts';
+import type { AttemptSummary } from '#schema/attempt.ts';
 import { el } from './dom.ts';
 import { count, duration, instant, num, UNKNOWN } from './format.ts';
 import { VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';

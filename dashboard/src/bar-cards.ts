@@ -1,10 +1,10 @@
 // The dashboard's cards of bars, one row per group: the verdict mix, the resolve rate on both outcomes (the one in
 // view first) with their Wilson intervals, the medians (wall time, tokens per minute, steps), and the model's
 // time next to the original fix's. Each can order its rows by its own figure ("Order by").
-import { type GroupFigures } from '../../shared/analytics/group-figures.ts';
-import { originalFixComparison, type OriginalFixComparison } from '../../shared/analytics/original-fix-comparison.ts';
-import { type MedianFigure } from '../../shared/analytics/quantiles.ts';
-import { OUTCOME_LABELS, type OutcomeRate, type ResolveOutcome } from '../../shared/analytics/statistics.ts';
+import { type GroupFigures } from '#analytics/group-figures.ts';
+import { originalFixComparison, type OriginalFixComparison } from '#analytics/original-fix-comparison.ts';
+import { type MedianFigure } from '#analytics/quantiles.ts';
+import { OUTCOME_LABELS, type OutcomeRate, type ResolveOutcome } from '#analytics/statistics.ts';
 import { nameRankedOrder, ordered, percentAxis, rankedThen, type Card, type Named, type SortChoice } from './card.ts';
 import { barList, legend, type BarRow } from './charts/bars.ts';
 import { linearAxis, logDurationAxis } from './charts/ticks.ts';

@@ -3,10 +3,10 @@
 // of the configurations in view resolved the task), and of each wave; every cell with its n and interval.
 // The senders' tiers and the empirical difficulty stand side by side: neither replaces the other.
 import type { Card } from './card.ts';
-import { tierCode, waveOf } from '../../shared/analytics/run-selection.ts';
-import { breakdown } from '../../shared/analytics/breakdown.ts';
-import { TIERS } from '../../shared/analytics/columns.ts';
-import { DIFFICULTIES, OUTCOME_LABELS, type Proportion } from '../../shared/analytics/statistics.ts';
+import { tierCode, waveOf } from '#analytics/run-selection.ts';
+import { breakdown } from '#analytics/breakdown.ts';
+import { TIERS } from '#analytics/columns.ts';
+import { DIFFICULTIES, OUTCOME_LABELS, type Proportion } from '#analytics/statistics.ts';
 import { el, fill, nameText } from './dom.ts';
 import { count, percent } from './format.ts';
 import { percentOf } from './intervals.ts';

@@ -2,8 +2,8 @@
 // (judge resolved or not × tests pass or fail) with Cohen's κ and its interval. Every count is a link to the
 // Runs view filtered to exactly those runs.
 import type { Card } from './card.ts';
-import { calibration } from '../../shared/analytics/calibration.ts';
-import { type HiddenColumn } from '../../shared/analytics/rate-figures.ts';
+import { calibration } from '#analytics/calibration.ts';
+import { type HiddenColumn } from '#analytics/rate-figures.ts';
 import { kappaText } from './kappa-text.ts';
 import { el, fill } from './dom.ts';
 import { count } from './format.ts';

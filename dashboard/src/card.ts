@@ -1,9 +1,9 @@
 // What the dashboard's cards share: the card frame (title, explanation, body, foot, an optional "Order by", the
 // download of its points), how a card orders its rows, and how a rate reads in a cell (rate, interval and n).
-import type { RateFigure } from '../../shared/analytics/rate-figures.ts';
-import type { GroupFigures } from '../../shared/analytics/group-figures.ts';
-import { csvText, type CsvValue } from '../../shared/analytics/csv.ts';
-import { OUTCOME_LABELS, type ResolveOutcome } from '../../shared/analytics/statistics.ts';
+import type { RateFigure } from '#analytics/rate-figures.ts';
+import type { GroupFigures } from '#analytics/group-figures.ts';
+import { csvText, type CsvValue } from '#analytics/csv.ts';
+import { OUTCOME_LABELS, type ResolveOutcome } from '#analytics/statistics.ts';
 import type { Axis } from './charts/ticks.ts';
 import { el } from './dom.ts';
 import { count, percent, UNKNOWN } from './format.ts';

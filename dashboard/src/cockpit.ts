@@ -2,7 +2,7 @@
 // the URL holds the view so it can be linked, and changes are followed with `since` deltas. Loaded by
 // main.ts as its own chunk while the runs stream in: its modules (and the chart library's number formats,
 // whose first use initialises the browser's locale data) need not run before the runs are asked for.
-import { compactRun } from '../../shared/analytics/columns.ts';
+import { compactRun } from '#analytics/columns.ts';
 import {
   apiPaths,
   COCKPIT_ISSUE_FIELDS,
@@ -15,11 +15,11 @@ import {
   type ExportFormat,
   type HostsBody,
   type StatsBody,
-} from '../../shared/analytics/contract.ts';
-import type { RunTable } from '../../shared/analytics/run-table.ts';
-import type { TaskFacts } from '../../shared/analytics/run-selection.ts';
-import type { ResolveOutcome } from '../../shared/analytics/statistics.ts';
-import type { HostRecord } from '../../shared/schema/host.ts';
+} from '#analytics/contract.ts';
+import type { RunTable } from '#analytics/run-table.ts';
+import type { TaskFacts } from '#analytics/run-selection.ts';
+import type { ResolveOutcome } from '#analytics/statistics.ts';
+import type { HostRecord } from '#schema/host.ts';
 import type { Api } from './api.ts';
 import { changesSince } from './space-runs.ts';
 import { DashboardView } from './dashboard-view.ts';

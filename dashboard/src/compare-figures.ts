@@ -1,7 +1,7 @@
 // The figures of one paired comparison in Compare: the paired table with its margins, the difference with its
 // Newcombe interval on a points axis, and each side's rate over the pairs with its Wilson interval.
-import type { Group } from '../../shared/analytics/run-grouping.ts';
-import { proportion, type PairedComparison } from '../../shared/analytics/statistics.ts';
+import type { Group } from '#analytics/run-grouping.ts';
+import { proportion, type PairedComparison } from '#analytics/statistics.ts';
 import { barList } from './charts/bars.ts';
 import type { Axis } from './charts/ticks.ts';
 import { el } from './dom.ts';

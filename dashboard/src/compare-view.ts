@@ -3,17 +3,12 @@
 // difference with its interval, and the discordant tasks as links to both runs — or all pairs at once. The figures come from the same function the
 // read API's `/compare` answers with (shared/analytics/compare-groups.ts, on the one statistics module), run on
 // the page's own table, so the page and the API cannot disagree.
-import { type Group } from '../../shared/analytics/run-grouping.ts';
-import { selectRuns } from '../../shared/analytics/run-selection.ts';
-import {
-  describeComparison,
-  sampleSentence,
-  selectByDifficulty,
-  taskDifficulty,
-} from '../../shared/analytics/statistics.ts';
-import { valueOfCode } from '../../shared/analytics/columns.ts';
-import { verdictKeyAt } from '../../shared/analytics/result-filters.ts';
-import { compareGroups } from '../../shared/analytics/compare-groups.ts';
+import { type Group } from '#analytics/run-grouping.ts';
+import { selectRuns } from '#analytics/run-selection.ts';
+import { describeComparison, sampleSentence, selectByDifficulty, taskDifficulty } from '#analytics/statistics.ts';
+import { valueOfCode } from '#analytics/columns.ts';
+import { verdictKeyAt } from '#analytics/result-filters.ts';
+import { compareGroups } from '#analytics/compare-groups.ts';
 import { pairsInView, renderAllPairs, type PairsNav } from './all-pairs-view.ts';
 import { differenceChart, groupName, pairedTable, rates } from './compare-figures.ts';
 import { appLink, el, fill } from './dom.ts';

@@ -4,9 +4,9 @@
 // rate against the mean run cost per task (or the cost per resolved task) with the Pareto front. Unknown
 // stays unknown: a configuration with no priced run reads "unknown" and is named beside the chart, never
 // drawn at $0; one priced in part says "priced k of n" wherever its figures appear.
-import type { StatsBody, StatsGroup } from '../../shared/analytics/contract.ts';
+import type { StatsBody, StatsGroup } from '#analytics/contract.ts';
 import type { Card } from './card.ts';
-import { OUTCOME_LABELS } from '../../shared/analytics/statistics.ts';
+import { OUTCOME_LABELS } from '#analytics/statistics.ts';
 import { el, fill, nameText } from './dom.ts';
 import { count, num, UNKNOWN, usd } from './format.ts';
 import { pendingOrFailed, type CostData } from './judge-spend-card.ts';

@@ -3,9 +3,9 @@
 // per-model table, judge against hidden tests, cost, and the model × issue matrix. Every figure that says
 // "resolved" is counted on the outcome in view and names it. Each card is built once and refilled in place,
 // so a live update never blanks the page or moves the reader; each card lives in its own module.
-import { scatterLayers } from '../../shared/analytics/scatter-layers.ts';
-import { VERDICT_KEYS_BY_CODE, verdictCodeAt } from '../../shared/analytics/result-filters.ts';
-import { OUTCOME_LABELS } from '../../shared/analytics/statistics.ts';
+import { scatterLayers } from '#analytics/scatter-layers.ts';
+import { VERDICT_KEYS_BY_CODE, verdictCodeAt } from '#analytics/result-filters.ts';
+import { OUTCOME_LABELS } from '#analytics/statistics.ts';
 import { renderMedians, renderOriginal, renderResolve, renderVerdicts, SORTS } from './bar-cards.ts';
 import { renderBreakdown } from './breakdown-card.ts';
 import { renderRepoBreakdown, type RepoNav } from './repo-breakdown-card.ts';

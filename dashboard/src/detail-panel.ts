@@ -3,12 +3,12 @@
 // (docs/contract.md §4: earlier ones archived, never erased), the summary and every field of the row. Patches
 // and summaries are shown as text: a summary's markdown is not rendered, so nothing a runner sends can become
 // markup. Long lines wrap, so the panel is the one scroller.
-import { apiPaths, type AttemptsBody, type CockpitIssue, type ReferenceBody } from '../../shared/analytics/contract.ts';
-import type { AttemptSummary } from '../../shared/schema/attempt.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
+import { apiPaths, type AttemptsBody, type CockpitIssue, type ReferenceBody } from '#analytics/contract.ts';
+import type { AttemptSummary } from '#schema/attempt.ts';
+import type { RunRow } from '#schema/run.ts';
 import type { Api } from './api.ts';
 import { el, fill } from './dom.ts';
-import { taskLabel } from '../../shared/analytics/result-filters.ts';
+import { taskLabel } from '#analytics/result-filters.ts';
 import { parsePatch, type PatchLayout } from './patch-view.ts';
 import { attemptList } from './attempt-list.ts';
 import { hiddenTestsSection } from './hidden-tests-section.ts';

@@ -2,8 +2,8 @@
 // (where the calibration table's cells lead), and by whether the two agree, shared by the Dashboard and Runs
 // areas. Each menu is built
 // once and updated in place, so a live update never closes a menu the reader has open.
-import { TIERS, type Tier } from '../../shared/analytics/columns.ts';
-import { AGREEMENTS, DIFFICULTIES, type Difficulty } from '../../shared/analytics/statistics.ts';
+import { TIERS, type Tier } from '#analytics/columns.ts';
+import { AGREEMENTS, DIFFICULTIES, type Difficulty } from '#analytics/statistics.ts';
 import { el, fill } from './dom.ts';
 import { HIDDEN_TEST_LABELS, VERDICT_LABELS, VERDICT_ORDER } from './palette.ts';
 import type { FilterOptions } from './filter-options.ts';

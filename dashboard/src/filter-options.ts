@@ -1,5 +1,5 @@
-import type { RunTable } from '../../shared/analytics/run-table.ts';
-import type { TaskFacts } from '../../shared/analytics/run-selection.ts';
+import type { RunTable } from '#analytics/run-table.ts';
+import type { TaskFacts } from '#analytics/run-selection.ts';
 
 export interface FilterOptions {
   models: string[];

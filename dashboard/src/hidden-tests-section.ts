@@ -1,5 +1,5 @@
 // The hidden-test result of a run: its status and counts, how it was made, and the tests it names.
-import type { RunRow } from '../../shared/schema/run.ts';
+import type { RunRow } from '#schema/run.ts';
 import { el } from './dom.ts';
 import { count, instant, UNKNOWN } from './format.ts';
 

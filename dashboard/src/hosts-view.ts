@@ -1,6 +1,6 @@
 // The Hosts area: the space's senders, their hardware, whether they are paired (a key exists) and when
 // they last delivered.
-import type { HostRecord } from '../../shared/schema/host.ts';
+import type { HostRecord } from '#schema/host.ts';
 import { el, fill } from './dom.ts';
 import { ago, count, instant, UNKNOWN } from './format.ts';
 

@@ -1,7 +1,7 @@
 // How a rate reads with its uncertainty: the rate, its 95 % Wilson interval and its n, in one place so
 // tiles, tooltips, tables and the Compare view say it the same way. The interval itself always comes from
 // shared/analytics/statistics.ts; this module only writes it down.
-import type { Interval, Proportion } from '../../shared/analytics/statistics.ts';
+import type { Interval, Proportion } from '#analytics/statistics.ts';
 import { count, percent } from './format.ts';
 
 export type RateWithInterval = Pick<Proportion, 'rate' | 'n' | 'ci'>;

@@ -1,6 +1,6 @@
 // The judge spend card (docs/contract.md §5–§6): what judging cost per day against the daily cap (from `/budget`) and
 // per configuration (from `/stats`). A day or a configuration whose spend is not all known reads "unknown".
-import type { BudgetBody, StatsBody } from '../../shared/analytics/contract.ts';
+import type { BudgetBody, StatsBody } from '#analytics/contract.ts';
 import type { Card } from './card.ts';
 import { barList, type BarRow } from './charts/bars.ts';
 import { el, fill, nameText } from './dom.ts';

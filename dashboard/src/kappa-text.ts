@@ -1,5 +1,5 @@
 // How Cohen's κ reads on the page: its value, interval and n, or why there is none.
-import type { Agreement } from '../../shared/analytics/statistics.ts';
+import type { Agreement } from '#analytics/statistics.ts';
 import { count } from './format.ts';
 
 export function kappaText(k: Agreement): string {

@@ -1,12 +1,7 @@
 // The KPI tiles: one per group, its resolve rate on the outcome in view (named: "resolve rate · hidden tests") with
 // n, the 95% Wilson interval as a whisker and in words, the runs outside n, and the rate on the other outcome.
-import type { GroupFigures } from '../../shared/analytics/group-figures.ts';
-import {
-  OUTCOME_LABELS,
-  tooFewText,
-  type OutcomeRate,
-  type ResolveOutcome,
-} from '../../shared/analytics/statistics.ts';
+import type { GroupFigures } from '#analytics/group-figures.ts';
+import { OUTCOME_LABELS, tooFewText, type OutcomeRate, type ResolveOutcome } from '#analytics/statistics.ts';
 import { el, fill, nameText } from './dom.ts';
 import { count, percent } from './format.ts';
 import { ciText, percentOf } from './intervals.ts';

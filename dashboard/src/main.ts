@@ -7,7 +7,7 @@ import {
   COCKPIT_SETTINGS_FILE,
   type CockpitIssuesBody,
   type CockpitSettings,
-} from '../../shared/analytics/contract.ts';
+} from '#analytics/contract.ts';
 import { Api, ApiError } from './api.ts';
 import type { Cockpit, Located } from './cockpit.ts';
 import { byId, el, fill } from './dom.ts';

@@ -1,10 +1,10 @@
 // The model × issue matrix card: one row per group in ranked order, one column per task in published order, each
 // cell one run coloured by its judge verdict or its hidden-test result. Unless the reader picks a colouring,
 // it follows the outcome in view.
-import { tasksInView } from '../../shared/analytics/task-order.ts';
-import { agreementOf, agreementReader } from '../../shared/analytics/statistics.ts';
-import { HIDDEN_TEST_STATUSES, valueOfCode } from '../../shared/analytics/columns.ts';
-import { VERDICT_KEYS_BY_CODE, verdictCodeAt, verdictKeyAt } from '../../shared/analytics/result-filters.ts';
+import { tasksInView } from '#analytics/task-order.ts';
+import { agreementOf, agreementReader } from '#analytics/statistics.ts';
+import { HIDDEN_TEST_STATUSES, valueOfCode } from '#analytics/columns.ts';
+import { VERDICT_KEYS_BY_CODE, verdictCodeAt, verdictKeyAt } from '#analytics/result-filters.ts';
 import { card } from './card.ts';
 import { legend } from './charts/bars.ts';
 import { MARK_COLOUR, MatrixChart } from './charts/matrix.ts';

@@ -2,11 +2,11 @@
 // heading is a button; `aria-sort` says how), the model column pinned while the figures scroll sideways, and
 // one total row per harness version, never a total that pools harness versions. Its first rate is the resolve
 // rate on the outcome in view, named in its heading.
-import { computeFigures, type GroupFigures } from '../../shared/analytics/group-figures.ts';
-import { type MedianFigure } from '../../shared/analytics/quantiles.ts';
-import { type RateFigure } from '../../shared/analytics/rate-figures.ts';
-import { rowsByGroup } from '../../shared/analytics/run-grouping.ts';
-import { kappaWithheld, tooFewText, type Agreement, type ResolveOutcome } from '../../shared/analytics/statistics.ts';
+import { computeFigures, type GroupFigures } from '#analytics/group-figures.ts';
+import { type MedianFigure } from '#analytics/quantiles.ts';
+import { type RateFigure } from '#analytics/rate-figures.ts';
+import { rowsByGroup } from '#analytics/run-grouping.ts';
+import { kappaWithheld, tooFewText, type Agreement, type ResolveOutcome } from '#analytics/statistics.ts';
 import { rateCell, type Card } from './card.ts';
 import { el, fill, nameText } from './dom.ts';
 import { count, duration, num, UNKNOWN } from './format.ts';

@@ -1,7 +1,7 @@
 // The outcome switch of the filter bar, "Outcome: hidden tests | judge": which check every figure that says
 // "resolved" counts on. Unchosen, it shows the default of the view (tests when any run in view has a pass or
 // fail hidden test) and says so.
-import { OUTCOME_LABELS, RESOLVE_OUTCOMES, type ResolveOutcome } from '../../shared/analytics/statistics.ts';
+import { OUTCOME_LABELS, RESOLVE_OUTCOMES, type ResolveOutcome } from '#analytics/statistics.ts';
 import { el } from './dom.ts';
 
 export class OutcomeSwitch {

@@ -2,15 +2,10 @@
 // colour blindness: under simulated protanopia, deuteranopia and tritanopia every two verdict colours
 // stay at least 15 ΔE*ab apart (the browser suite checks it), and matrix cells are separated by a white
 // gap so neighbours never merge. Colour is never the only cue: every bar, cell and chip also carries its name.
-import type { HiddenColumn } from '../../shared/analytics/rate-figures.ts';
-import type { VerdictKey } from '../../shared/analytics/result-filters.ts';
+import type { HiddenColumn } from '#analytics/rate-figures.ts';
+import type { VerdictKey } from '#analytics/result-filters.ts';
 
-export {
-  HIDDEN_TEST_LABELS,
-  VERDICT_LABELS,
-  VERDICT_ORDER,
-  type VerdictKey,
-} from '../../shared/analytics/result-filters.ts';
+export { HIDDEN_TEST_LABELS, VERDICT_LABELS, VERDICT_ORDER, type VerdictKey } from '#analytics/result-filters.ts';
 
 export const VERDICT_COLOURS: Record<VerdictKey, string> = {
   resolved: '#009E73',

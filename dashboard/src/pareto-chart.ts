@@ -2,8 +2,8 @@
 // configurations no other beats on both) drawn through its points. Each point carries its configuration's
 // name beside it where the name fits without covering another; every name is also in its point's tooltip
 // and in the table beside the chart, which lists every point as text.
-import { paretoFront } from '../../shared/analytics/statistics.ts';
-import type { Interval } from '../../shared/analytics/statistics.ts';
+import { paretoFront } from '#analytics/statistics.ts';
+import type { Interval } from '#analytics/statistics.ts';
 import { legend } from './charts/bars.ts';
 import { linearTicks, logSplits } from './charts/ticks.ts';
 import { el, nameText } from './dom.ts';

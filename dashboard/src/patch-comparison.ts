@@ -1,7 +1,7 @@
 // The candidate's patch beside the original fix (as the judge cached it, lock files left out; never the
 // issue text), each laid out by diff2html, unified or split, under one list of the files either changes.
-import { apiPaths, type ReferenceBody } from '../../shared/analytics/contract.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
+import { apiPaths, type ReferenceBody } from '#analytics/contract.ts';
+import type { RunRow } from '#schema/run.ts';
 import type { Api } from './api.ts';
 import { el, fill } from './dom.ts';
 import { count } from './format.ts';

@@ -1,8 +1,8 @@
 // The sentence a reader can quote, with a button that copies it (docs/contract.md §6 "A sentence to quote"), and the
 // Holm clause it carries when the pair is one of several compared at once.
-import type { Group } from '../../shared/analytics/run-grouping.ts';
-import type { AllPairs } from '../../shared/analytics/all-pairs.ts';
-import type { HolmClause } from '../../shared/analytics/statistics.ts';
+import type { Group } from '#analytics/run-grouping.ts';
+import type { AllPairs } from '#analytics/all-pairs.ts';
+import type { HolmClause } from '#analytics/statistics.ts';
 import { el } from './dom.ts';
 
 const same = (x: Group, y: Group) => x.model === y.model && x.harnessVersion === y.harnessVersion;

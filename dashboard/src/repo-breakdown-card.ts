@@ -2,8 +2,8 @@
 // configuration (in ranked order), every cell the rate on the outcome in view with its n and interval. A
 // repository's name filters the whole cockpit to it.
 import type { Card } from './card.ts';
-import { breakdown } from '../../shared/analytics/breakdown.ts';
-import { OUTCOME_LABELS } from '../../shared/analytics/statistics.ts';
+import { breakdown } from '#analytics/breakdown.ts';
+import { OUTCOME_LABELS } from '#analytics/statistics.ts';
 import { rateCell, sidewaysScroll } from './breakdown-card.ts';
 import { appLink, el, fill, nameText } from './dom.ts';
 import { count } from './format.ts';

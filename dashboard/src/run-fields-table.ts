@@ -1,5 +1,5 @@
 // Every field of a run row with its unit, grouped as the reader looks for them; unknown written as such.
-import type { RunRow } from '../../shared/schema/run.ts';
+import type { RunRow } from '#schema/run.ts';
 import { el } from './dom.ts';
 import { duration, instant, num, UNKNOWN, withUnit } from './format.ts';
 

@@ -1,11 +1,11 @@
 // The Runs area: every run in view in one virtualised grid (only the rows on screen exist in the DOM),
 // sortable by any column and searchable; clicking a row opens its detail panel. Live updates re-render
 // the visible rows in place, so the scroll position and the open run survive.
-import { codeOf, valueOfCode, type NumberField, type TextField } from '../../shared/analytics/columns.ts';
-import { tierCode, waveOf } from '../../shared/analytics/run-selection.ts';
-import { EXPORT_FORMATS, type ExportFormat } from '../../shared/analytics/contract.ts';
-import { searchRows, verdictKeyAt } from '../../shared/analytics/result-filters.ts';
-import { agreementOf, difficultyOfRow, OUTCOME_LABELS } from '../../shared/analytics/statistics.ts';
+import { codeOf, valueOfCode, type NumberField, type TextField } from '#analytics/columns.ts';
+import { tierCode, waveOf } from '#analytics/run-selection.ts';
+import { EXPORT_FORMATS, type ExportFormat } from '#analytics/contract.ts';
+import { searchRows, verdictKeyAt } from '#analytics/result-filters.ts';
+import { agreementOf, difficultyOfRow, OUTCOME_LABELS } from '#analytics/statistics.ts';
 import { el, fill } from './dom.ts';
 import { big, count, duration, instant, num, UNKNOWN } from './format.ts';
 import { VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';

@@ -1,7 +1,7 @@
 // Sign-in for a deployed, non-public cockpit: OAuth 2.0 authorization code with PKCE against the
 // Cognito hosted UI named in cockpit.json. The ID token (its audience is this cockpit's client, which
 // the API's JWT authorizer checks) lives in sessionStorage only, so closing the tab signs out.
-import type { CockpitSettings } from '../../shared/analytics/contract.ts';
+import type { CockpitSettings } from '#analytics/contract.ts';
 
 type SignIn = NonNullable<CockpitSettings['signIn']>;
 

@@ -13,11 +13,11 @@ import {
   compactRun,
   type ColumnsHeader,
   type ColumnsSink,
-} from '../../shared/analytics/columns.ts';
-import { ColumnsReader } from '../../shared/analytics/columns-reader.ts';
-import { apiPaths, type RunsPage } from '../../shared/analytics/contract.ts';
-import { RunTable } from '../../shared/analytics/run-table.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
+} from '#analytics/columns.ts';
+import { ColumnsReader } from '#analytics/columns-reader.ts';
+import { apiPaths, type RunsPage } from '#analytics/contract.ts';
+import { RunTable } from '#analytics/run-table.ts';
+import type { RunRow } from '#schema/run.ts';
 import { ApiError, type Api } from './api.ts';
 
 const ATTEMPTS = 3;

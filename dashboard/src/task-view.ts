@@ -1,10 +1,10 @@
 // The Task area: every configuration's result on one task, side by side, each run a link to its detail. The
 // configurations are those of the runs in view (the filters apply), in ranked order; one that did not run the
 // task says so. The task is picked by its id, or reached from a run's detail and Compare's task lists.
-import { DIFFICULTIES, OUTCOME_LABELS } from '../../shared/analytics/statistics.ts';
-import { OUTCOME_RULES, RESOLVED, OUTSIDE } from '../../shared/analytics/outcome.ts';
-import { TIERS, valueOfCode } from '../../shared/analytics/columns.ts';
-import { tierCode, waveOf } from '../../shared/analytics/run-selection.ts';
+import { DIFFICULTIES, OUTCOME_LABELS } from '#analytics/statistics.ts';
+import { OUTCOME_RULES, RESOLVED, OUTSIDE } from '#analytics/outcome.ts';
+import { TIERS, valueOfCode } from '#analytics/columns.ts';
+import { tierCode, waveOf } from '#analytics/run-selection.ts';
 import { appLink, el, fill, nameText } from './dom.ts';
 import { count, duration } from './format.ts';
 import { verdictShown } from './runs-view.ts';

@@ -2,10 +2,10 @@
 // "resolved", search, sort, the open run, how the matrix is coloured and the two groups compared. Filters are shared by the
 // Dashboard, Compare and Runs areas. A compared group is two values of one parameter (`a=model&a=harness`):
 // model names may contain any separator one could pick.
-import { NO_FILTERS, type RunFilters } from '../../shared/analytics/run-selection.ts';
-import { type HiddenColumn } from '../../shared/analytics/rate-figures.ts';
-import { type Group } from '../../shared/analytics/run-grouping.ts';
-import { TIERS, type Tier } from '../../shared/analytics/columns.ts';
+import { NO_FILTERS, type RunFilters } from '#analytics/run-selection.ts';
+import { type HiddenColumn } from '#analytics/rate-figures.ts';
+import { type Group } from '#analytics/run-grouping.ts';
+import { TIERS, type Tier } from '#analytics/columns.ts';
 import {
   DIFFICULTIES,
   isAgreementFilter,
@@ -13,8 +13,8 @@ import {
   type AgreementFilter,
   type Difficulty,
   type ResolveOutcome,
-} from '../../shared/analytics/statistics.ts';
-import { HIDDEN_TEST_COLUMNS, VERDICT_ORDER, type VerdictKey } from '../../shared/analytics/result-filters.ts';
+} from '#analytics/statistics.ts';
+import { HIDDEN_TEST_COLUMNS, VERDICT_ORDER, type VerdictKey } from '#analytics/result-filters.ts';
 
 export { HIDDEN_TEST_COLUMNS };
 

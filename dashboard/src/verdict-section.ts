@@ -1,7 +1,7 @@
 // The verdict the run counts by and where it comes from, the judge's reasons, its flags and the
 // contamination the runner reported; beside them, the judge's rubric with the facts computed from the diffs.
-import type { RunRow } from '../../shared/schema/run.ts';
-import { flagDescription } from '../../shared/analytics/flag-rules.ts';
+import type { RunRow } from '#schema/run.ts';
+import { flagDescription } from '#analytics/flag-rules.ts';
 import { el } from './dom.ts';
 import { instant, UNKNOWN } from './format.ts';
 import { VERDICT_COLOURS, VERDICT_LABELS } from './palette.ts';

@@ -2,12 +2,12 @@
 // change of runs or issues; the selection and its figures once per filter change; the outcome ranks and names
 // them, so switching it reuses the figures already computed (their medians included) unless a difficulty
 // filter, which is read on the outcome, changes the runs in view.
-import { selectRuns, taskFacts, type IssueFacts, type TaskFacts } from '../../shared/analytics/run-selection.ts';
-import { groupRuns, rowsByGroup, type Group, type Grouping } from '../../shared/analytics/run-grouping.ts';
-import { computeFigures, type Figures, type GroupFigures } from '../../shared/analytics/group-figures.ts';
-import { taskOrder } from '../../shared/analytics/task-order.ts';
-import { selectByResult, taskLabels } from '../../shared/analytics/result-filters.ts';
-import type { RunTable } from '../../shared/analytics/run-table.ts';
+import { selectRuns, taskFacts, type IssueFacts, type TaskFacts } from '#analytics/run-selection.ts';
+import { groupRuns, rowsByGroup, type Group, type Grouping } from '#analytics/run-grouping.ts';
+import { computeFigures, type Figures, type GroupFigures } from '#analytics/group-figures.ts';
+import { taskOrder } from '#analytics/task-order.ts';
+import { selectByResult, taskLabels } from '#analytics/result-filters.ts';
+import type { RunTable } from '#analytics/run-table.ts';
 import {
   anyCounted,
   defaultOutcome,
@@ -17,10 +17,10 @@ import {
   taskDifficulty,
   type ResolveOutcome,
   type TaskDifficulty,
-} from '../../shared/analytics/statistics.ts';
-import type { IssueRecord } from '../../shared/schema/issue.ts';
+} from '#analytics/statistics.ts';
+import type { IssueRecord } from '#schema/issue.ts';
 import type { CockpitFilters } from './url-state.ts';
-import type { CampaignDeclaration, CockpitEntry } from '../../shared/analytics/contract.ts';
+import type { CampaignDeclaration, CockpitEntry } from '#analytics/contract.ts';
 
 export interface DataIndex {
   table: RunTable;

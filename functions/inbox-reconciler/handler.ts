@@ -1,13 +1,13 @@
 // EventBridge schedule → accepted deliveries that outlived their queue message go back on the landing queue
-// (shared/core/landing/reconcile-inbox.ts), one run at a time under a lease. A failed run is redone by the next
+// (core/landing/reconcile-inbox.ts), one run at a time under a lease. A failed run is redone by the next
 // one. `lambda.ts` wires AWS.
 import type { ScheduledEvent } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { reconcileInbox, type ReconcileDeps } from '../../shared/core/landing/reconcile-inbox.ts';
-import { LEASES, METRICS } from '../../shared/operations.ts';
-import type { LeaseStore } from '../../shared/ports.ts';
-import { withLease } from '../../shared/core/lease.ts';
-import { flushMetrics, type Instrumentation } from '../../shared/adapters/aws/observability.ts';
+import { reconcileInbox, type ReconcileDeps } from '#core/landing/reconcile-inbox.ts';
+import { LEASES, METRICS } from '#core/operations.ts';
+import type { LeaseStore } from '#core/ports.ts';
+import { withLease } from '#core/lease.ts';
+import { flushMetrics, type Instrumentation } from '#adapters/aws/observability.ts';
 
 export type InboxReconcilerHandler = (event: ScheduledEvent) => Promise<void>;
 

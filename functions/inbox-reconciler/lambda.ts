@@ -1,6 +1,6 @@
 // The inbox reconciler in AWS: its wiring (wire.ts) over the deployment's resources, once per cold start.
-import { instrumentation } from '../../shared/adapters/aws/observability.ts';
-import { systemClock } from '../../shared/ports.ts';
+import { instrumentation } from '#adapters/aws/observability.ts';
+import { systemClock } from '#core/ports.ts';
 import { awsInbox, awsLandingDeadLetters, awsLandingQueue, awsLeases, awsReenqueueLedger } from '../aws-resources.ts';
 import { createInboxReconcilerHandler } from './handler.ts';
 import { wire } from './wire.ts';

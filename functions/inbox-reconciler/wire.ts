@@ -1,6 +1,6 @@
 // The inbox reconciler's dependencies, in AWS and in local mode alike (functions/platform-resources.ts).
-import type { ReconcileDeps } from '../../shared/core/landing/reconcile-inbox.ts';
-import type { LeaseStore } from '../../shared/ports.ts';
+import type { ReconcileDeps } from '#core/landing/reconcile-inbox.ts';
+import type { LeaseStore } from '#core/ports.ts';
 import type { PlatformResources } from '../platform-resources.ts';
 
 export const wire = (

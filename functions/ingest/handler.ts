@@ -1,12 +1,12 @@
 // POST /hooks/{space}/ingest: verify the host's signature over the raw bytes, check the delivery, store it
-// durably, queue a claim check, answer 202. All rules live in shared/core/ingest; `lambda.ts` wires AWS.
+// durably, queue a claim check, answer 202. All rules live in core/ingest; `lambda.ts` wires AWS.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
-import { decodePathSegment, jsonError } from '../../shared/http.ts';
-import { METRICS } from '../../shared/operations.ts';
-import { rawBody, toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
-import { flushMetrics, type Instrumentation } from '../../shared/adapters/aws/observability.ts';
+import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts';
+import { decodePathSegment, jsonError } from '#core/http.ts';
+import { METRICS } from '#core/operations.ts';
+import { rawBody, toApiGateway } from '#adapters/aws/api-gateway.ts';
+import { flushMetrics, type Instrumentation } from '#adapters/aws/observability.ts';
 
 export type IngestHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 

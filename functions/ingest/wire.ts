@@ -1,6 +1,6 @@
 // The ingest handler's dependencies, in AWS and in local mode alike (functions/platform-resources.ts).
-import { rememberingMissingKeys } from '../../shared/core/ingest/missing-keys.ts';
-import type { IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
+import { rememberingMissingKeys } from '#core/ingest/missing-keys.ts';
+import type { IngestDeps } from '#core/ingest/accept-delivery.ts';
 import type { PlatformResources } from '../platform-resources.ts';
 
 export const wire = (

@@ -1,15 +1,15 @@
-// SQS → one judge attempt per message; the rules live in shared/core/judge and `lambda.ts` wires AWS. Metrics
+// SQS → one judge attempt per message; the rules live in core/judge and `lambda.ts` wires AWS. Metrics
 // the alarms watch: JudgeErrors (failed attempts) and JudgingPaused (1 while the provider refuses the key
 // or the model, 0 when a probe resumes judging); JudgeFlagged counts runs whose "resolved" was flagged;
 // JudgeModelCalls and JudgeSpendUsd feed the operations dashboard.
 import type { SQSRecord } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { judgeRun, type JudgeDeps, type JudgeOutcome } from '../../shared/core/judge/judge-run.ts';
-import { judgeMessageSchema } from '../../shared/schema/messages.ts';
-import { METRICS } from '../../shared/operations.ts';
-import type { JudgeMessage } from '../../shared/ports.ts';
-import type { Instrumentation } from '../../shared/adapters/aws/observability.ts';
-import { parseBody, sqsBatchHandler, type SqsBatchHandler } from '../../shared/adapters/aws/sqs-batch.ts';
+import { judgeRun, type JudgeDeps, type JudgeOutcome } from '#core/judge/judge-run.ts';
+import { judgeMessageSchema } from '#schema/messages.ts';
+import { METRICS } from '#core/operations.ts';
+import type { JudgeMessage } from '#core/ports.ts';
+import type { Instrumentation } from '#adapters/aws/observability.ts';
+import { parseBody, sqsBatchHandler, type SqsBatchHandler } from '#adapters/aws/sqs-batch.ts';
 
 export function createJudgeHandler(deps: JudgeDeps, instrumentation: Instrumentation): SqsBatchHandler {
   const { logger, metrics } = instrumentation;

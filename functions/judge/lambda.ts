@@ -1,6 +1,6 @@
 // The judge in AWS: its wiring (wire.ts) over the deployment's resources, once per cold start.
-import { instrumentation } from '../../shared/adapters/aws/observability.ts';
-import { systemClock } from '../../shared/ports.ts';
+import { instrumentation } from '#adapters/aws/observability.ts';
+import { systemClock } from '#core/ports.ts';
 import { awsConfig, awsData, awsSecrets, awsTable } from '../aws-resources.ts';
 import { createJudgeHandler } from './handler.ts';
 import { wire } from './wire.ts';

@@ -1,7 +1,7 @@
 // The judge's dependencies, in AWS and in local mode alike (functions/platform-resources.ts). Its settings come
 // from the environment: the model and GitHub credentials (docs/judge.md) and JUDGE_MAX_DIFF_CHARS.
-import { judgeModelProvider, referenceSourceProvider } from '../../shared/adapters/aws/judge-services.ts';
-import { DEFAULT_MAX_DIFF_CHARS, type JudgeDeps } from '../../shared/core/judge/judge-run.ts';
+import { judgeModelProvider, referenceSourceProvider } from '#adapters/aws/judge-services.ts';
+import { DEFAULT_MAX_DIFF_CHARS, type JudgeDeps } from '#core/judge/judge-run.ts';
 import type { PlatformResources } from '../platform-resources.ts';
 
 export const wire = (

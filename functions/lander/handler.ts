@@ -1,13 +1,13 @@
-// SQS → landing. Each record is a claim check for an inbox entry; the rules live in shared/core/landing and
+// SQS → landing. Each record is a claim check for an inbox entry; the rules live in core/landing and
 // `lambda.ts` wires AWS. A body that is not a claim check is dropped with a warning (nothing to land, and
 // retrying it cannot help); a landing that throws fails only its own record.
 import type { SQSRecord } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { landInboxEntry, type LandingDeps } from '../../shared/core/landing/land.ts';
-import { landingMessageSchema } from '../../shared/schema/messages.ts';
-import { METRICS } from '../../shared/operations.ts';
-import type { Instrumentation } from '../../shared/adapters/aws/observability.ts';
-import { parseBody, sqsBatchHandler, type SqsBatchHandler } from '../../shared/adapters/aws/sqs-batch.ts';
+import { landInboxEntry, type LandingDeps } from '#core/landing/land.ts';
+import { landingMessageSchema } from '#schema/messages.ts';
+import { METRICS } from '#core/operations.ts';
+import type { Instrumentation } from '#adapters/aws/observability.ts';
+import { parseBody, sqsBatchHandler, type SqsBatchHandler } from '#adapters/aws/sqs-batch.ts';
 
 export function createLanderHandler(coreDeps: LandingDeps, instrumentation: Instrumentation): SqsBatchHandler {
   const { logger, metrics } = instrumentation;

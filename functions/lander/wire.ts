@@ -1,5 +1,5 @@
 // The lander's dependencies, in AWS and in local mode alike (functions/platform-resources.ts).
-import type { LandingDeps } from '../../shared/core/landing/land.ts';
+import type { LandingDeps } from '#core/landing/land.ts';
 import type { PlatformResources } from '../platform-resources.ts';
 
 export const wire = (r: Pick<PlatformResources, 'table' | 'data' | 'inbox' | 'judgeQueue' | 'clock'>): LandingDeps => ({

@@ -1,11 +1,11 @@
 // GET /api/*: runs, one run, its patch and summary, issues, hosts, the cockpit's columns, statistics,
-// comparisons, budget and exports. The routes live in shared/core/read; `lambda.ts` wires AWS.
+// comparisons, budget and exports. The routes live in core/read; `lambda.ts` wires AWS.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { answerRead, type ReadDeps } from '../../shared/core/read/read-api.ts';
-import { jsonError } from '../../shared/http.ts';
-import { toApiGateway, tokenGroups } from '../../shared/adapters/aws/api-gateway.ts';
-import { groupRefusal } from '../../shared/core/read/cockpit-access.ts';
-import type { Instrumentation } from '../../shared/adapters/aws/observability.ts';
+import { answerRead, type ReadDeps } from '#core/read/read-api.ts';
+import { jsonError } from '#core/http.ts';
+import { toApiGateway, tokenGroups } from '#adapters/aws/api-gateway.ts';
+import { groupRefusal } from '#core/read/cockpit-access.ts';
+import type { Instrumentation } from '#adapters/aws/observability.ts';
 
 export type ReadApiHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 

@@ -1,8 +1,8 @@
 // The read API in AWS: its wiring (wire.ts) over the deployment's resources, once per cold start; a private
 // cockpit's function answers only its analysts' group (ANALYST_GROUP).
-import { instrumentation } from '../../shared/adapters/aws/observability.ts';
-import { LAMBDA_ANSWER_BYTES } from '../../shared/operations.ts';
-import { systemClock } from '../../shared/ports.ts';
+import { instrumentation } from '#adapters/aws/observability.ts';
+import { LAMBDA_ANSWER_BYTES } from '#core/operations.ts';
+import { systemClock } from '#core/ports.ts';
 import { awsBulkData, awsConfig, awsDownloads, awsPairing, awsTable } from '../aws-resources.ts';
 import { createReadApiHandler } from './handler.ts';
 import { wire } from './wire.ts';

@@ -1,15 +1,15 @@
-// EventBridge schedule → every space's persisted runs snapshot brought up to date (shared/core/read/snapshot-store.ts):
-// the one writer of the snapshot objects, one run at a time under a lease (shared/core/lease.ts): a run that
+// EventBridge schedule → every space's persisted runs snapshot brought up to date (core/read/snapshot-store.ts):
+// the one writer of the snapshot objects, one run at a time under a lease (core/lease.ts): a run that
 // starts while the last one still works steps aside. A failed compaction is simply redone by the next one;
 // readers meanwhile read the previous snapshot plus the table's `since` delta. `lambda.ts` wires AWS.
 import type { ScheduledEvent } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { compactSpace, type SnapshotDeps } from '../../shared/core/read/snapshot-store.ts';
-import type { ReplayConfig } from '../../shared/schema/config.ts';
-import { LEASES, METRICS } from '../../shared/operations.ts';
-import type { LeaseStore } from '../../shared/ports.ts';
-import { withLease } from '../../shared/core/lease.ts';
-import { flushMetrics, type Instrumentation } from '../../shared/adapters/aws/observability.ts';
+import { compactSpace, type SnapshotDeps } from '#core/read/snapshot-store.ts';
+import type { ReplayConfig } from '#schema/config.ts';
+import { LEASES, METRICS } from '#core/operations.ts';
+import type { LeaseStore } from '#core/ports.ts';
+import { withLease } from '#core/lease.ts';
+import { flushMetrics, type Instrumentation } from '#adapters/aws/observability.ts';
 
 export type SnapshotCompactorHandler = (event: ScheduledEvent) => Promise<void>;
 

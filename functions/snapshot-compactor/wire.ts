@@ -1,7 +1,7 @@
 // The snapshot compactor's dependencies, in AWS and in local mode alike (functions/platform-resources.ts).
-import type { SnapshotDeps } from '../../shared/core/read/snapshot-store.ts';
-import type { LeaseStore } from '../../shared/ports.ts';
-import type { ReplayConfig } from '../../shared/schema/config.ts';
+import type { SnapshotDeps } from '#core/read/snapshot-store.ts';
+import type { LeaseStore } from '#core/ports.ts';
+import type { ReplayConfig } from '#schema/config.ts';
 import type { PlatformResources } from '../platform-resources.ts';
 
 export const wire = (

@@ -2,9 +2,9 @@
 // on the judge queue. A failed sweep is simply redone by the next one. `lambda.ts` wires AWS.
 import type { ScheduledEvent } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { sweep, type SweepDeps } from '../../shared/core/judge/sweep.ts';
-import { METRICS } from '../../shared/operations.ts';
-import { flushMetrics, type Instrumentation } from '../../shared/adapters/aws/observability.ts';
+import { sweep, type SweepDeps } from '#core/judge/sweep.ts';
+import { METRICS } from '#core/operations.ts';
+import { flushMetrics, type Instrumentation } from '#adapters/aws/observability.ts';
 
 export type SweeperHandler = (event: ScheduledEvent) => Promise<void>;
 

@@ -5,7 +5,7 @@
 // seconds for them.
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { readConfigFile } from '../../shared/schema/config.ts';
+import { readConfigFile } from '#schema/config.ts';
 import { CONFIG_CONTEXT_KEY, ConfigError, deploymentConfigPath } from './deployment-config.ts';
 import { STAGE_CONTEXT_KEY, stageNamesFrom } from './stage-names.ts';
 
@@ -14,7 +14,7 @@ try {
   const config = readConfigFile(deploymentConfigPath(app.node.tryGetContext(CONFIG_CONTEXT_KEY)));
   const names = stageNamesFrom(app.node.tryGetContext(STAGE_CONTEXT_KEY));
   const [{ buildDashboard }, { addReplayStacks }] = await Promise.all([
-    import('../../dashboard/build-dashboard.ts'),
+    import('#dashboard/build-dashboard.ts'),
     import('./replay-app.ts'),
   ]);
   const dashboardDir = join(app.outdir, 'dashboard');

@@ -5,7 +5,7 @@
 // removed is deployed without it rather than left behind still publishing it.
 import { CfnOutput, CfnWaitConditionHandle, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { sha256Hex } from '../../shared/sha256.ts';
+import { sha256Hex } from '#shared/sha256.ts';
 import { ConfigError, type ReplayConfig } from './deployment-config.ts';
 import type { PipelineState } from './stateful-stack.ts';
 import { Cockpit } from './constructs/cockpit.ts';

@@ -4,7 +4,7 @@
 // `cdk deploy` on a fresh clone must not publish a stranger's spaces and hosts.
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import { ConfigError, type ReplayConfig } from '../../shared/schema/config.ts';
+import { ConfigError, type ReplayConfig } from '#schema/config.ts';
 import { chosenConfigFile, EXAMPLE_CONFIG_FILE, OWN_CONFIG_FILE, PROJECT_ROOT } from '../config-file.ts';
 
 export { ConfigError };

@@ -5,7 +5,7 @@
 // characters, so mac-1's grant never matches mac-10-AbCdEf.
 import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import { keySecretFolder, keySecretName } from '../../shared/adapters/key-names.ts';
+import { keySecretFolder, keySecretName } from '#shared/key-names.ts';
 
 const secretArn = (scope: IConstruct, resourceName: string) =>
   Stack.of(scope).formatArn({

@@ -10,7 +10,7 @@ import { AwsCustomResource, PhysicalResourceId } from 'aws-cdk-lib/custom-resour
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
-import type { ReplayConfig } from '../../shared/schema/config.ts';
+import type { ReplayConfig } from '#schema/config.ts';
 import type { StageNames } from './stage-names.ts';
 
 /** The uuid aws-cdk-lib gives the one handler of a stack's AwsCustomResources (its construct id follows from it). */

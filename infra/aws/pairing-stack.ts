@@ -5,9 +5,9 @@
 import { Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import { keyName } from '../../shared/adapters/key-names.ts';
-import { sha256Hex } from '../../shared/sha256.ts';
-import { keyCandidates, type ReplayConfig } from '../../shared/schema/config.ts';
+import { keyName } from '#shared/key-names.ts';
+import { sha256Hex } from '#shared/sha256.ts';
+import { keyCandidates, type ReplayConfig } from '#schema/config.ts';
 import { hostKeyArn } from './host-key-arns.ts';
 import type { StageNames } from './stage-names.ts';
 

@@ -2,7 +2,7 @@
 // secrets, its Cognito domain, its CloudFront policies) starts with NAME, so two stages, or one stage per
 // region, share an account without colliding. The default stage has no name and keeps the names
 // deployments had before stages existed, so a deployed stack is updated in place, never replaced.
-import { ConfigError } from '../../shared/schema/config.ts';
+import { ConfigError } from '#schema/config.ts';
 
 /** The context key (`-c stage=NAME`). */
 export const STAGE_CONTEXT_KEY = 'stage';

@@ -16,9 +16,9 @@ import {
   EXPORTS_PREFIX,
   exportSpacePrefix,
   type DataObjectUser,
-} from '../../shared/storage-layout.ts';
-import { keySecretName } from '../../shared/adapters/key-names.ts';
-import { keyCandidates, type AdoptConfig, type ReplayConfig } from '../../shared/schema/config.ts';
+} from '#core/storage-layout.ts';
+import { keySecretName } from '#shared/key-names.ts';
+import { keyCandidates, type AdoptConfig, type ReplayConfig } from '#schema/config.ts';
 import { MAX_RECEIVES, TIMEOUTS, visibilityFor } from './timing.ts';
 import type { StageNames } from './stage-names.ts';
 import { analystPool, type Analysts } from './constructs/analyst-pool.ts';

@@ -1,9 +1,9 @@
-// The CDK's view of the timings in shared/operations.ts: function timeouts and the queue visibility timeouts
+// The CDK's view of the timings in core/operations.ts: function timeouts and the queue visibility timeouts
 // derived from them, so the stacks and the handlers can never disagree.
 import { Duration } from 'aws-cdk-lib';
-import { TIMINGS, visibilitySecondsFor } from '../../shared/operations.ts';
+import { TIMINGS, visibilitySecondsFor } from '#core/operations.ts';
 
-export { MAX_RECEIVES } from '../../shared/operations.ts';
+export { MAX_RECEIVES } from '#core/operations.ts';
 
 export const TIMEOUTS = {
   ingest: Duration.seconds(TIMINGS.ingestFunction),

@@ -6,7 +6,7 @@
 // commit, merged fix, hidden tests' names; never issue text. Options: --out DIR --tasks N (120)
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { sha256Hex } from '../../shared/sha256.ts';
+import { sha256Hex } from '#shared/sha256.ts';
 import {
   DEMO_DATA_DIR,
   writeDemoData,

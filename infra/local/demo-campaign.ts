@@ -8,11 +8,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { patchCounts } from '../../runner/derive.ts';
-import { runId } from '../../shared/schema/run-id.ts';
+import { patchCounts } from '#runner/derive.ts';
+import { runId } from '#schema/run-id.ts';
 import { Provenance } from './demo-provenance.ts';
 import { lognormal, seeded, shuffle } from './demo-random.ts';
-import { sha256Hex } from '../../shared/sha256.ts';
+import { sha256Hex } from '#shared/sha256.ts';
 
 export const DEMO_CSV = join(import.meta.dirname, '../../data/swe-bench-pro-runs.csv');
 /** The benchmark's step cap: its longest runs stop at 251 turns. */

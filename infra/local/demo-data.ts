@@ -4,9 +4,9 @@
 // stops on a missing or corrupt file and names it, line included).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as z from '../../shared/schema/zod.ts';
-import { gitSha, pathSafeIdentity, identity, repoName } from '../../shared/schema/primitives.ts';
-import { TEST_NAME_MAX_CHARS } from '../../shared/schema/run.ts';
+import * as z from '#schema/zod.ts';
+import { gitSha, pathSafeIdentity, identity, repoName } from '#schema/primitives.ts';
+import { TEST_NAME_MAX_CHARS } from '#schema/run.ts';
 
 export const DEMO_DATA_DIR = join(import.meta.dirname, '../../data/swe-bench-lite');
 export const DEMO_DATA_FILES = {

@@ -1,9 +1,9 @@
 // Delivering a demo campaign as a runner host would: `replay-run/1` folders, then replay-push's sync core.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Outbox } from '../../runner/outbox.ts';
-import { syncRunFolders, type SyncReport } from '../../runner/sync.ts';
-import { RUN_FOLDER_FORMAT } from '../../shared/schema/run-folder.ts';
+import { Outbox } from '#runner/outbox.ts';
+import { syncRunFolders, type SyncReport } from '#runner/sync.ts';
+import { RUN_FOLDER_FORMAT } from '#schema/run-folder.ts';
 import type { DemoCampaign } from './demo-campaign.ts';
 
 /**

@@ -1,7 +1,7 @@
 // The stand-ins the demo's judge talks to: `demo-oracle` on the Anthropic Messages protocol, which answers each
 // run from its hidden-test outcome, and a GitHub stand-in serving placeholder issues and the original fixes.
-import { rebuiltDiff } from '../../shared/diff.ts';
-import { blockEnd } from '../../shared/core/judge/prompt.ts';
+import { rebuiltDiff } from '#shared/diff.ts';
+import { blockEnd } from '#core/judge/prompt.ts';
 import type { DemoCampaign, DemoRun } from './demo-campaign.ts';
 import { startAnthropicStandIn } from './stand-ins/anthropic-stand-in.ts';
 import { startGitHubStandIn } from './stand-ins/github-stand-in.ts';
@@ -14,7 +14,7 @@ const CANDIDATE_BLOCK = /<<<BEGIN_DATA candidate_patch nonce=([0-9a-f]+)>>>\n/;
 /**
  * The stand-in judge finds the run it is asked about by the candidate patch in the prompt's candidate block
  * (the patch as the judge reads it: rebuilt from its parsed diff, shared/diff.ts)
- * (shared/core/judge/prompt.ts). Runs with the same patch get the same answer, as they would from a judge.
+ * (core/judge/prompt.ts). Runs with the same patch get the same answer, as they would from a judge.
  */
 export function demoRunFinder(runs: DemoRun[]): (userText: string) => DemoRun | null {
   const byHead = new Map<string, DemoRun>();

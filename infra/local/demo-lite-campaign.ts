@@ -8,15 +8,15 @@
 // data does not hold is generated from a fixed seed and counted as generated for the banner: the run times,
 // runner hosts, task order and waves, and the merge commit the fix is served under; the issue number is the fix
 // PR's. Nothing reads the issue text: the data has none.
-import { patchCounts } from '../../runner/derive.ts';
-import { fixSize, tierOf } from '../../runner/fix-size.ts';
-import { runId } from '../../shared/schema/run-id.ts';
-import { sha256Hex } from '../../shared/sha256.ts';
+import { patchCounts } from '#runner/derive.ts';
+import { fixSize, tierOf } from '#runner/fix-size.ts';
+import { runId } from '#schema/run-id.ts';
+import { sha256Hex } from '#shared/sha256.ts';
 import { type DemoCampaign, type DemoRun } from './demo-campaign.ts';
 import { lognormal, seeded, shuffle } from './demo-random.ts';
 import type { DemoData, DemoTask } from './demo-data.ts';
 import { Provenance } from './demo-provenance.ts';
-import type { CampaignDeclaration } from '../../shared/analytics/contract.ts';
+import type { CampaignDeclaration } from '#analytics/contract.ts';
 
 const TASKS_PER_WAVE = 25;
 /** When the generated run times start; each configuration's runs follow one another from here. */

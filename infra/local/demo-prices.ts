@@ -2,7 +2,7 @@
 // the providers' list prices of late 2025 for the models they name, not what any demo run cost (its token
 // counts are generated). Kimi, GLM-4.5 and GPT OSS are left unpriced on purpose: their run costs read
 // "unknown", as an unpriced model's do. The stand-in judge is priced as a Sonnet-class model.
-import type { ModelPrice } from '../../shared/schema/config.ts';
+import type { ModelPrice } from '#schema/config.ts';
 
 export const DEMO_RUNNER_PRICES: Record<string, ModelPrice> = {
   'Claude 4.5 Sonnet': { inputPerMTok: 3, outputPerMTok: 15 },

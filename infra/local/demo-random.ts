@@ -1,5 +1,5 @@
 // Fixed-seed randomness for the demo campaigns: the same seed gives the same campaign everywhere.
-export { seeded } from '../../shared/analytics/seeded-random.ts';
+export { seeded } from '#analytics/seeded-random.ts';
 
 export function lognormal(random: () => number, median: number, sigma: number): number {
   const normal = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());

@@ -13,11 +13,11 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { clientSettings, type AwsConnection } from '../../shared/adapters/aws/sdk-settings.ts';
-import { s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
-import { sqsClient } from '../../shared/adapters/aws/sqs-queue.ts';
-import { AWS_CALLS, type AwsCallTimeouts } from '../../shared/operations.ts';
-import { INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
+import { clientSettings, type AwsConnection } from '#adapters/aws/sdk-settings.ts';
+import { s3Client } from '#adapters/aws/s3-object-store.ts';
+import { sqsClient } from '#adapters/aws/sqs-queue.ts';
+import { AWS_CALLS, type AwsCallTimeouts } from '#core/operations.ts';
+import { INDEXES, TABLE_KEYS } from '#core/storage-layout.ts';
 import type { EmulatorPorts, EmulatorWorkerData } from './emulator-servers.mjs';
 
 export interface LocalNames {

@@ -10,10 +10,10 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { isIP } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { MAX_DELIVERY_BYTES } from '../../shared/schema/delivery.ts';
-import { ownEntry } from '../../shared/schema/config.ts';
-import { decodePathSegment } from '../../shared/http.ts';
-import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../shared/analytics/contract.ts';
+import { MAX_DELIVERY_BYTES } from '#schema/delivery.ts';
+import { ownEntry } from '#schema/config.ts';
+import { decodePathSegment } from '#core/http.ts';
+import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '#analytics/contract.ts';
 
 export type HttpHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 

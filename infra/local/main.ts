@@ -1,7 +1,7 @@
 // `npm start`: local mode on HOST:PORT with data under REPLAY_DATA_DIR (docs/contract.md §10).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, readConfigFile } from '../../shared/schema/config.ts';
+import { ConfigError, readConfigFile } from '#schema/config.ts';
 import { startLocalMode } from './local-mode.ts';
 import { localPaths } from './paths.ts';
 import { LOCAL_OUTPUTS_FILE, localOutputs } from './outputs.ts';

@@ -1,7 +1,7 @@
 // Local mode's outputs file (`<data dir>/outputs.json`), in the shape `npm run deploy` writes for AWS, so the
 // smoke test and the operator's scripts read local mode like a deployment: the ingest URL template, each
 // space's ingest URL, and the page that serves every cockpit.
-import type { ReplayConfig } from '../../shared/schema/config.ts';
+import type { ReplayConfig } from '#schema/config.ts';
 import { INGEST_URLS, ingestUrls, type OutputsFile } from '../aws/operator/outputs.ts';
 
 export const LOCAL_OUTPUTS_FILE = 'outputs.json';

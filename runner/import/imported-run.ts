@@ -5,19 +5,13 @@
 // everything in it passes the schemas ingest applies; a run that does not is listed with the field and skipped.
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type * as z from '../../shared/schema/zod.ts';
-import { issueRecordSchema, type IssueRecord } from '../../shared/schema/issue.ts';
-import { describeIssues } from '../../shared/schema/issues-text.ts';
-import { patchText, longText } from '../../shared/schema/primitives.ts';
-import { RUN_FOLDER_FORMAT, resultFileSchema } from '../../shared/schema/run-folder.ts';
-import {
-  hiddenTestResultSchema,
-  runnerRowSchema,
-  runId,
-  type HiddenTestResult,
-  type RunnerRow,
-} from '../../shared/schema/run.ts';
-import { sha256Hex } from '../../shared/sha256.ts';
+import type * as z from '#schema/zod.ts';
+import { issueRecordSchema, type IssueRecord } from '#schema/issue.ts';
+import { describeIssues } from '#schema/issues-text.ts';
+import { patchText, longText } from '#schema/primitives.ts';
+import { RUN_FOLDER_FORMAT, resultFileSchema } from '#schema/run-folder.ts';
+import { hiddenTestResultSchema, runnerRowSchema, runId, type HiddenTestResult, type RunnerRow } from '#schema/run.ts';
+import { sha256Hex } from '#shared/sha256.ts';
 import { MEASURED_FIGURES } from '../derive.ts';
 import { RUN_FILES } from '../run-folder.ts';
 

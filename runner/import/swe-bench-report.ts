@@ -2,7 +2,7 @@
 // keeps it under eval_outputs/) as a hidden-test result. Resolved is a pass; a patch that did not apply, or a run
 // the v5 harness marks `infra_failure`, is an error (never a fail); anything else is a fail. The per-test names
 // are the FAIL_TO_PASS and PASS_TO_PASS success and failure lists, kept where they fit the result's bounds.
-import { TEST_NAME_MAX_CHARS, TEST_NAMES_MAX, type HiddenTestResult } from '../../shared/schema/run.ts';
+import { TEST_NAME_MAX_CHARS, TEST_NAMES_MAX, type HiddenTestResult } from '#schema/run.ts';
 import { asArray, asObject, modifiedAt, readSourceJson, SourceError } from './source-files.ts';
 
 /** A report of this size or more is no per-instance report. */

@@ -4,7 +4,7 @@
 // `base_commit`, `patch`, `test_patch`) adds the base commit, the fix's size and its tier, computed from the gold
 // patch by the demo's rule (runner/fix-size.ts). Issue text (`problem_statement`, `hints_text`) is never read
 // into anything.
-import type { IssueRecord } from '../../shared/schema/issue.ts';
+import type { IssueRecord } from '#schema/issue.ts';
 import { fixSize, tierOf } from '../fix-size.ts';
 import { readJsonLines } from './json-lines.ts';
 import { asString } from './source-files.ts';

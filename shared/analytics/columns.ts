@@ -3,8 +3,8 @@
 // library; Node and browser). Only the fields the cockpit aggregates, filters or lists travel here. A body is a
 // small JSON header (part, `asOf`, dictionaries, each column's array type and decimals), then each column as the
 // typed array the cockpit reads in place: a million runs are some 42 MB against 93 MB of JSON, with no parsing.
-import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, TIERS, VERDICTS } from '../schema/enums.ts';
-import type { HiddenTestResult, JudgeState, RunRow, Verdict } from '../schema/run.ts';
+import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, TIERS, VERDICTS } from '#schema/enums.ts';
+import type { HiddenTestResult, JudgeState, RunRow, Verdict } from '#schema/run.ts';
 import { snapshotRun, type SnapshotRun } from './run-snapshot.ts';
 
 export const COLUMNS_FORMAT = 'replay-run-columns/7';

@@ -1,10 +1,10 @@
 // The read API as the cockpit sees it (docs/contract.md §10): response bodies and paths, typed once for the server
-// (shared/core/read/read-api.ts) and the dashboard. Imports types only, so it runs in the browser.
-import type { HostRecord } from '../schema/host.ts';
-import type { IssueField, StoredIssue } from '../schema/issue.ts';
-import type { RunRow } from '../schema/run.ts';
+// (core/read/read-api.ts) and the dashboard. Imports types only, so it runs in the browser.
+import type { HostRecord } from '#schema/host.ts';
+import type { IssueField, StoredIssue } from '#schema/issue.ts';
+import type { RunRow } from '#schema/run.ts';
 import type { AgreementFilter, Difficulty, Interval, ResolveOutcome, RunCostFigure } from './statistics.ts';
-import type { AttemptSummary } from '../schema/attempt.ts';
+import type { AttemptSummary } from '#schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
 import type { PairRow } from './all-pairs.ts';
 import type { PairFigures } from './compare-groups.ts';

@@ -2,7 +2,7 @@
 // look, in everything the judge reads that others wrote (the candidate as rebuilt from its diff, every line
 // kind, its summary, and the issue text), for the families of text an attacker writes to a judge: addressing a
 // reviewer, grader, judge, evaluator, assistant or system; stating the verdict or that tests pass; asking to
-// ignore or override. The text is normalised first by shared/core/judge/verdict-checks.ts (case, look-alike
+// ignore or override. The text is normalised first by core/judge/verdict-checks.ts (case, look-alike
 // letters, digits for letters and invisible characters aside). The screen is a tripwire: hidden tests remain
 // the outcome that counts (docs/judge.md). The fact rule compares a "resolved" with what we compute from the diffs. Each rule has a hit and a
 // near miss in test/unit/judge-screen.test.ts. Words are joined by `SEP`, any run of non-letters (spaces,

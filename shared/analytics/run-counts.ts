@@ -1,5 +1,5 @@
 // One pass over runs, from which the cockpit's figures, its calibration table and `/stats`
-// (shared/core/read/group-stats.ts) all derive, so none of them can count a run differently.
+// (core/read/group-stats.ts) all derive, so none of them can count a run differently.
 import type { AgreementTable } from './statistics.ts';
 import { codeOf, HIDDEN_TEST_STATUSES as HIDDEN_TESTS, VERDICTS as VERDICT_NAMES } from './columns.ts';
 import type { RunTable } from './run-table.ts';

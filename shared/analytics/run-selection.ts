@@ -1,6 +1,6 @@
 // Which runs the cockpit looks at: the filters (model, tier, wave, harness version, repository) and the issue facts
 // (tier, wave, order, the original fix's time) that fill in what a run row lacks.
-import type { IssueRecord } from '../schema/issue.ts';
+import type { IssueRecord } from '#schema/issue.ts';
 import { codeOf, type Tier } from './columns.ts';
 import type { RunTable } from './run-table.ts';
 

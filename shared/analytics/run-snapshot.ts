@@ -6,8 +6,8 @@
 // Persisted form: one array per field, strings as indexes into a per-field dictionary (most fields repeat
 // a handful of values across 100k runs), gzip around it. Decoding checks every column, so a truncated or
 // foreign document is refused (and the caller rebuilds from the table) rather than read as wrong runs.
-import type { RunRow } from '../schema/run.ts';
-import { sampleOf } from '../schema/run-id.ts';
+import type { RunRow } from '#schema/run.ts';
+import { sampleOf } from '#schema/run-id.ts';
 
 export const SNAPSHOT_FORMAT = 'replay-run-snapshot/5';
 

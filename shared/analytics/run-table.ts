@@ -5,7 +5,7 @@
 // (model, task, harness) are rows of their own. A figure column stays float32 while every
 // value fits exactly (whole numbers to 2^24) and becomes float64 when one does not: the table is the page's
 // largest memory. Either way a figure reads back as written.
-import { runId } from '../schema/run-id.ts';
+import { runId } from '#schema/run-id.ts';
 import {
   CODE_FIELDS,
   NUMBER_FIELDS,

@@ -4,14 +4,14 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AnthropicJudgeModel } from '../../shared/adapters/anthropic-judge-model.ts';
-import { JudgeModelError, type JudgeModelRequest } from '../../shared/ports.ts';
-import { JUDGE_ANSWER_JSON_SCHEMA } from '../../shared/core/judge/answer.ts';
+import { AnthropicJudgeModel } from '#adapters/anthropic-judge-model.ts';
+import { JudgeModelError, type JudgeModelRequest } from '#core/ports.ts';
+import { JUDGE_ANSWER_JSON_SCHEMA } from '#core/judge/answer.ts';
 import {
   startAnthropicStandIn,
   type AnthropicStandIn,
   type StandInAnswer,
-} from '../../infra/local/stand-ins/anthropic-stand-in.ts';
+} from '#infra/local/stand-ins/anthropic-stand-in.ts';
 
 const API_KEY = 'sk-ant-test-key';
 const request = (model: string): JudgeModelRequest => ({

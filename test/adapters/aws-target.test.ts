@@ -11,13 +11,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { LambdaClient } from '@aws-sdk/client-lambda';
-import {
-  lambdaConcurrency,
-  resolveAwsTarget,
-  sdkResolvers,
-  type AwsTarget,
-} from '../../infra/aws/operator/aws-target.ts';
-import { OperatorError } from '../../infra/aws/operator/operator-command.ts';
+import { lambdaConcurrency, resolveAwsTarget, sdkResolvers, type AwsTarget } from '#infra/aws/operator/aws-target.ts';
+import { OperatorError } from '#infra/aws/operator/operator-command.ts';
 import { PROJECT_ROOT } from '../infra/paths.ts';
 import { tempDir } from '../helpers/run-folders.ts';
 

@@ -7,10 +7,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
-import { deploy, parseDeployArgs, toolkitStackReady } from '../../infra/aws/operator/deploy.ts';
-import type { AwsTarget } from '../../infra/aws/operator/aws-target.ts';
-import { ConfigError } from '../../shared/schema/config.ts';
-import { readBody } from '../../infra/local/stand-ins/read-body.ts';
+import { deploy, parseDeployArgs, toolkitStackReady } from '#infra/aws/operator/deploy.ts';
+import type { AwsTarget } from '#infra/aws/operator/aws-target.ts';
+import { ConfigError } from '#schema/config.ts';
+import { readBody } from '#infra/local/stand-ins/read-body.ts';
 import { tempDir } from '../helpers/run-folders.ts';
 
 const scratch = tempDir('replay-deploy-');

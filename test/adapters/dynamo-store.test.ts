@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { issueKey } from '../../shared/storage-layout.ts';
+import { issueKey } from '#core/storage-layout.ts';
 import {
   InvalidCursorError,
   type AttemptStore,
@@ -13,10 +13,10 @@ import {
   type IssueStore,
   type ObjectStore,
   type RunStore,
-} from '../../shared/ports.ts';
-import type { SentIssue } from '../../shared/schema/issue.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
-import { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
+} from '#core/ports.ts';
+import type { SentIssue } from '#schema/issue.ts';
+import type { RunRow } from '#schema/run.ts';
+import { S3ObjectStore } from '#adapters/aws/s3-object-store.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { budgetCalls, InMemoryObjectStore, InMemoryTable } from '../helpers/in-memory-ports.ts';
 import { runRow, storedIssue } from '../helpers/records.ts';

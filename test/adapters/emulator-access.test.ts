@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { ListObjectsCommand } from '@aws-sdk/client-s3';
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
-import { clientSettings, type AwsConnection } from '../../shared/adapters/aws/sdk-settings.ts';
-import { S3ObjectStore, s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
-import { sqsClient } from '../../shared/adapters/aws/sqs-queue.ts';
-import { AWS_CALLS } from '../../shared/operations.ts';
-import { startEmulators, type Emulators } from '../../infra/local/emulators.ts';
+import { clientSettings, type AwsConnection } from '#adapters/aws/sdk-settings.ts';
+import { S3ObjectStore, s3Client } from '#adapters/aws/s3-object-store.ts';
+import { sqsClient } from '#adapters/aws/sqs-queue.ts';
+import { AWS_CALLS } from '#core/operations.ts';
+import { startEmulators, type Emulators } from '#infra/local/emulators.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'replay-emulators-'));
 let emulators: Emulators;

@@ -3,18 +3,18 @@
 // times, then set aside once in the dead-letter queue; younger entries, landed ones and keys ingest never
 // writes are left alone.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DynamoReenqueueLedger } from '../../shared/adapters/aws/dynamo-reenqueue-ledger.ts';
-import { dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
-import { DynamoLeaseStore } from '../../shared/adapters/aws/dynamo-lease.ts';
-import { MAX_REENQUEUES, RECONCILE_AFTER_SECONDS, reconcileInbox } from '../../shared/core/landing/reconcile-inbox.ts';
-import { createInboxReconcilerHandler } from '../../functions/inbox-reconciler/handler.ts';
-import { inboxEntryName, inboxKey } from '../../shared/storage-layout.ts';
-import type { LandingMessage } from '../../shared/ports.ts';
+import { DynamoReenqueueLedger } from '#adapters/aws/dynamo-reenqueue-ledger.ts';
+import { dynamoClient } from '#adapters/aws/dynamo-store.ts';
+import { DynamoLeaseStore } from '#adapters/aws/dynamo-lease.ts';
+import { MAX_REENQUEUES, RECONCILE_AFTER_SECONDS, reconcileInbox } from '#core/landing/reconcile-inbox.ts';
+import { createInboxReconcilerHandler } from '#functions/inbox-reconciler/handler.ts';
+import { inboxEntryName, inboxKey } from '#core/storage-layout.ts';
+import type { LandingMessage } from '#core/ports.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { RecordingQueue } from '../helpers/in-memory-ports.ts';
 import { capturingOutput, metricValues } from '../helpers/lambda-output.ts';
-import { instrumentation } from '../../shared/adapters/aws/observability.ts';
-import { METRICS } from '../../shared/operations.ts';
+import { instrumentation } from '#adapters/aws/observability.ts';
+import { METRICS } from '#core/operations.ts';
 
 let t: TestStores;
 let ledger: DynamoReenqueueLedger;

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { invite, parseInvitation, userPoolFromOutputs } from '../../infra/aws/operator/invite.ts';
-import { OperatorError } from '../../infra/aws/operator/operator-command.ts';
-import { analystGroupOf } from '../../shared/core/read/cockpit-access.ts';
+import { invite, parseInvitation, userPoolFromOutputs } from '#infra/aws/operator/invite.ts';
+import { OperatorError } from '#infra/aws/operator/operator-command.ts';
+import { analystGroupOf } from '#core/read/cockpit-access.ts';
 import { startCognitoStandIn, type CognitoStandIn } from '../helpers/cognito-stand-in.ts';
 import { PROJECT_ROOT } from '../infra/synth.ts';
 

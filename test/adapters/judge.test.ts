@@ -4,10 +4,10 @@
 // GitHub from being asked about an unlisted repository. The judge's rules are tested against in-memory ports:
 // test/unit/judge-run.test.ts, judge-budget-and-cost.test.ts and judge-all-spaces-cap.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { judgeRun } from '../../shared/core/judge/judge-run.ts';
-import { utcDay } from '../../shared/core/judge/transitions.ts';
-import { GitHubReferenceSource } from '../../shared/adapters/github-reference-source.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
+import { judgeRun } from '#core/judge/judge-run.ts';
+import { utcDay } from '#core/judge/transitions.ts';
+import { GitHubReferenceSource } from '#adapters/github-reference-source.ts';
+import type { RunRow } from '#schema/run.ts';
 import { APP, goodAnswer, startJudgeWorld, type JudgeWorld, REFERENCE_DIFF_WITH_LOCK_FILES } from '../helpers/judge.ts';
 import { budgetCalls } from '../helpers/in-memory-ports.ts';
 

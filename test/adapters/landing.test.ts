@@ -1,9 +1,9 @@
 // Landing against the real emulators: conditional writes, content-addressed objects, attempt history. Races at
 // scale and crash safety at every step are test/unit/landing-races.test.ts, over in-memory ports.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { landEntry, type LandingDeps } from '../../shared/core/landing/land.ts';
-import type { InboxEntry } from '../../shared/schema/messages.ts';
-import type { JudgeMessage } from '../../shared/ports.ts';
+import { landEntry, type LandingDeps } from '#core/landing/land.ts';
+import type { InboxEntry } from '#schema/messages.ts';
+import type { JudgeMessage } from '#core/ports.ts';
 import { hiddenTestDelivery, inboxEntry, runDelivery, type DeliveryInput } from '../helpers/deliveries.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { RecordingQueue } from '../helpers/in-memory-ports.ts';

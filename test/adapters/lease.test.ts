@@ -1,18 +1,18 @@
-// The lease contract (shared/core/lease.ts) kept by the DynamoDB adapter against the emulator and by the in-memory
+// The lease contract (core/lease.ts) kept by the DynamoDB adapter against the emulator and by the in-memory
 // port the handler tests use, and what the snapshot compactor does with it: one compaction at a time.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DynamoLeaseStore } from '../../shared/adapters/aws/dynamo-lease.ts';
-import { dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
-import { withLease } from '../../shared/core/lease.ts';
-import type { LeaseStore } from '../../shared/ports.ts';
-import { createSnapshotCompactorHandler } from '../../functions/snapshot-compactor/handler.ts';
-import { LEASES, TIMINGS } from '../../shared/operations.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
-import { snapshotManifestKey } from '../../shared/storage-layout.ts';
+import { DynamoLeaseStore } from '#adapters/aws/dynamo-lease.ts';
+import { dynamoClient } from '#adapters/aws/dynamo-store.ts';
+import { withLease } from '#core/lease.ts';
+import type { LeaseStore } from '#core/ports.ts';
+import { createSnapshotCompactorHandler } from '#functions/snapshot-compactor/handler.ts';
+import { LEASES, TIMINGS } from '#core/operations.ts';
+import { parseConfig } from '#schema/config.ts';
+import { snapshotManifestKey } from '#core/storage-layout.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { InMemoryLeases, InMemoryObjectStore, InMemoryTable, SettableClock } from '../helpers/in-memory-ports.ts';
 import { capturingOutput, logLines } from '../helpers/lambda-output.ts';
-import { instrumentation } from '../../shared/adapters/aws/observability.ts';
+import { instrumentation } from '#adapters/aws/observability.ts';
 import { scheduledEvent } from '../helpers/events.ts';
 
 let t: TestStores;

@@ -3,16 +3,13 @@
 // conditional writes, and an export too large for an answer linked through a presigned S3 URL. Its rules are
 // test/unit/run-snapshot.test.ts, over in-memory ports.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { answerRead } from '../../shared/core/read/read-api.ts';
-import { DOWNLOAD_LINK_HEADER } from '../../shared/analytics/contract.ts';
-import { S3LinkedDownloads } from '../../shared/adapters/aws/s3-linked-downloads.ts';
-import { compactSpace, readManifest } from '../../shared/core/read/snapshot-store.ts';
-import {
-  snapshotManifestKey as manifestKey,
-  snapshotSpacePrefix as snapshotPrefix,
-} from '../../shared/storage-layout.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
-import { sha256Hex } from '../../shared/sha256.ts';
+import { answerRead } from '#core/read/read-api.ts';
+import { DOWNLOAD_LINK_HEADER } from '#analytics/contract.ts';
+import { S3LinkedDownloads } from '#adapters/aws/s3-linked-downloads.ts';
+import { compactSpace, readManifest } from '#core/read/snapshot-store.ts';
+import { snapshotManifestKey as manifestKey, snapshotSpacePrefix as snapshotPrefix } from '#core/storage-layout.ts';
+import { parseConfig } from '#schema/config.ts';
+import { sha256Hex } from '#shared/sha256.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { snapshotWorld } from '../helpers/snapshot-world.ts';
 

@@ -3,10 +3,10 @@
 // told so, re-reads, and never overwrites what won.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import type { ObjectStore, ReferenceSource } from '../../shared/ports.ts';
-import { S3ObjectStore, s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
-import { referenceDiff } from '../../shared/core/reference/reference-fix.ts';
-import { compactSpace, readManifest, loadSpaceRuns, type SnapshotDeps } from '../../shared/core/read/snapshot-store.ts';
+import type { ObjectStore, ReferenceSource } from '#core/ports.ts';
+import { S3ObjectStore, s3Client } from '#adapters/aws/s3-object-store.ts';
+import { referenceDiff } from '#core/reference/reference-fix.ts';
+import { compactSpace, readManifest, loadSpaceRuns, type SnapshotDeps } from '#core/read/snapshot-store.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { InMemoryObjectStore } from '../helpers/in-memory-ports.ts';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.ts';

@@ -3,14 +3,14 @@
 // deadline, so the record fails within its invocation and the queue redelivers it (docs/contract.md §8).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
-import { SqsQueue } from '../../shared/adapters/aws/sqs-queue.ts';
-import { instrumentation } from '../../shared/adapters/aws/observability.ts';
-import { createLanderHandler } from '../../functions/lander/handler.ts';
-import { pollQueue } from '../../infra/local/queue-poller.ts';
-import type { AwsCallTimeouts } from '../../shared/operations.ts';
-import type { JudgeMessage, LandingMessage } from '../../shared/ports.ts';
-import { inboxKey } from '../../shared/storage-layout.ts';
+import { DynamoStore, dynamoClient } from '#adapters/aws/dynamo-store.ts';
+import { SqsQueue } from '#adapters/aws/sqs-queue.ts';
+import { instrumentation } from '#adapters/aws/observability.ts';
+import { createLanderHandler } from '#functions/lander/handler.ts';
+import { pollQueue } from '#infra/local/queue-poller.ts';
+import type { AwsCallTimeouts } from '#core/operations.ts';
+import type { JudgeMessage, LandingMessage } from '#core/ports.ts';
+import { inboxKey } from '#core/storage-layout.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { dynamoError, startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.ts';
 import { RecordingQueue } from '../helpers/in-memory-ports.ts';

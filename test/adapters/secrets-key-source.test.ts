@@ -1,8 +1,8 @@
 // The Secrets Manager adapters against a local server speaking the Secrets Manager JSON protocol.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SecretsManagerKeySource, SecretsManagerPairingCheck } from '../../shared/adapters/aws/secrets-key-source.ts';
-import { SecretValues } from '../../shared/adapters/aws/secret-values.ts';
+import { SecretsManagerKeySource, SecretsManagerPairingCheck } from '#adapters/aws/secrets-key-source.ts';
+import { SecretValues } from '#adapters/aws/secret-values.ts';
 import {
   secretNotFound,
   startSecretsManagerStandIn,

@@ -3,9 +3,9 @@
 // parseDelivery accepts must land, and give back the figures it carried; one it refuses names the field.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { parseDelivery } from '../../shared/core/ingest/accept-delivery.ts';
-import { landEntry, type LandingDeps } from '../../shared/core/landing/land.ts';
-import type { JudgeMessage } from '../../shared/ports.ts';
+import { parseDelivery } from '#core/ingest/accept-delivery.ts';
+import { landEntry, type LandingDeps } from '#core/landing/land.ts';
+import type { JudgeMessage } from '#core/ports.ts';
 import { hiddenTestDelivery, inboxEntry, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { RecordingQueue } from '../helpers/in-memory-ports.ts';

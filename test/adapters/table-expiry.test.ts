@@ -2,10 +2,10 @@
 // one writes when DynamoDB may delete it, in epoch seconds, against the emulator. Records never carry it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { dynamoClient, DynamoStore } from '../../shared/adapters/aws/dynamo-store.ts';
-import { DynamoLeaseStore } from '../../shared/adapters/aws/dynamo-lease.ts';
-import { DynamoReenqueueLedger } from '../../shared/adapters/aws/dynamo-reenqueue-ledger.ts';
-import { MAX_BUDGET_DAYS } from '../../shared/core/read/read-api.ts';
+import { dynamoClient, DynamoStore } from '#adapters/aws/dynamo-store.ts';
+import { DynamoLeaseStore } from '#adapters/aws/dynamo-lease.ts';
+import { DynamoReenqueueLedger } from '#adapters/aws/dynamo-reenqueue-ledger.ts';
+import { MAX_BUDGET_DAYS } from '#core/read/read-api.ts';
 import {
   allSpacesBudgetKey,
   budgetKey,
@@ -13,7 +13,7 @@ import {
   leaseKey,
   reenqueueKey,
   type ItemKey,
-} from '../../shared/storage-layout.ts';
+} from '#core/storage-layout.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 
 let t: TestStores;

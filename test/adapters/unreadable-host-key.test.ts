@@ -3,10 +3,10 @@
 // table are in memory (their wiring is the emulator suites').
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SecretsManagerKeySource } from '../../shared/adapters/aws/secrets-key-source.ts';
-import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
-import type { LandingMessage } from '../../shared/ports.ts';
+import { SecretsManagerKeySource } from '#adapters/aws/secrets-key-source.ts';
+import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts';
+import { parseConfig } from '#schema/config.ts';
+import type { LandingMessage } from '#core/ports.ts';
 import { InMemoryObjectStore, InMemoryTable, RecordingQueue } from '../helpers/in-memory-ports.ts';
 import { runDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';
 import {

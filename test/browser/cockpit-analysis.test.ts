@@ -11,12 +11,12 @@ import { parquetReadObjects } from 'hyparquet';
 import type { Browser, Page } from 'playwright-core';
 import { analysisPages, settled } from './helpers/analysis-page.ts';
 import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
-import { buildCampaign, readSourceRuns } from '../../infra/local/demo-campaign.ts';
-import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
-import { cohensKappa, describeComparison } from '../../shared/analytics/statistics.ts';
-import { sampleSentence } from '../../shared/analytics/comparison-sentence.ts';
-import { pushDelivery } from '../../runner/push.ts';
-import { apiPaths, type AttemptsBody, type CompareBody, type StatsBody } from '../../shared/analytics/contract.ts';
+import { buildCampaign, readSourceRuns } from '#infra/local/demo-campaign.ts';
+import { DEMO_JUDGE_MODEL } from '#infra/local/demo-judge.ts';
+import { cohensKappa, describeComparison } from '#analytics/statistics.ts';
+import { sampleSentence } from '#analytics/comparison-sentence.ts';
+import { pushDelivery } from '#runner/push.ts';
+import { apiPaths, type AttemptsBody, type CompareBody, type StatsBody } from '#analytics/contract.ts';
 import { eventually, type TestLocalMode } from '../helpers/local-mode.ts';
 
 const SPACE = 'AnalysisSpace';

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { settled } from './helpers/analysis-page.ts';
 import { campaign, demoCockpit, groups, HOSTS, live } from './helpers/demo-cockpit.ts';
 import { SHOTS } from './helpers/judged-campaign.ts';
-import { runId } from '../../shared/schema/run.ts';
+import { runId } from '#schema/run.ts';
 import { eventually, type TestLocalMode } from '../helpers/local-mode.ts';
 
 /** A run whose runner strings are markup, pushed by the untrusted-strings test. */

@@ -5,8 +5,8 @@
 // A small server here plays the read API.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import type { CompactRun } from '../../shared/analytics/columns.ts';
-import type { CockpitSettings } from '../../shared/analytics/contract.ts';
+import type { CompactRun } from '#analytics/columns.ts';
+import type { CockpitSettings } from '#analytics/contract.ts';
 import { launchChromium } from './helpers/chromium.ts';
 import { columns, emptySpaceApi, json, startDashboardServer } from './helpers/dashboard-server.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';

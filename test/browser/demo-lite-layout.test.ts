@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
 import { settled } from './helpers/analysis-page.ts';
-import { DEMO_JUDGE_MODEL } from '../../infra/local/demo-judge.ts';
-import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from '../../infra/local/demo-prices.ts';
-import { readDemoData } from '../../infra/local/demo-data.ts';
-import { buildLiteCampaign } from '../../infra/local/demo-lite-campaign.ts';
-import { pushDelivery } from '../../runner/push.ts';
+import { DEMO_JUDGE_MODEL } from '#infra/local/demo-judge.ts';
+import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from '#infra/local/demo-prices.ts';
+import { readDemoData } from '#infra/local/demo-data.ts';
+import { buildLiteCampaign } from '#infra/local/demo-lite-campaign.ts';
+import { pushDelivery } from '#runner/push.ts';
 
 const SPACE = 'SweBenchLiteDemo';
 const HOSTS = ['demo-runner-1', 'demo-runner-2'];

@@ -4,8 +4,8 @@
 // server here plays the read API.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import type { CockpitSettings } from '../../shared/analytics/contract.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
+import type { CockpitSettings } from '#analytics/contract.ts';
+import type { RunRow } from '#schema/run.ts';
 import { launchChromium } from './helpers/chromium.ts';
 import { columns, emptySpaceApi, json, startDashboardServer } from './helpers/dashboard-server.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';

@@ -1,8 +1,8 @@
 // The attempt history over HTTP (docs/contract.md §4, §10): a re-run and a late delivery of an earlier attempt, listed
 // newest first by /runs/{id}/attempts, with the current one marked.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { pushDelivery } from '../../runner/push.ts';
-import type { AttemptsBody } from '../../shared/analytics/contract.ts';
+import { pushDelivery } from '#runner/push.ts';
+import type { AttemptsBody } from '#analytics/contract.ts';
 import { runDelivery } from '../helpers/deliveries.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { DEMO_DATA_DIR, DEMO_DATA_FILES } from '../../infra/local/demo-data.ts';
+import { DEMO_DATA_DIR, DEMO_DATA_FILES } from '#infra/local/demo-data.ts';
 import { tempDir } from '../helpers/run-folders.ts';
 
 const root = resolve(import.meta.dirname, '../..');

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, it } from '@jest/globals';
-import { apiPaths, type RunsPage } from '../../shared/analytics/contract.ts';
+import { apiPaths, type RunsPage } from '#analytics/contract.ts';
 import { killProcess, startLocalProcess, type LocalProcess } from '../helpers/local-process.ts';
 import { tempDir } from '../helpers/run-folders.ts';
 

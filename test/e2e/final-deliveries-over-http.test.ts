@@ -1,9 +1,9 @@
 // Findings of the second ingest review (issue 26), each reproduced over local mode's HTTP server: what ingest accepts
 // can always be stored, a host writes only its own data, later records win and replays change nothing.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { pushDelivery } from '../../runner/push.ts';
-import { startAnthropicStandIn, type AnthropicStandIn } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
-import { startGitHubStandIn, type GitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
+import { pushDelivery } from '#runner/push.ts';
+import { startAnthropicStandIn, type AnthropicStandIn } from '#infra/local/stand-ins/anthropic-stand-in.ts';
+import { startGitHubStandIn, type GitHubStandIn } from '#infra/local/stand-ins/github-stand-in.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { gitHubAppKeyPair, goodAnswer } from '../helpers/judge.ts';
 import { eventually, queueDrained, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';

@@ -2,18 +2,18 @@
 // environment, in AWS (functions/aws-resources.ts) and in local mode (infra/local/local-mode.ts). The settings
 // they carry — every number, string and flag, and the configuration — come out the same on both platforms.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import * as aws from '../../functions/aws-resources.ts';
-import type { PlatformResources } from '../../functions/platform-resources.ts';
-import { wire as wireIngest } from '../../functions/ingest/wire.ts';
-import { wire as wireLander } from '../../functions/lander/wire.ts';
-import { wire as wireReadApi } from '../../functions/read-api/wire.ts';
-import { wire as wireJudge } from '../../functions/judge/wire.ts';
-import { wire as wireSweeper } from '../../functions/sweeper/wire.ts';
-import { wire as wireCompactor } from '../../functions/snapshot-compactor/wire.ts';
-import { wire as wireReconciler } from '../../functions/inbox-reconciler/wire.ts';
-import { LAMBDA_ANSWER_BYTES, type ServiceName } from '../../shared/operations.ts';
-import { systemClock } from '../../shared/ports.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
+import * as aws from '#functions/aws-resources.ts';
+import type { PlatformResources } from '#functions/platform-resources.ts';
+import { wire as wireIngest } from '#functions/ingest/wire.ts';
+import { wire as wireLander } from '#functions/lander/wire.ts';
+import { wire as wireReadApi } from '#functions/read-api/wire.ts';
+import { wire as wireJudge } from '#functions/judge/wire.ts';
+import { wire as wireSweeper } from '#functions/sweeper/wire.ts';
+import { wire as wireCompactor } from '#functions/snapshot-compactor/wire.ts';
+import { wire as wireReconciler } from '#functions/inbox-reconciler/wire.ts';
+import { LAMBDA_ANSWER_BYTES, type ServiceName } from '#core/operations.ts';
+import { systemClock } from '#core/ports.ts';
+import { parseConfig } from '#schema/config.ts';
 import { startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
 const CONFIG = { spaces: { Main: { senders: ['mac-studio-1'] } }, cockpits: { Board: { space: 'Main' } } };

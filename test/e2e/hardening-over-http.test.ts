@@ -3,7 +3,7 @@
 // and host records that show only the asking space.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { pushDelivery } from '../../runner/push.ts';
+import { pushDelivery } from '#runner/push.ts';
 import { issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 

@@ -3,9 +3,9 @@
 // field and leave nothing behind; short lists stay in the row, long ones beside it, and the run's own route answers
 // them whole either way.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { pushDelivery } from '../../runner/push.ts';
-import { ROW_LIMITS } from '../../shared/core/landing/bounds.ts';
-import { TEST_NAMES_MAX } from '../../shared/schema/run.ts';
+import { pushDelivery } from '#runner/push.ts';
+import { ROW_LIMITS } from '#core/landing/bounds.ts';
+import { TEST_NAMES_MAX } from '#schema/run.ts';
 import { hiddenTestDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 

@@ -3,9 +3,9 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SendMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { pushDelivery } from '../../runner/push.ts';
-import { signV1 } from '../../shared/core/ingest/signature.ts';
-import { inboxKey } from '../../shared/storage-layout.ts';
+import { pushDelivery } from '#runner/push.ts';
+import { signV1 } from '#shared/signature.ts';
+import { inboxKey } from '#core/storage-layout.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';
 import { eventually, queueDrained, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 

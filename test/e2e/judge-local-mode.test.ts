@@ -2,14 +2,14 @@
 // real SDKs and its verdict is readable from the API; retries and a refused key are handled by the local
 // sweeper.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { pushDelivery } from '../../runner/push.ts';
+import { pushDelivery } from '#runner/push.ts';
 import {
   startAnthropicStandIn,
   type AnthropicStandIn,
   type MessagesRequest,
   type StandInAnswer,
-} from '../../infra/local/stand-ins/anthropic-stand-in.ts';
-import { startGitHubStandIn, type GitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
+} from '#infra/local/stand-ins/anthropic-stand-in.ts';
+import { startGitHubStandIn, type GitHubStandIn } from '#infra/local/stand-ins/github-stand-in.ts';
 import { issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { gitHubAppKeyPair, goodAnswer } from '../helpers/judge.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';

@@ -1,9 +1,9 @@
 // Local mode across a restart: a run that waited for judge credentials is judged once local mode comes back
 // with them, although the emulated judge queue lost everything (the start-up sweep finds it).
 import { afterAll, expect, it } from '@jest/globals';
-import { pushDelivery } from '../../runner/push.ts';
-import { startAnthropicStandIn } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
-import { startGitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
+import { pushDelivery } from '#runner/push.ts';
+import { startAnthropicStandIn } from '#infra/local/stand-ins/anthropic-stand-in.ts';
+import { startGitHubStandIn } from '#infra/local/stand-ins/github-stand-in.ts';
 import { issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { goodAnswer } from '../helpers/judge.ts';
 import { eventually, startTestLocalMode } from '../helpers/local-mode.ts';

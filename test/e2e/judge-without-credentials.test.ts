@@ -1,9 +1,9 @@
 // Local mode with no judge credentials at all: runs land and wait, say why, and burn no attempts.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { pushDelivery } from '../../runner/push.ts';
-import { sweep } from '../../shared/core/judge/sweep.ts';
-import { systemClock } from '../../shared/ports.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
+import { pushDelivery } from '#runner/push.ts';
+import { sweep } from '#core/judge/sweep.ts';
+import { systemClock } from '#core/ports.ts';
+import { parseConfig } from '#schema/config.ts';
 import { issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { eventually, queueDrained, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 

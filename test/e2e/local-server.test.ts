@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createLocalServer, LOCAL_SECURITY_HEADERS, type HttpHandler } from '../../infra/local/http-server.ts';
+import { createLocalServer, LOCAL_SECURITY_HEADERS, type HttpHandler } from '#infra/local/http-server.ts';
 
 const staticDir = mkdtempSync(join(tmpdir(), 'replay-static-'));
 writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>cockpit</title>');

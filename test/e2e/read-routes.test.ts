@@ -2,7 +2,7 @@
 // configured): local mode's HTTP server, the read-api handler, the emulators. `GET /stats` is stats-route.test.ts.
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
-import { pairedComparison } from '../../shared/analytics/statistics.ts';
+import { pairedComparison } from '#analytics/statistics.ts';
 import {
   apiPaths,
   COCKPIT_ISSUE_FIELDS,
@@ -11,10 +11,10 @@ import {
   type ExportBody,
   type IssuesBody,
   type PairsBody,
-} from '../../shared/analytics/contract.ts';
+} from '#analytics/contract.ts';
 import { parquetReadObjects } from 'hyparquet';
-import { DEFAULT_EXPORT_FIELDS, exportTypeOf, type ExportField } from '../../shared/schema/export-fields.ts';
-import { runId } from '../../shared/schema/run.ts';
+import { DEFAULT_EXPORT_FIELDS, exportTypeOf, type ExportField } from '#schema/export-fields.ts';
+import { runId } from '#schema/run.ts';
 import { COMMA, FORMULA, PAIRS, readRoutesWorld, run, SPACE } from '../helpers/read-routes-world.ts';
 
 const NARROW = 'Narrow';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { keyEnvName } from '../../shared/adapters/key-names.ts';
+import { keyEnvName } from '#shared/key-names.ts';
 import { startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 import { replayPush, tempDir, writeKeyFile } from '../helpers/run-folders.ts';
 

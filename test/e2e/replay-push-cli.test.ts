@@ -3,8 +3,8 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PATCH_CUT_MARKER } from '../../runner/delivery.ts';
-import { MAX_DELIVERY_BYTES } from '../../shared/schema/delivery.ts';
+import { PATCH_CUT_MARKER } from '#runner/delivery.ts';
+import { MAX_DELIVERY_BYTES } from '#schema/delivery.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 import {
   replayPush,

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readBody } from '../../infra/local/stand-ins/read-body.ts';
+import { readBody } from '#infra/local/stand-ins/read-body.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 import { replayPush, resultJson, SMALL_PATCH, tempDir, writeKeyFile, writeRunFolder } from '../helpers/run-folders.ts';
 

@@ -4,7 +4,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { keyEnvName } from '../../shared/adapters/key-names.ts';
+import { keyEnvName } from '#shared/key-names.ts';
 import { startRecordingEndpoint, type RecordingEndpoint } from '../helpers/recording-endpoint.ts';
 import { replayPush, resultJson, SMALL_PATCH, tempDir, writeKeyFile, writeRunFolder } from '../helpers/run-folders.ts';
 

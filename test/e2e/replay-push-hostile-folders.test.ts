@@ -7,7 +7,7 @@ import { existsSync, linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } f
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { MAX_RUN_FILE_BYTES } from '../../runner/run-folder.ts';
+import { MAX_RUN_FILE_BYTES } from '#runner/run-folder.ts';
 import { startRecordingEndpoint, type RecordingEndpoint } from '../helpers/recording-endpoint.ts';
 import {
   filesUnder,

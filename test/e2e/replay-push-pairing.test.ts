@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { keyEnvName } from '../../shared/adapters/key-names.ts';
+import { keyEnvName } from '#shared/key-names.ts';
 import { buildClient } from '../../bin/build-client.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 import {

@@ -6,8 +6,8 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { presentedSignature, verifySignature, type RequestHeaders } from '../../shared/core/ingest/signature.ts';
-import { readBody } from '../../infra/local/stand-ins/read-body.ts';
+import { presentedSignature, verifySignature, type RequestHeaders } from '#shared/signature.ts';
+import { readBody } from '#infra/local/stand-ins/read-body.ts';
 import { replayPush, resultJson, SMALL_PATCH, tempDir, writeKeyFile, writeRunFolder } from '../helpers/run-folders.ts';
 
 const KEY = 'retries-key';

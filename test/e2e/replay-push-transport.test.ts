@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { postSigned } from '../../runner/push.ts';
+import { postSigned } from '#runner/push.ts';
 import { startRecordingEndpoint, type RecordingEndpoint } from '../helpers/recording-endpoint.ts';
 import {
   replayPush,

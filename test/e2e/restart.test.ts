@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { pushDelivery } from '../../runner/push.ts';
+import { pushDelivery } from '#runner/push.ts';
 import { runDelivery } from '../helpers/deliveries.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 import { killProcess, startLocalProcess, type LocalProcess } from '../helpers/local-process.ts';

@@ -1,8 +1,8 @@
 // `GET /stats` end to end: local mode's HTTP server, the read-api handler, the emulators. Its outcome, agreement
 // and difficulty filters are checked on the exports and /compare too, which take the same parameters.
 import { describe, expect, it } from '@jest/globals';
-import { proportion } from '../../shared/analytics/statistics.ts';
-import { apiPaths, type ExportBody, type StatsBody } from '../../shared/analytics/contract.ts';
+import { proportion } from '#analytics/statistics.ts';
+import { apiPaths, type ExportBody, type StatsBody } from '#analytics/contract.ts';
 import { COMMA, FORMULA, PAIRS, readRoutesWorld, SPACE } from '../helpers/read-routes-world.ts';
 
 const { get } = readRoutesWorld();

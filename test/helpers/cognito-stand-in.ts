@@ -4,7 +4,7 @@
 // no SMS configuration: an invitation that does not ask for email delivery fails as Cognito's does.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readBody } from '../../infra/local/stand-ins/read-body.ts';
+import { readBody } from '#infra/local/stand-ins/read-body.ts';
 
 export interface StandInUser {
   attributes: Record<string, string>;

@@ -1,5 +1,5 @@
 // A cockpit-side run (the columnar projection) with plausible figures; tests override what matters to them.
-import type { CompactRun } from '../../shared/analytics/columns.ts';
+import type { CompactRun } from '#analytics/columns.ts';
 
 let serial = 0;
 

@@ -1,12 +1,12 @@
 // What a runner host sends, one factory per delivery kind, so each test states only what matters to it.
 // These are wire inputs: a test may add unknown or invalid keys on purpose to see them dropped or refused.
 import { randomUUID } from 'node:crypto';
-import { signedHeaders } from '../../shared/core/ingest/signature.ts';
-import type * as z from '../../shared/schema/zod.ts';
-import type { hiddenTestDeliverySchema, issueDeliverySchema, runDeliverySchema } from '../../shared/schema/delivery.ts';
-import type { issueRecordSchema } from '../../shared/schema/issue.ts';
-import { inboxEntrySchema, type InboxEntry } from '../../shared/schema/messages.ts';
-import { runId, type runnerRowSchema } from '../../shared/schema/run.ts';
+import { signedHeaders } from '#shared/signature.ts';
+import type * as z from '#schema/zod.ts';
+import type { hiddenTestDeliverySchema, issueDeliverySchema, runDeliverySchema } from '#schema/delivery.ts';
+import type { issueRecordSchema } from '#schema/issue.ts';
+import { inboxEntrySchema, type InboxEntry } from '#schema/messages.ts';
+import { runId, type runnerRowSchema } from '#schema/run.ts';
 
 /** A schema's input plus whatever else a test puts on the wire. */
 type Wire<T> = T & Record<string, unknown>;

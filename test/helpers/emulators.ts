@@ -4,9 +4,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
-import { S3ObjectStore } from '../../shared/adapters/aws/s3-object-store.ts';
-import { startEmulators, type Emulators } from '../../infra/local/emulators.ts';
+import { DynamoStore, dynamoClient } from '#adapters/aws/dynamo-store.ts';
+import { S3ObjectStore } from '#adapters/aws/s3-object-store.ts';
+import { startEmulators, type Emulators } from '#infra/local/emulators.ts';
 import { sharedEmulators } from './shared-emulators.ts';
 
 export interface TestStores {

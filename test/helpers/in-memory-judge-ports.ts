@@ -7,8 +7,8 @@ import {
   type JudgeModelAnswer,
   type JudgeModelRequest,
   type ReferenceSource,
-} from '../../shared/ports.ts';
-import type { TokenUsage } from '../../shared/core/cost.ts';
+} from '#core/ports.ts';
+import type { TokenUsage } from '#core/cost.ts';
 
 /** A judge model that answers from a script (at once, or when a promise settles) and keeps the requests it was sent. */
 export class ScriptedJudgeModel implements JudgeModel {

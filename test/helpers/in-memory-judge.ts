@@ -1,20 +1,15 @@
 // The judge's world in memory, fresh per test: the table, the data bucket (in-memory-ports.ts), a scripted model
 // and a code host (in-memory-judge-ports.ts), a clock that stands still, and the read API over the same stores.
 // Runs are put as landing leaves them (patch and summary stored, row due), so the judge's own rules decide the rest.
-import {
-  judgeRun,
-  DEFAULT_MAX_DIFF_CHARS,
-  type JudgeDeps,
-  type JudgeOutcome,
-} from '../../shared/core/judge/judge-run.ts';
-import { landEntry } from '../../shared/core/landing/land.ts';
-import { answerRead } from '../../shared/core/read/read-api.ts';
-import type { SweepDeps } from '../../shared/core/judge/sweep.ts';
-import type { JudgeMessage } from '../../shared/ports.ts';
-import { patchKey, summaryKey } from '../../shared/storage-layout.ts';
-import type { ReplayConfig } from '../../shared/schema/config.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
-import { sha256Hex } from '../../shared/sha256.ts';
+import { judgeRun, DEFAULT_MAX_DIFF_CHARS, type JudgeDeps, type JudgeOutcome } from '#core/judge/judge-run.ts';
+import { landEntry } from '#core/landing/land.ts';
+import { answerRead } from '#core/read/read-api.ts';
+import type { SweepDeps } from '#core/judge/sweep.ts';
+import type { JudgeMessage } from '#core/ports.ts';
+import { patchKey, summaryKey } from '#core/storage-layout.ts';
+import type { ReplayConfig } from '#schema/config.ts';
+import type { RunRow } from '#schema/run.ts';
+import { sha256Hex } from '#shared/sha256.ts';
 import {
   InMemoryKeySource,
   InMemoryObjectStore,

@@ -1,4 +1,4 @@
-// In-memory implementations of the ports (shared/ports.ts) for handler and core tests. They keep the
+// In-memory implementations of the ports (core/ports.ts) for handler and core tests. They keep the
 // contracts the DynamoDB, S3 and SQS adapters keep, so a test that passes here is not relying on a fake
 // being lenient: writes are conditional on the revision, values are copied in and out (a caller that
 // mutates what it read changes nothing stored), pages follow the sort order of the table's keys and a
@@ -24,13 +24,13 @@ import {
   type PendingHiddenTest,
   type RunStore,
   type Versioned,
-} from '../../shared/ports.ts';
-import { takesHiddenTest, type ArchivedAttempt } from '../../shared/schema/attempt.ts';
-import type { StoredHost } from '../../shared/schema/host.ts';
-import type { SentIssue, StoredIssue } from '../../shared/schema/issue.ts';
-import type { StoredHiddenTestResult, RunRow } from '../../shared/schema/run.ts';
-import { replacesHiddenTest } from '../../shared/core/landing/decide.ts';
-import { archivedAttemptKey } from '../../shared/storage-layout.ts';
+} from '#core/ports.ts';
+import { takesHiddenTest, type ArchivedAttempt } from '#schema/attempt.ts';
+import type { StoredHost } from '#schema/host.ts';
+import type { SentIssue, StoredIssue } from '#schema/issue.ts';
+import type { StoredHiddenTestResult, RunRow } from '#schema/run.ts';
+import { replacesHiddenTest } from '#core/landing/decide.ts';
+import { archivedAttemptKey } from '#core/storage-layout.ts';
 
 /** Every table-backed port, as one table (like DynamoStore). */
 export class InMemoryTable

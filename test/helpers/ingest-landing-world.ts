@@ -1,16 +1,16 @@
 // Ingest and landing of one space `S` against in-memory ports, for the ownership and run-id rules
 // (docs/contract.md §3 check 7, §4): `send` signs and posts a delivery as its host, `land` lands it directly, as
 // a delivery that passed ingest before the state it meets.
-import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
+import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts';
 import {
   landEntry,
   landInboxEntry,
   type ForeignAttempt,
   type IdCollision,
   type LandingDeps,
-} from '../../shared/core/landing/land.ts';
-import type { JudgeMessage, LandingMessage } from '../../shared/ports.ts';
-import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '../../shared/schema/config.ts';
+} from '#core/landing/land.ts';
+import type { JudgeMessage, LandingMessage } from '#core/ports.ts';
+import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '#schema/config.ts';
 import { inboxEntry, signedDeliveryHeaders } from './deliveries.ts';
 import {
   InMemoryKeySource,

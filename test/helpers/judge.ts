@@ -2,20 +2,20 @@
 // SDK adapters, a GitHub App key pair, a settable clock, and landing through the real landing code.
 import { generateKeyPair, generateKeyPairSync } from 'node:crypto';
 import { promisify } from 'node:util';
-import { landEntry } from '../../shared/core/landing/land.ts';
-import { parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
-import type { JudgeMessage } from '../../shared/ports.ts';
-import type { JudgeDeps } from '../../shared/core/judge/judge-run.ts';
-import type { SweepDeps } from '../../shared/core/judge/sweep.ts';
-import { AnthropicJudgeModel } from '../../shared/adapters/anthropic-judge-model.ts';
-import { GitHubReferenceSource } from '../../shared/adapters/github-reference-source.ts';
+import { landEntry } from '#core/landing/land.ts';
+import { parseConfig, type ReplayConfig } from '#schema/config.ts';
+import type { JudgeMessage } from '#core/ports.ts';
+import type { JudgeDeps } from '#core/judge/judge-run.ts';
+import type { SweepDeps } from '#core/judge/sweep.ts';
+import { AnthropicJudgeModel } from '#adapters/anthropic-judge-model.ts';
+import { GitHubReferenceSource } from '#adapters/github-reference-source.ts';
 import {
   startAnthropicStandIn,
   type AnthropicStandIn,
   type MessagesRequest,
   type StandInAnswer,
-} from '../../infra/local/stand-ins/anthropic-stand-in.ts';
-import { startGitHubStandIn, type GitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
+} from '#infra/local/stand-ins/anthropic-stand-in.ts';
+import { startGitHubStandIn, type GitHubStandIn } from '#infra/local/stand-ins/github-stand-in.ts';
 import { startTestStores, type TestStores } from './emulators.ts';
 import { inboxEntry, runDelivery } from './deliveries.ts';
 import { RecordingQueue } from './in-memory-ports.ts';

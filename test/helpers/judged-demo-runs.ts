@@ -1,11 +1,11 @@
 // Demo runs as the judge would leave them, for tests that load a judged campaign straight into a table.
 import { judged, landedRow, type JudgeAnswerFields } from '../../bench/direct-load.ts';
-import type { DemoCampaign, DemoRun } from '../../infra/local/demo-campaign.ts';
-import { DEMO_JUDGE_MODEL, demoIssue, oracleAnswer } from '../../infra/local/demo-judge.ts';
-import { judgeAnswerSchema } from '../../shared/core/judge/answer.ts';
-import { verdict } from '../../shared/core/judge/transitions.ts';
-import { verdictChecks } from '../../shared/core/judge/verdict-checks.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
+import type { DemoCampaign, DemoRun } from '#infra/local/demo-campaign.ts';
+import { DEMO_JUDGE_MODEL, demoIssue, oracleAnswer } from '#infra/local/demo-judge.ts';
+import { judgeAnswerSchema } from '#core/judge/answer.ts';
+import { verdict } from '#core/judge/transitions.ts';
+import { verdictChecks } from '#core/judge/verdict-checks.ts';
+import type { RunRow } from '#schema/run.ts';
 
 /**
  * The row the judge would write for a run of the campaign: where the campaign holds the task's real merged fix

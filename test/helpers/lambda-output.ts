@@ -2,7 +2,7 @@
 // JSON object per line to stdout/stderr, log lines and EMF metric blobs alike. Tests assert on the printed
 // EMF (namespace, `service` dimension, names, values) rather than on calls into a metrics object, so a metric
 // that is recorded but never flushed, or flushed under the wrong namespace, fails the test.
-import { METRICS_NAMESPACE, type MetricName } from '../../shared/operations.ts';
+import { METRICS_NAMESPACE, type MetricName } from '#core/operations.ts';
 
 export interface LambdaOutput {
   /** Every line printed, parsed; a line that is not JSON is kept as `{ text }`. */

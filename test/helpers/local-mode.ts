@@ -4,9 +4,9 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseConfig } from '../../shared/schema/config.ts';
-import { keyEnvName } from '../../shared/adapters/key-names.ts';
-import { startLocalMode, type LocalMode, type LocalModeOptions } from '../../infra/local/local-mode.ts';
+import { parseConfig } from '#schema/config.ts';
+import { keyEnvName } from '#shared/key-names.ts';
+import { startLocalMode, type LocalMode, type LocalModeOptions } from '#infra/local/local-mode.ts';
 import { sharedEmulators } from './shared-emulators.ts';
 
 export interface TestLocalMode extends LocalMode {

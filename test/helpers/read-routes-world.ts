@@ -2,7 +2,7 @@
 // and judged as the judge writes them, and a `get` that reads an answer back. Each suite adds its own spaces.
 import { afterAll, beforeAll, expect } from '@jest/globals';
 import { judged } from '../../bench/direct-load.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
+import type { RunRow } from '#schema/run.ts';
 import { startTestLocalMode, type TestLocalMode } from './local-mode.ts';
 import { runRow, storedIssue } from './records.ts';
 

@@ -2,9 +2,9 @@
 // from the deliveries in deliveries.ts through the same builders the benchmarks load with (bench/direct-load,
 // which applies the real landing rules), so a test's row is one landing could have written.
 import { landedRow, storedIssue as storedIssueOf } from '../../bench/direct-load.ts';
-import type { StoredHost } from '../../shared/schema/host.ts';
-import type { SentIssue } from '../../shared/schema/issue.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
+import type { StoredHost } from '#schema/host.ts';
+import type { SentIssue } from '#schema/issue.ts';
+import type { RunRow } from '#schema/run.ts';
 import { DEFAULT_HOST, issueRecord, runDelivery } from './deliveries.ts';
 
 export const DEFAULT_SPACE = 'S';

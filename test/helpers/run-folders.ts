@@ -2,7 +2,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../runner/cli.ts';
+import { runCli } from '#runner/cli.ts';
 
 export interface RunFolderSpec {
   name?: string;

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { secretsManagerClient } from '../../shared/adapters/aws/secret-values.ts';
+import { secretsManagerClient } from '#adapters/aws/secret-values.ts';
 
 /** An answer: the HTTP status and the JSON body (an error carries `__type` and `message`). */
 export interface SecretsAnswer {

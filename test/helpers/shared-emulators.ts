@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmulatorServers, type EmulatorServers, type RunningEmulators } from '../../infra/local/emulators.ts';
-import type { AwsConnection } from '../../shared/adapters/aws/sdk-settings.ts';
+import { startEmulatorServers, type EmulatorServers, type RunningEmulators } from '#infra/local/emulators.ts';
+import type { AwsConnection } from '#adapters/aws/sdk-settings.ts';
 
 const ENV_NAME = 'REPLAY_TEST_EMULATORS';
 

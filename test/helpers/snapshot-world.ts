@@ -2,14 +2,14 @@
 // runs to seed, a cold read process that counts its whole-table reads, and the answers the tests read back.
 import { gunzipSync } from 'node:zlib';
 import { judged } from '../../bench/direct-load.ts';
-import { columnsFromBytes } from '../../shared/analytics/columns.ts';
-import type { StatsBody } from '../../shared/analytics/contract.ts';
-import { answerRead, type ReadDeps } from '../../shared/core/read/read-api.ts';
-import { columnsAnswer } from '../../shared/core/read/read-model.ts';
-import { compactSpace, type ColumnPartLimits } from '../../shared/core/read/snapshot-store.ts';
-import type { IssueStore, Page, RunStore } from '../../shared/ports.ts';
-import type { ReplayConfig } from '../../shared/schema/config.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
+import { columnsFromBytes } from '#analytics/columns.ts';
+import type { StatsBody } from '#analytics/contract.ts';
+import { answerRead, type ReadDeps } from '#core/read/read-api.ts';
+import { columnsAnswer } from '#core/read/read-model.ts';
+import { compactSpace, type ColumnPartLimits } from '#core/read/snapshot-store.ts';
+import type { IssueStore, Page, RunStore } from '#core/ports.ts';
+import type { ReplayConfig } from '#schema/config.ts';
+import type { RunRow } from '#schema/run.ts';
 import { runRow } from './records.ts';
 
 export interface SnapshotStores {

@@ -2,7 +2,7 @@
 // exactly one of the dimension sets its namespace publishes, and an expression over several metrics must
 // not go blank when one of them has no datapoint.
 import { describe, expect, it } from '@jest/globals';
-import { METRICS_NAMESPACE } from '../../shared/operations.ts';
+import { METRICS_NAMESPACE } from '#core/operations.ts';
 import { ofType, type Resource } from './template-queries.ts';
 import { exampleConfig, richConfig, synthesize } from './synth.ts';
 
@@ -15,7 +15,7 @@ import { exampleConfig, richConfig, synthesize } from './synth.ts';
  * - AWS/Lambda: FunctionName; FunctionName, Resource; FunctionName, ExecutedVersion; and none, account-wide
  *   ("Types of metrics for Lambda functions");
  * - AWS/SQS: QueueName ("Available CloudWatch metrics for Amazon SQS");
- * - our own namespace: Powertools' EMF publishes every metric with `service` (shared/adapters/aws/observability.ts).
+ * - our own namespace: Powertools' EMF publishes every metric with `service` (adapters/aws/observability.ts).
  */
 const PUBLISHED: Record<string, { sets: string[][]; fixed?: Record<string, string> }> = {
   'AWS/CloudFront': { sets: [['DistributionId', 'Region']], fixed: { Region: 'Global' } },

@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { BUNDLED_CONFIG_FILE, parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
-import { cockpitConfig } from '../../infra/aws/deployment-config.ts';
-import type { CockpitSettings } from '../../shared/analytics/contract.ts';
+import { BUNDLED_CONFIG_FILE, parseConfig, type ReplayConfig } from '#schema/config.ts';
+import { cockpitConfig } from '#infra/aws/deployment-config.ts';
+import type { CockpitSettings } from '#analytics/contract.ts';
 import { startTestStores } from '../helpers/emulators.ts';
 import { scheduledEvent } from '../helpers/events.ts';
 import { runRow } from '../helpers/records.ts';
-import { STAGE_CONTEXT_KEY } from '../../infra/aws/stage-names.ts';
+import { STAGE_CONTEXT_KEY } from '#infra/aws/stage-names.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'replay-bundled-'));

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { App } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from '@jest/globals';
-import { parseConfig } from '../../shared/schema/config.ts';
-import { COCKPIT_STACKS } from '../../infra/aws/cockpit-stack.ts';
+import { parseConfig } from '#schema/config.ts';
+import { COCKPIT_STACKS } from '#infra/aws/cockpit-stack.ts';
 import { exampleConfig, standInDashboard, synthesize } from './synth.ts';
 import { logicalIdOf, mentions, ofType, one } from './template-queries.ts';
 

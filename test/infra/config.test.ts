@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import type { Stack } from 'aws-cdk-lib';
-import { ConfigError, parseConfig, readConfigFile } from '../../shared/schema/config.ts';
-import { CONFIG_CONTEXT_KEY, DEPLOY_CONFIG_OPTION, deploymentConfigPath } from '../../infra/aws/deployment-config.ts';
-import { localPaths } from '../../infra/local/paths.ts';
+import { ConfigError, parseConfig, readConfigFile } from '#schema/config.ts';
+import { CONFIG_CONTEXT_KEY, DEPLOY_CONFIG_OPTION, deploymentConfigPath } from '#infra/aws/deployment-config.ts';
+import { localPaths } from '#infra/local/paths.ts';
 import { EXAMPLE_CONFIG_PATH, exampleConfig, PROJECT_ROOT, synthesize } from './synth.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'replay-config-'));

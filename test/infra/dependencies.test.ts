@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import semver from 'semver';
-import { FUNCTION_RUNTIME } from '../../infra/aws/constructs/replay-function.ts';
+import { FUNCTION_RUNTIME } from '#infra/aws/constructs/replay-function.ts';
 import { PROJECT_ROOT } from './synth.ts';
 
 const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { COCKPIT_STACKS } from '../../infra/aws/cockpit-stack.ts';
+import { COCKPIT_STACKS } from '#infra/aws/cockpit-stack.ts';
 import { ofType } from './template-queries.ts';
 import { exampleConfig, PROJECT_ROOT, synthesize } from './synth.ts';
 

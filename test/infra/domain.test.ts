@@ -3,7 +3,7 @@
 // alias records. Either way one output is the ingest URL with {space} left to fill in.
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from '@jest/globals';
-import { parseConfig } from '../../shared/schema/config.ts';
+import { parseConfig } from '#schema/config.ts';
 import { DeploymentRenderer, REGION } from './rendered-policies.ts';
 import { synthesize, type Synthesized } from './synth.ts';
 import { one, ofType } from './template-queries.ts';

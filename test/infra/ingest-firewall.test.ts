@@ -3,7 +3,7 @@
 // runners' URL names. Without it, ingest is the API itself and nothing of the kind is deployed.
 import { describe, expect, it } from '@jest/globals';
 import { Stack } from 'aws-cdk-lib';
-import { parseConfig } from '../../shared/schema/config.ts';
+import { parseConfig } from '#schema/config.ts';
 import { ofType, one } from './template-queries.ts';
 import { exampleConfig, synthesize } from './synth.ts';
 

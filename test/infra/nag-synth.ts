@@ -4,9 +4,9 @@
 // a stage with the ingest firewall.
 // CloudFormation's template validation is not run here: the real `cdk synth` in bundled-synth.test.ts runs
 // it over a deployment with the same kinds of resources.
-import { parseConfig } from '../../shared/schema/config.ts';
-import { addReplayStacks } from '../../infra/aws/replay-app.ts';
-import { StageNames } from '../../infra/aws/stage-names.ts';
+import { parseConfig } from '#schema/config.ts';
+import { addReplayStacks } from '#infra/aws/replay-app.ts';
+import { StageNames } from '#infra/aws/stage-names.ts';
 import { richConfig, sharedDashboard, testApp } from './synth.ts';
 
 const app = testApp();

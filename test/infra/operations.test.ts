@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { parseConfig } from '../../shared/schema/config.ts';
-import { METRICS } from '../../shared/operations.ts';
-import { SWEEP_EVERY } from '../../infra/aws/constructs/schedule.ts';
-import { STAGE_TAG } from '../../infra/aws/stage-names.ts';
+import { parseConfig } from '#schema/config.ts';
+import { METRICS } from '#core/operations.ts';
+import { SWEEP_EVERY } from '#infra/aws/constructs/schedule.ts';
+import { STAGE_TAG } from '#infra/aws/stage-names.ts';
 import { ofType, type Resource } from './template-queries.ts';
 import { PROJECT_ROOT, richConfig, synthesize } from './synth.ts';
 

@@ -1,10 +1,10 @@
 // The per-host writer policies (infra/aws/pairing-stack.ts): whoever pairs a host may put that host's key
 // and read its secret's metadata, never another host's key, never a key's value.
 import { describe, expect, it } from '@jest/globals';
-import { keySecretName } from '../../shared/adapters/key-names.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
-import { pairingPolicyName } from '../../infra/aws/pairing-stack.ts';
-import { StageNames } from '../../infra/aws/stage-names.ts';
+import { keySecretName } from '#shared/key-names.ts';
+import { parseConfig } from '#schema/config.ts';
+import { pairingPolicyName } from '#infra/aws/pairing-stack.ts';
+import { StageNames } from '#infra/aws/stage-names.ts';
 import { allowStatements, DeploymentRenderer, iamMatches, type RenderedStatement } from './rendered-policies.ts';
 import { synthesize } from './synth.ts';
 import { logicalIdOf } from './template-queries.ts';

@@ -1,8 +1,8 @@
 // Least privilege, read from the synthesized templates of the richest configuration and from the policies as a
 // deployment renders them: who may read host keys and judge credentials, and exactly what each function holds.
 import { describe, expect, it } from '@jest/globals';
-import { keySecretName } from '../../shared/adapters/key-names.ts';
-import { keyCandidates, parseConfig } from '../../shared/schema/config.ts';
+import { keySecretName } from '#shared/key-names.ts';
+import { keyCandidates, parseConfig } from '#schema/config.ts';
 import {
   auditKey,
   contaminationKey,
@@ -15,7 +15,7 @@ import {
   snapshotRunsKey,
   summaryKey,
   testsKey,
-} from '../../shared/storage-layout.ts';
+} from '#core/storage-layout.ts';
 import { richConfig, synthesize } from './synth.ts';
 import {
   actionsOf,

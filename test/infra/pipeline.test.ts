@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from '@jest/globals';
-import { parseConfig } from '../../shared/schema/config.ts';
+import { parseConfig } from '#schema/config.ts';
 import { exampleConfig, synthesize } from './synth.ts';
 import {
   actionsOf,

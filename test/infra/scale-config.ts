@@ -2,8 +2,8 @@
 // hosts, 200 spaces and 100 cockpits, with names as long as real ones. One space is sent to by the whole
 // fleet, the others by ten hosts each; a few spaces keep their keys under a second secretConfigKey. Each
 // cockpit shows a space of its own, and one cockpit stack holds as many signed-in cockpits as it may.
-import { parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
-import { cockpitStackIndex, MAX_COCKPITS_PER_STACK } from '../../infra/aws/cockpit-stack.ts';
+import { parseConfig, type ReplayConfig } from '#schema/config.ts';
+import { cockpitStackIndex, MAX_COCKPITS_PER_STACK } from '#infra/aws/cockpit-stack.ts';
 
 export const SCALE = { hosts: 200, spaces: 200, cockpits: 100 } as const;
 /** The cockpit stack filled to its bound. */

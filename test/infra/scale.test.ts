@@ -1,8 +1,8 @@
 // One synth of the largest deployment the stacks are held to (scale-config.ts), shared by every assertion:
 // each policy rendered with real ARNs against IAM's size limits, each stack against CloudFormation's.
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, keyCandidates, parseConfig } from '../../shared/schema/config.ts';
-import { COCKPIT_STACKS, cockpitsByStack, MAX_COCKPITS_PER_STACK } from '../../infra/aws/cockpit-stack.ts';
+import { ConfigError, keyCandidates, parseConfig } from '#schema/config.ts';
+import { COCKPIT_STACKS, cockpitsByStack, MAX_COCKPITS_PER_STACK } from '#infra/aws/cockpit-stack.ts';
 import { DeploymentRenderer, IAM_LIMITS, policySize } from './rendered-policies.ts';
 import { cockpitNames, FULL_COCKPIT_STACK, SCALE, scaleConfig } from './scale-config.ts';
 import { synthesize } from './synth.ts';

@@ -4,9 +4,9 @@
 import { Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from '@jest/globals';
-import { addReplayStacks } from '../../infra/aws/replay-app.ts';
-import { StageNames, stageNamesFrom } from '../../infra/aws/stage-names.ts';
-import { ConfigError } from '../../shared/schema/config.ts';
+import { addReplayStacks } from '#infra/aws/replay-app.ts';
+import { StageNames, stageNamesFrom } from '#infra/aws/stage-names.ts';
+import { ConfigError } from '#schema/config.ts';
 import { ACCOUNT, DeploymentRenderer, REGION } from './rendered-policies.ts';
 import { richConfig, sharedDashboard, synthesize, templatesOf, testApp } from './synth.ts';
 import { functionsByService, ofType, onlyFunction } from './template-queries.ts';

@@ -1,10 +1,10 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from '@jest/globals';
-import { EXPIRY_ATTRIBUTE, INDEXES, TABLE_KEYS } from '../../shared/storage-layout.ts';
-import { keySecretName } from '../../shared/adapters/key-names.ts';
-import { keyCandidates, parseConfig } from '../../shared/schema/config.ts';
-import { INBOX_EXPIRY_DAYS, SNAPSHOT_VERSION_DAYS } from '../../infra/aws/stateful-stack.ts';
-import { MAX_RECEIVES, TIMEOUTS } from '../../infra/aws/timing.ts';
+import { EXPIRY_ATTRIBUTE, INDEXES, TABLE_KEYS } from '#core/storage-layout.ts';
+import { keySecretName } from '#shared/key-names.ts';
+import { keyCandidates, parseConfig } from '#schema/config.ts';
+import { INBOX_EXPIRY_DAYS, SNAPSHOT_VERSION_DAYS } from '#infra/aws/stateful-stack.ts';
+import { MAX_RECEIVES, TIMEOUTS } from '#infra/aws/timing.ts';
 import type { Stack } from 'aws-cdk-lib';
 import { exampleConfig, synthesize } from './synth.ts';
 import { ACCOUNT, allowStatements, DeploymentRenderer, REGION, roleMay } from './rendered-policies.ts';

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
-import { parseConfig, type ReplayConfig } from '../../shared/schema/config.ts';
-import { addReplayStacks } from '../../infra/aws/replay-app.ts';
-import { StageNames } from '../../infra/aws/stage-names.ts';
-import { ReplayFunction } from '../../infra/aws/constructs/replay-function.ts';
+import { parseConfig, type ReplayConfig } from '#schema/config.ts';
+import { addReplayStacks } from '#infra/aws/replay-app.ts';
+import { StageNames } from '#infra/aws/stage-names.ts';
+import { ReplayFunction } from '#infra/aws/constructs/replay-function.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 export { PROJECT_ROOT };

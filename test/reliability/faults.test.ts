@@ -5,20 +5,20 @@
 // injected by a proxy in front of the real adapters (the technique of test/adapters/landing.test.ts, with
 // hangs added: a call that never returns is a function killed by its timeout).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
-import { landInboxEntry, type LandingDeps } from '../../shared/core/landing/land.ts';
-import { judgeRun, CLAIM_SECONDS } from '../../shared/core/judge/judge-run.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
-import type { KeySource, LandingMessage, MessageQueue } from '../../shared/ports.ts';
+import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts';
+import { landInboxEntry, type LandingDeps } from '#core/landing/land.ts';
+import { judgeRun, CLAIM_SECONDS } from '#core/judge/judge-run.ts';
+import { parseConfig } from '#schema/config.ts';
+import type { KeySource, LandingMessage, MessageQueue } from '#core/ports.ts';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { createLanderHandler } from '../../functions/lander/handler.ts';
-import { instrumentation } from '../../shared/adapters/aws/observability.ts';
-import { pollQueue } from '../../infra/local/queue-poller.ts';
+import { createLanderHandler } from '#functions/lander/handler.ts';
+import { instrumentation } from '#adapters/aws/observability.ts';
+import { pollQueue } from '#infra/local/queue-poller.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';
 import { goodAnswer, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
 import { RecordingQueue } from '../helpers/in-memory-ports.ts';
 import { eventually } from '../helpers/local-mode.ts';
-import { inboxKey } from '../../shared/storage-layout.ts';
+import { inboxKey } from '#core/storage-layout.ts';
 
 type Fault = 'throws' | 'hangs';
 

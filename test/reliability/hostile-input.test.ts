@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
-import { signV1 } from '../../shared/core/ingest/signature.ts';
+import { signV1 } from '#shared/signature.ts';
 import { runDelivery, issueDelivery, hiddenTestDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';
 import { startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 

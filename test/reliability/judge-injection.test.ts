@@ -8,11 +8,11 @@
 // resolved; a "resolved" for a change to unrelated files is flagged by the facts; `/stats` counts the flagged apart.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { pushDelivery } from '../../runner/push.ts';
-import type { StatsBody } from '../../shared/analytics/contract.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
-import { startAnthropicStandIn, type AnthropicStandIn } from '../../infra/local/stand-ins/anthropic-stand-in.ts';
-import { startGitHubStandIn, type GitHubStandIn } from '../../infra/local/stand-ins/github-stand-in.ts';
+import { pushDelivery } from '#runner/push.ts';
+import type { StatsBody } from '#analytics/contract.ts';
+import type { RunRow } from '#schema/run.ts';
+import { startAnthropicStandIn, type AnthropicStandIn } from '#infra/local/stand-ins/anthropic-stand-in.ts';
+import { startGitHubStandIn, type GitHubStandIn } from '#infra/local/stand-ins/github-stand-in.ts';
 import { issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { gitHubAppKeyPair, goodAnswer } from '../helpers/judge.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';

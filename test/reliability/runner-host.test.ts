@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { MAX_RUN_FILE_BYTES, RUN_FILES } from '../../runner/run-folder.ts';
+import { MAX_RUN_FILE_BYTES, RUN_FILES } from '#runner/run-folder.ts';
 import { eventually, queueDrained, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 import { startRecordingEndpoint } from '../helpers/recording-endpoint.ts';
 import {

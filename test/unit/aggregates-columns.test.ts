@@ -17,14 +17,14 @@ import {
   TEXT_FIELDS,
   type CompactRun,
   type RunColumns,
-} from '../../shared/analytics/columns.ts';
-import { ColumnsReader } from '../../shared/analytics/columns-reader.ts';
-import { columnsAnswer, REENCODE_AFTER_MS } from '../../shared/core/read/read-model.ts';
-import { AS_OF_SAFETY_MS } from '../../shared/core/read/as-of.ts';
-import { RunTable } from '../../shared/analytics/run-table.ts';
-import { toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
-import type { Page } from '../../shared/ports.ts';
-import { runId, type RunRow } from '../../shared/schema/run.ts';
+} from '#analytics/columns.ts';
+import { ColumnsReader } from '#analytics/columns-reader.ts';
+import { columnsAnswer, REENCODE_AFTER_MS } from '#core/read/read-model.ts';
+import { AS_OF_SAFETY_MS } from '#core/read/as-of.ts';
+import { RunTable } from '#analytics/run-table.ts';
+import { toApiGateway } from '#adapters/aws/api-gateway.ts';
+import type { Page } from '#core/ports.ts';
+import { runId, type RunRow } from '#schema/run.ts';
 import { InMemoryObjectStore, InMemoryTable } from '../helpers/in-memory-ports.ts';
 import { runRow } from '../helpers/records.ts';
 

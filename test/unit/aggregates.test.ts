@@ -5,14 +5,14 @@
 // chart projections: run-table-projections.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from '@jest/globals';
-import { NO_FILTERS, selectRuns, taskFacts } from '../../shared/analytics/run-selection.ts';
-import { resolveRate, type VerdictCounts } from '../../shared/analytics/rate-figures.ts';
-import { computeFigures } from '../../shared/analytics/group-figures.ts';
-import { calibration } from '../../shared/analytics/calibration.ts';
-import { medianOf, medianOfRows } from '../../shared/analytics/quantiles.ts';
-import { cohensKappa, proportion } from '../../shared/analytics/statistics.ts';
+import { NO_FILTERS, selectRuns, taskFacts } from '#analytics/run-selection.ts';
+import { resolveRate, type VerdictCounts } from '#analytics/rate-figures.ts';
+import { computeFigures } from '#analytics/group-figures.ts';
+import { calibration } from '#analytics/calibration.ts';
+import { medianOf, medianOfRows } from '#analytics/quantiles.ts';
+import { cohensKappa, proportion } from '#analytics/statistics.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
-import { RunTable } from '../../shared/analytics/run-table.ts';
+import { RunTable } from '#analytics/run-table.ts';
 
 const run = compactRunOf;
 

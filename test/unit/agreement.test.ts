@@ -2,14 +2,8 @@
 // judge said resolved exactly when the tests passed, disagrees otherwise, and has no agreement without both a
 // counted verdict and a pass or fail test; κ is withheld below 10 such runs, with the reason.
 import { describe, expect, it } from '@jest/globals';
-import { RunTable } from '../../shared/analytics/run-table.ts';
-import {
-  agreementOf,
-  cohensKappa,
-  kappaWithheld,
-  MIN_KAPPA_N,
-  selectByAgreement,
-} from '../../shared/analytics/statistics.ts';
+import { RunTable } from '#analytics/run-table.ts';
+import { agreementOf, cohensKappa, kappaWithheld, MIN_KAPPA_N, selectByAgreement } from '#analytics/statistics.ts';
 import { compactRunOf as run } from '../helpers/compact-runs.ts';
 
 describe('agreement of a run', () => {

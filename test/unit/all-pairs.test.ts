@@ -2,10 +2,10 @@
 // set of p values, exact McNemar with ties and with no discordant pair, and a small campaign of four
 // configurations whose six pairs are counted, adjusted, sorted and captioned by hand.
 import { describe, expect, it } from '@jest/globals';
-import { NO_FILTERS, selectRuns } from '../../shared/analytics/run-selection.ts';
-import { allPairs, MAX_ALL_PAIRS } from '../../shared/analytics/all-pairs.ts';
-import { RunTable } from '../../shared/analytics/run-table.ts';
-import { holmAdjust, mcnemarExactP } from '../../shared/analytics/statistics.ts';
+import { NO_FILTERS, selectRuns } from '#analytics/run-selection.ts';
+import { allPairs, MAX_ALL_PAIRS } from '#analytics/all-pairs.ts';
+import { RunTable } from '#analytics/run-table.ts';
+import { holmAdjust, mcnemarExactP } from '#analytics/statistics.ts';
 import { compactRunOf as run } from '../helpers/compact-runs.ts';
 
 describe("Holm's step-down adjustment", () => {

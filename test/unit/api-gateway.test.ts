@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { rawBody, toApiGateway } from '../../shared/adapters/aws/api-gateway.ts';
+import { rawBody, toApiGateway } from '#adapters/aws/api-gateway.ts';
 
 const event = (body: string | undefined, isBase64Encoded: boolean) =>
   ({ body, isBase64Encoded }) as APIGatewayProxyEventV2;

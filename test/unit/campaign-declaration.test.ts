@@ -2,10 +2,10 @@
 // configuration schema, reaches the page through /api/cockpits, and the sentence to quote names it with the
 // harness difference; the default demo declares SWE-bench Lite's 300 tasks.
 import { describe, expect, it } from '@jest/globals';
-import { LITE_CAMPAIGN } from '../../infra/local/demo-lite-campaign.ts';
-import { sampleSentence } from '../../shared/analytics/comparison-sentence.ts';
-import { cockpitEntries } from '../../shared/core/read/read-api.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
+import { LITE_CAMPAIGN } from '#infra/local/demo-lite-campaign.ts';
+import { sampleSentence } from '#analytics/comparison-sentence.ts';
+import { cockpitEntries } from '#core/read/read-api.ts';
+import { parseConfig } from '#schema/config.ts';
 
 const withCampaign = (campaign: unknown) =>
   parseConfig({ spaces: { S: { senders: ['mac-1'] } }, cockpits: { Lite: { space: 'S', campaign } } });

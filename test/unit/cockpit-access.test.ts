@@ -5,15 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from '@jest/globals';
-import { createReadApiHandler } from '../../functions/read-api/handler.ts';
-import { tokenGroups } from '../../shared/adapters/aws/api-gateway.ts';
-import { S3ObjectStore, s3Client } from '../../shared/adapters/aws/s3-object-store.ts';
-import { DynamoStore, dynamoClient } from '../../shared/adapters/aws/dynamo-store.ts';
-import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
-import { instrumentation } from '../../shared/adapters/aws/observability.ts';
-import { analystGroupOf, MAX_GROUP_NAME_LENGTH } from '../../shared/core/read/cockpit-access.ts';
-import { systemClock } from '../../shared/ports.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
+import { createReadApiHandler } from '#functions/read-api/handler.ts';
+import { tokenGroups } from '#adapters/aws/api-gateway.ts';
+import { S3ObjectStore, s3Client } from '#adapters/aws/s3-object-store.ts';
+import { DynamoStore, dynamoClient } from '#adapters/aws/dynamo-store.ts';
+import { LocalKeySource } from '#adapters/local/env-key-source.ts';
+import { instrumentation } from '#adapters/aws/observability.ts';
+import { analystGroupOf, MAX_GROUP_NAME_LENGTH } from '#core/read/cockpit-access.ts';
+import { systemClock } from '#core/ports.ts';
+import { parseConfig } from '#schema/config.ts';
 
 const config = parseConfig({
   spaces: { Alpha: { senders: ['mac-studio-1'] } },

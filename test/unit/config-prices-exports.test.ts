@@ -1,8 +1,8 @@
 // The configuration's `prices` and per-space `exports.fields` (docs/contract.md §10): what they accept, how they
 // normalise, and the sentence a wrong one is refused with.
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, exportFieldsOf, parseConfig } from '../../shared/schema/config.ts';
-import { DEFAULT_EXPORT_FIELDS, EXPORT_FIELDS } from '../../shared/schema/export-fields.ts';
+import { ConfigError, exportFieldsOf, parseConfig } from '#schema/config.ts';
+import { DEFAULT_EXPORT_FIELDS, EXPORT_FIELDS } from '#schema/export-fields.ts';
 
 const space = (extra: Record<string, unknown> = {}) => ({ senders: ['mac-studio-1'], ...extra });
 

@@ -7,7 +7,7 @@ import {
   parseConfig,
   referenceShown,
   repoAllowed,
-} from '../../shared/schema/config.ts';
+} from '#schema/config.ts';
 
 const refusal = (input: unknown): string => {
   try {

@@ -2,7 +2,7 @@
 // the resolved among those same runs; unknown stays unknown and a free model is not "infinitely" good value;
 // the Pareto front keeps exactly the configurations no other beats on both cost and rate.
 import { describe, expect, it } from '@jest/globals';
-import { paretoFront, runCostFigure } from '../../shared/analytics/statistics.ts';
+import { paretoFront, runCostFigure } from '#analytics/statistics.ts';
 
 describe('run cost per configuration', () => {
   it('sums the known costs and divides by the resolved among those same runs', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { decideLanding, landingCase, type IncomingRun } from '../../shared/core/landing/decide.ts';
-import { fitsInRow } from '../../shared/core/landing/bounds.ts';
-import { runnerRowSchema, type RunRow } from '../../shared/schema/run.ts';
+import { decideLanding, landingCase, type IncomingRun } from '#core/landing/decide.ts';
+import { fitsInRow } from '#core/landing/bounds.ts';
+import { runnerRowSchema, type RunRow } from '#schema/run.ts';
 import { runnerRow } from '../helpers/deliveries.ts';
 
 const NOW = '2026-11-29T12:00:00.000Z';

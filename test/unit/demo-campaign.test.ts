@@ -1,14 +1,14 @@
 // The SWE-Bench Pro demo campaign: real outcomes and step counts from data/, everything else generated and marked
 // so, and a stand-in judge that answers from the hidden-test outcome with some disagreement.
-import { rebuiltDiff } from '../../shared/diff.ts';
+import { rebuiltDiff } from '#shared/diff.ts';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { buildCampaign, parseInstance, readSourceRuns, splitModelName } from '../../infra/local/demo-campaign.ts';
-import { demoRunFinder, oracleAnswer } from '../../infra/local/demo-judge.ts';
-import { buildPrompt } from '../../shared/core/judge/prompt.ts';
-import { deliverySchema } from '../../shared/schema/delivery.ts';
+import { buildCampaign, parseInstance, readSourceRuns, splitModelName } from '#infra/local/demo-campaign.ts';
+import { demoRunFinder, oracleAnswer } from '#infra/local/demo-judge.ts';
+import { buildPrompt } from '#core/judge/prompt.ts';
+import { deliverySchema } from '#schema/delivery.ts';
 
 const source = readSourceRuns();
 

@@ -1,16 +1,16 @@
 // The default demo campaign, built from the real SWE-bench Lite runs in data/swe-bench-lite/: real patches,
 // real hidden-test results with their test names, real figures where the data has them and null where it
 // does not, tiers computed from the merged fix, and a data folder that is missing or corrupt named as such.
-import { rebuiltDiff } from '../../shared/diff.ts';
+import { rebuiltDiff } from '#shared/diff.ts';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { demoRunFinder, oracleAnswer } from '../../infra/local/demo-judge.ts';
-import { DEMO_DATA_DIR, DEMO_DATA_FILES, DemoDataError, readDemoData } from '../../infra/local/demo-data.ts';
-import { buildLiteCampaign } from '../../infra/local/demo-lite-campaign.ts';
-import { fixSize, isTestPath, tierOf } from '../../runner/fix-size.ts';
-import { buildPrompt } from '../../shared/core/judge/prompt.ts';
-import { deliverySchema } from '../../shared/schema/delivery.ts';
+import { demoRunFinder, oracleAnswer } from '#infra/local/demo-judge.ts';
+import { DEMO_DATA_DIR, DEMO_DATA_FILES, DemoDataError, readDemoData } from '#infra/local/demo-data.ts';
+import { buildLiteCampaign } from '#infra/local/demo-lite-campaign.ts';
+import { fixSize, isTestPath, tierOf } from '#runner/fix-size.ts';
+import { buildPrompt } from '#core/judge/prompt.ts';
+import { deliverySchema } from '#schema/delivery.ts';
 import { tempDir } from '../helpers/run-folders.ts';
 
 const data = readDemoData();

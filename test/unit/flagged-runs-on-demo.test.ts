@@ -2,18 +2,18 @@
 // counted as "flagged", never as "not judged yet"; the verdict filter and search find it as such, κ's table
 // leaves it out and says how many, and an export carries its judge state and the rules that fired.
 import { describe, expect, it } from '@jest/globals';
-import { readDemoData } from '../../infra/local/demo-data.ts';
-import { buildLiteCampaign } from '../../infra/local/demo-lite-campaign.ts';
-import { calibration } from '../../shared/analytics/calibration.ts';
-import { compactRun } from '../../shared/analytics/columns.ts';
-import { resolveRate } from '../../shared/analytics/rate-figures.ts';
-import { searchRows, selectByResult, verdictKeyAt } from '../../shared/analytics/result-filters.ts';
-import { countRuns } from '../../shared/analytics/run-counts.ts';
-import { snapshotRun } from '../../shared/analytics/run-snapshot.ts';
-import { RunTable } from '../../shared/analytics/run-table.ts';
-import { outcomeRate } from '../../shared/analytics/statistics.ts';
-import { exportRecord } from '../../shared/core/read/exports.ts';
-import { DEFAULT_EXPORT_FIELDS } from '../../shared/schema/export-fields.ts';
+import { readDemoData } from '#infra/local/demo-data.ts';
+import { buildLiteCampaign } from '#infra/local/demo-lite-campaign.ts';
+import { calibration } from '#analytics/calibration.ts';
+import { compactRun } from '#analytics/columns.ts';
+import { resolveRate } from '#analytics/rate-figures.ts';
+import { searchRows, selectByResult, verdictKeyAt } from '#analytics/result-filters.ts';
+import { countRuns } from '#analytics/run-counts.ts';
+import { snapshotRun } from '#analytics/run-snapshot.ts';
+import { RunTable } from '#analytics/run-table.ts';
+import { outcomeRate } from '#analytics/statistics.ts';
+import { exportRecord } from '#core/read/exports.ts';
+import { DEFAULT_EXPORT_FIELDS } from '#schema/export-fields.ts';
 import { judgedRun } from '../helpers/judged-demo-runs.ts';
 
 const campaign = buildLiteCampaign(readDemoData(), { seed: 7, hosts: ['demo-runner-1', 'demo-runner-2'] });

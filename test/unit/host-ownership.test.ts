@@ -3,10 +3,10 @@
 // with that host's hidden-test results, so no sender can make another's run vanish or be refused for ever. A task's
 // issue record belongs to the first publisher that sent it, among the space's `issuePublishers`.
 import { describe, expect, it } from '@jest/globals';
-import { landingCase } from '../../shared/core/landing/decide.ts';
-import { reassignRun } from '../../shared/core/landing/reassign.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
-import { runnerRowSchema } from '../../shared/schema/run.ts';
+import { landingCase } from '#core/landing/decide.ts';
+import { reassignRun } from '#core/landing/reassign.ts';
+import { parseConfig } from '#schema/config.ts';
+import { runnerRowSchema } from '#schema/run.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { ingestLandingWorld as world, MINI, NOW, PRO, STUDIO } from '../helpers/ingest-landing-world.ts';
 import { runRow } from '../helpers/records.ts';

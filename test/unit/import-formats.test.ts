@@ -4,11 +4,11 @@
 import { copyFileSync, cpSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { fixSize, tierOf } from '../../runner/fix-size.ts';
-import { importToFolders } from '../../runner/import/import-command.ts';
-import { readJsonLines } from '../../runner/import/json-lines.ts';
-import { MAX_ZIP_ENTRY_BYTES, zipEntries } from '../../runner/import/zip-entries.ts';
-import { prepareFolders } from '../../runner/sync.ts';
+import { fixSize, tierOf } from '#runner/fix-size.ts';
+import { importToFolders } from '#runner/import/import-command.ts';
+import { readJsonLines } from '#runner/import/json-lines.ts';
+import { MAX_ZIP_ENTRY_BYTES, zipEntries } from '#runner/import/zip-entries.ts';
+import { prepareFolders } from '#runner/sync.ts';
 import { tempDir } from '../helpers/run-folders.ts';
 import { zipArchive, type ZipSpec } from '../helpers/zip-writer.ts';
 

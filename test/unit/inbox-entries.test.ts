@@ -1,9 +1,9 @@
 // The inbox entry a 202 promises (docs/contract.md §3): keyed by signer and body, written create-only, so a
 // delivery id reused by another host or another body never replaces an accepted delivery.
 import { describe, expect, it } from '@jest/globals';
-import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
-import type { LandingMessage } from '../../shared/ports.ts';
+import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts';
+import { parseConfig } from '#schema/config.ts';
+import type { LandingMessage } from '#core/ports.ts';
 import { runDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';
 import {
   InMemoryKeySource,

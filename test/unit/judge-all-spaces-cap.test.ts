@@ -2,9 +2,9 @@
 // each space's share of it beside its own cap, one host's share of its space, and the order of the checks
 // (the budget before GitHub). Each test has a world of its own, so the shared counter is that test's whole day.
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { judgeRun } from '../../shared/core/judge/judge-run.ts';
-import { nextUtcDay, utcDay } from '../../shared/core/judge/transitions.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
+import { judgeRun } from '#core/judge/judge-run.ts';
+import { nextUtcDay, utcDay } from '#core/judge/transitions.ts';
+import { parseConfig } from '#schema/config.ts';
 import { inMemoryJudgeWorld, judgeWorldWithFix } from '../helpers/in-memory-judge.ts';
 import { budgetCalls } from '../helpers/in-memory-ports.ts';
 

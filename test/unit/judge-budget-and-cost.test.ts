@@ -2,10 +2,10 @@
 // each attempt is priced from its usage, and a space's daily cap holds under concurrent invocations. Each
 // test has a world of its own, in memory.
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { judgeRun } from '../../shared/core/judge/judge-run.ts';
-import { nextUtcDay, utcDay } from '../../shared/core/judge/transitions.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
+import { judgeRun } from '#core/judge/judge-run.ts';
+import { nextUtcDay, utcDay } from '#core/judge/transitions.ts';
+import { parseConfig } from '#schema/config.ts';
+import type { RunRow } from '#schema/run.ts';
 import { inMemoryJudgeWorld, judgeWorldWithFix } from '../helpers/in-memory-judge.ts';
 import { budgetCalls } from '../helpers/in-memory-ports.ts';
 import { PromptCachingJudgeModel } from '../helpers/in-memory-judge-ports.ts';

@@ -2,10 +2,10 @@
 // nothing the judge does besides writing the row (the space's judging status, the lookups, the model
 // call) happens twice. Each test has a world of its own, in memory.
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { judgeRun, type JudgeDeps } from '../../shared/core/judge/judge-run.ts';
-import type { JudgingStatus, RunStore } from '../../shared/ports.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
+import { judgeRun, type JudgeDeps } from '#core/judge/judge-run.ts';
+import type { JudgingStatus, RunStore } from '#core/ports.ts';
+import { parseConfig } from '#schema/config.ts';
+import type { RunRow } from '#schema/run.ts';
 import { inMemoryJudgeWorld, judgeWorldWithFix } from '../helpers/in-memory-judge.ts';
 
 const config = parseConfig({

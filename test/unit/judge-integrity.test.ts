@@ -2,9 +2,9 @@
 // candidate wrote, compares a "resolved" with facts it computes, and flags instead of believing. Each test
 // runs one attempt of the real judge rules against in-memory ports, in a world of its own.
 import { describe, expect, it } from '@jest/globals';
-import { JUDGE_ANSWER_JSON_SCHEMA } from '../../shared/core/judge/answer.ts';
-import { blockEnd, blockStart } from '../../shared/core/judge/prompt.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
+import { JUDGE_ANSWER_JSON_SCHEMA } from '#core/judge/answer.ts';
+import { blockEnd, blockStart } from '#core/judge/prompt.ts';
+import { parseConfig } from '#schema/config.ts';
 import { goodAnswer } from '../helpers/judge.ts';
 import { REFERENCE_FIX, judgeWorldWithFix } from '../helpers/in-memory-judge.ts';
 

@@ -1,7 +1,7 @@
 // The judge prompt frames everything a patch author controls as data that cannot close its own block.
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { blockEnd, blockStart, buildPrompt, newNonce, type PromptInput } from '../../shared/core/judge/prompt.ts';
+import { blockEnd, blockStart, buildPrompt, newNonce, type PromptInput } from '#core/judge/prompt.ts';
 
 const input = (overrides: Partial<PromptInput> = {}): PromptInput => ({
   issueText: 'Widgets crash on empty input.',

@@ -2,8 +2,8 @@
 // as an export column, even where the space lists `judgeReason` among its export fields. A private cockpit of
 // the same configuration still does.
 import { describe, expect, it } from '@jest/globals';
-import { cockpitConfig } from '../../infra/aws/deployment-config.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
+import { cockpitConfig } from '#infra/aws/deployment-config.ts';
+import { parseConfig } from '#schema/config.ts';
 import { judgeWorldWithFix } from '../helpers/in-memory-judge.ts';
 
 const config = parseConfig({

@@ -1,8 +1,8 @@
 // The judge's free-text reason reaches the space's private cockpits and the audit, so it may carry no issue text:
 // a quote withholds it, shared runs of words, e-mail addresses and URLs are masked.
 import { describe, expect, it } from '@jest/globals';
-import { parseJudgeAnswer } from '../../shared/core/judge/answer.ts';
-import { auditedAnswerText, MASK, MAX_REASON_CHARS, REASON_WITHHELD } from '../../shared/core/judge/reason-guard.ts';
+import { parseJudgeAnswer } from '#core/judge/answer.ts';
+import { auditedAnswerText, MASK, MAX_REASON_CHARS, REASON_WITHHELD } from '#core/judge/reason-guard.ts';
 
 const TITLE = 'Widgets crash on empty input';
 const BODY =

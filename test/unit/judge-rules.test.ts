@@ -1,6 +1,6 @@
 // The judge's pure rules: strict answers, retry backoff, waiting states and the verdict mapping.
 import { describe, expect, it } from '@jest/globals';
-import { parseJudgeAnswer } from '../../shared/core/judge/answer.ts';
+import { parseJudgeAnswer } from '#core/judge/answer.ts';
 import {
   attemptsExhausted,
   claimed,
@@ -12,10 +12,10 @@ import {
   utcDay,
   verdict,
   withCallCost,
-} from '../../shared/core/judge/transitions.ts';
-import { verdictChecks, type VerdictChecks } from '../../shared/core/judge/verdict-checks.ts';
-import { parseAnthropicSecret, parseGitHubAppSecret } from '../../shared/adapters/aws/judge-services.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
+} from '#core/judge/transitions.ts';
+import { verdictChecks, type VerdictChecks } from '#core/judge/verdict-checks.ts';
+import { parseAnthropicSecret, parseGitHubAppSecret } from '#adapters/aws/judge-services.ts';
+import type { RunRow } from '#schema/run.ts';
 import { runRow } from '../helpers/records.ts';
 
 const answer = {

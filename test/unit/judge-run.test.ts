@@ -2,14 +2,14 @@
 // waits for without spending an attempt, when it pauses a space, and a re-run landing mid-call. Each test has a
 // world of its own, in memory: landing through the real landing code, a scripted model and code host.
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { CLAIM_SECONDS, judgeRun, type JudgeDeps } from '../../shared/core/judge/judge-run.ts';
-import { sweep } from '../../shared/core/judge/sweep.ts';
-import { blockEnd, blockStart } from '../../shared/core/judge/prompt.ts';
-import { utcDay } from '../../shared/core/judge/transitions.ts';
-import { JudgeModelError, type JudgeMessage } from '../../shared/ports.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
-import { referenceDiffKey } from '../../shared/storage-layout.ts';
+import { CLAIM_SECONDS, judgeRun, type JudgeDeps } from '#core/judge/judge-run.ts';
+import { sweep } from '#core/judge/sweep.ts';
+import { blockEnd, blockStart } from '#core/judge/prompt.ts';
+import { utcDay } from '#core/judge/transitions.ts';
+import { JudgeModelError, type JudgeMessage } from '#core/ports.ts';
+import { parseConfig } from '#schema/config.ts';
+import type { RunRow } from '#schema/run.ts';
+import { referenceDiffKey } from '#core/storage-layout.ts';
 import { BASE, inMemoryJudgeWorld, MERGE } from '../helpers/in-memory-judge.ts';
 import { budgetCalls, RecordingQueue } from '../helpers/in-memory-ports.ts';
 import { goodAnswer, REFERENCE_DIFF_WITH_LOCK_FILES } from '../helpers/judge.ts';

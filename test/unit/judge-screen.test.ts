@@ -2,9 +2,9 @@
 // the text the screen reads (the candidate rebuilt from its diff, every line kind, its summary and the issue
 // text, as a reader sees them), and the facts a "resolved" is compared with.
 import { describe, expect, it } from '@jest/globals';
-import { rebuiltDiff } from '../../shared/diff.ts';
-import { FLAG_RULES, flagDescription, SCREEN_RULES } from '../../shared/analytics/flag-rules.ts';
-import { isTestPath, normalise, screen, verdictChecks, verdictFlags } from '../../shared/core/judge/verdict-checks.ts';
+import { rebuiltDiff } from '#shared/diff.ts';
+import { FLAG_RULES, flagDescription, SCREEN_RULES } from '#analytics/flag-rules.ts';
+import { isTestPath, normalise, screen, verdictChecks, verdictFlags } from '#core/judge/verdict-checks.ts';
 
 /** Per rule: text that must hit it, and text close to it that must not hit any rule. */
 const CASES: Record<string, { hit: string; nearMiss: string }> = {

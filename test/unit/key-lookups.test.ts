@@ -2,11 +2,11 @@
 // before any key is read, the candidate hosts' keys are looked up concurrently, and a host without a key is looked
 // up once a minute at most. Counted against a key source that records its calls.
 import { describe, expect, it } from '@jest/globals';
-import { acceptDelivery, type IngestDeps } from '../../shared/core/ingest/accept-delivery.ts';
-import { MISSING_KEY_SECONDS, rememberingMissingKeys } from '../../shared/core/ingest/missing-keys.ts';
-import { signV1, type RequestHeaders } from '../../shared/core/ingest/signature.ts';
-import type { KeySource, LandingMessage } from '../../shared/ports.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
+import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts';
+import { MISSING_KEY_SECONDS, rememberingMissingKeys } from '#core/ingest/missing-keys.ts';
+import { signV1, type RequestHeaders } from '#shared/signature.ts';
+import type { KeySource, LandingMessage } from '#core/ports.ts';
+import { parseConfig } from '#schema/config.ts';
 import { runDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';
 import { InMemoryObjectStore, InMemoryTable, RecordingQueue, SettableClock } from '../helpers/in-memory-ports.ts';
 

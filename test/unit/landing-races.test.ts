@@ -2,9 +2,9 @@
 // deliveries of one run converge to its latest attempt, and a landing killed at any step and delivered again
 // ends as a clean landing does. Each test has stores of its own.
 import { describe, expect, it } from '@jest/globals';
-import { landEntry, landInboxEntry, type LandingDeps } from '../../shared/core/landing/land.ts';
-import type { JudgeMessage } from '../../shared/ports.ts';
-import { inboxSpacePrefix, runSpacePrefix } from '../../shared/storage-layout.ts';
+import { landEntry, landInboxEntry, type LandingDeps } from '#core/landing/land.ts';
+import type { JudgeMessage } from '#core/ports.ts';
+import { inboxSpacePrefix, runSpacePrefix } from '#core/storage-layout.ts';
 import { inboxEntry, runDelivery } from '../helpers/deliveries.ts';
 import { InMemoryObjectStore, InMemoryTable, RecordingQueue, SettableClock } from '../helpers/in-memory-ports.ts';
 

@@ -13,7 +13,7 @@ async function refusedImports(filePath: string, code: string): Promise<string[]>
 
 describe('the layer rules', () => {
   it.each([
-    { name: 'an adapter', line: "import { S3ObjectStore } from '../../adapters/aws/s3-object-store.ts';" },
+    { name: 'an adapter', line: "import { S3ObjectStore } from '#adapters/aws/s3-object-store.ts';" },
     { name: 'the AWS SDK', line: "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';" },
     { name: 'the Anthropic SDK', line: "import Anthropic from '@anthropic-ai/sdk';" },
     { name: 'Octokit', line: "import { Octokit } from '@octokit/rest';" },
@@ -21,20 +21,20 @@ describe('the layer rules', () => {
     { name: 'the promised file system', line: "import { readFile } from 'node:fs/promises';" },
     { name: 'HTTP', line: "import { request } from 'node:http';" },
     { name: 'HTTPS', line: "import { request } from 'node:https';" },
-  ])('keep $name out of shared/core', async ({ line }) => {
-    const refused = await refusedImports('shared/core/judge/probe.ts', `${line}\nexport const probe = 1;\n`);
+  ])('keep $name out of core', async ({ line }) => {
+    const refused = await refusedImports('core/judge/probe.ts', `${line}\nexport const probe = 1;\n`);
     expect(refused).toHaveLength(1);
   });
 
-  it('let shared/core import ports, records and pure Node modules', async () => {
+  it('let core import ports, records and pure Node modules', async () => {
     const code = [
-      "import type { ObjectStore } from '../../ports.ts';",
-      "import { runId } from '../../schema/run.ts';",
+      "import type { ObjectStore } from '../ports.ts';",
+      "import { runId } from '#schema/run.ts';",
       "import { gzipSync } from 'node:zlib';",
       "import { randomUUID } from 'node:crypto';",
       'export const probe = [runId, gzipSync, randomUUID] as unknown as ObjectStore;',
     ].join('\n');
-    expect(await refusedImports('shared/core/read/probe.ts', `${code}\n`)).toEqual([]);
+    expect(await refusedImports('core/read/probe.ts', `${code}\n`)).toEqual([]);
   });
 
   const sdk = "import { S3Client } from '@aws-sdk/client-s3';\nexport const probe = S3Client;\n";
@@ -47,7 +47,7 @@ describe('the layer rules', () => {
   );
 
   it.each([
-    'shared/adapters/aws/probe.ts',
+    'adapters/aws/probe.ts',
     'functions/judge/lambda.ts',
     'infra/aws/probe.ts',
     'bin/probe.ts',
@@ -55,6 +55,32 @@ describe('the layer rules', () => {
     'test/probe.ts',
   ])('allow the AWS SDK in %s', async (filePath) => {
     expect(await refusedImports(filePath, sdk)).toEqual([]);
+  });
+});
+
+describe('the room rules', () => {
+  const restricted = async (filePath: string, line: string) => {
+    const [result] = await eslint.lintText(`${line}\nexport const probe = x;\n`, { filePath });
+    return result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports');
+  };
+
+  it.each([
+    { from: 'dashboard/src/probe.ts', line: "import { x } from '#core/cost.ts';" },
+    { from: 'dashboard/src/probe.ts', line: "import { x } from '#schema/run.ts';" },
+    { from: 'dashboard/src/probe.ts', line: "import { x } from '../../shared/schema/run.ts';" },
+    { from: 'shared/analytics/probe.ts', line: "import { x } from '#core/cost.ts';" },
+    { from: 'shared/analytics/probe.ts', line: "import { x } from '../sha256.ts';" },
+    { from: 'core/probe.ts', line: "import { x } from '#dashboard/src/format.ts';" },
+  ])('refuse $line in $from', async ({ from, line }) => {
+    expect(await restricted(from, line)).toHaveLength(1);
+  });
+
+  it.each([
+    { from: 'dashboard/src/probe.ts', line: "import { x } from '#analytics/statistics.ts';" },
+    { from: 'dashboard/src/probe.ts', line: "import type { x } from '#schema/run.ts';" },
+    { from: 'shared/analytics/probe.ts', line: "import { x } from '#schema/enums.ts';" },
+  ])('allow $line in $from', async ({ from, line }) => {
+    expect(await restricted(from, line)).toEqual([]);
   });
 });
 

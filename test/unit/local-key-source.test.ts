@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { LocalKeySource } from '../../shared/adapters/local/env-key-source.ts';
+import { LocalKeySource } from '#adapters/local/env-key-source.ts';
 
 describe('local host keys', () => {
   const dir = mkdtempSync(join(tmpdir(), 'keys-'));

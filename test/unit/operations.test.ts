@@ -1,8 +1,8 @@
-// The timings of shared/operations.ts nest: no outbound call outlives the judge function, no function
+// The timings of core/operations.ts nest: no outbound call outlives the judge function, no function
 // outlives the claim on its row or the visibility of its message, and an AWS call that hangs fails while its
 // invocation can still answer.
 import { describe, expect, it } from '@jest/globals';
-import { AWS_CALLS, TIMINGS, visibilitySecondsFor } from '../../shared/operations.ts';
+import { AWS_CALLS, TIMINGS, visibilitySecondsFor } from '#core/operations.ts';
 
 describe('the operational timings', () => {
   it('fit a judge attempt (token exchange, then the reference fetch, then one model call) inside the judge function', () => {

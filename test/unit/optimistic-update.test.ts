@@ -1,7 +1,7 @@
 // The read-decide-write loop every raced record goes through: a lost race decides again on the latest value,
 // and the work a decision names to do before its write runs only on the way to a write.
 import { describe, expect, it } from '@jest/globals';
-import { ConflictError, optimisticUpdate, type VersionedRecord } from '../../shared/core/optimistic-update.ts';
+import { ConflictError, optimisticUpdate, type VersionedRecord } from '#core/optimistic-update.ts';
 
 /** A counter in memory whose first `losses` writes lose to another writer that adds 10. */
 function racedCounter(losses: number) {

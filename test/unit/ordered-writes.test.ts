@@ -2,10 +2,10 @@
 // result replaces another only when it ran later, an issue record only when it was sent later, and a verdict belongs
 // to (run, patch, judge model), so a patch judged once is never paid for again.
 import { describe, expect, it } from '@jest/globals';
-import { judgeRun, type JudgeDeps } from '../../shared/core/judge/judge-run.ts';
-import { landEntry, type LandingDeps } from '../../shared/core/landing/land.ts';
-import type { JudgeMessage } from '../../shared/ports.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
+import { judgeRun, type JudgeDeps } from '#core/judge/judge-run.ts';
+import { landEntry, type LandingDeps } from '#core/landing/land.ts';
+import type { JudgeMessage } from '#core/ports.ts';
+import { parseConfig } from '#schema/config.ts';
 import { hiddenTestDelivery, inboxEntry, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { InMemoryObjectStore, InMemoryTable, RecordingQueue, SettableClock } from '../helpers/in-memory-ports.ts';
 import { InMemoryReferenceSource, ScriptedJudgeModel } from '../helpers/in-memory-judge-ports.ts';

@@ -2,10 +2,10 @@
 // rest beside it as "no test result", the judge counts resolved over its four counted verdicts; a view
 // defaults to tests exactly when a run in it has a pass or fail result. Expected figures are worked by hand.
 import { describe, expect, it } from '@jest/globals';
-import { NO_FILTERS, selectRuns } from '../../shared/analytics/run-selection.ts';
-import { computeFigures } from '../../shared/analytics/group-figures.ts';
-import { compareGroups } from '../../shared/analytics/compare-groups.ts';
-import { RunTable } from '../../shared/analytics/run-table.ts';
+import { NO_FILTERS, selectRuns } from '#analytics/run-selection.ts';
+import { computeFigures } from '#analytics/group-figures.ts';
+import { compareGroups } from '#analytics/compare-groups.ts';
+import { RunTable } from '#analytics/run-table.ts';
 import {
   anyCounted,
   defaultOutcome,
@@ -14,7 +14,7 @@ import {
   outcomeRate,
   OUTSIDE,
   RESOLVED,
-} from '../../shared/analytics/statistics.ts';
+} from '#analytics/statistics.ts';
 import { compactRunOf as run } from '../helpers/compact-runs.ts';
 
 const round4 = (ci: [number, number] | null) => ci?.map((x) => Number(x.toFixed(4)));

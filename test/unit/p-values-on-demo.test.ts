@@ -2,14 +2,14 @@
 // — on the real SWE-bench Lite demo, whose largest McNemar difference has a Holm-adjusted p of 0.0452 that
 // read "0.05", and at the edges where two digits would round across a threshold.
 import { describe, expect, it } from '@jest/globals';
-import { readDemoData } from '../../infra/local/demo-data.ts';
-import { buildLiteCampaign } from '../../infra/local/demo-lite-campaign.ts';
-import { allPairs } from '../../shared/analytics/all-pairs.ts';
-import { compactRun } from '../../shared/analytics/columns.ts';
-import { pText } from '../../shared/analytics/comparison-sentence.ts';
-import { groupRuns } from '../../shared/analytics/run-grouping.ts';
-import { NO_FILTERS, selectRuns } from '../../shared/analytics/run-selection.ts';
-import { RunTable } from '../../shared/analytics/run-table.ts';
+import { readDemoData } from '#infra/local/demo-data.ts';
+import { buildLiteCampaign } from '#infra/local/demo-lite-campaign.ts';
+import { allPairs } from '#analytics/all-pairs.ts';
+import { compactRun } from '#analytics/columns.ts';
+import { pText } from '#analytics/comparison-sentence.ts';
+import { groupRuns } from '#analytics/run-grouping.ts';
+import { NO_FILTERS, selectRuns } from '#analytics/run-selection.ts';
+import { RunTable } from '#analytics/run-table.ts';
 import { judgedRun } from '../helpers/judged-demo-runs.ts';
 
 const campaign = buildLiteCampaign(readDemoData(), { seed: 7, hosts: ['demo-runner-1', 'demo-runner-2'] });

@@ -5,8 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { parseReassignArgs, reassign } from '../../infra/aws/operator/reassign.ts';
-import { OperatorError } from '../../infra/aws/operator/operator-command.ts';
+import { parseReassignArgs, reassign } from '#infra/aws/operator/reassign.ts';
+import { OperatorError } from '#infra/aws/operator/operator-command.ts';
 import { InMemoryTable } from '../helpers/in-memory-ports.ts';
 import { runRow } from '../helpers/records.ts';
 

@@ -1,8 +1,8 @@
 // Reading diffs for the judge: files split hunk-aware, lock files left out, budgets marked.
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { cutToBudget, joinDiff, parseDiff, touchedPaths } from '../../shared/diff.ts';
-import { isLockFile, omitLockFiles } from '../../shared/core/reference/lock-files.ts';
+import { cutToBudget, joinDiff, parseDiff, touchedPaths } from '#shared/diff.ts';
+import { isLockFile, omitLockFiles } from '#core/reference/lock-files.ts';
 
 const file = (path: string, body = '@@ -1 +1 @@\n-old\n+new') =>
   `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n${body}`;

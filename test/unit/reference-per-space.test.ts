@@ -2,9 +2,9 @@
 // judged for, and `GET …/runs/{id}/reference` reads only its own space's cache, only where the cockpit shows
 // fixes, and only for a repository the space still lists. A fresh in-memory world per test.
 import { describe, expect, it } from '@jest/globals';
-import { cockpitConfig } from '../../infra/aws/deployment-config.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
-import { referenceDiffKey } from '../../shared/storage-layout.ts';
+import { cockpitConfig } from '#infra/aws/deployment-config.ts';
+import { parseConfig } from '#schema/config.ts';
+import { referenceDiffKey } from '#core/storage-layout.ts';
 import { BASE, inMemoryJudgeWorld, MERGE } from '../helpers/in-memory-judge.ts';
 
 const SECRET_FIX = [

@@ -19,18 +19,12 @@ import {
   reliabilityOf,
   samplesPerTask,
   type TaskSamples,
-} from '../../shared/analytics/reliability.ts';
-import { quantileOfKnown } from '../../shared/analytics/quantiles.ts';
-import { binomialSampler, seeded } from '../../shared/analytics/seeded-random.ts';
-import { pairFigures } from '../../shared/analytics/compare-groups.ts';
-import type { SampleCounts } from '../../shared/analytics/task-samples.ts';
-import {
-  binomialLowerTail,
-  describeComparison,
-  pairedComparison,
-  proportion,
-  Z95,
-} from '../../shared/analytics/statistics.ts';
+} from '#analytics/reliability.ts';
+import { quantileOfKnown } from '#analytics/quantiles.ts';
+import { binomialSampler, seeded } from '#analytics/seeded-random.ts';
+import { pairFigures } from '#analytics/compare-groups.ts';
+import type { SampleCounts } from '#analytics/task-samples.ts';
+import { binomialLowerTail, describeComparison, pairedComparison, proportion, Z95 } from '#analytics/statistics.ts';
 
 const campaign = (resolved: number[], samples = 3): TaskSamples[] =>
   resolved.map((c, i) => ({ task: `t${i + 1}`, n: samples, c, repo: i < 2 ? 'acme/x' : 'acme/y' }));

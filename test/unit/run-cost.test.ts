@@ -2,8 +2,8 @@
 // configured price; with neither, unknown — and a group's sum is over the runs whose cost is known, saying
 // how many of its runs those are.
 import { describe, expect, it } from '@jest/globals';
-import { RunTable } from '../../shared/analytics/run-table.ts';
-import { groupStatistics, runCostUsd } from '../../shared/core/read/group-stats.ts';
+import { RunTable } from '#analytics/run-table.ts';
+import { groupStatistics, runCostUsd } from '#core/read/group-stats.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
 
 const price = { inputPerMTok: 1, outputPerMTok: 10 };

@@ -2,8 +2,8 @@
 // 409 id-collision naming both runs once the first has landed; landing, meeting a collision that passed ingest
 // before the first landed, keeps the stored run and archives the other apart, marked `collision`.
 import { describe, expect, it } from '@jest/globals';
-import { landingCase } from '../../shared/core/landing/decide.ts';
-import { runnerRowSchema } from '../../shared/schema/run.ts';
+import { landingCase } from '#core/landing/decide.ts';
+import { runnerRowSchema } from '#schema/run.ts';
 import { hiddenTestDelivery, runDelivery } from '../helpers/deliveries.ts';
 import { ingestLandingWorld as world, STUDIO } from '../helpers/ingest-landing-world.ts';
 import { runRow } from '../helpers/records.ts';

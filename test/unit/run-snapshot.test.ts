@@ -5,21 +5,21 @@
 // test/adapters/run-snapshot.test.ts.
 import { gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import type { ObjectStore } from '../../shared/ports.ts';
-import { COLUMNS_FORMAT, columnsFromBytes } from '../../shared/analytics/columns.ts';
-import { answerRead } from '../../shared/core/read/read-api.ts';
-import { type CompareBody, type IssuesBody } from '../../shared/analytics/contract.ts';
-import { compactSpace, FULL_REBUILD_EVERY_MS, readManifest } from '../../shared/core/read/snapshot-store.ts';
-import { RunTable } from '../../shared/analytics/run-table.ts';
+import type { ObjectStore } from '#core/ports.ts';
+import { COLUMNS_FORMAT, columnsFromBytes } from '#analytics/columns.ts';
+import { answerRead } from '#core/read/read-api.ts';
+import { type CompareBody, type IssuesBody } from '#analytics/contract.ts';
+import { compactSpace, FULL_REBUILD_EVERY_MS, readManifest } from '#core/read/snapshot-store.ts';
+import { RunTable } from '#analytics/run-table.ts';
 import {
   snapshotManifestKey as manifestKey,
   snapshotSpacePrefix as snapshotPrefix,
   spaceReadPrefixes,
-} from '../../shared/storage-layout.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
-import { runId } from '../../shared/schema/run.ts';
+} from '#core/storage-layout.ts';
+import { parseConfig } from '#schema/config.ts';
+import { runId } from '#schema/run.ts';
 import { parquetReadObjects } from 'hyparquet';
-import { RUN_DATASET_PREFIX } from '../../shared/storage-layout.ts';
+import { RUN_DATASET_PREFIX } from '#core/storage-layout.ts';
 import { InMemoryObjectStore, InMemoryTable } from '../helpers/in-memory-ports.ts';
 import { storedIssue } from '../helpers/records.ts';
 import { snapshotWorld } from '../helpers/snapshot-world.ts';

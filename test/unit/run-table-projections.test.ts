@@ -3,15 +3,15 @@
 // found by the server's run id, the original fix's times, and the scatter and matrix points.
 import fc from 'fast-check';
 import { describe, expect, it } from '@jest/globals';
-import { NO_FILTERS, selectRuns, taskFacts } from '../../shared/analytics/run-selection.ts';
-import { groupRuns, rowsByGroup } from '../../shared/analytics/run-grouping.ts';
-import { originalFixComparison } from '../../shared/analytics/original-fix-comparison.ts';
-import { scatterLayers } from '../../shared/analytics/scatter-layers.ts';
-import { taskOrder, tasksInView } from '../../shared/analytics/task-order.ts';
+import { NO_FILTERS, selectRuns, taskFacts } from '#analytics/run-selection.ts';
+import { groupRuns, rowsByGroup } from '#analytics/run-grouping.ts';
+import { originalFixComparison } from '#analytics/original-fix-comparison.ts';
+import { scatterLayers } from '#analytics/scatter-layers.ts';
+import { taskOrder, tasksInView } from '#analytics/task-order.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
-import { RunTable } from '../../shared/analytics/run-table.ts';
-import { encodeColumns } from '../../shared/analytics/columns.ts';
-import { runId } from '../../shared/schema/run-id.ts';
+import { RunTable } from '#analytics/run-table.ts';
+import { encodeColumns } from '#analytics/columns.ts';
+import { runId } from '#schema/run-id.ts';
 
 const run = compactRunOf;
 

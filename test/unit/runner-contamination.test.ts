@@ -8,9 +8,9 @@ import {
   pathsIn,
   scanContamination,
   type ScanContext,
-} from '../../runner/contamination.ts';
-import type { TrajectoryEvent } from '../../shared/schema/run-folder.ts';
-import { runnerRowSchema } from '../../shared/schema/run.ts';
+} from '#runner/contamination.ts';
+import type { TrajectoryEvent } from '#schema/run-folder.ts';
+import { runnerRowSchema } from '#schema/run.ts';
 import { runnerRow } from '../helpers/deliveries.ts';
 
 const context: ScanContext = {

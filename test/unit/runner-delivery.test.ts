@@ -8,11 +8,11 @@ import {
   cutToBytes,
   MAX_SUMMARY_BYTES,
   PATCH_CUT_MARKER,
-} from '../../runner/delivery.ts';
-import type { PreparedRun } from '../../runner/run-folder.ts';
-import { MAX_DELIVERY_BYTES, deliverySchema } from '../../shared/schema/delivery.ts';
-import { runnerRowSchema } from '../../shared/schema/run.ts';
-import { sha256Hex } from '../../shared/sha256.ts';
+} from '#runner/delivery.ts';
+import type { PreparedRun } from '#runner/run-folder.ts';
+import { MAX_DELIVERY_BYTES, deliverySchema } from '#schema/delivery.ts';
+import { runnerRowSchema } from '#schema/run.ts';
+import { sha256Hex } from '#shared/sha256.ts';
 import { runnerRow } from '../helpers/deliveries.ts';
 
 const row = runnerRowSchema.parse(runnerRow());

@@ -4,9 +4,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { deriveFigures, median, patchCounts, runsDotnet } from '../../runner/derive.ts';
-import { parseTrajectory, prepareRun, readRunFolder } from '../../runner/run-folder.ts';
-import type { TrajectoryEvent } from '../../shared/schema/run-folder.ts';
+import { deriveFigures, median, patchCounts, runsDotnet } from '#runner/derive.ts';
+import { parseTrajectory, prepareRun, readRunFolder } from '#runner/run-folder.ts';
+import type { TrajectoryEvent } from '#schema/run-folder.ts';
 
 const EXAMPLE = join(import.meta.dirname, '../fixtures/runs/qwen3-8b__acme__widgets-42__h2');
 const MAC_CONTEXT = { runsRoot: '/Users/runner/replay/runs', forbid: ['/Users/runner/replay/harness'] };

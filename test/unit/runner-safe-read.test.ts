@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { readFileSafely, UnsafeFileError } from '../../runner/safe-read.ts';
+import { readFileSafely, UnsafeFileError } from '#runner/safe-read.ts';
 import { tempDir } from '../helpers/run-folders.ts';
 
 const refusal = (promise: Promise<unknown>) =>

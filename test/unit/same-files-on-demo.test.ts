@@ -2,9 +2,9 @@
 // from the candidate and the merged fix it fetched (the fix's code, then its tests) agrees with a count made here
 // from the two diffs' `diff --git` lines, test files aside on both sides.
 import { describe, expect, it } from '@jest/globals';
-import { readDemoData } from '../../infra/local/demo-data.ts';
-import { originalFix } from '../../infra/local/demo-lite-campaign.ts';
-import { isTestPath, verdictChecks } from '../../shared/core/judge/verdict-checks.ts';
+import { readDemoData } from '#infra/local/demo-data.ts';
+import { originalFix } from '#infra/local/demo-lite-campaign.ts';
+import { isTestPath, verdictChecks } from '#core/judge/verdict-checks.ts';
 
 const data = readDemoData();
 const filesOf = (diff: string) => [...diff.matchAll(/^diff --git a\/\S+ b\/(\S+)$/gm)].map((m) => m[1]!);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { issueRecordSchema } from '../../shared/schema/issue.ts';
-import { runId, runnerRowSchema } from '../../shared/schema/run.ts';
-import { parseDelivery } from '../../shared/core/ingest/accept-delivery.ts';
-import { parseConfig, ConfigError } from '../../shared/schema/config.ts';
+import { issueRecordSchema } from '#schema/issue.ts';
+import { runId, runnerRowSchema } from '#schema/run.ts';
+import { parseDelivery } from '#core/ingest/accept-delivery.ts';
+import { parseConfig, ConfigError } from '#schema/config.ts';
 import { issueDelivery, runDelivery, runnerRow } from '../helpers/deliveries.ts';
 
 const raw = (value: unknown) => Buffer.from(JSON.stringify(value));

@@ -6,7 +6,7 @@ import {
   verifySignature,
   type PresentedSignature,
   type RequestHeaders,
-} from '../../shared/core/ingest/signature.ts';
+} from '#shared/signature.ts';
 
 const body = Buffer.from('{"kind":"run"}');
 const stamp = { space: 'Main', deliveryId: '0b6f8f2e-6a8c-4d3e-9a51-2f1c7e0d9b44', timestamp: 1764417600 };

@@ -3,9 +3,9 @@
 // no statistics; empirical difficulty bands a task by the share of configurations that resolved it, exactly
 // at the thirds; `cockpits.<name>.minN` must be a whole number from 1.
 import { describe, expect, it } from '@jest/globals';
-import { NO_FILTERS, selectRuns } from '../../shared/analytics/run-selection.ts';
-import { compareGroups } from '../../shared/analytics/compare-groups.ts';
-import { RunTable } from '../../shared/analytics/run-table.ts';
+import { NO_FILTERS, selectRuns } from '#analytics/run-selection.ts';
+import { compareGroups } from '#analytics/compare-groups.ts';
+import { RunTable } from '#analytics/run-table.ts';
 import {
   DEFAULT_MIN_N,
   describeComparison,
@@ -14,8 +14,8 @@ import {
   rankByRate,
   selectByDifficulty,
   taskDifficulty,
-} from '../../shared/analytics/statistics.ts';
-import { ConfigError, parseConfig } from '../../shared/schema/config.ts';
+} from '#analytics/statistics.ts';
+import { ConfigError, parseConfig } from '#schema/config.ts';
 import { compactRunOf as run } from '../helpers/compact-runs.ts';
 
 describe('ranking with a minimum n', () => {

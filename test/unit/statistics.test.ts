@@ -12,7 +12,7 @@ import {
   proportion,
   wilsonInterval,
   type PairedCounts,
-} from '../../shared/analytics/statistics.ts';
+} from '#analytics/statistics.ts';
 
 const toDigits = (interval: [number, number] | null, digits = 4) => interval?.map((x) => Number(x.toFixed(digits)));
 

@@ -5,19 +5,19 @@
 // run, tasks whose tier only the issue record knows, unknown judge costs and tokens, and an unpriced model.
 import { describe, expect, it } from '@jest/globals';
 import { syntheticCampaign } from '../../bench/synthetic-campaign.ts';
-import { NO_FILTERS, selectRuns, taskFacts, type RunFilters } from '../../shared/analytics/run-selection.ts';
-import { groupRuns, rowsByGroup } from '../../shared/analytics/run-grouping.ts';
-import { computeFigures } from '../../shared/analytics/group-figures.ts';
-import { calibration } from '../../shared/analytics/calibration.ts';
-import { columnsFromBytes } from '../../shared/analytics/columns.ts';
-import { apiPaths, type IssuesBody, type StatsBody } from '../../shared/analytics/contract.ts';
-import { RunTable } from '../../shared/analytics/run-table.ts';
-import { reliabilityOf, samplesFigure } from '../../shared/analytics/reliability.ts';
-import { sampleCountsOf, samplesOfGroup } from '../../shared/analytics/task-samples.ts';
-import { DEFAULT_MIN_N, kappaWithheld, rankByRate, type ResolveOutcome } from '../../shared/analytics/statistics.ts';
-import { answerRead, type ReadDeps } from '../../shared/core/read/read-api.ts';
-import { parseConfig } from '../../shared/schema/config.ts';
-import type { RunRow } from '../../shared/schema/run.ts';
+import { NO_FILTERS, selectRuns, taskFacts, type RunFilters } from '#analytics/run-selection.ts';
+import { groupRuns, rowsByGroup } from '#analytics/run-grouping.ts';
+import { computeFigures } from '#analytics/group-figures.ts';
+import { calibration } from '#analytics/calibration.ts';
+import { columnsFromBytes } from '#analytics/columns.ts';
+import { apiPaths, type IssuesBody, type StatsBody } from '#analytics/contract.ts';
+import { RunTable } from '#analytics/run-table.ts';
+import { reliabilityOf, samplesFigure } from '#analytics/reliability.ts';
+import { sampleCountsOf, samplesOfGroup } from '#analytics/task-samples.ts';
+import { DEFAULT_MIN_N, kappaWithheld, rankByRate, type ResolveOutcome } from '#analytics/statistics.ts';
+import { answerRead, type ReadDeps } from '#core/read/read-api.ts';
+import { parseConfig } from '#schema/config.ts';
+import type { RunRow } from '#schema/run.ts';
 import { InMemoryKeySource, InMemoryObjectStore, InMemoryTable, SettableClock } from '../helpers/in-memory-ports.ts';
 import { runRow } from '../helpers/records.ts';
 

@@ -12,7 +12,7 @@ import {
   referenceDiffKey,
   runObjectPrefix,
   spaceReadPrefixes,
-} from '../../shared/storage-layout.ts';
+} from '#core/storage-layout.ts';
 
 const F = '2026-11-29T08:10:00.000Z';
 

@@ -2,9 +2,9 @@
 // in a short text, only TAB and LF in a summary or test details, TAB, LF, CR and FF in a patch; and an export cell a
 // spreadsheet would run as a formula, a leading TAB or CR included, is written as text.
 import { describe, expect, it } from '@jest/globals';
-import { parseDelivery } from '../../shared/core/ingest/accept-delivery.ts';
-import { csvCell } from '../../shared/analytics/csv.ts';
-import { toCsv } from '../../shared/core/read/exports.ts';
+import { parseDelivery } from '#core/ingest/accept-delivery.ts';
+import { csvCell } from '#analytics/csv.ts';
+import { toCsv } from '#core/read/exports.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
 
 const parsed = (delivery: unknown) => parseDelivery(Buffer.from(JSON.stringify(delivery)), 'mac-studio-1');

@@ -8,13 +8,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import {
-  MAX_RECEIVES,
-  METRICS,
-  METRICS_NAMESPACE,
-  type MetricName,
-  type ServiceName,
-} from '../../../shared/operations.ts';
+import { MAX_RECEIVES, METRICS, METRICS_NAMESPACE, type MetricName, type ServiceName } from '#core/operations.ts';
 
 export interface Watch {
   metric: IMetric;

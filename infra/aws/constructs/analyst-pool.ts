@@ -9,8 +9,8 @@ import {
   type UserPoolDomain,
   type UserPoolGroup,
 } from 'aws-cdk-lib/aws-cognito';
-import { analystGroupOf } from '../../../shared/core/read/cockpit-access.ts';
-import type { ReplayConfig } from '../../../shared/schema/config.ts';
+import { analystGroupOf } from '#core/read/cockpit-access.ts';
+import type { ReplayConfig } from '#schema/config.ts';
 import type { StageNames } from '../stage-names.ts';
 
 export interface Analysts {

@@ -41,7 +41,7 @@ import { BucketDeployment, Source, type ISource } from 'aws-cdk-lib/aws-s3-deplo
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { cockpitConfig, type ReplayConfig } from '../deployment-config.ts';
-import { cockpitHostName } from '../../../shared/schema/config.ts';
+import { cockpitHostName } from '#schema/config.ts';
 import { aliasRecords, hostedZoneOf } from './domain-names.ts';
 import type { Analysts } from './analyst-pool.ts';
 import type { PipelineState } from '../stateful-stack.ts';
@@ -50,8 +50,8 @@ import type { Alarms } from './alarms.ts';
 import type { CockpitHeaders } from './cockpit-headers.ts';
 import { ReplayHttpApi } from './http-api.ts';
 import { LOG_RETENTION, ReplayFunction } from './replay-function.ts';
-import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../../shared/analytics/contract.ts';
-import { analystGroupOf } from '../../../shared/core/read/cockpit-access.ts';
+import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '#analytics/contract.ts';
+import { analystGroupOf } from '#core/read/cockpit-access.ts';
 
 export const READ_ROUTE = '/api/{proxy+}';
 /** The read route a public cockpit's distribution caches (docs/contract.md §10, HTTP API: `GET …/hosts`). */

@@ -2,7 +2,7 @@
 // its records go into, when the configuration names one, and the alias records themselves.
 import { ARecord, AaaaRecord, HostedZone, RecordTarget, type IHostedZone } from 'aws-cdk-lib/aws-route53';
 import type { Construct } from 'constructs';
-import type { DomainConfig } from '../../../shared/schema/config.ts';
+import type { DomainConfig } from '#schema/config.ts';
 
 export function hostedZoneOf(scope: Construct, domain: DomainConfig): IHostedZone | undefined {
   if (!domain.hostedZoneId) return undefined;

@@ -22,7 +22,7 @@ import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { TIMEOUTS } from '../timing.ts';
-import { ingestHostName, type DomainConfig } from '../../../shared/schema/config.ts';
+import { ingestHostName, type DomainConfig } from '#schema/config.ts';
 import { aliasRecords, hostedZoneOf } from './domain-names.ts';
 import { ReplayHttpApi } from './http-api.ts';
 import { ReplayFunction } from './replay-function.ts';

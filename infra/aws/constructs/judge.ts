@@ -6,8 +6,8 @@
 import { Annotations, Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
-import { METRICS } from '../../../shared/operations.ts';
-import { judgedSpacesWithoutRepos } from '../../../shared/schema/config.ts';
+import { METRICS } from '#core/operations.ts';
+import { judgedSpacesWithoutRepos } from '#schema/config.ts';
 import { TIMEOUTS } from '../timing.ts';
 import { serviceMetric } from './alarms.ts';
 import { SWEEP_EVERY } from './schedule.ts';

@@ -1,14 +1,14 @@
 // Stage 2, land: the lander drains the landing queue, turns each inbox delivery into rows and objects, and
 // queues new rows for judging. Records fail one by one (partial batch response), so a poison message
 // reaches the dead-letter queue without holding back its batch. Every 15 minutes the inbox reconciler queues
-// again what outlived its queue message (shared/core/landing/reconcile-inbox.ts); like the other scheduled jobs,
+// again what outlived its queue message (core/landing/reconcile-inbox.ts); like the other scheduled jobs,
 // neither EventBridge nor Lambda retries a failed run, and a lease keeps two runs from overlapping.
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule as EventSchedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
-import { LEASES, TIMINGS } from '../../../shared/operations.ts';
+import { LEASES, TIMINGS } from '#core/operations.ts';
 import { TIMEOUTS } from '../timing.ts';
 import { ReplayFunction } from './replay-function.ts';
 import type { StageProps } from './stage-props.ts';

@@ -5,7 +5,7 @@ import { Duration } from 'aws-cdk-lib';
 import { Dashboard, GraphWidget, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRICS, type MetricName, type ServiceName } from '../../../shared/operations.ts';
+import { METRICS, type MetricName, type ServiceName } from '#core/operations.ts';
 import { serviceMetric } from './alarms.ts';
 import type { ReplayFunction } from './replay-function.ts';
 

@@ -29,12 +29,12 @@ import {
   REENQUEUE_PARTITION,
   spacePartition,
   spacePartitions,
-} from '../../../shared/storage-layout.ts';
-import { BUNDLED_CONFIG_FILE } from '../../../shared/schema/config.ts';
+} from '#core/storage-layout.ts';
+import { BUNDLED_CONFIG_FILE } from '#schema/config.ts';
 import type { ReplayConfig } from '../deployment-config.ts';
 import type { ObjectAccess } from './object-access-policy.ts';
 import { acknowledgeHostKeyFolders, hostKeyFolderArn, keyPrefixes } from '../host-key-arns.ts';
-import { METRICS_NAMESPACE, type ServiceName } from '../../../shared/operations.ts';
+import { METRICS_NAMESPACE, type ServiceName } from '#core/operations.ts';
 
 /** A string IAM's StringLike matches literally: its own wildcards spelled as IAM's escapes. */
 const iamLiteral = (text: string) => text.replace(/[*?$]/g, (c) => `\${${c}}`);
@@ -155,7 +155,7 @@ export class ReplayFunction extends Construct {
     return this;
   }
 
-  /** Takes and gives up one job's lease (shared/core/lease.ts): writes to that lease's item and nothing else. */
+  /** Takes and gives up one job's lease (core/lease.ts): writes to that lease's item and nothing else. */
   holdsLease(table: ITable, name: string): this {
     this.role.addToPrincipalPolicy(
       new PolicyStatement({

@@ -1,13 +1,13 @@
 // Stage 4, schedule: every few minutes the sweeper puts rows whose next judge attempt is due back on the
 // judge queue (retries with backoff, next-day budget, a probe while judging is paused), and the snapshot
-// compactor brings each space's persisted runs snapshot up to date (shared/core/read/snapshot-store.ts). A missed
+// compactor brings each space's persisted runs snapshot up to date (core/read/snapshot-store.ts). A missed
 // or failed run is redone by the next one, so neither EventBridge nor Lambda retries one: Lambda would
 // otherwise retry a failed asynchronous invocation twice, on top of EventBridge's own retries.
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule as EventSchedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
-import { LEASES, TIMINGS } from '../../../shared/operations.ts';
+import { LEASES, TIMINGS } from '#core/operations.ts';
 import { TIMEOUTS } from '../timing.ts';
 import { ReplayFunction } from './replay-function.ts';
 import type { StageProps } from './stage-props.ts';

@@ -15,7 +15,7 @@ import {
 import { CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { EXPIRY_ATTRIBUTE, INDEXES, TABLE_KEYS } from '../../../shared/storage-layout.ts';
+import { EXPIRY_ATTRIBUTE, INDEXES, TABLE_KEYS } from '#core/storage-layout.ts';
 
 export function ownTable(scope: Construct): Table {
   const table = new Table(scope, 'Table', {

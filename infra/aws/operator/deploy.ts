@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DescribeStacksCommand, type CloudFormationClient } from '@aws-sdk/client-cloudformation';
-import { readConfigFile, type ReplayConfig } from '../../../shared/schema/config.ts';
+import { readConfigFile, type ReplayConfig } from '#schema/config.ts';
 import { CONFIG_CONTEXT_KEY, DEPLOY_CONFIG_OPTION, deploymentConfigPath } from '../deployment-config.ts';
 import { concurrencyReport, type AwsTarget, type LambdaConcurrency } from './aws-target.ts';
 import { STAGE_CONTEXT_KEY, stageNamesFrom } from '../stage-names.ts';

@@ -11,8 +11,8 @@ import {
   CognitoIdentityProviderClient,
   GetGroupCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import * as z from '../../../shared/schema/zod.ts';
-import { analystGroupOf } from '../../../shared/core/read/cockpit-access.ts';
+import * as z from '#schema/zod.ts';
+import { analystGroupOf } from '#core/read/cockpit-access.ts';
 import { OperatorError } from './operator-command.ts';
 
 export const DEFAULT_OUTPUTS_FILE = 'cdk-outputs.json';

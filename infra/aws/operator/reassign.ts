@@ -1,9 +1,9 @@
 // `npm run reassign -- <space> <runId> <host>` (docs/deploy.md, "Reassigning a run"): gives a run id that another
 // sender of the space landed first to the host named, in the deployed table (its name from the outputs file).
 import { parseArgs } from 'node:util';
-import { reassignRun, ReassignError } from '../../../shared/core/landing/reassign.ts';
-import type { RunStore } from '../../../shared/ports.ts';
-import { readConfigFile } from '../../../shared/schema/config.ts';
+import { reassignRun, ReassignError } from '#core/landing/reassign.ts';
+import type { RunStore } from '#core/ports.ts';
+import { readConfigFile } from '#schema/config.ts';
 import { DEPLOY_CONFIG_OPTION, deploymentConfigPath } from '../deployment-config.ts';
 import { OperatorError } from './operator-command.ts';
 import { outputOf, readOutputs } from './outputs.ts';

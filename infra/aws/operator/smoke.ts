@@ -4,9 +4,9 @@
 // signed check by a paired host is verified (200), each cockpit's settings load, and a cockpit that
 // requires sign-in refuses its API without a token (401).
 import { randomUUID } from 'node:crypto';
-import { postSigned } from '../../../runner/push.ts';
-import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '../../../shared/analytics/contract.ts';
-import { CHECK_KIND } from '../../../shared/schema/delivery.ts';
+import { postSigned } from '#runner/push.ts';
+import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '#analytics/contract.ts';
+import { CHECK_KIND } from '#schema/delivery.ts';
 import { cockpitUrls, ingestTemplateOf, INGEST_URLS, type OutputsFile } from './outputs.ts';
 import { OperatorError } from './operator-command.ts';
 

@@ -12,7 +12,7 @@ import {
   encodeColumns,
   type CompactRun,
   type ColumnsPart,
-} from '../../../shared/analytics/columns.ts';
+} from '#analytics/columns.ts';
 
 const DIST = join(import.meta.dirname, '../../../dashboard/dist');
 

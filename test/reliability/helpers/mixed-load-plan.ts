@@ -1,7 +1,7 @@
 // The mixed load of mixed-load.test.ts, planned ahead from a fixed seed: which host sends what, in which chains
 // and in which order, so a failing mix can be replayed.
 import { randomUUID } from 'node:crypto';
-import { sha256Hex } from '../../../shared/sha256.ts';
+import { sha256Hex } from '#shared/sha256.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../../helpers/deliveries.ts';
 
 export const TOTAL = 2000;

@@ -3,11 +3,11 @@
 // verification altogether: 401 as for a wrong signature, and a "key too short" line naming the host. Neither the
 // key nor any part of it is ever printed.
 import { describe, expect, it } from '@jest/globals';
-import { createIngestHandler } from '../../../functions/ingest/handler.ts';
-import { instrumentation } from '../../../shared/adapters/aws/observability.ts';
-import { METRICS } from '../../../shared/operations.ts';
-import type { LandingMessage } from '../../../shared/ports.ts';
-import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '../../../shared/schema/config.ts';
+import { createIngestHandler } from '#functions/ingest/handler.ts';
+import { instrumentation } from '#adapters/aws/observability.ts';
+import { METRICS } from '#core/operations.ts';
+import type { LandingMessage } from '#core/ports.ts';
+import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '#schema/config.ts';
 import { runDelivery, signedDeliveryHeaders } from '../../helpers/deliveries.ts';
 import { httpApiEvent } from '../../helpers/events.ts';
 import {

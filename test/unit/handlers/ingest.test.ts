@@ -1,12 +1,12 @@
 // The ingest function's Lambda seam: API Gateway HTTP API events in, the answers docs/contract.md §3 names out, the
 // delivery metrics in the EMF it prints, and nothing of a key or a store's internals in an answer or a log.
 import { describe, expect, it } from '@jest/globals';
-import { createIngestHandler } from '../../../functions/ingest/handler.ts';
-import { instrumentation } from '../../../shared/adapters/aws/observability.ts';
-import { METRICS } from '../../../shared/operations.ts';
-import type { LandingMessage, ObjectStore } from '../../../shared/ports.ts';
-import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '../../../shared/schema/config.ts';
-import { inboxEntrySchema } from '../../../shared/schema/messages.ts';
+import { createIngestHandler } from '#functions/ingest/handler.ts';
+import { instrumentation } from '#adapters/aws/observability.ts';
+import { METRICS } from '#core/operations.ts';
+import type { LandingMessage, ObjectStore } from '#core/ports.ts';
+import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '#schema/config.ts';
+import { inboxEntrySchema } from '#schema/messages.ts';
 import { runDelivery, signedDeliveryHeaders } from '../../helpers/deliveries.ts';
 import { httpApiEvent } from '../../helpers/events.ts';
 import {

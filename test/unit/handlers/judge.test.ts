@@ -2,11 +2,11 @@
 // watch (JudgeErrors, JudgingPaused, JudgeFlagged) read back from the EMF it prints. Stores, model and code host are
 // in-memory ports; the judge's own behaviour is covered against the emulators in test/adapters/judge.test.ts.
 import { describe, expect, it } from '@jest/globals';
-import { createJudgeHandler } from '../../../functions/judge/handler.ts';
-import { instrumentation } from '../../../shared/adapters/aws/observability.ts';
-import { METRICS } from '../../../shared/operations.ts';
-import { JudgeModelError, type JudgeMessage } from '../../../shared/ports.ts';
-import { parseConfig } from '../../../shared/schema/config.ts';
+import { createJudgeHandler } from '#functions/judge/handler.ts';
+import { instrumentation } from '#adapters/aws/observability.ts';
+import { METRICS } from '#core/operations.ts';
+import { JudgeModelError, type JudgeMessage } from '#core/ports.ts';
+import { parseConfig } from '#schema/config.ts';
 import { sqsEvent, sqsRecord } from '../../helpers/events.ts';
 import { failingWhen, InMemoryObjectStore, InMemoryTable, SettableClock } from '../../helpers/in-memory-ports.ts';
 import { InMemoryReferenceSource, ScriptedJudgeModel } from '../../helpers/in-memory-judge-ports.ts';

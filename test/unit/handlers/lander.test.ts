@@ -2,10 +2,10 @@
 // EMF) read back as CloudWatch would read it. The stores are in-memory ports with the adapters' contracts.
 import { describe, expect, it } from '@jest/globals';
 import type { SQSRecord } from 'aws-lambda';
-import { createLanderHandler } from '../../../functions/lander/handler.ts';
-import { instrumentation } from '../../../shared/adapters/aws/observability.ts';
-import { METRICS } from '../../../shared/operations.ts';
-import type { JudgeMessage } from '../../../shared/ports.ts';
+import { createLanderHandler } from '#functions/lander/handler.ts';
+import { instrumentation } from '#adapters/aws/observability.ts';
+import { METRICS } from '#core/operations.ts';
+import type { JudgeMessage } from '#core/ports.ts';
 import { issueDelivery, inboxEntry, runDelivery, type DeliveryInput } from '../../helpers/deliveries.ts';
 import { sqsEvent, sqsRecord } from '../../helpers/events.ts';
 import { InMemoryObjectStore, InMemoryTable, RecordingQueue, SettableClock } from '../../helpers/in-memory-ports.ts';

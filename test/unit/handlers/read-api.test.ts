@@ -2,11 +2,11 @@
 // as base64), and a store failure mapped to a 500 that tells the client nothing of the store.
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
-import { columnsFromBytes } from '../../../shared/analytics/columns.ts';
-import { createReadApiHandler } from '../../../functions/read-api/handler.ts';
-import { instrumentation } from '../../../shared/adapters/aws/observability.ts';
-import type { RunStore } from '../../../shared/ports.ts';
-import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '../../../shared/schema/config.ts';
+import { columnsFromBytes } from '#analytics/columns.ts';
+import { createReadApiHandler } from '#functions/read-api/handler.ts';
+import { instrumentation } from '#adapters/aws/observability.ts';
+import type { RunStore } from '#core/ports.ts';
+import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '#schema/config.ts';
 import { httpApiEvent } from '../../helpers/events.ts';
 import {
   failingWhen,

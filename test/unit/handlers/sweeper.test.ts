@@ -1,11 +1,11 @@
 // The sweeper's Lambda seam: an EventBridge schedule in, due runs back on the judge queue, and RunsRequeued
 // per space in the EMF it prints.
 import { describe, expect, it } from '@jest/globals';
-import { createSweeperHandler } from '../../../functions/sweeper/handler.ts';
-import { instrumentation } from '../../../shared/adapters/aws/observability.ts';
-import { METRICS } from '../../../shared/operations.ts';
-import type { JudgeMessage } from '../../../shared/ports.ts';
-import { parseConfig } from '../../../shared/schema/config.ts';
+import { createSweeperHandler } from '#functions/sweeper/handler.ts';
+import { instrumentation } from '#adapters/aws/observability.ts';
+import { METRICS } from '#core/operations.ts';
+import type { JudgeMessage } from '#core/ports.ts';
+import { parseConfig } from '#schema/config.ts';
 import { scheduledEvent } from '../../helpers/events.ts';
 import { failingWhen, InMemoryTable, RecordingQueue, SettableClock } from '../../helpers/in-memory-ports.ts';
 import { capturingOutput, logLines, metricValues } from '../../helpers/lambda-output.ts';

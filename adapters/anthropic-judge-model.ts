@@ -1,0 +1,103 @@
+// The judge model over the Anthropic Messages API: one tool-free call, no SDK retries (the judge's own
+// schedule retries, and each attempt is exactly one request against the budget), failures mapped to codes
+// whose messages never carry a key. The system prompt and the task's shared part of the user message carry
+// cache breakpoints, so every run of one task after the first reads the reference fix from the provider's
+// prompt cache; the usage it reports says how many tokens were written to and read from that cache. The
+// answer is asked for as structured output of the request's JSON Schema (no tools), brought to the subset
+// the API takes by the SDK's own transform.
+import Anthropic, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  AuthenticationError,
+  NotFoundError,
+  PermissionDeniedError,
+} from '@anthropic-ai/sdk';
+import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
+import { TIMINGS } from '#core/operations.ts';
+import { JudgeModelError, type JudgeModel, type JudgeModelAnswer, type JudgeModelRequest } from '#core/ports.ts';
+
+export class AnthropicJudgeModel implements JudgeModel {
+  private readonly client: Anthropic;
+  private readonly timeoutMs: number;
+
+  constructor(options: { apiKey: string; baseURL?: string; timeoutMs?: number }) {
+    this.timeoutMs = options.timeoutMs ?? TIMINGS.modelCall * 1000;
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      maxRetries: 0,
+      timeout: this.timeoutMs,
+    });
+  }
+
+  async ask(request: JudgeModelRequest): Promise<JudgeModelAnswer> {
+    let message: Anthropic.Message;
+    try {
+      message = await this.client.messages.create({
+        model: request.model,
+        max_tokens: request.maxTokens,
+        system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: request.sharedPrompt, cache_control: { type: 'ephemeral' } },
+              { type: 'text', text: request.prompt },
+            ],
+          },
+        ],
+        output_config: { format: { type: 'json_schema', schema: transformJSONSchema(request.answerSchema) } },
+      });
+    } catch (error) {
+      throw asJudgeModelError(error, request.model, this.timeoutMs);
+    }
+    const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+    const { usage } = message;
+    return {
+      text,
+      usage: {
+        inputTokens: usage.input_tokens,
+        outputTokens: usage.output_tokens,
+        cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+        cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+      },
+    };
+  }
+}
+
+function asJudgeModelError(error: unknown, model: string, timeoutMs: number): unknown {
+  if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
+    return new JudgeModelError(
+      'bad-credentials',
+      `The judge model provider refused the credentials (HTTP ${error.status}); judging of this space is paused.`,
+      true,
+    );
+  }
+  if (error instanceof NotFoundError && errorType(error) === 'not_found_error') {
+    return new JudgeModelError(
+      'model-unavailable',
+      `The judge model provider does not know the model "${model}" or has retired ` +
+        `it; judging of this space is paused until the configuration names a current model.`,
+      true,
+    );
+  }
+  if (error instanceof APIConnectionTimeoutError)
+    return new JudgeModelError('provider-timeout', `The judge model did not answer within ${timeoutMs / 1000} s.`);
+  if (error instanceof APIConnectionError)
+    return new JudgeModelError('provider-unreachable', 'The judge model provider could not be reached.');
+  if (error instanceof APIError && error.status !== undefined) {
+    const type = errorType(error);
+    return new JudgeModelError(
+      `provider-http-${error.status}`,
+      `The judge model provider answered HTTP ${error.status}${type ? ` (${type})` : ''}.`,
+    );
+  }
+  return error;
+}
+
+/** The provider's error type ("overloaded_error", …): a name from a fixed set, safe to keep. */
+function errorType(error: APIError): string | null {
+  const type = (error.error as { error?: { type?: unknown } } | undefined)?.error?.type;
+  return typeof type === 'string' && /^[a-z_]{1,40}$/.test(type) ? type : null;
+}

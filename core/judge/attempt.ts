@@ -1,0 +1,239 @@
+// One judge attempt on a claimed row: budget (host, space, all spaces) → reference fix and issue text → the
+// candidate rebuilt from its parsed diff → the pipeline's own checks of it and of the issue text → one model
+// call → audit. It writes no row: it returns what happened as a tagged result, and judge-run.ts
+// turns that into the row's next state (a verdict, or a flag the checks raise against a "resolved").
+import { callCostUsd, type TokenUsage } from '../cost.ts';
+import {
+  JudgeModelError,
+  ReferenceFetchError,
+  type BudgetStore,
+  type JudgeModel,
+  type ObjectStore,
+  type ReferenceSource,
+} from '../ports.ts';
+import type { ModelPrice } from '#schema/config.ts';
+import type { StoredIssue } from '#schema/issue.ts';
+import type { RunRow } from '#schema/run.ts';
+import { rebuiltDiff } from '#shared/diff.ts';
+import { referenceDiff } from '../reference/reference-fix.ts';
+import { JUDGE_ANSWER_JSON_SCHEMA, parseJudgeAnswer, type JudgeAnswer } from './answer.ts';
+import { auditedAnswerText } from './reason-guard.ts';
+import { writeAudit } from './audit.ts';
+import { buildPrompt } from './prompt.ts';
+import { nextUtcDay, utcDay, type JudgeProblem } from './transitions.ts';
+import { verdictChecks, verdictFlags, type VerdictChecks } from './verdict-checks.ts';
+
+export type ReferencedIssue = StoredIssue & { baseSha: string; mergeSha: string };
+
+export interface AttemptDeps {
+  objects: ObjectStore;
+  budget: BudgetStore;
+  clock: { now(): Date };
+  maxDiffChars: number;
+}
+
+export interface AttemptSettings {
+  model: string;
+  /** The space's own `judge.dailyCap`. */
+  dailyCap: number;
+  /** The space's calls per UTC day: its cap, or its share of the all-spaces cap when that is lower. */
+  spaceCap: number;
+  /** The calls per UTC day one host's runs may take in the space. */
+  hostCap: number;
+  /** The deployment's cap on calls of all spaces together per UTC day; undefined: none. */
+  allSpacesDailyCap: number | undefined;
+  price: ModelPrice | undefined;
+}
+
+export type AttemptResult =
+  /** Nothing was called: the reference or the patch could not be read. A failed attempt. */
+  | { kind: 'not-called'; problem: JudgeProblem }
+  /** A budget of the day is used up: the row waits for the next UTC day, and the attempt is given back. */
+  | { kind: 'over-budget'; problem: JudgeProblem; resumeAt: string }
+  /** GitHub limits the rate: the row waits as long as GitHub says, and the attempt is given back. */
+  | { kind: 'rate-limited'; problem: JudgeProblem; resumeAt: string }
+  /** The provider refused the key or the model: the space pauses, and the attempt is given back. */
+  | { kind: 'pauses-judging'; problem: JudgeProblem }
+  /** The call failed (network, 5xx, 429, timeout) or its answer could not be read. A failed attempt. */
+  | { kind: 'failed'; problem: JudgeProblem; answered: boolean; costUsd: number | null }
+  | { kind: 'answered'; answer: JudgeAnswer; checks: VerdictChecks; costUsd: number | null };
+
+const MAX_OUTPUT_TOKENS = 1024;
+
+interface BudgetUnit {
+  take(): Promise<boolean>;
+  giveBack(): Promise<void>;
+  refusal: JudgeProblem;
+}
+
+/**
+ * One unit of each budget the call counts against — the host's part of the space, the space, and the
+ * deployment across spaces — or, at the first that refuses, why not (the units taken are given back).
+ * Taken, it answers how to give them all back for a call that is then not made.
+ */
+async function reserveBudget(
+  budget: BudgetStore,
+  row: RunRow,
+  day: string,
+  { dailyCap, spaceCap, hostCap, allSpacesDailyCap }: AttemptSettings,
+): Promise<{ refused: JudgeProblem } | { release: () => Promise<void> }> {
+  const resumes = 'judging resumes the next day.';
+  const hostUnits: BudgetUnit[] = [
+    {
+      take: () => budget.reserveForHost(row.space, row.host, day, hostCap),
+      giveBack: () => budget.releaseForHost(row.space, row.host, day),
+      refusal: {
+        code: 'host-share-reached',
+        message: `Host ${row.host}'s runs have taken their share of the space's judge budget for ${day} (UTC), ${hostCap} of ${spaceCap} calls (judge.hostShare); ${resumes}`,
+      },
+    },
+  ];
+  const units: BudgetUnit[] = [
+    // A host limited to the whole space needs no count of its own.
+    ...(hostCap < spaceCap ? hostUnits : []),
+    {
+      take: () => budget.reserve(row.space, day, spaceCap),
+      giveBack: () => budget.release(row.space, day),
+      refusal:
+        spaceCap < dailyCap
+          ? {
+              code: 'space-share-reached',
+              message: `The space's share of the deployment's judge budget, ${spaceCap} of ${allSpacesDailyCap} calls across spaces for ${day} (UTC), is used up; ${resumes}`,
+            }
+          : {
+              code: 'daily-cap-reached',
+              message: `The space's judge budget of ${dailyCap} calls for ${day} (UTC) is used up; ${resumes}`,
+            },
+    },
+    ...(allSpacesDailyCap === undefined
+      ? []
+      : [
+          {
+            take: () => budget.reserveAcrossSpaces(day, allSpacesDailyCap),
+            giveBack: () => budget.releaseAcrossSpaces(day),
+            refusal: {
+              code: 'all-spaces-daily-cap-reached',
+              message: `The deployment's judge budget of ${allSpacesDailyCap} calls across all spaces for ${day} (UTC) is used up; ${resumes}`,
+            },
+          },
+        ]),
+  ];
+  const taken: BudgetUnit[] = [];
+  const release = async () => {
+    for (const unit of taken.reverse()) await unit.giveBack();
+  };
+  for (const unit of units) {
+    if (!(await unit.take())) {
+      await release();
+      return { refused: unit.refusal };
+    }
+    taken.push(unit);
+  }
+  return { release };
+}
+
+export async function runAttempt(
+  deps: AttemptDeps,
+  row: RunRow,
+  issue: ReferencedIssue,
+  settings: AttemptSettings,
+  model: JudgeModel,
+  source: ReferenceSource,
+): Promise<AttemptResult> {
+  // The budget first: past a cap, a backlog costs no GitHub call.
+  const now = deps.clock.now();
+  const budgetDay = utcDay(now);
+  const reserved = await reserveBudget(deps.budget, row, budgetDay, settings);
+  if ('refused' in reserved) return { kind: 'over-budget', problem: reserved.refused, resumeAt: nextUtcDay(now) };
+
+  let reference;
+  let issueText: string;
+  try {
+    [reference, issueText] = await Promise.all([
+      referenceDiff(deps.objects, source, row.space, issue.repo, issue.baseSha, issue.mergeSha),
+      source.issueText(issue.repo, issue.issueNumber),
+    ]);
+  } catch (error) {
+    if (!(error instanceof ReferenceFetchError)) throw error;
+    await reserved.release();
+    const problem = { code: error.code, message: error.message };
+    if (error.retryAfterSeconds === undefined) return { kind: 'not-called', problem };
+    const resumeAt = new Date(now.getTime() + error.retryAfterSeconds * 1000).toISOString();
+    return { kind: 'rate-limited', problem, resumeAt };
+  }
+  const [candidate, summary] = await Promise.all([
+    row.patchKey ? deps.objects.getText(row.patchKey) : null,
+    row.summaryKey ? deps.objects.getText(row.summaryKey) : null,
+  ]);
+  if (candidate === null) {
+    await reserved.release();
+    return {
+      kind: 'not-called',
+      problem: { code: 'patch-missing', message: 'The stored patch of this run could not be read.' },
+    };
+  }
+  // The model reads the candidate rebuilt from its parsed diff, and the screen reads exactly that.
+  const judgedCandidate = rebuiltDiff(candidate);
+  const checks = verdictChecks(judgedCandidate, summary ?? '', reference.diff, issueText);
+
+  const prompt = buildPrompt(
+    {
+      issueText,
+      referenceDiff: reference.diff,
+      omittedLockFiles: reference.omittedLockFiles,
+      candidateDiff: judgedCandidate,
+      candidateTruncated: row.patchTruncated,
+      maxDiffChars: deps.maxDiffChars,
+    },
+    reference.nonce,
+  );
+  const startedAt = deps.clock.now();
+  let answerText: string | null = null;
+  let usage: TokenUsage | null = null;
+  let callError: JudgeModelError | null = null;
+  try {
+    ({ text: answerText, usage } = await model.ask({
+      model: settings.model,
+      ...prompt,
+      maxTokens: MAX_OUTPUT_TOKENS,
+      answerSchema: JUDGE_ANSWER_JSON_SCHEMA,
+    }));
+  } catch (error) {
+    if (!(error instanceof JudgeModelError)) throw error;
+    callError = error;
+  }
+  const latencyMs = deps.clock.now().getTime() - startedAt.getTime();
+  // A call that got no answer reported no tokens and was not billed.
+  const costUsd = usage ? callCostUsd(usage, settings.price) : 0;
+  // The day's spend beside its calls, for the budget view (a call without a price makes the day's unknown).
+  if (costUsd !== 0) await deps.budget.addCost(row.space, budgetDay, costUsd);
+  const parsed = answerText === null ? null : parseJudgeAnswer(answerText, issueText);
+
+  const result: AttemptResult = callError
+    ? callError.pausesJudging
+      ? { kind: 'pauses-judging', problem: { code: callError.code, message: callError.message } }
+      : { kind: 'failed', problem: { code: callError.code, message: callError.message }, answered: false, costUsd }
+    : !parsed || !parsed.ok
+      ? {
+          kind: 'failed',
+          problem: { code: 'unparsable-answer', message: parsed?.problem ?? 'The judge model gave no answer.' },
+          answered: true,
+          costUsd,
+        }
+      : { kind: 'answered', answer: parsed.answer, checks, costUsd };
+
+  await writeAudit(deps.objects, row, issue, {
+    model: settings.model,
+    prompt,
+    startedAt,
+    latencyMs,
+    // The audit keeps the answer with its reason treated like the row's: no issue text in any object.
+    answerText: answerText === null ? null : auditedAnswerText(answerText, issueText),
+    usage,
+    costUsd,
+    parsed: result.kind === 'answered' ? result.answer : null,
+    flags: result.kind === 'answered' ? verdictFlags(result.answer.verdict, checks) : checks.screenHits,
+    problem: result.kind === 'answered' ? null : { ...result.problem, pausesJudging: result.kind === 'pauses-judging' },
+  });
+  return result;
+}

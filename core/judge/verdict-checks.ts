@@ -1,0 +1,111 @@
+// What the pipeline checks itself before it believes a verdict (docs/contract.md §5). The model reads the
+// candidate as data, but a candidate may still talk to it; so everything the model reads that others wrote —
+// the candidate as rebuilt from its parsed diff (rebuiltDiff: every line kind, nothing else), its summary and
+// the issue text — is screened for text addressed to a judge, grader or model (the rules are data, in
+// shared/analytics/flag-rules.ts), and a "resolved" is compared with facts computed from the two diffs. A run
+// whose "resolved" either check contradicts is flagged instead of counted.
+import { parseDiff, touchedPaths } from '#shared/diff.ts';
+import { isLockFile } from '../reference/lock-files.ts';
+import { ISSUE_TEXT_PREFIX, RESOLVED_WITHOUT_EVIDENCE, SCREEN_RULES } from '#analytics/flag-rules.ts';
+
+/** What the checks found, computed before the model is called. */
+export interface VerdictChecks {
+  /**
+   * Ids of the screen rules the candidate (its rebuilt diff and summary) hit, in rule order, then those the
+   * issue text hit, behind ISSUE_TEXT_PREFIX.
+   */
+  screenHits: string[];
+  /** The candidate changes the same source files as the reference fix (lock and test files aside). */
+  sameFiles: boolean;
+  /** The candidate changes at least one source file the reference fix changed. */
+  sharesReferenceFile: boolean;
+  /** The candidate adds or changes a test file. */
+  changesTest: boolean;
+}
+
+/**
+ * `candidateDiff` is the rebuilt diff, the one the model reads; the issue text is screened in memory only,
+ * like everything the judge holds of it.
+ */
+export function verdictChecks(
+  candidateDiff: string,
+  summary: string,
+  referenceDiff: string,
+  issueText: string,
+): VerdictChecks {
+  const candidate = sourceFiles(candidateDiff);
+  const reference = sourceFiles(referenceDiff);
+  return {
+    screenHits: [
+      ...screen(`${candidateDiff}\n${summary}`),
+      ...screen(issueText).map((id) => `${ISSUE_TEXT_PREFIX}${id}`),
+    ],
+    // The reference's tests are the hidden tests, and a candidate's own tests are the rubric's "test added".
+    sameFiles: JSON.stringify(candidate.filter(isCode)) === JSON.stringify(reference.filter(isCode)),
+    sharesReferenceFile: candidate.some((path) => reference.includes(path)),
+    changesTest: parseDiff(candidateDiff).files.some((f) => f.newPath !== null && isTestPath(f.newPath)),
+  };
+}
+
+/**
+ * The rules a verdict is flagged by: every screen hit, and for a "resolved" on a candidate that changes none
+ * of the reference's files and no test, the fact rule. Only a "resolved" is ever withheld (docs/contract.md
+ * §5); the flags of another verdict are kept beside it.
+ */
+export function verdictFlags(verdict: string, checks: VerdictChecks): string[] {
+  const contradicted = verdict === 'resolved' && !checks.sharesReferenceFile && !checks.changesTest;
+  return [...checks.screenHits, ...(contradicted ? [RESOLVED_WITHOUT_EVIDENCE.id] : [])];
+}
+
+/**
+ * The ids of the screen rules `text` hits, as a reader sees it: normalised, and again with digits and signs
+ * read as the letters they stand in for inside words ("r3s0lv3d"; "1" as i and as l).
+ */
+export function screen(text: string): string[] {
+  const normalised = normalise(text);
+  const readings = [normalised, lettersForDigits(normalised, 'i'), lettersForDigits(normalised, 'l')];
+  return SCREEN_RULES.filter((rule) => readings.some((reading) => rule.pattern.test(reading))).map((rule) => rule.id);
+}
+
+const DIGIT_LETTERS: Record<string, string> = { '0': 'o', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
+
+/** Digits and signs inside a word that has letters, replaced by the letters they look like. */
+function lettersForDigits(text: string, one: 'i' | 'l'): string {
+  return text.replace(/[\p{L}\d@$]*\p{L}[\p{L}\d@$]*/gu, (word) =>
+    word.replace(/[0134578@$]/g, (c) => (c === '1' ? one : (DIGIT_LETTERS[c] ?? c))),
+  );
+}
+
+// Latin look-alikes from Cyrillic, Greek and Armenian and Latin's own IPA letters, the ones that pass for
+// lower-case Latin letters in most fonts.
+const LOOK_ALIKES: Record<string, string> = Object.fromEntries(
+  [...'аеорсухіјѕԁһӏԛԝьαεοριτυνκϲϳօսոհɑɡɩɪʀʏıℓ'].map((c, i) => [c, 'aeopcyxijsdhlqwbaeopituvkcjounhagiiryil'[i]!]),
+);
+
+/**
+ * Compatibility forms folded (full-width letters, ligatures), accents, invisible and bidirectional
+ * characters removed, look-alike letters replaced: what a reader sees, not how it was encoded.
+ */
+export function normalise(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\p{Mn}\p{Cf}]/gu, '')
+    .replace(/[^\t\n\r -~]/g, (c) => LOOK_ALIKES[c.toLowerCase()] ?? c);
+}
+
+/** Paths of tests by the usual conventions: a test folder, or a test_/_test/.test/.spec/Test file name. */
+export function isTestPath(path: string): boolean {
+  return (
+    /(^|\/)(__tests__|tests?|specs?|testing)\//i.test(path) ||
+    /(^|\/)test_[^/]*$/i.test(path) ||
+    /[._-](test|tests|spec|specs)\.[^/]+$/i.test(path) ||
+    /[a-z0-9](Test|Tests|Spec|Specs)\.[^/.]+$/.test(path)
+  );
+}
+
+const isCode = (path: string) => !isTestPath(path);
+
+/** The source files a diff touches, lock files aside, sorted. */
+function sourceFiles(diff: string): string[] {
+  return [...touchedPaths(diff)].filter((path) => !isLockFile(path)).sort();
+}

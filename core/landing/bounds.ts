@@ -1,0 +1,54 @@
+// The row bounds of docs/contract.md §4. A DynamoDB item holds at most 400 KB, and an accepted delivery must never fail
+// to land on that limit: the row keeps the first contamination entries (cut texts) and the last delivery
+// ids, with the full counts beside them; the whole contamination list goes to the run's objects, and so do the
+// test names of a hidden-test result past their share of the row. Ingest refuses, with a 400, the one delivery
+// whose row would still not fit.
+import type { HiddenTestResult, RunRow, RunnerRow } from '#schema/run.ts';
+
+export const ROW_LIMITS = {
+  contaminationEntries: 100,
+  contaminationText: 300,
+  deliveryIds: 20,
+  /** The hidden-test result's test names (their JSON); longer lists are kept beside the row. */
+  testNamesBytes: 32 * 1024,
+  /** Well under DynamoDB's 400 KB item limit, leaving room for the judge's fields and the index attributes. */
+  rowBytes: 300_000,
+} as const;
+
+type Contamination = RunnerRow['contamination'];
+
+const cut = (text: string) =>
+  text.length > ROW_LIMITS.contaminationText ? text.slice(0, ROW_LIMITS.contaminationText) : text;
+
+/** The entries a row keeps; `complete` is false when the full list must be read from the run's objects. */
+export function boundedContamination(list: Contamination): { kept: Contamination; complete: boolean } {
+  const kept = list
+    .slice(0, ROW_LIMITS.contaminationEntries)
+    .map((c) => ({ ...c, path: cut(c.path), ...(c.reason !== undefined ? { reason: cut(c.reason) } : {}) }));
+  const complete =
+    list.length === kept.length && kept.every((c, i) => c.path === list[i]!.path && c.reason === list[i]!.reason);
+  return { kept, complete };
+}
+
+/** The last delivery ids, this one included once. */
+export function recentDeliveries(ids: string[], deliveryId: string): string[] {
+  const all = ids.includes(deliveryId) ? ids : [...ids, deliveryId];
+  return all.slice(-ROW_LIMITS.deliveryIds);
+}
+
+/** Bytes of the row as stored (JSON is within a few percent of DynamoDB's own item size). */
+export const rowBytes = (row: Partial<RunRow>) => Buffer.byteLength(JSON.stringify(row));
+
+/** Whether a runner row, once bounded, fits in the table; ingest refuses the delivery otherwise. */
+export function fitsInRow(row: RunnerRow): boolean {
+  return rowBytes({ ...row, contamination: boundedContamination(row.contamination).kept }) <= ROW_LIMITS.rowBytes;
+}
+
+/** The test names of a hidden-test result as one JSON object, or null when it names none. */
+export function testNamesJson(result: HiddenTestResult): string | null {
+  const { failedTests, passedTests } = result;
+  return failedTests === undefined && passedTests === undefined ? null : JSON.stringify({ failedTests, passedTests });
+}
+
+/** Whether the row can keep the result's test names itself. */
+export const rowKeepsTestNames = (names: string) => Buffer.byteLength(names) <= ROW_LIMITS.testNamesBytes;

@@ -1,0 +1,182 @@
+// The landing table of docs/contract.md §4 as one pure function: given the stored row (if any) and an incoming
+// delivery, what row should exist afterwards? Kept pure so the rules are tested without any store. `landingCase`
+// is the table's first column: which case a delivery is, before anything is built.
+import { canonicalJson } from '#shared/canonical-json.ts';
+import {
+  emptyJudgeFields,
+  type StoredHiddenTestResult,
+  type JudgeFields,
+  type RunRow,
+  type RunnerRow,
+} from '#schema/run.ts';
+import { sameRun } from '#schema/run-id.ts';
+import { boundedContamination, recentDeliveries } from './bounds.ts';
+
+export interface IncomingRun {
+  space: string;
+  id: string;
+  deliveryId: string;
+  row: RunnerRow;
+  patchSha256: string;
+  patchEmpty: boolean;
+  patchTruncated: boolean;
+  patchKey: string;
+  summaryKey: string;
+  /** Where the full contamination list is kept when the row keeps only part of it. */
+  contaminationKey: string | null;
+  /** When ingest accepted the delivery: of two patches for one finishedAt, the one accepted first stays. */
+  acceptedAt: string;
+  /** Whether its host may own the run while no host does (the space's `hostsByModel`, docs/contract.md §4). */
+  mayOwn: boolean;
+}
+
+/** The run's archived attempts, as landing read them (docs/contract.md §4 attempt history). */
+export interface ArchivedAttempts {
+  /** Archived attempts, conflicts aside. */
+  count: number;
+  /** The earliest archived attempt (conflicts aside), or null when none is archived. */
+  first: { finishedAt: string; judgeVerdict: RunRow['judgeVerdict'] } | null;
+  /** Conflicts archived for the current attempt's finishedAt. */
+  conflicts: number;
+  /** Attempts other hosts sent for this run id, kept apart (docs/contract.md §4 "Another host's run"). */
+  foreign: number;
+}
+
+export const NO_ARCHIVED_ATTEMPTS: ArchivedAttempts = { count: 0, first: null, conflicts: 0, foreign: 0 };
+
+/**
+ * - new: no row yet; retry: the same finishedAt and patch;
+ * - rerun: a later finishedAt, or the same finishedAt with a patch accepted before the current one, which then
+ *   is the conflict (`displaces`);
+ * - conflict: the same finishedAt, another patch, accepted after the current one: archived, never judged;
+ * - stale: an earlier finishedAt;
+ * - foreign: the row is another host's, or no host owns it yet and this host may not (`hostsByModel`): kept apart;
+ * - collision: the row is another run (model, task, harness version) whose id is the same: never replaced.
+ */
+export type LandingCase = 'new' | 'retry' | 'rerun' | 'displaces' | 'conflict' | 'stale' | 'foreign' | 'collision';
+
+export type LandingDecision =
+  | { kind: 'stale' }
+  | { kind: 'conflict' }
+  | { kind: 'collision' }
+  | { kind: 'foreign' }
+  | { kind: 'unchanged'; row: RunRow }
+  | { kind: 'write'; row: RunRow; case: 'new' | 'retry' | 'rerun' | 'displaces' };
+
+/** Of two patches accepted for one (run, finishedAt), whether `a` was accepted first (equal instants: the lower hash). */
+export const acceptedFirst = (
+  a: { acceptedAt?: string; patchSha256: string },
+  b: { acceptedAt?: string; patchSha256: string },
+): boolean => {
+  // A row landed before acceptance was recorded counts as accepted before anything since.
+  const at = (x: { acceptedAt?: string }) => x.acceptedAt ?? '';
+  return at(a) < at(b) || (at(a) === at(b) && a.patchSha256 < b.patchSha256);
+};
+
+export function landingCase(current: RunRow | null, incoming: IncomingRun): LandingCase {
+  if (!current) return incoming.mayOwn ? 'new' : 'foreign';
+  if (!sameRun(current, incoming.row)) return 'collision';
+  // A run id belongs to the host whose row it is: another host's delivery is kept apart (docs/contract.md §4).
+  if (current.host !== incoming.row.host) return 'foreign';
+  const F = incoming.row.finishedAt;
+  if (F < current.finishedAt) return 'stale';
+  if (F > current.finishedAt) return 'rerun';
+  if (incoming.patchSha256 === current.patchSha256) return 'retry';
+  return acceptedFirst(incoming, current) ? 'displaces' : 'conflict';
+}
+
+export function decideLanding(
+  current: RunRow | null,
+  incoming: IncomingRun,
+  now: string,
+  pendingHiddenTest: { finishedAt: string; hiddenTestResult: StoredHiddenTestResult } | null,
+  archived: ArchivedAttempts = NO_ARCHIVED_ATTEMPTS,
+): LandingDecision {
+  const F = incoming.row.finishedAt;
+  const which = landingCase(current, incoming);
+  if (which === 'stale' || which === 'conflict' || which === 'collision' || which === 'foreign') return { kind: which };
+  // The row this delivery retries, if it does: same finishedAt, same patch.
+  const retried = which === 'retry' ? current! : null;
+
+  // A no-call verdict is never kept: a retry whose contamination is gone is judged like a new run.
+  const keptJudge: JudgeFields =
+    retried && retried.judgeState !== 'not-needed' ? pickJudgeFields(retried) : emptyJudgeFields();
+  const hidden = retried
+    ? retried.hiddenTestResult
+    : pendingHiddenTest && pendingHiddenTest.finishedAt === F
+      ? pendingHiddenTest.hiddenTestResult
+      : null;
+
+  const contamination = boundedContamination(incoming.row.contamination);
+  const knownDelivery = retried !== null && retried.deliveries.includes(incoming.deliveryId);
+  const row: RunRow = {
+    ...incoming.row,
+    ...applyNoCallVerdicts(keptJudge, incoming, now),
+    contamination: contamination.kept,
+    contaminationCount: incoming.row.contamination.length,
+    contaminationKey: incoming.contaminationKey,
+    id: incoming.id,
+    space: incoming.space,
+    landedAt: retried ? retried.landedAt : now,
+    updatedAt: now,
+    deliveries: retried ? recentDeliveries(retried.deliveries, incoming.deliveryId) : [incoming.deliveryId],
+    deliveryCount: retried ? (retried.deliveryCount ?? retried.deliveries.length) + (knownDelivery ? 0 : 1) : 1,
+    attemptCount: archived.count + 1,
+    firstAttempt: archived.first && archived.first.finishedAt < F ? archived.first : null,
+    conflictCount: archived.conflicts,
+    foreignCount: archived.foreign,
+    acceptedAt:
+      retried?.acceptedAt !== undefined && retried.acceptedAt < incoming.acceptedAt
+        ? retried.acceptedAt
+        : incoming.acceptedAt,
+    patchKey: incoming.patchKey,
+    summaryKey: incoming.summaryKey,
+    patchTruncated: incoming.patchTruncated,
+    patchSha256: incoming.patchSha256,
+    hiddenTestResult: hidden,
+  };
+
+  if (retried && sameExceptUpdatedAt(retried, row)) return { kind: 'unchanged', row: retried };
+  return { kind: 'write', row, case: which };
+}
+
+/**
+ * Contamination → `excluded`, else an empty patch → `no_change`, both without a judge call and overriding
+ * a kept verdict. Otherwise a row without a verdict waits for the judge, due now.
+ */
+function applyNoCallVerdicts(judge: JudgeFields, incoming: IncomingRun, now: string): JudgeFields {
+  const noCall = incoming.row.contamination.length > 0 ? 'excluded' : incoming.patchEmpty ? 'no_change' : null;
+  if (noCall) {
+    return {
+      ...emptyJudgeFields(),
+      judgeVerdict: noCall,
+      judgeReason:
+        noCall === 'excluded' ? 'The run reached outside its snapshot (see contamination).' : 'The patch is empty.',
+      judgeAttempts: judge.judgeAttempts,
+      judgeCostUsd: judge.judgeCostUsd,
+      judgeState: 'not-needed',
+    };
+  }
+  if (judge.judgeVerdict === null && judge.judgeState === 'pending' && judge.judgeAttempts === 0) {
+    return { ...judge, judgeNextAttemptAt: judge.judgeNextAttemptAt ?? now };
+  }
+  return judge;
+}
+
+/**
+ * A hidden-test result replaces the stored one only when it ran later (docs/contract.md §4): of two with the same
+ * `ranAt`, the first stays, so a replay of an old result changes nothing.
+ */
+export const replacesHiddenTest = (
+  stored: StoredHiddenTestResult | null | undefined,
+  incoming: StoredHiddenTestResult,
+) => !stored || incoming.ranAt > stored.ranAt;
+
+export function pickJudgeFields(row: RunRow): JudgeFields {
+  const keys = Object.keys(emptyJudgeFields()) as (keyof JudgeFields)[];
+  return Object.fromEntries(keys.map((k) => [k, row[k]])) as unknown as JudgeFields;
+}
+
+function sameExceptUpdatedAt(a: RunRow, b: RunRow): boolean {
+  return canonicalJson({ ...a, updatedAt: '' }) === canonicalJson({ ...b, updatedAt: '' });
+}

@@ -1,0 +1,36 @@
+// An operator's answer to run-id squatting (docs/contract.md §4, docs/deploy.md "Reassigning a run"): the run
+// row's owning host is rewritten, conditionally, so the named host's next delivery of the run lands as the
+// owner's and the squatter's rows become the foreign ones. Nothing else of the row changes; its attempts stay.
+import { optimisticUpdate, runRecord } from '../optimistic-update.ts';
+import type { Clock, RunStore } from '../ports.ts';
+import { spaceOf, type ReplayConfig } from '#schema/config.ts';
+import type { RunRow } from '#schema/run.ts';
+
+export type Reassignment = 'reassigned' | 'already-owned';
+
+export class ReassignError extends Error {
+  override readonly name = 'ReassignError';
+}
+
+export async function reassignRun(
+  deps: { config: ReplayConfig; runs: RunStore; clock: Clock },
+  space: string,
+  id: string,
+  host: string,
+): Promise<Reassignment> {
+  const settings = spaceOf(deps.config, space);
+  if (!settings) throw new ReassignError(`There is no space "${space}" in the configuration.`);
+  if (!settings.senders.includes(host))
+    throw new ReassignError(
+      `${host} is not a sender of space ${space}; its senders are ${settings.senders.join(', ')}.`,
+    );
+  return optimisticUpdate<RunRow, Reassignment>(
+    runRecord(deps.runs, space, id),
+    (current) => {
+      if (!current) throw new ReassignError(`There is no run "${id}" in space ${space}.`);
+      if (current.value.host === host) return { done: 'already-owned' };
+      return { write: { ...current.value, host, updatedAt: deps.clock.now().toISOString() }, result: 'reassigned' };
+    },
+    { what: `reassigning ${id}` },
+  );
+}

@@ -1,0 +1,280 @@
+// The dependencies the core takes as interfaces. Only adapters (adapters/**) know AWS SDKs, and
+// local mode plugs the same AWS adapters into emulators.
+import type { SentIssue, StoredIssue } from '#schema/issue.ts';
+import type { StoredHost } from '#schema/host.ts';
+import type { RunRow, StoredHiddenTestResult } from '#schema/run.ts';
+import type { TokenUsage } from './cost.ts';
+import type { ArchivedAttempt } from '#schema/attempt.ts';
+export type { LandingMessage, JudgeMessage } from '#schema/messages.ts';
+
+/** A stored row with the optimistic-lock revision the store keeps beside it. */
+export interface Versioned<T> {
+  value: T;
+  rev: number;
+}
+
+/** A pagination cursor that this API did not hand out. */
+export class InvalidCursorError extends Error {}
+
+export interface Page<T> {
+  items: T[];
+  cursor: string | null;
+}
+
+export interface RunStore {
+  getRun(space: string, id: string): Promise<Versioned<RunRow> | null>;
+  /** Writes the row if the stored revision is still `expectedRev` (null: the row must not exist). False on conflict. */
+  putRun(row: RunRow, expectedRev: number | null): Promise<boolean>;
+  listRuns(space: string, query: { since?: string; cursor?: string; limit: number }): Promise<Page<RunRow>>;
+  /** Rows of a space whose next judge attempt is due at or before `dueBy` (a sparse index, never a scan). */
+  listDueRuns(space: string, dueBy: string, limit: number): Promise<RunRow[]>;
+  countRunsByHost(space: string, host: string): Promise<number>;
+}
+
+/** Archived attempts of runs (docs/contract.md §4): written once, never erased. */
+export interface AttemptStore {
+  /** Archives the attempt unless one with the same item key (storage-layout's archivedAttemptKey) is archived already. */
+  archiveAttempt(attempt: ArchivedAttempt): Promise<void>;
+  /** Every archived attempt of the run, oldest first. */
+  listAttempts(space: string, id: string): Promise<ArchivedAttempt[]>;
+  /**
+   * Sets the hidden-test result on the archived attempts `host` sent with that finishedAt (collisions aside) whose own
+   * result ran earlier (or is absent); how many such attempts there are.
+   */
+  setAttemptHiddenTest(
+    space: string,
+    id: string,
+    host: string,
+    finishedAt: string,
+    result: StoredHiddenTestResult,
+  ): Promise<number>;
+}
+
+/** A hidden-test result that arrived before its run, held per sending host (docs/contract.md §4). */
+export interface PendingHiddenTest {
+  space: string;
+  id: string;
+  /** The host that sent it: only the run's own host's result is ever applied. */
+  host: string;
+  finishedAt: string;
+  hiddenTestResult: StoredHiddenTestResult;
+}
+
+export interface IssueStore {
+  /**
+   * Writes the record unless the stored one for the task was sent at the same time or later (a conditional write;
+   * a stored record without `sentAt` is older than any). Whether it was written.
+   */
+  putIssue(issue: SentIssue): Promise<boolean>;
+  getIssue(space: string, taskId: string): Promise<StoredIssue | null>;
+  /** Every issue of the space in task id order, or with `since` those updated at or after it (in no particular order). */
+  listIssues(space: string, since?: string): Promise<StoredIssue[]>;
+  /**
+   * Holds a hidden-test result that arrived before its run, per (run, host): the latest finishedAt wins, and for one
+   * finishedAt the result that ran latest.
+   */
+  putPendingHiddenTest(pending: PendingHiddenTest): Promise<void>;
+  /** Every result held for the run, from any host. */
+  getPendingHiddenTests(space: string, id: string): Promise<PendingHiddenTest[]>;
+}
+
+/** Who publishes each task's issue record: the first host that claimed it (docs/contract.md §4). */
+export interface IssueOwnerStore {
+  /** Makes `host` the owner of the task's issue record unless another host is (a conditional write); the owner. */
+  claimIssue(space: string, taskId: string, host: string): Promise<string>;
+}
+
+export interface HostStore {
+  getHost(space: string, host: string): Promise<Versioned<StoredHost> | null>;
+  putHost(host: StoredHost, expectedRev: number | null): Promise<boolean>;
+}
+
+export interface BudgetStore {
+  /** Atomically takes one unit of (space, day) if fewer than `cap` were taken; false when the cap is reached. */
+  reserve(space: string, day: string, cap: number): Promise<boolean>;
+  /** Atomically takes one unit of the day's count across all spaces if fewer than `cap` were taken. */
+  reserveAcrossSpaces(day: string, cap: number): Promise<boolean>;
+  /** Gives back a unit `reserve` took for a call that was not made; never below zero. */
+  release(space: string, day: string): Promise<void>;
+  /** Atomically takes one unit of (space, host, day) if fewer than `cap` were taken. */
+  reserveForHost(space: string, host: string, day: string, cap: number): Promise<boolean>;
+  /** Gives back a unit `reserveForHost` took; never below zero. */
+  releaseForHost(space: string, host: string, day: string): Promise<void>;
+  /** Gives back a unit `reserveAcrossSpaces` took; never below zero. */
+  releaseAcrossSpaces(day: string): Promise<void>;
+  /** Adds one call's cost to the day's spend; null marks the day's spend unknown (a call without a price). */
+  addCost(space: string, day: string, costUsd: number | null): Promise<void>;
+  /** The days from `fromDay` to `toDay` (inclusive, `YYYY-MM-DD`) on which units were taken, oldest first. */
+  listDays(space: string, fromDay: string, toDay: string): Promise<BudgetDay[]>;
+}
+
+export interface BudgetDay {
+  day: string;
+  calls: number;
+  /** Judge spend of the day in USD; null while any attempt's price is unknown or spend is not recorded. */
+  costUsd: number | null;
+}
+
+/** How often each inbox entry was queued again by the reconciliation (core/landing/reconcile-inbox.ts). */
+export interface ReenqueueLedger {
+  /** Counts one more time for the entry and answers the count, this one included. */
+  countReenqueue(inboxKey: string, at: Date): Promise<number>;
+}
+
+/** Short-lived links to answers too large for one HTTP answer (docs/contract.md §6, exports). */
+export interface LinkedDownloads {
+  /** Stores `body` at `key` and answers a URL that serves it, as a download named `filename`, for `seconds`. */
+  publish(key: string, body: Uint8Array, contentType: string, filename: string, seconds: number): Promise<string>;
+}
+
+export interface ObjectStore {
+  put(key: string, body: string | Uint8Array, contentType?: string): Promise<void>;
+  /**
+   * Writes the object only if no object has the key (S3's `If-None-Match: *`): true when it was created,
+   * false when one exists already (another writer won; read it rather than overwrite it).
+   */
+  putIfAbsent(key: string, body: string | Uint8Array, contentType?: string): Promise<boolean>;
+  /** The object's bytes with the ETag that names this version of it, or null when it does not exist. */
+  getWithEtag(key: string): Promise<{ bytes: Uint8Array; etag: string } | null>;
+  /**
+   * Replaces the object only if it is still the version `etag` names (S3's `If-Match`); null: only if none
+   * exists. False when someone else wrote it first: the caller re-reads, never overwrites.
+   */
+  putIfMatch(key: string, body: string | Uint8Array, etag: string | null, contentType?: string): Promise<boolean>;
+  /** The keys under `prefix` last written before `before`. */
+  listWrittenBefore(prefix: string, before: Date): Promise<string[]>;
+  /** The object's text, or null when it does not exist. */
+  getText(key: string): Promise<string | null>;
+  /** The object's bytes, or null when it does not exist. */
+  getBytes(key: string): Promise<Uint8Array | null>;
+  delete(key: string): Promise<void>;
+  list(prefix: string): Promise<string[]>;
+}
+
+export interface MessageQueue<T> {
+  send(message: T): Promise<void>;
+}
+
+/** Per-host signing keys by name (`{secretConfigKey}:{host}`): zero, one, or two during a rotation. */
+export interface KeySource {
+  keysFor(secretConfigKey: string, host: string): Promise<string[]>;
+}
+
+/** Whether a host has a key, without reading it (the read API may never see key values). */
+export interface PairingCheck {
+  isPaired(secretConfigKey: string, host: string): Promise<boolean>;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+/**
+ * A lease on a named job (core/lease.ts): at most one holder at a time, until it gives the lease up or
+ * the lease expires (a holder that crashed or timed out keeps it no longer than that).
+ */
+export interface LeaseStore {
+  /** Takes the lease for `holder` until `expiresAt` if nobody holds it, or the last holder's lease expired before `now`. */
+  acquireLease(name: string, holder: string, now: Date, expiresAt: Date): Promise<boolean>;
+  /** Gives the lease up if `holder` still holds it; a lease taken over by another holder is left alone. */
+  releaseLease(name: string, holder: string): Promise<void>;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * Whether a space's judging is held as a whole. While held, rows wait and the sweeper sends one probe per
+ * sweep (`probeRunId`) instead of every due row, so a refused key or an absent one costs one call or one
+ * check per sweep rather than one per row. `judging` means not held; there is no delete, so a hold ends by
+ * being overwritten.
+ */
+export interface JudgingStatus {
+  space: string;
+  state: 'judging' | 'paused' | 'waiting-credentials';
+  since: string;
+  reason: { code: string; message: string } | null;
+  probeRunId: string | null;
+}
+
+export interface JudgingStatusStore {
+  getJudgingStatus(space: string): Promise<Versioned<JudgingStatus> | null>;
+  /** Writes if the stored revision is still `expectedRev` (null: none stored yet). False on conflict. */
+  putJudgingStatus(status: JudgingStatus, expectedRev: number | null): Promise<boolean>;
+}
+
+export interface JudgeModelRequest {
+  model: string;
+  system: string;
+  /**
+   * The part of the user message every run of one task shares (the issue and the reference fix), sent ahead
+   * of `prompt` and marked so the provider can cache it: a task judged for many models pays for it once.
+   */
+  sharedPrompt: string;
+  prompt: string;
+  maxTokens: number;
+  /** The JSON Schema the answer must match, asked of the provider as structured output (no tools). */
+  answerSchema: Record<string, unknown>;
+}
+
+export interface JudgeModelAnswer {
+  text: string;
+  usage: TokenUsage;
+}
+
+/** One tool-free call to the judge model. Failures throw `JudgeModelError`. */
+export interface JudgeModel {
+  ask(request: JudgeModelRequest): Promise<JudgeModelAnswer>;
+}
+
+/**
+ * A failed model call. A failure that `pausesJudging` (the provider refused the key: `bad-credentials`; it
+ * does not know the model or retired it: `model-unavailable`) holds the whole space instead of costing an
+ * attempt; any other failure is a failed attempt.
+ */
+export class JudgeModelError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly pausesJudging = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The merged fix of a task, read from the code host. Failures throw `ReferenceFetchError`. */
+export interface ReferenceSource {
+  /** The issue's title and body: used in the prompt, never stored or logged. */
+  issueText(repo: string, issueNumber: number): Promise<string>;
+  /** The unified diff `baseSha...mergeSha`. */
+  diff(repo: string, baseSha: string, mergeSha: string): Promise<string>;
+}
+
+export class ReferenceFetchError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    /** Set when the code host limits the rate: how long to wait before asking again. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Resolves a credentialed service when it is needed, so credentials that appear or change are used without
+ * a restart; null when none are configured.
+ */
+export type ServiceProvider<T> = () => Promise<T | null>;
+
+/** A value of an engine's answer row: numbers and strings as the engine typed them, bigints as numbers. */
+export type EngineValue = string | number | boolean | null;
+
+/**
+ * An SQL engine over the run dataset in the data bucket (DuckDB in local mode, Athena in AWS): it runs the
+ * shared queries of core/read/engine-queries.ts and answers every row, values as plain scalars.
+ */
+export interface AnalyticsEngine {
+  /** The relation the queries read the run dataset as, with its `space` partition column. */
+  readonly runDataset: string;
+  rows(sql: string): Promise<Record<string, EngineValue>[]>;
+}

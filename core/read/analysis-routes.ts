@@ -1,0 +1,248 @@
+// `/stats`, `/compare`, `/pairs` and the exports (docs/contract.md §6, §10): the runs the page's filters select, counted on the
+// outcome asked for (else the view's default), with every rule from the one statistics module. A parameter
+// that names nothing the API offers is refused with 400 and a sentence listing what it takes.
+import { groupRuns } from '#analytics/run-grouping.ts';
+import { selectRuns, taskFacts, type RunFilters } from '#analytics/run-selection.ts';
+import { allPairs } from '#analytics/all-pairs.ts';
+import { TIERS, type Tier } from '#analytics/columns.ts';
+import { compareGroups } from '#analytics/compare-groups.ts';
+import {
+  HIDDEN_TEST_COLUMNS,
+  isHiddenColumn,
+  isVerdictKey,
+  searchRows,
+  selectByResult,
+  taskLabels,
+  VERDICT_ORDER,
+} from '#analytics/result-filters.ts';
+import type { CompareBody, PairsBody, StatsBody } from '#analytics/contract.ts';
+import type { RunTable } from '#analytics/run-table.ts';
+import {
+  AGREEMENTS,
+  DEFAULT_MIN_N,
+  defaultOutcome,
+  DIFFICULTIES,
+  isAgreementFilter,
+  isDifficulty,
+  isResolveOutcome,
+  RESOLVE_OUTCOMES,
+  selectByAgreement,
+  selectByDifficulty,
+  taskDifficulty,
+  type AgreementFilter,
+  type Difficulty,
+  type ResolveOutcome,
+} from '#analytics/statistics.ts';
+import { CLUSTER_UNITS, isClusterUnit, type ClusterUnit } from '#analytics/reliability.ts';
+import { jsonError, type HttpAnswer } from '../http.ts';
+import { groupStatistics } from './group-stats.ts';
+import type { ReadDeps } from './read-api.ts';
+import { currentIssues, currentRunTable, currentTable } from './read-model.ts';
+
+type FilterKey = 'model' | 'tier' | 'wave' | 'harnessVersion' | 'repo';
+const FILTERS = ['model', 'tier', 'wave', 'harnessVersion', 'repo'] as const satisfies readonly FilterKey[];
+
+/**
+ * The page's filters from repeated parameters. A value that can name nothing (a tier that does not exist,
+ * a wave that is not a number) still filters: it matches no run, so the answer is empty, never everything.
+ */
+function filtersOf(
+  query: URLSearchParams,
+  keys: readonly FilterKey[],
+): { filters: RunFilters; matchesNothing: boolean } {
+  const values = (key: FilterKey) => (keys.includes(key) ? query.getAll(key) : []);
+  const tiers = values('tier');
+  const waves = values('wave');
+  const knownTiers = tiers.filter((t): t is Tier => (TIERS as readonly string[]).includes(t));
+  const knownWaves = waves.filter((w) => /^\d+$/.test(w)).map(Number);
+  return {
+    filters: {
+      models: values('model'),
+      tiers: knownTiers,
+      waves: knownWaves,
+      harnessVersions: values('harnessVersion'),
+      repos: values('repo'),
+    },
+    matchesNothing: (tiers.length > 0 && !knownTiers.length) || (waves.length > 0 && !knownWaves.length),
+  };
+}
+
+export const isAnswer = (x: unknown): x is HttpAnswer => typeof x === 'object' && x !== null && 'status' in x;
+
+/** Every value of `name` among `allowed` (none: []), or a 400 naming the allowed values and the wrong ones. */
+function someOf<T extends string>(
+  query: URLSearchParams,
+  name: string,
+  allowed: readonly T[],
+  isAllowed: (v: string) => v is T,
+  repeatable = true,
+): T[] | HttpAnswer {
+  const values = query.getAll(name);
+  const wrong = !repeatable && values.length > 1 ? values : values.filter((v) => !isAllowed(v));
+  if (!wrong.length) return values as T[];
+  const several = repeatable ? ' (repeat it for several)' : '';
+  const got = wrong.map((v) => `"${v}"`).join(', ');
+  return jsonError(400, `bad-${name}`, `${name} must be one of ${allowed.join(', ')}${several}; got ${got}.`);
+}
+
+/** One value of `name` among `allowed`, or null when absent; anything else is a 400 naming the allowed values. */
+function oneOf<T extends string>(
+  query: URLSearchParams,
+  name: string,
+  allowed: readonly T[],
+  isAllowed: (v: string) => v is T,
+): T | null | HttpAnswer {
+  const values = someOf(query, name, allowed, isAllowed, false);
+  return isAnswer(values) ? values : (values[0] ?? null);
+}
+
+/** What a figures route was asked beyond the filters (null, []: not asked), or the 400 that refuses the query. */
+interface ViewQuery {
+  outcome: ResolveOutcome | null;
+  agreement: AgreementFilter | null;
+  difficulties: Difficulty[];
+  /** What clustered figures cluster by (an export takes no cluster: 'task'). */
+  cluster: ClusterUnit;
+}
+
+function viewQuery(query: URLSearchParams, takesAgreement: boolean, takesCluster = true): ViewQuery | HttpAnswer {
+  const outcome = oneOf(query, 'outcome', RESOLVE_OUTCOMES, isResolveOutcome);
+  if (isAnswer(outcome)) return outcome;
+  const agreement = takesAgreement ? oneOf(query, 'agreement', AGREEMENTS, isAgreementFilter) : null;
+  if (isAnswer(agreement)) return agreement;
+  const difficulties = someOf(query, 'difficulty', DIFFICULTIES, isDifficulty);
+  if (isAnswer(difficulties)) return difficulties;
+  const cluster = takesCluster ? oneOf(query, 'cluster', CLUSTER_UNITS, isClusterUnit) : null;
+  if (isAnswer(cluster)) return cluster;
+  return { outcome, agreement, difficulties, cluster: cluster ?? 'task' };
+}
+
+/** `minN`: a whole number from 1 (absent: the default), or a 400. */
+function minNOf(query: URLSearchParams): number | HttpAnswer {
+  const raw = query.get('minN');
+  if (raw === null) return DEFAULT_MIN_N;
+  if (/^[1-9]\d{0,8}$/.test(raw)) return Number(raw);
+  return jsonError(400, 'bad-min-n', `minN must be a whole number of runs, 1 or more; got "${raw}".`);
+}
+
+/**
+ * The runs as `held` has them, the rows passing the filters (tier and wave fall back to the task's issue
+ * record), and the outcome: the one asked for, else the default of the rows the filters select. The
+ * difficulty filter (each task's difficulty among those rows' configurations, on the outcome) and the
+ * agreement filter narrow the rows after that, as the cockpit's do.
+ */
+async function selected<Held extends { table: RunTable }>(
+  deps: ReadDeps,
+  space: string,
+  query: URLSearchParams,
+  keys: readonly FilterKey[],
+  asked: ViewQuery,
+  held: Promise<Held>,
+) {
+  const { filters, matchesNothing } = filtersOf(query, keys);
+  // Issue records are read only when a tier or wave filter needs them (a 1M-run space has 20k of them).
+  const needsFacts = !matchesNothing && (filters.tiers.length > 0 || filters.waves.length > 0);
+  const [current, issues] = await Promise.all([held, needsFacts ? currentIssues(deps, space) : null]);
+  const selection = matchesNothing
+    ? new Uint32Array(0)
+    : selectRuns(current.table, filters, issues && taskFacts(current.table, issues));
+  const outcome = asked.outcome ?? defaultOutcome(current.table, selection);
+  let narrowed = selection;
+  if (asked.difficulties.length)
+    narrowed = selectByDifficulty(
+      current.table,
+      narrowed,
+      taskDifficulty(current.table, selection, outcome),
+      asked.difficulties,
+    );
+  if (asked.agreement) narrowed = selectByAgreement(current.table, narrowed, asked.agreement);
+  return { ...current, selection: narrowed, outcome };
+}
+
+/** `selected` over the run table alone, which the figures routes read (from the persisted columns when cold). */
+const selectedRuns = (
+  deps: ReadDeps,
+  space: string,
+  query: URLSearchParams,
+  keys: readonly FilterKey[],
+  asked: ViewQuery,
+) => selected(deps, space, query, keys, asked, currentRunTable(deps, space));
+
+export async function stats(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
+  const groupBy = query.get('groupBy');
+  if (groupBy !== null && groupBy !== 'model,harnessVersion')
+    return jsonError(400, 'bad-group-by', 'groupBy can only be "model,harnessVersion" for now.');
+  const asked = viewQuery(query, true);
+  if (isAnswer(asked)) return asked;
+  const minN = minNOf(query);
+  if (isAnswer(minN)) return minN;
+  const { table, selection, asOf, outcome } = await selectedRuns(deps, space, query, FILTERS, asked);
+  const groups = groupStatistics(table, selection, deps.config.prices, outcome, minN, asked.cluster);
+  return { status: 200, body: { outcome, minN, groups, asOf } satisfies StatsBody };
+}
+
+export async function compare(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
+  const names = ['aModel', 'aHarness', 'bModel', 'bHarness'] as const;
+  const missing = names.filter((n) => !query.get(n));
+  if (missing.length)
+    return jsonError(
+      400,
+      'missing-group',
+      `compare needs aModel, aHarness, bModel and bHarness; missing: ${missing.join(', ')}.`,
+    );
+  const asked = viewQuery(query, false);
+  if (isAnswer(asked)) return asked;
+  const [aModel, aHarness, bModel, bHarness] = names.map((n) => query.get(n)!);
+  const { table, selection, asOf, outcome } = await selectedRuns(deps, space, query, ['tier', 'wave'], asked);
+  const body = compareGroups(
+    table,
+    selection,
+    { model: aModel!, harnessVersion: aHarness! },
+    { model: bModel!, harnessVersion: bHarness! },
+    outcome,
+    asked.cluster,
+  );
+  return { status: 200, body: { ...body, asOf } satisfies CompareBody };
+}
+
+export async function pairs(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
+  const asked = viewQuery(query, false);
+  if (isAnswer(asked)) return asked;
+  const { table, selection, asOf, outcome } = await selectedRuns(deps, space, query, FILTERS, asked);
+  const found = allPairs(table, selection, groupRuns(table, selection).groups, outcome, asked.cluster);
+  if (found.refused !== null) return jsonError(400, 'too-many-configurations', found.refused);
+  const { refused: _, ...body } = found;
+  return { status: 200, body: { ...body, asOf } satisfies PairsBody };
+}
+
+/** Every parameter an export takes: the page's filters, its outcome, and the grid's narrowing. */
+const EXPORT_PARAMETERS = new Set([...FILTERS, 'outcome', 'agreement', 'difficulty', 'verdict', 'hiddenTest', 'q']);
+
+/**
+ * The runs the Runs grid shows for the same URL: the filters, outcome, agreement and difficulty of the figures,
+ * then the verdicts and hidden-test results chosen and the search words. A parameter no export takes is a 400
+ * naming it, so a misspelt filter never exports everything.
+ */
+export async function exportedRuns(deps: ReadDeps, space: string, query: URLSearchParams) {
+  const unknown = [...new Set(query.keys())].filter((k) => !EXPORT_PARAMETERS.has(k));
+  if (unknown.length)
+    return jsonError(
+      400,
+      'bad-export-parameter',
+      `An export takes ${[...EXPORT_PARAMETERS].join(', ')}; it does not take ${unknown.map((k) => `"${k}"`).join(', ')}.`,
+    );
+  const asked = viewQuery(query, true, false);
+  if (isAnswer(asked)) return asked;
+  const verdicts = someOf(query, 'verdict', VERDICT_ORDER, isVerdictKey);
+  if (isAnswer(verdicts)) return verdicts;
+  const hiddenTests = someOf(query, 'hiddenTest', HIDDEN_TEST_COLUMNS, isHiddenColumn);
+  if (isAnswer(hiddenTests)) return hiddenTests;
+  const search = query.get('q') ?? '';
+  const [current, issues] = await Promise.all([
+    selected(deps, space, query, FILTERS, asked, currentTable(deps, space)),
+    search.trim() ? currentIssues(deps, space) : [],
+  ]);
+  const chosen = selectByResult(current.table, current.selection, { verdicts, hiddenTests });
+  const rows = searchRows(current.table, chosen, search, taskLabels(current.table, issues));
+  return { ...current, selection: rows };
+}

@@ -1,0 +1,43 @@
+// The runs as a Parquet dataset in the data bucket (docs/contract.md §6 "Reading at scale"): one part per change
+// set, under `runs-parquet/space=<space>/day=<yyyy-mm-dd>/<part>.parquet` (Hive partitions, so DuckDB and a Glue
+// table read the same keys), written from the rows that changed and never from the whole table. A later part
+// holding a run supersedes an earlier one (a judged run is written again): the engine's queries keep each run
+// as the part last written has it, by the part's `writtenAt`.
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import type { SnapshotRun } from '#analytics/run-snapshot.ts';
+import { RUN_DATASET_PREFIX } from '../storage-layout.ts';
+
+export const RUN_PART_CONTENT_TYPE = 'application/vnd.apache.parquet';
+
+/** The columns a part carries, each a nullable string, then `writtenAt` (the part's time, UTC milliseconds). */
+export const RUN_DATASET_COLUMNS = [
+  'id',
+  'model',
+  'harnessVersion',
+  'taskId',
+  'repo',
+  'tier',
+  'judgeVerdict',
+  'judgeState',
+  'hiddenTestStatus',
+] as const satisfies readonly (keyof SnapshotRun)[];
+
+/** The part's key; the day is the UTC day the part was written, so a day's parts sit together. */
+export function runPartKey(space: string, writtenAt: Date, part: string): string {
+  const day = writtenAt.toISOString().slice(0, 10);
+  return `${RUN_DATASET_PREFIX}space=${encodeURIComponent(space)}/day=${day}/${part}.parquet`;
+}
+
+/** One change set, written at `writtenAt`, as a Parquet part. */
+export function runPart(runs: readonly SnapshotRun[], writtenAt: Date): Uint8Array {
+  const columnData = [
+    ...RUN_DATASET_COLUMNS.map((name) => ({
+      name,
+      type: 'STRING' as const,
+      nullable: true,
+      data: runs.map((run) => run[name]),
+    })),
+    { name: 'writtenAt', type: 'TIMESTAMP' as const, nullable: false, data: runs.map(() => writtenAt) },
+  ];
+  return new Uint8Array(parquetWriteBuffer({ columnData, createdBy: 'replay-bench' }));
+}
