@@ -47,6 +47,10 @@ const ASSUME = {
   warmIngestEnvironments: 2,
   /** The rate the Secrets Manager line is read at: its calls follow time, not deliveries. */
   runDeliveriesPerMonth: 1_000_000,
+  /** A run delivery as a landing message (the inbox entry: patch and summary about 20 KB, the row, the envelope). */
+  runMessageKb: 24,
+  /** A hidden-test delivery as a landing message, its test ids in it. */
+  hiddenTestMessageKb: 8,
   /** One space's snapshot (runs, issues, columns parts) per run in view: 15.6 MB a write at a million runs. */
   snapshotBytesPerRun: 15.6,
   /** Objects one snapshot write puts (manifest, runs, issues, columns parts) at a million runs. */
@@ -93,191 +97,283 @@ const functions = new Map(
       { id, properties: f.Properties },
     ]),
 );
-function fn(service: string) {
+
+interface FunctionSize {
+  memory: number;
+  arm: boolean;
+}
+type IndexName = 'byUpdated' | 'due' | 'byHost';
+
+/** What the cost depends on: read off the templates and the code for today's design, fixed for the one before. */
+interface Design {
+  ingest: FunctionSize;
+  lander: FunctionSize;
+  judge: FunctionSize;
+  landerBatch: number;
+  projections: Record<IndexName, string>;
+  /** A delivery whose landing message is at most this many bytes travels in it, with no inbox object; 0: none does. */
+  inlineMessageBytes: number;
+  keyCacheSeconds: number;
+  /** Whose keys ingest reads for a delivery: every declared sender's, or the host the body names. */
+  keysRead: 'every-sender' | 'claimed-host';
+}
+
+/** The design before issue 36 item 7 (main at b093dfa), kept here so every run prints both side by side. */
+const BEFORE: Design = {
+  ingest: { memory: 512, arm: true },
+  lander: { memory: 512, arm: true },
+  judge: { memory: 512, arm: true },
+  landerBatch: 10,
+  projections: { byUpdated: 'ALL', due: 'ALL', byHost: 'KEYS_ONLY' },
+  inlineMessageBytes: 0,
+  keyCacheSeconds: 300,
+  keysRead: 'every-sender',
+};
+
+function functionSize(service: string): FunctionSize & { id: string } {
   const f = functions.get(service);
   if (!f) throw new Error(`no ${service} function in the template`);
-  const memory = Number(f.properties.MemorySize);
-  const arm = JSON.stringify(f.properties.Architectures).includes('arm64');
   return {
     id: f.id,
-    gb: memory / 1024,
-    arm,
-    gbSecond: arm ? PRICE.lambdaArmGbSecond : PRICE.lambdaX86GbSecond,
-    memory,
+    memory: Number(f.properties.MemorySize),
+    arm: JSON.stringify(f.properties.Architectures).includes('arm64'),
   };
 }
-const ingest = fn('ingest');
-const lander = fn('lander');
-const landerBatch = Number(
-  ofType(pipeline, 'AWS::Lambda::EventSourceMapping').find(([, m]) =>
-    JSON.stringify(m.Properties.FunctionName).includes(lander.id),
-  )![1].Properties.BatchSize,
-);
 
-const judge = fn('judge');
-
-const [, table] = ofType(state, 'AWS::DynamoDB::Table')[0]!;
-const indexes =
-  (table.Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: { ProjectionType: string } }[]) ?? [];
-const projection = (name: string) => {
-  const index = indexes.find((i) => i.IndexName === name);
-  if (!index) throw new Error(`no ${name} index in the template`);
-  return index.Projection.ProjectionType;
-};
-// Write units one index spends on a row write (1 KB units): an ALL index copies the row, a KEYS_ONLY one
-// writes a unit. A write that moves the index key is a delete of the old index item and a put of the new one;
-// a write that changes no projected attribute (KEYS_ONLY, same key) costs the index nothing.
-type IndexChange = 'new' | 'moved' | 'in-place' | 'removed' | 'unchanged';
-function indexWrites(name: string, change: IndexChange): number {
-  const unit = projection(name) === 'ALL' ? ASSUME.rowKb : 1;
-  if (change === 'unchanged' || (change === 'in-place' && projection(name) !== 'ALL')) return 0;
-  return change === 'moved' ? 2 * unit : unit;
+function designOfTemplates(): Design {
+  const lander = functionSize('lander');
+  const [, table] = ofType(state, 'AWS::DynamoDB::Table')[0]!;
+  const indexes =
+    (table.Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: { ProjectionType: string } }[]) ?? [];
+  const projection = (name: IndexName) => {
+    const index = indexes.find((i) => i.IndexName === name);
+    if (!index) throw new Error(`no ${name} index in the template`);
+    return index.Projection.ProjectionType;
+  };
+  return {
+    ingest: functionSize('ingest'),
+    lander,
+    judge: functionSize('judge'),
+    landerBatch: Number(
+      ofType(pipeline, 'AWS::Lambda::EventSourceMapping').find(([, m]) =>
+        JSON.stringify(m.Properties.FunctionName).includes(lander.id),
+      )![1].Properties.BatchSize,
+    ),
+    projections: { byUpdated: projection('byUpdated'), due: projection('due'), byHost: projection('byHost') },
+    inlineMessageBytes: 0,
+    keyCacheSeconds: Number(
+      /const CACHE_SECONDS = (\d+);/.exec(readFileSync(join(root, 'adapters/aws/secrets-key-source.ts'), 'utf8'))![1],
+    ),
+    keysRead: 'every-sender',
+  };
 }
-/** A run row write: the table item plus what each index spends (store: dynamo-run-store.ts putRun). */
-const rowWrite = (changes: { byUpdated: IndexChange; due: IndexChange; byHost: IndexChange }) =>
-  ASSUME.rowKb +
-  indexWrites('byUpdated', changes.byUpdated) +
-  indexWrites('due', changes.due) +
-  indexWrites('byHost', changes.byHost);
-// The run lands new and pending, so in every index (land.ts).
-const landingWrites = rowWrite({ byUpdated: 'new', due: 'new', byHost: 'new' });
-// The hidden-test result rewrites the row (applyHiddenTest): updatedAt moves byUpdated, the row stays due.
-const hiddenTestWrites = rowWrite({ byUpdated: 'moved', due: 'in-place', byHost: 'unchanged' });
-// The judge claims the row (judgeNextAttemptAt becomes the lease's end: `due` moves) and writes the verdict
-// (decided: it leaves `due`); both move byUpdated (judge-run.ts nextRow, finish).
-const claimWrites = rowWrite({ byUpdated: 'moved', due: 'moved', byHost: 'unchanged' });
-const verdictWrites = rowWrite({ byUpdated: 'moved', due: 'removed', byHost: 'unchanged' });
-const hostWrites = ASSUME.hostRecordKb;
-const budgetWrites = 1;
-const gsiWrites = landingWrites + hiddenTestWrites + claimWrites + verdictWrites - 4 * ASSUME.rowKb; // beyond the table items
 
-// Secrets Manager: ingest reads the key of every declared sender, each cached CACHE_SECONDS in a warm
-// environment (secrets-key-source.ts, accept-delivery.ts keyCandidates): a busy environment reads all hosts'
-// secrets once per window, whatever the delivery count.
-const keyCacheSeconds = Number(
-  /const CACHE_SECONDS = (\d+);/.exec(readFileSync(join(root, 'adapters/aws/secrets-key-source.ts'), 'utf8'))![1],
-);
+interface Line {
+  service: string;
+  metered: string;
+  price: string;
+  cost: number;
+}
+interface Section {
+  name: string;
+  lines: Line[];
+}
+
 const monthSeconds = 30 * 86_400;
-const secretCallsPerMonth = ASSUME.warmIngestEnvironments * ASSUME.hosts * (monthSeconds / keyCacheSeconds);
-const secretCallsPerRun = secretCallsPerMonth / ASSUME.runDeliveriesPerMonth;
+const chunks = (kb: number) => Math.max(1, Math.ceil(kb / 64));
 
-const deliveryLines = (what: 'run' | 'hidden-test', writes: number, s3Puts: number) => [
-  {
-    service: 'API Gateway HTTP API',
-    metered: '1 request (bodies ≤ 128 KB, metered per 512 KB)',
-    price: '$1.00 / M requests',
-    cost: PRICE.httpApiPerM,
-  },
-  {
-    service: `Lambda ingest (${ingest.memory} MB, ${ingest.arm ? 'arm64' : 'x86'})`,
-    metered: `1 request, ${ingest.gb} GB × ${ASSUME.ingestSeconds} s`,
-    price: '$0.20 / M requests + GB-s',
-    cost: PRICE.lambdaRequestPerM + ingest.gb * ASSUME.ingestSeconds * ingest.gbSecond * PER,
-  },
-  {
-    service: `Lambda lander (${lander.memory} MB, ${lander.arm ? 'arm64' : 'x86'})`,
-    metered: `1/${landerBatch} request (batch of ${landerBatch}), ${lander.gb} GB × ${ASSUME.landerSecondsPerDelivery} s`,
-    price: 'same',
-    cost: PRICE.lambdaRequestPerM / landerBatch + lander.gb * ASSUME.landerSecondsPerDelivery * lander.gbSecond * PER,
-  },
-  {
-    // ingest: SendMessage (accept-delivery.ts); Lambda receives and deletes per batch; a landed run is queued
-    // for judging (land.ts: judgeQueue.send).
-    service: 'SQS standard',
-    metered: `1 send + receive and delete per batch of ${landerBatch}${what === 'run' ? '; 1 send to the judge queue' : ''}`,
-    price: '$0.40 / M requests',
-    cost: (1 + 2 / landerBatch + (what === 'run' ? 1 : 0)) * PRICE.sqsPerM,
-  },
-  {
-    // ingest puts the inbox entry; the lander gets it, puts the run's objects, deletes the entry (free).
-    service: 'S3 requests',
-    metered:
-      what === 'run'
-        ? `${s3Puts} PUT (inbox entry, patch, summary), 1 GET (inbox entry), 1 DELETE (free)`
-        : `${s3Puts} PUT (inbox entry), 1 GET (inbox entry), 1 DELETE (free)`,
-    price: '$0.005 / 1,000 PUT, $0.0004 / 1,000 GET',
-    cost: (s3Puts * PRICE.s3PutPerK + PRICE.s3GetPerK) * 1000,
-  },
-  {
-    // ingest: getRun (the owner check); land.ts: getRun, the held hidden-test results (a query), getHost
-    // (consistent reads); putRun and putHost.
-    service: 'DynamoDB on demand',
-    metered:
-      `${writes + hostWrites} write units (the ${ASSUME.rowKb} KB row in the table and its indexes, ` +
-      `the host record), 4 consistent read units`,
-    price: '$0.625 / M WRU, $0.125 / M RRU',
-    cost: (writes + hostWrites) * PRICE.dynamoWritePerM + 4 * PRICE.dynamoReadPerM,
-  },
-  {
-    service: 'CloudWatch Logs',
-    metered: `about ${ASSUME.logBytesPerDelivery / 1000} KB of function logs, metrics (EMF) and API access logs`,
-    price: '$0.50 / GB ingested',
-    cost: ((ASSUME.logBytesPerDelivery * PER) / 1e9) * PRICE.logsPerGb,
-  },
-];
+/** Every line of the full figure for one design, and the figures the notes below the table quote. */
+function costOf(design: Design) {
+  const gbSecond = (f: FunctionSize) => (f.arm ? PRICE.lambdaArmGbSecond : PRICE.lambdaX86GbSecond);
+  const named = (service: string, f: FunctionSize) => `Lambda ${service} (${f.memory} MB, ${f.arm ? 'arm64' : 'x86'})`;
 
-const judgeLines = [
-  {
-    service: `Lambda judge (${judge.memory} MB, ${judge.arm ? 'arm64' : 'x86'})`,
-    metered: `1 request, ${judge.gb} GB × ${ASSUME.judgeSeconds} s (mostly waiting on the model)`,
-    price: '$0.20 / M requests + GB-s',
-    cost: PRICE.lambdaRequestPerM + judge.gb * ASSUME.judgeSeconds * judge.gbSecond * PER,
-  },
-  {
-    service: 'SQS standard',
-    metered: '1 receive, 1 delete',
-    price: '$0.40 / M requests',
-    cost: 2 * PRICE.sqsPerM,
-  },
-  {
-    // attempt.ts: patch and summary read; audit.ts: one audit record per attempt.
-    service: 'S3 requests',
-    metered: '1 PUT (audit record), 2 GET (patch, summary)',
-    price: '$0.005 / 1,000 PUT, $0.0004 / 1,000 GET',
-    cost: (PRICE.s3PutPerK + 2 * PRICE.s3GetPerK) * 1000,
-  },
-  {
-    // judge-run.ts: row read, judging status, issue, the row again before the verdict; claim and verdict
-    // writes, the budget day's cost.
-    service: 'DynamoDB on demand',
-    metered:
-      `${claimWrites + verdictWrites + budgetWrites} write units (claim ${claimWrites}, verdict ${verdictWrites}, ` +
-      `budget day ${budgetWrites}), 4 read units`,
-    price: '$0.625 / M WRU, $0.125 / M RRU',
-    cost: (claimWrites + verdictWrites + budgetWrites) * PRICE.dynamoWritePerM + 4 * PRICE.dynamoReadPerM,
-  },
-  {
-    service: 'CloudWatch Logs',
-    metered: `about ${ASSUME.logBytesPerJudgePass / 1000} KB of logs and metrics`,
-    price: '$0.50 / GB ingested',
-    cost: ((ASSUME.logBytesPerJudgePass * PER) / 1e9) * PRICE.logsPerGb,
-  },
-];
+  // Write units one index spends on a row write (1 KB units): an ALL index copies the row, a KEYS_ONLY one
+  // writes a unit. A write that moves the index key is a delete of the old index item and a put of the new one;
+  // a write that changes no projected attribute (KEYS_ONLY, same key) costs the index nothing.
+  type IndexChange = 'new' | 'moved' | 'in-place' | 'removed' | 'unchanged';
+  const indexWrites = (name: IndexName, change: IndexChange): number => {
+    const all = design.projections[name] === 'ALL';
+    const unit = all ? ASSUME.rowKb : 1;
+    if (change === 'unchanged' || (change === 'in-place' && !all)) return 0;
+    return change === 'moved' ? 2 * unit : unit;
+  };
+  /** A run row write: the table item plus what each index spends (store: dynamo-run-store.ts putRun). */
+  const rowWrite = (changes: Record<IndexName, IndexChange>) =>
+    ASSUME.rowKb +
+    indexWrites('byUpdated', changes.byUpdated) +
+    indexWrites('due', changes.due) +
+    indexWrites('byHost', changes.byHost);
+  // The run lands new and pending, so in every index (land.ts).
+  const landingWrites = rowWrite({ byUpdated: 'new', due: 'new', byHost: 'new' });
+  // The hidden-test result rewrites the row (applyHiddenTest): updatedAt moves byUpdated, the row stays due.
+  const hiddenTestWrites = rowWrite({ byUpdated: 'moved', due: 'in-place', byHost: 'unchanged' });
+  // The judge claims the row (judgeNextAttemptAt becomes the lease's end: `due` moves) and writes the verdict
+  // (decided: it leaves `due`); both move byUpdated (judge-run.ts nextRow, finish).
+  const claimWrites = rowWrite({ byUpdated: 'moved', due: 'moved', byHost: 'unchanged' });
+  const verdictWrites = rowWrite({ byUpdated: 'moved', due: 'removed', byHost: 'unchanged' });
+  const rowUnits = landingWrites + hiddenTestWrites + claimWrites + verdictWrites;
+  const gsiWrites = rowUnits - 4 * ASSUME.rowKb; // beyond the table items
+  const hostWrites = ASSUME.hostRecordKb;
+  const budgetWrites = 1;
 
-const secretLines = [
-  {
-    service: 'Secrets Manager',
-    metered:
-      `${secretCallsPerRun.toFixed(2)} GetSecretValue: ${ASSUME.hosts} hosts' keys every ${keyCacheSeconds} s in ` +
-      `${ASSUME.warmIngestEnvironments} warm ingest environment(s), ${(ASSUME.runDeliveriesPerMonth / 1e6).toFixed(0)}M runs a month`,
-    price: '$0.05 / 10,000 API calls',
-    cost: secretCallsPerRun * PRICE.secretsPer10k * 100,
-  },
-];
+  // Secrets Manager: each warm ingest environment keeps a key CACHE_SECONDS (secrets-key-source.ts). Reading every
+  // declared sender's key, a busy environment reads all hosts' keys once per window, whatever the delivery count;
+  // reading only the host a body names, it reads the hosts that delivered to it in the window (deliveries spread
+  // evenly over hosts and environments: the expected number of distinct hosts among them).
+  const windowsPerMonth = monthSeconds / design.keyCacheSeconds;
+  const deliveriesPerWindow = (2 * ASSUME.runDeliveriesPerMonth) / windowsPerMonth / ASSUME.warmIngestEnvironments;
+  const hostsPerWindow =
+    design.keysRead === 'every-sender'
+      ? ASSUME.hosts
+      : ASSUME.hosts * (1 - Math.exp(-deliveriesPerWindow / ASSUME.hosts));
+  const secretCallsPerRun =
+    (ASSUME.warmIngestEnvironments * hostsPerWindow * windowsPerMonth) / ASSUME.runDeliveriesPerMonth;
 
-const sections = [
-  { name: 'Run delivery', lines: deliveryLines('run', landingWrites, 3) },
-  { name: 'Hidden-test delivery', lines: deliveryLines('hidden-test', hiddenTestWrites, 1) },
-  { name: 'One judge pass', lines: judgeLines },
-  { name: 'Host keys', lines: secretLines },
-];
+  const deliveryLines = (what: 'run' | 'hidden-test', writes: number): Line[] => {
+    const kb = what === 'run' ? ASSUME.runMessageKb : ASSUME.hiddenTestMessageKb;
+    const inline = kb * 1024 <= design.inlineMessageBytes;
+    // SQS meters each 64 KB of a request's payload as a request: a batch of inline deliveries is received in chunks.
+    const sendChunks = inline ? chunks(kb) : 1;
+    const receiveChunks = inline ? chunks(kb * design.landerBatch) : 1;
+    const objectPuts = what === 'run' ? 2 : 0; // patch, summary
+    const inbox = inline ? 'no inbox entry (the delivery travels in the message)' : '1 PUT, 1 GET (inbox entry)';
+    return [
+      {
+        service: 'API Gateway HTTP API',
+        metered: '1 request (bodies ≤ 128 KB, metered per 512 KB)',
+        price: '$1.00 / M requests',
+        cost: PRICE.httpApiPerM,
+      },
+      {
+        service: named('ingest', design.ingest),
+        metered: `1 request, ${design.ingest.memory / 1024} GB × ${ASSUME.ingestSeconds} s`,
+        price: '$0.20 / M requests + GB-s',
+        cost:
+          PRICE.lambdaRequestPerM +
+          (design.ingest.memory / 1024) * ASSUME.ingestSeconds * gbSecond(design.ingest) * PER,
+      },
+      {
+        service: named('lander', design.lander),
+        metered: `1/${design.landerBatch} request (batch of ${design.landerBatch}), ${design.lander.memory / 1024} GB × ${ASSUME.landerSecondsPerDelivery} s`,
+        price: 'same',
+        cost:
+          PRICE.lambdaRequestPerM / design.landerBatch +
+          (design.lander.memory / 1024) * ASSUME.landerSecondsPerDelivery * gbSecond(design.lander) * PER,
+      },
+      {
+        // ingest: SendMessage (accept-delivery.ts); Lambda receives and deletes per batch; a landed run is queued
+        // for judging (land.ts: judgeQueue.send).
+        service: 'SQS standard',
+        metered:
+          `${sendChunks} send (${inline ? `${kb} KB inline` : 'a claim check'}), receive ` +
+          `(${receiveChunks} × 64 KB) and delete per batch of ${design.landerBatch}` +
+          (what === 'run' ? '; 1 send to the judge queue' : ''),
+        price: '$0.40 / M requests (each 64 KB)',
+        cost: (sendChunks + (receiveChunks + 1) / design.landerBatch + (what === 'run' ? 1 : 0)) * PRICE.sqsPerM,
+      },
+      {
+        // ingest puts the inbox entry; the lander gets it, puts the run's objects, deletes the entry (free).
+        service: 'S3 requests',
+        metered: `${what === 'run' ? `${objectPuts} PUT (patch, summary); ` : ''}${inbox}`,
+        price: '$0.005 / 1,000 PUT, $0.0004 / 1,000 GET',
+        cost: ((objectPuts + (inline ? 0 : 1)) * PRICE.s3PutPerK + (inline ? 0 : PRICE.s3GetPerK)) * 1000,
+      },
+      {
+        // ingest: getRun (the owner check); land.ts: getRun, the held hidden-test results (a query), getHost
+        // (consistent reads); putRun and putHost.
+        service: 'DynamoDB on demand',
+        metered:
+          `${writes + hostWrites} write units (the ${ASSUME.rowKb} KB row in the table and its indexes, ` +
+          `the host record), 4 consistent read units`,
+        price: '$0.625 / M WRU, $0.125 / M RRU',
+        cost: (writes + hostWrites) * PRICE.dynamoWritePerM + 4 * PRICE.dynamoReadPerM,
+      },
+      {
+        service: 'CloudWatch Logs',
+        metered: `about ${ASSUME.logBytesPerDelivery / 1000} KB of function logs, metrics (EMF) and API access logs`,
+        price: '$0.50 / GB ingested',
+        cost: ((ASSUME.logBytesPerDelivery * PER) / 1e9) * PRICE.logsPerGb,
+      },
+    ];
+  };
+
+  const judgeLines: Line[] = [
+    {
+      service: named('judge', design.judge),
+      metered: `1 request, ${design.judge.memory / 1024} GB × ${ASSUME.judgeSeconds} s (mostly waiting on the model)`,
+      price: '$0.20 / M requests + GB-s',
+      cost: PRICE.lambdaRequestPerM + (design.judge.memory / 1024) * ASSUME.judgeSeconds * gbSecond(design.judge) * PER,
+    },
+    {
+      service: 'SQS standard',
+      metered: '1 receive, 1 delete',
+      price: '$0.40 / M requests',
+      cost: 2 * PRICE.sqsPerM,
+    },
+    {
+      // attempt.ts: patch and summary read; audit.ts: one audit record per attempt.
+      service: 'S3 requests',
+      metered: '1 PUT (audit record), 2 GET (patch, summary)',
+      price: '$0.005 / 1,000 PUT, $0.0004 / 1,000 GET',
+      cost: (PRICE.s3PutPerK + 2 * PRICE.s3GetPerK) * 1000,
+    },
+    {
+      // judge-run.ts: row read, judging status, issue, the row again before the verdict; claim and verdict
+      // writes, the budget day's cost.
+      service: 'DynamoDB on demand',
+      metered:
+        `${claimWrites + verdictWrites + budgetWrites} write units (claim ${claimWrites}, verdict ${verdictWrites}, ` +
+        `budget day ${budgetWrites}), 4 read units`,
+      price: '$0.625 / M WRU, $0.125 / M RRU',
+      cost: (claimWrites + verdictWrites + budgetWrites) * PRICE.dynamoWritePerM + 4 * PRICE.dynamoReadPerM,
+    },
+    {
+      service: 'CloudWatch Logs',
+      metered: `about ${ASSUME.logBytesPerJudgePass / 1000} KB of logs and metrics`,
+      price: '$0.50 / GB ingested',
+      cost: ((ASSUME.logBytesPerJudgePass * PER) / 1e9) * PRICE.logsPerGb,
+    },
+  ];
+
+  const secretLines: Line[] = [
+    {
+      service: 'Secrets Manager',
+      metered:
+        `${secretCallsPerRun.toFixed(2)} GetSecretValue: ` +
+        (design.keysRead === 'every-sender'
+          ? `${ASSUME.hosts} hosts' keys`
+          : `the keys of the ${hostsPerWindow.toFixed(0)} of ${ASSUME.hosts} hosts that deliver`) +
+        ` every ${design.keyCacheSeconds} s in ${ASSUME.warmIngestEnvironments} warm ingest environments, ` +
+        `${(ASSUME.runDeliveriesPerMonth / 1e6).toFixed(0)}M runs a month`,
+      price: '$0.05 / 10,000 API calls',
+      cost: secretCallsPerRun * PRICE.secretsPer10k * 100,
+    },
+  ];
+
+  const sections: Section[] = [
+    { name: 'Run delivery', lines: deliveryLines('run', landingWrites) },
+    { name: 'Hidden-test delivery', lines: deliveryLines('hidden-test', hiddenTestWrites) },
+    { name: 'One judge pass', lines: judgeLines },
+    { name: 'Host keys', lines: secretLines },
+  ];
+  const allCopies = Object.values(design.projections).filter((p) => p === 'ALL').length;
+  return {
+    sections,
+    full: sum(sections.flatMap((section) => section.lines)),
+    runDeliveryOnly: sum(sections[0]!.lines),
+    gsiWrites,
+    rowUnits,
+    allCopies,
+  };
+}
 const sum = (ls: { cost: number }[]) => ls.reduce((s, l) => s + l.cost, 0);
-const runDeliveryOnly = sum(sections[0]!.lines);
-const full = sum(sections.flatMap((section) => section.lines));
+
+const before = costOf(BEFORE);
+const after = costOf(designOfTemplates());
 
 // Snapshots: each write makes the previous one a non-current version, kept until the lifecycle rule expires it.
 const [, compactSchedule] = ofType(pipeline, 'AWS::Events::Rule').find(([, r]) =>
-  JSON.stringify(r.Properties.Targets).includes(fn('snapshot-compactor').id),
+  JSON.stringify(r.Properties.Targets).includes(functionSize('snapshot-compactor').id),
 )!;
 const everyMinutes = Number(/^rate\((\d+) minutes?\)$/.exec(String(compactSchedule.Properties.ScheduleExpression))![1]);
 const writesPerDay = (24 * 60) / everyMinutes;
@@ -304,39 +400,60 @@ const snapshotLines = [100_000, 1_000_000].map((runs) => {
     puts: (putsPerMonth / 1000) * PRICE.s3PutPerK,
   };
 });
-console.log(`Cost per 1M run deliveries (us-east-1 list prices, free tiers ignored), from the synthesized templates.`);
+console.log(
+  `Cost per 1M run deliveries (us-east-1 list prices, free tiers ignored): before, the design of main at b093dfa; ` +
+    `after, the synthesized templates and the code now.`,
+);
 console.log(
   `Assumed: ingest ${ASSUME.ingestSeconds * 1000} ms, lander ${ASSUME.landerSecondsPerDelivery * 1000} ms ` +
-    `per delivery, the judge ${ASSUME.judgeSeconds} s a pass, a ${ASSUME.rowKb} KB run row, ` +
-    `${ASSUME.logBytesPerDelivery / 1000} KB of logs per delivery.\n`,
+    `per delivery, the judge ${ASSUME.judgeSeconds} s a pass, a ${ASSUME.rowKb} KB run row, a ` +
+    `${ASSUME.runMessageKb} KB run delivery and a ${ASSUME.hiddenTestMessageKb} KB hidden-test delivery as landing ` +
+    `messages, ${ASSUME.logBytesPerDelivery / 1000} KB of logs per delivery.\n`,
 );
-console.log('| part | service | what is metered | unit price | per 1M runs |');
-console.log('|---|---|---|---|---|');
-for (const section of sections) {
-  for (const line of section.lines)
-    console.log(`| ${section.name} | ${line.service} | ${line.metered} | ${line.price} | $${line.cost.toFixed(2)} |`);
-  console.log(`| **${section.name}, total** | | | | **$${sum(section.lines).toFixed(2)}** |`);
-}
-console.log(`| **Full figure per 1M run deliveries** | | | | **$${full.toFixed(2)}** |\n`);
-const byService = new Map<string, number>();
-for (const line of sections.flatMap((section) => section.lines)) {
-  const service = line.service.replace(/ \(.*$/, '');
-  byService.set(service, (byService.get(service) ?? 0) + line.cost);
-}
-const largest = [...byService].sort((a, b) => b[1] - a[1]).slice(0, 4);
+console.log('| part | service | what is metered, after | unit price | before | after |');
+console.log('|---|---|---|---|---|---|');
+before.sections.forEach((section, s) => {
+  const now = after.sections[s]!;
+  section.lines.forEach((line, l) => {
+    const next = now.lines[l]!;
+    console.log(
+      `| ${section.name} | ${next.service} | ${next.metered} | ${next.price} | $${line.cost.toFixed(2)} | $${next.cost.toFixed(2)} |`,
+    );
+  });
+  console.log(
+    `| **${section.name}, total** | | | | **$${sum(section.lines).toFixed(2)}** | **$${sum(now.lines).toFixed(2)}** |`,
+  );
+});
 console.log(
-  `Largest services in the full figure: ${largest.map(([s, c]) => `${s} $${c.toFixed(2)} (${((c / full) * 100).toFixed(0)}%)`).join(', ')}.`,
+  `| **Full figure per 1M run deliveries** | | | | **$${before.full.toFixed(2)}** | **$${after.full.toFixed(2)}** |\n`,
 );
-const allCopies = indexes.filter((i) => i.Projection.ProjectionType === 'ALL').length;
+const largestServices = (figure: ReturnType<typeof costOf>) => {
+  const byService = new Map<string, number>();
+  for (const line of figure.sections.flatMap((section) => section.lines)) {
+    const service = line.service.replace(/ \(.*$/, '');
+    byService.set(service, (byService.get(service) ?? 0) + line.cost);
+  }
+  return [...byService]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([s, c]) => `${s} $${c.toFixed(2)} (${((c / figure.full) * 100).toFixed(0)}%)`)
+    .join(', ');
+};
+console.log(`Largest services before: ${largestServices(before)}.`);
+console.log(`Largest services after: ${largestServices(after)}.`);
 console.log(
-  `Index amplification: ${gsiWrites} of the ${landingWrites + hiddenTestWrites + claimWrites + verdictWrites} row write units ` +
-    `a run costs go to its indexes ($${(gsiWrites * PRICE.dynamoWritePerM).toFixed(2)} per 1M runs); index storage: ` +
-    `${allCopies} ALL-projected copies of a ${ASSUME.rowKb} KB row, at most ` +
-    `$${(((allCopies * ASSUME.rowKb * PER) / 1e6) * PRICE.dynamoGbMonth).toFixed(2)} a month per 1M stored runs ` +
+  `After/before: ${(after.full / before.full).toFixed(3)}× ($${(before.full - after.full).toFixed(2)} less per 1M runs).`,
+);
+console.log(
+  `Index amplification, after: ${after.gsiWrites} of the ${after.rowUnits} row write units a run costs go to its indexes ` +
+    `($${(after.gsiWrites * PRICE.dynamoWritePerM).toFixed(2)} per 1M runs); index storage: ` +
+    `${after.allCopies} ALL-projected copies of a ${ASSUME.rowKb} KB row, at most ` +
+    `$${(((after.allCopies * ASSUME.rowKb * PER) / 1e6) * PRICE.dynamoGbMonth).toFixed(2)} a month per 1M stored runs ` +
     `(byUpdated keeps every run; due only undecided ones).`,
 );
 console.log(
-  `The run delivery alone (the figure the bench gave before hidden tests, the judge and keys were counted): $${runDeliveryOnly.toFixed(2)}.`,
+  `The run delivery alone (the figure the bench gave before hidden tests, the judge and keys were counted): ` +
+    `$${before.runDeliveryOnly.toFixed(2)} before, $${after.runDeliveryOnly.toFixed(2)} after.`,
 );
 const costed = new Set(['ingest', 'lander', 'judge']);
 const notPerDelivery = [...functions.keys()].filter((s) => !costed.has(s)).sort();
