@@ -8,12 +8,12 @@ import {
   type CockpitIssuesBody,
   type CockpitSettings,
 } from '#analytics/contract.ts';
-import { Api, ApiError } from './api.ts';
-import type { Cockpit, Located } from './cockpit.ts';
-import { byId, el, fill } from './dom.ts';
-import { currentToken, ensureSignedIn, signOut } from './sign-in.ts';
-import { loadSpaceRuns } from './space-runs.ts';
-import { readState } from './url-state.ts';
+import { Api, ApiError } from './page/api.ts';
+import type { Cockpit, Located } from './page/cockpit.ts';
+import { byId, el, fill } from './widgets/dom.ts';
+import { currentToken, ensureSignedIn, signOut } from './page/sign-in.ts';
+import { loadSpaceRuns } from './page/space-runs.ts';
+import { readState } from './page/url-state.ts';
 
 /** cockpit.json lists the cockpits this page may show (a deployed cockpit: itself; local mode: all of them). */
 async function locate(wanted: string | null): Promise<Located | null> {
@@ -92,7 +92,7 @@ async function boot() {
   const marked = <T>(name: string, loading: Promise<T>) => loading.then((value) => (performance.mark(name), value));
   // The cockpit's views go into the page, hidden, while the runs load: the browser's autofill answers new
   // <select>s with a layout of the whole page, cheap now, some 200 ms once a big space's charts are in.
-  shell ??= import('./cockpit.ts').then(({ Cockpit }) => new Cockpit(api, located));
+  shell ??= import('./page/cockpit.ts').then(({ Cockpit }) => new Cockpit(api, located));
   const [runs, issues, cockpit] = await Promise.all([
     marked('runs-loaded', loadSpaceRuns(api, space)),
     marked('issues-loaded', api.json<CockpitIssuesBody>(apiPaths.issues(space, COCKPIT_ISSUE_FIELDS))),

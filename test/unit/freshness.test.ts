@@ -1,7 +1,7 @@
 // The header's freshness line (docs/contract.md §6 "Freshness"): when the newest run in view landed, and the poll
 // only when it failed or has not succeeded for a minute.
 import { describe, expect, it } from '@jest/globals';
-import { freshnessText, LAG_MS } from '#dashboard/src/freshness.ts';
+import { freshnessText, LAG_MS } from '#dashboard/src/page/freshness.ts';
 
 const NOW = Date.parse('2026-03-04T14:05:00Z');
 

@@ -70,7 +70,7 @@ describe('the room rules', () => {
     { from: 'dashboard/src/probe.ts', line: "import { x } from '../../shared/schema/run.ts';" },
     { from: 'shared/analytics/probe.ts', line: "import { x } from '#core/cost.ts';" },
     { from: 'shared/analytics/probe.ts', line: "import { x } from '../sha256.ts';" },
-    { from: 'core/probe.ts', line: "import { x } from '#dashboard/src/format.ts';" },
+    { from: 'core/probe.ts', line: "import { x } from '#dashboard/src/widgets/format.ts';" },
   ])('refuse $line in $from', async ({ from, line }) => {
     expect(await restricted(from, line)).toHaveLength(1);
   });

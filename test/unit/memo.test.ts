@@ -1,6 +1,6 @@
 // The cockpit's memo helper: an answer is reused only while every argument is the same value or object.
 import { describe, expect, it } from '@jest/globals';
-import { memo } from '#dashboard/src/memo.ts';
+import { memo } from '#dashboard/src/page/memo.ts';
 
 describe('memo', () => {
   it('answers again without running while the arguments are the same', () => {

@@ -1,0 +1,120 @@
+// The KPI tiles: one per group, its resolve rate on the outcome in view (named: "resolve rate · hidden tests") with
+// n, the 95% Wilson interval as a whisker and in words, the runs outside n, and the rate on the other outcome.
+import type { GroupFigures } from '#analytics/group-figures.ts';
+import { OUTCOME_LABELS, tooFewText, type OutcomeRate, type ResolveOutcome } from '#analytics/statistics.ts';
+import { el, fill, nameText } from '../widgets/dom.ts';
+import { count, percent } from '../widgets/format.ts';
+import { ciText, percentOf } from '../widgets/intervals.ts';
+import { tasksIn, type Computed } from '../page/view-model.ts';
+
+export const rateLabel = (outcome: ResolveOutcome) => `resolve rate · ${OUTCOME_LABELS[outcome]}`;
+
+const OTHER: Record<ResolveOutcome, ResolveOutcome> = { tests: 'judge', judge: 'tests' };
+
+/** The runs a rate leaves out of its n, named: the judge's by kind, the tests' as "no test result". */
+export function outsideText(g: GroupFigures, outcome: ResolveOutcome): string {
+  if (outcome === 'tests') {
+    const none = g.outcomes.tests.outside;
+    return `outside n: ${none ? `${count(none)} no test result` : 'none'}`;
+  }
+  const r = g.resolve;
+  const parts = [
+    r.flagged && `${count(r.flagged)} flagged`,
+    r.excluded && `${count(r.excluded)} excluded`,
+    r.error && `${count(r.error)} error`,
+    r.unjudged && `${count(r.unjudged)} not judged yet`,
+  ].filter(Boolean);
+  return `outside n: ${parts.length ? parts.join(' · ') : 'none'}`;
+}
+
+/** "120 of 300 SWE-bench Lite tasks": the tasks the group ran in view, of the population the cockpit declares. */
+export function tasksText(m: Computed, g: GroupFigures): string {
+  const k = m.grouping.groups.findIndex((x) => x.model === g.model && x.harnessVersion === g.harnessVersion);
+  const tasks = tasksIn(m, m.groupRows[k] ?? new Uint32Array());
+  const population = m.campaign?.population;
+  return population
+    ? `${count(tasks)} of ${count(population.size)} ${population.name} tasks`
+    : `${count(tasks)} tasks (no population declared)`;
+}
+
+/** The rate as a dot on a 0–100 % track with its interval as a whisker (a tile's picture of its uncertainty). */
+function intervalBar(r: OutcomeRate): HTMLElement | null {
+  if (r.rate === null || !r.ci) return null;
+  const at = (v: number) => `${(v * 100).toFixed(2)}%`;
+  return el(
+    'div',
+    {
+      class: 'kpi-ci-bar',
+      role: 'img',
+      'aria-label': `${percent(r.rate)}, ${ciText(r)}, on a scale from 0 to 100%`,
+      title: `${ciText(r)}, n=${count(r.n)}`,
+    },
+    el('span', { class: 'bar-ci', style: `left:${at(r.ci[0])};width:${at(r.ci[1] - r.ci[0])}` }),
+    el('span', { class: 'kpi-ci-dot', style: `left:${at(r.rate)}` }),
+  );
+}
+
+function tile(m: Computed, g: GroupFigures): HTMLElement {
+  const outcome = m.outcome;
+  const r = g.outcomes[outcome];
+  const other = g.outcomes[OTHER[outcome]];
+  const rank = m.rankOf(g);
+  const tooFew = rank === null && r.rate !== null;
+  return el(
+    'div',
+    { class: `kpi${tooFew ? ' too-few' : ''}`, title: m.label(g), 'data-rank': rank ?? '' },
+    el(
+      'div',
+      { class: 'kpi-model' },
+      rank !== null &&
+        el('span', { class: 'kpi-rank', title: `Rank ${rank} on the ${OUTCOME_LABELS[outcome]}` }, `#${rank} `),
+      g.generated > 0 &&
+        el(
+          'span',
+          {
+            class: 'generated',
+            title: `${count(g.generated)} of ${count(g.runs)} runs have generated figures (demo data), not measured.`,
+          },
+          g.generated === g.runs ? '◇ ' : `◇${count(g.generated)}/${count(g.runs)} `,
+        ),
+      nameText(g.model),
+    ),
+    m.several && el('div', { class: 'kpi-harness' }, 'harness ', nameText(g.harnessVersion)),
+    el('div', { class: 'kpi-label' }, rateLabel(outcome)),
+    el(
+      'div',
+      {
+        class: `kpi-rate${r.rate === null ? ' unknown' : ''}`,
+        title: r.rate === null ? `No run has a result on the ${OUTCOME_LABELS[outcome]} yet` : rateLabel(outcome),
+      },
+      r.rate === null ? 'no rate yet' : percent(r.rate),
+      el('span', { class: 'kpi-n' }, ` n=${count(r.n)}`),
+    ),
+    intervalBar(r),
+    tooFew &&
+      el(
+        'div',
+        { class: 'kpi-line kpi-too-few', title: `Below the cockpit's minimum of n = ${m.minN}: shown, not ranked` },
+        tooFewText(r.n),
+      ),
+    el('div', { class: 'kpi-line kpi-ci', title: `${rateLabel(outcome)} ${percentOf(r)}` }, ciText(r)),
+    el(
+      'div',
+      {
+        class: 'kpi-line kpi-tasks',
+        title: m.campaign?.sample ?? 'The cockpit declares no task population (cockpits.<name>.campaign).',
+      },
+      tasksText(m, g),
+    ),
+    el('div', { class: 'kpi-line' }, outsideText(g, outcome)),
+    el(
+      'div',
+      { class: 'kpi-line kpi-other', title: `${rateLabel(other.outcome)} ${percentOf(other)}` },
+      `${OUTCOME_LABELS[other.outcome]}: ${percent(other.rate)} (n=${count(other.n)})`,
+    ),
+  );
+}
+
+export function renderKpis(host: HTMLElement, m: Computed): void {
+  fill(host, ...m.figures.groups.map((g) => tile(m, g)));
+}

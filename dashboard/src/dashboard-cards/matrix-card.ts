@@ -1,0 +1,147 @@
+// The model × issue matrix card: one row per group in ranked order, one column per task in published order, each
+// cell one run coloured by its judge verdict or its hidden-test result. Unless the reader picks a colouring,
+// it follows the outcome in view.
+import { tasksInView } from '#analytics/task-order.ts';
+import { agreementOf, agreementReader } from '#analytics/statistics.ts';
+import { HIDDEN_TEST_STATUSES, valueOfCode } from '#analytics/columns.ts';
+import { VERDICT_KEYS_BY_CODE, verdictCodeAt, verdictKeyAt } from '#analytics/result-filters.ts';
+import { card } from './card.ts';
+import { legend } from '../widgets/charts/bars.ts';
+import { MARK_COLOUR, MatrixChart } from '../widgets/charts/matrix.ts';
+import { el, fill } from '../widgets/dom.ts';
+import { count } from '../widgets/format.ts';
+import {
+  HIDDEN_TEST_COLOURS,
+  HIDDEN_TEST_LABELS,
+  VERDICT_COLOURS,
+  VERDICT_LABELS,
+  VERDICT_ORDER,
+} from '../widgets/palette.ts';
+import { HIDDEN_TEST_COLUMNS, type MatrixColouring } from '../page/url-state.ts';
+import type { Computed } from '../page/view-model.ts';
+
+/** Verdict colours by shown verdict code (0: not judged yet; the last: flagged). */
+const VERDICT_PALETTE = VERDICT_KEYS_BY_CODE.map((v) => VERDICT_COLOURS[v]);
+/** Hidden-test colours by hidden-test code (0: no result). */
+const TESTS_PALETTE = [HIDDEN_TEST_COLOURS.none, ...HIDDEN_TEST_STATUSES.map((t) => HIDDEN_TEST_COLOURS[t])];
+
+/** The colouring shown: the reader's, else the one that matches the outcome in view. */
+export const colouringOf = (m: Computed, chosen: MatrixColouring | null): MatrixColouring =>
+  chosen ?? (m.outcome === 'tests' ? 'tests' : 'verdict');
+
+export class MatrixCard {
+  readonly card = card(
+    'chart-matrix',
+    'Model × issue',
+    'One cell per run in task order (wave 1 first), rows in ranked order. Click ' +
+      'a cell, or Tab to the matrix and use the arrow keys and Enter, to open the run.',
+    { wide: true },
+  );
+  private readonly chart: MatrixChart;
+  private readonly legend = el('div', {});
+  private readonly text = el('p', { class: 'sr-only chart-text', id: 'chart-matrix-text' });
+  private readonly buttons: Record<MatrixColouring, HTMLButtonElement>;
+
+  constructor(openRun: (tableRow: number) => void, colourBy: (by: MatrixColouring) => void) {
+    const button = (by: MatrixColouring, label: string) => {
+      const b = el(
+        'button',
+        { type: 'button', class: 'chip-toggle', 'aria-pressed': 'false', 'data-colour': by },
+        label,
+      );
+      b.addEventListener('click', () => colourBy(by));
+      return b;
+    };
+    this.buttons = { verdict: button('verdict', 'judge verdict'), tests: button('tests', 'hidden tests') };
+    this.card.head.append(
+      el(
+        'span',
+        { class: 'colour-by', role: 'group', 'aria-label': 'Colour the matrix by' },
+        el('span', { class: 'muted' }, 'Colour by'),
+        this.buttons.verdict,
+        this.buttons.tests,
+      ),
+    );
+    const host = el('div', { class: 'matrix-host' });
+    this.card.body.append(this.legend, host, this.text);
+    this.chart = new MatrixChart(host, this.card.root, openRun, this.text.id);
+  }
+
+  render(m: Computed, colouring: MatrixColouring): void {
+    for (const [k, b] of Object.entries(this.buttons)) b.setAttribute('aria-pressed', String(k === colouring));
+    const columns = tasksInView(m.table, m.selection, m.taskOrder);
+    const columnOf = new Int32Array(m.table.dictionaries.taskId.values.length).fill(-1);
+    columns.forEach((t, c) => (columnOf[t] = c));
+    const order = new Map(m.figures.groups.map((g, r) => [`${g.model}\u0000${g.harnessVersion}`, r]));
+    const rowOfGroup = m.grouping.groups.map((g) => order.get(`${g.model}\u0000${g.harnessVersion}`)!);
+    const cells = new Int32Array(m.figures.groups.length * columns.length).fill(-1);
+    const colours = new Uint8Array(cells.length);
+    const marks = new Uint8Array(cells.length);
+    const byTests = colouring === 'tests';
+    const codeOf = byTests ? (i: number) => m.table.codes.hiddenTest[i]! : (i: number) => verdictCodeAt(m.table, i);
+    const agreement = agreementReader(m.table);
+    for (let s = 0; s < m.selection.length; s++) {
+      const i = m.selection[s]!;
+      const cell = rowOfGroup[m.grouping.of[s]!]! * columns.length + columnOf[m.table.text.taskId[i]!]!;
+      cells[cell] = i;
+      colours[cell] = codeOf(i);
+      if (agreement(i) === 'disagree') marks[cell] = 1;
+    }
+    const labels = m.figures.groups.map((g) => m.label(g));
+    this.card.data = () => ({
+      columns: ['configuration', 'task', 'taskId', 'runId', 'judgeVerdict', 'hiddenTests', 'disagree'],
+      rows: [...cells.keys()]
+        .filter((k) => cells[k]! >= 0)
+        .map((k) => {
+          const run = cells[k]!;
+          const task = columns[k % columns.length]!;
+          return [
+            labels[Math.floor(k / columns.length)]!,
+            m.taskLabels[task]!,
+            m.table.dictionaries.taskId.values[task]!,
+            m.table.id(run),
+            verdictKeyAt(m.table, run),
+            valueOfCode('hiddenTest', m.table.codes.hiddenTest[run]!) ?? 'none',
+            marks[k] === 1,
+          ];
+        }),
+    });
+    const what = byTests ? 'hidden-test result' : 'judge verdict';
+    fill(
+      this.legend,
+      legend([
+        ...(byTests
+          ? HIDDEN_TEST_COLUMNS.map((t) => ({ label: HIDDEN_TEST_LABELS[t], colour: HIDDEN_TEST_COLOURS[t] }))
+          : VERDICT_ORDER.map((v) => ({ label: VERDICT_LABELS[v], colour: VERDICT_COLOURS[v] }))),
+        { label: 'dark band on top: judge and tests disagree', colour: MARK_COLOUR },
+      ]),
+    );
+    this.chart.update({
+      rowLabels: labels,
+      columnCount: columns.length,
+      columnWave: Float64Array.from(columns, (t) => m.facts.wave[t] ?? NaN),
+      cells,
+      colours,
+      marks,
+      palette: byTests ? TESTS_PALETTE : VERDICT_PALETTE,
+      name: `Model × issue matrix coloured by ${what}`,
+      describe: (run, column) => {
+        const verdict = verdictKeyAt(m.table, run);
+        const test = valueOfCode('hiddenTest', m.table.codes.hiddenTest[run]!);
+        const disagree = agreementOf(m.table, run) === 'disagree' ? '; the judge and the tests disagree' : '';
+        return (
+          `${m.table.string('model', run)} · ${m.taskLabels[columns[column]!]} — ` +
+          `${VERDICT_LABELS[verdict]}; hidden tests: ${test ?? 'no result'}${disagree}`
+        );
+      },
+    });
+    this.text.textContent =
+      `Each row is a model (with its harness version), each column a task in published order, each cell one run coloured ` +
+      `by its ${what}; a dark band across a cell's top marks a run where the judge and the hidden tests disagree. ` +
+      `The per-model table above gives each row's counts as text; the cells can be walked with the keyboard.`;
+    fill(
+      this.card.foot,
+      `${count(m.figures.groups.length)} rows × ${count(columns.length)} tasks. Grey: that model has no run of the task in view.`,
+    );
+  }
+}

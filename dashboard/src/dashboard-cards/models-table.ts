@@ -1,0 +1,266 @@
+// The per-model table: every figure of the charts in one table, a row per group, sortable by any column (the
+// heading is a button; `aria-sort` says how), the model column pinned while the figures scroll sideways, and
+// one total row per harness version, never a total that pools harness versions. Its first rate is the resolve
+// rate on the outcome in view, named in its heading.
+import { computeFigures, type GroupFigures } from '#analytics/group-figures.ts';
+import { type MedianFigure } from '#analytics/quantiles.ts';
+import { type RateFigure } from '#analytics/rate-figures.ts';
+import { rowsByGroup } from '#analytics/run-grouping.ts';
+import { kappaWithheld, tooFewText, type Agreement, type ResolveOutcome } from '#analytics/statistics.ts';
+import { rateCell, type Card } from './card.ts';
+import { el, fill, nameText } from '../widgets/dom.ts';
+import { count, duration, num, UNKNOWN } from '../widgets/format.ts';
+import { percentOf } from '../widgets/intervals.ts';
+import { rateLabel } from './kpi-tiles.ts';
+import type { VerdictKey } from '../widgets/palette.ts';
+import type { Computed } from '../page/view-model.ts';
+
+/** A column of the table: its text and what it sorts by. */
+interface TableColumn {
+  key: string;
+  title: string;
+  numeric: boolean;
+  text(g: GroupFigures): string;
+  value(g: GroupFigures): number | string | null;
+  /** Richer cell content than the text, when there is some (a rate over its n). */
+  cell?(g: GroupFigures): Node;
+}
+
+const VERDICT_COLUMNS: [VerdictKey, string][] = [
+  ['resolved', 'Judged resolved'],
+  ['partial', 'Partial'],
+  ['wrong', 'Wrong'],
+  ['no_change', 'No change'],
+  ['excluded', 'Excluded'],
+  ['error', 'Error'],
+  ['flagged', 'Flagged'],
+  ['unjudged', 'Not judged'],
+];
+
+const medianText = (f: MedianFigure, format: (v: number) => string) => (f.median === null ? UNKNOWN : format(f.median));
+
+const rateColumn = (key: string, title: string, figure: (g: GroupFigures) => RateFigure): TableColumn => ({
+  key,
+  title,
+  numeric: true,
+  text: (g) => `${title}: ${percentOf(figure(g))}`,
+  value: (g) => figure(g).rate,
+  cell: (g) => rateCell(figure(g)),
+});
+
+/** The columns with the outcome in view first among the rates, after the rank on it. */
+function columnsFor(m: Computed): TableColumn[] {
+  const outcome = m.outcome;
+  const other: ResolveOutcome = outcome === 'tests' ? 'judge' : 'tests';
+  const rank = (g: GroupFigures) => m.rankOf(g);
+  const tooFew = (g: GroupFigures) => rank(g) === null && g.outcomes[outcome].rate !== null;
+  return [
+    { key: 'model', title: 'Model', numeric: false, text: (g) => g.model, value: (g) => g.model },
+    { key: 'harness', title: 'Harness', numeric: false, text: (g) => g.harnessVersion, value: (g) => g.harnessVersion },
+    {
+      key: 'rank',
+      title: 'Rank',
+      numeric: true,
+      text: (g) => (rank(g) === null ? (tooFew(g) ? tooFewText(g.outcomes[outcome].n) : 'no rate') : `#${rank(g)}`),
+      // Ascending puts #1 first; unranked rows sort after the ranked either way.
+      value: (g) => rank(g),
+      cell: (g) => (rank(g) === null ? el('span', { class: 'muted' }, '—') : document.createTextNode(`#${rank(g)}`)),
+    },
+    { key: 'runs', title: 'Runs', numeric: true, text: (g) => count(g.runs), value: (g) => g.runs },
+    {
+      ...rateColumn('rate', capitalised(rateLabel(outcome)), (g) => g.outcomes[outcome]),
+      cell: (g) =>
+        tooFew(g)
+          ? el(
+              'span',
+              { class: 'too-few-cell' },
+              rateCell(g.outcomes[outcome]),
+              el('span', { class: 'rate-n too-few-note' }, tooFewText(g.outcomes[outcome].n)),
+            )
+          : rateCell(g.outcomes[outcome]),
+    },
+    rateColumn('other-rate', capitalised(rateLabel(other)), (g) => g.outcomes[other]),
+    rateColumn('first-attempt', 'First-attempt rate · judge', (g) => g.firstResolve),
+    {
+      key: 'kappa',
+      title: 'κ judge vs tests',
+      numeric: true,
+      text: (g) => kappaTitle(g.kappa),
+      value: (g) => (kappaWithheld(g.kappa) ? null : g.kappa.kappa),
+      cell: (g) => kappaCell(g.kappa),
+    },
+    { key: 'reruns', title: 'Re-runs', numeric: true, text: (g) => count(g.reruns), value: (g) => g.reruns },
+    ...VERDICT_COLUMNS.map(([v, title]): TableColumn => ({
+      key: `verdict-${v}`,
+      title,
+      numeric: true,
+      text: (g) => count(g.verdicts[v]),
+      value: (g) => g.verdicts[v],
+    })),
+    {
+      key: 'wall',
+      title: 'Wall time (median)',
+      numeric: true,
+      text: (g) => medianText(g.wallSeconds, duration),
+      value: (g) => g.wallSeconds.median,
+    },
+    {
+      key: 'steps',
+      title: 'Steps (median)',
+      numeric: true,
+      text: (g) => medianText(g.steps, (v) => num(v)),
+      value: (g) => g.steps.median,
+    },
+    rateColumn('budget', 'Budget ran out', (g) => g.budgetExhausted),
+    {
+      key: 'tokens',
+      title: 'Output tokens/min (median)',
+      numeric: true,
+      text: (g) => medianText(g.outputTokensPerMinute, (v) => num(v)),
+      value: (g) => g.outputTokensPerMinute.median,
+    },
+    {
+      key: 'generated',
+      title: 'Generated',
+      numeric: true,
+      text: (g) => (g.generated ? `◇ ${count(g.generated)}` : '–'),
+      value: (g) => g.generated,
+    },
+  ];
+}
+
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+const kappaTitle = (k: Agreement) => {
+  const withheld = kappaWithheld(k);
+  return withheld
+    ? `κ not shown: ${withheld}`
+    : `Cohen’s κ ${k.kappa!.toFixed(2)} (95% CI ${k.ci![0].toFixed(2)} to ${k.ci![1].toFixed(2)}, n=${count(k.n)})`;
+};
+
+/** κ over its interval and n, or "—" with why there is none. */
+function kappaCell(k: Agreement): Node {
+  const withheld = kappaWithheld(k);
+  if (withheld)
+    return el('span', { class: 'rate-cell kappa-cell withheld' }, '—', el('span', { class: 'rate-n' }, withheld));
+  return el(
+    'span',
+    { class: 'rate-cell kappa-cell' },
+    k.kappa!.toFixed(2),
+    el('span', { class: 'rate-ci' }, `${k.ci![0].toFixed(2)} to ${k.ci![1].toFixed(2)}`),
+    el('span', { class: 'rate-n' }, `n=${count(k.n)}`),
+  );
+}
+
+/** The table's sort: a column key and direction; the default is the ranked order of the tiles. */
+export interface TableSort {
+  column: string;
+  descending: boolean;
+}
+
+export const DEFAULT_TABLE_SORT: TableSort = { column: 'rate', descending: true };
+
+export function renderModelsTable(
+  c: Pick<Card, 'body' | 'foot' | 'data'>,
+  m: Computed,
+  sort: TableSort,
+  resort: (next: TableSort) => void,
+): void {
+  const columns = columnsFor(m);
+  const sortedBy = columns.find((col) => col.key === sort.column) ?? columns.find((col) => col.key === 'rate')!;
+  const ranked = sortedBy.key === 'rate' && sort.descending;
+  const groups = ranked ? m.figures.groups : sortTable(m.figures.groups, sortedBy, sort.descending);
+  c.data = () => ({
+    columns: columns.map((col) => col.key),
+    rows: groups.map((g) => columns.map((col) => col.value(g))),
+  });
+  const row = (g: GroupFigures, label = g.model, cls = '') =>
+    el(
+      'tr',
+      { class: cls },
+      el('th', { scope: 'row', class: 'text pinned', title: label }, nameText(label)),
+      ...columns
+        .slice(1)
+        .map((col) =>
+          el(
+            'td',
+            { class: col.numeric ? 'num' : 'text', title: col.text(g) },
+            col.cell ? col.cell(g) : col.numeric ? col.text(g) : nameText(col.text(g)),
+          ),
+        ),
+    );
+  const header = columns.map((col, k) => {
+    const button = el('button', { type: 'button', class: 'sort-button' }, col.title);
+    button.addEventListener('click', () =>
+      resort({ column: col.key, descending: sort.column === col.key ? !sort.descending : col.numeric }),
+    );
+    const state = col === sortedBy ? (sort.descending ? 'descending' : 'ascending') : 'none';
+    return el(
+      'th',
+      {
+        scope: 'col',
+        class: `${col.numeric ? 'num' : 'text'}${k === 0 ? ' pinned' : ''}`,
+        'aria-sort': state,
+        'data-column': col.key,
+      },
+      button,
+    );
+  });
+  fill(
+    c.body,
+    el(
+      'div',
+      { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Per-model figures (scrolls sideways)' },
+      el(
+        'table',
+        { class: 'figures models' },
+        el('thead', {}, el('tr', {}, ...header)),
+        el('tbody', {}, ...groups.map((g) => row(g))),
+        el('tfoot', {}, ...totalsPerHarness(m).map((g) => row(g, `All models · ${g.harnessVersion}`, 'total'))),
+      ),
+    ),
+  );
+  fill(
+    c.foot,
+    'Totals are per harness version: runs of different harness versions are never pooled. Medians show "unknown" when no run in the group measured the figure.',
+  );
+}
+
+/** Totals of each selection (they do not change with the outcome or the order): computed once. */
+const totalsOf = new WeakMap<Uint32Array, GroupFigures[]>();
+
+/** One total row per harness version in view, so the footer never pools runs of different harnesses. */
+function totalsPerHarness(m: Computed): GroupFigures[] {
+  let totals = totalsOf.get(m.selection);
+  if (!totals) totalsOf.set(m.selection, (totals = harnessTotals(m)));
+  return totals;
+}
+
+function harnessTotals(m: Computed): GroupFigures[] {
+  // One group per harness version: the aggregates' own grouping, with the model left out.
+  const groupOf = new Int32Array(m.table.dictionaries.harnessVersion.values.length).fill(-1);
+  const groups = m.figures.harnessVersions.map((harnessVersion, k) => {
+    groupOf[m.table.dictionaries.harnessVersion.indexOf(harnessVersion)] = k;
+    return { model: 'All models', harnessVersion };
+  });
+  const harnessOf = m.table.text.harnessVersion;
+  const of = new Int32Array(m.selection.length);
+  for (let s = 0; s < of.length; s++) of[s] = groupOf[harnessOf[m.selection[s]!]!]!;
+  const grouping = { groups, of };
+  const byHarness = new Map(
+    computeFigures(m.table, m.selection, grouping, rowsByGroup(grouping, m.selection)).groups.map((g) => [
+      g.harnessVersion,
+      g,
+    ]),
+  );
+  return m.figures.harnessVersions.map((h) => byHarness.get(h)!);
+}
+
+function sortTable(groups: GroupFigures[], column: TableColumn, descending: boolean): GroupFigures[] {
+  const sign = descending ? -1 : 1;
+  return [...groups].sort((a, b) => {
+    const [x, y] = [column.value(a), column.value(b)];
+    if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+    return sign * (typeof x === 'string' || typeof y === 'string' ? String(x).localeCompare(String(y)) : x - y);
+  });
+}
