@@ -90,6 +90,10 @@ describe('queues feed their consumers', () => {
     expect(mentions(mapping.Properties.EventSourceArn, judgeQueueId)).toBe(true);
   });
 
+  it('the judge, which mostly waits on the model, is billed at 256 MB, not 512', () => {
+    expect(onlyFunction(pipeline, 'judge').properties.MemorySize).toBe(256);
+  });
+
   it("every queue's event source is capped; the defaults leave half of a new account's 10 executions free", () => {
     const mappings = ofType(pipeline, 'AWS::Lambda::EventSourceMapping');
     expect(mappings).toHaveLength(2);

@@ -24,7 +24,9 @@ export class Judge extends Construct {
       description:
         'Judges one landed run: fetches the reference fix, reserves budget, asks the judge model, writes the verdict.',
       timeout: TIMEOUTS.judge,
-      memorySize: 512,
+      // It mostly waits on the model, billed per GB-second: 256 MB is 1.7× its peak on the largest delivery
+      // (152 MB, `npm run bench:judge-memory`).
+      memorySize: 256,
       config,
     })
       .usesTable(state.table, 'read-write-count')
