@@ -5,7 +5,16 @@ import { type GroupFigures } from '#analytics/group-figures.ts';
 import { originalFixComparison, type OriginalFixComparison } from '#analytics/original-fix-comparison.ts';
 import { type MedianFigure } from '#analytics/quantiles.ts';
 import { OUTCOME_LABELS, type OutcomeRate, type ResolveOutcome } from '#analytics/statistics.ts';
-import { nameRankedOrder, ordered, percentAxis, rankedThen, type Card, type Named, type SortChoice } from './card.ts';
+import {
+  nameRankedOrder,
+  ordered,
+  percentAxis,
+  rankedThen,
+  type Card,
+  type Named,
+  type SortChoice,
+  type CardCsv,
+} from './card.ts';
 import { barList, legend, type BarRow } from '../widgets/charts/bars.ts';
 import { linearAxis, logDurationAxis } from '../widgets/charts/ticks.ts';
 import { fill } from '../widgets/dom.ts';
@@ -68,10 +77,10 @@ function verdictRow(g: Named): BarRow {
 export const GROUP_COLUMNS = ['configuration', 'model', 'harnessVersion'];
 export const groupCells = (g: Named) => [g.label, g.model, g.harnessVersion];
 
-export function renderVerdicts(c: Card, m: Computed): void {
+export function renderVerdicts(c: Card, m: Computed): CardCsv {
   nameRankedOrder(c, m.outcome);
   const groups = ordered(named(m), c, SORTS.verdicts);
-  c.data = () => ({
+  const csv: CardCsv = () => ({
     columns: [...GROUP_COLUMNS, 'runs', ...VERDICT_ORDER],
     rows: groups.map((g) => [...groupCells(g), g.runs, ...VERDICT_ORDER.map((v) => g.verdicts[v])]),
   });
@@ -80,6 +89,7 @@ export function renderVerdicts(c: Card, m: Computed): void {
     legend(VERDICT_ORDER.map((v) => ({ label: VERDICT_LABELS[v], colour: VERDICT_COLOURS[v] }))),
     barList(groups.map(verdictRow), percentAxis('share of the model’s runs')),
   );
+  return csv;
 }
 
 const OUTCOME_COLOURS: Record<ResolveOutcome, string> = { judge: VERDICT_COLOURS.resolved, tests: MODEL_COLOUR };
@@ -105,11 +115,11 @@ function resolveRow(g: Named, outcomes: ResolveOutcome[]): BarRow {
   };
 }
 
-export function renderResolve(c: Card, m: Computed): void {
+export function renderResolve(c: Card, m: Computed): CardCsv {
   nameRankedOrder(c, m.outcome);
   const outcomes: ResolveOutcome[] = m.outcome === 'tests' ? ['tests', 'judge'] : ['judge', 'tests'];
   const groups = ordered(named(m), c, SORTS.resolve);
-  c.data = () => ({
+  const csv: CardCsv = () => ({
     columns: [...GROUP_COLUMNS, 'outcome', 'resolved', 'n', 'rate', 'ciLow', 'ciHigh', 'outsideN'],
     rows: groups.flatMap((g) =>
       outcomes.map((o) => {
@@ -130,6 +140,7 @@ export function renderResolve(c: Card, m: Computed): void {
     c.foot,
     'Hidden tests: runs without a pass or fail result are outside n. Judge: excluded, error and not-yet-judged runs are outside n. Both are counted beside it.',
   );
+  return csv;
 }
 
 function medianRows(
@@ -179,10 +190,10 @@ export function renderMedians(
   title: string,
   kind: 'number' | 'duration' = 'number',
   extra?: (g: GroupFigures) => string,
-): void {
+): CardCsv {
   nameRankedOrder(c, m.outcome);
   const groups = ordered(named(m), c, sorts);
-  c.data = () => ({
+  const csv: CardCsv = () => ({
     columns: [...GROUP_COLUMNS, 'median', 'p25', 'p75', 'known', 'runs'],
     rows: groups.map((g) => {
       const f = figure(g);
@@ -198,9 +209,10 @@ export function renderMedians(
     kind,
   );
   fill(c.body, barList(medianRows(groups, figure, format, axis.scale, extra), axis));
+  return csv;
 }
 
-export function renderOriginal(c: Card, m: Computed): void {
+export function renderOriginal(c: Card, m: Computed): CardCsv {
   nameRankedOrder(c, m.outcome);
   const comparison = originalFixComparison(m.table, m.grouping, m.groupRows, m.facts, m.outcome);
   const byKey = new Map(comparison.map((r) => [`${r.model}\u0000${r.harnessVersion}`, r]));
@@ -215,7 +227,7 @@ export function renderOriginal(c: Card, m: Computed): void {
   const axis = logDurationAxis(seconds, 'median time, log scale (each tick is a round duration)', durationTick);
   const resolvedOn = `resolved (${OUTCOME_LABELS[m.outcome]})`;
   const shown = ordered(rows, c, SORTS.original);
-  c.data = () => ({
+  const csv: CardCsv = () => ({
     columns: ['configuration', 'model', 'harnessVersion', 'modelHoursMedian', 'originalFixHoursMedian', 'pairs'],
     rows: shown.map((r) => [r.label, r.model, r.harnessVersion, r.modelHours, r.originalHours, r.pairs]),
   });
@@ -257,4 +269,5 @@ export function renderOriginal(c: Card, m: Computed): void {
     c.foot,
     'The original fix time is calendar time, not effort, and its authors had context the issue text does not carry.',
   );
+  return csv;
 }

@@ -2,7 +2,7 @@
 // in view among its runs of the tasks of each tier its senders typed, of each empirical difficulty (how many
 // of the configurations in view resolved the task), and of each wave; every cell with its n and interval.
 // The senders' tiers and the empirical difficulty stand side by side: neither replaces the other.
-import type { Card } from './card.ts';
+import type { Card, CardCsv } from './card.ts';
 import { tierCode, waveOf } from '#analytics/run-selection.ts';
 import { breakdown } from '#analytics/breakdown.ts';
 import { TIERS } from '#analytics/columns.ts';
@@ -64,14 +64,14 @@ export const rateCell = (r: Proportion, what: string) =>
     el('span', { class: 'rate-cell' }, r.n ? percent(r.rate) : '–', el('span', { class: 'rate-n' }, `n=${count(r.n)}`)),
   );
 
-export function renderBreakdown(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Computed): void {
+export function renderBreakdown(c: Pick<Card, 'body' | 'foot'>, m: Computed): CardCsv {
   const groups = m.figures.groups;
   const rowOf = new Map(m.grouping.groups.map((g, k) => [`${g.model}\u0000${g.harnessVersion}`, k]));
   const split = parts(m).map((p) => ({
     ...p,
     cells: breakdown(m.table, m.selection, m.grouping, m.outcome, p.keys.length, p.keyOf),
   }));
-  c.data = () => ({
+  const csv: CardCsv = () => ({
     columns: ['configuration', 'model', 'harnessVersion', 'by', 'part', 'resolved', 'n', 'rate'],
     rows: groups.flatMap((g) => {
       const row = rowOf.get(`${g.model}\u0000${g.harnessVersion}`)!;
@@ -127,4 +127,5 @@ export function renderBreakdown(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Comp
     `Rates on the ${OUTCOME_LABELS[m.outcome]}. Empirical difficulty: easy when at least two thirds of the configurations ` +
       `in view with a result on the task resolved it, medium from a third, hard above none, unsolved when none did.`,
   );
+  return csv;
 }

@@ -1,7 +1,7 @@
 // The judge against the hidden tests: runs by verdict (rows) and hidden-test result (columns), and the 2×2 table
 // (judge resolved or not × tests pass or fail) with Cohen's κ and its interval. Every count is a link to the
 // Runs view filtered to exactly those runs.
-import type { Card } from './card.ts';
+import type { Card, CardCsv } from './card.ts';
 import { calibration } from '#analytics/calibration.ts';
 import { type HiddenColumn } from '#analytics/rate-figures.ts';
 import { kappaText } from './kappa-text.ts';
@@ -32,9 +32,9 @@ const NOT_RESOLVED: VerdictKey[] = ['partial', 'wrong', 'no_change'];
 
 const runsCount = (n: number, what: string) => `${count(n)} ${what} run${n === 1 ? '' : 's'}`;
 
-export function renderCalibration(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Computed, nav: CalibrationNav): void {
+export function renderCalibration(c: Pick<Card, 'body' | 'foot'>, m: Computed, nav: CalibrationNav): CardCsv {
   const cal = calibration(m.table, m.selection);
-  c.data = () => ({
+  const csv: CardCsv = () => ({
     columns: ['judgeVerdict', 'hiddenTests', 'runs'],
     rows: VERDICT_ORDER.flatMap((v) => HIDDEN_TEST_COLUMNS.map((test) => [v, test, cal.counts[v][test]])),
   });
@@ -176,4 +176,5 @@ export function renderCalibration(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Co
     kappaBox,
   );
   fill(c.foot, 'The judge is a model; hidden tests are the objective check.');
+  return csv;
 }

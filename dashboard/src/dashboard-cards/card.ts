@@ -26,6 +26,22 @@ export interface CardData {
   rows: CsvValue[][];
 }
 
+/** A card's points as its "data (CSV)" download writes them, built only when asked for. */
+export type CardCsv = () => CardData;
+
+/**
+ * The contract every card of the dashboard follows: data in, element out, its CSV. Its frame (`card()`: title,
+ * explanation, body, foot) is built once and placed in the page; `fill` draws the data inside that frame alone and
+ * answers the points it drew, which the frame's download offers (null while there is nothing to draw, such as
+ * figures still being read: the download is then disabled).
+ */
+export interface DashboardCard<In> {
+  readonly frame: Card;
+  fill(data: In): CardCsv | null;
+  /** What the drawing depends on, when less than the whole data: not drawn again while every item is the same. */
+  dependsOn?(data: In): readonly unknown[];
+}
+
 export function card(
   id: string,
   title: string,

@@ -5,7 +5,7 @@
 // stays unknown: a configuration with no priced run reads "unknown" and is named beside the chart, never
 // drawn at $0; one priced in part says "priced k of n" wherever its figures appear.
 import type { StatsBody, StatsGroup } from '#analytics/contract.ts';
-import type { Card } from './card.ts';
+import type { Card, CardCsv } from './card.ts';
 import { OUTCOME_LABELS } from '#analytics/statistics.ts';
 import { el, fill, nameText } from '../widgets/dom.ts';
 import { count, num, UNKNOWN, usd } from '../widgets/format.ts';
@@ -30,15 +30,15 @@ const costOn = (g: StatsGroup, basis: CostBasis) =>
   basis === 'per-task' ? g.runCost.meanUsd : g.runCost.perResolvedUsd;
 
 export function renderCost(
-  c: Pick<Card, 'body' | 'foot' | 'data'>,
+  c: Pick<Card, 'body' | 'foot'>,
   data: CostData | null,
   basisSelect: HTMLSelectElement,
   label: (g: StatsGroup) => string,
-): void {
-  if (pendingOrFailed(c.body, data)) return;
+): CardCsv | null {
+  if (pendingOrFailed(c.body, data)) return null;
   const stats = data!.stats!;
   const basis = basisSelect.value as CostBasis;
-  c.data = () => ({
+  const csv: CardCsv = () => ({
     columns: [
       'configuration',
       'model',
@@ -94,6 +94,7 @@ export function renderCost(
       'only runs whose cost is known (“priced”) count, and “priced k of n” says when that is not all of them. Cost per resolved task = the ' +
       'priced runs’ cost ÷ how many of those same runs resolved their task. The figures follow the model, tier, wave, harness and repository filters.',
   );
+  return csv;
 }
 
 function chartOf(stats: StatsBody, basis: CostBasis, label: (g: StatsGroup) => string): HTMLElement {

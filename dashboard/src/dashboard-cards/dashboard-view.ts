@@ -10,7 +10,7 @@ import { renderMedians, renderOriginal, renderResolve, renderVerdicts, SORTS } f
 import { renderBreakdown } from './breakdown-card.ts';
 import { renderRepoBreakdown, type RepoNav } from './repo-breakdown-card.ts';
 import { renderCalibration, type CalibrationNav } from './calibration-card.ts';
-import { card, sortLabels, type Card } from './card.ts';
+import { card, sortLabels, type Card, type CardCsv, type DashboardCard } from './card.ts';
 import { legend } from '../widgets/charts/bars.ts';
 import { ScatterChart } from '../widgets/charts/scatter.ts';
 import { COST_BASES, renderCost } from './cost-card.ts';
@@ -194,68 +194,75 @@ export class DashboardView {
 
     c.cost.head.append(el('label', { class: 'card-sort-label' }, 'Cost on the chart ', this.costBasis));
     this.costBasis.addEventListener('change', () => this.latest && this.fillPart(this.partOf(c.cost), this.latest));
-    const part = (root: HTMLElement, fill: (m: Computed) => void, key?: Part['key']): Part => ({
-      root,
-      fill,
-      dirty: true,
-      key,
-    });
-    this.parts = [
-      part(this.kpis, (m) => renderKpis(this.kpis, m)),
-      part(c.verdicts.root, (m) => renderVerdicts(c.verdicts, m)),
-      part(c.resolve.root, (m) => renderResolve(c.resolve, m)),
-      part(c.wall.root, (m) =>
-        renderMedians(c.wall, m, SORTS.wall, (g) => g.wallSeconds, duration, 'wall time per run', 'duration'),
-      ),
-      part(c.tokens.root, (m) =>
-        renderMedians(
-          c.tokens,
-          m,
-          SORTS.tokens,
-          (g) => g.outputTokensPerMinute,
-          (v) => `${num(v)}/min`,
-          'output tokens per minute (tokens/min)',
-        ),
-      ),
-      part(c.steps.root, (m) =>
-        renderMedians(
-          c.steps,
-          m,
-          SORTS.steps,
-          (g) => g.steps,
-          (v) => `${num(v)} steps`,
-          'model steps per run (steps)',
-          'number',
-          (g) => `budget ran out in ${percentOf(g.budgetExhausted)}`,
-        ),
-      ),
-      part(
-        c.scatter.root,
-        (m) => this.renderScatter(m),
-        (m) => [m.selection],
-      ),
-      part(c.original.root, (m) => renderOriginal(c.original, m)),
-      part(c.table.root, (m) =>
-        renderModelsTable(c.table, m, this.tableSort, (next) => {
-          this.tableSort = next;
-          this.fillPart(this.partOf(c.table), this.latest ?? m);
-        }),
-      ),
-      part(c.breakdown.root, (m) => renderBreakdown(c.breakdown, m)),
-      part(c.repos.root, (m) => renderRepoBreakdown(c.repos, m, this.nav)),
-      part(c.calibration.root, (m) => renderCalibration(c.calibration, m, this.nav)),
-      part(
-        c.cost.root,
-        (m) => renderCost(c.cost, this.cost, this.costBasis, (g) => m.label(g)),
-        (m) => [this.cost, m.several, this.costBasis.value],
-      ),
-      part(
-        c.judgeSpend.root,
-        (m) => renderJudgeSpend(c.judgeSpend, this.cost, (g) => m.label(g)),
-        (m) => [this.cost, m.several],
-      ),
-      part(this.matrix.card.root, (m) => this.matrix.render(m, colouringOf(m, this.matrixColouring))),
+    const cards: DashboardCard<Computed>[] = [
+      { frame: c.verdicts, fill: (m) => renderVerdicts(c.verdicts, m) },
+      { frame: c.resolve, fill: (m) => renderResolve(c.resolve, m) },
+      {
+        frame: c.wall,
+        fill: (m) =>
+          renderMedians(c.wall, m, SORTS.wall, (g) => g.wallSeconds, duration, 'wall time per run', 'duration'),
+      },
+      {
+        frame: c.tokens,
+        fill: (m) =>
+          renderMedians(
+            c.tokens,
+            m,
+            SORTS.tokens,
+            (g) => g.outputTokensPerMinute,
+            (v) => `${num(v)}/min`,
+            'output tokens per minute (tokens/min)',
+          ),
+      },
+      {
+        frame: c.steps,
+        fill: (m) =>
+          renderMedians(
+            c.steps,
+            m,
+            SORTS.steps,
+            (g) => g.steps,
+            (v) => `${num(v)} steps`,
+            'model steps per run (steps)',
+            'number',
+            (g) => `budget ran out in ${percentOf(g.budgetExhausted)}`,
+          ),
+      },
+      { frame: c.scatter, fill: (m) => this.renderScatter(m), dependsOn: (m) => [m.selection] },
+      { frame: c.original, fill: (m) => renderOriginal(c.original, m) },
+      {
+        frame: c.table,
+        fill: (m) =>
+          renderModelsTable(c.table, m, this.tableSort, (next) => {
+            this.tableSort = next;
+            this.fillPart(this.partOf(c.table), this.latest ?? m);
+          }),
+      },
+      { frame: c.breakdown, fill: (m) => renderBreakdown(c.breakdown, m) },
+      { frame: c.repos, fill: (m) => renderRepoBreakdown(c.repos, m, this.nav) },
+      { frame: c.calibration, fill: (m) => renderCalibration(c.calibration, m, this.nav) },
+      {
+        frame: c.cost,
+        fill: (m) => renderCost(c.cost, this.cost, this.costBasis, (g) => m.label(g)),
+        dependsOn: (m) => [this.cost, m.several, this.costBasis.value],
+      },
+      {
+        frame: c.judgeSpend,
+        fill: (m) => renderJudgeSpend(c.judgeSpend, this.cost, (g) => m.label(g)),
+        dependsOn: (m) => [this.cost, m.several],
+      },
+      {
+        frame: this.matrix.card,
+        fill: (m) => this.matrix.render(m, colouringOf(m, this.matrixColouring)),
+      },
     ];
+    const drawn = (k: DashboardCard<Computed>): Part => ({
+      root: k.frame.root,
+      fill: (m) => (k.frame.data = k.fill(m)),
+      dirty: true,
+      key: k.dependsOn,
+    });
+    this.parts = [{ root: this.kpis, fill: (m) => renderKpis(this.kpis, m), dirty: true }, ...cards.map(drawn)];
     // A card's own order changes only that card.
     for (const k of [...Object.values(this.cards), this.matrix.card])
       k.sort?.addEventListener('change', () => this.latest && this.fillPart(this.partOf(k), this.latest));
@@ -396,7 +403,7 @@ export class DashboardView {
     document.documentElement.dataset.pendingParts = String(this.parts.filter((p) => p.dirty).length);
   }
 
-  private renderScatter(m: Computed) {
+  private renderScatter(m: Computed): CardCsv {
     // Layer k holds shown verdict code k (0: not judged yet; the last: flagged); drawn in that order, so decided runs lie on top.
     const layers = scatterLayers(
       m.table,
@@ -412,7 +419,7 @@ export class DashboardView {
       .map((l, code) => l.x.length && `${count(l.x.length)} ${VERDICT_LABELS[key(code)]}`)
       .filter(Boolean);
     const { completionTokens, wallSeconds } = m.table.numbers;
-    this.cards.scatter.data = () => ({
+    const csv: CardCsv = () => ({
       columns: ['runId', 'model', 'harnessVersion', 'verdict', 'completionTokens', 'wallSeconds'],
       rows: Array.from(
         m.selection.filter((i) => completionTokens[i]! > 0 && wallSeconds[i]! > 0),
@@ -440,6 +447,7 @@ export class DashboardView {
       `${count(shown)} runs plotted; ${count(leftOff)} left off because their wall ` +
         `time or completion tokens are unknown (or zero, which a log axis cannot show).`,
     );
+    return csv;
   }
 }
 

@@ -1,7 +1,7 @@
 // The judge spend card (docs/contract.md §5–§6): what judging cost per day against the daily cap (from `/budget`) and
 // per configuration (from `/stats`). A day or a configuration whose spend is not all known reads "unknown".
 import type { BudgetBody, StatsBody } from '#analytics/contract.ts';
-import type { Card } from './card.ts';
+import type { Card, CardCsv } from './card.ts';
 import { barList, type BarRow } from '../widgets/charts/bars.ts';
 import { el, fill, nameText } from '../widgets/dom.ts';
 import { count, percent, UNKNOWN, usd } from '../widgets/format.ts';
@@ -32,13 +32,13 @@ export function pendingOrFailed(body: HTMLElement, data: CostData | null): boole
 }
 
 export function renderJudgeSpend(
-  c: Pick<Card, 'body' | 'foot' | 'data'>,
+  c: Pick<Card, 'body' | 'foot'>,
   data: CostData | null,
   label: (g: { model: string; harnessVersion: string }) => string,
-): void {
-  if (pendingOrFailed(c.body, data)) return;
+): CardCsv | null {
+  if (pendingOrFailed(c.body, data)) return null;
   const groups = data!.stats!.groups;
-  c.data = () => ({
+  const csv: CardCsv = () => ({
     columns: ['day', 'judgeCalls', 'cap', 'judgeCostUsd'],
     rows: (data!.budget?.days ?? []).map((d) => [d.day, d.calls, d.cap, d.costUsd]),
   });
@@ -87,6 +87,7 @@ export function renderJudgeSpend(
     'What the judge’s calls cost at the configured price of the judge model. The ' +
       'configurations follow the model, tier, wave and harness filters; the days do not.',
   );
+  return csv;
 }
 
 function spendPerDay(budget: BudgetBody | null): HTMLElement {

@@ -5,7 +5,7 @@ import { tasksInView } from '#analytics/task-order.ts';
 import { agreementOf, agreementReader } from '#analytics/statistics.ts';
 import { HIDDEN_TEST_STATUSES, valueOfCode } from '#analytics/columns.ts';
 import { VERDICT_KEYS_BY_CODE, verdictCodeAt, verdictKeyAt } from '#analytics/result-filters.ts';
-import { card } from './card.ts';
+import { card, type CardCsv } from './card.ts';
 import { legend } from '../widgets/charts/bars.ts';
 import { MARK_COLOUR, MatrixChart } from '../widgets/charts/matrix.ts';
 import { el, fill } from '../widgets/dom.ts';
@@ -67,7 +67,7 @@ export class MatrixCard {
     this.chart = new MatrixChart(host, this.card.root, openRun, this.text.id);
   }
 
-  render(m: Computed, colouring: MatrixColouring): void {
+  render(m: Computed, colouring: MatrixColouring): CardCsv {
     for (const [k, b] of Object.entries(this.buttons)) b.setAttribute('aria-pressed', String(k === colouring));
     const columns = tasksInView(m.table, m.selection, m.taskOrder);
     const columnOf = new Int32Array(m.table.dictionaries.taskId.values.length).fill(-1);
@@ -88,7 +88,7 @@ export class MatrixCard {
       if (agreement(i) === 'disagree') marks[cell] = 1;
     }
     const labels = m.figures.groups.map((g) => m.label(g));
-    this.card.data = () => ({
+    const csv: CardCsv = () => ({
       columns: ['configuration', 'task', 'taskId', 'runId', 'judgeVerdict', 'hiddenTests', 'disagree'],
       rows: [...cells.keys()]
         .filter((k) => cells[k]! >= 0)
@@ -143,5 +143,6 @@ export class MatrixCard {
       this.card.foot,
       `${count(m.figures.groups.length)} rows × ${count(columns.length)} tasks. Grey: that model has no run of the task in view.`,
     );
+    return csv;
   }
 }

@@ -7,7 +7,7 @@ import { type MedianFigure } from '#analytics/quantiles.ts';
 import { type RateFigure } from '#analytics/rate-figures.ts';
 import { rowsByGroup } from '#analytics/run-grouping.ts';
 import { kappaWithheld, tooFewText, type Agreement, type ResolveOutcome } from '#analytics/statistics.ts';
-import { rateCell, type Card } from './card.ts';
+import { rateCell, type Card, type CardCsv } from './card.ts';
 import { el, fill, nameText } from '../widgets/dom.ts';
 import { count, duration, num, UNKNOWN } from '../widgets/format.ts';
 import { percentOf } from '../widgets/intervals.ts';
@@ -161,16 +161,16 @@ export interface TableSort {
 export const DEFAULT_TABLE_SORT: TableSort = { column: 'rate', descending: true };
 
 export function renderModelsTable(
-  c: Pick<Card, 'body' | 'foot' | 'data'>,
+  c: Pick<Card, 'body' | 'foot'>,
   m: Computed,
   sort: TableSort,
   resort: (next: TableSort) => void,
-): void {
+): CardCsv {
   const columns = columnsFor(m);
   const sortedBy = columns.find((col) => col.key === sort.column) ?? columns.find((col) => col.key === 'rate')!;
   const ranked = sortedBy.key === 'rate' && sort.descending;
   const groups = ranked ? m.figures.groups : sortTable(m.figures.groups, sortedBy, sort.descending);
-  c.data = () => ({
+  const csv: CardCsv = () => ({
     columns: columns.map((col) => col.key),
     rows: groups.map((g) => columns.map((col) => col.value(g))),
   });
@@ -224,6 +224,7 @@ export function renderModelsTable(
     c.foot,
     'Totals are per harness version: runs of different harness versions are never pooled. Medians show "unknown" when no run in the group measured the figure.',
   );
+  return csv;
 }
 
 /** Totals of each selection (they do not change with the outcome or the order): computed once. */

@@ -1,7 +1,7 @@
 // Resolve rate by repository: one row per repository of the runs in view (most tasks first), one column per
 // configuration (in ranked order), every cell the rate on the outcome in view with its n and interval. A
 // repository's name filters the whole cockpit to it.
-import type { Card } from './card.ts';
+import type { Card, CardCsv } from './card.ts';
 import { breakdown } from '#analytics/breakdown.ts';
 import { OUTCOME_LABELS } from '#analytics/statistics.ts';
 import { rateCell, sidewaysScroll } from './breakdown-card.ts';
@@ -15,7 +15,7 @@ export interface RepoNav {
   repoHref(repo: string): string;
 }
 
-export function renderRepoBreakdown(c: Pick<Card, 'body' | 'foot' | 'data'>, m: Computed, nav: RepoNav): void {
+export function renderRepoBreakdown(c: Pick<Card, 'body' | 'foot'>, m: Computed, nav: RepoNav): CardCsv {
   const names = m.table.dictionaries.repo.values;
   // Tasks in view per repository: a task counts once however many configurations ran it.
   const tasksOf = new Map<number, Set<number>>();
@@ -38,7 +38,7 @@ export function renderRepoBreakdown(c: Pick<Card, 'body' | 'foot' | 'data'>, m: 
   const groups = m.figures.groups;
   const rowOf = new Map(m.grouping.groups.map((g, k) => [`${g.model}\u0000${g.harnessVersion}`, k]));
   const cellsOf = groups.map((g) => cells[rowOf.get(`${g.model}\u0000${g.harnessVersion}`)!]!);
-  c.data = () => ({
+  const csv: CardCsv = () => ({
     columns: ['repo', 'tasks', 'configuration', 'model', 'harnessVersion', 'resolved', 'n', 'rate'],
     rows: repos.flatMap((r, k) =>
       groups.map((g, j) => {
@@ -95,4 +95,5 @@ export function renderRepoBreakdown(c: Pick<Card, 'body' | 'foot' | 'data'>, m: 
     `Rates on the ${OUTCOME_LABELS[m.outcome]}; runs whose task names no repository are left out. ` +
       'Click a repository to filter the cockpit to it.',
   );
+  return csv;
 }
