@@ -72,6 +72,20 @@ async function writeInput(format: ImportFormat, dir: string): Promise<string[]> 
       await writeFile(join(dir, 'bench.eval'), zipArchive(entries));
       return [join(dir, 'bench.eval')];
     }
+    case 'harbor': {
+      // One Terminal-Bench trial folder per run, each its own task, with the run's metadata above them.
+      const run = 'terminal-bench/tb_rc2_g5_2';
+      const trialPath = 'jupyter-notebook-server/jupyter-notebook-server.1-of-1.tb_rc2_g5_2/results.json';
+      const trial = JSON.parse(await fixture(`${run}/${trialPath}`)) as Record<string, unknown>;
+      await writeFile(join(dir, 'run_metadata.json'), await fixture(`${run}/run_metadata.json`));
+      for (let n = 0; n < RUNS; n++) {
+        const trialDir = join(dir, id(n), `${id(n)}.1-of-1`);
+        await mkdir(trialDir, { recursive: true });
+        const copy = { ...trial, id: `bench-${n}`, task_id: id(n), trial_name: `${id(n)}.1-of-1` };
+        await writeFile(join(trialDir, 'results.json'), JSON.stringify(copy, null, 4));
+      }
+      return [dir];
+    }
     case 'mini-swe-agent': {
       const traj = JSON.parse(await fixture('mini-swe-agent/django__django-16255.traj.json')) as object;
       for (let n = 0; n < RUNS; n++)
@@ -89,7 +103,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 /** The import as `replay-push import` does it before sending: run folders, then the outbox. */
 async function importTrial(format: ImportFormat, paths: string[], root: string): Promise<number> {
   const started = performance.now();
-  const imported = await importToFolders(format, paths, root, { harnessVersion: 'bench-1' });
+  const imported = await importToFolders(format, paths, root, { model: 'bench-model', harnessVersion: 'bench-1' });
   const outbox = await Outbox.open(join(root, '.replay-outbox'));
   try {
     const queued = await queueRunFolders(outbox, imported.folders, root, { host: HOST });

@@ -1,8 +1,10 @@
 // The formats `replay-push import` reads, and `auto`: each path's format told from its name and, for a JSON Lines
-// file, from its first line (an OpenHands line has `history` or `test_result`; a prediction has `model_patch`).
+// file, from its first line (an OpenHands line has `history` or `test_result`; a prediction has `model_patch`); a
+// folder holding Terminal-Bench or Harbor trials (results.json, result.json) is `harbor`.
 import { open, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { ImportedRun, ImportFormat, SkippedRun } from './imported-run.ts';
+import { holdsTrials, importHarbor } from './harbor.ts';
 import { importInspect } from './inspect.ts';
 import { importMiniSweAgent } from './mini-swe-agent.ts';
 import { importOpenHands } from './openhands.ts';
@@ -24,6 +26,7 @@ export const IMPORTERS: Record<ImportFormat, Importer> = {
   'swe-agent': importSweAgent,
   'mini-swe-agent': importMiniSweAgent,
   inspect: importInspect,
+  harbor: importHarbor,
   openhands: async function* (paths, context) {
     const files: string[] = [];
     for (const path of paths) files.push((await isFolder(path)) ? join(path, 'output.jsonl') : path);
@@ -47,6 +50,7 @@ async function head(path: string, bytes = 64 * 1024): Promise<string> {
 export async function detectFormat(path: string): Promise<ImportFormat | null> {
   if (await isFolder(path)) {
     if (await stat(join(path, 'output.jsonl')).catch(() => null)) return 'openhands';
+    if (await holdsTrials(path)) return 'harbor';
     if ((await filesEndingIn([path], '.traj.json')).length) return 'mini-swe-agent';
     if ((await filesEndingIn([path], '.traj')).length) return 'swe-agent';
     if ((await filesEndingIn([path], '.eval')).length) return 'inspect';
@@ -54,6 +58,7 @@ export async function detectFormat(path: string): Promise<ImportFormat | null> {
     return null;
   }
   const name = basename(path);
+  if (name === 'result.json' || name === 'results.json') return (await holdsTrials(dirname(path))) ? 'harbor' : null;
   if (name.endsWith('.traj.json')) return 'mini-swe-agent';
   if (name.endsWith('.traj')) return 'swe-agent';
   if (name.endsWith('.eval')) return 'inspect';

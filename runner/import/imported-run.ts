@@ -15,7 +15,7 @@ import { sha256Hex } from '#shared/sha256.ts';
 import { MEASURED_FIGURES } from '../derive.ts';
 import { RUN_FILES } from '../run-folder.ts';
 
-export const IMPORT_FORMATS = ['swe-bench', 'swe-agent', 'mini-swe-agent', 'openhands', 'inspect'] as const;
+export const IMPORT_FORMATS = ['swe-bench', 'swe-agent', 'mini-swe-agent', 'openhands', 'inspect', 'harbor'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** The figures an importer may give; anything it leaves out is null. */

@@ -22,8 +22,19 @@ export function hiddenTestOfReport(entry: Record<string, unknown>, ranAt: string
   const tests = asObject(entry.tests_status);
   if (!tests) return { status, ranAt };
   const lists = ['FAIL_TO_PASS', 'PASS_TO_PASS'].map((key) => asObject(tests[key]) ?? {});
-  const passedTests = lists.flatMap((l) => names(l.success));
-  const failedTests = lists.flatMap((l) => names(l.failure));
+  return withTestNames(
+    { status, ranAt },
+    lists.flatMap((l) => names(l.success)),
+    lists.flatMap((l) => names(l.failure)),
+  );
+}
+
+/** A result with its counts and, where they fit the result's bounds, the names of its passed and failed tests. */
+export function withTestNames(
+  result: Pick<HiddenTestResult, 'status' | 'ranAt'>,
+  passedTests: string[],
+  failedTests: string[],
+): HiddenTestResult {
   const counts = {
     passed: passedTests.length,
     failed: failedTests.length,
@@ -32,12 +43,11 @@ export function hiddenTestOfReport(entry: Record<string, unknown>, ranAt: string
   const namesFit =
     counts.total <= TEST_NAMES_MAX && [...passedTests, ...failedTests].every((n) => n.length <= TEST_NAME_MAX_CHARS);
   return namesFit
-    ? { status, ranAt, ...counts, passedTests, failedTests }
+    ? { ...result, ...counts, passedTests, failedTests }
     : {
-        status,
-        ranAt,
+        ...result,
         ...counts,
-        details: `The report names ${counts.total} tests; names over ${TEST_NAME_MAX_CHARS} characters or beyond ${TEST_NAMES_MAX} in all are not sent.`,
+        details: `The source names ${counts.total} tests; names over ${TEST_NAME_MAX_CHARS} characters or beyond ${TEST_NAMES_MAX} in all are not sent.`,
       };
 }
 

@@ -13,6 +13,8 @@ export const METRICS_SOURCES = [
   'mini-swe-agent/1',
   'openhands/1',
   'inspect/2',
+  'terminal-bench/1',
+  'harbor/1',
 ] as const;
 export const VERDICTS = ['resolved', 'partial', 'wrong', 'no_change', 'error', 'excluded'] as const;
 export const JUDGE_STATES = [
