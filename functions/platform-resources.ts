@@ -7,6 +7,7 @@ import type { DynamoReenqueueLedger } from '#adapters/aws/dynamo-reenqueue-ledge
 import type { DynamoStore } from '#adapters/aws/dynamo-store.ts';
 import type { SecretValues } from '#adapters/aws/secret-values.ts';
 import type {
+  AnalyticsEngine,
   Clock,
   JudgeMessage,
   KeySource,
@@ -37,6 +38,8 @@ export interface PlatformResources {
   secrets?: SecretValues;
   /** Where exports too large for one answer go; absent: such an export is refused. */
   downloads?: LinkedDownloads;
+  /** The analytics engine over the run dataset (DuckDB locally, Athena in AWS); absent: the read API holds the runs. */
+  engine?: AnalyticsEngine;
   /** Bytes one read answer may carry (a Lambda answer's limit); absent: no limit. */
   answerBytes?: number;
   clock: Clock;

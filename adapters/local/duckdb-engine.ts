@@ -12,21 +12,29 @@ const scalar = (value: unknown): EngineValue => {
   return String(value);
 };
 
+/** The suffix the local S3 emulator (s3rver) gives an object's file. */
+export const S3RVER_OBJECT_SUFFIX = '._S3rver_object';
+
 export class DuckDbEngine implements AnalyticsEngine {
   readonly runDataset: string;
 
   private constructor(
     private readonly connection: DuckDBConnection,
     bucketDirectory: string,
+    objectSuffix: string,
   ) {
-    const parts = `${bucketDirectory.replaceAll("'", "''")}/${RUN_DATASET_PREFIX}*/*/*.parquet`;
-    this.runDataset = `read_parquet('${parts}', hive_partitioning = true, hive_types_autocast = false)`;
+    const parts = `${bucketDirectory.replaceAll("'", "''")}/${RUN_DATASET_PREFIX}*/*/*.parquet${objectSuffix}`;
+    // By column name: a part written before a column existed reads it as null.
+    this.runDataset = `read_parquet('${parts}', hive_partitioning = true, hive_types_autocast = false, union_by_name = true)`;
   }
 
-  /** An engine over the data bucket kept in `bucketDirectory`. */
-  static async open(bucketDirectory: string): Promise<DuckDbEngine> {
+  /**
+   * An engine over the data bucket kept in `bucketDirectory`, each object a file named its key's last segment
+   * plus `objectSuffix` (the local S3 emulator's `._S3rver_object`; '' for plain files).
+   */
+  static async open(bucketDirectory: string, objectSuffix = ''): Promise<DuckDbEngine> {
     const instance = await DuckDBInstance.create(':memory:');
-    return new DuckDbEngine(await instance.connect(), bucketDirectory);
+    return new DuckDbEngine(await instance.connect(), bucketDirectory, objectSuffix);
   }
 
   async rows(sql: string): Promise<Record<string, EngineValue>[]> {

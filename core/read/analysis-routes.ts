@@ -3,7 +3,7 @@
 // that names nothing the API offers is refused with 400 and a sentence listing what it takes.
 import { groupRuns } from '#analytics/run-grouping.ts';
 import { selectRuns, taskFacts, type RunFilters } from '#analytics/run-selection.ts';
-import { allPairs } from '#analytics/all-pairs.ts';
+import { allPairs, type AllPairs } from '#analytics/all-pairs.ts';
 import { TIERS, type Tier } from '#analytics/columns.ts';
 import { compareGroups } from '#analytics/compare-groups.ts';
 import {
@@ -35,7 +35,11 @@ import {
 } from '#analytics/statistics.ts';
 import { CLUSTER_UNITS, isClusterUnit, type ClusterUnit } from '#analytics/reliability.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
+import type { AnalyticsEngine } from '../ports.ts';
+import { engineOutcome, enginePairs, engineStatistics } from './engine-figures.ts';
+import type { EngineView } from './engine-queries.ts';
 import { groupStatistics } from './group-stats.ts';
+import { readManifest } from './snapshot-store.ts';
 import type { ReadDeps } from './read-api.ts';
 import { currentIssues, currentRunTable, currentTable } from './read-model.ts';
 
@@ -159,6 +163,40 @@ async function selected<Held extends { table: RunTable }>(
   return { ...current, selection: narrowed, outcome };
 }
 
+/**
+ * The engine, when it answers this space: one is wired and the persisted snapshot counts more runs than
+ * `engine.aboveRuns`. Its answers are as of that snapshot, whose compaction wrote the dataset's last part.
+ */
+async function engineFor(deps: ReadDeps, space: string): Promise<{ engine: AnalyticsEngine; asOf: string } | null> {
+  if (!deps.engine) return null;
+  const manifest = await readManifest(deps.objects, space);
+  return manifest && manifest.count > deps.config.engine.aboveRuns
+    ? { engine: deps.engine, asOf: manifest.asOf }
+    : null;
+}
+
+/** What the engine selects for the query: the filters, with the tasks whose issue record has a chosen tier or wave. */
+async function engineView(
+  deps: ReadDeps,
+  space: string,
+  query: URLSearchParams,
+  keys: readonly FilterKey[],
+  asked: ViewQuery,
+): Promise<EngineView> {
+  const { filters, matchesNothing } = filtersOf(query, keys);
+  const needsFacts = !matchesNothing && (filters.tiers.length > 0 || filters.waves.length > 0);
+  const issues = needsFacts ? await currentIssues(deps, space) : [];
+  return {
+    space,
+    filters,
+    matchesNothing,
+    tierTasks: issues.filter((i) => i.tier !== null && filters.tiers.includes(i.tier)).map((i) => i.taskId),
+    waveTasks: issues.filter((i) => i.wave !== null && filters.waves.includes(i.wave)).map((i) => i.taskId),
+    difficulties: asked.difficulties,
+    agreement: asked.agreement,
+  };
+}
+
 /** `selected` over the run table alone, which the figures routes read (from the persisted columns when cold). */
 const selectedRuns = (
   deps: ReadDeps,
@@ -176,6 +214,13 @@ export async function stats(deps: ReadDeps, space: string, query: URLSearchParam
   if (isAnswer(asked)) return asked;
   const minN = minNOf(query);
   if (isAnswer(minN)) return minN;
+  const engine = await engineFor(deps, space);
+  if (engine) {
+    const view = await engineView(deps, space, query, FILTERS, asked);
+    const outcome = await engineOutcome(engine.engine, view, asked.outcome);
+    const groups = await engineStatistics(engine.engine, view, outcome, deps.config.prices, minN, asked.cluster);
+    return { status: 200, body: { outcome, minN, groups, asOf: engine.asOf } satisfies StatsBody };
+  }
   const { table, selection, asOf, outcome } = await selectedRuns(deps, space, query, FILTERS, asked);
   const groups = groupStatistics(table, selection, deps.config.prices, outcome, minN, asked.cluster);
   return { status: 200, body: { outcome, minN, groups, asOf } satisfies StatsBody };
@@ -208,8 +253,21 @@ export async function compare(deps: ReadDeps, space: string, query: URLSearchPar
 export async function pairs(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
   const asked = viewQuery(query, false);
   if (isAnswer(asked)) return asked;
-  const { table, selection, asOf, outcome } = await selectedRuns(deps, space, query, FILTERS, asked);
-  const found = allPairs(table, selection, groupRuns(table, selection).groups, outcome, asked.cluster);
+  const engine = await engineFor(deps, space);
+  let found: AllPairs;
+  let asOf: string;
+  if (engine) {
+    const view = await engineView(deps, space, query, FILTERS, asked);
+    const outcome = await engineOutcome(engine.engine, view, asked.outcome);
+    [found, asOf] = [await enginePairs(engine.engine, view, outcome, asked.cluster), engine.asOf];
+  } else {
+    const current = await selectedRuns(deps, space, query, FILTERS, asked);
+    const { table, selection, outcome } = current;
+    [found, asOf] = [
+      allPairs(table, selection, groupRuns(table, selection).groups, outcome, asked.cluster),
+      current.asOf,
+    ];
+  }
   if (found.refused !== null) return jsonError(400, 'too-many-configurations', found.refused);
   const { refused: _, ...body } = found;
   return { status: 200, body: { ...body, asOf } satisfies PairsBody };

@@ -1,20 +1,43 @@
 // The SQL every engine runs over the run dataset (run-dataset.ts): DuckDB in local mode, Athena in AWS, the same
-// text for both (row_number, no engine's own dialect), so the two paths cannot count differently. Each query
-// keeps each run as its last-written part has it, as the table keeps its row, and counts as shared/analytics/run-counts.ts does:
-// tests: n is pass + fail, resolved is pass; judge: n is resolved, partial, wrong and no_change; flagged is a
-// "resolved" a rule withheld (judgeState flagged, no verdict).
+// text for both (count_if, row_number, no engine's own dialect), so the two paths cannot count differently. Each
+// query keeps each run as its last-written part has it, as the table keeps its row, and selects and counts as
+// the in-memory path does (shared/analytics: run-selection, outcome, difficulty, agreement, run-counts): the
+// page's filters (tier and wave falling back to the task's issue record), the outcome (tests: pass of pass or
+// fail; judge: resolved of resolved, partial, wrong and no_change), then the difficulty and agreement filters.
+// The engine answers counts per configuration and per configuration and task; the figures are then worked out
+// by the same functions as the in-memory path's (group-stats.ts, all-pairs.ts). Answer columns are lower-case
+// snake_case, as Athena names them whatever the query's case.
+import type { AgreementFilter, Difficulty, ResolveOutcome } from '#analytics/statistics.ts';
+import { HIDDEN_TEST_STATUSES, VERDICTS } from '#analytics/columns.ts';
+import type { RunFilters } from '#analytics/run-selection.ts';
+import type { ModelPrice } from '#schema/config.ts';
 import type { AnalyticsEngine } from '../ports.ts';
 
-export interface ConfigurationCounts {
-  model: string;
-  harnessVersion: string;
-  runs: number;
-  tests: { n: number; resolved: number };
-  judge: { n: number; resolved: number };
-  flagged: number;
+/** What the engine selects: a space's runs, the page's filters, and the narrowing after the outcome. */
+export interface EngineView {
+  space: string;
+  filters: RunFilters;
+  /** The tasks whose issue record has a chosen tier or wave: a run lacking its own takes its task's. */
+  tierTasks: readonly string[];
+  waveTasks: readonly string[];
+  /** A filter value that can name nothing (a tier that does not exist): no run passes. */
+  matchesNothing: boolean;
+  difficulties: readonly Difficulty[];
+  agreement: AgreementFilter | null;
 }
 
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+const list = (values: readonly (string | number)[]) =>
+  values.map((v) => (typeof v === 'number' ? String(v) : literal(v))).join(', ');
+const oneOf = (column: string, values: readonly (string | number)[]) => `${column} IN (${list(values)})`;
+
+const COUNTED_VERDICTS = ['resolved', 'partial', 'wrong', 'no_change'];
+
+/** A run's class on each outcome, as SQL conditions: it has a result (counted), and that result resolved it. */
+export const OUTCOME_SQL: Record<ResolveOutcome, { counted: string; resolved: string }> = {
+  tests: { counted: oneOf('hiddenTestStatus', ['pass', 'fail']), resolved: `hiddenTestStatus = 'pass'` },
+  judge: { counted: oneOf('judgeVerdict', COUNTED_VERDICTS), resolved: `judgeVerdict = 'resolved'` },
+};
 
 /** Each run of the space once, as its last-written part has it. */
 export const latestRunsSql = (engine: AnalyticsEngine, space: string): string =>
@@ -23,27 +46,107 @@ export const latestRunsSql = (engine: AnalyticsEngine, space: string): string =>
      FROM ${engine.runDataset} WHERE space = ${literal(encodeURIComponent(space))}
    ) AS runs WHERE landing = 1`;
 
-export const configurationCountsSql = (engine: AnalyticsEngine, space: string): string =>
-  `SELECT model, harnessVersion,
-     count(*) AS runs,
-     count_if(hiddenTestStatus IN ('pass', 'fail')) AS tests_n,
-     count_if(hiddenTestStatus = 'pass') AS tests_resolved,
-     count_if(judgeVerdict IN ('resolved', 'partial', 'wrong', 'no_change')) AS judge_n,
-     count_if(judgeVerdict = 'resolved') AS judge_resolved,
-     count_if(judgeState = 'flagged') AS flagged
-   FROM (${latestRunsSql(engine, space)}) AS latest
-   GROUP BY model, harnessVersion
-   ORDER BY model, harnessVersion`;
-
-/** The counts of each configuration (model and harness version) in a space, by the engine. */
-export async function configurationCounts(engine: AnalyticsEngine, space: string): Promise<ConfigurationCounts[]> {
-  const rows = await engine.rows(configurationCountsSql(engine, space));
-  return rows.map((row) => ({
-    model: String(row['model']),
-    harnessVersion: String(row['harnessVersion']),
-    runs: Number(row['runs']),
-    tests: { n: Number(row['tests_n']), resolved: Number(row['tests_resolved']) },
-    judge: { n: Number(row['judge_n']), resolved: Number(row['judge_resolved']) },
-    flagged: Number(row['flagged']),
-  }));
+/** The runs the page's filters select (before the outcome is known). */
+export function filteredSql(engine: AnalyticsEngine, view: EngineView): string {
+  const { models, harnessVersions, repos, tiers, waves } = view.filters;
+  const where: string[] = [];
+  if (view.matchesNothing) where.push('1 = 0');
+  if (models.length) where.push(oneOf('model', models));
+  if (harnessVersions.length) where.push(oneOf('harnessVersion', harnessVersions));
+  if (repos.length) where.push(oneOf('repo', repos));
+  const orTask = (column: string, tasks: readonly string[]) =>
+    tasks.length ? ` OR (${column} IS NULL AND ${oneOf('taskId', tasks)})` : '';
+  if (tiers.length) where.push(`(${oneOf('tier', tiers)}${orTask('tier', view.tierTasks)})`);
+  if (waves.length) where.push(`(${oneOf('wave', waves)}${orTask('wave', view.waveTasks)})`);
+  return `SELECT * FROM (${latestRunsSql(engine, view.space)}) AS latest${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
 }
+
+/** Whether any selected run has a pass or fail hidden test (the default outcome is then `tests`). */
+export const anyTestResultSql = (engine: AnalyticsEngine, view: EngineView): string =>
+  `SELECT count_if(${OUTCOME_SQL.tests.counted}) AS tested FROM (${filteredSql(engine, view)}) AS filtered`;
+
+const agreementSql = (which: AgreementFilter) =>
+  `(${OUTCOME_SQL.judge.counted} AND ${OUTCOME_SQL.tests.counted} AND ` +
+  `(${OUTCOME_SQL.judge.resolved}) ${which === 'agree' ? '=' : '<>'} (${OUTCOME_SQL.tests.resolved}))`;
+
+/** The runs in view on `outcome`: the filtered runs narrowed by their task's difficulty and by agreement. */
+export function selectedSql(engine: AnalyticsEngine, view: EngineView, outcome: ResolveOutcome): string {
+  const filtered = filteredSql(engine, view);
+  const { counted, resolved } = OUTCOME_SQL[outcome];
+  const where: string[] = [];
+  if (view.difficulties.length) {
+    // Each task's share resolved among the filtered runs with a result on it (difficulty.ts), in whole counts.
+    const band = `CASE WHEN 3 * r >= 2 * n THEN 'easy' WHEN 3 * r >= n THEN 'medium' WHEN r > 0 THEN 'hard' ELSE 'unsolved' END`;
+    where.push(
+      `taskId IN (SELECT taskId FROM (SELECT taskId, count_if(${counted}) AS n, count_if(${resolved}) AS r ` +
+        `FROM (${filtered}) AS byTask GROUP BY taskId) AS tasks WHERE n > 0 AND ${band} IN (${list(view.difficulties)}))`,
+    );
+  }
+  if (view.agreement) where.push(agreementSql(view.agreement));
+  return `SELECT * FROM (${filtered}) AS filtered${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+}
+
+/** A run's cost in SQL: what its harness recorded, else its tokens at its model's configured price (cost.ts). */
+export function runCostSql(prices: Record<string, ModelPrice>): string {
+  const priced = Object.entries(prices).map(
+    ([model, price]) =>
+      `WHEN ${literal(model)} THEN promptTokens * ${price.inputPerMTok} / 1000000 + completionTokens * ${price.outputPerMTok} / 1000000`,
+  );
+  return priced.length ? `coalesce(costUsd, CASE model ${priced.join(' ')} END)` : 'costUsd';
+}
+
+const FLAGGED = `coalesce(judgeState, '') = 'flagged'`;
+
+/** Per configuration: the run counts of run-counts.ts, the judge's cost, and the run cost's totals. */
+export function configurationTalliesSql(
+  engine: AnalyticsEngine,
+  view: EngineView,
+  outcome: ResolveOutcome,
+  prices: Record<string, ModelPrice>,
+): string {
+  const verdicts = VERDICTS.map((v) => `count_if(NOT flagged AND judgeVerdict = ${literal(v)}) AS verdict_${v}`);
+  const tests = HIDDEN_TEST_STATUSES.map((t) => `count_if(hiddenTestStatus = ${literal(t)}) AS test_${t}`);
+  const table = (verdict: string, test: string) =>
+    `count_if(NOT flagged AND ${verdict} AND hiddenTestStatus = ${literal(test)})`;
+  const others = oneOf('judgeVerdict', ['partial', 'wrong', 'no_change']);
+  return `SELECT model, harnessVersion AS harness_version, count(*) AS runs, count_if(flagged) AS flagged,
+     ${[...verdicts, ...tests].join(',\n     ')},
+     ${table(`judgeVerdict = 'resolved'`, 'pass')} AS resolved_pass, ${table(`judgeVerdict = 'resolved'`, 'fail')} AS resolved_fail,
+     ${table(others, 'pass')} AS other_pass, ${table(others, 'fail')} AS other_fail,
+     coalesce(sum(CASE WHEN conflictCount > 0 THEN conflictCount END), 0) AS conflicts,
+     coalesce(sum(CASE WHEN foreignCount > 0 THEN foreignCount END), 0) AS foreign_attempts,
+     count(judgeCostUsd) AS judge_cost_known, coalesce(sum(judgeCostUsd), 0) AS judge_cost_usd,
+     count(runCost) AS priced, sum(runCost) AS run_cost_total,
+     count_if(runCost IS NOT NULL AND ${OUTCOME_SQL[outcome].resolved}) AS priced_resolved
+   FROM (SELECT *, ${FLAGGED} AS flagged, ${runCostSql(prices)} AS runCost
+         FROM (${selectedSql(engine, view, outcome)}) AS selected) AS costed
+   GROUP BY model, harnessVersion`;
+}
+
+/** Per configuration, the median of its known run costs (the mean of the middle two of an even count). */
+export const runCostMedianSql = (
+  engine: AnalyticsEngine,
+  view: EngineView,
+  outcome: ResolveOutcome,
+  prices: Record<string, ModelPrice>,
+): string =>
+  `SELECT model, harnessVersion AS harness_version, avg(runCost) AS median FROM (
+     SELECT model, harnessVersion, runCost,
+       row_number() OVER (PARTITION BY model, harnessVersion ORDER BY runCost) AS k,
+       count(*) OVER (PARTITION BY model, harnessVersion) AS m
+     FROM (SELECT model, harnessVersion, ${runCostSql(prices)} AS runCost
+           FROM (${selectedSql(engine, view, outcome)}) AS selected) AS costed
+     WHERE runCost IS NOT NULL
+   ) AS ordered WHERE k = floor((m + 1) / 2.0) OR k = floor((m + 2) / 2.0)
+   GROUP BY model, harnessVersion`;
+
+/** Per configuration and task with a result on the outcome: n runs with a result, c resolved (task-samples.ts). */
+export const taskSamplesSql = (engine: AnalyticsEngine, view: EngineView, outcome: ResolveOutcome): string =>
+  `SELECT model, harnessVersion AS harness_version, taskId AS task_id, count(*) AS n, count_if(${OUTCOME_SQL[outcome].resolved}) AS c, min(repo) AS repo
+   FROM (${selectedSql(engine, view, outcome)}) AS selected
+   WHERE ${OUTCOME_SQL[outcome].counted}
+   GROUP BY model, harnessVersion, taskId`;
+
+/** The configurations in view, whether or not they have a result. */
+export const configurationsSql = (engine: AnalyticsEngine, view: EngineView, outcome: ResolveOutcome): string =>
+  `SELECT DISTINCT model, harnessVersion AS harness_version FROM (${selectedSql(engine, view, outcome)}) AS selected`;

@@ -10,18 +10,18 @@ import {
   outcomeRate,
   rankByRate,
   RESOLVED,
-  runCostFigure,
   type ResolveOutcome,
 } from '#analytics/statistics.ts';
 import { callCostUsd, sumCosts } from '../cost.ts';
 import type { ModelPrice } from '#schema/config.ts';
 import { hiddenTestRate, resolveRate } from '#analytics/rate-figures.ts';
-import { countRuns } from '#analytics/run-counts.ts';
+import { countRuns, type RunCounts } from '#analytics/run-counts.ts';
+import { runCostFigure, type RunCostFigure } from '#analytics/run-cost.ts';
 import { groupRuns, rowsByGroup, type Group } from '#analytics/run-grouping.ts';
 import type { StatsGroup } from '#analytics/contract.ts';
 import type { RunTable } from '#analytics/run-table.ts';
 import { reliabilityOf, samplesFigure, type ClusterUnit, type TaskSamples } from '#analytics/reliability.ts';
-import { sampleCountsOf, samplesOfGroup } from '#analytics/task-samples.ts';
+import { sampleCountsOf, samplesOfGroup, type SampleCounts } from '#analytics/task-samples.ts';
 
 export type Prices = Record<string, ModelPrice>;
 
@@ -45,6 +45,14 @@ export const runCostUsd = (
 
 const known = (v: number) => (Number.isNaN(v) ? null : v);
 
+/** What a configuration's figures are worked out from: its run counts, the judge's cost and its run cost. */
+export interface GroupTally {
+  group: Group;
+  counts: Pick<RunCounts, 'runs' | 'verdicts' | 'hiddenTests' | 'agreement' | 'conflicts' | 'foreign'>;
+  judgeCostUsd: number | null;
+  runCost: RunCostFigure;
+}
+
 export function groupStatistics(
   table: RunTable,
   selection: Uint32Array,
@@ -56,9 +64,21 @@ export function groupStatistics(
   const grouping = groupRuns(table, selection);
   const rows = rowsByGroup(grouping, selection);
   const counts = sampleCountsOf(table, selection, grouping.groups, outcome);
-  const stats = grouping.groups.map((group, g) =>
-    statisticsOf(table, group, rows[g]!, priceOf(prices, group.model), outcome, samplesOfGroup(counts, g), cluster),
+  const tallies = grouping.groups.map((group, g) =>
+    tallyOf(table, group, rows[g]!, priceOf(prices, group.model), outcome),
   );
+  return statisticsOfGroups(tallies, counts, outcome, minN, cluster);
+}
+
+/** Each group's figures from its tally and its tasks' samples (group g's are counts' g), ranked on the outcome and sorted by name. */
+export function statisticsOfGroups(
+  tallies: readonly GroupTally[],
+  samples: SampleCounts,
+  outcome: ResolveOutcome,
+  minN: number,
+  cluster: ClusterUnit,
+): StatsGroup[] {
+  const stats = tallies.map((tally, g) => statisticsOf(tally, outcome, samplesOfGroup(samples, g), cluster));
   const byName = (a: Group, b: Group) =>
     a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion);
   const { rankOf } = rankByRate(
@@ -71,26 +91,48 @@ export function groupStatistics(
   return stats.map((g) => ({ ...g, rank: rankOf.get(g) ?? null })).sort(byName);
 }
 
-function statisticsOf(
+function tallyOf(
   table: RunTable,
   group: Group,
   rows: Uint32Array,
   price: ModelPrice | null,
   outcome: ResolveOutcome,
+): GroupTally {
+  const classOf = outcomeReader(table, outcome);
+  const judgeCost = table.numbers.judgeCostUsd;
+  const prompt = table.numbers.promptTokens;
+  const completion = table.numbers.completionTokens;
+  const recorded = table.numbers.costUsd;
+  return {
+    group,
+    counts: countRuns(table, rows),
+    judgeCostUsd: sumCosts(Array.from(rows, (i) => known(judgeCost[i]!))),
+    runCost: runCostFigure(
+      Float64Array.from(
+        rows,
+        (i) =>
+          runCostUsd(price, {
+            costUsd: known(recorded[i]!),
+            promptTokens: known(prompt[i]!),
+            completionTokens: known(completion[i]!),
+          }) ?? NaN,
+      ),
+      Array.from(rows, (i) => classOf(i) === RESOLVED),
+    ),
+  };
+}
+
+function statisticsOf(
+  { group, counts, judgeCostUsd, runCost }: GroupTally,
+  outcome: ResolveOutcome,
   tasks: readonly TaskSamples[],
   cluster: ClusterUnit,
 ): Omit<StatsGroup, 'rank'> {
-  const counts = countRuns(table, rows);
-  const classOf = outcomeReader(table, outcome);
   const resolved = outcomeRate(counts, outcome);
   const resolve = resolveRate(counts.verdicts);
   const hidden = hiddenTestRate(counts.hiddenTests);
   const kappa = cohensKappa(counts.agreement);
   const reliability = samplesFigure(reliabilityOf(tasks, cluster));
-  const judgeCost = table.numbers.judgeCostUsd;
-  const prompt = table.numbers.promptTokens;
-  const completion = table.numbers.completionTokens;
-  const recorded = table.numbers.costUsd;
   return {
     model: group.model,
     harnessVersion: group.harnessVersion,
@@ -121,18 +163,7 @@ function statisticsOf(
       table: counts.agreement,
       withheld: kappaWithheld(kappa),
     },
-    judgeCostUsd: sumCosts(Array.from(rows, (i) => known(judgeCost[i]!))),
-    runCost: runCostFigure(
-      Float64Array.from(
-        rows,
-        (i) =>
-          runCostUsd(price, {
-            costUsd: known(recorded[i]!),
-            promptTokens: known(prompt[i]!),
-            completionTokens: known(completion[i]!),
-          }) ?? NaN,
-      ),
-      Array.from(rows, (i) => classOf(i) === RESOLVED),
-    ),
+    judgeCostUsd,
+    runCost,
   };
 }

@@ -11,6 +11,7 @@ import { accepts, decodePathSegment, jsonError, type HttpAnswer } from '../http.
 import { attemptSummary } from '#schema/attempt.ts';
 import {
   InvalidCursorError,
+  type AnalyticsEngine,
   type AttemptStore,
   type BudgetStore,
   type Clock,
@@ -54,6 +55,11 @@ export interface ReadDeps {
   maxAnswerBytes?: number;
   /** Where an export too large for one answer is put, to be fetched by a short-lived link (unset: 413). */
   downloads?: LinkedDownloads;
+  /**
+   * The analytics engine over the run dataset: it answers `/stats`, `/pairs` and the exports of a space whose
+   * persisted snapshot counts more runs than the configuration's `engine.aboveRuns` (unset: never).
+   */
+  engine?: AnalyticsEngine;
 }
 
 export const DEFAULT_PAGE = 500;

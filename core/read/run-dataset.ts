@@ -4,23 +4,27 @@
 // holding a run supersedes an earlier one (a judged run is written again): the engine's queries keep each run
 // as the part last written has it, by the part's `writtenAt`.
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import type { SnapshotRun } from '#analytics/run-snapshot.ts';
+import {
+  SNAPSHOT_FLAG_FIELDS,
+  SNAPSHOT_NUMBER_FIELDS,
+  SNAPSHOT_TEXT_FIELDS,
+  type SnapshotRun,
+} from '#analytics/run-snapshot.ts';
 import { RUN_DATASET_PREFIX } from '../storage-layout.ts';
 
 export const RUN_PART_CONTENT_TYPE = 'application/vnd.apache.parquet';
 
-/** The columns a part carries, each a nullable string, then `writtenAt` (the part's time, UTC milliseconds). */
+/**
+ * Every field of the read side's projection (run-snapshot.ts), typed: text as strings, figures as doubles, the
+ * rubric answers as booleans, each nullable; then `writtenAt` (the part's time, UTC milliseconds). Parts written
+ * before a column existed lack it: the engines read the dataset by column name (DuckDB's `union_by_name`, a
+ * Glue table's Parquet reader), so it reads as null there.
+ */
 export const RUN_DATASET_COLUMNS = [
-  'id',
-  'model',
-  'harnessVersion',
-  'taskId',
-  'repo',
-  'tier',
-  'judgeVerdict',
-  'judgeState',
-  'hiddenTestStatus',
-] as const satisfies readonly (keyof SnapshotRun)[];
+  ...SNAPSHOT_TEXT_FIELDS.map((name) => ({ name, type: 'STRING' as const })),
+  ...SNAPSHOT_NUMBER_FIELDS.map((name) => ({ name, type: 'DOUBLE' as const })),
+  ...SNAPSHOT_FLAG_FIELDS.map((name) => ({ name, type: 'BOOLEAN' as const })),
+];
 
 /** The part's key; the day is the UTC day the part was written, so a day's parts sit together. */
 export function runPartKey(space: string, writtenAt: Date, part: string): string {
@@ -31,9 +35,9 @@ export function runPartKey(space: string, writtenAt: Date, part: string): string
 /** One change set, written at `writtenAt`, as a Parquet part. */
 export function runPart(runs: readonly SnapshotRun[], writtenAt: Date): Uint8Array {
   const columnData = [
-    ...RUN_DATASET_COLUMNS.map((name) => ({
+    ...RUN_DATASET_COLUMNS.map(({ name, type }) => ({
       name,
-      type: 'STRING' as const,
+      type,
       nullable: true,
       data: runs.map((run) => run[name]),
     })),

@@ -4,7 +4,10 @@ import type { ReadDeps } from '#core/read/read-api.ts';
 import type { PlatformResources } from '../platform-resources.ts';
 
 export const wire = (
-  r: Pick<PlatformResources, 'config' | 'table' | 'bulkData' | 'downloads' | 'pairing' | 'answerBytes' | 'clock'>,
+  r: Pick<
+    PlatformResources,
+    'config' | 'table' | 'bulkData' | 'downloads' | 'pairing' | 'engine' | 'answerBytes' | 'clock'
+  >,
 ): ReadDeps => ({
   config: r.config,
   runs: r.table,
@@ -13,6 +16,7 @@ export const wire = (
   hosts: r.table,
   objects: r.bulkData,
   ...(r.downloads ? { downloads: r.downloads } : {}),
+  ...(r.engine ? { engine: r.engine } : {}),
   pairing: r.pairing,
   budget: r.table,
   clock: r.clock,

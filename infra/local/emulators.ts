@@ -4,6 +4,7 @@
 // module then creates the table, buckets and queues through the AWS SDK, as the CDK stack does in AWS. The
 // functions' own adapters reach them through `connection`, built exactly as in AWS but for the endpoints.
 import { randomBytes, randomInt } from 'node:crypto';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import {
   CreateTableCommand,
@@ -53,18 +54,22 @@ export interface Emulators {
   s3: S3Client;
   sqs: SQSClient;
   queueUrls: { landing: string; judge: string; landingDlq: string; judgeDlq: string };
+  /** Where the S3 emulator keeps its buckets on disk (the analytics engine reads the run dataset there). */
+  s3Directory: string;
   stop(): Promise<void>;
 }
 
 /** The three emulator servers, running in a worker thread, and how to reach them. */
 export interface EmulatorServers {
   connection: AwsConnection;
+  s3Directory: string;
   stop(): Promise<void>;
 }
 
 /** Emulator servers already running (a test runner shares one set), and the names of a local mode's resources. */
 export interface RunningEmulators {
   connection: AwsConnection;
+  s3Directory: string;
   names: LocalNames;
 }
 
@@ -77,9 +82,9 @@ export async function startEmulators(
   queues: QueueSettings,
   running?: RunningEmulators,
 ): Promise<Emulators> {
-  if (running) return openEmulators(running.connection, queues, running.names);
+  if (running) return openEmulators(running.connection, running.s3Directory, queues, running.names);
   const servers = await startEmulatorServers(dataDir);
-  const emulators = await openEmulators(servers.connection, queues, LOCAL_NAMES);
+  const emulators = await openEmulators(servers.connection, servers.s3Directory, queues, LOCAL_NAMES);
   return {
     ...emulators,
     async stop() {
@@ -106,6 +111,8 @@ export async function startEmulatorServers(dataDir: string): Promise<EmulatorSer
     console.error(`local emulators stopped: ${error.name}: ${error.message}\n${error.stack ?? ''}`),
   );
   return {
+    // As emulator-servers.mjs lays out its folders.
+    s3Directory: join(dataDir, 's3'),
     connection: {
       region: 'us-east-1',
       credentials,
@@ -128,7 +135,12 @@ export async function startEmulatorServers(dataDir: string): Promise<EmulatorSer
  * Creates the table, buckets and queues named `names` on running emulators, keeping any that exist (a
  * restart finds them on disk). Stopping the result closes its clients; the servers keep running.
  */
-async function openEmulators(connection: AwsConnection, queues: QueueSettings, names: LocalNames): Promise<Emulators> {
+async function openEmulators(
+  connection: AwsConnection,
+  s3Directory: string,
+  queues: QueueSettings,
+  names: LocalNames,
+): Promise<Emulators> {
   const timeouts = AWS_CALLS.emulated;
   const dynamo = new DynamoDBClient(clientSettings(connection, 'dynamodb', timeouts));
   await createTable(dynamo, names.table);
@@ -144,6 +156,7 @@ async function openEmulators(connection: AwsConnection, queues: QueueSettings, n
 
   return {
     connection,
+    s3Directory,
     timeouts,
     names,
     dynamo,

@@ -35,6 +35,7 @@ import { wire as wireCompactor } from '#functions/snapshot-compactor/wire.ts';
 import { wire as wireReconciler } from '#functions/inbox-reconciler/wire.ts';
 import type { PlatformResources } from '#functions/platform-resources.ts';
 import { DynamoReenqueueLedger } from '#adapters/aws/dynamo-reenqueue-ledger.ts';
+import { DuckDbEngine, S3RVER_OBJECT_SUFFIX } from '#adapters/local/duckdb-engine.ts';
 import { startEmulators, type Emulators, type RunningEmulators } from './emulators.ts';
 import { cockpitEntries } from '#core/read/read-api.ts';
 import { createLocalServer, type HttpHandler } from './http-server.ts';
@@ -136,6 +137,8 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   const observe = (service: ServiceName) => instrumentation(service, { logLevel, publishMetrics: false });
 
   const leases = new DynamoLeaseStore(documents, names.table, timeouts);
+  // The analytics engine reads the run dataset where the S3 emulator keeps the data bucket's files.
+  const engine = await DuckDbEngine.open(join(emulators.s3Directory, names.dataBucket), S3RVER_OBJECT_SUFFIX);
   const resources: PlatformResources = {
     config,
     table,
@@ -149,6 +152,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     judgeQueue: adapters.judgeQueue,
     hostKeys: keys,
     pairing: keys,
+    engine,
     clock: systemClock,
   };
   const wiring = {
@@ -238,6 +242,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
       await compactions?.stop();
       await Promise.all(pollers.map((p) => p.stop()));
       documents.destroy();
+      engine.close();
       await emulators.stop();
     },
   };

@@ -8,7 +8,7 @@ import { pairFigures, pOf, type PairFigures } from './compare-groups.ts';
 import type { ClusterUnit } from './reliability.ts';
 import type { RunTable } from './run-table.ts';
 import { holmAdjust, type ResolveOutcome } from './statistics.ts';
-import { sampleCountsOf } from './task-samples.ts';
+import { sampleCountsOf, type SampleCounts } from './task-samples.ts';
 
 export const MAX_ALL_PAIRS = 12;
 
@@ -32,6 +32,15 @@ export const tooManyConfigurations = (n: number) =>
   `${n} configurations are in view; all pairs compares at most ${MAX_ALL_PAIRS} (${(MAX_ALL_PAIRS * (MAX_ALL_PAIRS - 1)) / 2} ` +
   `pairs). Narrow the filter (model or harness version) to ${MAX_ALL_PAIRS} or fewer.`;
 
+/** The answer for more than MAX_ALL_PAIRS configurations: none compared, and the sentence saying why. */
+export const refusedPairs = (outcome: ResolveOutcome, configurations: number): AllPairs => ({
+  outcome,
+  configurations,
+  compared: 0,
+  rows: [],
+  refused: tooManyConfigurations(configurations),
+});
+
 /**
  * Each pair of the groups with tasks in common, A being the one with the higher resolve rate on the outcome
  * (ties by name), so a difference reads as A's lead; pairs with fewer than MIN_SHARED_TASKS tasks in common
@@ -45,15 +54,18 @@ export function allPairs(
   outcome: ResolveOutcome,
   cluster: ClusterUnit = 'task',
 ): AllPairs {
-  if (unordered.length > MAX_ALL_PAIRS)
-    return {
-      outcome,
-      configurations: unordered.length,
-      compared: 0,
-      rows: [],
-      refused: tooManyConfigurations(unordered.length),
-    };
-  const counts = sampleCountsOf(table, selection, unordered, outcome);
+  if (unordered.length > MAX_ALL_PAIRS) return refusedPairs(outcome, unordered.length);
+  return allPairsOf(sampleCountsOf(table, selection, unordered, outcome), unordered, outcome, cluster);
+}
+
+/** allPairs from the groups' samples of each task (the read API's engine path counts them in SQL). */
+export function allPairsOf(
+  counts: SampleCounts,
+  unordered: readonly Group[],
+  outcome: ResolveOutcome,
+  cluster: ClusterUnit = 'task',
+): AllPairs {
+  if (unordered.length > MAX_ALL_PAIRS) return refusedPairs(outcome, unordered.length);
   const rateOf = unordered.map((_, g) => {
     const [resolved, counted] = [counts.c[g]!.reduce((s, x) => s + x, 0), counts.n[g]!.reduce((s, x) => s + x, 0)];
     return counted ? resolved / counted : -1;

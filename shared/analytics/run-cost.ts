@@ -34,16 +34,25 @@ export function runCostFigure(costs: ArrayLike<number>, resolved: ArrayLike<bool
     total += cost;
     if (resolved[r]) resolvedPriced++;
   }
-  const totalUsd = priced ? total : null;
-  return {
+  return runCostOfTotals({
     runs: costs.length,
     priced,
-    totalUsd,
+    totalUsd: priced ? total : null,
     medianUsd: medianOf(costs).median,
-    meanUsd: totalUsd === null ? null : totalUsd / priced,
     resolved: resolvedPriced,
-    perResolvedUsd: totalUsd === null || resolvedPriced === 0 ? null : totalUsd / resolvedPriced,
-    resolvedPer10Usd: totalUsd === null || totalUsd === 0 ? null : (10 * resolvedPriced) / totalUsd,
+  });
+}
+
+/** The figure from its totals (the read API's engine path sums in SQL): the means and ratios follow from them. */
+export function runCostOfTotals(
+  totals: Pick<RunCostFigure, 'runs' | 'priced' | 'totalUsd' | 'medianUsd' | 'resolved'>,
+): RunCostFigure {
+  const { priced, totalUsd, resolved } = totals;
+  return {
+    ...totals,
+    meanUsd: totalUsd === null ? null : totalUsd / priced,
+    perResolvedUsd: totalUsd === null || resolved === 0 ? null : totalUsd / resolved,
+    resolvedPer10Usd: totalUsd === null || totalUsd === 0 ? null : (10 * resolved) / totalUsd,
   };
 }
 

@@ -7,7 +7,7 @@ import type { TaskSamples } from './reliability.ts';
 import type { Group } from './run-grouping.ts';
 import type { RunTable } from './run-table.ts';
 
-/** Runs with a result (`n[g][t]`) and resolved (`c[g][t]`) of group g on task t, by task dictionary index. */
+/** Runs with a result (`n[g][t]`) and resolved (`c[g][t]`) of group g on task t, tasks in task id order. */
 export interface SampleCounts {
   tasks: readonly string[];
   /** Each task's repository (as its first run in the selection names it), null when unknown. */
@@ -48,10 +48,36 @@ export function sampleCountsOf(
     if (repoOf[t]! < 0) repoOf[t] = repo[i]!;
   }
   const repoNames = table.dictionaries.repo.values;
-  return { tasks: table.dictionaries.taskId.values, repos: Array.from(repoOf, (r) => repoNames[r] ?? null), n, c };
+  const names = table.dictionaries.taskId.values;
+  const order = taskIdOrder(names);
+  return {
+    tasks: Array.from(order, (t) => names[t]!),
+    repos: Array.from(order, (t) => repoNames[repoOf[t]!] ?? null),
+    n: n.map((counts) => Int32Array.from(order, (t) => counts[t]!)),
+    c: c.map((counts) => Int32Array.from(order, (t) => counts[t]!)),
+  };
 }
 
-/** Group g's tasks with a result, in task dictionary order, as the statistics take them. */
+const orders = new WeakMap<readonly string[], Int32Array>();
+
+/**
+ * The task dictionary's indexes in task id order. The figures that draw over tasks (the bootstrap, the sign
+ * flips) then see them in one order whichever order the runs arrived in, as the read API's engine path,
+ * which counts them in SQL, does. Kept until the dictionary grows.
+ */
+function taskIdOrder(names: readonly string[]): Int32Array {
+  let order = orders.get(names);
+  if (order?.length !== names.length) {
+    order = Int32Array.from(names.keys()).sort((x, y) => compareTaskIds(names[x]!, names[y]!));
+    orders.set(names, order);
+  }
+  return order;
+}
+
+/** Task ids in code-unit order (the same in every engine and locale). */
+export const compareTaskIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Group g's tasks with a result, in task id order, as the statistics take them. */
 export function samplesOfGroup(counts: SampleCounts, g: number): TaskSamples[] {
   const out: TaskSamples[] = [];
   const [n, c] = [counts.n[g]!, counts.c[g]!];

@@ -202,6 +202,9 @@ const adoptSchema = z.strictObject({
 });
 export type AdoptConfig = z.output<typeof adoptSchema>;
 
+/** The run count above which the engine answers a space's figures and exports (`engine.aboveRuns`). */
+export const DEFAULT_ENGINE_ABOVE_RUNS = 1_000_000;
+
 const queueConcurrency = (fallback: number) =>
   z._default(z.int().check(z.gte(2, "must be at least 2 (Lambda's minimum)"), z.lte(1000)), fallback);
 
@@ -243,6 +246,13 @@ export const configSchema = z
       }),
       { waf: false, wafRequestsPer5Minutes: 1000 },
     ),
+    /**
+     * Above how many runs a space's `/stats`, `/pairs` and exports are answered by the analytics engine over the
+     * run dataset (DuckDB locally, Athena in AWS) rather than from the runs the read function holds (§6).
+     */
+    engine: z._default(z.strictObject({ aboveRuns: z._default(count, DEFAULT_ENGINE_ABOVE_RUNS) }), {
+      aboveRuns: DEFAULT_ENGINE_ABOVE_RUNS,
+    }),
     /** Cognito's own mailer sends 50 e-mails a day; a verified SES identity lifts that (docs/deploy.md). */
     cognito: z.optional(
       z.strictObject({

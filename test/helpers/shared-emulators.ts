@@ -7,19 +7,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulatorServers, type EmulatorServers, type RunningEmulators } from '#infra/local/emulators.ts';
-import type { AwsConnection } from '#adapters/aws/sdk-settings.ts';
 
 const ENV_NAME = 'REPLAY_TEST_EMULATORS';
+
+/** How a jest worker reaches its servers, as the setup hands it on. */
+type SharedSet = Pick<RunningEmulators, 'connection' | 's3Directory'>;
 
 /** The running servers of this jest worker, with fresh resource names for the caller; undefined if none. */
 export function sharedEmulators(): RunningEmulators | undefined {
   const sets = process.env[ENV_NAME];
   const worker = Number(process.env.JEST_WORKER_ID);
-  const connection = sets ? (JSON.parse(sets) as AwsConnection[])[worker - 1] : undefined;
-  if (!connection) return undefined;
+  const set = sets ? (JSON.parse(sets) as SharedSet[])[worker - 1] : undefined;
+  if (!set) return undefined;
   const suffix = randomBytes(5).toString('hex');
   return {
-    connection,
+    ...set,
     names: {
       table: `replay-bench-${suffix}`,
       inboxBucket: `replay-inbox-${suffix}`,
@@ -42,7 +44,9 @@ export async function startSharedEmulators(workers: number): Promise<void> {
     Array.from({ length: workers }, (_, i) => startEmulatorServers(join(dir, String(i + 1)))),
   );
   state[RUNNING] = { dir, servers };
-  process.env[ENV_NAME] = JSON.stringify(servers.map((s) => s.connection));
+  process.env[ENV_NAME] = JSON.stringify(
+    servers.map(({ connection, s3Directory }) => ({ connection, s3Directory }) satisfies SharedSet),
+  );
 }
 
 export async function stopSharedEmulators(): Promise<void> {
