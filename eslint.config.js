@@ -36,6 +36,16 @@ export default tseslint.config(
     },
   },
   { files: ['shared/schema/zod.ts'], rules: { 'no-restricted-syntax': 'off' } },
+  // A promise nobody awaits loses its failure: an unhandled rejection, a write that may not have landed when the
+  // handler answers. Type-aware: each file is checked in its own program (tsconfig.json's references).
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
   // A focused or skipped test left behind silently narrows the suite CI runs.
   {
     files: ['test/**/*.ts'],

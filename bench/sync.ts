@@ -166,6 +166,6 @@ try {
   console.log(`bundled replay-push.mjs: ${(bundle.bytes / 1024).toFixed(0)} KiB (${bundle.bytes} bytes)`);
 } finally {
   bare.close();
-  killProcess(local);
+  await killProcess(local);
   rmSync(dir, { recursive: true, force: true });
 }
