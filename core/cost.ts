@@ -2,15 +2,7 @@
 // unknown: without a price, or without a count the price needs, the cost is null, never 0, and a sum with an
 // unknown part is unknown.
 import type { ModelPrice } from '#schema/config.ts';
-
-export interface TokenUsage {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  /** Prompt tokens written to the provider's cache (billed above the input price). */
-  cacheWriteTokens: number | null;
-  /** Prompt tokens read from the provider's cache (billed below it). */
-  cacheReadTokens: number | null;
-}
+import type { TokenUsage } from './ports.ts';
 
 export function callCostUsd(usage: TokenUsage, price: ModelPrice | undefined): number | null {
   if (!price || usage.inputTokens === null || usage.outputTokens === null) return null;

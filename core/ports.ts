@@ -3,9 +3,18 @@
 import type { SentIssue, StoredIssue } from '#schema/issue.ts';
 import type { StoredHost } from '#schema/host.ts';
 import type { RunRow, StoredHiddenTestResult } from '#schema/run.ts';
-import type { TokenUsage } from './cost.ts';
 import type { ArchivedAttempt } from '#schema/attempt.ts';
 export type { LandingMessage, JudgeMessage } from '#schema/messages.ts';
+
+/** The tokens one model call used, as the judge model's port reports them; a count the provider does not give is null. */
+export interface TokenUsage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  /** Prompt tokens written to the provider's cache (billed above the input price). */
+  cacheWriteTokens: number | null;
+  /** Prompt tokens read from the provider's cache (billed below it). */
+  cacheReadTokens: number | null;
+}
 
 /** A stored row with the optimistic-lock revision the store keeps beside it. */
 export interface Versioned<T> {

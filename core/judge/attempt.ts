@@ -2,7 +2,8 @@
 // candidate rebuilt from its parsed diff → the pipeline's own checks of it and of the issue text → one model
 // call → audit. It writes no row: it returns what happened as a tagged result, and judge-run.ts
 // turns that into the row's next state (a verdict, or a flag the checks raise against a "resolved").
-import { callCostUsd, type TokenUsage } from '../cost.ts';
+import { callCostUsd } from '../cost.ts';
+import type { TokenUsage } from '../ports.ts';
 import {
   JudgeModelError,
   ReferenceFetchError,

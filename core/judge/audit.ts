@@ -2,7 +2,7 @@
 // exchanged (prompt hash, answer, token usage, cost, latency), never the prompt text itself, which holds the
 // issue text.
 import { sha256Hex } from '#shared/sha256.ts';
-import type { TokenUsage } from '../cost.ts';
+import type { TokenUsage } from '../ports.ts';
 import type { ObjectStore } from '../ports.ts';
 import type { StoredIssue } from '#schema/issue.ts';
 import type { RunRow } from '#schema/run.ts';

@@ -40,7 +40,7 @@ import { engineOutcome, enginePairs, engineStatistics } from './engine-figures.t
 import type { EngineView } from './engine-queries.ts';
 import { groupStatistics } from './group-stats.ts';
 import { readManifest } from './snapshot-store.ts';
-import type { ReadDeps } from './read-api.ts';
+import type { ReadDeps } from './read-deps.ts';
 import { currentIssues, currentRunTable, currentTable } from './read-model.ts';
 
 type FilterKey = 'model' | 'tier' | 'wave' | 'harnessVersion' | 'repo';

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { exportSpacePrefix } from '../storage-layout.ts';
 import { exceedsLimit, withinLimit } from './answer-limit.ts';
 import { priceOf, runCostUsd, type Prices } from './group-stats.ts';
-import type { ReadDeps } from './read-api.ts';
+import type { ReadDeps } from './read-deps.ts';
 
 export type ExportValue = string | number | boolean | null;
 export type ExportRecord = Partial<Record<ExportField, ExportValue>>;

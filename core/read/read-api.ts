@@ -7,21 +7,10 @@ import type { HostRecord } from '#schema/host.ts';
 import { ISSUE_FIELDS, type IssueField, type StoredIssue } from '#schema/issue.ts';
 import type { RunRow } from '#schema/run.ts';
 import { COLUMNS_GZIP_MEDIA_TYPE } from '#analytics/columns.ts';
-import { accepts, decodePathSegment, jsonError, type HttpAnswer } from '../http.ts';
+import { accepts, jsonError, matchRoute, type HttpAnswer, type RoutePattern } from '../http.ts';
 import { attemptSummary } from '#schema/attempt.ts';
-import {
-  InvalidCursorError,
-  type AnalyticsEngine,
-  type AttemptStore,
-  type BudgetStore,
-  type Clock,
-  type HostStore,
-  type IssueStore,
-  type ObjectStore,
-  type PairingCheck,
-  type LinkedDownloads,
-  type RunStore,
-} from '../ports.ts';
+import { InvalidCursorError } from '../ports.ts';
+import type { ReadDeps } from './read-deps.ts';
 import type { ReferenceDiff } from '../reference/reference-fix.ts';
 import { referenceDiffKey } from '../storage-layout.ts';
 import { asOfNow } from './as-of.ts';
@@ -40,27 +29,6 @@ import { withinLimit } from './answer-limit.ts';
 import { compare, pairs, stats } from './analysis-routes.ts';
 import { exportFormatOf, exportRuns } from './exports.ts';
 import { columnsAnswer, currentIssues, type ColumnsCoding } from './read-model.ts';
-
-export interface ReadDeps {
-  config: ReplayConfig;
-  runs: RunStore;
-  attempts: AttemptStore;
-  issues: IssueStore;
-  hosts: HostStore;
-  objects: ObjectStore;
-  pairing: PairingCheck;
-  budget: BudgetStore;
-  clock: Clock;
-  /** Bytes of body one answer may carry (LAMBDA_ANSWER_BYTES behind API Gateway); unset: no limit (local mode). */
-  maxAnswerBytes?: number;
-  /** Where an export too large for one answer is put, to be fetched by a short-lived link (unset: 413). */
-  downloads?: LinkedDownloads;
-  /**
-   * The analytics engine over the run dataset: it answers `/stats`, `/pairs` and the exports of a space whose
-   * persisted snapshot counts more runs than the configuration's `engine.aboveRuns` (unset: never).
-   */
-  engine?: AnalyticsEngine;
-}
 
 export const DEFAULT_PAGE = 500;
 export const MAX_PAGE = 1000;
@@ -118,10 +86,8 @@ interface ReadRequest {
   acceptsGzip: boolean;
 }
 
-interface Route {
+interface Route extends RoutePattern {
   method: 'GET';
-  /** Segments are literal, `:name` (a whole segment) or `prefix:name` (the rest of a segment after a prefix). */
-  path: string;
   answer: (request: ReadRequest) => Promise<HttpAnswer> | HttpAnswer;
 }
 
@@ -145,8 +111,6 @@ const ROUTES: Route[] = [
   get('/api/spaces/:space/hosts', (r) => hosts(r.deps, r.space)),
 ];
 
-const ROUTE_METHODS = new Set<string>(ROUTES.map((r) => r.method));
-
 async function route(
   deps: ReadDeps,
   method: string,
@@ -155,43 +119,30 @@ async function route(
   acceptsGzip: boolean,
   headers: Record<string, string | undefined>,
 ): Promise<HttpAnswer> {
-  // HEAD is answered as GET; the transport leaves the body out.
-  const asMethod = method === 'HEAD' ? 'GET' : method;
-  if (!ROUTE_METHODS.has(asMethod)) {
-    const allow = [...ROUTE_METHODS].join(', ');
-    return { ...jsonError(405, 'method-not-allowed', `The read API only answers ${allow}.`), headers: { allow } };
-  }
-  const decoded = path.split('/').filter(Boolean).map(decodePathSegment);
-  if (decoded.some((p) => p === null)) return jsonError(400, 'bad-path', 'The path is not valid percent-encoding.');
-  const parts = decoded as string[];
+  const match = matchRoute(ROUTES, method, path);
+  if (match.kind === 'bad-path') return jsonError(400, 'bad-path', 'The path is not valid percent-encoding.');
   // Anything under a space the configuration does not name is answered as such, whatever the collection.
-  const [api, spaces, space] = parts;
-  if (api === 'api' && spaces === 'spaces' && parts.length >= 4 && parts.length <= 6 && !spaceOf(deps.config, space!))
+  const [api, spaces, space] = match.parts;
+  const underSpace = api === 'api' && spaces === 'spaces' && match.parts.length >= 4 && match.parts.length <= 6;
+  if (underSpace && !spaceOf(deps.config, space!))
     return jsonError(404, 'unknown-space', `There is no space named "${space}".`);
-  for (const { method: routeMethod, path: pattern, answer } of ROUTES) {
-    const params = routeMethod === asMethod ? matchPath(pattern, parts) : null;
-    if (params) return answer({ deps, path, space: '', id: '', format: '', ...params, query, headers, acceptsGzip });
-  }
-  return notFound(path);
-}
-
-/** The named segments of `parts` when they fit the pattern, else null. */
-function matchPath(pattern: string, parts: string[]): Record<string, string> | null {
-  const segments = pattern.split('/').filter(Boolean);
-  if (segments.length !== parts.length) return null;
-  const params: Record<string, string> = {};
-  for (const [k, segment] of segments.entries()) {
-    const part = parts[k]!;
-    const colon = segment.indexOf(':');
-    if (colon === -1) {
-      if (part !== segment) return null;
-      continue;
-    }
-    const prefix = segment.slice(0, colon);
-    if (!part.startsWith(prefix) || part.length === prefix.length) return null;
-    params[segment.slice(colon + 1)] = part.slice(prefix.length);
-  }
-  return params;
+  if (match.kind === 'no-route') return notFound(path);
+  if (match.kind === 'wrong-method')
+    return {
+      ...jsonError(405, 'method-not-allowed', `The read API only answers ${match.allow} here.`),
+      headers: { allow: match.allow },
+    };
+  return match.route.answer({
+    deps,
+    path,
+    space: '',
+    id: '',
+    format: '',
+    ...match.params,
+    query,
+    headers,
+    acceptsGzip,
+  });
 }
 
 const columnsCoding = ({ headers, acceptsGzip }: ReadRequest): ColumnsCoding =>

@@ -3,14 +3,14 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts';
-import { decodePathSegment, jsonError } from '#core/http.ts';
+import { jsonError, matchRoute } from '#core/http.ts';
 import { METRICS } from '#core/operations.ts';
 import { rawBody, toApiGateway } from '#adapters/aws/api-gateway.ts';
 import { flushMetrics, type Instrumentation } from '#adapters/aws/observability.ts';
 
 export type IngestHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
-const ROUTE = /^\/hooks\/([^/]+)\/ingest$/;
+const ROUTES = [{ method: 'POST', path: '/hooks/:space/ingest' }];
 
 export function createIngestHandler(coreDeps: IngestDeps, { logger, metrics }: Instrumentation): IngestHandler {
   const deps: IngestDeps = {
@@ -31,17 +31,16 @@ export function createIngestHandler(coreDeps: IngestDeps, { logger, metrics }: I
     },
   };
   return async (event) => {
-    const route = ROUTE.exec(event.rawPath);
-    if (!route) return toApiGateway(jsonError(404, 'not-found', `No route ${event.rawPath}.`));
-    if (event.requestContext.http.method !== 'POST') {
+    const match = matchRoute(ROUTES, event.requestContext.http.method, event.rawPath);
+    if (match.kind === 'bad-path')
+      return toApiGateway(jsonError(400, 'bad-path', 'The space in the path is not valid percent-encoding.'));
+    if (match.kind === 'no-route') return toApiGateway(jsonError(404, 'not-found', `No route ${event.rawPath}.`));
+    if (match.kind === 'wrong-method')
       return toApiGateway({
         ...jsonError(405, 'not-found', 'Deliveries are sent with POST.'),
         headers: { allow: 'POST' },
       });
-    }
-    const space = decodePathSegment(route[1]!);
-    if (space === null)
-      return toApiGateway(jsonError(400, 'bad-path', 'The space in the path is not valid percent-encoding.'));
+    const space = match.params.space!;
     try {
       const answer = await acceptDelivery(deps, {
         space,

@@ -1,7 +1,8 @@
 // GET /api/*: runs, one run, its patch and summary, issues, hosts, the cockpit's columns, statistics,
 // comparisons, budget and exports. The routes live in core/read; `lambda.ts` wires AWS.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { answerRead, type ReadDeps } from '#core/read/read-api.ts';
+import { answerRead } from '#core/read/read-api.ts';
+import type { ReadDeps } from '#core/read/read-deps.ts';
 import { jsonError } from '#core/http.ts';
 import { toApiGateway, tokenGroups } from '#adapters/aws/api-gateway.ts';
 import { groupRefusal } from '#core/read/cockpit-access.ts';

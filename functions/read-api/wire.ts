@@ -1,6 +1,6 @@
 // The read API's dependencies, in AWS and in local mode alike (functions/platform-resources.ts). It reads whole
 // snapshots, so it takes the data bucket with the bulk timeouts.
-import type { ReadDeps } from '#core/read/read-api.ts';
+import type { ReadDeps } from '#core/read/read-deps.ts';
 import type { PlatformResources } from '../platform-resources.ts';
 
 export const wire = (

@@ -2,8 +2,7 @@
 // minimum is shown but not ranked, and sorts after the ranked ones; a paired comparison needs at least
 // MIN_SHARED_TASKS tasks both sides have a result on. Browser-safe.
 
-/** `cockpits.<name>.minN` when the configuration does not say. */
-export const DEFAULT_MIN_N = 10;
+export { DEFAULT_MIN_N } from '#schema/defaults.ts';
 
 /** Fewer tasks with a result on both sides than this, and Compare shows no difference, interval or p. */
 export const MIN_SHARED_TASKS = 10;

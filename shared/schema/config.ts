@@ -5,7 +5,7 @@ import * as z from './zod.ts';
 import { amount, count, mapped, nonEmptyText, pathSafeIdentity, positiveCount, repoName } from './primitives.ts';
 import { describeIssues } from './issues-text.ts';
 import { DEFAULT_EXPORT_FIELDS, EXPORT_FIELDS, isExportField, type ExportField } from './export-fields.ts';
-import { DEFAULT_MIN_N } from '#analytics/ranking.ts';
+import { DEFAULT_MIN_N } from './defaults.ts';
 
 export const DEFAULT_SECRET_CONFIG_KEY = 'Hosting:ModuleReportSecret';
 export const DEFAULT_JUDGE_MODEL = 'claude-sonnet-5-5';

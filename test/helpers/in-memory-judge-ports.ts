@@ -8,7 +8,7 @@ import {
   type JudgeModelRequest,
   type ReferenceSource,
 } from '#core/ports.ts';
-import type { TokenUsage } from '#core/cost.ts';
+import type { TokenUsage } from '#core/ports.ts';
 
 /** A judge model that answers from a script (at once, or when a promise settles) and keeps the requests it was sent. */
 export class ScriptedJudgeModel implements JudgeModel {
