@@ -100,6 +100,7 @@ export default tseslint.config(
       'runner/**/*.ts',
       'functions/**/*.ts',
       'infra/**/*.ts',
+      'demo/**/*.ts',
       'bin/**/*.ts',
     ],
     rules: {

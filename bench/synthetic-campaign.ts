@@ -3,7 +3,7 @@
 // patches, hidden tests and judge verdicts. Rows are built by the real landing rules (direct-load.ts).
 // A generator, so a million runs can be projected to the read side's form one at a time without holding
 // a million full rows.
-import { seeded } from '#infra/local/demo-random.ts';
+import { seeded } from '#demo/random.ts';
 import type { SentIssue } from '#schema/issue.ts';
 import { runId, type RunRow } from '#schema/run.ts';
 import { judged, landedRow, storedIssue } from './direct-load.ts';

@@ -7,9 +7,9 @@
 // counted in the test (helpers/independent-figures.ts). Screenshots go to test-results/.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { buildCampaign, readSourceRuns } from '#infra/local/demo-campaign.ts';
-import { DEMO_JUDGE_MODEL } from '#infra/local/demo-judge.ts';
-import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from '#infra/local/demo-prices.ts';
+import { buildCampaign, readSourceRuns } from '#demo/campaign.ts';
+import { DEMO_JUDGE_MODEL } from '#demo/judge.ts';
+import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from '#demo/prices.ts';
 import { apiPaths, type RunsPage, type StatsBody } from '#analytics/contract.ts';
 import type { TestLocalMode } from '../helpers/local-mode.ts';
 import {

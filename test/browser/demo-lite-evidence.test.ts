@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
-import { DEMO_JUDGE_MODEL, oracleAnswer } from '#infra/local/demo-judge.ts';
-import { readDemoData } from '#infra/local/demo-data.ts';
-import { buildLiteCampaign, originalFix } from '#infra/local/demo-lite-campaign.ts';
+import { DEMO_JUDGE_MODEL, oracleAnswer } from '#demo/judge.ts';
+import { readDemoData } from '#demo/data.ts';
+import { buildLiteCampaign, originalFix } from '#demo/lite-campaign.ts';
 import { pushDelivery } from '#runner/push.ts';
 import { verdictChecks } from '#core/judge/verdict-checks.ts';
 import { settled } from './helpers/analysis-page.ts';

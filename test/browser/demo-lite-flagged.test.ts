@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
 import { analysisPages } from './helpers/analysis-page.ts';
-import { DEMO_JUDGE_MODEL } from '#infra/local/demo-judge.ts';
-import { readDemoData } from '#infra/local/demo-data.ts';
-import { buildLiteCampaign, LITE_CAMPAIGN } from '#infra/local/demo-lite-campaign.ts';
+import { DEMO_JUDGE_MODEL } from '#demo/judge.ts';
+import { readDemoData } from '#demo/data.ts';
+import { buildLiteCampaign, LITE_CAMPAIGN } from '#demo/lite-campaign.ts';
 import { apiPaths } from '#analytics/contract.ts';
 import { judgedRun } from '../helpers/judged-demo-runs.ts';
 

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
 import { settled } from './helpers/analysis-page.ts';
-import { DEMO_JUDGE_MODEL } from '#infra/local/demo-judge.ts';
-import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from '#infra/local/demo-prices.ts';
-import { readDemoData } from '#infra/local/demo-data.ts';
-import { buildLiteCampaign } from '#infra/local/demo-lite-campaign.ts';
+import { DEMO_JUDGE_MODEL } from '#demo/judge.ts';
+import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from '#demo/prices.ts';
+import { readDemoData } from '#demo/data.ts';
+import { buildLiteCampaign } from '#demo/lite-campaign.ts';
 import { pushDelivery } from '#runner/push.ts';
 
 const SPACE = 'SweBenchLiteDemo';

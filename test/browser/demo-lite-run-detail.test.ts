@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { SHOTS, startJudgedCockpit, type JudgedCockpit } from './helpers/judged-campaign.ts';
-import { DEMO_JUDGE_MODEL } from '#infra/local/demo-judge.ts';
-import { readDemoData } from '#infra/local/demo-data.ts';
-import { buildLiteCampaign } from '#infra/local/demo-lite-campaign.ts';
+import { DEMO_JUDGE_MODEL } from '#demo/judge.ts';
+import { readDemoData } from '#demo/data.ts';
+import { buildLiteCampaign } from '#demo/lite-campaign.ts';
 import { pushDelivery } from '#runner/push.ts';
 
 const SPACE = 'LiteDetail';

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { DEMO_DATA_DIR, DEMO_DATA_FILES } from '#infra/local/demo-data.ts';
+import { DEMO_DATA_DIR, DEMO_DATA_FILES } from '#demo/data.ts';
 import { tempDir } from '../helpers/run-folders.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -14,7 +14,7 @@ function demo(dataDir: string): Promise<{ code: number | null; stderr: string; s
   return new Promise((done) => {
     execFile(
       process.execPath,
-      [join(root, 'node_modules/tsx/dist/cli.mjs'), 'infra/local/demo.ts', '--data', dataDir],
+      [join(root, 'node_modules/tsx/dist/cli.mjs'), 'demo/main.ts', '--data', dataDir],
       { cwd: root, env: { ...process.env, PORT: '1' }, timeout: 60_000 },
       (error, stdout, stderr) => done({ code: error ? (error.code as number) : 0, stdout, stderr }),
     );

@@ -1,8 +1,8 @@
 // `npm run demo` delivers its campaign as a runner host would: run folders, then replay-push's sync core.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { buildCampaign, readSourceRuns } from '#infra/local/demo-campaign.ts';
-import { deliverCampaign, writeCampaignFolders } from '#infra/local/demo-delivery.ts';
+import { buildCampaign, readSourceRuns } from '#demo/campaign.ts';
+import { deliverCampaign, writeCampaignFolders } from '#demo/delivery.ts';
 import { ingestUrl } from '#runner/push.ts';
 import { eventually, startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 import { tempDir } from '../helpers/run-folders.ts';

@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { deliverCampaign, writeCampaignFolders } from '#infra/local/demo-delivery.ts';
-import { startDemoJudge, type DemoJudge } from '#infra/local/demo-judge.ts';
-import { readDemoData } from '#infra/local/demo-data.ts';
-import { buildLiteCampaign } from '#infra/local/demo-lite-campaign.ts';
+import { deliverCampaign, writeCampaignFolders } from '#demo/delivery.ts';
+import { startDemoJudge, type DemoJudge } from '#demo/judge.ts';
+import { readDemoData } from '#demo/data.ts';
+import { buildLiteCampaign } from '#demo/lite-campaign.ts';
 import { ingestUrl } from '#runner/push.ts';
 import { apiPaths, type ReferenceBody } from '#analytics/contract.ts';
 import type { RunRow } from '#schema/run.ts';

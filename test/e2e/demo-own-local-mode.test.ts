@@ -21,7 +21,7 @@ it('starts its own local mode beside npm start, and serves once every run is fin
 
   const demo = spawn(
     process.execPath,
-    [join(root, 'node_modules/tsx/dist/cli.mjs'), 'infra/local/demo.ts', '--tasks', String(TASKS)],
+    [join(root, 'node_modules/tsx/dist/cli.mjs'), 'demo/main.ts', '--tasks', String(TASKS)],
     {
       cwd: root,
       env: { ...process.env, PORT: port, REPLAY_DATA_DIR: tempDir('replay-demo-own-') },

@@ -1,7 +1,7 @@
 // Demo runs as the judge would leave them, for tests that load a judged campaign straight into a table.
 import { judged, landedRow, type JudgeAnswerFields } from '../../bench/direct-load.ts';
-import type { DemoCampaign, DemoRun } from '#infra/local/demo-campaign.ts';
-import { DEMO_JUDGE_MODEL, demoIssue, oracleAnswer } from '#infra/local/demo-judge.ts';
+import type { DemoCampaign, DemoRun } from '#demo/campaign.ts';
+import { DEMO_JUDGE_MODEL, demoIssue, oracleAnswer } from '#demo/judge.ts';
 import { judgeAnswerSchema } from '#core/judge/answer.ts';
 import { verdict } from '#core/judge/transitions.ts';
 import { verdictChecks } from '#core/judge/verdict-checks.ts';

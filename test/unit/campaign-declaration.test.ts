@@ -2,7 +2,7 @@
 // configuration schema, reaches the page through /api/cockpits, and the sentence to quote names it with the
 // harness difference; the default demo declares SWE-bench Lite's 300 tasks.
 import { describe, expect, it } from '@jest/globals';
-import { LITE_CAMPAIGN } from '#infra/local/demo-lite-campaign.ts';
+import { LITE_CAMPAIGN } from '#demo/lite-campaign.ts';
 import { sampleSentence } from '#analytics/comparison-sentence.ts';
 import { cockpitEntries } from '#core/read/read-api.ts';
 import { parseConfig } from '#schema/config.ts';

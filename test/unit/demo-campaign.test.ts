@@ -5,8 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { buildCampaign, parseInstance, readSourceRuns, splitModelName } from '#infra/local/demo-campaign.ts';
-import { demoRunFinder, oracleAnswer } from '#infra/local/demo-judge.ts';
+import { buildCampaign, parseInstance, readSourceRuns, splitModelName } from '#demo/campaign.ts';
+import { demoRunFinder, oracleAnswer } from '#demo/judge.ts';
 import { buildPrompt } from '#core/judge/prompt.ts';
 import { deliverySchema } from '#schema/delivery.ts';
 

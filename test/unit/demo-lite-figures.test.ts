@@ -2,8 +2,8 @@
 // trajectories have no wall time, so their median wall time is unknown rather than generated, and no
 // configuration claims a share of runs whose budget ran out, as no source records a budget.
 import { describe, expect, it } from '@jest/globals';
-import { readDemoData } from '#infra/local/demo-data.ts';
-import { buildLiteCampaign } from '#infra/local/demo-lite-campaign.ts';
+import { readDemoData } from '#demo/data.ts';
+import { buildLiteCampaign } from '#demo/lite-campaign.ts';
 import { compactRun } from '#analytics/columns.ts';
 import { computeFigures } from '#analytics/group-figures.ts';
 import { NO_FILTERS, selectRuns } from '#analytics/run-selection.ts';

@@ -2,8 +2,8 @@
 // counted as "flagged", never as "not judged yet"; the verdict filter and search find it as such, κ's table
 // leaves it out and says how many, and an export carries its judge state and the rules that fired.
 import { describe, expect, it } from '@jest/globals';
-import { readDemoData } from '#infra/local/demo-data.ts';
-import { buildLiteCampaign } from '#infra/local/demo-lite-campaign.ts';
+import { readDemoData } from '#demo/data.ts';
+import { buildLiteCampaign } from '#demo/lite-campaign.ts';
 import { calibration } from '#analytics/calibration.ts';
 import { compactRun } from '#analytics/columns.ts';
 import { resolveRate } from '#analytics/rate-figures.ts';

@@ -4,8 +4,8 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { importToFolders } from '../../runner/import/import-command.ts';
-import { prepareFolders } from '../../runner/sync.ts';
+import { importToFolders } from '#runner/import/import-command.ts';
+import { prepareFolders } from '#runner/sync.ts';
 import { tempDir } from '../helpers/run-folders.ts';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/import/terminal-bench');

@@ -67,7 +67,7 @@ describe('the room rules', () => {
   it.each([
     { from: 'dashboard/src/probe.ts', line: "import { x } from '#core/cost.ts';" },
     { from: 'dashboard/src/probe.ts', line: "import { x } from '#schema/run.ts';" },
-    { from: 'dashboard/src/probe.ts', line: "import { x } from '../../shared/schema/run.ts';" },
+    { from: 'dashboard/src/probe.ts', line: "import { x } from '#schema/run.ts';" },
     { from: 'shared/analytics/probe.ts', line: "import { x } from '#core/cost.ts';" },
     { from: 'shared/analytics/probe.ts', line: "import { x } from '../sha256.ts';" },
     { from: 'core/probe.ts', line: "import { x } from '#dashboard/src/widgets/format.ts';" },

@@ -2,8 +2,8 @@
 // — on the real SWE-bench Lite demo, whose largest McNemar difference has a Holm-adjusted p of 0.0452 that
 // read "0.05", and at the edges where two digits would round across a threshold.
 import { describe, expect, it } from '@jest/globals';
-import { readDemoData } from '#infra/local/demo-data.ts';
-import { buildLiteCampaign } from '#infra/local/demo-lite-campaign.ts';
+import { readDemoData } from '#demo/data.ts';
+import { buildLiteCampaign } from '#demo/lite-campaign.ts';
 import { allPairs } from '#analytics/all-pairs.ts';
 import { compactRun } from '#analytics/columns.ts';
 import { pText } from '#analytics/comparison-sentence.ts';

@@ -2,8 +2,8 @@
 // from the candidate and the merged fix it fetched (the fix's code, then its tests) agrees with a count made here
 // from the two diffs' `diff --git` lines, test files aside on both sides.
 import { describe, expect, it } from '@jest/globals';
-import { readDemoData } from '#infra/local/demo-data.ts';
-import { originalFix } from '#infra/local/demo-lite-campaign.ts';
+import { readDemoData } from '#demo/data.ts';
+import { originalFix } from '#demo/lite-campaign.ts';
 import { isTestPath, verdictChecks } from '#core/judge/verdict-checks.ts';
 
 const data = readDemoData();

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { perTestResult, testStatuses } from '#infra/local/swe-bench-eval-log.ts';
-import { stratifiedSample, trajectoryFigures } from '#infra/local/build-demo-data.ts';
+import { perTestResult, testStatuses } from '#demo/swe-bench-eval-log.ts';
+import { stratifiedSample, trajectoryFigures } from '#demo/build-data.ts';
 
 const log = (name: string) => readFileSync(join(import.meta.dirname, '../fixtures/swe-bench-eval-logs', name), 'utf8');
 

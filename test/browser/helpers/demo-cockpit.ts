@@ -2,8 +2,8 @@
 // of cockpit.test.ts and cockpit-interaction.test.ts, each file starting its own.
 import { afterAll, beforeAll, expect } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { buildCampaign, readSourceRuns, type DemoRun } from '#infra/local/demo-campaign.ts';
-import { DEMO_JUDGE_MODEL } from '#infra/local/demo-judge.ts';
+import { buildCampaign, readSourceRuns, type DemoRun } from '#demo/campaign.ts';
+import { DEMO_JUDGE_MODEL } from '#demo/judge.ts';
 import { pushDelivery } from '#runner/push.ts';
 import { analysisPages } from './analysis-page.ts';
 import { startJudgedCockpit, type JudgedCockpit } from './judged-campaign.ts';

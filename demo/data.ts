@@ -1,5 +1,5 @@
 // The demo's real data set (data/swe-bench-lite/, data/README.md): four agent configurations' runs on the same
-// SWE-bench Lite tasks, as infra/local/build-demo-data.ts wrote them from the public sources. One schema per
+// SWE-bench Lite tasks, as demo/build-data.ts wrote them from the public sources. One schema per
 // file, shared by the builder (which writes nothing it could not read back) and by `npm run demo` (which
 // stops on a missing or corrupt file and names it, line included).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import * as z from '#schema/zod.ts';
 import { gitSha, pathSafeIdentity, identity, repoName } from '#schema/primitives.ts';
 import { TEST_NAME_MAX_CHARS } from '#schema/run.ts';
 
-export const DEMO_DATA_DIR = join(import.meta.dirname, '../../data/swe-bench-lite');
+export const DEMO_DATA_DIR = join(import.meta.dirname, '../data/swe-bench-lite');
 export const DEMO_DATA_FILES = {
   configurations: 'configurations.json',
   tasks: 'tasks.jsonl',

@@ -2,9 +2,9 @@
 // run from its hidden-test outcome, and a GitHub stand-in serving placeholder issues and the original fixes.
 import { rebuiltDiff } from '#shared/diff.ts';
 import { blockEnd } from '#core/judge/prompt.ts';
-import type { DemoCampaign, DemoRun } from './demo-campaign.ts';
-import { startAnthropicStandIn } from './stand-ins/anthropic-stand-in.ts';
-import { startGitHubStandIn } from './stand-ins/github-stand-in.ts';
+import type { DemoCampaign, DemoRun } from './campaign.ts';
+import { startAnthropicStandIn } from '#infra/local/stand-ins/anthropic-stand-in.ts';
+import { startGitHubStandIn } from '#infra/local/stand-ins/github-stand-in.ts';
 
 /** How much of a candidate patch identifies it: the judge's prompt may cut a long patch, never its head. */
 const PATCH_HEAD_CHARS = 2000;
