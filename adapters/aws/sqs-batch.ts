@@ -1,38 +1,36 @@
 // SQS consumers report partial batch failures (one failing record never blocks its batch; repeated
 // failures reach the DLQ) and leave a log line for every record that fails, with its message id, so a
-// dead-lettered message can be traced back to why it failed.
+// dead-lettered message can be traced back to why it failed. The records of a batch are handled at once,
+// each in a correlation scope of its own (observability.ts).
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import { flushMetrics, type Instrumentation } from './observability.ts';
+import { instrumented, ownScope, type Instrumentation, type LambdaHandler } from './observability.ts';
 
-export type SqsBatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
+export type SqsBatchHandler = LambdaHandler<SQSEvent, SQSBatchResponse>;
 
 export function sqsBatchHandler(
   instrumentation: Instrumentation,
   processRecord: (record: SQSRecord) => Promise<void>,
 ): SqsBatchHandler {
-  const { logger, metrics } = instrumentation;
+  const { logger } = instrumentation;
   const processor = new BatchProcessor(EventType.SQS);
-  const logged = async (record: SQSRecord) => {
-    try {
-      await processRecord(record);
-    } catch (error) {
-      const { name, message } = error instanceof Error ? error : new Error(String(error));
-      logger.error('record failed; the queue will redeliver it', {
-        messageId: record.messageId,
-        errorName: name,
-        errorMessage: message,
-      });
-      throw error;
-    }
-  };
-  return async (event) => {
-    try {
-      return await processPartialResponse(event, logged, processor, { throwOnFullBatchFailure: false });
-    } finally {
-      flushMetrics(metrics);
-    }
-  };
+  const logged = (record: SQSRecord) =>
+    ownScope(async () => {
+      try {
+        await processRecord(record);
+      } catch (error) {
+        const { name, message } = error instanceof Error ? error : new Error(String(error));
+        logger.error('record failed; the queue will redeliver it', {
+          messageId: record.messageId,
+          errorName: name,
+          errorMessage: message,
+        });
+        throw error;
+      }
+    });
+  return instrumented(instrumentation, (event: SQSEvent) =>
+    processPartialResponse(event, logged, processor, { throwOnFullBatchFailure: false }),
+  );
 }
 
 /** The message body as JSON, or null when it is not JSON. */

@@ -65,6 +65,11 @@ export interface IngestDeps {
   weakKey?: (host: string) => void;
   /** Told when only a key shorter than the space's `minKeyBytes` would have verified (answered 401). Never the key. */
   keyTooShort?: (host: string, minKeyBytes: number) => void;
+  /**
+   * Told which delivery this is as soon as it is known (before the signature is checked), and again with its run
+   * id once the body has been read as a run or a hidden-test result: what its log lines are about.
+   */
+  identified?: (ids: { deliveryId: string; runId?: string }) => void;
 }
 
 export interface IngestRequest {
@@ -87,6 +92,9 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
       `A delivery may be at most ${MAX_DELIVERY_BYTES} bytes; cut the patch and mark it truncated.`,
     );
   }
+
+  const deliveryId = deliveryIdOf(req);
+  deps.identified?.({ deliveryId });
 
   // A signature that can verify nothing here is refused before any key is read: it costs no lookup.
   const presented = presentedSignature(req.headers, req.space);
@@ -129,6 +137,7 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
   }
   // A check has proved the key and the listing; it changes nothing.
   if (!('delivery' in parsed)) return { status: 200, body: { signature: 'verified', host: check.host } };
+  if (parsed.delivery.kind !== 'issue') deps.identified?.({ deliveryId, runId: parsed.delivery.id });
   if (parsed.delivery.kind === 'run' && !fitsInRow(parsed.delivery.row)) {
     // Refused now rather than accepted and then lost: the row could not be stored (docs/contract.md §4 bounds).
     return jsonError(
@@ -164,8 +173,6 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     (await issueOwnershipRefusal(deps, req.space, space, check.host, parsed.delivery));
   if (notOwner) return jsonError(403, 'not-owner', notOwner, { signature: 'verified' });
 
-  const header = req.headers[SIGNATURE_HEADERS.delivery]?.trim();
-  const deliveryId = header && UUID.test(header) ? header.toLowerCase() : sha256Hex(req.rawBody);
   const entry: InboxEntry = {
     space: req.space,
     deliveryId,
@@ -179,10 +186,16 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
   // attempt, so it is answered 202 again and queued again (landing is idempotent).
   const key = inboxKey(req.space, inboxEntryName(check.host, sha256Hex(req.rawBody)));
   await deps.inbox.putIfAbsent(key, JSON.stringify(entry), 'application/json');
-  await deps.landingQueue.send({ space: req.space, inboxKey: key });
+  await deps.landingQueue.send({ space: req.space, inboxKey: key, deliveryId });
 
   const id = parsed.delivery.kind === 'issue' ? parsed.delivery.issue.taskId : parsed.delivery.id;
   return { status: 202, body: { signature: 'verified', id, status: 'queued', ignored: parsed.ignored } };
+}
+
+/** `X-Replay-Delivery` when it is a UUID, else the SHA-256 of the body (docs/contract.md §3). */
+function deliveryIdOf(req: IngestRequest): string {
+  const header = req.headers[SIGNATURE_HEADERS.delivery]?.trim();
+  return header && UUID.test(header) ? header.toLowerCase() : sha256Hex(req.rawBody);
 }
 
 /**

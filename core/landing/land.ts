@@ -53,6 +53,8 @@ export interface LandingDeps {
    * the other has not landed yet): the stored run stays, and this one is archived apart, marked `collision`.
    */
   collided?: (collision: IdCollision) => void;
+  /** Told which delivery, and which run, an inbox entry is once it has been read: what its log lines are about. */
+  identified?: (ids: { deliveryId: string; runId?: string }) => void;
 }
 
 export interface IdCollision {
@@ -98,6 +100,8 @@ export async function landInboxEntry(deps: LandingDeps, inboxKey: string): Promi
   if (text === null) return 'already-landed';
   // A corrupt entry throws and, after the queue's retries, reaches the DLQ; the object stays for inspection.
   const entry = inboxEntrySchema.parse(JSON.parse(text));
+  const { delivery } = entry;
+  deps.identified?.({ deliveryId: entry.deliveryId, runId: delivery.kind === 'issue' ? undefined : delivery.id });
   const outcome = await landEntry(deps, entry);
   await deps.inbox.delete(inboxKey);
   return outcome;
@@ -200,7 +204,8 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
   );
   if (ownHeld?.finishedAt === F)
     await applyHiddenTest(deps, space, delivery.id, delivery.row.host, F, ownHeld.hiddenTestResult);
-  if (decision.row.judgeState === 'pending') await deps.judgeQueue.send({ space, id: delivery.id, finishedAt: F });
+  if (decision.row.judgeState === 'pending')
+    await deps.judgeQueue.send({ space, id: delivery.id, finishedAt: F, deliveryId: entry.deliveryId });
   return decision.kind === 'write' ? decision.case : 'unchanged';
 }
 

@@ -7,25 +7,22 @@ import { reconcileInbox, type ReconcileDeps } from '#core/landing/reconcile-inbo
 import { LEASES, METRICS } from '#core/operations.ts';
 import type { LeaseStore } from '#core/ports.ts';
 import { withLease } from '#core/lease.ts';
-import { flushMetrics, type Instrumentation } from '#adapters/aws/observability.ts';
+import { instrumented, type Instrumentation, type LambdaHandler } from '#adapters/aws/observability.ts';
 
-export type InboxReconcilerHandler = (event: ScheduledEvent) => Promise<void>;
+export type InboxReconcilerHandler = LambdaHandler<ScheduledEvent, void>;
 
 export function createInboxReconcilerHandler(
   deps: ReconcileDeps & { leases: LeaseStore },
-  { logger, metrics }: Instrumentation,
+  instrumentation: Instrumentation,
 ): InboxReconcilerHandler {
-  return async () => {
-    try {
-      const run = await withLease(deps.leases, deps.clock, LEASES.inboxReconciler, () => reconcileInbox(deps));
-      if (!run.ran) return logger.info('an earlier reconciliation still holds the lease; this run steps aside');
-      const { stale, reenqueued, deadLettered, foreign } = run.value;
-      metrics.addMetric(METRICS.inboxReenqueued, MetricUnit.Count, reenqueued);
-      metrics.addMetric(METRICS.inboxDeadLettered, MetricUnit.Count, deadLettered);
-      if (stale) logger.warn('accepted deliveries outlived their queue message', { stale, reenqueued, deadLettered });
-      if (foreign.length) logger.warn('inbox keys no ingest wrote are left alone', { foreign: foreign.length });
-    } finally {
-      flushMetrics(metrics);
-    }
-  };
+  const { logger, metrics } = instrumentation;
+  return instrumented(instrumentation, async () => {
+    const run = await withLease(deps.leases, deps.clock, LEASES.inboxReconciler, () => reconcileInbox(deps));
+    if (!run.ran) return logger.info('an earlier reconciliation still holds the lease; this run steps aside');
+    const { stale, reenqueued, deadLettered, foreign } = run.value;
+    metrics.addMetric(METRICS.inboxReenqueued, MetricUnit.Count, reenqueued);
+    metrics.addMetric(METRICS.inboxDeadLettered, MetricUnit.Count, deadLettered);
+    if (stale) logger.warn('accepted deliveries outlived their queue message', { stale, reenqueued, deadLettered });
+    if (foreign.length) logger.warn('inbox keys no ingest wrote are left alone', { foreign: foreign.length });
+  });
 }

@@ -6,15 +6,17 @@ import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts
 import { jsonError, matchRoute } from '#core/http.ts';
 import { METRICS } from '#core/operations.ts';
 import { rawBody, toApiGateway } from '#adapters/aws/api-gateway.ts';
-import { flushMetrics, type Instrumentation } from '#adapters/aws/observability.ts';
+import { correlate, instrumented, type Instrumentation, type LambdaHandler } from '#adapters/aws/observability.ts';
 
-export type IngestHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+export type IngestHandler = LambdaHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>;
 
 const ROUTES = [{ method: 'POST', path: '/hooks/:space/ingest' }];
 
-export function createIngestHandler(coreDeps: IngestDeps, { logger, metrics }: Instrumentation): IngestHandler {
+export function createIngestHandler(coreDeps: IngestDeps, instrumentation: Instrumentation): IngestHandler {
+  const { logger, metrics } = instrumentation;
   const deps: IngestDeps = {
     ...coreDeps,
+    identified: correlate,
     unreadableKey: (host, errorName) => {
       logger.warn('a host key could not be read; that host has no key for this request', { host, errorName });
       metrics.addMetric(METRICS.hostKeyUnreadable, MetricUnit.Count, 1);
@@ -30,7 +32,7 @@ export function createIngestHandler(coreDeps: IngestDeps, { logger, metrics }: I
       });
     },
   };
-  return async (event) => {
+  return instrumented(instrumentation, async (event: APIGatewayProxyEventV2) => {
     const match = matchRoute(ROUTES, event.requestContext.http.method, event.rawPath);
     if (match.kind === 'bad-path')
       return toApiGateway(jsonError(400, 'bad-path', 'The space in the path is not valid percent-encoding.'));
@@ -56,8 +58,6 @@ export function createIngestHandler(coreDeps: IngestDeps, { logger, metrics }: I
     } catch (error) {
       logger.error('delivery could not be stored', { error: (error as Error).message });
       return toApiGateway(jsonError(500, 'internal', 'The delivery could not be stored; retry later.'));
-    } finally {
-      flushMetrics(metrics);
     }
-  };
+  });
 }

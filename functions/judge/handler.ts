@@ -8,7 +8,7 @@ import { judgeRun, type JudgeDeps, type JudgeOutcome } from '#core/judge/judge-r
 import { judgeMessageSchema } from '#schema/messages.ts';
 import { METRICS } from '#core/operations.ts';
 import type { JudgeMessage } from '#core/ports.ts';
-import type { Instrumentation } from '#adapters/aws/observability.ts';
+import { correlate, type Instrumentation } from '#adapters/aws/observability.ts';
 import { parseBody, sqsBatchHandler, type SqsBatchHandler } from '#adapters/aws/sqs-batch.ts';
 
 export function createJudgeHandler(deps: JudgeDeps, instrumentation: Instrumentation): SqsBatchHandler {
@@ -40,6 +40,7 @@ export function createJudgeHandler(deps: JudgeDeps, instrumentation: Instrumenta
       metrics.addMetric(METRICS.judgeMessageDropped, MetricUnit.Count, 1);
       return;
     }
+    correlate({ deliveryId: message.data.deliveryId, runId: message.data.id });
     report(message.data, await judgeRun(deps, message.data));
   });
 }

@@ -6,7 +6,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { landInboxEntry, type LandingDeps } from '#core/landing/land.ts';
 import { landingMessageSchema } from '#schema/messages.ts';
 import { METRICS } from '#core/operations.ts';
-import type { Instrumentation } from '#adapters/aws/observability.ts';
+import { correlate, type Instrumentation } from '#adapters/aws/observability.ts';
 import { parseBody, sqsBatchHandler, type SqsBatchHandler } from '#adapters/aws/sqs-batch.ts';
 
 export function createLanderHandler(coreDeps: LandingDeps, instrumentation: Instrumentation): SqsBatchHandler {
@@ -21,6 +21,7 @@ export function createLanderHandler(coreDeps: LandingDeps, instrumentation: Inst
       logger.warn('kept a run apart: its id is another run', { ...collision });
       metrics.addMetric(METRICS.runIdCollision, MetricUnit.Count, 1);
     },
+    identified: correlate,
   };
   return sqsBatchHandler(instrumentation, async (record: SQSRecord) => {
     const message = landingMessageSchema.safeParse(parseBody(record));
@@ -32,6 +33,7 @@ export function createLanderHandler(coreDeps: LandingDeps, instrumentation: Inst
       metrics.addMetric(METRICS.landingMessageDropped, MetricUnit.Count, 1);
       return;
     }
+    correlate({ deliveryId: message.data.deliveryId });
     const outcome = await landInboxEntry(deps, message.data.inboxKey);
     logger.info('landed', { space: message.data.space, inboxKey: message.data.inboxKey, outcome });
     metrics.addMetric(METRICS.landed, MetricUnit.Count, 1);

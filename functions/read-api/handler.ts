@@ -6,9 +6,9 @@ import type { ReadDeps } from '#core/read/read-deps.ts';
 import { jsonError } from '#core/http.ts';
 import { toApiGateway, tokenGroups } from '#adapters/aws/api-gateway.ts';
 import { groupRefusal } from '#core/read/cockpit-access.ts';
-import type { Instrumentation } from '#adapters/aws/observability.ts';
+import { instrumented, type Instrumentation, type LambdaHandler } from '#adapters/aws/observability.ts';
 
-export type ReadApiHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+export type ReadApiHandler = LambdaHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>;
 
 /**
  * `requiredGroup`: the Cognito group a private cockpit's analysts are in; every request whose verified token
@@ -16,10 +16,11 @@ export type ReadApiHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatew
  */
 export function createReadApiHandler(
   deps: ReadDeps,
-  { logger }: Instrumentation,
+  instrumentation: Instrumentation,
   requiredGroup?: string,
 ): ReadApiHandler {
-  return async (event) => {
+  const { logger } = instrumentation;
+  return instrumented(instrumentation, async (event: APIGatewayProxyEventV2) => {
     const refusal = requiredGroup ? groupRefusal(requiredGroup, tokenGroups(event)) : null;
     if (refusal) return toApiGateway(refusal);
     try {
@@ -35,5 +36,5 @@ export function createReadApiHandler(
       logger.error('read failed', { path: event.rawPath, error: (error as Error).message });
       return toApiGateway(jsonError(500, 'internal', 'The request could not be answered; retry later.'));
     }
-  };
+  });
 }

@@ -9,40 +9,36 @@ import type { ReplayConfig } from '#schema/config.ts';
 import { LEASES, METRICS } from '#core/operations.ts';
 import type { LeaseStore } from '#core/ports.ts';
 import { withLease } from '#core/lease.ts';
-import { flushMetrics, type Instrumentation } from '#adapters/aws/observability.ts';
+import { instrumented, type Instrumentation, type LambdaHandler } from '#adapters/aws/observability.ts';
 
-export type SnapshotCompactorHandler = (event: ScheduledEvent) => Promise<void>;
+export type SnapshotCompactorHandler = LambdaHandler<ScheduledEvent, void>;
 
 export function createSnapshotCompactorHandler(
   deps: SnapshotDeps & { config: ReplayConfig; leases: LeaseStore },
-  { logger, metrics }: Instrumentation,
+  instrumentation: Instrumentation,
 ): SnapshotCompactorHandler {
-  return async () => {
+  return instrumented(instrumentation, async () => {
     const run = await withLease(deps.leases, deps.clock, LEASES.snapshotCompactor, () =>
-      compactAll(deps, { logger, metrics }),
+      compactAll(deps, instrumentation),
     );
-    if (!run.ran) logger.info('an earlier compaction still holds the lease; this run steps aside');
-  };
+    if (!run.ran) instrumentation.logger.info('an earlier compaction still holds the lease; this run steps aside');
+  });
 }
 
 async function compactAll(
   deps: SnapshotDeps & { config: ReplayConfig },
   { logger, metrics }: Instrumentation,
 ): Promise<void> {
-  try {
-    for (const space of Object.keys(deps.config.spaces)) {
-      const result = await compactSpace(deps, space);
-      metrics.addMetric(METRICS.snapshotRunsChanged, MetricUnit.Count, result.changed);
-      // A missing snapshot is how every space starts; a corrupt one is worth a look.
-      if (result.source === 'corrupt') {
-        metrics.addMetric(METRICS.snapshotRebuilt, MetricUnit.Count, 1);
-        logger.warn('snapshot was unusable and is rebuilt from the table', { ...result });
-      } else if (result.superseded)
-        logger.info('another compaction replaced the manifest first; this one is dropped', { ...result });
-      else if (result.written)
-        logger.info(result.source === 'missing' ? 'snapshot created' : 'snapshot compacted', { ...result });
-    }
-  } finally {
-    flushMetrics(metrics);
+  for (const space of Object.keys(deps.config.spaces)) {
+    const result = await compactSpace(deps, space);
+    metrics.addMetric(METRICS.snapshotRunsChanged, MetricUnit.Count, result.changed);
+    // A missing snapshot is how every space starts; a corrupt one is worth a look.
+    if (result.source === 'corrupt') {
+      metrics.addMetric(METRICS.snapshotRebuilt, MetricUnit.Count, 1);
+      logger.warn('snapshot was unusable and is rebuilt from the table', { ...result });
+    } else if (result.superseded)
+      logger.info('another compaction replaced the manifest first; this one is dropped', { ...result });
+    else if (result.written)
+      logger.info(result.source === 'missing' ? 'snapshot created' : 'snapshot compacted', { ...result });
   }
 }

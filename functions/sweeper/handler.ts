@@ -4,19 +4,16 @@ import type { ScheduledEvent } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { sweep, type SweepDeps } from '#core/judge/sweep.ts';
 import { METRICS } from '#core/operations.ts';
-import { flushMetrics, type Instrumentation } from '#adapters/aws/observability.ts';
+import { instrumented, type Instrumentation, type LambdaHandler } from '#adapters/aws/observability.ts';
 
-export type SweeperHandler = (event: ScheduledEvent) => Promise<void>;
+export type SweeperHandler = LambdaHandler<ScheduledEvent, void>;
 
-export function createSweeperHandler(deps: SweepDeps, { logger, metrics }: Instrumentation): SweeperHandler {
-  return async () => {
-    try {
-      for (const result of await sweep(deps)) {
-        metrics.addMetric(METRICS.runsRequeued, MetricUnit.Count, result.queued);
-        if (result.queued) logger.info('queued due runs for the judge', { ...result });
-      }
-    } finally {
-      flushMetrics(metrics);
+export function createSweeperHandler(deps: SweepDeps, instrumentation: Instrumentation): SweeperHandler {
+  const { logger, metrics } = instrumentation;
+  return instrumented(instrumentation, async () => {
+    for (const result of await sweep(deps)) {
+      metrics.addMetric(METRICS.runsRequeued, MetricUnit.Count, result.queued);
+      if (result.queued) logger.info('queued due runs for the judge', { ...result });
     }
-  };
+  });
 }

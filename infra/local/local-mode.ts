@@ -40,6 +40,7 @@ import { startEmulators, type Emulators, type RunningEmulators } from './emulato
 import { cockpitEntries } from '#core/read/read-api.ts';
 import { createLocalServer, type HttpHandler } from './http-server.ts';
 import { pollQueue, type Poller } from './queue-poller.ts';
+import { invokedLocally } from './local-invocation.ts';
 
 export interface LocalModeOptions {
   config: ReplayConfig;
@@ -164,13 +165,19 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     'snapshot-compactor': wireCompactor(resources),
     'inbox-reconciler': wireReconciler(resources),
   } satisfies Record<ServiceName, object>;
-  const ingest = createIngestHandler(wiring.ingest, observe('ingest'));
-  const lander = createLanderHandler(wiring.lander, observe('lander'));
-  const readApi = createReadApiHandler(wiring['read-api'], observe('read-api'));
-  const judge = createJudgeHandler(wiring.judge, observe('judge'));
-  const sweeper = createSweeperHandler(wiring.sweeper, observe('sweeper'));
-  const compactor = createSnapshotCompactorHandler(wiring['snapshot-compactor'], observe('snapshot-compactor'));
-  const reconciler = createInboxReconcilerHandler(wiring['inbox-reconciler'], observe('inbox-reconciler'));
+  const ingest = invokedLocally('ingest', createIngestHandler(wiring.ingest, observe('ingest')));
+  const lander = invokedLocally('lander', createLanderHandler(wiring.lander, observe('lander')));
+  const readApi = invokedLocally('read-api', createReadApiHandler(wiring['read-api'], observe('read-api')));
+  const judge = invokedLocally('judge', createJudgeHandler(wiring.judge, observe('judge')));
+  const sweeper = invokedLocally('sweeper', createSweeperHandler(wiring.sweeper, observe('sweeper')));
+  const compactor = invokedLocally(
+    'snapshot-compactor',
+    createSnapshotCompactorHandler(wiring['snapshot-compactor'], observe('snapshot-compactor')),
+  );
+  const reconciler = invokedLocally(
+    'inbox-reconciler',
+    createInboxReconcilerHandler(wiring['inbox-reconciler'], observe('inbox-reconciler')),
+  );
   log(describeJudgeCredentials(env));
   if (retryBase) log(`Judge retries start after ${retryBase} s in every space (local override).`);
 

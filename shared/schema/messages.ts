@@ -3,13 +3,25 @@ import * as z from './zod.ts';
 import { deliverySchema } from './delivery.ts';
 import { nonEmptyText } from './primitives.ts';
 
+/**
+ * `deliveryId`, the delivery the work is for, only labels the log lines (docs/deploy.md, "Following a delivery"):
+ * a message queued again by the inbox reconciliation, or a retry the sweeper queues, has none.
+ */
+const correlation = { deliveryId: z.optional(nonEmptyText) };
+
 export const landingMessageSchema = z.object({
   space: nonEmptyText,
   inboxKey: z.string().check(z.startsWith('inbox/')),
+  ...correlation,
 });
 export type LandingMessage = z.infer<typeof landingMessageSchema>;
 
-export const judgeMessageSchema = z.object({ space: nonEmptyText, id: nonEmptyText, finishedAt: nonEmptyText });
+export const judgeMessageSchema = z.object({
+  space: nonEmptyText,
+  id: nonEmptyText,
+  finishedAt: nonEmptyText,
+  ...correlation,
+});
 export type JudgeMessage = z.infer<typeof judgeMessageSchema>;
 
 /** What the inbox holds for one accepted delivery, written by ingest and read by the lander. */

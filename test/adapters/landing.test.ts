@@ -42,7 +42,9 @@ describe('landing a run', () => {
     expect(await t.data.getText(row.patchKey!)).toBe(delivery.patch);
     expect(await t.data.getText(row.summaryKey!)).toBe('Changed a to b.');
     expect(row.patchKey).toContain('2026-11-20T10:12:00.000Z');
-    expect(d.judgeQueue.sent).toEqual([{ space: 'land', id: delivery.id, finishedAt: '2026-11-20T10:12:00.000Z' }]);
+    expect(d.judgeQueue.sent).toEqual([
+      { space: 'land', id: delivery.id, finishedAt: '2026-11-20T10:12:00.000Z', deliveryId: 'd-1' },
+    ]);
     expect((await t.store.getHost('land', 'mac-land-1'))?.value).toMatchObject({
       hostHardware: 'Mac Studio M2 Ultra 192 GB',
       space: 'land',

@@ -81,8 +81,8 @@ describe('inbox entries', () => {
     expect(await send('mac-studio-1', delivery)).toMatchObject({ status: 202, body: { signature: 'verified' } });
     expect([...inbox.objects.entries()]).toEqual(before);
     expect(landingQueue.sent).toEqual([
-      { space: 'Main', inboxKey: before[0]![0] },
-      { space: 'Main', inboxKey: before[0]![0] },
+      { space: 'Main', inboxKey: before[0]![0], deliveryId: SHARED_ID },
+      { space: 'Main', inboxKey: before[0]![0], deliveryId: SHARED_ID },
     ]);
     expect(before[0]![0]).toMatch(/^inbox\/Main\/mac-studio-1__[0-9a-f]{64}\.json$/);
   });

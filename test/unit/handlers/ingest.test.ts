@@ -70,12 +70,13 @@ describe('the ingest handler', () => {
       expect(result.statusCode).toBe(202);
       expect(jsonBody(result)).toEqual({ signature: 'verified', id: delivery.id, status: 'queued', ignored: [] });
       const [key] = await i.inbox.list('inbox/Main/');
-      expect(inboxEntrySchema.parse(JSON.parse((await i.inbox.getText(key!))!))).toMatchObject({
-        space: 'Main',
-        host: 'mac-studio-1',
-        receivedAt: NOW.toISOString(),
-      });
-      expect(i.landingQueue.sent).toEqual([{ space: 'Main', inboxKey: key }]);
+      const entry = inboxEntrySchema.parse(JSON.parse((await i.inbox.getText(key!))!));
+      expect(entry).toMatchObject({ space: 'Main', host: 'mac-studio-1', receivedAt: NOW.toISOString() });
+      expect(i.landingQueue.sent).toEqual([{ space: 'Main', inboxKey: key, deliveryId: entry.deliveryId }]);
+      // Followed by its delivery id, and by its run id once the body has been read (docs/deploy.md).
+      expect(logLines(output, 'delivery answered')).toEqual([
+        expect.objectContaining({ correlation_id: entry.deliveryId, run_id: delivery.id }),
+      ]);
       expect(metricValues(output, 'ingest', METRICS.deliveryAccepted)).toEqual([1]);
       expect(metricValues(output, 'ingest', METRICS.deliveryRefused)).toEqual([]);
     },

@@ -79,6 +79,20 @@ describe('the judge handler', () => {
     expect(output.text).not.toContain('ACME-SECRET-CLIENT');
   });
 
+  it("names the delivery landing queued the run for in its warning, and the run alone for a sweeper's retry", async () => {
+    const w = judgeWorld();
+    w.model.answer = () => 'resolved, I would say';
+    const fromLanding = { ...(await w.landed('t-1')), deliveryId: 'd-1' };
+    const fromSweeper = await w.landed('t-2');
+    const records = [fromLanding, fromSweeper].map((message) => sqsRecord(message, 'replay-judge'));
+    const { output } = await capturingOutput(() => w.handler(sqsEvent(records)));
+    const failed = logLines(output, 'judge attempt failed').map((line) => [line.correlation_id, line.run_id]);
+    expect(failed.sort()).toEqual([
+      ['d-1', fromLanding.id],
+      [fromSweeper.id, fromSweeper.id],
+    ]);
+  });
+
   it("publishes a priced call's cost as JudgeSpendUsd, and nothing for a model without a price", async () => {
     const priced = parseConfig({
       defaultJudgeModel: 'claude-test-judge',

@@ -11,6 +11,7 @@ import { sqsEvent, sqsRecord } from '../../helpers/events.ts';
 import { InMemoryObjectStore, InMemoryTable, RecordingQueue, SettableClock } from '../../helpers/in-memory-ports.ts';
 import { capturingOutput, logLines, metricValues } from '../../helpers/lambda-output.ts';
 import { LANDED_AT } from '../../helpers/records.ts';
+import { invokedLocally } from '#infra/local/local-invocation.ts';
 
 function lander() {
   const deps = {
@@ -53,7 +54,10 @@ describe('the lander handler', () => {
       judgeState: 'pending',
       deliveries: ['d-1'],
     });
-    expect(l.judgeQueue.sent).toEqual([{ space: 'S', id: delivery.id, finishedAt: '2026-11-20T10:12:00.000Z' }]);
+    // The judge's lines name the delivery that caused them (docs/deploy.md, "Following a delivery").
+    expect(l.judgeQueue.sent).toEqual([
+      { space: 'S', id: delivery.id, finishedAt: '2026-11-20T10:12:00.000Z', deliveryId: 'd-1' },
+    ]);
     expect(await l.inbox.list('inbox/')).toEqual([]);
     expect(metricValues(output, 'lander', METRICS.landed)).toEqual([1]);
     expect(logLines(output, 'landed')).toEqual([
@@ -126,6 +130,21 @@ describe('the lander handler', () => {
       ['WARN', records[1]!.messageId],
     ]);
     expect(warnings[1]).toMatchObject({ reason: expect.any(String) });
+  });
+
+  it("labels each record's lines with its own delivery and run, from the claim check or else from the inbox entry", async () => {
+    const l = lander();
+    const [a, b] = [runDelivery({ taskId: 'a' }), runDelivery({ taskId: 'b' })];
+    // As the inbox reconciliation queues it again: a claim check that names no delivery.
+    const unnamed = await l.accepted('S', a, 'd-a');
+    const named = sqsRecord({ ...(JSON.parse((await l.accepted('S', b, 'd-b')).body) as object), deliveryId: 'd-b' });
+    const invoke = invokedLocally('lander', l.handler);
+    const { output } = await capturingOutput(() => invoke(sqsEvent([unnamed, named])));
+    const landed = logLines(output, 'landed').map((line) => [line.correlation_id, line.run_id, line.function_name]);
+    expect(landed.sort()).toEqual([
+      ['d-a', a.id, 'replay-local-lander'],
+      ['d-b', b.id, 'replay-local-lander'],
+    ]);
   });
 
   it('publishes nothing for an empty batch', async () => {
