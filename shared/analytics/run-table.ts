@@ -267,6 +267,16 @@ export class RunTable {
     return { index: i, changed };
   }
 
+  /** The rows of row i's model, task and harness version (its samples, i among them), by sample number. */
+  samplesOf(i: number): number[] {
+    const { head, next } = this.chainsOf();
+    const [task, model, harness] = [this.text.taskId[i]!, this.text.model[i]!, this.text.harnessVersion[i]!];
+    const rows: number[] = [];
+    for (let row = task >= 0 && task < head.length ? head[task]! : -1; row >= 0; row = next[row]!)
+      if (this.text.model[row] === model && this.text.harnessVersion[row] === harness) rows.push(row);
+    return rows.sort((a, b) => this.sampleAt(a) - this.sampleAt(b));
+  }
+
   private rowOf(task: number, model: number, harness: number, sample: number): number {
     const { head, next } = this.chainsOf();
     for (let row = task < head.length ? head[task]! : -1; row >= 0; row = next[row]!) {

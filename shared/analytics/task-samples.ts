@@ -3,7 +3,7 @@
 // every group, into one dense count per group and task (a pair of 100k-run configurations is compared without a
 // map or an object per task). With one run per (model, task, harness) every n is 1. Browser-safe.
 import { OUTCOME_RULES, OUTSIDE, RESOLVED, type ResolveOutcome } from './outcome.ts';
-import type { TaskSamples } from './reliability.ts';
+import { reliabilityOf, type ClusterUnit, type Reliability, type TaskSamples } from './reliability.ts';
 import type { Group } from './run-grouping.ts';
 import type { RunTable } from './run-table.ts';
 
@@ -84,4 +84,16 @@ export function samplesOfGroup(counts: SampleCounts, g: number): TaskSamples[] {
   for (let t = 0; t < n.length; t++)
     if (n[t]! > 0) out.push({ task: counts.tasks[t]!, n: n[t]!, c: c[t]!, repo: counts.repos[t]! });
   return out;
+}
+
+/** Everything each group's repeated samples say on the outcome (reliability.ts), the groups in the order given. */
+export function reliabilityOfGroups(
+  table: RunTable,
+  selection: ArrayLike<number>,
+  groups: readonly Group[],
+  outcome: ResolveOutcome,
+  unit: ClusterUnit = 'task',
+): Reliability[] {
+  const counts = sampleCountsOf(table, selection, groups, outcome);
+  return groups.map((_, g) => reliabilityOf(samplesOfGroup(counts, g), unit));
 }

@@ -21,6 +21,7 @@ import { percentOf } from '../widgets/intervals.ts';
 import { renderKpis } from './kpi-tiles.ts';
 import { colouringOf, MatrixCard } from './matrix-card.ts';
 import { DEFAULT_TABLE_SORT, renderModelsTable, type TableSort } from './models-table.ts';
+import { ReliabilityCard } from './reliability-card.ts';
 import { VERDICT_COLOURS, VERDICT_LABELS, VERDICT_ORDER } from '../widgets/palette.ts';
 import type { MatrixColouring } from '../page/url-state.ts';
 import type { Computed } from '../page/view-model.ts';
@@ -141,6 +142,7 @@ export class DashboardView {
     ),
   };
   private readonly matrix: MatrixCard;
+  private readonly reliability = new ReliabilityCard();
   private readonly scatter: ScatterChart;
   private matrixColouring: MatrixColouring | null = null;
   private tableSort: TableSort = DEFAULT_TABLE_SORT;
@@ -165,6 +167,7 @@ export class DashboardView {
       ...[
         c.verdicts,
         c.resolve,
+        this.reliability.frame,
         c.wall,
         c.tokens,
         c.steps,
@@ -197,6 +200,7 @@ export class DashboardView {
     const cards: DashboardCard<Computed>[] = [
       { frame: c.verdicts, fill: (m) => renderVerdicts(c.verdicts, m) },
       { frame: c.resolve, fill: (m) => renderResolve(c.resolve, m) },
+      this.reliability,
       {
         frame: c.wall,
         fill: (m) =>

@@ -2,7 +2,8 @@
 // cell one run coloured by its judge verdict or its hidden-test result. Unless the reader picks a colouring,
 // it follows the outcome in view.
 import { tasksInView } from '#analytics/task-order.ts';
-import { agreementOf, agreementReader } from '#analytics/statistics.ts';
+import { agreementOf, agreementReader, OUTCOME_LABELS, type ResolveOutcome } from '#analytics/statistics.ts';
+import { sampleCountsOf } from '#analytics/task-samples.ts';
 import { HIDDEN_TEST_STATUSES, valueOfCode } from '#analytics/columns.ts';
 import { VERDICT_KEYS_BY_CODE, verdictCodeAt, verdictKeyAt } from '#analytics/result-filters.ts';
 import { card, type CardCsv } from './card.ts';
@@ -24,6 +25,27 @@ import type { Computed } from '../page/view-model.ts';
 const VERDICT_PALETTE = VERDICT_KEYS_BY_CODE.map((v) => VERDICT_COLOURS[v]);
 /** Hidden-test colours by hidden-test code (0: no result). */
 const TESTS_PALETTE = [HIDDEN_TEST_COLOURS.none, ...HIDDEN_TEST_STATUSES.map((t) => HIDDEN_TEST_COLOURS[t])];
+
+/**
+ * The share of a cell's samples resolved, light to dark in five steps (ColorBrewer YlGnBu, which reads in order under
+ * the common forms of colour blindness): none, under half, half, over half, every one. The cell's tip says c/n.
+ */
+const SAMPLE_RAMP = ['#edf8b1', '#7fcdbb', '#41b6c4', '#225ea8', '#081d58'];
+const RAMP_LABELS = [
+  'no sample resolved',
+  'under half resolved',
+  'half resolved',
+  'over half resolved',
+  'every sample resolved',
+];
+const RAMP_NONE = VERDICT_COLOURS.unjudged;
+const rampStep = (c: number, n: number) => (c === 0 ? 0 : c === n ? 4 : 2 * c < n ? 1 : 2 * c === n ? 2 : 3);
+
+/** The index of the cell holding `run` in `column`, found by its row. */
+function rowOfCell(cells: Int32Array, run: number, column: number, columns: number): number {
+  for (let k = column; k < cells.length; k += columns) if (cells[k] === run) return k;
+  return -1;
+}
 
 /** The colouring shown: the reader's, else the one that matches the outcome in view. */
 export const colouringOf = (m: Computed, chosen: MatrixColouring | null): MatrixColouring =>
@@ -67,6 +89,27 @@ export class MatrixCard {
     this.chart = new MatrixChart(host, this.card.root, openRun, this.text.id);
   }
 
+  /** Each cell's n samples with a result on the outcome and c resolved, and its colour on the ramp (0: none). */
+  private sampleCells(
+    m: Computed,
+    outcome: ResolveOutcome,
+    columns: Int32Array,
+    rowOfGroup: number[],
+    colours: Uint8Array,
+  ): { outcome: ResolveOutcome; n: Int32Array; c: Int32Array } {
+    const counts = sampleCountsOf(m.table, m.selection, m.grouping.groups, outcome);
+    const n = new Int32Array(colours.length);
+    const c = new Int32Array(colours.length);
+    rowOfGroup.forEach((row, g) =>
+      columns.forEach((t, column) => {
+        const k = row * columns.length + column;
+        [n[k], c[k]] = [counts.n[g]![t]!, counts.c[g]![t]!];
+        colours[k] = n[k] ? 1 + rampStep(c[k]!, n[k]!) : 0;
+      }),
+    );
+    return { outcome, n, c };
+  }
+
   render(m: Computed, colouring: MatrixColouring): CardCsv {
     for (const [k, b] of Object.entries(this.buttons)) b.setAttribute('aria-pressed', String(k === colouring));
     const columns = tasksInView(m.table, m.selection, m.taskOrder);
@@ -80,16 +123,37 @@ export class MatrixCard {
     const byTests = colouring === 'tests';
     const codeOf = byTests ? (i: number) => m.table.codes.hiddenTest[i]! : (i: number) => verdictCodeAt(m.table, i);
     const agreement = agreementReader(m.table);
+    let repeated = false;
     for (let s = 0; s < m.selection.length; s++) {
       const i = m.selection[s]!;
-      const cell = rowOfGroup[m.grouping.of[s]!]! * columns.length + columnOf[m.table.text.taskId[i]!]!;
+      const g = m.grouping.of[s]!;
+      const cell = rowOfGroup[g]! * columns.length + columnOf[m.table.text.taskId[i]!]!;
+      // A cell of several samples opens its first.
+      if (cells[cell]! >= 0) {
+        repeated = true;
+        if (m.table.sampleAt(cells[cell]!) < m.table.sampleAt(i)) {
+          if (agreement(i) === 'disagree') marks[cell] = 1;
+          continue;
+        }
+      }
       cells[cell] = i;
       colours[cell] = codeOf(i);
       if (agreement(i) === 'disagree') marks[cell] = 1;
     }
+    // Where samples repeat, a cell is its c of n samples resolved, on a ramp, rather than one run's colour.
+    const samples = repeated ? this.sampleCells(m, byTests ? 'tests' : 'judge', columns, rowOfGroup, colours) : null;
     const labels = m.figures.groups.map((g) => m.label(g));
     const csv: CardCsv = () => ({
-      columns: ['configuration', 'task', 'taskId', 'runId', 'judgeVerdict', 'hiddenTests', 'disagree'],
+      columns: [
+        'configuration',
+        'task',
+        'taskId',
+        'runId',
+        'judgeVerdict',
+        'hiddenTests',
+        'disagree',
+        ...(samples ? ['samples', 'resolvedSamples'] : []),
+      ],
       rows: [...cells.keys()]
         .filter((k) => cells[k]! >= 0)
         .map((k) => {
@@ -103,16 +167,26 @@ export class MatrixCard {
             verdictKeyAt(m.table, run),
             valueOfCode('hiddenTest', m.table.codes.hiddenTest[run]!) ?? 'none',
             marks[k] === 1,
+            ...(samples ? [samples.n[k]!, samples.c[k]!] : []),
           ];
         }),
     });
-    const what = byTests ? 'hidden-test result' : 'judge verdict';
+    const what = samples
+      ? `samples resolved on the ${OUTCOME_LABELS[samples.outcome]}`
+      : byTests
+        ? 'hidden-test result'
+        : 'judge verdict';
     fill(
       this.legend,
       legend([
-        ...(byTests
-          ? HIDDEN_TEST_COLUMNS.map((t) => ({ label: HIDDEN_TEST_LABELS[t], colour: HIDDEN_TEST_COLOURS[t] }))
-          : VERDICT_ORDER.map((v) => ({ label: VERDICT_LABELS[v], colour: VERDICT_COLOURS[v] }))),
+        ...(samples
+          ? [
+              { label: 'no sample with a result', colour: RAMP_NONE },
+              ...SAMPLE_RAMP.map((colour, step) => ({ label: RAMP_LABELS[step]!, colour })),
+            ]
+          : byTests
+            ? HIDDEN_TEST_COLUMNS.map((t) => ({ label: HIDDEN_TEST_LABELS[t], colour: HIDDEN_TEST_COLOURS[t] }))
+            : VERDICT_ORDER.map((v) => ({ label: VERDICT_LABELS[v], colour: VERDICT_COLOURS[v] }))),
         { label: 'dark band on top: judge and tests disagree', colour: MARK_COLOUR },
       ]),
     );
@@ -123,25 +197,29 @@ export class MatrixCard {
       cells,
       colours,
       marks,
-      palette: byTests ? TESTS_PALETTE : VERDICT_PALETTE,
+      palette: samples ? [RAMP_NONE, ...SAMPLE_RAMP] : byTests ? TESTS_PALETTE : VERDICT_PALETTE,
       name: `Model × issue matrix coloured by ${what}`,
       describe: (run, column) => {
+        const where = `${m.table.string('model', run)} · ${m.taskLabels[columns[column]!]} — `;
+        const disagree = agreementOf(m.table, run) === 'disagree' ? '; the judge and the tests disagree' : '';
+        if (samples) {
+          const k = rowOfCell(cells, run, column, columns.length);
+          return `${where}${samples.c[k]!}/${samples.n[k]!} samples resolved on the ${OUTCOME_LABELS[samples.outcome]}${disagree}`;
+        }
         const verdict = verdictKeyAt(m.table, run);
         const test = valueOfCode('hiddenTest', m.table.codes.hiddenTest[run]!);
-        const disagree = agreementOf(m.table, run) === 'disagree' ? '; the judge and the tests disagree' : '';
-        return (
-          `${m.table.string('model', run)} · ${m.taskLabels[columns[column]!]} — ` +
-          `${VERDICT_LABELS[verdict]}; hidden tests: ${test ?? 'no result'}${disagree}`
-        );
+        return `${where}${VERDICT_LABELS[verdict]}; hidden tests: ${test ?? 'no result'}${disagree}`;
       },
     });
     this.text.textContent =
-      `Each row is a model (with its harness version), each column a task in published order, each cell one run coloured ` +
-      `by its ${what}; a dark band across a cell's top marks a run where the judge and the hidden tests disagree. ` +
+      `Each row is a model (with its harness version), each column a task in published order, each cell ` +
+      `${samples ? `the task's samples, coloured by the share of them resolved (c of n)` : `one run coloured by its ${what}`}; ` +
+      `a dark band across a cell's top marks a run where the judge and the hidden tests disagree. ` +
       `The per-model table above gives each row's counts as text; the cells can be walked with the keyboard.`;
     fill(
       this.card.foot,
-      `${count(m.figures.groups.length)} rows × ${count(columns.length)} tasks. Grey: that model has no run of the task in view.`,
+      `${count(m.figures.groups.length)} rows × ${count(columns.length)} tasks. Grey: that model has no run of the task in view.` +
+        (samples ? ` Samples repeat: a cell is c/n samples resolved; a click opens its first sample.` : ''),
     );
     return csv;
   }

@@ -2,7 +2,8 @@
 // the URL holds the view so it can be linked, and changes are followed with `since` deltas. Loaded by
 // main.ts as its own chunk while the runs stream in: its modules (and the chart library's number formats,
 // whose first use initialises the browser's locale data) need not run before the runs are asked for.
-import { compactRun } from '#analytics/columns.ts';
+import { compactRun, valueOfCode } from '#analytics/columns.ts';
+import { verdictKeyAt } from '#analytics/result-filters.ts';
 import {
   apiPaths,
   COCKPIT_ISSUE_FIELDS,
@@ -157,6 +158,24 @@ export class Cockpit {
           () => this.update({ area: 'task', task }),
           { id: 'run-task-link' },
           'Every configuration on this task',
+        ),
+      (runId) => {
+        const i = this.table.indexOfId(runId);
+        return i < 0
+          ? []
+          : this.table.samplesOf(i).map((j) => ({
+              id: this.table.id(j),
+              sample: this.table.sampleAt(j),
+              verdict: verdictKeyAt(this.table, j),
+              hiddenTest: valueOfCode('hiddenTest', this.table.codes.hiddenTest[j]!),
+            }));
+      },
+      (run, text) =>
+        appLink(
+          location.pathname + toSearch({ ...this.state, area: 'runs', run }),
+          () => this.update({ area: 'runs', run }),
+          { class: 'sample-link' },
+          text,
         ),
     );
     this.runs.detailHost.append(this.detail.root);

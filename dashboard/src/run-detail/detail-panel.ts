@@ -15,6 +15,7 @@ import { hiddenTestsSection } from './hidden-tests-section.ts';
 import { patchComparison, type ReferenceResult } from './patch-comparison.ts';
 import { fieldsTable } from './run-fields-table.ts';
 import { rubricTable, verdictSection } from './verdict-section.ts';
+import { sampleList, type TaskSample } from './sample-list.ts';
 
 export class DetailPanel {
   readonly root = el('aside', { class: 'detail', id: 'run-detail', 'aria-label': 'Run detail', hidden: true });
@@ -31,6 +32,10 @@ export class DetailPanel {
     private readonly onClose: () => void,
     /** A link to the Task area: every configuration's result on this run's task. */
     private readonly taskLink: (taskId: string) => HTMLElement,
+    /** Every sample of the run's model, task and harness version in the page's table, the run among them. */
+    private readonly samplesOf: (runId: string) => TaskSample[],
+    /** A link that opens another run in this panel. */
+    private readonly runLink: (runId: string, text: string) => HTMLElement,
   ) {}
 
   /** Shows the run; called again with the same id after a live update, it refreshes in place. */
@@ -128,6 +133,7 @@ export class DetailPanel {
         verdictSection(row),
         el('div', { class: 'evidence-side' }, rubricTable(row), hiddenTestsSection(row.hiddenTestResult)),
       ),
+      sampleList(this.samplesOf(row.id), row.id, this.runLink),
       patchComparison(patches, row, candidate, patch === null, reference, fix),
       attemptList(attempts),
       el(

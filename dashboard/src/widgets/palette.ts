@@ -35,3 +35,22 @@ export function pixelOf(hex: string): number {
   const v = Number.parseInt(hex.slice(1), 16);
   return ((0xff << 24) | ((v & 0xff) << 16) | (v & 0xff00) | ((v >> 16) & 0xff)) >>> 0;
 }
+
+/**
+ * One colour per configuration where curves of several share a chart: Okabe–Ito's, then Tol's muted scheme for the
+ * rest (12 in all, the most Compare takes); each curve carries its name as well.
+ */
+export const CONFIGURATION_COLOURS = [
+  '#0072B2',
+  '#D55E00',
+  '#009E73',
+  '#CC79A7',
+  '#E69F00',
+  '#56B4E9',
+  '#000000',
+  '#882255',
+  '#44AA99',
+  '#999933',
+  '#AA4499',
+  '#661100',
+];
