@@ -38,14 +38,8 @@ import { asOfNow } from './as-of.ts';
 import { randomUUID } from 'node:crypto';
 import { RUN_PART_CONTENT_TYPE, runPart, runPartKey } from './run-dataset.ts';
 import { COLUMNS_FORMAT, columnsToBytes, compactOf, encodeColumns, type CompactRun } from '#analytics/columns.ts';
-import {
-  CorruptSnapshotError,
-  decodeSnapshot,
-  encodeSnapshot,
-  SNAPSHOT_FORMAT,
-  snapshotRun,
-  type SnapshotRun,
-} from '#analytics/run-snapshot.ts';
+import { snapshotRun, type SnapshotRun } from '#analytics/run-snapshot.ts';
+import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT } from './snapshot-format.ts';
 
 export const MANIFEST_FORMAT = 'replay-snapshot-manifest/3';
 export const ISSUES_FORMAT = 'replay-issues-snapshot/1';
