@@ -4,7 +4,14 @@ import { describe, expect, it } from '@jest/globals';
 import { resolve } from 'node:path';
 import { ESLint } from 'eslint';
 
-const eslint = new ESLint({ cwd: resolve(import.meta.dirname, '../..') });
+// The probes are files that are not on disk, so no program holds them: the rules that need types stay off.
+const eslint = new ESLint({
+  cwd: resolve(import.meta.dirname, '../..'),
+  overrideConfig: {
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: { '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off' },
+  },
+});
 
 async function refusedImports(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
