@@ -134,6 +134,8 @@ export interface ReenqueueLedger {
 export interface LinkedDownloads {
   /** Stores `body` at `key` and answers a URL that serves it, as a download named `filename`, for `seconds`. */
   publish(key: string, body: Uint8Array, contentType: string, filename: string, seconds: number): Promise<string>;
+  /** A URL that serves the object already at `key` (an engine wrote it), as a download named `filename`, for `seconds`. */
+  link(key: string, contentType: string, filename: string, seconds: number): Promise<string>;
 }
 
 export interface ObjectStore {
@@ -286,4 +288,15 @@ export interface AnalyticsEngine {
   /** The relation the queries read the run dataset as, with its `space` partition column. */
   readonly runDataset: string;
   rows(sql: string): Promise<Record<string, EngineValue>[]>;
+  /**
+   * Writes the rows `sql` answers, in its column order, as one object at `key` in the data bucket: Parquet; CSV
+   * (RFC 4180, a header row, CRLF, null as an empty cell); or JSON, `{"runs":[…]}` and the `extra` members.
+   * Answers how many rows it wrote. No row passes through the caller.
+   */
+  exportTo(
+    sql: string,
+    format: 'parquet' | 'csv' | 'json',
+    key: string,
+    extra: Record<string, string>,
+  ): Promise<number>;
 }

@@ -1,5 +1,8 @@
 // The analytics engine in local mode: DuckDB, embedded, reading the run dataset's Parquet parts where the local
 // object store keeps the data bucket. One connection per engine; DuckDB runs a query on its own threads.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { AnalyticsEngine, EngineValue } from '#core/ports.ts';
 import { RUN_DATASET_PREFIX } from '#core/storage-layout.ts';
@@ -12,6 +15,11 @@ const scalar = (value: unknown): EngineValue => {
   return String(value);
 };
 
+/** Puts the file at `path` in the data bucket at `key`, streamed. */
+export type FileUpload = (key: string, path: string) => Promise<void>;
+
+const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
 /** The suffix the local S3 emulator (s3rver) gives an object's file. */
 export const S3RVER_OBJECT_SUFFIX = '._S3rver_object';
 
@@ -22,6 +30,7 @@ export class DuckDbEngine implements AnalyticsEngine {
     private readonly connection: DuckDBConnection,
     bucketDirectory: string,
     objectSuffix: string,
+    private readonly upload: FileUpload | null,
   ) {
     const parts = `${bucketDirectory.replaceAll("'", "''")}/${RUN_DATASET_PREFIX}*/*/*.parquet${objectSuffix}`;
     // By column name: a part written before a column existed reads it as null.
@@ -32,9 +41,42 @@ export class DuckDbEngine implements AnalyticsEngine {
    * An engine over the data bucket kept in `bucketDirectory`, each object a file named its key's last segment
    * plus `objectSuffix` (the local S3 emulator's `._S3rver_object`; '' for plain files).
    */
-  static async open(bucketDirectory: string, objectSuffix = ''): Promise<DuckDbEngine> {
+  static async open(
+    bucketDirectory: string,
+    objectSuffix = '',
+    upload: FileUpload | null = null,
+  ): Promise<DuckDbEngine> {
     const instance = await DuckDBInstance.create(':memory:');
-    return new DuckDbEngine(await instance.connect(), bucketDirectory, objectSuffix);
+    return new DuckDbEngine(await instance.connect(), bucketDirectory, objectSuffix, upload);
+  }
+
+  /** DuckDB writes the file (COPY, streaming, spilling to disk), then `upload` puts it in the bucket. */
+  async exportTo(sql: string, format: 'parquet' | 'csv' | 'json', key: string, extra: Record<string, string>) {
+    if (!this.upload) throw new Error('This engine was opened without a way to put exports in the data bucket.');
+    const directory = await mkdtemp(join(tmpdir(), 'replay-export-'));
+    const file = join(directory, `export.${format}`);
+    try {
+      const members = Object.entries(extra).map(([name, value]) => `${quoted(value)} AS "${name}"`);
+      const copied =
+        format === 'json'
+          ? `SELECT coalesce(list(r), []) AS runs${members.map((m) => `, ${m}`).join('')} FROM (${sql}) AS r`
+          : sql;
+      const options =
+        format === 'csv'
+          ? `FORMAT csv, HEADER true, NEW_LINE '\r\n'`
+          : format === 'json'
+            ? 'FORMAT json'
+            : 'FORMAT parquet';
+      const reader = await this.connection.runAndReadAll(`COPY (${copied}) TO ${quoted(file)} (${options})`);
+      const written =
+        format === 'json'
+          ? Number((await this.rows(`SELECT count(*) AS n FROM (${sql}) AS r`))[0]!['n'])
+          : Number(reader.getRows()[0]?.[0] ?? 0);
+      await this.upload(key, file);
+      return written;
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   }
 
   async rows(sql: string): Promise<Record<string, EngineValue>[]> {

@@ -10,11 +10,15 @@ import {
   HIDDEN_TEST_COLUMNS,
   isHiddenColumn,
   isVerdictKey,
+  resultsNamed,
   searchRows,
   selectByResult,
+  taskLabel,
   taskLabels,
   VERDICT_ORDER,
+  type VerdictKey,
 } from '#analytics/result-filters.ts';
+import type { HiddenColumn } from '#analytics/rate-figures.ts';
 import type { CompareBody, PairsBody, StatsBody } from '#analytics/contract.ts';
 import type { RunTable } from '#analytics/run-table.ts';
 import {
@@ -37,7 +41,7 @@ import { CLUSTER_UNITS, isClusterUnit, type ClusterUnit } from '#analytics/relia
 import { jsonError, type HttpAnswer } from '../http.ts';
 import type { AnalyticsEngine } from '../ports.ts';
 import { engineOutcome, enginePairs, engineStatistics } from './engine-figures.ts';
-import type { EngineView } from './engine-queries.ts';
+import { taskIdsSql, type EngineExportView, type EngineView } from './engine-queries.ts';
 import { groupStatistics } from './group-stats.ts';
 import { readManifest } from './snapshot-store.ts';
 import type { ReadDeps } from './read-deps.ts';
@@ -276,12 +280,16 @@ export async function pairs(deps: ReadDeps, space: string, query: URLSearchParam
 /** Every parameter an export takes: the page's filters, its outcome, and the grid's narrowing. */
 const EXPORT_PARAMETERS = new Set([...FILTERS, 'outcome', 'agreement', 'difficulty', 'verdict', 'hiddenTest', 'q']);
 
-/**
- * The runs the Runs grid shows for the same URL: the filters, outcome, agreement and difficulty of the figures,
- * then the verdicts and hidden-test results chosen and the search words. A parameter no export takes is a 400
- * naming it, so a misspelt filter never exports everything.
- */
-export async function exportedRuns(deps: ReadDeps, space: string, query: URLSearchParams) {
+/** What an export was asked beyond the filters: the view, the verdicts and test results chosen, the search. */
+export interface ExportQuery {
+  asked: ViewQuery;
+  verdicts: VerdictKey[];
+  hiddenTests: HiddenColumn[];
+  search: string;
+}
+
+/** The export's parameters, or the 400 naming one no export takes, so a misspelt filter never exports everything. */
+export function exportQuery(query: URLSearchParams): ExportQuery | HttpAnswer {
   const unknown = [...new Set(query.keys())].filter((k) => !EXPORT_PARAMETERS.has(k));
   if (unknown.length)
     return jsonError(
@@ -295,12 +303,55 @@ export async function exportedRuns(deps: ReadDeps, space: string, query: URLSear
   if (isAnswer(verdicts)) return verdicts;
   const hiddenTests = someOf(query, 'hiddenTest', HIDDEN_TEST_COLUMNS, isHiddenColumn);
   if (isAnswer(hiddenTests)) return hiddenTests;
-  const search = query.get('q') ?? '';
+  return { asked, verdicts, hiddenTests, search: query.get('q') ?? '' };
+}
+
+/**
+ * The runs the Runs grid shows for the same URL: the filters, outcome, agreement and difficulty of the figures,
+ * then the verdicts and hidden-test results chosen and the search words.
+ */
+export async function exportedRuns(deps: ReadDeps, space: string, query: URLSearchParams, asked: ExportQuery) {
   const [current, issues] = await Promise.all([
-    selected(deps, space, query, FILTERS, asked, currentTable(deps, space)),
-    search.trim() ? currentIssues(deps, space) : [],
+    selected(deps, space, query, FILTERS, asked.asked, currentTable(deps, space)),
+    asked.search.trim() ? currentIssues(deps, space) : [],
   ]);
-  const chosen = selectByResult(current.table, current.selection, { verdicts, hiddenTests });
-  const rows = searchRows(current.table, chosen, search, taskLabels(current.table, issues));
+  const chosen = selectByResult(current.table, current.selection, asked);
+  const rows = searchRows(current.table, chosen, asked.search, taskLabels(current.table, issues));
   return { ...current, selection: rows };
+}
+
+/**
+ * The export's selection for the engine, when it answers this space (engineFor): the figures' view, the results
+ * chosen, and each search word with the verdicts, test results and task labels that contain it.
+ */
+export async function engineExportView(deps: ReadDeps, space: string, query: URLSearchParams, asked: ExportQuery) {
+  const engine = await engineFor(deps, space);
+  if (!engine) return null;
+  const view = await engineView(deps, space, query, FILTERS, asked.asked);
+  const outcome = await engineOutcome(engine.engine, view, asked.asked.outcome);
+  const words = asked.search.toLowerCase().split(/\s+/).filter(Boolean);
+  const labels = words.length ? await taskLabelsOf(deps, space, engine.engine, view) : [];
+  const exportView: EngineExportView = {
+    ...view,
+    verdicts: asked.verdicts,
+    hiddenTests: asked.hiddenTests,
+    search: words.map((word) => ({
+      word,
+      ...resultsNamed(word),
+      labelledTasks: labels
+        .filter((t) => t.label.includes(word) && !t.id.toLowerCase().includes(word))
+        .map((t) => t.id),
+    })),
+  };
+  return { ...engine, view: exportView, outcome };
+}
+
+/** The label of each task in view, lower case, as the grid searches it. */
+async function taskLabelsOf(deps: ReadDeps, space: string, engine: AnalyticsEngine, view: EngineView) {
+  const [rows, issues] = await Promise.all([engine.rows(taskIdsSql(engine, view)), currentIssues(deps, space)]);
+  const issueOf = new Map(issues.map((i) => [i.taskId, i]));
+  return rows.map((row) => {
+    const id = String(row['task_id']);
+    return { id, label: taskLabel(id, issueOf.get(id)).toLowerCase() };
+  });
 }

@@ -11,6 +11,9 @@ import type { AgreementFilter, Difficulty, ResolveOutcome } from '#analytics/sta
 import { HIDDEN_TEST_STATUSES, VERDICTS } from '#analytics/columns.ts';
 import type { RunFilters } from '#analytics/run-selection.ts';
 import type { ModelPrice } from '#schema/config.ts';
+import { exportTypeOf, type ExportField, type ExportType } from '#schema/export-fields.ts';
+import type { HiddenColumn } from '#analytics/rate-figures.ts';
+import type { VerdictKey } from '#analytics/result-filters.ts';
 import type { AnalyticsEngine } from '../ports.ts';
 
 /** What the engine selects: a space's runs, the page's filters, and the narrowing after the outcome. */
@@ -150,3 +153,89 @@ export const taskSamplesSql = (engine: AnalyticsEngine, view: EngineView, outcom
 /** The configurations in view, whether or not they have a result. */
 export const configurationsSql = (engine: AnalyticsEngine, view: EngineView, outcome: ResolveOutcome): string =>
   `SELECT DISTINCT model, harnessVersion AS harness_version FROM (${selectedSql(engine, view, outcome)}) AS selected`;
+
+/** One search word as the engine matches it (result-filters.ts searchRows): in a searched text field, or in the labels worked out beside it. */
+export interface EngineSearchWord {
+  word: string;
+  /** The verdicts and hidden-test results whose names or labels contain the word. */
+  verdicts: readonly VerdictKey[];
+  hiddenTests: readonly HiddenColumn[];
+  /** The tasks whose label contains the word where their id does not. */
+  labelledTasks: readonly string[];
+}
+
+/** What an export selects beyond the figures' view: the verdicts and test results chosen, and the search words. */
+export interface EngineExportView extends EngineView {
+  verdicts: readonly VerdictKey[];
+  hiddenTests: readonly HiddenColumn[];
+  search: readonly EngineSearchWord[];
+}
+
+const VERDICT_KEY = `CASE WHEN ${FLAGGED} THEN 'flagged' WHEN ${oneOf('judgeVerdict', VERDICTS)} THEN judgeVerdict ELSE 'unjudged' END`;
+const HIDDEN_TEST_KEY = `CASE WHEN ${oneOf('hiddenTestStatus', HIDDEN_TEST_STATUSES)} THEN hiddenTestStatus ELSE 'none' END`;
+const SEARCHED = ['model', 'taskId', 'harnessVersion', 'host', 'repo'];
+
+function searchWordSql({ word, verdicts, hiddenTests, labelledTasks }: EngineSearchWord): string {
+  const anyOf = SEARCHED.map((field) => `strpos(lower(coalesce(${field}, '')), ${literal(word)}) > 0`);
+  if (verdicts.length) anyOf.push(`${VERDICT_KEY} IN (${list(verdicts)})`);
+  if (hiddenTests.length) anyOf.push(`${HIDDEN_TEST_KEY} IN (${list(hiddenTests)})`);
+  if (labelledTasks.length) anyOf.push(oneOf('taskId', labelledTasks));
+  return `(${anyOf.join(' OR ')})`;
+}
+
+/** The task ids of the runs the figures' view selects (a search matches their labels beside them). */
+export const taskIdsSql = (engine: AnalyticsEngine, view: EngineView): string =>
+  `SELECT DISTINCT taskId AS task_id FROM (${filteredSql(engine, view)}) AS filtered`;
+
+/** A CSV cell as csv.ts writes it: numbers as JavaScript prints them, '' and null alike empty, a formula start quoted. */
+function csvCellSql(value: string, type: ExportType): string {
+  const whole = (x: string) => `CAST(CAST(${x} AS BIGINT) AS VARCHAR)`;
+  const text =
+    type === 'INT64'
+      ? whole(value)
+      : type === 'DOUBLE'
+        ? `CASE WHEN ${value} = floor(${value}) AND abs(${value}) < 1e15 THEN ${whole(value)} ELSE CAST(${value} AS VARCHAR) END`
+        : type === 'BOOLEAN'
+          ? `CAST(${value} AS VARCHAR)`
+          : `nullif(${value}, '')`;
+  return `CASE WHEN substr(${text}, 1, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${text} ELSE ${text} END`;
+}
+
+/** A field's value in the dataset's terms: the run cost and the verdict's source are worked out as exports.ts does. */
+function exportValueSql(field: ExportField, prices: Record<string, ModelPrice>): string {
+  if (field === 'runCostUsd') return runCostSql(prices);
+  if (field === 'verdictSource')
+    return `CASE WHEN ${OUTCOME_SQL.tests.counted} THEN 'tests' WHEN judgeVerdict IS NOT NULL THEN 'judge' END`;
+  return field;
+}
+
+/** A field as the export format carries it (§6 "Exports"): Parquet typed, JSON as the row has it, CSV as text. */
+function exportColumnSql(field: ExportField, format: 'parquet' | 'csv' | 'json', prices: Record<string, ModelPrice>) {
+  const value = exportValueSql(field, prices);
+  const type = exportTypeOf(field);
+  if (format === 'csv') return `${csvCellSql(value, type)} AS "${field}"`;
+  if (type === 'INT64') return `CAST(${value} AS BIGINT) AS "${field}"`;
+  if (type === 'TIMESTAMP' && format === 'parquet') return `CAST(${value} AS TIMESTAMP) AS "${field}"`;
+  return `${value} AS "${field}"`;
+}
+
+/**
+ * The rows of an export (§6 "Exports"): the figures' selection, then the verdicts and hidden-test results
+ * chosen and every search word, the fields in their order, by run id.
+ */
+export function exportRowsSql(
+  engine: AnalyticsEngine,
+  view: EngineExportView,
+  outcome: ResolveOutcome,
+  fields: readonly ExportField[],
+  format: 'parquet' | 'csv' | 'json',
+  prices: Record<string, ModelPrice>,
+): string {
+  const where: string[] = [];
+  if (view.verdicts.length) where.push(`${VERDICT_KEY} IN (${list(view.verdicts)})`);
+  if (view.hiddenTests.length) where.push(`${HIDDEN_TEST_KEY} IN (${list(view.hiddenTests)})`);
+  where.push(...view.search.map(searchWordSql));
+  return `SELECT ${fields.map((field) => exportColumnSql(field, format, prices)).join(', ')}
+   FROM (${selectedSql(engine, view, outcome)}) AS selected${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
+   ORDER BY id`;
+}

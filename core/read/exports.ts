@@ -10,7 +10,8 @@ import { csvText } from '#analytics/csv.ts';
 import type { HttpAnswer } from '../http.ts';
 import { exportFieldsOf } from '#schema/config.ts';
 import { exportTypeOf, type ExportField } from '#schema/export-fields.ts';
-import { exportedRuns, isAnswer } from './analysis-routes.ts';
+import { engineExportView, exportedRuns, exportQuery, isAnswer } from './analysis-routes.ts';
+import { exportRowsSql } from './engine-queries.ts';
 import { randomUUID } from 'node:crypto';
 import { exportSpacePrefix } from '../storage-layout.ts';
 import { exceedsLimit, withinLimit } from './answer-limit.ts';
@@ -99,10 +100,14 @@ export async function exportRuns(
   acceptsGzip: boolean,
   linkInBody = false,
 ): Promise<HttpAnswer> {
-  const found = await exportedRuns(deps, space, query);
-  if (isAnswer(found)) return found;
-  const { runs, selection, asOf, outcome } = found;
+  const asked = exportQuery(query);
+  if (isAnswer(asked)) return asked;
   const fields = exportFieldsOf(deps.config, space);
+  // Judge reasons live on the rows, not in the run dataset: a space that exports them is read row by row.
+  const byEngine =
+    deps.downloads && !fields.includes('judgeReason') ? await engineExportView(deps, space, query, asked) : null;
+  if (byEngine) return engineExport(deps, space, byEngine, format, fields, linkInBody);
+  const { runs, selection, asOf, outcome } = await exportedRuns(deps, space, query, asked);
   const chosen = Array.from(selection, (i) => runs[i]!);
   const reasons = fields.includes('judgeReason') ? await judgeReasons(deps, space, chosen) : [];
   const records = chosen.map((run, k) => exportRecord(run, fields, deps.config.prices, reasons[k] ?? null));
@@ -128,12 +133,9 @@ export async function exportRuns(
     headers: gzip ? { ...headers, 'content-encoding': 'gzip' } : headers,
   };
   if (deps.downloads && exceedsLimit(deps.maxAnswerBytes, answer)) {
-    const key = `${exportSpacePrefix(space)}${randomUUID()}/${filename}`;
+    const key = exportKey(space, filename);
     const link = await deps.downloads.publish(key, bytes, CONTENT_TYPES[format], filename, EXPORT_LINK_SECONDS);
-    const body = { link, expiresInSeconds: EXPORT_LINK_SECONDS, runs: records.length };
-    return linkInBody
-      ? { status: 200, body, headers: { [DOWNLOAD_LINK_HEADER]: 'link' } }
-      : { status: 303, body, headers: { location: link } };
+    return linkAnswer(link, records.length, linkInBody);
   }
   return withinLimit(
     deps.maxAnswerBytes,
@@ -143,6 +145,36 @@ export async function exportRuns(
       `The export of ${records.length} runs is ${mb} MB${gzip ? ' compressed' : ''}, more than one answer can ` +
       `carry; narrow it with the filters or the search${acceptsGzip || format === 'parquet' ? '' : ', or accept gzip'}.`,
   );
+}
+
+const exportKey = (space: string, filename: string) => `${exportSpacePrefix(space)}${randomUUID()}/${filename}`;
+
+/** The 303 to the export's short-lived link, or for a client that asked with `x-replay-download: link`, a 200. */
+function linkAnswer(link: string, runs: number, linkInBody: boolean): HttpAnswer {
+  const body = { link, expiresInSeconds: EXPORT_LINK_SECONDS, runs };
+  return linkInBody
+    ? { status: 200, body, headers: { [DOWNLOAD_LINK_HEADER]: 'link' } }
+    : { status: 303, body, headers: { location: link } };
+}
+
+/**
+ * The export written by the engine straight to the data bucket (DuckDB's COPY, Athena's UNLOAD) and answered
+ * with its link whatever its size: the function holds no row. Rows are in run id order.
+ */
+async function engineExport(
+  deps: ReadDeps,
+  space: string,
+  { engine, view, outcome, asOf }: NonNullable<Awaited<ReturnType<typeof engineExportView>>>,
+  format: ExportFormat,
+  fields: readonly ExportField[],
+  linkInBody: boolean,
+): Promise<HttpAnswer> {
+  const filename = `${space}-runs.${format}`;
+  const key = exportKey(space, filename);
+  const sql = exportRowsSql(engine, view, outcome, fields, format, deps.config.prices);
+  const runs = await engine.exportTo(sql, format, key, { outcome, asOf });
+  const link = await deps.downloads!.link(key, CONTENT_TYPES[format], filename, EXPORT_LINK_SECONDS);
+  return linkAnswer(link, runs, linkInBody);
 }
 
 export const exportFormatOf = (collection: string): ExportFormat | null => {

@@ -36,6 +36,7 @@ import { wire as wireReconciler } from '#functions/inbox-reconciler/wire.ts';
 import type { PlatformResources } from '#functions/platform-resources.ts';
 import { DynamoReenqueueLedger } from '#adapters/aws/dynamo-reenqueue-ledger.ts';
 import { DuckDbEngine, S3RVER_OBJECT_SUFFIX } from '#adapters/local/duckdb-engine.ts';
+import { S3LinkedDownloads } from '#adapters/aws/s3-linked-downloads.ts';
 import { startEmulators, type Emulators, type RunningEmulators } from './emulators.ts';
 import { cockpitEntries } from '#core/read/read-api.ts';
 import { createLocalServer, type HttpHandler } from './http-server.ts';
@@ -139,7 +140,12 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
 
   const leases = new DynamoLeaseStore(documents, names.table, timeouts);
   // The analytics engine reads the run dataset where the S3 emulator keeps the data bucket's files.
-  const engine = await DuckDbEngine.open(join(emulators.s3Directory, names.dataBucket), S3RVER_OBJECT_SUFFIX);
+  const downloads = new S3LinkedDownloads(emulators.s3, names.dataBucket);
+  const engine = await DuckDbEngine.open(
+    join(emulators.s3Directory, names.dataBucket),
+    S3RVER_OBJECT_SUFFIX,
+    (key, path) => downloads.putFile(key, path),
+  );
   const resources: PlatformResources = {
     config,
     table,
@@ -154,6 +160,7 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     hostKeys: keys,
     pairing: keys,
     engine,
+    downloads,
     clock: systemClock,
   };
   const wiring = {

@@ -99,6 +99,12 @@ export function selectByResult(
 
 const SEARCHED: TextField[] = ['model', 'taskId', 'harnessVersion', 'host', 'repo'];
 
+/** The verdicts and hidden-test results a search word names: their keys or labels contain it (lower case). */
+export const resultsNamed = (word: string) => ({
+  verdicts: VERDICT_ORDER.filter((key) => key.replace('_', ' ').includes(word) || VERDICT_LABELS[key].includes(word)),
+  hiddenTests: HIDDEN_TEST_COLUMNS.filter((column) => HIDDEN_TEST_LABELS[column].includes(word)),
+});
+
 /**
  * The rows whose model, task (id or label), harness, host, repo, verdict or hidden-test result contains every
  * search word, case-insensitively. Each word is matched once per dictionary value, not once per run.
@@ -106,18 +112,19 @@ const SEARCHED: TextField[] = ['model', 'taskId', 'harnessVersion', 'host', 'rep
 export function searchRows(table: RunTable, rows: Uint32Array, search: string, labels: readonly string[]): Uint32Array {
   const words = search.toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return rows;
-  const matches = words.map((w) => ({
-    text: SEARCHED.map((f) =>
-      Uint8Array.from(table.dictionaries[f].values, (v) => (v.toLowerCase().includes(w) ? 1 : 0)),
-    ),
-    verdict: verdictsByCode(
-      VERDICT_ORDER.filter((key) => key.replace('_', ' ').includes(w) || VERDICT_LABELS[key].includes(w)),
-    ),
-    tests: Uint8Array.from({ length: 4 }, (_, code) =>
-      HIDDEN_TEST_LABELS[(valueOfCode('hiddenTest', code) ?? 'none') as HiddenColumn].includes(w) ? 1 : 0,
-    ),
-    label: Uint8Array.from(labels, (l) => (l.toLowerCase().includes(w) ? 1 : 0)),
-  }));
+  const matches = words.map((w) => {
+    const named = resultsNamed(w);
+    return {
+      text: SEARCHED.map((f) =>
+        Uint8Array.from(table.dictionaries[f].values, (v) => (v.toLowerCase().includes(w) ? 1 : 0)),
+      ),
+      verdict: verdictsByCode(named.verdicts),
+      tests: Uint8Array.from({ length: 4 }, (_, code) =>
+        named.hiddenTests.includes((valueOfCode('hiddenTest', code) ?? 'none') as HiddenColumn) ? 1 : 0,
+      ),
+      label: Uint8Array.from(labels, (l) => (l.toLowerCase().includes(w) ? 1 : 0)),
+    };
+  });
   return rows.filter((i) =>
     matches.every(
       (w) =>

@@ -6,10 +6,13 @@
 // sums in another order). Repeated samples, runs lacking tier and wave (their issue record's apply), flagged
 // runs, errors, conflicts, foreign attempts and priced and unpriced models are all in it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syntheticCampaign } from '../../bench/synthetic-campaign.ts';
+import { S3LinkedDownloads } from '#adapters/aws/s3-linked-downloads.ts';
 import { DuckDbEngine, S3RVER_OBJECT_SUFFIX } from '#adapters/local/duckdb-engine.ts';
-import { apiPaths, type PairsBody, type StatsBody } from '#analytics/contract.ts';
+import { apiPaths, type ExportFormat, type PairsBody, type StatsBody } from '#analytics/contract.ts';
 import { answerRead } from '#core/read/read-api.ts';
 import type { ReadDeps } from '#core/read/read-deps.ts';
 import { compactSpace, readManifest } from '#core/read/snapshot-store.ts';
@@ -26,6 +29,7 @@ let engine: DuckDbEngine;
 let inMemory: ReadDeps;
 let byEngine: ReadDeps;
 let table: InMemoryTable;
+let downloads: S3LinkedDownloads;
 
 /**
  * 240 runs of 3 models × 2 harnesses, and a second sample of every fifth: errored judges and tests, flagged
@@ -88,7 +92,12 @@ beforeAll(async () => {
   await compactSpace(snapshotDeps, SPACE);
   clock.advance(3600);
   const { names } = stores.emulators;
-  engine = await DuckDbEngine.open(join(stores.emulators.s3Directory, names.dataBucket), S3RVER_OBJECT_SUFFIX);
+  downloads = new S3LinkedDownloads(stores.emulators.s3, names.dataBucket);
+  engine = await DuckDbEngine.open(
+    join(stores.emulators.s3Directory, names.dataBucket),
+    S3RVER_OBJECT_SUFFIX,
+    (key, path) => downloads.putFile(key, path),
+  );
   const config = {
     spaces: { [SPACE]: { senders: ['mac-studio-1'] } },
     prices: { 'synthetic-model-00': { inputPerMTok: 3, outputPerMTok: 15 } },
@@ -186,5 +195,107 @@ describe('/stats and /pairs answered by the engine over the run dataset', () => 
     const held = await ask<StatsBody>(belowThreshold, apiPaths.stats(SPACE), '');
     expect(held.asOf).not.toBe(compacted);
     expect(held.asOf).toBe((await ask<StatsBody>(inMemory, apiPaths.stats(SPACE), '')).asOf);
+  });
+});
+
+/** The export's bytes, in the answer or through the link of its 303 (the engine's always has one). */
+async function exported(
+  deps: ReadDeps,
+  format: string,
+  query: string,
+): Promise<{ bytes: Buffer; runs: number | null }> {
+  const answer = await answerRead(deps, 'GET', `/api${apiPaths.export(SPACE, format as ExportFormat)}`, query);
+  if (answer.status === 200 && !deps.engine) return { bytes: Buffer.from(answer.body as Uint8Array), runs: null };
+  expect(answer.status).toBe(303);
+  const { link, runs } = answer.body as { link: string; runs: number };
+  expect(answer.headers?.location).toBe(link);
+  const response = await fetch(link);
+  expect(response.status).toBe(200);
+  return { bytes: Buffer.from(await response.arrayBuffer()), runs };
+}
+
+/** The rows of a Parquet file, by DuckDB, with its column types. */
+async function parquetRows(bytes: Buffer) {
+  const directory = await mkdtemp(join(tmpdir(), 'export-'));
+  try {
+    const file = join(directory, 'export.parquet');
+    await writeFile(file, bytes);
+    const source = `read_parquet('${file}')`;
+    return {
+      types: (await engine.rows(`DESCRIBE SELECT * FROM ${source}`)).map(
+        (c) => `${c['column_name']} ${c['column_type']}`,
+      ),
+      rows: await engine.rows(`SELECT * FROM ${source} ORDER BY id`),
+    };
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+const byId = (a: { id: unknown }, b: { id: unknown }) => (String(a.id) < String(b.id) ? -1 : 1);
+
+const EXPORT_QUERIES = [
+  '',
+  'outcome=judge&verdict=flagged&verdict=unjudged&verdict=error',
+  'hiddenTest=none&hiddenTest=error',
+  'q=repo-3%20pass',
+  'q=not%20judged',
+  'q=repo-21%2322',
+  'model=synthetic-model-00&difficulty=easy',
+  'tier=hard&q=nothing-names-this',
+  'agreement=disagree&wave=2',
+];
+
+describe('exports written by the engine to the data bucket', () => {
+  // An in-memory export past 4 kB is answered by a link too, as in AWS.
+  const linked = () => ({ ...inMemory, downloads, maxAnswerBytes: 4000 });
+
+  it.each(EXPORT_QUERIES)('hold the rows and values of the in-memory export as CSV (%s)', async (query) => {
+    const expected = await exported(linked(), 'csv', query);
+    const actual = await exported({ ...byEngine, downloads }, 'csv', query);
+    const [header, ...lines] = expected.bytes.toString('utf8').split('\r\n');
+    const [actualHeader, ...actualLines] = actual.bytes.toString('utf8').split('\r\n');
+    expect(actualHeader).toBe(header);
+    expect(actualLines.sort()).toEqual(lines.sort());
+    expect(actual.runs).toBe(lines.filter(Boolean).length);
+    // Every query but the one that names nothing holds runs, so the values are compared.
+    expect(lines.filter(Boolean).length > 0).toBe(!query.includes('nothing'));
+  });
+
+  it.each(EXPORT_QUERIES)('hold the rows and values of the in-memory export as JSON (%s)', async (query) => {
+    const expected = JSON.parse((await exported(linked(), 'json', query)).bytes.toString('utf8'));
+    const actual = JSON.parse((await exported({ ...byEngine, downloads }, 'json', query)).bytes.toString('utf8'));
+    expect(actual.outcome).toBe(expected.outcome);
+    expect(actual.asOf).toBe((await readManifest(stores.data, SPACE))!.asOf);
+    expectSameFigures(actual.runs, [...expected.runs].sort(byId));
+  });
+
+  it.each(EXPORT_QUERIES.slice(0, 4))(
+    'hold the rows, values and column types of the in-memory export as Parquet (%s)',
+    async (query) => {
+      const expected = await parquetRows((await exported(linked(), 'parquet', query)).bytes);
+      const actual = await parquetRows((await exported({ ...byEngine, downloads }, 'parquet', query)).bytes);
+      expect(actual.types).toEqual(expected.types);
+      expect(actual.rows.length).toBeGreaterThan(0);
+      expectSameFigures(actual.rows, expected.rows);
+    },
+  );
+
+  it('leaves a space that exports judge reasons to the rows, which hold them', async () => {
+    const config = parseConfig({
+      spaces: { [SPACE]: { senders: ['mac-studio-1'], exports: { fields: ['id', 'judgeReason'] } } },
+      engine: { aboveRuns: 100 },
+    });
+    const answer = await answerRead(
+      { ...byEngine, config, downloads },
+      'GET',
+      `/api${apiPaths.export(SPACE, 'json')}`,
+      '',
+    );
+    expect(answer.status).toBe(200);
+    const { runs } = JSON.parse(Buffer.from(answer.body as Uint8Array).toString('utf8')) as {
+      runs: { judgeReason: string | null }[];
+    };
+    expect(runs.some((r) => r.judgeReason === 'synthetic')).toBe(true);
   });
 });
