@@ -5,7 +5,7 @@
 // ignore or override. The text is normalised first by core/judge/verdict-checks.ts (case, look-alike
 // letters, digits for letters and invisible characters aside). The screen is a tripwire: hidden tests remain
 // the outcome that counts (docs/judge.md). The fact rule compares a "resolved" with what we compute from the diffs. Each rule has a hit and a
-// near miss in test/unit/judge-screen.test.ts. Words are joined by `SEP`, any run of non-letters (spaces,
+// near miss in test/unit/core/judge/judge-screen.test.ts. Words are joined by `SEP`, any run of non-letters (spaces,
 // line breaks, comment leaders, "_"), so a phrase split over comment lines or written as one constant still
 // matches. It lives with the cockpit's code and imports nothing: the run detail shows the rules' sentences.
 

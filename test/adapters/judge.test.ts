@@ -2,7 +2,7 @@
 // GitHub App's installation token over the wire, a GitHub request that never answers failing on the SDK's
 // timeout, the cap across spaces kept by the table's atomic counters, and a repository allowlist keeping
 // GitHub from being asked about an unlisted repository. The judge's rules are tested against in-memory ports:
-// test/unit/judge-run.test.ts, judge-budget-and-cost.test.ts and judge-all-spaces-cap.test.ts.
+// test/unit/core/judge/judge-run.test.ts, judge-budget-and-cost.test.ts and judge-all-spaces-cap.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { judgeRun } from '#core/judge/judge-run.ts';
 import { utcDay } from '#core/judge/transitions.ts';

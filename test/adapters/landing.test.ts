@@ -1,5 +1,5 @@
 // Landing against the real emulators: conditional writes, content-addressed objects, attempt history. Races at
-// scale and crash safety at every step are test/unit/landing-races.test.ts, over in-memory ports.
+// scale and crash safety at every step are test/unit/core/landing/landing-races.test.ts, over in-memory ports.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { landEntry, type LandingDeps } from '#core/landing/land.ts';
 import type { InboxEntry } from '#schema/messages.ts';
@@ -74,7 +74,7 @@ describe('landing a run', () => {
   });
 
   it('converges to one row, the latest, when the same id is delivered 6 times in parallel through conditional writes', async () => {
-    // The race itself, at 50 deliveries, is test/unit/landing-races.test.ts; here the table's conditional writes.
+    // The race itself, at 50 deliveries, is test/unit/core/landing/landing-races.test.ts; here the table's conditional writes.
     const d = deps();
     const finishes = Array.from({ length: 6 }, (_, i) => `2026-11-2${i % 3}T10:00:${String(i).padStart(2, '0')}Z`);
     const deliveries = finishes.map((finishedAt, i) =>

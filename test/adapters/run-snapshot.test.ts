@@ -1,7 +1,7 @@
 // The persisted runs snapshot's wiring against the real emulators (dynalite, s3rver): written by the compactor
 // to S3 and read by a cold process with the table's deltas, written again into alternating slots by S3's
 // conditional writes, and an export too large for an answer linked through a presigned S3 URL. Its rules are
-// test/unit/run-snapshot.test.ts, over in-memory ports.
+// test/unit/core/read/run-snapshot.test.ts, over in-memory ports.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { answerRead } from '#core/read/read-api.ts';
 import { DOWNLOAD_LINK_HEADER } from '#analytics/contract.ts';

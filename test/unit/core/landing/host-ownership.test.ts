@@ -1,0 +1,188 @@
+// One host, its own data (docs/contract.md §3 check 7, §4): the rules at ingest and at landing, against in-memory
+// ports. A run belongs to the host whose row it is; another host's run of its id is kept apart as a foreign attempt,
+// with that host's hidden-test results, so no sender can make another's run vanish or be refused for ever. A task's
+// issue record belongs to the first publisher that sent it, among the space's `issuePublishers`.
+import { describe, expect, it } from '@jest/globals';
+import { landingCase } from '#core/landing/decide.ts';
+import { reassignRun } from '#core/landing/reassign.ts';
+import { parseConfig } from '#schema/config.ts';
+import { runnerRowSchema } from '#schema/run.ts';
+import { hiddenTestDelivery, issueDelivery, runDelivery } from '../../../helpers/deliveries.ts';
+import { ingestLandingWorld as world, MINI, NOW, PRO, STUDIO } from '../../../helpers/ingest-landing-world.ts';
+import { runRow } from '../../../helpers/records.ts';
+
+const F = '2026-11-20T10:12:00.000Z';
+
+const notOwner = { status: 403, body: { signature: 'verified', error: 'not-owner' } };
+
+describe('at ingest', () => {
+  it("accepts another host's run and hidden-test result for a landed run: nothing of a sender is refused for ever", async () => {
+    const w = world();
+    const run = runDelivery();
+    await w.land(run);
+    expect((await w.send(runDelivery({ host: MINI, finishedAt: '2026-11-21T00:00:00Z' }))).status).toBe(202);
+    expect((await w.send(hiddenTestDelivery(run.id, F, 'fail', MINI))).status).toBe(202);
+    expect(await w.inbox.list('inbox/')).toHaveLength(2);
+  });
+
+  it('lets the first host to publish a task own its issue record, and refuses every other host', async () => {
+    const w = world();
+    expect((await w.send(issueDelivery({ mergeSha: 'c'.repeat(40) }, MINI))).status).toBe(202);
+    expect(await w.send(issueDelivery({}, STUDIO))).toMatchObject(notOwner);
+    expect((await w.send(issueDelivery({ wave: 2 }, MINI))).status).toBe(202);
+    expect((await w.send(issueDelivery({ taskId: 'other-task' }, STUDIO))).status).toBe(202);
+    expect(await w.inbox.list('inbox/')).toHaveLength(3);
+  });
+
+  it("takes issue records only from a space's issuePublishers when it lists them", async () => {
+    const w = world({ issuePublishers: [PRO] });
+    const refused = await w.send(issueDelivery({}, STUDIO));
+    expect(refused).toMatchObject(notOwner);
+    expect((refused.body as { message: string }).message).toMatch(/only from "mac-pro-3"/);
+    expect((await w.send(issueDelivery({}, PRO))).status).toBe(202);
+  });
+
+  it('refuses a configuration whose issuePublishers are not senders', () => {
+    expect(() => parseConfig({ spaces: { S: { senders: [STUDIO], issuePublishers: [MINI] } } })).toThrow(
+      /spaces\.S\.issuePublishers: names "mac-mini-2", which the space's "senders" does not list/,
+    );
+  });
+});
+
+describe('at landing', () => {
+  it('records which host published an issue record', async () => {
+    const w = world();
+    await w.land(issueDelivery({}, MINI));
+    expect(await w.table.getIssue('S', 'acme__widgets-42')).toMatchObject({ host: MINI });
+  });
+
+  it("keeps another host's run apart as a foreign attempt: the row stays, /attempts and the row count it", async () => {
+    const w = world();
+    const run = runDelivery();
+    await w.land(run);
+    const before = (await w.table.getRun('S', run.id))!.value;
+    const squat = runDelivery({ host: MINI, finishedAt: '2026-11-21T00:00:00Z' }, { patch: '' });
+    expect(await w.land(squat, 'squat')).toBe('foreign');
+    expect(await w.land(squat, 'squat')).toBe('foreign');
+    const after = (await w.table.getRun('S', run.id))!.value;
+    expect(after).toEqual({ ...before, foreignCount: 1, updatedAt: after.updatedAt });
+    expect(await w.table.listAttempts('S', run.id)).toEqual([
+      expect.objectContaining({ host: MINI, foreign: true, judgeState: 'not-needed', judgeVerdict: null }),
+    ]);
+    expect(w.foreign).toEqual([
+      { space: 'S', id: run.id, finishedAt: '2026-11-21T00:00:00.000Z', host: MINI, owner: STUDIO },
+      expect.objectContaining({ host: MINI }),
+    ]);
+  });
+
+  it("never lets a squatter's run take the owner's place: the real host's run lands beside it, nothing vanishes", async () => {
+    const w = world();
+    const real = runDelivery();
+    // The squatter lands an empty patch first: it owns the id, and the real host's run is kept as foreign.
+    await w.land(runDelivery({ host: MINI }, { patch: '' }), 'squat');
+    expect(await w.land(real, 'real')).toBe('foreign');
+    const attempts = await w.table.listAttempts('S', real.id);
+    expect(attempts).toEqual([
+      expect.objectContaining({ host: STUDIO, foreign: true, patchSha256: expect.any(String) }),
+    ]);
+    // The same finishedAt and patch again from the real host is the same foreign attempt, not a second one.
+    await w.land(real, 'real-again');
+    expect(await w.table.listAttempts('S', real.id)).toHaveLength(1);
+    expect((await w.table.getRun('S', real.id))!.value).toMatchObject({ host: MINI, foreignCount: 1, attemptCount: 1 });
+  });
+
+  it("lets an operator give a squatted run id to its real host, whose next run then lands as the owner's", async () => {
+    const w = world();
+    await w.land(runDelivery({ host: MINI }, { patch: '' }), 'squat');
+    const real = runDelivery({ finishedAt: '2026-11-21T00:00:00Z' });
+    expect(await w.land(real, 'real')).toBe('foreign');
+    const deps = { config: w.config, runs: w.table, clock: { now: () => new Date(NOW) } };
+    await expect(reassignRun(deps, 'S', real.id, 'mac-stranger-9')).rejects.toThrow(/not a sender of space S/);
+    await expect(reassignRun(deps, 'S', 'no-such-run', STUDIO)).rejects.toThrow(/no run "no-such-run"/);
+    expect(await reassignRun(deps, 'S', real.id, STUDIO)).toBe('reassigned');
+    expect(await reassignRun(deps, 'S', real.id, STUDIO)).toBe('already-owned');
+    expect(await w.land(runDelivery({ finishedAt: '2026-11-22T00:00:00Z' }), 'real-next')).toBe('rerun');
+    expect((await w.table.getRun('S', real.id))!.value).toMatchObject({
+      host: STUDIO,
+      finishedAt: '2026-11-22T00:00:00.000Z',
+    });
+    // The squatter's next delivery is now the foreign one.
+    expect(await w.land(runDelivery({ host: MINI, finishedAt: '2026-11-23T00:00:00Z' }), 'squat-next')).toBe('foreign');
+  });
+
+  it("gives a host's hidden-test result to its own foreign attempt, before or after it lands, never to the row", async () => {
+    const w = world();
+    const run = runDelivery();
+    await w.land(runDelivery({ host: MINI }, { patch: '' }), 'squat');
+    expect(await w.land(hiddenTestDelivery(run.id, F, 'pass', STUDIO), 'early')).toBe('hidden-test-held');
+    await w.land(run, 'real');
+    expect((await w.table.listAttempts('S', run.id))[0]).toMatchObject({
+      host: STUDIO,
+      hiddenTestResult: { status: 'pass' },
+    });
+    const later = { ...hiddenTestDelivery(run.id, F, 'fail', STUDIO) };
+    later.hiddenTestResult = { ...later.hiddenTestResult, ranAt: '2026-11-22T09:00:00Z' };
+    expect(await w.land(later, 'later')).toBe('hidden-test-applied');
+    expect((await w.table.listAttempts('S', run.id))[0]).toMatchObject({ hiddenTestResult: { status: 'fail' } });
+    expect((await w.table.getRun('S', run.id))!.value).toMatchObject({ host: MINI, hiddenTestResult: null });
+  });
+
+  it("applies the run's own host's result held beside another host's, and keeps the other's held", async () => {
+    const w = world();
+    const run = runDelivery();
+    await w.land(hiddenTestDelivery(run.id, F, 'pass', STUDIO), 'own');
+    await w.land(hiddenTestDelivery(run.id, F, 'fail', MINI), 'foreign');
+    await w.land(run);
+    expect((await w.table.getRun('S', run.id))!.value.hiddenTestResult).toMatchObject({ status: 'pass' });
+    expect((await w.table.getPendingHiddenTests('S', run.id)).map((p) => p.host)).toContain(MINI);
+  });
+
+  it('decides "foreign" for a run whose stored row names another host, or that its host may not own (the landing table)', () => {
+    const current = runRow();
+    const delivered = {
+      space: 'S',
+      id: current.id,
+      deliveryId: 'x',
+      row: runnerRowSchema.parse({ ...runDelivery({ host: MINI }).row }),
+      patchSha256: current.patchSha256,
+      patchEmpty: false,
+      patchTruncated: false,
+      patchKey: 'p',
+      summaryKey: 's',
+      contaminationKey: null,
+      acceptedAt: NOW.toISOString(),
+      mayOwn: true,
+    };
+    expect(landingCase(current, delivered)).toBe('foreign');
+    expect(landingCase(null, delivered)).toBe('new');
+    expect(landingCase(null, { ...delivered, mayOwn: false })).toBe('foreign');
+  });
+});
+
+describe("a space's hostsByModel", () => {
+  const pinned = { hostsByModel: { 'qwen3:8b': [STUDIO] } };
+
+  it('lets only a pinned host take a free run id of its model: another host landing first is kept as foreign', async () => {
+    const w = world(pinned);
+    const run = runDelivery();
+    expect((await w.send(runDelivery({ host: MINI }, { patch: '' }))).status).toBe(202);
+    expect(await w.landSent()).toEqual(['foreign']);
+    expect(await w.table.getRun('S', run.id)).toBeNull();
+    expect((await w.send(run)).status).toBe(202);
+    expect(await w.landSent()).toEqual(['new']);
+    expect((await w.table.getRun('S', run.id))!.value).toMatchObject({ host: STUDIO, foreignCount: 1 });
+    expect(w.foreign).toEqual([expect.objectContaining({ host: MINI, owner: null })]);
+  });
+
+  it('leaves the models it does not name to any sender', async () => {
+    const w = world(pinned);
+    expect((await w.send(runDelivery({ host: MINI, model: 'llama3:8b' }))).status).toBe(202);
+    expect(await w.landSent()).toEqual(['new']);
+  });
+
+  it('refuses a configuration that pins a model to a host that is not a sender', () => {
+    expect(() => parseConfig({ spaces: { S: { senders: [STUDIO], hostsByModel: { m: [MINI] } } } })).toThrow(
+      /spaces\.S\.hostsByModel: names "mac-mini-2", which the space's "senders" does not list/,
+    );
+  });
+});

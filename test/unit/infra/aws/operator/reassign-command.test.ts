@@ -1,0 +1,46 @@
+// `npm run reassign -- <space> <runId> <host>` (issue 35, item 4): the operator's command finds the table in the
+// deployment's outputs and gives the run to the host named; a wrong space, host, run or missing argument is one
+// sentence (an OperatorError: exit 2), never a stack trace.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { parseReassignArgs, reassign } from '#infra/aws/operator/reassign.ts';
+import { OperatorError } from '#infra/aws/operator/operator-command.ts';
+import { InMemoryTable } from '../../../../helpers/in-memory-ports.ts';
+import { runRow } from '../../../../helpers/records.ts';
+
+function deployment() {
+  const dir = mkdtempSync(join(tmpdir(), 'replay-reassign-'));
+  const config = join(dir, 'replay.config.json');
+  const outputs = join(dir, 'cdk-outputs.json');
+  writeFileSync(config, JSON.stringify({ spaces: { Main: { senders: ['mac-studio-1', 'mac-mini-2'] } } }));
+  writeFileSync(outputs, JSON.stringify({ 'ReplayBench-State': { TableName: 'replay-table' } }));
+  return { config, outputs };
+}
+
+describe('npm run reassign', () => {
+  it('gives the run to the host named, in the table the outputs name, and says so', async () => {
+    const { config, outputs } = deployment();
+    const table = new InMemoryTable();
+    const row = { ...runRow({ host: 'mac-mini-2' }), space: 'Main' };
+    await table.putRun(row, null);
+    const tables: string[] = [];
+    const args = parseReassignArgs(['Main', row.id, 'mac-studio-1', '--config', config, '--outputs', outputs]);
+    const said = await reassign(args, (name) => (tables.push(name), table));
+    expect(said).toMatch(/now belongs to mac-studio-1/);
+    expect(tables).toEqual(['replay-table']);
+    expect((await table.getRun('Main', row.id))!.value.host).toBe('mac-studio-1');
+    expect(await reassign(args, () => table)).toMatch(/already belongs to mac-studio-1; nothing changed/);
+  });
+
+  it('answers a wrong host, a missing run or missing arguments with one sentence', async () => {
+    const { config, outputs } = deployment();
+    const table = new InMemoryTable();
+    const run = (argv: string[]) =>
+      reassign(parseReassignArgs([...argv, '--config', config, '--outputs', outputs]), () => table);
+    await expect(run(['Main', 'x__y__z', 'mac-stranger-9'])).rejects.toThrow(OperatorError);
+    await expect(run(['Main', 'x__y__z', 'mac-studio-1'])).rejects.toThrow(/no run "x__y__z" in space Main/);
+    expect(() => parseReassignArgs(['Main'])).toThrow(/Name a space, a run id and a host/);
+  });
+});

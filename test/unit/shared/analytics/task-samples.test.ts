@@ -1,0 +1,60 @@
+// A configuration's samples of a task as the page finds them in its run table: the rows of one (model, task,
+// harness version), by sample number, and each group's reliability figures from the table's counts.
+import { describe, expect, it } from '@jest/globals';
+import { reliabilityOf } from '#analytics/reliability.ts';
+import { RunTable } from '#analytics/run-table.ts';
+import { reliabilityOfGroups } from '#analytics/task-samples.ts';
+import { compactRunOf } from '../../../helpers/compact-runs.ts';
+
+const sample = (model: string, taskId: string, sample: number, hiddenTest: 'pass' | 'fail') =>
+  compactRunOf({ model, taskId, harnessVersion: 'h1', sample, hiddenTest });
+
+describe('samples in the run table', () => {
+  it('finds every sample of a run’s model, task and harness version, by sample number, and one landing later', () => {
+    const table = RunTable.fromRuns([
+      sample('a', 't1', 3, 'pass'),
+      sample('b', 't1', 1, 'pass'),
+      sample('a', 't1', 1, 'fail'),
+      sample('a', 't2', 2, 'pass'),
+      sample('a', 't1', 2, 'pass'),
+    ]);
+    const samplesOf = (i: number) => table.samplesOf(i).map((j) => table.id(j));
+    expect(samplesOf(0)).toEqual(['a__t1__h1', 'a__t1__h1__s2', 'a__t1__h1__s3']);
+    expect(samplesOf(1)).toEqual(['b__t1__h1']);
+    table.upsert(sample('a', 't1', 4, 'fail'));
+    expect(samplesOf(2)).toEqual(['a__t1__h1', 'a__t1__h1__s2', 'a__t1__h1__s3', 'a__t1__h1__s4']);
+  });
+
+  it('gives each group the figures of its counts per task on the outcome', () => {
+    const runs = [
+      ...[1, 2, 3].map((s) => sample('a', 't1', s, 'pass')),
+      ...[1, 2, 3].map((s) => sample('a', 't2', s, s === 1 ? 'pass' : 'fail')),
+      ...[1, 2].map((s) => sample('b', 't1', s, 'fail')),
+    ];
+    const table = RunTable.fromRuns(runs);
+    const selection = Uint32Array.from(runs.keys());
+    const groups = [
+      { model: 'b', harnessVersion: 'h1' },
+      { model: 'a', harnessVersion: 'h1' },
+    ];
+    const [b, a] = reliabilityOfGroups(table, selection, groups, 'tests');
+    expect(a).toEqual(
+      reliabilityOf([
+        { task: 't1', n: 3, c: 3, repo: 'acme/widgets' },
+        { task: 't2', n: 3, c: 1, repo: 'acme/widgets' },
+      ]),
+    );
+    // t1 3/3, t2 1/3: pass@2 = (1 + (1 − C(2,2)/C(3,2)))/2 = 5/6, pass^2 = (1 + 0)/2.
+    const hand = [
+      [1, 2 / 3, 2 / 3],
+      [2, 5 / 6, 1 / 2],
+      [3, 1, 1 / 2],
+    ];
+    a!.curve.forEach((p, k) => {
+      expect(p.k).toBe(hand[k]![0]);
+      expect(p.passAt).toBeCloseTo(hand[k]![1]!, 12);
+      expect(p.passHat).toBeCloseTo(hand[k]![2]!, 12);
+    });
+    expect([b!.samples, b!.resolved, b!.tasks]).toEqual([2, 0, 1]);
+  });
+});
