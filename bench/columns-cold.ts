@@ -145,7 +145,7 @@ async function deleteSnapshot(local: LocalMode) {
   for (const key of await local.adapters.data.list(snapshotSpacePrefix(SPACE))) await local.adapters.data.delete(key);
 }
 
-const stages = (r: Render) =>
+const phases = (r: Render) =>
   `columns arrived ${ms(r.columnsMs)}, runs in the table with the delta ${ms(r.runsMs)}; issues arrived ${ms(r.issuesMs)}, parsed ${ms(r.issuesParsedMs)}`;
 
 const median = (xs: number[]) => {
@@ -168,7 +168,7 @@ async function measureSide(browser: Browser, prepare: (local: LocalMode) => Prom
     const render = await withColdServer((local) => firstRender(browser, local));
     side.render.push(render);
     console.log(
-      `  round ${i + 1}: first request ${ms(side.request.at(-1)!)}, first render ${ms(render.readyMs)} (${stages(render)})`,
+      `  round ${i + 1}: first request ${ms(side.request.at(-1)!)}, first render ${ms(render.readyMs)} (${phases(render)})`,
     );
   }
   return side;
@@ -232,10 +232,10 @@ async function main() {
       b ? `${(b.ren / ren).toFixed(1)}×` : '',
       verdict(ren, TARGETS.firstRenderMs),
     );
-    const at = (stage: keyof Render) => median(after.render.map((r) => r[stage]));
+    const at = (phase: keyof Render) => median(after.render.map((r) => r[phase]));
     console.log(
       `  after navigation (after, medians): ` +
-        `${stages({ readyMs: at('readyMs'), columnsMs: at('columnsMs'), issuesMs: at('issuesMs'), runsMs: at('runsMs'), issuesParsedMs: at('issuesParsedMs') })}`,
+        `${phases({ readyMs: at('readyMs'), columnsMs: at('columnsMs'), issuesMs: at('issuesMs'), runsMs: at('runsMs'), issuesParsedMs: at('issuesParsedMs') })}`,
     );
     const manifest = await withColdServer((local) => readManifest(local.adapters.data, SPACE));
     const parts = manifest!.columns.map((part) => part.bytes);

@@ -1,4 +1,4 @@
-// `npm run deploy -- [--config FILE] [--stage NAME] [--outputs FILE]` (docs/deploy.md, "Deploy").
+// `npm run deploy -- [--config FILE] [--deployment NAME] [--outputs FILE]` (docs/deploy.md, "Deploy").
 import { spawn } from 'node:child_process';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { LambdaClient } from '@aws-sdk/client-lambda';

@@ -234,8 +234,8 @@ export const reenqueueKey = (inboxKey: string): ItemKey => ({ pk: REENQUEUE_PART
 /** A job's lease (core/lease.ts): a partition of its own, so granting it grants no space's data. */
 export const leasePartition = (name: string) => `LEASE#${name}`;
 export const leaseKey = (name: string): ItemKey => ({ pk: leasePartition(name), sk: 'LEASE' });
-/** A host as one space knows it: in that space's partition, so no other space's reader can see it. */
-export const hostKey = (space: string, host: string): ItemKey => ({
+/** The host record (a host as one space knows it): in that space's partition, so no other space's reader can see it. */
+export const hostRecordKey = (space: string, host: string): ItemKey => ({
   pk: spacePartition(space),
   sk: `${SORT_PREFIX.host}${host}`,
 });

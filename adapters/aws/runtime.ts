@@ -17,5 +17,5 @@ export function requiredEnv(name: string, env: NodeJS.ProcessEnv = process.env):
 export const bundledConfig = (file: URL = new URL(BUNDLED_CONFIG_FILE, import.meta.url)): ReplayConfig =>
   readConfigFile(fileURLToPath(file));
 
-/** What a stage's secret names start with: the stack sets HOST_KEY_SECRET_PREFIX for a named stage only. */
+/** What a named deployment's secret names start with: its stack sets HOST_KEY_SECRET_PREFIX; the default's sets none. */
 export const hostKeySecretPrefix = (env: NodeJS.ProcessEnv = process.env): string => env.HOST_KEY_SECRET_PREFIX ?? '';

@@ -12,7 +12,7 @@ const CACHE_SECONDS = 300;
 export class SecretsManagerKeySource implements KeySource {
   private readonly secrets: SecretValues;
 
-  /** `secretPrefix`: what a stage's secret names start with (`NAME/`; nothing for the default stage). */
+  /** `secretPrefix`: what a named deployment's secret names start with (`NAME/`; nothing for the default deployment). */
   constructor(
     client: SecretsManagerClient,
     private readonly secretPrefix = '',

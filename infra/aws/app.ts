@@ -7,12 +7,15 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { readConfigFile } from '#schema/config.ts';
 import { CONFIG_CONTEXT_KEY, ConfigError, deploymentConfigPath } from './deployment-config.ts';
-import { STAGE_CONTEXT_KEY, stageNamesFrom } from './stage-names.ts';
+import { DEPLOYMENT_CONTEXT_KEY, deploymentNamesFrom, RETIRED_CONTEXT_KEY } from './deployment-names.ts';
 
 try {
   const app = new App();
   const config = readConfigFile(deploymentConfigPath(app.node.tryGetContext(CONFIG_CONTEXT_KEY)));
-  const names = stageNamesFrom(app.node.tryGetContext(STAGE_CONTEXT_KEY));
+  const names = deploymentNamesFrom(
+    app.node.tryGetContext(DEPLOYMENT_CONTEXT_KEY),
+    app.node.tryGetContext(RETIRED_CONTEXT_KEY),
+  );
   const [{ buildDashboard }, { addReplayStacks }] = await Promise.all([
     import('#dashboard/build-dashboard.ts'),
     import('./replay-app.ts'),

@@ -15,11 +15,11 @@ const secretArn = (scope: IConstruct, resourceName: string) =>
     arnFormat: ArnFormat.COLON_RESOURCE_NAME,
   });
 
-/** Every host key under one secretConfigKey, in the stage whose secret names start with `secretPrefix`. */
+/** Every host key under one secretConfigKey, in the deployment whose secret names start with `secretPrefix`. */
 export const hostKeyFolderArn = (scope: IConstruct, secretPrefix: string, secretConfigKey: string): string =>
   secretArn(scope, `${secretPrefix}${keySecretFolder(secretConfigKey)}/*`);
 
-/** One host's key and no other host's, in the stage whose secret names start with `secretPrefix`. */
+/** One host's key and no other host's, in the deployment whose secret names start with `secretPrefix`. */
 export const hostKeyArn = (scope: IConstruct, secretPrefix: string, secretConfigKey: string, host: string): string =>
   secretArn(scope, `${secretPrefix}${keySecretName(secretConfigKey, host)}-??????`);
 

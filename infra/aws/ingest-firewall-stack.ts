@@ -1,6 +1,6 @@
 // The ingest firewall (`"ingest": {"waf": true}`; docs/deploy.md, "Ingest firewall"): an AWS WAF web ACL
 // whose rate rule answers 429 to an IP address past `ingest.wafRequestsPer5Minutes`, so unsigned floods
-// stop at CloudFront's edge instead of sharing the ingest stage's 20 requests a second with the runners. A
+// stop at CloudFront's edge instead of sharing the ingest API's 20 requests a second with the runners. A
 // web ACL for CloudFront exists in us-east-1 only, whatever the deployment's region, so it has a stack of
 // its own pinned there; the stack publishes the ACL's ARN as an SSM parameter, which the pipeline stack's
 // distribution reads across regions at deploy time (`readWebAclArn`).
@@ -11,7 +11,7 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import type { ReplayConfig } from '#schema/config.ts';
-import type { StageNames } from './stage-names.ts';
+import type { DeploymentNames } from './deployment-names.ts';
 
 /** The uuid aws-cdk-lib gives the one handler of a stack's AwsCustomResources (its construct id follows from it). */
 const AWS_CUSTOM_RESOURCE_HANDLER_UUID = '679f53fa-c002-430c-b0da-5b7982bd2287';
@@ -22,7 +22,7 @@ export const RATE_LIMITED = { status: 429, body: '{"error":"rate-limited"}' } as
 
 export interface IngestFirewallStackProps extends StackProps {
   config: ReplayConfig;
-  names: StageNames;
+  names: DeploymentNames;
 }
 
 export class IngestFirewallStack extends Stack {

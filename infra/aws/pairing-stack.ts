@@ -9,12 +9,12 @@ import { keyName } from '#shared/key-names.ts';
 import { sha256Hex } from '#shared/sha256.ts';
 import { keyCandidates, type ReplayConfig } from '#schema/config.ts';
 import { hostKeyArn } from './host-key-arns.ts';
-import type { StageNames } from './stage-names.ts';
+import type { DeploymentNames } from './deployment-names.ts';
 
 const MAX_POLICY_NAME = 128;
 
 /** `ReplayBench-PairHost-Hosting.ModuleReportSecret.mac-studio-1`, cut to IAM's 128 with a hash when longer. */
-export function pairingPolicyName(names: StageNames, secretConfigKey: string, host: string): string {
+export function pairingPolicyName(names: DeploymentNames, secretConfigKey: string, host: string): string {
   const full = names.prefixed(`ReplayBench-PairHost-${keyName(secretConfigKey, host).replaceAll(':', '.')}`);
   if (full.length <= MAX_POLICY_NAME) return full;
   return `${full.slice(0, MAX_POLICY_NAME - 17)}-${sha256Hex(full).slice(0, 16)}`;
@@ -22,7 +22,7 @@ export function pairingPolicyName(names: StageNames, secretConfigKey: string, ho
 
 export interface PairingStackProps extends StackProps {
   config: ReplayConfig;
-  names: StageNames;
+  names: DeploymentNames;
 }
 
 export class PairingStack extends Stack {

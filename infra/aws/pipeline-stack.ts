@@ -10,7 +10,7 @@ import type { PipelineState } from './stateful-stack.ts';
 import { Alarms } from './constructs/alarms.ts';
 import { CockpitHeaders } from './constructs/cockpit-headers.ts';
 import { OperationsDashboard } from './constructs/operations-dashboard.ts';
-import { STAGE_TAG, type StageNames } from './stage-names.ts';
+import { DEPLOYMENT_TAG, type DeploymentNames } from './deployment-names.ts';
 import { Ingest, INGEST_ROUTE } from './constructs/ingest.ts';
 import { readWebAclArn, type IngestFirewallStack } from './ingest-firewall-stack.ts';
 import { Judge } from './constructs/judge.ts';
@@ -20,7 +20,7 @@ import { Schedule } from './constructs/schedule.ts';
 export interface PipelineStackProps extends StackProps {
   config: ReplayConfig;
   state: PipelineState;
-  names: StageNames;
+  names: DeploymentNames;
   /** With `ingest.waf`: the firewall stack whose web ACL the ingest front uses. */
   firewall?: IngestFirewallStack;
 }
@@ -101,10 +101,10 @@ export class PipelineStack extends Stack {
 }
 
 /**
- * An AWS Budget on the stage's cost-allocation tag (docs/deploy.md, "What it costs"): mail when the month's
+ * An AWS Budget on the deployment's cost-allocation tag (docs/deploy.md, "What it costs"): mail when the month's
  * actual cost passes 80 % of the amount, and when the forecast passes it.
  */
-function monthlyBudget(scope: Construct, names: StageNames, amount: number, email: string): CfnBudget {
+function monthlyBudget(scope: Construct, names: DeploymentNames, amount: number, email: string): CfnBudget {
   const notify = (notificationType: 'ACTUAL' | 'FORECASTED', threshold: number) => ({
     notification: { notificationType, comparisonOperator: 'GREATER_THAN', threshold, thresholdType: 'PERCENTAGE' },
     subscribers: [{ subscriptionType: 'EMAIL', address: email }],
@@ -115,7 +115,7 @@ function monthlyBudget(scope: Construct, names: StageNames, amount: number, emai
       budgetType: 'COST',
       timeUnit: 'MONTHLY',
       budgetLimit: { amount, unit: 'USD' },
-      costFilters: { TagKeyValue: [`user:${STAGE_TAG}$${names.tagValue}`] },
+      costFilters: { TagKeyValue: [`user:${DEPLOYMENT_TAG}$${names.tagValue}`] },
     },
     notificationsWithSubscribers: [notify('ACTUAL', 80), notify('FORECASTED', 100)],
   });

@@ -8,7 +8,7 @@ import { PairingStack } from './pairing-stack.ts';
 import { PipelineStack } from './pipeline-stack.ts';
 import { IngestFirewallStack } from './ingest-firewall-stack.ts';
 import { StatefulStack } from './stateful-stack.ts';
-import { STAGE_TAG, StageNames } from './stage-names.ts';
+import { DEPLOYMENT_TAG, DeploymentNames } from './deployment-names.ts';
 
 const STATEFUL_STACK = 'ReplayBench-State';
 const PIPELINE_STACK = 'ReplayBench-Pipeline';
@@ -18,8 +18,8 @@ const FIREWALL_STACK = 'ReplayBench-IngestFirewall';
 
 export interface ReplayAppOptions {
   config: ReplayConfig;
-  /** The stage (`-c stage=NAME`); by default the default stage, which has no name. */
-  names?: StageNames;
+  /** The named deployment (`-c deployment=NAME`); by default the default deployment, which has no name. */
+  names?: DeploymentNames;
   dashboardDir: string;
   /** cdk-nag's AwsSolutions pack: an unacknowledged finding fails the synth. */
   checks: boolean;
@@ -29,7 +29,7 @@ export function addReplayStacks(
   app: App,
   options: ReplayAppOptions,
 ): { state: StatefulStack; pipeline: PipelineStack; cockpits: CockpitStack[]; pairing: PairingStack } {
-  const { config, names = new StageNames() } = options;
+  const { config, names = new DeploymentNames() } = options;
   const cockpitStackName = (index: number) => names.prefixed(`${COCKPIT_STACK}-${index}`);
   const cockpitsOfStacks = cockpitsByStack(config, cockpitStackName);
   // Environment-agnostic on purpose: the template is the same offline, in CI and at deploy time, and
@@ -75,7 +75,7 @@ export function addReplayStacks(
   // Cost-allocation tags on every resource that takes tags (activate them once in the Billing console).
   for (const stack of [state, pipeline, ...cockpits, pairing, ...(firewall ? [firewall] : [])]) {
     Tags.of(stack).add('project', 'replay-bench');
-    Tags.of(stack).add(STAGE_TAG, names.tagValue);
+    Tags.of(stack).add(DEPLOYMENT_TAG, names.tagValue);
   }
   if (options.checks) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return { state, pipeline, cockpits, pairing };

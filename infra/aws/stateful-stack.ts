@@ -20,7 +20,7 @@ import {
 import { keySecretName } from '#shared/key-names.ts';
 import { keyCandidates, type AdoptConfig, type ReplayConfig } from '#schema/config.ts';
 import { MAX_RECEIVES, TIMEOUTS, visibilityFor } from './timing.ts';
-import type { StageNames } from './stage-names.ts';
+import type { DeploymentNames } from './deployment-names.ts';
 import { analystPool, type Analysts } from './constructs/analyst-pool.ts';
 import { objectAccessPolicy, type KeyGrant, type ObjectAccess } from './constructs/object-access-policy.ts';
 import {
@@ -65,8 +65,8 @@ export interface PipelineState {
   judgeQueue: Queue;
   judgeDlq: Queue;
   hostKeys: HostKeySecret[];
-  /** The stage's names: what its secrets, stacks and account-wide names start with. */
-  names: StageNames;
+  /** The deployment's names: what its secrets, stacks and account-wide names start with. */
+  names: DeploymentNames;
   anthropicKey: Secret;
   githubApp: Secret;
   /** Present when at least one cockpit requires sign-in. */
@@ -81,7 +81,7 @@ export interface PipelineState {
 
 export interface StatefulStackProps extends StackProps {
   config: ReplayConfig;
-  names: StageNames;
+  names: DeploymentNames;
 }
 
 export class StatefulStack extends Stack implements PipelineState {
@@ -94,7 +94,7 @@ export class StatefulStack extends Stack implements PipelineState {
   readonly judgeQueue: Queue;
   readonly judgeDlq: Queue;
   readonly hostKeys: HostKeySecret[];
-  readonly names: StageNames;
+  readonly names: DeploymentNames;
   readonly anthropicKey: Secret;
   readonly githubApp: Secret;
   readonly analysts?: Analysts;

@@ -70,13 +70,13 @@ describe('npm run deploy', () => {
     const options = parseDeployArgs([
       '--config',
       configFile,
-      '--stage',
+      '--deployment',
       'staging',
       '--outputs',
       join(scratch, 'out.json'),
     ]);
     await deploy(options, cdk.ports(false));
-    const context = `-c replayConfig=${configFile} -c stage=staging`;
+    const context = `-c replayConfig=${configFile} -c deployment=staging`;
     expect(cdk.commands).toEqual([
       `npx cdk bootstrap ${context}`,
       `npx cdk diff --all ${context}`,
@@ -99,22 +99,26 @@ describe('npm run deploy', () => {
     );
   });
 
-  it('skips the bootstrap of a bootstrapped account, and names a stage its own outputs file', async () => {
+  it('skips the bootstrap of a bootstrapped account, and names a named deployment its own outputs file', async () => {
     const cdk = fakeCdk();
-    const options = parseDeployArgs(['--config', configFile, '--stage', 'staging']);
+    const options = parseDeployArgs(['--config', configFile, '--deployment', 'staging']);
     expect(options.outputsFile).toBe('cdk-outputs.staging.json');
     await deploy({ ...options, outputsFile: join(scratch, 'o2.json') }, cdk.ports(true));
     expect(cdk.commands.map((c) => c.split(' ')[2])).toEqual(['diff', 'deploy']);
     expect(parseDeployArgs([]).outputsFile).toBe('cdk-outputs.json');
   });
 
-  it('stops at a wrong configuration or stage before any command', async () => {
+  it('says --stage is now --deployment rather than deploying the default deployment', () => {
+    expect(() => parseDeployArgs(['--stage', 'staging'])).toThrow(/--stage staging is now --deployment staging/);
+  });
+
+  it('stops at a wrong configuration or deployment name before any command', async () => {
     const bad = join(scratch, 'bad.json');
     writeFileSync(bad, JSON.stringify({ spaces: { S: { senders: ['mac#1'] } } }));
     const cdk = fakeCdk();
     await expect(deploy({ configFile: bad, outputsFile: 'x' }, cdk.ports(false))).rejects.toThrow(ConfigError);
-    await expect(deploy({ configFile, stage: 'Bad_Stage', outputsFile: 'x' }, cdk.ports(false))).rejects.toThrow(
-      /not a stage name/,
+    await expect(deploy({ configFile, deployment: 'Bad_Name', outputsFile: 'x' }, cdk.ports(false))).rejects.toThrow(
+      /not a deployment name/,
     );
     expect(cdk.commands).toEqual([]);
   });

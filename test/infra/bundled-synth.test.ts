@@ -1,5 +1,5 @@
 // The real `cdk synth` entry point once, with bundling, the dashboard build, cdk-nag and CloudFormation's
-// template validation, on a 200-space configuration of a named stage with a domain, a hosted zone and a monthly
+// template validation, on a 200-space configuration of a named deployment with a domain, a hosted zone and a monthly
 // budget: every function's bundle carries its configuration as a file, and the cockpit bucket gets the built
 // dashboard, never a placeholder.
 import { execFile, spawn, spawnSync } from 'node:child_process';
@@ -15,7 +15,7 @@ import type { CockpitSettings } from '#analytics/contract.ts';
 import { startTestStores } from '../helpers/emulators.ts';
 import { scheduledEvent } from '../helpers/events.ts';
 import { runRow } from '../helpers/records.ts';
-import { STAGE_CONTEXT_KEY } from '#infra/aws/stage-names.ts';
+import { DEPLOYMENT_CONTEXT_KEY } from '#infra/aws/deployment-names.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'replay-bundled-'));
@@ -62,7 +62,7 @@ beforeAll(() => {
       CDK_CONTEXT_JSON: JSON.stringify({
         ...cdkContext,
         'aws:cdk:enable-asset-metadata': true,
-        [STAGE_CONTEXT_KEY]: 'named',
+        [DEPLOYMENT_CONTEXT_KEY]: 'named',
       }),
     },
     encoding: 'utf8',

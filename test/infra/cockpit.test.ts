@@ -286,14 +286,14 @@ describe('names', () => {
     expect(String(one(stack, 'AWS::ApiGatewayV2::Api')[1].Properties.Name).length).toBeLessThanOrEqual(128);
   });
 
-  it('of the HTTP APIs say what each is, with the stage in front', () => {
+  it('of the HTTP APIs say what each is, with the deployment name in front', () => {
     const apiNames = (s: ReturnType<typeof synthesize>) =>
       [...s.templates.values()].flatMap((t) => ofType(t, 'AWS::ApiGatewayV2::Api').map(([, a]) => a.Properties.Name));
     expect(apiNames(synthesize(exampleConfig())).sort()).toEqual([
       'ReplayBench-CockpitRead-SmallModelsBenchmarks',
       'ReplayBench-Ingest',
     ]);
-    expect(apiNames(synthesize(exampleConfig(), { stage: 'staging' })).sort()).toEqual([
+    expect(apiNames(synthesize(exampleConfig(), { deployment: 'staging' })).sort()).toEqual([
       'staging-ReplayBench-CockpitRead-SmallModelsBenchmarks',
       'staging-ReplayBench-Ingest',
     ]);

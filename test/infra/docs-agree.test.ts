@@ -85,7 +85,7 @@ describe('docs/deploy.md and the templates of the example configuration', () => 
 });
 
 describe('the outputs files `npm run deploy` writes', () => {
-  it('are ignored by git, the default one and a stage’s', () => {
+  it('are ignored by git, the default one and a named deployment’s', () => {
     const ignored = execFileSync('git', ['check-ignore', 'cdk-outputs.json', 'cdk-outputs.staging.json'], {
       cwd: PROJECT_ROOT,
       encoding: 'utf8',

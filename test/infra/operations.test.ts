@@ -6,13 +6,13 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { parseConfig } from '#schema/config.ts';
 import { METRICS } from '#core/operations.ts';
 import { SWEEP_EVERY } from '#infra/aws/constructs/schedule.ts';
-import { STAGE_TAG } from '#infra/aws/stage-names.ts';
+import { DEPLOYMENT_TAG } from '#infra/aws/deployment-names.ts';
 import { ofType, type Resource } from './template-queries.ts';
 import { PROJECT_ROOT, richConfig, synthesize } from './synth.ts';
 
 const withBudget = () => parseConfig({ ...richConfig(), alarms: { email: 'ops@example.com', monthlyBudgetUsd: 250 } });
 const rich = synthesize(richConfig());
-const budgeted = synthesize(withBudget(), { stage: 'staging' });
+const budgeted = synthesize(withBudget(), { deployment: 'staging' });
 const deployDoc = readFileSync(`${PROJECT_ROOT}docs/deploy.md`, 'utf8');
 
 const RUNBOOK = /^Runbook: docs\/deploy\.md, "([^"]+)"\./;
@@ -76,7 +76,7 @@ describe('the operations dashboard', () => {
     }
   });
 
-  it("is named after the stage, so two stages' dashboards do not collide", () => {
+  it("is named after the deployment, so two deployments' dashboards do not collide", () => {
     const name = (s: ReturnType<typeof synthesize>) =>
       ofType(s.pipeline, 'AWS::CloudWatch::Dashboard')[0]![1].Properties.DashboardName;
     expect(name(rich)).toBe('ReplayBench');
@@ -174,7 +174,7 @@ describe('the monthly budget', () => {
       BudgetType: 'COST',
       TimeUnit: 'MONTHLY',
       BudgetLimit: { Amount: 250, Unit: 'USD' },
-      CostFilters: { TagKeyValue: [`user:${STAGE_TAG}$staging`] },
+      CostFilters: { TagKeyValue: [`user:${DEPLOYMENT_TAG}$staging`] },
     });
     const notices = budget.Properties.NotificationsWithSubscribers as {
       Notification: { NotificationType: string; Threshold: number };
@@ -197,8 +197,8 @@ describe('cost-allocation tags', () => {
       : (tags as Record<string, unknown>);
   };
 
-  it("are on every taggable resource of every stack, with the stage's name", () => {
-    for (const [synth, stage] of [
+  it("are on every taggable resource of every stack, with the deployment's name", () => {
+    for (const [synth, deployment] of [
       [rich, 'default'],
       [budgeted, 'staging'],
     ] as const) {
@@ -210,7 +210,7 @@ describe('cost-allocation tags', () => {
           tagged.add(resource.Type);
           expect({ id, tags }).toEqual({
             id,
-            tags: expect.objectContaining({ project: 'replay-bench', [STAGE_TAG]: stage }),
+            tags: expect.objectContaining({ project: 'replay-bench', [DEPLOYMENT_TAG]: deployment }),
           });
         }
       for (const type of [

@@ -4,7 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 import { keySecretName } from '#shared/key-names.ts';
 import { parseConfig } from '#schema/config.ts';
 import { pairingPolicyName } from '#infra/aws/pairing-stack.ts';
-import { StageNames } from '#infra/aws/stage-names.ts';
+import { DeploymentNames } from '#infra/aws/deployment-names.ts';
 import { allowStatements, DeploymentRenderer, iamMatches, type RenderedStatement } from './rendered-policies.ts';
 import { synthesize } from './synth.ts';
 import { logicalIdOf } from './template-queries.ts';
@@ -16,23 +16,23 @@ const config = parseConfig({
   },
 });
 
-function writerPolicies(stage?: string) {
-  const synthesized = synthesize(config, { stage });
+function writerPolicies(deployment?: string) {
+  const synthesized = synthesize(config, { deployment });
   const renderer = new DeploymentRenderer(synthesized.templates);
-  const stateName = new StageNames(stage).prefixed('ReplayBench-State');
+  const stateName = new DeploymentNames(deployment).prefixed('ReplayBench-State');
   const secretArn = (secretConfigKey: string, host: string) =>
     renderer.ref(
       stateName,
       logicalIdOf(
         synthesized.templates.get(stateName)!,
         'AWS::SecretsManager::Secret',
-        (p) => p.Name === new StageNames(stage).secret(keySecretName(secretConfigKey, host)),
+        (p) => p.Name === new DeploymentNames(deployment).secret(keySecretName(secretConfigKey, host)),
       ),
     );
   const policies = new Map(
     renderer
       .managedPolicies()
-      .filter((p) => p.stack === new StageNames(stage).prefixed('ReplayBench-Pairing'))
+      .filter((p) => p.stack === new DeploymentNames(deployment).prefixed('ReplayBench-Pairing'))
       .map((p) => {
         const resource = renderer.resources(p.stack)[p.id]!;
         return [String(resource.Properties!.ManagedPolicyName), p.document as { Statement: RenderedStatement[] }];
@@ -71,7 +71,7 @@ describe('pairing policies', () => {
     }
   });
 
-  it("of a named stage cover that stage's secrets only", () => {
+  it("of a named deployment cover that deployment's secrets only", () => {
     const blue = writerPolicies('blue');
     const name = 'blue-ReplayBench-PairHost-Hosting.ModuleReportSecret.mac-1';
     expect(blue.policies.has(name)).toBe(true);
@@ -84,9 +84,9 @@ describe('pairing policies', () => {
   });
 
   it('have names IAM takes whatever the host, cut with a hash past 128 characters', () => {
-    const long = pairingPolicyName(new StageNames('staging'), 'Hosting:ModuleReportSecret', 'h'.repeat(200));
+    const long = pairingPolicyName(new DeploymentNames('staging'), 'Hosting:ModuleReportSecret', 'h'.repeat(200));
     expect(long.length).toBe(128);
     expect(long).toMatch(/^staging-ReplayBench-PairHost-Hosting\.ModuleReportSecret\.h+-[0-9a-f]{16}$/);
-    expect(pairingPolicyName(new StageNames(), 'Hosting:ModuleReportSecret', 'h'.repeat(199))).not.toBe(long);
+    expect(pairingPolicyName(new DeploymentNames(), 'Hosting:ModuleReportSecret', 'h'.repeat(199))).not.toBe(long);
   });
 });

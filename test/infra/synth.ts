@@ -9,7 +9,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { parseConfig, type ReplayConfig } from '#schema/config.ts';
 import { addReplayStacks } from '#infra/aws/replay-app.ts';
-import { StageNames } from '#infra/aws/stage-names.ts';
+import { DeploymentNames } from '#infra/aws/deployment-names.ts';
 import { ReplayFunction } from '#infra/aws/constructs/replay-function.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
@@ -89,7 +89,7 @@ const synthesized = new Map<string, Synthesized>();
 
 export function synthesize(
   config: ReplayConfig = exampleConfig(),
-  options: { dashboardDir?: string; stage?: string } = {},
+  options: { dashboardDir?: string; deployment?: string } = {},
 ): Synthesized {
   const key = JSON.stringify([config, options]);
   let result = synthesized.get(key);
@@ -100,11 +100,11 @@ export function synthesize(
   return result;
 }
 
-function build(config: ReplayConfig, options: { dashboardDir?: string; stage?: string }): Synthesized {
+function build(config: ReplayConfig, options: { dashboardDir?: string; deployment?: string }): Synthesized {
   const app = testApp();
   const stacks = addReplayStacks(app, {
     config,
-    names: new StageNames(options.stage),
+    names: new DeploymentNames(options.deployment),
     dashboardDir: options.dashboardDir ?? sharedDashboard(),
     checks: false,
   });

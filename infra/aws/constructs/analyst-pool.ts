@@ -11,7 +11,7 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { analystGroupOf } from '#core/read/cockpit-access.ts';
 import type { ReplayConfig } from '#schema/config.ts';
-import type { StageNames } from '../stage-names.ts';
+import type { DeploymentNames } from '../deployment-names.ts';
 
 export interface Analysts {
   userPool: UserPool;
@@ -20,7 +20,7 @@ export interface Analysts {
   groups: Map<string, UserPoolGroup>;
 }
 
-export function analystPool(scope: Stack, config: ReplayConfig, names: StageNames): Analysts {
+export function analystPool(scope: Stack, config: ReplayConfig, names: DeploymentNames): Analysts {
   const userPool = new UserPool(scope, 'Analysts', {
     selfSignUpEnabled: false,
     signInAliases: { email: true },

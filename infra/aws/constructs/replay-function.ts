@@ -101,10 +101,10 @@ export class ReplayFunction extends Construct {
     });
     logGroup.grantWrite(this.role);
     this.config = props.config;
-    const stagedConfig = props.config && stageConfigFile(this, props.config);
+    const assemblyConfig = props.config && writeAssemblyConfigFile(this, props.config);
 
     this.lambda = new NodejsFunction(this, 'Function', {
-      code: bundledCode(props.service, stagedConfig),
+      code: bundledCode(props.service, assemblyConfig),
       handler: 'index.handler',
       runtime: FUNCTION_RUNTIME,
       architecture: Architecture.ARM_64,
@@ -232,7 +232,7 @@ export class ReplayFunction extends Construct {
   /**
    * Host signing keys under these secretConfigKeys, one ARN per key prefix (infra/aws/host-key-arns.ts).
    * The handler derives each secret's name from the configuration (`keySecretName`), so the configuration is
-   * the one list of hosts; a stage's names start with `secretPrefix`, which the function is told.
+   * the one list of hosts; a named deployment's start with `secretPrefix`, which the function is told.
    */
   readsHostKeys(secretPrefix: string, secretConfigKeys: string[]): this {
     const prefixes = keyPrefixes(secretConfigKeys);
@@ -268,7 +268,7 @@ export class ReplayFunction extends Construct {
     return this;
   }
 
-  /** The default stage's secrets have no prefix, and its functions no variable for one. */
+  /** The default deployment's secrets have no prefix, and its functions no variable for one. */
   private toldHostKeyPrefix(secretPrefix: string): this {
     if (secretPrefix) this.lambda.addEnvironment('HOST_KEY_SECRET_PREFIX', secretPrefix);
     return this;
@@ -284,7 +284,7 @@ export class ReplayFunction extends Construct {
  * The parsed configuration (every default filled in) written once per content into the cloud assembly,
  * where the bundling step below picks it up; the name is its hash, so functions sharing it share the file.
  */
-function stageConfigFile(scope: Construct, config: ReplayConfig): string {
+function writeAssemblyConfigFile(scope: Construct, config: ReplayConfig): string {
   const json = JSON.stringify(config);
   const dir = join(Stage.of(scope)!.outdir, 'function-config');
   const path = join(dir, `${createHash('sha256').update(json).digest('hex').slice(0, 16)}.json`);

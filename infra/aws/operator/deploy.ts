@@ -10,14 +10,15 @@ import { DescribeStacksCommand, type CloudFormationClient } from '@aws-sdk/clien
 import { readConfigFile, type ReplayConfig } from '#schema/config.ts';
 import { CONFIG_CONTEXT_KEY, DEPLOY_CONFIG_OPTION, deploymentConfigPath } from '../deployment-config.ts';
 import { concurrencyReport, type AwsTarget, type LambdaConcurrency } from './aws-target.ts';
-import { STAGE_CONTEXT_KEY, stageNamesFrom } from '../stage-names.ts';
+import { DEPLOYMENT_CONTEXT_KEY, deploymentNamesFrom } from '../deployment-names.ts';
 import { OperatorError } from './operator-command.ts';
 import { cockpitUrls, INGEST_URLS, readOutputs, withIngestUrls } from './outputs.ts';
 
 export interface DeployOptions {
   /** `-c replayConfig=FILE`, relative to the project root; else REPLAY_CONFIG or replay.config.json. */
   configFile?: string;
-  stage?: string;
+  /** A named deployment (`-c deployment=NAME`); none: the default deployment. */
+  deployment?: string;
   outputsFile: string;
 }
 
@@ -33,23 +34,30 @@ export interface DeployPorts {
   print(line: string): void;
 }
 
-const USAGE = 'usage: npm run deploy -- [--config FILE] [--stage NAME] [--outputs FILE]';
+const USAGE = 'usage: npm run deploy -- [--config FILE] [--deployment NAME] [--outputs FILE]';
 
 export function parseDeployArgs(args: string[]): DeployOptions {
   let parsed;
   try {
     parsed = parseArgs({
       args,
-      options: { config: { type: 'string' }, stage: { type: 'string' }, outputs: { type: 'string' } },
+      options: {
+        config: { type: 'string' },
+        deployment: { type: 'string' },
+        outputs: { type: 'string' },
+        // Read only to say what it is called now: deploying the default deployment instead would be a surprise.
+        stage: { type: 'string' },
+      },
     });
   } catch (e) {
     throw new OperatorError(`${(e as Error).message} ${USAGE}`);
   }
-  const { config, stage, outputs } = parsed.values;
+  const { config, deployment, outputs, stage } = parsed.values;
+  if (stage !== undefined) throw new OperatorError(`--stage ${stage} is now --deployment ${stage}. ${USAGE}`);
   return {
     configFile: config,
-    stage,
-    outputsFile: outputs ?? (stage ? `cdk-outputs.${stage}.json` : 'cdk-outputs.json'),
+    deployment,
+    outputsFile: outputs ?? (deployment ? `cdk-outputs.${deployment}.json` : 'cdk-outputs.json'),
   };
 }
 
@@ -58,7 +66,7 @@ export async function deploy(options: DeployOptions, ports: DeployPorts): Promis
   const config: ReplayConfig = readConfigFile(
     deploymentConfigPath(options.configFile, process.env, undefined, DEPLOY_CONFIG_OPTION),
   );
-  stageNamesFrom(options.stage);
+  deploymentNamesFrom(options.deployment);
   const target = await ports.target();
   ports.print(
     `Deploying to ${target.region} (from ${target.regionFrom}) with the credentials of profile ${target.profile}.`,
@@ -66,7 +74,7 @@ export async function deploy(options: DeployOptions, ports: DeployPorts): Promis
   for (const line of concurrencyReport(await ports.concurrency(target), target)) ports.print(line);
   const context = [
     ...(options.configFile ? ['-c', `${CONFIG_CONTEXT_KEY}=${options.configFile}`] : []),
-    ...(options.stage ? ['-c', `${STAGE_CONTEXT_KEY}=${options.stage}`] : []),
+    ...(options.deployment ? ['-c', `${DEPLOYMENT_CONTEXT_KEY}=${options.deployment}`] : []),
   ];
   const cdk = async (...args: string[]) => {
     // The CDK CLI would find the same region; saying it keeps every command on the one this command checked.

@@ -1,11 +1,11 @@
-// Stages (`-c stage=NAME`, infra/aws/stage-names.ts): the default stage keeps the names deployments had
-// before stages, so a deployed stack is updated in place; two named stages deploy side by side in one
-// account without a name in common.
+// Named deployments (`-c deployment=NAME`, infra/aws/deployment-names.ts): the default deployment keeps the names
+// deployments had before names, so a deployed stack is updated in place; two named deployments deploy side by side
+// in one account without a name in common.
 import { Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from '@jest/globals';
 import { addReplayStacks } from '#infra/aws/replay-app.ts';
-import { StageNames, stageNamesFrom } from '#infra/aws/stage-names.ts';
+import { DeploymentNames, deploymentNamesFrom } from '#infra/aws/deployment-names.ts';
 import { ConfigError } from '#schema/config.ts';
 import { ACCOUNT, DeploymentRenderer, REGION } from './rendered-policies.ts';
 import { richConfig, sharedDashboard, synthesize, templatesOf, testApp } from './synth.ts';
@@ -44,7 +44,7 @@ function accountNames(templates: Map<string, Template>): string[] {
   return names;
 }
 
-describe('the default stage', () => {
+describe('the default deployment', () => {
   const { templates, state } = synthesize(config);
 
   it('keeps the stack, secret, Cognito domain and CloudFront policy names deployments already have', () => {
@@ -68,7 +68,7 @@ describe('the default stage', () => {
     );
   });
 
-  // The ids a deployment made before stages has (read off a synth of that code): a changed id would make
+  // The ids a deployment made before named deployments has (read off a synth of that code): a changed id would make
   // CloudFormation create a new table, bucket or secret beside the retained old one.
   it('keeps the logical ids of everything retained, so CloudFormation updates rather than replaces it', () => {
     const retained = Object.entries(
@@ -98,15 +98,16 @@ describe('the default stage', () => {
   });
 });
 
-describe('two stages in one account', () => {
+describe('two named deployments in one account', () => {
   const app = testApp();
-  for (const stage of ['blue', 'green'])
-    addReplayStacks(app, { config, names: new StageNames(stage), dashboardDir: sharedDashboard(), checks: false });
+  for (const name of ['blue', 'green'])
+    addReplayStacks(app, { config, names: new DeploymentNames(name), dashboardDir: sharedDashboard(), checks: false });
   const stacks = app.node.children.filter((c): c is Stack => c instanceof Stack);
   const templates = templatesOf(app);
-  const ofStage = (stage: string) => new Map([...templates].filter(([name]) => name.startsWith(`${stage}-`)));
-  const blue = ofStage('blue');
-  const green = ofStage('green');
+  const ofDeployment = (deployment: string) =>
+    new Map([...templates].filter(([name]) => name.startsWith(`${deployment}-`)));
+  const blue = ofDeployment('blue');
+  const green = ofDeployment('green');
 
   it('synthesize side by side in one app, each with all its stacks', () => {
     expect(stacks).toHaveLength(26);
@@ -114,7 +115,7 @@ describe('two stages in one account', () => {
     expect([...green.keys()]).toContain('green-ReplayBench-Cockpits-9');
   });
 
-  it('share no name that must be unique in an account, and start each of theirs with the stage', () => {
+  it('share no name that must be unique in an account, and start each of theirs with the deployment name', () => {
     const blueNames = accountNames(blue);
     const greenNames = accountNames(green);
     expect(blueNames.filter((name) => greenNames.includes(name))).toEqual([]);
@@ -131,7 +132,7 @@ describe('two stages in one account', () => {
     for (const name of secrets(blue)) expect(String(name)).toMatch(/^blue\//);
   });
 
-  it("grant each stage's functions its own host keys only, and tell them the prefix", () => {
+  it("grant each deployment's functions its own host keys only, and tell them the prefix", () => {
     const pipeline = blue.get('blue-ReplayBench-Pipeline')!;
     const ingest = onlyFunction(pipeline, 'ingest');
     expect(ingest.environment.HOST_KEY_SECRET_PREFIX).toBe('blue/');
@@ -142,18 +143,22 @@ describe('two stages in one account', () => {
   });
 });
 
-describe('stage names', () => {
-  it.each(['blue', 'staging-eu', 'a1'])('accept %s', (stage) => {
-    expect(stageNamesFrom(stage).stage).toBe(stage);
+describe('deployment names', () => {
+  it.each(['blue', 'staging-eu', 'a1'])('accept %s', (name) => {
+    expect(deploymentNamesFrom(name).name).toBe(name);
   });
 
-  it('are absent for the default stage', () => {
-    expect(stageNamesFrom(undefined).stage).toBeUndefined();
-    expect(stageNamesFrom('').stage).toBeUndefined();
+  it('are absent for the default deployment', () => {
+    expect(deploymentNamesFrom(undefined).name).toBeUndefined();
+    expect(deploymentNamesFrom('').name).toBeUndefined();
   });
 
-  it.each(['Blue', 'blue_green', '-blue', 'blue-', '1blue', 'a'.repeat(21)])('refuse %s with a sentence', (stage) => {
-    expect(() => stageNamesFrom(stage)).toThrow(ConfigError);
-    expect(() => stageNamesFrom(stage)).toThrow(/is not a stage name: use up to 20 lower-case letters/);
+  it.each(['Blue', 'blue_green', '-blue', 'blue-', '1blue', 'a'.repeat(21)])('refuse %s with a sentence', (name) => {
+    expect(() => deploymentNamesFrom(name)).toThrow(ConfigError);
+    expect(() => deploymentNamesFrom(name)).toThrow(/is not a deployment name: use up to 20 lower-case letters/);
+  });
+
+  it('refuse the retired -c stage=NAME, naming the key to use, rather than deploying the default deployment', () => {
+    expect(() => deploymentNamesFrom(undefined, 'staging')).toThrow(/-c stage=staging is now -c deployment=staging/);
   });
 });
