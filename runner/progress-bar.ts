@@ -1,8 +1,15 @@
 // What `replay-push` shows while it delivers: a progress bar on a terminal (count, rate, time left), plain
 // lines otherwise; rejections and waits are written above the bar, what the endpoint said made visible.
-import type { CliIo } from './cli-output.ts';
 import type { DrainEvent } from './drain.ts';
 import { visible } from './untrusted-text.ts';
+
+/** Where the bar is drawn: the command's standard error (`CliIo` is one). */
+export interface ProgressOutput {
+  err(line: string): void;
+  /** Raw text, for the bar's own control codes. */
+  errRaw(text: string): void;
+  isTTY: boolean;
+}
 
 /** A progress bar on a terminal (count, rate, time left); plain lines otherwise. */
 export class Progress {
@@ -13,7 +20,7 @@ export class Progress {
   private drawn = false;
 
   constructor(
-    private readonly io: CliIo,
+    private readonly io: ProgressOutput,
     private readonly enabled: boolean,
   ) {}
 

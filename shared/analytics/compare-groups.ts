@@ -5,7 +5,6 @@
 // permutation p. The read API answers with it and the cockpit's Compare view runs it on its own table, so the
 // two cannot disagree.
 import type { Group } from './run-grouping.ts';
-import type { CompareBody } from './contract.ts';
 import type { RunTable } from './run-table.ts';
 import { compareTaskMeans, MIN_CLUSTERS, fewClustersWarning, type ClusterUnit } from './reliability.ts';
 import { MIN_SHARED_TASKS, pairedComparison, type PairedComparison, type ResolveOutcome } from './statistics.ts';
@@ -98,6 +97,15 @@ export function pairFigures(counts: SampleCounts, a: number, b: number, cluster:
   return { figures, aOnlyTasks, bOnlyTasks };
 }
 
+/** `GET …/compare`'s figures (its body adds `asOf`). */
+export interface GroupComparison extends PairFigures {
+  outcome: ResolveOutcome;
+  /** Below this many pairs, difference, ci and the p values are null: too few tasks to compare on. */
+  minPairs: number;
+  aOnlyTasks: string[];
+  bOnlyTasks: string[];
+}
+
 /**
  * A against B over the tasks both ran with a result on the outcome. A group that is not in the selection,
  * the same group twice, or no common task answer pairs 0 with null statistics (never NaN).
@@ -109,7 +117,7 @@ export function compareGroups(
   b: Group,
   outcome: ResolveOutcome,
   cluster: ClusterUnit = 'task',
-): Omit<CompareBody, 'asOf'> {
+): GroupComparison {
   const same = a.model === b.model && a.harnessVersion === b.harnessVersion;
   const counts = sampleCountsOf(table, same ? new Uint32Array(0) : selection, [a, b], outcome);
   const { figures, aOnlyTasks, bOnlyTasks } = pairFigures(counts, 0, 1, cluster);

@@ -7,7 +7,7 @@ import type { AgreementFilter, Difficulty, Interval, ResolveOutcome, RunCostFigu
 import type { AttemptSummary } from '#schema/attempt.ts';
 import type { RunColumns } from './columns.ts';
 import type { PairRow } from './all-pairs.ts';
-import type { PairFigures } from './compare-groups.ts';
+import type { GroupComparison } from './compare-groups.ts';
 import type { ClusterUnit, SamplesFigure } from './reliability.ts';
 import type { HiddenColumn } from './rate-figures.ts';
 import type { VerdictKey } from './result-filters.ts';
@@ -278,12 +278,7 @@ export interface StatsBody {
  * shared task has one run on each side, else on per-task means (shared/analytics/compare-groups.ts). An unknown
  * group, the same group twice or no common task: pairs 0, statistics null.
  */
-export interface CompareBody extends PairFigures {
-  outcome: ResolveOutcome;
-  /** Below this many pairs, difference, ci and the p values are null: too few tasks to compare on. */
-  minPairs: number;
-  aOnlyTasks: string[];
-  bOnlyTasks: string[];
+export interface CompareBody extends GroupComparison {
   asOf: string;
 }
 

@@ -8,7 +8,6 @@ import { valueOfCode } from './columns.ts';
 import { OUTCOME_RULES, OUTSIDE, RESOLVED, type ResolveOutcome } from './outcome.ts';
 
 export * from './agreement.ts';
-export * from './comparison-sentence.ts';
 export * from './difficulty.ts';
 export * from './multiple-comparisons.ts';
 export * from './outcome.ts';

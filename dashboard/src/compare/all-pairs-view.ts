@@ -6,7 +6,8 @@
 import { groupRuns, type Group } from '#analytics/run-grouping.ts';
 import { selectRuns } from '#analytics/run-selection.ts';
 import { allPairs, type AllPairs, type PairRow } from '#analytics/all-pairs.ts';
-import { MIN_SHARED_TASKS, OUTCOME_LABELS, pText, selectByDifficulty, taskDifficulty } from '#analytics/statistics.ts';
+import { MIN_SHARED_TASKS, OUTCOME_LABELS, selectByDifficulty, taskDifficulty } from '#analytics/statistics.ts';
+import { pText } from '#analytics/comparison-sentence.ts';
 import { el, fill, nameText } from '../widgets/dom.ts';
 import { count } from '../widgets/format.ts';
 import { intervalText } from '../widgets/intervals.ts';

@@ -5,7 +5,8 @@
 // the page's own table, so the page and the API cannot disagree.
 import { type Group } from '#analytics/run-grouping.ts';
 import { selectRuns } from '#analytics/run-selection.ts';
-import { describeComparison, sampleSentence, selectByDifficulty, taskDifficulty } from '#analytics/statistics.ts';
+import { selectByDifficulty, taskDifficulty } from '#analytics/statistics.ts';
+import { describeComparison, sampleSentence } from '#analytics/comparison-sentence.ts';
 import { valueOfCode } from '#analytics/columns.ts';
 import { verdictKeyAt } from '#analytics/result-filters.ts';
 import { compareGroups } from '#analytics/compare-groups.ts';

@@ -2,7 +2,7 @@
 // Holm clause it carries when the pair is one of several compared at once.
 import type { Group } from '#analytics/run-grouping.ts';
 import type { AllPairs } from '#analytics/all-pairs.ts';
-import type { HolmClause } from '#analytics/statistics.ts';
+import type { HolmClause } from '#analytics/comparison-sentence.ts';
 import { el } from '../widgets/dom.ts';
 
 const same = (x: Group, y: Group) => x.model === y.model && x.harnessVersion === y.harnessVersion;

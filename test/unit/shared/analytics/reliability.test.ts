@@ -24,7 +24,8 @@ import { quantileOfKnown } from '#analytics/quantiles.ts';
 import { binomialSampler, seeded } from '#analytics/seeded-random.ts';
 import { pairFigures } from '#analytics/compare-groups.ts';
 import type { SampleCounts } from '#analytics/task-samples.ts';
-import { binomialLowerTail, describeComparison, pairedComparison, proportion, Z95 } from '#analytics/statistics.ts';
+import { binomialLowerTail, pairedComparison, proportion, Z95 } from '#analytics/statistics.ts';
+import { describeComparison } from '#analytics/comparison-sentence.ts';
 
 const campaign = (resolved: number[], samples = 3): TaskSamples[] =>
   resolved.map((c, i) => ({ task: `t${i + 1}`, n: samples, c, repo: i < 2 ? 'acme/x' : 'acme/y' }));

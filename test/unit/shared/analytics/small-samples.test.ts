@@ -8,13 +8,13 @@ import { compareGroups } from '#analytics/compare-groups.ts';
 import { RunTable } from '#analytics/run-table.ts';
 import {
   DEFAULT_MIN_N,
-  describeComparison,
   difficultyOf,
   difficultyOfRow,
   rankByRate,
   selectByDifficulty,
   taskDifficulty,
 } from '#analytics/statistics.ts';
+import { describeComparison } from '#analytics/comparison-sentence.ts';
 import { ConfigError, parseConfig } from '#schema/config.ts';
 import { compactRunOf as run } from '../../../helpers/compact-runs.ts';
 

@@ -5,7 +5,6 @@ import fc from 'fast-check';
 import {
   binomialLowerTail,
   cohensKappa,
-  describeComparison,
   mcnemarExactP,
   newcombePairedInterval,
   pairedComparison,
@@ -13,6 +12,7 @@ import {
   wilsonInterval,
   type PairedCounts,
 } from '#analytics/statistics.ts';
+import { describeComparison } from '#analytics/comparison-sentence.ts';
 
 const toDigits = (interval: [number, number] | null, digits = 4) => interval?.map((x) => Number(x.toFixed(digits)));
 
