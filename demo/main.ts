@@ -3,7 +3,8 @@
 // data folder and the stand-in judge, pushes the campaign through the signed endpoint, reports delivery, landing
 // and judging as they go, and serves the cockpit once every run is final, until Ctrl-C. Only with --url does it
 // push into a local mode it did not start.
-// Options: --source swe-bench-lite (default) | swe-bench-pro, --data DIR, --tasks N, --seed S, --space NAME,
+// Options: --source (or --campaign) swe-bench-lite (default) | swe-bench-pro | terminal-bench, --data DIR,
+// --tasks N, --seed S, --space NAME,
 // --url URL, --fresh. The data is checked first: a missing or corrupt file stops it with a message naming it.
 import { existsSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -20,13 +21,16 @@ import { deliverCampaign, writeCampaignFolders, type DeliveredCounts, type Deliv
 import { DEMO_JUDGE_MODEL, startDemoJudge } from './judge.ts';
 import { DEMO_DATA_DIR, readDemoData } from './data.ts';
 import { buildLiteCampaign, LITE_CAMPAIGN } from './lite-campaign.ts';
+import { buildTerminalBenchCampaign, TERMINAL_BENCH_CAMPAIGN } from './terminal-bench-campaign.ts';
+import { readTerminalBenchData } from './terminal-bench-data.ts';
 import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from './prices.ts';
 import { localPaths, PROJECT_ROOT } from '#infra/local/paths.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { values: args } = parseArgs({
   options: {
-    source: { type: 'string', default: 'swe-bench-lite' },
+    source: { type: 'string' },
+    campaign: { type: 'string' },
     data: { type: 'string', default: DEMO_DATA_DIR },
     tasks: { type: 'string' },
     seed: { type: 'string', default: '7' },
@@ -36,18 +40,20 @@ const { values: args } = parseArgs({
   },
 });
 const SOURCES = {
-  'swe-bench-lite': { space: 'SweBenchLiteDemo', defaultTasks: null },
-  'swe-bench-pro': { space: 'SweBenchProDemo', defaultTasks: 50 },
+  'swe-bench-lite': { space: 'SweBenchLiteDemo', defaultTasks: null, campaign: LITE_CAMPAIGN },
+  'swe-bench-pro': { space: 'SweBenchProDemo', defaultTasks: 50, campaign: null },
+  'terminal-bench': { space: 'TerminalBenchDemo', defaultTasks: null, campaign: TERMINAL_BENCH_CAMPAIGN },
 } as const;
+const sourceName = args.campaign ?? args.source ?? 'swe-bench-lite';
 type Source = keyof typeof SOURCES;
 const DEMO_SENDERS = ['demo-runner-1', 'demo-runner-2'];
 const host = process.env.HOST ?? '127.0.0.1';
 const port = Number(process.env.PORT ?? 8787);
 
 async function main() {
-  if (!Object.hasOwn(SOURCES, args.source))
-    throw new Error(`--source is ${Object.keys(SOURCES).join(' or ')}, not "${args.source}".`);
-  const source = args.source as Source;
+  if (!Object.hasOwn(SOURCES, sourceName))
+    throw new Error(`--campaign is ${Object.keys(SOURCES).join(' or ')}, not "${sourceName}".`);
+  const source = sourceName as Source;
   const tasks = args.tasks === undefined ? SOURCES[source].defaultTasks : Number(args.tasks);
   if (tasks !== null && (!Number.isInteger(tasks) || tasks < 1))
     throw new Error('--tasks must be a whole number of at least 1.');
@@ -67,7 +73,7 @@ async function main() {
       `Port ${port} is taken (by \`npm start\`?), so the demo starts its own local mode on a free port; ` +
         `to push into the one at http://${host}:${port} instead, run \`npm run demo -- --url http://${host}:${port}\`.`,
     );
-  await startAndPush(SOURCES[source].space, build, free ? port : 0);
+  await startAndPush(source, build, free ? port : 0);
 }
 
 async function portIsFree(candidate: number): Promise<boolean> {
@@ -80,10 +86,14 @@ async function portIsFree(candidate: number): Promise<boolean> {
   return free;
 }
 
-type CampaignBuilder = (hosts: string[]) => DemoCampaign;
+type CampaignBuilder = (hosts: string[]) => DemoCampaign | Promise<DemoCampaign>;
 
 function campaignBuilder(source: Source, tasks: number | null): CampaignBuilder {
   const seed = Number(args.seed);
+  if (source === 'terminal-bench') {
+    readTerminalBenchData();
+    return (hosts) => buildTerminalBenchCampaign({ tasks: tasks ?? undefined, seed, hosts });
+  }
   if (source === 'swe-bench-pro') {
     const runs = readSourceRuns();
     return (hosts) => buildCampaign(runs, { tasks: tasks ?? SOURCES[source].defaultTasks, seed, hosts });
@@ -103,8 +113,8 @@ async function cockpitsAt(url: string): Promise<CockpitsBody | null> {
 }
 
 /** Builds the campaign and prints the banner: what it holds, counted from what was built. */
-function campaignFor(build: CampaignBuilder, hosts: string[]): DemoCampaign {
-  const campaign = build(hosts);
+async function campaignFor(build: CampaignBuilder, hosts: string[]): Promise<DemoCampaign> {
+  const campaign = await build(hosts);
   const rows = campaign.runs.map((r) => r.delivery.row as { model: string; harnessVersion: string });
   const configurations = new Set(rows.map((r) => `${r.model} · ${r.harnessVersion}`)).size;
   const harnesses = new Set(rows.map((r) => r.harnessVersion)).size;
@@ -114,14 +124,15 @@ function campaignFor(build: CampaignBuilder, hosts: string[]): DemoCampaign {
   );
   for (const line of campaign.provenance.lines()) console.log(`  ${line}`);
   console.log(
-    `  Verdicts: the stand-in judge "${DEMO_JUDGE_MODEL}", from each run's hidden-test outcome (data/README.md).`,
+    `  Verdicts: ${campaign.verdicts ?? `the stand-in judge "${DEMO_JUDGE_MODEL}", from each run's hidden-test outcome (data/README.md)`}.`,
   );
   return campaign;
 }
 
-async function startAndPush(space: string, build: CampaignBuilder, listenPort: number) {
-  const campaignDeclared = args.source === 'swe-bench-lite' ? { campaign: LITE_CAMPAIGN } : {};
-  const dataDir = process.env.REPLAY_DATA_DIR ?? join(PROJECT_ROOT, '.replay-data', `demo-${args.source}`);
+async function startAndPush(source: Source, build: CampaignBuilder, listenPort: number) {
+  const { space, campaign: declared } = SOURCES[source];
+  const campaignDeclared = declared ? { campaign: declared } : {};
+  const dataDir = process.env.REPLAY_DATA_DIR ?? join(PROJECT_ROOT, '.replay-data', `demo-${source}`);
   if (args.fresh && existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
   const config = parseConfig({
     defaultJudgeModel: DEMO_JUDGE_MODEL,
@@ -135,7 +146,7 @@ async function startAndPush(space: string, build: CampaignBuilder, listenPort: n
     // harness recorded its cost has that cost).
     prices: { ...DEMO_RUNNER_PRICES, [DEMO_JUDGE_MODEL]: DEMO_JUDGE_PRICE },
   });
-  const campaign = campaignFor(build, DEMO_SENDERS);
+  const campaign = await campaignFor(build, DEMO_SENDERS);
   const judge = await startDemoJudge(campaign);
   // Loaded once the data has been read: a broken data folder is reported before the pipeline's modules load.
   const { startLocalMode } = await import('#infra/local/local-mode.ts');
@@ -205,7 +216,7 @@ async function pushToRunning(url: string, running: CockpitsBody, build: Campaign
   );
   const keys = await keysFor(config, space, keysDir);
   // Runs are spread over the senders that have a key: a delivery from an unpaired host would be refused.
-  const campaign = campaignFor(build, [...keys.keys()]);
+  const campaign = await campaignFor(build, [...keys.keys()]);
   await push(url, space, campaign, keysDir, join(localPaths().dataDir, 'demo-runs', space), Date.now()).catch(
     (error: Error) => {
       throw new Error(

@@ -30,6 +30,8 @@ import type { StoredHost } from '#schema/host.ts';
 import type { SentIssue, StoredIssue } from '#schema/issue.ts';
 import type { StoredHiddenTestResult, RunRow } from '#schema/run.ts';
 import { replacesHiddenTest } from '#core/landing/decide.ts';
+import type { ReadDeps } from '#core/read/read-deps.ts';
+import type { ReplayConfig } from '#schema/config.ts';
 import { archivedAttemptKey } from '#core/storage-layout.ts';
 
 /** Every table-backed port, as one table (like DynamoStore). */
@@ -388,3 +390,16 @@ function takeUnit(counts: Map<string, number>, at: string, cap: number): boolean
 /** Judge calls taken from a space's budget on one UTC day, read through the port the read API uses. */
 export const budgetCalls = async (budget: BudgetStore, space: string, day: string): Promise<number> =>
   (await budget.listDays(space, day, day))[0]?.calls ?? 0;
+
+/** The read API's ports over one in-memory table, with no pairing keys, at `now`. */
+export const inMemoryReadDeps = (table: InMemoryTable, config: ReplayConfig, now: Date): ReadDeps => ({
+  config,
+  runs: table,
+  attempts: table,
+  issues: table,
+  hosts: table,
+  objects: new InMemoryObjectStore(),
+  pairing: new InMemoryKeySource({}),
+  budget: table,
+  clock: new SettableClock(now),
+});

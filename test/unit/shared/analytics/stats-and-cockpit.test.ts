@@ -19,12 +19,7 @@ import { answerRead } from '#core/read/read-api.ts';
 import type { ReadDeps } from '#core/read/read-deps.ts';
 import { parseConfig } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
-import {
-  InMemoryKeySource,
-  InMemoryObjectStore,
-  InMemoryTable,
-  SettableClock,
-} from '../../../helpers/in-memory-ports.ts';
+import { inMemoryReadDeps, InMemoryTable } from '../../../helpers/in-memory-ports.ts';
 import { runRow } from '../../../helpers/records.ts';
 
 const SPACE = 'Campaign';
@@ -35,17 +30,8 @@ const UNKNOWN_JUDGE_COST = 'synthetic-model-00';
 
 /** The read API's dependencies over `table`, in `SPACE`, with `prices`. */
 function readDeps(table: InMemoryTable, prices: Record<string, { inputPerMTok: number; outputPerMTok: number }>) {
-  return {
-    config: parseConfig({ spaces: { [SPACE]: { senders: ['mac-studio-1'] } }, prices }),
-    runs: table,
-    attempts: table,
-    issues: table,
-    hosts: table,
-    objects: new InMemoryObjectStore(),
-    pairing: new InMemoryKeySource({}),
-    budget: table,
-    clock: new SettableClock(new Date('2026-11-30T00:00:00.000Z')),
-  } satisfies ReadDeps;
+  const config = parseConfig({ spaces: { [SPACE]: { senders: ['mac-studio-1'] } }, prices });
+  return inMemoryReadDeps(table, config, new Date('2026-11-30T00:00:00.000Z'));
 }
 
 async function campaign(): Promise<ReadDeps> {
