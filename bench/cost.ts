@@ -160,7 +160,11 @@ function designOfTemplates(): Design {
       )![1].Properties.BatchSize,
     ),
     projections: { byUpdated: projection('byUpdated'), due: projection('due'), byHost: projection('byHost') },
-    inlineMessageBytes: 0,
+    // Ingest sends a delivery inline up to the landing queue's message size (functions/ingest/lambda.ts).
+    inlineMessageBytes: Number(
+      ofType(state, 'AWS::SQS::Queue').find(([id]) => id.startsWith('LandingQueue'))![1].Properties
+        .MaximumMessageSize ?? 0,
+    ),
     keyCacheSeconds: Number(
       /const CACHE_SECONDS = (\d+);/.exec(readFileSync(join(root, 'adapters/aws/secrets-key-source.ts'), 'utf8'))![1],
     ),
@@ -454,6 +458,15 @@ console.log(
 console.log(
   `The run delivery alone (the figure the bench gave before hidden tests, the judge and keys were counted): ` +
     `$${before.runDeliveryOnly.toFixed(2)} before, $${after.runDeliveryOnly.toFixed(2)} after.`,
+);
+// What every delivery pays before any storage, table write, judge time or key read: its request, the ingest and
+// lander invocations, its queue messages, its logs.
+const perRequest = after.sections
+  .flatMap((section) => section.lines)
+  .filter((line) => /^(API Gateway|Lambda ingest|Lambda lander|SQS|CloudWatch Logs)/.test(line.service));
+console.log(
+  `Per request, after (HTTP API, ingest, lander, SQS, logs of the two deliveries and the judge pass): ` +
+    `$${sum(perRequest).toFixed(2)} of the $${after.full.toFixed(2)}.`,
 );
 const costed = new Set(['ingest', 'lander', 'judge']);
 const notPerDelivery = [...functions.keys()].filter((s) => !costed.has(s)).sort();

@@ -30,6 +30,11 @@ export interface PlatformResources {
   /** The data bucket for readers of whole snapshots (longer timeouts in AWS). */
   bulkData: ObjectStore;
   landingQueue: MessageQueue<LandingMessage>;
+  /**
+   * Where the landing queue is durable (SQS), the largest landing message: a delivery that fits travels in it,
+   * with no inbox object. Absent locally, where the queue lives in memory and the inbox is replayed on start.
+   */
+  landingMessageMaxBytes?: number;
   landingDeadLetters: MessageQueue<LandingMessage>;
   judgeQueue: MessageQueue<JudgeMessage>;
   hostKeys: KeySource;

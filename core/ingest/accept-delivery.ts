@@ -1,6 +1,6 @@
-// The ingest rules of docs/contract.md §3, in order; the first failing check answers. An accepted delivery is written
-// to the inbox (object storage, no size limit to worry about) before it is queued, and the queue carries
-// only a claim check, so a 1 MiB delivery never meets SQS's message size limit.
+// The ingest rules of docs/contract.md §3, in order; the first failing check answers. An accepted delivery is
+// durably queued before the 202: in its landing message when it fits and the queue is durable (SQS), otherwise
+// written to the inbox first (object storage, no size limit) with the message as its claim check.
 import { sha256Hex } from '#shared/sha256.ts';
 import {
   acceptsV1At,
@@ -52,6 +52,12 @@ export interface IngestDeps {
   keys: KeySource;
   inbox: ObjectStore;
   landingQueue: MessageQueue<LandingMessage>;
+  /**
+   * A delivery whose landing message is at most this many bytes travels in it, with no inbox object: set where
+   * the landing queue is durable (SQS). Absent or 0: every delivery is written to the inbox first (local mode,
+   * whose queue lives in memory and whose inbox is replayed on start).
+   */
+  landingMessageMaxBytes?: number;
   /** The run rows, read (consistently) to refuse a run whose id is another run's (docs/contract.md §3 check 7). */
   runs: Pick<RunStore, 'getRun'>;
   issueOwners: IssueOwnerStore;
@@ -182,11 +188,7 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     // Who may own a run of a pinned model is read here, where the configuration is, and travels with the entry.
     ...(parsed.delivery.kind === 'run' && pinnedHosts(space, parsed.delivery.row.model)),
   };
-  // Create-only: an entry already under this key is this very body from this host, stored by an earlier
-  // attempt, so it is answered 202 again and queued again (landing is idempotent).
-  const key = inboxKey(req.space, inboxEntryName(check.host, sha256Hex(req.rawBody)));
-  await deps.inbox.putIfAbsent(key, JSON.stringify(entry), 'application/json');
-  await deps.landingQueue.send({ space: req.space, inboxKey: key, deliveryId });
+  await enqueueForLanding(deps, req, check.host, entry);
 
   const id = parsed.delivery.kind === 'issue' ? parsed.delivery.issue.taskId : parsed.delivery.id;
   return { status: 202, body: { signature: 'verified', id, status: 'queued', ignored: parsed.ignored } };
@@ -196,6 +198,24 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
 function deliveryIdOf(req: IngestRequest): string {
   const header = req.headers[SIGNATURE_HEADERS.delivery]?.trim();
   return header && UUID.test(header) ? header.toLowerCase() : sha256Hex(req.rawBody);
+}
+
+/**
+ * The 202's promise kept: once this returns, the delivery is durably queued. One that fits travels in the landing
+ * message itself (SQS keeps it until it lands, or sets it aside in the dead-letter queue); a larger one, or any
+ * where the queue is not durable (local mode), is written to the inbox first and the message carries its key.
+ */
+async function enqueueForLanding(deps: IngestDeps, req: IngestRequest, host: string, entry: InboxEntry) {
+  const inline: LandingMessage = { space: req.space, entry, deliveryId: entry.deliveryId };
+  if (deps.landingMessageMaxBytes && Buffer.byteLength(JSON.stringify(inline)) <= deps.landingMessageMaxBytes) {
+    await deps.landingQueue.send(inline);
+    return;
+  }
+  // Create-only: an entry already under this key is this very body from this host, stored by an earlier
+  // attempt, so it is answered 202 again and queued again (landing is idempotent).
+  const key = inboxKey(req.space, inboxEntryName(host, sha256Hex(req.rawBody)));
+  await deps.inbox.putIfAbsent(key, JSON.stringify(entry), 'application/json');
+  await deps.landingQueue.send({ space: req.space, inboxKey: key, deliveryId: entry.deliveryId });
 }
 
 /**

@@ -1,5 +1,6 @@
-// POST /hooks/{space}/ingest: verify the host's signature over the raw bytes, check the delivery, store it
-// durably, queue a claim check, answer 202. All rules live in core/ingest; `lambda.ts` wires AWS.
+// POST /hooks/{space}/ingest: verify the host's signature over the raw bytes, check the delivery, queue it
+// durably (in its message, or in the inbox with a claim check), answer 202. All rules live in core/ingest;
+// `lambda.ts` wires AWS.
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts';

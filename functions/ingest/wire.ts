@@ -4,12 +4,16 @@ import type { IngestDeps } from '#core/ingest/accept-delivery.ts';
 import type { PlatformResources } from '../platform-resources.ts';
 
 export const wire = (
-  r: Pick<PlatformResources, 'config' | 'hostKeys' | 'inbox' | 'landingQueue' | 'table' | 'clock'>,
+  r: Pick<
+    PlatformResources,
+    'config' | 'hostKeys' | 'inbox' | 'landingQueue' | 'landingMessageMaxBytes' | 'table' | 'clock'
+  >,
 ): IngestDeps => ({
   config: r.config,
   keys: rememberingMissingKeys(r.hostKeys, r.clock),
   inbox: r.inbox,
   landingQueue: r.landingQueue,
+  landingMessageMaxBytes: r.landingMessageMaxBytes,
   runs: r.table,
   issueOwners: r.table,
   clock: r.clock,

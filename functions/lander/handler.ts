@@ -1,9 +1,10 @@
-// SQS → landing. Each record is a claim check for an inbox entry; the rules live in core/landing and
-// `lambda.ts` wires AWS. A body that is not a claim check is dropped with a warning (nothing to land, and
-// retrying it cannot help); a landing that throws fails only its own record.
+// SQS → landing. Each record carries a delivery, or a claim check for an inbox entry; the rules live in
+// core/landing and `lambda.ts` wires AWS. A body that is neither is dropped with a warning (nothing to land, and
+// retrying it cannot help); a delivery that does not parse, like a landing that throws, fails only its own
+// record, and after the queue's retries waits in the dead-letter queue: an accepted delivery is never dropped.
 import type { SQSRecord } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { landInboxEntry, type LandingDeps } from '#core/landing/land.ts';
+import { landEntry, landInboxEntry, type LandingDeps } from '#core/landing/land.ts';
 import { landingMessageSchema } from '#schema/messages.ts';
 import { METRICS } from '#core/operations.ts';
 import { correlate, type Instrumentation } from '#adapters/aws/observability.ts';
@@ -24,7 +25,10 @@ export function createLanderHandler(coreDeps: LandingDeps, instrumentation: Inst
     identified: correlate,
   };
   return sqsBatchHandler(instrumentation, async (record: SQSRecord) => {
-    const message = landingMessageSchema.safeParse(parseBody(record));
+    const body = parseBody(record);
+    const message = landingMessageSchema.safeParse(body);
+    if (!message.success && carriesEntry(body))
+      throw new Error(`The delivery in landing message ${record.messageId} does not parse: ${describe(message.error)}`);
     if (!message.success) {
       logger.warn('dropped a malformed landing message', {
         messageId: record.messageId,
@@ -33,9 +37,19 @@ export function createLanderHandler(coreDeps: LandingDeps, instrumentation: Inst
       metrics.addMetric(METRICS.landingMessageDropped, MetricUnit.Count, 1);
       return;
     }
-    correlate({ deliveryId: message.data.deliveryId });
-    const outcome = await landInboxEntry(deps, message.data.inboxKey);
-    logger.info('landed', { space: message.data.space, inboxKey: message.data.inboxKey, outcome });
+    const { space, entry, inboxKey, deliveryId } = message.data;
+    correlate({ deliveryId: deliveryId ?? entry?.deliveryId });
+    const outcome = entry ? await landEntry(deps, entry) : await landInboxEntry(deps, inboxKey!);
+    logger.info('landed', { space, ...(entry ? {} : { inboxKey }), outcome });
     metrics.addMetric(METRICS.landed, MetricUnit.Count, 1);
   });
 }
+
+const carriesEntry = (body: unknown) => typeof body === 'object' && body !== null && 'entry' in body;
+
+/** Where and what, never the value: a delivery's text stays out of the logs. */
+const describe = (error: { issues: { path: PropertyKey[]; message: string }[] }) =>
+  error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`)
+    .join('; ');

@@ -1,8 +1,8 @@
 // Everything that holds data or identity: the table, the buckets, the queues with their dead-letter queues,
-// the secrets and the analysts' user pool. It changes rarely, and all but the queues (whose messages are
-// claim checks on the inbox) survive stack deletion, so the stateless stack can be replaced or torn down
-// without losing a run, a key or a user.
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+// the secrets and the analysts' user pool. It changes rarely, and all but the judge's queues (whose messages
+// point at rows) survive stack deletion — the landing queue and its dead-letter queue carry accepted deliveries
+// — so the stateless stack can be replaced or torn down without losing a run, a key or a user.
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -19,6 +19,7 @@ import {
 } from '#core/storage-layout.ts';
 import { keySecretName } from '#shared/key-names.ts';
 import { keyCandidates, type AdoptConfig, type ReplayConfig } from '#schema/config.ts';
+import { LANDING_MESSAGE_MAX_BYTES } from '#schema/messages.ts';
 import { MAX_RECEIVES, TIMEOUTS, visibilityFor } from './timing.ts';
 import type { DeploymentNames } from './deployment-names.ts';
 import { analystPool, type Analysts } from './constructs/analyst-pool.ts';
@@ -144,9 +145,15 @@ export class StatefulStack extends Stack implements PipelineState {
     ] as const)
       new CfnOutput(this, id, { value, description });
 
+    // A landing message may be the accepted delivery itself (up to SQS's 1 MiB): kept as long as the inbox
+    // keeps an entry, and kept on stack deletion like the inbox.
     this.landingDlq = deadLetterQueue(this, 'LandingDlq');
+    this.landingDlq.applyRemovalPolicy(RemovalPolicy.RETAIN);
     this.landingQueue = new Queue(this, 'LandingQueue', {
       ...queueDefaults(),
+      maxMessageSizeBytes: LANDING_MESSAGE_MAX_BYTES,
+      retentionPeriod: Duration.days(INBOX_EXPIRY_DAYS),
+      removalPolicy: RemovalPolicy.RETAIN,
       visibilityTimeout: visibilityFor(TIMEOUTS.lander),
       deadLetterQueue: { queue: this.landingDlq, maxReceiveCount: MAX_RECEIVES },
     });

@@ -1,20 +1,17 @@
-// Messages between stages. Queues carry claim checks only; the inbox object carries the delivery.
+// Messages between stages. A landing message carries the delivery itself when it fits (SQS takes up to 1 MiB),
+// otherwise a claim check for the inbox object that holds it; the judge queue carries run references.
 import * as z from './zod.ts';
 import { deliverySchema } from './delivery.ts';
 import { nonEmptyText } from './primitives.ts';
+
+/** SQS's largest message body: the landing queue is made to take it, and ingest sends deliveries up to it inline. */
+export const LANDING_MESSAGE_MAX_BYTES = 1024 * 1024;
 
 /**
  * `deliveryId`, the delivery the work is for, only labels the log lines (docs/deploy.md, "Following a delivery"):
  * a message queued again by the inbox reconciliation, or a retry the sweeper queues, has none.
  */
 const correlation = { deliveryId: z.optional(nonEmptyText) };
-
-export const landingMessageSchema = z.object({
-  space: nonEmptyText,
-  inboxKey: z.string().check(z.startsWith('inbox/')),
-  ...correlation,
-});
-export type LandingMessage = z.infer<typeof landingMessageSchema>;
 
 export const judgeMessageSchema = z.object({
   space: nonEmptyText,
@@ -38,3 +35,19 @@ export const inboxEntrySchema = z.object({
   owners: z.optional(z.array(nonEmptyText)),
 });
 export type InboxEntry = z.output<typeof inboxEntrySchema>;
+
+/**
+ * One accepted delivery to land: `entry`, the delivery itself (no inbox object), or `inboxKey`, the inbox object
+ * that holds it (a delivery too large for a message, local mode, or the inbox reconciliation's re-queue).
+ */
+export const landingMessageSchema = z
+  .object({
+    space: nonEmptyText,
+    inboxKey: z.optional(z.string().check(z.startsWith('inbox/'))),
+    entry: z.optional(inboxEntrySchema),
+    ...correlation,
+  })
+  .check(
+    z.refine((m) => (m.inboxKey === undefined) !== (m.entry === undefined), 'needs an inboxKey or an entry, not both'),
+  );
+export type LandingMessage = z.output<typeof landingMessageSchema>;

@@ -14,13 +14,20 @@ import { wire as wireReconciler } from '#functions/inbox-reconciler/wire.ts';
 import { LAMBDA_ANSWER_BYTES, type ServiceName } from '#core/operations.ts';
 import { systemClock } from '#core/ports.ts';
 import { parseConfig } from '#schema/config.ts';
+import { LANDING_MESSAGE_MAX_BYTES } from '#schema/messages.ts';
 import { startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
 const CONFIG = { spaces: { Main: { senders: ['mac-studio-1'] } }, cockpits: { Board: { space: 'Main' } } };
 /** The settings a deployment or a developer sets in the environment. */
 const ENV = { JUDGE_MAX_DIFF_CHARS: '12345' };
-/** Where the platforms differ by design: a Lambda answer's size limit, which local mode does not have. */
-const PLATFORM_ONLY: Partial<Record<ServiceName, string[]>> = { 'read-api': ['maxAnswerBytes'] };
+/**
+ * Where the platforms differ by design: a Lambda answer's size limit, and the landing message a delivery may travel
+ * in (SQS is durable; local mode's queue lives in memory, so every delivery goes through its inbox).
+ */
+const PLATFORM_ONLY: Partial<Record<ServiceName, string[]>> = {
+  'read-api': ['maxAnswerBytes'],
+  ingest: ['landingMessageMaxBytes'],
+};
 
 /** What the stack would set; building a client makes no request. */
 const STACK_ENV = {
@@ -43,6 +50,7 @@ function awsWiring(): Record<ServiceName, object> {
     data: aws.awsData(),
     bulkData: aws.awsBulkData(),
     landingQueue: aws.awsLandingQueue(),
+    landingMessageMaxBytes: LANDING_MESSAGE_MAX_BYTES,
     landingDeadLetters: aws.awsLandingDeadLetters(),
     judgeQueue: aws.awsJudgeQueue(),
     hostKeys: aws.awsHostKeys(),
@@ -97,5 +105,7 @@ describe("every function's wiring", () => {
     // The setting that had drifted: local mode took the judge's diff budget from no environment at all.
     expect(local.wiring.judge).toMatchObject({ maxDiffChars: 12345 });
     expect(deployed['read-api']).toMatchObject({ maxAnswerBytes: LAMBDA_ANSWER_BYTES });
+    expect(deployed.ingest).toMatchObject({ landingMessageMaxBytes: LANDING_MESSAGE_MAX_BYTES });
+    expect(local.wiring.ingest).toMatchObject({ landingMessageMaxBytes: undefined });
   });
 });

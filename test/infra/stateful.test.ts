@@ -3,6 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { EXPIRY_ATTRIBUTE, INDEXES, TABLE_KEYS } from '#core/storage-layout.ts';
 import { keySecretName } from '#shared/key-names.ts';
 import { keyCandidates, parseConfig } from '#schema/config.ts';
+import { LANDING_MESSAGE_MAX_BYTES } from '#schema/messages.ts';
 import { INBOX_EXPIRY_DAYS, SNAPSHOT_VERSION_DAYS } from '#infra/aws/stateful-stack.ts';
 import { MAX_RECEIVES, TIMEOUTS } from '#infra/aws/timing.ts';
 import type { Stack } from 'aws-cdk-lib';
@@ -154,6 +155,19 @@ describe('queues', () => {
       const span = redrive.maxReceiveCount * (queue.Properties.VisibilityTimeout as number);
       expect({ id, span: span >= 30 * 60 }).toEqual({ id, span: true });
     }
+  });
+
+  it('the landing queue carries a whole delivery (1 MiB), keeps it as long as the inbox, and outlives the stack with its dead-letter queue', () => {
+    const landing = queues.find(([, q]) => q.Properties.VisibilityTimeout === TIMEOUTS.lander.toSeconds() * 6)!;
+    const deadLetters = (landing[1].Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string] } })
+      .deadLetterTargetArn['Fn::GetAtt'][0];
+    expect(landing[1].Properties).toMatchObject({
+      MaximumMessageSize: LANDING_MESSAGE_MAX_BYTES,
+      MessageRetentionPeriod: INBOX_EXPIRY_DAYS * 86_400,
+    });
+    expect(LANDING_MESSAGE_MAX_BYTES).toBe(1024 * 1024);
+    for (const id of [landing[0], deadLetters])
+      expect({ id, policy: queues.find(([q]) => q === id)![1].DeletionPolicy }).toEqual({ id, policy: 'Retain' });
   });
 
   it('are encrypted, TLS-only, and give each consumer six of its timeouts before redelivery', () => {

@@ -9,6 +9,7 @@ import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts
 import { landInboxEntry, type LandingDeps } from '#core/landing/land.ts';
 import { judgeRun, CLAIM_SECONDS } from '#core/judge/judge-run.ts';
 import { parseConfig } from '#schema/config.ts';
+import { LANDING_MESSAGE_MAX_BYTES } from '#schema/messages.ts';
 import type { KeySource, LandingMessage, MessageQueue } from '#core/ports.ts';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { createLanderHandler } from '#functions/lander/handler.ts';
@@ -212,6 +213,44 @@ describe('ingest with a fault at the inbox, the queue, a key read or the run rea
       const sent = new Set(queue.sent.map((m) => m.inboxKey));
       expect(sent.size).toBe(1);
       expect(await w.stores.inbox.getText([...sent][0]!)).not.toBeNull();
+    },
+  );
+
+  it.each([
+    ['the queue send', 'send'],
+    ['the key read', 'keysFor'],
+    ["the run row's read", 'getRun'],
+  ])(
+    'never answers 202 when %s fails for a delivery that travels in its message, and the retry queues it once',
+    async (_what, method) => {
+      const queue = new RecordingQueue() as unknown as MessageQueue<LandingMessage> & { sent: LandingMessage[] };
+      const plan = new FaultPlan(0, 'throws');
+      const inboxBefore = await w.stores.inbox.list('inbox/ingest/');
+      const deps = (faulty: boolean): IngestDeps => ({
+        config,
+        keys: faulty ? plan.wrap(keys, [method]) : keys,
+        inbox: w.stores.inbox,
+        landingQueue: faulty ? plan.wrap(queue, [method]) : queue,
+        landingMessageMaxBytes: LANDING_MESSAGE_MAX_BYTES,
+        runs: faulty ? plan.wrap(w.stores.store, [method]) : w.stores.store,
+        issueOwners: w.stores.store,
+        clock: { now: () => now },
+      });
+      const failed = await acceptDelivery(deps(true), request).then(
+        (a) => a.status,
+        () => 'threw',
+      );
+      expect(failed).not.toBe(202);
+      expect((await acceptDelivery(deps(false), request)).status).toBe(202);
+      const { id } = JSON.parse(body.toString('utf8')) as { id: string };
+      expect(queue.sent).toEqual([
+        {
+          space: 'ingest',
+          deliveryId: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
+          entry: expect.objectContaining({ delivery: expect.objectContaining({ id }) }),
+        },
+      ]);
+      expect(await w.stores.inbox.list('inbox/ingest/')).toEqual(inboxBefore);
     },
   );
 });

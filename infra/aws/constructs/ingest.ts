@@ -1,6 +1,6 @@
 // Stage 1, ingest: the HTTPS endpoint runner hosts push to. The function checks the host's HMAC over the
-// raw body (docs/contract.md §3), checks the host owns what it writes, stores the delivery in the inbox and queues a
-// claim check for landing.
+// raw body (docs/contract.md §3), checks the host owns what it writes, and queues the delivery for landing: in its
+// message when it fits SQS's 1 MiB, else in the inbox with a claim check.
 import { Annotations, Duration, Validations } from 'aws-cdk-lib';
 import { ApiMapping, DomainName, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatemanager';

@@ -1,5 +1,6 @@
 // The inbox entry a 202 promises (docs/contract.md §3): keyed by signer and body, written create-only, so a
-// delivery id reused by another host or another body never replaces an accepted delivery.
+// delivery id reused by another host or another body never replaces an accepted delivery. Where the landing
+// queue is durable, a delivery that fits its message travels in it instead, with no inbox entry.
 import { describe, expect, it } from '@jest/globals';
 import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts';
 import { parseConfig } from '#schema/config.ts';
@@ -20,7 +21,7 @@ const KEYS = {
 const NOW = new Date('2026-12-03T08:00:00Z');
 const SHARED_ID = '0b5e7c1e-5a7e-4c7e-9d2a-3f1c2b4a5d6e';
 
-function world() {
+function world(landingMessageMaxBytes?: number) {
   const inbox = new InMemoryObjectStore();
   const landingQueue = new RecordingQueue<LandingMessage>();
   const table = new InMemoryTable();
@@ -34,6 +35,7 @@ function world() {
     runs: table,
     issueOwners: table,
     clock: new SettableClock(NOW),
+    landingMessageMaxBytes,
   };
   const send = (host: keyof typeof KEYS, delivery: unknown) => {
     const rawBody = Buffer.from(JSON.stringify(delivery));
@@ -45,7 +47,7 @@ function world() {
   };
   const stored = () =>
     [...inbox.objects.values()].map((o) => JSON.parse(Buffer.from(o.body).toString('utf8')) as Record<string, unknown>);
-  return { send, stored, inbox, landingQueue };
+  return { send, stored, inbox, landingQueue, deps };
 }
 
 describe('inbox entries', () => {
@@ -85,5 +87,45 @@ describe('inbox entries', () => {
       { space: 'Main', inboxKey: before[0]![0], deliveryId: SHARED_ID },
     ]);
     expect(before[0]![0]).toMatch(/^inbox\/Main\/mac-studio-1__[0-9a-f]{64}\.json$/);
+  });
+});
+
+describe('where the landing queue is durable', () => {
+  it('a delivery that fits travels in the landing message, with no inbox entry', async () => {
+    const { send, inbox, landingQueue } = world(64 * 1024);
+    const delivery = runDelivery({ taskId: 'inline-1' });
+    expect(await send('mac-studio-1', delivery)).toMatchObject({ status: 202, body: { signature: 'verified' } });
+    expect(inbox.objects.size).toBe(0);
+    expect(landingQueue.sent).toEqual([
+      {
+        space: 'Main',
+        deliveryId: SHARED_ID,
+        entry: {
+          space: 'Main',
+          deliveryId: SHARED_ID,
+          receivedAt: NOW.toISOString(),
+          host: 'mac-studio-1',
+          delivery: expect.objectContaining({ kind: 'run', id: delivery.id, patch: delivery.patch }),
+        },
+      },
+    ]);
+  });
+
+  it('a delivery larger than the message goes through the inbox, and the message is its claim check', async () => {
+    const { send, stored, inbox, landingQueue } = world(64 * 1024);
+    const delivery = runDelivery({ taskId: 'large-1' }, { patch: `diff --git a/x b/x\n+${'x'.repeat(70 * 1024)}\n` });
+    expect((await send('mac-studio-1', delivery)).status).toBe(202);
+    const [key] = [...inbox.objects.keys()];
+    expect(stored()).toEqual([expect.objectContaining({ host: 'mac-studio-1', deliveryId: SHARED_ID })]);
+    expect(landingQueue.sent).toEqual([{ space: 'Main', inboxKey: key, deliveryId: SHARED_ID }]);
+  });
+
+  it('a delivery whose message cannot be sent is answered with an error, not 202, and nothing is half kept', async () => {
+    const { send, inbox, deps } = world(64 * 1024);
+    deps.landingQueue = {
+      send: () => Promise.reject(new Error('SQS SendMessage timed out')),
+    };
+    await expect(send('mac-studio-1', runDelivery({ taskId: 'unsent-1' }))).rejects.toThrow('timed out');
+    expect(inbox.objects.size).toBe(0);
   });
 });

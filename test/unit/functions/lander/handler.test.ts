@@ -147,6 +147,32 @@ describe('the lander handler', () => {
     ]);
   });
 
+  it('lands a run carried in its message itself, with no inbox entry to read or empty', async () => {
+    const l = lander();
+    const delivery = runDelivery();
+    const record = sqsRecord({ space: 'S', entry: inboxEntry('S', delivery, { deliveryId: 'd-inline' }) });
+    const { result, output } = await capturingOutput(() => l.handler(sqsEvent([record])));
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect((await l.table.getRun('S', delivery.id))?.value).toMatchObject({
+      id: delivery.id,
+      deliveries: ['d-inline'],
+    });
+    expect(l.judgeQueue.sent).toEqual([
+      { space: 'S', id: delivery.id, finishedAt: '2026-11-20T10:12:00.000Z', deliveryId: 'd-inline' },
+    ]);
+    expect(logLines(output, 'landed')).toEqual([expect.objectContaining({ space: 'S', outcome: 'new' })]);
+  });
+
+  it('fails the record of a carried delivery that does not parse, so it is retried and then set aside, never dropped', async () => {
+    const l = lander();
+    const entry = { ...inboxEntry('S', runDelivery(), { deliveryId: 'd-bad' }), receivedAt: 42 };
+    const record = sqsRecord({ space: 'S', entry });
+    const { result, output } = await capturingOutput(() => l.handler(sqsEvent([record])));
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: record.messageId }] });
+    expect(metricValues(output, 'lander', METRICS.landingMessageDropped)).toEqual([]);
+    expect(await l.table.getRun('S', runDelivery().id)).toBeNull();
+  });
+
   it('publishes nothing for an empty batch', async () => {
     const { result, output } = await capturingOutput(() => lander().handler(sqsEvent([])));
     expect(result).toEqual({ batchItemFailures: [] });
