@@ -88,11 +88,15 @@ function sampleCountsOfRows(rows: readonly Row[], groups: readonly Group[]): Sam
   }
   const tasks = [...repoOf.keys()].sort(compareTaskIds);
   const indexOf = new Map(tasks.map((task, t) => [task, t]));
-  const groupIndex = new Map(groups.map((group, g) => [keyOf(group), g]));
+  // By model, then harness: no key string made per row.
+  const groupIndex = new Map<string, Map<string, number>>();
+  groups.forEach(({ model, harnessVersion }, g) =>
+    (groupIndex.get(model) ?? groupIndex.set(model, new Map()).get(model)!).set(harnessVersion, g),
+  );
   const n = groups.map(() => new Int32Array(tasks.length));
   const c = groups.map(() => new Int32Array(tasks.length));
   for (const row of rows) {
-    const g = groupIndex.get(keyOf(groupOf(row)));
+    const g = groupIndex.get(String(row['model']))?.get(String(row['harness_version']));
     if (g === undefined) continue;
     const t = indexOf.get(String(row['task_id']))!;
     n[g]![t] = count(row, 'n');

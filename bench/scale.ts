@@ -1,0 +1,148 @@
+// `npm run bench:scale -- --runs N`: the engine path of the read API at size, in local mode's engine (DuckDB over
+// the run dataset's Parquet parts, docs/contract.md §6 "Reading at scale"), each figure beside a floor measured
+// in the same run:
+// - build: the synthetic campaign's runs projected to the read side's form and written as Parquet parts of
+//   PART_RUNS runs (as the compactor writes its change sets), beside DuckDB copying the finished dataset into
+//   one Parquet file (reading and writing the same bytes, no projection);
+// - `/stats` warm: the engine path's queries and figures for every configuration (engineOutcome and
+//   engineStatistics, what the route runs above `engine.aboveRuns`), beside DuckDB counting the dataset by
+//   configuration alone (one scan, no latest-part window, no figures);
+// - export of all rows: the engine's export (exportRowsSql through exportTo, Parquet and CSV), beside DuckDB
+//   copying the dataset's rows to a file of the same format (no projection, no latest-part window).
+// Medians of --repeats (5), the engine warm (one untimed run of each first). Peak memory is the process's
+// largest resident set. Options: --runs N (1000000) --repeats K (5) --fresh
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DuckDbEngine } from '#adapters/local/duckdb-engine.ts';
+import { snapshotRun, type SnapshotRun } from '#analytics/run-snapshot.ts';
+import { NO_FILTERS } from '#analytics/run-selection.ts';
+import { engineOutcome, engineStatistics } from '#core/read/engine-figures.ts';
+import { exportRowsSql, type EngineExportView } from '#core/read/engine-queries.ts';
+import { runPart, runPartKey } from '#core/read/run-dataset.ts';
+import { DEFAULT_EXPORT_FIELDS } from '#schema/export-fields.ts';
+import { DEFAULT_MIN_N } from '#schema/defaults.ts';
+import { BENCH_CAMPAIGN, syntheticCampaign } from './synthetic-campaign.ts';
+
+const SPACE = 'ScaleBench';
+const PART_RUNS = 100_000;
+const PRICES = { 'synthetic-model-00': { inputPerMTok: 3, outputPerMTok: 15 } };
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '1000000' },
+    repeats: { type: 'string', default: '5' },
+    fresh: { type: 'boolean' },
+  },
+});
+const runs = Number(values.runs);
+const repeats = Number(values.repeats);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+const root = resolve(import.meta.dirname, 'results', `scale-${runs}`);
+const bucket = join(root, 'bucket');
+const scratch = join(root, 'scratch');
+const marker = join(root, 'built.json');
+
+/** Writes the dataset (unless a previous run built it for this size); answers the build's milliseconds. */
+async function build(): Promise<number | null> {
+  if (!values.fresh && existsSync(marker) && JSON.parse(readFileSync(marker, 'utf8')).runs === runs) return null;
+  rmSync(root, { recursive: true, force: true });
+  const t0 = performance.now();
+  const { rows } = syntheticCampaign({ space: SPACE, runs, ...BENCH_CAMPAIGN }, '2026-12-01T00:00:00.000Z');
+  let part: SnapshotRun[] = [];
+  let written = 0;
+  const flush = async () => {
+    const writtenAt = new Date(Date.parse('2026-12-01T00:00:00Z') + written * 1000);
+    const path = join(bucket, runPartKey(SPACE, writtenAt, `part-${String(written).padStart(4, '0')}`));
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, runPart(part, writtenAt));
+    written++;
+    part = [];
+  };
+  for (const row of rows()) {
+    part.push(snapshotRun(row));
+    if (part.length === PART_RUNS) await flush();
+  }
+  if (part.length) await flush();
+  const ms = performance.now() - t0;
+  writeFileSync(marker, JSON.stringify({ runs, buildMs: ms }));
+  return ms;
+}
+
+async function timedRepeats(work: () => Promise<unknown>): Promise<number[]> {
+  await work();
+  const ms: number[] = [];
+  for (let k = 0; k < repeats; k++) {
+    const t0 = performance.now();
+    await work();
+    ms.push(performance.now() - t0);
+  }
+  return ms;
+}
+
+const built = await build();
+mkdirSync(scratch, { recursive: true });
+const engine = await DuckDbEngine.open(bucket, '', async (key, path) => {
+  await mkdir(dirname(join(scratch, key)), { recursive: true });
+  await copyFile(path, join(scratch, key));
+});
+const view: EngineExportView = {
+  space: SPACE,
+  filters: NO_FILTERS,
+  tierTasks: [],
+  waveTasks: [],
+  matchesNothing: false,
+  difficulties: [],
+  agreement: null,
+  verdicts: [],
+  hiddenTests: [],
+  search: [],
+};
+const sink = (format: string) => `'${join(scratch, `floor.${format}`)}'`;
+const results: [string, number[], number[] | null][] = [];
+try {
+  const buildFloor = await timedRepeats(() =>
+    engine.rows(`COPY (SELECT * FROM ${engine.runDataset}) TO ${sink('parquet')} (FORMAT parquet)`),
+  );
+  results.push(['build the dataset', built === null ? [] : [built], buildFloor]);
+  const stats = await timedRepeats(async () => {
+    const outcome = await engineOutcome(engine, view, null);
+    return engineStatistics(engine, view, outcome, PRICES, DEFAULT_MIN_N, 'task');
+  });
+  const statsFloor = await timedRepeats(() =>
+    engine.rows(`SELECT model, harnessVersion, count(*) AS runs FROM ${engine.runDataset} GROUP BY 1, 2`),
+  );
+  results.push(['/stats (warm)', stats, statsFloor]);
+  for (const format of ['parquet', 'csv'] as const) {
+    const outcome = await engineOutcome(engine, view, null);
+    const sql = exportRowsSql(engine, view, outcome, DEFAULT_EXPORT_FIELDS, format, PRICES);
+    const exported = await timedRepeats(() => engine.exportTo(sql, format, `exports/${SPACE}/all.${format}`, {}));
+    const options = format === 'csv' ? 'FORMAT csv, HEADER true' : 'FORMAT parquet';
+    const floor = await timedRepeats(() =>
+      engine.rows(`COPY (SELECT * FROM ${engine.runDataset}) TO ${sink(format)} (${options})`),
+    );
+    results.push([`export.${format} of all rows`, exported, floor]);
+  }
+} finally {
+  engine.close();
+}
+
+const peakMb = process.resourceUsage().maxRSS / 1024;
+console.log(`\nThe engine path at ${runs.toLocaleString('en-US')} runs (DuckDB, local), medians of ${repeats} warm:`);
+console.log(
+  `${''.padEnd(28)}${'median'.padStart(10)}${'max'.padStart(10)}${'floor'.padStart(10)}${'× floor'.padStart(9)}`,
+);
+for (const [name, ms, floor] of results) {
+  if (!ms.length) {
+    console.log(`${name.padEnd(28)}${'(built before)'.padStart(20)}${`${Math.round(median(floor!))} ms`.padStart(10)}`);
+    continue;
+  }
+  const [m, f] = [median(ms), median(floor!)];
+  console.log(
+    `${name.padEnd(28)}${`${Math.round(m)} ms`.padStart(10)}${`${Math.round(Math.max(...ms))} ms`.padStart(10)}` +
+      `${`${Math.round(f)} ms`.padStart(10)}${`${(m / f).toFixed(2)}×`.padStart(9)}`,
+  );
+}
+console.log(`peak resident memory of this process (generator, DuckDB and all): ${Math.round(peakMb)} MB`);
