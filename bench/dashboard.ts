@@ -2,8 +2,9 @@
 // mode's store and compacted once; bench/results/dashboard-<N>/ is kept, --fresh reloads). Per navigation in a
 // fresh context: time to the first complete render (`cockpit-ready`), bytes, heap after a GC; then filter changes
 // to the painted frame and to every chart below the fold. Floor: downloading and JSON.parse-ing the same rows
-// from a bare server. Then the outcome switch and all pairs on 12 configurations (bench/analysis-bench.ts).
-// Options: --runs N (100000) --repeats K (5) --rounds R (10) --fresh --analysis-only
+// from a bare server. Then the outcome switch and all pairs on 12 configurations (bench/analysis-bench.ts), and the
+// Reliability card on 12 configurations × 5 samples (bench/reliability-card-bench.ts).
+// Options: --runs N (100000) --repeats K (5) --rounds R (10) --fresh --analysis-only --reliability-only --detail-only
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -16,6 +17,7 @@ import { launchChromium } from '../test/browser/helpers/chromium.ts';
 import { cockpitReady } from './cockpit-ready.ts';
 import { measureAnalysis } from './analysis-bench.ts';
 import { measureRunDetail } from './run-detail-bench.ts';
+import { measureReliabilityCard } from './reliability-card-bench.ts';
 import { loadSpace, preparedBefore } from './load-space.ts';
 import { BENCH_CAMPAIGN, syntheticCampaign } from './synthetic-campaign.ts';
 
@@ -29,6 +31,7 @@ const { values: args } = parseArgs({
     fresh: { type: 'boolean', default: false },
     'analysis-only': { type: 'boolean', default: false },
     'detail-only': { type: 'boolean', default: false },
+    'reliability-only': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '10' },
   },
 });
@@ -172,6 +175,15 @@ async function main() {
     }
     return;
   }
+  if (args['reliability-only']) {
+    const browser = await launchChromium();
+    try {
+      await measureReliabilityCard(browser, analysis);
+    } finally {
+      await browser.close();
+    }
+    return;
+  }
   if (args['analysis-only']) {
     const browser = await launchChromium();
     try {
@@ -272,6 +284,7 @@ async function main() {
   const browser2 = await launchChromium();
   try {
     await measureAnalysis(browser2, analysis);
+    await measureReliabilityCard(browser2, analysis);
     await measureRunDetail(browser2, REPEATS);
   } finally {
     await browser2.close();

@@ -16,6 +16,8 @@ export interface SyntheticCampaign {
   harnesses: string[];
   /** Tasks per wave (default 500). */
   tasksPerWave?: number;
+  /** Samples of each task per configuration (default 1): sample k > 1 is a run of its own (docs/contract.md §2). */
+  samples?: number;
 }
 
 export const BENCH_CAMPAIGN = {
@@ -36,7 +38,8 @@ export function syntheticCampaign(
 ): { issues: SentIssue[]; rows: () => Generator<RunRow> } {
   const random = seeded(42);
   const configurations = c.models * c.harnesses.length;
-  const tasks = Math.ceil(c.runs / configurations);
+  const samples = c.samples ?? 1;
+  const tasks = Math.ceil(c.runs / configurations / samples);
   const issues = Array.from({ length: tasks }, (_, t) =>
     storedIssue(
       c.space,
@@ -57,7 +60,8 @@ export function syntheticCampaign(
   function* rows(): Generator<RunRow> {
     for (let k = 0; k < c.runs; k++) {
       const config = k % configurations;
-      const t = Math.floor(k / configurations);
+      const t = Math.floor(k / configurations / samples);
+      const sample = (Math.floor(k / configurations) % samples) + 1;
       const skill = (config % c.models) / c.models;
       const steps = 5 + Math.floor(random() * 120);
       const known = () => random() > 0.05;
@@ -68,6 +72,7 @@ export function syntheticCampaign(
         model: `synthetic-model-${String(config % c.models).padStart(2, '0')}`,
         taskId: taskId(t),
         harnessVersion: c.harnesses[Math.floor(config / c.models)]!,
+        ...(sample > 1 && { sample }),
       };
       const delivery = {
         kind: 'run',

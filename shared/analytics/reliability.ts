@@ -247,6 +247,13 @@ function bootstrapIntervals(kinds: readonly Kind[], resamples: number, seed: num
   const width = kinds[0]!.sums.length;
   const clusters = kinds.reduce((s, k) => s + k.count, 0);
   const binomial = binomialSampler(clusters, seeded(seed));
+  // Each kind is drawn with the same q in every resample: its share of the kinds not drawn yet.
+  let before = clusters;
+  const draws = kinds.map((kind) => {
+    const q = kind.count / before;
+    before -= kind.count;
+    return binomial.withProbability(q);
+  });
   const drawn = Array.from({ length: width }, () => new Float64Array(resamples));
   const total = new Float64Array(width);
   for (let b = 0; b < resamples; b++) {
@@ -254,8 +261,9 @@ function bootstrapIntervals(kinds: readonly Kind[], resamples: number, seed: num
     let leftInKinds = clusters;
     let weight = 0;
     total.fill(0);
-    for (const kind of kinds) {
-      const x = kind.count === leftInKinds ? left : binomial(left, kind.count / leftInKinds);
+    for (let i = 0; i < kinds.length; i++) {
+      const kind = kinds[i]!;
+      const x = kind.count === leftInKinds ? left : draws[i]!(left);
       left -= x;
       leftInKinds -= kind.count;
       if (!x) continue;

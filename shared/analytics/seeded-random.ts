@@ -14,27 +14,35 @@ export function seeded(seed: number): () => number {
   };
 }
 
+/** Binomial draws (see binomialSampler). */
+export interface BinomialSampler {
+  (m: number, q: number): number;
+  /**
+   * Draws for one q: the same draws as `(m, q)` from the same sequence, with the mode and its mass remembered per
+   * m, so a bootstrap drawing with the same q thousands of times takes no logarithm after the first few.
+   */
+  withProbability(q: number): (m: number) => number;
+}
+
 /**
  * Binomial(m, q) draws, exact, by inversion from the mode outward (Kemp 1986, "A modal method for generating
  * binomial variables", Commun Stat Theory Methods 15:805): the mass is spent from the mode alternately down and
  * up, so a draw costs about as many steps as its distance from the mode (√(mq(1−q)) on average), not m. The
  * log-factorials are tabled once for every m up to `largest`.
  */
-export function binomialSampler(largest: number, random: () => number): (m: number, q: number) => number {
+export function binomialSampler(largest: number, random: () => number): BinomialSampler {
   const logFactorial = new Float64Array(largest + 1);
   for (let k = 2; k <= largest; k++) logFactorial[k] = logFactorial[k - 1]! + Math.log(k);
-  return (m, q) => {
-    if (m <= 0 || q <= 0) return 0;
-    if (q >= 1) return m;
-    const mode = Math.min(m, Math.floor((m + 1) * q));
-    const odds = q / (1 - q);
-    const atMode = Math.exp(
+  const modeOf = (m: number, q: number) => Math.min(m, Math.floor((m + 1) * q));
+  const massAtMode = (m: number, q: number, mode: number) =>
+    Math.exp(
       logFactorial[m]! -
         logFactorial[mode]! -
         logFactorial[m - mode]! +
         mode * Math.log(q) +
         (m - mode) * Math.log1p(-q),
     );
+  const walk = (m: number, odds: number, mode: number, atMode: number) => {
     let u = random() - atMode;
     if (u <= 0) return mode;
     let down = mode;
@@ -56,4 +64,30 @@ export function binomialSampler(largest: number, random: () => number): (m: numb
     }
     return mode; // the rounding left over once every outcome was spent
   };
+  const draw: BinomialSampler = Object.assign(
+    (m: number, q: number) => {
+      if (m <= 0 || q <= 0) return 0;
+      if (q >= 1) return m;
+      const mode = modeOf(m, q);
+      return walk(m, q / (1 - q), mode, massAtMode(m, q, mode));
+    },
+    {
+      withProbability(q: number) {
+        if (q <= 0) return () => 0;
+        if (q >= 1) return (m: number) => Math.max(0, m);
+        const odds = q / (1 - q);
+        const modes = new Int32Array(largest + 1).fill(-1);
+        const masses = new Float64Array(largest + 1);
+        return (m: number) => {
+          if (m <= 0) return 0;
+          if (modes[m]! < 0) {
+            modes[m] = modeOf(m, q);
+            masses[m] = massAtMode(m, q, modes[m]!);
+          }
+          return walk(m, odds, modes[m]!, masses[m]!);
+        };
+      },
+    },
+  );
+  return draw;
 }

@@ -35,6 +35,7 @@ export class CurveChart {
   private curves: Curve[] = [];
   private xs: number[] = [];
   private width = 0;
+  private drawStart = 0;
   private readonly tip = el('div', { class: 'curve-tip', hidden: true });
   /** The text alternative: every point with its name, figure and interval. */
   readonly alternative: HTMLElement;
@@ -123,6 +124,13 @@ export class CurveChart {
     ctx.restore();
   }
 
+  /** The latest drawing's time, as `draw #<host id>` (the benchmark reads it). */
+  private measureDraw() {
+    const name = `draw #${this.host.id}`;
+    performance.clearMeasures(name);
+    performance.measure(name, { start: this.drawStart });
+  }
+
   /** Names the point nearest the pointer, in the column of k under it. */
   private point(u: uPlot) {
     const idx = u.cursor.idx;
@@ -188,7 +196,11 @@ export class CurveChart {
         series: [3 * k + 3, 3 * k + 2] as [number, number],
         fill: translucent(c.colour, 0.12),
       })),
-      hooks: { draw: [(u) => this.names(u)], setCursor: [(u) => this.point(u)] },
+      hooks: {
+        drawClear: [() => (this.drawStart = performance.now())],
+        draw: [(u) => this.names(u), () => this.measureDraw()],
+        setCursor: [(u) => this.point(u)],
+      },
     };
   }
 }

@@ -255,6 +255,16 @@ describe('the binomial draws behind the resampling', () => {
     expect(draw(0, 0.5)).toBe(0);
     expect(draw(9, 1)).toBe(9);
   });
+
+  it('draw for one q as they draw for any q: the same values from the same sequence, mode masses remembered', () => {
+    const [general, fixed] = [binomialSampler(500, seeded(11)), binomialSampler(500, seeded(11))];
+    const q = 37 / 211;
+    const ofQ = fixed.withProbability(q);
+    const ms = Array.from({ length: 5000 }, (_, k) => (k * 7919) % 501);
+    expect(ms.map((m) => ofQ(m))).toEqual(ms.map((m) => general(m, q)));
+    expect(fixed.withProbability(0)(9)).toBe(0);
+    expect(fixed.withProbability(1)(9)).toBe(9);
+  });
 });
 
 /** Two configurations' counts as the run table gives them, the tasks of `a` in its order. */
