@@ -19,8 +19,8 @@ export interface Curve {
   points: CurvePoint[];
 }
 
-const LABEL_FONT = '11px system-ui, sans-serif';
-const LABEL_HEIGHT = 13;
+const LABEL_FONT = '12px system-ui, sans-serif';
+const LABEL_HEIGHT = 14;
 /** Room right of the plot for the curves' names. */
 const NAME_ROOM = 130;
 
@@ -106,7 +106,7 @@ export class CurveChart {
     const ctx = u.ctx;
     const ratio = devicePixelRatio || 1;
     ctx.save();
-    ctx.font = LABEL_FONT.replace('11px', `${11 * ratio}px`);
+    ctx.font = LABEL_FONT.replace('12px', `${12 * ratio}px`);
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'left';
     const placed: [number, number][] = [];
