@@ -1,11 +1,10 @@
 // Local mode (docs/contract.md §9, §10): the same handlers as in AWS, behind one HTTP server, against emulators this
 // process starts. Each handler is built by its factory with adapters pointed at the emulators, so nothing
 // here writes `process.env` and several local modes can run in one process (tests do).
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { ScheduledEvent } from 'aws-lambda';
 import { keyCandidates, type ReplayConfig } from '#schema/config.ts';
 import { keyEnvName } from '#shared/key-names.ts';
 import { keyBytes, STRONG_KEY_BYTES } from '#shared/signature.ts';
@@ -16,7 +15,7 @@ import { S3ObjectStore } from '#adapters/aws/s3-object-store.ts';
 import { SqsQueue } from '#adapters/aws/sqs-queue.ts';
 import { DynamoLeaseStore } from '#adapters/aws/dynamo-lease.ts';
 import { instrumentation, type LogLevel } from '#adapters/aws/observability.ts';
-import { TIMINGS, type ServiceName } from '#core/operations.ts';
+import type { ServiceName } from '#core/operations.ts';
 import { INBOX_PREFIX, parseInboxKey } from '#core/storage-layout.ts';
 import { systemClock, type JudgeMessage, type LandingMessage, type MessageQueue } from '#core/ports.ts';
 import { createIngestHandler } from '#functions/ingest/handler.ts';
@@ -40,7 +39,7 @@ import { S3LinkedDownloads } from '#adapters/aws/s3-linked-downloads.ts';
 import { startEmulators, type Emulators, type RunningEmulators } from './emulators.ts';
 import { cockpitEntries } from '#core/read/read-api.ts';
 import { createLocalServer, type HttpHandler } from './http-server.ts';
-import { pollQueue, type Poller } from './queue-poller.ts';
+import { positiveNumber, startBackgroundWork } from './background-work.ts';
 import { invokedLocally } from './local-invocation.ts';
 
 export interface LocalModeOptions {
@@ -122,10 +121,41 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 30, maxReceiveCount: options.maxReceiveCount ?? 5 },
     options.runningEmulators,
   );
-  const { names } = emulators;
   const retryBase = options.judgeRetryBaseSeconds ?? positiveNumber(env.REPLAY_JUDGE_RETRY_BASE_SECONDS);
   const config = retryBase ? withRetryBase(options.config, retryBase) : options.config;
-  const { timeouts } = emulators;
+  const { resources, adapters, release } = await emulatedResources(emulators, config, keys);
+  const { wiring, handlers } = localHandlers(resources, env);
+  log(describeJudgeCredentials(env));
+  if (retryBase) log(`Judge retries start after ${retryBase} s in every space (local override).`);
+
+  const replayed = await replayInbox(adapters);
+  if (replayed) log(`Replayed ${replayed} accepted deliveries that had not landed before the last stop.`);
+
+  const background = startBackgroundWork(emulators.sqs, emulators.queueUrls, handlers, options, env, log);
+  const server = await serveHttp(handlers, config, options);
+  return {
+    url: server.url,
+    generatedKeys,
+    weakKeys,
+    emulators,
+    adapters,
+    wiring,
+    async stop() {
+      await server.stop();
+      await background.stop();
+      release();
+      await emulators.stop();
+    },
+  };
+}
+
+/** The platform's resources over the emulators, as `functions/aws-resources.ts` gives them over AWS. */
+async function emulatedResources(
+  emulators: Emulators,
+  config: ReplayConfig,
+  keys: LocalKeySource,
+): Promise<{ resources: PlatformResources; adapters: LocalAdapters; release(): void }> {
+  const { names, timeouts } = emulators;
   const documents = dynamoClient(emulators.connection, timeouts);
   const table = new DynamoStore(documents, names.table, timeouts);
   const adapters: LocalAdapters = {
@@ -135,9 +165,6 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     landingQueue: new SqsQueue<LandingMessage>(emulators.sqs, emulators.queueUrls.landing, timeouts),
     judgeQueue: new SqsQueue<JudgeMessage>(emulators.sqs, emulators.queueUrls.judge, timeouts),
   };
-  const logLevel = (env.POWERTOOLS_LOG_LEVEL as LogLevel | undefined) ?? 'WARN';
-  const observe = (service: ServiceName) => instrumentation(service, { logLevel, publishMetrics: false });
-
   const leases = new DynamoLeaseStore(documents, names.table, timeouts);
   // The analytics engine reads the run dataset where the S3 emulator keeps the data bucket's files.
   const downloads = new S3LinkedDownloads(emulators.s3, names.dataBucket);
@@ -163,6 +190,17 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     downloads,
     clock: systemClock,
   };
+  const release = () => {
+    documents.destroy();
+    engine.close();
+  };
+  return { resources, adapters, release };
+}
+
+/** Every function wired by its own `wire.ts` and built by its handler factory, each called as Lambda calls it. */
+function localHandlers(resources: PlatformResources, env: NodeJS.ProcessEnv) {
+  const logLevel = (env.POWERTOOLS_LOG_LEVEL as LogLevel | undefined) ?? 'WARN';
+  const observe = (service: ServiceName) => instrumentation(service, { logLevel, publishMetrics: false });
   const wiring = {
     ingest: wireIngest(resources),
     lander: wireLander(resources),
@@ -172,52 +210,33 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     'snapshot-compactor': wireCompactor(resources),
     'inbox-reconciler': wireReconciler(resources),
   } satisfies Record<ServiceName, object>;
-  const ingest = invokedLocally('ingest', createIngestHandler(wiring.ingest, observe('ingest')));
-  const lander = invokedLocally('lander', createLanderHandler(wiring.lander, observe('lander')));
-  const readApi = invokedLocally('read-api', createReadApiHandler(wiring['read-api'], observe('read-api')));
-  const judge = invokedLocally('judge', createJudgeHandler(wiring.judge, observe('judge')));
-  const sweeper = invokedLocally('sweeper', createSweeperHandler(wiring.sweeper, observe('sweeper')));
-  const compactor = invokedLocally(
-    'snapshot-compactor',
-    createSnapshotCompactorHandler(wiring['snapshot-compactor'], observe('snapshot-compactor')),
-  );
-  const reconciler = invokedLocally(
-    'inbox-reconciler',
-    createInboxReconcilerHandler(wiring['inbox-reconciler'], observe('inbox-reconciler')),
-  );
-  log(describeJudgeCredentials(env));
-  if (retryBase) log(`Judge retries start after ${retryBase} s in every space (local override).`);
+  const handlers = {
+    ingest: invokedLocally('ingest', createIngestHandler(wiring.ingest, observe('ingest'))),
+    lander: invokedLocally('lander', createLanderHandler(wiring.lander, observe('lander'))),
+    readApi: invokedLocally('read-api', createReadApiHandler(wiring['read-api'], observe('read-api'))),
+    judge: invokedLocally('judge', createJudgeHandler(wiring.judge, observe('judge'))),
+    sweeper: invokedLocally('sweeper', createSweeperHandler(wiring.sweeper, observe('sweeper'))),
+    compactor: invokedLocally(
+      'snapshot-compactor',
+      createSnapshotCompactorHandler(wiring['snapshot-compactor'], observe('snapshot-compactor')),
+    ),
+    reconciler: invokedLocally(
+      'inbox-reconciler',
+      createInboxReconcilerHandler(wiring['inbox-reconciler'], observe('inbox-reconciler')),
+    ),
+  };
+  return { wiring, handlers };
+}
 
-  const replayed = await replayInbox(adapters);
-  if (replayed) log(`Replayed ${replayed} accepted deliveries that had not landed before the last stop.`);
-
-  const onError = (e: unknown) => log(`queue poller: ${(e as Error).message}`);
-  const pollers: Poller[] = [
-    pollQueue(emulators.sqs, emulators.queueUrls.landing, lander, { concurrency: options.pollers ?? 2, onError }),
-    pollQueue(emulators.sqs, emulators.queueUrls.judge, judge, { concurrency: options.pollers ?? 2, onError }),
-  ];
-  const sweepSeconds = options.sweepIntervalSeconds ?? positiveNumber(env.REPLAY_SWEEP_SECONDS) ?? 60;
-  const sweeps = every(
-    sweepSeconds * 1000,
-    () => sweeper(scheduledEvent()),
-    (e) => log(`judge sweeper: ${(e as Error).message}`),
-  );
-  const reconciliations = every(
-    TIMINGS.inboxReconcileEvery * 1000,
-    () => reconciler(scheduledEvent()),
-    (e) => log(`inbox reconciler: ${(e as Error).message}`),
-  );
-  const snapshotSeconds = options.snapshotIntervalSeconds ?? positiveNumber(env.REPLAY_SNAPSHOT_SECONDS) ?? 60;
-  const compactions =
-    snapshotSeconds > 0
-      ? every(
-          snapshotSeconds * 1000,
-          () => compactor(scheduledEvent()),
-          (e) => log(`snapshot compactor: ${(e as Error).message}`),
-        )
-      : null;
-
-  // Requests still being answered when local mode stops finish against running emulators, not closed ones.
+/**
+ * The HTTP server in front of the ingest and read handlers and the built cockpit. `stop` closes it, and lets the
+ * requests still being answered finish against running emulators, not closed ones.
+ */
+async function serveHttp(
+  handlers: { ingest: HttpHandler; readApi: HttpHandler },
+  config: ReplayConfig,
+  options: Pick<LocalModeOptions, 'host' | 'port'>,
+): Promise<{ url: string; stop(): Promise<void> }> {
   const answering = new Set<Promise<unknown>>();
   const finishing =
     (handler: HttpHandler): HttpHandler =>
@@ -228,8 +247,8 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
     };
   const server = createLocalServer(
     {
-      ingest: finishing(ingest),
-      read: finishing(readApi),
+      ingest: finishing(handlers.ingest),
+      read: finishing(handlers.readApi),
       staticDir: resolve(import.meta.dirname, '../../dashboard/dist'),
       settings: { cockpits: cockpitEntries(config), api: '/api', signIn: null },
     },
@@ -237,27 +256,14 @@ export async function startLocalMode(options: LocalModeOptions): Promise<LocalMo
   );
   await new Promise<void>((r) => server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', r));
   const address = server.address() as AddressInfo;
-
   return {
     url: `http://${address.address}:${address.port}`,
-    generatedKeys,
-    weakKeys,
-    emulators,
-    adapters,
-    wiring,
     async stop() {
       // Close idle keep-alive connections (a polling cockpit holds one) instead of waiting for them.
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
       await closed;
       await Promise.allSettled(answering);
-      await sweeps.stop();
-      await reconciliations.stop();
-      await compactions?.stop();
-      await Promise.all(pollers.map((p) => p.stop()));
-      documents.destroy();
-      engine.close();
-      await emulators.stop();
     },
   };
 }
@@ -296,8 +302,6 @@ async function replayInbox({ inbox, landingQueue }: LocalAdapters): Promise<numb
   return keys.length;
 }
 
-const positiveNumber = (value: string | undefined) => (value && Number(value) > 0 ? Number(value) : undefined);
-
 function withRetryBase(config: ReplayConfig, retryBaseSeconds: number): ReplayConfig {
   const spaces = Object.fromEntries(
     Object.entries(config.spaces).map(([name, space]) => [
@@ -323,44 +327,3 @@ function describeJudgeCredentials(env: NodeJS.ProcessEnv): string {
     env.ANTHROPIC_API_KEY && credentials ? '' : '; runs wait with judgeState "waiting-credentials" until both are set';
   return `Judge: ${model}, ${github}${env.GITHUB_API_URL ? ` (API at ${env.GITHUB_API_URL})` : ''}${waiting}.`;
 }
-
-/**
- * Runs `task` now and then every `intervalMs`, never two at once. The first run matters: judge messages live
- * only in the in-memory queue, so a sweep at start re-queues whatever was due when the process stopped.
- */
-function every(
-  intervalMs: number,
-  task: () => Promise<unknown>,
-  onError: (e: unknown) => void,
-): { stop(): Promise<void> } {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-  const tick = () => {
-    running = task()
-      .then(() => undefined, onError)
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, intervalMs);
-      });
-  };
-  timer = setTimeout(tick, 0);
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
-}
-
-const scheduledEvent = (): ScheduledEvent => ({
-  version: '0',
-  id: randomUUID(),
-  'detail-type': 'Scheduled Event',
-  source: 'aws.events',
-  account: '000000000000',
-  time: new Date().toISOString(),
-  region: 'us-east-1',
-  resources: [],
-  detail: {},
-});

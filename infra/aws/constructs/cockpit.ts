@@ -76,13 +76,34 @@ export class Cockpit extends Construct {
   /** The cockpit's address: its own name under a configured domain, else its cloudfront.net name. */
   readonly url: string;
 
-  constructor(scope: Construct, id: string, { name, config, state, headers, alarms, dashboardDir }: CockpitProps) {
+  constructor(scope: Construct, id: string, props: CockpitProps) {
     super(scope, id);
+    const { name, config, state, alarms } = props;
+    const cockpit = config.cockpits[name]!;
+    const analysts = cockpit.public ? undefined : requireAnalysts(state, name);
+    this.function = this.readFunction(props, analysts);
+    // The dashboard polls `since` deltas every few seconds per open tab; a burst covers a cold page load.
+    this.readApi = new ReplayHttpApi(this, 'ReadEndpoint', {
+      name: state.names.prefixed(`ReplayBench-CockpitRead-${name}`),
+      description: `replay-bench read API of cockpit ${name}`,
+      rateLimit: 50,
+      burstLimit: 200,
+    });
+    const site = siteBucket(this);
+    const host = config.domain && cockpitHostName(config.domain, name);
+    this.distribution = this.publish(props, site, host, analysts);
+    this.watch(alarms, name);
+    this.url = `https://${host ?? this.distribution.distributionDomainName}/`;
+    if (analysts) this.client = this.signInClient(analysts);
+    this.routeReads(props, analysts);
+    this.deployDashboard(props, site, analysts);
+  }
+
+  /** The read function of this cockpit's space alone; a signed-in cockpit's answers only its analysts' group. */
+  private readFunction({ name, config, state }: CockpitProps, analysts: Analysts | undefined): ReplayFunction {
     const cockpit = config.cockpits[name]!;
     const space = config.spaces[cockpit.space]!;
-    const analysts = cockpit.public ? undefined : requireAnalysts(state, name);
-
-    this.function = new ReplayFunction(this, 'ReadApi', {
+    const readFunction = new ReplayFunction(this, 'ReadApi', {
       service: 'read-api',
       description: clip(`GET /api/* for cockpit ${name}: runs, issues and hosts of space ${cockpit.space}.`, 256),
       timeout: TIMEOUTS.readApi,
@@ -96,33 +117,21 @@ export class Cockpit extends Construct {
       // Every analyst of the deployment passes the JWT authorizer; only this cockpit's group is answered.
       if (!analysts.groups.has(name))
         throw new Error(`Cockpit ${name} requires sign-in but the user pool has no group for it.`);
-      this.function.lambda.addEnvironment('ANALYST_GROUP', analystGroupOf(name));
+      readFunction.lambda.addEnvironment('ANALYST_GROUP', analystGroupOf(name));
     }
+    return readFunction;
+  }
 
-    // The dashboard polls `since` deltas every few seconds per open tab; a burst covers a cold page load.
-    this.readApi = new ReplayHttpApi(this, 'ReadEndpoint', {
-      name: state.names.prefixed(`ReplayBench-CockpitRead-${name}`),
-      description: `replay-bench read API of cockpit ${name}`,
-      rateLimit: 50,
-      burstLimit: 200,
-    });
-
-    const site = new Bucket(this, 'Site', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      // Only build output lives here, and the deployment below removes it on stack deletion.
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    Validations.of(site).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason:
-        "The bucket holds only the built dashboard and is readable only by this distribution (OAC); every read is recorded in the distribution's access log.",
-    });
-
-    const host = config.domain && cockpitHostName(config.domain, name);
+  /**
+   * The distribution: the site from its private bucket, `/api/*` from the read API never cached (a public
+   * cockpit's hosts list a minute), under its own name when a domain is configured.
+   */
+  private publish(
+    { name, config, state, headers }: CockpitProps,
+    site: Bucket,
+    host: string | undefined,
+    analysts: Analysts | undefined,
+  ): Distribution {
     const distribution = new Distribution(this, 'Distribution', {
       comment: clip(`replay-bench cockpit ${name}`, 128),
       ...(config.domain && host
@@ -147,7 +156,6 @@ export class Cockpit extends Construct {
         responseHeadersPolicy: headers.policyFor(analysts),
       },
     });
-    this.distribution = distribution;
     // Rows change every few seconds, so the API is never cached. With caching off, CloudFront treats
     // Accept-Encoding like any other viewer header, so the managed AllViewerExceptHostHeader policy carries it
     // to the read API, whose gzip answers then reach the browser compressed; it carries the Authorization
@@ -174,49 +182,55 @@ export class Cockpit extends Construct {
     acknowledgeDistribution(distribution, host !== undefined);
     const zone = config.domain && hostedZoneOf(this, config.domain);
     if (zone && host) aliasRecords(this, zone, host, RecordTarget.fromAlias(new CloudFrontTarget(distribution)), true);
+    return distribution;
+  }
 
-    this.watch(alarms, name);
+  /** The hosted UI's client for this cockpit's address: code flow, one-hour tokens, a week's refresh. */
+  private signInClient(analysts: Analysts): UserPoolClient {
+    return new UserPoolClient(this, 'SignInClient', {
+      userPool: analysts.userPool,
+      generateSecret: false,
+      preventUserExistenceErrors: true,
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+      oAuth: {
+        flows: { authorizationCodeGrant: true },
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL],
+        callbackUrls: [this.url],
+        logoutUrls: [this.url],
+      },
+      accessTokenValidity: Duration.hours(1),
+      idTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.days(7),
+    });
+  }
 
-    const siteUrl = `https://${host ?? distribution.distributionDomainName}/`;
-    this.url = siteUrl;
-    let authorizer: IHttpRouteAuthorizer | undefined;
-    if (analysts) {
-      this.client = new UserPoolClient(this, 'SignInClient', {
-        userPool: analysts.userPool,
-        generateSecret: false,
-        preventUserExistenceErrors: true,
-        supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
-        oAuth: {
-          flows: { authorizationCodeGrant: true },
-          scopes: [OAuthScope.OPENID, OAuthScope.EMAIL],
-          callbackUrls: [siteUrl],
-          logoutUrls: [siteUrl],
-        },
-        accessTokenValidity: Duration.hours(1),
-        idTokenValidity: Duration.hours(1),
-        refreshTokenValidity: Duration.days(7),
+  /** GET `/api/*` to the read function, behind the analysts' JWT unless the cockpit is public. */
+  private routeReads({ name, config }: CockpitProps, analysts: Analysts | undefined): void {
+    const authorizer: IHttpRouteAuthorizer | undefined =
+      analysts &&
+      new HttpJwtAuthorizer('Analysts', analysts.userPool.userPoolProviderUrl, {
+        jwtAudience: [this.client!.userPoolClientId],
       });
-      authorizer = new HttpJwtAuthorizer('Analysts', analysts.userPool.userPoolProviderUrl, {
-        jwtAudience: [this.client.userPoolClientId],
-      });
-    }
     const routes = this.readApi.api.addRoutes({
       path: READ_ROUTE,
       methods: [HttpMethod.GET],
       integration: new HttpLambdaIntegration('ReadApi', this.function.lambda),
       authorizer,
     });
-    if (!analysts) {
-      for (const route of routes) {
-        Validations.of(route).acknowledge({
-          id: 'AwsSolutions-APIG4',
-          reason:
-            `The configuration publishes cockpit ${name} read-only ("public": ` +
-            `true); this API serves GET only, for space ${cockpit.space} only, and is throttled.`,
-        });
-      }
+    if (analysts) return;
+    for (const route of routes) {
+      Validations.of(route).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason:
+          `The configuration publishes cockpit ${name} read-only ("public": ` +
+          `true); this API serves GET only, for space ${config.cockpits[name]!.space} only, and is throttled.`,
+      });
     }
+  }
 
+  /** The built dashboard and this cockpit's settings into the site bucket, the distribution invalidated. */
+  private deployDashboard({ name, config, dashboardDir }: CockpitProps, site: Bucket, analysts?: Analysts): void {
+    const cockpit = config.cockpits[name]!;
     const settings: CockpitSettings = {
       cockpits: [
         {
@@ -229,12 +243,12 @@ export class Cockpit extends Construct {
         },
       ],
       api: '/api',
-      signIn: analysts && this.client ? signInSettings(analysts, this.client, siteUrl) : null,
+      signIn: analysts && this.client ? signInSettings(analysts, this.client, this.url) : null,
     };
     const deployment = new BucketDeployment(this, 'Deploy', {
       sources: [dashboardSource(dashboardDir), Source.jsonData(COCKPIT_SETTINGS_FILE, settings)],
       destinationBucket: site,
-      distribution,
+      distribution: this.distribution,
       distributionPaths: ['/*'],
       retainOnDelete: false,
       memoryLimit: 512,
@@ -280,6 +294,25 @@ export class Cockpit extends Construct {
     });
     (cloudFront.node.defaultChild as CfnAlarm).cfnOptions.condition = inUsEast1(Stack.of(this));
   }
+}
+
+/** The private bucket of the built dashboard, read only through the distribution. */
+function siteBucket(scope: Construct): Bucket {
+  const site = new Bucket(scope, 'Site', {
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    encryption: BucketEncryption.S3_MANAGED,
+    enforceSSL: true,
+    minimumTLSVersion: 1.2,
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    // Only build output lives here, and the deployment below removes it on stack deletion.
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  Validations.of(site).acknowledge({
+    id: 'AwsSolutions-S1',
+    reason:
+      "The bucket holds only the built dashboard and is readable only by this distribution (OAC); every read is recorded in the distribution's access log.",
+  });
+  return site;
 }
 
 /**
