@@ -137,7 +137,8 @@ export const DATA_OBJECT_GRANTS = {
     list: [],
   },
   judge: {
-    get: [anyRunObject('patch'), `${REFERENCE_SPACES_PREFIX}*`],
+    // The patch it judges and the summary its screen reads (core/judge/attempt.ts).
+    get: [anyRunObject('patch'), anyRunObject('summary'), `${REFERENCE_SPACES_PREFIX}*`],
     put: [anyRunObject('audit'), `${REFERENCE_SPACES_PREFIX}*`],
     list: [`${RUNS_PREFIX}*`, `${REFERENCE_SPACES_PREFIX}*`],
   },

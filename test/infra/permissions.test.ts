@@ -228,10 +228,11 @@ describe('each function holds exactly what it uses', () => {
     expect(actionsOn(lander.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
   });
 
-  it('judge: reads patches, writes its audits, reads and writes the reference cache, reads and writes rows, sends nothing', () => {
+  it('judge: reads patches and the summaries its screen reads, writes its audits, reads and writes the reference cache, reads and writes rows, sends nothing', () => {
     expect(objectGrants(judge.roleId, dataId)).toEqual([
       's3:GetObject reference/spaces/*',
       's3:GetObject runs/*/*/*/patch-*',
+      's3:GetObject runs/*/*/*/summary-*',
       's3:ListBucket under reference/spaces/*',
       's3:ListBucket under runs/*',
       's3:PutObject reference/spaces/*',
