@@ -83,6 +83,8 @@ describe('the default deployment', () => {
       'AWS::S3::Bucket AccessLogs8B620ECA',
       'AWS::S3::Bucket Data666C94C7',
       'AWS::S3::Bucket InboxA8E05DC3',
+      'AWS::SQS::Queue LandingDlq05C4DBC8',
+      'AWS::SQS::Queue LandingQueueFF3F2FA0',
       'AWS::SecretsManager::Secret AnthropicApiKeyC9C806DA',
       'AWS::SecretsManager::Secret GitHubApp9387A822',
       'AWS::SecretsManager::Secret HostKeyHostingDemoSecretmacmini2662EDD50',
