@@ -58,6 +58,8 @@ describe('flagged runs of the Lite demo', () => {
   afterAll(() => page?.close());
 
   it('says beside κ how many flagged runs it leaves out, with a link to them', async () => {
+    // Cards off-screen are not rendered (content-visibility: auto): read them as an analyst does, scrolled to.
+    await page.locator('#kappa-flagged').scrollIntoViewIfNeeded();
     const note = page.locator('#kappa-flagged');
     expect(await note.innerText()).toMatch(/^10 flagged runs are left out of κ/);
     expect(await note.locator('a').getAttribute('href')).toContain('verdict=flagged');
@@ -67,6 +69,7 @@ describe('flagged runs of the Lite demo', () => {
     const row = (label: string) =>
       page.locator('#table-calibration table.calibration tbody tr', { hasText: label }).locator('td').allInnerTexts();
     const sum = (cells: string[]) => cells.reduce((a, c) => a + Number(c.replace(/,/g, '')), 0);
+    await page.locator('#table-calibration').scrollIntoViewIfNeeded();
     expect(sum(await row('flagged'))).toBe(10);
     expect(sum(await row('not judged yet'))).toBe(0);
 
