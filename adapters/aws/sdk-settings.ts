@@ -7,7 +7,7 @@
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { AwsCallTimeouts } from '#core/operations.ts';
 
-export type AwsService = 'dynamodb' | 's3' | 'sqs' | 'secretsManager';
+export type AwsService = 'dynamodb' | 's3' | 'sqs' | 'secretsManager' | 'athena';
 
 export interface AwsConnection {
   region?: string;

@@ -26,6 +26,29 @@ export const RUN_DATASET_COLUMNS = [
   ...SNAPSHOT_FLAG_FIELDS.map((name) => ({ name, type: 'BOOLEAN' as const })),
 ];
 
+/** A column of the dataset as a table declares it (Glue's Hive types): names lower-case, as Glue keeps them. */
+export interface RunDatasetTableColumn {
+  name: string;
+  type: 'string' | 'double' | 'boolean' | 'timestamp';
+}
+
+const TABLE_TYPES = { STRING: 'string', DOUBLE: 'double', BOOLEAN: 'boolean' } as const;
+
+/**
+ * The dataset as one table (the Glue table in AWS; the Athena stand-in's view): every column of a part, then
+ * the Hive partitions of its key. An engine resolves the queries' camelCase names case-insensitively.
+ */
+export const RUN_DATASET_TABLE: { columns: RunDatasetTableColumn[]; partitions: RunDatasetTableColumn[] } = {
+  columns: [
+    ...RUN_DATASET_COLUMNS.map(({ name, type }) => ({ name: name.toLowerCase(), type: TABLE_TYPES[type] })),
+    { name: 'writtenat', type: 'timestamp' },
+  ],
+  partitions: [
+    { name: 'space', type: 'string' },
+    { name: 'day', type: 'string' },
+  ],
+};
+
 /** The part's key; the day is the UTC day the part was written, so a day's parts sit together. */
 export function runPartKey(space: string, writtenAt: Date, part: string): string {
   const day = writtenAt.toISOString().slice(0, 10);

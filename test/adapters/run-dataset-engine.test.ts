@@ -1,7 +1,8 @@
 // The engine path of the read API: one campaign landed in the table and compacted twice into the run dataset
 // in the local S3 emulator (its runs written as Parquet parts, a third of them judged only in the second change
 // set), then `/stats` and `/pairs` asked of a read API without the engine (the runs it holds) and of one wired
-// with DuckDB over the emulator's files and a threshold below the campaign's size. Every figure of every group
+// with an engine over the emulator's files and a threshold below the campaign's size: DuckDB, and Athena through
+// the stand-in that speaks its wire protocol (test/helpers/athena-stand-in.ts; results in pages of 100 rows). Every figure of every group
 // and pair must match, under each filter the routes take: counts exactly, sums and intervals to 1e-9 (SQL
 // sums in another order). Repeated samples, runs lacking tier and wave (their issue record's apply), flagged
 // runs, errors, conflicts, foreign attempts and priced and unpriced models are all in it.
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syntheticCampaign } from '../../bench/synthetic-campaign.ts';
 import { S3LinkedDownloads } from '#adapters/aws/s3-linked-downloads.ts';
+import { AthenaEngine } from '#adapters/aws/athena-engine.ts';
 import { DuckDbEngine, S3RVER_OBJECT_SUFFIX } from '#adapters/local/duckdb-engine.ts';
 import { apiPaths, type ExportFormat, type PairsBody, type StatsBody } from '#analytics/contract.ts';
 import { answerRead } from '#core/read/read-api.ts';
@@ -18,6 +20,7 @@ import type { ReadDeps } from '#core/read/read-deps.ts';
 import { compactSpace, readManifest } from '#core/read/snapshot-store.ts';
 import { parseConfig } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
+import { startAthenaStandIn, type AthenaStandIn } from '../helpers/athena-stand-in.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { InMemoryKeySource, InMemoryTable, SettableClock } from '../helpers/in-memory-ports.ts';
 
@@ -26,8 +29,10 @@ const LANDED_AT = '2026-11-29T12:00:00.000Z';
 
 let stores: TestStores;
 let engine: DuckDbEngine;
+let athena: AthenaStandIn;
 let inMemory: ReadDeps;
 let byEngine: ReadDeps;
+let byAthena: ReadDeps;
 let table: InMemoryTable;
 let downloads: S3LinkedDownloads;
 
@@ -114,10 +119,27 @@ beforeAll(async () => {
     clock,
   };
   byEngine = { ...inMemory, config: parseConfig({ ...config, engine: { aboveRuns: 100 } }), engine };
+  athena = await startAthenaStandIn({
+    s3: stores.emulators.s3,
+    bucketDirectory: (bucket) => join(stores.emulators.s3Directory, bucket),
+    objectSuffix: S3RVER_OBJECT_SUFFIX,
+    workGroups: { replay: { outputLocation: `s3://${names.dataBucket}/athena-results/` } },
+    tables: [{ database: 'replay_runs', table: 'runs', location: `s3://${names.dataBucket}/runs-parquet/` }],
+  });
+  const polling = { firstMs: 1, factor: 2, maxMs: 20, timeoutMs: 30_000 };
+  const athenaEngine = new AthenaEngine(athena.client, {
+    workGroup: 'replay',
+    database: 'replay_runs',
+    table: 'runs',
+    polling,
+    pageSize: 100,
+  });
+  byAthena = { ...byEngine, engine: athenaEngine };
 }, 60_000);
 
 afterAll(async () => {
   engine?.close();
+  await athena?.stop();
   await stores?.stop();
 });
 
@@ -157,10 +179,14 @@ const QUERIES = [
   'tier=legendary',
 ];
 
-describe('/stats and /pairs answered by the engine over the run dataset', () => {
+const ENGINES = { DuckDB: () => byEngine, 'Athena (stand-in)': () => byAthena };
+
+describe.each(Object.keys(ENGINES))('/stats and /pairs answered by %s over the run dataset', (name) => {
+  const engineDeps = () => ENGINES[name as keyof typeof ENGINES]();
+
   it.each(QUERIES)('gives every group the figures of the in-memory path (%s)', async (query) => {
     const expected = await ask<StatsBody>(inMemory, apiPaths.stats(SPACE), query);
-    const actual = await ask<StatsBody>(byEngine, apiPaths.stats(SPACE), query);
+    const actual = await ask<StatsBody>(engineDeps(), apiPaths.stats(SPACE), query);
     const withoutAsOf = ({ asOf: _, ...body }: StatsBody) => body;
     expectSameFigures(withoutAsOf(actual), withoutAsOf(expected));
   });
@@ -169,14 +195,14 @@ describe('/stats and /pairs answered by the engine over the run dataset', () => 
     'gives every pair the figures of the in-memory path (%s)',
     async (query) => {
       const expected = await ask<PairsBody>(inMemory, apiPaths.pairs(SPACE), query);
-      const actual = await ask<PairsBody>(byEngine, apiPaths.pairs(SPACE), query);
+      const actual = await ask<PairsBody>(engineDeps(), apiPaths.pairs(SPACE), query);
       const withoutAsOf = ({ asOf: _, ...body }: PairsBody) => body;
       expectSameFigures(withoutAsOf(actual), withoutAsOf(expected));
     },
   );
 
   it('counts a run once, as its last change set has it, with repeated samples, flags and costs in view', async () => {
-    const { groups } = await ask<StatsBody>(byEngine, apiPaths.stats(SPACE), '');
+    const { groups } = await ask<StatsBody>(engineDeps(), apiPaths.stats(SPACE), '');
     expect(groups).toHaveLength(6);
     expect(groups.reduce((sum, g) => sum + g.runs, 0)).toBe(288);
     expect(groups.every((g) => g.judge.notJudged < g.runs / 3)).toBe(true);
@@ -188,10 +214,10 @@ describe('/stats and /pairs answered by the engine over the run dataset', () => 
 
   it('answers as of the compaction that wrote the last part, and only above the configured run count', async () => {
     const compacted = (await readManifest(stores.data, SPACE))!.asOf;
-    expect((await ask<StatsBody>(byEngine, apiPaths.stats(SPACE), '')).asOf).toBe(compacted);
-    expect((await ask<PairsBody>(byEngine, apiPaths.pairs(SPACE), '')).asOf).toBe(compacted);
+    expect((await ask<StatsBody>(engineDeps(), apiPaths.stats(SPACE), '')).asOf).toBe(compacted);
+    expect((await ask<PairsBody>(engineDeps(), apiPaths.pairs(SPACE), '')).asOf).toBe(compacted);
     // The default threshold (a million runs) leaves this campaign to the runs the read API holds, current now.
-    const belowThreshold = { ...byEngine, config: inMemory.config };
+    const belowThreshold = { ...engineDeps(), config: inMemory.config };
     const held = await ask<StatsBody>(belowThreshold, apiPaths.stats(SPACE), '');
     expect(held.asOf).not.toBe(compacted);
     expect(held.asOf).toBe((await ask<StatsBody>(inMemory, apiPaths.stats(SPACE), '')).asOf);

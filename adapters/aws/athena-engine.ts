@@ -1,0 +1,154 @@
+// The analytics engine in AWS: Athena over the run dataset's Glue table, queries run in one workgroup whose
+// enforced configuration places the results (under the data bucket) and caps the bytes a query may scan. A query
+// is started, its state polled with backoff until it ends or the poll's time runs out (then it is stopped), and
+// its rows read page by page, each value typed by the result set's column metadata (Athena answers text).
+import {
+  AthenaClient,
+  GetQueryExecutionCommand,
+  GetQueryResultsCommand,
+  StartQueryExecutionCommand,
+  StopQueryExecutionCommand,
+  type ColumnInfo,
+  type QueryExecution,
+} from '@aws-sdk/client-athena';
+import { AWS_CALLS, type AwsCallTimeouts } from '#core/operations.ts';
+import type { AnalyticsEngine, EngineValue } from '#core/ports.ts';
+import { clientSettings, withinDeadline, type AwsConnection } from './sdk-settings.ts';
+
+export const athenaClient = (connection: AwsConnection, timeouts: AwsCallTimeouts = AWS_CALLS.standard) =>
+  new AthenaClient(clientSettings(connection, 'athena', timeouts));
+
+/** How a query's end is awaited: the first pause, its growth, the longest, and the time allowed in all. */
+export interface AthenaPolling {
+  firstMs: number;
+  factor: number;
+  maxMs: number;
+  timeoutMs: number;
+}
+
+export interface AthenaEngineSettings {
+  workGroup: string;
+  /** The Glue database and table of the run dataset. */
+  database: string;
+  table: string;
+  polling?: AthenaPolling;
+  /** Rows asked for per GetQueryResults page (Athena's maximum is 1,000). */
+  pageSize?: number;
+}
+
+/** Within the read function's 15 s: an answer that took longer would be lost anyway. */
+export const ATHENA_POLLING: AthenaPolling = { firstMs: 100, factor: 1.5, maxMs: 1_000, timeoutMs: 12_000 };
+
+/** A query Athena ran to failure or cancelled, or one that did not end in time. */
+export class AthenaQueryError extends Error {
+  override readonly name = 'AthenaQueryError';
+}
+
+const NUMERIC = new Set(['tinyint', 'smallint', 'integer', 'int', 'bigint', 'double', 'float', 'real', 'decimal']);
+
+/** A cell as the column's type says: numbers and booleans parsed, instants in ISO 8601 (UTC), the rest text. */
+function typed(text: string | undefined, column: ColumnInfo): EngineValue {
+  if (text === undefined) return null;
+  const type = (column.Type ?? 'varchar').toLowerCase();
+  if (NUMERIC.has(type)) return Number(text);
+  if (type === 'boolean') return text === 'true';
+  if (type === 'timestamp') return new Date(`${text.replace(' ', 'T')}Z`).toISOString();
+  return text;
+}
+
+const quotedName = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+export class AthenaEngine implements AnalyticsEngine {
+  readonly runDataset: string;
+  private readonly polling: AthenaPolling;
+  private readonly pageSize: number;
+
+  constructor(
+    private readonly athena: AthenaClient,
+    private readonly settings: AthenaEngineSettings,
+    private readonly timeouts: AwsCallTimeouts = AWS_CALLS.standard,
+  ) {
+    this.runDataset = `${quotedName(settings.database)}.${quotedName(settings.table)}`;
+    this.polling = settings.polling ?? ATHENA_POLLING;
+    this.pageSize = settings.pageSize ?? 1_000;
+  }
+
+  async rows(sql: string): Promise<Record<string, EngineValue>[]> {
+    const id = await this.run(sql);
+    const rows: Record<string, EngineValue>[] = [];
+    let token: string | undefined;
+    let first = true;
+    do {
+      const page = await withinDeadline('Athena GetQueryResults', this.timeouts, (options) =>
+        this.athena.send(
+          new GetQueryResultsCommand({ QueryExecutionId: id, MaxResults: this.pageSize, NextToken: token }),
+          options,
+        ),
+      );
+      const columns = page.ResultSet?.ResultSetMetadata?.ColumnInfo ?? [];
+      const names = columns.map((c) => c.Name ?? c.Label ?? '');
+      // A SELECT's first page starts with the header row (the column labels).
+      for (const row of (page.ResultSet?.Rows ?? []).slice(first ? 1 : 0)) {
+        const record: Record<string, EngineValue> = {};
+        (row.Data ?? []).forEach((cell, i) => (record[names[i]!] = typed(cell.VarCharValue, columns[i]!)));
+        rows.push(record);
+      }
+      first = false;
+      token = page.NextToken;
+    } while (token);
+    return rows;
+  }
+
+  exportTo(): Promise<number> {
+    return Promise.reject(new AthenaQueryError('Exports through Athena are not wired yet.'));
+  }
+
+  /** Starts `sql` and waits for it to succeed; answers its execution id. */
+  private async run(sql: string): Promise<string> {
+    const { workGroup, database } = this.settings;
+    const started = await withinDeadline('Athena StartQueryExecution', this.timeouts, (options) =>
+      this.athena.send(
+        new StartQueryExecutionCommand({
+          QueryString: sql,
+          WorkGroup: workGroup,
+          QueryExecutionContext: { Database: database },
+        }),
+        options,
+      ),
+    );
+    const id = started.QueryExecutionId!;
+    const deadline = Date.now() + this.polling.timeoutMs;
+    let pause = this.polling.firstMs;
+    for (;;) {
+      const execution = await this.execution(id);
+      const state = execution.Status?.State;
+      if (state === 'SUCCEEDED') return id;
+      if (state === 'FAILED' || state === 'CANCELLED') {
+        const reason = execution.Status?.AthenaError?.ErrorMessage ?? execution.Status?.StateChangeReason;
+        throw new AthenaQueryError(`Athena query ${id} ${state.toLowerCase()}: ${reason ?? 'no reason given'}.`);
+      }
+      if (Date.now() + pause > deadline) {
+        await this.stop(id);
+        throw new AthenaQueryError(
+          `Athena query ${id} did not finish within ${this.polling.timeoutMs} ms (last state ${state}); it was stopped.`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(pause * this.polling.factor, this.polling.maxMs);
+    }
+  }
+
+  private async execution(id: string): Promise<QueryExecution> {
+    const answer = await withinDeadline('Athena GetQueryExecution', this.timeouts, (options) =>
+      this.athena.send(new GetQueryExecutionCommand({ QueryExecutionId: id }), options),
+    );
+    return answer.QueryExecution ?? {};
+  }
+
+  /** Best effort: a query left running would keep scanning (and billing) after its answer is lost. */
+  private async stop(id: string): Promise<void> {
+    await withinDeadline('Athena StopQueryExecution', this.timeouts, (options) =>
+      this.athena.send(new StopQueryExecutionCommand({ QueryExecutionId: id }), options),
+    ).catch(() => undefined);
+  }
+}

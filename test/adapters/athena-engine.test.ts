@@ -1,0 +1,81 @@
+// The Athena engine against the stand-in that speaks Athena's wire protocol (test/helpers/athena-stand-in.ts):
+// rows read across pages and typed by the result's column metadata, a failed query and one that runs past the
+// poll's time reported as errors naming the query (the latter stopped). The figures over the run dataset are
+// checked in run-dataset-engine.test.ts.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { join } from 'node:path';
+import { AthenaEngine, AthenaQueryError } from '#adapters/aws/athena-engine.ts';
+import { S3RVER_OBJECT_SUFFIX } from '#adapters/local/duckdb-engine.ts';
+import { startAthenaStandIn, type AthenaStandIn } from '../helpers/athena-stand-in.ts';
+import { startTestStores, type TestStores } from '../helpers/emulators.ts';
+
+let stores: TestStores;
+let standIn: AthenaStandIn;
+let slowStandIn: AthenaStandIn;
+const polling = { firstMs: 1, factor: 2, maxMs: 10, timeoutMs: 20_000 };
+
+beforeAll(async () => {
+  stores = await startTestStores();
+  const settings = {
+    s3: stores.emulators.s3,
+    bucketDirectory: (bucket: string) => join(stores.emulators.s3Directory, bucket),
+    objectSuffix: S3RVER_OBJECT_SUFFIX,
+    workGroups: { replay: { outputLocation: `s3://${stores.emulators.names.dataBucket}/athena-results/` } },
+    tables: [],
+  };
+  standIn = await startAthenaStandIn({ ...settings, runningPolls: 3 });
+  slowStandIn = await startAthenaStandIn({ ...settings, runningPolls: Number.MAX_SAFE_INTEGER });
+}, 60_000);
+
+afterAll(async () => {
+  await standIn?.stop();
+  await slowStandIn?.stop();
+  await stores?.stop();
+});
+
+const engineOf = (stand: AthenaStandIn, overrides: Partial<ConstructorParameters<typeof AthenaEngine>[1]> = {}) =>
+  new AthenaEngine(stand.client, { workGroup: 'replay', database: 'replay_runs', table: 'runs', polling, ...overrides });
+
+describe('the Athena engine', () => {
+  it('names the Glue table as the relation the queries read', () => {
+    expect(engineOf(standIn).runDataset).toBe('"replay_runs"."runs"');
+  });
+
+  it('reads every row across pages, each value typed by its column, the header row left out', async () => {
+    const rows = await engineOf(standIn, { pageSize: 7 }).rows(
+      `SELECT range AS n, range / 4.0 AS share, range % 2 = 0 AS even,
+         CASE WHEN range % 3 = 0 THEN NULL ELSE 'task-' || range END AS task,
+         TIMESTAMP '2026-11-29 12:00:00.250' AS at
+       FROM range(23) ORDER BY range`,
+    );
+    expect(rows).toHaveLength(23);
+    expect(rows[0]).toEqual({ n: 0, share: 0, even: true, task: null, at: '2026-11-29T12:00:00.250Z' });
+    expect(rows[22]).toEqual({ n: 22, share: 5.5, even: true, task: 'task-22', at: '2026-11-29T12:00:00.250Z' });
+    expect(rows.map((r) => r['n'])).toEqual(Array.from({ length: 23 }, (_, i) => i));
+    // Four pages of 7 rows (the header row counts in the first), each asked for after the query succeeded.
+    const calls = standIn.calls.slice(-8);
+    expect(calls.filter((c) => c === 'GetQueryResults')).toHaveLength(4);
+    expect(calls.slice(0, 4)).toEqual(Array(4).fill('GetQueryExecution'));
+  });
+
+  it('reports a query Athena failed with its reason', async () => {
+    const failed = engineOf(standIn).rows('SELECT no_such_column FROM range(1)');
+    await expect(failed).rejects.toThrow(AthenaQueryError);
+    await expect(failed).rejects.toThrow(/Athena query [\w-]+ failed: .*no_such_column/);
+  });
+
+  it('refuses a workgroup that does not exist, as Athena answers it', async () => {
+    await expect(engineOf(standIn, { workGroup: 'other' }).rows('SELECT 1 AS one')).rejects.toThrow(
+      'WorkGroup other is not found.',
+    );
+  });
+
+  it('stops a query that does not finish within the poll time and says so', async () => {
+    const engine = engineOf(slowStandIn, { polling: { firstMs: 1, factor: 2, maxMs: 5, timeoutMs: 50 } });
+    await expect(engine.rows('SELECT 1 AS one')).rejects.toThrow(/did not finish within 50 ms \(last state RUNNING\)/);
+    expect(slowStandIn.calls.at(-1)).toBe('StopQueryExecution');
+    const stopped = [...slowStandIn.executions.values()].at(-1)!;
+    await stopped.done;
+    expect(stopped.state).toBe('CANCELLED');
+  });
+});
