@@ -1,6 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from '@jest/globals';
 import { parseConfig } from '#schema/config.ts';
+import { HEAP_SHARE_OF_MEMORY } from '#infra/aws/constructs/replay-function.ts';
 import { exampleConfig, synthesize } from './synth.ts';
 import {
   actionsOf,
@@ -47,8 +48,21 @@ describe('functions', () => {
       expect(fn.properties.Architectures).toEqual(['arm64']);
       const [, major] = /^nodejs(\d+)\.x$/.exec(String(fn.properties.Runtime)) ?? [];
       expect({ fn: fn.id, atLeast22: Number(major) >= 22 }).toEqual({ fn: fn.id, atLeast22: true });
-      expect(fn.environment.NODE_OPTIONS).toBe('--enable-source-maps');
+      expect(String(fn.environment.NODE_OPTIONS)).toMatch(/^--enable-source-maps( |$)/);
       expect(fn.environment.POWERTOOLS_METRICS_NAMESPACE).toBe('ReplayBench');
+    }
+  });
+
+  it('size the snapshot compactor\'s heap from its configured memory, and leave the others at Node\'s default', () => {
+    for (const fn of all) {
+      const heap = /--max-old-space-size=(\d+)/.exec(String(fn.environment.NODE_OPTIONS));
+      if (fn.environment.POWERTOOLS_SERVICE_NAME !== 'snapshot-compactor') {
+        expect({ fn: fn.id, heap }).toEqual({ fn: fn.id, heap: null });
+        continue;
+      }
+      const memory = Number(fn.properties.MemorySize);
+      expect(Number(heap![1])).toBe(Math.floor(memory * HEAP_SHARE_OF_MEMORY));
+      expect(Number(heap![1])).toBeLessThan(memory);
     }
   });
 

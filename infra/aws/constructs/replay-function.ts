@@ -64,6 +64,13 @@ export const FUNCTION_BUILD_OPTIONS = {
 } satisfies BuildOptions;
 /** Node reads the source map when the bundle loads, which a cold start pays for (bench/bundles.ts measures it). */
 export const FUNCTION_NODE_OPTIONS = '--enable-source-maps';
+/**
+ * The share of a function's memory its JavaScript heap may take when sized to it: the rest is for what lives
+ * outside the heap (Buffers of the objects it reads and writes, zlib's state, the runtime itself).
+ */
+export const HEAP_SHARE_OF_MEMORY = 0.85;
+/** `--max-old-space-size` for a function of `memorySize` MB: the heap's limit follows the configured memory. */
+export const heapLimitMb = (memorySize: number): number => Math.floor(memorySize * HEAP_SHARE_OF_MEMORY);
 
 export interface ReplayFunctionProps {
   service: ServiceName;
@@ -71,6 +78,11 @@ export interface ReplayFunctionProps {
   timeout: Duration;
   memorySize: number;
   reservedConcurrentExecutions?: number;
+  /**
+   * Sets the heap's limit from `memorySize` (heapLimitMb), for a function whose memory is mostly its heap:
+   * Node's own default depends on the machine, not on what Lambda grants.
+   */
+  heapFromMemory?: boolean;
   /** Bundled as `replay.config.json`, which the AWS wiring's `bundledConfig` reads; absent when unused. */
   config?: ReplayConfig;
 }
@@ -118,7 +130,9 @@ export class ReplayFunction extends Construct {
       environment: {
         POWERTOOLS_SERVICE_NAME: props.service,
         POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
-        NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
+        NODE_OPTIONS: props.heapFromMemory
+          ? `${FUNCTION_NODE_OPTIONS} --max-old-space-size=${heapLimitMb(props.memorySize)}`
+          : FUNCTION_NODE_OPTIONS,
       },
     });
   }

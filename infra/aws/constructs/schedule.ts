@@ -48,13 +48,15 @@ export class Schedule extends Construct {
     });
 
     // The one writer of the snapshot objects. It reads the table (whole only when the snapshot is lost)
-    // and writes the data bucket's snapshot slots; it never deletes. Memory for a million runs in view. A
-    // lease in the table, not reserved concurrency, keeps a second run from overlapping a slow one.
+    // and writes the data bucket's snapshot slots; it never deletes. Memory for a million runs in view, the
+    // heap's limit set from it. A lease in the table, not reserved concurrency, keeps a second run from
+    // overlapping a slow one.
     this.compactor = new ReplayFunction(this, 'SnapshotCompactor', {
       service: 'snapshot-compactor',
       description: "Brings each space's persisted runs snapshot up to date for the read API.",
       timeout: TIMEOUTS.snapshotCompactor,
       memorySize: 3008,
+      heapFromMemory: true,
       config,
     })
       .usesTable(state.table, 'read')
