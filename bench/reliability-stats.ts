@@ -8,12 +8,11 @@
 // Median and max of `--rounds` (10) after two warm-up rounds. `npm run bench:reliability`.
 import { parseArgs } from 'node:util';
 import { encodeColumns, NUMBER_FIELDS, type CompactRun } from '#analytics/columns.ts';
-import { reliabilityOf } from '#analytics/reliability.ts';
 import { groupRuns } from '#analytics/run-grouping.ts';
 import { NO_FILTERS, selectRuns } from '#analytics/run-selection.ts';
 import { RunTable } from '#analytics/run-table.ts';
 import { seeded } from '#analytics/seeded-random.ts';
-import { sampleCountsOf, samplesOfGroup } from '#analytics/task-samples.ts';
+import { reliabilityOfGroups } from '#analytics/task-samples.ts';
 import { groupStatistics } from '#core/read/group-stats.ts';
 
 const args = parseArgs({ options: { rounds: { type: 'string', default: '10' } } }).values;
@@ -75,11 +74,10 @@ const stats = timed(ROUNDS, () => {
   const groups = groupStatistics(table, selection, {}, 'tests', 10);
   curvePoints = groups.reduce((n, g) => n + g.samples.curve.length, 0);
 });
-const reliability = timed(ROUNDS, () => {
-  const groups = groupRuns(table, selection).groups;
-  const counts = sampleCountsOf(table, selection, groups, 'tests');
-  return groups.map((_, g) => reliabilityOf(samplesOfGroup(counts, g)));
-});
+// As the page's card computes them.
+const reliability = timed(ROUNDS, () =>
+  reliabilityOfGroups(table, selection, groupRuns(table, selection).groups, 'tests'),
+);
 
 const row = (name: string, xs: number[], target: number) =>
   console.log(

@@ -1,17 +1,18 @@
 // `/stats` and `/pairs` answered by the analytics engine (docs/contract.md §6 "Reading at scale"): for a space
 // above the configured run count, the engine counts each configuration and each configuration's tasks over the
 // run dataset (engine-queries.ts), and the figures are worked out from those counts by the functions the
-// in-memory path uses (group-stats.ts, all-pairs.ts). No run is held in the function: the answers are one row
-// per configuration, and one per configuration and task.
+// in-memory path uses (group-stats.ts, reliability.ts, all-pairs.ts). No run is held in the function: the answers
+// are one row per configuration, one per configuration and sample kind (n, c) for `/stats` clustered by task, and
+// one per configuration and task where tasks are paired (`/pairs`) or clustered by repository.
 import { allPairsOf, MAX_ALL_PAIRS, refusedPairs, type AllPairs } from '#analytics/all-pairs.ts';
 import { HIDDEN_TEST_STATUSES, VERDICTS } from '#analytics/columns.ts';
 import type { StatsGroup } from '#analytics/contract.ts';
 import { emptyVerdictCounts } from '#analytics/rate-figures.ts';
-import type { ClusterUnit } from '#analytics/reliability.ts';
+import { reliabilityOfKinds, type ClusterUnit, type Reliability } from '#analytics/reliability.ts';
 import { runCostOfTotals } from '#analytics/run-cost.ts';
 import type { Group } from '#analytics/run-grouping.ts';
 import type { ResolveOutcome } from '#analytics/statistics.ts';
-import { compareTaskIds, type SampleCounts } from '#analytics/task-samples.ts';
+import { compareTaskIds, reliabilityOfCounts, type SampleCounts } from '#analytics/task-samples.ts';
 import type { ModelPrice } from '#schema/config.ts';
 import type { AnalyticsEngine, EngineValue } from '../ports.ts';
 import {
@@ -19,6 +20,7 @@ import {
   configurationsSql,
   configurationTalliesSql,
   runCostMedianSql,
+  sampleKindsSql,
   taskSamplesSql,
   type EngineView,
 } from './engine-queries.ts';
@@ -117,15 +119,24 @@ export async function engineStatistics(
   const [talliesRows, medianRows, sampleRows] = await Promise.all([
     engine.rows(configurationTalliesSql(engine, view, outcome, prices)),
     engine.rows(runCostMedianSql(engine, view, outcome, prices)),
-    engine.rows(taskSamplesSql(engine, view, outcome)),
+    engine.rows(cluster === 'task' ? sampleKindsSql(engine, view, outcome) : taskSamplesSql(engine, view, outcome)),
   ]);
   const medians = new Map(medianRows.map((row) => [keyOf(groupOf(row)), Number(row['median'])]));
   const tallies = talliesRows.map((row) => tallyOfRow(row, medians.get(keyOf(groupOf(row))) ?? null));
-  const counts = sampleCountsOfRows(
-    sampleRows,
-    tallies.map((t) => t.group),
-  );
-  return statisticsOfGroups(tallies, counts, outcome, minN, cluster);
+  const groups = tallies.map((t) => t.group);
+  const reliabilities =
+    cluster === 'task'
+      ? reliabilitiesOfKindRows(sampleRows, groups)
+      : reliabilityOfCounts(sampleCountsOfRows(sampleRows, groups), cluster);
+  return statisticsOfGroups(tallies, reliabilities, outcome, minN);
+}
+
+/** Each group's repeated samples clustered by task, from its rows of sampleKindsSql. */
+function reliabilitiesOfKindRows(rows: readonly Row[], groups: readonly Group[]): Reliability[] {
+  const kinds = new Map(groups.map((group) => [keyOf(group), [] as { n: number; c: number; tasks: number }[]]));
+  for (const row of rows)
+    kinds.get(keyOf(groupOf(row)))?.push({ n: count(row, 'n'), c: count(row, 'c'), tasks: count(row, 'tasks') });
+  return groups.map((group) => reliabilityOfKinds(kinds.get(keyOf(group))!));
 }
 
 /** `/pairs`'s rows, by the engine: more than MAX_ALL_PAIRS configurations are refused before their tasks are counted. */

@@ -4,9 +4,10 @@
 // the in-memory path does (shared/analytics: run-selection, outcome, difficulty, agreement, run-counts): the
 // page's filters (tier and wave falling back to the task's issue record), the outcome (tests: pass of pass or
 // fail; judge: resolved of resolved, partial, wrong and no_change), then the difficulty and agreement filters.
-// The engine answers counts per configuration and per configuration and task; the figures are then worked out
-// by the same functions as the in-memory path's (group-stats.ts, all-pairs.ts). Answer columns are lower-case
-// snake_case, as Athena names them whatever the query's case.
+// The engine answers counts per configuration, per configuration and sample kind (how many tasks had n results
+// and c resolved), and per configuration and task where a figure pairs or clusters tasks; the figures are then
+// worked out by the same functions as the in-memory path's (group-stats.ts, reliability.ts, all-pairs.ts).
+// Answer columns are lower-case snake_case, as Athena names them whatever the query's case.
 import type { AgreementFilter, Difficulty, ResolveOutcome } from '#analytics/statistics.ts';
 import { HIDDEN_TEST_STATUSES, VERDICTS } from '#analytics/columns.ts';
 import type { RunFilters } from '#analytics/run-selection.ts';
@@ -149,6 +150,19 @@ export const taskSamplesSql = (engine: AnalyticsEngine, view: EngineView, outcom
    FROM (${selectedSql(engine, view, outcome)}) AS selected
    WHERE ${OUTCOME_SQL[outcome].counted}
    GROUP BY model, harnessVersion, taskId`;
+
+/**
+ * Per configuration, how many of its tasks with a result on the outcome had n runs with a result and c resolved
+ * (reliability.ts sampleKindsOf): all its figures clustered by task depend on, in a few rows (at most 21 at 5
+ * samples a task) however many tasks it ran.
+ */
+export const sampleKindsSql = (engine: AnalyticsEngine, view: EngineView, outcome: ResolveOutcome): string =>
+  `SELECT model, harness_version, n, c, count(*) AS tasks FROM (
+     SELECT model, harnessVersion AS harness_version, count(*) AS n, count_if(${OUTCOME_SQL[outcome].resolved}) AS c
+     FROM (${selectedSql(engine, view, outcome)}) AS selected
+     WHERE ${OUTCOME_SQL[outcome].counted}
+     GROUP BY model, harnessVersion, taskId
+   ) AS byTask GROUP BY model, harness_version, n, c`;
 
 /** The configurations in view, whether or not they have a result. */
 export const configurationsSql = (engine: AnalyticsEngine, view: EngineView, outcome: ResolveOutcome): string =>

@@ -20,8 +20,8 @@ import { runCostFigure, type RunCostFigure } from '#analytics/run-cost.ts';
 import { groupRuns, rowsByGroup, type Group } from '#analytics/run-grouping.ts';
 import type { StatsGroup } from '#analytics/contract.ts';
 import type { RunTable } from '#analytics/run-table.ts';
-import { reliabilityOf, samplesFigure, type ClusterUnit, type TaskSamples } from '#analytics/reliability.ts';
-import { sampleCountsOf, samplesOfGroup, type SampleCounts } from '#analytics/task-samples.ts';
+import { samplesFigure, type ClusterUnit, type Reliability } from '#analytics/reliability.ts';
+import { reliabilityOfCounts, sampleCountsOf } from '#analytics/task-samples.ts';
 
 export type Prices = Record<string, ModelPrice>;
 
@@ -67,18 +67,17 @@ export function groupStatistics(
   const tallies = grouping.groups.map((group, g) =>
     tallyOf(table, group, rows[g]!, priceOf(prices, group.model), outcome),
   );
-  return statisticsOfGroups(tallies, counts, outcome, minN, cluster);
+  return statisticsOfGroups(tallies, reliabilityOfCounts(counts, cluster), outcome, minN);
 }
 
-/** Each group's figures from its tally and its tasks' samples (group g's are counts' g), ranked on the outcome and sorted by name. */
+/** Each group's figures from its tally and its repeated samples' (group g's are reliabilities' g), ranked on the outcome and sorted by name. */
 export function statisticsOfGroups(
   tallies: readonly GroupTally[],
-  samples: SampleCounts,
+  reliabilities: readonly Reliability[],
   outcome: ResolveOutcome,
   minN: number,
-  cluster: ClusterUnit,
 ): StatsGroup[] {
-  const stats = tallies.map((tally, g) => statisticsOf(tally, outcome, samplesOfGroup(samples, g), cluster));
+  const stats = tallies.map((tally, g) => statisticsOf(tally, outcome, reliabilities[g]!));
   const byName = (a: Group, b: Group) =>
     a.model.localeCompare(b.model) || a.harnessVersion.localeCompare(b.harnessVersion);
   const { rankOf } = rankByRate(
@@ -125,14 +124,13 @@ function tallyOf(
 function statisticsOf(
   { group, counts, judgeCostUsd, runCost }: GroupTally,
   outcome: ResolveOutcome,
-  tasks: readonly TaskSamples[],
-  cluster: ClusterUnit,
+  samples: Reliability,
 ): Omit<StatsGroup, 'rank'> {
   const resolved = outcomeRate(counts, outcome);
   const resolve = resolveRate(counts.verdicts);
   const hidden = hiddenTestRate(counts.hiddenTests);
   const kappa = cohensKappa(counts.agreement);
-  const reliability = samplesFigure(reliabilityOf(tasks, cluster));
+  const reliability = samplesFigure(samples);
   return {
     model: group.model,
     harnessVersion: group.harnessVersion,

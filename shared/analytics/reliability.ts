@@ -8,8 +8,11 @@
 //     bootstrap interval that resamples tasks (Efron & Tibshirani 1993, ch. 13);
 //   - per-task consistency, and the paired comparison of two configurations on per-task mean outcomes with a
 //     sign-flip permutation p (Fisher 1935; Phipson & Smyth 2010 for the Monte Carlo p).
-// Clusters are tasks unless the reader clusters by repository. Resampling uses a fixed seed, so a figure computed
-// twice (server and page) is the same figure. Browser-safe; plain arithmetic on counts.
+// Clusters are tasks unless the reader clusters by repository. Clustered by task, every figure depends only on how
+// many tasks have each (n, c), the configuration's sample kinds: the read API's engine counts those, not its
+// tasks, and the bootstrap draws how many tasks of each kind a resample holds, kinds in (n, c) order. Resampling
+// uses a fixed seed, so a figure computed twice (server and page, either path) is the same figure. Browser-safe;
+// plain arithmetic on counts.
 import { quantileOfKnown } from './quantiles.ts';
 import { binomialSampler, seeded } from './seeded-random.ts';
 import { wilsonInterval, Z95, type Interval } from './statistics.ts';
@@ -36,6 +39,13 @@ export interface TaskSamples {
   c: number;
   /** Its repository, for `cluster=repo`; a task without one is a cluster of its own. */
   repo?: string | null;
+}
+
+/** Tasks alike on the outcome: `tasks` of them with n samples with a result, c of them resolved (n > 0). */
+export interface SampleKind {
+  n: number;
+  c: number;
+  tasks: number;
 }
 
 export interface SampleSpread {
@@ -92,6 +102,24 @@ export interface Reliability extends ClusteredRate {
 /** The tasks with a result on the outcome: only they have samples to count. */
 const counted = (tasks: readonly TaskSamples[]) => tasks.filter((t) => t.n > 0);
 
+/**
+ * How many tasks with a result have each (n, c), in (n, c) order: all a figure clustered by task depends on, in
+ * the order the bootstrap draws them. Kinds counted elsewhere (an engine's rows) may come split or in any order.
+ */
+export function sampleKindsOf(tasks: Iterable<{ n: number; c: number; tasks?: number }>): SampleKind[] {
+  const byKey = new Map<number, SampleKind>();
+  for (const { n, c, tasks: alike = 1 } of tasks) {
+    if (n <= 0 || alike <= 0) continue;
+    const key = n * 2 ** 26 + c;
+    const kind = byKey.get(key);
+    if (kind) kind.tasks += alike;
+    else byKey.set(key, { n, c, tasks: alike });
+  }
+  return [...byKey.values()].sort((a, b) => a.n - b.n || a.c - b.c);
+}
+
+const tasksOf = (kinds: readonly SampleKind[]) => kinds.reduce((sum, k) => sum + k.tasks, 0);
+
 /** pass@k of one task, 1 − C(n−c, k)/C(n, k), as the product Chen et al. give for numerical stability. */
 export function passAtK(n: number, c: number, k: number): number {
   if (n - c < k) return 1;
@@ -108,19 +136,28 @@ export function passHatK(n: number, c: number, k: number): number {
   return all;
 }
 
-export function samplesPerTask(tasks: readonly TaskSamples[]): SampleSpread | null {
-  const counts = counted(tasks)
-    .map((t) => t.n)
-    .sort((a, b) => a - b);
-  if (!counts.length) return null;
-  const mid = counts.length >> 1;
-  const median = counts.length % 2 ? counts[mid]! : (counts[mid - 1]! + counts[mid]!) / 2;
-  return { min: counts[0]!, median, max: counts.at(-1)! };
+export const samplesPerTask = (tasks: readonly TaskSamples[]): SampleSpread | null =>
+  spreadOfKinds(sampleKindsOf(tasks));
+
+/** The kinds are in n order, so the i-th smallest n is found by counting tasks along them. */
+function spreadOfKinds(kinds: readonly SampleKind[]): SampleSpread | null {
+  const total = tasksOf(kinds);
+  if (!total) return null;
+  const nth = (i: number) => {
+    let seen = 0;
+    for (const kind of kinds) if (i < (seen += kind.tasks)) return kind.n;
+    return kinds.at(-1)!.n;
+  };
+  const mid = total >> 1;
+  const median = total % 2 ? nth(mid) : (nth(mid - 1) + nth(mid)) / 2;
+  return { min: kinds[0]!.n, median, max: kinds.at(-1)!.n };
 }
 
-export function consistencyOf(tasks: readonly TaskSamples[]): Consistency {
+export const consistencyOf = (tasks: readonly TaskSamples[]): Consistency => consistencyOfKinds(sampleKindsOf(tasks));
+
+function consistencyOfKinds(kinds: readonly SampleKind[]): Consistency {
   const out = { all: 0, some: 0, none: 0 };
-  for (const { n, c } of counted(tasks)) out[c === n ? 'all' : c === 0 ? 'none' : 'some']++;
+  for (const { n, c, tasks } of kinds) out[c === n ? 'all' : c === 0 ? 'none' : 'some'] += tasks;
   return out;
 }
 
@@ -143,21 +180,42 @@ function clustersOf(tasks: readonly TaskSamples[], unit: ClusterUnit): { of: Int
  * task clustered by task it is √(p(1−p)/n), and the interval is Wilson's, as for any rate.
  */
 export function clusteredRate(tasks: readonly TaskSamples[], unit: ClusterUnit = 'task', z = Z95): ClusteredRate {
+  if (unit === 'task') return rateOfKinds(sampleKindsOf(tasks), z);
   const tasksCounted = counted(tasks);
   const { of, count } = clustersOf(tasksCounted, unit);
   let [samples, resolved] = [0, 0];
   for (const t of tasksCounted) [samples, resolved] = [samples + t.n, resolved + t.c];
-  const oneEach = unit === 'task' && tasksCounted.every((t) => t.n === 1);
-  const interval = oneEach ? 'wilson' : 'clustered';
+  const interval = 'clustered';
   if (!samples) return { samples, resolved, rate: null, se: null, ci: null, interval, clusters: count };
   const rate = resolved / samples;
   const residual = new Float64Array(count);
   tasksCounted.forEach((t, i) => (residual[of[i]!]! += t.c - t.n * rate));
   const se = Math.sqrt(residual.reduce((s, r) => s + r * r, 0)) / samples;
+  return {
+    samples,
+    resolved,
+    rate,
+    se,
+    ci: [Math.max(0, rate - z * se), Math.min(1, rate + z * se)],
+    interval,
+    clusters: count,
+  };
+}
+
+/** clusteredRate with clusters = tasks: each of a kind's tasks is a cluster with the same residual c − n·p. */
+function rateOfKinds(kinds: readonly SampleKind[], z = Z95): ClusteredRate {
+  let [samples, resolved, clusters] = [0, 0, 0];
+  for (const k of kinds)
+    [samples, resolved, clusters] = [samples + k.tasks * k.n, resolved + k.tasks * k.c, clusters + k.tasks];
+  const oneEach = kinds.every((k) => k.n === 1);
+  const interval = oneEach ? 'wilson' : 'clustered';
+  if (!samples) return { samples, resolved, rate: null, se: null, ci: null, interval, clusters };
+  const rate = resolved / samples;
+  const se = Math.sqrt(kinds.reduce((s, k) => s + k.tasks * (k.c - k.n * rate) ** 2, 0)) / samples;
   const ci: Interval = oneEach
     ? wilsonInterval(resolved, samples, z)!
     : [Math.max(0, rate - z * se), Math.min(1, rate + z * se)];
-  return { samples, resolved, rate, se, ci, interval, clusters: count };
+  return { samples, resolved, rate, se, ci, interval, clusters };
 }
 
 /**
@@ -171,13 +229,27 @@ export function reliabilityCurve(
   resamples = RESAMPLES,
   seed = RESAMPLING_SEED,
 ): CurvePoint[] {
+  if (unit === 'task') return curveOfKinds(sampleKindsOf(tasks), resamples, seed);
   const tasksCounted = counted(tasks);
   if (!tasksCounted.length) return [];
   const largestK = tasksCounted.reduce((least, t) => Math.min(least, t.n), Infinity);
+  const figures = figuresUpTo(largestK);
+  // A repository is a cluster of its own, drawn with all its tasks.
+  const { of, count } = clustersOf(tasksCounted, unit);
+  const clusters = Array.from({ length: count }, () => ({ count: 1, weight: 0, sums: new Float64Array(2 * largestK) }));
+  tasksCounted.forEach((t, i) => {
+    const cluster = clusters[of[i]!]!;
+    cluster.weight++;
+    figures(t.n, t.c).forEach((v, j) => (cluster.sums[j]! += v));
+  });
+  return curveOfClusters(clusters, largestK, resamples, seed);
+}
+
+/** A task's figures, which depend only on its (n, c): pass@1…pass@K, then pass^1…pass^K, worked out once for each. */
+function figuresUpTo(largestK: number): (n: number, c: number) => Float64Array {
   const ks = Array.from({ length: largestK }, (_, i) => i + 1);
-  // A task's figures depend only on its (n, c): pass@1…pass@K, then pass^1…pass^K, worked out once for each.
   const figuresOf = new Map<number, Float64Array>();
-  const figures = (n: number, c: number) => {
+  return (n, c) => {
     const key = n * 2 ** 26 + c;
     let found = figuresOf.get(key);
     if (!found)
@@ -187,55 +259,41 @@ export function reliabilityCurve(
       );
     return found;
   };
-  const kinds = kindsOf(tasksCounted, unit, figures, 2 * largestK);
+}
+
+/** reliabilityCurve with clusters = tasks: the tasks of a kind are alike, so each kind is drawn as one. */
+function curveOfKinds(kinds: readonly SampleKind[], resamples = RESAMPLES, seed = RESAMPLING_SEED): CurvePoint[] {
+  if (!kinds.length) return [];
+  const largestK = kinds[0]!.n;
+  const figures = figuresUpTo(largestK);
+  const alike = kinds.map((k) => ({ count: k.tasks, weight: 1, sums: figures(k.n, k.c) }));
+  return curveOfClusters(alike, largestK, resamples, seed);
+}
+
+function curveOfClusters(kinds: readonly Kind[], largestK: number, resamples: number, seed: number): CurvePoint[] {
+  const tasks = kinds.reduce((sum, k) => sum + k.count * k.weight, 0);
   const sums = new Float64Array(2 * largestK);
   for (const kind of kinds) for (let j = 0; j < sums.length; j++) sums[j]! += kind.count * kind.sums[j]!;
   const intervals = bootstrapIntervals(kinds, resamples, seed);
-  return ks.map((k, i) => ({
-    k,
-    passAt: sums[i]! / tasksCounted.length,
+  return Array.from({ length: largestK }, (_, i) => ({
+    k: i + 1,
+    passAt: sums[i]! / tasks,
     passAtCi: intervals[i]!,
-    passHat: sums[largestK + i]! / tasksCounted.length,
+    passHat: sums[largestK + i]! / tasks,
     passHatCi: intervals[largestK + i]!,
-    tasks: tasksCounted.length,
+    tasks,
   }));
 }
 
-/** Clusters that are alike: `count` of them, each of `weight` tasks whose figures sum to `sums`. */
+/**
+ * Clusters that are alike: `count` of them, each of `weight` tasks whose figures sum to `sums`. Clustered by task,
+ * a kind is every task of one (n, c): at 5 samples a task there are at most 21, however many tasks. A repository
+ * is a kind of its own.
+ */
 interface Kind {
   count: number;
   weight: number;
   sums: Float64Array;
-}
-
-/**
- * The clusters as kinds. A task that is its own cluster is alike every task of the same (n, c): at 5 samples a
- * task there are at most 21 kinds, however many tasks. A repository is a kind of its own.
- */
-function kindsOf(
-  tasks: readonly TaskSamples[],
-  unit: ClusterUnit,
-  figures: (n: number, c: number) => Float64Array,
-  width: number,
-): Kind[] {
-  if (unit === 'task') {
-    const byFigures = new Map<Float64Array, Kind>();
-    for (const t of tasks) {
-      const sums = figures(t.n, t.c);
-      const kind = byFigures.get(sums);
-      if (kind) kind.count++;
-      else byFigures.set(sums, { count: 1, weight: 1, sums });
-    }
-    return [...byFigures.values()];
-  }
-  const { of, count } = clustersOf(tasks, unit);
-  const kinds = Array.from({ length: count }, () => ({ count: 1, weight: 0, sums: new Float64Array(width) }));
-  tasks.forEach((t, i) => {
-    const kind = kinds[of[i]!]!;
-    kind.weight++;
-    figures(t.n, t.c).forEach((v, j) => (kind.sums[j]! += v));
-  });
-  return kinds;
 }
 
 /**
@@ -289,18 +347,34 @@ export function samplesFigure({ samples: _, resolved: __, rate: ___, ci, ...figu
 
 /** Everything a configuration's repeated samples say, on one outcome. */
 export function reliabilityOf(tasks: readonly TaskSamples[], unit: ClusterUnit = 'task'): Reliability {
+  if (unit === 'task') return reliabilityOfKinds(sampleKindsOf(tasks));
   const rate = clusteredRate(tasks, unit);
-  const spread = samplesPerTask(tasks);
-  const repeated = unit === 'repo' || (spread !== null && spread.max > 1);
+  const kinds = sampleKindsOf(tasks);
   return {
     ...rate,
     cluster: unit,
-    tasks: counted(tasks).length,
-    samplesPerTask: spread,
-    consistency: consistencyOf(tasks),
+    tasks: tasksOf(kinds),
+    samplesPerTask: spreadOfKinds(kinds),
+    consistency: consistencyOfKinds(kinds),
     curve: reliabilityCurve(tasks, unit),
-    warning:
-      repeated && rate.samples > 0 && rate.clusters < MIN_CLUSTERS ? fewClustersWarning(rate.clusters, unit) : null,
+    warning: rate.samples > 0 && rate.clusters < MIN_CLUSTERS ? fewClustersWarning(rate.clusters, unit) : null,
+  };
+}
+
+/** reliabilityOf clustered by task, from how many tasks have each (n, c) (sampleKindsOf): what the engine counts. */
+export function reliabilityOfKinds(counts: Iterable<{ n: number; c: number; tasks?: number }>): Reliability {
+  const kinds = sampleKindsOf(counts);
+  const rate = rateOfKinds(kinds);
+  const spread = spreadOfKinds(kinds);
+  const repeated = spread !== null && spread.max > 1;
+  return {
+    ...rate,
+    cluster: 'task',
+    tasks: rate.clusters,
+    samplesPerTask: spread,
+    consistency: consistencyOfKinds(kinds),
+    curve: curveOfKinds(kinds),
+    warning: repeated && rate.clusters < MIN_CLUSTERS ? fewClustersWarning(rate.clusters, 'task') : null,
   };
 }
 

@@ -3,7 +3,13 @@
 // every group, into one dense count per group and task (a pair of 100k-run configurations is compared without a
 // map or an object per task). With one run per (model, task, harness) every n is 1. Browser-safe.
 import { OUTCOME_RULES, OUTSIDE, RESOLVED, type ResolveOutcome } from './outcome.ts';
-import { reliabilityOf, type ClusterUnit, type Reliability, type TaskSamples } from './reliability.ts';
+import {
+  reliabilityOf,
+  reliabilityOfKinds,
+  type ClusterUnit,
+  type Reliability,
+  type TaskSamples,
+} from './reliability.ts';
 import type { Group } from './run-grouping.ts';
 import type { RunTable } from './run-table.ts';
 
@@ -61,9 +67,9 @@ export function sampleCountsOf(
 const orders = new WeakMap<readonly string[], Int32Array>();
 
 /**
- * The task dictionary's indexes in task id order. The figures that draw over tasks (the bootstrap, the sign
- * flips) then see them in one order whichever order the runs arrived in, as the read API's engine path,
- * which counts them in SQL, does. Kept until the dictionary grows.
+ * The task dictionary's indexes in task id order. The figures that draw over tasks or repositories (the sign
+ * flips, the bootstrap clustered by repository) then see them in one order whichever order the runs arrived in,
+ * as the read API's engine path, which counts them in SQL, does. Kept until the dictionary grows.
  */
 function taskIdOrder(names: readonly string[]): Int32Array {
   let order = orders.get(names);
@@ -94,6 +100,14 @@ export function reliabilityOfGroups(
   outcome: ResolveOutcome,
   unit: ClusterUnit = 'task',
 ): Reliability[] {
-  const counts = sampleCountsOf(table, selection, groups, outcome);
-  return groups.map((_, g) => reliabilityOf(samplesOfGroup(counts, g), unit));
+  return reliabilityOfCounts(sampleCountsOf(table, selection, groups, outcome), unit);
+}
+
+/** Each group's reliability from its counts: clustered by task, from its sample kinds alone (reliabilityOfKinds). */
+export function reliabilityOfCounts(counts: SampleCounts, unit: ClusterUnit): Reliability[] {
+  return counts.n.map((n, g) => {
+    if (unit !== 'task') return reliabilityOf(samplesOfGroup(counts, g), unit);
+    const c = counts.c[g]!;
+    return reliabilityOfKinds(Array.from(n, (samples, t) => ({ n: samples, c: c[t]! })));
+  });
 }
