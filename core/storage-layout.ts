@@ -97,6 +97,11 @@ export const SNAPSHOTS_PREFIX = 'snapshots/';
 export const SNAPSHOT_SLOTS = ['a', 'b'] as const;
 /** Data bucket: the runs as Parquet parts the compactor adds per change set (core/read/run-dataset.ts). */
 export const RUN_DATASET_PREFIX = 'runs-parquet/';
+/** Data bucket: one space's parts of the run dataset (a Hive partition; the space encoded as in runPartKey). */
+export const runDatasetSpacePrefix = (space: string) => `${RUN_DATASET_PREFIX}space=${encodeURIComponent(space)}/`;
+/** Data bucket: where the Athena workgroups of a space's cockpits write query results, expired after a day. */
+export const ATHENA_RESULTS_PREFIX = 'athena-results/';
+export const athenaResultsPrefix = (space: string) => `${ATHENA_RESULTS_PREFIX}${space}/`;
 export type SnapshotSlot = (typeof SNAPSHOT_SLOTS)[number];
 export const snapshotSpacePrefix = (space: string) => `${SNAPSHOTS_PREFIX}${space}/`;
 export const snapshotManifestKey = (space: string) => `${snapshotSpacePrefix(space)}manifest.json`;

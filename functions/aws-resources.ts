@@ -1,6 +1,7 @@
 // A deployed function's resources, from the environment the stack sets and the configuration bundled beside
 // its code: one factory per resource, each building it on first use and keeping it, so a function's bundle
 // holds, and its cold start creates, only the SDK clients its `lambda.ts` asks for.
+import { AthenaEngine, athenaClient } from '#adapters/aws/athena-engine.ts';
 import { DynamoLeaseStore } from '#adapters/aws/dynamo-lease.ts';
 import { DynamoReenqueueLedger } from '#adapters/aws/dynamo-reenqueue-ledger.ts';
 import { DynamoStore, dynamoClient } from '#adapters/aws/dynamo-store.ts';
@@ -22,6 +23,7 @@ let bulkS3: ReturnType<typeof s3Client> | undefined;
 let sqs: ReturnType<typeof sqsClient> | undefined;
 let secretsManager: ReturnType<typeof secretsManagerClient> | undefined;
 let table: DynamoStore | undefined;
+let engine: AthenaEngine | undefined;
 
 export function awsConfig(): ReplayConfig {
   return (config ??= bundledConfig());
@@ -78,4 +80,13 @@ export function awsPairing(): SecretsManagerPairingCheck {
 
 export function awsSecrets(): SecretValues {
   return new SecretValues((secretsManager ??= secretsManagerClient({})));
+}
+
+/** The analytics engine over the run dataset: Athena, in the function's own workgroup, over the Glue table. */
+export function awsEngine(): AthenaEngine {
+  return (engine ??= new AthenaEngine(athenaClient({}), {
+    workGroup: requiredEnv('ATHENA_WORKGROUP'),
+    database: requiredEnv('GLUE_DATABASE'),
+    table: requiredEnv('GLUE_TABLE'),
+  }));
 }

@@ -10,7 +10,7 @@ import {
   SNAPSHOT_TEXT_FIELDS,
   type SnapshotRun,
 } from '#analytics/run-snapshot.ts';
-import { RUN_DATASET_PREFIX } from '../storage-layout.ts';
+import { runDatasetSpacePrefix } from '../storage-layout.ts';
 
 export const RUN_PART_CONTENT_TYPE = 'application/vnd.apache.parquet';
 
@@ -52,7 +52,7 @@ export const RUN_DATASET_TABLE: { columns: RunDatasetTableColumn[]; partitions: 
 /** The part's key; the day is the UTC day the part was written, so a day's parts sit together. */
 export function runPartKey(space: string, writtenAt: Date, part: string): string {
   const day = writtenAt.toISOString().slice(0, 10);
-  return `${RUN_DATASET_PREFIX}space=${encodeURIComponent(space)}/day=${day}/${part}.parquet`;
+  return `${runDatasetSpacePrefix(space)}day=${day}/${part}.parquet`;
 }
 
 /** One change set, written at `writtenAt`, as a Parquet part. */

@@ -15,6 +15,9 @@ import {
   EXPORT_LINK_DAYS,
   EXPORTS_PREFIX,
   exportSpacePrefix,
+  ATHENA_RESULTS_PREFIX,
+  athenaResultsPrefix,
+  runDatasetSpacePrefix,
   type DataObjectUser,
 } from '#core/storage-layout.ts';
 import { keySecretName } from '#shared/key-names.ts';
@@ -24,6 +27,7 @@ import { MAX_RECEIVES, TIMEOUTS, visibilityFor } from './timing.ts';
 import type { DeploymentNames } from './deployment-names.ts';
 import { analystPool, type Analysts } from './constructs/analyst-pool.ts';
 import { objectAccessPolicy, type KeyGrant, type ObjectAccess } from './constructs/object-access-policy.ts';
+import { runDatasetCatalog, type RunDatasetCatalog } from './constructs/run-dataset-engine.ts';
 import {
   adopted,
   deadLetterQueue,
@@ -78,6 +82,8 @@ export interface PipelineState {
   dataAccess(user: DataObjectUser): ObjectAccess;
   /** Read access to one space's run objects, snapshot and reference cache only: what a cockpit's read API may see. */
   spaceObjectReads(space: string): ObjectAccess;
+  /** The Glue database and table over the run dataset (constructs/run-dataset-engine.ts). */
+  runDataset: RunDatasetCatalog;
 }
 
 export interface StatefulStackProps extends StackProps {
@@ -99,6 +105,7 @@ export class StatefulStack extends Stack implements PipelineState {
   readonly anthropicKey: Secret;
   readonly githubApp: Secret;
   readonly analysts?: Analysts;
+  readonly runDataset: RunDatasetCatalog;
   private readonly objectPolicies = new Map<string, ObjectAccess>();
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
@@ -135,8 +142,15 @@ export class StatefulStack extends Stack implements PipelineState {
             expiration: Duration.days(EXPORT_LINK_DAYS),
             noncurrentVersionExpiration: Duration.days(EXPORT_LINK_DAYS),
           },
+          // Athena's query results (an engine-written CSV export among them) are read once, within minutes.
+          {
+            prefix: ATHENA_RESULTS_PREFIX,
+            expiration: Duration.days(EXPORT_LINK_DAYS),
+            noncurrentVersionExpiration: Duration.days(EXPORT_LINK_DAYS),
+          },
         ],
       });
+    this.runDataset = runDatasetCatalog(this, this.names, this.data);
     for (const [id, value, description] of [
       ['TableName', this.table.tableName, 'The table (restore runbook: docs/deploy.md, "Restoring")'],
       ['InboxBucketName', this.inbox.bucketName, 'Deliveries waiting to land'],
@@ -222,16 +236,23 @@ export class StatefulStack extends Stack implements PipelineState {
 
   /**
    * What a space's read API reads (`spaceReadPrefixes`), listing only under those prefixes, and the space's
-   * exports too large for one answer, which it writes and links to.
+   * exports too large for one answer, which it writes and links to. Athena reads and lists with the caller's
+   * credentials: the space's partition of the run dataset (the table's projection names it) and the results
+   * its cockpits' workgroups write, which the function reads back.
    */
   spaceObjectReads(space: string): ObjectAccess {
     const prefixes = spaceReadPrefixes(space).map((prefix) => `${prefix}*`);
     const exports = `${exportSpacePrefix(space)}*`;
+    const queried = [`${runDatasetSpacePrefix(space)}*`, `${athenaResultsPrefix(space)}*`];
     return this.keyAccess(
       `data-read-space-${space}`,
-      `read the run objects, snapshot and reference cache of space ${space}, and write its large exports`,
+      `read the run objects, snapshot, reference cache and run dataset of space ${space}, write its large exports and query results`,
       this.data,
-      { get: [...prefixes, exports], put: [exports], list: prefixes },
+      {
+        get: [...prefixes, exports, ...queried],
+        put: [exports, `${athenaResultsPrefix(space)}*`],
+        list: [...prefixes, ...queried],
+      },
     );
   }
 

@@ -23,6 +23,22 @@ describe('a cockpit that requires sign-in (the default)', () => {
     unknown
   >;
 
+  it('queries the run dataset in its own Athena workgroup: results encrypted under its prefix, settings enforced, scans cut off at 10 GB', () => {
+    const [, workGroup] = one(stack, 'AWS::Athena::WorkGroup');
+    expect(workGroup.Properties.Name).toBe('ReplayBench-SmallModelsBenchmarks');
+    const settings = workGroup.Properties.WorkGroupConfiguration as {
+      EnforceWorkGroupConfiguration: boolean;
+      BytesScannedCutoffPerQuery: number;
+      ResultConfiguration: { OutputLocation: unknown; EncryptionConfiguration: unknown };
+    };
+    expect(settings.EnforceWorkGroupConfiguration).toBe(true);
+    expect(settings.BytesScannedCutoffPerQuery).toBe(10 * 1024 ** 3);
+    expect(settings.ResultConfiguration.EncryptionConfiguration).toEqual({ EncryptionOption: 'SSE_S3' });
+    expect(JSON.stringify(settings.ResultConfiguration.OutputLocation)).toContain(
+      '/athena-results/SmallModelsMeasurements/SmallModelsBenchmarks/',
+    );
+  });
+
   it('serves the dashboard from a private bucket through Origin Access Control', () => {
     const origins = config.Origins as {
       Id: string;

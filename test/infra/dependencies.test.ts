@@ -67,7 +67,14 @@ describe('Node past its end of life', () => {
 
 describe('the packages bundled into the functions', () => {
   it('install one copy of each AWS SDK client and of lib-dynamodb, all on one version', () => {
-    const packages = ['client-dynamodb', 'client-s3', 'client-sqs', 'client-secrets-manager', 'lib-dynamodb'];
+    const packages = [
+      'client-athena',
+      'client-dynamodb',
+      'client-s3',
+      'client-sqs',
+      'client-secrets-manager',
+      'lib-dynamodb',
+    ];
     const copies = packages.map((name) => copiesOf(`@aws-sdk/${name}`));
     for (const found of copies) expect(found).toHaveLength(1);
     expect(new Set(copies.flat().map((c) => c.version)).size).toBe(1);

@@ -182,14 +182,15 @@ describe('each function holds exactly what it uses', () => {
       expect(Object.keys(fn.environment).sort()).toEqual([...common, ...names].sort());
   });
 
-  it("read APIs are told about the table, the data bucket and, for a private cockpit, its analysts' group", () => {
+  it("read APIs are told about the table, the data bucket, the engine's workgroup and table and, for a private cockpit, its analysts' group", () => {
+    const engine = ['ATHENA_WORKGROUP', 'GLUE_DATABASE', 'GLUE_TABLE'];
     const told = readApis.map((fn) => [
       Object.keys(bundledConfigs.get(fn.id)!.cockpits)[0],
       Object.keys(fn.environment).sort(),
     ]);
     expect(told.sort()).toEqual([
-      ['Demo', [...common, 'TABLE_NAME', 'DATA_BUCKET'].sort()],
-      ['SmallModelsBenchmarks', [...common, 'ANALYST_GROUP', 'TABLE_NAME', 'DATA_BUCKET'].sort()],
+      ['Demo', [...common, ...engine, 'TABLE_NAME', 'DATA_BUCKET'].sort()],
+      ['SmallModelsBenchmarks', [...common, ...engine, 'ANALYST_GROUP', 'TABLE_NAME', 'DATA_BUCKET'].sort()],
     ]);
   });
 
@@ -306,21 +307,58 @@ describe('each function holds exactly what it uses', () => {
     expect(actionsOn(compactor.roleId, inboxId)).toEqual([]);
   });
 
-  it("read APIs: read-only on the table, their own space's run objects, snapshot and reference cache, their large exports, nothing on the inbox", () => {
+  it("read APIs: read-only on the table, their own space's run objects, snapshot, reference cache and run dataset, their large exports and query results, nothing on the inbox", () => {
     for (const readApi of readApis) {
       const { space } = servedSpace(readApi);
       expect(actionsOn(readApi.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
       expect(objectGrants(readApi.roleId, dataId)).toEqual([
+        's3:GetBucketLocation (bucket)',
+        `s3:GetObject athena-results/${space}/*`,
         `s3:GetObject exports/${space}/*`,
         `s3:GetObject reference/spaces/${space}/*`,
+        `s3:GetObject runs-parquet/space=${space}/*`,
         `s3:GetObject runs/${space}/*`,
         `s3:GetObject snapshots/${space}/*`,
+        `s3:ListBucket under athena-results/${space}/*`,
         `s3:ListBucket under reference/spaces/${space}/*`,
+        `s3:ListBucket under runs-parquet/space=${space}/*`,
         `s3:ListBucket under runs/${space}/*`,
         `s3:ListBucket under snapshots/${space}/*`,
+        `s3:PutObject athena-results/${space}/*`,
         `s3:PutObject exports/${space}/*`,
       ]);
       expect(actionsOn(readApi.roleId, inboxId)).toEqual([]);
+    }
+  });
+
+  it("read APIs: run queries in their own cockpit's workgroup only, and read only the run dataset's Glue database and table", () => {
+    const workGroups = functionTemplates.flatMap((t) => ofType(t, 'AWS::Athena::WorkGroup'));
+    expect(workGroups).toHaveLength(readApis.length);
+    for (const readApi of readApis) {
+      const cockpit = Object.keys(bundledConfigs.get(readApi.id)!.cockpits)[0]!;
+      const statements = statementsOf(readApi.roleId);
+      const athena = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('athena:')));
+      expect(athena.flatMap(actionsOf).sort()).toEqual([
+        'athena:GetQueryExecution',
+        'athena:GetQueryResults',
+        'athena:GetQueryRuntimeStatistics',
+        'athena:StartQueryExecution',
+        'athena:StopQueryExecution',
+      ]);
+      const resources = athena.flatMap(resourcesOf);
+      expect(resources).toHaveLength(1);
+      for (const [id, workGroup] of workGroups)
+        expect({ id, named: mentions(resources[0], id) }).toEqual({
+          id,
+          named: workGroup.Properties.Name === `ReplayBench-${cockpit}`,
+        });
+      const glue = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('glue:')));
+      expect(glue.flatMap(actionsOf).sort()).toEqual(['glue:GetDatabase', 'glue:GetTable']);
+      const glueResources = JSON.stringify(glue.flatMap(resourcesOf));
+      expect(glueResources).toMatch(/:catalog"/);
+      expect(glueResources).toMatch(/:database\/replay_bench"/);
+      expect(glueResources).toMatch(/:table\/replay_bench\/runs"/);
+      expect(glueResources).not.toMatch(/\*/);
     }
   });
 

@@ -9,7 +9,8 @@ import { MAX_RECEIVES, TIMEOUTS } from '#infra/aws/timing.ts';
 import type { Stack } from 'aws-cdk-lib';
 import { exampleConfig, synthesize } from './synth.ts';
 import { ACCOUNT, allowStatements, DeploymentRenderer, REGION, roleMay } from './rendered-policies.ts';
-import { ofType, one } from './template-queries.ts';
+import { mentions, ofType, one } from './template-queries.ts';
+import { RUN_DATASET_TABLE } from '#core/read/run-dataset.ts';
 
 const config = exampleConfig();
 const { state, templates } = synthesize(config);
@@ -117,6 +118,23 @@ describe('buckets', () => {
     );
     expect(SNAPSHOT_VERSION_DAYS).toBe(1);
     expect(rules).toContainEqual(expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 90 } }));
+  });
+
+  it("expire Athena's query results after a day, current and old versions", () => {
+    const [, data] = one(
+      state,
+      'AWS::S3::Bucket',
+      (p) => (p.LoggingConfiguration as { LogFilePrefix?: string } | undefined)?.LogFilePrefix === 'data/',
+    );
+    const rules = (data.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
+    expect(rules).toContainEqual(
+      expect.objectContaining({
+        Prefix: 'athena-results/',
+        ExpirationInDays: 1,
+        NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+        Status: 'Enabled',
+      }),
+    );
   });
 
   it('keep the data and its logs when the stack is deleted', () => {
@@ -307,5 +325,47 @@ describe('adopting stored data by name', () => {
           ],
         },
       });
+  });
+});
+
+describe('the run dataset as a Glue table', () => {
+  const [databaseId, database] = one(state, 'AWS::Glue::Database');
+  const [, table] = one(state, 'AWS::Glue::Table');
+  const input = table.Properties.TableInput as {
+    Name: string;
+    Parameters: Record<string, string>;
+    PartitionKeys: { Name: string; Type: string }[];
+    StorageDescriptor: { Columns: { Name: string; Type: string }[]; Location: unknown; SerdeInfo: unknown };
+  };
+
+  it('is table runs of database replay_bench, every column of a part typed as the part writes it', () => {
+    expect((database.Properties.DatabaseInput as { Name: string }).Name).toBe('replay_bench');
+    expect(mentions(table.Properties.DatabaseName, databaseId)).toBe(true);
+    expect(input.Name).toBe('runs');
+    expect(input.StorageDescriptor.Columns).toEqual(
+      RUN_DATASET_TABLE.columns.map((c) => ({ Name: c.name, Type: c.type })),
+    );
+    expect(input.StorageDescriptor.Columns).toContainEqual({ Name: 'writtenat', Type: 'timestamp' });
+    expect(input.StorageDescriptor.SerdeInfo).toEqual({
+      SerializationLibrary: 'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe',
+    });
+    expect(JSON.stringify(input.StorageDescriptor.Location)).toContain('/runs-parquet/');
+  });
+
+  it("projects its partitions from the parts' keys: the space a query names, and every day since the dataset began", () => {
+    expect(input.PartitionKeys).toEqual([
+      { Name: 'space', Type: 'string' },
+      { Name: 'day', Type: 'string' },
+    ]);
+    expect(input.Parameters).toMatchObject({
+      'projection.enabled': 'true',
+      'projection.space.type': 'injected',
+      'projection.day.type': 'date',
+      'projection.day.format': 'yyyy-MM-dd',
+      'projection.day.range': '2026-01-01,NOW',
+    });
+    expect(JSON.stringify(input.Parameters['storage.location.template'])).toContain(
+      '/runs-parquet/space=${space}/day=${day}/',
+    );
   });
 });

@@ -50,6 +50,7 @@ import type { Alarms } from './alarms.ts';
 import type { CockpitHeaders } from './cockpit-headers.ts';
 import { ReplayHttpApi } from './http-api.ts';
 import { LOG_RETENTION, ReplayFunction } from './replay-function.ts';
+import { cockpitWorkGroup } from './run-dataset-engine.ts';
 import { COCKPIT_SETTINGS_FILE, type CockpitSettings } from '#analytics/contract.ts';
 import { analystGroupOf } from '#core/read/cockpit-access.ts';
 
@@ -103,6 +104,7 @@ export class Cockpit extends Construct {
   private readFunction({ name, config, state }: CockpitProps, analysts: Analysts | undefined): ReplayFunction {
     const cockpit = config.cockpits[name]!;
     const space = config.spaces[cockpit.space]!;
+    const reads = state.spaceObjectReads(cockpit.space);
     const readFunction = new ReplayFunction(this, 'ReadApi', {
       service: 'read-api',
       description: clip(`GET /api/* for cockpit ${name}: runs, issues and hosts of space ${cockpit.space}.`, 256),
@@ -111,8 +113,9 @@ export class Cockpit extends Construct {
       config: cockpitConfig(config, name),
     })
       .readsSpaceOfTable(state.table, cockpit.space)
-      .usesBucket('DATA_BUCKET', state.spaceObjectReads(cockpit.space))
-      .describesHostKeys(state.names.secretPrefix, space.secretConfigKey);
+      .usesBucket('DATA_BUCKET', reads)
+      .describesHostKeys(state.names.secretPrefix, space.secretConfigKey)
+      .queriesRunDataset(cockpitWorkGroup(this, state.names, name, cockpit.space, reads.bucket), state.runDataset);
     if (analysts) {
       // Every analyst of the deployment passes the JWT authorizer; only this cockpit's group is answered.
       if (!analysts.groups.has(name))

@@ -16,6 +16,7 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, LoggingFormat, Runtime, type IEventSource } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -33,6 +34,7 @@ import {
 import { BUNDLED_CONFIG_FILE } from '#schema/config.ts';
 import type { ReplayConfig } from '../deployment-config.ts';
 import type { ObjectAccess } from './object-access-policy.ts';
+import { engineStatements, type RunDatasetCatalog } from './run-dataset-engine.ts';
 import { acknowledgeHostKeyFolders, hostKeyFolderArn, keyPrefixes } from '../host-key-arns.ts';
 import { METRICS_NAMESPACE, type ServiceName } from '#core/operations.ts';
 
@@ -221,6 +223,19 @@ export class ReplayFunction extends Construct {
   }
 
   /** Object access through the bucket's own managed policy (see `StatefulStack.objectAccess`). */
+  /**
+   * Queries the run dataset with Athena (the read API above `engine.aboveRuns`): in its own workgroup only, and
+   * the table's definition only; the objects Athena reads and writes for it come with its space's reads.
+   */
+  queriesRunDataset(workGroup: { name: string; arn: string; bucket: IBucket }, catalog: RunDatasetCatalog): this {
+    this.lambda.addEnvironment('ATHENA_WORKGROUP', workGroup.name);
+    this.lambda.addEnvironment('GLUE_DATABASE', catalog.database);
+    this.lambda.addEnvironment('GLUE_TABLE', catalog.table);
+    for (const statement of engineStatements(workGroup.arn, catalog, workGroup.bucket))
+      this.role.addToPrincipalPolicy(statement);
+    return this;
+  }
+
   usesBucket(env: BucketEnv, grant: ObjectAccess): this {
     this.lambda.addEnvironment(env, grant.bucket.bucketName);
     this.role.addManagedPolicy(grant.policy);
