@@ -1,14 +1,14 @@
 // `/stats` and `/pairs` answered by the analytics engine (docs/contract.md §6 "Reading at scale"): for a space
 // above the configured run count, the engine counts each configuration and each configuration's tasks over the
 // run dataset (engine-queries.ts), and the figures are worked out from those counts by the functions the
-// in-memory path uses (group-stats.ts, reliability.ts, all-pairs.ts). No run is held in the function: the answers
-// are one row per configuration, one per configuration and sample kind (n, c) for `/stats` clustered by task, and
-// one per configuration and task where tasks are paired (`/pairs`) or clustered by repository.
+// in-memory path uses (group-stats.ts, reliability.ts, all-pairs.ts). No run is held in the function: `/stats` is
+// one answer of a row per configuration and sample kind (n, c), plus one per configuration and task where tasks
+// are clustered by repository; `/pairs` one row per configuration and task.
 import { allPairsOf, MAX_ALL_PAIRS, refusedPairs, type AllPairs } from '#analytics/all-pairs.ts';
 import { HIDDEN_TEST_STATUSES, VERDICTS } from '#analytics/columns.ts';
 import type { StatsGroup } from '#analytics/contract.ts';
 import { emptyVerdictCounts } from '#analytics/rate-figures.ts';
-import { reliabilityOfKinds, type ClusterUnit, type Reliability } from '#analytics/reliability.ts';
+import { reliabilityOfKinds, type ClusterUnit } from '#analytics/reliability.ts';
 import { runCostOfTotals } from '#analytics/run-cost.ts';
 import type { Group } from '#analytics/run-grouping.ts';
 import type { ResolveOutcome } from '#analytics/statistics.ts';
@@ -18,9 +18,7 @@ import type { AnalyticsEngine, EngineValue } from '../ports.ts';
 import {
   anyTestResultSql,
   configurationsSql,
-  configurationTalliesSql,
-  runCostMedianSql,
-  sampleKindsSql,
+  statisticsSql,
   taskSamplesSql,
   type EngineView,
 } from './engine-queries.ts';
@@ -116,27 +114,32 @@ export async function engineStatistics(
   minN: number,
   cluster: ClusterUnit,
 ): Promise<StatsGroup[]> {
-  const [talliesRows, medianRows, sampleRows] = await Promise.all([
-    engine.rows(configurationTalliesSql(engine, view, outcome, prices)),
-    engine.rows(runCostMedianSql(engine, view, outcome, prices)),
-    engine.rows(cluster === 'task' ? sampleKindsSql(engine, view, outcome) : taskSamplesSql(engine, view, outcome)),
+  const [rows, taskRows] = await Promise.all([
+    engine.rows(statisticsSql(engine, view, outcome, prices)),
+    cluster === 'task' ? [] : engine.rows(taskSamplesSql(engine, view, outcome)),
   ]);
-  const medians = new Map(medianRows.map((row) => [keyOf(groupOf(row)), Number(row['median'])]));
-  const tallies = talliesRows.map((row) => tallyOfRow(row, medians.get(keyOf(groupOf(row))) ?? null));
-  const groups = tallies.map((t) => t.group);
+  // A configuration's figures are on each of its rows, one row per sample kind.
+  const byGroup = new Map<string, { row: Row; kinds: { n: number; c: number; tasks: number }[] }>();
+  for (const row of rows) {
+    const key = keyOf(groupOf(row));
+    const entry = byGroup.get(key) ?? byGroup.set(key, { row, kinds: [] }).get(key)!;
+    if (row['n'] !== null) entry.kinds.push({ n: count(row, 'n'), c: count(row, 'c'), tasks: count(row, 'tasks') });
+  }
+  const configurations = [...byGroup.values()];
+  const tallies = configurations.map(({ row }) =>
+    tallyOfRow(row, row['median'] === null ? null : Number(row['median'])),
+  );
   const reliabilities =
     cluster === 'task'
-      ? reliabilitiesOfKindRows(sampleRows, groups)
-      : reliabilityOfCounts(sampleCountsOfRows(sampleRows, groups), cluster);
+      ? configurations.map(({ kinds }) => reliabilityOfKinds(kinds))
+      : reliabilityOfCounts(
+          sampleCountsOfRows(
+            taskRows,
+            tallies.map((t) => t.group),
+          ),
+          cluster,
+        );
   return statisticsOfGroups(tallies, reliabilities, outcome, minN);
-}
-
-/** Each group's repeated samples clustered by task, from its rows of sampleKindsSql. */
-function reliabilitiesOfKindRows(rows: readonly Row[], groups: readonly Group[]): Reliability[] {
-  const kinds = new Map(groups.map((group) => [keyOf(group), [] as { n: number; c: number; tasks: number }[]]));
-  for (const row of rows)
-    kinds.get(keyOf(groupOf(row)))?.push({ n: count(row, 'n'), c: count(row, 'c'), tasks: count(row, 'tasks') });
-  return groups.map((group) => reliabilityOfKinds(kinds.get(keyOf(group))!));
 }
 
 /** `/pairs`'s rows, by the engine: more than MAX_ALL_PAIRS configurations are refused before their tasks are counted. */

@@ -101,8 +101,16 @@ export function runCostSql(prices: Record<string, ModelPrice>): string {
 
 const FLAGGED = `coalesce(judgeState, '') = 'flagged'`;
 
-/** Per configuration: the run counts of run-counts.ts, the judge's cost, and the run cost's totals. */
-export function configurationTalliesSql(
+/**
+ * `/stats`' counts in one statement, reading the selected runs once (a common table the engine may materialize;
+ * DuckDB does): per configuration, the run counts of run-counts.ts, the judge's cost, the run cost's totals and
+ * the median of its known run costs (the mean of the middle two of an even count), and how many of its tasks with
+ * a result on the outcome had n runs with a result and c resolved (reliability.ts sampleKindsOf: all its figures
+ * clustered by task depend on). One row per configuration and sample kind, the configuration's figures repeated
+ * on each (at most 21 at 5 samples a task, however many tasks); a configuration without a result has one row
+ * with n, c and tasks null.
+ */
+export function statisticsSql(
   engine: AnalyticsEngine,
   view: EngineView,
   outcome: ResolveOutcome,
@@ -113,36 +121,38 @@ export function configurationTalliesSql(
   const table = (verdict: string, test: string) =>
     `count_if(NOT flagged AND ${verdict} AND hiddenTestStatus = ${literal(test)})`;
   const others = oneOf('judgeVerdict', ['partial', 'wrong', 'no_change']);
-  return `SELECT model, harnessVersion AS harness_version, count(*) AS runs, count_if(flagged) AS flagged,
-     ${[...verdicts, ...tests].join(',\n     ')},
-     ${table(`judgeVerdict = 'resolved'`, 'pass')} AS resolved_pass, ${table(`judgeVerdict = 'resolved'`, 'fail')} AS resolved_fail,
-     ${table(others, 'pass')} AS other_pass, ${table(others, 'fail')} AS other_fail,
-     coalesce(sum(CASE WHEN conflictCount > 0 THEN conflictCount END), 0) AS conflicts,
-     coalesce(sum(CASE WHEN foreignCount > 0 THEN foreignCount END), 0) AS foreign_attempts,
-     count(judgeCostUsd) AS judge_cost_known, coalesce(sum(judgeCostUsd), 0) AS judge_cost_usd,
-     count(runCost) AS priced, sum(runCost) AS run_cost_total,
-     count_if(runCost IS NOT NULL AND ${OUTCOME_SQL[outcome].resolved}) AS priced_resolved
-   FROM (SELECT *, ${FLAGGED} AS flagged, ${runCostSql(prices)} AS runCost
-         FROM (${selectedSql(engine, view, outcome)}) AS selected) AS costed
-   GROUP BY model, harnessVersion`;
+  const { counted, resolved } = OUTCOME_SQL[outcome];
+  return `WITH costed AS (
+     SELECT *, ${FLAGGED} AS flagged, ${runCostSql(prices)} AS runCost FROM (${selectedSql(engine, view, outcome)}) AS selected
+   ), tallies AS (
+     SELECT model, harnessVersion AS harness_version, count(*) AS runs, count_if(flagged) AS flagged,
+       ${[...verdicts, ...tests].join(',\n       ')},
+       ${table(`judgeVerdict = 'resolved'`, 'pass')} AS resolved_pass, ${table(`judgeVerdict = 'resolved'`, 'fail')} AS resolved_fail,
+       ${table(others, 'pass')} AS other_pass, ${table(others, 'fail')} AS other_fail,
+       coalesce(sum(CASE WHEN conflictCount > 0 THEN conflictCount END), 0) AS conflicts,
+       coalesce(sum(CASE WHEN foreignCount > 0 THEN foreignCount END), 0) AS foreign_attempts,
+       count(judgeCostUsd) AS judge_cost_known, coalesce(sum(judgeCostUsd), 0) AS judge_cost_usd,
+       count(runCost) AS priced, sum(runCost) AS run_cost_total,
+       count_if(runCost IS NOT NULL AND ${resolved}) AS priced_resolved
+     FROM costed GROUP BY model, harnessVersion
+   ), medians AS (
+     SELECT model, harnessVersion, avg(runCost) AS median FROM (
+       SELECT model, harnessVersion, runCost,
+         row_number() OVER (PARTITION BY model, harnessVersion ORDER BY runCost) AS k,
+         count(*) OVER (PARTITION BY model, harnessVersion) AS m
+       FROM costed WHERE runCost IS NOT NULL
+     ) AS ordered WHERE k = floor((m + 1) / 2.0) OR k = floor((m + 2) / 2.0)
+     GROUP BY model, harnessVersion
+   ), kinds AS (
+     SELECT model, harnessVersion, n, c, count(*) AS tasks FROM (
+       SELECT model, harnessVersion, count(*) AS n, count_if(${resolved}) AS c
+       FROM costed WHERE ${counted} GROUP BY model, harnessVersion, taskId
+     ) AS byTask GROUP BY model, harnessVersion, n, c
+   )
+   SELECT tallies.*, medians.median, kinds.n, kinds.c, kinds.tasks FROM tallies
+   LEFT JOIN medians ON medians.model = tallies.model AND medians.harnessVersion = tallies.harness_version
+   LEFT JOIN kinds ON kinds.model = tallies.model AND kinds.harnessVersion = tallies.harness_version`;
 }
-
-/** Per configuration, the median of its known run costs (the mean of the middle two of an even count). */
-export const runCostMedianSql = (
-  engine: AnalyticsEngine,
-  view: EngineView,
-  outcome: ResolveOutcome,
-  prices: Record<string, ModelPrice>,
-): string =>
-  `SELECT model, harnessVersion AS harness_version, avg(runCost) AS median FROM (
-     SELECT model, harnessVersion, runCost,
-       row_number() OVER (PARTITION BY model, harnessVersion ORDER BY runCost) AS k,
-       count(*) OVER (PARTITION BY model, harnessVersion) AS m
-     FROM (SELECT model, harnessVersion, ${runCostSql(prices)} AS runCost
-           FROM (${selectedSql(engine, view, outcome)}) AS selected) AS costed
-     WHERE runCost IS NOT NULL
-   ) AS ordered WHERE k = floor((m + 1) / 2.0) OR k = floor((m + 2) / 2.0)
-   GROUP BY model, harnessVersion`;
 
 /** Per configuration and task with a result on the outcome: n runs with a result, c resolved (task-samples.ts). */
 export const taskSamplesSql = (engine: AnalyticsEngine, view: EngineView, outcome: ResolveOutcome): string =>
@@ -150,19 +160,6 @@ export const taskSamplesSql = (engine: AnalyticsEngine, view: EngineView, outcom
    FROM (${selectedSql(engine, view, outcome)}) AS selected
    WHERE ${OUTCOME_SQL[outcome].counted}
    GROUP BY model, harnessVersion, taskId`;
-
-/**
- * Per configuration, how many of its tasks with a result on the outcome had n runs with a result and c resolved
- * (reliability.ts sampleKindsOf): all its figures clustered by task depend on, in a few rows (at most 21 at 5
- * samples a task) however many tasks it ran.
- */
-export const sampleKindsSql = (engine: AnalyticsEngine, view: EngineView, outcome: ResolveOutcome): string =>
-  `SELECT model, harness_version, n, c, count(*) AS tasks FROM (
-     SELECT model, harnessVersion AS harness_version, count(*) AS n, count_if(${OUTCOME_SQL[outcome].resolved}) AS c
-     FROM (${selectedSql(engine, view, outcome)}) AS selected
-     WHERE ${OUTCOME_SQL[outcome].counted}
-     GROUP BY model, harnessVersion, taskId
-   ) AS byTask GROUP BY model, harness_version, n, c`;
 
 /** The configurations in view, whether or not they have a result. */
 export const configurationsSql = (engine: AnalyticsEngine, view: EngineView, outcome: ResolveOutcome): string =>
