@@ -45,6 +45,8 @@ export interface CliSettings {
   model?: string;
   harnessVersion?: string;
   dataset?: string;
+  /** Not an option: the clock deliveries are signed by, when runCli's caller gives one (tests do). */
+  now?: () => number;
 }
 
 /** https anywhere; plain http only to this machine (127.0.0.0/8, ::1, localhost), as local mode listens. */

@@ -12,10 +12,18 @@ import { status } from './status-command.ts';
 import { findRunFolders } from './sync.ts';
 import { visible } from './untrusted-text.ts';
 
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv, terminal: CliIo): Promise<number> {
+/** `now`: the clock deliveries are signed by (Date.now when not given). */
+export async function runCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  terminal: CliIo,
+  now?: () => number,
+): Promise<number> {
   const io = visibleIo(terminal);
   try {
-    const { command, targets, settings } = parseArguments(argv, env);
+    const parsed = parseArguments(argv, env);
+    const { command, targets } = parsed;
+    const settings = { ...parsed.settings, now };
     switch (command) {
       case 'run': {
         const folder = exactlyOne(targets, 'run folder');

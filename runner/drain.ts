@@ -35,6 +35,8 @@ export interface DrainOptions {
   keys: Map<string, string | null>;
   concurrency?: number;
   retryForMs?: number;
+  /** The clock each attempt is signed by (Date.now); the retry deadline and backoff keep real time. */
+  now?: () => number;
   onEvent?: (event: DrainEvent) => void;
 }
 
@@ -107,6 +109,7 @@ export async function drainOutbox(outbox: Outbox, options: DrainOptions): Promis
           await outbox.body(entry),
           options.keys.get(entry.host)!,
           entry.deliveryId,
+          { now: options.now },
         );
       } catch (error) {
         // A queued file changed under us stays queued, unsent; the next start's check of the outbox names it.

@@ -44,6 +44,7 @@ export function deliverySettings(settings: CliSettings, env: NodeJS.ProcessEnv, 
     keyFile: settings.keyFile,
     env,
     retryForMs: settings.retryForMs,
+    now: settings.now,
     onEvent: (event) => progress.event(event),
   };
 }

@@ -45,6 +45,12 @@ function redirectAnswer(endpoint: string, status: number, location: string | nul
   };
 }
 
+export interface PostOptions {
+  timeoutMs?: number;
+  /** The clock the signature's timestamp is read from (Date.now; tests advance their own). */
+  now?: () => number;
+}
+
 /**
  * One POST of the raw body, signed (v2) for the endpoint's space at this moment. Network failures and timeouts
  * reject (the caller decides to retry).
@@ -54,9 +60,9 @@ export async function postSigned(
   raw: Uint8Array,
   key: string,
   deliveryId: string,
-  timeoutMs = 30_000,
+  { timeoutMs = 30_000, now = Date.now }: PostOptions = {},
 ): Promise<PushResult> {
-  const stamp = { space: spaceOfEndpoint(endpoint), deliveryId, timestamp: Math.floor(Date.now() / 1000) };
+  const stamp = { space: spaceOfEndpoint(endpoint), deliveryId, timestamp: Math.floor(now() / 1000) };
   const response = await fetch(endpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...signedHeaders(raw, key, stamp) },

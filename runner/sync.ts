@@ -16,7 +16,7 @@ export interface SyncCounts {
   rejected: number;
 }
 
-export interface DeliverySettings extends KeySettings, Pick<DrainOptions, 'concurrency' | 'retryForMs'> {
+export interface DeliverySettings extends KeySettings, Pick<DrainOptions, 'concurrency' | 'retryForMs' | 'now'> {
   endpoint: string;
   /** `--host`: folders naming another host are refused. */
   host?: string;

@@ -20,16 +20,18 @@ interface Seen {
 }
 let seen: Seen[] = [];
 /**
- * The answers to give, in turn (then 202); `nextSecond` holds an answer back until the clock has passed the second
- * the request was signed in, so a retry sent after it must carry a later timestamp.
+ * The answers to give, in turn (then 202); `advanceClockMs` moves the clock a test hands replay-push on before the
+ * answer goes out, so the retry that follows is sent at a later time.
  */
-let script: { status: number; body: Record<string, unknown>; nextSecond?: boolean }[] = [];
+let script: { status: number; body: Record<string, unknown>; advanceClockMs?: number }[] = [];
+/** The fake clock of the tests that give replay-push one (the others sign with Date.now). */
+let clockMs = 0;
 let server: Server;
 let endpoint: string;
 
 beforeAll(async () => {
   server = createServer((request, response) => {
-    void readBody(request).then(async (text) => {
+    void readBody(request).then((text) => {
       const raw = Buffer.from(text);
       const presented = presentedSignature(request.headers as RequestHeaders, 'S');
       const fresh = 'timestamp' in presented && Math.abs(presented.timestamp - Date.now() / 1000) <= 300;
@@ -44,10 +46,7 @@ beforeAll(async () => {
         signature: String(request.headers['x-replay-signature']),
       });
       const scripted = signed && signed.ok ? script.shift() : undefined;
-      if (scripted?.nextSecond && 'timestamp' in presented) {
-        const signedSecondEnds = (presented.timestamp + 1) * 1000;
-        await new Promise((r) => setTimeout(r, Math.max(0, signedSecondEnds - Date.now())));
-      }
+      clockMs += scripted?.advanceClockMs ?? 0;
       const answer =
         signed && signed.ok
           ? (scripted ?? {
@@ -93,12 +92,21 @@ describe('answers that keep a delivery queued', () => {
 
   it('signs each attempt anew when it is sent (v2, space S): the retry has a later timestamp, the same body and id', async () => {
     const { root, keyFile } = oneRun();
-    script = [{ status: 503, body: { error: 'busy', message: 'Try again.' }, nextSecond: true }];
-    const result = await replayPush(['sync', root, '--endpoint', endpoint, '--key-file', keyFile, '--retry-for', '30']);
+    // A minute ahead of this machine (within the stand-in's 5 minutes): only the given clock can stamp these seconds.
+    const start = (Math.floor(Date.now() / 1000) + 60) * 1000;
+    clockMs = start;
+    script = [{ status: 503, body: { error: 'busy', message: 'Try again.' }, advanceClockMs: 1000 }];
+    const result = await replayPush(
+      ['sync', root, '--endpoint', endpoint, '--key-file', keyFile, '--retry-for', '30'],
+      {},
+      undefined,
+      () => clockMs,
+    );
     expect(result.code).toBe(0);
     const [first, retry] = seen;
     expect(seen).toHaveLength(2);
-    expect(retry!.timestamp).toBeGreaterThan(first!.timestamp);
+    expect(first!.timestamp).toBe(start / 1000);
+    expect(retry!.timestamp).toBe(start / 1000 + 1);
     expect(retry!.signature).not.toBe(first!.signature);
     expect([retry!.deliveryId, retry!.body]).toEqual([first!.deliveryId, first!.body]);
   });

@@ -79,18 +79,22 @@ export interface CliRun {
   err: string[];
 }
 
-/** `replay-push …` in this process, through the same entry the bin uses; `onErr` sees each progress line as it comes. */
+/**
+ * `replay-push …` in this process, through the same entry the bin uses; `onErr` sees each progress line as it comes,
+ * `now` is the clock deliveries are signed by (Date.now when not given).
+ */
 export async function replayPush(
   args: string[],
   env: NodeJS.ProcessEnv = {},
   onErr: (line: string) => void = () => {},
+  now?: () => number,
 ): Promise<CliRun> {
   const run: CliRun = { code: -1, out: [], err: [] };
   const err = (line: string) => {
     run.err.push(line);
     onErr(line);
   };
-  run.code = await runCli(args, env, { out: (l) => run.out.push(l), err, errRaw: err, isTTY: false });
+  run.code = await runCli(args, env, { out: (l) => run.out.push(l), err, errRaw: err, isTTY: false }, now);
   return run;
 }
 
