@@ -103,6 +103,7 @@ const CLIENTS: [RegExp, string[]][] = [
     /\baws(?:HostKeys|Pairing|Secrets)\(/,
     ["import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';", 'new SecretsManagerClient({});'],
   ],
+  [/\bawsEngine\(/, ["import { AthenaClient } from '@aws-sdk/client-athena';", 'new AthenaClient({});']],
   [/\bjudgeModelProvider\(/, ["import Anthropic from '@anthropic-ai/sdk';", "new Anthropic({ apiKey: 'floor' });"]],
   [
     /\breferenceSourceProvider\(/,

@@ -118,7 +118,9 @@ try {
   for (const format of ['parquet', 'csv'] as const) {
     const outcome = await engineOutcome(engine, view, null);
     const sql = exportRowsSql(engine, view, outcome, DEFAULT_EXPORT_FIELDS, format, PRICES);
-    const exported = await timedRepeats(() => engine.exportTo(sql, format, `exports/${SPACE}/all.${format}`, {}));
+    const exported = await timedRepeats(() =>
+      engine.exportTo(sql, format, { prefix: `exports/${SPACE}/`, filename: `all.${format}` }, {}),
+    );
     const options = format === 'csv' ? 'FORMAT csv, HEADER true' : 'FORMAT parquet';
     const floor = await timedRepeats(() =>
       engine.rows(`COPY (SELECT * FROM ${engine.runDataset}) TO ${sink(format)} (${options})`),

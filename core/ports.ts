@@ -289,14 +289,23 @@ export interface AnalyticsEngine {
   readonly runDataset: string;
   rows(sql: string): Promise<Record<string, EngineValue>[]>;
   /**
-   * Writes the rows `sql` answers, in its column order, as one object at `key` in the data bucket: Parquet; CSV
-   * (RFC 4180, a header row, CRLF, null as an empty cell); or JSON, `{"runs":[…]}` and the `extra` members.
-   * Answers how many rows it wrote. No row passes through the caller.
+   * Writes the rows `sql` answers, in its column order, to the data bucket, no row passing through the caller,
+   * and answers how many rows it wrote and where. `one`: a single object (DuckDB; Athena's CSV, its SELECT's
+   * result): Parquet; CSV (RFC 4180, a header row, null as an empty cell); or JSON, `{"runs":[…]}` and the `extra`
+   * members. `parts` (Athena's UNLOAD of Parquet or JSON): several objects under `prefix`, each sorted as `sql`
+   * orders its rows: Parquet, or gzip-compressed JSON Lines (one object per row).
    */
   exportTo(
     sql: string,
     format: 'parquet' | 'csv' | 'json',
-    key: string,
+    where: { prefix: string; filename: string },
     extra: Record<string, string>,
-  ): Promise<number>;
+  ): Promise<EngineExport>;
+}
+
+/** Where an engine wrote an export: one object in the format asked for, or parts (AnalyticsEngine.exportTo). */
+export interface EngineExport {
+  runs: number;
+  layout: 'one' | 'parts';
+  keys: string[];
 }

@@ -84,8 +84,9 @@ export function awsSecrets(): SecretValues {
 
 /** The analytics engine over the run dataset: Athena, in the function's own workgroup, over the Glue table. */
 export function awsEngine(): AthenaEngine {
-  return (engine ??= new AthenaEngine(athenaClient({}), {
+  return (engine ??= new AthenaEngine(athenaClient({}), awsBulkData(), {
     workGroup: requiredEnv('ATHENA_WORKGROUP'),
+    dataBucket: requiredEnv('DATA_BUCKET'),
     database: requiredEnv('GLUE_DATABASE'),
     table: requiredEnv('GLUE_TABLE'),
   }));

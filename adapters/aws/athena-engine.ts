@@ -2,17 +2,21 @@
 // enforced configuration places the results (under the data bucket) and caps the bytes a query may scan. A query
 // is started, its state polled with backoff until it ends or the poll's time runs out (then it is stopped), and
 // its rows read page by page, each value typed by the result set's column metadata (Athena answers text).
+// Exports never pass through the function: a CSV export is the SELECT's own result object (Athena writes one
+// CSV per query), Parquet and JSON are UNLOADed as parts under the export's prefix, named by the manifest
+// Athena writes beside the results.
 import {
   AthenaClient,
   GetQueryExecutionCommand,
   GetQueryResultsCommand,
+  GetQueryRuntimeStatisticsCommand,
   StartQueryExecutionCommand,
   StopQueryExecutionCommand,
   type ColumnInfo,
   type QueryExecution,
 } from '@aws-sdk/client-athena';
 import { AWS_CALLS, type AwsCallTimeouts } from '#core/operations.ts';
-import type { AnalyticsEngine, EngineValue } from '#core/ports.ts';
+import type { AnalyticsEngine, EngineExport, EngineValue, ObjectStore } from '#core/ports.ts';
 import { clientSettings, withinDeadline, type AwsConnection } from './sdk-settings.ts';
 
 export const athenaClient = (connection: AwsConnection, timeouts: AwsCallTimeouts = AWS_CALLS.standard) =>
@@ -28,6 +32,8 @@ export interface AthenaPolling {
 
 export interface AthenaEngineSettings {
   workGroup: string;
+  /** The data bucket: where UNLOAD writes exports, and where the workgroup's results (and manifests) are. */
+  dataBucket: string;
   /** The Glue database and table of the run dataset. */
   database: string;
   table: string;
@@ -65,6 +71,8 @@ export class AthenaEngine implements AnalyticsEngine {
 
   constructor(
     private readonly athena: AthenaClient,
+    /** The data bucket, to read an UNLOAD's manifest. */
+    private readonly objects: ObjectStore,
     private readonly settings: AthenaEngineSettings,
     private readonly timeouts: AwsCallTimeouts = AWS_CALLS.standard,
   ) {
@@ -74,7 +82,7 @@ export class AthenaEngine implements AnalyticsEngine {
   }
 
   async rows(sql: string): Promise<Record<string, EngineValue>[]> {
-    const id = await this.run(sql);
+    const { id } = await this.run(sql);
     const rows: Record<string, EngineValue>[] = [];
     let token: string | undefined;
     let first = true;
@@ -99,12 +107,44 @@ export class AthenaEngine implements AnalyticsEngine {
     return rows;
   }
 
-  exportTo(): Promise<number> {
-    return Promise.reject(new AthenaQueryError('Exports through Athena are not wired yet.'));
+  async exportTo(
+    sql: string,
+    format: 'parquet' | 'csv' | 'json',
+    { prefix }: { prefix: string; filename: string },
+  ): Promise<EngineExport> {
+    const bucket = `s3://${this.settings.dataBucket}/`;
+    const keyOf = (location: string) => {
+      if (!location.startsWith(bucket)) throw new AthenaQueryError(`Athena wrote ${location}, outside ${bucket}.`);
+      return location.slice(bucket.length);
+    };
+    if (format === 'csv') {
+      const { id, execution } = await this.run(sql);
+      const statistics = await withinDeadline('Athena GetQueryRuntimeStatistics', this.timeouts, (options) =>
+        this.athena.send(new GetQueryRuntimeStatisticsCommand({ QueryExecutionId: id }), options),
+      );
+      return {
+        runs: statistics.QueryRuntimeStatistics?.Rows?.OutputRows ?? 0,
+        layout: 'one',
+        keys: [keyOf(execution.ResultConfiguration?.OutputLocation ?? '')],
+      };
+    }
+    const properties =
+      format === 'parquet' ? `format = 'PARQUET', compression = 'SNAPPY'` : `format = 'JSON', compression = 'GZIP'`;
+    const to = `${bucket}${prefix}`.replaceAll("'", "''");
+    const { id, execution } = await this.run(`UNLOAD (${sql}) TO '${to}' WITH (${properties})`);
+    const result = await withinDeadline('Athena GetQueryResults', this.timeouts, (options) =>
+      this.athena.send(new GetQueryResultsCommand({ QueryExecutionId: id }), options),
+    );
+    // The manifest lists the files the query wrote, beside its results: files left by a failed attempt are not in it.
+    const results = keyOf(execution.ResultConfiguration?.OutputLocation ?? '').replace(/[^/]*$/, '');
+    const manifest = await this.objects.getText(`${results}${id}-manifest.csv`);
+    if (manifest === null) throw new AthenaQueryError(`Athena query ${id} left no manifest of what it unloaded.`);
+    const keys = manifest.split('\n').filter(Boolean).map(keyOf);
+    return { runs: result.UpdateCount ?? 0, layout: 'parts', keys };
   }
 
-  /** Starts `sql` and waits for it to succeed; answers its execution id. */
-  private async run(sql: string): Promise<string> {
+  /** Starts `sql` and waits for it to succeed; answers its execution id and its last state. */
+  private async run(sql: string): Promise<{ id: string; execution: QueryExecution }> {
     const { workGroup, database } = this.settings;
     const started = await withinDeadline('Athena StartQueryExecution', this.timeouts, (options) =>
       this.athena.send(
@@ -122,7 +162,7 @@ export class AthenaEngine implements AnalyticsEngine {
     for (;;) {
       const execution = await this.execution(id);
       const state = execution.Status?.State;
-      if (state === 'SUCCEEDED') return id;
+      if (state === 'SUCCEEDED') return { id, execution };
       if (state === 'FAILED' || state === 'CANCELLED') {
         const reason = execution.Status?.AthenaError?.ErrorMessage ?? execution.Status?.StateChangeReason;
         throw new AthenaQueryError(`Athena query ${id} ${state.toLowerCase()}: ${reason ?? 'no reason given'}.`);

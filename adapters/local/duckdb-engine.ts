@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { AnalyticsEngine, EngineValue } from '#core/ports.ts';
+import type { AnalyticsEngine, EngineExport, EngineValue } from '#core/ports.ts';
 import { RUN_DATASET_PREFIX } from '#core/storage-layout.ts';
 
 const scalar = (value: unknown): EngineValue => {
@@ -51,7 +51,13 @@ export class DuckDbEngine implements AnalyticsEngine {
   }
 
   /** DuckDB writes the file (COPY, streaming, spilling to disk), then `upload` puts it in the bucket. */
-  async exportTo(sql: string, format: 'parquet' | 'csv' | 'json', key: string, extra: Record<string, string>) {
+  async exportTo(
+    sql: string,
+    format: 'parquet' | 'csv' | 'json',
+    { prefix, filename }: { prefix: string; filename: string },
+    extra: Record<string, string>,
+  ): Promise<EngineExport> {
+    const key = `${prefix}${filename}`;
     if (!this.upload) throw new Error('This engine was opened without a way to put exports in the data bucket.');
     const directory = await mkdtemp(join(tmpdir(), 'replay-export-'));
     const file = join(directory, `export.${format}`);
@@ -73,7 +79,7 @@ export class DuckDbEngine implements AnalyticsEngine {
           ? Number((await this.rows(`SELECT count(*) AS n FROM (${sql}) AS r`))[0]!['n'])
           : Number(reader.getRows()[0]?.[0] ?? 0);
       await this.upload(key, file);
-      return written;
+      return { runs: written, layout: 'one', keys: [key] };
     } finally {
       await rm(directory, { recursive: true, force: true });
     }

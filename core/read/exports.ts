@@ -4,7 +4,13 @@
 // model name is whatever a runner sent). Parquet has one typed column per field (export-fields.ts).
 import { gzipSync } from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { DOWNLOAD_LINK_HEADER, EXPORT_FORMATS, type ExportBody, type ExportFormat } from '#analytics/contract.ts';
+import {
+  DOWNLOAD_LINK_HEADER,
+  EXPORT_FORMATS,
+  type ExportBody,
+  type ExportFormat,
+  type ExportPartsBody,
+} from '#analytics/contract.ts';
 import type { SnapshotRun } from '#analytics/run-snapshot.ts';
 import { csvText } from '#analytics/csv.ts';
 import type { HttpAnswer } from '../http.ts';
@@ -158,8 +164,9 @@ function linkAnswer(link: string, runs: number, linkInBody: boolean): HttpAnswer
 }
 
 /**
- * The export written by the engine straight to the data bucket (DuckDB's COPY, Athena's UNLOAD) and answered
- * with its link whatever its size: the function holds no row. Rows are in run id order.
+ * The export written by the engine straight to the data bucket (DuckDB's COPY, Athena's SELECT or UNLOAD) and
+ * answered with links whatever its size: the function holds no row. One object is answered as any large export
+ * (its link); parts (Athena's UNLOAD) with a 200 listing a link to each, saying so in `x-replay-download: parts`.
  */
 async function engineExport(
   deps: ReadDeps,
@@ -170,11 +177,22 @@ async function engineExport(
   linkInBody: boolean,
 ): Promise<HttpAnswer> {
   const filename = `${space}-runs.${format}`;
-  const key = exportKey(space, filename);
+  const prefix = `${exportSpacePrefix(space)}${randomUUID()}/`;
   const sql = exportRowsSql(engine, view, outcome, fields, format, deps.config.prices);
-  const runs = await engine.exportTo(sql, format, key, { outcome, asOf });
-  const link = await deps.downloads!.link(key, CONTENT_TYPES[format], filename, EXPORT_LINK_SECONDS);
-  return linkAnswer(link, runs, linkInBody);
+  const { runs, layout, keys } = await engine.exportTo(sql, format, { prefix, filename }, { outcome, asOf });
+  if (layout === 'one') {
+    const link = await deps.downloads!.link(keys[0]!, CONTENT_TYPES[format], filename, EXPORT_LINK_SECONDS);
+    return linkAnswer(link, runs, linkInBody);
+  }
+  const [type, suffix] = format === 'json' ? ['application/gzip', 'jsonl.gz'] : [CONTENT_TYPES[format], format];
+  const parts = await Promise.all(
+    keys.map(async (key, i) => {
+      const name = `${space}-runs-${i + 1}.${suffix}`;
+      return { link: await deps.downloads!.link(key, type, name, EXPORT_LINK_SECONDS), filename: name };
+    }),
+  );
+  const body: ExportPartsBody = { parts, expiresInSeconds: EXPORT_LINK_SECONDS, runs, outcome, asOf };
+  return { status: 200, body, headers: { [DOWNLOAD_LINK_HEADER]: 'parts' } };
 }
 
 export const exportFormatOf = (collection: string): ExportFormat | null => {

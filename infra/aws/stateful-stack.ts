@@ -237,8 +237,9 @@ export class StatefulStack extends Stack implements PipelineState {
   /**
    * What a space's read API reads (`spaceReadPrefixes`), listing only under those prefixes, and the space's
    * exports too large for one answer, which it writes and links to. Athena reads and lists with the caller's
-   * credentials: the space's partition of the run dataset (the table's projection names it) and the results
-   * its cockpits' workgroups write, which the function reads back.
+   * credentials: the space's partition of the run dataset (the table's projection names it), the results its
+   * cockpits' workgroups write, which the function reads back, and an UNLOAD's export prefix, listed to check
+   * it is empty.
    */
   spaceObjectReads(space: string): ObjectAccess {
     const prefixes = spaceReadPrefixes(space).map((prefix) => `${prefix}*`);
@@ -251,7 +252,7 @@ export class StatefulStack extends Stack implements PipelineState {
       {
         get: [...prefixes, exports, ...queried],
         put: [exports, `${athenaResultsPrefix(space)}*`],
-        list: [...prefixes, ...queried],
+        list: [...prefixes, ...queried, exports],
       },
     );
   }

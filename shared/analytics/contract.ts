@@ -301,9 +301,21 @@ export interface BudgetBody {
 }
 
 export const EXPORT_FORMATS = ['csv', 'json', 'parquet'] as const;
-/** Asked with `link`, an export too large for one answer is a 200 naming its link (and says so in this header), not a 303. */
+/**
+ * Asked with `link`, an export too large for one answer is a 200 naming its link (and says so in this header), not
+ * a 303; an export the engine wrote in parts is always a 200 listing their links, this header saying `parts`.
+ */
 export const DOWNLOAD_LINK_HEADER = 'x-replay-download';
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** An export the engine wrote as several parts (Athena's UNLOAD of Parquet or JSON): a link to each, in order. */
+export interface ExportPartsBody {
+  parts: { link: string; filename: string }[];
+  expiresInSeconds: number;
+  runs: number;
+  outcome: ResolveOutcome;
+  asOf: string;
+}
 
 export interface ExportBody {
   runs: Record<string, string | number | boolean | null>[];

@@ -33,8 +33,15 @@ afterAll(async () => {
   await stores?.stop();
 });
 
-const engineOf = (stand: AthenaStandIn, overrides: Partial<ConstructorParameters<typeof AthenaEngine>[1]> = {}) =>
-  new AthenaEngine(stand.client, { workGroup: 'replay', database: 'replay_runs', table: 'runs', polling, ...overrides });
+const engineOf = (stand: AthenaStandIn, overrides: Partial<ConstructorParameters<typeof AthenaEngine>[2]> = {}) =>
+  new AthenaEngine(stand.client, stores.data, {
+    workGroup: 'replay',
+    dataBucket: stores.emulators.names.dataBucket,
+    database: 'replay_runs',
+    table: 'runs',
+    polling,
+    ...overrides,
+  });
 
 describe('the Athena engine', () => {
   it('names the Glue table as the relation the queries read', () => {

@@ -10,11 +10,21 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { parse } from 'csv-parse/sync';
 import { syntheticCampaign } from '../../bench/synthetic-campaign.ts';
 import { S3LinkedDownloads } from '#adapters/aws/s3-linked-downloads.ts';
 import { AthenaEngine } from '#adapters/aws/athena-engine.ts';
 import { DuckDbEngine, S3RVER_OBJECT_SUFFIX } from '#adapters/local/duckdb-engine.ts';
-import { apiPaths, type ExportFormat, type PairsBody, type StatsBody } from '#analytics/contract.ts';
+import {
+  apiPaths,
+  DOWNLOAD_LINK_HEADER,
+  type ExportBody,
+  type ExportFormat,
+  type ExportPartsBody,
+  type PairsBody,
+  type StatsBody,
+} from '#analytics/contract.ts';
 import { answerRead } from '#core/read/read-api.ts';
 import type { ReadDeps } from '#core/read/read-deps.ts';
 import { compactSpace, readManifest } from '#core/read/snapshot-store.ts';
@@ -127,8 +137,9 @@ beforeAll(async () => {
     tables: [{ database: 'replay_runs', table: 'runs', location: `s3://${names.dataBucket}/runs-parquet/` }],
   });
   const polling = { firstMs: 1, factor: 2, maxMs: 20, timeoutMs: 30_000 };
-  const athenaEngine = new AthenaEngine(athena.client, {
+  const athenaEngine = new AthenaEngine(athena.client, stores.data, {
     workGroup: 'replay',
+    dataBucket: names.dataBucket,
     database: 'replay_runs',
     table: 'runs',
     polling,
@@ -258,7 +269,7 @@ async function parquetRows(bytes: Buffer) {
   }
 }
 
-const byId = (a: { id: unknown }, b: { id: unknown }) => (String(a.id) < String(b.id) ? -1 : 1);
+const byId = (a: Record<string, unknown>, b: Record<string, unknown>) => (String(a['id']) < String(b['id']) ? -1 : 1);
 
 const EXPORT_QUERIES = [
   '',
@@ -272,38 +283,91 @@ const EXPORT_QUERIES = [
   'agreement=disagree&wave=2',
 ];
 
-describe('exports written by the engine to the data bucket', () => {
+/** The rows of an export the engine wrote in parts (Athena's UNLOAD), fetched through each part's link. */
+async function exportedParts(deps: ReadDeps, format: 'json' | 'parquet', query: string) {
+  const answer = await answerRead(deps, 'GET', `/api${apiPaths.export(SPACE, format)}`, query);
+  expect(answer.status).toBe(200);
+  expect(answer.headers?.[DOWNLOAD_LINK_HEADER]).toBe('parts');
+  const body = answer.body as ExportPartsBody;
+  expect(body.expiresInSeconds).toBe(900);
+  expect(body.parts.map((p) => p.filename)).toEqual(
+    body.parts.map((_, i) => `${SPACE}-runs-${i + 1}.${format === 'json' ? 'jsonl.gz' : 'parquet'}`),
+  );
+  const parts = await Promise.all(
+    body.parts.map(async ({ link }) => {
+      const response = await fetch(link);
+      expect(response.status).toBe(200);
+      return Buffer.from(await response.arrayBuffer());
+    }),
+  );
+  return { body, parts };
+}
+
+/** Every line of each part (gzip-compressed JSON Lines), in part order. */
+const jsonLines = (parts: Buffer[]) =>
+  parts.flatMap((part) =>
+    gunzipSync(part)
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { id: string }),
+  );
+
+/** Each part sorted by run id (UNLOAD sorts within a part, not across them). */
+const sortedWithin = (rows: readonly Record<string, unknown>[]) =>
+  rows.every((row, i) => i === 0 || String(rows[i - 1]!['id']) < String(row['id']));
+
+describe.each(Object.keys(ENGINES))('exports written by %s to the data bucket', (name) => {
+  const engineDeps = () => ({ ...ENGINES[name as keyof typeof ENGINES](), downloads });
+  const inParts = name !== 'DuckDB';
   // An in-memory export past 4 kB is answered by a link too, as in AWS.
   const linked = () => ({ ...inMemory, downloads, maxAnswerBytes: 4000 });
 
   it.each(EXPORT_QUERIES)('hold the rows and values of the in-memory export as CSV (%s)', async (query) => {
     const expected = await exported(linked(), 'csv', query);
-    const actual = await exported({ ...byEngine, downloads }, 'csv', query);
-    const [header, ...lines] = expected.bytes.toString('utf8').split('\r\n');
-    const [actualHeader, ...actualLines] = actual.bytes.toString('utf8').split('\r\n');
-    expect(actualHeader).toBe(header);
-    expect(actualLines.sort()).toEqual(lines.sort());
-    expect(actual.runs).toBe(lines.filter(Boolean).length);
+    const actual = await exported(engineDeps(), 'csv', query);
+    // Athena quotes every cell of its CSV and ends lines with LF (§6 "Exports"): compared as parsed CSV.
+    const [header, ...lines] = parse(expected.bytes) as string[][];
+    const [actualHeader, ...actualLines] = parse(actual.bytes) as string[][];
+    expect(actualHeader).toEqual(header);
+    const sorted = (rows: string[][]) => rows.map((r) => JSON.stringify(r)).sort();
+    expect(sorted(actualLines)).toEqual(sorted(lines));
+    if (!inParts)
+      expect(actual.bytes.toString('utf8').split('\r\n')[0]).toBe(expected.bytes.toString('utf8').split('\r\n')[0]);
+    expect(actual.runs).toBe(lines.length);
     // Every query but the one that names nothing holds runs, so the values are compared.
-    expect(lines.filter(Boolean).length > 0).toBe(!query.includes('nothing'));
+    expect(lines.length > 0).toBe(!query.includes('nothing'));
   });
 
   it.each(EXPORT_QUERIES)('hold the rows and values of the in-memory export as JSON (%s)', async (query) => {
-    const expected = JSON.parse((await exported(linked(), 'json', query)).bytes.toString('utf8'));
-    const actual = JSON.parse((await exported({ ...byEngine, downloads }, 'json', query)).bytes.toString('utf8'));
-    expect(actual.outcome).toBe(expected.outcome);
-    expect(actual.asOf).toBe((await readManifest(stores.data, SPACE))!.asOf);
-    expectSameFigures(actual.runs, [...expected.runs].sort(byId));
+    const expected = JSON.parse((await exported(linked(), 'json', query)).bytes.toString('utf8')) as ExportBody;
+    const asOf = (await readManifest(stores.data, SPACE))!.asOf;
+    if (!inParts) {
+      const actual = JSON.parse((await exported(engineDeps(), 'json', query)).bytes.toString('utf8')) as ExportBody;
+      expect(actual.outcome).toBe(expected.outcome);
+      expect(actual.asOf).toBe(asOf);
+      expectSameFigures(actual.runs, [...expected.runs].sort(byId));
+      return;
+    }
+    const { body, parts } = await exportedParts(engineDeps(), 'json', query);
+    expect([body.outcome, body.asOf, body.runs]).toEqual([expected.outcome, asOf, expected.runs.length]);
+    const rows = parts.map((part) => jsonLines([part]));
+    expect(rows.every(sortedWithin)).toBe(true);
+    expectSameFigures(rows.flat().sort(byId), [...expected.runs].sort(byId));
   });
 
   it.each(EXPORT_QUERIES.slice(0, 4))(
     'hold the rows, values and column types of the in-memory export as Parquet (%s)',
     async (query) => {
       const expected = await parquetRows((await exported(linked(), 'parquet', query)).bytes);
-      const actual = await parquetRows((await exported({ ...byEngine, downloads }, 'parquet', query)).bytes);
-      expect(actual.types).toEqual(expected.types);
-      expect(actual.rows.length).toBeGreaterThan(0);
-      expectSameFigures(actual.rows, expected.rows);
+      const actual = inParts
+        ? await Promise.all((await exportedParts(engineDeps(), 'parquet', query)).parts.map(parquetRows))
+        : [await parquetRows((await exported(engineDeps(), 'parquet', query)).bytes)];
+      for (const part of actual) expect(part.types).toEqual(expected.types);
+      expect(actual.length).toBe(inParts ? 2 : 1);
+      const rows = actual.flatMap((part) => part.rows).sort(byId);
+      expect(rows.length).toBeGreaterThan(0);
+      expectSameFigures(rows, expected.rows);
     },
   );
 

@@ -2,12 +2,16 @@
 // `application/x-amz-json-1.1`, SigV4-signed; errors as `__type` and `Message`), with the request and answer
 // shapes of the API reference, that runs each query with DuckDB over the Glue table's Parquet files where the
 // local S3 emulator keeps them. It checks the adapter's use of the protocol (workgroup, polling, pages, the
-// header row, typed column metadata, results written to the workgroup's output location through S3) and that
-// the shared queries name only the table's columns; it does not check Trino's SQL dialect.
+// header row, typed column metadata, results written to the workgroup's output location through S3; UNLOAD
+// writing parts under an empty prefix and a manifest beside the results) and that the shared queries name only
+// the table's columns; it does not check Trino's SQL dialect.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { athenaClient } from '#adapters/aws/athena-engine.ts';
 import { RUN_DATASET_TABLE } from '#core/read/run-dataset.ts';
@@ -42,6 +46,8 @@ interface Execution {
   columns: { name: string; type: string }[];
   /** Each row's cells as Athena's VarCharValue (undefined: null). */
   rows: (string | undefined)[][];
+  /** An UNLOAD's rows written (GetQueryResults' UpdateCount). */
+  unloaded?: number;
   done: Promise<void>;
 }
 
@@ -112,18 +118,72 @@ export async function startAthenaStandIn(settings: AthenaStandInSettings): Promi
   const calls: string[] = [];
   const runningPolls = settings.runningPolls ?? 1;
 
+  const locationOf = (location: string) => {
+    const [, bucket, key] = /^s3:\/\/([^/]+)\/(.*)$/.exec(location)!;
+    return { bucket: bucket!, key: key! };
+  };
+  const put = (location: string, body: string | Uint8Array) => {
+    const { bucket, key } = locationOf(location);
+    return settings.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+  };
+
+  /**
+   * UNLOAD (SELECT …) TO 's3://…/' WITH (format = …, compression = …): refused unless the location is empty, as
+   * Athena does; the rows in two parts (one when fewer than two rows), each in the query's order, then the manifest.
+   */
+  async function unload(execution: Execution, select: string, to: string, properties: string): Promise<void> {
+    const property = (name: string) => new RegExp(`${name}\\s*=\\s*'([^']*)'`, 'i').exec(properties)?.[1];
+    const [format, compression] = [property('format')?.toLowerCase(), property('compression')?.toLowerCase()];
+    if (format !== 'parquet' && format !== 'json') throw new Error(`UNLOAD format ${format} is not simulated.`);
+    const { bucket, key } = locationOf(to);
+    const listed = await settings.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: key, MaxKeys: 1 }));
+    if (listed.KeyCount) throw new Error(`HIVE_PATH_ALREADY_EXISTS: Target directory for UNLOAD is not empty: ${to}`);
+    const n = Number((await connection.runAndReadAll(`SELECT count(*) FROM (${select}) AS u`)).getRows()[0]![0]);
+    const directory = await mkdtemp(join(tmpdir(), 'athena-unload-'));
+    try {
+      const halves =
+        n < 2
+          ? [[0, n]]
+          : [
+              [0, Math.floor(n / 2)],
+              [Math.floor(n / 2), n - Math.floor(n / 2)],
+            ];
+      const written: string[] = [];
+      for (const [i, [offset, count]] of halves.entries()) {
+        const file = join(directory, `part-${i}`);
+        const options = `FORMAT ${format}${compression ? `, COMPRESSION ${compression}` : ''}`;
+        await connection.run(
+          `COPY (SELECT * FROM (${select}) AS u LIMIT ${count} OFFSET ${offset}) TO '${file}' (${options})`,
+        );
+        const location = `${to}${execution.id}_${i}.${format === 'json' ? 'json.gz' : 'parquet'}`;
+        await put(location, await readFile(file));
+        written.push(location);
+      }
+      await put(execution.outputLocation.replace(/[^/]*$/, `${execution.id}-manifest.csv`), `${written.join('\n')}\n`);
+      execution.unloaded = n;
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }
+
   async function execute(execution: Execution): Promise<void> {
     execution.state = 'RUNNING';
     try {
+      const unloading = /^\s*UNLOAD\s*\(([\s\S]*)\)\s*TO\s*'(s3:\/\/(?:[^']|'')+)'\s*WITH\s*\(([\s\S]*)\)\s*$/i.exec(
+        execution.query,
+      );
+      if (unloading) {
+        await unload(execution, unloading[1]!, unloading[2]!.replaceAll("''", "'"), unloading[3]!);
+        execution.state = 'SUCCEEDED';
+        execution.completed = Date.now();
+        return;
+      }
       const reader = await connection.runAndReadAll(execution.query);
       execution.columns = reader
         .columnNames()
         .map((name, i) => ({ name, type: athenaType(reader.columnTypes()[i]!.toString()) }));
       execution.rows = reader.getRows().map((row) => row.map(cellText));
-      const [, bucket, prefix] = /^s3:\/\/([^/]+)\/(.*)$/.exec(execution.outputLocation)!;
-      await settings.s3.send(
-        new PutObjectCommand({ Bucket: bucket, Key: prefix, Body: resultCsv(execution), ContentType: 'text/csv' }),
-      );
+      await put(execution.outputLocation, resultCsv(execution));
       execution.state = 'SUCCEEDED';
     } catch (error) {
       execution.state = 'FAILED';
@@ -134,7 +194,8 @@ export async function startAthenaStandIn(settings: AthenaStandInSettings): Promi
 
   function startQueryExecution(request: Record<string, unknown>) {
     const query = request['QueryString'];
-    if (typeof query !== 'string' || !query) throw new AthenaError('InvalidRequestException', 'QueryString is required.');
+    if (typeof query !== 'string' || !query)
+      throw new AthenaError('InvalidRequestException', 'QueryString is required.');
     const token = request['ClientRequestToken'] as string | undefined;
     if (token && byToken.has(token)) return { QueryExecutionId: byToken.get(token) };
     const workGroup = (request['WorkGroup'] as string | undefined) ?? 'primary';
@@ -147,7 +208,8 @@ export async function startAthenaStandIn(settings: AthenaStandInSettings): Promi
       query,
       workGroup,
       database,
-      outputLocation: `${group.outputLocation}${id}.csv`,
+      // Athena's results of a SELECT are its CSV; an UNLOAD's results location holds only its manifest.
+      outputLocation: `${group.outputLocation}${id}${/^\s*UNLOAD\b/i.test(query) ? '' : '.csv'}`,
       submitted: Date.now(),
       state: 'QUEUED',
       polls: 0,
@@ -180,6 +242,7 @@ export async function startAthenaStandIn(settings: AthenaStandInSettings): Promi
         QueryExecutionId: execution.id,
         Query: execution.query,
         StatementType: 'DML',
+        SubstatementType: execution.unloaded === undefined ? 'SELECT' : 'UNLOAD',
         ResultConfiguration: { OutputLocation: execution.outputLocation },
         QueryExecutionContext: { Database: execution.database, Catalog: 'awsdatacatalog' },
         Status: {
@@ -234,7 +297,18 @@ export async function startAthenaStandIn(settings: AthenaStandInSettings): Promi
         },
       },
       ...(next < execution.rows.length + 1 ? { NextToken: Buffer.from(String(next)).toString('base64url') } : {}),
-      UpdateCount: 0,
+      UpdateCount: execution.unloaded ?? 0,
+    };
+  }
+
+  function getQueryRuntimeStatistics(request: Record<string, unknown>) {
+    const execution = executionOf(request);
+    const outputRows = execution.unloaded ?? execution.rows.length;
+    return {
+      QueryRuntimeStatistics: {
+        Timeline: { TotalExecutionTimeInMillis: (execution.completed ?? Date.now()) - execution.submitted },
+        Rows: { OutputRows: outputRows },
+      },
     };
   }
 
@@ -251,6 +325,7 @@ export async function startAthenaStandIn(settings: AthenaStandInSettings): Promi
     GetQueryExecution: getQueryExecution,
     GetQueryResults: getQueryResults,
     StopQueryExecution: stopQueryExecution,
+    GetQueryRuntimeStatistics: getQueryRuntimeStatistics,
   };
 
   async function answer(req: IncomingMessage, res: ServerResponse) {

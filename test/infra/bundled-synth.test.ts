@@ -141,6 +141,9 @@ describe('cdk synth with 200 spaces', () => {
       JUDGE_QUEUE_URL: 'https://q/j',
       ANTHROPIC_SECRET_ARN: 'a',
       GITHUB_APP_SECRET_ARN: 'g',
+      ATHENA_WORKGROUP: 'w',
+      GLUE_DATABASE: 'db',
+      GLUE_TABLE: 'runs',
     };
     // Each bundle in a process of its own, all of them at once.
     const runs = await Promise.all(
@@ -198,7 +201,7 @@ describe('cdk synth with 200 spaces', () => {
     const uses: Record<string, string[]> = {
       ingest: ['dynamodb', 's3', 'secretsmanager', 'sqs'],
       lander: ['dynamodb', 's3', 'sqs'],
-      'read-api': ['dynamodb', 's3', 'secretsmanager'],
+      'read-api': ['athena', 'dynamodb', 's3', 'secretsmanager'],
       judge: ['dynamodb', 's3', 'secretsmanager'],
       sweeper: ['dynamodb', 'sqs'],
       'snapshot-compactor': ['dynamodb', 's3'],
@@ -208,7 +211,7 @@ describe('cdk synth with 200 spaces', () => {
       const code = readFileSync(join(fn.bundle, 'index.mjs'), 'utf8');
       // Each client's operation schemas are named in its service's namespace.
       const clients = new Set(
-        [...code.matchAll(/com\.amazonaws\.(dynamodb|s3|sqs|secretsmanager)\b/g)].map((m) => m[1]),
+        [...code.matchAll(/com\.amazonaws\.(athena|dynamodb|s3|sqs|secretsmanager)\b/g)].map((m) => m[1]),
       );
       expect({ service: fn.service, clients: [...clients].sort() }).toEqual({
         service: fn.service,

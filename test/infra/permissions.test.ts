@@ -320,6 +320,7 @@ describe('each function holds exactly what it uses', () => {
         `s3:GetObject runs/${space}/*`,
         `s3:GetObject snapshots/${space}/*`,
         `s3:ListBucket under athena-results/${space}/*`,
+        `s3:ListBucket under exports/${space}/*`,
         `s3:ListBucket under reference/spaces/${space}/*`,
         `s3:ListBucket under runs-parquet/space=${space}/*`,
         `s3:ListBucket under runs/${space}/*`,

@@ -1,6 +1,6 @@
 // The cockpit's only way to the read API (docs/contract.md §10). Paths and bodies are the typed contract in
 // shared/analytics/contract.ts; a signed-in cockpit adds its bearer token.
-import { DOWNLOAD_LINK_HEADER, type ApiErrorBody } from '#analytics/contract.ts';
+import { DOWNLOAD_LINK_HEADER, type ApiErrorBody, type ExportPartsBody } from '#analytics/contract.ts';
 
 /** A refused or failed request: `message` is the server's own sentence, `what` the path that was asked for. */
 export class ApiError extends Error {
@@ -33,16 +33,22 @@ export class Api {
   async download(href: string, filename: string): Promise<void> {
     const path = new URL(href, location.href).href.slice(new URL(this.root, location.href).href.length);
     const response = await this.get(path, { asksLink: true });
-    // An export too large for one answer comes as a short-lived link to object storage, which must not get the token.
-    const file =
-      response.headers.get(DOWNLOAD_LINK_HEADER) === 'link'
-        ? ((await response.json()) as { link: string }).link
-        : URL.createObjectURL(await response.blob());
-    const a = Object.assign(document.createElement('a'), { href: file, download: filename });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(file), 60_000);
+    // An export too large for one answer comes as a short-lived link to object storage, which must not get the
+    // token; one the engine wrote in parts, as a link to each part.
+    const kind = response.headers.get(DOWNLOAD_LINK_HEADER);
+    const files =
+      kind === 'link'
+        ? [{ link: ((await response.json()) as { link: string }).link, filename }]
+        : kind === 'parts'
+          ? ((await response.json()) as ExportPartsBody).parts
+          : [{ link: URL.createObjectURL(await response.blob()), filename }];
+    for (const file of files) {
+      const a = Object.assign(document.createElement('a'), { href: file.link, download: file.filename });
+      document.body.append(a);
+      a.click();
+      a.remove();
+    }
+    if (!kind) setTimeout(() => URL.revokeObjectURL(files[0]!.link), 60_000);
   }
 
   async json<T>(path: string): Promise<T> {
