@@ -5,7 +5,7 @@
 // typed array the cockpit reads in place: a million runs are some 42 MB against 93 MB of JSON, with no parsing.
 import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, TIERS, VERDICTS } from '#schema/enums.ts';
 import type { HiddenTestResult, JudgeState, RunRow, Verdict } from '#schema/run.ts';
-import { snapshotRun, type SnapshotRun } from './run-snapshot.ts';
+import { EFFORT_FIELDS, snapshotRun, type SnapshotRun } from './run-snapshot.ts';
 
 export const COLUMNS_FORMAT = 'replay-run-columns/7';
 export const COLUMNS_MEDIA_TYPE = 'application/vnd.replay.run-columns';
@@ -43,13 +43,7 @@ export type TextField = (typeof TEXT_FIELDS)[number];
 export const NUMBER_FIELDS = [
   'sample',
   'finishedAt',
-  'wave',
-  'wallSeconds',
-  'steps',
-  'maxSteps',
-  'wallBudgetSeconds',
-  'promptTokens',
-  'completionTokens',
+  ...EFFORT_FIELDS,
   'costUsd',
   'outputTokensPerMinute',
   'patchFilesChanged',

@@ -33,9 +33,8 @@ export const SNAPSHOT_TEXT_FIELDS = [
   'landedAt',
 ] as const;
 
-export const SNAPSHOT_NUMBER_FIELDS = [
-  'sample',
-  'issueNumber',
+/** The run's wave and what it spent against its budget: figures the cockpit's columns carry as they are. */
+export const EFFORT_FIELDS = [
   'wave',
   'wallSeconds',
   'steps',
@@ -43,6 +42,12 @@ export const SNAPSHOT_NUMBER_FIELDS = [
   'wallBudgetSeconds',
   'promptTokens',
   'completionTokens',
+] as const;
+
+export const SNAPSHOT_NUMBER_FIELDS = [
+  'sample',
+  'issueNumber',
+  ...EFFORT_FIELDS,
   'maxPromptTokensPerCall',
   'costUsd',
   'outputTokensPerMinute',
