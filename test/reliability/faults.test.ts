@@ -185,6 +185,32 @@ describe('ingest with a fault at the inbox, the queue, a key read or the run rea
     }),
   };
 
+  /**
+   * Delivers `request` with `method` failing once on whichever port has it, which must not be answered 202, then
+   * again without the fault, as the runner's retry, which must; returns the queue both sent to.
+   */
+  async function failThenRetry(method: string, more: Partial<IngestDeps> = {}) {
+    const queue = new RecordingQueue() as unknown as MessageQueue<LandingMessage> & { sent: LandingMessage[] };
+    const plan = new FaultPlan(0, 'throws');
+    const deps = (faulty: boolean): IngestDeps => ({
+      config,
+      keys: faulty ? plan.wrap(keys, [method]) : keys,
+      inbox: faulty ? plan.wrap(w.stores.inbox, [method]) : w.stores.inbox,
+      landingQueue: faulty ? plan.wrap(queue, [method]) : queue,
+      runs: faulty ? plan.wrap(w.stores.store, [method]) : w.stores.store,
+      issueOwners: w.stores.store,
+      clock: { now: () => now },
+      ...more,
+    });
+    const failed = await acceptDelivery(deps(true), request).then(
+      (a) => a.status,
+      () => 'threw',
+    );
+    expect(failed).not.toBe(202);
+    expect((await acceptDelivery(deps(false), request)).status).toBe(202);
+    return queue;
+  }
+
   it.each([
     ['the inbox put', 'putIfAbsent'],
     ['the queue send', 'send'],
@@ -193,23 +219,7 @@ describe('ingest with a fault at the inbox, the queue, a key read or the run rea
   ])(
     "never answers 202 when %s fails, and the runner's retry leaves exactly one queued delivery",
     async (_what, method) => {
-      const queue = new RecordingQueue() as unknown as MessageQueue<LandingMessage> & { sent: LandingMessage[] };
-      const plan = new FaultPlan(0, 'throws');
-      const deps = (faulty: boolean): IngestDeps => ({
-        config,
-        keys: faulty ? plan.wrap(keys, [method]) : keys,
-        inbox: faulty ? plan.wrap(w.stores.inbox, [method]) : w.stores.inbox,
-        landingQueue: faulty ? plan.wrap(queue, [method]) : queue,
-        runs: faulty ? plan.wrap(w.stores.store, [method]) : w.stores.store,
-        issueOwners: w.stores.store,
-        clock: { now: () => now },
-      });
-      const failed = await acceptDelivery(deps(true), request).then(
-        (a) => a.status,
-        () => 'threw',
-      );
-      expect(failed).not.toBe(202);
-      expect((await acceptDelivery(deps(false), request)).status).toBe(202);
+      const queue = await failThenRetry(method);
       const sent = new Set(queue.sent.map((m) => m.inboxKey));
       expect(sent.size).toBe(1);
       expect(await w.stores.inbox.getText([...sent][0]!)).not.toBeNull();
@@ -223,25 +233,8 @@ describe('ingest with a fault at the inbox, the queue, a key read or the run rea
   ])(
     'never answers 202 when %s fails for a delivery that travels in its message, and the retry queues it once',
     async (_what, method) => {
-      const queue = new RecordingQueue() as unknown as MessageQueue<LandingMessage> & { sent: LandingMessage[] };
-      const plan = new FaultPlan(0, 'throws');
       const inboxBefore = await w.stores.inbox.list('inbox/ingest/');
-      const deps = (faulty: boolean): IngestDeps => ({
-        config,
-        keys: faulty ? plan.wrap(keys, [method]) : keys,
-        inbox: w.stores.inbox,
-        landingQueue: faulty ? plan.wrap(queue, [method]) : queue,
-        landingMessageMaxBytes: LANDING_MESSAGE_MAX_BYTES,
-        runs: faulty ? plan.wrap(w.stores.store, [method]) : w.stores.store,
-        issueOwners: w.stores.store,
-        clock: { now: () => now },
-      });
-      const failed = await acceptDelivery(deps(true), request).then(
-        (a) => a.status,
-        () => 'threw',
-      );
-      expect(failed).not.toBe(202);
-      expect((await acceptDelivery(deps(false), request)).status).toBe(202);
+      const queue = await failThenRetry(method, { landingMessageMaxBytes: LANDING_MESSAGE_MAX_BYTES });
       const { id } = JSON.parse(body.toString('utf8')) as { id: string };
       expect(queue.sent).toEqual([
         {
