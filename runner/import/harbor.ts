@@ -10,7 +10,7 @@
 // number, their own start, then where they lie, over every path of the import.
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { GivenFigures, ImportedRun, SkippedRun } from './imported-run.ts';
+import { toolCallCounts, type ImportedRun, type SkippedRun, type ToolCallField } from './imported-run.ts';
 import { withTestNames } from './swe-bench-report.ts';
 import { issueRecordOf } from './swe-bench-tasks.ts';
 import type { ImportContext } from './swe-bench.ts';
@@ -41,7 +41,7 @@ const TRIAL_NUMBER = /\.(\d+)-of-\d+(?:\.|$)/;
 const BUDGET_FAILURES = new Set(['agent_timeout']);
 
 /** ATIF tool names (as the agents Harbor ships call them) counted as the row's tool calls. */
-const TOOL_OF: Record<string, keyof GivenFigures> = {
+const TOOL_OF: Record<string, ToolCallField> = {
   bash: 'bashCalls',
   bash_command: 'bashCalls',
   execute_bash: 'bashCalls',
@@ -257,11 +257,9 @@ async function harborRun(source: TrialSource): Promise<ImportedRun> {
   const steps = asArray(trajectory?.steps)
     .map(asObject)
     .filter((s): s is Json => s?.source === 'agent');
-  const tools: GivenFigures = { bashCalls: 0, readCalls: 0, editCalls: 0, writeCalls: 0 };
-  for (const call of steps.flatMap((s) => asArray(s.tool_calls).map(asObject))) {
-    const field = TOOL_OF[asString(call?.function_name) ?? ''];
-    if (field) (tools[field] as number)++;
-  }
+  const tools = toolCallCounts(
+    steps.flatMap((s) => asArray(s.tool_calls).map((call) => TOOL_OF[asString(asObject(call)?.function_name) ?? ''])),
+  );
   const finishedAt = asInstant(trial.finished_at) ?? source.fileTime;
   const exception = asString(asObject(trial.exception_info)?.exception_type);
   const taskId = taskOf(source);

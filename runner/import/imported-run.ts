@@ -39,6 +39,16 @@ export type GivenFigures = Partial<
   >
 >;
 
+/** The figures that count a run's tool calls. */
+export type ToolCallField = 'bashCalls' | 'readCalls' | 'editCalls' | 'writeCalls';
+
+/** How many of a run's tool calls fall under each field; a call that is none of them (null) counts nowhere. */
+export function toolCallCounts(fields: Iterable<ToolCallField | null | undefined>): Record<ToolCallField, number> {
+  const counts = { bashCalls: 0, readCalls: 0, editCalls: 0, writeCalls: 0 };
+  for (const field of fields) if (field) counts[field]++;
+  return counts;
+}
+
 /** One run as a source records it; null where it records nothing. */
 export interface ImportedRun {
   /** Where it came from, for messages: a file, or file:line. */

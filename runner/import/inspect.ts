@@ -3,7 +3,7 @@
 // (zip-entries.ts). Per sample: model usage (tokens, cost where Inspect records it), its own times where it has
 // them (else the eval's, and no wall time), the assistant turns as steps, their tool calls, and the scores; a
 // score's `metadata.model_patch` (inspect_evals' SWE-bench scorer) is the patch.
-import type { GivenFigures, ImportedRun, SkippedRun } from './imported-run.ts';
+import { toolCallCounts, type ImportedRun, type SkippedRun, type ToolCallField } from './imported-run.ts';
 import { issueRecordOf } from './swe-bench-tasks.ts';
 import type { ImportContext } from './swe-bench.ts';
 import { parseJsonText } from '../json-text.ts';
@@ -33,7 +33,7 @@ function usageSum(usage: Json | null, key: string): number | null {
   return values.length && values.every((v) => v !== null) ? (values as number[]).reduce((s, v) => s + v, 0) : null;
 }
 
-const TEXT_EDITOR_TOOL: Record<string, keyof GivenFigures> = {
+const TEXT_EDITOR_TOOL: Record<string, ToolCallField> = {
   view: 'readCalls',
   create: 'writeCalls',
   str_replace: 'editCalls',
@@ -60,17 +60,17 @@ export function inspectRun(path: string, header: Json, sample: Json, context: Im
   const taskId = typeof id === 'number' || typeof id === 'string' ? String(id) : null;
   const messages = asArray(sample.messages).map(asObject);
   const assistant = messages.filter((m): m is Json => m?.role === 'assistant');
-  const tools: GivenFigures = { bashCalls: 0, readCalls: 0, editCalls: 0, writeCalls: 0 };
-  for (const call of assistant.flatMap((m) => asArray(m.tool_calls).map(asObject))) {
-    const name = asString(call?.function);
-    const field =
-      name === 'bash'
-        ? 'bashCalls'
-        : name === 'text_editor'
-          ? TEXT_EDITOR_TOOL[asString(asObject(call?.arguments)?.command) ?? '']
-          : undefined;
-    if (field) (tools[field] as number)++;
-  }
+  const tools = toolCallCounts(
+    assistant.flatMap((m) =>
+      asArray(m.tool_calls)
+        .map(asObject)
+        .map((call) => {
+          const name = asString(call?.function);
+          if (name === 'bash') return 'bashCalls';
+          return name === 'text_editor' ? TEXT_EDITOR_TOOL[asString(asObject(call?.arguments)?.command) ?? ''] : null;
+        }),
+    ),
+  );
   const usage = asObject(sample.model_usage);
   const ownTimes = asInstant(sample.started_at) !== null && asInstant(sample.completed_at) !== null;
   const startedAt = asInstant(sample.started_at) ?? asInstant(stats.started_at);

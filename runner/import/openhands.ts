@@ -4,7 +4,13 @@
 // model call) and `history` (timestamps, and the agent's actions: run, read, edit, write, finish).
 import { dirname, join } from 'node:path';
 import { stat } from 'node:fs/promises';
-import type { GivenFigures, ImportedRun, SkippedRun } from './imported-run.ts';
+import {
+  toolCallCounts,
+  type GivenFigures,
+  type ImportedRun,
+  type SkippedRun,
+  type ToolCallField,
+} from './imported-run.ts';
 import { readJsonLines } from './json-lines.ts';
 import { readReport } from './swe-bench-report.ts';
 import { issueRecordOf, taskFactsOf } from './swe-bench-tasks.ts';
@@ -22,7 +28,7 @@ import {
 } from './source-files.ts';
 
 /** OpenHands actions counted as the row's tool calls. */
-const TOOL_OF: Record<string, 'bashCalls' | 'readCalls' | 'editCalls' | 'writeCalls'> = {
+const TOOL_OF: Record<string, ToolCallField> = {
   run: 'bashCalls',
   read: 'readCalls',
   edit: 'editCalls',
@@ -40,11 +46,7 @@ function figuresOf(metrics: Json | null, history: Json[], startedAt: string | nu
   // OpenHands reports a cost of 0 for a model it has no price for: only a run with per-call costs has one.
   const costs = asArray(metrics?.costs);
   const actions = history.filter((h) => h.source === 'agent' && typeof h.action === 'string');
-  const tools = Object.fromEntries(Object.values(TOOL_OF).map((field) => [field, 0]));
-  for (const action of actions) {
-    const field = TOOL_OF[action.action as string];
-    if (field) tools[field]!++;
-  }
+  const tools = toolCallCounts(actions.map((action) => TOOL_OF[action.action as string]));
   const figures: GivenFigures = {
     wallSeconds: startedAt && finishedAt ? (Date.parse(finishedAt) - Date.parse(startedAt)) / 1000 : null,
     steps: latencies.length || null,

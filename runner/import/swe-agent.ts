@@ -4,7 +4,7 @@
 // outcome. SWE-agent 1.x also records its version (`info.swe_agent_version`) and the model (`replay_config`).
 // A trajectory records no times: the run's time is the file's, and wall time stays null.
 import { basename } from 'node:path';
-import type { GivenFigures, ImportedRun, SkippedRun } from './imported-run.ts';
+import { toolCallCounts, type ImportedRun, type SkippedRun, type ToolCallField } from './imported-run.ts';
 import { issueRecordOf } from './swe-bench-tasks.ts';
 import type { ImportContext } from './swe-bench.ts';
 import {
@@ -24,7 +24,7 @@ import { filesEndingIn } from './trajectory-files.ts';
  * SWE-agent runs every action in its shell; its file tools are commands like any other. These name the ones that
  * read, edit or create a file; every other action is a bash call, and `submit` is none.
  */
-const TOOL_OF = (action: string): keyof GivenFigures | null => {
+const TOOL_OF = (action: string): ToolCallField | null => {
   const [command, sub] = action.trim().split(/\s+/, 2);
   if (command === 'submit' || !command) return null;
   if (command === 'str_replace_editor')
@@ -63,12 +63,8 @@ export async function sweAgentRun(path: string, context: ImportContext): Promise
   const stats = asObject(info.model_stats) ?? {};
   const taskId = basename(path).replace(/\.traj$/, '');
   const version = asString(info.swe_agent_version);
-  const tools: GivenFigures = { bashCalls: 0, readCalls: 0, editCalls: 0, writeCalls: 0 };
   const steps = asArray(traj.trajectory).map(asObject);
-  for (const step of steps) {
-    const field = TOOL_OF(asString(step?.action) ?? '');
-    if (field) (tools[field] as number)++;
-  }
+  const tools = toolCallCounts(steps.map((step) => TOOL_OF(asString(step?.action) ?? '')));
   return {
     source: path,
     metricsSource: 'swe-agent/1',
