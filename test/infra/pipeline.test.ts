@@ -53,7 +53,7 @@ describe('functions', () => {
     }
   });
 
-  it('size the snapshot compactor\'s heap from its configured memory, and leave the others at Node\'s default', () => {
+  it("size the snapshot compactor's heap from its configured memory, and leave the others at Node's default", () => {
     for (const fn of all) {
       const heap = /--max-old-space-size=(\d+)/.exec(String(fn.environment.NODE_OPTIONS));
       if (fn.environment.POWERTOOLS_SERVICE_NAME !== 'snapshot-compactor') {

@@ -140,7 +140,10 @@ describe('a configuration with 3 samples of each of 4 tasks', () => {
       const kind = kinds.get(`${n} ${c}`) ?? kinds.set(`${n} ${c}`, { n, c, tasks: 0 }).get(`${n} ${c}`)!;
       kind.tasks++;
     }
-    const split = [...kinds.values()].flatMap((k) => [{ ...k, tasks: 1 }, { ...k, tasks: k.tasks - 1 }]);
+    const split = [...kinds.values()].flatMap((k) => [
+      { ...k, tasks: 1 },
+      { ...k, tasks: k.tasks - 1 },
+    ]);
     expect(reliabilityOfKinds(split.reverse())).toEqual(figures);
     expect(figures).toMatchObject({ tasks: 60, samples: 210, samplesPerTask: { min: 3, median: 3.5, max: 4 } });
   });
