@@ -198,19 +198,68 @@ function searchWordSql({ word, verdicts, hiddenTests, labelledTasks }: EngineSea
 export const taskIdsSql = (engine: AnalyticsEngine, view: EngineView): string =>
   `SELECT DISTINCT taskId AS task_id FROM (${filteredSql(engine, view)}) AS filtered`;
 
-/** A CSV cell as csv.ts writes it: numbers as JavaScript prints them, '' and null alike empty, a formula start quoted. */
-function csvCellSql(value: string, type: ExportType): string {
-  const whole = (x: string) => `CAST(CAST(${x} AS BIGINT) AS VARCHAR)`;
-  const text =
-    type === 'INT64'
-      ? whole(value)
-      : type === 'DOUBLE'
-        ? `CASE WHEN ${value} = floor(${value}) AND abs(${value}) < 1e15 THEN ${whole(value)} ELSE CAST(${value} AS VARCHAR) END`
-        : type === 'BOOLEAN'
-          ? `CAST(${value} AS VARCHAR)`
-          : `nullif(${value}, '')`;
-  return `CASE WHEN substr(${text}, 1, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${text} ELSE ${text} END`;
+/** A double printed in an exponent form: DuckDB's (1.5e-05, 1e+21) or Trino's, Java's (1.5E-5, 1.0E7). */
+const EXPONENT_FORM = '^(-?)([0-9])(?:[.]([0-9]+))?[eE]([-+]?[0-9]+)$';
+
+/** The parts of a double's text in an exponent form: its sign, its digits without trailing zeros, its exponent. */
+interface ExponentParts {
+  sign: string;
+  digits: string;
+  e: string;
 }
+
+/**
+ * The parts of `text` (a double's `CAST(x AS VARCHAR)`), by functions both engines have alike: an unmatched
+ * group is NULL in Trino and '' in DuckDB, hence the coalesce, and DuckDB works out every branch of a CASE,
+ * so a plain text's exponent reads as 0.
+ */
+function exponentPartsSql(text: string): ExponentParts {
+  // Only a text in an exponent form is taken apart (a CASE works out a branch only for the rows that take it).
+  const part = (group: number) =>
+    `CASE WHEN strpos(lower(${text}), 'e') > 0 THEN coalesce(regexp_extract(${text}, '${EXPONENT_FORM}', ${group}), '') ELSE '' END`;
+  return {
+    sign: part(1),
+    digits: `rtrim(${part(2)} || ${part(3)}, '0')`,
+    e: `CAST(coalesce(nullif(${part(4)}, ''), '0') AS INTEGER)`,
+  };
+}
+
+/**
+ * A double's text laid out as JavaScript prints the number: plainly from 1e-6 up to 1e21, as 1.5e-7 and 1e+21
+ * beyond. DuckDB prints below 1e-4 in its exponent form and Trino below 1e-3 and from 1e7 in Java's, so an
+ * exponent form is laid out again from its parts; a plain text is already the shortest digits in both. DuckDB's
+ * pads take an INTEGER size, Trino's a BIGINT.
+ */
+function jsNumberLayoutSql(text: string, { sign, digits, e }: ExponentParts): string {
+  const small = `${sign} || '0.' || lpad(${digits}, CAST(length(${digits}) - ${e} - 1 AS INTEGER), '0')`;
+  const large =
+    `${sign} || CASE WHEN length(${digits}) <= ${e} + 1 THEN rpad(${digits}, CAST(${e} + 1 AS INTEGER), '0') ` +
+    `ELSE substr(${digits}, 1, ${e} + 1) || '.' || substr(${digits}, ${e} + 2) END`;
+  const exponent =
+    `${sign} || substr(${digits}, 1, 1) || CASE WHEN length(${digits}) > 1 THEN '.' || substr(${digits}, 2) ELSE '' END` +
+    ` || 'e' || CASE WHEN ${e} < 0 THEN '-' ELSE '+' END || CAST(abs(${e}) AS VARCHAR)`;
+  return (
+    `CASE WHEN ${text} IS NULL OR strpos(lower(${text}), 'e') = 0 THEN ${text} WHEN ${e} BETWEEN -6 AND -1 THEN ${small} ` +
+    `WHEN ${e} BETWEEN 0 AND 20 THEN ${large} ELSE ${exponent} END`
+  );
+}
+
+/** A double's text as JavaScript prints the number, in one expression (the export lays it out in layers). */
+export const jsNumberTextSql = (text: string): string => jsNumberLayoutSql(text, exponentPartsSql(text));
+
+/** A CSV cell's text before its guard: numbers as JavaScript prints them (a double's laid out after), '' and null alike. */
+function csvTextSql(value: string, type: ExportType): string {
+  const whole = (x: string) => `CAST(CAST(${x} AS BIGINT) AS VARCHAR)`;
+  if (type === 'INT64') return whole(value);
+  if (type === 'DOUBLE')
+    return `CASE WHEN ${value} = floor(${value}) AND abs(${value}) < 1e15 THEN ${whole(value)} ELSE CAST(${value} AS VARCHAR) END`;
+  if (type === 'BOOLEAN') return `CAST(${value} AS VARCHAR)`;
+  return `nullif(${value}, '')`;
+}
+
+/** A cell starting as a formula would is quoted, as csv.ts does. */
+const formulaGuardSql = (text: string) =>
+  `CASE WHEN substr(${text}, 1, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${text} ELSE ${text} END`;
 
 /** A field's value in the dataset's terms: the run cost and the verdict's source are worked out as exports.ts does. */
 function exportValueSql(field: ExportField, prices: Record<string, ModelPrice>): string {
@@ -220,19 +269,26 @@ function exportValueSql(field: ExportField, prices: Record<string, ModelPrice>):
   return field;
 }
 
-/** A field as the export format carries it (§6 "Exports"): Parquet typed, JSON as the row has it, CSV as text. */
-function exportColumnSql(field: ExportField, format: 'parquet' | 'csv' | 'json', prices: Record<string, ModelPrice>) {
-  const value = exportValueSql(field, prices);
+/** A field as Parquet or JSON carries it (§6 "Exports"): Parquet typed, JSON as the row has it. */
+function exportColumnSql(field: ExportField, format: 'parquet' | 'json') {
+  const value = `"${field}"`;
   const type = exportTypeOf(field);
-  if (format === 'csv') return `${csvCellSql(value, type)} AS "${field}"`;
   if (type === 'INT64') return `CAST(${value} AS BIGINT) AS "${field}"`;
   if (type === 'TIMESTAMP' && format === 'parquet') return `CAST(${value} AS TIMESTAMP) AS "${field}"`;
   return `${value} AS "${field}"`;
 }
 
+const partColumns = (field: string): ExponentParts => ({
+  sign: `"${field}#sign"`,
+  digits: `"${field}#digits"`,
+  e: `"${field}#e"`,
+});
+
 /**
  * The rows of an export (§6 "Exports"): the figures' selection, then the verdicts and hidden-test results
- * chosen and every search word, the fields in their order, by run id.
+ * chosen and every search word, the fields in their order, by run id. The values are worked out in an inner
+ * select, so a long expression (a run's cost at every model's price) is written once; a CSV's cells are then
+ * made in layers (text, a double's exponent parts, the laid-out and guarded cell), each step once per cell.
  */
 export function exportRowsSql(
   engine: AnalyticsEngine,
@@ -246,7 +302,26 @@ export function exportRowsSql(
   if (view.verdicts.length) where.push(`${VERDICT_KEY} IN (${list(view.verdicts)})`);
   if (view.hiddenTests.length) where.push(`${HIDDEN_TEST_KEY} IN (${list(view.hiddenTests)})`);
   where.push(...view.search.map(searchWordSql));
-  return `SELECT ${fields.map((field) => exportColumnSql(field, format, prices)).join(', ')}
-   FROM (${selectedSql(engine, view, outcome)}) AS selected${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
-   ORDER BY id`;
+  const values = fields.map((field) => `${exportValueSql(field, prices)} AS "${field}"`);
+  const inner = `SELECT ${values.join(', ')}, id AS export_order
+         FROM (${selectedSql(engine, view, outcome)}) AS selected${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  if (format !== 'csv')
+    return `SELECT ${fields.map((field) => exportColumnSql(field, format)).join(', ')}
+   FROM (${inner}) AS exported
+   ORDER BY export_order`;
+  const isDouble = (field: ExportField) => exportTypeOf(field) === 'DOUBLE';
+  const texts = fields.map((field) => `${csvTextSql(`"${field}"`, exportTypeOf(field))} AS "${field}"`);
+  const parts = fields
+    .filter(isDouble)
+    .flatMap((field) =>
+      Object.entries(exponentPartsSql(`"${field}"`)).map(([name, sql]) => `${sql} AS "${field}#${name}"`),
+    );
+  const cells = fields.map((field) => {
+    const text = isDouble(field) ? jsNumberLayoutSql(`"${field}"`, partColumns(field)) : `"${field}"`;
+    return `${formulaGuardSql(text)} AS "${field}"`;
+  });
+  return `SELECT ${cells.join(', ')}
+   FROM (SELECT *${parts.length ? `, ${parts.join(', ')}` : ''}
+         FROM (SELECT ${texts.join(', ')}, export_order FROM (${inner}) AS exported) AS texts) AS parted
+   ORDER BY export_order`;
 }

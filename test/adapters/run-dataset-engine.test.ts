@@ -48,7 +48,8 @@ let downloads: S3LinkedDownloads;
 
 /**
  * 240 runs of 3 models × 2 harnesses, and a second sample of every fifth: errored judges and tests, flagged
- * runs, conflicts and foreign attempts, recorded costs on some, and every seventh run without its tier and wave.
+ * runs, conflicts and foreign attempts, recorded costs on some (a few below 1e-4), and every seventh run without
+ * its tier and wave.
  */
 function campaign(): { rows: RunRow[]; issues: ReturnType<typeof syntheticCampaign>['issues'] } {
   const { rows, issues } = syntheticCampaign(
@@ -68,6 +69,8 @@ function campaign(): { rows: RunRow[]; issues: ReturnType<typeof syntheticCampai
       ...(k % 17 === 0 && { conflictCount: 2 }),
       ...(k % 19 === 0 && { foreignCount: 1 }),
       ...(k % 3 === 0 && { costUsd: (k % 10) / 7 }),
+      // Below 1e-4 an engine prints a double in its exponent form, JavaScript plainly (0.0000037).
+      ...(k % 37 === 0 && { costUsd: k / 1e7 }),
       ...(k % 29 === 0 && { judgeCostUsd: null }),
     } as RunRow;
     out.push(changed);

@@ -230,11 +230,11 @@ export async function startAthenaStandIn(settings: AthenaStandInSettings): Promi
     return execution;
   };
 
-  async function getQueryExecution(request: Record<string, unknown>) {
+  function getQueryExecution(request: Record<string, unknown>) {
     const execution = executionOf(request);
     execution.polls++;
-    const ended = execution.polls > runningPolls;
-    if (ended) await execution.done;
+    // Never waits for the query: RUNNING until it ends, as Athena answers.
+    const ended = execution.polls > runningPolls && execution.completed !== undefined;
     const state = ended ? execution.state : execution.state === 'QUEUED' ? 'QUEUED' : 'RUNNING';
     const final = state === 'SUCCEEDED' || state === 'FAILED' || state === 'CANCELLED';
     return {
