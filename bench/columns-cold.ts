@@ -238,7 +238,7 @@ async function main() {
         `${phases({ readyMs: at('readyMs'), columnsMs: at('columnsMs'), issuesMs: at('issuesMs'), runsMs: at('runsMs'), issuesParsedMs: at('issuesParsedMs') })}`,
     );
     const manifest = await withColdServer((local) => readManifest(local.adapters.data, SPACE));
-    const parts = manifest!.columns.map((part) => part.bytes);
+    const parts = manifest!.parts.map((part) => part.columns.bytes);
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);
     console.log(
       `\nColumns body: ${mb(parts.reduce((a, b) => a + b, 0))} MB gzip in ${parts.length} part${parts.length === 1 ? '' : 's'}, ` +

@@ -91,10 +91,10 @@ export function parseReferenceDiffKey(
 
 /**
  * Data bucket: the persisted runs snapshot of a space (core/read/snapshot-store.ts). The compactor writes
- * the slot the manifest does not name, then the manifest; slots alternate, so nothing is ever deleted.
+ * immutable parts under fresh names, then the manifest that names them; nothing is ever written over, and
+ * what no manifest names any more expires (infra/aws/stateful-stack.ts).
  */
 export const SNAPSHOTS_PREFIX = 'snapshots/';
-export const SNAPSHOT_SLOTS = ['a', 'b'] as const;
 /** Data bucket: the runs as Parquet parts the compactor adds per change set (core/read/run-dataset.ts). */
 export const RUN_DATASET_PREFIX = 'runs-parquet/';
 /** Data bucket: one space's parts of the run dataset (a Hive partition; the space encoded as in runPartKey). */
@@ -102,15 +102,13 @@ export const runDatasetSpacePrefix = (space: string) => `${RUN_DATASET_PREFIX}sp
 /** Data bucket: where the Athena workgroups of a space's cockpits write query results, expired after a day. */
 export const ATHENA_RESULTS_PREFIX = 'athena-results/';
 export const athenaResultsPrefix = (space: string) => `${ATHENA_RESULTS_PREFIX}${space}/`;
-export type SnapshotSlot = (typeof SNAPSHOT_SLOTS)[number];
 export const snapshotSpacePrefix = (space: string) => `${SNAPSHOTS_PREFIX}${space}/`;
 export const snapshotManifestKey = (space: string) => `${snapshotSpacePrefix(space)}manifest.json`;
-export const snapshotSlotPrefix = (space: string, slot: SnapshotSlot) => `${snapshotSpacePrefix(space)}${slot}/`;
-export const snapshotRunsKey = (space: string, slot: SnapshotSlot) => `${snapshotSlotPrefix(space, slot)}runs.json.gz`;
-export const snapshotIssuesKey = (space: string, slot: SnapshotSlot) =>
-  `${snapshotSlotPrefix(space, slot)}issues.json.gz`;
-export const snapshotColumnsPartKey = (space: string, slot: SnapshotSlot, part: number) =>
-  `${snapshotSlotPrefix(space, slot)}columns-${part}.bin.gz`;
+/** One part of a snapshot, named by the compaction that wrote it (`name`) and its place among that one's parts. */
+export const snapshotPartKey = (space: string, name: string, kind: 'runs' | 'columns') =>
+  `${snapshotSpacePrefix(space)}parts/${name}.${kind === 'runs' ? 'runs.json' : 'columns.bin'}.gz`;
+export const snapshotIssuesKey = (space: string, name: string) =>
+  `${snapshotSpacePrefix(space)}issues/${name}.json.gz`;
 
 /** Data bucket: exports too large for one answer, served by a short-lived link and expired after a day. */
 export const EXPORTS_PREFIX = 'exports/';

@@ -11,8 +11,9 @@
 // the body's own `asOf`. Once this process holds the runs anyway (another route needed them), it encodes
 // the body itself; that body may trail the runs by up to REENCODE_AFTER_MS, which its `asOf` also makes
 // safe — a stale body only means a slightly larger first delta, never a missed row. A snapshot too big
-// for one answer is in parts (snapshot-store.ts); its first part is then what every process serves first,
-// and the later parts are read by the snapshot's name, so a cockpit never combines parts of two snapshots.
+// for one answer, or one with delta parts, is in parts (snapshot-store.ts); its first part (the last one
+// written, which names the layout) is then what every process serves first, and the later parts are read
+// by the snapshot's name, so a cockpit never combines parts of two snapshots.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ObjectStore, RunStore } from '../ports.ts';
 import {
@@ -29,11 +30,13 @@ import { RunTable } from '#analytics/run-table.ts';
 import {
   applyChanges,
   applyIssueChanges,
+  baseParts,
   inTaskOrder,
   loadSpaceIssues,
   loadSpaceRuns,
   persistedColumnsPart,
   readManifest,
+  servedInOrder,
   type SnapshotDeps,
   type SnapshotManifest,
 } from './snapshot-store.ts';
@@ -199,12 +202,17 @@ async function tableOfPersistedColumns(
 ): Promise<{ table: RunTable; asOf: string } | null> {
   const persisted = await persistedOf(objects, space, view, Date.now);
   if (!persisted) return null;
-  const parts = await Promise.all(persisted.manifest.columns.map((_, k) => partOf(objects, persisted, k)));
+  const { manifest } = persisted;
+  const served = servedInOrder(manifest.parts.length);
+  const parts = await Promise.all(served.map((k) => partOf(objects, persisted, k)));
   if (parts.some((part) => part === null)) return null;
   try {
     return {
-      table: RunTable.fromColumns(parts.map((part) => columnsFromBytes(gunzipSync(part!.gzip)))),
-      asOf: persisted.manifest.asOf,
+      table: RunTable.fromColumns(
+        parts.map((part) => columnsFromBytes(gunzipSync(part!.gzip))),
+        baseParts(manifest),
+      ),
+      asOf: manifest.asOf,
     };
   } catch (e) {
     // Bytes that match the manifest yet do not read as columns (another format): the runs decide.
@@ -244,7 +252,7 @@ export async function columnsAnswer(
   // A process that holds no runs yet serves the snapshot as it is; one in parts is always served so,
   // since a whole body of that many runs would not fit one answer.
   let body =
-    persisted && (!view.runs || persisted.manifest.columns.length > 1)
+    persisted && (!view.runs || persisted.manifest.parts.length > 1)
       ? await partOf(deps.objects, persisted, 0)
       : null;
   if (!body) {
@@ -277,7 +285,7 @@ async function servedPart(
     `Snapshot ${request.snapshot} of space "${space}" was replaced by a newer one; load the columns again from the first part.`,
   );
   if (persisted?.manifest.snapshot !== request.snapshot) return replaced;
-  const parts = persisted.manifest.columns.length;
+  const parts = persisted.manifest.parts.length;
   if (request.part >= parts)
     return jsonError(
       404,

@@ -1,54 +1,68 @@
-// The persisted snapshot of a space's runs (docs/contract.md §6, issue 10): what lets the first cockpit answer after a
-// cold start come from one object read instead of a scan of the whole table.
+// The persisted snapshot of a space's runs (docs/contract.md §6, issues 10 and 40): what lets the first cockpit
+// answer after a cold start come from a few object reads instead of a scan of the whole table.
 //
 // Design. Landers do not touch the snapshot: rewriting tens of MB per landed run would cost more than the
 // table reads it saves. ONE scheduled writer, the compactor (functions/snapshot-compactor), brings it up to
-// date with the table's `since` query, which reads only what changed, and writes:
-//   1. objects into the slot the current manifest does not name (slots `a` and `b` alternate): the runs
-//      (run-snapshot.ts, for /stats, /compare and exports), the issue records (for /issues and the facts
-//      /stats adds) and the cockpit's columns body, ready to serve, all gzip. The columns come in parts,
-//      each within what one read-API answer carries (a million runs are some 16 MB compressed; a Lambda
-//      answer carries 4.4 MB), and every part names the snapshot;
-//   2. then the manifest, one small object naming the slot's objects with their SHA-256 and the `asOf`,
-//      written only if it is still the version the compactor read (S3's If-Match): should two compactions
-//      ever overlap, the one that finishes second is dropped instead of putting back an older manifest,
-//      so the manifest only ever moves on from the one its writer started from.
+// date with the table's `since` query, which reads only what changed. A snapshot is a list of immutable parts,
+// each a runs object (run-snapshot.ts, for /stats, /compare and exports) and the cockpit's columns body of the
+// same runs, ready to serve, gzip, within what one read-API answer carries:
+//   - base parts, whose runs are in no other base part, then
+//   - delta parts, oldest first, whose runs supersede, by run id, the same runs in any part before them
+//     (readers and the page keep a run as the last part holding it has it).
+// A compaction writes only a delta part of what changed, so its time and memory follow the change, not the
+// table. When the deltas hold more rows than MERGE_POLICY's share of the base, a merge rewrites the base
+// parts one at a time without the rows the deltas supersede, and the deltas' runs as base parts (memory: one
+// part and the ids the deltas hold; amortised, a merge costs a constant per changed row). Too many small
+// deltas are folded into one the same way, leaving the base as it is. Once a day the table is read whole
+// (streamed, one part in memory), for rows the delta cannot see. The last part of every snapshot is written
+// by the compaction that writes its manifest and names the snapshot's layout in its header: it is the first
+// answer of the columns route, so a cockpit learns the parts from it. Every compaction then writes the
+// manifest, one small object naming the parts with their SHA-256, the issue records and the `asOf`, only if
+// it is still the version the compactor read (S3's If-Match): should two compactions ever overlap, the one
+// that finishes second is dropped instead of putting back an older manifest.
 // A reader takes the manifest, then the objects it names, and checks each hash, so it uses a complete
 // snapshot or none. Readers bring what they read up to date with the same `since` query (the cockpit
 // itself does so from the columns body's `asOf`), so an answer is never older than the table, only
-// cheaper. Nothing is ever deleted (no delete permission is needed): a reader still fetching a slot two
-// compactions later, or one whose object an overlapping compaction rewrote, finds other bytes, fails the
-// hash and falls back to the table. Anything missing, truncated, foreign or failing its hash is treated
-// as absent: the reader rebuilds from the table, and the next compaction writes it anew.
+// cheaper. Nothing is written over and no reader deletes; parts no manifest names expire days after they
+// were written, and every part a healthy compactor names is at most a day old (the daily rebuild writes
+// them anew). Anything missing, truncated, foreign or failing its hash is treated as absent: the reader
+// rebuilds from the table, and the compactor, should it meet one in a merge, rebuilds the snapshot from it.
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { randomUUID } from 'node:crypto';
 import type { Clock, IssueStore, ObjectStore, RunStore } from '../ports.ts';
 import type { StoredIssue } from '#schema/issue.ts';
 import { sha256Hex } from '#shared/sha256.ts';
-import {
-  SNAPSHOT_SLOTS,
-  snapshotColumnsPartKey,
-  snapshotIssuesKey,
-  snapshotManifestKey,
-  snapshotRunsKey,
-  snapshotSpacePrefix,
-  type SnapshotSlot,
-} from '../storage-layout.ts';
+import { snapshotIssuesKey, snapshotManifestKey, snapshotPartKey, snapshotSpacePrefix } from '../storage-layout.ts';
 import { LAMBDA_ANSWER_BYTES } from '../operations.ts';
 import { asOfNow } from './as-of.ts';
-import { randomUUID } from 'node:crypto';
 import { RUN_PART_CONTENT_TYPE, runPart, runPartKey } from './run-dataset.ts';
-import { COLUMNS_FORMAT, columnsToBytes, compactOf, encodeColumns, type CompactRun } from '#analytics/columns.ts';
+import {
+  COLUMNS_FORMAT,
+  columnsToBytes,
+  compactOf,
+  encodeColumns,
+  type ColumnsPart,
+} from '#analytics/columns.ts';
 import { snapshotRun, type SnapshotRun } from '#analytics/run-snapshot.ts';
 import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT } from './snapshot-format.ts';
 
-export const MANIFEST_FORMAT = 'replay-snapshot-manifest/3';
+export const MANIFEST_FORMAT = 'replay-snapshot-manifest/4';
 export const ISSUES_FORMAT = 'replay-issues-snapshot/1';
 const PAGE = 1000;
 
-interface ObjectRef {
+export interface ObjectRef {
   key: string;
   sha256: string;
   bytes: number;
+}
+
+/** One immutable part of a snapshot: the same runs as the read side's runs object and as the cockpit's columns. */
+export interface SnapshotPart {
+  /** `base`: its runs are in no other base part; `delta`: its runs supersede, by run id, those of the parts before it. */
+  kind: 'base' | 'delta';
+  count: number;
+  runs: ObjectRef;
+  columns: ObjectRef;
 }
 
 export interface SnapshotManifest {
@@ -57,19 +71,18 @@ export interface SnapshotManifest {
   runsFormat: typeof SNAPSHOT_FORMAT;
   columnsFormat: typeof COLUMNS_FORMAT;
   space: string;
-  slot: SnapshotSlot;
   asOf: string;
+  /** The rows of its parts: the space's runs plus the rows delta parts repeat (exact when there are none). */
   count: number;
-  runs: ObjectRef;
   /** The space's issue records as of `asOf` (a big space has tens of thousands: one object read instead of a query of them all). */
   issues: ObjectRef;
-  /** The columns body's parts, in order; every part carries `snapshot` and the part count. */
-  columns: ObjectRef[];
+  /** Base parts, then delta parts oldest first; the last was written with this manifest and names the layout. */
+  parts: SnapshotPart[];
   /** Names this snapshot's columns parts to the cockpit (`?snapshot=`), so it never mixes parts of two snapshots. */
   snapshot: string;
   writtenAt: string;
-  /** When the table was last read whole for this snapshot (absent in snapshots written before it was kept). */
-  rebuiltAt?: string;
+  /** When the table was last read whole for this snapshot. */
+  rebuiltAt: string;
 }
 
 /**
@@ -81,13 +94,25 @@ export const FULL_REBUILD_EVERY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * How the columns are cut: at most `runs` runs per part (parts arrive in parallel and are decoded one by
- * one), and at most `bytes` of gzip, so a part always fits one answer whatever its runs hold.
+ * one; the compactor holds one at a time), and at most `bytes` of gzip, so a part always fits one answer
+ * whatever its runs hold.
  */
 export interface ColumnPartLimits {
   runs: number;
   bytes: number;
 }
 export const COLUMN_PART_LIMITS: ColumnPartLimits = { runs: 100_000, bytes: LAMBDA_ANSWER_BYTES };
+
+/**
+ * When deltas are merged: once their rows pass `mergeShare` of the base's (a merge reads and writes every
+ * base part, so it comes once per that share of the table changed), or folded into one once there are more
+ * than `maxDeltaParts` (each is one more request for a cockpit).
+ */
+export interface MergePolicy {
+  mergeShare: number;
+  maxDeltaParts: number;
+}
+export const MERGE_POLICY: MergePolicy = { mergeShare: 0.1, maxDeltaParts: 8 };
 
 export interface SnapshotDeps {
   runs: RunStore;
@@ -100,10 +125,8 @@ export interface SnapshotDeps {
 export interface SpaceRuns {
   asOf: string;
   runs: Map<string, SnapshotRun>;
-  /** `persisted`: the snapshot object; otherwise why the table had to be read whole ('corrupt' includes written in another format). */
+  /** `persisted`: the snapshot objects; otherwise why the table had to be read whole ('corrupt' includes written in another format). */
   source: 'persisted' | 'missing' | 'corrupt';
-  /** When the table was last read whole for these runs; null when unknown. */
-  rebuiltAt: string | null;
 }
 
 export async function readManifest(objects: ObjectStore, space: string): Promise<SnapshotManifest | null> {
@@ -128,13 +151,21 @@ function parseManifest(bytes: Uint8Array, space: string): SnapshotManifest | nul
       !!r && typeof r.key === 'string' && r.key.startsWith(snapshotSpacePrefix(space)) && typeof r.sha256 === 'string';
     const current =
       m.format === MANIFEST_FORMAT && m.runsFormat === SNAPSHOT_FORMAT && m.columnsFormat === COLUMNS_FORMAT;
-    const parts = Array.isArray(m.columns) && m.columns.length > 0 && m.columns.every(ref);
+    const parts =
+      Array.isArray(m.parts) &&
+      m.parts.length > 0 &&
+      m.parts.every(
+        (p: Partial<SnapshotPart>) =>
+          (p.kind === 'base' || p.kind === 'delta') && Number.isInteger(p.count) && ref(p.runs) && ref(p.columns),
+      ) &&
+      // Base parts first: a delta supersedes only what comes before it.
+      m.parts.every((p, k) => p.kind === 'delta' || k === 0 || m.parts![k - 1]!.kind === 'base');
     if (
       current &&
       m.space === space &&
       typeof m.asOf === 'string' &&
       typeof m.snapshot === 'string' &&
-      ref(m.runs) &&
+      typeof m.rebuiltAt === 'string' &&
       ref(m.issues) &&
       parts
     )
@@ -144,6 +175,19 @@ function parseManifest(bytes: Uint8Array, space: string): SnapshotManifest | nul
   }
   return null;
 }
+
+/** How many base parts a manifest has: the parts before its first delta. */
+export const baseParts = (manifest: SnapshotManifest): number => manifest.parts.filter((p) => p.kind === 'base').length;
+
+/**
+ * The part served as `index` (docs/contract.md §10): 0 is the snapshot's last part, written with its
+ * manifest, whose header names the layout; 1 and on are the others in order.
+ */
+export const servedPart = (manifest: SnapshotManifest, index: number): SnapshotPart | undefined =>
+  index === 0 ? manifest.parts.at(-1) : index < manifest.parts.length ? manifest.parts[index - 1] : undefined;
+
+/** The order in which served parts apply: 1, 2, …, then 0, the newest. */
+export const servedInOrder = (count: number): number[] => [...Array.from({ length: count - 1 }, (_, k) => k + 1), 0];
 
 /** The object's bytes if they are exactly the ones the manifest names, else null. */
 async function verifiedBytes(objects: ObjectStore, ref: ObjectRef): Promise<Uint8Array | null> {
@@ -161,14 +205,26 @@ async function verifiedJson(objects: ObjectStore, ref: ObjectRef): Promise<unkno
   }
 }
 
-/** Part `index` of the columns the manifest names (gzip), ready to serve, or null when its bytes do not check out. */
+/** The runs of one part, or null when its object does not check out. */
+async function partRuns(objects: ObjectStore, space: string, part: SnapshotPart): Promise<SnapshotRun[] | null> {
+  const document = await verifiedJson(objects, part.runs);
+  if (!document) return null;
+  try {
+    return [...decodeSnapshot(document, space).runs.values()];
+  } catch (e) {
+    if (e instanceof CorruptSnapshotError) return null;
+    throw e;
+  }
+}
+
+/** Served part `index` of the columns the manifest names (gzip), ready to serve, or null when its bytes do not check out. */
 export function persistedColumnsPart(
   objects: ObjectStore,
   manifest: SnapshotManifest,
   index: number,
 ): Promise<Uint8Array | null> {
-  const ref = manifest.columns[index];
-  return ref ? verifiedBytes(objects, ref) : Promise.resolve(null);
+  const part = servedPart(manifest, index);
+  return part ? verifiedBytes(objects, part.columns) : Promise.resolve(null);
 }
 
 /** The persisted runs, or every run read from the table when the snapshot is missing or unusable. Not yet brought up to date. */
@@ -178,19 +234,24 @@ export async function loadSpaceRuns(
   known?: SnapshotManifest | null,
 ): Promise<SpaceRuns> {
   const manifest = known === undefined ? await readManifest(deps.objects, space) : known;
-  const document = manifest && (await verifiedJson(deps.objects, manifest.runs));
-  if (document) {
-    try {
-      return { ...decodeSnapshot(document, space), source: 'persisted', rebuiltAt: manifest!.rebuiltAt ?? null };
-    } catch (e) {
-      if (!(e instanceof CorruptSnapshotError)) throw e;
+  if (manifest) {
+    // Parts in order: a run a later part holds replaces the earlier one.
+    const runs = new Map<string, SnapshotRun>();
+    let whole = true;
+    for (const part of manifest.parts) {
+      const held = await partRuns(deps.objects, space, part);
+      if (!held) {
+        whole = false;
+        break;
+      }
+      for (const run of held) runs.set(run.id, run);
     }
+    if (whole) return { asOf: manifest.asOf, runs, source: 'persisted' };
   }
   const existed = manifest !== null || (await deps.objects.list(snapshotSpacePrefix(space))).length > 0;
-  const rebuiltAt = deps.clock.now().toISOString();
   const runs = new Map<string, SnapshotRun>();
   const asOf = await applyChanges(deps, space, runs, undefined);
-  return { asOf, runs, source: existed ? 'corrupt' : 'missing', rebuiltAt };
+  return { asOf, runs, source: existed ? 'corrupt' : 'missing' };
 }
 
 /** A space's issue records by task id as of `asOf`, and where they came from (as SpaceRuns). */
@@ -261,15 +322,24 @@ export async function applyChanges(
   since: string | undefined,
   onRun?: (run: SnapshotRun) => void,
 ): Promise<string> {
+  return eachRun(deps, space, since, async (run) => {
+    runs.set(run.id, run);
+    onRun?.(run);
+  });
+}
+
+/** Hands every row updated at or after `since` to `onRun`, page by page (awaited); returns the next `asOf` as applyChanges does. */
+async function eachRun(
+  deps: SnapshotDeps,
+  space: string,
+  since: string | undefined,
+  onRun: (run: SnapshotRun) => Promise<void>,
+): Promise<string> {
   const next = asOfNow(deps.clock);
   let cursor: string | undefined;
   do {
     const page = await deps.runs.listRuns(space, { since, cursor, limit: PAGE });
-    for (const row of page.items) {
-      const run = snapshotRun(row);
-      runs.set(row.id, run);
-      onRun?.(run);
-    }
+    for (const row of page.items) await onRun(snapshotRun(row));
     cursor = page.cursor ?? undefined;
   } while (cursor);
   return next;
@@ -277,81 +347,137 @@ export async function applyChanges(
 
 export interface CompactionResult {
   space: string;
+  /** The rows of the snapshot's parts (SnapshotManifest.count). */
   runs: number;
   changed: number;
   issues: number;
   issuesChanged: number;
   source: SpaceRuns['source'];
+  /** What the compaction did with the parts: read the table whole, added a delta, merged into the base, folded the deltas. */
+  kind: 'rebuilt' | 'delta' | 'merged' | 'folded' | 'unchanged';
   written: boolean;
   /** Another compaction replaced the manifest after this one read it: this one's manifest was dropped. */
   superseded: boolean;
 }
 
-/** One compaction of one space: load, bring up to date, write the other slot if anything changed. */
+/** A part the compactor had to read did not check out: the snapshot is rebuilt from the table. */
+class UnusablePart extends Error {}
+
+/** One compaction of one space: bring the snapshot up to date by a delta, a merge or a fold, or from the table. */
 export async function compactSpace(
   deps: SnapshotDeps,
   space: string,
   limits: ColumnPartLimits = COLUMN_PART_LIMITS,
+  policy: MergePolicy = MERGE_POLICY,
 ): Promise<CompactionResult> {
   const previous = await readManifestVersion(deps.objects, space);
-  const [loaded, loadedIssues] = await Promise.all([
-    loadSpaceRuns(deps, space, previous.manifest),
-    loadSpaceIssues(deps, space, previous.manifest),
-  ]);
+  const manifest = previous.manifest;
+  const loadedIssues = await loadSpaceIssues(deps, space, manifest);
   const now = deps.clock.now();
-  const rebuildDue = loaded.rebuiltAt === null || now.getTime() - Date.parse(loaded.rebuiltAt) >= FULL_REBUILD_EVERY_MS;
-  const changedRuns: SnapshotRun[] = [];
-  const runs = rebuildDue ? new Map<string, SnapshotRun>() : loaded.runs;
-  const asOf = await applyChanges(deps, space, runs, rebuildDue ? undefined : loaded.asOf, (run) =>
-    changedRuns.push(run),
-  );
-  const changed = changedRuns.length;
-  // The change set also goes to the run dataset the engine reads (run-dataset.ts), as one part; a snapshot
-  // loaded from the table (missing or unusable) has every run as its change set.
-  const partRuns = loaded.source === 'persisted' ? changedRuns : [...runs.values()];
-  if (partRuns.length > 0)
-    await deps.objects.put(runPartKey(space, now, randomUUID()), runPart(partRuns, now), RUN_PART_CONTENT_TYPE);
+  const existed = manifest !== null || (await deps.objects.list(snapshotSpacePrefix(space))).length > 0;
+  let source: SpaceRuns['source'] = manifest ? 'persisted' : existed ? 'corrupt' : 'missing';
+  let rebuild = !manifest || now.getTime() - Date.parse(manifest.rebuiltAt) >= FULL_REBUILD_EVERY_MS;
+  // Only what changed is held: a delta is as big as the change, whatever the table.
+  const changes = new Map<string, SnapshotRun>();
+  let asOf = rebuild ? '' : await applyChanges(deps, space, changes, manifest!.asOf);
+  if (changes.size > 0)
+    await deps.objects.put(runPartKey(space, now, randomUUID()), runPart([...changes.values()], now), RUN_PART_CONTENT_TYPE);
   // Read after the runs, from an earlier instant than `asOf`: a record written meanwhile is read again next time.
   let issuesChanged = 0;
-  const issues = rebuildDue ? new Map<string, StoredIssue>() : loadedIssues.issues;
-  await applyIssueChanges(deps, space, issues, rebuildDue ? undefined : loadedIssues.asOf, () => issuesChanged++);
-  const rebuiltAt = rebuildDue ? now.toISOString() : loaded.rebuiltAt!;
-  // An unchanged persisted snapshot stays as it is: its asOf is older, which only lengthens the delta
-  // readers fetch by what the table says changed since (nothing), never what they see.
-  const persisted = loaded.source === 'persisted' && loadedIssues.source === 'persisted';
-  const due = !persisted || changed > 0 || issuesChanged > 0 || rebuildDue;
-  const manifest = due
-    ? await writeSnapshot(deps.objects, space, asOf, { runs: runs.values(), issues: issues.values() }, deps.clock, {
-        rebuiltAt,
-        limits,
-        previous,
-      })
-    : null;
-  const source = loaded.source !== 'persisted' ? loaded.source : loadedIssues.source;
-  const written = manifest !== null;
+  const issues = rebuild ? new Map<string, StoredIssue>() : loadedIssues.issues;
+  await applyIssueChanges(deps, space, issues, rebuild ? undefined : loadedIssues.asOf, () => issuesChanged++);
+  let changed = changes.size;
+  // An unchanged snapshot stays as it is: its asOf is older, which only lengthens the delta readers fetch by
+  // what the table says changed since (nothing), never what they see.
+  const due = rebuild || changed > 0 || issuesChanged > 0 || loadedIssues.source !== 'persisted';
+  const result = { space, issues: issues.size, issuesChanged };
+  if (!due)
+    return { ...result, changed, runs: manifest!.count, source, kind: 'unchanged', written: false, superseded: false };
+  let done: { parts: SnapshotPart[]; kind: CompactionResult['kind']; snapshot: string } | null = null;
+  if (!rebuild) {
+    try {
+      const writer = new PartWriter(deps.objects, space, limits, now);
+      done = {
+        ...(await withChanges(writer, manifest!, [...changes.values()], asOf, policy)),
+        snapshot: writer.snapshot,
+      };
+    } catch (e) {
+      if (!(e instanceof UnusablePart)) throw e;
+      source = 'corrupt';
+      rebuild = true;
+    }
+  }
+  if (rebuild) {
+    // Streamed: each part is written as soon as it is full, with the Parquet dataset's part of the same runs.
+    const writer = new PartWriter(deps.objects, space, limits, now, async (runs) => {
+      await deps.objects.put(runPartKey(space, now, randomUUID()), runPart(runs, now), RUN_PART_CONTENT_TYPE);
+    });
+    changed = 0;
+    asOf = await eachRun(deps, space, undefined, (run) => {
+      changed++;
+      return writer.add(run, 'base');
+    });
+    done = { parts: await writer.finish('base', [], asOf), kind: 'rebuilt', snapshot: writer.snapshot };
+  }
+  const snapshot = await putManifest(deps.objects, space, {
+    asOf,
+    done: done!,
+    issues: issues.values(),
+    rebuiltAt: rebuild ? now.toISOString() : manifest!.rebuiltAt,
+    previous,
+    clock: deps.clock,
+  });
+  const written = snapshot !== null;
   return {
-    space,
-    runs: runs.size,
+    ...result,
     changed,
-    issues: issues.size,
-    issuesChanged,
-    source,
+    runs: done!.parts.reduce((n, p) => n + p.count, 0),
+    source: source !== 'persisted' ? source : loadedIssues.source,
+    kind: done!.kind,
     written,
-    superseded: due && !written,
+    superseded: !written,
   };
 }
 
-export interface SnapshotWriteOptions {
-  /** When the table was last read whole for these records. */
-  rebuiltAt?: string;
-  limits?: ColumnPartLimits;
-  /** The manifest the records were read against (default: read now); the new one replaces exactly that. */
-  previous?: ManifestVersion;
+/** Writes the issue records, then the manifest naming them and the parts, only over `previous`; null when another writer replaced it first. */
+async function putManifest(
+  objects: ObjectStore,
+  space: string,
+  s: {
+    asOf: string;
+    done: { parts: SnapshotPart[]; snapshot: string };
+    issues: Iterable<StoredIssue>;
+    rebuiltAt: string;
+    previous: ManifestVersion;
+    clock: Clock;
+  },
+): Promise<SnapshotManifest | null> {
+  const issues = { format: ISSUES_FORMAT, space, asOf: s.asOf, issues: inTaskOrder(s.issues) };
+  const manifest: SnapshotManifest = {
+    format: MANIFEST_FORMAT,
+    runsFormat: SNAPSHOT_FORMAT,
+    columnsFormat: COLUMNS_FORMAT,
+    space,
+    asOf: s.asOf,
+    count: s.done.parts.reduce((n, p) => n + p.count, 0),
+    issues: await putRef(objects, snapshotIssuesKey(space, randomUUID()), gzipSync(JSON.stringify(issues), { level: 6 })),
+    parts: s.done.parts,
+    snapshot: s.done.snapshot,
+    writtenAt: s.clock.now().toISOString(),
+    rebuiltAt: s.rebuiltAt,
+  };
+  const written = await objects.putIfMatch(
+    snapshotManifestKey(space),
+    JSON.stringify(manifest),
+    s.previous.etag,
+    'application/json',
+  );
+  return written ? manifest : null;
 }
 
 /**
- * Writes the slot the previous manifest does not name, then the manifest that names it, only if the
- * previous one is still in place; null when another writer replaced it first (its snapshot stands).
+ * Writes `records` as a snapshot of base parts as of `asOf` (benchmarks that prepare one), over the manifest
+ * in place; null when another writer replaced it meanwhile.
  */
 export async function writeSnapshot(
   objects: ObjectStore,
@@ -359,72 +485,194 @@ export async function writeSnapshot(
   asOf: string,
   records: { runs: Iterable<SnapshotRun>; issues: Iterable<StoredIssue> },
   clock: Clock,
-  options: SnapshotWriteOptions = {},
+  limits: ColumnPartLimits = COLUMN_PART_LIMITS,
 ): Promise<SnapshotManifest | null> {
-  const { rebuiltAt, limits = COLUMN_PART_LIMITS } = options;
-  const all = [...records.runs];
-  const previous = options.previous ?? (await readManifestVersion(objects, space));
-  const slot = SNAPSHOT_SLOTS.find((s) => s !== previous.manifest?.slot)!;
-  const snapshot = `${asOf}/${slot}`;
-  const put = async (key: string, body: Buffer): Promise<ObjectRef> => {
-    await objects.put(key, body, 'application/gzip');
-    return { key, sha256: sha256Hex(body), bytes: body.length };
-  };
-  const runsRef = await put(
-    snapshotRunsKey(space, slot),
-    gzipSync(JSON.stringify(encodeSnapshot(space, asOf, all)), { level: 6 }),
-  );
-  const issuesRef = await put(
-    snapshotIssuesKey(space, slot),
-    gzipSync(JSON.stringify({ format: ISSUES_FORMAT, space, asOf, issues: inTaskOrder(records.issues) }), { level: 6 }),
-  );
-  const columns: ObjectRef[] = [];
-  for (const [index, body] of columnParts(all.map(compactOf), asOf, snapshot, limits).entries())
-    columns.push(await put(snapshotColumnsPartKey(space, slot, index), body));
-  const manifest: SnapshotManifest = {
-    format: MANIFEST_FORMAT,
-    runsFormat: SNAPSHOT_FORMAT,
-    columnsFormat: COLUMNS_FORMAT,
-    space,
-    slot,
+  const previous = await readManifestVersion(objects, space);
+  const writer = new PartWriter(objects, space, limits, clock.now());
+  for (const run of records.runs) await writer.add(run, 'base');
+  const done = { parts: await writer.finish('base', [], asOf), snapshot: writer.snapshot };
+  return putManifest(objects, space, {
     asOf,
-    count: all.length,
-    runs: runsRef,
-    issues: issuesRef,
-    columns,
-    snapshot,
-    writtenAt: clock.now().toISOString(),
-    ...(rebuiltAt ? { rebuiltAt } : {}),
-  };
-  const written = await objects.putIfMatch(
-    snapshotManifestKey(space),
-    JSON.stringify(manifest),
-    previous.etag,
-    'application/json',
-  );
-  return written ? manifest : null;
+    done,
+    issues: records.issues,
+    rebuiltAt: clock.now().toISOString(),
+    previous,
+    clock,
+  });
+}
+
+/** The parts after `changes`: a delta part of them, then a merge or fold when the policy calls for one. */
+async function withChanges(
+  writer: PartWriter,
+  manifest: SnapshotManifest,
+  changes: SnapshotRun[],
+  asOf: string,
+  policy: MergePolicy,
+): Promise<{ parts: SnapshotPart[]; kind: CompactionResult['kind'] }> {
+  const base = manifest.parts.filter((p) => p.kind === 'base');
+  const deltas = manifest.parts.filter((p) => p.kind === 'delta');
+  const baseRows = base.reduce((n, p) => n + p.count, 0);
+  const deltaRows = deltas.reduce((n, p) => n + p.count, 0) + changes.length;
+  const fewestDeltas = Math.ceil(deltaRows / writer.limits.runs);
+  if (deltaRows > 0 && deltaRows > policy.mergeShare * baseRows)
+    return { parts: await rewrite(writer, base, deltas, changes, asOf, 'base'), kind: 'merged' };
+  if (deltas.length + 1 > Math.max(policy.maxDeltaParts, 2 * fewestDeltas))
+    return { parts: await rewrite(writer, base, deltas, changes, asOf, 'delta'), kind: 'folded' };
+  for (const run of changes) await writer.add(run, 'delta');
+  return { parts: await writer.finish('delta', manifest.parts, asOf), kind: 'delta' };
 }
 
 /**
- * The columns bodies (gzip) of the runs cut into parts of at most `limits.runs`. Every part is compressed
- * once as it is written; should one come out above `limits.bytes`, it is halved and the parts (whose
- * count every header carries) are encoded again. A space always has one part at least.
+ * The runs of `changes` and `deltas` (the newest of each run) as parts of `kind`: after the base parts less
+ * the runs they supersede when merging into the base (`kind` base), after the base parts as they are when
+ * folding the deltas. One part in memory at a time, and the ids the deltas hold; a base part none of whose
+ * runs is superseded is kept as it is.
  */
-function columnParts(runs: CompactRun[], asOf: string, snapshot: string, limits: ColumnPartLimits): Buffer[] {
-  let cuts: CompactRun[][] = [];
-  for (let start = 0; start < runs.length || start === 0; start += limits.runs)
-    cuts.push(runs.slice(start, start + limits.runs));
-  for (;;) {
-    const bodies = cuts.map((cut, index) =>
-      gzipSync(columnsToBytes(encodeColumns(cut, asOf, { index, count: cuts.length, snapshot })), { level: 6 }),
-    );
-    const halved = cuts.flatMap((cut, k) =>
-      bodies[k]!.length > limits.bytes && cut.length > 1
-        ? [cut.slice(0, Math.ceil(cut.length / 2)), cut.slice(Math.ceil(cut.length / 2))]
-        : [cut],
-    );
-    // Nothing left to halve: done (a single run too big for an answer stays whole, and its part is refused with 413).
-    if (halved.length === cuts.length) return bodies;
-    cuts = halved;
+async function rewrite(
+  writer: PartWriter,
+  base: SnapshotPart[],
+  deltas: SnapshotPart[],
+  changes: SnapshotRun[],
+  asOf: string,
+  kind: SnapshotPart['kind'],
+): Promise<SnapshotPart[]> {
+  const seen = new Set<string>();
+  const newest = async (runs: Iterable<SnapshotRun>) => {
+    for (const run of runs) {
+      if (seen.has(run.id)) continue;
+      seen.add(run.id);
+      await writer.add(run, kind);
+    }
+  };
+  await newest(changes);
+  for (const part of [...deltas].reverse()) await newest(await readPart(writer, part));
+  if (kind === 'delta') return writer.finish(kind, base, asOf);
+  const kept: SnapshotPart[] = [];
+  for (const part of base) {
+    // An empty part (the last part of a snapshot whose runs filled the others) is left out.
+    if (part.count === 0) continue;
+    const runs = await readPart(writer, part);
+    const left = runs.filter((run) => !seen.has(run.id));
+    if (left.length === runs.length) kept.push(part);
+    else kept.push(...(await writer.write(left, 'base')));
   }
+  return writer.finish(kind, kept, asOf);
+}
+
+async function readPart(writer: PartWriter, part: SnapshotPart): Promise<SnapshotRun[]> {
+  const runs = await partRuns(writer.objects, writer.space, part);
+  if (!runs) throw new UnusablePart(`part ${part.runs.key} does not check out`);
+  return runs;
+}
+
+/**
+ * Writes a compaction's parts: runs added one by one are held until a part is full, then written (with
+ * `onPart`, the Parquet dataset's part of them); `finish` writes what is left as the snapshot's last part,
+ * whose header names the layout and the snapshot's `asOf`. Every part gets a fresh key: nothing is written
+ * over. A part other than the last carries, in its header, itself read alone (one part, as of when written).
+ */
+class PartWriter {
+  private held: SnapshotRun[] = [];
+  private readonly written: SnapshotPart[] = [];
+  private readonly name = randomUUID();
+  private serial = 0;
+  private readonly writtenAt: string;
+  /** The snapshot's name, unique to the compaction. */
+  readonly snapshot: string;
+
+  constructor(
+    readonly objects: ObjectStore,
+    readonly space: string,
+    readonly limits: ColumnPartLimits,
+    now: Date,
+    private readonly onPart?: (runs: SnapshotRun[]) => Promise<void>,
+  ) {
+    this.writtenAt = now.toISOString();
+    this.snapshot = `${this.writtenAt}/${this.name}`;
+  }
+
+  async add(run: SnapshotRun, kind: SnapshotPart['kind']): Promise<void> {
+    this.held.push(run);
+    if (this.held.length < this.limits.runs) return;
+    const full = this.held;
+    this.held = [];
+    this.written.push(...(await this.write(full, kind)));
+  }
+
+  /** `runs` as parts of their own, beside the ones `add` fills. */
+  async write(runs: SnapshotRun[], kind: SnapshotPart['kind']): Promise<SnapshotPart[]> {
+    if (runs.length === 0) return [];
+    await this.onPart?.(runs);
+    const parts: SnapshotPart[] = [];
+    for (const cut of this.cut(runs, this.writtenAt, () => alone(kind)))
+      parts.push(await this.put(cut.runs, cut.body, kind, this.writtenAt));
+    return parts;
+  }
+
+  /** The parts `before` (kept from the previous snapshot, or the base a merge kept), those `add` filled, and what is held still, last. */
+  async finish(kind: SnapshotPart['kind'], before: SnapshotPart[], asOf: string): Promise<SnapshotPart[]> {
+    const rest = this.held;
+    this.held = [];
+    if (rest.length > 0) await this.onPart?.(rest);
+    const parts = [...before, ...this.written];
+    const bases = parts.filter((p) => p.kind === 'base').length;
+    const cuts = this.cut(rest, asOf, (k, n) =>
+      k === n - 1 ? { index: 0, count: parts.length + n, snapshot: this.snapshot, base: bases + (kind === 'base' ? n : 0) } : alone(kind),
+    );
+    for (const [k, cut] of cuts.entries())
+      parts.push(await this.put(cut.runs, cut.body, kind, k === cuts.length - 1 ? asOf : this.writtenAt));
+    return parts;
+  }
+
+  private async put(runs: SnapshotRun[], columns: Buffer, kind: SnapshotPart['kind'], asOf: string): Promise<SnapshotPart> {
+    const name = `${this.name}-${this.serial++}`;
+    const runsBody = gzipSync(JSON.stringify(encodeSnapshot(this.space, asOf, runs)), { level: 6 });
+    return {
+      kind,
+      count: runs.length,
+      runs: await putRef(this.objects, snapshotPartKey(this.space, name, 'runs'), runsBody),
+      columns: await putRef(this.objects, snapshotPartKey(this.space, name, 'columns'), columns),
+    };
+  }
+
+  /**
+   * The runs cut into columns bodies (gzip) of at most `limits.runs` runs, each compressed once; one that
+   * comes out above `limits.bytes` is halved and the cuts encoded again (their headers may name the count).
+   * Always one cut at least.
+   */
+  private cut(
+    runs: SnapshotRun[],
+    asOf: string,
+    partOf: (index: number, count: number) => ColumnsPart,
+  ): { runs: SnapshotRun[]; body: Buffer }[] {
+    let cuts: SnapshotRun[][] = [];
+    for (let start = 0; start < runs.length || start === 0; start += this.limits.runs)
+      cuts.push(runs.slice(start, start + this.limits.runs));
+    for (;;) {
+      const bodies = cuts.map((cut, k) =>
+        gzipSync(columnsToBytes(encodeColumns(cut.map(compactOf), asOf, partOf(k, cuts.length))), { level: 6 }),
+      );
+      const halved = cuts.flatMap((cut, k) =>
+        bodies[k]!.length > this.limits.bytes && cut.length > 1
+          ? [cut.slice(0, Math.ceil(cut.length / 2)), cut.slice(Math.ceil(cut.length / 2))]
+          : [cut],
+      );
+      // Nothing left to halve: done (a single run too big for an answer stays whole, and its part is refused with 413).
+      if (halved.length === cuts.length) return cuts.map((cut, k) => ({ runs: cut, body: bodies[k]! }));
+      cuts = halved;
+    }
+  }
+}
+
+/** A part's header when it is not a snapshot's last: itself, read alone. */
+const alone = (kind: SnapshotPart['kind']): ColumnsPart => ({
+  index: 0,
+  count: 1,
+  snapshot: null,
+  base: kind === 'base' ? 1 : 0,
+});
+
+async function putRef(objects: ObjectStore, key: string, body: Buffer): Promise<ObjectRef> {
+  await objects.put(key, body, 'application/gzip');
+  return { key, sha256: sha256Hex(body), bytes: body.length };
 }

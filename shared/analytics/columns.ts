@@ -7,7 +7,7 @@ import { HIDDEN_TEST_STATUSES, JUDGE_STATES, METRICS_SOURCES, OUTCOMES, TIERS, V
 import type { HiddenTestResult, JudgeState, RunRow, Verdict } from '#schema/run.ts';
 import { EFFORT_FIELDS, snapshotRun, type SnapshotRun } from './run-snapshot.ts';
 
-export const COLUMNS_FORMAT = 'replay-run-columns/7';
+export const COLUMNS_FORMAT = 'replay-run-columns/8';
 export const COLUMNS_MEDIA_TYPE = 'application/vnd.replay.run-columns';
 /** The same body gzip-compressed as a representation of its own (the `+gzip` suffix, RFC 8460). */
 export const COLUMNS_GZIP_MEDIA_TYPE = `${COLUMNS_MEDIA_TYPE}+gzip`;
@@ -118,16 +118,21 @@ export function compactOf(run: SnapshotRun): CompactRun {
 /**
  * Which part of a space's columns a body is. A big space's persisted snapshot is served in parts, each
  * within what one answer can carry (docs/contract.md §10): the first answer is part 0 and names the
- * snapshot, whose other parts are asked for by index and that name.
+ * snapshot, whose other parts are asked for by index and that name. Parts apply in the order 1, 2, …, then
+ * 0: the first `base` of them hold distinct runs, each later one holds runs that replace, by run id, the
+ * same runs in the parts applied before it. Only the first answer's header says so for the whole snapshot;
+ * a later part's header describes that part read alone.
  */
 export interface ColumnsPart {
   index: number;
   count: number;
   /** The persisted snapshot the parts belong to; null for a body the server encoded whole. */
   snapshot: string | null;
+  /** How many parts, in the order they apply, hold distinct runs; the rest supersede runs before them. */
+  base: number;
 }
 
-export const WHOLE_COLUMNS: ColumnsPart = { index: 0, count: 1, snapshot: null };
+export const WHOLE_COLUMNS: ColumnsPart = { index: 0, count: 1, snapshot: null, base: 1 };
 
 /** Indexes and whole numbers, each in the narrowest unsigned array that holds its largest value. */
 export type UintColumn = Uint8Array | Uint16Array | Uint32Array;

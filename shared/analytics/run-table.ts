@@ -11,6 +11,7 @@ import {
   NUMBER_FIELDS,
   TEXT_FIELDS,
   codeOf,
+  valueOfCode,
   type CodeField,
   type ColumnsHeader,
   type ColumnsSink,
@@ -90,11 +91,31 @@ export class RunTable {
     return new RunTable(Math.max(1024, Math.ceil(runs * 1.125)));
   }
 
-  /** The table of the parts of one snapshot (or one whole body). */
-  static fromColumns(parts: readonly RunColumns[]): RunTable {
-    const table = RunTable.withRoomFor(parts.reduce((n, part) => n + part.count, 0));
-    for (const columns of parts) table.appendColumns(columns);
+  /**
+   * The table of the parts of one snapshot (or one whole body), in the order they apply: the first `base`
+   * are appended, each later one replaces the runs it holds (columns.ts, ColumnsPart).
+   */
+  static fromColumns(parts: readonly RunColumns[], base = parts.length): RunTable {
+    const table = RunTable.withRoomFor(parts.slice(0, base).reduce((n, part) => n + part.count, 0));
+    for (const [k, columns] of parts.entries()) {
+      if (k < base) table.appendColumns(columns);
+      else table.upsertAll(RunTable.fromColumns([columns]));
+    }
     return table;
+  }
+
+  /** Adds or replaces, by run id, every run of `other` (a part that supersedes runs of this table). */
+  upsertAll(other: RunTable): void {
+    for (let i = 0; i < other.size; i++) this.upsert(other.compactAt(i));
+  }
+
+  /** Row i as a run. */
+  compactAt(i: number): CompactRun {
+    const run = {} as Record<string, unknown>;
+    for (const f of TEXT_FIELDS) run[f] = this.string(f, i);
+    for (const f of CODE_FIELDS) run[f] = valueOfCode(f, this.codes[f][i]!);
+    for (const f of NUMBER_FIELDS) run[f] = this.number(f, i);
+    return run as CompactRun;
   }
 
   /** Adds the runs of one columns body, which brings its own dictionaries; the table grows to hold them. */

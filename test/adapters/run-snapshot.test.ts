@@ -1,6 +1,6 @@
 // The persisted runs snapshot's wiring against the real emulators (dynalite, s3rver): written by the compactor
-// to S3 and read by a cold process with the table's deltas, written again into alternating slots by S3's
-// conditional writes, and an export too large for an answer linked through a presigned S3 URL. Its rules are
+// to S3 and read by a cold process with the table's deltas, a delta part added by S3's conditional writes
+// while the earlier parts stay as they are, and an export too large for an answer linked through a presigned S3 URL. Its rules are
 // test/unit/core/read/run-snapshot.test.ts, over in-memory ports.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { answerRead } from '#core/read/read-api.ts';
@@ -53,36 +53,41 @@ describe('the persisted runs snapshot', () => {
     expect(cold.wholeReads()).toBe(0);
   });
 
-  it('is written again only when something changed, into alternating slots, so nothing is ever deleted', async () => {
+  it('is written again only when something changed, by adding a part of the change; no part is ever written over', async () => {
     const SPACE = 'Recompacted';
-    await seededSpace(SPACE, 12);
+    await seededSpace(SPACE, 30);
     const first = (await readManifest(t.data, SPACE))!;
     expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({ source: 'persisted', written: false });
-    await t.store.putRun(run(SPACE, 'late-2', 'wrong', new Date().toISOString()), null);
-    expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({
+    // Each compaction minutes after the last, as scheduled: a delta holds the rows since, not those within
+    // the previous one's `asOf` margin again.
+    const at = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+    const compactAt = (minutes: number) => compactSpace({ ...coldProcess().deps, clock: { now: () => at(minutes) } }, SPACE);
+    await t.store.putRun(run(SPACE, 'late-2', 'wrong', at(1).toISOString()), null);
+    expect(await compactAt(5)).toMatchObject({
       source: 'persisted',
+      kind: 'delta',
       written: true,
       changed: 1,
-      runs: 13,
+      runs: 31,
     });
     const second = (await readManifest(t.data, SPACE))!;
-    await t.store.putRun(run(SPACE, 'late-3', 'wrong', new Date().toISOString()), null);
-    await compactSpace(coldProcess().deps, SPACE);
+    await t.store.putRun(run(SPACE, 'late-3', 'wrong', at(6).toISOString()), null);
+    await compactAt(10);
     const third = (await readManifest(t.data, SPACE))!;
-    expect([first.slot, second.slot, third.slot]).toEqual(['a', 'b', 'a']);
-    expect(third).toMatchObject({ count: 14 });
-    // The previous snapshot is still whole for a reader that read the manifest just before it changed.
-    expect(sha256Hex((await t.data.getBytes(second.runs.key))!)).toBe(second.runs.sha256);
-    expect((await t.data.list(snapshotPrefix(SPACE))).sort()).toEqual(
-      [
-        manifestKey(SPACE),
-        ...['a', 'b'].flatMap((s) => [
-          `${snapshotPrefix(SPACE)}${s}/columns-0.bin.gz`,
-          `${snapshotPrefix(SPACE)}${s}/issues.json.gz`,
-          `${snapshotPrefix(SPACE)}${s}/runs.json.gz`,
-        ]),
-      ].sort(),
-    );
+    expect(third).toMatchObject({ count: 32 });
+    // Each manifest names the earlier parts as they were, plus the change.
+    expect(third.parts.map((p) => [p.kind, p.count])).toEqual([
+      ['base', 30],
+      ['delta', 1],
+      ['delta', 1],
+    ]);
+    expect(third.parts.slice(0, 2)).toEqual(second.parts);
+    expect(second.parts[0]).toEqual(first.parts[0]);
+    // Every object any of the three names is still there, with the bytes it names.
+    for (const ref of [first, second, third].flatMap((m) => [m.issues, ...m.parts.flatMap((p) => [p.runs, p.columns])]))
+      expect(sha256Hex((await t.data.getBytes(ref.key))!)).toBe(ref.sha256);
+    expect(await t.data.list(snapshotPrefix(SPACE))).toContain(manifestKey(SPACE));
+    expect((await stats(coldProcess().deps, SPACE)).groups).toEqual([expect.objectContaining({ runs: 32, n: 32 })]);
   });
 
   it('links to an export too large for one answer: a 303 to object storage, or the link itself when asked', async () => {

@@ -54,7 +54,7 @@ beforeAll(async () => {
       return columns(
         res,
         SNAPSHOTS[snapshot][part]!,
-        { index: part, count: PARTS, snapshot },
+        { index: part, count: PARTS, snapshot, base: PARTS },
         { gzipMediaType: part !== 1 },
       );
     }

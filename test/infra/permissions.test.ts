@@ -10,9 +10,8 @@ import {
   inboxKey,
   patchKey,
   referenceDiffKey,
-  snapshotColumnsPartKey,
   snapshotManifestKey,
-  snapshotRunsKey,
+  snapshotPartKey,
   summaryKey,
   testsKey,
 } from '#core/storage-layout.ts';
@@ -376,8 +375,8 @@ describe('each function holds exactly what it uses', () => {
           audit: auditKey(space, id, at, at, 2),
           reference: referenceDiffKey(space, 'acme/widgets', 'a'.repeat(40), 'b'.repeat(40)),
           manifest: snapshotManifestKey(space),
-          snapshot: snapshotRunsKey(space, 'a'),
-          columns: snapshotColumnsPartKey(space, 'b', 3),
+          snapshot: snapshotPartKey(space, 'c0ffee-0', 'runs'),
+          columns: snapshotPartKey(space, 'c0ffee-3', 'columns'),
           export: `${exportSpacePrefix(space)}runs-1.parquet`,
           // A run whose id starts like another object's name: still only the lander's patch.
           trickyPatch: patchKey(space, 'judge-1__t__h', at, sha),

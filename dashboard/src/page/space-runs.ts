@@ -3,7 +3,8 @@
 // it streams in (columns-reader.ts) and asked for compressed as its own media type, which the page inflates
 // itself: a browser that inflates and buffers the bodies for the page spent more on the copies than the page
 // spends on the runs (docs/contract.md §10). Parts of one snapshot only ever go together, and should the
-// snapshot be replaced while they arrive (409), the load starts again from the first part. The changes
+// snapshot be replaced while they arrive (409), the load starts again from the first part. A part may
+// replace runs of the parts before it (the snapshot's delta parts): the table keeps each run once. The changes
 // since the snapshot's `asOf` are asked for as soon as the first part names it, alongside the other
 // parts, and are in the table before the first render.
 import {
@@ -66,19 +67,30 @@ async function loadSnapshot(api: Api, space: string, signal: AbortSignal): Promi
     (value) => ({ value, error: null }),
     (e: unknown) => ({ value: null, error: (e as Error).message }),
   );
-  // Parts hold as many runs as the first, give or take; the others are asked for as soon as its header names them.
-  const table = RunTable.withRoomFor(count * part.count);
-  const openings = [Promise.resolve(first)];
+  // Parts apply in the order 1, 2, …, then 0 (the newest). The first `base` of them hold distinct runs and
+  // are read into the table as they stream in; each later one holds runs that replace the same runs before
+  // it, read into a table of its own and merged, in order, once the base is in.
+  const order = [...Array.from({ length: part.count - 1 }, (_, k) => k + 1), 0];
+  const opened = new Map<number, Promise<OpenedColumns>>([[0, Promise.resolve(first)]]);
   for (let k = 1; part.snapshot !== null && k < part.count; k++)
-    openings.push(openColumns(api, apiPaths.columns(space, { part: k, snapshot: part.snapshot }), signal));
-  // Each part's rows follow the previous part's, taken as soon as its header is in; the parts stream in together.
+    opened.set(k, openColumns(api, apiPaths.columns(space, { part: k, snapshot: part.snapshot }), signal));
+  // Parts hold as many runs as the first, give or take.
+  const table = RunTable.withRoomFor(count * part.base);
+  // Each base part's rows follow the previous part's, taken as soon as its header is in; the parts stream in together.
   let previous: Promise<unknown> = Promise.resolve();
-  const filled = openings.map((opening) => {
-    const rows = Promise.all([opening, previous]).then(([opened]) => ({ opened, rows: table.reserve(opened.header) }));
+  const filled = order.map((k, position) => {
+    const opening = opened.get(k)!;
+    if (position >= part.base)
+      return opening.then(async (columns) => {
+        const superseding = RunTable.withRoomFor(columns.header.count);
+        await columns.fill(superseding.reserve(columns.header));
+        return superseding;
+      });
+    const rows = Promise.all([opening, previous]).then(([columns]) => ({ columns, rows: table.reserve(columns.header) }));
     previous = rows;
-    return rows.then(({ opened, rows }) => opened.fill(rows));
+    return rows.then(({ columns, rows }) => columns.fill(rows)).then(() => null);
   });
-  await Promise.all(filled);
+  for (const superseding of await Promise.all(filled)) if (superseding) table.upsertAll(superseding);
   const caughtUp = await changes;
   for (const row of caughtUp.value?.runs ?? []) table.upsert(compactRun(row));
   return { table, asOf: caughtUp.value?.asOf ?? asOf, catchUpError: caughtUp.error };

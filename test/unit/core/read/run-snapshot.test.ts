@@ -119,7 +119,7 @@ describe('the persisted runs snapshot', () => {
     expect(truthCompared).toMatchObject({ pairs: 20, bothResolved: 5, aOnly: 5, bOnly: 5 });
     // The runs document no longer checks out: a process that read it would have to read the whole table.
     const manifest = (await readManifest(t.data, SPACE))!;
-    await t.data.put(manifest.runs.key, 'not the runs');
+    for (const part of manifest.parts) await t.data.put(part.runs.key, 'not the runs');
     const cold = coldProcess();
     expect(await stats(cold.deps, SPACE)).toEqual({ ...truth, asOf: expect.any(String) });
     expect(await comparison(cold.deps)).toEqual({ ...truthCompared, asOf: expect.any(String) });
@@ -133,16 +133,17 @@ describe('the persisted runs snapshot', () => {
     expect(cold.wholeReads()).toBe(0);
   });
 
-  it('that is corrupt is rebuilt from the table, never answered from', async () => {
+  it('that is corrupt is never answered from: readers read the table, and the next merge or rebuild writes it anew', async () => {
     const SPACE = 'Corrupt';
     await seededSpace(SPACE, 32);
     const manifest = (await readManifest(t.data, SPACE))!;
     const truth = await stats(coldProcess().deps, SPACE);
     // Same length, different bytes: the hash catches it. And a columns body that is not gzip at all.
-    const bytes = Buffer.from((await t.data.getBytes(manifest.runs.key))!);
+    const part = manifest.parts[0]!;
+    const bytes = Buffer.from((await t.data.getBytes(part.runs.key))!);
     bytes[bytes.length - 9]! ^= 0xff;
-    await t.data.put(manifest.runs.key, bytes);
-    await t.data.put(manifest.columns[0]!.key, 'not gzip');
+    await t.data.put(part.runs.key, bytes);
+    await t.data.put(part.columns.key, 'not gzip');
 
     const cold = coldProcess();
     expect(await stats(cold.deps, SPACE)).toEqual({ ...truth, asOf: expect.any(String) });
@@ -151,9 +152,20 @@ describe('the persisted runs snapshot', () => {
     expect((await columnsOf(coldColumns.deps, SPACE)).count).toBe(32);
     expect(coldColumns.wholeReads()).toBe(1);
 
-    expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({ source: 'corrupt', written: true, runs: 32 });
+    // A delta compaction reads no part; a merge meets the bad one and reads the table instead.
+    await Promise.all(
+      Array.from({ length: 4 }, (_, k) => t.store.putRun(run(SPACE, `t${k}`, 'wrong', new Date().toISOString()), 1)),
+    );
+    expect(await compactSpace(coldProcess().deps, SPACE)).toMatchObject({
+      source: 'corrupt',
+      kind: 'rebuilt',
+      written: true,
+      runs: 32,
+    });
     const healed = coldProcess();
-    expect(await stats(healed.deps, SPACE)).toEqual({ ...truth, asOf: expect.any(String) });
+    expect((await stats(healed.deps, SPACE)).groups).toEqual([
+      expect.objectContaining({ runs: 32, n: 32, resolved: 6 }),
+    ]);
     expect(healed.wholeReads()).toBe(0);
   });
 
@@ -232,21 +244,22 @@ describe('the persisted runs snapshot', () => {
     const SPACE = 'Parts';
     await seededSpace(SPACE, 25, { runs: 10, bytes: 1_000_000 });
     const manifest = (await readManifest(t.data, SPACE))!;
-    expect(manifest.columns).toHaveLength(3);
+    expect(manifest.parts.map((p) => p.count)).toEqual([10, 10, 5]);
 
     // A cold process and one that already holds the runs (it answered /stats) both serve the first part.
     for (const warm of [false, true]) {
       const reader = coldProcess();
       if (warm) await stats(reader.deps, SPACE);
       const first = await columnsRoute(reader.deps, SPACE);
-      expect(first.body!.part).toEqual({ index: 0, count: 3, snapshot: manifest.snapshot });
+      // The first answer is the last part written, which names the layout: three parts, all of distinct runs.
+      expect(first.body!.part).toEqual({ index: 0, count: 3, snapshot: manifest.snapshot, base: 3 });
       const rest = await Promise.all(
         [1, 2].map((part) =>
           columnsRoute(reader.deps, SPACE, `part=${part}&snapshot=${encodeURIComponent(manifest.snapshot)}`),
         ),
       );
-      expect(rest.map((r) => r.body!.part.index)).toEqual([1, 2]);
-      const table = RunTable.fromColumns([first.body!, ...rest.map((r) => r.body!)]);
+      expect(rest.map((r) => r.body!.count)).toEqual([10, 10]);
+      const table = RunTable.fromColumns([...rest.map((r) => r.body!), first.body!], first.body!.part.base);
       expect(table.size).toBe(25);
       const ids = Array.from({ length: 25 }, (_, k) => table.id(k)).sort();
       expect(ids).toEqual(
@@ -259,15 +272,15 @@ describe('the persisted runs snapshot', () => {
 
     // A byte limit cuts finer than the run limit, so every part fits whatever its runs hold. (Below some
     // 430 bytes not even one run fits: gzip's and the header's own bytes.)
-    const small = manifest.columns[0]!.bytes - 40;
+    const small = manifest.parts[0]!.columns.bytes - 40;
     await compactSpace(
       { ...coldProcess().deps, clock: { now: () => new Date(Date.now() + FULL_REBUILD_EVERY_MS) } },
       SPACE,
       { runs: 10, bytes: small },
     );
     const finer = (await readManifest(t.data, SPACE))!;
-    expect(finer.columns.length).toBeGreaterThan(3);
-    expect(finer.columns.every((part) => part.bytes <= small)).toBe(true);
+    expect(finer.parts.length).toBeGreaterThan(3);
+    expect(finer.parts.every((part) => part.columns.bytes <= small)).toBe(true);
   });
 
   it('answers 409 for a part of a snapshot that was replaced, so a cockpit never mixes two snapshots', async () => {
@@ -277,15 +290,14 @@ describe('the persisted runs snapshot', () => {
     const reader = coldProcess();
     const first = await columnsRoute(reader.deps, SPACE);
     const { snapshot } = first.body!.part;
-    // One compaction later its slot is still whole, and its parts are still served; two later, it is gone.
+    // A compaction later, the process that named the snapshot still serves its parts: none is written over.
     await t.store.putRun(run(SPACE, 'late', 'wrong', new Date().toISOString()), null);
     await compactSpace(coldProcess().deps, SPACE, limits);
     expect(
-      (await columnsRoute(reader.deps, SPACE, `part=2&snapshot=${encodeURIComponent(snapshot!)}`)).body!.part,
-    ).toEqual({ index: 2, count: 3, snapshot });
-    await t.store.putRun(run(SPACE, 'later', 'wrong', new Date().toISOString()), null);
-    await compactSpace(coldProcess().deps, SPACE, limits);
-    const stale = await columnsRoute(reader.deps, SPACE, `part=1&snapshot=${encodeURIComponent(snapshot!)}`);
+      (await columnsRoute(reader.deps, SPACE, `part=2&snapshot=${encodeURIComponent(snapshot!)}`)).body!.count,
+    ).toBe(5);
+    // A process that has read the newer manifest refuses the older snapshot's parts.
+    const stale = await columnsRoute(coldProcess().deps, SPACE, `part=1&snapshot=${encodeURIComponent(snapshot!)}`);
     expect(stale).toMatchObject({
       status: 409,
       error: {
@@ -293,8 +305,10 @@ describe('the persisted runs snapshot', () => {
         message: expect.stringMatching(/load the columns again from the first part/),
       },
     });
-    const again = await columnsRoute(reader.deps, SPACE);
-    expect(again.body!.part).toMatchObject({ index: 0, count: 3 });
+    const again = await columnsRoute(coldProcess().deps, SPACE);
+    // Three base parts and the delta of one run, which is the first answer.
+    expect(again.body!.part).toMatchObject({ index: 0, count: 4, base: 3 });
+    expect(again.body!.count).toBe(1);
     expect(again.body!.part.snapshot).not.toBe(snapshot);
   });
 
@@ -314,7 +328,7 @@ describe('the persisted runs snapshot', () => {
     ];
     for (const [query, status, error] of cases)
       expect({ query, ...(await columnsRoute(deps, SPACE, query)) }).toMatchObject({ query, status, error: { error } });
-    expect((await columnsRoute(deps, SPACE, `part=1&snapshot=${encodeURIComponent(snapshot)}`)).body!.count).toBe(2);
+    expect((await columnsRoute(deps, SPACE, `part=1&snapshot=${encodeURIComponent(snapshot)}`)).body!.count).toBe(4);
   });
 
   it('keeps the issue records: a cold process answers /issues from it and the records changed since, never listing them all', async () => {
