@@ -41,6 +41,13 @@ import {
 export const INBOX_EXPIRY_DAYS = 14;
 /** Days an overwritten snapshot object is kept. */
 export const SNAPSHOT_VERSION_DAYS = 1;
+/**
+ * Days after which a snapshot object expires. The compactor writes parts under fresh names and never deletes;
+ * every object a healthy compactor's manifest names is at most a day old (its daily rebuild writes them all
+ * anew), so what expires is what no manifest names any more. Should the compactor stop for this long, readers
+ * find the objects missing and read the table, as for a lost snapshot.
+ */
+export const SNAPSHOT_EXPIRY_DAYS = 7;
 const ANTHROPIC_SECRET_NAME = 'ReplayBench/AnthropicApiKey';
 const GITHUB_APP_SECRET_NAME = 'ReplayBench/GitHubApp';
 
@@ -133,9 +140,14 @@ export class StatefulStack extends Stack implements PipelineState {
         versioned: true,
         lifecycleRules: [
           { noncurrentVersionExpiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) },
-          // The compactor rewrites each snapshot every few minutes (15.6 MB a write at a million runs): 90 days
-          // of old versions would be hundreds of GB. A snapshot is rebuilt from the table, so a day is plenty.
-          { prefix: SNAPSHOTS_PREFIX, noncurrentVersionExpiration: Duration.days(SNAPSHOT_VERSION_DAYS) },
+          // The compactor writes a snapshot's parts anew at least daily (tens of MB at a million runs), and the
+          // parts no manifest names are of no use: 90 days of them would be hundreds of GB. A snapshot is
+          // rebuilt from the table, so a week is plenty.
+          {
+            prefix: SNAPSHOTS_PREFIX,
+            expiration: Duration.days(SNAPSHOT_EXPIRY_DAYS),
+            noncurrentVersionExpiration: Duration.days(SNAPSHOT_VERSION_DAYS),
+          },
           // An export too large for one answer is fetched through a link that works for minutes.
           {
             prefix: EXPORTS_PREFIX,

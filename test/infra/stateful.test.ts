@@ -4,7 +4,8 @@ import { EXPIRY_ATTRIBUTE, INDEXES, TABLE_KEYS } from '#core/storage-layout.ts';
 import { keySecretName } from '#shared/key-names.ts';
 import { keyCandidates, parseConfig } from '#schema/config.ts';
 import { LANDING_MESSAGE_MAX_BYTES } from '#schema/messages.ts';
-import { INBOX_EXPIRY_DAYS, SNAPSHOT_VERSION_DAYS } from '#infra/aws/stateful-stack.ts';
+import { INBOX_EXPIRY_DAYS, SNAPSHOT_EXPIRY_DAYS, SNAPSHOT_VERSION_DAYS } from '#infra/aws/stateful-stack.ts';
+import { FULL_REBUILD_EVERY_MS } from '#core/read/snapshot-store.ts';
 import { MAX_RECEIVES, TIMEOUTS } from '#infra/aws/timing.ts';
 import type { Stack } from 'aws-cdk-lib';
 import { exampleConfig, synthesize } from './synth.ts';
@@ -102,7 +103,7 @@ describe('buckets', () => {
     });
   });
 
-  it('expire old snapshot versions after a day, and other old data versions after 90 days', () => {
+  it('expire snapshot objects a week after they were written (what no manifest names), old versions after a day, and other old data versions after 90 days', () => {
     const [, data] = one(
       state,
       'AWS::S3::Bucket',
@@ -112,11 +113,14 @@ describe('buckets', () => {
     expect(rules).toContainEqual(
       expect.objectContaining({
         Prefix: 'snapshots/',
+        ExpirationInDays: SNAPSHOT_EXPIRY_DAYS,
         NoncurrentVersionExpiration: { NoncurrentDays: SNAPSHOT_VERSION_DAYS },
         Status: 'Enabled',
       }),
     );
     expect(SNAPSHOT_VERSION_DAYS).toBe(1);
+    // Every part a healthy compactor names is written anew by its daily rebuild, long before it expires.
+    expect(SNAPSHOT_EXPIRY_DAYS * 24 * 3600 * 1000).toBeGreaterThanOrEqual(3 * FULL_REBUILD_EVERY_MS);
     expect(rules).toContainEqual(expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 90 } }));
   });
 
