@@ -47,9 +47,9 @@ export class Schedule extends Construct {
       runbook: 'Sweeper failing',
     });
 
-    // The one writer of the snapshot objects. It reads the table (whole only when the snapshot is lost)
-    // and writes the data bucket's snapshot slots; it never deletes. Memory for a million runs in view, the
-    // heap's limit set from it. A lease in the table, not reserved concurrency, keeps a second run from
+    // The one writer of the snapshot objects. It reads the table's changes (whole, streamed, once a day)
+    // and writes immutable snapshot parts, one in memory at a time; it never deletes. The heap's limit is
+    // set from its memory. A lease in the table, not reserved concurrency, keeps a second run from
     // overlapping a slow one.
     this.compactor = new ReplayFunction(this, 'SnapshotCompactor', {
       service: 'snapshot-compactor',
