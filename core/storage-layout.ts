@@ -107,8 +107,7 @@ export const snapshotManifestKey = (space: string) => `${snapshotSpacePrefix(spa
 /** One part of a snapshot, named by the compaction that wrote it (`name`) and its place among that one's parts. */
 export const snapshotPartKey = (space: string, name: string, kind: 'runs' | 'columns') =>
   `${snapshotSpacePrefix(space)}parts/${name}.${kind === 'runs' ? 'runs.json' : 'columns.bin'}.gz`;
-export const snapshotIssuesKey = (space: string, name: string) =>
-  `${snapshotSpacePrefix(space)}issues/${name}.json.gz`;
+export const snapshotIssuesKey = (space: string, name: string) => `${snapshotSpacePrefix(space)}issues/${name}.json.gz`;
 
 /** Data bucket: exports too large for one answer, served by a short-lived link and expired after a day. */
 export const EXPORTS_PREFIX = 'exports/';

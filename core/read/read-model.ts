@@ -252,9 +252,7 @@ export async function columnsAnswer(
   // A process that holds no runs yet serves the snapshot as it is; one in parts is always served so,
   // since a whole body of that many runs would not fit one answer.
   let body =
-    persisted && (!view.runs || persisted.manifest.parts.length > 1)
-      ? await partOf(deps.objects, persisted, 0)
-      : null;
+    persisted && (!view.runs || persisted.manifest.parts.length > 1) ? await partOf(deps.objects, persisted, 0) : null;
   if (!body) {
     const { runs, asOf, revision } = await currentRuns(deps, space);
     const encoded = view.encoded;

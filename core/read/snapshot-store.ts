@@ -36,13 +36,7 @@ import { snapshotIssuesKey, snapshotManifestKey, snapshotPartKey, snapshotSpaceP
 import { LAMBDA_ANSWER_BYTES } from '../operations.ts';
 import { asOfNow } from './as-of.ts';
 import { RUN_PART_CONTENT_TYPE, runPart, runPartKey } from './run-dataset.ts';
-import {
-  COLUMNS_FORMAT,
-  columnsToBytes,
-  compactOf,
-  encodeColumns,
-  type ColumnsPart,
-} from '#analytics/columns.ts';
+import { COLUMNS_FORMAT, columnsToBytes, compactOf, encodeColumns, type ColumnsPart } from '#analytics/columns.ts';
 import { snapshotRun, type SnapshotRun } from '#analytics/run-snapshot.ts';
 import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT } from './snapshot-format.ts';
 
@@ -381,7 +375,11 @@ export async function compactSpace(
   const changes = new Map<string, SnapshotRun>();
   let asOf = rebuild ? '' : await applyChanges(deps, space, changes, manifest!.asOf);
   if (changes.size > 0)
-    await deps.objects.put(runPartKey(space, now, randomUUID()), runPart([...changes.values()], now), RUN_PART_CONTENT_TYPE);
+    await deps.objects.put(
+      runPartKey(space, now, randomUUID()),
+      runPart([...changes.values()], now),
+      RUN_PART_CONTENT_TYPE,
+    );
   // Read after the runs, from an earlier instant than `asOf`: a record written meanwhile is read again next time.
   let issuesChanged = 0;
   const issues = rebuild ? new Map<string, StoredIssue>() : loadedIssues.issues;
@@ -460,7 +458,11 @@ async function putManifest(
     space,
     asOf: s.asOf,
     count: s.done.parts.reduce((n, p) => n + p.count, 0),
-    issues: await putRef(objects, snapshotIssuesKey(space, randomUUID()), gzipSync(JSON.stringify(issues), { level: 6 })),
+    issues: await putRef(
+      objects,
+      snapshotIssuesKey(space, randomUUID()),
+      gzipSync(JSON.stringify(issues), { level: 6 }),
+    ),
     parts: s.done.parts,
     snapshot: s.done.snapshot,
     writtenAt: s.clock.now().toISOString(),
@@ -617,14 +619,21 @@ class PartWriter {
     const parts = [...before, ...this.written];
     const bases = parts.filter((p) => p.kind === 'base').length;
     const cuts = this.cut(rest, asOf, (k, n) =>
-      k === n - 1 ? { index: 0, count: parts.length + n, snapshot: this.snapshot, base: bases + (kind === 'base' ? n : 0) } : alone(kind),
+      k === n - 1
+        ? { index: 0, count: parts.length + n, snapshot: this.snapshot, base: bases + (kind === 'base' ? n : 0) }
+        : alone(kind),
     );
     for (const [k, cut] of cuts.entries())
       parts.push(await this.put(cut.runs, cut.body, kind, k === cuts.length - 1 ? asOf : this.writtenAt));
     return parts;
   }
 
-  private async put(runs: SnapshotRun[], columns: Buffer, kind: SnapshotPart['kind'], asOf: string): Promise<SnapshotPart> {
+  private async put(
+    runs: SnapshotRun[],
+    columns: Buffer,
+    kind: SnapshotPart['kind'],
+    asOf: string,
+  ): Promise<SnapshotPart> {
     const name = `${this.name}-${this.serial++}`;
     const runsBody = gzipSync(JSON.stringify(encodeSnapshot(this.space, asOf, runs)), { level: 6 });
     return {

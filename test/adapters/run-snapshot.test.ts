@@ -61,7 +61,8 @@ describe('the persisted runs snapshot', () => {
     // Each compaction minutes after the last, as scheduled: a delta holds the rows since, not those within
     // the previous one's `asOf` margin again.
     const at = (minutes: number) => new Date(Date.now() + minutes * 60_000);
-    const compactAt = (minutes: number) => compactSpace({ ...coldProcess().deps, clock: { now: () => at(minutes) } }, SPACE);
+    const compactAt = (minutes: number) =>
+      compactSpace({ ...coldProcess().deps, clock: { now: () => at(minutes) } }, SPACE);
     await t.store.putRun(run(SPACE, 'late-2', 'wrong', at(1).toISOString()), null);
     expect(await compactAt(5)).toMatchObject({
       source: 'persisted',

@@ -86,7 +86,10 @@ async function loadSnapshot(api: Api, space: string, signal: AbortSignal): Promi
         await columns.fill(superseding.reserve(columns.header));
         return superseding;
       });
-    const rows = Promise.all([opening, previous]).then(([columns]) => ({ columns, rows: table.reserve(columns.header) }));
+    const rows = Promise.all([opening, previous]).then(([columns]) => ({
+      columns,
+      rows: table.reserve(columns.header),
+    }));
     previous = rows;
     return rows.then(({ columns, rows }) => columns.fill(rows)).then(() => null);
   });

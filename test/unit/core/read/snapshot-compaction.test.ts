@@ -175,7 +175,16 @@ describe('the bounded compactor', () => {
       expect(await compact(lax)).toMatchObject({ kind: 'delta' });
     }
     const before = (await readManifest(t.data, SPACE))!;
-    expect(before.parts.map((p) => p.kind)).toEqual(['base', 'base', 'base', 'base', 'base', 'delta', 'delta', 'delta']);
+    expect(before.parts.map((p) => p.kind)).toEqual([
+      'base',
+      'base',
+      'base',
+      'base',
+      'base',
+      'delta',
+      'delta',
+      'delta',
+    ]);
     const figuresBefore = await stats(coldProcess().deps, SPACE);
     const tableBefore = runsOf(await cockpitTable());
 
@@ -188,7 +197,9 @@ describe('the bounded compactor', () => {
     expect({ ...(await stats(coldProcess().deps, SPACE)), asOf: null }).toEqual({ ...figuresBefore, asOf: null });
     expect(runsOf(await cockpitTable())).toEqual(tableBefore);
     // A base part holding none of the runs the deltas held is kept as it was; the others are written anew.
-    const touched = new Set([...revisions.keys()].map((taskId) => runId({ model: 'qwen3:8b', taskId, harnessVersion: 'h1' })));
+    const touched = new Set(
+      [...revisions.keys()].map((taskId) => runId({ model: 'qwen3:8b', taskId, harnessVersion: 'h1' })),
+    );
     const { deps } = coldProcess();
     for (const part of before.parts.filter((p) => p.kind === 'base')) {
       const runs = await loadSpaceRuns(deps, SPACE, { ...before, parts: [part] });
