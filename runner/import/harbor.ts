@@ -23,6 +23,7 @@ import {
   asString,
   modifiedAt,
   readSourceJson,
+  secondsBetween,
   SourceError,
   type Json,
 } from './source-files.ts';
@@ -105,12 +106,6 @@ function orderOf(source: TrialSource): [string, number, string, string] {
 const compareOrder = (a: ReturnType<typeof orderOf>, b: ReturnType<typeof orderOf>) => {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
   return 0;
-};
-
-const seconds = (from: unknown, to: unknown) => {
-  const start = asInstant(from);
-  const end = asInstant(to);
-  return start && end ? (Date.parse(end) - Date.parse(start)) / 1000 : null;
 };
 
 async function readIfFile(path: string, maxBytes: number): Promise<unknown> {
@@ -218,7 +213,7 @@ function terminalBenchRun(source: TrialSource): ImportedRun {
     finishedAt,
     outcome: failure && BUDGET_FAILURES.has(failure) ? 'budget' : 'finished',
     figures: {
-      wallSeconds: seconds(trial.agent_started_at, trial.agent_ended_at),
+      wallSeconds: secondsBetween(trial.agent_started_at, trial.agent_ended_at),
       promptTokens: measured ? input : null,
       completionTokens: measured ? output : null,
     },
@@ -273,7 +268,7 @@ async function harborRun(source: TrialSource): Promise<ImportedRun> {
     finishedAt,
     outcome: exception === null ? 'finished' : /^Agent.*Timeout/.test(exception) ? 'budget' : 'model-error',
     figures: {
-      wallSeconds: seconds(execution?.started_at, execution?.finished_at),
+      wallSeconds: secondsBetween(execution?.started_at, execution?.finished_at),
       steps: steps.length || asCount(final?.total_steps),
       promptTokens: asCount(agent.n_input_tokens) ?? asCount(final?.total_prompt_tokens),
       completionTokens: asCount(agent.n_output_tokens) ?? asCount(final?.total_completion_tokens),

@@ -23,6 +23,7 @@ import {
   asObject,
   asString,
   modifiedAt,
+  secondsBetween,
   SourceError,
   type Json,
 } from './source-files.ts';
@@ -48,7 +49,7 @@ function figuresOf(metrics: Json | null, history: Json[], startedAt: string | nu
   const actions = history.filter((h) => h.source === 'agent' && typeof h.action === 'string');
   const tools = toolCallCounts(actions.map((action) => TOOL_OF[action.action as string]));
   const figures: GivenFigures = {
-    wallSeconds: startedAt && finishedAt ? (Date.parse(finishedAt) - Date.parse(startedAt)) / 1000 : null,
+    wallSeconds: secondsBetween(startedAt, finishedAt),
     steps: latencies.length || null,
     promptTokens: asCount(usage?.prompt_tokens),
     completionTokens: asCount(usage?.completion_tokens),

@@ -65,6 +65,13 @@ export function asInstant(value: unknown): string | null {
   return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
 
+/** Seconds from one instant to another, both as the source gives them; null unless both are instants. */
+export function secondsBetween(from: unknown, to: unknown): number | null {
+  const start = asInstant(from);
+  const end = asInstant(to);
+  return start && end ? (Date.parse(end) - Date.parse(start)) / 1000 : null;
+}
+
 /** The run a file maps to, or the file named and skipped when it cannot be read as its format needs. */
 export async function runOfFile(
   file: string,
