@@ -59,8 +59,7 @@ export function landedRow(
 /** A verdict as the judge writes it, unless landing already decided one (excluded, no_change). */
 export function judged(row: RunRow, answer: JudgeAnswerFields, judgeModel: string, at: string): RunRow {
   if (row.judgeVerdict !== null) return row;
-  return {
-    ...row,
+  return Object.assign({}, row, {
     judgeVerdict: answer.verdict,
     judgeRootCauseFound: answer.rootCauseFound,
     judgeSameFilesAsReference: answer.sameFilesAsReference,
@@ -73,7 +72,7 @@ export function judged(row: RunRow, answer: JudgeAnswerFields, judgeModel: strin
     judgeNextAttemptAt: null,
     judgeState: 'judged',
     updatedAt: at,
-  };
+  });
 }
 
 /** An issue record as landing stores it, sent (and landed) at `now`. */

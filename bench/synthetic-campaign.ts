@@ -117,7 +117,10 @@ export function syntheticCampaign(
             'bench-judge',
             landedAt,
           )
-        : { ...row, judgeNextAttemptAt: null, judgeState: row.judgeVerdict ? row.judgeState : 'waiting-credentials' };
+        : Object.assign({}, row, {
+            judgeNextAttemptAt: null,
+            judgeState: row.judgeVerdict ? row.judgeState : 'waiting-credentials',
+          });
     }
   }
   return { issues, rows };
