@@ -4,7 +4,7 @@
 import { groupRuns } from '#analytics/run-grouping.ts';
 import { selectRuns, taskFacts, type RunFilters } from '#analytics/run-selection.ts';
 import { allPairs, type AllPairs } from '#analytics/all-pairs.ts';
-import { TIERS, type Tier } from '#analytics/columns.ts';
+import { TIERS, type EngineReading, type Tier } from '#analytics/columns.ts';
 import { compareGroups } from '#analytics/compare-groups.ts';
 import {
   HIDDEN_TEST_COLUMNS,
@@ -171,11 +171,29 @@ async function selected<Held extends { table: RunTable }>(
  * The engine, when it answers this space: one is wired and the persisted snapshot counts more runs than
  * `engine.aboveRuns`. Its answers are as of that snapshot, whose compaction wrote the dataset's last part.
  */
-async function engineFor(deps: ReadDeps, space: string): Promise<{ engine: AnalyticsEngine; asOf: string } | null> {
+export async function engineFor(
+  deps: ReadDeps,
+  space: string,
+): Promise<{ engine: AnalyticsEngine; asOf: string; runs: number } | null> {
   if (!deps.engine) return null;
   const manifest = await readManifest(deps.objects, space);
   return manifest && manifest.count > deps.config.engine.aboveRuns
-    ? { engine: deps.engine, asOf: manifest.asOf }
+    ? { engine: deps.engine, asOf: manifest.asOf, runs: manifest.count }
+    : null;
+}
+
+/**
+ * Whether the cockpit reads this space through the engine rather than holding its runs: the engine answers it
+ * and its snapshot counts more runs than `cockpit.browserRuns`. Null: the page downloads the columns.
+ */
+export async function pageReadsEngine(
+  deps: ReadDeps,
+  space: string,
+): Promise<{ asOf: string; reading: EngineReading } | null> {
+  const engine = await engineFor(deps, space);
+  const browserRuns = deps.config.cockpit.browserRuns;
+  return engine && engine.runs > browserRuns
+    ? { asOf: engine.asOf, reading: { runs: engine.runs, browserRuns } }
     : null;
 }
 

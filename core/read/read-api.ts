@@ -26,9 +26,9 @@ import {
   type RunsPage,
 } from '#analytics/contract.ts';
 import { withinLimit } from './answer-limit.ts';
-import { compare, pairs, stats } from './analysis-routes.ts';
+import { compare, pageReadsEngine, pairs, stats } from './analysis-routes.ts';
 import { exportFormatOf, exportRuns } from './exports.ts';
-import { columnsAnswer, currentIssues, type ColumnsCoding } from './read-model.ts';
+import { columnsAnswer, currentIssues, engineReadingAnswer, type ColumnsCoding } from './read-model.ts';
 
 export const DEFAULT_PAGE = 500;
 export const MAX_PAGE = 1000;
@@ -174,6 +174,8 @@ async function columns(
   if (part !== null && !/^[1-9]\d{0,5}$/.test(part))
     return jsonError(400, 'bad-part', 'part must be a whole number from 1; part 0 is the columns answer without part.');
   const request = part === null ? null : { part: Number(part), snapshot: snapshot! };
+  const engine = request ? null : await pageReadsEngine(deps, space);
+  if (engine) return engineReadingAnswer(engine.asOf, engine.reading, coding);
   const answer = await columnsAnswer(deps, space, coding, request);
   const compressed = coding !== 'identity';
   const tooLarge = (mb: string) =>

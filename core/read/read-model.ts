@@ -24,6 +24,7 @@ import {
   columnsToBytes,
   compactOf,
   encodeColumns,
+  type EngineReading,
 } from '#analytics/columns.ts';
 import type { SnapshotRun } from '#analytics/run-snapshot.ts';
 import { RunTable } from '#analytics/run-table.ts';
@@ -322,6 +323,12 @@ async function partOf(objects: ObjectStore, persisted: Persisted, index: number)
     persisted.parts.set(index, (part = { gzip, plain: null, at: persisted.at }));
   }
   return part;
+}
+
+/** The first answer for a space the page reads through the engine: an empty body saying so, no run in it. */
+export function engineReadingAnswer(asOf: string, reading: EngineReading, coding: ColumnsCoding): HttpAnswer {
+  const plain = columnsToBytes({ ...encodeColumns([], asOf), engine: reading });
+  return columnsBody({ plain, gzip: gzipSync(plain), at: 0 }, coding);
 }
 
 function columnsBody(body: Encoded, coding: ColumnsCoding): HttpAnswer {

@@ -146,10 +146,22 @@ export type NumberColumn = UintColumn | Float64Array;
 /** The most decimals a figure may be scaled by (a millionth of a dollar). */
 export const MAX_DECIMALS = 6;
 
+/**
+ * What an empty first answer says instead of the runs: the space counts more runs than the cockpit holds in the
+ * browser (`cockpit.browserRuns`), so the page asks the read API for its cards and grid pages (docs/contract.md §6).
+ */
+export interface EngineReading {
+  /** The runs of the space's snapshot. */
+  runs: number;
+  browserRuns: number;
+}
+
 /** The body of `GET /api/spaces/{space}/columns`: the runs of the space (or of one part), one array per field. */
 export interface RunColumns {
   format: typeof COLUMNS_FORMAT;
   part: ColumnsPart;
+  /** Present only on an empty first answer for a space the page reads through the engine. */
+  engine?: EngineReading;
   /** Pass as `since` to the row API to get every change after this snapshot (ids repeat: dedupe). */
   asOf: string;
   count: number;
@@ -267,6 +279,7 @@ const align8 = (n: number) => (n + 7) & ~7;
 interface WireHeader {
   format: string;
   part: ColumnsPart;
+  engine?: EngineReading;
   asOf: string;
   count: number;
   strings: RunColumns['strings'];
@@ -304,6 +317,7 @@ export function columnsToBytes(c: RunColumns): Uint8Array {
   const header: WireHeader = {
     format: c.format,
     part: c.part,
+    ...(c.engine && { engine: c.engine }),
     asOf: c.asOf,
     count: c.count,
     strings: c.strings,
@@ -329,7 +343,7 @@ export function columnsToBytes(c: RunColumns): Uint8Array {
 export class ColumnsFormatError extends Error {}
 
 /** What a body's header says: its part, `asOf`, run count, dictionaries, and which figures travel as fractions. */
-export type ColumnsHeader = Pick<RunColumns, 'part' | 'asOf' | 'count' | 'strings' | 'fractional'>;
+export type ColumnsHeader = Pick<RunColumns, 'part' | 'engine' | 'asOf' | 'count' | 'strings' | 'fractional'>;
 
 /** Where one column lies in a body, in bytes from its start. */
 export interface ColumnPlace {
@@ -383,6 +397,12 @@ export function readHeader(bytes: Uint8Array): { header: ColumnsHeader; columns:
           header.types[k] !== 'f64'),
     );
   if (!fits) throw new ColumnsFormatError('The columns body does not have one column of the right type per field.');
+  const engine = header.engine;
+  if (
+    engine !== undefined &&
+    !(header.count === 0 && Number.isInteger(engine.runs) && Number.isInteger(engine.browserRuns))
+  )
+    throw new ColumnsFormatError('The columns body names the engine but is not an empty body counting the runs.');
   let offset = align8(headEnd);
   const columns = header.types.map((type, k): ColumnPlace => {
     const Type = ARRAY_TYPES[type];
@@ -402,7 +422,14 @@ export function readHeader(bytes: Uint8Array): { header: ColumnsHeader; columns:
     .filter((c) => c.kind === 'numbers' && (c.Type === Float64Array || c.decimals > 0))
     .map((c) => c.field as NumberField);
   return {
-    header: { part: header.part, asOf: header.asOf, count: header.count, strings: header.strings, fractional },
+    header: {
+      part: header.part,
+      ...(engine && { engine }),
+      asOf: header.asOf,
+      count: header.count,
+      strings: header.strings,
+      fractional,
+    },
     columns,
   };
 }

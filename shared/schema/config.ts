@@ -205,6 +205,9 @@ export type AdoptConfig = z.output<typeof adoptSchema>;
 /** The run count above which the engine answers a space's figures and exports (`engine.aboveRuns`). */
 export const DEFAULT_ENGINE_ABOVE_RUNS = 1_000_000;
 
+/** The run count up to which the cockpit holds a space's runs in the browser (`cockpit.browserRuns`). */
+export const DEFAULT_COCKPIT_BROWSER_RUNS = 1_000_000;
+
 const queueConcurrency = (fallback: number) =>
   z._default(z.int().check(z.gte(2, "must be at least 2 (Lambda's minimum)"), z.lte(1000)), fallback);
 
@@ -252,6 +255,13 @@ export const configSchema = z
      */
     engine: z._default(z.strictObject({ aboveRuns: z._default(count, DEFAULT_ENGINE_ABOVE_RUNS) }), {
       aboveRuns: DEFAULT_ENGINE_ABOVE_RUNS,
+    }),
+    /**
+     * Up to how many runs the cockpit downloads a space's columns and works out every card in the browser; above
+     * it (and where the engine answers the space) the page asks the read API for its cards and pages (§6).
+     */
+    cockpit: z._default(z.strictObject({ browserRuns: z._default(count, DEFAULT_COCKPIT_BROWSER_RUNS) }), {
+      browserRuns: DEFAULT_COCKPIT_BROWSER_RUNS,
     }),
     /** Cognito's own mailer sends 50 e-mails a day; a verified SES identity lifts that (docs/deploy.md). */
     cognito: z.optional(

@@ -25,6 +25,7 @@ import {
   type PairsBody,
   type StatsBody,
 } from '#analytics/contract.ts';
+import { readHeader } from '#analytics/columns.ts';
 import { answerRead } from '#core/read/read-api.ts';
 import type { ReadDeps } from '#core/read/read-deps.ts';
 import { compactSpace, readManifest } from '#core/read/snapshot-store.ts';
@@ -390,5 +391,33 @@ describe.each(Object.keys(ENGINES))('exports written by %s to the data bucket', 
       runs: { judgeReason: string | null }[];
     };
     expect(runs.some((r) => r.judgeReason === 'synthetic')).toBe(true);
+  });
+});
+
+describe('the columns route tells the cockpit which way it reads the space', () => {
+  const firstHeader = async (deps: ReadDeps) => {
+    const answer = await answerRead(deps, 'GET', `/api${apiPaths.columns(SPACE)}`, '');
+    expect(answer.status).toBe(200);
+    return readHeader(answer.body as Uint8Array)!.header;
+  };
+
+  it('answers an empty body naming the engine above cockpit.browserRuns, where the engine answers the space', async () => {
+    const runs = (await readManifest(stores.data, SPACE))!.count;
+    const browserRuns = 50;
+    const header = await firstHeader({
+      ...byEngine,
+      config: { ...byEngine.config, cockpit: { browserRuns } },
+    });
+    expect(header.count).toBe(0);
+    expect(header.engine).toEqual({ runs, browserRuns });
+  });
+
+  it('sends the runs at or below the limit, and wherever the engine does not answer the space', async () => {
+    const low = { cockpit: { browserRuns: 50 } };
+    for (const deps of [byEngine, { ...inMemory, config: { ...inMemory.config, ...low } }]) {
+      const header = await firstHeader(deps);
+      expect(header.engine).toBeUndefined();
+      expect(header.count).toBeGreaterThan(0);
+    }
   });
 });

@@ -6,7 +6,8 @@
 // snapshot be replaced while they arrive (409), the load starts again from the first part. A part may
 // replace runs of the parts before it (the snapshot's delta parts): the table keeps each run once. The changes
 // since the snapshot's `asOf` are asked for as soon as the first part names it, alongside the other
-// parts, and are in the table before the first render.
+// parts, and are in the table before the first render. A space above the cockpit's browser limit answers an
+// empty first body saying so, and the page reads it through the read API instead (engine-cockpit.ts).
 import {
   COLUMNS_GZIP_MEDIA_TYPE,
   COLUMNS_MEDIA_TYPE,
@@ -14,6 +15,7 @@ import {
   compactRun,
   type ColumnsHeader,
   type ColumnsSink,
+  type EngineReading,
 } from '#analytics/columns.ts';
 import { ColumnsReader } from '#analytics/columns-reader.ts';
 import { apiPaths, type RunsPage } from '#analytics/contract.ts';
@@ -45,7 +47,13 @@ export interface LoadedRuns {
   catchUpError: string | null;
 }
 
-export async function loadSpaceRuns(api: Api, space: string): Promise<LoadedRuns> {
+/** A space the page reads through the engine: the first answer said so, with no run in it (docs/contract.md §6). */
+export interface EngineSpace {
+  engine: EngineReading;
+  asOf: string;
+}
+
+export async function loadSpaceRuns(api: Api, space: string): Promise<LoadedRuns | EngineSpace> {
   for (let attempt = 1; ; attempt++) {
     // Once one part fails, the others still streaming are cancelled.
     const aborting = new AbortController();
@@ -59,9 +67,10 @@ export async function loadSpaceRuns(api: Api, space: string): Promise<LoadedRuns
   }
 }
 
-async function loadSnapshot(api: Api, space: string, signal: AbortSignal): Promise<LoadedRuns> {
+async function loadSnapshot(api: Api, space: string, signal: AbortSignal): Promise<LoadedRuns | EngineSpace> {
   const first = await openColumns(api, apiPaths.columns(space), signal);
-  const { asOf, count, part } = first.header;
+  const { asOf, count, part, engine } = first.header;
+  if (engine) return { engine, asOf };
   // Settled here, awaited below: a failure to catch up leaves the snapshot's own asOf to poll from.
   const changes = changesSince(api, space, asOf).then(
     (value) => ({ value, error: null }),
