@@ -19,7 +19,16 @@ import {
   type VerdictKey,
 } from '#analytics/result-filters.ts';
 import type { HiddenColumn } from '#analytics/rate-figures.ts';
-import type { CompareBody, PairsBody, StatsBody } from '#analytics/contract.ts';
+import {
+  GRID_FIELDS,
+  GRID_SORT_KEYS,
+  isGridSortKey,
+  type CompareBody,
+  type GridPage,
+  type GridRow,
+  type PairsBody,
+  type StatsBody,
+} from '#analytics/contract.ts';
 import type { RunTable } from '#analytics/run-table.ts';
 import {
   AGREEMENTS,
@@ -41,7 +50,7 @@ import { CLUSTER_UNITS, isClusterUnit, type ClusterUnit } from '#analytics/relia
 import { jsonError, type HttpAnswer } from '../http.ts';
 import type { AnalyticsEngine } from '../ports.ts';
 import { engineOutcome, enginePairs, engineStatistics } from './engine-figures.ts';
-import { taskIdsSql, type EngineExportView, type EngineView } from './engine-queries.ts';
+import { gridPageSql, taskIdsSql, type EngineExportView, type EngineView } from './engine-queries.ts';
 import { groupStatistics } from './group-stats.ts';
 import { readManifest } from './snapshot-store.ts';
 import type { ReadDeps } from './read-deps.ts';
@@ -372,4 +381,80 @@ async function taskLabelsOf(deps: ReadDeps, space: string, engine: AnalyticsEngi
     const id = String(row['task_id']);
     return { id, label: taskLabel(id, issueOf.get(id)).toLowerCase() };
   });
+}
+
+export const DEFAULT_GRID_PAGE = 100;
+export const MAX_GRID_PAGE = 500;
+
+/** A grid cursor: where the next page starts, for the sort it was made for (opaque to the page). */
+const gridCursor = (offset: number, sort: string) =>
+  Buffer.from(JSON.stringify({ offset, sort })).toString('base64url');
+
+function offsetOf(cursor: string | null, sort: string): number | null {
+  if (cursor === null) return 0;
+  try {
+    const read = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { offset?: unknown; sort?: unknown };
+    return Number.isInteger(read.offset) && (read.offset as number) >= 0 && read.sort === sort
+      ? (read.offset as number)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `GET …/grid`: one page of the Runs grid of a space the engine answers, under the export's selection, sorted by
+ * one of the grid's columns. A space the engine does not answer is held by the cockpit, which sorts it itself.
+ */
+export async function grid(deps: ReadDeps, space: string, query: URLSearchParams): Promise<HttpAnswer> {
+  const sort = query.get('sort') ?? '-finishedAt';
+  const column = sort.replace(/^-/, '');
+  if (!isGridSortKey(column))
+    return jsonError(
+      400,
+      'bad-sort',
+      `sort must be one of ${GRID_SORT_KEYS.join(', ')}, with - for descending; got "${sort}".`,
+    );
+  const rawLimit = query.get('limit');
+  const limit = rawLimit === null ? DEFAULT_GRID_PAGE : Number(rawLimit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_GRID_PAGE)
+    return jsonError(400, 'bad-limit', `limit must be a whole number from 1 to ${MAX_GRID_PAGE}.`);
+  const offset = offsetOf(query.get('cursor'), sort);
+  if (offset === null)
+    return jsonError(
+      400,
+      'bad-cursor',
+      'cursor is not one this route gave for this sort; ask for the first page again.',
+    );
+  const selection = new URLSearchParams([...query].filter(([key]) => !['sort', 'limit', 'cursor'].includes(key)));
+  const asked = exportQuery(selection);
+  if (isAnswer(asked)) return asked;
+  const found = await engineExportView(deps, space, selection, asked);
+  if (!found)
+    return jsonError(
+      409,
+      'grid-in-browser',
+      `The engine does not answer space "${space}": the cockpit holds its runs and sorts them itself.`,
+    );
+  const rows = await found.engine.rows(
+    gridPageSql(found.engine, found.view, found.outcome, { column, descending: sort.startsWith('-') }, offset, limit),
+  );
+  const total = rows.length ? Number(rows[0]!['total_rows']) : 0;
+  const runs = rows.map(
+    (row) =>
+      Object.fromEntries(
+        GRID_FIELDS.map((field) => [field, (row[field.toLowerCase()] ?? null) as string | number | null]),
+      ) as GridRow,
+  );
+  const next = offset + runs.length;
+  return {
+    status: 200,
+    body: {
+      runs,
+      total,
+      cursor: runs.length === limit && next < total ? gridCursor(next, sort) : null,
+      outcome: found.outcome,
+      asOf: found.asOf,
+    } satisfies GridPage,
+  };
 }

@@ -9,7 +9,8 @@
 // worked out by the same functions as the in-memory path's (group-stats.ts, reliability.ts, all-pairs.ts).
 // Answer columns are lower-case snake_case, as Athena names them whatever the query's case.
 import type { AgreementFilter, Difficulty, ResolveOutcome } from '#analytics/statistics.ts';
-import { HIDDEN_TEST_STATUSES, VERDICTS } from '#analytics/columns.ts';
+import { HIDDEN_TEST_STATUSES, METRICS_SOURCES, OUTCOMES, VERDICTS } from '#analytics/columns.ts';
+import { GRID_FIELDS, type GridSortKey } from '#analytics/contract.ts';
 import type { RunFilters } from '#analytics/run-selection.ts';
 import type { ModelPrice } from '#schema/config.ts';
 import { exportTypeOf, type ExportField, type ExportType } from '#schema/export-fields.ts';
@@ -290,6 +291,61 @@ const partColumns = (field: string): ExponentParts => ({
  * select, so a long expression (a run's cost at every model's price) is written once; a CSV's cells are then
  * made in layers (text, a double's exponent parts, the laid-out and guarded cell), each step once per cell.
  */
+/** The runs an export or a grid page holds: the figures' selection, then the verdicts, test results and search words chosen. */
+function exportSelectionSql(engine: AnalyticsEngine, view: EngineExportView, outcome: ResolveOutcome): string {
+  const where: string[] = [];
+  if (view.verdicts.length) where.push(`${VERDICT_KEY} IN (${list(view.verdicts)})`);
+  if (view.hiddenTests.length) where.push(`${HIDDEN_TEST_KEY} IN (${list(view.hiddenTests)})`);
+  where.push(...view.search.map(searchWordSql));
+  return `SELECT * FROM (${selectedSql(engine, view, outcome)}) AS selected${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+}
+
+/** A code's place in its table, as the page's columns number it (columns.ts codeOf); null when unknown. */
+const codeOrder = (column: string, values: readonly string[]) =>
+  `CASE ${column} ${values.map((v, k) => `WHEN ${literal(v)} THEN ${k + 1}`).join(' ')} END`;
+
+/** What each grid column sorts by, as the grid's own sort keys do (runs-view.ts): null sorts last either way. */
+const GRID_ORDER: Record<GridSortKey, string> = {
+  metricsSource: codeOrder('metricsSource', METRICS_SOURCES),
+  verdict: codeOrder('judgeVerdict', VERDICTS),
+  model: 'model',
+  harnessVersion: 'harnessVersion',
+  taskId: 'taskId',
+  // An unknown outcome is code 0, the lowest, not unknown.
+  outcome: `coalesce(${codeOrder('outcome', OUTCOMES)}, 0)`,
+  hiddenTest: codeOrder('hiddenTestStatus', HIDDEN_TEST_STATUSES),
+  agreement: `CASE WHEN ${agreementSql('disagree')} THEN 1 WHEN ${agreementSql('agree')} THEN 0 END`,
+  steps: 'steps',
+  wallSeconds: 'wallSeconds',
+  completionTokens: 'completionTokens',
+  outputTokensPerMinute: 'outputTokensPerMinute',
+  patchLinesAdded: 'patchLinesAdded',
+  patchLinesRemoved: 'patchLinesRemoved',
+  host: 'host',
+  finishedAt: 'finishedAt',
+};
+
+/**
+ * One page of the Runs grid (§6 "Reading at scale"): the export's rows, ordered by the grid's column (unknown
+ * last either way), ties the most recent first and then by id, `limit` rows from `offset`, each with the count of
+ * rows over all pages. OFFSET before LIMIT is the order Trino takes and DuckDB accepts; the answer's columns are
+ * the fields in lower case, as Athena names them.
+ */
+export function gridPageSql(
+  engine: AnalyticsEngine,
+  view: EngineExportView,
+  outcome: ResolveOutcome,
+  sort: { column: GridSortKey; descending: boolean },
+  offset: number,
+  limit: number,
+): string {
+  const direction = sort.descending ? 'DESC' : 'ASC';
+  return `SELECT ${GRID_FIELDS.map((f) => `${f} AS ${f.toLowerCase()}`).join(', ')}, count(*) OVER () AS total_rows
+   FROM (${exportSelectionSql(engine, view, outcome)}) AS grid
+   ORDER BY ${GRID_ORDER[sort.column]} ${direction} NULLS LAST, finishedAt DESC NULLS LAST, id
+   OFFSET ${offset} LIMIT ${limit}`;
+}
+
 export function exportRowsSql(
   engine: AnalyticsEngine,
   view: EngineExportView,
@@ -298,13 +354,9 @@ export function exportRowsSql(
   format: 'parquet' | 'csv' | 'json',
   prices: Record<string, ModelPrice>,
 ): string {
-  const where: string[] = [];
-  if (view.verdicts.length) where.push(`${VERDICT_KEY} IN (${list(view.verdicts)})`);
-  if (view.hiddenTests.length) where.push(`${HIDDEN_TEST_KEY} IN (${list(view.hiddenTests)})`);
-  where.push(...view.search.map(searchWordSql));
   const values = fields.map((field) => `${exportValueSql(field, prices)} AS "${field}"`);
   const inner = `SELECT ${values.join(', ')}, id AS export_order
-         FROM (${selectedSql(engine, view, outcome)}) AS selected${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+         FROM (${exportSelectionSql(engine, view, outcome)}) AS chosen`;
   if (format !== 'csv')
     return `SELECT ${fields.map((field) => exportColumnSql(field, format)).join(', ')}
    FROM (${inner}) AS exported

@@ -26,7 +26,7 @@ import {
   type RunsPage,
 } from '#analytics/contract.ts';
 import { withinLimit } from './answer-limit.ts';
-import { compare, pageReadsEngine, pairs, stats } from './analysis-routes.ts';
+import { compare, grid, pageReadsEngine, pairs, stats } from './analysis-routes.ts';
 import { exportFormatOf, exportRuns } from './exports.ts';
 import { columnsAnswer, currentIssues, engineReadingAnswer, type ColumnsCoding } from './read-model.ts';
 
@@ -100,6 +100,7 @@ const ROUTES: Route[] = [
   get('/api/spaces/:space/stats', (r) => stats(r.deps, r.space, r.query)),
   get('/api/spaces/:space/compare', (r) => compare(r.deps, r.space, r.query)),
   get('/api/spaces/:space/pairs', (r) => pairs(r.deps, r.space, r.query)),
+  get('/api/spaces/:space/grid', (r) => grid(r.deps, r.space, r.query)),
   get('/api/spaces/:space/budget', (r) => budget(r.deps, r.space, r.query)),
   get('/api/spaces/:space/export.:format', exportOf),
   get('/api/spaces/:space/runs/:id', (r) => oneRun(r.deps, r.space, r.id)),

@@ -202,6 +202,13 @@ export const apiPaths = {
   },
   pairs: (space: string, filters: Omit<ReadQuery, 'agreement' | 'minN'> = {}) =>
     withQuery(`/spaces/${seg(space)}/pairs`, filterQuery(filters)),
+  grid: (space: string, query: GridQuery) => {
+    const params = filterQuery(query);
+    params.set('sort', `${query.sort.descending ? '-' : ''}${query.sort.column}`);
+    if (query.cursor) params.set('cursor', query.cursor);
+    if (query.limit) params.set('limit', String(query.limit));
+    return `/spaces/${seg(space)}/grid?${params}`;
+  },
   budget: (space: string, days?: number) => `/spaces/${seg(space)}/budget${days ? `?days=${days}` : ''}`,
   export: (space: string, format: ExportFormat, filters: Omit<ReadQuery, 'minN' | 'cluster'> = {}) =>
     withQuery(`/spaces/${seg(space)}/export.${format}`, filterQuery(filters)),
@@ -320,6 +327,71 @@ export interface ExportPartsBody {
 export interface ExportBody {
   runs: Record<string, string | number | boolean | null>[];
   /** The outcome the export's filters were read on. */
+  outcome: ResolveOutcome;
+  asOf: string;
+}
+
+/** The Runs grid's columns the engine sorts by (`GET …/grid`), in the grid's order; the rest sort in the browser only. */
+export const GRID_SORT_KEYS = [
+  'metricsSource',
+  'verdict',
+  'model',
+  'harnessVersion',
+  'taskId',
+  'outcome',
+  'hiddenTest',
+  'agreement',
+  'steps',
+  'wallSeconds',
+  'completionTokens',
+  'outputTokensPerMinute',
+  'patchLinesAdded',
+  'patchLinesRemoved',
+  'host',
+  'finishedAt',
+] as const;
+export type GridSortKey = (typeof GRID_SORT_KEYS)[number];
+export const isGridSortKey = (key: string): key is GridSortKey => (GRID_SORT_KEYS as readonly string[]).includes(key);
+
+/** What one page of the grid is asked for: the export's selection, a sort, where to start and how many rows. */
+export interface GridQuery extends Omit<ReadQuery, 'minN' | 'cluster'> {
+  sort: { column: GridSortKey; descending: boolean };
+  cursor?: string;
+  limit?: number;
+}
+
+/** The fields of a run the grid shows, as the run dataset holds them. */
+export const GRID_FIELDS = [
+  'id',
+  'model',
+  'harnessVersion',
+  'taskId',
+  'repo',
+  'tier',
+  'wave',
+  'sample',
+  'outcome',
+  'metricsSource',
+  'judgeVerdict',
+  'judgeState',
+  'hiddenTestStatus',
+  'steps',
+  'wallSeconds',
+  'completionTokens',
+  'outputTokensPerMinute',
+  'patchLinesAdded',
+  'patchLinesRemoved',
+  'host',
+  'finishedAt',
+] as const;
+export type GridRow = Record<(typeof GRID_FIELDS)[number], string | number | null>;
+
+/** `GET …/grid`: one page of the runs in view, sorted; `cursor` asks for the next (null: the last page). */
+export interface GridPage {
+  runs: GridRow[];
+  /** Runs in view, over all pages. */
+  total: number;
+  cursor: string | null;
   outcome: ResolveOutcome;
   asOf: string;
 }

@@ -22,6 +22,8 @@ import {
   type ExportBody,
   type ExportFormat,
   type ExportPartsBody,
+  type GridPage,
+  type GridRow,
   type PairsBody,
   type StatsBody,
 } from '#analytics/contract.ts';
@@ -419,5 +421,57 @@ describe('the columns route tells the cockpit which way it reads the space', () 
       expect(header.engine).toBeUndefined();
       expect(header.count).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('the Runs grid paged by the engine', () => {
+  /** Every page of the grid for `query` and `sort`, following the cursors. */
+  async function allPages(deps: ReadDeps, query: string, sort: string, limit: number) {
+    const pages: GridPage[] = [];
+    let cursor: string | null = null;
+    do {
+      const params = new URLSearchParams(query);
+      params.set('sort', sort);
+      params.set('limit', String(limit));
+      if (cursor) params.set('cursor', cursor);
+      pages.push(await ask<GridPage>(deps, `/spaces/${encodeURIComponent(SPACE)}/grid`, params.toString()));
+      cursor = pages.at(-1)!.cursor;
+    } while (cursor);
+    return pages;
+  }
+
+  it.each(EXPORT_QUERIES)(
+    'pages through the export’s runs, in the grid’s order, alike on both engines (%s)',
+    async (query) => {
+      const expected = JSON.parse((await exported(inMemory, 'json', query)).bytes.toString('utf8')) as ExportBody;
+      const ids = expected.runs.map((r) => r['id']).sort();
+      for (const [sort, key] of [
+        ['-finishedAt', (r: GridRow) => r.finishedAt],
+        ['model', (r: GridRow) => r.model],
+        ['-wallSeconds', (r: GridRow) => r.wallSeconds],
+      ] as const) {
+        const pages = await allPages(byEngine, query, sort, 37);
+        const runs = pages.flatMap((p) => p.runs);
+        expect(runs.map((r) => r.id).sort()).toEqual(ids);
+        expect(pages.every((p) => p.total === ids.length && p.outcome === expected.outcome)).toBe(true);
+        const values = runs.map(key).filter((v) => v !== null);
+        const ordered = [...values].sort((a, b) => (a! < b! ? -1 : a! > b! ? 1 : 0));
+        expect(values).toEqual(sort.startsWith('-') ? ordered.reverse() : ordered);
+        // Unknown values come last.
+        expect(runs.map(key).findIndex((v) => v === null)).toBe(runs.some((r) => key(r) === null) ? values.length : -1);
+        expect(await allPages(byAthena, query, sort, 37)).toEqual(pages);
+      }
+    },
+  );
+
+  it('refuses a sort, limit or cursor it does not take, and a space the engine does not answer', async () => {
+    const route = `/api/spaces/${encodeURIComponent(SPACE)}/grid`;
+    const status = async (deps: ReadDeps, query: string) => (await answerRead(deps, 'GET', route, query)).body;
+    expect(await status(byEngine, 'sort=difficulty')).toMatchObject({ error: 'bad-sort' });
+    expect(await status(byEngine, 'limit=501')).toMatchObject({ error: 'bad-limit' });
+    const [first] = await allPages(byEngine, '', 'model', 10).then((p) => p.slice(0, 1));
+    expect(await status(byEngine, `sort=-model&cursor=${first!.cursor}`)).toMatchObject({ error: 'bad-cursor' });
+    expect(await status(byEngine, 'modle=x')).toMatchObject({ error: 'bad-export-parameter' });
+    expect(await status(inMemory, '')).toMatchObject({ error: 'grid-in-browser' });
   });
 });
