@@ -14,6 +14,8 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { readConfigFile } from '#schema/config.ts';
 import { addReplayStacks } from '#infra/aws/replay-app.ts';
+import { INDEXES } from '#core/storage-layout.ts';
+import { AS_OF_SAFETY_MS } from '#core/read/as-of.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const PER = 1_000_000;
@@ -55,6 +57,12 @@ const ASSUME = {
   snapshotBytesPerRun: 15.6,
   /** Objects one snapshot write puts (manifest, runs, issues, columns parts) at a million runs. */
   snapshotObjectsPerWrite: 6,
+  /** Cockpits open (visible, polling the `since` deltas) around the clock. */
+  cockpitsOpen: 10,
+  /** A keys-only `byUpdated` index item: the table's keys and the index's. */
+  indexKeyBytes: 150,
+  /** The versions of a run row a delta reader can see: landed, hidden-test result, claimed, judged. */
+  rowVersions: 4,
 };
 
 interface Resource {
@@ -145,9 +153,9 @@ function designOfTemplates(): Design {
   const [, table] = ofType(state, 'AWS::DynamoDB::Table')[0]!;
   const indexes =
     (table.Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: { ProjectionType: string } }[]) ?? [];
-  const projection = (name: IndexName) => {
-    const index = indexes.find((i) => i.IndexName === name);
-    if (!index) throw new Error(`no ${name} index in the template`);
+  const projection = (role: IndexName) => {
+    const index = indexes.find((i) => i.IndexName === INDEXES[role].name);
+    if (!index) throw new Error(`no ${INDEXES[role].name} index in the template`);
     return index.Projection.ProjectionType;
   };
   return {
@@ -172,6 +180,19 @@ function designOfTemplates(): Design {
   };
 }
 
+// How often the `since` deltas are read: the compactor's schedule (template), the cockpit's poll (its code).
+const compactorRule = ofType(pipeline, 'AWS::Events::Rule').find(([, r]) =>
+  JSON.stringify(r.Properties.Targets).includes(functionSize('snapshot-compactor').id),
+)![1];
+const everyMinutes = Number(/^rate\((\d+) minutes?\)$/.exec(String(compactorRule.Properties.ScheduleExpression))![1]);
+const compactSeconds = everyMinutes * 60;
+const cockpitPollSeconds =
+  Number(
+    /const POLL_MS = ([\d_]+);/
+      .exec(readFileSync(join(root, 'dashboard/src/page/cockpit.ts'), 'utf8'))![1]!
+      .replace(/_/g, ''),
+  ) / 1000;
+
 interface Line {
   service: string;
   metered: string;
@@ -191,9 +212,10 @@ function costOf(design: Design) {
   const gbSecond = (f: FunctionSize) => (f.arm ? PRICE.lambdaArmGbSecond : PRICE.lambdaX86GbSecond);
   const named = (service: string, f: FunctionSize) => `Lambda ${service} (${f.memory} MB, ${f.arm ? 'arm64' : 'x86'})`;
 
-  // Write units one index spends on a row write (1 KB units): an ALL index copies the row, a KEYS_ONLY one
-  // writes a unit. A write that moves the index key is a delete of the old index item and a put of the new one;
-  // a write that changes no projected attribute (KEYS_ONLY, same key) costs the index nothing.
+  // Write units one index spends on a row write (1 KB units): an ALL index copies the row, a KEYS_ONLY or INCLUDE
+  // one (its item well under 1 KB) writes a unit. A write that moves the index key is a delete of the old index
+  // item and a put of the new one; a write that changes no projected attribute (same key, and `due`'s id and
+  // finishedAt unchanged) costs the index nothing.
   type IndexChange = 'new' | 'moved' | 'in-place' | 'removed' | 'unchanged';
   const indexWrites = (name: IndexName, change: IndexChange): number => {
     const all = design.projections[name] === 'ALL';
@@ -354,11 +376,42 @@ function costOf(design: Design) {
     },
   ];
 
+  // The `since` deltas read each version of a run row (store: dynamo-run-store.ts listRuns). An ALL index hands
+  // out the row within the query (0.5 RRU per 4 KB read, summed over the answer); a keys-only one hands out its
+  // keys, then BatchGetItem reads each row, eventually consistent, rounded up to 4 KB (0.5 RRU a row). A reader
+  // polling every P s from an asOf S s back reads a version (P + S) / P times.
+  const rowRead =
+    design.projections.byUpdated === 'ALL'
+      ? (ASSUME.rowKb / 4) * 0.5
+      : (ASSUME.indexKeyBytes / 4096) * 0.5 + Math.ceil(ASSUME.rowKb / 4) * 0.5;
+  const readsPerVersion = (pollSeconds: number) => (pollSeconds + AS_OF_SAFETY_MS / 1000) / pollSeconds;
+  const deltaLine = (who: string, readers: number, pollSeconds: number): Line => {
+    const units = ASSUME.rowVersions * readsPerVersion(pollSeconds) * readers * rowRead;
+    return {
+      service: 'DynamoDB on demand',
+      metered:
+        `${who}: ${ASSUME.rowVersions} row versions × ${readsPerVersion(pollSeconds).toFixed(2)} reads` +
+        `${readers > 1 ? ` × ${readers} readers` : ''} × ${rowRead.toFixed(3)} RRU ` +
+        (design.projections.byUpdated === 'ALL' ? '(the row in the index)' : '(index keys, then the row fetched)'),
+      price: '$0.125 / M RRU',
+      cost: units * PRICE.dynamoReadPerM,
+    };
+  };
+  const deltaLines: Line[] = [
+    deltaLine(`the compactor every ${compactSeconds} s`, 1, compactSeconds),
+    deltaLine(
+      `${ASSUME.cockpitsOpen} cockpits open, polling every ${cockpitPollSeconds} s`,
+      ASSUME.cockpitsOpen,
+      cockpitPollSeconds,
+    ),
+  ];
+
   const sections: Section[] = [
     { name: 'Run delivery', lines: deliveryLines('run', landingWrites) },
     { name: 'Hidden-test delivery', lines: deliveryLines('hidden-test', hiddenTestWrites) },
     { name: 'One judge pass', lines: judgeLines },
     { name: 'Host keys', lines: secretLines },
+    { name: 'Reading the changes', lines: deltaLines },
   ];
   const allCopies = Object.values(design.projections).filter((p) => p === 'ALL').length;
   return {
@@ -368,6 +421,8 @@ function costOf(design: Design) {
     gsiWrites,
     rowUnits,
     allCopies,
+    rowRead,
+    cockpitReads: deltaLines[1]!.cost / ASSUME.cockpitsOpen,
   };
 }
 const sum = (ls: { cost: number }[]) => ls.reduce((s, l) => s + l.cost, 0);
@@ -376,10 +431,6 @@ const before = costOf(BEFORE);
 const after = costOf(designOfTemplates());
 
 // Snapshots: each write makes the previous one a non-current version, kept until the lifecycle rule expires it.
-const [, compactSchedule] = ofType(pipeline, 'AWS::Events::Rule').find(([, r]) =>
-  JSON.stringify(r.Properties.Targets).includes(functionSize('snapshot-compactor').id),
-)!;
-const everyMinutes = Number(/^rate\((\d+) minutes?\)$/.exec(String(compactSchedule.Properties.ScheduleExpression))![1]);
 const writesPerDay = (24 * 60) / everyMinutes;
 const dataBucket = ofType(state, 'AWS::S3::Bucket').find(
   ([, b]) => (b.Properties.LoggingConfiguration as { LogFilePrefix?: string } | undefined)?.LogFilePrefix === 'data/',
@@ -447,6 +498,15 @@ console.log(`Largest services before: ${largestServices(before)}.`);
 console.log(`Largest services after: ${largestServices(after)}.`);
 console.log(
   `After/before: ${(after.full / before.full).toFixed(3)}× ($${(before.full - after.full).toFixed(2)} less per 1M runs).`,
+);
+// The projections' trade: write units saved on every run against the reads each delta reader adds.
+const writesSaved = (before.rowUnits - after.rowUnits) * PRICE.dynamoWritePerM;
+const perCockpit = after.cockpitReads - before.cockpitReads;
+console.log(
+  `Indexes projecting what their queries read: ${before.rowUnits - after.rowUnits} row write units fewer a run ` +
+    `($${writesSaved.toFixed(2)} per 1M runs); a delta reads ${before.rowRead.toFixed(3)} RRU a row version before, ` +
+    `${after.rowRead.toFixed(3)} after, $${perCockpit.toFixed(2)} more per 1M runs for each cockpit open around the clock: ` +
+    `break-even near ${Math.floor(writesSaved / perCockpit)} cockpits.`,
 );
 console.log(
   `Index amplification, after: ${after.gsiWrites} of the ${after.rowUnits} row write units a run costs go to its indexes ` +

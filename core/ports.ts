@@ -30,13 +30,18 @@ export interface Page<T> {
   cursor: string | null;
 }
 
+export type DueRun = Pick<RunRow, 'id' | 'finishedAt'>;
+
 export interface RunStore {
   getRun(space: string, id: string): Promise<Versioned<RunRow> | null>;
   /** Writes the row if the stored revision is still `expectedRev` (null: the row must not exist). False on conflict. */
   putRun(row: RunRow, expectedRev: number | null): Promise<boolean>;
   listRuns(space: string, query: { since?: string; cursor?: string; limit: number }): Promise<Page<RunRow>>;
-  /** Rows of a space whose next judge attempt is due at or before `dueBy` (a sparse index, never a scan). */
-  listDueRuns(space: string, dueBy: string, limit: number): Promise<RunRow[]>;
+  /**
+   * Runs of a space whose next judge attempt is due at or before `dueBy`, soonest first (a sparse index, never a
+   * scan): what the sweeper sends, the run's id and finishedAt, which is all the index keeps.
+   */
+  listDueRuns(space: string, dueBy: string, limit: number): Promise<DueRun[]>;
   countRunsByHost(space: string, host: string): Promise<number>;
 }
 

@@ -165,14 +165,68 @@ export const EXPIRY_ATTRIBUTE = 'deleteAfter';
 export const EXPIRY_DAYS = { budgetDay: 400, lease: 1, reenqueueCount: 15 } as const;
 export const deleteAfter = (from: Date, days: number): number => Math.floor(from.getTime() / 1000) + days * 86_400;
 
+/**
+ * The table's indexes, each projecting only what its query reads (every write that touches an index copies what
+ * it projects, and every rewrite of a run moves its `byUpdated` key: a delete and a put). `byUpdated` holds keys
+ * only: the `since` deltas fetch the rows themselves from the table (dynamo-table.ts getMany). `due` holds what
+ * the sweeper sends, the run's id and finishedAt. A projection cannot change in place, so these carry names of
+ * their own; RETIRED_INDEXES are the ones they replace (docs/deploy.md, "Narrower indexes").
+ */
 export const INDEXES = {
   /** Runs, and apart from them issues, of a space by updatedAt: the `since` deltas the cockpit polls. */
-  byUpdated: { name: 'byUpdated', partitionKey: 'byUpdatedPk', sortKey: 'byUpdatedSk', projection: 'ALL' },
+  byUpdated: {
+    name: 'byUpdatedKeys',
+    partitionKey: 'byUpdatedPk',
+    sortKey: 'byUpdatedSk',
+    projection: 'KEYS_ONLY',
+    include: [],
+  },
   /** Sparse: only rows with a next judge attempt. The sweeper's "due by now" query. */
-  due: { name: 'due', partitionKey: 'dueSpace', sortKey: 'dueAt', projection: 'ALL' },
+  due: {
+    name: 'dueRuns',
+    partitionKey: 'dueSpace',
+    sortKey: 'dueAt',
+    projection: 'INCLUDE',
+    include: ['id', 'finishedAt'],
+  },
   /** Runs of a space per host, keys only: counted for the hosts view. */
-  byHost: { name: 'byHost', partitionKey: 'byHostPk', sortKey: 'sk', projection: 'KEYS_ONLY' },
-} as const;
+  byHost: { name: 'byHost', partitionKey: 'byHostPk', sortKey: 'sk', projection: 'KEYS_ONLY', include: [] },
+} as const satisfies Record<string, TableIndex>;
+
+export interface TableIndex {
+  name: string;
+  partitionKey: string;
+  sortKey: string;
+  projection: 'ALL' | 'KEYS_ONLY' | 'INCLUDE';
+  /** The attributes an INCLUDE index projects beside the keys. */
+  include: readonly string[];
+}
+
+/** The indexes INDEXES replaced: same keys, every attribute projected. A table made before keeps them until migrated. */
+export const RETIRED_INDEXES = {
+  byUpdated: { ...INDEXES.byUpdated, name: 'byUpdated', projection: 'ALL', include: [] },
+  due: { ...INDEXES.due, name: 'due', projection: 'ALL', include: [] },
+} as const satisfies Record<string, TableIndex>;
+
+/**
+ * The indexes of the table at each step of moving a table made with RETIRED_INDEXES to INDEXES. CloudFormation
+ * adds or removes one index per update, and the functions read the new indexes from step 3 on, so the old ones
+ * stay until then: 1 adds byUpdatedKeys, 2 adds dueRuns (the old functions still read the old two), 3 deploys
+ * the functions that read the new ones, 4 removes byUpdated; without a step the table has INDEXES only (due removed).
+ */
+export const INDEX_MIGRATION_STEPS = [1, 2, 3, 4] as const;
+export function tableIndexes(step?: number): TableIndex[] {
+  if (step === undefined) return Object.values(INDEXES);
+  if (!(INDEX_MIGRATION_STEPS as readonly number[]).includes(step))
+    throw new Error(`the index migration step is one of ${INDEX_MIGRATION_STEPS.join(', ')}, not ${step}`);
+  return [
+    ...(step <= 3 ? [RETIRED_INDEXES.byUpdated] : []),
+    RETIRED_INDEXES.due,
+    INDEXES.byHost,
+    INDEXES.byUpdated,
+    ...(step >= 2 ? [INDEXES.due] : []),
+  ];
+}
 
 /** Attributes the store keeps beside a record; never part of the record itself. */
 export const INTERNAL_ATTRIBUTES = [

@@ -12,7 +12,7 @@ import {
   pendingHiddenTestPrefix,
   spacePartition,
 } from '#core/storage-layout.ts';
-import { isConditionFailure, RAN_EARLIER, strip, type DynamoTable } from './dynamo-table.ts';
+import { atLeastAsNew, isConditionFailure, RAN_EARLIER, strip, type DynamoTable } from './dynamo-table.ts';
 
 export class DynamoIssueStore implements IssueStore, IssueOwnerStore {
   constructor(private readonly table: DynamoTable) {}
@@ -49,7 +49,8 @@ export class DynamoIssueStore implements IssueStore, IssueOwnerStore {
       KeyConditionExpression: 'byUpdatedPk = :p AND byUpdatedSk >= :s',
       ExpressionAttributeValues: { ':p': issuesByUpdatedPartition(space), ':s': since },
     });
-    return items.map((i) => strip<StoredIssue>(i));
+    // The index holds keys only: the records come from the table.
+    return (await this.table.fetchIndexed(items, atLeastAsNew)).map((i) => strip<StoredIssue>(i));
   }
 
   async putPendingHiddenTest(pending: PendingHiddenTest): Promise<void> {

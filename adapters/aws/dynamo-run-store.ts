@@ -1,5 +1,5 @@
 // Runs and their archived attempts (docs/contract.md §4: written once, never erased) in the table.
-import type { AttemptStore, Page, RunStore, Versioned } from '#core/ports.ts';
+import type { AttemptStore, DueRun, Page, RunStore, Versioned } from '#core/ports.ts';
 import { takesHiddenTest, type ArchivedAttempt } from '#schema/attempt.ts';
 import type { RunRow, StoredHiddenTestResult } from '#schema/run.ts';
 import {
@@ -14,7 +14,14 @@ import {
   spacePartition,
 } from '#core/storage-layout.ts';
 import { decodeCursor, encodeCursor, type CursorShape } from './dynamo-cursor.ts';
-import { isConditionFailure, RAN_EARLIER, strip, type DynamoTable, type QueryInput } from './dynamo-table.ts';
+import {
+  atLeastAsNew,
+  isConditionFailure,
+  RAN_EARLIER,
+  strip,
+  type DynamoTable,
+  type QueryInput,
+} from './dynamo-table.ts';
 
 export class DynamoRunStore implements RunStore, AttemptStore {
   constructor(private readonly table: DynamoTable) {}
@@ -72,17 +79,19 @@ export class DynamoRunStore implements RunStore, AttemptStore {
     const last = page.at(-1);
     const cursor =
       more && last ? Object.fromEntries(Object.keys(cursorShape).map((k) => [k, last[k]])) : out.LastEvaluatedKey;
-    return { items: page.map((i) => strip<RunRow>(i)), cursor: encodeCursor(cursor) };
+    // The index holds keys only: the rows come from the table (those deleted since the query are left out).
+    const rows = since ? await this.table.fetchIndexed(page, atLeastAsNew) : page;
+    return { items: rows.map((i) => strip<RunRow>(i)), cursor: encodeCursor(cursor) };
   }
 
-  async listDueRuns(space: string, dueBy: string, limit: number): Promise<RunRow[]> {
+  async listDueRuns(space: string, dueBy: string, limit: number): Promise<DueRun[]> {
     const out = await this.table.send('Query', {
       IndexName: INDEXES.due.name,
       KeyConditionExpression: 'dueSpace = :p AND dueAt <= :d',
       ExpressionAttributeValues: { ':p': space, ':d': dueBy },
       Limit: limit,
     });
-    return (out.Items ?? []).map((i) => strip<RunRow>(i));
+    return (out.Items ?? []).map((i) => ({ id: i.id as string, finishedAt: i.finishedAt as string }));
   }
 
   async countRunsByHost(space: string, host: string): Promise<number> {

@@ -8,9 +8,14 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import {
   CreateTableCommand,
+  DeleteTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  PutItemCommand,
   ResourceInUseException,
+  ResourceNotFoundException,
+  ScanCommand,
+  type ScanCommandOutput,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
@@ -18,7 +23,7 @@ import { clientSettings, type AwsConnection } from '#adapters/aws/sdk-settings.t
 import { s3Client } from '#adapters/aws/s3-object-store.ts';
 import { sqsClient } from '#adapters/aws/sqs-queue.ts';
 import { AWS_CALLS, type AwsCallTimeouts } from '#core/operations.ts';
-import { INDEXES, TABLE_KEYS } from '#core/storage-layout.ts';
+import { INDEXES, TABLE_KEYS, type TableIndex } from '#core/storage-layout.ts';
 import type { EmulatorPorts, EmulatorWorkerData } from './emulator-servers.mjs';
 
 export interface LocalNames {
@@ -173,8 +178,79 @@ async function openEmulators(
 const randomAccessKeyId = () =>
   `LOCAL${Array.from({ length: 15 }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'[randomInt(32)]).join('')}`;
 
+/**
+ * Creates the table with today's indexes, or keeps it. A table a data folder kept from before an index changed
+ * (the narrower indexes of storage-layout.ts) is rebuilt with them, items kept: dynalite adds no index to a table.
+ * Its items are copied to `<table>-previous` first and the table is deleted only once that copy is whole, so a
+ * start interrupted at any step finishes the rebuild at the next one.
+ */
 async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
-  const indexes = Object.values(INDEXES);
+  const previous = `${tableName}-previous`;
+  const existing = await indexesOf(client, tableName);
+  const copied = await indexesOf(client, previous);
+  if (copied !== null && existing !== null && existing !== wantedIndexes()) {
+    // The copy was not known to be whole when the last start stopped: begin it again.
+    await client.send(new DeleteTableCommand({ TableName: previous }));
+    await until(client, previous, 'gone');
+  } else if (copied !== null) {
+    await createEmptyTable(client, tableName, Object.values(INDEXES));
+    await copyItems(client, previous, tableName);
+    await client.send(new DeleteTableCommand({ TableName: previous }));
+    return;
+  }
+  if (existing !== null && existing !== wantedIndexes()) {
+    await createEmptyTable(client, previous, []);
+    await copyItems(client, tableName, previous);
+    await client.send(new DeleteTableCommand({ TableName: tableName }));
+    await until(client, tableName, 'gone');
+    return createTable(client, tableName);
+  }
+  await createEmptyTable(client, tableName, Object.values(INDEXES));
+}
+
+/** A table's indexes with their projections, as one comparable string; null when there is no such table. */
+async function indexesOf(client: DynamoDBClient, tableName: string): Promise<string | null> {
+  try {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return describeIndexes(
+      (Table?.GlobalSecondaryIndexes ?? []).map((i) => ({
+        name: i.IndexName!,
+        projection: i.Projection?.ProjectionType ?? 'ALL',
+        include: i.Projection?.NonKeyAttributes ?? [],
+      })),
+    );
+  } catch (e) {
+    if (e instanceof ResourceNotFoundException) return null;
+    throw e;
+  }
+}
+const describeIndexes = (indexes: { name: string; projection: string; include: readonly string[] }[]) =>
+  JSON.stringify(indexes.map((i) => [i.name, i.projection, [...i.include].sort()]).sort());
+const wantedIndexes = () => describeIndexes(Object.values(INDEXES));
+
+async function until(client: DynamoDBClient, tableName: string, state: 'active' | 'gone'): Promise<void> {
+  for (;;) {
+    try {
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+      if (state === 'active' && Table?.TableStatus === 'ACTIVE') return;
+    } catch (e) {
+      if (!(e instanceof ResourceNotFoundException) || state === 'active') throw e;
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function copyItems(client: DynamoDBClient, from: string, to: string): Promise<void> {
+  let start: ScanCommandOutput['LastEvaluatedKey'];
+  do {
+    const page = await client.send(new ScanCommand({ TableName: from, ExclusiveStartKey: start, Limit: 25 }));
+    for (const item of page.Items ?? []) await client.send(new PutItemCommand({ TableName: to, Item: item }));
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
+async function createEmptyTable(client: DynamoDBClient, tableName: string, indexes: TableIndex[]): Promise<void> {
   const attributes = new Set<string>([
     TABLE_KEYS.partitionKey,
     TABLE_KEYS.sortKey,
@@ -190,24 +266,27 @@ async function createTable(client: DynamoDBClient, tableName: string): Promise<v
           { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
           { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
         ],
-        GlobalSecondaryIndexes: indexes.map((i) => ({
-          IndexName: i.name,
-          KeySchema: [
-            { AttributeName: i.partitionKey, KeyType: 'HASH' },
-            { AttributeName: i.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: i.projection },
-        })),
+        ...(indexes.length > 0
+          ? {
+              GlobalSecondaryIndexes: indexes.map((i) => ({
+                IndexName: i.name,
+                KeySchema: [
+                  { AttributeName: i.partitionKey, KeyType: 'HASH' as const },
+                  { AttributeName: i.sortKey, KeyType: 'RANGE' as const },
+                ],
+                Projection: {
+                  ProjectionType: i.projection,
+                  ...(i.projection === 'INCLUDE' ? { NonKeyAttributes: [...i.include] } : {}),
+                },
+              })),
+            }
+          : {}),
       }),
     );
   } catch (e) {
     if (!(e instanceof ResourceInUseException)) throw e;
   }
-  for (;;) {
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    if (Table?.TableStatus === 'ACTIVE') return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await until(client, tableName, 'active');
 }
 
 async function createQueueWithDlq(

@@ -2,9 +2,11 @@
 // the in-memory ports the handler tests use: the same assertions for both, so a handler test cannot pass
 // on a fake more lenient than the store.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { issueKey } from '#core/storage-layout.ts';
+import { issueKey, runKey } from '#core/storage-layout.ts';
+import { DynamoStore, dynamoClient } from '#adapters/aws/dynamo-store.ts';
 import {
   InvalidCursorError,
   type AttemptStore,
@@ -118,6 +120,18 @@ describe.each(tables)('$name', ({ table }) => {
     expect(Object.keys(since[0]!)).not.toContain('byUpdatedPk');
   });
 
+  it('hands out a delta of more than 100 rows whole, each row as last written', async () => {
+    const at = (i: number) =>
+      `2026-02-01T00:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000Z`;
+    for (let i = 0; i < 130; i++) await table().putRun(row('delta-130', `r${i}`, at(i)), null);
+    await table().putRun(row('delta-130', 'r0', at(140), { steps: 77 }), 1);
+    const delta = await table().listRuns('delta-130', { limit: 200, since: at(0) });
+    expect(delta.items.map((r) => r.id)).toEqual([...Array.from({ length: 129 }, (_, i) => `r${i + 1}`), 'r0']);
+    expect(delta.items.at(-1)).toMatchObject({ id: 'r0', steps: 77 });
+    expect(Object.keys(delta.items[0]!)).not.toContain('byUpdatedSk');
+    expect(delta.cursor).toBeNull();
+  });
+
   it('refuses a cursor it did not hand out', async () => {
     await expect(table().listRuns('page', { limit: 3, cursor: 'not-a-cursor' })).rejects.toBeInstanceOf(
       InvalidCursorError,
@@ -138,7 +152,8 @@ describe.each(tables)('$name', ({ table }) => {
       null,
     );
     const due = await table().listDueRuns('due', '2026-01-15T00:00:00.000Z', 10);
-    expect(due.map((r) => r.id)).toEqual(['waiting']);
+    // What the sweeper sends, which is what the index keeps.
+    expect(due).toEqual([{ id: 'waiting', finishedAt: expect.any(String) }]);
   });
 
   it('counts runs per host in a space', async () => {
@@ -273,6 +288,67 @@ describe('DynamoDB store (dynalite), with records stored before issue records ca
     };
     expect(await t.store.putIssue(sent)).toBe(true);
     expect(await t.store.getIssue('legacy', 'legacy')).toMatchObject({ wave: 9 });
+  });
+});
+
+// The `since` deltas read a keys-only index and fetch the rows from the table (dynamo-table.ts fetchIndexed):
+// what the fetches ask for and what they leave unprocessed, seen through the document client.
+describe('DynamoDB store (dynalite), fetching the rows of a delta', () => {
+  interface Batch {
+    keys: number;
+    consistent: boolean;
+    unprocessed: number;
+  }
+  function watched(beforeBatch?: (keys: Record<string, unknown>[]) => Promise<void>) {
+    const documents = dynamoClient(t.emulators.connection, t.emulators.timeouts);
+    const batches: Batch[] = [];
+    const client = {
+      async send(command: unknown, options: unknown) {
+        if (!(command instanceof BatchGetCommand)) return documents.send(command as never, options as never);
+        const request = command.input.RequestItems![t.emulators.names.table]!;
+        await beforeBatch?.(request.Keys!);
+        const out = await documents.send(command, options as never);
+        const unprocessed = out.UnprocessedKeys?.[t.emulators.names.table]?.Keys?.length ?? 0;
+        batches.push({ keys: request.Keys!.length, consistent: request.ConsistentRead === true, unprocessed });
+        return out;
+      },
+    } as unknown as DynamoDBDocumentClient;
+    return { store: new DynamoStore(client, t.emulators.names.table, t.emulators.timeouts), batches, documents };
+  }
+
+  it('asks 100 keys at a time, and asks again for the keys an answer left unprocessed', async () => {
+    // 150 rows of 16 KB: an answer of 100 passes the emulator's limit (1 MB and an item; DynamoDB's is 16 MB), so it
+    // leaves some keys unprocessed.
+    const at = (i: number) => `2026-03-01T00:00:00.${String(i).padStart(3, '0')}Z`;
+    const padding = { padding: 'x'.repeat(16_000) } as Partial<RunRow>;
+    for (let i = 0; i < 150; i++) await t.store.putRun(row('delta-large', `r${i}`, at(i), padding), null);
+    const { store, batches, documents } = watched();
+    const delta = await store.listRuns('delta-large', { limit: 200, since: at(0) });
+    documents.destroy();
+    expect(delta.items.map((r) => r.id).sort()).toEqual(Array.from({ length: 150 }, (_, i) => `r${i}`).sort());
+    expect(batches.every((b) => b.keys <= 100 && !b.consistent)).toBe(true);
+    expect(batches.some((b) => b.unprocessed > 0)).toBe(true);
+    expect(batches.reduce((n, b) => n + b.keys - b.unprocessed, 0)).toBe(150);
+  });
+
+  it('leaves out a row deleted between the index query and the fetch, after reading it again consistently', async () => {
+    for (const id of ['kept', 'gone', 'also-kept'])
+      await t.store.putRun(row('delta-deleted', id, '2026-03-02T00:00:00.000Z'), null);
+    let deleted = false;
+    const { store, batches, documents } = watched(async () => {
+      if (deleted) return;
+      deleted = true;
+      await t.emulators.dynamo.send(
+        new DeleteItemCommand({ TableName: t.emulators.names.table, Key: marshall(runKey('delta-deleted', 'gone')) }),
+      );
+    });
+    const delta = await store.listRuns('delta-deleted', { limit: 10, since: '2026-03-01T00:00:00.000Z' });
+    documents.destroy();
+    expect(delta.items.map((r) => r.id).sort()).toEqual(['also-kept', 'kept']);
+    expect(batches).toEqual([
+      { keys: 3, consistent: false, unprocessed: 0 },
+      { keys: 1, consistent: true, unprocessed: 0 },
+    ]);
   });
 });
 

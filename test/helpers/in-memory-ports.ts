@@ -24,6 +24,7 @@ import {
   type PendingHiddenTest,
   type RunStore,
   type Versioned,
+  type DueRun,
 } from '#core/ports.ts';
 import { takesHiddenTest, type ArchivedAttempt } from '#schema/attempt.ts';
 import type { StoredHost } from '#schema/host.ts';
@@ -71,9 +72,12 @@ export class InMemoryTable
     return { items: copy(items), cursor: more ? encodeCursor(sortKey(items.at(-1)!)) : null };
   }
 
-  async listDueRuns(space: string, dueBy: string, limit: number): Promise<RunRow[]> {
+  async listDueRuns(space: string, dueBy: string, limit: number): Promise<DueRun[]> {
     const due = this.runsOf(space).filter((row) => row.judgeNextAttemptAt !== null && row.judgeNextAttemptAt <= dueBy);
-    return copy(due.sort((a, b) => compare(a.judgeNextAttemptAt!, b.judgeNextAttemptAt!)).slice(0, limit));
+    return due
+      .sort((a, b) => compare(a.judgeNextAttemptAt!, b.judgeNextAttemptAt!))
+      .slice(0, limit)
+      .map(({ id, finishedAt }) => ({ id, finishedAt }));
   }
 
   async countRunsByHost(space: string, host: string): Promise<number> {

@@ -288,6 +288,7 @@ describe('each function holds exactly what it uses', () => {
 
   it('snapshot compactor: reads the table and writes only its lease, reads and writes snapshots, adds run dataset parts, deletes nothing, nothing on the inbox', () => {
     expect(actionsOn(compactor.roleId, tableId)).toEqual([
+      'dynamodb:BatchGetItem',
       'dynamodb:DeleteItem',
       'dynamodb:GetItem',
       'dynamodb:PutItem',
@@ -309,7 +310,11 @@ describe('each function holds exactly what it uses', () => {
   it("read APIs: read-only on the table, their own space's run objects, snapshot, reference cache and run dataset, their large exports and query results, nothing on the inbox", () => {
     for (const readApi of readApis) {
       const { space } = servedSpace(readApi);
-      expect(actionsOn(readApi.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+      expect(actionsOn(readApi.roleId, tableId)).toEqual([
+        'dynamodb:BatchGetItem',
+        'dynamodb:GetItem',
+        'dynamodb:Query',
+      ]);
       expect(objectGrants(readApi.roleId, dataId)).toEqual([
         's3:GetBucketLocation (bucket)',
         `s3:GetObject athena-results/${space}/*`,

@@ -1,13 +1,14 @@
-import { Match } from 'aws-cdk-lib/assertions';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from '@jest/globals';
-import { EXPIRY_ATTRIBUTE, INDEXES, TABLE_KEYS } from '#core/storage-layout.ts';
+import { EXPIRY_ATTRIBUTE, INDEX_MIGRATION_STEPS, INDEXES, TABLE_KEYS } from '#core/storage-layout.ts';
+import { INDEX_STEP_CONTEXT_KEY, ownTable } from '#infra/aws/constructs/stateful-resources.ts';
 import { keySecretName } from '#shared/key-names.ts';
 import { keyCandidates, parseConfig } from '#schema/config.ts';
 import { LANDING_MESSAGE_MAX_BYTES } from '#schema/messages.ts';
 import { INBOX_EXPIRY_DAYS, SNAPSHOT_EXPIRY_DAYS, SNAPSHOT_VERSION_DAYS } from '#infra/aws/stateful-stack.ts';
 import { FULL_REBUILD_EVERY_MS } from '#core/read/snapshot-store.ts';
 import { MAX_RECEIVES, TIMEOUTS } from '#infra/aws/timing.ts';
-import type { Stack } from 'aws-cdk-lib';
 import { exampleConfig, synthesize } from './synth.ts';
 import { ACCOUNT, allowStatements, DeploymentRenderer, REGION, roleMay } from './rendered-policies.ts';
 import { mentions, ofType, one } from './template-queries.ts';
@@ -30,17 +31,60 @@ describe('the table', () => {
     expect(attributes.every((a) => a.AttributeType === 'S')).toBe(true);
   });
 
-  it('has the three indexes of storage-layout.ts with their projections', () => {
+  it('has the three indexes of storage-layout.ts, each projecting only what its query reads', () => {
+    const key = (partition: string, sort: string) => [
+      { AttributeName: partition, KeyType: 'HASH' },
+      { AttributeName: sort, KeyType: 'RANGE' },
+    ];
     state.hasResourceProperties('AWS::DynamoDB::Table', {
-      GlobalSecondaryIndexes: Object.values(INDEXES).map((index) => ({
-        IndexName: index.name,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: index.projection },
-      })),
+      GlobalSecondaryIndexes: [
+        // The deltas fetch their rows from the table; the sweeper sends a run's id and finishedAt.
+        {
+          IndexName: 'byUpdatedKeys',
+          KeySchema: key('byUpdatedPk', 'byUpdatedSk'),
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
+        {
+          IndexName: 'dueRuns',
+          KeySchema: key('dueSpace', 'dueAt'),
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['id', 'finishedAt'] },
+        },
+        { IndexName: 'byHost', KeySchema: key('byHostPk', 'sk'), Projection: { ProjectionType: 'KEYS_ONLY' } },
+      ],
     });
+    expect(Object.values(INDEXES).map((index) => index.name)).toEqual(['byUpdatedKeys', 'dueRuns', 'byHost']);
+  });
+
+  it('moves a table made with the ALL-projected indexes one index per deploy, the new ones in place before the functions read them', () => {
+    const indexesAt = (step?: number) => {
+      const app = new App({ context: step === undefined ? {} : { [INDEX_STEP_CONTEXT_KEY]: String(step) } });
+      const stack = new Stack(app, 'TableOnly');
+      ownTable(stack);
+      const [table] = Object.values(
+        Template.fromStack(stack).findResources('AWS::DynamoDB::Table') as Record<
+          string,
+          { Properties: { GlobalSecondaryIndexes: { IndexName: string; Projection: { ProjectionType: string } }[] } }
+        >,
+      );
+      return new Map(table!.Properties.GlobalSecondaryIndexes.map((i) => [i.IndexName, i.Projection.ProjectionType]));
+    };
+    const before = new Map([
+      ['byUpdated', 'ALL'],
+      ['due', 'ALL'],
+      ['byHost', 'KEYS_ONLY'],
+    ]);
+    const steps = [before, ...INDEX_MIGRATION_STEPS.map((step) => indexesAt(step)), indexesAt()];
+    for (let i = 1; i < steps.length; i++) {
+      const [from, to] = [steps[i - 1]!, steps[i]!];
+      const added = [...to.keys()].filter((name) => !from.has(name));
+      const removed = [...from.keys()].filter((name) => !to.has(name));
+      // CloudFormation refuses an update that adds or removes more than one index, or changes one in place.
+      expect(added.length + removed.length).toBeLessThanOrEqual(1);
+      for (const [name, projection] of to) if (from.has(name)) expect(from.get(name)).toBe(projection);
+    }
+    // Step 3 deploys the functions that read the new indexes: both are there, and the old ones for the old functions.
+    expect([...steps[3]!.keys()].sort()).toEqual(['byHost', 'byUpdated', 'byUpdatedKeys', 'due', 'dueRuns']);
+    expect([...steps.at(-1)!.keys()].sort()).toEqual(['byHost', 'byUpdatedKeys', 'dueRuns']);
   });
 
   it('keeps point-in-time recovery and deletion protection, and survives stack deletion', () => {

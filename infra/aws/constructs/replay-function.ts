@@ -96,7 +96,8 @@ export type QueueEnv = 'LANDING_QUEUE_URL' | 'LANDING_DLQ_URL' | 'JUDGE_QUEUE_UR
 export type SecretEnv = 'ANTHROPIC_SECRET_ARN' | 'GITHUB_APP_SECRET_ARN';
 
 const TABLE_ACTIONS: Record<TableAccess, string[]> = {
-  read: ['dynamodb:GetItem', 'dynamodb:Query'],
+  // The readers of the `since` deltas: the keys-only index's rows are fetched from the table (BatchGetItem).
+  read: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'],
   'read-write': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'],
   'read-write-count': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
 };

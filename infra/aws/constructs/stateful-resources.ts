@@ -15,7 +15,13 @@ import {
 import { CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { EXPIRY_ATTRIBUTE, INDEXES, TABLE_KEYS } from '#core/storage-layout.ts';
+import { EXPIRY_ATTRIBUTE, TABLE_KEYS, tableIndexes } from '#core/storage-layout.ts';
+
+/**
+ * `-c replayIndexStep=N`: the table's indexes at step N of moving a table made before the narrower indexes
+ * (storage-layout.ts tableIndexes; docs/deploy.md, "Narrower indexes"). Without it, the indexes of today.
+ */
+export const INDEX_STEP_CONTEXT_KEY = 'replayIndexStep';
 
 export function ownTable(scope: Construct): Table {
   const table = new Table(scope, 'Table', {
@@ -28,12 +34,14 @@ export function ownTable(scope: Construct): Table {
     timeToLiveAttribute: EXPIRY_ATTRIBUTE,
     removalPolicy: RemovalPolicy.RETAIN,
   });
-  for (const index of Object.values(INDEXES)) {
+  const step: unknown = scope.node.tryGetContext(INDEX_STEP_CONTEXT_KEY);
+  for (const index of tableIndexes(step === undefined ? undefined : Number(step))) {
     table.addGlobalSecondaryIndex({
       indexName: index.name,
       partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
       sortKey: { name: index.sortKey, type: AttributeType.STRING },
-      projectionType: index.projection === 'ALL' ? ProjectionType.ALL : ProjectionType.KEYS_ONLY,
+      projectionType: ProjectionType[index.projection],
+      ...(index.projection === 'INCLUDE' ? { nonKeyAttributes: [...index.include] } : {}),
     });
   }
   return table;
