@@ -11,7 +11,7 @@
 //   copying the dataset's rows to a file of the same format (no projection, no latest-part window).
 // Medians of --repeats (5), the engine warm (one untimed run of each first). The build runs in a process of its
 // own, so this process's largest resident set is the read path's peak memory (DuckDB, queries, figures) and the
-// build's is reported apart. Options: --runs N (1000000) --repeats K (5) --fresh
+// build's is reported apart. Options: --runs N (1000000) --repeats K (5) --fresh --build-only (build, then stop)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
