@@ -3,7 +3,12 @@
 // on a fake more lenient than the store.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  type BatchGetCommandOutput,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { issueKey, runKey } from '#core/storage-layout.ts';
 import { DynamoStore, dynamoClient } from '#adapters/aws/dynamo-store.ts';
@@ -299,7 +304,10 @@ describe('DynamoDB store (dynalite), fetching the rows of a delta', () => {
     consistent: boolean;
     unprocessed: number;
   }
-  function watched(beforeBatch?: (keys: Record<string, unknown>[]) => Promise<void>) {
+  function watched(
+    beforeBatch?: (keys: Record<string, unknown>[]) => Promise<void>,
+    answer: (out: BatchGetCommandOutput, consistent: boolean) => BatchGetCommandOutput = (out) => out,
+  ) {
     const documents = dynamoClient(t.emulators.connection, t.emulators.timeouts);
     const batches: Batch[] = [];
     const client = {
@@ -307,9 +315,10 @@ describe('DynamoDB store (dynalite), fetching the rows of a delta', () => {
         if (!(command instanceof BatchGetCommand)) return documents.send(command as never, options as never);
         const request = command.input.RequestItems![t.emulators.names.table]!;
         await beforeBatch?.(request.Keys!);
-        const out = await documents.send(command, options as never);
+        const consistent = request.ConsistentRead === true;
+        const out = answer(await documents.send(command, options as never), consistent);
         const unprocessed = out.UnprocessedKeys?.[t.emulators.names.table]?.Keys?.length ?? 0;
-        batches.push({ keys: request.Keys!.length, consistent: request.ConsistentRead === true, unprocessed });
+        batches.push({ keys: request.Keys!.length, consistent, unprocessed });
         return out;
       },
     } as unknown as DynamoDBDocumentClient;
@@ -329,6 +338,23 @@ describe('DynamoDB store (dynalite), fetching the rows of a delta', () => {
     expect(batches.every((b) => b.keys <= 100 && !b.consistent)).toBe(true);
     expect(batches.some((b) => b.unprocessed > 0)).toBe(true);
     expect(batches.reduce((n, b) => n + b.keys - b.unprocessed, 0)).toBe(150);
+  });
+
+  it('reads a row again consistently when the first read returns a version older than its index key', async () => {
+    const table = t.emulators.names.table;
+    await t.store.putRun(row('delta-stale', 'a', '2026-03-03T00:00:00.000Z'), null);
+    const reader = dynamoClient(t.emulators.connection, t.emulators.timeouts);
+    const { Item: older } = await reader.send(new GetCommand({ TableName: table, Key: runKey('delta-stale', 'a') }));
+    reader.destroy();
+    await t.store.putRun(row('delta-stale', 'a', '2026-03-03T00:00:05.000Z', { steps: 9 }), 1);
+    // A replica behind the write: the eventually consistent read answers the version before it.
+    const { store, batches, documents } = watched(undefined, (out, consistent) =>
+      consistent ? out : { ...out, Responses: { [table]: [older!] } },
+    );
+    const delta = await store.listRuns('delta-stale', { limit: 10, since: '2026-03-03T00:00:01.000Z' });
+    documents.destroy();
+    expect(delta.items).toEqual([expect.objectContaining({ id: 'a', steps: 9 })]);
+    expect(batches.map((b) => b.consistent)).toEqual([false, true]);
   });
 
   it('leaves out a row deleted between the index query and the fetch, after reading it again consistently', async () => {
