@@ -65,7 +65,9 @@ function tallyOfRow(row: Row, medianUsd: number | null): GroupTally {
       },
       conflicts: count(row, 'conflicts'),
       foreign: count(row, 'foreign_attempts'),
+      generated: count(row, 'generated'),
     },
+    tasks: count(row, 'tasks_run'),
     // A sum with one unknown part is unknown (cost.ts sumCosts).
     judgeCostUsd: count(row, 'judge_cost_known') === runs ? count(row, 'judge_cost_usd') : null,
     runCost: runCostOfTotals({

@@ -127,6 +127,7 @@ export function statisticsSql(
      SELECT *, ${FLAGGED} AS flagged, ${runCostSql(prices)} AS runCost FROM (${selectedSql(engine, view, outcome)}) AS selected
    ), tallies AS (
      SELECT model, harnessVersion AS harness_version, count(*) AS runs, count_if(flagged) AS flagged,
+       count(DISTINCT taskId) AS tasks_run, count_if(metricsSource = 'generated') AS generated,
        ${[...verdicts, ...tests].join(',\n       ')},
        ${table(`judgeVerdict = 'resolved'`, 'pass')} AS resolved_pass, ${table(`judgeVerdict = 'resolved'`, 'fail')} AS resolved_fail,
        ${table(others, 'pass')} AS other_pass, ${table(others, 'fail')} AS other_fail,

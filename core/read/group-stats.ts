@@ -48,7 +48,9 @@ const known = (v: number) => (Number.isNaN(v) ? null : v);
 /** What a configuration's figures are worked out from: its run counts, the judge's cost and its run cost. */
 export interface GroupTally {
   group: Group;
-  counts: Pick<RunCounts, 'runs' | 'verdicts' | 'hiddenTests' | 'agreement' | 'conflicts' | 'foreign'>;
+  counts: Pick<RunCounts, 'runs' | 'verdicts' | 'hiddenTests' | 'agreement' | 'conflicts' | 'foreign' | 'generated'>;
+  /** The tasks its runs ran. */
+  tasks: number;
   judgeCostUsd: number | null;
   runCost: RunCostFigure;
 }
@@ -105,6 +107,7 @@ function tallyOf(
   return {
     group,
     counts: countRuns(table, rows),
+    tasks: new Set(Array.from(rows, (i) => table.text.taskId[i])).size,
     judgeCostUsd: sumCosts(Array.from(rows, (i) => known(judgeCost[i]!))),
     runCost: runCostFigure(
       Float64Array.from(
@@ -122,7 +125,7 @@ function tallyOf(
 }
 
 function statisticsOf(
-  { group, counts, judgeCostUsd, runCost }: GroupTally,
+  { group, counts, tasks, judgeCostUsd, runCost }: GroupTally,
   outcome: ResolveOutcome,
   samples: Reliability,
 ): Omit<StatsGroup, 'rank'> {
@@ -135,6 +138,8 @@ function statisticsOf(
     model: group.model,
     harnessVersion: group.harnessVersion,
     runs: counts.runs,
+    tasks,
+    generated: counts.generated,
     n: resolved.n,
     resolved: resolved.hits,
     rate: resolved.rate,

@@ -12,7 +12,7 @@ import { Api, ApiError } from './page/api.ts';
 import type { Cockpit, Located } from './page/cockpit.ts';
 import { byId, el, fill } from './widgets/dom.ts';
 import { currentToken, ensureSignedIn, signOut } from './page/sign-in.ts';
-import { loadSpaceRuns, type EngineSpace } from './page/space-runs.ts';
+import { loadSpaceRuns } from './page/space-runs.ts';
 import { readState } from './page/url-state.ts';
 
 /** cockpit.json lists the cockpits this page may show (a deployed cockpit: itself; local mode: all of them). */
@@ -98,22 +98,11 @@ async function boot() {
     marked('issues-loaded', api.json<CockpitIssuesBody>(apiPaths.issues(space, COCKPIT_ISSUE_FIELDS))),
     shell,
   ]);
-  if ('engine' in runs) return engineSpace(runs);
+  if ('engine' in runs) {
+    const { EngineCockpit } = await import('./page/engine-cockpit.ts');
+    return new EngineCockpit(api, located, runs, issues.issues).start();
+  }
   cockpit.start(runs.table, runs.asOf, issues.issues, runs.catchUpError);
-}
-
-/** A space above the cockpit's browser limit: its runs are not downloaded, and the page says why. */
-function engineSpace({ engine }: EngineSpace) {
-  fill(
-    byId('boot-state'),
-    el(
-      'p',
-      { class: 'empty-state', id: 'engine-space', role: 'status' },
-      `This space counts ${engine.runs.toLocaleString('en')} runs, more than this cockpit holds in the browser ` +
-        `(cockpit.browserRuns = ${engine.browserRuns.toLocaleString('en')}); its runs are not downloaded.`,
-    ),
-  );
-  document.documentElement.dataset.ready = 'true';
 }
 
 /** One per page: a retry after a failed load starts the same cockpit. */

@@ -226,6 +226,10 @@ export interface StatsGroup {
   /** 1 for the best rate on the outcome (equal rates share one); null below the body's minN or without a rate. */
   rank: number | null;
   runs: number;
+  /** The tasks its runs in view ran, with a result or not. */
+  tasks: number;
+  /** Its runs whose figures were generated (demo data), not measured. */
+  generated: number;
   /** On the body's outcome: runs with a result (tests: pass or fail; judge: a counted verdict). */
   n: number;
   resolved: number;

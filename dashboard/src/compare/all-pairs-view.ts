@@ -44,7 +44,8 @@ function computePairs(m: Computed, filters: CockpitFilters): AllPairs {
 
 const points = (d: number) => `${d > 0 ? '+' : d < 0 ? '−' : '±'}${(Math.abs(d) * 100).toFixed(1)}`;
 
-export function renderAllPairs(host: HTMLElement, m: Computed, found: AllPairs, nav: PairsNav): void {
+/** The pairs as a table; `label` names a configuration as the page does. */
+export function renderAllPairs(host: HTMLElement, label: (g: Group) => string, found: AllPairs, nav: PairsNav): void {
   if (found.refused !== null) {
     fill(host, el('p', { class: 'compare-sentence', id: 'all-pairs-refused', role: 'status' }, found.refused));
     return;
@@ -60,7 +61,7 @@ export function renderAllPairs(host: HTMLElement, m: Computed, found: AllPairs, 
     );
     return;
   }
-  const name = (g: Group) => nameText(m.label(g));
+  const name = (g: Group) => nameText(label(g));
   const row = (r: PairRow) => {
     const open = el(
       'a',

@@ -147,7 +147,7 @@ export class CompareView {
     this.pairsHost.hidden = !all;
     if (all) {
       if (m.noTestResults) fill(this.pairsHost, el('p', { class: 'compare-sentence' }, NO_TEST_RESULTS));
-      else renderAllPairs(this.pairsHost, m, pairsInView(m, filters), this.nav);
+      else renderAllPairs(this.pairsHost, m.label, pairsInView(m, filters), this.nav);
       return;
     }
     const { a, b } = CompareView.pair(m, chosen);

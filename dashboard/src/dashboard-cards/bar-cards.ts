@@ -20,7 +20,7 @@ import { linearAxis, logDurationAxis } from '../widgets/charts/ticks.ts';
 import { fill } from '../widgets/dom.ts';
 import { count, durationTick, hours, num, percent, shortNumber, UNKNOWN } from '../widgets/format.ts';
 import { ciText, intervalText, percentOf } from '../widgets/intervals.ts';
-import { outsideText, rateLabel } from './kpi-tiles.ts';
+import { outsideOf, outsideText, rateLabel } from './kpi-tiles.ts';
 import { MODEL_COLOUR, ORIGINAL_COLOUR, VERDICT_COLOURS, VERDICT_LABELS, VERDICT_ORDER } from '../widgets/palette.ts';
 import type { Computed } from '../page/view-model.ts';
 
@@ -110,7 +110,7 @@ function resolveRow(g: Named, outcomes: ResolveOutcome[]): BarRow {
     label: g.label,
     lanes: [lane(first!), lane(second!)],
     value: `${percent(first!.rate)} · ${percent(second!.rate)}`,
-    note: `95% CI ${ci(first!)} · ${ci(second!)}; ${outsideText(g, first!.outcome)}`,
+    note: `95% CI ${ci(first!)} · ${ci(second!)}; ${outsideText(outsideOf(g), first!.outcome)}`,
     unknown: first!.rate === null,
   };
 }

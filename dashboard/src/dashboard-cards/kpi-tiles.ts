@@ -9,32 +9,62 @@ import { tasksIn, type Computed } from '../page/view-model.ts';
 
 export const rateLabel = (outcome: ResolveOutcome) => `resolve rate · ${OUTCOME_LABELS[outcome]}`;
 
-const OTHER: Record<ResolveOutcome, ResolveOutcome> = { tests: 'judge', judge: 'tests' };
+export const OTHER: Record<ResolveOutcome, ResolveOutcome> = { tests: 'judge', judge: 'tests' };
+
+/** What a tile shows of one configuration: the browser works it out from the runs, engine mode from `/stats`. */
+export interface TileFigures {
+  model: string;
+  harnessVersion: string;
+  label: string;
+  /** Several harness versions in view: the tile names its own. */
+  several: boolean;
+  rank: number | null;
+  minN: number;
+  rate: OutcomeRate;
+  /** The rate on the other outcome. */
+  other: OutcomeRate;
+  /** The runs outside n on the outcome: on the tests, those with no test result; on the judge's, by kind. */
+  outside: { none: number; flagged: number; excluded: number; error: number; unjudged: number };
+  /** The tasks the configuration ran in view. */
+  tasks: number;
+  runs: number;
+  generated: number;
+  campaign: Computed['campaign'];
+}
 
 /** The runs a rate leaves out of its n, named: the judge's by kind, the tests' as "no test result". */
-export function outsideText(g: GroupFigures, outcome: ResolveOutcome): string {
-  if (outcome === 'tests') {
-    const none = g.outcomes.tests.outside;
-    return `outside n: ${none ? `${count(none)} no test result` : 'none'}`;
-  }
-  const r = g.resolve;
+export function outsideText(outside: TileFigures['outside'], outcome: ResolveOutcome): string {
+  if (outcome === 'tests') return `outside n: ${outside.none ? `${count(outside.none)} no test result` : 'none'}`;
   const parts = [
-    r.flagged && `${count(r.flagged)} flagged`,
-    r.excluded && `${count(r.excluded)} excluded`,
-    r.error && `${count(r.error)} error`,
-    r.unjudged && `${count(r.unjudged)} not judged yet`,
+    outside.flagged && `${count(outside.flagged)} flagged`,
+    outside.excluded && `${count(outside.excluded)} excluded`,
+    outside.error && `${count(outside.error)} error`,
+    outside.unjudged && `${count(outside.unjudged)} not judged yet`,
   ].filter(Boolean);
   return `outside n: ${parts.length ? parts.join(' · ') : 'none'}`;
 }
 
+/** A group's outside counts as the browser's figures hold them. */
+export const outsideOf = (g: GroupFigures): TileFigures['outside'] => ({
+  none: g.outcomes.tests.outside,
+  flagged: g.resolve.flagged,
+  excluded: g.resolve.excluded,
+  error: g.resolve.error,
+  unjudged: g.resolve.unjudged,
+});
+
 /** "120 of 300 SWE-bench Lite tasks": the tasks the group ran in view, of the population the cockpit declares. */
-export function tasksText(m: Computed, g: GroupFigures): string {
-  const k = m.grouping.groups.findIndex((x) => x.model === g.model && x.harnessVersion === g.harnessVersion);
-  const tasks = tasksIn(m, m.groupRows[k] ?? new Uint32Array());
-  const population = m.campaign?.population;
+export function tasksText(campaign: Computed['campaign'], tasks: number): string {
+  const population = campaign?.population;
   return population
     ? `${count(tasks)} of ${count(population.size)} ${population.name} tasks`
     : `${count(tasks)} tasks (no population declared)`;
+}
+
+/** The tasks a group ran among the runs in view. */
+export function groupTasks(m: Computed, g: GroupFigures): number {
+  const k = m.grouping.groups.findIndex((x) => x.model === g.model && x.harnessVersion === g.harnessVersion);
+  return tasksIn(m, m.groupRows[k] ?? new Uint32Array());
 }
 
 /** The rate as a dot on a 0–100 % track with its interval as a whisker (a tile's picture of its uncertainty). */
@@ -54,15 +84,15 @@ function intervalBar(r: OutcomeRate): HTMLElement | null {
   );
 }
 
-function tile(m: Computed, g: GroupFigures): HTMLElement {
-  const outcome = m.outcome;
-  const r = g.outcomes[outcome];
-  const other = g.outcomes[OTHER[outcome]];
-  const rank = m.rankOf(g);
+export function tile(g: TileFigures): HTMLElement {
+  const r = g.rate;
+  const outcome = r.outcome;
+  const other = g.other;
+  const rank = g.rank;
   const tooFew = rank === null && r.rate !== null;
   return el(
     'div',
-    { class: `kpi${tooFew ? ' too-few' : ''}`, title: m.label(g), 'data-rank': rank ?? '' },
+    { class: `kpi${tooFew ? ' too-few' : ''}`, title: g.label, 'data-rank': rank ?? '' },
     el(
       'div',
       { class: 'kpi-model' },
@@ -79,7 +109,7 @@ function tile(m: Computed, g: GroupFigures): HTMLElement {
         ),
       nameText(g.model),
     ),
-    m.several && el('div', { class: 'kpi-harness' }, 'harness ', nameText(g.harnessVersion)),
+    g.several && el('div', { class: 'kpi-harness' }, 'harness ', nameText(g.harnessVersion)),
     el('div', { class: 'kpi-label' }, rateLabel(outcome)),
     el(
       'div',
@@ -94,7 +124,7 @@ function tile(m: Computed, g: GroupFigures): HTMLElement {
     tooFew &&
       el(
         'div',
-        { class: 'kpi-line kpi-too-few', title: `Below the cockpit's minimum of n = ${m.minN}: shown, not ranked` },
+        { class: 'kpi-line kpi-too-few', title: `Below the cockpit's minimum of n = ${g.minN}: shown, not ranked` },
         tooFewText(r.n),
       ),
     el('div', { class: 'kpi-line kpi-ci', title: `${rateLabel(outcome)} ${percentOf(r)}` }, ciText(r)),
@@ -102,11 +132,11 @@ function tile(m: Computed, g: GroupFigures): HTMLElement {
       'div',
       {
         class: 'kpi-line kpi-tasks',
-        title: m.campaign?.sample ?? 'The cockpit declares no task population (cockpits.<name>.campaign).',
+        title: g.campaign?.sample ?? 'The cockpit declares no task population (cockpits.<name>.campaign).',
       },
-      tasksText(m, g),
+      tasksText(g.campaign, g.tasks),
     ),
-    el('div', { class: 'kpi-line' }, outsideText(g, outcome)),
+    el('div', { class: 'kpi-line' }, outsideText(g.outside, outcome)),
     el(
       'div',
       { class: 'kpi-line kpi-other', title: `${rateLabel(other.outcome)} ${percentOf(other)}` },
@@ -116,5 +146,24 @@ function tile(m: Computed, g: GroupFigures): HTMLElement {
 }
 
 export function renderKpis(host: HTMLElement, m: Computed): void {
-  fill(host, ...m.figures.groups.map((g) => tile(m, g)));
+  fill(
+    host,
+    ...m.figures.groups.map((g) =>
+      tile({
+        model: g.model,
+        harnessVersion: g.harnessVersion,
+        label: m.label(g),
+        several: m.several,
+        rank: m.rankOf(g),
+        minN: m.minN,
+        rate: g.outcomes[m.outcome],
+        other: g.outcomes[OTHER[m.outcome]],
+        outside: outsideOf(g),
+        tasks: groupTasks(m, g),
+        runs: g.runs,
+        generated: g.generated,
+        campaign: m.campaign,
+      }),
+    ),
+  );
 }

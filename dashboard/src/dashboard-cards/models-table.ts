@@ -6,7 +6,14 @@ import { computeFigures, type GroupFigures } from '#analytics/group-figures.ts';
 import { type MedianFigure } from '#analytics/quantiles.ts';
 import { type RateFigure } from '#analytics/rate-figures.ts';
 import { rowsByGroup } from '#analytics/run-grouping.ts';
-import { kappaWithheld, tooFewText, type Agreement, type ResolveOutcome } from '#analytics/statistics.ts';
+import {
+  kappaWithheld,
+  tooFewText,
+  wilsonInterval,
+  type Agreement,
+  type ResolveOutcome,
+} from '#analytics/statistics.ts';
+import type { StatsGroup } from '#analytics/contract.ts';
 import { rateCell, type Card, type CardCsv } from './card.ts';
 import { el, fill, nameText } from '../widgets/dom.ts';
 import { count, duration, num, UNKNOWN } from '../widgets/format.ts';
@@ -131,7 +138,7 @@ function columnsFor(m: Computed): TableColumn[] {
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-const kappaTitle = (k: Agreement) => {
+const kappaTitle = (k: Pick<Agreement, 'n' | 'kappa' | 'ci'>) => {
   const withheld = kappaWithheld(k);
   return withheld
     ? `κ not shown: ${withheld}`
@@ -139,7 +146,7 @@ const kappaTitle = (k: Agreement) => {
 };
 
 /** κ over its interval and n, or "—" with why there is none. */
-function kappaCell(k: Agreement): Node {
+function kappaCell(k: Pick<Agreement, 'n' | 'kappa' | 'ci'>): Node {
   const withheld = kappaWithheld(k);
   if (withheld)
     return el('span', { class: 'rate-cell kappa-cell withheld' }, '—', el('span', { class: 'rate-n' }, withheld));
@@ -264,4 +271,105 @@ function sortTable(groups: GroupFigures[], column: TableColumn, descending: bool
     if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
     return sign * (typeof x === 'string' || typeof y === 'string' ? String(x).localeCompare(String(y)) : x - y);
   });
+}
+
+/**
+ * The per-model table of engine mode, from `/stats`: the browser table's columns that `/stats` answers, with the
+ * same keys, texts and order; the rest (first-attempt rate, re-runs, partial, wrong and no-change counts, the
+ * medians and the budget) need every run and are named in the foot, not drawn.
+ */
+export function renderEngineModelsTable(
+  c: Pick<Card, 'body' | 'foot'>,
+  groups: readonly StatsGroup[],
+  outcome: ResolveOutcome,
+): void {
+  const other: ResolveOutcome = outcome === 'tests' ? 'judge' : 'tests';
+  const rateOf = (g: StatsGroup, on: ResolveOutcome): RateFigure => {
+    const [hits, n] =
+      on === outcome ? [g.resolved, g.n] : on === 'judge' ? [g.judge.resolved, g.judge.n] : [g.hidden.pass, g.hidden.n];
+    return { hits, n, rate: n ? hits / n : null, ci: wilsonInterval(hits, n) };
+  };
+  const rateText = (title: string, r: RateFigure) => `${title}: ${percentOf(r)}`;
+  const verdicts: [string, (g: StatsGroup) => number][] = [
+    ['resolved', (g) => g.judge.resolved],
+    ['excluded', (g) => g.judge.excluded],
+    ['error', (g) => g.judge.error],
+    ['flagged', (g) => g.judge.flagged],
+    ['unjudged', (g) => g.judge.notJudged],
+  ];
+  const columns: { key: string; title: string; text(g: StatsGroup): string; cell?(g: StatsGroup): Node }[] = [
+    { key: 'harness', title: 'Harness', text: (g) => g.harnessVersion, cell: (g) => nameText(g.harnessVersion) },
+    {
+      key: 'rank',
+      title: 'Rank',
+      text: (g) => (g.rank === null ? (g.rate !== null ? tooFewText(g.n) : 'no rate') : `#${g.rank}`),
+      cell: (g) => (g.rank === null ? el('span', { class: 'muted' }, '—') : document.createTextNode(`#${g.rank}`)),
+    },
+    { key: 'runs', title: 'Runs', text: (g) => count(g.runs) },
+    {
+      key: 'rate',
+      title: capitalised(rateLabel(outcome)),
+      text: (g) => rateText(capitalised(rateLabel(outcome)), rateOf(g, outcome)),
+      cell: (g) => rateCell(rateOf(g, outcome)),
+    },
+    {
+      key: 'other-rate',
+      title: capitalised(rateLabel(other)),
+      text: (g) => rateText(capitalised(rateLabel(other)), rateOf(g, other)),
+      cell: (g) => rateCell(rateOf(g, other)),
+    },
+    {
+      key: 'kappa',
+      title: 'κ judge vs tests',
+      text: (g) => kappaTitle(g.agreement),
+      cell: (g) => kappaCell(g.agreement),
+    },
+    ...verdicts.map(([v, of]) => ({
+      key: `verdict-${v}`,
+      title: VERDICT_COLUMNS.find(([key]) => key === v)![1],
+      text: (g: StatsGroup) => count(of(g)),
+    })),
+    { key: 'generated', title: 'Generated', text: (g) => (g.generated ? `◇ ${count(g.generated)}` : '–') },
+  ];
+  fill(
+    c.body,
+    el(
+      'div',
+      { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Per-model figures (scrolls sideways)' },
+      el(
+        'table',
+        { class: 'figures models', id: 'engine-models' },
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            el('th', { scope: 'col', class: 'text pinned', 'data-column': 'model' }, 'Model'),
+            ...columns.map((col) => el('th', { scope: 'col', class: 'num', 'data-column': col.key }, col.title)),
+          ),
+        ),
+        el(
+          'tbody',
+          {},
+          ...groups.map((g) =>
+            el(
+              'tr',
+              {},
+              el('th', { scope: 'row', class: 'text pinned', title: g.model }, nameText(g.model)),
+              ...columns.map((col) =>
+                el('td', { class: 'num', title: col.text(g) }, col.cell ? col.cell(g) : col.text(g)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+  fill(
+    c.foot,
+    'Not shown at this size (they need every run in the browser): the first-attempt rate, re-runs, the partial, ' +
+      'wrong and no-change counts, the medians of wall time, steps and output tokens per minute, the budget, and ' +
+      'the totals per harness version.',
+  );
 }

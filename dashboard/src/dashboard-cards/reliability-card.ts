@@ -3,7 +3,7 @@
 // for k from 1 to the smallest sample count of its tasks, each averaged over tasks with its bootstrap interval
 // shaded; beside them the mean over all samples with its task-clustered interval and how consistent each task was.
 // The figures are shared/analytics/reliability.ts's, the ones `/stats` answers with.
-import { OUTCOME_LABELS, type Interval } from '#analytics/statistics.ts';
+import { OUTCOME_LABELS, type Interval, type ResolveOutcome } from '#analytics/statistics.ts';
 import type { Reliability } from '#analytics/reliability.ts';
 import { reliabilityOfGroups } from '#analytics/task-samples.ts';
 import { legend } from '../widgets/charts/bars.ts';
@@ -55,14 +55,26 @@ export class ReliabilityCard implements DashboardCard<Computed> {
   fill(m: Computed): CardCsv {
     const groups = m.figures.groups;
     const figures = reliabilityOfGroups(m.table, m.selection, groups, m.outcome);
-    const rows = groups.map((g, k) => ({
-      label: m.label(g),
-      model: g.model,
-      harnessVersion: g.harnessVersion,
+    return this.fillFigures(
+      groups.map((g, k) => ({ label: m.label(g), ...g, figure: figures[k]! })),
+      m.outcome,
+    );
+  }
+
+  /** Draws each configuration's figures, in the order given: the runs' in the browser, `/stats`' in engine mode. */
+  fillFigures(
+    configurations: { label: string; model: string; harnessVersion: string; figure: Reliability }[],
+    outcomeInView: ResolveOutcome,
+  ): CardCsv {
+    const m = { outcome: outcomeInView };
+    const rows = configurations.map(({ label, model, harnessVersion, figure }, k) => ({
+      label,
+      model,
+      harnessVersion,
       colour: CONFIGURATION_COLOURS[k % CONFIGURATION_COLOURS.length]!,
-      figure: figures[k]!,
+      figure,
     }));
-    const repeated = figures.some((f) => (f.samplesPerTask?.max ?? 0) > 1);
+    const repeated = rows.some(({ figure: f }) => (f.samplesPerTask?.max ?? 0) > 1);
     const outcome = OUTCOME_LABELS[m.outcome];
     fill(
       this.note,

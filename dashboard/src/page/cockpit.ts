@@ -344,8 +344,18 @@ export class Cockpit {
    * sees): read again when the filters change, and at most every 30 s otherwise.
    */
   private refreshCost(m: Computed) {
-    const { models, tiers, waves, harnessVersions, repos } = this.state.filters;
-    const filters = { models, tiers, waves, harnessVersions, repos, outcome: m.outcome };
+    const { models, tiers, waves, harnessVersions, repos, difficulties, agreement } = this.state.filters;
+    // The figures' filters whole, as the other cards count them (and engine mode's cost card asks).
+    const filters = {
+      models,
+      tiers,
+      waves,
+      harnessVersions,
+      repos,
+      difficulties,
+      ...(agreement && { agreement }),
+      outcome: m.outcome,
+    };
     const key = JSON.stringify(filters);
     if (key === this.costFor && Date.now() - this.costAt < SIDE_DATA_MS) return;
     this.costFor = key;

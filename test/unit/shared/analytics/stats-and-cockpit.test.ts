@@ -303,10 +303,9 @@ describe('the cockpit and /stats', () => {
       const samplesOf = sampleCountsOf(table, selection, figures.groups, outcome);
       const fromCockpit = figures.groups.map((g, k) => {
         // The κ the cockpit's calibration card shows with the view narrowed to this group.
-        const kappa = calibration(
-          table,
-          rows[grouping.groups.findIndex((k) => k.model === g.model && k.harnessVersion === g.harnessVersion)]!,
-        ).kappa;
+        const groupRows =
+          rows[grouping.groups.findIndex((k) => k.model === g.model && k.harnessVersion === g.harnessVersion)]!;
+        const kappa = calibration(table, groupRows).kappa;
         const { resolve, hiddenTests: hidden } = g;
         const onOutcome = g.outcomes[outcome];
         return {
@@ -314,6 +313,9 @@ describe('the cockpit and /stats', () => {
           harnessVersion: g.harnessVersion,
           rank: rankOf.get(g),
           runs: g.runs,
+          // The tasks a KPI tile counts.
+          tasks: new Set(Array.from(groupRows, (i) => table.text.taskId[i])).size,
+          generated: g.generated,
           n: onOutcome.n,
           resolved: onOutcome.hits,
           rate: onOutcome.rate,
