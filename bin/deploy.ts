@@ -1,9 +1,10 @@
 // `npm run deploy -- [--config FILE] [--deployment NAME] [--outputs FILE]` (docs/deploy.md, "Deploy").
 import { spawn } from 'node:child_process';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { ConfigError } from '#schema/config.ts';
-import { deploy, parseDeployArgs, toolkitStackReady } from '#infra/aws/operator/deploy.ts';
+import { deployedTableIndexes, deploy, parseDeployArgs, toolkitStackReady } from '#infra/aws/operator/deploy.ts';
 import { lambdaConcurrency, resolveAwsTarget, sdkResolvers } from '#infra/aws/operator/aws-target.ts';
 import { OperatorError } from '#infra/aws/operator/operator-command.ts';
 import { PROJECT_ROOT } from '#infra/config-file.ts';
@@ -19,6 +20,12 @@ try {
     target: () => resolveAwsTarget(process.env, sdkResolvers()),
     concurrency: (target) => lambdaConcurrency(new LambdaClient({ region: target.region }), target),
     bootstrapped: (target) => toolkitStackReady(new CloudFormationClient({ region: target.region })),
+    tableIndexes: (target, stateStack) =>
+      deployedTableIndexes(
+        new CloudFormationClient({ region: target.region }),
+        new DynamoDBClient({ region: target.region }),
+        stateStack,
+      ),
     print: (line) => console.log(line),
   });
 } catch (error) {

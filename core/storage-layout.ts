@@ -228,6 +228,24 @@ export function tableIndexes(step?: number): TableIndex[] {
   ];
 }
 
+/**
+ * The steps a deployed table with these indexes still has to take (none for a table with today's, or none at all):
+ * those after the first step whose indexes it has. A table at step 2 has the indexes of step 3 too, so step 3,
+ * which deploys the functions that read the new indexes, is taken again rather than skipped.
+ */
+export function indexMigrationSteps(deployed: readonly string[] | null): number[] {
+  if (deployed === null) return [];
+  const names = (indexes: { name: string }[]) =>
+    indexes
+      .map((i) => i.name)
+      .sort()
+      .join(',');
+  const at = names(deployed.map((name) => ({ name })));
+  const before = [RETIRED_INDEXES.byUpdated, RETIRED_INDEXES.due, INDEXES.byHost];
+  const reached = [0, ...INDEX_MIGRATION_STEPS].find((step) => names(step === 0 ? before : tableIndexes(step)) === at);
+  return reached === undefined ? [] : INDEX_MIGRATION_STEPS.filter((step) => step > reached);
+}
+
 /** Attributes the store keeps beside a record; never part of the record itself. */
 export const INTERNAL_ATTRIBUTES = [
   'pk',

@@ -5,6 +5,14 @@
 // versions called a named deployment a "stage"; a stage is now only a step of the pipeline, docs/contract.md §1.)
 import { ConfigError } from '#schema/config.ts';
 
+/** The stateful stack's name in the default deployment (a named one prefixes it). */
+export const STATEFUL_STACK = 'ReplayBench-State';
+/**
+ * `-c replayIndexStep=N`: the table's indexes at step N of moving a table made before the narrower indexes
+ * (core/storage-layout.ts tableIndexes; docs/deploy.md, "Narrower indexes"). Without it, the indexes of today.
+ */
+export const INDEX_STEP_CONTEXT_KEY = 'replayIndexStep';
+
 /** The context key (`-c deployment=NAME`). */
 export const DEPLOYMENT_CONTEXT_KEY = 'deployment';
 /** What earlier versions read the name from; refused with a sentence rather than silently deploying the default. */

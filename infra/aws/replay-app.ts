@@ -8,9 +8,8 @@ import { PairingStack } from './pairing-stack.ts';
 import { PipelineStack } from './pipeline-stack.ts';
 import { IngestFirewallStack } from './ingest-firewall-stack.ts';
 import { StatefulStack } from './stateful-stack.ts';
-import { DEPLOYMENT_TAG, DeploymentNames } from './deployment-names.ts';
+import { DEPLOYMENT_TAG, DeploymentNames, STATEFUL_STACK } from './deployment-names.ts';
 
-const STATEFUL_STACK = 'ReplayBench-State';
 const PIPELINE_STACK = 'ReplayBench-Pipeline';
 const COCKPIT_STACK = 'ReplayBench-Cockpits';
 const PAIRING_STACK = 'ReplayBench-Pairing';

@@ -26,7 +26,7 @@ writeFileSync(
 const TARGET: AwsTarget = { region: 'eu-west-1', regionFrom: 'AWS_DEFAULT_REGION', profile: 'default' };
 
 /** Runs nothing; on `cdk deploy` writes the outputs file as cdk does. */
-function fakeCdk(failing?: string, limit = 1000) {
+function fakeCdk(failing?: string, limit = 1000, deployedIndexes: string[] | null = null) {
   const commands: string[] = [];
   const environments: Record<string, string>[] = [];
   const printed: string[] = [];
@@ -38,12 +38,13 @@ function fakeCdk(failing?: string, limit = 1000) {
       target: async () => TARGET,
       concurrency: async () => ({ limit, unreserved: limit }),
       bootstrapped: async () => bootstrapped,
+      tableIndexes: async () => deployedIndexes,
       print: (line: string) => printed.push(line),
       run: async (command: string, args: string[], env: Record<string, string>) => {
         commands.push([command, ...args].join(' '));
         environments.push(env);
         if (args[1] === failing) return 1;
-        if (args[1] === 'deploy') {
+        if (args[1] === 'deploy' && args.includes('--outputs-file')) {
           const file = args[args.indexOf('--outputs-file') + 1]!;
           writeFileSync(
             file,
@@ -106,6 +107,37 @@ describe('npm run deploy', () => {
     await deploy({ ...options, outputsFile: join(scratch, 'o2.json') }, cdk.ports(true));
     expect(cdk.commands.map((c) => c.split(' ')[2])).toEqual(['diff', 'deploy']);
     expect(parseDeployArgs([]).outputsFile).toBe('cdk-outputs.json');
+  });
+
+  it('moves a table made before the narrower indexes one index per deploy, the functions switched with both sets there', async () => {
+    const cdk = fakeCdk(undefined, 1000, ['byUpdated', 'due', 'byHost']);
+    await deploy({ configFile, outputsFile: join(scratch, 'o7.json') }, cdk.ports(true));
+    const deploys = cdk.commands
+      .filter((c) => c.startsWith('npx cdk deploy') || c.startsWith('npx cdk diff'))
+      .map((c) => c.replace(` -c replayConfig=${configFile}`, ''));
+    expect(deploys).toEqual([
+      'npx cdk deploy ReplayBench-State -c replayIndexStep=1 --require-approval broadening',
+      'npx cdk deploy ReplayBench-State -c replayIndexStep=2 --require-approval broadening',
+      `npx cdk deploy --all --outputs-file ${join(scratch, 'o7.json')} -c replayIndexStep=3 --require-approval broadening`,
+      'npx cdk deploy ReplayBench-State -c replayIndexStep=4 --require-approval broadening',
+      'npx cdk diff --all',
+      `npx cdk deploy --all --outputs-file ${join(scratch, 'o7.json')} --require-approval broadening`,
+    ]);
+    expect(cdk.printed).toContain(
+      'The table has indexes from before the narrower ones: step 1 of 4 (docs/deploy.md, "Narrower indexes").',
+    );
+    // Stopped after its second step: it goes on from there, and deploys the functions again.
+    const resumed = fakeCdk(undefined, 1000, ['byUpdated', 'due', 'byHost', 'byUpdatedKeys', 'dueRuns']);
+    await deploy({ configFile, outputsFile: join(scratch, 'o8.json') }, resumed.ports(true));
+    expect(
+      resumed.commands.filter((c) => c.includes('replayIndexStep')).map((c) => /replayIndexStep=(\d)/.exec(c)![1]),
+    ).toEqual(['3', '4']);
+    // A table with today's indexes, or a first deploy: no step.
+    for (const indexes of [['byUpdatedKeys', 'dueRuns', 'byHost'], null]) {
+      const plain = fakeCdk(undefined, 1000, indexes);
+      await deploy({ configFile, outputsFile: join(scratch, 'o9.json') }, plain.ports(true));
+      expect(plain.commands.some((c) => c.includes('replayIndexStep'))).toBe(false);
+    }
   });
 
   it('says --stage is now --deployment rather than deploying the default deployment', () => {

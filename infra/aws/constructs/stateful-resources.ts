@@ -16,12 +16,7 @@ import { CfnSecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { EXPIRY_ATTRIBUTE, TABLE_KEYS, tableIndexes } from '#core/storage-layout.ts';
-
-/**
- * `-c replayIndexStep=N`: the table's indexes at step N of moving a table made before the narrower indexes
- * (storage-layout.ts tableIndexes; docs/deploy.md, "Narrower indexes"). Without it, the indexes of today.
- */
-export const INDEX_STEP_CONTEXT_KEY = 'replayIndexStep';
+import { INDEX_STEP_CONTEXT_KEY } from '../deployment-names.ts';
 
 export function ownTable(scope: Construct): Table {
   const table = new Table(scope, 'Table', {

@@ -2,15 +2,23 @@
 // before anything else (a wrong file stops here with the schema's sentence), finds the region and
 // credentials (aws-target.ts; a missing one is a sentence and the command that fixes it), prints the
 // account's Lambda concurrency (a warning below 100), bootstraps the account and region if CDK's toolkit
-// stack is missing, shows `cdk diff`, deploys every stack with an outputs file, adds each space's ingest URL
-// to that file, and prints the URLs a runner host and an analyst need.
+// stack is missing, moves a table made before the narrower indexes through its steps (one index per deploy),
+// shows `cdk diff`, deploys every stack with an outputs file, adds each space's ingest URL to that file, and
+// prints the URLs a runner host and an analyst need.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DescribeStacksCommand, type CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { indexMigrationSteps } from '#core/storage-layout.ts';
 import { readConfigFile, type ReplayConfig } from '#schema/config.ts';
 import { CONFIG_CONTEXT_KEY, DEPLOY_CONFIG_OPTION, deploymentConfigPath } from '../deployment-config.ts';
 import { concurrencyReport, type AwsTarget, type LambdaConcurrency } from './aws-target.ts';
-import { DEPLOYMENT_CONTEXT_KEY, deploymentNamesFrom } from '../deployment-names.ts';
+import {
+  DEPLOYMENT_CONTEXT_KEY,
+  deploymentNamesFrom,
+  INDEX_STEP_CONTEXT_KEY,
+  STATEFUL_STACK,
+} from '../deployment-names.ts';
 import { OperatorError } from './operator-command.ts';
 import { cockpitUrls, INGEST_URLS, readOutputs, withIngestUrls } from './outputs.ts';
 
@@ -31,6 +39,8 @@ export interface DeployPorts {
   concurrency(target: AwsTarget): Promise<LambdaConcurrency>;
   /** Whether CDK's toolkit stack is in place in the target account and region. */
   bootstrapped(target: AwsTarget): Promise<boolean>;
+  /** The index names of the table the stateful stack made; null before the first deploy. */
+  tableIndexes(target: AwsTarget, stateStack: string): Promise<string[] | null>;
   print(line: string): void;
 }
 
@@ -66,7 +76,7 @@ export async function deploy(options: DeployOptions, ports: DeployPorts): Promis
   const config: ReplayConfig = readConfigFile(
     deploymentConfigPath(options.configFile, process.env, undefined, DEPLOY_CONFIG_OPTION),
   );
-  deploymentNamesFrom(options.deployment);
+  const names = deploymentNamesFrom(options.deployment);
   const target = await ports.target();
   ports.print(
     `Deploying to ${target.region} (from ${target.regionFrom}) with the credentials of profile ${target.profile}.`,
@@ -88,6 +98,19 @@ export async function deploy(options: DeployOptions, ports: DeployPorts): Promis
   if (!(await ports.bootstrapped(target))) {
     ports.print('CDK has not bootstrapped this account and region yet: bootstrapping.');
     await cdk('bootstrap');
+  }
+  // CloudFormation adds or removes one index per update: a table made before the narrower indexes takes its
+  // steps first (an adopted table's indexes are the operator's: docs/deploy.md, "Narrower indexes").
+  const stateStack = names.prefixed(STATEFUL_STACK);
+  const steps = config.adopt?.table ? [] : indexMigrationSteps(await ports.tableIndexes(target, stateStack));
+  for (const step of steps) {
+    ports.print(
+      `The table has indexes from before the narrower ones: step ${step} of 4 (docs/deploy.md, "Narrower indexes").`,
+    );
+    const atStep = ['-c', `${INDEX_STEP_CONTEXT_KEY}=${step}`, '--require-approval', 'broadening'];
+    // Step 3 deploys the functions that read the new indexes; the others change the table only.
+    if (step === 3) await cdk('deploy', '--all', '--outputs-file', options.outputsFile, ...atStep);
+    else await cdk('deploy', stateStack, ...atStep);
   }
   await cdk('diff', '--all');
   await cdk('deploy', '--all', '--outputs-file', options.outputsFile, '--require-approval', 'broadening');
@@ -112,4 +135,23 @@ export async function toolkitStackReady(client: CloudFormationClient, stackName 
     if (e instanceof Error && e.name === 'ValidationError' && /does not exist/.test(e.message)) return false;
     throw e;
   }
+}
+
+/** The index names of the table a deployed stateful stack made (its `TableName` output); null when it has none. */
+export async function deployedTableIndexes(
+  cloudFormation: CloudFormationClient,
+  dynamo: DynamoDBClient,
+  stateStack: string,
+): Promise<string[] | null> {
+  let tableName: string | undefined;
+  try {
+    const { Stacks = [] } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stateStack }));
+    tableName = Stacks[0]?.Outputs?.find((o) => o.OutputKey === 'TableName')?.OutputValue;
+  } catch (e) {
+    if (e instanceof Error && e.name === 'ValidationError' && /does not exist/.test(e.message)) return null;
+    throw e;
+  }
+  if (!tableName) return null;
+  const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
+  return (Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName!);
 }
