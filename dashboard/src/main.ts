@@ -99,6 +99,7 @@ async function boot() {
     shell,
   ]);
   if ('engine' in runs) {
+    cockpit.standDown();
     const { EngineCockpit } = await import('./page/engine-cockpit.ts');
     return new EngineCockpit(api, located, runs, issues.issues).start();
   }

@@ -138,30 +138,49 @@ it('compares every pair of one harness version alike in both modes', async () =>
   await Promise.all([inBrowser.close(), byEngine.close()]);
 });
 
-it.each(['', '?sort=-wallSeconds&harness=paper', '?sort=model&outcome=judge&verdict=resolved'])(
-  'pages the Runs grid through the engine in the browser’s order (%s)',
-  async (query) => {
-    const path = `/${query ? `${query}&` : '?'}view=runs`;
-    const [inBrowser, byEngine] = await Promise.all([open('browser', path), open('engine', path)]);
-    const firstIds = await inBrowser.locator('.grid-row:not([hidden])').evaluateAll((rows) =>
-      rows
-        .map((r) => ({ id: (r as HTMLElement).dataset.id!, y: new DOMMatrix(getComputedStyle(r).transform).f }))
-        .sort((a, b) => a.y - b.y)
-        .map((r) => r.id),
-    );
-    const total = Number((await inBrowser.locator('.runs-count').innerText()).split(' of ')[0]!.replace(/,/g, ''));
-    const rows = byEngine.locator('#engine-grid tbody tr');
-    await rows.first().waitFor();
-    const engineIds = await rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.id!));
-    expect(engineIds.slice(0, firstIds.length)).toEqual(firstIds);
-    expect(await byEngine.locator('#engine-runs-count').innerText()).toContain(`of ${total.toLocaleString('en')} runs`);
-    // The next page follows on.
-    await byEngine.locator('#engine-runs-next').click();
+it.each([
+  '',
+  '?sort=-wallSeconds&harness=paper',
+  '?sort=model&outcome=judge&verdict=resolved',
+  '?q=gpt%20pass&sort=-steps',
+])('pages the Runs grid through the engine in the browser’s order (%s)', async (query) => {
+  const path = `/${query ? `${query}&` : '?'}view=runs`;
+  const [inBrowser, byEngine] = await Promise.all([open('browser', path), open('engine', path)]);
+  const firstIds = await inBrowser.locator('.grid-row:not([hidden])').evaluateAll((rows) =>
+    rows
+      .map((r) => ({ id: (r as HTMLElement).dataset.id!, y: new DOMMatrix(getComputedStyle(r).transform).f }))
+      .sort((a, b) => a.y - b.y)
+      .map((r) => r.id),
+  );
+  const total = Number((await inBrowser.locator('.runs-count').innerText()).split(' of ')[0]!.replace(/,/g, ''));
+  const rows = byEngine.locator('#engine-grid tbody tr');
+  await rows.first().waitFor();
+  const engineIds = await rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.id!));
+  expect(engineIds.slice(0, firstIds.length)).toEqual(firstIds);
+  expect(await byEngine.locator('#engine-runs-count').innerText()).toContain(`of ${total.toLocaleString('en')} runs`);
+  // A next page where the runs do not fit one, and it follows on.
+  const nextButton = byEngine.locator('#engine-runs-next');
+  expect(await nextButton.isDisabled()).toBe(total <= engineIds.length);
+  if (total > engineIds.length) {
+    await nextButton.click();
     await byEngine.waitForFunction(() =>
       document.querySelector('#engine-runs-count')?.textContent?.startsWith('page 2'),
     );
     const next = await rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.id!));
     expect(next.some((id) => engineIds.includes(id))).toBe(false);
-    await Promise.all([inBrowser.close(), byEngine.close()]);
-  },
-);
+  }
+  await Promise.all([inBrowser.close(), byEngine.close()]);
+});
+
+it('opens a run of the engine’s grid in the detail panel, from the row API', async () => {
+  const p = await open('engine', '/?view=runs');
+  const first = p.locator('#engine-grid tbody tr').first();
+  const id = await first.getAttribute('data-id');
+  await first.click();
+  await p.waitForURL((u) => u.searchParams.get('run') === id);
+  await p.locator('#run-detail:not([hidden])').waitFor();
+  expect(await p.locator('#run-detail').textContent()).toContain(
+    (await (await fetch(`${modes.engine!.url}/api/spaces/${SPACE}/runs/${encodeURIComponent(id!)}`)).json()).model,
+  );
+  await p.close();
+});

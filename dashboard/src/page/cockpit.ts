@@ -193,6 +193,7 @@ export class Cockpit {
     this.wireTabs();
     this.wireSkipLink();
     window.addEventListener('popstate', () => {
+      if (this.retired) return;
       this.state = readState();
       this.syncDetail();
       this.render();
@@ -253,7 +254,18 @@ export class Cockpit {
     });
   }
 
+  /**
+   * Leaves the page to engine mode (engine-cockpit.ts): built while the first answer was on its way, this
+   * cockpit's tab, key and history listeners stay in the page and must not write the address any more.
+   */
+  standDown(): void {
+    this.retired = true;
+  }
+
+  private retired = false;
+
   private update(change: Partial<ViewState>, replaceHistory = false) {
+    if (this.retired) return;
     const previous = this.state;
     this.state = { ...this.state, ...change };
     if (change.area && change.area !== 'runs' && !('run' in change)) this.state.run = null;

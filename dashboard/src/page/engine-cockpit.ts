@@ -30,7 +30,8 @@ import { FilterBar } from '../filters/filter-bar.ts';
 import { OutcomeSwitch } from '../filters/outcome-switch.ts';
 import { HostsView } from '../hosts/hosts-view.ts';
 import { EngineRunsView } from '../runs-grid/engine-runs-view.ts';
-import { byId, el, fill } from '../widgets/dom.ts';
+import { appLink, byId, el, fill } from '../widgets/dom.ts';
+import { DetailPanel } from '../run-detail/detail-panel.ts';
 import { count, instant } from '../widgets/format.ts';
 import { ApiError, type Api } from './api.ts';
 import type { Located } from './cockpit.ts';
@@ -89,6 +90,7 @@ export class EngineCockpit {
   private readonly pairsHost = el('div', { id: 'all-pairs' });
   private readonly runs: EngineRunsView;
   private readonly hostsView = new HostsView();
+  private readonly detail: DetailPanel;
   private options: StatsGroup[] = [];
   private asked = '';
 
@@ -111,7 +113,26 @@ export class EngineCockpit {
           },
         }),
       page: (cursor) => void this.loadGrid(cursor),
+      search: (search) => this.update({ search }),
+      open: (run) => this.update({ run }),
     });
+    // A run's detail is the row API's; its other samples and its task's view need every run, so are not shown.
+    this.detail = new DetailPanel(
+      api,
+      this.space,
+      located.cockpit.showReference,
+      (taskId) => issues.find((i) => i.taskId === taskId) ?? null,
+      () => this.update({ run: null }),
+      () => el('span', { class: 'muted' }, 'The Task view is not shown at this size'),
+      () => [],
+      (run, text) =>
+        appLink(
+          location.pathname + toSearch({ ...this.state, area: 'runs', run }),
+          () => this.update({ area: 'runs', run }),
+          {},
+          text,
+        ),
+    );
     const panel = (area: Area, ...children: Node[]) =>
       el('div', { id: `${area}-area`, role: 'tabpanel', 'aria-labelledby': `tab-${area}` }, ...children);
     const note = el(
@@ -158,7 +179,7 @@ export class EngineCockpit {
         ),
         this.pairsHost,
       ),
-      runs: panel('runs', this.runs.root),
+      runs: panel('runs', this.runs.root, this.detail.root),
       task: panel(
         'task',
         el(
@@ -181,8 +202,13 @@ export class EngineCockpit {
       tab.addEventListener('click', () => this.update({ area: tab.dataset.area as Area }));
     window.addEventListener('popstate', () => {
       this.state = readState();
+      this.syncDetail();
       this.render();
     });
+    document.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && this.state.run) this.update({ run: null });
+    });
+    this.syncDetail();
     void this.api.json<StatsBody>(apiPaths.stats(this.space)).then((all) => {
       this.options = all.groups;
       this.render();
@@ -196,8 +222,15 @@ export class EngineCockpit {
   private update(change: Partial<ViewState>) {
     const previous = this.state;
     this.state = { ...this.state, ...change };
+    if (change.run) this.state.area = 'runs';
     writeState(this.state, previous);
+    if (this.state.run !== previous.run) this.syncDetail();
     this.render();
+  }
+
+  private syncDetail() {
+    if (this.state.run) void this.detail.show(this.state.run);
+    else this.detail.hide();
   }
 
   /** The URL's selection as the read API takes it. */
@@ -348,7 +381,7 @@ export class EngineCockpit {
       ...(cursor && { cursor }),
     };
     try {
-      this.runs.show(await this.api.json<GridPage>(apiPaths.grid(this.space, query)), sort, cursor);
+      this.runs.show(await this.api.json<GridPage>(apiPaths.grid(this.space, query)), sort, cursor, search);
     } catch (e) {
       this.say(e);
     }

@@ -12,6 +12,9 @@ export interface EngineRunsEvents {
   sort(column: string): void;
   /** Asks for the page starting at `cursor` (null: the first). */
   page(cursor: string | null): void;
+  /** The search words, once typed (Enter or leaving the box): each asks the engine again. */
+  search(query: string): void;
+  open(id: string): void;
 }
 
 const text = (v: string | number | null) => (v === null ? null : String(v));
@@ -35,6 +38,13 @@ export class EngineRunsView {
   private readonly previous = el('button', { type: 'button', id: 'engine-runs-previous' }, 'Previous page');
   private readonly next = el('button', { type: 'button', id: 'engine-runs-next' }, 'Next page');
   private readonly table = el('table', { class: 'figures engine-grid', id: 'engine-grid' });
+  private readonly searchBox = el('input', {
+    type: 'search',
+    class: 'search',
+    id: 'engine-runs-search',
+    placeholder: 'Search model, task, harness, host, repo, verdict, tests… (Enter)',
+    'aria-label': 'Search runs',
+  });
   /** The cursors of the pages passed, to go back; the first page's is null. */
   private cursors: (string | null)[] = [];
   private nextCursor: string | null = null;
@@ -82,8 +92,13 @@ export class EngineRunsView {
       events.page(this.cursors.pop() ?? null);
     });
     this.next.addEventListener('click', () => events.page(this.nextCursor));
+    this.searchBox.addEventListener('change', () => events.search(this.searchBox.value));
+    this.table.tBodies[0]!.addEventListener('click', (e) => {
+      const row = (e.target as HTMLElement).closest<HTMLElement>('tr[data-id]');
+      if (row) events.open(row.dataset.id!);
+    });
     this.root.append(
-      el('div', { class: 'runs-toolbar' }, this.summary, this.previous, this.next),
+      el('div', { class: 'runs-toolbar' }, this.searchBox, this.summary, this.previous, this.next),
       el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Runs' }, this.table),
     );
   }
@@ -95,7 +110,8 @@ export class EngineRunsView {
       : (DEFAULT_SORT as GridQuery['sort']);
   }
 
-  show(page: GridPage, sort: GridQuery['sort'], cursor: string | null): void {
+  show(page: GridPage, sort: GridQuery['sort'], cursor: string | null, search: string): void {
+    if (this.searchBox.value !== search && document.activeElement !== this.searchBox) this.searchBox.value = search;
     if (cursor === null) this.cursors = [];
     this.cursors.push(cursor);
     this.nextCursor = page.cursor;
