@@ -381,7 +381,9 @@ export class EngineCockpit {
       ...(cursor && { cursor }),
     };
     try {
-      this.runs.show(await this.api.json<GridPage>(apiPaths.grid(this.space, query)), sort, cursor, search);
+      const page = await this.api.json<GridPage>(apiPaths.grid(this.space, query));
+      this.outcomeSwitch.render(page.outcome, this.state.outcome !== null);
+      this.runs.show(page, sort, cursor, search);
     } catch (e) {
       this.say(e);
     }
