@@ -11,17 +11,18 @@ import { settled } from './helpers/analysis-page.ts';
 import { DEMO_JUDGE_MODEL } from '#demo/judge.ts';
 import { DEMO_JUDGE_PRICE, DEMO_RUNNER_PRICES } from '#demo/prices.ts';
 import { readDemoData } from '#demo/data.ts';
-import { buildLiteCampaign } from '#demo/lite-campaign.ts';
+import { buildLiteCampaign, LITE_CAMPAIGN } from '#demo/lite-campaign.ts';
 import { pushDelivery } from '#runner/push.ts';
 
 const SPACE = 'SweBenchLiteDemo';
 const HOSTS = ['demo-runner-1', 'demo-runner-2'];
 const keys = { 'demo-runner-1': 'key-1', 'demo-runner-2': 'key-2' };
-// The demo's own configuration: one cockpit named after its space, with the demo's prices.
+// The demo's own configuration: one cockpit named after its space, declaring its task population, with the demo's
+// prices.
 const config = {
   defaultJudgeModel: DEMO_JUDGE_MODEL,
   spaces: { [SPACE]: { senders: HOSTS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 100_000 } } },
-  cockpits: { [SPACE]: { space: SPACE } },
+  cockpits: { [SPACE]: { space: SPACE, campaign: LITE_CAMPAIGN } },
   prices: { ...DEMO_RUNNER_PRICES, [DEMO_JUDGE_MODEL]: DEMO_JUDGE_PRICE },
 };
 const campaign = buildLiteCampaign(readDemoData(), { seed: 7, hosts: HOSTS });
@@ -159,6 +160,21 @@ const crushedCells = (page: Page) =>
     return { narrow, brokenInside };
   });
 
+describe('the tiles', () => {
+  it.each([800, 1024, 1440])(
+    'say in full how many of the population’s tasks each rate counts, at %i px',
+    async (width) => {
+      const page = await open('/', width);
+      const lines = await page
+        .locator('.kpi-tasks')
+        .evaluateAll((ls) => ls.map((l) => ({ text: l.textContent, cut: l.scrollWidth > l.clientWidth })));
+      expect(lines).toHaveLength(4);
+      for (const line of lines) expect(line).toEqual({ text: '120 of 300 SWE-bench Lite tasks', cut: false });
+      await page.close();
+    },
+  );
+});
+
 describe('names in the figure tables', () => {
   it.each([1024, 1440])('are never crushed on the dashboard at %i px', async (width) => {
     const page = await open('/', width);
@@ -166,6 +182,11 @@ describe('names in the figure tables', () => {
     for (const id of ['#table-models', '#table-breakdown', '#chart-cost', '#chart-judge-spend'])
       expect(await page.locator(`${id} table.figures`).count()).toBeGreaterThan(0);
     expect(await crushedCells(page)).toEqual({ narrow: [], brokenInside: [] });
+    // A row's name reads from the left, as every name column does (the Reliability tables name their rows in th).
+    const rowNames = await page
+      .locator('#dashboard-area table.figures tbody th.text')
+      .evaluateAll((ths) => [...new Set(ths.map((th) => getComputedStyle(th).textAlign))]);
+    expect(rowNames).toEqual(['left']);
     // Tall enough for each card to be shot whole, at the same width.
     await page.setViewportSize({ width, height: 1800 });
     await page.locator('#table-models').screenshot({ path: `${SHOTS}/layout-models-${width}.png` });
@@ -174,18 +195,24 @@ describe('names in the figure tables', () => {
     await page.close();
   });
 
-  it.each([1024, 1440])('are never crushed in Compare’s all pairs at %i px', async (width) => {
-    const page = await open('/?view=compare&pairs=all', width);
-    await page.locator('#all-pairs-table tbody tr').first().waitFor();
-    expect(await crushedCells(page)).toEqual({ narrow: [], brokenInside: [] });
-    await page.setViewportSize({ width, height: 1800 });
-    await page.locator('#compare-area').screenshot({ path: `${SHOTS}/layout-all-pairs-${width}.png` });
-    await page.close();
-    const two = await open('/?view=compare', width);
-    await two.locator('#compare-sentence').waitFor();
-    await two.screenshot({ path: `${SHOTS}/layout-compare-${width}.png` });
-    await two.close();
-  });
+  it.each([800, 1024, 1440])(
+    'are never crushed in Compare’s all pairs at %i px, every column in view',
+    async (width) => {
+      const page = await open('/?view=compare&pairs=all', width);
+      await page.locator('#all-pairs-table tbody tr').first().waitFor();
+      expect(await crushedCells(page)).toEqual({ narrow: [], brokenInside: [] });
+      // Holm's p (the order of the rows), the note and the link to each pair are on screen, not past a sideways scroll.
+      const scroller = page.locator('#compare-area .table-scroll');
+      expect(await scroller.evaluate((s) => s.scrollWidth - s.clientWidth)).toBeLessThanOrEqual(0);
+      await page.setViewportSize({ width, height: 1800 });
+      await page.locator('#compare-area').screenshot({ path: `${SHOTS}/layout-all-pairs-${width}.png` });
+      await page.close();
+      const two = await open('/?view=compare', width);
+      await two.locator('#compare-sentence').waitFor();
+      await two.screenshot({ path: `${SHOTS}/layout-compare-${width}.png` });
+      await two.close();
+    },
+  );
 });
 
 const rowOf = (r: (typeof campaign.runs)[number]) =>

@@ -10,7 +10,6 @@ import { MIN_SHARED_TASKS, OUTCOME_LABELS, selectByDifficulty, taskDifficulty } 
 import { pText } from '#analytics/comparison-sentence.ts';
 import { el, fill, nameText } from '../widgets/dom.ts';
 import { count } from '../widgets/format.ts';
-import { intervalText } from '../widgets/intervals.ts';
 import type { CockpitFilters } from '../page/url-state.ts';
 import type { Computed } from '../page/view-model.ts';
 
@@ -89,12 +88,19 @@ export function renderAllPairs(host: HTMLElement, label: (g: Group) => string, f
       el(
         'td',
         { class: 'num', 'data-cell': 'difference' },
-        r.difference === null ? '–' : `${points(r.difference)} (${intervalText(r.ci!, 'points')})`,
+        // In points, as the heading says; the interval goes under the difference when the column is narrow.
+        ...(r.difference === null
+          ? ['–']
+          : [
+              points(r.difference),
+              ' ',
+              el('span', { class: 'interval' }, `(${points(r.ci![0])} to ${points(r.ci![1])})`),
+            ]),
       ),
       el('td', { class: 'num', 'data-cell': 'p' }, r.mcnemarP === null ? '–' : pText(r.mcnemarP)),
       el('td', { class: 'num', 'data-cell': 'holm' }, r.holmP === null ? '–' : pText(r.holmP)),
       el('td', { class: 'text note', 'data-cell': 'note' }, note),
-      el('td', { class: 'text' }, open),
+      el('td', { class: 'text', 'data-cell': 'open' }, open),
     );
   };
   fill(
@@ -118,18 +124,22 @@ export function renderAllPairs(host: HTMLElement, label: (g: Group) => string, f
           el(
             'tr',
             {},
-            ...[
-              'A',
-              'B',
-              'Shared tasks',
-              'A only',
-              'B only',
-              'A − B, points (95% CI)',
-              'McNemar p',
-              'Holm-adjusted p',
-              'Note',
-              '',
-            ].map((h, k) => el('th', { scope: 'col', class: k >= 2 && k <= 7 ? 'num' : 'text' }, h)),
+            ...(
+              [
+                ['A', 'a'],
+                ['B', 'b'],
+                ['Shared tasks', 'pairs'],
+                ['A only', 'a-only'],
+                ['B only', 'b-only'],
+                ['A − B, points (95% CI)', 'difference'],
+                ['McNemar p', 'p'],
+                ['Holm-adjusted p', 'holm'],
+                ['Note', 'note'],
+                ['', 'open'],
+              ] as const
+            ).map(([h, cell], k) =>
+              el('th', { scope: 'col', class: k >= 2 && k <= 7 ? 'num' : 'text', 'data-cell': cell }, h),
+            ),
           ),
         ),
         el('tbody', {}, ...found.rows.map(row)),
