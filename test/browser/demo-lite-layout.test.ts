@@ -175,6 +175,17 @@ describe('the tiles', () => {
   );
 });
 
+describe('the per-model table', () => {
+  it('calls no total of a harness version’s 120 runs too few to rank (the cockpit’s minimum is 10)', async () => {
+    const page = await open('/', 1440);
+    const totals = page.locator('#table-models tfoot tr');
+    expect(await totals.count()).toBe(4);
+    expect(await totals.locator('.too-few-note').count()).toBe(0);
+    expect(await totals.first().innerText()).not.toContain('too few');
+    await page.close();
+  });
+});
+
 describe('names in the figure tables', () => {
   it.each([1024, 1440])('are never crushed on the dashboard at %i px', async (width) => {
     const page = await open('/', width);

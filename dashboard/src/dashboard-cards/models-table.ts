@@ -60,7 +60,8 @@ function columnsFor(m: Computed): TableColumn[] {
   const outcome = m.outcome;
   const other: ResolveOutcome = outcome === 'tests' ? 'judge' : 'tests';
   const rank = (g: GroupFigures) => m.rankOf(g);
-  const tooFew = (g: GroupFigures) => rank(g) === null && g.outcomes[outcome].rate !== null;
+  // Below the cockpit's minimum n, not merely unranked: a harness version's total is never ranked, yet not too few.
+  const tooFew = (g: GroupFigures) => g.outcomes[outcome].rate !== null && g.outcomes[outcome].n < m.minN;
   return [
     { key: 'model', title: 'Model', numeric: false, text: (g) => g.model, value: (g) => g.model },
     { key: 'harness', title: 'Harness', numeric: false, text: (g) => g.harnessVersion, value: (g) => g.harnessVersion },
