@@ -186,6 +186,26 @@ describe('the per-model table', () => {
   });
 });
 
+describe('the model × issue matrix', () => {
+  it('names every row in full at 1440 px, where the card has room beside its cells', async () => {
+    const page = await open('/', 1440);
+    const canvas = page.locator('#chart-matrix canvas.matrix-canvas');
+    await canvas.waitFor();
+    const labels = [...new Set(campaign.runs.map(configurationOf))];
+    const seen = await canvas.evaluate((c, names) => {
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.font = '12px system-ui, sans-serif';
+      return {
+        column: Number((c as HTMLCanvasElement).dataset.labelWidth),
+        longest: Math.max(...names.map((n) => ctx.measureText(n).width)),
+      };
+    }, labels);
+    // The names are drawn from 2 px in, and a name that does not fit ends 8 px before the cells.
+    expect(seen.column - 8).toBeGreaterThanOrEqual(seen.longest);
+    await page.close();
+  });
+});
+
 describe('names in the figure tables', () => {
   it.each([1024, 1440])('are never crushed on the dashboard at %i px', async (width) => {
     const page = await open('/', width);

@@ -23,7 +23,9 @@ export interface MatrixModel {
   describe(run: number, column: number): string;
 }
 
-const LABEL_WIDTH = 210;
+/** The row names' column: at least this wide, and as wide as the longest name where the cells keep MIN_CELL. */
+const MIN_LABEL_WIDTH = 210;
+const MIN_CELL = 6;
 const HEADER = 18;
 const CELL_HEIGHT = 14;
 const EMPTY = '#f1f1f1';
@@ -42,6 +44,7 @@ export class MatrixChart {
   private at = { row: 0, column: 0 };
   private model: MatrixModel | null = null;
   private cellWidth = 4;
+  private labelWidth = MIN_LABEL_WIDTH;
   /** Known from the ResizeObserver: reading clientWidth mid-render would force a layout of the whole page. */
   private available = 0;
   private paintQueued = false;
@@ -125,7 +128,7 @@ export class MatrixChart {
     // Keep the cursor's column in view: the scroll event repaints and moves the cursor there.
     const visible = Math.max(
       1,
-      Math.floor((this.canvas.width / (devicePixelRatio || 1) - LABEL_WIDTH) / this.cellWidth),
+      Math.floor((this.canvas.width / (devicePixelRatio || 1) - this.labelWidth) / this.cellWidth),
     );
     const first = this.firstColumn;
     if (this.at.column < first) this.scroller.scrollLeft = this.at.column * this.cellWidth;
@@ -137,7 +140,7 @@ export class MatrixChart {
   /** Lays the cursor over its cell and names it after the cell. */
   private placeCursor(m: MatrixModel) {
     const shown = this.at.column - this.firstColumn;
-    this.cursor.style.left = `${LABEL_WIDTH + Math.max(0, shown) * this.cellWidth - 1}px`;
+    this.cursor.style.left = `${this.labelWidth + Math.max(0, shown) * this.cellWidth - 1}px`;
     this.cursor.style.top = `${HEADER + this.at.row * CELL_HEIGHT - 1}px`;
     this.cursor.style.width = `${this.cellWidth + 2}px`;
     this.cursor.style.height = `${CELL_HEIGHT + 1}px`;
@@ -153,11 +156,21 @@ export class MatrixChart {
   }
 
   private layout(m: MatrixModel) {
+    const ctx = this.canvas.getContext('2d')!;
+    ctx.font = FONT;
+    // Whole names where the card has room for them beside cells of MIN_CELL; cut in the middle of the model only
+    // when it has not ("claude-3-… · moatless-20240623" at 1,440 px hid which model a row is).
+    const longest = Math.max(0, ...m.rowLabels.map((l) => ctx.measureText(l).width));
+    this.labelWidth = Math.max(
+      MIN_LABEL_WIDTH,
+      Math.min(Math.ceil(longest) + 12, this.available - MIN_CELL * m.columnCount - 4),
+    );
+    this.canvas.dataset.labelWidth = String(this.labelWidth);
     this.cellWidth = Math.max(
       3,
-      Math.min(14, Math.floor((this.available - LABEL_WIDTH - 4) / Math.max(1, m.columnCount))),
+      Math.min(14, Math.floor((this.available - this.labelWidth - 4) / Math.max(1, m.columnCount))),
     );
-    const total = LABEL_WIDTH + this.cellWidth * m.columnCount + 2;
+    const total = this.labelWidth + this.cellWidth * m.columnCount + 2;
     const width = Math.min(total, this.available);
     const height = HEADER + CELL_HEIGHT * m.rowLabels.length + 2;
     const ratio = devicePixelRatio || 1;
@@ -173,9 +186,8 @@ export class MatrixChart {
       'aria-label',
       `${m.name}: ${m.rowLabels.length} rows (model and harness) by ${m.columnCount} tasks`,
     );
-    const ctx = this.canvas.getContext('2d')!;
-    ctx.font = FONT;
-    this.labels = m.rowLabels.map((l) => ellipsize(ctx, l, LABEL_WIDTH - 8));
+    ctx.font = FONT; // resizing the canvas reset it
+    this.labels = m.rowLabels.map((l) => ellipsize(ctx, l, this.labelWidth - 8));
     this.paint(m);
   }
 
@@ -189,7 +201,7 @@ export class MatrixChart {
     const width = this.canvas.width / ratio;
     const height = this.canvas.height / ratio;
     const first = this.firstColumn;
-    const visible = Math.min(m.columnCount - first, Math.ceil((width - LABEL_WIDTH) / this.cellWidth) + 1);
+    const visible = Math.min(m.columnCount - first, Math.ceil((width - this.labelWidth) / this.cellWidth) + 1);
     const ctx = this.canvas.getContext('2d')!;
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     ctx.clearRect(0, 0, width, height);
@@ -209,7 +221,7 @@ export class MatrixChart {
       const starts = c === first || !(Object.is(wave, previous) || (Number.isNaN(wave) && Number.isNaN(previous)));
       previous = wave;
       if (!starts) continue;
-      const x = LABEL_WIDTH + (c - first) * this.cellWidth;
+      const x = this.labelWidth + (c - first) * this.cellWidth;
       ctx.fillText(Number.isNaN(wave) ? 'no task record' : `wave ${wave}`, x + 2, HEADER / 2);
       if (c !== first || first === 0) ctx.fillRect(x, 2, 1, height - 2);
     }
@@ -227,9 +239,9 @@ export class MatrixChart {
     width: number,
     ratio: number,
   ) {
-    const x0 = Math.round(LABEL_WIDTH * ratio);
+    const x0 = Math.round(this.labelWidth * ratio);
     const y0 = Math.round(HEADER * ratio);
-    const w = Math.max(1, Math.round((width - LABEL_WIDTH) * ratio));
+    const w = Math.max(1, Math.round((width - this.labelWidth) * ratio));
     const h = Math.max(1, Math.round(CELL_HEIGHT * m.rowLabels.length * ratio));
     const image = ctx.createImageData(w, h);
     const pixels = new Uint32Array(image.data.buffer);
@@ -270,7 +282,7 @@ export class MatrixChart {
   private cellAt(e: MouseEvent): { row: number; column: number } | null {
     if (!this.model) return null;
     const box = this.canvas.getBoundingClientRect();
-    const x = e.clientX - box.left - LABEL_WIDTH;
+    const x = e.clientX - box.left - this.labelWidth;
     if (x < 0) return null;
     const column = this.firstColumn + Math.floor(x / this.cellWidth);
     const row = Math.floor((e.clientY - box.top - HEADER) / CELL_HEIGHT);
