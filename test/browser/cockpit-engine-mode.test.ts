@@ -114,6 +114,9 @@ describe.each(['', '?harness=paper&outcome=judge', '?tier=easy&tier=medium&diffi
         for (const [key, cell] of Object.entries(cells))
           expect({ label, key, cell }).toEqual({ label, key, cell: browserTable[label]![key] });
       }
+      const resolveChart = await byEngine.locator('#chart-resolve-rate .card-body').textContent();
+      expect(resolveChart).toContain('%');
+      expect(resolveChart).toBe(await inBrowser.locator('#chart-resolve-rate .card-body').textContent());
       for (const selector of ['#reliability-table', '#reliability-points', '#cost-table', '#judge-cost-table'])
         expect({ selector, text: await tableText(byEngine, selector) }).toEqual({
           selector,

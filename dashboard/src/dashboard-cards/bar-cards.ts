@@ -6,10 +6,12 @@ import { originalFixComparison, type OriginalFixComparison } from '#analytics/or
 import { type MedianFigure } from '#analytics/quantiles.ts';
 import { OUTCOME_LABELS, type OutcomeRate, type ResolveOutcome } from '#analytics/statistics.ts';
 import {
+  card,
   nameRankedOrder,
   ordered,
   percentAxis,
   rankedThen,
+  sortLabels,
   type Card,
   type Named,
   type SortChoice,
@@ -20,7 +22,7 @@ import { linearAxis, logDurationAxis } from '../widgets/charts/ticks.ts';
 import { fill } from '../widgets/dom.ts';
 import { count, durationTick, hours, num, percent, shortNumber, UNKNOWN } from '../widgets/format.ts';
 import { ciText, intervalText, percentOf } from '../widgets/intervals.ts';
-import { outsideOf, outsideText, rateLabel } from './kpi-tiles.ts';
+import { outsideOf, outsideText, rateLabel, type TileFigures } from './kpi-tiles.ts';
 import { MODEL_COLOUR, ORIGINAL_COLOUR, VERDICT_COLOURS, VERDICT_LABELS, VERDICT_ORDER } from '../widgets/palette.ts';
 import type { Computed } from '../page/view-model.ts';
 
@@ -37,7 +39,7 @@ export const SORTS = {
     { label: 'share judged wrong', value: (g) => (g.runs ? g.verdicts.wrong / g.runs : null) },
     { label: 'runs', value: (g) => g.runs },
   ),
-  resolve: rankedThen<Named>(
+  resolve: rankedThen<ResolveGroup>(
     { label: 'resolve rate · hidden tests', value: (g) => rate(g.outcomes.tests) },
     { label: 'resolve rate · judge', value: (g) => rate(g.outcomes.judge) },
   ),
@@ -52,7 +54,7 @@ export const SORTS = {
     { label: 'model wall time', value: (r) => r.modelHours },
     { label: 'original fix time', value: (r) => r.originalHours },
   ),
-} satisfies Record<string, SortChoice<Named>[] | SortChoice<OriginalRow>[]>;
+} satisfies Record<string, SortChoice<Named>[] | SortChoice<ResolveGroup>[] | SortChoice<OriginalRow>[]>;
 
 export const named = (m: Computed): Named[] =>
   m.figures.groups.map((g) => Object.assign(Object.create(g) as GroupFigures, { label: m.label(g) }) as Named);
@@ -75,7 +77,11 @@ function verdictRow(g: Named): BarRow {
 
 /** The configuration's name and parts, first in every card's data. */
 export const GROUP_COLUMNS = ['configuration', 'model', 'harnessVersion'];
-export const groupCells = (g: Named) => [g.label, g.model, g.harnessVersion];
+export const groupCells = (g: Pick<Named, 'label' | 'model' | 'harnessVersion'>) => [
+  g.label,
+  g.model,
+  g.harnessVersion,
+];
 
 export function renderVerdicts(c: Card, m: Computed): CardCsv {
   nameRankedOrder(c, m.outcome);
@@ -94,8 +100,17 @@ export function renderVerdicts(c: Card, m: Computed): CardCsv {
 
 const OUTCOME_COLOURS: Record<ResolveOutcome, string> = { judge: VERDICT_COLOURS.resolved, tests: MODEL_COLOUR };
 
+/** What the resolve-rate chart shows of a configuration: the browser's figures, or engine mode's from `/stats`. */
+export interface ResolveGroup {
+  label: string;
+  model: string;
+  harnessVersion: string;
+  outcomes: Record<ResolveOutcome, OutcomeRate>;
+  outside: TileFigures['outside'];
+}
+
 /** One lane per outcome, the one in view first. */
-function resolveRow(g: Named, outcomes: ResolveOutcome[]): BarRow {
+function resolveRow(g: ResolveGroup, outcomes: ResolveOutcome[]): BarRow {
   const lane = (r: OutcomeRate) => {
     const what = rateLabel(r.outcome);
     const title = `${what}: ${count(r.hits)} of ${count(r.n)}, ${percentOf(r)}`;
@@ -110,15 +125,39 @@ function resolveRow(g: Named, outcomes: ResolveOutcome[]): BarRow {
     label: g.label,
     lanes: [lane(first!), lane(second!)],
     value: `${percent(first!.rate)} · ${percent(second!.rate)}`,
-    note: `95% CI ${ci(first!)} · ${ci(second!)}; ${outsideText(outsideOf(g), first!.outcome)}`,
+    note: `95% CI ${ci(first!)} · ${ci(second!)}; ${outsideText(g.outside, first!.outcome)}`,
     unknown: first!.rate === null,
   };
 }
 
-export function renderResolve(c: Card, m: Computed): CardCsv {
-  nameRankedOrder(c, m.outcome);
-  const outcomes: ResolveOutcome[] = m.outcome === 'tests' ? ['tests', 'judge'] : ['judge', 'tests'];
-  const groups = ordered(named(m), c, SORTS.resolve);
+export const renderResolve = (c: Card, m: Computed): CardCsv =>
+  renderResolveGroups(
+    c,
+    named(m).map((g) => ({
+      label: g.label,
+      model: g.model,
+      harnessVersion: g.harnessVersion,
+      outcomes: g.outcomes,
+      outside: outsideOf(g),
+    })),
+    m.outcome,
+  );
+
+/** The resolve-rate chart's frame, in both modes. */
+export const resolveCard = (): Card =>
+  card(
+    'chart-resolve-rate',
+    'Resolve rate',
+    'Hidden tests: pass ÷ (pass + fail). Judge: resolved ÷ (resolved + partial + wrong + no change). ' +
+      'The outcome in view comes first. The whisker is the 95% Wilson interval: where the rate could lie given n.',
+    { sorts: sortLabels(SORTS.resolve) },
+  );
+
+/** The resolve-rate chart of configurations given ranked on `outcome`. */
+export function renderResolveGroups(c: Card, ranked: ResolveGroup[], outcome: ResolveOutcome): CardCsv {
+  nameRankedOrder(c, outcome);
+  const outcomes: ResolveOutcome[] = outcome === 'tests' ? ['tests', 'judge'] : ['judge', 'tests'];
+  const groups = ordered(ranked, c, SORTS.resolve);
   const csv: CardCsv = () => ({
     columns: [...GROUP_COLUMNS, 'outcome', 'resolved', 'n', 'rate', 'ciLow', 'ciHigh', 'outsideN'],
     rows: groups.flatMap((g) =>

@@ -6,7 +6,7 @@
 import { scatterLayers } from '#analytics/scatter-layers.ts';
 import { VERDICT_KEYS_BY_CODE, verdictCodeAt } from '#analytics/result-filters.ts';
 import { OUTCOME_LABELS } from '#analytics/statistics.ts';
-import { renderMedians, renderOriginal, renderResolve, renderVerdicts, SORTS } from './bar-cards.ts';
+import { renderMedians, renderOriginal, renderResolve, renderVerdicts, resolveCard, SORTS } from './bar-cards.ts';
 import { renderBreakdown } from './breakdown-card.ts';
 import { renderRepoBreakdown, type RepoNav } from './repo-breakdown-card.ts';
 import { renderCalibration, type CalibrationNav } from './calibration-card.ts';
@@ -68,13 +68,7 @@ export class DashboardView {
     verdicts: card('chart-verdict-mix', 'Verdict mix', 'Share of runs by judge verdict, per model.', {
       sorts: sortLabels(SORTS.verdicts),
     }),
-    resolve: card(
-      'chart-resolve-rate',
-      'Resolve rate',
-      'Hidden tests: pass ÷ (pass + fail). Judge: resolved ÷ (resolved + partial + wrong + no change). ' +
-        'The outcome in view comes first. The whisker is the 95% Wilson interval: where the rate could lie given n.',
-      { sorts: sortLabels(SORTS.resolve) },
-    ),
+    resolve: resolveCard(),
     wall: card(
       'chart-wall-time',
       'Median wall time',

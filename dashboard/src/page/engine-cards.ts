@@ -3,7 +3,6 @@
 /** The browser-mode cards the engine does not answer yet: named on the page, never drawn from part of the runs. */
 export const CARDS_WITHOUT_ENGINE = [
   'Verdict mix',
-  'Resolve rate (chart)',
   'Median wall time',
   'Output tokens per minute',
   'Steps and budget exhaustion',

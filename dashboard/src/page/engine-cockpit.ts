@@ -1,6 +1,6 @@
 // The cockpit of a space above its browser limit (docs/contract.md §6 "Reading at scale"): no run is downloaded.
 // The URL holds the same view as in the browser; every card drawn here is an answer of the read API under the
-// URL's filters and outcome — the KPI tiles, the per-model table, the reliability, cost and judge spend cards from
+// URL's filters and outcome — the KPI tiles, the resolve-rate chart, the per-model table, the reliability, cost and judge spend cards from
 // `/stats` (and `/budget`),
 // Compare's pairs from `/pairs`, the Runs grid a page at a time from `/grid`, each drawn by the browser mode's own
 // renderers where they take figures rather than runs. A card whose figures need every run says so, plainly,
@@ -20,6 +20,7 @@ import type { Reliability } from '#analytics/reliability.ts';
 import type { Group } from '#analytics/run-grouping.ts';
 import { wilsonInterval, type OutcomeRate, type ResolveOutcome } from '#analytics/statistics.ts';
 import { renderAllPairs } from '../compare/all-pairs-view.ts';
+import { renderResolveGroups, resolveCard } from '../dashboard-cards/bar-cards.ts';
 import { card } from '../dashboard-cards/card.ts';
 import { COST_BASES, renderCost } from '../dashboard-cards/cost-card.ts';
 import { renderJudgeSpend } from '../dashboard-cards/judge-spend-card.ts';
@@ -71,7 +72,10 @@ export class EngineCockpit {
       wide: true,
     },
   );
+  private readonly resolve = resolveCard();
   private readonly reliability = new ReliabilityCard();
+  /** The figures last drawn, drawn again when a card's own choice (its order, its cost basis) changes. */
+  private drawn: { stats: StatsBody; budget: BudgetBody } | null = null;
   private readonly basis = el(
     'select',
     { class: 'card-sort', 'aria-label': 'Cost basis' },
@@ -143,7 +147,8 @@ export class EngineCockpit {
         `the runs as of ${instant(engine.asOf)}.`,
     );
     this.cost.head.append(el('label', { class: 'card-sort-label' }, 'Cost ', this.basis));
-    this.basis.addEventListener('change', () => this.render());
+    for (const choice of [this.basis, this.resolve.sort!])
+      choice.addEventListener('change', () => this.drawn && this.drawDashboard(this.drawn.stats, this.drawn.budget));
     this.areas = {
       dashboard: panel(
         'dashboard',
@@ -152,6 +157,7 @@ export class EngineCockpit {
         el(
           'div',
           { class: 'cards' },
+          this.resolve.root,
           this.models.root,
           this.reliability.frame.root,
           this.cost.root,
@@ -294,6 +300,7 @@ export class EngineCockpit {
   }
 
   private drawDashboard(stats: StatsBody, budget: BudgetBody) {
+    this.drawn = { stats, budget };
     const outcome = stats.outcome;
     this.outcomeSwitch.render(outcome, this.state.outcome !== null);
     const several = new Set(stats.groups.map((g) => g.harnessVersion)).size > 1;
@@ -306,6 +313,13 @@ export class EngineCockpit {
         a.model.localeCompare(b.model) ||
         a.harnessVersion.localeCompare(b.harnessVersion),
     );
+    const outside = (g: StatsGroup) => ({
+      none: outcome === 'tests' ? g.outside : g.runs - g.hidden.n,
+      flagged: g.judge.flagged,
+      excluded: g.judge.excluded,
+      error: g.judge.error,
+      unjudged: g.judge.notJudged,
+    });
     fill(
       this.kpis,
       ...ranked.map((g) =>
@@ -318,19 +332,24 @@ export class EngineCockpit {
           minN: stats.minN,
           rate: rateOn(g, outcome, outcome),
           other: rateOn(g, OTHER[outcome], outcome),
-          outside: {
-            none: outcome === 'tests' ? g.outside : g.runs - g.hidden.n,
-            flagged: g.judge.flagged,
-            excluded: g.judge.excluded,
-            error: g.judge.error,
-            unjudged: g.judge.notJudged,
-          },
+          outside: outside(g),
           tasks: g.tasks,
           runs: g.runs,
           generated: g.generated,
           campaign: this.located.cockpit.campaign ?? null,
         } satisfies TileFigures),
       ),
+    );
+    renderResolveGroups(
+      this.resolve,
+      ranked.map((g) => ({
+        label: label(g),
+        model: g.model,
+        harnessVersion: g.harnessVersion,
+        outcomes: { tests: rateOn(g, 'tests', outcome), judge: rateOn(g, 'judge', outcome) },
+        outside: outside(g),
+      })),
+      outcome,
     );
     renderEngineModelsTable(this.models, ranked, outcome);
     this.reliability.fillFigures(
