@@ -7,6 +7,8 @@
 // - `/stats` warm: the engine path's queries and figures for every configuration (engineOutcome and
 //   engineStatistics, what the route runs above `engine.aboveRuns`), beside DuckDB counting the dataset by
 //   configuration alone (one scan, no latest-part window, no figures);
+// - a page of the Runs grid (gridPageSql, engine mode's `/grid`): the first, newest first, and the last by wall
+//   time, beside DuckDB ordering the dataset by finishing time for one page (no latest-part window, no filters);
 // - export of all rows: the engine's export (exportRowsSql through exportTo, Parquet and CSV), beside DuckDB
 //   copying the dataset's rows to a file of the same format (no projection, no latest-part window).
 // Medians of --repeats (5), the engine warm (one untimed run of each first). The build runs in a process of its
@@ -21,7 +23,8 @@ import { DuckDbEngine } from '#adapters/local/duckdb-engine.ts';
 import { snapshotRun, type SnapshotRun } from '#analytics/run-snapshot.ts';
 import { NO_FILTERS } from '#analytics/run-selection.ts';
 import { engineOutcome, engineStatistics } from '#core/read/engine-figures.ts';
-import { exportRowsSql, type EngineExportView } from '#core/read/engine-queries.ts';
+import { exportRowsSql, gridPageSql, type EngineExportView } from '#core/read/engine-queries.ts';
+import { DEFAULT_GRID_PAGE as GRID_PAGE } from '#core/read/analysis-routes.ts';
 import { runPart, runPartKey } from '#core/read/run-dataset.ts';
 import { DEFAULT_EXPORT_FIELDS } from '#schema/export-fields.ts';
 import { DEFAULT_MIN_N } from '#schema/defaults.ts';
@@ -134,6 +137,18 @@ try {
     engine.rows(`SELECT model, harnessVersion, count(*) AS runs FROM ${engine.runDataset} GROUP BY 1, 2`),
   );
   results.push(['/stats (warm)', stats, statsFloor]);
+  // The Runs grid of engine mode: its first page, newest first, and the last page by wall time.
+  const outcome = await engineOutcome(engine, view, null);
+  const gridFloor = await timedRepeats(() =>
+    engine.rows(`SELECT * FROM ${engine.runDataset} ORDER BY finishedAt DESC LIMIT ${GRID_PAGE}`),
+  );
+  for (const [name, sort, offset] of [
+    ['/grid first page', { column: 'finishedAt', descending: true }, 0],
+    ['/grid last page (wall time)', { column: 'wallSeconds', descending: true }, Math.max(0, runs - GRID_PAGE)],
+  ] as const) {
+    const grid = await timedRepeats(() => engine.rows(gridPageSql(engine, view, outcome, sort, offset, GRID_PAGE)));
+    results.push([name, grid, gridFloor]);
+  }
   for (const format of ['parquet', 'csv'] as const) {
     const outcome = await engineOutcome(engine, view, null);
     const sql = exportRowsSql(engine, view, outcome, DEFAULT_EXPORT_FIELDS, format, PRICES);
