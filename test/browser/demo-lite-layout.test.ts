@@ -206,6 +206,31 @@ describe('the model × issue matrix', () => {
   });
 });
 
+describe('the Reliability card', () => {
+  it.each([1024, 1440])('leaves room beside its curves for each name, model over harness, at %i px', async (width) => {
+    const page = await open('/', width);
+    const labels = [...new Set(campaign.runs.map(configurationOf))];
+    for (const id of ['#reliability-pass-at', '#reliability-pass-hat']) {
+      await page.locator(`${id} canvas`).waitFor();
+      const seen = await page.locator(id).evaluate((host, names) => {
+        const ctx = document.createElement('canvas').getContext('2d')!;
+        ctx.font = '12px system-ui, sans-serif';
+        const lines = names.flatMap((n) => [n.slice(0, n.lastIndexOf(' · ')), n.slice(n.lastIndexOf(' · ') + 1)]);
+        return {
+          // Names are written 8 px right of the plot's last point, at its right edge.
+          room:
+            host.querySelector('canvas')!.getBoundingClientRect().right -
+            host.querySelector('.u-over')!.getBoundingClientRect().right -
+            8,
+          widest: Math.max(...lines.map((l) => ctx.measureText(l).width)),
+        };
+      }, labels);
+      expect(seen.room).toBeGreaterThanOrEqual(seen.widest);
+    }
+    await page.close();
+  });
+});
+
 describe('names in the figure tables', () => {
   it.each([1024, 1440])('are never crushed on the dashboard at %i px', async (width) => {
     const page = await open('/', width);

@@ -21,8 +21,23 @@ export interface Curve {
 
 const LABEL_FONT = '12px system-ui, sans-serif';
 const LABEL_HEIGHT = 14;
-/** Room right of the plot for the curves' names. */
-const NAME_ROOM = 130;
+/** The least room right of the plot for the curves' names, and the most, as a share of the chart's width. */
+const MIN_NAME_ROOM = 60;
+const MAX_NAME_SHARE = 0.45;
+
+/** A curve's name in lines: "model" then "· harness" under it, so it needs the width of its longer part only. */
+const nameLines = (label: string): string[] => {
+  const at = label.lastIndexOf(' · ');
+  return at < 0 ? [label] : [label.slice(0, at), label.slice(at + 1)];
+};
+
+/** `text` cut with "…" to fit `max` on `ctx`. */
+function fitted(ctx: CanvasRenderingContext2D, text: string, max: number): string {
+  if (ctx.measureText(text).width <= max) return text;
+  let keep = text.length;
+  while (keep > 1 && ctx.measureText(`${text.slice(0, keep)}…`).width > max) keep--;
+  return `${text.slice(0, keep)}…`;
+}
 
 /** '#RRGGBB' at the given opacity, for a band under its curve. */
 const translucent = (hex: string, alpha: number) => {
@@ -56,8 +71,8 @@ export class CurveChart {
       const width = Math.max(240, Math.floor(entry!.contentRect.width / (entry!.contentRect.width > 760 ? 2 : 1)) - 24);
       if (width === this.width) return;
       this.width = width;
-      if (this.plot) this.plot.setSize({ width, height: this.height });
-      else if (this.curves.length) this.create();
+      // Made anew, not resized: the room for the names is a share of the width.
+      if (this.curves.length) this.create();
     }).observe(sizer);
   }
 
@@ -109,17 +124,21 @@ export class CurveChart {
     ctx.font = LABEL_FONT.replace('12px', `${12 * ratio}px`);
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'left';
-    const placed: [number, number][] = [];
+    // Top, left and height of each name written.
+    const placed: [number, number, number][] = [];
     for (const c of this.curves) {
       const last = c.points.at(-1);
       if (!last) continue;
       const x = u.valToPos(last.x, 'x', true) + 8 * ratio;
-      const y = u.valToPos(last.y, 'y', true);
-      const width = ctx.measureText(c.label).width;
-      if (placed.some(([py, px]) => Math.abs(py - y) < LABEL_HEIGHT * ratio && Math.abs(px - x) < width)) continue;
-      placed.push([y, x]);
+      const lines = nameLines(c.label).map((l) => fitted(ctx, l, u.ctx.canvas.width - x - 2 * ratio));
+      const y = u.valToPos(last.y, 'y', true) - ((lines.length - 1) * LABEL_HEIGHT * ratio) / 2;
+      const top = y - (LABEL_HEIGHT * ratio) / 2;
+      const tall = lines.length * LABEL_HEIGHT * ratio;
+      const width = Math.max(...lines.map((l) => ctx.measureText(l).width));
+      if (placed.some(([py, px, ph]) => top < py + ph && py < top + tall && Math.abs(px - x) < width)) continue;
+      placed.push([top, x, tall]);
       ctx.fillStyle = c.colour;
-      ctx.fillText(c.label, x, y);
+      lines.forEach((l, k) => ctx.fillText(l, x, y + k * LABEL_HEIGHT * ratio));
     }
     ctx.restore();
   }
@@ -156,13 +175,21 @@ export class CurveChart {
     this.tip.style.top = `${u.valToPos(best.p.y, 'y') + 8}px`;
   }
 
+  /** As wide as the longest line of a name, within MIN_NAME_ROOM and MAX_NAME_SHARE of the chart. */
+  private nameRoom(): number {
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    ctx.font = LABEL_FONT;
+    const longest = Math.max(0, ...this.curves.flatMap((c) => nameLines(c.label).map((l) => ctx.measureText(l).width)));
+    return Math.round(Math.min(Math.max(MIN_NAME_ROOM, longest + 12), this.width * MAX_NAME_SHARE));
+  }
+
   private options(): uPlot.Options {
     const last = this.xs.length;
     return {
       width: this.width,
       height: this.height,
       legend: { show: false },
-      padding: [12, NAME_ROOM, 0, 0],
+      padding: [12, this.nameRoom(), 0, 0],
       cursor: { drag: { x: false, y: false }, points: { show: false } },
       scales: { x: { time: false, range: [0.75, last + 0.25] }, y: { range: [0, 1] } },
       axes: [
