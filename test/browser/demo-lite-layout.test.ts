@@ -175,6 +175,17 @@ describe('the tiles', () => {
   );
 });
 
+describe('the steps card', () => {
+  it('says that no Lite run records whether its budget ran out, after what the median is counted on', async () => {
+    const page = await open('/', 1440);
+    const notes = await page.locator('#chart-steps .bar-note').allInnerTexts();
+    expect(notes).toHaveLength(4);
+    for (const note of notes)
+      expect(note).toMatch(/^(all|\d+) of 120 runs known; whether its budget ran out is not recorded$/);
+    await page.close();
+  });
+});
+
 describe('the per-model table', () => {
   it('calls no total of a harness version’s 120 runs too few to rank (the cockpit’s minimum is 10)', async () => {
     const page = await open('/', 1440);

@@ -214,7 +214,8 @@ function medianRows(
         },
       ],
       value: f.median === null ? UNKNOWN : format(f.median),
-      note: extra ? `${extra(g)}; ${known}` : known,
+      // What the bar shows comes first: "all of 120 runs known" is said of the median, not of the extra figure.
+      note: extra ? `${known}; ${extra(g)}` : known,
       unknown: f.median === null,
     };
   });

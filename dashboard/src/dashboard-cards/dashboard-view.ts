@@ -223,7 +223,11 @@ export class DashboardView {
             (v) => `${num(v)} steps`,
             'model steps per run (steps)',
             'number',
-            (g) => `budget ran out in ${percentOf(g.budgetExhausted)}`,
+            // Not "budget ran out in unknown (n=0)" where no run records it (none of the Lite demo's does).
+            (g) =>
+              g.budgetExhausted.rate === null
+                ? 'whether its budget ran out is not recorded'
+                : `budget ran out in ${percentOf(g.budgetExhausted)}`,
           ),
       },
       { frame: c.scatter, fill: (m) => this.renderScatter(m), dependsOn: (m) => [m.selection] },
