@@ -186,6 +186,19 @@ describe('the steps card', () => {
   });
 });
 
+describe('the cost table', () => {
+  it.each([800, 1024, 1440])('has every column in view at %i px, its headings never crushed', async (width) => {
+    const page = await open('/', width);
+    const table = page.locator('#cost-table');
+    await table.locator('tbody tr').first().waitFor();
+    expect(
+      await table.evaluate((t) => t.closest('.table-scroll')!.scrollWidth - t.closest('.table-scroll')!.clientWidth),
+    ).toBeLessThanOrEqual(0);
+    expect((await crushedCells(page)).narrow.filter((c) => /cost|priced|resolved|mean per/i.test(c))).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('the per-model table', () => {
   it('calls no total of a harness version’s 120 runs too few to rank (the cockpit’s minimum is 10)', async () => {
     const page = await open('/', 1440);
