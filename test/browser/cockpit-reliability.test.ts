@@ -108,6 +108,14 @@ const cells = (page: Page, table: string) =>
     .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent)));
 
 describe('how reliable is this agent', () => {
+  it('does not tell the reader there is one run per model and task where each task has three samples', async () => {
+    const page = await open();
+    const caveats = await page.locator('.caveats').innerText();
+    expect(caveats).not.toContain('One run per model and task');
+    expect(caveats).toContain('samples of one task are not independent');
+    await page.close();
+  });
+
   it('draws pass@k and pass^k per configuration, every point named, with the figures worked by hand', async () => {
     const page = await open();
     const card = page.locator('#chart-reliability');

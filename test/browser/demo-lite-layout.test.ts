@@ -186,6 +186,14 @@ describe('the steps card', () => {
   });
 });
 
+describe('the caveats', () => {
+  it('say one run per model and task where every task has one sample', async () => {
+    const page = await open('/', 1024);
+    expect(await page.locator('.caveats').innerText()).toContain('One run per model and task is noisy');
+    await page.close();
+  });
+});
+
 describe('the cost table', () => {
   it.each([800, 1024, 1440])('has every column in view at %i px, its headings never crushed', async (width) => {
     const page = await open('/', width);

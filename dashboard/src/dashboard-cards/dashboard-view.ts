@@ -332,6 +332,7 @@ export class DashboardView {
     const empty = m.selection.length === 0 || m.noTestResults;
     this.emptyNote.hidden = !empty;
     this.caveats.hidden = empty;
+    fill(this.caveats.querySelector('.noise')!, noiseCaveat(m));
     this.kpis.hidden = empty;
     this.cardList.hidden = empty;
     this.jumpLinks.hidden = empty;
@@ -459,6 +460,18 @@ export class DashboardView {
   }
 }
 
+/** Runs of a task several times (sample > 1) are not "one run per model and task", as the Terminal-Bench demo's five trials are not. */
+function noiseCaveat(m: Computed): string {
+  const sample = m.table.numbers.sample;
+  for (let s = 0; s < m.selection.length; s++)
+    if (sample[m.selection[s]!]! > 1)
+      return (
+        'Tasks were run several times, and samples of one task are not independent: the intervals beside a rate ' +
+        'count runs, the Reliability card’s are clustered by task.'
+      );
+  return 'One run per model and task is noisy: read rates over a wave, not a task.';
+}
+
 function caveats(): HTMLElement {
   return el(
     'aside',
@@ -467,7 +480,7 @@ function caveats(): HTMLElement {
     el(
       'ul',
       {},
-      el('li', {}, 'One run per model and task is noisy: read rates over a wave, not a task.'),
+      el('li', { class: 'noise' }),
       el('li', {}, 'The judge is a model; hidden tests are the objective check.'),
       el(
         'li',
