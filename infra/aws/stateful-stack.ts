@@ -11,6 +11,7 @@ import type { Construct } from 'constructs';
 import {
   DATA_OBJECT_GRANTS,
   SNAPSHOTS_PREFIX,
+  RUN_DATASET_PREFIX,
   spaceReadPrefixes,
   EXPORT_LINK_DAYS,
   EXPORTS_PREFIX,
@@ -42,7 +43,7 @@ export const INBOX_EXPIRY_DAYS = 14;
 /** Days an overwritten snapshot object is kept. */
 export const SNAPSHOT_VERSION_DAYS = 1;
 /**
- * Days after which a snapshot object expires. The compactor writes parts under fresh names and never deletes;
+ * Days after which a snapshot object, and a part of the run dataset, expires. The compactor writes parts under fresh names and never deletes;
  * every object a healthy compactor's manifest names is at most a day old (its daily rebuild writes them all
  * anew), so what expires is what no manifest names any more. Should the compactor stop for this long, readers
  * find the objects missing and read the table, as for a lost snapshot.
@@ -145,6 +146,13 @@ export class StatefulStack extends Stack implements PipelineState {
           // rebuilt from the table, so a week is plenty.
           {
             prefix: SNAPSHOTS_PREFIX,
+            expiration: Duration.days(SNAPSHOT_EXPIRY_DAYS),
+            noncurrentVersionExpiration: Duration.days(SNAPSHOT_VERSION_DAYS),
+          },
+          // The run dataset's parts follow the snapshot's: each daily rebuild writes every run anew, so a part older
+          // than the week is superseded whole, and every engine query would otherwise scan one more copy a day.
+          {
+            prefix: RUN_DATASET_PREFIX,
             expiration: Duration.days(SNAPSHOT_EXPIRY_DAYS),
             noncurrentVersionExpiration: Duration.days(SNAPSHOT_VERSION_DAYS),
           },

@@ -148,7 +148,7 @@ describe('buckets', () => {
     });
   });
 
-  it('expire snapshot objects a week after they were written (what no manifest names), old versions after a day, and other old data versions after 90 days', () => {
+  it('expire snapshot objects and run dataset parts a week after they were written (what no manifest names), old versions after a day, and other old data versions after 90 days', () => {
     const [, data] = one(
       state,
       'AWS::S3::Bucket',
@@ -158,6 +158,15 @@ describe('buckets', () => {
     expect(rules).toContainEqual(
       expect.objectContaining({
         Prefix: 'snapshots/',
+        ExpirationInDays: SNAPSHOT_EXPIRY_DAYS,
+        NoncurrentVersionExpiration: { NoncurrentDays: SNAPSHOT_VERSION_DAYS },
+        Status: 'Enabled',
+      }),
+    );
+    // The run dataset's parts expire with the snapshot that wrote them: a rebuild writes every run anew daily.
+    expect(rules).toContainEqual(
+      expect.objectContaining({
+        Prefix: 'runs-parquet/',
         ExpirationInDays: SNAPSHOT_EXPIRY_DAYS,
         NoncurrentVersionExpiration: { NoncurrentDays: SNAPSHOT_VERSION_DAYS },
         Status: 'Enabled',
