@@ -15,6 +15,7 @@ import {
   ResourceInUseException,
   ResourceNotFoundException,
   ScanCommand,
+  type CreateTableCommandInput,
   type ScanCommandOutput,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
@@ -250,39 +251,42 @@ async function copyItems(client: DynamoDBClient, from: string, to: string): Prom
   } while (start);
 }
 
-async function createEmptyTable(client: DynamoDBClient, tableName: string, indexes: TableIndex[]): Promise<void> {
+/** The table local mode makes: the layout's keys and the given indexes, each projected as storage-layout.ts says. */
+export function tableDefinition(tableName: string, indexes: TableIndex[]): CreateTableCommandInput {
   const attributes = new Set<string>([
     TABLE_KEYS.partitionKey,
     TABLE_KEYS.sortKey,
     ...indexes.flatMap((i) => [i.partitionKey, i.sortKey]),
   ]);
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+    KeySchema: [
+      { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+    ],
+    ...(indexes.length > 0
+      ? {
+          GlobalSecondaryIndexes: indexes.map((i) => ({
+            IndexName: i.name,
+            KeySchema: [
+              { AttributeName: i.partitionKey, KeyType: 'HASH' as const },
+              { AttributeName: i.sortKey, KeyType: 'RANGE' as const },
+            ],
+            Projection: {
+              ProjectionType: i.projection,
+              ...(i.projection === 'INCLUDE' ? { NonKeyAttributes: [...i.include] } : {}),
+            },
+          })),
+        }
+      : {}),
+  };
+}
+
+async function createEmptyTable(client: DynamoDBClient, tableName: string, indexes: TableIndex[]): Promise<void> {
   try {
-    await client.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
-        KeySchema: [
-          { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
-          { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
-        ],
-        ...(indexes.length > 0
-          ? {
-              GlobalSecondaryIndexes: indexes.map((i) => ({
-                IndexName: i.name,
-                KeySchema: [
-                  { AttributeName: i.partitionKey, KeyType: 'HASH' as const },
-                  { AttributeName: i.sortKey, KeyType: 'RANGE' as const },
-                ],
-                Projection: {
-                  ProjectionType: i.projection,
-                  ...(i.projection === 'INCLUDE' ? { NonKeyAttributes: [...i.include] } : {}),
-                },
-              })),
-            }
-          : {}),
-      }),
-    );
+    await client.send(new CreateTableCommand(tableDefinition(tableName, indexes)));
   } catch (e) {
     if (!(e instanceof ResourceInUseException)) throw e;
   }

@@ -23,7 +23,7 @@ import {
   runKey,
   type TableIndex,
 } from '#core/storage-layout.ts';
-import { startEmulators } from '#infra/local/emulators.ts';
+import { startEmulators, tableDefinition } from '#infra/local/emulators.ts';
 import { runRow } from '../helpers/records.ts';
 import { sharedEmulators } from '../helpers/shared-emulators.ts';
 
@@ -31,32 +31,9 @@ const dir = mkdtempSync(join(tmpdir(), 'replay-local-table-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const queues = { visibilityTimeoutSeconds: 1, maxReceiveCount: 3 };
 
-async function oldTable(client: DynamoDBClient, tableName: string, indexes: TableIndex[]) {
-  const attributes = new Set(['pk', 'sk', ...indexes.flatMap((i) => [i.partitionKey, i.sortKey])]);
-  await client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
-      KeySchema: [
-        { AttributeName: 'pk', KeyType: 'HASH' },
-        { AttributeName: 'sk', KeyType: 'RANGE' },
-      ],
-      ...(indexes.length
-        ? {
-            GlobalSecondaryIndexes: indexes.map((i) => ({
-              IndexName: i.name,
-              KeySchema: [
-                { AttributeName: i.partitionKey, KeyType: 'HASH' as const },
-                { AttributeName: i.sortKey, KeyType: 'RANGE' as const },
-              ],
-              Projection: { ProjectionType: i.projection },
-            })),
-          }
-        : {}),
-    }),
-  );
-}
+/** A table made by an earlier start: created here, strictly (it must not exist yet), with the given indexes. */
+const oldTable = (client: DynamoDBClient, tableName: string, indexes: TableIndex[]) =>
+  client.send(new CreateTableCommand(tableDefinition(tableName, indexes)));
 
 const landed = (id: string) => {
   const row = runRow({}, { space: 'kept', id, updatedAt: '2026-04-01T00:00:00.000Z' });
