@@ -8,7 +8,7 @@ import { selectRuns } from '#analytics/run-selection.ts';
 import { allPairs, type AllPairs, type PairRow } from '#analytics/all-pairs.ts';
 import { MIN_SHARED_TASKS, OUTCOME_LABELS, selectByDifficulty, taskDifficulty } from '#analytics/statistics.ts';
 import { pText } from '#analytics/comparison-sentence.ts';
-import { el, fill, nameText } from '../widgets/dom.ts';
+import { el, fill, nameText, sidewaysScroll } from '../widgets/dom.ts';
 import { count } from '../widgets/format.ts';
 import type { CockpitFilters } from '../page/url-state.ts';
 import type { Computed } from '../page/view-model.ts';
@@ -112,9 +112,8 @@ export function renderAllPairs(host: HTMLElement, label: (g: Group) => string, f
         `${OUTCOME_LABELS[found.outcome]}; the p values of the ${count(found.compared)} with at least ${MIN_SHARED_TASKS} ` +
         `are Holm-adjusted over those ${count(found.compared)}. A is the configuration with the higher resolve rate.`,
     ),
-    el(
-      'div',
-      { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'All pairs (scrolls sideways)' },
+    sidewaysScroll(
+      'All pairs',
       el(
         'table',
         { class: 'figures all-pairs', id: 'all-pairs-table' },

@@ -7,7 +7,7 @@ import { tierCode, waveOf } from '#analytics/run-selection.ts';
 import { breakdown } from '#analytics/breakdown.ts';
 import { TIERS } from '#analytics/columns.ts';
 import { DIFFICULTIES, OUTCOME_LABELS, type Proportion } from '#analytics/statistics.ts';
-import { el, fill, nameText } from '../widgets/dom.ts';
+import { el, fill, nameText, sidewaysScroll } from '../widgets/dom.ts';
 import { count, percent } from '../widgets/format.ts';
 import { percentOf } from '../widgets/intervals.ts';
 import type { Computed } from '../page/view-model.ts';
@@ -52,10 +52,6 @@ function parts(m: Computed): Part[] {
     },
   ];
 }
-
-/** A table wider than its card scrolls sideways inside it, a region a keyboard reaches. */
-export const sidewaysScroll = (what: string, table: HTMLElement) =>
-  el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': `${what} (scrolls sideways)` }, table);
 
 export const rateCell = (r: Proportion, what: string) =>
   el(

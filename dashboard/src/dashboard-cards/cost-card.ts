@@ -7,7 +7,7 @@
 import type { StatsBody, StatsGroup } from '#analytics/contract.ts';
 import type { Card, CardCsv } from './card.ts';
 import { OUTCOME_LABELS } from '#analytics/statistics.ts';
-import { el, fill, nameText } from '../widgets/dom.ts';
+import { el, fill, nameText, sidewaysScroll } from '../widgets/dom.ts';
 import { count, num, UNKNOWN, usd } from '../widgets/format.ts';
 import { pendingOrFailed, type CostData } from './judge-spend-card.ts';
 import { paretoChart, type ParetoPoint } from './pareto-chart.ts';
@@ -136,14 +136,8 @@ function costTable(stats: StatsBody, label: (g: StatsGroup) => string): HTMLElem
   const unknown = (why = UNPRICED) => el('td', { class: 'num unknown', title: why }, UNKNOWN);
   const money = (v: number | null, g: StatsGroup, why?: string) =>
     v === null ? unknown(why) : el('td', { class: 'num', title: pricedNote(g) ?? '' }, usd(v));
-  return el(
-    'div',
-    {
-      class: 'table-scroll',
-      tabindex: 0,
-      role: 'region',
-      'aria-label': 'Run cost per configuration (scrolls sideways)',
-    },
+  return sidewaysScroll(
+    'Run cost per configuration',
     el(
       'table',
       { class: 'figures cost-table', id: 'cost-table' },

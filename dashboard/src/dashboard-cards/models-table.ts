@@ -15,7 +15,7 @@ import {
 } from '#analytics/statistics.ts';
 import type { StatsGroup } from '#analytics/contract.ts';
 import { rateCell, type Card, type CardCsv } from './card.ts';
-import { el, fill, nameText } from '../widgets/dom.ts';
+import { el, fill, nameText, sidewaysScroll } from '../widgets/dom.ts';
 import { count, duration, num, UNKNOWN } from '../widgets/format.ts';
 import { percentOf } from '../widgets/intervals.ts';
 import { rateLabel } from './kpi-tiles.ts';
@@ -216,9 +216,8 @@ export function renderModelsTable(
   });
   fill(
     c.body,
-    el(
-      'div',
-      { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Per-model figures (scrolls sideways)' },
+    sidewaysScroll(
+      'Per-model figures',
       el(
         'table',
         { class: 'figures models' },
@@ -334,9 +333,8 @@ export function renderEngineModelsTable(
   ];
   fill(
     c.body,
-    el(
-      'div',
-      { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Per-model figures (scrolls sideways)' },
+    sidewaysScroll(
+      'Per-model figures',
       el(
         'table',
         { class: 'figures models', id: 'engine-models' },

@@ -4,8 +4,8 @@
 import type { Card, CardCsv } from './card.ts';
 import { breakdown } from '#analytics/breakdown.ts';
 import { OUTCOME_LABELS } from '#analytics/statistics.ts';
-import { rateCell, sidewaysScroll } from './breakdown-card.ts';
-import { appLink, el, fill, nameText } from '../widgets/dom.ts';
+import { rateCell } from './breakdown-card.ts';
+import { appLink, el, fill, nameText, sidewaysScroll } from '../widgets/dom.ts';
 import { count } from '../widgets/format.ts';
 import type { Computed } from '../page/view-model.ts';
 

@@ -68,3 +68,7 @@ export function appLink(href: string, follow: () => void, attrs: Attrs, ...child
   });
   return a;
 }
+
+/** A table wider than its card scrolls sideways inside it, a region a keyboard reaches. */
+export const sidewaysScroll = (what: string, table: HTMLElement) =>
+  el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': `${what} (scrolls sideways)` }, table);
