@@ -1,10 +1,9 @@
 // The cockpit of a space above its browser limit (docs/contract.md §6 "Reading at scale"): no run is downloaded.
 // The URL holds the same view as in the browser; every card drawn here is an answer of the read API under the
-// URL's filters and outcome — the KPI tiles, the resolve-rate chart, the per-model table, the reliability, cost and judge spend cards from
-// `/stats` (and `/budget`),
-// Compare's pairs from `/pairs`, the Runs grid a page at a time from `/grid`, each drawn by the browser mode's own
-// renderers where they take figures rather than runs. A card whose figures need every run says so, plainly,
-// and shows nothing rather than a partial figure.
+// URL's filters and outcome: the KPI tiles, the resolve-rate chart, the per-model table, the reliability, cost and
+// judge spend cards from `/stats` (and `/budget`), Compare's pairs from `/pairs`, the Runs grid a page at a time
+// from `/grid`, each drawn by the browser mode's own renderers where they take figures rather than runs. A card
+// whose figures need every run says so, plainly, and shows nothing rather than a partial figure.
 import {
   apiPaths,
   type BudgetBody,
