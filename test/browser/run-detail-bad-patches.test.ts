@@ -25,8 +25,16 @@ const runs = {
   huge: runRow({ model: 'm', taskId: 'task-huge' }, { space: 'S' }),
   html: runRow({ model: 'm', taskId: 'task-html' }, { space: 'S' }),
   text: runRow({ model: 'm', taskId: 'task-text' }, { space: 'S' }),
+  empty: runRow({ model: 'm', taskId: 'task-empty' }, { space: 'S' }),
+  missing: runRow({ model: 'm', taskId: 'task-missing' }, { space: 'S' }),
 } satisfies Record<string, RunRow>;
-const patches: Record<string, string> = { [runs.huge.id]: HUGE, [runs.html.id]: HTML_DIFF, [runs.text.id]: NOT_A_DIFF };
+/** Each run's patch as the API serves it; `missing` has none stored (the API answers 404). */
+const patches: Record<string, string> = {
+  [runs.huge.id]: HUGE,
+  [runs.html.id]: HTML_DIFF,
+  [runs.text.id]: NOT_A_DIFF,
+  [runs.empty.id]: '',
+};
 
 let server: { url: string; close: () => Promise<void> };
 let browser: Browser;
@@ -45,8 +53,9 @@ beforeAll(async () => {
     for (const row of Object.values(runs)) {
       const base = `/api/spaces/S/runs/${encodeURIComponent(row.id)}`;
       if (u.pathname === base) return json(res, 200, row);
-      if (u.pathname === `${base}/patch`)
+      if (u.pathname === `${base}/patch` && patches[row.id] !== undefined)
         return (res.writeHead(200, { 'content-type': 'text/x-diff' }).end(patches[row.id]), true);
+      if (u.pathname === `${base}/patch`) return json(res, 404, { error: 'not-found', message: 'no patch' });
       if (u.pathname === `${base}/summary`) return (res.writeHead(200).end(HOSTILE), true);
       if (u.pathname === `${base}/attempts`) return json(res, 200, { attempts: [] });
     }
@@ -60,10 +69,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function detailOf(row: RunRow): Promise<Page> {
+async function detailOf(row: RunRow, shown = '.patch'): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(`${server.url}/?view=runs&run=${encodeURIComponent(row.id)}`);
-  await page.locator('#run-detail #candidate-side .patch').waitFor({ timeout: 30_000 });
+  await page.locator(`#run-detail #candidate-side ${shown}`).waitFor({ timeout: 30_000 });
   return page;
 }
 
@@ -111,4 +120,15 @@ it('shows text that is not a diff as text, with a notice', async () => {
   expect(await side.locator('pre.patch-text').textContent()).toBe(NOT_A_DIFF);
   await noInjected(page);
   await page.close();
+});
+
+it('says an empty patch changed nothing, and a patch not stored only that it is not stored', async () => {
+  for (const [row, text] of [
+    [runs.empty, 'The patch is empty: the run changed nothing.'],
+    [runs.missing, 'No patch is stored for this run.'],
+  ] as const) {
+    const page = await detailOf(row, '#candidate-none');
+    expect(await page.locator('#candidate-none').innerText()).toBe(text);
+    await page.close();
+  }
 });

@@ -61,7 +61,12 @@ export function patchComparison(
           : null,
         candidate
           ? patchView(candidate, 'Candidate patch', layout, full(apiPaths.patch(space, row.id), 'The whole patch'))
-          : el('p', { class: 'muted' }, noPatch ? 'No patch: the run changed nothing.' : 'The patch is empty.'),
+          : el(
+              'p',
+              { class: 'muted', id: 'candidate-none' },
+              // A missing object says nothing about what the run changed; only an empty patch does.
+              noPatch ? 'No patch is stored for this run.' : 'The patch is empty: the run changed nothing.',
+            ),
       ),
       reference
         ? el(
