@@ -1,7 +1,8 @@
 // Cost per 1 million run deliveries, recomputed from what the stacks configure: the synthesized templates
 // give each function's memory and architecture, the landing queue's batch size, the table's indexes and
 // their projections, the log retention; the code gives the calls per delivery (listed below, each with the
-// line of code it counts). Durations and sizes are assumptions, stated here and printed with the table.
+// line of code it counts; the run objects a landing puts and a judge pass gets are counted by landing and
+// judging one run through the code against in-memory stores). Durations and sizes are assumptions, stated here and printed with the table.
 // Prices: us-east-1 list prices (December 2026), free tiers ignored. The full figure is a run delivery with
 // its hidden-test result and one judge pass (the model's tokens aside: they are the judge's budget), plus the
 // host keys ingest reads, whose calls follow time rather than deliveries. Snapshot storage follows from the
@@ -16,6 +17,9 @@ import { readConfigFile } from '#schema/config.ts';
 import { addReplayStacks } from '#infra/aws/replay-app.ts';
 import { INDEXES } from '#core/storage-layout.ts';
 import { AS_OF_SAFETY_MS } from '#core/read/as-of.ts';
+import { RUNS_PREFIX } from '#core/storage-layout.ts';
+import { parseConfig } from '#schema/config.ts';
+import { judgeWorldWithFix } from '../test/helpers/in-memory-judge.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const PER = 1_000_000;
@@ -121,6 +125,8 @@ interface Design {
   projections: Record<IndexName, string>;
   /** A delivery whose landing message is at most this many bytes travels in it, with no inbox object; 0: none does. */
   inlineMessageBytes: number;
+  /** The data bucket's run objects a landing puts and a judge pass gets (patch and summary: one object or two). */
+  runObjects: { landingPuts: number; judgeGets: number };
   keyCacheSeconds: number;
   /** Whose keys ingest reads for a delivery: every declared sender's, or the host the body names. */
   keysRead: 'every-sender' | 'claimed-host';
@@ -134,6 +140,7 @@ const BEFORE: Design = {
   landerBatch: 10,
   projections: { byUpdated: 'ALL', due: 'ALL', byHost: 'KEYS_ONLY' },
   inlineMessageBytes: 0,
+  runObjects: { landingPuts: 2, judgeGets: 2 },
   keyCacheSeconds: 300,
   keysRead: 'every-sender',
 };
@@ -148,7 +155,36 @@ function functionSize(service: string): FunctionSize & { id: string } {
   };
 }
 
-function designOfTemplates(): Design {
+/**
+ * The run objects the code puts and gets: one run landed and judged through the real landing and judge rules,
+ * against in-memory stores, counting the requests under `runs/` (the judge's audit record aside: its own line).
+ */
+async function runObjectsOfCode(): Promise<Design['runObjects']> {
+  const w = judgeWorldWithFix(
+    parseConfig({
+      defaultJudgeModel: 'claude-bench-judge',
+      spaces: { S: { senders: ['mac-studio-1'], repos: ['acme/widgets'] } },
+    }),
+  );
+  const counted = { puts: 0, gets: 0 };
+  const { objects } = w;
+  const count =
+    <A extends [string, ...unknown[]], R>(what: 'puts' | 'gets', call: (...args: A) => Promise<R>) =>
+    (...args: A) => {
+      if (args[0].startsWith(RUNS_PREFIX)) counted[what]++;
+      return call(...args);
+    };
+  objects.putIfAbsent = count('puts', objects.putIfAbsent.bind(objects));
+  objects.getText = count('gets', objects.getText.bind(objects));
+  await w.putIssue('S', 't-1');
+  const message = await w.land('S', { taskId: 't-1' });
+  const landingPuts = counted.puts;
+  const outcome = await w.judge((await w.table.getRun('S', message.id))!.value);
+  if (outcome.result !== 'judged') throw new Error(`the bench's judge pass ended ${outcome.result}`);
+  return { landingPuts, judgeGets: counted.gets };
+}
+
+async function designOfTemplates(): Promise<Design> {
   const lander = functionSize('lander');
   const [, table] = ofType(state, 'AWS::DynamoDB::Table')[0]!;
   const indexes =
@@ -173,6 +209,7 @@ function designOfTemplates(): Design {
       ofType(state, 'AWS::SQS::Queue').find(([id]) => id.startsWith('LandingQueue'))![1].Properties
         .MaximumMessageSize ?? 0,
     ),
+    runObjects: await runObjectsOfCode(),
     keyCacheSeconds: Number(
       /const CACHE_SECONDS = (\d+);/.exec(readFileSync(join(root, 'adapters/aws/secrets-key-source.ts'), 'utf8'))![1],
     ),
@@ -261,7 +298,7 @@ function costOf(design: Design) {
     // SQS meters each 64 KB of a request's payload as a request: a batch of inline deliveries is received in chunks.
     const sendChunks = inline ? chunks(kb) : 1;
     const receiveChunks = inline ? chunks(kb * design.landerBatch) : 1;
-    const objectPuts = what === 'run' ? 2 : 0; // patch, summary
+    const objectPuts = what === 'run' ? design.runObjects.landingPuts : 0;
     const inbox = inline ? 'no inbox entry (the delivery travels in the message)' : '1 PUT, 1 GET (inbox entry)';
     return [
       {
@@ -300,7 +337,7 @@ function costOf(design: Design) {
       {
         // ingest puts the inbox entry; the lander gets it, puts the run's objects, deletes the entry (free).
         service: 'S3 requests',
-        metered: `${what === 'run' ? `${objectPuts} PUT (patch, summary); ` : ''}${inbox}`,
+        metered: `${what === 'run' ? `${objectPuts} PUT (patch and summary${objectPuts === 1 ? ', one object' : ''}); ` : ''}${inbox}`,
         price: '$0.005 / 1,000 PUT, $0.0004 / 1,000 GET',
         cost: ((objectPuts + (inline ? 0 : 1)) * PRICE.s3PutPerK + (inline ? 0 : PRICE.s3GetPerK)) * 1000,
       },
@@ -339,9 +376,9 @@ function costOf(design: Design) {
     {
       // attempt.ts: patch and summary read; audit.ts: one audit record per attempt.
       service: 'S3 requests',
-      metered: '1 PUT (audit record), 2 GET (patch, summary)',
+      metered: `1 PUT (audit record), ${design.runObjects.judgeGets} GET (patch and summary${design.runObjects.judgeGets === 1 ? ', one object' : ''})`,
       price: '$0.005 / 1,000 PUT, $0.0004 / 1,000 GET',
-      cost: (PRICE.s3PutPerK + 2 * PRICE.s3GetPerK) * 1000,
+      cost: (PRICE.s3PutPerK + design.runObjects.judgeGets * PRICE.s3GetPerK) * 1000,
     },
     {
       // judge-run.ts: row read, judging status, issue, the row again before the verdict; claim and verdict
@@ -428,7 +465,7 @@ function costOf(design: Design) {
 const sum = (ls: { cost: number }[]) => ls.reduce((s, l) => s + l.cost, 0);
 
 const before = costOf(BEFORE);
-const after = costOf(designOfTemplates());
+const after = costOf(await designOfTemplates());
 
 // Snapshots: each write makes the previous one a non-current version, kept until the lifecycle rule expires it.
 const writesPerDay = (24 * 60) / everyMinutes;

@@ -44,8 +44,7 @@ export function landedRow(
       patchEmpty: patch === '',
       patchTruncated: false,
       mayOwn: true,
-      patchKey: '',
-      summaryKey: '',
+      textsKey: '',
       contaminationKey: null,
       acceptedAt: now,
     },
@@ -53,7 +52,7 @@ export function landedRow(
     pending,
   );
   if (decision.kind !== 'write') throw new Error('A new row always lands.');
-  return { ...decision.row, patchKey: null, summaryKey: null };
+  return { ...decision.row, textsKey: null };
 }
 
 /** A verdict as the judge writes it, unless landing already decided one (excluded, no_change). */

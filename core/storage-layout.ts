@@ -42,12 +42,17 @@ export const runObjectPrefix = (space: string, id: string, finishedAt: string) =
   `${runSpacePrefix(space)}${encode(id)}/${finishedAt}`;
 /** How each kind of run object's name starts; its writer's grant is built from it (DATA_OBJECT_GRANTS). */
 const RUN_OBJECT = {
+  texts: 'texts-',
   patch: 'patch-',
   summary: 'summary-',
   contamination: 'contamination-',
   tests: 'tests-',
   audit: 'judge-',
 } as const;
+/** A run's patch and summary as one JSON object (core/run-texts.ts): one PUT at landing, one GET where both are read. */
+export const runTextsKey = (space: string, id: string, finishedAt: string, textsSha256: string) =>
+  `${runObjectPrefix(space, id, finishedAt)}/${RUN_OBJECT.texts}${textsSha256}.json`;
+/** Where runs landed before their patch and summary were one object keep each (still read, never written). */
 export const patchKey = (space: string, id: string, finishedAt: string, patchSha256: string) =>
   `${runObjectPrefix(space, id, finishedAt)}/${RUN_OBJECT.patch}${patchSha256}.diff`;
 export const summaryKey = (space: string, id: string, finishedAt: string, summarySha256: string) =>
@@ -135,12 +140,13 @@ const anyRunObject = (kind: keyof typeof RUN_OBJECT) => `${RUNS_PREFIX}*/*/*/${R
 export const DATA_OBJECT_GRANTS = {
   lander: {
     get: [],
-    put: [anyRunObject('patch'), anyRunObject('summary'), anyRunObject('contamination'), anyRunObject('tests')],
+    put: [anyRunObject('texts'), anyRunObject('contamination'), anyRunObject('tests')],
     list: [],
   },
   judge: {
-    // The patch it judges and the summary its screen reads (core/judge/attempt.ts).
-    get: [anyRunObject('patch'), anyRunObject('summary'), `${REFERENCE_SPACES_PREFIX}*`],
+    // The patch it judges and the summary its screen reads (core/judge/attempt.ts): one object, or two for runs
+    // landed before they were one.
+    get: [anyRunObject('texts'), anyRunObject('patch'), anyRunObject('summary'), `${REFERENCE_SPACES_PREFIX}*`],
     put: [anyRunObject('audit'), `${REFERENCE_SPACES_PREFIX}*`],
     list: [`${RUNS_PREFIX}*`, `${REFERENCE_SPACES_PREFIX}*`],
   },

@@ -17,6 +17,7 @@ import type { StoredIssue } from '#schema/issue.ts';
 import type { RunRow } from '#schema/run.ts';
 import { rebuiltDiff } from '#shared/diff.ts';
 import { referenceDiff } from '../reference/reference-fix.ts';
+import { readRunTexts } from '../run-texts.ts';
 import { JUDGE_ANSWER_JSON_SCHEMA, parseJudgeAnswer, type JudgeAnswer } from './answer.ts';
 import { auditedAnswerText } from './reason-guard.ts';
 import { writeAudit } from './audit.ts';
@@ -162,10 +163,7 @@ export async function runAttempt(
     const resumeAt = new Date(now.getTime() + error.retryAfterSeconds * 1000).toISOString();
     return { kind: 'rate-limited', problem, resumeAt };
   }
-  const [candidate, summary] = await Promise.all([
-    row.patchKey ? deps.objects.getText(row.patchKey) : null,
-    row.summaryKey ? deps.objects.getText(row.summaryKey) : null,
-  ]);
+  const { patch: candidate, summary } = await readRunTexts(deps.objects, row);
   if (candidate === null) {
     await reserved.release();
     return {

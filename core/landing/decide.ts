@@ -20,8 +20,8 @@ export interface IncomingRun {
   patchSha256: string;
   patchEmpty: boolean;
   patchTruncated: boolean;
-  patchKey: string;
-  summaryKey: string;
+  /** The object holding the patch and summary (core/run-texts.ts). */
+  textsKey: string;
   /** Where the full contamination list is kept when the row keeps only part of it. */
   contaminationKey: string | null;
   /** When ingest accepted the delivery: of two patches for one finishedAt, the one accepted first stays. */
@@ -129,8 +129,9 @@ export function decideLanding(
       retried?.acceptedAt !== undefined && retried.acceptedAt < incoming.acceptedAt
         ? retried.acceptedAt
         : incoming.acceptedAt,
-    patchKey: incoming.patchKey,
-    summaryKey: incoming.summaryKey,
+    textsKey: incoming.textsKey,
+    patchKey: null,
+    summaryKey: null,
     patchTruncated: incoming.patchTruncated,
     patchSha256: incoming.patchSha256,
     hiddenTestResult: hidden,

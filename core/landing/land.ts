@@ -32,7 +32,8 @@ import {
 import { hostRecord, optimisticUpdate, runRecord, type UpdateDecision } from '../optimistic-update.ts';
 import { canonicalJson } from '#shared/canonical-json.ts';
 import type { HiddenTestResult, RunRow, StoredHiddenTestResult } from '#schema/run.ts';
-import { contaminationKey, patchKey, summaryKey, testsKey } from '../storage-layout.ts';
+import { runTextsObject } from '../run-texts.ts';
+import { contaminationKey, testsKey } from '../storage-layout.ts';
 
 export interface LandingDeps {
   runs: RunStore;
@@ -128,6 +129,7 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
   const fullContamination = boundedContamination(delivery.row.contamination).complete
     ? null
     : JSON.stringify(delivery.row.contamination);
+  const texts = runTextsObject(space, delivery.id, F, delivery);
   const incoming: IncomingRun = {
     space,
     id: delivery.id,
@@ -136,8 +138,7 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     patchSha256,
     patchEmpty: delivery.patch.trim() === '',
     patchTruncated: delivery.patchTruncated,
-    patchKey: patchKey(space, delivery.id, F, patchSha256),
-    summaryKey: summaryKey(space, delivery.id, F, sha256Hex(delivery.summary)),
+    textsKey: texts.key,
     contaminationKey:
       fullContamination === null ? null : contaminationKey(space, delivery.id, F, sha256Hex(fullContamination)),
     acceptedAt: entry.receivedAt,
@@ -149,8 +150,7 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
   const first = landingCase(current?.value ?? null, incoming);
   // Content-addressed keys, written create-only: an object already there holds these very bytes (a duplicate
   // or a redelivery), and a different patch gets its own key.
-  await deps.objects.putIfAbsent(incoming.patchKey, delivery.patch, 'text/x-diff; charset=utf-8');
-  await deps.objects.putIfAbsent(incoming.summaryKey, delivery.summary, 'text/markdown; charset=utf-8');
+  await deps.objects.putIfAbsent(texts.key, texts.body, 'application/json');
   if (incoming.contaminationKey)
     await deps.objects.putIfAbsent(incoming.contaminationKey, fullContamination!, 'application/json');
   if (first === 'collision') return landCollision(deps, incoming);

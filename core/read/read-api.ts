@@ -13,6 +13,7 @@ import { InvalidCursorError } from '../ports.ts';
 import type { ReadDeps } from './read-deps.ts';
 import type { ReferenceDiff } from '../reference/reference-fix.ts';
 import { referenceDiffKey } from '../storage-layout.ts';
+import { readRunTexts } from '../run-texts.ts';
 import { asOfNow } from './as-of.ts';
 import {
   DOWNLOAD_LINK_HEADER,
@@ -289,8 +290,7 @@ const withoutReason = (row: RunRow): RunRow => ({ ...row, judgeReason: null });
 
 async function runText(deps: ReadDeps, space: string, id: string, which: 'patch' | 'summary'): Promise<HttpAnswer> {
   const row = await deps.runs.getRun(space, id);
-  const key = row && (which === 'patch' ? row.value.patchKey : row.value.summaryKey);
-  const text = key ? await deps.objects.getText(key) : null;
+  const text = row ? (await readRunTexts(deps.objects, row.value, which))[which] : null;
   if (text === null) return jsonError(404, 'not-found', `There is no ${which} for run "${id}" in space "${space}".`);
   return {
     status: 200,

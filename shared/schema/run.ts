@@ -168,6 +168,9 @@ export const pipelineFieldsSchema = z.object({
   landedAt: z.string(),
   updatedAt: z.string(),
   deliveries: z.array(z.string()),
+  /** The current attempt's patch and summary as one object (core/run-texts.ts); absent on rows landed before. */
+  textsKey: z.optional(z.nullable(z.string())),
+  /** Where a run landed before `textsKey` keeps its patch and its summary; null on rows landed since. */
   patchKey: z.nullable(z.string()),
   summaryKey: z.nullable(z.string()),
   patchTruncated: z.boolean(),

@@ -64,7 +64,7 @@ describe('judging a landed run', () => {
     expect(request.body.tools).toBeUndefined();
     expect(request.userText).toContain(ISSUE_TEXT);
 
-    const prefix = judged.patchKey!.slice(0, judged.patchKey!.lastIndexOf('/'));
+    const prefix = judged.textsKey!.slice(0, judged.textsKey!.lastIndexOf('/'));
     const auditKeys = (await w.stores.data.list(prefix)).filter((k) => k.includes('/judge-'));
     expect(auditKeys).toHaveLength(1);
     const auditText = (await w.stores.data.getText(auditKeys[0]!))!;

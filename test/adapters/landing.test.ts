@@ -2,6 +2,7 @@
 // scale and crash safety at every step are test/unit/core/landing/landing-races.test.ts, over in-memory ports.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { landEntry, type LandingDeps } from '#core/landing/land.ts';
+import { readRunTexts } from '#core/run-texts.ts';
 import type { InboxEntry } from '#schema/messages.ts';
 import type { JudgeMessage } from '#core/ports.ts';
 import { hiddenTestDelivery, inboxEntry, runDelivery, type DeliveryInput } from '../helpers/deliveries.ts';
@@ -39,9 +40,8 @@ describe('landing a run', () => {
     const delivery = runDelivery({ host: 'mac-land-1' });
     expect(await landEntry(d, entry('land', delivery))).toBe('new');
     const row = (await t.store.getRun('land', delivery.id))!.value;
-    expect(await t.data.getText(row.patchKey!)).toBe(delivery.patch);
-    expect(await t.data.getText(row.summaryKey!)).toBe('Changed a to b.');
-    expect(row.patchKey).toContain('2026-11-20T10:12:00.000Z');
+    expect(await readRunTexts(t.data, row)).toEqual({ patch: delivery.patch, summary: 'Changed a to b.' });
+    expect(row.textsKey).toContain('2026-11-20T10:12:00.000Z');
     expect(d.judgeQueue.sent).toEqual([
       { space: 'land', id: delivery.id, finishedAt: '2026-11-20T10:12:00.000Z', deliveryId: 'd-1' },
     ]);
@@ -58,19 +58,19 @@ describe('landing a run', () => {
     await landEntry(d, entry('stale', newer, 'n'));
     expect(await landEntry(d, entry('stale', older, 'o'))).toBe('stale');
     const row = (await t.store.getRun('stale', newer.id as string))!.value;
-    expect(await t.data.getText(row.patchKey!)).toBe('diff --git a/n b/n\n+new\n');
+    expect((await readRunTexts(t.data, row)).patch).toBe('diff --git a/n b/n\n+new\n');
     expect(row.deliveries).toEqual(['n']);
     expect(row.attemptCount).toBe(2);
     const objects = await t.data.list('runs/stale/');
-    expect(objects.filter((k) => k.includes('2026-11-22T00:00:00.000Z'))).toHaveLength(2);
-    expect(objects.filter((k) => k.includes('2026-11-21T00:00:00.000Z'))).toHaveLength(2);
+    expect(objects.filter((k) => k.includes('2026-11-22T00:00:00.000Z'))).toHaveLength(1);
+    expect(objects.filter((k) => k.includes('2026-11-21T00:00:00.000Z'))).toHaveLength(1);
     const [late] = await t.store.listAttempts('stale', newer.id as string);
     expect(late).toMatchObject({
       finishedAt: '2026-11-21T00:00:00.000Z',
       judgeVerdict: null,
       judgeState: 'not-needed',
     });
-    expect(await t.data.getText(late!.patchKey!)).toBe('diff --git a/o b/o\n+old\n');
+    expect((await readRunTexts(t.data, late!)).patch).toBe('diff --git a/o b/o\n+old\n');
   });
 
   it('converges to one row, the latest, when the same id is delivered 6 times in parallel through conditional writes', async () => {
@@ -87,7 +87,7 @@ describe('landing a run', () => {
     const row = page.items[0]!;
     expect(row.finishedAt).toBe(new Date(latest).toISOString());
     expect(row.steps).toBe(finishes.indexOf(latest));
-    expect(await t.data.getText(row.patchKey!)).toBe(`diff --git a/f b/f\n+${latest}\n`);
+    expect((await readRunTexts(t.data, row)).patch).toBe(`diff --git a/f b/f\n+${latest}\n`);
     // Every other attempt is archived exactly once, and the row counts them all.
     expect(await t.store.listAttempts('race', row.id)).toHaveLength(5);
     expect(row.attemptCount).toBe(6);

@@ -6,6 +6,7 @@ import { landEntry } from '#core/landing/land.ts';
 import { answerRead } from '#core/read/read-api.ts';
 import type { SweepDeps } from '#core/judge/sweep.ts';
 import type { JudgeMessage } from '#core/ports.ts';
+import { runTextsObject } from '#core/run-texts.ts';
 import { patchKey, summaryKey } from '#core/storage-layout.ts';
 import type { ReplayConfig } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
@@ -39,6 +40,8 @@ export interface StoredRun {
   taskId?: string;
   patch?: string;
   summary?: string;
+  /** Stored as a run landed before patch and summary were one object. */
+  twoObjects?: boolean;
 }
 
 export function inMemoryJudgeWorld(config: ReplayConfig) {
@@ -62,23 +65,34 @@ export function inMemoryJudgeWorld(config: ReplayConfig) {
     maxDiffChars: DEFAULT_MAX_DIFF_CHARS,
   };
 
-  /** A landed run, due now, with its patch and summary stored where landing puts them. */
+  /**
+   * A landed run, due now, with its patch and summary stored where landing puts them: one object, or
+   * (`twoObjects`) the two a run landed before then keeps.
+   */
   async function putRun({
     space = 'S',
     taskId = 't-1',
     patch = REFERENCE_FIX,
     summary = 'Guarded the length.',
+    twoObjects = false,
   }: StoredRun = {}): Promise<RunRow> {
     const draft = runRow({ taskId }, { space });
-    const [patchSha, summarySha] = [sha256Hex(patch), sha256Hex(summary)];
-    const row: RunRow = {
-      ...draft,
-      patchSha256: patchSha,
-      patchKey: patchKey(space, draft.id, draft.finishedAt, patchSha),
-      summaryKey: summaryKey(space, draft.id, draft.finishedAt, summarySha),
-    };
-    await objects.put(row.patchKey!, patch);
-    await objects.put(row.summaryKey!, summary);
+    const patchSha256 = sha256Hex(patch);
+    let row: RunRow;
+    if (twoObjects) {
+      row = {
+        ...draft,
+        patchSha256,
+        patchKey: patchKey(space, draft.id, draft.finishedAt, patchSha256),
+        summaryKey: summaryKey(space, draft.id, draft.finishedAt, sha256Hex(summary)),
+      };
+      await objects.put(row.patchKey!, patch);
+      await objects.put(row.summaryKey!, summary);
+    } else {
+      const texts = runTextsObject(space, draft.id, draft.finishedAt, { patch, summary });
+      row = { ...draft, patchSha256, textsKey: texts.key, patchKey: null, summaryKey: null };
+      await objects.put(texts.key, texts.body);
+    }
     await table.putRun(row, null);
     return row;
   }

@@ -9,6 +9,7 @@ import {
   exportSpacePrefix,
   inboxKey,
   patchKey,
+  runTextsKey,
   referenceDiffKey,
   snapshotManifestKey,
   snapshotPartKey,
@@ -213,7 +214,7 @@ describe('each function holds exactly what it uses', () => {
     expect(statementsOf(ingest.roleId).flatMap(actionsOf)).toContain('sqs:SendMessage');
   });
 
-  it('lander: reads and deletes inbox objects, writes only patches, summaries, contamination and test lists, and rows', () => {
+  it('lander: reads and deletes inbox objects, writes only run texts (patch and summary), contamination and test lists, and rows', () => {
     expect(objectGrants(lander.roleId, inboxId)).toEqual([
       's3:DeleteObject *',
       's3:GetObject *',
@@ -221,18 +222,18 @@ describe('each function holds exactly what it uses', () => {
     ]);
     expect(objectGrants(lander.roleId, dataId)).toEqual([
       's3:PutObject runs/*/*/*/contamination-*',
-      's3:PutObject runs/*/*/*/patch-*',
-      's3:PutObject runs/*/*/*/summary-*',
       's3:PutObject runs/*/*/*/tests-*',
+      's3:PutObject runs/*/*/*/texts-*',
     ]);
     expect(actionsOn(lander.roleId, tableId)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']);
   });
 
-  it('judge: reads patches and the summaries its screen reads, writes its audits, reads and writes the reference cache, reads and writes rows, sends nothing', () => {
+  it('judge: reads run texts (and the patch and summary objects of runs landed before), writes its audits, reads and writes the reference cache, reads and writes rows, sends nothing', () => {
     expect(objectGrants(judge.roleId, dataId)).toEqual([
       's3:GetObject reference/spaces/*',
       's3:GetObject runs/*/*/*/patch-*',
       's3:GetObject runs/*/*/*/summary-*',
+      's3:GetObject runs/*/*/*/texts-*',
       's3:ListBucket under reference/spaces/*',
       's3:ListBucket under runs/*',
       's3:PutObject reference/spaces/*',
@@ -373,6 +374,8 @@ describe('each function holds exactly what it uses', () => {
     expect(
       Object.fromEntries(
         Object.entries({
+          texts: runTextsKey(space, id, at, sha),
+          // Runs landed before patch and summary were one object keep these: read, never written again.
           patch: patchKey(space, id, at, sha),
           summary: summaryKey(space, id, at, sha),
           contamination: contaminationKey(space, id, at, sha),
@@ -383,16 +386,17 @@ describe('each function holds exactly what it uses', () => {
           snapshot: snapshotPartKey(space, 'c0ffee-0', 'runs'),
           columns: snapshotPartKey(space, 'c0ffee-3', 'columns'),
           export: `${exportSpacePrefix(space)}runs-1.parquet`,
-          // A run whose id starts like another object's name: still only the lander's patch.
-          trickyPatch: patchKey(space, 'judge-1__t__h', at, sha),
+          // A run whose id starts like another object's name: still only the lander's texts.
+          trickyTexts: runTextsKey(space, 'judge-1__t__h', at, sha),
           trickyAudit: auditKey(space, 'patch-1__t__h', at, at, 1),
           stray: 'reference/v2/acme/widgets/x...y.json',
           inbox: inboxKey(space, 'd-1'),
         }).map(([what, key]) => [what, dataWritersOf(key)]),
       ),
     ).toEqual({
-      patch: ['lander'],
-      summary: ['lander'],
+      texts: ['lander'],
+      patch: [],
+      summary: [],
       contamination: ['lander'],
       tests: ['lander'],
       audit: ['judge'],
@@ -401,7 +405,7 @@ describe('each function holds exactly what it uses', () => {
       snapshot: ['snapshot-compactor'],
       columns: ['snapshot-compactor'],
       export: [`read-api-${readApis.findIndex((readApi) => servedSpace(readApi).space === space)}`],
-      trickyPatch: ['lander'],
+      trickyTexts: ['lander'],
       trickyAudit: ['judge'],
       stray: [],
       inbox: [],

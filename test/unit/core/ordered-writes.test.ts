@@ -4,6 +4,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { judgeRun, type JudgeDeps } from '#core/judge/judge-run.ts';
 import { landEntry, type LandingDeps } from '#core/landing/land.ts';
+import { readRunTexts } from '#core/run-texts.ts';
 import type { JudgeMessage } from '#core/ports.ts';
 import { parseConfig } from '#schema/config.ts';
 import { hiddenTestDelivery, inboxEntry, issueDelivery, runDelivery } from '../../helpers/deliveries.ts';
@@ -108,11 +109,11 @@ describe('two patches for one (run, finishedAt)', () => {
     expect(await w.land(a, acceptedA)).toBe('displaces');
     expect(await w.land(b, acceptedB)).toBe('conflict');
     const row = (await w.table.getRun('S', a.id))!.value;
-    expect(await w.objects.getText(row.patchKey!)).toContain('+a');
+    expect((await readRunTexts(w.objects, row)).patch).toContain('+a');
     expect(row).toMatchObject({ attemptCount: 1, conflictCount: 1, acceptedAt: acceptedA, judgeState: 'pending' });
     const [conflict] = await w.table.listAttempts('S', a.id);
     expect(conflict).toMatchObject({ conflict: true, patchSha256: expect.any(String) });
-    expect(await w.objects.getText(conflict!.patchKey!)).toContain('+b');
+    expect((await readRunTexts(w.objects, conflict!)).patch).toContain('+b');
     // Judged: the first landing of B and the landing of A; the conflict's replay queues nothing.
     expect(w.judgeQueue.sent).toHaveLength(2);
   });

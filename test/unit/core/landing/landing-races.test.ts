@@ -3,6 +3,7 @@
 // ends as a clean landing does. Each test has stores of its own.
 import { describe, expect, it } from '@jest/globals';
 import { landEntry, landInboxEntry, type LandingDeps } from '#core/landing/land.ts';
+import { readRunTexts } from '#core/run-texts.ts';
 import type { JudgeMessage } from '#core/ports.ts';
 import { inboxSpacePrefix, runSpacePrefix } from '#core/storage-layout.ts';
 import { inboxEntry, runDelivery } from '../../../helpers/deliveries.ts';
@@ -42,7 +43,7 @@ describe('landing a run', () => {
     const row = page.items[0]!;
     expect(row.finishedAt).toBe(new Date(latest).toISOString());
     expect(row.steps).toBe(finishes.indexOf(latest));
-    expect(await data.getText(row.patchKey!)).toBe(`diff --git a/f b/f\n+${latest}\n`);
+    expect((await readRunTexts(data, row)).patch).toBe(`diff --git a/f b/f\n+${latest}\n`);
     // Every other attempt is archived exactly once, and the row counts them all.
     expect(await table.listAttempts('race', row.id)).toHaveLength(49);
     expect(row.attemptCount).toBe(50);
@@ -89,7 +90,7 @@ describe('landing is crash-safe', () => {
       const row = (await table.getRun(space, delivery.id))!.value;
       return {
         row: JSON.parse(JSON.stringify(row).replaceAll(space, 'SPACE')) as unknown,
-        patch: await data.getText(row.patchKey!),
+        patch: (await readRunTexts(data, row)).patch,
         objects: (await data.list(runSpacePrefix(space))).map((k) => k.replace(runSpacePrefix(space), '')),
         inbox: await inbox.list(inboxSpacePrefix(space)),
       };

@@ -102,8 +102,8 @@ describe('at landing', () => {
   it('decides "collision" for a row of another run under the same id (the landing table)', () => {
     const current = runRow({ model: 'coll:8b' });
     const row = runnerRowSchema.parse(second.row);
-    const { space, id, patchSha256, patchKey, summaryKey, patchTruncated } = current;
-    const incoming = { space, id, row, patchSha256, patchKey: patchKey!, summaryKey: summaryKey!, patchTruncated };
+    const { space, id, patchSha256, textsKey, patchTruncated } = current;
+    const incoming = { space, id, row, patchSha256, textsKey: textsKey!, patchTruncated };
     const delivered = {
       ...incoming,
       deliveryId: 'x',
