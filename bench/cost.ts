@@ -18,6 +18,7 @@ import { addReplayStacks } from '#infra/aws/replay-app.ts';
 import { INDEXES } from '#core/storage-layout.ts';
 import { AS_OF_SAFETY_MS } from '#core/read/as-of.ts';
 import { RUNS_PREFIX } from '#core/storage-layout.ts';
+import { SECRETS_PER_BATCH } from '#adapters/aws/secrets-key-source.ts';
 import { parseConfig } from '#schema/config.ts';
 import { judgeWorldWithFix } from '../test/helpers/in-memory-judge.ts';
 
@@ -130,6 +131,8 @@ interface Design {
   keyCacheSeconds: number;
   /** Whose keys ingest reads for a delivery: every declared sender's, or the host the body names. */
   keysRead: 'every-sender' | 'claimed-host';
+  /** The host keys one Secrets Manager call reads: 1 with GetSecretValue, up to 20 with BatchGetSecretValue. */
+  secretsPerCall: number;
 }
 
 /** The design before issue 36 item 7 (main at b093dfa), kept here so every run prints both side by side. */
@@ -143,6 +146,7 @@ const BEFORE: Design = {
   runObjects: { landingPuts: 2, judgeGets: 2 },
   keyCacheSeconds: 300,
   keysRead: 'every-sender',
+  secretsPerCall: 1,
 };
 
 function functionSize(service: string): FunctionSize & { id: string } {
@@ -214,6 +218,8 @@ async function designOfTemplates(): Promise<Design> {
       /const CACHE_SECONDS = (\d+);/.exec(readFileSync(join(root, 'adapters/aws/secrets-key-source.ts'), 'utf8'))![1],
     ),
     keysRead: 'every-sender',
+    // Ingest reads the keys asked for together, this many a BatchGetSecretValue call.
+    secretsPerCall: SECRETS_PER_BATCH,
   };
 }
 
@@ -289,7 +295,12 @@ function costOf(design: Design) {
     design.keysRead === 'every-sender'
       ? ASSUME.hosts
       : ASSUME.hosts * (1 - Math.exp(-deliveriesPerWindow / ASSUME.hosts));
+  // Keys read together go out this many a call (secrets-key-source.ts): a window's reads of every sender's key
+  // are whole calls of `secretsPerCall`.
+  const callsPerWindow = Math.ceil(hostsPerWindow / design.secretsPerCall);
   const secretCallsPerRun =
+    (ASSUME.warmIngestEnvironments * callsPerWindow * windowsPerMonth) / ASSUME.runDeliveriesPerMonth;
+  const secretReadsPerRun =
     (ASSUME.warmIngestEnvironments * hostsPerWindow * windowsPerMonth) / ASSUME.runDeliveriesPerMonth;
 
   const deliveryLines = (what: 'run' | 'hidden-test', writes: number): Line[] => {
@@ -402,7 +413,9 @@ function costOf(design: Design) {
     {
       service: 'Secrets Manager',
       metered:
-        `${secretCallsPerRun.toFixed(2)} GetSecretValue: ` +
+        (design.secretsPerCall === 1
+          ? `${secretCallsPerRun.toFixed(2)} GetSecretValue: `
+          : `${secretCallsPerRun.toFixed(3)} BatchGetSecretValue (${design.secretsPerCall} keys a call): `) +
         (design.keysRead === 'every-sender'
           ? `${ASSUME.hosts} hosts' keys`
           : `the keys of the ${hostsPerWindow.toFixed(0)} of ${ASSUME.hosts} hosts that deliver`) +
@@ -460,6 +473,8 @@ function costOf(design: Design) {
     allCopies,
     rowRead,
     cockpitReads: deltaLines[1]!.cost / ASSUME.cockpitsOpen,
+    /** The host keys' line were each key a batch returns billed as an API call of its own. */
+    secretsBilledPerKey: secretReadsPerRun * PRICE.secretsPer10k * 100,
   };
 }
 const sum = (ls: { cost: number }[]) => ls.reduce((s, l) => s + l.cost, 0);
@@ -564,6 +579,11 @@ const perRequest = after.sections
 console.log(
   `Per request, after (HTTP API, ingest, lander, SQS, logs of the two deliveries and the judge pass): ` +
     `$${sum(perRequest).toFixed(2)} of the $${after.full.toFixed(2)}.`,
+);
+console.log(
+  `Host keys, after: ${after.sections[3]!.lines[0]!.metered.split(':')[0]}; AWS prices Secrets Manager per API call ` +
+    `($0.05 / 10,000) and names no other rate for BatchGetSecretValue. Were each key a batch returns billed as a call ` +
+    `of its own, the line would stay at $${after.secretsBilledPerKey.toFixed(2)}.`,
 );
 const costed = new Set(['ingest', 'lander', 'judge']);
 const notPerDelivery = [...functions.keys()].filter((s) => !costed.has(s)).sort();

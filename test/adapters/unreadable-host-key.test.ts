@@ -71,10 +71,13 @@ describe('a host whose key cannot be read', () => {
   it("does not stop another host's delivery from being accepted", async () => {
     const unreadable: string[] = [];
     const { deps, queue } = ingest(unreadable);
+    const before = standIn.calls.length;
     const answer = await acceptDelivery(deps, signedRequest('healthy', 'healthy-key'));
     expect(answer.status).toBe(202);
     expect(queue.sent).toHaveLength(1);
     expect(unreadable.sort()).toEqual(['being-deleted', 'throttled']);
+    // The three senders' keys in one call, whatever each secret's answer.
+    expect(standIn.calls.slice(before).map((c) => c.target)).toEqual(['BatchGetSecretValue']);
   });
 
   it('has no key for that request: its own delivery answers 401, never 500', async () => {

@@ -1,5 +1,7 @@
 // A local server speaking the Secrets Manager JSON protocol (x-amz-target, application/x-amz-json-1.1), and
 // the functions' Secrets Manager client pointed at it: each call is recorded and answered by the test's own rule.
+// BatchGetSecretValue is answered as Secrets Manager does, from the rule's GetSecretValue answer for each secret:
+// the values found in SecretValues, the others in Errors (ErrorCode, Message); `batch` may refuse a call whole.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -13,7 +15,7 @@ export interface SecretsAnswer {
 
 export interface SecretsManagerStandIn {
   client: SecretsManagerClient;
-  /** Every call, in order: the operation ("GetSecretValue", …) and the secret asked for. */
+  /** Every call, in order: the operation ("GetSecretValue", …) and the secret asked for (a batch's, joined by ","). */
   calls: { target: string; id: string }[];
   stop(): Promise<void>;
 }
@@ -25,6 +27,7 @@ export const secretNotFound: SecretsAnswer = {
 
 export async function startSecretsManagerStandIn(
   answer: (target: string, secretId: string) => SecretsAnswer,
+  batch: (secretIds: string[]) => SecretsAnswer | null = () => null,
 ): Promise<SecretsManagerStandIn> {
   const calls: SecretsManagerStandIn['calls'] = [];
   const server = createServer((req, res) => {
@@ -32,11 +35,13 @@ export async function startSecretsManagerStandIn(
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       const target = String(req.headers['x-amz-target']).replace('secretsmanager.', '');
-      const { SecretId } = JSON.parse(body) as { SecretId: string };
-      calls.push({ target, id: SecretId });
-      const { status, body: answerBody } = answer(target, SecretId);
+      const { SecretId, SecretIdList } = JSON.parse(body) as { SecretId?: string; SecretIdList?: string[] };
+      const ids = SecretIdList ?? [SecretId!];
+      calls.push({ target, id: ids.join(',') });
+      const { status, body: answerBody } =
+        target === 'BatchGetSecretValue' ? (batch(ids) ?? batchAnswer(ids, answer)) : answer(target, ids[0]!);
       res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' });
-      res.end(JSON.stringify(status === 200 ? { Name: SecretId, ...answerBody } : answerBody));
+      res.end(JSON.stringify(status === 200 && SecretId ? { Name: SecretId, ...answerBody } : answerBody));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -51,6 +56,19 @@ export async function startSecretsManagerStandIn(
     async stop() {
       client.destroy();
       await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+function batchAnswer(ids: string[], answer: (target: string, secretId: string) => SecretsAnswer): SecretsAnswer {
+  const each = ids.map((id) => ({ id, ...answer('GetSecretValue', id) }));
+  return {
+    status: 200,
+    body: {
+      SecretValues: each.filter((a) => a.status === 200).map((a) => ({ Name: a.id, ...a.body })),
+      Errors: each
+        .filter((a) => a.status !== 200)
+        .map((a) => ({ SecretId: a.id, ErrorCode: a.body.__type, Message: a.body.message })),
     },
   };
 }

@@ -10,7 +10,15 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync, type BuildOptions, type OutputFile } from 'esbuild';
-import { AssetHashType, DockerImage, Duration, RemovalPolicy, Stage, type ILocalBundling } from 'aws-cdk-lib';
+import {
+  AssetHashType,
+  DockerImage,
+  Duration,
+  RemovalPolicy,
+  Stage,
+  Validations,
+  type ILocalBundling,
+} from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, LoggingFormat, Runtime, type IEventSource } from 'aws-cdk-lib/aws-lambda';
@@ -272,12 +280,22 @@ export class ReplayFunction extends Construct {
         resources: prefixes.map((key) => hostKeyFolderArn(this, secretPrefix, key)),
       }),
     );
+    // The keys are read 20 a call (adapters/aws/secrets-key-source.ts). BatchGetSecretValue names no resource;
+    // Secrets Manager authorizes each secret it returns with GetSecretValue, granted above for the host keys only.
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['secretsmanager:BatchGetSecretValue'], resources: ['*'] }),
+    );
     acknowledgeHostKeyFolders(
       this.role,
       secretPrefix,
       prefixes,
       'Verifying a signature means trying the key of every declared sender, so the function reads them all.',
     );
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'secretsmanager:BatchGetSecretValue has no resource-level scoping; each secret it returns needs secretsmanager:GetSecretValue, which this role holds for the host-key folders only.',
+    });
     return this;
   }
 
