@@ -2,7 +2,8 @@
 // billed per GB-second, docs/deploy.md "What it costs"). In a fresh Node process run as the function runs (its
 // bundle as esbuild builds it, its NODE_OPTIONS), the judge's bundle is imported, its model and GitHub clients
 // are built, and the work of one attempt on the largest input is done: a 1 MiB patch (the largest delivery)
-// rebuilt from its parsed diff, screened with its summary, the issue text and the reference fix, the prompt
+// read with its summary from the one object they are stored in (its text as S3 hands it over, parsed as the
+// judge parses it), rebuilt from its parsed diff, screened with its summary, the issue text and the reference fix, the prompt
 // built and serialized as the request body. Figure: the process's peak resident memory (maxRSS), median of
 // the rounds, beside the floor: the same Node process that imports nothing.
 //   npm run bench:judge-memory [-- --rounds 5]
@@ -40,8 +41,9 @@ import { rebuiltDiff } from '#shared/diff.ts';
 import { verdictChecks } from '#core/judge/verdict-checks.ts';
 import { buildPrompt } from '#core/judge/prompt.ts';
 import { JUDGE_ANSWER_JSON_SCHEMA } from '#core/judge/answer.ts';
+import { readRunTexts } from '#core/run-texts.ts';
 
-export function attempt(source) {
+export async function attempt(source) {
   new Anthropic({ apiKey: 'bench' });
   new Octokit({ authStrategy: createAppAuth, auth: { appId: '1', privateKey: 'bench', installationId: '2' } });
   const hunk = (i) => [
@@ -61,10 +63,10 @@ export function attempt(source) {
     }
     return lines.join('\\n') + '\\n';
   };
-  const patch = diff('src/parse.ts', 1024 * 1024 - 4096);
+  const stored = JSON.stringify({ patch: diff('src/parse.ts', 1024 * 1024 - 4096), summary: source.slice(400, 440).join(' ') });
+  const { patch, summary } = await readRunTexts({ getText: async () => stored }, { textsKey: 'texts', patchKey: null, summaryKey: null });
   const reference = diff('src/parse.ts', 100_000);
   const issueText = source.slice(0, 400).join(' ');
-  const summary = source.slice(400, 440).join(' ');
   const candidate = rebuiltDiff(patch);
   const checks = verdictChecks(candidate, summary, reference, issueText);
   const prompt = buildPrompt(
@@ -114,7 +116,7 @@ const importScript = `await import(${JSON.stringify(judgeBundle)}); const out = 
 const attemptScript =
   `import { readFileSync } from 'node:fs'; await import(${JSON.stringify(judgeBundle)}); ` +
   `const { attempt } = await import(${JSON.stringify(attemptBundle)}); ` +
-  `const out = JSON.stringify(attempt(JSON.parse(readFileSync(0, 'utf8')))); ${report}`;
+  `const out = JSON.stringify(await attempt(JSON.parse(readFileSync(0, 'utf8')))); ${report}`;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rounds = { floor: [] as number[], imported: [] as number[], attempt: [] as number[] };

@@ -24,8 +24,8 @@ export class Judge extends Construct {
       description:
         'Judges one landed run: fetches the reference fix, reserves budget, asks the judge model, writes the verdict.',
       timeout: TIMEOUTS.judge,
-      // It mostly waits on the model, billed per GB-second: 256 MB is 1.7× its peak on the largest delivery
-      // (152 MB, `npm run bench:judge-memory`).
+      // It mostly waits on the model, billed per GB-second: 256 MB is 1.66× its peak on the largest delivery
+      // (154 MB, `npm run bench:judge-memory`; docs/performance.md says why not 192 MB).
       memorySize: 256,
       config,
     })
