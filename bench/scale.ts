@@ -2,7 +2,7 @@
 // the run dataset's Parquet parts, docs/contract.md §6 "Reading at scale"), each figure beside a floor measured
 // in the same run:
 // - build: the synthetic campaign's runs projected to the read side's form and written as Parquet parts of
-//   PART_RUNS runs (as the compactor writes its change sets), beside DuckDB copying the finished dataset into
+//   PART_RUNS runs and a seal (as the compactor's daily rebuild writes them), beside DuckDB copying the finished dataset into
 //   one Parquet file (reading and writing the same bytes, no projection);
 // - `/stats` warm: the engine path's queries and figures for every configuration (engineOutcome and
 //   engineStatistics, what the route runs above `engine.aboveRuns`), beside DuckDB counting the dataset by
@@ -25,7 +25,7 @@ import { NO_FILTERS } from '#analytics/run-selection.ts';
 import { engineOutcome, engineStatistics } from '#core/read/engine-figures.ts';
 import { exportRowsSql, gridPageSql, type EngineExportView } from '#core/read/engine-queries.ts';
 import { DEFAULT_GRID_PAGE as GRID_PAGE } from '#core/read/analysis-routes.ts';
-import { runPart, runPartKey } from '#core/read/run-dataset.ts';
+import { runPart, runPartKey, sealPart } from '#core/read/run-dataset.ts';
 import { DEFAULT_EXPORT_FIELDS } from '#schema/export-fields.ts';
 import { DEFAULT_MIN_N } from '#schema/defaults.ts';
 import { BENCH_CAMPAIGN, syntheticCampaign } from './synthetic-campaign.ts';
@@ -56,14 +56,17 @@ async function build(): Promise<void> {
   rmSync(root, { recursive: true, force: true });
   const t0 = performance.now();
   const { rows } = syntheticCampaign({ space: SPACE, runs, ...BENCH_CAMPAIGN }, '2026-12-01T00:00:00.000Z');
+  // As the compactor's daily rebuild writes them: every part stamped with the rebuild's start, then its seal.
+  const writtenAt = new Date('2026-12-01T00:00:00Z');
   let part: SnapshotRun[] = [];
   let written = 0;
-  const flush = async () => {
-    const writtenAt = new Date(Date.parse('2026-12-01T00:00:00Z') + written * 1000);
-    const path = join(bucket, runPartKey(SPACE, writtenAt, `part-${String(written).padStart(4, '0')}`));
+  const put = async (kind: 'rebuild' | 'sealed', body: Uint8Array) => {
+    const path = join(bucket, runPartKey(SPACE, writtenAt, kind, `part-${String(written++).padStart(4, '0')}`));
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, runPart(part, writtenAt));
-    written++;
+    await writeFile(path, body);
+  };
+  const flush = async () => {
+    await put('rebuild', runPart(part, writtenAt, 'rebuild'));
     part = [];
   };
   for (const row of rows()) {
@@ -71,6 +74,7 @@ async function build(): Promise<void> {
     if (part.length === PART_RUNS) await flush();
   }
   if (part.length) await flush();
+  await put('sealed', sealPart(writtenAt));
   const ms = performance.now() - t0;
   writeFileSync(marker, JSON.stringify({ runs, buildMs: ms, buildPeakMb: process.resourceUsage().maxRSS / 1024 }));
 }

@@ -17,6 +17,7 @@ import { exportTypeOf, type ExportField, type ExportType } from '#schema/export-
 import type { HiddenColumn } from '#analytics/rate-figures.ts';
 import type { VerdictKey } from '#analytics/result-filters.ts';
 import type { AnalyticsEngine } from '../ports.ts';
+import { RUN_PART_FIELDS } from './run-dataset.ts';
 
 /** What the engine selects: a space's runs, the page's filters, and the narrowing after the outcome. */
 export interface EngineView {
@@ -44,12 +45,25 @@ export const OUTCOME_SQL: Record<ResolveOutcome, { counted: string; resolved: st
   judge: { counted: oneOf('judgeVerdict', COUNTED_VERDICTS), resolved: `judgeVerdict = 'resolved'` },
 };
 
-/** Each run of the space once, as its last-written part has it. */
-export const latestRunsSql = (engine: AnalyticsEngine, space: string): string =>
-  `SELECT * FROM (
-     SELECT *, row_number() OVER (PARTITION BY id ORDER BY writtenAt DESC) AS landing
-     FROM ${engine.runDataset} WHERE space = ${literal(encodeURIComponent(space))}
-   ) AS runs WHERE landing = 1`;
+/**
+ * Each run of the space once, as its last-written part has it (run-dataset.ts): the newest sealed rebuild's rows,
+ * less the runs written again after it began, and of those the last copy (a window over the rows written since the
+ * rebuild, a day's changes at most, not over every copy). Rows older than that rebuild are superseded, whether or
+ * not the compactor has deleted their parts yet. With no sealed rebuild (parts written before rebuilds were
+ * sealed), every row is newer than none and the window covers them all.
+ */
+export function latestRunsSql(engine: AnalyticsEngine, space: string): string {
+  const inSpace = `${engine.runDataset} WHERE space = ${literal(encodeURIComponent(space))}`;
+  const fields = RUN_PART_FIELDS.join(', ');
+  const rebuilt = `(SELECT coalesce(max(writtenAt), TIMESTAMP '1970-01-01 00:00:00') FROM ${inSpace} AND partKind = 'sealed')`;
+  const newer = `SELECT ${fields} FROM ${inSpace} AND id IS NOT NULL AND writtenAt > ${rebuilt}`;
+  return `SELECT ${fields} FROM (
+     SELECT *, row_number() OVER (PARTITION BY id ORDER BY writtenAt DESC) AS landing FROM (${newer}) AS newer
+   ) AS changed WHERE landing = 1
+   UNION ALL
+   SELECT ${fields} FROM ${inSpace} AND partKind = 'rebuild' AND writtenAt = ${rebuilt}
+     AND id NOT IN (SELECT id FROM (${newer}) AS newer)`;
+}
 
 /** The runs the page's filters select (before the outcome is known). */
 export function filteredSql(engine: AnalyticsEngine, view: EngineView): string {
@@ -109,7 +123,8 @@ const FLAGGED = `coalesce(judgeState, '') = 'flagged'`;
  * a result on the outcome had n runs with a result and c resolved (reliability.ts sampleKindsOf: all its figures
  * clustered by task depend on). One row per configuration and sample kind, the configuration's figures repeated
  * on each (at most 21 at 5 samples a task, however many tasks); a configuration without a result has one row
- * with n, c and tasks null.
+ * with n, c and tasks null. The runs are grouped by configuration and task once, for both the tasks run and the
+ * sample kinds: at millions of runs that grouping is most of the statement's time.
  */
 export function statisticsSql(
   engine: AnalyticsEngine,
@@ -127,7 +142,7 @@ export function statisticsSql(
      SELECT *, ${FLAGGED} AS flagged, ${runCostSql(prices)} AS runCost FROM (${selectedSql(engine, view, outcome)}) AS selected
    ), tallies AS (
      SELECT model, harnessVersion AS harness_version, count(*) AS runs, count_if(flagged) AS flagged,
-       count(DISTINCT taskId) AS tasks_run, count_if(metricsSource = 'generated') AS generated,
+       count_if(metricsSource = 'generated') AS generated,
        ${[...verdicts, ...tests].join(',\n       ')},
        ${table(`judgeVerdict = 'resolved'`, 'pass')} AS resolved_pass, ${table(`judgeVerdict = 'resolved'`, 'fail')} AS resolved_fail,
        ${table(others, 'pass')} AS other_pass, ${table(others, 'fail')} AS other_fail,
@@ -145,13 +160,16 @@ export function statisticsSql(
        FROM costed WHERE runCost IS NOT NULL
      ) AS ordered WHERE k = floor((m + 1) / 2.0) OR k = floor((m + 2) / 2.0)
      GROUP BY model, harnessVersion
+   ), byTask AS (
+     SELECT model, harnessVersion, taskId, count_if(${counted}) AS n, count_if(${counted} AND ${resolved}) AS c
+     FROM costed GROUP BY model, harnessVersion, taskId
+   ), tasks AS (
+     SELECT model, harnessVersion, count(taskId) AS tasks_run FROM byTask GROUP BY model, harnessVersion
    ), kinds AS (
-     SELECT model, harnessVersion, n, c, count(*) AS tasks FROM (
-       SELECT model, harnessVersion, count(*) AS n, count_if(${resolved}) AS c
-       FROM costed WHERE ${counted} GROUP BY model, harnessVersion, taskId
-     ) AS byTask GROUP BY model, harnessVersion, n, c
+     SELECT model, harnessVersion, n, c, count(*) AS tasks FROM byTask WHERE n > 0 GROUP BY model, harnessVersion, n, c
    )
-   SELECT tallies.*, medians.median, kinds.n, kinds.c, kinds.tasks FROM tallies
+   SELECT tallies.*, tasks.tasks_run, medians.median, kinds.n, kinds.c, kinds.tasks FROM tallies
+   JOIN tasks ON tasks.model = tallies.model AND tasks.harnessVersion = tallies.harness_version
    LEFT JOIN medians ON medians.model = tallies.model AND medians.harnessVersion = tallies.harness_version
    LEFT JOIN kinds ON kinds.model = tallies.model AND kinds.harnessVersion = tallies.harness_version`;
 }

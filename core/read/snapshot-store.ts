@@ -32,10 +32,16 @@ import { randomUUID } from 'node:crypto';
 import type { Clock, IssueStore, ObjectStore, RunStore } from '../ports.ts';
 import type { StoredIssue } from '#schema/issue.ts';
 import { sha256Hex } from '#shared/sha256.ts';
-import { snapshotIssuesKey, snapshotManifestKey, snapshotPartKey, snapshotSpacePrefix } from '../storage-layout.ts';
+import {
+  runDatasetSpacePrefix,
+  snapshotIssuesKey,
+  snapshotManifestKey,
+  snapshotPartKey,
+  snapshotSpacePrefix,
+} from '../storage-layout.ts';
 import { LAMBDA_ANSWER_BYTES } from '../operations.ts';
 import { asOfNow } from './as-of.ts';
-import { RUN_PART_CONTENT_TYPE, runPart, runPartKey } from './run-dataset.ts';
+import { RUN_PART_CONTENT_TYPE, runPart, runPartKey, runPartOf, sealPart } from './run-dataset.ts';
 import { COLUMNS_FORMAT, columnsToBytes, compactOf, encodeColumns, type ColumnsPart } from '#analytics/columns.ts';
 import { snapshotRun, type SnapshotRun } from '#analytics/run-snapshot.ts';
 import { CorruptSnapshotError, decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT } from './snapshot-format.ts';
@@ -364,6 +370,7 @@ export async function compactSpace(
   limits: ColumnPartLimits = COLUMN_PART_LIMITS,
   policy: MergePolicy = MERGE_POLICY,
 ): Promise<CompactionResult> {
+  await deleteSupersededRunParts(deps, space);
   const previous = await readManifestVersion(deps.objects, space);
   const manifest = previous.manifest;
   const loadedIssues = await loadSpaceIssues(deps, space, manifest);
@@ -376,8 +383,8 @@ export async function compactSpace(
   let asOf = rebuild ? '' : await applyChanges(deps, space, changes, manifest!.asOf);
   if (changes.size > 0)
     await deps.objects.put(
-      runPartKey(space, now, randomUUID()),
-      runPart([...changes.values()], now),
+      runPartKey(space, now, 'delta', randomUUID()),
+      runPart([...changes.values()], now, 'delta'),
       RUN_PART_CONTENT_TYPE,
     );
   // Read after the runs, from an earlier instant than `asOf`: a record written meanwhile is read again next time.
@@ -406,9 +413,14 @@ export async function compactSpace(
     }
   }
   if (rebuild) {
-    // Streamed: each part is written as soon as it is full, with the Parquet dataset's part of the same runs.
+    // Streamed: each part is written as soon as it is full, with the Parquet dataset's part of the same runs,
+    // and once all are written, the dataset's seal of this rebuild.
     const writer = new PartWriter(deps.objects, space, limits, now, async (runs) => {
-      await deps.objects.put(runPartKey(space, now, randomUUID()), runPart(runs, now), RUN_PART_CONTENT_TYPE);
+      await deps.objects.put(
+        runPartKey(space, now, 'rebuild', randomUUID()),
+        runPart(runs, now, 'rebuild'),
+        RUN_PART_CONTENT_TYPE,
+      );
     });
     changed = 0;
     asOf = await eachRun(deps, space, undefined, (run) => {
@@ -416,6 +428,7 @@ export async function compactSpace(
       return writer.add(run, 'base');
     });
     done = { parts: await writer.finish('base', [], asOf), kind: 'rebuilt', snapshot: writer.snapshot };
+    await deps.objects.put(runPartKey(space, now, 'sealed', randomUUID()), sealPart(now), RUN_PART_CONTENT_TYPE);
   }
   const snapshot = await putManifest(deps.objects, space, {
     asOf,
@@ -435,6 +448,35 @@ export async function compactSpace(
     written,
     superseded: !written,
   };
+}
+
+/**
+ * How long after a rebuild began the parts it supersedes are deleted: its seal is written within the
+ * compactor's run (TIMINGS.snapshotCompactorFunction, at most 15 min in Lambda), and a query that began before
+ * the seal and still reads the older parts ends within the read function's 15 s (local mode's exports of
+ * millions of rows take seconds), so none loses a file it listed.
+ */
+export const SUPERSEDED_PART_GRACE_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes the run dataset's parts of `space` written before the newest rebuild that began more than the grace
+ * ago and is sealed: it holds every run as new as those parts have it, and the queries read nothing older than
+ * it. Parts written after the rebuild began (a delta written while it ran, a later rebuild) are kept, and a
+ * part whose key names no time (written before keys did) is left to the bucket's expiry. Answers how many
+ * were deleted.
+ */
+export async function deleteSupersededRunParts(deps: SnapshotDeps, space: string): Promise<number> {
+  const settled = deps.clock.now().getTime() - SUPERSEDED_PART_GRACE_MS;
+  const parts = (await deps.objects.list(runDatasetSpacePrefix(space))).flatMap((key) => {
+    const part = runPartOf(key);
+    return part ? [{ key, at: part.writtenAt.getTime(), kind: part.kind }] : [];
+  });
+  const sealed = parts.filter((p) => p.kind === 'sealed' && p.at <= settled).map((p) => p.at);
+  if (!sealed.length) return 0;
+  const rebuilt = Math.max(...sealed);
+  const superseded = parts.filter((p) => p.at < rebuilt);
+  for (const { key } of superseded) await deps.objects.delete(key);
+  return superseded.length;
 }
 
 /** Writes the issue records, then the manifest naming them and the parts, only over `previous`; null when another writer replaced it first. */

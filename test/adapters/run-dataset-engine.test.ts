@@ -31,6 +31,9 @@ import { readHeader } from '#analytics/columns.ts';
 import { answerRead } from '#core/read/read-api.ts';
 import type { ReadDeps } from '#core/read/read-deps.ts';
 import { compactSpace, readManifest } from '#core/read/snapshot-store.ts';
+import { runPart, runPartKey, runPartOf } from '#core/read/run-dataset.ts';
+import { runDatasetSpacePrefix } from '#core/storage-layout.ts';
+import { snapshotRun } from '#analytics/run-snapshot.ts';
 import { parseConfig } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
 import { startAthenaStandIn, type AthenaStandIn } from '../helpers/athena-stand-in.ts';
@@ -473,5 +476,108 @@ describe('the Runs grid paged by the engine', () => {
     expect(await status(byEngine, `sort=-model&cursor=${first!.cursor}`)).toMatchObject({ error: 'bad-cursor' });
     expect(await status(byEngine, 'modle=x')).toMatchObject({ error: 'bad-export-parameter' });
     expect(await status(inMemory, '')).toMatchObject({ error: 'grid-in-browser' });
+  });
+});
+
+describe('a space rebuilt again, while runs land: the parts a sealed rebuild supersedes', () => {
+  const REBUILT = 'RebuiltAgain';
+  const table = new InMemoryTable();
+  const clock = new SettableClock(new Date('2026-11-29T12:00:00.000Z'));
+  const config = { spaces: { [REBUILT]: { senders: ['mac-studio-1'] } } };
+  let held: ReadDeps;
+  let engines: [string, ReadDeps][];
+  let rows: RunRow[];
+  const snapshotDeps = () => ({ runs: table, issues: table, objects: stores.data, clock });
+  const partsOf = async () => (await stores.data.list(runDatasetSpacePrefix(REBUILT))).map((k) => runPartOf(k)!);
+  /** Every group's figures on both engines are the in-memory path's, as the table holds the runs now. */
+  const expectTheTablesFigures = async () => {
+    for (const query of ['', 'outcome=judge', 'model=synthetic-model-01']) {
+      const { asOf: _, ...expected } = await ask<StatsBody>(held, apiPaths.stats(REBUILT), query);
+      for (const [, deps] of engines) {
+        const { asOf: __, ...actual } = await ask<StatsBody>(deps, apiPaths.stats(REBUILT), query);
+        expectSameFigures(actual, expected);
+      }
+    }
+  };
+  const rewrite = async (row: RunRow, change: Partial<RunRow>) => {
+    const stored = (await table.getRun(REBUILT, row.id))!;
+    await table.putRun({ ...stored.value, ...change, updatedAt: clock.now().toISOString() } as RunRow, stored.rev);
+  };
+
+  beforeAll(async () => {
+    const campaign = syntheticCampaign(
+      { space: REBUILT, runs: 60, hosts: ['mac-studio-1'], models: 2, harnesses: ['h1'], tasksPerWave: 10 },
+      LANDED_AT,
+    );
+    rows = [...campaign.rows()];
+    for (const issue of campaign.issues) await table.putIssue(issue);
+    held = { ...inMemory, config: parseConfig(config), runs: table, attempts: table, issues: table, hosts: table };
+    const withEngine = parseConfig({ ...config, engine: { aboveRuns: 10 } });
+    engines = [
+      ['DuckDB', { ...held, config: withEngine, engine }],
+      ['Athena (stand-in)', { ...held, config: withEngine, engine: byAthena.engine! }],
+    ];
+    // A rebuild, then a delta judging a third of the runs again.
+    for (const row of rows.slice(0, 50)) await table.putRun({ ...row, updatedAt: clock.now().toISOString() }, null);
+    await compactSpace(snapshotDeps(), REBUILT);
+    clock.advance(3600);
+    for (const row of rows.slice(0, 50).filter((_, k) => k % 3 === 0))
+      await rewrite(row, { judgeVerdict: 'wrong', judgeState: 'judged' });
+    await compactSpace(snapshotDeps(), REBUILT);
+  }, 60_000);
+
+  it('reads the newest sealed rebuild and the deltas after it, ignoring older parts before and after they are deleted', async () => {
+    await expectTheTablesFigures();
+    // A day later the table is read whole again; while it is read, one run lands and another is judged anew.
+    clock.advance(24 * 3600);
+    const listRuns = table.listRuns.bind(table);
+    let landedDuringRebuild = false;
+    const landing = {
+      ...snapshotDeps(),
+      runs: Object.assign(Object.create(table) as InMemoryTable, {
+        listRuns: async (...args: Parameters<InMemoryTable['listRuns']>) => {
+          const page = await listRuns(...args);
+          if (!landedDuringRebuild) {
+            landedDuringRebuild = true;
+            await table.putRun({ ...rows[55]!, updatedAt: clock.now().toISOString() }, null);
+            await rewrite(rows[1]!, { judgeVerdict: 'resolved', judgeState: 'judged' });
+          }
+          return page;
+        },
+      }),
+    };
+    expect(await compactSpace(landing, REBUILT)).toMatchObject({ kind: 'rebuilt', runs: 50 });
+    clock.advance(300);
+    expect(await compactSpace(snapshotDeps(), REBUILT)).toMatchObject({ kind: 'delta', changed: 2 });
+    expect((await partsOf()).map((p) => p.kind).sort()).toEqual([
+      'delta',
+      'delta',
+      'rebuild',
+      'rebuild',
+      'sealed',
+      'sealed',
+    ]);
+    await expectTheTablesFigures();
+    // An hour after the rebuild began, the parts written before it are deleted; the figures stay the table's.
+    clock.advance(3600);
+    await compactSpace(snapshotDeps(), REBUILT);
+    expect((await partsOf()).map((p) => p.kind).sort()).toEqual(['delta', 'rebuild', 'sealed']);
+    await expectTheTablesFigures();
+    const { groups } = await ask<StatsBody>(engines[0]![1], apiPaths.stats(REBUILT), '');
+    expect(groups.reduce((n, g) => n + g.runs, 0)).toBe(51);
+  });
+
+  it('counts the runs of a rebuild cut off before its seal once, as the newest copy', async () => {
+    // Every run written again by a rebuild that never finished: read as newer copies, not as a second run.
+    clock.advance(600);
+    const current = await Promise.all(
+      [...rows.slice(0, 50), rows[55]!].map(async (r) => (await table.getRun(REBUILT, r.id))!.value),
+    );
+    const at = clock.now();
+    await stores.data.put(
+      runPartKey(REBUILT, at, 'rebuild', 'cut-off'),
+      runPart(current.map(snapshotRun), at, 'rebuild'),
+    );
+    await expectTheTablesFigures();
   });
 });

@@ -9,7 +9,13 @@ import type { ObjectStore } from '#core/ports.ts';
 import { COLUMNS_FORMAT, columnsFromBytes } from '#analytics/columns.ts';
 import { answerRead } from '#core/read/read-api.ts';
 import { type CompareBody, type IssuesBody } from '#analytics/contract.ts';
-import { compactSpace, FULL_REBUILD_EVERY_MS, readManifest } from '#core/read/snapshot-store.ts';
+import {
+  compactSpace,
+  FULL_REBUILD_EVERY_MS,
+  readManifest,
+  SUPERSEDED_PART_GRACE_MS,
+} from '#core/read/snapshot-store.ts';
+import { runPartKey, runPartOf } from '#core/read/run-dataset.ts';
 import { RunTable } from '#analytics/run-table.ts';
 import {
   snapshotManifestKey as manifestKey,
@@ -39,6 +45,7 @@ const SPACES = [
   'Replaced',
   'PartInput',
   'Dataset',
+  'Superseded',
 ] as const;
 const config = parseConfig({ spaces: Object.fromEntries(SPACES.map((s) => [s, { senders: ['mac-studio-1'] }])) });
 let t: { store: InMemoryTable; data: InMemoryObjectStore };
@@ -74,26 +81,61 @@ describe('the persisted runs snapshot', () => {
     expect((await readManifest(t.data, SPACE))!.rebuiltAt).toBeDefined();
   });
 
-  it('writes each change set to the run dataset as one Parquet part of the runs that changed, none when nothing did', async () => {
+  it('writes a rebuild to the run dataset as parts of every run, then its seal; each later change set as one delta part, none when nothing changed', async () => {
     const SPACE = 'Dataset';
     const partsOf = async () => t.data.list(`${RUN_DATASET_PREFIX}space=${SPACE}/`);
-    const idsIn = async (key: string) => {
+    const rowsIn = async (key: string) => {
       const bytes = (await t.data.getBytes(key))!;
       const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-      return (await parquetReadObjects({ file, columns: ['id'] })).map((r) => r['id'] as string).sort();
+      const rows = await parquetReadObjects({ file, columns: ['id', 'partKind'] });
+      return rows.map((r) => `${r['partKind']} ${r['id']}`).sort();
     };
     await seededSpace(SPACE, 3);
-    const [first] = await partsOf();
-    expect(await idsIn(first!)).toHaveLength(3);
-    expect(first).toMatch(new RegExp(`^${RUN_DATASET_PREFIX}space=${SPACE}/day=\\d{4}-\\d{2}-\\d{2}/[^/]+\\.parquet$`));
+    const rebuilt = await partsOf();
+    expect(rebuilt.map((key) => runPartOf(key)?.kind).sort()).toEqual(['rebuild', 'sealed']);
+    const [rebuild, seal] = [
+      rebuilt.find((k) => k.includes('-rebuild-'))!,
+      rebuilt.find((k) => k.includes('-sealed-'))!,
+    ];
+    expect(await rowsIn(rebuild)).toHaveLength(3);
+    expect(await rowsIn(seal)).toEqual(['sealed null']);
+    expect(runPartOf(rebuild)!.writtenAt).toEqual(runPartOf(seal)!.writtenAt);
+    expect(rebuild).toMatch(
+      new RegExp(`^${RUN_DATASET_PREFIX}space=${SPACE}/day=\\d{4}-\\d{2}-\\d{2}/\\d{13}-rebuild-[^/]+\\.parquet$`),
+    );
     await compactSpace(coldProcess().deps, SPACE);
-    expect(await partsOf()).toEqual([first]);
+    expect(await partsOf()).toEqual(rebuilt);
     const later = run(SPACE, 'late', 'resolved', new Date(Date.now() + 1000).toISOString());
     await t.store.putRun(later, null);
     await compactSpace(coldProcess().deps, SPACE);
     const parts = await partsOf();
-    expect(parts).toHaveLength(2);
-    expect(await idsIn(parts.find((k) => k !== first)!)).toEqual([later.id]);
+    expect(parts).toHaveLength(3);
+    expect(await rowsIn(parts.find((k) => !rebuilt.includes(k))!)).toEqual([`delta ${later.id}`]);
+  });
+
+  it('deletes the dataset parts a sealed rebuild supersedes an hour after it began, keeping the deltas written since it began', async () => {
+    const SPACE = 'Superseded';
+    const partsOf = async () => (await t.data.list(`${RUN_DATASET_PREFIX}space=${SPACE}/`)).map((k) => runPartOf(k)!);
+    const at = (ms: number) => ({ ...coldProcess().deps, clock: { now: () => new Date(ms) } });
+    const start = Date.parse('2026-12-01T00:00:00.000Z');
+    await t.store.putRun(run(SPACE, 'first', 'wrong', new Date(start).toISOString()), null);
+    await compactSpace(at(start), SPACE);
+    await t.store.putRun(run(SPACE, 'first', 'resolved', new Date(start + 60_000).toISOString()), 1);
+    await compactSpace(at(start + 120_000), SPACE);
+    const nextDay = start + FULL_REBUILD_EVERY_MS + 180_000;
+    // A rebuild without its seal (cut off) supersedes nothing.
+    await t.data.put(runPartKey(SPACE, new Date(nextDay - 60_000), 'rebuild', 'cut-off'), 'its runs');
+    expect(await compactSpace(at(nextDay), SPACE)).toMatchObject({ kind: 'rebuilt' });
+    // Landed while the rebuild ran, after its read of the table: the next compaction's delta holds it.
+    await t.store.putRun(run(SPACE, 'during', 'resolved', new Date(nextDay + 1000).toISOString()), null);
+    await compactSpace(at(nextDay + 300_000), SPACE);
+    const kinds = (parts: { kind: string }[]) => parts.map((p) => p.kind).sort();
+    expect(kinds(await partsOf())).toEqual(['delta', 'delta', 'rebuild', 'rebuild', 'rebuild', 'sealed', 'sealed']);
+    // An hour after the second rebuild began, what was written before it goes; its parts and the later delta stay.
+    await compactSpace(at(nextDay + SUPERSEDED_PART_GRACE_MS), SPACE);
+    const left = await partsOf();
+    expect(kinds(left)).toEqual(['delta', 'rebuild', 'sealed']);
+    expect(left.every((p) => p.writtenAt.getTime() >= nextDay)).toBe(true);
   });
 
   it('gives a cold process /stats and /compare from its columns parts, never decoding its runs document; later rows come from the delta', async () => {
