@@ -49,8 +49,7 @@ export async function measureRunDetail(browser: Browser, repeats: number): Promi
     for (const row of [huge, small]) {
       const base = `/api/spaces/S/runs/${encodeURIComponent(row.id)}`;
       if (u.pathname === base) return json(res, 200, row);
-      if (u.pathname === `${base}/patch`) return (res.writeHead(200).end(patches.get(row.id)), true);
-      if (u.pathname === `${base}/summary`) return (res.writeHead(200).end('Done.'), true);
+      if (u.pathname === `${base}/texts`) return json(res, 200, { patch: patches.get(row.id), summary: 'Done.' });
       if (u.pathname === `${base}/attempts`) return json(res, 200, { attempts: [] });
     }
     return emptySpaceApi(res, u, 'S');

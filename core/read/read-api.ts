@@ -25,6 +25,7 @@ import {
   type IssuesBody,
   type ReferenceBody,
   type RunsPage,
+  type RunTextsBody,
 } from '#analytics/contract.ts';
 import { withinLimit } from './answer-limit.ts';
 import { compare, grid, pageReadsEngine, pairs, stats } from './analysis-routes.ts';
@@ -107,6 +108,7 @@ const ROUTES: Route[] = [
   get('/api/spaces/:space/runs/:id', (r) => oneRun(r.deps, r.space, r.id)),
   get('/api/spaces/:space/runs/:id/patch', (r) => runText(r.deps, r.space, r.id, 'patch')),
   get('/api/spaces/:space/runs/:id/summary', (r) => runText(r.deps, r.space, r.id, 'summary')),
+  get('/api/spaces/:space/runs/:id/texts', (r) => runTexts(r.deps, r.space, r.id)),
   get('/api/spaces/:space/runs/:id/reference', (r) => runReference(r.deps, r.space, r.id)),
   get('/api/spaces/:space/runs/:id/attempts', (r) => attemptsOf(r.deps, r.space, r.id)),
   get('/api/spaces/:space/issues', (r) => issues(r.deps, r.space, r.query)),
@@ -297,6 +299,14 @@ async function runText(deps: ReadDeps, space: string, id: string, which: 'patch'
     body: text,
     contentType: which === 'patch' ? 'text/x-diff; charset=utf-8' : 'text/markdown; charset=utf-8',
   };
+}
+
+/** Patch and summary in one answer, from the one object a run keeps them in (two for runs landed before). */
+async function runTexts(deps: ReadDeps, space: string, id: string): Promise<HttpAnswer> {
+  const row = await deps.runs.getRun(space, id);
+  if (!row) return jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);
+  const body: RunTextsBody = await readRunTexts(deps.objects, row.value);
+  return { status: 200, body };
 }
 
 /**

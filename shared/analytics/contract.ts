@@ -46,6 +46,12 @@ export interface AttemptsBody {
   attempts: AttemptSummary[];
 }
 
+/** A run's patch and summary in one answer (the run detail's one read of them); null where none is stored. */
+export interface RunTextsBody {
+  patch: string | null;
+  summary: string | null;
+}
+
 export interface HostsBody {
   hosts: HostRecord[];
 }
@@ -182,6 +188,7 @@ export const apiPaths = {
   run: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}`,
   patch: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/patch`,
   summary: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/summary`,
+  texts: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/texts`,
   reference: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/reference`,
   attempts: (space: string, id: string) => `/spaces/${seg(space)}/runs/${seg(id)}/attempts`,
   issues: (space: string, fields?: readonly IssueField[]) =>

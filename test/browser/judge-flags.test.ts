@@ -43,9 +43,7 @@ beforeAll(async () => {
     if (u.pathname === '/api/spaces/S/columns') return columns(res, RUNS);
     const run = `/api/spaces/S/runs/${encodeURIComponent(flagged.id)}`;
     if (u.pathname === run) return json(res, 200, flagged);
-    if (u.pathname === `${run}/patch`) return (res.writeHead(200, { 'content-type': 'text/x-diff' }).end(PATCH), true);
-    if (u.pathname === `${run}/summary`)
-      return (res.writeHead(200, { 'content-type': 'text/markdown' }).end('Done.'), true);
+    if (u.pathname === `${run}/texts`) return json(res, 200, { patch: PATCH, summary: 'Done.' });
     if (u.pathname === `${run}/attempts`) return json(res, 200, { attempts: [] });
     return emptySpaceApi(res, u, 'S');
   });

@@ -53,10 +53,7 @@ beforeAll(async () => {
     for (const row of Object.values(runs)) {
       const base = `/api/spaces/S/runs/${encodeURIComponent(row.id)}`;
       if (u.pathname === base) return json(res, 200, row);
-      if (u.pathname === `${base}/patch` && patches[row.id] !== undefined)
-        return (res.writeHead(200, { 'content-type': 'text/x-diff' }).end(patches[row.id]), true);
-      if (u.pathname === `${base}/patch`) return json(res, 404, { error: 'not-found', message: 'no patch' });
-      if (u.pathname === `${base}/summary`) return (res.writeHead(200).end(HOSTILE), true);
+      if (u.pathname === `${base}/texts`) return json(res, 200, { patch: patches[row.id] ?? null, summary: HOSTILE });
       if (u.pathname === `${base}/attempts`) return json(res, 200, { attempts: [] });
     }
     return emptySpaceApi(res, u, 'S');

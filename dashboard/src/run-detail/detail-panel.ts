@@ -3,7 +3,13 @@
 // (docs/contract.md §4: earlier ones archived, never erased), the summary and every field of the row. Patches
 // and summaries are shown as text: a summary's markdown is not rendered, so nothing a runner sends can become
 // markup. Long lines wrap, so the panel is the one scroller.
-import { apiPaths, type AttemptsBody, type CockpitIssue, type ReferenceBody } from '#analytics/contract.ts';
+import {
+  apiPaths,
+  type AttemptsBody,
+  type CockpitIssue,
+  type ReferenceBody,
+  type RunTextsBody,
+} from '#analytics/contract.ts';
 import type { AttemptSummary } from '#schema/attempt.ts';
 import type { RunRow } from '#schema/run.ts';
 import type { Api } from '../page/api.ts';
@@ -45,10 +51,9 @@ export class DetailPanel {
     this.root.hidden = false;
     if (fresh) fill(this.root, this.head(id, id), el('p', { class: 'loading' }, 'Loading…'));
     try {
-      const [row, patch, summary, reference, attempts] = await Promise.all([
+      const [row, { patch, summary }, reference, attempts] = await Promise.all([
         this.api.json<RunRow>(apiPaths.run(this.space, id)),
-        this.api.text(apiPaths.patch(this.space, id)),
-        this.api.text(apiPaths.summary(this.space, id)),
+        this.api.json<RunTextsBody>(apiPaths.texts(this.space, id)),
         this.showReference ? this.api.optionalJson<ReferenceBody>(apiPaths.reference(this.space, id)) : null,
         this.api.json<AttemptsBody>(apiPaths.attempts(this.space, id)),
       ]);

@@ -1,5 +1,5 @@
 // A run's patch and summary are one object (docs/contract.md §4): landing puts it once, the judge gets it once,
-// the read API serves either text from it; a run landed before, with two objects, still reads without a migration.
+// the read API serves either text or both (the run detail's one read) from it; a run landed before, with two objects, still reads without a migration.
 import { describe, expect, it, jest } from '@jest/globals';
 import { readRunTexts } from '#core/run-texts.ts';
 import { RUNS_PREFIX } from '#core/storage-layout.ts';
@@ -68,6 +68,19 @@ describe("a run's patch and summary", () => {
     expect(await w.read(config, `${base}/summary`)).toEqual({ status: 200, body: 'Did x.' });
   });
 
+  it('are served together by the read API for the run detail: one GET, or one per object for a run landed before', async () => {
+    const w = judgeWorldWithFix(config);
+    const now = await w.putRun({ space: 'S', taskId: 't-1', patch: 'diff --git a/f b/f\n+x\n', summary: 'Did x.' });
+    const before = await w.putRun({ space: 'S', taskId: 't-2', summary: 'Guarded.', twoObjects: true });
+    const texts = (row: { id: string }) => w.read(config, `/api/spaces/S/runs/${encodeURIComponent(row.id)}/texts`);
+    const requests = runObjectRequests(w.objects);
+    expect(await texts(now)).toEqual({ status: 200, body: { patch: 'diff --git a/f b/f\n+x\n', summary: 'Did x.' } });
+    expect(requests().gets).toBe(1);
+    expect(await texts(before)).toEqual({ status: 200, body: { patch: REFERENCE_FIX, summary: 'Guarded.' } });
+    expect(requests().gets).toBe(3);
+    expect((await w.read(config, '/api/spaces/S/runs/no-such-run/texts')).status).toBe(404);
+  });
+
   it('answer 404 when the object is missing, as a missing patch did', async () => {
     const w = judgeWorldWithFix(config);
     const row = await w.putRun({ space: 'S', taskId: 't-1' });
@@ -75,5 +88,7 @@ describe("a run's patch and summary", () => {
     const answer = await w.read(config, `/api/spaces/S/runs/${encodeURIComponent(row.id)}/patch`);
     expect(answer.status).toBe(404);
     expect(await readRunTexts(w.objects, row)).toEqual({ patch: null, summary: null });
+    const texts = await w.read(config, `/api/spaces/S/runs/${encodeURIComponent(row.id)}/texts`);
+    expect(texts).toEqual({ status: 200, body: { patch: null, summary: null } });
   });
 });
