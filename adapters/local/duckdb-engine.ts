@@ -1,11 +1,17 @@
 // The analytics engine in local mode: DuckDB, embedded, reading the run dataset's Parquet parts where the local
-// object store keeps the data bucket. One connection per engine; DuckDB runs a query on its own threads.
+// object store keeps the data bucket. One connection per engine; DuckDB runs a query on its own threads. Its
+// memory is bounded (`memory_limit`, from the configuration): by default DuckDB keeps buffers up to 80 % of the
+// machine's memory, gigabytes at millions of runs in the read process; past the limit a query's hash tables and
+// sorts spill to a temporary folder of the engine's own, removed when it closes. Rows keep their input order
+// (DuckDB's default): without it, a CSV export's sort of its text cells failed out of memory even at 1 GB.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { AnalyticsEngine, EngineExport, EngineValue } from '#core/ports.ts';
 import { RUN_DATASET_PREFIX } from '#core/storage-layout.ts';
+import { DEFAULT_ENGINE_MEMORY_MB, DEFAULT_ENGINE_THREADS } from '#schema/config.ts';
 
 const scalar = (value: unknown): EngineValue => {
   if (typeof value === 'bigint') return Number(value);
@@ -23,11 +29,18 @@ const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
 /** The suffix the local S3 emulator (s3rver) gives an object's file. */
 export const S3RVER_OBJECT_SUFFIX = '._S3rver_object';
 
+/** How much of the machine DuckDB may use (`engine.memoryMb`, `engine.threads` of the configuration). */
+export interface DuckDbLimits {
+  memoryMb: number;
+  threads: number;
+}
+
 export class DuckDbEngine implements AnalyticsEngine {
   readonly runDataset: string;
 
   private constructor(
     private readonly connection: DuckDBConnection,
+    private readonly spillDirectory: string,
     bucketDirectory: string,
     objectSuffix: string,
     private readonly upload: FileUpload | null,
@@ -45,9 +58,15 @@ export class DuckDbEngine implements AnalyticsEngine {
     bucketDirectory: string,
     objectSuffix = '',
     upload: FileUpload | null = null,
+    limits: DuckDbLimits = { memoryMb: DEFAULT_ENGINE_MEMORY_MB, threads: DEFAULT_ENGINE_THREADS },
   ): Promise<DuckDbEngine> {
-    const instance = await DuckDBInstance.create(':memory:');
-    return new DuckDbEngine(await instance.connect(), bucketDirectory, objectSuffix, upload);
+    const spillDirectory = mkdtempSync(join(tmpdir(), 'replay-duckdb-'));
+    const instance = await DuckDBInstance.create(':memory:', {
+      memory_limit: `${limits.memoryMb}MB`,
+      threads: String(limits.threads),
+      temp_directory: spillDirectory,
+    });
+    return new DuckDbEngine(await instance.connect(), spillDirectory, bucketDirectory, objectSuffix, upload);
   }
 
   /** DuckDB writes the file (COPY, streaming, spilling to disk), then `upload` puts it in the bucket. */
@@ -95,5 +114,6 @@ export class DuckDbEngine implements AnalyticsEngine {
 
   close(): void {
     this.connection.closeSync();
+    rmSync(this.spillDirectory, { recursive: true, force: true });
   }
 }

@@ -172,6 +172,7 @@ async function emulatedResources(
     join(emulators.s3Directory, names.dataBucket),
     S3RVER_OBJECT_SUFFIX,
     (key, path) => downloads.putFile(key, path),
+    config.engine,
   );
   const resources: PlatformResources = {
     config,

@@ -205,6 +205,13 @@ export type AdoptConfig = z.output<typeof adoptSchema>;
 /** The run count above which the engine answers a space's figures and exports (`engine.aboveRuns`). */
 export const DEFAULT_ENGINE_ABOVE_RUNS = 1_000_000;
 
+/**
+ * Local mode's engine (DuckDB, in the read process): the most memory its buffers may take, spilling to disk past
+ * it, and the threads a query runs on (`engine.memoryMb`, `engine.threads`).
+ */
+export const DEFAULT_ENGINE_MEMORY_MB = 2048;
+export const DEFAULT_ENGINE_THREADS = 2;
+
 /** The run count up to which the cockpit holds a space's runs in the browser (`cockpit.browserRuns`). */
 export const DEFAULT_COCKPIT_BROWSER_RUNS = 1_000_000;
 
@@ -253,9 +260,15 @@ export const configSchema = z
      * Above how many runs a space's `/stats`, `/pairs` and exports are answered by the analytics engine over the
      * run dataset (DuckDB locally, Athena in AWS) rather than from the runs the read function holds (§6).
      */
-    engine: z._default(z.strictObject({ aboveRuns: z._default(count, DEFAULT_ENGINE_ABOVE_RUNS) }), {
-      aboveRuns: DEFAULT_ENGINE_ABOVE_RUNS,
-    }),
+    engine: z._default(
+      z.strictObject({
+        aboveRuns: z._default(count, DEFAULT_ENGINE_ABOVE_RUNS),
+        /** Local mode's DuckDB: its buffers' limit, in MB (it spills to a temporary folder past it), and its threads. */
+        memoryMb: z._default(z.int().check(z.gte(32, 'must be at least 32 (MB)')), DEFAULT_ENGINE_MEMORY_MB),
+        threads: z._default(z.int().check(z.gte(1), z.lte(64)), DEFAULT_ENGINE_THREADS),
+      }),
+      { aboveRuns: DEFAULT_ENGINE_ABOVE_RUNS, memoryMb: DEFAULT_ENGINE_MEMORY_MB, threads: DEFAULT_ENGINE_THREADS },
+    ),
     /**
      * Up to how many runs the cockpit downloads a space's columns and works out every card in the browser; above
      * it (and where the engine answers the space) the page asks the read API for its cards and pages (§6).
