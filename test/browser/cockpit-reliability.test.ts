@@ -66,7 +66,7 @@ beforeAll(async () => {
         signIn: null,
       } satisfies CockpitSettings);
     if (u.pathname === '/api/spaces/R/columns') return columns(res, RUNS);
-    const run = /^\/api\/spaces\/R\/runs\/([^/]+)(\/attempts)?$/.exec(u.pathname);
+    const run = /^\/api\/spaces\/R\/runs\/([^/]+)(\/attempts|\/texts)?$/.exec(u.pathname);
     const found = run && byId.get(decodeURIComponent(run[1]!));
     if (run && found) {
       const { model, taskId, harnessVersion, sample, hiddenTest, verdict } = found;
@@ -75,6 +75,7 @@ beforeAll(async () => {
         { model, taskId, harnessVersion, sample },
         { judgeVerdict: verdict, judgeState: 'judged', hiddenTestResult },
       );
+      if (run[2] === '/texts') return json(res, 200, { patch: null, summary: null });
       return run[2] ? json(res, 200, { attempts: [] }) : json(res, 200, row);
     }
     return emptySpaceApi(res, u, 'R');
