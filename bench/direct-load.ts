@@ -41,7 +41,7 @@ export function landedRow(
       deliveryId: createHash('sha256').update(JSON.stringify(delivery)).digest('hex'),
       row,
       patchSha256: createHash('sha256').update(patch).digest('hex'),
-      patchEmpty: patch === '',
+      patch: patch === '' ? 'empty' : 'present',
       patchTruncated: false,
       mayOwn: true,
       textsKey: '',

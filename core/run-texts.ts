@@ -13,14 +13,14 @@ export interface RunTexts {
   summary: string | null;
 }
 
-const storedTextsSchema = z.object({ patch: z.string(), summary: z.string() });
+const storedTextsSchema = z.object({ patch: z.nullable(z.string()), summary: z.string() });
 
 /** The object a landing puts: its key and its bytes. */
 export function runTextsObject(
   space: string,
   id: string,
   finishedAt: string,
-  texts: { patch: string; summary: string },
+  texts: { patch: string | null; summary: string },
 ): { key: string; body: string } {
   const body = JSON.stringify({ patch: texts.patch, summary: texts.summary });
   return { key: runTextsKey(space, id, finishedAt, sha256Hex(body)), body };

@@ -2,9 +2,9 @@
 // Terminal-Bench runs, five trials of each of the 80 tasks (data/terminal-bench/, data/README.md). Each agent's
 // run folders are imported exactly as `replay-push import harbor` imports a team's own (runner/import/harbor.ts):
 // a task's trials become samples 1–5, each with its real outcome and per-test results, and its agent time and
-// tokens where the run records them. A Terminal-Bench trial has no diff, so every run's patch is empty (the
-// pipeline gives it `no_change` without a judge call) and no task is a GitHub issue (no issue records): its
-// hidden-test result is the outcome to read. Only the runner host each run is sent from is generated.
+// tokens where the run records them. A Terminal-Bench trial records no diff, so every run's patch is not recorded
+// (the pipeline excludes it from the judge's figures without a call) and no task is a GitHub issue (no issue
+// records): its hidden-test result is the outcome to read. Only the runner host each run is sent from is generated.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,6 +93,7 @@ export async function buildTerminalBenchCampaign(options: TerminalBenchCampaignO
       `${tasks.size} ${data.dataset.name} ${data.dataset.version} tasks from data/terminal-bench/ ` +
       `(${data.configurations.length} agents' published runs, five trials each)`,
     provenance,
-    verdicts: 'none asked for: a trial records no diff, so each run lands "no_change"; read its hidden-test figures',
+    verdicts:
+      'none asked for: a trial records no diff, so each run is excluded from the judge’s figures; read its hidden-test figures',
   };
 }

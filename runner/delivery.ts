@@ -66,7 +66,7 @@ function fitPatch(
 
 export function buildRunDelivery(run: PreparedRun, limit = MAX_DELIVERY_BYTES): BuiltDelivery {
   const summary = cutToBytes(run.summary, MAX_SUMMARY_BYTES);
-  const bodyWith = (patch: string, patchTruncated: boolean) =>
+  const bodyWith = (patch: string | null, patchTruncated: boolean) =>
     JSON.stringify({
       kind: 'run',
       host: run.host,
@@ -76,7 +76,7 @@ export function buildRunDelivery(run: PreparedRun, limit = MAX_DELIVERY_BYTES): 
       patchTruncated,
       summary,
     } satisfies RunDelivery);
-  const fitted = fitPatch(run.patch, bodyWith, limit);
+  const fitted = run.patch === null ? { patch: null, truncated: false } : fitPatch(run.patch, bodyWith, limit);
   const body = bodyWith(fitted.patch, fitted.truncated);
   if (bytes(body) > limit)
     throw new Error(

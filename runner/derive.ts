@@ -21,9 +21,9 @@ export interface DerivedFigures {
   editCalls: number | null;
   writeCalls: number | null;
   dotnetCommands: number | null;
-  patchFilesChanged: number;
-  patchLinesAdded: number;
-  patchLinesRemoved: number;
+  patchFilesChanged: number | null;
+  patchLinesAdded: number | null;
+  patchLinesRemoved: number | null;
   metricsSource: 'trajectory' | 'result-only';
 }
 
@@ -157,17 +157,22 @@ const NO_TRAJECTORY = {
  */
 export const MEASURED_FIGURES = ['wallSeconds', ...Object.keys(NO_TRAJECTORY)] as (keyof DerivedFigures)[];
 
-/** The figures a folder gives: from the times in `result.json`, the trajectory (when there is one) and the diff. */
+/**
+ * The figures a folder gives: from the times in `result.json`, the trajectory (when there is one) and the diff
+ * (none when the source recorded no patch: its counts are unknown, not zero).
+ */
 export function deriveFigures(
   times: { startedAt: string; finishedAt: string },
   events: TrajectoryEvent[] | null,
-  patch: string,
+  patch: string | null,
 ): DerivedFigures {
   const wallSeconds = seconds(times.startedAt, times.finishedAt);
   return {
     wallSeconds,
     ...(events ? trajectoryFigures(events, wallSeconds) : NO_TRAJECTORY),
-    ...patchCounts(patch),
+    ...(patch === null
+      ? { patchFilesChanged: null, patchLinesAdded: null, patchLinesRemoved: null }
+      : patchCounts(patch)),
     metricsSource: events ? 'trajectory' : 'result-only',
   };
 }

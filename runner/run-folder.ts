@@ -56,7 +56,8 @@ export interface RunFolder {
   folder: string;
   result: ResultFile;
   events: TrajectoryEvent[] | null;
-  patch: string;
+  /** null when `result.json` says the source recorded no patch (`patchRecorded: false`). */
+  patch: string | null;
   summary: string;
   task: IssueRecord | null;
   hiddenTest: HiddenTestResult | null;
@@ -69,9 +70,9 @@ export interface PreparedRun {
   id: string;
   host: string;
   row: RunnerRow;
-  patch: string;
+  patch: string | null;
   summary: string;
-  /** SHA-256 of candidate.diff as the harness wrote it (before any cut). */
+  /** SHA-256 of candidate.diff as the harness wrote it (before any cut); of '' when no patch was recorded. */
   patchSha256: string;
   task: IssueRecord | null;
   hiddenTest: HiddenTestResult | null;
@@ -168,6 +169,11 @@ export async function readRunFolder(folderPath: string): Promise<RunFolder> {
     readOptional(folder, RUN_FILES.task),
     readOptional(folder, RUN_FILES.hiddenTests),
   ]);
+  if (result.patchRecorded === false && patch)
+    throw new RunFolderError(
+      at(RUN_FILES.patch),
+      'holds a patch, but result.json says "patchRecorded": false: remove one of the two.',
+    );
   const trajectory = trajectoryText === null ? null : parseTrajectory(trajectoryText, at(RUN_FILES.trajectory));
   const task =
     taskText === null
@@ -190,7 +196,7 @@ export async function readRunFolder(folderPath: string): Promise<RunFolder> {
     folder,
     result,
     events: trajectory?.events ?? null,
-    patch: patch ?? '',
+    patch: result.patchRecorded === false ? null : (patch ?? ''),
     summary: summary ?? '',
     task,
     hiddenTest,
@@ -242,7 +248,7 @@ export function prepareRun(run: RunFolder, options: PrepareOptions = {}): Prepar
     row,
     patch: run.patch,
     summary: run.summary,
-    patchSha256: sha256Hex(run.patch),
+    patchSha256: sha256Hex(run.patch ?? ''),
     task: run.task,
     hiddenTest: run.hiddenTest,
     warnings: run.warnings,

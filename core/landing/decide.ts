@@ -18,7 +18,8 @@ export interface IncomingRun {
   deliveryId: string;
   row: RunnerRow;
   patchSha256: string;
-  patchEmpty: boolean;
+  /** `not-recorded`: the source (an import) kept no patch, so there is nothing to judge. */
+  patch: 'present' | 'empty' | 'not-recorded';
   patchTruncated: boolean;
   /** The object holding the patch and summary (core/run-texts.ts). */
   textsKey: string;
@@ -142,17 +143,24 @@ export function decideLanding(
 }
 
 /**
- * Contamination → `excluded`, else an empty patch → `no_change`, both without a judge call and overriding
- * a kept verdict. Otherwise a row without a verdict waits for the judge, due now.
+ * Contamination → `excluded`, else a patch its source did not record → `excluded` (nothing to judge, so outside n),
+ * else an empty patch → `no_change`, each without a judge call and overriding a kept verdict. Otherwise a row
+ * without a verdict waits for the judge, due now.
  */
 function applyNoCallVerdicts(judge: JudgeFields, incoming: IncomingRun, now: string): JudgeFields {
-  const noCall = incoming.row.contamination.length > 0 ? 'excluded' : incoming.patchEmpty ? 'no_change' : null;
+  const noCall: { verdict: 'excluded' | 'no_change'; reason: string } | null =
+    incoming.row.contamination.length > 0
+      ? { verdict: 'excluded', reason: 'The run reached outside its snapshot (see contamination).' }
+      : incoming.patch === 'not-recorded'
+        ? { verdict: 'excluded', reason: 'Its source recorded no patch: there is nothing to judge.' }
+        : incoming.patch === 'empty'
+          ? { verdict: 'no_change', reason: 'The patch is empty.' }
+          : null;
   if (noCall) {
     return {
       ...emptyJudgeFields(),
-      judgeVerdict: noCall,
-      judgeReason:
-        noCall === 'excluded' ? 'The run reached outside its snapshot (see contamination).' : 'The patch is empty.',
+      judgeVerdict: noCall.verdict,
+      judgeReason: noCall.reason,
       judgeAttempts: judge.judgeAttempts,
       judgeCostUsd: judge.judgeCostUsd,
       judgeState: 'not-needed',

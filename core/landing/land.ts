@@ -125,7 +125,7 @@ export async function landEntry(deps: LandingDeps, entry: InboxEntry): Promise<L
 async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelivery): Promise<LandingOutcome> {
   const { space } = entry;
   const F = delivery.row.finishedAt;
-  const patchSha256 = sha256Hex(delivery.patch);
+  const patchSha256 = sha256Hex(delivery.patch ?? '');
   const fullContamination = boundedContamination(delivery.row.contamination).complete
     ? null
     : JSON.stringify(delivery.row.contamination);
@@ -136,7 +136,7 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     deliveryId: entry.deliveryId,
     row: delivery.row,
     patchSha256,
-    patchEmpty: delivery.patch.trim() === '',
+    patch: delivery.patch === null ? 'not-recorded' : delivery.patch.trim() === '' ? 'empty' : 'present',
     patchTruncated: delivery.patchTruncated,
     textsKey: texts.key,
     contaminationKey:

@@ -63,7 +63,8 @@ export interface ImportedRun {
   finishedAt: string;
   outcome: RunnerRow['outcome'];
   figures: GivenFigures;
-  patch: string;
+  /** null where the format records no diff at all (not an empty one): the run is then not judged. */
+  patch: string | null;
   summary: string;
   hiddenTest: HiddenTestResult | null;
   task: IssueRecord | null;
@@ -119,12 +120,13 @@ export function toRunFolder(run: ImportedRun, defaults: ImportDefaults): RunFold
     ...Object.fromEntries(FIGURES.map((f) => [f, null])),
     ...run.figures,
     metricsSource: run.metricsSource,
+    ...(run.patch === null ? { patchRecorded: false } : {}),
   };
   const problems = [
     check(resultFileSchema, result, ''),
     // The host is --host's, filled in when the folder is sent; any valid name stands in for the check here.
     check(runnerRowSchema, { ...result, host: 'import' }, ''),
-    check(patchText, run.patch, 'patch'),
+    run.patch !== null && check(patchText, run.patch, 'patch'),
     check(longText(4 * 1024 * 1024), run.summary, 'summary'),
     run.hiddenTest && check(hiddenTestResultSchema, run.hiddenTest, 'hiddenTest'),
     run.task && check(issueRecordSchema, run.task, 'task'),

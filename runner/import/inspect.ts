@@ -100,7 +100,7 @@ export function inspectRun(path: string, header: Json, sample: Json, context: Im
       costUsd: usageSum(usage, 'total_cost'),
       ...(messages.length ? tools : {}),
     },
-    patch: patch ?? '',
+    patch: patch ?? null,
     summary: '',
     hiddenTest: hiddenTestOfScores(scores, finishedAt),
     task: taskId ? issueRecordOf(taskId, context.dataset.get(taskId)) : null,

@@ -12,7 +12,8 @@ export const runDeliverySchema = z.object({
   host: pathSafeIdentity,
   id: identity.check(z.maxLength(700)),
   row: runnerRowSchema,
-  patch: z._default(patchText, ''),
+  /** null: the source recorded no patch (an import), which is not judged; '' is a run that changed nothing. */
+  patch: z._default(z.nullable(patchText), ''),
   patchTruncated: z._default(z.boolean(), false),
   summary: z._default(longText(MAX_DELIVERY_BYTES), ''),
 });

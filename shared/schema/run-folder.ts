@@ -17,6 +17,8 @@ export const resultFileSchema = z.looseObject({
   outcome,
   host: z.optional(pathSafeIdentity),
   workspace: z.optional(z.string().check(z.startsWith('/', 'must be an absolute path'))),
+  /** false: the source (an import) recorded no patch at all, so there is nothing to judge (docs/contract.md §7). */
+  patchRecorded: z.optional(z.boolean()),
 });
 export type ResultFile = z.output<typeof resultFileSchema>;
 

@@ -51,6 +51,20 @@ describe('landing a run', () => {
     });
   });
 
+  it('excludes a run whose source recorded no patch: no judge call, a null patch stored, no empty one', async () => {
+    const d = deps();
+    const delivery = runDelivery({ host: 'mac-land-2', taskId: 'no-diff-1' }, { patch: null });
+    expect(await landEntry(d, entry('unrecorded', delivery))).toBe('new');
+    const row = (await t.store.getRun('unrecorded', delivery.id))!.value;
+    expect(row).toMatchObject({
+      judgeVerdict: 'excluded',
+      judgeState: 'not-needed',
+      judgeReason: 'Its source recorded no patch: there is nothing to judge.',
+    });
+    expect(await readRunTexts(t.data, row)).toEqual({ patch: null, summary: 'Changed a to b.' });
+    expect(d.judgeQueue.sent).toEqual([]);
+  });
+
   it('never lets an older delivery touch the newer patch object or row: it is archived beside it', async () => {
     const d = deps();
     const newer = runDelivery({ finishedAt: '2026-11-22T00:00:00Z' }, { patch: 'diff --git a/n b/n\n+new\n' });

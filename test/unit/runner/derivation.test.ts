@@ -137,6 +137,25 @@ describe('deriving a run row from the example folder', () => {
     );
     expect(row.repo).toBe('acme/widgets');
   });
+
+  it('sends a null patch with unknown counts when result.json says no patch was recorded, and refuses a folder that holds one', async () => {
+    const dir = copyOfExample();
+    const result = JSON.parse(readFileSync(join(EXAMPLE, 'result.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'result.json'), JSON.stringify({ ...result, patchRecorded: false }));
+    await expect(readRunFolder(dir)).rejects.toThrow(
+      /candidate\.diff: holds a patch, but result\.json says "patchRecorded": false/,
+    );
+    rmSync(join(dir, 'candidate.diff'));
+    const run = prepareRun(await readRunFolder(dir), MAC_CONTEXT);
+    expect(run.patch).toBeNull();
+    expect(run.row).toMatchObject({ patchFilesChanged: null, patchLinesAdded: null, patchLinesRemoved: null });
+    // Without the flag a missing candidate.diff is an empty patch, as before: the run changed nothing.
+    writeFileSync(join(dir, 'result.json'), JSON.stringify(result));
+    expect(prepareRun(await readRunFolder(dir), MAC_CONTEXT)).toMatchObject({
+      patch: '',
+      row: { patchFilesChanged: 0 },
+    });
+  });
 });
 
 describe('derivation rules', () => {

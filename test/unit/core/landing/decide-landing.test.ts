@@ -13,7 +13,7 @@ function incoming(overrides: Record<string, unknown> = {}, patch: Partial<Incomi
     deliveryId: 'd1',
     row: runnerRowSchema.parse(runnerRow(overrides)),
     patchSha256: 'sha-A',
-    patchEmpty: false,
+    patch: 'present',
     patchTruncated: false,
     textsKey: 't',
     contaminationKey: null,
@@ -161,17 +161,30 @@ describe('landing a run delivery', () => {
   });
 
   it('marks an empty patch no_change without a judge call', () => {
-    const decision = decideLanding(null, incoming({}, { patchEmpty: true }), NOW, null);
+    const decision = decideLanding(null, incoming({}, { patch: 'empty' }), NOW, null);
     expect(decision).toMatchObject({
       kind: 'write',
       row: { judgeVerdict: 'no_change', judgeState: 'not-needed', judgeNextAttemptAt: null },
     });
   });
 
+  it('excludes a run whose source recorded no patch, without a judge call, so it stays outside n', () => {
+    const decision = decideLanding(null, incoming({}, { patch: 'not-recorded' }), NOW, null);
+    expect(decision).toMatchObject({
+      kind: 'write',
+      row: {
+        judgeVerdict: 'excluded',
+        judgeState: 'not-needed',
+        judgeNextAttemptAt: null,
+        judgeReason: 'Its source recorded no patch: there is nothing to judge.',
+      },
+    });
+  });
+
   it('prefers excluded over no_change when both apply', () => {
     const decision = decideLanding(
       null,
-      incoming({ contamination: [{ step: 1, path: '/x' }] }, { patchEmpty: true }),
+      incoming({ contamination: [{ step: 1, path: '/x' }] }, { patch: 'empty' }),
       NOW,
       null,
     );

@@ -145,7 +145,7 @@ describe('at landing', () => {
       deliveryId: 'x',
       row: runnerRowSchema.parse({ ...runDelivery({ host: MINI }).row }),
       patchSha256: current.patchSha256,
-      patchEmpty: false,
+      patch: 'present' as const,
       patchTruncated: false,
       textsKey: 't',
       contaminationKey: null,

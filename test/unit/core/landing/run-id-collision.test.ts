@@ -107,7 +107,7 @@ describe('at landing', () => {
     const delivered = {
       ...incoming,
       deliveryId: 'x',
-      patchEmpty: false,
+      patch: 'present' as const,
       contaminationKey: null,
       acceptedAt: F,
       mayOwn: true,

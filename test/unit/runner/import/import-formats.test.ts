@@ -184,7 +184,7 @@ describe('openhands: output.jsonl', () => {
       repo: 'ponylang/ponyc',
       issueNumber: 4595,
     });
-    expect(done.patch.startsWith('diff --git a/src/libponyc/ast/parser.c')).toBe(true);
+    expect(done.patch?.startsWith('diff --git a/src/libponyc/ast/parser.c')).toBe(true);
     expect(done.task).toMatchObject({ baseSha: expect.stringMatching(/^[0-9a-f]{40}$/), tier: null });
     expect(done.hiddenTest).toBeNull();
     // Stopped at its 50 iterations: the budget, not a model error.
@@ -264,7 +264,7 @@ describe('swe-agent: .traj files', () => {
       metricsSource: 'swe-agent/1',
     });
     expect(runs[0]!.row.bashCalls! + runs[0]!.row.readCalls! + runs[0]!.row.editCalls!).toBe(4);
-    expect(runs[0]!.patch.startsWith('diff --git a/tests/missing_colon.py')).toBe(true);
+    expect(runs[0]!.patch?.startsWith('diff --git a/tests/missing_colon.py')).toBe(true);
     // Not a SWE-bench id: no issue record is made up for it.
     expect(runs[0]!.task).toBeNull();
   });

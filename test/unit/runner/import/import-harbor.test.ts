@@ -5,6 +5,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { importToFolders } from '#runner/import/import-command.ts';
+import { buildRunDelivery } from '#runner/delivery.ts';
 import { prepareFolders } from '#runner/sync.ts';
 import { tempDir } from '../../../helpers/run-folders.ts';
 
@@ -59,6 +60,11 @@ describe('harbor: Terminal-Bench trial folders', () => {
       failedTests: ['test_bucket_exists', 'test_bucket_public_access - AssertionError: Bucket is not public'],
     });
     expect(runs.map((r) => r.hiddenTest!.status)).toEqual(['fail', 'fail', 'pass', 'pass', 'fail']);
+    // A trial records no diff: the patch is not recorded (null, so never judged), not an empty one, and its counts
+    // are unknown rather than zero.
+    expect(runs.map((r) => r.patch)).toEqual([null, null, null, null, null]);
+    expect(runs[0]!.row).toMatchObject({ patchFilesChanged: null, patchLinesAdded: null, patchLinesRemoved: null });
+    expect(JSON.parse(buildRunDelivery(runs[0]!).body)).toMatchObject({ patch: null, patchTruncated: false });
     // Not a SWE-bench instance id: no issue record.
     expect(runs[0]!.task).toBeNull();
   });
@@ -220,6 +226,7 @@ describe('harbor: Harbor trial folders', () => {
       passedTests: ['tests/test_outputs.py::test_hello_file_exists', 'tests/test_outputs.py::test_hello_file_contents'],
       failedTests: [],
     });
+    expect(runs.map((r) => r.patch)).toEqual([null, null]);
     // No trajectory: no steps or tool calls are made up; the reward alone gives the result.
     expect(runs[1]!.row).toMatchObject({ steps: null, bashCalls: null });
     expect(runs[1]!.hiddenTest).toMatchObject({ status: 'pass', details: 'Harbor reward 1.' });
