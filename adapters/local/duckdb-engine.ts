@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { AnalyticsEngine, EngineExport, EngineValue } from '#core/ports.ts';
+import { RUN_DATASET_TABLE, RUN_PART_FIELDS } from '#core/read/run-dataset.ts';
 import { RUN_DATASET_PREFIX } from '#core/storage-layout.ts';
 import { DEFAULT_ENGINE_MEMORY_MB, DEFAULT_ENGINE_THREADS } from '#schema/config.ts';
 
@@ -29,6 +30,22 @@ const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
 /** The suffix the local S3 emulator (s3rver) gives an object's file. */
 export const S3RVER_OBJECT_SUFFIX = '._S3rver_object';
 
+const DUCKDB_TYPES = { string: 'VARCHAR', double: 'DOUBLE', boolean: 'BOOLEAN', timestamp: 'TIMESTAMP' } as const;
+
+/**
+ * The parts matching `parts` (a glob of the run dataset's files) as one table holding every column of a part, read
+ * by column name (`union_by_name`): a part written before a column existed reads it as null. DuckDB knows only the
+ * columns some part has, so every column is declared by an empty row of them too: a bucket whose parts all predate
+ * a column (`partKind`, before rebuilds were sealed) reads it as null as well, as a Glue table reads it in AWS.
+ */
+export function runDatasetSql(parts: string): string {
+  const declared = RUN_DATASET_TABLE.columns.map(
+    ({ type }, k) => `CAST(NULL AS ${DUCKDB_TYPES[type]}) AS "${RUN_PART_FIELDS[k]}"`,
+  );
+  const files = `read_parquet(${quoted(parts)}, hive_partitioning = true, hive_types_autocast = false, union_by_name = true)`;
+  return `(SELECT ${declared.join(', ')} WHERE false UNION ALL BY NAME SELECT * FROM ${files}) AS runDataset`;
+}
+
 /** How much of the machine DuckDB may use (`engine.memoryMb`, `engine.threads` of the configuration). */
 export interface DuckDbLimits {
   memoryMb: number;
@@ -45,9 +62,7 @@ export class DuckDbEngine implements AnalyticsEngine {
     objectSuffix: string,
     private readonly upload: FileUpload | null,
   ) {
-    const parts = `${bucketDirectory.replaceAll("'", "''")}/${RUN_DATASET_PREFIX}*/*/*.parquet${objectSuffix}`;
-    // By column name: a part written before a column existed reads it as null.
-    this.runDataset = `read_parquet('${parts}', hive_partitioning = true, hive_types_autocast = false, union_by_name = true)`;
+    this.runDataset = runDatasetSql(`${bucketDirectory}/${RUN_DATASET_PREFIX}*/*/*.parquet${objectSuffix}`);
   }
 
   /**

@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { athenaClient } from '#adapters/aws/athena-engine.ts';
+import { runDatasetSql } from '#adapters/local/duckdb-engine.ts';
 import { RUN_DATASET_TABLE } from '#core/read/run-dataset.ts';
 
 type AthenaClient = ReturnType<typeof athenaClient>;
@@ -99,18 +100,14 @@ export async function startAthenaStandIn(settings: AthenaStandInSettings): Promi
   const connection: DuckDBConnection = await (await DuckDBInstance.create(':memory:')).connect();
   for (const { database, table, location } of settings.tables) {
     const [, bucket, prefix] = /^s3:\/\/([^/]+)\/(.*)$/.exec(location)!;
-    const parts = `${settings.bucketDirectory(bucket!)}/${prefix}*/*/*.parquet${settings.objectSuffix}`.replaceAll(
-      "'",
-      "''",
-    );
+    const parts = `${settings.bucketDirectory(bucket!)}/${prefix}*/*/*.parquet${settings.objectSuffix}`;
     // The table's declared columns only, typed as declared: a query naming another column fails as Athena's would.
     const columns = [...RUN_DATASET_TABLE.columns, ...RUN_DATASET_TABLE.partitions].map(
       ({ name, type }) => `CAST("${name}" AS ${DUCK_TYPES[type]}) AS "${name}"`,
     );
     await connection.run(`CREATE SCHEMA IF NOT EXISTS "${database}"`);
     await connection.run(
-      `CREATE VIEW "${database}"."${table}" AS SELECT ${columns.join(', ')} FROM read_parquet('${parts}', ` +
-        `hive_partitioning = true, hive_types_autocast = false, union_by_name = true)`,
+      `CREATE VIEW "${database}"."${table}" AS SELECT ${columns.join(', ')} FROM ${runDatasetSql(parts)}`,
     );
   }
   const executions = new Map<string, Execution>();
