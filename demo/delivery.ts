@@ -9,21 +9,27 @@ import type { DemoCampaign } from './campaign.ts';
 /**
  * Writes every run as a `replay-run/1` folder (result.json last, as a harness does): the row's figures
  * in result.json (they win over what replay-push would derive, and say `metricsSource: "generated"`),
- * the patch, the summary, the task's issue record and the hidden-test result.
+ * the patch (or `patchRecorded: false` where the source recorded none), the summary, the task's issue record and the hidden-test result.
  */
 export function writeCampaignFolders(campaign: DemoCampaign, runsRoot: string): string[] {
   const issueOf = new Map(campaign.issues.map((i) => [i.taskId as string, i]));
   return campaign.runs.map((run) => {
     const folder = join(runsRoot, run.id);
     mkdirSync(folder, { recursive: true });
-    const { row, patch, summary } = run.delivery as { row: Record<string, unknown>; patch: string; summary: string };
-    writeFileSync(join(folder, 'candidate.diff'), patch);
+    const { row, patch, summary } = run.delivery as {
+      row: Record<string, unknown>;
+      patch: string | null;
+      summary: string;
+    };
+    // A source that recorded no patch (Terminal-Bench's trials) says so, rather than leaving an empty diff.
+    if (patch !== null) writeFileSync(join(folder, 'candidate.diff'), patch);
     writeFileSync(join(folder, 'summary.md'), summary);
     // A task that is no GitHub issue (Terminal-Bench's) has no issue record.
     const issue = issueOf.get(row.taskId as string);
     if (issue) writeFileSync(join(folder, 'task.json'), JSON.stringify(issue));
     writeFileSync(join(folder, 'hidden-tests.json'), JSON.stringify(run.hiddenTest.hiddenTestResult));
-    writeFileSync(join(folder, 'result.json'), JSON.stringify({ format: RUN_FOLDER_FORMAT, ...row }));
+    const recorded = patch === null ? { patchRecorded: false } : {};
+    writeFileSync(join(folder, 'result.json'), JSON.stringify({ format: RUN_FOLDER_FORMAT, ...row, ...recorded }));
     return folder;
   });
 }

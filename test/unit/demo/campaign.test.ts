@@ -1,12 +1,15 @@
 // The SWE-Bench Pro demo campaign: real outcomes and step counts from data/, everything else generated and marked
 // so, and a stand-in judge that answers from the hidden-test outcome with some disagreement.
 import { rebuiltDiff } from '#shared/diff.ts';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { buildCampaign, parseInstance, readSourceRuns, splitModelName } from '#demo/campaign.ts';
+import { buildCampaign, parseInstance, readSourceRuns, splitModelName, type DemoRun } from '#demo/campaign.ts';
+import { writeCampaignFolders } from '#demo/delivery.ts';
 import { demoRunFinder, oracleAnswer } from '#demo/judge.ts';
+import { buildRunDelivery } from '#runner/delivery.ts';
+import { prepareRun, readRunFolder } from '#runner/run-folder.ts';
 import { buildPrompt } from '#core/judge/prompt.ts';
 import { deliverySchema } from '#schema/delivery.ts';
 
@@ -79,6 +82,18 @@ describe('the demo campaign', () => {
     expect(smaller.runs.length).toBeGreaterThan(50);
     for (const run of smaller.runs) expect(byId.get(run.id)?.delivery).toEqual(run.delivery);
     expect(smaller.issues).toEqual(campaign.issues.slice(0, 10));
+  });
+
+  it('writes a run whose source recorded no patch as a folder that says so, and replay-push sends it as null', async () => {
+    const campaign = buildCampaign(source, { tasks: 1, seed: 7, hosts: ['mac-studio-1'] });
+    const [run, other] = campaign.runs as [DemoRun, DemoRun];
+    const unrecorded = { ...campaign, runs: [{ ...run, delivery: { ...run.delivery, patch: null } }, other] };
+    const [folder, recorded] = writeCampaignFolders(unrecorded, mkdtempSync(join(tmpdir(), 'demo-folders-')));
+    expect(existsSync(join(folder!, 'candidate.diff'))).toBe(false);
+    const prepared = prepareRun(await readRunFolder(folder!), { host: 'mac-studio-1' });
+    expect(prepared.patch).toBeNull();
+    expect(JSON.parse(buildRunDelivery(prepared).body)).toMatchObject({ patch: null });
+    expect(prepareRun(await readRunFolder(recorded!), { host: 'mac-studio-1' }).patch).toBe(other.delivery.patch);
   });
 
   it('counts what it took and what it generated, for the banner', () => {
