@@ -1,16 +1,16 @@
 // The repeated-trials demo campaign (`npm run demo -- --campaign terminal-bench`): ten agents' published
 // Terminal-Bench runs, five trials of each of the 80 tasks (data/terminal-bench/, data/README.md). Each agent's
-// run folders are imported exactly as `replay-push import harbor` imports a team's own (runner/import/harbor.ts):
-// a task's trials become samples 1–5, each with its real outcome and per-test results, and its agent time and
+// run folders are imported exactly as `replay-push import harbor` imports a team's own (runner/import/harbor.ts),
+// and each run folder's files are read by the runner's own checks (parseRunFolder, prepareRun), as they come
+// from the importer: writing 4,000 folders to disk to read them back took most of the build (11 s of 12 s).
+// A task's trials become samples 1–5, each with its real outcome and per-test results, and its agent time and
 // tokens where the run records them. A Terminal-Bench trial records no diff, so every run's patch is not recorded
 // (the pipeline excludes it from the judge's figures without a call) and no task is a GitHub issue (no issue
 // records): its hidden-test result is the outcome to read. Only the runner host each run is sent from is generated.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importToFolders } from '#runner/import/import-command.ts';
+import { mapImport } from '#runner/import/import-command.ts';
 import { buildHiddenTestDelivery, buildRunDelivery } from '#runner/delivery.ts';
-import { prepareFolders } from '#runner/sync.ts';
+import { parseRunFolder, prepareRun, RunFolderError, type PreparedRun } from '#runner/run-folder.ts';
 import { sha256Hex } from '#shared/sha256.ts';
 import type { CampaignDeclaration } from '#analytics/contract.ts';
 import type { DemoCampaign, DemoRun } from './campaign.ts';
@@ -38,36 +38,39 @@ export async function buildTerminalBenchCampaign(options: TerminalBenchCampaignO
   const dir = options.dir ?? TERMINAL_BENCH_DATA_DIR;
   const data = readTerminalBenchData(dir);
   const runs: DemoRun[] = [];
-  const scratch = await mkdtemp(join(tmpdir(), 'replay-demo-terminal-bench-'));
-  try {
-    for (const c of data.configurations) {
-      const root = join(scratch, c.id);
-      const imported = await importToFolders('harbor', runFoldersOf(c, dir), root, {
-        model: c.model,
-        harnessVersion: c.harnessVersion,
+  for (const c of data.configurations) {
+    const imported: PreparedRun[] = [];
+    const { skipped } = await mapImport(
+      'harbor',
+      runFoldersOf(c, dir),
+      { model: c.model, harnessVersion: c.harnessVersion },
+      async (folder) => {
+        // Named where `replay-push import` would write it, for the messages of a folder that does not read.
+        const path = join(dir, c.id, folder.name);
+        try {
+          imported.push(prepareRun(parseRunFolder(path, folder.files), { host: options.hosts[0] }));
+        } catch (error) {
+          if (error instanceof RunFolderError) throw new DemoDataError(error.path, `is corrupt: ${error.message}`);
+          throw error;
+        }
+      },
+    );
+    const [first] = skipped;
+    if (first) throw new DemoDataError(first.source, `is corrupt: ${first.field}: ${first.reason}.`);
+    for (const run of imported) {
+      const random = seeded(Number.parseInt(sha256Hex(`${options.seed}:host:${run.id}`).slice(0, 8), 16));
+      const host = options.hosts[Math.floor(random() * options.hosts.length)]!;
+      const sent = { ...run, host, row: { ...run.row, host } };
+      const hiddenTest = sent.hiddenTest!;
+      runs.push({
+        id: run.id,
+        host,
+        resolved: hiddenTest.status === 'pass',
+        token: sha256Hex(`run:${run.id}`).slice(0, 16),
+        delivery: JSON.parse(buildRunDelivery(sent).body) as Record<string, unknown>,
+        hiddenTest: JSON.parse(buildHiddenTestDelivery(sent, hiddenTest).body) as Record<string, unknown>,
       });
-      const [skipped] = imported.skipped;
-      if (skipped) throw new DemoDataError(skipped.source, `is corrupt: ${skipped.field}: ${skipped.reason}.`);
-      const prepared = await prepareFolders(imported.folders, { runsRoot: root, host: options.hosts[0] });
-      const [invalid] = prepared.invalid;
-      if (invalid) throw new DemoDataError(invalid.path, `is corrupt: ${invalid.message}`);
-      for (const run of prepared.runs) {
-        const random = seeded(Number.parseInt(sha256Hex(`${options.seed}:host:${run.id}`).slice(0, 8), 16));
-        const host = options.hosts[Math.floor(random() * options.hosts.length)]!;
-        const sent = { ...run, host, row: { ...run.row, host } };
-        const hiddenTest = sent.hiddenTest!;
-        runs.push({
-          id: run.id,
-          host,
-          resolved: hiddenTest.status === 'pass',
-          token: sha256Hex(`run:${run.id}`).slice(0, 16),
-          delivery: JSON.parse(buildRunDelivery(sent).body) as Record<string, unknown>,
-          hiddenTest: JSON.parse(buildHiddenTestDelivery(sent, hiddenTest).body) as Record<string, unknown>,
-        });
-      }
     }
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
   }
   const taskOf = (run: DemoRun) => (run.delivery.row as { taskId: string }).taskId;
   const all = [...new Set(runs.map(taskOf))].sort();

@@ -148,35 +148,56 @@ export function parseTrajectory(text: string, path: string): { events: Trajector
   return { events, warnings };
 }
 
+/** A run folder's files as text, by name; a file absent from it is absent here. */
+export type RunFolderTexts = Partial<Record<RunFile, string>>;
+
 export async function readRunFolder(folderPath: string): Promise<RunFolder> {
   const folder = resolve(folderPath);
-  const at = (file: string) => join(folder, file);
   if ((await lstat(folder).catch(() => null))?.isSymbolicLink())
     throw new RunFolderError(folder, 'is a symbolic link: a run folder is read where it is, never through a link.');
-  const resultText = await readOptional(folder, RUN_FILES.result);
-  if (resultText === null) throw new RunFolderError(at(RUN_FILES.result), 'is missing: every run folder needs one.');
+  const texts: RunFolderTexts = {};
+  const result = await readOptional(folder, RUN_FILES.result);
+  if (result === null)
+    throw new RunFolderError(join(folder, RUN_FILES.result), 'is missing: every run folder needs one.');
+  texts[RUN_FILES.result] = result;
+  const others = [RUN_FILES.trajectory, RUN_FILES.patch, RUN_FILES.summary, RUN_FILES.task, RUN_FILES.hiddenTests];
+  const read = await Promise.all(others.map((file) => readOptional(folder, file)));
+  others.forEach((file, i) => {
+    if (read[i] !== null) texts[file] = read[i];
+  });
+  return parseRunFolder(folder, texts);
+}
+
+/**
+ * The run folder whose files hold `texts`, checked as `readRunFolder` checks one on disk: `replay-push import`'s
+ * folders before they are written (the demo's campaign reads them so), errors naming `folder`'s files.
+ */
+export function parseRunFolder(folder: string, texts: RunFolderTexts): RunFolder {
+  const at = (file: string) => join(folder, file);
+  const resultText = texts[RUN_FILES.result];
+  if (resultText === undefined)
+    throw new RunFolderError(at(RUN_FILES.result), 'is missing: every run folder needs one.');
   const result = validate(resultFileSchema, parseJsonFile(at(RUN_FILES.result), resultText), at(RUN_FILES.result));
   if (result.finishedAt < result.startedAt)
     throw new RunFolderError(
       at(RUN_FILES.result),
       `"finishedAt" (${result.finishedAt}) is before "startedAt" (${result.startedAt}).`,
     );
-
-  const [trajectoryText, patch, summary, taskText, hiddenText] = await Promise.all([
-    readOptional(folder, RUN_FILES.trajectory),
-    readOptional(folder, RUN_FILES.patch),
-    readOptional(folder, RUN_FILES.summary),
-    readOptional(folder, RUN_FILES.task),
-    readOptional(folder, RUN_FILES.hiddenTests),
-  ]);
+  const {
+    [RUN_FILES.trajectory]: trajectoryText,
+    [RUN_FILES.patch]: patch,
+    [RUN_FILES.summary]: summary,
+    [RUN_FILES.task]: taskText,
+    [RUN_FILES.hiddenTests]: hiddenText,
+  } = texts;
   if (result.patchRecorded === false && patch)
     throw new RunFolderError(
       at(RUN_FILES.patch),
       'holds a patch, but result.json says "patchRecorded": false: remove one of the two.',
     );
-  const trajectory = trajectoryText === null ? null : parseTrajectory(trajectoryText, at(RUN_FILES.trajectory));
+  const trajectory = trajectoryText === undefined ? null : parseTrajectory(trajectoryText, at(RUN_FILES.trajectory));
   const task =
-    taskText === null
+    taskText === undefined
       ? null
       : validate(issueRecordSchema, parseJsonFile(at(RUN_FILES.task), taskText), at(RUN_FILES.task));
   if (task && task.taskId !== result.taskId)
@@ -185,7 +206,7 @@ export async function readRunFolder(folderPath: string): Promise<RunFolder> {
       `is for task "${task.taskId}", but result.json says "${result.taskId}".`,
     );
   const hiddenTest =
-    hiddenText === null
+    hiddenText === undefined
       ? null
       : validate(
           hiddenTestResultSchema,

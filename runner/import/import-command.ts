@@ -20,6 +20,7 @@ import {
   toRunFolder,
   writeRunFolder,
   type ImportFormat,
+  type RunFolderFiles,
   type SkippedRun,
 } from './imported-run.ts';
 import { readDataset, type TaskFacts } from './swe-bench-tasks.ts';
@@ -50,14 +51,23 @@ export interface ImportedFolders {
   warnings: string[];
 }
 
-/** Maps every run of the paths and writes its run folder under `root`, one run at a time. */
-export async function importToFolders(
+export interface ImportOptions {
+  model?: string;
+  harnessVersion?: string;
+  dataset?: string;
+}
+
+/**
+ * Maps every run of the paths to its run folder's files and hands each to `each`, one run at a time; a run that
+ * cannot be mapped, or is the same run as one handed over before, is skipped with why.
+ */
+export async function mapImport(
   format: string,
   paths: string[],
-  root: string,
-  options: { model?: string; harnessVersion?: string; dataset?: string },
-): Promise<ImportedFolders> {
-  const out: ImportedFolders = { folders: [], sources: new Map(), skipped: [], warnings: [] };
+  options: ImportOptions,
+  each: (folder: RunFolderFiles, source: string) => Promise<void>,
+): Promise<Pick<ImportedFolders, 'skipped' | 'warnings'>> {
+  const out: Pick<ImportedFolders, 'skipped' | 'warnings'> = { skipped: [], warnings: [] };
   let dataset = new Map<string, TaskFacts>();
   if (options.dataset) {
     const read = await readDataset(resolve(options.dataset));
@@ -68,6 +78,8 @@ export async function importToFolders(
     format,
     paths.map((p) => resolve(p)),
   );
+  /** The source of each folder handed over, by the folder's name. */
+  const sources = new Map<string, string>();
   for (const [name, group] of groups) {
     for await (const item of IMPORTERS[name](group, { dataset })) {
       const folder = isSkipped(item) ? item : toRunFolder(item, options);
@@ -75,21 +87,37 @@ export async function importToFolders(
         out.skipped.push(folder);
         continue;
       }
-      const dir = join(root, folder.name);
-      if (out.sources.has(dir)) {
+      const first = sources.get(folder.name);
+      if (first !== undefined) {
         out.skipped.push({
-          source: 'source' in item ? item.source : dir,
+          source: item.source,
           field: 'id',
-          reason: `the same run (${folder.id}, finished at the same time) as ${out.sources.get(dir)}`,
+          reason: `the same run (${folder.id}, finished at the same time) as ${first}`,
         });
         continue;
       }
-      await writeRunFolder(root, folder);
-      out.folders.push(dir);
-      out.sources.set(dir, 'source' in item ? item.source : dir);
+      await each(folder, item.source);
+      sources.set(folder.name, item.source);
     }
   }
   return out;
+}
+
+/** Maps every run of the paths and writes its run folder under `root`, one run at a time. */
+export async function importToFolders(
+  format: string,
+  paths: string[],
+  root: string,
+  options: ImportOptions,
+): Promise<ImportedFolders> {
+  const folders: string[] = [];
+  const sources = new Map<string, string>();
+  const mapped = await mapImport(format, paths, options, async (folder, source) => {
+    const dir = await writeRunFolder(root, folder);
+    folders.push(dir);
+    sources.set(dir, source);
+  });
+  return { folders, sources, ...mapped };
 }
 
 const skippedError = (s: SkippedRun) => new RunFolderError(s.source, `skipped: ${s.field}: ${s.reason}.`);
