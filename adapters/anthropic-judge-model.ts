@@ -4,7 +4,9 @@
 // cache breakpoints, so every run of one task after the first reads the reference fix from the provider's
 // prompt cache; the usage it reports says how many tokens were written to and read from that cache. The
 // answer is asked for as structured output of the request's JSON Schema (no tools), brought to the subset
-// the API takes by the SDK's own transform.
+// the API takes by the SDK's own transform. In batch mode the same request bodies go out as one Message Batch
+// (`messages.batches`), and each result is read as a live answer is: a succeeded result's message as the
+// answer, an errored one through the same error mapping, an expired or canceled one as a failure of its own.
 import Anthropic, {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -15,7 +17,14 @@ import Anthropic, {
 } from '@anthropic-ai/sdk';
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import { TIMINGS } from '#core/operations.ts';
-import { JudgeModelError, type JudgeModel, type JudgeModelAnswer, type JudgeModelRequest } from '#core/ports.ts';
+import {
+  JudgeModelError,
+  type JudgeBatchRequest,
+  type JudgeBatchResult,
+  type JudgeModel,
+  type JudgeModelAnswer,
+  type JudgeModelRequest,
+} from '#core/ports.ts';
 
 export class AnthropicJudgeModel implements JudgeModel {
   private readonly client: Anthropic;
@@ -34,36 +43,108 @@ export class AnthropicJudgeModel implements JudgeModel {
   async ask(request: JudgeModelRequest): Promise<JudgeModelAnswer> {
     let message: Anthropic.Message;
     try {
-      message = await this.client.messages.create({
-        model: request.model,
-        max_tokens: request.maxTokens,
-        system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
-        messages: [
-          {
-            role: 'user',
-            content: [
-              { type: 'text', text: request.sharedPrompt, cache_control: { type: 'ephemeral' } },
-              { type: 'text', text: request.prompt },
-            ],
-          },
-        ],
-        output_config: { format: { type: 'json_schema', schema: transformJSONSchema(request.answerSchema) } },
-      });
+      message = await this.client.messages.create(paramsOf(request));
     } catch (error) {
       throw asJudgeModelError(error, request.model, this.timeoutMs);
     }
-    const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
-    const { usage } = message;
-    return {
-      text,
-      usage: {
-        inputTokens: usage.input_tokens,
-        outputTokens: usage.output_tokens,
-        cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
-        cacheReadTokens: usage.cache_read_input_tokens ?? 0,
-      },
-    };
+    return answerOf(message);
   }
+
+  async submitBatch(requests: JudgeBatchRequest[]): Promise<string> {
+    try {
+      const batch = await this.client.messages.batches.create({
+        requests: requests.map(({ customId, request }) => ({ custom_id: customId, params: paramsOf(request) })),
+      });
+      return batch.id;
+    } catch (error) {
+      throw asJudgeModelError(error, requests[0]?.request.model ?? '', this.timeoutMs);
+    }
+  }
+
+  async batchResults(batchId: string): Promise<JudgeBatchResult[] | null> {
+    const results: JudgeBatchResult[] = [];
+    try {
+      const batch = await this.client.messages.batches.retrieve(batchId);
+      if (batch.processing_status !== 'ended') return null;
+      for await (const { custom_id: customId, result } of await this.client.messages.batches.results(batchId)) {
+        results.push(
+          result.type === 'succeeded'
+            ? { customId, answer: answerOf(result.message) }
+            : { customId, error: batchResultError(result, batchId) },
+        );
+      }
+    } catch (error) {
+      throw asJudgeModelError(error, '', this.timeoutMs);
+    }
+    return results;
+  }
+}
+
+function paramsOf(request: JudgeModelRequest): Anthropic.MessageCreateParamsNonStreaming {
+  return {
+    model: request.model,
+    max_tokens: request.maxTokens,
+    system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: request.sharedPrompt, cache_control: { type: 'ephemeral' } },
+          { type: 'text', text: request.prompt },
+        ],
+      },
+    ],
+    output_config: { format: { type: 'json_schema', schema: transformJSONSchema(request.answerSchema) } },
+  };
+}
+
+function answerOf(message: Anthropic.Message): JudgeModelAnswer {
+  const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+  const { usage } = message;
+  return {
+    text,
+    usage: {
+      inputTokens: usage.input_tokens,
+      outputTokens: usage.output_tokens,
+      cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+      cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+    },
+  };
+}
+
+/**
+ * A batch request without an answer. An errored one carries the error the live call would have got (its type
+ * only: the message may quote the request), so a refused key or model pauses the space as a live call does;
+ * an expired or canceled one is a failed attempt.
+ */
+function batchResultError(
+  result: Exclude<Anthropic.Messages.MessageBatchResult, { type: 'succeeded' }>,
+  batchId: string,
+): JudgeModelError {
+  if (result.type !== 'errored') {
+    return new JudgeModelError(
+      `batch-${result.type}`,
+      `The judge model's batch ${batchId} ended without answering this request (${result.type}).`,
+    );
+  }
+  const type = result.error.error.type;
+  if (type === 'authentication_error' || type === 'permission_error')
+    return new JudgeModelError(
+      'bad-credentials',
+      'The judge model provider refused the credentials; judging of this space is paused.',
+      true,
+    );
+  if (type === 'not_found_error')
+    return new JudgeModelError(
+      'model-unavailable',
+      'The judge model provider does not know the model or has retired it; judging of this space is paused ' +
+        'until the configuration names a current model.',
+      true,
+    );
+  return new JudgeModelError(
+    `provider-batch-${type.replaceAll('_', '-')}`,
+    `The judge model provider answered this request of batch ${batchId} with an error (${type}).`,
+  );
 }
 
 function asJudgeModelError(error: unknown, model: string, timeoutMs: number): unknown {

@@ -7,6 +7,8 @@
 // its hidden-test result and one judge pass (the model's tokens aside: they are the judge's budget), plus the
 // host keys ingest reads, whose calls follow time rather than deliveries. Snapshot storage follows from the
 // compactor's schedule and the data bucket's lifecycle rule for `snapshots/`, both read off the templates.
+// Beside it, the judge pass of a batch-mode space (`judge.mode: "batch"`, core/judge/batch.ts): no function waits on
+// the model; the sweeper's submission and the collects it sends while the batch runs are counted instead.
 //   npm run bench:cost
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +22,7 @@ import { AS_OF_SAFETY_MS } from '#core/read/as-of.ts';
 import { RUNS_PREFIX } from '#core/storage-layout.ts';
 import { SECRETS_PER_BATCH } from '#adapters/aws/secrets-key-source.ts';
 import { parseConfig } from '#schema/config.ts';
+import { BATCH_SUBMIT_MAX_RUNS } from '#schema/messages.ts';
 import { judgeWorldWithFix } from '../test/helpers/in-memory-judge.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -68,6 +71,17 @@ const ASSUME = {
   indexKeyBytes: 150,
   /** The versions of a run row a delta reader can see: landed, hidden-test result, claimed, judged. */
   rowVersions: 4,
+  /** Batch mode: a run's share of a submission (row, budget, issue text from GitHub, patch, prompt). */
+  batchPrepareSeconds: 1,
+  /** Batch mode: a run's part of a collect (row, issue text again, patch, verdict, audit). */
+  batchCollectSeconds: 0.5,
+  /** Batch mode: one collect of a batch still in progress (one provider request), or landing's message, skipped. */
+  batchPollSeconds: 0.3,
+  judgeSkipSeconds: 0.05,
+  /** Batch mode: how long a batch runs; Anthropic's batches mostly end within the hour (at most 24 h). */
+  batchRunsSeconds: 3600,
+  /** Batch mode: a batch's record, its runs' ids and custom ids (KB). */
+  batchRecordKb: 4,
 };
 
 interface Resource {
@@ -229,6 +243,12 @@ const compactorRule = ofType(pipeline, 'AWS::Events::Rule').find(([, r]) =>
 )![1];
 const everyMinutes = Number(/^rate\((\d+) minutes?\)$/.exec(String(compactorRule.Properties.ScheduleExpression))![1]);
 const compactSeconds = everyMinutes * 60;
+// How often the sweeper runs (template): in batch mode, how often an open batch is sent to be collected.
+const sweeperRule = ofType(pipeline, 'AWS::Events::Rule').find(([, r]) =>
+  JSON.stringify(r.Properties.Targets).includes(functionSize('sweeper').id),
+)![1];
+const sweepSeconds =
+  60 * Number(/^rate\((\d+) minutes?\)$/.exec(String(sweeperRule.Properties.ScheduleExpression))![1]);
 const cockpitPollSeconds =
   Number(
     /const POLL_MS = ([\d_]+);/
@@ -409,6 +429,57 @@ function costOf(design: Design) {
     },
   ];
 
+  // Batch mode (batch.ts): landing's judge message is received and skipped; the sweeper sends the due runs in
+  // submissions of BATCH_SUBMIT_MAX_RUNS and each open batch to be collected every sweep until it has ended. A run is
+  // claimed, marked waiting and judged (three row writes), and its patch read twice (submitted, collected).
+  const polls = Math.ceil(ASSUME.batchRunsSeconds / sweepSeconds);
+  const perBatch = (n: number) => n / BATCH_SUBMIT_MAX_RUNS;
+  const batchRequests = 1 + perBatch(1 + polls);
+  const batchSeconds =
+    ASSUME.judgeSkipSeconds +
+    ASSUME.batchPrepareSeconds +
+    ASSUME.batchCollectSeconds +
+    perBatch(polls * ASSUME.batchPollSeconds);
+  const waitingWrites = rowWrite({ byUpdated: 'moved', due: 'moved', byHost: 'unchanged' });
+  // The batch's record: put once, marked collected once; read by every sweep and collect while it is open.
+  const batchRecordWrites = perBatch(2 * ASSUME.batchRecordKb);
+  const batchWrites = claimWrites + waitingWrites + verdictWrites + budgetWrites + batchRecordWrites;
+  const batchReads = 4 + 2 + perBatch(2 * polls);
+  const batchJudgeLines: Line[] = [
+    {
+      service: named('judge', design.judge),
+      metered:
+        `${batchRequests.toFixed(2)} requests (landing's message skipped; 1/${BATCH_SUBMIT_MAX_RUNS} submission; ` +
+        `${polls} collects of its batch, one a sweep for ${ASSUME.batchRunsSeconds / 60} min, each 1/${BATCH_SUBMIT_MAX_RUNS}), ` +
+        `${design.judge.memory / 1024} GB × ${batchSeconds.toFixed(2)} s (no wait on the model)`,
+      price: '$0.20 / M requests + GB-s',
+      cost:
+        batchRequests * PRICE.lambdaRequestPerM +
+        (design.judge.memory / 1024) * batchSeconds * gbSecond(design.judge) * PER,
+    },
+    {
+      service: 'SQS standard',
+      metered: `landing's message received and deleted; a submission and ${polls} collect messages (send, receive, delete), each 1/${BATCH_SUBMIT_MAX_RUNS}`,
+      price: '$0.40 / M requests',
+      cost: (2 + perBatch(3 * (1 + polls))) * PRICE.sqsPerM,
+    },
+    {
+      service: 'S3 requests',
+      metered: `1 PUT (audit record), ${2 * design.runObjects.judgeGets} GET (patch and summary, submitted and collected)`,
+      price: '$0.005 / 1,000 PUT, $0.0004 / 1,000 GET',
+      cost: (PRICE.s3PutPerK + 2 * design.runObjects.judgeGets * PRICE.s3GetPerK) * 1000,
+    },
+    {
+      service: 'DynamoDB on demand',
+      metered:
+        `${batchWrites.toFixed(2)} write units (claim ${claimWrites}, waiting ${waitingWrites}, verdict ${verdictWrites}, ` +
+        `budget day ${budgetWrites}, the batch's record ${batchRecordWrites.toFixed(2)}), ${batchReads.toFixed(2)} read units`,
+      price: '$0.625 / M WRU, $0.125 / M RRU',
+      cost: batchWrites * PRICE.dynamoWritePerM + batchReads * PRICE.dynamoReadPerM,
+    },
+    judgeLines[4]!,
+  ];
+
   const secretLines: Line[] = [
     {
       service: 'Secrets Manager',
@@ -464,9 +535,13 @@ function costOf(design: Design) {
     { name: 'Reading the changes', lines: deltaLines },
   ];
   const allCopies = Object.values(design.projections).filter((p) => p === 'ALL').length;
+  const full = sum(sections.flatMap((section) => section.lines));
   return {
     sections,
-    full: sum(sections.flatMap((section) => section.lines)),
+    full,
+    batchJudgeLines,
+    /** The full figure with the judge pass of a batch-mode space. */
+    fullBatch: full - sum(judgeLines) + sum(batchJudgeLines),
     runDeliveryOnly: sum(sections[0]!.lines),
     gsiWrites,
     rowUnits,
@@ -584,6 +659,18 @@ console.log(
   `Host keys, after: ${after.sections[3]!.lines[0]!.metered.split(':')[0]}; AWS prices Secrets Manager per API call ` +
     `($0.05 / 10,000) and names no other rate for BatchGetSecretValue. Were each key a batch returns billed as a call ` +
     `of its own, the line would stay at $${after.secretsBilledPerKey.toFixed(2)}.`,
+);
+console.log(
+  `\nOne judge pass in batch mode (judge.mode: "batch"), after, beside live's $${sum(after.sections[2]!.lines).toFixed(2)}:\n`,
+);
+console.log('| service | what is metered | unit price | batch mode |');
+console.log('|---|---|---|---|');
+for (const line of after.batchJudgeLines)
+  console.log(`| ${line.service} | ${line.metered} | ${line.price} | $${line.cost.toFixed(2)} |`);
+console.log(`| **One judge pass, batch mode, total** | | | **$${sum(after.batchJudgeLines).toFixed(2)}** |\n`);
+console.log(
+  `Full figure per 1M run deliveries, after: live $${after.full.toFixed(2)}, batch mode $${after.fullBatch.toFixed(2)} ` +
+    `(the model's tokens aside, which batch mode bills at half price).`,
 );
 const costed = new Set(['ingest', 'lander', 'judge']);
 const notPerDelivery = [...functions.keys()].filter((s) => !costed.has(s)).sort();

@@ -4,6 +4,9 @@
 import type { ModelPrice } from '#schema/config.ts';
 import type { TokenUsage } from './ports.ts';
 
+/** A Message Batch's tokens cost half the model's price (Anthropic's batch pricing), cache writes and reads included. */
+export const BATCH_PRICE_FACTOR = 0.5;
+
 export function callCostUsd(usage: TokenUsage, price: ModelPrice | undefined): number | null {
   if (!price || usage.inputTokens === null || usage.outputTokens === null) return null;
   const cacheWrite = usage.cacheWriteTokens ?? 0;

@@ -4,7 +4,7 @@ import type { SentIssue, StoredIssue } from '#schema/issue.ts';
 import type { StoredHost } from '#schema/host.ts';
 import type { RunRow, StoredHiddenTestResult } from '#schema/run.ts';
 import type { ArchivedAttempt } from '#schema/attempt.ts';
-export type { LandingMessage, JudgeMessage } from '#schema/messages.ts';
+export type { LandingMessage, JudgeMessage, JudgeQueueMessage } from '#schema/messages.ts';
 
 /** The tokens one model call used, as the judge model's port reports them; a count the provider does not give is null. */
 export interface TokenUsage {
@@ -237,9 +237,43 @@ export interface JudgeModelAnswer {
   usage: TokenUsage;
 }
 
-/** One tool-free call to the judge model. Failures throw `JudgeModelError`. */
+/** One request of a Message Batch, named by the judge (run id and attempt). */
+export interface JudgeBatchRequest {
+  customId: string;
+  request: JudgeModelRequest;
+}
+
+/** One request's result in an ended batch: its answer, or why it has none (errored, expired, canceled). */
+export type JudgeBatchResult =
+  { customId: string; answer: JudgeModelAnswer } | { customId: string; error: JudgeModelError };
+
+/**
+ * The judge model: one tool-free call (`ask`), or the same requests as one Message Batch, at the provider's batch
+ * price. Failures throw `JudgeModelError`.
+ */
 export interface JudgeModel {
   ask(request: JudgeModelRequest): Promise<JudgeModelAnswer>;
+  /** Submits the requests as one batch and answers its id. */
+  submitBatch(requests: JudgeBatchRequest[]): Promise<string>;
+  /** The results of an ended batch; null while it is still in progress. */
+  batchResults(batchId: string): Promise<JudgeBatchResult[] | null>;
+}
+
+/** A Message Batch a batch-mode space's judge submitted: which attempt of which run each request is. */
+export interface JudgeBatch {
+  space: string;
+  id: string;
+  submittedAt: string;
+  runs: { id: string; finishedAt: string; attempt: number; customId: string }[];
+}
+
+/** The batches submitted, one record each, listed until they are collected. */
+export interface JudgeBatchStore {
+  putJudgeBatch(batch: JudgeBatch): Promise<void>;
+  /** The space's batches not yet collected. */
+  listJudgeBatches(space: string): Promise<JudgeBatch[]>;
+  /** The batch's results are all written: it is no longer listed (and is deleted a little later). */
+  closeJudgeBatch(space: string, batchId: string, at: Date): Promise<void>;
 }
 
 /**

@@ -168,7 +168,7 @@ export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
  * window (366 days), a lease a day past its expiry, an inbox entry's re-enqueue count past the inbox's 14 days.
  */
 export const EXPIRY_ATTRIBUTE = 'deleteAfter';
-export const EXPIRY_DAYS = { budgetDay: 400, lease: 1, reenqueueCount: 15 } as const;
+export const EXPIRY_DAYS = { budgetDay: 400, lease: 1, reenqueueCount: 15, collectedJudgeBatch: 2 } as const;
 export const deleteAfter = (from: Date, days: number): number => Math.floor(from.getTime() / 1000) + days * 86_400;
 
 /**
@@ -308,6 +308,12 @@ export const issueOwnerKey = (space: string, taskId: string): ItemKey => ({
   sk: taskId,
 });
 export const judgingKey = (space: string): ItemKey => ({ pk: spacePartition(space), sk: 'JUDGING' });
+/** A Message Batch a batch-mode space's judge submitted and has not yet collected; listed by the prefix. */
+export const JUDGE_BATCH_PREFIX = 'JUDGE-BATCH#';
+export const judgeBatchKey = (space: string, batchId: string): ItemKey => ({
+  pk: spacePartition(space),
+  sk: `${JUDGE_BATCH_PREFIX}${batchId}`,
+});
 /** How often the inbox reconciliation queued each inbox entry again (core/landing/reconcile-inbox.ts): a partition of its own. */
 export const REENQUEUE_PARTITION = 'INBOX-REENQUEUE';
 export const reenqueueKey = (inboxKey: string): ItemKey => ({ pk: REENQUEUE_PARTITION, sk: inboxKey });

@@ -12,7 +12,7 @@ import { SecretValues, secretsManagerClient } from '#adapters/aws/secret-values.
 import { SecretsManagerKeySource, SecretsManagerPairingCheck } from '#adapters/aws/secrets-key-source.ts';
 import { SqsQueue, sqsClient } from '#adapters/aws/sqs-queue.ts';
 import { AWS_CALLS } from '#core/operations.ts';
-import type { JudgeMessage, LandingMessage } from '#core/ports.ts';
+import type { JudgeQueueMessage, LandingMessage } from '#core/ports.ts';
 import type { ReplayConfig } from '#schema/config.ts';
 
 // Plain functions and variables rather than a table of closures: the bundler drops the ones a function never calls.
@@ -66,8 +66,8 @@ export function awsLandingDeadLetters(): SqsQueue<LandingMessage> {
   return new SqsQueue<LandingMessage>((sqs ??= sqsClient({})), requiredEnv('LANDING_DLQ_URL'));
 }
 
-export function awsJudgeQueue(): SqsQueue<JudgeMessage> {
-  return new SqsQueue<JudgeMessage>((sqs ??= sqsClient({})), requiredEnv('JUDGE_QUEUE_URL'));
+export function awsJudgeQueue(): SqsQueue<JudgeQueueMessage> {
+  return new SqsQueue<JudgeQueueMessage>((sqs ??= sqsClient({})), requiredEnv('JUDGE_QUEUE_URL'));
 }
 
 export function awsHostKeys(): SecretsManagerKeySource {

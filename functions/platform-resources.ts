@@ -9,7 +9,7 @@ import type { SecretValues } from '#adapters/aws/secret-values.ts';
 import type {
   AnalyticsEngine,
   Clock,
-  JudgeMessage,
+  JudgeQueueMessage,
   KeySource,
   LandingMessage,
   LinkedDownloads,
@@ -21,7 +21,7 @@ import type { ReplayConfig } from '#schema/config.ts';
 
 export interface PlatformResources {
   config: ReplayConfig;
-  /** The one table: runs, attempts, issues, hosts, budgets, judging status. */
+  /** The one table: runs, attempts, issues, hosts, budgets, judging status, open judge batches. */
   table: DynamoStore;
   leases: DynamoLeaseStore;
   reenqueueLedger: DynamoReenqueueLedger;
@@ -36,7 +36,7 @@ export interface PlatformResources {
    */
   landingMessageMaxBytes?: number;
   landingDeadLetters: MessageQueue<LandingMessage>;
-  judgeQueue: MessageQueue<JudgeMessage>;
+  judgeQueue: MessageQueue<JudgeQueueMessage>;
   hostKeys: KeySource;
   pairing: PairingCheck;
   /** Where the judge's credentials live in AWS (Secrets Manager); absent locally (the environment holds them). */

@@ -1,12 +1,23 @@
 // What the judge spends and whether it may: the daily call budgets (per space and across spaces) with their
-// cost, and each space's judging status.
-import type { BudgetDay, BudgetStore, JudgingStatus, JudgingStatusStore, Versioned } from '#core/ports.ts';
+// cost, each space's judging status, and the Message Batches a batch-mode space has open.
+import type {
+  BudgetDay,
+  BudgetStore,
+  JudgeBatch,
+  JudgeBatchStore,
+  JudgingStatus,
+  JudgingStatusStore,
+  Versioned,
+} from '#core/ports.ts';
 import {
   allSpacesBudgetKey,
   budgetKey,
   deleteAfter,
   EXPIRY_DAYS,
   hostBudgetKey,
+  JUDGE_BATCH_PREFIX,
+  judgeBatchKey,
+  spacePartition,
   judgingKey,
   type ItemKey,
 } from '#core/storage-layout.ts';
@@ -15,7 +26,7 @@ import { isConditionFailure, strip, type DynamoTable } from './dynamo-table.ts';
 /** A budget day (`YYYY-MM-DD`, UTC) is kept from its start for EXPIRY_DAYS.budgetDay days. */
 const budgetExpiry = (day: string) => deleteAfter(new Date(`${day}T00:00:00.000Z`), EXPIRY_DAYS.budgetDay);
 
-export class DynamoJudgingStore implements BudgetStore, JudgingStatusStore {
+export class DynamoJudgingStore implements BudgetStore, JudgingStatusStore, JudgeBatchStore {
   constructor(private readonly table: DynamoTable) {}
 
   reserve(space: string, day: string, cap: number): Promise<boolean> {
@@ -112,5 +123,32 @@ export class DynamoJudgingStore implements BudgetStore, JudgingStatusStore {
       { ...status, ...judgingKey(status.space), kind: 'judging-status', rev: (expectedRev ?? 0) + 1 },
       expectedRev,
     );
+  }
+
+  async putJudgeBatch(batch: JudgeBatch): Promise<void> {
+    await this.table.send('PutItem', {
+      Item: { ...batch, ...judgeBatchKey(batch.space, batch.id), kind: 'judge-batch' },
+    });
+  }
+
+  async listJudgeBatches(space: string): Promise<JudgeBatch[]> {
+    const items = await this.table.queryAll({
+      KeyConditionExpression: 'pk = :p AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':p': spacePartition(space), ':prefix': JUDGE_BATCH_PREFIX },
+      ConsistentRead: true,
+    });
+    return items.filter((item) => item.collectedAt === undefined).map((item) => strip<JudgeBatch>(item));
+  }
+
+  /** Marked rather than deleted (the judge may not delete items); the table's expiry removes it. */
+  async closeJudgeBatch(space: string, batchId: string, at: Date): Promise<void> {
+    await this.table.send('UpdateItem', {
+      Key: judgeBatchKey(space, batchId),
+      UpdateExpression: 'SET collectedAt = :at, deleteAfter = :expiry',
+      ExpressionAttributeValues: {
+        ':at': at.toISOString(),
+        ':expiry': deleteAfter(at, EXPIRY_DAYS.collectedJudgeBatch),
+      },
+    });
   }
 }

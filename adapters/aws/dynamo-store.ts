@@ -8,6 +8,7 @@ import type {
   HostStore,
   IssueOwnerStore,
   IssueStore,
+  JudgeBatchStore,
   JudgingStatusStore,
   RunStore,
 } from '#core/ports.ts';
@@ -20,7 +21,15 @@ import { DynamoTable } from './dynamo-table.ts';
 export { dynamoClient } from './dynamo-table.ts';
 
 export class DynamoStore
-  implements RunStore, AttemptStore, IssueStore, IssueOwnerStore, HostStore, BudgetStore, JudgingStatusStore
+  implements
+    RunStore,
+    AttemptStore,
+    IssueStore,
+    IssueOwnerStore,
+    HostStore,
+    BudgetStore,
+    JudgingStatusStore,
+    JudgeBatchStore
 {
   private readonly runs: DynamoRunStore;
   private readonly issues: DynamoIssueStore;
@@ -118,5 +127,15 @@ export class DynamoStore
   }
   putJudgingStatus(...args: Parameters<JudgingStatusStore['putJudgingStatus']>) {
     return this.judging.putJudgingStatus(...args);
+  }
+
+  putJudgeBatch(...args: Parameters<JudgeBatchStore['putJudgeBatch']>) {
+    return this.judging.putJudgeBatch(...args);
+  }
+  listJudgeBatches(...args: Parameters<JudgeBatchStore['listJudgeBatches']>) {
+    return this.judging.listJudgeBatches(...args);
+  }
+  closeJudgeBatch(...args: Parameters<JudgeBatchStore['closeJudgeBatch']>) {
+    return this.judging.closeJudgeBatch(...args);
   }
 }

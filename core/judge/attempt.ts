@@ -1,7 +1,9 @@
 // One judge attempt on a claimed row: budget (host, space, all spaces) → reference fix and issue text → the
 // candidate rebuilt from its parsed diff → the pipeline's own checks of it and of the issue text → one model
 // call → audit. It writes no row: it returns what happened as a tagged result, and judge-run.ts
-// turns that into the row's next state (a verdict, or a flag the checks raise against a "resolved").
+// turns that into the row's next state (a verdict, or a flag the checks raise against a "resolved"). Batch mode
+// (batch.ts) takes the same steps apart: the budget and the request when it submits, the reading of the answer
+// (`readCall`, `recordCall`) when it collects.
 import { callCostUsd } from '../cost.ts';
 import type { TokenUsage } from '../ports.ts';
 import {
@@ -9,6 +11,7 @@ import {
   ReferenceFetchError,
   type BudgetStore,
   type JudgeModel,
+  type JudgeModelRequest,
   type ObjectStore,
   type ReferenceSource,
 } from '../ports.ts';
@@ -21,7 +24,7 @@ import { readRunTexts } from '../run-texts.ts';
 import { JUDGE_ANSWER_JSON_SCHEMA, parseJudgeAnswer, type JudgeAnswer } from './answer.ts';
 import { auditedAnswerText } from './reason-guard.ts';
 import { writeAudit } from './audit.ts';
-import { buildPrompt } from './prompt.ts';
+import { buildPrompt, type JudgePrompt } from './prompt.ts';
 import { nextUtcDay, utcDay, type JudgeProblem } from './transitions.ts';
 import { verdictChecks, verdictFlags, type VerdictChecks } from './verdict-checks.ts';
 
@@ -62,6 +65,24 @@ export type AttemptResult =
 
 const MAX_OUTPUT_TOKENS = 1024;
 
+/** What a call is made of, worked out from the reference, the issue text and the stored candidate. */
+export interface PreparedCall {
+  request: JudgeModelRequest;
+  prompt: JudgePrompt;
+  /** Read into the prompt and the screen, never stored. */
+  issueText: string;
+  checks: VerdictChecks;
+}
+
+/** How one call went: its answer text and usage, or the failure that left it without one. */
+export interface CallOutcome {
+  answerText: string | null;
+  usage: TokenUsage | null;
+  callError: JudgeModelError | null;
+  startedAt: Date;
+  latencyMs: number;
+}
+
 interface BudgetUnit {
   take(): Promise<boolean>;
   giveBack(): Promise<void>;
@@ -73,7 +94,7 @@ interface BudgetUnit {
  * deployment across spaces — or, at the first that refuses, why not (the units taken are given back).
  * Taken, it answers how to give them all back for a call that is then not made.
  */
-async function reserveBudget(
+export async function reserveBudget(
   budget: BudgetStore,
   row: RunRow,
   day: string,
@@ -144,10 +165,42 @@ export async function runAttempt(
 ): Promise<AttemptResult> {
   // The budget first: past a cap, a backlog costs no GitHub call.
   const now = deps.clock.now();
-  const budgetDay = utcDay(now);
-  const reserved = await reserveBudget(deps.budget, row, budgetDay, settings);
+  const reserved = await reserveBudget(deps.budget, row, utcDay(now), settings);
   if ('refused' in reserved) return { kind: 'over-budget', problem: reserved.refused, resumeAt: nextUtcDay(now) };
+  const prepared = await prepareCall(deps, row, issue, settings, source);
+  if (prepared.kind !== 'prepared') {
+    await reserved.release();
+    return prepared;
+  }
+  const startedAt = deps.clock.now();
+  let answerText: string | null = null;
+  let usage: TokenUsage | null = null;
+  let callError: JudgeModelError | null = null;
+  try {
+    ({ text: answerText, usage } = await model.ask(prepared.call.request));
+  } catch (error) {
+    if (!(error instanceof JudgeModelError)) throw error;
+    callError = error;
+  }
+  const latencyMs = deps.clock.now().getTime() - startedAt.getTime();
+  const call: CallOutcome = { answerText, usage, callError, startedAt, latencyMs };
+  const read = readCall(prepared.call, call, settings, 1);
+  await recordCall(deps, row, issue, settings, prepared.call, call, read);
+  return read.result;
+}
 
+/**
+ * The reference fix and issue text, the candidate rebuilt from its parsed diff, the checks and the prompt: all a
+ * call needs, or why it cannot be made (a failed fetch, GitHub's rate limit, a missing patch).
+ */
+export async function prepareCall(
+  deps: AttemptDeps,
+  row: RunRow,
+  issue: ReferencedIssue,
+  settings: AttemptSettings,
+  source: ReferenceSource,
+): Promise<Extract<AttemptResult, { kind: 'not-called' | 'rate-limited' }> | { kind: 'prepared'; call: PreparedCall }> {
+  const now = deps.clock.now();
   let reference;
   let issueText: string;
   try {
@@ -157,7 +210,6 @@ export async function runAttempt(
     ]);
   } catch (error) {
     if (!(error instanceof ReferenceFetchError)) throw error;
-    await reserved.release();
     const problem = { code: error.code, message: error.message };
     if (error.retryAfterSeconds === undefined) return { kind: 'not-called', problem };
     const resumeAt = new Date(now.getTime() + error.retryAfterSeconds * 1000).toISOString();
@@ -165,7 +217,6 @@ export async function runAttempt(
   }
   const { patch: candidate, summary } = await readRunTexts(deps.objects, row);
   if (candidate === null) {
-    await reserved.release();
     return {
       kind: 'not-called',
       problem: { code: 'patch-missing', message: 'The stored patch of this run could not be read.' },
@@ -186,28 +237,29 @@ export async function runAttempt(
     },
     reference.nonce,
   );
-  const startedAt = deps.clock.now();
-  let answerText: string | null = null;
-  let usage: TokenUsage | null = null;
-  let callError: JudgeModelError | null = null;
-  try {
-    ({ text: answerText, usage } = await model.ask({
-      model: settings.model,
-      ...prompt,
-      maxTokens: MAX_OUTPUT_TOKENS,
-      answerSchema: JUDGE_ANSWER_JSON_SCHEMA,
-    }));
-  } catch (error) {
-    if (!(error instanceof JudgeModelError)) throw error;
-    callError = error;
-  }
-  const latencyMs = deps.clock.now().getTime() - startedAt.getTime();
-  // A call that got no answer reported no tokens and was not billed.
-  const costUsd = usage ? callCostUsd(usage, settings.price) : 0;
-  // The day's spend beside its calls, for the budget view (a call without a price makes the day's unknown).
-  if (costUsd !== 0) await deps.budget.addCost(row.space, budgetDay, costUsd);
-  const parsed = answerText === null ? null : parseJudgeAnswer(answerText, issueText);
+  const request = {
+    model: settings.model,
+    ...prompt,
+    maxTokens: MAX_OUTPUT_TOKENS,
+    answerSchema: JUDGE_ANSWER_JSON_SCHEMA,
+  };
+  return { kind: 'prepared', call: { request, prompt, issueText, checks } };
+}
 
+/**
+ * What a call's outcome means, with no side effect: its cost (the tokens at the model's price times
+ * `priceFactor`, ½ for a Message Batch) and the attempt's result, read by the same rules live and batched.
+ */
+export function readCall(
+  prepared: PreparedCall,
+  { answerText, usage, callError }: CallOutcome,
+  settings: AttemptSettings,
+  priceFactor: number,
+): { result: AttemptResult; costUsd: number | null } {
+  // A call that got no answer reported no tokens and was not billed.
+  const fullCost = usage ? callCostUsd(usage, settings.price) : 0;
+  const costUsd = fullCost === null ? null : fullCost * priceFactor;
+  const parsed = answerText === null ? null : parseJudgeAnswer(answerText, prepared.issueText);
   const result: AttemptResult = callError
     ? callError.pausesJudging
       ? { kind: 'pauses-judging', problem: { code: callError.code, message: callError.message } }
@@ -219,20 +271,34 @@ export async function runAttempt(
           answered: true,
           costUsd,
         }
-      : { kind: 'answered', answer: parsed.answer, checks, costUsd };
+      : { kind: 'answered', answer: parsed.answer, checks: prepared.checks, costUsd };
+  return { result, costUsd };
+}
 
+/** The call's spend on the day's budget record and its audit object. */
+export async function recordCall(
+  deps: AttemptDeps,
+  row: RunRow,
+  issue: ReferencedIssue,
+  settings: AttemptSettings,
+  prepared: PreparedCall,
+  call: CallOutcome,
+  { result, costUsd }: { result: AttemptResult; costUsd: number | null },
+): Promise<void> {
+  // The day's spend beside its calls, for the budget view (a call without a price makes the day's unknown).
+  if (costUsd !== 0) await deps.budget.addCost(row.space, utcDay(call.startedAt), costUsd);
+  const { checks } = prepared;
   await writeAudit(deps.objects, row, issue, {
     model: settings.model,
-    prompt,
-    startedAt,
-    latencyMs,
+    prompt: prepared.prompt,
+    startedAt: call.startedAt,
+    latencyMs: call.latencyMs,
     // The audit keeps the answer with its reason treated like the row's: no issue text in any object.
-    answerText: answerText === null ? null : auditedAnswerText(answerText, issueText),
-    usage,
+    answerText: call.answerText === null ? null : auditedAnswerText(call.answerText, prepared.issueText),
+    usage: call.usage,
     costUsd,
     parsed: result.kind === 'answered' ? result.answer : null,
     flags: result.kind === 'answered' ? verdictFlags(result.answer.verdict, checks) : checks.screenHits,
     problem: result.kind === 'answered' ? null : { ...result.problem, pausesJudging: result.kind === 'pauses-judging' },
   });
-  return result;
 }

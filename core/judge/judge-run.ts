@@ -2,7 +2,8 @@
 // write. Every step that costs nothing (credentials, issue record, pause) is checked before the row is
 // claimed, and every write is conditional on the row's revision, so duplicate messages, concurrent
 // invocations and a re-run landing mid-call all converge: the verdict lands only on the exact patch that was
-// judged. The attempt itself lives in attempt.ts, the space's hold in judging-status.ts.
+// judged. The attempt itself lives in attempt.ts, the space's hold in judging-status.ts, and a batch-mode
+// space's submissions and collections in batch.ts, which take the same steps.
 import { judgeCapsOf, judgeModelOf, repoAllowed, spaceOf, type ReplayConfig } from '#schema/config.ts';
 import type { StoredIssue } from '#schema/issue.ts';
 import type { JudgeFields, RunRow } from '#schema/run.ts';
@@ -11,6 +12,7 @@ import { optimisticUpdate, runRecord, type UpdateDecision } from '../optimistic-
 import type {
   AttemptStore,
   BudgetStore,
+  JudgeBatchStore,
   Clock,
   IssueStore,
   JudgeMessage,
@@ -46,6 +48,8 @@ export interface JudgeDeps {
   issues: IssueStore;
   budget: BudgetStore;
   judging: JudgingStatusStore;
+  /** The Message Batches a batch-mode space has open (batch.ts). */
+  batches: JudgeBatchStore;
   /** The data bucket: patches in, reference cache and audit objects out. */
   objects: ObjectStore;
   model: ServiceProvider<JudgeModel>;
@@ -65,6 +69,7 @@ export type JudgeResult =
   | 'waiting-issue'
   | 'waiting-budget'
   | 'waiting-github'
+  | 'waiting-batch'
   | 'stale'
   | 'skipped';
 
@@ -95,7 +100,7 @@ const ISSUE_RECHECK_SECONDS = 300;
  * wait, or everything an attempt needs. The space's judging status is changed here (a hold, a resume, a
  * probe taken), never in the row's decide step, which runs again on every conflicting write.
  */
-type Facts =
+export type Facts =
   | { kind: 'reuse'; judgedBefore: RunRow }
   | {
       kind: 'wait';
@@ -127,6 +132,8 @@ type Step =
 
 export async function judgeRun(deps: JudgeDeps, message: JudgeMessage): Promise<JudgeOutcome> {
   if (!Object.hasOwn(deps.config.spaces, message.space)) return { result: 'skipped' };
+  // A batch-mode space's due runs are submitted together, from the sweeper's message (batch.ts).
+  if (deps.config.spaces[message.space]!.judge.mode === 'batch') return { result: 'skipped' };
   const record = runRecord(deps.runs, message.space, message.id);
   const current = await record.read();
   const now = deps.clock.now();
@@ -152,7 +159,7 @@ export async function judgeRun(deps: JudgeDeps, message: JudgeMessage): Promise<
 }
 
 /** Only the landing the message is about, only once, and only when its attempt is due. */
-function isDue(row: RunRow, message: JudgeMessage, now: Date): boolean {
+export function isDue(row: RunRow, message: JudgeMessage, now: Date): boolean {
   return (
     row.finishedAt === message.finishedAt &&
     !isDecided(row) &&
@@ -165,7 +172,7 @@ function isDue(row: RunRow, message: JudgeMessage, now: Date): boolean {
  * Everything that costs nothing is checked before the row is claimed, in this order: a verdict of the same
  * patch, credentials, the space's hold, the issue record.
  */
-async function gatherFacts(deps: JudgeDeps, row: RunRow, now: Date): Promise<Facts> {
+export async function gatherFacts(deps: JudgeDeps, row: RunRow, now: Date): Promise<Facts> {
   const judgedBefore = await sameVerdictJudged(deps, row);
   if (judgedBefore) return { kind: 'reuse', judgedBefore };
 
@@ -201,7 +208,7 @@ async function gatherFacts(deps: JudgeDeps, row: RunRow, now: Date): Promise<Fac
 }
 
 /** The row's next state from the facts: pure, so a lost race decides again on the newest row at no cost. */
-function nextRow(
+export function nextRow(
   current: Versioned<RunRow> | null,
   message: JudgeMessage,
   facts: Facts,
@@ -264,14 +271,27 @@ async function sameVerdictJudged(deps: JudgeDeps, row: RunRow): Promise<RunRow |
   );
 }
 
-/** The row's next state after an attempt, written only while the row is still the landing that was judged. */
-async function settle(deps: JudgeDeps, row: RunRow, attempt: AttemptResult): Promise<JudgeOutcome> {
+/**
+ * The row's next state after an attempt, written only while the row is still the landing that was judged (and,
+ * for a batched attempt, still waits for that batch: `stillHeld`).
+ */
+export async function settle(
+  deps: JudgeDeps,
+  row: RunRow,
+  attempt: AttemptResult,
+  stillHeld?: (current: RunRow) => boolean,
+): Promise<JudgeOutcome> {
   const settings = settingsOf(deps, row.space);
   const now = () => deps.clock.now();
+  const finish = (
+    judged: RunRow,
+    change: (current: RunRow) => Partial<JudgeFields>,
+    result: JudgeResult,
+    problem?: JudgeProblem,
+  ) => finishIf(deps, judged, change, result, problem, stillHeld);
   switch (attempt.kind) {
     case 'not-called':
       return finish(
-        deps,
         row,
         (r) => failedAttempt(r, attempt.problem, settings, settings.model, now()),
         'attempt-failed',
@@ -279,14 +299,12 @@ async function settle(deps: JudgeDeps, row: RunRow, attempt: AttemptResult): Pro
       );
     case 'over-budget':
       return finish(
-        deps,
         row,
         (r) => ({ ...waiting('waiting-budget', attempt.problem, attempt.resumeAt), ...returnedAttempt(r) }),
         'waiting-budget',
       );
     case 'rate-limited':
       return finish(
-        deps,
         row,
         (r) => ({ ...waiting('waiting-github', attempt.problem, attempt.resumeAt), ...returnedAttempt(r) }),
         'waiting-github',
@@ -294,7 +312,6 @@ async function settle(deps: JudgeDeps, row: RunRow, attempt: AttemptResult): Pro
     case 'pauses-judging': {
       const newly = await holdJudging(deps.judging, row.space, 'paused', attempt.problem, now());
       await finish(
-        deps,
         row,
         (r) => ({ ...waiting('paused', attempt.problem, now().toISOString()), ...returnedAttempt(r) }),
         'paused',
@@ -303,7 +320,6 @@ async function settle(deps: JudgeDeps, row: RunRow, attempt: AttemptResult): Pro
     }
     case 'failed': {
       const outcome = await finish(
-        deps,
         row,
         (r) => ({
           ...failedAttempt(r, attempt.problem, settings, settings.model, now()),
@@ -316,7 +332,6 @@ async function settle(deps: JudgeDeps, row: RunRow, attempt: AttemptResult): Pro
     }
     case 'answered': {
       const outcome = await finish(
-        deps,
         row,
         (r) => ({
           ...verdict(attempt.answer, attempt.checks, r, settings.model, now()),
@@ -335,12 +350,13 @@ const costOf = (costUsd: number | null) => (costUsd ? { costUsd } : {});
  * The stale-proof write: change the row only while it is still the landing that was judged (same
  * finishedAt and patch) and still undecided; a re-run that landed meanwhile wins.
  */
-function finish(
+function finishIf(
   deps: JudgeDeps,
   judged: RunRow,
   change: (row: RunRow) => Partial<JudgeFields>,
   result: JudgeResult,
-  problem?: JudgeProblem,
+  problem: JudgeProblem | undefined,
+  stillHeld: ((current: RunRow) => boolean) | undefined,
 ): Promise<JudgeOutcome> {
   return optimisticUpdate(
     runRecord(deps.runs, judged.space, judged.id),
@@ -349,11 +365,13 @@ function finish(
         !current ||
         current.value.finishedAt !== judged.finishedAt ||
         current.value.patchSha256 !== judged.patchSha256 ||
-        isDecided(current.value)
+        isDecided(current.value) ||
+        (stillHeld && !stillHeld(current.value))
       ) {
         return { done: { result: 'stale' } };
       }
-      const fields = change(current.value);
+      // A settled row no longer names a batch.
+      const fields = { ...change(current.value), ...(stillHeld ? { judgeBatchId: null } : {}) };
       const outcome: JudgeOutcome =
         fields.judgeState === 'error'
           ? { result: 'gave-up', problem }
@@ -366,13 +384,13 @@ function finish(
   );
 }
 
-const update = (row: RunRow, fields: Partial<JudgeFields>, now: Date): RunRow => ({
+export const update = (row: RunRow, fields: Partial<JudgeFields>, now: Date): RunRow => ({
   ...row,
   ...fields,
   updatedAt: now.toISOString(),
 });
 
-function settingsOf(deps: JudgeDeps, space: string) {
+export function settingsOf(deps: JudgeDeps, space: string) {
   const model = judgeModelOf(deps.config, space);
   return {
     ...deps.config.spaces[space]!.judge,

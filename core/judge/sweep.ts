@@ -1,15 +1,26 @@
 // The sweeper (docs/contract.md §5): puts rows whose next judge attempt is due back on the judge queue — retries after
 // their backoff, rows that waited for the next day's budget, for an issue record, or for judging to resume.
 // The due rows come from the sparse index, never a scan. While a space is held (paused, or without
-// credentials) only one row goes, as the probe that resumes it.
+// credentials) only one row goes, as the probe that resumes it. A batch-mode space's due rows go in messages of
+// up to BATCH_SUBMIT_MAX_RUNS, each submitted as one Message Batch, and each of its open batches is sent to be
+// collected (batch.ts): one provider request per batch and sweep while it is in progress.
 import type { ReplayConfig } from '#schema/config.ts';
-import type { Clock, JudgeMessage, JudgingStatusStore, MessageQueue, RunStore } from '../ports.ts';
+import { BATCH_SUBMIT_MAX_RUNS } from '#schema/messages.ts';
+import type {
+  Clock,
+  JudgeBatchStore,
+  JudgeQueueMessage,
+  JudgingStatusStore,
+  MessageQueue,
+  RunStore,
+} from '../ports.ts';
 
 export interface SweepDeps {
   config: ReplayConfig;
   runs: RunStore;
   judging: JudgingStatusStore;
-  judgeQueue: MessageQueue<JudgeMessage>;
+  batches: Pick<JudgeBatchStore, 'listJudgeBatches'>;
+  judgeQueue: MessageQueue<JudgeQueueMessage>;
   clock: Clock;
 }
 
@@ -18,6 +29,8 @@ export interface SpaceSweep {
   queued: number;
   /** The run sent as the probe of a held space. */
   probe: string | null;
+  /** A batch-mode space's open batches sent to be collected. */
+  collects?: number;
 }
 
 /** Per space and sweep; what is left over is due at the next sweep. */
@@ -30,6 +43,13 @@ export async function sweep(deps: SweepDeps): Promise<SpaceSweep[]> {
 }
 
 async function sweepSpace(deps: SweepDeps, space: string): Promise<SpaceSweep> {
+  if (deps.config.spaces[space]!.judge.mode !== 'batch') return sweepDue(deps, space, false);
+  const open = await deps.batches.listJudgeBatches(space);
+  for (const batch of open) await deps.judgeQueue.send({ space, collect: batch.id });
+  return { ...(await sweepDue(deps, space, true)), collects: open.length };
+}
+
+async function sweepDue(deps: SweepDeps, space: string, batchMode: boolean): Promise<SpaceSweep> {
   const status = await deps.judging.getJudgingStatus(space);
   const held = status !== null && status.value.state !== 'judging';
   const due = await deps.runs.listDueRuns(space, deps.clock.now().toISOString(), held ? 1 : SWEEP_LIMIT);
@@ -45,6 +65,10 @@ async function sweepSpace(deps: SweepDeps, space: string): Promise<SpaceSweep> {
       return { space, queued: 0, probe: null };
     }
   }
-  for (const row of due) await deps.judgeQueue.send({ space, id: row.id, finishedAt: row.finishedAt });
+  const runs = due.map((row) => ({ id: row.id, finishedAt: row.finishedAt }));
+  if (batchMode)
+    for (let i = 0; i < runs.length; i += BATCH_SUBMIT_MAX_RUNS)
+      await deps.judgeQueue.send({ space, submit: runs.slice(i, i + BATCH_SUBMIT_MAX_RUNS) });
+  else for (const run of runs) await deps.judgeQueue.send({ space, ...run });
   return { space, queued: due.length, probe: probe?.id ?? null };
 }

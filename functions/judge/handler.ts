@@ -1,11 +1,13 @@
-// SQS → one judge attempt per message; the rules live in core/judge and `lambda.ts` wires AWS. Metrics
+// SQS → one judge attempt per message, or for a batch-mode space a batch of them submitted or collected
+// (core/judge/batch.ts); the rules live in core/judge and `lambda.ts` wires AWS. Metrics
 // the alarms watch: JudgeErrors (failed attempts) and JudgingPaused (1 while the provider refuses the key
 // or the model, 0 when a probe resumes judging); JudgeFlagged counts runs whose "resolved" was flagged;
 // JudgeModelCalls and JudgeSpendUsd feed the operations dashboard.
 import type { SQSRecord } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { judgeRun, type JudgeDeps, type JudgeOutcome } from '#core/judge/judge-run.ts';
-import { judgeMessageSchema } from '#schema/messages.ts';
+import { collectBatch, submitBatch } from '#core/judge/batch.ts';
+import { judgeQueueMessageSchema } from '#schema/messages.ts';
 import { METRICS } from '#core/operations.ts';
 import type { JudgeMessage } from '#core/ports.ts';
 import { correlate, type Instrumentation } from '#adapters/aws/observability.ts';
@@ -15,7 +17,7 @@ export function createJudgeHandler(deps: JudgeDeps, instrumentation: Instrumenta
   const { logger, metrics } = instrumentation;
 
   /** One log line per attempt; held spaces log only when their status changes, so a missing key is no spam. */
-  function report(message: JudgeMessage, outcome: JudgeOutcome): void {
+  function report(message: Pick<JudgeMessage, 'space' | 'id'>, outcome: JudgeOutcome): void {
     const fields = { space: message.space, id: message.id, result: outcome.result, problem: outcome.problem };
     if (outcome.modelCall) metrics.addMetric(METRICS.judgeModelCalls, MetricUnit.Count, 1);
     if (outcome.costUsd) metrics.addMetric(METRICS.judgeSpendUsd, MetricUnit.NoUnit, outcome.costUsd);
@@ -34,13 +36,24 @@ export function createJudgeHandler(deps: JudgeDeps, instrumentation: Instrumenta
   }
 
   return sqsBatchHandler(instrumentation, async (record: SQSRecord) => {
-    const message = judgeMessageSchema.safeParse(parseBody(record));
+    const message = judgeQueueMessageSchema.safeParse(parseBody(record));
     if (!message.success) {
       logger.warn('dropped a malformed judge message', { messageId: record.messageId });
       metrics.addMetric(METRICS.judgeMessageDropped, MetricUnit.Count, 1);
       return;
     }
-    correlate({ deliveryId: message.data.deliveryId, runId: message.data.id });
-    report(message.data, await judgeRun(deps, message.data));
+    const { data } = message;
+    if ('submit' in data) {
+      for (const { id, outcome } of await submitBatch(deps, data.space, data.submit))
+        report({ space: data.space, id }, outcome);
+    } else if ('collect' in data) {
+      const collected = await collectBatch(deps, data.space, data.collect);
+      logger.info('judge batch', { space: data.space, batchId: data.collect, state: collected.state });
+      if (collected.state === 'collected')
+        for (const { id, outcome } of collected.runs) report({ space: data.space, id }, outcome);
+    } else {
+      correlate({ deliveryId: data.deliveryId, runId: data.id });
+      report(data, await judgeRun(deps, data));
+    }
   });
 }

@@ -14,6 +14,7 @@ export const wire = (
   issues: r.table,
   budget: r.table,
   judging: r.table,
+  batches: r.table,
   objects: r.data,
   model: judgeModelProvider(env, r.secrets),
   reference: referenceSourceProvider(env, r.secrets),

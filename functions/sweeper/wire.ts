@@ -6,6 +6,7 @@ export const wire = (r: Pick<PlatformResources, 'config' | 'table' | 'judgeQueue
   config: r.config,
   runs: r.table,
   judging: r.table,
+  batches: r.table,
   judgeQueue: r.judgeQueue,
   clock: r.clock,
 });

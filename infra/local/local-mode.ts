@@ -17,7 +17,7 @@ import { DynamoLeaseStore } from '#adapters/aws/dynamo-lease.ts';
 import { instrumentation, type LogLevel } from '#adapters/aws/observability.ts';
 import type { ServiceName } from '#core/operations.ts';
 import { INBOX_PREFIX, parseInboxKey } from '#core/storage-layout.ts';
-import { systemClock, type JudgeMessage, type LandingMessage, type MessageQueue } from '#core/ports.ts';
+import { systemClock, type JudgeQueueMessage, type LandingMessage, type MessageQueue } from '#core/ports.ts';
 import { createIngestHandler } from '#functions/ingest/handler.ts';
 import { createLanderHandler } from '#functions/lander/handler.ts';
 import { createReadApiHandler } from '#functions/read-api/handler.ts';
@@ -93,7 +93,7 @@ export interface LocalAdapters {
   inbox: S3ObjectStore;
   data: S3ObjectStore;
   landingQueue: MessageQueue<LandingMessage>;
-  judgeQueue: MessageQueue<JudgeMessage>;
+  judgeQueue: MessageQueue<JudgeQueueMessage>;
 }
 
 export interface LocalMode {
@@ -163,7 +163,7 @@ async function emulatedResources(
     inbox: new S3ObjectStore(emulators.s3, names.inboxBucket, timeouts),
     data: new S3ObjectStore(emulators.s3, names.dataBucket, timeouts),
     landingQueue: new SqsQueue<LandingMessage>(emulators.sqs, emulators.queueUrls.landing, timeouts),
-    judgeQueue: new SqsQueue<JudgeMessage>(emulators.sqs, emulators.queueUrls.judge, timeouts),
+    judgeQueue: new SqsQueue<JudgeQueueMessage>(emulators.sqs, emulators.queueUrls.judge, timeouts),
   };
   const leases = new DynamoLeaseStore(documents, names.table, timeouts);
   // The analytics engine reads the run dataset where the S3 emulator keeps the data bucket's files.

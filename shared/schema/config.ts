@@ -21,6 +21,11 @@ const judgeSettingsSchema = z.strictObject({
   retryBaseSeconds: z._default(z.number().check(z.positive()), 900),
   /** The largest part of the space's daily calls one host's runs may take (0 < share ≤ 1). */
   hostShare: z._default(z.number().check(z.positive(), z.lte(1)), 0.5),
+  /**
+   * `live`: one Messages call per attempt, answered while the judge waits. `batch`: the sweep's due runs go to the
+   * provider as one Message Batch, half the token price, collected by a later sweep (docs/contract.md §5).
+   */
+  mode: z._default(z.enum(['live', 'batch']), 'live'),
 });
 
 // `:` joins a key name's parts and `__` is how `:` is spelled in environment and file names, so a host
@@ -65,7 +70,13 @@ const spaceSchema = z.strictObject({
   issuePublishers: z.optional(z.array(hostName)),
   /** Models pinned to the senders that may own their runs (docs/contract.md §4); a model not named: any sender. */
   hostsByModel: z.optional(z.record(z.string(), z.array(hostName).check(z.minLength(1)))),
-  judge: z._default(judgeSettingsSchema, { dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900, hostShare: 0.5 }),
+  judge: z._default(judgeSettingsSchema, {
+    dailyCap: 200,
+    maxAttempts: 6,
+    retryBaseSeconds: 900,
+    hostShare: 0.5,
+    mode: 'live',
+  }),
   exports: z.optional(z.strictObject({ fields: exportFieldsSchema() })),
 });
 

@@ -29,5 +29,6 @@ export const JUDGE_STATES = [
   'not-needed',
   'flagged',
   'waiting-github',
+  'waiting-batch',
 ] as const;
 export const HIDDEN_TEST_STATUSES = ['pass', 'fail', 'error'] as const;

@@ -21,6 +21,30 @@ export const judgeMessageSchema = z.object({
 });
 export type JudgeMessage = z.infer<typeof judgeMessageSchema>;
 
+/**
+ * The most runs the sweeper puts in one submission (one Message Batch) of a batch-mode space: each is claimed, its
+ * issue text fetched and its budget taken before the batch goes, well inside the judge function's time.
+ */
+export const BATCH_SUBMIT_MAX_RUNS = 25;
+
+/** A batch-mode space's due runs, sent by the sweeper: the judge submits them as one Message Batch. */
+export const batchSubmitMessageSchema = z.object({
+  space: nonEmptyText,
+  submit: z
+    .array(z.object({ id: nonEmptyText, finishedAt: nonEmptyText }))
+    .check(z.minLength(1), z.maxLength(BATCH_SUBMIT_MAX_RUNS)),
+});
+/** An open Message Batch of a space, sent by the sweeper: the judge collects it once it has ended. */
+export const batchCollectMessageSchema = z.object({ space: nonEmptyText, collect: nonEmptyText });
+
+/** What the judge queue carries: one run to judge, a batch to submit, or a batch to collect. */
+export const judgeQueueMessageSchema = z.union([
+  batchSubmitMessageSchema,
+  batchCollectMessageSchema,
+  judgeMessageSchema,
+]);
+export type JudgeQueueMessage = z.infer<typeof judgeQueueMessageSchema>;
+
 /** What the inbox holds for one accepted delivery, written by ingest and read by the lander. */
 export const inboxEntrySchema = z.object({
   space: nonEmptyText,

@@ -159,6 +159,8 @@ export const judgeFieldsSchema = z.object({
    * withheld a "resolved"; beside another verdict they are kept for the reader. Absent on rows judged before.
    */
   judgeFlags: z.optional(z.array(z.string())),
+  /** The Message Batch that holds the current attempt's request while `judgeState` is "waiting-batch"; else null or absent. */
+  judgeBatchId: z.optional(z.nullable(z.string())),
 });
 export type JudgeFields = z.infer<typeof judgeFieldsSchema>;
 

@@ -1,6 +1,8 @@
 // The judge model adapter over the real Anthropic SDK against the stand-in: one request per call whatever
 // the answer, each failure mapped to its code, the usage with its cache figures, and the answer asked for
-// as structured output of the verdict schema.
+// as structured output of the verdict schema. The same requests as one Message Batch through the SDK's
+// `messages.batches` (create, retrieve, the results JSONL): each result matched by its custom_id, and each
+// request without an answer mapped to the code a live call's failure gets.
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -32,6 +34,8 @@ const ANSWERS: Record<string, () => StandInAnswer | Promise<StandInAnswer>> = {
   'claude-broken': () => ({ status: 500 }),
   'claude-forbidden': () => ({ status: 403 }),
   'claude-hold': () => held,
+  'claude-expired': () => ({ batchResult: 'expired' }),
+  'claude-canceled': () => ({ batchResult: 'canceled' }),
 };
 
 let standIn: AnthropicStandIn;
@@ -182,5 +186,56 @@ describe('the Anthropic judge model', () => {
       pausesJudging: false,
       requests: 0,
     });
+  });
+});
+
+describe('the Anthropic judge model, in batches', () => {
+  it('submits the requests as one batch and reads each result by its custom_id', async () => {
+    const names = [
+      'claude-ok',
+      'claude-overloaded',
+      'claude-forbidden',
+      'claude-retired',
+      'claude-expired',
+      'claude-canceled',
+    ];
+    const judge = model();
+    const batchId = await judge.submitBatch(names.map((name) => ({ customId: `run-${name}`, request: request(name) })));
+    expect(batchId).toBe(standIn.batches.at(-1));
+    const results = await judge.batchResults(batchId);
+    const byId = new Map(results!.map((r) => [r.customId, r]));
+    expect(byId.size).toBe(names.length);
+    expect(byId.get('run-claude-ok')).toEqual({
+      customId: 'run-claude-ok',
+      answer: { text: '{"verdict":"resolved"}', usage: expect.objectContaining({ inputTokens: expect.any(Number) }) },
+    });
+    const failureOf = (name: string) => {
+      const result = byId.get(`run-${name}`)!;
+      if (!('error' in result)) throw new Error(`${name} answered`);
+      return { code: result.error.code, pausesJudging: result.error.pausesJudging };
+    };
+    expect(failureOf('claude-overloaded')).toEqual({ code: 'provider-batch-overloaded-error', pausesJudging: false });
+    expect(failureOf('claude-forbidden')).toEqual({ code: 'bad-credentials', pausesJudging: true });
+    expect(failureOf('claude-retired')).toEqual({ code: 'model-unavailable', pausesJudging: true });
+    expect(failureOf('claude-expired')).toEqual({ code: 'batch-expired', pausesJudging: false });
+    expect(failureOf('claude-canceled')).toEqual({ code: 'batch-canceled', pausesJudging: false });
+  });
+
+  it('answers null while the batch is in progress, and refuses a key as a live call does', async () => {
+    const holding = await startAnthropicStandIn({ apiKey: API_KEY, holdBatches: true, answer: () => '{}' });
+    try {
+      const judge = new AnthropicJudgeModel({ apiKey: API_KEY, baseURL: holding.url });
+      const batchId = await judge.submitBatch([{ customId: 'only', request: request('claude-ok') }]);
+      expect(await judge.batchResults(batchId)).toBeNull();
+      await holding.endBatches();
+      expect(await judge.batchResults(batchId)).toHaveLength(1);
+      const refused = new AnthropicJudgeModel({ apiKey: 'sk-ant-revoked', baseURL: holding.url });
+      await expect(refused.submitBatch([{ customId: 'only', request: request('claude-ok') }])).rejects.toMatchObject({
+        code: 'bad-credentials',
+        pausesJudging: true,
+      });
+    } finally {
+      await holding.stop();
+    }
   });
 });

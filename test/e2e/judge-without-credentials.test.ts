@@ -41,6 +41,7 @@ it('keeps a landed run waiting for credentials, says why, and spends no attempts
     config: parseConfig(config),
     runs: local.adapters.table,
     judging: local.adapters.table,
+    batches: local.adapters.table,
     judgeQueue: local.adapters.judgeQueue,
     clock: systemClock,
   };

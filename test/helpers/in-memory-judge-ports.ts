@@ -3,6 +3,8 @@
 import {
   JudgeModelError,
   ReferenceFetchError,
+  type JudgeBatchRequest,
+  type JudgeBatchResult,
   type JudgeModel,
   type JudgeModelAnswer,
   type JudgeModelRequest,
@@ -10,9 +12,13 @@ import {
 } from '#core/ports.ts';
 import type { TokenUsage } from '#core/ports.ts';
 
-/** A judge model that answers from a script (at once, or when a promise settles) and keeps the requests it was sent. */
+/**
+ * A judge model that answers from a script (at once, or when a promise settles) and keeps the requests it was
+ * sent. A batch ends when its results are first read, each request answered by the same script.
+ */
 export class ScriptedJudgeModel implements JudgeModel {
   readonly requests: JudgeModelRequest[] = [];
+  readonly batches = new Map<string, JudgeBatchRequest[]>();
 
   constructor(
     public answer: (request: JudgeModelRequest) => string | JudgeModelError | Promise<string | JudgeModelError>,
@@ -23,6 +29,25 @@ export class ScriptedJudgeModel implements JudgeModel {
     const answer = await this.answer(request);
     if (answer instanceof JudgeModelError) throw answer;
     return { text: answer, usage: this.usage(request, answer) };
+  }
+
+  async submitBatch(requests: JudgeBatchRequest[]): Promise<string> {
+    const id = `msgbatch_${this.batches.size + 1}`;
+    this.batches.set(id, requests);
+    return id;
+  }
+
+  async batchResults(batchId: string): Promise<JudgeBatchResult[] | null> {
+    const results: JudgeBatchResult[] = [];
+    for (const { customId, request } of this.batches.get(batchId) ?? []) {
+      try {
+        results.push({ customId, answer: await this.ask(request) });
+      } catch (error) {
+        if (!(error instanceof JudgeModelError)) throw error;
+        results.push({ customId, error });
+      }
+    }
+    return results;
   }
 
   protected usage(request: JudgeModelRequest, answer: string): TokenUsage {

@@ -58,6 +58,7 @@ export function inMemoryJudgeWorld(config: ReplayConfig) {
     issues: table,
     budget: table,
     judging: table,
+    batches: table,
     objects,
     model: async () => model,
     reference: async () => code,
@@ -126,6 +127,7 @@ export function inMemoryJudgeWorld(config: ReplayConfig) {
     config,
     runs: table,
     judging: table,
+    batches: table,
     judgeQueue,
     clock,
   });

@@ -13,6 +13,8 @@ import {
   type HostStore,
   type IssueOwnerStore,
   type IssueStore,
+  type JudgeBatch,
+  type JudgeBatchStore,
   type JudgingStatus,
   type JudgingStatusStore,
   type KeySource,
@@ -37,7 +39,15 @@ import { archivedAttemptKey } from '#core/storage-layout.ts';
 
 /** Every table-backed port, as one table (like DynamoStore). */
 export class InMemoryTable
-  implements RunStore, AttemptStore, IssueStore, IssueOwnerStore, HostStore, BudgetStore, JudgingStatusStore
+  implements
+    RunStore,
+    AttemptStore,
+    IssueStore,
+    IssueOwnerStore,
+    HostStore,
+    BudgetStore,
+    JudgingStatusStore,
+    JudgeBatchStore
 {
   private readonly runs = new Map<string, Versioned<RunRow>>();
   private readonly attempts = new Map<string, ArchivedAttempt>();
@@ -50,6 +60,7 @@ export class InMemoryTable
   private readonly hostBudgets = new Map<string, number>();
   private readonly spend = new Map<string, number | null>();
   private readonly judging = new Map<string, Versioned<JudgingStatus>>();
+  private readonly judgeBatches = new Map<string, JudgeBatch>();
 
   async getRun(space: string, id: string): Promise<Versioned<RunRow> | null> {
     return copy(this.runs.get(key(space, id)) ?? null);
@@ -203,6 +214,18 @@ export class InMemoryTable
 
   async putJudgingStatus(status: JudgingStatus, expectedRev: number | null): Promise<boolean> {
     return conditionalPut(this.judging, status.space, status, expectedRev);
+  }
+
+  async putJudgeBatch(batch: JudgeBatch): Promise<void> {
+    this.judgeBatches.set(`${batch.space}#${batch.id}`, structuredClone(batch));
+  }
+
+  async listJudgeBatches(space: string): Promise<JudgeBatch[]> {
+    return [...this.judgeBatches.values()].filter((b) => b.space === space).map((b) => structuredClone(b));
+  }
+
+  async closeJudgeBatch(space: string, batchId: string): Promise<void> {
+    this.judgeBatches.delete(`${space}#${batchId}`);
   }
 
   /** A day's spend: nothing yet is 0, and unknown (null) once a call without a price was added. */

@@ -4,6 +4,11 @@
 // `request.userText` lets it recognise the run. `requests` records every request. It estimates usage (no
 // tokenizer), simulates prompt caching up to the `cache_control` block, answers 404 for a model outside
 // `models`, and checks a structured-output schema as the API does, while the answer stays the callback's.
+// It speaks the Message Batches protocol too: POST /v1/messages/batches takes `{requests: [{custom_id, params}]}`,
+// GET /v1/messages/batches/{id} answers the batch (`in_progress` while `holdBatches` holds it, then `ended` with
+// its `results_url`), and GET of that URL answers one JSONL line per request, in no particular order: each
+// request's answer from the same callback (an error status becomes an `errored` result, and
+// `{ batchResult: 'expired' | 'canceled' }` that result).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +24,11 @@ export interface MessagesRequest {
   apiKey: string | null;
 }
 
-export type StandInAnswer = string | { status: number; message?: string };
+export type StandInAnswer =
+  | string
+  | { status: number; message?: string }
+  /** Only in a batch: the request's result is `expired` or `canceled` rather than an answer. */
+  | { batchResult: 'expired' | 'canceled' };
 
 export interface AnthropicStandInOptions {
   answer: (request: MessagesRequest) => StandInAnswer | Promise<StandInAnswer>;
@@ -28,12 +37,27 @@ export interface AnthropicStandInOptions {
   /** When set, the only models that exist; any other gets 404 not_found_error. */
   models?: string[];
   port?: number;
+  /** Batches stay `in_progress` until `endBatches()`; otherwise each has ended when it is first read. */
+  holdBatches?: boolean;
 }
 
 export interface AnthropicStandIn {
   url: string;
   requests: MessagesRequest[];
+  /** The ids of the batches created, in order. */
+  batches: string[];
+  /** Ends every held batch: its results are worked out now, from the `answer` callback. */
+  endBatches(): Promise<void>;
   stop(): Promise<void>;
+}
+
+interface StoredBatch {
+  id: string;
+  createdAt: string;
+  requests: { customId: string; body: Record<string, unknown>; apiKey: string | null }[];
+  /** The JSONL results, once the batch has ended. */
+  results: string | null;
+  endedAt: string | null;
 }
 
 const ERROR_TYPES: Record<number, string> = {
@@ -59,13 +83,28 @@ export function estimateTokens(text: string): number {
 
 export async function startAnthropicStandIn(options: AnthropicStandInOptions): Promise<AnthropicStandIn> {
   const requests: MessagesRequest[] = [];
+  const batches = new Map<string, StoredBatch>();
+  let baseUrl = '';
   const cached = new Set<string>();
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => sendError(res, 500, `stand-in failure: ${(error as Error).message}`));
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== '/v1/messages')
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const apiKey = header(req, 'x-api-key') ?? header(req, 'authorization')?.replace(/^Bearer /, '') ?? null;
+    const batchPath = /^\/v1\/messages\/batches\/([A-Za-z0-9_]+)(\/results)?$/.exec(path);
+    if (req.method === 'GET' && batchPath) {
+      if (options.apiKey !== undefined && apiKey !== options.apiKey) return sendError(res, 401, 'invalid x-api-key');
+      const batch = batches.get(batchPath[1]!);
+      if (!batch) return sendError(res, 404, `No batch ${batchPath[1]}.`);
+      if (!options.holdBatches && batch.results === null) await endBatch(batch);
+      if (!batchPath[2]) return send(res, 200, batchObject(batch));
+      if (batch.results === null) return sendError(res, 400, `Batch ${batch.id} is still in progress.`);
+      res.writeHead(200, { 'content-type': 'application/binary' });
+      return void res.end(batch.results);
+    }
+    if (req.method !== 'POST' || (path !== '/v1/messages' && path !== '/v1/messages/batches'))
       return sendError(res, 404, `No route ${req.method} ${req.url}.`);
     let body: Record<string, unknown>;
     try {
@@ -73,27 +112,38 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
     } catch {
       return sendError(res, 400, 'The body is not JSON.');
     }
-    if (typeof body.model !== 'string' || typeof body.max_tokens !== 'number' || !Array.isArray(body.messages)) {
-      return sendError(res, 400, 'model, max_tokens and messages are required.');
+    const refused = options.apiKey !== undefined && apiKey !== options.apiKey;
+    if (path === '/v1/messages/batches')
+      return refused ? sendError(res, 401, 'invalid x-api-key') : createBatch(res, body, apiKey);
+
+    const problem = paramsProblem(body);
+    if (problem) return sendError(res, 400, problem);
+    const request = recorded(body, apiKey);
+    if (refused) return sendError(res, 401, 'invalid x-api-key');
+    if (options.models && !options.models.includes(request.model))
+      return sendError(res, 404, `model: ${request.model}`);
+    const answer = await options.answer(request);
+    if (typeof answer !== 'string') {
+      if ('batchResult' in answer) return sendError(res, 500, 'stand-in: a batch result asked of a live call');
+      return sendError(res, answer.status, answer.message ?? `stand-in error ${answer.status}`);
     }
-    const formatProblem = outputFormatProblem(body.output_config);
-    if (formatProblem) return sendError(res, 400, formatProblem);
-    const apiKey = header(req, 'x-api-key') ?? header(req, 'authorization')?.replace(/^Bearer /, '') ?? null;
+    send(res, 200, message(body, answer));
+  }
+
+  function recorded(body: Record<string, unknown>, apiKey: string | null): MessagesRequest {
     const request: MessagesRequest = {
       body,
-      model: body.model,
+      model: body.model as string,
       system: textOf(body.system),
-      userText: userTextOf(body.messages),
+      userText: userTextOf(body.messages as unknown[]),
       apiKey,
     };
     requests.push(request);
-    if (options.apiKey !== undefined && apiKey !== options.apiKey) return sendError(res, 401, 'invalid x-api-key');
-    if (options.models && !options.models.includes(body.model)) return sendError(res, 404, `model: ${body.model}`);
+    return request;
+  }
 
-    const answer = await options.answer(request);
-    if (typeof answer !== 'string')
-      return sendError(res, answer.status, answer.message ?? `stand-in error ${answer.status}`);
-    send(res, 200, {
+  function message(body: Record<string, unknown>, answer: string) {
+    return {
       id: `msg_${randomUUID().replaceAll('-', '')}`,
       type: 'message',
       role: 'assistant',
@@ -102,7 +152,87 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
       stop_reason: 'end_turn',
       stop_sequence: null,
       usage: { ...promptUsage(body), output_tokens: estimateTokens(answer) },
-    });
+    };
+  }
+
+  /** As the API does, the whole batch is refused when one request's parameters are invalid. */
+  function createBatch(res: ServerResponse, body: Record<string, unknown>, apiKey: string | null): void {
+    const list = body.requests;
+    if (!Array.isArray(list) || list.length === 0)
+      return sendError(res, 400, 'requests: a non-empty list is required.');
+    const ids = new Set<string>();
+    for (const [i, item] of (list as { custom_id?: unknown; params?: unknown }[]).entries()) {
+      const customId = item?.custom_id;
+      if (typeof customId !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(customId))
+        return sendError(res, 400, `requests.${i}.custom_id: 1 to 64 letters, digits, "_" or "-".`);
+      if (ids.has(customId)) return sendError(res, 400, `requests.${i}.custom_id: duplicate ${customId}.`);
+      ids.add(customId);
+      const problem =
+        typeof item.params === 'object' && item.params !== null
+          ? paramsProblem(item.params as Record<string, unknown>)
+          : 'params is required.';
+      if (problem) return sendError(res, 400, `requests.${i}.params: ${problem}`);
+    }
+    const batch: StoredBatch = {
+      id: `msgbatch_${randomUUID().replaceAll('-', '')}`,
+      createdAt: new Date().toISOString(),
+      requests: (list as { custom_id: string; params: Record<string, unknown> }[]).map((r) => ({
+        customId: r.custom_id,
+        body: r.params,
+        apiKey,
+      })),
+      results: null,
+      endedAt: null,
+    };
+    batches.set(batch.id, batch);
+    send(res, 200, batchObject(batch));
+  }
+
+  async function endBatch(batch: StoredBatch): Promise<void> {
+    const lines: string[] = [];
+    for (const { customId, body, apiKey } of batch.requests) {
+      const request = recorded(body, apiKey);
+      const answer =
+        options.models && !options.models.includes(request.model)
+          ? { status: 404, message: `model: ${request.model}` }
+          : await options.answer(request);
+      const result =
+        typeof answer === 'string'
+          ? { type: 'succeeded', message: message(body, answer) }
+          : 'batchResult' in answer
+            ? { type: answer.batchResult }
+            : {
+                type: 'errored',
+                error: { type: 'error', error: errorBody(answer.status, answer.message ?? 'stand-in error') },
+              };
+      lines.push(JSON.stringify({ custom_id: customId, result }));
+    }
+    // Results come in no particular order: reversed, so a reader that relied on the order would show it.
+    batch.results = `${lines.reverse().join('\n')}\n`;
+    batch.endedAt = new Date().toISOString();
+  }
+
+  function batchObject(batch: StoredBatch) {
+    const counts = { processing: 0, succeeded: 0, errored: 0, canceled: 0, expired: 0 };
+    if (batch.results === null) counts.processing = batch.requests.length;
+    else
+      for (const line of batch.results.trim().split('\n')) {
+        const type = (JSON.parse(line) as { result: { type: keyof typeof counts } }).result.type;
+        counts[type] += 1;
+      }
+    const ended = batch.results !== null;
+    return {
+      id: batch.id,
+      type: 'message_batch',
+      processing_status: ended ? 'ended' : 'in_progress',
+      request_counts: counts,
+      created_at: batch.createdAt,
+      ended_at: batch.endedAt,
+      expires_at: new Date(Date.parse(batch.createdAt) + 24 * 3600_000).toISOString(),
+      archived_at: null,
+      cancel_initiated_at: null,
+      results_url: ended ? `${baseUrl}/v1/messages/batches/${batch.id}/results` : null,
+    };
   }
 
   /** Input tokens split into cache writes, cache reads and the rest, for the prompt's cache breakpoints. */
@@ -132,15 +262,29 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
   }
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: baseUrl,
     requests,
+    get batches() {
+      return [...batches.keys()];
+    },
+    endBatches: async () => {
+      for (const batch of batches.values()) if (batch.results === null) await endBatch(batch);
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       }),
   };
+}
+
+/** Why the API would refuse these Messages parameters, or null. */
+function paramsProblem(body: Record<string, unknown>): string | null {
+  if (typeof body.model !== 'string' || typeof body.max_tokens !== 'number' || !Array.isArray(body.messages))
+    return 'model, max_tokens and messages are required.';
+  return outputFormatProblem(body.output_config);
 }
 
 /** Keywords the API's structured outputs do not take (the SDK moves them into descriptions). */
@@ -179,8 +323,10 @@ function schemaProblem(node: Record<string, unknown>, path: string): string | nu
   return null;
 }
 
+const errorBody = (status: number, message: string) => ({ type: ERROR_TYPES[status] ?? 'api_error', message });
+
 function sendError(res: ServerResponse, status: number, message: string): void {
-  send(res, status, { type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } });
+  send(res, status, { type: 'error', error: errorBody(status, message) });
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

@@ -162,6 +162,7 @@ describe('verdicts', () => {
       issues: w.table,
       budget: w.table,
       judging: w.table,
+      batches: w.table,
       objects: w.objects,
       model: async () => model,
       reference: async () =>

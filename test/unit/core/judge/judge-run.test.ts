@@ -11,6 +11,7 @@ import { parseConfig } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
 import { referenceDiffKey } from '#core/storage-layout.ts';
 import { BASE, inMemoryJudgeWorld, MERGE } from '../../../helpers/in-memory-judge.ts';
+import { ScriptedJudgeModel } from '../../../helpers/in-memory-judge-ports.ts';
 import { budgetCalls, RecordingQueue } from '../../../helpers/in-memory-ports.ts';
 import { goodAnswer, REFERENCE_DIFF_WITH_LOCK_FILES } from '../../../helpers/judge.ts';
 import { storedIssue } from '../../../helpers/records.ts';
@@ -162,7 +163,9 @@ describe('failed attempts', () => {
     await w.putIssue('Slow', 'crash-1');
     const message = await w.land('Slow', { taskId: 'crash-1' });
     // A function killed by its timeout never writes again: here the call throws something the judge does not handle.
-    const dying = { ask: async () => Promise.reject(new Error('function timed out')) };
+    const dying = Object.assign(new ScriptedJudgeModel(() => ''), {
+      ask: async () => Promise.reject(new Error('function timed out')),
+    });
     for (let i = 1; i <= 2; i++) {
       await expect(judgeRun(deps({ model: async () => dying }), message)).rejects.toThrow('function timed out');
       const r = await row('Slow', message.id);

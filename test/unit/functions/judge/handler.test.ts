@@ -42,6 +42,7 @@ function judgeWorld(judgeConfig = config) {
       issues: table,
       budget: table,
       judging: table,
+      batches: table,
       objects,
       model: async () => model,
       reference: async () => reference,
@@ -63,6 +64,34 @@ function judgeWorld(judgeConfig = config) {
 }
 
 describe('the judge handler', () => {
+  it("submits a batch-mode space's runs as one batch and collects it, publishing the collected verdicts", async () => {
+    const batchConfig = parseConfig({
+      defaultJudgeModel: 'claude-test-judge',
+      spaces: { S: { senders: ['mac-studio-1'], judge: { mode: 'batch' } } },
+    });
+    const w = judgeWorld(batchConfig);
+    const runs = [await w.landed('t-1'), await w.landed('t-2')];
+    const submit = { space: 'S', submit: runs.map(({ id, finishedAt }) => ({ id, finishedAt })) };
+    const submitted = await w.handler(sqsEvent([sqsRecord(submit, 'replay-judge')]));
+    expect(submitted).toEqual({ batchItemFailures: [] });
+    const [batchId] = [...w.model.batches.keys()];
+    for (const run of runs)
+      expect((await w.table.getRun('S', run.id))?.value).toMatchObject({
+        judgeState: 'waiting-batch',
+        judgeBatchId: batchId,
+      });
+
+    const collect = { space: 'S', collect: batchId };
+    const { result, output } = await capturingOutput(() => w.handler(sqsEvent([sqsRecord(collect, 'replay-judge')])));
+    expect(result).toEqual({ batchItemFailures: [] });
+    for (const run of runs)
+      expect((await w.table.getRun('S', run.id))?.value).toMatchObject({
+        judgeState: 'judged',
+        judgeVerdict: 'resolved',
+      });
+    expect(metricValues(output, 'judge', METRICS.judged)).toEqual([1, 1]);
+  });
+
   it('judges a due run and publishes one JudgeModelCalls and one Judged', async () => {
     const w = judgeWorld();
     const message = await w.landed('t-1');

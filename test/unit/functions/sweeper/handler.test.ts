@@ -17,7 +17,7 @@ const config = parseConfig({ spaces: { Alpha: { senders: ['mac-studio-1'] }, Bet
 function sweeper(table: InMemoryTable, runs = table) {
   const judgeQueue = new RecordingQueue<JudgeMessage>();
   const handler = createSweeperHandler(
-    { config, runs, judging: table, judgeQueue, clock: new SettableClock(NOW) },
+    { config, runs, judging: table, batches: table, judgeQueue, clock: new SettableClock(NOW) },
     instrumentation('sweeper'),
   );
   return { handler, judgeQueue };

@@ -176,9 +176,15 @@ describe('configuration', () => {
     const config = parseConfig({ spaces: { S: { senders: ['h1'] } } });
     expect(config.spaces.S).toMatchObject({
       secretConfigKey: 'Hosting:ModuleReportSecret',
-      judge: { dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900 },
+      judge: { dailyCap: 200, maxAttempts: 6, retryBaseSeconds: 900, mode: 'live' },
     });
     expect(config.defaultJudgeModel).toBe('claude-sonnet-5-5');
+  });
+
+  it('takes the judge mode live or batch, and refuses any other naming the key', () => {
+    const space = (judge: unknown) => ({ spaces: { S: { senders: ['h1'], judge } } });
+    expect(parseConfig(space({ mode: 'batch' })).spaces.S!.judge.mode).toBe('batch');
+    expect(() => parseConfig(space({ mode: 'bulk' }))).toThrow(/spaces\.S\.judge\.mode/);
   });
 
   it('takes a cap across spaces and a monthly budget, the budget only with an email to send it to', () => {

@@ -1,0 +1,265 @@
+// Batch mode (`judge.mode: "batch"`, docs/contract.md §5): the sweeper sends a space's due runs in one message, and
+// the judge takes each through the live path's steps up to the call — the same checks before the claim, the claim
+// (the attempt counts), one unit of each budget, the reference fix, the screen and the prompt — then submits their
+// requests as one Message Batch and leaves each row `waiting-batch`, naming the batch. No Lambda waits on the model.
+// A later sweep sends the batch to be collected: once it has ended, each result is read exactly as a live answer
+// (attempt.ts readCall: same verdict rules, flags and audit), its tokens priced at the batch rate, and an errored,
+// expired or canceled request is a failed attempt retried with backoff, as a failed live call is.
+//
+// Collecting is idempotent: a row is written only while it still waits for this batch at this attempt (custom_id
+// names the run and the attempt, and is checked against the batch's record), the spend and the audit follow only
+// that write, and the batch is closed last, so a collect killed at any step and sent again ends in the same state.
+// The issue text is never stored: collecting fetches it again, to read the answer's reason against it.
+import { sha256Hex } from '#shared/sha256.ts';
+import { repoAllowed, spaceOf } from '#schema/config.ts';
+import type { RunRow } from '#schema/run.ts';
+import { BATCH_PRICE_FACTOR } from '../cost.ts';
+import { optimisticUpdate, runRecord, type UpdateDecision } from '../optimistic-update.ts';
+import {
+  JudgeModelError,
+  type JudgeBatch,
+  type JudgeBatchRequest,
+  type JudgeBatchResult,
+  type JudgeMessage,
+} from '../ports.ts';
+import {
+  prepareCall,
+  readCall,
+  recordCall,
+  reserveBudget,
+  type AttemptResult,
+  type CallOutcome,
+  type PreparedCall,
+  type ReferencedIssue,
+} from './attempt.ts';
+import { resumeJudging } from './judging-status.ts';
+import {
+  gatherFacts,
+  isDue,
+  nextRow,
+  settingsOf,
+  settle,
+  update,
+  type JudgeDeps,
+  type JudgeOutcome,
+} from './judge-run.ts';
+import { nextUtcDay, utcDay } from './transitions.ts';
+
+/**
+ * How long a submitted row waits before it is due again without its batch collected: a batch ends within 24 hours
+ * (its requests then expire), so a row still waiting after this lost its batch (never recorded, say) and is
+ * claimed again, its attempt spent.
+ */
+export const BATCH_WAIT_SECONDS = 25 * 3600;
+
+/** One run's outcome, named, for the handler's logs and metrics. */
+export interface BatchRunOutcome {
+  id: string;
+  outcome: JudgeOutcome;
+}
+
+interface Submission {
+  row: RunRow;
+  issue: ReferencedIssue;
+  call: PreparedCall;
+  customId: string;
+}
+
+/**
+ * The request's name in the batch: the run id (hashed: the API takes at most 64 letters, digits, `_` and `-`) and
+ * the attempt, so a result is matched to exactly the attempt it answers.
+ */
+export const batchCustomId = (row: Pick<RunRow, 'id' | 'judgeAttempts'>) =>
+  `${sha256Hex(row.id).slice(0, 40)}-${row.judgeAttempts}`;
+
+/** Submits the due runs among `runs` of a batch-mode space as one Message Batch. */
+export async function submitBatch(
+  deps: JudgeDeps,
+  space: string,
+  runs: Pick<JudgeMessage, 'id' | 'finishedAt'>[],
+): Promise<BatchRunOutcome[]> {
+  if (!Object.hasOwn(deps.config.spaces, space) || deps.config.spaces[space]!.judge.mode !== 'batch') return [];
+  const settings = settingsOf(deps, space);
+  const outcomes: BatchRunOutcome[] = [];
+  const submissions: Submission[] = [];
+  let resumedFrom: string | null = null;
+  for (const run of runs) {
+    const message = { space, ...run };
+    const record = runRecord(deps.runs, space, run.id);
+    const current = await record.read();
+    const now = deps.clock.now();
+    if (!current || !isDue(current.value, message, now)) {
+      outcomes.push({ id: run.id, outcome: { result: 'skipped' } });
+      continue;
+    }
+    const facts = await gatherFacts(deps, current.value, now);
+    const step = await optimisticUpdate(record, (latest) => nextRow(latest, message, facts, settings, now), {
+      what: `judging ${run.id}`,
+      current,
+    });
+    if (step.kind === 'done') {
+      outcomes.push({ id: run.id, outcome: step.outcome });
+      continue;
+    }
+    resumedFrom ??= step.resumedFrom;
+    const prepared = await prepareSubmission(deps, step.row, step.issue, step.reference, settings);
+    if ('outcome' in prepared) outcomes.push({ id: run.id, outcome: prepared.outcome });
+    else submissions.push(prepared);
+  }
+  if (submissions.length === 0) return outcomes;
+
+  const model = await deps.model();
+  const requests: JudgeBatchRequest[] = submissions.map((s) => ({ customId: s.customId, request: s.call.request }));
+  let batchId: string;
+  try {
+    if (!model) throw new JudgeModelError('no-credentials', 'The judge is missing an Anthropic API key.');
+    batchId = await model.submitBatch(requests);
+  } catch (error) {
+    if (!(error instanceof JudgeModelError)) throw error;
+    // As a live call that failed: the attempt is spent (or the space pauses), its budget units stay taken.
+    const failed: AttemptResult = error.pausesJudging
+      ? { kind: 'pauses-judging', problem: { code: error.code, message: error.message } }
+      : { kind: 'failed', problem: { code: error.code, message: error.message }, answered: false, costUsd: 0 };
+    for (const s of submissions) outcomes.push({ id: s.row.id, outcome: await settle(deps, s.row, failed) });
+    return outcomes;
+  }
+  const submittedAt = deps.clock.now();
+  await deps.batches.putJudgeBatch({
+    space,
+    id: batchId,
+    submittedAt: submittedAt.toISOString(),
+    runs: submissions.map((s) => ({
+      id: s.row.id,
+      finishedAt: s.row.finishedAt,
+      attempt: s.row.judgeAttempts,
+      customId: s.customId,
+    })),
+  });
+  for (const s of submissions)
+    outcomes.push({ id: s.row.id, outcome: await markWaiting(deps, s.row, batchId, submittedAt) });
+  // A probe of a paused space resumes it once the provider took the batch.
+  if (resumedFrom === 'paused') await resumeJudging(deps.judging, space, deps.clock.now());
+  return outcomes;
+}
+
+/** The budget units and the request of one claimed run, or how its attempt ended without one. */
+async function prepareSubmission(
+  deps: JudgeDeps,
+  row: RunRow,
+  issue: ReferencedIssue,
+  reference: Parameters<typeof prepareCall>[4],
+  settings: ReturnType<typeof settingsOf>,
+): Promise<Submission | { outcome: JudgeOutcome }> {
+  const now = deps.clock.now();
+  const reserved = await reserveBudget(deps.budget, row, utcDay(now), settings);
+  if ('refused' in reserved) {
+    const overBudget: AttemptResult = { kind: 'over-budget', problem: reserved.refused, resumeAt: nextUtcDay(now) };
+    return { outcome: await settle(deps, row, overBudget) };
+  }
+  const prepared = await prepareCall(deps, row, issue, settings, reference);
+  if (prepared.kind !== 'prepared') {
+    await reserved.release();
+    return { outcome: await settle(deps, row, prepared) };
+  }
+  return { row, issue, call: prepared.call, customId: batchCustomId(row) };
+}
+
+/** The claimed row now waits for its batch; no attempt is spent while it waits. */
+async function markWaiting(deps: JudgeDeps, claimed: RunRow, batchId: string, at: Date): Promise<JudgeOutcome> {
+  return optimisticUpdate(
+    runRecord(deps.runs, claimed.space, claimed.id),
+    (current): UpdateDecision<RunRow, JudgeOutcome> => {
+      const row = current?.value;
+      if (!row || row.finishedAt !== claimed.finishedAt || row.judgeAttempts !== claimed.judgeAttempts)
+        return { done: { result: 'stale' } };
+      const fields = {
+        judgeState: 'waiting-batch' as const,
+        judgeBatchId: batchId,
+        judgeNextAttemptAt: new Date(at.getTime() + BATCH_WAIT_SECONDS * 1000).toISOString(),
+        judgeLastError: {
+          code: 'waiting-batch',
+          message: `The judge's request is in Message Batch ${batchId}; a sweep collects its answer once the batch has ended.`,
+        },
+      };
+      return { write: update(row, fields, deps.clock.now()), result: { result: 'waiting-batch' } };
+    },
+    { what: `recording the batch of ${claimed.id}` },
+  );
+}
+
+/** What collecting one batch found: still in progress, already collected, or each run's outcome. */
+export type BatchCollection =
+  { state: 'in-progress' | 'unknown' | 'not-collected' } | { state: 'collected'; runs: BatchRunOutcome[] };
+
+/** Collects an ended batch: each waiting run's result onto its row, then the batch is closed. */
+export async function collectBatch(deps: JudgeDeps, space: string, batchId: string): Promise<BatchCollection> {
+  if (!Object.hasOwn(deps.config.spaces, space)) return { state: 'unknown' };
+  const batch = (await deps.batches.listJudgeBatches(space)).find((b) => b.id === batchId);
+  if (!batch) return { state: 'unknown' };
+  const [model, reference] = await Promise.all([deps.model(), deps.reference()]);
+  // Without credentials the batch stays open; the sweeper sends it again.
+  if (!model || !reference) return { state: 'not-collected' };
+  const results = await model.batchResults(batchId);
+  if (results === null) return { state: 'in-progress' };
+  const byCustomId = new Map(results.map((r) => [r.customId, r]));
+  const runs: BatchRunOutcome[] = [];
+  for (const run of batch.runs) {
+    const outcome = await collectRun(deps, batch, run, byCustomId.get(run.customId), reference);
+    // GitHub limits the rate: the rest waits for the next collect, the batch stays open.
+    if (outcome === 'rate-limited') return { state: 'not-collected' };
+    runs.push({ id: run.id, outcome });
+  }
+  await deps.batches.closeJudgeBatch(space, batchId, deps.clock.now());
+  return { state: 'collected', runs };
+}
+
+async function collectRun(
+  deps: JudgeDeps,
+  batch: JudgeBatch,
+  run: JudgeBatch['runs'][number],
+  result: JudgeBatchResult | undefined,
+  reference: Parameters<typeof prepareCall>[4],
+): Promise<JudgeOutcome | 'rate-limited'> {
+  const waits = (row: RunRow) =>
+    row.judgeState === 'waiting-batch' &&
+    row.judgeBatchId === batch.id &&
+    row.judgeAttempts === run.attempt &&
+    row.finishedAt === run.finishedAt;
+  const row = (await deps.runs.getRun(batch.space, run.id))?.value;
+  // Already collected, claimed again after the batch was given up, or replaced by a re-run: nothing to write.
+  if (!row || !waits(row)) return { result: 'skipped' };
+  const settings = settingsOf(deps, batch.space);
+  const issue = await deps.issues.getIssue(batch.space, row.taskId);
+  // As before the claim: GitHub is never asked about a repository the space no longer lists.
+  const readable = issue?.baseSha && issue.mergeSha && repoAllowed(spaceOf(deps.config, batch.space)!, issue.repo);
+  const prepared = readable
+    ? await prepareCall(deps, row, issue as ReferencedIssue, settings, reference)
+    : ({
+        kind: 'not-called',
+        problem: {
+          code: 'no-issue-record',
+          message: `The issue record of task ${row.taskId} is gone or names an unlisted repository; the batch's answer cannot be read.`,
+        },
+      } as const);
+  if (prepared.kind === 'rate-limited') return 'rate-limited';
+  if (prepared.kind === 'not-called') return settle(deps, row, prepared, waits);
+
+  const submittedAt = new Date(batch.submittedAt);
+  const call: CallOutcome = {
+    answerText: result && 'answer' in result ? result.answer.text : null,
+    usage: result && 'answer' in result ? result.answer.usage : null,
+    callError: !result
+      ? new JudgeModelError('batch-result-missing', `Message Batch ${batch.id} ended without a result for this run.`)
+      : 'error' in result
+        ? result.error
+        : null,
+    startedAt: submittedAt,
+    latencyMs: deps.clock.now().getTime() - submittedAt.getTime(),
+  };
+  const read = readCall(prepared.call, call, settings, BATCH_PRICE_FACTOR);
+  const outcome = await settle(deps, row, read.result, waits);
+  // Only the collect that wrote the row records the spend and the audit, so a collect sent twice counts once.
+  if (outcome.result !== 'stale')
+    await recordCall(deps, row, issue as ReferencedIssue, settings, prepared.call, call, read);
+  return outcome;
+}

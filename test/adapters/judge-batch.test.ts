@@ -1,0 +1,243 @@
+// Batch mode end to end through the real adapters: the sweeper's submission, the Anthropic SDK's
+// `messages.batches` against the stand-in's Batches wire protocol (create, retrieve, the results JSONL), DynamoDB
+// and S3 through the emulators. A batch lands verdicts by the live rules; errored and expired requests are failed
+// attempts retried with backoff; a collect killed midway and sent again writes each result once; the day's spend
+// counts the tokens at half price.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { batchCustomId, collectBatch, submitBatch } from '#core/judge/batch.ts';
+import { judgeRun } from '#core/judge/judge-run.ts';
+import { sweep } from '#core/judge/sweep.ts';
+import { utcDay } from '#core/judge/transitions.ts';
+import { AnthropicJudgeModel } from '#adapters/anthropic-judge-model.ts';
+import type { IssueStore, JudgeMessage, JudgeQueueMessage } from '#core/ports.ts';
+import type { RunRow } from '#schema/run.ts';
+import { startAnthropicStandIn, type AnthropicStandIn } from '#infra/local/stand-ins/anthropic-stand-in.ts';
+import { API_KEY, goodAnswer, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
+import { RecordingQueue } from '../helpers/in-memory-ports.ts';
+
+const BASE = 'a'.repeat(40);
+const MERGE = 'b'.repeat(40);
+const PRICE = { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 };
+const REFERENCE =
+  'diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-a\n+b\n';
+
+const config = {
+  defaultJudgeModel: 'claude-test-judge',
+  spaces: {
+    Batch: { senders: ['mac-studio-1'], judge: { mode: 'batch', retryBaseSeconds: 60 } },
+  },
+  prices: { 'claude-test-judge': PRICE },
+};
+
+/** A candidate that changes the reference's file, marked so the stand-in can tell the runs apart. */
+const patchMarked = (marker: string) =>
+  `diff --git a/src/widget.ts b/src/widget.ts\n--- a/src/widget.ts\n+++ b/src/widget.ts\n@@ -1 +1 @@\n-a\n+${marker}\n`;
+
+let w: JudgeWorld;
+/** A second stand-in whose batches stay in progress until the test ends them. */
+let held: AnthropicStandIn;
+beforeAll(async () => {
+  w = await startJudgeWorld(config);
+  w.github.setIssue('acme/widgets', 42, { title: 'Widgets crash', body: 'Widgets crash on empty input.' });
+  w.github.setCompare('acme/widgets', BASE, MERGE, REFERENCE);
+  held = await startAnthropicStandIn({ apiKey: API_KEY, holdBatches: true, answer: (r) => w.answer(r) });
+});
+afterAll(async () => {
+  await held.stop();
+  await w.stop();
+});
+
+const row = async (id: string): Promise<RunRow> => (await w.stores.store.getRun('Batch', id))!.value;
+
+async function landRuns(taskId: string, markers: string[]): Promise<JudgeMessage[]> {
+  await w.putIssue('Batch', taskId);
+  const messages: JudgeMessage[] = [];
+  for (const [i, marker] of markers.entries())
+    messages.push(await w.land('Batch', { taskId, harnessVersion: `h${i}` }, { patch: patchMarked(marker) }));
+  return messages;
+}
+
+/** What one sweep sends for the space. */
+async function swept(): Promise<JudgeQueueMessage[]> {
+  const queue = new RecordingQueue<JudgeQueueMessage>();
+  await sweep({ ...w.sweepDeps(queue as RecordingQueue<JudgeMessage>), judgeQueue: queue });
+  return queue.sent;
+}
+
+/** The runs a sweeper's message submits. */
+function runsOf(message: JudgeQueueMessage | undefined) {
+  if (!message || !('submit' in message)) throw new Error(`not a submission: ${JSON.stringify(message)}`);
+  return message.submit;
+}
+
+const spentToday = async () => (await w.stores.store.listDays('Batch', utcDay(w.now), utcDay(w.now)))[0];
+
+describe('batch mode', () => {
+  it('submits the due runs as one batch, waits without spending attempts, and collects verdicts by the live rules', async () => {
+    const messages = await landRuns('batch-1', ['one', 'two']);
+    // Landing's own message does nothing in batch mode: the sweeper gathers the space's due runs.
+    expect(await judgeRun(w.deps(), messages[0]!)).toEqual({ result: 'skipped' });
+    const before = await spentToday();
+
+    const [submit, ...others] = await swept();
+    expect(others).toEqual([]);
+    expect(submit).toEqual({ space: 'Batch', submit: messages.map(({ id, finishedAt }) => ({ id, finishedAt })) });
+    const submitted = await submitBatch(w.deps(), 'Batch', runsOf(submit));
+    expect(submitted.map((s) => s.outcome.result)).toEqual(['waiting-batch', 'waiting-batch']);
+    const batchId = w.anthropic.batches.at(-1)!;
+    for (const m of messages) {
+      expect(await row(m.id)).toMatchObject({
+        judgeState: 'waiting-batch',
+        judgeBatchId: batchId,
+        judgeAttempts: 1,
+        judgeVerdict: null,
+        judgeLastError: { code: 'waiting-batch' },
+      });
+    }
+    // One unit of the daily cap per request, taken when it was submitted; nothing was answered live.
+    expect((await spentToday())!.calls).toBe((before?.calls ?? 0) + 2);
+
+    // The next sweep sends the open batch to be collected, and does not submit the waiting runs again.
+    w.advance(300);
+    expect(await swept()).toEqual([{ space: 'Batch', collect: batchId }]);
+    const collected = await collectBatch(w.deps(), 'Batch', batchId);
+    expect(collected.state).toBe('collected');
+    for (const m of messages) {
+      expect(await row(m.id)).toMatchObject({
+        judgeState: 'judged',
+        judgeVerdict: 'resolved',
+        judgeBatchId: null,
+        judgeAttempts: 1,
+        judgeNextAttemptAt: null,
+        judgeLastError: null,
+        judgeModel: 'claude-test-judge',
+      });
+    }
+    // The requests the SDK sent are the live call's body, named by run and attempt.
+    const sent = w.anthropic.requests.slice(-2);
+    expect(sent.every((r) => r.model === 'claude-test-judge' && r.body.output_config !== undefined)).toBe(true);
+    const first = await row(messages[0]!.id);
+    expect(batchCustomId(first)).toMatch(/^[0-9a-f]{40}-1$/);
+    // Collected, the batch is no longer open: a second collect finds nothing to do.
+    expect(await swept()).toEqual([]);
+    expect(await collectBatch(w.deps(), 'Batch', batchId)).toEqual({ state: 'unknown' });
+  });
+
+  it('counts the batch tokens at half the price in the row and in the day’s spend', async () => {
+    const [message] = await landRuns('batch-price', ['priced']);
+    const dayBefore = (await spentToday())?.costUsd ?? 0;
+    await submitBatch(w.deps(), 'Batch', [message!]);
+    await collectBatch(w.deps(), 'Batch', w.anthropic.batches.at(-1)!);
+    const judged = await row(message!.id);
+    // The usage the provider reported for the request (kept in the audit object), priced in full, then halved.
+    const full = await fullPriceOf(judged);
+    expect(full).toBeGreaterThan(0);
+    expect(judged.judgeCostUsd).toBeCloseTo(full / 2, 10);
+    expect((await spentToday())!.costUsd! - dayBefore).toBeCloseTo(full / 2, 10);
+  });
+
+  it('takes an errored and an expired request as failed attempts, retried with backoff', async () => {
+    const messages = await landRuns('batch-fail', ['errored', 'expired']);
+    w.answer = (r) =>
+      r.userText.includes('+errored')
+        ? { status: 500, message: 'overloaded' }
+        : r.userText.includes('+expired')
+          ? { batchResult: 'expired' }
+          : goodAnswer();
+    try {
+      await submitBatch(w.deps(), 'Batch', messages);
+      const batchId = w.anthropic.batches.at(-1)!;
+      expect((await collectBatch(w.deps(), 'Batch', batchId)).state).toBe('collected');
+    } finally {
+      w.answer = () => goodAnswer();
+    }
+    const retryAt = new Date(w.now.getTime() + 60_000).toISOString();
+    expect(await row(messages[0]!.id)).toMatchObject({
+      judgeState: 'retry-scheduled',
+      judgeAttempts: 1,
+      judgeBatchId: null,
+      judgeNextAttemptAt: retryAt,
+      judgeLastError: { code: 'provider-batch-api-error' },
+      judgeCostUsd: 0,
+    });
+    expect(await row(messages[1]!.id)).toMatchObject({
+      judgeState: 'retry-scheduled',
+      judgeAttempts: 1,
+      judgeBatchId: null,
+      judgeNextAttemptAt: retryAt,
+      judgeLastError: { code: 'batch-expired' },
+    });
+    // Due again after the backoff, they go in the next batch as attempt 2 and are judged.
+    w.advance(61);
+    const [submit] = await swept();
+    expect(
+      runsOf(submit)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(messages.map((m) => m.id).sort());
+    await submitBatch(w.deps(), 'Batch', runsOf(submit));
+    await collectBatch(w.deps(), 'Batch', w.anthropic.batches.at(-1)!);
+    for (const m of messages) expect(await row(m.id)).toMatchObject({ judgeState: 'judged', judgeAttempts: 2 });
+  });
+
+  it('collects a batch killed midway once: in progress it writes nothing, and a second collect finishes the rest', async () => {
+    const messages = await landRuns('batch-restart', ['first', 'second']);
+    const model = new AnthropicJudgeModel({ apiKey: API_KEY, baseURL: held.url });
+    const deps = w.deps({ model: async () => model });
+    await submitBatch(deps, 'Batch', messages);
+    const batchId = held.batches.at(-1)!;
+    const rowsBefore = await Promise.all(messages.map((m) => row(m.id)));
+
+    // In progress: nothing changes, and the sweeper keeps sending it.
+    expect(await collectBatch(deps, 'Batch', batchId)).toEqual({ state: 'in-progress' });
+    expect(await Promise.all(messages.map((m) => row(m.id)))).toEqual(rowsBefore);
+    expect(await swept()).toContainEqual({ space: 'Batch', collect: batchId });
+
+    await held.endBatches();
+    const spentBefore = (await spentToday())!.costUsd!;
+    // The function dies while reading the second run's inputs, after the first run's verdict was written.
+    let reads = 0;
+    const dying = w.deps({
+      model: async () => model,
+      issues: {
+        getIssue: async (space: string, taskId: string) => {
+          if (++reads === 2) throw new Error('function timed out');
+          return w.stores.store.getIssue(space, taskId);
+        },
+      } as unknown as IssueStore,
+    });
+    await expect(collectBatch(dying, 'Batch', batchId)).rejects.toThrow('function timed out');
+    expect(await row(messages[0]!.id)).toMatchObject({ judgeState: 'judged' });
+    expect(await row(messages[1]!.id)).toMatchObject({ judgeState: 'waiting-batch' });
+    const afterFirst = (await spentToday())!.costUsd!;
+
+    // Sent again by the next sweep, the collect writes only what is left, and counts each result's spend once.
+    expect(await swept()).toContainEqual({ space: 'Batch', collect: batchId });
+    expect((await collectBatch(deps, 'Batch', batchId)).state).toBe('collected');
+    for (const m of messages) expect(await row(m.id)).toMatchObject({ judgeState: 'judged', judgeAttempts: 1 });
+    const rows = await Promise.all(messages.map((m) => row(m.id)));
+    expect((await spentToday())!.costUsd! - spentBefore).toBeCloseTo(
+      rows[0]!.judgeCostUsd! + rows[1]!.judgeCostUsd!,
+      10,
+    );
+    expect(afterFirst - spentBefore).toBeCloseTo(rows[0]!.judgeCostUsd!, 10);
+    const prefix = rows[0]!.textsKey!.slice(0, rows[0]!.textsKey!.lastIndexOf('/'));
+    expect((await w.stores.data.list(prefix)).filter((k) => k.includes('/judge-'))).toHaveLength(1);
+  });
+});
+
+/** The call's cost at the model's full price, from the usage its audit object recorded. */
+async function fullPriceOf(judged: RunRow): Promise<number> {
+  const prefix = judged.textsKey!.slice(0, judged.textsKey!.lastIndexOf('/'));
+  const [key] = (await w.stores.data.list(prefix)).filter((k) => k.includes('/judge-'));
+  const { usage } = JSON.parse((await w.stores.data.getText(key!))!) as {
+    usage: { inputTokens: number; outputTokens: number; cacheWriteTokens: number; cacheReadTokens: number };
+  };
+  return (
+    (usage.inputTokens * PRICE.inputPerMTok +
+      usage.outputTokens * PRICE.outputPerMTok +
+      usage.cacheWriteTokens * PRICE.cacheWritePerMTok +
+      usage.cacheReadTokens * PRICE.cacheReadPerMTok) /
+    1_000_000
+  );
+}
