@@ -169,20 +169,36 @@ async function ask<T>(deps: ReadDeps, route: string, query: string): Promise<T> 
   return answer.body as T;
 }
 
-/** `actual` equals `expected`, numbers that are not whole to 1e-9 (an SQL sum adds in another order). */
-function expectSameFigures(actual: unknown, expected: unknown, path = '$'): void {
+/**
+ * Where `actual` differs from `expected`, each difference with its path; numbers that are not whole count as
+ * equal to 1e-9 (an SQL sum adds in another order). Compared in plain code and asserted once: an `expect` per
+ * figure took 5.6 s of this file's CPU.
+ */
+function differences(actual: unknown, expected: unknown, path = '$', found: string[] = []): string[] {
   if (typeof expected === 'number' && !Number.isInteger(expected)) {
-    expect({ path, close: Math.abs((actual as number) - expected) < 1e-9 }).toEqual({ path, close: true });
-    return;
+    if (!(Math.abs((actual as number) - expected) < 1e-9)) found.push(`${path}: ${String(actual)}, not ${expected}`);
+    return found;
   }
   if (expected === null || typeof expected !== 'object') {
-    expect({ path, value: actual }).toEqual({ path, value: expected });
-    return;
+    if (!Object.is(actual, expected)) found.push(`${path}: ${JSON.stringify(actual)}, not ${JSON.stringify(expected)}`);
+    return found;
   }
-  expect({ path, keys: Object.keys(actual as object).sort() }).toEqual({ path, keys: Object.keys(expected).sort() });
+  if (actual === null || typeof actual !== 'object') {
+    found.push(`${path}: ${JSON.stringify(actual)}, not an object`);
+    return found;
+  }
+  const keys = (value: object) => Object.keys(value).sort().join(',');
+  if (keys(actual) !== keys(expected)) {
+    found.push(`${path}: keys ${keys(actual)}, not ${keys(expected)}`);
+    return found;
+  }
   for (const [key, value] of Object.entries(expected))
-    expectSameFigures((actual as Record<string, unknown>)[key], value, `${path}.${key}`);
+    differences((actual as Record<string, unknown>)[key], value, `${path}.${key}`, found);
+  return found;
 }
+
+/** `actual` equals `expected`, numbers that are not whole to 1e-9. */
+const expectSameFigures = (actual: unknown, expected: unknown) => expect(differences(actual, expected)).toEqual([]);
 
 const QUERIES = [
   '',
