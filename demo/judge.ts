@@ -19,7 +19,10 @@ const CANDIDATE_BLOCK = /<<<BEGIN_DATA candidate_patch nonce=([0-9a-f]+)>>>\n/;
 export function demoRunFinder(runs: DemoRun[]): (userText: string) => DemoRun | null {
   const byHead = new Map<string, DemoRun>();
   for (const run of runs) {
-    const head = patchHead(rebuiltDiff(run.delivery.patch as string));
+    const patch = run.delivery.patch as string | null;
+    // A run whose source recorded no patch is never judged, so the judge is never asked about it.
+    if (patch === null) continue;
+    const head = patchHead(rebuiltDiff(patch));
     if (head && !byHead.has(head)) byHead.set(head, run);
   }
   return (userText) => {

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { buildCampaign, parseInstance, readSourceRuns, splitModelName, type DemoRun } from '#demo/campaign.ts';
+import { buildCampaign, parseInstance, readSourceRuns, splitModelName } from '#demo/campaign.ts';
 import { writeCampaignFolders } from '#demo/delivery.ts';
 import { demoRunFinder, oracleAnswer } from '#demo/judge.ts';
 import { buildRunDelivery } from '#runner/delivery.ts';
@@ -86,7 +86,8 @@ describe('the demo campaign', () => {
 
   it('writes a run whose source recorded no patch as a folder that says so, and replay-push sends it as null', async () => {
     const campaign = buildCampaign(source, { tasks: 1, seed: 7, hosts: ['mac-studio-1'] });
-    const [run, other] = campaign.runs as [DemoRun, DemoRun];
+    const other = campaign.runs.find((r) => r.delivery.patch)!;
+    const run = campaign.runs.find((r) => r !== other)!;
     const unrecorded = { ...campaign, runs: [{ ...run, delivery: { ...run.delivery, patch: null } }, other] };
     const [folder, recorded] = writeCampaignFolders(unrecorded, mkdtempSync(join(tmpdir(), 'demo-folders-')));
     expect(existsSync(join(folder!, 'candidate.diff'))).toBe(false);
@@ -94,6 +95,19 @@ describe('the demo campaign', () => {
     expect(prepared.patch).toBeNull();
     expect(JSON.parse(buildRunDelivery(prepared).body)).toMatchObject({ patch: null });
     expect(prepareRun(await readRunFolder(recorded!), { host: 'mac-studio-1' }).patch).toBe(other.delivery.patch);
+    // The stand-in judge is never asked about it, and still finds the run that has a patch.
+    const prompt = buildPrompt(
+      {
+        issueText: 'issue',
+        referenceDiff: 'diff',
+        omittedLockFiles: [],
+        candidateDiff: rebuiltDiff(other.delivery.patch as string),
+        candidateTruncated: false,
+        maxDiffChars: 100_000,
+      },
+      'ab12',
+    );
+    expect(demoRunFinder(unrecorded.runs)(prompt.sharedPrompt + prompt.prompt)).toBe(other);
   });
 
   it('counts what it took and what it generated, for the banner', () => {
