@@ -9,11 +9,13 @@
 //   configuration alone (one scan, no latest-part window, no figures);
 // - a page of the Runs grid (gridPageSql, engine mode's `/grid`): the first, newest first, and the last by wall
 //   time, beside DuckDB ordering the dataset by finishing time for one page (no latest-part window, no filters);
-// - export of all rows: the engine's export (exportRowsSql through exportTo, Parquet and CSV), beside DuckDB
+// - export of all rows: the engine's export (exportRowsSql through exportTo, Parquet, CSV and JSON), beside DuckDB
 //   copying the dataset's rows to a file of the same format (no projection, no latest-part window).
 // Medians of --repeats (5), the engine warm (one untimed run of each first). The build runs in a process of its
 // own, so this process's largest resident set is the read path's peak memory (DuckDB, queries, figures) and the
 // build's is reported apart. Options: --runs N (1000000) --repeats K (5) --fresh --build-only (build, then stop)
+// --memory-mb M (the engine's memory limit, engine.memoryMb; its default unless given) --exports-only (the
+// exports alone, so the peak resident memory is theirs)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
@@ -27,6 +29,7 @@ import { exportRowsSql, gridPageSql, type EngineExportView } from '#core/read/en
 import { DEFAULT_GRID_PAGE as GRID_PAGE } from '#core/read/analysis-routes.ts';
 import { runPart, runPartKey, sealPart } from '#core/read/run-dataset.ts';
 import { DEFAULT_EXPORT_FIELDS } from '#schema/export-fields.ts';
+import { DEFAULT_ENGINE_MEMORY_MB, DEFAULT_ENGINE_THREADS } from '#schema/config.ts';
 import { DEFAULT_MIN_N } from '#schema/defaults.ts';
 import { BENCH_CAMPAIGN, syntheticCampaign } from './synthetic-campaign.ts';
 
@@ -40,6 +43,8 @@ const { values } = parseArgs({
     repeats: { type: 'string', default: '5' },
     fresh: { type: 'boolean' },
     'build-only': { type: 'boolean' },
+    'memory-mb': { type: 'string', default: String(DEFAULT_ENGINE_MEMORY_MB) },
+    'exports-only': { type: 'boolean' },
   },
 });
 const runs = Number(values.runs);
@@ -108,10 +113,16 @@ if (values['build-only']) {
 }
 const fresh = built();
 mkdirSync(scratch, { recursive: true });
-const engine = await DuckDbEngine.open(bucket, '', async (key, path) => {
-  await mkdir(dirname(join(scratch, key)), { recursive: true });
-  await copyFile(path, join(scratch, key));
-});
+const memoryMb = Number(values['memory-mb']);
+const engine = await DuckDbEngine.open(
+  bucket,
+  '',
+  async (key, path) => {
+    await mkdir(dirname(join(scratch, key)), { recursive: true });
+    await copyFile(path, join(scratch, key));
+  },
+  { memoryMb, threads: DEFAULT_ENGINE_THREADS },
+);
 // The memory floor: Node, the modules and DuckDB opened, nothing read yet.
 const openedMb = process.resourceUsage().maxRSS / 1024;
 const view: EngineExportView = {
@@ -127,51 +138,45 @@ const view: EngineExportView = {
   search: [],
 };
 const sink = (format: string) => `'${join(scratch, `floor.${format}`)}'`;
-// A floor's copy keeps no order (the engine's own queries keep theirs): in input order, a copy of every column
-// fails out of the engine's memory limit.
-const unordered = async (sql: string) => {
-  await engine.rows('SET preserve_insertion_order = false');
-  try {
-    return await engine.rows(sql);
-  } finally {
-    await engine.rows('RESET preserve_insertion_order');
-  }
-};
 const results: [string, number[], number[] | null][] = [];
 try {
-  const buildFloor = await timedRepeats(() =>
-    unordered(`COPY (SELECT * FROM ${engine.runDataset}) TO ${sink('parquet')} (FORMAT parquet)`),
-  );
-  results.push(['build the dataset', fresh === null ? [] : [fresh.buildMs], buildFloor]);
-  const stats = await timedRepeats(async () => {
+  if (!values['exports-only']) {
+    const buildFloor = await timedRepeats(() =>
+      engine.rows(`COPY (SELECT * FROM ${engine.runDataset}) TO ${sink('parquet')} (FORMAT parquet)`),
+    );
+    results.push(['build the dataset', fresh === null ? [] : [fresh.buildMs], buildFloor]);
+    const stats = await timedRepeats(async () => {
+      const outcome = await engineOutcome(engine, view, null);
+      return engineStatistics(engine, view, outcome, PRICES, DEFAULT_MIN_N, 'task');
+    });
+    const statsFloor = await timedRepeats(() =>
+      engine.rows(`SELECT model, harnessVersion, count(*) AS runs FROM ${engine.runDataset} GROUP BY 1, 2`),
+    );
+    results.push(['/stats (warm)', stats, statsFloor]);
+    // The Runs grid of engine mode: its first page, newest first, and the last page by wall time.
     const outcome = await engineOutcome(engine, view, null);
-    return engineStatistics(engine, view, outcome, PRICES, DEFAULT_MIN_N, 'task');
-  });
-  const statsFloor = await timedRepeats(() =>
-    engine.rows(`SELECT model, harnessVersion, count(*) AS runs FROM ${engine.runDataset} GROUP BY 1, 2`),
-  );
-  results.push(['/stats (warm)', stats, statsFloor]);
-  // The Runs grid of engine mode: its first page, newest first, and the last page by wall time.
-  const outcome = await engineOutcome(engine, view, null);
-  const gridFloor = await timedRepeats(() =>
-    engine.rows(`SELECT * FROM ${engine.runDataset} ORDER BY finishedAt DESC LIMIT ${GRID_PAGE}`),
-  );
-  for (const [name, sort, offset] of [
-    ['/grid first page', { column: 'finishedAt', descending: true }, 0],
-    ['/grid last page (wall time)', { column: 'wallSeconds', descending: true }, Math.max(0, runs - GRID_PAGE)],
-  ] as const) {
-    const grid = await timedRepeats(() => engine.rows(gridPageSql(engine, view, outcome, sort, offset, GRID_PAGE)));
-    results.push([name, grid, gridFloor]);
+    const gridFloor = await timedRepeats(() =>
+      engine.rows(`SELECT * FROM ${engine.runDataset} ORDER BY finishedAt DESC LIMIT ${GRID_PAGE}`),
+    );
+    for (const [name, sort, offset] of [
+      ['/grid first page', { column: 'finishedAt', descending: true }, 0],
+      ['/grid last page (wall time)', { column: 'wallSeconds', descending: true }, Math.max(0, runs - GRID_PAGE)],
+    ] as const) {
+      const grid = await timedRepeats(() => engine.rows(gridPageSql(engine, view, outcome, sort, offset, GRID_PAGE)));
+      results.push([name, grid, gridFloor]);
+    }
   }
-  for (const format of ['parquet', 'csv'] as const) {
+  for (const format of ['parquet', 'csv', 'json'] as const) {
     const outcome = await engineOutcome(engine, view, null);
     const sql = exportRowsSql(engine, view, outcome, DEFAULT_EXPORT_FIELDS, format, PRICES);
     const exported = await timedRepeats(() =>
       engine.exportTo(sql, format, { prefix: `exports/${SPACE}/`, filename: `all.${format}` }, {}),
     );
-    const options = format === 'csv' ? 'FORMAT csv, HEADER true' : 'FORMAT parquet';
+    const options = { csv: 'FORMAT csv, HEADER true', json: 'FORMAT json, ARRAY true', parquet: 'FORMAT parquet' }[
+      format
+    ];
     const floor = await timedRepeats(() =>
-      unordered(`COPY (SELECT * FROM ${engine.runDataset}) TO ${sink(format)} (${options})`),
+      engine.rows(`COPY (SELECT * FROM ${engine.runDataset}) TO ${sink(format)} (${options})`),
     );
     results.push([`export.${format} of all rows`, exported, floor]);
   }
@@ -180,7 +185,9 @@ try {
 }
 
 const peakMb = process.resourceUsage().maxRSS / 1024;
-console.log(`\nThe engine path at ${runs.toLocaleString('en-US')} runs (DuckDB, local), medians of ${repeats} warm:`);
+console.log(
+  `\nThe engine path at ${runs.toLocaleString('en-US')} runs (DuckDB, local, ${memoryMb} MB limit), medians of ${repeats} warm:`,
+);
 console.log(
   `${''.padEnd(28)}${'median'.padStart(10)}${'max'.padStart(10)}${'floor'.padStart(10)}${'× floor'.padStart(9)}`,
 );

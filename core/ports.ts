@@ -326,6 +326,11 @@ export type EngineValue = string | number | boolean | null;
 export interface AnalyticsEngine {
   /** The relation the queries read the run dataset as, with its `space` partition column. */
   readonly runDataset: string;
+  /**
+   * Whether an export's rows come sorted by run id (Athena, which sorts on its own machines) or in the order the
+   * engine reads them (DuckDB, which runs in the read process: a sort holds every row of the export at once).
+   */
+  readonly exportsInIdOrder: boolean;
   rows(sql: string): Promise<Record<string, EngineValue>[]>;
   /**
    * Writes the rows `sql` answers, in its column order, to the data bucket, no row passing through the caller,

@@ -66,6 +66,7 @@ const quotedName = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 export class AthenaEngine implements AnalyticsEngine {
   readonly runDataset: string;
+  readonly exportsInIdOrder = true;
   private readonly polling: AthenaPolling;
   private readonly pageSize: number;
 

@@ -2,10 +2,14 @@
 // object store keeps the data bucket. One connection per engine; DuckDB runs a query on its own threads. Its
 // memory is bounded (`memory_limit`, from the configuration): by default DuckDB keeps buffers up to 80 % of the
 // machine's memory, gigabytes at millions of runs in the read process; past the limit a query's hash tables and
-// sorts spill to a temporary folder of the engine's own, removed when it closes. Rows keep their input order
-// (DuckDB's default): without it, a CSV export's sort of its text cells failed out of memory even at 1 GB.
+// sorts spill to a temporary folder of the engine's own, removed when it closes. No query keeps its rows' input
+// order (`preserve_insertion_order`, which every query that needs an order states): an export is then written
+// as it is read, a few thousand rows at a time, in no order, where sorting it by run id held every row at once
+// (docs/contract.md §6 "Exports").
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -52,8 +56,12 @@ export interface DuckDbLimits {
   threads: number;
 }
 
+/** Rows of a Parquet export's row group: DuckDB holds a row group's every column until it is written. */
+const EXPORT_ROW_GROUP = 16_384;
+
 export class DuckDbEngine implements AnalyticsEngine {
   readonly runDataset: string;
+  readonly exportsInIdOrder = false;
 
   private constructor(
     private readonly connection: DuckDBConnection,
@@ -80,11 +88,15 @@ export class DuckDbEngine implements AnalyticsEngine {
       memory_limit: `${limits.memoryMb}MB`,
       threads: String(limits.threads),
       temp_directory: spillDirectory,
+      preserve_insertion_order: 'false',
     });
     return new DuckDbEngine(await instance.connect(), spillDirectory, bucketDirectory, objectSuffix, upload);
   }
 
-  /** DuckDB writes the file (COPY, streaming, spilling to disk), then `upload` puts it in the bucket. */
+  /**
+   * DuckDB writes the file (COPY, streaming, spilling to disk), then `upload` puts it in the bucket. A JSON
+   * export's runs are written as an array, then enclosed in the document with its `extra` members, file to file.
+   */
   async exportTo(
     sql: string,
     format: 'parquet' | 'csv' | 'json',
@@ -96,24 +108,25 @@ export class DuckDbEngine implements AnalyticsEngine {
     const directory = await mkdtemp(join(tmpdir(), 'replay-export-'));
     const file = join(directory, `export.${format}`);
     try {
-      const members = Object.entries(extra).map(([name, value]) => `${quoted(value)} AS "${name}"`);
-      const copied =
-        format === 'json'
-          ? `SELECT coalesce(list(r), []) AS runs${members.map((m) => `, ${m}`).join('')} FROM (${sql}) AS r`
-          : sql;
-      const options =
-        format === 'csv'
-          ? `FORMAT csv, HEADER true, NEW_LINE '\r\n'`
-          : format === 'json'
-            ? 'FORMAT json'
-            : 'FORMAT parquet';
-      const reader = await this.connection.runAndReadAll(`COPY (${copied}) TO ${quoted(file)} (${options})`);
-      const written =
-        format === 'json'
-          ? Number((await this.rows(`SELECT count(*) AS n FROM (${sql}) AS r`))[0]!['n'])
-          : Number(reader.getRows()[0]?.[0] ?? 0);
+      const options = {
+        csv: `FORMAT csv, HEADER true, NEW_LINE '\r\n'`,
+        json: 'FORMAT json, ARRAY true',
+        parquet: `FORMAT parquet, ROW_GROUP_SIZE ${EXPORT_ROW_GROUP}`,
+      }[format];
+      const copied = format === 'json' ? join(directory, 'runs.json') : file;
+      const reader = await this.connection.runAndReadAll(`COPY (${sql}) TO ${quoted(copied)} (${options})`);
+      if (format === 'json') {
+        const members = Object.entries(extra).map(
+          ([name, value]) => `,${JSON.stringify(name)}:${JSON.stringify(value)}`,
+        );
+        const document = createWriteStream(file);
+        document.write('{"runs":');
+        await pipeline(createReadStream(copied), document, { end: false });
+        document.end(`${members.join('')}}\n`);
+        await finished(document);
+      }
       await this.upload(key, file);
-      return { runs: written, layout: 'one', keys: [key] };
+      return { runs: Number(reader.getRows()[0]?.[0] ?? 0), layout: 'one', keys: [key] };
     } finally {
       await rm(directory, { recursive: true, force: true });
     }

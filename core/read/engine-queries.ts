@@ -277,9 +277,13 @@ function csvTextSql(value: string, type: ExportType): string {
   return `nullif(${value}, '')`;
 }
 
-/** A cell starting as a formula would is quoted, as csv.ts does. */
+/**
+ * A cell starting as a formula would is quoted, as csv.ts does. Two lists of under six values: DuckDB answers a
+ * list of six or more by a join against it, which, in every cell, held a CSV export past any memory limit.
+ */
 const formulaGuardSql = (text: string) =>
-  `CASE WHEN substr(${text}, 1, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${text} ELSE ${text} END`;
+  `CASE WHEN substr(${text}, 1, 1) IN ('=', '+', '-', '@') OR substr(${text}, 1, 1) IN (chr(9), chr(13)) ` +
+  `THEN '''' || ${text} ELSE ${text} END`;
 
 /** A field's value in the dataset's terms: the run cost and the verdict's source are worked out as exports.ts does. */
 function exportValueSql(field: ExportField, prices: Record<string, ModelPrice>): string {
@@ -306,7 +310,8 @@ const partColumns = (field: string): ExponentParts => ({
 
 /**
  * The rows of an export (§6 "Exports"): the figures' selection, then the verdicts and hidden-test results
- * chosen and every search word, the fields in their order, by run id. The values are worked out in an inner
+ * chosen and every search word, the fields in their order, by run id where the engine sorts exports
+ * (`exportsInIdOrder`: Athena), else as the engine reads them (DuckDB streams them). The values are worked out in an inner
  * select, so a long expression (a run's cost at every model's price) is written once; a CSV's cells are then
  * made in layers (text, a double's exponent parts, the laid-out and guarded cell), each step once per cell.
  */
@@ -376,10 +381,10 @@ export function exportRowsSql(
   const values = fields.map((field) => `${exportValueSql(field, prices)} AS "${field}"`);
   const inner = `SELECT ${values.join(', ')}, id AS export_order
          FROM (${exportSelectionSql(engine, view, outcome)}) AS chosen`;
+  const order = engine.exportsInIdOrder ? '\n   ORDER BY export_order' : '';
   if (format !== 'csv')
     return `SELECT ${fields.map((field) => exportColumnSql(field, format)).join(', ')}
-   FROM (${inner}) AS exported
-   ORDER BY export_order`;
+   FROM (${inner}) AS exported${order}`;
   const isDouble = (field: ExportField) => exportTypeOf(field) === 'DOUBLE';
   const texts = fields.map((field) => `${csvTextSql(`"${field}"`, exportTypeOf(field))} AS "${field}"`);
   const parts = fields
@@ -393,6 +398,5 @@ export function exportRowsSql(
   });
   return `SELECT ${cells.join(', ')}
    FROM (SELECT *${parts.length ? `, ${parts.join(', ')}` : ''}
-         FROM (SELECT ${texts.join(', ')}, export_order FROM (${inner}) AS exported) AS texts) AS parted
-   ORDER BY export_order`;
+         FROM (SELECT ${texts.join(', ')}, export_order FROM (${inner}) AS exported) AS texts) AS parted${order}`;
 }
