@@ -167,7 +167,9 @@ describe('the outcome switch', () => {
     await empty.screenshot({ path: `${SHOTS}/outcome-no-tests.png` });
     await empty.locator('button', { hasText: 'Count on the judge' }).click();
     await p.waitForURL((u) => u.searchParams.get('outcome') === 'judge');
-    expect(await p.locator('.kpis').isVisible()).toBe(true);
+    // The URL changes before the tiles are drawn: wait for them, then check the empty note went.
+    await p.locator('.kpis').waitFor({ state: 'visible' });
+    expect(await empty.isHidden()).toBe(true);
     await p.close();
   });
 });
