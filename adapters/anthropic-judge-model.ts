@@ -18,6 +18,7 @@ import Anthropic, {
 import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import { TIMINGS } from '#core/operations.ts';
 import {
+  BATCH_NOT_FOUND,
   JudgeModelError,
   type JudgeBatchRequest,
   type JudgeBatchResult,
@@ -74,6 +75,8 @@ export class AnthropicJudgeModel implements JudgeModel {
         );
       }
     } catch (error) {
+      if (error instanceof NotFoundError)
+        throw new JudgeModelError(BATCH_NOT_FOUND, `The judge model provider has no Message Batch ${batchId}.`);
       throw asJudgeModelError(error, '', this.timeoutMs);
     }
     return results;

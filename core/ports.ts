@@ -264,7 +264,11 @@ export interface JudgeBatch {
   space: string;
   id: string;
   submittedAt: string;
-  runs: { id: string; finishedAt: string; attempt: number; customId: string }[];
+  /**
+   * `inputsSha256` fingerprints what the request was built from (batch.ts callFingerprint): an answer is read
+   * only against the same inputs.
+   */
+  runs: { id: string; finishedAt: string; attempt: number; customId: string; inputsSha256: string }[];
 }
 
 /** The batches submitted, one record each, listed until they are collected. */
@@ -281,6 +285,9 @@ export interface JudgeBatchStore {
  * does not know the model or retired it: `model-unavailable`) holds the whole space instead of costing an
  * attempt; any other failure is a failed attempt.
  */
+/** The code of the failure `batchResults` throws for a batch the provider does not have (any more). */
+export const BATCH_NOT_FOUND = 'batch-not-found';
+
 export class JudgeModelError extends Error {
   constructor(
     readonly code: string,

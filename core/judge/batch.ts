@@ -9,13 +9,17 @@
 // Collecting is idempotent: a row is written only while it still waits for this batch at this attempt (custom_id
 // names the run and the attempt, and is checked against the batch's record), the spend and the audit follow only
 // that write, and the batch is closed last, so a collect killed at any step and sent again ends in the same state.
-// The issue text is never stored: collecting fetches it again, to read the answer's reason against it.
+// The issue text is never stored: collecting fetches it again and rebuilds the request, and reads the answer only
+// if the rebuilt request and checks match the fingerprint taken at submission. Otherwise the screen, the facts and
+// the reason guard would read other text than the model did (an injection edited out after submission would go
+// unflagged), so such an answer is a failed attempt and the run is judged again on what it reads now.
 import { sha256Hex } from '#shared/sha256.ts';
 import { repoAllowed, spaceOf } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
 import { BATCH_PRICE_FACTOR } from '../cost.ts';
 import { optimisticUpdate, runRecord, type UpdateDecision } from '../optimistic-update.ts';
 import {
+  BATCH_NOT_FOUND,
   JudgeModelError,
   type JudgeBatch,
   type JudgeBatchRequest,
@@ -43,11 +47,11 @@ import {
   type JudgeDeps,
   type JudgeOutcome,
 } from './judge-run.ts';
-import { nextUtcDay, utcDay } from './transitions.ts';
+import { nextUtcDay, utcDay, type JudgeProblem } from './transitions.ts';
 
 /**
  * How long a submitted row waits before it is due again without its batch collected: a batch ends within 24 hours
- * (its requests then expire), so a row still waiting after this lost its batch (never recorded, say) and is
+ * (its requests then expire), so a row still waiting after this has a batch that is not being collected, and is
  * claimed again, its attempt spent.
  */
 export const BATCH_WAIT_SECONDS = 25 * 3600;
@@ -69,6 +73,10 @@ interface Submission {
  * The request's name in the batch: the run id (hashed: the API takes at most 64 letters, digits, `_` and `-`) and
  * the attempt, so a result is matched to exactly the attempt it answers.
  */
+/** What a request was built from, as the model and the checks read it: the request itself and the checks' findings. */
+export const callFingerprint = (call: PreparedCall) =>
+  sha256Hex(JSON.stringify({ request: call.request, checks: call.checks }));
+
 export const batchCustomId = (row: Pick<RunRow, 'id' | 'judgeAttempts'>) =>
   `${sha256Hex(row.id).slice(0, 40)}-${row.judgeAttempts}`;
 
@@ -118,8 +126,8 @@ export async function submitBatch(
     if (!(error instanceof JudgeModelError)) throw error;
     // As a live call that failed: the attempt is spent (or the space pauses), its budget units stay taken.
     const failed: AttemptResult = error.pausesJudging
-      ? { kind: 'pauses-judging', problem: { code: error.code, message: error.message } }
-      : { kind: 'failed', problem: { code: error.code, message: error.message }, answered: false, costUsd: 0 };
+      ? { kind: 'pauses-judging', problem: problemOf(error) }
+      : { kind: 'failed', problem: problemOf(error), answered: false, costUsd: 0 };
     for (const s of submissions) outcomes.push({ id: s.row.id, outcome: await settle(deps, s.row, failed) });
     return outcomes;
   }
@@ -133,6 +141,7 @@ export async function submitBatch(
       finishedAt: s.row.finishedAt,
       attempt: s.row.judgeAttempts,
       customId: s.customId,
+      inputsSha256: callFingerprint(s.call),
     })),
   });
   for (const s of submissions)
@@ -187,9 +196,14 @@ async function markWaiting(deps: JudgeDeps, claimed: RunRow, batchId: string, at
   );
 }
 
-/** What collecting one batch found: still in progress, already collected, or each run's outcome. */
+/**
+ * What collecting one batch found: still in progress, already collected, not collectable now (and why, when the
+ * provider said), or each run's outcome.
+ */
 export type BatchCollection =
-  { state: 'in-progress' | 'unknown' | 'not-collected' } | { state: 'collected'; runs: BatchRunOutcome[] };
+  | { state: 'in-progress' | 'unknown' }
+  | { state: 'not-collected'; problem?: JudgeProblem }
+  | { state: 'collected'; runs: BatchRunOutcome[] };
 
 /** Collects an ended batch: each waiting run's result onto its row, then the batch is closed. */
 export async function collectBatch(deps: JudgeDeps, space: string, batchId: string): Promise<BatchCollection> {
@@ -199,7 +213,17 @@ export async function collectBatch(deps: JudgeDeps, space: string, batchId: stri
   const [model, reference] = await Promise.all([deps.model(), deps.reference()]);
   // Without credentials the batch stays open; the sweeper sends it again.
   if (!model || !reference) return { state: 'not-collected' };
-  const results = await model.batchResults(batchId);
+  let results: JudgeBatchResult[] | null;
+  try {
+    results = await model.batchResults(batchId);
+  } catch (error) {
+    if (!(error instanceof JudgeModelError)) throw error;
+    // A refused key, a 5xx or no answer: the batch stays open and the next sweep asks again, where a thrown
+    // message would end in the dead-letter queue every sweep. A batch the provider no longer has (results are
+    // kept 29 days) never ends: each waiting run's attempt fails with that, and the batch is closed.
+    if (error.code !== BATCH_NOT_FOUND) return { state: 'not-collected', problem: problemOf(error) };
+    results = batch.runs.map((run) => ({ customId: run.customId, error }));
+  }
   if (results === null) return { state: 'in-progress' };
   const byCustomId = new Map(results.map((r) => [r.customId, r]));
   const runs: BatchRunOutcome[] = [];
@@ -256,10 +280,26 @@ async function collectRun(
     startedAt: submittedAt,
     latencyMs: deps.clock.now().getTime() - submittedAt.getTime(),
   };
-  const read = readCall(prepared.call, call, settings, BATCH_PRICE_FACTOR);
+  const answered = readCall(prepared.call, call, settings, BATCH_PRICE_FACTOR);
+  const changed = callFingerprint(prepared.call) !== run.inputsSha256;
+  const read = changed ? inputsChanged(batch.id, call, answered.costUsd) : answered;
   const outcome = await settle(deps, row, read.result, waits);
   // Only the collect that wrote the row records the spend and the audit, so a collect sent twice counts once.
+  // An answer to other inputs stays out of the audit: its reason may quote issue text the guard no longer sees.
+  const audited = changed ? { ...call, answerText: null } : call;
   if (outcome.result !== 'stale')
-    await recordCall(deps, row, issue as ReferencedIssue, settings, prepared.call, call, read);
+    await recordCall(deps, row, issue as ReferencedIssue, settings, prepared.call, audited, read);
   return outcome;
 }
+
+/** An answer given on inputs that changed after submission: a failed attempt, its tokens still spent. */
+function inputsChanged(batchId: string, call: CallOutcome, costUsd: number | null) {
+  const problem = {
+    code: 'batch-inputs-changed',
+    message: `The issue text, the reference fix, the patch or the judge model changed between Message Batch ${batchId}'s submission and its collection: its answer was given on other inputs and is not read, and the run is judged again.`,
+  };
+  const result: AttemptResult = { kind: 'failed', problem, answered: call.answerText !== null, costUsd };
+  return { result, costUsd };
+}
+
+const problemOf = (error: JudgeModelError): JudgeProblem => ({ code: error.code, message: error.message });

@@ -2,8 +2,9 @@
 // their backoff, rows that waited for the next day's budget, for an issue record, or for judging to resume.
 // The due rows come from the sparse index, never a scan. While a space is held (paused, or without
 // credentials) only one row goes, as the probe that resumes it. A batch-mode space's due rows go in messages of
-// up to BATCH_SUBMIT_MAX_RUNS, each submitted as one Message Batch, and each of its open batches is sent to be
-// collected (batch.ts): one provider request per batch and sweep while it is in progress.
+// up to BATCH_SUBMIT_MAX_RUNS, each submitted as one Message Batch. Every space's open batches are sent to be
+// collected (batch.ts), a space's that went back to live too: one provider request per batch and sweep while it is
+// in progress.
 import type { ReplayConfig } from '#schema/config.ts';
 import { BATCH_SUBMIT_MAX_RUNS } from '#schema/messages.ts';
 import type {
@@ -29,7 +30,7 @@ export interface SpaceSweep {
   queued: number;
   /** The run sent as the probe of a held space. */
   probe: string | null;
-  /** A batch-mode space's open batches sent to be collected. */
+  /** The open batches sent to be collected (a batch-mode space's, or a live space's left from batch mode). */
   collects?: number;
 }
 
@@ -43,10 +44,12 @@ export async function sweep(deps: SweepDeps): Promise<SpaceSweep[]> {
 }
 
 async function sweepSpace(deps: SweepDeps, space: string): Promise<SpaceSweep> {
-  if (deps.config.spaces[space]!.judge.mode !== 'batch') return sweepDue(deps, space, false);
+  const batchMode = deps.config.spaces[space]!.judge.mode === 'batch';
+  // A space switched back to live still collects the batches it submitted: their rows wait for them.
   const open = await deps.batches.listJudgeBatches(space);
   for (const batch of open) await deps.judgeQueue.send({ space, collect: batch.id });
-  return { ...(await sweepDue(deps, space, true)), collects: open.length };
+  const swept = await sweepDue(deps, space, batchMode);
+  return batchMode || open.length > 0 ? { ...swept, collects: open.length } : swept;
 }
 
 async function sweepDue(deps: SweepDeps, space: string, batchMode: boolean): Promise<SpaceSweep> {

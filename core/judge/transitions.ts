@@ -46,6 +46,8 @@ export const claimed = (row: RunRow, now: Date, leaseSeconds: number): Partial<J
   judgeAttempts: row.judgeAttempts + 1,
   judgeState: 'pending',
   judgeNextAttemptAt: plus(now, leaseSeconds),
+  // Claimed again after its batch was given up, a row no longer names that batch.
+  ...(row.judgeBatchId ? { judgeBatchId: null } : {}),
 });
 
 /** An attempt that ended waiting (for budget, an issue record, or a held space) gives its count back. */

@@ -48,7 +48,9 @@ export function createJudgeHandler(deps: JudgeDeps, instrumentation: Instrumenta
         report({ space: data.space, id }, outcome);
     } else if ('collect' in data) {
       const collected = await collectBatch(deps, data.space, data.collect);
-      logger.info('judge batch', { space: data.space, batchId: data.collect, state: collected.state });
+      const { state } = collected;
+      const problem = state === 'not-collected' ? collected.problem : undefined;
+      logger.info('judge batch', { space: data.space, batchId: data.collect, state, problem });
       if (collected.state === 'collected')
         for (const { id, outcome } of collected.runs) report({ space: data.space, id }, outcome);
     } else {
