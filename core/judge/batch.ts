@@ -91,28 +91,16 @@ export async function submitBatch(
   const outcomes: BatchRunOutcome[] = [];
   const submissions: Submission[] = [];
   let resumedFrom: string | null = null;
-  for (const run of runs) {
-    const message = { space, ...run };
-    const record = runRecord(deps.runs, space, run.id);
-    const current = await record.read();
-    const now = deps.clock.now();
-    if (!current || !isDue(current.value, message, now)) {
-      outcomes.push({ id: run.id, outcome: { result: 'skipped' } });
-      continue;
+  // A few runs at a time: their GitHub reads overlap, so a full message stays well inside the judge's timeout.
+  for (let i = 0; i < runs.length; i += PREPARED_AT_ONCE) {
+    const slice = runs.slice(i, i + PREPARED_AT_ONCE);
+    for (const claimed of await Promise.all(slice.map((run) => claimAndPrepare(deps, space, run, settings)))) {
+      if ('outcome' in claimed) outcomes.push(claimed);
+      else {
+        submissions.push(claimed.submission);
+        resumedFrom ??= claimed.resumedFrom;
+      }
     }
-    const facts = await gatherFacts(deps, current.value, now);
-    const step = await optimisticUpdate(record, (latest) => nextRow(latest, message, facts, settings, now), {
-      what: `judging ${run.id}`,
-      current,
-    });
-    if (step.kind === 'done') {
-      outcomes.push({ id: run.id, outcome: step.outcome });
-      continue;
-    }
-    resumedFrom ??= step.resumedFrom;
-    const prepared = await prepareSubmission(deps, step.row, step.issue, step.reference, settings);
-    if ('outcome' in prepared) outcomes.push({ id: run.id, outcome: prepared.outcome });
-    else submissions.push(prepared);
   }
   if (submissions.length === 0) return outcomes;
 
@@ -149,6 +137,33 @@ export async function submitBatch(
   // A probe of a paused space resumes it once the provider took the batch.
   if (resumedFrom === 'paused') await resumeJudging(deps.judging, space, deps.clock.now());
   return outcomes;
+}
+
+/** How many runs of a message are claimed and prepared side by side. */
+const PREPARED_AT_ONCE = 5;
+
+/** One due run claimed and its request prepared, or what became of it instead. */
+async function claimAndPrepare(
+  deps: JudgeDeps,
+  space: string,
+  run: Pick<JudgeMessage, 'id' | 'finishedAt'>,
+  settings: ReturnType<typeof settingsOf>,
+): Promise<BatchRunOutcome | { submission: Submission; resumedFrom: string | null }> {
+  const message = { space, ...run };
+  const record = runRecord(deps.runs, space, run.id);
+  const current = await record.read();
+  const now = deps.clock.now();
+  if (!current || !isDue(current.value, message, now)) return { id: run.id, outcome: { result: 'skipped' } };
+  const facts = await gatherFacts(deps, current.value, now);
+  const step = await optimisticUpdate(record, (latest) => nextRow(latest, message, facts, settings, now), {
+    what: `judging ${run.id}`,
+    current,
+  });
+  if (step.kind === 'done') return { id: run.id, outcome: step.outcome };
+  const prepared = await prepareSubmission(deps, step.row, step.issue, step.reference, settings);
+  return 'outcome' in prepared
+    ? { id: run.id, outcome: prepared.outcome }
+    : { submission: prepared, resumedFrom: step.resumedFrom };
 }
 
 /** The budget units and the request of one claimed run, or how its attempt ended without one. */
