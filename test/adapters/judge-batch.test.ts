@@ -9,7 +9,13 @@ import { judgeRun } from '#core/judge/judge-run.ts';
 import { sweep } from '#core/judge/sweep.ts';
 import { utcDay } from '#core/judge/transitions.ts';
 import { AnthropicJudgeModel } from '#adapters/anthropic-judge-model.ts';
-import type { IssueStore, JudgeMessage, JudgeQueueMessage } from '#core/ports.ts';
+import {
+  ReferenceFetchError,
+  type IssueStore,
+  type JudgeMessage,
+  type JudgeQueueMessage,
+  type ReferenceSource,
+} from '#core/ports.ts';
 import type { RunRow } from '#schema/run.ts';
 import { startAnthropicStandIn, type AnthropicStandIn } from '#infra/local/stand-ins/anthropic-stand-in.ts';
 import { API_KEY, goodAnswer, startJudgeWorld, type JudgeWorld } from '../helpers/judge.ts';
@@ -263,6 +269,27 @@ describe('batch mode', () => {
     await submitBatch(w.deps(), 'Batch', runsOf(submit));
     await collectBatch(w.deps(), 'Batch', w.anthropic.batches.at(-1)!);
     expect(await row(messages[1]!.id)).toMatchObject({ judgeState: 'judged', judgeAttempts: 2, judgeBatchId: null });
+  });
+
+  it('counts the tokens of an answer it cannot read when GitHub fails at the collect, in the row and the day’s spend', async () => {
+    const [message] = await landRuns('batch-github-down', ['unread']);
+    await submitBatch(w.deps(), 'Batch', [message!]);
+    const down = new ReferenceFetchError('github-unreachable', 'GitHub could not be reached.');
+    const unreachable: ReferenceSource = {
+      issueText: () => Promise.reject(down),
+      diff: () => Promise.reject(down),
+    };
+    const dayBefore = (await spentToday())!.costUsd!;
+    const collected = await collectBatch(
+      w.deps({ reference: async () => unreachable }),
+      'Batch',
+      w.anthropic.batches.at(-1)!,
+    );
+    expect(collected.state).toBe('collected');
+    const failed = await row(message!.id);
+    expect(failed).toMatchObject({ judgeState: 'retry-scheduled', judgeLastError: { code: 'github-unreachable' } });
+    expect(failed.judgeCostUsd).toBeGreaterThan(0);
+    expect((await spentToday())!.costUsd! - dayBefore).toBeCloseTo(failed.judgeCostUsd!, 10);
   });
 
   it('collects the batches a space submitted after it went back to live', async () => {
