@@ -256,9 +256,7 @@ export function readCall(
   settings: AttemptSettings,
   priceFactor: number,
 ): { result: AttemptResult; costUsd: number | null } {
-  // A call that got no answer reported no tokens and was not billed.
-  const fullCost = usage ? callCostUsd(usage, settings.price) : 0;
-  const costUsd = fullCost === null ? null : fullCost * priceFactor;
+  const costUsd = billedCostUsd(usage, settings, priceFactor);
   const parsed = answerText === null ? null : parseJudgeAnswer(answerText, prepared.issueText);
   const result: AttemptResult = callError
     ? callError.pausesJudging
@@ -273,6 +271,13 @@ export function readCall(
         }
       : { kind: 'answered', answer: parsed.answer, checks: prepared.checks, costUsd };
   return { result, costUsd };
+}
+
+/** A call's tokens at the model's price times `priceFactor`; null when the model has no price. */
+export function billedCostUsd(usage: TokenUsage | null, settings: AttemptSettings, priceFactor: number): number | null {
+  // A call that got no answer reported no tokens and was not billed.
+  const fullCost = usage ? callCostUsd(usage, settings.price) : 0;
+  return fullCost === null ? null : fullCost * priceFactor;
 }
 
 /** The call's spend on the day's budget record and its audit object. */

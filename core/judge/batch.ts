@@ -16,7 +16,7 @@
 import { sha256Hex } from '#shared/sha256.ts';
 import { repoAllowed, spaceOf } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
-import { BATCH_PRICE_FACTOR, callCostUsd } from '../cost.ts';
+import { BATCH_PRICE_FACTOR } from '../cost.ts';
 import { optimisticUpdate, runRecord, type UpdateDecision } from '../optimistic-update.ts';
 import {
   BATCH_NOT_FOUND,
@@ -27,6 +27,7 @@ import {
   type JudgeMessage,
 } from '../ports.ts';
 import {
+  billedCostUsd,
   prepareCall,
   readCall,
   recordCall,
@@ -284,8 +285,7 @@ async function collectRun(
   if (prepared.kind === 'not-called') {
     // The answer cannot be read, but a succeeded request was billed: its tokens count in the row and the day.
     const usage = result && 'answer' in result ? result.answer.usage : null;
-    const fullCost = usage ? callCostUsd(usage, settings.price) : 0;
-    const costUsd = fullCost === null ? null : fullCost * BATCH_PRICE_FACTOR;
+    const costUsd = billedCostUsd(usage, settings, BATCH_PRICE_FACTOR);
     const failed: AttemptResult = { kind: 'failed', problem: prepared.problem, answered: usage !== null, costUsd };
     const outcome = await settle(deps, row, failed, waits);
     if (outcome.result !== 'stale' && costUsd !== 0)
