@@ -280,14 +280,14 @@ export interface JudgeBatchStore {
   closeJudgeBatch(space: string, batchId: string, at: Date): Promise<void>;
 }
 
+/** The code of the failure `batchResults` throws for a batch the provider does not have (any more). */
+export const BATCH_NOT_FOUND = 'batch-not-found';
+
 /**
  * A failed model call. A failure that `pausesJudging` (the provider refused the key: `bad-credentials`; it
  * does not know the model or retired it: `model-unavailable`) holds the whole space instead of costing an
  * attempt; any other failure is a failed attempt.
  */
-/** The code of the failure `batchResults` throws for a batch the provider does not have (any more). */
-export const BATCH_NOT_FOUND = 'batch-not-found';
-
 export class JudgeModelError extends Error {
   constructor(
     readonly code: string,

@@ -6,8 +6,7 @@
 // order (`preserve_insertion_order`, which every query that needs an order states): an export is then written
 // as it is read, a few thousand rows at a time, in no order, where sorting it by run id held every row at once
 // (docs/contract.md §6 "Exports").
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { finished, pipeline } from 'node:stream/promises';
 import { tmpdir } from 'node:os';

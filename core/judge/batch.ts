@@ -70,14 +70,14 @@ interface Submission {
   customId: string;
 }
 
-/**
- * The request's name in the batch: the run id (hashed: the API takes at most 64 letters, digits, `_` and `-`) and
- * the attempt, so a result is matched to exactly the attempt it answers.
- */
 /** What a request was built from, as the model and the checks read it: the request itself and the checks' findings. */
 export const callFingerprint = (call: PreparedCall) =>
   sha256Hex(JSON.stringify({ request: call.request, checks: call.checks }));
 
+/**
+ * The request's name in the batch: the run id (hashed: the API takes at most 64 letters, digits, `_` and `-`) and
+ * the attempt, so a result is matched to exactly the attempt it answers.
+ */
 export const batchCustomId = (row: Pick<RunRow, 'id' | 'judgeAttempts'>) =>
   `${sha256Hex(row.id).slice(0, 40)}-${row.judgeAttempts}`;
 
