@@ -23,9 +23,8 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDbEngine } from '#adapters/local/duckdb-engine.ts';
 import { snapshotRun, type SnapshotRun } from '#analytics/run-snapshot.ts';
-import { NO_FILTERS } from '#analytics/run-selection.ts';
 import { engineOutcome, engineStatistics } from '#core/read/engine-figures.ts';
-import { exportRowsSql, gridPageSql, type EngineExportView } from '#core/read/engine-queries.ts';
+import { allRunsView, exportRowsSql, gridPageSql } from '#core/read/engine-queries.ts';
 import { DEFAULT_GRID_PAGE as GRID_PAGE } from '#core/read/analysis-routes.ts';
 import { runPart, runPartKey, sealPart } from '#core/read/run-dataset.ts';
 import { DEFAULT_EXPORT_FIELDS } from '#schema/export-fields.ts';
@@ -125,18 +124,7 @@ const engine = await DuckDbEngine.open(
 );
 // The memory floor: Node, the modules and DuckDB opened, nothing read yet.
 const openedMb = process.resourceUsage().maxRSS / 1024;
-const view: EngineExportView = {
-  space: SPACE,
-  filters: NO_FILTERS,
-  tierTasks: [],
-  waveTasks: [],
-  matchesNothing: false,
-  difficulties: [],
-  agreement: null,
-  verdicts: [],
-  hiddenTests: [],
-  search: [],
-};
+const view = allRunsView(SPACE);
 const sink = (format: string) => `'${join(scratch, `floor.${format}`)}'`;
 const results: [string, number[], number[] | null][] = [];
 try {

@@ -11,7 +11,7 @@
 import type { AgreementFilter, Difficulty, ResolveOutcome } from '#analytics/statistics.ts';
 import { HIDDEN_TEST_STATUSES, METRICS_SOURCES, OUTCOMES, VERDICTS } from '#analytics/columns.ts';
 import { GRID_FIELDS, type GridSortKey } from '#analytics/contract.ts';
-import type { RunFilters } from '#analytics/run-selection.ts';
+import { NO_FILTERS, type RunFilters } from '#analytics/run-selection.ts';
 import type { ModelPrice } from '#schema/config.ts';
 import { exportTypeOf, type ExportField, type ExportType } from '#schema/export-fields.ts';
 import type { HiddenColumn } from '#analytics/rate-figures.ts';
@@ -201,6 +201,20 @@ export interface EngineExportView extends EngineView {
   hiddenTests: readonly HiddenColumn[];
   search: readonly EngineSearchWord[];
 }
+
+/** Every run of the space: no filter, narrowing, choice or search word. */
+export const allRunsView = (space: string): EngineExportView => ({
+  space,
+  filters: NO_FILTERS,
+  tierTasks: [],
+  waveTasks: [],
+  matchesNothing: false,
+  difficulties: [],
+  agreement: null,
+  verdicts: [],
+  hiddenTests: [],
+  search: [],
+});
 
 const VERDICT_KEY = `CASE WHEN ${FLAGGED} THEN 'flagged' WHEN ${oneOf('judgeVerdict', VERDICTS)} THEN judgeVerdict ELSE 'unjudged' END`;
 const HIDDEN_TEST_KEY = `CASE WHEN ${oneOf('hiddenTestStatus', HIDDEN_TEST_STATUSES)} THEN hiddenTestStatus ELSE 'none' END`;

@@ -31,8 +31,7 @@ import { readHeader } from '#analytics/columns.ts';
 import { answerRead } from '#core/read/read-api.ts';
 import type { ReadDeps } from '#core/read/read-deps.ts';
 import { compactSpace, readManifest } from '#core/read/snapshot-store.ts';
-import { exportRowsSql, filteredSql, type EngineExportView } from '#core/read/engine-queries.ts';
-import { NO_FILTERS } from '#analytics/run-selection.ts';
+import { allRunsView, exportRowsSql, filteredSql } from '#core/read/engine-queries.ts';
 import { DEFAULT_EXPORT_FIELDS } from '#schema/export-fields.ts';
 import { runPart, runPartKey, runPartOf } from '#core/read/run-dataset.ts';
 import { runDatasetSpacePrefix } from '#core/storage-layout.ts';
@@ -420,18 +419,7 @@ describe.each(Object.keys(ENGINES))('exports written by %s to the data bucket', 
 });
 
 describe('an export written by DuckDB', () => {
-  const view: EngineExportView = {
-    space: SPACE,
-    filters: NO_FILTERS,
-    tierTasks: [],
-    waveTasks: [],
-    matchesNothing: false,
-    difficulties: [],
-    agreement: null,
-    verdicts: [],
-    hiddenTests: [],
-    search: [],
-  };
+  const view = allRunsView(SPACE);
   /** How many of the plan's operators sort every row, and how many join. */
   const operators = async (sql: string) => {
     const plan = (await engine.rows(`EXPLAIN ${sql}`)).map((row) => String(row['explain_value'])).join('\n');
