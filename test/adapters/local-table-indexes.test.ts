@@ -10,6 +10,7 @@ import {
   DynamoDBClient,
   ListTablesCommand,
   PutItemCommand,
+  waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { DynamoStore, dynamoClient } from '#adapters/aws/dynamo-store.ts';
@@ -31,9 +32,14 @@ const dir = mkdtempSync(join(tmpdir(), 'replay-local-table-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const queues = { visibilityTimeoutSeconds: 1, maxReceiveCount: 3 };
 
-/** A table made by an earlier start: created here, strictly (it must not exist yet), with the given indexes. */
-const oldTable = (client: DynamoDBClient, tableName: string, indexes: TableIndex[]) =>
-  client.send(new CreateTableCommand(tableDefinition(tableName, indexes)));
+/**
+ * A table made by an earlier start: created here, strictly (it must not exist yet), with the given indexes, and
+ * active before an item is put in it (the emulator answers a write to a table still being created as missing).
+ */
+async function oldTable(client: DynamoDBClient, tableName: string, indexes: TableIndex[]) {
+  await client.send(new CreateTableCommand(tableDefinition(tableName, indexes)));
+  await waitUntilTableExists({ client, maxWaitTime: 10, minDelay: 1 }, { TableName: tableName });
+}
 
 const landed = (id: string) => {
   const row = runRow({}, { space: 'kept', id, updatedAt: '2026-04-01T00:00:00.000Z' });
