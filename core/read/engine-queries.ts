@@ -293,11 +293,18 @@ function csvTextSql(value: string, type: ExportType): string {
 
 /**
  * A cell starting as a formula would is quoted, as csv.ts does. Two lists of under six values: DuckDB answers a
- * list of six or more by a join against it, which, in every cell, held a CSV export past any memory limit.
+ * list of six or more by a join against it, which, in every cell, held a CSV export past any memory limit. A
+ * number's text can start only with its sign, and a boolean's with neither.
  */
-const formulaGuardSql = (text: string) =>
-  `CASE WHEN substr(${text}, 1, 1) IN ('=', '+', '-', '@') OR substr(${text}, 1, 1) IN (chr(9), chr(13)) ` +
-  `THEN '''' || ${text} ELSE ${text} END`;
+function formulaGuardSql(text: string, type: ExportType): string {
+  if (type === 'BOOLEAN') return text;
+  const start = `substr(${text}, 1, 1)`;
+  const formula =
+    type === 'INT64' || type === 'DOUBLE'
+      ? `${start} = '-'`
+      : `${start} IN ('=', '+', '-', '@') OR ${start} IN (chr(9), chr(13))`;
+  return `CASE WHEN ${formula} THEN '''' || ${text} ELSE ${text} END`;
+}
 
 /** A field's value in the dataset's terms: the run cost and the verdict's source are worked out as exports.ts does. */
 function exportValueSql(field: ExportField, prices: Record<string, ModelPrice>): string {
@@ -408,7 +415,7 @@ export function exportRowsSql(
     );
   const cells = fields.map((field) => {
     const text = isDouble(field) ? jsNumberLayoutSql(`"${field}"`, partColumns(field)) : `"${field}"`;
-    return `${formulaGuardSql(text)} AS "${field}"`;
+    return `${formulaGuardSql(text, exportTypeOf(field))} AS "${field}"`;
   });
   return `SELECT ${cells.join(', ')}
    FROM (SELECT *${parts.length ? `, ${parts.join(', ')}` : ''}

@@ -56,8 +56,8 @@ let downloads: S3LinkedDownloads;
 
 /**
  * 240 runs of 3 models × 2 harnesses, and a second sample of every fifth: errored judges and tests, flagged
- * runs, conflicts and foreign attempts, recorded costs on some (a few below 1e-4), and every seventh run without
- * its tier and wave.
+ * runs, conflicts and foreign attempts, recorded costs on some (a few below 1e-4), every seventh run without
+ * its tier and wave, and texts and numbers a spreadsheet would read as formulas.
  */
 function campaign(): { rows: RunRow[]; issues: ReturnType<typeof syntheticCampaign>['issues'] } {
   const { rows, issues } = syntheticCampaign(
@@ -80,6 +80,9 @@ function campaign(): { rows: RunRow[]; issues: ReturnType<typeof syntheticCampai
       // Below 1e-4 an engine prints a double in its exponent form, JavaScript plainly (0.0000037).
       ...(k % 37 === 0 && { costUsd: k / 1e7 }),
       ...(k % 29 === 0 && { judgeCostUsd: null }),
+      // Cells a spreadsheet would run as formulas get a leading ', numbers by their sign alone (csv.ts).
+      ...(k % 31 === 0 && { runtime: '=HYPERLINK("x")', quantization: '-q4', modelFamily: '@family' }),
+      ...(k % 41 === 0 && { bashCalls: -2, wallSeconds: -12.5 }),
     } as RunRow;
     out.push(changed);
     if (k % 5 === 0) {
