@@ -192,7 +192,7 @@ async function createTable(client: DynamoDBClient, tableName: string): Promise<v
   if (copied !== null && existing !== null && existing !== wantedIndexes()) {
     // The copy was not known to be whole when the last start stopped: begin it again.
     await client.send(new DeleteTableCommand({ TableName: previous }));
-    await until(client, previous, 'gone');
+    await untilTable(client, previous, 'gone');
   } else if (copied !== null) {
     await createEmptyTable(client, tableName, Object.values(INDEXES));
     await copyItems(client, previous, tableName);
@@ -203,7 +203,7 @@ async function createTable(client: DynamoDBClient, tableName: string): Promise<v
     await createEmptyTable(client, previous, []);
     await copyItems(client, tableName, previous);
     await client.send(new DeleteTableCommand({ TableName: tableName }));
-    await until(client, tableName, 'gone');
+    await untilTable(client, tableName, 'gone');
     return createTable(client, tableName);
   }
   await createEmptyTable(client, tableName, Object.values(INDEXES));
@@ -229,7 +229,11 @@ const describeIndexes = (indexes: { name: string; projection: string; include: r
   JSON.stringify(indexes.map((i) => [i.name, i.projection, [...i.include].sort()]).sort());
 const wantedIndexes = () => describeIndexes(Object.values(INDEXES));
 
-async function until(client: DynamoDBClient, tableName: string, state: 'active' | 'gone'): Promise<void> {
+/**
+ * Waits until the emulator has the table active, or has it no more: its creation and deletion finish after it
+ * answers, and it answers a write to a table still being created as a missing table.
+ */
+export async function untilTable(client: DynamoDBClient, tableName: string, state: 'active' | 'gone'): Promise<void> {
   for (;;) {
     try {
       const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
@@ -290,7 +294,7 @@ async function createEmptyTable(client: DynamoDBClient, tableName: string, index
   } catch (e) {
     if (!(e instanceof ResourceInUseException)) throw e;
   }
-  await until(client, tableName, 'active');
+  await untilTable(client, tableName, 'active');
 }
 
 async function createQueueWithDlq(

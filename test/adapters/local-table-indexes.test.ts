@@ -10,7 +10,6 @@ import {
   DynamoDBClient,
   ListTablesCommand,
   PutItemCommand,
-  waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { DynamoStore, dynamoClient } from '#adapters/aws/dynamo-store.ts';
@@ -24,7 +23,7 @@ import {
   runKey,
   type TableIndex,
 } from '#core/storage-layout.ts';
-import { startEmulators, tableDefinition } from '#infra/local/emulators.ts';
+import { startEmulators, tableDefinition, untilTable } from '#infra/local/emulators.ts';
 import { runRow } from '../helpers/records.ts';
 import { sharedEmulators } from '../helpers/shared-emulators.ts';
 
@@ -32,13 +31,10 @@ const dir = mkdtempSync(join(tmpdir(), 'replay-local-table-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const queues = { visibilityTimeoutSeconds: 1, maxReceiveCount: 3 };
 
-/**
- * A table made by an earlier start: created here, strictly (it must not exist yet), with the given indexes, and
- * active before an item is put in it (the emulator answers a write to a table still being created as missing).
- */
+/** A table made by an earlier start, active: created here, strictly (it must not exist yet), with the given indexes. */
 async function oldTable(client: DynamoDBClient, tableName: string, indexes: TableIndex[]) {
   await client.send(new CreateTableCommand(tableDefinition(tableName, indexes)));
-  await waitUntilTableExists({ client, maxWaitTime: 10, minDelay: 1 }, { TableName: tableName });
+  await untilTable(client, tableName, 'active');
 }
 
 const landed = (id: string) => {
