@@ -414,8 +414,9 @@ export function exportRowsSql(
       Object.entries(exponentPartsSql(`"${field}"`)).map(([name, sql]) => `${sql} AS "${field}#${name}"`),
     );
   const cells = fields.map((field) => {
-    const text = isDouble(field) ? jsNumberLayoutSql(`"${field}"`, partColumns(field)) : `"${field}"`;
-    return `${formulaGuardSql(text, exportTypeOf(field))} AS "${field}"`;
+    const type = exportTypeOf(field);
+    const text = type === 'DOUBLE' ? jsNumberLayoutSql(`"${field}"`, partColumns(field)) : `"${field}"`;
+    return `${formulaGuardSql(text, type)} AS "${field}"`;
   });
   return `SELECT ${cells.join(', ')}
    FROM (SELECT *${parts.length ? `, ${parts.join(', ')}` : ''}
