@@ -80,9 +80,14 @@ export function filteredSql(engine: AnalyticsEngine, view: EngineView): string {
   return `SELECT * FROM (${latestRunsSql(engine, view.space)}) AS latest${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
 }
 
-/** Whether any selected run has a pass or fail hidden test (the default outcome is then `tests`). */
+/**
+ * Whether any selected run has a pass or fail hidden test (the default outcome is then `tests`): 1 or 0. The
+ * engine stops at the first such run instead of counting them all.
+ */
 export const anyTestResultSql = (engine: AnalyticsEngine, view: EngineView): string =>
-  `SELECT count_if(${OUTCOME_SQL.tests.counted}) AS tested FROM (${filteredSql(engine, view)}) AS filtered`;
+  `SELECT count(*) AS tested FROM (
+     SELECT 1 AS found FROM (${filteredSql(engine, view)}) AS filtered WHERE ${OUTCOME_SQL.tests.counted} LIMIT 1
+   ) AS first`;
 
 const agreementSql = (which: AgreementFilter) =>
   `(${OUTCOME_SQL.judge.counted} AND ${OUTCOME_SQL.tests.counted} AND ` +
@@ -116,6 +121,19 @@ export function runCostSql(prices: Record<string, ModelPrice>): string {
 
 const FLAGGED = `coalesce(judgeState, '') = 'flagged'`;
 
+/** The run fields `/stats`' counts read beyond a run's flag and cost (statisticsSql). */
+const STATISTICS_COLUMNS = [
+  'model',
+  'harnessVersion',
+  'taskId',
+  'judgeVerdict',
+  'hiddenTestStatus',
+  'metricsSource',
+  'conflictCount',
+  'foreignCount',
+  'judgeCostUsd',
+];
+
 /**
  * `/stats`' counts in one statement, reading the selected runs once (a common table the engine may materialize;
  * DuckDB does): per configuration, the run counts of run-counts.ts, the judge's cost, the run cost's totals and
@@ -138,8 +156,11 @@ export function statisticsSql(
     `count_if(NOT flagged AND ${verdict} AND hiddenTestStatus = ${literal(test)})`;
   const others = oneOf('judgeVerdict', ['partial', 'wrong', 'no_change']);
   const { counted, resolved } = OUTCOME_SQL[outcome];
+  // The columns the counts read and no others: the engine keeps the selected runs once for the three readers
+  // below, and every column more is one more copied for each run.
   return `WITH costed AS (
-     SELECT *, ${FLAGGED} AS flagged, ${runCostSql(prices)} AS runCost FROM (${selectedSql(engine, view, outcome)}) AS selected
+     SELECT ${STATISTICS_COLUMNS.join(', ')}, ${FLAGGED} AS flagged, ${runCostSql(prices)} AS runCost
+     FROM (${selectedSql(engine, view, outcome)}) AS selected
    ), tallies AS (
      SELECT model, harnessVersion AS harness_version, count(*) AS runs, count_if(flagged) AS flagged,
        count_if(metricsSource = 'generated') AS generated,
