@@ -394,8 +394,9 @@ const GRID_ORDER: Record<GridSortKey, string> = {
 /**
  * One page of the Runs grid (§6 "Reading at scale"): the export's rows, ordered by the grid's column (unknown
  * last either way), ties the most recent first and then by id, `limit` rows from `offset`, each with the count of
- * rows over all pages. OFFSET before LIMIT is the order Trino takes and DuckDB accepts; the answer's columns are
- * the fields in lower case, as Athena names them.
+ * rows over all pages. The order is worked out on each run's sort key, time and id alone, then the page's runs
+ * read their fields: sorting every field of every run held them all to keep 100. OFFSET before LIMIT is the order
+ * Trino takes and DuckDB accepts; the answer's columns are the fields in lower case, as Athena names them.
  */
 export function gridPageSql(
   engine: AnalyticsEngine,
@@ -406,10 +407,18 @@ export function gridPageSql(
   limit: number,
 ): string {
   const direction = sort.descending ? 'DESC' : 'ASC';
-  return `SELECT ${GRID_FIELDS.map((f) => `${f} AS ${f.toLowerCase()}`).join(', ')}, count(*) OVER () AS total_rows
-   FROM (${exportSelectionSql(engine, view, outcome)}) AS grid
-   ORDER BY ${GRID_ORDER[sort.column]} ${direction} NULLS LAST, finishedAt DESC NULLS LAST, id
-   OFFSET ${offset} LIMIT ${limit}`;
+  const selection = exportSelectionSql(engine, view, outcome);
+  const order = (table: string) =>
+    `${table}.sortKey ${direction} NULLS LAST, ${table}.finishedAt DESC NULLS LAST, ${table}.id`;
+  return `WITH page AS (
+     SELECT id, sortKey, finishedAt, total_rows FROM (
+       SELECT id, ${GRID_ORDER[sort.column]} AS sortKey, finishedAt, count(*) OVER () AS total_rows FROM (${selection}) AS grid
+     ) AS keyed
+     ORDER BY ${order('keyed')} OFFSET ${offset} LIMIT ${limit}
+   )
+   SELECT ${GRID_FIELDS.map((f) => `grid.${f} AS ${f.toLowerCase()}`).join(', ')}, page.total_rows
+   FROM (${selection}) AS grid JOIN page ON grid.id = page.id
+   ORDER BY ${order('page')}`;
 }
 
 export function exportRowsSql(
