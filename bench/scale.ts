@@ -12,8 +12,8 @@
 // - export of all rows: the engine's export (exportRowsSql through exportTo, Parquet, CSV and JSON), beside DuckDB
 //   copying the dataset's rows to a file of the same format (no projection, no latest-part window).
 // Medians of --repeats (5), the engine warm (one untimed run of each first). The build runs in a process of its
-// own, so this process's largest resident set is the read path's peak memory (DuckDB, queries, figures) and the
-// build's is reported apart. Options: --runs N (1000000) --repeats K (5) --fresh --build-only (build, then stop)
+// own, and every step of the read path runs before any floor, so this process's largest resident set once those
+// steps are done is the read path's peak memory (DuckDB, queries, figures); the build's is reported apart. Options: --runs N (1000000) --repeats K (5) --fresh --build-only (build, then stop)
 // --memory-mb M (the engine's memory limit, engine.memoryMb; its default unless given) --exports-only (the
 // exports alone, so the peak resident memory is theirs)
 import { spawnSync } from 'node:child_process';
@@ -126,53 +126,66 @@ const engine = await DuckDbEngine.open(
 const openedMb = process.resourceUsage().maxRSS / 1024;
 const view = allRunsView(SPACE);
 const sink = (format: string) => `'${join(scratch, `floor.${format}`)}'`;
-const results: [string, number[], number[] | null][] = [];
-try {
-  if (!values['exports-only']) {
-    const buildFloor = await timedRepeats(() =>
-      engine.rows(`COPY (SELECT * FROM ${engine.runDataset}) TO ${sink('parquet')} (FORMAT parquet)`),
-    );
-    results.push(['build the dataset', fresh === null ? [] : [fresh.buildMs], buildFloor]);
-    const stats = await timedRepeats(async () => {
-      const outcome = await engineOutcome(engine, view, null);
-      return engineStatistics(engine, view, outcome, PRICES, DEFAULT_MIN_N, 'task');
+/** A step of the read path and its floor, each a piece of work to time. */
+interface Step {
+  name: string;
+  work: (() => Promise<unknown>) | null;
+  floor: () => Promise<unknown>;
+}
+const steps: Step[] = [];
+const outcome = await engineOutcome(engine, view, null);
+if (!values['exports-only']) {
+  steps.push({
+    name: 'build the dataset',
+    work: null,
+    floor: () => engine.rows(`COPY (SELECT * FROM ${engine.runDataset}) TO ${sink('parquet')} (FORMAT parquet)`),
+  });
+  steps.push({
+    name: '/stats (warm)',
+    work: async () =>
+      engineStatistics(engine, view, await engineOutcome(engine, view, null), PRICES, DEFAULT_MIN_N, 'task'),
+    floor: () => engine.rows(`SELECT model, harnessVersion, count(*) AS runs FROM ${engine.runDataset} GROUP BY 1, 2`),
+  });
+  // The Runs grid of engine mode: its first page, newest first, and the last page by wall time.
+  const gridFloor = () => engine.rows(`SELECT * FROM ${engine.runDataset} ORDER BY finishedAt DESC LIMIT ${GRID_PAGE}`);
+  for (const [name, sort, offset] of [
+    ['/grid first page', { column: 'finishedAt', descending: true }, 0],
+    ['/grid last page (wall time)', { column: 'wallSeconds', descending: true }, Math.max(0, runs - GRID_PAGE)],
+  ] as const)
+    steps.push({
+      name,
+      work: () => engine.rows(gridPageSql(engine, view, outcome, sort, offset, GRID_PAGE)),
+      floor: gridFloor,
     });
-    const statsFloor = await timedRepeats(() =>
-      engine.rows(`SELECT model, harnessVersion, count(*) AS runs FROM ${engine.runDataset} GROUP BY 1, 2`),
-    );
-    results.push(['/stats (warm)', stats, statsFloor]);
-    // The Runs grid of engine mode: its first page, newest first, and the last page by wall time.
-    const outcome = await engineOutcome(engine, view, null);
-    const gridFloor = await timedRepeats(() =>
-      engine.rows(`SELECT * FROM ${engine.runDataset} ORDER BY finishedAt DESC LIMIT ${GRID_PAGE}`),
-    );
-    for (const [name, sort, offset] of [
-      ['/grid first page', { column: 'finishedAt', descending: true }, 0],
-      ['/grid last page (wall time)', { column: 'wallSeconds', descending: true }, Math.max(0, runs - GRID_PAGE)],
-    ] as const) {
-      const grid = await timedRepeats(() => engine.rows(gridPageSql(engine, view, outcome, sort, offset, GRID_PAGE)));
-      results.push([name, grid, gridFloor]);
-    }
-  }
-  for (const format of ['parquet', 'csv', 'json'] as const) {
-    const outcome = await engineOutcome(engine, view, null);
-    const sql = exportRowsSql(engine, view, outcome, DEFAULT_EXPORT_FIELDS, format, PRICES);
-    const exported = await timedRepeats(() =>
-      engine.exportTo(sql, format, { prefix: `exports/${SPACE}/`, filename: `all.${format}` }, {}),
-    );
-    const options = { csv: 'FORMAT csv, HEADER true', json: 'FORMAT json, ARRAY true', parquet: 'FORMAT parquet' }[
-      format
-    ];
-    const floor = await timedRepeats(() =>
-      engine.rows(`COPY (SELECT * FROM ${engine.runDataset}) TO ${sink(format)} (${options})`),
-    );
-    results.push([`export.${format} of all rows`, exported, floor]);
-  }
+}
+for (const format of ['parquet', 'csv', 'json'] as const) {
+  const sql = exportRowsSql(engine, view, outcome, DEFAULT_EXPORT_FIELDS, format, PRICES);
+  const options = { csv: 'FORMAT csv, HEADER true', json: 'FORMAT json, ARRAY true', parquet: 'FORMAT parquet' }[
+    format
+  ];
+  steps.push({
+    name: `export.${format} of all rows`,
+    work: () => engine.exportTo(sql, format, { prefix: `exports/${SPACE}/`, filename: `all.${format}` }, {}),
+    floor: () => engine.rows(`COPY (SELECT * FROM ${engine.runDataset}) TO ${sink(format)} (${options})`),
+  });
+}
+// Every step of the read path first, so the largest resident set by then is theirs; then the floors, whose plain
+// copies hold more than the exports do.
+const measured = new Map<string, number[]>();
+const floors = new Map<string, number[]>();
+let peakMb = 0;
+try {
+  for (const { name, work } of steps) if (work) measured.set(name, await timedRepeats(work));
+  peakMb = process.resourceUsage().maxRSS / 1024;
+  for (const { name, floor } of steps) floors.set(name, await timedRepeats(floor));
 } finally {
   engine.close();
 }
-
-const peakMb = process.resourceUsage().maxRSS / 1024;
+const results: [string, number[], number[]][] = steps.map(({ name }) => [
+  name,
+  name === 'build the dataset' ? (fresh === null ? [] : [fresh.buildMs]) : measured.get(name)!,
+  floors.get(name)!,
+]);
 console.log(
   `\nThe engine path at ${runs.toLocaleString('en-US')} runs (DuckDB, local, ${memoryMb} MB limit), medians of ${repeats} warm:`,
 );
@@ -181,10 +194,10 @@ console.log(
 );
 for (const [name, ms, floor] of results) {
   if (!ms.length) {
-    console.log(`${name.padEnd(28)}${'(built before)'.padStart(20)}${`${Math.round(median(floor!))} ms`.padStart(10)}`);
+    console.log(`${name.padEnd(28)}${'(built before)'.padStart(20)}${`${Math.round(median(floor))} ms`.padStart(10)}`);
     continue;
   }
-  const [m, f] = [median(ms), median(floor!)];
+  const [m, f] = [median(ms), median(floor)];
   console.log(
     `${name.padEnd(28)}${`${Math.round(m)} ms`.padStart(10)}${`${Math.round(Math.max(...ms))} ms`.padStart(10)}` +
       `${`${Math.round(f)} ms`.padStart(10)}${`${(m / f).toFixed(2)}×`.padStart(9)}`,
