@@ -17,8 +17,8 @@
 // --memory-mb M (the engine's memory limit, engine.memoryMb; its default unless given) --exports-only (the
 // exports alone, so the peak resident memory is theirs)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, open, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDbEngine } from '#adapters/local/duckdb-engine.ts';
@@ -116,9 +116,16 @@ const memoryMb = Number(values['memory-mb']);
 const engine = await DuckDbEngine.open(
   bucket,
   '',
-  async (key, path) => {
+  // The bucket's put: every byte of the pieces read and written once, a file of the key's name.
+  async (key, paths) => {
     await mkdir(dirname(join(scratch, key)), { recursive: true });
-    await copyFile(path, join(scratch, key));
+    const object = await open(join(scratch, key), 'w');
+    try {
+      for (const path of paths)
+        for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) await object.write(chunk);
+    } finally {
+      await object.close();
+    }
   },
   { memoryMb, threads: DEFAULT_ENGINE_THREADS },
 );

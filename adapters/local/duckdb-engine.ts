@@ -6,9 +6,8 @@
 // order (`preserve_insertion_order`, which every query that needs an order states): an export is then written
 // as it is read, a few thousand rows at a time, in no order, where sorting it by run id held every row at once
 // (docs/contract.md §6 "Exports").
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { finished, pipeline } from 'node:stream/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -25,8 +24,8 @@ const scalar = (value: unknown): EngineValue => {
   return String(value);
 };
 
-/** Puts the file at `path` in the data bucket at `key`, streamed. */
-export type FileUpload = (key: string, path: string) => Promise<void>;
+/** Puts the files at `paths`, one after another, in the data bucket at `key` as one object, streamed. */
+export type FileUpload = (key: string, paths: readonly string[]) => Promise<void>;
 
 const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
@@ -94,7 +93,8 @@ export class DuckDbEngine implements AnalyticsEngine {
 
   /**
    * DuckDB writes the file (COPY, streaming, spilling to disk), then `upload` puts it in the bucket. A JSON
-   * export's runs are written as an array, then enclosed in the document with its `extra` members, file to file.
+   * export's runs are written as an array, and the document is uploaded as three pieces, its head, that array
+   * and its `extra` members, so the array is never written a second time.
    */
   async exportTo(
     sql: string,
@@ -112,19 +112,17 @@ export class DuckDbEngine implements AnalyticsEngine {
         json: 'FORMAT json, ARRAY true',
         parquet: `FORMAT parquet, ROW_GROUP_SIZE ${EXPORT_ROW_GROUP}`,
       }[format];
-      const copied = format === 'json' ? join(directory, 'runs.json') : file;
-      const reader = await this.connection.runAndReadAll(`COPY (${sql}) TO ${quoted(copied)} (${options})`);
+      const reader = await this.connection.runAndReadAll(`COPY (${sql}) TO ${quoted(file)} (${options})`);
+      let pieces = [file];
       if (format === 'json') {
         const members = Object.entries(extra).map(
           ([name, value]) => `,${JSON.stringify(name)}:${JSON.stringify(value)}`,
         );
-        const document = createWriteStream(file);
-        document.write('{"runs":');
-        await pipeline(createReadStream(copied), document, { end: false });
-        document.end(`${members.join('')}}\n`);
-        await finished(document);
+        const [head, tail] = [join(directory, 'head.json'), join(directory, 'tail.json')];
+        await Promise.all([writeFile(head, '{"runs":'), writeFile(tail, `${members.join('')}}\n`)]);
+        pieces = [head, file, tail];
       }
-      await this.upload(key, file);
+      await this.upload(key, pieces);
       return { runs: Number(reader.getRows()[0]?.[0] ?? 0), layout: 'one', keys: [key] };
     } finally {
       await rm(directory, { recursive: true, force: true });

@@ -171,7 +171,7 @@ async function emulatedResources(
   const engine = await DuckDbEngine.open(
     join(emulators.s3Directory, names.dataBucket),
     S3RVER_OBJECT_SUFFIX,
-    (key, path) => downloads.putFile(key, path),
+    (key, paths) => downloads.putFile(key, paths),
     config.engine,
   );
   const resources: PlatformResources = {

@@ -125,7 +125,7 @@ beforeAll(async () => {
   engine = await DuckDbEngine.open(
     join(stores.emulators.s3Directory, names.dataBucket),
     S3RVER_OBJECT_SUFFIX,
-    (key, path) => downloads.putFile(key, path),
+    (key, paths) => downloads.putFile(key, paths),
   );
   const config = {
     spaces: { [SPACE]: { senders: ['mac-studio-1'] } },
