@@ -395,8 +395,10 @@ const GRID_ORDER: Record<GridSortKey, string> = {
  * One page of the Runs grid (§6 "Reading at scale"): the export's rows, ordered by the grid's column (unknown
  * last either way), ties the most recent first and then by id, `limit` rows from `offset`, each with the count of
  * rows over all pages. The order is worked out on each run's sort key, time and id alone, then the page's runs
- * read their fields: sorting every field of every run held them all to keep 100. OFFSET before LIMIT is the order
- * Trino takes and DuckDB accepts; the answer's columns are the fields in lower case, as Athena names them.
+ * read their fields: sorting every field of every run held them all to keep 100. The count is a plain count
+ * beside it, where a window over every row held each run's key until the last was read. OFFSET before LIMIT is
+ * the order Trino takes and DuckDB accepts; the answer's columns are the fields in lower case, as Athena names
+ * them.
  */
 export function gridPageSql(
   engine: AnalyticsEngine,
@@ -411,13 +413,15 @@ export function gridPageSql(
   const order = (table: string) =>
     `${table}.sortKey ${direction} NULLS LAST, ${table}.finishedAt DESC NULLS LAST, ${table}.id`;
   return `WITH page AS (
-     SELECT id, sortKey, finishedAt, total_rows FROM (
-       SELECT id, ${GRID_ORDER[sort.column]} AS sortKey, finishedAt, count(*) OVER () AS total_rows FROM (${selection}) AS grid
+     SELECT id, sortKey, finishedAt FROM (
+       SELECT id, ${GRID_ORDER[sort.column]} AS sortKey, finishedAt FROM (${selection}) AS grid
      ) AS keyed
      ORDER BY ${order('keyed')} OFFSET ${offset} LIMIT ${limit}
+   ), total AS (
+     SELECT count(*) AS total_rows FROM (${selection}) AS grid
    )
-   SELECT ${GRID_FIELDS.map((f) => `grid.${f} AS ${f.toLowerCase()}`).join(', ')}, page.total_rows
-   FROM (${selection}) AS grid JOIN page ON grid.id = page.id
+   SELECT ${GRID_FIELDS.map((f) => `grid.${f} AS ${f.toLowerCase()}`).join(', ')}, total.total_rows
+   FROM (${selection}) AS grid JOIN page ON grid.id = page.id CROSS JOIN total
    ORDER BY ${order('page')}`;
 }
 
