@@ -410,19 +410,16 @@ export function gridPageSql(
 ): string {
   const direction = sort.descending ? 'DESC' : 'ASC';
   const selection = exportSelectionSql(engine, view, outcome);
-  const order = (table: string) =>
-    `${table}.sortKey ${direction} NULLS LAST, ${table}.finishedAt DESC NULLS LAST, ${table}.id`;
+  const order = (of: string) => `${of}sortKey ${direction} NULLS LAST, ${of}finishedAt DESC NULLS LAST, ${of}id`;
   return `WITH page AS (
-     SELECT id, sortKey, finishedAt FROM (
-       SELECT id, ${GRID_ORDER[sort.column]} AS sortKey, finishedAt FROM (${selection}) AS grid
-     ) AS keyed
-     ORDER BY ${order('keyed')} OFFSET ${offset} LIMIT ${limit}
+     SELECT id, ${GRID_ORDER[sort.column]} AS sortKey, finishedAt FROM (${selection}) AS grid
+     ORDER BY ${order('')} OFFSET ${offset} LIMIT ${limit}
    ), total AS (
      SELECT count(*) AS total_rows FROM (${selection}) AS grid
    )
    SELECT ${GRID_FIELDS.map((f) => `grid.${f} AS ${f.toLowerCase()}`).join(', ')}, total.total_rows
    FROM (${selection}) AS grid JOIN page ON grid.id = page.id CROSS JOIN total
-   ORDER BY ${order('page')}`;
+   ORDER BY ${order('page.')}`;
 }
 
 export function exportRowsSql(
