@@ -47,7 +47,7 @@ export class S3LinkedDownloads implements LinkedDownloads {
       new PutObjectCommand({
         Bucket: this.bucket,
         Key: key,
-        Body: paths.length === 1 ? createReadStream(paths[0]!) : Readable.from(piecesOf(paths)),
+        Body: Readable.from(piecesOf(paths)),
         ContentLength: size,
         ChecksumCRC32: checksum.toString('base64'),
       }),
