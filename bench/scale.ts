@@ -13,9 +13,10 @@
 //   copying the dataset's rows to a file of the same format (no projection, no latest-part window).
 // Medians of --repeats (5), the engine warm (one untimed run of each first). The build runs in a process of its
 // own, and every step of the read path runs before any floor, so this process's largest resident set once those
-// steps are done is the read path's peak memory (DuckDB, queries, figures); the build's is reported apart. Options: --runs N (1000000) --repeats K (5) --fresh --build-only (build, then stop)
-// --memory-mb M (the engine's memory limit, engine.memoryMb; its default unless given) --exports-only (the
-// exports alone, so the peak resident memory is theirs)
+// steps are done is the read path's peak memory (DuckDB, queries, figures); the build's is reported apart.
+// Options: --runs N (1000000) --repeats K (5) --fresh --build-only (build, then stop) --memory-mb M (the engine's
+// memory limit, engine.memoryMb; its default unless given) --exports-only (the exports alone, so the peak resident
+// memory is theirs)
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, writeFile } from 'node:fs/promises';
@@ -133,10 +134,10 @@ const engine = await DuckDbEngine.open(
 const openedMb = process.resourceUsage().maxRSS / 1024;
 const view = allRunsView(SPACE);
 const sink = (format: string) => `'${join(scratch, `floor.${format}`)}'`;
-/** A step of the read path and its floor, each a piece of work to time. */
+/** A step of the read path and its floor, each a piece of work to time; the build is timed in its own process. */
 interface Step {
   name: string;
-  work: (() => Promise<unknown>) | null;
+  work: (() => Promise<unknown>) | { builtMs: number[] };
   floor: () => Promise<unknown>;
 }
 const steps: Step[] = [];
@@ -144,7 +145,7 @@ const outcome = await engineOutcome(engine, view, null);
 if (!values['exports-only']) {
   steps.push({
     name: 'build the dataset',
-    work: null,
+    work: { builtMs: fresh === null ? [] : [fresh.buildMs] },
     floor: () => engine.rows(`COPY (SELECT * FROM ${engine.runDataset}) TO ${sink('parquet')} (FORMAT parquet)`),
   });
   steps.push({
@@ -182,17 +183,14 @@ const measured = new Map<string, number[]>();
 const floors = new Map<string, number[]>();
 let peakMb = 0;
 try {
-  for (const { name, work } of steps) if (work) measured.set(name, await timedRepeats(work));
+  for (const { name, work } of steps)
+    measured.set(name, typeof work === 'function' ? await timedRepeats(work) : work.builtMs);
   peakMb = process.resourceUsage().maxRSS / 1024;
   for (const { name, floor } of steps) floors.set(name, await timedRepeats(floor));
 } finally {
   engine.close();
 }
-const results: [string, number[], number[]][] = steps.map(({ name }) => [
-  name,
-  name === 'build the dataset' ? (fresh === null ? [] : [fresh.buildMs]) : measured.get(name)!,
-  floors.get(name)!,
-]);
+const results = steps.map(({ name }) => [name, measured.get(name)!, floors.get(name)!] as const);
 console.log(
   `\nThe engine path at ${runs.toLocaleString('en-US')} runs (DuckDB, local, ${memoryMb} MB limit), medians of ${repeats} warm:`,
 );
