@@ -120,12 +120,13 @@ export async function engineStatistics(
     engine.rows(statisticsSql(engine, view, outcome, prices)),
     cluster === 'task' ? [] : engine.rows(taskSamplesSql(engine, view, outcome)),
   ]);
-  // A configuration's figures are on each of its rows, one row per sample kind.
+  // A configuration's figures are on each of its rows, one row per sample kind (tasks without a result are the
+  // kind n = 0, which sampleKindsOf leaves out).
   const byGroup = new Map<string, { row: Row; kinds: { n: number; c: number; tasks: number }[] }>();
   for (const row of rows) {
     const key = keyOf(groupOf(row));
     const entry = byGroup.get(key) ?? byGroup.set(key, { row, kinds: [] }).get(key)!;
-    if (row['n'] !== null) entry.kinds.push({ n: count(row, 'n'), c: count(row, 'c'), tasks: count(row, 'tasks') });
+    entry.kinds.push({ n: count(row, 'n'), c: count(row, 'c'), tasks: count(row, 'tasks') });
   }
   const configurations = [...byGroup.values()];
   const tallies = configurations.map(({ row }) =>

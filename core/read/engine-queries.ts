@@ -140,9 +140,9 @@ const STATISTICS_COLUMNS = [
  * the median of its known run costs (the mean of the middle two of an even count), and how many of its tasks with
  * a result on the outcome had n runs with a result and c resolved (reliability.ts sampleKindsOf: all its figures
  * clustered by task depend on). One row per configuration and sample kind, the configuration's figures repeated
- * on each (at most 21 at 5 samples a task, however many tasks); a configuration without a result has one row
- * with n, c and tasks null. The runs are grouped by configuration and task once, for both the tasks run and the
- * sample kinds: at millions of runs that grouping is most of the statement's time.
+ * on each (at most 22 at 5 samples a task, however many tasks); its tasks without a result are the kind n = 0,
+ * so a configuration without a result has that row alone. The runs are grouped by configuration and task once,
+ * and the tasks run are summed from the kinds: at millions of runs that grouping is most of the statement's time.
  */
 export function statisticsSql(
   engine: AnalyticsEngine,
@@ -150,29 +150,39 @@ export function statisticsSql(
   outcome: ResolveOutcome,
   prices: Record<string, ModelPrice>,
 ): string {
-  const verdicts = VERDICTS.map((v) => `count_if(NOT flagged AND judgeVerdict = ${literal(v)}) AS verdict_${v}`);
-  const tests = HIDDEN_TEST_STATUSES.map((t) => `count_if(hiddenTestStatus = ${literal(t)}) AS test_${t}`);
+  // The runs' counts per configuration are summed from classes of runs alike in every field they count by (a
+  // few thousand, whatever the run count): one grouping on short keys in place of twenty conditions per run.
+  const runsIf = (condition: string) => `coalesce(sum(CASE WHEN ${condition} THEN runs END), 0)`;
+  const verdicts = VERDICTS.map((v) => `${runsIf(`NOT flagged AND judgeVerdict = ${literal(v)}`)} AS verdict_${v}`);
+  const tests = HIDDEN_TEST_STATUSES.map((t) => `${runsIf(`hiddenTestStatus = ${literal(t)}`)} AS test_${t}`);
   const table = (verdict: string, test: string) =>
-    `count_if(NOT flagged AND ${verdict} AND hiddenTestStatus = ${literal(test)})`;
+    runsIf(`NOT flagged AND ${verdict} AND hiddenTestStatus = ${literal(test)}`);
   const others = oneOf('judgeVerdict', ['partial', 'wrong', 'no_change']);
   const { counted, resolved } = OUTCOME_SQL[outcome];
+  const classKeys = 'model, harnessVersion, judgeVerdict, hiddenTestStatus, flagged, metricsSource';
   // The columns the counts read and no others: the engine keeps the selected runs once for the three readers
   // below, and every column more is one more copied for each run.
   return `WITH costed AS (
      SELECT ${STATISTICS_COLUMNS.join(', ')}, ${FLAGGED} AS flagged, ${runCostSql(prices)} AS runCost
      FROM (${selectedSql(engine, view, outcome)}) AS selected
+   ), classes AS (
+     SELECT ${classKeys}, count(*) AS runs,
+       sum(CASE WHEN conflictCount > 0 THEN conflictCount END) AS conflicts,
+       sum(CASE WHEN foreignCount > 0 THEN foreignCount END) AS foreign_attempts,
+       count(judgeCostUsd) AS judge_cost_known, sum(judgeCostUsd) AS judge_cost_usd,
+       count(runCost) AS priced, sum(runCost) AS run_cost_total
+     FROM costed GROUP BY ${classKeys}
    ), tallies AS (
-     SELECT model, harnessVersion AS harness_version, count(*) AS runs, count_if(flagged) AS flagged,
-       count_if(metricsSource = 'generated') AS generated,
+     SELECT model, harnessVersion AS harness_version, sum(runs) AS runs, ${runsIf('flagged')} AS flagged,
+       ${runsIf(`metricsSource = 'generated'`)} AS generated,
        ${[...verdicts, ...tests].join(',\n       ')},
        ${table(`judgeVerdict = 'resolved'`, 'pass')} AS resolved_pass, ${table(`judgeVerdict = 'resolved'`, 'fail')} AS resolved_fail,
        ${table(others, 'pass')} AS other_pass, ${table(others, 'fail')} AS other_fail,
-       coalesce(sum(CASE WHEN conflictCount > 0 THEN conflictCount END), 0) AS conflicts,
-       coalesce(sum(CASE WHEN foreignCount > 0 THEN foreignCount END), 0) AS foreign_attempts,
-       count(judgeCostUsd) AS judge_cost_known, coalesce(sum(judgeCostUsd), 0) AS judge_cost_usd,
-       count(runCost) AS priced, sum(runCost) AS run_cost_total,
-       count_if(runCost IS NOT NULL AND ${resolved}) AS priced_resolved
-     FROM costed GROUP BY model, harnessVersion
+       coalesce(sum(conflicts), 0) AS conflicts, coalesce(sum(foreign_attempts), 0) AS foreign_attempts,
+       sum(judge_cost_known) AS judge_cost_known, coalesce(sum(judge_cost_usd), 0) AS judge_cost_usd,
+       sum(priced) AS priced, sum(run_cost_total) AS run_cost_total,
+       coalesce(sum(CASE WHEN ${resolved} THEN priced END), 0) AS priced_resolved
+     FROM classes GROUP BY model, harnessVersion
    ), medians AS (
      SELECT model, harnessVersion, avg(runCost) AS median FROM (
        SELECT model, harnessVersion, runCost,
@@ -181,18 +191,17 @@ export function statisticsSql(
        FROM costed WHERE runCost IS NOT NULL
      ) AS ordered WHERE k = floor((m + 1) / 2.0) OR k = floor((m + 2) / 2.0)
      GROUP BY model, harnessVersion
-   ), byTask AS (
-     SELECT model, harnessVersion, taskId, count_if(${counted}) AS n, count_if(${counted} AND ${resolved}) AS c
-     FROM costed GROUP BY model, harnessVersion, taskId
-   ), tasks AS (
-     SELECT model, harnessVersion, count(taskId) AS tasks_run FROM byTask GROUP BY model, harnessVersion
    ), kinds AS (
-     SELECT model, harnessVersion, n, c, count(*) AS tasks FROM byTask WHERE n > 0 GROUP BY model, harnessVersion, n, c
+     SELECT model, harnessVersion, n, c, count(*) AS tasks,
+       sum(count(taskId)) OVER (PARTITION BY model, harnessVersion) AS tasks_run
+     FROM (
+       SELECT model, harnessVersion, taskId, count_if(${counted}) AS n, count_if(${counted} AND ${resolved}) AS c
+       FROM costed GROUP BY model, harnessVersion, taskId
+     ) AS byTask GROUP BY model, harnessVersion, n, c
    )
-   SELECT tallies.*, tasks.tasks_run, medians.median, kinds.n, kinds.c, kinds.tasks FROM tallies
-   JOIN tasks ON tasks.model = tallies.model AND tasks.harnessVersion = tallies.harness_version
-   LEFT JOIN medians ON medians.model = tallies.model AND medians.harnessVersion = tallies.harness_version
-   LEFT JOIN kinds ON kinds.model = tallies.model AND kinds.harnessVersion = tallies.harness_version`;
+   SELECT tallies.*, kinds.tasks_run, medians.median, kinds.n, kinds.c, kinds.tasks FROM tallies
+   JOIN kinds ON kinds.model = tallies.model AND kinds.harnessVersion = tallies.harness_version
+   LEFT JOIN medians ON medians.model = tallies.model AND medians.harnessVersion = tallies.harness_version`;
 }
 
 /** Per configuration and task with a result on the outcome: n runs with a result, c resolved (task-samples.ts). */
