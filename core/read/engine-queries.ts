@@ -150,8 +150,8 @@ export function statisticsSql(
   outcome: ResolveOutcome,
   prices: Record<string, ModelPrice>,
 ): string {
-  // The runs' counts per configuration are summed from classes of runs alike in every field they count by (a
-  // few thousand, whatever the run count): one grouping on short keys in place of twenty conditions per run.
+  // The runs' counts per configuration are summed from classes of runs alike in every field they count by (at
+  // most a few hundred a configuration, whatever its runs): one grouping on short keys, not twenty tests a run.
   const runsIf = (condition: string) => `coalesce(sum(CASE WHEN ${condition} THEN runs END), 0)`;
   const verdicts = VERDICTS.map((v) => `${runsIf(`NOT flagged AND judgeVerdict = ${literal(v)}`)} AS verdict_${v}`);
   const tests = HIDDEN_TEST_STATUSES.map((t) => `${runsIf(`hiddenTestStatus = ${literal(t)}`)} AS test_${t}`);
