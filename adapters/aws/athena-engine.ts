@@ -1,7 +1,9 @@
 // The analytics engine in AWS: Athena over the run dataset's Glue table, queries run in one workgroup whose
 // enforced configuration places the results (under the data bucket) and caps the bytes a query may scan. A query
 // is started, its state polled with backoff until it ends or the poll's time runs out (then it is stopped), and
-// its rows read page by page, each value typed by the result set's column metadata (Athena answers text).
+// its rows read from its first GetQueryResults page or, for an answer longer than a page, from the CSV object
+// Athena wrote (one read, where pages of at most 1,000 rows are one call each, one after another); each value is
+// typed by the result set's column metadata (Athena answers text).
 // Exports never pass through the function: a CSV export is the SELECT's own result object (Athena writes one
 // CSV per query), Parquet and JSON are UNLOADed as parts under the export's prefix, named by the manifest
 // Athena writes beside the results.
@@ -15,6 +17,7 @@ import {
   type ColumnInfo,
   type QueryExecution,
 } from '@aws-sdk/client-athena';
+import { parse } from 'csv-parse/sync';
 import { AWS_CALLS, type AwsCallTimeouts } from '#core/operations.ts';
 import type { AnalyticsEngine, EngineExport, EngineValue, ObjectStore } from '#core/ports.ts';
 import { clientSettings, withinDeadline, type AwsConnection } from './sdk-settings.ts';
@@ -62,6 +65,48 @@ function typed(text: string | undefined, column: ColumnInfo): EngineValue {
   return text;
 }
 
+/** A row of cells (undefined: null), each named and typed by its column. */
+function rowOf(cells: readonly (string | undefined)[], columns: readonly ColumnInfo[]): Record<string, EngineValue> {
+  const row: Record<string, EngineValue> = {};
+  cells.forEach((cell, i) => (row[columns[i]!.Name ?? columns[i]!.Label ?? ''] = typed(cell, columns[i]!)));
+  return row;
+}
+
+/**
+ * The rows of the CSV object Athena writes for a SELECT: a header row, then every value quoted and a null an empty
+ * field without quotes. csv-parse reads both empties as ''; which were quoted is read from the record's raw text
+ * (csv-parse's cast can tell, but builds a context for every field: ten times the parse).
+ */
+export function rowsOfResultCsv(text: string, columns: readonly ColumnInfo[]): Record<string, EngineValue>[] {
+  // With `raw`, each record comes with its text (the sync API's types leave that option out).
+  const records = parse(text, { from: 2, raw: true }) as unknown as { raw: string; record: string[] }[];
+  return records.map(({ raw, record }) => {
+    if (!record.includes('')) return rowOf(record, columns);
+    // Without "" in the text no value is a quoted empty: every empty field is a null.
+    const quoted = raw.includes('""') ? quotedFields(raw) : [];
+    return rowOf(
+      record.map((cell, i) => (cell === '' && !quoted[i] ? undefined : cell)),
+      columns,
+    );
+  });
+}
+
+/** Whether each field of one CSV record (its raw text) starts with a quote. */
+function quotedFields(raw: string): boolean[] {
+  const quoted: boolean[] = [];
+  let i = 0;
+  for (;;) {
+    quoted.push(raw[i] === '"');
+    if (raw[i] === '"') {
+      // To the closing quote: a doubled quote is a quote within the value.
+      for (i++; i < raw.length && !(raw[i] === '"' && raw[i + 1] !== '"'); i += raw[i] === '"' ? 2 : 1);
+      i++;
+    } else while (i < raw.length && raw[i] !== ',' && raw[i] !== '\n' && raw[i] !== '\r') i++;
+    if (raw[i] !== ',') return quoted;
+    i++;
+  }
+}
+
 const quotedName = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 export class AthenaEngine implements AnalyticsEngine {
@@ -72,7 +117,7 @@ export class AthenaEngine implements AnalyticsEngine {
 
   constructor(
     private readonly athena: AthenaClient,
-    /** The data bucket, to read an UNLOAD's manifest. */
+    /** The data bucket: an UNLOAD's manifest, and the result object of an answer longer than a page. */
     private readonly objects: ObjectStore,
     private readonly settings: AthenaEngineSettings,
     private readonly timeouts: AwsCallTimeouts = AWS_CALLS.standard,
@@ -83,29 +128,23 @@ export class AthenaEngine implements AnalyticsEngine {
   }
 
   async rows(sql: string): Promise<Record<string, EngineValue>[]> {
-    const { id } = await this.run(sql);
-    const rows: Record<string, EngineValue>[] = [];
-    let token: string | undefined;
-    let first = true;
-    do {
-      const page = await withinDeadline('Athena GetQueryResults', this.timeouts, (options) =>
-        this.athena.send(
-          new GetQueryResultsCommand({ QueryExecutionId: id, MaxResults: this.pageSize, NextToken: token }),
-          options,
+    const { id, execution } = await this.run(sql);
+    const page = await withinDeadline('Athena GetQueryResults', this.timeouts, (options) =>
+      this.athena.send(new GetQueryResultsCommand({ QueryExecutionId: id, MaxResults: this.pageSize }), options),
+    );
+    const columns = page.ResultSet?.ResultSetMetadata?.ColumnInfo ?? [];
+    // A SELECT's first page starts with the header row (the column labels).
+    if (!page.NextToken)
+      return (page.ResultSet?.Rows ?? []).slice(1).map((r) =>
+        rowOf(
+          (r.Data ?? []).map((d) => d.VarCharValue),
+          columns,
         ),
       );
-      const columns = page.ResultSet?.ResultSetMetadata?.ColumnInfo ?? [];
-      const names = columns.map((c) => c.Name ?? c.Label ?? '');
-      // A SELECT's first page starts with the header row (the column labels).
-      for (const row of (page.ResultSet?.Rows ?? []).slice(first ? 1 : 0)) {
-        const record: Record<string, EngineValue> = {};
-        (row.Data ?? []).forEach((cell, i) => (record[names[i]!] = typed(cell.VarCharValue, columns[i]!)));
-        rows.push(record);
-      }
-      first = false;
-      token = page.NextToken;
-    } while (token);
-    return rows;
+    const key = this.keyOf(execution.ResultConfiguration?.OutputLocation ?? '');
+    const text = await this.objects.getText(key);
+    if (text === null) throw new AthenaQueryError(`Athena query ${id} left no result object at ${key}.`);
+    return rowsOfResultCsv(text, columns);
   }
 
   async exportTo(
@@ -114,10 +153,6 @@ export class AthenaEngine implements AnalyticsEngine {
     { prefix }: { prefix: string; filename: string },
   ): Promise<EngineExport> {
     const bucket = `s3://${this.settings.dataBucket}/`;
-    const keyOf = (location: string) => {
-      if (!location.startsWith(bucket)) throw new AthenaQueryError(`Athena wrote ${location}, outside ${bucket}.`);
-      return location.slice(bucket.length);
-    };
     if (format === 'csv') {
       const { id, execution } = await this.run(sql);
       const statistics = await withinDeadline('Athena GetQueryRuntimeStatistics', this.timeouts, (options) =>
@@ -126,7 +161,7 @@ export class AthenaEngine implements AnalyticsEngine {
       return {
         runs: statistics.QueryRuntimeStatistics?.Rows?.OutputRows ?? 0,
         layout: 'one',
-        keys: [keyOf(execution.ResultConfiguration?.OutputLocation ?? '')],
+        keys: [this.keyOf(execution.ResultConfiguration?.OutputLocation ?? '')],
       };
     }
     const properties =
@@ -137,11 +172,21 @@ export class AthenaEngine implements AnalyticsEngine {
       this.athena.send(new GetQueryResultsCommand({ QueryExecutionId: id }), options),
     );
     // The manifest lists the files the query wrote, beside its results: files left by a failed attempt are not in it.
-    const results = keyOf(execution.ResultConfiguration?.OutputLocation ?? '').replace(/[^/]*$/, '');
+    const results = this.keyOf(execution.ResultConfiguration?.OutputLocation ?? '').replace(/[^/]*$/, '');
     const manifest = await this.objects.getText(`${results}${id}-manifest.csv`);
     if (manifest === null) throw new AthenaQueryError(`Athena query ${id} left no manifest of what it unloaded.`);
-    const keys = manifest.split('\n').filter(Boolean).map(keyOf);
+    const keys = manifest
+      .split('\n')
+      .filter(Boolean)
+      .map((location) => this.keyOf(location));
     return { runs: result.UpdateCount ?? 0, layout: 'parts', keys };
+  }
+
+  /** The data bucket's key of an S3 location Athena wrote to. */
+  private keyOf(location: string): string {
+    const bucket = `s3://${this.settings.dataBucket}/`;
+    if (!location.startsWith(bucket)) throw new AthenaQueryError(`Athena wrote ${location}, outside ${bucket}.`);
+    return location.slice(bucket.length);
   }
 
   /** Starts `sql` and waits for it to succeed; answers its execution id and its last state. */

@@ -48,22 +48,38 @@ describe('the Athena engine', () => {
     expect(engineOf(standIn).runDataset).toBe('"replay_runs"."runs"');
   });
 
-  it('reads every row across pages, each value typed by its column, the header row left out', async () => {
-    const rows = await engineOf(standIn, { pageSize: 7 }).rows(
-      `SELECT range AS n, range / 4.0 AS share, range % 2 = 0 AS even,
-         CASE WHEN range % 3 = 0 THEN NULL ELSE 'task-' || range END AS task,
-         TIMESTAMP '2026-11-29 12:00:00.250' AS at
-       FROM range(23) ORDER BY range`,
-    );
+  // Texts with a comma, quotes, a line break, an empty one and nulls (beside a quoted text and beside none),
+  // numbers, booleans and instants.
+  const TYPED_ROWS = `SELECT range AS n, range / 4.0 AS share, range % 2 = 0 AS even,
+       CASE WHEN range % 3 = 0 THEN NULL WHEN range % 5 = 0 THEN '' ELSE 'task-' || range || ', "a"' || chr(10) || 'b' END AS task,
+       TIMESTAMP '2026-11-29 12:00:00.250' AS at, CASE WHEN range % 2 = 0 THEN 'say "hi"' END AS note
+     FROM range(23) ORDER BY range`;
+  /** The calls the engine made to Athena for its last query, after StartQueryExecution. */
+  const callsOfLastQuery = () => standIn.calls.slice(standIn.calls.lastIndexOf('StartQueryExecution') + 1);
+
+  it('reads an answer of one page from that page, each value typed by its column, the header row left out', async () => {
+    const rows = await engineOf(standIn, { pageSize: 30 }).rows(TYPED_ROWS);
     expect(rows).toHaveLength(23);
-    expect(rows[0]).toEqual({ n: 0, share: 0, even: true, task: null, at: '2026-11-29T12:00:00.250Z' });
-    expect(rows[22]).toEqual({ n: 22, share: 5.5, even: true, task: 'task-22', at: '2026-11-29T12:00:00.250Z' });
+    const at = '2026-11-29T12:00:00.250Z';
+    expect(rows[0]).toEqual({ n: 0, share: 0, even: true, task: null, at, note: 'say "hi"' });
+    expect(rows[3]).toMatchObject({ n: 3, task: null, note: null });
+    expect(rows[5]).toMatchObject({ n: 5, task: '', note: null });
+    expect(rows[22]).toEqual({ n: 22, share: 5.5, even: true, task: 'task-22, "a"\nb', at, note: 'say "hi"' });
     expect(rows.map((r) => r['n'])).toEqual(Array.from({ length: 23 }, (_, i) => i));
-    // Polled past the stand-in's three RUNNING answers, then four pages of 7 rows (the header row in the first).
-    const calls = standIn.calls.slice(standIn.calls.lastIndexOf('StartQueryExecution') + 1);
+    // Polled past the stand-in's three RUNNING answers, then one page (the header row and 23 rows).
+    const calls = callsOfLastQuery();
     const polls = calls.filter((c) => c === 'GetQueryExecution').length;
     expect(polls).toBeGreaterThanOrEqual(4);
-    expect(calls).toEqual([...Array(polls).fill('GetQueryExecution'), ...Array(4).fill('GetQueryResults')]);
+    expect(calls).toEqual([...Array(polls).fill('GetQueryExecution'), 'GetQueryResults']);
+  });
+
+  it('reads an answer longer than a page from the result object Athena wrote, in one read, the same values', async () => {
+    const onePage = await engineOf(standIn, { pageSize: 30 }).rows(TYPED_ROWS);
+    const reads = standIn.calls.length;
+    const rows = await engineOf(standIn, { pageSize: 7 }).rows(TYPED_ROWS);
+    expect(rows).toEqual(onePage);
+    // One page for the column types, then the object: not four pages of 7 rows one after another.
+    expect(standIn.calls.slice(reads).filter((c) => c === 'GetQueryResults')).toEqual(['GetQueryResults']);
   });
 
   it('reports a query Athena failed with its reason', async () => {
