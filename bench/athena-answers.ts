@@ -1,15 +1,21 @@
 // `npm run bench:athena-answers`: what the read function pays to read an Athena answer longer than a page
-// (adapters/aws/athena-engine.ts): one GetObject of the CSV Athena wrote, then `rowsOfResultCsv` (csv-parse with a
-// cast that tells a null from an empty text, then each value typed by its column), for answers shaped as
-// `/pairs`' (a row per configuration and task). Floor in the same run: csv-parse reading the same bytes with no
-// cast and no typing. The calls are counted beside it: a GetQueryResults page holds at most 1,000 rows.
-// Medians of --repeats (5) after one warm-up. Options: --rows N,M (24000,120000) --repeats K (5)
+// (adapters/aws/athena-engine.ts): one GetObject of the CSV Athena wrote, then `rowsOfResultCsv` (csv-parse, the
+// raw text of records with an empty field telling a null from a quoted empty text, then each value typed by its
+// column), for answers shaped as `/pairs`' (a row per configuration and task; some repositories null, some
+// empty texts). Floor in the same run: csv-parse reading the same bytes with no null told apart and no typing. The
+// calls are counted beside it: a GetQueryResults page holds at most 1,000 rows. Medians of --repeats (5) after one
+// warm-up. Options: --rows N,M (24000,120000) --repeats K (5) --memory (one size, read once, and the process's
+// resident memory before and at its peak: what reading the answer adds, MAX_ANSWER_ROWS's measure)
 import { parse } from 'csv-parse/sync';
 import { parseArgs } from 'node:util';
 import { rowsOfResultCsv } from '#adapters/aws/athena-engine.ts';
 
 const { values } = parseArgs({
-  options: { rows: { type: 'string', default: '24000,120000' }, repeats: { type: 'string', default: '5' } },
+  options: {
+    rows: { type: 'string', default: '24000,120000' },
+    repeats: { type: 'string', default: '5' },
+    memory: { type: 'boolean' },
+  },
 });
 const COLUMNS = [
   { Name: 'model', Type: 'varchar' },
@@ -21,16 +27,31 @@ const COLUMNS = [
 ];
 const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
-/** An answer as Athena writes it: the header, then every value quoted; every seventh task's repository null. */
+/** An answer as Athena writes it: the header, then every value quoted; a repository null or an empty text now and then. */
 function answer(rows: number): string {
   const lines = [COLUMNS.map((c) => quoted(c.Name)).join(',')];
   for (let i = 0; i < rows; i++) {
-    const repo = i % 7 === 0 ? '' : quoted(`synthetic/repo-${i % 500}`);
+    const repo = i % 7 === 0 ? '' : quoted(i % 11 === 0 ? '' : `synthetic/repo-${i % 500}`);
     const model = `synthetic-model-${String(i % 12).padStart(2, '0')}`;
     const task = `synthetic__repo-${i % 500}-task-${String(Math.floor(i / 12)).padStart(6, '0')}`;
     lines.push([quoted(model), quoted('h1'), quoted(task), quoted('5'), quoted(String(i % 6)), repo].join(','));
   }
   return `${lines.join('\n')}\n`;
+}
+
+const megabytes = (bytes: number) => Math.round(bytes / 1e6);
+
+if (values.memory) {
+  const rows = Number(values.rows.split(',')[0]);
+  const text = answer(rows);
+  const before = process.memoryUsage().rss;
+  const read = rowsOfResultCsv(text, COLUMNS);
+  const peak = process.resourceUsage().maxRSS * 1024;
+  console.log(
+    `${read.length.toLocaleString('en-US')} rows (${(text.length / 1e6).toFixed(1)} MB of CSV): resident ` +
+      `${megabytes(before)} MB before the read, ${megabytes(peak)} MB at the peak`,
+  );
+  process.exit(0);
 }
 
 function medianMs(work: () => unknown): number {

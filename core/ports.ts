@@ -338,6 +338,7 @@ export interface AnalyticsEngine {
    * engine reads them (DuckDB, which runs in the read process: a sort holds every row of the export at once).
    */
   readonly exportsInIdOrder: boolean;
+  /** Every row `sql` answers; EngineAnswerTooLargeError for more than the read function holds. */
   rows(sql: string): Promise<Record<string, EngineValue>[]>;
   /**
    * Writes the rows `sql` answers, in its column order, to the data bucket, no row passing through the caller,
@@ -352,6 +353,11 @@ export interface AnalyticsEngine {
     where: { prefix: string; filename: string },
     extra: Record<string, string>,
   ): Promise<EngineExport>;
+}
+
+/** An engine's answer of more rows than the read function holds: refused, where reading it would run out of memory. */
+export class EngineAnswerTooLargeError extends Error {
+  override readonly name = 'EngineAnswerTooLargeError';
 }
 
 /** Where an engine wrote an export: one object in the format asked for, or parts (AnalyticsEngine.exportTo). */

@@ -19,7 +19,13 @@ import {
 } from '@aws-sdk/client-athena';
 import { parse } from 'csv-parse/sync';
 import { AWS_CALLS, type AwsCallTimeouts } from '#core/operations.ts';
-import type { AnalyticsEngine, EngineExport, EngineValue, ObjectStore } from '#core/ports.ts';
+import {
+  EngineAnswerTooLargeError,
+  type AnalyticsEngine,
+  type EngineExport,
+  type EngineValue,
+  type ObjectStore,
+} from '#core/ports.ts';
 import { clientSettings, withinDeadline, type AwsConnection } from './sdk-settings.ts';
 
 export const athenaClient = (connection: AwsConnection, timeouts: AwsCallTimeouts = AWS_CALLS.standard) =>
@@ -43,7 +49,16 @@ export interface AthenaEngineSettings {
   polling?: AthenaPolling;
   /** Rows asked for per GetQueryResults page (Athena's maximum is 1,000). */
   pageSize?: number;
+  /** The most rows an answer may hold (MAX_ANSWER_ROWS): a longer one is refused before it is read. */
+  maxAnswerRows?: number;
 }
+
+/**
+ * The most rows of one answer the read function (512 MB) reads. Read from its CSV, an answer of `/pairs`' six
+ * columns took a Node process from 160 to 240 MB at 150,000 rows and from 191 to 358 MB at 300,000
+ * (`npm run bench:athena-answers -- --memory --rows N`).
+ */
+export const MAX_ANSWER_ROWS = 200_000;
 
 /** Within the read function's 15 s: an answer that took longer would be lost anyway. */
 export const ATHENA_POLLING: AthenaPolling = { firstMs: 100, factor: 1.5, maxMs: 1_000, timeoutMs: 12_000 };
@@ -114,6 +129,7 @@ export class AthenaEngine implements AnalyticsEngine {
   readonly exportsInIdOrder = true;
   private readonly polling: AthenaPolling;
   private readonly pageSize: number;
+  private readonly maxAnswerRows: number;
 
   constructor(
     private readonly athena: AthenaClient,
@@ -125,6 +141,7 @@ export class AthenaEngine implements AnalyticsEngine {
     this.runDataset = `${quotedName(settings.database)}.${quotedName(settings.table)}`;
     this.polling = settings.polling ?? ATHENA_POLLING;
     this.pageSize = settings.pageSize ?? 1_000;
+    this.maxAnswerRows = settings.maxAnswerRows ?? MAX_ANSWER_ROWS;
   }
 
   async rows(sql: string): Promise<Record<string, EngineValue>[]> {
@@ -140,6 +157,14 @@ export class AthenaEngine implements AnalyticsEngine {
           (r.Data ?? []).map((d) => d.VarCharValue),
           columns,
         ),
+      );
+    const statistics = await withinDeadline('Athena GetQueryRuntimeStatistics', this.timeouts, (options) =>
+      this.athena.send(new GetQueryRuntimeStatisticsCommand({ QueryExecutionId: id }), options),
+    );
+    const answered = statistics.QueryRuntimeStatistics?.Rows?.OutputRows ?? 0;
+    if (answered > this.maxAnswerRows)
+      throw new EngineAnswerTooLargeError(
+        `The answer holds ${answered.toLocaleString('en-US')} rows, more than the ${this.maxAnswerRows.toLocaleString('en-US')} one read may hold: narrow the filter (a model, a harness version, a repository).`,
       );
     const key = this.keyOf(execution.ResultConfiguration?.OutputLocation ?? '');
     const text = await this.objects.getText(key);

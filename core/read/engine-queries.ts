@@ -140,7 +140,7 @@ const STATISTICS_COLUMNS = [
  * the median of its known run costs (the mean of the middle two of an even count), and how many of its tasks with
  * a result on the outcome had n runs with a result and c resolved (reliability.ts sampleKindsOf: all its figures
  * clustered by task depend on). One row per configuration and sample kind, the configuration's figures repeated
- * on each (at most 22 at 5 samples a task, however many tasks); its tasks without a result are the kind n = 0,
+ * on each (at most 21 at 5 samples a task, however many tasks); its tasks without a result are the kind n = 0,
  * so a configuration without a result has that row alone. The runs are grouped by configuration and task once,
  * and the tasks run are summed from the kinds: at millions of runs that grouping is most of the statement's time.
  */

@@ -9,7 +9,7 @@ import type { RunRow } from '#schema/run.ts';
 import { COLUMNS_GZIP_MEDIA_TYPE } from '#analytics/columns.ts';
 import { accepts, jsonError, matchRoute, type HttpAnswer, type RoutePattern } from '../http.ts';
 import { attemptSummary } from '#schema/attempt.ts';
-import { InvalidCursorError } from '../ports.ts';
+import { EngineAnswerTooLargeError, InvalidCursorError } from '../ports.ts';
 import type { ReadDeps } from './read-deps.ts';
 import type { ReferenceDiff } from '../reference/reference-fix.ts';
 import { referenceDiffKey } from '../storage-layout.ts';
@@ -46,7 +46,12 @@ export async function answerRead(
   headers: Record<string, string | undefined> = {},
 ): Promise<HttpAnswer> {
   const acceptsGzip = accepts(headers['accept-encoding'], 'gzip');
-  const answer = await route(deps, method, path, new URLSearchParams(rawQuery), acceptsGzip, headers);
+  const answer = await route(deps, method, path, new URLSearchParams(rawQuery), acceptsGzip, headers).catch(
+    (error: unknown) => {
+      if (error instanceof EngineAnswerTooLargeError) return jsonError(413, 'answer-too-large', error.message);
+      throw error;
+    },
+  );
   return withinLimit(
     deps.maxAnswerBytes,
     compressed(answer, acceptsGzip),

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { AthenaEngine, AthenaQueryError } from '#adapters/aws/athena-engine.ts';
+import { EngineAnswerTooLargeError } from '#core/ports.ts';
 import { S3RVER_OBJECT_SUFFIX } from '#adapters/local/duckdb-engine.ts';
 import { startAthenaStandIn, type AthenaStandIn } from '../helpers/athena-stand-in.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
@@ -50,9 +51,11 @@ describe('the Athena engine', () => {
 
   // Texts with a comma, quotes, a line break, an empty one and nulls (beside a quoted text and beside none),
   // numbers, booleans and instants.
-  const TYPED_ROWS = `SELECT range AS n, range / 4.0 AS share, range % 2 = 0 AS even,
+  const TYPED_ROWS = `SELECT CASE WHEN range % 4 = 1 THEN '' WHEN range % 4 = 2 THEN 'lead' END AS lead,
+       range AS n, range / 4.0 AS share, range % 2 = 0 AS even,
        CASE WHEN range % 3 = 0 THEN NULL WHEN range % 5 = 0 THEN '' ELSE 'task-' || range || ', "a"' || chr(10) || 'b' END AS task,
-       TIMESTAMP '2026-11-29 12:00:00.250' AS at, CASE WHEN range % 2 = 0 THEN 'say "hi"' END AS note
+       TIMESTAMP '2026-11-29 12:00:00.250' AS at,
+       CASE WHEN range % 2 = 0 THEN 'say "hi"' WHEN range % 3 = 0 THEN '' END AS note
      FROM range(23) ORDER BY range`;
   /** The calls the engine made to Athena for its last query, after StartQueryExecution. */
   const callsOfLastQuery = () => standIn.calls.slice(standIn.calls.lastIndexOf('StartQueryExecution') + 1);
@@ -61,10 +64,20 @@ describe('the Athena engine', () => {
     const rows = await engineOf(standIn, { pageSize: 30 }).rows(TYPED_ROWS);
     expect(rows).toHaveLength(23);
     const at = '2026-11-29T12:00:00.250Z';
-    expect(rows[0]).toEqual({ n: 0, share: 0, even: true, task: null, at, note: 'say "hi"' });
-    expect(rows[3]).toMatchObject({ n: 3, task: null, note: null });
-    expect(rows[5]).toMatchObject({ n: 5, task: '', note: null });
-    expect(rows[22]).toEqual({ n: 22, share: 5.5, even: true, task: 'task-22, "a"\nb', at, note: 'say "hi"' });
+    expect(rows[0]).toEqual({ lead: null, n: 0, share: 0, even: true, task: null, at, note: 'say "hi"' });
+    expect(rows[3]).toMatchObject({ lead: null, n: 3, task: null, note: '' });
+    expect(rows[5]).toMatchObject({ lead: '', n: 5, task: '', note: null });
+    // Empty texts first and last, a null between them.
+    expect(rows[9]).toMatchObject({ lead: '', n: 9, task: null, note: '' });
+    expect(rows[22]).toEqual({
+      lead: 'lead',
+      n: 22,
+      share: 5.5,
+      even: true,
+      task: 'task-22, "a"\nb',
+      at,
+      note: 'say "hi"',
+    });
     expect(rows.map((r) => r['n'])).toEqual(Array.from({ length: 23 }, (_, i) => i));
     // Polled past the stand-in's three RUNNING answers, then one page (the header row and 23 rows).
     const calls = callsOfLastQuery();
@@ -80,6 +93,14 @@ describe('the Athena engine', () => {
     expect(rows).toEqual(onePage);
     // One page for the column types, then the object: not four pages of 7 rows one after another.
     expect(standIn.calls.slice(reads).filter((c) => c === 'GetQueryResults')).toEqual(['GetQueryResults']);
+  });
+
+  it('refuses an answer of more rows than one read may hold, before reading it', async () => {
+    const refused = engineOf(standIn, { pageSize: 7, maxAnswerRows: 20 }).rows(TYPED_ROWS);
+    await expect(refused).rejects.toThrow(EngineAnswerTooLargeError);
+    await expect(refused).rejects.toThrow(/holds 23 rows, more than the 20 one read may hold: narrow the filter/);
+    expect(callsOfLastQuery().at(-1)).toBe('GetQueryRuntimeStatistics');
+    expect(await engineOf(standIn, { pageSize: 7, maxAnswerRows: 23 }).rows(TYPED_ROWS)).toHaveLength(23);
   });
 
   it('reports a query Athena failed with its reason', async () => {

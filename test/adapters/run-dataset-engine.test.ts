@@ -14,7 +14,7 @@ import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { syntheticCampaign } from '../../bench/synthetic-campaign.ts';
 import { S3LinkedDownloads } from '#adapters/aws/s3-linked-downloads.ts';
-import { AthenaEngine } from '#adapters/aws/athena-engine.ts';
+import { AthenaEngine, type AthenaEngineSettings } from '#adapters/aws/athena-engine.ts';
 import { DuckDbEngine, S3RVER_OBJECT_SUFFIX } from '#adapters/local/duckdb-engine.ts';
 import {
   apiPaths,
@@ -51,6 +51,7 @@ let athena: AthenaStandIn;
 let inMemory: ReadDeps;
 let byEngine: ReadDeps;
 let byAthena: ReadDeps;
+let athenaSettings: AthenaEngineSettings;
 let table: InMemoryTable;
 let downloads: S3LinkedDownloads;
 
@@ -151,15 +152,15 @@ beforeAll(async () => {
     tables: [{ database: 'replay_runs', table: 'runs', location: `s3://${names.dataBucket}/runs-parquet/` }],
   });
   const polling = { firstMs: 1, factor: 2, maxMs: 20, timeoutMs: 30_000 };
-  const athenaEngine = new AthenaEngine(athena.client, stores.data, {
+  athenaSettings = {
     workGroup: 'replay',
     dataBucket: names.dataBucket,
     database: 'replay_runs',
     table: 'runs',
     polling,
     pageSize: 100,
-  });
-  byAthena = { ...byEngine, engine: athenaEngine };
+  };
+  byAthena = { ...byEngine, engine: new AthenaEngine(athena.client, stores.data, athenaSettings) };
 }, 60_000);
 
 afterAll(async () => {
@@ -263,6 +264,23 @@ describe.each(Object.keys(ENGINES))('/stats and /pairs answered by %s over the r
     expect(held.asOf).not.toBe(compacted);
     expect(held.asOf).toBe((await ask<StatsBody>(inMemory, apiPaths.stats(SPACE), '')).asOf);
   });
+});
+
+it('answers 413 where Athena answers /pairs with more rows than one read may hold, and /stats by task still', async () => {
+  const pairsRows = (await ask<PairsBody>(byAthena, apiPaths.pairs(SPACE), '')).rows.length;
+  expect(pairsRows).toBeGreaterThan(0);
+  const narrow = {
+    ...byAthena,
+    engine: new AthenaEngine(athena.client, stores.data, { ...athenaSettings, maxAnswerRows: 150 }),
+  };
+  const refused = await answerRead(narrow, 'GET', `/api${apiPaths.pairs(SPACE)}`, '');
+  expect(refused.status).toBe(413);
+  expect(refused.body).toMatchObject({
+    error: 'answer-too-large',
+    message: expect.stringMatching(/narrow the filter/),
+  });
+  // One row per configuration and sample kind: far below the limit.
+  expect((await answerRead(narrow, 'GET', `/api${apiPaths.stats(SPACE)}`, '')).status).toBe(200);
 });
 
 /** The export's bytes, in the answer or through the link of its 303 (the engine's always has one). */
