@@ -80,11 +80,14 @@ function typed(text: string | undefined, column: ColumnInfo): EngineValue {
   return text;
 }
 
-/** A row of cells (undefined: null), each named and typed by its column. */
-function rowOf(cells: readonly (string | undefined)[], columns: readonly ColumnInfo[]): Record<string, EngineValue> {
-  const row: Record<string, EngineValue> = {};
-  cells.forEach((cell, i) => (row[columns[i]!.Name ?? columns[i]!.Label ?? ''] = typed(cell, columns[i]!)));
-  return row;
+/** What makes a row of cells (undefined: null), each named and typed by its column. */
+function rowsNamedBy(columns: readonly ColumnInfo[]) {
+  const names = columns.map((c) => c.Name ?? c.Label ?? '');
+  return (cells: readonly (string | undefined)[]): Record<string, EngineValue> => {
+    const row: Record<string, EngineValue> = {};
+    cells.forEach((cell, i) => (row[names[i]!] = typed(cell, columns[i]!)));
+    return row;
+  };
 }
 
 /**
@@ -95,14 +98,12 @@ function rowOf(cells: readonly (string | undefined)[], columns: readonly ColumnI
 export function rowsOfResultCsv(text: string, columns: readonly ColumnInfo[]): Record<string, EngineValue>[] {
   // With `raw`, each record comes with its text (the sync API's types leave that option out).
   const records = parse(text, { from: 2, raw: true }) as unknown as { raw: string; record: string[] }[];
+  const rowOf = rowsNamedBy(columns);
   return records.map(({ raw, record }) => {
-    if (!record.includes('')) return rowOf(record, columns);
+    if (!record.includes('')) return rowOf(record);
     // Without "" in the text no value is a quoted empty: every empty field is a null.
     const quoted = raw.includes('""') ? quotedFields(raw) : [];
-    return rowOf(
-      record.map((cell, i) => (cell === '' && !quoted[i] ? undefined : cell)),
-      columns,
-    );
+    return rowOf(record.map((cell, i) => (cell === '' && !quoted[i] ? undefined : cell)));
   });
 }
 
@@ -150,18 +151,12 @@ export class AthenaEngine implements AnalyticsEngine {
       this.athena.send(new GetQueryResultsCommand({ QueryExecutionId: id, MaxResults: this.pageSize }), options),
     );
     const columns = page.ResultSet?.ResultSetMetadata?.ColumnInfo ?? [];
-    // A SELECT's first page starts with the header row (the column labels).
-    if (!page.NextToken)
-      return (page.ResultSet?.Rows ?? []).slice(1).map((r) =>
-        rowOf(
-          (r.Data ?? []).map((d) => d.VarCharValue),
-          columns,
-        ),
-      );
-    const statistics = await withinDeadline('Athena GetQueryRuntimeStatistics', this.timeouts, (options) =>
-      this.athena.send(new GetQueryRuntimeStatisticsCommand({ QueryExecutionId: id }), options),
-    );
-    const answered = statistics.QueryRuntimeStatistics?.Rows?.OutputRows ?? 0;
+    if (!page.NextToken) {
+      const rowOf = rowsNamedBy(columns);
+      // A SELECT's first page starts with the header row (the column labels).
+      return (page.ResultSet?.Rows ?? []).slice(1).map((r) => rowOf((r.Data ?? []).map((d) => d.VarCharValue)));
+    }
+    const answered = await this.outputRows(id);
     if (answered > this.maxAnswerRows)
       throw new EngineAnswerTooLargeError(
         `The answer holds ${answered.toLocaleString('en-US')} rows, more than the ${this.maxAnswerRows.toLocaleString('en-US')} one read may hold: narrow the filter (a model, a harness version, a repository).`,
@@ -180,11 +175,8 @@ export class AthenaEngine implements AnalyticsEngine {
     const bucket = `s3://${this.settings.dataBucket}/`;
     if (format === 'csv') {
       const { id, execution } = await this.run(sql);
-      const statistics = await withinDeadline('Athena GetQueryRuntimeStatistics', this.timeouts, (options) =>
-        this.athena.send(new GetQueryRuntimeStatisticsCommand({ QueryExecutionId: id }), options),
-      );
       return {
-        runs: statistics.QueryRuntimeStatistics?.Rows?.OutputRows ?? 0,
+        runs: await this.outputRows(id),
         layout: 'one',
         keys: [this.keyOf(execution.ResultConfiguration?.OutputLocation ?? '')],
       };
@@ -205,6 +197,14 @@ export class AthenaEngine implements AnalyticsEngine {
       .filter(Boolean)
       .map((location) => this.keyOf(location));
     return { runs: result.UpdateCount ?? 0, layout: 'parts', keys };
+  }
+
+  /** How many rows a finished query answered. */
+  private async outputRows(id: string): Promise<number> {
+    const statistics = await withinDeadline('Athena GetQueryRuntimeStatistics', this.timeouts, (options) =>
+      this.athena.send(new GetQueryRuntimeStatisticsCommand({ QueryExecutionId: id }), options),
+    );
+    return statistics.QueryRuntimeStatistics?.Rows?.OutputRows ?? 0;
   }
 
   /** The data bucket's key of an S3 location Athena wrote to. */
