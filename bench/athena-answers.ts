@@ -9,6 +9,7 @@
 import { parse } from 'csv-parse/sync';
 import { parseArgs } from 'node:util';
 import { rowsOfResultCsv } from '#adapters/aws/athena-engine.ts';
+import { athenaResultCsv } from '../test/helpers/athena-stand-in.ts';
 
 const { values } = parseArgs({
   options: {
@@ -25,18 +26,20 @@ const COLUMNS = [
   { Name: 'c', Type: 'bigint' },
   { Name: 'repo', Type: 'varchar' },
 ];
-const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
-
-/** An answer as Athena writes it: the header, then every value quoted; a repository null or an empty text now and then. */
+/** An answer as Athena writes it (athenaResultCsv): a repository null or an empty text now and then. */
 function answer(rows: number): string {
-  const lines = [COLUMNS.map((c) => quoted(c.Name)).join(',')];
-  for (let i = 0; i < rows; i++) {
-    const repo = i % 7 === 0 ? '' : quoted(i % 11 === 0 ? '' : `synthetic/repo-${i % 500}`);
-    const model = `synthetic-model-${String(i % 12).padStart(2, '0')}`;
-    const task = `synthetic__repo-${i % 500}-task-${String(Math.floor(i / 12)).padStart(6, '0')}`;
-    lines.push([quoted(model), quoted('h1'), quoted(task), quoted('5'), quoted(String(i % 6)), repo].join(','));
+  function* cells() {
+    for (let i = 0; i < rows; i++) {
+      const repo = i % 7 === 0 ? undefined : i % 11 === 0 ? '' : `synthetic/repo-${i % 500}`;
+      const model = `synthetic-model-${String(i % 12).padStart(2, '0')}`;
+      const task = `synthetic__repo-${i % 500}-task-${String(Math.floor(i / 12)).padStart(6, '0')}`;
+      yield [model, 'h1', task, '5', String(i % 6), repo];
+    }
   }
-  return `${lines.join('\n')}\n`;
+  return athenaResultCsv(
+    COLUMNS.map((c) => c.Name),
+    cells(),
+  );
 }
 
 const megabytes = (bytes: number) => Math.round(bytes / 1e6);

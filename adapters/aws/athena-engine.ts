@@ -55,7 +55,7 @@ export interface AthenaEngineSettings {
 
 /**
  * The most rows of one answer the read function (512 MB) reads. Read from its CSV, an answer of `/pairs`' six
- * columns took a Node process from 160 to 240 MB at 150,000 rows and from 191 to 358 MB at 300,000
+ * columns added 78 MB to a Node process at 150,000 rows, 124 MB at 200,000 and 176 MB at 300,000
  * (`npm run bench:athena-answers -- --memory --rows N`).
  */
 export const MAX_ANSWER_ROWS = 200_000;

@@ -87,10 +87,10 @@ const cellText = (value: unknown): string | undefined =>
   value === null || value === undefined ? undefined : String(value);
 
 /** A result as Athena writes it to the output location: every value and the header quoted, null unquoted and empty. */
-function resultCsv(execution: Execution): string {
+export function athenaResultCsv(names: readonly string[], rows: Iterable<readonly (string | undefined)[]>): string {
   const quote = (text: string) => `"${text.replaceAll('"', '""')}"`;
-  const lines = [execution.columns.map((c) => quote(c.name)).join(',')];
-  for (const row of execution.rows) lines.push(row.map((cell) => (cell === undefined ? '' : quote(cell))).join(','));
+  const lines = [names.map(quote).join(',')];
+  for (const row of rows) lines.push(row.map((cell) => (cell === undefined ? '' : quote(cell))).join(','));
   return `${lines.join('\n')}\n`;
 }
 
@@ -180,7 +180,13 @@ export async function startAthenaStandIn(settings: AthenaStandInSettings): Promi
         .columnNames()
         .map((name, i) => ({ name, type: athenaType(reader.columnTypes()[i]!.toString()) }));
       execution.rows = reader.getRows().map((row) => row.map(cellText));
-      await put(execution.outputLocation, resultCsv(execution));
+      await put(
+        execution.outputLocation,
+        athenaResultCsv(
+          execution.columns.map((c) => c.name),
+          execution.rows,
+        ),
+      );
       execution.state = 'SUCCEEDED';
     } catch (error) {
       execution.state = 'FAILED';
