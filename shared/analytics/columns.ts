@@ -37,8 +37,9 @@ export const TEXT_FIELDS = ['model', 'taskId', 'harnessVersion', 'host', 'repo']
 export type TextField = (typeof TEXT_FIELDS)[number];
 
 /**
- * Figures, null when unknown. `finishedAt` and `landedAt` (when the row was first written) are in epoch
- * seconds; `contamination` counts the entries (the full list's count).
+ * Figures, null when unknown. `finishedAt` and `landedAt` (when the row was first written) are in whole epoch
+ * seconds, cut as a clock reads them (12:00:59.6 is 12:00:59, not 12:01); `contamination` counts the entries
+ * (the full list's count).
  */
 export const NUMBER_FIELDS = [
   'sample',
@@ -93,7 +94,7 @@ export function compactOf(run: SnapshotRun): CompactRun {
     hiddenTest: run.hiddenTestStatus,
     metricsSource: run.metricsSource,
     sample: run.sample,
-    finishedAt: Math.round(Date.parse(run.finishedAt) / 1000),
+    finishedAt: Math.floor(Date.parse(run.finishedAt) / 1000),
     wave: run.wave,
     wallSeconds: run.wallSeconds,
     steps: run.steps,
@@ -111,7 +112,7 @@ export function compactOf(run: SnapshotRun): CompactRun {
     conflicts: run.conflictCount,
     foreign: run.foreignCount,
     judgeCostUsd: run.judgeCostUsd,
-    landedAt: Math.round(Date.parse(run.landedAt) / 1000),
+    landedAt: Math.floor(Date.parse(run.landedAt) / 1000),
   };
 }
 

@@ -94,6 +94,13 @@ const decode = (body: unknown, gzip: boolean): RunColumns =>
   columnsFromBytes(gzip ? gunzipSync(body as Buffer) : (body as Buffer));
 
 describe('the columnar form', () => {
+  it('holds finishing and landing times in whole seconds cut as a clock reads them, not rounded into the next minute', () => {
+    const run = compactRun(row({ finishedAt: '2026-01-01T00:10:59.600Z' }));
+    expect(run.finishedAt).toBe(Date.parse('2026-01-01T00:10:59Z') / 1000);
+    const landed = compactRun(runRow({}, { landedAt: '2026-11-29T12:00:59.999Z' }));
+    expect(landed.landedAt).toBe(Date.parse('2026-11-29T12:00:59Z') / 1000);
+  });
+
   it('decodes into the same table as the rows it was encoded from, unknowns kept unknown', () => {
     const runs: CompactRun[] = [
       compactRun(row()),
