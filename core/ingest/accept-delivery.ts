@@ -107,7 +107,8 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
   if ('problem' in presented) return jsonError(401, 'bad-signature', presented.message, { signature: 'invalid' });
   const refusal = timeRefusal(presented, space, deps.clock.now());
   if (refusal) return refusal;
-  const candidates = await candidateKeys(deps);
+  const named = await candidateKeys(deps);
+  const candidates = byHost(named);
   const minKeyBytes = space.minKeyBytes ?? 0;
   const check = verifySignature(
     req.rawBody,
@@ -135,6 +136,21 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     return jsonError(403, 'sender-not-listed', `Host "${check.host}" is not a sender of space "${req.space}".`, {
       signature: 'unauthorized',
     });
+  }
+  const foreignKey = anotherSpacesKey(
+    named,
+    space,
+    check.host,
+    (keys) => verifySignature(req.rawBody, presented, [{ host: check.host, keys }]).ok,
+  );
+  if (foreignKey) {
+    return jsonError(
+      403,
+      'key-of-another-space',
+      `Host "${check.host}" signed with its key under "${foreignKey}"; space "${req.space}" verifies its senders ` +
+        `with their keys under "${space.secretConfigKey}". Pair the host for this space.`,
+      { signature: 'unauthorized' },
+    );
   }
 
   const parsed = parseDelivery(req.rawBody, check.host);
@@ -271,22 +287,47 @@ const pinnedHosts = (space: SpaceConfig, model: string): { owners: string[] } | 
   return owners ? { owners } : null;
 };
 
-/** Every candidate host's keys, looked up concurrently. */
-async function candidateKeys(deps: IngestDeps): Promise<HostKeys[]> {
-  const found = await Promise.all(
+/** A host's keys under one `secretConfigKey`. */
+type NamedKeys = HostKeys & { secretConfigKey: string };
+
+/** Every candidate host's keys under each `secretConfigKey` it is paired for, looked up concurrently. */
+async function candidateKeys(deps: IngestDeps): Promise<NamedKeys[]> {
+  return Promise.all(
     keyCandidates(deps.config).map(async ({ secretConfigKey, host }) => {
       try {
-        return { host, keys: await deps.keys.keysFor(secretConfigKey, host) };
+        return { secretConfigKey, host, keys: await deps.keys.keysFor(secretConfigKey, host) };
       } catch (error) {
         // One host's broken secret never refuses another host's delivery (docs/contract.md §3).
         deps.unreadableKey?.(host, (error as Error).name ?? 'Error');
-        return { host, keys: [] };
+        return { secretConfigKey, host, keys: [] };
       }
     }),
   );
-  const byHost = new Map<string, string[]>();
-  for (const { host, keys } of found) byHost.set(host, [...(byHost.get(host) ?? []), ...keys]);
-  return [...byHost].map(([host, keys]) => ({ host, keys }));
+}
+
+/** Each host with all its keys: a signature names its host whichever space's key it was made with. */
+function byHost(named: NamedKeys[]): HostKeys[] {
+  const keysOf = new Map<string, string[]>();
+  for (const { host, keys } of named) keysOf.set(host, [...(keysOf.get(host) ?? []), ...keys]);
+  return [...keysOf].map(([host, keys]) => ({ host, keys }));
+}
+
+/**
+ * The `secretConfigKey` of another space whose key of `host` made the signature, when none of `host`'s keys under
+ * the space's own does; else null. A key paired for one space never signs for another (§3 "Keys").
+ */
+function anotherSpacesKey(
+  named: NamedKeys[],
+  space: SpaceConfig,
+  host: string,
+  signs: (keys: string[]) => boolean,
+): string | null {
+  const others = named.filter((k) => k.host === host && k.secretConfigKey !== space.secretConfigKey);
+  if (others.length === 0) return null;
+  const own = named.find((k) => k.host === host && k.secretConfigKey === space.secretConfigKey)?.keys ?? [];
+  const minKeyBytes = space.minKeyBytes ?? 0;
+  if (signs(own.filter((key) => keyBytes(key) >= minKeyBytes))) return null;
+  return (others.find((k) => signs(k.keys)) ?? others[0]!).secretConfigKey;
 }
 
 /** Each host with only those of its keys whose UTF-8 length passes `keep`. */
