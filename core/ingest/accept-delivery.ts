@@ -159,6 +159,12 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
   }
   // A check has proved the key and the listing; it changes nothing.
   if (!('delivery' in parsed)) return { status: 200, body: { signature: 'verified', host: check.host } };
+  const ahead = timesAhead(parsed.delivery, deps.clock.now(), space.timestampToleranceSeconds);
+  if (ahead.length) {
+    // A time to come would order this delivery after every real one: a later delivery of the run would be stale.
+    const message = `The delivery holds a time later than the endpoint's clock (more than ${space.timestampToleranceSeconds} s ahead); set the host's clock (NTP) and send the run again.`;
+    return jsonError(400, 'invalid-delivery', message, { signature: 'verified', details: ahead });
+  }
   if (parsed.delivery.kind !== 'issue') deps.identified?.({ deliveryId, runId: parsed.delivery.id });
   if (parsed.delivery.kind === 'run' && !fitsInRow(parsed.delivery.row)) {
     // Refused now rather than accepted and then lost: the row could not be stored (docs/contract.md §4 bounds).
@@ -208,6 +214,20 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
 
   const id = parsed.delivery.kind === 'issue' ? parsed.delivery.issue.taskId : parsed.delivery.id;
   return { status: 202, body: { signature: 'verified', id, status: 'queued', ignored: parsed.ignored } };
+}
+
+/** Each time of the delivery that orders it against others (§4) and lies ahead of `now` by more than the tolerance. */
+function timesAhead(delivery: Delivery, now: Date, toleranceSeconds: number): string[] {
+  const times: Record<string, string> =
+    delivery.kind === 'run'
+      ? { 'row.startedAt': delivery.row.startedAt, 'row.finishedAt': delivery.row.finishedAt }
+      : delivery.kind === 'hidden-test'
+        ? { finishedAt: delivery.finishedAt, 'hiddenTestResult.ranAt': delivery.hiddenTestResult.ranAt }
+        : { sentAt: delivery.sentAt };
+  const latest = now.getTime() + toleranceSeconds * 1000;
+  return Object.entries(times)
+    .filter(([, at]) => Date.parse(at) > latest)
+    .map(([field, at]) => `${field}: ${at} is ahead of the endpoint's clock (${now.toISOString()})`);
 }
 
 /** `X-Replay-Delivery` when it is a UUID, else the SHA-256 of the body (docs/contract.md §3). */
