@@ -114,7 +114,8 @@ function v2Digest(value: string): Buffer | null {
       digest[at++] = (bits >> held) & 0xff;
     }
   }
-  return digest;
+  // The last character's two bits past the digest are zero in the one spelling a digest has (RFC 4648 §3.5).
+  return (bits & 0b11) === 0 ? digest : null;
 }
 
 function isTimestamp(value: string): boolean {

@@ -89,6 +89,9 @@ describe('a v2 signature', () => {
   });
 
   const good = signedHeaders(body, 'key-one', stamp);
+  const base64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const respelt = (header: string) =>
+    `${header.slice(0, 45)}${base64[base64.indexOf(header[45]!) ^ 0b01]}${header.slice(46)}`;
   it.each([
     { name: 'no header at all', headers: {}, problem: 'missing' },
     { name: 'an empty signature', headers: { ...good, 'x-replay-signature': '' }, problem: 'missing' },
@@ -101,6 +104,12 @@ describe('a v2 signature', () => {
     {
       name: 'a digest one character short',
       headers: { ...good, 'x-replay-signature': `v2,${'A'.repeat(42)}=` },
+      problem: 'malformed',
+    },
+    {
+      // Its last character's two spare bits set: the same 32 bytes, spelt another way (4 spellings would verify).
+      name: 'a digest spelt another way',
+      headers: { ...good, 'x-replay-signature': respelt(good['x-replay-signature']!) },
       problem: 'malformed',
     },
     { name: 'no timestamp', headers: { ...good, 'x-replay-timestamp': undefined }, problem: 'malformed' },
