@@ -84,12 +84,14 @@ const LOOK_ALIKES: Record<string, string> = Object.fromEntries(
 
 /**
  * Compatibility forms folded (full-width letters, ligatures), accents, invisible and bidirectional
- * characters removed, look-alike letters replaced: what a reader sees, not how it was encoded.
+ * characters removed, look-alike letters replaced: what a reader sees, not how it was encoded. Invisible means
+ * format characters and every default-ignorable code point (Hangul fillers, variation selectors, which Unicode
+ * classes as letters or marks), and the blank Braille pattern, a symbol drawn as nothing.
  */
 export function normalise(text: string): string {
   return text
     .normalize('NFKD')
-    .replace(/[\p{Mn}\p{Cf}]/gu, '')
+    .replace(/[\p{Mn}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/gu, '')
     .replace(/[^\t\n\r -~]/g, (c) => LOOK_ALIKES[c.toLowerCase()] ?? c);
 }
 
