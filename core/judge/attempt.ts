@@ -224,7 +224,7 @@ export async function prepareCall(
   }
   // The model reads the candidate rebuilt from its parsed diff, and the screen reads exactly that.
   const judgedCandidate = rebuiltDiff(candidate);
-  const checks = verdictChecks(judgedCandidate, summary ?? '', reference.diff, issueText);
+  const checks = verdictChecks(judgedCandidate, summary ?? '', reference, issueText);
 
   const prompt = buildPrompt(
     {

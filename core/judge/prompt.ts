@@ -43,8 +43,9 @@ export function buildPrompt(input: PromptInput, nonce: string): JudgePrompt {
   const block = (kind: BlockKind, text: string) =>
     `${blockStart(kind, nonce)}\n${escapeData(text).replace(/\n?$/, '\n')}${blockEnd(nonce)}`;
   const notes = [
+    // Their count only: a path is text the fix's author chose, and nothing outside the blocks is theirs.
     input.omittedLockFiles.length
-      ? `The reference fix also changed lock files, left out here: ${input.omittedLockFiles.join(', ')}.`
+      ? `The reference fix also changed ${input.omittedLockFiles.length} lock file(s), left out here.`
       : null,
     input.candidateTruncated ? 'The runner cut the candidate patch before delivery; judge what is shown.' : null,
   ].filter((n) => n !== null);

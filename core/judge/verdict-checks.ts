@@ -1,18 +1,23 @@
 // What the pipeline checks itself before it believes a verdict (docs/contract.md §5). The model reads the
 // candidate as data, but a candidate may still talk to it; so everything the model reads that others wrote —
-// the candidate as rebuilt from its parsed diff (rebuiltDiff: every line kind, nothing else), its summary and
-// the issue text — is screened for text addressed to a judge, grader or model (the rules are data, in
+// the candidate as rebuilt from its parsed diff (rebuiltDiff: every line kind, nothing else), its summary, the
+// issue text and the reference fix (read between commits a sender's issue record names) — is screened for text addressed to a judge, grader or model (the rules are data, in
 // shared/analytics/flag-rules.ts), and a "resolved" is compared with facts computed from the two diffs. A run
 // whose "resolved" either check contradicts is flagged instead of counted.
 import { parseDiff, touchedPaths } from '#shared/diff.ts';
 import { isLockFile } from '../reference/lock-files.ts';
-import { ISSUE_TEXT_PREFIX, RESOLVED_WITHOUT_EVIDENCE, SCREEN_RULES } from '#analytics/flag-rules.ts';
+import {
+  ISSUE_TEXT_PREFIX,
+  REFERENCE_FIX_PREFIX,
+  RESOLVED_WITHOUT_EVIDENCE,
+  SCREEN_RULES,
+} from '#analytics/flag-rules.ts';
 
 /** What the checks found, computed before the model is called. */
 export interface VerdictChecks {
   /**
    * Ids of the screen rules the candidate (its rebuilt diff and summary) hit, in rule order, then those the
-   * issue text hit, behind ISSUE_TEXT_PREFIX.
+   * issue text hit, behind ISSUE_TEXT_PREFIX, then those the reference fix hit, behind REFERENCE_FIX_PREFIX.
    */
   screenHits: string[];
   /** The candidate changes the same source files as the reference fix (lock and test files aside). */
@@ -25,24 +30,26 @@ export interface VerdictChecks {
 
 /**
  * `candidateDiff` is the rebuilt diff, the one the model reads; the issue text is screened in memory only,
- * like everything the judge holds of it.
+ * like everything the judge holds of it. The reference fix is screened with the paths of the lock files left
+ * out of it, which name directories the fix's author chose.
  */
 export function verdictChecks(
   candidateDiff: string,
   summary: string,
-  referenceDiff: string,
+  reference: { diff: string; omittedLockFiles: readonly string[] },
   issueText: string,
 ): VerdictChecks {
   const candidate = sourceFiles(candidateDiff);
-  const reference = sourceFiles(referenceDiff);
+  const referenceFiles = sourceFiles(reference.diff);
   return {
     screenHits: [
       ...screen(`${candidateDiff}\n${summary}`),
       ...screen(issueText).map((id) => `${ISSUE_TEXT_PREFIX}${id}`),
+      ...screen([reference.diff, ...reference.omittedLockFiles].join('\n')).map((id) => `${REFERENCE_FIX_PREFIX}${id}`),
     ],
     // The reference's tests are the hidden tests, and a candidate's own tests are the rubric's "test added".
-    sameFiles: JSON.stringify(candidate.filter(isCode)) === JSON.stringify(reference.filter(isCode)),
-    sharesReferenceFile: candidate.some((path) => reference.includes(path)),
+    sameFiles: JSON.stringify(candidate.filter(isCode)) === JSON.stringify(referenceFiles.filter(isCode)),
+    sharesReferenceFile: candidate.some((path) => referenceFiles.includes(path)),
     changesTest: parseDiff(candidateDiff).files.some((f) => f.newPath !== null && isTestPath(f.newPath)),
   };
 }

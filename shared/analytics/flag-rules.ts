@@ -146,11 +146,21 @@ export const FLAG_RULES: readonly FlagRule[] = [...SCREEN_RULES, RESOLVED_WITHOU
 /** A screen hit in the issue text is stored as the rule's id behind this prefix. */
 export const ISSUE_TEXT_PREFIX = 'issue-text:';
 
+/**
+ * A screen hit in the reference fix (its diff and the paths of the lock files left out of it) is stored behind
+ * this prefix: the commits it is read between are named by the task's issue record, which a sender publishes.
+ */
+export const REFERENCE_FIX_PREFIX = 'reference-fix:';
+
+const WHERE: [prefix: string, place: string][] = [
+  [ISSUE_TEXT_PREFIX, 'In the issue text'],
+  [REFERENCE_FIX_PREFIX, 'In the reference fix'],
+];
+
 /** The rule's sentence, or the id itself for a rule this code no longer has. */
 export function flagDescription(id: string): string {
-  const inIssue = id.startsWith(ISSUE_TEXT_PREFIX);
-  const ruleId = inIssue ? id.slice(ISSUE_TEXT_PREFIX.length) : id;
-  const description = FLAG_RULES.find((r) => r.id === ruleId)?.description;
+  const [prefix, place] = WHERE.find(([prefix]) => id.startsWith(prefix)) ?? ['', null];
+  const description = FLAG_RULES.find((r) => r.id === id.slice(prefix.length))?.description;
   if (description === undefined) return id;
-  return inIssue ? `In the issue text: ${description[0]!.toLowerCase()}${description.slice(1)}` : description;
+  return place ? `${place}: ${description[0]!.toLowerCase()}${description.slice(1)}` : description;
 }

@@ -22,7 +22,7 @@ export function judgedRun(space: string, campaign: DemoCampaign, run: DemoRun, n
   const issue = demoIssue(row.taskId);
   const fields = verdict(
     judgeAnswerSchema.parse(oracleAnswer(run)),
-    verdictChecks(patch, summary, reference, `${issue.title}\n\n${issue.body}`),
+    verdictChecks(patch, summary, { diff: reference, omittedLockFiles: [] }, `${issue.title}\n\n${issue.body}`),
     row,
     DEMO_JUDGE_MODEL,
     new Date(now),

@@ -14,7 +14,7 @@ describe('same files as the fix, on the demo runs', () => {
   const runs = data.runs.map((run) => {
     const task = data.tasks.find((t) => t.instanceId === run.instanceId)!;
     return {
-      computed: verdictChecks(run.patch, '', originalFix(task), '').sameFiles,
+      computed: verdictChecks(run.patch, '', { diff: originalFix(task), omittedLockFiles: [] }, '').sameFiles,
       counted: codeFilesOf(run.patch).join('\n') === codeFilesOf(task.goldPatch).join('\n'),
       addsTest: filesOf(run.patch).some(isTestPath),
       exactlyTheFixFiles: [...new Set(filesOf(run.patch))].sort().join('\n') === codeFilesOf(task.goldPatch).join('\n'),

@@ -179,7 +179,8 @@ describe('the verdict', () => {
     const ref = 'diff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-x\n+y\n';
     const withLock = `${ref}diff --git a/yarn.lock b/yarn.lock\n--- a/yarn.lock\n+++ b/yarn.lock\n@@ -1 +1 @@\n-1\n+2\n`;
     const other = 'diff --git a/src/b.ts b/src/b.ts\n--- a/src/b.ts\n+++ b/src/b.ts\n@@ -1 +1 @@\n-x\n+y\n';
-    const sameFiles = (candidate: string) => verdictChecks(candidate, '', ref, '').sameFiles;
+    const sameFiles = (candidate: string) =>
+      verdictChecks(candidate, '', { diff: ref, omittedLockFiles: [] }, '').sameFiles;
     expect(sameFiles(withLock)).toBe(true);
     expect(sameFiles(other)).toBe(false);
     expect(sameFiles(ref + other)).toBe(false);

@@ -73,7 +73,7 @@ describe('judging a landed run', () => {
     const prompt = w.model.requests.at(-1)!.sharedPrompt + w.model.requests.at(-1)!.prompt;
     expect(prompt).toContain('+b');
     expect(prompt).not.toMatch(/lockfileVersion|cargo-checksum|diff --git a\/(package-lock\.json|Cargo\.lock)/);
-    expect(prompt).toContain('left out here: package-lock.json, Cargo.lock');
+    expect(prompt).toContain('also changed 2 lock file(s), left out here.');
     expect(compares).toBe(before);
     expect(await w.objects.getText(referenceDiffKey('Main', 'acme/widgets', BASE, MERGE))).not.toContain(
       'lockfileVersion',
