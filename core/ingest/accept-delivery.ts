@@ -22,7 +22,7 @@ import {
   type IssueDelivery,
 } from '#schema/delivery.ts';
 import { describeIssues } from '#schema/issues-text.ts';
-import { describeRun, runId, runIdentity, sameRun } from '#schema/run-id.ts';
+import { describeRun, modelIdForm, runId, runIdentity, sameRun } from '#schema/run-id.ts';
 import type { InboxEntry } from '#schema/messages.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
 import { inboxEntryName, inboxKey } from '../storage-layout.ts';
@@ -186,8 +186,14 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
   }
 
   const stored = parsed.delivery.kind === 'run' ? await deps.runs.getRun(req.space, parsed.delivery.id) : null;
-  if (parsed.delivery.kind === 'run' && stored && !sameRun(stored.value, parsed.delivery.row)) {
-    // Another run has this id (its model differs by ":" or "/" against "_"): nothing of it is replaced (§4).
+  if (
+    parsed.delivery.kind === 'run' &&
+    stored &&
+    stored.value.host === check.host &&
+    !sameRun(stored.value, parsed.delivery.row)
+  ) {
+    // Another run of this host has this id (its model differs by ":" or "/" against "_"): nothing of it is
+    // replaced (§4). Another host's row is never a reason to refuse: landing keeps such a run apart.
     const [storedRun, deliveredRun] = [runIdentity(stored.value), runIdentity(parsed.delivery.row)];
     return jsonError(
       409,
@@ -301,10 +307,17 @@ async function issueOwnershipRefusal(
     : `The issue record of task ${taskId} is published by host "${owner}"; host "${host}" may not replace it.`;
 }
 
-/** The hosts a space pins a model to (`hostsByModel`), as the inbox entry's `owners`; none when it names no such model. */
+/**
+ * The hosts a space pins a model to (`hostsByModel`), as the inbox entry's `owners`; none when it names no such
+ * model. A model is pinned by the form its run ids take (`:` and `/` read as `_`): "qwen3_8b" takes the run ids
+ * of a pinned "qwen3:8b", so it is pinned with it.
+ */
 const pinnedHosts = (space: SpaceConfig, model: string): { owners: string[] } | null => {
-  const owners = space.hostsByModel && Object.hasOwn(space.hostsByModel, model) ? space.hostsByModel[model] : undefined;
-  return owners ? { owners } : null;
+  const form = modelIdForm(model);
+  const owners = Object.entries(space.hostsByModel ?? {}).flatMap(([pinned, hosts]) =>
+    modelIdForm(pinned) === form ? hosts : [],
+  );
+  return owners.length ? { owners: [...new Set(owners)] } : null;
 };
 
 /** A host's keys under one `secretConfigKey`. */

@@ -173,6 +173,18 @@ describe("a space's hostsByModel", () => {
     expect(w.foreign).toEqual([expect.objectContaining({ host: MINI, owner: null })]);
   });
 
+  it('pins the look-alike whose run ids are the same: "qwen3_8b" of another host first is kept as foreign', async () => {
+    const w = world(pinned);
+    const squat = runDelivery({ host: MINI, model: 'qwen3_8b', finishedAt: '2026-11-29T11:59:00Z' });
+    expect(squat.id).toBe(runDelivery().id);
+    expect((await w.send(squat)).status).toBe(202);
+    expect(await w.landSent()).toEqual(['foreign']);
+    expect(await w.table.getRun('S', squat.id)).toBeNull();
+    expect((await w.send(runDelivery())).status).toBe(202);
+    expect(await w.landSent()).toEqual(['new']);
+    expect((await w.table.getRun('S', squat.id))!.value).toMatchObject({ host: STUDIO, model: 'qwen3:8b' });
+  });
+
   it('leaves the models it does not name to any sender', async () => {
     const w = world(pinned);
     expect((await w.send(runDelivery({ host: MINI, model: 'llama3:8b' }))).status).toBe(202);

@@ -1,11 +1,11 @@
-// Two runs, one id (docs/contract.md §2, §3, §4): `coll:8b` and `coll_8b` share an id form. Ingest answers the later
-// 409 id-collision naming both runs once the first has landed; landing, meeting a collision that passed ingest
+// Two runs, one id (docs/contract.md §2, §3, §4): `coll:8b` and `coll_8b` share an id form. Ingest answers the same
+// host's later run 409 id-collision naming both once the first has landed (another host's is taken); landing, meeting a collision that passed ingest
 // before the first landed, keeps the stored run and archives the other apart, marked `collision`.
 import { describe, expect, it } from '@jest/globals';
 import { landingCase } from '#core/landing/decide.ts';
 import { runnerRowSchema } from '#schema/run.ts';
 import { hiddenTestDelivery, runDelivery } from '../../../helpers/deliveries.ts';
-import { ingestLandingWorld as world, STUDIO } from '../../../helpers/ingest-landing-world.ts';
+import { ingestLandingWorld as world, MINI, STUDIO } from '../../../helpers/ingest-landing-world.ts';
 import { runRow } from '../../../helpers/records.ts';
 
 const first = runDelivery({ model: 'coll:8b' });
@@ -30,6 +30,16 @@ describe('at ingest', () => {
     expect((answer.body as { message: string }).message).toContain('model "coll:8b"');
     expect((answer.body as { message: string }).message).toContain('model "coll_8b"');
     expect(await w.inbox.list('inbox/')).toEqual([]);
+  });
+
+  it("never refuses a run for another host's row under its id: it is taken, and landing keeps it apart", async () => {
+    const w = world();
+    await w.land(first);
+    const before = await w.table.getRun('S', first.id);
+    const other = runDelivery({ model: 'coll_8b', host: MINI });
+    expect(await w.send(other)).toMatchObject({ status: 202 });
+    expect(await w.landSent()).toEqual(['collision']);
+    expect(await w.table.getRun('S', first.id)).toEqual(before);
   });
 
   it('takes another attempt of the stored run itself', async () => {
