@@ -91,6 +91,41 @@ describe('the run detail over the runs grid', () => {
   });
 });
 
+describe("the run detail's diffs", () => {
+  it.each([1024, 1440])('keep each line number beside its line when the detail scrolls, at %i px', async (width) => {
+    const page = await open(`/?view=runs&run=${encodeURIComponent(run.id)}`, width);
+    await page
+      .locator('#run-detail #reference-side .patch-files')
+      .locator('.d2h-code-linenumber, .d2h-code-side-linenumber')
+      .first()
+      .waitFor({ timeout: 60_000 });
+    const offsets = await page.evaluate(() => {
+      const files = document.querySelector('#run-detail #reference-side .patch-files')!;
+      let scroller: Element | null = files.parentElement;
+      while (
+        scroller &&
+        !(scroller.scrollHeight > scroller.clientHeight && /auto|scroll/.test(getComputedStyle(scroller).overflowY))
+      )
+        scroller = scroller.parentElement;
+      scroller!.scrollTop = scroller!.scrollHeight;
+      // How far each line number of the diffs sits from the row it numbers, and how far the page itself scrolls.
+      const off = [
+        ...document.querySelectorAll('#run-detail .d2h-code-side-linenumber, #run-detail .d2h-code-linenumber'),
+      ].map((cell) => Math.abs(cell.getBoundingClientRect().top - cell.closest('tr')!.getBoundingClientRect().top));
+      return {
+        worst: Math.max(...off),
+        cells: off.length,
+        pageOverflow: document.documentElement.scrollHeight - innerHeight,
+      };
+    });
+    expect(offsets.cells).toBeGreaterThan(0);
+    expect(offsets.worst).toBeLessThan(2);
+    expect(offsets.pageOverflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${SHOTS}/layout-run-detail-diffs-${width}.png` });
+    await page.close();
+  });
+});
+
 describe('the header', () => {
   it.each([800, 1024, 1440])('keeps the name, the tabs and the status line apart at %i px', async (width) => {
     const page = await open('/', width);
