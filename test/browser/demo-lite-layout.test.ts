@@ -126,6 +126,25 @@ describe("the run detail's diffs", () => {
   });
 });
 
+describe('the filter menus', () => {
+  it.each([800, 1024, 1440])('open inside the window at %i px', async (width) => {
+    const page = await open('/?view=runs', width);
+    const menus = await page.locator('details.menu').evaluateAll((all) => all.map((m) => m.dataset.filter!));
+    expect(menus.length).toBeGreaterThanOrEqual(6);
+    const outside: string[] = [];
+    for (const name of menus) {
+      await page.locator(`details[data-filter="${name}"] summary`).click();
+      const box = await page.locator(`details[data-filter="${name}"] .menu-pop`).boundingBox();
+      const inner = await page.evaluate(() => document.documentElement.clientWidth);
+      if (!box || box.x < 0 || box.x + box.width > inner)
+        outside.push(`${name}: ${box?.x} + ${box?.width} of ${inner}`);
+      await page.locator(`details[data-filter="${name}"] summary`).click();
+    }
+    expect(outside).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('the header', () => {
   it.each([800, 1024, 1440])('keeps the name, the tabs and the status line apart at %i px', async (width) => {
     const page = await open('/', width);

@@ -31,12 +31,14 @@ class Menu {
   ) {
     const clear = el('button', { class: 'link' }, 'all');
     clear.addEventListener('click', onClear);
-    this.root = el(
-      'details',
-      { class: 'menu', 'data-filter': title.toLowerCase() },
-      this.summary,
-      el('div', { class: 'menu-pop' }, el('div', { class: 'menu-head' }, clear), this.list),
-    );
+    const pop = el('div', { class: 'menu-pop' }, el('div', { class: 'menu-head' }, clear), this.list);
+    this.root = el('details', { class: 'menu', 'data-filter': title.toLowerCase() }, this.summary, pop);
+    // A menu near the window's right edge opens leftwards, from its button's right end, so none of it is cut.
+    this.root.addEventListener('toggle', () => {
+      if (!this.root.open) return;
+      pop.classList.remove('opens-left');
+      if (pop.getBoundingClientRect().right > document.documentElement.clientWidth) pop.classList.add('opens-left');
+    });
     this.list.addEventListener('change', (e) => {
       const box = e.target as HTMLInputElement;
       onToggle(box.value, box.checked);
