@@ -126,6 +126,29 @@ describe("the run detail's diffs", () => {
   });
 });
 
+describe('the Runs grid', () => {
+  // Free texts (names of models, harness versions, tasks and hosts) may be cut, their whole text in the cell's
+  // tooltip; every other column holds a value of a known form, which must show whole, "unknown" too.
+  const FREE_TEXT = ['Model', 'Harness', 'Task', 'Host'];
+
+  it.each([800, 1440])('shows every value of a known form whole, at %i px', async (width) => {
+    const page = await open('/?view=runs', width);
+    await page.locator('.grid-row').first().waitFor();
+    const cut = await page.evaluate((free) => {
+      const titles = [...document.querySelectorAll('.grid-header .grid-cell')].map((c) => c.textContent!.trim());
+      const found = new Set<string>();
+      for (const row of document.querySelectorAll('.grid-row'))
+        row.querySelectorAll('.grid-cell').forEach((cell, k) => {
+          if (!free.includes(titles[k]!) && cell.scrollWidth > cell.clientWidth)
+            found.add(`${titles[k]}: "${cell.textContent}"`);
+        });
+      return [...found];
+    }, FREE_TEXT);
+    expect(cut).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('the filter menus', () => {
   it.each([800, 1024, 1440])('open inside the window at %i px', async (width) => {
     const page = await open('/?view=runs', width);

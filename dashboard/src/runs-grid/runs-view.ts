@@ -21,7 +21,7 @@ interface Column {
   hint?: string;
   width: number;
   numeric?: boolean;
-  /** The cell's text; null renders as "unknown". */
+  /** The cell's text; null renders as "unknown", which a column of values of a known form has room for (84 px). */
   text(m: Computed, i: number): string | null;
   /** Sort key; NaN sorts last in either direction. */
   sortKey(m: Computed, ranks: Ranks, i: number): number;
@@ -75,7 +75,7 @@ export const COLUMNS: Column[] = [
     cellClass: (m, i) => `verdict v-${verdictShown(m, i).key}`,
   },
   textColumn('model', 'Model', 190),
-  textColumn('harnessVersion', 'Harness', 96),
+  textColumn('harnessVersion', 'Harness', 150),
   {
     key: 'taskId',
     title: 'Task',
@@ -106,7 +106,7 @@ export const COLUMNS: Column[] = [
   {
     key: 'wave',
     title: 'Wave',
-    width: 56,
+    width: 84,
     numeric: true,
     text: (m, i) => {
       const w = waveOf(m.table, m.facts, i);
@@ -140,14 +140,14 @@ export const COLUMNS: Column[] = [
     },
     cellClass: (m, i) => (agreementOf(m.table, i) === 'disagree' ? 'disagrees' : ''),
   },
-  numberColumn('steps', 'Steps', 64, (v) => num(v)),
+  numberColumn('steps', 'Steps', 84, (v) => num(v)),
   numberColumn('wallSeconds', 'Wall time', 84, duration),
   numberColumn('completionTokens', 'Compl. tokens', 116, big),
   numberColumn('outputTokensPerMinute', 'Tokens/min', 96, (v) => num(v)),
-  numberColumn('patchLinesAdded', '+ lines', 70, (v) => num(v)),
-  numberColumn('patchLinesRemoved', '− lines', 70, (v) => num(v)),
+  numberColumn('patchLinesAdded', '+ lines', 84, (v) => num(v)),
+  numberColumn('patchLinesRemoved', '− lines', 84, (v) => num(v)),
   textColumn('host', 'Host', 120),
-  numberColumn('finishedAt', 'Finished (UTC)', 150, (v) => instant(new Date(v * 1000).toISOString())),
+  numberColumn('finishedAt', 'Finished (UTC)', 176, (v) => instant(new Date(v * 1000).toISOString())),
 ];
 
 export interface RunsViewEvents {
