@@ -193,6 +193,15 @@ describe('the header', () => {
       .locator('.tabs [role="tab"]')
       .evaluateAll((ts) => ts.map((t) => t.scrollWidth <= t.clientWidth));
     expect(tabs).toEqual(['Dashboard', 'Compare', 'Runs', 'Task', 'Hosts'].map(() => true));
+    // The status line shows whole, its count of runs too (on two lines where the header is narrow).
+    const status = await page.locator('#live-status').evaluate((s) => ({
+      text: s.textContent!,
+      whole: s.scrollWidth <= s.clientWidth && s.scrollHeight <= s.clientHeight,
+      title: (s as HTMLElement).title,
+    }));
+    await page.screenshot({ path: `${SHOTS}/layout-dashboard-${width}.png` });
+    expect(status.text).toMatch(/ runs$/);
+    expect(status).toMatchObject({ whole: true, title: status.text });
     await page.screenshot({ path: `${SHOTS}/layout-dashboard-${width}.png` });
     await page.close();
   });

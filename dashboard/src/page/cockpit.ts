@@ -421,7 +421,7 @@ export class Cockpit {
       lastError: this.lastError,
     });
     this.status.classList.toggle('failing', failing);
-    if (this.status.textContent !== text) this.status.textContent = text;
+    if (this.status.textContent !== text) this.status.textContent = this.status.title = text;
   }
 
   private schedulePoll() {
