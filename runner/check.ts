@@ -47,10 +47,15 @@ export async function checkPairing(endpoint: string, host: string, settings: Key
           `key of ${found.source} in the host's secret; a new key verifies within five minutes.${message}`,
       };
     case 403:
-      return {
-        exitCode: 3,
-        line: `paired but not listed: host "${host}" is not a sender of this space; add it to the space's "senders" and deploy.${message}`,
-      };
+      return answer.body.error === 'key-of-another-space'
+        ? {
+            exitCode: 3,
+            line: `paired for another space: this key is host "${host}"'s for another space; sign with the key this space keeps for it (--key-file).${message}`,
+          }
+        : {
+            exitCode: 3,
+            line: `paired but not listed: host "${host}" is not a sender of this space; add it to the space's "senders" and deploy.${message}`,
+          };
     case 404:
       return { exitCode: 3, line: `no such space at ${endpoint}: check the space in the URL.${message}` };
     default:

@@ -1,7 +1,7 @@
 // Sending the outbox (docs/contract.md §7). Deliveries go out a few at a time; each keeps its X-Replay-Delivery id
 // across retries. 202 "verified" → ledger; 3xx (never followed), 400/404/413, 403 not-owner and 409 id-collision →
 // rejected/ (they can never be accepted there); 401, 403,
-// 408, 429, 5xx and network failures → retried in rounds with exponential backoff and jitter until
+// 408, 425 (times ahead of the endpoint's clock), 429, 5xx and network failures → retried in rounds with exponential backoff and jitter until
 // `retryForMs` has passed, then left queued for the next run. A hidden-test result waits until its run
 // is accepted. A host without a key sends nothing; its deliveries stay queued.
 import { postSigned } from './push.ts';

@@ -162,8 +162,9 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
   const ahead = timesAhead(parsed.delivery, deps.clock.now(), space.timestampToleranceSeconds);
   if (ahead.length) {
     // A time to come would order this delivery after every real one: a later delivery of the run would be stale.
-    const message = `The delivery holds a time later than the endpoint's clock (more than ${space.timestampToleranceSeconds} s ahead); set the host's clock (NTP) and send the run again.`;
-    return jsonError(400, 'invalid-delivery', message, { signature: 'verified', details: ahead });
+    // Not yet, rather than never: a run recorded while its host's clock ran fast is taken once that time has come.
+    const message = `The delivery holds a time more than ${space.timestampToleranceSeconds} s ahead of the endpoint's clock; it is taken once the clock reaches it. Set the host's clock (NTP).`;
+    return jsonError(425, 'times-ahead', message, { signature: 'verified', details: ahead });
   }
   if (parsed.delivery.kind !== 'issue') deps.identified?.({ deliveryId, runId: parsed.delivery.id });
   if (parsed.delivery.kind === 'run' && !fitsInRow(parsed.delivery.row)) {
@@ -314,8 +315,9 @@ async function issueOwnershipRefusal(
  */
 const pinnedHosts = (space: SpaceConfig, model: string): { owners: string[] } | null => {
   const form = modelIdForm(model);
+  // NFC, as the delivered model is read (the run schema's text fields).
   const owners = Object.entries(space.hostsByModel ?? {}).flatMap(([pinned, hosts]) =>
-    modelIdForm(pinned) === form ? hosts : [],
+    modelIdForm(pinned.normalize('NFC')) === form ? hosts : [],
   );
   return owners.length ? { owners: [...new Set(owners)] } : null;
 };

@@ -195,6 +195,17 @@ describe('answers that reject a delivery for good', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it('keeps a 425 times-ahead queued (a run recorded while the clock ran fast) and sends it again', async () => {
+    const { root, keyFile } = oneRun();
+    const sync = () =>
+      replayPush(['sync', root, '--endpoint', endpoint, '--key-file', keyFile, '--retry-for', '0', '--json']);
+    const body = { signature: 'verified', error: 'times-ahead', message: 'Not yet.', details: ['row.finishedAt: …'] };
+    script = [{ status: 425, body }];
+    expect((await sync()).code).toBe(1);
+    expect(JSON.parse((await sync()).out[0]!)).toMatchObject({ delivered: 1, rejected: 0 });
+    expect(seen).toHaveLength(2);
+  });
+
   it('sets aside a 409 id-collision (another run has its id) and exits 3, never sending it again', async () => {
     const { root, keyFile } = oneRun();
     const sync = () =>
@@ -221,6 +232,17 @@ describe('replay-push check', () => {
     expect(result.code).toBe(3);
     expect(result.err).toEqual([
       `replay-push: clock off: ${endpoint} refused the check's timestamp; set this host's clock (network time) and check again. X-Replay-Timestamp is 400 s behind.`,
+    ]);
+  });
+
+  it('says a key paired for another space is, not that the host is unlisted, on a 403 key-of-another-space', async () => {
+    const { keyFile } = oneRun();
+    const message = 'Host "mac-studio-1" signed with its key under "TeamB:Keys".';
+    script = [{ status: 403, body: { signature: 'unauthorized', error: 'key-of-another-space', message } }];
+    const result = await replayPush(['check', '--endpoint', endpoint, '--host', 'mac-studio-1', '--key-file', keyFile]);
+    expect(result.code).toBe(3);
+    expect(result.err).toEqual([
+      `replay-push: paired for another space: this key is host "mac-studio-1"'s for another space; sign with the key this space keeps for it (--key-file). ${message}`,
     ]);
   });
 });

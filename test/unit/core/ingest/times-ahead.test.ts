@@ -1,6 +1,7 @@
 // A delivery's times order it against the run's other deliveries (docs/contract.md §4: a later finishedAt replaces,
-// an earlier one is stale). A time still to come would put a delivery after every real one, so ingest refuses a
-// time more than the space's timestamp tolerance ahead of its clock with a 400 naming the field, and queues nothing.
+// an earlier one is stale). A time still to come would put a delivery after every real one, so ingest answers a time
+// more than the space's timestamp tolerance ahead of its clock with 425 times-ahead naming the field (the runner
+// keeps it queued), queues nothing, and takes the same delivery once its clock has reached that time.
 import { describe, expect, it } from '@jest/globals';
 import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts';
 import type { LandingMessage } from '#core/ports.ts';
@@ -26,6 +27,7 @@ const KEY = 'k'.repeat(64);
 const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000).toISOString();
 
 function world() {
+  const clock = new SettableClock(NOW);
   const table = new InMemoryTable();
   const landingQueue = new RecordingQueue<LandingMessage>();
   const deps: IngestDeps = {
@@ -35,17 +37,14 @@ function world() {
     landingQueue,
     runs: table,
     issueOwners: table,
-    clock: new SettableClock(NOW),
+    clock,
   };
   const send = (delivery: unknown) => {
     const body = Buffer.from(JSON.stringify(delivery));
-    return acceptDelivery(deps, {
-      space: 'S',
-      rawBody: body,
-      headers: signedDeliveryHeaders('S', body, KEY, { at: NOW }),
-    });
+    const headers = signedDeliveryHeaders('S', body, KEY, { at: clock.now() });
+    return acceptDelivery(deps, { space: 'S', rawBody: body, headers });
   };
-  return { send, queued: () => landingQueue.sent.length };
+  return { send, clock, queued: () => landingQueue.sent.length };
 }
 
 describe('times ahead of the endpoint’s clock', () => {
@@ -57,12 +56,21 @@ describe('times ahead of the endpoint’s clock', () => {
     ['a hidden-test result for a finishedAt to come', hiddenTestDelivery(runId(runnerRow()), at(600)), 'finishedAt'],
     ['a hidden-test result run an hour ahead', ranAhead, 'hiddenTestResult.ranAt'],
     ['an issue record sent a day ahead', issueDelivery({}, 'mac-studio-1', at(86_400)), 'sentAt'],
-  ])('refuses %s with a 400 naming the field, and queues nothing', async (_what, delivery, field) => {
+  ])('answers %s with a 425 naming the field, and queues nothing', async (_what, delivery, field) => {
     const w = world();
     const answer = await w.send(delivery);
-    expect(answer).toMatchObject({ status: 400, body: { signature: 'verified', error: 'invalid-delivery' } });
+    expect(answer).toMatchObject({ status: 425, body: { signature: 'verified', error: 'times-ahead' } });
     expect((answer.body as { details: string[] }).details.some((d) => d.startsWith(`${field}: `))).toBe(true);
     expect(w.queued()).toBe(0);
+  });
+
+  it('takes the same run once the clock has reached its times', async () => {
+    const w = world();
+    const fast = runDelivery({ startedAt: at(-60), finishedAt: at(3600) });
+    expect(await w.send(fast)).toMatchObject({ status: 425 });
+    w.clock.advance(3600);
+    expect(await w.send(fast)).toMatchObject({ status: 202 });
+    expect(w.queued()).toBe(1);
   });
 
   it('takes times within the tolerance ahead, as a host clock a little fast gives them', async () => {

@@ -185,6 +185,12 @@ describe("a space's hostsByModel", () => {
     expect((await w.table.getRun('S', squat.id))!.value).toMatchObject({ host: STUDIO, model: 'qwen3:8b' });
   });
 
+  it('pins a model named in decomposed letters as the delivered (composed) name reads it', async () => {
+    const w = world({ hostsByModel: { 'cafe\u0301:7b': [STUDIO] } });
+    expect((await w.send(runDelivery({ host: MINI, model: 'caf\u00e9_7b' }))).status).toBe(202);
+    expect(await w.landSent()).toEqual(['foreign']);
+  });
+
   it('leaves the models it does not name to any sender', async () => {
     const w = world(pinned);
     expect((await w.send(runDelivery({ host: MINI, model: 'llama3:8b' }))).status).toBe(202);
