@@ -91,14 +91,15 @@ const LOOK_ALIKES: Record<string, string> = Object.fromEntries(
 
 /**
  * Compatibility forms folded (full-width letters, ligatures), accents, invisible and bidirectional
- * characters removed, look-alike letters replaced: what a reader sees, not how it was encoded. Invisible means
- * format characters and every default-ignorable code point (Hangul fillers, variation selectors, which Unicode
- * classes as letters or marks), and the blank Braille pattern, a symbol drawn as nothing.
+ * characters removed, look-alike letters replaced: what a reader sees, not how it was encoded. Removed are marks,
+ * format characters, every default-ignorable code point (Hangul fillers, which Unicode classes as letters), code
+ * points private, unassigned or lone surrogates, and the non-ASCII symbols (a blank Braille pattern, a musical null
+ * notehead, an emoji): inside a word each would hide it from the rules, which read words in ASCII.
  */
 export function normalise(text: string): string {
   return text
     .normalize('NFKD')
-    .replace(/[\p{Mn}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/gu, '')
+    .replace(/[\p{Mn}\p{Me}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{So}\p{Default_Ignorable_Code_Point}]/gu, '')
     .replace(/[^\t\n\r -~]/g, (c) => LOOK_ALIKES[c.toLowerCase()] ?? c);
 }
 
