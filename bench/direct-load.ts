@@ -43,7 +43,7 @@ export function landedRow(
       patchSha256: createHash('sha256').update(patch).digest('hex'),
       patch: patch === '' ? 'empty' : 'present',
       patchTruncated: false,
-      mayOwn: true,
+      pinnedOwners: null,
       textsKey: '',
       contaminationKey: null,
       acceptedAt: now,

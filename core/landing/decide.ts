@@ -27,8 +27,11 @@ export interface IncomingRun {
   contaminationKey: string | null;
   /** When ingest accepted the delivery: of two patches for one finishedAt, the one accepted first stays. */
   acceptedAt: string;
-  /** Whether its host may own the run while no host does (the space's `hostsByModel`, docs/contract.md §4). */
-  mayOwn: boolean;
+  /**
+   * The hosts the space pins the run's model to (`hostsByModel`, docs/contract.md §4), or null where it pins none:
+   * only they may own the run while no host does.
+   */
+  pinnedOwners: readonly string[] | null;
 }
 
 /** The run's archived attempts, as landing read them (docs/contract.md §4 attempt history). */
@@ -47,6 +50,9 @@ export const NO_ARCHIVED_ATTEMPTS: ArchivedAttempts = { count: 0, first: null, c
 
 /**
  * - new: no row yet; retry: the same finishedAt and patch;
+ * - reclaims: the row is another run whose id is the same, landed by a host the space's pin of this model leaves
+ *   out (a look-alike model name, "qwen3_8b" for "qwen3:8b"), and a pinned host sends the model's own run: the row
+ *   is archived as a collision and this run takes its place;
  * - rerun: a later finishedAt, or the same finishedAt with a patch accepted before the current one, which then
  *   is the conflict (`displaces`);
  * - conflict: the same finishedAt, another patch, accepted after the current one: archived, never judged;
@@ -54,7 +60,8 @@ export const NO_ARCHIVED_ATTEMPTS: ArchivedAttempts = { count: 0, first: null, c
  * - foreign: the row is another host's, or no host owns it yet and this host may not (`hostsByModel`): kept apart;
  * - collision: the row is another run (model, task, harness version) whose id is the same: never replaced.
  */
-export type LandingCase = 'new' | 'retry' | 'rerun' | 'displaces' | 'conflict' | 'stale' | 'foreign' | 'collision';
+export type LandingCase =
+  'new' | 'retry' | 'rerun' | 'displaces' | 'reclaims' | 'conflict' | 'stale' | 'foreign' | 'collision';
 
 export type LandingDecision =
   | { kind: 'stale' }
@@ -62,7 +69,7 @@ export type LandingDecision =
   | { kind: 'collision' }
   | { kind: 'foreign' }
   | { kind: 'unchanged'; row: RunRow }
-  | { kind: 'write'; row: RunRow; case: 'new' | 'retry' | 'rerun' | 'displaces' };
+  | { kind: 'write'; row: RunRow; case: 'new' | 'retry' | 'rerun' | 'displaces' | 'reclaims' };
 
 /** Of two patches accepted for one (run, finishedAt), whether `a` was accepted first (equal instants: the lower hash). */
 export const acceptedFirst = (
@@ -75,8 +82,10 @@ export const acceptedFirst = (
 };
 
 export function landingCase(current: RunRow | null, incoming: IncomingRun): LandingCase {
-  if (!current) return incoming.mayOwn ? 'new' : 'foreign';
-  if (!sameRun(current, incoming.row)) return 'collision';
+  const { pinnedOwners } = incoming;
+  if (!current) return !pinnedOwners || pinnedOwners.includes(incoming.row.host) ? 'new' : 'foreign';
+  if (!sameRun(current, incoming.row))
+    return pinnedOwners?.includes(incoming.row.host) && !pinnedOwners.includes(current.host) ? 'reclaims' : 'collision';
   // A run id belongs to the host whose row it is: another host's delivery is kept apart (docs/contract.md §4).
   if (current.host !== incoming.row.host) return 'foreign';
   const F = incoming.row.finishedAt;

@@ -81,6 +81,7 @@ export type LandingOutcome =
   | 'retry'
   | 'rerun'
   | 'displaces'
+  | 'reclaims'
   | 'conflict'
   | 'unchanged'
   | 'stale'
@@ -142,7 +143,7 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     contaminationKey:
       fullContamination === null ? null : contaminationKey(space, delivery.id, F, sha256Hex(fullContamination)),
     acceptedAt: entry.receivedAt,
-    mayOwn: !entry.owners || entry.owners.includes(delivery.row.host),
+    pinnedOwners: entry.owners ?? null,
   };
 
   const record = runRecord(deps.runs, space, delivery.id);
@@ -164,14 +165,17 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     async (latest): Promise<UpdateDecision<RunRow, LandingDecision>> => {
       const which = landingCase(latest?.value ?? null, incoming);
       // A re-run replaces the current attempt, which is archived before the row changes, with the verdict it had.
-      // A patch accepted before the current one for the same finishedAt archives the current one as a conflict.
+      // A patch accepted before the current one for the same finishedAt archives the current one as a conflict; a
+      // pinned host's run reclaiming its id archives the other run there as a collision, never counted.
       const replaced =
-        which === 'rerun' || which === 'displaces' ? archived(latest!.value, deps.clock, which === 'displaces') : null;
+        which === 'rerun' || which === 'displaces' || which === 'reclaims'
+          ? archived(latest!.value, deps.clock, which === 'displaces', which === 'reclaims')
+          : null;
       // Only these change which attempts are archived; a first landing or a retry reads them off the row.
       const others = replaced
         ? archivedOtherThan(
             withAttempt(await deps.attempts.listAttempts(space, delivery.id), replaced),
-            latest!.value.host,
+            delivery.row.host,
             F,
             patchSha256,
           )
@@ -292,7 +296,7 @@ function unjudgedAttempt(
   now: string,
   marks: Pick<ArchivedAttempt, 'conflict' | 'collision' | 'foreign'>,
 ): ArchivedAttempt {
-  const built = decideLanding(null, { ...incoming, mayOwn: true }, now, pending);
+  const built = decideLanding(null, { ...incoming, pinnedOwners: null }, now, pending);
   if (built.kind !== 'write') throw new Error('A first landing always writes.');
   return { ...built.row, ...emptyJudgeFields(), judgeState: 'not-needed', archivedAt: now, ...marks };
 }
@@ -303,10 +307,11 @@ const isOwnAttempt = (attempt: ArchivedAttempt, owner: string) => attempt.host =
 const isAttempt = (row: RunRow, finishedAt: string, patchSha256: string) =>
   row.finishedAt === finishedAt && row.patchSha256 === patchSha256;
 
-const archived = (row: RunRow, clock: Clock, conflict: boolean): ArchivedAttempt => ({
+const archived = (row: RunRow, clock: Clock, conflict: boolean, collision = false): ArchivedAttempt => ({
   ...row,
   archivedAt: clock.now().toISOString(),
   ...(conflict ? { conflict: true } : {}),
+  ...(collision ? { collision: true } : {}),
 });
 
 /** The archived attempts with this one among them: an attempt is archived once, and the first archive stays. */

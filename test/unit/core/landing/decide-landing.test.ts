@@ -18,7 +18,7 @@ function incoming(overrides: Record<string, unknown> = {}, patch: Partial<Incomi
     textsKey: 't',
     contaminationKey: null,
     acceptedAt: '2026-11-28T00:00:00.000Z',
-    mayOwn: true,
+    pinnedOwners: null,
     ...patch,
   };
 }

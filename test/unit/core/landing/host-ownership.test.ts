@@ -150,11 +150,11 @@ describe('at landing', () => {
       textsKey: 't',
       contaminationKey: null,
       acceptedAt: NOW.toISOString(),
-      mayOwn: true,
+      pinnedOwners: null,
     };
     expect(landingCase(current, delivered)).toBe('foreign');
     expect(landingCase(null, delivered)).toBe('new');
-    expect(landingCase(null, { ...delivered, mayOwn: false })).toBe('foreign');
+    expect(landingCase(null, { ...delivered, pinnedOwners: ['mac-pro-3'] })).toBe('foreign');
   });
 });
 
@@ -182,6 +182,23 @@ describe("a space's hostsByModel", () => {
     expect(await w.table.getRun('S', squat.id)).toBeNull();
     expect((await w.send(runDelivery())).status).toBe(202);
     expect(await w.landSent()).toEqual(['new']);
+    expect((await w.table.getRun('S', squat.id))!.value).toMatchObject({ host: STUDIO, model: 'qwen3:8b' });
+  });
+
+  it("lets a pinned host's run reclaim its id from a look-alike another host landed before the pin", async () => {
+    const w = world(pinned);
+    const squat = runDelivery({ host: MINI, model: 'qwen3_8b', finishedAt: '2026-11-29T11:59:00Z' });
+    expect(await w.land(squat, 'd-squat')).toBe('new');
+    expect((await w.send(runDelivery())).status).toBe(202);
+    expect(await w.landSent()).toEqual(['reclaims']);
+    const row = (await w.table.getRun('S', squat.id))!.value;
+    expect(row).toMatchObject({ host: STUDIO, model: 'qwen3:8b', judgeState: 'pending', attemptCount: 1 });
+    expect(await w.table.listAttempts('S', squat.id)).toEqual([
+      expect.objectContaining({ host: MINI, model: 'qwen3_8b', collision: true }),
+    ]);
+    // The look-alike sent again is kept apart; the pinned run stays.
+    expect((await w.send(squat)).status).toBe(202);
+    expect(await w.landSent()).toEqual(['collision']);
     expect((await w.table.getRun('S', squat.id))!.value).toMatchObject({ host: STUDIO, model: 'qwen3:8b' });
   });
 

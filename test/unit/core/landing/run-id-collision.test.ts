@@ -120,7 +120,7 @@ describe('at landing', () => {
       patch: 'present' as const,
       contaminationKey: null,
       acceptedAt: F,
-      mayOwn: true,
+      pinnedOwners: null,
     };
     expect(landingCase(current, delivered)).toBe('collision');
     expect(landingCase(current, { ...delivered, row: runnerRowSchema.parse(first.row) })).toBe('retry');
