@@ -143,6 +143,15 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     check.host,
     (keys) => verifySignature(req.rawBody, presented, [{ host: check.host, keys }]).ok,
   );
+  if (foreignKey === UNREAD) {
+    // Not the other space's key for sure: this space's key of the host may be the same, and was not read.
+    return jsonError(
+      503,
+      'key-unreadable',
+      `Host "${check.host}"'s key for space "${req.space}" could not be read just now; send the delivery again.`,
+      { signature: 'invalid' },
+    );
+  }
   if (foreignKey) {
     return jsonError(
       403,
@@ -322,8 +331,11 @@ const pinnedHosts = (space: SpaceConfig, model: string): { owners: string[] } | 
   return owners.length ? { owners: [...new Set(owners)] } : null;
 };
 
-/** A host's keys under one `secretConfigKey`. */
-type NamedKeys = HostKeys & { secretConfigKey: string };
+/** A host's keys under one `secretConfigKey`; `unread` where the lookup failed (then `keys` is empty). */
+type NamedKeys = HostKeys & { secretConfigKey: string; unread?: true };
+
+/** What anotherSpacesKey answers when the host's key under the space's own name could not be read. */
+const UNREAD = Symbol('unread');
 
 /** Every candidate host's keys under each `secretConfigKey` it is paired for, looked up concurrently. */
 async function candidateKeys(deps: IngestDeps): Promise<NamedKeys[]> {
@@ -334,7 +346,7 @@ async function candidateKeys(deps: IngestDeps): Promise<NamedKeys[]> {
       } catch (error) {
         // One host's broken secret never refuses another host's delivery (docs/contract.md §3).
         deps.unreadableKey?.(host, (error as Error).name ?? 'Error');
-        return { secretConfigKey, host, keys: [] };
+        return { secretConfigKey, host, keys: [], unread: true as const };
       }
     }),
   );
@@ -349,19 +361,21 @@ function byHost(named: NamedKeys[]): HostKeys[] {
 
 /**
  * The `secretConfigKey` of another space whose key of `host` made the signature, when none of `host`'s keys under
- * the space's own does; else null. A key paired for one space never signs for another (§3 "Keys").
+ * the space's own does; UNREAD when those could not be read; else null. A key paired for one space never signs for
+ * another (§3 "Keys").
  */
 function anotherSpacesKey(
   named: NamedKeys[],
   space: SpaceConfig,
   host: string,
   signs: (keys: string[]) => boolean,
-): string | null {
+): string | typeof UNREAD | null {
   const others = named.filter((k) => k.host === host && k.secretConfigKey !== space.secretConfigKey);
   if (others.length === 0) return null;
-  const own = named.find((k) => k.host === host && k.secretConfigKey === space.secretConfigKey)?.keys ?? [];
+  const own = named.find((k) => k.host === host && k.secretConfigKey === space.secretConfigKey);
   const minKeyBytes = space.minKeyBytes ?? 0;
-  if (signs(own.filter((key) => keyBytes(key) >= minKeyBytes))) return null;
+  if (signs((own?.keys ?? []).filter((key) => keyBytes(key) >= minKeyBytes))) return null;
+  if (own?.unread) return UNREAD;
   return (others.find((k) => signs(k.keys)) ?? others[0]!).secretConfigKey;
 }
 

@@ -45,7 +45,7 @@ function world(keys: Record<string, string[]>) {
       headers: signedDeliveryHeaders(space, body, key, { at: NOW }),
     });
   };
-  return { send, queued: () => landingQueue.sent.length };
+  return { deps, send, queued: () => landingQueue.sent.length };
 }
 
 describe("a host's key signs only for the spaces it is paired for", () => {
@@ -81,6 +81,20 @@ describe("a host's key signs only for the spaces it is paired for", () => {
     const w = world({ 'TeamA:Keys:mac-studio-1': [KEY_A], 'TeamB:Keys:mac-studio-1': [KEY_A] });
     expect(await w.send('A', KEY_A)).toMatchObject({ status: 202 });
     expect(await w.send('B', KEY_A)).toMatchObject({ status: 202 });
+  });
+
+  it("answers 503 where the host's key for the space could not be read, not that it is another space's", async () => {
+    const keys = new InMemoryKeySource({ 'TeamA:Keys:mac-studio-1': [KEY_A], 'TeamB:Keys:mac-studio-1': [KEY_A] });
+    const w = world({});
+    w.deps.keys = {
+      keysFor: async (secretConfigKey, host) => {
+        if (secretConfigKey === 'TeamA:Keys')
+          throw Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
+        return keys.keysFor(secretConfigKey, host);
+      },
+    };
+    expect(await w.send('A', KEY_A)).toMatchObject({ status: 503, body: { error: 'key-unreadable' } });
+    expect(w.queued()).toBe(0);
   });
 
   it('still answers sender-not-listed for a host paired only for another space', async () => {
