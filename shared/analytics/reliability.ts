@@ -261,13 +261,20 @@ function figuresUpTo(largestK: number): (n: number, c: number) => Float64Array {
   };
 }
 
-/** reliabilityCurve with clusters = tasks: the tasks of a kind are alike, so each kind is drawn as one. */
+/**
+ * reliabilityCurve with clusters = tasks: the tasks of a kind are alike, so each kind is drawn as one. With one
+ * sample of every task, pass@1 and pass^1 are the resolve rate itself, a binomial proportion: their interval is
+ * Wilson's, the one the rate carries everywhere else, not a second one for the same figure.
+ */
 function curveOfKinds(kinds: readonly SampleKind[], resamples = RESAMPLES, seed = RESAMPLING_SEED): CurvePoint[] {
   if (!kinds.length) return [];
   const largestK = kinds[0]!.n;
   const figures = figuresUpTo(largestK);
   const alike = kinds.map((k) => ({ count: k.tasks, weight: 1, sums: figures(k.n, k.c) }));
-  return curveOfClusters(alike, largestK, resamples, seed);
+  const curve = curveOfClusters(alike, largestK, resamples, seed);
+  if (kinds.some((k) => k.n !== 1)) return curve;
+  const { ci } = rateOfKinds(kinds);
+  return curve.map((point) => ({ ...point, passAtCi: ci!, passHatCi: ci! }));
 }
 
 function curveOfClusters(kinds: readonly Kind[], largestK: number, resamples: number, seed: number): CurvePoint[] {

@@ -169,11 +169,18 @@ describe('one sample per task', () => {
     expect(reliabilityOf(single).warning).toBeNull();
   });
 
-  it('has pass@1 = pass^1 = the rate, and no larger k', () => {
+  it('has pass@1 = pass^1 = the rate, with the rate’s own Wilson interval, and no larger k', () => {
     const curve = reliabilityCurve(single);
     expect(curve).toHaveLength(1);
     expect(curve[0]!.passAt).toBeCloseTo(0.7, 12);
     expect(curve[0]!.passHat).toBeCloseTo(0.7, 12);
+    expect([curve[0]!.passAtCi, curve[0]!.passHatCi]).toEqual([proportion(7, 10).ci, proportion(7, 10).ci]);
+  });
+
+  it('keeps the bootstrap interval for pass@1 where some task has more samples than one', () => {
+    const mixed = [...single, { task: 'repeated', n: 3, c: 1 }];
+    const [point] = reliabilityCurve(mixed);
+    expect(point!.passAtCi).not.toEqual(clusteredRate(mixed).ci);
   });
 });
 
