@@ -116,11 +116,13 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
     keysOfLength(candidates, (n) => n >= minKeyBytes),
   );
   if (!check.ok && check.reason === 'no-match' && minKeyBytes) {
-    // Said only for the host whose short key signed this, so a space's other short keys stay quiet.
+    // Said only for the host whose short key for this space signed this, so the space's other short keys, and
+    // the host's keys for other spaces, stay quiet.
+    const own = byHost(named.filter((k) => k.secretConfigKey === space.secretConfigKey));
     const short = verifySignature(
       req.rawBody,
       presented,
-      keysOfLength(candidates, (n) => n < minKeyBytes),
+      keysOfLength(own, (n) => n < minKeyBytes),
     );
     if (short.ok) deps.keyTooShort?.(short.host, minKeyBytes);
   }

@@ -97,6 +97,18 @@ describe("a host's key signs only for the spaces it is paired for", () => {
     expect(w.queued()).toBe(0);
   });
 
+  it("says a key is too short for a space only of the host's key for that space", async () => {
+    const w = world({ 'TeamA:Keys:mac-studio-1': [KEY_A], 'TeamB:Keys:mac-studio-1': ['short-b'] });
+    const tooShort: string[] = [];
+    w.deps.config.spaces['A']!.minKeyBytes = 32;
+    w.deps.config.spaces['B']!.minKeyBytes = 32;
+    w.deps.keyTooShort = (host) => tooShort.push(host);
+    expect(await w.send('A', 'short-b')).toMatchObject({ status: 401, body: { error: 'bad-signature' } });
+    expect(tooShort).toEqual([]);
+    expect(await w.send('B', 'short-b')).toMatchObject({ status: 401, body: { error: 'bad-signature' } });
+    expect(tooShort).toEqual(['mac-studio-1']);
+  });
+
   it('still answers sender-not-listed for a host paired only for another space', async () => {
     const w = world(paired);
     expect(await w.send('A', 'm'.repeat(64), 'mac-mini-2')).toMatchObject({
