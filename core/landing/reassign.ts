@@ -4,6 +4,7 @@
 import { optimisticUpdate, runRecord } from '../optimistic-update.ts';
 import type { Clock, RunStore } from '../ports.ts';
 import { spaceOf, type ReplayConfig } from '#schema/config.ts';
+import { modelIdForm } from '#schema/run-id.ts';
 import type { RunRow } from '#schema/run.ts';
 
 export type Reassignment = 'reassigned' | 'already-owned';
@@ -29,6 +30,19 @@ export async function reassignRun(
     (current) => {
       if (!current) throw new ReassignError(`There is no run "${id}" in space ${space}.`);
       if (current.value.host === host) return { done: 'already-owned' };
+      // Given to the pinned host, a look-alike would stay its row and refuse the host's own run (§4 reclaims).
+      const { model } = current.value;
+      const pinned = Object.entries(settings.hostsByModel ?? {}).find(
+        ([name, hosts]) =>
+          name.normalize('NFC') !== model &&
+          modelIdForm(name.normalize('NFC')) === modelIdForm(model) &&
+          hosts.includes(host),
+      );
+      if (pinned)
+        throw new ReassignError(
+          `Run "${id}" is of model ${model}, a look-alike of ${pinned[0]}, which the space pins to ${host}: ` +
+            `${host}'s own run of ${pinned[0]} takes this id when it lands, so nothing is reassigned.`,
+        );
       return { write: { ...current.value, host, updatedAt: deps.clock.now().toISOString() }, result: 'reassigned' };
     },
     { what: `reassigning ${id}` },

@@ -202,6 +202,15 @@ describe("a space's hostsByModel", () => {
     expect((await w.table.getRun('S', squat.id))!.value).toMatchObject({ host: STUDIO, model: 'qwen3:8b' });
   });
 
+  it('refuses to reassign a look-alike to the host its model is pinned to, whose own run reclaims the id', async () => {
+    const w = world(pinned);
+    const squat = runDelivery({ host: MINI, model: 'qwen3_8b' });
+    expect(await w.land(squat, 'd-squat')).toBe('new');
+    const deps = { config: w.config, runs: w.table, clock: { now: () => new Date(NOW) } };
+    await expect(reassignRun(deps, 'S', squat.id, STUDIO)).rejects.toThrow(/look-alike of qwen3:8b/);
+    expect((await w.table.getRun('S', squat.id))!.value.host).toBe(MINI);
+  });
+
   it('pins a model named in decomposed letters as the delivered (composed) name reads it', async () => {
     const w = world({ hostsByModel: { 'cafe\u0301:7b': [STUDIO] } });
     expect((await w.send(runDelivery({ host: MINI, model: 'caf\u00e9_7b' }))).status).toBe(202);
