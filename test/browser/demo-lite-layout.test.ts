@@ -149,6 +149,28 @@ describe('the Runs grid', () => {
   });
 });
 
+describe('the Reliability card of a campaign with one sample per task', () => {
+  it('gives pass@1 and pass^1 the interval the resolve rate carries: one figure, one interval', async () => {
+    const page = await open('/', 1440);
+    await page.locator('#reliability-points tbody tr').first().waitFor();
+    expect(await page.locator('#reliability-note').innerText()).toMatch(/only k = 1, .* with its Wilson interval/);
+    const intervals = await page.evaluate(() => {
+      const interval = (text: string) => /\(([^;)]*)/.exec(text)?.[1];
+      return [...document.querySelectorAll<HTMLTableRowElement>('#reliability-table tbody tr')].map((row) => {
+        const points = document.querySelector(`#reliability-points tr[data-label="${row.dataset.label}"]`)!;
+        return {
+          rate: interval(row.cells[3]!.textContent!),
+          passAt: interval(points.querySelectorAll('td')[1]!.textContent!),
+          passHat: interval(points.querySelectorAll('td')[2]!.textContent!),
+        };
+      });
+    });
+    expect(intervals.length).toBeGreaterThan(1);
+    for (const { rate, passAt, passHat } of intervals) expect([passAt, passHat]).toEqual([rate, rate]);
+    await page.close();
+  });
+});
+
 describe('the filter menus', () => {
   it.each([800, 1024, 1440])('open inside the window at %i px', async (width) => {
     const page = await open('/?view=runs', width);

@@ -81,7 +81,7 @@ export class ReliabilityCard implements DashboardCard<Computed> {
       repeated
         ? `Counted on the ${outcome}. k runs to the smallest number of samples any of a configuration’s tasks has.`
         : `Every task in view has one sample on the ${outcome}: pass@k and pass^k need repeated samples of a task ` +
-            `(runs with sample > 1), so only k = 1, the resolve rate, is shown.`,
+            `(runs with sample > 1), so only k = 1, the resolve rate, is shown, with its Wilson interval.`,
     );
     fill(this.legend, legend(rows.map((r) => ({ label: r.label, colour: r.colour }))));
     const curve = (r: (typeof rows)[number], pick: 'passAt' | 'passHat'): Curve => ({
