@@ -1,9 +1,10 @@
 // What the pipeline checks itself before it believes a verdict (docs/contract.md §5). The model reads the
 // candidate as data, but a candidate may still talk to it; so everything the model reads that others wrote —
 // the candidate as rebuilt from its parsed diff (rebuiltDiff: every line kind, nothing else), its summary, the
-// issue text and the reference fix (read between commits a sender's issue record names) — is screened for text addressed to a judge, grader or model (the rules are data, in
-// shared/analytics/flag-rules.ts), and a "resolved" is compared with facts computed from the two diffs. A run
-// whose "resolved" either check contradicts is flagged instead of counted.
+// issue text and the reference fix (read between commits a sender's issue record names) — is screened for text
+// addressed to a judge, grader or model (the rules are data, in shared/analytics/flag-rules.ts), and a "resolved"
+// is compared with facts computed from the two diffs. A run whose "resolved" either check contradicts is flagged
+// instead of counted.
 import { parseDiff, touchedPaths } from '#shared/diff.ts';
 import { isLockFile } from '../reference/lock-files.ts';
 import {
