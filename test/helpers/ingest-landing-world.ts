@@ -1,7 +1,6 @@
 // Ingest and landing of one space `S` against in-memory ports, for the ownership and run-id rules
 // (docs/contract.md §3 check 7, §4): `send` signs and posts a delivery as its host, `land` lands it directly, as
 // a delivery that passed ingest before the state it meets.
-import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts';
 import {
   landEntry,
   landInboxEntry,
@@ -9,16 +8,11 @@ import {
   type IdCollision,
   type LandingDeps,
 } from '#core/landing/land.ts';
-import type { JudgeMessage, LandingMessage } from '#core/ports.ts';
-import { DEFAULT_SECRET_CONFIG_KEY, parseConfig } from '#schema/config.ts';
-import { inboxEntry, signedDeliveryHeaders } from './deliveries.ts';
-import {
-  InMemoryKeySource,
-  InMemoryObjectStore,
-  InMemoryTable,
-  RecordingQueue,
-  SettableClock,
-} from './in-memory-ports.ts';
+import type { JudgeMessage } from '#core/ports.ts';
+import { DEFAULT_SECRET_CONFIG_KEY } from '#schema/config.ts';
+import { inboxEntry } from './deliveries.ts';
+import { InMemoryObjectStore, RecordingQueue, SettableClock } from './in-memory-ports.ts';
+import { ingestWorld } from './ingest-world.ts';
 
 export const STUDIO = 'mac-studio-1';
 export const MINI = 'mac-mini-2';
@@ -27,22 +21,14 @@ const KEYS: Record<string, string> = { [STUDIO]: 'k-studio', [MINI]: 'k-mini', [
 export const NOW = new Date('2026-11-29T12:00:00.000Z');
 
 export function ingestLandingWorld(spaceSettings: Record<string, unknown> = {}) {
-  const table = new InMemoryTable();
-  const inbox = new InMemoryObjectStore();
-  const landingQueue = new RecordingQueue<LandingMessage>();
   const foreign: ForeignAttempt[] = [];
   const collisions: IdCollision[] = [];
-  const ingest: IngestDeps = {
-    config: parseConfig({ spaces: { S: { senders: [STUDIO, MINI, PRO], ...spaceSettings } } }),
-    keys: new InMemoryKeySource(
-      Object.fromEntries(Object.entries(KEYS).map(([host, key]) => [`${DEFAULT_SECRET_CONFIG_KEY}:${host}`, [key]])),
-    ),
-    inbox,
-    landingQueue,
-    runs: table,
-    issueOwners: table,
-    clock: new SettableClock(NOW),
-  };
+  const ingest = ingestWorld(
+    { spaces: { S: { senders: [STUDIO, MINI, PRO], ...spaceSettings } } },
+    Object.fromEntries(Object.entries(KEYS).map(([host, key]) => [`${DEFAULT_SECRET_CONFIG_KEY}:${host}`, [key]])),
+    NOW,
+  );
+  const { table, inbox } = ingest;
   const landing: LandingDeps = {
     runs: table,
     attempts: table,
@@ -55,14 +41,7 @@ export function ingestLandingWorld(spaceSettings: Record<string, unknown> = {}) 
     keptForeign: (f) => foreign.push(f),
     collided: (c) => collisions.push(c),
   };
-  const send = (delivery: Record<string, unknown>) => {
-    const rawBody = Buffer.from(JSON.stringify(delivery));
-    return acceptDelivery(ingest, {
-      space: 'S',
-      rawBody,
-      headers: signedDeliveryHeaders('S', rawBody, KEYS[delivery.host as string]!, { at: NOW }),
-    });
-  };
+  const send = (delivery: Record<string, unknown>) => ingest.send('S', delivery, KEYS[delivery.host as string]!);
   const land = (delivery: Record<string, unknown>, deliveryId = 'd') =>
     landEntry(landing, inboxEntry('S', delivery as never, { deliveryId }));
   /** Lands what `send` put in the inbox, as the lander would, and answers each outcome. */
@@ -71,5 +50,5 @@ export function ingestLandingWorld(spaceSettings: Record<string, unknown> = {}) 
     for (const key of await inbox.list('inbox/')) outcomes.push(await landInboxEntry(landing, key));
     return outcomes;
   };
-  return { config: ingest.config, table, inbox, foreign, collisions, send, land, landSent };
+  return { config: ingest.deps.config, table, inbox, foreign, collisions, send, land, landSent };
 }

@@ -3,49 +3,24 @@
 // the key under their own name. A key under another space's name identifies the host (so it is not a 401) but is
 // refused with a 403 that names both, and nothing is queued.
 import { describe, expect, it } from '@jest/globals';
-import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts';
-import type { LandingMessage } from '#core/ports.ts';
-import { parseConfig } from '#schema/config.ts';
-import { runDelivery, signedDeliveryHeaders } from '../../../helpers/deliveries.ts';
-import {
-  InMemoryKeySource,
-  InMemoryObjectStore,
-  InMemoryTable,
-  RecordingQueue,
-  SettableClock,
-} from '../../../helpers/in-memory-ports.ts';
+import { runDelivery } from '../../../helpers/deliveries.ts';
+import { InMemoryKeySource } from '../../../helpers/in-memory-ports.ts';
+import { ingestWorld } from '../../../helpers/ingest-world.ts';
 
 const NOW = new Date('2026-11-29T12:00:00.000Z');
 const KEY_A = 'a'.repeat(64);
 const KEY_B = 'b'.repeat(64);
+const SPACES = {
+  spaces: {
+    A: { secretConfigKey: 'TeamA:Keys', senders: ['mac-studio-1'] },
+    B: { secretConfigKey: 'TeamB:Keys', senders: ['mac-studio-1', 'mac-mini-2'] },
+  },
+};
 
 function world(keys: Record<string, string[]>) {
-  const table = new InMemoryTable();
-  const inbox = new InMemoryObjectStore();
-  const landingQueue = new RecordingQueue<LandingMessage>();
-  const deps: IngestDeps = {
-    config: parseConfig({
-      spaces: {
-        A: { secretConfigKey: 'TeamA:Keys', senders: ['mac-studio-1'] },
-        B: { secretConfigKey: 'TeamB:Keys', senders: ['mac-studio-1', 'mac-mini-2'] },
-      },
-    }),
-    keys: new InMemoryKeySource(keys),
-    inbox,
-    landingQueue,
-    runs: table,
-    issueOwners: table,
-    clock: new SettableClock(NOW),
-  };
-  const send = (space: string, key: string, host = 'mac-studio-1') => {
-    const body = Buffer.from(JSON.stringify(runDelivery({ host })));
-    return acceptDelivery(deps, {
-      space,
-      rawBody: body,
-      headers: signedDeliveryHeaders(space, body, key, { at: NOW }),
-    });
-  };
-  return { deps, send, queued: () => landingQueue.sent.length };
+  const w = ingestWorld(SPACES, keys, NOW);
+  const send = (space: string, key: string, host = 'mac-studio-1') => w.send(space, runDelivery({ host }), key);
+  return { ...w, send };
 }
 
 describe("a host's key signs only for the spaces it is paired for", () => {

@@ -3,48 +3,18 @@
 // more than the space's timestamp tolerance ahead of its clock with 425 times-ahead naming the field (the runner
 // keeps it queued), queues nothing, and takes the same delivery once its clock has reached that time.
 import { describe, expect, it } from '@jest/globals';
-import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts';
-import type { LandingMessage } from '#core/ports.ts';
-import { parseConfig } from '#schema/config.ts';
 import { runId } from '#schema/run-id.ts';
-import {
-  hiddenTestDelivery,
-  issueDelivery,
-  runDelivery,
-  runnerRow,
-  signedDeliveryHeaders,
-} from '../../../helpers/deliveries.ts';
-import {
-  InMemoryKeySource,
-  InMemoryObjectStore,
-  InMemoryTable,
-  RecordingQueue,
-  SettableClock,
-} from '../../../helpers/in-memory-ports.ts';
+import { hiddenTestDelivery, issueDelivery, runDelivery, runnerRow } from '../../../helpers/deliveries.ts';
+import { ingestWorld } from '../../../helpers/ingest-world.ts';
 
 const NOW = new Date('2026-11-29T12:00:00.000Z');
 const KEY = 'k'.repeat(64);
 const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000).toISOString();
 
 function world() {
-  const clock = new SettableClock(NOW);
-  const table = new InMemoryTable();
-  const landingQueue = new RecordingQueue<LandingMessage>();
-  const deps: IngestDeps = {
-    config: parseConfig({ spaces: { S: { senders: ['mac-studio-1'], timestampToleranceSeconds: 300 } } }),
-    keys: new InMemoryKeySource({ 'Hosting:ModuleReportSecret:mac-studio-1': [KEY] }),
-    inbox: new InMemoryObjectStore(),
-    landingQueue,
-    runs: table,
-    issueOwners: table,
-    clock,
-  };
-  const send = (delivery: unknown) => {
-    const body = Buffer.from(JSON.stringify(delivery));
-    const headers = signedDeliveryHeaders('S', body, KEY, { at: clock.now() });
-    return acceptDelivery(deps, { space: 'S', rawBody: body, headers });
-  };
-  return { send, clock, queued: () => landingQueue.sent.length };
+  const config = { spaces: { S: { senders: ['mac-studio-1'], timestampToleranceSeconds: 300 } } };
+  const w = ingestWorld(config, { 'Hosting:ModuleReportSecret:mac-studio-1': [KEY] }, NOW);
+  return { ...w, send: (delivery: unknown) => w.send('S', delivery, KEY) };
 }
 
 describe('times ahead of the endpoint’s clock', () => {
