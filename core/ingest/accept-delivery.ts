@@ -6,6 +6,7 @@ import {
   acceptsV1At,
   keyCandidates,
   mayPublishIssues,
+  pinsOfModel,
   repoAllowed,
   spaceOf,
   type ReplayConfig,
@@ -22,7 +23,7 @@ import {
   type IssueDelivery,
 } from '#schema/delivery.ts';
 import { describeIssues } from '#schema/issues-text.ts';
-import { describeRun, modelIdForm, runId, runIdentity, sameRun } from '#schema/run-id.ts';
+import { describeRun, runId, runIdentity, sameRun } from '#schema/run-id.ts';
 import type { InboxEntry } from '#schema/messages.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
 import { inboxEntryName, inboxKey } from '../storage-layout.ts';
@@ -319,17 +320,9 @@ async function issueOwnershipRefusal(
     : `The issue record of task ${taskId} is published by host "${owner}"; host "${host}" may not replace it.`;
 }
 
-/**
- * The hosts a space pins a model to (`hostsByModel`), as the inbox entry's `owners`; none when it names no such
- * model. A model is pinned by the form its run ids take (`:` and `/` read as `_`): "qwen3_8b" takes the run ids
- * of a pinned "qwen3:8b", so it is pinned with it.
- */
+/** The hosts a space pins a model to (`hostsByModel`, by its id form), as the inbox entry's `owners`; or none. */
 const pinnedHosts = (space: SpaceConfig, model: string): { owners: string[] } | null => {
-  const form = modelIdForm(model);
-  // NFC, as the delivered model is read (the run schema's text fields).
-  const owners = Object.entries(space.hostsByModel ?? {}).flatMap(([pinned, hosts]) =>
-    modelIdForm(pinned.normalize('NFC')) === form ? hosts : [],
-  );
+  const owners = pinsOfModel(space, model).flatMap(([, hosts]) => hosts);
   return owners.length ? { owners: [...new Set(owners)] } : null;
 };
 

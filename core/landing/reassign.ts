@@ -3,8 +3,7 @@
 // owner's and the squatter's rows become the foreign ones. Nothing else of the row changes; its attempts stay.
 import { optimisticUpdate, runRecord } from '../optimistic-update.ts';
 import type { Clock, RunStore } from '../ports.ts';
-import { spaceOf, type ReplayConfig } from '#schema/config.ts';
-import { modelIdForm } from '#schema/run-id.ts';
+import { pinsOfModel, spaceOf, type ReplayConfig } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
 
 export type Reassignment = 'reassigned' | 'already-owned';
@@ -32,12 +31,7 @@ export async function reassignRun(
       if (current.value.host === host) return { done: 'already-owned' };
       // Given to the pinned host, a look-alike would stay its row and refuse the host's own run (§4 reclaims).
       const { model } = current.value;
-      const pinned = Object.entries(settings.hostsByModel ?? {}).find(
-        ([name, hosts]) =>
-          name.normalize('NFC') !== model &&
-          modelIdForm(name.normalize('NFC')) === modelIdForm(model) &&
-          hosts.includes(host),
-      );
+      const pinned = pinsOfModel(settings, model).find(([name, hosts]) => name !== model && hosts.includes(host));
       if (pinned)
         throw new ReassignError(
           `Run "${id}" is of model ${model}, a look-alike of ${pinned[0]}, which the space pins to ${host}: ` +

@@ -6,6 +6,7 @@ import { amount, count, mapped, nonEmptyText, pathSafeIdentity, positiveCount, r
 import { describeIssues } from './issues-text.ts';
 import { DEFAULT_EXPORT_FIELDS, EXPORT_FIELDS, isExportField, type ExportField } from './export-fields.ts';
 import { DEFAULT_MIN_N } from './defaults.ts';
+import { modelIdForm } from './run-id.ts';
 
 export const DEFAULT_SECRET_CONFIG_KEY = 'Hosting:ModuleReportSecret';
 export const DEFAULT_JUDGE_MODEL = 'claude-sonnet-5-5';
@@ -68,8 +69,15 @@ const spaceSchema = z.strictObject({
   repos: z.optional(z.array(repoName)),
   /** Senders that may publish issue records; absent = every sender (the first to publish a task owns it). */
   issuePublishers: z.optional(z.array(hostName)),
-  /** Models pinned to the senders that may own their runs (docs/contract.md §4); a model not named: any sender. */
-  hostsByModel: z.optional(z.record(z.string(), z.array(hostName).check(z.minLength(1)))),
+  /**
+   * Models pinned to the senders that may own their runs (docs/contract.md §4); a model not named: any sender.
+   * Names in NFC, as a delivered model is read.
+   */
+  hostsByModel: z.optional(
+    mapped(z.record(z.string(), z.array(hostName).check(z.minLength(1))), (pins) =>
+      Object.fromEntries(Object.entries(pins).map(([model, hosts]) => [model.normalize('NFC'), hosts])),
+    ),
+  ),
   judge: z._default(judgeSettingsSchema, {
     dailyCap: 200,
     maxAttempts: 6,
@@ -484,6 +492,13 @@ export const judgedSpacesWithoutRepos = (config: ReplayConfig): string[] =>
 /** Whether a space accepts issue records of `repo` and lets the judge fetch it (compared without case). */
 export const repoAllowed = (space: SpaceConfig, repo: string): boolean =>
   space.repos === undefined || space.repos.some((listed) => listed.toLowerCase() === repo.toLowerCase());
+
+/**
+ * The models a space pins (`hostsByModel`) whose run ids are `model`'s, each with its hosts: a model is pinned by
+ * the form its ids take (`:` and `/` read as `_`), so "qwen3_8b" is pinned with a pinned "qwen3:8b".
+ */
+export const pinsOfModel = (space: SpaceConfig, model: string): [pinned: string, hosts: string[]][] =>
+  Object.entries(space.hostsByModel ?? {}).filter(([pinned]) => modelIdForm(pinned) === modelIdForm(model));
 
 /** Whether `host` may publish issue records in the space: a listed publisher, or any sender when none are listed. */
 export const mayPublishIssues = (space: SpaceConfig, host: string): boolean =>
