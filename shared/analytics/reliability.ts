@@ -268,13 +268,14 @@ function figuresUpTo(largestK: number): (n: number, c: number) => Float64Array {
  */
 function curveOfKinds(kinds: readonly SampleKind[], resamples = RESAMPLES, seed = RESAMPLING_SEED): CurvePoint[] {
   if (!kinds.length) return [];
+  if (kinds.every((k) => k.n === 1)) {
+    const { rate, ci, samples } = rateOfKinds(kinds);
+    return [{ k: 1, passAt: rate!, passAtCi: ci!, passHat: rate!, passHatCi: ci!, tasks: samples }];
+  }
   const largestK = kinds[0]!.n;
   const figures = figuresUpTo(largestK);
   const alike = kinds.map((k) => ({ count: k.tasks, weight: 1, sums: figures(k.n, k.c) }));
-  const curve = curveOfClusters(alike, largestK, resamples, seed);
-  if (kinds.some((k) => k.n !== 1)) return curve;
-  const { ci } = rateOfKinds(kinds);
-  return curve.map((point) => ({ ...point, passAtCi: ci!, passHatCi: ci! }));
+  return curveOfClusters(alike, largestK, resamples, seed);
 }
 
 function curveOfClusters(kinds: readonly Kind[], largestK: number, resamples: number, seed: number): CurvePoint[] {
