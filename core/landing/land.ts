@@ -27,6 +27,7 @@ import {
   replacesHiddenTest,
   type ArchivedAttempts,
   type IncomingRun,
+  type LandingCase,
   type LandingDecision,
 } from './decide.ts';
 import { hostRecord, optimisticUpdate, runRecord, type UpdateDecision } from '../optimistic-update.ts';
@@ -167,10 +168,8 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
       // A re-run replaces the current attempt, which is archived before the row changes, with the verdict it had.
       // A patch accepted before the current one for the same finishedAt archives the current one as a conflict; a
       // pinned host's run reclaiming its id archives the other run there as a collision, never counted.
-      const replaced =
-        which === 'rerun' || which === 'displaces' || which === 'reclaims'
-          ? archived(latest!.value, deps.clock, which === 'displaces', which === 'reclaims')
-          : null;
+      const marks = REPLACED_MARKS[which];
+      const replaced = marks ? archived(latest!.value, deps.clock, marks) : null;
       // Only these change which attempts are archived; a first landing or a retry reads them off the row.
       const others = replaced
         ? archivedOtherThan(
@@ -307,12 +306,18 @@ const isOwnAttempt = (attempt: ArchivedAttempt, owner: string) => attempt.host =
 const isAttempt = (row: RunRow, finishedAt: string, patchSha256: string) =>
   row.finishedAt === finishedAt && row.patchSha256 === patchSha256;
 
-const archived = (row: RunRow, clock: Clock, conflict: boolean, collision = false): ArchivedAttempt => ({
-  ...row,
-  archivedAt: clock.now().toISOString(),
-  ...(conflict ? { conflict: true } : {}),
-  ...(collision ? { collision: true } : {}),
-});
+/** The cases whose row is replaced, and how the replaced attempt is marked in the archive. */
+const REPLACED_MARKS: Partial<Record<LandingCase, Pick<ArchivedAttempt, 'conflict' | 'collision'>>> = {
+  rerun: {},
+  displaces: { conflict: true },
+  reclaims: { collision: true },
+};
+
+const archived = (
+  row: RunRow,
+  clock: Clock,
+  marks: Pick<ArchivedAttempt, 'conflict' | 'collision'>,
+): ArchivedAttempt => ({ ...row, archivedAt: clock.now().toISOString(), ...marks });
 
 /** The archived attempts with this one among them: an attempt is archived once, and the first archive stays. */
 const withAttempt = (list: ArchivedAttempt[], attempt: ArchivedAttempt): ArchivedAttempt[] =>
