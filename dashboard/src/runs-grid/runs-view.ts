@@ -21,7 +21,7 @@ interface Column {
   hint?: string;
   width: number;
   numeric?: boolean;
-  /** The cell's text; null renders as "unknown", which a column of values of a known form has room for (84 px). */
+  /** The cell's text; null renders as "unknown", which a column of values of a known form has room for. */
   text(m: Computed, i: number): string | null;
   /** Sort key; NaN sorts last in either direction. */
   sortKey(m: Computed, ranks: Ranks, i: number): number;
@@ -56,6 +56,9 @@ const numberColumn = (key: NumberField, title: string, width: number, format: (v
 });
 
 const GENERATED = codeOf('metricsSource', 'generated');
+
+/** The narrowest a column may be that shows "unknown" whole (7 letters and the cell's padding). */
+const UNKNOWN_WIDTH = 84;
 
 export const COLUMNS: Column[] = [
   {
@@ -106,7 +109,7 @@ export const COLUMNS: Column[] = [
   {
     key: 'wave',
     title: 'Wave',
-    width: 84,
+    width: UNKNOWN_WIDTH,
     numeric: true,
     text: (m, i) => {
       const w = waveOf(m.table, m.facts, i);
@@ -140,12 +143,12 @@ export const COLUMNS: Column[] = [
     },
     cellClass: (m, i) => (agreementOf(m.table, i) === 'disagree' ? 'disagrees' : ''),
   },
-  numberColumn('steps', 'Steps', 84, (v) => num(v)),
-  numberColumn('wallSeconds', 'Wall time', 84, duration),
+  numberColumn('steps', 'Steps', UNKNOWN_WIDTH, (v) => num(v)),
+  numberColumn('wallSeconds', 'Wall time', UNKNOWN_WIDTH, duration),
   numberColumn('completionTokens', 'Compl. tokens', 116, big),
   numberColumn('outputTokensPerMinute', 'Tokens/min', 96, (v) => num(v)),
-  numberColumn('patchLinesAdded', '+ lines', 84, (v) => num(v)),
-  numberColumn('patchLinesRemoved', '− lines', 84, (v) => num(v)),
+  numberColumn('patchLinesAdded', '+ lines', UNKNOWN_WIDTH, (v) => num(v)),
+  numberColumn('patchLinesRemoved', '− lines', UNKNOWN_WIDTH, (v) => num(v)),
   textColumn('host', 'Host', 120),
   numberColumn('finishedAt', 'Finished (UTC)', 176, (v) => instant(new Date(v * 1000).toISOString())),
 ];
