@@ -176,11 +176,11 @@ describe('the filter menus', () => {
     const page = await open('/?view=runs', width);
     const menus = await page.locator('details.menu').evaluateAll((all) => all.map((m) => m.dataset.filter!));
     expect(menus.length).toBeGreaterThanOrEqual(6);
+    const inner = await page.evaluate(() => document.documentElement.clientWidth);
     const outside: string[] = [];
     for (const name of menus) {
       await page.locator(`details[data-filter="${name}"] summary`).click();
       const box = await page.locator(`details[data-filter="${name}"] .menu-pop`).boundingBox();
-      const inner = await page.evaluate(() => document.documentElement.clientWidth);
       if (!box || box.x < 0 || box.x + box.width > inner)
         outside.push(`${name}: ${box?.x} + ${box?.width} of ${inner}`);
       await page.locator(`details[data-filter="${name}"] summary`).click();
@@ -221,7 +221,6 @@ describe('the header', () => {
       whole: s.scrollWidth <= s.clientWidth && s.scrollHeight <= s.clientHeight,
       title: (s as HTMLElement).title,
     }));
-    await page.screenshot({ path: `${SHOTS}/layout-dashboard-${width}.png` });
     expect(status.text).toMatch(/ runs$/);
     expect(status).toMatchObject({ whole: true, title: status.text });
     await page.screenshot({ path: `${SHOTS}/layout-dashboard-${width}.png` });
