@@ -3,12 +3,13 @@
 // run dataset (engine-queries.ts), and the figures are worked out from those counts by the functions the
 // in-memory path uses (group-stats.ts, reliability.ts, all-pairs.ts). No run is held in the function: `/stats` is
 // one answer of a row per configuration and sample kind (n, c), plus one per configuration and task where tasks
-// are clustered by repository; `/pairs` one row per configuration and task.
-import { allPairsOf, MAX_ALL_PAIRS, refusedPairs, type AllPairs } from '#analytics/all-pairs.ts';
+// are clustered by repository; `/pairs` one row per pair of configurations and paired kind (one per configuration
+// and task where tasks are clustered by repository).
+import { allPairsOf, allPairsOfKinds, MAX_ALL_PAIRS, refusedPairs, type AllPairs } from '#analytics/all-pairs.ts';
 import { HIDDEN_TEST_STATUSES, VERDICTS } from '#analytics/columns.ts';
 import type { StatsGroup } from '#analytics/contract.ts';
 import { emptyVerdictCounts } from '#analytics/rate-figures.ts';
-import { reliabilityOfKinds, type ClusterUnit } from '#analytics/reliability.ts';
+import { reliabilityOfKinds, type ClusterUnit, type PairedKind } from '#analytics/reliability.ts';
 import { runCostOfTotals } from '#analytics/run-cost.ts';
 import type { Group } from '#analytics/run-grouping.ts';
 import type { ResolveOutcome } from '#analytics/statistics.ts';
@@ -18,6 +19,7 @@ import type { AnalyticsEngine, EngineValue } from '../ports.ts';
 import {
   anyTestResultSql,
   configurationsSql,
+  pairKindsSql,
   statisticsSql,
   taskSamplesSql,
   type EngineView,
@@ -145,15 +147,43 @@ export async function engineStatistics(
   return statisticsOfGroups(tallies, reliabilities, outcome, minN);
 }
 
-/** `/pairs`'s rows, by the engine: more than MAX_ALL_PAIRS configurations are refused before their tasks are counted. */
+/**
+ * `/pairs`'s rows, by the engine: more than MAX_ALL_PAIRS configurations are refused before their tasks are
+ * counted. Clustered by task, each pair's paired kinds; by repository, each configuration's tasks.
+ */
 export async function enginePairs(
   engine: AnalyticsEngine,
   view: EngineView,
   outcome: ResolveOutcome,
   cluster: ClusterUnit,
 ): Promise<AllPairs> {
-  const groups = (await engine.rows(configurationsSql(engine, view, outcome))).map(groupOf);
+  const configurations = await engine.rows(configurationsSql(engine, view, outcome));
+  const groups = configurations.map(groupOf);
   if (groups.length > MAX_ALL_PAIRS) return refusedPairs(outcome, groups.length);
-  const counts = sampleCountsOfRows(await engine.rows(taskSamplesSql(engine, view, outcome)), groups);
-  return allPairsOf(counts, groups, outcome, cluster);
+  if (cluster === 'repo') {
+    const counts = sampleCountsOfRows(await engine.rows(taskSamplesSql(engine, view, outcome)), groups);
+    return allPairsOf(counts, groups, outcome, cluster);
+  }
+  const kinds = new Map<string, PairedKind[]>();
+  for (const row of await engine.rows(pairKindsSql(engine, view, outcome))) {
+    const [a, b] = (['a', 'b'] as const).map((side) => ({
+      model: String(row[`${side}_model`]),
+      harnessVersion: String(row[`${side}_harness_version`]),
+    }));
+    const key = keyOf(a!) + keyOf(b!);
+    const kind = { nA: count(row, 'a_n'), cA: count(row, 'a_c'), nB: count(row, 'b_n'), cB: count(row, 'b_c') };
+    (kinds.get(key) ?? kinds.set(key, []).get(key)!).push({ ...kind, tasks: count(row, 'tasks') });
+  }
+  const totals = configurations.map((row) => ({ counted: count(row, 'counted'), resolved: count(row, 'resolved') }));
+  // The engine pairs a before b in its own order; a pair asked the other way round has its sides swapped.
+  const kindsOf = (x: number, y: number): PairedKind[] =>
+    kinds.get(keyOf(groups[x]!) + keyOf(groups[y]!)) ??
+    (kinds.get(keyOf(groups[y]!) + keyOf(groups[x]!)) ?? []).map(({ nA, cA, nB, cB, tasks }) => ({
+      nA: nB,
+      cA: cB,
+      nB: nA,
+      cB: cA,
+      tasks,
+    }));
+  return allPairsOfKinds(groups, totals, outcome, kindsOf);
 }

@@ -211,9 +211,24 @@ export const taskSamplesSql = (engine: AnalyticsEngine, view: EngineView, outcom
    WHERE ${OUTCOME_SQL[outcome].counted}
    GROUP BY model, harnessVersion, taskId`;
 
-/** The configurations in view, whether or not they have a result. */
+/**
+ * Per pair of configurations (a before b by model, then harness version) and paired kind: how many tasks both have
+ * a result on had n_a runs of a with a result, c_a resolved, and n_b and c_b of b (reliability.ts pairedKindsOf:
+ * all a pair's figures clustered by task depend on). At most 400 rows a pair at 5 samples a task, however many tasks.
+ */
+export const pairKindsSql = (engine: AnalyticsEngine, view: EngineView, outcome: ResolveOutcome): string =>
+  `WITH samples AS (${taskSamplesSql(engine, view, outcome)})
+   SELECT a.model AS a_model, a.harness_version AS a_harness_version, b.model AS b_model,
+     b.harness_version AS b_harness_version, a.n AS a_n, a.c AS a_c, b.n AS b_n, b.c AS b_c, count(*) AS tasks
+   FROM samples AS a JOIN samples AS b ON a.task_id = b.task_id
+     AND (a.model < b.model OR (a.model = b.model AND a.harness_version < b.harness_version))
+   GROUP BY a.model, a.harness_version, b.model, b.harness_version, a.n, a.c, b.n, b.c`;
+
+/** The configurations in view, whether or not they have a result, each with its runs with a result and resolved. */
 export const configurationsSql = (engine: AnalyticsEngine, view: EngineView, outcome: ResolveOutcome): string =>
-  `SELECT DISTINCT model, harnessVersion AS harness_version FROM (${selectedSql(engine, view, outcome)}) AS selected`;
+  `SELECT model, harnessVersion AS harness_version, count_if(${OUTCOME_SQL[outcome].counted}) AS counted,
+     count_if(${OUTCOME_SQL[outcome].counted} AND ${OUTCOME_SQL[outcome].resolved}) AS resolved
+   FROM (${selectedSql(engine, view, outcome)}) AS selected GROUP BY model, harnessVersion`;
 
 /** One search word as the engine matches it (result-filters.ts searchRows): in a searched text field, or in the labels worked out beside it. */
 export interface EngineSearchWord {

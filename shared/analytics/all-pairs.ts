@@ -4,8 +4,8 @@
 // that reading the smallest of many p values is not reading noise. At most MAX_ALL_PAIRS configurations (66
 // pairs); the read API (`/pairs`) and the cockpit's Compare view both run it.
 import type { Group } from './run-grouping.ts';
-import { pairFigures, pOf, type PairFigures } from './compare-groups.ts';
-import type { ClusterUnit } from './reliability.ts';
+import { figuresOfKinds, pairFigures, pOf, type PairFigures } from './compare-groups.ts';
+import type { ClusterUnit, PairedKind } from './reliability.ts';
 import type { RunTable } from './run-table.ts';
 import { holmAdjust, type ResolveOutcome } from './statistics.ts';
 import { sampleCountsOf, type SampleCounts } from './task-samples.ts';
@@ -58,18 +58,47 @@ export function allPairs(
   return allPairsOf(sampleCountsOf(table, selection, unordered, outcome), unordered, outcome, cluster);
 }
 
-/** allPairs from the groups' samples of each task (the read API's engine path counts them in SQL). */
+/** allPairs from the groups' samples of each task (the read API's engine path counts them in SQL by repository). */
 export function allPairsOf(
   counts: SampleCounts,
   unordered: readonly Group[],
   outcome: ResolveOutcome,
   cluster: ClusterUnit = 'task',
 ): AllPairs {
+  const totals = unordered.map((_, g) => ({
+    counted: counts.n[g]!.reduce((s, x) => s + x, 0),
+    resolved: counts.c[g]!.reduce((s, x) => s + x, 0),
+  }));
+  return pairsOf(unordered, totals, outcome, (x, y) => pairFigures(counts, x, y, cluster).figures);
+}
+
+/**
+ * allPairs clustered by task, from each pair's paired kinds (`kindsOf(x, y)`, A being group x) and each group's
+ * samples with a result and resolved: what the read API's engine path counts in SQL, however many tasks there are.
+ */
+export function allPairsOfKinds(
+  unordered: readonly Group[],
+  totals: readonly GroupTotals[],
+  outcome: ResolveOutcome,
+  kindsOf: (x: number, y: number) => PairedKind[],
+): AllPairs {
+  return pairsOf(unordered, totals, outcome, (x, y) => figuresOfKinds(kindsOf(x, y)));
+}
+
+/** A group's samples with a result on the outcome, and those resolved. */
+export interface GroupTotals {
+  counted: number;
+  resolved: number;
+}
+
+function pairsOf(
+  unordered: readonly Group[],
+  totals: readonly GroupTotals[],
+  outcome: ResolveOutcome,
+  figuresOf: (x: number, y: number) => PairFigures,
+): AllPairs {
   if (unordered.length > MAX_ALL_PAIRS) return refusedPairs(outcome, unordered.length);
-  const rateOf = unordered.map((_, g) => {
-    const [resolved, counted] = [counts.c[g]!.reduce((s, x) => s + x, 0), counts.n[g]!.reduce((s, x) => s + x, 0)];
-    return counted ? resolved / counted : -1;
-  });
+  const rateOf = totals.map(({ counted, resolved }) => (counted ? resolved / counted : -1));
   const order = [...unordered.keys()].sort(
     (x, y) =>
       rateOf[y]! - rateOf[x]! ||
@@ -80,7 +109,7 @@ export function allPairsOf(
   const rows: PairRow[] = [];
   for (let x = 0; x < groups.length; x++)
     for (let y = x + 1; y < groups.length; y++) {
-      const { figures } = pairFigures(counts, order[x]!, order[y]!, cluster);
+      const figures = figuresOf(order[x]!, order[y]!);
       if (figures.pairs === 0) continue;
       const [a, b] = [groups[x]!, groups[y]!];
       rows.push({

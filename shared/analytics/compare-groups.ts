@@ -6,7 +6,16 @@
 // two cannot disagree.
 import type { Group } from './run-grouping.ts';
 import type { RunTable } from './run-table.ts';
-import { compareTaskMeans, MIN_CLUSTERS, fewClustersWarning, type ClusterUnit } from './reliability.ts';
+import {
+  compareKindMeans,
+  compareTaskMeans,
+  fewClustersWarning,
+  MIN_CLUSTERS,
+  pairedKindsOf,
+  type ClusterUnit,
+  type PairedKind,
+  type TaskMeansComparison,
+} from './reliability.ts';
 import { MIN_SHARED_TASKS, pairedComparison, type PairedComparison, type ResolveOutcome } from './statistics.ts';
 import { sampleCountsOf, type SampleCounts } from './task-samples.ts';
 
@@ -45,32 +54,46 @@ const NO_TASK_MEANS = {
 export const pOf = (f: PairFigures): number | null => f.mcnemarP ?? f.permutationP;
 
 /**
- * Groups a and b of the counts over the tasks both have a result on. The counts sort the tasks by their per-task
- * means: A's higher (aOnly), B's higher (bOnly), equal and above 0 (bothResolved), both 0 (neither); with one run
- * each they are McNemar's table, and the tasks each side did better on are listed (by index). Fewer than MIN_SHARED_TASKS shared tasks give the counts and null statistics.
+ * Groups a and b of the counts over the tasks both have a result on: the pair's figures (figuresOfKinds), and the
+ * tasks each side did better on (by index).
  */
 export function pairFigures(counts: SampleCounts, a: number, b: number, cluster: ClusterUnit = 'task') {
   const [nA, cA, nB, cB] = [counts.n[a]!, counts.c[a]!, counts.n[b]!, counts.c[b]!];
-  const table = { bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 };
+  const shared: Omit<PairedKind, 'tasks'>[] = [];
   const aOnlyTasks: number[] = [];
   const bOnlyTasks: number[] = [];
-  let oneEach = cluster === 'task';
   for (let t = 0; t < nA.length; t++) {
     if (!nA[t] || !nB[t]) continue;
-    oneEach &&= nA[t] === 1 && nB[t] === 1;
-    // Compared as cA/nA against cB/nB, multiplied out.
-    const ahead = cA[t]! * nB[t]! - cB[t]! * nA[t]!;
+    shared.push({ nA: nA[t]!, cA: cA[t]!, nB: nB[t]!, cB: cB[t]! });
+    const ahead = aheadOf(shared.at(-1)!);
     if (ahead > 0) aOnlyTasks.push(t);
     else if (ahead < 0) bOnlyTasks.push(t);
-    else if (cA[t]! > 0) table.bothResolved++;
-    else table.neither++;
   }
-  table.aOnly = aOnlyTasks.length;
-  table.bOnly = bOnlyTasks.length;
-  const paired = pairedComparison(table);
   const sharedOf = (n: Int32Array, c: Int32Array) =>
     counts.tasks.flatMap((task, t) => (nA[t] && nB[t] ? [{ task, n: n[t]!, c: c[t]!, repo: counts.repos[t]! }] : []));
-  const byTaskMeans = oneEach ? null : compareTaskMeans(sharedOf(nA, cA), sharedOf(nB, cB), cluster);
+  const byRepo = cluster === 'repo' ? compareTaskMeans(sharedOf(nA, cA), sharedOf(nB, cB), cluster) : null;
+  return { figures: figuresOfKinds(pairedKindsOf(shared), byRepo), aOnlyTasks, bOnlyTasks };
+}
+
+/** Above 0 where A's per-task mean cA/nA is the higher, below 0 where B's is (multiplied out). */
+const aheadOf = (k: Omit<PairedKind, 'tasks'>) => k.cA * k.nB - k.cB * k.nA;
+
+/**
+ * A pair's figures from its paired kinds (the shared tasks alike on both sides), clustered by task; clustered by
+ * repository, with `byRepo`'s per-task means in place of the kinds'. The counts sort the tasks by their per-task
+ * means: A's higher (aOnly), B's higher (bOnly), equal and above 0 (bothResolved), both 0 (neither); with one run
+ * each they are McNemar's table. Fewer than MIN_SHARED_TASKS shared tasks give the counts and null statistics.
+ */
+export function figuresOfKinds(kinds: readonly PairedKind[], byRepo: TaskMeansComparison | null = null): PairFigures {
+  const table = { bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 };
+  for (const kind of kinds) {
+    const ahead = aheadOf(kind);
+    table[ahead > 0 ? 'aOnly' : ahead < 0 ? 'bOnly' : kind.cA > 0 ? 'bothResolved' : 'neither'] += kind.tasks;
+  }
+  const cluster: ClusterUnit = byRepo ? 'repo' : 'task';
+  const paired = pairedComparison(table);
+  const oneEach = !byRepo && kinds.every((k) => k.nA === 1 && k.nB === 1);
+  const byTaskMeans = oneEach ? null : (byRepo ?? compareKindMeans(kinds));
   const figures: PairFigures = !byTaskMeans
     ? { ...paired, method: 'mcnemar', cluster, clusters: paired.pairs, ...NO_TASK_MEANS }
     : {
@@ -94,7 +117,7 @@ export function pairFigures(counts: SampleCounts, a: number, b: number, cluster:
       };
   if (paired.pairs < MIN_SHARED_TASKS)
     Object.assign(figures, { difference: null, ci: null, mcnemarP: null, se: null, permutationP: null });
-  return { figures, aOnlyTasks, bOnlyTasks };
+  return figures;
 }
 
 /** `GET …/compare`'s figures (its body adds `asOf`). */

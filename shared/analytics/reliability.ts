@@ -408,11 +408,49 @@ export interface TaskMeansComparison {
   exact: boolean;
 }
 
+/** Shared tasks alike on both sides: `tasks` of them with nA samples of A, cA resolved, and nB of B, cB resolved. */
+export interface PairedKind {
+  nA: number;
+  cA: number;
+  nB: number;
+  cB: number;
+  tasks: number;
+}
+
+/** One shared task's samples, or `tasks` shared tasks alike. */
+type PairedTasks = Omit<PairedKind, 'tasks'> & { tasks?: number };
+
+/**
+ * How many shared tasks have each (nA, cA, nB, cB), in that order: all a comparison clustered by task depends on,
+ * in the order it sums them. Kinds counted elsewhere (an engine's rows) may come split or in any order.
+ */
+export function pairedKindsOf(tasks: Iterable<PairedTasks>): PairedKind[] {
+  const byKey = new Map<string, PairedKind>();
+  for (const { nA, cA, nB, cB, tasks: alike = 1 } of tasks) {
+    if (nA <= 0 || nB <= 0 || alike <= 0) continue;
+    const key = `${nA} ${cA} ${nB} ${cB}`;
+    const kind = byKey.get(key);
+    if (kind) kind.tasks += alike;
+    else byKey.set(key, { nA, cA, nB, cB, tasks: alike });
+  }
+  return [...byKey.values()].sort((x, y) => x.nA - y.nA || x.cA - y.cA || x.nB - y.nB || x.cB - y.cB);
+}
+
+/** `count` clusters alike: each of `tasks` shared tasks, summing A's and B's per-task means and their differences. */
+interface ClusterClass {
+  count: number;
+  tasks: number;
+  sumA: number;
+  sumB: number;
+  sumD: number;
+}
+
 /**
  * A against B over the tasks both have a result on. Under no difference, each cluster's summed difference is as
  * likely negative as positive, so p is the share of sign patterns whose |Σ| is at least the observed one: over
  * all 2^N patterns of the N non-zero clusters when N ≤ EXACT_SIGN_FLIPS_UP_TO, else (1 + hits)/(1 + RESAMPLES)
- * over random patterns from the fixed seed (Phipson & Smyth 2010).
+ * over random patterns from the fixed seed (Phipson & Smyth 2010). Clustered by task, it is compareKindMeans of
+ * the shared tasks' paired kinds.
  */
 export function compareTaskMeans(
   a: readonly TaskSamples[],
@@ -422,51 +460,84 @@ export function compareTaskMeans(
 ): TaskMeansComparison {
   const ofB = new Map(counted(b).map((t) => [t.task, t]));
   const shared = counted(a).filter((t) => ofB.has(t.task));
-  const d = shared.map((t) => t.c / t.n - ofB.get(t.task)!.c / ofB.get(t.task)!.n);
+  if (unit === 'task')
+    return compareKindMeans(
+      shared.map((t) => ({ nA: t.n, cA: t.c, nB: ofB.get(t.task)!.n, cB: ofB.get(t.task)!.c })),
+      z,
+    );
   const { of, count } = clustersOf(shared, unit);
-  const pairs = shared.length;
-  const none = { pairs, clusters: count, difference: null, se: null, ci: null, permutationP: null, exact: false };
-  if (!pairs) return { ...none, meanA: null, meanB: null };
-  const meanA = shared.reduce((s, t) => s + t.c / t.n, 0) / pairs;
-  const meanB = shared.reduce((s, t) => s + ofB.get(t.task)!.c / ofB.get(t.task)!.n, 0) / pairs;
-  const difference = d.reduce((s, x) => s + x, 0) / pairs;
-  const residual = new Float64Array(count);
-  const clusterSum = new Float64Array(count);
-  d.forEach((x, i) => {
-    residual[of[i]!]! += x - difference;
-    clusterSum[of[i]!]! += x;
+  const classes = Array.from({ length: count }, () => ({ count: 1, tasks: 0, sumA: 0, sumB: 0, sumD: 0 }));
+  shared.forEach((t, i) => {
+    const [meanA, meanB] = [t.c / t.n, ofB.get(t.task)!.c / ofB.get(t.task)!.n];
+    const cluster = classes[of[i]!]!;
+    cluster.tasks++;
+    cluster.sumA += meanA;
+    cluster.sumB += meanB;
+    cluster.sumD += meanA - meanB;
   });
-  const se = count > 1 ? Math.sqrt((count / (count - 1)) * residual.reduce((s, r) => s + r * r, 0)) / pairs : null;
-  const ci: Interval | null =
-    se === null ? null : [Math.max(-1, difference - z * se), Math.min(1, difference + z * se)];
-  const { p, exact } = signFlipP(clusterSum);
-  return { pairs, clusters: count, meanA, meanB, difference, se, ci, permutationP: p, exact };
+  return compareClusters(classes, z);
 }
 
-/** The two-sided sign-flip p of Σ u (see compareTaskMeans). */
-function signFlipP(units: Float64Array, resamples = RESAMPLES, seed = RESAMPLING_SEED): { p: number; exact: boolean } {
-  const sizes = [...units].filter((u) => u !== 0).map(Math.abs);
-  const observed = Math.abs(sizes.length ? units.reduce((s, u) => s + u, 0) : 0);
+/** compareTaskMeans clustered by task, from the shared tasks' paired kinds alone: each task is a cluster. */
+export const compareKindMeans = (kinds: Iterable<PairedTasks>, z = Z95): TaskMeansComparison =>
+  compareClusters(
+    pairedKindsOf(kinds).map(({ nA, cA, nB, cB, tasks }) => ({
+      count: tasks,
+      tasks: 1,
+      sumA: cA / nA,
+      sumB: cB / nB,
+      sumD: cA / nA - cB / nB,
+    })),
+    z,
+  );
+
+function compareClusters(classes: readonly ClusterClass[], z: number): TaskMeansComparison {
+  let [pairs, clusters, sumA, sumB, sumD] = [0, 0, 0, 0, 0];
+  for (const k of classes) {
+    [pairs, clusters] = [pairs + k.count * k.tasks, clusters + k.count];
+    [sumA, sumB, sumD] = [sumA + k.count * k.sumA, sumB + k.count * k.sumB, sumD + k.count * k.sumD];
+  }
+  const none = { pairs, clusters, difference: null, se: null, ci: null, permutationP: null, exact: false };
+  if (!pairs) return { ...none, meanA: null, meanB: null };
+  const difference = sumD / pairs;
+  const squares = classes.reduce((s, k) => s + k.count * (k.sumD - k.tasks * difference) ** 2, 0);
+  const se = clusters > 1 ? Math.sqrt((clusters / (clusters - 1)) * squares) / pairs : null;
+  const ci: Interval | null =
+    se === null ? null : [Math.max(-1, difference - z * se), Math.min(1, difference + z * se)];
+  const { p, exact } = signFlipP(classes);
+  return { pairs, clusters, meanA: sumA / pairs, meanB: sumB / pairs, difference, se, ci, permutationP: p, exact };
+}
+
+/** The two-sided sign-flip p of the clusters' summed differences (see compareTaskMeans). */
+function signFlipP(
+  classes: readonly ClusterClass[],
+  resamples = RESAMPLES,
+  seed = RESAMPLING_SEED,
+): { p: number; exact: boolean } {
+  const differing = classes.filter((k) => k.sumD !== 0);
+  const observed = Math.abs(differing.reduce((s, k) => s + k.count * k.sumD, 0));
   // Sums of the same differences in another order may differ in the last bits.
   const atLeast = (sum: number) => Math.abs(sum) >= observed - 1e-9 * (1 + observed);
-  if (sizes.length <= EXACT_SIGN_FLIPS_UP_TO) {
-    const signed = [...units].filter((u) => u !== 0);
+  const n = differing.reduce((s, k) => s + k.count, 0);
+  if (n <= EXACT_SIGN_FLIPS_UP_TO) {
+    const signed = differing.flatMap((k) => Array<number>(k.count).fill(k.sumD));
     let hits = 0;
-    for (let pattern = 0; pattern < 1 << signed.length; pattern++) {
+    for (let pattern = 0; pattern < 1 << n; pattern++) {
       let sum = 0;
       signed.forEach((u, i) => (sum += pattern & (1 << i) ? -u : u));
       if (atLeast(sum)) hits++;
     }
-    return { p: hits / (1 << signed.length), exact: true };
+    return { p: hits / (1 << n), exact: true };
   }
-  // Clusters of the same size are one class; flipping m of them flips Bin(m, ½) of them.
-  const classes = new Map<number, number>();
-  for (const s of sizes) classes.set(s, (classes.get(s) ?? 0) + 1);
-  const binomial = binomialSampler(Math.max(...classes.values()), seeded(seed));
+  // Clusters of the same size are one class, drawn in size order; flipping m of them flips Bin(m, ½) of them.
+  const bySize = new Map<number, number>();
+  for (const k of differing) bySize.set(Math.abs(k.sumD), (bySize.get(Math.abs(k.sumD)) ?? 0) + k.count);
+  const sizes = [...bySize].sort(([x], [y]) => x - y);
+  const binomial = binomialSampler(Math.max(...bySize.values()), seeded(seed));
   let hits = 0;
   for (let r = 0; r < resamples; r++) {
     let sum = 0;
-    for (const [size, m] of classes) sum += size * (m - 2 * binomial(m, 0.5));
+    for (const [size, m] of sizes) sum += size * (m - 2 * binomial(m, 0.5));
     if (atLeast(sum)) hits++;
   }
   return { p: (1 + hits) / (1 + resamples), exact: false };

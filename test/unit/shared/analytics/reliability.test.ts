@@ -13,6 +13,7 @@ import {
   clusteredRate,
   compareTaskMeans,
   consistencyOf,
+  pairedKindsOf,
   passAtK,
   passHatK,
   reliabilityCurve,
@@ -23,7 +24,7 @@ import {
 } from '#analytics/reliability.ts';
 import { quantileOfKnown } from '#analytics/quantiles.ts';
 import { binomialSampler, seeded } from '#analytics/seeded-random.ts';
-import { pairFigures } from '#analytics/compare-groups.ts';
+import { figuresOfKinds, pairFigures } from '#analytics/compare-groups.ts';
 import type { SampleCounts } from '#analytics/task-samples.ts';
 import { binomialLowerTail, pairedComparison, proportion, Z95 } from '#analytics/statistics.ts';
 import { describeComparison } from '#analytics/comparison-sentence.ts';
@@ -227,6 +228,54 @@ describe('paired comparison on per-task means', () => {
     const a = Array.from({ length: 40 }, (_, i) => ({ task: `t${i}`, n: 5, c: 5 }));
     const b = Array.from({ length: 40 }, (_, i) => ({ task: `t${i}`, n: 5, c: 1 }));
     expect(compareTaskMeans(a, b).permutationP).toBeCloseTo(1 / 2001, 12);
+  });
+
+  it('draws the same random sign patterns whichever order the tasks come in', () => {
+    // 30 tasks of several sizes of |d|: a random p; and the same tasks in the reverse order.
+    const a = Array.from({ length: 30 }, (_, i) => ({ task: `t${i}`, n: 5, c: i % 5 }));
+    const b = a.map((t, i) => ({ ...t, c: (i * 3) % 4 }));
+    const forward = compareTaskMeans(a, b);
+    expect(forward.exact).toBe(false);
+    expect(compareTaskMeans([...a].reverse(), [...b].reverse()).permutationP).toBe(forward.permutationP);
+    expect(compareTaskMeans([...a].reverse(), [...b].reverse(), 'repo').permutationP).toBe(forward.permutationP);
+  });
+});
+
+describe('a comparison clustered by task, from the shared tasks’ paired kinds alone', () => {
+  const mixed = (resolved: number[], samples: number[]) =>
+    resolved.map((c, i) => ({ task: `t${String(i).padStart(2, '0')}`, n: samples[i % samples.length]!, c }));
+  const a = mixed([3, 2, 1, 0, 1, 1, 2, 0, 3, 1, 2, 2, 0, 1], [3, 2, 4]);
+  const b = mixed([1, 2, 0, 0, 1, 0, 2, 1, 1, 1, 0, 2, 0, 3], [2, 3, 4]);
+  const kindsOf = (x: TaskSamples[], y: TaskSamples[]) =>
+    x.map((t, i) => ({ nA: t.n, cA: Math.min(t.c, t.n), nB: y[i]!.n, cB: Math.min(y[i]!.c, y[i]!.n) }));
+
+  it('gives the figures of its tasks, however its kinds come split or ordered', () => {
+    const bounded = (tasks: TaskSamples[]) => tasks.map((t) => ({ ...t, c: Math.min(t.c, t.n) }));
+    const { figures } = pairFigures(countsOf(bounded(a), bounded(b)), 0, 1);
+    expect(figures.method).toBe('task-means');
+    const kinds = pairedKindsOf(kindsOf(a, b));
+    expect(kinds.reduce((sum, k) => sum + k.tasks, 0)).toBe(14);
+    expect(figuresOfKinds(kinds)).toEqual(figures);
+    const split = kinds.flatMap((k) =>
+      k.tasks > 1
+        ? [
+            { ...k, tasks: 1 },
+            { ...k, tasks: k.tasks - 1 },
+          ]
+        : [k],
+    );
+    expect(figuresOfKinds(pairedKindsOf(split.reverse()))).toEqual(figures);
+  });
+
+  it('sorts each kind into McNemar’s four counts by which side’s per-task mean is higher', () => {
+    // 1/2 against 1/3: A ahead; 2/4 against 1/2: equal and above 0; 0/3 against 0/1: neither; 1/3 against 2/2: B.
+    const kinds = pairedKindsOf([
+      { nA: 2, cA: 1, nB: 3, cB: 1, tasks: 4 },
+      { nA: 4, cA: 2, nB: 2, cB: 1, tasks: 3 },
+      { nA: 3, cA: 0, nB: 1, cB: 0, tasks: 2 },
+      { nA: 3, cA: 1, nB: 2, cB: 2, tasks: 1 },
+    ]);
+    expect(figuresOfKinds(kinds)).toMatchObject({ pairs: 10, aOnly: 4, bothResolved: 3, neither: 2, bOnly: 1 });
   });
 });
 
