@@ -5,23 +5,23 @@
 // one answer of a row per configuration and sample kind (n, c), plus one per configuration and task where tasks
 // are clustered by repository; `/pairs` one row per pair of configurations and paired kind (one per configuration
 // and task where tasks are clustered by repository).
-import { allPairsOf, allPairsOfKinds, MAX_ALL_PAIRS, refusedPairs, type AllPairs } from '#analytics/all-pairs.ts';
+import { allPairsOfKinds, MAX_ALL_PAIRS, refusedPairs, type AllPairs } from '#analytics/all-pairs.ts';
 import { HIDDEN_TEST_STATUSES, VERDICTS } from '#analytics/columns.ts';
 import type { StatsGroup } from '#analytics/contract.ts';
 import { emptyVerdictCounts } from '#analytics/rate-figures.ts';
-import { reliabilityOfKinds, type ClusterUnit, type PairedKind } from '#analytics/reliability.ts';
+import { reliabilityOfKinds, reliabilityOfRepos, type ClusterUnit, type PairedKind } from '#analytics/reliability.ts';
 import { runCostOfTotals } from '#analytics/run-cost.ts';
 import type { Group } from '#analytics/run-grouping.ts';
 import type { ResolveOutcome } from '#analytics/statistics.ts';
-import { compareTaskIds, reliabilityOfCounts, type SampleCounts } from '#analytics/task-samples.ts';
+import { compareTaskIds } from '#analytics/task-samples.ts';
 import type { ModelPrice } from '#schema/config.ts';
 import type { AnalyticsEngine, EngineValue } from '../ports.ts';
 import {
   anyTestResultSql,
+  clusterKindsSql,
   configurationsSql,
   pairKindsSql,
   statisticsSql,
-  taskSamplesSql,
   type EngineView,
 } from './engine-queries.ts';
 import { statisticsOfGroups, type GroupTally } from './group-stats.ts';
@@ -82,31 +82,30 @@ function tallyOfRow(row: Row, medianUsd: number | null): GroupTally {
   };
 }
 
-/** The groups' samples of each task, tasks in task id order as sampleCountsOf lays them out. */
-function sampleCountsOfRows(rows: readonly Row[], groups: readonly Group[]): SampleCounts {
-  const repoOf = new Map<string, string | null>();
+/**
+ * Rows of a cluster's kinds (clusterKindsSql, pairKindsSql), by `keyOf(row)` and then by cluster: each key's
+ * clusters in the order of their smallest task id, each as its kinds.
+ */
+function clustersByKey<K>(
+  rows: readonly Row[],
+  keyOf: (row: Row) => string,
+  kindOf: (row: Row) => K,
+): Map<string, K[][]> {
+  const byKey = new Map<string, Map<string, { first: string; kinds: K[] }>>();
   for (const row of rows) {
-    const [task, repo] = [String(row['task_id']), row['repo'] === null ? null : String(row['repo'])];
-    const known = repoOf.get(task);
-    if (known === undefined || (repo !== null && (known === null || repo < known))) repoOf.set(task, repo);
+    const key = keyOf(row);
+    const clusters = byKey.get(key) ?? byKey.set(key, new Map()).get(key)!;
+    const [name, first] = [String(row['cluster']), String(row['first_task'])];
+    const cluster = clusters.get(name) ?? clusters.set(name, { first, kinds: [] }).get(name)!;
+    if (first < cluster.first) cluster.first = first;
+    cluster.kinds.push(kindOf(row));
   }
-  const tasks = [...repoOf.keys()].sort(compareTaskIds);
-  const indexOf = new Map(tasks.map((task, t) => [task, t]));
-  // By model, then harness: no key string made per row.
-  const groupIndex = new Map<string, Map<string, number>>();
-  groups.forEach(({ model, harnessVersion }, g) =>
-    (groupIndex.get(model) ?? groupIndex.set(model, new Map()).get(model)!).set(harnessVersion, g),
+  return new Map(
+    [...byKey].map(([key, clusters]) => [
+      key,
+      [...clusters.values()].sort((x, y) => compareTaskIds(x.first, y.first)).map((c) => c.kinds),
+    ]),
   );
-  const n = groups.map(() => new Int32Array(tasks.length));
-  const c = groups.map(() => new Int32Array(tasks.length));
-  for (const row of rows) {
-    const g = groupIndex.get(String(row['model']))?.get(String(row['harness_version']));
-    if (g === undefined) continue;
-    const t = indexOf.get(String(row['task_id']))!;
-    n[g]![t] = count(row, 'n');
-    c[g]![t] = count(row, 'c');
-  }
-  return { tasks, repos: tasks.map((task) => repoOf.get(task)!), n, c };
 }
 
 /** `/stats`'s groups, by the engine. */
@@ -118,9 +117,9 @@ export async function engineStatistics(
   minN: number,
   cluster: ClusterUnit,
 ): Promise<StatsGroup[]> {
-  const [rows, taskRows] = await Promise.all([
+  const [rows, clusterRows] = await Promise.all([
     engine.rows(statisticsSql(engine, view, outcome, prices)),
-    cluster === 'task' ? [] : engine.rows(taskSamplesSql(engine, view, outcome)),
+    cluster === 'task' ? [] : engine.rows(clusterKindsSql(engine, view, outcome)),
   ]);
   // A configuration's figures are on each of its rows, one row per sample kind (tasks without a result are the
   // kind n = 0, which sampleKindsOf leaves out).
@@ -134,16 +133,14 @@ export async function engineStatistics(
   const tallies = configurations.map(({ row }) =>
     tallyOfRow(row, row['median'] === null ? null : Number(row['median'])),
   );
-  const reliabilities =
-    cluster === 'task'
-      ? configurations.map(({ kinds }) => reliabilityOfKinds(kinds))
-      : reliabilityOfCounts(
-          sampleCountsOfRows(
-            taskRows,
-            tallies.map((t) => t.group),
-          ),
-          cluster,
-        );
+  const repos = clustersByKey(
+    clusterRows,
+    (row) => keyOf(groupOf(row)),
+    (row) => ({ n: count(row, 'n'), c: count(row, 'c'), tasks: count(row, 'tasks') }),
+  );
+  const reliabilities = configurations.map(({ row, kinds }) =>
+    cluster === 'task' ? reliabilityOfKinds(kinds) : reliabilityOfRepos(repos.get(keyOf(groupOf(row))) ?? []),
+  );
   return statisticsOfGroups(tallies, reliabilities, outcome, minN);
 }
 
@@ -160,30 +157,27 @@ export async function enginePairs(
   const configurations = await engine.rows(configurationsSql(engine, view, outcome));
   const groups = configurations.map(groupOf);
   if (groups.length > MAX_ALL_PAIRS) return refusedPairs(outcome, groups.length);
-  if (cluster === 'repo') {
-    const counts = sampleCountsOfRows(await engine.rows(taskSamplesSql(engine, view, outcome)), groups);
-    return allPairsOf(counts, groups, outcome, cluster);
-  }
-  const kinds = new Map<string, PairedKind[]>();
-  for (const row of await engine.rows(pairKindsSql(engine, view, outcome))) {
-    const [a, b] = (['a', 'b'] as const).map((side) => ({
+  const sides = (row: Row) =>
+    (['a', 'b'] as const).map((side) => ({
       model: String(row[`${side}_model`]),
       harnessVersion: String(row[`${side}_harness_version`]),
     }));
-    const key = keyOf(a!) + keyOf(b!);
-    const kind = { nA: count(row, 'a_n'), cA: count(row, 'a_c'), nB: count(row, 'b_n'), cB: count(row, 'b_c') };
-    (kinds.get(key) ?? kinds.set(key, []).get(key)!).push({ ...kind, tasks: count(row, 'tasks') });
-  }
+  const clusters = clustersByKey(
+    await engine.rows(pairKindsSql(engine, view, outcome, cluster)),
+    (row) => sides(row).map(keyOf).join(''),
+    (row): PairedKind => ({
+      nA: count(row, 'a_n'),
+      cA: count(row, 'a_c'),
+      nB: count(row, 'b_n'),
+      cB: count(row, 'b_c'),
+      tasks: count(row, 'tasks'),
+    }),
+  );
   const totals = configurations.map((row) => ({ counted: count(row, 'counted'), resolved: count(row, 'resolved') }));
   // The engine pairs a before b in its own order; a pair asked the other way round has its sides swapped.
-  const kindsOf = (x: number, y: number): PairedKind[] =>
-    kinds.get(keyOf(groups[x]!) + keyOf(groups[y]!)) ??
-    (kinds.get(keyOf(groups[y]!) + keyOf(groups[x]!)) ?? []).map(({ nA, cA, nB, cB, tasks }) => ({
-      nA: nB,
-      cA: cB,
-      nB: nA,
-      cB: cA,
-      tasks,
-    }));
-  return allPairsOfKinds(groups, totals, outcome, kindsOf);
+  const swapped = ({ nA, cA, nB, cB, tasks }: PairedKind) => ({ nA: nB, cA: cB, nB: nA, cB: cA, tasks });
+  const clustersOf = (x: number, y: number): PairedKind[][] =>
+    clusters.get(keyOf(groups[x]!) + keyOf(groups[y]!)) ??
+    (clusters.get(keyOf(groups[y]!) + keyOf(groups[x]!)) ?? []).map((kinds) => kinds.map(swapped));
+  return allPairsOfKinds(groups, totals, outcome, cluster, clustersOf);
 }

@@ -15,6 +15,7 @@ import { NO_FILTERS, type RunFilters } from '#analytics/run-selection.ts';
 import type { ModelPrice } from '#schema/config.ts';
 import { exportTypeOf, type ExportField, type ExportType } from '#schema/export-fields.ts';
 import type { HiddenColumn } from '#analytics/rate-figures.ts';
+import type { ClusterUnit } from '#analytics/reliability.ts';
 import type { VerdictKey } from '#analytics/result-filters.ts';
 import type { AnalyticsEngine } from '../ports.ts';
 import { RUN_PART_FIELDS } from './run-dataset.ts';
@@ -212,17 +213,46 @@ export const taskSamplesSql = (engine: AnalyticsEngine, view: EngineView, outcom
    GROUP BY model, harnessVersion, taskId`;
 
 /**
- * Per pair of configurations (a before b by model, then harness version) and paired kind: how many tasks both have
- * a result on had n_a runs of a with a result, c_a resolved, and n_b and c_b of b (reliability.ts pairedKindsOf:
- * all a pair's figures clustered by task depend on). At most 400 rows a pair at 5 samples a task, however many tasks.
+ * The samples of taskSamplesSql, and each task's cluster by repository (reliability.ts clusterKey): its repository
+ * (the least its runs name), or the task alone where none names one.
  */
-export const pairKindsSql = (engine: AnalyticsEngine, view: EngineView, outcome: ResolveOutcome): string =>
-  `WITH samples AS (${taskSamplesSql(engine, view, outcome)})
+const clusteredSamplesSql = (engine: AnalyticsEngine, view: EngineView, outcome: ResolveOutcome): string =>
+  `WITH samples AS (${taskSamplesSql(engine, view, outcome)}),
+   clusters AS (SELECT task_id, coalesce('repo ' || min(repo), 'task ' || task_id) AS cluster FROM samples GROUP BY task_id)`;
+
+/**
+ * Per configuration, repository cluster and sample kind: how many of the cluster's tasks had n runs with a result
+ * and c resolved, and the least of their ids (reliability.ts repoClustersOf: all the figures clustered by
+ * repository depend on). Rows grow with the repositories, not the tasks (but for tasks without a repository).
+ */
+export const clusterKindsSql = (engine: AnalyticsEngine, view: EngineView, outcome: ResolveOutcome): string =>
+  `${clusteredSamplesSql(engine, view, outcome)}
+   SELECT s.model, s.harness_version, k.cluster, s.n, s.c, count(*) AS tasks, min(s.task_id) AS first_task
+   FROM samples AS s JOIN clusters AS k ON k.task_id = s.task_id
+   GROUP BY s.model, s.harness_version, k.cluster, s.n, s.c`;
+
+/**
+ * Per pair of configurations (a before b by model, then harness version) and paired kind, and by repository
+ * cluster with `cluster=repo`: how many tasks both have a result on had n_a runs of a with a result, c_a resolved,
+ * and n_b and c_b of b (reliability.ts pairedKindsOf: all a pair's figures depend on), and the least of their ids.
+ * Clustered by task, at most 400 rows a pair at 5 samples a task, however many tasks.
+ */
+export function pairKindsSql(
+  engine: AnalyticsEngine,
+  view: EngineView,
+  outcome: ResolveOutcome,
+  cluster: ClusterUnit,
+): string {
+  const [join, column, grouped] =
+    cluster === 'repo' ? ['JOIN clusters AS k ON k.task_id = a.task_id', 'k.cluster', ', k.cluster'] : ['', `''`, ''];
+  return `${clusteredSamplesSql(engine, view, outcome)}
    SELECT a.model AS a_model, a.harness_version AS a_harness_version, b.model AS b_model,
-     b.harness_version AS b_harness_version, a.n AS a_n, a.c AS a_c, b.n AS b_n, b.c AS b_c, count(*) AS tasks
+     b.harness_version AS b_harness_version, ${column} AS cluster, a.n AS a_n, a.c AS a_c, b.n AS b_n,
+     b.c AS b_c, count(*) AS tasks, min(a.task_id) AS first_task
    FROM samples AS a JOIN samples AS b ON a.task_id = b.task_id
-     AND (a.model < b.model OR (a.model = b.model AND a.harness_version < b.harness_version))
-   GROUP BY a.model, a.harness_version, b.model, b.harness_version, a.n, a.c, b.n, b.c`;
+     AND (a.model < b.model OR (a.model = b.model AND a.harness_version < b.harness_version)) ${join}
+   GROUP BY a.model, a.harness_version, b.model, b.harness_version${grouped}, a.n, a.c, b.n, b.c`;
+}
 
 /** The configurations in view, whether or not they have a result, each with its runs with a result and resolved. */
 export const configurationsSql = (engine: AnalyticsEngine, view: EngineView, outcome: ResolveOutcome): string =>

@@ -5,7 +5,7 @@
 // pairs); the read API (`/pairs`) and the cockpit's Compare view both run it.
 import type { Group } from './run-grouping.ts';
 import { figuresOfKinds, pairFigures, pOf, type PairFigures } from './compare-groups.ts';
-import type { ClusterUnit, PairedKind } from './reliability.ts';
+import { compareRepoMeans, pairedKindsOf, type ClusterUnit, type PairedKind } from './reliability.ts';
 import type { RunTable } from './run-table.ts';
 import { holmAdjust, type ResolveOutcome } from './statistics.ts';
 import { sampleCountsOf, type SampleCounts } from './task-samples.ts';
@@ -73,16 +73,22 @@ export function allPairsOf(
 }
 
 /**
- * allPairs clustered by task, from each pair's paired kinds (`kindsOf(x, y)`, A being group x) and each group's
- * samples with a result and resolved: what the read API's engine path counts in SQL, however many tasks there are.
+ * allPairs from each pair's shared tasks by paired kind in each cluster (`clustersOf(x, y)`, A being group x;
+ * clustered by task, one list of every kind; by repository, one list per repository, in the order of its smallest
+ * shared task id) and each group's samples with a result and resolved: what the read API's engine path counts in
+ * SQL, however many tasks there are.
  */
 export function allPairsOfKinds(
   unordered: readonly Group[],
   totals: readonly GroupTotals[],
   outcome: ResolveOutcome,
-  kindsOf: (x: number, y: number) => PairedKind[],
+  cluster: ClusterUnit,
+  clustersOf: (x: number, y: number) => PairedKind[][],
 ): AllPairs {
-  return pairsOf(unordered, totals, outcome, (x, y) => figuresOfKinds(kindsOf(x, y)));
+  return pairsOf(unordered, totals, outcome, (x, y) => {
+    const clusters = clustersOf(x, y);
+    return figuresOfKinds(pairedKindsOf(clusters.flat()), cluster === 'repo' ? compareRepoMeans(clusters) : null);
+  });
 }
 
 /** A group's samples with a result on the outcome, and those resolved. */

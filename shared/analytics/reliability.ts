@@ -161,18 +161,30 @@ function consistencyOfKinds(kinds: readonly SampleKind[]): Consistency {
   return out;
 }
 
-/** Each task's cluster index (tasks by position, or their repositories), and how many clusters there are. */
-function clustersOf(tasks: readonly TaskSamples[], unit: ClusterUnit): { of: Int32Array; count: number } {
-  if (unit === 'task') return { of: Int32Array.from(tasks, (_, i) => i), count: tasks.length };
-  const index = new Map<string, number>();
-  const of = Int32Array.from(tasks, (t) => {
-    const key = t.repo == null ? `task ${t.task}` : `repo ${t.repo}`;
-    let g = index.get(key);
-    if (g === undefined) index.set(key, (g = index.size));
-    return g;
-  });
-  return { of, count: index.size };
+/** A task's cluster by repository: its repository's, or a cluster of its own where it has none. */
+const clusterKey = (task: string, repo: string | null | undefined) => (repo == null ? `task ${task}` : `repo ${repo}`);
+
+/** Clusters keyed by clusterKey, in the order of their smallest task id (code-unit order, as compareTaskIds). */
+function byFirstTask<T>(tasks: Iterable<{ task: string; key: string; item: T }>): T[][] {
+  const clusters = new Map<string, { first: string; items: T[] }>();
+  for (const { task, key, item } of tasks) {
+    const cluster = clusters.get(key) ?? clusters.set(key, { first: task, items: [] }).get(key)!;
+    if (task < cluster.first) cluster.first = task;
+    cluster.items.push(item);
+  }
+  return [...clusters.values()]
+    .sort((x, y) => (x.first < y.first ? -1 : x.first > y.first ? 1 : 0))
+    .map((c) => c.items);
 }
+
+/**
+ * The tasks with a result clustered by repository (`cluster=repo`), clusters in the order of their smallest task
+ * id, each as its sample kinds: all a figure clustered by repository depends on.
+ */
+export const repoClustersOf = (tasks: readonly TaskSamples[]): SampleKind[][] =>
+  byFirstTask(counted(tasks).map((t) => ({ task: t.task, key: clusterKey(t.task, t.repo), item: t }))).map(
+    sampleKindsOf,
+  );
 
 /**
  * The mean over all samples, p = Σc / Σn, and its clustered standard error √(Σ_g (Σ_{i∈g} (c_i − n_i·p))²) / Σn:
@@ -180,17 +192,19 @@ function clustersOf(tasks: readonly TaskSamples[], unit: ClusterUnit): { of: Int
  * task clustered by task it is √(p(1−p)/n), and the interval is Wilson's, as for any rate.
  */
 export function clusteredRate(tasks: readonly TaskSamples[], unit: ClusterUnit = 'task', z = Z95): ClusteredRate {
-  if (unit === 'task') return rateOfKinds(sampleKindsOf(tasks), z);
-  const tasksCounted = counted(tasks);
-  const { of, count } = clustersOf(tasksCounted, unit);
+  return unit === 'task' ? rateOfKinds(sampleKindsOf(tasks), z) : rateOfClusters(repoClustersOf(tasks), z);
+}
+
+/** clusteredRate of clusters given by their sample kinds. */
+function rateOfClusters(clusters: readonly (readonly SampleKind[])[], z = Z95): ClusteredRate {
   let [samples, resolved] = [0, 0];
-  for (const t of tasksCounted) [samples, resolved] = [samples + t.n, resolved + t.c];
+  for (const k of clusters.flat()) [samples, resolved] = [samples + k.tasks * k.n, resolved + k.tasks * k.c];
   const interval = 'clustered';
+  const count = clusters.length;
   if (!samples) return { samples, resolved, rate: null, se: null, ci: null, interval, clusters: count };
   const rate = resolved / samples;
-  const residual = new Float64Array(count);
-  tasksCounted.forEach((t, i) => (residual[of[i]!]! += t.c - t.n * rate));
-  const se = Math.sqrt(residual.reduce((s, r) => s + r * r, 0)) / samples;
+  const residuals = clusters.map((kinds) => kinds.reduce((sum, k) => sum + k.tasks * (k.c - k.n * rate), 0));
+  const se = Math.sqrt(residuals.reduce((s, r) => s + r * r, 0)) / samples;
   return {
     samples,
     resolved,
@@ -229,20 +243,27 @@ export function reliabilityCurve(
   resamples = RESAMPLES,
   seed = RESAMPLING_SEED,
 ): CurvePoint[] {
-  if (unit === 'task') return curveOfKinds(sampleKindsOf(tasks), resamples, seed);
-  const tasksCounted = counted(tasks);
-  if (!tasksCounted.length) return [];
-  const largestK = tasksCounted.reduce((least, t) => Math.min(least, t.n), Infinity);
+  return unit === 'task'
+    ? curveOfKinds(sampleKindsOf(tasks), resamples, seed)
+    : curveOfRepos(repoClustersOf(tasks), resamples, seed);
+}
+
+/** reliabilityCurve of clusters given by their sample kinds: each cluster is drawn with all its tasks. */
+function curveOfRepos(
+  clusters: readonly (readonly SampleKind[])[],
+  resamples = RESAMPLES,
+  seed = RESAMPLING_SEED,
+): CurvePoint[] {
+  const kinds = clusters.flat();
+  if (!kinds.length) return [];
+  const largestK = kinds.reduce((least, k) => Math.min(least, k.n), Infinity);
   const figures = figuresUpTo(largestK);
-  // A repository is a cluster of its own, drawn with all its tasks.
-  const { of, count } = clustersOf(tasksCounted, unit);
-  const clusters = Array.from({ length: count }, () => ({ count: 1, weight: 0, sums: new Float64Array(2 * largestK) }));
-  tasksCounted.forEach((t, i) => {
-    const cluster = clusters[of[i]!]!;
-    cluster.weight++;
-    figures(t.n, t.c).forEach((v, j) => (cluster.sums[j]! += v));
+  const drawn = clusters.map((cluster) => {
+    const sums = new Float64Array(2 * largestK);
+    for (const k of cluster) figures(k.n, k.c).forEach((v, j) => (sums[j]! += k.tasks * v));
+    return { count: 1, weight: tasksOf(cluster), sums };
   });
-  return curveOfClusters(clusters, largestK, resamples, seed);
+  return curveOfClusters(drawn, largestK, resamples, seed);
 }
 
 /** A task's figures, which depend only on its (n, c): pass@1…pass@K, then pass^1…pass^K, worked out once for each. */
@@ -355,17 +376,24 @@ export function samplesFigure({ samples: _, resolved: __, rate: ___, ci, ...figu
 
 /** Everything a configuration's repeated samples say, on one outcome. */
 export function reliabilityOf(tasks: readonly TaskSamples[], unit: ClusterUnit = 'task'): Reliability {
-  if (unit === 'task') return reliabilityOfKinds(sampleKindsOf(tasks));
-  const rate = clusteredRate(tasks, unit);
-  const kinds = sampleKindsOf(tasks);
+  return unit === 'task' ? reliabilityOfKinds(sampleKindsOf(tasks)) : reliabilityOfRepos(repoClustersOf(tasks));
+}
+
+/**
+ * reliabilityOf clustered by repository, from each cluster's sample kinds, clusters in the order of their smallest
+ * task id (repoClustersOf): what the engine counts.
+ */
+export function reliabilityOfRepos(clusters: readonly (readonly SampleKind[])[]): Reliability {
+  const rate = rateOfClusters(clusters);
+  const kinds = sampleKindsOf(clusters.flat());
   return {
     ...rate,
-    cluster: unit,
+    cluster: 'repo',
     tasks: tasksOf(kinds),
     samplesPerTask: spreadOfKinds(kinds),
     consistency: consistencyOfKinds(kinds),
-    curve: reliabilityCurve(tasks, unit),
-    warning: rate.samples > 0 && rate.clusters < MIN_CLUSTERS ? fewClustersWarning(rate.clusters, unit) : null,
+    curve: curveOfRepos(clusters),
+    warning: rate.samples > 0 && rate.clusters < MIN_CLUSTERS ? fewClustersWarning(rate.clusters, 'repo') : null,
   };
 }
 
@@ -418,7 +446,7 @@ export interface PairedKind {
 }
 
 /** One shared task's samples, or `tasks` shared tasks alike. */
-type PairedTasks = Omit<PairedKind, 'tasks'> & { tasks?: number };
+export type PairedTasks = Omit<PairedKind, 'tasks'> & { tasks?: number };
 
 /**
  * How many shared tasks have each (nA, cA, nB, cB), in that order: all a comparison clustered by task depends on,
@@ -465,17 +493,36 @@ export function compareTaskMeans(
       shared.map((t) => ({ nA: t.n, cA: t.c, nB: ofB.get(t.task)!.n, cB: ofB.get(t.task)!.c })),
       z,
     );
-  const { of, count } = clustersOf(shared, unit);
-  const classes = Array.from({ length: count }, () => ({ count: 1, tasks: 0, sumA: 0, sumB: 0, sumD: 0 }));
-  shared.forEach((t, i) => {
-    const [meanA, meanB] = [t.c / t.n, ofB.get(t.task)!.c / ofB.get(t.task)!.n];
-    const cluster = classes[of[i]!]!;
-    cluster.tasks++;
-    cluster.sumA += meanA;
-    cluster.sumB += meanB;
-    cluster.sumD += meanA - meanB;
-  });
-  return compareClusters(classes, z);
+  return compareRepoMeans(
+    byFirstTask(
+      shared.map((t) => ({
+        task: t.task,
+        key: clusterKey(t.task, t.repo),
+        item: { nA: t.n, cA: t.c, nB: ofB.get(t.task)!.n, cB: ofB.get(t.task)!.c },
+      })),
+    ),
+    z,
+  );
+}
+
+/**
+ * compareTaskMeans clustered by repository, from each cluster's shared tasks by paired kind, clusters in the order
+ * of their smallest shared task id: what the engine counts.
+ */
+export function compareRepoMeans(clusters: readonly (readonly PairedTasks[])[], z = Z95): TaskMeansComparison {
+  return compareClusters(
+    clusters.map((cluster) => {
+      const summed = { count: 1, tasks: 0, sumA: 0, sumB: 0, sumD: 0 };
+      for (const { nA, cA, nB, cB, tasks } of pairedKindsOf(cluster)) {
+        summed.tasks += tasks;
+        summed.sumA += (tasks * cA) / nA;
+        summed.sumB += (tasks * cB) / nB;
+        summed.sumD += tasks * (cA / nA - cB / nB);
+      }
+      return summed;
+    }),
+    z,
+  );
 }
 
 /** compareTaskMeans clustered by task, from the shared tasks' paired kinds alone: each task is a cluster. */
