@@ -5,6 +5,7 @@
 // addressed to a judge, grader or model (the rules are data, in shared/analytics/flag-rules.ts), and a "resolved"
 // is compared with facts computed from the two diffs. A run whose "resolved" either check contradicts is flagged
 // instead of counted.
+import { remove as removeConfusables } from 'confusables';
 import { parseDiff, touchedPaths } from '#shared/diff.ts';
 import { isLockFile } from '../reference/lock-files.ts';
 import {
@@ -66,12 +67,16 @@ export function verdictFlags(verdict: string, checks: VerdictChecks): string[] {
 }
 
 /**
- * The ids of the screen rules `text` hits, as a reader sees it: normalised, and again with digits and signs
- * read as the letters they stand in for inside words ("r3s0lv3d"; "1" as i and as l).
+ * The ids of the screen rules `text` hits, as a reader sees it: normalised, with the characters a reader does not
+ * see dropped and, again, read as spaces (between words they separate them); each again with digits and signs read
+ * as the letters they stand in for inside words ("r3s0lv3d"; "1" as i and as l).
  */
 export function screen(text: string): string[] {
-  const normalised = normalise(text);
-  const readings = [normalised, lettersForDigits(normalised, 'i'), lettersForDigits(normalised, 'l')];
+  const readings = [normalise(text), normalise(text, ' ')].flatMap((reading) => [
+    reading,
+    lettersForDigits(reading, 'i'),
+    lettersForDigits(reading, 'l'),
+  ]);
   return SCREEN_RULES.filter((rule) => readings.some((reading) => rule.pattern.test(reading))).map((rule) => rule.id);
 }
 
@@ -84,24 +89,30 @@ function lettersForDigits(text: string, one: 'i' | 'l'): string {
   );
 }
 
-// Latin look-alikes from Cyrillic, Greek and Armenian and Latin's own IPA letters, the ones that pass for
-// lower-case Latin letters in most fonts.
-const LOOK_ALIKES: Record<string, string> = Object.fromEntries(
-  [...'аеорсухіјѕԁһӏԛԝьαεοριτυνκϲϳօսոհɑɡɩɪʀʏıℓ'].map((c, i) => [c, 'aeopcyxijsdhlqwbaeopituvkcjounhagiiryil'[i]!]),
-);
+/** Dotless i and the iotas, which the confusables table reads as l; most fonts show them as i. */
+const I_LIKE = /[ıιɩ]/g;
+/** Format, private-use, unassigned and surrogate code points, non-ASCII symbols and the default-ignorable ones. */
+const UNSEEN = /[\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{So}\p{Default_Ignorable_Code_Point}]/gu;
 
 /**
- * Compatibility forms folded (full-width letters, ligatures), accents, invisible and bidirectional
- * characters removed, look-alike letters replaced: what a reader sees, not how it was encoded. Removed are marks,
- * format characters, every default-ignorable code point (Hangul fillers, which Unicode classes as letters), code
- * points private, unassigned or lone surrogates, and the non-ASCII symbols (a blank Braille pattern, a musical null
- * notehead, an emoji): inside a word each would hide it from the rules, which read words in ASCII.
+ * Compatibility forms folded (full-width letters, ligatures), accents removed, characters a reader does not see
+ * replaced by `unseen` (removed by default), and look-alikes of Latin letters read as those letters (the
+ * `confusables` package's table: Cyrillic, Greek, Cherokee, small capitals, mathematical letters…): what a reader
+ * sees, not how it was encoded. Not seen are format characters (bidirectional controls, zero-width spaces), every
+ * default-ignorable code point (the Hangul fillers, which Unicode classes as letters), code points private,
+ * unassigned or lone surrogates, and the non-ASCII symbols (a blank Braille pattern, a musical null notehead, an
+ * emoji): inside a word each would hide it from the rules, which read words in ASCII.
  */
-export function normalise(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\p{Mn}\p{Me}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{So}\p{Default_Ignorable_Code_Point}]/gu, '')
-    .replace(/[^\t\n\r -~]/g, (c) => LOOK_ALIKES[c.toLowerCase()] ?? c);
+export function normalise(text: string, unseen: '' | ' ' = ''): string {
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/[\p{Mn}\p{Me}]/gu, '')
+      .replace(UNSEEN, unseen)
+      .replace(I_LIKE, 'i')
+      // One character at a time: the package keeps each string it was given as a key of its cache.
+      .replace(/[^\t\n\r -~]/gu, (c) => removeConfusables(c))
+  );
 }
 
 /** Paths of tests by the usual conventions: a test folder, or a test_/_test/.test/.spec/Test file name. */
