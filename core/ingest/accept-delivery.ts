@@ -27,7 +27,7 @@ import { describeRun, runId, runIdentity, sameRun } from '#schema/run-id.ts';
 import type { InboxEntry } from '#schema/messages.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
 import { inboxEntryName, inboxKey } from '../storage-layout.ts';
-import { fitsInRow, ROW_LIMITS } from '../landing/bounds.ts';
+import { fitsInRow, KEY_BYTES, oversizedKeys, ROW_LIMITS } from '../landing/bounds.ts';
 import type {
   Clock,
   IssueOwnerStore,
@@ -186,6 +186,17 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
       'row-too-large',
       `The run's row would exceed ${ROW_LIMITS.rowBytes} bytes even with its contamination list bounded; shorten its texts.`,
       { signature: 'verified' },
+    );
+  }
+  const oversized = oversizedKeys(req.space, parsed.delivery);
+  if (oversized.length) {
+    // The id is percent-encoded in some keys (9 bytes a CJK character): refused now, or it could never land.
+    const names = parsed.delivery.kind === 'issue' ? "the task id's" : "the run id's (model, task id, harness)";
+    return jsonError(
+      400,
+      'id-too-long',
+      `The delivery would need keys longer than the stores take (${KEY_BYTES} bytes); shorten ${names} text.`,
+      { signature: 'verified', details: oversized },
     );
   }
   if (parsed.delivery.kind === 'issue' && !repoAllowed(space, parsed.delivery.issue.repo)) {

@@ -2,8 +2,21 @@
 // to land on that limit: the row keeps the first contamination entries (cut texts) and the last delivery
 // ids, with the full counts beside them; the whole contamination list goes to the run's objects, and so do the
 // test names of a hidden-test result past their share of the row. Ingest refuses, with a 400, the one delivery
-// whose row would still not fit.
+// whose row would still not fit, and one whose id or task id would make a key longer than the stores take.
+import type { Delivery } from '#schema/delivery.ts';
 import type { HiddenTestResult, RunRow, RunnerRow } from '#schema/run.ts';
+import {
+  attemptKey,
+  auditKey,
+  byUpdatedKey,
+  contaminationKey,
+  issueByUpdatedKey,
+  issueKey,
+  pendingHiddenTestKey,
+  runKey,
+  runTextsKey,
+  testsKey,
+} from '../storage-layout.ts';
 
 export const ROW_LIMITS = {
   contaminationEntries: 100,
@@ -52,3 +65,45 @@ export function testNamesJson(result: HiddenTestResult): string | null {
 
 /** Whether the row can keep the result's test names itself. */
 export const rowKeepsTestNames = (names: string) => Buffer.byteLength(names) <= ROW_LIMITS.testNamesBytes;
+
+/** DynamoDB's sort keys and S3's object keys hold at most 1,024 bytes of UTF-8. */
+export const KEY_BYTES = 1024;
+
+/**
+ * The keys a delivery's landing and judging may write, at their longest (a hash, a time, an attempt origin in
+ * every place one goes), by what each names. The id and task id are percent-encoded in some of them, so a name
+ * within the schema's bounds can still make a key the stores refuse.
+ */
+export function deliveryKeys(space: string, delivery: Delivery): Record<string, string> {
+  const [hash, time, origin] = ['f'.repeat(64), new Date(0).toISOString(), 'f'.repeat(16)];
+  if (delivery.kind === 'issue') {
+    const { taskId } = delivery.issue;
+    return {
+      'issue row': issueKey(space, taskId).sk,
+      'issue index': issueByUpdatedKey(space, time, taskId).byUpdatedSk,
+    };
+  }
+  const { id } = delivery;
+  const objects = {
+    'run texts object': runTextsKey(space, id, time, hash),
+    'test names object': testsKey(space, id, time, hash),
+    'judge audit object': auditKey(space, id, time, time, 1_000_000),
+  };
+  if (delivery.kind === 'hidden-test')
+    return { ...objects, 'held hidden-test result': pendingHiddenTestKey(space, id, delivery.host).sk };
+  return {
+    ...objects,
+    'run row': runKey(space, id).sk,
+    'run index': byUpdatedKey(space, time, id).byUpdatedSk,
+    'contamination object': contaminationKey(space, id, time, hash),
+    'archived attempt': attemptKey(space, id, time, hash, origin).sk,
+  };
+}
+
+/** The keys of `delivery` longer than the stores take, each with its length; ingest refuses the delivery if any. */
+export function oversizedKeys(space: string, delivery: Delivery): string[] {
+  return Object.entries(deliveryKeys(space, delivery))
+    .map(([name, key]) => [name, Buffer.byteLength(key)] as const)
+    .filter(([, bytes]) => bytes > KEY_BYTES)
+    .map(([name, bytes]) => `${name}: ${bytes} bytes`);
+}
