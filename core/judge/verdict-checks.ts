@@ -5,8 +5,8 @@
 // addressed to a judge, grader or model (the rules are data, in shared/analytics/flag-rules.ts), and a "resolved"
 // is compared with facts computed from the two diffs. A run whose "resolved" either check contradicts is flagged
 // instead of counted.
-import { remove as removeConfusables } from 'confusables';
 import { parseDiff, touchedPaths } from '#shared/diff.ts';
+import { readAsLatin } from '#shared/look-alikes.ts';
 import { isLockFile } from '../reference/lock-files.ts';
 import {
   ISSUE_TEXT_PREFIX,
@@ -89,29 +89,23 @@ function lettersForDigits(text: string, one: 'i' | 'l'): string {
   );
 }
 
-/** Dotless i and the iotas, which the confusables table reads as l; most fonts show them as i. */
-const I_LIKE = /[ıιɩ]/g;
 /** Format, private-use, unassigned and surrogate code points, non-ASCII symbols and the default-ignorable ones. */
 const UNSEEN = /[\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{So}\p{Default_Ignorable_Code_Point}]/gu;
 
 /**
  * Compatibility forms folded (full-width letters, ligatures), accents removed, characters a reader does not see
- * replaced by `unseen` (removed by default), and look-alikes of Latin letters read as those letters (the
- * `confusables` package's table: Cyrillic, Greek, Cherokee, small capitals, mathematical letters…): what a reader
- * sees, not how it was encoded. Not seen are format characters (bidirectional controls, zero-width spaces), every
+ * replaced by `unseen` (removed by default), and look-alikes of Latin letters read as those letters (readAsLatin):
+ * what a reader sees, not how it was encoded. Not seen are format characters (bidirectional controls, zero-width spaces), every
  * default-ignorable code point (the Hangul fillers, which Unicode classes as letters), code points private,
  * unassigned or lone surrogates, and the non-ASCII symbols (a blank Braille pattern, a musical null notehead, an
  * emoji): inside a word each would hide it from the rules, which read words in ASCII.
  */
 export function normalise(text: string, unseen: '' | ' ' = ''): string {
-  return (
+  return readAsLatin(
     text
       .normalize('NFKD')
       .replace(/[\p{Mn}\p{Me}]/gu, '')
-      .replace(UNSEEN, unseen)
-      .replace(I_LIKE, 'i')
-      // One character at a time: the package keeps each string it was given as a key of its cache.
-      .replace(/[^\t\n\r -~]/gu, (c) => removeConfusables(c))
+      .replace(UNSEEN, unseen),
   );
 }
 

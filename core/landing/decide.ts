@@ -9,7 +9,7 @@ import {
   type RunRow,
   type RunnerRow,
 } from '#schema/run.ts';
-import { sameRun } from '#schema/run-id.ts';
+import { sameRun, sampleOf } from '#schema/run-id.ts';
 import { boundedContamination, recentDeliveries } from './bounds.ts';
 
 export interface IncomingRun {
@@ -50,9 +50,9 @@ export const NO_ARCHIVED_ATTEMPTS: ArchivedAttempts = { count: 0, first: null, c
 
 /**
  * - new: no row yet; retry: the same finishedAt and patch;
- * - reclaims: the row is another run whose id is the same, landed by a host the space's pin of this model leaves
- *   out (a look-alike model name, "qwen3_8b" for "qwen3:8b"), and a pinned host sends the model's own run: the row
- *   is archived as a collision and this run takes its place;
+ * - reclaims: the row is another model's run of the same task, harness version and sample whose id is the same (a
+ *   look-alike model name, "qwen3_8b" for "qwen3:8b"), landed by a host the space's pin of this model leaves out,
+ *   and a pinned host sends the model's own run: the row is archived as a collision and this run takes its place;
  * - rerun: a later finishedAt, or the same finishedAt with a patch accepted before the current one, which then
  *   is the conflict (`displaces`);
  * - conflict: the same finishedAt, another patch, accepted after the current one: archived, never judged;
@@ -85,7 +85,11 @@ export function landingCase(current: RunRow | null, incoming: IncomingRun): Land
   const { pinnedOwners } = incoming;
   if (!current) return !pinnedOwners || pinnedOwners.includes(incoming.row.host) ? 'new' : 'foreign';
   if (!sameRun(current, incoming.row))
-    return pinnedOwners?.includes(incoming.row.host) && !pinnedOwners.includes(current.host) ? 'reclaims' : 'collision';
+    return pinnedOwners?.includes(incoming.row.host) &&
+      !pinnedOwners.includes(current.host) &&
+      lookAlike(current, incoming.row)
+      ? 'reclaims'
+      : 'collision';
   // A run id belongs to the host whose row it is: another host's delivery is kept apart (docs/contract.md §4).
   if (current.host !== incoming.row.host) return 'foreign';
   const F = incoming.row.finishedAt;
@@ -94,6 +98,13 @@ export function landingCase(current: RunRow | null, incoming: IncomingRun): Land
   if (incoming.patchSha256 === current.patchSha256) return 'retry';
   return acceptedFirst(incoming, current) ? 'displaces' : 'conflict';
 }
+
+/** Another model's run of the same task, harness version and sample under the same id: its model a look-alike. */
+const lookAlike = (current: RunRow, incoming: IncomingRun['row']) =>
+  current.model !== incoming.model &&
+  current.taskId === incoming.taskId &&
+  current.harnessVersion === incoming.harnessVersion &&
+  sampleOf(current) === sampleOf(incoming);
 
 export function decideLanding(
   current: RunRow | null,

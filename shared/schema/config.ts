@@ -6,7 +6,7 @@ import { amount, count, mapped, nonEmptyText, pathSafeIdentity, positiveCount, r
 import { describeIssues } from './issues-text.ts';
 import { DEFAULT_EXPORT_FIELDS, EXPORT_FIELDS, isExportField, type ExportField } from './export-fields.ts';
 import { DEFAULT_MIN_N } from './defaults.ts';
-import { modelIdForm } from './run-id.ts';
+import { readAsLatin } from '../look-alikes.ts';
 
 export const DEFAULT_SECRET_CONFIG_KEY = 'Hosting:ModuleReportSecret';
 export const DEFAULT_JUDGE_MODEL = 'claude-sonnet-5-5';
@@ -494,11 +494,23 @@ export const repoAllowed = (space: SpaceConfig, repo: string): boolean =>
   space.repos === undefined || space.repos.some((listed) => listed.toLowerCase() === repo.toLowerCase());
 
 /**
- * The models a space pins (`hostsByModel`) whose run ids are `model`'s, each with its hosts: a model is pinned by
- * the form its ids take (`:` and `/` read as `_`), so "qwen3_8b" is pinned with a pinned "qwen3:8b".
+ * What a model's name reads as: compatibility forms folded (a full-width colon), look-alike letters read as Latin,
+ * case ignored, and each run of other characters (spaces, punctuation, `:` and `/`, which its run ids write `_`)
+ * one `_`, none at either end.
+ */
+const modelSkeleton = (model: string) =>
+  readAsLatin(model.normalize('NFKC'))
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '_')
+    .replace(/^_|_$/g, '');
+
+/**
+ * The models a space pins (`hostsByModel`) that `model` reads as, each with its hosts: a model is pinned with every
+ * name that reads as it, so "qwen3_8b", "Qwen3：8b" and "qwen3:8b " (a no-break space) are pinned with a pinned
+ * "qwen3:8b", and so is a run id's form of it.
  */
 export const pinsOfModel = (space: SpaceConfig, model: string): [pinned: string, hosts: string[]][] =>
-  Object.entries(space.hostsByModel ?? {}).filter(([pinned]) => modelIdForm(pinned) === modelIdForm(model));
+  Object.entries(space.hostsByModel ?? {}).filter(([pinned]) => modelSkeleton(pinned) === modelSkeleton(model));
 
 /** Whether `host` may publish issue records in the space: a listed publisher, or any sender when none are listed. */
 export const mayPublishIssues = (space: SpaceConfig, host: string): boolean =>

@@ -202,6 +202,35 @@ describe("a space's hostsByModel", () => {
     expect((await w.table.getRun('S', squat.id))!.value).toMatchObject({ host: STUDIO, model: 'qwen3:8b' });
   });
 
+  it.each([
+    ['a no-break space after it', 'qwen3:8b\u00a0'],
+    ['a space after it', 'qwen3:8b '],
+    ['a full-width colon', 'qwen3\uff1a8b'],
+    ['a ratio sign for the colon', 'qwen3\u22368b'],
+    ['a Cyrillic letter for the q', '\u051bwen3:8b'],
+    ['capitals', 'QWEN3:8B'],
+  ])('pins a name that reads as the model (%s): another host’s run of it is kept as foreign', async (_what, model) => {
+    const w = world(pinned);
+    expect((await w.send(runDelivery({ host: MINI, model }))).status).toBe(202);
+    expect(await w.landSent()).toEqual(['foreign']);
+  });
+
+  it("reclaims only from a look-alike: another host's run of the model itself under the same id is kept", async () => {
+    const w = world(pinned);
+    // MINI's sample 2 of the model, landed before the pin, and a pinned run of another task whose id is the same.
+    const real = runDelivery({ host: MINI, sample: 2 });
+    expect(await w.land(real, 'd-real')).toBe('new');
+    const other = runDelivery({ taskId: 'acme__widgets-42__h2', harnessVersion: 's2' });
+    expect(other.id).toBe(real.id);
+    expect((await w.send(other)).status).toBe(202);
+    expect(await w.landSent()).toEqual(['collision']);
+    expect((await w.table.getRun('S', real.id))!.value).toMatchObject({
+      host: MINI,
+      taskId: 'acme__widgets-42',
+      sample: 2,
+    });
+  });
+
   it('refuses to reassign a look-alike to the host its model is pinned to, whose own run reclaims the id', async () => {
     const w = world(pinned);
     const squat = runDelivery({ host: MINI, model: 'qwen3_8b' });
