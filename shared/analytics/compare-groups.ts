@@ -12,6 +12,7 @@ import {
   fewClustersWarning,
   MIN_CLUSTERS,
   pairedKindsOf,
+  RESAMPLES,
   type ClusterUnit,
   type PairedKind,
   type TaskMeansComparison,
@@ -52,6 +53,13 @@ const NO_TASK_MEANS = {
 
 /** The p a pair is judged by: McNemar's or the permutation p, whichever its method gives. */
 export const pOf = (f: PairFigures): number | null => f.mcnemarP ?? f.permutationP;
+
+/**
+ * Whether the pair's p is a random sign-flip p at its least, 1/(1 + RESAMPLES): no random pattern reached the
+ * observed sum, so the p of every pattern is smaller still.
+ */
+export const pAtFloor = (f: PairFigures): boolean =>
+  f.mcnemarP === null && f.permutationP !== null && !f.exactPermutation && f.permutationP * (1 + RESAMPLES) < 1 + 1e-9;
 
 /**
  * Groups a and b of the counts over the tasks both have a result on: the pair's figures (figuresOfKinds), and the

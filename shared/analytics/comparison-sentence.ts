@@ -35,7 +35,15 @@ const tasks = (n: number) => `${n} ${n === 1 ? 'task' : 'tasks'}`;
 export interface HolmClause {
   pairs: number;
   holmP: number;
+  /** The pair's own p is the least a Monte Carlo p can be (pAtFloor), so the adjusted p is a bound above. */
+  bound: boolean;
 }
+
+/** An adjusted p as the page writes it: a bound above rounded up ("≤ 0.023"), else pText. */
+export const holmText = ({ holmP, bound }: Pick<HolmClause, 'holmP' | 'bound'>): string =>
+  bound
+    ? `≤ ${(Math.ceil(holmP / 10 ** (Math.floor(Math.log10(holmP)) - 1)) * 10 ** (Math.floor(Math.log10(holmP)) - 1)).toPrecision(2)}`
+    : pText(holmP);
 
 export function describeComparison(
   a: string,
@@ -49,7 +57,7 @@ export function describeComparison(
   if (c.pairs < MIN_SHARED_TASKS || c.difference === null || c.ci === null || p === null)
     return `${a} and ${b} share ${tasks(c.pairs)} with a result on the ${outcome}: too few to compare (Compare needs at least ${MIN_SHARED_TASKS}).`;
   const [lo, hi] = c.ci;
-  const adjusted = holm && holm.pairs > 1 ? ` (Holm-adjusted over ${holm.pairs} pairs: ${pText(holm.holmP)})` : '';
+  const adjusted = holm && holm.pairs > 1 ? ` (Holm-adjusted over ${holm.pairs} pairs: ${holmText(holm)})` : '';
   if (c.method === 'task-means') {
     const over = c.cluster === 'repo' ? `clustered by repository, ${c.clusters} of them` : 'clustered by task';
     return (

@@ -8,6 +8,9 @@ import { hiddenTestRate, rate, resolveRate } from './rate-figures.ts';
 import type { HiddenTestFigure, RateFigure, ResolveFigure, VerdictCounts } from './rate-figures.ts';
 import { groupRuns, rowsByGroup, type Group } from './run-grouping.ts';
 import { countRuns } from './run-counts.ts';
+import { RESOLVE_OUTCOMES } from './outcome.ts';
+import { clusteredRate } from './reliability.ts';
+import { sampleCountsOf, samplesOfGroup } from './task-samples.ts';
 
 export interface GroupFigures extends Group {
   runs: number;
@@ -16,7 +19,7 @@ export interface GroupFigures extends Group {
   verdicts: VerdictCounts;
   /** The judge's resolve rate, with the runs outside its n by kind. */
   resolve: ResolveFigure;
-  /** The resolve rate on each outcome (docs/contract.md §6 "Outcome"). */
+  /** The resolve rate on each outcome (docs/contract.md §6 "Outcome"); where samples repeat, its interval is clustered by task. */
   outcomes: Record<ResolveOutcome, OutcomeRate>;
   /** The resolve rate of each run's first attempt (its current one when it was never re-run). */
   firstResolve: ResolveFigure;
@@ -109,15 +112,25 @@ export function computeFigures(
     if (!perGroup) medians.set(field, (perGroup = mediansPerGroup(table.numbers[field], grouping.of, selection, rows)));
     return perGroup[g]!;
   };
-  const groups = byRate(
-    grouping.groups.map((g, k) => figuresOf(table, g, rows[k]!, groupMedian(k))),
-    outcome,
-  );
+  const unordered = grouping.groups.map((g, k) => figuresOf(table, g, rows[k]!, groupMedian(k)));
+  if (samplesRepeat(table, selection))
+    for (const o of RESOLVE_OUTCOMES) {
+      // Samples of one task are not independent draws: the interval is clustered by task, as `/stats`' is.
+      const counts = sampleCountsOf(table, selection, grouping.groups, o);
+      unordered.forEach((figures, g) => (figures.outcomes[o].ci = clusteredRate(samplesOfGroup(counts, g)).ci));
+    }
+  const groups = byRate(unordered, outcome);
   const harnessVersions = [...new Set(grouping.groups.map((g) => g.harnessVersion))].sort();
   const all = figuresOf(table, { model: 'all', harnessVersion: harnessVersions.join(', ') }, selection, (field) =>
     medianOfRows(table.numbers[field], selection),
   );
   return { groups, all, harnessVersions };
+}
+
+/** Whether some run in the selection is a task's second sample or later. */
+function samplesRepeat(table: RunTable, selection: Uint32Array): boolean {
+  for (let s = 0; s < selection.length; s++) if (table.sampleAt(selection[s]!) > 1) return true;
+  return false;
 }
 
 /** The groups, best resolve rate on `outcome` first, groups with no rate last, ties by name. */

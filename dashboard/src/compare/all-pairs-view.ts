@@ -1,13 +1,15 @@
 // Compare's "all pairs" (docs/contract.md §6 "All pairs"): every pair of the configurations in view (up to 12, 66
-// pairs) with tasks in common, on the outcome in view — the paired difference with its Newcombe interval, the
-// exact McNemar p and the Holm-adjusted p over the pairs compared — sorted by the adjusted p, a caveat where
-// the two ran different harness versions, each row leading to that pair's Compare view. The same function
-// answers `GET …/pairs`.
+// pairs) with tasks in common, on the outcome in view — the paired difference with its interval, its p (McNemar's
+// exact p, or the sign-flip p where samples repeat) and the Holm-adjusted p over the pairs compared — sorted by the
+// adjusted p, a caveat where the two ran different harness versions, each row leading to that pair's Compare view.
+// The same function answers `GET …/pairs`.
 import { groupRuns, type Group } from '#analytics/run-grouping.ts';
 import { selectRuns } from '#analytics/run-selection.ts';
 import { allPairs, type AllPairs, type PairRow } from '#analytics/all-pairs.ts';
 import { MIN_SHARED_TASKS, OUTCOME_LABELS, selectByDifficulty, taskDifficulty } from '#analytics/statistics.ts';
-import { pText } from '#analytics/comparison-sentence.ts';
+import { holmText, pText } from '#analytics/comparison-sentence.ts';
+import { pAtFloor, pOf } from '#analytics/compare-groups.ts';
+import { RESAMPLES } from '#analytics/reliability.ts';
 import { el, fill, nameText, sidewaysScroll } from '../widgets/dom.ts';
 import { count } from '../widgets/format.ts';
 import type { CockpitFilters } from '../page/url-state.ts';
@@ -72,7 +74,15 @@ export function renderAllPairs(host: HTMLElement, label: (g: Group) => string, f
       e.preventDefault();
       nav.openPair(r.a, r.b);
     });
-    const note = r.mcnemarP === null ? `fewer than ${MIN_SHARED_TASKS} shared tasks: not compared` : (r.caveat ?? '');
+    const p = pOf(r);
+    const note = p === null ? `fewer than ${MIN_SHARED_TASKS} shared tasks: not compared` : (r.caveat ?? '');
+    const floor = pAtFloor(r);
+    const pTitle =
+      r.method === 'mcnemar'
+        ? 'McNemar’s exact p: one run of each shared task on each side'
+        : floor
+          ? `Sign-flip p: none of ${count(RESAMPLES)} random sign patterns reached the observed difference, so the p is smaller still`
+          : `Sign-flip permutation p of the per-task differences (${r.exactPermutation ? 'every sign pattern' : `${count(RESAMPLES)} random sign patterns`})`;
     return el(
       'tr',
       {
@@ -97,8 +107,12 @@ export function renderAllPairs(host: HTMLElement, label: (g: Group) => string, f
               el('span', { class: 'interval' }, `(${points(r.ci![0])} to ${points(r.ci![1])})`),
             ]),
       ),
-      el('td', { class: 'num', 'data-cell': 'p' }, r.mcnemarP === null ? '–' : pText(r.mcnemarP)),
-      el('td', { class: 'num', 'data-cell': 'holm' }, r.holmP === null ? '–' : pText(r.holmP)),
+      el('td', { class: 'num', 'data-cell': 'p', title: pTitle }, p === null ? '–' : pText(p)),
+      el(
+        'td',
+        { class: 'num', 'data-cell': 'holm' },
+        r.holmP === null ? '–' : holmText({ holmP: r.holmP, bound: floor }),
+      ),
       el('td', { class: 'text note', 'data-cell': 'note' }, note),
       el('td', { class: 'text', 'data-cell': 'open' }, open),
     );
@@ -131,7 +145,7 @@ export function renderAllPairs(host: HTMLElement, label: (g: Group) => string, f
                 ['A only', 'a-only'],
                 ['B only', 'b-only'],
                 ['A − B, points (95% CI)', 'difference'],
-                ['McNemar p', 'p'],
+                ['p (McNemar or sign-flip)', 'p'],
                 ['Holm-adjusted p', 'holm'],
                 ['Note', 'note'],
                 ['', 'open'],

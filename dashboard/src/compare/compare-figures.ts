@@ -1,6 +1,8 @@
 // The figures of one paired comparison in Compare: the paired table with its margins, the difference with its
-// Newcombe interval on a points axis, and each side's rate over the pairs with its Wilson interval.
+// interval on a points axis, and each side's rate over the pairs with its Wilson interval (where samples repeat,
+// each side's mean share of a task's samples resolved).
 import type { Group } from '#analytics/run-grouping.ts';
+import type { PairFigures } from '#analytics/compare-groups.ts';
 import { proportion, type PairedComparison } from '#analytics/statistics.ts';
 import { barList } from '../widgets/charts/bars.ts';
 import type { Axis } from '../widgets/charts/ticks.ts';
@@ -11,10 +13,48 @@ import { MODEL_COLOUR } from '../widgets/palette.ts';
 
 export const groupName = (g: Group) => `${g.model} · ${g.harnessVersion}`;
 
-/** Both / A only / B only / neither, with the margins: each group's resolved count over the pairs. */
-export function pairedTable(a: Group, b: Group, c: PairedComparison): HTMLElement {
+/**
+ * Both / A only / B only / neither, with the margins: each group's resolved count over the pairs. Where samples
+ * repeat, the tasks by which side resolved the larger share of its samples instead: no task is simply resolved.
+ */
+export function pairedTable(a: Group, b: Group, c: PairFigures): HTMLElement {
   const cell = (n: number, what: string, id: string) =>
     el('td', { class: 'num', 'data-cell': id, title: `${count(n)} tasks: ${what}` }, count(n));
+  if (c.method === 'task-means') {
+    const row = (label: string, n: number, id: string) =>
+      el('tr', {}, el('th', { scope: 'row', class: 'text' }, label), cell(n, label, id));
+    return el(
+      'table',
+      {
+        class: 'figures paired',
+        id: 'compare-table',
+        'aria-label': 'Tasks both groups ran, by which resolved the larger share of its samples',
+      },
+      el(
+        'thead',
+        {},
+        el('tr', {}, el('th', { class: 'text' }, 'Shared tasks'), el('th', { scope: 'col', class: 'num' }, 'tasks')),
+      ),
+      el(
+        'tbody',
+        {},
+        row('A resolved a larger share of its samples', c.aOnly, 'a-only'),
+        row('B resolved a larger share of its samples', c.bOnly, 'b-only'),
+        row('the same share, above none', c.bothResolved, 'both'),
+        row('neither resolved any sample', c.neither, 'neither'),
+      ),
+      el(
+        'tfoot',
+        {},
+        el(
+          'tr',
+          {},
+          el('th', { scope: 'row', class: 'text' }, 'total'),
+          el('td', { class: 'num', 'data-cell': 'pairs' }, count(c.pairs)),
+        ),
+      ),
+    );
+  }
   return el(
     'table',
     { class: 'figures paired', id: 'compare-table', 'aria-label': 'Tasks both groups ran, by who resolved them' },
@@ -98,8 +138,21 @@ export function differenceChart(c: PairedComparison): HTMLElement | null {
   );
 }
 
-/** Each group's resolve rate over the pairs, with its Wilson interval. */
-export function rates(a: Group, b: Group, c: PairedComparison): HTMLElement {
+/**
+ * Each group's resolve rate over the pairs, with its Wilson interval; where samples repeat, the mean over the pairs
+ * of the share of its samples resolved (the interval is the difference's, above).
+ */
+export function rates(a: Group, b: Group, c: PairFigures): HTMLElement {
+  if (c.method === 'task-means') {
+    const mean = (g: Group, share: number) =>
+      el(
+        'li',
+        {},
+        el('strong', {}, groupName(g)),
+        `: ${(share * 100).toFixed(1)}% of a task's samples resolved, on average over ${count(c.pairs)} shared tasks`,
+      );
+    return el('ul', { class: 'compare-rates' }, mean(a, c.meanA!), mean(b, c.meanB!));
+  }
   const line = (g: Group, resolved: number) => {
     const p = proportion(resolved, c.pairs);
     return el(

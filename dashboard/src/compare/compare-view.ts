@@ -10,6 +10,7 @@ import { describeComparison, sampleSentence } from '#analytics/comparison-senten
 import { valueOfCode } from '#analytics/columns.ts';
 import { verdictKeyAt } from '#analytics/result-filters.ts';
 import { compareGroups } from '#analytics/compare-groups.ts';
+import { sampleCountsOf } from '#analytics/task-samples.ts';
 import { pairsInView, renderAllPairs, type PairsNav } from './all-pairs-view.ts';
 import { differenceChart, groupName, pairedTable, rates } from './compare-figures.ts';
 import { appLink, el, fill } from '../widgets/dom.ts';
@@ -116,8 +117,10 @@ export class CompareView {
         el(
           'p',
           { class: 'card-foot' },
-          'Difference: Newcombe’s 95% interval for paired proportions (1998, method 10); p: McNemar’s exact test on the tasks only one of ' +
-            'them resolved. The tier, wave, repository and difficulty filters apply; the verdict, tests and agreement filters do not, since a ' +
+          'With one run of each task on each side, the difference has Newcombe’s 95% interval for paired proportions (1998, method 10) and ' +
+            'p is McNemar’s exact test on the tasks only one of them resolved; where samples repeat, the difference is of the per-task shares ' +
+            'of samples resolved, its interval clustered by task, and p a sign-flip permutation test. ' +
+            'The tier, wave, repository and difficulty filters apply; the verdict, tests and agreement filters do not, since a ' +
             'comparison needs every result. Fewer than 10 tasks in common: no comparison. Same figures as GET …/compare and GET …/pairs.',
         ),
       ),
@@ -194,6 +197,12 @@ export class CompareView {
       : inTiers;
     const result = compareGroups(m.table, selection, a, b, m.outcome);
     const runs = { a: this.runsByTask(m, selection, a), b: this.runsByTask(m, selection, b) };
+    // Where samples repeat, a task's result on each side is its share of samples resolved, not one run's.
+    const shares = result.method === 'task-means' ? sharesByTask(m, selection, a, b) : null;
+    const better = (x: Group, y: Group) =>
+      shares
+        ? `${groupName(x)} resolved a larger share of its samples than ${groupName(y)}`
+        : `${groupName(x)} resolved, ${groupName(y)} did not`;
     fill(
       this.body,
       quoteSentence(
@@ -214,24 +223,8 @@ export class CompareView {
         el(
           'div',
           { class: 'discordant' },
-          this.discordant(
-            m,
-            `${groupName(a)} resolved, ${groupName(b)} did not`,
-            'a-only',
-            result.aOnlyTasks,
-            runs,
-            a,
-            b,
-          ),
-          this.discordant(
-            m,
-            `${groupName(b)} resolved, ${groupName(a)} did not`,
-            'b-only',
-            result.bOnlyTasks,
-            runs,
-            a,
-            b,
-          ),
+          this.discordant(m, better(a, b), 'a-only', result.aOnlyTasks, runs, shares, a, b),
+          this.discordant(m, better(b, a), 'b-only', result.bOnlyTasks, runs, shares, a, b),
         ),
     );
   }
@@ -261,10 +254,19 @@ export class CompareView {
     id: string,
     tasks: string[],
     runs: { a: ReturnType<CompareView['runsByTask']>; b: ReturnType<CompareView['runsByTask']> },
+    shares: ReturnType<typeof sharesByTask> | null,
     a: Group,
     b: Group,
   ): HTMLElement {
-    const link = (group: Group, row: number | undefined, side: string) => {
+    const link = (group: Group, row: number | undefined, side: 'A' | 'B', task: string) => {
+      if (shares) {
+        const { n, c } = shares(side, task);
+        return el(
+          'span',
+          { class: 'share', title: `${groupName(group)}: ${c} of ${n} samples resolved` },
+          `${side}: ${c}/${n}`,
+        );
+      }
       if (row === undefined) return el('span', { class: 'muted' }, `${side}: no run`);
       const runId = m.table.id(row);
       // The run's result on the outcome compared: its hidden-test result, or its verdict.
@@ -312,9 +314,9 @@ export class CompareView {
                   labelOf(task),
                 ),
                 ' ',
-                link(a, runs.a.get(task), 'A'),
+                link(a, runs.a.get(task), 'A', task),
                 ' · ',
-                link(b, runs.b.get(task), 'B'),
+                link(b, runs.b.get(task), 'B', task),
               ),
             ),
           )
@@ -323,4 +325,14 @@ export class CompareView {
         el('p', { class: 'muted' }, `… and ${count(tasks.length - LISTED)} more (the export lists every run).`),
     );
   }
+}
+
+/** Each side's samples of a task with a result on the outcome, and those resolved. */
+function sharesByTask(m: Computed, selection: Uint32Array, a: Group, b: Group) {
+  const counts = sampleCountsOf(m.table, selection, [a, b], m.outcome);
+  const index = new Map(counts.tasks.map((task, t) => [task, t]));
+  return (side: 'A' | 'B', task: string) => {
+    const [g, t] = [side === 'A' ? 0 : 1, index.get(task) ?? -1];
+    return { n: counts.n[g]![t] ?? 0, c: counts.c[g]![t] ?? 0 };
+  };
 }

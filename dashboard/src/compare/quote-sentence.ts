@@ -3,6 +3,7 @@
 import type { Group } from '#analytics/run-grouping.ts';
 import type { AllPairs } from '#analytics/all-pairs.ts';
 import type { HolmClause } from '#analytics/comparison-sentence.ts';
+import { pAtFloor } from '#analytics/compare-groups.ts';
 import { el } from '../widgets/dom.ts';
 
 const same = (x: Group, y: Group) => x.model === y.model && x.harnessVersion === y.harnessVersion;
@@ -10,7 +11,9 @@ const same = (x: Group, y: Group) => x.model === y.model && x.harnessVersion ===
 /** The pair's Holm-adjusted p over the pairs of the configurations in view, when it is among them. */
 export function holmOf(found: AllPairs, a: Group, b: Group): HolmClause | null {
   const row = found.rows.find((r) => (same(r.a, a) && same(r.b, b)) || (same(r.a, b) && same(r.b, a)));
-  return row?.holmP === null || row === undefined ? null : { pairs: found.compared, holmP: row.holmP };
+  return row?.holmP === null || row === undefined
+    ? null
+    : { pairs: found.compared, holmP: row.holmP, bound: pAtFloor(row) };
 }
 
 export function quoteSentence(sentence: string): HTMLElement {

@@ -467,7 +467,7 @@ function noiseCaveat(m: Computed): string {
     if (sample[m.selection[s]!]! > 1)
       return (
         'Tasks were run several times, and samples of one task are not independent: the intervals beside a rate ' +
-        'count runs, the Reliability card’s are clustered by task.'
+        'are clustered by task (Miller 2024), as the Reliability card’s are; a run is not a draw of its own.'
       );
   return 'One run per model and task is noisy: read rates over a wave, not a task.';
 }

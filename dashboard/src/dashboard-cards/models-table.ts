@@ -11,6 +11,7 @@ import {
   tooFewText,
   wilsonInterval,
   type Agreement,
+  type OutcomeRate,
   type ResolveOutcome,
 } from '#analytics/statistics.ts';
 import type { StatsGroup } from '#analytics/contract.ts';
@@ -274,6 +275,27 @@ function sortTable(groups: GroupFigures[], column: TableColumn, descending: bool
 }
 
 /**
+ * A configuration's rate on one outcome from `/stats`, with the interval the browser's tiles show: on the outcome
+ * asked, `/stats`' own (clustered by task where samples repeat); on the other, Wilson's, which `/stats` lets the
+ * page work out only where every task has one sample (none where samples repeat).
+ */
+export function rateOn(g: StatsGroup, outcome: ResolveOutcome, asked: ResolveOutcome): OutcomeRate {
+  const repeated = (g.samples.samplesPerTask?.max ?? 1) > 1;
+  const rate = (hits: number, n: number, outside: number): OutcomeRate => ({
+    outcome,
+    hits,
+    n,
+    rate: n ? hits / n : null,
+    ci: outcome === asked ? g.ci : repeated ? null : wilsonInterval(hits, n),
+    outside,
+  });
+  if (outcome === asked) return rate(g.resolved, g.n, g.outside);
+  return outcome === 'judge'
+    ? rate(g.judge.resolved, g.judge.n, g.runs - g.judge.n)
+    : rate(g.hidden.pass, g.hidden.n, g.runs - g.hidden.n);
+}
+
+/**
  * The per-model table of engine mode, from `/stats`: the browser table's columns that `/stats` answers, with the
  * same keys, texts and order; the rest (first-attempt rate, re-runs, partial, wrong and no-change counts, the
  * medians and the budget) need every run and are named in the foot, not drawn.
@@ -284,11 +306,7 @@ export function renderEngineModelsTable(
   outcome: ResolveOutcome,
 ): void {
   const other: ResolveOutcome = outcome === 'tests' ? 'judge' : 'tests';
-  const rateOf = (g: StatsGroup, on: ResolveOutcome): RateFigure => {
-    const [hits, n] =
-      on === outcome ? [g.resolved, g.n] : on === 'judge' ? [g.judge.resolved, g.judge.n] : [g.hidden.pass, g.hidden.n];
-    return { hits, n, rate: n ? hits / n : null, ci: wilsonInterval(hits, n) };
-  };
+  const rateOf = (g: StatsGroup, on: ResolveOutcome): RateFigure => rateOn(g, on, outcome);
   const rateText = (title: string, r: RateFigure) => `${title}: ${percentOf(r)}`;
   const verdicts: [string, (g: StatsGroup) => number][] = [
     ['resolved', (g) => g.judge.resolved],

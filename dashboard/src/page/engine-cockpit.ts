@@ -17,14 +17,13 @@ import {
 } from '#analytics/contract.ts';
 import type { Reliability } from '#analytics/reliability.ts';
 import type { Group } from '#analytics/run-grouping.ts';
-import { wilsonInterval, type OutcomeRate, type ResolveOutcome } from '#analytics/statistics.ts';
 import { renderAllPairs } from '../compare/all-pairs-view.ts';
 import { renderResolveGroups, resolveCard } from '../dashboard-cards/bar-cards.ts';
 import { card } from '../dashboard-cards/card.ts';
 import { COST_BASES, renderCost } from '../dashboard-cards/cost-card.ts';
 import { renderJudgeSpend } from '../dashboard-cards/judge-spend-card.ts';
 import { OTHER, tile, type TileFigures } from '../dashboard-cards/kpi-tiles.ts';
-import { renderEngineModelsTable } from '../dashboard-cards/models-table.ts';
+import { rateOn, renderEngineModelsTable } from '../dashboard-cards/models-table.ts';
 import { ReliabilityCard } from '../dashboard-cards/reliability-card.ts';
 import { FilterBar } from '../filters/filter-bar.ts';
 import { OutcomeSwitch } from '../filters/outcome-switch.ts';
@@ -38,22 +37,6 @@ import type { Located } from './cockpit.ts';
 import type { EngineSpace } from './space-runs.ts';
 import { CARDS_WITHOUT_ENGINE } from './engine-cards.ts';
 import { AREAS, readState, toSearch, writeState, type Area, type ViewState } from './url-state.ts';
-
-/** A configuration's rate on one outcome from `/stats`: Wilson's interval, as the browser's tiles show it. */
-function rateOn(g: StatsGroup, outcome: ResolveOutcome, asked: ResolveOutcome): OutcomeRate {
-  const rate = (hits: number, n: number, outside: number): OutcomeRate => ({
-    outcome,
-    hits,
-    n,
-    rate: n ? hits / n : null,
-    ci: wilsonInterval(hits, n),
-    outside,
-  });
-  if (outcome === asked) return rate(g.resolved, g.n, g.outside);
-  return outcome === 'judge'
-    ? rate(g.judge.resolved, g.judge.n, g.runs - g.judge.n)
-    : rate(g.hidden.pass, g.hidden.n, g.runs - g.hidden.n);
-}
 
 export class EngineCockpit {
   private state: ViewState = readState();

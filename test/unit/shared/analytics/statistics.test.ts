@@ -12,7 +12,7 @@ import {
   wilsonInterval,
   type PairedCounts,
 } from '#analytics/statistics.ts';
-import { describeComparison } from '#analytics/comparison-sentence.ts';
+import { describeComparison, holmText } from '#analytics/comparison-sentence.ts';
 
 const toDigits = (interval: [number, number] | null, digits = 4) => interval?.map((x) => Number(x.toFixed(digits)));
 
@@ -133,7 +133,7 @@ describe("Newcombe's paired interval (method 10)", () => {
       outcome: 'tests' as const,
       ...pairedComparison({ bothResolved: 150, aOnly: 51, bOnly: 23, neither: 188 }),
     };
-    const text = describeComparison('A', 'B', c, { pairs: 6, holmP: 0.0182 });
+    const text = describeComparison('A', 'B', c, { pairs: 6, holmP: 0.0182, bound: false });
     expect(text).toMatch(
       /^On 412 tasks both ran \(outcome: hidden tests\), A resolved 201 \(48\.8%\) and B 173 \(42\.0%\): a difference of \+6\.8 points \(95% CI \+\d\.\d to \+\d+\.\d\), McNemar p = 0\.0015 \(Holm-adjusted over 6 pairs: 0\.018\)\.$/,
     );
@@ -142,9 +142,12 @@ describe("Newcombe's paired interval (method 10)", () => {
       outcome: 'judge' as const,
       ...pairedComparison({ bothResolved: 10, aOnly: 2, bOnly: 30, neither: 8 }),
     };
-    expect(describeComparison('A', 'B', judged, { pairs: 1, holmP: 0.0000001 })).toMatch(
+    expect(describeComparison('A', 'B', judged, { pairs: 1, holmP: 0.0000001, bound: false })).toMatch(
       /^On 50 tasks both ran \(outcome: judge\), A resolved 12 \(24\.0%\) and B 40 \(80\.0%\): a difference of −56\.0 points \(95% CI −\d+\.\d to −\d+\.\d\), McNemar p < 0\.001\.$/,
     );
+    // A Holm p from a sign-flip p at its least is a bound above, rounded up.
+    expect(holmText({ holmP: 45 / 2001, bound: true })).toBe('≤ 0.023');
+    expect(holmText({ holmP: 45 / 2001, bound: false })).toBe('0.022');
     const none = {
       outcome: 'tests' as const,
       ...pairedComparison({ bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 }),
