@@ -2,7 +2,9 @@
 // a pass or fail test agrees when the judge said resolved exactly when the tests passed, and disagrees
 // otherwise; any other run has no agreement to speak of. κ is shown only from MIN_KAPPA_N such runs up: below
 // that its interval spans most of [−1, 1] and the page says why it shows none. Browser-safe.
-import { OUTCOME_RULES, OUTSIDE } from './outcome.ts';
+import type { Verdict } from '#schema/run.ts';
+import { codeOf } from './columns.ts';
+import { OUTCOME_RULES, OUTSIDE, RESOLVED } from './outcome.ts';
 import type { RunTable } from './run-table.ts';
 
 export const AGREEMENTS = ['disagree', 'agree'] as const;
@@ -29,6 +31,19 @@ export function agreementReader(table: RunTable): (i: number) => AgreementFilter
     if (j === OUTSIDE || t === OUTSIDE) return null;
     return j === t ? 'agree' : 'disagree';
   };
+}
+
+/** A stored run's agreement, by the same rule: a counted verdict, not flagged, beside a pass or fail test. */
+export function agreementOfRun(run: {
+  judgeVerdict: Verdict | null;
+  judgeState: string | null;
+  hiddenTestResult: { status: string } | null;
+}): AgreementFilter | null {
+  const verdict = run.judgeState === 'flagged' ? null : run.judgeVerdict;
+  const j = OUTCOME_RULES.judge.classOf[codeOf('verdict', verdict)]!;
+  const status = run.hiddenTestResult?.status;
+  if (j === OUTSIDE || (status !== 'pass' && status !== 'fail')) return null;
+  return (j === RESOLVED) === (status === 'pass') ? 'agree' : 'disagree';
 }
 
 /** Row i's agreement (for one row; a pass over many reads with agreementReader). */

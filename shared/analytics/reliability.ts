@@ -123,6 +123,8 @@ const tasksOf = (kinds: readonly SampleKind[]) => kinds.reduce((sum, k) => sum +
 /** pass@k of one task, 1 − C(n−c, k)/C(n, k), as the product Chen et al. give for numerical stability. */
 export function passAtK(n: number, c: number, k: number): number {
   if (n - c < k) return 1;
+  // c/n exactly, as pass^1 is: the product below gives it to the last bit or two.
+  if (k === 1) return c / n;
   let none = 1;
   for (let i = n - c + 1; i <= n; i++) none *= 1 - k / i;
   return 1 - none;

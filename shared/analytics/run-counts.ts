@@ -27,7 +27,11 @@ export interface RunCounts {
   generated: number;
   /** Runs that ended because a step or wall-time budget ran out. */
   budget: number;
-  /** Runs for which that is known: they declare a step or wall-time budget, or ended by it. */
+  /**
+   * Runs for which that is known: all of them where some run declares a step or wall-time budget or ended by one
+   * (a configuration is one harness, which stops its runs alike: its other runs finished or failed within the
+   * budget), else none.
+   */
   budgetKnown: number;
 }
 
@@ -54,7 +58,7 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
   let foreign = 0;
   let generated = 0;
   let budget = 0;
-  let budgetKnown = 0;
+  let budgeted = false;
   const { maxSteps, wallBudgetSeconds } = table.numbers;
   for (let r = 0; r < rows.length; r++) {
     const i = rows[r]!;
@@ -68,7 +72,7 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
     if (foreignCounts[i]! > 0) foreign += foreignCounts[i]!;
     if (metricsSource[i] === GENERATED) generated++;
     if (outcome[i] === BUDGET) budget++;
-    if (outcome[i] === BUDGET || !Number.isNaN(maxSteps[i]!) || !Number.isNaN(wallBudgetSeconds[i]!)) budgetKnown++;
+    if (outcome[i] === BUDGET || !Number.isNaN(maxSteps[i]!) || !Number.isNaN(wallBudgetSeconds[i]!)) budgeted = true;
   }
   const byVerdictAndTest = {} as RunCounts['byVerdictAndTest'];
   const verdicts = emptyVerdictCounts();
@@ -105,6 +109,6 @@ export function countRuns(table: RunTable, rows: Uint32Array): RunCounts {
     foreign,
     generated,
     budget,
-    budgetKnown,
+    budgetKnown: budgeted ? rows.length : 0,
   };
 }

@@ -101,7 +101,8 @@ export class ReliabilityCard implements DashboardCard<Computed> {
       this.frame.foot,
       'pass@k is the unbiased estimator of Chen et al. (2021) from each task’s n samples and c resolved; pass^k is ' +
         'C(c, k)/C(n, k) (Yao et al. 2024). The mean over all samples carries a standard error clustered by task ' +
-        '(Miller 2024), since samples of one task are not independent. ',
+        '(Miller 2024), since samples of one task are not independent; pass@k and pass^k carry percentile bootstrap ' +
+        'intervals over tasks, so at k = 1, where both equal that mean, their interval may differ from its by a point. ',
       warned.length ? `${warned.map((r) => `${r.label}: ${r.figure.warning}`).join('; ')}.` : '',
     );
     return () => ({

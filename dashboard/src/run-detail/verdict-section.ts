@@ -2,6 +2,7 @@
 // contamination the runner reported; beside them, the judge's rubric with the facts computed from the diffs.
 import type { RunRow } from '#schema/run.ts';
 import { flagDescription } from '#analytics/flag-rules.ts';
+import { agreementOfRun } from '#analytics/agreement.ts';
 import { el } from '../widgets/dom.ts';
 import { instant, UNKNOWN } from '../widgets/format.ts';
 import { VERDICT_COLOURS, VERDICT_LABELS } from '../widgets/palette.ts';
@@ -65,8 +66,8 @@ function verdictLine(row: RunRow): HTMLElement {
   const status = row.hiddenTestResult?.status;
   if (status === 'pass' || status === 'fail') {
     const passed = status === 'pass';
-    const judged = row.judgeVerdict !== null && row.judgeState !== 'flagged';
-    const agrees = judged && (row.judgeVerdict === 'resolved') === passed;
+    // As the judge × tests table counts it: only a counted verdict agrees or disagrees (not excluded, not error).
+    const agreement = agreementOfRun(row);
     return el(
       'div',
       { class: 'verdict-line' },
@@ -83,7 +84,7 @@ function verdictLine(row: RunRow): HTMLElement {
         'Judge: ',
         judgeChip,
         `${by} · judge state ${row.judgeState}`,
-        judged ? el('strong', { class: agrees ? '' : 'disagree-mark' }, agrees ? ' · agrees' : ' · disagrees') : null,
+        agreement && el('strong', { class: agreement === 'agree' ? '' : 'disagree-mark' }, ` · ${agreement}s`),
       ),
     );
   }

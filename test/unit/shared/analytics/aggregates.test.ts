@@ -170,6 +170,18 @@ describe('budget exhaustion', () => {
     ]);
     expect(only(table).budgetExhausted).toEqual(proportion(2, 4));
   });
+
+  it('counts every run of a configuration once one shows it has a budget, and none where none does', () => {
+    // Terminal-Bench's trials declare no budget, but those that timed out ended by it: the others finished within it.
+    const undeclared = { maxSteps: null, wallBudgetSeconds: null };
+    const timedOut = RunTable.fromRuns([
+      run({ ...undeclared, outcome: 'budget' }),
+      ...Array.from({ length: 3 }, () => run({ ...undeclared, outcome: 'finished' })),
+    ]);
+    expect(only(timedOut).budgetExhausted).toEqual(proportion(1, 4));
+    const unknown = RunTable.fromRuns([run({ ...undeclared, outcome: 'finished' }), run({ ...undeclared })]);
+    expect(only(unknown).budgetExhausted).toEqual(proportion(0, 0));
+  });
 });
 
 describe('every rate', () => {

@@ -2,7 +2,9 @@
 // judge said resolved exactly when the tests passed, disagrees otherwise, and has no agreement without both a
 // counted verdict and a pass or fail test; κ is withheld below 10 such runs, with the reason.
 import { describe, expect, it } from '@jest/globals';
+import { agreementOfRun } from '#analytics/agreement.ts';
 import { RunTable } from '#analytics/run-table.ts';
+import type { Verdict } from '#schema/run.ts';
 import { agreementOf, cohensKappa, kappaWithheld, MIN_KAPPA_N, selectByAgreement } from '#analytics/statistics.ts';
 import { compactRunOf as run } from '../../../helpers/compact-runs.ts';
 
@@ -31,6 +33,30 @@ describe('agreement of a run', () => {
       null,
       null,
     ]);
+  });
+
+  it('is the same for a stored run, which the run detail reads: an excluded or errored verdict has none', () => {
+    const cases: [Verdict | null, string | null, 'pass' | 'fail' | 'error' | null][] = [
+      ['resolved', 'judged', 'pass'],
+      ['resolved', 'judged', 'fail'],
+      ['partial', 'judged', 'pass'],
+      ['wrong', 'judged', 'pass'],
+      ['no_change', 'judged', 'fail'],
+      ['excluded', 'not-needed', 'pass'],
+      ['resolved', 'judged', 'error'],
+      [null, 'pending', 'fail'],
+      ['wrong', 'judged', null],
+    ];
+    const stored = cases.map(([judgeVerdict, judgeState, status]) =>
+      agreementOfRun({ judgeVerdict, judgeState, hiddenTestResult: status && { status } }),
+    );
+    expect(stored).toEqual(Array.from({ length: table.size }, (_, i) => agreementOf(table, i)));
+    expect(
+      agreementOfRun({ judgeVerdict: 'error', judgeState: 'error', hiddenTestResult: { status: 'fail' } }),
+    ).toBeNull();
+    expect(
+      agreementOfRun({ judgeVerdict: null, judgeState: 'flagged', hiddenTestResult: { status: 'pass' } }),
+    ).toBeNull();
   });
 
   it('narrows a selection to exactly the disagreeing, or the agreeing, runs', () => {

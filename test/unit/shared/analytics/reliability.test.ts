@@ -49,6 +49,13 @@ describe('pass@k and pass^k of one task', () => {
     expect(passAtK(5, 2, 1)).toBeCloseTo(0.4, 12);
     expect(passHatK(5, 2, 1)).toBeCloseTo(0.4, 12);
   });
+
+  it('are the same number at k = 1, to the last bit, so their intervals are one', () => {
+    for (let n = 1; n <= 12; n++) for (let c = 0; c <= n; c++) expect(passAtK(n, c, 1)).toBe(passHatK(n, c, 1));
+    const tasks = Array.from({ length: 30 }, (_, i) => ({ task: `t${i}`, n: 5, c: (i * 7) % 6 }));
+    const [first] = reliabilityCurve(tasks);
+    expect(first!.passAtCi).toEqual(first!.passHatCi);
+  });
 });
 
 describe('a configuration with 3 samples of each of 4 tasks', () => {
