@@ -5,7 +5,8 @@
 // +25.0 points (95% CI +16.5 to +33.5 clustered by task), and its nine non-zero differences of 1/3 reach |Σ| = 3 in
 // 2 of 2^9 sign patterns: sign-flip p = 0.0039. agent-a resolved 18 of 36 samples: 50%, with a standard error
 // clustered by task of √(3 · (1.5² + 0.5² + 0.5² + 1.5²))/36 = 0.1076, so 95% CI 29%–71% (Wilson's over 36 runs,
-// which would treat each sample as a draw of its own, is 34%–66%).
+// which would treat each sample as a draw of its own, is 34%–66%). As Terminal-Bench's, its tasks name no repository
+// and no wave.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import type { CompactRun } from '#analytics/columns.ts';
@@ -27,6 +28,9 @@ const RUNS: CompactRun[] = Object.entries(RESOLVED).flatMap(([model, resolved]) 
       return compactRunOf({
         model,
         taskId,
+        // As Terminal-Bench's tasks: no repository, no wave.
+        repo: null,
+        wave: null,
         harnessVersion: 'h1',
         sample: s + 1,
         hiddenTest: pass ? 'pass' : 'fail',
@@ -123,6 +127,17 @@ describe('where samples repeat', () => {
     const card = await page.locator('#chart-resolve-rate').innerText();
     expect(card).toContain('29%–71%');
     expect(card).not.toContain('34%–66%');
+    await page.close();
+  });
+
+  it('says that no run names a wave or a repository, where a breakdown by them would be empty', async () => {
+    const page = await open('/');
+    const groups = await page.locator('#breakdown-table thead th.group').allTextContents();
+    expect(groups).toEqual(['Tier (senders’)', 'Difficulty (empirical)']);
+    expect(await page.locator('#breakdown-table').locator('xpath=ancestor::section[1]').textContent()).toContain(
+      'No run in view names its wave.',
+    );
+    expect(await page.locator('#repo-none').textContent()).toBe('No run in view names its repository.');
     await page.close();
   });
 });

@@ -63,10 +63,14 @@ export const rateCell = (r: Proportion, what: string) =>
 export function renderBreakdown(c: Pick<Card, 'body' | 'foot'>, m: Computed): CardCsv {
   const groups = m.figures.groups;
   const rowOf = new Map(m.grouping.groups.map((g, k) => [`${g.model}\u0000${g.harnessVersion}`, k]));
-  const split = parts(m).map((p) => ({
-    ...p,
-    cells: breakdown(m.table, m.selection, m.grouping, m.outcome, p.keys.length, p.keyOf),
-  }));
+  const all = parts(m);
+  // A part with no value in view (no run, nor its task's issue record, names a wave) is said, not drawn empty.
+  const split = all
+    .filter((p) => p.keys.length)
+    .map((p) => ({
+      ...p,
+      cells: breakdown(m.table, m.selection, m.grouping, m.outcome, p.keys.length, p.keyOf),
+    }));
   const csv: CardCsv = () => ({
     columns: ['configuration', 'model', 'harnessVersion', 'by', 'part', 'resolved', 'n', 'rate'],
     rows: groups.flatMap((g) => {
@@ -121,7 +125,11 @@ export function renderBreakdown(c: Pick<Card, 'body' | 'foot'>, m: Computed): Ca
   fill(
     c.foot,
     `Rates on the ${OUTCOME_LABELS[m.outcome]}. Empirical difficulty: easy when at least two thirds of the configurations ` +
-      `in view with a result on the task resolved it, medium from a third, hard above none, unsolved when none did.`,
+      `in view with a result on the task resolved it, medium from a third, hard above none, unsolved when none did.` +
+      all
+        .filter((p) => !p.keys.length)
+        .map((p) => ` No run in view names its ${p.title.toLowerCase()}.`)
+        .join(''),
   );
   return csv;
 }

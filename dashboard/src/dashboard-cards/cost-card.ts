@@ -153,7 +153,7 @@ function costTable(stats: StatsBody, label: (g: StatsGroup) => string): HTMLElem
             'Run cost (total)',
             'Median run cost',
             'Mean per task',
-            `Resolved · ${outcome}`,
+            `Priced runs resolved · ${outcome}`,
             `Cost per resolved task · ${outcome}`,
             'Resolved per $10',
           ].map((h, k) => el('th', { scope: 'col', class: k ? 'num' : 'text pinned' }, h)),
@@ -185,7 +185,9 @@ function costTable(stats: StatsBody, label: (g: StatsGroup) => string): HTMLElem
             money(r.totalUsd, g),
             money(r.medianUsd, g),
             money(r.meanUsd, g),
-            none ? unknown() : el('td', { class: 'num' }, `${count(r.resolved)} of ${count(r.priced)}`),
+            none
+              ? el('td', { class: 'num muted', title: UNPRICED }, 'no priced run')
+              : el('td', { class: 'num' }, `${count(r.resolved)} of ${count(r.priced)}`),
             none
               ? unknown()
               : r.perResolvedUsd === null

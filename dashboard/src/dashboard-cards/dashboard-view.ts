@@ -16,7 +16,7 @@ import { ScatterChart } from '../widgets/charts/scatter.ts';
 import { COST_BASES, renderCost } from './cost-card.ts';
 import { renderJudgeSpend, type CostData } from './judge-spend-card.ts';
 import { el, fill } from '../widgets/dom.ts';
-import { count, duration, num } from '../widgets/format.ts';
+import { count, countMedian, duration, num } from '../widgets/format.ts';
 import { percentOf } from '../widgets/intervals.ts';
 import { renderKpis } from './kpi-tiles.ts';
 import { colouringOf, MatrixCard } from './matrix-card.ts';
@@ -220,7 +220,7 @@ export class DashboardView {
             m,
             SORTS.steps,
             (g) => g.steps,
-            (v) => `${num(v)} steps`,
+            (v) => `${countMedian(v)} steps`,
             'model steps per run (steps)',
             'number',
             // Not "budget ran out in unknown (n=0)" where no run records it (none of the Lite demo's does).

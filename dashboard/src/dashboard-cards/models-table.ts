@@ -17,7 +17,7 @@ import {
 import type { StatsGroup } from '#analytics/contract.ts';
 import { rateCell, type Card, type CardCsv } from './card.ts';
 import { el, fill, nameText, sidewaysScroll } from '../widgets/dom.ts';
-import { count, duration, num, UNKNOWN } from '../widgets/format.ts';
+import { count, countMedian, duration, num, UNKNOWN } from '../widgets/format.ts';
 import { percentOf } from '../widgets/intervals.ts';
 import { rateLabel } from './kpi-tiles.ts';
 import type { VerdictKey } from '../widgets/palette.ts';
@@ -117,7 +117,7 @@ function columnsFor(m: Computed): TableColumn[] {
       key: 'steps',
       title: 'Steps (median)',
       numeric: true,
-      text: (g) => medianText(g.steps, (v) => num(v)),
+      text: (g) => medianText(g.steps, countMedian),
       value: (g) => g.steps.median,
     },
     rateColumn('budget', 'Budget ran out', (g) => g.budgetExhausted),

@@ -48,6 +48,15 @@ export function renderRepoBreakdown(c: Pick<Card, 'body' | 'foot'>, m: Computed,
     ),
   });
   fill(
+    c.foot,
+    `Rates on the ${OUTCOME_LABELS[m.outcome]}; runs whose task names no repository are left out. ` +
+      'Click a repository to filter the cockpit to it.',
+  );
+  if (!repos.length) {
+    fill(c.body, el('p', { class: 'muted', id: 'repo-none' }, 'No run in view names its repository.'));
+    return csv;
+  }
+  fill(
     c.body,
     sidewaysScroll(
       'Resolve rate by repository',
@@ -89,11 +98,6 @@ export function renderRepoBreakdown(c: Pick<Card, 'body' | 'foot'>, m: Computed,
         ),
       ),
     ),
-  );
-  fill(
-    c.foot,
-    `Rates on the ${OUTCOME_LABELS[m.outcome]}; runs whose task names no repository are left out. ` +
-      'Click a repository to filter the cockpit to it.',
   );
   return csv;
 }

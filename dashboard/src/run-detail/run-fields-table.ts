@@ -84,7 +84,7 @@ const UNITS: Partial<Record<Field, (v: number) => string>> = {
   patchFilesChanged: (v) => withUnit(v, 'files'),
   patchLinesAdded: (v) => withUnit(v, 'lines'),
   patchLinesRemoved: (v) => withUnit(v, 'lines'),
-  judgeAttempts: (v) => withUnit(v, 'attempts'),
+  judgeAttempts: (v) => withUnit(v, v === 1 ? 'attempt' : 'attempts'),
 };
 
 const INSTANTS = new Set<Field>(['startedAt', 'finishedAt', 'judgedAt', 'judgeNextAttemptAt', 'landedAt', 'updatedAt']);

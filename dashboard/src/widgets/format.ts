@@ -12,6 +12,9 @@ const byDigits = [0, 1, 2].map((d) => new Intl.NumberFormat('en-US', { maximumFr
 export const num = (v: number | null, digits = 0): string =>
   v === null ? UNKNOWN : byDigits[Math.min(2, digits)]!.format(v);
 
+/** A median of whole counts: whole, or halfway between two ("8.5"), never rounded to a count no run had. */
+export const countMedian = (v: number): string => num(v, Number.isInteger(v) ? 0 : 1);
+
 export const big = (v: number | null): string =>
   v === null ? UNKNOWN : v >= 10_000 ? compact.format(v) : integer.format(v);
 

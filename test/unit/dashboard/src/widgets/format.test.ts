@@ -1,0 +1,12 @@
+// How counts' medians read on the page: a median of whole counts is whole or halfway between two, and is written so,
+// never rounded to a count no run had ("9 steps" for a median of 8.5).
+import { describe, expect, it } from '@jest/globals';
+import { countMedian } from '#dashboard/src/widgets/format.ts';
+
+describe('a median of counts', () => {
+  it('is written whole, or with its half', () => {
+    expect(countMedian(9)).toBe('9');
+    expect(countMedian(8.5)).toBe('8.5');
+    expect(countMedian(12_000.5)).toBe('12,000.5');
+  });
+});
