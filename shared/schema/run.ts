@@ -144,6 +144,8 @@ export const judgeFieldsSchema = z.object({
   judgeSameFilesAsReference: z.nullable(z.boolean()),
   judgeSameFilesComputed: z.nullable(z.boolean()),
   judgeTestAdded: z.nullable(z.boolean()),
+  /** Whether the candidate adds or changes a test file, computed from its diff; absent on rows judged before. */
+  judgeTestAddedComputed: z.optional(z.nullable(z.boolean())),
   judgeWouldCompile: z.nullable(z.boolean()),
   judgeReason: z.nullable(z.string()),
   judgeModel: z.nullable(z.string()),
@@ -216,6 +218,7 @@ export const emptyJudgeFields = (): JudgeFields => ({
   judgeSameFilesAsReference: null,
   judgeSameFilesComputed: null,
   judgeTestAdded: null,
+  judgeTestAddedComputed: null,
   judgeWouldCompile: null,
   judgeReason: null,
   judgeModel: null,

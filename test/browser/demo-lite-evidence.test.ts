@@ -82,9 +82,19 @@ describe('the run detail of a real run explains its verdict', () => {
     const sameFiles = detail.locator('table.rubric tr', { hasText: 'Same files as the fix' });
     expect(await sameFiles.getAttribute('data-disagree')).toBe('true');
     expect(await sameFiles.innerText()).toMatch(/Same files as the fix\s+yes\s+no ≠ disagrees/);
-    expect(await detail.locator('table.rubric tr[data-disagree="true"]').count()).toBe(1);
+    // The candidate's own tests, computed from its diff beside the judge's "Test added".
+    const { changesTest } = verdictChecks(
+      run.delivery.patch as string,
+      '',
+      { diff: fixOf(run), omittedLockFiles: [] },
+      '',
+    );
+    const testAdded = detail.locator('table.rubric tr', { hasText: 'Test added' });
+    expect((await testAdded.locator('td').nth(1).innerText()).split(' ')[0]).toBe(changesTest ? 'yes' : 'no');
+    const disagreeing = (await testAdded.getAttribute('data-disagree')) === 'true' ? 2 : 1;
+    expect(await detail.locator('table.rubric tr[data-disagree="true"]').count()).toBe(disagreeing);
     const rubric = await detail.locator('table.rubric').innerText();
-    for (const q of ['Root cause found', 'Test added', 'Would compile']) expect(rubric).toContain(q);
+    for (const q of ['Root cause found', 'Would compile']) expect(rubric).toContain(q);
 
     expect(await detail.locator('.failed-tests li').allInnerTexts()).toEqual(failedOf(run));
 

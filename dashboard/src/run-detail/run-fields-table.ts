@@ -48,6 +48,7 @@ const FIELD_GROUPS: [string, Field[]][] = [
       'judgeSameFilesAsReference',
       'judgeSameFilesComputed',
       'judgeTestAdded',
+      'judgeTestAddedComputed',
       'judgeWouldCompile',
     ],
   ],

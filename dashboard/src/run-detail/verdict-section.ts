@@ -105,7 +105,7 @@ export function rubricTable(row: RunRow): HTMLElement {
   const rows: [string, boolean | null, boolean | null | undefined][] = [
     ['Root cause found', row.judgeRootCauseFound, undefined],
     ['Same files as the fix', row.judgeSameFilesAsReference, row.judgeSameFilesComputed],
-    ['Test added', row.judgeTestAdded, undefined],
+    ['Test added', row.judgeTestAdded, row.judgeTestAddedComputed],
     ['Would compile', row.judgeWouldCompile, undefined],
   ];
   return el(
@@ -123,7 +123,7 @@ export function rubricTable(row: RunRow): HTMLElement {
           {},
           el('th', { scope: 'col' }, 'Question'),
           el('th', { scope: 'col' }, 'Judge says'),
-          el('th', { scope: 'col', title: 'Computed from the two diffs, lock files aside' }, 'Computed'),
+          el('th', { scope: 'col', title: 'Computed from the diffs: the two, lock files aside, or the candidate’s own test files' }, 'Computed'),
         ),
       ),
       el(

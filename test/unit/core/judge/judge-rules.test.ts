@@ -133,13 +133,14 @@ describe('attempts and backoff', () => {
 });
 
 describe('the verdict', () => {
-  it('maps the answer, the model, the time and the computed same-files flag onto the row', () => {
+  it('maps the answer, the model, the time and the computed same-files and test flags onto the row', () => {
     expect(verdict({ ...answer, verdict: 'partial' }, checks(), row({ judgeAttempts: 2 }), 'claude-x', NOW)).toEqual({
       judgeVerdict: 'partial',
       judgeRootCauseFound: true,
       judgeSameFilesAsReference: false,
       judgeSameFilesComputed: true,
       judgeTestAdded: true,
+      judgeTestAddedComputed: false,
       judgeWouldCompile: true,
       judgeReason: 'Half of it.',
       judgeModel: 'claude-x',
