@@ -147,6 +147,34 @@ describe('the Runs grid', () => {
     expect(cut).toEqual([]);
     await page.close();
   });
+
+  it.each([800, 1440])('cuts a model or harness name in its middle, its date suffix kept, at %i px', async (width) => {
+    const page = await open('/?view=runs', width);
+    await page.locator('.grid-row').first().waitFor();
+    const names = await page.evaluate(() => {
+      const titles = [...document.querySelectorAll('.grid-header .grid-cell')].map((c) => c.textContent!.trim());
+      const found = new Map<string, { shown: string; overflows: boolean }>();
+      for (const row of document.querySelectorAll('.grid-row:not([hidden])'))
+        row.querySelectorAll('.grid-cell').forEach((cell, k) => {
+          const c = cell as HTMLElement;
+          if (['Model', 'Harness'].includes(titles[k]!))
+            found.set(c.title, { shown: c.textContent!, overflows: c.scrollWidth > c.clientWidth });
+        });
+      return [...found];
+    });
+    // The Lite demo's names that do not fit: "swe-agent-20240402", "claude-3-5-sonnet-20240620", ….
+    const cutNames = names.filter(([full, { shown }]) => shown !== full);
+    expect(cutNames.length).toBeGreaterThan(0);
+    for (const [full, { shown, overflows }] of names) {
+      expect(overflows).toBe(false);
+      if (shown === full) continue;
+      const [start, end] = shown.split('…');
+      expect(full.startsWith(start!) && full.endsWith(end!)).toBe(true);
+      const suffix = /\d{8}$/.exec(full)?.[0];
+      if (suffix) expect(end!.endsWith(suffix)).toBe(true);
+    }
+    await page.close();
+  });
 });
 
 describe('the Reliability card of a campaign with one sample per task', () => {

@@ -6,7 +6,7 @@ import { tierCode, waveOf } from '#analytics/run-selection.ts';
 import { EXPORT_FORMATS, type ExportFormat } from '#analytics/contract.ts';
 import { searchRows, verdictKeyAt } from '#analytics/result-filters.ts';
 import { agreementOf, difficultyOfRow, OUTCOME_LABELS } from '#analytics/statistics.ts';
-import { el, fill } from '../widgets/dom.ts';
+import { el, fill, middleCut, textMeasure } from '../widgets/dom.ts';
 import { big, count, duration, instant, num, UNKNOWN } from '../widgets/format.ts';
 import { VERDICT_COLOURS, VERDICT_LABELS } from '../widgets/palette.ts';
 import type { Computed } from '../page/view-model.ts';
@@ -28,6 +28,8 @@ interface Column {
   cellClass?(m: Computed, i: number): string;
   /** The cell's tooltip when it is not the text itself (the full task id behind its short label). */
   tooltip?(m: Computed, i: number): string | null;
+  /** Cut in the middle where too long, keeping the end: names that differ only in a date suffix read apart. */
+  middle?: boolean;
 }
 
 type Ranks = Record<TextField, Int32Array>;
@@ -57,6 +59,9 @@ const numberColumn = (key: NumberField, title: string, width: number, format: (v
 
 const GENERATED = codeOf('metricsSource', 'generated');
 
+/** A grid cell's padding, left and right (runs-and-run-detail.css). */
+const CELL_PADDING = 12;
+
 /** The narrowest a column may be that shows "unknown" whole (7 letters and the cell's padding). */
 const UNKNOWN_WIDTH = 84;
 
@@ -77,8 +82,8 @@ export const COLUMNS: Column[] = [
     sortKey: (m, _r, i) => m.table.codes.verdict[i] || NaN,
     cellClass: (m, i) => `verdict v-${verdictShown(m, i).key}`,
   },
-  textColumn('model', 'Model', 190),
-  textColumn('harnessVersion', 'Harness', 150),
+  { ...textColumn('model', 'Model', 190), middle: true },
+  { ...textColumn('harnessVersion', 'Harness', 150), middle: true },
   {
     key: 'taskId',
     title: 'Task',
@@ -321,6 +326,21 @@ export class RunsView {
       this.scroller.scrollTop = Math.max(0, top - view / 2);
   }
 
+  private readonly fits = new Map<string, string>();
+  private measure: ((text: string) => number) | null = null;
+
+  /** `text` as it fits `width` px in a cell like `cell`: whole, or its start and end around an ellipsis. */
+  private fitted(text: string, width: number, cell: HTMLElement): string {
+    const key = `${width} ${text}`;
+    let fit = this.fits.get(key);
+    if (fit === undefined) {
+      this.measure ??= textMeasure(getComputedStyle(cell).font);
+      fit = middleCut(text, width, this.measure);
+      this.fits.set(key, fit);
+    }
+    return fit;
+  }
+
   private paint() {
     const m = this.m;
     if (!m) return;
@@ -356,7 +376,8 @@ export class RunsView {
       COLUMNS.forEach((c, ci) => {
         const cell = row.children[ci] as HTMLElement;
         const text = c.text(m, i);
-        cell.textContent = text ?? UNKNOWN;
+        cell.textContent =
+          text !== null && c.middle ? this.fitted(text, c.width - CELL_PADDING, cell) : (text ?? UNKNOWN);
         cell.title =
           text === null ? 'unknown: not measured or not sent' : (c.tooltip?.(m, i) ?? (c.hint && text ? c.hint : text));
         cell.className = `grid-cell${c.numeric ? ' num' : ''}${text === null ? ' unknown' : ''}${c.cellClass ? ` ${c.cellClass(m, i)}` : ''}`;

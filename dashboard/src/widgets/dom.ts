@@ -72,3 +72,31 @@ export function appLink(href: string, follow: () => void, attrs: Attrs, ...child
 /** A table wider than its card scrolls sideways inside it, a region a keyboard reaches. */
 export const sidewaysScroll = (what: string, table: HTMLElement) =>
   el('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': `${what} (scrolls sideways)` }, table);
+
+/** The width in px of a text in `font` (a CSS font shorthand), measured on a canvas. */
+export function textMeasure(font: string): (text: string) => number {
+  const context = document.createElement('canvas').getContext('2d')!;
+  context.font = font;
+  return (text) => context.measureText(text).width;
+}
+
+/**
+ * `text` whole where it fits `width`, else as much of its start and end as fit around an ellipsis, the end kept
+ * a little longer: a name that differs from another only in its suffix (a date, a version) still reads apart.
+ */
+export function middleCut(text: string, width: number, measure: (text: string) => number): string {
+  if (measure(text) <= width) return text;
+  const chars = [...text];
+  const cut = (kept: number) => {
+    const end = Math.ceil(kept / 2);
+    return `${chars.slice(0, kept - end).join('')}…${chars.slice(chars.length - end).join('')}`;
+  };
+  // The most characters kept that still fit, found by halving.
+  let [fits, over] = [0, chars.length];
+  while (over - fits > 1) {
+    const mid = (fits + over) >> 1;
+    if (measure(cut(mid)) <= width) fits = mid;
+    else over = mid;
+  }
+  return cut(fits);
+}
