@@ -342,6 +342,21 @@ describe('the cost table', () => {
   });
 });
 
+describe('the Pareto chart', () => {
+  it.each([1024, 1440])('names every configuration on the front beside its point at %i px', async (width) => {
+    const page = await open('/', width);
+    const chart = page.locator('#pareto');
+    await chart.locator('.point.on-front').first().waitFor();
+    const front = await chart
+      .locator('.point.on-front')
+      .evaluateAll((ps) => ps.map((p) => p.getAttribute('data-label')));
+    const named = await chart.locator('.point-label').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-label')));
+    expect(front.length).toBeGreaterThan(1);
+    expect(named).toEqual(expect.arrayContaining(front));
+    await page.close();
+  });
+});
+
 describe('the per-model table', () => {
   it('calls no total of a harness version’s 120 runs too few to rank (the cockpit’s minimum is 10)', async () => {
     const page = await open('/', 1440);

@@ -137,8 +137,9 @@ export function paretoChart(
 }
 
 /**
- * A name beside each point, placed right, left, above or below it, whichever first covers no point and no
- * name already placed and stays inside the plot; a name that fits nowhere is left to the tooltip and table.
+ * A name beside each point, placed right or left of it, or above or below it (centred, ending or starting at it),
+ * whichever first covers no point and no name already placed and stays inside the plot; a name that fits nowhere
+ * is left to the tooltip and table.
  */
 function labels(points: ParetoPoint[], x: (v: number) => number, y: (r: number) => number): SVGElement[] {
   const dots: Box[] = points.map((p) => ({
@@ -155,27 +156,17 @@ function labels(points: ParetoPoint[], x: (v: number) => number, y: (r: number) 
     const p = points[k]!;
     const [cx, cy] = [x(p.cost), y(p.rate)];
     const width = p.label.length * CHAR_WIDTH;
+    // Beside the point, then above and below it: centred, ending at it, or starting at it.
+    const above = { y0: cy - 9 - LABEL_HEIGHT, y1: cy - 9, ty: cy - 12 };
+    const below = { y0: cy + 9, y1: cy + 9 + LABEL_HEIGHT, ty: cy + 19 };
     const options: (Box & { anchor: string; tx: number; ty: number })[] = [
       { x0: cx + 8, y0: cy - 7, x1: cx + 8 + width, y1: cy + 6, anchor: 'start', tx: cx + 8, ty: cy + 4 },
       { x0: cx - 8 - width, y0: cy - 7, x1: cx - 8, y1: cy + 6, anchor: 'end', tx: cx - 8, ty: cy + 4 },
-      {
-        x0: cx - width / 2,
-        y0: cy - 9 - LABEL_HEIGHT,
-        x1: cx + width / 2,
-        y1: cy - 9,
-        anchor: 'middle',
-        tx: cx,
-        ty: cy - 12,
-      },
-      {
-        x0: cx - width / 2,
-        y0: cy + 9,
-        x1: cx + width / 2,
-        y1: cy + 9 + LABEL_HEIGHT,
-        anchor: 'middle',
-        tx: cx,
-        ty: cy + 19,
-      },
+      ...[above, below].flatMap((row) => [
+        { ...row, x0: cx - width / 2, x1: cx + width / 2, anchor: 'middle', tx: cx },
+        { ...row, x0: cx - width, x1: cx, anchor: 'end', tx: cx },
+        { ...row, x0: cx, x1: cx + width, anchor: 'start', tx: cx },
+      ]),
     ];
     const fits = options.find(
       (o) =>
