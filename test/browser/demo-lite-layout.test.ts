@@ -251,6 +251,10 @@ describe('the header', () => {
     }));
     expect(status.text).toMatch(/ runs$/);
     expect(status).toMatchObject({ whole: true, title: status.text });
+    // The cockpit's name shows whole: what is in view (the product's name gives way to it where narrow).
+    const name = page.locator('#cockpit-name');
+    expect(await name.textContent()).toBe(SPACE);
+    expect(await name.evaluate((n) => n.scrollWidth <= n.clientWidth)).toBe(true);
     await page.screenshot({ path: `${SHOTS}/layout-dashboard-${width}.png` });
     await page.close();
   });
