@@ -7,6 +7,8 @@
 // - `/stats` warm: the engine path's queries and figures for every configuration (engineOutcome and
 //   engineStatistics, what the route runs above `engine.aboveRuns`), beside DuckDB counting the dataset by
 //   configuration alone (one scan, no latest-part window, no figures);
+// - `/pairs` warm: all pairs of 12 configurations (enginePairs, clustered by task), beside DuckDB counting their
+//   tasks by configuration (one scan, no latest-part window, no figures);
 // - a page of the Runs grid (gridPageSql, engine mode's `/grid`): the first, newest first, and the last by wall
 //   time, beside DuckDB ordering the dataset by finishing time for one page (no latest-part window, no filters);
 // - export of all rows: the engine's export (exportRowsSql through exportTo, Parquet, CSV and JSON), beside DuckDB
@@ -24,7 +26,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDbEngine } from '#adapters/local/duckdb-engine.ts';
 import { snapshotRun, type SnapshotRun } from '#analytics/run-snapshot.ts';
-import { engineOutcome, engineStatistics } from '#core/read/engine-figures.ts';
+import { engineOutcome, enginePairs, engineStatistics } from '#core/read/engine-figures.ts';
 import { allRunsView, exportRowsSql, gridPageSql } from '#core/read/engine-queries.ts';
 import { DEFAULT_GRID_PAGE as GRID_PAGE } from '#core/read/analysis-routes.ts';
 import { runPart, runPartKey, sealPart } from '#core/read/run-dataset.ts';
@@ -35,6 +37,7 @@ import { BENCH_CAMPAIGN, syntheticCampaign } from './synthetic-campaign.ts';
 
 const SPACE = 'ScaleBench';
 const PART_RUNS = 100_000;
+const PAIRED_MODELS = Array.from({ length: 6 }, (_, m) => `synthetic-model-${String(m).padStart(2, '0')}`);
 const PRICES = { 'synthetic-model-00': { inputPerMTok: 3, outputPerMTok: 15 } };
 
 const { values } = parseArgs({
@@ -153,6 +156,17 @@ if (!values['exports-only']) {
     work: async () =>
       engineStatistics(engine, view, await engineOutcome(engine, view, null), PRICES, DEFAULT_MIN_N, 'task'),
     floor: () => engine.rows(`SELECT model, harnessVersion, count(*) AS runs FROM ${engine.runDataset} GROUP BY 1, 2`),
+  });
+  // All pairs of the most configurations it compares: 6 models × 2 harnesses.
+  const paired = { ...view, filters: { ...view.filters, models: PAIRED_MODELS } };
+  steps.push({
+    name: '/pairs (warm, 12 configs)',
+    work: () => enginePairs(engine, paired, outcome, 'task'),
+    floor: () =>
+      engine.rows(
+        `SELECT model, harnessVersion, count(DISTINCT taskId) AS tasks FROM ${engine.runDataset} ` +
+          `WHERE model IN (${PAIRED_MODELS.map((m) => `'${m}'`).join(', ')}) GROUP BY 1, 2`,
+      ),
   });
   // The Runs grid of engine mode: its first page, newest first, and the last page by wall time.
   const gridFloor = () => engine.rows(`SELECT * FROM ${engine.runDataset} ORDER BY finishedAt DESC LIMIT ${GRID_PAGE}`);
