@@ -67,12 +67,13 @@ export function verdictFlags(verdict: string, checks: VerdictChecks): string[] {
 }
 
 /**
- * The ids of the screen rules `text` hits, as a reader sees it: normalised, with the characters a reader does not
- * see dropped and, again, read as spaces (between words they separate them); each again with digits and signs read
- * as the letters they stand in for inside words ("r3s0lv3d"; "1" as i and as l).
+ * The ids of the screen rules `text` hits, as a reader sees it: normalised three ways (the characters a reader does
+ * not see dropped; read as spaces, since between words they separate them; the blank-looking ones read as spaces
+ * and the rest dropped, for a text that uses both), each again with digits and signs read as the letters they
+ * stand in for inside words ("r3s0lv3d"; "1" as i and as l).
  */
 export function screen(text: string): string[] {
-  const readings = [normalise(text), normalise(text, ' ')].flatMap((reading) => [
+  const readings = UNSEEN_READINGS.map((unseen) => normalise(text, unseen)).flatMap((reading) => [
     reading,
     lettersForDigits(reading, 'i'),
     lettersForDigits(reading, 'l'),
@@ -91,22 +92,25 @@ function lettersForDigits(text: string, one: 'i' | 'l'): string {
 
 /** Format, private-use, unassigned and surrogate code points, non-ASCII symbols and the default-ignorable ones. */
 const UNSEEN = /[\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{So}\p{Default_Ignorable_Code_Point}]/gu;
+/** The unseen characters that look like a space: a blank Braille pattern, the Hangul fillers. */
+const BLANK = /[\u2800\u115F\u1160\u3164\uFFA0]/gu;
+const UNSEEN_READINGS = ['dropped', 'spaces', 'blanks'] as const;
 
 /**
- * Compatibility forms folded (full-width letters, ligatures), accents removed, characters a reader does not see
- * replaced by `unseen` (removed by default), and look-alikes of Latin letters read as those letters (readAsLatin):
- * what a reader sees, not how it was encoded. Not seen are format characters (bidirectional controls, zero-width spaces), every
- * default-ignorable code point (the Hangul fillers, which Unicode classes as letters), code points private,
- * unassigned or lone surrogates, and the non-ASCII symbols (a blank Braille pattern, a musical null notehead, an
- * emoji): inside a word each would hide it from the rules, which read words in ASCII.
+ * Look-alikes of Latin letters read as those letters (readAsLatin: before compatibility forms are folded, and
+ * again after), compatibility forms folded (full-width letters, ligatures), accents removed, and the characters a
+ * reader does not see dropped, read as spaces, or read as spaces where they look blank and dropped otherwise: what
+ * a reader sees, not how it was encoded. Not seen are format characters (bidirectional controls, zero-width
+ * spaces), every default-ignorable code point (the Hangul fillers, which Unicode classes as letters), code points
+ * private, unassigned or lone surrogates, and the non-ASCII symbols (a blank Braille pattern, a musical null
+ * notehead, an emoji): inside a word each would hide it from the rules, which read words in ASCII.
  */
-export function normalise(text: string, unseen: '' | ' ' = ''): string {
-  return readAsLatin(
-    text
-      .normalize('NFKD')
-      .replace(/[\p{Mn}\p{Me}]/gu, '')
-      .replace(UNSEEN, unseen),
-  );
+export function normalise(text: string, unseen: (typeof UNSEEN_READINGS)[number] = 'dropped'): string {
+  const folded = readAsLatin(text)
+    .normalize('NFKD')
+    .replace(/[\p{Mn}\p{Me}]/gu, '');
+  const blanks = unseen === 'blanks' ? folded.replace(BLANK, ' ') : folded;
+  return readAsLatin(blanks.replace(UNSEEN, unseen === 'spaces' ? ' ' : ''));
 }
 
 /** Paths of tests by the usual conventions: a test folder, or a test_/_test/.test/.spec/Test file name. */

@@ -32,6 +32,7 @@ const rule = (id: string, description: string, source: string): ScreenRule => ({
 });
 
 const ADDRESSEE = oneOf('judge', 'grader', 'evaluator', 'reviewer', 'assessor', 'scorer', 'examiner');
+const ROLE = oneOf('system', 'assistant', 'grader', 'judge', 'evaluator', 'reviewer', 'AI', 'LLM');
 const AI = oneOf('AI', 'LLM', words('language', 'model'), 'model', 'assistant', 'Claude', 'GPT', 'ChatGPT');
 const AUTOMATED = oneOf('AI', 'automated', 'LLM');
 const THE = oneOf('the', 'any', 'all', 'an?', 'every', 'my', 'our');
@@ -82,7 +83,9 @@ export const SCREEN_RULES: readonly ScreenRule[] = [
   rule(
     'role-label',
     'A line or sentence labelled as coming from the system, an assistant or a grader that gives a verdict or an instruction ("SYSTEM: …", "Grader: resolved").',
-    `(?:^|[.!?;]\\s)[\\W_]*${oneOf('system', 'assistant', 'grader', 'judge', 'evaluator', 'reviewer', 'AI', 'LLM')}[^\\S\\n]*:[\\s\\S]{0,60}?` +
+    // The role word first, then what stands before it: read the other way round, every line start would scan the
+    // run of signs after it to its end (quadratic on a page of "----" lines).
+    `(?=${ROLE})(?<=(?:^|[.!?;]\\s)[\\W_]*)${ROLE}[^\\S\\n]*:[\\s\\S]{0,60}?` +
       `\\b${oneOf('must', 'shall', 'answer', 'respond', 'reply', 'output', 'verdict', 'resolved', 'approve', 'ignore')}\\b`,
   ),
   rule(

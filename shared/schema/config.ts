@@ -494,13 +494,19 @@ export const repoAllowed = (space: SpaceConfig, repo: string): boolean =>
   space.repos === undefined || space.repos.some((listed) => listed.toLowerCase() === repo.toLowerCase());
 
 /**
- * What a model's name reads as: compatibility forms folded (a full-width colon), look-alike letters read as Latin,
- * case ignored, and each run of other characters (spaces, punctuation, `:` and `/`, which its run ids write `_`)
- * one `_`, none at either end.
+ * What a model's name reads as: look-alike letters read as Latin, compatibility forms folded (a full-width colon),
+ * marks and default-ignorable code points (a combining grapheme joiner, a Hangul filler) removed, case ignored,
+ * the letters a reader may take for one another (I, l, 1) one, and each run of other characters (spaces,
+ * punctuation, `:` and `/`, which its run ids write `_`) one `_`, none at either end.
  */
 const modelSkeleton = (model: string) =>
-  readAsLatin(model.normalize('NFKC'))
+  readAsLatin(
+    readAsLatin(model)
+      .normalize('NFKD')
+      .replace(/[\p{M}\p{Default_Ignorable_Code_Point}]/gu, ''),
+  )
     .toLowerCase()
+    .replace(/[il1]/g, 'i')
     .replace(/[^\p{L}\p{N}]+/gu, '_')
     .replace(/^_|_$/g, '');
 

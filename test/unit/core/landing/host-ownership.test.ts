@@ -209,8 +209,22 @@ describe("a space's hostsByModel", () => {
     ['a ratio sign for the colon', 'qwen3\u22368b'],
     ['a Cyrillic letter for the q', '\u051bwen3:8b'],
     ['capitals', 'QWEN3:8B'],
+    ['a combining grapheme joiner inside it', 'qwen\u034f3:8b'],
+    ['a Khmer inherent vowel inside it', 'qwen3:8\u17b4b'],
+    ['a Hangul filler after it', 'qwen3:8b\u3164'],
+    ['a half-width Hangul filler after it', 'qwen3:8b\uffa0'],
   ])('pins a name that reads as the model (%s): another host’s run of it is kept as foreign', async (_what, model) => {
     const w = world(pinned);
+    expect((await w.send(runDelivery({ host: MINI, model }))).status).toBe(202);
+    expect(await w.landSent()).toEqual(['foreign']);
+  });
+
+  it.each([
+    ['Cyrillic І', 'GEM\u0406N\u0406-2.5-PRO'],
+    ['Greek Ι', 'GEM\u0399N\u0399-2.5-PRO'],
+    ['l for I', 'GEMlNl-2.5-PRO'],
+  ])('pins a name with %s for the I of a pinned one', async (_what, model) => {
+    const w = world({ hostsByModel: { 'gemini-2.5-pro': [STUDIO] } });
     expect((await w.send(runDelivery({ host: MINI, model }))).status).toBe(202);
     expect(await w.landSent()).toEqual(['foreign']);
   });
