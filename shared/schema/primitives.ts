@@ -58,8 +58,21 @@ export const orNull = <T extends z.core.SomeType>(schema: T) =>
 export const mapped = <T extends z.core.SomeType, O>(schema: T, fn: (value: z.output<T>) => O) =>
   z.pipe(schema, z.transform(fn));
 
-/** ISO-8601 instant, normalised to UTC with millisecond precision so instants compare as strings. */
-export const instant = mapped(z.iso.datetime({ offset: true }), (s) => new Date(s).toISOString());
+/**
+ * ISO-8601 instant, normalised to UTC with millisecond precision so instants compare as strings. Its UTC year has
+ * four digits: "0000-01-01T00:00:00+00:01" is in year −1 in UTC, which toISOString writes with six digits and
+ * sign, a form this schema would refuse when landing reads it back (a 202 that never lands).
+ */
+export const instant = mapped(
+  z.iso.datetime({ offset: true }).check(
+    // A text the format refuses is named by it alone (its checks all run).
+    z.refine((s) => {
+      const at = new Date(s);
+      return Number.isNaN(at.getTime()) || /^\d{4}-/.test(at.toISOString());
+    }, 'must fall in the years 0000 to 9999 in UTC'),
+  ),
+  (s) => new Date(s).toISOString(),
+);
 
 /**
  * The figures a record may carry (docs/contract.md §3): at most 2^53 − 1 in magnitude, so JSON gives back the very

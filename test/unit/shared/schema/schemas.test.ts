@@ -52,6 +52,7 @@ describe('run row schema', () => {
   });
 
   it.each([
+    ['a finish in year −1 in UTC', { finishedAt: '0000-01-01T00:00:00+00:01' }],
     ['negative counts', { steps: -1 }],
     ['fractional counts', { bashCalls: 1.5 }],
     ['a task id with a slash', { taskId: 'a/b' }],
