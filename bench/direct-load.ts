@@ -44,6 +44,7 @@ export function landedRow(
       patch: patch === '' ? 'empty' : 'present',
       patchTruncated: false,
       pinnedOwners: null,
+      pinnedName: false,
       textsKey: '',
       contaminationKey: null,
       acceptedAt: now,

@@ -331,10 +331,14 @@ async function issueOwnershipRefusal(
     : `The issue record of task ${taskId} is published by host "${owner}"; host "${host}" may not replace it.`;
 }
 
-/** The hosts a space pins a model to (`hostsByModel`, by its id form), as the inbox entry's `owners`; or none. */
-const pinnedHosts = (space: SpaceConfig, model: string): { owners: string[] } | null => {
-  const owners = pinsOfModel(space, model).flatMap(([, hosts]) => hosts);
-  return owners.length ? { owners: [...new Set(owners)] } : null;
+/**
+ * The hosts a space pins a model to (`hostsByModel`, by what its name reads as), as the inbox entry's `owners`, and
+ * whether the model is named as pinned (not a look-alike of the name); or none.
+ */
+const pinnedHosts = (space: SpaceConfig, model: string): { owners: string[]; pinnedName: boolean } | null => {
+  const pins = pinsOfModel(space, model);
+  const owners = pins.flatMap(([, hosts]) => hosts);
+  return owners.length ? { owners: [...new Set(owners)], pinnedName: pins.some(([pinned]) => pinned === model) } : null;
 };
 
 /** A host's keys under one `secretConfigKey`; `unread` where the lookup failed (then `keys` is empty). */

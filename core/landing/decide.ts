@@ -32,6 +32,8 @@ export interface IncomingRun {
    * only they may own the run while no host does.
    */
   pinnedOwners: readonly string[] | null;
+  /** The run names its model as the space pins it, not by a look-alike: only such a run reclaims an id. */
+  pinnedName: boolean;
 }
 
 /** The run's archived attempts, as landing read them (docs/contract.md §4 attempt history). */
@@ -85,7 +87,8 @@ export function landingCase(current: RunRow | null, incoming: IncomingRun): Land
   const { pinnedOwners } = incoming;
   if (!current) return !pinnedOwners || pinnedOwners.includes(incoming.row.host) ? 'new' : 'foreign';
   if (!sameRun(current, incoming.row))
-    return pinnedOwners?.includes(incoming.row.host) &&
+    return incoming.pinnedName &&
+      pinnedOwners?.includes(incoming.row.host) &&
       !pinnedOwners.includes(current.host) &&
       lookAlike(current, incoming.row)
       ? 'reclaims'

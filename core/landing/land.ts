@@ -145,6 +145,7 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
       fullContamination === null ? null : contaminationKey(space, delivery.id, F, sha256Hex(fullContamination)),
     acceptedAt: entry.receivedAt,
     pinnedOwners: entry.owners ?? null,
+    pinnedName: entry.pinnedName ?? true,
   };
 
   const record = runRecord(deps.runs, space, delivery.id);

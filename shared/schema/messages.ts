@@ -57,6 +57,8 @@ export const inboxEntrySchema = z.object({
    * only they may own the run (docs/contract.md §4). Absent: any sender may.
    */
   owners: z.optional(z.array(nonEmptyText)),
+  /** With `owners`: whether the run names its model as the space pins it, not by a look-alike. Absent: as if so. */
+  pinnedName: z.optional(z.boolean()),
 });
 export type InboxEntry = z.output<typeof inboxEntrySchema>;
 

@@ -19,6 +19,7 @@ function incoming(overrides: Record<string, unknown> = {}, patch: Partial<Incomi
     contaminationKey: null,
     acceptedAt: '2026-11-28T00:00:00.000Z',
     pinnedOwners: null,
+    pinnedName: false,
     ...patch,
   };
 }

@@ -151,6 +151,7 @@ describe('at landing', () => {
       contaminationKey: null,
       acceptedAt: NOW.toISOString(),
       pinnedOwners: null,
+      pinnedName: false,
     };
     expect(landingCase(current, delivered)).toBe('foreign');
     expect(landingCase(null, delivered)).toBe('new');
@@ -227,6 +228,15 @@ describe("a space's hostsByModel", () => {
     const w = world({ hostsByModel: { 'gemini-2.5-pro': [STUDIO] } });
     expect((await w.send(runDelivery({ host: MINI, model }))).status).toBe(202);
     expect(await w.landSent()).toEqual(['foreign']);
+  });
+
+  it("never reclaims with a look-alike: a pinned host's qwen3_8b leaves another host's qwen3:8b under the id", async () => {
+    const w = world(pinned);
+    const real = runDelivery({ host: MINI });
+    expect(await w.land(real, 'd-real')).toBe('new');
+    expect((await w.send(runDelivery({ model: 'qwen3_8b' }))).status).toBe(202);
+    expect(await w.landSent()).toEqual(['collision']);
+    expect((await w.table.getRun('S', real.id))!.value).toMatchObject({ host: MINI, model: 'qwen3:8b' });
   });
 
   it("reclaims only from a look-alike: another host's run of the model itself under the same id is kept", async () => {

@@ -121,6 +121,7 @@ describe('at landing', () => {
       contaminationKey: null,
       acceptedAt: F,
       pinnedOwners: null,
+      pinnedName: false,
     };
     expect(landingCase(current, delivered)).toBe('collision');
     expect(landingCase(current, { ...delivered, row: runnerRowSchema.parse(first.row) })).toBe('retry');
