@@ -123,7 +123,14 @@ export function rubricTable(row: RunRow): HTMLElement {
           {},
           el('th', { scope: 'col' }, 'Question'),
           el('th', { scope: 'col' }, 'Judge says'),
-          el('th', { scope: 'col', title: 'Computed from the diffs: the two, lock files aside, or the candidate’s own test files' }, 'Computed'),
+          el(
+            'th',
+            {
+              scope: 'col',
+              title: 'Computed from the diffs: the two, lock files aside, or the candidate’s own test files',
+            },
+            'Computed',
+          ),
         ),
       ),
       el(
