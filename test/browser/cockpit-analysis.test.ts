@@ -429,7 +429,8 @@ describe('the cost cards', () => {
         expect(cells[1]).toMatch(/^\$[\d.,]+$/);
       } else {
         expect(g.runCost.totalUsd).toBeNull();
-        expect(cells).toEqual(['none', ...Array(6).fill('unknown')]);
+        // Of no priced run, none resolved is known: the column says there is none, the others are unknown.
+        expect(cells).toEqual(['none', ...Array(3).fill('unknown'), 'no priced run', ...Array(2).fill('unknown')]);
       }
     }
     // Only the priced model is on the chart; every unpriced one is named beside it.
