@@ -44,6 +44,8 @@ export interface Figures {
   groups: GroupFigures[];
   all: GroupFigures;
   harnessVersions: string[];
+  /** Some run in the selection is a task's second sample or later: the rates' intervals are clustered by task. */
+  samplesRepeat: boolean;
 }
 
 type MedianField = 'wallSeconds' | 'steps' | 'outputTokensPerMinute' | 'completionTokens';
@@ -113,7 +115,8 @@ export function computeFigures(
     return perGroup[g]!;
   };
   const unordered = grouping.groups.map((g, k) => figuresOf(table, g, rows[k]!, groupMedian(k)));
-  if (samplesRepeat(table, selection))
+  const repeated = samplesRepeat(table, selection);
+  if (repeated)
     for (const o of RESOLVE_OUTCOMES) {
       // Samples of one task are not independent draws: the interval is clustered by task, as `/stats`' is.
       const counts = sampleCountsOf(table, selection, grouping.groups, o);
@@ -124,7 +127,7 @@ export function computeFigures(
   const all = figuresOf(table, { model: 'all', harnessVersion: harnessVersions.join(', ') }, selection, (field) =>
     medianOfRows(table.numbers[field], selection),
   );
-  return { groups, all, harnessVersions };
+  return { groups, all, harnessVersions, samplesRepeat: repeated };
 }
 
 /** Whether some run in the selection is a task's second sample or later. */

@@ -462,14 +462,10 @@ export class DashboardView {
 
 /** Runs of a task several times (sample > 1) are not "one run per model and task", as the Terminal-Bench demo's five trials are not. */
 function noiseCaveat(m: Computed): string {
-  const sample = m.table.numbers.sample;
-  for (let s = 0; s < m.selection.length; s++)
-    if (sample[m.selection[s]!]! > 1)
-      return (
-        'Tasks were run several times, and samples of one task are not independent: the intervals beside a rate ' +
+  return m.figures.samplesRepeat
+    ? 'Tasks were run several times, and samples of one task are not independent: the intervals beside a rate ' +
         'are clustered by task (Miller 2024), as the Reliability card’s are; a run is not a draw of its own.'
-      );
-  return 'One run per model and task is noisy: read rates over a wave, not a task.';
+    : 'One run per model and task is noisy: read rates over a wave, not a task.';
 }
 
 function caveats(): HTMLElement {
