@@ -22,12 +22,11 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import type { CompactRun } from '#analytics/columns.ts';
-import type { CockpitSettings } from '#analytics/contract.ts';
 import { runId } from '#schema/run-id.ts';
 import { launchChromium } from './helpers/chromium.ts';
-import { settled } from './helpers/analysis-page.ts';
+import { analysisPages, settled } from './helpers/analysis-page.ts';
 import { SHOTS } from './helpers/judged-campaign.ts';
-import { columns, emptySpaceApi, json, startDashboardServer } from './helpers/dashboard-server.ts';
+import { columns, emptySpaceApi, json, oneCockpit, startDashboardServer } from './helpers/dashboard-server.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
 import { LANDED_AT, runRow } from '../helpers/records.ts';
 
@@ -59,12 +58,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   server = await startDashboardServer((_req, res, u) => {
-    if (u.pathname === '/cockpit.json')
-      return json(res, 200, {
-        cockpits: [{ name: 'Repeats', space: 'R', public: true, showReference: false, minN: 2 }],
-        api: '/api',
-        signIn: null,
-      } satisfies CockpitSettings);
+    if (u.pathname === '/cockpit.json') return oneCockpit(res, 'Repeats', 'R', 2);
     if (u.pathname === '/api/spaces/R/columns') return columns(res, RUNS);
     const run = /^\/api\/spaces\/R\/runs\/([^/]+)(\/attempts|\/texts)?$/.exec(u.pathname);
     const found = run && byId.get(decodeURIComponent(run[1]!));
@@ -88,14 +82,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function open(path = '/', width = 1280): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(`${server.url}${path}`);
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });
-  await settled(page);
-  return page;
-}
+const { open } = analysisPages(
+  () => server,
+  () => browser,
+);
 
 async function cardCsv(page: Page, card: string): Promise<Record<string, string>[]> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`#${card} .card-data`).click()]);

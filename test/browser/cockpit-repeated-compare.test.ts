@@ -8,13 +8,12 @@
 // which would treat each sample as a draw of its own, is 34%–66%). As Terminal-Bench's, its tasks name no repository
 // and no wave.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { CompactRun } from '#analytics/columns.ts';
-import type { CockpitSettings } from '#analytics/contract.ts';
 import { launchChromium } from './helpers/chromium.ts';
-import { settled } from './helpers/analysis-page.ts';
+import { analysisPages } from './helpers/analysis-page.ts';
 import { SHOTS } from './helpers/judged-campaign.ts';
-import { columns, emptySpaceApi, json, startDashboardServer } from './helpers/dashboard-server.ts';
+import { columns, emptySpaceApi, oneCockpit, startDashboardServer } from './helpers/dashboard-server.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
 
 const RESOLVED: Record<string, number[]> = { 'agent-a': [3, 2, 1, 0], 'agent-b': [2, 1, 0, 0] };
@@ -46,12 +45,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   server = await startDashboardServer((_req, res, u) => {
-    if (u.pathname === '/cockpit.json')
-      return json(res, 200, {
-        cockpits: [{ name: 'Repeats', space: 'R', public: true, showReference: false, minN: 2 }],
-        api: '/api',
-        signIn: null,
-      } satisfies CockpitSettings);
+    if (u.pathname === '/cockpit.json') return oneCockpit(res, 'Repeats', 'R', 2);
     if (u.pathname === '/api/spaces/R/columns') return columns(res, RUNS);
     return emptySpaceApi(res, u, 'R');
   });
@@ -63,14 +57,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function open(path: string, width = 1280): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(`${server.url}${path}`);
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });
-  await settled(page);
-  return page;
-}
+const { open } = analysisPages(
+  () => server,
+  () => browser,
+);
 
 const PAIR = '?view=compare&a=agent-a&a=h1&b=agent-b&b=h1';
 

@@ -13,6 +13,7 @@ import {
   type CompactRun,
   type ColumnsPart,
 } from '#analytics/columns.ts';
+import type { CockpitSettings } from '#analytics/contract.ts';
 
 const DIST = join(import.meta.dirname, '../../../dashboard/dist');
 
@@ -42,6 +43,14 @@ export async function startDashboardServer(route: TestRoute): Promise<{ url: str
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, close: () => new Promise((r) => server.close(() => r())) };
 }
+
+/** `cockpit.json` naming one public cockpit over `space`, its API at `/api`, no sign-in. */
+export const oneCockpit = (res: ServerResponse, name: string, space: string, minN: number): true =>
+  json(res, 200, {
+    cockpits: [{ name, space, public: true, showReference: false, minN }],
+    api: '/api',
+    signIn: null,
+  } satisfies CockpitSettings);
 
 /** A JSON answer. */
 export const json = (res: ServerResponse, status: number, value: unknown): true => (
