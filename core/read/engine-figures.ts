@@ -9,11 +9,16 @@ import { allPairsOfKinds, MAX_ALL_PAIRS, refusedPairs, type AllPairs } from '#an
 import { HIDDEN_TEST_STATUSES, VERDICTS } from '#analytics/columns.ts';
 import type { StatsGroup } from '#analytics/contract.ts';
 import { emptyVerdictCounts } from '#analytics/rate-figures.ts';
-import { reliabilityOfKinds, reliabilityOfRepos, type ClusterUnit, type PairedKind } from '#analytics/reliability.ts';
+import {
+  byFirstTask,
+  reliabilityOfKinds,
+  reliabilityOfRepos,
+  type ClusterUnit,
+  type PairedKind,
+} from '#analytics/reliability.ts';
 import { runCostOfTotals } from '#analytics/run-cost.ts';
 import type { Group } from '#analytics/run-grouping.ts';
 import type { ResolveOutcome } from '#analytics/statistics.ts';
-import { compareTaskIds } from '#analytics/task-samples.ts';
 import type { ModelPrice } from '#schema/config.ts';
 import type { AnalyticsEngine, EngineValue } from '../ports.ts';
 import {
@@ -91,21 +96,14 @@ function clustersByKey<K>(
   keyOf: (row: Row) => string,
   kindOf: (row: Row) => K,
 ): Map<string, K[][]> {
-  const byKey = new Map<string, Map<string, { first: string; kinds: K[] }>>();
+  const byKey = new Map<string, Row[]>();
   for (const row of rows) {
     const key = keyOf(row);
-    const clusters = byKey.get(key) ?? byKey.set(key, new Map()).get(key)!;
-    const [name, first] = [String(row['cluster']), String(row['first_task'])];
-    const cluster = clusters.get(name) ?? clusters.set(name, { first, kinds: [] }).get(name)!;
-    if (first < cluster.first) cluster.first = first;
-    cluster.kinds.push(kindOf(row));
+    (byKey.get(key) ?? byKey.set(key, []).get(key)!).push(row);
   }
-  return new Map(
-    [...byKey].map(([key, clusters]) => [
-      key,
-      [...clusters.values()].sort((x, y) => compareTaskIds(x.first, y.first)).map((c) => c.kinds),
-    ]),
-  );
+  const clustered = (of: Row[]) =>
+    byFirstTask(of.map((row) => ({ task: String(row['first_task']), key: String(row['cluster']), item: kindOf(row) })));
+  return new Map([...byKey].map(([key, of]) => [key, clustered(of)]));
 }
 
 /** `/stats`'s groups, by the engine. */

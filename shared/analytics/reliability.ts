@@ -167,7 +167,7 @@ function consistencyOfKinds(kinds: readonly SampleKind[]): Consistency {
 const clusterKey = (task: string, repo: string | null | undefined) => (repo == null ? `task ${task}` : `repo ${repo}`);
 
 /** Clusters keyed by clusterKey, in the order of their smallest task id (code-unit order, as compareTaskIds). */
-function byFirstTask<T>(tasks: Iterable<{ task: string; key: string; item: T }>): T[][] {
+export function byFirstTask<T>(tasks: Iterable<{ task: string; key: string; item: T }>): T[][] {
   const clusters = new Map<string, { first: string; items: T[] }>();
   for (const { task, key, item } of tasks) {
     const cluster = clusters.get(key) ?? clusters.set(key, { first: task, items: [] }).get(key)!;
