@@ -1,4 +1,4 @@
-// The judge's screen (core/judge/verdict-checks.ts `screen`: three readings of the text, each three ways, against
+// The judge's screen (core/judge/verdict-checks.ts `screen`: four readings of the text, each three ways, against
 // every rule of shared/analytics/flag-rules.ts) on 1 MiB of text of several kinds, honest and hostile, beside its
 // floor: the same text read once (`normalise`) and searched once by a pattern that scans it in one pass. The
 // screen runs before the model is called, within the judge's 120 s; a text it takes long on makes a run
@@ -20,6 +20,7 @@ const TEXTS: Record<string, string> = {
   'lines of ". " × 40': filled(`+${'. '.repeat(40)}\n`),
   'CJK comment lines': filled('+ // 中文注释，说明这一行\n'),
   'accents, emoji, bidi': filled('+ // résumé naïve café 🚀 \u202eabc\u202c done\n'),
+  'zero-width in words': filled('+ // ig\u200bnore\u200bthe pre\u200bvious\u200bval\u200bue\u200b\u200b\u200bnow\n'),
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -70,22 +70,53 @@ export function verdictFlags(verdict: string, checks: VerdictChecks): string[] {
  * The ids of the screen rules `text` hits, as a reader sees it: normalised three ways (the characters a reader does
  * not see dropped; read as spaces, since between words they separate them; the blank-looking ones read as spaces
  * and the rest dropped, for a text that uses both), each again with digits and signs read as the letters they
- * stand in for inside words ("r3s0lv3d"; "1" as i and as l).
+ * stand in for inside words ("r3s0lv3d"; "1" as i and as l). A fourth reading marks each unseen character and
+ * reads every mark both ways, against the rules with a mark allowed between any two letters of a word: one
+ * zero-width space may part two words and hide inside a third ("ignore", "all" and "prev", "ious" parted by one).
  */
 export function screen(text: string): string[] {
-  const readings = UNSEEN_READINGS.map((unseen) => normalise(text, unseen)).flatMap((reading) => [
-    reading,
-    lettersForDigits(reading, 'i'),
-    lettersForDigits(reading, 'l'),
-  ]);
-  return SCREEN_RULES.filter((rule) => readings.some((reading) => rule.pattern.test(reading))).map((rule) => rule.id);
+  const withDigits = (reading: string) => [reading, lettersForDigits(reading, 'i'), lettersForDigits(reading, 'l')];
+  const readings = UNSEEN_READINGS.map((unseen) => normalise(text, unseen)).flatMap(withDigits);
+  const markedReading = normalise(text, 'marked');
+  const marked = markedReading.includes(MARK) ? withDigits(markedReading) : [];
+  return SCREEN_RULES.filter(
+    (rule, i) =>
+      readings.some((reading) => rule.pattern.test(reading)) ||
+      marked.some((reading) => MARKED_PATTERNS[i]!.test(reading)),
+  ).map((rule) => rule.id);
 }
+
+/** What an unseen character reads as in the marked reading: a private-use character (one, since all read as it), a non-word sign. */
+const MARK = '\uE000';
+
+/**
+ * `source` with marks allowed between two letters that follow each other in it. It reads the syntax the rules use:
+ * escapes (`\b`, `\W`, `\u{…}`, `\p{…}`), classes, group openers (`(?:`, `(?=`, `(?<=`) and counted repeats.
+ */
+export function marksBetweenLetters(source: string): string {
+  let out = '';
+  let afterLetter = false;
+  for (let i = 0; i < source.length;) {
+    const token = /^(?:\\[pPu]\{[^}]*\}|\\.|\[(?:\\.|[^\]\\])*\]|\(\?(?:<?[=!]|:)?|\{\d*,?\d*\}|.)/su.exec(
+      source.slice(i),
+    )![0];
+    const letter = /^[a-z]$/i.test(token);
+    out += (letter && afterLetter ? '\\uE000*' : '') + token;
+    afterLetter = letter;
+    i += token.length;
+  }
+  return out;
+}
+
+const MARKED_PATTERNS = SCREEN_RULES.map(
+  (rule) => new RegExp(marksBetweenLetters(rule.pattern.source), rule.pattern.flags),
+);
 
 const DIGIT_LETTERS: Record<string, string> = { '0': 'o', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
 
-/** Digits and signs inside a word that has letters, replaced by the letters they look like. */
+/** Digits and signs inside a word that has letters (marks of unseen characters inside it too), read as letters. */
 function lettersForDigits(text: string, one: 'i' | 'l'): string {
-  return text.replace(/[\p{L}\d@$]*\p{L}[\p{L}\d@$]*/gu, (word) =>
+  return text.replace(/[\p{L}\d@$\uE000]*\p{L}[\p{L}\d@$\uE000]*/gu, (word) =>
     word.replace(/[0134578@$]/g, (c) => (c === '1' ? one : (DIGIT_LETTERS[c] ?? c))),
   );
 }
@@ -95,6 +126,7 @@ const UNSEEN = /[\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{So}\p{Default_Ignorable_Code_Point}]
 /** The unseen characters that look like a space: a blank Braille pattern, the Hangul fillers. */
 const BLANK = /[\u2800\u115F\u1160\u3164\uFFA0]/gu;
 const UNSEEN_READINGS = ['dropped', 'spaces', 'blanks'] as const;
+type UnseenReading = (typeof UNSEEN_READINGS)[number] | 'marked';
 
 /**
  * Look-alikes of Latin letters read as those letters (readAsLatin: before compatibility forms are folded, and
@@ -105,12 +137,13 @@ const UNSEEN_READINGS = ['dropped', 'spaces', 'blanks'] as const;
  * private, unassigned or lone surrogates, and the non-ASCII symbols (a blank Braille pattern, a musical null
  * notehead, an emoji): inside a word each would hide it from the rules, which read words in ASCII.
  */
-export function normalise(text: string, unseen: (typeof UNSEEN_READINGS)[number] = 'dropped'): string {
+export function normalise(text: string, unseen: UnseenReading = 'dropped'): string {
   const folded = readAsLatin(text)
     .normalize('NFKD')
     .replace(/[\p{Mn}\p{Me}]/gu, '');
   const blanks = unseen === 'blanks' ? folded.replace(BLANK, ' ') : folded;
-  return readAsLatin(blanks.replace(UNSEEN, unseen === 'spaces' ? ' ' : ''));
+  const unseenAs = { dropped: '', blanks: '', spaces: ' ', marked: MARK }[unseen];
+  return readAsLatin(blanks.replace(UNSEEN, unseenAs));
 }
 
 /** Paths of tests by the usual conventions: a test folder, or a test_/_test/.test/.spec/Test file name. */
