@@ -2,6 +2,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { AWS_CALLS, type AwsCallTimeouts } from '#core/operations.ts';
 import type { MessageQueue } from '#core/ports.ts';
+import { queueMessageBody } from '#schema/messages.ts';
 import { clientSettings, withinDeadline, type AwsConnection } from './sdk-settings.ts';
 
 /**
@@ -20,7 +21,10 @@ export class SqsQueue<T> implements MessageQueue<T> {
 
   async send(message: T): Promise<void> {
     await withinDeadline('SQS SendMessage', this.timeouts, (options) =>
-      this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message) }), options),
+      this.sqs.send(
+        new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: queueMessageBody(message) }),
+        options,
+      ),
     );
   }
 }

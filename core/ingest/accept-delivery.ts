@@ -24,7 +24,7 @@ import {
 } from '#schema/delivery.ts';
 import { describeIssues } from '#schema/issues-text.ts';
 import { describeRun, runId, runIdentity, sameRun } from '#schema/run-id.ts';
-import type { InboxEntry } from '#schema/messages.ts';
+import { queueMessageBody, type InboxEntry } from '#schema/messages.ts';
 import { jsonError, type HttpAnswer } from '../http.ts';
 import { inboxEntryName, inboxKey } from '../storage-layout.ts';
 import { fitsInRow, KEY_BYTES, oversizedKeys, ROW_LIMITS } from '../landing/bounds.ts';
@@ -273,7 +273,7 @@ function deliveryIdOf(req: IngestRequest): string {
  */
 async function enqueueForLanding(deps: IngestDeps, req: IngestRequest, host: string, entry: InboxEntry) {
   const inline: LandingMessage = { space: req.space, entry, deliveryId: entry.deliveryId };
-  if (deps.landingMessageMaxBytes && Buffer.byteLength(JSON.stringify(inline)) <= deps.landingMessageMaxBytes) {
+  if (deps.landingMessageMaxBytes && Buffer.byteLength(queueMessageBody(inline)) <= deps.landingMessageMaxBytes) {
     await deps.landingQueue.send(inline);
     return;
   }

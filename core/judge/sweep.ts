@@ -32,27 +32,56 @@ export interface SpaceSweep {
   probe: string | null;
   /** The open batches sent to be collected (a batch-mode space's, or a live space's left from batch mode). */
   collects?: number;
+  /** What failed (a message the queue refused, or the space's reads), said once per kind; the rest still went. */
+  failures?: string[];
 }
 
 /** Per space and sweep; what is left over is due at the next sweep. */
 export const SWEEP_LIMIT = 500;
 
+/**
+ * Every space is swept, and every message sent, whatever fails before it: one message the queue refuses, or one
+ * space whose reads fail, never keeps the others' due runs waiting. The failures are in the answer.
+ */
 export async function sweep(deps: SweepDeps): Promise<SpaceSweep[]> {
   const results: SpaceSweep[] = [];
-  for (const space of Object.keys(deps.config.spaces)) results.push(await sweepSpace(deps, space));
+  for (const space of Object.keys(deps.config.spaces)) {
+    const failures = new Set<string>();
+    const swept = await sweepSpace(deps, space, failures).catch((error: unknown) => {
+      failures.add(messageOf(error));
+      return { space, queued: 0, probe: null };
+    });
+    results.push(failures.size > 0 ? { ...swept, failures: [...failures] } : swept);
+  }
   return results;
 }
 
-async function sweepSpace(deps: SweepDeps, space: string): Promise<SpaceSweep> {
+async function sweepSpace(deps: SweepDeps, space: string, failures: Set<string>): Promise<SpaceSweep> {
   const batchMode = deps.config.spaces[space]!.judge.mode === 'batch';
+  const send = async (message: JudgeQueueMessage) => {
+    try {
+      await deps.judgeQueue.send(message);
+      return 1;
+    } catch (error) {
+      failures.add(messageOf(error));
+      return 0;
+    }
+  };
   // A space switched back to live still collects the batches it submitted: their rows wait for them.
   const open = await deps.batches.listJudgeBatches(space);
-  for (const batch of open) await deps.judgeQueue.send({ space, collect: batch.id });
-  const swept = await sweepDue(deps, space, batchMode);
+  for (const batch of open) await send({ space, collect: batch.id });
+  const swept = await sweepDue(deps, space, batchMode, send);
   return batchMode || open.length > 0 ? { ...swept, collects: open.length } : swept;
 }
 
-async function sweepDue(deps: SweepDeps, space: string, batchMode: boolean): Promise<SpaceSweep> {
+const messageOf = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+async function sweepDue(
+  deps: SweepDeps,
+  space: string,
+  batchMode: boolean,
+  send: (message: JudgeQueueMessage) => Promise<number>,
+): Promise<SpaceSweep> {
   const status = await deps.judging.getJudgingStatus(space);
   const held = status !== null && status.value.state !== 'judging';
   const due = await deps.runs.listDueRuns(space, deps.clock.now().toISOString(), held ? 1 : SWEEP_LIMIT);
@@ -69,9 +98,12 @@ async function sweepDue(deps: SweepDeps, space: string, batchMode: boolean): Pro
     }
   }
   const runs = due.map((row) => ({ id: row.id, finishedAt: row.finishedAt }));
+  let queued = 0;
   if (batchMode)
-    for (let i = 0; i < runs.length; i += BATCH_SUBMIT_MAX_RUNS)
-      await deps.judgeQueue.send({ space, submit: runs.slice(i, i + BATCH_SUBMIT_MAX_RUNS) });
-  else for (const run of runs) await deps.judgeQueue.send({ space, ...run });
-  return { space, queued: due.length, probe: probe?.id ?? null };
+    for (let i = 0; i < runs.length; i += BATCH_SUBMIT_MAX_RUNS) {
+      const submit = runs.slice(i, i + BATCH_SUBMIT_MAX_RUNS);
+      queued += (await send({ space, submit })) * submit.length;
+    }
+  else for (const run of runs) queued += await send({ space, ...run });
+  return { space, queued, probe: probe?.id ?? null };
 }

@@ -8,6 +8,15 @@ import { nonEmptyText } from './primitives.ts';
 export const LANDING_MESSAGE_MAX_BYTES = 1024 * 1024;
 
 /**
+ * A message as the body SQS is sent: JSON in which the characters SQS refuses (U+FFFE, U+FFFF) are written as JSON
+ * escapes, and so is each half of a pair beyond the Basic Multilingual Plane (an emoji), which the local emulator
+ * refuses though AWS takes it: one body on both paths, read back by any JSON parser as the same message. Its size
+ * is what ingest weighs against LANDING_MESSAGE_MAX_BYTES.
+ */
+export const queueMessageBody = (message: unknown): string =>
+  JSON.stringify(message).replace(/[\uD800-\uDFFF\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+
+/**
  * `deliveryId`, the delivery the work is for, only labels the log lines (docs/deploy.md, "Following a delivery"):
  * a message queued again by the inbox reconciliation, or a retry the sweeper queues, has none.
  */

@@ -16,14 +16,14 @@ export const text = z
   );
 
 // C0/C1 controls, format characters (\p{Cf}: the bidirectional overrides and isolates, zero-width spaces and
-// joiners, the soft hyphen, the byte-order mark, tags) and the line and paragraph separators: each can disguise a
-// name or split one into look-alikes.
+// joiners, the soft hyphen, the byte-order mark, tags), the line and paragraph separators and the noncharacters
+// (U+FFFF among them, which no SQS message may hold): each can disguise a name or split one into look-alikes.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\p{Cf}\u2028\u2029]/u;
+const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\p{Cf}\u2028\u2029\p{Noncharacter_Code_Point}]/u;
 
 const printable = z.refine<string>(
   (s) => !FORBIDDEN_CHARS.test(s),
-  'must not contain control, format (bidirectional, zero-width) or line-separator characters',
+  'must not contain control, format (bidirectional, zero-width), line-separator or noncharacter code points',
 );
 
 const IDENTITY_CHECKS = [z.minLength(1), z.maxLength(200), printable];

@@ -61,16 +61,52 @@ describe('the sweeper handler', () => {
     expect(metricValues(output, 'sweeper', METRICS.runsRequeued)).toEqual([0, 1]);
   });
 
-  it('fails a sweep the table cannot answer, so that the next scheduled sweep redoes it', async () => {
+  it('fails a sweep the table cannot answer for one space, after sweeping the others, so the next sweep redoes it', async () => {
     const table = new InMemoryTable();
     await table.putRun(dueAt('Alpha', 'a1', '2026-11-29T11:00:00.000Z'), null);
+    await table.putRun(dueAt('Beta', 'b1', '2026-11-29T11:00:00.000Z'), null);
     const unavailable = () => Object.assign(new Error('The table is unavailable.'), { name: 'InternalServerError' });
     const s = sweeper(
       table,
-      failingWhen(table, 'listDueRuns', (space) => space === 'Beta', unavailable),
+      failingWhen(table, 'listDueRuns', (space) => space === 'Alpha', unavailable),
     );
-    await expect(capturingOutput(() => s.handler(scheduledEvent(NOW)))).rejects.toThrow('The table is unavailable.');
-    // What went out before the failure is judged once: the judge skips a message whose attempt is not due.
-    expect(s.judgeQueue.sent).toHaveLength(1);
+    await expect(capturingOutput(() => s.handler(scheduledEvent(NOW)))).rejects.toThrow(
+      'The sweep was incomplete: Alpha (InternalServerError: The table is unavailable.).',
+    );
+    expect(s.judgeQueue.sent.map((message) => message.space)).toEqual(['Beta']);
+  });
+
+  it('sends every other due run when the queue refuses one, logs the refusal and fails the sweep', async () => {
+    const table = new InMemoryTable();
+    const refused = dueAt('Alpha', 'a0', '2026-11-29T10:00:00.000Z');
+    const others = [dueAt('Alpha', 'a1', '2026-11-29T11:00:00.000Z'), dueAt('Beta', 'b1', '2026-11-29T11:00:00.000Z')];
+    for (const row of [refused, ...others]) await table.putRun(row, null);
+    const judgeQueue = new RecordingQueue<JudgeMessage>();
+    const invalid = () => Object.assign(new Error('Invalid characters found.'), { name: 'InvalidMessageContents' });
+    const handler = createSweeperHandler(
+      {
+        config,
+        runs: table,
+        judging: table,
+        batches: table,
+        judgeQueue: failingWhen(judgeQueue, 'send', (message) => 'id' in message && message.id === refused.id, invalid),
+        clock: new SettableClock(NOW),
+      },
+      instrumentation('sweeper'),
+    );
+    const { result: error, output } = await capturingOutput(() =>
+      handler(scheduledEvent(NOW)).then(
+        () => null,
+        (failure: unknown) => failure,
+      ),
+    );
+    expect(error).toEqual(
+      new Error('The sweep was incomplete: Alpha (InvalidMessageContents: Invalid characters found.).'),
+    );
+    expect(judgeQueue.sent.map((message) => message.id)).toEqual(others.map((row) => row.id));
+    expect(metricValues(output, 'sweeper', METRICS.runsRequeued)).toEqual([1, 1]);
+    expect(logLines(output, 'sweep of a space incomplete')).toEqual([
+      expect.objectContaining({ level: 'ERROR', space: 'Alpha', queued: 1 }),
+    ]);
   });
 });

@@ -76,10 +76,12 @@ describe('identity strings (model, host, task id, harness version)', () => {
     ['a language tag in a model', { model: 'qwen3\u{e0041}' }],
     ['a line separator in a model', { model: 'qwen3\u2028b' }],
     ['a paragraph separator in a model', { model: 'qwen3\u2029b' }],
+    ['the noncharacter U+FFFF, which no SQS message may hold, in a model', { model: 'qwen3\uffff8b' }],
+    ['the noncharacter U+FDD0 in a task id', { taskId: 'acme\ufdd0-42' }],
   ])('refuse %s', (_what, overrides) => {
     const result = runnerRowSchema.safeParse(runnerRow(overrides));
     expect(result.success).toBe(false);
-    expect(result.error?.issues[0]?.message).toMatch(/format|line-separator/);
+    expect(result.error?.issues[0]?.message).toMatch(/format|line-separator|noncharacter/);
   });
 
   it('are NFC-normalised: a decomposed name and its composed form are one name, and one run id', () => {
