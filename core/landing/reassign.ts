@@ -2,9 +2,10 @@
 // row's owning host is rewritten, conditionally, so the named host's next delivery of the run lands as the
 // owner's and the squatter's rows become the foreign ones. Nothing else of the row changes; its attempts stay.
 import { optimisticUpdate, runRecord } from '../optimistic-update.ts';
-import type { Clock, RunStore } from '../ports.ts';
+import type { AttemptStore, Clock, RunStore } from '../ports.ts';
 import { pinsOfModel, spaceOf, type ReplayConfig } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
+import { describeRun, sameRun } from '#schema/run-id.ts';
 
 export type Reassignment = 'reassigned' | 'already-owned';
 
@@ -13,7 +14,7 @@ export class ReassignError extends Error {
 }
 
 export async function reassignRun(
-  deps: { config: ReplayConfig; runs: RunStore; clock: Clock },
+  deps: { config: ReplayConfig; runs: RunStore; attempts: Pick<AttemptStore, 'listAttempts'>; clock: Clock },
   space: string,
   id: string,
   host: string,
@@ -24,6 +25,9 @@ export async function reassignRun(
     throw new ReassignError(
       `${host} is not a sender of space ${space}; its senders are ${settings.senders.join(', ')}.`,
     );
+  // The host's own runs under this id, kept apart: given a row of another run (a model differing by ":" against
+  // "_"), the host's every later delivery of its own would be refused as an id collision.
+  const hostRuns = (await deps.attempts.listAttempts(space, id)).filter((attempt) => attempt.host === host);
   return optimisticUpdate<RunRow, Reassignment>(
     runRecord(deps.runs, space, id),
     (current) => {
@@ -32,6 +36,13 @@ export async function reassignRun(
       // Given to the pinned host, a look-alike would stay its row and refuse the host's own run (§4 reclaims).
       const { model } = current.value;
       const pinned = pinsOfModel(settings, model).find(([name, hosts]) => name !== model && hosts.includes(host));
+      const other = hostRuns.find((attempt) => !sameRun(attempt, current.value));
+      if (other)
+        throw new ReassignError(
+          `Run "${id}" is the run of ${describeRun(current.value)}, not the ${describeRun(other)} ${host} sent ` +
+            `under this id: given to ${host}, it would refuse ${host}'s own run. Pin ${other.model} to ${host} ` +
+            `in the space's hostsByModel instead: ${host}'s next run of it then takes this id.`,
+        );
       if (pinned)
         throw new ReassignError(
           `Run "${id}" is of model ${model}, a look-alike of ${pinned[0]}, which the space pins to ${host}: ` +

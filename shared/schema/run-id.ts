@@ -5,9 +5,9 @@
 // so the first "__" of an id ends the model and the last one starts the harness version, whatever "__" the task id
 // holds (SWE-bench's `owner__repo-123`). Two models whose names differ only by ":" or "/" against "_" still share an
 // id form; ingest and landing compare the stored row's run with the delivered one for that (RunIdentity).
-// A repeated sample k > 1 appends `__s{k}` (sample 1 keeps the id runs had before samples): a task id ending in
-// `__{harness}` run under harness `s{k}` could then share an id with another sample, and the same comparison,
-// which includes the sample, keeps those apart too.
+// A repeated sample k > 1 appends `__s{k}` (sample 1 keeps the id runs had before samples), and no harness version
+// is `s{k}`, so a sample's ending is never read as a harness version: a task id ending in `__{harness}` run under
+// harness `s{k}` would share an id with another run's sample k.
 
 export interface RunIdentity {
   model: string;
@@ -33,8 +33,9 @@ export function runId(row: RunIdentity): string {
 
 /** Whether a model's id form keeps the id injective: no "__" in it, and no "_" at its end. */
 export const modelKeepsIdsApart = (model: string) => !`${modelIdForm(model)}_`.includes('__');
-/** Whether a harness version keeps the id injective: no "__" in it, and no "_" at its start. */
-export const harnessKeepsIdsApart = (harnessVersion: string) => !`_${harnessVersion}`.includes('__');
+/** Whether a harness version keeps the id injective: no "__" in it, no "_" at its start, and not a sample's `s{k}`. */
+export const harnessKeepsIdsApart = (harnessVersion: string) =>
+  !`_${harnessVersion}`.includes('__') && !/^s\d+$/.test(harnessVersion);
 
 /** Whether two rows are one run: the same model, task, harness version and sample, not merely the same id. */
 export const sameRun = (a: RunIdentity, b: RunIdentity) =>

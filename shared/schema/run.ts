@@ -56,7 +56,10 @@ export const runnerRowSchema = z.object({
   historyCharsKept: optionalCount,
   // harness
   harnessVersion: pathSafeIdentity.check(
-    z.refine(harnessKeepsIdsApart, 'must not contain "__" or start with "_": the run id could name another run'),
+    z.refine(
+      harnessKeepsIdsApart,
+      'must not contain "__", start with "_" or be "s" and a number (a sample\'s ending): the run id could name another run',
+    ),
   ),
   // Which of the task's repeated samples under this harness (docs/contract.md §2); 1 keeps the id of before.
   sample: z._default(positiveCount, 1),

@@ -2,7 +2,7 @@
 // sender of the space landed first to the host named, in the deployed table (its name from the outputs file).
 import { parseArgs } from 'node:util';
 import { reassignRun, ReassignError } from '#core/landing/reassign.ts';
-import type { RunStore } from '#core/ports.ts';
+import type { AttemptStore, RunStore } from '#core/ports.ts';
 import { readConfigFile } from '#schema/config.ts';
 import { DEPLOY_CONFIG_OPTION, deploymentConfigPath } from '../deployment-config.ts';
 import { OperatorError } from './operator-command.ts';
@@ -42,11 +42,15 @@ export function tableNameOf(outputsFile: string): string {
   return name;
 }
 
-export async function reassign(options: Reassign, runs: (tableName: string) => RunStore): Promise<string> {
+export async function reassign(
+  options: Reassign,
+  table: (tableName: string) => RunStore & Pick<AttemptStore, 'listAttempts'>,
+): Promise<string> {
   const config = readConfigFile(deploymentConfigPath(options.configFile, process.env, undefined, DEPLOY_CONFIG_OPTION));
   try {
+    const store = table(tableNameOf(options.outputsFile));
     const outcome = await reassignRun(
-      { config, runs: runs(tableNameOf(options.outputsFile)), clock: { now: () => new Date() } },
+      { config, runs: store, attempts: store, clock: { now: () => new Date() } },
       options.space,
       options.runId,
       options.host,

@@ -96,7 +96,7 @@ describe('at landing', () => {
     await w.land(runDelivery({ host: MINI }, { patch: '' }), 'squat');
     const real = runDelivery({ finishedAt: '2026-11-21T00:00:00Z' });
     expect(await w.land(real, 'real')).toBe('foreign');
-    const deps = { config: w.config, runs: w.table, clock: { now: () => new Date(NOW) } };
+    const deps = { config: w.config, runs: w.table, attempts: w.table, clock: { now: () => new Date(NOW) } };
     await expect(reassignRun(deps, 'S', real.id, 'mac-stranger-9')).rejects.toThrow(/not a sender of space S/);
     await expect(reassignRun(deps, 'S', 'no-such-run', STUDIO)).rejects.toThrow(/no run "no-such-run"/);
     expect(await reassignRun(deps, 'S', real.id, STUDIO)).toBe('reassigned');
@@ -239,27 +239,28 @@ describe("a space's hostsByModel", () => {
     expect((await w.table.getRun('S', real.id))!.value).toMatchObject({ host: MINI, model: 'qwen3:8b' });
   });
 
-  it("reclaims only from a look-alike: another host's run of the model itself under the same id is kept", async () => {
-    const w = world(pinned);
-    // MINI's sample 2 of the model, landed before the pin, and a pinned run of another task whose id is the same.
-    const real = runDelivery({ host: MINI, sample: 2 });
-    expect(await w.land(real, 'd-real')).toBe('new');
-    const other = runDelivery({ taskId: 'acme__widgets-42__h2', harnessVersion: 's2' });
-    expect(other.id).toBe(real.id);
-    expect((await w.send(other)).status).toBe(202);
+  it("refuses to give a host a look-alike's row that would refuse the host's own run, and names the pin instead", async () => {
+    const w = world();
+    const squat = runDelivery({ host: MINI, model: 'qwen3_8b' }, { patch: '' });
+    expect(await w.land(squat, 'd-squat')).toBe('new');
+    const real = runDelivery();
+    expect(real.id).toBe(squat.id);
+    expect((await w.send(real)).status).toBe(202);
     expect(await w.landSent()).toEqual(['collision']);
-    expect((await w.table.getRun('S', real.id))!.value).toMatchObject({
-      host: MINI,
-      taskId: 'acme__widgets-42',
-      sample: 2,
-    });
+    const deps = { config: w.config, runs: w.table, attempts: w.table, clock: { now: () => new Date(NOW) } };
+    await expect(reassignRun(deps, 'S', real.id, STUDIO)).rejects.toThrow(
+      /not the model "qwen3:8b", task "acme__widgets-42", harness "h2" mac-studio-1 sent .* Pin qwen3:8b to mac-studio-1/,
+    );
+    expect((await w.table.getRun('S', real.id))!.value).toMatchObject({ host: MINI, model: 'qwen3_8b' });
+    // Had it been given, the real host's next run of its own would be a 409 for ever.
+    expect((await w.send(runDelivery({ finishedAt: '2026-11-21T00:00:00Z' }))).status).toBe(202);
   });
 
   it('refuses to reassign a look-alike to the host its model is pinned to, whose own run reclaims the id', async () => {
     const w = world(pinned);
     const squat = runDelivery({ host: MINI, model: 'qwen3_8b' });
     expect(await w.land(squat, 'd-squat')).toBe('new');
-    const deps = { config: w.config, runs: w.table, clock: { now: () => new Date(NOW) } };
+    const deps = { config: w.config, runs: w.table, attempts: w.table, clock: { now: () => new Date(NOW) } };
     await expect(reassignRun(deps, 'S', squat.id, STUDIO)).rejects.toThrow(/look-alike of qwen3:8b/);
     expect((await w.table.getRun('S', squat.id))!.value.host).toBe(MINI);
   });

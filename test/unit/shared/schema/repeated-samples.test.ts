@@ -48,20 +48,16 @@ describe('at ingest and landing', () => {
     expect((await w.table.getRun('S', one.id))?.value).toMatchObject({ attemptCount: 1 });
   });
 
-  it('answers 409 id-collision when another run spells a sample’s id, naming both samples', async () => {
+  it('refuses at ingest a run whose harness is named like a sample’s ending, so no other run spells a sample’s id', async () => {
     const w = world();
-    // Task "acme__widgets-42__h2" under harness "s2" spells sample 2's id of task "acme__widgets-42" under "h2".
+    // Task "acme__widgets-42__h2" under harness "s2" would spell sample 2's id of task "acme__widgets-42" under "h2".
     const sampleTwo = runDelivery({ sample: 2 });
+    await w.land(sampleTwo);
     const other = runDelivery({ taskId: 'acme__widgets-42__h2', harnessVersion: 's2' });
     expect(other.id).toBe(sampleTwo.id);
-    await w.land(sampleTwo);
     expect(await w.send(other)).toMatchObject({
-      status: 409,
-      body: {
-        error: 'id-collision',
-        stored: { taskId: 'acme__widgets-42', harnessVersion: 'h2', sample: 2 },
-        delivered: { taskId: 'acme__widgets-42__h2', harnessVersion: 's2', sample: 1 },
-      },
+      status: 400,
+      body: { error: 'invalid-delivery', details: [expect.stringMatching(/^row\.harnessVersion: .*sample/)] },
     });
   });
 });

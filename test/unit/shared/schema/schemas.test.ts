@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { issueRecordSchema } from '#schema/issue.ts';
 import { runId, runnerRowSchema } from '#schema/run.ts';
+import { harnessKeepsIdsApart } from '#schema/run-id.ts';
 import { parseDelivery } from '#core/ingest/accept-delivery.ts';
 import { parseConfig, ConfigError } from '#schema/config.ts';
 import { issueDelivery, runDelivery, runnerRow } from '../../../helpers/deliveries.ts';
@@ -24,10 +25,25 @@ describe('run id rule', () => {
     ['a model whose id form ends with "_"', { model: 'qwen3:', taskId: '_x' }, 'row.model'],
     ['a harness version with "__"', { taskId: 'x', harnessVersion: 'h__2' }, 'row.harnessVersion'],
     ['a harness version starting with "_"', { taskId: 'x_', harnessVersion: '_h2' }, 'row.harnessVersion'],
+    // acme__widgets-42__h2 under harness s2 would be sample 2 of acme__widgets-42 under h2.
+    [
+      "a harness version that is a sample's ending",
+      { taskId: 'acme__widgets-42__h2', harnessVersion: 's2' },
+      'row.harnessVersion',
+    ],
   ])('refuses %s, which would give another run its id, naming the field', (_what, overrides, field) => {
     const delivery = runDelivery(overrides);
     const parsed = parseDelivery(raw(delivery), 'mac-studio-1');
     expect(parsed).toMatchObject({ ok: false, details: [expect.stringMatching(new RegExp(`^${field}: .*__`))] });
+  });
+
+  it('gives a sample k > 1 an id no other run can have: no harness version is "s" and a number', () => {
+    expect(runId({ model: 'm', taskId: 'acme__widgets-42', harnessVersion: 'h2', sample: 2 })).toBe(
+      'm__acme__widgets-42__h2__s2',
+    );
+    for (const harnessVersion of ['s2', 's10']) expect(harnessKeepsIdsApart(harnessVersion)).toBe(false);
+    for (const harnessVersion of ['s', 'S2', 's2b', 'v2', 'sweep-2'])
+      expect(harnessKeepsIdsApart(harnessVersion)).toBe(true);
   });
 
   it('keeps the "__" of SWE-bench task ids, and "_" inside model and harness names', () => {
