@@ -496,8 +496,9 @@ export const repoAllowed = (space: SpaceConfig, repo: string): boolean =>
 /**
  * What a model's name reads as: look-alike letters read as Latin, compatibility forms folded (a full-width colon),
  * marks and default-ignorable code points (a combining grapheme joiner, a Hangul filler) removed, case ignored,
- * the letters a reader may take for one another (I, l, 1) one, and each run of other characters (spaces,
- * punctuation, `:` and `/`, which its run ids write `_`) one `_`, none at either end.
+ * the letters a reader may take for one another (I, l, 1; O and 0) one, as are the pairs read as one letter (rn as m,
+ * cl as d, vv as w), and each run of other characters (spaces, punctuation, `:` and `/`, which its run ids write
+ * `_`) one `_`, none at either end.
  */
 const modelSkeleton = (model: string) =>
   readAsLatin(
@@ -506,7 +507,11 @@ const modelSkeleton = (model: string) =>
       .replace(/[\p{M}\p{Default_Ignorable_Code_Point}]/gu, ''),
   )
     .toLowerCase()
+    .replace(/rn/g, 'm')
+    .replace(/c[il1]/g, 'd')
+    .replace(/vv/g, 'w')
     .replace(/[il1]/g, 'i')
+    .replace(/0/g, 'o')
     .replace(/[^\p{L}\p{N}]+/gu, '_')
     .replace(/^_|_$/g, '');
 

@@ -224,8 +224,12 @@ describe("a space's hostsByModel", () => {
     ['Cyrillic І', 'GEM\u0406N\u0406-2.5-PRO'],
     ['Greek Ι', 'GEM\u0399N\u0399-2.5-PRO'],
     ['l for I', 'GEMlNl-2.5-PRO'],
-  ])('pins a name with %s for the I of a pinned one', async (_what, model) => {
-    const w = world({ hostsByModel: { 'gemini-2.5-pro': [STUDIO] } });
+    ['rn for m', 'gernini-2.5-pro'],
+    ['cl for d', 'daude-opus-4'],
+    ['vv for w', 'qvven3:8b'],
+    ['0 for o', 'gemini-2.5-pr0'],
+  ])('pins a name with %s for letters of a pinned one', async (_what, model) => {
+    const w = world({ hostsByModel: { 'gemini-2.5-pro': [STUDIO], 'claude-opus-4': [STUDIO], 'qwen3:8b': [STUDIO] } });
     expect((await w.send(runDelivery({ host: MINI, model }))).status).toBe(202);
     expect(await w.landSent()).toEqual(['foreign']);
   });
