@@ -35,6 +35,8 @@ export interface PlatformResources {
    * with no inbox object. Absent locally, where the queue lives in memory and the inbox is replayed on start.
    */
   landingMessageMaxBytes?: number;
+  /** Which object keys the object store takes, where it takes less than any key of 1,024 bytes (local mode). */
+  objectKeyFits?: (key: string) => boolean;
   landingDeadLetters: MessageQueue<LandingMessage>;
   judgeQueue: MessageQueue<JudgeQueueMessage>;
   hostKeys: KeySource;

@@ -59,6 +59,11 @@ export interface IngestDeps {
    * whose queue lives in memory and whose inbox is replayed on start).
    */
   landingMessageMaxBytes?: number;
+  /**
+   * Which object keys the object store takes, where it takes less than any key of 1,024 bytes (local mode's S3
+   * emulator keeps each part between slashes as a file name): a run whose keys it refuses could never land there.
+   */
+  objectKeyFits?: (key: string) => boolean;
   /** The run rows, read (consistently) to refuse a run whose id is another run's (docs/contract.md §3 check 7). */
   runs: Pick<RunStore, 'getRun'>;
   issueOwners: IssueOwnerStore;
@@ -188,14 +193,15 @@ export async function acceptDelivery(deps: IngestDeps, req: IngestRequest): Prom
       { signature: 'verified' },
     );
   }
-  const oversized = oversizedKeys(req.space, parsed.delivery);
+  const oversized = oversizedKeys(req.space, parsed.delivery, deps.objectKeyFits);
   if (oversized.length) {
     // The id is percent-encoded in some keys (9 bytes a CJK character): refused now, or it could never land.
     const names = parsed.delivery.kind === 'issue' ? "the task id's" : "the run id's (model, task id, harness)";
     return jsonError(
       400,
       'id-too-long',
-      `The delivery would need keys longer than the stores take (${KEY_BYTES} bytes); shorten ${names} text.`,
+      `The delivery would need keys longer than the stores take (${KEY_BYTES} bytes, or a part between slashes ` +
+        `longer than this object store keeps); shorten ${names} text.`,
       { signature: 'verified', details: oversized },
     );
   }

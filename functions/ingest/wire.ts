@@ -6,7 +6,7 @@ import type { PlatformResources } from '../platform-resources.ts';
 export const wire = (
   r: Pick<
     PlatformResources,
-    'config' | 'hostKeys' | 'inbox' | 'landingQueue' | 'landingMessageMaxBytes' | 'table' | 'clock'
+    'config' | 'hostKeys' | 'inbox' | 'landingQueue' | 'landingMessageMaxBytes' | 'objectKeyFits' | 'table' | 'clock'
   >,
 ): IngestDeps => ({
   config: r.config,
@@ -14,6 +14,7 @@ export const wire = (
   inbox: r.inbox,
   landingQueue: r.landingQueue,
   landingMessageMaxBytes: r.landingMessageMaxBytes,
+  objectKeyFits: r.objectKeyFits,
   runs: r.table,
   issueOwners: r.table,
   clock: r.clock,

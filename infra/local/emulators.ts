@@ -27,6 +27,15 @@ import { AWS_CALLS, type AwsCallTimeouts } from '#core/operations.ts';
 import { INDEXES, TABLE_KEYS, type TableIndex } from '#core/storage-layout.ts';
 import type { EmulatorPorts, EmulatorWorkerData } from './emulator-servers.mjs';
 
+/**
+ * Whether the S3 emulator keeps an object under `key`: it keeps each part between slashes as a file name (255
+ * bytes), the last with its longest suffix ("._S3rver_metadata.json") after it.
+ */
+export const s3rverKeyFits = (key: string): boolean => {
+  const parts = key.split('/').map((part) => Buffer.byteLength(part));
+  return parts.every((bytes) => bytes <= 255) && parts.at(-1)! + '._S3rver_metadata.json'.length <= 255;
+};
+
 export interface LocalNames {
   table: string;
   inboxBucket: string;

@@ -36,7 +36,7 @@ import type { PlatformResources } from '#functions/platform-resources.ts';
 import { DynamoReenqueueLedger } from '#adapters/aws/dynamo-reenqueue-ledger.ts';
 import { DuckDbEngine, S3RVER_OBJECT_SUFFIX } from '#adapters/local/duckdb-engine.ts';
 import { S3LinkedDownloads } from '#adapters/aws/s3-linked-downloads.ts';
-import { startEmulators, type Emulators, type RunningEmulators } from './emulators.ts';
+import { s3rverKeyFits, startEmulators, type Emulators, type RunningEmulators } from './emulators.ts';
 import { cockpitEntries } from '#core/read/read-api.ts';
 import { createLocalServer, type HttpHandler } from './http-server.ts';
 import { positiveNumber, startBackgroundWork } from './background-work.ts';
@@ -183,6 +183,7 @@ async function emulatedResources(
     data: adapters.data,
     bulkData: adapters.data,
     landingQueue: adapters.landingQueue,
+    objectKeyFits: s3rverKeyFits,
     landingDeadLetters: new SqsQueue<LandingMessage>(emulators.sqs, emulators.queueUrls.landingDlq, timeouts),
     judgeQueue: adapters.judgeQueue,
     hostKeys: keys,

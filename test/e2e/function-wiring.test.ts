@@ -15,14 +15,16 @@ import { LAMBDA_ANSWER_BYTES, type ServiceName } from '#core/operations.ts';
 import { systemClock } from '#core/ports.ts';
 import { parseConfig } from '#schema/config.ts';
 import { LANDING_MESSAGE_MAX_BYTES } from '#schema/messages.ts';
+import { s3rverKeyFits } from '#infra/local/emulators.ts';
 import { startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
 const CONFIG = { spaces: { Main: { senders: ['mac-studio-1'] } }, cockpits: { Board: { space: 'Main' } } };
 /** The settings a deployment or a developer sets in the environment. */
 const ENV = { JUDGE_MAX_DIFF_CHARS: '12345' };
 /**
- * Where the platforms differ by design: a Lambda answer's size limit, and the landing message a delivery may travel
- * in (SQS is durable; local mode's queue lives in memory, so every delivery goes through its inbox).
+ * Where the platforms differ by design: a Lambda answer's size limit, the landing message a delivery may travel
+ * in (SQS is durable; local mode's queue lives in memory, so every delivery goes through its inbox). Local mode's
+ * ingest also knows which object keys its S3 emulator takes (each part between slashes is a file name).
  */
 const PLATFORM_ONLY: Partial<Record<ServiceName, string[]>> = {
   'read-api': ['maxAnswerBytes'],
@@ -106,6 +108,7 @@ describe("every function's wiring", () => {
     expect(local.wiring.judge).toMatchObject({ maxDiffChars: 12345 });
     expect(deployed['read-api']).toMatchObject({ maxAnswerBytes: LAMBDA_ANSWER_BYTES });
     expect(deployed.ingest).toMatchObject({ landingMessageMaxBytes: LANDING_MESSAGE_MAX_BYTES });
-    expect(local.wiring.ingest).toMatchObject({ landingMessageMaxBytes: undefined });
+    expect(local.wiring.ingest).toMatchObject({ landingMessageMaxBytes: undefined, objectKeyFits: s3rverKeyFits });
+    expect(deployed.ingest).toMatchObject({ objectKeyFits: undefined });
   });
 });
