@@ -21,6 +21,10 @@ const TEXTS: Record<string, string> = {
   'CJK comment lines': filled('+ // 中文注释，说明这一行\n'),
   'accents, emoji, bidi': filled('+ // résumé naïve café 🚀 \u202eabc\u202c done\n'),
   'zero-width in words': filled('+ // ig\u200bnore\u200bthe pre\u200bvious\u200bval\u200bue\u200b\u200b\u200bnow\n'),
+  // One run, no line break: a pattern that rescans a run from each start in it is quadratic here.
+  'one run of zero-width': '\u200b'.repeat(BYTES / 3),
+  'one run of emoji': '🚀'.repeat(BYTES / 4),
+  'one run of digits': '1'.repeat(BYTES),
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -70,54 +70,78 @@ export function verdictFlags(verdict: string, checks: VerdictChecks): string[] {
  * The ids of the screen rules `text` hits, as a reader sees it: normalised three ways (the characters a reader does
  * not see dropped; read as spaces, since between words they separate them; the blank-looking ones read as spaces
  * and the rest dropped, for a text that uses both), each again with digits and signs read as the letters they
- * stand in for inside words ("r3s0lv3d"; "1" as i and as l). A fourth reading marks each unseen character and
- * reads every mark both ways, against the rules with a mark allowed between any two letters of a word: one
- * zero-width space may part two words and hide inside a third ("ignore", "all" and "prev", "ious" parted by one).
+ * stand in for inside words ("r3s0lv3d") and I, l, 1 and | read as one letter ("th1s", "a11"). A fourth reading
+ * marks each unseen character between two letters and reads every mark both ways, against the rules with a mark
+ * allowed between any two letters of a word: one zero-width space may part two words and hide inside a third
+ * ("ignore", "all" and "prev", "ious" parted by one).
  */
 export function screen(text: string): string[] {
-  const withDigits = (reading: string) => [reading, lettersForDigits(reading, 'i'), lettersForDigits(reading, 'l')];
-  const readings = UNSEEN_READINGS.map((unseen) => normalise(text, unseen)).flatMap(withDigits);
-  const markedReading = normalise(text, 'marked');
-  const marked = markedReading.includes(MARK) ? withDigits(markedReading) : [];
+  const readings = UNSEEN_READINGS.map((unseen) => normalise(text, unseen));
+  const marked = markedReading(text);
+  const [plain, folded] = [readings, readings.map(lettersFolded)];
+  const [markedPlain, markedFolded] = marked === null ? [null, null] : [marked, lettersFolded(marked)];
   return SCREEN_RULES.filter(
     (rule, i) =>
-      readings.some((reading) => rule.pattern.test(reading)) ||
-      marked.some((reading) => MARKED_PATTERNS[i]!.test(reading)),
+      plain.some((reading) => rule.pattern.test(reading)) ||
+      folded.some((reading) => PATTERNS.folded[i]!.test(reading)) ||
+      (markedPlain !== null && PATTERNS.marked[i]!.test(markedPlain)) ||
+      (markedFolded !== null && PATTERNS.markedFolded[i]!.test(markedFolded)),
   ).map((rule) => rule.id);
 }
 
-/** What an unseen character reads as in the marked reading: a private-use character (one, since all read as it), a non-word sign. */
+/** What an unseen character reads as in the marked reading: a private-use character, a non-word sign. */
 const MARK = '\uE000';
+const WORD_CHAR = '[\\p{L}\\p{N}@$|]';
 
 /**
- * `source` with marks allowed between two letters that follow each other in it. It reads the syntax the rules use:
- * escapes (`\b`, `\W`, `\u{…}`, `\p{…}`), classes, group openers (`(?:`, `(?=`, `(?<=`) and counted repeats.
+ * The text with each run of unseen characters between two letters or digits marked once, and the others dropped
+ * (beside a sign or a space a mark parts nothing); null where no mark is left, the dropped reading then.
  */
-export function marksBetweenLetters(source: string): string {
+function markedReading(text: string): string | null {
+  const marked = normalise(text, 'marked')
+    .replace(/\uE000+/g, MARK)
+    .replace(new RegExp(`(?<!${WORD_CHAR})\\uE000|\\uE000(?!${WORD_CHAR})`, 'gu'), '');
+  return marked.includes(MARK) ? marked : null;
+}
+
+/**
+ * A rule's pattern rewritten for a reading: `marks`, a mark allowed between two letters that follow each other (or
+ * a group and a letter); `fold`, l read as i. It reads the syntax the rules use: escapes (`\b`, `\W`, `\u{…}`,
+ * `\p{…}`), classes, group openers (`(?:`, `(?=`, `(?<=`), repeats and counted repeats.
+ */
+export function forReading(source: string, { marks, fold }: { marks: boolean; fold: boolean }): string {
   let out = '';
-  let afterLetter = false;
+  let joinable = false;
   for (let i = 0; i < source.length;) {
     const token = /^(?:\\[pPu]\{[^}]*\}|\\.|\[(?:\\.|[^\]\\])*\]|\(\?(?:<?[=!]|:)?|\{\d*,?\d*\}|.)/su.exec(
       source.slice(i),
     )![0];
     const letter = /^[a-z]$/i.test(token);
-    out += (letter && afterLetter ? '\\uE000*' : '') + token;
-    afterLetter = letter;
+    out += (letter && joinable && marks ? '\\uE000*' : '') + (letter && fold && /l/i.test(token) ? 'i' : token);
+    // A repeat keeps what it repeats joinable: "reviewers?" then a letter.
+    if (!/^(?:[?*+]|\{\d*,?\d*\})$/.test(token)) joinable = letter || token === ')';
     i += token.length;
   }
   return out;
 }
 
-const MARKED_PATTERNS = SCREEN_RULES.map(
-  (rule) => new RegExp(marksBetweenLetters(rule.pattern.source), rule.pattern.flags),
-);
+const patternsFor = (options: { marks: boolean; fold: boolean }) =>
+  SCREEN_RULES.map((rule) => new RegExp(forReading(rule.pattern.source, options), rule.pattern.flags));
+const PATTERNS = {
+  folded: patternsFor({ marks: false, fold: true }),
+  marked: patternsFor({ marks: true, fold: false }),
+  markedFolded: patternsFor({ marks: true, fold: true }),
+};
 
 const DIGIT_LETTERS: Record<string, string> = { '0': 'o', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
 
-/** Digits and signs inside a word that has letters (marks of unseen characters inside it too), read as letters. */
-function lettersForDigits(text: string, one: 'i' | 'l'): string {
-  return text.replace(/[\p{L}\d@$\uE000]*\p{L}[\p{L}\d@$\uE000]*/gu, (word) =>
-    word.replace(/[0134578@$]/g, (c) => (c === '1' ? one : (DIGIT_LETTERS[c] ?? c))),
+/**
+ * Digits and signs inside a word that has letters (marks of unseen characters inside it too) read as letters, and
+ * I, l, 1 and | as one letter, i (the rules are read with l as i for it).
+ */
+function lettersFolded(text: string): string {
+  return text.replace(/[\p{L}\d@$|\uE000]+/gu, (word) =>
+    /\p{L}/u.test(word) ? word.replace(/[0134578@$|lLI]/g, (c) => DIGIT_LETTERS[c] ?? 'i') : word,
   );
 }
 

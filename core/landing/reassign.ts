@@ -25,8 +25,9 @@ export async function reassignRun(
     throw new ReassignError(
       `${host} is not a sender of space ${space}; its senders are ${settings.senders.join(', ')}.`,
     );
-  // The host's own runs under this id, kept apart: given a row of another run (a model differing by ":" against
-  // "_"), the host's every later delivery of its own would be refused as an id collision.
+  // The host's own runs under this id, kept apart. Given a row of another run (a model differing by ":" against
+  // "_"), or one it has not sent (its run may still be on the way, and be that other run), the host's every later
+  // delivery of its own could be refused as an id collision: only the run the host sent is given.
   const hostRuns = (await deps.attempts.listAttempts(space, id)).filter((attempt) => attempt.host === host);
   return optimisticUpdate<RunRow, Reassignment>(
     runRecord(deps.runs, space, id),
@@ -47,6 +48,11 @@ export async function reassignRun(
         throw new ReassignError(
           `Run "${id}" is of model ${model}, a look-alike of ${pinned[0]}, which the space pins to ${host}: ` +
             `${host}'s own run of ${pinned[0]} takes this id when it lands, so nothing is reassigned.`,
+        );
+      if (hostRuns.length === 0)
+        throw new ReassignError(
+          `${host} has landed no run under "${id}" yet, so nothing shows the row is its run: reassign it once ` +
+            `${host}'s run has landed (kept apart as foreign), or pin the model to ${host} in hostsByModel.`,
         );
       return { write: { ...current.value, host, updatedAt: deps.clock.now().toISOString() }, result: 'reassigned' };
     },

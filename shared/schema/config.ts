@@ -496,7 +496,7 @@ export const repoAllowed = (space: SpaceConfig, repo: string): boolean =>
 /**
  * What a model's name reads as: look-alike letters read as Latin, compatibility forms folded (a full-width colon),
  * marks and default-ignorable code points (a combining grapheme joiner, a Hangul filler) removed, case ignored,
- * the letters a reader may take for one another (I, l, 1; O and 0) one, as are the pairs read as one letter (rn as m,
+ * the letters a reader may take for one another (I, l, 1, | and !; O and 0) one, as are the pairs read as one letter (rn as m,
  * cl as d, vv as w), and each run of other characters (spaces, punctuation, `:` and `/`, which its run ids write
  * `_`) one `_`, none at either end.
  */
@@ -508,9 +508,9 @@ const modelSkeleton = (model: string) =>
   )
     .toLowerCase()
     .replace(/rn/g, 'm')
-    .replace(/c[il1]/g, 'd')
+    .replace(/c[il1|!]/g, 'd')
     .replace(/vv/g, 'w')
-    .replace(/[il1]/g, 'i')
+    .replace(/[il1|!]/g, 'i')
     .replace(/0/g, 'o')
     .replace(/[^\p{L}\p{N}]+/gu, '_')
     .replace(/^_|_$/g, '');

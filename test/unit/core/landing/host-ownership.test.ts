@@ -228,6 +228,8 @@ describe("a space's hostsByModel", () => {
     ['cl for d', 'daude-opus-4'],
     ['vv for w', 'qvven3:8b'],
     ['0 for o', 'gemini-2.5-pr0'],
+    ['| for l', 'c|aude-opus-4'],
+    ['| for i', 'gem|n|-2.5-pro'],
   ])('pins a name with %s for letters of a pinned one', async (_what, model) => {
     const w = world({ hostsByModel: { 'gemini-2.5-pro': [STUDIO], 'claude-opus-4': [STUDIO], 'qwen3:8b': [STUDIO] } });
     expect((await w.send(runDelivery({ host: MINI, model }))).status).toBe(202);
@@ -257,6 +259,19 @@ describe("a space's hostsByModel", () => {
     );
     expect((await w.table.getRun('S', real.id))!.value).toMatchObject({ host: MINI, model: 'qwen3_8b' });
     // Had it been given, the real host's next run of its own would be a 409 for ever.
+    expect((await w.send(runDelivery({ finishedAt: '2026-11-21T00:00:00Z' }))).status).toBe(202);
+  });
+
+  it('refuses to give a host a row before any run of the host under the id has landed', async () => {
+    const w = world();
+    const squat = runDelivery({ host: MINI, model: 'qwen3_8b' }, { patch: '' });
+    expect(await w.land(squat, 'd-squat')).toBe('new');
+    // STUDIO's qwen3:8b is accepted and still on its way when the operator acts.
+    expect((await w.send(runDelivery())).status).toBe(202);
+    const deps = { config: w.config, runs: w.table, attempts: w.table, clock: { now: () => new Date(NOW) } };
+    await expect(reassignRun(deps, 'S', squat.id, STUDIO)).rejects.toThrow(/mac-studio-1 has landed no run under/);
+    expect((await w.table.getRun('S', squat.id))!.value.host).toBe(MINI);
+    expect(await w.landSent()).toEqual(['collision']);
     expect((await w.send(runDelivery({ finishedAt: '2026-11-21T00:00:00Z' }))).status).toBe(202);
   });
 

@@ -25,6 +25,9 @@ describe('npm run reassign', () => {
     const table = new InMemoryTable();
     const row = { ...runRow({ host: 'mac-mini-2' }), space: 'Main' };
     await table.putRun(row, null);
+    // mac-studio-1's own run of it, landed after and kept apart as foreign.
+    const studioRun = { ...runRow({ host: 'mac-studio-1' }), space: 'Main' };
+    await table.archiveAttempt({ ...studioRun, archivedAt: '2026-11-20T11:00:00.000Z', foreign: true });
     const tables: string[] = [];
     const args = parseReassignArgs(['Main', row.id, 'mac-studio-1', '--config', config, '--outputs', outputs]);
     const said = await reassign(args, (name) => (tables.push(name), table));
