@@ -10,7 +10,7 @@ import { groupRuns, rowsByGroup, type Group } from './run-grouping.ts';
 import { countRuns } from './run-counts.ts';
 import { RESOLVE_OUTCOMES } from './outcome.ts';
 import { clusteredRate } from './reliability.ts';
-import { sampleCountsOf, samplesOfGroup } from './task-samples.ts';
+import { sampleCountsOfGrouping, samplesOfGroup } from './task-samples.ts';
 
 export interface GroupFigures extends Group {
   runs: number;
@@ -119,7 +119,7 @@ export function computeFigures(
   if (repeated)
     for (const o of RESOLVE_OUTCOMES) {
       // Samples of one task are not independent draws: the interval is clustered by task, as `/stats`' is.
-      const counts = sampleCountsOf(table, selection, grouping.groups, o);
+      const counts = sampleCountsOfGrouping(table, selection, grouping, o);
       unordered.forEach((figures, g) => (figures.outcomes[o].ci = clusteredRate(samplesOfGroup(counts, g)).ci));
     }
   const groups = byRate(unordered, outcome);

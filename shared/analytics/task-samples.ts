@@ -29,7 +29,6 @@ export function sampleCountsOf(
   groups: readonly Group[],
   outcome: ResolveOutcome,
 ): SampleCounts {
-  const tasks = table.dictionaries.taskId.values.length;
   const harnesses = table.dictionaries.harnessVersion.values.length;
   const groupOf = new Int32Array(table.dictionaries.model.values.length * harnesses).fill(-1);
   groups.forEach((g, k) => {
@@ -37,15 +36,34 @@ export function sampleCountsOf(
     const harness = table.dictionaries.harnessVersion.indexOf(g.harnessVersion);
     if (model >= 0 && harness >= 0) groupOf[model * harnesses + harness] = k;
   });
+  const { model, harnessVersion } = table.text;
+  const of = Int32Array.from({ length: selection.length }, (_, s) => {
+    const i = selection[s]!;
+    return groupOf[model[i]! * harnesses + harnessVersion[i]!]!;
+  });
+  return sampleCountsOfGrouping(table, selection, { groups, of }, outcome);
+}
+
+/**
+ * sampleCountsOf for groups given by each selected run's group (`of`, -1 for none): any grouping, such as one group
+ * per harness version of every model (the per-model table's totals), its tasks clustered across its models.
+ */
+export function sampleCountsOfGrouping(
+  table: RunTable,
+  selection: ArrayLike<number>,
+  { groups, of }: { groups: readonly unknown[]; of: Int32Array },
+  outcome: ResolveOutcome,
+): SampleCounts {
+  const tasks = table.dictionaries.taskId.values.length;
   const n = groups.map(() => new Int32Array(tasks));
   const c = groups.map(() => new Int32Array(tasks));
   const repoOf = new Int32Array(tasks).fill(-1);
   const { field, classOf } = OUTCOME_RULES[outcome];
   const codes = table.codes[field];
-  const { model, harnessVersion, taskId, repo } = table.text;
+  const { taskId, repo } = table.text;
   for (let s = 0; s < selection.length; s++) {
     const i = selection[s]!;
-    const g = groupOf[model[i]! * harnesses + harnessVersion[i]!]!;
+    const g = of[s]!;
     const cls = classOf[codes[i]!]!;
     if (g < 0 || cls === OUTSIDE) continue;
     const t = taskId[i]!;

@@ -60,6 +60,10 @@ it('counts the flagged run apart, shows it as flagged, names its rules, and neve
   await page.goto(`${server.url}/`);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });
   expect(await page.locator('.kpi').first().innerText()).toMatch(/n=2[\s\S]*outside n: 1 flagged/);
+  // The resolve-rate chart says, beside each rate's n, the runs that n leaves out: the flagged run is the judge's.
+  expect(await page.locator('#chart-resolve-rate .bar-note').first().innerText()).toMatch(
+    /\(n=2 judge; 1 flagged outside n\) · .*\(n=0 hidden tests; 3 no test result outside n\)$/,
+  );
 
   await page.goto(`${server.url}/?view=runs&run=${encodeURIComponent(flagged.id)}`);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });

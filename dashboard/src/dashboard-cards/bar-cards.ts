@@ -22,7 +22,7 @@ import { linearAxis, logDurationAxis } from '../widgets/charts/ticks.ts';
 import { fill } from '../widgets/dom.ts';
 import { count, durationTick, hours, num, percent, shortNumber, UNKNOWN } from '../widgets/format.ts';
 import { ciText, intervalText, percentOf } from '../widgets/intervals.ts';
-import { outsideOf, outsideText, rateLabel, type TileFigures } from './kpi-tiles.ts';
+import { outsideOf, outsideParts, rateLabel, type TileFigures } from './kpi-tiles.ts';
 import { MODEL_COLOUR, ORIGINAL_COLOUR, VERDICT_COLOURS, VERDICT_LABELS, VERDICT_ORDER } from '../widgets/palette.ts';
 import type { Computed } from '../page/view-model.ts';
 
@@ -120,12 +120,15 @@ function resolveRow(g: ResolveGroup, outcomes: ResolveOutcome[]): BarRow {
     };
   };
   const [first, second] = outcomes.map((o) => g.outcomes[o]);
-  const ci = (r: OutcomeRate) => `${r.ci ? intervalText(r.ci) : 'none'} (n=${count(r.n)} ${OUTCOME_LABELS[r.outcome]})`;
+  // Each rate's interval beside its own n and the runs its n leaves out.
+  const ci = (r: OutcomeRate) =>
+    `${r.ci ? intervalText(r.ci) : 'none'} (n=${count(r.n)} ${OUTCOME_LABELS[r.outcome]}; ` +
+    `${outsideParts(g.outside, r.outcome) || 'none'} outside n)`;
   return {
     label: g.label,
     lanes: [lane(first!), lane(second!)],
     value: `${percent(first!.rate)} · ${percent(second!.rate)}`,
-    note: `95% CI ${ci(first!)} · ${ci(second!)}; ${outsideText(g.outside, first!.outcome)}`,
+    note: `95% CI ${ci(first!)} · ${ci(second!)}`,
     unknown: first!.rate === null,
   };
 }
@@ -149,7 +152,8 @@ export const resolveCard = (): Card =>
     'chart-resolve-rate',
     'Resolve rate',
     'Hidden tests: pass ÷ (pass + fail). Judge: resolved ÷ (resolved + partial + wrong + no change). ' +
-      'The outcome in view comes first. The whisker is the 95% Wilson interval: where the rate could lie given n.',
+      'The outcome in view comes first. The whisker is the 95% interval, where the rate could lie given n: ' +
+      "Wilson's where each task ran once, clustered by task where samples repeat.",
     { sorts: sortLabels(SORTS.resolve) },
   );
 

@@ -1,5 +1,5 @@
 // The KPI tiles: one per group, its resolve rate on the outcome in view (named: "resolve rate · hidden tests") with
-// n, the 95% Wilson interval as a whisker and in words, the runs outside n, and the rate on the other outcome.
+// n, the 95% interval as a whisker and in words (Wilson's, or clustered by task where samples repeat), the runs outside n, and the rate on the other outcome.
 import type { GroupFigures } from '#analytics/group-figures.ts';
 import { OUTCOME_LABELS, tooFewText, type OutcomeRate, type ResolveOutcome } from '#analytics/statistics.ts';
 import { el, fill, nameText } from '../widgets/dom.ts';
@@ -32,17 +32,22 @@ export interface TileFigures {
   campaign: Computed['campaign'];
 }
 
-/** The runs a rate leaves out of its n, named: the judge's by kind, the tests' as "no test result". */
-export function outsideText(outside: TileFigures['outside'], outcome: ResolveOutcome): string {
-  if (outcome === 'tests') return `outside n: ${outside.none ? `${count(outside.none)} no test result` : 'none'}`;
-  const parts = [
+/** The runs a rate leaves out of its n, named: the judge's by kind, the tests' as "no test result"; "" for none. */
+export function outsideParts(outside: TileFigures['outside'], outcome: ResolveOutcome): string {
+  if (outcome === 'tests') return outside.none ? `${count(outside.none)} no test result` : '';
+  return [
     outside.flagged && `${count(outside.flagged)} flagged`,
     outside.excluded && `${count(outside.excluded)} excluded`,
     outside.error && `${count(outside.error)} error`,
     outside.unjudged && `${count(outside.unjudged)} not judged yet`,
-  ].filter(Boolean);
-  return `outside n: ${parts.length ? parts.join(' · ') : 'none'}`;
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
+
+/** "outside n: 1 flagged · 2 excluded", or "outside n: none". */
+export const outsideText = (outside: TileFigures['outside'], outcome: ResolveOutcome): string =>
+  `outside n: ${outsideParts(outside, outcome) || 'none'}`;
 
 /** A group's outside counts as the browser's figures hold them. */
 export const outsideOf = (g: GroupFigures): TileFigures['outside'] => ({

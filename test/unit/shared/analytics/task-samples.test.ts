@@ -1,7 +1,8 @@
 // A configuration's samples of a task as the page finds them in its run table: the rows of one (model, task,
 // harness version), by sample number, and each group's reliability figures from the table's counts.
 import { describe, expect, it } from '@jest/globals';
-import { reliabilityOf } from '#analytics/reliability.ts';
+import { computeFigures } from '#analytics/group-figures.ts';
+import { clusteredRate, reliabilityOf } from '#analytics/reliability.ts';
 import { RunTable } from '#analytics/run-table.ts';
 import { reliabilityOfGroups } from '#analytics/task-samples.ts';
 import { compactRunOf } from '../../../helpers/compact-runs.ts';
@@ -56,5 +57,26 @@ describe('samples in the run table', () => {
       expect(p.passHat).toBeCloseTo(hand[k]![2]!, 12);
     });
     expect([b!.samples, b!.resolved, b!.tasks]).toEqual([2, 0, 1]);
+  });
+
+  it("clusters by task a group that pools models, such as a harness version's total over every model", () => {
+    const runs = [
+      ...[1, 2, 3].map((s) => sample('a', 't1', s, 'pass')),
+      ...[1, 2, 3].map((s) => sample('a', 't2', s, s === 1 ? 'pass' : 'fail')),
+      ...[1, 2].map((s) => sample('b', 't1', s, 'fail')),
+      sample('b', 't3', 1, 'pass'),
+    ];
+    const table = RunTable.fromRuns(runs);
+    const selection = Uint32Array.from(runs.keys());
+    const pooled = { groups: [{ model: 'All models', harnessVersion: 'h1' }], of: new Int32Array(runs.length) };
+    const [total] = computeFigures(table, selection, pooled, [selection]).groups;
+    // t1: 5 runs, 3 resolved (a's three, b's none); t2: 3 runs, 1 resolved; t3: 1 run, resolved.
+    const tasks = [
+      { task: 't1', n: 5, c: 3, repo: null },
+      { task: 't2', n: 3, c: 1, repo: null },
+      { task: 't3', n: 1, c: 1, repo: null },
+    ];
+    expect(total!.outcomes.tests).toMatchObject({ hits: 5, n: 9, ci: clusteredRate(tasks).ci });
+    expect(total!.outcomes.tests.ci).not.toBeNull();
   });
 });
