@@ -107,6 +107,12 @@ describe('where samples repeat', () => {
     expect(await row.locator('[data-cell="pairs"]').innerText()).toBe('12');
     expect(await row.locator('[data-cell="p"]').innerText()).toBe('0.0039');
     expect(await row.locator('[data-cell="note"]').innerText()).toBe('');
+    // Its counts of tasks are of the side ahead on the share of samples resolved, and say so.
+    const head = page.locator('#all-pairs-table thead');
+    expect(await head.locator('[data-cell="a-only"]').innerText()).toBe('A ahead');
+    expect(await head.locator('[data-cell="b-only"]').getAttribute('title')).toBe(
+      'Shared tasks where B resolved a larger share of its samples',
+    );
     await page.close();
   });
 

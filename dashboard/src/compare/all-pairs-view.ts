@@ -63,6 +63,12 @@ export function renderAllPairs(host: HTMLElement, label: (g: Group) => string, f
     return;
   }
   const name = (g: Group) => nameText(label(g));
+  // Where samples repeat, a task counts for the side that resolved the larger share of its samples (Compare's rule).
+  const shares = found.rows.some((r) => r.method === 'task-means');
+  const tasksOf = (side: 'A' | 'B') =>
+    shares
+      ? { text: `${side} ahead`, title: `Shared tasks where ${side} resolved a larger share of its samples` }
+      : { text: `${side} only`, title: `Shared tasks ${side} resolved and the other did not` };
   const row = (r: PairRow) => {
     const open = el(
       'a',
@@ -142,8 +148,8 @@ export function renderAllPairs(host: HTMLElement, label: (g: Group) => string, f
                 ['A', 'a'],
                 ['B', 'b'],
                 ['Shared tasks', 'pairs'],
-                ['A only', 'a-only'],
-                ['B only', 'b-only'],
+                [tasksOf('A'), 'a-only'],
+                [tasksOf('B'), 'b-only'],
                 ['A − B, points (95% CI)', 'difference'],
                 ['p (McNemar or sign-flip)', 'p'],
                 ['Holm-adjusted p', 'holm'],
@@ -151,7 +157,16 @@ export function renderAllPairs(host: HTMLElement, label: (g: Group) => string, f
                 ['', 'open'],
               ] as const
             ).map(([h, cell], k) =>
-              el('th', { scope: 'col', class: k >= 2 && k <= 7 ? 'num' : 'text', 'data-cell': cell }, h),
+              el(
+                'th',
+                {
+                  scope: 'col',
+                  class: k >= 2 && k <= 7 ? 'num' : 'text',
+                  'data-cell': cell,
+                  ...(typeof h === 'string' ? {} : { title: h.title }),
+                },
+                typeof h === 'string' ? h : h.text,
+              ),
             ),
           ),
         ),
