@@ -46,7 +46,8 @@ let browser: Browser;
 beforeAll(async () => {
   server = await startDashboardServer((_req, res, u) => {
     if (u.pathname === '/cockpit.json') return oneCockpit(res, 'Repeats', 'R', 2);
-    if (u.pathname === '/api/spaces/R/columns') return columns(res, RUNS);
+    // Last sample first: what the page shows in sample order it must put in that order itself.
+    if (u.pathname === '/api/spaces/R/columns') return columns(res, [...RUNS].reverse());
     return emptySpaceApi(res, u, 'R');
   });
   browser = await launchChromium();
@@ -112,6 +113,20 @@ describe('where samples repeat', () => {
     expect(await head.locator('[data-cell="a-only"]').innerText()).toBe('A ahead');
     expect(await head.locator('[data-cell="b-only"]').getAttribute('title')).toBe(
       'Shared tasks where B resolved a larger share of its samples',
+    );
+    await page.close();
+  });
+
+  it('lists a configuration’s samples of a task in sample order, named by number, with how many resolved it', async () => {
+    // Task 2: agent-a resolved 2 of its 3 samples, the first two.
+    const page = await open(`/?view=task&task=${TASKS[1]}`);
+    const row = page.locator('#task-table tbody tr[data-model="agent-a"]');
+    const links = await row
+      .locator('a.task-run')
+      .evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('data-run')]));
+    expect(links).toEqual([1, 2, 3].map((k) => [`sample ${k}`, `agent-a__${TASKS[1]}__h1${k === 1 ? '' : `__s${k}`}`]));
+    expect(await row.locator('[data-cell="result"]').innerText()).toBe(
+      '2 of 3 resolved: resolved, resolved, not resolved',
     );
     await page.close();
   });

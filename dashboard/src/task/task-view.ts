@@ -83,7 +83,8 @@ export class TaskView {
     };
     const row = (g: (typeof m.figures.groups)[number]) => {
       const k = m.grouping.groups.findIndex((x) => x.model === g.model && x.harnessVersion === g.harnessVersion);
-      const runs = runsOf.get(k) ?? [];
+      // A configuration's samples of the task in sample order, each named by its number.
+      const runs = (runsOf.get(k) ?? []).sort((a, b) => m.table.sampleAt(a) - m.table.sampleAt(b));
       const name = el('th', { scope: 'row', class: 'text', title: m.label(g) }, nameText(m.label(g)));
       if (!runs.length)
         return el(
@@ -96,7 +97,7 @@ export class TaskView {
         'tr',
         { 'data-model': g.model, 'data-harness': g.harnessVersion },
         name,
-        el('td', { class: 'text', 'data-cell': 'result' }, runs.map(result).join(', ')),
+        el('td', { class: 'text', 'data-cell': 'result' }, resultsText(runs.map(result))),
         el('td', { class: 'text' }, runs.map((i) => verdictShown(m, i).label).join(', ')),
         el(
           'td',
@@ -113,7 +114,7 @@ export class TaskView {
               this.nav.runHref(m.table.id(i)),
               () => this.nav.openRun(m.table.id(i)),
               { class: 'task-run', 'data-run': m.table.id(i) },
-              runs.length > 1 ? `run ${n + 1}` : 'open run',
+              runs.length > 1 ? `sample ${m.table.sampleAt(i)}` : 'open run',
             ),
           ]),
         ),
@@ -166,4 +167,12 @@ export class TaskView {
       ),
     );
   }
+}
+
+/** One run's result, or for several samples how many of those with a result resolved it, then each in turn. */
+function resultsText(results: string[]): string {
+  if (results.length === 1) return results[0]!;
+  const known = results.filter((r) => r !== 'no result');
+  const resolved = known.filter((r) => r === 'resolved').length;
+  return `${count(resolved)} of ${count(known.length)} resolved: ${results.join(', ')}`;
 }
