@@ -40,6 +40,10 @@ export function median(values: number[]): number | null {
 const ratio = (numerator: number | null, denominator: number | null) =>
   numerator === null || denominator === null || denominator === 0 ? null : numerator / denominator;
 
+/** Completion tokens per minute of wall time: null unless both are known and the time is not zero. */
+export const outputTokensPerMinute = (completionTokens: number | null, wallSeconds: number | null) =>
+  ratio(completionTokens === null ? null : completionTokens * 60, wallSeconds);
+
 /** Sum of a count over model calls: null when there are none, or when any call does not give it. */
 function sumOfEvery(calls: ModelCallEvent[], field: 'promptTokens' | 'completionTokens'): number | null {
   if (!calls.length || calls.some((c) => c[field] === undefined)) return null;
@@ -115,7 +119,7 @@ function trajectoryFigures(events: TrajectoryEvent[], wallSeconds: number) {
       calls.length && calls.every((c) => c.promptTokens !== undefined)
         ? Math.max(...calls.map((c) => c.promptTokens!))
         : null,
-    outputTokensPerMinute: completionTokens === null ? null : ratio(completionTokens * 60, wallSeconds),
+    outputTokensPerMinute: outputTokensPerMinute(completionTokens, wallSeconds),
     medianCallSeconds: median(unhindered.map((c) => seconds(c.startedAt, c.endedAt))),
     medianCallOutputTokensPerSecond: median(
       unhindered

@@ -12,7 +12,7 @@ import { patchText, longText } from '#schema/primitives.ts';
 import { RUN_FOLDER_FORMAT, resultFileSchema } from '#schema/run-folder.ts';
 import { hiddenTestResultSchema, runnerRowSchema, runId, type HiddenTestResult, type RunnerRow } from '#schema/run.ts';
 import { sha256Hex } from '#shared/sha256.ts';
-import { MEASURED_FIGURES } from '../derive.ts';
+import { MEASURED_FIGURES, outputTokensPerMinute } from '../derive.ts';
 import { RUN_FILES } from '../run-folder.ts';
 
 export const IMPORT_FORMATS = ['swe-bench', 'swe-agent', 'mini-swe-agent', 'openhands', 'inspect', 'harbor'] as const;
@@ -118,6 +118,8 @@ export function toRunFolder(run: ImportedRun, defaults: ImportDefaults): RunFold
     finishedAt: run.finishedAt,
     outcome: run.outcome,
     ...Object.fromEntries(FIGURES.map((f) => [f, null])),
+    // Of the source's own figures, as replay-push derives it from a trajectory's.
+    outputTokensPerMinute: outputTokensPerMinute(run.figures.completionTokens ?? null, run.figures.wallSeconds ?? null),
     ...run.figures,
     metricsSource: run.metricsSource,
     ...(run.patch === null ? { patchRecorded: false } : {}),

@@ -42,6 +42,8 @@ describe('harbor: Terminal-Bench trial folders', () => {
       costUsd: null,
       steps: null,
       wallSeconds: null,
+      // No time: no rate.
+      outputTokensPerMinute: null,
       startedAt: '2025-09-06T21:22:51.314Z',
       finishedAt: '2025-09-06T21:22:51.314Z',
       outcome: 'finished',
@@ -210,6 +212,8 @@ describe('harbor: Harbor trial folders', () => {
       // agent_result wins over the trajectory's final metrics; the agent's steps and their tool calls.
       promptTokens: 1200,
       completionTokens: 300,
+      // Derived as from a trajectory: 300 tokens in 180.5 s.
+      outputTokensPerMinute: (300 * 60) / 180.5,
       costUsd: 0.0123,
       steps: 2,
       bashCalls: 1,
