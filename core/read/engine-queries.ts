@@ -430,6 +430,8 @@ const GRID_ORDER: Record<GridSortKey, string> = {
   verdict: codeOrder('judgeVerdict', VERDICTS),
   model: 'model',
   harnessVersion: 'harnessVersion',
+  // A row landed before samples existed is sample 1.
+  sample: 'coalesce(sample, 1)',
   taskId: 'taskId',
   // An unknown outcome is code 0, the lowest, not unknown.
   outcome: `coalesce(${codeOrder('outcome', OUTCOMES)}, 0)`,

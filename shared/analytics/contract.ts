@@ -348,6 +348,7 @@ export const GRID_SORT_KEYS = [
   'verdict',
   'model',
   'harnessVersion',
+  'sample',
   'taskId',
   'outcome',
   'hiddenTest',

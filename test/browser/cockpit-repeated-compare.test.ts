@@ -131,6 +131,21 @@ describe('where samples repeat', () => {
     await page.close();
   });
 
+  it('gives the Runs grid a Sample column, and heads the judge’s verdict and how a run ended apart from the outcome', async () => {
+    const page = await open(`/?view=runs&q=${TASKS[1]}`);
+    const heads = await page.locator('.grid-header [role="columnheader"]').allInnerTexts();
+    expect(heads.slice(0, 5).map((h) => h.trim())).toEqual(['◇', 'Judge', 'Model', 'Harness', 'Sample']);
+    expect(heads.map((h) => h.trim())).toContain('Run ended');
+    const samples = await page.locator('.grid-row:not([hidden])').evaluateAll((rows) =>
+      rows
+        .map((r) => [r.children[2]!.textContent, r.children[4]!.textContent])
+        .sort()
+        .map((x) => x.join(' ')),
+    );
+    expect(samples).toEqual(['agent-a 1', 'agent-a 2', 'agent-a 3', 'agent-b 1', 'agent-b 2', 'agent-b 3']);
+    await page.close();
+  });
+
   it('puts the interval clustered by task beside each rate, on the tiles and the resolve-rate card', async () => {
     const page = await open('/');
     const tile = page.locator('.kpi', { hasText: 'agent-a' });

@@ -53,13 +53,14 @@ export class EngineRunsView {
   constructor(issues: readonly CockpitIssue[], events: EngineRunsEvents) {
     const issueOf = new Map(issues.map((i) => [i.taskId, i]));
     this.columns = [
-      { key: 'verdict', title: 'Verdict', cell: (r) => VERDICT_LABELS[verdictOf(r)] },
+      { key: 'verdict', title: 'Judge', cell: (r) => VERDICT_LABELS[verdictOf(r)] },
       { key: 'model', title: 'Model', cell: (r) => text(r.model) },
       { key: 'harnessVersion', title: 'Harness', cell: (r) => text(r.harnessVersion) },
+      { key: 'sample', title: 'Sample', cell: (r) => String(r.sample ?? 1) },
       { key: 'taskId', title: 'Task', cell: (r) => text(r.taskId) },
       { key: 'tier', title: 'Tier', cell: (r) => text(r.tier ?? issueOf.get(String(r.taskId))?.tier ?? null) },
       { key: 'wave', title: 'Wave', cell: (r) => text(r.wave ?? issueOf.get(String(r.taskId))?.wave ?? null) },
-      { key: 'outcome', title: 'Outcome', cell: (r) => text(r.outcome) },
+      { key: 'outcome', title: 'Run ended', cell: (r) => text(r.outcome) },
       { key: 'hiddenTest', title: 'Hidden tests', cell: (r) => text(r.hiddenTestStatus) ?? 'no result' },
       { key: 'agreement', title: '≠', cell: agreementOf },
       { key: 'steps', title: 'Steps', cell: (r) => figure(num)(r.steps) },

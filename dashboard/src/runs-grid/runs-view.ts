@@ -76,7 +76,8 @@ export const COLUMNS: Column[] = [
   },
   {
     key: 'verdict',
-    title: 'Verdict',
+    title: 'Judge',
+    hint: 'The judge’s verdict (the run detail leads with the result on the outcome in view)',
     width: 122,
     text: (m, i) => verdictShown(m, i).label,
     sortKey: (m, _r, i) => m.table.codes.verdict[i] || NaN,
@@ -84,6 +85,15 @@ export const COLUMNS: Column[] = [
   },
   { ...textColumn('model', 'Model', 190), middle: true },
   { ...textColumn('harnessVersion', 'Harness', 150), middle: true },
+  {
+    key: 'sample',
+    title: 'Sample',
+    hint: 'Which of the task’s repeated runs under this model and harness version',
+    width: 70,
+    numeric: true,
+    text: (m, i) => String(m.table.sampleAt(i)),
+    sortKey: (m, _r, i) => m.table.sampleAt(i),
+  },
   {
     key: 'taskId',
     title: 'Task',
@@ -124,7 +134,8 @@ export const COLUMNS: Column[] = [
   },
   {
     key: 'outcome',
-    title: 'Outcome',
+    title: 'Run ended',
+    hint: 'How the run ended (finished, budget, error): not the outcome rates are counted on',
     width: 92,
     text: (m, i) => valueOfCode('outcome', m.table.codes.outcome[i]!),
     sortKey: (m, _r, i) => m.table.codes.outcome[i]!,
