@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import type { CockpitSettings } from '#analytics/contract.ts';
 import type { RunRow } from '#schema/run.ts';
+import { NO_PATCH_SHA256 } from '#dashboard/src/widgets/format.ts';
 import { launchChromium } from './helpers/chromium.ts';
 import { columns, emptySpaceApi, json, startDashboardServer } from './helpers/dashboard-server.ts';
 import { compactRunOf } from '../helpers/compact-runs.ts';
@@ -25,7 +26,7 @@ const runs = {
   huge: runRow({ model: 'm', taskId: 'task-huge' }, { space: 'S' }),
   html: runRow({ model: 'm', taskId: 'task-html' }, { space: 'S' }),
   text: runRow({ model: 'm', taskId: 'task-text' }, { space: 'S' }),
-  empty: runRow({ model: 'm', taskId: 'task-empty' }, { space: 'S' }),
+  empty: runRow({ model: 'm', taskId: 'task-empty' }, { space: 'S', patchSha256: NO_PATCH_SHA256 }),
   missing: runRow({ model: 'm', taskId: 'task-missing' }, { space: 'S' }),
 } satisfies Record<string, RunRow>;
 /** Each run's patch as the API serves it; `missing` has none stored (the API answers 404). */
@@ -126,6 +127,11 @@ it('says an empty patch changed nothing, and a patch not stored only that it is 
   ] as const) {
     const page = await detailOf(row, '#candidate-none');
     expect(await page.locator('#candidate-none').innerText()).toBe(text);
+    // The empty patch's hash is named for what it is, not shown as if it were a patch's.
+    if (row === runs.empty)
+      expect(await page.locator('#run-detail table.fields').textContent()).toContain(
+        `${NO_PATCH_SHA256} (no patch: the hash of nothing)`,
+      );
     await page.close();
   }
 });

@@ -72,7 +72,8 @@ export class DashboardView {
     wall: card(
       'chart-wall-time',
       'Median wall time',
-      'Per run, start to finish. Bar: median; line: middle half of runs.',
+      'Per run, its wall time as sent: finish − start, or for an imported run what its harness timed (Harbor: ' +
+        'the agent’s span alone). Bar: median; line: middle half of runs.',
       { sorts: sortLabels(SORTS.wall) },
     ),
     tokens: card(

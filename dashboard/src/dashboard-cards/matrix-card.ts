@@ -55,8 +55,9 @@ export class MatrixCard {
   readonly card = card(
     'chart-matrix',
     'Model × issue',
-    'One cell per run in task order (wave 1 first), rows in ranked order. Click ' +
-      'a cell, or Tab to the matrix and use the arrow keys and Enter, to open the run.',
+    'One cell per configuration and task, tasks in order (by wave where tasks name one), rows in ranked order; ' +
+      'where a task was run several times the cell is the share of its samples resolved. Click a cell, or Tab to ' +
+      'the matrix and use the arrow keys and Enter, to open the run.',
     { wide: true },
   );
   private readonly chart: MatrixChart;

@@ -1,6 +1,6 @@
 import type { AttemptSummary } from '#schema/attempt.ts';
 import { el } from '../widgets/dom.ts';
-import { count, duration, instant, num, UNKNOWN } from '../widgets/format.ts';
+import { count, duration, instant, NO_PATCH_SHA256, num, UNKNOWN } from '../widgets/format.ts';
 import { VERDICT_COLOURS, VERDICT_LABELS } from '../widgets/palette.ts';
 
 /**
@@ -92,7 +92,9 @@ export function attemptList(attempts: AttemptSummary[]): HTMLElement {
               ),
             ),
             el('td', {}, a.hiddenTestStatus ?? 'no result'),
-            el('td', { class: 'mono', title: `patch sha-256 ${a.patchSha256}` }, a.patchSha256.slice(0, 8)),
+            a.patchSha256 === NO_PATCH_SHA256
+              ? el('td', { title: 'No patch: the run sent none, or an empty one' }, 'none')
+              : el('td', { class: 'mono', title: `patch sha-256 ${a.patchSha256}` }, a.patchSha256.slice(0, 8)),
           );
         }),
       ),

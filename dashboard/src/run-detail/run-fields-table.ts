@@ -1,7 +1,7 @@
 // Every field of a run row with its unit, grouped as the reader looks for them; unknown written as such.
 import type { RunRow } from '#schema/run.ts';
 import { el } from '../widgets/dom.ts';
-import { duration, instant, num, UNKNOWN, withUnit } from '../widgets/format.ts';
+import { counted, duration, instant, NO_PATCH_SHA256, num, UNKNOWN, withUnit } from '../widgets/format.ts';
 
 type Field = keyof RunRow;
 
@@ -62,11 +62,11 @@ const UNITS: Partial<Record<Field, (v: number) => string>> = {
   issueNumber: (v) => `#${v}`,
   contextWindow: (v) => withUnit(v, 'tokens'),
   historyCharsKept: (v) => withUnit(v, 'characters'),
-  maxSteps: (v) => withUnit(v, 'steps'),
+  maxSteps: (v) => counted(v, 'step'),
   maxOutputTokensPerCall: (v) => withUnit(v, 'tokens'),
   wallBudgetSeconds: seconds,
   wallSeconds: seconds,
-  steps: (v) => withUnit(v, 'steps'),
+  steps: (v) => counted(v, 'step'),
   promptTokens: (v) => withUnit(v, 'tokens'),
   completionTokens: (v) => withUnit(v, 'tokens'),
   maxPromptTokensPerCall: (v) => withUnit(v, 'tokens'),
@@ -77,15 +77,15 @@ const UNITS: Partial<Record<Field, (v: number) => string>> = {
   medianStepSeconds: seconds,
   promptTokensPerSecond: (v) => withUnit(v, 'tokens/s', 1),
   generationTokensPerSecond: (v) => withUnit(v, 'tokens/s', 1),
-  bashCalls: (v) => withUnit(v, 'calls'),
-  readCalls: (v) => withUnit(v, 'calls'),
-  editCalls: (v) => withUnit(v, 'calls'),
-  writeCalls: (v) => withUnit(v, 'calls'),
-  dotnetCommands: (v) => withUnit(v, 'commands'),
-  patchFilesChanged: (v) => withUnit(v, 'files'),
-  patchLinesAdded: (v) => withUnit(v, 'lines'),
-  patchLinesRemoved: (v) => withUnit(v, 'lines'),
-  judgeAttempts: (v) => withUnit(v, v === 1 ? 'attempt' : 'attempts'),
+  bashCalls: (v) => counted(v, 'call'),
+  readCalls: (v) => counted(v, 'call'),
+  editCalls: (v) => counted(v, 'call'),
+  writeCalls: (v) => counted(v, 'call'),
+  dotnetCommands: (v) => counted(v, 'command'),
+  patchFilesChanged: (v) => counted(v, 'file'),
+  patchLinesAdded: (v) => counted(v, 'line'),
+  patchLinesRemoved: (v) => counted(v, 'line'),
+  judgeAttempts: (v) => counted(v, 'attempt'),
 };
 
 const INSTANTS = new Set<Field>(['startedAt', 'finishedAt', 'judgedAt', 'judgeNextAttemptAt', 'landedAt', 'updatedAt']);
@@ -104,6 +104,7 @@ function fieldText(key: Field, v: unknown): [string, boolean] {
   if (typeof v === 'number') return [UNITS[key]?.(v) ?? num(v, 2), false];
   if (typeof v === 'boolean') return [v ? 'yes' : 'no', false];
   if (typeof v === 'string' && INSTANTS.has(key)) return [instant(v), false];
+  if (key === 'patchSha256' && v === NO_PATCH_SHA256) return [`${v} (no patch: the hash of nothing)`, false];
   if (typeof v === 'object') return [JSON.stringify(v), false];
   return [String(v), false];
 }

@@ -56,6 +56,12 @@ export function ago(ms: number): string {
 /** A figure with its unit: `6,327,020 tokens`, `16.2 min`. */
 export const withUnit = (v: number, unit: string, digits = 0): string => `${num(v, digits)} ${unit}`;
 
+/** A count with its noun: "1 file", "3 files". */
+export const counted = (v: number, one: string, many = `${one}s`): string => withUnit(v, v === 1 ? one : many);
+
+/** The SHA-256 of no bytes: the patch hash of a run that sent no patch, or an empty one. */
+export const NO_PATCH_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
 const UNITS_OF_TIME: [number, string][] = [
   [86_400, 'd'],
   [3600, 'h'],
