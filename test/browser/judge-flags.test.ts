@@ -24,6 +24,9 @@ const RUNS = [
   compactRunOf({ model: 'qwen3:8b', taskId: 'task-flagged', verdict: null, judgeState: 'flagged' }),
   compactRunOf({ model: 'qwen3:8b', taskId: 'task-2', verdict: 'resolved' }),
   compactRunOf({ model: 'qwen3:8b', taskId: 'task-3', verdict: 'wrong' }),
+  // A configuration every one of whose runs the judge leaves out of n for good: it will never have a rate.
+  compactRunOf({ model: 'gemma3', taskId: 'task-2', verdict: 'excluded' }),
+  compactRunOf({ model: 'gemma3', taskId: 'task-3', verdict: null, judgeState: 'flagged' }),
 ];
 const PATCH = 'diff --git a/src/w.ts b/src/w.ts\n--- a/src/w.ts\n+++ b/src/w.ts\n@@ -1 +1 @@\n-a\n+b\n';
 
@@ -60,6 +63,11 @@ it('counts the flagged run apart, shows it as flagged, names its rules, and neve
   await page.goto(`${server.url}/`);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });
   expect(await page.locator('.kpi').first().innerText()).toMatch(/n=2[\s\S]*outside n: 1 flagged/);
+  const never = page.locator('.kpi', { hasText: 'gemma3' }).locator('.kpi-rate');
+  expect(await never.innerText()).toBe('no rate n=0');
+  expect(await never.getAttribute('title')).toBe(
+    'Every run is outside n (1 flagged · 1 excluded): the judge gives none of them a rate',
+  );
   // The resolve-rate chart says, beside each rate's n, the runs that n leaves out: the flagged run is the judge's.
   expect(await page.locator('#chart-resolve-rate .bar-note').first().innerText()).toMatch(
     /\(n=2 judge; 1 flagged outside n\) · .*\(n=0 hidden tests; 3 no test result outside n\)$/,

@@ -95,6 +95,9 @@ export function tile(g: TileFigures): HTMLElement {
   const other = g.other;
   const rank = g.rank;
   const tooFew = rank === null && r.rate !== null;
+  // Without a rate, one may still come: a hidden-test result, or a verdict for a run not judged yet. A run the
+  // judge excluded, flagged or gave up on never gets one.
+  const awaited = outcome === 'tests' || g.outside.unjudged > 0;
   return el(
     'div',
     { class: `kpi${tooFew ? ' too-few' : ''}`, title: g.label, 'data-rank': rank ?? '' },
@@ -120,9 +123,14 @@ export function tile(g: TileFigures): HTMLElement {
       'div',
       {
         class: `kpi-rate${r.rate === null ? ' unknown' : ''}`,
-        title: r.rate === null ? `No run has a result on the ${OUTCOME_LABELS[outcome]} yet` : rateLabel(outcome),
+        title:
+          r.rate !== null
+            ? rateLabel(outcome)
+            : awaited
+              ? `No run has a result on the ${OUTCOME_LABELS[outcome]} yet`
+              : `Every run is outside n (${outsideParts(g.outside, outcome)}): the judge gives none of them a rate`,
       },
-      r.rate === null ? 'no rate yet' : percent(r.rate),
+      r.rate === null ? (awaited ? 'no rate yet' : 'no rate') : percent(r.rate),
       el('span', { class: 'kpi-n' }, ` n=${count(r.n)}`),
     ),
     intervalBar(r),
