@@ -63,6 +63,10 @@ it('counts the flagged run apart, shows it as flagged, names its rules, and neve
   await page.goto(`${server.url}/`);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30_000 });
   expect(await page.locator('.kpi').first().innerText()).toMatch(/n=2[\s\S]*outside n: 1 flagged/);
+  // No run has a hidden-test result: the calibration card says there is no agreement to measure.
+  expect(await page.locator('p.agreement').innerText()).toBe(
+    'No run in view has both a verdict and a hidden-test result: there is no agreement to measure.',
+  );
   const never = page.locator('.kpi', { hasText: 'gemma3' }).locator('.kpi-rate');
   expect(await never.innerText()).toBe('no rate n=0');
   expect(await never.getAttribute('title')).toBe(

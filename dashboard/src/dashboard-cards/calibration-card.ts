@@ -171,7 +171,9 @@ export function renderCalibration(c: Pick<Card, 'body' | 'foot'>, m: Computed, n
     el(
       'p',
       { class: 'agreement' },
-      `Judge and hidden tests agree on ${percentOf(cal.agreement)} of runs that have both (resolved ⇔ pass).`,
+      cal.agreement.n > 0
+        ? `Judge and hidden tests agree on ${percentOf(cal.agreement)} of runs that have both (resolved ⇔ pass).`
+        : 'No run in view has both a verdict and a hidden-test result: there is no agreement to measure.',
     ),
     kappaBox,
   );
