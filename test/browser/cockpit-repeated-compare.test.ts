@@ -27,9 +27,10 @@ const RUNS: CompactRun[] = Object.entries(RESOLVED).flatMap(([model, resolved]) 
       return compactRunOf({
         model,
         taskId,
-        // As Terminal-Bench's tasks: no repository, no wave.
+        // As Terminal-Bench's tasks: no repository, no wave, no tier.
         repo: null,
         wave: null,
+        tier: null,
         harnessVersion: 'h1',
         sample: s + 1,
         hiddenTest: pass ? 'pass' : 'fail',
@@ -156,13 +157,12 @@ describe('where samples repeat', () => {
     await page.close();
   });
 
-  it('says that no run names a wave or a repository, where a breakdown by them would be empty', async () => {
+  it('says that no run names a tier, a wave or a repository, where a breakdown by them would be empty', async () => {
     const page = await open('/');
     const groups = await page.locator('#breakdown-table thead th.group').allTextContents();
-    expect(groups).toEqual(['Tier (senders’)', 'Difficulty (empirical)']);
-    expect(await page.locator('#breakdown-table').locator('xpath=ancestor::section[1]').textContent()).toContain(
-      'No run in view names its wave.',
-    );
+    expect(groups).toEqual(['Difficulty (empirical)']);
+    const card = await page.locator('#breakdown-table').locator('xpath=ancestor::section[1]').textContent();
+    expect(card).toContain('No run in view names its tier (senders’). No run in view names its wave.');
     expect(await page.locator('#repo-none').textContent()).toBe('No run in view names its repository.');
     await page.close();
   });

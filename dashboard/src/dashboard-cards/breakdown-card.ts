@@ -35,8 +35,10 @@ function parts(m: Computed): Part[] {
   const slot = new Int32Array(seen.length).fill(-1);
   const waves: number[] = [];
   seen.forEach((on, w) => on && (slot[w] = waves.push(w) - 1));
+  const tier = (i: number) => tierCode(m.table, m.facts, i) - 1;
+  const tiered = m.selection.some((i) => tier(i) >= 0);
   return [
-    { title: 'Tier (senders’)', keys: [...TIERS], keyOf: (i) => tierCode(m.table, m.facts, i) - 1 },
+    { title: 'Tier (senders’)', keys: tiered ? [...TIERS] : [], keyOf: tier },
     {
       title: 'Difficulty (empirical)',
       keys: [...DIFFICULTIES],
