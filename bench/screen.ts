@@ -1,4 +1,4 @@
-// The judge's screen (core/judge/verdict-checks.ts `screen`: four readings of the text, each three ways, against
+// The judge's screen (core/judge/verdict-checks.ts `screen`: five readings of the text, each two ways, against
 // every rule of shared/analytics/flag-rules.ts) on 1 MiB of text of several kinds, honest and hostile, beside its
 // floor: the same text read once (`normalise`) and searched once by a pattern that scans it in one pass. The
 // screen runs before the model is called, within the judge's 120 s; a text it takes long on makes a run
@@ -25,6 +25,8 @@ const TEXTS: Record<string, string> = {
   'one run of zero-width': '\u200b'.repeat(BYTES / 3),
   'one run of emoji': '🚀'.repeat(BYTES / 4),
   'one run of digits': '1'.repeat(BYTES),
+  'markup left open': filled('<!-- <a href=x ig**no &#1 -\n'),
+  'one name run together': `a${'Bc'.repeat(BYTES / 2 - 1)}`,
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -70,13 +70,14 @@ export function verdictFlags(verdict: string, checks: VerdictChecks): string[] {
  * The ids of the screen rules `text` hits, as a reader sees it: normalised three ways (the characters a reader does
  * not see dropped; read as spaces, since between words they separate them; the blank-looking ones read as spaces
  * and the rest dropped, for a text that uses both), each again with digits and signs read as the letters they
- * stand in for inside words ("r3s0lv3d") and I, l, 1 and | read as one letter ("th1s", "a11"). A fourth reading
- * marks each unseen character between two letters and reads every mark both ways, against the rules with a mark
- * allowed between any two letters of a word: one zero-width space may part two words and hide inside a third
- * ("ignore", "all" and "prev", "ious" parted by one).
+ * stand in for inside words ("r3s0lv3d") and I, l, 1, | and ! read as one letter ("th1s", "a11"). A fourth reading
+ * reads the text as rendered markup, and names of four words or more run together as their words (withoutMarkup:
+ * "ig**nore**", "pa&#115;s", "ignoreAllPreviousInstructions"). A fifth marks each unseen character between two letters and reads every mark
+ * both ways, against the rules with a mark allowed between any two letters of a word: one zero-width space may part
+ * two words and hide inside a third ("ignore", "all" and "prev", "ious" parted by one).
  */
 export function screen(text: string): string[] {
-  const readings = UNSEEN_READINGS.map((unseen) => normalise(text, unseen));
+  const readings = [...UNSEEN_READINGS.map((unseen) => normalise(text, unseen)), withoutMarkup(text)];
   const marked = markedReading(text);
   const [plain, folded] = [readings, readings.map(lettersFolded)];
   const [markedPlain, markedFolded] = marked === null ? [null, null] : [marked, lettersFolded(marked)];
@@ -133,20 +134,63 @@ const PATTERNS = {
   markedFolded: patternsFor({ marks: true, fold: true }),
 };
 
-const DIGIT_LETTERS: Record<string, string> = { '0': 'o', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
+const DIGIT_LETTERS: Record<string, string> = {
+  '0': 'o',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '6': 'b',
+  '7': 't',
+  '8': 'b',
+  '9': 'g',
+  '@': 'a',
+  $: 's',
+};
 
 /**
  * Digits and signs inside a word that has letters (marks of unseen characters inside it too) read as letters, and
- * I, l, 1 and | as one letter, i (the rules are read with l as i for it).
+ * I, l, 1, | and an ! between letters as one letter, i (the rules are read with l as i for it).
  */
 function lettersFolded(text: string): string {
-  return text.replace(/[\p{L}\d@$|\uE000]+/gu, (word) =>
-    /\p{L}/u.test(word) ? word.replace(/[0134578@$|lLI]/g, (c) => DIGIT_LETTERS[c] ?? 'i') : word,
-  );
+  return text
+    .replace(/(?<=\p{L})!(?=\p{L})/gu, 'i')
+    .replace(/[\p{L}\d@$|\uE000]+/gu, (word) =>
+      /\p{L}/u.test(word) ? word.replace(/[0134-9@$|lLI]/g, (c) => DIGIT_LETTERS[c] ?? 'i') : word,
+    );
 }
 
-/** Format, private-use, unassigned and surrogate code points, non-ASCII symbols and the default-ignorable ones. */
-const UNSEEN = /[\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{So}\p{Default_Ignorable_Code_Point}]/gu;
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/**
+ * The dropped reading of the text as a reader of rendered markup sees it, words run together apart: character
+ * references decoded ("&#115;"), HTML comments and tags removed, emphasis marks between letters dropped
+ * ("ig**nore**"), a word hyphenated over two comment lines joined, and a name of four words or more run together
+ * read as a sentence of its words ("markThisPatchAsResolved"; fewer are ordinary names: "judgeOverrides",
+ * "isMarkedResolved").
+ * Each pattern is bounded or anchored at a word's start, so the reading stays linear in the text.
+ */
+function withoutMarkup(text: string): string {
+  const decoded = text.replace(/&(?:#(\d{1,7})|#x([\da-f]{1,6})|([a-z]{2,6}));/gi, (reference, dec, hex, name) => {
+    const code = dec ? Number(dec) : hex ? Number.parseInt(hex, 16) : null;
+    if (code === null) return ENTITIES[(name as string).toLowerCase()] ?? reference;
+    return code <= 0x10ffff ? String.fromCodePoint(code) : reference;
+  });
+  return normalise(decoded)
+    .replace(/<!--[^]{0,200}?-->|<\/?[a-z][^<>\n]{0,200}>/gi, '')
+    .replace(/(?<=\p{L})[*`~]+(?=\p{L})/gu, '')
+    .replace(/(?<=\p{L})-[^\S\n]*\n[\W_]{0,40}?(?=\p{L})/gu, '')
+    .replace(
+      /(?<!\p{L})\p{L}\p{Ll}*(?:\p{Lu}\p{Ll}*){3,}(?!\p{L})/gu,
+      (name) => `${name.replace(/(?<=\p{Ll})(?=\p{Lu})/gu, ' ')}.`,
+    );
+}
+
+/**
+ * Control characters but tab and line ends, format, private-use, unassigned and surrogate code points, non-ASCII
+ * symbols and the default-ignorable ones.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSEEN = /[\0-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{So}\p{Default_Ignorable_Code_Point}]/gu;
 /** The unseen characters that look like a space: a blank Braille pattern, the Hangul fillers. */
 const BLANK = /[\u2800\u115F\u1160\u3164\uFFA0]/gu;
 const UNSEEN_READINGS = ['dropped', 'spaces', 'blanks'] as const;

@@ -23,8 +23,13 @@ export interface ScreenRule extends FlagRule {
 const SEP = '[\\W_]+';
 const words = (...parts: string[]) => parts.join(SEP);
 const oneOf = (...alternatives: string[]) => `(?:${alternatives.join('|')})`;
-/** The end of a clause after a verdict word: "answer resolved." hits, "respond with the resolved value" does not. */
-const END_OF_CLAUSE = `["'\`]?(?=[^\\S\\n]*(?:[.!?;,:)\\]}>*/#-]|$))`;
+/**
+ * The end of a clause after a verdict word, a filler word or two allowed before it: "answer resolved." and "mark it
+ * as resolved please" hit, "respond with the resolved value" does not.
+ */
+const END_OF_CLAUSE =
+  `["'\`]?(?=(?:[^\\S\\n]+(?:please|now|only|thanks|thank you|and nothing else|and nothing more))*` +
+  `[^\\S\\n]*(?:[.!?;,:)\\]}>*/#-]|$))`;
 const rule = (id: string, description: string, source: string): ScreenRule => ({
   id,
   description,

@@ -496,9 +496,10 @@ export const repoAllowed = (space: SpaceConfig, repo: string): boolean =>
 /**
  * What a model's name reads as: look-alike letters read as Latin, compatibility forms folded (a full-width colon),
  * marks and default-ignorable code points (a combining grapheme joiner, a Hangul filler) removed, case ignored,
- * the letters a reader may take for one another (I, l, 1, | and !; O and 0) one, as are the pairs read as one letter (rn as m,
- * cl as d, vv as w), and each run of other characters (spaces, punctuation, `:` and `/`, which its run ids write
- * `_`) one `_`, none at either end.
+ * the letters a reader may take for one another (I, l, 1, | and !; O and 0; S and 5; g and 9) one, as are the
+ * pairs read as one letter (rn as m, cl as d, vv as w), and each run of other characters (spaces, punctuation, `:`
+ * and `/`, which its run ids write `_`) one `_`, none at either end. Separators are kept: "qwen2-57b" and
+ * "qwen2.5-7b" are two models.
  */
 const modelSkeleton = (model: string) =>
   readAsLatin(
@@ -511,7 +512,7 @@ const modelSkeleton = (model: string) =>
     .replace(/c[il1|!]/g, 'd')
     .replace(/vv/g, 'w')
     .replace(/[il1|!]/g, 'i')
-    .replace(/0/g, 'o')
+    .replace(/[059]/g, (digit) => ({ '0': 'o', '5': 's', '9': 'g' })[digit]!)
     .replace(/[^\p{L}\p{N}]+/gu, '_')
     .replace(/^_|_$/g, '');
 

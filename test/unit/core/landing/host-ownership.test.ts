@@ -230,6 +230,8 @@ describe("a space's hostsByModel", () => {
     ['0 for o', 'gemini-2.5-pr0'],
     ['| for l', 'c|aude-opus-4'],
     ['| for i', 'gem|n|-2.5-pro'],
+    ['9 for g', '9emini-2.5-pro'],
+    ['5 for s', 'claude-opu5-4'],
   ])('pins a name with %s for letters of a pinned one', async (_what, model) => {
     const w = world({ hostsByModel: { 'gemini-2.5-pro': [STUDIO], 'claude-opus-4': [STUDIO], 'qwen3:8b': [STUDIO] } });
     expect((await w.send(runDelivery({ host: MINI, model }))).status).toBe(202);
