@@ -7,10 +7,12 @@
 // Plain JavaScript with JSDoc types (tsc checks it), so the worker needs no TypeScript loader: one per
 // start took about as long as loading the three emulators.
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { mkdir, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
@@ -86,8 +88,9 @@ S3rverAccount.DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.s
 const s3rver = new S3rver({ directory: s3Dir, silent: true });
 // s3rver answers a PUT once its hashing stream has ended, before the bytes reach the object's file, so a
 // GET right after could read a short or empty object, where S3 reads what was written. Here the object is
-// written whole to a temporary file and renamed over the old one (a concurrent GET sees the old object or
-// the new, never part of one), and its metadata written the same way, before the PUT is answered. A
+// streamed to a temporary file as it arrives (an export of gigabytes is never held in memory, and the PUT is
+// answered as soon as its last byte is on disk) and renamed over the old one (a concurrent GET sees the old
+// object or the new, never part of one), and its metadata written the same way, before the PUT is answered. A
 // listing parses every object's metadata: one left half-written by a process killed mid-PUT made every
 // later listing of the bucket answer 500, so a restarted local mode could not replay its inbox.
 const { store } = s3rver;
@@ -104,21 +107,28 @@ const writingAside = (suffix) =>
     },
   });
 store.putObject = async (/** @type {Parameters<typeof store.putObject>[0]} */ object) => {
-  /** @type {Buffer[]} */
-  const chunks = [];
-  if (Buffer.isBuffer(object.content)) chunks.push(object.content);
-  else for await (const chunk of object.content) chunks.push(chunk);
-  const content = Buffer.concat(chunks);
   const suffix = `.${randomUUID()}.partial`;
   const path = (/** @type {string} */ resource) => store.getResourcePath(object.bucket, object.key, resource);
   await mkdir(dirname(path('object')), { recursive: true });
-  await writeFile(`${path('object')}${suffix}`, content);
-  const md5 = createHash('md5').update(content).digest('hex');
+  const hash = createHash('md5');
+  let size = 0;
+  await pipeline(
+    Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content,
+    async function* (/** @type {AsyncIterable<Buffer>} */ chunks) {
+      for await (const chunk of chunks) {
+        hash.update(chunk);
+        size += chunk.length;
+        yield chunk;
+      }
+    },
+    createWriteStream(`${path('object')}${suffix}`),
+  );
+  const md5 = hash.digest('hex');
   await writingAside(suffix).putMetadata(object.bucket, object.key, object.metadata, md5);
   // Metadata first: a listing never finds an object file whose metadata is not whole.
   for (const resource of ['metadata.json', 'object.md5', 'object'])
     await rename(`${path(resource)}${suffix}`, path(resource));
-  return { size: content.length, md5 };
+  return { size, md5 };
 };
 
 /**
