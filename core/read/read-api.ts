@@ -333,11 +333,11 @@ async function runReference(deps: ReadDeps, space: string, id: string): Promise<
   const { taskId } = row.value;
   const issue = await deps.issues.getIssue(space, taskId);
   if (!issue?.baseSha || !issue.mergeSha) {
-    return jsonError(
-      404,
-      'no-reference',
-      `The issue record of task ${taskId} has no baseSha and mergeSha: the original fix is not known.`,
-    );
+    // Terminal-Bench's tasks, say, are not issues of a repository: there is no merged fix to show.
+    const why = issue
+      ? `The issue record of task ${taskId} names no merged fix (baseSha and mergeSha)`
+      : `No issue record names task ${taskId}'s repository and merged fix`;
+    return jsonError(404, 'no-reference', `${why}: there is no original fix to show.`);
   }
   if (!repoAllowed(spaceOf(deps.config, space)!, issue.repo))
     return jsonError(

@@ -6,6 +6,7 @@ import { cockpitConfig } from '#infra/aws/deployment-config.ts';
 import { parseConfig } from '#schema/config.ts';
 import { referenceDiffKey } from '#core/storage-layout.ts';
 import { BASE, inMemoryJudgeWorld, MERGE } from '../../../helpers/in-memory-judge.ts';
+import { storedIssue } from '../../../helpers/records.ts';
 
 const SECRET_FIX = [
   'diff --git a/src/billing.ts b/src/billing.ts',
@@ -61,6 +62,29 @@ describe("a space's reference fixes", () => {
     const answer = await w.read(cockpitConfig(config, 'Published'), referencePath('Public', copycat.id));
     expect(answer).toMatchObject({ status: 404, body: { error: 'reference-not-fetched' } });
     expect(JSON.stringify(answer.body)).not.toContain('megacorp');
+  });
+
+  it('are answered 404 no-reference, saying why, for a task with no issue record or one that names no merged fix', async () => {
+    const { w } = await judgedPrivateRun();
+    const bare = await w.putRun({ space: 'Private', taskId: 'terminal-task' });
+    expect(await w.read(cockpitConfig(config, 'Team'), referencePath('Private', bare.id))).toMatchObject({
+      status: 404,
+      body: {
+        error: 'no-reference',
+        message:
+          "No issue record names task terminal-task's repository and merged fix: there is no original fix to show.",
+      },
+    });
+    await w.table.putIssue(
+      storedIssue(
+        { taskId: 'terminal-task', repo: 'acme/secret', baseSha: null, mergeSha: null },
+        { space: 'Private' },
+      ),
+    );
+    expect(await w.read(cockpitConfig(config, 'Team'), referencePath('Private', bare.id))).toMatchObject({
+      status: 404,
+      body: { message: expect.stringMatching(/^The issue record of task terminal-task names no merged fix/) },
+    });
   });
 
   it('are refused with 403 reference-not-shown by a public cockpit that does not say showReference, before anything is read', async () => {
