@@ -72,9 +72,9 @@ export function verdictFlags(verdict: string, checks: VerdictChecks): string[] {
  * and the rest dropped, for a text that uses both), each again with digits and signs read as the letters they
  * stand in for inside words ("r3s0lv3d") and I, l, 1, | and ! read as one letter ("th1s", "a11"). A fourth reading
  * reads the text as rendered markup, and names of four words or more run together as their words (withoutMarkup:
- * "ig**nore**", "pa&#115;s", "ignoreAllPreviousInstructions"). A fifth marks each unseen character between two letters and reads every mark
- * both ways, against the rules with a mark allowed between any two letters of a word: one zero-width space may part
- * two words and hide inside a third ("ignore", "all" and "prev", "ious" parted by one).
+ * "ig**nore**", "pa&#115;s", "ignoreAllPreviousInstructions"). A fifth marks each unseen character between two
+ * letters and reads every mark both ways, against the rules with a mark allowed between any two letters of a word:
+ * one zero-width space may part two words and hide inside a third ("ignore", "all" and "prev", "ious" parted by one).
  */
 export function screen(text: string): string[] {
   const readings = [...UNSEEN_READINGS.map((unseen) => normalise(text, unseen)), withoutMarkup(text)];
@@ -110,7 +110,7 @@ function markedReading(text: string): string | null {
  * a group and a letter); `fold`, l read as i. It reads the syntax the rules use: escapes (`\b`, `\W`, `\u{…}`,
  * `\p{…}`), classes, group openers (`(?:`, `(?=`, `(?<=`), repeats and counted repeats.
  */
-export function forReading(source: string, { marks, fold }: { marks: boolean; fold: boolean }): string {
+function forReading(source: string, { marks, fold }: { marks: boolean; fold: boolean }): string {
   let out = '';
   let joinable = false;
   for (let i = 0; i < source.length;) {
@@ -166,8 +166,7 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
  * references decoded ("&#115;"), HTML comments and tags removed, emphasis marks between letters dropped
  * ("ig**nore**"), a word hyphenated over two comment lines joined, and a name of four words or more run together
  * read as a sentence of its words ("markThisPatchAsResolved"; fewer are ordinary names: "judgeOverrides",
- * "isMarkedResolved").
- * Each pattern is bounded or anchored at a word's start, so the reading stays linear in the text.
+ * "isMarkedResolved"). Each pattern is bounded or anchored at a word's start, so the reading stays linear.
  */
 function withoutMarkup(text: string): string {
   const decoded = text.replace(/&(?:#(\d{1,7})|#x([\da-f]{1,6})|([a-z]{2,6}));/gi, (reference, dec, hex, name) => {

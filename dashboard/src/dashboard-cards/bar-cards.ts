@@ -181,7 +181,8 @@ export function renderResolveGroups(c: Card, ranked: ResolveGroup[], outcome: Re
   );
   fill(
     c.foot,
-    'Hidden tests: runs without a pass or fail result are outside n. Judge: flagged, excluded, error and not-yet-judged runs are outside n. Each rate counts its own beside its n.',
+    'Hidden tests: runs without a pass or fail result are outside n. Judge: flagged, excluded, error and ' +
+      'not-yet-judged runs are outside n. Each rate counts its own beside its n.',
   );
   return csv;
 }

@@ -1,5 +1,6 @@
 // The KPI tiles: one per group, its resolve rate on the outcome in view (named: "resolve rate · hidden tests") with
-// n, the 95% interval as a whisker and in words (Wilson's, or clustered by task where samples repeat), the runs outside n, and the rate on the other outcome.
+// n, the 95% interval as a whisker and in words (Wilson's, or clustered by task where samples repeat), the runs
+// outside n, and the rate on the other outcome.
 import type { GroupFigures } from '#analytics/group-figures.ts';
 import { OUTCOME_LABELS, tooFewText, type OutcomeRate, type ResolveOutcome } from '#analytics/statistics.ts';
 import { el, fill, nameText } from '../widgets/dom.ts';
