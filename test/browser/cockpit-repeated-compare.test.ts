@@ -137,12 +137,13 @@ describe('where samples repeat', () => {
     const heads = await page.locator('.grid-header [role="columnheader"]').allInnerTexts();
     expect(heads.slice(0, 5).map((h) => h.trim())).toEqual(['◇', 'Judge', 'Model', 'Harness', 'Sample']);
     expect(heads.map((h) => h.trim())).toContain('Run ended');
-    const samples = await page.locator('.grid-row:not([hidden])').evaluateAll((rows) =>
-      rows
-        .map((r) => [r.children[2]!.textContent, r.children[4]!.textContent])
-        .sort()
-        .map((x) => x.join(' ')),
-    );
+    const samples = await page
+      .locator('.grid-row:not([hidden])')
+      .evaluateAll((rows) =>
+        rows
+          .map((r) => ['model', 'sample'].map((c) => r.querySelector(`[data-column="${c}"]`)!.textContent).join(' '))
+          .sort(),
+      );
     expect(samples).toEqual(['agent-a 1', 'agent-a 2', 'agent-a 3', 'agent-b 1', 'agent-b 2', 'agent-b 3']);
     await page.close();
   });

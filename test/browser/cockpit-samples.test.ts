@@ -112,7 +112,7 @@ describe('small samples', () => {
     expect(await p.locator('.runs-count').innerText()).toMatch(new RegExp(`^${hard.length} of`));
     const shown = await p
       .locator('.grid-row:not([hidden])')
-      .evaluateAll((rows) => rows.map((r) => r.querySelectorAll('[role="gridcell"]')[6]!.textContent));
+      .evaluateAll((rows) => rows.map((r) => r.querySelector('[data-column="difficulty"]')!.textContent));
     expect(new Set(shown)).toEqual(new Set(['hard']));
     // The breakdown: the best group's runs per difficulty band, counted on the tests.
     await p.locator('[data-difficulty="hard"]').click();

@@ -363,7 +363,12 @@ export class RunsView {
         'div',
         { class: 'grid-row', role: 'row' },
         ...COLUMNS.map((c) =>
-          el('span', { class: `grid-cell${c.numeric ? ' num' : ''}`, style: `width:${c.width}px`, role: 'gridcell' }),
+          el('span', {
+            class: `grid-cell${c.numeric ? ' num' : ''}`,
+            style: `width:${c.width}px`,
+            role: 'gridcell',
+            'data-column': c.key,
+          }),
         ),
       );
       row.style.width = `${this.totalWidth}px`;
