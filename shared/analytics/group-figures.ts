@@ -8,7 +8,7 @@ import { hiddenTestRate, rate, resolveRate } from './rate-figures.ts';
 import type { HiddenTestFigure, RateFigure, ResolveFigure, VerdictCounts } from './rate-figures.ts';
 import { groupRuns, rowsByGroup, type Group } from './run-grouping.ts';
 import { countRuns } from './run-counts.ts';
-import { RESOLVE_OUTCOMES } from './outcome.ts';
+import { BUDGET_RULE, OUTCOME_RULES, RESOLVE_OUTCOMES } from './outcome.ts';
 import { clusteredRate } from './reliability.ts';
 import { sampleCountsOfGrouping, samplesOfGroup } from './task-samples.ts';
 
@@ -116,12 +116,18 @@ export function computeFigures(
   };
   const unordered = grouping.groups.map((g, k) => figuresOf(table, g, rows[k]!, groupMedian(k)));
   const repeated = samplesRepeat(table, selection);
-  if (repeated)
+  if (repeated) {
+    // Samples of one task are not independent draws: the interval is clustered by task, as `/stats`' is.
     for (const o of RESOLVE_OUTCOMES) {
-      // Samples of one task are not independent draws: the interval is clustered by task, as `/stats`' is.
-      const counts = sampleCountsOfGrouping(table, selection, grouping, o);
+      const counts = sampleCountsOfGrouping(table, selection, grouping, OUTCOME_RULES[o]);
       unordered.forEach((figures, g) => (figures.outcomes[o].ci = clusteredRate(samplesOfGroup(counts, g)).ci));
     }
+    // So are a group's runs whose budget ran out, where its budget is known.
+    const budget = sampleCountsOfGrouping(table, selection, grouping, BUDGET_RULE);
+    unordered.forEach((figures, g) => {
+      if (figures.budgetExhausted.n > 0) figures.budgetExhausted.ci = clusteredRate(samplesOfGroup(budget, g)).ci;
+    });
+  }
   const groups = byRate(unordered, outcome);
   const harnessVersions = [...new Set(grouping.groups.map((g) => g.harnessVersion))].sort();
   const all = figuresOf(table, { model: 'all', harnessVersion: harnessVersions.join(', ') }, selection, (field) =>

@@ -2,7 +2,7 @@
 // or the judge. Every figure that says "resolved" is counted on one of them, named beside it. A run is
 // resolved, not resolved, or outside n on an outcome; the rule is a table by code, so a pass over 100k runs
 // reads one byte per run.
-import { codeOf, type CodeField } from './columns.ts';
+import { codeOf, OUTCOMES, type CodeField } from './columns.ts';
 import type { RunTable } from './run-table.ts';
 
 export const RESOLVE_OUTCOMES = ['tests', 'judge'] as const;
@@ -27,7 +27,7 @@ export const OUTSIDE = -1;
 
 /** The column an outcome reads, and its class (RESOLVED, NOT_RESOLVED, OUTSIDE) by code. */
 export interface OutcomeRule {
-  field: Extract<CodeField, 'verdict' | 'hiddenTest'>;
+  field: Extract<CodeField, 'verdict' | 'hiddenTest' | 'outcome'>;
   classOf: Int8Array;
 }
 
@@ -37,6 +37,16 @@ function ruleOf(field: OutcomeRule['field'], resolved: number[], counted: number
   for (const code of resolved) classOf[code] = RESOLVED;
   return { field, classOf };
 }
+
+/**
+ * A run's budget running out, counted as the per-model table counts it (run-counts.ts): every run is in n, and a
+ * run "resolves" when it ended because a step or wall-time budget ran out. Its samples of a task are counted so.
+ */
+export const BUDGET_RULE: OutcomeRule = ruleOf(
+  'outcome',
+  [codeOf('outcome', 'budget')],
+  Array.from({ length: OUTCOMES.length + 1 }, (_, code) => code),
+);
 
 /**
  * tests: resolved when the hidden tests pass; n counts pass and fail (an errored test run and a run without

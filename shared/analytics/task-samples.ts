@@ -2,7 +2,7 @@
 // result, c of them resolved, and the task's repository for `cluster=repo`; one pass over the selection for
 // every group, into one dense count per group and task (a pair of 100k-run configurations is compared without a
 // map or an object per task). With one run per (model, task, harness) every n is 1. Browser-safe.
-import { OUTCOME_RULES, OUTSIDE, RESOLVED, type ResolveOutcome } from './outcome.ts';
+import { OUTCOME_RULES, OUTSIDE, RESOLVED, type OutcomeRule, type ResolveOutcome } from './outcome.ts';
 import {
   reliabilityOf,
   reliabilityOfKinds,
@@ -41,24 +41,24 @@ export function sampleCountsOf(
     const i = selection[s]!;
     return groupOf[model[i]! * harnesses + harnessVersion[i]!]!;
   });
-  return sampleCountsOfGrouping(table, selection, { groups, of }, outcome);
+  return sampleCountsOfGrouping(table, selection, { groups, of }, OUTCOME_RULES[outcome]);
 }
 
 /**
  * sampleCountsOf for groups given by each selected run's group (`of`, -1 for none): any grouping, such as one group
- * per harness version of every model (the per-model table's totals), its tasks clustered across its models.
+ * per harness version of every model (the per-model table's totals), its tasks clustered across its models; and
+ * any rule of what counts and what "resolves" (an outcome's, or a budget running out).
  */
 export function sampleCountsOfGrouping(
   table: RunTable,
   selection: ArrayLike<number>,
   { groups, of }: { groups: readonly unknown[]; of: Int32Array },
-  outcome: ResolveOutcome,
+  { field, classOf }: OutcomeRule,
 ): SampleCounts {
   const tasks = table.dictionaries.taskId.values.length;
   const n = groups.map(() => new Int32Array(tasks));
   const c = groups.map(() => new Int32Array(tasks));
   const repoOf = new Int32Array(tasks).fill(-1);
-  const { field, classOf } = OUTCOME_RULES[outcome];
   const codes = table.codes[field];
   const { taskId, repo } = table.text;
   for (let s = 0; s < selection.length; s++) {

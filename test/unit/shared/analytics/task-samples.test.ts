@@ -79,4 +79,32 @@ describe('samples in the run table', () => {
     expect(total!.outcomes.tests).toMatchObject({ hits: 5, n: 9, ci: clusteredRate(tasks).ci });
     expect(total!.outcomes.tests.ci).not.toBeNull();
   });
+
+  it('clusters by task the share of runs whose budget ran out, where samples repeat', () => {
+    // t1: 3 samples, all out of budget; t2: 3 samples, none; t3: 2 samples, one.
+    const ended = (taskId: string, sampleNo: number, budget: boolean) =>
+      compactRunOf({
+        model: 'a',
+        taskId,
+        harnessVersion: 'h1',
+        sample: sampleNo,
+        outcome: budget ? 'budget' : 'finished',
+      });
+    const runs = [
+      ...[1, 2, 3].map((k) => ended('t1', k, true)),
+      ...[1, 2, 3].map((k) => ended('t2', k, false)),
+      ended('t3', 1, true),
+      ended('t3', 2, false),
+    ];
+    const table = RunTable.fromRuns(runs);
+    const [a] = computeFigures(table, Uint32Array.from(runs.keys())).groups;
+    const tasks = [
+      { task: 't1', n: 3, c: 3, repo: null },
+      { task: 't2', n: 3, c: 0, repo: null },
+      { task: 't3', n: 2, c: 1, repo: null },
+    ];
+    expect(a!.budgetExhausted).toMatchObject({ hits: 4, n: 8, ci: clusteredRate(tasks).ci });
+    // Wilson's over 8 runs would be narrower than the clustered interval over 3 tasks.
+    expect(a!.budgetExhausted.ci![1] - a!.budgetExhausted.ci![0]).toBeGreaterThan(0.5);
+  });
 });
