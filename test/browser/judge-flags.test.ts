@@ -74,7 +74,7 @@ it('counts the flagged run apart, shows it as flagged, names its rules, and neve
   );
   // The resolve-rate chart says, beside each rate's n, the runs that n leaves out: the flagged run is the judge's.
   expect(await page.locator('#chart-resolve-rate .bar-note').first().innerText()).toMatch(
-    /\(n=2 judge; 1 flagged outside n\) · .*\(n=0 hidden tests; 3 no test result outside n\)$/,
+    /\(n=2 judge; 1 flagged\u00a0outside\u00a0n\) · .*\(n=0 hidden tests; 3 no test result\u00a0outside\u00a0n\)$/,
   );
 
   await page.goto(`${server.url}/?view=runs&run=${encodeURIComponent(flagged.id)}`);

@@ -123,7 +123,8 @@ function resolveRow(g: ResolveGroup, outcomes: ResolveOutcome[]): BarRow {
   // Each rate's interval beside its own n and the runs its n leaves out.
   const ci = (r: OutcomeRate) =>
     `${r.ci ? intervalText(r.ci) : 'none'} (n=${count(r.n)} ${OUTCOME_LABELS[r.outcome]}; ` +
-    `${outsideParts(g.outside, r.outcome) || 'none'} outside n)`;
+    // Kept on one line with the word before it, so a wrapped note never ends on "n)" alone.
+    `${outsideParts(g.outside, r.outcome) || 'none'}\u00a0outside\u00a0n)`;
   return {
     label: g.label,
     lanes: [lane(first!), lane(second!)],
