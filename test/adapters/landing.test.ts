@@ -6,7 +6,7 @@ import { readRunTexts } from '#core/run-texts.ts';
 import type { InboxEntry } from '#schema/messages.ts';
 import type { JudgeMessage } from '#core/ports.ts';
 import { hiddenTestDelivery, inboxEntry, runDelivery, type DeliveryInput } from '../helpers/deliveries.ts';
-import { startTestStores, type TestStores } from '../helpers/emulators.ts';
+import { landingDepsOf, startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { RecordingQueue } from '../helpers/in-memory-ports.ts';
 
 let t: TestStores;
@@ -17,18 +17,7 @@ afterAll(() => t.stop());
 
 const FIXED_NOW = new Date('2026-11-29T12:00:00.000Z');
 
-function deps(queue = new RecordingQueue<JudgeMessage>()): LandingDeps & { judgeQueue: RecordingQueue<JudgeMessage> } {
-  return {
-    runs: t.store,
-    attempts: t.store,
-    issues: t.store,
-    hosts: t.store,
-    objects: t.data,
-    inbox: t.inbox,
-    judgeQueue: queue,
-    clock: { now: () => FIXED_NOW },
-  };
-}
+const deps = (queue = new RecordingQueue<JudgeMessage>()) => landingDepsOf(t, { now: () => FIXED_NOW }, queue);
 
 const entry = (space: string, delivery: DeliveryInput, deliveryId = 'd-1'): InboxEntry =>
   inboxEntry(space, delivery, { deliveryId });

@@ -3,13 +3,13 @@
 // refuses it with 400 id-too-long (docs/contract.md §3); a run whose longest part is at the bound lands.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { acceptDelivery, parseDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts';
-import { landInboxEntry, type LandingDeps } from '#core/landing/land.ts';
+import { landInboxEntry } from '#core/landing/land.ts';
 import { oversizedKeys } from '#core/landing/bounds.ts';
 import { s3rverKeyFits } from '#infra/local/emulators.ts';
 import { parseConfig } from '#schema/config.ts';
 import type { Delivery } from '#schema/delivery.ts';
 import type { JudgeMessage } from '#core/ports.ts';
-import { startTestStores, type TestStores } from '../helpers/emulators.ts';
+import { landingDepsOf, startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { runDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';
 import { InMemoryKeySource, RecordingQueue, SettableClock } from '../helpers/in-memory-ports.ts';
 
@@ -33,16 +33,7 @@ const ingestDeps = (objectKeyFits?: (key: string) => boolean): IngestDeps => ({
   issueOwners: t.store,
   clock,
 });
-const landingDeps = (): LandingDeps => ({
-  runs: t.store,
-  attempts: t.store,
-  issues: t.store,
-  hosts: t.store,
-  objects: t.data,
-  inbox: t.inbox,
-  judgeQueue: new RecordingQueue<JudgeMessage>(),
-  clock,
-});
+const landingDeps = () => landingDepsOf(t, clock, new RecordingQueue<JudgeMessage>());
 const send = (deps: IngestDeps, delivery: object) => {
   const rawBody = Buffer.from(JSON.stringify(delivery));
   return acceptDelivery(deps, {

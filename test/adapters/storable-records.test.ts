@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { parseDelivery } from '#core/ingest/accept-delivery.ts';
-import { landEntry, type LandingDeps } from '#core/landing/land.ts';
+import { landEntry } from '#core/landing/land.ts';
 import type { JudgeMessage } from '#core/ports.ts';
 import { hiddenTestDelivery, inboxEntry, issueDelivery, runDelivery } from '../helpers/deliveries.ts';
-import { startTestStores, type TestStores } from '../helpers/emulators.ts';
+import { landingDepsOf, startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { RecordingQueue } from '../helpers/in-memory-ports.ts';
 
 let t: TestStores;
@@ -16,16 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-const deps = (): LandingDeps => ({
-  runs: t.store,
-  attempts: t.store,
-  issues: t.store,
-  hosts: t.store,
-  objects: t.data,
-  inbox: t.inbox,
-  judgeQueue: new RecordingQueue<JudgeMessage>(),
-  clock: { now: () => new Date('2026-11-29T12:00:00.000Z') },
-});
+const deps = () =>
+  landingDepsOf(t, { now: () => new Date('2026-11-29T12:00:00.000Z') }, new RecordingQueue<JudgeMessage>());
 
 /** Any JSON number, weighted towards the edges of what a table stores. */
 const figure = fc.oneof(

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { DynamoStore, dynamoClient } from '#adapters/aws/dynamo-store.ts';
 import { S3ObjectStore } from '#adapters/aws/s3-object-store.ts';
 import { startEmulators, type Emulators } from '#infra/local/emulators.ts';
+import type { LandingDeps } from '#core/landing/land.ts';
+import type { Clock, JudgeMessage, MessageQueue } from '#core/ports.ts';
 import { sharedEmulators } from './shared-emulators.ts';
 
 export interface TestStores {
@@ -35,3 +37,19 @@ export async function startTestStores(): Promise<TestStores> {
     },
   };
 }
+
+/** The lander's dependencies on the test stores: the table for every record, the data bucket and the inbox. */
+export const landingDepsOf = <Q extends MessageQueue<JudgeMessage>>(
+  t: TestStores,
+  clock: Clock,
+  judgeQueue: Q,
+): LandingDeps & { judgeQueue: Q } => ({
+  runs: t.store,
+  attempts: t.store,
+  issues: t.store,
+  hosts: t.store,
+  objects: t.data,
+  inbox: t.inbox,
+  judgeQueue,
+  clock,
+});
