@@ -10,6 +10,7 @@ export default {
   testTimeout: 60_000,
   maxWorkers: 1,
   globalSetup: '<rootDir>/test/browser/helpers/require-chromium.ts',
+  globalTeardown: '<rootDir>/test/helpers/scratch-folder-teardown.ts',
   setupFiles: ['<rootDir>/test/helpers/quiet-sdk-notice.ts'],
   reporters: ['default', '<rootDir>/test/helpers/summary-line-reporter.js'],
 };

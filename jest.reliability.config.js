@@ -9,6 +9,6 @@ export default {
   testTimeout: 300_000,
   maxWorkers: 1,
   // Each local mode here runs emulators of its own, as `npm start` does: the load and fault figures are theirs.
-  globalSetup: undefined,
-  globalTeardown: undefined,
+  globalSetup: '<rootDir>/test/helpers/scratch-folder-setup.ts',
+  globalTeardown: '<rootDir>/test/helpers/scratch-folder-teardown.ts',
 };

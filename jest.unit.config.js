@@ -2,6 +2,9 @@
 // in-memory ports, so no emulator set is started for them (jest.config.js starts one per worker for the rest).
 import base from './jest.config.js';
 
-const { globalSetup: _setup, globalTeardown: _teardown, ...rest } = base;
-
-export default { ...rest, testMatch: ['<rootDir>/test/unit/**/*.test.ts'] };
+export default {
+  ...base,
+  testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+  globalSetup: '<rootDir>/test/helpers/scratch-folder-setup.ts',
+  globalTeardown: '<rootDir>/test/helpers/scratch-folder-teardown.ts',
+};

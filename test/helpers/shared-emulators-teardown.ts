@@ -1,3 +1,7 @@
+import { removeScratchFolder } from './scratch-folder.ts';
 import { stopSharedEmulators } from './shared-emulators.ts';
 
-export default stopSharedEmulators;
+export default async () => {
+  await stopSharedEmulators();
+  removeScratchFolder();
+};

@@ -1,0 +1,3 @@
+import { useScratchFolder } from './scratch-folder.ts';
+
+export default useScratchFolder;

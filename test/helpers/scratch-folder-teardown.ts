@@ -1,0 +1,3 @@
+import { removeScratchFolder } from './scratch-folder.ts';
+
+export default removeScratchFolder;
