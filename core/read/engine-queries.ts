@@ -133,6 +133,7 @@ const STATISTICS_COLUMNS = [
   'conflictCount',
   'foreignCount',
   'judgeCostUsd',
+  'sample',
 ];
 
 /**
@@ -142,8 +143,10 @@ const STATISTICS_COLUMNS = [
  * a result on the outcome had n runs with a result and c resolved (reliability.ts sampleKindsOf: all its figures
  * clustered by task depend on). One row per configuration and sample kind, the configuration's figures repeated
  * on each (at most 21 at 5 samples a task, however many tasks); its tasks without a result are the kind n = 0,
- * so a configuration without a result has that row alone. The runs are grouped by configuration and task once,
- * and the tasks run are summed from the kinds: at millions of runs that grouping is most of the statement's time.
+ * so a configuration without a result has that row alone. The tasks run are summed from the kinds. The runs are
+ * grouped by configuration and task only where a sample past the first is in view: a run's model, harness version,
+ * task and sample are its id, so without one each task has one run, its own kind, and at millions of runs that
+ * grouping was most of the statement's time.
  */
 export function statisticsSql(
   engine: AnalyticsEngine,
@@ -161,6 +164,7 @@ export function statisticsSql(
   const others = oneOf('judgeVerdict', ['partial', 'wrong', 'no_change']);
   const { counted, resolved } = OUTCOME_SQL[outcome];
   const classKeys = 'model, harnessVersion, judgeVerdict, hiddenTestStatus, flagged, metricsSource';
+  const repeated = '(SELECT coalesce(max(sample), 1) > 1 FROM costed)';
   // The columns the counts read and no others: the engine keeps the selected runs once for the three readers
   // below, and every column more is one more copied for each run.
   return `WITH costed AS (
@@ -192,13 +196,17 @@ export function statisticsSql(
        FROM costed WHERE runCost IS NOT NULL
      ) AS ordered WHERE k = floor((m + 1) / 2.0) OR k = floor((m + 2) / 2.0)
      GROUP BY model, harnessVersion
+   ), byTask AS (
+     SELECT model, harnessVersion, count_if(${counted}) AS n, count_if(${counted} AND ${resolved}) AS c
+     FROM costed WHERE ${repeated} GROUP BY model, harnessVersion, taskId
+     UNION ALL
+     SELECT model, harnessVersion, CASE WHEN ${counted} THEN 1 ELSE 0 END AS n,
+       CASE WHEN ${counted} AND ${resolved} THEN 1 ELSE 0 END AS c
+     FROM costed WHERE NOT ${repeated}
    ), kinds AS (
      SELECT model, harnessVersion, n, c, count(*) AS tasks,
-       sum(count(taskId)) OVER (PARTITION BY model, harnessVersion) AS tasks_run
-     FROM (
-       SELECT model, harnessVersion, taskId, count_if(${counted}) AS n, count_if(${counted} AND ${resolved}) AS c
-       FROM costed GROUP BY model, harnessVersion, taskId
-     ) AS byTask GROUP BY model, harnessVersion, n, c
+       sum(count(*)) OVER (PARTITION BY model, harnessVersion) AS tasks_run
+     FROM byTask GROUP BY model, harnessVersion, n, c
    )
    SELECT tallies.*, kinds.tasks_run, medians.median, kinds.n, kinds.c, kinds.tasks FROM tallies
    JOIN kinds ON kinds.model = tallies.model AND kinds.harnessVersion = tallies.harness_version

@@ -43,6 +43,8 @@ import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { InMemoryKeySource, InMemoryTable, SettableClock } from '../helpers/in-memory-ports.ts';
 
 const SPACE = "Campaign's";
+/** A second space whose every task ran once a configuration: /stats then counts no task's samples together. */
+const ONE_SAMPLE = 'OneSample';
 const LANDED_AT = '2026-11-29T12:00:00.000Z';
 
 let stores: TestStores;
@@ -120,6 +122,13 @@ beforeAll(async () => {
       await table.putRun({ ...row, updatedAt: clock.now().toISOString() }, stored.rev);
     }
   await compactSpace(snapshotDeps, SPACE);
+  const once = syntheticCampaign(
+    { space: ONE_SAMPLE, runs: 120, hosts: ['mac-studio-1'], models: 3, harnesses: ['h1', 'h2'], tasksPerWave: 20 },
+    LANDED_AT,
+  );
+  for (const issue of once.issues) await table.putIssue(issue);
+  for (const row of once.rows()) await table.putRun(row, null);
+  await compactSpace(snapshotDeps, ONE_SAMPLE);
   clock.advance(3600);
   const { names } = stores.emulators;
   downloads = new S3LinkedDownloads(stores.emulators.s3, names.dataBucket);
@@ -129,7 +138,7 @@ beforeAll(async () => {
     (key, paths) => downloads.putFile(key, paths),
   );
   const config = {
-    spaces: { [SPACE]: { senders: ['mac-studio-1'] } },
+    spaces: { [SPACE]: { senders: ['mac-studio-1'] }, [ONE_SAMPLE]: { senders: ['mac-studio-1'] } },
     prices: { 'synthetic-model-00': { inputPerMTok: 3, outputPerMTok: 15 } },
   };
   inMemory = {
@@ -232,6 +241,18 @@ describe.each(Object.keys(ENGINES))('/stats and /pairs answered by %s over the r
     const withoutAsOf = ({ asOf: _, ...body }: StatsBody) => body;
     expectSameFigures(withoutAsOf(actual), withoutAsOf(expected));
   });
+
+  it.each(['', 'outcome=judge', 'cluster=repo'])(
+    'gives every group of a campaign of one sample a task the figures of the in-memory path (%s)',
+    async (query) => {
+      const expected = await ask<StatsBody>(inMemory, apiPaths.stats(ONE_SAMPLE), query);
+      const actual = await ask<StatsBody>(engineDeps(), apiPaths.stats(ONE_SAMPLE), query);
+      expect(actual.groups).toHaveLength(6);
+      expect(actual.groups.every((g) => g.samples.curve.length === 1 && g.tasks === 20)).toBe(true);
+      const withoutAsOf = ({ asOf: _, ...body }: StatsBody) => body;
+      expectSameFigures(withoutAsOf(actual), withoutAsOf(expected));
+    },
+  );
 
   it.each(QUERIES.filter((q) => !q.includes('agreement') && !q.includes('minN')))(
     'gives every pair the figures of the in-memory path (%s)',
