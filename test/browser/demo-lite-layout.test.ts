@@ -359,6 +359,36 @@ describe('the Pareto chart', () => {
     expect(named).toEqual(expect.arrayContaining(front));
     await page.close();
   });
+
+  it.each([800, 1024, 1440])('draws no name across a point, a whisker or another name at %i px', async (width) => {
+    const page = await open('/', width);
+    const chart = page.locator('#pareto svg.pareto-svg');
+    await chart.locator('.point-label').first().waitFor();
+    const crossings = await chart.evaluate((svg) => {
+      type Box = { name: string; x0: number; y0: number; x1: number; y1: number };
+      const boxOf = (e: SVGGraphicsElement, name: string): Box => {
+        const b = e.getBBox();
+        return { name, x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height };
+      };
+      const labels = [...svg.querySelectorAll<SVGTextElement>('.point-label')].map((l) =>
+        boxOf(l, `name of ${l.dataset.label}`),
+      );
+      const marks = [...svg.querySelectorAll<SVGGElement>('.point')].flatMap((g) => [
+        ...[...g.querySelectorAll<SVGGraphicsElement>('circle')].map((c) => boxOf(c, `point of ${g.dataset.label}`)),
+        // A whisker's box is its line, a pixel either side.
+        ...[...g.querySelectorAll<SVGLineElement>('line.whisker')].map((l) => {
+          const b = boxOf(l, `whisker of ${g.dataset.label}`);
+          return { ...b, x0: b.x0 - 1, x1: b.x1 + 1 };
+        }),
+      ]);
+      const crosses = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+      return labels.flatMap((l, i) =>
+        [...labels.slice(i + 1), ...marks].filter((m) => crosses(l, m)).map((m) => `${l.name} × ${m.name}`),
+      );
+    });
+    expect(crossings).toEqual([]);
+    await page.close();
+  });
 });
 
 describe('the per-model table', () => {

@@ -138,8 +138,8 @@ export function paretoChart(
 
 /**
  * A name beside each point, placed right or left of it, or above or below it (centred, ending or starting at it),
- * whichever first covers no point and no name already placed and stays inside the plot; a name that fits nowhere
- * is left to the tooltip and table.
+ * whichever first covers no point, no whisker and no name already placed and stays inside the plot; a name that
+ * fits nowhere is left to the tooltip and table.
  */
 function labels(points: ParetoPoint[], x: (v: number) => number, y: (r: number) => number): SVGElement[] {
   const dots: Box[] = points.map((p) => ({
@@ -148,7 +148,11 @@ function labels(points: ParetoPoint[], x: (v: number) => number, y: (r: number) 
     x1: x(p.cost) + 6,
     y1: y(p.rate) + 6,
   }));
-  const placed: Box[] = [];
+  // A whisker, its own point's too: a name across an interval's line reads as part of it.
+  const whiskers: Box[] = points.flatMap((p) =>
+    p.ci ? [{ x0: x(p.cost) - 1, y0: y(p.ci[1]), x1: x(p.cost) + 1, y1: y(p.ci[0]) }] : [],
+  );
+  const placed: Box[] = [...whiskers];
   // Front and better-rated points first: their names matter most.
   const order = [...points.keys()].sort((a, b) => points[b]!.rate - points[a]!.rate);
   const out: SVGElement[] = [];
@@ -156,9 +160,10 @@ function labels(points: ParetoPoint[], x: (v: number) => number, y: (r: number) 
     const p = points[k]!;
     const [cx, cy] = [x(p.cost), y(p.rate)];
     const width = p.label.length * CHAR_WIDTH;
-    // Beside the point, then above and below it: centred, ending at it, or starting at it.
-    const above = { y0: cy - 9 - LABEL_HEIGHT, y1: cy - 9, ty: cy - 12 };
-    const below = { y0: cy + 9, y1: cy + 9 + LABEL_HEIGHT, ty: cy + 19 };
+    // Beside the point, then above and below it and its whisker: centred, ending at it, or starting at it.
+    const [top, bottom] = [Math.min(cy - 5, p.ci ? y(p.ci[1]) : cy), Math.max(cy + 5, p.ci ? y(p.ci[0]) : cy)];
+    const above = { y0: top - 4 - LABEL_HEIGHT, y1: top - 4, ty: top - 7 };
+    const below = { y0: bottom + 4, y1: bottom + 4 + LABEL_HEIGHT, ty: bottom + 14 };
     const options: (Box & { anchor: string; tx: number; ty: number })[] = [
       { x0: cx + 8, y0: cy - 7, x1: cx + 8 + width, y1: cy + 6, anchor: 'start', tx: cx + 8, ty: cy + 4 },
       { x0: cx - 8 - width, y0: cy - 7, x1: cx - 8, y1: cy + 6, anchor: 'end', tx: cx - 8, ty: cy + 4 },
