@@ -170,7 +170,7 @@ export class StatefulStack extends Stack implements PipelineState {
           },
         ],
       });
-    this.runDataset = runDatasetCatalog(this, this.names, this.data);
+    this.runDataset = runDatasetCatalog(this, this.names, this.data, SNAPSHOT_EXPIRY_DAYS);
     for (const [id, value, description] of [
       ['TableName', this.table.tableName, 'The table (restore runbook: docs/deploy.md, "Restoring")'],
       ['InboxBucketName', this.inbox.bucketName, 'Deliveries waiting to land'],

@@ -410,7 +410,7 @@ describe('the run dataset as a Glue table', () => {
     expect(JSON.stringify(input.StorageDescriptor.Location)).toContain('/runs-parquet/');
   });
 
-  it("projects its partitions from the parts' keys: the space a query names, and every day since the dataset began", () => {
+  it("projects its partitions from the parts' keys: the space a query names, and the days a part can be kept", () => {
     expect(input.PartitionKeys).toEqual([
       { Name: 'space', Type: 'string' },
       { Name: 'day', Type: 'string' },
@@ -420,7 +420,8 @@ describe('the run dataset as a Glue table', () => {
       'projection.space.type': 'injected',
       'projection.day.type': 'date',
       'projection.day.format': 'yyyy-MM-dd',
-      'projection.day.range': '2026-01-01,NOW',
+      // The bucket expires a part after SNAPSHOT_EXPIRY_DAYS: older days would be empty listings in every query.
+      'projection.day.range': `NOW-${SNAPSHOT_EXPIRY_DAYS + 1}DAYS,NOW`,
     });
     expect(JSON.stringify(input.Parameters['storage.location.template'])).toContain(
       '/runs-parquet/space=${space}/day=${day}/',

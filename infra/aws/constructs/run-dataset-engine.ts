@@ -13,9 +13,6 @@ import { RUN_DATASET_TABLE } from '#core/read/run-dataset.ts';
 import { RUN_DATASET_PREFIX, athenaResultsPrefix } from '#core/storage-layout.ts';
 import type { DeploymentNames } from '../deployment-names.ts';
 
-/** The first UTC day a part can carry: the projection enumerates the days from it (the dataset began in 2026). */
-export const RUN_DATASET_FIRST_DAY = '2026-01-01';
-
 /**
  * Bytes one query may scan before Athena cancels it: 10 GB, $0.05 at $5/TB. /stats reads about 46 bytes a run
  * and an export of every column 33.5 (docs/scale.md), so this is 200M runs of /stats, past what is promised.
@@ -31,7 +28,17 @@ export interface RunDatasetCatalog {
 }
 
 /** The Glue database and table over `runs-parquet/`: the columns of a part, partitions projected from the key. */
-export function runDatasetCatalog(scope: Construct, names: DeploymentNames, bucket: IBucket): RunDatasetCatalog {
+/**
+ * `partsKeptDays`: how long the bucket keeps a part (its lifecycle expiry). The projection enumerates the days from
+ * one before the oldest part can be to today: every day it names is one more listing in every query, and a range
+ * from a fixed first day would add 365 empty ones a year.
+ */
+export function runDatasetCatalog(
+  scope: Construct,
+  names: DeploymentNames,
+  bucket: IBucket,
+  partsKeptDays: number,
+): RunDatasetCatalog {
   // Glue names take lower-case letters, digits and underscores.
   const database = names.prefixed('replay_bench').replaceAll('-', '_');
   const table = 'runs';
@@ -55,7 +62,7 @@ export function runDatasetCatalog(scope: Construct, names: DeploymentNames, buck
         'projection.space.type': 'injected',
         'projection.day.type': 'date',
         'projection.day.format': 'yyyy-MM-dd',
-        'projection.day.range': `${RUN_DATASET_FIRST_DAY},NOW`,
+        'projection.day.range': `NOW-${partsKeptDays + 1}DAYS,NOW`,
         'projection.day.interval': '1',
         'projection.day.interval.unit': 'DAYS',
         'storage.location.template': `${location}space=\${space}/day=\${day}/`,
