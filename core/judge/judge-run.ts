@@ -92,8 +92,13 @@ export interface JudgeOutcome {
 /** Longer than an attempt can take (its function's timeout); a crashed attempt is retried after it. */
 export const CLAIM_SECONDS = TIMINGS.judgeClaim;
 export const DEFAULT_MAX_DIFF_CHARS = 100_000;
-/** A run whose issue record is missing looks again after this long (or the space's retry base, if shorter). */
+/**
+ * A run whose issue record is missing looks again after half the time it has waited since it landed: at least
+ * ISSUE_RECHECK_SECONDS (or the space's retry base, if shorter), at most ISSUE_RECHECK_MAX_SECONDS. A record that
+ * never comes (never sent, or its repository taken off the space's list) then costs a dozen writes a day, not 288.
+ */
 const ISSUE_RECHECK_SECONDS = 300;
+export const ISSUE_RECHECK_MAX_SECONDS = 6 * 3600;
 
 /**
  * What the judge learned about a due row before writing it, gathered once: a verdict to reuse, a reason to
@@ -200,7 +205,9 @@ export async function gatherFacts(deps: JudgeDeps, row: RunRow, now: Date): Prom
 
   const issue = await deps.issues.getIssue(row.space, row.taskId);
   if (!issue?.baseSha || !issue.mergeSha || !repoAllowed(spaceOf(deps.config, row.space)!, issue.repo)) {
-    const recheck = Math.min(ISSUE_RECHECK_SECONDS, settingsOf(deps, row.space).retryBaseSeconds);
+    const waited = Math.max(0, now.getTime() - Date.parse(row.landedAt)) / 1000;
+    const first = Math.min(ISSUE_RECHECK_SECONDS, settingsOf(deps, row.space).retryBaseSeconds);
+    const recheck = Math.min(ISSUE_RECHECK_MAX_SECONDS, Math.max(first, waited / 2));
     const recheckAt = new Date(now.getTime() + recheck * 1000).toISOString();
     return { kind: 'wait', result: 'waiting-issue', problem: missingIssue(row.taskId, issue), recheckAt };
   }

@@ -2,7 +2,7 @@
 // waits for without spending an attempt, when it pauses a space, and a re-run landing mid-call. Each test has a
 // world of its own, in memory: landing through the real landing code, a scripted model and code host.
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { CLAIM_SECONDS, judgeRun, type JudgeDeps } from '#core/judge/judge-run.ts';
+import { CLAIM_SECONDS, ISSUE_RECHECK_MAX_SECONDS, judgeRun, type JudgeDeps } from '#core/judge/judge-run.ts';
 import { sweep } from '#core/judge/sweep.ts';
 import { blockEnd, blockStart } from '#core/judge/prompt.ts';
 import { utcDay } from '#core/judge/transitions.ts';
@@ -197,6 +197,27 @@ describe('waiting without spending attempts', () => {
 
     await w.putIssue('Main', 'no-issue-yet');
     w.clock.advance(300);
+    expect(await judgeRun(deps(), message)).toMatchObject({ result: 'judged' });
+  });
+
+  it('looks for a missing issue record less often the longer it waits, and at least every 6 hours', async () => {
+    const message = await w.land('Main', { taskId: 'never-sent' });
+    const looks: number[] = [];
+    // A day of sweeps, one every 5 minutes: the run is looked at only when it is due.
+    for (let minute = 0; minute < 24 * 60; minute += 5) {
+      const { result } = await judgeRun(deps(), message);
+      if (result !== 'skipped') looks.push(minute);
+      w.clock.advance(300);
+    }
+    expect(looks.length).toBeGreaterThan(3);
+    expect(looks.length).toBeLessThan(20);
+    const gaps = looks.slice(1).map((m, i) => m - looks[i]!);
+    expect(gaps[0]).toBe(5);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(ISSUE_RECHECK_MAX_SECONDS / 60 + 5);
+    expect(await row('Main', message.id)).toMatchObject({ judgeAttempts: 0, judgeState: 'waiting-issue' });
+
+    await w.putIssue('Main', 'never-sent');
+    w.clock.advance(ISSUE_RECHECK_MAX_SECONDS);
     expect(await judgeRun(deps(), message)).toMatchObject({ result: 'judged' });
   });
 
