@@ -167,8 +167,16 @@ export interface ObjectStore {
   list(prefix: string): Promise<string[]>;
 }
 
+/** A message the queue did not take (its place among those sent), and its answer (`name: message`). */
+export interface QueueRefusal {
+  index: number;
+  reason: string;
+}
+
 export interface MessageQueue<T> {
   send(message: T): Promise<void>;
+  /** Sends each message, several to a call where the queue takes them so; answers those it did not take. */
+  sendAll(messages: readonly T[]): Promise<QueueRefusal[]>;
 }
 
 /** Per-host signing keys by name (`{secretConfigKey}:{host}`): zero, one, or two during a rotation. */

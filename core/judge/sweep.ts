@@ -58,52 +58,60 @@ export async function sweep(deps: SweepDeps): Promise<SpaceSweep[]> {
 
 async function sweepSpace(deps: SweepDeps, space: string, failures: Set<string>): Promise<SpaceSweep> {
   const batchMode = deps.config.spaces[space]!.judge.mode === 'batch';
-  const send = async (message: JudgeQueueMessage) => {
-    try {
-      await deps.judgeQueue.send(message);
-      return 1;
-    } catch (error) {
-      failures.add(messageOf(error));
-      return 0;
-    }
-  };
   // A space switched back to live still collects the batches it submitted: their rows wait for them.
   const open = await deps.batches.listJudgeBatches(space);
-  for (const batch of open) await send({ space, collect: batch.id });
-  const swept = await sweepDue(deps, space, batchMode, send);
+  const due = await dueMessages(deps, space, batchMode).catch((error: unknown) => {
+    failures.add(messageOf(error));
+    return { messages: [], probe: null };
+  });
+  const messages = [...open.map((batch) => ({ space, collect: batch.id })), ...due.messages];
+  // Sent together (ten to a call in SQS): a sweep of hundreds of due runs in every space stays well inside its
+  // minute. What the queue refuses is said once per answer, and the rest still go.
+  const refused = new Set<number>();
+  try {
+    for (const { index, reason } of await deps.judgeQueue.sendAll(messages)) {
+      refused.add(index);
+      failures.add(reason);
+    }
+  } catch (error) {
+    failures.add(messageOf(error));
+    for (const index of messages.keys()) refused.add(index);
+  }
+  const queued = messages
+    .filter((message, index) => !refused.has(index) && !('collect' in message))
+    .reduce((n, message) => n + ('submit' in message ? message.submit.length : 1), 0);
+  const swept = { space, queued, probe: due.probe };
   return batchMode || open.length > 0 ? { ...swept, collects: open.length } : swept;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
-async function sweepDue(
+/** The space's due runs as judge messages (one probe of a held space; a batch-mode space's in submissions). */
+async function dueMessages(
   deps: SweepDeps,
   space: string,
   batchMode: boolean,
-  send: (message: JudgeQueueMessage) => Promise<number>,
-): Promise<SpaceSweep> {
+): Promise<{ messages: JudgeQueueMessage[]; probe: string | null }> {
   const status = await deps.judging.getJudgingStatus(space);
   const held = status !== null && status.value.state !== 'judging';
   const due = await deps.runs.listDueRuns(space, deps.clock.now().toISOString(), held ? 1 : SWEEP_LIMIT);
   const probe = held ? due[0] : undefined;
   if (held) {
-    if (!probe) return { space, queued: 0, probe: null };
+    if (!probe) return { messages: [], probe: null };
     // Naming the probe lets the judge spend a call on a refused key exactly once per sweep. A conflict
     // means the status just changed (resumed, say): this sweep sends nothing and the next one sees it.
     if (
       status.value.state === 'paused' &&
       !(await deps.judging.putJudgingStatus({ ...status.value, probeRunId: probe.id }, status.rev))
     ) {
-      return { space, queued: 0, probe: null };
+      return { messages: [], probe: null };
     }
   }
   const runs = due.map((row) => ({ id: row.id, finishedAt: row.finishedAt }));
-  let queued = 0;
+  const messages: JudgeQueueMessage[] = [];
   if (batchMode)
-    for (let i = 0; i < runs.length; i += BATCH_SUBMIT_MAX_RUNS) {
-      const submit = runs.slice(i, i + BATCH_SUBMIT_MAX_RUNS);
-      queued += (await send({ space, submit })) * submit.length;
-    }
-  else for (const run of runs) queued += await send({ space, ...run });
-  return { space, queued, probe: probe?.id ?? null };
+    for (let i = 0; i < runs.length; i += BATCH_SUBMIT_MAX_RUNS)
+      messages.push({ space, submit: runs.slice(i, i + BATCH_SUBMIT_MAX_RUNS) });
+  else for (const run of runs) messages.push({ space, ...run });
+  return { messages, probe: probe?.id ?? null };
 }

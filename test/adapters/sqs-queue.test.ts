@@ -7,6 +7,7 @@ import { acceptDelivery, type IngestDeps } from '#core/ingest/accept-delivery.ts
 import { SqsQueue } from '#adapters/aws/sqs-queue.ts';
 import { parseConfig } from '#schema/config.ts';
 import { LANDING_MESSAGE_MAX_BYTES, landingMessageSchema, type LandingMessage } from '#schema/messages.ts';
+import type { JudgeMessage } from '#core/ports.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { runDelivery, signedDeliveryHeaders } from '../helpers/deliveries.ts';
 import { InMemoryKeySource, SettableClock } from '../helpers/in-memory-ports.ts';
@@ -70,5 +71,44 @@ describe('a delivery on the landing queue', () => {
     expect((await send(delivery)).status).toBe(202);
     const message = await landingMessage();
     expect(message.inboxKey).toMatch(/^inbox\/Main\//);
+  });
+});
+
+describe('judge messages sent together', () => {
+  it('arrive every one as sent, ten to a call, and a queue that refuses the call names each message refused', async () => {
+    const calls: string[] = [];
+    t.emulators.sqs.middlewareStack.add(
+      (next, context) => (args) => {
+        calls.push(context.commandName ?? '');
+        return next(args);
+      },
+      { step: 'initialize', name: 'countCalls' },
+    );
+    try {
+      const queue = new SqsQueue<JudgeMessage>(t.emulators.sqs, t.emulators.queueUrls.judge);
+      const messages = Array.from({ length: 25 }, (_, k) => ({
+        space: 'Main',
+        id: `run-${k}-\uFFFF`,
+        finishedAt: '2026-12-07T08:00:00.000Z',
+      }));
+      expect(await queue.sendAll(messages)).toEqual([]);
+      expect(calls).toEqual(['SendMessageBatchCommand', 'SendMessageBatchCommand', 'SendMessageBatchCommand']);
+      const received: JudgeMessage[] = [];
+      while (received.length < messages.length) {
+        const { Messages = [] } = await t.emulators.sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: t.emulators.queueUrls.judge, MaxNumberOfMessages: 10 }),
+        );
+        if (Messages.length === 0) break;
+        received.push(...Messages.map((m) => JSON.parse(m.Body!) as JudgeMessage));
+      }
+      expect(received.map((m) => m.id).sort()).toEqual(messages.map((m) => m.id).sort());
+
+      const gone = new SqsQueue<JudgeMessage>(t.emulators.sqs, `${t.emulators.queueUrls.judge}-deleted`);
+      const refused = await gone.sendAll(messages.slice(0, 12));
+      expect(refused.map((r) => r.index)).toEqual([...Array(12).keys()]);
+      expect(refused[0]!.reason).toMatch(/^\w*QueueDoesNotExist\w*: /);
+    } finally {
+      t.emulators.sqs.middlewareStack.remove('countCalls');
+    }
   });
 });

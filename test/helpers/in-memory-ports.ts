@@ -20,6 +20,7 @@ import {
   type KeySource,
   type LeaseStore,
   type MessageQueue,
+  type QueueRefusal,
   type ObjectStore,
   type Page,
   type PairingCheck,
@@ -298,6 +299,15 @@ export class RecordingQueue<T> implements MessageQueue<T> {
 
   async send(message: T): Promise<void> {
     this.sent.push(structuredClone(message));
+  }
+
+  async sendAll(messages: readonly T[]): Promise<QueueRefusal[]> {
+    const refused: QueueRefusal[] = [];
+    for (const [index, message] of messages.entries())
+      await this.send(message).catch((error: Error) =>
+        refused.push({ index, reason: `${error.name}: ${error.message}` }),
+      );
+    return refused;
   }
 }
 

@@ -122,9 +122,8 @@ describe('where the landing queue is durable', () => {
 
   it('a delivery whose message cannot be sent is answered with an error, not 202, and nothing is half kept', async () => {
     const { send, inbox, deps } = world(64 * 1024);
-    deps.landingQueue = {
-      send: () => Promise.reject(new Error('SQS SendMessage timed out')),
-    };
+    const timedOut = () => Promise.reject(new Error('SQS SendMessage timed out'));
+    deps.landingQueue = { send: timedOut, sendAll: timedOut };
     await expect(send('mac-studio-1', runDelivery({ taskId: 'unsent-1' }))).rejects.toThrow('timed out');
     expect(inbox.objects.size).toBe(0);
   });

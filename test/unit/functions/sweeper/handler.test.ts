@@ -81,15 +81,21 @@ describe('the sweeper handler', () => {
     const refused = dueAt('Alpha', 'a0', '2026-11-29T10:00:00.000Z');
     const others = [dueAt('Alpha', 'a1', '2026-11-29T11:00:00.000Z'), dueAt('Beta', 'b1', '2026-11-29T11:00:00.000Z')];
     for (const row of [refused, ...others]) await table.putRun(row, null);
-    const judgeQueue = new RecordingQueue<JudgeMessage>();
     const invalid = () => Object.assign(new Error('Invalid characters found.'), { name: 'InvalidMessageContents' });
+    // The queue takes every message it is sent together with the refused one, as SendMessageBatch answers.
+    const judgeQueue = new (class extends RecordingQueue<JudgeMessage> {
+      override async send(message: JudgeMessage) {
+        if ('id' in message && message.id === refused.id) throw invalid();
+        return super.send(message);
+      }
+    })();
     const handler = createSweeperHandler(
       {
         config,
         runs: table,
         judging: table,
         batches: table,
-        judgeQueue: failingWhen(judgeQueue, 'send', (message) => 'id' in message && message.id === refused.id, invalid),
+        judgeQueue,
         clock: new SettableClock(NOW),
       },
       instrumentation('sweeper'),
