@@ -113,6 +113,8 @@ export const snapshotManifestKey = (space: string) => `${snapshotSpacePrefix(spa
 export const snapshotPartKey = (space: string, name: string, kind: 'runs' | 'columns') =>
   `${snapshotSpacePrefix(space)}parts/${name}.${kind === 'runs' ? 'runs.json' : 'columns.bin'}.gz`;
 export const snapshotIssuesKey = (space: string, name: string) => `${snapshotSpacePrefix(space)}issues/${name}.json.gz`;
+/** Where a daily rebuild the compactor's time cut short keeps how far it got (snapshot-store.ts). */
+export const snapshotRebuildKey = (space: string) => `${snapshotSpacePrefix(space)}rebuild.json`;
 
 /** Data bucket: exports too large for one answer, served by a short-lived link and expired after a day. */
 export const EXPORTS_PREFIX = 'exports/';
@@ -153,9 +155,14 @@ export const DATA_OBJECT_GRANTS = {
   'snapshot-compactor': {
     get: [`${SNAPSHOTS_PREFIX}*`],
     put: [`${SNAPSHOTS_PREFIX}*`, `${RUN_DATASET_PREFIX}*`],
-    list: [`${SNAPSHOTS_PREFIX}*`],
+    // The run dataset's parts a sealed rebuild supersedes, and a finished rebuild's progress.
+    delete: [`${RUN_DATASET_PREFIX}*`, snapshotRebuildKey('*')],
+    list: [`${SNAPSHOTS_PREFIX}*`, `${RUN_DATASET_PREFIX}*`],
   },
-} as const satisfies Record<string, { get: readonly string[]; put: readonly string[]; list: readonly string[] }>;
+} as const satisfies Record<
+  string,
+  { get: readonly string[]; put: readonly string[]; delete?: readonly string[]; list: readonly string[] }
+>;
 export type DataObjectUser = keyof typeof DATA_OBJECT_GRANTS;
 
 // ---- The table -----------------------------------------------------------------------------------------

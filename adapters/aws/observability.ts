@@ -76,13 +76,13 @@ export function instrumentation(
  */
 export function instrumented<E, R>(
   { logger, metrics }: Instrumentation,
-  handle: (event: E) => Promise<R>,
+  handle: (event: E, context?: Context) => Promise<R>,
 ): LambdaHandler<E, R> {
   return (event, context) =>
     scopes.run({}, async () => {
       if (context) logger.addContext(context);
       try {
-        return await handle(event);
+        return await handle(event, context);
       } finally {
         if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
       }

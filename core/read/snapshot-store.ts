@@ -14,7 +14,9 @@
 // parts one at a time without the rows the deltas supersede, and the deltas' runs as base parts (memory: one
 // part and the ids the deltas hold; amortised, a merge costs a constant per changed row). Too many small
 // deltas are folded into one the same way, leaving the base as it is. Once a day the table is read whole
-// (streamed, one part in memory), for rows the delta cannot see. The last part of every snapshot is written
+// (streamed, one part in memory), for rows the delta cannot see; a rebuild the function's time cuts short keeps
+// how far it got beside the manifest and the next compaction goes on, each first bringing the snapshot up to
+// date, so a space of any size is rebuilt within the function's timeout, in as many runs as it takes. The last part of every snapshot is written
 // by the compaction that writes its manifest and names the snapshot's layout in its header: it is the first
 // answer of the columns route, so a cockpit learns the parts from it. Every compaction then writes the
 // manifest, one small object naming the parts with their SHA-256, the issue records and the `asOf`, only if
@@ -37,6 +39,7 @@ import {
   snapshotIssuesKey,
   snapshotManifestKey,
   snapshotPartKey,
+  snapshotRebuildKey,
   snapshotSpacePrefix,
 } from '../storage-layout.ts';
 import { LAMBDA_ANSWER_BYTES } from '../operations.ts';
@@ -353,8 +356,11 @@ export interface CompactionResult {
   issues: number;
   issuesChanged: number;
   source: SpaceRuns['source'];
-  /** What the compaction did with the parts: read the table whole, added a delta, merged into the base, folded the deltas. */
-  kind: 'rebuilt' | 'delta' | 'merged' | 'folded' | 'unchanged';
+  /**
+   * What the compaction did with the parts: read the table whole, added a delta, merged into the base, folded the
+   * deltas, or read part of the table for a rebuild its time cut short (`rebuilding`: the next one goes on).
+   */
+  kind: 'rebuilt' | 'delta' | 'merged' | 'folded' | 'unchanged' | 'rebuilding';
   written: boolean;
   /** Another compaction replaced the manifest after this one read it: this one's manifest was dropped. */
   superseded: boolean;
@@ -363,24 +369,62 @@ export interface CompactionResult {
 /** A part the compactor had to read did not check out: the snapshot is rebuilt from the table. */
 class UnusablePart extends Error {}
 
-/** One compaction of one space: bring the snapshot up to date by a delta, a merge or a fold, or from the table. */
+/**
+ * A rebuild stops, keeping how far it got, once its function has less than this left: the parts of the runs it
+ * holds (at most a part's worth) are written in that time.
+ */
+export const REBUILD_STOP_MS = 60_000;
+
+/** The compactor's time: how many milliseconds its function has left (none given: no limit, as in local mode). */
+export type TimeLeft = () => number;
+
+/**
+ * One compaction of one space: bring the snapshot up to date by a delta, a merge or a fold, or from the table. A
+ * rebuild (daily, or of a snapshot missing or unusable) reads the table in pages, and stops once `timeLeft` says
+ * the function is nearly out of time, keeping how far it got; the next compaction goes on from there. Every
+ * compaction first brings an existing snapshot up to date, rebuild or not, so the cockpit stays current while a
+ * rebuild of a big space takes several runs.
+ */
 export async function compactSpace(
   deps: SnapshotDeps,
   space: string,
   limits: ColumnPartLimits = COLUMN_PART_LIMITS,
   policy: MergePolicy = MERGE_POLICY,
+  timeLeft: TimeLeft = () => Infinity,
 ): Promise<CompactionResult> {
   await deleteSupersededRunParts(deps, space);
-  const previous = await readManifestVersion(deps.objects, space);
+  let previous = await readManifestVersion(deps.objects, space);
   const manifest = previous.manifest;
+  const now = deps.clock.now();
+  const progress = await readRebuildProgress(deps.objects, space, now);
+  const rebuildDue =
+    !manifest || progress !== null || now.getTime() - Date.parse(manifest.rebuiltAt) >= FULL_REBUILD_EVERY_MS;
+  let before: CompactionResult | null = null;
+  let source: SpaceRuns['source'] = manifest ? 'persisted' : 'missing';
+  if (manifest) {
+    before = await compactChanges(deps, space, previous, limits, policy);
+    if (before === null) source = 'corrupt';
+    else if (!rebuildDue) return before;
+    else if (before.written) previous = await readManifestVersion(deps.objects, space);
+  } else if (progress) source = progress.source;
+  else if ((await deps.objects.list(snapshotSpacePrefix(space))).length > 0) source = 'corrupt';
+  return rebuildSpace(deps, space, previous, progress, { source, limits, before, timeLeft });
+}
+
+/** The snapshot brought up to date by a delta, a merge or a fold; null when a part it had to read did not check out. */
+async function compactChanges(
+  deps: SnapshotDeps,
+  space: string,
+  previous: ManifestVersion,
+  limits: ColumnPartLimits,
+  policy: MergePolicy,
+): Promise<CompactionResult | null> {
+  const manifest = previous.manifest!;
   const loadedIssues = await loadSpaceIssues(deps, space, manifest);
   const now = deps.clock.now();
-  const existed = manifest !== null || (await deps.objects.list(snapshotSpacePrefix(space))).length > 0;
-  let source: SpaceRuns['source'] = manifest ? 'persisted' : existed ? 'corrupt' : 'missing';
-  let rebuild = !manifest || now.getTime() - Date.parse(manifest.rebuiltAt) >= FULL_REBUILD_EVERY_MS;
   // Only what changed is held: a delta is as big as the change, whatever the table.
   const changes = new Map<string, SnapshotRun>();
-  let asOf = rebuild ? '' : await applyChanges(deps, space, changes, manifest!.asOf);
+  const asOf = await applyChanges(deps, space, changes, manifest.asOf);
   if (changes.size > 0)
     await deps.objects.put(
       runPartKey(space, now, 'delta', randomUUID()),
@@ -389,72 +433,182 @@ export async function compactSpace(
     );
   // Read after the runs, from an earlier instant than `asOf`: a record written meanwhile is read again next time.
   let issuesChanged = 0;
-  const issues = rebuild ? new Map<string, StoredIssue>() : loadedIssues.issues;
-  await applyIssueChanges(deps, space, issues, rebuild ? undefined : loadedIssues.asOf, () => issuesChanged++);
-  let changed = changes.size;
+  const issues = loadedIssues.issues;
+  await applyIssueChanges(deps, space, issues, loadedIssues.asOf, () => issuesChanged++);
+  const changed = changes.size;
+  const result = { space, issues: issues.size, issuesChanged, changed };
   // An unchanged snapshot stays as it is: its asOf is older, which only lengthens the delta readers fetch by
   // what the table says changed since (nothing), never what they see.
-  const due = rebuild || changed > 0 || issuesChanged > 0 || loadedIssues.source !== 'persisted';
-  const result = { space, issues: issues.size, issuesChanged };
-  if (!due)
-    return { ...result, changed, runs: manifest!.count, source, kind: 'unchanged', written: false, superseded: false };
-  let done: { parts: SnapshotPart[]; kind: CompactionResult['kind']; snapshot: string } | null = null;
-  if (!rebuild) {
-    try {
-      const writer = new PartWriter(deps.objects, space, limits, now);
-      done = {
-        ...(await withChanges(writer, manifest!, [...changes.values()], asOf, policy)),
-        snapshot: writer.snapshot,
-      };
-    } catch (e) {
-      if (!(e instanceof UnusablePart)) throw e;
-      source = 'corrupt';
-      rebuild = true;
-    }
-  }
-  if (rebuild) {
-    // Streamed: each part is written as soon as it is full, with the Parquet dataset's part of the same runs,
-    // and once all are written, the dataset's seal of this rebuild.
-    const writer = new PartWriter(deps.objects, space, limits, now, async (runs) => {
-      await deps.objects.put(
-        runPartKey(space, now, 'rebuild', randomUUID()),
-        runPart(runs, now, 'rebuild'),
-        RUN_PART_CONTENT_TYPE,
-      );
-    });
-    changed = 0;
-    asOf = await eachRun(deps, space, undefined, (run) => {
-      changed++;
-      return writer.add(run, 'base');
-    });
-    done = { parts: await writer.finish('base', [], asOf), kind: 'rebuilt', snapshot: writer.snapshot };
-    await deps.objects.put(runPartKey(space, now, 'sealed', randomUUID()), sealPart(now), RUN_PART_CONTENT_TYPE);
+  if (changed === 0 && issuesChanged === 0 && loadedIssues.source === 'persisted')
+    return {
+      ...result,
+      runs: manifest.count,
+      source: 'persisted',
+      kind: 'unchanged',
+      written: false,
+      superseded: false,
+    };
+  let done: { parts: SnapshotPart[]; kind: CompactionResult['kind']; snapshot: string };
+  try {
+    const writer = new PartWriter(deps.objects, space, limits, now);
+    done = { ...(await withChanges(writer, manifest, [...changes.values()], asOf, policy)), snapshot: writer.snapshot };
+  } catch (e) {
+    if (e instanceof UnusablePart) return null;
+    throw e;
   }
   const snapshot = await putManifest(deps.objects, space, {
     asOf,
-    done: done!,
+    done,
     issues: issues.values(),
-    rebuiltAt: rebuild ? now.toISOString() : manifest!.rebuiltAt,
+    rebuiltAt: manifest.rebuiltAt,
     previous,
     clock: deps.clock,
   });
-  const written = snapshot !== null;
   return {
     ...result,
-    changed,
-    runs: done!.parts.reduce((n, p) => n + p.count, 0),
-    source: source !== 'persisted' ? source : loadedIssues.source,
-    kind: done!.kind,
-    written,
-    superseded: !written,
+    runs: done.parts.reduce((n, p) => n + p.count, 0),
+    source: loadedIssues.source,
+    kind: done.kind,
+    written: snapshot !== null,
+    superseded: snapshot === null,
   };
 }
 
 /**
- * How long after a rebuild began the parts it supersedes are deleted: its seal is written within the
- * compactor's run (TIMINGS.snapshotCompactorFunction, at most 15 min in Lambda), and a query that began before
- * the seal and still reads the older parts ends within the read function's 15 s (local mode's exports of
- * millions of rows take seconds), so none loses a file it listed.
+ * How far a rebuild got: the instant it began (its parts' `writtenAt`, and its Parquet parts' stamp), the `asOf`
+ * taken before its first read, the table's cursor after the last page its written parts hold, those parts, and
+ * how many Parquet parts it wrote (their names are numbered, so a part written again after a crash replaces
+ * itself instead of repeating its runs).
+ */
+interface RebuildProgress {
+  format: typeof REBUILD_FORMAT;
+  space: string;
+  startedAt: string;
+  asOf: string;
+  name: string;
+  cursor: string | null;
+  parts: SnapshotPart[];
+  runs: number;
+  datasetParts: number;
+  source: SpaceRuns['source'];
+}
+const REBUILD_FORMAT = 'replay-snapshot-rebuild/1';
+
+async function readRebuildProgress(objects: ObjectStore, space: string, now: Date): Promise<RebuildProgress | null> {
+  const text = await objects.getText(snapshotRebuildKey(space));
+  try {
+    const p = text === null ? null : (JSON.parse(text) as Partial<RebuildProgress>);
+    // Anything else (another format, another space) is a rebuild begun again, as is one begun over a day ago:
+    // the parts it wrote first would expire before a manifest had named them a day.
+    const fresh = now.getTime() - Date.parse(p?.startedAt ?? '') < FULL_REBUILD_EVERY_MS;
+    return p?.format === REBUILD_FORMAT && p.space === space && Array.isArray(p.parts) && fresh
+      ? (p as RebuildProgress)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The table read whole into base parts, streamed (one part's runs held at a time), with the Parquet dataset's
+ * part of each, and once every run is written, the dataset's seal of this rebuild and the manifest. Each time a
+ * part's worth is held, its parts are written and the progress kept; out of time, it stops there.
+ */
+async function rebuildSpace(
+  deps: SnapshotDeps,
+  space: string,
+  previous: ManifestVersion,
+  saved: RebuildProgress | null,
+  {
+    source,
+    limits,
+    before,
+    timeLeft,
+  }: {
+    source: SpaceRuns['source'];
+    limits: ColumnPartLimits;
+    before: CompactionResult | null;
+    timeLeft: TimeLeft;
+  },
+): Promise<CompactionResult> {
+  const progress: RebuildProgress = saved ?? {
+    format: REBUILD_FORMAT,
+    space,
+    startedAt: deps.clock.now().toISOString(),
+    asOf: asOfNow(deps.clock),
+    name: randomUUID(),
+    cursor: null,
+    parts: [],
+    runs: 0,
+    datasetParts: 0,
+    source,
+  };
+  const startedAt = new Date(progress.startedAt);
+  const writer = new PartWriter(deps.objects, space, limits, startedAt, async (runs) => {
+    const name = `${progress.name}-${progress.datasetParts}`;
+    const part = runPart(runs, startedAt, 'rebuild');
+    await deps.objects.put(runPartKey(space, startedAt, 'rebuild', name), part, RUN_PART_CONTENT_TYPE);
+    progress.datasetParts++;
+  });
+  let held: SnapshotRun[] = [];
+  let cursor = progress.cursor ?? undefined;
+  const keep = async () => {
+    progress.parts = [...progress.parts, ...(await writer.write(held, 'base'))];
+    progress.cursor = cursor ?? null;
+    held = [];
+    await deps.objects.put(snapshotRebuildKey(space), JSON.stringify(progress), 'application/json');
+  };
+  let pages = 0;
+  do {
+    // At least a page a run, so a rebuild always gets on.
+    if (pages > 0 && timeLeft() < REBUILD_STOP_MS) {
+      await keep();
+      const unchanged = { changed: 0, issues: 0, issuesChanged: 0, runs: 0, written: false, superseded: false };
+      return { ...unchanged, ...before, space, source, kind: 'rebuilding' };
+    }
+    const page = await deps.runs.listRuns(space, { cursor, limit: PAGE });
+    for (const row of page.items) held.push(snapshotRun(row));
+    progress.runs += page.items.length;
+    cursor = page.cursor ?? undefined;
+    pages++;
+    if (cursor && held.length > limits.runs - PAGE) await keep();
+  } while (cursor);
+  for (const run of held) await writer.add(run, 'base');
+  const done = { parts: await writer.finish('base', progress.parts, progress.asOf), snapshot: writer.snapshot };
+  await deps.objects.put(
+    runPartKey(space, startedAt, 'sealed', randomUUID()),
+    sealPart(startedAt),
+    RUN_PART_CONTENT_TYPE,
+  );
+  const issues = new Map<string, StoredIssue>();
+  await applyIssueChanges(deps, space, issues, undefined);
+  const snapshot = await putManifest(deps.objects, space, {
+    asOf: progress.asOf,
+    done,
+    issues: issues.values(),
+    rebuiltAt: progress.startedAt,
+    previous,
+    clock: deps.clock,
+  });
+  await deps.objects.delete(snapshotRebuildKey(space));
+  return {
+    space,
+    changed: progress.runs,
+    issues: issues.size,
+    issuesChanged: 0,
+    runs: done.parts.reduce((n, p) => n + p.count, 0),
+    source,
+    kind: 'rebuilt',
+    written: snapshot !== null,
+    superseded: snapshot === null,
+  };
+}
+
+/**
+ * How long after a rebuild began the parts it supersedes are deleted: no sooner than a compaction after the one
+ * that wrote its seal (a rebuild may take several), and an hour on, so a query that began before the seal and
+ * still reads the older parts (within the read function's 15 s; local mode's exports of millions of rows take
+ * seconds) never loses a file it listed.
  */
 export const SUPERSEDED_PART_GRACE_MS = 60 * 60 * 1000;
 
@@ -474,7 +628,9 @@ export async function deleteSupersededRunParts(deps: SnapshotDeps, space: string
   const sealed = parts.filter((p) => p.kind === 'sealed' && p.at <= settled).map((p) => p.at);
   if (!sealed.length) return 0;
   const rebuilt = Math.max(...sealed);
-  const superseded = parts.filter((p) => p.at < rebuilt);
+  // Readers take only the rebuild's own rows at its instant (engine-queries.ts latestRunsSql): a delta stamped
+  // the same is superseded too.
+  const superseded = parts.filter((p) => p.at < rebuilt || (p.at === rebuilt && p.kind === 'delta'));
   for (const { key } of superseded) await deps.objects.delete(key);
   return superseded.length;
 }

@@ -43,7 +43,8 @@ export const INBOX_EXPIRY_DAYS = 14;
 /** Days an overwritten snapshot object is kept. */
 export const SNAPSHOT_VERSION_DAYS = 1;
 /**
- * Days after which a snapshot object, and a part of the run dataset, expires. The compactor writes parts under fresh names and never deletes;
+ * Days after which a snapshot object, and a part of the run dataset, expires. The compactor writes parts under fresh
+ * names and deletes only run dataset parts a sealed rebuild superseded (and its finished rebuild's progress);
  * every object a healthy compactor's manifest names is at most a day old (its daily rebuild writes them all
  * anew), so what expires is what no manifest names any more. Should the compactor stop for this long, readers
  * find the objects missing and read the table, as for a lost snapshot.

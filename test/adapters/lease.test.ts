@@ -8,12 +8,13 @@ import type { LeaseStore } from '#core/ports.ts';
 import { createSnapshotCompactorHandler } from '#functions/snapshot-compactor/handler.ts';
 import { LEASES, TIMINGS } from '#core/operations.ts';
 import { parseConfig } from '#schema/config.ts';
-import { snapshotManifestKey } from '#core/storage-layout.ts';
+import { snapshotManifestKey, snapshotRebuildKey, snapshotSpacePrefix } from '#core/storage-layout.ts';
+import { runRow } from '../helpers/records.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { InMemoryLeases, InMemoryObjectStore, InMemoryTable, SettableClock } from '../helpers/in-memory-ports.ts';
 import { capturingOutput, logLines } from '../helpers/lambda-output.ts';
 import { instrumentation } from '#adapters/aws/observability.ts';
-import { scheduledEvent } from '../helpers/events.ts';
+import { lambdaContext, scheduledEvent } from '../helpers/events.ts';
 
 let t: TestStores;
 beforeAll(async () => {
@@ -116,5 +117,56 @@ describe('the snapshot compactor', () => {
     clock.advance(361);
     await capturingOutput(() => compact(scheduledEvent()));
     expect(await objects.getText(snapshotManifestKey('S'))).not.toBeNull();
+  });
+
+  it('compacts every other space when one fails, then fails the run naming it', async () => {
+    const table = new InMemoryTable();
+    const failing = new (class extends InMemoryObjectStore {
+      override async put(key: string, body: string | Uint8Array, type?: string): Promise<void> {
+        if (key.startsWith(snapshotSpacePrefix('Broken'))) throw new Error('access denied');
+        return super.put(key, body, type);
+      }
+    })();
+    const spaces = parseConfig({
+      spaces: { A: { senders: ['mac-1'] }, Broken: { senders: ['mac-1'] }, C: { senders: ['mac-1'] } },
+    });
+    const compact = createSnapshotCompactorHandler(
+      {
+        config: spaces,
+        runs: table,
+        issues: table,
+        objects: failing,
+        leases: new InMemoryLeases(),
+        clock: new SettableClock(at(T0)),
+      },
+      instrumentation('snapshot-compactor'),
+    );
+    let failure: unknown;
+    const { output } = await capturingOutput(() => compact(scheduledEvent()).catch((e: unknown) => (failure = e)));
+    expect(String(failure)).toContain('The compaction was incomplete: Broken.');
+    for (const space of ['A', 'C']) expect(await failing.getText(snapshotManifestKey(space))).not.toBeNull();
+    expect(logLines(output, 'compaction of a space failed')).toEqual([expect.objectContaining({ space: 'Broken' })]);
+  });
+
+  it('stops a rebuild short of the function timeout, keeping how far it got', async () => {
+    const table = new InMemoryTable();
+    for (let k = 0; k < 1500; k++) await table.putRun(runRow({ taskId: `t${k}` }, { space: 'S' }), null);
+    const objects = new InMemoryObjectStore();
+    const compact = createSnapshotCompactorHandler(
+      { config, runs: table, issues: table, objects, leases: new InMemoryLeases(), clock: new SettableClock(at(T0)) },
+      instrumentation('snapshot-compactor'),
+    );
+    // Less than a minute left after the first page of the table.
+    const { output } = await capturingOutput(() =>
+      compact(scheduledEvent(), lambdaContext('snapshot-compactor', 30_000)),
+    );
+    expect(await objects.getText(snapshotManifestKey('S'))).toBeNull();
+    expect(await objects.getText(snapshotRebuildKey('S'))).not.toBeNull();
+    expect(logLines(output, 'the rebuild stopped short of the time limit; the next compaction goes on')).toHaveLength(
+      1,
+    );
+    await capturingOutput(() => compact(scheduledEvent(), lambdaContext('snapshot-compactor', 30_000)));
+    expect(await objects.getText(snapshotManifestKey('S'))).not.toBeNull();
+    expect(await objects.getText(snapshotRebuildKey('S'))).toBeNull();
   });
 });

@@ -299,7 +299,7 @@ describe('each function holds exactly what it uses', () => {
     expect(actionsOn(reconciler.roleId, judgeQueueId)).toEqual([]);
   });
 
-  it('snapshot compactor: reads the table and writes only its lease, reads and writes snapshots, adds run dataset parts, deletes nothing, nothing on the inbox', () => {
+  it('snapshot compactor: reads the table and writes only its lease, reads and writes snapshots, adds and deletes run dataset parts, deletes only its rebuild progress among snapshots, nothing on the inbox', () => {
     expect(actionsOn(compactor.roleId, tableId)).toEqual([
       'dynamodb:BatchGetItem',
       'dynamodb:DeleteItem',
@@ -312,7 +312,10 @@ describe('each function holds exactly what it uses', () => {
       { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['LEASE#snapshot-compactor'] } },
     ]);
     expect(objectGrants(compactor.roleId, dataId)).toEqual([
+      's3:DeleteObject runs-parquet/*',
+      's3:DeleteObject snapshots/*/rebuild.json',
       's3:GetObject snapshots/*',
+      's3:ListBucket under runs-parquet/*',
       's3:ListBucket under snapshots/*',
       's3:PutObject runs-parquet/*',
       's3:PutObject snapshots/*',
@@ -464,8 +467,9 @@ describe('each function holds exactly what it uses', () => {
     ]);
   });
 
-  it('nobody deletes data objects, and only the lander deletes inbox objects', () => {
-    expect(rolesAllowed(state, functionTemplates, 's3:DeleteObject', dataId)).toEqual([]);
+  it("nobody deletes a run's objects, only the compactor the derived parts it supersedes, and only the lander inbox objects", () => {
+    // Its delete patterns (runs-parquet/*, its rebuild progress) are asserted exactly in its own test above.
+    expect(rolesAllowed(state, functionTemplates, 's3:DeleteObject', dataId)).toEqual([compactor.roleId]);
     expect(rolesAllowed(state, functionTemplates, 's3:DeleteObject', inboxId)).toEqual([lander.roleId]);
     expect(actionsOn(sweeper.roleId, inboxId)).toEqual([]);
   });

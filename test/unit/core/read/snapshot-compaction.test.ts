@@ -5,20 +5,26 @@
 // test/adapters/snapshot-compactor-memory.test.ts.
 import { gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import { parquetReadObjects } from 'hyparquet';
 import { columnsFromBytes, compactOf, type CompactRun } from '#analytics/columns.ts';
 import { RunTable } from '#analytics/run-table.ts';
 import { answerRead } from '#core/read/read-api.ts';
+import { runPartOf } from '#core/read/run-dataset.ts';
 import {
   compactSpace,
+  FULL_REBUILD_EVERY_MS,
   loadSpaceRuns,
   readManifest,
   type ColumnPartLimits,
   type MergePolicy,
+  type TimeLeft,
 } from '#core/read/snapshot-store.ts';
+import { DATA_OBJECT_GRANTS, runDatasetSpacePrefix, snapshotRebuildKey } from '#core/storage-layout.ts';
 import { snapshotRun } from '#analytics/run-snapshot.ts';
 import { parseConfig } from '#schema/config.ts';
 import { runId } from '#schema/run.ts';
 import { InMemoryObjectStore, InMemoryTable } from '../../../helpers/in-memory-ports.ts';
+import { grantedOnly } from '../../../helpers/granted-objects.ts';
 import { storedIssue } from '../../../helpers/records.ts';
 import { snapshotWorld } from '../../../helpers/snapshot-world.ts';
 
@@ -71,9 +77,15 @@ async function change(round: number, count: number, fresh: number, among: number
   for (let k = 0; k < fresh; k++) await t.store.putRun(run(SPACE, `new-${round}-${k}`, 'resolved', later()), null);
 }
 
-const compact = (policy?: MergePolicy) => {
+const compact = (policy?: MergePolicy, timeLeft?: TimeLeft) => {
   clock += 10 * 60_000;
-  return compactSpace({ ...coldProcess().deps, clock: { now: () => new Date(clock) } }, SPACE, LIMITS, policy);
+  return compactSpace(
+    { ...coldProcess().deps, clock: { now: () => new Date(clock) } },
+    SPACE,
+    LIMITS,
+    policy,
+    timeLeft,
+  );
 };
 
 /** Every run of the table, as the cockpit sees it, by id. */
@@ -223,5 +235,104 @@ describe('the bounded compactor', () => {
     const manifest = (await readManifest(t.data, SPACE))!;
     expect(manifest.parts.map((p) => p.kind)).toEqual(['base', 'base', 'base', 'delta', 'delta']);
     expect(runsOf(await cockpitTable())).toEqual(await truth());
+  });
+});
+
+describe("a rebuild cut short by its function's time", () => {
+  /** A function with time for `pages` pages of the table (a thousand runs each), then none. */
+  const timeFor = (pages: number): TimeLeft => {
+    let left = pages;
+    return () => (--left > 0 ? Infinity : 0);
+  };
+  /** The run ids of the newest sealed rebuild's Parquet parts, as often as they hold them, and of the deltas after it. */
+  async function datasetRows(): Promise<{ rebuild: string[]; after: string[] }> {
+    const parts = (await t.data.list(runDatasetSpacePrefix(SPACE))).map((key) => ({ key, ...runPartOf(key)! }));
+    const rebuilt = Math.max(...parts.filter((p) => p.kind === 'sealed').map((p) => p.writtenAt.getTime()));
+    const idsIn = async (kept: typeof parts) => {
+      const ids: string[] = [];
+      for (const { key } of kept) {
+        const bytes = (await t.data.getBytes(key))!;
+        const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+        ids.push(...(await parquetReadObjects({ file, columns: ['id'] })).map((r) => r['id'] as string));
+      }
+      return ids;
+    };
+    return {
+      rebuild: await idsIn(parts.filter((p) => p.kind === 'rebuild' && p.writtenAt.getTime() === rebuilt)),
+      after: await idsIn(parts.filter((p) => p.kind === 'delta' && p.writtenAt.getTime() > rebuilt)),
+    };
+  }
+
+  it('goes on where it stopped, the cockpit current meanwhile, every run once in the rebuild', async () => {
+    await seededSpace(SPACE, 2500, LIMITS);
+    const kept = await readManifest(t.data, SPACE);
+    clock = Date.now() + FULL_REBUILD_EVERY_MS;
+    // Time for a page of three: the rebuild keeps how far it got.
+    expect(await compact(undefined, timeFor(1))).toMatchObject({ kind: 'rebuilding', written: false });
+    expect(await t.data.getText(snapshotRebuildKey(SPACE))).not.toBeNull();
+    // Runs judged again and landed meanwhile: the next compaction brings the snapshot up to date first.
+    await change(0, 6, 3, 2500);
+    expect(await compact(undefined, timeFor(1))).toMatchObject({ kind: 'rebuilding', changed: 9, written: true });
+    expect(runsOf(await cockpitTable())).toEqual(await truth());
+    await change(1, 4, 2, 2500);
+    expect(await compact(undefined, timeFor(1))).toMatchObject({ kind: 'rebuilt' });
+    expect(await t.data.getText(snapshotRebuildKey(SPACE))).toBeNull();
+    const manifest = (await readManifest(t.data, SPACE))!;
+    expect(manifest.rebuiltAt).not.toBe(kept!.rebuiltAt);
+    expect(manifest.parts.every((p) => p.kind === 'base')).toBe(true);
+    // Read with the table's changes since its `asOf`, as every reader does: the table's runs, each once.
+    const expected = await truth();
+    const cold = coldProcess();
+    expect((await stats(cold.deps, SPACE)).groups).toEqual([
+      expect.objectContaining({ runs: expected.size, n: expected.size }),
+    ]);
+    expect(cold.wholeReads()).toBe(0);
+    // The rebuild's Parquet parts hold no run twice; with the deltas written while it ran, they hold every run.
+    const { rebuild, after } = await datasetRows();
+    expect(rebuild.length).toBe(new Set(rebuild).size);
+    expect(new Set([...rebuild, ...after])).toEqual(new Set(expected.keys()));
+    // The next compaction's delta holds what changed during the rebuild: the cockpit's parts are the table.
+    expect(await compact()).toMatchObject({ kind: 'delta' });
+    expect(runsOf(await cockpitTable())).toEqual(expected);
+  });
+
+  it('writes no run twice when it stops between writing a part and keeping how far it got', async () => {
+    await seededSpace(SPACE, 2500, LIMITS);
+    clock = Date.now() + FULL_REBUILD_EVERY_MS;
+    // The function dies after the second page's parts are written, before the progress is: that page is read again.
+    const put = t.data.put.bind(t.data);
+    let progressPuts = 0;
+    t.data.put = async (key, body, type) => {
+      if (key === snapshotRebuildKey(SPACE) && ++progressPuts === 2) throw new Error('the function timed out');
+      return put(key, body, type);
+    };
+    await expect(compact()).rejects.toThrow('the function timed out');
+    t.data.put = put;
+    expect(await compact()).toMatchObject({ kind: 'rebuilt', runs: 2500 });
+    const { rebuild } = await datasetRows();
+    expect(rebuild).toHaveLength(2500);
+    expect(new Set(rebuild).size).toBe(2500);
+    expect(runsOf(await cockpitTable())).toEqual(await truth());
+  });
+
+  it('touches only objects the compactor grant allows, from the first snapshot to deleting superseded parts', async () => {
+    t.data = grantedOnly(t.data, DATA_OBJECT_GRANTS['snapshot-compactor']);
+    await seededSpace(SPACE, 1500, LIMITS);
+    clock = Date.now();
+    await change(0, 5, 2, 1500);
+    const kinds = [(await compact()).kind];
+    clock += FULL_REBUILD_EVERY_MS;
+    kinds.push((await compact(undefined, timeFor(1))).kind, (await compact(undefined, timeFor(1))).kind);
+    const before = (await t.data.list(runDatasetSpacePrefix(SPACE))).length;
+    clock += 2 * 3600_000;
+    kinds.push((await compact()).kind);
+    expect(kinds).toEqual(['delta', 'rebuilding', 'rebuilt', 'unchanged']);
+    // The parts the rebuild superseded, deleted once it was sealed an hour before: its own are what is left.
+    const after = (await t.data.list(runDatasetSpacePrefix(SPACE))).map((key) => runPartOf(key)!);
+    const rebuilt = Math.max(...after.filter((p) => p.kind === 'sealed').map((p) => p.writtenAt.getTime()));
+    expect(after.length).toBeLessThan(before);
+    expect(new Set(after.map((p) => `${p.kind} ${p.writtenAt.getTime()}`))).toEqual(
+      new Set([`rebuild ${rebuilt}`, `sealed ${rebuilt}`]),
+    );
   });
 });

@@ -1,0 +1,37 @@
+// An object store that refuses what an IAM grant would (infra/aws/constructs/object-access-policy.ts): each call
+// checked against the grant's key patterns (`*`: any characters, "/" included), a listing against its prefixes.
+// The emulators grant everything, so this is how a test finds a code path that needs a right AWS would refuse.
+import type { ObjectStore } from '#core/ports.ts';
+import type { KeyGrant } from '#infra/aws/constructs/object-access-policy.ts';
+
+const ACTION_OF: Record<keyof ObjectStore, keyof KeyGrant> = {
+  put: 'put',
+  putIfAbsent: 'put',
+  putIfMatch: 'put',
+  getWithEtag: 'get',
+  getText: 'get',
+  getBytes: 'get',
+  delete: 'delete',
+  list: 'list',
+  listWrittenBefore: 'list',
+};
+
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const matches = (pattern: string, key: string) =>
+  new RegExp(`^${pattern.split('*').map(literal).join('.*')}$`, 's').test(key);
+
+/** `store` as a function holding only `grant` sees it: a call outside it throws AccessDenied, naming the key. */
+export function grantedOnly<S extends ObjectStore>(store: S, grant: KeyGrant): S {
+  return new Proxy(store, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      const action = ACTION_OF[name as keyof ObjectStore];
+      if (!action || typeof value !== 'function') return value;
+      return (key: string, ...rest: unknown[]) => {
+        if (!(grant[action] ?? []).some((pattern) => matches(pattern, key)))
+          throw Object.assign(new Error(`AccessDenied: ${action} ${key}`), { name: 'AccessDenied' });
+        return (value as (...args: unknown[]) => unknown).apply(target, [key, ...rest]);
+      };
+    },
+  });
+}
