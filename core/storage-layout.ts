@@ -132,6 +132,31 @@ export const spaceReadPrefixes = (space: string) => [
   referenceSpacePrefix(space),
 ];
 
+/** Object actions on key patterns of one bucket (`*`: any characters, "/" included), and listing only under `list` prefixes. */
+export interface KeyGrant {
+  get: readonly string[];
+  put: readonly string[];
+  delete?: readonly string[];
+  list: readonly string[];
+}
+
+/**
+ * What a space's read API may do in the data bucket (infra/aws/stateful-stack.ts `spaceObjectReads`), as key
+ * patterns: read and list `spaceReadPrefixes`; write its exports too large for one answer and read them back; and,
+ * as Athena acts with the caller's credentials, read and list the space's partition of the run dataset, write and
+ * read the results its workgroup writes, and list an UNLOAD's export prefix to check it is empty.
+ */
+export function spaceReadGrant(space: string): KeyGrant {
+  const prefixes = spaceReadPrefixes(space).map((prefix) => `${prefix}*`);
+  const exports = `${exportSpacePrefix(space)}*`;
+  const queried = [`${runDatasetSpacePrefix(space)}*`, `${athenaResultsPrefix(space)}*`];
+  return {
+    get: [...prefixes, exports, ...queried],
+    put: [exports, `${athenaResultsPrefix(space)}*`],
+    list: [...prefixes, ...queried, exports],
+  };
+}
+
 /**
  * Who may do what in the data bucket, as key patterns (`*`: any characters, "/" included), one writer per kind of
  * object (infra/aws/stateful-stack.ts). A run object's pattern stars its space, id and finishedAt, then names the
@@ -159,10 +184,7 @@ export const DATA_OBJECT_GRANTS = {
     delete: [`${RUN_DATASET_PREFIX}*`, snapshotRebuildKey('*')],
     list: [`${SNAPSHOTS_PREFIX}*`, `${RUN_DATASET_PREFIX}*`],
   },
-} as const satisfies Record<
-  string,
-  { get: readonly string[]; put: readonly string[]; delete?: readonly string[]; list: readonly string[] }
->;
+} as const satisfies Record<string, KeyGrant>;
 export type DataObjectUser = keyof typeof DATA_OBJECT_GRANTS;
 
 // ---- The table -----------------------------------------------------------------------------------------

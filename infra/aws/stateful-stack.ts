@@ -12,13 +12,11 @@ import {
   DATA_OBJECT_GRANTS,
   SNAPSHOTS_PREFIX,
   RUN_DATASET_PREFIX,
-  spaceReadPrefixes,
+  spaceReadGrant,
+  type KeyGrant,
   EXPORT_LINK_DAYS,
   EXPORTS_PREFIX,
-  exportSpacePrefix,
   ATHENA_RESULTS_PREFIX,
-  athenaResultsPrefix,
-  runDatasetSpacePrefix,
   type DataObjectUser,
 } from '#core/storage-layout.ts';
 import { keySecretName } from '#shared/key-names.ts';
@@ -27,7 +25,7 @@ import { LANDING_MESSAGE_MAX_BYTES } from '#schema/messages.ts';
 import { MAX_RECEIVES, TIMEOUTS, visibilityFor } from './timing.ts';
 import type { DeploymentNames } from './deployment-names.ts';
 import { analystPool, type Analysts } from './constructs/analyst-pool.ts';
-import { objectAccessPolicy, type KeyGrant, type ObjectAccess } from './constructs/object-access-policy.ts';
+import { objectAccessPolicy, type ObjectAccess } from './constructs/object-access-policy.ts';
 import { runDatasetCatalog, type RunDatasetCatalog } from './constructs/run-dataset-engine.ts';
 import {
   adopted,
@@ -255,26 +253,13 @@ export class StatefulStack extends Stack implements PipelineState {
     );
   }
 
-  /**
-   * What a space's read API reads (`spaceReadPrefixes`), listing only under those prefixes, and the space's
-   * exports too large for one answer, which it writes and links to. Athena reads and lists with the caller's
-   * credentials: the space's partition of the run dataset (the table's projection names it), the results its
-   * cockpits' workgroups write, which the function reads back, and an UNLOAD's export prefix, listed to check
-   * it is empty.
-   */
+  /** What a space's read API may do in the data bucket (`spaceReadGrant`). */
   spaceObjectReads(space: string): ObjectAccess {
-    const prefixes = spaceReadPrefixes(space).map((prefix) => `${prefix}*`);
-    const exports = `${exportSpacePrefix(space)}*`;
-    const queried = [`${runDatasetSpacePrefix(space)}*`, `${athenaResultsPrefix(space)}*`];
     return this.keyAccess(
       `data-read-space-${space}`,
       `read the run objects, snapshot, reference cache and run dataset of space ${space}, write its large exports and query results`,
       this.data,
-      {
-        get: [...prefixes, exports, ...queried],
-        put: [exports, `${athenaResultsPrefix(space)}*`],
-        list: [...prefixes, ...queried, exports],
-      },
+      spaceReadGrant(space),
     );
   }
 

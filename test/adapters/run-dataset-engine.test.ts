@@ -34,12 +34,13 @@ import { compactSpace, readManifest } from '#core/read/snapshot-store.ts';
 import { allRunsView, exportRowsSql, filteredSql } from '#core/read/engine-queries.ts';
 import { DEFAULT_EXPORT_FIELDS } from '#schema/export-fields.ts';
 import { runPart, runPartKey, runPartOf } from '#core/read/run-dataset.ts';
-import { runDatasetSpacePrefix } from '#core/storage-layout.ts';
+import { athenaResultsPrefix, runDatasetSpacePrefix, spaceReadGrant } from '#core/storage-layout.ts';
 import { snapshotRun } from '#analytics/run-snapshot.ts';
 import { parseConfig } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
 import { startAthenaStandIn, type AthenaStandIn } from '../helpers/athena-stand-in.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
+import { grantedOnly } from '../helpers/granted-objects.ts';
 import { InMemoryKeySource, InMemoryTable, SettableClock } from '../helpers/in-memory-ports.ts';
 
 const SPACE = "Campaign's";
@@ -157,7 +158,8 @@ beforeAll(async () => {
     s3: stores.emulators.s3,
     bucketDirectory: (bucket) => join(stores.emulators.s3Directory, bucket),
     objectSuffix: S3RVER_OBJECT_SUFFIX,
-    workGroups: { replay: { outputLocation: `s3://${names.dataBucket}/athena-results/` } },
+    // As a cockpit's workgroup places them (constructs/run-dataset-engine.ts), under its space's prefix.
+    workGroups: { replay: { outputLocation: `s3://${names.dataBucket}/${athenaResultsPrefix(SPACE)}Board/` } },
     tables: [{ database: 'replay_runs', table: 'runs', location: `s3://${names.dataBucket}/runs-parquet/` }],
   });
   const polling = { firstMs: 1, factor: 2, maxMs: 20, timeoutMs: 30_000 };
@@ -169,7 +171,14 @@ beforeAll(async () => {
     polling,
     pageSize: 100,
   };
-  byAthena = { ...byEngine, engine: new AthenaEngine(athena.client, stores.data, athenaSettings) };
+  // The bucket as the read API's role sees it in AWS: a call outside its spaces' grants is refused.
+  const grants = [SPACE, ONE_SAMPLE].map(spaceReadGrant);
+  const granted = grantedOnly(stores.data, {
+    get: grants.flatMap((g) => g.get),
+    put: grants.flatMap((g) => g.put),
+    list: grants.flatMap((g) => g.list),
+  });
+  byAthena = { ...byEngine, objects: granted, engine: new AthenaEngine(athena.client, granted, athenaSettings) };
 }, 60_000);
 
 afterAll(async () => {

@@ -2,7 +2,7 @@
 // checked against the grant's key patterns (`*`: any characters, "/" included), a listing against its prefixes.
 // The emulators grant everything, so this is how a test finds a code path that needs a right AWS would refuse.
 import type { ObjectStore } from '#core/ports.ts';
-import type { KeyGrant } from '#infra/aws/constructs/object-access-policy.ts';
+import type { KeyGrant } from '#core/storage-layout.ts';
 
 const ACTION_OF: Record<keyof ObjectStore, keyof KeyGrant> = {
   put: 'put',

@@ -2,19 +2,12 @@
 import { Validations, type Stack } from 'aws-cdk-lib';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Bucket, type CfnBucket, type IBucket } from 'aws-cdk-lib/aws-s3';
+import type { KeyGrant } from '#core/storage-layout.ts';
 
 /** Object access to one bucket, packaged as a managed policy a function role attaches. */
 export interface ObjectAccess {
   bucket: IBucket;
   policy: ManagedPolicy;
-}
-
-/** Object actions on key patterns of one bucket, and listing only under `list` prefixes. */
-export interface KeyGrant {
-  get: readonly string[];
-  put: readonly string[];
-  delete?: readonly string[];
-  list: readonly string[];
 }
 
 /**

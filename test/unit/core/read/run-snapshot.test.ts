@@ -5,7 +5,6 @@
 // test/adapters/run-snapshot.test.ts.
 import { gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import type { ObjectStore } from '#core/ports.ts';
 import { COLUMNS_FORMAT, columnsFromBytes } from '#analytics/columns.ts';
 import { answerRead } from '#core/read/read-api.ts';
 import { type CompareBody, type IssuesBody } from '#analytics/contract.ts';
@@ -20,12 +19,13 @@ import { RunTable } from '#analytics/run-table.ts';
 import {
   snapshotManifestKey as manifestKey,
   snapshotSpacePrefix as snapshotPrefix,
-  spaceReadPrefixes,
+  spaceReadGrant,
 } from '#core/storage-layout.ts';
 import { parseConfig } from '#schema/config.ts';
 import { runId } from '#schema/run.ts';
 import { parquetReadObjects } from 'hyparquet';
 import { RUN_DATASET_PREFIX } from '#core/storage-layout.ts';
+import { grantedOnly } from '../../../helpers/granted-objects.ts';
 import { InMemoryObjectStore, InMemoryTable } from '../../../helpers/in-memory-ports.ts';
 import { storedIssue } from '../../../helpers/records.ts';
 import { snapshotWorld } from '../../../helpers/snapshot-world.ts';
@@ -419,27 +419,14 @@ describe('the persisted runs snapshot', () => {
     expect(healed.wholeIssueReads()).toBe(0);
   });
 
-  it('is read by a read API only where its IAM grant lets it read (spaceReadPrefixes)', async () => {
+  it('is read by a read API only where its IAM grant lets it read (spaceReadGrant)', async () => {
     const SPACE = 'Granted';
     await t.store.putIssue(
       storedIssue({ taskId: 't0' }, { space: SPACE, updatedAt: new Date(Date.now() - 60_000).toISOString() }),
     );
     await seededSpace(SPACE, 12, { runs: 5, bytes: 1_000_000 });
-    // As S3 answers a read outside the role's prefixes: refused, never a missing object.
-    const allowed = (key: string) => spaceReadPrefixes(SPACE).some((prefix) => key.startsWith(prefix));
-    const refused = (key: string) => Object.assign(new Error(`Access Denied: ${key}`), { name: 'AccessDenied' });
-    const granted: ObjectStore = {
-      put: () => Promise.reject(refused('put')),
-      putIfAbsent: () => Promise.reject(refused('put')),
-      putIfMatch: () => Promise.reject(refused('put')),
-      delete: () => Promise.reject(refused('delete')),
-      getWithEtag: (key) => (allowed(key) ? t.data.getWithEtag(key) : Promise.reject(refused(key))),
-      getText: (key) => (allowed(key) ? t.data.getText(key) : Promise.reject(refused(key))),
-      getBytes: (key) => (allowed(key) ? t.data.getBytes(key) : Promise.reject(refused(key))),
-      list: (prefix) => (allowed(prefix) ? t.data.list(prefix) : Promise.reject(refused(prefix))),
-      listWrittenBefore: (prefix, before) =>
-        allowed(prefix) ? t.data.listWrittenBefore(prefix, before) : Promise.reject(refused(prefix)),
-    };
+    // As S3 answers a call outside the role's grant: refused, never a missing object.
+    const granted = grantedOnly(t.data, spaceReadGrant(SPACE));
     const deps = { ...coldProcess().deps, objects: granted };
     const first = await columnsRoute(deps, SPACE);
     expect(first.body!.part).toMatchObject({ index: 0, count: 3 });
