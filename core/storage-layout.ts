@@ -132,6 +132,12 @@ export const spaceReadPrefixes = (space: string) => [
   referenceSpacePrefix(space),
 ];
 
+/**
+ * `text` as IAM reads it literally in a resource pattern or a `StringLike` condition: a space named `Team*` must
+ * not be granted `Team-2`'s keys.
+ */
+export const iamLiteral = (text: string) => text.replace(/[*?$]/g, (c) => `\${${c}}`);
+
 /** Object actions on key patterns of one bucket (`*`: any characters, "/" included), and listing only under `list` prefixes. */
 export interface KeyGrant {
   get: readonly string[];
@@ -147,12 +153,13 @@ export interface KeyGrant {
  * read the results its workgroup writes, and list an UNLOAD's export prefix to check it is empty.
  */
 export function spaceReadGrant(space: string): KeyGrant {
-  const prefixes = spaceReadPrefixes(space).map((prefix) => `${prefix}*`);
-  const exports = `${exportSpacePrefix(space)}*`;
-  const queried = [`${runDatasetSpacePrefix(space)}*`, `${athenaResultsPrefix(space)}*`];
+  const under = (prefix: string) => `${iamLiteral(prefix)}*`;
+  const prefixes = spaceReadPrefixes(space).map(under);
+  const exports = under(exportSpacePrefix(space));
+  const queried = [under(runDatasetSpacePrefix(space)), under(athenaResultsPrefix(space))];
   return {
     get: [...prefixes, exports, ...queried],
-    put: [exports, `${athenaResultsPrefix(space)}*`],
+    put: [exports, under(athenaResultsPrefix(space))],
     list: [...prefixes, ...queried, exports],
   };
 }

@@ -1,6 +1,7 @@
 // Objects in one S3 bucket through the SDK's S3 client. Writes that must not replace another writer's object
 // are conditional (S3's `If-None-Match: *` and `If-Match: <etag>`): a write that loses its race reports so,
 // and its caller reads what won instead of overwriting it.
+import { setTimeout } from 'node:timers/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -20,8 +21,12 @@ export const s3Client = (connection: AwsConnection, timeouts: AwsCallTimeouts = 
     forcePathStyle: connection.endpoints?.s3 !== undefined,
   });
 
-/** How often a conditional write that met a concurrent one (409) is tried again while the key stays free. */
-const CONFLICT_ATTEMPTS = 3;
+/**
+ * How often a create-only write that met a concurrent one (409) is tried, and the pause before the next try
+ * (doubling): S3 answers 409 only while the other write is under way.
+ */
+const CONFLICT_ATTEMPTS = 4;
+const CONFLICT_PAUSE_MS = 50;
 
 export class S3ObjectStore implements ObjectStore {
   /** `listPageSize`: keys per ListObjects page (S3's own default, 1,000, when absent). */
@@ -40,10 +45,11 @@ export class S3ObjectStore implements ObjectStore {
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.conditionalPut(key, body, contentType, { IfNoneMatch: '*' });
       if (outcome !== 'conflict') return outcome === 'written';
-      // S3 answers 409 when another conditional write of the key was under way: whoever wrote it won.
-      if ((await this.getWithEtag(key)) !== null) return false;
+      // Another conditional write of the key was under way. Tried again, the key is taken (412) or still free;
+      // never read to find out, as the writer's role may only write it (ingest's inbox, the lander's texts).
       if (attempt === CONFLICT_ATTEMPTS)
-        throw new Error(`Writing ${key} met a concurrent write ${attempt} times and the key is still free.`);
+        throw new Error(`Writing ${key} met a concurrent write ${attempt} times in a row.`);
+      await setTimeout(CONFLICT_PAUSE_MS * 2 ** (attempt - 1));
     }
   }
 

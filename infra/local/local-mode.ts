@@ -16,7 +16,13 @@ import { SqsQueue } from '#adapters/aws/sqs-queue.ts';
 import { DynamoLeaseStore } from '#adapters/aws/dynamo-lease.ts';
 import { instrumentation, type LogLevel } from '#adapters/aws/observability.ts';
 import type { ServiceName } from '#core/operations.ts';
-import { INBOX_PREFIX, parseInboxKey } from '#core/storage-layout.ts';
+import {
+  DATA_OBJECT_GRANTS,
+  INBOX_PREFIX,
+  parseInboxKey,
+  spaceReadGrant,
+  type KeyGrant,
+} from '#core/storage-layout.ts';
 import { systemClock, type JudgeQueueMessage, type LandingMessage, type MessageQueue } from '#core/ports.ts';
 import { createIngestHandler } from '#functions/ingest/handler.ts';
 import { createLanderHandler } from '#functions/lander/handler.ts';
@@ -35,6 +41,7 @@ import { wire as wireReconciler } from '#functions/inbox-reconciler/wire.ts';
 import type { PlatformResources } from '#functions/platform-resources.ts';
 import { DynamoReenqueueLedger } from '#adapters/aws/dynamo-reenqueue-ledger.ts';
 import { DuckDbEngine, S3RVER_OBJECT_SUFFIX } from '#adapters/local/duckdb-engine.ts';
+import { grantedOnly } from '#adapters/local/granted-object-store.ts';
 import { S3LinkedDownloads } from '#adapters/aws/s3-linked-downloads.ts';
 import { s3rverKeyFits, startEmulators, type Emulators, type RunningEmulators } from './emulators.ts';
 import { cockpitEntries } from '#core/read/read-api.ts';
@@ -203,13 +210,27 @@ async function emulatedResources(
 function localHandlers(resources: PlatformResources, env: NodeJS.ProcessEnv) {
   const logLevel = (env.POWERTOOLS_LOG_LEVEL as LogLevel | undefined) ?? 'WARN';
   const observe = (service: ServiceName) => instrumentation(service, { logLevel, publishMetrics: false });
+  // Each function reaches the data bucket through its own grant, as in AWS (the emulators would allow anything).
+  const granted = (grant: KeyGrant) => ({
+    ...resources,
+    data: grantedOnly(resources.data, grant),
+    bulkData: grantedOnly(resources.bulkData, grant),
+  });
+  const readGrants = Object.keys(resources.config.spaces).map(spaceReadGrant);
   const wiring = {
     ingest: wireIngest(resources),
-    lander: wireLander(resources),
-    'read-api': wireReadApi(resources),
-    judge: wireJudge(resources, env),
+    lander: wireLander(granted(DATA_OBJECT_GRANTS.lander)),
+    // One read API serves every space here; in AWS each serves one, with that space's grant.
+    'read-api': wireReadApi(
+      granted({
+        get: readGrants.flatMap((g) => g.get),
+        put: readGrants.flatMap((g) => g.put),
+        list: readGrants.flatMap((g) => g.list),
+      }),
+    ),
+    judge: wireJudge(granted(DATA_OBJECT_GRANTS.judge), env),
     sweeper: wireSweeper(resources),
-    'snapshot-compactor': wireCompactor(resources),
+    'snapshot-compactor': wireCompactor(granted(DATA_OBJECT_GRANTS['snapshot-compactor'])),
     'inbox-reconciler': wireReconciler(resources),
   } satisfies Record<ServiceName, object>;
   const handlers = {

@@ -40,7 +40,7 @@ import { parseConfig } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
 import { startAthenaStandIn, type AthenaStandIn } from '../helpers/athena-stand-in.ts';
 import { startTestStores, type TestStores } from '../helpers/emulators.ts';
-import { grantedOnly } from '../helpers/granted-objects.ts';
+import { grantedOnly } from '#adapters/local/granted-object-store.ts';
 import { InMemoryKeySource, InMemoryTable, SettableClock } from '../helpers/in-memory-ports.ts';
 
 const SPACE = "Campaign's";

@@ -67,6 +67,49 @@ describe.each(stores)('$name', ({ objects }) => {
   });
 });
 
+describe('a create-only write that meets a concurrent one (S3 answers 409)', () => {
+  /** The data bucket through a proxy answering 409 to the first `conflicts` create-only writes of `key`. */
+  async function conflicting(key: string, conflicts: number) {
+    let left = conflicts;
+    const conflict = await startFaultProxy(t.emulators.connection.endpoints!.s3!, (r) =>
+      r.method === 'PUT' && r.url.includes(key) && r.headers['if-none-match'] === '*' && left-- > 0
+        ? {
+            status: 409,
+            contentType: 'application/xml',
+            body: '<?xml version="1.0" encoding="UTF-8"?><Error><Code>ConditionalRequestConflict</Code><Message>A conflicting conditional operation is currently in progress against this resource.</Message></Error>',
+          }
+        : 'pass',
+    );
+    const client = s3Client({ ...t.emulators.connection, endpoints: { s3: conflict.url } }, t.emulators.timeouts);
+    return { proxy: conflict, objects: new S3ObjectStore(client, t.emulators.names.dataBucket, t.emulators.timeouts) };
+  }
+
+  it('is tried again, never reading the key (a writer may hold no read on it), and reports whether it won', async () => {
+    const free = await conflicting('conflict/free.txt', 2);
+    expect(await free.objects.putIfAbsent('conflict/free.txt', 'mine')).toBe(true);
+    expect(await t.data.getText('conflict/free.txt')).toBe('mine');
+    await t.data.put('conflict/taken.txt', 'theirs');
+    const taken = await conflicting('conflict/taken.txt', 1);
+    expect(await taken.objects.putIfAbsent('conflict/taken.txt', 'mine')).toBe(false);
+    expect(await t.data.getText('conflict/taken.txt')).toBe('theirs');
+    for (const { proxy: seen } of [free, taken]) {
+      expect(seen.requests.map((r) => `${r.method} ${r.status}`)).toEqual(
+        seen === free.proxy ? ['PUT 409', 'PUT 409', 'PUT 200'] : ['PUT 409', 'PUT 412'],
+      );
+      await seen.stop();
+    }
+  });
+
+  it('gives up, naming the key, when every try meets one', async () => {
+    const busy = await conflicting('conflict/busy.txt', 10);
+    await expect(busy.objects.putIfAbsent('conflict/busy.txt', 'mine')).rejects.toThrow(
+      'Writing conflict/busy.txt met a concurrent write 4 times in a row.',
+    );
+    expect(await t.data.getText('conflict/busy.txt')).toBeNull();
+    await busy.proxy.stop();
+  });
+});
+
 describe('the local S3', () => {
   it('answers a failed If-None-Match or If-Match on a PUT with 412 PreconditionFailed, as S3 does', async () => {
     const put = (condition: { IfNoneMatch?: string; IfMatch?: string }) =>

@@ -12,10 +12,11 @@ import { wire as wireSweeper } from '#functions/sweeper/wire.ts';
 import { wire as wireCompactor } from '#functions/snapshot-compactor/wire.ts';
 import { wire as wireReconciler } from '#functions/inbox-reconciler/wire.ts';
 import { LAMBDA_ANSWER_BYTES, type ServiceName } from '#core/operations.ts';
-import { systemClock } from '#core/ports.ts';
+import { systemClock, type ObjectStore } from '#core/ports.ts';
 import { parseConfig } from '#schema/config.ts';
 import { LANDING_MESSAGE_MAX_BYTES } from '#schema/messages.ts';
 import { s3rverKeyFits } from '#infra/local/emulators.ts';
+import { runTextsKey, snapshotManifestKey } from '#core/storage-layout.ts';
 import { startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
 const CONFIG = { spaces: { Main: { senders: ['mac-studio-1'] } }, cockpits: { Board: { space: 'Main' } } };
@@ -110,5 +111,37 @@ describe("every function's wiring", () => {
     expect(deployed.ingest).toMatchObject({ landingMessageMaxBytes: LANDING_MESSAGE_MAX_BYTES });
     expect(local.wiring.ingest).toMatchObject({ landingMessageMaxBytes: undefined, objectKeyFits: s3rverKeyFits });
     expect(deployed.ingest).toMatchObject({ objectKeyFits: undefined });
+  });
+});
+
+describe('local mode', () => {
+  it("gives each function the data bucket through its own grant, refusing what AWS's would", async () => {
+    const [space, id, at, sha] = [
+      'Main',
+      'qwen3:8b__acme__widgets-42__h1',
+      '2026-11-29T08:10:00.000Z',
+      'ab'.repeat(32),
+    ];
+    const texts = runTextsKey(space, id, at, sha);
+    const objectsOf = (service: ServiceName) => ({
+      objects: (local.wiring[service] as { objects: ObjectStore }).objects,
+    });
+    const [lander, judge, compactor, reader] = [
+      objectsOf('lander'),
+      objectsOf('judge'),
+      objectsOf('snapshot-compactor'),
+      objectsOf('read-api'),
+    ];
+    const refused = (write: Promise<unknown>) => expect(write).rejects.toMatchObject({ name: 'AccessDenied' });
+    // The lander writes a run's texts; no other function may, and the lander writes no snapshot.
+    await lander.objects.put(texts, '{}');
+    await refused(compactor.objects.put(texts, '{}'));
+    await refused(judge.objects.put(texts, '{}'));
+    await refused(lander.objects.put(snapshotManifestKey(space), '{}'));
+    // The judge and the space's read API read it; the compactor does not.
+    expect(await judge.objects.getText(texts)).toBe('{}');
+    expect(await reader.objects.getText(texts)).toBe('{}');
+    await refused(compactor.objects.getText(texts));
+    await refused(reader.objects.delete(texts));
   });
 });

@@ -31,6 +31,7 @@ import { Construct } from 'constructs';
 import {
   byHostPartition,
   byUpdatedPartition,
+  iamLiteral,
   INDEXES,
   ISSUE_OWNERS_PARTITION_PREFIX,
   issuesByUpdatedPartition,
@@ -45,9 +46,6 @@ import type { ObjectAccess } from './object-access-policy.ts';
 import { engineStatements, type RunDatasetCatalog } from './run-dataset-engine.ts';
 import { acknowledgeHostKeyFolders, hostKeyFolderArn, keyPrefixes } from '../host-key-arns.ts';
 import { METRICS_NAMESPACE, type ServiceName } from '#core/operations.ts';
-
-/** A string IAM's StringLike matches literally: its own wildcards spelled as IAM's escapes. */
-const iamLiteral = (text: string) => text.replace(/[*?$]/g, (c) => `\${${c}}`);
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const LOG_RETENTION = RetentionDays.ONE_MONTH;

@@ -11,8 +11,13 @@ import {
   patchKey,
   referenceDiffKey,
   runObjectPrefix,
+  runTextsKey,
+  snapshotManifestKey,
+  spaceReadGrant,
   spaceReadPrefixes,
 } from '#core/storage-layout.ts';
+import { grantedOnly } from '#adapters/local/granted-object-store.ts';
+import { InMemoryObjectStore } from '../../helpers/in-memory-ports.ts';
 
 const F = '2026-11-29T08:10:00.000Z';
 
@@ -71,5 +76,22 @@ describe('the storage layout', () => {
       expect({ space, readable: readable(space, privateFix) }).toEqual({ space, readable: false });
     for (const space of ['v2', 'Private'])
       expect(readable(space, `reference/v2/acme/secret/${base}...${merge}.json`)).toBe(false);
+  });
+
+  it("grants a space named with IAM's wildcards its own keys only", async () => {
+    const sha = 'ab'.repeat(32);
+    const objects = new InMemoryObjectStore();
+    const spaces = ['Team*', 'Team-2', 'Team?', 'Team$'];
+    for (const space of spaces) await objects.put(runTextsKey(space, 'm__t__h', F, sha), space);
+    expect(spaceReadGrant('Team*').get).toContain('runs/Team${*}/*');
+    for (const space of ['Team*', 'Team?', 'Team$']) {
+      const reader = grantedOnly(objects, spaceReadGrant(space));
+      for (const other of spaces) {
+        const read = reader.getText(runTextsKey(other, 'm__t__h', F, sha));
+        if (other === space) await expect(read).resolves.toBe(space);
+        else await expect(read).rejects.toMatchObject({ name: 'AccessDenied' });
+      }
+      await expect(reader.list(snapshotManifestKey('Team-2'))).rejects.toMatchObject({ name: 'AccessDenied' });
+    }
   });
 });

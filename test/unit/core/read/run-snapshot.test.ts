@@ -25,7 +25,7 @@ import { parseConfig } from '#schema/config.ts';
 import { runId } from '#schema/run.ts';
 import { parquetReadObjects } from 'hyparquet';
 import { RUN_DATASET_PREFIX } from '#core/storage-layout.ts';
-import { grantedOnly } from '../../../helpers/granted-objects.ts';
+import { grantedOnly } from '#adapters/local/granted-object-store.ts';
 import { InMemoryObjectStore, InMemoryTable } from '../../../helpers/in-memory-ports.ts';
 import { storedIssue } from '../../../helpers/records.ts';
 import { snapshotWorld } from '../../../helpers/snapshot-world.ts';

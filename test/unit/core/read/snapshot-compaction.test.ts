@@ -24,7 +24,7 @@ import { snapshotRun } from '#analytics/run-snapshot.ts';
 import { parseConfig } from '#schema/config.ts';
 import { runId } from '#schema/run.ts';
 import { InMemoryObjectStore, InMemoryTable } from '../../../helpers/in-memory-ports.ts';
-import { grantedOnly } from '../../../helpers/granted-objects.ts';
+import { grantedOnly } from '#adapters/local/granted-object-store.ts';
 import { storedIssue } from '../../../helpers/records.ts';
 import { snapshotWorld } from '../../../helpers/snapshot-world.ts';
 

@@ -1,6 +1,7 @@
 // An object store that refuses what an IAM grant would (infra/aws/constructs/object-access-policy.ts): each call
 // checked against the grant's key patterns (`*`: any characters, "/" included), a listing against its prefixes.
-// The emulators grant everything, so this is how a test finds a code path that needs a right AWS would refuse.
+// The emulators grant everything, so local mode gives each function the data bucket through its own grant, and a
+// code path that needs a right AWS would refuse fails here first.
 import type { ObjectStore } from '#core/ports.ts';
 import type { KeyGrant } from '#core/storage-layout.ts';
 
@@ -16,11 +17,19 @@ const ACTION_OF: Record<keyof ObjectStore, keyof KeyGrant> = {
   listWrittenBefore: 'list',
 };
 
-const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const matches = (pattern: string, key: string) =>
-  new RegExp(`^${pattern.split('*').map(literal).join('.*')}$`, 's').test(key);
+/** An IAM key pattern as a regular expression: `*` any characters, `?` one, and `${*}`, `${?}`, `${$}` themselves. */
+function patternOf(pattern: string): RegExp {
+  const parts = pattern.split(/(\$\{[*?$]\}|[*?])/).map((part) => {
+    if (part === '*') return '.*';
+    if (part === '?') return '.';
+    const literal = /^\$\{([*?$])\}$/.exec(part)?.[1] ?? part;
+    return literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  });
+  return new RegExp(`^${parts.join('')}$`, 's');
+}
+const matches = (pattern: string, key: string) => patternOf(pattern).test(key);
 
-/** `store` as a function holding only `grant` sees it: a call outside it throws AccessDenied, naming the key. */
+/** `store` as a function holding only `grant` sees it: a call outside it is refused with AccessDenied, naming the key. */
 export function grantedOnly<S extends ObjectStore>(store: S, grant: KeyGrant): S {
   return new Proxy(store, {
     get(target, name, receiver) {
@@ -29,7 +38,7 @@ export function grantedOnly<S extends ObjectStore>(store: S, grant: KeyGrant): S
       if (!action || typeof value !== 'function') return value;
       return (key: string, ...rest: unknown[]) => {
         if (!(grant[action] ?? []).some((pattern) => matches(pattern, key)))
-          throw Object.assign(new Error(`AccessDenied: ${action} ${key}`), { name: 'AccessDenied' });
+          return Promise.reject(Object.assign(new Error(`AccessDenied: ${action} ${key}`), { name: 'AccessDenied' }));
         return (value as (...args: unknown[]) => unknown).apply(target, [key, ...rest]);
       };
     },
