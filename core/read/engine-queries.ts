@@ -48,16 +48,19 @@ export const OUTCOME_SQL: Record<ResolveOutcome, { counted: string; resolved: st
 
 /**
  * Each run of the space once, as its last-written part has it (run-dataset.ts): the newest sealed rebuild's rows,
- * less the runs written again after it began, and of those the last copy (a window over the rows written since the
- * rebuild, a day's changes at most, not over every copy). Rows older than that rebuild are superseded, whether or
- * not the compactor has deleted their parts yet. With no sealed rebuild (parts written before rebuilds were
- * sealed), every row is newer than none and the window covers them all.
+ * less the runs written again after it began, and of those the last copy (a window over the deltas written since
+ * the rebuild, a day's changes at most, not over every copy). Rows older than that rebuild are superseded, whether
+ * or not the compactor has deleted their parts yet, and a rebuild not yet sealed is read by none: the deltas
+ * since the sealed one hold every change it would bring but a late-stamped row, and its rows, hours of them while
+ * a big space's rebuild spreads over the compactor's runs, would all enter the window. With no sealed rebuild
+ * (parts written before rebuilds were sealed), every delta is newer than none and the window covers them all.
  */
 export function latestRunsSql(engine: AnalyticsEngine, space: string): string {
   const inSpace = `${engine.runDataset} WHERE space = ${literal(encodeURIComponent(space))}`;
   const fields = RUN_PART_FIELDS.join(', ');
   const rebuilt = `(SELECT coalesce(max(writtenAt), TIMESTAMP '1970-01-01 00:00:00') FROM ${inSpace} AND partKind = 'sealed')`;
-  const newer = `SELECT ${fields} FROM ${inSpace} AND id IS NOT NULL AND writtenAt > ${rebuilt}`;
+  const delta = `(partKind IS NULL OR partKind = 'delta')`;
+  const newer = `SELECT ${fields} FROM ${inSpace} AND id IS NOT NULL AND ${delta} AND writtenAt > ${rebuilt}`;
   return `SELECT ${fields} FROM (
      SELECT *, row_number() OVER (PARTITION BY id ORDER BY writtenAt DESC) AS landing FROM (${newer}) AS newer
    ) AS changed WHERE landing = 1

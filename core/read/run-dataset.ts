@@ -5,8 +5,9 @@
 // rebuild's start (`writtenAt`), then a one-row seal saying that rebuild is complete; a compaction between
 // rebuilds writes a delta part of the runs that changed. A later part holding a run supersedes an earlier one:
 // the engine's queries (engine-queries.ts latestRunsSql) keep each run as the part last written has it, reading
-// the newest sealed rebuild whole and working out the latest copy only among the few rows written after it.
-// Parts written before that sealed rebuild are superseded: the compactor deletes them (supersededRunParts).
+// the newest sealed rebuild whole and working out the latest copy only among the few delta rows written after
+// it; a rebuild not yet sealed is read by none. Parts written before that sealed rebuild are superseded: the
+// compactor deletes them (deleteSupersededRunParts).
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import {
   SNAPSHOT_FLAG_FIELDS,

@@ -147,20 +147,31 @@ export async function readManifestVersion(objects: ObjectStore, space: string): 
   return { manifest: found && parseManifest(found.bytes, space), etag: found?.etag ?? null };
 }
 
+/** An object a manifest names: its key, under the space's snapshot, and its hash. */
+const isRef = (r: Partial<ObjectRef> | undefined, space: string) =>
+  !!r && typeof r.key === 'string' && r.key.startsWith(snapshotSpacePrefix(space)) && typeof r.sha256 === 'string';
+
+/** A part as a manifest names it: its kind, its run count and both objects. */
+function isPart(part: unknown, space: string): part is SnapshotPart {
+  const p = part as Partial<SnapshotPart> | null;
+  return (
+    !!p &&
+    (p.kind === 'base' || p.kind === 'delta') &&
+    Number.isInteger(p.count) &&
+    isRef(p.runs, space) &&
+    isRef(p.columns, space)
+  );
+}
+
 function parseManifest(bytes: Uint8Array, space: string): SnapshotManifest | null {
   try {
     const m = JSON.parse(new TextDecoder().decode(bytes)) as Partial<SnapshotManifest>;
-    const ref = (r: Partial<ObjectRef> | undefined) =>
-      !!r && typeof r.key === 'string' && r.key.startsWith(snapshotSpacePrefix(space)) && typeof r.sha256 === 'string';
     const current =
       m.format === MANIFEST_FORMAT && m.runsFormat === SNAPSHOT_FORMAT && m.columnsFormat === COLUMNS_FORMAT;
     const parts =
       Array.isArray(m.parts) &&
       m.parts.length > 0 &&
-      m.parts.every(
-        (p: Partial<SnapshotPart>) =>
-          (p.kind === 'base' || p.kind === 'delta') && Number.isInteger(p.count) && ref(p.runs) && ref(p.columns),
-      ) &&
+      m.parts.every((p) => isPart(p, space)) &&
       // Base parts first: a delta supersedes only what comes before it.
       m.parts.every((p, k) => p.kind === 'delta' || k === 0 || m.parts![k - 1]!.kind === 'base');
     if (
@@ -169,7 +180,7 @@ function parseManifest(bytes: Uint8Array, space: string): SnapshotManifest | nul
       typeof m.asOf === 'string' &&
       typeof m.snapshot === 'string' &&
       typeof m.rebuiltAt === 'string' &&
-      ref(m.issues) &&
+      isRef(m.issues, space) &&
       parts
     )
       return m as SnapshotManifest;
@@ -478,7 +489,8 @@ async function compactChanges(
  * How far a rebuild got: the instant it began (its parts' `writtenAt`, and its Parquet parts' stamp), the `asOf`
  * taken before its first read, the table's cursor after the last page its written parts hold, those parts, and
  * how many Parquet parts it wrote (their names are numbered, so a part written again after a crash replaces
- * itself instead of repeating its runs).
+ * itself instead of repeating its runs); once every run is written, the snapshot's parts (`written`), so that
+ * only the seal and the manifest are left.
  */
 interface RebuildProgress {
   format: typeof REBUILD_FORMAT;
@@ -490,23 +502,36 @@ interface RebuildProgress {
   parts: SnapshotPart[];
   runs: number;
   datasetParts: number;
+  written: { parts: SnapshotPart[]; snapshot: string } | null;
   source: SpaceRuns['source'];
 }
-const REBUILD_FORMAT = 'replay-snapshot-rebuild/1';
+const REBUILD_FORMAT = 'replay-snapshot-rebuild/2';
 
 async function readRebuildProgress(objects: ObjectStore, space: string, now: Date): Promise<RebuildProgress | null> {
   const text = await objects.getText(snapshotRebuildKey(space));
+  let p: Partial<RebuildProgress> | null;
   try {
-    const p = text === null ? null : (JSON.parse(text) as Partial<RebuildProgress>);
-    // Anything else (another format, another space) is a rebuild begun again, as is one begun over a day ago:
-    // the parts it wrote first would expire before a manifest had named them a day.
-    const fresh = now.getTime() - Date.parse(p?.startedAt ?? '') < FULL_REBUILD_EVERY_MS;
-    return p?.format === REBUILD_FORMAT && p.space === space && Array.isArray(p.parts) && fresh
-      ? (p as RebuildProgress)
-      : null;
+    p = text === null ? null : (JSON.parse(text) as Partial<RebuildProgress> | null);
   } catch {
     return null;
   }
+  const parts = (list: unknown) => Array.isArray(list) && list.every((part) => isPart(part, space));
+  const whole =
+    !!p &&
+    p.format === REBUILD_FORMAT &&
+    p.space === space &&
+    typeof p.name === 'string' &&
+    typeof p.asOf === 'string' &&
+    (p.cursor === null || typeof p.cursor === 'string') &&
+    Number.isInteger(p.runs) &&
+    Number.isInteger(p.datasetParts) &&
+    parts(p.parts) &&
+    (p.written === null || (typeof p.written?.snapshot === 'string' && parts(p.written.parts))) &&
+    ['persisted', 'missing', 'corrupt'].includes(p.source as string);
+  // Anything else (another format, another space, a field missing) is a rebuild begun again, as is one begun
+  // over a day ago: the parts it wrote first would expire before a manifest had named them a day.
+  const fresh = whole && now.getTime() - Date.parse(p!.startedAt ?? '') < FULL_REBUILD_EVERY_MS;
+  return fresh ? (p as RebuildProgress) : null;
 }
 
 /**
@@ -541,42 +566,47 @@ async function rebuildSpace(
     parts: [],
     runs: 0,
     datasetParts: 0,
+    written: null,
     source,
   };
+  const keepProgress = () => deps.objects.put(snapshotRebuildKey(space), JSON.stringify(progress), 'application/json');
   const startedAt = new Date(progress.startedAt);
-  const writer = new PartWriter(deps.objects, space, limits, startedAt, async (runs) => {
-    const name = `${progress.name}-${progress.datasetParts}`;
-    const part = runPart(runs, startedAt, 'rebuild');
-    await deps.objects.put(runPartKey(space, startedAt, 'rebuild', name), part, RUN_PART_CONTENT_TYPE);
-    progress.datasetParts++;
-  });
-  let held: SnapshotRun[] = [];
-  let cursor = progress.cursor ?? undefined;
-  const keep = async () => {
-    progress.parts = [...progress.parts, ...(await writer.write(held, 'base'))];
-    progress.cursor = cursor ?? null;
-    held = [];
-    await deps.objects.put(snapshotRebuildKey(space), JSON.stringify(progress), 'application/json');
-  };
-  let pages = 0;
-  do {
-    // At least a page a run, so a rebuild always gets on.
-    if (pages > 0 && timeLeft() < REBUILD_STOP_MS) {
-      await keep();
-      const unchanged = { changed: 0, issues: 0, issuesChanged: 0, runs: 0, written: false, superseded: false };
-      return { ...unchanged, ...before, space, source, kind: 'rebuilding' };
-    }
-    const page = await deps.runs.listRuns(space, { cursor, limit: PAGE });
-    for (const row of page.items) held.push(snapshotRun(row));
-    progress.runs += page.items.length;
-    cursor = page.cursor ?? undefined;
-    pages++;
-    if (cursor && held.length > limits.runs - PAGE) await keep();
-  } while (cursor);
-  for (const run of held) await writer.add(run, 'base');
-  const done = { parts: await writer.finish('base', progress.parts, progress.asOf), snapshot: writer.snapshot };
+  if (!progress.written) {
+    const writer = new PartWriter(deps.objects, space, limits, startedAt, async (runs) => {
+      const name = `${progress.name}-${progress.datasetParts}`;
+      const part = runPart(runs, startedAt, 'rebuild');
+      await deps.objects.put(runPartKey(space, startedAt, 'rebuild', name), part, RUN_PART_CONTENT_TYPE);
+      progress.datasetParts++;
+    });
+    let held: SnapshotRun[] = [];
+    let cursor = progress.cursor ?? undefined;
+    const keep = async () => {
+      progress.parts = [...progress.parts, ...(await writer.write(held, 'base'))];
+      progress.cursor = cursor ?? null;
+      held = [];
+      await keepProgress();
+    };
+    do {
+      // Out of time (another space's rebuild may have taken it), it stops, or waits for the next run to begin.
+      if (timeLeft() < REBUILD_STOP_MS) {
+        if (held.length > 0) await keep();
+        const unchanged = { changed: 0, issues: 0, issuesChanged: 0, runs: 0, written: false, superseded: false };
+        return { ...unchanged, ...before, space, source, kind: 'rebuilding' };
+      }
+      const page = await deps.runs.listRuns(space, { cursor, limit: PAGE });
+      for (const row of page.items) held.push(snapshotRun(row));
+      progress.runs += page.items.length;
+      cursor = page.cursor ?? undefined;
+      if (cursor && held.length > limits.runs - PAGE) await keep();
+    } while (cursor);
+    for (const run of held) await writer.add(run, 'base');
+    // Kept before the seal: a run that fails after it goes on from here, never writing a sealed part again.
+    progress.written = { parts: await writer.finish('base', progress.parts, progress.asOf), snapshot: writer.snapshot };
+    await keepProgress();
+  }
+  const done = progress.written;
   await deps.objects.put(
-    runPartKey(space, startedAt, 'sealed', randomUUID()),
+    runPartKey(space, startedAt, 'sealed', `${progress.name}-seal`),
     sealPart(startedAt),
     RUN_PART_CONTENT_TYPE,
   );

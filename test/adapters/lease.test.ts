@@ -156,16 +156,20 @@ describe('the snapshot compactor', () => {
       { config, runs: table, issues: table, objects, leases: new InMemoryLeases(), clock: new SettableClock(at(T0)) },
       instrumentation('snapshot-compactor'),
     );
-    // Less than a minute left after the first page of the table.
+    // Four minutes left when it begins, less than one after the first page of the table.
+    const declining = () => {
+      const left = [240_000, 30_000];
+      return () => left.shift() ?? 30_000;
+    };
     const { output } = await capturingOutput(() =>
-      compact(scheduledEvent(), lambdaContext('snapshot-compactor', 30_000)),
+      compact(scheduledEvent(), lambdaContext('snapshot-compactor', declining())),
     );
     expect(await objects.getText(snapshotManifestKey('S'))).toBeNull();
     expect(await objects.getText(snapshotRebuildKey('S'))).not.toBeNull();
     expect(logLines(output, 'the rebuild stopped short of the time limit; the next compaction goes on')).toHaveLength(
       1,
     );
-    await capturingOutput(() => compact(scheduledEvent(), lambdaContext('snapshot-compactor', 30_000)));
+    await capturingOutput(() => compact(scheduledEvent(), lambdaContext('snapshot-compactor', declining())));
     expect(await objects.getText(snapshotManifestKey('S'))).not.toBeNull();
     expect(await objects.getText(snapshotRebuildKey('S'))).toBeNull();
   });

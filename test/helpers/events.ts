@@ -89,8 +89,8 @@ export function scheduledEvent(time = EVENT_TIME): ScheduledEvent<Record<string,
   };
 }
 
-/** The context Lambda passes a function with `millisecondsLeft` of its time left, as the runtime fills it. */
-export function lambdaContext(functionName: string, millisecondsLeft: number): Context {
+/** The context Lambda passes a function, as the runtime fills it; `millisecondsLeft` answers each ask of the time left. */
+export function lambdaContext(functionName: string, millisecondsLeft: () => number): Context {
   const fail = () => {
     throw new Error('the callback API is not used');
   };
@@ -103,7 +103,7 @@ export function lambdaContext(functionName: string, millisecondsLeft: number): C
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: '2026/11/29/[$LATEST]0123456789abcdef',
-    getRemainingTimeInMillis: () => millisecondsLeft,
+    getRemainingTimeInMillis: millisecondsLeft,
     done: fail,
     fail,
     succeed: fail,

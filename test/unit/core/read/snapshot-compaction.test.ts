@@ -242,7 +242,7 @@ describe("a rebuild cut short by its function's time", () => {
   /** A function with time for `pages` pages of the table (a thousand runs each), then none. */
   const timeFor = (pages: number): TimeLeft => {
     let left = pages;
-    return () => (--left > 0 ? Infinity : 0);
+    return () => (left-- > 0 ? Infinity : 0);
   };
   /** The run ids of the newest sealed rebuild's Parquet parts, as often as they hold them, and of the deltas after it. */
   async function datasetRows(): Promise<{ rebuild: string[]; after: string[] }> {
@@ -334,5 +334,36 @@ describe("a rebuild cut short by its function's time", () => {
     expect(new Set(after.map((p) => `${p.kind} ${p.writtenAt.getTime()}`))).toEqual(
       new Set([`rebuild ${rebuilt}`, `sealed ${rebuilt}`]),
     );
+  });
+
+  it('waits, writing nothing, when another space took the time', async () => {
+    await seededSpace(SPACE, 1500, LIMITS);
+    clock = Date.now() + FULL_REBUILD_EVERY_MS;
+    const parts = (await t.data.list(runDatasetSpacePrefix(SPACE))).length;
+    await change(0, 3, 0, 1500);
+    // The snapshot is still brought up to date; the rebuild neither begins nor writes a part.
+    expect(await compact(undefined, timeFor(0))).toMatchObject({ kind: 'rebuilding', changed: 3, written: true });
+    expect(await t.data.getText(snapshotRebuildKey(SPACE))).toBeNull();
+    expect((await t.data.list(runDatasetSpacePrefix(SPACE))).map((k) => runPartOf(k)!.kind)).toEqual([
+      ...Array<string>(parts - 1).fill('rebuild'),
+      'sealed',
+      'delta',
+    ]);
+    expect(await compact(undefined, timeFor(2))).toMatchObject({ kind: 'rebuilt', runs: 1500 });
+  });
+
+  it('goes on from its seal, reading nothing again, when it failed before its manifest', async () => {
+    await seededSpace(SPACE, 2500, LIMITS);
+    clock = Date.now() + FULL_REBUILD_EVERY_MS;
+    const putIfMatch = t.data.putIfMatch.bind(t.data);
+    t.data.putIfMatch = () => Promise.reject(new Error('S3 answered 503'));
+    await expect(compact()).rejects.toThrow('S3 answered 503');
+    t.data.putIfMatch = putIfMatch;
+    // With no time to read a page, only the manifest is left to write: the sealed parts stay whole.
+    expect(await compact(undefined, timeFor(0))).toMatchObject({ kind: 'rebuilt', runs: 2500, written: true });
+    const { rebuild } = await datasetRows();
+    expect(rebuild).toHaveLength(2500);
+    expect(new Set(rebuild).size).toBe(2500);
+    expect(runsOf(await cockpitTable())).toEqual(await truth());
   });
 });
