@@ -16,19 +16,20 @@
 // deltas are folded into one the same way, leaving the base as it is. Once a day the table is read whole
 // (streamed, one part in memory), for rows the delta cannot see; a rebuild the function's time cuts short keeps
 // how far it got beside the manifest and the next compaction goes on, each first bringing the snapshot up to
-// date, so a space of any size is rebuilt within the function's timeout, in as many runs as it takes. The last part of every snapshot is written
-// by the compaction that writes its manifest and names the snapshot's layout in its header: it is the first
-// answer of the columns route, so a cockpit learns the parts from it. Every compaction then writes the
-// manifest, one small object naming the parts with their SHA-256, the issue records and the `asOf`, only if
-// it is still the version the compactor read (S3's If-Match): should two compactions ever overlap, the one
-// that finishes second is dropped instead of putting back an older manifest.
+// date, so a space of any size is rebuilt within the function's timeout, in as many runs as it takes. The last
+// part of every snapshot is written by the compaction that writes its manifest and names the snapshot's layout
+// in its header: it is the first answer of the columns route, so a cockpit learns the parts from it. Every
+// compaction then writes the manifest, one small object naming the parts with their SHA-256, the issue records
+// and the `asOf`, only if it is still the version the compactor read (S3's If-Match): should two compactions
+// ever overlap, the one that finishes second is dropped instead of putting back an older manifest.
 // A reader takes the manifest, then the objects it names, and checks each hash, so it uses a complete
 // snapshot or none. Readers bring what they read up to date with the same `since` query (the cockpit
 // itself does so from the columns body's `asOf`), so an answer is never older than the table, only
-// cheaper. Nothing is written over and no reader deletes; parts no manifest names expire days after they
-// were written, and every part a healthy compactor names is at most a day old (the daily rebuild writes
-// them anew). Anything missing, truncated, foreign or failing its hash is treated as absent: the reader
-// rebuilds from the table, and the compactor, should it meet one in a merge, rebuilds the snapshot from it.
+// cheaper. No part is written over (only a rebuild's progress is) and no reader deletes; parts no manifest
+// names expire days after they were written, and every part a healthy compactor names is at most a day old
+// (the daily rebuild writes them anew). Anything missing, truncated, foreign or failing its hash is treated as
+// absent: the reader rebuilds from the table, and the compactor, should it meet one in a merge, rebuilds the
+// snapshot from it.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import type { Clock, IssueStore, ObjectStore, RunStore } from '../ports.ts';

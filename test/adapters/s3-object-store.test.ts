@@ -188,8 +188,12 @@ describe('a conditional write that loses its race', () => {
 
   it("leaves the manifest of the compaction that finished first: the other's If-Match answers 412 and it is dropped", async () => {
     const SPACE = 'Raced';
-    for (let i = 0; i < 4; i++) await t.store.putRun(runRow({ taskId: `t${i}` }, { space: SPACE }), null);
     const clock = { now: () => new Date() };
+    // A snapshot of three runs, then a fourth landed: both compactions below add a delta.
+    for (let i = 0; i < 3; i++) await t.store.putRun(runRow({ taskId: `t${i}` }, { space: SPACE }), null);
+    await compactSpace({ runs: t.store, issues: t.store, objects: t.data, clock }, SPACE);
+    const landed = (taskId: string) => runRow({ taskId }, { space: SPACE, updatedAt: new Date().toISOString() });
+    await t.store.putRun(landed('t3'), null);
     const beforeManifest = gate();
     const paused = gate();
     // The first compaction stops just before its manifest write until the second has finished.
@@ -203,7 +207,7 @@ describe('a conditional write that loses its race', () => {
     const deps = (objects: ObjectStore): SnapshotDeps => ({ runs: t.store, issues: t.store, objects, clock });
     const first = compactSpace(deps(held), SPACE);
     await paused.released;
-    await t.store.putRun(runRow({ taskId: 't4' }, { space: SPACE }), null);
+    await t.store.putRun(landed('t4'), null);
     expect(await compactSpace(deps(watched), SPACE)).toMatchObject({ runs: 5, written: true, superseded: false });
     beforeManifest.release();
     expect(await first).toMatchObject({ runs: 4, written: false, superseded: true });
