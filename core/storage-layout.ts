@@ -138,7 +138,7 @@ export const spaceReadPrefixes = (space: string) => [
  */
 export const iamLiteral = (text: string) => text.replace(/[*?$]/g, (c) => `\${${c}}`);
 
-/** Object actions on key patterns of one bucket (`*`: any characters, "/" included), and listing only under `list` prefixes. */
+/** Object actions on key patterns of one bucket (`*`: any characters, "/" included); listing under `list` only. */
 export interface KeyGrant {
   get: readonly string[];
   put: readonly string[];

@@ -29,7 +29,7 @@ function patternOf(pattern: string): RegExp {
 }
 const matches = (pattern: string, key: string) => patternOf(pattern).test(key);
 
-/** `store` as a function holding only `grant` sees it: a call outside it is refused with AccessDenied, naming the key. */
+/** `store` as a function holding only `grant` sees it: a call outside it is refused (AccessDenied, naming the key). */
 export function grantedOnly<S extends ObjectStore>(store: S, grant: KeyGrant): S {
   return new Proxy(store, {
     get(target, name, receiver) {
