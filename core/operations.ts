@@ -52,7 +52,7 @@ export const TIMINGS = {
   landerFunction: 30,
   readApiFunction: 15,
   sweeperFunction: 60,
-  /** A rebuild reads the table in pages, stopping a minute short of this; the next run goes on (snapshot-store). */
+  /** A rebuild reads the table in pages, stopping a minute short of this; the next run goes on. */
   snapshotCompactorFunction: 300,
   /** How often the compactor runs; readers cover the time since with the table's `since` query. */
   snapshotCompactEvery: 300,
