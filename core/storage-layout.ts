@@ -147,6 +147,16 @@ export interface KeyGrant {
 }
 
 /**
+ * The inbox's grants, by what a function does with it: ingest writes deliveries, the lander reads and deletes
+ * them, the reconciler lists what is left (infra/aws: ingest.ts, land.ts).
+ */
+export const INBOX_GRANTS = {
+  write: { get: [], put: ['*'], list: [] },
+  'read-delete': { get: ['*'], put: [], delete: ['*'], list: ['*'] },
+  list: { get: [], put: [], list: ['*'] },
+} as const satisfies Record<string, KeyGrant>;
+
+/**
  * What a space's read API may do in the data bucket (infra/aws/stateful-stack.ts `spaceObjectReads`), as key
  * patterns: read and list `spaceReadPrefixes`; write its exports too large for one answer and read them back; and,
  * as Athena acts with the caller's credentials, read and list the space's partition of the run dataset, write and

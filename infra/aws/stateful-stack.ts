@@ -13,6 +13,7 @@ import {
   SNAPSHOTS_PREFIX,
   RUN_DATASET_PREFIX,
   spaceReadGrant,
+  INBOX_GRANTS,
   type KeyGrant,
   EXPORT_LINK_DAYS,
   EXPORTS_PREFIX,
@@ -59,13 +60,7 @@ export interface HostKeySecret {
 
 /** The inbox holds deliveries only; the data bucket is reached through per-user grants (`dataAccess`). */
 export type BucketName = 'inbox';
-export type BucketAccess = 'write' | 'read-delete' | 'list';
-
-const INBOX_GRANTS: Record<BucketAccess, KeyGrant> = {
-  write: { get: [], put: ['*'], list: [] },
-  'read-delete': { get: ['*'], put: [], delete: ['*'], list: ['*'] },
-  list: { get: [], put: [], list: ['*'] },
-};
+export type BucketAccess = keyof typeof INBOX_GRANTS;
 
 /** What the stateless stack is wired with. */
 export interface PipelineState {

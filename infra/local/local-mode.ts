@@ -18,6 +18,7 @@ import { instrumentation, type LogLevel } from '#adapters/aws/observability.ts';
 import type { ServiceName } from '#core/operations.ts';
 import {
   DATA_OBJECT_GRANTS,
+  INBOX_GRANTS,
   INBOX_PREFIX,
   parseInboxKey,
   spaceReadGrant,
@@ -210,16 +211,19 @@ async function emulatedResources(
 function localHandlers(resources: PlatformResources, env: NodeJS.ProcessEnv) {
   const logLevel = (env.POWERTOOLS_LOG_LEVEL as LogLevel | undefined) ?? 'WARN';
   const observe = (service: ServiceName) => instrumentation(service, { logLevel, publishMetrics: false });
-  // Each function reaches the data bucket through its own grant, as in AWS (the emulators would allow anything).
-  const granted = (grant: KeyGrant) => ({
+  // Each function reaches the data bucket and the inbox through its own grants, as in AWS (the emulators would
+  // allow anything).
+  const granted = (grant: KeyGrant, inbox: KeyGrant = { get: [], put: [], list: [] }) => ({
     ...resources,
     data: grantedOnly(resources.data, grant),
     bulkData: grantedOnly(resources.bulkData, grant),
+    inbox: grantedOnly(resources.inbox, inbox),
   });
+  const noData = { get: [], put: [], list: [] };
   const readGrants = Object.keys(resources.config.spaces).map(spaceReadGrant);
   const wiring = {
-    ingest: wireIngest(resources),
-    lander: wireLander(granted(DATA_OBJECT_GRANTS.lander)),
+    ingest: wireIngest(granted(noData, INBOX_GRANTS.write)),
+    lander: wireLander(granted(DATA_OBJECT_GRANTS.lander, INBOX_GRANTS['read-delete'])),
     // One read API serves every space here; in AWS each serves one, with that space's grant.
     'read-api': wireReadApi(
       granted({
@@ -231,7 +235,7 @@ function localHandlers(resources: PlatformResources, env: NodeJS.ProcessEnv) {
     judge: wireJudge(granted(DATA_OBJECT_GRANTS.judge), env),
     sweeper: wireSweeper(resources),
     'snapshot-compactor': wireCompactor(granted(DATA_OBJECT_GRANTS['snapshot-compactor'])),
-    'inbox-reconciler': wireReconciler(resources),
+    'inbox-reconciler': wireReconciler(granted(noData, INBOX_GRANTS.list)),
   } satisfies Record<ServiceName, object>;
   const handlers = {
     ingest: invokedLocally('ingest', createIngestHandler(wiring.ingest, observe('ingest'))),

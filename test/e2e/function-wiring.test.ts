@@ -16,7 +16,7 @@ import { systemClock, type ObjectStore } from '#core/ports.ts';
 import { parseConfig } from '#schema/config.ts';
 import { LANDING_MESSAGE_MAX_BYTES } from '#schema/messages.ts';
 import { s3rverKeyFits } from '#infra/local/emulators.ts';
-import { runTextsKey, snapshotManifestKey } from '#core/storage-layout.ts';
+import { inboxKey, runTextsKey, snapshotManifestKey } from '#core/storage-layout.ts';
 import { startTestLocalMode, type TestLocalMode } from '../helpers/local-mode.ts';
 
 const CONFIG = { spaces: { Main: { senders: ['mac-studio-1'] } }, cockpits: { Board: { space: 'Main' } } };
@@ -143,5 +143,21 @@ describe('local mode', () => {
     expect(await reader.objects.getText(texts)).toBe('{}');
     await refused(compactor.objects.getText(texts));
     await refused(reader.objects.delete(texts));
+  });
+
+  it('gives each function the inbox through its own grant: ingest writes, the lander reads and deletes, the reconciler lists', async () => {
+    const inboxOf = (service: ServiceName) => (local.wiring[service] as { inbox: ObjectStore }).inbox;
+    const [ingest, lander, reconciler] = [inboxOf('ingest'), inboxOf('lander'), inboxOf('inbox-reconciler')];
+    const key = inboxKey('Main', 'f0e1d2c3-b4a5-4697-8899-aabbccddeeff');
+    const refused = (call: Promise<unknown>) => expect(call).rejects.toMatchObject({ name: 'AccessDenied' });
+    expect(await ingest.putIfAbsent(key, '{}')).toBe(true);
+    await refused(ingest.getText(key));
+    await refused(ingest.list('inbox/'));
+    expect(await reconciler.list('inbox/Main/')).toContain(key);
+    await refused(reconciler.getText(key));
+    await refused(reconciler.delete(key));
+    expect(await lander.getText(key)).toBe('{}');
+    await refused(lander.put(key, '{}'));
+    await lander.delete(key);
   });
 });
