@@ -385,7 +385,7 @@ class UnusablePart extends Error {}
  * A rebuild stops, keeping how far it got, once its function has less than this left: the parts of the runs it
  * holds (at most a part's worth) are written in that time.
  */
-export const REBUILD_STOP_MS = 60_000;
+const REBUILD_STOP_MS = 60_000;
 
 /** The compactor's time: how many milliseconds its function has left (none given: no limit, as in local mode). */
 export type TimeLeft = () => number;

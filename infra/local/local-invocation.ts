@@ -13,8 +13,11 @@ export function invokedLocally<E, R>(service: ServiceName, handler: LambdaHandle
   return (event) => handler(event, localContext(functionName));
 }
 
-/** A local function has no deadline and shares the machine's memory. */
-function localContext(functionName: string): Context {
+/**
+ * The context of one invocation of a local function, which shares the machine's memory and has no deadline
+ * unless `millisecondsLeft` gives one (tests of a handler that watches its time).
+ */
+export function localContext(functionName: string, millisecondsLeft = () => Number.POSITIVE_INFINITY): Context {
   const unused = () => {
     throw new Error('Handlers answer with their promise, never through the context.');
   };
@@ -27,7 +30,7 @@ function localContext(functionName: string): Context {
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => Number.POSITIVE_INFINITY,
+    getRemainingTimeInMillis: millisecondsLeft,
     done: unused,
     fail: unused,
     succeed: unused,

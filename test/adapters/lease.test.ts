@@ -14,7 +14,8 @@ import { startTestStores, type TestStores } from '../helpers/emulators.ts';
 import { InMemoryLeases, InMemoryObjectStore, InMemoryTable, SettableClock } from '../helpers/in-memory-ports.ts';
 import { capturingOutput, logLines } from '../helpers/lambda-output.ts';
 import { instrumentation } from '#adapters/aws/observability.ts';
-import { lambdaContext, scheduledEvent } from '../helpers/events.ts';
+import { scheduledEvent } from '../helpers/events.ts';
+import { localContext } from '#infra/local/local-invocation.ts';
 
 let t: TestStores;
 beforeAll(async () => {
@@ -162,14 +163,14 @@ describe('the snapshot compactor', () => {
       return () => left.shift() ?? 30_000;
     };
     const { output } = await capturingOutput(() =>
-      compact(scheduledEvent(), lambdaContext('snapshot-compactor', declining())),
+      compact(scheduledEvent(), localContext('snapshot-compactor', declining())),
     );
     expect(await objects.getText(snapshotManifestKey('S'))).toBeNull();
     expect(await objects.getText(snapshotRebuildKey('S'))).not.toBeNull();
     expect(logLines(output, 'the rebuild stopped short of the time limit; the next compaction goes on')).toHaveLength(
       1,
     );
-    await capturingOutput(() => compact(scheduledEvent(), lambdaContext('snapshot-compactor', declining())));
+    await capturingOutput(() => compact(scheduledEvent(), localContext('snapshot-compactor', declining())));
     expect(await objects.getText(snapshotManifestKey('S'))).not.toBeNull();
     expect(await objects.getText(snapshotRebuildKey('S'))).toBeNull();
   });

@@ -1,8 +1,8 @@
 // Lambda events as AWS delivers them, for handler tests: API Gateway HTTP API (payload 2.0), SQS and an
-// EventBridge schedule, and the invocation's context. Only what a test names varies; the rest is filled in the way the service fills it
+// EventBridge schedule. Only what a test names varies; the rest is filled in the way the service fills it
 // (lower-case header names, the query string both raw and parsed, one message id per record).
 import { createHash, randomUUID } from 'node:crypto';
-import type { APIGatewayProxyEventV2, Context, ScheduledEvent, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, ScheduledEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 
 const REGION = 'eu-west-1';
 const ACCOUNT = '123456789012';
@@ -86,26 +86,5 @@ export function scheduledEvent(time = EVENT_TIME): ScheduledEvent<Record<string,
     region: REGION,
     resources: [`arn:aws:events:${REGION}:${ACCOUNT}:rule/replay-judge-sweep`],
     detail: {},
-  };
-}
-
-/** The context Lambda passes a function, as the runtime fills it; `millisecondsLeft` answers each ask of the time left. */
-export function lambdaContext(functionName: string, millisecondsLeft: () => number): Context {
-  const fail = () => {
-    throw new Error('the callback API is not used');
-  };
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${functionName}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: '2026/11/29/[$LATEST]0123456789abcdef',
-    getRemainingTimeInMillis: millisecondsLeft,
-    done: fail,
-    fail,
-    succeed: fail,
   };
 }
