@@ -146,6 +146,14 @@ export interface KeyGrant {
   list: readonly string[];
 }
 
+/** Everything any of `grants` allows (none given: nothing), as one function holding them all has it. */
+export const combinedGrant = (...grants: KeyGrant[]): KeyGrant => ({
+  get: grants.flatMap((g) => g.get),
+  put: grants.flatMap((g) => g.put),
+  delete: grants.flatMap((g) => g.delete ?? []),
+  list: grants.flatMap((g) => g.list),
+});
+
 /**
  * The inbox's grants, by what a function does with it: ingest writes deliveries, the lander reads and deletes
  * them, the reconciler lists what is left (infra/aws: ingest.ts, land.ts).

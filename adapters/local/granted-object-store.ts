@@ -27,17 +27,19 @@ function patternOf(pattern: string): RegExp {
   });
   return new RegExp(`^${parts.join('')}$`, 's');
 }
-const matches = (pattern: string, key: string) => patternOf(pattern).test(key);
-
 /** `store` as a function holding only `grant` sees it: a call outside it is refused (AccessDenied, naming the key). */
 export function grantedOnly<S extends ObjectStore>(store: S, grant: KeyGrant): S {
+  // Compiled once: local mode checks every object call of every function.
+  const allowed = Object.fromEntries(
+    (['get', 'put', 'delete', 'list'] as const).map((action) => [action, (grant[action] ?? []).map(patternOf)]),
+  ) as Record<keyof KeyGrant, RegExp[]>;
   return new Proxy(store, {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver) as unknown;
       const action = ACTION_OF[name as keyof ObjectStore];
       if (!action || typeof value !== 'function') return value;
       return (key: string, ...rest: unknown[]) => {
-        if (!(grant[action] ?? []).some((pattern) => matches(pattern, key)))
+        if (!allowed[action].some((pattern) => pattern.test(key)))
           return Promise.reject(Object.assign(new Error(`AccessDenied: ${action} ${key}`), { name: 'AccessDenied' }));
         return (value as (...args: unknown[]) => unknown).apply(target, [key, ...rest]);
       };

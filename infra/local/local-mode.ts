@@ -18,6 +18,7 @@ import { instrumentation, type LogLevel } from '#adapters/aws/observability.ts';
 import type { ServiceName } from '#core/operations.ts';
 import {
   DATA_OBJECT_GRANTS,
+  combinedGrant,
   INBOX_GRANTS,
   INBOX_PREFIX,
   parseInboxKey,
@@ -213,29 +214,21 @@ function localHandlers(resources: PlatformResources, env: NodeJS.ProcessEnv) {
   const observe = (service: ServiceName) => instrumentation(service, { logLevel, publishMetrics: false });
   // Each function reaches the data bucket and the inbox through its own grants, as in AWS (the emulators would
   // allow anything).
-  const granted = (grant: KeyGrant, inbox: KeyGrant = { get: [], put: [], list: [] }) => ({
+  const granted = (data: KeyGrant, inbox = combinedGrant()) => ({
     ...resources,
-    data: grantedOnly(resources.data, grant),
-    bulkData: grantedOnly(resources.bulkData, grant),
+    data: grantedOnly(resources.data, data),
+    bulkData: grantedOnly(resources.bulkData, data),
     inbox: grantedOnly(resources.inbox, inbox),
   });
-  const noData = { get: [], put: [], list: [] };
-  const readGrants = Object.keys(resources.config.spaces).map(spaceReadGrant);
   const wiring = {
-    ingest: wireIngest(granted(noData, INBOX_GRANTS.write)),
+    ingest: wireIngest(granted(combinedGrant(), INBOX_GRANTS.write)),
     lander: wireLander(granted(DATA_OBJECT_GRANTS.lander, INBOX_GRANTS['read-delete'])),
     // One read API serves every space here; in AWS each serves one, with that space's grant.
-    'read-api': wireReadApi(
-      granted({
-        get: readGrants.flatMap((g) => g.get),
-        put: readGrants.flatMap((g) => g.put),
-        list: readGrants.flatMap((g) => g.list),
-      }),
-    ),
+    'read-api': wireReadApi(granted(combinedGrant(...Object.keys(resources.config.spaces).map(spaceReadGrant)))),
     judge: wireJudge(granted(DATA_OBJECT_GRANTS.judge), env),
     sweeper: wireSweeper(resources),
     'snapshot-compactor': wireCompactor(granted(DATA_OBJECT_GRANTS['snapshot-compactor'])),
-    'inbox-reconciler': wireReconciler(granted(noData, INBOX_GRANTS.list)),
+    'inbox-reconciler': wireReconciler(granted(combinedGrant(), INBOX_GRANTS.list)),
   } satisfies Record<ServiceName, object>;
   const handlers = {
     ingest: invokedLocally('ingest', createIngestHandler(wiring.ingest, observe('ingest'))),

@@ -34,7 +34,7 @@ import { compactSpace, readManifest } from '#core/read/snapshot-store.ts';
 import { allRunsView, exportRowsSql, filteredSql } from '#core/read/engine-queries.ts';
 import { DEFAULT_EXPORT_FIELDS } from '#schema/export-fields.ts';
 import { runPart, runPartKey, runPartOf } from '#core/read/run-dataset.ts';
-import { athenaResultsPrefix, runDatasetSpacePrefix, spaceReadGrant } from '#core/storage-layout.ts';
+import { athenaResultsPrefix, combinedGrant, runDatasetSpacePrefix, spaceReadGrant } from '#core/storage-layout.ts';
 import { snapshotRun } from '#analytics/run-snapshot.ts';
 import { parseConfig } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
@@ -172,12 +172,7 @@ beforeAll(async () => {
     pageSize: 100,
   };
   // The bucket as the read API's role sees it in AWS: a call outside its spaces' grants is refused.
-  const grants = [SPACE, ONE_SAMPLE].map(spaceReadGrant);
-  const granted = grantedOnly(stores.data, {
-    get: grants.flatMap((g) => g.get),
-    put: grants.flatMap((g) => g.put),
-    list: grants.flatMap((g) => g.list),
-  });
+  const granted = grantedOnly(stores.data, combinedGrant(...[SPACE, ONE_SAMPLE].map(spaceReadGrant)));
   byAthena = { ...byEngine, objects: granted, engine: new AthenaEngine(athena.client, granted, athenaSettings) };
 }, 60_000);
 
