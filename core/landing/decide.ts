@@ -170,7 +170,11 @@ export function decideLanding(
  * else an empty patch → `no_change`, each without a judge call and overriding a kept verdict. Otherwise a row
  * without a verdict waits for the judge, due now.
  */
-function applyNoCallVerdicts(judge: JudgeFields, incoming: IncomingRun, now: string): JudgeFields {
+export function applyNoCallVerdicts(
+  judge: JudgeFields,
+  incoming: { row: Pick<RunnerRow, 'contamination'>; patch: IncomingRun['patch'] },
+  now: string,
+): JudgeFields {
   const noCall: { verdict: 'excluded' | 'no_change'; reason: string } | null =
     incoming.row.contamination.length > 0
       ? { verdict: 'excluded', reason: 'The run reached outside its snapshot (see contamination).' }

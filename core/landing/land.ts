@@ -22,6 +22,8 @@ import { emptyJudgeFields } from '#schema/run.ts';
 import { runIdentity, type RunIdentity } from '#schema/run-id.ts';
 import { boundedContamination, rowKeepsTestNames, testNamesJson } from './bounds.ts';
 import {
+  acceptedFirst,
+  applyNoCallVerdicts,
   decideLanding,
   landingCase,
   replacesHiddenTest,
@@ -298,8 +300,41 @@ function unjudgedAttempt(
 ): ArchivedAttempt {
   const built = decideLanding(null, { ...incoming, pinnedOwners: null }, now, pending);
   if (built.kind !== 'write') throw new Error('A first landing always writes.');
-  return { ...built.row, ...emptyJudgeFields(), judgeState: 'not-needed', archivedAt: now, ...marks };
+  const { patch } = incoming;
+  return { ...built.row, ...emptyJudgeFields(), judgeState: 'not-needed', archivedAt: now, patch, ...marks };
 }
+
+/**
+ * The row a run becomes when `attempt`, archived unjudged, is made its current attempt (a run id reassigned to the
+ * host that sent it, docs/contract.md §4): the attempt as it landed, its counts taken from `attempts` (every
+ * archived attempt of the run, the replaced row among them), its verdict the one it takes without a call, or
+ * pending and due now.
+ */
+export function attemptAsRow(attempt: ArchivedAttempt, attempts: ArchivedAttempt[], now: string): RunRow {
+  const { archivedAt: _archivedAt, conflict: _c, collision: _collision, foreign: _f, patch, ...row } = attempt;
+  // Archived before the patch's presence was kept: a patch whose hash is the empty text's was empty.
+  const patchState = patch ?? (row.patchSha256 === sha256Hex('') ? 'empty' : 'present');
+  const others = archivedOtherThan(attempts, row.host, row.finishedAt, row.patchSha256);
+  return {
+    ...row,
+    ...applyNoCallVerdicts(emptyJudgeFields(), { row, patch: patchState }, now),
+    attemptCount: others.count + 1,
+    firstAttempt: others.first && others.first.finishedAt < row.finishedAt ? others.first : null,
+    conflictCount: others.conflicts,
+    foreignCount: others.foreign,
+    updatedAt: now,
+  };
+}
+
+/** The attempt a host's deliveries would have made the row: the latest finishedAt, of one the first accepted. */
+export const newestAttempt = (attempts: ArchivedAttempt[]): ArchivedAttempt | undefined =>
+  attempts.reduce<ArchivedAttempt | undefined>(
+    (best, a) =>
+      !best || a.finishedAt > best.finishedAt || (a.finishedAt === best.finishedAt && acceptedFirst(a, best))
+        ? a
+        : best,
+    undefined,
+  );
 
 /** An attempt of the run itself as `owner` sent it: not another host's, nor another run's that shares its id. */
 const isOwnAttempt = (attempt: ArchivedAttempt, owner: string) => attempt.host === owner && !attempt.collision;
@@ -314,14 +349,14 @@ const REPLACED_MARKS: Partial<Record<LandingCase, Pick<ArchivedAttempt, 'conflic
   reclaims: { collision: true },
 };
 
-const archived = (
+export const archived = (
   row: RunRow,
   clock: Clock,
   marks: Pick<ArchivedAttempt, 'conflict' | 'collision'>,
 ): ArchivedAttempt => ({ ...row, archivedAt: clock.now().toISOString(), ...marks });
 
 /** The archived attempts with this one among them: an attempt is archived once, and the first archive stays. */
-const withAttempt = (list: ArchivedAttempt[], attempt: ArchivedAttempt): ArchivedAttempt[] =>
+export const withAttempt = (list: ArchivedAttempt[], attempt: ArchivedAttempt): ArchivedAttempt[] =>
   list.some((a) => isOwnAttempt(a, attempt.host) && isAttempt(a, attempt.finishedAt, attempt.patchSha256))
     ? list
     : [...list, attempt];

@@ -1,8 +1,10 @@
-// An operator's answer to run-id squatting (docs/contract.md §4, docs/deploy.md "Reassigning a run"): the run
-// row's owning host is rewritten, conditionally, so the named host's next delivery of the run lands as the
-// owner's and the squatter's rows become the foreign ones. Nothing else of the row changes; its attempts stay.
+// An operator's answer to run-id squatting (docs/contract.md §4, docs/deploy.md "Reassigning a run"): the run is
+// given to the host that really ran it. That host's newest attempt, kept apart as foreign, becomes the row (its
+// figures, patch and hidden-test result, judged anew), and the squatter's row is archived as a foreign attempt,
+// with its verdict; one conditional write, the archive first, so a reassign sent twice ends in the same state.
 import { optimisticUpdate, runRecord } from '../optimistic-update.ts';
 import type { AttemptStore, Clock, RunStore } from '../ports.ts';
+import { archived, attemptAsRow, newestAttempt, withAttempt } from './land.ts';
 import { pinsOfModel, spaceOf, type ReplayConfig } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
 import { describeRun, sameRun } from '#schema/run-id.ts';
@@ -14,7 +16,12 @@ export class ReassignError extends Error {
 }
 
 export async function reassignRun(
-  deps: { config: ReplayConfig; runs: RunStore; attempts: Pick<AttemptStore, 'listAttempts'>; clock: Clock },
+  deps: {
+    config: ReplayConfig;
+    runs: RunStore;
+    attempts: Pick<AttemptStore, 'listAttempts' | 'archiveAttempt'>;
+    clock: Clock;
+  },
   space: string,
   id: string,
   host: string,
@@ -28,7 +35,8 @@ export async function reassignRun(
   // The host's own runs under this id, kept apart. Given a row of another run (a model differing by ":" against
   // "_"), or one it has not sent (its run may still be on the way, and be that other run), the host's every later
   // delivery of its own could be refused as an id collision: only the run the host sent is given.
-  const hostRuns = (await deps.attempts.listAttempts(space, id)).filter((attempt) => attempt.host === host);
+  const attempts = await deps.attempts.listAttempts(space, id);
+  const hostRuns = attempts.filter((attempt) => attempt.host === host);
   return optimisticUpdate<RunRow, Reassignment>(
     runRecord(deps.runs, space, id),
     (current) => {
@@ -54,7 +62,13 @@ export async function reassignRun(
           `${host} has landed no run under "${id}" yet, so nothing shows the row is its run: reassign it once ` +
             `${host}'s run has landed (kept apart as foreign), or pin the model to ${host} in hostsByModel.`,
         );
-      return { write: { ...current.value, host, updatedAt: deps.clock.now().toISOString() }, result: 'reassigned' };
+      const now = deps.clock.now();
+      const replaced = archived(current.value, deps.clock, {});
+      return {
+        write: attemptAsRow(newestAttempt(hostRuns)!, withAttempt(attempts, replaced), now.toISOString()),
+        result: 'reassigned',
+        before: () => deps.attempts.archiveAttempt(replaced),
+      };
     },
     { what: `reassigning ${id}` },
   );

@@ -13,6 +13,11 @@ export const archivedAttemptSchema = z.object({
   collision: z.optional(z.boolean()),
   /** Sent by a host that did not own the run then: kept apart, keyed by its host, never judged (docs/contract.md §4). */
   foreign: z.optional(z.boolean()),
+  /**
+   * Whether the delivery carried a patch, on an attempt archived unjudged: what its verdict would be without a call
+   * should it become the row (`reassign`). Absent on attempts archived before it was kept.
+   */
+  patch: z.optional(z.enum(['present', 'empty', 'not-recorded'])),
 });
 export type ArchivedAttempt = z.output<typeof archivedAttemptSchema>;
 

@@ -44,7 +44,7 @@ export function tableNameOf(outputsFile: string): string {
 
 export async function reassign(
   options: Reassign,
-  table: (tableName: string) => RunStore & Pick<AttemptStore, 'listAttempts'>,
+  table: (tableName: string) => RunStore & Pick<AttemptStore, 'listAttempts' | 'archiveAttempt'>,
 ): Promise<string> {
   const config = readConfigFile(deploymentConfigPath(options.configFile, process.env, undefined, DEPLOY_CONFIG_OPTION));
   try {
@@ -56,7 +56,8 @@ export async function reassign(
       options.host,
     );
     return outcome === 'reassigned'
-      ? `Run ${options.runId} of space ${options.space} now belongs to ${options.host}: its next delivery lands as the owner's.`
+      ? `Run ${options.runId} of space ${options.space} now belongs to ${options.host}: its newest attempt is the ` +
+          `run's, judged anew, and the former owner's is kept as a foreign attempt.`
       : `Run ${options.runId} of space ${options.space} already belongs to ${options.host}; nothing changed.`;
   } catch (e) {
     if (e instanceof ReassignError) throw new OperatorError(e.message);

@@ -5,6 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { landingCase } from '#core/landing/decide.ts';
 import { reassignRun } from '#core/landing/reassign.ts';
+import type { ArchivedAttempt } from '#schema/attempt.ts';
 import { parseConfig } from '#schema/config.ts';
 import { runnerRowSchema } from '#schema/run.ts';
 import { hiddenTestDelivery, issueDelivery, runDelivery } from '../../../helpers/deliveries.ts';
@@ -91,23 +92,88 @@ describe('at landing', () => {
     expect((await w.table.getRun('S', real.id))!.value).toMatchObject({ host: MINI, foreignCount: 1, attemptCount: 1 });
   });
 
-  it("lets an operator give a squatted run id to its real host, whose next run then lands as the owner's", async () => {
+  it('lets an operator give a squatted run id to its real host: its newest attempt becomes the row, judged anew', async () => {
     const w = world();
     await w.land(runDelivery({ host: MINI }, { patch: '' }), 'squat');
-    const real = runDelivery({ finishedAt: '2026-11-21T00:00:00Z' });
-    expect(await w.land(real, 'real')).toBe('foreign');
+    const earlier = runDelivery({ finishedAt: '2026-11-20T18:00:00Z' });
+    const real = runDelivery({ finishedAt: '2026-11-21T00:00:00Z' }, { patch: 'diff --git a/x b/x\n+fixed\n' });
+    expect(await w.land(earlier, 'real-1')).toBe('foreign');
+    expect(await w.land(real, 'real-2')).toBe('foreign');
+    expect(await w.land(hiddenTestDelivery(real.id, '2026-11-21T00:00:00Z', 'pass', STUDIO), 'tests')).toBe(
+      'hidden-test-applied',
+    );
+    const squatted = (await w.table.getRun('S', real.id))!.value;
+    expect(squatted).toMatchObject({ host: MINI, judgeVerdict: 'no_change', foreignCount: 2 });
     const deps = { config: w.config, runs: w.table, attempts: w.table, clock: { now: () => new Date(NOW) } };
     await expect(reassignRun(deps, 'S', real.id, 'mac-stranger-9')).rejects.toThrow(/not a sender of space S/);
     await expect(reassignRun(deps, 'S', 'no-such-run', STUDIO)).rejects.toThrow(/no run "no-such-run"/);
     expect(await reassignRun(deps, 'S', real.id, STUDIO)).toBe('reassigned');
+    const promoted = (await w.table.listAttempts('S', real.id)).find(
+      (a) => a.finishedAt === '2026-11-21T00:00:00.000Z',
+    );
+    const row = (await w.table.getRun('S', real.id))!.value;
+    // The row is the real host's run, with its own patch and result, due at the judge: nothing of the squatter's.
+    expect(row).toMatchObject({
+      host: STUDIO,
+      finishedAt: '2026-11-21T00:00:00.000Z',
+      patchSha256: promoted!.patchSha256,
+      textsKey: promoted!.textsKey,
+      hiddenTestResult: { status: 'pass' },
+      judgeState: 'pending',
+      judgeVerdict: null,
+      judgeNextAttemptAt: NOW.toISOString(),
+      attemptCount: 2,
+      firstAttempt: { finishedAt: '2026-11-20T18:00:00.000Z', judgeVerdict: null },
+      foreignCount: 1,
+      updatedAt: NOW.toISOString(),
+    });
+    expect(row).not.toHaveProperty('archivedAt');
+    expect(row).not.toHaveProperty('foreign');
+    // The squatter's row is archived with its verdict, counted as foreign; sent again, the reassign changes nothing.
+    expect(await w.table.listAttempts('S', real.id)).toContainEqual(
+      expect.objectContaining({ ...squatted, archivedAt: NOW.toISOString() }),
+    );
     expect(await reassignRun(deps, 'S', real.id, STUDIO)).toBe('already-owned');
+    expect((await w.table.getRun('S', real.id))!.value).toEqual(row);
     expect(await w.land(runDelivery({ finishedAt: '2026-11-22T00:00:00Z' }), 'real-next')).toBe('rerun');
     expect((await w.table.getRun('S', real.id))!.value).toMatchObject({
       host: STUDIO,
       finishedAt: '2026-11-22T00:00:00.000Z',
+      attemptCount: 3,
+      foreignCount: 1,
     });
     // The squatter's next delivery is now the foreign one.
     expect(await w.land(runDelivery({ host: MINI, finishedAt: '2026-11-23T00:00:00Z' }), 'squat-next')).toBe('foreign');
+  });
+
+  it.each([
+    ['an empty patch', { patch: '' }, {}, 'no_change'],
+    ['an empty patch archived before the patch was kept', { patch: '' }, { legacy: true }, 'no_change'],
+    ['a run that reached outside its snapshot', {}, { contaminated: true }, 'excluded'],
+  ])('reassigns %s with the verdict it takes without a call', async (_name, extra, how, verdict) => {
+    const w = world();
+    await w.land(runDelivery({ host: MINI }), 'squat');
+    const contamination = [{ step: 3, path: '/etc/hosts' }];
+    const real = runDelivery(
+      { finishedAt: '2026-11-21T00:00:00Z', ...('contaminated' in how && { contamination }) },
+      extra,
+    );
+    expect(await w.land(real, 'real')).toBe('foreign');
+    // An attempt archived before its patch's presence was kept: the table returns it without the field.
+    const legacy = {
+      listAttempts: async (space: string, id: string) =>
+        (await w.table.listAttempts(space, id)).map(({ patch: _patch, ...attempt }) => attempt),
+      archiveAttempt: (attempt: ArchivedAttempt) => w.table.archiveAttempt(attempt),
+    };
+    const attempts = 'legacy' in how ? legacy : w.table;
+    const deps = { config: w.config, runs: w.table, attempts, clock: { now: () => new Date(NOW) } };
+    expect(await reassignRun(deps, 'S', real.id, STUDIO)).toBe('reassigned');
+    expect((await w.table.getRun('S', real.id))!.value).toMatchObject({
+      host: STUDIO,
+      judgeVerdict: verdict,
+      judgeState: 'not-needed',
+      judgeNextAttemptAt: null,
+    });
   });
 
   it("gives a host's hidden-test result to its own foreign attempt, before or after it lands, never to the row", async () => {
