@@ -81,6 +81,26 @@ export class AnthropicJudgeModel implements JudgeModel {
     }
     return results;
   }
+
+  async findBatch(customIds: readonly string[], from: Date, to: Date): Promise<string | 'in-progress' | null> {
+    const wanted = new Set(customIds);
+    let inProgress = false;
+    try {
+      // Newest first: those created after the window are passed over, the first created before it ends the look.
+      for await (const batch of this.client.messages.batches.list({ limit: 100 })) {
+        const createdAt = Date.parse(batch.created_at);
+        if (createdAt > to.getTime()) continue;
+        if (createdAt < from.getTime()) break;
+        if (batch.processing_status !== 'ended') inProgress = true;
+        else
+          for await (const { custom_id: customId } of await this.client.messages.batches.results(batch.id))
+            if (wanted.has(customId)) return batch.id;
+      }
+    } catch (error) {
+      throw asJudgeModelError(error, '', this.timeoutMs);
+    }
+    return inProgress ? 'in-progress' : null;
+  }
 }
 
 function paramsOf(request: JudgeModelRequest): Anthropic.MessageCreateParamsNonStreaming {

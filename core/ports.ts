@@ -265,6 +265,11 @@ export interface JudgeModel {
   submitBatch(requests: JudgeBatchRequest[]): Promise<string>;
   /** The results of an ended batch; null while it is still in progress. */
   batchResults(batchId: string): Promise<JudgeBatchResult[] | null>;
+  /**
+   * The batch created between `from` and `to` that holds any of the requests named `customIds`: its id; 'in-progress'
+   * while a batch created then has not ended (its requests cannot be read before); null when none holds them.
+   */
+  findBatch(customIds: readonly string[], from: Date, to: Date): Promise<string | 'in-progress' | null>;
 }
 
 /** A Message Batch a batch-mode space's judge submitted: which attempt of which run each request is. */
@@ -277,6 +282,11 @@ export interface JudgeBatch {
    * only against the same inputs.
    */
   runs: { id: string; finishedAt: string; attempt: number; customId: string; inputsSha256: string }[];
+  /**
+   * Written before the requests go to the provider, under an id of the judge's own: the provider's batch, if the
+   * submission created one, is found by its requests' names when this is collected (batch.ts).
+   */
+  unconfirmed?: boolean;
 }
 
 /** The batches submitted, one record each, listed until they are collected. */

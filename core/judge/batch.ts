@@ -6,6 +6,11 @@
 // (attempt.ts readCall: same verdict rules, flags and audit), its tokens priced at the batch rate, and an errored,
 // expired or canceled request is a failed attempt retried with backoff, as a failed live call is.
 //
+// A submission is recorded, and its rows wait on it, before the provider is asked, under an id of the judge's own
+// (`unconfirmed-…`); the provider's id replaces it once known. A submission whose answer was lost (or whose
+// function ended first) is collected like any batch: the provider's batch holding its requests is found by their
+// custom_ids, or, if none does, its runs' attempts fail. A batch the provider took is never paid for twice.
+//
 // Collecting is idempotent: a row is written only while it still waits for this batch at this attempt (custom_id
 // names the run and the attempt, and is checked against the batch's record), the spend and the audit follow only
 // that write, and the batch is closed last, so a collect killed at any step and sent again ends in the same state.
@@ -22,10 +27,11 @@ import {
   BATCH_NOT_FOUND,
   JudgeModelError,
   type JudgeBatch,
-  type JudgeBatchRequest,
   type JudgeBatchResult,
   type JudgeMessage,
+  type JudgeModel,
 } from '../ports.ts';
+import { TIMINGS } from '../operations.ts';
 import {
   billedCostUsd,
   prepareCall,
@@ -106,39 +112,91 @@ export async function submitBatch(
   if (submissions.length === 0) return outcomes;
 
   const model = await deps.model();
-  const requests: JudgeBatchRequest[] = submissions.map((s) => ({ customId: s.customId, request: s.call.request }));
-  let batchId: string;
-  try {
-    if (!model) throw new JudgeModelError('no-credentials', 'The judge is missing an Anthropic API key.');
-    batchId = await model.submitBatch(requests);
-  } catch (error) {
-    if (!(error instanceof JudgeModelError)) throw error;
+  const fail = async (error: JudgeModelError, held?: JudgeBatch) => {
     // As a live call that failed: the attempt is spent (or the space pauses), its budget units stay taken.
     const failed: AttemptResult = error.pausesJudging
       ? { kind: 'pauses-judging', problem: problemOf(error) }
       : { kind: 'failed', problem: problemOf(error), answered: false, costUsd: 0 };
-    for (const s of submissions) outcomes.push({ id: s.row.id, outcome: await settle(deps, s.row, failed) });
+    for (const s of submissions) {
+      const stillHeld = held && waitsFor(held, { attempt: s.row.judgeAttempts, finishedAt: s.row.finishedAt });
+      outcomes.push({ id: s.row.id, outcome: await settle(deps, s.row, failed, stillHeld) });
+    }
+    return outcomes;
+  };
+  if (!model) return fail(new JudgeModelError('no-credentials', 'The judge is missing an Anthropic API key.'));
+
+  const submittedAt = deps.clock.now();
+  const submitted = submissions.map((s) => ({
+    id: s.row.id,
+    finishedAt: s.row.finishedAt,
+    attempt: s.row.judgeAttempts,
+    customId: s.customId,
+    inputsSha256: callFingerprint(s.call),
+  }));
+  // Recorded, and the runs waiting on it, before the provider is asked: a submission cut short after the provider
+  // took it (its answer lost, the function ended) is found and collected, not submitted and paid for again.
+  const unconfirmed: JudgeBatch = {
+    space,
+    id: unconfirmedBatchId(submitted),
+    submittedAt: submittedAt.toISOString(),
+    runs: submitted,
+    unconfirmed: true,
+  };
+  await deps.batches.putJudgeBatch(unconfirmed);
+  for (const s of submissions) await markWaiting(deps, s.row, unconfirmed.id, submittedAt);
+  let batchId: string;
+  try {
+    batchId = await model.submitBatch(submissions.map((s) => ({ customId: s.customId, request: s.call.request })));
+  } catch (error) {
+    if (!(error instanceof JudgeModelError)) throw error;
+    // The provider may have taken it: the runs stay waiting, and the collect finds out.
+    if (MAY_HAVE_SUBMITTED.has(error.code))
+      return [
+        ...outcomes,
+        ...submissions.map((s) => ({ id: s.row.id, outcome: { result: 'waiting-batch' as const } })),
+      ];
+    await fail(error, unconfirmed);
+    await deps.batches.closeJudgeBatch(space, unconfirmed.id, deps.clock.now());
     return outcomes;
   }
-  const submittedAt = deps.clock.now();
-  await deps.batches.putJudgeBatch({
-    space,
-    id: batchId,
-    submittedAt: submittedAt.toISOString(),
-    runs: submissions.map((s) => ({
-      id: s.row.id,
-      finishedAt: s.row.finishedAt,
-      attempt: s.row.judgeAttempts,
-      customId: s.customId,
-      inputsSha256: callFingerprint(s.call),
-    })),
-  });
+  const { unconfirmed: _unconfirmed, ...confirmed } = { ...unconfirmed, id: batchId };
+  await deps.batches.putJudgeBatch(confirmed);
   for (const s of submissions)
-    outcomes.push({ id: s.row.id, outcome: await markWaiting(deps, s.row, batchId, submittedAt) });
+    outcomes.push({ id: s.row.id, outcome: await markWaiting(deps, s.row, batchId, submittedAt, unconfirmed) });
+  await deps.batches.closeJudgeBatch(space, unconfirmed.id, deps.clock.now());
   // A probe of a paused space resumes it once the provider took the batch.
   if (resumedFrom === 'paused') await resumeJudging(deps.judging, space, deps.clock.now());
   return outcomes;
 }
+
+/** Failures after which the provider may still have created the batch: no answer, or a server error. */
+const MAY_HAVE_SUBMITTED = new Set([
+  'provider-timeout',
+  'provider-unreachable',
+  'provider-http-500',
+  'provider-http-502',
+  'provider-http-504',
+]);
+
+/** The judge's own name for a submission before the provider's batch is known: its requests' names, hashed. */
+export const unconfirmedBatchId = (runs: JudgeBatch['runs']) =>
+  `unconfirmed-${sha256Hex(runs.map((r) => r.customId).join('\n')).slice(0, 40)}`;
+
+/**
+ * How long after an unconfirmed submission began the provider may still create its batch: until the judge
+ * function that sent it has ended, and a minute either side for the provider's clock.
+ */
+const SUBMISSION_SETTLES_MS = (TIMINGS.judgeFunction + 60) * 1000;
+const CLOCK_SKEW_MS = 60_000;
+
+/** Whether `row` still waits on `batch` for this attempt of this run. */
+const waitsFor =
+  (batch: Pick<JudgeBatch, 'id'>, run: { attempt: number; finishedAt: string }) =>
+  (row: RunRow): boolean =>
+    row.judgeState === 'waiting-batch' &&
+    row.judgeBatchId === batch.id &&
+    row.judgeAttempts === run.attempt &&
+    row.finishedAt === run.finishedAt;
 
 /** How many runs of a message are claimed and prepared side by side. */
 const PREPARED_AT_ONCE = 5;
@@ -189,14 +247,25 @@ async function prepareSubmission(
   return { row, issue, call: prepared.call, customId: batchCustomId(row) };
 }
 
-/** The claimed row now waits for its batch; no attempt is spent while it waits. */
-async function markWaiting(deps: JudgeDeps, claimed: RunRow, batchId: string, at: Date): Promise<JudgeOutcome> {
+/**
+ * The claimed row now waits for its batch; no attempt is spent while it waits. Moved from an unconfirmed
+ * submission's record to the provider's batch only while it still waits on that record.
+ */
+async function markWaiting(
+  deps: JudgeDeps,
+  claimed: RunRow,
+  batchId: string,
+  at: Date,
+  from?: JudgeBatch,
+): Promise<JudgeOutcome> {
+  const claim = { attempt: claimed.judgeAttempts, finishedAt: claimed.finishedAt };
   return optimisticUpdate(
     runRecord(deps.runs, claimed.space, claimed.id),
     (current): UpdateDecision<RunRow, JudgeOutcome> => {
       const row = current?.value;
       if (!row || row.finishedAt !== claimed.finishedAt || row.judgeAttempts !== claimed.judgeAttempts)
         return { done: { result: 'stale' } };
+      if (from && !waitsFor(from, claim)(row)) return { done: { result: 'stale' } };
       const fields = {
         judgeState: 'waiting-batch' as const,
         judgeBatchId: batchId,
@@ -231,7 +300,7 @@ export async function collectBatch(deps: JudgeDeps, space: string, batchId: stri
   if (!model || !reference) return { state: 'not-collected' };
   let results: JudgeBatchResult[] | null;
   try {
-    results = await model.batchResults(batchId);
+    results = await resultsOf(model, batch, deps.clock.now());
   } catch (error) {
     if (!(error instanceof JudgeModelError)) throw error;
     // A refused key, a 5xx or no answer: the batch stays open and the next sweep asks again, where a thrown
@@ -253,6 +322,26 @@ export async function collectBatch(deps: JudgeDeps, space: string, batchId: stri
   return { state: 'collected', runs };
 }
 
+/**
+ * The batch's results. An unconfirmed submission's are those of the provider's batch that holds its requests, once
+ * its submitter has surely ended; if the provider holds none, each request failed (the run is judged again).
+ */
+async function resultsOf(model: JudgeModel, batch: JudgeBatch, now: Date): Promise<JudgeBatchResult[] | null> {
+  if (!batch.unconfirmed) return model.batchResults(batch.id);
+  const submittedAt = Date.parse(batch.submittedAt);
+  if (now.getTime() < submittedAt + SUBMISSION_SETTLES_MS) return null;
+  const customIds = batch.runs.map((run) => run.customId);
+  const window = [new Date(submittedAt - CLOCK_SKEW_MS), new Date(submittedAt + SUBMISSION_SETTLES_MS)] as const;
+  const found = await model.findBatch(customIds, ...window);
+  if (found === 'in-progress') return null;
+  if (found !== null) return model.batchResults(found);
+  const error = new JudgeModelError(
+    'batch-not-submitted',
+    'The judge model provider holds no batch with this request: its submission did not reach the provider.',
+  );
+  return customIds.map((customId) => ({ customId, error }));
+}
+
 async function collectRun(
   deps: JudgeDeps,
   batch: JudgeBatch,
@@ -260,11 +349,7 @@ async function collectRun(
   result: JudgeBatchResult | undefined,
   reference: Parameters<typeof prepareCall>[4],
 ): Promise<JudgeOutcome | 'rate-limited'> {
-  const waits = (row: RunRow) =>
-    row.judgeState === 'waiting-batch' &&
-    row.judgeBatchId === batch.id &&
-    row.judgeAttempts === run.attempt &&
-    row.finishedAt === run.finishedAt;
+  const waits = waitsFor(batch, run);
   const row = (await deps.runs.getRun(batch.space, run.id))?.value;
   // Already collected, claimed again after the batch was given up, or replaced by a re-run: nothing to write.
   if (!row || !waits(row)) return { result: 'skipped' };

@@ -238,4 +238,39 @@ describe('the Anthropic judge model, in batches', () => {
       await holding.stop();
     }
   });
+
+  it('finds the batch created in a window that holds a request, through pages of the list, newest first', async () => {
+    let now = new Date('2026-11-20T10:00:00.000Z');
+    const holding = await startAnthropicStandIn({
+      apiKey: API_KEY,
+      holdBatches: true,
+      answer: () => '{}',
+      now: () => now,
+    });
+    try {
+      const judge = new AnthropicJudgeModel({ apiKey: API_KEY, baseURL: holding.url });
+      const at = (minutes: number) => new Date(Date.parse('2026-11-20T10:00:00.000Z') + minutes * 60_000);
+      const submit = async (minute: number, customId: string) => {
+        now = at(minute);
+        return judge.submitBatch([{ customId, request: request('claude-ok') }]);
+      };
+      const before = await submit(0, 'wanted');
+      const inWindow = await submit(10, 'other');
+      const wanted = await submit(11, 'wanted-too');
+      // Past one page of the list (100), all created after the window.
+      for (let k = 0; k < 101; k++) await submit(30, `later-${k}`);
+      // A batch of the window still in progress: its requests cannot be read yet.
+      expect(await judge.findBatch(['wanted-too'], at(9), at(12))).toBe('in-progress');
+      await holding.endBatches();
+      expect(await judge.findBatch(['wanted-too', 'nothing'], at(9), at(12))).toBe(wanted);
+      expect(await judge.findBatch(['other'], at(9), at(12))).toBe(inWindow);
+      // Only the window is looked at: a batch made before it, holding the request, is not the one.
+      expect(await judge.findBatch(['wanted'], at(9), at(12))).toBeNull();
+      expect(before).not.toBe(wanted);
+      const refused = new AnthropicJudgeModel({ apiKey: 'sk-ant-revoked', baseURL: holding.url });
+      await expect(refused.findBatch(['wanted'], at(9), at(12))).rejects.toMatchObject({ code: 'bad-credentials' });
+    } finally {
+      await holding.stop();
+    }
+  });
 });

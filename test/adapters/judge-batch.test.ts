@@ -354,6 +354,89 @@ describe('batch mode', () => {
     const prefix = rows[0]!.textsKey!.slice(0, rows[0]!.textsKey!.lastIndexOf('/'));
     expect((await w.stores.data.list(prefix)).filter((k) => k.includes('/judge-'))).toHaveLength(1);
   });
+
+  it('collects a batch the provider took whose answer was lost, and judges again a run whose batch it never took', async () => {
+    const [lost, neverTaken] = await landRuns('batch-lost', ['lost-answer', 'never-taken']);
+    const created = w.anthropic.batches.length;
+    // The provider makes the batch, but its answer never comes back.
+    w.anthropic.loseNextBatchCreate('after-creating');
+    const submitted = await submitBatch(w.deps(), 'Batch', [lost!]);
+    expect(submitted).toEqual([{ id: lost!.id, outcome: { result: 'waiting-batch' } }]);
+    expect(w.anthropic.batches).toHaveLength(created + 1);
+    const unconfirmed = (await row(lost!.id)).judgeBatchId!;
+    expect(await row(lost!.id)).toMatchObject({ judgeState: 'waiting-batch', judgeAttempts: 1 });
+    expect(unconfirmed).toMatch(/^unconfirmed-[0-9a-f]{40}$/);
+    // The sweeper sends it to be collected and never submits the run again; while its submitter may still be at
+    // work, the collect waits.
+    const sent = await swept();
+    expect(sent).toContainEqual({ space: 'Batch', collect: unconfirmed });
+    expect(sent.flatMap((m) => ('submit' in m ? m.submit.map((r) => r.id) : []))).not.toContain(lost!.id);
+    expect(await collectBatch(w.deps(), 'Batch', unconfirmed)).toEqual({ state: 'in-progress' });
+    w.advance(181);
+    const spentBefore = (await spentToday())!.costUsd!;
+    expect((await collectBatch(w.deps(), 'Batch', unconfirmed)).state).toBe('collected');
+    const judged = await row(lost!.id);
+    expect(judged).toMatchObject({
+      judgeState: 'judged',
+      judgeVerdict: 'resolved',
+      judgeAttempts: 1,
+      judgeBatchId: null,
+    });
+    // Its tokens count in the day's spend, and the provider was asked once.
+    expect((await spentToday())!.costUsd! - spentBefore).toBeCloseTo(judged.judgeCostUsd!, 10);
+    expect(judged.judgeCostUsd).toBeGreaterThan(0);
+    expect(w.anthropic.batches).toHaveLength(created + 1);
+    expect((await swept()).filter((m) => 'collect' in m)).toEqual([]);
+
+    // The connection dropped before the provider made it: once its submitter has surely ended, the attempt fails.
+    w.anthropic.loseNextBatchCreate('before-creating');
+    await submitBatch(w.deps(), 'Batch', [neverTaken!]);
+    expect(w.anthropic.batches).toHaveLength(created + 1);
+    const none = (await row(neverTaken!.id)).judgeBatchId!;
+    w.advance(181);
+    expect((await collectBatch(w.deps(), 'Batch', none)).state).toBe('collected');
+    expect(await row(neverTaken!.id)).toMatchObject({
+      judgeState: 'retry-scheduled',
+      judgeBatchId: null,
+      judgeLastError: { code: 'batch-not-submitted' },
+    });
+  });
+
+  it('collects a batch whose submitter ended after the provider took it, before recording its id', async () => {
+    const [message] = await landRuns('batch-unrecorded', ['unrecorded']);
+    const store = w.stores.store;
+    const dying = w.deps({
+      batches: {
+        putJudgeBatch: async (batch) => {
+          if (!batch.unconfirmed) throw new Error('function timed out');
+          return store.putJudgeBatch(batch);
+        },
+        listJudgeBatches: (space) => store.listJudgeBatches(space),
+        closeJudgeBatch: (space, id, at) => store.closeJudgeBatch(space, id, at),
+      },
+    });
+    await expect(submitBatch(dying, 'Batch', [message!])).rejects.toThrow('function timed out');
+    const unconfirmed = (await row(message!.id)).judgeBatchId!;
+    expect(unconfirmed).toMatch(/^unconfirmed-/);
+    // Sent again by the queue, the message submits nothing: the run waits on the submission.
+    expect(await submitBatch(w.deps(), 'Batch', [message!])).toEqual([
+      { id: message!.id, outcome: { result: 'skipped' } },
+    ]);
+    w.advance(181);
+    expect((await collectBatch(w.deps(), 'Batch', unconfirmed)).state).toBe('collected');
+    expect(await row(message!.id)).toMatchObject({ judgeState: 'judged', judgeAttempts: 1, judgeBatchId: null });
+  });
+
+  it('settles the runs of a submission the provider refused, and leaves no submission open', async () => {
+    const [message] = await landRuns('batch-refused', ['refused']);
+    const refused = new AnthropicJudgeModel({ apiKey: 'sk-ant-wrong', baseURL: w.anthropic.url });
+    const [submitted] = await submitBatch(w.deps({ model: async () => refused }), 'Batch', [message!]);
+    expect(submitted!.outcome).toMatchObject({ result: 'paused' });
+    const settled = await row(message!.id);
+    expect(settled).toMatchObject({ judgeBatchId: null, judgeLastError: { code: 'bad-credentials' } });
+    expect(settled.judgeState).not.toBe('waiting-batch');
+    expect((await w.stores.store.listJudgeBatches('Batch')).filter((b) => b.unconfirmed)).toEqual([]);
+  });
 });
 
 /** The call's cost at the model's full price, from the usage its audit object recorded. */

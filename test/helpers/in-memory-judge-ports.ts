@@ -50,6 +50,12 @@ export class ScriptedJudgeModel implements JudgeModel {
     return results;
   }
 
+  /** The batch holding any of the requests; scripted batches end when read, so none is ever in progress. */
+  async findBatch(customIds: readonly string[]): Promise<string | null> {
+    const holds = ([, requests]: [string, JudgeBatchRequest[]]) => requests.some((r) => customIds.includes(r.customId));
+    return [...this.batches].find(holds)?.[0] ?? null;
+  }
+
   protected usage(request: JudgeModelRequest, answer: string): TokenUsage {
     return {
       inputTokens: estimateTokens(request.sharedPrompt + request.prompt),

@@ -179,6 +179,10 @@ export async function startJudgeWorld(config: unknown): Promise<JudgeWorld> {
       await stores.stop();
     },
   };
-  world.anthropic = await startAnthropicStandIn({ apiKey: API_KEY, answer: (request) => world.answer(request) });
+  world.anthropic = await startAnthropicStandIn({
+    apiKey: API_KEY,
+    answer: (request) => world.answer(request),
+    now: () => world.now,
+  });
   return world;
 }

@@ -8,7 +8,9 @@
 // GET /v1/messages/batches/{id} answers the batch (`in_progress` while `holdBatches` holds it, then `ended` with
 // its `results_url`), and GET of that URL answers one JSONL line per request, in no particular order: each
 // request's answer from the same callback (an error status becomes an `errored` result, and
-// `{ batchResult: 'expired' | 'canceled' }` that result).
+// `{ batchResult: 'expired' | 'canceled' }` that result). GET /v1/messages/batches lists the batches, newest first,
+// in pages (`limit`, `after_id`; `has_more`, `first_id`, `last_id`). `loseNextBatchCreate` drops the connection of
+// the next create, before or after the batch is made, as a lost answer does.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -39,6 +41,8 @@ export interface AnthropicStandInOptions {
   port?: number;
   /** Batches stay `in_progress` until `endBatches()`; otherwise each has ended when it is first read. */
   holdBatches?: boolean;
+  /** The clock a batch's `created_at` is read from (the caller's settable clock in tests); the real one by default. */
+  now?: () => Date;
 }
 
 export interface AnthropicStandIn {
@@ -48,6 +52,8 @@ export interface AnthropicStandIn {
   batches: string[];
   /** Ends every held batch: its results are worked out now, from the `answer` callback. */
   endBatches(): Promise<void>;
+  /** The next batch create gets no answer (its connection drops), the batch made first or never made. */
+  loseNextBatchCreate(when: 'after-creating' | 'before-creating'): void;
   stop(): Promise<void>;
 }
 
@@ -84,6 +90,8 @@ export function estimateTokens(text: string): number {
 export async function startAnthropicStandIn(options: AnthropicStandInOptions): Promise<AnthropicStandIn> {
   const requests: MessagesRequest[] = [];
   const batches = new Map<string, StoredBatch>();
+  let losing: 'after-creating' | 'before-creating' | null = null;
+  const now = options.now ?? (() => new Date());
   let baseUrl = '';
   const cached = new Set<string>();
   const server = createServer((req, res) => {
@@ -94,6 +102,10 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const apiKey = header(req, 'x-api-key') ?? header(req, 'authorization')?.replace(/^Bearer /, '') ?? null;
     const batchPath = /^\/v1\/messages\/batches\/([A-Za-z0-9_]+)(\/results)?$/.exec(path);
+    if (req.method === 'GET' && path === '/v1/messages/batches') {
+      if (options.apiKey !== undefined && apiKey !== options.apiKey) return sendError(res, 401, 'invalid x-api-key');
+      return send(res, 200, await batchList(new URL(req.url ?? '/', 'http://x').searchParams));
+    }
     if (req.method === 'GET' && batchPath) {
       if (options.apiKey !== undefined && apiKey !== options.apiKey) return sendError(res, 401, 'invalid x-api-key');
       const batch = batches.get(batchPath[1]!);
@@ -113,8 +125,13 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
       return sendError(res, 400, 'The body is not JSON.');
     }
     const refused = options.apiKey !== undefined && apiKey !== options.apiKey;
-    if (path === '/v1/messages/batches')
-      return refused ? sendError(res, 401, 'invalid x-api-key') : createBatch(res, body, apiKey);
+    if (path === '/v1/messages/batches') {
+      if (refused) return sendError(res, 401, 'invalid x-api-key');
+      const lose = losing;
+      losing = null;
+      if (lose === 'before-creating') return void res.destroy();
+      return createBatch(res, body, apiKey, lose === 'after-creating');
+    }
 
     const problem = paramsProblem(body);
     if (problem) return sendError(res, 400, problem);
@@ -156,7 +173,7 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
   }
 
   /** As the API does, the whole batch is refused when one request's parameters are invalid. */
-  function createBatch(res: ServerResponse, body: Record<string, unknown>, apiKey: string | null): void {
+  function createBatch(res: ServerResponse, body: Record<string, unknown>, apiKey: string | null, lost: boolean): void {
     const list = body.requests;
     if (!Array.isArray(list) || list.length === 0)
       return sendError(res, 400, 'requests: a non-empty list is required.');
@@ -175,7 +192,7 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
     }
     const batch: StoredBatch = {
       id: `msgbatch_${randomUUID().replaceAll('-', '')}`,
-      createdAt: new Date().toISOString(),
+      createdAt: now().toISOString(),
       requests: (list as { custom_id: string; params: Record<string, unknown> }[]).map((r) => ({
         customId: r.custom_id,
         body: r.params,
@@ -185,6 +202,7 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
       endedAt: null,
     };
     batches.set(batch.id, batch);
+    if (lost) return void res.destroy();
     send(res, 200, batchObject(batch));
   }
 
@@ -209,7 +227,22 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
     }
     // Results come in no particular order: reversed, so a reader that relied on the order would show it.
     batch.results = `${lines.reverse().join('\n')}\n`;
-    batch.endedAt = new Date().toISOString();
+    batch.endedAt = now().toISOString();
+  }
+
+  /** A page of the batches, newest first, after `after_id` when given; read, an unheld batch has ended. */
+  async function batchList(query: URLSearchParams) {
+    const newestFirst = [...batches.values()].reverse();
+    const after = query.get('after_id');
+    const start = after === null ? 0 : newestFirst.findIndex((b) => b.id === after) + 1;
+    const page = newestFirst.slice(start, start + Number(query.get('limit') ?? 20));
+    if (!options.holdBatches) for (const batch of page) if (batch.results === null) await endBatch(batch);
+    return {
+      data: page.map(batchObject),
+      has_more: start + page.length < newestFirst.length,
+      first_id: page[0]?.id ?? null,
+      last_id: page.at(-1)?.id ?? null,
+    };
   }
 
   function batchObject(batch: StoredBatch) {
@@ -268,6 +301,9 @@ export async function startAnthropicStandIn(options: AnthropicStandInOptions): P
     requests,
     get batches() {
       return [...batches.keys()];
+    },
+    loseNextBatchCreate(when) {
+      losing = when;
     },
     endBatches: async () => {
       for (const batch of batches.values()) if (batch.results === null) await endBatch(batch);
