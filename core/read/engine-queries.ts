@@ -415,13 +415,6 @@ const partColumns = (field: string): ExponentParts => ({
   e: `"${field}#e"`,
 });
 
-/**
- * The rows of an export (§6 "Exports"): the figures' selection, then the verdicts and hidden-test results
- * chosen and every search word, the fields in their order, by run id where the engine sorts exports
- * (`exportsInIdOrder`: Athena), else as the engine reads them (DuckDB streams them). The values are worked out in an inner
- * select, so a long expression (a run's cost at every model's price) is written once; a CSV's cells are then
- * made in layers (text, a double's exponent parts, the laid-out and guarded cell), each step once per cell.
- */
 /** The runs an export or a grid page holds: the figures' selection, then the verdicts, test results and search words chosen. */
 function exportSelectionSql(engine: AnalyticsEngine, view: EngineExportView, outcome: ResolveOutcome): string {
   const where: string[] = [];
@@ -489,6 +482,13 @@ export function gridPageSql(
    ORDER BY ${order('page.')}`;
 }
 
+/**
+ * The rows of an export (§6 "Exports"): the figures' selection, then the verdicts and hidden-test results
+ * chosen and every search word, the fields in their order, by run id where the engine sorts exports
+ * (`exportsInIdOrder`: Athena), else as the engine reads them (DuckDB streams them). The values are worked out in an inner
+ * select, so a long expression (a run's cost at every model's price) is written once; a CSV's cells are then
+ * made in layers (text, a double's exponent parts, the laid-out and guarded cell), each step once per cell.
+ */
 export function exportRowsSql(
   engine: AnalyticsEngine,
   view: EngineExportView,
