@@ -92,9 +92,18 @@ export class AnthropicJudgeModel implements JudgeModel {
         if (createdAt > to.getTime()) continue;
         if (createdAt < from.getTime()) break;
         if (batch.processing_status !== 'ended') inProgress = true;
-        else
+        else if (
+          batch.request_counts.succeeded +
+            batch.request_counts.errored +
+            batch.request_counts.canceled +
+            batch.request_counts.expired ===
+          wanted.size
+        ) {
+          const held = new Set<string>();
           for await (const { custom_id: customId } of await this.client.messages.batches.results(batch.id))
-            if (wanted.has(customId)) return batch.id;
+            held.add(customId);
+          if (held.size === wanted.size && [...held].every((id) => wanted.has(id))) return batch.id;
+        }
       }
     } catch (error) {
       throw asJudgeModelError(error, '', this.timeoutMs);

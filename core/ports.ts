@@ -266,8 +266,8 @@ export interface JudgeModel {
   /** The results of an ended batch; null while it is still in progress. */
   batchResults(batchId: string): Promise<JudgeBatchResult[] | null>;
   /**
-   * The batch created between `from` and `to` that holds any of the requests named `customIds`: its id; 'in-progress'
-   * while a batch created then has not ended (its requests cannot be read before); null when none holds them.
+   * The batch created between `from` and `to` whose requests are exactly those named `customIds`: its id;
+   * 'in-progress' while a batch created then has not ended (its requests cannot be read before); null when none.
    */
   findBatch(customIds: readonly string[], from: Date, to: Date): Promise<string | 'in-progress' | null>;
 }

@@ -31,7 +31,7 @@ export function runTextsObject(
  * landed before, a GET per object, only of the one asked for when `only` names it.
  */
 export async function readRunTexts(
-  objects: ObjectStore,
+  objects: Pick<ObjectStore, 'getText'>,
   row: Pick<RunRow, 'textsKey' | 'patchKey' | 'summaryKey'>,
   only?: keyof RunTexts,
 ): Promise<RunTexts> {

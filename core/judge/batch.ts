@@ -9,7 +9,7 @@
 // A submission is recorded, and its rows wait on it, before the provider is asked, under an id of the judge's own
 // (`unconfirmed-…`); the provider's id replaces it once known. A submission whose answer was lost (or whose
 // function ended first) is collected like any batch: the provider's batch holding its requests is found by their
-// custom_ids, or, if none does, its runs' attempts fail. A batch the provider took is never paid for twice.
+// custom_ids (exactly its own), or, if none does, its runs' attempts fail. A batch the provider took is never paid for twice.
 //
 // Collecting is idempotent: a row is written only while it still waits for this batch at this attempt (custom_id
 // names the run and the attempt, and is checked against the batch's record), the spend and the audit follow only
@@ -81,11 +81,12 @@ export const callFingerprint = (call: PreparedCall) =>
   sha256Hex(JSON.stringify({ request: call.request, checks: call.checks }));
 
 /**
- * The request's name in the batch: the run id (hashed: the API takes at most 64 letters, digits, `_` and `-`) and
- * the attempt, so a result is matched to exactly the attempt it answers.
+ * The request's name in the batch: the run (its space, id and finishedAt, hashed: the API takes at most 64 letters,
+ * digits, `_` and `-`) and the attempt, so a result is matched to exactly the attempt it answers, and no other
+ * space's or attempt's request, in a batch the same key sent, carries the same name.
  */
-export const batchCustomId = (row: Pick<RunRow, 'id' | 'judgeAttempts'>) =>
-  `${sha256Hex(row.id).slice(0, 40)}-${row.judgeAttempts}`;
+export const batchCustomId = (row: Pick<RunRow, 'space' | 'id' | 'finishedAt' | 'judgeAttempts'>) =>
+  `${sha256Hex(JSON.stringify([row.space, row.id, row.finishedAt])).slice(0, 40)}-${row.judgeAttempts}`;
 
 /** Submits the due runs among `runs` of a batch-mode space as one Message Batch. */
 export async function submitBatch(

@@ -17,7 +17,7 @@ import type {
   PendingHiddenTest,
   RunStore,
 } from '../ports.ts';
-import type { ArchivedAttempt } from '#schema/attempt.ts';
+import { distinctAttempts, type ArchivedAttempt } from '#schema/attempt.ts';
 import { emptyJudgeFields } from '#schema/run.ts';
 import { runIdentity, type RunIdentity } from '#schema/run-id.ts';
 import { boundedContamination, rowKeepsTestNames, testNamesJson } from './bounds.ts';
@@ -35,7 +35,7 @@ import {
 import { hostRecord, optimisticUpdate, runRecord, type UpdateDecision } from '../optimistic-update.ts';
 import { canonicalJson } from '#shared/canonical-json.ts';
 import type { HiddenTestResult, RunRow, StoredHiddenTestResult } from '#schema/run.ts';
-import { runTextsObject } from '../run-texts.ts';
+import { readRunTexts, runTextsObject } from '../run-texts.ts';
 import { contaminationKey, testsKey } from '../storage-layout.ts';
 
 export interface LandingDeps {
@@ -140,7 +140,7 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
     deliveryId: entry.deliveryId,
     row: delivery.row,
     patchSha256,
-    patch: delivery.patch === null ? 'not-recorded' : delivery.patch.trim() === '' ? 'empty' : 'present',
+    patch: patchState(delivery.patch),
     patchTruncated: delivery.patchTruncated,
     textsKey: texts.key,
     contaminationKey:
@@ -304,20 +304,35 @@ function unjudgedAttempt(
   return { ...built.row, ...emptyJudgeFields(), judgeState: 'not-needed', archivedAt: now, patch, ...marks };
 }
 
+/** Whether a delivery carried a patch, as the no-call verdicts read it (decide.ts applyNoCallVerdicts). */
+export const patchState = (patch: string | null): IncomingRun['patch'] =>
+  patch === null ? 'not-recorded' : patch.trim() === '' ? 'empty' : 'present';
+
+/** Whether an archived attempt's delivery carried a patch: kept on it, or read from its texts where it predates that. */
+export async function patchOfAttempt(
+  objects: Pick<ObjectStore, 'getText'>,
+  attempt: ArchivedAttempt,
+): Promise<IncomingRun['patch']> {
+  return attempt.patch ?? patchState((await readRunTexts(objects, attempt, 'patch')).patch);
+}
+
 /**
  * The row a run becomes when `attempt`, archived unjudged, is made its current attempt (a run id reassigned to the
  * host that sent it, docs/contract.md §4): the attempt as it landed, its counts taken from `attempts` (every
  * archived attempt of the run, the replaced row among them), its verdict the one it takes without a call, or
  * pending and due now.
  */
-export function attemptAsRow(attempt: ArchivedAttempt, attempts: ArchivedAttempt[], now: string): RunRow {
-  const { archivedAt: _archivedAt, conflict: _c, collision: _collision, foreign: _f, patch, ...row } = attempt;
-  // Archived before the patch's presence was kept: a patch whose hash is the empty text's was empty.
-  const patchState = patch ?? (row.patchSha256 === sha256Hex('') ? 'empty' : 'present');
+export function attemptAsRow(
+  attempt: ArchivedAttempt,
+  patch: IncomingRun['patch'],
+  attempts: ArchivedAttempt[],
+  now: string,
+): RunRow {
+  const { archivedAt: _archivedAt, conflict: _c, collision: _collision, foreign: _f, patch: _patch, ...row } = attempt;
   const others = archivedOtherThan(attempts, row.host, row.finishedAt, row.patchSha256);
   return {
     ...row,
-    ...applyNoCallVerdicts(emptyJudgeFields(), { row, patch: patchState }, now),
+    ...applyNoCallVerdicts(emptyJudgeFields(), { row, patch }, now),
     attemptCount: others.count + 1,
     firstAttempt: others.first && others.first.finishedAt < row.finishedAt ? others.first : null,
     conflictCount: others.conflicts,
@@ -363,11 +378,12 @@ export const withAttempt = (list: ArchivedAttempt[], attempt: ArchivedAttempt): 
 
 /** The archived attempts other than the one that is (or becomes) the row: counted, with the first, conflicts apart. */
 function archivedOtherThan(
-  list: ArchivedAttempt[],
+  archive: ArchivedAttempt[],
   owner: string,
   finishedAt: string,
   patchSha256: string,
 ): ArchivedAttempts {
+  const list = distinctAttempts(archive);
   const others = list.filter((a) => isOwnAttempt(a, owner) && !isAttempt(a, finishedAt, patchSha256));
   const attempts = others.filter((a) => !a.conflict);
   const first = attempts.reduce<ArchivedAttempt | null>(

@@ -3,8 +3,8 @@
 // figures, patch and hidden-test result, judged anew), and the squatter's row is archived as a foreign attempt,
 // with its verdict; one conditional write, the archive first, so a reassign sent twice ends in the same state.
 import { optimisticUpdate, runRecord } from '../optimistic-update.ts';
-import type { AttemptStore, Clock, RunStore } from '../ports.ts';
-import { archived, attemptAsRow, newestAttempt, withAttempt } from './land.ts';
+import type { AttemptStore, Clock, ObjectStore, RunStore } from '../ports.ts';
+import { archived, attemptAsRow, newestAttempt, patchOfAttempt, withAttempt } from './land.ts';
 import { pinsOfModel, spaceOf, type ReplayConfig } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
 import { describeRun, sameRun } from '#schema/run-id.ts';
@@ -20,6 +20,8 @@ export async function reassignRun(
     config: ReplayConfig;
     runs: RunStore;
     attempts: Pick<AttemptStore, 'listAttempts' | 'archiveAttempt'>;
+    /** The runs' texts: whether an attempt archived before it was kept on it carried a patch. */
+    objects: Pick<ObjectStore, 'getText'>;
     clock: Clock;
   },
   space: string,
@@ -32,16 +34,17 @@ export async function reassignRun(
     throw new ReassignError(
       `${host} is not a sender of space ${space}; its senders are ${settings.senders.join(', ')}.`,
     );
-  // The host's own runs under this id, kept apart. Given a row of another run (a model differing by ":" against
-  // "_"), or one it has not sent (its run may still be on the way, and be that other run), the host's every later
-  // delivery of its own could be refused as an id collision: only the run the host sent is given.
-  const attempts = await deps.attempts.listAttempts(space, id);
-  const hostRuns = attempts.filter((attempt) => attempt.host === host);
   return optimisticUpdate<RunRow, Reassignment>(
     runRecord(deps.runs, space, id),
-    (current) => {
+    async (current) => {
       if (!current) throw new ReassignError(`There is no run "${id}" in space ${space}.`);
       if (current.value.host === host) return { done: 'already-owned' };
+      // Read again on each try, so an attempt that lands meanwhile is weighed and counted. The host's own runs
+      // under this id are kept apart. Given a row of another run (a model differing by ":" against "_"), or one
+      // it has not sent (its run may still be on the way, and be that other run), the host's every later
+      // delivery of its own could be refused as an id collision: only the run the host sent is given.
+      const attempts = await deps.attempts.listAttempts(space, id);
+      const hostRuns = attempts.filter((attempt) => attempt.host === host);
       // Given to the pinned host, a look-alike would stay its row and refuse the host's own run (§4 reclaims).
       const { model } = current.value;
       const pinned = pinsOfModel(settings, model).find(([name, hosts]) => name !== model && hosts.includes(host));
@@ -62,10 +65,11 @@ export async function reassignRun(
           `${host} has landed no run under "${id}" yet, so nothing shows the row is its run: reassign it once ` +
             `${host}'s run has landed (kept apart as foreign), or pin the model to ${host} in hostsByModel.`,
         );
-      const now = deps.clock.now();
+      const promoted = newestAttempt(hostRuns)!;
+      const patch = await patchOfAttempt(deps.objects, promoted);
       const replaced = archived(current.value, deps.clock, {});
       return {
-        write: attemptAsRow(newestAttempt(hostRuns)!, withAttempt(attempts, replaced), now.toISOString()),
+        write: attemptAsRow(promoted, patch, withAttempt(attempts, replaced), deps.clock.now().toISOString()),
         result: 'reassigned',
         before: () => deps.attempts.archiveAttempt(replaced),
       };

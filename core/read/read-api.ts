@@ -8,7 +8,7 @@ import { ISSUE_FIELDS, type IssueField, type StoredIssue } from '#schema/issue.t
 import type { RunRow } from '#schema/run.ts';
 import { COLUMNS_GZIP_MEDIA_TYPE } from '#analytics/columns.ts';
 import { accepts, jsonError, matchRoute, type HttpAnswer, type RoutePattern } from '../http.ts';
-import { attemptSummary } from '#schema/attempt.ts';
+import { attemptSummary, distinctAttempts } from '#schema/attempt.ts';
 import { EngineAnswerTooLargeError, InvalidCursorError } from '../ports.ts';
 import type { ReadDeps } from './read-deps.ts';
 import type { ReferenceDiff } from '../reference/reference-fix.ts';
@@ -367,8 +367,8 @@ async function attemptsOf(deps: ReadDeps, space: string, id: string): Promise<Ht
   const row = await deps.runs.getRun(space, id);
   if (!row) return jsonError(404, 'not-found', `There is no run "${id}" in space "${space}".`);
   const current = row.value;
-  // The current attempt once: an archived copy of it (one reassigned to its host, §4) is the row itself.
-  const archived = (await deps.attempts.listAttempts(space, id)).filter(
+  // Each attempt once (one reassigned to its host is archived twice, §4), and the current one as the row itself.
+  const archived = distinctAttempts(await deps.attempts.listAttempts(space, id)).filter(
     (a) =>
       a.finishedAt !== current.finishedAt ||
       a.patchSha256 !== current.patchSha256 ||

@@ -22,6 +22,23 @@ export const archivedAttemptSchema = z.object({
 export type ArchivedAttempt = z.output<typeof archivedAttemptSchema>;
 
 /**
+ * The archive's attempts, each once. An attempt that became its run's row by a reassign (docs/contract.md §4) is
+ * archived twice: as the foreign attempt it landed as, and, once replaced, as the row it was. The row's copy, which
+ * keeps its verdict, stands for both; the order is kept.
+ */
+export function distinctAttempts<T extends ArchivedAttempt>(list: T[]): T[] {
+  const kept = new Map<string, T>();
+  for (const attempt of list) {
+    if (attempt.collision) continue;
+    const key = JSON.stringify([attempt.host, attempt.finishedAt, attempt.patchSha256]);
+    const seen = kept.get(key);
+    if (!seen || (seen.foreign && !attempt.foreign)) kept.set(key, attempt);
+  }
+  const chosen = new Set(kept.values());
+  return list.filter((attempt) => attempt.collision || chosen.has(attempt));
+}
+
+/**
  * Whether a hidden-test result `host` sent for `finishedAt` belongs to this archived attempt: one that host sent, of
  * that finishedAt, and never another run's under the same id (docs/contract.md §4).
  */

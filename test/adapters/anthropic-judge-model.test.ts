@@ -262,7 +262,9 @@ describe('the Anthropic judge model, in batches', () => {
       // A batch of the window still in progress: its requests cannot be read yet.
       expect(await judge.findBatch(['wanted-too'], at(9), at(12))).toBe('in-progress');
       await holding.endBatches();
-      expect(await judge.findBatch(['wanted-too', 'nothing'], at(9), at(12))).toBe(wanted);
+      expect(await judge.findBatch(['wanted-too'], at(9), at(12))).toBe(wanted);
+      // Only a batch of exactly these requests: one holding some of them, or more, is another submission's.
+      expect(await judge.findBatch(['wanted-too', 'nothing'], at(9), at(12))).toBeNull();
       expect(await judge.findBatch(['other'], at(9), at(12))).toBe(inWindow);
       // Only the window is looked at: a batch made before it, holding the request, is not the one.
       expect(await judge.findBatch(['wanted'], at(9), at(12))).toBeNull();

@@ -137,6 +137,9 @@ describe('batch mode', () => {
     expect(sent.every((r) => r.model === 'claude-test-judge' && r.body.output_config !== undefined)).toBe(true);
     const first = await row(messages[0]!.id);
     expect(batchCustomId(first)).toMatch(/^[0-9a-f]{40}-1$/);
+    // Another space's run of the same id, or another finishedAt of it, is named apart.
+    expect(batchCustomId({ ...first, space: 'Other' })).not.toBe(batchCustomId(first));
+    expect(batchCustomId({ ...first, finishedAt: '2026-11-21T00:00:00.000Z' })).not.toBe(batchCustomId(first));
     // Collected, the batch is no longer open: a second collect finds nothing to do.
     expect(await swept()).toEqual([]);
     expect(await collectBatch(w.deps(), 'Batch', batchId)).toEqual({ state: 'unknown' });

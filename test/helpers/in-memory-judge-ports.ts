@@ -50,9 +50,10 @@ export class ScriptedJudgeModel implements JudgeModel {
     return results;
   }
 
-  /** The batch holding any of the requests; scripted batches end when read, so none is ever in progress. */
+  /** The batch of exactly these requests; scripted batches end when read, so none is ever in progress. */
   async findBatch(customIds: readonly string[]): Promise<string | null> {
-    const holds = ([, requests]: [string, JudgeBatchRequest[]]) => requests.some((r) => customIds.includes(r.customId));
+    const holds = ([, requests]: [string, JudgeBatchRequest[]]) =>
+      requests.length === customIds.length && requests.every((r) => customIds.includes(r.customId));
     return [...this.batches].find(holds)?.[0] ?? null;
   }
 

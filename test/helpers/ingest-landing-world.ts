@@ -50,5 +50,6 @@ export function ingestLandingWorld(spaceSettings: Record<string, unknown> = {}) 
     for (const key of await inbox.list('inbox/')) outcomes.push(await landInboxEntry(landing, key));
     return outcomes;
   };
-  return { config: ingest.deps.config, table, inbox, foreign, collisions, send, land, landSent };
+  const { objects } = landing;
+  return { config: ingest.deps.config, table, inbox, objects, foreign, collisions, send, land, landSent };
 }

@@ -2,7 +2,7 @@
 // sender of the space landed first to the host named, in the deployed table (its name from the outputs file).
 import { parseArgs } from 'node:util';
 import { reassignRun, ReassignError } from '#core/landing/reassign.ts';
-import type { AttemptStore, RunStore } from '#core/ports.ts';
+import type { AttemptStore, ObjectStore, RunStore } from '#core/ports.ts';
 import { readConfigFile } from '#schema/config.ts';
 import { DEPLOY_CONFIG_OPTION, deploymentConfigPath } from '../deployment-config.ts';
 import { OperatorError } from './operator-command.ts';
@@ -35,22 +35,31 @@ export function parseReassignArgs(args: string[]): Reassign {
   return { space, runId, host, configFile: config, outputsFile: outputs ?? 'cdk-outputs.json' };
 }
 
-/** The table's name from the outputs; the run store is built for it by the caller (bin/reassign.ts). */
-export function tableNameOf(outputsFile: string): string {
-  const name = outputOf(readOutputs(outputsFile), 'TableName');
-  if (!name) throw new OperatorError(`${outputsFile} names no TableName: did the deploy finish?`);
-  return name;
+/** What the command reads and writes, named by the deployment's outputs. */
+export interface DeploymentStores {
+  table: RunStore & Pick<AttemptStore, 'listAttempts' | 'archiveAttempt'>;
+  /** The data bucket, where a run's texts say whether an attempt carried a patch. */
+  data: Pick<ObjectStore, 'getText'>;
+}
+
+/** The table's and the data bucket's names from the outputs; the stores are built for them by the caller (bin/reassign.ts). */
+export function deploymentNamesOf(outputsFile: string): { tableName: string; dataBucketName: string } {
+  const outputs = readOutputs(outputsFile);
+  const [tableName, dataBucketName] = [outputOf(outputs, 'TableName'), outputOf(outputs, 'DataBucketName')];
+  if (!tableName || !dataBucketName)
+    throw new OperatorError(`${outputsFile} names no TableName or DataBucketName: did the deploy finish?`);
+  return { tableName, dataBucketName };
 }
 
 export async function reassign(
   options: Reassign,
-  table: (tableName: string) => RunStore & Pick<AttemptStore, 'listAttempts' | 'archiveAttempt'>,
+  open: (names: { tableName: string; dataBucketName: string }) => DeploymentStores,
 ): Promise<string> {
   const config = readConfigFile(deploymentConfigPath(options.configFile, process.env, undefined, DEPLOY_CONFIG_OPTION));
   try {
-    const store = table(tableNameOf(options.outputsFile));
+    const { table, data } = open(deploymentNamesOf(options.outputsFile));
     const outcome = await reassignRun(
-      { config, runs: store, attempts: store, clock: { now: () => new Date() } },
+      { config, runs: table, attempts: table, objects: data, clock: { now: () => new Date() } },
       options.space,
       options.runId,
       options.host,

@@ -104,7 +104,13 @@ describe('at landing', () => {
     );
     const squatted = (await w.table.getRun('S', real.id))!.value;
     expect(squatted).toMatchObject({ host: MINI, judgeVerdict: 'no_change', foreignCount: 2 });
-    const deps = { config: w.config, runs: w.table, attempts: w.table, clock: { now: () => new Date(NOW) } };
+    const deps = {
+      config: w.config,
+      runs: w.table,
+      attempts: w.table,
+      objects: w.objects,
+      clock: { now: () => new Date(NOW) },
+    };
     await expect(reassignRun(deps, 'S', real.id, 'mac-stranger-9')).rejects.toThrow(/not a sender of space S/);
     await expect(reassignRun(deps, 'S', 'no-such-run', STUDIO)).rejects.toThrow(/no run "no-such-run"/);
     expect(await reassignRun(deps, 'S', real.id, STUDIO)).toBe('reassigned');
@@ -142,13 +148,44 @@ describe('at landing', () => {
       attemptCount: 3,
       foreignCount: 1,
     });
-    // The squatter's next delivery is now the foreign one.
+    // The squatter's next delivery is now the foreign one; each attempt counts once, the promoted one archived
+    // both as the foreign attempt it landed as and as the row it was.
     expect(await w.land(runDelivery({ host: MINI, finishedAt: '2026-11-23T00:00:00Z' }), 'squat-next')).toBe('foreign');
+    expect((await w.table.getRun('S', real.id))!.value).toMatchObject({ attemptCount: 3, foreignCount: 2 });
+  });
+
+  it('weighs an attempt of the host that lands while the reassign runs', async () => {
+    const w = world();
+    await w.land(runDelivery({ host: MINI }, { patch: '' }), 'squat');
+    const real = runDelivery({ finishedAt: '2026-11-21T00:00:00Z' });
+    expect(await w.land(real, 'real')).toBe('foreign');
+    let landedMeanwhile = false;
+    const attempts = {
+      listAttempts: async (space: string, id: string) => {
+        const list = await w.table.listAttempts(space, id);
+        if (!landedMeanwhile) {
+          landedMeanwhile = true;
+          expect(await w.land(runDelivery({ finishedAt: '2026-11-22T00:00:00Z' }), 'real-later')).toBe('foreign');
+        }
+        return list;
+      },
+      archiveAttempt: (attempt: ArchivedAttempt) => w.table.archiveAttempt(attempt),
+    };
+    const deps = { config: w.config, runs: w.table, attempts, objects: w.objects, clock: { now: () => new Date(NOW) } };
+    expect(await reassignRun(deps, 'S', real.id, STUDIO)).toBe('reassigned');
+    expect((await w.table.getRun('S', real.id))!.value).toMatchObject({
+      host: STUDIO,
+      finishedAt: '2026-11-22T00:00:00.000Z',
+      attemptCount: 2,
+      foreignCount: 1,
+    });
   });
 
   it.each([
     ['an empty patch', { patch: '' }, {}, 'no_change'],
-    ['an empty patch archived before the patch was kept', { patch: '' }, { legacy: true }, 'no_change'],
+    ['an empty patch archived before the patch was kept', { patch: ' \n' }, { legacy: true }, 'no_change'],
+    ['an unrecorded patch', { patch: null }, {}, 'excluded'],
+    ['an unrecorded patch archived before the patch was kept', { patch: null }, { legacy: true }, 'excluded'],
     ['a run that reached outside its snapshot', {}, { contaminated: true }, 'excluded'],
   ])('reassigns %s with the verdict it takes without a call', async (_name, extra, how, verdict) => {
     const w = world();
@@ -166,7 +203,7 @@ describe('at landing', () => {
       archiveAttempt: (attempt: ArchivedAttempt) => w.table.archiveAttempt(attempt),
     };
     const attempts = 'legacy' in how ? legacy : w.table;
-    const deps = { config: w.config, runs: w.table, attempts, clock: { now: () => new Date(NOW) } };
+    const deps = { config: w.config, runs: w.table, attempts, objects: w.objects, clock: { now: () => new Date(NOW) } };
     expect(await reassignRun(deps, 'S', real.id, STUDIO)).toBe('reassigned');
     expect((await w.table.getRun('S', real.id))!.value).toMatchObject({
       host: STUDIO,
@@ -321,7 +358,13 @@ describe("a space's hostsByModel", () => {
     expect(real.id).toBe(squat.id);
     expect((await w.send(real)).status).toBe(202);
     expect(await w.landSent()).toEqual(['collision']);
-    const deps = { config: w.config, runs: w.table, attempts: w.table, clock: { now: () => new Date(NOW) } };
+    const deps = {
+      config: w.config,
+      runs: w.table,
+      attempts: w.table,
+      objects: w.objects,
+      clock: { now: () => new Date(NOW) },
+    };
     await expect(reassignRun(deps, 'S', real.id, STUDIO)).rejects.toThrow(
       /not the model "qwen3:8b", task "acme__widgets-42", harness "h2" mac-studio-1 sent .* Pin qwen3:8b to mac-studio-1/,
     );
@@ -336,7 +379,13 @@ describe("a space's hostsByModel", () => {
     expect(await w.land(squat, 'd-squat')).toBe('new');
     // STUDIO's qwen3:8b is accepted and still on its way when the operator acts.
     expect((await w.send(runDelivery())).status).toBe(202);
-    const deps = { config: w.config, runs: w.table, attempts: w.table, clock: { now: () => new Date(NOW) } };
+    const deps = {
+      config: w.config,
+      runs: w.table,
+      attempts: w.table,
+      objects: w.objects,
+      clock: { now: () => new Date(NOW) },
+    };
     await expect(reassignRun(deps, 'S', squat.id, STUDIO)).rejects.toThrow(/mac-studio-1 has landed no run under/);
     expect((await w.table.getRun('S', squat.id))!.value.host).toBe(MINI);
     expect(await w.landSent()).toEqual(['collision']);
@@ -347,7 +396,13 @@ describe("a space's hostsByModel", () => {
     const w = world(pinned);
     const squat = runDelivery({ host: MINI, model: 'qwen3_8b' });
     expect(await w.land(squat, 'd-squat')).toBe('new');
-    const deps = { config: w.config, runs: w.table, attempts: w.table, clock: { now: () => new Date(NOW) } };
+    const deps = {
+      config: w.config,
+      runs: w.table,
+      attempts: w.table,
+      objects: w.objects,
+      clock: { now: () => new Date(NOW) },
+    };
     await expect(reassignRun(deps, 'S', squat.id, STUDIO)).rejects.toThrow(/look-alike of qwen3:8b/);
     expect((await w.table.getRun('S', squat.id))!.value.host).toBe(MINI);
   });
