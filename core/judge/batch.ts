@@ -273,7 +273,9 @@ async function markWaiting(
         judgeNextAttemptAt: new Date(at.getTime() + BATCH_WAIT_SECONDS * 1000).toISOString(),
         judgeLastError: {
           code: 'waiting-batch',
-          message: `The judge's request is in Message Batch ${batchId}; a sweep collects its answer once the batch has ended.`,
+          message: from
+            ? `The judge's request is in Message Batch ${batchId}; a sweep collects its answer once the batch has ended.`
+            : "The judge's request is being sent as a Message Batch; a sweep collects its answer once the batch has ended.",
         },
       };
       return { write: update(row, fields, deps.clock.now()), result: { result: 'waiting-batch' } };

@@ -367,7 +367,11 @@ describe('batch mode', () => {
     expect(submitted).toEqual([{ id: lost!.id, outcome: { result: 'waiting-batch' } }]);
     expect(w.anthropic.batches).toHaveLength(created + 1);
     const unconfirmed = (await row(lost!.id)).judgeBatchId!;
-    expect(await row(lost!.id)).toMatchObject({ judgeState: 'waiting-batch', judgeAttempts: 1 });
+    expect(await row(lost!.id)).toMatchObject({
+      judgeState: 'waiting-batch',
+      judgeAttempts: 1,
+      judgeLastError: { code: 'waiting-batch', message: expect.stringMatching(/being sent as a Message Batch/) },
+    });
     expect(unconfirmed).toMatch(/^unconfirmed-[0-9a-f]{40}$/);
     // The sweeper sends it to be collected and never submits the run again; while its submitter may still be at
     // work, the collect waits.
