@@ -261,6 +261,8 @@ describe('the Anthropic judge model, in batches', () => {
       for (let k = 0; k < 101; k++) await submit(30, `later-${k}`);
       // A batch of the window still in progress: its requests cannot be read yet.
       expect(await judge.findBatch(['wanted-too'], at(9), at(12))).toBe('in-progress');
+      // One of another size is told apart while in progress: it cannot be the submission of these two.
+      expect(await judge.findBatch(['wanted-too', 'nothing'], at(9), at(12))).toBeNull();
       await holding.endBatches();
       expect(await judge.findBatch(['wanted-too'], at(9), at(12))).toBe(wanted);
       // Only a batch of exactly these requests: one holding some of them, or more, is another submission's.
