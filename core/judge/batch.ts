@@ -154,7 +154,10 @@ export async function submitBatch(
     if (MAY_HAVE_SUBMITTED.has(error.code))
       return [
         ...outcomes,
-        ...submissions.map((s) => ({ id: s.row.id, outcome: { result: 'waiting-batch' as const } })),
+        ...submissions.map((s) => ({
+          id: s.row.id,
+          outcome: { result: 'waiting-batch' as const, problem: problemOf(error) },
+        })),
       ];
     await fail(error, unconfirmed);
     await deps.batches.closeJudgeBatch(space, unconfirmed.id, deps.clock.now());

@@ -29,7 +29,10 @@ export function createJudgeHandler(deps: JudgeDeps, instrumentation: Instrumenta
     if (outcome.result === 'attempt-failed' || outcome.result === 'gave-up') {
       metrics.addMetric(METRICS.judgeErrors, MetricUnit.Count, 1);
       logger.warn('judge attempt failed', fields);
-    } else logger.debug('judge', fields);
+    } else if (outcome.result === 'waiting-batch' && outcome.problem)
+      // No answer to the submission: the collect finds whether the provider took it (core/judge/batch.ts).
+      logger.warn('judge batch submission unconfirmed', fields);
+    else logger.debug('judge', fields);
     if (outcome.result === 'paused') metrics.addMetric(METRICS.judgingPaused, MetricUnit.Count, 1);
     if (outcome.judging === 'judging') metrics.addMetric(METRICS.judgingPaused, MetricUnit.Count, 0);
     if (outcome.judging) logger.warn(`judging of space ${message.space} is now ${outcome.judging}`, fields);

@@ -364,7 +364,12 @@ describe('batch mode', () => {
     // The provider makes the batch, but its answer never comes back.
     w.anthropic.loseNextBatchCreate('after-creating');
     const submitted = await submitBatch(w.deps(), 'Batch', [lost!]);
-    expect(submitted).toEqual([{ id: lost!.id, outcome: { result: 'waiting-batch' } }]);
+    expect(submitted).toEqual([
+      {
+        id: lost!.id,
+        outcome: { result: 'waiting-batch', problem: expect.objectContaining({ code: 'provider-unreachable' }) },
+      },
+    ]);
     expect(w.anthropic.batches).toHaveLength(created + 1);
     const unconfirmed = (await row(lost!.id)).judgeBatchId!;
     expect(await row(lost!.id)).toMatchObject({

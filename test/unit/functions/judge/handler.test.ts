@@ -92,6 +92,26 @@ describe('the judge handler', () => {
     expect(metricValues(output, 'judge', METRICS.judged)).toEqual([1, 1]);
   });
 
+  it('warns once per run when a batch submission gets no answer, and leaves the runs waiting on it', async () => {
+    const batchConfig = parseConfig({
+      defaultJudgeModel: 'claude-test-judge',
+      spaces: { S: { senders: ['mac-studio-1'], judge: { mode: 'batch' } } },
+    });
+    const w = judgeWorld(batchConfig);
+    w.model.submitBatch = () =>
+      Promise.reject(new JudgeModelError('provider-timeout', 'The judge model did not answer within 90 s.'));
+    const run = await w.landed('t-1');
+    const submit = { space: 'S', submit: [{ id: run.id, finishedAt: run.finishedAt }] };
+    const { result, output } = await capturingOutput(() => w.handler(sqsEvent([sqsRecord(submit, 'replay-judge')])));
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(output.text).toMatch(/"message":"judge batch submission unconfirmed".*"code":"provider-timeout"/);
+    expect((await w.table.getRun('S', run.id))?.value).toMatchObject({
+      judgeState: 'waiting-batch',
+      judgeBatchId: expect.stringMatching(/^unconfirmed-/),
+    });
+    expect(metricValues(output, 'judge', METRICS.judgeErrors)).toEqual([]);
+  });
+
   it('judges a due run and publishes one JudgeModelCalls and one Judged', async () => {
     const w = judgeWorld();
     const message = await w.landed('t-1');
