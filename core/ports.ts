@@ -296,6 +296,11 @@ export interface JudgeBatchStore {
   listJudgeBatches(space: string): Promise<JudgeBatch[]>;
   /** The batch's results are all written: it is no longer listed (and is deleted a little later). */
   closeJudgeBatch(space: string, batchId: string, at: Date): Promise<void>;
+  /**
+   * Notes that the spend of the batch's request `customId` is counted: true the first time, false once it was (a
+   * collect sent again), so a spend counted apart from its row's write counts once.
+   */
+  recordBatchSpend(space: string, batchId: string, customId: string): Promise<boolean>;
 }
 
 /** The code of the failure `batchResults` throws for a batch the provider does not have (any more). */

@@ -140,6 +140,21 @@ export class DynamoJudgingStore implements BudgetStore, JudgingStatusStore, Judg
     return items.filter((item) => item.collectedAt === undefined).map((item) => strip<JudgeBatch>(item));
   }
 
+  async recordBatchSpend(space: string, batchId: string, customId: string): Promise<boolean> {
+    try {
+      await this.table.send('UpdateItem', {
+        Key: judgeBatchKey(space, batchId),
+        UpdateExpression: 'ADD spentRequests :ids',
+        ConditionExpression: 'attribute_exists(pk) AND NOT contains(spentRequests, :id)',
+        ExpressionAttributeValues: { ':ids': new Set([customId]), ':id': customId },
+      });
+      return true;
+    } catch (e) {
+      if (isConditionFailure(e)) return false;
+      throw e;
+    }
+  }
+
   /** Marked rather than deleted (the judge may not delete items); the table's expiry removes it. */
   async closeJudgeBatch(space: string, batchId: string, at: Date): Promise<void> {
     await this.table.send('UpdateItem', {

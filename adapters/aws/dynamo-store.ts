@@ -138,4 +138,7 @@ export class DynamoStore
   closeJudgeBatch(...args: Parameters<JudgeBatchStore['closeJudgeBatch']>) {
     return this.judging.closeJudgeBatch(...args);
   }
+  recordBatchSpend(...args: Parameters<JudgeBatchStore['recordBatchSpend']>) {
+    return this.judging.recordBatchSpend(...args);
+  }
 }

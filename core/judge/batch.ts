@@ -357,9 +357,19 @@ async function collectRun(
 ): Promise<JudgeOutcome | 'rate-limited'> {
   const waits = waitsFor(batch, run);
   const row = (await deps.runs.getRun(batch.space, run.id))?.value;
-  // Already collected, claimed again after the batch was given up, or replaced by a re-run: nothing to write.
-  if (!row || !waits(row)) return { result: 'skipped' };
   const settings = settingsOf(deps, batch.space);
+  if (!row || !waits(row)) {
+    // Already collected: its spend counted with its row's write. Otherwise another attempt holds the row (a
+    // re-run, a reassign, a claim after the batch was given up): nothing to write, but an answer was billed.
+    const collected = row && row.finishedAt === run.finishedAt && row.judgeAttempts === run.attempt;
+    const usage = result && 'answer' in result ? result.answer.usage : null;
+    if (!collected && usage) {
+      const costUsd = billedCostUsd(usage, settings, BATCH_PRICE_FACTOR);
+      if (costUsd !== 0 && (await deps.batches.recordBatchSpend(batch.space, batch.id, run.customId)))
+        await deps.budget.addCost(batch.space, utcDay(new Date(batch.submittedAt)), costUsd);
+    }
+    return { result: 'skipped' };
+  }
   const issue = await deps.issues.getIssue(batch.space, row.taskId);
   // As before the claim: GitHub is never asked about a repository the space no longer lists.
   const readable = issue?.baseSha && issue.mergeSha && repoAllowed(spaceOf(deps.config, batch.space)!, issue.repo);

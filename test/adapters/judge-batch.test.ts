@@ -425,6 +425,7 @@ describe('batch mode', () => {
         },
         listJudgeBatches: (space) => store.listJudgeBatches(space),
         closeJudgeBatch: (space, id, at) => store.closeJudgeBatch(space, id, at),
+        recordBatchSpend: (space, id, customId) => store.recordBatchSpend(space, id, customId),
       },
     });
     await expect(submitBatch(dying, 'Batch', [message!])).rejects.toThrow('function timed out');
@@ -439,6 +440,59 @@ describe('batch mode', () => {
     expect(await row(message!.id)).toMatchObject({ judgeState: 'judged', judgeAttempts: 1, judgeBatchId: null });
   });
 
+  it('counts once in the day’s spend the answer to an attempt a re-run replaced while its batch ran', async () => {
+    const [message] = await landRuns('batch-replaced', ['replaced']);
+    const model = new AnthropicJudgeModel({ apiKey: API_KEY, baseURL: held.url });
+    const deps = w.deps({ model: async () => model });
+    await submitBatch(deps, 'Batch', [message!]);
+    const batchId = held.batches.at(-1)!;
+    // A later attempt of the run lands while the batch runs, and takes the row.
+    const rerun = await w.land(
+      'Batch',
+      { taskId: 'batch-replaced', harnessVersion: 'h0', finishedAt: '2026-11-21T00:00:00Z' },
+      { patch: patchMarked('rerun') },
+    );
+    expect(rerun.id).toBe(message!.id);
+    await held.endBatches();
+    const [answered] = (await model.batchResults(batchId))!;
+    if (!answered || !('answer' in answered)) throw new Error('the batch request was not answered');
+    const { usage } = answered.answer;
+    const billed =
+      ((usage.inputTokens! * PRICE.inputPerMTok +
+        usage.outputTokens! * PRICE.outputPerMTok +
+        usage.cacheWriteTokens! * PRICE.cacheWritePerMTok +
+        usage.cacheReadTokens! * PRICE.cacheReadPerMTok) /
+        1_000_000) *
+      0.5;
+    const before = (await spentToday())!.costUsd!;
+    // The collect ends before closing the batch and is sent again: the answer's spend counts once.
+    const store = w.stores.store;
+    const ending = w.deps({
+      model: async () => model,
+      batches: {
+        putJudgeBatch: (batch) => store.putJudgeBatch(batch),
+        listJudgeBatches: (space) => store.listJudgeBatches(space),
+        closeJudgeBatch: () => Promise.reject(new Error('function timed out')),
+        recordBatchSpend: (space, id, customId) => store.recordBatchSpend(space, id, customId),
+      },
+    });
+    await expect(collectBatch(ending, 'Batch', batchId)).rejects.toThrow('function timed out');
+    expect(await collectBatch(deps, 'Batch', batchId)).toEqual({
+      state: 'collected',
+      runs: [{ id: message!.id, outcome: { result: 'skipped' } }],
+    });
+    expect((await spentToday())!.costUsd! - before).toBeCloseTo(billed, 10);
+    expect(billed).toBeGreaterThan(0);
+    // The row is the re-run's, untouched by the replaced attempt's answer.
+    expect(await row(message!.id)).toMatchObject({
+      finishedAt: '2026-11-21T00:00:00.000Z',
+      judgeState: 'pending',
+      judgeVerdict: null,
+      judgeAttempts: 0,
+    });
+  });
+
+  // Last: it leaves the space paused.
   it('settles the runs of a submission the provider refused, and leaves no submission open', async () => {
     const [message] = await landRuns('batch-refused', ['refused']);
     const refused = new AnthropicJudgeModel({ apiKey: 'sk-ant-wrong', baseURL: w.anthropic.url });

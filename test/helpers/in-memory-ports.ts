@@ -62,6 +62,7 @@ export class InMemoryTable
   private readonly spend = new Map<string, number | null>();
   private readonly judging = new Map<string, Versioned<JudgingStatus>>();
   private readonly judgeBatches = new Map<string, JudgeBatch>();
+  private readonly batchSpends = new Set<string>();
 
   async getRun(space: string, id: string): Promise<Versioned<RunRow> | null> {
     return copy(this.runs.get(key(space, id)) ?? null);
@@ -227,6 +228,13 @@ export class InMemoryTable
 
   async closeJudgeBatch(space: string, batchId: string): Promise<void> {
     this.judgeBatches.delete(`${space}#${batchId}`);
+  }
+
+  async recordBatchSpend(space: string, batchId: string, customId: string): Promise<boolean> {
+    const key = `${space}#${batchId}#${customId}`;
+    if (this.batchSpends.has(key)) return false;
+    this.batchSpends.add(key);
+    return true;
   }
 
   /** A day's spend: nothing yet is 0, and unknown (null) once a call without a price was added. */

@@ -448,7 +448,10 @@ describe('each function holds exactly what it uses', () => {
 
   it("matches a space's name literally, even when it holds IAM's wildcard characters", () => {
     const odd = synthesize(
-      parseConfig({ spaces: { 'Wild*Card?$': { senders: ['h1'] } }, cockpits: { C: { space: 'Wild*Card?$' } } }),
+      parseConfig({
+        spaces: { 'Wild*Card?$': { senders: ['h1'], repos: ['acme/widgets'] } },
+        cockpits: { C: { space: 'Wild*Card?$' } },
+      }),
     );
     const readApi = onlyFunction(odd.cockpitTemplate('C'), 'read-api');
     const patterns = leadingKeysOf(roleStatements(odd.state, readApi.template, readApi.roleId));
