@@ -9,11 +9,14 @@
 // A submission is recorded, and its rows wait on it, before the provider is asked, under an id of the judge's own
 // (`unconfirmed-…`); the provider's id replaces it once known. A submission whose answer was lost (or whose
 // function ended first) is collected like any batch: the provider's batch holding its requests is found by their
-// custom_ids (exactly its own), or, if none does, its runs' attempts fail. A batch the provider took is never paid for twice.
+// custom_ids (exactly its own), or, if none does, its runs' attempts fail. A batch the provider took is never paid
+// for twice.
 //
 // Collecting is idempotent: a row is written only while it still waits for this batch at this attempt (custom_id
 // names the run and the attempt, and is checked against the batch's record), the spend and the audit follow only
 // that write, and the batch is closed last, so a collect killed at any step and sent again ends in the same state.
+// An answer to an attempt whose row another attempt took meanwhile is not written, but its spend counts, once:
+// the batch's record notes it.
 // The issue text is never stored: collecting fetches it again and rebuilds the request, and reads the answer only
 // if the rebuilt request and checks match the fingerprint taken at submission. Otherwise the screen, the facts and
 // the reason guard would read other text than the model did (an injection edited out after submission would go
