@@ -25,7 +25,9 @@ beforeAll(async () => {
   judge = await startDemoJudge(campaign);
   local = await startTestLocalMode(
     {
-      spaces: { Lite: { senders: HOSTS, judge: { model: 'demo-oracle' } } },
+      // As the demo's space (demo/main.ts): a run that lands before its task's issue record rechecks after the
+      // retry base, seconds here, not the 5 minutes of a deployment's first recheck.
+      spaces: { Lite: { senders: HOSTS, judge: { model: 'demo-oracle', retryBaseSeconds: 5 } } },
       cockpits: { Lite: { space: 'Lite', public: false } },
     },
     {},
