@@ -16,6 +16,12 @@ const F = '2026-11-20T10:12:00.000Z';
 
 const notOwner = { status: 403, body: { signature: 'verified', error: 'not-owner' } };
 
+/** What `reassignRun` reads and writes in a world, its attempts through `attempts` when given. */
+const reassignDeps = (
+  w: ReturnType<typeof world>,
+  attempts: Pick<ReturnType<typeof world>['table'], 'listAttempts' | 'archiveAttempt'> = w.table,
+) => ({ config: w.config, runs: w.table, attempts, objects: w.objects, clock: { now: () => new Date(NOW) } });
+
 describe('at ingest', () => {
   it("accepts another host's run and hidden-test result for a landed run: nothing of a sender is refused for ever", async () => {
     const w = world();
@@ -104,13 +110,7 @@ describe('at landing', () => {
     );
     const squatted = (await w.table.getRun('S', real.id))!.value;
     expect(squatted).toMatchObject({ host: MINI, judgeVerdict: 'no_change', foreignCount: 2 });
-    const deps = {
-      config: w.config,
-      runs: w.table,
-      attempts: w.table,
-      objects: w.objects,
-      clock: { now: () => new Date(NOW) },
-    };
+    const deps = reassignDeps(w);
     await expect(reassignRun(deps, 'S', real.id, 'mac-stranger-9')).rejects.toThrow(/not a sender of space S/);
     await expect(reassignRun(deps, 'S', 'no-such-run', STUDIO)).rejects.toThrow(/no run "no-such-run"/);
     expect(await reassignRun(deps, 'S', real.id, STUDIO)).toBe('reassigned');
@@ -171,7 +171,7 @@ describe('at landing', () => {
       },
       archiveAttempt: (attempt: ArchivedAttempt) => w.table.archiveAttempt(attempt),
     };
-    const deps = { config: w.config, runs: w.table, attempts, objects: w.objects, clock: { now: () => new Date(NOW) } };
+    const deps = reassignDeps(w, attempts);
     expect(await reassignRun(deps, 'S', real.id, STUDIO)).toBe('reassigned');
     expect((await w.table.getRun('S', real.id))!.value).toMatchObject({
       host: STUDIO,
@@ -203,7 +203,7 @@ describe('at landing', () => {
       archiveAttempt: (attempt: ArchivedAttempt) => w.table.archiveAttempt(attempt),
     };
     const attempts = 'legacy' in how ? legacy : w.table;
-    const deps = { config: w.config, runs: w.table, attempts, objects: w.objects, clock: { now: () => new Date(NOW) } };
+    const deps = reassignDeps(w, attempts);
     expect(await reassignRun(deps, 'S', real.id, STUDIO)).toBe('reassigned');
     expect((await w.table.getRun('S', real.id))!.value).toMatchObject({
       host: STUDIO,
@@ -358,13 +358,7 @@ describe("a space's hostsByModel", () => {
     expect(real.id).toBe(squat.id);
     expect((await w.send(real)).status).toBe(202);
     expect(await w.landSent()).toEqual(['collision']);
-    const deps = {
-      config: w.config,
-      runs: w.table,
-      attempts: w.table,
-      objects: w.objects,
-      clock: { now: () => new Date(NOW) },
-    };
+    const deps = reassignDeps(w);
     await expect(reassignRun(deps, 'S', real.id, STUDIO)).rejects.toThrow(
       /not the model "qwen3:8b", task "acme__widgets-42", harness "h2" mac-studio-1 sent .* Pin qwen3:8b to mac-studio-1/,
     );
@@ -379,13 +373,7 @@ describe("a space's hostsByModel", () => {
     expect(await w.land(squat, 'd-squat')).toBe('new');
     // STUDIO's qwen3:8b is accepted and still on its way when the operator acts.
     expect((await w.send(runDelivery())).status).toBe(202);
-    const deps = {
-      config: w.config,
-      runs: w.table,
-      attempts: w.table,
-      objects: w.objects,
-      clock: { now: () => new Date(NOW) },
-    };
+    const deps = reassignDeps(w);
     await expect(reassignRun(deps, 'S', squat.id, STUDIO)).rejects.toThrow(/mac-studio-1 has landed no run under/);
     expect((await w.table.getRun('S', squat.id))!.value.host).toBe(MINI);
     expect(await w.landSent()).toEqual(['collision']);
@@ -396,13 +384,7 @@ describe("a space's hostsByModel", () => {
     const w = world(pinned);
     const squat = runDelivery({ host: MINI, model: 'qwen3_8b' });
     expect(await w.land(squat, 'd-squat')).toBe('new');
-    const deps = {
-      config: w.config,
-      runs: w.table,
-      attempts: w.table,
-      objects: w.objects,
-      clock: { now: () => new Date(NOW) },
-    };
+    const deps = reassignDeps(w);
     await expect(reassignRun(deps, 'S', squat.id, STUDIO)).rejects.toThrow(/look-alike of qwen3:8b/);
     expect((await w.table.getRun('S', squat.id))!.value.host).toBe(MINI);
   });
