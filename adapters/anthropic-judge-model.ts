@@ -193,14 +193,21 @@ function asJudgeModelError(error: unknown, model: string, timeoutMs: number): un
     );
   }
   if (error instanceof APIConnectionTimeoutError)
-    return new JudgeModelError('provider-timeout', `The judge model did not answer within ${timeoutMs / 1000} s.`);
+    return new JudgeModelError(
+      'provider-timeout',
+      `The judge model did not answer within ${timeoutMs / 1000} s.`,
+      false,
+      true,
+    );
   if (error instanceof APIConnectionError)
-    return new JudgeModelError('provider-unreachable', 'The judge model provider could not be reached.');
+    return new JudgeModelError('provider-unreachable', 'The judge model provider could not be reached.', false, true);
   if (error instanceof APIError && error.status !== undefined) {
     const type = errorType(error);
     return new JudgeModelError(
       `provider-http-${error.status}`,
       `The judge model provider answered HTTP ${error.status}${type ? ` (${type})` : ''}.`,
+      false,
+      [500, 502, 504].includes(error.status),
     );
   }
   return error;

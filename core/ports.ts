@@ -312,10 +312,15 @@ export const BATCH_NOT_FOUND = 'batch-not-found';
  * attempt; any other failure is a failed attempt.
  */
 export class JudgeModelError extends Error {
+  /**
+   * `unanswered`: the request may have reached the provider, but no answer came (a timeout, a dropped connection,
+   * a 500, 502 or 504), so what it did with it is unknown; a batch submission so failed may still have been taken.
+   */
   constructor(
     readonly code: string,
     message: string,
     readonly pausesJudging = false,
+    readonly unanswered = false,
   ) {
     super(message);
   }

@@ -154,7 +154,7 @@ export async function submitBatch(
   } catch (error) {
     if (!(error instanceof JudgeModelError)) throw error;
     // The provider may have taken it: the runs stay waiting, and the collect finds out.
-    if (MAY_HAVE_SUBMITTED.has(error.code))
+    if (error.unanswered)
       return [
         ...outcomes,
         ...submissions.map((s) => ({
@@ -175,15 +175,6 @@ export async function submitBatch(
   if (resumedFrom === 'paused') await resumeJudging(deps.judging, space, deps.clock.now());
   return outcomes;
 }
-
-/** Failures after which the provider may still have created the batch: no answer, or a server error. */
-const MAY_HAVE_SUBMITTED = new Set([
-  'provider-timeout',
-  'provider-unreachable',
-  'provider-http-500',
-  'provider-http-502',
-  'provider-http-504',
-]);
 
 /** The judge's own name for a submission before the provider's batch is known: its requests' names, hashed. */
 export const unconfirmedBatchId = (runs: JudgeBatch['runs']) =>

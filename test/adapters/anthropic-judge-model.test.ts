@@ -62,8 +62,8 @@ async function failure(judge: AnthropicJudgeModel, modelName: string) {
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(JudgeModelError);
-  const { code, message, pausesJudging } = error as JudgeModelError;
-  return { code, message, pausesJudging, requests: standIn.requests.length - before };
+  const { code, message, pausesJudging, unanswered } = error as JudgeModelError;
+  return { code, message, pausesJudging, unanswered, requests: standIn.requests.length - before };
 }
 
 describe('the Anthropic judge model', () => {
@@ -143,9 +143,15 @@ describe('the Anthropic judge model', () => {
       code: 'provider-http-529',
       message: 'The judge model provider answered HTTP 529 (overloaded_error).',
       pausesJudging: false,
+      unanswered: false,
       requests: 1,
     });
-    expect(await failure(model(), 'claude-broken')).toMatchObject({ code: 'provider-http-500', requests: 1 });
+    // A 500 may come after the provider acted on the request: unanswered, as a timeout is.
+    expect(await failure(model(), 'claude-broken')).toMatchObject({
+      code: 'provider-http-500',
+      unanswered: true,
+      requests: 1,
+    });
   });
 
   it('pauses judging for a refused or forbidden key and for a model the provider does not know', async () => {
@@ -172,6 +178,7 @@ describe('the Anthropic judge model', () => {
       code: 'provider-timeout',
       message: 'The judge model did not answer within 0.3 s.',
       pausesJudging: false,
+      unanswered: true,
       requests: 1,
     });
   });
@@ -184,6 +191,7 @@ describe('the Anthropic judge model', () => {
     expect(await failure(model({ baseURL: `http://127.0.0.1:${port}` }), 'claude-ok')).toMatchObject({
       code: 'provider-unreachable',
       pausesJudging: false,
+      unanswered: true,
       requests: 0,
     });
   });

@@ -99,7 +99,9 @@ describe('the judge handler', () => {
     });
     const w = judgeWorld(batchConfig);
     w.model.submitBatch = () =>
-      Promise.reject(new JudgeModelError('provider-timeout', 'The judge model did not answer within 90 s.'));
+      Promise.reject(
+        new JudgeModelError('provider-timeout', 'The judge model did not answer within 90 s.', false, true),
+      );
     const run = await w.landed('t-1');
     const submit = { space: 'S', submit: [{ id: run.id, finishedAt: run.finishedAt }] };
     const { result, output } = await capturingOutput(() => w.handler(sqsEvent([sqsRecord(submit, 'replay-judge')])));
