@@ -144,6 +144,8 @@ export interface KeyGrant {
   put: readonly string[];
   delete?: readonly string[];
   list: readonly string[];
+  /** Keys written in parts by a service acting with the caller's credentials (Athena), which lists and aborts them. */
+  multipart?: readonly string[];
 }
 
 /** Everything any of `grants` allows (none given: nothing), as one function holding them all has it. */
@@ -152,6 +154,7 @@ export const combinedGrant = (...grants: KeyGrant[]): KeyGrant => ({
   put: grants.flatMap((g) => g.put),
   delete: grants.flatMap((g) => g.delete ?? []),
   list: grants.flatMap((g) => g.list),
+  multipart: grants.flatMap((g) => g.multipart ?? []),
 });
 
 /**
@@ -168,7 +171,8 @@ export const INBOX_GRANTS = {
  * What a space's read API may do in the data bucket (infra/aws/stateful-stack.ts `spaceObjectReads`), as key
  * patterns: read and list `spaceReadPrefixes`; write its exports too large for one answer and read them back; and,
  * as Athena acts with the caller's credentials, read and list the space's partition of the run dataset, write and
- * read the results its workgroup writes, and list an UNLOAD's export prefix to check it is empty.
+ * read the results its workgroup writes, and list an UNLOAD's export prefix to check it is empty. Athena writes
+ * large results and UNLOAD files in parts, and lists and aborts those parts with the same credentials.
  */
 export function spaceReadGrant(space: string): KeyGrant {
   const under = (prefix: string) => `${iamLiteral(prefix)}*`;
@@ -179,6 +183,7 @@ export function spaceReadGrant(space: string): KeyGrant {
     get: [...prefixes, exports, ...queried],
     put: [exports, under(athenaResultsPrefix(space))],
     list: [...prefixes, ...queried, exports],
+    multipart: [exports, under(athenaResultsPrefix(space))],
   };
 }
 

@@ -323,7 +323,7 @@ describe('each function holds exactly what it uses', () => {
     expect(actionsOn(compactor.roleId, inboxId)).toEqual([]);
   });
 
-  it("read APIs: read-only on the table, their own space's run objects, snapshot, reference cache and run dataset, their large exports and query results, nothing on the inbox", () => {
+  it("read APIs: read-only on the table, their own space's run objects, snapshot, reference cache and run dataset, their large exports and query results (and Athena's parts of them), nothing on the inbox", () => {
     for (const readApi of readApis) {
       const { space } = servedSpace(readApi);
       expect(actionsOn(readApi.roleId, tableId)).toEqual([
@@ -332,6 +332,8 @@ describe('each function holds exactly what it uses', () => {
         'dynamodb:Query',
       ]);
       expect(objectGrants(readApi.roleId, dataId)).toEqual([
+        `s3:AbortMultipartUpload athena-results/${space}/*`,
+        `s3:AbortMultipartUpload exports/${space}/*`,
         's3:GetBucketLocation (bucket)',
         `s3:GetObject athena-results/${space}/*`,
         `s3:GetObject exports/${space}/*`,
@@ -345,6 +347,8 @@ describe('each function holds exactly what it uses', () => {
         `s3:ListBucket under runs-parquet/space=${space}/*`,
         `s3:ListBucket under runs/${space}/*`,
         `s3:ListBucket under snapshots/${space}/*`,
+        `s3:ListMultipartUploadParts athena-results/${space}/*`,
+        `s3:ListMultipartUploadParts exports/${space}/*`,
         `s3:PutObject athena-results/${space}/*`,
         `s3:PutObject exports/${space}/*`,
       ]);

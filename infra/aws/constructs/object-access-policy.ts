@@ -31,6 +31,8 @@ export function objectAccessPolicy(
   add('s3:GetObject', grant.get);
   add('s3:PutObject', grant.put);
   add('s3:DeleteObject', grant.delete);
+  add('s3:AbortMultipartUpload', grant.multipart);
+  add('s3:ListMultipartUploadParts', grant.multipart);
   // One statement per action list, naming the patterns that take exactly those actions.
   const patternsOf = new Map<string, string[]>();
   for (const [pattern, actions] of actionsOn)
