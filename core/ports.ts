@@ -74,6 +74,14 @@ export interface PendingHiddenTest {
   hiddenTestResult: StoredHiddenTestResult;
 }
 
+/** A run that waits for its task's issue record: landing the record wakes it (docs/contract.md §5). */
+export interface IssueWaiter {
+  space: string;
+  taskId: string;
+  id: string;
+  finishedAt: string;
+}
+
 export interface IssueStore {
   /**
    * Writes the record unless the stored one for the task was sent at the same time or later (a conditional write;
@@ -90,6 +98,13 @@ export interface IssueStore {
   putPendingHiddenTest(pending: PendingHiddenTest): Promise<void>;
   /** Every result held for the run, from any host. */
   getPendingHiddenTests(space: string, id: string): Promise<PendingHiddenTest[]>;
+  /**
+   * Notes that the run waits for its task's issue record, replacing the run's earlier note; kept for
+   * EXPIRY_DAYS.issueWaiter from `now` (a waiting run looks again, and notes it again, at least every 6 hours).
+   */
+  putIssueWaiter(waiter: IssueWaiter, now: Date): Promise<void>;
+  /** The runs noted as waiting for the task's issue record (some may no longer wait). */
+  getIssueWaiters(space: string, taskId: string): Promise<IssueWaiter[]>;
 }
 
 /** Who publishes each task's issue record: the first host that claimed it (docs/contract.md §4). */

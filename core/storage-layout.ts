@@ -224,10 +224,17 @@ export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
 /**
  * The table's time to live (epoch seconds): DynamoDB deletes an item within a few days after it passes. Only
  * bookkeeping items carry it, each kept as long as something reads it: a budget day past the longest `/budget`
- * window (366 days), a lease a day past its expiry, an inbox entry's re-enqueue count past the inbox's 14 days.
+ * window (366 days), a lease a day past its expiry, an inbox entry's re-enqueue count past the inbox's 14 days, a
+ * note of a run waiting for its issue record two days past the run's last look (at most 6 hours apart).
  */
 export const EXPIRY_ATTRIBUTE = 'deleteAfter';
-export const EXPIRY_DAYS = { budgetDay: 400, lease: 1, reenqueueCount: 15, collectedJudgeBatch: 2 } as const;
+export const EXPIRY_DAYS = {
+  budgetDay: 400,
+  lease: 1,
+  reenqueueCount: 15,
+  collectedJudgeBatch: 2,
+  issueWaiter: 2,
+} as const;
 export const deleteAfter = (from: Date, days: number): number => Math.floor(from.getTime() / 1000) + days * 86_400;
 
 /**
@@ -341,6 +348,7 @@ export const SORT_PREFIX = {
   hiddenTest: 'HIDDEN#',
   attempt: 'ATTEMPT#',
   host: 'HOST#',
+  issueWaiter: 'ISSUEWAIT#',
 } as const;
 
 export const runKey = (space: string, id: string): ItemKey => ({
@@ -356,6 +364,12 @@ export const pendingHiddenTestPrefix = (id: string) => `${SORT_PREFIX.hiddenTest
 export const pendingHiddenTestKey = (space: string, id: string, host: string): ItemKey => ({
   pk: spacePartition(space),
   sk: `${pendingHiddenTestPrefix(id)}${encode(host)}`,
+});
+/** The runs waiting for a task's issue record (the task and run ids encoded: either may hold `#`). */
+export const issueWaiterPrefix = (taskId: string) => `${SORT_PREFIX.issueWaiter}${encode(taskId)}#`;
+export const issueWaiterKey = (space: string, taskId: string, id: string): ItemKey => ({
+  pk: spacePartition(space),
+  sk: `${issueWaiterPrefix(taskId)}${encode(id)}`,
 });
 /**
  * Which host owns each task's issue record (the first that published it). A partition of its own per space, so

@@ -136,7 +136,7 @@ async function startAndPush(source: Source, build: CampaignBuilder, listenPort: 
   if (args.fresh && existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
   const config = parseConfig({
     defaultJudgeModel: DEMO_JUDGE_MODEL,
-    // A run that lands before its task's issue record rechecks after min(5 min, retryBaseSeconds): a few seconds here.
+    // Retries (a failed attempt, a missing issue record's next look) come after seconds here, not minutes.
     spaces: {
       [space]: { senders: DEMO_SENDERS, judge: { model: DEMO_JUDGE_MODEL, dailyCap: 100_000, retryBaseSeconds: 5 } },
     },

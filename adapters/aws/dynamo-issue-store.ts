@@ -1,12 +1,17 @@
 // Issue records, the hidden-test results held until their run lands, and who owns each task's issue record.
-import type { IssueOwnerStore, IssueStore, PendingHiddenTest } from '#core/ports.ts';
+import type { IssueOwnerStore, IssueStore, IssueWaiter, PendingHiddenTest } from '#core/ports.ts';
 import type { SentIssue, StoredIssue } from '#schema/issue.ts';
 import {
+  EXPIRY_ATTRIBUTE,
+  EXPIRY_DAYS,
   INDEXES,
   SORT_PREFIX,
+  deleteAfter,
   issueByUpdatedKey,
   issueKey,
   issueOwnerKey,
+  issueWaiterKey,
+  issueWaiterPrefix,
   issuesByUpdatedPartition,
   pendingHiddenTestKey,
   pendingHiddenTestPrefix,
@@ -71,6 +76,21 @@ export class DynamoIssueStore implements IssueStore, IssueOwnerStore {
 
   getPendingHiddenTests(space: string, id: string): Promise<PendingHiddenTest[]> {
     return this.table.queryPrefix<PendingHiddenTest>(spacePartition(space), pendingHiddenTestPrefix(id));
+  }
+
+  async putIssueWaiter(waiter: IssueWaiter, now: Date): Promise<void> {
+    await this.table.send('PutItem', {
+      Item: {
+        ...waiter,
+        ...issueWaiterKey(waiter.space, waiter.taskId, waiter.id),
+        kind: 'issue-waiter',
+        [EXPIRY_ATTRIBUTE]: deleteAfter(now, EXPIRY_DAYS.issueWaiter),
+      },
+    });
+  }
+
+  getIssueWaiters(space: string, taskId: string): Promise<IssueWaiter[]> {
+    return this.table.queryPrefix<IssueWaiter>(spacePartition(space), issueWaiterPrefix(taskId));
   }
 
   async claimIssue(space: string, taskId: string, host: string): Promise<string> {

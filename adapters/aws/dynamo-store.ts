@@ -85,6 +85,12 @@ export class DynamoStore
   getPendingHiddenTests(...args: Parameters<IssueStore['getPendingHiddenTests']>) {
     return this.issues.getPendingHiddenTests(...args);
   }
+  putIssueWaiter(...args: Parameters<IssueStore['putIssueWaiter']>) {
+    return this.issues.putIssueWaiter(...args);
+  }
+  getIssueWaiters(...args: Parameters<IssueStore['getIssueWaiters']>) {
+    return this.issues.getIssueWaiters(...args);
+  }
 
   claimIssue(...args: Parameters<IssueOwnerStore['claimIssue']>) {
     return this.issues.claimIssue(...args);

@@ -163,13 +163,17 @@ export async function judgeRun(deps: JudgeDeps, message: JudgeMessage): Promise<
   return step.resumedFrom === 'waiting-credentials' && !outcome.judging ? { ...outcome, judging: 'judging' } : outcome;
 }
 
-/** Only the landing the message is about, only once, and only when its attempt is due. */
+/**
+ * Only the landing the message is about, only once, and only when its attempt is due: a run waiting for its issue
+ * record is due as soon as the record lands (the lander's message says so).
+ */
 export function isDue(row: RunRow, message: JudgeMessage, now: Date): boolean {
   return (
     row.finishedAt === message.finishedAt &&
     !isDecided(row) &&
     row.judgeNextAttemptAt !== null &&
-    row.judgeNextAttemptAt <= now.toISOString()
+    (row.judgeNextAttemptAt <= now.toISOString() ||
+      (message.issueLanded === true && row.judgeState === 'waiting-issue'))
   );
 }
 
@@ -203,8 +207,17 @@ export async function gatherFacts(deps: JudgeDeps, row: RunRow, now: Date): Prom
     resumedFrom = 'paused';
   }
 
-  const issue = await deps.issues.getIssue(row.space, row.taskId);
-  if (!issue?.baseSha || !issue.mergeSha || !repoAllowed(spaceOf(deps.config, row.space)!, issue.repo)) {
+  const usable = (issue: StoredIssue | null) =>
+    !!issue?.baseSha && !!issue.mergeSha && repoAllowed(spaceOf(deps.config, row.space)!, issue.repo);
+  let issue = await deps.issues.getIssue(row.space, row.taskId);
+  if (!usable(issue)) {
+    // Landing an issue record wakes the runs noted as waiting for it; the record is read again after the note, so
+    // of the note and the record, whichever is written second sees the other (docs/contract.md §5).
+    const { space, taskId, id, finishedAt } = row;
+    await deps.issues.putIssueWaiter({ space, taskId, id, finishedAt }, now);
+    issue = await deps.issues.getIssue(row.space, row.taskId);
+  }
+  if (!usable(issue)) {
     const waited = Math.max(0, now.getTime() - Date.parse(row.landedAt)) / 1000;
     const first = Math.min(ISSUE_RECHECK_SECONDS, settingsOf(deps, row.space).retryBaseSeconds);
     const recheck = Math.min(ISSUE_RECHECK_MAX_SECONDS, Math.max(first, waited / 2));

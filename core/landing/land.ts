@@ -398,7 +398,11 @@ function archivedOtherThan(
   };
 }
 
-/** An issue record replaces the stored one only when it was sent later: a replayed old delivery changes nothing. */
+/**
+ * An issue record replaces the stored one only when it was sent later: a replayed old delivery changes nothing.
+ * Either way the runs still waiting for the task's record are then woken, so a landing cut short between the two
+ * wakes them when its delivery comes again.
+ */
 async function landIssue(deps: LandingDeps, entry: InboxEntry, delivery: IssueDelivery): Promise<LandingOutcome> {
   const written = await deps.issues.putIssue({
     ...delivery.issue,
@@ -407,7 +411,27 @@ async function landIssue(deps: LandingDeps, entry: InboxEntry, delivery: IssueDe
     host: entry.host,
     sentAt: delivery.sentAt,
   });
+  await wakeIssueWaiters(deps, entry.space, delivery.issue.taskId, entry.deliveryId);
   return written ? 'issue' : 'issue-older';
+}
+
+/**
+ * Sends the judge each run noted as waiting for the task's issue record that may still wait for it, marked
+ * `issueLanded` so it is due at once rather than at its next look (docs/contract.md §5). A pending run is sent too:
+ * the judge that noted it may not have written its wait yet. A message the queue does not take fails the landing,
+ * whose delivery then comes again.
+ */
+async function wakeIssueWaiters(deps: LandingDeps, space: string, taskId: string, deliveryId: string): Promise<void> {
+  const messages: JudgeMessage[] = [];
+  for (const waiter of await deps.issues.getIssueWaiters(space, taskId)) {
+    const row = (await deps.runs.getRun(space, waiter.id))?.value;
+    const mayWait = row?.judgeState === 'waiting-issue' || row?.judgeState === 'pending';
+    if (mayWait && row.taskId === taskId && row.finishedAt === waiter.finishedAt)
+      messages.push({ space, id: row.id, finishedAt: row.finishedAt, issueLanded: true, deliveryId });
+  }
+  const refused = messages.length ? await deps.judgeQueue.sendAll(messages) : [];
+  if (refused.length)
+    throw new Error(`The judge queue refused ${refused.length} wake-up message(s): ${refused[0]!.reason}`);
 }
 
 async function landHiddenTest(

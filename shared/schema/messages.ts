@@ -26,6 +26,8 @@ export const judgeMessageSchema = z.object({
   space: nonEmptyText,
   id: nonEmptyText,
   finishedAt: nonEmptyText,
+  /** Sent by the lander once the run's issue record has landed: a run waiting for it is due at once. */
+  issueLanded: z.optional(z.literal(true)),
   ...correlation,
 });
 export type JudgeMessage = z.infer<typeof judgeMessageSchema>;

@@ -10,7 +10,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { issueKey, runKey } from '#core/storage-layout.ts';
+import { EXPIRY_ATTRIBUTE, issueKey, issueWaiterKey, runKey } from '#core/storage-layout.ts';
 import { DynamoStore, dynamoClient } from '#adapters/aws/dynamo-store.ts';
 import {
   InvalidCursorError,
@@ -265,6 +265,24 @@ describe.each(tables)('$name', ({ table }) => {
     expect((await table().listAttempts('ran', 'archived'))[0]!.hiddenTestResult).toMatchObject({ status: 'fail' });
   });
 
+  it("keeps the runs waiting for a task's issue record, each once, apart from another task's", async () => {
+    const now = new Date('2026-01-02T00:00:00.000Z');
+    const wait = (taskId: string, id: string, finishedAt = '2026-01-01T00:00:00.000Z') =>
+      table().putIssueWaiter({ space: 'waits', taskId, id, finishedAt }, now);
+    await wait('task#1', 'run-a');
+    await wait('task#1', 'run-a', '2026-01-01T01:00:00.000Z');
+    await wait('task#1', 'run#b');
+    // A task whose id the first one's is a prefix of, and another space's task of the same id.
+    await wait('task', '1#run-c');
+    await table().putIssueWaiter({ space: 'waits-2', taskId: 'task#1', id: 'run-d', finishedAt: '2026-01-01' }, now);
+    const waiting = await table().getIssueWaiters('waits', 'task#1');
+    expect(waiting.sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual([
+      { space: 'waits', taskId: 'task#1', id: 'run#b', finishedAt: '2026-01-01T00:00:00.000Z' },
+      { space: 'waits', taskId: 'task#1', id: 'run-a', finishedAt: '2026-01-01T01:00:00.000Z' },
+    ]);
+    expect(await table().getIssueWaiters('waits', 'no-such-task')).toEqual([]);
+  });
+
   it("keeps the first host's claim on a task's issue record", async () => {
     expect(await table().claimIssue('claims', 'task#1', 'mac-studio-1')).toBe('mac-studio-1');
     expect(await table().claimIssue('claims', 'task#1', 'mac-mini-2')).toBe('mac-studio-1');
@@ -275,6 +293,16 @@ describe.each(tables)('$name', ({ table }) => {
     );
     expect(new Set(racing).size).toBe(1);
   });
+});
+
+it('lets a note of a run waiting for its issue record expire two days after the run last looked', async () => {
+  const waiter = { space: 'expiring', taskId: 't', id: 'r', finishedAt: '2026-01-01T00:00:00.000Z' };
+  await t.store.putIssueWaiter(waiter, new Date('2026-01-02T00:00:00.000Z'));
+  const documents = dynamoClient(t.emulators.connection, t.emulators.timeouts);
+  const key = issueWaiterKey('expiring', 't', 'r');
+  const { Item } = await documents.send(new GetCommand({ TableName: t.emulators.names.table, Key: key }));
+  documents.destroy();
+  expect(Item?.[EXPIRY_ATTRIBUTE]).toBe(Date.parse('2026-01-04T00:00:00.000Z') / 1000);
 });
 
 describe('DynamoDB store (dynalite), with records stored before issue records carried sentAt', () => {

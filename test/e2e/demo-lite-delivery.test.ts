@@ -25,9 +25,9 @@ beforeAll(async () => {
   judge = await startDemoJudge(campaign);
   local = await startTestLocalMode(
     {
-      // As the demo's space (demo/main.ts): a run that lands before its task's issue record rechecks after the
-      // retry base, seconds here, not the 5 minutes of a deployment's first recheck.
-      spaces: { Lite: { senders: HOSTS, judge: { model: 'demo-oracle', retryBaseSeconds: 5 } } },
+      // A deployment's retry base: a run judged before its task's issue record lands is woken by the record's
+      // landing, not by a recheck 5 minutes later, past this test's wait.
+      spaces: { Lite: { senders: HOSTS, judge: { model: 'demo-oracle' } } },
       cockpits: { Lite: { space: 'Lite', public: false } },
     },
     {},

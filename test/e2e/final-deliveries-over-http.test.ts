@@ -16,6 +16,7 @@ const config = {
     Replays: { senders: ['mac-studio-1'] },
     Texts: { senders: ['mac-studio-1'] },
     Ids: { senders: ['mac-studio-1'] },
+    Late: { senders: ['mac-studio-1'] },
   },
 };
 const keys = { 'mac-studio-1': 'k-studio', 'mac-mini-2': 'k-mini' };
@@ -307,5 +308,24 @@ describe('two runs, one id (issue 35)', () => {
     );
     expect(answer).toMatchObject({ status: 400, body: { details: [expect.stringMatching(/^row\.model: /)] } });
     expect(await local.adapters.inbox.list('inbox/Ids/')).toEqual([]);
+  });
+});
+
+describe('a run that lands before its issue record', () => {
+  it('is judged as soon as the record lands, not at its next look minutes later', async () => {
+    const stateOf = async (id: string, state: string) => {
+      const row = (await getJson(runPath('Late', id))).body;
+      return row.judgeState === state ? row : null;
+    };
+    const run = runDelivery({ taskId: 'late-record' });
+    expect((await pushDelivery(local.url, 'Late', run, keys['mac-studio-1'])).status).toBe(202);
+    const waiting = await eventually(() => stateOf(run.id as string, 'waiting-issue'));
+    expect(Date.parse(waiting.judgeNextAttemptAt as string) - Date.now()).toBeGreaterThan(60_000);
+    const record = issueDelivery({ taskId: 'late-record' }, 'mac-studio-1');
+    expect((await pushDelivery(local.url, 'Late', record, keys['mac-studio-1'])).status).toBe(202);
+    expect(await eventually(() => stateOf(run.id as string, 'judged'), 10_000)).toMatchObject({
+      judgeVerdict: 'resolved',
+      judgeAttempts: 1,
+    });
   });
 });

@@ -19,7 +19,7 @@ import {
   SettableClock,
 } from './in-memory-ports.ts';
 import { InMemoryReferenceSource, ScriptedJudgeModel } from './in-memory-judge-ports.ts';
-import { inboxEntry, runDelivery } from './deliveries.ts';
+import { inboxEntry, issueDelivery, runDelivery, type DeliveryInput } from './deliveries.ts';
 import { goodAnswer } from './judge.ts';
 import { LANDED_AT, runRow, storedIssue } from './records.ts';
 
@@ -106,22 +106,34 @@ export function inMemoryJudgeWorld(config: ReplayConfig) {
     judgeRun(deps, { space: row.space, id: row.id, finishedAt: row.finishedAt });
 
   let landings = 0;
+  /** Lands a delivery through the real landing code, now; the judge messages landing sent. */
+  async function landDelivery(
+    space: string,
+    delivery: DeliveryInput,
+    queue = new RecordingQueue<JudgeMessage>(),
+  ): Promise<JudgeMessage[]> {
+    const entry = inboxEntry(space, delivery, { deliveryId: `d-${++landings}`, receivedAt: clock.now().toISOString() });
+    await landEntry(
+      { runs: table, attempts: table, issues: table, hosts: table, objects, inbox, judgeQueue: queue, clock },
+      entry,
+    );
+    return queue.sent;
+  }
+
   /** Lands a run through the real landing code, now, and returns the judge message landing sent. */
   async function land(
     space: string,
     rowOverrides: Record<string, unknown> = {},
     extra: Record<string, unknown> = {},
   ): Promise<JudgeMessage> {
-    const queue = new RecordingQueue<JudgeMessage>();
     const delivery = runDelivery(rowOverrides, extra);
-    const entry = inboxEntry(space, delivery, { deliveryId: `d-${++landings}`, receivedAt: clock.now().toISOString() });
-    await landEntry(
-      { runs: table, attempts: table, issues: table, hosts: table, objects, inbox, judgeQueue: queue, clock },
-      entry,
-    );
-    const landed = entry.delivery.kind === 'run' ? entry.delivery.row.finishedAt : '';
-    return queue.sent[0] ?? { space, id: delivery.id, finishedAt: landed };
+    const [sent] = await landDelivery(space, delivery);
+    return sent ?? { space, id: delivery.id, finishedAt: delivery.row.finishedAt };
   }
+
+  /** Lands the task's issue record (at the default SHAs) through the real landing code; the judge messages it sent. */
+  const landIssue = (space: string, taskId: string, sentAt?: string, queue?: RecordingQueue<JudgeMessage>) =>
+    landDelivery(space, issueDelivery({ taskId, baseSha: BASE, mergeSha: MERGE }, undefined, sentAt), queue);
 
   const sweepDeps = (judgeQueue: RecordingQueue<JudgeMessage>): SweepDeps => ({
     config,
@@ -156,7 +168,22 @@ export function inMemoryJudgeWorld(config: ReplayConfig) {
     return { status: answer.status, body: answer.body as Record<string, unknown> };
   }
 
-  return { table, objects, model, code, clock, deps, putRun, putIssue, land, sweepDeps, judge, current, read };
+  return {
+    table,
+    objects,
+    model,
+    code,
+    clock,
+    deps,
+    putRun,
+    putIssue,
+    land,
+    landIssue,
+    sweepDeps,
+    judge,
+    current,
+    read,
+  };
 }
 
 /** A world whose code host has acme/widgets#42 and its merged fix (BASE..MERGE, REFERENCE_FIX). */

@@ -28,6 +28,7 @@ import {
   type RunStore,
   type Versioned,
   type DueRun,
+  type IssueWaiter,
 } from '#core/ports.ts';
 import { takesHiddenTest, type ArchivedAttempt } from '#schema/attempt.ts';
 import type { StoredHost } from '#schema/host.ts';
@@ -54,6 +55,7 @@ export class InMemoryTable
   private readonly attempts = new Map<string, ArchivedAttempt>();
   private readonly issues = new Map<string, StoredIssue>();
   private readonly pending = new Map<string, PendingHiddenTest>();
+  private readonly issueWaiters = new Map<string, IssueWaiter>();
   private readonly issueOwners = new Map<string, string>();
   private readonly hosts = new Map<string, Versioned<StoredHost>>();
   private readonly budgets = new Map<string, number>();
@@ -155,6 +157,14 @@ export class InMemoryTable
 
   async getPendingHiddenTests(space: string, id: string): Promise<PendingHiddenTest[]> {
     return copy([...this.pending.values()].filter((p) => p.space === space && p.id === id));
+  }
+
+  async putIssueWaiter(waiter: IssueWaiter, _now: Date): Promise<void> {
+    this.issueWaiters.set(key(waiter.space, waiter.taskId, waiter.id), copy(waiter));
+  }
+
+  async getIssueWaiters(space: string, taskId: string): Promise<IssueWaiter[]> {
+    return copy([...this.issueWaiters.values()].filter((w) => w.space === space && w.taskId === taskId));
   }
 
   async claimIssue(space: string, taskId: string, host: string): Promise<string> {

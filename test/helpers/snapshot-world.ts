@@ -54,6 +54,8 @@ export function snapshotWorld(config: ReplayConfig, stores: () => SnapshotStores
       getIssue: (s, taskId) => store.getIssue(s, taskId),
       putPendingHiddenTest: (pending) => store.putPendingHiddenTest(pending),
       getPendingHiddenTests: (s, id) => store.getPendingHiddenTests(s, id),
+      putIssueWaiter: (waiter, now) => store.putIssueWaiter(waiter, now),
+      getIssueWaiters: (s, taskId) => store.getIssueWaiters(s, taskId),
       listIssues: (s, since) => {
         if (since === undefined) wholeIssueReads++;
         return store.listIssues(s, since);

@@ -200,6 +200,62 @@ describe('waiting without spending attempts', () => {
     expect(await judgeRun(deps(), message)).toMatchObject({ result: 'judged' });
   });
 
+  it('judges a run waiting for its issue record as soon as the record lands, not at its next look', async () => {
+    const message = await w.land('Main', { taskId: 'late-issue' });
+    expect(await judgeRun(deps(), message)).toMatchObject({ result: 'waiting-issue' });
+    w.clock.advance(10);
+    const woken = await w.landIssue('Main', 'late-issue');
+    expect(woken).toEqual([{ ...message, issueLanded: true, deliveryId: expect.any(String) }]);
+    // The run's own message is not due before its next look; the lander's is.
+    expect(await judgeRun(deps(), message)).toEqual({ result: 'skipped' });
+    expect(await judgeRun(deps(), woken[0]!)).toMatchObject({ result: 'judged' });
+    expect(calls()).toBe(1);
+    // Landing the record again wakes nothing: the run no longer waits, and a second wake-up changes nothing.
+    expect(await w.landIssue('Main', 'late-issue', '2026-11-21T09:00:00.000Z')).toEqual([]);
+    expect(await judgeRun(deps(), woken[0]!)).toEqual({ result: 'skipped' });
+    expect(calls()).toBe(1);
+  });
+
+  it('fails the landing of an issue record whose wake-up the judge queue refuses, and wakes the run when it comes again', async () => {
+    const message = await w.land('Main', { taskId: 'refused-wake' });
+    expect(await judgeRun(deps(), message)).toMatchObject({ result: 'waiting-issue' });
+    const refusing = new RecordingQueue<JudgeMessage>();
+    refusing.send = async () => {
+      throw new Error('the queue is down');
+    };
+    await expect(w.landIssue('Main', 'refused-wake', undefined, refusing)).rejects.toThrow(
+      'The judge queue refused 1 wake-up message(s): Error: the queue is down',
+    );
+    // The record was written the first time: the delivery coming again changes it no more, but still wakes the run.
+    const [woken] = await w.landIssue('Main', 'refused-wake');
+    expect(await judgeRun(deps(), woken!)).toMatchObject({ result: 'judged' });
+  });
+
+  it('judges at once a run whose issue record lands while the judge notes it as waiting', async () => {
+    const message = await w.land('Main', { taskId: 'racing-issue' });
+    const issues = Object.create(w.table) as typeof w.table;
+    issues.putIssueWaiter = async (waiter, at) => {
+      await w.table.putIssueWaiter(waiter, at);
+      expect(await w.landIssue('Main', 'racing-issue')).toHaveLength(1);
+    };
+    expect(await judgeRun(deps({ issues }), message)).toMatchObject({ result: 'judged' });
+  });
+
+  it('judges a run whose issue record lands after the judge last looked for it, before it wrote the wait', async () => {
+    const message = await w.land('Main', { taskId: 'racing-wait' });
+    const issues = Object.create(w.table) as typeof w.table;
+    let reads = 0;
+    let woken: JudgeMessage[] = [];
+    issues.getIssue = async (space, taskId) => {
+      const issue = await w.table.getIssue(space, taskId);
+      if (++reads === 2) woken = await w.landIssue('Main', 'racing-wait');
+      return issue;
+    };
+    expect(await judgeRun(deps({ issues }), message)).toMatchObject({ result: 'waiting-issue' });
+    expect(woken).toHaveLength(1);
+    expect(await judgeRun(deps(), woken[0]!)).toMatchObject({ result: 'judged' });
+  });
+
   it('looks for a missing issue record less often the longer it waits, and at least every 6 hours', async () => {
     const message = await w.land('Main', { taskId: 'never-sent' });
     const looks: number[] = [];
