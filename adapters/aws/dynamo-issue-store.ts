@@ -42,8 +42,9 @@ export class DynamoIssueStore implements IssueStore, IssueOwnerStore {
     }
   }
 
+  /** Strongly consistent: the judge reads the record again after noting a run as waiting for it (judge-run.ts). */
   async getIssue(space: string, taskId: string): Promise<StoredIssue | null> {
-    const { Item } = await this.table.send('GetItem', { Key: issueKey(space, taskId) });
+    const { Item } = await this.table.send('GetItem', { Key: issueKey(space, taskId), ConsistentRead: true });
     return Item ? strip<StoredIssue>(Item) : null;
   }
 

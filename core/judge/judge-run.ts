@@ -207,12 +207,14 @@ export async function gatherFacts(deps: JudgeDeps, row: RunRow, now: Date): Prom
     resumedFrom = 'paused';
   }
 
+  const spaceConfig = spaceOf(deps.config, row.space)!;
   const usable = (issue: StoredIssue | null) =>
-    !!issue?.baseSha && !!issue.mergeSha && repoAllowed(spaceOf(deps.config, row.space)!, issue.repo);
+    !!issue?.baseSha && !!issue.mergeSha && repoAllowed(spaceConfig, issue.repo);
   let issue = await deps.issues.getIssue(row.space, row.taskId);
-  if (!usable(issue)) {
-    // Landing an issue record wakes the runs noted as waiting for it; the record is read again after the note, so
-    // of the note and the record, whichever is written second sees the other (docs/contract.md §5).
+  // Landing an issue record wakes the runs noted as waiting for it; the record is read again after the note, so of
+  // the note and the record, whichever is written second sees the other (docs/contract.md §5). A batch-mode space's
+  // runs go at the sweep, so none is noted.
+  if (!usable(issue) && spaceConfig.judge.mode !== 'batch') {
     const { space, taskId, id, finishedAt } = row;
     await deps.issues.putIssueWaiter({ space, taskId, id, finishedAt }, now);
     issue = await deps.issues.getIssue(row.space, row.taskId);

@@ -416,17 +416,17 @@ async function landIssue(deps: LandingDeps, entry: InboxEntry, delivery: IssueDe
 }
 
 /**
- * Sends the judge each run noted as waiting for the task's issue record that may still wait for it, marked
- * `issueLanded` so it is due at once rather than at its next look (docs/contract.md §5). A pending run is sent too:
- * the judge that noted it may not have written its wait yet. A message the queue does not take fails the landing,
- * whose delivery then comes again.
+ * Sends the judge each run of the task noted as waiting for its issue record and not decided yet (a decided row has
+ * no next attempt), marked `issueLanded` so that a run waiting for the record is due at once rather than at its next
+ * look (docs/contract.md §5). Whatever state the row is in now: the judge that noted it may not have written its
+ * wait yet, and the note may name an earlier landing of the run than the row's. A message the queue does not take
+ * fails the landing, whose delivery then comes again.
  */
 async function wakeIssueWaiters(deps: LandingDeps, space: string, taskId: string, deliveryId: string): Promise<void> {
   const messages: JudgeMessage[] = [];
   for (const waiter of await deps.issues.getIssueWaiters(space, taskId)) {
     const row = (await deps.runs.getRun(space, waiter.id))?.value;
-    const mayWait = row?.judgeState === 'waiting-issue' || row?.judgeState === 'pending';
-    if (mayWait && row.taskId === taskId && row.finishedAt === waiter.finishedAt)
+    if (row?.taskId === taskId && row.judgeNextAttemptAt !== null)
       messages.push({ space, id: row.id, finishedAt: row.finishedAt, issueLanded: true, deliveryId });
   }
   const refused = messages.length ? await deps.judgeQueue.sendAll(messages) : [];

@@ -305,6 +305,22 @@ it('lets a note of a run waiting for its issue record expire two days after the 
   expect(Item?.[EXPIRY_ATTRIBUTE]).toBe(Date.parse('2026-01-04T00:00:00.000Z') / 1000);
 });
 
+it('reads an issue record, and the notes of runs waiting for it, strongly consistent', async () => {
+  const documents = dynamoClient(t.emulators.connection, t.emulators.timeouts);
+  const reads: string[] = [];
+  const client = {
+    send(command: { input: { ConsistentRead?: boolean } }, options: unknown) {
+      reads.push(`${command.constructor.name} consistent=${command.input.ConsistentRead === true}`);
+      return documents.send(command as never, options as never);
+    },
+  } as unknown as DynamoDBDocumentClient;
+  const store = new DynamoStore(client, t.emulators.names.table, t.emulators.timeouts);
+  await store.getIssue('consistent', 't');
+  await store.getIssueWaiters('consistent', 't');
+  documents.destroy();
+  expect(reads).toEqual(['GetCommand consistent=true', 'QueryCommand consistent=true']);
+});
+
 describe('DynamoDB store (dynalite), with records stored before issue records carried sentAt', () => {
   it('replaces such a record with any issue delivery', async () => {
     const { sentAt: _none, ...legacy } = storedIssue({ taskId: 'legacy' }, { space: 'legacy' });

@@ -2,7 +2,13 @@
 // waits for without spending an attempt, when it pauses a space, and a re-run landing mid-call. Each test has a
 // world of its own, in memory: landing through the real landing code, a scripted model and code host.
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { CLAIM_SECONDS, ISSUE_RECHECK_MAX_SECONDS, judgeRun, type JudgeDeps } from '#core/judge/judge-run.ts';
+import {
+  CLAIM_SECONDS,
+  gatherFacts,
+  ISSUE_RECHECK_MAX_SECONDS,
+  judgeRun,
+  type JudgeDeps,
+} from '#core/judge/judge-run.ts';
 import { sweep } from '#core/judge/sweep.ts';
 import { blockEnd, blockStart } from '#core/judge/prompt.ts';
 import { utcDay } from '#core/judge/transitions.ts';
@@ -26,6 +32,7 @@ const config = parseConfig({
     Paused: { senders: ['mac-studio-1'], judge: { model: 'claude-paused' } },
     Retired: { senders: ['mac-studio-1'], judge: { model: 'claude-retired' } },
     Slow: { senders: ['mac-studio-1'], judge: { maxAttempts: 2, retryBaseSeconds: 60 } },
+    Batch: { senders: ['mac-studio-1'], judge: { mode: 'batch' } },
   },
 });
 
@@ -254,6 +261,62 @@ describe('waiting without spending attempts', () => {
     expect(await judgeRun(deps({ issues }), message)).toMatchObject({ result: 'waiting-issue' });
     expect(woken).toHaveLength(1);
     expect(await judgeRun(deps(), woken[0]!)).toMatchObject({ result: 'judged' });
+  });
+
+  it('wakes a run that was held when its issue record landed, as the judge that noted it writes its wait after', async () => {
+    const message = await w.land('Main', { taskId: 'held-then-racing' });
+    expect(await judgeRun(deps({ model: async () => null }), message)).toMatchObject({
+      result: 'waiting-credentials',
+    });
+    w.clock.advance(3 * 3600);
+    const issues = Object.create(w.table) as typeof w.table;
+    let woken: JudgeMessage[] = [];
+    let reads = 0;
+    issues.getIssue = async (space, taskId) => {
+      const issue = await w.table.getIssue(space, taskId);
+      // The row still says waiting-credentials when the record lands.
+      if (++reads === 2) woken = await w.landIssue('Main', 'held-then-racing');
+      return issue;
+    };
+    expect(await judgeRun(deps({ issues }), message)).toMatchObject({ result: 'waiting-issue' });
+    expect(woken).toHaveLength(1);
+    expect(await judgeRun(deps(), woken[0]!)).toMatchObject({ result: 'judged' });
+  });
+
+  it("wakes a re-run whose note an earlier landing's judge wrote over", async () => {
+    const first = await w.land('Main', { taskId: 'rerun-noted' });
+    const rerun = await w.land('Main', { taskId: 'rerun-noted', finishedAt: '2026-11-20T11:12:00Z' });
+    expect(await judgeRun(deps(), rerun)).toMatchObject({ result: 'waiting-issue' });
+    // The first landing's judge, slower, notes its own landing after the re-run's judge noted the re-run.
+    await w.table.putIssueWaiter(
+      { space: 'Main', taskId: 'rerun-noted', id: first.id, finishedAt: first.finishedAt },
+      now(),
+    );
+    const woken = await w.landIssue('Main', 'rerun-noted');
+    expect(woken).toEqual([{ ...rerun, issueLanded: true, deliveryId: expect.any(String) }]);
+    expect(await judgeRun(deps(), woken[0]!)).toMatchObject({ result: 'judged' });
+  });
+
+  it('notes no run of a batch-mode space as waiting: the sweep submits it after its next look', async () => {
+    const message = await w.land('Batch', { taskId: 'batch-waits' });
+    const facts = await gatherFacts(deps(), await row('Batch', message.id), now());
+    expect(facts).toMatchObject({ kind: 'wait', result: 'waiting-issue' });
+    expect(await w.table.getIssueWaiters('Batch', 'batch-waits')).toEqual([]);
+    expect(await w.landIssue('Batch', 'batch-waits')).toEqual([]);
+  });
+
+  it.each([
+    ['claimed by another judge', { judgeState: 'pending' }],
+    ['scheduled for a retry', { judgeState: 'retry-scheduled' }],
+    ["waiting for the next day's budget", { judgeState: 'waiting-budget' }],
+  ] as const)('leaves a run %s to its own time when its issue record lands', async (_, state) => {
+    const message = await w.land('Main', { taskId: 'not-waiting' });
+    await w.putIssue('Main', 'not-waiting');
+    const stored = (await w.table.getRun('Main', message.id))!;
+    const later = new Date(now().getTime() + 3600_000).toISOString();
+    await w.table.putRun({ ...stored.value, ...state, judgeNextAttemptAt: later }, stored.rev);
+    expect(await judgeRun(deps(), { ...message, issueLanded: true })).toEqual({ result: 'skipped' });
+    expect(calls()).toBe(0);
   });
 
   it('looks for a missing issue record less often the longer it waits, and at least every 6 hours', async () => {
