@@ -178,12 +178,13 @@ export function spaceReadGrant(space: string): KeyGrant {
   const under = (prefix: string) => `${iamLiteral(prefix)}*`;
   const prefixes = spaceReadPrefixes(space).map(under);
   const exports = under(exportSpacePrefix(space));
-  const queried = [under(runDatasetSpacePrefix(space)), under(athenaResultsPrefix(space))];
+  const results = under(athenaResultsPrefix(space));
+  const queried = [under(runDatasetSpacePrefix(space)), results];
   return {
     get: [...prefixes, exports, ...queried],
-    put: [exports, under(athenaResultsPrefix(space))],
+    put: [exports, results],
     list: [...prefixes, ...queried, exports],
-    multipart: [exports, under(athenaResultsPrefix(space))],
+    multipart: [exports, results],
   };
 }
 
