@@ -2,11 +2,11 @@
 // deliveries of one run converge to its latest attempt, and a landing killed at any step and delivered again
 // ends as a clean landing does. Each test has stores of its own.
 import { describe, expect, it } from '@jest/globals';
-import { landEntry, landInboxEntry, type LandingDeps } from '#core/landing/land.ts';
+import { landEntry, landInboxEntry, WAKE_READS_AT_ONCE, type LandingDeps } from '#core/landing/land.ts';
 import { readRunTexts } from '#core/run-texts.ts';
 import type { JudgeMessage } from '#core/ports.ts';
 import { inboxSpacePrefix, runSpacePrefix } from '#core/storage-layout.ts';
-import { inboxEntry, runDelivery } from '../../../helpers/deliveries.ts';
+import { inboxEntry, issueDelivery, runDelivery } from '../../../helpers/deliveries.ts';
 import { InMemoryObjectStore, InMemoryTable, RecordingQueue, SettableClock } from '../../../helpers/in-memory-ports.ts';
 
 function stores() {
@@ -105,5 +105,34 @@ describe('landing is crash-safe', () => {
       await land(space, deps());
       expect(await snapshot(space)).toEqual(expected);
     }
+  });
+});
+
+describe("landing an issue record a task's many runs wait for", () => {
+  it('reads their rows some at a time, and wakes every one', async () => {
+    const { table, deps } = stores();
+    const runs = 2 * WAKE_READS_AT_ONCE + 10;
+    const ids: string[] = [];
+    for (let i = 0; i < runs; i++) {
+      const delivery = runDelivery({ model: `model-${i}`, taskId: 'crowded' });
+      ids.push(delivery.id);
+      await landEntry(deps(), inboxEntry('race', delivery, { deliveryId: `r-${i}` }));
+      const waiter = { space: 'race', taskId: 'crowded', id: delivery.id, finishedAt: delivery.row.finishedAt };
+      await table.putIssueWaiter(waiter, new Date());
+    }
+    let reading = 0;
+    let most = 0;
+    const runsRead = Object.create(table) as typeof table;
+    runsRead.getRun = async (space, id) => {
+      most = Math.max(most, ++reading);
+      await new Promise((resolve) => setImmediate(resolve));
+      reading--;
+      return table.getRun(space, id);
+    };
+    const queue = new RecordingQueue<JudgeMessage>();
+    await landEntry({ ...deps(queue), runs: runsRead }, inboxEntry('race', issueDelivery({ taskId: 'crowded' })));
+    expect(most).toBe(WAKE_READS_AT_ONCE);
+    expect(queue.sent.map((m) => m.id).sort()).toEqual(ids.sort());
+    expect(queue.sent.every((m) => m.issueLanded === true)).toBe(true);
   });
 });
