@@ -15,7 +15,7 @@ import {
   type ObjectStore,
   type ReferenceSource,
 } from '../ports.ts';
-import type { ModelPrice } from '#schema/config.ts';
+import { repoAllowed, type ModelPrice, type SpaceConfig } from '#schema/config.ts';
 import type { StoredIssue } from '#schema/issue.ts';
 import type { RunRow } from '#schema/run.ts';
 import { rebuiltDiff } from '#shared/diff.ts';
@@ -29,6 +29,10 @@ import { nextUtcDay, utcDay, type JudgeProblem } from './transitions.ts';
 import { verdictChecks, verdictFlags, type VerdictChecks } from './verdict-checks.ts';
 
 export type ReferencedIssue = StoredIssue & { baseSha: string; mergeSha: string };
+
+/** An issue record the judge may read the merged fix of: both SHAs, in a repository the space lists. */
+export const isReferencedIssue = (space: SpaceConfig, issue: StoredIssue | null): issue is ReferencedIssue =>
+  !!issue?.baseSha && !!issue.mergeSha && repoAllowed(space, issue.repo);
 
 export interface AttemptDeps {
   objects: ObjectStore;

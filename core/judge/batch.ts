@@ -22,7 +22,7 @@
 // the reason guard would read other text than the model did (an injection edited out after submission would go
 // unflagged), so such an answer is a failed attempt and the run is judged again on what it reads now.
 import { sha256Hex } from '#shared/sha256.ts';
-import { repoAllowed, spaceOf } from '#schema/config.ts';
+import { spaceOf } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
 import { BATCH_PRICE_FACTOR } from '../cost.ts';
 import { optimisticUpdate, runRecord, type UpdateDecision } from '../optimistic-update.ts';
@@ -37,6 +37,7 @@ import {
 import { TIMINGS } from '../operations.ts';
 import {
   billedCostUsd,
+  isReferencedIssue,
   prepareCall,
   readCall,
   recordCall,
@@ -366,9 +367,8 @@ async function collectRun(
   }
   const issue = await deps.issues.getIssue(batch.space, row.taskId);
   // As before the claim: GitHub is never asked about a repository the space no longer lists.
-  const readable = issue?.baseSha && issue.mergeSha && repoAllowed(spaceOf(deps.config, batch.space)!, issue.repo);
-  const prepared = readable
-    ? await prepareCall(deps, row, issue as ReferencedIssue, settings, reference)
+  const prepared = isReferencedIssue(spaceOf(deps.config, batch.space)!, issue)
+    ? await prepareCall(deps, row, issue, settings, reference)
     : ({
         kind: 'not-called',
         problem: {

@@ -4,7 +4,7 @@
 // invocations and a re-run landing mid-call all converge: the verdict lands only on the exact patch that was
 // judged. The attempt itself lives in attempt.ts, the space's hold in judging-status.ts, and a batch-mode
 // space's submissions and collections in batch.ts, which take the same steps.
-import { judgeCapsOf, judgeModelOf, repoAllowed, spaceOf, type ReplayConfig } from '#schema/config.ts';
+import { judgeCapsOf, judgeModelOf, spaceOf, type ReplayConfig } from '#schema/config.ts';
 import type { StoredIssue } from '#schema/issue.ts';
 import type { JudgeFields, RunRow } from '#schema/run.ts';
 import { TIMINGS } from '../operations.ts';
@@ -25,7 +25,7 @@ import type {
   ServiceProvider,
   Versioned,
 } from '../ports.ts';
-import { runAttempt, type AttemptResult, type ReferencedIssue } from './attempt.ts';
+import { isReferencedIssue, runAttempt, type AttemptResult, type ReferencedIssue } from './attempt.ts';
 import { holdJudging, judgingAgain, resumeJudging } from './judging-status.ts';
 import {
   attemptsExhausted,
@@ -208,25 +208,23 @@ export async function gatherFacts(deps: JudgeDeps, row: RunRow, now: Date): Prom
   }
 
   const spaceConfig = spaceOf(deps.config, row.space)!;
-  const usable = (issue: StoredIssue | null) =>
-    !!issue?.baseSha && !!issue.mergeSha && repoAllowed(spaceConfig, issue.repo);
   let issue = await deps.issues.getIssue(row.space, row.taskId);
   // Landing an issue record wakes the runs noted as waiting for it; the record is read again after the note, so of
   // the note and the record, whichever is written second sees the other (docs/contract.md §5). A batch-mode space's
   // runs go at the sweep, so none is noted.
-  if (!usable(issue) && spaceConfig.judge.mode !== 'batch') {
+  if (!isReferencedIssue(spaceConfig, issue) && spaceConfig.judge.mode !== 'batch') {
     const { space, taskId, id, finishedAt } = row;
     await deps.issues.putIssueWaiter({ space, taskId, id, finishedAt }, now);
     issue = await deps.issues.getIssue(row.space, row.taskId);
   }
-  if (!usable(issue)) {
+  if (!isReferencedIssue(spaceConfig, issue)) {
     const waited = Math.max(0, now.getTime() - Date.parse(row.landedAt)) / 1000;
     const first = Math.min(ISSUE_RECHECK_SECONDS, settingsOf(deps, row.space).retryBaseSeconds);
     const recheck = Math.min(ISSUE_RECHECK_MAX_SECONDS, Math.max(first, waited / 2));
     const recheckAt = new Date(now.getTime() + recheck * 1000).toISOString();
     return { kind: 'wait', result: 'waiting-issue', problem: missingIssue(row.taskId, issue), recheckAt };
   }
-  return { kind: 'ready', issue: issue as ReferencedIssue, model, reference, resumedFrom };
+  return { kind: 'ready', issue, model, reference, resumedFrom };
 }
 
 /** The row's next state from the facts: pure, so a lost race decides again on the newest row at no cost. */
