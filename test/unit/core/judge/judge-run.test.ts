@@ -191,6 +191,22 @@ describe('failed attempts', () => {
   });
 });
 
+/**
+ * The judge's issue store, over which the task's issue record lands right after the judge's second read of it (the
+ * read after it noted the run as waiting), before the judge writes its wait; `landed.woken`: the wake-ups sent.
+ */
+function landingAfterSecondRead(taskId: string) {
+  const issues = Object.create(w.table) as typeof w.table;
+  const landed = { woken: [] as JudgeMessage[] };
+  let reads = 0;
+  issues.getIssue = async (space, task) => {
+    const issue = await w.table.getIssue(space, task);
+    if (++reads === 2) landed.woken = await w.landIssue('Main', taskId);
+    return issue;
+  };
+  return { issues, landed };
+}
+
 describe('waiting without spending attempts', () => {
   it('waits for a missing issue record and says so', async () => {
     const message = await w.land('Main', { taskId: 'no-issue-yet' });
@@ -250,17 +266,10 @@ describe('waiting without spending attempts', () => {
 
   it('judges a run whose issue record lands after the judge last looked for it, before it wrote the wait', async () => {
     const message = await w.land('Main', { taskId: 'racing-wait' });
-    const issues = Object.create(w.table) as typeof w.table;
-    let reads = 0;
-    let woken: JudgeMessage[] = [];
-    issues.getIssue = async (space, taskId) => {
-      const issue = await w.table.getIssue(space, taskId);
-      if (++reads === 2) woken = await w.landIssue('Main', 'racing-wait');
-      return issue;
-    };
+    const { issues, landed } = landingAfterSecondRead('racing-wait');
     expect(await judgeRun(deps({ issues }), message)).toMatchObject({ result: 'waiting-issue' });
-    expect(woken).toHaveLength(1);
-    expect(await judgeRun(deps(), woken[0]!)).toMatchObject({ result: 'judged' });
+    expect(landed.woken).toHaveLength(1);
+    expect(await judgeRun(deps(), landed.woken[0]!)).toMatchObject({ result: 'judged' });
   });
 
   it('wakes a run that was held when its issue record landed, as the judge that noted it writes its wait after', async () => {
@@ -269,18 +278,11 @@ describe('waiting without spending attempts', () => {
       result: 'waiting-credentials',
     });
     w.clock.advance(3 * 3600);
-    const issues = Object.create(w.table) as typeof w.table;
-    let woken: JudgeMessage[] = [];
-    let reads = 0;
-    issues.getIssue = async (space, taskId) => {
-      const issue = await w.table.getIssue(space, taskId);
-      // The row still says waiting-credentials when the record lands.
-      if (++reads === 2) woken = await w.landIssue('Main', 'held-then-racing');
-      return issue;
-    };
+    // The row still says waiting-credentials when the record lands.
+    const { issues, landed } = landingAfterSecondRead('held-then-racing');
     expect(await judgeRun(deps({ issues }), message)).toMatchObject({ result: 'waiting-issue' });
-    expect(woken).toHaveLength(1);
-    expect(await judgeRun(deps(), woken[0]!)).toMatchObject({ result: 'judged' });
+    expect(landed.woken).toHaveLength(1);
+    expect(await judgeRun(deps(), landed.woken[0]!)).toMatchObject({ result: 'judged' });
   });
 
   it("wakes a re-run whose note an earlier landing's judge wrote over", async () => {
