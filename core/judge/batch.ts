@@ -365,28 +365,26 @@ async function collectRun(
     }
     return { result: 'skipped' };
   }
-  const issue = await deps.issues.getIssue(batch.space, row.taskId);
-  // As before the claim: GitHub is never asked about a repository the space no longer lists.
-  const prepared = isReferencedIssue(spaceOf(deps.config, batch.space)!, issue)
-    ? await prepareCall(deps, row, issue, settings, reference)
-    : ({
-        kind: 'not-called',
-        problem: {
-          code: 'no-issue-record',
-          message: `The issue record of task ${row.taskId} is gone or names an unlisted repository; the batch's answer cannot be read.`,
-        },
-      } as const);
-  if (prepared.kind === 'rate-limited') return 'rate-limited';
-  if (prepared.kind === 'not-called') {
-    // The answer cannot be read, but a succeeded request was billed: its tokens count in the row and the day.
+  // The answer cannot be read, but a succeeded request was billed: its tokens count in the row and the day.
+  const unreadable = async (problem: JudgeProblem): Promise<JudgeOutcome> => {
     const usage = result && 'answer' in result ? result.answer.usage : null;
     const costUsd = billedCostUsd(usage, settings, BATCH_PRICE_FACTOR);
-    const failed: AttemptResult = { kind: 'failed', problem: prepared.problem, answered: usage !== null, costUsd };
+    const failed: AttemptResult = { kind: 'failed', problem, answered: usage !== null, costUsd };
     const outcome = await settle(deps, row, failed, waits);
     if (outcome.result !== 'stale' && costUsd !== 0)
       await deps.budget.addCost(batch.space, utcDay(new Date(batch.submittedAt)), costUsd);
     return outcome;
-  }
+  };
+  const issue = await deps.issues.getIssue(batch.space, row.taskId);
+  // As before the claim: GitHub is never asked about a repository the space no longer lists.
+  if (!isReferencedIssue(spaceOf(deps.config, batch.space)!, issue))
+    return unreadable({
+      code: 'no-issue-record',
+      message: `The issue record of task ${row.taskId} is gone or names an unlisted repository; the batch's answer cannot be read.`,
+    });
+  const prepared = await prepareCall(deps, row, issue, settings, reference);
+  if (prepared.kind === 'rate-limited') return 'rate-limited';
+  if (prepared.kind === 'not-called') return unreadable(prepared.problem);
 
   const submittedAt = new Date(batch.submittedAt);
   const call: CallOutcome = {
@@ -407,8 +405,7 @@ async function collectRun(
   // Only the collect that wrote the row records the spend and the audit, so a collect sent twice counts once.
   // An answer to other inputs stays out of the audit: its reason may quote issue text the guard no longer sees.
   const audited = changed ? { ...call, answerText: null } : call;
-  if (outcome.result !== 'stale')
-    await recordCall(deps, row, issue as ReferencedIssue, settings, prepared.call, audited, read);
+  if (outcome.result !== 'stale') await recordCall(deps, row, issue, settings, prepared.call, audited, read);
   return outcome;
 }
 
