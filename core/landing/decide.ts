@@ -4,6 +4,7 @@
 import { canonicalJson } from '#shared/canonical-json.ts';
 import {
   emptyJudgeFields,
+  judgeFieldsSchema,
   type StoredHiddenTestResult,
   type JudgeFields,
   type RunRow,
@@ -122,9 +123,8 @@ export function decideLanding(
   // The row this delivery retries, if it does: same finishedAt, same patch.
   const retried = which === 'retry' ? current! : null;
 
-  // A no-call verdict is never kept: a retry whose contamination is gone is judged like a new run.
-  const keptJudge: JudgeFields =
-    retried && retried.judgeState !== 'not-needed' ? pickJudgeFields(retried) : emptyJudgeFields();
+  const keptJudge = retried ? judgeOfRetried(retried, now) : emptyJudgeFields();
+  const judge = applyNoCallVerdicts(keptJudge, incoming, now);
   const hidden = retried
     ? retried.hiddenTestResult
     : pendingHiddenTest && pendingHiddenTest.finishedAt === F
@@ -135,7 +135,7 @@ export function decideLanding(
   const knownDelivery = retried !== null && retried.deliveries.includes(incoming.deliveryId);
   // Object.assign, not a literal spreading two objects: V8 builds such a literal of ~80 keys by a slow path
   // (about 0.3 ms a row, most of the synthetic campaign's time in `npm run bench:scale`); the same keys, same order.
-  const row: RunRow = Object.assign({}, incoming.row, applyNoCallVerdicts(keptJudge, incoming, now), {
+  const row: RunRow = Object.assign({}, incoming.row, judge, {
     contamination: contamination.kept,
     contaminationCount: incoming.row.contamination.length,
     contaminationKey: incoming.contaminationKey,
@@ -159,11 +159,34 @@ export function decideLanding(
     patchTruncated: incoming.patchTruncated,
     patchSha256: incoming.patchSha256,
     hiddenTestResult: hidden,
+    judgeSetAside: judge.judgeState === 'not-needed' && judgedBefore(keptJudge) ? keptJudge : null,
   });
 
   if (retried && sameExceptUpdatedAt(retried, row)) return { kind: 'unchanged', row: retried };
   return { kind: 'write', row, case: which };
 }
+
+/**
+ * The judge's fields a retry keeps. A no-call verdict is not among them: once a retry's contamination is gone, the
+ * run is judged again, from the fields that verdict set aside when it overrode them. A decided verdict comes back
+ * as it was; an undecided run is due at once, as the timer or batch it waited for may have passed meanwhile.
+ */
+function judgeOfRetried(retried: RunRow, now: string): JudgeFields {
+  if (retried.judgeState !== 'not-needed') return pickJudgeFields(retried);
+  const setAside = retried.judgeSetAside;
+  if (!setAside) return emptyJudgeFields();
+  if (isDecidedJudge(setAside)) return setAside;
+  return { ...setAside, judgeState: 'pending', judgeNextAttemptAt: now, judgeBatchId: null };
+}
+
+/** Fields the judge wrote: a verdict, a decision or an attempt, which a no-call verdict sets aside. */
+const judgedBefore = (judge: JudgeFields) => judge.judgeAttempts > 0 || isDecidedJudge(judge);
+
+const isDecidedJudge = (judge: JudgeFields) =>
+  judge.judgeVerdict !== null ||
+  judge.judgeState === 'judged' ||
+  judge.judgeState === 'error' ||
+  judge.judgeState === 'flagged';
 
 /**
  * Contamination → `excluded`, else a patch its source did not record → `excluded` (nothing to judge, so outside n),
@@ -208,9 +231,10 @@ export const replacesHiddenTest = (
   incoming: StoredHiddenTestResult,
 ) => !stored || incoming.ranAt > stored.ranAt;
 
+/** The row's judge fields, the optional ones (`judgeBatchId`, …) where the row has them. */
 export function pickJudgeFields(row: RunRow): JudgeFields {
-  const keys = Object.keys(emptyJudgeFields()) as (keyof JudgeFields)[];
-  return Object.fromEntries(keys.map((k) => [k, row[k]])) as unknown as JudgeFields;
+  const keys = Object.keys(judgeFieldsSchema.shape) as (keyof JudgeFields)[];
+  return Object.fromEntries(keys.filter((k) => row[k] !== undefined).map((k) => [k, row[k]])) as JudgeFields;
 }
 
 function sameExceptUpdatedAt(a: RunRow, b: RunRow): boolean {

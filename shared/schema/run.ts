@@ -201,6 +201,11 @@ export const pipelineFieldsSchema = z.object({
   acceptedAt: z.optional(z.string()),
   /** The earliest archived attempt, when the current one is not the first (for retry accounting). */
   firstAttempt: z.nullable(z.object({ finishedAt: z.string(), judgeVerdict: z.nullable(verdict) })),
+  /**
+   * The judge's fields a no-call verdict overrode on a retry of this attempt (docs/contract.md §4), given back when
+   * a later retry needs the judge again: this patch's verdict is never asked for twice. Absent or null otherwise.
+   */
+  judgeSetAside: z.optional(z.nullable(judgeFieldsSchema)),
 });
 
 /** A stored run row as the API returns it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { decideLanding, landingCase, type IncomingRun } from '#core/landing/decide.ts';
+import { decideLanding, landingCase, pickJudgeFields, type IncomingRun } from '#core/landing/decide.ts';
 import { fitsInRow } from '#core/landing/bounds.ts';
 import { runnerRowSchema, type RunRow } from '#schema/run.ts';
 import { runnerRow } from '../../../helpers/deliveries.ts';
@@ -211,6 +211,74 @@ describe('landing a run delivery', () => {
       case: 'retry',
       row: { judgeVerdict: null, judgeState: 'pending', judgeNextAttemptAt: NOW, judgeReason: null },
     });
+  });
+
+  describe('a no-call verdict on a retry of a judged attempt', () => {
+    const contaminated = { contamination: [{ step: 4, path: '/Users/runner/other-run' }] };
+    const retry = (row: RunRow, overrides: Record<string, unknown>, deliveryId: string) => {
+      const decision = decideLanding(row, incoming(overrides, { deliveryId }), NOW, null);
+      if (decision.kind !== 'write') throw new Error(`expected a write, got ${decision.kind}`);
+      return decision.row;
+    };
+    const judgeOf = (row: RunRow) => pickJudgeFields(row);
+
+    it('sets the verdict aside and gives it back, so one patch is never judged twice', () => {
+      const wrong = { ...judged(landed()), judgeVerdict: 'wrong' as const, judgeCostUsd: 0.02 };
+      const excluded = retry(wrong, contaminated, 'd2');
+      expect(excluded).toMatchObject({ judgeVerdict: 'excluded', judgeState: 'not-needed', judgeAttempts: 1 });
+      expect(excluded.judgeSetAside).toEqual(judgeOf(wrong));
+      // Still contaminated: still set aside.
+      expect(retry(excluded, contaminated, 'd3').judgeSetAside).toEqual(judgeOf(wrong));
+      const clean = retry(excluded, {}, 'd4');
+      expect(judgeOf(clean)).toEqual(judgeOf(wrong));
+      expect(clean.judgeSetAside).toBeNull();
+    });
+
+    it('keeps a flagged answer flagged: it is never judged again', () => {
+      const flagged = {
+        ...judged(landed()),
+        judgeVerdict: null,
+        judgeState: 'flagged' as const,
+        judgeFlags: ['judge-override'],
+      };
+      const clean = retry(retry(flagged, contaminated, 'd2'), {}, 'd3');
+      expect(clean).toMatchObject({ judgeState: 'flagged', judgeVerdict: null, judgeFlags: ['judge-override'] });
+    });
+
+    it('sends a run the judge had not decided back to it at once, its attempts and cost kept', () => {
+      const waiting = {
+        ...landed(),
+        judgeState: 'waiting-batch' as const,
+        judgeBatchId: 'msgbatch_1',
+        judgeAttempts: 2,
+        judgeCostUsd: 0.01,
+        judgeNextAttemptAt: '2026-11-30T00:00:00.000Z',
+      };
+      const clean = retry(retry(waiting, contaminated, 'd2'), {}, 'd3');
+      expect(clean).toMatchObject({
+        judgeState: 'pending',
+        judgeNextAttemptAt: NOW,
+        judgeAttempts: 2,
+        judgeCostUsd: 0.01,
+        judgeBatchId: null,
+      });
+    });
+
+    it('sets nothing aside for a run never judged', () => {
+      expect(retry(landed(), contaminated, 'd2').judgeSetAside).toBeNull();
+    });
+  });
+
+  it('keeps the batch a retried run waits for', () => {
+    const waiting = {
+      ...landed(),
+      judgeState: 'waiting-batch' as const,
+      judgeBatchId: 'msgbatch_1',
+      judgeAttempts: 1,
+      judgeNextAttemptAt: '2026-11-30T00:00:00.000Z',
+    };
+    const decision = decideLanding(waiting, incoming({ steps: 99 }, { deliveryId: 'd2' }), NOW, null);
+    expect(decision).toMatchObject({ kind: 'write', row: { judgeState: 'waiting-batch', judgeBatchId: 'msgbatch_1' } });
   });
 
   it('keeps the first 100 contamination entries with their texts cut to 300 characters, and counts them all', () => {
