@@ -99,12 +99,16 @@ export class MatrixCard {
     colours: Uint8Array,
   ): { outcome: ResolveOutcome; n: Int32Array; c: Int32Array } {
     const counts = sampleCountsOf(m.table, m.selection, m.grouping.groups, outcome);
+    // The counts list tasks in id order, the columns by the table's dictionary: match them by name.
+    const names = m.table.dictionaries.taskId.values;
+    const position = new Map(counts.tasks.map((task, k) => [task, k]));
     const n = new Int32Array(colours.length);
     const c = new Int32Array(colours.length);
     rowOfGroup.forEach((row, g) =>
       columns.forEach((t, column) => {
         const k = row * columns.length + column;
-        [n[k], c[k]] = [counts.n[g]![t]!, counts.c[g]![t]!];
+        const at = position.get(names[t]!)!;
+        [n[k], c[k]] = [counts.n[g]![at]!, counts.c[g]![at]!];
         colours[k] = n[k] ? 1 + rampStep(c[k]!, n[k]!) : 0;
       }),
     );
