@@ -274,8 +274,9 @@ const done = (outcome: JudgeOutcome): UpdateDecision<RunRow, Step> => ({ done: {
 
 /**
  * A verdict belongs to (run, patch, judge model) (docs/contract.md §5): an archived attempt of this run with the same
- * patch, judged by the space's judge model, gives its verdict to the row, and no call is spent. Only a run with
- * archived attempts is looked up.
+ * patch, judged by the space's judge model, gives its verdict to the row, and no call is spent. Only the row's
+ * host's own attempts count: another host's row archived by a reassign was judged on what that host sent (its
+ * summary), never the owner's run. Only a run with archived attempts is looked up.
  */
 async function sameVerdictJudged(deps: JudgeDeps, row: RunRow): Promise<RunRow | null> {
   if ((row.attemptCount ?? 1) <= 1) return null;
@@ -284,6 +285,9 @@ async function sameVerdictJudged(deps: JudgeDeps, row: RunRow): Promise<RunRow |
   return (
     attempts.find(
       (a) =>
+        a.host === row.host &&
+        !a.collision &&
+        !a.foreign &&
         a.patchSha256 === row.patchSha256 &&
         (a.judgeState === 'judged' || a.judgeState === 'flagged') &&
         a.judgeModel === model,

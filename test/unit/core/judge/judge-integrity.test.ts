@@ -6,6 +6,7 @@ import { JUDGE_ANSWER_JSON_SCHEMA } from '#core/judge/answer.ts';
 import { blockEnd, blockStart } from '#core/judge/prompt.ts';
 import { parseConfig } from '#schema/config.ts';
 import { goodAnswer } from '../../../helpers/judge.ts';
+import { DEFAULT_HOST } from '../../../helpers/deliveries.ts';
 import { REFERENCE_FIX, judgeWorldWithFix } from '../../../helpers/in-memory-judge.ts';
 
 const config = parseConfig({
@@ -134,6 +135,41 @@ describe('a judged run sent again with contamination, then without', () => {
     expect(await w.judge(await w.current(row))).toEqual({ result: 'skipped' });
     expect(w.model.requests).toHaveLength(1);
     expect(await w.current(row)).toMatchObject({ judgeState: 'flagged', judgeVerdict: null });
+  });
+});
+
+describe('a verdict of the same patch archived before', () => {
+  /** A run on its second attempt, whose first (archived, sent by `host`) had the same patch, judged `wrong`. */
+  async function withArchivedVerdict(host: string) {
+    const { w, row } = await worldWithRun(REFERENCE_FIX);
+    const current = { ...row, attemptCount: 2 };
+    await w.table.putRun(current, (await w.table.getRun('S', row.id))!.rev);
+    await w.table.archiveAttempt({
+      ...row,
+      host,
+      finishedAt: '2026-11-01T00:00:00.000Z',
+      judgeVerdict: 'wrong',
+      judgeState: 'judged',
+      judgeModel: 'claude-test-judge',
+      judgedAt: '2026-11-01T01:00:00.000Z',
+      judgeNextAttemptAt: null,
+      archivedAt: '2026-11-02T00:00:00.000Z',
+    });
+    return { w, row: current };
+  }
+
+  it("is the row's own host's: given without a call", async () => {
+    const { w, row } = await withArchivedVerdict(DEFAULT_HOST);
+    expect(await w.judge(row)).toMatchObject({ result: 'judged' });
+    expect(w.model.requests).toHaveLength(0);
+    expect(await w.current(row)).toMatchObject({ judgeVerdict: 'wrong', judgeState: 'judged' });
+  });
+
+  it("is never another host's (a row a reassign archived): the owner's run is judged on its own", async () => {
+    const { w, row } = await withArchivedVerdict('mac-mini-2');
+    expect(await w.judge(row)).toMatchObject({ result: 'judged' });
+    expect(w.model.requests).toHaveLength(1);
+    expect(await w.current(row)).toMatchObject({ judgeVerdict: 'resolved' });
   });
 });
 
