@@ -281,7 +281,7 @@ const done = (outcome: JudgeOutcome): UpdateDecision<RunRow, Step> => ({ done: {
 async function sameVerdictJudged(deps: JudgeDeps, row: RunRow): Promise<RunRow | null> {
   if ((row.attemptCount ?? 1) <= 1) return null;
   const model = judgeModelOf(deps.config, row.space);
-  const attempts = await deps.attempts.listAttempts(row.space, row.id);
+  const attempts = (await deps.attempts.listAttempts(row.space, row.id)).map(judgeAsAttempted);
   return (
     attempts.find(
       (a) =>
@@ -294,6 +294,10 @@ async function sameVerdictJudged(deps: JudgeDeps, row: RunRow): Promise<RunRow |
     ) ?? null
   );
 }
+
+/** A row or attempt as its judge left it: under a no-call verdict, the judge's fields it set aside (§4). */
+const judgeAsAttempted = <T extends RunRow>(row: T): T =>
+  row.judgeState === 'not-needed' && row.judgeSetAside ? { ...row, ...row.judgeSetAside } : row;
 
 /**
  * The row's next state after an attempt, written only while the row is still the landing that was judged (and,
@@ -385,24 +389,34 @@ function finishIf(
   return optimisticUpdate(
     runRecord(deps.runs, judged.space, judged.id),
     (current): UpdateDecision<RunRow, JudgeOutcome> => {
+      // A retry that landed a no-call verdict meanwhile set this attempt aside: the answer settles there (§4).
+      const attempted = current && judgeAsAttempted(current.value);
       if (
-        !current ||
-        current.value.finishedAt !== judged.finishedAt ||
-        current.value.patchSha256 !== judged.patchSha256 ||
-        isDecided(current.value) ||
-        (stillHeld && !stillHeld(current.value))
+        !attempted ||
+        attempted.finishedAt !== judged.finishedAt ||
+        attempted.patchSha256 !== judged.patchSha256 ||
+        isDecided(attempted) ||
+        (stillHeld && !stillHeld(attempted))
       ) {
         return { done: { result: 'stale' } };
       }
       // A settled row no longer names a batch.
-      const fields = { ...change(current.value), ...(stillHeld ? { judgeBatchId: null } : {}) };
+      const fields = { ...change(attempted), ...(stillHeld ? { judgeBatchId: null } : {}) };
       const outcome: JudgeOutcome =
         fields.judgeState === 'error'
           ? { result: 'gave-up', problem }
           : fields.judgeState === 'flagged'
             ? { result: 'flagged', flags: fields.judgeFlags }
             : { result, problem };
-      return { write: update(current.value, fields, deps.clock.now()), result: outcome };
+      const written =
+        attempted === current.value
+          ? update(current.value, fields, deps.clock.now())
+          : {
+              ...current.value,
+              judgeSetAside: { ...current.value.judgeSetAside!, ...fields },
+              updatedAt: deps.clock.now().toISOString(),
+            };
+      return { write: written, result: outcome };
     },
     { what: `writing the judgement of ${judged.id}` },
   );

@@ -123,7 +123,7 @@ export function decideLanding(
   // The row this delivery retries, if it does: same finishedAt, same patch.
   const retried = which === 'retry' ? current! : null;
 
-  const keptJudge = retried ? judgeOfRetried(retried, now) : emptyJudgeFields();
+  const keptJudge = retried ? judgeOfRetried(retried) : emptyJudgeFields();
   const judge = applyNoCallVerdicts(keptJudge, incoming, now);
   const hidden = retried
     ? retried.hiddenTestResult
@@ -168,21 +168,17 @@ export function decideLanding(
 
 /**
  * The judge's fields a retry keeps. A no-call verdict is not among them: once a retry's contamination is gone, the
- * run is judged again, from the fields that verdict set aside when it overrode them. A decided verdict comes back
- * as it was; an undecided run is due at once, as the timer or batch it waited for may have passed meanwhile.
+ * fields that verdict set aside come back as they are. An attempt under way meanwhile settled into them (the
+ * judge's finishIf), and a run still waiting is found by the sweep when it is due, as before.
  */
-function judgeOfRetried(retried: RunRow, now: string): JudgeFields {
+function judgeOfRetried(retried: RunRow): JudgeFields {
   if (retried.judgeState !== 'not-needed') return pickJudgeFields(retried);
-  const setAside = retried.judgeSetAside;
-  if (!setAside) return emptyJudgeFields();
-  if (isDecidedJudge(setAside)) return setAside;
-  return { ...setAside, judgeState: 'pending', judgeNextAttemptAt: now, judgeBatchId: null };
+  return retried.judgeSetAside ?? emptyJudgeFields();
 }
 
-/** Fields the judge wrote: a verdict, a decision or an attempt, which a no-call verdict sets aside. */
-const judgedBefore = (judge: JudgeFields) => judge.judgeAttempts > 0 || isDecidedJudge(judge);
-
-const isDecidedJudge = (judge: JudgeFields) =>
+/** Fields the judge wrote (a verdict, a decision or an attempt), which a no-call verdict sets aside. */
+const judgedBefore = (judge: JudgeFields) =>
+  judge.judgeAttempts > 0 ||
   judge.judgeVerdict !== null ||
   judge.judgeState === 'judged' ||
   judge.judgeState === 'error' ||

@@ -245,7 +245,7 @@ describe('landing a run delivery', () => {
       expect(clean).toMatchObject({ judgeState: 'flagged', judgeVerdict: null, judgeFlags: ['judge-override'] });
     });
 
-    it('sends a run the judge had not decided back to it at once, its attempts and cost kept', () => {
+    it('gives a run the judge had not decided back as it waited: its batch, attempts and cost kept', () => {
       const waiting = {
         ...landed(),
         judgeState: 'waiting-batch' as const,
@@ -254,14 +254,11 @@ describe('landing a run delivery', () => {
         judgeCostUsd: 0.01,
         judgeNextAttemptAt: '2026-11-30T00:00:00.000Z',
       };
-      const clean = retry(retry(waiting, contaminated, 'd2'), {}, 'd3');
-      expect(clean).toMatchObject({
-        judgeState: 'pending',
-        judgeNextAttemptAt: NOW,
-        judgeAttempts: 2,
-        judgeCostUsd: 0.01,
-        judgeBatchId: null,
-      });
+      const excluded = retry(waiting, contaminated, 'd2');
+      // The same contaminated delivery again changes nothing.
+      expect(decideLanding(excluded, incoming(contaminated, { deliveryId: 'd2' }), NOW, null).kind).toBe('unchanged');
+      const clean = retry(excluded, {}, 'd3');
+      expect(pickJudgeFields(clean)).toEqual(pickJudgeFields(waiting));
     });
 
     it('sets nothing aside for a run never judged', () => {
