@@ -18,8 +18,8 @@ export function seeded(seed: number): () => number {
 export interface BinomialSampler {
   (m: number, q: number): number;
   /**
-   * Draws for one q: the same draws as `(m, q)` from the same sequence, with the mode and its mass remembered per
-   * m, so a bootstrap drawing with the same q thousands of times takes no logarithm after the first few.
+   * Draws for one q: the same draws as `(m, q)` from the same sequence, with q's logarithms taken once, so a
+   * bootstrap drawing with the same q thousands of times takes none.
    */
   withProbability(q: number): (m: number) => number;
 }
@@ -34,14 +34,8 @@ export function binomialSampler(largest: number, random: () => number): Binomial
   const logFactorial = new Float64Array(largest + 1);
   for (let k = 2; k <= largest; k++) logFactorial[k] = logFactorial[k - 1]! + Math.log(k);
   const modeOf = (m: number, q: number) => Math.min(m, Math.floor((m + 1) * q));
-  const massAtMode = (m: number, q: number, mode: number) =>
-    Math.exp(
-      logFactorial[m]! -
-        logFactorial[mode]! -
-        logFactorial[m - mode]! +
-        mode * Math.log(q) +
-        (m - mode) * Math.log1p(-q),
-    );
+  const massAtMode = (m: number, mode: number, logQ: number, logNotQ: number) =>
+    Math.exp(logFactorial[m]! - logFactorial[mode]! - logFactorial[m - mode]! + mode * logQ + (m - mode) * logNotQ);
   const walk = (m: number, odds: number, mode: number, atMode: number) => {
     let u = random() - atMode;
     if (u <= 0) return mode;
@@ -69,22 +63,20 @@ export function binomialSampler(largest: number, random: () => number): Binomial
       if (m <= 0 || q <= 0) return 0;
       if (q >= 1) return m;
       const mode = modeOf(m, q);
-      return walk(m, q / (1 - q), mode, massAtMode(m, q, mode));
+      return walk(m, q / (1 - q), mode, massAtMode(m, mode, Math.log(q), Math.log1p(-q)));
     },
     {
       withProbability(q: number) {
         if (q <= 0) return () => 0;
         if (q >= 1) return (m: number) => Math.max(0, m);
         const odds = q / (1 - q);
-        const modes = new Int32Array(largest + 1).fill(-1);
-        const masses = new Float64Array(largest + 1);
+        // The logarithms once per q; nothing per m, as a bootstrap over thousands of clusters has a q for each, and
+        // a table over every m for each would grow with the square of the clusters.
+        const [logQ, logNotQ] = [Math.log(q), Math.log1p(-q)];
         return (m: number) => {
           if (m <= 0) return 0;
-          if (modes[m]! < 0) {
-            modes[m] = modeOf(m, q);
-            masses[m] = massAtMode(m, q, modes[m]!);
-          }
-          return walk(m, odds, modes[m]!, masses[m]!);
+          const mode = modeOf(m, q);
+          return walk(m, odds, mode, massAtMode(m, mode, logQ, logNotQ));
         };
       },
     },
