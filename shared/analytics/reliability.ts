@@ -207,15 +207,17 @@ function rateOfClusters(clusters: readonly (readonly SampleKind[])[], z = Z95): 
   const rate = resolved / samples;
   const residuals = clusters.map((kinds) => kinds.reduce((sum, k) => sum + k.tasks * (k.c - k.n * rate), 0));
   const se = Math.sqrt(residuals.reduce((s, r) => s + r * r, 0)) / samples;
-  return {
-    samples,
-    resolved,
-    rate,
-    se,
-    ci: [Math.max(0, rate - z * se), Math.min(1, rate + z * se)],
-    interval,
-    clusters: count,
-  };
+  return { samples, resolved, rate, se, ci: clusteredInterval(rate, se, samples, count, z), interval, clusters: count };
+}
+
+/**
+ * Wilson's interval at the effective sample size p(1−p)/SE² (Korn & Graubard 1998), at most the samples: the
+ * clustered standard error read as how many independent runs the samples are worth. Where every sample agrees
+ * (p 0 or 1, SE 0) the spread cannot be measured, and each cluster counts as one run: never an interval of width 0.
+ */
+function clusteredInterval(rate: number, se: number, samples: number, clusters: number, z: number): Interval {
+  const effective = se > 0 ? Math.min(samples, (rate * (1 - rate)) / (se * se)) : clusters;
+  return wilsonInterval(rate * effective, effective, z)!;
 }
 
 /** clusteredRate with clusters = tasks: each of a kind's tasks is a cluster with the same residual c − n·p. */
@@ -230,7 +232,7 @@ function rateOfKinds(kinds: readonly SampleKind[], z = Z95): ClusteredRate {
   const se = Math.sqrt(kinds.reduce((s, k) => s + k.tasks * (k.c - k.n * rate) ** 2, 0)) / samples;
   const ci: Interval = oneEach
     ? wilsonInterval(resolved, samples, z)!
-    : [Math.max(0, rate - z * se), Math.min(1, rate + z * se)];
+    : clusteredInterval(rate, se, samples, clusters, z);
   return { samples, resolved, rate, se, ci, interval, clusters };
 }
 
@@ -305,7 +307,12 @@ function curveOfClusters(kinds: readonly Kind[], largestK: number, resamples: nu
   const tasks = kinds.reduce((sum, k) => sum + k.count * k.weight, 0);
   const sums = new Float64Array(2 * largestK);
   for (const kind of kinds) for (let j = 0; j < sums.length; j++) sums[j]! += kind.count * kind.sums[j]!;
-  const intervals = bootstrapIntervals(kinds, resamples, seed);
+  const clusters = kinds.reduce((sum, k) => sum + k.count, 0);
+  // Where every cluster has the same figure, every resample's mean is that figure: the bootstrap shows no spread,
+  // and each cluster counts as one run of Wilson's interval instead of an interval of width 0.
+  const intervals = bootstrapIntervals(kinds, resamples, seed).map(([low, high], j) =>
+    low === high ? wilsonInterval((sums[j]! / tasks) * clusters, clusters)! : ([low, high] as Interval),
+  );
   return Array.from({ length: largestK }, (_, i) => ({
     k: i + 1,
     passAt: sums[i]! / tasks,

@@ -11,8 +11,8 @@
 // agent-a: pass@k = mean over tasks of 1 − C(n−c, k)/C(n, k): k=1 (1 + 2/3 + 1/3 + 0)/4 = 1/2, k=2 (1 + 1 + 2/3 + 0)/4
 // = 2/3, k=3 (1 + 1 + 1 + 0)/4 = 3/4; pass^k = mean of C(c, k)/C(n, k): k=1 1/2, k=2 (1 + 1/3)/4 = 1/3, k=3 1/4.
 // agent-b: every task all or nothing, so pass@k = pass^k = 1/2 for every k. Both: 6 of 12 samples, mean 1/2; the
-// task-clustered SE is √(Σ (c − n/2)²)/12 — agent-a √5/12, agent-b 3/12 — so the intervals are 1/2 ± 1.96·SE:
-// 13%–87% and 1.0%–99%. Bootstrap intervals over 4 tasks: agent-b's task means are 1, 1, 0, 0, so a resample's
+// task-clustered SE is √(Σ (c − n/2)²)/12 — agent-a √5/12, agent-b 3/12 — so the effective n = p(1−p)/SE² is
+// 7.2 and 4, and the intervals are Wilson's at them: 1/2 ± 0.2949 and ± 0.3500, 21%–79% and 15%–85%. Bootstrap intervals over 4 tasks: agent-b's task means are 1, 1, 0, 0, so a resample's
 // mean is 0 (or 1) with chance 1/16 > 2.5%: [0%, 100%] at every k; agent-a's pass^3 values are 1, 0, 0, 0, a
 // resample's mean 1 with chance 1/256 < 2.5% but ≥ 3/4 with chance 13/256 > 2.5%: [0%, 75%]. Where a bound's
 // exact percentile sits next to 2.5% (agent-a's pass@1: a mean ≤ 1/12 with chance 5/256 = 1.95%, so exactly 2/12), the
@@ -130,8 +130,8 @@ describe('how reliable is this agent', () => {
     ]);
     // The mean over all samples with its task-clustered interval, and how consistent the tasks were.
     expect(await cells(page, '#reliability-table')).toEqual([
-      ['agent-a', '4', '3', '50% (13%–87%; 6 of 12, clustered by task)', '1 / 2 / 1'],
-      ['agent-b', '4', '3', '50% (1.0%–99%; 6 of 12, clustered by task)', '2 / 0 / 2'],
+      ['agent-a', '4', '3', '50% (21%–79%; 6 of 12, clustered by task)', '1 / 2 / 1'],
+      ['agent-b', '4', '3', '50% (15%–85%; 6 of 12, clustered by task)', '2 / 0 / 2'],
     ]);
     expect(await card.locator('.card-foot').innerText()).toContain('agent-a: only 4 tasks');
     // Two uPlot charts, each a named image whose text alternative names every point.

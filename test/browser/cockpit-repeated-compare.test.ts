@@ -4,8 +4,9 @@
 // agent-a's share is higher on 9 tasks, equal and none on 3; the mean shares are 50% and 25%, a difference of
 // +25.0 points (95% CI +16.5 to +33.5 clustered by task), and its nine non-zero differences of 1/3 reach |Σ| = 3 in
 // 2 of 2^9 sign patterns: sign-flip p = 0.0039. agent-a resolved 18 of 36 samples: 50%, with a standard error
-// clustered by task of √(3 · (1.5² + 0.5² + 0.5² + 1.5²))/36 = 0.1076, so 95% CI 29%–71% (Wilson's over 36 runs,
-// which would treat each sample as a draw of its own, is 34%–66%). As Terminal-Bench's, its tasks name no repository
+// clustered by task of √(3 · (1.5² + 0.5² + 0.5² + 1.5²))/36 = 0.1076, an effective n of 0.25/0.1076² = 21.6 runs,
+// so 95% CI 31%–69%, Wilson's at 21.6 (Wilson's over 36 runs, which would treat each sample as a draw of its own,
+// is 34%–66%). As Terminal-Bench's, its tasks name no repository
 // and no wave.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
@@ -151,9 +152,9 @@ describe('where samples repeat', () => {
   it('puts the interval clustered by task beside each rate, on the tiles and the resolve-rate card', async () => {
     const page = await open('/');
     const tile = page.locator('.kpi', { hasText: 'agent-a' });
-    expect(await tile.locator('.kpi-ci').innerText()).toBe('95% CI 29%–71%');
+    expect(await tile.locator('.kpi-ci').innerText()).toBe('95% CI 31%–69%');
     const card = await page.locator('#chart-resolve-rate').innerText();
-    expect(card).toContain('29%–71%');
+    expect(card).toContain('31%–69%');
     expect(card).not.toContain('34%–66%');
     await page.close();
   });

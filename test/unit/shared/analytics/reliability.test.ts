@@ -72,17 +72,34 @@ describe('a configuration with 3 samples of each of 4 tasks', () => {
 
   it('rates all samples with a standard error clustered by task', () => {
     // A: p = 6/12. Residuals summed per task: 3·½, 2·½ − ½, ½ − 2·½, −3·½ = 1.5, 0.5, −0.5, −1.5;
-    // squares 2.25 + 0.25 + 0.25 + 2.25 = 5; se = √5 / 12 = 0.186339.
+    // squares 2.25 + 0.25 + 0.25 + 2.25 = 5; se = √5 / 12 = 0.186339. The interval is Wilson's at the effective
+    // n = p(1−p)/se² = 0.25 · 144 / 5 = 7.2: (p + z²/2n ± z·√(p(1−p)/n + z²/4n²)) / (1 + z²/n) with z = 1.959964,
+    // (0.5 + 0.266768 ± 1.959964·√(0.034722 + 0.018526)) / 1.533536 = 0.5 ± 0.294920.
     const a = clusteredRate(A);
     expect(a).toMatchObject({ samples: 12, resolved: 6, rate: 0.5, interval: 'clustered', clusters: 4 });
     expect(a.se).toBeCloseTo(Math.sqrt(5) / 12, 12);
-    expect(a.ci![0]).toBeCloseTo(0.134782, 6);
-    expect(a.ci![1]).toBeCloseTo(0.865218, 6);
-    // B: p = 3/12; residuals 1.25, 0.25, −0.75, −0.75; squares sum to 2.75; 0.25 − 1.96·0.138193 < 0: cut at 0.
+    expect(a.ci![0]).toBeCloseTo(0.20508, 5);
+    expect(a.ci![1]).toBeCloseTo(0.79492, 5);
+    // B: p = 3/12; residuals 1.25, 0.25, −0.75, −0.75; squares sum to 2.75; effective n = 0.1875 · 144 / 2.75 =
+    // 9.818182, Wilson's at p = 0.25 over it: 0.080155 to 0.560459.
     const b = clusteredRate(B);
     expect(b.se).toBeCloseTo(Math.sqrt(2.75) / 12, 12);
-    expect(b.ci![0]).toBe(0);
-    expect(b.ci![1]).toBeCloseTo(0.520853, 6);
+    expect(b.ci![0]).toBeCloseTo(0.080155, 5);
+    expect(b.ci![1]).toBeCloseTo(0.560459, 5);
+  });
+
+  it('never gives an interval of width 0 where every sample agrees: each task counts as one run', () => {
+    // 30 tasks × 3 samples, none resolved: se = 0, so the effective n is the 30 tasks, Wilson's 0 of 30.
+    const none = Array.from({ length: 30 }, (_, i) => ({ task: `t${i}`, n: 3, c: 0 }));
+    expect(clusteredRate(none).ci).toEqual(proportion(0, 30).ci);
+    const all = none.map((t) => ({ ...t, c: 3 }));
+    expect(clusteredRate(all).ci).toEqual(proportion(30, 30).ci);
+    // The bootstrap of pass@k and pass^k has no spread either: each task one run, Wilson's again.
+    for (const point of reliabilityCurve(none)) {
+      expect(point.passAtCi).toEqual(proportion(0, 30).ci);
+      expect(point.passHatCi).toEqual(proportion(0, 30).ci);
+    }
+    expect(proportion(0, 30).ci![1]).toBeCloseTo(0.113513, 6);
   });
 
   it('clusters by repository when asked: 2 clusters, and a warning', () => {
