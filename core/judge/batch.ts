@@ -51,10 +51,11 @@ import { resumeJudging } from './judging-status.ts';
 import {
   gatherFacts,
   isDue,
+  judgeAsAttempted,
   nextRow,
   settingsOf,
   settle,
-  update,
+  withAttemptFields,
   type JudgeDeps,
   type JudgeOutcome,
 } from './judge-run.ts';
@@ -261,8 +262,14 @@ async function markWaiting(
   return optimisticUpdate(
     runRecord(deps.runs, claimed.space, claimed.id),
     (current): UpdateDecision<RunRow, JudgeOutcome> => {
-      const row = current?.value;
-      if (!row || row.finishedAt !== claimed.finishedAt || row.judgeAttempts !== claimed.judgeAttempts)
+      // A retry that landed a no-call verdict meanwhile set the claimed attempt aside: the batch is recorded there.
+      const row = current && judgeAsAttempted(current.value);
+      if (
+        !row ||
+        row.host !== claimed.host ||
+        row.finishedAt !== claimed.finishedAt ||
+        row.judgeAttempts !== claimed.judgeAttempts
+      )
         return { done: { result: 'stale' } };
       if (from && !waitsFor(from, claim)(row)) return { done: { result: 'stale' } };
       const fields = {
@@ -276,7 +283,10 @@ async function markWaiting(
             : "The judge's request is being sent as a Message Batch; a sweep collects its answer once the batch has ended.",
         },
       };
-      return { write: update(row, fields, deps.clock.now()), result: { result: 'waiting-batch' } };
+      return {
+        write: withAttemptFields(current!.value, fields, deps.clock.now()),
+        result: { result: 'waiting-batch' },
+      };
     },
     { what: `recording the batch of ${claimed.id}` },
   );
@@ -351,7 +361,9 @@ async function collectRun(
   reference: Parameters<typeof prepareCall>[4],
 ): Promise<JudgeOutcome | 'rate-limited'> {
   const waits = waitsFor(batch, run);
-  const row = (await deps.runs.getRun(batch.space, run.id))?.value;
+  const stored = (await deps.runs.getRun(batch.space, run.id))?.value;
+  // An attempt a no-call verdict set aside still has its answer collected (docs/contract.md §4).
+  const row = stored && judgeAsAttempted(stored);
   const settings = settingsOf(deps, batch.space);
   if (!row || !waits(row)) {
     // Already collected: its spend counted with its row's write. Otherwise another attempt holds the row (a

@@ -279,7 +279,8 @@ const done = (outcome: JudgeOutcome): UpdateDecision<RunRow, Step> => ({ done: {
  * summary), never the owner's run. Only a run with archived attempts is looked up.
  */
 async function sameVerdictJudged(deps: JudgeDeps, row: RunRow): Promise<RunRow | null> {
-  if ((row.attemptCount ?? 1) <= 1) return null;
+  // A reassign leaves the other host's attempts (foreignCount) and may bring back one of this host's own.
+  if ((row.attemptCount ?? 1) <= 1 && !row.foreignCount) return null;
   const model = judgeModelOf(deps.config, row.space);
   const attempts = (await deps.attempts.listAttempts(row.space, row.id)).map(judgeAsAttempted);
   return (
@@ -296,8 +297,19 @@ async function sameVerdictJudged(deps: JudgeDeps, row: RunRow): Promise<RunRow |
 }
 
 /** A row or attempt as its judge left it: under a no-call verdict, the judge's fields it set aside (§4). */
-const judgeAsAttempted = <T extends RunRow>(row: T): T =>
+export const judgeAsAttempted = <T extends RunRow>(row: T): T =>
   row.judgeState === 'not-needed' && row.judgeSetAside ? { ...row, ...row.judgeSetAside } : row;
+
+/**
+ * `current` with an attempt's judge fields written where the attempt is: on the row, or, when a no-call verdict set
+ * it aside meanwhile, into `judgeSetAside`, the row keeping the attempts and cost as the no-call verdict does.
+ */
+export function withAttemptFields(current: RunRow, fields: Partial<JudgeFields>, now: Date): RunRow {
+  if (judgeAsAttempted(current) === current) return update(current, fields, now);
+  const judgeSetAside = { ...current.judgeSetAside!, ...fields };
+  const { judgeAttempts, judgeCostUsd } = judgeSetAside;
+  return { ...current, judgeSetAside, judgeAttempts, judgeCostUsd, updatedAt: now.toISOString() };
+}
 
 /**
  * The row's next state after an attempt, written only while the row is still the landing that was judged (and,
@@ -393,6 +405,7 @@ function finishIf(
       const attempted = current && judgeAsAttempted(current.value);
       if (
         !attempted ||
+        attempted.host !== judged.host ||
         attempted.finishedAt !== judged.finishedAt ||
         attempted.patchSha256 !== judged.patchSha256 ||
         isDecided(attempted) ||
@@ -408,15 +421,7 @@ function finishIf(
           : fields.judgeState === 'flagged'
             ? { result: 'flagged', flags: fields.judgeFlags }
             : { result, problem };
-      const written =
-        attempted === current.value
-          ? update(current.value, fields, deps.clock.now())
-          : {
-              ...current.value,
-              judgeSetAside: { ...current.value.judgeSetAside!, ...fields },
-              updatedAt: deps.clock.now().toISOString(),
-            };
-      return { write: written, result: outcome };
+      return { write: withAttemptFields(current.value, fields, deps.clock.now()), result: outcome };
     },
     { what: `writing the judgement of ${judged.id}` },
   );
