@@ -280,7 +280,8 @@ function sortTable(groups: GroupFigures[], column: TableColumn, descending: bool
  * page work out only where every task has one sample (none where samples repeat).
  */
 export function rateOn(g: StatsGroup, outcome: ResolveOutcome, asked: ResolveOutcome): OutcomeRate {
-  const repeated = (g.samples.samplesPerTask?.max ?? 1) > 1;
+  // Samples repeat on the other outcome wherever some task ran more than once, whatever the asked one counted.
+  const repeated = (g.samples.samplesPerTask?.max ?? 1) > 1 || g.runs > g.tasks;
   const rate = (hits: number, n: number, outside: number): OutcomeRate => ({
     outcome,
     hits,
