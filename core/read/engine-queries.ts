@@ -8,7 +8,7 @@
 // and c resolved), and per configuration and task where a figure pairs or clusters tasks; the figures are then
 // worked out by the same functions as the in-memory path's (group-stats.ts, reliability.ts, all-pairs.ts).
 // Answer columns are lower-case snake_case, as Athena names them whatever the query's case.
-import type { AgreementFilter, Difficulty, ResolveOutcome } from '#analytics/statistics.ts';
+import { BAND_TOLERANCE, type AgreementFilter, type Difficulty, type ResolveOutcome } from '#analytics/statistics.ts';
 import { HIDDEN_TEST_STATUSES, METRICS_SOURCES, OUTCOMES, VERDICTS } from '#analytics/columns.ts';
 import { GRID_FIELDS, type GridSortKey } from '#analytics/contract.ts';
 import { NO_FILTERS, type RunFilters } from '#analytics/run-selection.ts';
@@ -103,11 +103,16 @@ export function selectedSql(engine: AnalyticsEngine, view: EngineView, outcome: 
   const { counted, resolved } = OUTCOME_SQL[outcome];
   const where: string[] = [];
   if (view.difficulties.length) {
-    // Each task's share resolved among the filtered runs with a result on it (difficulty.ts), in whole counts.
-    const band = `CASE WHEN 3 * r >= 2 * n THEN 'easy' WHEN 3 * r >= n THEN 'medium' WHEN r > 0 THEN 'hard' ELSE 'unsolved' END`;
+    // Each task's share among the configurations with a result on it, each by the share of its samples that
+    // resolved it (difficulty.ts), to the same tolerance.
+    const edge = (times: number) => `3 * r >= ${times} * n - ${BAND_TOLERANCE}`;
+    const band = `CASE WHEN ${edge(2)} THEN 'easy' WHEN ${edge(1)} THEN 'medium' WHEN r > 0 THEN 'hard' ELSE 'unsolved' END`;
+    const configurations =
+      `SELECT taskId, CAST(count_if(${resolved}) AS DOUBLE) / count(*) AS share FROM (${filtered}) AS byRun ` +
+      `WHERE ${counted} GROUP BY taskId, model, harnessVersion`;
     where.push(
-      `taskId IN (SELECT taskId FROM (SELECT taskId, count_if(${counted}) AS n, count_if(${resolved}) AS r ` +
-        `FROM (${filtered}) AS byTask GROUP BY taskId) AS tasks WHERE n > 0 AND ${band} IN (${list(view.difficulties)}))`,
+      `taskId IN (SELECT taskId FROM (SELECT taskId, count(*) AS n, sum(share) AS r FROM (${configurations}) ` +
+        `AS configurations GROUP BY taskId) AS tasks WHERE ${band} IN (${list(view.difficulties)}))`,
     );
   }
   if (view.agreement) where.push(agreementSql(view.agreement));

@@ -130,6 +130,10 @@ describe('where samples repeat', () => {
     expect(await row.locator('[data-cell="result"]').innerText()).toBe(
       '2 of 3 resolved: resolved, resolved, not resolved',
     );
+    // agent-b resolved 1 of its 3: each configuration counts by its share, 2/3 + 1/3 of the two.
+    expect(await page.locator('.task-facts').innerText()).toContain(
+      '1 of 2 configurations in view with a result resolved it on the',
+    );
     await page.close();
   });
 

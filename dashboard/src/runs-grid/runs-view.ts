@@ -5,7 +5,7 @@ import { codeOf, valueOfCode, type NumberField, type TextField } from '#analytic
 import { tierCode, waveOf } from '#analytics/run-selection.ts';
 import { EXPORT_FORMATS, type ExportFormat } from '#analytics/contract.ts';
 import { searchRows, verdictKeyAt } from '#analytics/result-filters.ts';
-import { agreementOf, difficultyOfRow, OUTCOME_LABELS } from '#analytics/statistics.ts';
+import { agreementOf, configurationsText, difficultyOfRow, OUTCOME_LABELS } from '#analytics/statistics.ts';
 import { el, fill, middleCut, textMeasure } from '../widgets/dom.ts';
 import { big, count, duration, instant, num, UNKNOWN } from '../widgets/format.ts';
 import { VERDICT_COLOURS, VERDICT_LABELS } from '../widgets/palette.ts';
@@ -118,7 +118,8 @@ export const COLUMNS: Column[] = [
     sortKey: (m, _r, i) => m.difficulty.band[m.table.text.taskId[i]!] || NaN,
     tooltip: (m, i) => {
       const t = m.table.text.taskId[i]!;
-      return `${m.difficulty.resolved[t]} of ${m.difficulty.n[t]} configurations in view resolved this task (${OUTCOME_LABELS[m.outcome]})`;
+      const share = configurationsText(m.difficulty.resolved[t]!, m.difficulty.n[t]!);
+      return `${share} configurations in view resolved this task (${OUTCOME_LABELS[m.outcome]}), each by the share of its samples that did`;
     },
   },
   {

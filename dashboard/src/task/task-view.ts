@@ -1,7 +1,7 @@
 // The Task area: every configuration's result on one task, side by side, each run a link to its detail. The
 // configurations are those of the runs in view (the filters apply), in ranked order; one that did not run the
 // task says so. The task is picked by its id, or reached from a run's detail and Compare's task lists.
-import { DIFFICULTIES, OUTCOME_LABELS } from '#analytics/statistics.ts';
+import { configurationsText, DIFFICULTIES, OUTCOME_LABELS } from '#analytics/statistics.ts';
 import { OUTCOME_RULES, RESOLVED, OUTSIDE } from '#analytics/outcome.ts';
 import { TIERS, valueOfCode } from '#analytics/columns.ts';
 import { tierCode, waveOf } from '#analytics/run-selection.ts';
@@ -120,8 +120,13 @@ export class TaskView {
         ),
       );
     };
-    const ran = [...runsOf.values()].length;
-    const resolved = [...runsOf.values()].filter((rs) => rs.some((i) => result(i) === 'resolved')).length;
+    // As the task's difficulty counts: each configuration with a result by the share of its samples that resolved it.
+    const withResult = [...runsOf.values()].map((rs) => rs.filter((i) => result(i) !== 'no result'));
+    const ran = withResult.filter((rs) => rs.length > 0).length;
+    const resolved = withResult.reduce(
+      (sum, rs) => sum + (rs.length ? rs.filter((i) => result(i) === 'resolved').length / rs.length : 0),
+      0,
+    );
     const tier = any < 0 ? 0 : tierCode(m.table, m.facts, any);
     const wave = any < 0 ? NaN : waveOf(m.table, m.facts, any);
     const band = m.difficulty.band[t]!;
@@ -138,7 +143,7 @@ export class TaskView {
           tier > 0 && `tier ${TIERS[tier - 1]} (senders’)`,
           band > 0 && `${DIFFICULTIES[band - 1]} (empirical)`,
           !Number.isNaN(wave) && `wave ${wave}`,
-          `${count(resolved)} of ${count(ran)} configurations in view resolved it on the ${OUTCOME_LABELS[m.outcome]}`,
+          `${configurationsText(resolved, ran)} configurations in view with a result resolved it on the ${OUTCOME_LABELS[m.outcome]}`,
         ]
           .filter(Boolean)
           .join(' · '),

@@ -7,6 +7,7 @@ import { NO_FILTERS, selectRuns } from '#analytics/run-selection.ts';
 import { compareGroups } from '#analytics/compare-groups.ts';
 import { RunTable } from '#analytics/run-table.ts';
 import {
+  configurationsText,
   DEFAULT_MIN_N,
   difficultyOf,
   difficultyOfRow,
@@ -86,6 +87,40 @@ describe('empirical difficulty', () => {
     // Among model a alone, t2 passed: easy.
     const onlyA = Uint32Array.from([0, 3, 6]);
     expect(difficultyOfRow(table, taskDifficulty(table, onlyA, 'tests'), 3)).toBe('easy');
+  });
+});
+
+describe('empirical difficulty where samples repeat', () => {
+  it('counts each configuration once, by the share of its samples that resolved the task', () => {
+    // One task: a passed 10 of 10 samples, b and c ran once and failed. Configurations: 1 + 0 + 0 of 3, medium
+    // (counting runs, 10 of 12 would read easy).
+    const table = RunTable.fromRuns([
+      ...Array.from({ length: 10 }, (_, s) => run({ model: 'a', taskId: 't', sample: s + 1, hiddenTest: 'pass' })),
+      run({ model: 'b', taskId: 't', hiddenTest: 'fail' }),
+      run({ model: 'c', taskId: 't', hiddenTest: 'fail' }),
+    ]);
+    const all = selectRuns(table, NO_FILTERS);
+    const tests = taskDifficulty(table, all, 'tests');
+    expect([tests.n[0], tests.resolved[0]]).toEqual([3, 1]);
+    expect(difficultyOfRow(table, tests, 0)).toBe('medium');
+    expect(configurationsText(tests.resolved[0]!, tests.n[0]!)).toBe('1 of 3');
+  });
+
+  it('reaches a band edge made of shares of samples: 2 of 3 samples in one configuration is easy', () => {
+    const table = RunTable.fromRuns([
+      run({ model: 'a', taskId: 't', sample: 1, hiddenTest: 'pass' }),
+      run({ model: 'a', taskId: 't', sample: 2, hiddenTest: 'pass' }),
+      run({ model: 'a', taskId: 't', sample: 3, hiddenTest: 'fail' }),
+      run({ model: 'b', taskId: 'u', sample: 1, hiddenTest: 'pass' }),
+      run({ model: 'b', taskId: 'u', sample: 2, hiddenTest: 'fail' }),
+      run({ model: 'b', taskId: 'u', sample: 3, hiddenTest: 'fail' }),
+      run({ model: 'c', taskId: 'u', hiddenTest: 'fail' }),
+    ]);
+    const tests = taskDifficulty(table, selectRuns(table, NO_FILTERS), 'tests');
+    expect(difficultyOfRow(table, tests, 0)).toBe('easy');
+    // u: 1/3 + 0 of 2 configurations, a sixth: hard; shown to one decimal.
+    expect(difficultyOfRow(table, tests, 3)).toBe('hard');
+    expect(configurationsText(tests.resolved[1]!, tests.n[1]!)).toBe('0.3 of 2');
   });
 });
 
