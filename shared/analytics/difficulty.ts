@@ -76,28 +76,48 @@ function sharesOfSamples(
   const { taskId: taskOf, model, harnessVersion } = table.text;
   const harnesses = table.dictionaries.harnessVersion.values.length;
   const perTask = table.dictionaries.model.values.length * harnesses;
-  const cells = new Map<number, { samples: number; resolved: number }>();
+  // Each row's (task, configuration) cell, -1 without a result; then each cell's samples with a result and those
+  // resolved, in arrays over every cell where they fit (a million tasks of sixteen configurations), else in maps
+  // of the cells in view.
+  const keys = new Float64Array(rows.length).fill(-1);
   for (let r = 0; r < rows.length; r++) {
     const i = rows[r]!;
-    const c = classOf[codes[i]!]!;
-    if (c === OUTSIDE) continue;
-    const key = taskOf[i]! * perTask + model[i]! * harnesses + harnessVersion[i]!;
-    let cell = cells.get(key);
-    if (!cell) cells.set(key, (cell = { samples: 0, resolved: 0 }));
-    cell.samples++;
-    if (c === RESOLVED) cell.resolved++;
+    if (classOf[codes[i]!]! !== OUTSIDE) keys[r] = taskOf[i]! * perTask + model[i]! * harnesses + harnessVersion[i]!;
   }
-  for (const [key, cell] of cells) {
-    const t = Math.floor(key / perTask);
+  const cellCount = n.length * perTask;
+  const samplesOf = cellCount <= DENSE_CELLS ? new Uint32Array(cellCount) : new Map<number, number>();
+  const resolvedOf = samplesOf instanceof Map ? new Map<number, number>() : new Uint32Array(cellCount);
+  const add = (counts: Uint32Array | Map<number, number>, key: number) =>
+    counts instanceof Map ? counts.set(key, (counts.get(key) ?? 0) + 1) : counts[key]!++;
+  for (let r = 0; r < rows.length; r++) {
+    if (keys[r]! < 0) continue;
+    add(samplesOf, keys[r]!);
+    if (classOf[codes[rows[r]!]!]! === RESOLVED) add(resolvedOf, keys[r]!);
+  }
+  const take = (counts: Uint32Array | Map<number, number>, key: number) => {
+    const value = counts instanceof Map ? (counts.get(key) ?? 0) : counts[key]!;
+    if (counts instanceof Map) counts.delete(key);
+    else counts[key] = 0;
+    return value;
+  };
+  // Each cell once: its count is taken (and cleared) at its first row.
+  for (let r = 0; r < rows.length; r++) {
+    if (keys[r]! < 0) continue;
+    const samples = take(samplesOf, keys[r]!);
+    if (!samples) continue;
+    const t = taskOf[rows[r]!]!;
     n[t]!++;
-    resolved[t]! += cell.resolved / cell.samples;
+    resolved[t]! += take(resolvedOf, keys[r]!) / samples;
   }
 }
 
-/** "2 of 3", or "1.3 of 3" where configurations count by their share of samples. */
+/** Cells counted in arrays: 16M, 128 MB of two arrays at most, held only while the difficulty is worked out. */
+const DENSE_CELLS = 2 ** 24;
+
+/** "2 of 3", or "1.33 of 3" where configurations count by their share of samples. */
 export const configurationsText = (resolved: number, n: number): string => {
   const whole = Math.round(resolved);
-  return `${Math.abs(resolved - whole) < BAND_TOLERANCE ? whole : resolved.toFixed(1)} of ${n}`;
+  return `${Math.abs(resolved - whole) < BAND_TOLERANCE ? whole : resolved.toFixed(2)} of ${n}`;
 };
 
 /** The band of row i's task, or null. */

@@ -205,18 +205,27 @@ function rateOfClusters(clusters: readonly (readonly SampleKind[])[], z = Z95): 
   const count = clusters.length;
   if (!samples) return { samples, resolved, rate: null, se: null, ci: null, interval, clusters: count };
   const rate = resolved / samples;
-  const residuals = clusters.map((kinds) => kinds.reduce((sum, k) => sum + k.tasks * (k.c - k.n * rate), 0));
-  const se = Math.sqrt(residuals.reduce((s, r) => s + r * r, 0)) / samples;
+  // Each cluster's residual times Σn, c·Σn − n·Σc, in whole numbers: a residual of 0 is exactly 0.
+  const residuals = clusters.map((kinds) =>
+    kinds.reduce((sum, k) => sum + k.tasks * (k.c * samples - k.n * resolved), 0),
+  );
+  const se = Math.sqrt(residuals.reduce((s, r) => s + r * r, 0)) / (samples * samples);
   return { samples, resolved, rate, se, ci: clusteredInterval(rate, se, samples, count, z), interval, clusters: count };
 }
 
 /**
- * Wilson's interval at the effective sample size p(1−p)/SE² (Korn & Graubard 1998), at most the samples: the
- * clustered standard error read as how many independent runs the samples are worth. Where every sample agrees
- * (p 0 or 1, SE 0) the spread cannot be measured, and each cluster counts as one run: never an interval of width 0.
+ * Wilson's interval at the effective sample size p(1−p)/SE² (Korn & Graubard 1998), from the clusters to the
+ * samples: the clustered standard error read as how many independent runs the samples are worth, one per cluster
+ * at the least. Where every sample agrees (p 0 or 1) the spread cannot be measured, and each cluster counts as one
+ * run; where the clusters' rates are all p (SE exactly 0), as many as the samples: never an interval of width 0.
  */
 function clusteredInterval(rate: number, se: number, samples: number, clusters: number, z: number): Interval {
-  const effective = se > 0 ? Math.min(samples, (rate * (1 - rate)) / (se * se)) : clusters;
+  const effective =
+    rate === 0 || rate === 1
+      ? clusters
+      : se === 0
+        ? samples
+        : Math.min(samples, Math.max(clusters, (rate * (1 - rate)) / (se * se)));
   return wilsonInterval(rate * effective, effective, z)!;
 }
 
@@ -229,7 +238,8 @@ function rateOfKinds(kinds: readonly SampleKind[], z = Z95): ClusteredRate {
   const interval = oneEach ? 'wilson' : 'clustered';
   if (!samples) return { samples, resolved, rate: null, se: null, ci: null, interval, clusters };
   const rate = resolved / samples;
-  const se = Math.sqrt(kinds.reduce((s, k) => s + k.tasks * (k.c - k.n * rate) ** 2, 0)) / samples;
+  // As rateOfClusters: the residuals times Σn in whole numbers.
+  const se = Math.sqrt(kinds.reduce((s, k) => s + k.tasks * (k.c * samples - k.n * resolved) ** 2, 0)) / samples ** 2;
   const ci: Interval = oneEach
     ? wilsonInterval(resolved, samples, z)!
     : clusteredInterval(rate, se, samples, clusters, z);
@@ -311,7 +321,7 @@ function curveOfClusters(kinds: readonly Kind[], largestK: number, resamples: nu
   // Where every cluster has the same figure, every resample's mean is that figure: the bootstrap shows no spread,
   // and each cluster counts as one run of Wilson's interval instead of an interval of width 0.
   const intervals = bootstrapIntervals(kinds, resamples, seed).map(([low, high], j) =>
-    low === high ? wilsonInterval((sums[j]! / tasks) * clusters, clusters)! : ([low, high] as Interval),
+    high - low < WIDTH_OF_NONE ? wilsonInterval((sums[j]! / tasks) * clusters, clusters)! : ([low, high] as Interval),
   );
   return Array.from({ length: largestK }, (_, i) => ({
     k: i + 1,
@@ -322,6 +332,9 @@ function curveOfClusters(kinds: readonly Kind[], largestK: number, resamples: nu
     tasks,
   }));
 }
+
+/** A bootstrap interval narrower than this is one figure said with rounding: no spread. */
+const WIDTH_OF_NONE = 1e-9;
 
 /**
  * Clusters that are alike: `count` of them, each of `weight` tasks whose figures sum to `sums`. Clustered by task,

@@ -120,13 +120,8 @@ export class TaskView {
         ),
       );
     };
-    // As the task's difficulty counts: each configuration with a result by the share of its samples that resolved it.
-    const withResult = [...runsOf.values()].map((rs) => rs.filter((i) => result(i) !== 'no result'));
-    const ran = withResult.filter((rs) => rs.length > 0).length;
-    const resolved = withResult.reduce(
-      (sum, rs) => sum + (rs.length ? rs.filter((i) => result(i) === 'resolved').length / rs.length : 0),
-      0,
-    );
+    // The figure the task's difficulty band is read from, as the runs grid's tooltip says it.
+    const shown = configurationsText(m.difficulty.resolved[t]!, m.difficulty.n[t]!);
     const tier = any < 0 ? 0 : tierCode(m.table, m.facts, any);
     const wave = any < 0 ? NaN : waveOf(m.table, m.facts, any);
     const band = m.difficulty.band[t]!;
@@ -143,7 +138,7 @@ export class TaskView {
           tier > 0 && `tier ${TIERS[tier - 1]} (senders’)`,
           band > 0 && `${DIFFICULTIES[band - 1]} (empirical)`,
           !Number.isNaN(wave) && `wave ${wave}`,
-          `${configurationsText(resolved, ran)} configurations in view with a result resolved it on the ${OUTCOME_LABELS[m.outcome]}`,
+          `${shown} configurations in view with a result resolved it on the ${OUTCOME_LABELS[m.outcome]}`,
         ]
           .filter(Boolean)
           .join(' · '),

@@ -102,6 +102,18 @@ describe('a configuration with 3 samples of each of 4 tasks', () => {
     expect(proportion(0, 30).ci![1]).toBeCloseTo(0.113513, 6);
   });
 
+  it('reads a spread of exactly 0 in whole numbers: clusters all at one rate count every sample', () => {
+    // 1 of 49 and 1 of 3 in one task each: no spread between tasks either way (in floating point 1 − 49·(1/49)
+    // is not 0), so Wilson's over the samples.
+    expect(clusteredRate([{ task: 't', n: 49, c: 1 }]).ci).toEqual(proportion(1, 49).ci);
+    expect(clusteredRate([{ task: 't', n: 3, c: 1 }]).ci).toEqual(proportion(1, 3).ci);
+    const third = Array.from({ length: 30 }, (_, i) => ({ task: `t${i}`, n: 3, c: 1 }));
+    expect(clusteredRate(third).ci).toEqual(proportion(30, 90).ci);
+    // One task more resolved: a spread, and an effective n of at least the 30 tasks.
+    const [low] = clusteredRate([{ ...third[0]!, c: 2 }, ...third.slice(1)]).ci!;
+    expect(low).toBeLessThanOrEqual(proportion(31, 90).ci![0]);
+  });
+
   it('clusters by repository when asked: 2 clusters, and a warning', () => {
     // Residuals per repository: 1.5 + 0.5 = 2 and −2; se = √8 / 12.
     const a = reliabilityOf(A, 'repo');

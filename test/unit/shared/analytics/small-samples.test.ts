@@ -118,9 +118,9 @@ describe('empirical difficulty where samples repeat', () => {
     ]);
     const tests = taskDifficulty(table, selectRuns(table, NO_FILTERS), 'tests');
     expect(difficultyOfRow(table, tests, 0)).toBe('easy');
-    // u: 1/3 + 0 of 2 configurations, a sixth: hard; shown to one decimal.
+    // u: 1/3 + 0 of 2 configurations, a sixth: hard; shown to two decimals.
     expect(difficultyOfRow(table, tests, 3)).toBe('hard');
-    expect(configurationsText(tests.resolved[1]!, tests.n[1]!)).toBe('0.3 of 2');
+    expect(configurationsText(tests.resolved[1]!, tests.n[1]!)).toBe('0.33 of 2');
   });
 });
 
