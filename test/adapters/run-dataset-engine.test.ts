@@ -548,6 +548,8 @@ describe('the Runs grid paged by the engine', () => {
         expect(await allPages(byAthena, query, sort, 37)).toEqual(pages);
       }
     },
+    // Three sorts paged through on both engines: about 50 queries, 12 s on an idle two-core machine.
+    60_000,
   );
 
   it('refuses a sort, limit or cursor it does not take, and a space the engine does not answer', async () => {
