@@ -31,7 +31,7 @@ export function nextUtcDay(now: Date): string {
 const plus = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 
 /** A row that will never be judged again: it has a verdict, needs none, or its answer was flagged. */
-export const isDecided = (row: RunRow) =>
+export const isDecided = (row: Pick<RunRow, 'judgeVerdict' | 'judgeState'>) =>
   row.judgeVerdict !== null ||
   row.judgeState === 'judged' ||
   row.judgeState === 'error' ||

@@ -11,6 +11,7 @@ import {
   type RunnerRow,
 } from '#schema/run.ts';
 import { sameRun, sampleOf } from '#schema/run-id.ts';
+import { isDecided } from '../judge/transitions.ts';
 import { boundedContamination, recentDeliveries } from './bounds.ts';
 
 export interface IncomingRun {
@@ -177,12 +178,7 @@ function judgeOfRetried(retried: RunRow): JudgeFields {
 }
 
 /** Fields the judge wrote (a verdict, a decision or an attempt), which a no-call verdict sets aside. */
-const judgedBefore = (judge: JudgeFields) =>
-  judge.judgeAttempts > 0 ||
-  judge.judgeVerdict !== null ||
-  judge.judgeState === 'judged' ||
-  judge.judgeState === 'error' ||
-  judge.judgeState === 'flagged';
+const judgedBefore = (judge: JudgeFields) => judge.judgeAttempts > 0 || isDecided(judge);
 
 /**
  * Contamination → `excluded`, else a patch its source did not record → `excluded` (nothing to judge, so outside n),

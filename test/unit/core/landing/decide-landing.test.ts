@@ -40,6 +40,14 @@ const judged = (row: RunRow): RunRow => ({
   judgeModel: 'm',
 });
 const hidden = { status: 'pass' as const, ranAt: '2026-11-28T02:00:00.000Z' };
+/** A landed run whose first attempt waits for Message Batch msgbatch_1. */
+const waitingForBatch = (): RunRow => ({
+  ...landed(),
+  judgeState: 'waiting-batch',
+  judgeBatchId: 'msgbatch_1',
+  judgeAttempts: 1,
+  judgeNextAttemptAt: '2026-11-30T00:00:00.000Z',
+});
 
 describe('landing a run delivery', () => {
   it('creates a new row waiting for the judge, due now', () => {
@@ -246,14 +254,7 @@ describe('landing a run delivery', () => {
     });
 
     it('gives a run the judge had not decided back as it waited: its batch, attempts and cost kept', () => {
-      const waiting = {
-        ...landed(),
-        judgeState: 'waiting-batch' as const,
-        judgeBatchId: 'msgbatch_1',
-        judgeAttempts: 2,
-        judgeCostUsd: 0.01,
-        judgeNextAttemptAt: '2026-11-30T00:00:00.000Z',
-      };
+      const waiting = { ...waitingForBatch(), judgeAttempts: 2, judgeCostUsd: 0.01 };
       const excluded = retry(waiting, contaminated, 'd2');
       // The same contaminated delivery again changes nothing.
       expect(decideLanding(excluded, incoming(contaminated, { deliveryId: 'd2' }), NOW, null).kind).toBe('unchanged');
@@ -267,14 +268,7 @@ describe('landing a run delivery', () => {
   });
 
   it('keeps the batch a retried run waits for', () => {
-    const waiting = {
-      ...landed(),
-      judgeState: 'waiting-batch' as const,
-      judgeBatchId: 'msgbatch_1',
-      judgeAttempts: 1,
-      judgeNextAttemptAt: '2026-11-30T00:00:00.000Z',
-    };
-    const decision = decideLanding(waiting, incoming({ steps: 99 }, { deliveryId: 'd2' }), NOW, null);
+    const decision = decideLanding(waitingForBatch(), incoming({ steps: 99 }, { deliveryId: 'd2' }), NOW, null);
     expect(decision).toMatchObject({ kind: 'write', row: { judgeState: 'waiting-batch', judgeBatchId: 'msgbatch_1' } });
   });
 
