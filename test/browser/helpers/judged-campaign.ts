@@ -9,6 +9,8 @@ import { buildCampaign, readSourceRuns, type DemoCampaign, type DemoRun } from '
 import { startDemoJudge, DEMO_JUDGE_MODEL, type DemoJudge } from '#demo/judge.ts';
 import type { DynamoStore } from '#adapters/aws/dynamo-store.ts';
 import { apiPaths } from '#analytics/contract.ts';
+import { AS_OF_SAFETY_MS } from '#core/read/as-of.ts';
+import { compactSpace, type SnapshotDeps } from '#core/read/snapshot-store.ts';
 import { startTestLocalMode, type TestLocalMode } from '../../helpers/local-mode.ts';
 import { analysisPages } from './analysis-page.ts';
 import { launchChromium } from './chromium.ts';
@@ -37,8 +39,15 @@ export async function startJudgedCockpit(
 ): Promise<JudgedCockpit> {
   mkdirSync(SHOTS, { recursive: true });
   const judge = await startDemoJudge(campaign);
-  const local = await startTestLocalMode(config, keys, { sweepIntervalSeconds: 2, env: judge.env });
+  // The compactor's schedule is off: one compaction after the load writes the snapshot of runs landed before it,
+  // which pages read as a cockpit over earlier runs does, and what the test pushes comes as the table's changes.
+  const local = await startTestLocalMode(config, keys, {
+    sweepIntervalSeconds: 2,
+    snapshotIntervalSeconds: 0,
+    env: judge.env,
+  });
   await loadJudgedCampaign(local.adapters.table, space, campaign, runs);
+  await compactSpace(local.wiring['snapshot-compactor'] as SnapshotDeps, space);
   const browser = await launchChromium();
   return {
     local,
@@ -58,7 +67,9 @@ export async function loadJudgedCampaign(
   campaign: DemoCampaign,
   runs: DemoRun[] = campaign.runs,
 ): Promise<void> {
-  const now = new Date().toISOString();
+  // Written before the snapshot's `asOf` (which trails its compaction by AS_OF_SAFETY_MS), so the snapshot holds
+  // them and no page reads them again as changes.
+  const now = new Date(Date.now() - 2 * AS_OF_SAFETY_MS).toISOString();
   await loadIssues(
     table,
     campaign.issues.map((i) => storedIssue(space, i, now)),
