@@ -15,7 +15,7 @@
 // plain arithmetic on counts.
 import { quantileOfKnown } from './quantiles.ts';
 import { binomialSampler, seeded } from './seeded-random.ts';
-import { wilsonInterval, Z95, type Interval } from './statistics.ts';
+import { differenceInterval, wilsonInterval, Z95, type Interval } from './statistics.ts';
 
 /** Bootstrap resamples for the pass@k and pass^k intervals, and random sign patterns for a permutation p. */
 export const RESAMPLES = 2000;
@@ -450,7 +450,10 @@ export interface TaskMeansComparison {
   difference: number | null;
   /** √(G/(G−1) · Σ_g (Σ_{i∈g} (d_i − d̄))²) / N over G clusters: the standard error of the mean of paired differences. */
   se: number | null;
-  /** difference ± z·se, within [−1, 1]. */
+  /**
+   * Each side's clustered interval combined by Newcombe's method 10 with the clusters' correlation (see
+   * compareTaskMeans): never of width 0.
+   */
   ci: Interval | null;
   /** Two-sided sign-flip permutation p of the summed differences (signs flipped per cluster). */
   permutationP: number | null;
@@ -486,17 +489,27 @@ export function pairedKindsOf(tasks: Iterable<PairedTasks>): PairedKind[] {
   return [...byKey.values()].sort((x, y) => x.nA - y.nA || x.cA - y.cA || x.nB - y.nB || x.cB - y.cB);
 }
 
-/** `count` clusters alike: each of `tasks` shared tasks, summing A's and B's per-task means and their differences. */
+/**
+ * `count` clusters alike: each of `tasks` shared tasks, summing A's and B's per-task means and their differences,
+ * and each side's samples of them.
+ */
 interface ClusterClass {
   count: number;
   tasks: number;
   sumA: number;
   sumB: number;
   sumD: number;
+  samplesA: number;
+  samplesB: number;
 }
 
 /**
- * A against B over the tasks both have a result on. Under no difference, each cluster's summed difference is as
+ * A against B over the tasks both have a result on. The interval of the difference of the per-task means takes each
+ * side's mean with its clustered interval (Wilson's at the effective sample size, as a rate's: clusteredRate) and
+ * combines the two as Newcombe's method 10 combines Wilson intervals, with φ the correlation of the clusters' summed
+ * residuals, half a task taken off their summed products as method 10 corrects for continuity. Where every task has
+ * one sample on each side it is method 10 itself; where every cluster has the same difference, or every sample
+ * agrees, it still has the width each side's sampling leaves. Under no difference, each cluster's summed difference is as
  * likely negative as positive, so p is the share of sign patterns whose |Σ| is at least the observed one: over
  * all 2^N patterns of the N non-zero clusters when N ≤ EXACT_SIGN_FLIPS_UP_TO, else (1 + hits)/(1 + RESAMPLES)
  * over random patterns from the fixed seed (Phipson & Smyth 2010). Clustered by task, it is compareKindMeans of
@@ -534,12 +547,14 @@ export function compareTaskMeans(
 export function compareRepoMeans(clusters: readonly (readonly PairedTasks[])[], z = Z95): TaskMeansComparison {
   return compareClusters(
     clusters.map((cluster) => {
-      const summed = { count: 1, tasks: 0, sumA: 0, sumB: 0, sumD: 0 };
+      const summed = { count: 1, tasks: 0, sumA: 0, sumB: 0, sumD: 0, samplesA: 0, samplesB: 0 };
       for (const { nA, cA, nB, cB, tasks } of pairedKindsOf(cluster)) {
         summed.tasks += tasks;
         summed.sumA += (tasks * cA) / nA;
         summed.sumB += (tasks * cB) / nB;
         summed.sumD += tasks * (cA / nA - cB / nB);
+        summed.samplesA += tasks * nA;
+        summed.samplesB += tasks * nB;
       }
       return summed;
     }),
@@ -556,25 +571,49 @@ export const compareKindMeans = (kinds: Iterable<PairedTasks>, z = Z95): TaskMea
       sumA: cA / nA,
       sumB: cB / nB,
       sumD: cA / nA - cB / nB,
+      samplesA: nA,
+      samplesB: nB,
     })),
     z,
   );
 
 function compareClusters(classes: readonly ClusterClass[], z: number): TaskMeansComparison {
-  let [pairs, clusters, sumA, sumB, sumD] = [0, 0, 0, 0, 0];
+  let [pairs, clusters, sumA, sumB, sumD, samplesA, samplesB] = [0, 0, 0, 0, 0, 0, 0];
   for (const k of classes) {
     [pairs, clusters] = [pairs + k.count * k.tasks, clusters + k.count];
     [sumA, sumB, sumD] = [sumA + k.count * k.sumA, sumB + k.count * k.sumB, sumD + k.count * k.sumD];
+    [samplesA, samplesB] = [samplesA + k.count * k.samplesA, samplesB + k.count * k.samplesB];
   }
   const none = { pairs, clusters, difference: null, se: null, ci: null, permutationP: null, exact: false };
   if (!pairs) return { ...none, meanA: null, meanB: null };
-  const difference = sumD / pairs;
-  const squares = classes.reduce((s, k) => s + k.count * (k.sumD - k.tasks * difference) ** 2, 0);
-  const se = clusters > 1 ? Math.sqrt((clusters / (clusters - 1)) * squares) / pairs : null;
-  const ci: Interval | null =
-    se === null ? null : [Math.max(-1, difference - z * se), Math.min(1, difference + z * se)];
+  const [meanA, meanB, difference] = [sumA / pairs, sumB / pairs, sumD / pairs];
+  // Each cluster's residuals: of the difference, and of each side's mean. Sums of fractions such as 1/3 leave
+  // residuals of about 1e-17 where every cluster's mean is the side's: below 1e-12 a task, a side has no spread.
+  let [squares, squaresA, squaresB, cross, scale] = [0, 0, 0, 0, 0];
+  for (const k of classes) {
+    const [a, b] = [k.sumA - k.tasks * meanA, k.sumB - k.tasks * meanB];
+    squares += k.count * (k.sumD - k.tasks * difference) ** 2;
+    [squaresA, squaresB, cross] = [squaresA + k.count * a * a, squaresB + k.count * b * b, cross + k.count * a * b];
+    scale += k.count * k.tasks * k.tasks;
+  }
+  const spreadless = (sum: number) => sum <= 1e-24 * scale;
   const { p, exact } = signFlipP(classes);
-  return { pairs, clusters, meanA: sumA / pairs, meanB: sumB / pairs, difference, se, ci, permutationP: p, exact };
+  const figures = { pairs, clusters, meanA, meanB, difference, permutationP: p, exact };
+  if (clusters < 2) return { ...figures, se: null, ci: null };
+  // Each side's clustered interval, as its rate's, combined as Newcombe's method 10 combines two Wilson intervals:
+  // with the clusters' correlation, corrected for continuity as its φ is (half a task off the summed products).
+  const sideA = clusteredInterval(meanA, spreadless(squaresA) ? 0 : Math.sqrt(squaresA) / pairs, samplesA, clusters, z);
+  const sideB = clusteredInterval(meanB, spreadless(squaresB) ? 0 : Math.sqrt(squaresB) / pairs, samplesB, clusters, z);
+  const step = (0.5 * pairs * pairs) / (samplesA * samplesB);
+  const phi =
+    spreadless(squaresA) || spreadless(squaresB)
+      ? 0
+      : (cross > step ? cross - step : cross < 0 ? cross : 0) / Math.sqrt(squaresA * squaresB);
+  return {
+    ...figures,
+    se: Math.sqrt((clusters / (clusters - 1)) * squares) / pairs,
+    ci: differenceInterval(meanA, sideA, meanB, sideB, phi),
+  };
 }
 
 /** The two-sided sign-flip p of the clusters' summed differences (see compareTaskMeans). */

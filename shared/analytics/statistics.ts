@@ -159,11 +159,6 @@ export function newcombePairedInterval(
 ): Interval | null {
   const n = e + f + g + h;
   if (n === 0) return null;
-  const p1 = (e + f) / n;
-  const p2 = (e + g) / n;
-  const d = p1 - p2;
-  const [l1, u1] = wilsonInterval(e + f, n, z)!;
-  const [l2, u2] = wilsonInterval(e + g, n, z)!;
   const margins = (e + f) * (g + h) * (e + g) * (f + h);
   let phi = 0;
   if (margins > 0) {
@@ -171,6 +166,22 @@ export function newcombePairedInterval(
     const corrected = cross > n / 2 ? cross - n / 2 : cross < 0 ? cross : 0;
     phi = corrected / Math.sqrt(margins);
   }
+  return differenceInterval((e + f) / n, wilsonInterval(e + f, n, z)!, (e + g) / n, wilsonInterval(e + g, n, z)!, phi);
+}
+
+/**
+ * The interval of p1 − p2 from each rate's own interval and φ, the correlation of the two estimates: each limit of
+ * the difference adds in square the distances from the two rates to the limits that move it that way (Newcombe's
+ * method 10; Zou & Donner 2008, "Construction of confidence limits about effect measures", Stat Med 27:1693).
+ */
+export function differenceInterval(
+  p1: number,
+  [l1, u1]: Interval,
+  p2: number,
+  [l2, u2]: Interval,
+  phi: number,
+): Interval {
+  const d = p1 - p2;
   const below = Math.sqrt(Math.max(0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2));
   const above = Math.sqrt(Math.max(0, (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2));
   return [clip(d - below, -1, d), clip(d + above, d, 1)];

@@ -2,7 +2,8 @@
 // Chromium, on 12 tasks × 3 samples of two configurations (the unit tests' campaign three times over), small enough
 // to work by hand. Per task, agent-a resolved 3, 2, 1, 0 of its 3 samples and agent-b 2, 1, 0, 0 (three times):
 // agent-a's share is higher on 9 tasks, equal and none on 3; the mean shares are 50% and 25%, a difference of
-// +25.0 points (95% CI +16.5 to +33.5 clustered by task), and its nine non-zero differences of 1/3 reach |Σ| = 3 in
+// +25.0 points (95% CI +16.5 to +35.1 clustered by task: each side's clustered interval, combined as Newcombe's
+// method 10 combines two, worked in the unit tests), and its nine non-zero differences of 1/3 reach |Σ| = 3 in
 // 2 of 2^9 sign patterns: sign-flip p = 0.0039. agent-a resolved 18 of 36 samples: 50%, with a standard error
 // clustered by task of √(3 · (1.5² + 0.5² + 0.5² + 1.5²))/36 = 0.1076, an effective n of 0.25/0.1076² = 21.6 runs,
 // so 95% CI 31%–69%, Wilson's at 21.6 (Wilson's over 36 runs, which would treat each sample as a draw of its own,
@@ -72,7 +73,7 @@ describe('where samples repeat', () => {
     const page = await open(`/${PAIR}`);
     expect(await page.locator('#compare-sentence').innerText()).toContain(
       "agent-a · h1 resolved 50.0% of a task's samples on average and agent-b · h1 25.0%: a difference of +25.0 " +
-        'points (95% CI +16.5 to +33.5, clustered by task), sign-flip p = 0.0039.',
+        'points (95% CI +16.5 to +35.1, clustered by task), sign-flip p = 0.0039.',
     );
     const table = page.locator('#compare-table');
     expect(await table.locator('[data-cell="a-only"]').innerText()).toBe('9');

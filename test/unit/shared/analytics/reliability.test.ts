@@ -26,7 +26,7 @@ import { quantileOfKnown } from '#analytics/quantiles.ts';
 import { binomialSampler, seeded } from '#analytics/seeded-random.ts';
 import { figuresOfKinds, pairFigures } from '#analytics/compare-groups.ts';
 import type { SampleCounts } from '#analytics/task-samples.ts';
-import { binomialLowerTail, pairedComparison, proportion, Z95 } from '#analytics/statistics.ts';
+import { binomialLowerTail, differenceInterval, pairedComparison, proportion } from '#analytics/statistics.ts';
 import { describeComparison } from '#analytics/comparison-sentence.ts';
 
 const campaign = (resolved: number[], samples = 3): TaskSamples[] =>
@@ -225,13 +225,57 @@ describe('paired comparison on per-task means', () => {
   it('compares A and B over their shared tasks', () => {
     // d = c_A/3 − c_B/3 = 1/3, 1/3, 1/3, 0; mean 1/4; deviations 1/12 (×3), −1/4: Σ² = 12/144; sd² = 1/36;
     // se = (1/6)/√4 = 1/12. Sign flips of the three non-zero d: |Σ| = 1 in 2 of 8 patterns, so p = 0.25.
+    // The interval: each side's clustered interval, its rate's above (A 0.20508–0.79492 about ½, B 0.080155–
+    // 0.560459 about ¼), combined by method 10. The residuals of the per-task means, A ½, 1/6, −1/6, −½ and B
+    // 5/12, 1/12, −¼, −¼, have Σ² 5/9 and 11/36 and summed products 7/18, less the continuity step
+    // ½ · (4/12) · (4/12) = 1/18: φ = (1/3) / √(5/9 · 11/36) = 6/√55 = 0.809040. Below: A's distance down and
+    // B's up, 0.25 − √(0.294920² + 0.310459² − 2φ · 0.294920 · 0.310459) = 0.062356; above: A's up and B's down,
+    // 0.25 + √(0.294920² + 0.169845² − 2φ · 0.294920 · 0.169845) = 0.436479.
     const c = compareTaskMeans(A, B);
     expect(c).toMatchObject({ pairs: 4, clusters: 4, meanA: near(0.5), meanB: near(0.25), exact: true });
     expect(c.difference).toBeCloseTo(0.25, 12);
     expect(c.se).toBeCloseTo(1 / 12, 12);
-    expect(c.ci![0]).toBeCloseTo(0.25 - Z95 / 12, 12);
-    expect(c.ci![1]).toBeCloseTo(0.25 + Z95 / 12, 12);
+    expect(c.ci![0]).toBeCloseTo(0.062356, 6);
+    expect(c.ci![1]).toBeCloseTo(0.436479, 6);
+    expect(c.ci).toEqual(
+      differenceInterval(0.5, clusteredRate(A).ci!, 0.25, clusteredRate(B).ci!, 6 / Math.sqrt(55)).map(near),
+    );
     expect(c.permutationP).toBeCloseTo(0.25, 12);
+  });
+
+  it('is Newcombe’s method 10 itself where every task has one sample on each side', () => {
+    const random = seeded(5);
+    for (let trial = 0; trial < 200; trial++) {
+      const tasks = 2 + Math.floor(random() * 60);
+      const [rateA, rateB] = [random(), random()];
+      const a = Array.from({ length: tasks }, (_, i) => ({ task: `t${i}`, n: 1, c: random() < rateA ? 1 : 0 }));
+      const b = a.map((t) => ({ ...t, c: random() < (t.c ? Math.max(rateB, 0.7) : rateB) ? 1 : 0 }));
+      const table = { bothResolved: 0, aOnly: 0, bOnly: 0, neither: 0 };
+      a.forEach((t, i) => table[t.c && b[i]!.c ? 'bothResolved' : t.c ? 'aOnly' : b[i]!.c ? 'bOnly' : 'neither']++);
+      const expected = pairedComparison(table).ci!.map(near);
+      expect(compareTaskMeans(a, b).ci).toEqual(expected);
+      // Each task its own repository: the same clusters.
+      const own = (x: TaskSamples[]) => x.map((t) => ({ ...t, repo: `acme/${t.task}` }));
+      expect(compareTaskMeans(own(a), own(b), 'repo').ci).toEqual(expected);
+    }
+  });
+
+  it('never gives an interval of width 0, where every task has the same difference or every sample agrees', () => {
+    const tasks = (c: number) => Array.from({ length: 30 }, (_, i) => ({ task: `t${i}`, n: 3, c }));
+    // A 1 of 3 on each task, B none: A's residuals are all 0, so its interval is Wilson's over its 90 samples
+    // (0.244535–0.435777), B's Wilson's 0 of 30 tasks (0–0.113513), and φ is 0: 1/3 − √(0.088798² + 0.113513²)
+    // = 0.189214 to 1/3 + 0.102444 = 0.435777. The interval about the mean alone was [1/3, 1/3].
+    const sameDifference = compareTaskMeans(tasks(1), tasks(0));
+    expect(sameDifference.se).toBe(0);
+    expect(sameDifference.ci![0]).toBeCloseTo(0.189214, 6);
+    expect(sameDifference.ci![1]).toBeCloseTo(0.435777, 6);
+    // Both none: each side Wilson's 0 of 30, ±0.113513; A all and B none: 1 − √2 · 0.113513 = 0.839468 to 1.
+    expect(compareTaskMeans(tasks(0), tasks(0)).ci).toEqual([-0.113513, 0.113513].map((x) => expect.closeTo(x, 6)));
+    expect(compareTaskMeans(tasks(3), tasks(0)).ci).toEqual([expect.closeTo(0.839468, 6), 1]);
+    // A and B alike task by task, half the tasks all and half none: each side Wilson's 15 of 30 (½ ± 0.168453),
+    // φ = (Σ products − step) / Σ² = (7.5 − 1/18) / 7.5 = 1 − 1/135, so ± 0.168453 · √(2/135) = ± 0.020504.
+    const alike = Array.from({ length: 30 }, (_, i) => ({ task: `t${i}`, n: 3, c: i % 2 ? 3 : 0 }));
+    expect(compareTaskMeans(alike, alike).ci).toEqual([-0.020504, 0.020504].map((x) => expect.closeTo(x, 6)));
   });
 
   it('clusters by repository: flips each repository’s summed difference', () => {
@@ -318,7 +362,9 @@ describe('a comparison clustered by task, from the shared tasks’ paired kinds 
 describe('Compare, by per-task means where samples repeat and McNemar where they do not', () => {
   // The campaign three times over (12 tasks): d = 1/3, 1/3, 1/3, 0 (×3); mean 1/4; Σ(d − d̄)² = 3 · 12/144;
   // sd² = (36/144)/11; se = √(0.25/11)/√12 = 0.043519. Nine non-zero d of 1/3: |Σ| = 3 only with every sign
-  // as observed or every sign flipped, 2 of 2^9 patterns: p = 0.0039.
+  // as observed or every sign flipped, 2 of 2^9 patterns: p = 0.0039. The interval as for the 4 tasks above,
+  // three times the sums: A's effective n 21.6 (0.305712–0.694288), B's 29.454545 (0.128962–0.428724), φ =
+  // (7/6 − 1/18) / √(5/3 · 11/12) = 0.898933: +16.5 to +35.1 points.
   const thrice = (config: TaskSamples[]) =>
     [0, 1, 2].flatMap((r) => config.map((t) => ({ ...t, task: `${t.task}.${r}` })));
 
@@ -330,7 +376,7 @@ describe('Compare, by per-task means where samples repeat and McNemar where they
     expect(figures.permutationP).toBeCloseTo(2 / 512, 12);
     expect(describeComparison('A', 'B', { ...figures, outcome: 'tests' })).toBe(
       "On 12 tasks both ran (outcome: hidden tests, repeated samples), A resolved 50.0% of a task's samples on " +
-        'average and B 25.0%: a difference of +25.0 points (95% CI +16.5 to +33.5, clustered by task), ' +
+        'average and B 25.0%: a difference of +25.0 points (95% CI +16.5 to +35.1, clustered by task), ' +
         'sign-flip p = 0.0039.',
     );
   });
