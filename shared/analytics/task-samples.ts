@@ -16,7 +16,10 @@ import type { RunTable } from './run-table.ts';
 /** Runs with a result (`n[g][t]`) and resolved (`c[g][t]`) of group g on task t, tasks in task id order. */
 export interface SampleCounts {
   tasks: readonly string[];
-  /** Each task's repository (as its first run in the selection names it), null when unknown. */
+  /**
+   * Each task's repository, the least any of its counted runs names (as the engine's `min(repo)`), null where none
+   * names one.
+   */
   repos: readonly (string | null)[];
   n: Int32Array[];
   c: Int32Array[];
@@ -61,6 +64,12 @@ export function sampleCountsOfGrouping(
   const repoOf = new Int32Array(tasks).fill(-1);
   const codes = table.codes[field];
   const { taskId, repo } = table.text;
+  const repoNames = table.dictionaries.repo.values;
+  // Each repository's place in name order, so the least of a task's repositories is found without a string compare.
+  const rankOf = new Int32Array(repoNames.length);
+  [...repoNames.keys()]
+    .sort((x, y) => (repoNames[x]! < repoNames[y]! ? -1 : 1))
+    .forEach((code, rank) => (rankOf[code] = rank));
   for (let s = 0; s < selection.length; s++) {
     const i = selection[s]!;
     const g = of[s]!;
@@ -69,9 +78,9 @@ export function sampleCountsOfGrouping(
     const t = taskId[i]!;
     n[g]![t]!++;
     if (cls === RESOLVED) c[g]![t]!++;
-    if (repoOf[t]! < 0) repoOf[t] = repo[i]!;
+    const r = repo[i]!;
+    if (r >= 0 && (repoOf[t]! < 0 || rankOf[r]! < rankOf[repoOf[t]!]!)) repoOf[t] = r;
   }
-  const repoNames = table.dictionaries.repo.values;
   const names = table.dictionaries.taskId.values;
   const order = taskIdOrder(names);
   return {

@@ -4,13 +4,31 @@ import { describe, expect, it } from '@jest/globals';
 import { computeFigures } from '#analytics/group-figures.ts';
 import { clusteredRate, reliabilityOf } from '#analytics/reliability.ts';
 import { RunTable } from '#analytics/run-table.ts';
-import { reliabilityOfGroups } from '#analytics/task-samples.ts';
+import { reliabilityOfGroups, sampleCountsOf } from '#analytics/task-samples.ts';
 import { compactRunOf } from '../../../helpers/compact-runs.ts';
 
 const sample = (model: string, taskId: string, sample: number, hiddenTest: 'pass' | 'fail') =>
   compactRunOf({ model, taskId, harnessVersion: 'h1', sample, hiddenTest });
 
 describe('samples in the run table', () => {
+  it('clusters a task by the least repository its counted runs name, as the engine’s min(repo) does', () => {
+    const runs = [
+      compactRunOf({ model: 'a', taskId: 't1', sample: 1, hiddenTest: 'pass', repo: null }),
+      compactRunOf({ model: 'a', taskId: 't1', sample: 2, hiddenTest: 'fail', repo: 'acme/zeta' }),
+      compactRunOf({ model: 'b', taskId: 't1', sample: 1, hiddenTest: 'pass', repo: 'acme/alpha' }),
+      // Not counted on hidden tests: its repository names no cluster.
+      compactRunOf({ model: 'b', taskId: 't1', sample: 2, hiddenTest: null, repo: 'acme/aardvark' }),
+      compactRunOf({ model: 'a', taskId: 't2', sample: 1, hiddenTest: 'fail', repo: null }),
+    ];
+    const groups = [
+      { model: 'a', harnessVersion: 'h1' },
+      { model: 'b', harnessVersion: 'h1' },
+    ];
+    const counts = sampleCountsOf(RunTable.fromRuns(runs), Uint32Array.from(runs.keys()), groups, 'tests');
+    expect(counts.tasks).toEqual(['t1', 't2']);
+    expect(counts.repos).toEqual(['acme/alpha', null]);
+  });
+
   it('finds every sample of a run’s model, task and harness version, by sample number, and one landing later', () => {
     const table = RunTable.fromRuns([
       sample('a', 't1', 3, 'pass'),
