@@ -124,7 +124,7 @@ export function decideLanding(
   // The row this delivery retries, if it does: same finishedAt, same patch.
   const retried = which === 'retry' ? current! : null;
 
-  const keptJudge = retried ? judgeOfRetried(retried) : emptyJudgeFields();
+  const keptJudge = retried ? judgeOfRetried(retried, now) : emptyJudgeFields();
   const judge = applyNoCallVerdicts(keptJudge, incoming, now);
   const hidden = retried
     ? retried.hiddenTestResult
@@ -170,11 +170,13 @@ export function decideLanding(
 /**
  * The judge's fields a retry keeps. A no-call verdict is not among them: once a retry's contamination is gone, the
  * fields that verdict set aside come back as they are. An attempt under way meanwhile settled into them (the
- * judge's finishIf), and a run still waiting is found by the sweep when it is due, as before.
+ * judge's finishIf), and a run still waiting is found by the sweep when it is due, as before; but for a run waiting
+ * for its issue record, which is due now: a record that landed while the run was set aside woke nothing.
  */
-function judgeOfRetried(retried: RunRow): JudgeFields {
+function judgeOfRetried(retried: RunRow, now: string): JudgeFields {
   if (retried.judgeState !== 'not-needed') return pickJudgeFields(retried);
-  return retried.judgeSetAside ?? emptyJudgeFields();
+  const setAside = retried.judgeSetAside ?? emptyJudgeFields();
+  return setAside.judgeState === 'waiting-issue' ? { ...setAside, judgeNextAttemptAt: now } : setAside;
 }
 
 /** Fields the judge wrote (a verdict, a decision or an attempt), which a no-call verdict sets aside. */

@@ -212,7 +212,14 @@ async function landRun(deps: LandingDeps, entry: InboxEntry, delivery: RunDelive
   );
   if (ownHeld?.finishedAt === F)
     await applyHiddenTest(deps, space, delivery.id, delivery.row.host, F, ownHeld.hiddenTestResult);
-  if (decision.row.judgeState === 'pending')
+  // A run for the judge now: a new one, or one waiting for its issue record whose look is due (decide.ts).
+  const { judgeState, judgeNextAttemptAt } = decision.row;
+  if (
+    judgeState === 'pending' ||
+    (judgeState === 'waiting-issue' &&
+      judgeNextAttemptAt !== null &&
+      judgeNextAttemptAt <= deps.clock.now().toISOString())
+  )
     await deps.judgeQueue.send({ space, id: delivery.id, finishedAt: F, deliveryId: entry.deliveryId });
   return decision.kind === 'write' ? decision.case : 'unchanged';
 }

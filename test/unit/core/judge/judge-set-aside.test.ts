@@ -7,6 +7,7 @@ import { collectBatch, submitBatch } from '#core/judge/batch.ts';
 import { reassignRun } from '#core/landing/reassign.ts';
 import { parseConfig } from '#schema/config.ts';
 import type { RunRow } from '#schema/run.ts';
+import { JudgeModelError } from '#core/ports.ts';
 import { goodAnswer } from '../../../helpers/judge.ts';
 import { REFERENCE_FIX, judgeWorldWithFix } from '../../../helpers/in-memory-judge.ts';
 
@@ -73,6 +74,34 @@ describe('in Message Batch mode', () => {
     await send();
     expect(await w.current(row)).toMatchObject({ judgeVerdict: 'wrong', judgeState: 'judged', contamination: [] });
     expect(w.model.requests).toHaveLength(1);
+  });
+});
+
+describe('a run waiting for its issue record', () => {
+  it('is judged when a clean retry lands after the record landed while the run was set aside', async () => {
+    const { w, row, send } = await worldWithRun();
+    // One attempt the provider refused, then the record names a repository the space does not list: the run waits.
+    w.model.answer = () => new JudgeModelError('provider-http-529', 'The provider answered HTTP 529.');
+    await w.judge(row);
+    w.clock.advance(3600);
+    const issue = (await w.table.getIssue('S', 't-1'))!;
+    await w.table.putIssue({ ...issue, repo: 'acme/elsewhere', sentAt: w.clock.now().toISOString() });
+    await w.judge(row);
+    expect(await w.current(row)).toMatchObject({ judgeState: 'waiting-issue', judgeAttempts: 1 });
+    await send(contaminated);
+    expect((await w.current(row)).judgeSetAside).toMatchObject({ judgeState: 'waiting-issue' });
+    // The record lands while the run is set aside: the run has no next attempt, so nothing is woken.
+    w.clock.advance(60);
+    expect(await w.landIssue('S', 't-1', w.clock.now().toISOString())).toEqual([]);
+    w.model.answer = () => goodAnswer();
+    const message = await send();
+    expect(await w.current(row)).toMatchObject({
+      judgeState: 'waiting-issue',
+      judgeNextAttemptAt: w.clock.now().toISOString(),
+    });
+    expect(message.deliveryId).toBeDefined();
+    await w.judge(row);
+    expect(await w.current(row)).toMatchObject({ judgeState: 'judged', judgeVerdict: 'resolved', judgeAttempts: 2 });
   });
 });
 
