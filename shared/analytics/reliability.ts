@@ -448,7 +448,10 @@ export interface TaskMeansComparison {
   meanB: number | null;
   /** meanA − meanB: the mean over tasks of d = c_A/n_A − c_B/n_B. */
   difference: number | null;
-  /** √(G/(G−1) · Σ_g (Σ_{i∈g} (d_i − d̄))²) / N over G clusters: the standard error of the mean of paired differences. */
+  /**
+   * √(G/(G−1) · Σ_g (Σ_{i∈g} (d_i − d̄))²) / N over G clusters: the standard error of the mean of paired differences
+   * (the interval is not d̄ ± z·se, which is of width 0 where every cluster has the same difference).
+   */
   se: number | null;
   /**
    * Each side's clustered interval combined by Newcombe's method 10 with the clusters' correlation (see
@@ -491,7 +494,7 @@ export function pairedKindsOf(tasks: Iterable<PairedTasks>): PairedKind[] {
 
 /**
  * `count` clusters alike: each of `tasks` shared tasks, summing A's and B's per-task means and their differences,
- * and each side's samples of them.
+ * and each side's 1/n over them (a per-task mean's step).
  */
 interface ClusterClass {
   count: number;
@@ -499,17 +502,18 @@ interface ClusterClass {
   sumA: number;
   sumB: number;
   sumD: number;
-  samplesA: number;
-  samplesB: number;
+  stepsA: number;
+  stepsB: number;
 }
 
 /**
  * A against B over the tasks both have a result on. The interval of the difference of the per-task means takes each
- * side's mean with its clustered interval (Wilson's at the effective sample size, as a rate's: clusteredRate) and
- * combines the two as Newcombe's method 10 combines Wilson intervals, with φ the correlation of the clusters' summed
- * residuals, half a task taken off their summed products as method 10 corrects for continuity. Where every task has
- * one sample on each side it is method 10 itself; where every cluster has the same difference, or every sample
- * agrees, it still has the width each side's sampling leaves. Under no difference, each cluster's summed difference is as
+ * side's mean of per-task means with its clustered interval (Wilson's at the effective sample size, as a rate's,
+ * clusteredRate, is: the same where every task has the same n) and combines the two as Newcombe's method 10 combines
+ * Wilson intervals, with φ the correlation of the clusters' summed residuals, less half the mean step of a product
+ * of two per-task means as method 10 corrects for continuity. Where every task has one sample on each side it is
+ * method 10, to rounding; where every cluster has the same difference, or every sample agrees, it still has the
+ * width each side's sampling leaves. Under no difference, each cluster's summed difference is as
  * likely negative as positive, so p is the share of sign patterns whose |Σ| is at least the observed one: over
  * all 2^N patterns of the N non-zero clusters when N ≤ EXACT_SIGN_FLIPS_UP_TO, else (1 + hits)/(1 + RESAMPLES)
  * over random patterns from the fixed seed (Phipson & Smyth 2010). Clustered by task, it is compareKindMeans of
@@ -547,14 +551,14 @@ export function compareTaskMeans(
 export function compareRepoMeans(clusters: readonly (readonly PairedTasks[])[], z = Z95): TaskMeansComparison {
   return compareClusters(
     clusters.map((cluster) => {
-      const summed = { count: 1, tasks: 0, sumA: 0, sumB: 0, sumD: 0, samplesA: 0, samplesB: 0 };
+      const summed = { count: 1, tasks: 0, sumA: 0, sumB: 0, sumD: 0, stepsA: 0, stepsB: 0 };
       for (const { nA, cA, nB, cB, tasks } of pairedKindsOf(cluster)) {
         summed.tasks += tasks;
         summed.sumA += (tasks * cA) / nA;
         summed.sumB += (tasks * cB) / nB;
         summed.sumD += tasks * (cA / nA - cB / nB);
-        summed.samplesA += tasks * nA;
-        summed.samplesB += tasks * nB;
+        summed.stepsA += tasks / nA;
+        summed.stepsB += tasks / nB;
       }
       return summed;
     }),
@@ -571,24 +575,25 @@ export const compareKindMeans = (kinds: Iterable<PairedTasks>, z = Z95): TaskMea
       sumA: cA / nA,
       sumB: cB / nB,
       sumD: cA / nA - cB / nB,
-      samplesA: nA,
-      samplesB: nB,
+      stepsA: 1 / nA,
+      stepsB: 1 / nB,
     })),
     z,
   );
 
 function compareClusters(classes: readonly ClusterClass[], z: number): TaskMeansComparison {
-  let [pairs, clusters, sumA, sumB, sumD, samplesA, samplesB] = [0, 0, 0, 0, 0, 0, 0];
+  let [pairs, clusters, sumA, sumB, sumD, stepsA, stepsB] = [0, 0, 0, 0, 0, 0, 0];
   for (const k of classes) {
     [pairs, clusters] = [pairs + k.count * k.tasks, clusters + k.count];
     [sumA, sumB, sumD] = [sumA + k.count * k.sumA, sumB + k.count * k.sumB, sumD + k.count * k.sumD];
-    [samplesA, samplesB] = [samplesA + k.count * k.samplesA, samplesB + k.count * k.samplesB];
+    [stepsA, stepsB] = [stepsA + k.count * k.stepsA, stepsB + k.count * k.stepsB];
   }
   const none = { pairs, clusters, difference: null, se: null, ci: null, permutationP: null, exact: false };
   if (!pairs) return { ...none, meanA: null, meanB: null };
   const [meanA, meanB, difference] = [sumA / pairs, sumB / pairs, sumD / pairs];
   // Each cluster's residuals: of the difference, and of each side's mean. Sums of fractions such as 1/3 leave
-  // residuals of about 1e-17 where every cluster's mean is the side's: below 1e-12 a task, a side has no spread.
+  // residuals of about 1e-17 where every cluster's mean is the side's: a side whose residuals' root mean square is
+  // below 1e-12 a task has no spread (its interval is the same either way; its φ would be noise).
   let [squares, squaresA, squaresB, cross, scale] = [0, 0, 0, 0, 0];
   for (const k of classes) {
     const [a, b] = [k.sumA - k.tasks * meanA, k.sumB - k.tasks * meanB];
@@ -600,11 +605,13 @@ function compareClusters(classes: readonly ClusterClass[], z: number): TaskMeans
   const { p, exact } = signFlipP(classes);
   const figures = { pairs, clusters, meanA, meanB, difference, permutationP: p, exact };
   if (clusters < 2) return { ...figures, se: null, ci: null };
-  // Each side's clustered interval, as its rate's, combined as Newcombe's method 10 combines two Wilson intervals:
-  // with the clusters' correlation, corrected for continuity as its φ is (half a task off the summed products).
-  const sideA = clusteredInterval(meanA, spreadless(squaresA) ? 0 : Math.sqrt(squaresA) / pairs, samplesA, clusters, z);
-  const sideB = clusteredInterval(meanB, spreadless(squaresB) ? 0 : Math.sqrt(squaresB) / pairs, samplesB, clusters, z);
-  const step = (0.5 * pairs * pairs) / (samplesA * samplesB);
+  // Each side's mean of per-task means with its clustered interval, as a rate's: Wilson's at the effective sample
+  // size, from the clusters to N²/Σ(1/n) (what N tasks of one rate are worth, Σn where every n is the same).
+  // Combined as Newcombe's method 10 combines two Wilson intervals, with the clusters' correlation, less half the
+  // mean step of a product of per-task means as method 10 corrects for continuity (½ with one sample each).
+  const side = (mean: number, squares: number, steps: number) =>
+    clusteredInterval(mean, spreadless(squares) ? 0 : Math.sqrt(squares) / pairs, (pairs * pairs) / steps, clusters, z);
+  const step = (0.5 * stepsA * stepsB) / (pairs * pairs);
   const phi =
     spreadless(squaresA) || spreadless(squaresB)
       ? 0
@@ -612,7 +619,7 @@ function compareClusters(classes: readonly ClusterClass[], z: number): TaskMeans
   return {
     ...figures,
     se: Math.sqrt((clusters / (clusters - 1)) * squares) / pairs,
-    ci: differenceInterval(meanA, sideA, meanB, sideB, phi),
+    ci: differenceInterval(meanA, side(meanA, squaresA, stepsA), meanB, side(meanB, squaresB, stepsB), phi),
   };
 }
 

@@ -278,6 +278,15 @@ describe('paired comparison on per-task means', () => {
     expect(compareTaskMeans(alike, alike).ci).toEqual([-0.020504, 0.020504].map((x) => expect.closeTo(x, 6)));
   });
 
+  it('counts a side of one rate as N²/Σ(1/n) runs where tasks have different sample counts', () => {
+    // A: ½ on each of 30 tasks, alternately 1 of 2 and 5 of 10: no spread, so the side is worth what 30 tasks of
+    // one rate are, N² / Σ(1/n) = 900 / (15 · ½ + 15 · 1/10) = 100 runs (not its 180 samples): Wilson's 50 of 100.
+    const a = Array.from({ length: 30 }, (_, i) => ({ task: `t${i}`, n: i % 2 ? 10 : 2, c: i % 2 ? 5 : 1 }));
+    const b = a.map((t) => ({ ...t, n: 3, c: 0 }));
+    const expected = differenceInterval(0.5, proportion(50, 100).ci!, 0, proportion(0, 30).ci!, 0);
+    expect(compareTaskMeans(a, b).ci).toEqual(expected.map(near));
+  });
+
   it('clusters by repository: flips each repository’s summed difference', () => {
     // Sums per repository 2/3 and 1/3; residual sums 1/6 and −1/6; se = √(2 · 2/36) / 4 = 1/12.
     // Sign patterns: |±2/3 ± 1/3| = 1 in 2 of 4, so p = 0.5.
