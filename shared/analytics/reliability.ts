@@ -508,8 +508,8 @@ interface ClusterClass {
 
 /**
  * A against B over the tasks both have a result on. The interval of the difference of the per-task means takes each
- * side's mean of per-task means with its clustered interval (Wilson's at the effective sample size, as a rate's,
- * clusteredRate, is: the same where every task has the same n) and combines the two as Newcombe's method 10 combines
+ * side's mean of per-task means with its clustered interval (Wilson's at the effective sample size, as clusteredRate
+ * gives a rate, and equal to it where every task has the same n) and combines the two as Newcombe's method 10 combines
  * Wilson intervals, with φ the correlation of the clusters' summed residuals, less half the mean step of a product
  * of two per-task means as method 10 corrects for continuity. Where every task has one sample on each side it is
  * method 10, to rounding; where every cluster has the same difference, or every sample agrees, it still has the
@@ -605,10 +605,8 @@ function compareClusters(classes: readonly ClusterClass[], z: number): TaskMeans
   const { p, exact } = signFlipP(classes);
   const figures = { pairs, clusters, meanA, meanB, difference, permutationP: p, exact };
   if (clusters < 2) return { ...figures, se: null, ci: null };
-  // Each side's mean of per-task means with its clustered interval, as a rate's: Wilson's at the effective sample
-  // size, from the clusters to N²/Σ(1/n) (what N tasks of one rate are worth, Σn where every n is the same).
-  // Combined as Newcombe's method 10 combines two Wilson intervals, with the clusters' correlation, less half the
-  // mean step of a product of per-task means as method 10 corrects for continuity (½ with one sample each).
+  // A side's effective sample size is at most N²/Σ(1/n), what N tasks of one rate are worth (Σn where every n is
+  // the same); the continuity step is ½ · each side's mean 1/n (method 10's ½ with one sample each).
   const side = (mean: number, squares: number, steps: number) =>
     clusteredInterval(mean, spreadless(squares) ? 0 : Math.sqrt(squares) / pairs, (pairs * pairs) / steps, clusters, z);
   const step = (0.5 * stepsA * stepsB) / (pairs * pairs);
