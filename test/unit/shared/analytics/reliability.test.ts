@@ -88,24 +88,18 @@ describe('a configuration with 3 samples of each of 4 tasks', () => {
     expect(b.ci![1]).toBeCloseTo(0.560459, 5);
   });
 
-  it('never gives an interval of width 0 where every sample agrees, nor a narrower one for a first success', () => {
-    // 30 tasks × 3 samples, none resolved: se = 0, no design effect can be measured, so the effective n is the 90
-    // samples (Korn & Graubard): Wilson's 0 of 90, 0 to 0.040936.
+  it('never gives an interval of width 0 where every sample agrees: each task counts as one run', () => {
+    // 30 tasks × 3 samples, none resolved: se = 0, so the effective n is the 30 tasks, Wilson's 0 of 30.
     const none = Array.from({ length: 30 }, (_, i) => ({ task: `t${i}`, n: 3, c: 0 }));
-    expect(clusteredRate(none).ci).toEqual(proportion(0, 90).ci);
-    expect(proportion(0, 90).ci![1]).toBeCloseTo(0.040936, 6);
+    expect(clusteredRate(none).ci).toEqual(proportion(0, 30).ci);
     const all = none.map((t) => ({ ...t, c: 3 }));
-    expect(clusteredRate(all).ci).toEqual(proportion(90, 90).ci);
-    // One success: residuals 87 and −3 (×29), se = √(87² + 29 · 9) / 90² = 0.010925, n* = (1/90)(89/90)/se² = 92,
-    // at most the 90 samples: Wilson's 1 of 90, 0.002 to 0.060, whose top is above the 0.041 of none.
-    const one = [{ task: 't0', n: 3, c: 1 }, ...none.slice(1)];
-    expect(clusteredRate(one).ci).toEqual(proportion(1, 90).ci);
-    expect(clusteredRate(one).ci![1]).toBeGreaterThan(clusteredRate(none).ci![1]);
-    // The bootstrap of pass@k and pass^k has no spread either; its units are tasks: each task one run, Wilson's.
+    expect(clusteredRate(all).ci).toEqual(proportion(30, 30).ci);
+    // The bootstrap of pass@k and pass^k has no spread either: each task one run, Wilson's again.
     for (const point of reliabilityCurve(none)) {
       expect(point.passAtCi).toEqual(proportion(0, 30).ci);
       expect(point.passHatCi).toEqual(proportion(0, 30).ci);
     }
+    expect(proportion(0, 30).ci![1]).toBeCloseTo(0.113513, 6);
   });
 
   it('reads a spread of exactly 0 in whole numbers: clusters all at one rate count every sample', () => {
@@ -268,16 +262,16 @@ describe('paired comparison on per-task means', () => {
 
   it('never gives an interval of width 0, where every task has the same difference or every sample agrees', () => {
     const tasks = (c: number) => Array.from({ length: 30 }, (_, i) => ({ task: `t${i}`, n: 3, c }));
-    // A 1 of 3 on each task, B none: neither side's residuals spread, so each interval is Wilson's over its 90
-    // samples (A 0.244535–0.435777, B 0–0.040936), and φ is 0: 1/3 − √(0.088798² + 0.040936²) = 0.235554 to
-    // 1/3 + 0.102444 = 0.435777. The interval about the mean alone was [1/3, 1/3].
+    // A 1 of 3 on each task, B none: A's residuals are all 0, so its interval is Wilson's over its 90 samples
+    // (0.244535–0.435777), B's Wilson's 0 of 30 tasks (0–0.113513), and φ is 0: 1/3 − √(0.088798² + 0.113513²)
+    // = 0.189214 to 1/3 + 0.102444 = 0.435777. The interval about the mean alone was [1/3, 1/3].
     const sameDifference = compareTaskMeans(tasks(1), tasks(0));
     expect(sameDifference.se).toBe(0);
-    expect(sameDifference.ci![0]).toBeCloseTo(0.235554, 6);
+    expect(sameDifference.ci![0]).toBeCloseTo(0.189214, 6);
     expect(sameDifference.ci![1]).toBeCloseTo(0.435777, 6);
-    // Both none: each side Wilson's 0 of 90, ±0.040936; A all and B none: 1 − √2 · 0.040936 = 0.942108 to 1.
-    expect(compareTaskMeans(tasks(0), tasks(0)).ci).toEqual([-0.040936, 0.040936].map((x) => expect.closeTo(x, 6)));
-    expect(compareTaskMeans(tasks(3), tasks(0)).ci).toEqual([expect.closeTo(0.942108, 6), 1]);
+    // Both none: each side Wilson's 0 of 30, ±0.113513; A all and B none: 1 − √2 · 0.113513 = 0.839468 to 1.
+    expect(compareTaskMeans(tasks(0), tasks(0)).ci).toEqual([-0.113513, 0.113513].map((x) => expect.closeTo(x, 6)));
+    expect(compareTaskMeans(tasks(3), tasks(0)).ci).toEqual([expect.closeTo(0.839468, 6), 1]);
     // A and B alike task by task, half the tasks all and half none: each side Wilson's 15 of 30 (½ ± 0.168453),
     // φ = (Σ products − step) / Σ² = (7.5 − 1/18) / 7.5 = 1 − 1/135, so ± 0.168453 · √(2/135) = ± 0.020504.
     const alike = Array.from({ length: 30 }, (_, i) => ({ task: `t${i}`, n: 3, c: i % 2 ? 3 : 0 }));
@@ -287,10 +281,9 @@ describe('paired comparison on per-task means', () => {
   it('counts a side of one rate as N²/Σ(1/n) runs where tasks have different sample counts', () => {
     // A: ½ on each of 30 tasks, alternately 1 of 2 and 5 of 10: no spread, so the side is worth what 30 tasks of
     // one rate are, N² / Σ(1/n) = 900 / (15 · ½ + 15 · 1/10) = 100 runs (not its 180 samples): Wilson's 50 of 100.
-    // B: none of 3 on each, Wilson's 0 of 90.
     const a = Array.from({ length: 30 }, (_, i) => ({ task: `t${i}`, n: i % 2 ? 10 : 2, c: i % 2 ? 5 : 1 }));
     const b = a.map((t) => ({ ...t, n: 3, c: 0 }));
-    const expected = differenceInterval(0.5, proportion(50, 100).ci!, 0, proportion(0, 90).ci!, 0);
+    const expected = differenceInterval(0.5, proportion(50, 100).ci!, 0, proportion(0, 30).ci!, 0);
     expect(compareTaskMeans(a, b).ci).toEqual(expected.map(near));
   });
 
