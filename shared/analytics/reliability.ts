@@ -216,12 +216,13 @@ function rateOfClusters(clusters: readonly (readonly SampleKind[])[], z = Z95): 
 /**
  * Wilson's interval at the effective sample size p(1−p)/SE² (Korn & Graubard 1998), from the clusters to the
  * samples: the clustered standard error read as how many independent runs the samples are worth, one per cluster
- * at the least. Where every sample agrees (p 0 or 1) the spread cannot be measured, and each cluster counts as one
- * run; where the clusters' rates are all p (SE exactly 0), as many as the samples: never an interval of width 0.
+ * at the least. Where the spread cannot be measured, because every sample agrees (p 0 or 1) or there is one
+ * cluster (its residual is 0 by construction), each cluster counts as one run; where two clusters or more all have
+ * the rate p (SE exactly 0), as many as the samples: never an interval of width 0.
  */
 function clusteredInterval(rate: number, se: number, samples: number, clusters: number, z: number): Interval {
   const effective =
-    rate === 0 || rate === 1
+    rate === 0 || rate === 1 || clusters < 2
       ? clusters
       : se === 0
         ? samples

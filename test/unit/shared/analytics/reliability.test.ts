@@ -26,7 +26,13 @@ import { quantileOfKnown } from '#analytics/quantiles.ts';
 import { binomialSampler, seeded } from '#analytics/seeded-random.ts';
 import { figuresOfKinds, pairFigures } from '#analytics/compare-groups.ts';
 import type { SampleCounts } from '#analytics/task-samples.ts';
-import { binomialLowerTail, differenceInterval, pairedComparison, proportion } from '#analytics/statistics.ts';
+import {
+  binomialLowerTail,
+  differenceInterval,
+  pairedComparison,
+  proportion,
+  wilsonInterval,
+} from '#analytics/statistics.ts';
 import { describeComparison } from '#analytics/comparison-sentence.ts';
 
 const campaign = (resolved: number[], samples = 3): TaskSamples[] =>
@@ -103,15 +109,31 @@ describe('a configuration with 3 samples of each of 4 tasks', () => {
   });
 
   it('reads a spread of exactly 0 in whole numbers: clusters all at one rate count every sample', () => {
-    // 1 of 49 and 1 of 3 in one task each: no spread between tasks either way (in floating point 1 − 49·(1/49)
+    // 1 of 49 and 1 of 3 in each of two tasks: no spread between tasks either way (in floating point 1 − 49·(1/49)
     // is not 0), so Wilson's over the samples.
-    expect(clusteredRate([{ task: 't', n: 49, c: 1 }]).ci).toEqual(proportion(1, 49).ci);
-    expect(clusteredRate([{ task: 't', n: 3, c: 1 }]).ci).toEqual(proportion(1, 3).ci);
+    const twice = (n: number) => [0, 1].map((i) => ({ task: `t${i}`, n, c: 1 }));
+    expect(clusteredRate(twice(49)).ci).toEqual(proportion(2, 98).ci);
+    expect(clusteredRate(twice(3)).ci).toEqual(proportion(2, 6).ci);
     const third = Array.from({ length: 30 }, (_, i) => ({ task: `t${i}`, n: 3, c: 1 }));
     expect(clusteredRate(third).ci).toEqual(proportion(30, 90).ci);
     // One task more resolved: a spread, and an effective n of at least the 30 tasks.
     const [low] = clusteredRate([{ ...third[0]!, c: 2 }, ...third.slice(1)]).ci!;
     expect(low).toBeLessThanOrEqual(proportion(31, 90).ci![0]);
+  });
+
+  it('counts one cluster as one run: a single cluster cannot measure a spread', () => {
+    // 10 tasks all 3 of 3 and 20 none of 3, all in one repository: p = 1/3, and clustered by repository its one
+    // residual is 0 by construction. Wilson's at the one cluster, not over the 90 samples (0.245–0.436), which
+    // would be narrower than clustering by task (19.2%–51.2%).
+    const tasks = Array.from({ length: 30 }, (_, i) => ({ task: `t${i}`, n: 3, c: i < 10 ? 3 : 0, repo: 'acme/x' }));
+    const byRepo = clusteredRate(tasks, 'repo');
+    expect(byRepo.clusters).toBe(1);
+    expect(byRepo.ci).toEqual(wilsonInterval(1 / 3, 1));
+    const byTask = clusteredRate(tasks).ci!;
+    expect(byRepo.ci![0]).toBeLessThan(byTask[0]);
+    expect(byRepo.ci![1]).toBeGreaterThan(byTask[1]);
+    // One task of 5 samples, clustered by task, as one task of one sample at its rate.
+    expect(clusteredRate([{ task: 't', n: 5, c: 2 }]).ci).toEqual(wilsonInterval(0.4, 1));
   });
 
   it('clusters by repository when asked: 2 clusters, and a warning', () => {
