@@ -12,12 +12,14 @@
 // = 2/3, k=3 (1 + 1 + 1 + 0)/4 = 3/4; pass^k = mean of C(c, k)/C(n, k): k=1 1/2, k=2 (1 + 1/3)/4 = 1/3, k=3 1/4.
 // agent-b: every task all or nothing, so pass@k = pass^k = 1/2 for every k. Both: 6 of 12 samples, mean 1/2; the
 // task-clustered SE is √(Σ (c − n/2)²)/12 — agent-a √5/12, agent-b 3/12 — so the effective n = p(1−p)/SE² is
-// 7.2 and 4, and the intervals are Wilson's at them: 1/2 ± 0.2949 and ± 0.3500, 21%–79% and 15%–85%. Bootstrap intervals over 4 tasks: agent-b's task means are 1, 1, 0, 0, so a resample's
-// mean is 0 (or 1) with chance 1/16 > 2.5%: [0%, 100%] at every k; agent-a's pass^3 values are 1, 0, 0, 0, a
-// resample's mean 1 with chance 1/256 < 2.5% but ≥ 3/4 with chance 13/256 > 2.5%: [0%, 75%]. Where a bound's
-// exact percentile sits next to 2.5% (agent-a's pass@1: a mean ≤ 1/12 with chance 5/256 = 1.95%, so exactly 2/12), the
-// 2,000 resamples at the fixed seed may land one step away (1/12, 8.3%): the printed bounds are the fixed-seed
-// draw's, held within a step of the exact ones in test/unit/shared/analytics/reliability.test.ts.
+// 7.2 and 4, and the intervals are Wilson's at them: 1/2 ± 0.2949 and ± 0.3500, 21%–79% and 15%–85%; every task
+// has 3 samples, so pass@1 and pass^1, the same figure, carry the same interval. Bootstrap intervals over 4 tasks
+// beyond k = 1: agent-b's task means are 1, 1, 0, 0, so a resample's mean is 0 (or 1) with chance 1/16 > 2.5%:
+// [0%, 100%]; agent-a's pass^3 values are 1, 0, 0, 0, a resample's mean 1 with chance 1/256 < 2.5% but ≥ 3/4 with
+// chance 13/256 > 2.5%: [0%, 75%]. Where a bound's exact percentile sits next to 2.5% (agent-a's pass@2: a mean
+// ≤ 2/12 with chance 5/256 = 1.95%, so exactly 3/12), the 2,000 resamples at the fixed seed may land one step away
+// (1/12): the printed bounds are the fixed-seed draw's, held within a step of the exact ones in
+// test/unit/shared/analytics/reliability.test.ts.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
@@ -119,12 +121,12 @@ describe('how reliable is this agent', () => {
     await card.scrollIntoViewIfNeeded();
     await settled(page);
     expect(await page.locator('#reliability-note').innerText()).toMatch(/^Counted on the hidden tests/);
-    // Every point, named, with its figure and bootstrap interval.
+    // Every point, named, with its figure and interval: at k = 1 the mean rate's, below; beyond, the bootstrap's.
     expect(await cells(page, '#reliability-points')).toEqual([
-      ['agent-a', '1', '50% (8.3%–83%)', '50% (8.3%–83%)', '4'],
+      ['agent-a', '1', '50% (21%–79%)', '50% (21%–79%)', '4'],
       ['agent-a', '2', '67% (17%–100%)', '33% (0%–75%)', '4'],
       ['agent-a', '3', '75% (25%–100%)', '25% (0%–75%)', '4'],
-      ['agent-b', '1', '50% (0%–100%)', '50% (0%–100%)', '4'],
+      ['agent-b', '1', '50% (15%–85%)', '50% (15%–85%)', '4'],
       ['agent-b', '2', '50% (0%–100%)', '50% (0%–100%)', '4'],
       ['agent-b', '3', '50% (0%–100%)', '50% (0%–100%)', '4'],
     ]);

@@ -164,7 +164,7 @@ describe('a configuration with 3 samples of each of 4 tasks', () => {
     // pass^3 (1, 0, 0, 0): P(mean = 0) = (3/4)^4 = 31.6 %, P(mean ≤ 2/4) = 94.9 %, so [0, 3/4].
     // 2,000 resamples land on those or, as P(mean ≤ 2/12) = 5/256 = 2.0 % is near 2.5 %, within one step (1/12) of
     // them; over 400 seeds, on the exact 3/12 in all but a few.
-    const [at1, at2, at3] = reliabilityCurve(A);
+    const [, at2, at3] = reliabilityCurve(A);
     const withinAStep = (actual: number[], exact: number[]) =>
       actual.every((x, i) => Math.abs(x - exact[i]!) <= 1 / 12 + 1e-12);
     expect(withinAStep(at2!.passAtCi, [0.25, 1])).toBe(true);
@@ -172,14 +172,27 @@ describe('a configuration with 3 samples of each of 4 tasks', () => {
     const seeds = Array.from({ length: 400 }, (_, i) => i + 1);
     const onExact = seeds.filter((seed) => reliabilityCurve(A, 'task', 2000, seed)[1]!.passAtCi[0] === 0.25);
     expect(onExact.length / seeds.length).toBeGreaterThan(0.9);
-    expect(withinAStep(at1!.passAtCi, exactBootstrapPercentiles([1, 2 / 3, 1 / 3, 0]))).toBe(true);
+    // pass@1 of tasks with unequal n: 1, 2/3, 1/3, 0 as 1 of 1, 2 of 3, 1 of 3, 0 of 2.
+    const unequal = [1, 3, 3, 2].map((n, i) => ({ task: `t${i}`, n, c: [1, 2, 1, 0][i]! }));
+    const [mixed] = reliabilityCurve(unequal);
+    expect(withinAStep(mixed!.passAtCi, exactBootstrapPercentiles([1, 2 / 3, 1 / 3, 0]))).toBe(true);
+  });
+
+  it('gives pass@1 and pass^1 the rate’s clustered interval where every task has the same n: one figure', () => {
+    const [at1] = reliabilityCurve(A);
+    expect([at1!.passAtCi, at1!.passHatCi]).toEqual([clusteredRate(A).ci, clusteredRate(A).ci]);
+    expect(reliabilityCurve(A, 'repo')[0]!.passAtCi).toEqual(clusteredRate(A, 'repo').ci);
+    // One success in 30 tasks × 3: the bootstrap's mean of c/n reaches at most 3 draws of the one task, 1/30
+    // (0 to 0.033); the rate's interval is Wilson's 1 of 90 (0.002 to 0.060).
+    const one = Array.from({ length: 30 }, (_, i) => ({ task: `t${i}`, n: 3, c: i ? 0 : 1 }));
+    expect(reliabilityCurve(one)[0]!.passAtCi).toEqual(proportion(1, 90).ci);
   });
 
   it('resamples whole repositories when clustered by them', () => {
-    // pass@1 per repository: acme/x sums 1 + 2/3 over 2 tasks, acme/y 1/3 + 0. Resamples of 2 repositories: both
-    // acme/x (¼) → 5/6, one of each (½) → 1/2, both acme/y (¼) → 1/6: the percentiles are 1/6 and 5/6.
-    const [at1] = reliabilityCurve(A, 'repo');
-    expect(at1!.passAtCi).toEqual([1 / 6, 5 / 6].map(near));
+    // pass@2 per repository: acme/x sums 1 + 1 over 2 tasks, acme/y 2/3 + 0. Resamples of 2 repositories: both
+    // acme/x (¼) → 1, one of each (½) → 2/3, both acme/y (¼) → 1/3: the percentiles are 1/3 and 1.
+    const [, at2] = reliabilityCurve(A, 'repo');
+    expect(at2!.passAtCi).toEqual([1 / 3, 1].map(near));
   });
 
   it('draws the same resamples every time: a fixed seed', () => {
