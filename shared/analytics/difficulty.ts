@@ -76,38 +76,34 @@ function sharesOfSamples(
   const { taskId: taskOf, model, harnessVersion } = table.text;
   const harnesses = table.dictionaries.harnessVersion.values.length;
   const perTask = table.dictionaries.model.values.length * harnesses;
-  // Each row's (task, configuration) cell, -1 without a result; then each cell's samples with a result and those
-  // resolved, in arrays over every cell where they fit (a million tasks of sixteen configurations), else in maps
-  // of the cells in view.
-  const keys = new Float64Array(rows.length).fill(-1);
+  // Each row's (task, configuration) cell, -1 without a result: its place in arrays over every cell where they fit
+  // (a million tasks of sixteen configurations), else its place among the cells in view.
+  const dense = n.length * perTask <= DENSE_CELLS;
+  const placeOf = new Map<number, number>();
+  const cells = new Int32Array(rows.length).fill(-1);
   for (let r = 0; r < rows.length; r++) {
     const i = rows[r]!;
-    if (classOf[codes[i]!]! !== OUTSIDE) keys[r] = taskOf[i]! * perTask + model[i]! * harnesses + harnessVersion[i]!;
+    if (classOf[codes[i]!]! === OUTSIDE) continue;
+    const key = taskOf[i]! * perTask + model[i]! * harnesses + harnessVersion[i]!;
+    cells[r] = dense ? key : (placeOf.get(key) ?? placeOf.set(key, placeOf.size).size - 1);
   }
-  const cellCount = n.length * perTask;
-  const samplesOf = cellCount <= DENSE_CELLS ? new Uint32Array(cellCount) : new Map<number, number>();
-  const resolvedOf = samplesOf instanceof Map ? new Map<number, number>() : new Uint32Array(cellCount);
-  const add = (counts: Uint32Array | Map<number, number>, key: number) =>
-    counts instanceof Map ? counts.set(key, (counts.get(key) ?? 0) + 1) : counts[key]!++;
+  const size = dense ? n.length * perTask : placeOf.size;
+  const [samplesOf, resolvedOf] = [new Uint32Array(size), new Uint32Array(size)];
   for (let r = 0; r < rows.length; r++) {
-    if (keys[r]! < 0) continue;
-    add(samplesOf, keys[r]!);
-    if (classOf[codes[rows[r]!]!]! === RESOLVED) add(resolvedOf, keys[r]!);
+    const cell = cells[r]!;
+    if (cell < 0) continue;
+    samplesOf[cell]!++;
+    if (classOf[codes[rows[r]!]!]! === RESOLVED) resolvedOf[cell]!++;
   }
-  const take = (counts: Uint32Array | Map<number, number>, key: number) => {
-    const value = counts instanceof Map ? (counts.get(key) ?? 0) : counts[key]!;
-    if (counts instanceof Map) counts.delete(key);
-    else counts[key] = 0;
-    return value;
-  };
-  // Each cell once: its count is taken (and cleared) at its first row.
+  // Each cell once: at its first row, where its count is cleared.
   for (let r = 0; r < rows.length; r++) {
-    if (keys[r]! < 0) continue;
-    const samples = take(samplesOf, keys[r]!);
+    const cell = cells[r]!;
+    const samples = cell < 0 ? 0 : samplesOf[cell]!;
     if (!samples) continue;
+    samplesOf[cell] = 0;
     const t = taskOf[rows[r]!]!;
     n[t]!++;
-    resolved[t]! += take(resolvedOf, keys[r]!) / samples;
+    resolved[t]! += resolvedOf[cell]! / samples;
   }
 }
 
