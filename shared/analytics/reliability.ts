@@ -278,19 +278,11 @@ function curveOfRepos(
     for (const k of cluster) figures(k.n, k.c).forEach((v, j) => (sums[j]! += k.tasks * v));
     return { count: 1, weight: tasksOf(cluster), sums };
   });
-  return atOneTheRates(curveOfClusters(drawn, largestK, resamples, seed), kinds, () => rateOfClusters(clusters).ci!);
+  return curveOfClusters(drawn, largestK, resamples, seed, sameN(kinds) ? rateOfClusters(clusters).ci : null);
 }
 
-/**
- * Where every task has the same n, pass@1 and pass^1 are the mean resolve rate itself: k = 1 carries the rate's
- * clustered interval, one figure with one interval on the card and in `/stats`, rather than a percentile bootstrap
- * (which, over few successes, is the narrower: 1 of 90 samples over 30 tasks, 0–3.3% against the rate's 0.2–6.0%).
- */
-function atOneTheRates(curve: CurvePoint[], kinds: readonly SampleKind[], rateCi: () => Interval): CurvePoint[] {
-  if (!kinds.every((k) => k.n === kinds[0]!.n)) return curve;
-  const ci = rateCi();
-  return curve.map((point) => (point.k === 1 ? { ...point, passAtCi: ci, passHatCi: ci } : point));
-}
+/** Whether every task has the same number of samples: then pass@1 and pass^1 are the mean resolve rate itself. */
+const sameN = (kinds: readonly SampleKind[]) => kinds.every((k) => k.n === kinds[0]!.n);
 
 /** A task's figures, which depend only on its (n, c): pass@1…pass@K, then pass^1…pass^K, worked out once for each. */
 function figuresUpTo(largestK: number): (n: number, c: number) => Float64Array {
@@ -308,32 +300,45 @@ function figuresUpTo(largestK: number): (n: number, c: number) => Float64Array {
   };
 }
 
-/**
- * reliabilityCurve with clusters = tasks: the tasks of a kind are alike, so each kind is drawn as one. With one
- * sample of every task, pass@1 and pass^1 are the resolve rate itself, a binomial proportion: their interval is
- * Wilson's, the one the rate carries everywhere else, not a second one for the same figure.
- */
+/** reliabilityCurve with clusters = tasks: the tasks of a kind are alike, so each kind is drawn as one. */
 function curveOfKinds(kinds: readonly SampleKind[], resamples = RESAMPLES, seed = RESAMPLING_SEED): CurvePoint[] {
   if (!kinds.length) return [];
-  if (kinds.every((k) => k.n === 1)) {
-    const { rate, ci, samples } = rateOfKinds(kinds);
-    return [{ k: 1, passAt: rate!, passAtCi: ci!, passHat: rate!, passHatCi: ci!, tasks: samples }];
-  }
   const largestK = kinds[0]!.n;
   const figures = figuresUpTo(largestK);
   const alike = kinds.map((k) => ({ count: k.tasks, weight: 1, sums: figures(k.n, k.c) }));
-  return atOneTheRates(curveOfClusters(alike, largestK, resamples, seed), kinds, () => rateOfKinds(kinds).ci!);
+  return curveOfClusters(alike, largestK, resamples, seed, sameN(kinds) ? rateOfKinds(kinds).ci : null);
 }
 
-function curveOfClusters(kinds: readonly Kind[], largestK: number, resamples: number, seed: number): CurvePoint[] {
+/**
+ * The curve's points with their bootstrap intervals; at k = 1, `rateCi` where given: where every task has the same
+ * n, pass@1 and pass^1 are the mean resolve rate, so they carry its interval (Wilson's with one sample each, else
+ * the clustered one), one figure with one interval on the card and in `/stats`, rather than a percentile bootstrap
+ * (which, over few successes, is the narrower: 1 of 90 samples over 30 tasks, 0–3.3% against the rate's 0.2–6.0%).
+ * With one sample of every task, k = 1 is the whole curve and nothing is resampled.
+ */
+function curveOfClusters(
+  kinds: readonly Kind[],
+  largestK: number,
+  resamples: number,
+  seed: number,
+  rateCi: Interval | null,
+): CurvePoint[] {
   const tasks = kinds.reduce((sum, k) => sum + k.count * k.weight, 0);
   const sums = new Float64Array(2 * largestK);
   for (const kind of kinds) for (let j = 0; j < sums.length; j++) sums[j]! += kind.count * kind.sums[j]!;
   const clusters = kinds.reduce((sum, k) => sum + k.count, 0);
   // Where every cluster has the same figure, every resample's mean is that figure: the bootstrap shows no spread,
   // and each cluster counts as one run of Wilson's interval instead of an interval of width 0.
-  const intervals = bootstrapIntervals(kinds, resamples, seed).map(([low, high], j) =>
-    high - low < WIDTH_OF_NONE ? wilsonInterval((sums[j]! / tasks) * clusters, clusters)! : ([low, high] as Interval),
+  const bootstrapped =
+    rateCi && largestK === 1
+      ? []
+      : bootstrapIntervals(kinds, resamples, seed).map(([low, high], j) =>
+          high - low < WIDTH_OF_NONE
+            ? wilsonInterval((sums[j]! / tasks) * clusters, clusters)!
+            : ([low, high] as Interval),
+        );
+  const intervals = Array.from({ length: 2 * largestK }, (_, j) =>
+    rateCi && j % largestK === 0 ? rateCi : bootstrapped[j]!,
   );
   return Array.from({ length: largestK }, (_, i) => ({
     k: i + 1,
