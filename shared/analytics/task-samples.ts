@@ -67,9 +67,7 @@ export function sampleCountsOfGrouping(
   const repoNames = table.dictionaries.repo.values;
   // Each repository's place in name order, so the least of a task's repositories is found without a string compare.
   const rankOf = new Int32Array(repoNames.length);
-  [...repoNames.keys()]
-    .sort((x, y) => (repoNames[x]! < repoNames[y]! ? -1 : 1))
-    .forEach((code, rank) => (rankOf[code] = rank));
+  nameOrder(repoNames).forEach((code, rank) => (rankOf[code] = rank));
   for (let s = 0; s < selection.length; s++) {
     const i = selection[s]!;
     const g = of[s]!;
@@ -82,7 +80,7 @@ export function sampleCountsOfGrouping(
     if (r >= 0 && (repoOf[t]! < 0 || rankOf[r]! < rankOf[repoOf[t]!]!)) repoOf[t] = r;
   }
   const names = table.dictionaries.taskId.values;
-  const order = taskIdOrder(names);
+  const order = nameOrder(names);
   return {
     tasks: Array.from(order, (t) => names[t]!),
     repos: Array.from(order, (t) => repoNames[repoOf[t]!] ?? null),
@@ -94,11 +92,11 @@ export function sampleCountsOfGrouping(
 const orders = new WeakMap<readonly string[], Int32Array>();
 
 /**
- * The task dictionary's indexes in task id order. The figures that draw over tasks or repositories (the sign
- * flips, the bootstrap clustered by repository) then see them in one order whichever order the runs arrived in,
- * as the read API's engine path, which counts them in SQL, does. Kept until the dictionary grows.
+ * A dictionary's indexes in name order (compareTaskIds), kept until the dictionary grows. In task id order, the
+ * figures that draw over tasks or repositories (the sign flips, the bootstrap clustered by repository) see them in
+ * one order whichever order the runs arrived in, as the read API's engine path, which counts them in SQL, does.
  */
-function taskIdOrder(names: readonly string[]): Int32Array {
+function nameOrder(names: readonly string[]): Int32Array {
   let order = orders.get(names);
   if (order?.length !== names.length) {
     order = Int32Array.from(names.keys()).sort((x, y) => compareTaskIds(names[x]!, names[y]!));
